@@ -1,0 +1,109 @@
+package geoblocks.net;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigValue;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The cluster: one node per region (id and address), the region RTT matrix, and whether nodes
+ * emulate WAN latency on their network path. Invariant: region ids are unique, addresses are
+ * unique, and the matrix has an RTT for every pair of regions.
+ */
+public final class ClusterConfig {
+    private final Map<String, NetAddress> regions;
+    private final Map<NetAddress, String> byAddress = new LinkedHashMap<>();
+    private final RttMatrix rtt;
+    private final boolean emulateWan;
+
+    public ClusterConfig(Map<String, NetAddress> regions, RttMatrix rtt, boolean emulateWan) {
+        if (regions.isEmpty()) {
+            throw new IllegalArgumentException("a cluster needs at least one region");
+        }
+        this.regions = Collections.unmodifiableMap(new LinkedHashMap<>(regions));
+        for (Map.Entry<String, NetAddress> e : this.regions.entrySet()) {
+            String prev = byAddress.put(e.getValue(), e.getKey());
+            if (prev != null) {
+                throw new IllegalArgumentException("regions '" + prev + "' and '" + e.getKey()
+                        + "' share address " + e.getValue());
+            }
+        }
+        for (String a : this.regions.keySet()) {
+            for (String b : this.regions.keySet()) {
+                if (!rtt.has(a, b)) {
+                    throw new IllegalArgumentException("no RTT configured between '" + a + "' and '" + b + "'");
+                }
+            }
+        }
+        this.rtt = rtt;
+        this.emulateWan = emulateWan;
+    }
+
+    /**
+     * Reads {@code geoblocks.cluster}: {@code regions = [{id, address}]}, {@code rtt-ms {a {b = ms}}}
+     * and {@code emulate-wan}.
+     */
+    public static ClusterConfig from(Config root) {
+        Config c = root.getConfig("geoblocks.cluster");
+        Map<String, NetAddress> regions = new LinkedHashMap<>();
+        for (Config r : c.getConfigList("regions")) {
+            String id = r.getString("id");
+            if (!id.matches("[a-z0-9][a-z0-9-]{0,31}")) {
+                throw new IllegalArgumentException("region id must match [a-z0-9][a-z0-9-]{0,31}, was '" + id + "'");
+            }
+            if (regions.put(id, NetAddress.parse(r.getString("address"))) != null) {
+                throw new IllegalArgumentException("region '" + id + "' is listed twice");
+            }
+        }
+        RttMatrix m = new RttMatrix();
+        ConfigObject rows = c.getObject("rtt-ms");
+        for (Map.Entry<String, ConfigValue> row : rows.entrySet()) {
+            Config cols = rows.toConfig().getConfig(quote(row.getKey()));
+            for (String to : cols.root().keySet()) {
+                try {
+                    m.put(row.getKey(), to, cols.getDouble(quote(to)));
+                } catch (ConfigException.WrongType e) {
+                    throw new IllegalArgumentException("rtt-ms." + row.getKey() + "." + to + " must be a number");
+                }
+            }
+        }
+        return new ClusterConfig(regions, m, c.getBoolean("emulate-wan"));
+    }
+
+    private static String quote(String key) {
+        return "\"" + key + "\"";
+    }
+
+    public Map<String, NetAddress> regions() {
+        return regions;
+    }
+
+    public List<String> regionIds() {
+        return List.copyOf(regions.keySet());
+    }
+
+    public NetAddress address(String region) {
+        NetAddress a = regions.get(region);
+        if (a == null) {
+            throw new IllegalArgumentException("unknown region '" + region + "'; known: " + regions.keySet());
+        }
+        return a;
+    }
+
+    public Optional<String> regionOf(NetAddress address) {
+        return Optional.ofNullable(byAddress.get(address));
+    }
+
+    public RttMatrix rtt() {
+        return rtt;
+    }
+
+    public boolean emulateWan() {
+        return emulateWan;
+    }
+}

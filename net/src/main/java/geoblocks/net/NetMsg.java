@@ -1,0 +1,43 @@
+package geoblocks.net;
+
+import se.sics.kompics.network.Msg;
+import se.sics.kompics.network.Transport;
+
+/**
+ * Base of every geoblocks network message: a header plus a family-specific body. Each family
+ * (file protocol, RTT probes, LEDBAT packets, ...) has one subclass and one {@link WireCodec}.
+ * Messages are immutable: Kompics delivers one instance to every subscriber.
+ */
+public abstract class NetMsg implements Msg<NetAddress, NetHeader> {
+    private final NetHeader header;
+
+    protected NetMsg(NetHeader header) {
+        this.header = java.util.Objects.requireNonNull(header, "header");
+    }
+
+    @Override
+    public final NetHeader getHeader() {
+        return header;
+    }
+
+    /** Bytes this message occupies on the wire (body plus header); the simulator's links use it. */
+    public abstract int wireSize();
+
+    @Override
+    @Deprecated
+    public NetAddress getSource() {
+        return header.source();
+    }
+
+    @Override
+    @Deprecated
+    public NetAddress getDestination() {
+        return header.destination();
+    }
+
+    @Override
+    @Deprecated
+    public Transport getProtocol() {
+        return header.protocol();
+    }
+}
