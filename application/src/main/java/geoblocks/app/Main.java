@@ -1,8 +1,32 @@
 package geoblocks.app;
 
-/** Entry point of node.jar (placeholder until the CLI lands). */
-public final class Main {
+import geoblocks.app.ledbat.LedbatCommand;
+import geoblocks.sim.cli.SimulateCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of node.jar: dispatches to the server, client, demo, bench, ledbat and simulate commands. */
+@Command(name = "node.jar", mixinStandardHelpOptions = true, version = "geoblocks 0.1.0",
+        description = "geoblocks: a geo-distributed block store on Kompics, with a LEDBAT transport.",
+        subcommands = {LedbatCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
     public static void main(String[] args) {
-        System.out.println("geoblocks");
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns its exit code (usage errors: 2, failures: 1). */
+    public static int run(String... args) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 1;
+        });
+        return cl.execute(args);
+    }
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.out);
     }
 }
