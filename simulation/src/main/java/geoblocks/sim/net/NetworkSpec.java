@@ -1,0 +1,128 @@
+package geoblocks.sim.net;
+
+import geoblocks.net.RttMatrix;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The emulated network of one simulation, as plain serializable data (the simulator serializes the
+ * scenario and rebuilds it inside its class loader): which region each host ip is in, the RTT
+ * between regions, bottleneck links, jitter and random loss. Invariant: every region a host is in
+ * has an RTT to every other such region; rates and probabilities are in range.
+ *
+ * <p>Link keys: {@code "a>b"} is the directed path from region a to region b, {@code "up:a"} the
+ * shared uplink of region a (all traffic leaving it), {@code "down:a"} its shared downlink.
+ */
+public record NetworkSpec(
+        Map<String, String> hostRegions,
+        Map<String, Double> rttMs,
+        Map<String, LinkSpec> links,
+        double jitterMs,
+        double lossRate,
+        double localRttMs) implements Serializable {
+
+    public NetworkSpec {
+        hostRegions = new TreeMap<>(hostRegions);
+        rttMs = new TreeMap<>(rttMs);
+        links = new TreeMap<>(links);
+        if (!(jitterMs >= 0)) {
+            throw new IllegalArgumentException("jitter must be >= 0 ms, was " + jitterMs);
+        }
+        if (!(lossRate >= 0 && lossRate < 1)) {
+            throw new IllegalArgumentException("loss rate must be in [0, 1), was " + lossRate);
+        }
+        if (!(localRttMs >= 0)) {
+            throw new IllegalArgumentException("local rtt must be >= 0 ms, was " + localRttMs);
+        }
+        for (String a : hostRegions.values()) {
+            for (String b : hostRegions.values()) {
+                if (!a.equals(b) && !rttMs.containsKey(pairKey(a, b))) {
+                    throw new IllegalArgumentException("no RTT between regions '" + a + "' and '" + b + "'");
+                }
+            }
+        }
+    }
+
+    static String pairKey(String a, String b) {
+        return a.compareTo(b) <= 0 ? a + "|" + b : b + "|" + a;
+    }
+
+    /** RTT between two regions (0 within one region's LAN is {@link #localRttMs}). */
+    public double rttMs(String a, String b) {
+        if (a.equals(b)) {
+            return localRttMs;
+        }
+        Double d = rttMs.get(pairKey(a, b));
+        if (d == null) {
+            throw new IllegalArgumentException("no RTT between regions '" + a + "' and '" + b + "'");
+        }
+        return d;
+    }
+
+    public static Builder builder(RttMatrix matrix) {
+        return new Builder(matrix);
+    }
+
+    /** Collects hosts and links; RTTs come from an {@link RttMatrix}. */
+    public static final class Builder {
+        private final RttMatrix matrix;
+        private final Map<String, String> hosts = new TreeMap<>();
+        private final Map<String, LinkSpec> links = new TreeMap<>();
+        private double jitterMs;
+        private double lossRate;
+        private double localRttMs = 0.5;
+
+        Builder(RttMatrix matrix) {
+            this.matrix = matrix;
+        }
+
+        public Builder host(String ip, String region) {
+            hosts.put(ip, region);
+            return this;
+        }
+
+        /** A bottleneck on the directed path from region {@code from} to region {@code to}. */
+        public Builder path(String from, String to, LinkSpec link) {
+            links.put(from + ">" + to, link);
+            return this;
+        }
+
+        public Builder uplink(String region, LinkSpec link) {
+            links.put("up:" + region, link);
+            return this;
+        }
+
+        public Builder downlink(String region, LinkSpec link) {
+            links.put("down:" + region, link);
+            return this;
+        }
+
+        public Builder jitterMs(double ms) {
+            this.jitterMs = ms;
+            return this;
+        }
+
+        public Builder lossRate(double p) {
+            this.lossRate = p;
+            return this;
+        }
+
+        public Builder localRttMs(double ms) {
+            this.localRttMs = ms;
+            return this;
+        }
+
+        public NetworkSpec build() {
+            Map<String, Double> rtt = new TreeMap<>();
+            for (String a : hosts.values()) {
+                for (String b : hosts.values()) {
+                    if (!a.equals(b)) {
+                        rtt.put(pairKey(a, b), matrix.rttMs(a, b));
+                    }
+                }
+            }
+            return new NetworkSpec(hosts, rtt, links, jitterMs, lossRate, localRttMs);
+        }
+    }
+}

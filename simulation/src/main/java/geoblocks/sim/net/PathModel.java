@@ -1,0 +1,151 @@
+package geoblocks.sim.net;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Decides when (and whether) a packet sent now arrives: random loss, then the bottleneck links on
+ * its route (uplink of the source region, the directed region-pair link, downlink of the
+ * destination region; each optional), then one-way propagation (RTT / 2) plus optional jitter.
+ * Pure apart from a seeded {@link Random}; all times in nanoseconds.
+ *
+ * <p>Packets between the same two endpoints never overtake each other (jitter cannot reorder
+ * them), so every path is FIFO. Per-flow accounting (queuing delay, drops) is kept for the
+ * sampler, keyed by the caller's flow key.
+ */
+public final class PathModel {
+    private final NetworkSpec spec;
+    private final Random random;
+    private final Map<InetAddress, String> regionOf = new HashMap<>();
+    private final Map<String, BottleneckLink> links = new LinkedHashMap<>();
+    private final Map<Object, long[]> lastArrival = new HashMap<>();
+    private final Map<Object, FlowAccount> flows = new HashMap<>();
+    private long randomDrops;
+
+    public PathModel(NetworkSpec spec, long seed) {
+        this.spec = spec;
+        this.random = new Random(seed);
+        for (Map.Entry<String, String> e : spec.hostRegions().entrySet()) {
+            regionOf.put(ip(e.getKey()), e.getValue());
+        }
+        spec.links().forEach((k, v) -> links.put(k, new BottleneckLink(v)));
+    }
+
+    private static InetAddress ip(String literal) {
+        try {
+            return InetAddress.getByName(literal);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("host must be an ip literal, was '" + literal + "'", e);
+        }
+    }
+
+    /** Queuing delay and drops one flow saw since the last {@link FlowAccount#reset}. */
+    public static final class FlowAccount {
+        long queueNsSum;
+        long packets;
+        long drops;
+
+        /** Mean queuing delay in ms over the packets since the last reset, NaN when none passed. */
+        public double meanQueueDelayMs() {
+            return packets == 0 ? Double.NaN : queueNsSum / 1e6 / packets;
+        }
+
+        public long packets() {
+            return packets;
+        }
+
+        public long drops() {
+            return drops;
+        }
+
+        public void reset() {
+            queueNsSum = 0;
+            packets = 0;
+            drops = 0;
+        }
+    }
+
+    /**
+     * Arrival time in ns of a packet of {@code bytes} sent at {@code nowNs} from {@code src} to
+     * {@code dst}, or -1 when it is lost (randomly or by a full buffer).
+     */
+    public long arrivalNs(long nowNs, InetAddress src, InetAddress dst, Object flowKey, int bytes) {
+        FlowAccount acct = flows.computeIfAbsent(flowKey, k -> new FlowAccount());
+        String a = regionOf.get(src);
+        String b = regionOf.get(dst);
+        if (spec.lossRate() > 0 && random.nextDouble() < spec.lossRate()) {
+            randomDrops++;
+            acct.drops++;
+            return -1;
+        }
+        long t = nowNs;
+        long queued = 0;
+        if (a != null && b != null && !a.equals(b)) {
+            for (BottleneckLink link : route(a, b)) {
+                long departure = link.offer(t, bytes);
+                if (departure < 0) {
+                    acct.drops++;
+                    return -1;
+                }
+                queued += link.lastQueueDelayNs();
+                t = departure;
+            }
+        }
+        double oneWayMs = (a == null || b == null) ? 0 : spec.rttMs(a, b) / 2;
+        if (spec.jitterMs() > 0) {
+            oneWayMs += Math.abs(random.nextGaussian()) * spec.jitterMs();
+        }
+        t += Math.round(oneWayMs * 1_000_000);
+        long[] last = lastArrival.computeIfAbsent(flowKey, k -> new long[] {Long.MIN_VALUE});
+        t = Math.max(t, last[0]);
+        last[0] = t;
+        acct.queueNsSum += queued;
+        acct.packets++;
+        return t;
+    }
+
+    private final Map<String, List<BottleneckLink>> routes = new HashMap<>();
+
+    private List<BottleneckLink> route(String a, String b) {
+        return routes.computeIfAbsent(a + ">" + b, k -> {
+            List<BottleneckLink> r = new ArrayList<>(3);
+            for (String key : new String[] {"up:" + a, a + ">" + b, "down:" + b}) {
+                BottleneckLink l = links.get(key);
+                if (l != null) {
+                    r.add(l);
+                }
+            }
+            return Collections.unmodifiableList(r);
+        });
+    }
+
+    /** Region of a host, or null when the host is not placed in any region. */
+    public String regionOf(InetAddress host) {
+        return regionOf.get(host);
+    }
+
+    /** The links by key ({@code "a>b"}, {@code "up:a"}, {@code "down:a"}), in key order. */
+    public Map<String, BottleneckLink> links() {
+        return Collections.unmodifiableMap(links);
+    }
+
+    /** The accounting of one flow (created empty if it sent nothing yet). */
+    public FlowAccount flow(Object flowKey) {
+        return flows.computeIfAbsent(flowKey, k -> new FlowAccount());
+    }
+
+    public long randomDrops() {
+        return randomDrops;
+    }
+
+    public NetworkSpec spec() {
+        return spec;
+    }
+}
