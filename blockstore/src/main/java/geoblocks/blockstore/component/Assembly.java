@@ -1,0 +1,47 @@
+package geoblocks.blockstore.component;
+
+import java.util.Arrays;
+import java.util.function.BiConsumer;
+
+/**
+ * Reassembles a byte array sent in order as chunks, and splits one into chunks. Invariant: parts
+ * arrive in order without gaps and never overrun the announced total.
+ */
+final class Assembly {
+    private final byte[] buf;
+    private int filled;
+
+    Assembly(int total, int max) {
+        if (total < 0 || total > max) {
+            throw new IllegalArgumentException("announced size " + total + " outside 0.." + max);
+        }
+        this.buf = new byte[total];
+    }
+
+    /** Adds a part; returns true when the array is complete. */
+    boolean add(int offset, byte[] part) {
+        if (offset != filled) {
+            throw new IllegalArgumentException("part at offset " + offset + " but " + filled + " bytes received");
+        }
+        if (part.length > buf.length - filled) {
+            throw new IllegalArgumentException("part of " + part.length + " bytes overruns total " + buf.length);
+        }
+        System.arraycopy(part, 0, buf, filled, part.length);
+        filled += part.length;
+        return filled == buf.length;
+    }
+
+    byte[] bytes() {
+        return buf;
+    }
+
+    /** Calls {@code out(offset, part)} for each chunk of at most {@code chunk} bytes (once if empty). */
+    static void split(byte[] data, int chunk, BiConsumer<Integer, byte[]> out) {
+        int off = 0;
+        do {
+            int n = Math.min(chunk, data.length - off);
+            out.accept(off, Arrays.copyOfRange(data, off, off + n));
+            off += n;
+        } while (off < data.length);
+    }
+}

@@ -1,0 +1,74 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.Block;
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.BlockStorage;
+import geoblocks.blockstore.port.BlockStorePort;
+import geoblocks.blockstore.port.BlockStorePort.BlockRead;
+import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
+import geoblocks.blockstore.port.BlockStorePort.ReadBlock;
+import geoblocks.blockstore.port.BlockStorePort.StoreBlock;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.Negative;
+
+/**
+ * The BlockStore component: serves {@link BlockStorePort} from a {@link BlockStorage} (files in
+ * production, memory in the simulator). Runs disk I/O on its own Kompics worker, apart from the
+ * network-facing file service. Errors become answers with a message; nothing here crashes the node.
+ */
+public final class BlockStoreComponent extends ComponentDefinition {
+    private static final Logger LOG = LoggerFactory.getLogger(BlockStoreComponent.class);
+    private final Negative<BlockStorePort> port = provides(BlockStorePort.class);
+    private final BlockStorage storage;
+
+    public BlockStoreComponent(BlockStoreInit init) {
+        this.storage = init.storage;
+        handle(port, StoreBlock.class, this::onStore);
+        handle(port, ReadBlock.class, this::onRead);
+        handle(port, DeleteBlocks.class, this::onDelete);
+    }
+
+    private void onStore(StoreBlock s) {
+        String error = null;
+        try {
+            storage.put(s.id(), s.data(), s.crc());
+        } catch (IOException | RuntimeException e) {
+            error = e.getMessage();
+            LOG.warn("store of {} failed: {}", s.id(), error);
+        }
+        trigger(new BlockStored(s.req(), s.id(), error), port);
+    }
+
+    private void onRead(ReadBlock r) {
+        try {
+            Block b = storage.get(r.id());
+            trigger(new BlockRead(r.req(), r.id(), b, null), port);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("read of {} failed: {}", r.id(), e.getMessage());
+            trigger(new BlockRead(r.req(), r.id(), null, e.getMessage()), port);
+        }
+    }
+
+    private void onDelete(DeleteBlocks d) {
+        for (BlockId id : d.ids()) {
+            try {
+                storage.delete(id);
+            } catch (IOException e) {
+                LOG.warn("delete of {} failed: {}", id, e.getMessage());
+            }
+        }
+    }
+
+    public static final class BlockStoreInit extends Init<BlockStoreComponent> {
+        final BlockStorage storage;
+
+        public BlockStoreInit(BlockStorage storage) {
+            this.storage = storage;
+        }
+    }
+}

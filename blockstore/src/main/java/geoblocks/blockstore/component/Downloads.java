@@ -1,0 +1,188 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.wire.FileOp.BlockData;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.FetchBlock;
+import geoblocks.blockstore.wire.FileOp.GetAck;
+import geoblocks.blockstore.wire.FileOp.GetBegin;
+import geoblocks.blockstore.wire.FileOp.GetData;
+import geoblocks.blockstore.wire.FileOp.ManifestPart;
+import geoblocks.net.NetAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Downloads served by this node: finds the manifest (locally or from a peer), sends it to the
+ * client, then fetches blocks in parallel, each from the up replica with the lowest RTT (this node
+ * first), falling back to the next replica on error, timeout or checksum mismatch, and streams them
+ * to the client in order within a window the client acknowledges.
+ */
+final class Downloads {
+    private final Node node;
+    private final Map<Key, Download> active = new HashMap<>();
+
+    private record Key(NetAddress client, long req) {}
+
+    Downloads(Node node) {
+        this.node = node;
+    }
+
+    void onBegin(NetAddress client, GetBegin g) {
+        Key key = new Key(client, g.req());
+        if (active.containsKey(key)) {
+            node.send(client, new Failed(g.req(), "request " + g.req() + " is already active"));
+            return;
+        }
+        ManifestLookup.find(node, g.name(), found -> {
+            if (found.isEmpty()) {
+                node.send(client, new Failed(g.req(), "no such file '" + g.name() + "'"));
+                return;
+            }
+            sendManifest(node, client, g.req(), found.get());
+            Download d = new Download(key, found.get());
+            active.put(key, d);
+            d.pump();
+        });
+    }
+
+    void onAck(NetAddress client, GetAck a) {
+        Download d = active.get(new Key(client, a.req()));
+        if (d != null && a.consumed() > d.acked) {
+            d.acked = a.consumed();
+            d.pump();
+        }
+    }
+
+    static void sendManifest(Node node, NetAddress client, long req, Manifest m) {
+        byte[] bytes = ManifestCodec.encode(m);
+        Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
+                node.send(client, new ManifestPart(req, false, off, bytes.length, part)));
+    }
+
+    /** Fetches block {@code index} of {@code m}, trying replicas nearest first; calls back with bytes or an error. */
+    static void fetch(Node node, Manifest m, int index, Consumer<byte[]> ok, Consumer<String> failed) {
+        Manifest.BlockRef ref = m.blocks().get(index);
+        List<String> order = node.rtt().readOrder(ref.replicas());
+        new BlockFetch(node, m.blockId(index), ref, order, ok, failed).next(new ArrayList<>());
+    }
+
+    /** One block fetch walking its replica list. */
+    private record BlockFetch(Node node, BlockId id, Manifest.BlockRef ref, List<String> order,
+            Consumer<byte[]> ok, Consumer<String> failed) {
+
+        void next(List<String> errors) {
+            if (errors.size() == order.size()) {
+                failed.accept("block " + id + ": every replica failed: " + String.join("; ", errors));
+                return;
+            }
+            String region = order.get(errors.size());
+            Consumer<String> retry = why -> {
+                errors.add(region + ": " + why);
+                next(errors);
+            };
+            if (region.equals(node.region())) {
+                node.readLocal(id, read -> {
+                    if (read.block() == null) {
+                        retry.accept(read.error());
+                    } else {
+                        check(read.block().data(), retry);
+                    }
+                });
+                return;
+            }
+            NetAddress peer = node.addressOf(region);
+            Assembly[] parts = new Assembly[1];
+            long req = node.expect(peer, Pending.Waiter.of(op -> {
+                if (op instanceof BlockData b) {
+                    if (parts[0] == null) {
+                        if (b.total() != ref.length()) {
+                            retry.accept("sent " + b.total() + " bytes, manifest says " + ref.length());
+                            return true;
+                        }
+                        parts[0] = new Assembly(b.total(), b.total());
+                    }
+                    if (!parts[0].add(b.offset(), b.data())) {
+                        return false;
+                    }
+                    check(parts[0].bytes(), retry);
+                    return true;
+                }
+                if (op instanceof Failed f) {
+                    retry.accept(f.error());
+                    return true;
+                }
+                return false;
+            }, retry));
+            node.send(peer, new FetchBlock(req, id.value()));
+        }
+
+        void check(byte[] data, Consumer<String> retry) {
+            int crc = Checksums.crc32c(data);
+            if (data.length != ref.length() || crc != ref.crc()) {
+                retry.accept("checksum " + Checksums.hex(crc) + " != manifest " + Checksums.hex(ref.crc()));
+            } else {
+                ok.accept(data);
+            }
+        }
+    }
+
+    /** One download in progress. */
+    private final class Download {
+        final Key key;
+        final Manifest m;
+        final Map<Integer, byte[]> ready = new HashMap<>();
+        int nextFetch;
+        int inFlight;
+        int nextSend;
+        long sent;
+        long acked;
+        boolean failed;
+
+        Download(Key key, Manifest m) {
+            this.key = key;
+            this.m = m;
+        }
+
+        void pump() {
+            if (failed) {
+                return;
+            }
+            long window = Math.max(node.settings().getWindowBytes(), m.blockSize());
+            while (ready.containsKey(nextSend) && sent - acked < window) {
+                byte[] data = ready.remove(nextSend++);
+                long base = sent;
+                Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
+                        node.send(key.client, new GetData(key.req, base + off, part)));
+                sent += data.length;
+            }
+            if (nextSend == m.blocks().size()) {
+                active.remove(key);
+                return;
+            }
+            int ahead = (int) Math.max(1, window / m.blockSize());
+            while (inFlight < node.settings().fetchParallelism() && nextFetch < m.blocks().size()
+                    && nextFetch - nextSend < ahead + node.settings().fetchParallelism()) {
+                int index = nextFetch++;
+                inFlight++;
+                fetch(node, m, index, data -> {
+                    inFlight--;
+                    ready.put(index, data);
+                    pump();
+                }, why -> {
+                    if (!failed) {
+                        failed = true;
+                        active.remove(key);
+                        node.send(key.client, new Failed(key.req, "download of '" + m.name() + "' failed: " + why));
+                    }
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,321 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.port.BlockStorePort;
+import geoblocks.blockstore.port.BlockStorePort.BlockRead;
+import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.port.BlockStorePort.ReadBlock;
+import geoblocks.blockstore.port.BlockStorePort.StoreBlock;
+import geoblocks.blockstore.port.RttPort;
+import geoblocks.blockstore.port.RttPort.RttUpdate;
+import geoblocks.blockstore.wire.FileMsg;
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.FileOp.*;
+import geoblocks.net.ClusterConfig;
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetHeader;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.Positive;
+import se.sics.kompics.network.Network;
+import se.sics.kompics.network.Transport;
+import se.sics.kompics.timer.SchedulePeriodicTimeout;
+import se.sics.kompics.timer.Timeout;
+import se.sics.kompics.timer.Timer;
+
+/**
+ * The file service of a node: coordinates uploads and downloads for clients, serves other nodes'
+ * replica, fetch, lookup and delete requests, and answers list, stat and status. It uses the local
+ * BlockStore through its port and the RTT monitor's latest table for placement and reads. A
+ * message that cannot be handled is answered with {@link Failed} or dropped; it never stops the
+ * component.
+ */
+public final class FileService extends ComponentDefinition implements Node {
+    private static final Logger LOG = LoggerFactory.getLogger(FileService.class);
+    private static final int LIST_LIMIT = 200;
+
+    private final Positive<Network> net = requires(Network.class);
+    private final Positive<Timer> timer = requires(Timer.class);
+    private final Positive<BlockStorePort> store = requires(BlockStorePort.class);
+    private final Positive<RttPort> rttPort = requires(RttPort.class);
+
+    private final NetAddress self;
+    private final String region;
+    private final ClusterConfig cluster;
+    private final NodeSettings settings;
+    private final ManifestStore manifests;
+    private final Random random;
+    private final Pending pending = new Pending();
+    private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
+    private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
+    private final Uploads uploads = new Uploads(this);
+    private final Downloads downloads = new Downloads(this);
+    private final ReplicaServer replicas;
+    private RttTable rtt;
+    private long reqSeq;
+    private long dropped;
+
+    public FileService(FileServiceInit init) {
+        this.self = init.self;
+        this.region = init.region;
+        this.cluster = init.cluster;
+        this.settings = init.settings;
+        this.manifests = init.manifests;
+        this.random = new Random(init.seed);
+        List<String> peers = peerRegions();
+        this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
+        this.replicas = new ReplicaServer(this, d -> trigger(d, store));
+        onStart(s -> {
+            SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
+            spt.setTimeoutEvent(new Tick(spt));
+            trigger(spt, timer);
+        });
+        handle(timer, Tick.class, t -> pending.expire(now(), ""));
+        handle(rttPort, RttUpdate.class, u -> rtt = u.table());
+        handle(store, BlockStored.class, s -> complete(storeWaiters, s.req(), s));
+        handle(store, BlockRead.class, r -> complete(readWaiters, r.req(), r));
+        handle(net, FileMsg.class, this::onMsg);
+    }
+
+    private static <T> void complete(Map<Long, Consumer<T>> waiters, long req, T answer) {
+        Consumer<T> w = waiters.remove(req);
+        if (w != null) {
+            w.accept(answer);
+        }
+    }
+
+    private void onMsg(FileMsg msg) {
+        NetAddress from = msg.getHeader().source();
+        FileOp op = msg.op();
+        try {
+            dispatch(from, op);
+        } catch (RuntimeException e) {
+            if (dropped++ % 100 == 0) {
+                LOG.warn("{}: dropped {} from {} ({} dropped so far): {}", region,
+                        op.getClass().getSimpleName(), from, dropped, e.toString());
+            }
+        }
+    }
+
+    private void dispatch(NetAddress from, FileOp op) {
+        if (op instanceof PutBegin p) {
+            uploads.onBegin(from, p);
+        } else if (op instanceof PutData p) {
+            uploads.onData(from, p);
+        } else if (op instanceof GetBegin p) {
+            downloads.onBegin(from, p);
+        } else if (op instanceof GetAck p) {
+            downloads.onAck(from, p);
+        } else if (op instanceof ListReq p) {
+            onList(from, p);
+        } else if (op instanceof StatReq p) {
+            ManifestLookup.find(this, p.name(), m -> {
+                if (m.isPresent()) {
+                    Downloads.sendManifest(this, from, p.req(), m.get());
+                } else {
+                    send(from, new Failed(p.req(), "no such file '" + p.name() + "'"));
+                }
+            });
+        } else if (op instanceof DeleteReq p) {
+            onDelete(from, p);
+        } else if (op instanceof StatusReq p) {
+            onStatus(from, p);
+        } else if (isNodeRequest(op)) {
+            if (cluster.regionOf(from).isEmpty()) {
+                send(from, new Failed(op.req(), "node-to-node request from " + from + ", not a cluster member"));
+            } else if (op instanceof ReplicaData p) {
+                replicas.onReplicaData(from, p);
+            } else if (op instanceof FetchBlock p) {
+                replicas.onFetch(from, p);
+            } else if (op instanceof LookupManifest p) {
+                replicas.onLookup(from, p);
+            } else if (op instanceof DeleteFile p) {
+                replicas.onDelete(from, p);
+            } else {
+                replicas.onPublish(from, (ManifestPart) op);
+            }
+        } else if (!pending.reply(from, op, now())) {
+            dropped++;
+        }
+    }
+
+    private static boolean isNodeRequest(FileOp op) {
+        return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
+                || op instanceof DeleteFile || (op instanceof ManifestPart p && p.publish());
+    }
+
+    private void onList(NetAddress from, ListReq l) {
+        int limit = Math.max(1, Math.min(l.limit(), LIST_LIMIT));
+        List<Manifest> page = manifests.list(l.after(), limit + 1);
+        List<ListEntry> entries = new ArrayList<>();
+        for (Manifest m : page.subList(0, Math.min(limit, page.size()))) {
+            entries.add(new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis()));
+        }
+        send(from, new ListPart(l.req(), entries, page.size() > limit));
+    }
+
+    private void onStatus(NetAddress from, StatusReq s) {
+        List<PeerRtt> peers = new ArrayList<>();
+        for (String p : peerRegions()) {
+            peers.add(new PeerRtt(p, rtt.rttMs(p).orElse(-1.0)));
+        }
+        send(from, new StatusReply(s.req(), region, peers));
+    }
+
+    private void onDelete(NetAddress client, DeleteReq d) {
+        ManifestLookup.find(this, d.name(), found -> {
+            if (found.isEmpty()) {
+                send(client, new Failed(d.req(), "no such file '" + d.name() + "'"));
+                return;
+            }
+            List<String> notes = new ArrayList<>(List.of(replicas.deleteHere(d.name())));
+            List<String> up = new ArrayList<>();
+            for (String p : peerRegions()) {
+                if (rtt.isUp(p)) {
+                    up.add(p);
+                } else {
+                    notes.add(p + " is down and keeps its copy");
+                }
+            }
+            int[] waiting = {up.size()};
+            Runnable answered = () -> {
+                if (--waiting[0] == 0) {
+                    send(client, new Done(d.req(), String.join("; ", notes)));
+                }
+            };
+            if (up.isEmpty()) {
+                send(client, new Done(d.req(), String.join("; ", notes)));
+            }
+            for (String p : up) {
+                NetAddress addr = addressOf(p);
+                long req = expect(addr, Pending.Waiter.of(op -> {
+                    notes.add(op instanceof Done done ? done.info() : p + ": " + ((Failed) op).error());
+                    answered.run();
+                    return true;
+                }, why -> {
+                    notes.add(p + ": " + why);
+                    answered.run();
+                }));
+                send(addr, new DeleteFile(req, d.name()));
+            }
+        });
+    }
+
+    // ---- Node: what the parts may use
+
+    @Override
+    public NetAddress self() {
+        return self;
+    }
+
+    @Override
+    public String region() {
+        return region;
+    }
+
+    @Override
+    public NodeSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public RttTable rtt() {
+        return rtt;
+    }
+
+    @Override
+    public NetAddress addressOf(String r) {
+        return cluster.address(r);
+    }
+
+    @Override
+    public List<String> peerRegions() {
+        List<String> peers = new ArrayList<>(cluster.regionIds());
+        peers.remove(region);
+        return peers;
+    }
+
+    @Override
+    public ManifestStore manifests() {
+        return manifests;
+    }
+
+    @Override
+    public Random random() {
+        return random;
+    }
+
+    @Override
+    public long now() {
+        return System.nanoTime();
+    }
+
+    @Override
+    public long newReq() {
+        return ++reqSeq;
+    }
+
+    @Override
+    public void send(NetAddress to, FileOp op) {
+        trigger(new FileMsg(new NetHeader(self, to, Transport.TCP), op), net);
+    }
+
+    @Override
+    public long expect(NetAddress peer, Pending.Waiter waiter) {
+        long req = newReq();
+        pending.add(req, peer, waiter, settings.rpcTimeoutMs() * 1_000_000L, now());
+        return req;
+    }
+
+    @Override
+    public void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done) {
+        long req = newReq();
+        storeWaiters.put(req, done);
+        trigger(new StoreBlock(req, id, data, crc), store);
+    }
+
+    @Override
+    public void readLocal(BlockId id, Consumer<BlockRead> done) {
+        long req = newReq();
+        readWaiters.put(req, done);
+        trigger(new ReadBlock(req, id), store);
+    }
+
+    static final class Tick extends Timeout {
+        Tick(SchedulePeriodicTimeout spt) {
+            super(spt);
+        }
+    }
+
+    public static final class FileServiceInit extends Init<FileService> {
+        final NetAddress self;
+        final String region;
+        final ClusterConfig cluster;
+        final NodeSettings settings;
+        final ManifestStore manifests;
+        final long seed;
+
+        public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
+                ManifestStore manifests, long seed) {
+            this.self = self;
+            this.region = region;
+            this.cluster = cluster;
+            this.settings = settings;
+            this.manifests = manifests;
+            this.seed = seed;
+        }
+    }
+}

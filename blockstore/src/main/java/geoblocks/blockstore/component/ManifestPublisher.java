@@ -1,0 +1,66 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.wire.FileOp.Done;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.ManifestPart;
+import geoblocks.net.NetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Sends a new manifest to every peer that is up, so the file can be found from any node, and
+ * reports which peers did not store it (down, failed or silent). Those find it later by lookup.
+ */
+final class ManifestPublisher {
+    private final Node node;
+    private final Manifest manifest;
+    private final Consumer<List<String>> done;
+    private final List<String> unreached = new ArrayList<>();
+    private int waiting;
+
+    ManifestPublisher(Node node, Manifest manifest, Consumer<List<String>> done) {
+        this.node = node;
+        this.manifest = manifest;
+        this.done = done;
+    }
+
+    void start() {
+        byte[] bytes = ManifestCodec.encode(manifest);
+        List<String> up = new ArrayList<>();
+        for (String peer : node.peerRegions()) {
+            (node.rtt().isUp(peer) ? up : unreached).add(peer);
+        }
+        waiting = up.size();
+        for (String peer : up) {
+            NetAddress addr = node.addressOf(peer);
+            long req = node.expect(addr, Pending.Waiter.of(op -> {
+                if (op instanceof Done) {
+                    answered(null);
+                    return true;
+                }
+                if (op instanceof Failed) {
+                    answered(peer);
+                    return true;
+                }
+                return false;
+            }, why -> answered(peer)));
+            Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
+                    node.send(addr, new ManifestPart(req, true, off, bytes.length, part)));
+        }
+        if (waiting == 0) {
+            done.accept(unreached);
+        }
+    }
+
+    private void answered(String failedPeer) {
+        if (failedPeer != null) {
+            unreached.add(failedPeer);
+        }
+        if (--waiting == 0) {
+            done.accept(unreached);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.port.BlockStorePort.BlockRead;
+import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.net.NetAddress;
+import java.util.Random;
+import java.util.function.Consumer;
+
+/**
+ * What the file service's parts (uploads, downloads, replica server) may do: send file ops, use
+ * the local block store, wait for replies, and read the node's state. Implemented by
+ * {@link FileService}; lets the parts stay plain classes.
+ */
+interface Node {
+    NetAddress self();
+
+    String region();
+
+    NodeSettings settings();
+
+    RttTable rtt();
+
+    NetAddress addressOf(String region);
+
+    /** Every other region of the cluster, up or not. */
+    java.util.List<String> peerRegions();
+
+    ManifestStore manifests();
+
+    Random random();
+
+    long now();
+
+    long newReq();
+
+    void send(NetAddress to, FileOp op);
+
+    /**
+     * Allocates a request id and waits for replies to it from {@code peer} (see {@link Pending});
+     * the caller then sends its request message(s) with that id.
+     */
+    long expect(NetAddress peer, Pending.Waiter waiter);
+
+    void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done);
+
+    void readLocal(BlockId id, Consumer<BlockRead> done);
+}

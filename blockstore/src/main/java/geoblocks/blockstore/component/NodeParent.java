@@ -1,0 +1,74 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockStorage;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.port.BlockStorePort;
+import geoblocks.blockstore.port.RttPort;
+import geoblocks.net.ClusterConfig;
+import geoblocks.net.NetAddress;
+import geoblocks.net.WanEmulator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import se.sics.kompics.Channel;
+import se.sics.kompics.Component;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.Positive;
+import se.sics.kompics.network.Network;
+import se.sics.kompics.timer.Timer;
+
+/**
+ * One geoblocks node: wires BlockStore, RTTMonitor and FileService over the Network and Timer it
+ * requires, with the emulated WAN in between when the cluster asks for it. The same parent runs
+ * in production (under a host with NettyNetwork and JavaTimer) and in the simulator.
+ */
+public final class NodeParent extends ComponentDefinition {
+    private final Positive<Network> network = requires(Network.class);
+    private final Positive<Timer> timer = requires(Timer.class);
+
+    public NodeParent(NodeInit init) {
+        Positive<Network> net = network;
+        if (init.cluster.emulateWan()) {
+            Component wan = create(WanEmulator.class, new WanEmulator.WanInit(init.cluster, init.region));
+            connect(wan.getNegative(Network.class), network, Channel.TWO_WAY);
+            connect(wan.getNegative(Timer.class), timer, Channel.TWO_WAY);
+            net = wan.getPositive(Network.class);
+        }
+        Map<String, NetAddress> peers = new LinkedHashMap<>(init.cluster.regions());
+        peers.remove(init.region);
+        Component blocks = create(BlockStoreComponent.class, new BlockStoreComponent.BlockStoreInit(init.blocks));
+        Component monitor = create(RttMonitor.class,
+                new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings));
+        Component files = create(FileService.class, new FileService.FileServiceInit(init.self, init.region,
+                init.cluster, init.settings, init.manifests, init.seed));
+        for (Component c : new Component[] {monitor, files}) {
+            connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
+            connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
+        }
+        connect(files.getNegative(BlockStorePort.class), blocks.getPositive(BlockStorePort.class), Channel.TWO_WAY);
+        connect(files.getNegative(RttPort.class), monitor.getPositive(RttPort.class), Channel.TWO_WAY);
+    }
+
+    /** Everything a node needs: who and where it is, the cluster, its storage and a seed. */
+    public static final class NodeInit extends Init<NodeParent> {
+        final String region;
+        final NetAddress self;
+        final ClusterConfig cluster;
+        final NodeSettings settings;
+        final BlockStorage blocks;
+        final ManifestStore manifests;
+        final long seed;
+
+        public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
+                ManifestStore manifests, long seed) {
+            this.region = region;
+            this.self = cluster.address(region);
+            this.cluster = cluster;
+            this.settings = settings;
+            this.blocks = blocks;
+            this.manifests = manifests;
+            this.seed = seed;
+        }
+    }
+}

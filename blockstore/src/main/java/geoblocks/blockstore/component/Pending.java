@@ -1,0 +1,81 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.net.NetAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Outstanding requests this node sent to other nodes, by request id. A reply is accepted only from
+ * the node the request went to. A request that sees no reply (or, for multi-part replies, no
+ * progress) before its deadline times out. Pure: time is passed in.
+ */
+final class Pending {
+
+    /** What to do with the replies to one request. */
+    interface Waiter {
+        /** Handles one reply; returns true when the request is complete. */
+        boolean onReply(FileOp op);
+
+        /** The request failed: no reply in time, or the peer is unreachable. */
+        void onTimeout(String why);
+
+        static Waiter of(java.util.function.Predicate<FileOp> onReply, java.util.function.Consumer<String> onTimeout) {
+            return new Waiter() {
+                @Override
+                public boolean onReply(FileOp op) {
+                    return onReply.test(op);
+                }
+
+                @Override
+                public void onTimeout(String why) {
+                    onTimeout.accept(why);
+                }
+            };
+        }
+    }
+
+    private record Entry(NetAddress peer, Waiter waiter, long timeoutNanos, long[] deadline) {}
+
+    private final Map<Long, Entry> byReq = new HashMap<>();
+
+    void add(long req, NetAddress peer, Waiter waiter, long timeoutNanos, long now) {
+        byReq.put(req, new Entry(peer, waiter, timeoutNanos, new long[] {now + timeoutNanos}));
+    }
+
+    /** Routes a reply; false when nobody waits for it (late, duplicate or forged). */
+    boolean reply(NetAddress from, FileOp op, long now) {
+        Entry e = byReq.get(op.req());
+        if (e == null || !e.peer.equals(from)) {
+            return false;
+        }
+        e.deadline[0] = now + e.timeoutNanos;
+        if (e.waiter.onReply(op)) {
+            byReq.remove(op.req());
+        }
+        return true;
+    }
+
+    /** Times out every request past its deadline. */
+    void expire(long now, String peerDescription) {
+        List<Entry> expired = new ArrayList<>();
+        for (Iterator<Entry> it = byReq.values().iterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (now - e.deadline[0] > 0) {
+                it.remove();
+                expired.add(e);
+            }
+        }
+        for (Entry e : expired) {
+            e.waiter.onTimeout("no answer from " + e.peer + " within " + (e.timeoutNanos / 1_000_000) + " ms"
+                    + peerDescription);
+        }
+    }
+
+    int size() {
+        return byReq.size();
+    }
+}

@@ -1,0 +1,126 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RttEstimator;
+import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.port.RttPort;
+import geoblocks.blockstore.port.RttPort.RttUpdate;
+import geoblocks.blockstore.wire.RttProbe;
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetHeader;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.Negative;
+import se.sics.kompics.Positive;
+import se.sics.kompics.network.Network;
+import se.sics.kompics.network.Transport;
+import se.sics.kompics.timer.SchedulePeriodicTimeout;
+import se.sics.kompics.timer.Timeout;
+import se.sics.kompics.timer.Timer;
+
+/**
+ * The RTT monitor: pings every other node over UDP each probe interval, answers their pings, keeps
+ * a median-filtered estimate per peer ({@link RttEstimator}) and publishes an {@link RttTable}
+ * after every round. A peer that stops answering is marked down.
+ */
+public final class RttMonitor extends ComponentDefinition {
+    private final Negative<RttPort> rttPort = provides(RttPort.class);
+    private final Positive<Network> net = requires(Network.class);
+    private final Positive<Timer> timer = requires(Timer.class);
+
+    private final NetAddress self;
+    private final String region;
+    private final Map<String, NetAddress> peers;
+    private final Map<NetAddress, String> regionByAddress = new HashMap<>();
+    private final Map<String, RttEstimator> estimators = new LinkedHashMap<>();
+    private final long intervalMs;
+    private long seq;
+
+    public RttMonitor(RttMonitorInit init) {
+        this.self = init.self;
+        this.region = init.region;
+        this.peers = init.peers;
+        this.intervalMs = init.settings.probeIntervalMs();
+        peers.forEach((r, a) -> {
+            regionByAddress.put(a, r);
+            estimators.put(r, new RttEstimator(init.settings.rttWindow(), init.settings.downAfterMs() * 1_000_000L));
+        });
+        onStart(s -> {
+            SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(0, intervalMs);
+            spt.setTimeoutEvent(new Round(spt));
+            trigger(spt, timer);
+        });
+        handle(timer, Round.class, r -> probeAll());
+        handle(net, RttProbe.class, this::onProbe);
+    }
+
+    private void probeAll() {
+        long now = System.nanoTime();
+        seq++;
+        for (NetAddress peer : peers.values()) {
+            trigger(new RttProbe(new NetHeader(self, peer, Transport.UDP), false, seq, now), net);
+        }
+        trigger(new RttUpdate(table(now)), rttPort);
+    }
+
+    private void onProbe(RttProbe p) {
+        if (!p.isPong()) {
+            trigger(p.echo(), net);
+            return;
+        }
+        String peer = regionByAddress.get(p.getHeader().source());
+        if (peer == null) {
+            return; // not a cluster member
+        }
+        long now = System.nanoTime();
+        long rttNanos = now - p.sentNanos();
+        if (rttNanos < 0 || rttNanos > 60_000_000_000L) {
+            return; // forged or wildly stale echo
+        }
+        RttEstimator e = estimators.get(peer);
+        boolean wasUp = e.isUp(now);
+        e.onSample(rttNanos / 1e6, now);
+        if (!wasUp) {
+            trigger(new RttUpdate(table(now)), rttPort); // a peer came up: tell placement at once
+        }
+    }
+
+    private RttTable table(long now) {
+        Map<String, Double> up = new HashMap<>();
+        Set<String> down = new TreeSet<>();
+        estimators.forEach((r, e) -> {
+            if (e.isUp(now)) {
+                up.put(r, e.estimateMs());
+            } else {
+                down.add(r);
+            }
+        });
+        return new RttTable(region, up, down);
+    }
+
+    static final class Round extends Timeout {
+        Round(SchedulePeriodicTimeout spt) {
+            super(spt);
+        }
+    }
+
+    public static final class RttMonitorInit extends Init<RttMonitor> {
+        final NetAddress self;
+        final String region;
+        final Map<String, NetAddress> peers;
+        final NodeSettings settings;
+
+        /** {@code peers}: every other node by region (self excluded). */
+        public RttMonitorInit(NetAddress self, String region, Map<String, NetAddress> peers, NodeSettings settings) {
+            this.self = self;
+            this.region = region;
+            this.peers = Map.copyOf(peers);
+            this.settings = settings;
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.PlacementException;
+import geoblocks.blockstore.core.Policy;
+import geoblocks.blockstore.wire.FileOp.Done;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.PutBegin;
+import geoblocks.blockstore.wire.FileOp.PutData;
+import geoblocks.blockstore.wire.FileOp.PutProgress;
+import geoblocks.blockstore.wire.FileOp.ReplicaData;
+import geoblocks.blockstore.wire.FileOp.ReplicaStored;
+import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * Uploads coordinated by this node. A client streams blocks in order; each complete block is
+ * checked against the client's CRC32C, placed by the upload's policy and sent to every replica.
+ * The client hears {@link PutProgress} only for prefixes whose blocks are durable on every
+ * replica, and {@link Done} only after the manifest is durable here and published to the peers
+ * that are up. Any replica failure fails the upload: success is never reported with fewer
+ * durable copies than the policy promised.
+ */
+final class Uploads {
+    private final Node node;
+    private final Map<Key, Upload> active = new HashMap<>();
+
+    private record Key(NetAddress client, long req) {}
+
+    Uploads(Node node) {
+        this.node = node;
+    }
+
+    void onBegin(NetAddress client, PutBegin b) {
+        Key key = new Key(client, b.req());
+        try {
+            Manifest.validateName(b.name());
+            Policy policy = Policy.parse(b.policy());
+            if (b.size() < 0) {
+                throw new IllegalArgumentException("file size must be >= 0, was " + b.size());
+            }
+            int max = node.settings().maxBlockSize();
+            if (b.blockSize() < 1 || b.blockSize() > max) {
+                throw new IllegalArgumentException("block size must be in 1.." + max + " bytes, was " + b.blockSize());
+            }
+            if (node.manifests().find(b.name()).isPresent()) {
+                throw new IllegalArgumentException("file '" + b.name() + "' already exists (rm it first)");
+            }
+            if (active.values().stream().anyMatch(u -> u.name.equals(b.name()))) {
+                throw new IllegalArgumentException("file '" + b.name() + "' is being uploaded right now");
+            }
+            if (active.containsKey(key)) {
+                throw new IllegalArgumentException("request " + b.req() + " is already active");
+            }
+            active.put(key, new Upload(key, b, policy));
+            node.send(client, new PutProgress(b.req(), 0));
+        } catch (IllegalArgumentException e) {
+            node.send(client, new Failed(b.req(), e.getMessage()));
+        }
+    }
+
+    void onData(NetAddress client, PutData d) {
+        Upload u = active.get(new Key(client, d.req()));
+        if (u == null) {
+            return; // upload already failed or finished; the client has been told
+        }
+        try {
+            u.add(d);
+        } catch (IllegalArgumentException e) {
+            u.fail(e.getMessage());
+        }
+    }
+
+    int activeCount() {
+        return active.size();
+    }
+
+    /** One upload in progress. */
+    private final class Upload {
+        final Key key;
+        final String name;
+        final long size;
+        final int blockSize;
+        final Policy policy;
+        final String fileId;
+        final Manifest.BlockRef[] refs;
+        final int[] acksMissing;
+        int current;
+        byte[] buf;
+        int filled;
+        final CRC32C crc = new CRC32C();
+        int durableBlocks;
+        boolean failed;
+
+        Upload(Key key, PutBegin b, Policy policy) {
+            this.key = key;
+            this.name = b.name();
+            this.size = b.size();
+            this.blockSize = b.blockSize();
+            this.policy = policy;
+            this.fileId = Long.toHexString(node.random().nextLong() | Long.MIN_VALUE)
+                    + Long.toHexString(node.now() & 0xffffffffL);
+            int n = Manifest.blockCount(size, blockSize);
+            this.refs = new Manifest.BlockRef[n];
+            this.acksMissing = new int[n];
+        }
+
+        int lengthOf(int block) {
+            return (int) Math.min(blockSize, size - (long) block * blockSize);
+        }
+
+        void add(PutData d) {
+            if (d.block() != current || d.offset() != filled) {
+                throw new IllegalArgumentException("expected block " + current + " offset " + filled
+                        + ", got block " + d.block() + " offset " + d.offset());
+            }
+            if (current >= refs.length) {
+                throw new IllegalArgumentException("data past the announced size of " + size + " bytes");
+            }
+            int len = lengthOf(current);
+            if (buf == null) {
+                buf = new byte[len];
+            }
+            if (d.data().length > len - filled) {
+                throw new IllegalArgumentException("block " + current + " overruns its " + len + " bytes");
+            }
+            System.arraycopy(d.data(), 0, buf, filled, d.data().length);
+            crc.update(d.data());
+            filled += d.data().length;
+            if (filled < len) {
+                return;
+            }
+            int actual = (int) crc.getValue();
+            if (!d.last() || d.blockCrc() != actual) {
+                throw new IllegalArgumentException("block " + current + " checksum mismatch: client sent "
+                        + Checksums.hex(d.blockCrc()) + ", node received data with " + Checksums.hex(actual));
+            }
+            replicate(current, buf, actual);
+            current++;
+            buf = null;
+            filled = 0;
+            crc.reset();
+        }
+
+        void replicate(int index, byte[] data, int blockCrc) {
+            List<String> targets;
+            try {
+                targets = policy.place(node.rtt(), node.random());
+            } catch (PlacementException e) {
+                fail(e.getMessage());
+                return;
+            }
+            refs[index] = new Manifest.BlockRef(data.length, blockCrc, targets);
+            acksMissing[index] = targets.size();
+            BlockId id = BlockId.ofFileBlock(fileId, index);
+            for (String region : targets) {
+                if (region.equals(node.region())) {
+                    node.storeLocal(id, data, blockCrc, stored -> {
+                        if (stored.error() == null) {
+                            acked(index);
+                        } else {
+                            fail("storing block " + index + " at " + region + " failed: " + stored.error());
+                        }
+                    });
+                } else {
+                    sendReplica(index, id, data, blockCrc, region);
+                }
+            }
+        }
+
+        void sendReplica(int index, BlockId id, byte[] data, int blockCrc, String region) {
+            NetAddress peer = node.addressOf(region);
+            String what = "replica of block " + index + " at " + region + ": ";
+            long req = node.expect(peer, Pending.Waiter.of(op -> {
+                if (op instanceof ReplicaStored) {
+                    acked(index);
+                    return true;
+                }
+                if (op instanceof Failed f) {
+                    fail(what + f.error());
+                    return true;
+                }
+                return false;
+            }, why -> fail(what + why)));
+            Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
+                    node.send(peer, new ReplicaData(req, id.value(), off, data.length, blockCrc, part)));
+        }
+
+        void acked(int index) {
+            if (failed || --acksMissing[index] > 0) {
+                return;
+            }
+            while (durableBlocks < refs.length && refs[durableBlocks] != null && acksMissing[durableBlocks] == 0) {
+                durableBlocks++;
+            }
+            long durableBytes = Math.min(size, (long) durableBlocks * blockSize);
+            node.send(key.client, new PutProgress(key.req, durableBytes));
+            if (durableBlocks == refs.length) {
+                finish();
+            }
+        }
+
+        void finish() {
+            Manifest m = new Manifest(name, fileId, size, blockSize, policy.id(), node.region(),
+                    System.currentTimeMillis(), List.of(refs));
+            try {
+                node.manifests().save(m);
+            } catch (IOException e) {
+                fail("saving the manifest failed: " + e.getMessage());
+                return;
+            }
+            active.remove(key);
+            new ManifestPublisher(node, m, unreached -> node.send(key.client, new Done(key.req,
+                    unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached))).start();
+        }
+
+        void fail(String why) {
+            if (failed) {
+                return;
+            }
+            failed = true;
+            active.remove(key);
+            node.send(key.client, new Failed(key.req, "upload of '" + name + "' failed: " + why));
+        }
+    }
+}

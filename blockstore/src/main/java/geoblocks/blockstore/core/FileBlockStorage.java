@@ -1,0 +1,169 @@
+package geoblocks.blockstore.core;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * File-backed {@link BlockStorage}: one file per block under {@code root/blocks/xx/}, where xx is a
+ * hash fan-out. A write goes to {@code root/tmp/}, is fsync'ed, atomically renamed into place and
+ * the directory fsync'ed; only then does {@link #put} return. Temp files left by a crash are
+ * deleted when the store opens. File layout (big-endian):
+ *
+ * <pre>
+ * 0       4      5        8               16           20            24
+ * +-------+------+--------+---------------+------------+-------------+-------------------+
+ * | GBLK  | ver  | 0 0 0  | length (i64)  | crc32c data| crc32c 0..19| data (length)     |
+ * +-------+------+--------+---------------+------------+-------------+-------------------+
+ * </pre>
+ */
+public final class FileBlockStorage implements BlockStorage {
+    static final int MAGIC = 0x47424C4B; // "GBLK"
+    static final byte VERSION = 1;
+    static final int HEADER = 24;
+
+    private final Path blocksDir;
+    private final Path tmpDir;
+    private final AtomicLong tmpSeq = new AtomicLong();
+    private final int removedTempFiles;
+
+    public FileBlockStorage(Path root) throws IOException {
+        this.blocksDir = root.resolve("blocks");
+        this.tmpDir = root.resolve("tmp");
+        Files.createDirectories(blocksDir);
+        Files.createDirectories(tmpDir);
+        int removed = 0;
+        try (DirectoryStream<Path> tmp = Files.newDirectoryStream(tmpDir)) {
+            for (Path p : tmp) {
+                Files.deleteIfExists(p);
+                removed++;
+            }
+        }
+        this.removedTempFiles = removed;
+    }
+
+    /** Temp files of interrupted writes removed when this store opened. */
+    public int removedTempFiles() {
+        return removedTempFiles;
+    }
+
+    /** Where block {@code id} lives (for tests that damage files on purpose). */
+    public Path pathOf(BlockId id) {
+        String v = id.value();
+        return blocksDir.resolve(String.format("%02x", v.hashCode() & 0xff)).resolve(v + ".blk");
+    }
+
+    @Override
+    public void put(BlockId id, byte[] data, int crc) throws IOException {
+        int actual = Checksums.crc32c(data);
+        if (actual != crc) {
+            throw new CorruptBlockException(id, "received checksum " + Checksums.hex(actual)
+                    + " != expected " + Checksums.hex(crc) + "; not stored");
+        }
+        Path target = pathOf(id);
+        Files.createDirectories(target.getParent());
+        Path tmp = tmpDir.resolve(id.value() + "." + tmpSeq.incrementAndGet() + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer header = header(data.length, crc);
+            ByteBuffer body = ByteBuffer.wrap(data);
+            while (header.hasRemaining() || body.hasRemaining()) {
+                ch.write(new ByteBuffer[] {header, body});
+            }
+            ch.force(true);
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp);
+            throw new IOException("cannot write block " + id + ": " + e.getMessage(), e);
+        }
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        fsyncDir(target.getParent());
+    }
+
+    private static ByteBuffer header(long length, int crc) {
+        ByteBuffer h = ByteBuffer.allocate(HEADER);
+        h.putInt(MAGIC).put(VERSION).put((byte) 0).put((byte) 0).put((byte) 0).putLong(length).putInt(crc);
+        h.putInt(Checksums.crc32c(h.array(), 0, 20));
+        return h.flip();
+    }
+
+    private static void fsyncDir(Path dir) throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        }
+    }
+
+    @Override
+    public Block get(BlockId id) throws IOException {
+        Path p = pathOf(id);
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size < HEADER) {
+                throw new CorruptBlockException(id, "file has " + size + " bytes, shorter than the header");
+            }
+            ByteBuffer h = ByteBuffer.allocate(HEADER);
+            readFully(ch, h, 0);
+            h.flip();
+            if (h.getInt(0) != MAGIC || h.get(4) != VERSION) {
+                throw new CorruptBlockException(id, "bad magic or version in " + p);
+            }
+            if (h.getInt(20) != Checksums.crc32c(h.array(), 0, 20)) {
+                throw new CorruptBlockException(id, "header checksum mismatch in " + p);
+            }
+            long length = h.getLong(8);
+            if (length != size - HEADER) {
+                throw new CorruptBlockException(id, "header says " + length + " data bytes, file holds " + (size - HEADER));
+            }
+            byte[] data = new byte[(int) length];
+            readFully(ch, ByteBuffer.wrap(data), HEADER);
+            int crc = h.getInt(16);
+            int actual = Checksums.crc32c(data);
+            if (actual != crc) {
+                throw new CorruptBlockException(id, "data checksum " + Checksums.hex(actual) + " != stored " + Checksums.hex(crc));
+            }
+            return new Block(data, crc);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchBlockException(id);
+        }
+    }
+
+    private static void readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
+        while (b.hasRemaining()) {
+            int n = ch.read(b, pos);
+            if (n < 0) {
+                throw new IOException("unexpected end of file");
+            }
+            pos += n;
+        }
+    }
+
+    @Override
+    public boolean delete(BlockId id) throws IOException {
+        return Files.deleteIfExists(pathOf(id));
+    }
+
+    @Override
+    public boolean contains(BlockId id) {
+        return Files.exists(pathOf(id));
+    }
+
+    @Override
+    public List<BlockId> list() throws IOException {
+        List<BlockId> ids = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(blocksDir, 2)) {
+            files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".blk"))
+                    .forEach(n -> ids.add(new BlockId(n.substring(0, n.length() - 4))));
+        }
+        ids.sort(null);
+        return ids;
+    }
+}

@@ -1,0 +1,52 @@
+package geoblocks.blockstore.core;
+
+import com.typesafe.config.Config;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Tunables of a node, read from {@code geoblocks.node} (see blockstore's reference.conf) and
+ * validated here, once.
+ */
+public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBytes, int fetchParallelism,
+        long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
+        int defaultBlockSize) {
+
+    public NodeSettings {
+        require(chunkBytes >= 1024 && chunkBytes <= 60_000, "chunk-bytes must be in 1024..60000", chunkBytes);
+        require(putWindowBytes >= chunkBytes, "put-window must be >= chunk-bytes", putWindowBytes);
+        require(getWindowBytes >= chunkBytes, "get-window must be >= chunk-bytes", getWindowBytes);
+        require(fetchParallelism >= 1, "fetch-parallelism must be >= 1", fetchParallelism);
+        require(rpcTimeoutMs >= 100, "rpc-timeout must be >= 100 ms", rpcTimeoutMs);
+        require(probeIntervalMs >= 10, "probe-interval must be >= 10 ms", probeIntervalMs);
+        require(rttWindow >= 1, "rtt-window must be >= 1", rttWindow);
+        require(downAfterMs > probeIntervalMs, "down-after must exceed probe-interval", downAfterMs);
+        require(maxBlockSize >= 1 && maxBlockSize <= (256 << 20), "max-block-size must be in 1..256 MiB", maxBlockSize);
+        require(defaultBlockSize >= 1 && defaultBlockSize <= maxBlockSize, "default-block-size must be in 1..max-block-size", defaultBlockSize);
+    }
+
+    private static void require(boolean ok, String what, long value) {
+        if (!ok) {
+            throw new IllegalArgumentException("geoblocks.node." + what + ", was " + value);
+        }
+    }
+
+    public static NodeSettings from(Config root) {
+        Config c = root.getConfig("geoblocks.node");
+        return new NodeSettings(
+                (int) c.getBytes("chunk-bytes").longValue(),
+                c.getBytes("put-window").longValue(),
+                c.getBytes("get-window").longValue(),
+                c.getInt("fetch-parallelism"),
+                c.getDuration("rpc-timeout", TimeUnit.MILLISECONDS),
+                c.getDuration("probe-interval", TimeUnit.MILLISECONDS),
+                c.getInt("rtt-window"),
+                c.getDuration("down-after", TimeUnit.MILLISECONDS),
+                (int) c.getBytes("max-block-size").longValue(),
+                (int) c.getBytes("default-block-size").longValue());
+    }
+
+    /** Defaults as in reference.conf, for tests and the simulator. */
+    public static NodeSettings defaults() {
+        return new NodeSettings(60_000, 8 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 64 << 20, 1 << 20);
+    }
+}

@@ -1,0 +1,56 @@
+package geoblocks.blockstore.core;
+
+import java.util.Arrays;
+
+/**
+ * RTT estimate for one peer: the median of the last {@code window} samples, so one outlier (SPEC.md
+ * saw first samples 60-87 ms off) cannot flip a ranking. A peer is up once it has answered and
+ * stays up while it answers within {@code downAfterNanos}. Time is passed in.
+ */
+public final class RttEstimator {
+    private final double[] samples;
+    private final long downAfterNanos;
+    private int count;
+    private int next;
+    private long lastReplyNanos = Long.MIN_VALUE;
+
+    public RttEstimator(int window, long downAfterNanos) {
+        if (window < 1) {
+            throw new IllegalArgumentException("rtt window must be >= 1 sample, was " + window);
+        }
+        if (downAfterNanos <= 0) {
+            throw new IllegalArgumentException("down-after must be > 0, was " + downAfterNanos + " ns");
+        }
+        this.samples = new double[window];
+        this.downAfterNanos = downAfterNanos;
+    }
+
+    /** Records one round trip of {@code rttMs} observed at {@code nowNanos}. */
+    public void onSample(double rttMs, long nowNanos) {
+        if (!(rttMs >= 0)) {
+            throw new IllegalArgumentException("rtt sample must be >= 0 ms, was " + rttMs);
+        }
+        samples[next] = rttMs;
+        next = (next + 1) % samples.length;
+        count = Math.min(count + 1, samples.length);
+        lastReplyNanos = nowNanos;
+    }
+
+    public boolean isUp(long nowNanos) {
+        return count > 0 && nowNanos - lastReplyNanos <= downAfterNanos;
+    }
+
+    /** Median of the retained samples; NaN before the first sample. */
+    public double estimateMs() {
+        if (count == 0) {
+            return Double.NaN;
+        }
+        double[] s = Arrays.copyOf(samples, count);
+        Arrays.sort(s);
+        return count % 2 == 1 ? s[count / 2] : (s[count / 2 - 1] + s[count / 2]) / 2;
+    }
+
+    public int sampleCount() {
+        return count;
+    }
+}

@@ -1,0 +1,33 @@
+package geoblocks.blockstore.port;
+
+import geoblocks.blockstore.core.Block;
+import geoblocks.blockstore.core.BlockId;
+import java.util.List;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.PortType;
+
+/** Local durable block storage: store, read and delete blocks; every answer carries the request id. */
+public final class BlockStorePort extends PortType {
+    {
+        request(StoreBlock.class);
+        request(ReadBlock.class);
+        request(DeleteBlocks.class);
+        indication(BlockStored.class);
+        indication(BlockRead.class);
+    }
+
+    /** Store a block durably; answered by {@link BlockStored} once it is on disk (or failed). */
+    public record StoreBlock(long req, BlockId id, byte[] data, int crc) implements KompicsEvent {}
+
+    /** {@code error} is null on success. */
+    public record BlockStored(long req, BlockId id, String error) implements KompicsEvent {}
+
+    /** Read and verify a block; answered by {@link BlockRead}. */
+    public record ReadBlock(long req, BlockId id) implements KompicsEvent {}
+
+    /** {@code block} is null and {@code error} says why when the read failed (missing, corrupt, I/O). */
+    public record BlockRead(long req, BlockId id, Block block, String error) implements KompicsEvent {}
+
+    /** Delete blocks; best effort, no answer. */
+    public record DeleteBlocks(List<BlockId> ids) implements KompicsEvent {}
+}

@@ -1,0 +1,236 @@
+package geoblocks.blockstore.wire;
+
+import geoblocks.blockstore.wire.FileOp.*;
+import geoblocks.net.MalformedMessageException;
+import geoblocks.net.NetHeader;
+import geoblocks.net.Wire;
+import geoblocks.net.WireCodec;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Codec of the file protocol. Layout: header (see {@link Wire}), a one-byte op tag, then the op's
+ * fields in record order: i8/i32/i64 big-endian, booleans as one byte, strings as u16 length +
+ * UTF-8, byte arrays as i32 length + bytes, lists as u16 count + elements.
+ *
+ * <pre>
+ * +----------------+-----+---------+----------------------------+
+ * | header         | tag | req i64 | op fields ...              |
+ * +----------------+-----+---------+----------------------------+
+ * </pre>
+ *
+ * Sizes are computed by running the same encoder against a counting sink, so size and layout
+ * cannot disagree. Decoding bounds every length: strings at {@value #MAX_STRING} bytes, data at
+ * {@value #MAX_DATA} bytes, lists at {@value #MAX_LIST} entries.
+ */
+public final class FileCodec implements WireCodec<FileMsg> {
+    public static final FileCodec INSTANCE = new FileCodec();
+    /** Largest data array in one message: keeps every message below Netty's 65,536-byte frame. */
+    public static final int MAX_DATA = 60_000;
+    public static final int MAX_STRING = 2048;
+    public static final int MAX_LIST = 1000;
+
+    private FileCodec() {}
+
+    @Override
+    public Class<FileMsg> messageClass() {
+        return FileMsg.class;
+    }
+
+    @Override
+    public int encodedSize(FileMsg msg) {
+        Counter c = new Counter();
+        body(msg.op(), c);
+        return Wire.headerSize(msg.getHeader()) + 1 + c.n;
+    }
+
+    @Override
+    public void encode(FileMsg msg, ByteBuffer out) {
+        Wire.writeHeader(msg.getHeader(), out);
+        out.put(tag(msg.op()));
+        body(msg.op(), new Writer(out));
+    }
+
+    @Override
+    public FileMsg decode(ByteBuffer in) throws MalformedMessageException {
+        NetHeader h = Wire.readHeader(in);
+        int tag = Wire.readU8(in, "op tag");
+        Reader r = new Reader(in);
+        return new FileMsg(h, op(tag, r));
+    }
+
+    private static byte tag(FileOp op) {
+        Class<?> c = op.getClass();
+        for (int i = 0; i < TAGS.length; i++) {
+            if (TAGS[i] == c) {
+                return (byte) (i + 1);
+            }
+        }
+        throw new IllegalArgumentException("no tag for " + c);
+    }
+
+    private static final Class<?>[] TAGS = {PutBegin.class, PutData.class, GetBegin.class, GetAck.class,
+        ListReq.class, StatReq.class, DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class,
+        ListPart.class, StatusReply.class, ManifestPart.class, Done.class, Failed.class, ReplicaData.class,
+        ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class};
+
+    /** Writes the op's fields; the same code counts sizes and writes bytes. */
+    private static void body(FileOp op, Out o) {
+        o.i64(op.req());
+        if (op instanceof PutBegin p) {
+            o.str(p.name()); o.i64(p.size()); o.i32(p.blockSize()); o.str(p.policy());
+        } else if (op instanceof PutData p) {
+            o.i32(p.block()); o.i32(p.offset()); o.i32(p.blockCrc()); o.bool(p.last()); o.bytes(p.data());
+        } else if (op instanceof GetBegin p) {
+            o.str(p.name());
+        } else if (op instanceof GetAck p) {
+            o.i64(p.consumed());
+        } else if (op instanceof ListReq p) {
+            o.str(p.after()); o.i32(p.limit());
+        } else if (op instanceof StatReq p) {
+            o.str(p.name());
+        } else if (op instanceof DeleteReq p) {
+            o.str(p.name());
+        } else if (op instanceof StatusReq) {
+            // no fields
+        } else if (op instanceof PutProgress p) {
+            o.i64(p.durableBytes());
+        } else if (op instanceof GetData p) {
+            o.i64(p.offset()); o.bytes(p.data());
+        } else if (op instanceof ListPart p) {
+            o.u16(p.entries().size());
+            for (ListEntry e : p.entries()) {
+                o.str(e.name()); o.i64(e.size()); o.i32(e.blockSize()); o.str(e.policy());
+                o.str(e.uploadedAt()); o.i64(e.createdMillis());
+            }
+            o.bool(p.more());
+        } else if (op instanceof StatusReply p) {
+            o.str(p.region());
+            o.u16(p.peers().size());
+            for (PeerRtt peer : p.peers()) {
+                o.str(peer.region()); o.i64(Double.doubleToLongBits(peer.rttMs()));
+            }
+        } else if (op instanceof ManifestPart p) {
+            o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
+        } else if (op instanceof Done p) {
+            o.str(p.info());
+        } else if (op instanceof Failed p) {
+            o.str(p.error());
+        } else if (op instanceof ReplicaData p) {
+            o.str(p.blockId()); o.i32(p.offset()); o.i32(p.total()); o.i32(p.crc()); o.bytes(p.data());
+        } else if (op instanceof ReplicaStored p) {
+            o.str(p.blockId());
+        } else if (op instanceof FetchBlock p) {
+            o.str(p.blockId());
+        } else if (op instanceof BlockData p) {
+            o.i32(p.offset()); o.i32(p.total()); o.i32(p.crc()); o.bytes(p.data());
+        } else if (op instanceof LookupManifest p) {
+            o.str(p.name());
+        } else if (op instanceof DeleteFile p) {
+            o.str(p.name());
+        } else {
+            throw new IllegalArgumentException("unknown op " + op.getClass());
+        }
+    }
+
+    private static FileOp op(int tag, Reader r) throws MalformedMessageException {
+        if (tag < 1 || tag > TAGS.length) {
+            throw new MalformedMessageException("unknown file op tag " + tag);
+        }
+        long req = r.i64();
+        switch (tag) {
+            case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str());
+            case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes());
+            case 3: return new GetBegin(req, r.str());
+            case 4: return new GetAck(req, r.i64());
+            case 5: return new ListReq(req, r.str(), r.i32());
+            case 6: return new StatReq(req, r.str());
+            case 7: return new DeleteReq(req, r.str());
+            case 8: return new StatusReq(req);
+            case 9: return new PutProgress(req, r.i64());
+            case 10: return new GetData(req, r.i64(), r.bytes());
+            case 11: {
+                int n = r.count();
+                List<ListEntry> entries = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    entries.add(new ListEntry(r.str(), r.i64(), r.i32(), r.str(), r.str(), r.i64()));
+                }
+                return new ListPart(req, entries, r.bool());
+            }
+            case 12: {
+                String region = r.str();
+                int n = r.count();
+                List<PeerRtt> peers = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    peers.add(new PeerRtt(r.str(), Double.longBitsToDouble(r.i64())));
+                }
+                return new StatusReply(req, region, peers);
+            }
+            case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
+            case 14: return new Done(req, r.str());
+            case 15: return new Failed(req, r.str());
+            case 16: return new ReplicaData(req, r.str(), r.i32(), r.i32(), r.i32(), r.bytes());
+            case 17: return new ReplicaStored(req, r.str());
+            case 18: return new FetchBlock(req, r.str());
+            case 19: return new BlockData(req, r.i32(), r.i32(), r.i32(), r.bytes());
+            case 20: return new LookupManifest(req, r.str());
+            case 21: return new DeleteFile(req, r.str());
+            default: throw new MalformedMessageException("unknown file op tag " + tag);
+        }
+    }
+
+    private interface Out {
+        void i32(int v);
+        void i64(long v);
+        void u16(int v);
+        void bool(boolean v);
+        void str(String s);
+        void bytes(byte[] b);
+    }
+
+    private static final class Counter implements Out {
+        int n;
+        public void i32(int v) { n += 4; }
+        public void i64(long v) { n += 8; }
+        public void u16(int v) { n += 2; }
+        public void bool(boolean v) { n += 1; }
+        public void str(String s) { n += Wire.stringSize(s); }
+        public void bytes(byte[] b) { n += 4 + b.length; }
+    }
+
+    private static final class Writer implements Out {
+        private final ByteBuffer b;
+        Writer(ByteBuffer b) { this.b = b; }
+        public void i32(int v) { b.putInt(v); }
+        public void i64(long v) { b.putLong(v); }
+        public void u16(int v) { b.putShort((short) v); }
+        public void bool(boolean v) { b.put((byte) (v ? 1 : 0)); }
+        public void str(String s) { Wire.writeString(s, b); }
+        public void bytes(byte[] d) { Wire.writeBytes(d, b); }
+    }
+
+    private static final class Reader {
+        private final ByteBuffer b;
+        Reader(ByteBuffer b) { this.b = b; }
+        int i32() throws MalformedMessageException { return Wire.readInt(b, "i32 field"); }
+        long i64() throws MalformedMessageException { return Wire.readLong(b, "i64 field"); }
+        boolean bool() throws MalformedMessageException {
+            int v = Wire.readU8(b, "boolean field");
+            if (v > 1) {
+                throw new MalformedMessageException("boolean field must be 0 or 1, was " + v);
+            }
+            return v == 1;
+        }
+        String str() throws MalformedMessageException { return Wire.readString(b, MAX_STRING, "string field"); }
+        byte[] bytes() throws MalformedMessageException { return Wire.readBytes(b, MAX_DATA, "data"); }
+        int count() throws MalformedMessageException {
+            Wire.need(b, 2, "list count");
+            int n = Short.toUnsignedInt(b.getShort());
+            if (n > MAX_LIST) {
+                throw new MalformedMessageException("list of " + n + " entries exceeds " + MAX_LIST);
+            }
+            return n;
+        }
+    }
+}

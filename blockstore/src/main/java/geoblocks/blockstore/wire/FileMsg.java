@@ -1,0 +1,43 @@
+package geoblocks.blockstore.wire;
+
+import geoblocks.net.NetHeader;
+import geoblocks.net.NetMsg;
+import se.sics.kompics.PatternExtractor;
+
+/**
+ * A file-protocol message: a header and one {@link FileOp}. Components subscribe
+ * {@code ClassMatchedHandler}s per op type, so each handler sees only its op.
+ */
+public final class FileMsg extends NetMsg implements PatternExtractor<Class<Object>, FileOp> {
+    private final FileOp op;
+
+    public FileMsg(NetHeader header, FileOp op) {
+        super(header);
+        this.op = java.util.Objects.requireNonNull(op, "op");
+    }
+
+    public FileOp op() {
+        return op;
+    }
+
+    @Override
+    public int wireSize() {
+        return FileCodec.INSTANCE.encodedSize(this);
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override
+    public Class<Object> extractPattern() {
+        return (Class<Object>) (Class<?>) op.getClass();
+    }
+
+    @Override
+    public FileOp extractValue() {
+        return op;
+    }
+
+    @Override
+    public String toString() {
+        return "FileMsg(" + getHeader() + " " + op.getClass().getSimpleName() + " req=" + op.req() + ")";
+    }
+}

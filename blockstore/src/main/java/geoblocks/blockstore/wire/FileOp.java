@@ -1,0 +1,71 @@
+package geoblocks.blockstore.wire;
+
+import java.util.List;
+
+/**
+ * The operations of the file protocol, between clients and the node they talk to (the
+ * coordinator) and between nodes. Records, immutable; {@code req} ties replies to requests and is
+ * allocated by whoever sent the request. Data-carrying ops stay below the Netty frame limit
+ * (see {@link FileCodec#MAX_DATA}).
+ */
+public sealed interface FileOp {
+    long req();
+
+    // ---- client -> coordinator
+    /** Start an upload of {@code size} bytes in blocks of {@code blockSize} with a placement policy. */
+    record PutBegin(long req, String name, long size, int blockSize, String policy) implements FileOp {}
+
+    /** Bytes {@code offset..} of block {@code block}; the last chunk of a block carries its CRC32C. */
+    record PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data) implements FileOp {}
+
+    record GetBegin(long req, String name) implements FileOp {}
+
+    /** Flow control of a download: the client has consumed {@code consumed} bytes. */
+    record GetAck(long req, long consumed) implements FileOp {}
+
+    record ListReq(long req, String after, int limit) implements FileOp {}
+
+    record StatReq(long req, String name) implements FileOp {}
+
+    record DeleteReq(long req, String name) implements FileOp {}
+
+    record StatusReq(long req) implements FileOp {}
+
+    // ---- coordinator -> client
+    /** Blocks covering bytes {@code 0..durableBytes} are durable on every replica the policy wants. */
+    record PutProgress(long req, long durableBytes) implements FileOp {}
+
+    record GetData(long req, long offset, byte[] data) implements FileOp {}
+
+    record ListEntry(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis) {}
+
+    record ListPart(long req, List<ListEntry> entries, boolean more) implements FileOp {}
+
+    /** One peer as the coordinator sees it: RTT in ms, or negative when down. */
+    record PeerRtt(String region, double rttMs) {}
+
+    record StatusReply(long req, String region, List<PeerRtt> peers) implements FileOp {}
+
+    // ---- both directions
+    /** Part of an encoded manifest: a reply (to stat, get or lookup) or a publication to store. */
+    record ManifestPart(long req, boolean publish, int offset, int total, byte[] data) implements FileOp {}
+
+    record Done(long req, String info) implements FileOp {}
+
+    record Failed(long req, String error) implements FileOp {}
+
+    // ---- node -> node
+    /** Part of a block to store as a replica; the receiver verifies {@code crc} over the whole block. */
+    record ReplicaData(long req, String blockId, int offset, int total, int crc, byte[] data) implements FileOp {}
+
+    record ReplicaStored(long req, String blockId) implements FileOp {}
+
+    record FetchBlock(long req, String blockId) implements FileOp {}
+
+    record BlockData(long req, int offset, int total, int crc, byte[] data) implements FileOp {}
+
+    record LookupManifest(long req, String name) implements FileOp {}
+
+    /** Remove a file's manifest and the local replicas of its blocks. */
+    record DeleteFile(long req, String name) implements FileOp {}
+}
