@@ -1,0 +1,81 @@
+package geoblocks.ledbat.wire;
+
+import geoblocks.net.NetHeader;
+
+/**
+ * A data segment: sequence number, the sender's send time in microseconds (RFC 6817 section 2.3:
+ * every data packet carries a timestamp; the receiver's delay sample is its receive time minus
+ * this), the FIN flag on the stream's last segment, the ACK-NOW flag, and a payload of at most
+ * {@link LedbatCodec#MAX_PAYLOAD} bytes. The payload is a slice of an array that nobody modifies.
+ */
+public final class DataPacket extends LedbatPacket {
+    private final long seq;
+    private final long timestampMicros;
+    private final boolean fin;
+    private final boolean ackNow;
+    private final byte[] data;
+    private final int offset;
+    private final int length;
+
+    public DataPacket(NetHeader header, int streamId, long seq, long timestampMicros, boolean fin,
+            boolean ackNow, byte[] data, int offset, int length) {
+        super(requireHeader(header), streamId);
+        if (seq < 0) {
+            throw new IllegalArgumentException("sequence number must not be negative, was " + seq);
+        }
+        if (length < 0 || length > LedbatCodec.MAX_PAYLOAD || offset < 0 || offset + length > data.length) {
+            throw new IllegalArgumentException("payload slice " + offset + "+" + length + " invalid for "
+                    + data.length + " bytes (max payload " + LedbatCodec.MAX_PAYLOAD + ")");
+        }
+        this.seq = seq;
+        this.timestampMicros = timestampMicros;
+        this.fin = fin;
+        this.ackNow = ackNow;
+        this.data = data;
+        this.offset = offset;
+        this.length = length;
+    }
+
+    public long seq() {
+        return seq;
+    }
+
+    public long timestampMicros() {
+        return timestampMicros;
+    }
+
+    public boolean fin() {
+        return fin;
+    }
+
+    /** Set on the last packet of a burst: the receiver acknowledges at once instead of every second packet. */
+    public boolean ackNow() {
+        return ackNow;
+    }
+
+    /** The payload as its own array (no copy when the slice is the whole array). */
+    public byte[] payload() {
+        if (offset == 0 && length == data.length) {
+            return data;
+        }
+        return java.util.Arrays.copyOfRange(data, offset, offset + length);
+    }
+
+    byte[] array() {
+        return data;
+    }
+
+    int offset() {
+        return offset;
+    }
+
+    public int length() {
+        return length;
+    }
+
+    @Override
+    public String toString() {
+        return "Data{" + getHeader() + " stream=" + streamId() + " seq=" + seq + " len=" + length
+                + (fin ? " FIN" : "") + "}";
+    }
+}

@@ -1,0 +1,149 @@
+package geoblocks.ledbat.wire;
+
+import geoblocks.net.MalformedMessageException;
+import geoblocks.net.NetHeader;
+import geoblocks.net.Wire;
+import geoblocks.net.WireCodec;
+import java.nio.ByteBuffer;
+import se.sics.kompics.network.Transport;
+
+/**
+ * Codec of LEDBAT datagrams (serializer id 110). Big-endian; after the common {@link Wire} header:
+ *
+ * <pre>
+ *  0       1       2       3       4       5       6
+ * +-------+-------+-------+-------+-------+-------+
+ * |version| type  | flags |        stream id      |   version = 1; type 1 = DATA, 2 = ACK
+ * +-------+-------+-------+-------+-------+-------+   DATA flags: bit 0 = FIN, bit 1 = ACK-NOW
+ * DATA:
+ * +---------------------------------------------------------------+
+ * |                 sequence number (u63, 8 bytes)                |
+ * +---------------------------------------------------------------+
+ * |              send timestamp, microseconds (i64)               |
+ * +---------------+-----------------------------------------------+
+ * | length (u16)  |  payload (length <= 1400 bytes)  ...          |
+ * +---------------+-----------------------------------------------+
+ * ACK:
+ * +---------------------------------------------------------------+
+ * |          cumulative ack = next seq expected (u63)             |
+ * +---------------------------------------------------------------+
+ * |        echoed send timestamp of the triggering packet (i64)   |
+ * +---------------------------------------------------------------+
+ * |     one-way delay sample: receive time - timestamp, µs (i64)  |
+ * +-------------------------------+-------------------------------+
+ * |  receiver duplicates (u32)    |  receiver out-of-order (u32)  |
+ * +-------+-----------------------+-------------------------------+
+ * |sackLen| SACK bitmap, sackLen <= 128 bytes; bit i (LSB first)  |
+ * +-------+  = packet cumAck + 1 + i received                     |
+ * </pre>
+ *
+ * A DATA datagram with a full payload is 1 (Kompics serializer id) + 15 (IPv4 header) + 23 + 1400 =
+ * 1,439 bytes, under the 1,500 bytes Kompics' UDP receive path handles. Decoding checks every field
+ * and throws {@link MalformedMessageException} naming the bad value.
+ */
+public final class LedbatCodec implements WireCodec<LedbatPacket> {
+    public static final LedbatCodec INSTANCE = new LedbatCodec();
+    public static final int SERIALIZER_ID = 110;
+    public static final int VERSION = 1;
+    public static final int MAX_PAYLOAD = 1400;
+    public static final int MAX_SACK = 128;
+    static final int TYPE_DATA = 1;
+    static final int TYPE_ACK = 2;
+    static final int FLAG_FIN = 1;
+    static final int FLAG_ACK_NOW = 2;
+    static final int COMMON = 1 + 1 + 1 + 4;
+    static final int DATA_FIXED = 8 + 8 + 2;
+    static final int ACK_FIXED = 8 + 8 + 8 + 4 + 4 + 1;
+
+    @Override
+    public Class<LedbatPacket> messageClass() {
+        return LedbatPacket.class;
+    }
+
+    @Override
+    public int encodedSize(LedbatPacket msg) {
+        int common = Wire.headerSize(msg.getHeader()) + COMMON;
+        if (msg instanceof DataPacket d) {
+            return common + DATA_FIXED + d.length();
+        }
+        return common + ACK_FIXED + ((AckPacket) msg).sack().length;
+    }
+
+    @Override
+    public void encode(LedbatPacket msg, ByteBuffer out) {
+        Wire.writeHeader(msg.getHeader(), out);
+        out.put((byte) VERSION);
+        if (msg instanceof DataPacket d) {
+            out.put((byte) TYPE_DATA).put((byte) ((d.fin() ? FLAG_FIN : 0) | (d.ackNow() ? FLAG_ACK_NOW : 0)))
+                    .putInt(d.streamId());
+            out.putLong(d.seq()).putLong(d.timestampMicros()).putShort((short) d.length());
+            out.put(d.array(), d.offset(), d.length());
+        } else {
+            AckPacket a = (AckPacket) msg;
+            out.put((byte) TYPE_ACK).put((byte) 0).putInt(a.streamId());
+            out.putLong(a.cumAck()).putLong(a.echoMicros()).putLong(a.delayMicros());
+            out.putInt(a.duplicates()).putInt(a.outOfOrder());
+            out.put((byte) a.sack().length).put(a.sack());
+        }
+    }
+
+    @Override
+    public LedbatPacket decode(ByteBuffer in) throws MalformedMessageException {
+        NetHeader h = Wire.readHeader(in);
+        if (h.protocol() != Transport.UDP) {
+            throw new MalformedMessageException("LEDBAT packet must be UDP, header says " + h.protocol());
+        }
+        int version = Wire.readU8(in, "version");
+        if (version != VERSION) {
+            throw new MalformedMessageException("unknown LEDBAT version " + version);
+        }
+        int type = Wire.readU8(in, "type");
+        int flags = Wire.readU8(in, "flags");
+        int stream = Wire.readInt(in, "stream id");
+        switch (type) {
+            case TYPE_DATA -> {
+                if ((flags & ~(FLAG_FIN | FLAG_ACK_NOW)) != 0) {
+                    throw new MalformedMessageException("unknown DATA flags 0x" + Integer.toHexString(flags));
+                }
+                long seq = seq(Wire.readLong(in, "sequence number"), "sequence number");
+                long ts = Wire.readLong(in, "timestamp");
+                Wire.need(in, 2, "payload length");
+                int len = Short.toUnsignedInt(in.getShort());
+                if (len > MAX_PAYLOAD) {
+                    throw new MalformedMessageException("payload length " + len + " exceeds " + MAX_PAYLOAD);
+                }
+                Wire.need(in, len, "payload");
+                byte[] payload = new byte[len];
+                in.get(payload);
+                return new DataPacket(h, stream, seq, ts, (flags & FLAG_FIN) != 0, (flags & FLAG_ACK_NOW) != 0,
+                        payload, 0, len);
+            }
+            case TYPE_ACK -> {
+                if (flags != 0) {
+                    throw new MalformedMessageException("unknown ACK flags 0x" + Integer.toHexString(flags));
+                }
+                long cum = seq(Wire.readLong(in, "cumulative ack"), "cumulative ack");
+                long echo = Wire.readLong(in, "echoed timestamp");
+                long delay = Wire.readLong(in, "delay sample");
+                int dups = Wire.readInt(in, "duplicates");
+                int ooo = Wire.readInt(in, "out-of-order");
+                int sackLen = Wire.readU8(in, "sack length");
+                if (sackLen > MAX_SACK) {
+                    throw new MalformedMessageException("sack length " + sackLen + " exceeds " + MAX_SACK);
+                }
+                Wire.need(in, sackLen, "sack bitmap");
+                byte[] sack = new byte[sackLen];
+                in.get(sack);
+                return new AckPacket(h, stream, cum, echo, delay, dups, ooo, sack);
+            }
+            default -> throw new MalformedMessageException("unknown LEDBAT packet type " + type);
+        }
+    }
+
+    private static long seq(long v, String what) throws MalformedMessageException {
+        if (v < 0) {
+            throw new MalformedMessageException(what + " must not be negative, was " + v);
+        }
+        return v;
+    }
+}
