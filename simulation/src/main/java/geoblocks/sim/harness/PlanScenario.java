@@ -1,0 +1,130 @@
+package geoblocks.sim.harness;
+
+import geoblocks.net.NetAddress;
+import geoblocks.sim.net.NetworkSpec;
+import geoblocks.sim.net.PathModel;
+import geoblocks.sim.net.SimNetworkModel;
+import java.util.HashMap;
+import java.util.Map;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.network.Address;
+import se.sics.kompics.simulator.SimulationScenario;
+import se.sics.kompics.simulator.adaptor.Operation;
+import se.sics.kompics.simulator.events.system.ChangeNetworkModelEvent;
+import se.sics.kompics.simulator.events.system.SetupEvent;
+import se.sics.kompics.simulator.events.system.StartNodeEvent;
+import se.sics.kompics.simulator.network.identifier.IdentifierExtractor;
+import se.sics.kompics.simulator.network.identifier.impl.SocketIdExtractor;
+
+/**
+ * Turns a {@link SimPlan} into a Kompics simulation scenario: at time 0 the setup (nodes are
+ * addressed by ip:port) and the network model; then one process per node, starting it at its
+ * planned time; the run ends at the planned duration. The operations are static nested classes
+ * holding plain data, because the scenario is serialized into the simulator's class loader.
+ */
+public final class PlanScenario extends SimulationScenario {
+    private static final long serialVersionUID = 1L;
+
+    private final SimPlan plan;
+
+    public PlanScenario(SimPlan plan) {
+        this.plan = plan;
+        StochasticProcess setup = new StochasticProcess("setup") {
+            {
+                eventInterarrivalTime(constant(0L));
+                raise(1, new Setup());
+                raise(1, new NetworkOp(plan.network(), plan.seed()));
+            }
+        };
+        setup.start();
+        for (NodePlan n : plan.nodes()) {
+            StochasticProcess p = new StochasticProcess("start " + n.name()) {
+                {
+                    eventInterarrivalTime(constant(0L));
+                    raise(1, new StartNode(n));
+                }
+            };
+            p.startAt(n.startMs());
+        }
+        terminateAt(plan.durationMs() + 1);
+    }
+
+    public SimPlan plan() {
+        return plan;
+    }
+
+    static final class Setup implements Operation<SetupEvent> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public SetupEvent generate() {
+            return new SetupEvent() {
+                @Override
+                public IdentifierExtractor getIdentifierExtractor() {
+                    return new SocketIdExtractor();
+                }
+            };
+        }
+    }
+
+    static final class NetworkOp implements Operation<ChangeNetworkModelEvent> {
+        private static final long serialVersionUID = 1L;
+        private final NetworkSpec spec;
+        private final long seed;
+
+        NetworkOp(NetworkSpec spec, long seed) {
+            this.spec = spec;
+            this.seed = seed;
+        }
+
+        @Override
+        public ChangeNetworkModelEvent generate() {
+            SimRegistry.reset();
+            PathModel path = new PathModel(spec, seed);
+            SimRegistry.path(path);
+            return new ChangeNetworkModelEvent(new SimNetworkModel(path));
+        }
+    }
+
+    static final class StartNode implements Operation<StartNodeEvent> {
+        private static final long serialVersionUID = 1L;
+        private final NodePlan node;
+
+        StartNode(NodePlan node) {
+            this.node = node;
+        }
+
+        @Override
+        public StartNodeEvent generate() {
+            NetAddress self = node.address();
+            NodeFactory f = node.factory();
+            return new StartNodeEvent() {
+                @Override
+                public Address getNodeAddress() {
+                    return self;
+                }
+
+                @Override
+                public Class<? extends ComponentDefinition> getComponentDefinition() {
+                    return f.component();
+                }
+
+                @Override
+                public Init<? extends ComponentDefinition> getComponentInit() {
+                    return f.init(self);
+                }
+
+                @Override
+                public Map<String, Object> initConfigUpdate() {
+                    return new HashMap<>();
+                }
+
+                @Override
+                public String toString() {
+                    return "StartNode<" + node.name() + "@" + self + ">";
+                }
+            };
+        }
+    }
+}

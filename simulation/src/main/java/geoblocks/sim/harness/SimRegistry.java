@@ -1,0 +1,44 @@
+package geoblocks.sim.harness;
+
+import geoblocks.net.NetAddress;
+import geoblocks.sim.net.PathModel;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Measurement hooks shared by the components of one simulation: the network's path model and the
+ * flow probes, in registration order. Static because the simulator runs every simulation in a
+ * fresh class loader (so each run starts empty) and runs it on one thread; nothing outside the
+ * measurement code (drivers, sampler, network model) may depend on it.
+ */
+public final class SimRegistry {
+    private static PathModel path;
+    private static final Map<String, FlowProbe> FLOWS = new LinkedHashMap<>();
+
+    private SimRegistry() {}
+
+    public static void reset() {
+        path = null;
+        FLOWS.clear();
+    }
+
+    public static void path(PathModel p) {
+        path = p;
+    }
+
+    /** The path model of the running simulation, or null before the network is set up. */
+    public static PathModel path() {
+        return path;
+    }
+
+    /** The probe of flow {@code name}, created on first use by either end of the flow. */
+    public static FlowProbe flow(String name, String kind, NetAddress source, NetAddress destination) {
+        return FLOWS.computeIfAbsent(name, n -> new FlowProbe(n, kind, source, destination));
+    }
+
+    public static Collection<FlowProbe> flows() {
+        return Collections.unmodifiableCollection(FLOWS.values());
+    }
+}

@@ -1,0 +1,40 @@
+package geoblocks.sim.tcp;
+
+import geoblocks.net.NetHeader;
+import geoblocks.net.NetMsg;
+
+/**
+ * A simulated TCP acknowledgement: the cumulative ACK number, the timestamp echoed from the
+ * segment that caused it and up to three SACK blocks. Wire size 40 bytes plus the SACK option. Immutable.
+ */
+public final class TcpAck extends NetMsg {
+    public final long ackNo;
+    public final long echoNs;
+    private final long[] sack;
+
+    public TcpAck(NetHeader header, long ackNo, long echoNs, long[] sack) {
+        super(header);
+        this.ackNo = ackNo;
+        this.echoNs = echoNs;
+        this.sack = sack.clone();
+    }
+
+    /** SACK blocks as {start, end} pairs (a copy). */
+    public long[] sack() {
+        return sack.clone();
+    }
+
+    long[] sackUnsafe() {
+        return sack;
+    }
+
+    @Override
+    public int wireSize() {
+        return TcpSegment.HEADER_BYTES + (sack.length == 0 ? 0 : 2 + 4 * sack.length);
+    }
+
+    @Override
+    public String toString() {
+        return "TcpAck{" + ackNo + "}";
+    }
+}
