@@ -63,9 +63,14 @@ public final class NetAddress implements Address {
         return socket;
     }
 
+    /**
+     * Same endpoint (ip and port). Kompics' NettyNetwork delivers a message locally, without
+     * sending it, when its destination is {@code sameHostAs} the network's own address; comparing
+     * only the ip would swallow every message between two processes on one machine.
+     */
     @Override
     public boolean sameHostAs(Address other) {
-        return other != null && socket.getAddress().equals(other.getIp());
+        return other != null && socket.equals(other.asSocket());
     }
 
     @Override

@@ -19,6 +19,7 @@ import se.sics.kompics.timer.Timer;
  * message for the one-way latency (RTT / 2) between the sender's and the receiver's regions.
  * Messages to the same destination leave in the order they were sent (a FIFO per destination).
  * Incoming messages pass straight up. Destinations outside the cluster (clients) get no delay.
+ * Accuracy is the timer's: a message leaves within about a millisecond of its due time.
  */
 public final class WanEmulator extends ComponentDefinition {
     private final Negative<Network> up = provides(Network.class);
@@ -62,7 +63,7 @@ public final class WanEmulator extends ComponentDefinition {
     private void onRelease(Release r) {
         ArrayDeque<Held> q = queues.get(r.destination);
         long now = System.nanoTime();
-        while (!q.isEmpty() && q.peek().releaseNanos <= now + 500_000) {
+        while (!q.isEmpty() && q.peek().releaseNanos <= now + 1_000_000) {
             trigger(q.poll().msg, down);
         }
         if (!q.isEmpty()) {
@@ -71,7 +72,7 @@ public final class WanEmulator extends ComponentDefinition {
     }
 
     private void schedule(NetAddress dst, long nanos) {
-        ScheduleTimeout st = new ScheduleTimeout(Math.max(0, (nanos + 999_999) / 1_000_000));
+        ScheduleTimeout st = new ScheduleTimeout(Math.max(0, nanos / 1_000_000));
         st.setTimeoutEvent(new Release(st, dst));
         trigger(st, timer);
     }

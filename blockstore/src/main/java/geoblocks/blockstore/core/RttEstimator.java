@@ -4,8 +4,9 @@ import java.util.Arrays;
 
 /**
  * RTT estimate for one peer: the median of the last {@code window} samples, so one outlier (SPEC.md
- * saw first samples 60-87 ms off) cannot flip a ranking. A peer is up once it has answered and
- * stays up while it answers within {@code downAfterNanos}. Time is passed in.
+ * saw first samples 60-87 ms off) cannot flip a ranking. A peer is up once the median rests on
+ * {@link #minSamples()} samples (3, or the window if smaller) and stays up while it answers within
+ * {@code downAfterNanos}. Time is passed in.
  */
 public final class RttEstimator {
     private final double[] samples;
@@ -37,7 +38,12 @@ public final class RttEstimator {
     }
 
     public boolean isUp(long nowNanos) {
-        return count > 0 && nowNanos - lastReplyNanos <= downAfterNanos;
+        return count >= minSamples() && nowNanos - lastReplyNanos <= downAfterNanos;
+    }
+
+    /** Samples needed before the estimate counts: with 3, one outlier cannot move the median. */
+    public int minSamples() {
+        return Math.min(3, samples.length);
     }
 
     /** Median of the retained samples; NaN before the first sample. */

@@ -1,0 +1,35 @@
+package geoblocks.app;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.net.ClusterConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The configuration a command runs with: a HOCON file given with --config over the built-in
+ * local 4-region cluster (application's reference.conf) and every module's defaults.
+ */
+public record AppConfig(Config config, ClusterConfig cluster, NodeSettings node) {
+
+    public static AppConfig load(Path file) {
+        Config base = ConfigFactory.load();
+        Config c = base;
+        if (file != null) {
+            if (!Files.isRegularFile(file)) {
+                throw new IllegalArgumentException("config file " + file + " does not exist");
+            }
+            try {
+                c = ConfigFactory.parseFile(file.toFile()).withFallback(base).resolve();
+            } catch (com.typesafe.config.ConfigException e) {
+                throw new IllegalArgumentException("config file " + file + ": " + e.getMessage());
+            }
+        }
+        try {
+            return new AppConfig(c, ClusterConfig.from(c), NodeSettings.from(c));
+        } catch (com.typesafe.config.ConfigException e) {
+            throw new IllegalArgumentException("bad configuration: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package geoblocks.app;
+
+import geoblocks.app.host.Bridge;
+import geoblocks.app.host.ClientHost;
+import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.FileOp.ListEntry;
+import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import se.sics.kompics.Kompics;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.network.ListeningStatus;
+
+/**
+ * A blocking client for plain Java code (CLI, demo, bench, tests): starts this JVM's Kompics
+ * runtime with a {@link ClientHost} and talks to any region's node. Thread-safe; one per JVM (the
+ * Kompics runtime is JVM-global). Failures throw {@link IOException} with the node's message.
+ */
+public final class GeoClient implements AutoCloseable {
+    private final Map<String, Bridge> bridges = new LinkedHashMap<>();
+    private final AtomicLong ops = new AtomicLong();
+
+    private GeoClient() {}
+
+    public static GeoClient start(AppConfig config, long timeoutMs) {
+        Runtime.prepare();
+        NetAddress first = config.cluster().regions().values().iterator().next();
+        NetAddress self = new NetAddress(Ports.localAddressToward(first), 0);
+        self = self.withPort(Ports.freePort(self.getIp()));
+        Map<String, CompletableFuture<Bridge>> futures = new LinkedHashMap<>();
+        config.cluster().regionIds().forEach(r -> futures.put(r, new CompletableFuture<>()));
+        CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
+        Kompics.createAndStart(ClientHost.class, new ClientHost.ClientHostInit(self, config.cluster(),
+                config.node(), timeoutMs, futures, listening), 2);
+        GeoClient c = new GeoClient();
+        try {
+            listening.get(30, TimeUnit.SECONDS);
+            for (Map.Entry<String, CompletableFuture<Bridge>> e : futures.entrySet()) {
+                c.bridges.put(e.getKey(), e.getValue().get(30, TimeUnit.SECONDS));
+            }
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            Kompics.shutdown();
+            throw new IllegalStateException("client runtime did not start: " + e);
+        }
+        return c;
+    }
+
+    public String put(String region, Path file, String name, String policy, int blockSize,
+            Consumer<ClientPort.Progress> progress) throws IOException {
+        long op = ops.incrementAndGet();
+        return (String) call(region, op, new ClientPort.Put(op, file, name, policy, blockSize), progress);
+    }
+
+    public Manifest get(String region, String name, Path out, Consumer<ClientPort.Progress> progress) throws IOException {
+        long op = ops.incrementAndGet();
+        return (Manifest) call(region, op, new ClientPort.Get(op, name, out), progress);
+    }
+
+    @SuppressWarnings("unchecked")
+    public List<ListEntry> list(String region) throws IOException {
+        long op = ops.incrementAndGet();
+        return (List<ListEntry>) call(region, op, new ClientPort.ListFiles(op), null);
+    }
+
+    public Manifest stat(String region, String name) throws IOException {
+        long op = ops.incrementAndGet();
+        return (Manifest) call(region, op, new ClientPort.Stat(op, name), null);
+    }
+
+    public String delete(String region, String name) throws IOException {
+        long op = ops.incrementAndGet();
+        return (String) call(region, op, new ClientPort.Delete(op, name), null);
+    }
+
+    public StatusReply status(String region) throws IOException {
+        long op = ops.incrementAndGet();
+        return (StatusReply) call(region, op, new ClientPort.Status(op), null);
+    }
+
+    private Object call(String region, long op, KompicsEvent request, Consumer<ClientPort.Progress> progress)
+            throws IOException {
+        Bridge b = bridges.get(region);
+        if (b == null) {
+            throw new IllegalArgumentException("unknown region '" + region + "'; known: " + bridges.keySet());
+        }
+        ClientPort.Result r;
+        try {
+            r = b.submit(op, request, progress).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause());
+        }
+        if (!r.ok()) {
+            throw new IOException(r.error());
+        }
+        return r.value();
+    }
+
+    @Override
+    public void close() {
+        Kompics.shutdown();
+    }
+}

@@ -1,0 +1,176 @@
+package geoblocks.app;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A cluster of real node processes on loopback, one per region of SPEC.md, each started as
+ * {@code server} from this same program (node.jar or the current class path), with free ports, a
+ * generated config and its own data directory and log under {@code workDir}. For the demo, the
+ * benchmark and end-to-end tests.
+ */
+public final class LocalCluster implements AutoCloseable {
+    public static final List<String> REGIONS = List.of("seoul", "dublin", "saopaulo", "mumbai");
+
+    private final Path workDir;
+    private final Path configFile;
+    private final List<String> jvmArgs;
+    private final Map<String, Process> processes = new LinkedHashMap<>();
+
+    private LocalCluster(Path workDir, Path configFile, List<String> jvmArgs) {
+        this.workDir = workDir;
+        this.configFile = configFile;
+        this.jvmArgs = jvmArgs;
+    }
+
+    /** Writes the config and starts every node; returns once each one listens. */
+    public static LocalCluster start(Path workDir, boolean emulateWan, List<String> jvmArgs) throws IOException {
+        Files.createDirectories(workDir);
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        StringBuilder conf = new StringBuilder("geoblocks.cluster {\n  emulate-wan = " + emulateWan + "\n  regions = [\n");
+        List<Integer> used = new ArrayList<>();
+        for (String r : REGIONS) {
+            int port;
+            do {
+                port = Ports.freePort(lo);
+            } while (used.contains(port));
+            used.add(port);
+            conf.append("    { id = ").append(r).append(", address = \"").append(lo.getHostAddress())
+                    .append(':').append(port).append("\" }\n");
+        }
+        conf.append("  ]\n}\n");
+        Path cfg = workDir.resolve("cluster.conf");
+        Files.writeString(cfg, conf);
+        LocalCluster c = new LocalCluster(workDir, cfg, jvmArgs);
+        try {
+            for (String r : REGIONS) {
+                c.startNode(r);
+            }
+            for (String r : REGIONS) {
+                c.awaitListening(r);
+            }
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    public Path configFile() {
+        return configFile;
+    }
+
+    public Path dataDir(String region) {
+        return workDir.resolve("data").resolve(region);
+    }
+
+    public Path log(String region) {
+        return workDir.resolve(region + ".log");
+    }
+
+    /** Starts (or restarts) one node process. */
+    public void startNode(String region) throws IOException {
+        listenCountAtStart.put(region, countListening(region));
+        List<String> cmd = new ArrayList<>(launcher(jvmArgs));
+        cmd.addAll(List.of("server", "--id", region, "--config", configFile.toString(),
+                "--data", dataDir(region).toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log(region).toFile())).start();
+        processes.put(region, p);
+    }
+
+    /** Waits until the node's log says it listens, or fails with the log's tail. */
+    public void awaitListening(String region) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        Process p = processes.get(region);
+        while (System.nanoTime() < deadline) {
+            if (countListening(region) > listenCountAtStart.getOrDefault(region, 0)) {
+                return;
+            }
+            if (!p.isAlive()) {
+                throw new IOException("node " + region + " exited with " + p.exitValue() + ":\n" + tail(region));
+            }
+            sleep(100);
+        }
+        throw new IOException("node " + region + " did not start listening within 60 s:\n" + tail(region));
+    }
+
+    private final Map<String, Integer> listenCountAtStart = new LinkedHashMap<>();
+
+    private int countListening(String region) throws IOException {
+        if (!Files.exists(log(region))) {
+            return 0;
+        }
+        return (int) Files.readAllLines(log(region)).stream().filter(l -> l.contains("listening on")).count();
+    }
+
+    /** SIGKILLs one node (no shutdown hooks run), as a crash would. */
+    public void kill(String region) throws IOException {
+        Process p = processes.get(region);
+        p.destroyForcibly();
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    public String tail(String region) {
+        try {
+            List<String> lines = Files.exists(log(region)) ? Files.readAllLines(log(region)) : List.of();
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** How to run this program again: {@code java -jar node.jar} or {@code java -cp CP Main}. */
+    static List<String> launcher(List<String> jvmArgs) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(jvmArgs);
+        String jar = System.getProperty("geoblocks.nodeJar");
+        String cp = System.getProperty("java.class.path");
+        if (jar != null) {
+            cmd.addAll(List.of("-jar", jar));
+        } else if (cp.endsWith(".jar") && !cp.contains(File.pathSeparator) && cp.contains("node")) {
+            cmd.addAll(List.of("-jar", cp));
+        } else {
+            cmd.addAll(List.of("-cp", cp, Main.class.getName()));
+        }
+        return cmd;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Process p : processes.values()) {
+            p.destroy();
+        }
+        for (Process p : processes.values()) {
+            try {
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                    p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

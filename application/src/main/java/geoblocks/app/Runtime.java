@@ -1,0 +1,40 @@
+package geoblocks.app;
+
+import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.blockstore.wire.RttProbe;
+import geoblocks.net.netty.CodecSerializer;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import se.sics.kompics.Fault;
+import se.sics.kompics.Kompics;
+
+/**
+ * JVM-wide setup before a Kompics runtime starts: message serializers (ids 100, 101; LEDBAT uses
+ * 110), a fault handler that logs a failing handler instead of exiting the JVM, and a private
+ * place for the UDT native library Kompics' Netty component extracts.
+ */
+public final class Runtime {
+    private static final Logger LOG = LoggerFactory.getLogger(Runtime.class);
+    private static boolean done;
+
+    private Runtime() {}
+
+    public static synchronized void prepare() {
+        if (done) {
+            return;
+        }
+        done = true;
+        if (System.getProperty("com.barchart.udt.library.extract.location") == null) {
+            System.setProperty("com.barchart.udt.library.extract.location",
+                    Path.of(System.getProperty("java.io.tmpdir"), "geoblocks-udt-" + ProcessHandle.current().pid()).toString());
+        }
+        CodecSerializer.register(FileCodec.INSTANCE, 100, "geoblocks-file");
+        CodecSerializer.register(RttProbe.CODEC, 101, "geoblocks-rtt");
+        Kompics.setFaultHandler(fault -> {
+            LOG.error("handler failed in {} on {}; event dropped, component kept", fault.getSource(),
+                    fault.getEvent(), fault.getCause());
+            return Fault.ResolveAction.IGNORE;
+        });
+    }
+}

@@ -1,0 +1,37 @@
+package geoblocks.app.cli;
+
+import geoblocks.app.AppConfig;
+import geoblocks.app.GeoClient;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code client --at REGION <command>}: talks to the node of one region. */
+@Command(name = "client", mixinStandardHelpOptions = true,
+        description = "Upload, download, list, inspect and delete files through the node of one region.",
+        subcommands = {ClientOps.Put.class, ClientOps.Get.class, ClientOps.Ls.class, ClientOps.Stat.class,
+            ClientOps.Rm.class, ClientOps.Status.class})
+public final class ClientCommand implements Runnable {
+    @Option(names = "--at", required = true, paramLabel = "REGION", description = "Region whose node serves the request.")
+    String at;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "HOCON cluster config (default: built-in local cluster).")
+    Path config;
+
+    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "10000",
+            description = "Fail when the node is silent this long (default: ${DEFAULT-VALUE} ms).")
+    long timeoutMs;
+
+    @Override
+    public void run() {
+        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                "missing command: put, get, ls, stat, rm or status");
+    }
+
+    /** Starts a client; the caller closes it. Validates --at against the config. */
+    GeoClient open() {
+        AppConfig cfg = AppConfig.load(config);
+        cfg.cluster().address(at);
+        return GeoClient.start(cfg, timeoutMs);
+    }
+}

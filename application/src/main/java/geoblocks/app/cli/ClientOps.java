@@ -1,0 +1,174 @@
+package geoblocks.app.cli;
+
+import geoblocks.app.GeoClient;
+import geoblocks.app.Sizes;
+import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.Policy;
+import geoblocks.blockstore.wire.FileOp.ListEntry;
+import geoblocks.blockstore.wire.FileOp.PeerRtt;
+import geoblocks.blockstore.wire.FileOp.StatusReply;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** The client subcommands. Each prints one result (or one error line) and exits. */
+final class ClientOps {
+    private ClientOps() {}
+
+    /** Progress on stderr, at most once a second, for transfers of 16 MiB or more. */
+    static Consumer<ClientPort.Progress> progress(String what) {
+        long[] last = {System.nanoTime()};
+        return p -> {
+            long now = System.nanoTime();
+            if (p.total() >= (16 << 20) && now - last[0] > 1_000_000_000L) {
+                last[0] = now;
+                System.err.printf("%s: %.1f / %.1f MiB (%d%%)%n", what, p.bytes() / 1048576.0,
+                        p.total() / 1048576.0, p.bytes() * 100 / p.total());
+            }
+        };
+    }
+
+    @Command(name = "put", mixinStandardHelpOptions = true, description = "Upload a file.")
+    static final class Put implements Callable<Integer> {
+        @ParentCommand ClientCommand parent;
+        @Parameters(paramLabel = "FILE") Path file;
+        @Option(names = "--policy", defaultValue = "local", description = "random, tworandom, local, localclosest, localfarthest (default: ${DEFAULT-VALUE}).")
+        String policy;
+        @Option(names = "--block-size", defaultValue = "1MiB", paramLabel = "SIZE", description = "Block size, e.g. 64KiB, 1MiB (default: ${DEFAULT-VALUE}).")
+        String blockSize;
+        @Option(names = "--name", description = "Name to store under (default: the file's name).")
+        String name;
+
+        @Override
+        public Integer call() throws Exception {
+            Policy p = Policy.parse(policy);
+            long bs = Sizes.parse(blockSize);
+            if (bs < 1 || bs > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("block size " + blockSize + " is out of range");
+            }
+            if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+                throw new IllegalArgumentException("cannot read file " + file);
+            }
+            String n = Manifest.validateName(name != null ? name : file.getFileName().toString());
+            try (GeoClient c = parent.open()) {
+                long t0 = System.nanoTime();
+                String info = c.put(parent.at, file, n, p.id(), (int) bs, progress("put " + n));
+                double ms = (System.nanoTime() - t0) / 1e6;
+                System.out.printf("stored %s (%d bytes, policy %s, blocks of %s) at %s in %.0f ms: %s%n",
+                        n, Files.size(file), p.id(), Sizes.human(bs), parent.at, ms, info);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "get", mixinStandardHelpOptions = true, description = "Download a file, verifying every block.")
+    static final class Get implements Callable<Integer> {
+        @ParentCommand ClientCommand parent;
+        @Parameters(index = "0", paramLabel = "NAME") String name;
+        @Parameters(index = "1", paramLabel = "OUT") Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            Path dir = out.toAbsolutePath().getParent();
+            if (dir == null || !Files.isDirectory(dir)) {
+                throw new IllegalArgumentException("directory of " + out + " does not exist");
+            }
+            try (GeoClient c = parent.open()) {
+                long t0 = System.nanoTime();
+                Manifest m = c.get(parent.at, name, out, progress("get " + name));
+                double ms = (System.nanoTime() - t0) / 1e6;
+                System.out.printf("downloaded %s to %s (%d bytes, %d blocks verified) at %s in %.0f ms%n",
+                        name, out, m.size(), m.blocks().size(), parent.at, ms);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "ls", mixinStandardHelpOptions = true, description = "List files.")
+    static final class Ls implements Callable<Integer> {
+        @ParentCommand ClientCommand parent;
+
+        @Override
+        public Integer call() throws Exception {
+            try (GeoClient c = parent.open()) {
+                List<ListEntry> files = c.list(parent.at);
+                System.out.printf("%-32s %12s %10s %-14s %-10s %s%n", "NAME", "SIZE", "BLOCK", "POLICY", "UPLOADED", "CREATED");
+                for (ListEntry e : files) {
+                    System.out.printf("%-32s %12d %10s %-14s %-10s %s%n", e.name(), e.size(), Sizes.human(e.blockSize()),
+                            e.policy(), e.uploadedAt(), Instant.ofEpochMilli(e.createdMillis()));
+                }
+                System.out.println(files.size() + " file(s)");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "stat", mixinStandardHelpOptions = true, description = "Show a file's blocks and where their replicas are.")
+    static final class Stat implements Callable<Integer> {
+        @ParentCommand ClientCommand parent;
+        @Parameters(paramLabel = "NAME") String name;
+        @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            try (GeoClient c = parent.open()) {
+                Manifest m = c.stat(parent.at, name);
+                System.out.println(json ? Json.manifest(m) : text(m));
+            }
+            return 0;
+        }
+
+        static String text(Manifest m) {
+            StringBuilder s = new StringBuilder();
+            s.append(String.format("%s: %d bytes, %d blocks of %s, policy %s, uploaded at %s, %s%n", m.name(), m.size(),
+                    m.blocks().size(), Sizes.human(m.blockSize()), m.policy(), m.uploadedAt(),
+                    Instant.ofEpochMilli(m.createdMillis())));
+            s.append(String.format("%6s %10s %9s  %s%n", "BLOCK", "LENGTH", "CRC32C", "REPLICAS"));
+            for (int i = 0; i < m.blocks().size(); i++) {
+                Manifest.BlockRef b = m.blocks().get(i);
+                s.append(String.format("%6d %10d %9s  %s%n", i, b.length(), Checksums.hex(b.crc()), String.join(",", b.replicas())));
+            }
+            return s.toString().stripTrailing();
+        }
+    }
+
+    @Command(name = "rm", mixinStandardHelpOptions = true, description = "Delete a file everywhere.")
+    static final class Rm implements Callable<Integer> {
+        @ParentCommand ClientCommand parent;
+        @Parameters(paramLabel = "NAME") String name;
+
+        @Override
+        public Integer call() throws Exception {
+            try (GeoClient c = parent.open()) {
+                System.out.println("deleted " + name + ": " + c.delete(parent.at, name));
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the node's view of its peers (RTT, up/down).")
+    static final class Status implements Callable<Integer> {
+        @ParentCommand ClientCommand parent;
+
+        @Override
+        public Integer call() throws Exception {
+            try (GeoClient c = parent.open()) {
+                StatusReply s = c.status(parent.at);
+                System.out.println("node " + s.region());
+                for (PeerRtt p : s.peers()) {
+                    System.out.printf("  %-12s %s%n", p.region(), p.rttMs() < 0 ? "down" : String.format("%.1f ms", p.rttMs()));
+                }
+            }
+            return 0;
+        }
+    }
+}

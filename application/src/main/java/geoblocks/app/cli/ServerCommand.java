@@ -1,0 +1,71 @@
+package geoblocks.app.cli;
+
+import geoblocks.app.AppConfig;
+import geoblocks.app.Ports;
+import geoblocks.app.Runtime;
+import geoblocks.app.host.ServerHost;
+import geoblocks.blockstore.component.NodeParent;
+import geoblocks.blockstore.core.FileBlockStorage;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.net.NetAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import se.sics.kompics.Kompics;
+import se.sics.kompics.network.ListeningStatus;
+
+/** {@code server --id REGION}: runs one node until killed. */
+@Command(name = "server", mixinStandardHelpOptions = true,
+        description = "Run the node of one region until stopped (Ctrl-C / SIGTERM).")
+public final class ServerCommand implements Callable<Integer> {
+    @Option(names = "--id", required = true, paramLabel = "REGION", description = "Region of this node, e.g. seoul.")
+    String region;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "HOCON cluster config (default: built-in local 4-region cluster).")
+    Path config;
+
+    @Option(names = "--data", paramLabel = "DIR", description = "Data directory (default: geoblocks-data/REGION).")
+    Path data;
+
+    @Override
+    public Integer call() throws Exception {
+        AppConfig cfg = AppConfig.load(config);
+        NetAddress self = cfg.cluster().address(region);
+        if (!Ports.isFree(self.getIp(), self.getPort())) {
+            throw new IllegalStateException("port " + self.getPort() + " on " + self.getIp().getHostAddress()
+                    + " is in use: is node " + region + " already running?");
+        }
+        Path dir = data != null ? data : Path.of(cfg.config().getString("geoblocks.node.data-dir"), region);
+        FileBlockStorage blocks = new FileBlockStorage(dir);
+        ManifestStore manifests = new ManifestStore(new FileBlockStorage(dir.resolve("manifests")));
+        Runtime.prepare();
+        CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
+        NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
+                new SecureRandom().nextLong());
+        Kompics.createAndStart(ServerHost.class, new ServerHost.ServerInit(self, node, listening),
+                Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()));
+        try {
+            listening.get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            Kompics.shutdown();
+            throw new IllegalStateException("node " + region + " could not bind " + self + " within 30 s");
+        }
+        System.out.printf("geoblocks node %s listening on %s (data %s: %d blocks, %d files%s%s)%n", region, self,
+                dir.toAbsolutePath(), blocks.list().size(), manifests.size(),
+                blocks.removedTempFiles() > 0 ? ", removed " + blocks.removedTempFiles() + " partial writes" : "",
+                cfg.cluster().emulateWan() ? ", emulated WAN on" : "");
+        System.out.flush();
+        CountDownLatch stop = new CountDownLatch(1);
+        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Kompics.shutdown();
+            stop.countDown();
+        }));
+        stop.await();
+        return 0;
+    }
+}

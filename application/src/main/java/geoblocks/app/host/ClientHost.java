@@ -1,0 +1,68 @@
+package geoblocks.app.host;
+
+import com.google.common.collect.ImmutableSet;
+import geoblocks.blockstore.client.ClientComponent;
+import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.net.ClusterConfig;
+import geoblocks.net.NetAddress;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import se.sics.kompics.Channel;
+import se.sics.kompics.Component;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.network.ListeningStatus;
+import se.sics.kompics.network.Network;
+import se.sics.kompics.network.NetworkControl;
+import se.sics.kompics.network.Transport;
+import se.sics.kompics.network.netty.NettyInit;
+import se.sics.kompics.network.netty.NettyNetwork;
+import se.sics.kompics.timer.Timer;
+import se.sics.kompics.timer.java.JavaTimer;
+
+/**
+ * Production host of a client: one NettyNetwork and JavaTimer, and per region of the cluster a
+ * client component talking to that region's node, each with its own {@link Bridge}.
+ */
+public final class ClientHost extends ComponentDefinition {
+
+    public ClientHost(ClientHostInit init) {
+        Component timer = create(JavaTimer.class, Init.NONE);
+        Component netty = create(NettyNetwork.class,
+                new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)));
+        init.cluster.regions().forEach((region, address) -> {
+            Component client = create(ClientComponent.class,
+                    new ClientComponent.ClientInit(init.self, address, region, init.settings, init.timeoutMs));
+            Component bridge = create(Bridge.class, new Bridge.BridgeInit(init.bridges.get(region)));
+            connect(client.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
+            connect(client.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
+            connect(bridge.getNegative(ClientPort.class), client.getPositive(ClientPort.class), Channel.TWO_WAY);
+        });
+        subscribe(new se.sics.kompics.Handler<ListeningStatus>() {
+            @Override
+            public void handle(ListeningStatus s) {
+                init.listening.complete(s);
+            }
+        }, netty.getPositive(NetworkControl.class));
+    }
+
+    public static final class ClientHostInit extends Init<ClientHost> {
+        final NetAddress self;
+        final ClusterConfig cluster;
+        final NodeSettings settings;
+        final long timeoutMs;
+        final Map<String, CompletableFuture<Bridge>> bridges;
+        final CompletableFuture<ListeningStatus> listening;
+
+        public ClientHostInit(NetAddress self, ClusterConfig cluster, NodeSettings settings, long timeoutMs,
+                Map<String, CompletableFuture<Bridge>> bridges, CompletableFuture<ListeningStatus> listening) {
+            this.self = self;
+            this.cluster = cluster;
+            this.settings = settings;
+            this.timeoutMs = timeoutMs;
+            this.bridges = bridges;
+            this.listening = listening;
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package geoblocks.app.host;
+
+import com.google.common.collect.ImmutableSet;
+import geoblocks.blockstore.component.NodeParent;
+import geoblocks.net.NetAddress;
+import java.util.concurrent.CompletableFuture;
+import se.sics.kompics.Channel;
+import se.sics.kompics.Component;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.network.ListeningStatus;
+import se.sics.kompics.network.Network;
+import se.sics.kompics.network.NetworkControl;
+import se.sics.kompics.network.Transport;
+import se.sics.kompics.network.netty.NettyInit;
+import se.sics.kompics.network.netty.NettyNetwork;
+import se.sics.kompics.timer.Timer;
+import se.sics.kompics.timer.java.JavaTimer;
+
+/** Production host of one node: NettyNetwork (TCP and UDP) and JavaTimer under the node parent. */
+public final class ServerHost extends ComponentDefinition {
+
+    public ServerHost(ServerInit init) {
+        Component timer = create(JavaTimer.class, Init.NONE);
+        Component netty = create(NettyNetwork.class,
+                new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)));
+        Component node = create(NodeParent.class, init.node);
+        connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
+        connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
+        subscribe(new se.sics.kompics.Handler<ListeningStatus>() {
+            @Override
+            public void handle(ListeningStatus s) {
+                init.listening.complete(s);
+            }
+        }, netty.getPositive(NetworkControl.class));
+    }
+
+    public static final class ServerInit extends Init<ServerHost> {
+        final NetAddress self;
+        final NodeParent.NodeInit node;
+        final CompletableFuture<ListeningStatus> listening;
+
+        public ServerInit(NetAddress self, NodeParent.NodeInit node, CompletableFuture<ListeningStatus> listening) {
+            this.self = self;
+            this.node = node;
+            this.listening = listening;
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package geoblocks.blockstore.client;
+
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.wire.FileMsg;
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.FileOp.DeleteReq;
+import geoblocks.blockstore.wire.FileOp.StatReq;
+import geoblocks.blockstore.wire.FileOp.StatusReq;
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetHeader;
+import java.util.HashMap;
+import java.util.Map;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.Negative;
+import se.sics.kompics.Positive;
+import se.sics.kompics.network.Network;
+import se.sics.kompics.network.Transport;
+import se.sics.kompics.timer.SchedulePeriodicTimeout;
+import se.sics.kompics.timer.Timeout;
+import se.sics.kompics.timer.Timer;
+
+/**
+ * A geoblocks client as a Kompics component: turns {@link ClientPort} requests into the file
+ * protocol with one node (the coordinator), streaming files from and to disk. An operation that
+ * hears nothing from the node for the timeout fails with a message naming the node.
+ */
+public final class ClientComponent extends ComponentDefinition {
+    private final Negative<ClientPort> port = provides(ClientPort.class);
+    private final Positive<Network> net = requires(Network.class);
+    private final Positive<Timer> timer = requires(Timer.class);
+
+    private final NetAddress self;
+    private final NetAddress node;
+    private final String nodeName;
+    private final NodeSettings settings;
+    private final long timeoutNanos;
+    private final Map<Long, Transfer> active = new HashMap<>();
+    private final Map<Long, Long> lastHeard = new HashMap<>();
+
+    public ClientComponent(ClientInit init) {
+        this.self = init.self;
+        this.node = init.node;
+        this.nodeName = init.nodeName;
+        this.settings = init.settings;
+        this.timeoutNanos = init.timeoutMs * 1_000_000L;
+        onStart(s -> {
+            SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
+            spt.setTimeoutEvent(new Tick(spt));
+            trigger(spt, timer);
+        });
+        handle(timer, Tick.class, t -> expire());
+        handle(port, ClientPort.Put.class, p -> begin(p.op(),
+                new PutTransfer(this, p, settings.putWindowBytes(), settings.chunkBytes())));
+        handle(port, ClientPort.Get.class, g -> begin(g.op(), new GetTransfer(this, g, settings.getWindowBytes())));
+        handle(port, ClientPort.ListFiles.class, l -> begin(l.op(), SimpleTransfers.list(this, l.op())));
+        handle(port, ClientPort.Stat.class, s -> begin(s.op(),
+                SimpleTransfers.manifest(this, s.op(), new StatReq(s.op(), s.name()))));
+        handle(port, ClientPort.Delete.class, d -> begin(d.op(),
+                SimpleTransfers.oneShot(this, d.op(), new DeleteReq(d.op(), d.name()))));
+        handle(port, ClientPort.Status.class, s -> begin(s.op(),
+                SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
+        handle(net, FileMsg.class, this::onMsg);
+    }
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClientComponent.class);
+
+    private void begin(long op, Transfer t) {
+        LOG.debug("op {} begins: {}", op, t.getClass().getSimpleName());
+        if (active.containsKey(op)) {
+            trigger(new ClientPort.Result(op, "operation id " + op + " is already in use", null), port);
+            return;
+        }
+        active.put(op, t);
+        lastHeard.put(op, System.nanoTime());
+        try {
+            t.start();
+        } catch (Exception e) {
+            finish(op, e.getMessage() == null ? e.toString() : e.getMessage(), null);
+        }
+    }
+
+    private void onMsg(FileMsg msg) {
+        FileOp op = msg.op();
+        Transfer t = active.get(op.req());
+        if (t == null || !msg.getHeader().source().equals(node)) {
+            return;
+        }
+        lastHeard.put(op.req(), System.nanoTime());
+        try {
+            t.onReply(op);
+        } catch (Exception e) {
+            finish(op.req(), e.getMessage() == null ? e.toString() : e.getMessage(), null);
+        }
+    }
+
+    private void expire() {
+        long now = System.nanoTime();
+        for (Long op : active.keySet().toArray(new Long[0])) {
+            if (now - lastHeard.get(op) > timeoutNanos) {
+                finish(op, "no answer from node " + nodeName + " (" + node + ") within "
+                        + timeoutNanos / 1_000_000 + " ms; is it running?", null);
+            }
+        }
+    }
+
+    void send(FileOp op) {
+        LOG.debug("sending {} to {}", op.getClass().getSimpleName(), node);
+        trigger(new FileMsg(new NetHeader(self, node, Transport.TCP), op), net);
+    }
+
+    void progress(long op, long bytes, long total) {
+        trigger(new ClientPort.Progress(op, bytes, total), port);
+    }
+
+    /** Ends an operation with an error or a value; later replies for it are ignored. */
+    void finish(long op, String error, Object value) {
+        Transfer t = active.remove(op);
+        lastHeard.remove(op);
+        if (t == null) {
+            return;
+        }
+        t.close();
+        KompicsEvent result = new ClientPort.Result(op, error, value);
+        trigger(result, port);
+    }
+
+    static final class Tick extends Timeout {
+        Tick(SchedulePeriodicTimeout spt) {
+            super(spt);
+        }
+    }
+
+    public static final class ClientInit extends Init<ClientComponent> {
+        final NetAddress self;
+        final NetAddress node;
+        final String nodeName;
+        final NodeSettings settings;
+        final long timeoutMs;
+
+        public ClientInit(NetAddress self, NetAddress node, String nodeName, NodeSettings settings, long timeoutMs) {
+            this.self = self;
+            this.node = node;
+            this.nodeName = nodeName;
+            this.settings = settings;
+            this.timeoutMs = timeoutMs;
+        }
+    }
+}

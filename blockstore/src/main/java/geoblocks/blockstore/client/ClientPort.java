@@ -1,0 +1,49 @@
+package geoblocks.blockstore.client;
+
+import java.nio.file.Path;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.PortType;
+
+/**
+ * What a client can ask of the node it talks to. Every request carries an {@code op} id chosen by
+ * the caller; exactly one {@link Result} answers it, after any number of {@link Progress} events.
+ */
+public final class ClientPort extends PortType {
+    {
+        request(Put.class);
+        request(Get.class);
+        request(ListFiles.class);
+        request(Stat.class);
+        request(Delete.class);
+        request(Status.class);
+        indication(Progress.class);
+        indication(Result.class);
+    }
+
+    /** Upload {@code file} as {@code name}; the result's value is the node's confirmation text. */
+    public record Put(long op, Path file, String name, String policy, int blockSize) implements KompicsEvent {}
+
+    /** Download {@code name} into {@code out} (written to a temp file, renamed when verified); value: the Manifest. */
+    public record Get(long op, String name, Path out) implements KompicsEvent {}
+
+    /** List every file; value: a List of FileOp.ListEntry. */
+    public record ListFiles(long op) implements KompicsEvent {}
+
+    /** Value: the file's Manifest. */
+    public record Stat(long op, String name) implements KompicsEvent {}
+
+    /** Value: what each node did. */
+    public record Delete(long op, String name) implements KompicsEvent {}
+
+    /** Value: the node's FileOp.StatusReply (its region and RTT to each peer). */
+    public record Status(long op) implements KompicsEvent {}
+
+    public record Progress(long op, long bytes, long total) implements KompicsEvent {}
+
+    /** {@code error} is null on success; then {@code value} holds the answer described per request. */
+    public record Result(long op, String error, Object value) implements KompicsEvent {
+        public boolean ok() {
+            return error == null;
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package geoblocks.blockstore.client;
+
+import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.GetAck;
+import geoblocks.blockstore.wire.FileOp.GetBegin;
+import geoblocks.blockstore.wire.FileOp.GetData;
+import geoblocks.blockstore.wire.FileOp.ManifestPart;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+/**
+ * Downloads a file: receives the manifest, then the bytes in order, checking each block's CRC32C
+ * against the manifest as it completes, and writing to {@code OUT.part}; only a complete, verified
+ * file is fsync'ed and renamed to {@code OUT}. A failure deletes the partial file.
+ */
+final class GetTransfer implements Transfer {
+    private final ClientComponent client;
+    private final ClientPort.Get get;
+    private final long ackEvery;
+    private final Path part;
+    private byte[] manifestBytes;
+    private int manifestFilled;
+    private Manifest manifest;
+    private FileChannel out;
+    private long received;
+    private long acked;
+    private int block;
+    private int inBlock;
+    private final CRC32C crc = new CRC32C();
+
+    GetTransfer(ClientComponent client, ClientPort.Get get, long window) {
+        this.client = client;
+        this.get = get;
+        this.ackEvery = Math.max(1, window / 4);
+        this.part = get.out().resolveSibling(get.out().getFileName() + ".part");
+    }
+
+    @Override
+    public void start() {
+        client.send(new GetBegin(get.op(), get.name()));
+    }
+
+    @Override
+    public void onReply(FileOp op) throws IOException {
+        if (op instanceof ManifestPart p && manifest == null) {
+            onManifest(p);
+        } else if (op instanceof GetData d && manifest != null) {
+            onData(d);
+        } else if (op instanceof Failed f) {
+            client.finish(get.op(), f.error(), null);
+        }
+    }
+
+    private void onManifest(ManifestPart p) throws IOException {
+        if (manifestBytes == null) {
+            if (p.total() < 0 || p.total() > (64 << 20)) {
+                throw new IOException("node announced a manifest of " + p.total() + " bytes");
+            }
+            manifestBytes = new byte[p.total()];
+        }
+        if (p.offset() != manifestFilled || p.data().length > manifestBytes.length - manifestFilled) {
+            throw new IOException("manifest part at " + p.offset() + " does not follow " + manifestFilled);
+        }
+        System.arraycopy(p.data(), 0, manifestBytes, manifestFilled, p.data().length);
+        manifestFilled += p.data().length;
+        if (manifestFilled < manifestBytes.length) {
+            return;
+        }
+        manifest = ManifestCodec.decode(manifestBytes);
+        manifestBytes = null;
+        out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        if (manifest.size() == 0) {
+            complete();
+        }
+    }
+
+    private void onData(GetData d) throws IOException {
+        if (d.offset() != received || d.data().length > manifest.size() - received) {
+            throw new IOException("data at offset " + d.offset() + " (" + d.data().length
+                    + " bytes) does not follow " + received + " of " + manifest.size());
+        }
+        ByteBuffer buf = ByteBuffer.wrap(d.data());
+        while (buf.hasRemaining()) {
+            out.write(buf, received + buf.position());
+        }
+        verify(d.data());
+        received += d.data().length;
+        client.progress(get.op(), received, manifest.size());
+        if (received == manifest.size()) {
+            complete();
+        } else if (received - acked >= ackEvery) {
+            acked = received;
+            client.send(new GetAck(get.op(), received));
+        }
+    }
+
+    /** Feeds bytes into the running block checksum, checking each block as it completes. */
+    private void verify(byte[] data) throws IOException {
+        int off = 0;
+        while (off < data.length) {
+            Manifest.BlockRef ref = manifest.blocks().get(block);
+            int n = Math.min(data.length - off, ref.length() - inBlock);
+            crc.update(data, off, n);
+            off += n;
+            inBlock += n;
+            if (inBlock == ref.length()) {
+                if ((int) crc.getValue() != ref.crc()) {
+                    throw new IOException("block " + block + " arrived with checksum "
+                            + Checksums.hex((int) crc.getValue()) + ", manifest says " + Checksums.hex(ref.crc()));
+                }
+                crc.reset();
+                block++;
+                inBlock = 0;
+            }
+        }
+    }
+
+    private void complete() throws IOException {
+        out.force(true);
+        out.close();
+        out = null;
+        Files.move(part, get.out(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        client.finish(get.op(), null, manifest);
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (out != null) {
+                out.close();
+                Files.deleteIfExists(part);
+            }
+        } catch (IOException ignored) {
+            // best effort cleanup of a failed download
+        }
+    }
+}

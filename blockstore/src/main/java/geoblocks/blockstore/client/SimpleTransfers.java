@@ -1,0 +1,101 @@
+package geoblocks.blockstore.client;
+
+import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.FileOp.Done;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.ListEntry;
+import geoblocks.blockstore.wire.FileOp.ListPart;
+import geoblocks.blockstore.wire.FileOp.ListReq;
+import geoblocks.blockstore.wire.FileOp.ManifestPart;
+import geoblocks.blockstore.wire.FileOp.StatusReply;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The one-request operations: list (paged), stat, delete and status. */
+final class SimpleTransfers {
+    private SimpleTransfers() {}
+
+    /** Sends one request and finishes on {@link Done}, {@link StatusReply} or {@link Failed}. */
+    static Transfer oneShot(ClientComponent client, long op, FileOp request) {
+        return new Transfer() {
+            @Override
+            public void start() {
+                client.send(request);
+            }
+
+            @Override
+            public void onReply(FileOp reply) {
+                if (reply instanceof Done d) {
+                    client.finish(op, null, d.info());
+                } else if (reply instanceof StatusReply s) {
+                    client.finish(op, null, s);
+                } else if (reply instanceof Failed f) {
+                    client.finish(op, f.error(), null);
+                }
+            }
+        };
+    }
+
+    /** Sends one request and finishes with the Manifest the node sends back in parts. */
+    static Transfer manifest(ClientComponent client, long op, FileOp request) {
+        return new Transfer() {
+            byte[] bytes;
+            int filled;
+
+            @Override
+            public void start() {
+                client.send(request);
+            }
+
+            @Override
+            public void onReply(FileOp reply) throws IOException {
+                if (reply instanceof ManifestPart p) {
+                    if (bytes == null) {
+                        if (p.total() < 0 || p.total() > (64 << 20)) {
+                            throw new IOException("node announced a manifest of " + p.total() + " bytes");
+                        }
+                        bytes = new byte[p.total()];
+                    }
+                    if (p.offset() != filled || p.data().length > bytes.length - filled) {
+                        throw new IOException("manifest part at " + p.offset() + " does not follow " + filled);
+                    }
+                    System.arraycopy(p.data(), 0, bytes, filled, p.data().length);
+                    filled += p.data().length;
+                    if (filled == bytes.length) {
+                        client.finish(op, null, ManifestCodec.decode(bytes));
+                    }
+                } else if (reply instanceof Failed f) {
+                    client.finish(op, f.error(), null);
+                }
+            }
+        };
+    }
+
+    /** Pages through the node's file list. */
+    static Transfer list(ClientComponent client, long op) {
+        return new Transfer() {
+            final List<ListEntry> all = new ArrayList<>();
+
+            @Override
+            public void start() {
+                client.send(new ListReq(op, "", 200));
+            }
+
+            @Override
+            public void onReply(FileOp reply) {
+                if (reply instanceof ListPart p) {
+                    all.addAll(p.entries());
+                    if (p.more() && !p.entries().isEmpty()) {
+                        client.send(new ListReq(op, p.entries().get(p.entries().size() - 1).name(), 200));
+                    } else {
+                        client.finish(op, null, List.copyOf(all));
+                    }
+                } else if (reply instanceof Failed f) {
+                    client.finish(op, f.error(), null);
+                }
+            }
+        };
+    }
+}
