@@ -50,6 +50,7 @@ public final class DemoCommand implements Callable<Integer> {
         try (LocalCluster cluster = LocalCluster.start(work, true, List.of("-Xmx256m"));
                 GeoClient client = GeoClient.start(AppConfig.load(cluster.configFile()), 20_000)) {
             Cluster.awaitAllUp(client, LocalCluster.REGIONS, 30_000);
+            Thread.sleep(3000); // a few more probe rounds, so fresh-JVM outliers leave the RTT medians
             System.out.println("RTT seen from " + uploadAt + ": " + Cluster.rtts(client, uploadAt));
             System.out.printf("%nuploading a %s file with each policy at %s (blocks of %s), downloading at %s%n%n",
                     Sizes.human(bytes), uploadAt, Sizes.human(bs), downloadAt);

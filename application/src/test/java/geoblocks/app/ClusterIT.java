@@ -1,0 +1,209 @@
+package geoblocks.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.core.FileBlockStorage;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.Policy;
+import geoblocks.blockstore.wire.FileOp.ListEntry;
+import geoblocks.blockstore.wire.FileOp.PeerRtt;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end: four real node processes started from node.jar on loopback with the emulated WAN
+ * (SPEC.md's RTT matrix); uploads at seoul with every policy, downloads at dublin, checks bytes
+ * and replica placement, read fallback past a corrupt replica, and restart after SIGKILL.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterIT {
+    @TempDir
+    static Path work;
+    static LocalCluster cluster;
+    static GeoClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        assertTrue(Files.isRegularFile(Path.of(System.getProperty("geoblocks.nodeJar"))), "node.jar must be built");
+        cluster = LocalCluster.start(work.resolve("cluster"), true, List.of("-Xmx256m"));
+        client = GeoClient.start(AppConfig.load(cluster.configFile()), 20_000);
+        awaitAllUp();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    static void awaitAllUp() throws Exception {
+        long deadline = System.currentTimeMillis() + 30_000;
+        for (String r : LocalCluster.REGIONS) {
+            while (!client.status(r).peers().stream().allMatch(p -> p.rttMs() >= 0)) {
+                assertTrue(System.currentTimeMillis() < deadline, "peers of " + r + " never all came up");
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    static Path file(String name, long size, long seed) throws IOException {
+        byte[] data = new byte[(int) size];
+        new Random(seed).nextBytes(data);
+        Path p = work.resolve(name);
+        Files.write(p, data);
+        return p;
+    }
+
+    @Test
+    @Order(1)
+    void rttMonitor_convergesToConfiguredMatrix_andRanksPeers() throws Exception {
+        // SPEC.md from seoul: mumbai 160, dublin 252, saopaulo 298. The first samples of a fresh JVM
+        // are inflated (JIT, a loaded machine); the median over the window must settle within 30 s.
+        Map<String, Double> spec = Map.of("mumbai", 160.0, "dublin", 252.0, "saopaulo", 298.0);
+        long deadline = System.currentTimeMillis() + 30_000;
+        List<PeerRtt> peers;
+        while (true) {
+            peers = client.status("seoul").peers();
+            boolean close = peers.stream().allMatch(p -> Math.abs(p.rttMs() - spec.get(p.region())) < 30);
+            if (close || System.currentTimeMillis() > deadline) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        for (PeerRtt p : peers) {
+            assertEquals(spec.get(p.region()), p.rttMs(), 30, "RTT seoul-" + p.region());
+        }
+        List<String> order = peers.stream().sorted((a, b) -> Double.compare(a.rttMs(), b.rttMs()))
+                .map(PeerRtt::region).collect(Collectors.toList());
+        assertEquals(List.of("mumbai", "dublin", "saopaulo"), order);
+    }
+
+    @Test
+    @Order(2)
+    void everyPolicy_putAtSeoul_getAtDublin_identicalBytesAndPlacement() throws Exception {
+        long size = (5 << 19) + 12345; // 2.5 MiB + change: 3 blocks of 1 MiB, the last partial
+        for (Policy p : Policy.values()) {
+            Path in = file("in-" + p.id(), size, p.ordinal());
+            String name = "e2e-" + p.id();
+            client.put("seoul", in, name, p.id(), 1 << 20, null);
+            Path out = work.resolve("out-" + p.id());
+            Manifest m = client.get("dublin", name, out, null);
+            assertEquals(-1, Files.mismatch(in, out), p.id() + ": downloaded bytes differ");
+            assertEquals(3, m.blocks().size());
+            for (Manifest.BlockRef b : m.blocks()) {
+                List<String> reps = b.replicas();
+                switch (p) {
+                    case LOCAL: assertEquals(List.of("seoul"), reps); break;
+                    case LOCALCLOSEST: assertEquals(List.of("seoul", "mumbai"), reps); break;
+                    case LOCALFARTHEST: assertEquals(List.of("seoul", "saopaulo"), reps); break;
+                    case RANDOM: assertEquals(1, reps.size()); break;
+                    case TWORANDOM:
+                        assertEquals(2, reps.size());
+                        assertNotEquals(reps.get(0), reps.get(1));
+                        break;
+                    default: throw new AssertionError(p);
+                }
+            }
+            for (int i = 0; i < m.blocks().size(); i++) {
+                for (String r : m.blocks().get(i).replicas()) {
+                    assertTrue(storage(r).contains(m.blockId(i)), "block " + i + " missing on " + r);
+                }
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    void smallBlocks_andEmptyFile_roundTrip() throws Exception {
+        Path in = file("in-small", 300_000, 7);
+        client.put("mumbai", in, "e2e-64k", "localclosest", 64 << 10, null);
+        Path out = work.resolve("out-64k");
+        Manifest m = client.get("saopaulo", "e2e-64k", out, null);
+        assertEquals(-1, Files.mismatch(in, out));
+        assertEquals(5, m.blocks().size());
+        assertEquals(List.of("mumbai", "dublin"), m.blocks().get(0).replicas()); // dublin is 122 ms from mumbai
+
+        Path empty = work.resolve("empty");
+        Files.write(empty, new byte[0]);
+        client.put("dublin", empty, "e2e-empty", "local", 1 << 20, null);
+        Path outEmpty = work.resolve("out-empty");
+        client.get("seoul", "e2e-empty", outEmpty, null);
+        assertEquals(0, Files.size(outEmpty));
+    }
+
+    @Test
+    @Order(4)
+    void listStatDelete_areConsistentAcrossRegions() throws Exception {
+        Set<String> names = new HashSet<>();
+        for (ListEntry e : client.list("saopaulo")) {
+            names.add(e.name());
+        }
+        assertTrue(names.containsAll(Set.of("e2e-local", "e2e-random", "e2e-64k")), names.toString());
+        IOException dup = assertThrows(IOException.class,
+                () -> client.put("dublin", work.resolve("in-local"), "e2e-local", "local", 1 << 20, null));
+        assertTrue(dup.getMessage().contains("already exists"), dup.getMessage());
+
+        Manifest m = client.stat("mumbai", "e2e-localfarthest");
+        client.delete("dublin", "e2e-localfarthest");
+        for (String r : LocalCluster.REGIONS) {
+            IOException gone = assertThrows(IOException.class, () -> client.stat(r, "e2e-localfarthest"));
+            assertTrue(gone.getMessage().contains("no such file"), gone.getMessage());
+        }
+        assertTrue(!storage("saopaulo").contains(m.blockId(0)), "replica survived delete");
+        IOException missing = assertThrows(IOException.class,
+                () -> client.get("seoul", "does-not-exist", work.resolve("x"), null));
+        assertTrue(missing.getMessage().contains("no such file 'does-not-exist'"), missing.getMessage());
+        assertTrue(!Files.exists(work.resolve("x")) && !Files.exists(work.resolve("x.part")));
+    }
+
+    @Test
+    @Order(5)
+    void get_fallsBackToAnotherReplica_whenNearestCopyIsCorrupt() throws Exception {
+        // localclosest at seoul: replicas seoul + mumbai; from dublin, mumbai (122 ms) is nearer than seoul (252 ms)
+        Manifest m = client.stat("dublin", "e2e-localclosest");
+        Path blockFile = new FileBlockStorage(cluster.dataDir("mumbai")).pathOf(m.blockId(1));
+        byte[] bytes = Files.readAllBytes(blockFile);
+        bytes[bytes.length / 2] ^= 0x40;
+        Files.write(blockFile, bytes);
+        Path out = work.resolve("out-fallback");
+        client.get("dublin", "e2e-localclosest", out, null);
+        assertEquals(-1, Files.mismatch(work.resolve("in-localclosest"), out));
+    }
+
+    @Test
+    @Order(6)
+    void restartedNode_afterSigkill_servesWhatItStored() throws Exception {
+        cluster.kill("seoul");
+        cluster.startNode("seoul");
+        cluster.awaitListening("seoul");
+        awaitAllUp();
+        Path out = work.resolve("out-restart");
+        client.get("seoul", "e2e-local", out, null);
+        assertEquals(-1, Files.mismatch(work.resolve("in-local"), out));
+    }
+
+    static FileBlockStorage storage(String region) throws IOException {
+        return new FileBlockStorage(cluster.dataDir(region));
+    }
+}
