@@ -1,0 +1,73 @@
+package geoblocks.ledbat.component;
+
+import java.util.Random;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.Negative;
+import se.sics.kompics.Positive;
+import se.sics.kompics.network.Msg;
+import se.sics.kompics.network.Network;
+
+/**
+ * Test shim between a LEDBAT component and the network: drops, duplicates and reorders messages in
+ * both directions with the given probabilities (seeded). Reordering holds one message back until the
+ * next one has passed.
+ */
+public final class LossyShim extends ComponentDefinition {
+    private final Negative<Network> up = provides(Network.class);
+    private final Positive<Network> down = requires(Network.class);
+    private final Random random;
+    private final double loss;
+    private final double dup;
+    private final double reorder;
+    private Msg<?, ?> heldDown;
+    private Msg<?, ?> heldUp;
+    static volatile long dropped;
+    static volatile long duplicated;
+    static volatile long reordered;
+
+    public LossyShim(ShimInit init) {
+        random = new Random(init.seed);
+        loss = init.loss;
+        dup = init.dup;
+        reorder = init.reorder;
+        handle(up, Msg.class, m -> heldDown = pass(m, down, heldDown));
+        handle(down, Msg.class, m -> heldUp = pass(m, up, heldUp));
+    }
+
+    private Msg<?, ?> pass(Msg<?, ?> m, se.sics.kompics.Port<Network> port, Msg<?, ?> held) {
+        double r = random.nextDouble();
+        if (r < loss) {
+            dropped++;
+            return held;
+        }
+        if (held == null && r < loss + reorder) {
+            reordered++;
+            return m;
+        }
+        trigger(m, port);
+        if (r > 1 - dup) {
+            duplicated++;
+            trigger(m, port);
+        }
+        if (held != null) {
+            trigger(held, port);
+        }
+        return null;
+    }
+
+    /** Seed and probabilities of loss, duplication and reordering. */
+    public static final class ShimInit extends Init<LossyShim> {
+        final long seed;
+        final double loss;
+        final double dup;
+        final double reorder;
+
+        public ShimInit(long seed, double loss, double dup, double reorder) {
+            this.seed = seed;
+            this.loss = loss;
+            this.dup = dup;
+            this.reorder = reorder;
+        }
+    }
+}

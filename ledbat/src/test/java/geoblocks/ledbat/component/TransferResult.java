@@ -1,0 +1,23 @@
+package geoblocks.ledbat.component;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What a loopback transfer observed, filled in by the {@link Endpoint}s from Kompics threads. */
+final class TransferResult {
+    final CountDownLatch done;
+    final Map<Integer, Long> receivedBytes = new ConcurrentHashMap<>();
+    final Map<Integer, Long> senderClosedBytes = new ConcurrentHashMap<>();
+    final AtomicLong corruptBytes = new AtomicLong();
+    final AtomicLong outOfOrderDeliveries = new AtomicLong();
+    final AtomicLong failures = new AtomicLong();
+    final AtomicLong receiverClosed = new AtomicLong();
+    final AtomicLong statsEvents = new AtomicLong();
+    volatile String firstFailure;
+
+    TransferResult(int streams) {
+        done = new CountDownLatch(2 * streams);
+    }
+}
