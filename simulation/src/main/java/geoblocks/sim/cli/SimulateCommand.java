@@ -1,12 +1,141 @@
 package geoblocks.sim.cli;
 
+import geoblocks.sim.harness.SimResult;
+import geoblocks.sim.harness.SimRunner;
+import geoblocks.sim.ledbat.LedbatOptions;
+import geoblocks.sim.scenario.LedbatFairness;
+import geoblocks.sim.scenario.LedbatMetrics;
+import geoblocks.sim.scenario.LedbatVsTcp;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** Simulator scenarios (placeholder until the simulation issue lands). */
-@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Run a simulator scenario.")
-public final class SimulateCommand implements Runnable {
+/**
+ * {@code node.jar simulate NAME [--seed N] [--out DIR] [options]}: runs a simulator scenario, writes
+ * its CSV files and PNG plots into the output directory and prints a summary table. The same seed
+ * gives byte-identical CSV files.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness.",
+            "Writes CSV files and PNG plots to --out and prints a summary."})
+public final class SimulateCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness")
+    String name;
+
+    @Option(names = "--seed", description = "random seed (default ${DEFAULT-VALUE})")
+    long seed = 1;
+
+    @Option(names = "--out", description = "output directory (default sim-out/NAME)")
+    Path out;
+
+    @Option(names = "--rate-mbps", description = "bottleneck capacity in Mbit/s (default ${DEFAULT-VALUE})")
+    double rateMbps = 10;
+
+    @Option(names = "--buffer-ms", description = "bottleneck buffer, in ms at full rate (default ${DEFAULT-VALUE})")
+    double bufferMs = 200;
+
+    @Option(names = "--from", description = "sending region (default ${DEFAULT-VALUE})")
+    String from = "dublin";
+
+    @Option(names = "--to", description = "receiving region (default ${DEFAULT-VALUE})")
+    String to = "mumbai";
+
+    @Option(names = "--target-ms", description = "LEDBAT target queuing delay in ms, 1..100 (default ${DEFAULT-VALUE})")
+    int targetMs = 100;
+
+    @Option(names = "--mode", description = "LEDBAT controller: rfc6817 | ledbat++ (default ${DEFAULT-VALUE})")
+    String mode = "rfc6817";
+
+    @Option(names = "--ledbat-flows", description = "parallel LEDBAT flows (default ${DEFAULT-VALUE})")
+    int ledbatFlows = 1;
+
+    @Option(names = "--tcp-start", description = "ledbat-vs-tcp: TCP start in s (default ${DEFAULT-VALUE})")
+    double tcpStart = 14;
+
+    @Option(names = "--tcp-stop", description = "ledbat-vs-tcp: TCP stop in s (default ${DEFAULT-VALUE})")
+    double tcpStop = 24;
+
+    @Option(names = "--tcp", description = "ledbat-vs-tcp: TCP congestion control reno | cubic (default ${DEFAULT-VALUE})")
+    String tcp = "reno";
+
+    @Option(names = "--jitter-ms", description = "ledbat-vs-tcp: random extra one-way delay, |N(0, sigma)| ms (default ${DEFAULT-VALUE})")
+    double jitterMs = 0;
+
+    @Option(names = "--loss", description = "ledbat-vs-tcp: random loss probability per packet (default ${DEFAULT-VALUE})")
+    double loss = 0;
+
+    @Option(names = "--duration", description = "simulated seconds (default 30 for ledbat-vs-tcp, 60 for ledbat-fairness)")
+    Double duration;
+
+    @Option(names = "--flows", description = "ledbat-fairness: number of LEDBAT flows (default ${DEFAULT-VALUE})")
+    int flows = 4;
+
+    @Option(names = "--stagger-s", description = "ledbat-fairness: seconds between staggered starts (default ${DEFAULT-VALUE})")
+    double staggerS = 10;
+
+    @Option(names = "--no-plot", description = "skip the PNG plots")
+    boolean noPlot;
+
+    /** Standalone entry point (the same command as {@code node.jar simulate}). */
+    public static void main(String[] args) {
+        System.exit(new picocli.CommandLine(new SimulateCommand()).execute(args));
+    }
+
     @Override
-    public void run() {
-        throw new IllegalStateException("no simulator scenarios yet");
+    public Integer call() throws Exception {
+        Path dir = out != null ? out : Path.of("sim-out", name);
+        PrintStream o = System.out;
+        switch (name) {
+            case "ledbat-vs-tcp" -> ledbatVsTcp(dir, o);
+            case "ledbat-fairness" -> LedbatFairness.runCli(dir, fairnessParams(), !noPlot, o);
+            default -> throw new IllegalArgumentException("unknown scenario '" + name
+                    + "'; known: ledbat-vs-tcp, ledbat-fairness");
+        }
+        return 0;
+    }
+
+    private LedbatFairness.Params fairnessParams() {
+        return new LedbatFairness.Params(seed, rateMbps, from, to, bufferMs, new LedbatOptions(targetMs, mode, true),
+                flows, staggerS, duration == null ? 60 : duration);
+    }
+
+    private void ledbatVsTcp(Path dir, PrintStream o) throws Exception {
+        LedbatVsTcp.Params p = new LedbatVsTcp.Params(seed, rateMbps, from, to, bufferMs,
+                new LedbatOptions(targetMs, mode, true), ledbatFlows, tcpStart, tcpStop,
+                duration == null ? 30 : duration, tcp, jitterMs, loss);
+        o.printf(Locale.ROOT, "ledbat-vs-tcp: %.0f Mbit/s %s->%s (RTT %.0f ms), buffer %.0f ms, LEDBAT %s target %d ms x%d,"
+                + " TCP %s %.1f-%.1f s, %.0f s simulated, seed %d%n", p.rateMbps(), p.from(), p.to(), p.baseRttMs(),
+                p.bufferMs(), mode, targetMs, ledbatFlows, tcp, tcpStart, tcpStop, p.durationS(), seed);
+        SimResult r = run(LedbatVsTcp.plan(p), o);
+        LedbatMetrics m = LedbatVsTcp.metrics(p, r);
+        LedbatVsTcp.write(dir, p, r, m, !noPlot);
+        printTable(o, LedbatVsTcp.summaryRows(p, m));
+        o.printf(Locale.ROOT, "wall time %.1f s; wrote %s%n", r.wallMs() / 1000.0, dir.toAbsolutePath());
+    }
+
+    /** Runs a plan, printing progress, and fails if a simulated component faulted. */
+    public static SimResult run(geoblocks.sim.harness.SimPlan plan, PrintStream o) {
+        o.println("simulating " + plan.durationMs() / 1000.0 + " s ...");
+        SimResult r = SimRunner.run(plan);
+        if (!r.faults().isEmpty()) {
+            throw new IllegalStateException("simulated component failed: " + r.faults().get(0));
+        }
+        return r;
+    }
+
+    /** Prints metric,value rows as an aligned two-column table. */
+    public static void printTable(PrintStream o, List<String> rows) {
+        int w = rows.stream().mapToInt(r -> r.indexOf(',')).max().orElse(10);
+        o.println();
+        for (String r : rows) {
+            int c = r.indexOf(',');
+            o.printf(Locale.ROOT, "  %-" + w + "s  %s%n", r.substring(0, c), r.substring(c + 1));
+        }
+        o.println();
     }
 }

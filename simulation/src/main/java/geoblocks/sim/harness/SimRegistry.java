@@ -16,12 +16,24 @@ import java.util.Map;
 public final class SimRegistry {
     private static PathModel path;
     private static final Map<String, FlowProbe> FLOWS = new LinkedHashMap<>();
+    private static final Map<String, FlowProbe> STREAMS = new LinkedHashMap<>();
 
     private SimRegistry() {}
 
     public static void reset() {
         path = null;
         FLOWS.clear();
+        STREAMS.clear();
+    }
+
+    /** Binds a transport stream (sender address, stream id) to its flow's probe. */
+    public static void stream(NetAddress sender, int streamId, FlowProbe probe) {
+        STREAMS.put(sender + "#" + streamId, probe);
+    }
+
+    /** The probe of a transport stream, or null when no sender bound it. */
+    public static FlowProbe stream(NetAddress sender, int streamId) {
+        return STREAMS.get(sender + "#" + streamId);
     }
 
     public static void path(PathModel p) {

@@ -1,0 +1,101 @@
+package geoblocks.sim.harness;
+
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * PNG plots made with XChart: time-series panels (one line per series) stacked into one figure,
+ * and bar charts with error bars. Rendering is headless.
+ */
+public final class Charts {
+    static {
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    private Charts() {}
+
+    /** A line panel: x in seconds, one series per map entry ({x[], y[]}), in map order. */
+    public static XYChart timeSeries(String title, String yLabel, Map<String, double[][]> series, int width, int height) {
+        XYChart c = new XYChartBuilder().width(width).height(height).title(title).xAxisTitle("time (s)")
+                .yAxisTitle(yLabel).build();
+        Styler st = c.getStyler();
+        st.setLegendPosition(Styler.LegendPosition.InsideNE);
+        c.getStyler().setMarkerSize(0);
+        c.getStyler().setChartBackgroundColor(Color.WHITE);
+        c.getStyler().setPlotGridLinesVisible(true);
+        for (Map.Entry<String, double[][]> e : series.entrySet()) {
+            double[][] xy = e.getValue();
+            if (xy[0].length == 0) {
+                continue;
+            }
+            XYSeries s = c.addSeries(e.getKey(), xy[0], xy[1]);
+            s.setMarker(SeriesMarkers.NONE);
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        }
+        return c;
+    }
+
+    /** Writes the panels one above the other into one PNG. */
+    public static void writeStacked(Path file, List<XYChart> panels) throws IOException {
+        int w = 0;
+        int h = 0;
+        BufferedImage[] imgs = new BufferedImage[panels.size()];
+        for (int i = 0; i < imgs.length; i++) {
+            imgs[i] = BitmapEncoder.getBufferedImage(panels.get(i));
+            w = Math.max(w, imgs[i].getWidth());
+            h += imgs[i].getHeight();
+        }
+        BufferedImage all = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = all.createGraphics();
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, w, h);
+        int y = 0;
+        for (BufferedImage img : imgs) {
+            g.drawImage(img, 0, y, null);
+            y += img.getHeight();
+        }
+        g.dispose();
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        ImageIO.write(all, "png", file.toFile());
+    }
+
+    /**
+     * A bar chart with error bars: one group per category, one series per map entry with
+     * {means[], errors[]} aligned with the categories.
+     */
+    public static CategoryChart bars(String title, String yLabel, List<String> categories,
+            Map<String, double[][]> series, int width, int height) {
+        CategoryChart c = new CategoryChartBuilder().width(width).height(height).title(title).yAxisTitle(yLabel).build();
+        c.getStyler().setChartBackgroundColor(Color.WHITE);
+        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        c.getStyler().setErrorBarsColor(Color.BLACK);
+        for (Map.Entry<String, double[][]> e : series.entrySet()) {
+            c.addSeries(e.getKey(), categories, toList(e.getValue()[0]), toList(e.getValue()[1]));
+        }
+        return c;
+    }
+
+    private static List<Double> toList(double[] a) {
+        return java.util.Arrays.stream(a).boxed().toList();
+    }
+
+    public static void write(Path file, CategoryChart chart) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+}
