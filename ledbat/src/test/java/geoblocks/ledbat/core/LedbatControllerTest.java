@@ -1,0 +1,183 @@
+package geoblocks.ledbat.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** RFC 6817 section 2.4.2 controller behaviour, driven by a fake clock (µs passed in). */
+class LedbatControllerTest {
+    static final int MSS = 1400;
+    static final long BASE = 5_000;       // one-way base delay, µs (any offset)
+    static final long RTT = 20_000;
+
+    static LedbatSettings settings(Object... kv) {
+        Map<String, Object> m = new HashMap<>();
+        m.put("slow-start", false);
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return LedbatSettings.defaults(m);
+    }
+
+    static LedbatController controller(LedbatSettings s) {
+        return new LedbatController(s, new BaseDelayHistory(s.baseHistoryMinutes));
+    }
+
+    /** Feeds one ACK of {@code bytes} with the given queuing delay while the window is fully used. */
+    static void ack(LedbatController c, long now, long bytes, long queuingMicros) {
+        c.onAck(now, bytes, BASE + queuingMicros, RTT + queuingMicros, (long) c.cwnd() + bytes);
+    }
+
+    static LedbatController withCwnd(LedbatSettings s, double target) {
+        LedbatController c = controller(s);
+        long now = 0;
+        ack(c, now, 0, 0); // establishes the base delay
+        while (c.cwnd() < target) {
+            ack(c, now += 1000, MSS, 0);
+        }
+        return c;
+    }
+
+    @Test
+    void onAck_queueBelowTarget_growsWindowByGainOffTargetMssPerWindow() {
+        LedbatController c = controller(settings());
+        ack(c, 0, 0, 0);
+        double before = c.cwnd();
+        ack(c, 1000, MSS, 0);  // off_target = 1: cwnd += 1 * 1 * MSS * MSS / cwnd
+        assertEquals(before + (double) MSS * MSS / before, c.cwnd(), 1e-6);
+    }
+
+    @Test
+    void onAck_queueAboveTarget_shrinksWindowInProportionToOffTarget() {
+        LedbatSettings s = settings();
+        LedbatController a = withCwnd(s, 100 * MSS);
+        LedbatController b = withCwnd(s, 100 * MSS);
+        double start = a.cwnd();
+        assertEquals(start, b.cwnd(), 1e-9);
+        // fill the current-delay filter with the new delay, then one measured ACK each
+        for (int i = 0; i < s.currentFilter; i++) {
+            a.onAck(2_000_000 + i, 0, BASE + 150_000, -1, 0);
+            b.onAck(2_000_000 + i, 0, BASE + 200_000, -1, 0);
+        }
+        ack(a, 2_100_000, MSS, 150_000);   // off_target = -0.5
+        ack(b, 2_100_000, MSS, 200_000);   // off_target = -1.0
+        double da = start - a.cwnd();
+        double db = start - b.cwnd();
+        assertTrue(da > 0, "cwnd must shrink above target");
+        assertEquals(2.0, db / da, 1e-6);
+        assertEquals(0.5 * MSS * MSS / start, da, 1e-6);
+    }
+
+    @Test
+    void onAck_tinyOffTarget_stillMovesWindow_noIntegerFreeze() {
+        LedbatController c = withCwnd(settings(), 50 * MSS);
+        for (int i = 0; i < 8; i++) {
+            c.onAck(3_000_000 + i, 0, BASE + 99_000, -1, 0);
+        }
+        double before = c.cwnd();
+        ack(c, 3_100_000, 100, 99_000);     // off_target = 0.01, 100 bytes
+        assertTrue(c.cwnd() > before);
+    }
+
+    @Test
+    void onAck_gainDecrease_yieldsFasterWithoutChangingIncrease() {
+        LedbatController rfc = withCwnd(settings(), 100 * MSS);
+        LedbatController fast = withCwnd(settings("gain-decrease", 10), 100 * MSS);
+        double start = rfc.cwnd();
+        for (int i = 0; i < 8; i++) {
+            rfc.onAck(2_000_000 + i, 0, BASE + 200_000, -1, 0);
+            fast.onAck(2_000_000 + i, 0, BASE + 200_000, -1, 0);
+        }
+        ack(rfc, 2_100_000, MSS, 200_000);
+        ack(fast, 2_100_000, MSS, 200_000);
+        assertEquals(10.0, (start - fast.cwnd()) / (start - rfc.cwnd()), 1e-6);
+    }
+
+    @Test
+    void onAck_appLimited_capsWindowAtFlightPlusAllowedIncrease() {
+        LedbatController c = controller(settings());
+        c.onAck(0, 0, BASE, RTT, 0);
+        for (int i = 1; i < 1000; i++) {
+            c.onAck(i * 1000L, MSS, BASE, RTT, 2 * MSS);  // only 2 MSS ever in flight
+        }
+        assertEquals(3.0 * MSS, c.cwnd(), 1e-9);
+    }
+
+    @Test
+    void onAck_hugeQueue_minimumWindowHolds() {
+        LedbatController c = withCwnd(settings(), 10 * MSS);
+        for (int i = 0; i < 10_000; i++) {
+            ack(c, 4_000_000 + i * 100L, MSS, 5_000_000);
+        }
+        assertEquals(2.0 * MSS, c.cwnd(), 1e-9);
+        c.onLoss(9_000_000);
+        assertEquals(2.0 * MSS, c.cwnd(), 1e-9);
+    }
+
+    @Test
+    void onLoss_halvesWindowAtMostOncePerRtt() {
+        LedbatController c = withCwnd(settings(), 64 * MSS);
+        double w = c.cwnd();
+        long now = 10_000_000;
+        assertTrue(c.onLoss(now));
+        assertEquals(w / 2, c.cwnd(), 1e-9);
+        long srtt = c.rto().srtt();
+        assertFalse(c.onLoss(now + srtt - 1));
+        assertEquals(w / 2, c.cwnd(), 1e-9);
+        assertTrue(c.onLoss(now + srtt));
+        assertEquals(w / 4, c.cwnd(), 1e-9);
+    }
+
+    @Test
+    void onTimeout_windowToOneMss_ctoDoubles() {
+        LedbatController c = withCwnd(settings(), 30 * MSS);
+        long cto = c.rto().cto();
+        c.onTimeout(5_000_000);
+        assertEquals(MSS, c.cwnd(), 1e-9);
+        assertEquals(2 * cto, c.rto().cto());
+        c.onTimeout(6_000_000);
+        assertEquals(4 * cto, c.rto().cto());
+    }
+
+    @Test
+    void slowStart_doublesUntilThreeQuartersOfTarget() {
+        LedbatController c = controller(settings("slow-start", true));
+        c.onAck(0, 0, BASE, RTT, 0);
+        double w = c.cwnd();
+        c.onAck(1000, (long) w, BASE, RTT, (long) w);
+        assertEquals(2 * w, c.cwnd(), 1e-9);
+        assertTrue(c.inSlowStart());
+        for (int i = 0; i < 8; i++) {
+            c.onAck(2000 + i, 0, BASE + 80_000, -1, 0);   // 80 ms > 75 ms = 3/4 TARGET
+        }
+        c.onAck(3000, MSS, BASE + 80_000, RTT, (long) c.cwnd());
+        assertFalse(c.inSlowStart());
+    }
+
+    @Test
+    void ledbatPlusPlus_decreaseIsMultiplicativeAndCappedAtHalfPerRtt() {
+        LedbatSettings s = settings("mode", "ledbat++", "target-ms", 60);
+        LedbatController c = controller(s);
+        c.onAck(0, 0, BASE, RTT, 0);
+        for (long now = 1000; c.cwnd() < 100 * MSS; now += 1000) {
+            c.onAck(now, MSS, BASE, RTT, (long) c.cwnd() + MSS);
+        }
+        double w = c.cwnd();
+        // one RTT worth of ACKs at a queuing delay of 5 x target: the decrease is capped at W/2
+        long now = 5_000_000;
+        for (int i = 0; i < 8; i++) {
+            c.onAck(now++, 0, -1, RTT + 300_000, 0);
+        }
+        double acked = 0;
+        while (acked < w) {
+            c.onAck(now++, MSS, -1, RTT + 300_000, (long) c.cwnd() + MSS);
+            acked += MSS;
+        }
+        assertTrue(c.cwnd() < w * 0.75, "multiplicative decrease expected, cwnd " + c.cwnd() + " of " + w);
+        assertTrue(c.cwnd() >= w / 2 * 0.99 - MSS, "decrease must be capped near W/2 per RTT: " + c.cwnd());
+    }
+}

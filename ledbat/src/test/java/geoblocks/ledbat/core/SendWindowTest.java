@@ -1,0 +1,151 @@
+package geoblocks.ledbat.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Sequence numbers, cumulative and selective ACKs, loss detection and retransmission. */
+class SendWindowTest {
+    static final int MSS = 100;
+    static final double BIG = 1e12;
+
+    static List<Segment> sendAll(SendWindow w, long now, double cwnd) {
+        List<Segment> out = new ArrayList<>();
+        Segment s;
+        while ((s = w.nextToSend(now, cwnd)) != null) {
+            out.add(s);
+        }
+        return out;
+    }
+
+    static byte[] sack(int... bits) {
+        byte[] b = new byte[4];
+        for (int i : bits) {
+            b[i >> 3] |= (byte) (1 << (i & 7));
+        }
+        return b;
+    }
+
+    @Test
+    void offer_cutsMssSegmentsWithConsecutiveSeqs_acrossChunks() {
+        SendWindow w = new SendWindow(MSS);
+        w.offer(new byte[250]);
+        w.offer(new byte[70]);
+        List<Segment> segs = sendAll(w, 0, BIG);
+        assertEquals(List.of(0L, 1L, 2L, 3L), segs.stream().map(Segment::seq).toList());
+        assertEquals(List.of(100, 100, 100, 20), segs.stream().map(Segment::length).toList());
+        assertEquals(320, w.flightBytes());
+    }
+
+    @Test
+    void nextToSend_respectsCwndButAlwaysAllowsOneSegment() {
+        SendWindow w = new SendWindow(MSS);
+        w.offer(new byte[1000]);
+        assertEquals(1, sendAll(w, 0, 10).size());
+        assertEquals(0, sendAll(w, 0, 150).size());
+        assertEquals(2, sendAll(w, 0, 300).size());
+    }
+
+    @Test
+    void onAck_cumulativeAndSelective_countNewBytesOnce() {
+        SendWindow w = new SendWindow(MSS);
+        w.offer(new byte[500]);
+        sendAll(w, 0, BIG);
+        assertEquals(100, w.onAck(1, new byte[0], 0));
+        assertEquals(200, w.onAck(1, sack(1, 2), 1));  // seqs 3 and 4
+        assertEquals(0, w.onAck(1, sack(1, 2), 1));    // the same ACK again
+        assertEquals(200, w.onAck(3, sack(0, 1), 1));  // seqs 1, 2 by cum; 4 already counted
+        assertEquals(300, w.ackedBytes());             // cumulative bytes: seqs 0..2
+    }
+
+    @Test
+    void onAck_threeLaterSegmentsAcked_marksLossAndRetransmitsFirst() {
+        SendWindow w = new SendWindow(MSS);
+        w.offer(new byte[600]);
+        sendAll(w, 0, BIG);                          // seqs 0..5
+        w.onAck(0, sack(0, 1), 1);                   // 1, 2 received
+        assertEquals(0, w.lastLosses());
+        w.onAck(0, sack(0, 1, 2), 1);                // 1, 2, 3: seq 0 is 3 transmissions behind
+        assertEquals(1, w.lastLosses());
+        assertEquals(1, w.lostPackets());
+        Segment r = w.nextToSend(10, BIG);
+        assertEquals(0, r.seq());
+        assertTrue(r.isRetransmission());
+        assertEquals(1, w.resentPackets());
+    }
+
+    @Test
+    void onAck_lostRetransmission_isDetectedAgain() {
+        SendWindow w = new SendWindow(MSS);
+        w.offer(new byte[1000]);
+        sendAll(w, 0, 400);                          // 0..3
+        w.onAck(0, sack(0, 1, 2), 1);                // 0 lost
+        assertEquals(0, w.nextToSend(1, BIG).seq()); // resend 0 (tx 4)
+        sendAll(w, 1, BIG);                          // 4..9 (tx 5..10)
+        w.onAck(0, sack(0, 1, 2, 3, 4, 5, 6), 1);    // still no 0, later ones arrive
+        assertEquals(1, w.lastLosses());
+        assertEquals(0, w.nextToSend(2, BIG).seq());
+    }
+
+    @Test
+    void onTimeout_everythingInFlightIsResentInOrder() {
+        SendWindow w = new SendWindow(MSS);
+        w.offer(new byte[400]);
+        sendAll(w, 0, BIG);
+        w.onAck(0, sack(1), 1);                       // seq 2 sacked
+        assertEquals(3, w.onTimeout());
+        assertEquals(0, w.flightBytes());
+        assertEquals(List.of(0L, 1L, 3L), sendAll(w, 5, BIG).stream().map(Segment::seq).toList());
+    }
+
+    @Test
+    void onAck_beyondWhatWasSent_isInvalid() {
+        SendWindow w = new SendWindow(MSS);
+        w.offer(new byte[100]);
+        sendAll(w, 0, BIG);
+        assertEquals(-1, w.onAck(5, new byte[0], 0));
+        assertEquals(100, w.flightBytes());
+    }
+
+    @Test
+    void close_finIsLastSegment_completeWhenAcked() {
+        SendWindow w = new SendWindow(MSS);
+        w.offer(new byte[150]);
+        w.close();
+        List<Segment> segs = sendAll(w, 0, BIG);
+        assertEquals(3, segs.size());
+        assertTrue(segs.get(2).fin());
+        assertFalse(w.isComplete());
+        w.onAck(2, new byte[0], 0);
+        assertFalse(w.isComplete());
+        w.onAck(3, new byte[0], 0);
+        assertTrue(w.isComplete());
+        assertEquals(150, w.ackedBytes());
+    }
+
+    @Test
+    void segments_carryTheOfferedBytes() {
+        SendWindow w = new SendWindow(MSS);
+        byte[] a = new byte[130];
+        byte[] b = new byte[90];
+        Arrays.fill(a, (byte) 1);
+        Arrays.fill(b, (byte) 2);
+        w.offer(a);
+        w.offer(b);
+        List<Segment> segs = sendAll(w, 0, BIG);
+        byte[] second = Arrays.copyOfRange(segs.get(1).data(), segs.get(1).offset(),
+                segs.get(1).offset() + segs.get(1).length());
+        byte[] expect = new byte[100];
+        Arrays.fill(expect, 0, 30, (byte) 1);
+        Arrays.fill(expect, 30, 100, (byte) 2);
+        assertArrayEquals(expect, second);
+        assertNull(w.nextToSend(0, BIG));
+    }
+}
