@@ -120,8 +120,11 @@ public final class SimulateCommand implements Callable<Integer> {
 
     /** Runs a plan, printing progress, and fails if a simulated component faulted. */
     public static SimResult run(geoblocks.sim.harness.SimPlan plan, PrintStream o) {
-        o.println("simulating " + plan.durationMs() / 1000.0 + " s ...");
+        o.print("simulating " + plan.durationMs() / 1000 + " s:");
+        o.flush();
+        System.setProperty("geoblocks.sim.progress", "true");
         SimResult r = SimRunner.run(plan);
+        o.printf(Locale.ROOT, "  done (%.1f s wall)%n", r.wallMs() / 1000.0);
         if (!r.faults().isEmpty()) {
             throw new IllegalStateException("simulated component failed: " + r.faults().get(0));
         }

@@ -38,6 +38,8 @@ public final class Charts {
         c.getStyler().setMarkerSize(0);
         c.getStyler().setChartBackgroundColor(Color.WHITE);
         c.getStyler().setPlotGridLinesVisible(true);
+        c.getStyler().setXAxisDecimalPattern("#0");
+        c.getStyler().setXAxisTickMarkSpacingHint(60);
         for (Map.Entry<String, double[][]> e : series.entrySet()) {
             double[][] xy = e.getValue();
             if (xy[0].length == 0) {

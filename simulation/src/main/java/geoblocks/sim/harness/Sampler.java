@@ -27,6 +27,9 @@ public final class Sampler extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
 
+    /** Print the simulated time every 5 s (set by the simulate command). */
+    private static final boolean PROGRESS = Boolean.getBoolean("geoblocks.sim.progress");
+
     private final long periodMs;
     private final Map<String, Integer> flowIndex = new HashMap<>();
     private final Map<String, Long> lastDelivered = new HashMap<>();
@@ -56,6 +59,10 @@ public final class Sampler extends ComponentDefinition {
 
     private void sample() {
         double t = System.currentTimeMillis();
+        if (PROGRESS && (long) t % 5000 == 0) {
+            System.out.print("  " + (long) t / 1000 + " s");
+            System.out.flush();
+        }
         double seconds = periodMs / 1000.0;
         PathModel path = SimRegistry.path();
         for (FlowProbe f : SimRegistry.flows()) {

@@ -12,6 +12,14 @@ import se.sics.kompics.simulator.result.SimulationResultSingleton;
 public final class SimRunner {
     private SimRunner() {}
 
+    /** The simulator logs one INFO line per run from outside its loader; keep the console clean. */
+    private static void quietInstrumentationLog() {
+        org.slf4j.Logger l = org.slf4j.LoggerFactory.getLogger("CodeInstrumentation");
+        if (l instanceof ch.qos.logback.classic.Logger lb) {
+            lb.setLevel(ch.qos.logback.classic.Level.WARN);
+        }
+    }
+
     public static synchronized SimResult run(SimPlan plan) {
         SimulationResultMap res = SimulationResultSingleton.getInstance();
         List<String> flows = new ArrayList<>();
@@ -28,6 +36,7 @@ public final class SimRunner {
         res.put(ResultKeys.LINK_TOTALS, linkTotals);
         res.put(ResultKeys.FAULTS, faults);
         res.put(ResultKeys.EXTRA, extra);
+        quietInstrumentationLog();
         long t0 = System.nanoTime();
         new PlanScenario(plan).simulate(SeededLauncher.class);
         long wallMs = (System.nanoTime() - t0) / 1_000_000;

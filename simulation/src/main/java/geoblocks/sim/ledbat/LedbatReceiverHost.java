@@ -22,16 +22,25 @@ import se.sics.kompics.timer.Timer;
 public final class LedbatReceiverHost extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
+    private final java.util.Map<StreamKey, FlowProbe> probes = new java.util.HashMap<>();
+
+    private record StreamKey(NetAddress peer, int streamId) {}
 
     public LedbatReceiverHost(LedbatReceiverInit init) {
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, init.options.settings()));
         connect(ledbat.getNegative(Network.class), net, Channel.TWO_WAY);
         connect(ledbat.getNegative(Timer.class), timer, Channel.TWO_WAY);
         handle(ledbat.getPositive(LedbatPort.class), DataReceived.class, d -> {
-            FlowProbe p = SimRegistry.stream(d.peer(), d.streamId());
-            if (p != null) {
-                p.delivered(d.data().length);
+            StreamKey k = new StreamKey(d.peer(), d.streamId());
+            FlowProbe p = probes.get(k);
+            if (p == null) {
+                p = SimRegistry.stream(d.peer(), d.streamId());
+                if (p == null) {
+                    return;
+                }
+                probes.put(k, p);
             }
+            p.delivered(d.data().length);
         });
     }
 

@@ -25,8 +25,6 @@ public final class PathModel {
     private final Random random;
     private final Map<InetAddress, String> regionOf = new HashMap<>();
     private final Map<String, BottleneckLink> links = new LinkedHashMap<>();
-    private final Map<Object, long[]> lastArrival = new HashMap<>();
-    private final Map<Object, FlowAccount> flows = new HashMap<>();
     private long randomDrops;
 
     public PathModel(NetworkSpec spec, long seed) {
@@ -72,14 +70,42 @@ public final class PathModel {
         }
     }
 
+    /** What the model keeps per flow: its route, propagation delay, last arrival and accounting. */
+    private static final class Flow {
+        final List<BottleneckLink> route;
+        final long propagationNs;
+        final FlowAccount account = new FlowAccount();
+        long lastArrivalNs = Long.MIN_VALUE;
+
+        Flow(List<BottleneckLink> route, long propagationNs) {
+            this.route = route;
+            this.propagationNs = propagationNs;
+        }
+    }
+
+    private final Map<Object, Flow> flowState = new HashMap<>();
+
+    private Flow flowState(Object flowKey, InetAddress src, InetAddress dst) {
+        Flow f = flowState.get(flowKey);
+        if (f == null) {
+            String a = regionOf.get(src);
+            String b = regionOf.get(dst);
+            boolean wan = a != null && b != null && !a.equals(b);
+            double oneWayMs = (a == null || b == null) ? 0 : spec.rttMs(a, b) / 2;
+            f = new Flow(wan ? route(a, b) : List.of(), Math.round(oneWayMs * 1_000_000));
+            flowState.put(flowKey, f);
+        }
+        return f;
+    }
+
     /**
      * Arrival time in ns of a packet of {@code bytes} sent at {@code nowNs} from {@code src} to
-     * {@code dst}, or -1 when it is lost (randomly or by a full buffer).
+     * {@code dst}, or -1 when it is lost (randomly or by a full buffer). A flow key always names
+     * the same (src, dst) pair.
      */
     public long arrivalNs(long nowNs, InetAddress src, InetAddress dst, Object flowKey, int bytes) {
-        FlowAccount acct = flows.computeIfAbsent(flowKey, k -> new FlowAccount());
-        String a = regionOf.get(src);
-        String b = regionOf.get(dst);
+        Flow f = flowState(flowKey, src, dst);
+        FlowAccount acct = f.account;
         if (spec.lossRate() > 0 && random.nextDouble() < spec.lossRate()) {
             randomDrops++;
             acct.drops++;
@@ -87,43 +113,37 @@ public final class PathModel {
         }
         long t = nowNs;
         long queued = 0;
-        if (a != null && b != null && !a.equals(b)) {
-            for (BottleneckLink link : route(a, b)) {
-                long departure = link.offer(t, bytes);
-                if (departure < 0) {
-                    acct.drops++;
-                    return -1;
-                }
-                queued += link.lastQueueDelayNs();
-                t = departure;
+        List<BottleneckLink> route = f.route;
+        for (int i = 0; i < route.size(); i++) {
+            BottleneckLink link = route.get(i);
+            long departure = link.offer(t, bytes);
+            if (departure < 0) {
+                acct.drops++;
+                return -1;
             }
+            queued += link.lastQueueDelayNs();
+            t = departure;
         }
-        double oneWayMs = (a == null || b == null) ? 0 : spec.rttMs(a, b) / 2;
+        t += f.propagationNs;
         if (spec.jitterMs() > 0) {
-            oneWayMs += Math.abs(random.nextGaussian()) * spec.jitterMs();
+            t += Math.round(Math.abs(random.nextGaussian()) * spec.jitterMs() * 1_000_000);
         }
-        t += Math.round(oneWayMs * 1_000_000);
-        long[] last = lastArrival.computeIfAbsent(flowKey, k -> new long[] {Long.MIN_VALUE});
-        t = Math.max(t, last[0]);
-        last[0] = t;
+        t = Math.max(t, f.lastArrivalNs);
+        f.lastArrivalNs = t;
         acct.queueNsSum += queued;
         acct.packets++;
         return t;
     }
 
-    private final Map<String, List<BottleneckLink>> routes = new HashMap<>();
-
     private List<BottleneckLink> route(String a, String b) {
-        return routes.computeIfAbsent(a + ">" + b, k -> {
-            List<BottleneckLink> r = new ArrayList<>(3);
-            for (String key : new String[] {"up:" + a, a + ">" + b, "down:" + b}) {
-                BottleneckLink l = links.get(key);
-                if (l != null) {
-                    r.add(l);
-                }
+        List<BottleneckLink> r = new ArrayList<>(3);
+        for (String key : new String[] {"up:" + a, a + ">" + b, "down:" + b}) {
+            BottleneckLink l = links.get(key);
+            if (l != null) {
+                r.add(l);
             }
-            return Collections.unmodifiableList(r);
-        });
+        }
+        return Collections.unmodifiableList(r);
     }
 
     /** Region of a host, or null when the host is not placed in any region. */
@@ -136,9 +156,16 @@ public final class PathModel {
         return Collections.unmodifiableMap(links);
     }
 
-    /** The accounting of one flow (created empty if it sent nothing yet). */
+    private static final FlowAccount NONE = new FlowAccount();
+
+    /** The accounting of one flow (an empty one if it sent nothing yet; do not keep it). */
     public FlowAccount flow(Object flowKey) {
-        return flows.computeIfAbsent(flowKey, k -> new FlowAccount());
+        Flow f = flowState.get(flowKey);
+        if (f == null) {
+            NONE.reset();
+            return NONE;
+        }
+        return f.account;
     }
 
     public long randomDrops() {
