@@ -32,6 +32,19 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--data", paramLabel = "DIR", description = "Data directory (default: geoblocks-data/REGION).")
     Path data;
 
+    /** Daemon threads for block I/O: blocked in fsync most of the time, so many are cheap. */
+    static java.util.concurrent.ExecutorService ioPool(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("geoblocks.node.io-threads must be >= 1, was " + threads);
+        }
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "blockstore-io-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
     @Override
     public Integer call() throws Exception {
         AppConfig cfg = AppConfig.load(config);
@@ -46,7 +59,7 @@ public final class ServerCommand implements Callable<Integer> {
         Runtime.prepare();
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
-                new SecureRandom().nextLong());
+                new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")));
         Kompics.createAndStart(ServerHost.class, new ServerHost.ServerInit(self, node, listening),
                 Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()));
         try {

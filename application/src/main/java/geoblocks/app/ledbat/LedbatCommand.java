@@ -2,11 +2,13 @@ package geoblocks.app.ledbat;
 
 import picocli.CommandLine.Command;
 
-/** LEDBAT test application (placeholder until the LEDBAT issue lands). */
-@Command(name = "ledbat", mixinStandardHelpOptions = true, description = "LEDBAT test application.")
+/** The LEDBAT test application: {@code ledbat server}, {@code ledbat client}, {@code ledbat plot}. */
+@Command(name = "ledbat", mixinStandardHelpOptions = true,
+        description = "LEDBAT (RFC 6817) test application: bulk transfer with checksum, throughput and CSV logs.",
+        subcommands = {LedbatServerCommand.class, LedbatClientCommand.class, LedbatPlotCommand.class})
 public final class LedbatCommand implements Runnable {
     @Override
     public void run() {
-        throw new IllegalStateException("ledbat test application not built yet");
+        new picocli.CommandLine(this).usage(System.out);
     }
 }

@@ -10,6 +10,7 @@ import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.port.BlockStorePort.ReadBlock;
 import geoblocks.blockstore.port.BlockStorePort.StoreBlock;
 import java.io.IOException;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import se.sics.kompics.ComponentDefinition;
@@ -18,22 +19,40 @@ import se.sics.kompics.Negative;
 
 /**
  * The BlockStore component: serves {@link BlockStorePort} from a {@link BlockStorage} (files in
- * production, memory in the simulator). Runs disk I/O on its own Kompics worker, apart from the
- * network-facing file service. Errors become answers with a message; nothing here crashes the node.
+ * production, memory in the simulator). Each request runs on the injected I/O executor: in
+ * production a pool, so many blocks are written and fsync'ed at once and the file system commits
+ * them together (one fsync'ed 1 MiB block at a time reached 77 MB/s on our disk, eight at once
+ * 150 MB/s); in the simulator and unit tests a direct executor, which runs it in the handler.
+ * Answers are triggered when the I/O is done. Errors become answers with a message; nothing here
+ * crashes the node.
  */
 public final class BlockStoreComponent extends ComponentDefinition {
     private static final Logger LOG = LoggerFactory.getLogger(BlockStoreComponent.class);
     private final Negative<BlockStorePort> port = provides(BlockStorePort.class);
     private final BlockStorage storage;
+    private final Executor io;
 
     public BlockStoreComponent(BlockStoreInit init) {
         this.storage = init.storage;
+        this.io = init.io;
         handle(port, StoreBlock.class, this::onStore);
         handle(port, ReadBlock.class, this::onRead);
         handle(port, DeleteBlocks.class, this::onDelete);
     }
 
     private void onStore(StoreBlock s) {
+        io.execute(() -> store(s));
+    }
+
+    private void onRead(ReadBlock r) {
+        io.execute(() -> read(r));
+    }
+
+    private void onDelete(DeleteBlocks d) {
+        io.execute(() -> delete(d));
+    }
+
+    private void store(StoreBlock s) {
         String error = null;
         try {
             storage.put(s.id(), s.data(), s.crc());
@@ -44,7 +63,7 @@ public final class BlockStoreComponent extends ComponentDefinition {
         trigger(new BlockStored(s.req(), s.id(), error), port);
     }
 
-    private void onRead(ReadBlock r) {
+    private void read(ReadBlock r) {
         try {
             Block b = storage.get(r.id());
             trigger(new BlockRead(r.req(), r.id(), b, null), port);
@@ -54,7 +73,7 @@ public final class BlockStoreComponent extends ComponentDefinition {
         }
     }
 
-    private void onDelete(DeleteBlocks d) {
+    private void delete(DeleteBlocks d) {
         for (BlockId id : d.ids()) {
             try {
                 storage.delete(id);
@@ -66,9 +85,17 @@ public final class BlockStoreComponent extends ComponentDefinition {
 
     public static final class BlockStoreInit extends Init<BlockStoreComponent> {
         final BlockStorage storage;
+        final Executor io;
 
+        /** Runs I/O in the handler (simulator, tests). */
         public BlockStoreInit(BlockStorage storage) {
+            this(storage, Runnable::run);
+        }
+
+        /** Runs I/O on {@code io}; answers are triggered from its threads. */
+        public BlockStoreInit(BlockStorage storage, Executor io) {
             this.storage = storage;
+            this.io = io;
         }
     }
 }

@@ -10,6 +10,7 @@ import geoblocks.net.NetAddress;
 import geoblocks.net.WanEmulator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
@@ -37,7 +38,7 @@ public final class NodeParent extends ComponentDefinition {
         }
         Map<String, NetAddress> peers = new LinkedHashMap<>(init.cluster.regions());
         peers.remove(init.region);
-        Component blocks = create(BlockStoreComponent.class, new BlockStoreComponent.BlockStoreInit(init.blocks));
+        Component blocks = create(BlockStoreComponent.class, new BlockStoreComponent.BlockStoreInit(init.blocks, init.io));
         Component monitor = create(RttMonitor.class,
                 new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings));
         Component files = create(FileService.class, new FileService.FileServiceInit(init.self, init.region,
@@ -59,9 +60,18 @@ public final class NodeParent extends ComponentDefinition {
         final BlockStorage blocks;
         final ManifestStore manifests;
         final long seed;
+        final Executor io;
 
+        /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed) {
+            this(region, cluster, settings, blocks, manifests, seed, Runnable::run);
+        }
+
+        /** A node whose block I/O runs on {@code io} (production: a pool, see BlockStoreComponent). */
+        public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
+                ManifestStore manifests, long seed, Executor io) {
+            this.io = io;
             this.region = region;
             this.self = cluster.address(region);
             this.cluster = cluster;

@@ -8,7 +8,7 @@ import java.util.Objects;
  * Everything needed to find and verify a stored file from any node: its name, size, block size,
  * the policy and region it was uploaded with, and per block its length, CRC32C and replica
  * regions. Invariant: block lengths add up to {@code size}; every block but the last is
- * {@code blockSize} long; every block has at least one replica.
+ * {@code blockSize} long and the last at most that; every block has at least one replica.
  */
 public record Manifest(String name, String fileId, long size, int blockSize, String policy,
         String uploadedAt, long createdMillis, List<BlockRef> blocks) {
@@ -38,6 +38,9 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
             int len = blocks.get(i).length();
             if (i < blocks.size() - 1 && len != blockSize) {
                 throw new IllegalArgumentException("block " + i + " has " + len + " bytes, expected " + blockSize);
+            }
+            if (len > blockSize) {
+                throw new IllegalArgumentException("last block has " + len + " bytes, more than the block size " + blockSize);
             }
             sum += len;
         }

@@ -31,12 +31,12 @@ public final class ManifestCodec {
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(MAGIC);
             out.writeByte(VERSION);
-            out.writeUTF(m.name());
-            out.writeUTF(m.fileId());
+            writeStr(out, m.name());
+            writeStr(out, m.fileId());
             out.writeLong(m.size());
             out.writeInt(m.blockSize());
-            out.writeUTF(m.policy());
-            out.writeUTF(m.uploadedAt());
+            writeStr(out, m.policy());
+            writeStr(out, m.uploadedAt());
             out.writeLong(m.createdMillis());
             out.writeInt(m.blocks().size());
             for (Manifest.BlockRef b : m.blocks()) {
@@ -44,7 +44,7 @@ public final class ManifestCodec {
                 out.writeInt(b.crc());
                 out.writeByte(b.replicas().size());
                 for (String r : b.replicas()) {
-                    out.writeUTF(r);
+                    writeStr(out, r);
                 }
             }
         } catch (IOException e) {
@@ -101,7 +101,20 @@ public final class ManifestCodec {
         }
     }
 
-    /** Reads a string written by DataOutputStream.writeUTF (modified UTF-8; ours never has NULs). */
+    /**
+     * Writes u16 length + standard UTF-8. Not DataOutputStream.writeUTF: its modified UTF-8 encodes
+     * characters outside the BMP (emoji) as surrogate pairs, which {@link #str} cannot read back.
+     */
+    private static void writeStr(DataOutputStream out, String s) throws IOException {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        if (b.length > 0xFFFF) {
+            throw new IllegalArgumentException("manifest string of " + b.length + " UTF-8 bytes exceeds 65535");
+        }
+        out.writeShort(b.length);
+        out.write(b);
+    }
+
+    /** Reads a string written by {@link #writeStr}. */
     private static String str(ByteBuffer in) throws IOException {
         int len = Short.toUnsignedInt(in.getShort());
         if (len > in.remaining()) {

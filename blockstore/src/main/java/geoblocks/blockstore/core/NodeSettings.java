@@ -33,7 +33,7 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
     public static NodeSettings from(Config root) {
         Config c = root.getConfig("geoblocks.node");
         return new NodeSettings(
-                (int) c.getBytes("chunk-bytes").longValue(),
+                intBytes(c, "chunk-bytes"),
                 c.getBytes("put-window").longValue(),
                 c.getBytes("get-window").longValue(),
                 c.getInt("fetch-parallelism"),
@@ -41,12 +41,19 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
                 c.getDuration("probe-interval", TimeUnit.MILLISECONDS),
                 c.getInt("rtt-window"),
                 c.getDuration("down-after", TimeUnit.MILLISECONDS),
-                (int) c.getBytes("max-block-size").longValue(),
-                (int) c.getBytes("default-block-size").longValue());
+                intBytes(c, "max-block-size"),
+                intBytes(c, "default-block-size"));
+    }
+
+    /** A byte size that must fit an int; rejected (not wrapped) when it does not. */
+    private static int intBytes(Config c, String key) {
+        long v = c.getBytes(key);
+        require(v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE, key + " must be below 2 GiB", v);
+        return (int) v;
     }
 
     /** Defaults as in reference.conf, for tests and the simulator. */
     public static NodeSettings defaults() {
-        return new NodeSettings(60_000, 8 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 64 << 20, 1 << 20);
+        return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 64 << 20, 1 << 20);
     }
 }

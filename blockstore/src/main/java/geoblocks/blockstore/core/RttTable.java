@@ -54,7 +54,9 @@ public final class RttTable {
     /** Self first, then every up peer nearest first: the order to try replicas in. */
     public List<String> readOrder(List<String> replicas) {
         List<String> order = new ArrayList<>(replicas);
-        order.sort(Comparator.comparingDouble((String r) -> rttMs(r).orElse(Double.MAX_VALUE)).thenComparing(r -> r));
+        order.sort(Comparator.comparing((String r) -> !r.equals(self))
+                .thenComparingDouble(r -> rttMs(r).orElse(Double.MAX_VALUE))
+                .thenComparing(r -> r));
         return order;
     }
 

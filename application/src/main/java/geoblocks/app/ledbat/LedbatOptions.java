@@ -1,0 +1,57 @@
+package geoblocks.app.ledbat;
+
+import com.typesafe.config.ConfigFactory;
+import geoblocks.app.Sizes;
+import geoblocks.ledbat.core.LedbatSettings;
+import geoblocks.ledbat.wire.LedbatCodec;
+import geoblocks.net.netty.CodecSerializer;
+import java.util.HashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Options shared by {@code ledbat server} and {@code ledbat client}. */
+final class LedbatOptions {
+    @Option(names = "--target", paramLabel = "MS", description = "LEDBAT TARGET queuing delay in ms (RFC 6817: <= 100; default from reference.conf: 100).")
+    Integer targetMs;
+
+    @Option(names = "--mode", paramLabel = "MODE", description = "rfc6817 (default) or ledbat++.")
+    String mode;
+
+    @Option(names = "--gain-decrease", paramLabel = "G", description = "GAIN applied above target (default 1 = RFC).")
+    Double gainDecrease;
+
+    @Option(names = "--udp-buffer", paramLabel = "SIZE", defaultValue = "4MiB",
+            description = "SO_RCVBUF/SO_SNDBUF of the UDP socket (capped by net.core.rmem_max/wmem_max; default ${DEFAULT-VALUE}).")
+    String udpBuffer;
+
+    @Option(names = "--verbose", description = "Print socket buffer sizes and other details on stderr.")
+    boolean verbose;
+
+    LedbatSettings settings() {
+        Map<String, Object> over = new HashMap<>();
+        if (targetMs != null) {
+            over.put("target-ms", targetMs);
+        }
+        if (mode != null) {
+            over.put("mode", mode);
+        }
+        if (gainDecrease != null) {
+            over.put("gain-decrease", gainDecrease);
+        }
+        com.typesafe.config.Config base = ConfigFactory.load();
+        com.typesafe.config.Config merged = ConfigFactory.parseMap(over).atPath(LedbatSettings.NAMESPACE).withFallback(base);
+        return LedbatSettings.from(merged);
+    }
+
+    int udpBufferBytes() {
+        long b = Sizes.parse(udpBuffer);
+        if (b < 4096 || b > (1L << 30)) {
+            throw new IllegalArgumentException("--udp-buffer must be between 4KiB and 1GiB, was " + udpBuffer);
+        }
+        return (int) b;
+    }
+
+    static void registerCodec() {
+        CodecSerializer.register(LedbatCodec.INSTANCE, LedbatCodec.SERIALIZER_ID, "ledbat");
+    }
+}
