@@ -1,0 +1,217 @@
+package geoblocks.blockstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@link BlockStorage} contract, run against every implementation by a tiny subclass: checksums
+ * verified on put and get, missing blocks reported as {@link NoSuchBlockException}, sorted listing,
+ * and replacement that readers see as the old or the new copy, never a mix.
+ */
+abstract class BlockStorageContract {
+    static final BlockId A = BlockId.of("a");
+    static final BlockId B = BlockId.of("b");
+
+    BlockStorage store;
+
+    /** A fresh, empty store. */
+    abstract BlockStorage newStore() throws IOException;
+
+    @BeforeEach
+    void openStore() throws IOException {
+        store = newStore();
+    }
+
+    static byte[] randomBytes(long seed, int n) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    static void put(BlockStorage s, BlockId id, byte[] data) throws IOException {
+        s.put(id, data, Checksums.crc32c(data));
+    }
+
+    @Test
+    void putThenGet_smallBlock_returnsSameBytesAndCrc() throws IOException {
+        byte[] data = randomBytes(1, 1000);
+        put(store, A, data);
+        Block b = store.get(A);
+        assertArrayEquals(data, b.data());
+        assertEquals(Checksums.crc32c(data), b.crc());
+        assertEquals(1000, b.length());
+    }
+
+    @Test
+    void putThenGet_emptyBlock_returnsEmptyBlock() throws IOException {
+        put(store, A, new byte[0]);
+        Block b = store.get(A);
+        assertEquals(0, b.length());
+        assertEquals(Checksums.crc32c(new byte[0]), b.crc());
+        assertTrue(store.contains(A));
+    }
+
+    @Test
+    void putThenGet_multiMiBBlock_returnsSameBytes() throws IOException {
+        byte[] data = randomBytes(2, 5 * 1024 * 1024 + 17);
+        put(store, A, data);
+        assertArrayEquals(data, store.get(A).data());
+    }
+
+    @Test
+    void put_wrongCrc_isRejectedAndStoresNothing() throws IOException {
+        byte[] data = randomBytes(3, 4096);
+        int wrong = Checksums.crc32c(data) ^ 1;
+        assertThrows(CorruptBlockException.class, () -> store.put(A, data, wrong));
+        assertFalse(store.contains(A));
+        assertEquals(List.of(), store.list());
+        assertThrows(NoSuchBlockException.class, () -> store.get(A));
+    }
+
+    @Test
+    void put_wrongCrcOverExistingBlock_keepsOldBlock() throws IOException {
+        byte[] old = randomBytes(4, 300);
+        put(store, A, old);
+        byte[] fresh = randomBytes(5, 300);
+        assertThrows(CorruptBlockException.class, () -> store.put(A, fresh, Checksums.crc32c(fresh) + 1));
+        assertArrayEquals(old, store.get(A).data());
+    }
+
+    @Test
+    void get_missingId_throwsNoSuchBlock() {
+        assertThrows(NoSuchBlockException.class, () -> store.get(A));
+    }
+
+    @Test
+    void get_afterOtherBlockStored_missingIdStillThrowsNoSuchBlock() throws IOException {
+        put(store, A, randomBytes(6, 10));
+        assertThrows(NoSuchBlockException.class, () -> store.get(B));
+    }
+
+    @Test
+    void delete_presentBlock_removesItAndReturnsTrue() throws IOException {
+        put(store, A, randomBytes(7, 10));
+        put(store, B, randomBytes(8, 10));
+        assertTrue(store.delete(A));
+        assertFalse(store.contains(A));
+        assertThrows(NoSuchBlockException.class, () -> store.get(A));
+        assertEquals(List.of(B), store.list());
+        assertTrue(store.contains(B));
+    }
+
+    @Test
+    void delete_missingBlock_returnsFalse() throws IOException {
+        assertFalse(store.delete(A));
+        put(store, A, randomBytes(9, 10));
+        assertTrue(store.delete(A));
+        assertFalse(store.delete(A));
+    }
+
+    @Test
+    void contains_reflectsPutAndDelete() throws IOException {
+        assertFalse(store.contains(A));
+        put(store, A, randomBytes(10, 10));
+        assertTrue(store.contains(A));
+        assertFalse(store.contains(B));
+    }
+
+    @Test
+    void list_emptyStore_isEmpty() throws IOException {
+        assertEquals(List.of(), store.list());
+    }
+
+    @Test
+    void list_returnsEveryIdSorted() throws IOException {
+        List<BlockId> ids = new ArrayList<>();
+        Random r = new Random(11);
+        for (int i = 0; i < 60; i++) {
+            BlockId id = BlockId.of("id" + Integer.toHexString(r.nextInt()) + "-" + i);
+            ids.add(id);
+            put(store, id, randomBytes(i, i));
+        }
+        put(store, ids.get(0), randomBytes(99, 3)); // a replacement does not duplicate the id
+        ids.sort(null);
+        assertEquals(ids, store.list());
+    }
+
+    @Test
+    void put_sameIdTwice_replacesBlock() throws IOException {
+        put(store, A, randomBytes(12, 100));
+        byte[] fresh = randomBytes(13, 50);
+        put(store, A, fresh);
+        assertArrayEquals(fresh, store.get(A).data());
+        assertEquals(List.of(A), store.list());
+    }
+
+    @Test
+    void put_callerMutatesArrayAfterwards_storedBlockUnchanged() throws IOException {
+        byte[] data = randomBytes(14, 64);
+        byte[] copy = data.clone();
+        put(store, A, data);
+        data[0] ^= 0x55;
+        assertArrayEquals(copy, store.get(A).data());
+    }
+
+    @Test
+    void get_callerMutatesReturnedArray_storedBlockUnchanged() throws IOException {
+        byte[] data = randomBytes(15, 64);
+        put(store, A, data);
+        store.get(A).data()[0] ^= 0x55;
+        assertArrayEquals(data, store.get(A).data());
+    }
+
+    /**
+     * One thread replaces a block back and forth between two versions while another reads it: every
+     * read is exactly one of the two versions (and verifies), never a mix, never a miss.
+     */
+    @Test
+    void replace_concurrentReader_seesOldOrNewNeverAMix() throws Exception {
+        byte[] v1 = randomBytes(16, 64 * 1024);
+        byte[] v2 = randomBytes(17, 48 * 1024);
+        put(store, A, v1);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicReference<Throwable> writerError = new AtomicReference<>();
+        Thread writer = new Thread(() -> {
+            try {
+                for (int i = 0; i < 60; i++) {
+                    put(store, A, i % 2 == 0 ? v2 : v1);
+                }
+            } catch (Throwable t) {
+                writerError.set(t);
+            } finally {
+                writing.set(false);
+            }
+        });
+        writer.start();
+        int reads = 0;
+        try {
+            while (writing.get() || reads < 10) {
+                byte[] got = store.get(A).data();
+                if (!Arrays.equals(got, v1) && !Arrays.equals(got, v2)) {
+                    fail("read " + reads + " returned " + got.length + " bytes matching neither version");
+                }
+                reads++;
+            }
+        } finally {
+            writer.join();
+        }
+        if (writerError.get() != null) {
+            throw new AssertionError("writer failed", writerError.get());
+        }
+        assertArrayEquals(v1, store.get(A).data());
+    }
+}

@@ -1,0 +1,217 @@
+package geoblocks.blockstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ManifestCodecTest {
+    private static final Manifest SAMPLE = Manifests.of("sample.bin", 5 * 1000 + 123, 1000);
+
+    private static Manifest roundTrip(Manifest m) throws IOException {
+        return ManifestCodec.decode(ManifestCodec.encode(m));
+    }
+
+    /** {@code body} followed by its correct CRC32C, so decoding gets past the checksum. */
+    private static byte[] withCrc(byte[] body) {
+        return ByteBuffer.allocate(body.length + 4).put(body).putInt(Checksums.crc32c(body)).array();
+    }
+
+    private static byte[] bodyOf(byte[] encoded) {
+        return Arrays.copyOf(encoded, encoded.length - 4);
+    }
+
+    /** Decodes, accepting a manifest or an IOException; any other throwable fails the test. */
+    private static void decodeOrIOException(byte[] data) {
+        try {
+            ManifestCodec.decode(data);
+        } catch (IOException expected) {
+            // rejected, as it should be
+        }
+    }
+
+    @Test
+    void roundTrip_sample_equalsOriginal() throws IOException {
+        assertEquals(SAMPLE, roundTrip(SAMPLE));
+    }
+
+    @Test
+    void roundTrip_zeroSizeFile_equalsOriginal() throws IOException {
+        Manifest m = Manifests.of("empty", 0, 1 << 20);
+        assertEquals(1, m.blocks().size());
+        assertEquals(m, roundTrip(m));
+    }
+
+    @Test
+    void roundTrip_zeroBlocks_equalsOriginal() throws IOException {
+        Manifest m = Manifests.withBlocks(0, 10, List.of());
+        assertEquals(m, roundTrip(m));
+    }
+
+    @Test
+    void roundTrip_twentyThousandBlocks_exceeds64KiBAndEqualsOriginal() throws IOException {
+        Manifest m = Manifests.of("big", 20_000L * 65536 - 7, 65536, List.of("saopaulo", "mumbai", "dublin"));
+        assertEquals(20_000, m.blocks().size());
+        byte[] bytes = ManifestCodec.encode(m);
+        assertTrue(bytes.length > 65536, "encoded " + bytes.length + " bytes");
+        assertEquals(m, ManifestCodec.decode(bytes));
+    }
+
+    @Test
+    void roundTrip_manyReplicasAndExtremeValues_equalsOriginal() throws IOException {
+        List<String> replicas = java.util.stream.IntStream.range(0, 255).mapToObj(i -> "r" + i).toList();
+        Manifest m = new Manifest("x", "id", Integer.MAX_VALUE, Integer.MAX_VALUE, "", "", Long.MIN_VALUE,
+                List.of(new Manifest.BlockRef(Integer.MAX_VALUE, -1, replicas)));
+        assertEquals(m, roundTrip(m));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"résumé.txt", "写真.jpg", "emoji \uD83D\uDE00.png", "\uD83C\uDDF0\uD83C\uDDF7 flag", "a\\b ~!@#$%^&*()"})
+    void roundTrip_nonAsciiName_keepsNameExactly(String name) throws IOException {
+        Manifest m = Manifests.of(name, 10, 4);
+        assertEquals(name, roundTrip(m).name());
+        assertEquals(m, roundTrip(m));
+    }
+
+    @Test
+    void roundTrip_nameOf100Utf8BytesOfSupplementaryChars_equalsOriginal() throws IOException {
+        Manifest m = Manifests.of("\uD83D\uDE00".repeat(25), 10, 4);
+        assertEquals(m, roundTrip(m));
+    }
+
+    @Test
+    void roundTrip_nonAsciiReplicaAndPolicyStrings_equalsOriginal() throws IOException {
+        Manifest m = new Manifest("f", "id\uD83D\uDE00", 3, 4, "pol\u00e9", "s\u00e3opaulo", 5,
+                List.of(new Manifest.BlockRef(3, 9, List.of("s\u00e3opaulo", "\uD83D\uDE00"))));
+        assertEquals(m, roundTrip(m));
+    }
+
+    @Test
+    void encode_isDeterministic() {
+        assertTrue(Arrays.equals(ManifestCodec.encode(SAMPLE), ManifestCodec.encode(SAMPLE)));
+    }
+
+    @Test
+    void decode_everyTruncation_throwsIOException() {
+        byte[] full = ManifestCodec.encode(SAMPLE);
+        for (int len = 0; len < full.length; len++) {
+            byte[] cut = Arrays.copyOf(full, len);
+            assertThrows(IOException.class, () -> ManifestCodec.decode(cut), "truncated to " + len);
+        }
+    }
+
+    @Test
+    void decode_everyTruncationWithRecomputedCrc_throwsIOException() {
+        byte[] body = bodyOf(ManifestCodec.encode(SAMPLE));
+        for (int len = 0; len < body.length; len++) {
+            byte[] cut = withCrc(Arrays.copyOf(body, len));
+            assertThrows(IOException.class, () -> ManifestCodec.decode(cut), "body truncated to " + len);
+        }
+    }
+
+    @Test
+    void decode_flippedByteAnywhere_throwsIOException() {
+        byte[] full = ManifestCodec.encode(SAMPLE);
+        for (int pos = 0; pos < full.length; pos++) {
+            for (int mask : new int[] {0x01, 0x10, 0x80, 0xff}) {
+                byte[] bad = full.clone();
+                bad[pos] ^= (byte) mask;
+                assertThrows(IOException.class, () -> ManifestCodec.decode(bad), "byte " + pos + " ^ " + mask);
+            }
+        }
+    }
+
+    @Test
+    void decode_extraTrailingBytes_throwsIOException() {
+        byte[] full = ManifestCodec.encode(SAMPLE);
+        assertThrows(IOException.class, () -> ManifestCodec.decode(Arrays.copyOf(full, full.length + 1)));
+        byte[] body = bodyOf(full);
+        assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(Arrays.copyOf(body, body.length + 3))));
+    }
+
+    @Test
+    void decode_wrongMagicOrVersionWithValidCrc_throwsIOException() {
+        byte[] body = bodyOf(ManifestCodec.encode(SAMPLE));
+        byte[] magic = body.clone();
+        magic[0] = 'X';
+        assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(magic)));
+        byte[] version = body.clone();
+        version[4] = 2;
+        assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(version)));
+    }
+
+    /** Offset of the block count: magic, version, then the fields of {@link Manifests#of}. */
+    private static int blockCountOffset(Manifest m) {
+        return 4 + 1 + (2 + m.name().length()) + (2 + m.fileId().length()) + 8 + 4 + (2 + m.policy().length())
+                + (2 + m.uploadedAt().length()) + 8;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1_000_000, 7, 5, 0})
+    void decode_lyingBlockCountWithValidCrc_throwsIOException(int count) {
+        byte[] body = bodyOf(ManifestCodec.encode(SAMPLE));
+        int at = blockCountOffset(SAMPLE);
+        assertEquals(SAMPLE.blocks().size(), ByteBuffer.wrap(body).getInt(at));
+        ByteBuffer.wrap(body).putInt(at, count);
+        assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(body)));
+    }
+
+    @Test
+    void decode_validEncodingOfInvalidManifest_throwsIOException() {
+        byte[] body = bodyOf(ManifestCodec.encode(SAMPLE));
+        int sizeAt = 4 + 1 + (2 + SAMPLE.name().length()) + (2 + SAMPLE.fileId().length());
+        ByteBuffer.wrap(body).putLong(sizeAt, SAMPLE.size() + 1); // blocks no longer add up
+        IOException e = assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(body)));
+        assertTrue(e.getMessage().contains("invalid"), e.getMessage());
+    }
+
+    @Test
+    void decode_randomGarbage_throwsIOException() {
+        Random r = new Random(42);
+        for (int i = 0; i < 5000; i++) {
+            byte[] junk = new byte[r.nextInt(400)];
+            r.nextBytes(junk);
+            assertThrows(IOException.class, () -> ManifestCodec.decode(junk), "garbage #" + i);
+        }
+    }
+
+    @Test
+    void decode_randomGarbageWithValidMagicAndCrc_neverThrowsAnythingButIOException() {
+        Random r = new Random(43);
+        byte[] prefix = Arrays.copyOf(ManifestCodec.encode(SAMPLE), 5);
+        for (int i = 0; i < 5000; i++) {
+            byte[] body = new byte[5 + r.nextInt(300)];
+            r.nextBytes(body);
+            System.arraycopy(prefix, 0, body, 0, 5);
+            decodeOrIOException(withCrc(body));
+        }
+    }
+
+    @Test
+    void decode_mutatedBodyWithValidCrc_neverThrowsAnythingButIOException() {
+        Random r = new Random(44);
+        byte[] body = bodyOf(ManifestCodec.encode(SAMPLE));
+        for (int i = 0; i < 5000; i++) {
+            byte[] bad = body.clone();
+            for (int k = 1 + r.nextInt(3); k > 0; k--) {
+                bad[r.nextInt(bad.length)] = (byte) r.nextInt(256);
+            }
+            decodeOrIOException(withCrc(bad));
+        }
+    }
+
+    @Test
+    void decode_tooShort_throwsIOException() {
+        assertThrows(IOException.class, () -> ManifestCodec.decode(new byte[0]));
+        assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(new byte[0])));
+        assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(new byte[] {0x47, 0x42, 0x4D, 0x46, 1})));
+    }
+}

@@ -1,0 +1,91 @@
+package geoblocks.blockstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class NodeSettingsTest {
+
+    private static NodeSettings load(String overrides) {
+        Config c = ConfigFactory.parseString(overrides).withFallback(ConfigFactory.defaultReference()).resolve();
+        return NodeSettings.from(c);
+    }
+
+    @Test
+    void from_referenceConf_equalsDefaults() {
+        assertEquals(NodeSettings.defaults(), load(""));
+    }
+
+    @Test
+    void from_unitsInConfig_areConverted() {
+        NodeSettings s = load("geoblocks.node { chunk-bytes = 32 KiB, rpc-timeout = 2 s, probe-interval = 250 ms,"
+                + " down-after = 1 s, max-block-size = 8 MiB, default-block-size = 64 KiB }");
+        assertEquals(32 * 1024, s.chunkBytes());
+        assertEquals(2000, s.rpcTimeoutMs());
+        assertEquals(250, s.probeIntervalMs());
+        assertEquals(1000, s.downAfterMs());
+        assertEquals(8 << 20, s.maxBlockSize());
+        assertEquals(64 << 10, s.defaultBlockSize());
+    }
+
+    @ParameterizedTest(name = "{0} = {1}")
+    @CsvSource(delimiter = '|', value = {
+        "chunk-bytes | 1023",
+        "chunk-bytes | 60001",
+        "chunk-bytes | 0",
+        "put-window | 1000",
+        "get-window | 59999",
+        "fetch-parallelism | 0",
+        "fetch-parallelism | -3",
+        "rpc-timeout | 99 ms",
+        "probe-interval | 9 ms",
+        "rtt-window | 0",
+        "down-after | 1 s",
+        "down-after | 500 ms",
+        "max-block-size | 0",
+        "max-block-size | 257 MiB",
+        "default-block-size | 0",
+        "default-block-size | 65 MiB",
+    })
+    void from_badValue_isRejectedNamingTheKey(String key, String value) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> load("geoblocks.node." + key + " = " + value));
+        assertTrue(e.getMessage().contains("geoblocks.node." + key), e.getMessage());
+    }
+
+    /** Byte sizes beyond an int must be rejected, not silently wrapped into a small valid value. */
+    @ParameterizedTest(name = "{0} = {1}")
+    @CsvSource(delimiter = '|', value = {
+        "max-block-size | 4097 MiB",
+        "max-block-size | 4 GiB",
+        "default-block-size | 4097 MiB",
+        "chunk-bytes | 4295027296",
+    })
+    void from_byteSizeOverflowingInt_isRejectedNamingTheKey(String key, String value) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> load("geoblocks.node." + key + " = " + value));
+        assertTrue(e.getMessage().contains("geoblocks.node." + key), e.getMessage());
+    }
+
+    @Test
+    void new_badValue_messageIncludesTheValue() {
+        NodeSettings d = NodeSettings.defaults();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NodeSettings(
+                d.chunkBytes(), d.putWindowBytes(), d.getWindowBytes(), 0, d.rpcTimeoutMs(), d.probeIntervalMs(),
+                d.rttWindow(), d.downAfterMs(), d.maxBlockSize(), d.defaultBlockSize()));
+        assertTrue(e.getMessage().contains("geoblocks.node.fetch-parallelism"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("was 0"), e.getMessage());
+    }
+
+    @Test
+    void new_boundaryValues_areAccepted() {
+        new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1);
+        new NodeSettings(60_000, 60_000, 60_000, 1, 100, 10, 1, 11, 256 << 20, 256 << 20);
+    }
+}

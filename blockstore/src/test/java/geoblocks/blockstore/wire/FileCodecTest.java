@@ -1,0 +1,324 @@
+package geoblocks.blockstore.wire;
+
+import static geoblocks.blockstore.wire.WireTesting.V4;
+import static geoblocks.blockstore.wire.WireTesting.V6;
+import static geoblocks.blockstore.wire.WireTesting.assertRecordEquals;
+import static geoblocks.blockstore.wire.WireTesting.decode;
+import static geoblocks.blockstore.wire.WireTesting.decodeOrMalformed;
+import static geoblocks.blockstore.wire.WireTesting.encode;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.wire.FileOp.*;
+import geoblocks.net.MalformedMessageException;
+import geoblocks.net.NetHeader;
+import geoblocks.net.Wire;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+class FileCodecTest {
+    private static final FileCodec CODEC = FileCodec.INSTANCE;
+    private static final int H = Wire.headerSize(V4);
+
+    private static byte[] bytes(long seed, int n) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    private static ListEntry entry(int i) {
+        return new ListEntry("file-" + i + "-é", i * 1000L, 1 << 20, "tworandom", "dublin", 1_700_000_000_000L + i);
+    }
+
+    /** At least one of every op, with edge values: empty and maximal strings, data and lists. */
+    static List<FileOp> samples() {
+        String maxString = "x".repeat(FileCodec.MAX_STRING);
+        String unicode = "写真 \uD83D\uDE00 résumé";
+        return List.of(
+                new PutBegin(1, "a.bin", 123_456_789L, 1 << 20, "localclosest"),
+                new PutBegin(Long.MIN_VALUE, "", -1, -1, ""),
+                new PutData(2, 3, 65536, 0xCAFEBABE, true, bytes(1, 1000)),
+                new PutData(-2, 0, 0, 0, false, new byte[0]),
+                new PutData(Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE, -1, true, bytes(2, FileCodec.MAX_DATA)),
+                new GetBegin(3, unicode),
+                new GetAck(4, Long.MAX_VALUE),
+                new ListReq(5, "after", 100),
+                new ListReq(5, "", 0),
+                new StatReq(6, maxString),
+                new DeleteReq(7, "gone.txt"),
+                new StatusReq(8),
+                new PutProgress(9, 42L << 30),
+                new GetData(10, 1L << 40, bytes(3, 60_000)),
+                new GetData(10, 0, new byte[0]),
+                new ListPart(11, List.of(), false),
+                new ListPart(11, List.of(entry(1), entry(2)), true),
+                new ListPart(11, IntStream.range(0, FileCodec.MAX_LIST).mapToObj(FileCodecTest::entry).toList(), true),
+                new StatusReply(12, "seoul", List.of()),
+                new StatusReply(12, "seoul", List.of(new PeerRtt("mumbai", 160.25), new PeerRtt("dublin", -1),
+                        new PeerRtt("x", Double.NaN), new PeerRtt("y", -0.0), new PeerRtt("z", Double.POSITIVE_INFINITY))),
+                new ManifestPart(13, true, 0, 100, bytes(4, 100)),
+                new ManifestPart(13, false, 60_000, 200_000, bytes(5, 60_000)),
+                new Done(14, "ok"),
+                new Done(14, ""),
+                new Failed(15, "no such file 'x'"),
+                new Failed(15, unicode),
+                new ReplicaData(16, "b-f00d-0", 0, 1 << 20, 0x12345678, bytes(6, 4096)),
+                new ReplicaStored(17, "b-f00d-0"),
+                new FetchBlock(18, "b-f00d-1"),
+                new BlockData(19, 60_000, 1 << 20, 77, bytes(7, 500)),
+                new BlockData(19, 0, 0, 0, new byte[0]),
+                new LookupManifest(20, "a.bin"),
+                new DeleteFile(21, "a.bin"));
+    }
+
+    @Test
+    void samples_coverEveryOpType() {
+        Set<Class<?>> covered = new HashSet<>();
+        samples().forEach(op -> covered.add(op.getClass()));
+        assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
+        assertEquals(21, covered.size());
+    }
+
+    @Test
+    void roundTrip_everyOp_equalsOriginalAndSizeMatches() throws MalformedMessageException {
+        for (NetHeader h : List.of(V4, V6)) {
+            for (FileOp op : samples()) {
+                FileMsg msg = new FileMsg(h, op);
+                byte[] wire = encode(CODEC, msg);
+                assertEquals(wire.length, msg.wireSize());
+                ByteBuffer in = ByteBuffer.wrap(wire);
+                FileMsg back = CODEC.decode(in);
+                assertEquals(0, in.remaining(), op + ": decoder left bytes");
+                assertEquals(h, back.getHeader());
+                assertRecordEquals((Record) op, (Record) back.op());
+            }
+        }
+    }
+
+    @Test
+    void decode_twoMessagesBackToBack_readsEachInTurn() throws MalformedMessageException {
+        byte[] a = encode(CODEC, new FileMsg(V4, new Done(1, "first")));
+        byte[] b = encode(CODEC, new FileMsg(V6, new GetAck(2, 99)));
+        ByteBuffer in = ByteBuffer.allocate(a.length + b.length).put(a).put(b).flip();
+        assertRecordEquals(new Done(1, "first"), (Record) CODEC.decode(in).op());
+        assertRecordEquals(new GetAck(2, 99), (Record) CODEC.decode(in).op());
+        assertEquals(0, in.remaining());
+    }
+
+    @Test
+    void encode_tagsAreStable() {
+        Class<?>[] order = {PutBegin.class, PutData.class, GetBegin.class, GetAck.class, ListReq.class, StatReq.class,
+            DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class, ListPart.class, StatusReply.class,
+            ManifestPart.class, Done.class, Failed.class, ReplicaData.class, ReplicaStored.class, FetchBlock.class,
+            BlockData.class, LookupManifest.class, DeleteFile.class};
+        for (FileOp op : samples()) {
+            byte[] wire = encode(CODEC, new FileMsg(V4, op));
+            int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
+            assertEquals(expected, wire[H], op.getClass().getSimpleName());
+            assertEquals(op.req(), ByteBuffer.wrap(wire).getLong(H + 1));
+        }
+    }
+
+    /**
+     * Every strict prefix of every sample fails to decode. Samples over 8 KiB (maximal data, the
+     * 1000-entry list) are cut at every byte of their first and last 4 KiB, which holds every field
+     * boundary, and at every 61st byte between: each cut costs an exception, and the list's cuts
+     * cost quadratic decoding.
+     */
+    @Test
+    void decode_everyStrictTruncation_throwsMalformed() {
+        for (FileOp op : samples()) {
+            byte[] wire = encode(CODEC, new FileMsg(V4, op));
+            boolean huge = wire.length > 8192;
+            for (int len = 0; len < wire.length; len++) {
+                if (huge && len > 4096 && len < wire.length - 4096 && len % 61 != 0) {
+                    continue;
+                }
+                int cut = len;
+                assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, cut),
+                        () -> op.getClass().getSimpleName() + " cut to " + cut + " of " + wire.length);
+            }
+        }
+    }
+
+    private static byte[] headerAndTag(int tag, int extra) {
+        ByteBuffer b = ByteBuffer.allocate(H + 1 + extra);
+        Wire.writeHeader(V4, b);
+        b.put((byte) tag);
+        return b.array();
+    }
+
+    @Test
+    void decode_unknownTag_throwsMalformedNamingIt() {
+        for (int tag : new int[] {0, 22, 100, 255}) {
+            byte[] wire = headerAndTag(tag, 64);
+            MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
+            assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());
+        }
+    }
+
+    private static void assertBooleanChecked(FileOp op, int boolOffsetAfterReq) {
+        byte[] wire = encode(CODEC, new FileMsg(V4, op));
+        int at = H + 1 + 8 + boolOffsetAfterReq;
+        assertTrue(wire[at] == 0 || wire[at] == 1, "offset does not point at the boolean of " + op);
+        for (int v : new int[] {2, 0x7f, 0x80, 0xff}) {
+            byte[] bad = wire.clone();
+            bad[at] = (byte) v;
+            MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length),
+                    op.getClass().getSimpleName() + " boolean " + v);
+            assertTrue(e.getMessage().contains(String.valueOf(v)), e.getMessage());
+        }
+    }
+
+    @Test
+    void decode_booleanByteAboveOne_throwsMalformed() {
+        assertBooleanChecked(new PutData(1, 2, 3, 4, true, new byte[] {9}), 12);
+        assertBooleanChecked(new PutData(1, 2, 3, 4, false, new byte[0]), 12);
+        assertBooleanChecked(new ManifestPart(1, true, 0, 5, new byte[5]), 0);
+        assertBooleanChecked(new ListPart(1, List.of(), true), 2);
+    }
+
+    /** A string field announcing {@code len} bytes, followed by that many bytes of 'a'. */
+    private static byte[] withString(int tag, int len) {
+        byte[] wire = headerAndTag(tag, 8 + 2 + len);
+        ByteBuffer b = ByteBuffer.wrap(wire, H + 1, 8 + 2 + len);
+        b.putLong(7).putShort((short) len);
+        while (b.hasRemaining()) {
+            b.put((byte) 'a');
+        }
+        return wire;
+    }
+
+    @Test
+    void decode_stringOfMaxLength_isAccepted() throws MalformedMessageException {
+        byte[] wire = withString(3, FileCodec.MAX_STRING);
+        GetBegin g = (GetBegin) decode(CODEC, wire, wire.length).op();
+        assertEquals(FileCodec.MAX_STRING, g.name().getBytes(StandardCharsets.UTF_8).length);
+    }
+
+    /**
+     * What the codec encodes it must decode. A client may send a name of up to MAX_STRING bytes; the
+     * node's reply to a bad name (Uploads: Manifest.validateName's message) or a missing one
+     * (Downloads: "no such file '...'") quotes that name inside a Failed error, which then exceeds
+     * MAX_STRING: encode writes it, decode rejects it, and the client never gets its answer.
+     */
+    @Disabled("BUG (not local to the codec): FileCodec.Writer.str writes strings up to 65,535 bytes but Reader.str"
+            + " rejects more than MAX_STRING = 2048; Uploads.java:65 and Downloads.java:45 echo a client's name of up"
+            + " to 2048 bytes inside Failed(error), producing replies the client cannot decode. Fix needs a decision:"
+            + " bound error strings at the sender, or reject oversized strings at encode.")
+    @Test
+    void roundTrip_failedQuotingMaximalName_isDecodable() throws MalformedMessageException {
+        String name = "n".repeat(FileCodec.MAX_STRING);
+        String error = "no such file '" + name + "'";
+        byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(9, error)));
+        assertRecordEquals(new Failed(9, error), (Record) decode(CODEC, wire, wire.length).op());
+    }
+
+    @Test
+    void decode_oversizedString_throwsMalformedEvenWhenBytesArePresent() {
+        for (int len : new int[] {FileCodec.MAX_STRING + 1, 0xFFFF}) {
+            byte[] wire = withString(3, len);
+            MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
+            assertTrue(e.getMessage().contains(String.valueOf(len)), e.getMessage());
+        }
+    }
+
+    /** GetData (tag 10) with an i32 data length of {@code len}, followed by {@code present} bytes. */
+    private static byte[] getDataWithLength(int len, int present) {
+        byte[] wire = headerAndTag(10, 8 + 8 + 4 + present);
+        ByteBuffer.wrap(wire, H + 1, 20).putLong(7).putLong(0).putInt(len);
+        return wire;
+    }
+
+    @Test
+    void decode_oversizedOrNegativeDataLength_throwsMalformed() {
+        for (int len : new int[] {FileCodec.MAX_DATA + 1, Integer.MAX_VALUE, -1, Integer.MIN_VALUE}) {
+            byte[] wire = getDataWithLength(len, Math.max(0, Math.min(len, FileCodec.MAX_DATA + 1)));
+            MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
+            assertTrue(e.getMessage().contains(String.valueOf(len)), e.getMessage());
+        }
+    }
+
+    @Test
+    void decode_dataLengthBeyondMessage_throwsMalformed() {
+        byte[] wire = getDataWithLength(100, 99);
+        assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
+    }
+
+    @Test
+    void decode_oversizedListCount_throwsMalformed() {
+        for (int n : new int[] {FileCodec.MAX_LIST + 1, 0xFFFF}) {
+            byte[] list = headerAndTag(11, 8 + 2 + 64);
+            ByteBuffer.wrap(list, H + 1, 10).putLong(1).putShort((short) n);
+            MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, list, list.length));
+            assertTrue(e.getMessage().contains(String.valueOf(n)), e.getMessage());
+
+            byte[] status = headerAndTag(12, 8 + 2 + 2 + 64);
+            ByteBuffer.wrap(status, H + 1, 12).putLong(1).putShort((short) 0).putShort((short) n);
+            assertThrows(MalformedMessageException.class, () -> decode(CODEC, status, status.length));
+        }
+    }
+
+    @Test
+    void decode_badHeader_throwsMalformed() {
+        byte[] wire = encode(CODEC, new FileMsg(V4, new Done(1, "x")));
+        byte[] badIp = wire.clone();
+        badIp[0] = 5;
+        assertThrows(MalformedMessageException.class, () -> decode(CODEC, badIp, badIp.length));
+        byte[] badTransport = wire.clone();
+        badTransport[H - 1] = (byte) 200;
+        assertThrows(MalformedMessageException.class, () -> decode(CODEC, badTransport, badTransport.length));
+    }
+
+    @Test
+    void decode_randomBytes_onlyMalformed() {
+        Random r = new Random(2024);
+        for (int i = 0; i < 3000; i++) {
+            byte[] junk = new byte[r.nextInt(200)];
+            r.nextBytes(junk);
+            decodeOrMalformed(CODEC, junk);
+        }
+    }
+
+    @Test
+    void decode_validHeaderAndTagThenRandomBytes_onlyMalformed() {
+        Random r = new Random(2025);
+        for (int i = 0; i < 5000; i++) {
+            byte[] wire = headerAndTag(1 + r.nextInt(22), r.nextInt(120));
+            byte[] tail = new byte[wire.length - H - 1];
+            r.nextBytes(tail);
+            System.arraycopy(tail, 0, wire, H + 1, tail.length);
+            decodeOrMalformed(CODEC, wire);
+        }
+    }
+
+    @Test
+    void decode_mutatedValidMessages_onlyMalformed() {
+        Random r = new Random(2026);
+        List<byte[]> valid = new ArrayList<>();
+        for (FileOp op : samples()) {
+            byte[] w = encode(CODEC, new FileMsg(V4, op));
+            if (w.length < 10_000) {
+                valid.add(w);
+            }
+        }
+        for (int i = 0; i < 5000; i++) {
+            byte[] bad = valid.get(r.nextInt(valid.size())).clone();
+            for (int k = 1 + r.nextInt(3); k > 0; k--) {
+                bad[r.nextInt(bad.length)] = (byte) r.nextInt(256);
+            }
+            decodeOrMalformed(CODEC, Arrays.copyOf(bad, r.nextInt(bad.length + 1)));
+            decodeOrMalformed(CODEC, bad);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package geoblocks.blockstore.wire;
+
+import static geoblocks.blockstore.wire.WireTesting.V4;
+import static geoblocks.blockstore.wire.WireTesting.V6;
+import static geoblocks.blockstore.wire.WireTesting.decode;
+import static geoblocks.blockstore.wire.WireTesting.decodeOrMalformed;
+import static geoblocks.blockstore.wire.WireTesting.encode;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.net.MalformedMessageException;
+import geoblocks.net.NetHeader;
+import geoblocks.net.Wire;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class RttProbeCodecTest {
+    private static final RttProbe.Codec CODEC = RttProbe.CODEC;
+
+    private static List<RttProbe> samples() {
+        return List.of(new RttProbe(V4, false, 1, 123_456_789L), new RttProbe(V4, true, Long.MAX_VALUE, Long.MIN_VALUE),
+                new RttProbe(V6, false, 0, -1), new RttProbe(V6, true, -7, 0));
+    }
+
+    @Test
+    void roundTrip_pingsAndPongs_equalOriginalAndSizeMatches() throws MalformedMessageException {
+        for (RttProbe p : samples()) {
+            byte[] wire = encode(CODEC, p);
+            assertEquals(Wire.headerSize(p.getHeader()) + 17, wire.length);
+            assertEquals(wire.length, p.wireSize());
+            ByteBuffer in = ByteBuffer.wrap(wire);
+            RttProbe back = CODEC.decode(in);
+            assertEquals(0, in.remaining());
+            assertEquals(p.getHeader(), back.getHeader());
+            assertEquals(p.isPong(), back.isPong());
+            assertEquals(p.seq(), back.seq());
+            assertEquals(p.sentNanos(), back.sentNanos());
+        }
+    }
+
+    @Test
+    void echo_swapsAddressesKeepsSeqAndTime() {
+        RttProbe ping = new RttProbe(V4, false, 42, 99);
+        RttProbe pong = ping.echo();
+        assertTrue(pong.isPong());
+        assertFalse(ping.isPong());
+        assertEquals(new NetHeader(V4.destination(), V4.source(), V4.protocol()), pong.getHeader());
+        assertEquals(42, pong.seq());
+        assertEquals(99, pong.sentNanos());
+    }
+
+    @Test
+    void decode_everyStrictTruncation_throwsMalformed() {
+        for (RttProbe p : samples()) {
+            byte[] wire = encode(CODEC, p);
+            for (int len = 0; len < wire.length; len++) {
+                int cut = len;
+                assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, cut), "cut to " + cut);
+            }
+        }
+    }
+
+    @Test
+    void decode_pongFlagAboveOne_throwsMalformed() {
+        byte[] wire = encode(CODEC, samples().get(0));
+        int at = Wire.headerSize(V4);
+        for (int v : new int[] {2, 0x80, 0xff}) {
+            byte[] bad = wire.clone();
+            bad[at] = (byte) v;
+            MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));
+            assertTrue(e.getMessage().contains(String.valueOf(v)), e.getMessage());
+        }
+    }
+
+    @Test
+    void decode_randomAndMutatedBytes_onlyMalformed() {
+        Random r = new Random(77);
+        byte[] valid = encode(CODEC, samples().get(0));
+        for (int i = 0; i < 3000; i++) {
+            byte[] junk = new byte[r.nextInt(80)];
+            r.nextBytes(junk);
+            decodeOrMalformed(CODEC, junk);
+            byte[] bad = valid.clone();
+            bad[r.nextInt(bad.length)] = (byte) r.nextInt(256);
+            decodeOrMalformed(CODEC, bad);
+        }
+    }
+}
