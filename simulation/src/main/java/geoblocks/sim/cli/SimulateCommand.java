@@ -114,7 +114,7 @@ public final class SimulateCommand implements Callable<Integer> {
         SimResult r = run(LedbatVsTcp.plan(p), o);
         LedbatMetrics m = LedbatVsTcp.metrics(p, r);
         LedbatVsTcp.write(dir, p, r, m, !noPlot);
-        printTable(o, LedbatVsTcp.summaryRows(p, m));
+        printTable(o, LedbatVsTcp.summaryRows(p, m, r));
         o.printf(Locale.ROOT, "wall time %.1f s; wrote %s%n", r.wallMs() / 1000.0, dir.toAbsolutePath());
     }
 

@@ -112,6 +112,18 @@ public final class LedbatVsTcp {
         return LedbatMetrics.of(r.flows(), p.rateMbps(), p.tcpStartS(), p.tcpStopS(), p.durationS(), 2.0);
     }
 
+    /** summary.csv rows: metric,value (bottleneck totals from the run). */
+    public static List<String> summaryRows(Params p, LedbatMetrics m, SimResult r) {
+        List<String> rows = summaryRows(p, m);
+        for (geoblocks.sim.harness.LinkTotals t : r.linkTotals()) {
+            rows.add("bottleneck_packets," + t.packets());
+            rows.add("bottleneck_drops," + t.drops());
+            rows.add("bottleneck_mean_queuing_delay_ms," + Csv.num(t.meanQueueDelayMs(), 2));
+            rows.add("bottleneck_max_queuing_delay_ms," + Csv.num(t.maxQueueDelayMs(), 2));
+        }
+        return rows;
+    }
+
     /** summary.csv rows: metric,value. */
     public static List<String> summaryRows(Params p, LedbatMetrics m) {
         List<String> rows = new ArrayList<>();
@@ -139,7 +151,7 @@ public final class LedbatVsTcp {
     /** Writes timeseries.csv, summary.csv, links.csv and ledbat-vs-tcp.png into {@code dir}. */
     public static void write(Path dir, Params p, SimResult r, LedbatMetrics m, boolean plot) throws IOException {
         Csv.writeTimeseries(dir.resolve("timeseries.csv"), r.flows());
-        Csv.write(dir.resolve("summary.csv"), "metric,value", summaryRows(p, m));
+        Csv.write(dir.resolve("summary.csv"), "metric,value", summaryRows(p, m, r));
         Csv.writeLinks(dir.resolve("links.csv"), r.links());
         if (plot) {
             String title = String.format(java.util.Locale.ROOT, "LEDBAT (%s, target %d ms) vs TCP %s, %.0f Mbit/s, RTT %.0f ms",
