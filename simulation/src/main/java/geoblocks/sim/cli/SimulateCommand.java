@@ -137,7 +137,8 @@ public final class SimulateCommand implements Callable<Integer> {
         o.println();
         for (String r : rows) {
             int c = r.indexOf(',');
-            o.printf(Locale.ROOT, "  %-" + w + "s  %s%n", r.substring(0, c), r.substring(c + 1));
+            String v = r.substring(c + 1);
+            o.printf(Locale.ROOT, "  %-" + w + "s  %s%n", r.substring(0, c), v.isEmpty() ? "n/a (not reached)" : v);
         }
         o.println();
     }

@@ -31,6 +31,12 @@ public final class Charts {
 
     /** A line panel: x in seconds, one series per map entry ({x[], y[]}), in map order. */
     public static XYChart timeSeries(String title, String yLabel, Map<String, double[][]> series, int width, int height) {
+        return timeSeries(title, yLabel, series, width, height, Double.NaN);
+    }
+
+    /** As above, with the y axis cut at {@code yMax} (NaN: automatic) so that rare spikes do not flatten the rest. */
+    public static XYChart timeSeries(String title, String yLabel, Map<String, double[][]> series, int width, int height,
+            double yMax) {
         XYChart c = new XYChartBuilder().width(width).height(height).title(title).xAxisTitle("time (s)")
                 .yAxisTitle(yLabel).build();
         Styler st = c.getStyler();
@@ -39,7 +45,11 @@ public final class Charts {
         c.getStyler().setChartBackgroundColor(Color.WHITE);
         c.getStyler().setPlotGridLinesVisible(true);
         c.getStyler().setXAxisDecimalPattern("#0");
-        c.getStyler().setXAxisTickMarkSpacingHint(60);
+        c.getStyler().setXAxisTickMarkSpacingHint(90);
+        if (!Double.isNaN(yMax)) {
+            c.getStyler().setYAxisMax(yMax);
+            c.getStyler().setYAxisMin(0.0);
+        }
         for (Map.Entry<String, double[][]> e : series.entrySet()) {
             double[][] xy = e.getValue();
             if (xy[0].length == 0) {

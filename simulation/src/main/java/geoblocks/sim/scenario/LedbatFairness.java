@@ -197,11 +197,11 @@ public final class LedbatFairness {
             SimResult r = results.get(variant);
             Map<String, double[][]> thr = new LinkedHashMap<>();
             for (String f : r.flowNames()) {
-                thr.put(f, LedbatVsTcp.xy(r.flow(f), FlowSample::throughputMbps, 1));
+                thr.put(f, smooth(LedbatVsTcp.xy(r.flow(f), FlowSample::throughputMbps, 1), 10));
             }
-            panels.add(Charts.timeSeries(String.format(Locale.ROOT, "%s: %d flows, %.0f Mbit/s, RTT %.0f ms, target %d ms",
+            panels.add(Charts.timeSeries(String.format(Locale.ROOT, "%s: %d flows, %.0f Mbit/s, RTT %.0f ms, target %d ms (1 s means)",
                     variant, p.flows(), p.rateMbps(), p.baseRttMs(), targets.get(variant)), "throughput (Mbit/s)",
-                    thr, 900, 260));
+                    thr, 900, 260, 1.5 * p.rateMbps()));
         }
         Map<String, double[][]> jain = new LinkedHashMap<>();
         Map<String, double[][]> delay = new LinkedHashMap<>();
@@ -213,6 +213,21 @@ public final class LedbatFairness {
         panels.add(Charts.timeSeries("Jain's fairness index (1 s means of active flows)", "Jain index", jain, 900, 260));
         panels.add(Charts.timeSeries("Queuing delay at the bottleneck", "ms", delay, 900, 260));
         return panels;
+    }
+
+    /** Trailing mean over {@code n} points. */
+    static double[][] smooth(double[][] xy, int n) {
+        double[][] out = new double[2][xy[0].length];
+        double sum = 0;
+        for (int i = 0; i < xy[0].length; i++) {
+            sum += xy[1][i];
+            if (i >= n) {
+                sum -= xy[1][i - n];
+            }
+            out[0][i] = xy[0][i];
+            out[1][i] = sum / Math.min(i + 1, n);
+        }
+        return out;
     }
 
     private static double[][] column(TreeMap<Long, double[]> t, int col) {

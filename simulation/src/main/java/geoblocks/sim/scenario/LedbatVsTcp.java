@@ -156,12 +156,15 @@ public final class LedbatVsTcp {
         if (plot) {
             String title = String.format(java.util.Locale.ROOT, "LEDBAT (%s, target %d ms) vs TCP %s, %.0f Mbit/s, RTT %.0f ms",
                     p.ledbat().mode(), p.ledbat().targetMs(), p.tcpCc(), p.rateMbps(), p.baseRttMs());
-            Charts.writeStacked(dir.resolve("ledbat-vs-tcp.png"), panels(title, r));
+            Charts.writeStacked(dir.resolve("ledbat-vs-tcp.png"), panels(title, r, p.rateMbps()));
         }
     }
 
-    /** Throughput of every flow, LEDBAT cwnd, and RTT / queuing delay, over time. */
-    static List<XYChart> panels(String title, SimResult r) {
+    /**
+     * Throughput of every flow (in-order delivery per 100 ms, so a filled hole shows as a spike; the
+     * axis is cut at 1.5 x capacity), LEDBAT cwnd, and RTT / queuing delay, over time.
+     */
+    static List<XYChart> panels(String title, SimResult r, double rateMbps) {
         Map<String, double[][]> thr = new LinkedHashMap<>();
         Map<String, double[][]> cwnd = new LinkedHashMap<>();
         Map<String, double[][]> delay = new LinkedHashMap<>();
@@ -176,7 +179,8 @@ public final class LedbatVsTcp {
         String first = r.flowNames().get(0);
         delay.put("queuing delay (bottleneck)", xy(r.flow(first), FlowSample::queuingDelayMs, 1));
         delay.put(first + " own estimate", xy(r.flow(first), FlowSample::ownQueuingDelayMs, 1));
-        return List.of(Charts.timeSeries(title, "throughput (Mbit/s)", thr, 900, 300),
+        return List.of(Charts.timeSeries(title, "throughput (Mbit/s)", thr, 900, 300,
+                        1.5 * rateMbps),
                 Charts.timeSeries("LEDBAT congestion window", "cwnd (kB)", cwnd, 900, 250),
                 Charts.timeSeries("RTT and queuing delay", "ms", delay, 900, 300));
     }
