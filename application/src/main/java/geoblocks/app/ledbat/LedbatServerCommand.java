@@ -35,7 +35,7 @@ public final class LedbatServerCommand implements Callable<Integer> {
         LedbatSettings settings = options.settings();
         LedbatOptions.registerCodec();
         Kompics.createAndStart(LedbatHost.class, new LedbatHost.HostInit(self, settings, options.udpBufferBytes(),
-                ServerDriver.class, Init.NONE, false, options.verbose), 2);
+                ServerDriver.class, Init.NONE, false, options.verbose), 2, LedbatOptions.KOMPICS_BATCH);
         System.out.println("ledbat server listening on " + self + " (UDP)");
         Kompics.waitForTermination();
         return 0;

@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.zip.CRC32C;
 import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 import se.sics.kompics.Positive;
 
 /**
@@ -33,7 +32,7 @@ public final class ServerDriver extends ComponentDefinition {
         final long startNanos = System.nanoTime();
     }
 
-    public ServerDriver(Init.None none) {
+    public ServerDriver() {
         handle(ledbat, DataReceived.class, this::onData);
         handle(ledbat, StreamClosed.class, this::onClosed);
         handle(ledbat, StreamOpened.class, this::onOpened);

@@ -10,6 +10,7 @@ import geoblocks.ledbat.port.StreamClosed;
 import geoblocks.ledbat.port.StreamFailed;
 import geoblocks.ledbat.port.StreamOpened;
 import geoblocks.ledbat.port.StreamStats;
+import geoblocks.ledbat.port.TransportStats;
 import geoblocks.net.NetAddress;
 import java.util.HashMap;
 import java.util.Map;
@@ -50,6 +51,10 @@ public final class Endpoint extends ComponentDefinition {
             if (init.result.firstFailure == null) {
                 init.result.firstFailure = f.toString();
             }
+        });
+        handle(ledbat, TransportStats.class, t -> {
+            init.result.stale.accumulateAndGet(t.stale(), Math::max);
+            init.result.invalid.accumulateAndGet(t.invalid(), Math::max);
         });
         handle(ledbat, StreamStats.class, s -> {
             init.result.statsEvents.incrementAndGet();

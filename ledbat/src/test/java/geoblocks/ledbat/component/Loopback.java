@@ -31,7 +31,8 @@ final class Loopback {
         LedbatSettings settings = LedbatSettings.defaults(overrides);
         TransferResult result = new TransferResult(streams);
         Kompics.createAndStart(LoopbackHost.class,
-                new LoopbackHost.HostInit(ab[0], ab[1], settings, shim, streams, bytes, result), 2);
+                new LoopbackHost.HostInit(ab[0], ab[1], settings, shim, streams, bytes, result), 2,
+                Integer.getInteger("kompics.batch", 1));
         try {
             result.done.await(timeoutSeconds, TimeUnit.SECONDS);
         } finally {

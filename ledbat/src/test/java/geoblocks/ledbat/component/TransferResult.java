@@ -15,6 +15,8 @@ final class TransferResult {
     final AtomicLong failures = new AtomicLong();
     final AtomicLong receiverClosed = new AtomicLong();
     final AtomicLong statsEvents = new AtomicLong();
+    final AtomicLong stale = new AtomicLong();
+    final AtomicLong invalid = new AtomicLong();
     volatile String firstFailure;
 
     TransferResult(int streams) {

@@ -1,0 +1,133 @@
+package geoblocks.ledbat.wire;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.net.MalformedMessageException;
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetHeader;
+import java.nio.ByteBuffer;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import se.sics.kompics.network.Transport;
+
+/** Round trips, every truncation, bad fields and random bytes. */
+class LedbatCodecTest {
+    static final NetHeader H = new NetHeader(NetAddress.of("10.0.0.1", 4000), NetAddress.of("10.0.0.2", 5000),
+            Transport.UDP);
+    static final LedbatCodec C = LedbatCodec.INSTANCE;
+
+    static byte[] encode(LedbatPacket p) {
+        ByteBuffer b = ByteBuffer.allocate(C.encodedSize(p));
+        C.encode(p, b);
+        assertEquals(b.capacity(), b.position(), "encodedSize must be exact");
+        return b.array();
+    }
+
+    static DataPacket data() {
+        byte[] arr = new byte[1500];
+        new Random(1).nextBytes(arr);
+        return new DataPacket(H, 77, 123_456_789_012L, -987_654_321L, true, true, arr, 50, LedbatCodec.MAX_PAYLOAD);
+    }
+
+    static AckPacket ack() {
+        return new AckPacket(H, 77, 42, 1_000_001, -5_000, 3, 9, new byte[] {1, 2, (byte) 0x80});
+    }
+
+    @Test
+    void dataPacket_roundTrip_keepsEveryField() throws Exception {
+        DataPacket d = data();
+        DataPacket back = (DataPacket) C.decode(ByteBuffer.wrap(encode(d)));
+        assertEquals(H, back.getHeader());
+        assertEquals(77, back.streamId());
+        assertEquals(d.seq(), back.seq());
+        assertEquals(d.timestampMicros(), back.timestampMicros());
+        assertTrue(back.fin());
+        assertTrue(back.ackNow());
+        assertArrayEquals(d.payload(), back.payload());
+        assertEquals(d.wireSize(), encode(d).length);
+        assertTrue(d.wireSize() + 1 <= 1500, "a full DATA datagram must stay under 1500 bytes: " + d.wireSize());
+    }
+
+    @Test
+    void ackPacket_roundTrip_keepsEveryField() throws Exception {
+        AckPacket a = ack();
+        AckPacket back = (AckPacket) C.decode(ByteBuffer.wrap(encode(a)));
+        assertEquals(42, back.cumAck());
+        assertEquals(1_000_001, back.echoMicros());
+        assertEquals(-5_000, back.delayMicros());
+        assertEquals(3, back.duplicates());
+        assertEquals(9, back.outOfOrder());
+        assertArrayEquals(a.sack(), back.sack());
+    }
+
+    @Test
+    void decode_everyTruncation_rejected() {
+        for (LedbatPacket p : new LedbatPacket[] {data(), ack()}) {
+            byte[] full = encode(p);
+            for (int n = 0; n < full.length; n++) {
+                ByteBuffer cut = ByteBuffer.wrap(full, 0, n).slice();
+                assertThrows(MalformedMessageException.class, () -> C.decode(cut), "prefix of " + n + " bytes");
+            }
+        }
+    }
+
+    @Test
+    void decode_oversizedPayloadLength_rejected() {
+        byte[] b = encode(data());
+        int lenPos = b.length - LedbatCodec.MAX_PAYLOAD - 2;
+        ByteBuffer.wrap(b).putShort(lenPos, (short) (LedbatCodec.MAX_PAYLOAD + 1));
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> C.decode(ByteBuffer.wrap(b)));
+        assertTrue(e.getMessage().contains("1401"), e.getMessage());
+    }
+
+    @Test
+    void decode_unknownVersionTypeOrFlags_rejectedWithValue() {
+        int common = geoblocks.net.Wire.headerSize(H);
+        byte[] b = encode(ack());
+        b[common] = 9;
+        assertTrue(assertThrows(MalformedMessageException.class, () -> C.decode(ByteBuffer.wrap(b)))
+                .getMessage().contains("version 9"));
+        byte[] t = encode(ack());
+        t[common + 1] = 7;
+        assertTrue(assertThrows(MalformedMessageException.class, () -> C.decode(ByteBuffer.wrap(t)))
+                .getMessage().contains("type 7"));
+        byte[] f = encode(data());
+        f[common + 2] = (byte) 0x40;
+        assertThrows(MalformedMessageException.class, () -> C.decode(ByteBuffer.wrap(f)));
+    }
+
+    @Test
+    void decode_randomBytes_neverThrowAnythingElse() {
+        Random r = new Random(42);
+        int decoded = 0;
+        for (int i = 0; i < 20_000; i++) {
+            byte[] junk = new byte[r.nextInt(200)];
+            r.nextBytes(junk);
+            if (i % 2 == 0 && junk.length > 20) {   // plausible header, random body
+                byte[] valid = encode(ack());
+                System.arraycopy(valid, 0, junk, 0, Math.min(16, valid.length));
+            }
+            try {
+                assertInstanceOf(LedbatPacket.class, C.decode(ByteBuffer.wrap(junk)));
+                decoded++;
+            } catch (MalformedMessageException expected) {
+                // fine: counted and dropped by the serializer
+            }
+        }
+        assertTrue(decoded < 20_000);
+    }
+
+    @Test
+    void constructors_rejectBadValues() {
+        assertThrows(IllegalArgumentException.class, () -> new DataPacket(H, 1, -1, 0, false, false, new byte[1], 0, 1));
+        assertThrows(IllegalArgumentException.class,
+                () -> new DataPacket(H, 1, 0, 0, false, false, new byte[2000], 0, 1401));
+        assertThrows(IllegalArgumentException.class, () -> new DataPacket(new NetHeader(H.source(), H.destination(),
+                Transport.TCP), 1, 0, 0, false, false, new byte[1], 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> new AckPacket(H, 1, 0, 0, 0, 0, 0, new byte[129]));
+    }
+}
