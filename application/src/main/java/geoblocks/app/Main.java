@@ -16,6 +16,11 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
+        if (args.length > 0 && !args[0].equals("server") && System.getProperty("kompics.log") == null) {
+            // client-side commands report failures in their own words; Netty's connect
+            // errors (with stack traces) would only repeat them
+            System.setProperty("kompics.log", "OFF");
+        }
         System.exit(run(args));
     }
 

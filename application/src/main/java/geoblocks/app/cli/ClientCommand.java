@@ -2,6 +2,9 @@ package geoblocks.app.cli;
 
 import geoblocks.app.AppConfig;
 import geoblocks.app.GeoClient;
+import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.net.Socket;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,10 +31,20 @@ public final class ClientCommand implements Runnable {
                 "missing command: put, get, ls, stat, rm or status");
     }
 
-    /** Starts a client; the caller closes it. Validates --at against the config. */
+    /**
+     * Starts a client; the caller closes it. Validates --at against the config and checks that the
+     * node accepts connections (Kompics' Netty only logs a refused connection, so without this a
+     * missing node would surface as a timeout).
+     */
     GeoClient open() {
         AppConfig cfg = AppConfig.load(config);
-        cfg.cluster().address(at);
+        NetAddress node = cfg.cluster().address(at);
+        try (Socket s = new Socket()) {
+            s.connect(node.asSocket(), (int) Math.min(timeoutMs, 5000));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot reach node " + at + " at " + node + " (" + e.getMessage()
+                    + "); is it running?");
+        }
         return GeoClient.start(cfg, timeoutMs);
     }
 }

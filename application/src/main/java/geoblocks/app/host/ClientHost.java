@@ -37,6 +37,7 @@ public final class ClientHost extends ComponentDefinition {
             Component bridge = create(Bridge.class, new Bridge.BridgeInit(init.bridges.get(region)));
             connect(client.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
             connect(client.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
+            connect(client.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);
             connect(bridge.getNegative(ClientPort.class), client.getPositive(ClientPort.class), Channel.TWO_WAY);
         });
         subscribe(new se.sics.kompics.Handler<ListeningStatus>() {

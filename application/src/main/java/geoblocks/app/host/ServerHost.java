@@ -27,6 +27,7 @@ public final class ServerHost extends ComponentDefinition {
         Component node = create(NodeParent.class, init.node);
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
+        connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);
         subscribe(new se.sics.kompics.Handler<ListeningStatus>() {
             @Override
             public void handle(ListeningStatus s) {

@@ -16,6 +16,8 @@ import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.Negative;
 import se.sics.kompics.Positive;
 import se.sics.kompics.network.Network;
+import se.sics.kompics.network.NetworkControl;
+import se.sics.kompics.network.NetworkException;
 import se.sics.kompics.network.Transport;
 import se.sics.kompics.timer.SchedulePeriodicTimeout;
 import se.sics.kompics.timer.Timeout;
@@ -30,6 +32,8 @@ public final class ClientComponent extends ComponentDefinition {
     private final Negative<ClientPort> port = provides(ClientPort.class);
     private final Positive<Network> net = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
+    /** Connection failures (NettyNetwork); left unconnected in the simulator. */
+    private final Positive<NetworkControl> control = requires(NetworkControl.class);
 
     private final NetAddress self;
     private final NetAddress node;
@@ -62,6 +66,7 @@ public final class ClientComponent extends ComponentDefinition {
         handle(port, ClientPort.Status.class, s -> begin(s.op(),
                 SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
         handle(net, FileMsg.class, this::onMsg);
+        handle(control, NetworkException.class, this::onNetworkFailure);
     }
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClientComponent.class);
@@ -92,6 +97,16 @@ public final class ClientComponent extends ComponentDefinition {
             t.onReply(op);
         } catch (Exception e) {
             finish(op.req(), e.getMessage() == null ? e.toString() : e.getMessage(), null);
+        }
+    }
+
+    /** The node cannot be reached (e.g. connection refused): every operation with it fails now. */
+    private void onNetworkFailure(NetworkException e) {
+        if (e.peer == null || !node.asSocket().equals(e.peer.asSocket())) {
+            return;
+        }
+        for (Long op : active.keySet().toArray(new Long[0])) {
+            finish(op, "cannot reach node " + nodeName + " (" + node + "): " + e.message + "; is it running?", null);
         }
     }
 

@@ -31,6 +31,8 @@ import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
 import se.sics.kompics.Positive;
 import se.sics.kompics.network.Network;
+import se.sics.kompics.network.NetworkControl;
+import se.sics.kompics.network.NetworkException;
 import se.sics.kompics.network.Transport;
 import se.sics.kompics.timer.SchedulePeriodicTimeout;
 import se.sics.kompics.timer.Timeout;
@@ -51,6 +53,8 @@ public final class FileService extends ComponentDefinition implements Node {
     private final Positive<Timer> timer = requires(Timer.class);
     private final Positive<BlockStorePort> store = requires(BlockStorePort.class);
     private final Positive<RttPort> rttPort = requires(RttPort.class);
+    /** Connection failures (NettyNetwork); left unconnected in the simulator. */
+    private final Positive<NetworkControl> control = requires(NetworkControl.class);
 
     private final NetAddress self;
     private final String region;
@@ -88,6 +92,12 @@ public final class FileService extends ComponentDefinition implements Node {
         handle(store, BlockStored.class, s -> complete(storeWaiters, s.req(), s));
         handle(store, BlockRead.class, r -> complete(readWaiters, r.req(), r));
         handle(net, FileMsg.class, this::onMsg);
+        handle(control, NetworkException.class, e -> {
+            if (e.peer != null) {
+                NetAddress peer = new NetAddress(e.peer.getIp(), e.peer.getPort());
+                pending.failPeer(peer, "cannot reach " + peer + ": " + e.message);
+            }
+        });
     }
 
     private static <T> void complete(Map<Long, Consumer<T>> waiters, long req, T answer) {

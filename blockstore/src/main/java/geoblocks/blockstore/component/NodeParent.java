@@ -17,6 +17,7 @@ import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
 import se.sics.kompics.Positive;
 import se.sics.kompics.network.Network;
+import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.timer.Timer;
 
 /**
@@ -27,6 +28,8 @@ import se.sics.kompics.timer.Timer;
 public final class NodeParent extends ComponentDefinition {
     private final Positive<Network> network = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
+    /** Connection failures from NettyNetwork; the simulator leaves it unconnected. */
+    private final Positive<NetworkControl> control = requires(NetworkControl.class);
 
     public NodeParent(NodeInit init) {
         Positive<Network> net = network;
@@ -47,6 +50,7 @@ public final class NodeParent extends ComponentDefinition {
             connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
             connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
         }
+        connect(files.getNegative(NetworkControl.class), control, Channel.TWO_WAY);
         connect(files.getNegative(BlockStorePort.class), blocks.getPositive(BlockStorePort.class), Channel.TWO_WAY);
         connect(files.getNegative(RttPort.class), monitor.getPositive(RttPort.class), Channel.TWO_WAY);
     }

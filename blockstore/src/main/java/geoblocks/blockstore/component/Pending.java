@@ -75,6 +75,21 @@ final class Pending {
         }
     }
 
+    /** Fails every request sent to {@code peer} (it cannot be reached), now rather than at the deadline. */
+    void failPeer(NetAddress peer, String why) {
+        List<Entry> failed = new ArrayList<>();
+        for (Iterator<Entry> it = byReq.values().iterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.peer.equals(peer)) {
+                it.remove();
+                failed.add(e);
+            }
+        }
+        for (Entry e : failed) {
+            e.waiter.onTimeout(why);
+        }
+    }
+
     int size() {
         return byReq.size();
     }

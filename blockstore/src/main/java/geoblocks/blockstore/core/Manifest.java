@@ -53,7 +53,10 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         return BlockId.ofFileBlock(fileId, index);
     }
 
-    /** File names: 1..100 UTF-8 bytes, no control characters and no '/'. */
+    /**
+     * File names: 1..100 UTF-8 bytes, no control characters. Path-like names ("photos/1") are fine:
+     * a name is never used as a path (manifests are stored under the hex of the name).
+     */
     public static String validateName(String name) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("file name must not be empty");
@@ -64,8 +67,8 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
-            if (c < 0x20 || c == 0x7f || c == '/') {
-                throw new IllegalArgumentException("file name must not contain '/' or control characters: '" + name + "'");
+            if (c < 0x20 || c == 0x7f) {
+                throw new IllegalArgumentException("file name must not contain control characters: '" + name + "'");
             }
         }
         return name;

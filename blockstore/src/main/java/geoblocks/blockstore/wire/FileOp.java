@@ -50,9 +50,41 @@ public sealed interface FileOp {
     /** Part of an encoded manifest: a reply (to stat, get or lookup) or a publication to store. */
     record ManifestPart(long req, boolean publish, int offset, int total, byte[] data) implements FileOp {}
 
-    record Done(long req, String info) implements FileOp {}
+    /** Success, with a human-readable note (clipped like {@link Failed#error}). */
+    record Done(long req, String info) implements FileOp {
+        public Done {
+            info = clip(info);
+        }
+    }
 
-    record Failed(long req, String error) implements FileOp {}
+    /**
+     * Failure, with a message for a person. Messages quote client input (names), so they are
+     * clipped to {@value #MAX_TEXT_BYTES} UTF-8 bytes: every reply stays decodable.
+     */
+    record Failed(long req, String error) implements FileOp {
+        public Failed {
+            error = clip(error);
+        }
+    }
+
+    /** Longest {@link Failed}/{@link Done} text; well below the codec's string limit. */
+    int MAX_TEXT_BYTES = 1024;
+
+    /** {@code s} cut to at most {@link #MAX_TEXT_BYTES} UTF-8 bytes (at a character boundary), marked with "...". */
+    static String clip(String s) {
+        if (s == null) {
+            return "";
+        }
+        byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (b.length <= MAX_TEXT_BYTES) {
+            return s;
+        }
+        int end = MAX_TEXT_BYTES - 3;
+        while (end > 0 && (b[end] & 0xC0) == 0x80) {
+            end--; // do not split a multi-byte character
+        }
+        return new String(b, 0, end, java.nio.charset.StandardCharsets.UTF_8) + "...";
+    }
 
     // ---- node -> node
     /** Part of a block to store as a replica; the receiver verifies {@code crc} over the whole block. */

@@ -1,0 +1,122 @@
+package geoblocks.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line as a user meets it: node.jar processes, their output and exit codes. */
+class CliIT {
+    @TempDir
+    static Path work;
+    static LocalCluster cluster;
+
+    record Run(int exit, String out, String err) {}
+
+    static Run run(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(LocalCluster.launcher(List.of()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectOutput(work.resolve("out").toFile())
+                .redirectError(work.resolve("err").toFile()).start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "node.jar " + String.join(" ", args) + " hung");
+        return new Run(p.exitValue(), Files.readString(work.resolve("out"), StandardCharsets.UTF_8),
+                Files.readString(work.resolve("err"), StandardCharsets.UTF_8));
+    }
+
+    static void assertOneLineError(Run r, String expected) {
+        assertEquals(1, r.exit(), r.toString());
+        assertEquals(1, r.err().strip().lines().count(), "exactly one line on stderr: " + r.err());
+        assertTrue(r.err().startsWith("error: ") && r.err().contains(expected), r.err());
+    }
+
+    @BeforeAll
+    static void start() throws IOException {
+        cluster = LocalCluster.start(work.resolve("cluster"), true, List.of("-Xmx256m"));
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    @Test
+    void help_onEveryCommand_exitsZeroWithUsage() throws Exception {
+        for (String[] args : List.of(new String[] {"--help"}, new String[] {"server", "--help"},
+                new String[] {"client", "--help"}, new String[] {"client", "--at", "seoul", "put", "--help"},
+                new String[] {"client", "--at", "seoul", "get", "--help"}, new String[] {"client", "--at", "seoul", "stat", "--help"},
+                new String[] {"demo", "--help"}, new String[] {"bench", "--help"})) {
+            Run r = run(args);
+            assertEquals(0, r.exit(), String.join(" ", args) + ": " + r);
+            assertTrue(r.out().startsWith("Usage:"), r.out());
+        }
+    }
+
+    @Test
+    void badInput_givesOneClearLine_andNonZeroExit() throws Exception {
+        Path cfg = cluster.configFile();
+        Path f = work.resolve("small");
+        Files.write(f, new byte[] {1, 2, 3});
+        assertOneLineError(run("client", "--at", "seoul", "--config", cfg.toString(), "put", f.toString(), "--policy", "best"),
+                "unknown policy 'best'; choose one of random, tworandom, local, localclosest, localfarthest");
+        assertOneLineError(run("client", "--at", "seoul", "--config", cfg.toString(), "put", "/no/such/file"),
+                "cannot read file /no/such/file");
+        assertOneLineError(run("client", "--at", "atlantis", "--config", cfg.toString(), "ls"), "unknown region 'atlantis'");
+        assertOneLineError(run("client", "--at", "seoul", "--config", work.resolve("missing.conf").toString(), "ls"),
+                "does not exist");
+        assertOneLineError(run("client", "--at", "seoul", "--config", cfg.toString(), "put", f.toString(), "--block-size", "12XB"),
+                "bad size '12XB'");
+        assertOneLineError(run("client", "--at", "seoul", "--config", cfg.toString(), "get", "no-such-name", work.resolve("o").toString()),
+                "no such file 'no-such-name'");
+        assertEquals(2, run("client", "--at", "seoul").exit());
+        assertEquals(2, run("server").exit());
+    }
+
+    @Test
+    void unreachableNode_isReportedAtOnce() throws Exception {
+        Path conf = work.resolve("dead.conf");
+        int port = Ports.freePort(java.net.InetAddress.getLoopbackAddress());
+        Files.writeString(conf, "geoblocks.cluster.regions = [ { id = seoul, address = \"127.0.0.1:" + port + "\" } ]\n");
+        assertOneLineError(run("client", "--at", "seoul", "--config", conf.toString(), "ls"), "cannot reach node seoul");
+    }
+
+    @Test
+    void putGetStatLsRm_roundTrip() throws Exception {
+        String cfg = cluster.configFile().toString();
+        byte[] data = new byte[700_000];
+        new Random(3).nextBytes(data);
+        Path in = work.resolve("photo.bin");
+        Files.write(in, data);
+        Run put = run("client", "--at", "seoul", "--config", cfg, "put", in.toString(), "--policy", "localfarthest",
+                "--block-size", "256KiB", "--name", "cli/photo");
+        assertEquals(0, put.exit(), put.toString());
+        assertTrue(put.out().startsWith("stored cli/photo (700000 bytes, policy localfarthest, blocks of 256 KiB) at seoul"), put.out());
+
+        Path out = work.resolve("photo.out");
+        Run get = run("client", "--at", "mumbai", "--config", cfg, "get", "cli/photo", out.toString());
+        assertEquals(0, get.exit(), get.toString());
+        assertTrue(get.out().contains("3 blocks verified"), get.out());
+        assertEquals(-1, Files.mismatch(in, out));
+
+        Run stat = run("client", "--at", "dublin", "--config", cfg, "stat", "cli/photo", "--json");
+        assertEquals(0, stat.exit(), stat.toString());
+        assertTrue(stat.out().startsWith("{\"name\":\"cli/photo\",\"size\":700000,\"blockSize\":262144,\"policy\":\"localfarthest\""), stat.out());
+        assertEquals(3, stat.out().split("\"replicas\":\\[\"seoul\",\"saopaulo\"\\]", -1).length - 1, stat.out());
+
+        Run ls = run("client", "--at", "saopaulo", "--config", cfg, "ls");
+        assertTrue(ls.out().contains("cli/photo") && ls.out().contains("localfarthest"), ls.out());
+
+        assertEquals(0, run("client", "--at", "mumbai", "--config", cfg, "rm", "cli/photo").exit());
+        assertOneLineError(run("client", "--at", "seoul", "--config", cfg, "stat", "cli/photo"), "no such file 'cli/photo'");
+    }
+}
