@@ -35,6 +35,8 @@ import se.sics.kompics.timer.Timer;
 public final class ClientDriver extends ComponentDefinition {
     private static final int CHUNK = 64 * 1024;
     private static final long MAX_OUTSTANDING = 16L << 20;
+    /** Bytes queued in the transport but not yet sent: small, so a timed run stops soon after its time. */
+    private static final long MAX_QUEUED = 2L << 20;
     /** Random bytes; each chunk is a copy of a random window of it (cheap, and not compressible). */
     private static final byte[] POOL = new byte[4 << 20];
 
@@ -58,6 +60,7 @@ public final class ClientDriver extends ComponentDefinition {
         final CRC32C crc = new CRC32C();
         long sent;
         long acked;
+        long queued;
         boolean closed;
         long doneNanos;
         StatsCsv csv;
@@ -83,6 +86,15 @@ public final class ClientDriver extends ComponentDefinition {
 
     private void start() {
         startNanos = System.nanoTime();
+        if (init.logDir != null) {
+            // wall-clock start of the time axis of the CSVs, so other measurements can be aligned
+            try {
+                java.nio.file.Files.writeString(init.logDir.resolve("start_epoch_ms"),
+                        System.currentTimeMillis() + "\n");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         for (int i = 0; i < init.parallel; i++) {
             trigger(new OpenStream(init.remote, i), ledbat);
         }
@@ -106,17 +118,20 @@ public final class ClientDriver extends ComponentDefinition {
         Stream s = streams.get(p.streamId());
         if (s != null) {
             s.acked = p.ackedBytes();
+            s.queued = p.queuedBytes();
             fill(s);
         }
     }
 
     private void fill(Stream s) {
-        while (!s.closed && s.sent - s.acked < MAX_OUTSTANDING && (init.bytesPerStream < 0 || s.sent < init.bytesPerStream)) {
+        while (!s.closed && s.sent - s.acked < MAX_OUTSTANDING && s.queued < MAX_QUEUED
+                && (init.bytesPerStream < 0 || s.sent < init.bytesPerStream)) {
             int len = (int) (init.bytesPerStream < 0 ? CHUNK : Math.min(CHUNK, init.bytesPerStream - s.sent));
             byte[] chunk = new byte[len];
             System.arraycopy(POOL, s.random.nextInt(POOL.length - CHUNK), chunk, 0, len);
             s.crc.update(chunk);
             s.sent += len;
+            s.queued += len;
             trigger(new SendData(s.id, chunk), ledbat);
         }
         if (!s.closed && init.bytesPerStream >= 0 && s.sent >= init.bytesPerStream) {

@@ -121,7 +121,8 @@ final class Plotter {
             yMax = Math.max(yMax, max(y.apply(s)));
         }
         yMax = niceCeil(yMax <= 0 ? 1 : yMax * 1.05);
-        tMax = niceCeil(tMax <= 0 ? 1 : tMax);
+        double step = niceCeil(Math.max(tMax, 1) / 15);
+        tMax = Math.ceil(Math.max(tMax, 1) / step) * step;
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         g.setStroke(new BasicStroke(1));
         for (int i = 0; i <= 5; i++) {
@@ -131,13 +132,12 @@ final class Plotter {
             g.setColor(Color.DARK_GRAY);
             g.drawString(fmt(yMax * i / 5), 8, py + 4);
         }
-        int ticks = (int) Math.min(30, tMax);
-        for (int i = 0; i <= ticks; i += Math.max(1, ticks / 15)) {
-            int px = LEFT + (int) (plotW * i / (double) ticks);
+        for (double t = 0; t <= tMax + 1e-9; t += step) {
+            int px = x(t, tMax, plotW);
             g.setColor(new Color(0xeeeeee));
             g.drawLine(px, top, px, top + PANEL_H);
             g.setColor(Color.DARK_GRAY);
-            g.drawString(fmt(tMax * i / ticks), px - 6, top + PANEL_H + 14);
+            g.drawString(fmt(t), px - 6, top + PANEL_H + 14);
         }
         g.setColor(Color.BLACK);
         g.drawRect(LEFT, top, plotW, PANEL_H);
