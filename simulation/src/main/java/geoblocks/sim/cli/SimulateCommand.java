@@ -6,6 +6,7 @@ import geoblocks.sim.ledbat.LedbatOptions;
 import geoblocks.sim.scenario.LedbatFairness;
 import geoblocks.sim.scenario.LedbatMetrics;
 import geoblocks.sim.scenario.LedbatVsTcp;
+import geoblocks.sim.scenario.Placement;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,10 +22,10 @@ import picocli.CommandLine.Parameters;
  * gives byte-identical CSV files.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness.",
+        description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, placement.",
             "Writes CSV files and PNG plots to --out and prints a summary."})
 public final class SimulateCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness")
+    @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | placement")
     String name;
 
     @Option(names = "--seed", description = "random seed (default ${DEFAULT-VALUE})")
@@ -78,6 +79,18 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--stagger-s", description = "ledbat-fairness: seconds between staggered starts (default ${DEFAULT-VALUE})")
     double staggerS = 10;
 
+    @Option(names = "--upload-site", description = "placement: upload site (default: SPEC experiments 1 and 2)")
+    String uploadSite;
+
+    @Option(names = "--download-site", description = "placement: download site (default: SPEC experiments 1 and 2)")
+    String downloadSite;
+
+    @Option(names = "--runs", description = "placement: runs with different seeds (default ${DEFAULT-VALUE})")
+    int runs = 3;
+
+    @Option(names = "--files", description = "placement: files per policy and block size (default ${DEFAULT-VALUE})")
+    int files = 10;
+
     @Option(names = "--no-plot", description = "skip the PNG plots")
     boolean noPlot;
 
@@ -93,10 +106,22 @@ public final class SimulateCommand implements Callable<Integer> {
         switch (name) {
             case "ledbat-vs-tcp" -> ledbatVsTcp(dir, o);
             case "ledbat-fairness" -> LedbatFairness.runCli(dir, fairnessParams(), !noPlot, o);
+            case "placement" -> Placement.runCli(dir, placementParams(), !noPlot, o);
             default -> throw new IllegalArgumentException("unknown scenario '" + name
-                    + "'; known: ledbat-vs-tcp, ledbat-fairness");
+                    + "'; known: ledbat-vs-tcp, ledbat-fairness, placement");
         }
         return 0;
+    }
+
+    private Placement.Params placementParams() {
+        Placement.Params spec = Placement.Params.spec(seed);
+        List<Placement.Experiment> exps = spec.experiments();
+        if (uploadSite != null || downloadSite != null) {
+            String up = uploadSite != null ? uploadSite : "seoul";
+            String down = downloadSite != null ? downloadSite : up;
+            exps = List.of(new Placement.Experiment(up + "-" + down, up, down));
+        }
+        return new Placement.Params(seed, exps, runs, files, spec.fileBytes(), spec.blockSizes(), spec.policies());
     }
 
     private LedbatFairness.Params fairnessParams() {

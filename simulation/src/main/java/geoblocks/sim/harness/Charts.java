@@ -63,7 +63,8 @@ public final class Charts {
     }
 
     /** Writes the panels one above the other into one PNG. */
-    public static void writeStacked(Path file, List<XYChart> panels) throws IOException {
+    public static void writeStacked(Path file, List<? extends org.knowm.xchart.internal.chartpart.Chart<?, ?>> panels)
+            throws IOException {
         int w = 0;
         int h = 0;
         BufferedImage[] imgs = new BufferedImage[panels.size()];
@@ -94,7 +95,7 @@ public final class Charts {
             Map<String, double[][]> series, int width, int height) {
         CategoryChart c = new CategoryChartBuilder().width(width).height(height).title(title).yAxisTitle(yLabel).build();
         c.getStyler().setChartBackgroundColor(Color.WHITE);
-        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         c.getStyler().setErrorBarsColor(Color.BLACK);
         for (Map.Entry<String, double[][]> e : series.entrySet()) {
             c.addSeries(e.getKey(), categories, toList(e.getValue()[0]), toList(e.getValue()[1]));

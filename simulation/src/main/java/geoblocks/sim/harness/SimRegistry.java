@@ -5,6 +5,7 @@ import geoblocks.sim.net.PathModel;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -48,6 +49,12 @@ public final class SimRegistry {
     /** The probe of flow {@code name}, created on first use by either end of the flow. */
     public static FlowProbe flow(String name, String kind, NetAddress source, NetAddress destination) {
         return FLOWS.computeIfAbsent(name, n -> new FlowProbe(n, kind, source, destination));
+    }
+
+    /** The run's list of scenario-specific records (strings), read by the scenario after the run. */
+    @SuppressWarnings("unchecked")
+    public static List<String> extraRecords() {
+        return se.sics.kompics.simulator.result.SimulationResultSingleton.getInstance().get(ResultKeys.EXTRA, List.class);
     }
 
     public static Collection<FlowProbe> flows() {

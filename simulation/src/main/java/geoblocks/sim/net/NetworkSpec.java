@@ -12,7 +12,8 @@ import java.util.TreeMap;
  * has an RTT to every other such region; rates and probabilities are in range.
  *
  * <p>Link keys: {@code "a>b"} is the directed path from region a to region b, {@code "up:a"} the
- * shared uplink of region a (all traffic leaving it), {@code "down:a"} its shared downlink.
+ * shared uplink of region a (all traffic leaving it), {@code "down:a"} its shared downlink,
+ * {@code "lan:a"} the link traffic within region a crosses.
  */
 public record NetworkSpec(
         Map<String, String> hostRegions,
@@ -95,6 +96,12 @@ public record NetworkSpec(
 
         public Builder downlink(String region, LinkSpec link) {
             links.put("down:" + region, link);
+            return this;
+        }
+
+        /** A link every message between two hosts of {@code region} crosses (its LAN). */
+        public Builder lan(String region, LinkSpec link) {
+            links.put("lan:" + region, link);
             return this;
         }
 

@@ -12,8 +12,9 @@ import java.util.Random;
 
 /**
  * Decides when (and whether) a packet sent now arrives: random loss, then the bottleneck links on
- * its route (uplink of the source region, the directed region-pair link, downlink of the
- * destination region; each optional), then one-way propagation (RTT / 2) plus optional jitter.
+ * its route (between regions: uplink of the source region, the directed region-pair link, downlink
+ * of the destination region; within a region: its LAN link; each optional), then one-way
+ * propagation (RTT / 2) plus optional jitter.
  * Pure apart from a seeded {@link Random}; all times in nanoseconds.
  *
  * <p>Packets between the same two endpoints never overtake each other (jitter cannot reorder
@@ -90,9 +91,9 @@ public final class PathModel {
         if (f == null) {
             String a = regionOf.get(src);
             String b = regionOf.get(dst);
-            boolean wan = a != null && b != null && !a.equals(b);
-            double oneWayMs = (a == null || b == null) ? 0 : spec.rttMs(a, b) / 2;
-            f = new Flow(wan ? route(a, b) : List.of(), Math.round(oneWayMs * 1_000_000));
+            boolean placed = a != null && b != null;
+            double oneWayMs = placed ? spec.rttMs(a, b) / 2 : 0;
+            f = new Flow(placed ? route(a, b) : List.of(), Math.round(oneWayMs * 1_000_000));
             flowState.put(flowKey, f);
         }
         return f;
@@ -137,7 +138,8 @@ public final class PathModel {
 
     private List<BottleneckLink> route(String a, String b) {
         List<BottleneckLink> r = new ArrayList<>(3);
-        for (String key : new String[] {"up:" + a, a + ">" + b, "down:" + b}) {
+        String[] keys = a.equals(b) ? new String[] {"lan:" + a} : new String[] {"up:" + a, a + ">" + b, "down:" + b};
+        for (String key : keys) {
             BottleneckLink l = links.get(key);
             if (l != null) {
                 r.add(l);

@@ -41,6 +41,14 @@ class PathModelTest {
     }
 
     @Test
+    void arrival_sameRegion_crossesTheLanLink() throws Exception {
+        PathModel p = new PathModel(twoRegions().host("10.1.0.2", "seoul").localRttMs(0)
+                .lan("seoul", LinkSpec.ofMbps(1000, 100)).build(), 1);
+        assertEquals(12_000, p.arrivalNs(0, ip("10.1.0.1"), ip("10.1.0.2"), "f", 1500));
+        assertEquals(126 * MS, p.arrivalNs(0, ip("10.1.0.1"), ip("10.2.0.1"), "g", 1500));
+    }
+
+    @Test
     void arrival_bottleneckOnlyInOneDirection() throws Exception {
         PathModel p = new PathModel(twoRegions().path("seoul", "dublin", LinkSpec.ofMbps(10, 200)).build(), 1);
         assertEquals(126 * MS + 1_200_000, p.arrivalNs(0, ip("10.1.0.1"), ip("10.2.0.1"), "f", 1500));

@@ -1,0 +1,71 @@
+package geoblocks.sim.placement;
+
+import geoblocks.blockstore.component.NodeParent;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MemoryBlockStorage;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.net.ClusterConfig;
+import geoblocks.net.NetAddress;
+import geoblocks.net.RttMatrix;
+import geoblocks.sim.harness.NodeFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+
+/** Node factories of the placement scenario: real geoblocks nodes (memory storage) and client hosts. */
+public final class PlacementNodes {
+    private PlacementNodes() {}
+
+    /** The cluster: region -> "ip:port", no emulated WAN (the simulator's network model is the WAN). */
+    static ClusterConfig cluster(Map<String, String> regions) {
+        Map<String, NetAddress> m = new LinkedHashMap<>();
+        regions.forEach((r, a) -> m.put(r, NetAddress.parse(a)));
+        return new ClusterConfig(m, RttMatrix.specDefaults(), false);
+    }
+
+    /** A geoblocks node (the production {@link NodeParent}) for {@code region}. */
+    public record Node(String region, Map<String, String> regions, long seed) implements NodeFactory {
+        public Node {
+            regions = new LinkedHashMap<>(regions);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return NodeParent.class;
+        }
+
+        @Override
+        public Init<? extends ComponentDefinition> init(NetAddress self) {
+            try {
+                return new NodeParent.NodeInit(region, cluster(regions), NodeSettings.defaults(), new MemoryBlockStorage(),
+                        new ManifestStore(new MemoryBlockStorage()), seed);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** A client machine in {@code region} that uploads (or downloads) the jobs through that region's node. */
+    public record Client(String region, Map<String, String> regions, boolean upload, List<PlacementJob> jobs,
+            long startDelayMs, String downloadDir) implements NodeFactory {
+        public Client {
+            regions = new LinkedHashMap<>(regions);
+            jobs = List.copyOf(jobs);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return PlacementClientHost.class;
+        }
+
+        @Override
+        public Init<? extends ComponentDefinition> init(NetAddress self) {
+            return new PlacementClientHost.PlacementClientInit(self, NetAddress.parse(regions.get(region)), region, upload,
+                    jobs, startDelayMs, downloadDir);
+        }
+    }
+}
