@@ -25,6 +25,8 @@ public final class LocalCluster implements AutoCloseable {
     private final Path configFile;
     private final List<String> jvmArgs;
     private final Map<String, Process> processes = new LinkedHashMap<>();
+    /** "listening on" lines in each node's log when it was last started (logs are appended to). */
+    private final Map<String, Integer> listenCountAtStart = new LinkedHashMap<>();
 
     private LocalCluster(Path workDir, Path configFile, List<String> jvmArgs) {
         this.workDir = workDir;
@@ -103,8 +105,6 @@ public final class LocalCluster implements AutoCloseable {
         }
         throw new IOException("node " + region + " did not start listening within 60 s:\n" + tail(region));
     }
-
-    private final Map<String, Integer> listenCountAtStart = new LinkedHashMap<>();
 
     private int countListening(String region) throws IOException {
         if (!Files.exists(log(region))) {

@@ -2,7 +2,6 @@ package geoblocks.app.cli;
 
 import geoblocks.app.GeoClient;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.wire.FileOp.PeerRtt;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -78,9 +77,5 @@ final class Cluster {
         } catch (IOException e) {
             System.err.println("could not delete " + root + ": " + e.getMessage());
         }
-    }
-
-    static List<PeerRtt> peers(GeoClient client, String region) throws IOException {
-        return client.status(region).peers();
     }
 }

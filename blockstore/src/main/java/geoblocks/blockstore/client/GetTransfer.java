@@ -3,6 +3,7 @@ package geoblocks.blockstore.client;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.GetAck;
@@ -24,12 +25,14 @@ import java.util.zip.CRC32C;
  * file is fsync'ed and renamed to {@code OUT}. A failure deletes the partial file.
  */
 final class GetTransfer implements Transfer {
+    /** Largest manifest a client accepts (a million blocks' worth). */
+    static final int MAX_MANIFEST = 64 << 20;
+
     private final ClientComponent client;
     private final ClientPort.Get get;
     private final long ackEvery;
     private final Path part;
-    private byte[] manifestBytes;
-    private int manifestFilled;
+    private Assembly manifestParts;
     private Manifest manifest;
     private FileChannel out;
     private long received;
@@ -62,22 +65,14 @@ final class GetTransfer implements Transfer {
     }
 
     private void onManifest(ManifestPart p) throws IOException {
-        if (manifestBytes == null) {
-            if (p.total() < 0 || p.total() > (64 << 20)) {
-                throw new IOException("node announced a manifest of " + p.total() + " bytes");
-            }
-            manifestBytes = new byte[p.total()];
+        if (manifestParts == null) {
+            manifestParts = new Assembly(p.total(), MAX_MANIFEST);
         }
-        if (p.offset() != manifestFilled || p.data().length > manifestBytes.length - manifestFilled) {
-            throw new IOException("manifest part at " + p.offset() + " does not follow " + manifestFilled);
-        }
-        System.arraycopy(p.data(), 0, manifestBytes, manifestFilled, p.data().length);
-        manifestFilled += p.data().length;
-        if (manifestFilled < manifestBytes.length) {
+        if (!manifestParts.add(p.offset(), p.data())) {
             return;
         }
-        manifest = ManifestCodec.decode(manifestBytes);
-        manifestBytes = null;
+        manifest = ManifestCodec.decode(manifestParts.bytes());
+        manifestParts = null;
         out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
         if (manifest.size() == 0) {

@@ -1,6 +1,7 @@
 package geoblocks.blockstore.client;
 
 import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -41,8 +42,7 @@ final class SimpleTransfers {
     /** Sends one request and finishes with the Manifest the node sends back in parts. */
     static Transfer manifest(ClientComponent client, long op, FileOp request) {
         return new Transfer() {
-            byte[] bytes;
-            int filled;
+            Assembly parts;
 
             @Override
             public void start() {
@@ -52,19 +52,11 @@ final class SimpleTransfers {
             @Override
             public void onReply(FileOp reply) throws IOException {
                 if (reply instanceof ManifestPart p) {
-                    if (bytes == null) {
-                        if (p.total() < 0 || p.total() > (64 << 20)) {
-                            throw new IOException("node announced a manifest of " + p.total() + " bytes");
-                        }
-                        bytes = new byte[p.total()];
+                    if (parts == null) {
+                        parts = new Assembly(p.total(), GetTransfer.MAX_MANIFEST);
                     }
-                    if (p.offset() != filled || p.data().length > bytes.length - filled) {
-                        throw new IOException("manifest part at " + p.offset() + " does not follow " + filled);
-                    }
-                    System.arraycopy(p.data(), 0, bytes, filled, p.data().length);
-                    filled += p.data().length;
-                    if (filled == bytes.length) {
-                        client.finish(op, null, ManifestCodec.decode(bytes));
+                    if (parts.add(p.offset(), p.data())) {
+                        client.finish(op, null, ManifestCodec.decode(parts.bytes()));
                     }
                 } else if (reply instanceof Failed f) {
                     client.finish(op, f.error(), null);

@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
+import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.BlockData;
 import geoblocks.blockstore.wire.FileOp.DeleteFile;
 import geoblocks.blockstore.wire.FileOp.Done;

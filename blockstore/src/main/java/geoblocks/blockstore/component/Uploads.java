@@ -5,6 +5,7 @@ import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.PlacementException;
 import geoblocks.blockstore.core.Policy;
+import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.PutBegin;

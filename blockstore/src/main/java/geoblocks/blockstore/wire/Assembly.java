@@ -1,17 +1,18 @@
-package geoblocks.blockstore.component;
+package geoblocks.blockstore.wire;
 
 import java.util.Arrays;
 import java.util.function.BiConsumer;
 
 /**
- * Reassembles a byte array sent in order as chunks, and splits one into chunks. Invariant: parts
- * arrive in order without gaps and never overrun the announced total.
+ * Reassembles a byte array sent in order as chunks (blocks, manifests), and splits one into
+ * chunks. Invariant: parts arrive in order without gaps and never overrun the announced total;
+ * a part that breaks it is rejected with IllegalArgumentException naming the offsets.
  */
-final class Assembly {
+public final class Assembly {
     private final byte[] buf;
     private int filled;
 
-    Assembly(int total, int max) {
+    public Assembly(int total, int max) {
         if (total < 0 || total > max) {
             throw new IllegalArgumentException("announced size " + total + " outside 0.." + max);
         }
@@ -19,7 +20,7 @@ final class Assembly {
     }
 
     /** Adds a part; returns true when the array is complete. */
-    boolean add(int offset, byte[] part) {
+    public boolean add(int offset, byte[] part) {
         if (offset != filled) {
             throw new IllegalArgumentException("part at offset " + offset + " but " + filled + " bytes received");
         }
@@ -31,12 +32,12 @@ final class Assembly {
         return filled == buf.length;
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         return buf;
     }
 
     /** Calls {@code out(offset, part)} for each chunk of at most {@code chunk} bytes (once if empty). */
-    static void split(byte[] data, int chunk, BiConsumer<Integer, byte[]> out) {
+    public static void split(byte[] data, int chunk, BiConsumer<Integer, byte[]> out) {
         int off = 0;
         do {
             int n = Math.min(chunk, data.length - off);
