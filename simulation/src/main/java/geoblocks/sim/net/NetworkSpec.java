@@ -45,6 +45,15 @@ public record NetworkSpec(
         }
     }
 
+    /**
+     * The matrix region of a region name: names may carry a tag ({@code "seoul#2"}) so that
+     * several independent copies of a region (with their own links) share one simulation.
+     */
+    static String base(String region) {
+        int i = region.indexOf('#');
+        return i < 0 ? region : region.substring(0, i);
+    }
+
     static String pairKey(String a, String b) {
         return a.compareTo(b) <= 0 ? a + "|" + b : b + "|" + a;
     }
@@ -125,7 +134,7 @@ public record NetworkSpec(
             for (String a : hosts.values()) {
                 for (String b : hosts.values()) {
                     if (!a.equals(b)) {
-                        rtt.put(pairKey(a, b), matrix.rttMs(a, b));
+                        rtt.put(pairKey(a, b), matrix.rttMs(base(a), base(b)));
                     }
                 }
             }

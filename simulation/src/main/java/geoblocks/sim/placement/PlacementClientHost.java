@@ -24,9 +24,10 @@ import se.sics.kompics.timer.Timer;
  * A simulated client machine running the real {@link ClientComponent} against the node of its
  * region, and a script: the uploader puts every job's file one after the other (then asks for its
  * manifest to record where the replicas landed); the downloader waits until all uploads are done
- * and gets every file one after the other. Times are simulated milliseconds from request to
- * result. Records go out as strings: {@code U|key|ms}, {@code R|key|block|replicas},
- * {@code D|key|ms}, {@code E|key|error}. The downloader ends the simulation when it is done.
+ * and gets every file one after the other; runs take turns ({@link PlacementBoard}). Times are
+ * simulated milliseconds from request to result. Records go out as strings: {@code U|key|ms},
+ * {@code R|key|block|replicas}, {@code D|key|ms}, {@code E|key|error}. The last run's downloader
+ * ends the simulation.
  */
 public final class PlacementClientHost extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
@@ -54,7 +55,7 @@ public final class PlacementClientHost extends ComponentDefinition {
             trigger(spt, timer);
         });
         handle(timer, Poll.class, p -> {
-            if (!running && (init.upload || PlacementBoard.areUploadsDone())) {
+            if (!running && (init.upload ? PlacementBoard.mayUpload(init.run) : PlacementBoard.mayDownload(init.run))) {
                 running = true;
                 submit();
             }
@@ -65,9 +66,12 @@ public final class PlacementClientHost extends ComponentDefinition {
     private void submit() {
         if (next == init.jobs.size()) {
             if (init.upload) {
-                PlacementBoard.uploadsDone();
+                PlacementBoard.uploadsDone(init.run);
             } else {
-                LauncherComp.simulatorScheduler.shutdown();
+                PlacementBoard.downloadsDone(init.run);
+                if (init.last) {
+                    LauncherComp.simulatorScheduler.shutdown();
+                }
             }
             return;
         }
@@ -118,9 +122,13 @@ public final class PlacementClientHost extends ComponentDefinition {
         final List<PlacementJob> jobs;
         final long startDelayMs;
         final String downloadDir;
+        final int run;
+        final boolean last;
 
         public PlacementClientInit(NetAddress self, NetAddress node, String nodeRegion, boolean upload,
-                List<PlacementJob> jobs, long startDelayMs, String downloadDir) {
+                List<PlacementJob> jobs, long startDelayMs, String downloadDir, int run, boolean last) {
+            this.run = run;
+            this.last = last;
             this.self = self;
             this.node = node;
             this.nodeRegion = nodeRegion;

@@ -51,7 +51,7 @@ public final class PlacementNodes {
 
     /** A client machine in {@code region} that uploads (or downloads) the jobs through that region's node. */
     public record Client(String region, Map<String, String> regions, boolean upload, List<PlacementJob> jobs,
-            long startDelayMs, String downloadDir) implements NodeFactory {
+            long startDelayMs, String downloadDir, int run, boolean last) implements NodeFactory {
         public Client {
             regions = new LinkedHashMap<>(regions);
             jobs = List.copyOf(jobs);
@@ -65,7 +65,7 @@ public final class PlacementNodes {
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
             return new PlacementClientHost.PlacementClientInit(self, NetAddress.parse(regions.get(region)), region, upload,
-                    jobs, startDelayMs, downloadDir);
+                    jobs, startDelayMs, downloadDir, run, last);
         }
     }
 }

@@ -49,8 +49,8 @@ public final class Placement {
             }
             for (Experiment e : experiments) {
                 for (String site : List.of(e.uploadSite(), e.downloadSite())) {
-                    if (!REGION_IPS.containsKey(site)) {
-                        throw new IllegalArgumentException("unknown site '" + site + "'; known: " + REGION_IPS.keySet());
+                    if (!REGIONS.contains(site)) {
+                        throw new IllegalArgumentException("unknown site '" + site + "'; known: " + REGIONS);
                     }
                 }
             }
@@ -65,9 +65,6 @@ public final class Placement {
 
     public static final List<String> POLICIES = List.of("random", "tworandom", "local", "localclosest", "localfarthest");
 
-    /** Node address per region (one node each). */
-    static final Map<String, String> REGION_IPS = Map.of("seoul", "10.1.0.1:47000", "dublin", "10.2.0.1:47000",
-            "saopaulo", "10.3.0.1:47000", "mumbai", "10.4.0.1:47000");
     static final List<String> REGIONS = List.of("seoul", "dublin", "saopaulo", "mumbai");
 
     /**
@@ -97,49 +94,76 @@ public final class Placement {
     /** The outcome: rows, replica placements, errors reported by the clients, wall time. */
     public record Outcome(List<Row> rows, List<Replicas> replicas, List<String> errors, long wallMs) {}
 
-    static SimPlan plan(Params p, Experiment e, int run, Path inputDir, Path downloadDir) {
-        NetworkSpec.Builder net = NetworkSpec.builder(RttMatrix.specDefaults());
-        Map<String, String> regions = new LinkedHashMap<>();
-        for (String r : REGIONS) {
-            regions.put(r, REGION_IPS.get(r));
-            net.host(REGION_IPS.get(r).split(":")[0], r);
-            net.lan(r, new LinkSpec(Math.round(LAN_MBPS * 1e6), 1L << 40));
-            for (String o : REGIONS) {
-                if (!o.equals(r)) {
-                    net.path(r, o, new LinkSpec(Math.round(mbps(r, o) * 1e6), 1L << 40));
-                }
+    /** One (experiment, repetition) pair; its index k gives it its own hosts and links. */
+    record Slot(int index, Experiment experiment, int run) {}
+
+    static List<Slot> slots(Params p) {
+        List<Slot> slots = new ArrayList<>();
+        for (Experiment e : p.experiments()) {
+            for (int run = 1; run <= p.runs(); run++) {
+                slots.add(new Slot(slots.size(), e, run));
             }
         }
-        String upIp = clientIp(e.uploadSite(), 100);
-        String downIp = clientIp(e.downloadSite(), 101);
-        net.host(upIp, e.uploadSite()).host(downIp, e.downloadSite());
-        List<PlacementJob> jobs = new ArrayList<>();
-        for (String policy : p.policies()) {
-            for (int bs : p.blockSizes()) {
-                for (int i = 0; i < p.files(); i++) {
-                    jobs.add(new PlacementJob(policy, bs, i, inputDir.resolve("file-" + i).toString(),
-                            "e" + e.name() + "-" + policy + "-" + bs + "-" + i));
-                }
-            }
-        }
-        long runSeed = p.seed() * 1000 + run;
-        List<NodePlan> nodes = new ArrayList<>();
-        for (int i = 0; i < REGIONS.size(); i++) {
-            String r = REGIONS.get(i);
-            String[] a = REGION_IPS.get(r).split(":");
-            nodes.add(new NodePlan(r, 0, a[0], Integer.parseInt(a[1]), new PlacementNodes.Node(r, regions, runSeed * 31 + i)));
-        }
-        // RTT monitors need 3 answered probes (1 s apart) before peers count as up
-        nodes.add(new NodePlan("uploader", 0, upIp, 48000,
-                new PlacementNodes.Client(e.uploadSite(), regions, true, jobs, 4000, downloadDir.toString())));
-        nodes.add(new NodePlan("downloader", 0, downIp, 48001,
-                new PlacementNodes.Client(e.downloadSite(), regions, false, jobs, 4000, downloadDir.toString())));
-        long cap = 5_000 + jobs.size() * 2L * 30_000;
-        return new SimPlan(runSeed, net.build(), nodes, cap, 100);
+        return slots;
     }
 
-    private static String clientIp(String region, int host) {
-        return REGION_IPS.get(region).split(":")[0].replaceAll("\\.1$", "." + host);
+    /** Address of the node of region {@code i} in slot {@code k}; host 100/101 are the clients. */
+    static String ip(int k, int region, int host) {
+        return "10." + (10 + k) + "." + (region + 1) + "." + host;
+    }
+
+    /**
+     * One simulation for every slot: each slot has its own four nodes, two clients and links
+     * (regions tagged {@code "seoul#k"}), so slots never share bandwidth; they take turns
+     * ({@code PlacementBoard}), so their transfers never overlap either.
+     */
+    static SimPlan plan(Params p, Path inputDir, Path downloadDir) {
+        NetworkSpec.Builder net = NetworkSpec.builder(RttMatrix.specDefaults());
+        List<NodePlan> nodes = new ArrayList<>();
+        List<Slot> slots = slots(p);
+        long jobCount = 0;
+        for (Slot slot : slots) {
+            int k = slot.index();
+            Experiment e = slot.experiment();
+            Map<String, String> regions = new LinkedHashMap<>();
+            for (int i = 0; i < REGIONS.size(); i++) {
+                String r = REGIONS.get(i);
+                regions.put(r, ip(k, i, 1) + ":47000");
+                net.host(ip(k, i, 1), r + "#" + k);
+                net.lan(r + "#" + k, new LinkSpec(Math.round(LAN_MBPS * 1e6), 1L << 40));
+                for (String o : REGIONS) {
+                    if (!o.equals(r)) {
+                        net.path(r + "#" + k, o + "#" + k, new LinkSpec(Math.round(mbps(r, o) * 1e6), 1L << 40));
+                    }
+                }
+            }
+            String upIp = ip(k, REGIONS.indexOf(e.uploadSite()), 100);
+            String downIp = ip(k, REGIONS.indexOf(e.downloadSite()), 101);
+            net.host(upIp, e.uploadSite() + "#" + k).host(downIp, e.downloadSite() + "#" + k);
+            List<PlacementJob> jobs = new ArrayList<>();
+            for (String policy : p.policies()) {
+                for (int bs : p.blockSizes()) {
+                    for (int i = 0; i < p.files(); i++) {
+                        jobs.add(new PlacementJob(k, policy, bs, i, inputDir.resolve("file-" + i).toString(),
+                                "e" + e.name() + "-r" + slot.run() + "-" + policy + "-" + bs + "-" + i));
+                    }
+                }
+            }
+            jobCount += jobs.size();
+            long runSeed = p.seed() * 1000 + slot.run();
+            for (int i = 0; i < REGIONS.size(); i++) {
+                nodes.add(new NodePlan(REGIONS.get(i) + "#" + k, 0, ip(k, i, 1), 47000,
+                        new PlacementNodes.Node(REGIONS.get(i), regions, runSeed * 31 + i)));
+            }
+            boolean last = k == slots.size() - 1;
+            // RTT monitors need 3 answered probes (1 s apart) before peers count as up
+            nodes.add(new NodePlan("uploader#" + k, 0, upIp, 48000, new PlacementNodes.Client(e.uploadSite(), regions,
+                    true, jobs, 4000, downloadDir.toString(), k, last)));
+            nodes.add(new NodePlan("downloader#" + k, 0, downIp, 48001, new PlacementNodes.Client(e.downloadSite(),
+                    regions, false, jobs, 4000, downloadDir.toString(), k, last)));
+        }
+        long cap = 5_000 + jobCount * 2L * 30_000;
+        return new SimPlan(p.seed(), net.build(), nodes, cap, 100);
     }
 
     /** Runs every experiment and run; inputs are generated (seeded) in a temporary directory. */
@@ -156,26 +180,22 @@ public final class Placement {
             List<Row> rows = new ArrayList<>();
             List<Replicas> replicas = new ArrayList<>();
             List<String> errors = new ArrayList<>();
-            long wall = 0;
-            for (Experiment e : p.experiments()) {
-                for (int run = 1; run <= p.runs(); run++) {
-                    progress.printf(Locale.ROOT, "experiment %s (upload %s, download %s), run %d ...", e.name(),
-                            e.uploadSite(), e.downloadSite(), run);
-                    Path down = Files.createDirectories(tmp.resolve("out-" + e.name() + "-" + run));
-                    SimResult r = SimRunner.run(plan(p, e, run, in, down));
-                    wall += r.wallMs();
-                    progress.printf(Locale.ROOT, " %.1f s wall%n", r.wallMs() / 1000.0);
-                    errors.addAll(r.faults());
-                    collect(e, run, r.extra(), rows, replicas, errors);
-                }
-            }
+            List<Slot> slots = slots(p);
+            progress.printf(Locale.ROOT, "simulating %d runs (%s) in one simulation ...", slots.size(),
+                    String.join(", ", slots.stream().map(x -> "exp " + x.experiment().name() + " run " + x.run()).toList()));
+            Path down = Files.createDirectories(tmp.resolve("out"));
+            SimResult r = SimRunner.run(plan(p, in, down));
+            long wall = r.wallMs();
+            progress.printf(Locale.ROOT, " %.1f s wall%n", wall / 1000.0);
+            errors.addAll(r.faults());
+            collect(slots, r.extra(), rows, replicas, errors);
             return new Outcome(rows, replicas, errors, wall);
         } finally {
             deleteTree(tmp);
         }
     }
 
-    static void collect(Experiment e, int run, List<String> records, List<Row> rows, List<Replicas> replicas,
+    static void collect(List<Slot> slots, List<String> records, List<Row> rows, List<Replicas> replicas,
             List<String> errors) {
         Map<String, long[]> times = new LinkedHashMap<>();
         for (String rec : records) {
@@ -185,17 +205,25 @@ public final class Placement {
                 case "D" -> times.computeIfAbsent(f[1], k -> new long[] {-1, -1})[1] = Long.parseLong(f[2]);
                 case "R" -> {
                     String[] k = f[1].split(",");
-                    replicas.add(new Replicas(e, k[0], Integer.parseInt(k[1]), run, Integer.parseInt(k[2]),
+                    Slot s = slots.get(Integer.parseInt(k[0]));
+                    replicas.add(new Replicas(s.experiment(), k[1], Integer.parseInt(k[2]), s.run(), Integer.parseInt(k[3]),
                             Integer.parseInt(f[2]), List.of(f[3].split(";"))));
                 }
-                case "E" -> errors.add("experiment " + e.name() + " run " + run + " " + f[1] + ": " + f[2]);
+                case "E" -> {
+                    Slot s = slots.get(Integer.parseInt(f[1].split(",")[0]));
+                    errors.add("experiment " + s.experiment().name() + " run " + s.run() + " " + f[1] + ": " + f[2]);
+                }
                 default -> throw new IllegalStateException("unknown record " + rec);
             }
         }
         times.forEach((key, t) -> {
             String[] k = key.split(",");
-            rows.add(new Row(e, k[0], Integer.parseInt(k[1]), run, Integer.parseInt(k[2]), t[0], t[1]));
+            Slot s = slots.get(Integer.parseInt(k[0]));
+            rows.add(new Row(s.experiment(), k[1], Integer.parseInt(k[2]), s.run(), Integer.parseInt(k[3]), t[0], t[1]));
         });
+        rows.sort(java.util.Comparator.comparing((Row x) -> x.experiment().name()).thenComparingInt(Row::run)
+                .thenComparing(x -> POLICIES.indexOf(x.policy())).thenComparingInt(Row::blockSize)
+                .thenComparingInt(Row::fileIndex));
     }
 
     /** Mean and sample standard deviation of upload and download times per experiment, policy, block size. */
@@ -299,7 +327,7 @@ public final class Placement {
             o.printf(Locale.ROOT, "  %-4s %-8s %-8s %-14s %8s %9s ± %-6s %9s ± %-6s%n", c[0], c[1], c[2], c[3], c[4], c[6],
                     c[7], c[8], c[9]);
         }
-        o.printf(Locale.ROOT, "%n%d transfers, %d errors; wall time %.1f s (simulations); wrote %s%n",
+        o.printf(Locale.ROOT, "%n%d transfers, %d errors; wall time %.1f s (simulation); wrote %s%n",
                 out.rows().size() * 2, out.errors().size(), out.wallMs() / 1000.0, dir.toAbsolutePath());
         if (!out.errors().isEmpty()) {
             throw new IllegalStateException(out.errors().size() + " transfers failed, first: " + out.errors().get(0));
