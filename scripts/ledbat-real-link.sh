@@ -33,6 +33,7 @@ if ! command -v iperf3 >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 >/dev/null
 fi
 mkdir -p "$OUT/log"
+rm -f "$OUT"/log/stream-*.csv "$OUT/log/start_epoch_ms" "$OUT/iperf3.json" "$OUT/tcp.csv"
 OUT=$(realpath "$OUT")
 
 SUFFIX=$$

@@ -8,7 +8,8 @@ package geoblocks.ledbat.core;
  * {@code flightsize + ALLOWED_INCREASE * MSS} and floored at {@code MIN_CWND * MSS}. Losses halve
  * cwnd at most once per RTT (section 2.4.2, "at most once per RTT"), a timeout sets it to 1 MSS and
  * doubles the CTO (RFC 6298 section 5.5). cwnd is a double, so off_target never freezes by integer
- * division. Above target the decrease uses {@code gain-decrease}; in LEDBAT++ mode
+ * division. Above target the decrease uses {@code gain-decrease}, or with
+ * {@code multiplicative-decrease} the LEDBAT++ decrease below; in LEDBAT++ mode
  * (draft-irtf-iccrg-ledbat-plus-plus section 4) the delay is the RTT, GAIN is
  * {@code 1/min(16, ceil(2 TARGET / base))} and the decrease is multiplicative, capped at W/2 per RTT.
  * Optional slow start (LEDBAT++ section 4.1) doubles cwnd per RTT until the queuing delay reaches
@@ -78,7 +79,7 @@ public final class LedbatController {
             double offTarget = (double) (s.targetMicros - queuingDelay) / s.targetMicros;
             if (offTarget >= 0) {
                 cwnd += gain() * offTarget * bytesNewlyAcked * mss / cwnd;
-            } else if (plusPlus) {
+            } else if (plusPlus || s.multiplicativeDecrease) {
                 // W += max(GAIN - W * (delay/target - 1), -W/2) per RTT, spread over the ACKs of that RTT
                 double perRtt = Math.max(gain() * mss + cwnd * offTarget, -cwnd / 2);
                 cwnd += perRtt * bytesNewlyAcked / cwnd;

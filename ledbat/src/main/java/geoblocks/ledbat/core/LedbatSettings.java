@@ -28,6 +28,7 @@ public final class LedbatSettings {
     public final int minCwnd;                  // MIN_CWND, in MSS
     public final int allowedIncrease;          // ALLOWED_INCREASE, in MSS
     public final boolean slowStart;
+    public final boolean multiplicativeDecrease;
     public final long maxCwndBytes;
     public final int receiveWindowPackets;
     public final long initialCtoMicros;
@@ -50,6 +51,7 @@ public final class LedbatSettings {
         minCwnd = range(num(raw, "min-cwnd"), 1, 2, "min-cwnd").intValue();
         allowedIncrease = range(num(raw, "allowed-increase"), 1, 16, "allowed-increase").intValue();
         slowStart = bool(raw, "slow-start");
+        multiplicativeDecrease = bool(raw, "multiplicative-decrease");
         maxCwndBytes = range(num(raw, "max-cwnd-bytes"), 4L * MAX_MSS, 1L << 30, "max-cwnd-bytes").longValue();
         receiveWindowPackets = range(num(raw, "receive-window-packets"), 16, 1 << 20, "receive-window-packets").intValue();
         initialCtoMicros = range(num(raw, "initial-cto-ms"), 1, 600_000, "initial-cto-ms").longValue() * 1000L;

@@ -17,6 +17,7 @@ class LedbatControllerTest {
     static LedbatSettings settings(Object... kv) {
         Map<String, Object> m = new HashMap<>();
         m.put("slow-start", false);
+        m.put("multiplicative-decrease", false);   // the RFC 6817 controller exactly
         for (int i = 0; i < kv.length; i += 2) {
             m.put((String) kv[i], kv[i + 1]);
         }
@@ -156,6 +157,27 @@ class LedbatControllerTest {
         }
         c.onAck(3000, MSS, BASE + 80_000, RTT, (long) c.cwnd());
         assertFalse(c.inSlowStart());
+    }
+
+    @Test
+    void multiplicativeDecrease_rfcIncreaseButDecreaseProportionalToWindow() {
+        LedbatSettings s = settings("multiplicative-decrease", true);
+        LedbatController small = withCwnd(s, 20 * MSS);
+        LedbatController big = withCwnd(s, 200 * MSS);
+        double ws = small.cwnd();
+        double wb = big.cwnd();
+        for (int i = 0; i < 8; i++) {
+            small.onAck(9_000_000 + i, 0, BASE + 120_000, -1, 0);
+            big.onAck(9_000_000 + i, 0, BASE + 120_000, -1, 0);
+        }
+        ack(small, 9_100_000, MSS, 120_000);   // delay/target - 1 = 0.2: GAIN - 0.2 W per RTT, spread per ACK
+        ack(big, 9_100_000, MSS, 120_000);
+        assertEquals(0.2 * MSS - (double) MSS * MSS / ws, ws - small.cwnd(), 1e-6);
+        assertEquals(0.2 * MSS - (double) MSS * MSS / wb, wb - big.cwnd(), 1e-6); // per RTT ~ 0.2 W
+        LedbatController grow = withCwnd(s, 20 * MSS);
+        double g = grow.cwnd();
+        ack(grow, 9_100_000, MSS, 0);
+        assertEquals(g + (double) MSS * MSS / g, grow.cwnd(), 1e-6);   // increase unchanged (RFC)
     }
 
     @Test
