@@ -78,6 +78,7 @@ public final class LedbatComponent extends ComponentDefinition {
         this.settings = init.settings != null ? init.settings : LedbatSettings.from(k -> config().readValue(k).orElse(null));
         this.nextStreamId = (int) (System.nanoTime() ^ self.hashCode()) & 0x3fffffff;
         handle(control, se.sics.kompics.Start.class, e -> startTicking());
+        handle(control, se.sics.kompics.Stop.class, e -> stopTicking());
         handle(ledbat, OpenStream.class, this::onOpen);
         handle(ledbat, SendData.class, this::onSendData);
         handle(ledbat, CloseStream.class, this::onClose);
@@ -98,10 +99,11 @@ public final class LedbatComponent extends ComponentDefinition {
         nextStatsMicros = nowMicros() + settings.statsIntervalMillis * 1000;
     }
 
-    @Override
-    public void tearDown() {
+    /** Stops the periodic timer (e.g. before the component is killed). */
+    private void stopTicking() {
         if (tickId != null) {
             trigger(new CancelPeriodicTimeout((java.util.UUID) tickId), timer);
+            tickId = null;
         }
     }
 
