@@ -46,10 +46,22 @@ public final class Charts {
         c.getStyler().setPlotGridLinesVisible(true);
         c.getStyler().setXAxisDecimalPattern("#0");
         c.getStyler().setXAxisTickMarkSpacingHint(90);
+        c.getStyler().setXAxisMin(0.0);
         if (!Double.isNaN(yMax)) {
             c.getStyler().setYAxisMax(yMax);
             c.getStyler().setYAxisMin(0.0);
         }
+        double xMax = 0;
+        for (double[][] xy : series.values()) {
+            for (double x : xy[0]) {
+                xMax = Math.max(xMax, x);
+            }
+        }
+        c.getStyler().setXAxisMax(Math.ceil(xMax));
+        // XChart sometimes puts a label on every second; keep only round ones
+        double step = xMax <= 40 ? 5 : 10;
+        c.getStyler().setxAxisTickLabelsFormattingFunction(
+                x -> Math.abs(x / step - Math.rint(x / step)) < 1e-6 ? String.valueOf(Math.round(x)) : "");
         for (Map.Entry<String, double[][]> e : series.entrySet()) {
             double[][] xy = e.getValue();
             if (xy[0].length == 0) {
