@@ -27,6 +27,12 @@ final class Loopback {
     /** Starts the transfer and returns its result once every stream closed on both sides or the timeout hit. */
     static TransferResult run(NetAddress[] ab, LossyShim.ShimInit shim, int streams, long bytes, long timeoutSeconds,
             Map<String, ?> overrides) throws InterruptedException {
+        return run(ab, shim, streams, bytes, timeoutSeconds, overrides, r -> { });
+    }
+
+    /** As above; {@code whileRunning} runs in the calling thread once started, before waiting for the result. */
+    static TransferResult run(NetAddress[] ab, LossyShim.ShimInit shim, int streams, long bytes, long timeoutSeconds,
+            Map<String, ?> overrides, java.util.function.Consumer<TransferResult> whileRunning) throws InterruptedException {
         CodecSerializer.register(LedbatCodec.INSTANCE, LedbatCodec.SERIALIZER_ID, "ledbat");
         LedbatSettings settings = LedbatSettings.defaults(overrides);
         TransferResult result = new TransferResult(streams);
@@ -34,6 +40,7 @@ final class Loopback {
                 new LoopbackHost.HostInit(ab[0], ab[1], settings, shim, streams, bytes, result), 2,
                 Integer.getInteger("kompics.batch", 1));
         try {
+            whileRunning.accept(result);
             result.done.await(timeoutSeconds, TimeUnit.SECONDS);
         } finally {
             Kompics.shutdown();

@@ -27,13 +27,9 @@ class MalformedDatagramTest {
     @Test
     void transfer_underGarbageDatagrams_survivesAndCountsThem() throws Exception {
         NetAddress[] ab = Loopback.addresses();
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread sprayer = new Thread(() -> spray(ab, stop), "sprayer");
-        sprayer.setDaemon(true);
-        sprayer.start();
-        long bytes = 8L << 20;
-        TransferResult r = Loopback.run(ab, null, 1, bytes, 90, Map.of("stats-interval-ms", 20));
-        stop.set(true);
+        long bytes = 32L << 20;
+        // sprays while the transfer runs; the nodes stay up until the spraying is over
+        TransferResult r = Loopback.run(ab, null, 1, bytes, 90, Map.of("stats-interval-ms", 20), result -> spray(ab, result));
         assertEquals(0, r.done.getCount(), "stream still open; failure: " + r.firstFailure);
         assertEquals(0, r.corruptBytes.get());
         assertEquals(bytes, r.receivedBytes.values().iterator().next());
@@ -42,13 +38,13 @@ class MalformedDatagramTest {
         assertTrue(r.invalid.get() + r.stale.get() > 20);
     }
 
-    private static void spray(NetAddress[] ab, java.util.concurrent.atomic.AtomicBoolean stop) {
+    private static void spray(NetAddress[] ab, TransferResult result) {
         Random rnd = new Random(3);
         LedbatCodec c = LedbatCodec.INSTANCE;
         NetAddress stranger = NetAddress.of("127.0.0.1", 9);
         try (DatagramSocket s = new DatagramSocket()) {
-            Thread.sleep(1500); // Kompics and Netty start
-            for (int i = 0; !stop.get() && i < 20_000; i++) {
+            awaitFirstData(result);
+            for (int i = 0; i < 5_000; i++) {
                 NetAddress to = ab[i % 2];
                 byte[] b;
                 switch (i % 5) {
@@ -81,8 +77,16 @@ class MalformedDatagramTest {
                     Thread.sleep(1);
                 }
             }
+            Thread.sleep(300); // let the component's 20 ms statistics report the counts
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Both nodes are bound once data crossed from one to the other. */
+    private static void awaitFirstData(TransferResult result) throws InterruptedException {
+        for (int tries = 0; tries < 1000 && result.receivedBytes.isEmpty(); tries++) {
+            Thread.sleep(10);
         }
     }
 
