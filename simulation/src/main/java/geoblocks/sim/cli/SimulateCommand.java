@@ -52,6 +52,10 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--mode", description = "LEDBAT controller: rfc6817 | ledbat++ (default ${DEFAULT-VALUE})")
     String mode = "rfc6817";
 
+    @Option(names = "--ledbat", paramLabel = "KEY=VALUE",
+            description = "any other geoblocks.ledbat setting, e.g. multiplicative-decrease=false (repeatable)")
+    java.util.Map<String, String> ledbatExtra = new java.util.TreeMap<>();
+
     @Option(names = "--ledbat-flows", description = "parallel LEDBAT flows (default ${DEFAULT-VALUE})")
     int ledbatFlows = 1;
 
@@ -125,13 +129,13 @@ public final class SimulateCommand implements Callable<Integer> {
     }
 
     private LedbatFairness.Params fairnessParams() {
-        return new LedbatFairness.Params(seed, rateMbps, from, to, bufferMs, new LedbatOptions(targetMs, mode, true),
+        return new LedbatFairness.Params(seed, rateMbps, from, to, bufferMs, new LedbatOptions(targetMs, mode, true, ledbatExtra),
                 flows, staggerS, duration == null ? 60 : duration);
     }
 
     private void ledbatVsTcp(Path dir, PrintStream o) throws Exception {
         LedbatVsTcp.Params p = new LedbatVsTcp.Params(seed, rateMbps, from, to, bufferMs,
-                new LedbatOptions(targetMs, mode, true), ledbatFlows, tcpStart, tcpStop,
+                new LedbatOptions(targetMs, mode, true, ledbatExtra), ledbatFlows, tcpStart, tcpStop,
                 duration == null ? 30 : duration, tcp, jitterMs, loss);
         o.printf(Locale.ROOT, "ledbat-vs-tcp: %.0f Mbit/s %s->%s (RTT %.0f ms), buffer %.0f ms, LEDBAT %s target %d ms x%d,"
                 + " TCP %s %.1f-%.1f s, %.0f s simulated, seed %d%n", p.rateMbps(), p.from(), p.to(), p.baseRttMs(),

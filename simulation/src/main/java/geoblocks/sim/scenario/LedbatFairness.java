@@ -147,7 +147,7 @@ public final class LedbatFairness {
         for (String mode : List.of("rfc6817", "ledbat++")) {
             // LEDBAT++ runs with the draft's 60 ms target unless a lower one was asked for
             int target = mode.equals("ledbat++") ? Math.min(60, base.ledbat().targetMs()) : base.ledbat().targetMs();
-            Params p = base.with(new LedbatOptions(target, mode, base.ledbat().slowStart()));
+            Params p = base.with(base.ledbat().with(target, mode));
             for (boolean staggered : new boolean[] {false, true}) {
                 String variant = mode + "-" + (staggered ? "staggered" : "simultaneous");
                 o.println("variant " + variant);
