@@ -28,6 +28,7 @@ public final class BottleneckLink {
     private long droppedBytes;
     private long queueDelaySumNs;
     private long maxQueueDelayNs;
+    private long lastQueueDelayNs;
 
     public BottleneckLink(LinkSpec spec) {
         this.spec = java.util.Objects.requireNonNull(spec, "spec");
@@ -64,8 +65,6 @@ public final class BottleneckLink {
         bytes += sizeBytes;
         return departure;
     }
-
-    private long lastQueueDelayNs;
 
     /** Queuing delay (wait before serialization) of the last accepted packet, in ns. */
     public long lastQueueDelayNs() {
