@@ -74,6 +74,15 @@ class PlacementTest {
     }
 
     @Test
+    void sameSeed_givesIdenticalFiles(@TempDir Path again) throws Exception {
+        Placement.Outcome second = Placement.run(params, new PrintStream(System.out));
+        Placement.write(again, params, second, false);
+        for (String f : List.of("placement.csv", "summary.csv", "replicas.csv")) {
+            assertEquals(Files.readString(dir.resolve(f)), Files.readString(again.resolve(f)), f);
+        }
+    }
+
+    @Test
     void bigBlocksAreNotFree_remoteReadCostsRttPlusTransmission() {
         // experiment 2, local policy: one 1 MB block stored only in Dublin, read at Seoul over 84 Mbit/s
         double floorMs = 252 + (1 << 20) * 8 / 84e6 * 1000;
