@@ -50,6 +50,7 @@ public final class LedbatComponent extends ComponentDefinition {
     /** In-order packets acknowledged together (RFC 5681 section 4.2 style delayed ACK, no timer: the
      * sender flags the last packet of each burst ACK-NOW). */
     private static final int ACK_EVERY = 2;
+    private static final byte[] NO_SACK = new byte[0];
 
     private final Negative<LedbatPort> ledbat = provides(LedbatPort.class);
     private final Positive<Network> net = requires(Network.class);
@@ -122,6 +123,12 @@ public final class LedbatComponent extends ComponentDefinition {
         if (s == null) {
             trigger(new StreamFailed(null, req.streamId(), true, "SendData on unknown or finished stream "
                     + req.streamId()), ledbat);
+            return;
+        }
+        if (s.window.isClosed()) {
+            // misuse by the application: report it, never crash the transport
+            trigger(new StreamFailed(s.peer, s.id, true, "SendData after CloseStream on stream " + s.id
+                    + "; " + req.data().length + " bytes ignored"), ledbat);
             return;
         }
         s.window.offer(req.data());
@@ -203,7 +210,7 @@ public final class LedbatComponent extends ComponentDefinition {
             if (finalAck != null) {
                 stale++;
                 trigger(new AckPacket(new geoblocks.net.NetHeader(self, peer, p.getHeader().protocol()), p.streamId(),
-                        finalAck, p.timestampMicros(), now - p.timestampMicros(), 0, 0, new byte[0]), net);
+                        finalAck, p.timestampMicros(), now - p.timestampMicros(), 0, 0, NO_SACK), net);
                 return;
             }
             if (p.seq() >= settings.receiveWindowPackets) {
@@ -223,7 +230,7 @@ public final class LedbatComponent extends ComponentDefinition {
         if (p.ackNow() || o != ReceiveWindow.Outcome.IN_ORDER || r.unacked >= ACK_EVERY || w.isComplete()) {
             deliver(r);
             int sackLen = w.writeSack(r.sackScratch);
-            byte[] sack = java.util.Arrays.copyOf(r.sackScratch, sackLen);
+            byte[] sack = sackLen == 0 ? NO_SACK : java.util.Arrays.copyOf(r.sackScratch, sackLen);
             trigger(new AckPacket(r.replyHeader, r.id, w.next(), p.timestampMicros(), now - p.timestampMicros(),
                     (int) w.duplicates(), (int) w.outOfOrder(), sack), net);
             r.unacked = 0;

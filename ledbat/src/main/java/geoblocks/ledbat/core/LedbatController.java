@@ -11,7 +11,9 @@ package geoblocks.ledbat.core;
  * division. Above target the decrease uses {@code gain-decrease}, or with
  * {@code multiplicative-decrease} the LEDBAT++ decrease below; in LEDBAT++ mode
  * (draft-irtf-iccrg-ledbat-plus-plus section 4) the delay is the RTT, GAIN is
- * {@code 1/min(16, ceil(2 TARGET / base))} and the decrease is multiplicative, capped at W/2 per RTT.
+ * {@code 1/min(16, ceil(2 TARGET / base))}, the decrease is multiplicative, capped at W/2 per RTT,
+ * and periodic slowdowns (cwnd held at MIN_CWND for two RTTs, then slow start back, repeated nine
+ * slowdown-durations later) let the queue drain so the base delay is re-measured.
  * Optional slow start (LEDBAT++ section 4.1) doubles cwnd per RTT until the queuing delay reaches
  * 3/4 TARGET, a loss, or the post-timeout threshold.
  */
@@ -27,6 +29,15 @@ public final class LedbatController {
     private double ssthresh = Double.MAX_VALUE;
     private long lastLossReaction = Long.MIN_VALUE;
     private long queuingDelay;
+    // LEDBAT++ periodic slowdown (draft section 4.4): WAITING until nextSlowdownAt, HOLDING at
+    // MIN_CWND for two RTTs, then RECOVERING by slow start to the cwnd before the slowdown
+    private enum Slowdown { OFF, WAITING, HOLDING, RECOVERING }
+    private Slowdown slowdown = Slowdown.OFF;
+    private long nextSlowdownAt;
+    private long slowdownStart;
+    private long holdUntil;
+    private double savedCwnd;
+    private long slowdowns;
     private long lastDelaySample;
     private boolean haveDelay;
 
@@ -66,14 +77,17 @@ public final class LedbatController {
             return;
         }
         double mss = s.mss;
+        if (plusPlus && stepSlowdown(now)) {
+            return;
+        }
         if (inSlowStart && haveDelay && queuingDelay * 4 > s.targetMicros * 3) {
-            inSlowStart = false;
+            endSlowStart(now);
         }
         if (inSlowStart) {
             cwnd += bytesNewlyAcked;
             if (cwnd >= ssthresh) {
                 cwnd = ssthresh;
-                inSlowStart = false;
+                endSlowStart(now);
             }
         } else if (haveDelay) {
             double offTarget = (double) (s.targetMicros - queuingDelay) / s.targetMicros;
@@ -98,6 +112,53 @@ public final class LedbatController {
         cwnd = Math.max(cwnd, s.minCwndBytes());
     }
 
+    /**
+     * Advances the LEDBAT++ periodic slowdown; returns true while cwnd is held at MIN_CWND (the
+     * ACK must not grow it), so the queue drains and the base delay is measured afresh.
+     */
+    private boolean stepSlowdown(long now) {
+        long rtt = Math.max(rto.srtt(), RtoEstimator.G_MICROS);
+        if (slowdown == Slowdown.WAITING && now >= nextSlowdownAt) {
+            slowdown = Slowdown.HOLDING;
+            slowdownStart = now;
+            savedCwnd = cwnd;
+            cwnd = s.minCwndBytes();
+            holdUntil = now + 2 * rtt;
+            slowdowns++;
+        }
+        if (slowdown == Slowdown.HOLDING) {
+            if (now < holdUntil) {
+                cwnd = s.minCwndBytes();
+                return true;
+            }
+            slowdown = Slowdown.RECOVERING;
+            ssthresh = Math.max(savedCwnd, s.minCwndBytes());
+            inSlowStart = true;
+        }
+        return false;
+    }
+
+    /** Slow start is over; in LEDBAT++ mode this schedules the next periodic slowdown. */
+    private void endSlowStart(long now) {
+        inSlowStart = false;
+        if (!plusPlus) {
+            return;
+        }
+        long rtt = Math.max(rto.srtt(), RtoEstimator.G_MICROS);
+        if (slowdown == Slowdown.RECOVERING) {
+            // the next slowdown comes 9 times the duration of this one later (draft section 4.4)
+            nextSlowdownAt = now + 9 * (now - slowdownStart);
+        } else {
+            nextSlowdownAt = now + 2 * rtt;   // the first one two RTTs after the initial slow start
+        }
+        slowdown = Slowdown.WAITING;
+    }
+
+    /** Periodic slowdowns started so far (LEDBAT++ mode). */
+    public long slowdowns() {
+        return slowdowns;
+    }
+
     /** A packet was lost: halve cwnd unless that already happened within the last RTT. Returns whether it did. */
     public boolean onLoss(long now) {
         long rtt = Math.max(rto.srtt(), RtoEstimator.G_MICROS);
@@ -105,7 +166,9 @@ public final class LedbatController {
             return false;
         }
         lastLossReaction = now;
-        inSlowStart = false;
+        if (inSlowStart) {
+            endSlowStart(now);
+        }
         cwnd = Math.min(cwnd, Math.max(cwnd / 2, s.minCwndBytes()));
         return true;
     }
@@ -115,6 +178,10 @@ public final class LedbatController {
         ssthresh = Math.max(cwnd / 2, s.minCwndBytes());
         cwnd = s.mss;
         inSlowStart = s.slowStart;
+        if (slowdown != Slowdown.OFF) {
+            slowdown = Slowdown.WAITING;   // a slowdown in progress is abandoned; rescheduled when slow start ends
+            nextSlowdownAt = Long.MAX_VALUE;
+        }
         lastLossReaction = now;
         rto.backOff();
     }

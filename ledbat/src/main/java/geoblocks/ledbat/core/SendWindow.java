@@ -54,6 +54,11 @@ public final class SendWindow {
         }
     }
 
+    /** True once {@link #close} was called: no more data may be offered. */
+    public boolean isClosed() {
+        return finQueued;
+    }
+
     /** Queues the FIN after all queued data. Idempotent. */
     public void close() {
         finQueued = true;

@@ -202,4 +202,42 @@ class LedbatControllerTest {
         assertTrue(c.cwnd() < w * 0.75, "multiplicative decrease expected, cwnd " + c.cwnd() + " of " + w);
         assertTrue(c.cwnd() >= w / 2 * 0.99 - MSS, "decrease must be capped near W/2 per RTT: " + c.cwnd());
     }
+
+    @Test
+    void ledbatPlusPlus_periodicSlowdown_holdsMinCwndTwoRttsThenRecovers() {
+        LedbatSettings s = settings("mode", "ledbat++", "slow-start", true, "target-ms", 60);
+        LedbatController c = controller(s);
+        long now = 0;
+        c.onAck(now, 0, -1, RTT, 0);
+        while (c.inSlowStart()) {      // slow start until the queue reaches 3/4 TARGET (45 ms)
+            long q = c.cwnd() > 40 * MSS ? 50_000 : 0;
+            c.onAck(now += 1000, MSS, -1, RTT + q, (long) c.cwnd());
+        }
+        double before = c.cwnd();
+        long exit = now;
+        long srtt = c.rto().srtt();
+        assertEquals(0, c.slowdowns());
+        c.onAck(exit + 2 * srtt - 1, MSS, -1, srtt, (long) c.cwnd());
+        assertEquals(0, c.slowdowns());                                  // the first comes 2 RTTs after exit
+        long start = exit + 2 * srtt + 1;
+        c.onAck(start, MSS, -1, srtt, (long) c.cwnd());
+        assertEquals(1, c.slowdowns());
+        assertEquals(2.0 * MSS, c.cwnd(), 1e-9);
+        long hold = 2 * c.rto().srtt();
+        c.onAck(start + hold - 1, MSS, -1, srtt, 2 * MSS);                // still holding for 2 RTTs
+        assertEquals(2.0 * MSS, c.cwnd(), 1e-9);
+        now = start + hold;
+        c.onAck(now, MSS, -1, srtt, 2 * MSS);                             // hold over: slow start back
+        assertTrue(c.inSlowStart());
+        while (c.inSlowStart()) {
+            c.onAck(now += 1000, MSS, -1, srtt, (long) c.cwnd());
+        }
+        assertEquals(before, c.cwnd(), MSS);                                // back to the cwnd before
+        long recovered = now;
+        long duration = recovered - start;
+        c.onAck(recovered + 9 * duration - 1000, MSS, -1, RTT, (long) c.cwnd());
+        assertEquals(1, c.slowdowns());                                      // not yet: 9 x duration
+        c.onAck(recovered + 9 * duration + 1000, MSS, -1, RTT, (long) c.cwnd());
+        assertEquals(2, c.slowdowns());
+    }
 }
