@@ -28,7 +28,7 @@ public final class PlacementNodes {
     }
 
     /** A geoblocks node (the production {@link NodeParent}) for {@code region}. */
-    public record Node(String region, Map<String, String> regions, long seed) implements NodeFactory {
+    public record Node(String region, Map<String, String> regions, long seed, int run) implements NodeFactory {
         public Node {
             regions = new LinkedHashMap<>(regions);
         }
@@ -41,7 +41,9 @@ public final class PlacementNodes {
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
             try {
-                return new NodeParent.NodeInit(region, cluster(regions), NodeSettings.defaults(), new MemoryBlockStorage(),
+                MemoryBlockStorage blocks = new MemoryBlockStorage();
+                PlacementBoard.store(run, blocks);
+                return new NodeParent.NodeInit(region, cluster(regions), NodeSettings.defaults(), blocks,
                         new ManifestStore(new MemoryBlockStorage()), seed);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -153,7 +153,7 @@ public final class Placement {
             long runSeed = p.seed() * 1000 + slot.run();
             for (int i = 0; i < REGIONS.size(); i++) {
                 nodes.add(new NodePlan(REGIONS.get(i) + "#" + k, 0, ip(k, i, 1), 47000,
-                        new PlacementNodes.Node(REGIONS.get(i), regions, runSeed * 31 + i)));
+                        new PlacementNodes.Node(REGIONS.get(i), regions, runSeed * 31 + i, k)));
             }
             boolean last = k == slots.size() - 1;
             // RTT monitors need 3 answered probes (1 s apart) before peers count as up
