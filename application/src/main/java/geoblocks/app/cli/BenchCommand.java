@@ -4,6 +4,7 @@ import geoblocks.app.AppConfig;
 import geoblocks.app.GeoClient;
 import geoblocks.app.LocalCluster;
 import geoblocks.app.Sizes;
+import geoblocks.app.load.LoadCommand;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Option;
  * speed. Prints figures; never fails on timing.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Measure put/get MB/s and latency on a local 4-node cluster, next to the disk's fsync'ed write speed.")
+        description = "Measure put/get MB/s and latency on a local 4-node cluster, next to the disk's fsync'ed write speed.",
+        subcommands = {LoadCommand.class})
 public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--files", defaultValue = "8", description = "Files per configuration (default: ${DEFAULT-VALUE}).")
     int files;
