@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Four LEDBAT flows (separate hosts) over one 10 Mbit/s bottleneck, Dublin to Mumbai, 60 s, seed 1:
- * utilization, queuing delay relative to the target, Jain's index of LEDBAT++ with simultaneous
+ * utilization, median queuing delay relative to the target, Jain's index of LEDBAT++ with simultaneous
  * starts, and RFC 6817's documented latecomer effect (a latecomer pushes the queue above TARGET).
  */
 class LedbatFairnessTest {
@@ -25,8 +25,9 @@ class LedbatFairnessTest {
         assertEquals(List.of(), r.faults());
         assertEquals(4, r.flowNames().size());
         LedbatFairness.Figures f = LedbatFairness.figures(o.mode() + (staggered ? "-staggered" : "-simultaneous"), p, r);
-        System.out.printf("%s: jain %.3f util %.3f q %.1f / max %.1f ms, wall %d ms%n", f.variant(), f.jain(),
-                f.utilization(), f.meanQueuingDelayMs(), f.maxQueuingDelayMs(), r.wallMs());
+        System.out.printf("%s: jain %.3f util %.3f q mean %.1f / median %.1f / max %.1f ms, wall %d ms%n", f.variant(),
+                f.jain(), f.utilization(), f.meanQueuingDelayMs(), f.medianQueuingDelayMs(), f.maxQueuingDelayMs(),
+                r.wallMs());
         return f;
     }
 
@@ -35,7 +36,9 @@ class LedbatFairnessTest {
         LedbatFairness.Figures f = run(new LedbatOptions(60, "ledbat++", true), false);
         assertTrue(f.utilization() >= 0.90, "utilization " + f.utilization());
         assertTrue(f.jain() >= 0.90, "Jain " + f.jain());
-        assertTrue(Math.abs(f.meanQueuingDelayMs() - 60) <= 15, "queuing delay " + f.meanQueuingDelayMs());
+        // the median: LEDBAT++'s periodic slowdowns empty the queue on purpose and pull the mean down
+        assertTrue(Math.abs(f.medianQueuingDelayMs() - 60) <= 15, "median queuing delay " + f.medianQueuingDelayMs()
+                + " (mean " + f.meanQueuingDelayMs() + ")");
     }
 
     @Test
