@@ -47,9 +47,6 @@ public final class LedbatComponent extends ComponentDefinition {
     private static final int CLOSED_MEMORY = 4096;
     /** A receiving stream that hears nothing for this long is dropped. */
     private static final long RECEIVER_IDLE_MICROS = 120_000_000L;
-    /** In-order packets acknowledged together (RFC 5681 section 4.2 style delayed ACK, no timer: the
-     * sender flags the last packet of each burst ACK-NOW). */
-    private static final int ACK_EVERY = 2;
     private static final byte[] NO_SACK = new byte[0];
 
     private final Negative<LedbatPort> ledbat = provides(LedbatPort.class);
@@ -227,7 +224,7 @@ public final class LedbatComponent extends ComponentDefinition {
             beyondWindow++;
         }
         r.unacked++;
-        if (p.ackNow() || o != ReceiveWindow.Outcome.IN_ORDER || r.unacked >= ACK_EVERY || w.isComplete()) {
+        if (p.ackNow() || o != ReceiveWindow.Outcome.IN_ORDER || r.unacked >= settings.ackEvery || w.isComplete()) {
             deliver(r);
             int sackLen = w.writeSack(r.sackScratch);
             byte[] sack = sackLen == 0 ? NO_SACK : java.util.Arrays.copyOf(r.sackScratch, sackLen);

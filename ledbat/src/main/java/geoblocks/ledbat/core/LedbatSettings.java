@@ -31,6 +31,7 @@ public final class LedbatSettings {
     public final boolean multiplicativeDecrease;
     public final long maxCwndBytes;
     public final int receiveWindowPackets;
+    public final int ackEvery;
     public final long initialCtoMicros;
     public final long minCtoMicros;
     public final long maxCtoMicros;
@@ -54,6 +55,7 @@ public final class LedbatSettings {
         multiplicativeDecrease = bool(raw, "multiplicative-decrease");
         maxCwndBytes = range(num(raw, "max-cwnd-bytes"), 4L * MAX_MSS, 1L << 30, "max-cwnd-bytes").longValue();
         receiveWindowPackets = range(num(raw, "receive-window-packets"), 16, 1 << 20, "receive-window-packets").intValue();
+        ackEvery = range(num(raw, "ack-every"), 1, 64, "ack-every").intValue();
         initialCtoMicros = range(num(raw, "initial-cto-ms"), 1, 600_000, "initial-cto-ms").longValue() * 1000L;
         minCtoMicros = range(num(raw, "min-cto-ms"), 1, 600_000, "min-cto-ms").longValue() * 1000L;
         maxCtoMicros = range(num(raw, "max-cto-ms"), 1, 600_000, "max-cto-ms").longValue() * 1000L;
