@@ -90,7 +90,7 @@ START_MS=$(cat "$OUT/log/start_epoch_ms")
 now_ms() { date +%s%3N; }
 sleep "$(python3 -c "print(max(0, ($START_MS + $TCP_START * 1000 - $(now_ms)) / 1000))")"
 TCP_T0_MS=$(now_ms)
-ip netns exec $S iperf3 -c 10.77.2.1 -p 5201 -C cubic -t $((TCP_STOP - TCP_START)) -i 0.2 -J --get-server-output > "$OUT/iperf3.json" 2> "$OUT/iperf3.err" || echo "warning: iperf3 failed: $(cat "$OUT/iperf3.err")" >&2
+ip netns exec $S iperf3 -c 10.77.2.1 -p 5201 -C cubic -t $((TCP_STOP - TCP_START)) -i 0.5 -J --get-server-output > "$OUT/iperf3.json" 2> "$OUT/iperf3.err" || echo "warning: iperf3 failed: $(cat "$OUT/iperf3.err")" >&2
 set +e
 wait $CLIENT
 CLIENT_RC=$?
