@@ -34,7 +34,8 @@ final class Loopback {
     static TransferResult run(NetAddress[] ab, LossyShim.ShimInit shim, int streams, long bytes, long timeoutSeconds,
             Map<String, ?> overrides, java.util.function.Consumer<TransferResult> whileRunning) throws InterruptedException {
         CodecSerializer.register(LedbatCodec.INSTANCE, LedbatCodec.SERIALIZER_ID, "ledbat");
-        LedbatSettings settings = LedbatSettings.defaults(overrides);
+        // no overrides: the components read geoblocks.ledbat from their Kompics config (reference.conf)
+        LedbatSettings settings = overrides.isEmpty() ? null : LedbatSettings.defaults(overrides);
         TransferResult result = new TransferResult(streams);
         Kompics.createAndStart(LoopbackHost.class,
                 new LoopbackHost.HostInit(ab[0], ab[1], settings, shim, streams, bytes, result), 2,

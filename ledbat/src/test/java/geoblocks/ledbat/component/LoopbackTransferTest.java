@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Real UDP on 127.0.0.1 through NettyNetwork: parallel streams of several MB arrive intact, in order. */
+/**
+ * Real UDP on 127.0.0.1 through NettyNetwork: parallel streams of several MB arrive intact, in order.
+ * The components read their settings from the Kompics config (LedbatInit without settings).
+ */
 class LoopbackTransferTest {
 
     @Test
