@@ -12,6 +12,23 @@ import java.nio.file.Path;
  * local 4-region cluster (application's reference.conf) and every module's defaults.
  */
 public record AppConfig(Config config, ClusterConfig cluster, NodeSettings node) {
+    /** The secret shipped for the local demo cluster; refused for a cluster off this machine. */
+    public static final String DEMO_SECRET = "geoblocks-local-demo-secret";
+
+    /** The cluster secret every node and client proves it knows (see MessageAuth). */
+    public String secret() {
+        String s = config.getString("geoblocks.cluster.secret");
+        boolean local = cluster.regions().values().stream().allMatch(a -> a.getIp().isLoopbackAddress());
+        if (s.equals(DEMO_SECRET) && !local) {
+            throw new IllegalArgumentException("geoblocks.cluster.secret is the built-in demo secret, which anyone"
+                    + " can read; set your own (16+ characters) for a cluster that is not all on loopback");
+        }
+        if (s.length() < 16) {
+            throw new IllegalArgumentException("geoblocks.cluster.secret must be at least 16 characters");
+        }
+        return s;
+    }
+
 
     public static AppConfig load(Path file) {
         Config base = ConfigFactory.load();

@@ -34,7 +34,7 @@ public final class GeoClient implements AutoCloseable {
     private GeoClient() {}
 
     public static GeoClient start(AppConfig config, long timeoutMs) {
-        Runtime.prepare();
+        Runtime.prepare(config);
         NetAddress first = config.cluster().regions().values().iterator().next();
         NetAddress self = new NetAddress(Ports.localAddressToward(first), 0);
         self = self.withPort(Ports.freePort(self.getIp()));

@@ -2,6 +2,7 @@ package geoblocks.app;
 
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.RttProbe;
+import geoblocks.net.MessageAuth;
 import geoblocks.net.netty.CodecSerializer;
 import java.nio.file.Path;
 import org.slf4j.Logger;
@@ -11,7 +12,8 @@ import se.sics.kompics.Kompics;
 
 /**
  * JVM-wide setup before a Kompics runtime starts: message serializers (ids 100, 101; LEDBAT uses
- * 110), a fault handler that logs a failing handler instead of exiting the JVM, and a private
+ * 110) with the cluster secret's authentication tag on every message, Kompics' Java serializer
+ * disabled, a fault handler that logs a failing handler instead of exiting the JVM, and a private
  * place for the UDT native library Kompics' Netty component extracts.
  */
 public final class Runtime {
@@ -20,7 +22,7 @@ public final class Runtime {
 
     private Runtime() {}
 
-    public static synchronized void prepare() {
+    public static synchronized void prepare(AppConfig config) {
         if (done) {
             return;
         }
@@ -29,6 +31,8 @@ public final class Runtime {
             System.setProperty("com.barchart.udt.library.extract.location",
                     Path.of(System.getProperty("java.io.tmpdir"), "geoblocks-udt-" + ProcessHandle.current().pid()).toString());
         }
+        CodecSerializer.blockJavaSerialization();
+        CodecSerializer.authenticate(new MessageAuth(config.secret()));
         CodecSerializer.register(FileCodec.INSTANCE, 100, "geoblocks-file");
         CodecSerializer.register(RttProbe.CODEC, 101, "geoblocks-rtt");
         Kompics.setFaultHandler(fault -> {

@@ -167,6 +167,8 @@ final class ClientOps {
                 for (PeerRtt p : s.peers()) {
                     System.out.printf("  %-12s %s%n", p.region(), p.rttMs() < 0 ? "down" : String.format("%.1f ms", p.rttMs()));
                 }
+                System.out.printf("refused input: %d malformed or unexpected, %d unauthenticated messages%n",
+                        s.malformed(), s.unauthenticated());
             }
             return 0;
         }

@@ -56,7 +56,7 @@ public final class ServerCommand implements Callable<Integer> {
         Path dir = data != null ? data : Path.of(cfg.config().getString("geoblocks.node.data-dir"), region);
         FileBlockStorage blocks = new FileBlockStorage(dir);
         ManifestStore manifests = new ManifestStore(new FileBlockStorage(dir.resolve("manifests")));
-        Runtime.prepare();
+        Runtime.prepare(cfg);
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")));

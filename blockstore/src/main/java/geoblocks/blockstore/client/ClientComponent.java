@@ -115,7 +115,7 @@ public final class ClientComponent extends ComponentDefinition {
         for (Long op : active.keySet().toArray(new Long[0])) {
             if (now - lastHeard.get(op) > timeoutNanos) {
                 finish(op, "no answer from node " + nodeName + " (" + node + ") within "
-                        + timeoutNanos / 1_000_000 + " ms; is it running?", null);
+                        + timeoutNanos / 1_000_000 + " ms (is it running, with the same cluster secret?)", null);
             }
         }
     }

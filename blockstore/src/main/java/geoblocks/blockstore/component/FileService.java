@@ -18,6 +18,7 @@ import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
+import geoblocks.net.WireStats;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -71,6 +72,8 @@ public final class FileService extends ComponentDefinition implements Node {
     private RttTable rtt;
     private long reqSeq;
     private long dropped;
+    /** Channels the network closed over errors (bad frames, resets) or could not open. */
+    private long channelErrors;
 
     public FileService(FileServiceInit init) {
         this.self = init.self;
@@ -87,17 +90,37 @@ public final class FileService extends ComponentDefinition implements Node {
             spt.setTimeoutEvent(new Tick(spt));
             trigger(spt, timer);
         });
-        handle(timer, Tick.class, t -> pending.expire(now(), ""));
+        handle(timer, Tick.class, t -> {
+            pending.expire(now(), "");
+            logRefusedInput();
+        });
         handle(rttPort, RttUpdate.class, u -> rtt = u.table());
         handle(store, BlockStored.class, s -> complete(storeWaiters, s.req(), s));
         handle(store, BlockRead.class, r -> complete(readWaiters, r.req(), r));
         handle(net, FileMsg.class, this::onMsg);
         handle(control, NetworkException.class, e -> {
+            channelErrors++;
             if (e.peer != null) {
                 NetAddress peer = new NetAddress(e.peer.getIp(), e.peer.getPort());
                 pending.failPeer(peer, "cannot reach " + peer + ": " + e.message);
             }
         });
+    }
+
+    private long loggedRefused;
+    private long lastRefusedLogNanos;
+
+    /** At most every 10 s: one line with how much network input was refused since the last one. */
+    private void logRefusedInput() {
+        long refused = WireStats.malformedCount() + WireStats.unauthenticatedCount() + dropped + channelErrors;
+        long now = now();
+        if (refused != loggedRefused && now - lastRefusedLogNanos > 10_000_000_000L) {
+            LOG.warn("{}: refused {} network messages in the last period ({} malformed/unexpected, {} unauthenticated so far)",
+                    region, refused - loggedRefused, WireStats.malformedCount() + dropped + channelErrors,
+                    WireStats.unauthenticatedCount());
+            loggedRefused = refused;
+            lastRefusedLogNanos = now;
+        }
     }
 
     private static <T> void complete(Map<Long, Consumer<T>> waiters, long req, T answer) {
@@ -113,7 +136,7 @@ public final class FileService extends ComponentDefinition implements Node {
         try {
             dispatch(from, op);
         } catch (RuntimeException e) {
-            if (dropped++ % 100 == 0) {
+            if (dropped++ % 1000 == 0) {
                 LOG.warn("{}: dropped {} from {} ({} dropped so far): {}", region,
                         op.getClass().getSimpleName(), from, dropped, e.toString());
             }
@@ -182,7 +205,8 @@ public final class FileService extends ComponentDefinition implements Node {
         for (String p : peerRegions()) {
             peers.add(new PeerRtt(p, rtt.rttMs(p).orElse(-1.0)));
         }
-        send(from, new StatusReply(s.req(), region, peers));
+        send(from, new StatusReply(s.req(), region, peers, WireStats.malformedCount() + dropped + channelErrors,
+                WireStats.unauthenticatedCount()));
     }
 
     private void onDelete(NetAddress client, DeleteReq d) {

@@ -111,6 +111,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             for (PeerRtt peer : p.peers()) {
                 o.str(peer.region()); o.i64(Double.doubleToLongBits(peer.rttMs()));
             }
+            o.i64(p.malformed()); o.i64(p.unauthenticated());
         } else if (op instanceof ManifestPart p) {
             o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
         } else if (op instanceof Done p) {
@@ -165,7 +166,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 for (int i = 0; i < n; i++) {
                     peers.add(new PeerRtt(r.str(), Double.longBitsToDouble(r.i64())));
                 }
-                return new StatusReply(req, region, peers);
+                return new StatusReply(req, region, peers, r.i64(), r.i64());
             }
             case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
             case 14: return new Done(req, r.str());

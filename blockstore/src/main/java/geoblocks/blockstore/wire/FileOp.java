@@ -44,7 +44,9 @@ public sealed interface FileOp {
     /** One peer as the coordinator sees it: RTT in ms, or negative when down. */
     record PeerRtt(String region, double rttMs) {}
 
-    record StatusReply(long req, String region, List<PeerRtt> peers) implements FileOp {}
+    /** The node's region, its view of each peer, and how much network input it refused. */
+    record StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated)
+            implements FileOp {}
 
     // ---- both directions
     /** Part of an encoded manifest: a reply (to stat, get or lookup) or a publication to store. */
