@@ -61,6 +61,7 @@ public final class AckPacket extends LedbatPacket {
 
     @Override
     public String toString() {
-        return "Ack{" + getHeader() + " stream=" + streamId() + " cum=" + cumAck + " sack=" + sack.length + "B}";
+        // no header: see DataPacket.toString
+        return "Ack{stream=" + streamId() + " cum=" + cumAck + " sack=" + sack.length + "B}";
     }
 }

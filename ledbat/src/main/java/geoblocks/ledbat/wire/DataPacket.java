@@ -73,9 +73,13 @@ public final class DataPacket extends LedbatPacket {
         return length;
     }
 
+    /**
+     * Deliberately without the header: Kompics' NettyNetwork builds this string eagerly for a debug
+     * log line on every received message, and formatting two IP addresses per datagram showed up in
+     * profiles. {@link #getHeader()} has the addresses.
+     */
     @Override
     public String toString() {
-        return "Data{" + getHeader() + " stream=" + streamId() + " seq=" + seq + " len=" + length
-                + (fin ? " FIN" : "") + "}";
+        return "Data{stream=" + streamId() + " seq=" + seq + " len=" + length + (fin ? " FIN}" : "}");
     }
 }
