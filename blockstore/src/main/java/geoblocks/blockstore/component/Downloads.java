@@ -57,7 +57,17 @@ final class Downloads {
         Download d = active.get(new Key(client, a.req()));
         if (d != null && a.consumed() > d.acked) {
             d.acked = a.consumed();
+            d.lastActivity = node.now();
             d.pump();
+        }
+    }
+
+    /** Fails downloads whose client has acknowledged nothing for {@code idleNanos} (it went away). */
+    void expire(long now, long idleNanos) {
+        for (Download d : active.values().toArray(new Download[0])) {
+            if (now - d.lastActivity > idleNanos) {
+                d.fail("the client acknowledged nothing for " + idleNanos / 1_000_000 + " ms");
+            }
         }
     }
 
@@ -134,21 +144,30 @@ final class Downloads {
         }
     }
 
-    /** One download in progress. */
+    /**
+     * One download in progress. Fetched blocks wait in {@code ready} until the client's window
+     * lets them out; each holds a reservation in the memory budget until it is sent.
+     */
     private final class Download {
         final Key key;
         final Manifest m;
         final Map<Integer, byte[]> ready = new HashMap<>();
+        final int parallel;
         int nextFetch;
         int inFlight;
         int nextSend;
         long sent;
         long acked;
+        long reserved;
+        long lastActivity = node.now();
         boolean failed;
 
         Download(Key key, Manifest m) {
             this.key = key;
             this.m = m;
+            // enough blocks in flight to cover half the window: small blocks must not cost a round trip each
+            this.parallel = (int) Math.max(node.settings().fetchParallelism(),
+                    Math.min(256, node.settings().getWindowBytes() / 2 / m.blockSize()));
         }
 
         void pump() {
@@ -162,28 +181,47 @@ final class Downloads {
                 Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
                         node.send(key.client, new GetData(key.req, base + off, part)));
                 sent += data.length;
+                node.budget().release(data.length);
+                reserved -= data.length;
             }
             if (nextSend == m.blocks().size()) {
                 active.remove(key);
                 return;
             }
             int ahead = (int) Math.max(1, window / m.blockSize());
-            while (inFlight < node.settings().fetchParallelism() && nextFetch < m.blocks().size()
-                    && nextFetch - nextSend < ahead + node.settings().fetchParallelism()) {
-                int index = nextFetch++;
+            while (inFlight < parallel && nextFetch < m.blocks().size() && nextFetch - nextSend < ahead + parallel) {
+                int index = nextFetch;
+                int length = m.blocks().get(index).length();
+                if (!node.budget().tryReserve(length)) {
+                    if (inFlight == 0 && ready.isEmpty()) {
+                        fail(node.budget().busy(length));
+                    }
+                    return; // resumes when a block in flight completes
+                }
+                reserved += length;
+                nextFetch++;
                 inFlight++;
                 fetch(node, m, index, data -> {
+                    if (failed) {
+                        return;
+                    }
                     inFlight--;
                     ready.put(index, data);
                     pump();
-                }, why -> {
-                    if (!failed) {
-                        failed = true;
-                        active.remove(key);
-                        node.send(key.client, new Failed(key.req, "download of '" + m.name() + "' failed: " + why));
-                    }
-                });
+                }, this::fail);
             }
+        }
+
+        void fail(String why) {
+            if (failed) {
+                return;
+            }
+            failed = true;
+            active.remove(key);
+            node.budget().release(reserved);
+            reserved = 0;
+            ready.clear();
+            node.send(key.client, new Failed(key.req, "download of '" + m.name() + "' failed: " + why));
         }
     }
 }

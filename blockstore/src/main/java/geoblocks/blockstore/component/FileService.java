@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.port.BlockStorePort;
@@ -63,6 +64,7 @@ public final class FileService extends ComponentDefinition implements Node {
     private final NodeSettings settings;
     private final ManifestStore manifests;
     private final Random random;
+    private final MemoryBudget budget;
     private final Pending pending = new Pending();
     private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
     private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
@@ -82,6 +84,7 @@ public final class FileService extends ComponentDefinition implements Node {
         this.settings = init.settings;
         this.manifests = init.manifests;
         this.random = new Random(init.seed);
+        this.budget = new MemoryBudget(settings.memoryBudgetBytes());
         List<String> peers = peerRegions();
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
         this.replicas = new ReplicaServer(this, d -> trigger(d, store));
@@ -92,6 +95,10 @@ public final class FileService extends ComponentDefinition implements Node {
         });
         handle(timer, Tick.class, t -> {
             pending.expire(now(), "");
+            long idle = 2 * settings.rpcTimeoutMs() * 1_000_000L;
+            uploads.expire(now(), idle);
+            downloads.expire(now(), idle);
+            replicas.expire(now(), idle);
             logRefusedInput();
         });
         handle(rttPort, RttUpdate.class, u -> rtt = u.table());
@@ -285,6 +292,11 @@ public final class FileService extends ComponentDefinition implements Node {
     @Override
     public ManifestStore manifests() {
         return manifests;
+    }
+
+    @Override
+    public MemoryBudget budget() {
+        return budget;
     }
 
     @Override

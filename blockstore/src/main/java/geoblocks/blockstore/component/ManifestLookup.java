@@ -57,7 +57,7 @@ final class ManifestLookup {
             long req = node.expect(addr, Pending.Waiter.of(op -> {
                 if (op instanceof ManifestPart p && !p.publish()) {
                     if (parts[0] == null) {
-                        parts[0] = new Assembly(p.total(), 64 << 20);
+                        parts[0] = new Assembly(p.total(), ReplicaServer.MAX_MANIFEST);
                     }
                     if (!parts[0].add(p.offset(), p.data())) {
                         return false;

@@ -32,6 +32,9 @@ interface Node {
 
     ManifestStore manifests();
 
+    /** Transfer memory of this node: reserve before allocating a block-sized buffer. */
+    geoblocks.blockstore.core.MemoryBudget budget();
+
     Random random();
 
     long now();

@@ -28,11 +28,63 @@ import java.util.function.Consumer;
  * for their downloads, answers manifest lookups, stores published manifests and deletes files.
  */
 final class ReplicaServer {
+    /** Largest manifest accepted from the network (max-blocks-per-file blocks fit well below it). */
+    static final int MAX_MANIFEST = 32 << 20;
+
     private final Node node;
     private final Consumer<DeleteBlocks> deleteLocal;
-    private final Map<Key, Assembly> incoming = new HashMap<>();
+    private final Map<Key, Incoming> incoming = new HashMap<>();
 
     private record Key(NetAddress peer, long req) {}
+
+    /** A block or manifest arriving in parts; its size is reserved in the memory budget. */
+    private static final class Incoming {
+        final Assembly parts;
+        final long reserved;
+        long lastActivity;
+
+        Incoming(Assembly parts, long reserved, long now) {
+            this.parts = parts;
+            this.reserved = reserved;
+            this.lastActivity = now;
+        }
+    }
+
+    /** Starts or continues an incoming transfer; returns the bytes once complete, else null. */
+    private byte[] receive(Key key, int total, int max, int offset, byte[] part) {
+        Incoming in = incoming.get(key);
+        if (in == null) {
+            if (total < 0 || total > max) {
+                throw new IllegalArgumentException("announced size " + total + " outside 0.." + max);
+            }
+            if (!node.budget().tryReserve(total)) {
+                throw new IllegalArgumentException(node.budget().busy(total));
+            }
+            in = new Incoming(new Assembly(total, max), total, node.now());
+            incoming.put(key, in);
+        }
+        in.lastActivity = node.now();
+        if (!in.parts.add(offset, part)) {
+            return null;
+        }
+        incoming.remove(key);
+        return in.parts.bytes();
+    }
+
+    /** Drops a transfer (failed or complete) and returns its memory. */
+    private void done(Key key, long bytes) {
+        Incoming in = incoming.remove(key);
+        node.budget().release(in != null ? in.reserved : bytes);
+    }
+
+    /** Drops transfers whose sender has been silent for {@code idleNanos}. */
+    void expire(long now, long idleNanos) {
+        for (Map.Entry<Key, Incoming> e : new ArrayList<>(incoming.entrySet())) {
+            if (now - e.getValue().lastActivity > idleNanos) {
+                done(e.getKey(), 0);
+            }
+        }
+    }
 
     ReplicaServer(Node node, Consumer<DeleteBlocks> deleteLocal) {
         this.node = node;
@@ -42,25 +94,24 @@ final class ReplicaServer {
     void onReplicaData(NetAddress peer, ReplicaData d) {
         Key key = new Key(peer, d.req());
         BlockId id;
+        byte[] data;
         try {
             id = BlockId.of(d.blockId());
-            Assembly a = incoming.get(key);
-            if (a == null) {
-                a = new Assembly(d.total(), node.settings().maxBlockSize());
-                incoming.put(key, a);
-            }
-            if (!a.add(d.offset(), d.data())) {
-                return;
-            }
+            data = receive(key, d.total(), node.settings().maxBlockSize(), d.offset(), d.data());
         } catch (IllegalArgumentException e) {
-            incoming.remove(key);
-            node.send(peer, new Failed(d.req(), e.getMessage()));
+            done(key, 0);
+            node.send(peer, new Failed(d.req(), node.region() + ": " + e.getMessage()));
             return;
         }
-        byte[] data = incoming.remove(key).bytes();
-        node.storeLocal(id, data, d.crc(), stored -> node.send(peer, stored.error() == null
-                ? new ReplicaStored(d.req(), d.blockId())
-                : new Failed(d.req(), node.region() + " could not store " + d.blockId() + ": " + stored.error())));
+        if (data == null) {
+            return;
+        }
+        node.storeLocal(id, data, d.crc(), stored -> {
+            node.budget().release(data.length);
+            node.send(peer, stored.error() == null
+                    ? new ReplicaStored(d.req(), d.blockId())
+                    : new Failed(d.req(), node.region() + " could not store " + d.blockId() + ": " + stored.error()));
+        });
     }
 
     void onFetch(NetAddress peer, FetchBlock f) {
@@ -94,14 +145,15 @@ final class ReplicaServer {
     void onPublish(NetAddress peer, ManifestPart p) {
         Key key = new Key(peer, p.req());
         try {
-            Assembly a = incoming.computeIfAbsent(key, k -> new Assembly(p.total(), 64 << 20));
-            if (!a.add(p.offset(), p.data())) {
+            byte[] bytes = receive(key, p.total(), MAX_MANIFEST, p.offset(), p.data());
+            if (bytes == null) {
                 return;
             }
-            node.manifests().save(ManifestCodec.decode(incoming.remove(key).bytes()));
+            node.budget().release(bytes.length);
+            node.manifests().save(ManifestCodec.decode(bytes));
             node.send(peer, new Done(p.req(), "manifest stored at " + node.region()));
         } catch (IOException | IllegalArgumentException e) {
-            incoming.remove(key);
+            done(key, 0);
             node.send(peer, new Failed(p.req(), node.region() + " rejected the manifest: " + e.getMessage()));
         }
     }

@@ -60,7 +60,18 @@ final class Uploads {
             if (active.containsKey(key)) {
                 throw new IllegalArgumentException("request " + b.req() + " is already active");
             }
-            active.put(key, new Upload(key, b, policy));
+            long blocks = (b.size() + b.blockSize() - 1) / b.blockSize();
+            if (blocks > node.settings().maxBlocksPerFile()) {
+                throw new IllegalArgumentException(b.size() + " bytes in blocks of " + b.blockSize() + " would be "
+                        + blocks + " blocks, more than " + node.settings().maxBlocksPerFile() + " per file: use larger blocks");
+            }
+            long meta = 1024 + 16 * Math.max(1, blocks);
+            if (!node.budget().tryReserve(meta)) {
+                throw new IllegalArgumentException(node.budget().busy(meta));
+            }
+            Upload u = new Upload(key, b, policy);
+            u.reserved = meta;
+            active.put(key, u);
             node.send(client, new PutProgress(b.req(), 0));
         } catch (IllegalArgumentException e) {
             node.send(client, new Failed(b.req(), e.getMessage()));
@@ -83,6 +94,15 @@ final class Uploads {
         return active.size();
     }
 
+    /** Fails uploads whose client has been silent for {@code idleNanos} (it went away). */
+    void expire(long now, long idleNanos) {
+        for (Upload u : active.values().toArray(new Upload[0])) {
+            if (now - u.lastActivity > idleNanos) {
+                u.fail("no data from the client for " + idleNanos / 1_000_000 + " ms");
+            }
+        }
+    }
+
     /** One upload in progress. */
     private final class Upload {
         final Key key;
@@ -99,6 +119,9 @@ final class Uploads {
         final CRC32C crc = new CRC32C();
         int durableBlocks;
         boolean failed;
+        long received;
+        long reserved;
+        long lastActivity = node.now();
 
         Upload(Key key, PutBegin b, Policy policy) {
             this.key = key;
@@ -118,6 +141,13 @@ final class Uploads {
         }
 
         void add(PutData d) {
+            lastActivity = node.now();
+            received += d.data().length;
+            long durableBytes = Math.min(size, (long) durableBlocks * blockSize);
+            if (received - durableBytes > node.settings().putWindowBytes() + blockSize) {
+                throw new IllegalArgumentException("client sent " + (received - durableBytes)
+                        + " bytes beyond what is durable; the window is " + node.settings().putWindowBytes());
+            }
             if (d.block() != current || d.offset() != filled) {
                 throw new IllegalArgumentException("expected block " + current + " offset " + filled
                         + ", got block " + d.block() + " offset " + d.offset());
@@ -127,6 +157,10 @@ final class Uploads {
             }
             int len = lengthOf(current);
             if (buf == null) {
+                if (!node.budget().tryReserve(len)) {
+                    throw new IllegalArgumentException(node.budget().busy(len));
+                }
+                reserved += len;
                 buf = new byte[len];
             }
             if (d.data().length > len - filled) {
@@ -198,6 +232,9 @@ final class Uploads {
             if (failed || --acksMissing[index] > 0) {
                 return;
             }
+            lastActivity = node.now();
+            node.budget().release(refs[index].length());
+            reserved -= refs[index].length();
             while (durableBlocks < refs.length && refs[durableBlocks] != null && acksMissing[durableBlocks] == 0) {
                 durableBlocks++;
             }
@@ -218,6 +255,7 @@ final class Uploads {
                 return;
             }
             active.remove(key);
+            releaseAll();
             new ManifestPublisher(node, m, unreached -> node.send(key.client, new Done(key.req,
                     unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached))).start();
         }
@@ -228,7 +266,13 @@ final class Uploads {
             }
             failed = true;
             active.remove(key);
+            releaseAll();
             node.send(key.client, new Failed(key.req, "upload of '" + name + "' failed: " + why));
+        }
+
+        void releaseAll() {
+            node.budget().release(reserved);
+            reserved = 0;
         }
     }
 }

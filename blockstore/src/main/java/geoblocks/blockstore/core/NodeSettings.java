@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  */
 public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBytes, int fetchParallelism,
         long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
-        int defaultBlockSize) {
+        int defaultBlockSize, int maxBlocksPerFile, long memoryBudgetBytes) {
 
     public NodeSettings {
         require(chunkBytes >= 1024 && chunkBytes <= 60_000, "chunk-bytes must be in 1024..60000", chunkBytes);
@@ -22,6 +22,8 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         require(downAfterMs > probeIntervalMs, "down-after must exceed probe-interval", downAfterMs);
         require(maxBlockSize >= 1 && maxBlockSize <= (256 << 20), "max-block-size must be in 1..256 MiB", maxBlockSize);
         require(defaultBlockSize >= 1 && defaultBlockSize <= maxBlockSize, "default-block-size must be in 1..max-block-size", defaultBlockSize);
+        require(maxBlocksPerFile >= 1 && maxBlocksPerFile <= 4_000_000, "max-blocks-per-file must be in 1..4000000", maxBlocksPerFile);
+        require(memoryBudgetBytes >= 2L * maxBlockSize, "memory-budget must hold at least two blocks of max-block-size", memoryBudgetBytes);
     }
 
     private static void require(boolean ok, String what, long value) {
@@ -42,7 +44,9 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
                 c.getInt("rtt-window"),
                 c.getDuration("down-after", TimeUnit.MILLISECONDS),
                 intBytes(c, "max-block-size"),
-                intBytes(c, "default-block-size"));
+                intBytes(c, "default-block-size"),
+                c.getInt("max-blocks-per-file"),
+                budget(c));
     }
 
     /** A byte size that must fit an int; rejected (not wrapped) when it does not. */
@@ -52,8 +56,22 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         return (int) v;
     }
 
+    /** {@code memory-budget}: bytes, or "auto" = a quarter of the JVM's maximum heap. */
+    private static long budget(Config c) {
+        if (c.getString("memory-budget").equals("auto")) {
+            return autoBudget();
+        }
+        return c.getBytes("memory-budget");
+    }
+
+    /** A quarter of the maximum heap, and at least 128 MiB (two blocks of the largest size). */
+    public static long autoBudget() {
+        return Math.max(128L << 20, java.lang.Runtime.getRuntime().maxMemory() / 4);
+    }
+
     /** Defaults as in reference.conf, for tests and the simulator. */
     public static NodeSettings defaults() {
-        return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 64 << 20, 1 << 20);
+        return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 64 << 20, 1 << 20,
+                262_144, autoBudget());
     }
 }

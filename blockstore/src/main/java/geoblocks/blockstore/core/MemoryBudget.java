@@ -1,0 +1,52 @@
+package geoblocks.blockstore.core;
+
+/**
+ * Bytes a node may hold in transfer buffers (blocks being uploaded, replicated or downloaded,
+ * manifests in flight). Every large buffer is reserved here before it is allocated, so floods of
+ * requests or huge declared sizes are refused ("node busy") instead of exhausting the heap.
+ * Invariant: 0 <= used <= capacity. Not thread-safe: one component owns it.
+ */
+public final class MemoryBudget {
+    private final long capacity;
+    private long used;
+
+    public MemoryBudget(long capacity) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("memory budget must be > 0 bytes, was " + capacity);
+        }
+        this.capacity = capacity;
+    }
+
+    /** Reserves {@code bytes} if they fit; false (and nothing reserved) otherwise. */
+    public boolean tryReserve(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
+        }
+        if (bytes > capacity - used) {
+            return false;
+        }
+        used += bytes;
+        return true;
+    }
+
+    public void release(long bytes) {
+        if (bytes < 0 || bytes > used) {
+            throw new IllegalStateException("releasing " + bytes + " bytes but only " + used + " are reserved");
+        }
+        used -= bytes;
+    }
+
+    public long used() {
+        return used;
+    }
+
+    public long capacity() {
+        return capacity;
+    }
+
+    /** The refusal a client sees. */
+    public String busy(long wanted) {
+        return "node busy: " + (used >> 20) + " of " + (capacity >> 20) + " MiB of transfer memory in use, "
+                + wanted + " more bytes refused; retry later";
+    }
+}
