@@ -36,6 +36,12 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Writes the config and starts every node; returns once each one listens. */
     public static LocalCluster start(Path workDir, boolean emulateWan, List<String> jvmArgs) throws IOException {
+        return start(workDir, emulateWan, jvmArgs, "");
+    }
+
+    /** As above, with {@code extraConfig} (HOCON) appended to the generated cluster config. */
+    public static LocalCluster start(Path workDir, boolean emulateWan, List<String> jvmArgs, String extraConfig)
+            throws IOException {
         Files.createDirectories(workDir);
         InetAddress lo = InetAddress.getLoopbackAddress();
         StringBuilder conf = new StringBuilder("geoblocks.cluster {\n  emulate-wan = " + emulateWan + "\n  regions = [\n");
@@ -49,7 +55,7 @@ public final class LocalCluster implements AutoCloseable {
             conf.append("    { id = ").append(r).append(", address = \"").append(lo.getHostAddress())
                     .append(':').append(port).append("\" }\n");
         }
-        conf.append("  ]\n}\n");
+        conf.append("  ]\n}\n").append(extraConfig).append('\n');
         Path cfg = workDir.resolve("cluster.conf");
         Files.writeString(cfg, conf);
         LocalCluster c = new LocalCluster(workDir, cfg, jvmArgs);
@@ -81,8 +87,15 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Starts (or restarts) one node process. */
     public void startNode(String region) throws IOException {
+        startNode(region, List.of());
+    }
+
+    /** Starts (or restarts) one node process with extra JVM arguments (e.g. -Dgeoblocks.node.x=y). */
+    public void startNode(String region, List<String> extraJvmArgs) throws IOException {
         listenCountAtStart.put(region, countListening(region));
-        List<String> cmd = new ArrayList<>(launcher(jvmArgs));
+        List<String> args = new ArrayList<>(jvmArgs);
+        args.addAll(extraJvmArgs);
+        List<String> cmd = new ArrayList<>(launcher(args));
         cmd.addAll(List.of("server", "--id", region, "--config", configFile.toString(),
                 "--data", dataDir(region).toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)

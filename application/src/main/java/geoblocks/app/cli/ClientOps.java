@@ -169,6 +169,8 @@ final class ClientOps {
                 }
                 System.out.printf("refused input: %d malformed or unexpected, %d unauthenticated messages%n",
                         s.malformed(), s.unauthenticated());
+                System.out.printf("scrubber: %d blocks verified, %d replicas repaired, %d could not be repaired%n",
+                        s.scrubbed(), s.repaired(), s.unrepairable());
             }
             return 0;
         }

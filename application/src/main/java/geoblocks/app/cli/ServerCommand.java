@@ -54,7 +54,7 @@ public final class ServerCommand implements Callable<Integer> {
                     + " is in use: is node " + region + " already running?");
         }
         Path dir = data != null ? data : Path.of(cfg.config().getString("geoblocks.node.data-dir"), region);
-        FileBlockStorage blocks = new FileBlockStorage(dir);
+        FileBlockStorage blocks = new FileBlockStorage(dir, cfg.config().getBytes("geoblocks.node.min-free-disk"));
         ManifestStore manifests = new ManifestStore(new FileBlockStorage(dir.resolve("manifests")));
         Runtime.prepare(cfg);
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();

@@ -79,8 +79,20 @@ final class Downloads {
 
     /** Fetches block {@code index} of {@code m}, trying replicas nearest first; calls back with bytes or an error. */
     static void fetch(Node node, Manifest m, int index, Consumer<byte[]> ok, Consumer<String> failed) {
+        fetch(node, m, index, false, ok, failed);
+    }
+
+    /** As above; with {@code elsewhere} this node's own copy is not tried (repairing it). */
+    static void fetch(Node node, Manifest m, int index, boolean elsewhere, Consumer<byte[]> ok, Consumer<String> failed) {
         Manifest.BlockRef ref = m.blocks().get(index);
-        List<String> order = node.rtt().readOrder(ref.replicas());
+        List<String> order = new ArrayList<>(node.rtt().readOrder(ref.replicas()));
+        if (elsewhere) {
+            order.remove(node.region());
+            if (order.isEmpty()) {
+                failed.accept("block " + m.blockId(index) + " has no other replica");
+                return;
+            }
+        }
         new BlockFetch(node, m.blockId(index), ref, order, ok, failed).next(new ArrayList<>());
     }
 

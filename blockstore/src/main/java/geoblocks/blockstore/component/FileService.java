@@ -71,6 +71,9 @@ public final class FileService extends ComponentDefinition implements Node {
     private final Uploads uploads = new Uploads(this);
     private final Downloads downloads = new Downloads(this);
     private final ReplicaServer replicas;
+    private final Scrubber scrubber;
+    private final ManifestSync sync = new ManifestSync(this);
+    private long lastTick = System.nanoTime();
     private RttTable rtt;
     private long reqSeq;
     private long dropped;
@@ -88,6 +91,7 @@ public final class FileService extends ComponentDefinition implements Node {
         List<String> peers = peerRegions();
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
         this.replicas = new ReplicaServer(this, d -> trigger(d, store));
+        this.scrubber = new Scrubber(this, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L);
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
             spt.setTimeoutEvent(new Tick(spt));
@@ -99,9 +103,15 @@ public final class FileService extends ComponentDefinition implements Node {
             uploads.expire(now(), idle);
             downloads.expire(now(), idle);
             replicas.expire(now(), idle);
+            long now = now();
+            scrubber.tick(now, now - lastTick);
+            lastTick = now;
             logRefusedInput();
         });
-        handle(rttPort, RttUpdate.class, u -> rtt = u.table());
+        handle(rttPort, RttUpdate.class, u -> {
+            rtt = u.table();
+            sync.onRtt(rtt);
+        });
         handle(store, BlockStored.class, s -> complete(storeWaiters, s.req(), s));
         handle(store, BlockRead.class, r -> complete(readWaiters, r.req(), r));
         handle(net, FileMsg.class, this::onMsg);
@@ -213,7 +223,7 @@ public final class FileService extends ComponentDefinition implements Node {
             peers.add(new PeerRtt(p, rtt.rttMs(p).orElse(-1.0)));
         }
         send(from, new StatusReply(s.req(), region, peers, WireStats.malformedCount() + dropped + channelErrors,
-                WireStats.unauthenticatedCount()));
+                WireStats.unauthenticatedCount(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable));
     }
 
     private void onDelete(NetAddress client, DeleteReq d) {

@@ -36,8 +36,23 @@ public final class FileBlockStorage implements BlockStorage {
     private final Path tmpDir;
     private final AtomicLong tmpSeq = new AtomicLong();
     private final int removedTempFiles;
+    private final long minFreeBytes;
 
+    /** A store that writes until the file system itself is full. */
     public FileBlockStorage(Path root) throws IOException {
+        this(root, 0);
+    }
+
+    /**
+     * A store that refuses a write leaving less than {@code minFreeBytes} free on its file system
+     * ("disk full"), so the node keeps room for manifests, logs and the OS and fails writes with a
+     * clear message instead of half-written files.
+     */
+    public FileBlockStorage(Path root, long minFreeBytes) throws IOException {
+        if (minFreeBytes < 0) {
+            throw new IllegalArgumentException("min free bytes must be >= 0, was " + minFreeBytes);
+        }
+        this.minFreeBytes = minFreeBytes;
         this.blocksDir = root.resolve("blocks");
         this.tmpDir = root.resolve("tmp");
         Files.createDirectories(blocksDir);
@@ -69,6 +84,11 @@ public final class FileBlockStorage implements BlockStorage {
         if (actual != crc) {
             throw new CorruptBlockException(id, "received checksum " + Checksums.hex(actual)
                     + " != expected " + Checksums.hex(crc) + "; not stored");
+        }
+        long free = Files.getFileStore(tmpDir).getUsableSpace();
+        if (free - data.length - HEADER < minFreeBytes) {
+            throw new IOException("disk full: " + (free >> 20) + " MiB free, block " + id + " needs "
+                    + data.length + " bytes and " + (minFreeBytes >> 20) + " MiB must stay free");
         }
         Path target = pathOf(id);
         Files.createDirectories(target.getParent());

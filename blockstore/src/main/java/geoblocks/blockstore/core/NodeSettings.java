@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
  */
 public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBytes, int fetchParallelism,
         long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
-        int defaultBlockSize, int maxBlocksPerFile, long memoryBudgetBytes) {
+        int defaultBlockSize, int maxBlocksPerFile, long memoryBudgetBytes, long scrubBytesPerSecond,
+        long scrubPassIntervalMs) {
 
     public NodeSettings {
         require(chunkBytes >= 1024 && chunkBytes <= 60_000, "chunk-bytes must be in 1024..60000", chunkBytes);
@@ -24,6 +25,8 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         require(defaultBlockSize >= 1 && defaultBlockSize <= maxBlockSize, "default-block-size must be in 1..max-block-size", defaultBlockSize);
         require(maxBlocksPerFile >= 1 && maxBlocksPerFile <= 4_000_000, "max-blocks-per-file must be in 1..4000000", maxBlocksPerFile);
         require(memoryBudgetBytes >= 2L * maxBlockSize, "memory-budget must hold at least two blocks of max-block-size", memoryBudgetBytes);
+        require(scrubBytesPerSecond >= 0, "scrub-rate must be >= 0 (0 = off)", scrubBytesPerSecond);
+        require(scrubPassIntervalMs >= 0, "scrub-pass-interval must be >= 0", scrubPassIntervalMs);
     }
 
     private static void require(boolean ok, String what, long value) {
@@ -46,7 +49,9 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
                 intBytes(c, "max-block-size"),
                 intBytes(c, "default-block-size"),
                 c.getInt("max-blocks-per-file"),
-                budget(c));
+                budget(c),
+                c.getBytes("scrub-rate"),
+                c.getDuration("scrub-pass-interval", TimeUnit.MILLISECONDS));
     }
 
     /** A byte size that must fit an int; rejected (not wrapped) when it does not. */
@@ -72,6 +77,6 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
     /** Defaults as in reference.conf, for tests and the simulator. */
     public static NodeSettings defaults() {
         return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 64 << 20, 1 << 20,
-                262_144, autoBudget());
+                262_144, autoBudget(), 16L << 20, 600_000);
     }
 }

@@ -112,6 +112,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 o.str(peer.region()); o.i64(Double.doubleToLongBits(peer.rttMs()));
             }
             o.i64(p.malformed()); o.i64(p.unauthenticated());
+            o.i64(p.scrubbed()); o.i64(p.repaired()); o.i64(p.unrepairable());
         } else if (op instanceof ManifestPart p) {
             o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
         } else if (op instanceof Done p) {
@@ -166,7 +167,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 for (int i = 0; i < n; i++) {
                     peers.add(new PeerRtt(r.str(), Double.longBitsToDouble(r.i64())));
                 }
-                return new StatusReply(req, region, peers, r.i64(), r.i64());
+                return new StatusReply(req, region, peers, r.i64(), r.i64(), r.i64(), r.i64(), r.i64());
             }
             case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
             case 14: return new Done(req, r.str());

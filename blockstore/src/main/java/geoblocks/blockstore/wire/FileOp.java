@@ -44,9 +44,12 @@ public sealed interface FileOp {
     /** One peer as the coordinator sees it: RTT in ms, or negative when down. */
     record PeerRtt(String region, double rttMs) {}
 
-    /** The node's region, its view of each peer, and how much network input it refused. */
-    record StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated)
-            implements FileOp {}
+    /**
+     * The node's region, its view of each peer, how much network input it refused, and what its
+     * scrubber found: blocks verified, replicas repaired, replicas it could not repair.
+     */
+    record StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
+            long scrubbed, long repaired, long unrepairable) implements FileOp {}
 
     // ---- both directions
     /** Part of an encoded manifest: a reply (to stat, get or lookup) or a publication to store. */

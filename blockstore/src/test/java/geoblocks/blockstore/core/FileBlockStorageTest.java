@@ -2,6 +2,7 @@ package geoblocks.blockstore.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -274,5 +275,15 @@ class FileBlockStorageTest extends BlockStorageContract {
         put(store, longest, data);
         assertArrayEquals(data, store.get(longest).data());
         assertEquals(List.of(longest), store.list());
+    }
+
+    @Test
+    void put_whenFreeSpaceWouldFallBelowTheReserve_failsWithDiskFull_andStoresNothing(@TempDir Path dir) throws IOException {
+        FileBlockStorage full = new FileBlockStorage(dir, Long.MAX_VALUE / 2);
+        byte[] data = {1, 2, 3};
+        IOException e = assertThrows(IOException.class, () -> full.put(BlockId.of("x"), data, Checksums.crc32c(data)));
+        assertTrue(e.getMessage().startsWith("disk full: "), e.getMessage());
+        assertFalse(full.contains(BlockId.of("x")));
+        assertEquals(List.of(), full.list());
     }
 }

@@ -1,0 +1,298 @@
+package geoblocks.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.FileBlockStorage;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.blockstore.wire.FileMsg;
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.net.MessageAuth;
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetHeader;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import se.sics.kompics.network.Transport;
+
+/**
+ * Faults and bad input against four real node processes (emulated WAN off, scrubber fast):
+ * damaged replicas are repaired, a node that lost its disk is restored, SIGKILL mid-upload loses
+ * nothing acknowledged, strangers are rejected, fuzzing does not stop a node, a full disk fails
+ * writes clearly.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FaultIT {
+    @TempDir
+    static Path work;
+    static LocalCluster cluster;
+    static GeoClient client;
+    static AppConfig config;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = LocalCluster.start(work.resolve("cluster"), false, List.of("-Xmx256m"),
+                "geoblocks.node { scrub-rate = 64 MiB, scrub-pass-interval = 1 s }");
+        config = AppConfig.load(cluster.configFile());
+        client = GeoClient.start(config, 20_000);
+        awaitAllUp();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    static void awaitAllUp() throws Exception {
+        await(60, "all peers up", () -> LocalCluster.REGIONS.stream().allMatch(r -> {
+            try {
+                return client.status(r).peers().stream().allMatch(p -> p.rttMs() >= 0);
+            } catch (IOException e) {
+                return false;
+            }
+        }));
+    }
+
+    static void await(int seconds, String what, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + seconds * 1000L;
+        while (!done.getAsBoolean()) {
+            assertTrue(System.currentTimeMillis() < deadline, "timed out waiting for: " + what);
+            Thread.sleep(250);
+        }
+    }
+
+    static Path file(String name, int size, long seed) throws IOException {
+        byte[] data = new byte[size];
+        new Random(seed).nextBytes(data);
+        Path p = work.resolve(name);
+        Files.write(p, data);
+        return p;
+    }
+
+    static FileBlockStorage storage(String region) throws IOException {
+        return new FileBlockStorage(cluster.dataDir(region));
+    }
+
+    static boolean healthy(String region, Manifest m, int index) {
+        try {
+            return storage(region).get(m.blockId(index)).crc() == m.blocks().get(index).crc();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Test
+    @Order(1)
+    void corruptTruncatedAndMissingReplicas_areRepairedFromHealthyOnes() throws Exception {
+        Path in = file("repair-in", 3 * 65536, 1);
+        client.put("seoul", in, "repair-me", "localclosest", 65536, null);
+        Manifest m = client.stat("seoul", "repair-me");
+        String other = m.blocks().get(0).replicas().get(1);
+        Path corrupt = storage("seoul").pathOf(m.blockId(0));
+        byte[] b = Files.readAllBytes(corrupt);
+        b[b.length - 10] ^= 1;
+        Files.write(corrupt, b);
+        Path truncated = storage(other).pathOf(m.blockId(1));
+        try (var ch = java.nio.channels.FileChannel.open(truncated, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(1000);
+        }
+        Files.delete(storage("seoul").pathOf(m.blockId(2)));
+        assertFalse(healthy("seoul", m, 0) || healthy(other, m, 1) || healthy("seoul", m, 2));
+
+        await(30, "scrubbers repair three replicas", () ->
+                healthy("seoul", m, 0) && healthy(other, m, 1) && healthy("seoul", m, 2));
+        StatusReply s = client.status("seoul");
+        assertTrue(s.repaired() >= 2, "seoul repaired " + s.repaired());
+        assertEquals(0, s.unrepairable());
+        Path out = work.resolve("repair-out");
+        client.get("dublin", "repair-me", out, null);
+        assertEquals(-1, Files.mismatch(in, out));
+    }
+
+    @Test
+    @Order(2)
+    void nodeThatLostItsDisk_getsItsManifestsAndReplicasBack() throws Exception {
+        Path in = file("disk-in", 5 * 65536 + 7, 2);
+        client.put("mumbai", in, "survives-disk-loss", "localfarthest", 65536, null);
+        Manifest m = client.stat("mumbai", "survives-disk-loss");
+        cluster.kill("mumbai");
+        try (Stream<Path> files = Files.walk(cluster.dataDir("mumbai"))) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        cluster.startNode("mumbai");
+        cluster.awaitListening("mumbai");
+        await(60, "mumbai's replicas restored", () -> {
+            for (int i = 0; i < m.blocks().size(); i++) {
+                if (!healthy("mumbai", m, i)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        awaitAllUp();
+        assertEquals(m, client.stat("mumbai", "survives-disk-loss"));
+    }
+
+    @Test
+    @Order(3)
+    void sigkillDuringUploads_losesNothingAcknowledged_andLeavesNoPartialBlock() throws Exception {
+        List<Path> acked = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Path in = file("acked-" + i, 300_000 + i, 10 + i);
+            client.put("dublin", in, "acked-" + i, "local", 65536, null);
+            acked.add(in);
+        }
+        Path big = file("big-in", 48 << 20, 3);
+        CompletableFuture<String> upload = CompletableFuture.supplyAsync(() -> {
+            try {
+                return client.put("dublin", big, "interrupted", "local", 1 << 20, null);
+            } catch (IOException e) {
+                return "failed: " + e.getMessage();
+            }
+        });
+        await(30, "the upload to write blocks", () -> {
+            try (Stream<Path> s = Files.walk(cluster.dataDir("dublin").resolve("blocks"))) {
+                return s.filter(p -> p.toString().endsWith(".blk")).count() > 8;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        cluster.kill("dublin");
+        String outcome = upload.get(60, TimeUnit.SECONDS);
+        assertTrue(outcome.startsWith("failed: "), "an interrupted upload must not be acknowledged: " + outcome);
+
+        cluster.startNode("dublin");
+        cluster.awaitListening("dublin");
+        awaitAllUp();
+        try (Stream<Path> tmp = Files.list(cluster.dataDir("dublin").resolve("tmp"))) {
+            assertEquals(0, tmp.count(), "temp files of interrupted writes are removed at start");
+        }
+        for (BlockId id : storage("dublin").list()) {
+            storage("dublin").get(id); // every block file on disk is whole and verifies
+        }
+        for (int i = 0; i < acked.size(); i++) {
+            Path out = work.resolve("acked-out-" + i);
+            client.get("dublin", "acked-" + i, out, null);
+            assertEquals(-1, Files.mismatch(acked.get(i), out));
+        }
+        IOException gone = assertThrows(IOException.class, () -> client.stat("seoul", "interrupted"));
+        assertTrue(gone.getMessage().contains("no such file"), gone.getMessage());
+    }
+
+    @Test
+    @Order(4)
+    void clientWithoutTheClusterSecret_isRejected() throws Exception {
+        long before = client.status("seoul").unauthenticated();
+        Path wrong = work.resolve("wrong.conf");
+        Files.writeString(wrong, Files.readString(cluster.configFile())
+                + "\ngeoblocks.cluster.secret = \"not-the-cluster-secret\"\n");
+        List<String> cmd = new ArrayList<>(LocalCluster.launcher(List.of()));
+        cmd.addAll(List.of("client", "--at", "seoul", "--config", wrong.toString(), "--timeout", "3000", "ls"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(1, p.exitValue(), out);
+        assertTrue(out.contains("same cluster secret"), out);
+        assertTrue(client.status("seoul").unauthenticated() > before);
+    }
+
+    @Test
+    @Order(5)
+    void fuzzing_withRandomAndMutatedMessages_doesNotStopTheNode() throws Exception {
+        NetAddress seoul = config.cluster().address("seoul");
+        StatusReply before = client.status("seoul");
+        Random rnd = new Random(42);
+        MessageAuth auth = new MessageAuth(config.secret());
+        NetAddress fake = NetAddress.of("127.0.0.1", 9);
+        List<FileOp> valid = List.of(new FileOp.StatusReq(1), new FileOp.ListReq(2, "", 10),
+                new FileOp.PutBegin(3, "fuzz", 1L << 40, 1 << 20, "local"), new FileOp.GetBegin(4, "acked-0"),
+                new FileOp.ReplicaData(5, "b-x-0", 0, 1 << 30, 0, new byte[100]),
+                new FileOp.FetchBlock(6, "../../etc/passwd"), new FileOp.ManifestPart(7, true, 0, 1 << 30, new byte[10]));
+        int sent = 0;
+        try (DatagramSocket udp = new DatagramSocket()) {
+            for (int i = 0; i < 3000; i++) {
+                byte[] d;
+                if (i % 3 == 0) {
+                    d = new byte[1 + rnd.nextInt(1400)];
+                    rnd.nextBytes(d);
+                } else {
+                    FileMsg msg = new FileMsg(new NetHeader(fake, seoul, Transport.UDP), valid.get(rnd.nextInt(valid.size())));
+                    ByteBuffer body = ByteBuffer.allocate(FileCodec.INSTANCE.encodedSize(msg));
+                    FileCodec.INSTANCE.encode(msg, body);
+                    byte[] bytes = body.array();
+                    bytes[rnd.nextInt(bytes.length)] ^= (byte) (1 + rnd.nextInt(255));
+                    boolean resign = i % 3 == 2; // re-signed: reaches the decoder and the handlers
+                    byte[] tag = resign ? auth.tag(ByteBuffer.wrap(bytes)) : new byte[MessageAuth.TAG_BYTES];
+                    d = ByteBuffer.allocate(1 + bytes.length + tag.length).put((byte) 100).put(bytes).put(tag).array();
+                }
+                udp.send(new DatagramPacket(d, d.length, seoul.asSocket()));
+                sent++;
+                if (i % 100 == 0) {
+                    Thread.sleep(5);
+                }
+            }
+        }
+        for (int i = 0; i < 200; i++) {
+            try (Socket s = new Socket(seoul.getIp(), seoul.getPort()); OutputStream o = s.getOutputStream()) {
+                byte[] junk = new byte[1 + rnd.nextInt(4000)];
+                rnd.nextBytes(junk);
+                o.write(junk);
+            } catch (IOException e) {
+                // the node may close the connection mid-write: that is fine
+            }
+        }
+        Thread.sleep(1000);
+        StatusReply after = client.status("seoul");
+        long refused = after.malformed() + after.unauthenticated() - before.malformed() - before.unauthenticated();
+        assertTrue(refused > sent / 2, "refused " + refused + " of " + sent + " datagrams");
+        Path in = file("after-fuzz", 200_000, 5);
+        client.put("seoul", in, "after-fuzz", "localclosest", 65536, null);
+        Path out = work.resolve("after-fuzz-out");
+        client.get("seoul", "after-fuzz", out, null);
+        assertEquals(-1, Files.mismatch(in, out));
+    }
+
+    @Test
+    @Order(6)
+    void fullDisk_failsUploadsClearly_andTheNodeKeepsServingReads() throws Exception {
+        cluster.kill("saopaulo");
+        cluster.startNode("saopaulo", List.of("-Dgeoblocks.node.min-free-disk=1000000GiB"));
+        cluster.awaitListening("saopaulo");
+        awaitAllUp();
+        IOException full = assertThrows(IOException.class,
+                () -> client.put("saopaulo", file("full-in", 1000, 6), "no-room", "local", 65536, null));
+        assertTrue(full.getMessage().contains("disk full"), full.getMessage());
+        Path out = work.resolve("full-out");
+        client.get("saopaulo", "after-fuzz", out, null);
+        assertEquals(-1, Files.mismatch(work.resolve("after-fuzz"), out));
+    }
+}

@@ -1,0 +1,120 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.Manifest;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Background scrubber: walks every block this node should hold (per the manifests it knows), at
+ * most {@code bytesPerSecond}, re-reading and verifying each against its stored and its manifest
+ * CRC32C. A missing or corrupt replica is repaired from a healthy replica elsewhere (fetched with
+ * the same checksum checks as a download) and written with the store's atomic replace, so the bad
+ * copy is only replaced once a good one is durable. One block at a time; passes start at most
+ * every {@code passIntervalNanos}.
+ */
+final class Scrubber {
+    private final Node node;
+    private final long bytesPerSecond;
+    private final long passIntervalNanos;
+    private String cursorName = "";
+    private int cursorBlock;
+    private boolean busy;
+    private double credit;
+    private long passStart = Long.MIN_VALUE;
+    private boolean passDone = true;
+    long scrubbed;
+    long repaired;
+    long unrepairable;
+
+    Scrubber(Node node, long bytesPerSecond, long passIntervalNanos) {
+        this.node = node;
+        this.bytesPerSecond = bytesPerSecond;
+        this.passIntervalNanos = passIntervalNanos;
+    }
+
+    /** Called periodically; {@code elapsedNanos} since the last call. */
+    void tick(long now, long elapsedNanos) {
+        if (bytesPerSecond <= 0) {
+            return;
+        }
+        credit = Math.min(credit + bytesPerSecond * (elapsedNanos / 1e9), bytesPerSecond);
+        if (passDone) {
+            if (now - passStart < passIntervalNanos && passStart != Long.MIN_VALUE) {
+                return;
+            }
+            passStart = now;
+            passDone = false;
+            cursorName = "";
+            cursorBlock = 0;
+        }
+        next();
+    }
+
+    /** Verifies the next block this node holds, if credit allows and nothing is in progress. */
+    private void next() {
+        if (busy || credit <= 0 || passDone) {
+            return;
+        }
+        Optional<Manifest> m = node.manifests().find(cursorName);
+        while (true) {
+            if (m.isPresent()) {
+                List<Manifest.BlockRef> blocks = m.get().blocks();
+                while (cursorBlock < blocks.size() && !blocks.get(cursorBlock).replicas().contains(node.region())) {
+                    cursorBlock++;
+                }
+                if (cursorBlock < blocks.size()) {
+                    verify(m.get(), cursorBlock++);
+                    return;
+                }
+            }
+            List<Manifest> after = node.manifests().list(cursorName, 1);
+            if (after.isEmpty()) {
+                passDone = true;
+                return;
+            }
+            m = Optional.of(after.get(0));
+            cursorName = m.get().name();
+            cursorBlock = 0;
+        }
+    }
+
+    private void verify(Manifest m, int index) {
+        Manifest.BlockRef ref = m.blocks().get(index);
+        BlockId id = m.blockId(index);
+        busy = true;
+        credit -= ref.length();
+        node.readLocal(id, read -> {
+            if (read.block() != null && read.block().crc() == ref.crc() && read.block().length() == ref.length()) {
+                scrubbed++;
+                busy = false;
+                next();
+                return;
+            }
+            String problem = read.block() == null ? read.error()
+                    : "checksum " + Checksums.hex(read.block().crc()) + " != manifest " + Checksums.hex(ref.crc());
+            repair(m, index, id, ref, problem);
+        });
+    }
+
+    private void repair(Manifest m, int index, BlockId id, Manifest.BlockRef ref, String problem) {
+        Downloads.fetch(node, m, index, true, data -> node.storeLocal(id, data, ref.crc(), stored -> {
+            if (stored.error() == null) {
+                repaired++;
+                Logs.info(node.region() + ": repaired block " + id + " of '" + m.name() + "' (" + problem + ")");
+            } else {
+                unrepairable++;
+                Logs.warn(node.region() + ": could not rewrite block " + id + ": " + stored.error());
+            }
+            busy = false;
+            next();
+        }), why -> {
+            unrepairable++;
+            Logs.warn(node.region() + ": block " + id + " of '" + m.name() + "' is bad here (" + problem
+                    + ") and no healthy replica answered: " + why);
+            busy = false;
+            next();
+        });
+    }
+}
