@@ -37,8 +37,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--rate-mbps", description = "bottleneck capacity in Mbit/s (default ${DEFAULT-VALUE})")
     double rateMbps = 10;
 
-    @Option(names = "--buffer-ms", description = "bottleneck buffer, in ms at full rate (default ${DEFAULT-VALUE})")
-    double bufferMs = 200;
+    @Option(names = "--buffer-ms", description = "bottleneck buffer, in ms at full rate"
+            + " (default 400 for ledbat-vs-tcp: above 2 x target + RTT, as the real-link script; 200 for ledbat-fairness)")
+    Double bufferMs;
 
     @Option(names = "--from", description = "sending region (default ${DEFAULT-VALUE})")
     String from = "dublin";
@@ -129,12 +130,12 @@ public final class SimulateCommand implements Callable<Integer> {
     }
 
     private LedbatFairness.Params fairnessParams() {
-        return new LedbatFairness.Params(seed, rateMbps, from, to, bufferMs, new LedbatOptions(targetMs, mode, true, ledbatExtra),
+        return new LedbatFairness.Params(seed, rateMbps, from, to, bufferMs == null ? 200 : bufferMs, new LedbatOptions(targetMs, mode, true, ledbatExtra),
                 flows, staggerS, duration == null ? 60 : duration);
     }
 
     private void ledbatVsTcp(Path dir, PrintStream o) throws Exception {
-        LedbatVsTcp.Params p = new LedbatVsTcp.Params(seed, rateMbps, from, to, bufferMs,
+        LedbatVsTcp.Params p = new LedbatVsTcp.Params(seed, rateMbps, from, to, bufferMs == null ? 400 : bufferMs,
                 new LedbatOptions(targetMs, mode, true, ledbatExtra), ledbatFlows, tcpStart, tcpStop,
                 duration == null ? 30 : duration, tcp, jitterMs, loss);
         o.printf(Locale.ROOT, "ledbat-vs-tcp: %.0f Mbit/s %s->%s (RTT %.0f ms), buffer %.0f ms, LEDBAT %s target %d ms x%d,"
