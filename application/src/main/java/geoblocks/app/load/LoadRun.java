@@ -1,0 +1,257 @@
+package geoblocks.app.load;
+
+import geoblocks.app.GeoClient;
+import geoblocks.app.load.LoadStats.Op;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One load run: {@link LoadSettings#threads()} threads issue requests through one
+ * {@link GeoClient} until the deadline, then finish the request they are in. Each request goes to
+ * a random region; a read downloads a random acknowledged file and checks its bytes
+ * ({@link Content}), a write uploads a new file generated into the thread's scratch file. A
+ * scheduler prints progress and SIGKILLs (and restarts) a node when asked. Client memory: two
+ * scratch files per thread on disk and one 64 KiB buffer per thread at a time.
+ */
+final class LoadRun {
+    /** Crashes and restarts the cluster's node processes (a LocalCluster). */
+    interface Nodes {
+        /** SIGKILLs the node of {@code region}. */
+        void kill(String region) throws IOException;
+
+        /** Starts the node of {@code region} again and returns once it listens. */
+        void restart(String region) throws IOException;
+    }
+
+    /** What happened: the statistics, the acknowledged files and the fault schedule as it ran. */
+    record Result(LoadStats stats, AckedFiles acked, long windowMs, long drainMs, String killed,
+            boolean restarted, long failedBeforeKill) {}
+
+    private final GeoClient client;
+    private final List<String> regions;
+    private final LoadSettings s;
+    private final Nodes nodes;
+    private final Path scratch;
+    private final String runTag;
+    private final RequestLog log;
+    private final PrintStream out;
+    private final LoadStats stats;
+    private final AckedFiles acked = new AckedFiles();
+    private final AtomicLong nextIndex = new AtomicLong();
+    private final AtomicReference<Throwable> fatal = new AtomicReference<>();
+    private volatile boolean restarted;
+    private volatile long failedBeforeKill = -1;
+    private long startNanos;
+    private long startMillis;
+    private long deadlineNanos;
+
+    LoadRun(GeoClient client, List<String> regions, LoadSettings settings, Nodes nodes, Path scratch, String runTag,
+            RequestLog log, PrintStream out) {
+        if (settings.kill() != null && nodes == null) {
+            throw new IllegalArgumentException("--kill needs a cluster this command started (not --config)");
+        }
+        if (settings.kill() != null && !regions.contains(settings.kill().region())) {
+            throw new IllegalArgumentException("unknown region '" + settings.kill().region() + "' in --kill; known: " + regions);
+        }
+        this.client = client;
+        this.regions = List.copyOf(regions);
+        this.s = settings;
+        this.nodes = nodes;
+        this.scratch = scratch;
+        this.runTag = runTag;
+        this.log = log;
+        this.out = out;
+        this.stats = new LoadStats(settings.sizes());
+    }
+
+    Result run() throws IOException, InterruptedException {
+        Files.createDirectories(scratch);
+        preload();
+        startNanos = System.nanoTime();
+        startMillis = System.currentTimeMillis();
+        deadlineNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(s.warmupMs() + s.durationMs());
+        stats.window(startNanos + TimeUnit.MILLISECONDS.toNanos(s.warmupMs()), deadlineNanos);
+        if (s.warmupMs() > 0) {
+            out.printf("warming up for %.0f s (requests run and files are kept, but the figures start after it)%n", s.warmupMs() / 1e3);
+        }
+        ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "load-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+        Progress progress = new Progress(stats, acked, out, startNanos);
+        scheduler.scheduleAtFixedRate(progress::print, s.progressEveryMs(), s.progressEveryMs(), TimeUnit.MILLISECONDS);
+        if (s.kill() != null) {
+            scheduler.schedule(this::kill, s.kill().atMs(), TimeUnit.MILLISECONDS);
+        }
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < s.threads(); i++) {
+            int id = i;
+            Thread t = new Thread(() -> work(id), "load-" + i);
+            t.setDaemon(true);
+            workers.add(t);
+            t.start();
+        }
+        for (Thread t : workers) {
+            t.join();
+        }
+        long endNanos = System.nanoTime();
+        scheduler.shutdown(); // a pending restart still runs (so the node is back for the check)
+        scheduler.awaitTermination(10, TimeUnit.MINUTES);
+        if (fatal.get() != null) {
+            throw new IllegalStateException("load thread failed: " + fatal.get(), fatal.get());
+        }
+        long drainMs = Math.max(0, TimeUnit.NANOSECONDS.toMillis(endNanos - deadlineNanos));
+        out.printf("[%6.1f s] done; the last requests finished %.1f s after the deadline%n",
+                (endNanos - startNanos) / 1e9, drainMs / 1e3);
+        return new Result(stats, acked, s.durationMs(), drainMs, s.kill() == null ? null : s.kill().region(),
+                restarted, failedBeforeKill);
+    }
+
+    /** Writes {@code preload} files (cycling through sizes and regions) before the clock starts. */
+    private void preload() throws IOException {
+        if (s.preload() == 0) {
+            return;
+        }
+        Path file = scratch.resolve("preload");
+        for (int i = 0; i < s.preload(); i++) {
+            long size = s.sizes().get(i % s.sizes().size());
+            String region = regions.get(i % regions.size());
+            long index = nextIndex.getAndIncrement();
+            long key = Content.key(s.seed(), index);
+            Content.write(file, key, size);
+            String name = name(index);
+            try {
+                client.put(region, file, name, s.policy(), s.blockSize(), null);
+            } catch (IOException e) {
+                throw new IOException("preload: put of " + name + " (" + size + " bytes) at " + region + " failed: " + e.getMessage(), e);
+            }
+            acked.add(new AckedFiles.File(index, name, key, size, region));
+        }
+        Files.deleteIfExists(file);
+        out.printf("preloaded %d files (one per size, round robin over the regions); the clock starts now%n", s.preload());
+    }
+
+    private void work(int thread) {
+        SplittableRandom rnd = new SplittableRandom(Content.key(s.seed(), -1 - thread));
+        Path putFile = scratch.resolve("put-" + thread);
+        Path getFile = scratch.resolve("get-" + thread);
+        try {
+            think(rnd);
+            while (System.nanoTime() < deadlineNanos && fatal.get() == null) {
+                String region = regions.get(rnd.nextInt(regions.size()));
+                boolean read = rnd.nextDouble() < s.readRatio();
+                AckedFiles.File f = read ? acked.random(rnd) : null;
+                if (f != null) {
+                    read(thread, region, f, getFile);
+                } else {
+                    write(thread, region, s.sizes().get(rnd.nextInt(s.sizes().size())), putFile);
+                }
+                think(rnd);
+            }
+            Files.deleteIfExists(putFile);
+            Files.deleteIfExists(getFile);
+        } catch (IOException | RuntimeException e) {
+            fatal.compareAndSet(null, e); // our own scratch files failed: the run is void
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void write(int thread, String region, long size, Path file) throws IOException {
+        long index = nextIndex.getAndIncrement();
+        long key = Content.key(s.seed(), index);
+        String name = name(index);
+        Content.write(file, key, size); // not timed: the client's own disk
+        long t0 = System.nanoTime();
+        try {
+            client.put(region, file, name, s.policy(), s.blockSize(), null);
+        } catch (IOException e) {
+            long t1 = System.nanoTime();
+            stats.failed(Op.WRITE, e.getMessage());
+            log.row(millis(t0), elapsed(t0), thread, Op.WRITE, size, (t1 - t0) / 1e6, "failed", region, name, e.getMessage());
+            return;
+        }
+        long t1 = System.nanoTime();
+        acked.add(new AckedFiles.File(index, name, key, size, region));
+        stats.ok(Op.WRITE, size, t0, t1);
+        log.row(millis(t0), elapsed(t0), thread, Op.WRITE, size, (t1 - t0) / 1e6, "ok", region, name, null);
+    }
+
+    private void read(int thread, String region, AckedFiles.File f, Path out) throws IOException {
+        Files.deleteIfExists(out);
+        long t0 = System.nanoTime();
+        try {
+            client.get(region, f.name(), out, null);
+        } catch (IOException e) {
+            long t1 = System.nanoTime();
+            stats.failed(Op.READ, e.getMessage());
+            log.row(millis(t0), elapsed(t0), thread, Op.READ, f.size(), (t1 - t0) / 1e6, "failed", region, f.name(), e.getMessage());
+            return;
+        }
+        long t1 = System.nanoTime();
+        long at = Content.firstMismatch(out, f.key(), f.size());
+        Files.deleteIfExists(out);
+        if (at >= 0) {
+            stats.corrupt(Op.READ);
+            acked.markCorrupt(f.name());
+            String why = "bytes differ from what was written, first at offset " + at;
+            this.out.printf("CORRUPT: read of %s (%d bytes) at %s returned success but %s%n", f.name(), f.size(), region, why);
+            log.row(millis(t0), elapsed(t0), thread, Op.READ, f.size(), (t1 - t0) / 1e6, "corrupt", region, f.name(), why);
+            return;
+        }
+        stats.ok(Op.READ, f.size(), t0, t1);
+        log.row(millis(t0), elapsed(t0), thread, Op.READ, f.size(), (t1 - t0) / 1e6, "ok", region, f.name(), null);
+    }
+
+    private void kill() {
+        String region = s.kill().region();
+        try {
+            failedBeforeKill = stats.total(o -> o.failed);
+            stats.killedAt(System.nanoTime());
+            nodes.kill(region);
+            out.printf("[%6.1f s] SIGKILLed node %s%n", (System.nanoTime() - startNanos) / 1e9, region);
+            if (s.restartAfterMs() >= 0) {
+                Thread.sleep(s.restartAfterMs());
+                long t0 = System.nanoTime();
+                nodes.restart(region);
+                restarted = true;
+                out.printf("[%6.1f s] restarted node %s (listening after %.1f s)%n", (System.nanoTime() - startNanos) / 1e9,
+                        region, (System.nanoTime() - t0) / 1e9);
+            }
+        } catch (IOException e) {
+            fatal.compareAndSet(null, new UncheckedIOException("kill/restart of " + region + " failed: " + e.getMessage(), e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void think(SplittableRandom rnd) throws InterruptedException {
+        if (s.thinkMaxMs() > 0) {
+            Thread.sleep(rnd.nextLong(s.thinkMaxMs() + 1));
+        }
+    }
+
+    private String name(long index) {
+        return "load-" + runTag + "-" + index;
+    }
+
+    private long millis(long nanos) {
+        return startMillis + TimeUnit.NANOSECONDS.toMillis(nanos - startNanos);
+    }
+
+    private long elapsed(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos - startNanos);
+    }
+}

@@ -1,0 +1,104 @@
+package geoblocks.app.load;
+
+import geoblocks.app.GeoClient;
+import geoblocks.blockstore.core.Manifest;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reads every acknowledged file back after a run and compares every byte with what was written.
+ * A file is tried at each region that is up in turn (starting at a different one per file, so
+ * every node serves reads) until one returns it: it is lost only if none can, and corrupt if one
+ * returns success with the wrong bytes. The manifests read along the way say which region holds
+ * each block's replicas.
+ */
+final class Verifier {
+    /** The outcome: lost and corrupt files (with why), and the replicas the manifests name. */
+    record Outcome(int verified, List<String> lost, List<String> corrupt, Replicas.Expected expected, long bytes,
+            double seconds) {}
+
+    private Verifier() {}
+
+    static Outcome verify(GeoClient client, List<AckedFiles.File> files, List<String> upRegions, int threads,
+            Path scratch, PrintStream out) throws InterruptedException, IOException {
+        Files.createDirectories(scratch);
+        List<String> lost = Collections.synchronizedList(new ArrayList<>());
+        List<String> corrupt = Collections.synchronizedList(new ArrayList<>());
+        Map<String, Manifest> manifests = new ConcurrentHashMap<>();
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        AtomicLong bytes = new AtomicLong();
+        long t0 = System.nanoTime();
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < threads; w++) {
+            Path tmp = scratch.resolve("verify-" + w);
+            Thread t = new Thread(() -> {
+                for (int i; (i = next.getAndIncrement()) < files.size(); ) {
+                    AckedFiles.File f = files.get(i);
+                    String problem = check(client, f, i, upRegions, tmp, manifests);
+                    if (problem == null) {
+                        bytes.addAndGet(f.size());
+                    } else if (problem.startsWith("corrupt")) {
+                        corrupt.add(f.name() + ": " + problem);
+                    } else {
+                        lost.add(f.name() + ": " + problem);
+                    }
+                    done.incrementAndGet();
+                }
+            }, "verify-" + w);
+            t.setDaemon(true);
+            workers.add(t);
+            t.start();
+        }
+        long lastPrint = System.nanoTime();
+        int lastDone = 0;
+        for (Thread t : workers) {
+            while (t.isAlive()) {
+                t.join(1000);
+                long since = System.nanoTime() - lastPrint;
+                if (since > 10_000_000_000L && (done.get() != lastDone || since > 60_000_000_000L)) {
+                    lastDone = done.get();
+                    out.printf("  checked %d of %d files (%d lost, %d corrupt so far)%n", lastDone, files.size(),
+                            lost.size(), corrupt.size());
+                    lastPrint = System.nanoTime();
+                }
+            }
+        }
+        List<Manifest> ordered = new ArrayList<>(new TreeMap<>(manifests).values());
+        return new Outcome(files.size() - lost.size() - corrupt.size(), List.copyOf(lost), List.copyOf(corrupt),
+                Replicas.Expected.of(ordered), bytes.get(), (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Null when {@code f} came back intact; else "corrupt: ..." or why it could not be read. */
+    private static String check(GeoClient client, AckedFiles.File f, int i, List<String> regions, Path tmp,
+            Map<String, Manifest> manifests) {
+        List<String> errors = new ArrayList<>();
+        for (int k = 0; k < regions.size(); k++) {
+            String region = regions.get((i + k) % regions.size());
+            try {
+                Files.deleteIfExists(tmp);
+                Manifest m = client.get(region, f.name(), tmp, null);
+                long at = Content.firstMismatch(tmp, f.key(), f.size());
+                Files.deleteIfExists(tmp);
+                if (at >= 0) {
+                    return "corrupt: read at " + region + " succeeded with bytes that differ from offset " + at;
+                }
+                manifests.put(f.name(), m);
+                return null;
+            } catch (IOException e) {
+                errors.add(region + ": " + e.getMessage());
+            }
+        }
+        return "unreadable at every region that is up (" + String.join("; ", errors) + ")";
+    }
+}
