@@ -188,8 +188,12 @@ public final class LoadCommand implements Callable<Integer> {
         if (config != null && (wan || kill != null || !nodeJvmOpts.isEmpty())) {
             throw new IllegalArgumentException("--wan, --kill and --node-jvm-opt only apply to the local cluster, not with --config");
         }
+        LoadSettings.Kill k = kill == null ? null : LoadSettings.Kill.parse(kill);
+        if (k != null && !LocalCluster.REGIONS.contains(k.region())) {
+            throw new IllegalArgumentException("unknown region '" + k.region() + "' in --kill; known: " + LocalCluster.REGIONS);
+        }
         return new LoadSettings(threads, Math.round(warmupS * 1000), Math.round(durationS * 1000), readRatio, bytes, thinkMs, policy, (int) bs, seed,
-                preload < 0 ? bytes.size() : preload, kill == null ? null : LoadSettings.Kill.parse(kill),
+                preload < 0 ? bytes.size() : preload, k,
                 restartAfterS < 0 ? -1 : Math.round(restartAfterS * 1000), Math.round(progressS * 1000), verifyThreads);
     }
 
