@@ -55,7 +55,8 @@ final class LoadReport {
         if (!failures.isEmpty()) {
             out.printf("%nfailed requests by kind (allowed, e.g. while a node is down; never acknowledged):%n");
             for (LoadStats.Failure f : failures.subList(0, Math.min(8, failures.size()))) {
-                out.printf("  %6d  %s%n", f.count(), f.example());
+                out.printf("  %6d  %-5s %s%n", f.count(), f.kind().substring(0, f.kind().indexOf(':')).toLowerCase(Locale.ROOT),
+                        f.example());
             }
         }
         if (r.killed() != null) {
