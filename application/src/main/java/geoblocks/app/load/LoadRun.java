@@ -189,11 +189,11 @@ final class LoadRun {
         log.row(millis(t0), elapsed(t0), thread, Op.WRITE, size, (t1 - t0) / 1e6, "ok", region, name, null);
     }
 
-    private void read(int thread, String region, AckedFiles.File f, Path out) throws IOException {
-        Files.deleteIfExists(out);
+    private void read(int thread, String region, AckedFiles.File f, Path file) throws IOException {
+        Files.deleteIfExists(file);
         long t0 = System.nanoTime();
         try {
-            client.get(region, f.name(), out, null);
+            client.get(region, f.name(), file, null);
         } catch (IOException e) {
             long t1 = System.nanoTime();
             stats.failed(Op.READ, e.getMessage());
@@ -201,13 +201,13 @@ final class LoadRun {
             return;
         }
         long t1 = System.nanoTime();
-        long at = Content.firstMismatch(out, f.key(), f.size());
-        Files.deleteIfExists(out);
+        long at = Content.firstMismatch(file, f.key(), f.size());
+        Files.deleteIfExists(file);
         if (at >= 0) {
             stats.corrupt(Op.READ);
             acked.markCorrupt(f.name());
             String why = "bytes differ from what was written, first at offset " + at;
-            this.out.printf("CORRUPT: read of %s (%d bytes) at %s returned success but %s%n", f.name(), f.size(), region, why);
+            out.printf("CORRUPT: read of %s (%d bytes) at %s returned success but %s%n", f.name(), f.size(), region, why);
             log.row(millis(t0), elapsed(t0), thread, Op.READ, f.size(), (t1 - t0) / 1e6, "corrupt", region, f.name(), why);
             return;
         }
