@@ -93,7 +93,8 @@ public final class LocalCluster implements AutoCloseable {
     /** Starts (or restarts) one node process with extra JVM arguments (e.g. -Dgeoblocks.node.x=y). */
     public void startNode(String region, List<String> extraJvmArgs) throws IOException {
         listenCountAtStart.put(region, countListening(region));
-        List<String> args = new ArrayList<>(jvmArgs);
+        List<String> args = new ArrayList<>(List.of("-XX:+ExitOnOutOfMemoryError")); // die, don't limp
+        args.addAll(jvmArgs);
         args.addAll(extraJvmArgs);
         List<String> cmd = new ArrayList<>(launcher(args));
         cmd.addAll(List.of("server", "--id", region, "--config", configFile.toString(),

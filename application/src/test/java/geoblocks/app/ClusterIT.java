@@ -182,7 +182,7 @@ class ClusterIT {
     void get_fallsBackToAnotherReplica_whenNearestCopyIsCorrupt() throws Exception {
         // localclosest at seoul: replicas seoul + mumbai; from dublin, mumbai (122 ms) is nearer than seoul (252 ms)
         Manifest m = client.stat("dublin", "e2e-localclosest");
-        Path blockFile = new FileBlockStorage(cluster.dataDir("mumbai")).pathOf(m.blockId(1));
+        Path blockFile = FileBlockStorage.inspect(cluster.dataDir("mumbai")).pathOf(m.blockId(1));
         byte[] bytes = Files.readAllBytes(blockFile);
         bytes[bytes.length / 2] ^= 0x40;
         Files.write(blockFile, bytes);
@@ -204,6 +204,6 @@ class ClusterIT {
     }
 
     static FileBlockStorage storage(String region) throws IOException {
-        return new FileBlockStorage(cluster.dataDir(region));
+        return FileBlockStorage.inspect(cluster.dataDir(region));
     }
 }

@@ -99,7 +99,7 @@ class FaultIT {
     }
 
     static FileBlockStorage storage(String region) throws IOException {
-        return new FileBlockStorage(cluster.dataDir(region));
+        return FileBlockStorage.inspect(cluster.dataDir(region));
     }
 
     static boolean healthy(String region, Manifest m, int index) {

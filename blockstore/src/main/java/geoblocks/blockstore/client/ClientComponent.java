@@ -16,6 +16,7 @@ import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.Negative;
 import se.sics.kompics.Positive;
 import se.sics.kompics.network.Network;
+import se.sics.kompics.network.ConnectionStatus;
 import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.NetworkException;
 import se.sics.kompics.network.Transport;
@@ -67,6 +68,12 @@ public final class ClientComponent extends ComponentDefinition {
                 SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
         handle(net, FileMsg.class, this::onMsg);
         handle(control, NetworkException.class, this::onNetworkFailure);
+        handle(control, ConnectionStatus.Dropped.class, d -> {
+            if (d.last && d.peer != null && node.asSocket().equals(d.peer.asSocket())) {
+                failAll("node " + nodeName + " (" + node + ") closed the connection (is it running, with the same"
+                        + " cluster secret? nodes close connections that send unauthenticated messages)");
+            }
+        });
     }
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClientComponent.class);
@@ -105,8 +112,12 @@ public final class ClientComponent extends ComponentDefinition {
         if (e.peer == null || !node.asSocket().equals(e.peer.asSocket())) {
             return;
         }
+        failAll("cannot reach node " + nodeName + " (" + node + "): " + e.message + "; is it running?");
+    }
+
+    private void failAll(String why) {
         for (Long op : active.keySet().toArray(new Long[0])) {
-            finish(op, "cannot reach node " + nodeName + " (" + node + "): " + e.message + "; is it running?", null);
+            finish(op, why, null);
         }
     }
 

@@ -122,6 +122,7 @@ final class GetTransfer implements Transfer {
     }
 
     private void complete() throws IOException {
+        client.send(new GetAck(get.op(), received)); // lets the node return the last window's memory
         out.force(true);
         out.close();
         out = null;

@@ -56,7 +56,12 @@ final class Downloads {
     void onAck(NetAddress client, GetAck a) {
         Download d = active.get(new Key(client, a.req()));
         if (d != null && a.consumed() > d.acked) {
-            d.acked = a.consumed();
+            long newly = Math.min(a.consumed(), d.sent) - d.acked;
+            if (newly > 0) {
+                node.budget().release(newly); // sent bytes stay reserved until the client has them
+                d.reserved -= newly;
+                d.acked += newly;
+            }
             d.lastActivity = node.now();
             d.pump();
         }
@@ -158,7 +163,8 @@ final class Downloads {
 
     /**
      * One download in progress. Fetched blocks wait in {@code ready} until the client's window
-     * lets them out; each holds a reservation in the memory budget until it is sent.
+     * lets them out; each holds a reservation in the memory budget until the client acknowledges
+     * it (sent bytes may still sit in the network's write queue).
      */
     private final class Download {
         final Key key;
@@ -193,11 +199,11 @@ final class Downloads {
                 Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
                         node.send(key.client, new GetData(key.req, base + off, part)));
                 sent += data.length;
-                node.budget().release(data.length);
-                reserved -= data.length;
             }
             if (nextSend == m.blocks().size()) {
-                active.remove(key);
+                if (acked == sent) {
+                    active.remove(key); // the client's final acknowledgement returned the last bytes
+                }
                 return;
             }
             int ahead = (int) Math.max(1, window / m.blockSize());

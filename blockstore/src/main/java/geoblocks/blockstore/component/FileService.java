@@ -33,6 +33,7 @@ import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
 import se.sics.kompics.Positive;
 import se.sics.kompics.network.Network;
+import se.sics.kompics.network.ConnectionStatus;
 import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.NetworkException;
 import se.sics.kompics.network.Transport;
@@ -74,6 +75,7 @@ public final class FileService extends ComponentDefinition implements Node {
     private final Scrubber scrubber;
     private final ManifestSync sync = new ManifestSync(this);
     private long lastTick = System.nanoTime();
+    private final long startNanos = System.nanoTime();
     private RttTable rtt;
     private long reqSeq;
     private long dropped;
@@ -109,8 +111,19 @@ public final class FileService extends ComponentDefinition implements Node {
             logRefusedInput();
         });
         handle(rttPort, RttUpdate.class, u -> {
+            for (String peer : u.table().down()) {
+                if (rtt.isUp(peer)) { // just went down: stop waiting for it
+                    pending.failPeer(addressOf(peer), peer + " stopped answering RTT probes");
+                }
+            }
             rtt = u.table();
             sync.onRtt(rtt);
+        });
+        handle(control, ConnectionStatus.Dropped.class, d -> {
+            if (d.last && d.peer != null) {
+                NetAddress peer = new NetAddress(d.peer.getIp(), d.peer.getPort());
+                pending.failPeer(peer, "connection to " + peer + " dropped");
+            }
         });
         handle(store, BlockStored.class, s -> complete(storeWaiters, s.req(), s));
         handle(store, BlockRead.class, r -> complete(readWaiters, r.req(), r));
@@ -290,6 +303,20 @@ public final class FileService extends ComponentDefinition implements Node {
     @Override
     public NetAddress addressOf(String r) {
         return cluster.address(r);
+    }
+
+    @Override
+    public List<String> lookupPeers() {
+        if (now() - startNanos < 2 * settings.downAfterMs() * 1_000_000L) {
+            return peerRegions(); // just started: the RTT table does not know who is up yet
+        }
+        List<String> up = new ArrayList<>();
+        for (String p : peerRegions()) {
+            if (rtt.isUp(p)) {
+                up.add(p);
+            }
+        }
+        return up;
     }
 
     @Override

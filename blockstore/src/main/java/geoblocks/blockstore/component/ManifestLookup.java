@@ -40,12 +40,7 @@ final class ManifestLookup {
     }
 
     private void ask() {
-        List<String> up = new ArrayList<>();
-        for (String peer : node.peerRegions()) {
-            if (node.rtt().isUp(peer)) {
-                up.add(peer);
-            }
-        }
+        List<String> up = node.lookupPeers();
         waiting = up.size();
         if (waiting == 0) {
             finish(Optional.empty());

@@ -27,6 +27,9 @@ interface Node {
 
     NetAddress addressOf(String region);
 
+    /** Peers to ask for a manifest: the ones that are up, or all of them while this node is new. */
+    java.util.List<String> lookupPeers();
+
     /** Every other region of the cluster, up or not. */
     java.util.List<String> peerRegions();
 

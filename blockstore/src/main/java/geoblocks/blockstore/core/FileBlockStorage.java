@@ -67,6 +67,21 @@ public final class FileBlockStorage implements BlockStorage {
         this.removedTempFiles = removed;
     }
 
+    /**
+     * Opens an existing store for reading only (tools, tests): unlike the constructors it creates
+     * nothing and does not clean {@code tmp/}, so it is safe on the directory of a running node.
+     */
+    public static FileBlockStorage inspect(Path root) {
+        return new FileBlockStorage(root.resolve("blocks"), root.resolve("tmp"));
+    }
+
+    private FileBlockStorage(Path blocksDir, Path tmpDir) {
+        this.blocksDir = blocksDir;
+        this.tmpDir = tmpDir;
+        this.removedTempFiles = 0;
+        this.minFreeBytes = Long.MAX_VALUE;
+    }
+
     /** Temp files of interrupted writes removed when this store opened. */
     public int removedTempFiles() {
         return removedTempFiles;

@@ -69,14 +69,14 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         return c.getBytes("memory-budget");
     }
 
-    /** A quarter of the maximum heap, and at least 128 MiB (two blocks of the largest size). */
+    /** A quarter of the maximum heap, and at least 64 MiB (two blocks of the default largest size). */
     public static long autoBudget() {
-        return Math.max(128L << 20, java.lang.Runtime.getRuntime().maxMemory() / 4);
+        return Math.max(64L << 20, java.lang.Runtime.getRuntime().maxMemory() / 4);
     }
 
     /** Defaults as in reference.conf, for tests and the simulator. */
     public static NodeSettings defaults() {
-        return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 64 << 20, 1 << 20,
+        return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 32 << 20, 1 << 20,
                 262_144, autoBudget(), 16L << 20, 600_000);
     }
 }
