@@ -74,6 +74,7 @@ public final class FileService extends ComponentDefinition implements Node {
     private final ReplicaServer replicas;
     private final Scrubber scrubber;
     private final ManifestSync sync = new ManifestSync(this);
+    private final Rereplicator rereplicator;
     private long lastTick = System.nanoTime();
     private final long startNanos = System.nanoTime();
     private RttTable rtt;
@@ -94,6 +95,7 @@ public final class FileService extends ComponentDefinition implements Node {
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
         this.replicas = new ReplicaServer(this, d -> trigger(d, store));
         this.scrubber = new Scrubber(this, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L);
+        this.rereplicator = new Rereplicator(this, settings.replaceAfterMs() * 1_000_000L);
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
             spt.setTimeoutEvent(new Tick(spt));
@@ -107,6 +109,7 @@ public final class FileService extends ComponentDefinition implements Node {
             replicas.expire(now(), idle);
             long now = now();
             scrubber.tick(now, now - lastTick);
+            rereplicator.tick(now);
             lastTick = now;
             logRefusedInput();
         });
@@ -118,6 +121,7 @@ public final class FileService extends ComponentDefinition implements Node {
             }
             rtt = u.table();
             sync.onRtt(rtt);
+            rereplicator.onRtt(rtt, now());
         });
         handle(control, ConnectionStatus.Dropped.class, d -> {
             if (d.last && d.peer != null) {

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBytes, int fetchParallelism,
         long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
         int defaultBlockSize, int maxBlocksPerFile, long memoryBudgetBytes, long scrubBytesPerSecond,
-        long scrubPassIntervalMs) {
+        long scrubPassIntervalMs, long replaceAfterMs) {
 
     public NodeSettings {
         require(chunkBytes >= 1024 && chunkBytes <= 60_000, "chunk-bytes must be in 1024..60000", chunkBytes);
@@ -27,6 +27,7 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         require(memoryBudgetBytes >= 2L * maxBlockSize, "memory-budget must hold at least two blocks of max-block-size", memoryBudgetBytes);
         require(scrubBytesPerSecond >= 0, "scrub-rate must be >= 0 (0 = off)", scrubBytesPerSecond);
         require(scrubPassIntervalMs >= 0, "scrub-pass-interval must be >= 0", scrubPassIntervalMs);
+        require(replaceAfterMs >= 0, "replace-after must be >= 0 (0 = never)", replaceAfterMs);
     }
 
     private static void require(boolean ok, String what, long value) {
@@ -51,7 +52,8 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
                 c.getInt("max-blocks-per-file"),
                 budget(c),
                 c.getBytes("scrub-rate"),
-                c.getDuration("scrub-pass-interval", TimeUnit.MILLISECONDS));
+                c.getDuration("scrub-pass-interval", TimeUnit.MILLISECONDS),
+                c.getDuration("replace-after", TimeUnit.MILLISECONDS));
     }
 
     /** A byte size that must fit an int; rejected (not wrapped) when it does not. */
@@ -77,6 +79,6 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
     /** Defaults as in reference.conf, for tests and the simulator. */
     public static NodeSettings defaults() {
         return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 32 << 20, 1 << 20,
-                262_144, autoBudget(), 16L << 20, 600_000);
+                262_144, autoBudget(), 16L << 20, 600_000, 600_000);
     }
 }

@@ -79,14 +79,14 @@ class NodeSettingsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NodeSettings(
                 d.chunkBytes(), d.putWindowBytes(), d.getWindowBytes(), 0, d.rpcTimeoutMs(), d.probeIntervalMs(),
                 d.rttWindow(), d.downAfterMs(), d.maxBlockSize(), d.defaultBlockSize(), d.maxBlocksPerFile(),
-                d.memoryBudgetBytes(), d.scrubBytesPerSecond(), d.scrubPassIntervalMs()));
+                d.memoryBudgetBytes(), d.scrubBytesPerSecond(), d.scrubPassIntervalMs(), d.replaceAfterMs()));
         assertTrue(e.getMessage().contains("geoblocks.node.fetch-parallelism"), e.getMessage());
         assertTrue(e.getMessage().endsWith("was 0"), e.getMessage());
     }
 
     @Test
     void new_boundaryValues_areAccepted() {
-        new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1, 1, 2, 0, 0);
-        new NodeSettings(60_000, 60_000, 60_000, 1, 100, 10, 1, 11, 256 << 20, 256 << 20, 4_000_000, 512L << 20, 1L << 40, 1);
+        new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1, 1, 2, 0, 0, 0);
+        new NodeSettings(60_000, 60_000, 60_000, 1, 100, 10, 1, 11, 256 << 20, 256 << 20, 4_000_000, 512L << 20, 1L << 40, 1, 1);
     }
 }

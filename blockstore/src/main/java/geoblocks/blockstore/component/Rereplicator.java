@@ -1,0 +1,166 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.ReplicaData;
+import geoblocks.blockstore.wire.FileOp.ReplicaStored;
+import geoblocks.blockstore.wire.Assembly;
+import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Brings blocks whose replica sits on a node that has been down for {@code replaceAfterNanos}
+ * back to their replica count: copies the block (fetched and checked like a download) to the
+ * nearest up region that does not hold it yet, and only once that copy is durable rewrites the
+ * manifest (the gone region replaced by the new one) and publishes it. One leader per file does
+ * this (the smallest up region holding any of its blocks), so two nodes never rewrite the same
+ * manifest at once; one block at a time.
+ */
+final class Rereplicator {
+    private final Node node;
+    private final long replaceAfterNanos;
+    private final Map<String, Long> downSince = new HashMap<>();
+    private String cursor = "";
+    private boolean busy;
+    long replaced;
+
+    Rereplicator(Node node, long replaceAfterNanos) {
+        this.node = node;
+        this.replaceAfterNanos = replaceAfterNanos;
+    }
+
+    void onRtt(RttTable table, long now) {
+        for (String peer : node.peerRegions()) {
+            if (table.isUp(peer)) {
+                downSince.remove(peer);
+            } else {
+                downSince.putIfAbsent(peer, now);
+            }
+        }
+    }
+
+    void tick(long now) {
+        if (busy || replaceAfterNanos <= 0) {
+            return;
+        }
+        TreeSet<String> gone = new TreeSet<>();
+        downSince.forEach((r, since) -> {
+            if (now - since > replaceAfterNanos) {
+                gone.add(r);
+            }
+        });
+        if (gone.isEmpty()) {
+            return;
+        }
+        List<Manifest> page = node.manifests().list(cursor, 50);
+        if (page.isEmpty()) {
+            cursor = "";
+            return;
+        }
+        for (Manifest m : page) {
+            cursor = m.name();
+            if (!leads(m)) {
+                continue;
+            }
+            for (int i = 0; i < m.blocks().size(); i++) {
+                for (String r : m.blocks().get(i).replicas()) {
+                    if (gone.contains(r) && replace(m, i, r)) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /** This node leads a file when it is the smallest up region holding any of its blocks. */
+    private boolean leads(Manifest m) {
+        TreeSet<String> holders = new TreeSet<>();
+        m.blocks().forEach(b -> b.replicas().stream().filter(node.rtt()::isUp).forEach(holders::add));
+        return !holders.isEmpty() && holders.first().equals(node.region());
+    }
+
+    /** Starts copying block {@code index} away from {@code gone}; false when no region can take it. */
+    private boolean replace(Manifest m, int index, String gone) {
+        Manifest.BlockRef ref = m.blocks().get(index);
+        List<String> candidates = new ArrayList<>();
+        if (!ref.replicas().contains(node.region())) {
+            candidates.add(node.region());
+        }
+        node.rtt().ranking().stream().filter(r -> !ref.replicas().contains(r)).forEach(candidates::add);
+        if (candidates.isEmpty()) {
+            return false;
+        }
+        String target = candidates.get(0);
+        BlockId id = m.blockId(index);
+        busy = true;
+        Downloads.fetch(node, m, index, data -> store(m.name(), index, id, data, ref.crc(), gone, target),
+                why -> done("cannot read block " + id + " to re-replicate it: " + why));
+        return true;
+    }
+
+    private void store(String name, int index, BlockId id, byte[] data, int crc, String gone, String target) {
+        if (target.equals(node.region())) {
+            node.storeLocal(id, data, crc, s -> {
+                if (s.error() == null) {
+                    rewrite(name, index, gone, target);
+                } else {
+                    done("storing " + id + " here failed: " + s.error());
+                }
+            });
+            return;
+        }
+        NetAddress peer = node.addressOf(target);
+        long req = node.expect(peer, Pending.Waiter.of(op -> {
+            if (op instanceof ReplicaStored) {
+                rewrite(name, index, gone, target);
+                return true;
+            }
+            if (op instanceof Failed f) {
+                done("copy of " + id + " to " + target + " failed: " + f.error());
+                return true;
+            }
+            return false;
+        }, why -> done("copy of " + id + " to " + target + " failed: " + why)));
+        Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
+                node.send(peer, new ReplicaData(req, id.value(), off, data.length, crc, part)));
+    }
+
+    /** The new copy is durable: replace the gone region in the current manifest and publish it. */
+    private void rewrite(String name, int index, String gone, String target) {
+        Manifest m = node.manifests().find(name).orElse(null);
+        if (m == null || index >= m.blocks().size() || !m.blocks().get(index).replicas().contains(gone)) {
+            done(null); // deleted or already changed meanwhile; the extra copy is harmless
+            return;
+        }
+        List<Manifest.BlockRef> blocks = new ArrayList<>(m.blocks());
+        Manifest.BlockRef old = blocks.get(index);
+        List<String> replicas = new ArrayList<>(old.replicas());
+        replicas.set(replicas.indexOf(gone), target);
+        blocks.set(index, new Manifest.BlockRef(old.length(), old.crc(), replicas));
+        Manifest updated = new Manifest(m.name(), m.fileId(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(),
+                m.createdMillis(), blocks);
+        try {
+            node.manifests().save(updated);
+        } catch (IOException e) {
+            done("saving the manifest of '" + name + "' failed: " + e.getMessage());
+            return;
+        }
+        replaced++;
+        Logs.info(node.region() + ": block " + index + " of '" + name + "' re-replicated from " + gone + " to " + target);
+        new ManifestPublisher(node, updated, unreached -> done(null)).start();
+    }
+
+    private void done(String problem) {
+        if (problem != null) {
+            Logs.warn(node.region() + ": " + problem);
+        }
+        busy = false;
+    }
+}
