@@ -76,10 +76,7 @@ public final class ClientComponent extends ComponentDefinition {
         });
     }
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClientComponent.class);
-
     private void begin(long op, Transfer t) {
-        LOG.debug("op {} begins: {}", op, t.getClass().getSimpleName());
         if (active.containsKey(op)) {
             trigger(new ClientPort.Result(op, "operation id " + op + " is already in use", null), port);
             return;
@@ -132,7 +129,6 @@ public final class ClientComponent extends ComponentDefinition {
     }
 
     void send(FileOp op) {
-        LOG.debug("sending {} to {}", op.getClass().getSimpleName(), node);
         trigger(new FileMsg(new NetHeader(self, node, Transport.TCP), op), net);
     }
 

@@ -89,8 +89,4 @@ final class Pending {
             e.waiter.onTimeout(why);
         }
     }
-
-    int size() {
-        return byReq.size();
-    }
 }

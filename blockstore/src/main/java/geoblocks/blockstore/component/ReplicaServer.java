@@ -71,17 +71,19 @@ final class ReplicaServer {
         return in.parts.bytes();
     }
 
-    /** Drops a transfer (failed or complete) and returns its memory. */
-    private void done(Key key, long bytes) {
+    /** Drops a failed or abandoned transfer, if any, and returns its memory. */
+    private void drop(Key key) {
         Incoming in = incoming.remove(key);
-        node.budget().release(in != null ? in.reserved : bytes);
+        if (in != null) {
+            node.budget().release(in.reserved);
+        }
     }
 
     /** Drops transfers whose sender has been silent for {@code idleNanos}. */
     void expire(long now, long idleNanos) {
         for (Map.Entry<Key, Incoming> e : new ArrayList<>(incoming.entrySet())) {
             if (now - e.getValue().lastActivity > idleNanos) {
-                done(e.getKey(), 0);
+                drop(e.getKey());
             }
         }
     }
@@ -99,7 +101,7 @@ final class ReplicaServer {
             id = BlockId.of(d.blockId());
             data = receive(key, d.total(), node.settings().maxBlockSize(), d.offset(), d.data());
         } catch (IllegalArgumentException e) {
-            done(key, 0);
+            drop(key);
             node.send(peer, new Failed(d.req(), node.region() + ": " + e.getMessage()));
             return;
         }
@@ -153,7 +155,7 @@ final class ReplicaServer {
             node.manifests().save(ManifestCodec.decode(bytes));
             node.send(peer, new Done(p.req(), "manifest stored at " + node.region()));
         } catch (IOException | IllegalArgumentException e) {
-            done(key, 0);
+            drop(key);
             node.send(peer, new Failed(p.req(), node.region() + " rejected the manifest: " + e.getMessage()));
         }
     }

@@ -90,10 +90,6 @@ final class Uploads {
         }
     }
 
-    int activeCount() {
-        return active.size();
-    }
-
     /** Fails uploads whose client has been silent for {@code idleNanos} (it went away). */
     void expire(long now, long idleNanos) {
         for (Upload u : active.values().toArray(new Upload[0])) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -37,6 +38,8 @@ public final class FileBlockStorage implements BlockStorage {
     private final AtomicLong tmpSeq = new AtomicLong();
     private final int removedTempFiles;
     private final long minFreeBytes;
+    /** The file system the blocks live on, looked up once (resolving it costs ~70 us per call). */
+    private final FileStore store;
 
     /** A store that writes until the file system itself is full. */
     public FileBlockStorage(Path root) throws IOException {
@@ -53,6 +56,7 @@ public final class FileBlockStorage implements BlockStorage {
             throw new IllegalArgumentException("min free bytes must be >= 0, was " + minFreeBytes);
         }
         this.minFreeBytes = minFreeBytes;
+        this.store = Files.getFileStore(Files.createDirectories(root));
         this.blocksDir = root.resolve("blocks");
         this.tmpDir = root.resolve("tmp");
         Files.createDirectories(blocksDir);
@@ -80,6 +84,7 @@ public final class FileBlockStorage implements BlockStorage {
         this.tmpDir = tmpDir;
         this.removedTempFiles = 0;
         this.minFreeBytes = Long.MAX_VALUE;
+        this.store = null; // read-only: put is refused before it is consulted
     }
 
     /** Temp files of interrupted writes removed when this store opened. */
@@ -100,7 +105,10 @@ public final class FileBlockStorage implements BlockStorage {
             throw new CorruptBlockException(id, "received checksum " + Checksums.hex(actual)
                     + " != expected " + Checksums.hex(crc) + "; not stored");
         }
-        long free = Files.getFileStore(tmpDir).getUsableSpace();
+        if (store == null) {
+            throw new IOException("store opened read-only with inspect(); block " + id + " not written");
+        }
+        long free = store.getUsableSpace();
         if (free - data.length - HEADER < minFreeBytes) {
             throw new IOException("disk full: " + (free >> 20) + " MiB free, block " + id + " needs "
                     + data.length + " bytes and " + (minFreeBytes >> 20) + " MiB must stay free");
