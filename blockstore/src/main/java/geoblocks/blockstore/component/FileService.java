@@ -51,6 +51,8 @@ import se.sics.kompics.timer.Timer;
 public final class FileService extends ComponentDefinition implements Node {
     private static final Logger LOG = LoggerFactory.getLogger(FileService.class);
     private static final int LIST_LIMIT = 200;
+    /** Request id of connection warm-ups; real ids start at 1. */
+    private static final long WARM_UP = 0;
 
     private final Positive<Network> net = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
@@ -117,6 +119,15 @@ public final class FileService extends ComponentDefinition implements Node {
             for (String peer : u.table().down()) {
                 if (rtt.isUp(peer)) { // just went down: stop waiting for it
                     pending.failPeer(addressOf(peer), peer + " stopped answering RTT probes");
+                }
+            }
+            for (String peer : u.table().upRttMs().keySet()) {
+                if (!rtt.isUp(peer)) {
+                    // Just came up (or restarted): open the TCP connection now with a throwaway
+                    // request. When two nodes connect to each other at once, Kompics' Netty keeps
+                    // one channel and drops messages already written to the other ("Duplicate TCP
+                    // channel"); this makes that race happen on this message, not on replica data.
+                    send(addressOf(peer), new StatusReq(WARM_UP));
                 }
             }
             rtt = u.table();
@@ -214,6 +225,8 @@ public final class FileService extends ComponentDefinition implements Node {
             } else {
                 replicas.onPublish(from, (ManifestPart) op);
             }
+        } else if (op instanceof StatusReply && op.req() == WARM_UP) {
+            return; // answer to a connection warm-up
         } else if (!pending.reply(from, op, now())) {
             dropped++;
         }
