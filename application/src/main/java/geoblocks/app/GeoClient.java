@@ -2,6 +2,7 @@ package geoblocks.app;
 
 import geoblocks.app.host.Bridge;
 import geoblocks.app.host.ClientHost;
+import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
@@ -42,7 +43,7 @@ public final class GeoClient implements AutoCloseable {
         config.cluster().regionIds().forEach(r -> futures.put(r, new CompletableFuture<>()));
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         Kompics.createAndStart(ClientHost.class, new ClientHost.ClientHostInit(self, config.cluster(),
-                config.node(), timeoutMs, futures, listening), 2);
+                config.node(), timeoutMs, futures, listening, new NetworkChoice(config.network(), config.secret())), 2);
         GeoClient c = new GeoClient();
         try {
             listening.get(30, TimeUnit.SECONDS);

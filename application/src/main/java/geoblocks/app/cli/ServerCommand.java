@@ -4,6 +4,7 @@ import geoblocks.app.AppConfig;
 import geoblocks.app.Ports;
 import geoblocks.app.Runtime;
 import geoblocks.app.host.ServerHost;
+import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.FileBlockStorage;
 import geoblocks.blockstore.core.ManifestStore;
@@ -60,7 +61,8 @@ public final class ServerCommand implements Callable<Integer> {
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")));
-        Kompics.createAndStart(ServerHost.class, new ServerHost.ServerInit(self, node, listening),
+        NetworkChoice net = new NetworkChoice(cfg.network(), cfg.secret());
+        Kompics.createAndStart(ServerHost.class, new ServerHost.ServerInit(self, node, listening, net),
                 Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()));
         try {
             listening.get(30, TimeUnit.SECONDS);
@@ -68,7 +70,8 @@ public final class ServerCommand implements Callable<Integer> {
             Kompics.shutdown();
             throw new IllegalStateException("node " + region + " could not bind " + self + " within 30 s");
         }
-        System.out.printf("geoblocks node %s listening on %s (data %s: %d blocks, %d files%s%s)%n", region, self,
+        System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s)%n", region, self,
+                net.describe(self),
                 dir.toAbsolutePath(), blocks.list().size(), manifests.size(),
                 blocks.removedTempFiles() > 0 ? ", removed " + blocks.removedTempFiles() + " partial writes" : "",
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");

@@ -18,19 +18,21 @@ import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.Transport;
 import se.sics.kompics.network.netty.NettyInit;
 import se.sics.kompics.network.netty.NettyNetwork;
+import geoblocks.network.component.GeoNetwork;
 import se.sics.kompics.timer.Timer;
 import se.sics.kompics.timer.java.JavaTimer;
 
 /**
- * Production host of a client: one NettyNetwork and JavaTimer, and per region of the cluster a
+ * Production host of a client: one network (ours or Kompics' NettyNetwork) and JavaTimer, and per region of the cluster a
  * client component talking to that region's node, each with its own {@link Bridge}.
  */
 public final class ClientHost extends ComponentDefinition {
 
     public ClientHost(ClientHostInit init) {
         Component timer = create(JavaTimer.class, Init.NONE);
-        Component netty = create(NettyNetwork.class,
-                new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)));
+        Component netty = init.net.kompics()
+                ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
+                : create(GeoNetwork.class, init.net.init(init.self));
         init.cluster.regions().forEach((region, address) -> {
             Component client = create(ClientComponent.class,
                     new ClientComponent.ClientInit(init.self, address, region, init.settings, init.timeoutMs));
@@ -55,10 +57,13 @@ public final class ClientHost extends ComponentDefinition {
         final long timeoutMs;
         final Map<String, CompletableFuture<Bridge>> bridges;
         final CompletableFuture<ListeningStatus> listening;
+        final NetworkChoice net;
 
         public ClientHostInit(NetAddress self, ClusterConfig cluster, NodeSettings settings, long timeoutMs,
-                Map<String, CompletableFuture<Bridge>> bridges, CompletableFuture<ListeningStatus> listening) {
+                Map<String, CompletableFuture<Bridge>> bridges, CompletableFuture<ListeningStatus> listening,
+                NetworkChoice net) {
             this.self = self;
+            this.net = net;
             this.cluster = cluster;
             this.settings = settings;
             this.timeoutMs = timeoutMs;

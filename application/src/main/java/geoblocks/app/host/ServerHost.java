@@ -14,16 +14,18 @@ import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.Transport;
 import se.sics.kompics.network.netty.NettyInit;
 import se.sics.kompics.network.netty.NettyNetwork;
+import geoblocks.network.component.GeoNetwork;
 import se.sics.kompics.timer.Timer;
 import se.sics.kompics.timer.java.JavaTimer;
 
-/** Production host of one node: NettyNetwork (TCP and UDP) and JavaTimer under the node parent. */
+/** Production host of one node: the network (ours or Kompics' NettyNetwork, TCP and UDP) and JavaTimer under the node parent. */
 public final class ServerHost extends ComponentDefinition {
 
     public ServerHost(ServerInit init) {
         Component timer = create(JavaTimer.class, Init.NONE);
-        Component netty = create(NettyNetwork.class,
-                new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)));
+        Component netty = init.net.kompics()
+                ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
+                : create(GeoNetwork.class, init.net.init(init.self));
         Component node = create(NodeParent.class, init.node);
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
@@ -40,9 +42,12 @@ public final class ServerHost extends ComponentDefinition {
         final NetAddress self;
         final NodeParent.NodeInit node;
         final CompletableFuture<ListeningStatus> listening;
+        final NetworkChoice net;
 
-        public ServerInit(NetAddress self, NodeParent.NodeInit node, CompletableFuture<ListeningStatus> listening) {
+        public ServerInit(NetAddress self, NodeParent.NodeInit node, CompletableFuture<ListeningStatus> listening,
+                NetworkChoice net) {
             this.self = self;
+            this.net = net;
             this.node = node;
             this.listening = listening;
         }

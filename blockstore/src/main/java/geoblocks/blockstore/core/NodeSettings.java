@@ -13,7 +13,7 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         long scrubPassIntervalMs, long replaceAfterMs) {
 
     public NodeSettings {
-        require(chunkBytes >= 1024 && chunkBytes <= 60_000, "chunk-bytes must be in 1024..60000", chunkBytes);
+        require(chunkBytes >= 1024 && chunkBytes <= MAX_CHUNK, "chunk-bytes must be in 1024.." + MAX_CHUNK, chunkBytes);
         require(putWindowBytes >= chunkBytes, "put-window must be >= chunk-bytes", putWindowBytes);
         require(getWindowBytes >= chunkBytes, "get-window must be >= chunk-bytes", getWindowBytes);
         require(fetchParallelism >= 1, "fetch-parallelism must be >= 1", fetchParallelism);
@@ -36,10 +36,21 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         }
     }
 
+    /** Largest chunk: bounded by {@code FileCodec.MAX_DATA}. */
+    public static final int MAX_CHUNK = 16 << 20;
+    /** chunk-bytes = auto where Kompics' NettyNetwork (65,536-byte frames) or the simulator carries it. */
+    public static final int SMALL_FRAME_CHUNK = 60_000;
+
+    /** Settings with chunk-bytes = auto meaning {@link #SMALL_FRAME_CHUNK}. */
     public static NodeSettings from(Config root) {
+        return from(root, SMALL_FRAME_CHUNK);
+    }
+
+    /** Settings with chunk-bytes = auto meaning {@code autoChunkBytes} (what the network in use carries well). */
+    public static NodeSettings from(Config root, int autoChunkBytes) {
         Config c = root.getConfig("geoblocks.node");
         return new NodeSettings(
-                intBytes(c, "chunk-bytes"),
+                c.getString("chunk-bytes").equals("auto") ? autoChunkBytes : intBytes(c, "chunk-bytes"),
                 c.getBytes("put-window").longValue(),
                 c.getBytes("get-window").longValue(),
                 c.getInt("fetch-parallelism"),

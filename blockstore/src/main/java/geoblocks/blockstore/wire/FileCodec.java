@@ -27,7 +27,7 @@ import java.util.List;
 public final class FileCodec implements WireCodec<FileMsg> {
     public static final FileCodec INSTANCE = new FileCodec();
     /** Largest data array in one message: keeps every message below Netty's 65,536-byte frame. */
-    public static final int MAX_DATA = 60_000;
+    public static final int MAX_DATA = geoblocks.blockstore.core.NodeSettings.MAX_CHUNK;
     public static final int MAX_STRING = 2048;
     public static final int MAX_LIST = 1000;
 

@@ -23,6 +23,16 @@ class NodeSettingsTest {
     }
 
     @Test
+    void from_autoChunk_takesTheNetworksValue_explicitValueWins() {
+        com.typesafe.config.Config ref = com.typesafe.config.ConfigFactory.load();
+        assertEquals(NodeSettings.SMALL_FRAME_CHUNK, NodeSettings.from(ref).chunkBytes());
+        assertEquals(1 << 20, NodeSettings.from(ref, 1 << 20).chunkBytes());
+        com.typesafe.config.Config set = com.typesafe.config.ConfigFactory.parseString("geoblocks.node.chunk-bytes = 8 KiB")
+                .withFallback(ref);
+        assertEquals(8192, NodeSettings.from(set, 1 << 20).chunkBytes());
+    }
+
+    @Test
     void from_unitsInConfig_areConverted() {
         NodeSettings s = load("geoblocks.node { chunk-bytes = 32 KiB, rpc-timeout = 2 s, probe-interval = 250 ms,"
                 + " down-after = 1 s, max-block-size = 8 MiB, default-block-size = 64 KiB }");
@@ -37,7 +47,7 @@ class NodeSettingsTest {
     @ParameterizedTest(name = "{0} = {1}")
     @CsvSource(delimiter = '|', value = {
         "chunk-bytes | 1023",
-        "chunk-bytes | 60001",
+        "chunk-bytes | 16777217",
         "chunk-bytes | 0",
         "put-window | 1000",
         "get-window | 59999",

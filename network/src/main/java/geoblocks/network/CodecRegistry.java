@@ -1,0 +1,89 @@
+package geoblocks.network;
+
+import geoblocks.net.MalformedMessageException;
+import geoblocks.net.NetMsg;
+import geoblocks.net.WireCodec;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The message families one network instance carries: each {@link WireCodec} under a one-byte id
+ * (1..255; 0 is the transport's own control frames). Built once before the network starts and
+ * read-only afterwards, so lookups need no locking. Unlike Kompics' serializer registry it is not
+ * JVM-global: two networks in one JVM may carry different families.
+ */
+public final class CodecRegistry {
+    private final WireCodec<?>[] byId = new WireCodec<?>[256];
+    private final Map<Class<?>, Integer> idByClass = new HashMap<>();
+
+    /** Adds {@code codec} under {@code id}; ids and message classes must be unique. */
+    public CodecRegistry register(int id, WireCodec<?> codec) {
+        if (id < 1 || id > 255) {
+            throw new IllegalArgumentException("codec id must be in 1..255 (0 is reserved for control frames), was " + id);
+        }
+        if (byId[id] != null) {
+            throw new IllegalArgumentException("codec id " + id + " is already taken by "
+                    + byId[id].getClass().getSimpleName());
+        }
+        if (idByClass.containsKey(codec.messageClass())) {
+            throw new IllegalArgumentException(codec.messageClass().getName() + " already has codec id "
+                    + idByClass.get(codec.messageClass()));
+        }
+        byId[id] = codec;
+        idByClass.put(codec.messageClass(), id);
+        return this;
+    }
+
+    /** The id of {@code msg}'s family; IllegalArgumentException if none is registered. */
+    public int idOf(NetMsg msg) {
+        Integer id = idByClass.get(msg.getClass());
+        if (id == null) {
+            throw new IllegalArgumentException("no codec registered for " + msg.getClass().getName());
+        }
+        return id;
+    }
+
+    /** True when some codec handles {@code msg}'s class. */
+    public boolean knows(NetMsg msg) {
+        return idByClass.containsKey(msg.getClass());
+    }
+
+    /** Encoded size of {@code msg} (without the id byte). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public int encodedSize(int id, NetMsg msg) {
+        return ((WireCodec) byId[id]).encodedSize(msg);
+    }
+
+    /** Writes {@code msg} at {@code out}'s position; exactly {@link #encodedSize} bytes. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public void encode(int id, NetMsg msg, ByteBuffer out) {
+        WireCodec c = byId[id];
+        int start = out.position();
+        int size = c.encodedSize(msg);
+        c.encode(msg, out);
+        if (out.position() - start != size) {
+            throw new IllegalStateException(c.getClass().getSimpleName() + " wrote " + (out.position() - start)
+                    + " bytes but announced " + size);
+        }
+    }
+
+    /** Decodes one message of family {@code id}; the whole of {@code in} must be that message. */
+    public NetMsg decode(int id, ByteBuffer in) throws MalformedMessageException {
+        WireCodec<?> c = id >= 0 && id < 256 ? byId[id] : null;
+        if (c == null) {
+            throw new MalformedMessageException("unknown codec id " + id);
+        }
+        NetMsg msg;
+        try {
+            msg = c.decode(in);
+        } catch (RuntimeException e) {
+            throw new MalformedMessageException(c.messageClass().getSimpleName() + ": " + e);
+        }
+        if (in.hasRemaining()) {
+            throw new MalformedMessageException(c.messageClass().getSimpleName() + ": " + in.remaining()
+                    + " bytes after the message");
+        }
+        return msg;
+    }
+}

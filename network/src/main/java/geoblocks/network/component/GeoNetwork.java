@@ -1,0 +1,96 @@
+package geoblocks.network.component;
+
+import com.google.common.collect.ImmutableMap;
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetMsg;
+import geoblocks.network.CodecRegistry;
+import geoblocks.network.NetworkSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.Negative;
+import se.sics.kompics.network.ListeningStatus;
+import se.sics.kompics.network.Msg;
+import se.sics.kompics.network.Network;
+import se.sics.kompics.network.NetworkControl;
+import se.sics.kompics.network.NetworkException;
+import se.sics.kompics.network.Transport;
+
+/**
+ * Provides the Kompics {@link Network} port on Netty: TCP messages in length-prefixed frames over
+ * one mutually authenticated connection per peer pair (TLS 1.3 optional), UDP datagrams sealed
+ * with per-session AES-GCM keys, epoll with NIO fallback. A drop-in for Kompics' NettyNetwork for
+ * components that send {@link NetMsg}s whose family is in the {@link CodecRegistry}; announces
+ * {@link ListeningStatus}, {@code ConnectionStatus} and {@link NetworkException} on
+ * {@link NetworkControl} like NettyNetwork. Thin glue: the work is in {@link NetworkCore}.
+ */
+public final class GeoNetwork extends ComponentDefinition {
+    private static final Logger LOG = LoggerFactory.getLogger(GeoNetwork.class);
+
+    private final Negative<Network> net = provides(Network.class);
+    private final Negative<NetworkControl> control = provides(NetworkControl.class);
+    private final NetworkCore core;
+    private final NetAddress self;
+
+    public GeoNetwork(GeoNetworkInit init) {
+        self = init.self;
+        core = new NetworkCore(init.settings, init.self, init.secret, init.codecs,
+                m -> trigger(m, net), e -> trigger(e, control));
+        subscribe(onSend, net);
+        onStart(started -> {
+            try {
+                int port = core.start();
+                trigger(new ListeningStatus(ImmutableMap.of(Transport.TCP, port, Transport.UDP, port),
+                        self.getIp(), self.getIp()), control);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot listen on " + self + ": " + e.getMessage(), e);
+            }
+        });
+    }
+
+    @Override
+    public void tearDown() {
+        core.stop();
+    }
+
+    @SuppressWarnings("rawtypes")
+    private final se.sics.kompics.Handler<Msg> onSend = new se.sics.kompics.Handler<>() {
+        @Override
+        public void handle(Msg m) {
+            send(m);
+        }
+    };
+
+    private void send(Msg<?, ?> m) {
+        if (!(m instanceof NetMsg nm)) {
+            LOG.error("dropped {}: only geoblocks NetMsg messages can be sent", m.getClass().getName());
+            return;
+        }
+        try {
+            core.send(nm);
+        } catch (RuntimeException e) {
+            LOG.error("cannot send {}: {}", nm, e.getMessage());
+            trigger(new NetworkException(e.getMessage(), nm.getHeader().destination(), nm.getHeader().protocol()), control);
+        }
+    }
+
+    /** The transport in use (epoll or nio), once started. */
+    public String transport() {
+        return core.transportName();
+    }
+
+    public static final class GeoNetworkInit extends Init<GeoNetwork> {
+        final NetAddress self;
+        final NetworkSettings settings;
+        final String secret;
+        final CodecRegistry codecs;
+
+        public GeoNetworkInit(NetAddress self, NetworkSettings settings, String secret, CodecRegistry codecs) {
+            this.self = self;
+            this.settings = settings;
+            this.secret = secret;
+            this.codecs = codecs;
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package geoblocks.network.component;
+
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetMsg;
+import geoblocks.network.CodecRegistry;
+import geoblocks.network.NetworkSettings;
+import geoblocks.network.frame.Control;
+import geoblocks.network.frame.FrameDecoder;
+import geoblocks.network.frame.Frames;
+import geoblocks.network.session.PeerLinks;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.AttributeKey;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.network.ConnectionStatus;
+import se.sics.kompics.network.NetworkException;
+import se.sics.kompics.network.Transport;
+
+/**
+ * Everything of the network that is not Kompics glue: sockets, connection table, datagram
+ * sessions. Messages arrive from the component's thread ({@link #send}); received messages and
+ * connection events leave through the two callbacks, from Netty's event loops.
+ */
+final class NetworkCore {
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkCore.class);
+    private static final AttributeKey<OutboundQueue> OUT = AttributeKey.valueOf("geoblocks.out");
+
+    private final NetworkSettings settings;
+    private final NetAddress self;
+    private final byte[] secret;
+    private final CodecRegistry codecs;
+    private final Consumer<NetMsg> deliver;
+    private final Consumer<KompicsEvent> control;
+    private final SecureRandom random = new SecureRandom();
+    private final PeerLinks<Channel, NetMsg> links;
+    private final boolean tls;
+    private final RefusedLog refusedLog = new RefusedLog(LOG);
+    private Transports transports;
+    private EventLoopGroup group;
+    private TlsContexts tlsContexts;
+    private Channel server;
+    private UdpEndpoint udp;
+    private Bootstrap dialer;
+
+    NetworkCore(NetworkSettings settings, NetAddress self, String secret, CodecRegistry codecs,
+            Consumer<NetMsg> deliver, Consumer<KompicsEvent> control) {
+        this.settings = settings;
+        this.self = self;
+        this.secret = secret.getBytes(StandardCharsets.UTF_8);
+        this.codecs = codecs;
+        this.deliver = deliver;
+        this.control = control;
+        this.tls = settings.tls(self.getIp().isLoopbackAddress());
+        this.links = new PeerLinks<>(self, new LinkIo());
+    }
+
+    /** Binds TCP and UDP on the address's port; returns the bound port. */
+    int start() throws Exception {
+        transports = Transports.choose(settings.transport());
+        group = transports.group(settings.ioThreads());
+        if (tls) {
+            tlsContexts = new TlsContexts(settings, self.getIp().getHostAddress());
+        }
+        ServerBootstrap sb = new ServerBootstrap().group(group).channel(transports.server())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(pipeline(null));
+        server = sb.bind(self.asSocket()).sync().channel();
+        int port = ((InetSocketAddress) server.localAddress()).getPort();
+        dialer = new Bootstrap().group(group).channel(transports.socket())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeoutMs());
+        udp = new UdpEndpoint(this);
+        udp.bind(group, transports, new InetSocketAddress(self.getIp(), port));
+        LOG.info("geoblocks network on {} ({}:{}): {} transport, {}, max frame {} bytes, UDP {}", self,
+                self.getIp().getHostAddress(), port, transports.name(),
+                tls ? "TLS 1.3 + AES-GCM datagrams" : "authenticated, unencrypted (HMAC handshake + AES-GMAC datagrams)",
+                settings.maxFrameBytes(), udp.describe());
+        return port;
+    }
+
+    void stop() {
+        if (group != null) {
+            group.shutdownGracefully(0, 200, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
+        }
+    }
+
+    private ChannelInitializer<Channel> pipeline(NetAddress dialled) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.attr(OUT).set(new OutboundQueue(ch, null));
+                if (tls) {
+                    ch.pipeline().addLast("tls", dialled == null
+                            ? tlsContexts.server.newHandler(ch.alloc())
+                            : tlsContexts.client.newHandler(ch.alloc(), dialled.getIp().getHostAddress(), dialled.getPort()));
+                }
+                ch.pipeline().addLast("frames", new FrameDecoder(settings.maxFrameBytes()));
+                ch.pipeline().addLast("session", new TcpSession(NetworkCore.this, dialled, tls));
+            }
+        };
+    }
+
+    /** Sends from the component's thread: local delivery, TCP through the link table, or UDP. */
+    void send(NetMsg m) {
+        NetAddress dst = m.getHeader().destination();
+        if (dst.equals(self)) {
+            deliver.accept(m);
+            return;
+        }
+        Transport t = m.getHeader().protocol();
+        if (t == Transport.UDP) {
+            udp.send(m);
+            return;
+        }
+        if (t != Transport.TCP) {
+            throw new IllegalArgumentException("transport " + t + " is not supported (TCP and UDP are)");
+        }
+        int id = codecs.idOf(m);
+        long size = codecs.encodedSize(id, m) + 1L;
+        if (size > settings.maxFrameBytes()) {
+            throw new IllegalArgumentException(m.getClass().getSimpleName() + " of " + size
+                    + " bytes exceeds geoblocks.network.max-frame (" + settings.maxFrameBytes() + ")");
+        }
+        links.send(dst, m);
+    }
+
+    void established(Channel ch, NetAddress peer, boolean dialledBySelf, byte[] sessionSecret) {
+        udp.onSession(peer, sessionSecret);
+        links.established(ch, peer, dialledBySelf);
+        control.accept(ConnectionStatus.established(peer, Transport.TCP));
+        udp.flushPending(peer);
+    }
+
+    void closed(Channel ch, NetAddress dialledPeer, boolean wasEstablished, String why) {
+        links.closed(ch, dialledPeer, why);
+    }
+
+    void dial(NetAddress peer) {
+        links.dial(peer);
+    }
+
+    void deliver(NetMsg m) {
+        deliver.accept(m);
+    }
+
+    void logRefused(String what) {
+        refusedLog.log(what);
+    }
+
+    NetworkSettings settings() {
+        return settings;
+    }
+
+    NetAddress self() {
+        return self;
+    }
+
+    byte[] secret() {
+        return secret;
+    }
+
+    byte[] nonce() {
+        byte[] n = new byte[Control.NONCE_BYTES];
+        random.nextBytes(n);
+        return n;
+    }
+
+    CodecRegistry codecs() {
+        return codecs;
+    }
+
+    PeerLinks<Channel, NetMsg> links() {
+        return links;
+    }
+
+    String transportName() {
+        return transports == null ? "?" : transports.name();
+    }
+
+    boolean tls() {
+        return tls;
+    }
+
+    private static OutboundQueue out(Channel ch) {
+        return ch.attr(OUT).get();
+    }
+
+    /** The link table's I/O: everything only enqueues (it runs under the table's lock). */
+    private final class LinkIo implements PeerLinks.Io<Channel, NetMsg> {
+        @Override
+        public void connect(NetAddress peer) {
+            dialer.clone().handler(pipeline(peer)).connect(peer.asSocket()).addListener((ChannelFutureListener) f -> {
+                if (!f.isSuccess()) {
+                    links.closed(f.channel(), peer, "cannot connect to " + peer + ": " + f.cause().getMessage());
+                }
+            });
+        }
+
+        @Override
+        public void send(Channel ch, NetMsg msg) {
+            ByteBuf frame;
+            try {
+                frame = Frames.data(ch.alloc(), codecs, msg, settings.maxFrameBytes());
+            } catch (RuntimeException e) {
+                LOG.error("cannot send {}: {}", msg, e.getMessage());
+                return;
+            }
+            out(ch).add(frame);
+        }
+
+        @Override
+        public void sendControl(Channel ch, Control c) {
+            out(ch).add(Frames.control(ch.alloc(), c));
+        }
+
+        @Override
+        public void close(Channel ch) {
+            ch.eventLoop().execute(() -> {
+                ch.flush();
+                ch.close();
+            });
+        }
+
+        @Override
+        public void failed(NetAddress peer, String why, int dropped) {
+            LOG.warn("{}; {} queued message(s) dropped", why, dropped);
+            control.accept(new NetworkException(why, peer, Transport.TCP));
+        }
+
+        @Override
+        public void dropped(NetAddress peer) {
+            control.accept(ConnectionStatus.dropped(peer, Transport.TCP, true));
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package geoblocks.network.component;
+
+import geoblocks.net.MalformedMessageException;
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetMsg;
+import geoblocks.net.WireStats;
+import geoblocks.network.frame.Control;
+import geoblocks.network.frame.Frames;
+import geoblocks.network.session.Handshake;
+import geoblocks.network.session.HandshakeException;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last handler of a TCP pipeline: runs the mutual authentication handshake, then turns data
+ * frames into messages for the network. Before the handshake completes only HELLO and PROOF are
+ * accepted: a data frame, a bad proof, an oversize or garbage frame closes the connection and is
+ * counted. After it, an undecodable message is counted and dropped (the framing is intact, so the
+ * connection stays).
+ */
+final class TcpSession extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpSession.class);
+
+    private final NetworkCore core;
+    private final NetAddress dialled;
+    private final boolean tls;
+    private Handshake handshake;
+    private boolean established;
+    private ScheduledFuture<?> timeout;
+    private String failure;
+
+    /** {@code dialled}: the peer we dialled, or null on an accepted connection. */
+    TcpSession(NetworkCore core, NetAddress dialled, boolean tls) {
+        this.core = core;
+        this.dialled = dialled;
+        this.tls = tls;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        timeout = ctx.executor().schedule(() -> {
+            if (!established) {
+                fail(ctx, "no authenticated handshake within " + core.settings().handshakeTimeoutMs() + " ms");
+            }
+        }, core.settings().handshakeTimeoutMs(), TimeUnit.MILLISECONDS);
+        if (!tls) {
+            start(ctx, new byte[0], new byte[0]);
+        }
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof SslHandshakeCompletionEvent e) {
+            if (!e.isSuccess()) {
+                fail(ctx, "TLS handshake failed: " + e.cause());
+                return;
+            }
+            SSLSession s = ctx.pipeline().get(SslHandler.class).engine().getSession();
+            start(ctx, TlsContexts.fingerprint(s.getLocalCertificates()[0]),
+                    TlsContexts.fingerprint(s.getPeerCertificates()[0]));
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    private void start(ChannelHandlerContext ctx, byte[] localCert, byte[] peerCert) {
+        handshake = new Handshake(dialled != null ? Handshake.Role.INITIATOR : Handshake.Role.ACCEPTOR,
+                core.self(), dialled, core.secret(), core.nonce(), localCert, peerCert);
+        ctx.writeAndFlush(Frames.control(ctx.alloc(), handshake.hello()));
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        try {
+            if (!frame.isReadable()) {
+                throw new MalformedMessageException("empty frame");
+            }
+            int kind = frame.readUnsignedByte();
+            if (kind == Frames.CONTROL) {
+                onControl(ctx, Control.read(frame.nioBuffer()));
+            } else if (!established) {
+                WireStats.unauthenticated();
+                fail(ctx, "data frame before the handshake completed");
+            } else {
+                onData(kind, frame);
+            }
+        } catch (HandshakeException e) {
+            WireStats.unauthenticated();
+            fail(ctx, e.getMessage());
+        } catch (MalformedMessageException e) {
+            WireStats.malformed();
+            fail(ctx, "bad control frame: " + e.getMessage());
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void onData(int kind, ByteBuf frame) {
+        NetMsg m;
+        try {
+            m = core.codecs().decode(kind, frame.nioBuffer());
+        } catch (MalformedMessageException e) {
+            WireStats.malformed();
+            core.logRefused("malformed message from " + handshake.peer() + ": " + e.getMessage());
+            return;
+        }
+        if (!m.getHeader().source().equals(handshake.peer())) {
+            WireStats.malformed();
+            core.logRefused("message from " + handshake.peer() + " claims source " + m.getHeader().source());
+            return;
+        }
+        core.deliver(m);
+    }
+
+    private void onControl(ChannelHandlerContext ctx, Control c) throws HandshakeException {
+        if (handshake == null) {
+            throw new HandshakeException("control frame before our TLS handshake finished");
+        }
+        if (c instanceof Control.Hello h) {
+            ctx.writeAndFlush(Frames.control(ctx.alloc(), handshake.onHello(h)));
+        } else if (c instanceof Control.Proof p) {
+            if (handshake.onProof(p)) {
+                established = true;
+                timeout.cancel(false);
+                core.established(ctx.channel(), handshake.peer(), dialled != null, handshake.sessionSecret());
+            }
+        } else if (!established) {
+            throw new HandshakeException(c.getClass().getSimpleName() + " before the handshake completed");
+        } else if (c instanceof Control.Retire) {
+            core.links().onRetire(ctx.channel());
+        } else {
+            core.links().onRetireAck(ctx.channel());
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof TooLongFrameException) {
+            WireStats.malformed();
+        } else if (cause.getCause() instanceof javax.net.ssl.SSLException) {
+            WireStats.unauthenticated();
+        }
+        fail(ctx, cause.getMessage() == null ? cause.toString() : cause.getMessage());
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (timeout != null) {
+            timeout.cancel(false);
+        }
+        core.closed(ctx.channel(), established ? null : dialled, established, failure != null ? failure
+                : "connection to " + (dialled != null ? dialled : ctx.channel().remoteAddress()) + " closed");
+        super.channelInactive(ctx);
+    }
+
+    private void fail(ChannelHandlerContext ctx, String why) {
+        if (failure == null) {
+            failure = why;
+        }
+        core.logRefused("closing connection " + ctx.channel().remoteAddress()
+                + (dialled != null ? " (dialled " + dialled + ")" : "") + ": " + why);
+        ctx.close();
+    }
+
+    static Logger log() {
+        return LOG;
+    }
+}

@@ -1,0 +1,275 @@
+package geoblocks.network.component;
+
+import geoblocks.net.MalformedMessageException;
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetMsg;
+import geoblocks.net.WireStats;
+import geoblocks.network.udp.DatagramAuthException;
+import geoblocks.network.udp.DatagramSealer;
+import geoblocks.network.udp.PairKeys;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.unix.SegmentedDatagramPacket;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The UDP socket: every datagram is sealed with the AES-GCM keys of the peer pair's authenticated
+ * TCP session (encrypted under TLS, authenticated only otherwise) and carries a sequence number
+ * checked against a replay window. Layout of a datagram:
+ *
+ * <pre>
+ * | key id u32 | seq u64 | codec id u8 | codec bytes | GCM tag (16) |   (body = codec id + bytes)
+ * </pre>
+ *
+ * A datagram to a peer without a session waits (up to udp-queue per peer) while the session is
+ * set up. Sending batches: datagrams queued in one burst go out in one flush, as GSO segments
+ * (equal-size runs to one peer) on epoll where the kernel supports UDP_SEGMENT, else sendmmsg.
+ * Receiving uses GRO and recvmmsg on epoll. A datagram that is too short, names an unknown key,
+ * fails its tag, is replayed, or does not decode is dropped and counted.
+ */
+final class UdpEndpoint {
+    /** Largest UDP payload. */
+    static final int MAX_DATAGRAM = 65_507;
+    private static final int GSO_MAX_BYTES = 65_000;
+    private static final int GSO_MAX_SEGMENTS = 64;
+    private static final int KEYS_KEPT_PER_PEER = 4;
+
+    private final NetworkCore core;
+    private final Map<NetAddress, Sender> senders = new ConcurrentHashMap<>();
+    private final Map<Integer, Receiver> receivers = new ConcurrentHashMap<>();
+    private final Map<NetAddress, ArrayDeque<Integer>> keysByPeer = new ConcurrentHashMap<>();
+    private final Map<NetAddress, ArrayDeque<NetMsg>> pending = new ConcurrentHashMap<>();
+    private final ThreadLocal<ByteBuffer> scratch = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(MAX_DATAGRAM));
+    private Channel channel;
+    private OutboundQueue out;
+    private boolean gso;
+    private boolean gro;
+    private int maxDatagram = MAX_DATAGRAM;
+
+    private static final class Sender {
+        final DatagramSealer sealer;
+        long nextSeq;
+
+        Sender(DatagramSealer sealer) {
+            this.sealer = sealer;
+        }
+    }
+
+    private record Receiver(DatagramSealer opener, NetAddress peer) {}
+
+    UdpEndpoint(NetworkCore core) {
+        this.core = core;
+    }
+
+    void bind(EventLoopGroup group, Transports t, InetSocketAddress at) throws InterruptedException {
+        int buffer = core.settings().udpBufferBytes();
+        Bootstrap b = new Bootstrap().group(group).channel(t.datagram())
+                .option(ChannelOption.SO_SNDBUF, buffer)
+                .option(ChannelOption.SO_RCVBUF, buffer)
+                .handler(new Inbound());
+        if (t.epoll()) {
+            gso = core.settings().udpGso() && io.netty.channel.epoll.SegmentedDatagramPacket.isSupported();
+            gro = core.settings().udpGro() && gso;
+            if (gro) {
+                // GRO: one recvmsg returns up to 64 KiB of coalesced segments (Netty reports the
+                // segment size only on this path, not with recvmmsg)
+                b.option(EpollChannelOption.UDP_GRO, true);
+                b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536));
+            } else {
+                // recvmmsg: up to 64 datagrams of at most 4 KiB per syscall
+                maxDatagram = 4_096;
+                b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, maxDatagram);
+                b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(256 * 1024));
+            }
+        } else {
+            b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM));
+        }
+        channel = b.bind(at).sync().channel();
+        out = new OutboundQueue(channel, gso ? this::writeSegmented : null);
+    }
+
+    String describe() {
+        return (gso ? "GSO sends" : "batched sends") + (gro ? ", GRO receives" : "")
+                + ", buffers " + core.settings().udpBufferBytes() + " B";
+    }
+
+    /** A TCP session with {@code peer} authenticated: (re)key datagrams with it. */
+    void onSession(NetAddress peer, byte[] sessionSecret) {
+        // Always encrypted: with javax.crypto, AES-GCM encryption allocates less and runs faster
+        // than GMAC over the plaintext (SealerBench), so authentication-only would cost more.
+        PairKeys keys = PairKeys.derive(sessionSecret, core.self().toString(), peer.toString(), true);
+        Receiver r = new Receiver(keys.receiver(), peer);
+        receivers.put(r.opener().keyId(), r);
+        ArrayDeque<Integer> kept = keysByPeer.computeIfAbsent(peer, p -> new ArrayDeque<>());
+        synchronized (kept) {
+            kept.add(r.opener().keyId());
+            while (kept.size() > KEYS_KEPT_PER_PEER) {
+                receivers.remove(kept.poll());
+            }
+        }
+        senders.put(peer, new Sender(keys.sender()));
+    }
+
+    /** Sends datagrams that waited for {@code peer}'s session. */
+    void flushPending(NetAddress peer) {
+        ArrayDeque<NetMsg> q = pending.remove(peer);
+        if (q != null) {
+            synchronized (q) {
+                for (NetMsg m : q) {
+                    send(m);
+                }
+            }
+        }
+    }
+
+    /** Seals and queues one datagram (any thread). */
+    void send(NetMsg m) {
+        NetAddress dst = m.getHeader().destination();
+        Sender s = senders.get(dst);
+        if (s == null) {
+            ArrayDeque<NetMsg> q = pending.computeIfAbsent(dst, p -> new ArrayDeque<>());
+            synchronized (q) {
+                if (q.size() < core.settings().udpQueue()) {
+                    q.add(m);
+                }
+            }
+            core.dial(dst);
+            if (senders.containsKey(dst)) {
+                flushPending(dst);
+            }
+            return;
+        }
+        int id = core.codecs().idOf(m);
+        int size = 1 + core.codecs().encodedSize(id, m);
+        if (size + DatagramSealer.OVERHEAD > maxDatagram) {
+            throw new IllegalArgumentException(m.getClass().getSimpleName() + " of " + size
+                    + " bytes does not fit in a datagram (max " + (maxDatagram - DatagramSealer.OVERHEAD) + ")");
+        }
+        ByteBuffer body = scratch.get();
+        body.clear();
+        body.put((byte) id);
+        core.codecs().encode(id, m, body);
+        body.flip();
+        ByteBuf buf = channel.alloc().directBuffer(size + DatagramSealer.OVERHEAD);
+        synchronized (s) {
+            int n = s.sealer.seal(s.nextSeq++, body, buf.nioBuffer(0, size + DatagramSealer.OVERHEAD));
+            buf.writerIndex(n);
+        }
+        out.add(new DatagramPacket(buf, dst.asSocket()));
+    }
+
+    /** Drain writer with GSO: runs of equal-size datagrams to one peer become one segmented send. */
+    private void writeSegmented(Queue<Object> q) {
+        List<DatagramPacket> run = new ArrayList<>(GSO_MAX_SEGMENTS);
+        DatagramPacket p;
+        while ((p = (DatagramPacket) q.poll()) != null) {
+            if (!run.isEmpty()) {
+                DatagramPacket first = run.get(0);
+                int seg = first.content().readableBytes();
+                boolean fits = p.recipient().equals(first.recipient())
+                        && p.content().readableBytes() <= seg
+                        && run.get(run.size() - 1).content().readableBytes() == seg
+                        && (run.size() + 1) * seg <= GSO_MAX_BYTES && run.size() < GSO_MAX_SEGMENTS;
+                if (!fits) {
+                    writeRun(run);
+                }
+            }
+            run.add(p);
+        }
+        writeRun(run);
+    }
+
+    private void writeRun(List<DatagramPacket> run) {
+        if (run.size() == 1) {
+            channel.write(run.get(0), channel.voidPromise());
+        } else if (run.size() > 1) {
+            int seg = run.get(0).content().readableBytes();
+            CompositeByteBuf c = channel.alloc().compositeDirectBuffer(run.size());
+            for (DatagramPacket d : run) {
+                c.addComponent(true, d.content());
+            }
+            channel.write(new io.netty.channel.epoll.SegmentedDatagramPacket(c, seg, run.get(0).recipient()),
+                    channel.voidPromise());
+        }
+        run.clear();
+    }
+
+    private void receive(ByteBuf content, InetSocketAddress from) {
+        ByteBuffer d = content.nioBuffer();
+        Receiver r;
+        long seq;
+        ByteBuffer body;
+        try {
+            r = receivers.get(DatagramSealer.peekKeyId(d));
+            if (r == null) {
+                WireStats.unauthenticated();
+                core.logRefused("datagram from " + from + " with an unknown key id (no session, or an old one)");
+                return;
+            }
+            if (r.opener().encrypts()) {
+                body = scratch.get();
+                body.clear();
+                seq = r.opener().open(d, body);
+                body.flip();
+            } else {
+                seq = r.opener().verify(d);
+                body = d;
+            }
+        } catch (DatagramAuthException e) {
+            WireStats.unauthenticated();
+            core.logRefused("datagram from " + from + ": " + e.getMessage());
+            return;
+        }
+        try {
+            if (!body.hasRemaining()) {
+                throw new MalformedMessageException("empty datagram body (seq " + seq + ")");
+            }
+            int id = Byte.toUnsignedInt(body.get());
+            NetMsg m = core.codecs().decode(id, body);
+            if (!m.getHeader().source().equals(r.peer())) {
+                throw new MalformedMessageException("datagram of session with " + r.peer() + " claims source "
+                        + m.getHeader().source());
+            }
+            core.deliver(m);
+        } catch (MalformedMessageException e) {
+            WireStats.malformed();
+            core.logRefused("datagram from " + from + ": " + e.getMessage());
+        }
+    }
+
+    private final class Inbound extends SimpleChannelInboundHandler<DatagramPacket> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
+            ByteBuf c = p.content();
+            if (p instanceof SegmentedDatagramPacket sp && sp.segmentSize() > 0) {
+                int seg = sp.segmentSize();
+                for (int off = c.readerIndex(); off < c.writerIndex(); off += seg) {
+                    receive(c.slice(off, Math.min(seg, c.writerIndex() - off)), p.sender());
+                }
+            } else {
+                receive(c, p.sender());
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            core.logRefused("UDP socket: " + cause);
+        }
+    }
+}

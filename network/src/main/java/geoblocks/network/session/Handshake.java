@@ -1,0 +1,177 @@
+package geoblocks.network.session;
+
+import geoblocks.net.NetAddress;
+import geoblocks.net.Wire;
+import geoblocks.network.frame.Control;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Mutual authentication of one TCP connection by the cluster secret, a challenge-response over
+ * fresh nonces (pure: no I/O, the caller moves the frames). Both sides send HELLO (listening
+ * address, 16-byte random nonce) at once; on the peer's HELLO each sends PROOF = HMAC-SHA256
+ * (RFC 2104) under the secret of
+ *
+ * <pre>
+ * "geoblocks-proof-v1" | role of the prover (1 initiator, 2 acceptor) | transcript
+ * transcript = initiator address | acceptor address | nonce_i | nonce_a | cert_i | cert_a
+ * </pre>
+ *
+ * where cert_x is the SHA-256 of x's TLS certificate, or empty without TLS. A side that does not
+ * know the secret cannot produce a valid PROOF; fresh nonces make a recorded PROOF useless on a
+ * new connection; binding the certificates each side actually saw makes a TLS man-in-the-middle
+ * (who must present his own certificate) fail the check. The role byte keeps a PROOF from being
+ * reflected back. After both proofs verified, {@link #sessionSecret} is an HMAC of the transcript
+ * under the secret: both ends compute the same value, and nobody without the secret can.
+ */
+public final class Handshake {
+    public enum Role { INITIATOR, ACCEPTOR }
+
+    private static final String ALGORITHM = "HmacSHA256";
+
+    private final Role role;
+    private final NetAddress self;
+    private final NetAddress expectedPeer;
+    private final SecretKeySpec key;
+    private final byte[] nonce;
+    private final byte[] localCert;
+    private final byte[] peerCert;
+    private Control.Hello peerHello;
+    private boolean proofSent;
+    private boolean peerVerified;
+
+    /**
+     * @param expectedPeer for the initiator, the address it dialled (the peer's HELLO must name
+     *     it); null for the acceptor, which learns the peer from its HELLO
+     * @param nonce 16 fresh random bytes (injected so tests are deterministic)
+     * @param localCert SHA-256 of our TLS certificate, or empty without TLS
+     * @param peerCert SHA-256 of the peer's TLS certificate, or empty without TLS
+     */
+    public Handshake(Role role, NetAddress self, NetAddress expectedPeer, byte[] secret, byte[] nonce,
+            byte[] localCert, byte[] peerCert) {
+        if (nonce.length != Control.NONCE_BYTES) {
+            throw new IllegalArgumentException("nonce must be " + Control.NONCE_BYTES + " bytes, was " + nonce.length);
+        }
+        if (secret.length < 16) {
+            throw new IllegalArgumentException("cluster secret must be at least 16 bytes, was " + secret.length);
+        }
+        if ((role == Role.INITIATOR) != (expectedPeer != null)) {
+            throw new IllegalArgumentException("the initiator (only) names the peer it dialled");
+        }
+        this.role = role;
+        this.self = self;
+        this.expectedPeer = expectedPeer;
+        this.key = new SecretKeySpec(secret, ALGORITHM);
+        this.nonce = nonce.clone();
+        this.localCert = localCert.clone();
+        this.peerCert = peerCert.clone();
+    }
+
+    /** Our HELLO: send it first. */
+    public Control.Hello hello() {
+        return new Control.Hello(Control.VERSION, self, nonce.clone());
+    }
+
+    /** The peer's HELLO arrived: check it and return our PROOF to send. */
+    public Control.Proof onHello(Control.Hello h) throws HandshakeException {
+        if (peerHello != null) {
+            throw new HandshakeException("second HELLO from " + h.address());
+        }
+        if (h.address().equals(self)) {
+            throw new HandshakeException("peer claims our own address " + self);
+        }
+        if (expectedPeer != null && !expectedPeer.equals(h.address())) {
+            throw new HandshakeException("dialled " + expectedPeer + " but the peer says it is " + h.address());
+        }
+        if (Arrays.equals(h.nonce(), nonce)) {
+            throw new HandshakeException("peer echoed our nonce");
+        }
+        peerHello = h;
+        proofSent = true;
+        return new Control.Proof(mac(role));
+    }
+
+    /** The peer's PROOF arrived: true when the handshake is now complete. */
+    public boolean onProof(Control.Proof p) throws HandshakeException {
+        if (peerHello == null) {
+            throw new HandshakeException("PROOF before HELLO");
+        }
+        if (peerVerified) {
+            throw new HandshakeException("second PROOF from " + peerHello.address());
+        }
+        Role peerRole = role == Role.INITIATOR ? Role.ACCEPTOR : Role.INITIATOR;
+        if (!MessageDigest.isEqual(mac(peerRole), p.mac())) {
+            throw new HandshakeException(peerHello.address() + " does not know the cluster secret (bad proof)");
+        }
+        peerVerified = true;
+        return complete();
+    }
+
+    public boolean complete() {
+        return proofSent && peerVerified;
+    }
+
+    /** The peer's listening address, known once its HELLO arrived. */
+    public NetAddress peer() {
+        if (peerHello == null) {
+            throw new IllegalStateException("no HELLO from the peer yet");
+        }
+        return peerHello.address();
+    }
+
+    public Role role() {
+        return role;
+    }
+
+    /** Key material shared by both ends of this connection; only after {@link #complete}. */
+    public byte[] sessionSecret() {
+        if (!complete()) {
+            throw new IllegalStateException("handshake not complete");
+        }
+        return hmac("geoblocks-session-v1", 0);
+    }
+
+    private byte[] mac(Role prover) {
+        return hmac("geoblocks-proof-v1", prover == Role.INITIATOR ? 1 : 2);
+    }
+
+    private byte[] hmac(String label, int roleByte) {
+        try {
+            Mac m = Mac.getInstance(ALGORITHM);
+            m.init(key);
+            m.update(label.getBytes(StandardCharsets.US_ASCII));
+            m.update((byte) roleByte);
+            m.update(transcript());
+            return m.doFinal();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+
+    private byte[] transcript() {
+        boolean initiator = role == Role.INITIATOR;
+        NetAddress i = initiator ? self : peerHello.address();
+        NetAddress a = initiator ? peerHello.address() : self;
+        byte[] ni = initiator ? nonce : peerHello.nonce();
+        byte[] na = initiator ? peerHello.nonce() : nonce;
+        byte[] ci = initiator ? localCert : peerCert;
+        byte[] ca = initiator ? peerCert : localCert;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        for (NetAddress addr : new NetAddress[] {i, a}) {
+            ByteBuffer b = ByteBuffer.allocate(Wire.addressSize(addr));
+            Wire.writeAddress(addr, b);
+            out.writeBytes(b.array());
+        }
+        for (byte[] part : new byte[][] {ni, na, ci, ca}) {
+            out.write(part.length);
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,153 @@
+package geoblocks.network.component;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetHeader;
+import geoblocks.net.WireStats;
+import geoblocks.network.NetworkSettings;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import se.sics.kompics.Kompics;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.network.ListeningStatus;
+import se.sics.kompics.network.NetworkException;
+import se.sics.kompics.network.Transport;
+
+/**
+ * Real sockets on 127.0.0.1: three networks, two sharing the cluster secret (a, b) and one with
+ * another secret (x). Both security modes are covered: a and b run TLS, so do x's attempts.
+ */
+class LoopbackNetworkTest {
+    static final String SECRET = "loopback-test-secret-0123";
+    static Pair.Side a;
+    static Pair.Side b;
+    static Pair.Side x;
+
+    @BeforeAll
+    static void start() throws Exception {
+        NetworkSettings tls = NetworkSettings.from(ConfigFactory.load()).withSecurity("tls");
+        a = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls);
+        b = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls);
+        x = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), "some-other-secret-456789", tls);
+        Kompics.createAndStart(Pair.class, new Pair.PairInit(List.of(a, b, x)), 2);
+        for (Pair.Side s : List.of(a, b, x)) {
+            assertNotNull(waitFor(s, ListeningStatus.class), "listening");
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        Kompics.shutdown();
+    }
+
+    static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T> T waitFor(Pair.Side s, Class<T> type) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < end) {
+            KompicsEvent e = s.control.poll(100, TimeUnit.MILLISECONDS);
+            if (type.isInstance(e)) {
+                return (T) e;
+            }
+        }
+        return null;
+    }
+
+    static TestMsg receive(Pair.Side s) throws InterruptedException {
+        return (TestMsg) s.received.poll(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void tcp_blockSizedMessages_arriveIntactAndInOrder() throws Exception {
+        Random r = new Random(1);
+        byte[][] sent = new byte[20][];
+        for (int i = 0; i < sent.length; i++) {
+            sent[i] = new byte[i % 2 == 0 ? 1 << 20 : r.nextInt(5000)];
+            r.nextBytes(sent[i]);
+            a.send(new TestMsg(new NetHeader(a.self, b.self, Transport.TCP), i, sent[i]));
+        }
+        for (int i = 0; i < sent.length; i++) {
+            TestMsg m = receive(b);
+            assertNotNull(m, "message " + i);
+            assertEquals(i, m.seq);
+            assertArrayEquals(sent[i], m.payload);
+            assertEquals(a.self, m.getHeader().source());
+        }
+    }
+
+    @Test
+    void simultaneousDial_bothDirectionsDeliverEverythingInOrder() throws Exception {
+        Pair.Side c = b;
+        Pair.Side d = a;
+        for (int i = 0; i < 200; i++) {
+            c.send(new TestMsg(new NetHeader(c.self, d.self, Transport.TCP), 1000 + i, new byte[] {(byte) i}));
+            d.send(new TestMsg(new NetHeader(d.self, c.self, Transport.TCP), 1000 + i, new byte[] {(byte) i}));
+        }
+        for (Pair.Side s : List.of(c, d)) {
+            long expect = 1000;
+            while (expect < 1200) {
+                TestMsg m = receive(s);
+                assertNotNull(m, "message " + expect + " at " + s.self);
+                if (m.seq < 1000) {
+                    continue; // from another test's traffic
+                }
+                assertEquals(expect++, m.seq);
+            }
+        }
+    }
+
+    @Test
+    void udp_datagramsArriveAuthenticated() throws Exception {
+        for (int i = 0; i < 50; i++) {
+            b.send(new TestMsg(new NetHeader(b.self, a.self, Transport.UDP), 5000 + i, new byte[1400]));
+        }
+        int got = 0;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (got < 45 && System.nanoTime() < end) {
+            TestMsg m = (TestMsg) a.received.poll(100, TimeUnit.MILLISECONDS);
+            if (m != null && m.seq >= 5000) {
+                assertEquals(1400, m.payload.length);
+                got++;
+            }
+        }
+        assertTrue(got >= 45, "received " + got + " of 50 datagrams on loopback");
+    }
+
+    @Test
+    void wrongSecret_isRefused_andNothingIsDelivered() throws Exception {
+        long before = WireStats.unauthenticatedCount();
+        x.send(new TestMsg(new NetHeader(x.self, a.self, Transport.TCP), 9999, new byte[10]));
+        NetworkException e = waitFor(x, NetworkException.class);
+        assertNotNull(e, "the sender learns its message could not be delivered");
+        assertTrue(e.message.contains("secret") || e.message.contains("closed"), e.message);
+        assertTrue(WireStats.unauthenticatedCount() > before, "refusal counted");
+        Thread.sleep(200);
+        for (KompicsEvent m : a.received) {
+            assertTrue(((TestMsg) m).seq != 9999, "message from x delivered");
+        }
+    }
+
+    @Test
+    void unreachablePeer_reportsNetworkException() throws Exception {
+        NetAddress nobody = NetAddress.of("127.0.0.1", freePort());
+        b.send(new TestMsg(new NetHeader(b.self, nobody, Transport.TCP), 1, new byte[1]));
+        NetworkException e = waitFor(b, NetworkException.class);
+        assertNotNull(e);
+        assertEquals(nobody.asSocket(), e.peer.asSocket());
+    }
+}

@@ -1,0 +1,88 @@
+package geoblocks.network.component;
+
+import geoblocks.net.NetAddress;
+import geoblocks.network.CodecRegistry;
+import geoblocks.network.NetworkSettings;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import se.sics.kompics.Channel;
+import se.sics.kompics.Component;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.Positive;
+import se.sics.kompics.network.Network;
+import se.sics.kompics.network.NetworkControl;
+
+/**
+ * Test root: GeoNetworks on 127.0.0.1, each with an endpoint component that sends what the test
+ * puts in its outbox and records everything it receives (messages and control events).
+ */
+public final class Pair extends ComponentDefinition {
+
+    /** What the test sees of one network. */
+    public static final class Side {
+        final NetAddress self;
+        final String secret;
+        final NetworkSettings settings;
+        final BlockingQueue<KompicsEvent> received = new LinkedBlockingQueue<>();
+        final BlockingQueue<KompicsEvent> control = new LinkedBlockingQueue<>();
+        volatile Endpoint endpoint;
+
+        Side(NetAddress self, String secret, NetworkSettings settings) {
+            this.self = self;
+            this.secret = secret;
+            this.settings = settings;
+        }
+
+        void send(KompicsEvent e) {
+            endpoint.send(e);
+        }
+    }
+
+    public Pair(PairInit init) {
+        for (Side s : init.sides) {
+            CodecRegistry codecs = new CodecRegistry().register(42, TestMsg.CODEC);
+            Component net = create(GeoNetwork.class, new GeoNetwork.GeoNetworkInit(s.self, s.settings, s.secret, codecs));
+            Component ep = create(Endpoint.class, new EndpointInit(s));
+            connect(ep.getNegative(Network.class), net.getPositive(Network.class), Channel.TWO_WAY);
+            connect(ep.getNegative(NetworkControl.class), net.getPositive(NetworkControl.class), Channel.TWO_WAY);
+        }
+    }
+
+    public static final class PairInit extends Init<Pair> {
+        final List<Side> sides;
+
+        public PairInit(List<Side> sides) {
+            this.sides = sides;
+        }
+    }
+
+    /** Forwards test events to the network and records what comes back. */
+    public static final class Endpoint extends ComponentDefinition {
+        private final Positive<Network> net = requires(Network.class);
+        private final Positive<NetworkControl> ctl = requires(NetworkControl.class);
+
+        public Endpoint(EndpointInit init) {
+            Side side = init.side;
+            side.endpoint = this;
+            handle(net, TestMsg.class, side.received::add);
+            handle(ctl, se.sics.kompics.network.ListeningStatus.class, side.control::add);
+            handle(ctl, se.sics.kompics.network.NetworkException.class, side.control::add);
+        }
+
+        /** Kompics ports accept events from any thread. */
+        void send(KompicsEvent e) {
+            trigger(e, net);
+        }
+    }
+
+    public static final class EndpointInit extends Init<Endpoint> {
+        final Side side;
+
+        EndpointInit(Side side) {
+            this.side = side;
+        }
+    }
+}
