@@ -47,6 +47,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--wan", description = "Turn the emulated WAN on (off by default: measures our code and the disk).")
     boolean wan;
 
+    @Option(names = "--network", defaultValue = "geoblocks",
+            description = "Network component of nodes and client: geoblocks or kompics-netty (default: ${DEFAULT-VALUE}).")
+    String network;
+
     @Option(names = "--work-dir", description = "Where data and logs go (default: a temp dir, deleted after).")
     Path workDir;
 
@@ -65,10 +69,14 @@ public final class BenchCommand implements Callable<Integer> {
                 Cluster.generate(p, bytes, 1000 + i);
                 inputs.add(p);
             }
-            System.out.printf("cluster: 4 nodes on loopback, emulated WAN %s; %d files of %s per row, put and get at %s%n%n",
-                    wan ? "on" : "off", files, Sizes.human(bytes), at);
-            try (LocalCluster cluster = LocalCluster.start(work.resolve("cluster"), wan, List.of("-Xmx512m"));
+            String netConf = "geoblocks.network.implementation = " + network;
+            try (LocalCluster cluster = LocalCluster.start(work.resolve("cluster"), wan, List.of("-Xmx512m"), netConf);
                     GeoClient client = GeoClient.start(AppConfig.load(cluster.configFile()), 60_000)) {
+                AppConfig cfg = AppConfig.load(cluster.configFile());
+                System.out.printf("cluster: 4 nodes on loopback, emulated WAN %s; %d files of %s per row, put and get at %s%n",
+                        wan ? "on" : "off", files, Sizes.human(bytes), at);
+                System.out.printf("network: %s, chunks of %s%n%n", new geoblocks.app.host.NetworkChoice(cfg.network(),
+                        cfg.secret()).describe(cfg.cluster().address(at)), Sizes.human(cfg.node().chunkBytes()));
                 Cluster.awaitAllUp(client, LocalCluster.REGIONS, 30_000);
                 System.out.printf("%-8s %-14s %9s %9s %9s %9s %9s %9s%n", "BLOCK", "POLICY", "PUT MB/s", "p50 ms",
                         "max ms", "GET MB/s", "p50 ms", "max ms");

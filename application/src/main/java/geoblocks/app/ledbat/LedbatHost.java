@@ -16,11 +16,12 @@ import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.Transport;
 import se.sics.kompics.network.netty.NettyInit;
 import se.sics.kompics.network.netty.NettyNetwork;
+import geoblocks.network.component.GeoNetwork;
 import se.sics.kompics.timer.Timer;
 import se.sics.kompics.timer.java.JavaTimer;
 
 /**
- * Production root of the LEDBAT test application: NettyNetwork (UDP only) and JavaTimer under a
+ * Production root of the LEDBAT test application: a network (ours, or NettyNetwork with UDP only) and JavaTimer under a
  * {@link LedbatComponent}, and a driver (server or client) on the LEDBAT port. Enlarges the UDP
  * socket buffers once Netty is bound.
  */
@@ -29,7 +30,9 @@ public final class LedbatHost extends ComponentDefinition {
     @SuppressWarnings({"unchecked", "rawtypes"})
     public LedbatHost(HostInit init) {
         Component timer = create(JavaTimer.class, Init.NONE);
-        Component net = create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.UDP)));
+        Component net = init.net.kompics()
+                ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.UDP)))
+                : create(GeoNetwork.class, init.net.init(init.self));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, init.settings));
         connect(ledbat.getNegative(Network.class), net.getPositive(Network.class), Channel.TWO_WAY);
         connect(ledbat.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
@@ -39,7 +42,8 @@ public final class LedbatHost extends ComponentDefinition {
             connect(driver.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         }
         handle(net.getPositive(NetworkControl.class), ListeningStatus.class, s -> {
-            String r = UdpBuffers.apply(net, init.udpBufferBytes);
+            String r = init.net.kompics() ? UdpBuffers.apply(net, init.udpBufferBytes)
+                    : "network " + init.net.describe(init.self) + " (socket buffers from geoblocks.network.udp-buffer)";
             if (init.verbose) {
                 System.err.println("ledbat: " + init.self + " UDP " + r);
             }
@@ -55,10 +59,12 @@ public final class LedbatHost extends ComponentDefinition {
         final Init<?> driverInit;
         final boolean driverNeedsTimer;
         final boolean verbose;
+        final geoblocks.app.host.NetworkChoice net;
 
         HostInit(NetAddress self, LedbatSettings settings, int udpBufferBytes,
                 Class<? extends ComponentDefinition> driver, Init<?> driverInit, boolean driverNeedsTimer,
-                boolean verbose) {
+                boolean verbose, geoblocks.app.host.NetworkChoice net) {
+            this.net = net;
             this.self = self;
             this.settings = settings;
             this.udpBufferBytes = udpBufferBytes;

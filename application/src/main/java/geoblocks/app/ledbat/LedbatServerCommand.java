@@ -35,8 +35,8 @@ public final class LedbatServerCommand implements Callable<Integer> {
         LedbatSettings settings = options.settings();
         LedbatOptions.registerCodec();
         Kompics.createAndStart(LedbatHost.class, new LedbatHost.HostInit(self, settings, options.udpBufferBytes(),
-                ServerDriver.class, Init.NONE, false, options.verbose), 2, LedbatOptions.KOMPICS_BATCH);
-        System.out.println("ledbat server listening on " + self + " (UDP)");
+                ServerDriver.class, Init.NONE, false, options.verbose, options.network()), 2, LedbatOptions.KOMPICS_BATCH);
+        System.out.println("ledbat server listening on " + self + " (UDP, network " + options.network().describe(self) + ")");
         Kompics.waitForTermination();
         return 0;
     }

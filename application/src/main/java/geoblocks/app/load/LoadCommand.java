@@ -84,6 +84,10 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--node-jvm-opt", paramLabel = "OPT", description = "Local cluster: extra JVM option for every node (repeatable), e.g. -XX:StartFlightRecording=...")
     List<String> nodeJvmOpts = new ArrayList<>();
 
+    @Option(names = "--network", defaultValue = "geoblocks",
+            description = "Local cluster: network component of nodes and client, geoblocks or kompics-netty (default: ${DEFAULT-VALUE}).")
+    String network;
+
     @Option(names = "--timeout", defaultValue = "30000", paramLabel = "MS", description = "A request fails when its node is silent this long (default: ${DEFAULT-VALUE}).")
     long timeoutMs;
 
@@ -119,8 +123,11 @@ public final class LoadCommand implements Callable<Integer> {
                 jvm.addAll(nodeJvmOpts);
                 out.printf("starting 4 nodes %s on loopback, emulated WAN %s, node JVM %s (work dir %s)%n",
                         LocalCluster.REGIONS, wan ? "on" : "off", String.join(" ", jvm), work);
-                cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm);
+                cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm,
+                        "geoblocks.network.implementation = " + network);
                 cfg = AppConfig.load(cluster.configFile());
+                out.printf("network: %s%n", new geoblocks.app.host.NetworkChoice(cfg.network(), cfg.secret())
+                        .describe(cfg.cluster().regions().values().iterator().next()));
             }
             try (GeoClient client = GeoClient.start(cfg, timeoutMs);
                     RequestLog log = outDir == null ? RequestLog.none() : RequestLog.to(outDir.resolve("requests.csv"))) {
