@@ -16,6 +16,7 @@ import java.util.Map;
 public final class CodecRegistry {
     private final WireCodec<?>[] byId = new WireCodec<?>[256];
     private final Map<Class<?>, Integer> idByClass = new HashMap<>();
+    private final Map<Class<?>, Integer> resolved = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Adds {@code codec} under {@code id}; ids and message classes must be unique. */
     public CodecRegistry register(int id, WireCodec<?> codec) {
@@ -35,18 +36,22 @@ public final class CodecRegistry {
         return this;
     }
 
-    /** The id of {@code msg}'s family; IllegalArgumentException if none is registered. */
+    /**
+     * The id of {@code msg}'s family: the codec of its class or of the nearest superclass (a family
+     * such as LEDBAT's has one codec for several packet classes); IllegalArgumentException if none.
+     */
     public int idOf(NetMsg msg) {
-        Integer id = idByClass.get(msg.getClass());
+        Integer id = resolved.get(msg.getClass());
         if (id == null) {
-            throw new IllegalArgumentException("no codec registered for " + msg.getClass().getName());
+            for (Class<?> c = msg.getClass(); c != null && id == null; c = c.getSuperclass()) {
+                id = idByClass.get(c);
+            }
+            if (id == null) {
+                throw new IllegalArgumentException("no codec registered for " + msg.getClass().getName());
+            }
+            resolved.put(msg.getClass(), id);
         }
         return id;
-    }
-
-    /** True when some codec handles {@code msg}'s class. */
-    public boolean knows(NetMsg msg) {
-        return idByClass.containsKey(msg.getClass());
     }
 
     /** Encoded size of {@code msg} (without the id byte). */

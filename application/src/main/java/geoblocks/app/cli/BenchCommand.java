@@ -51,8 +51,18 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Network component of nodes and client: geoblocks or kompics-netty (default: ${DEFAULT-VALUE}).")
     String network;
 
+    @Option(names = "--node-jvm-opt", paramLabel = "OPT",
+            description = "Extra JVM option for every node (repeatable), e.g. -XX:StartFlightRecording=filename=n.jfr")
+    List<String> nodeJvmOpts = new ArrayList<>();
+
     @Option(names = "--work-dir", description = "Where data and logs go (default: a temp dir, deleted after).")
     Path workDir;
+
+    private List<String> jvm() {
+        List<String> jvm = new ArrayList<>(List.of("-Xmx512m"));
+        jvm.addAll(nodeJvmOpts);
+        return jvm;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -70,7 +80,7 @@ public final class BenchCommand implements Callable<Integer> {
                 inputs.add(p);
             }
             String netConf = "geoblocks.network.implementation = " + network;
-            try (LocalCluster cluster = LocalCluster.start(work.resolve("cluster"), wan, List.of("-Xmx512m"), netConf);
+            try (LocalCluster cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm(), netConf);
                     GeoClient client = GeoClient.start(AppConfig.load(cluster.configFile()), 60_000)) {
                 AppConfig cfg = AppConfig.load(cluster.configFile());
                 System.out.printf("cluster: 4 nodes on loopback, emulated WAN %s; %d files of %s per row, put and get at %s%n",

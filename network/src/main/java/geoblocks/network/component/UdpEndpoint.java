@@ -132,7 +132,11 @@ final class UdpEndpoint {
         if (q != null) {
             synchronized (q) {
                 for (NetMsg m : q) {
-                    send(m);
+                    try {
+                        send(m);
+                    } catch (RuntimeException e) {
+                        core.logRefused("cannot send " + m + ": " + e.getMessage());
+                    }
                 }
             }
         }
