@@ -142,8 +142,19 @@ final class UdpEndpoint {
         }
     }
 
-    /** Seals and queues one datagram (any thread). */
+    /**
+     * Seals and queues one datagram (any thread); IllegalArgumentException, before anything is
+     * queued, if it does not fit in a datagram.
+     */
     void send(NetMsg m) {
+        // size first: a datagram queued for a session must not fail later, in flushPending, which
+        // runs inside the TCP handshake and would close the freshly authenticated connection
+        int id = core.codecs().idOf(m);
+        int size = 1 + core.codecs().encodedSize(id, m);
+        if (size + DatagramSealer.OVERHEAD > maxDatagram) {
+            throw new IllegalArgumentException(m.getClass().getSimpleName() + " of " + size
+                    + " bytes does not fit in a datagram (max " + (maxDatagram - DatagramSealer.OVERHEAD) + ")");
+        }
         NetAddress dst = m.getHeader().destination();
         Sender s = senders.get(dst);
         if (s == null) {
@@ -158,12 +169,6 @@ final class UdpEndpoint {
                 flushPending(dst);
             }
             return;
-        }
-        int id = core.codecs().idOf(m);
-        int size = 1 + core.codecs().encodedSize(id, m);
-        if (size + DatagramSealer.OVERHEAD > maxDatagram) {
-            throw new IllegalArgumentException(m.getClass().getSimpleName() + " of " + size
-                    + " bytes does not fit in a datagram (max " + (maxDatagram - DatagramSealer.OVERHEAD) + ")");
         }
         ByteBuffer body = scratch.get();
         body.clear();

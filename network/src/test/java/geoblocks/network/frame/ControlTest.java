@@ -1,0 +1,164 @@
+package geoblocks.network.frame;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.net.MalformedMessageException;
+import geoblocks.net.NetAddress;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ControlTest {
+    private static final NetAddress V4 = NetAddress.of("10.1.2.3", 47101);
+    private static final NetAddress V6 = NetAddress.of("2001:db8::7", 65535);
+
+    private static byte[] seq(int n, int first) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (first + i);
+        }
+        return b;
+    }
+
+    /** The body exactly as Control.write lays it out, checked against Control.size. */
+    private static byte[] encode(Control c) {
+        ByteBuffer out = ByteBuffer.allocate(Control.size(c) + 8);
+        Control.write(c, out);
+        assertEquals(Control.size(c), out.position(), "size() matches what write() wrote");
+        return Arrays.copyOf(out.array(), out.position());
+    }
+
+    private static Control read(byte[] body) throws MalformedMessageException {
+        return Control.read(ByteBuffer.wrap(body));
+    }
+
+    private static String refusal(byte[] body) {
+        return assertThrows(MalformedMessageException.class, () -> read(body)).getMessage();
+    }
+
+    @Test
+    void hello_ipv4_roundTrips() throws Exception {
+        Control.Hello h = (Control.Hello) read(encode(new Control.Hello(Control.VERSION, V4, seq(16, 100))));
+        assertEquals(Control.VERSION, h.version());
+        assertEquals(V4, h.address());
+        assertArrayEquals(seq(16, 100), h.nonce());
+    }
+
+    @Test
+    void hello_ipv6_roundTrips() throws Exception {
+        Control.Hello h = (Control.Hello) read(encode(new Control.Hello(Control.VERSION, V6, seq(16, -8))));
+        assertEquals(V6, h.address());
+        assertArrayEquals(seq(16, -8), h.nonce());
+    }
+
+    @Test
+    void proof_roundTrips() throws Exception {
+        Control.Proof p = (Control.Proof) read(encode(new Control.Proof(seq(32, 200))));
+        assertArrayEquals(seq(32, 200), p.mac());
+    }
+
+    @Test
+    void retireAndRetireAck_roundTripAsOneByte() throws Exception {
+        byte[] retire = encode(new Control.Retire());
+        byte[] ack = encode(new Control.RetireAck());
+        assertArrayEquals(new byte[] {Control.RETIRE}, retire);
+        assertArrayEquals(new byte[] {Control.RETIRE_ACK}, ack);
+        assertInstanceOf(Control.Retire.class, read(retire));
+        assertInstanceOf(Control.RetireAck.class, read(ack));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 5, 99, 255})
+    void read_unknownType_namesTheType(int type) {
+        String m = refusal(new byte[] {(byte) type});
+        assertTrue(m.contains("unknown control frame type " + type), m);
+    }
+
+    @Test
+    void read_emptyBody_isMalformed() {
+        String m = refusal(new byte[0]);
+        assertTrue(m.contains("control type"), m);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 2, 255})
+    void read_helloOfOtherVersion_namesBothVersions(int version) {
+        byte[] body = encode(new Control.Hello(Control.VERSION, V4, seq(16, 0)));
+        body[1] = (byte) version;
+        String m = refusal(body);
+        assertTrue(m.contains("hello version " + version), m);
+        assertTrue(m.contains("speaks " + Control.VERSION), m);
+    }
+
+    @Test
+    void read_helloWithoutVersion_isMalformed() {
+        String m = refusal(new byte[] {Control.HELLO});
+        assertTrue(m.contains("hello version"), m);
+    }
+
+    @Test
+    void read_helloCutInsideAddress_namesTheAddress() {
+        byte[] body = encode(new Control.Hello(Control.VERSION, V4, seq(16, 0)));
+        String m = refusal(Arrays.copyOf(body, 2 + 1 + 3)); // type, version, ip length, 3 of 6 bytes
+        assertTrue(m.contains("truncated address"), m);
+    }
+
+    @Test
+    void read_helloWithBadIpLength_namesTheLength() {
+        byte[] body = encode(new Control.Hello(Control.VERSION, V4, seq(16, 0)));
+        body[2] = 5;
+        String m = refusal(body);
+        assertTrue(m.contains("ip length must be 4 or 16, was 5"), m);
+    }
+
+    @Test
+    void read_helloWithShortNonce_namesTheNonceAndItsLength() {
+        byte[] body = encode(new Control.Hello(Control.VERSION, V4, seq(16, 0)));
+        String m = refusal(Arrays.copyOf(body, body.length - 1));
+        assertTrue(m.contains("truncated hello nonce"), m);
+        assertTrue(m.contains("need 16 bytes, have 15"), m);
+    }
+
+    @Test
+    void read_truncatedProof_namesBothLengths() {
+        byte[] body = encode(new Control.Proof(seq(32, 0)));
+        String m = refusal(Arrays.copyOf(body, 1 + 31));
+        assertTrue(m.contains("truncated proof"), m);
+        assertTrue(m.contains("need 32 bytes, have 31"), m);
+    }
+
+    @Test
+    void read_helloWithTrailingBytes_namesTheCount() {
+        byte[] body = encode(new Control.Hello(Control.VERSION, V4, seq(16, 0)));
+        String m = refusal(Arrays.copyOf(body, body.length + 3));
+        assertTrue(m.contains("type " + Control.HELLO + " has 3 extra bytes"), m);
+    }
+
+    @Test
+    void read_proofWithTrailingByte_namesTheCount() {
+        byte[] body = encode(new Control.Proof(seq(32, 0)));
+        String m = refusal(Arrays.copyOf(body, body.length + 1));
+        assertTrue(m.contains("type " + Control.PROOF + " has 1 extra bytes"), m);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {Control.RETIRE, Control.RETIRE_ACK})
+    void read_retireWithTrailingBytes_namesTypeAndCount(int type) {
+        String m = refusal(new byte[] {(byte) type, 0, 0});
+        assertTrue(m.contains("type " + type + " has 2 extra bytes"), m);
+    }
+
+    @Test
+    void read_consumesExactlyTheBody() throws Exception {
+        ByteBuffer in = ByteBuffer.wrap(encode(new Control.Proof(seq(32, 0))));
+        Control.read(in);
+        assertFalse(in.hasRemaining());
+    }
+}
