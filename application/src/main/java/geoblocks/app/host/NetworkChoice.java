@@ -20,9 +20,10 @@ public record NetworkChoice(NetworkSettings settings, String secret) {
         return settings.implementation().equals("kompics-netty");
     }
 
-    /** The name printed by commands: "geoblocks (tls)" or "kompics-netty". */
+    /** The name printed by commands: "geoblocks (epoll, tls)" or "kompics-netty". */
     public String describe(NetAddress self) {
-        return kompics() ? "kompics-netty" : "geoblocks (" + (settings.tls(self.getIp().isLoopbackAddress()) ? "tls" : "auth") + ")";
+        return kompics() ? "kompics-netty" : "geoblocks (" + GeoNetwork.transportFor(settings) + ", "
+                + (settings.tls(self.getIp().isLoopbackAddress()) ? "tls" : "auth") + ")";
     }
 
     public GeoNetwork.GeoNetworkInit init(NetAddress self) {

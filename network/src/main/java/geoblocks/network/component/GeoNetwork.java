@@ -75,9 +75,9 @@ public final class GeoNetwork extends ComponentDefinition {
         }
     }
 
-    /** The transport in use (epoll or nio), once started. */
-    public String transport() {
-        return core.transportName();
+    /** The socket transport these settings give on this machine: "epoll" or "nio". */
+    public static String transportFor(NetworkSettings settings) {
+        return Transports.choose(settings.transport()).name();
     }
 
     public static final class GeoNetworkInit extends Init<GeoNetwork> {

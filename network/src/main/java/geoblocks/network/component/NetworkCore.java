@@ -84,9 +84,10 @@ final class NetworkCore {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeoutMs());
         udp = new UdpEndpoint(this);
         udp.bind(group, transports, new InetSocketAddress(self.getIp(), port));
-        LOG.info("geoblocks network on {} ({}:{}): {} transport, {}, max frame {} bytes, UDP {}", self,
+        LOG.info("geoblocks network on {}:{}: {} transport, {}, max frame {} bytes, UDP {}",
                 self.getIp().getHostAddress(), port, transports.name(),
-                tls ? "TLS 1.3 + AES-GCM datagrams" : "authenticated, unencrypted (HMAC handshake + AES-GMAC datagrams)",
+                tls ? "TLS 1.3 (" + tlsContexts.provider + ") + AES-GCM datagrams"
+                        : "cluster-secret handshake, unencrypted TCP + AES-GCM datagrams",
                 settings.maxFrameBytes(), udp.describe());
         return port;
     }
@@ -184,10 +185,6 @@ final class NetworkCore {
 
     PeerLinks<Channel, NetMsg> links() {
         return links;
-    }
-
-    String transportName() {
-        return transports == null ? "?" : transports.name();
     }
 
     boolean tls() {

@@ -2,6 +2,7 @@ package geoblocks.network.component;
 
 import geoblocks.network.NetworkSettings;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -25,6 +26,8 @@ import javax.net.ssl.SSLException;
 final class TlsContexts {
     final SslContext server;
     final SslContext client;
+    /** The TLS engine in use: BoringSSL (netty-tcnative, from Maven Central) where it loads, else the JDK's. */
+    final String provider;
 
     TlsContexts(NetworkSettings s, String hostName) throws Exception {
         File chain;
@@ -46,9 +49,11 @@ final class TlsContexts {
             sb.trustManager(new File(s.tlsTrustCerts()));
             cb.trustManager(new File(s.tlsTrustCerts()));
         }
+        SslProvider provider = OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
         for (SslContextBuilder b : new SslContextBuilder[] {sb, cb}) {
-            b.sslProvider(SslProvider.JDK).protocols("TLSv1.3");
+            b.sslProvider(provider).protocols("TLSv1.3");
         }
+        this.provider = provider == SslProvider.OPENSSL ? OpenSsl.versionString() : "JDK";
         server = sb.build();
         client = cb.build();
     }

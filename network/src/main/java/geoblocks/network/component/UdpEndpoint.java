@@ -73,6 +73,13 @@ final class UdpEndpoint {
 
     private record Receiver(DatagramSealer opener, NetAddress peer) {}
 
+    private record Held(ByteBuf data, InetSocketAddress from, long since) {}
+
+    private static final int HELD_MAX = 256;
+    private static final long HELD_NANOS = 1_000_000_000L;
+    /** Datagrams with an unknown key id, oldest first; only touched on the UDP channel's event loop. */
+    private final ArrayDeque<Held> held = new ArrayDeque<>();
+
     UdpEndpoint(NetworkCore core) {
         this.core = core;
     }
@@ -124,6 +131,7 @@ final class UdpEndpoint {
             }
         }
         senders.put(peer, new Sender(keys.sender()));
+        channel.eventLoop().execute(this::retryHeld);
     }
 
     /** Sends datagrams that waited for {@code peer}'s session. */
@@ -219,6 +227,63 @@ final class UdpEndpoint {
         run.clear();
     }
 
+    /**
+     * A datagram whose key id is unknown may belong to a session this side has not installed yet
+     * (the peer starts sending once it verified our PROOF, which can be before we verified its
+     * one): keep a copy of up to {@value #HELD_MAX} such datagrams for a second and
+     * retry them when a session is installed. What ages out or overflows is counted as refused.
+     */
+    private void holdUnknown(ByteBuf content, InetSocketAddress from) {
+        long now = System.nanoTime();
+        expireHeld(now);
+        if (held.size() >= HELD_MAX) {
+            refuseHeld(held.poll());
+        }
+        if (held.isEmpty()) {
+            channel.eventLoop().schedule(this::expireHeldLater, HELD_NANOS, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+        held.add(new Held(content.copy(), from, now));
+    }
+
+    private void expireHeldLater() {
+        expireHeld(System.nanoTime());
+        if (!held.isEmpty()) {
+            long wait = HELD_NANOS - (System.nanoTime() - held.peek().since());
+            channel.eventLoop().schedule(this::expireHeldLater, Math.max(wait, 1_000_000L),
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void expireHeld(long now) {
+        while (!held.isEmpty() && now - held.peek().since() > HELD_NANOS) {
+            refuseHeld(held.poll());
+        }
+    }
+
+    private void refuseHeld(Held h) {
+        h.data().release();
+        WireStats.unauthenticated();
+        core.logRefused("datagram from " + h.from() + " with an unknown key id (no session, or an old one)");
+    }
+
+    /** On the UDP event loop after a session was installed: retry held datagrams. */
+    private void retryHeld() {
+        expireHeld(System.nanoTime());
+        for (int n = held.size(); n > 0; n--) {
+            Held h = held.poll();
+            try {
+                if (receivers.containsKey(DatagramSealer.peekKeyId(h.data().nioBuffer()))) {
+                    receive(h.data(), h.from());
+                    h.data().release();
+                } else {
+                    held.add(h);
+                }
+            } catch (DatagramAuthException e) {
+                refuseHeld(h);
+            }
+        }
+    }
+
     private void receive(ByteBuf content, InetSocketAddress from) {
         ByteBuffer d = content.nioBuffer();
         Receiver r;
@@ -227,8 +292,7 @@ final class UdpEndpoint {
         try {
             r = receivers.get(DatagramSealer.peekKeyId(d));
             if (r == null) {
-                WireStats.unauthenticated();
-                core.logRefused("datagram from " + from + " with an unknown key id (no session, or an old one)");
+                holdUnknown(content, from);
                 return;
             }
             if (r.opener().encrypts()) {

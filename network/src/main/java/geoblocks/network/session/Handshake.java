@@ -107,8 +107,8 @@ public final class Handshake {
         }
         Role peerRole = role == Role.INITIATOR ? Role.ACCEPTOR : Role.INITIATOR;
         if (!MessageDigest.isEqual(mac(peerRole), p.mac())) {
-            throw new HandshakeException(peerHello.address() + " failed the cluster-secret proof: both ends need the"
-                    + " same cluster secret (geoblocks.cluster.secret)");
+            throw new HandshakeException(peerHello.address() + " failed the cluster-secret proof (bad proof): both ends"
+                    + " need the same cluster secret (geoblocks.cluster.secret)");
         }
         peerVerified = true;
         return complete();

@@ -140,7 +140,7 @@ public final class PeerLinks<C, M> {
         }
         s.ackReceived = true;
         Link<C, M> l = links.get(s.peer);
-        if (l.holdUntilAck == conn) {
+        if (conn.equals(l.holdUntilAck)) {
             l.holdUntilAck = null;
             drain(l);
         }
@@ -168,10 +168,10 @@ public final class PeerLinks<C, M> {
             return;
         }
         Link<C, M> l = links.get(s.peer);
-        if (l.holdUntilAck == conn) {
+        if (conn.equals(l.holdUntilAck)) {
             l.holdUntilAck = null;
         }
-        if (l.active == conn) {
+        if (conn.equals(l.active)) {
             l.active = null;
             C other = liveSessionOtherThan(s.peer, conn);
             l.active = other;
@@ -214,7 +214,7 @@ public final class PeerLinks<C, M> {
         if (s.carriedData && !s.ackReceived) {
             l.holdUntilAck = conn;
         }
-        if (l.active == conn) {
+        if (conn.equals(l.active)) {
             l.active = liveSessionOtherThan(s.peer, conn);
         }
         maybeClose(conn, s);
@@ -253,7 +253,7 @@ public final class PeerLinks<C, M> {
 
     private C liveSessionOtherThan(NetAddress peer, C not) {
         for (Map.Entry<C, Session> e : sessions.entrySet()) {
-            if (e.getKey() != not && e.getValue().peer.equals(peer) && !e.getValue().retireSent) {
+            if (!e.getKey().equals(not) && e.getValue().peer.equals(peer) && !e.getValue().retireSent) {
                 return e.getKey();
             }
         }

@@ -225,6 +225,6 @@ class FrameCodecTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> codecs.register(43, BlobMsg.CODEC));
         assertTrue(e.getMessage().contains("already has codec id " + ID), e.getMessage());
-        assertTrue(codecs.knows(new BlobMsg(HEADER, new byte[0])));
+        assertEquals(ID, codecs.idOf(new BlobMsg(HEADER, new byte[0])));
     }
 }
