@@ -47,6 +47,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--wan", description = "Turn the emulated WAN on (off by default: measures our code and the disk).")
     boolean wan;
 
+    @Option(names = "--warmup", defaultValue = "true", negatable = true, fallbackValue = "true",
+            description = "Before the table, put and get every file once per policy, untimed, so the first row does not"
+                    + " pay the JIT's warm-up (--no-warmup to measure it; default: ${DEFAULT-VALUE}).")
+    boolean warmup;
+
     @Option(names = "--network", defaultValue = "geoblocks",
             description = "Network component of nodes and client: geoblocks or kompics-netty (default: ${DEFAULT-VALUE}).")
     String network;
@@ -88,6 +93,21 @@ public final class BenchCommand implements Callable<Integer> {
                 System.out.printf("network: %s, chunks of %s%n%n", new geoblocks.app.host.NetworkChoice(cfg.network(),
                         cfg.secret()).describe(cfg.cluster().address(at)), Sizes.human(cfg.node().chunkBytes()));
                 Cluster.awaitAllUp(client, LocalCluster.REGIONS, 30_000);
+                if (warmup) {
+                    long t0 = System.nanoTime();
+                    for (String policy : policies) {
+                        for (int i = 0; i < files; i++) {
+                            String name = "bench-warmup-" + policy + "-" + i;
+                            client.put(at, inputs.get(i), name, policy, (int) Sizes.parse(blockSizes.get(0)), null);
+                            Path out = work.resolve("out");
+                            client.get(at, name, out, null);
+                            Files.delete(out);
+                            client.delete(at, name);
+                        }
+                    }
+                    System.out.printf("warm-up: every file put and got once per policy, untimed (%.1f s)%n%n",
+                            (System.nanoTime() - t0) / 1e9);
+                }
                 System.out.printf("%-8s %-14s %9s %9s %9s %9s %9s %9s%n", "BLOCK", "POLICY", "PUT MB/s", "p50 ms",
                         "max ms", "GET MB/s", "p50 ms", "max ms");
                 int run = 0;
