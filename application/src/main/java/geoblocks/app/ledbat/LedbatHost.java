@@ -33,7 +33,7 @@ public final class LedbatHost extends ComponentDefinition {
         Component net = init.net.kompics()
                 ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.UDP)))
                 : create(GeoNetwork.class, init.net.init(init.self));
-        Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, init.settings));
+        Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, init.settings, !init.net.kompics()));
         connect(ledbat.getNegative(Network.class), net.getPositive(Network.class), Channel.TWO_WAY);
         connect(ledbat.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         Component driver = create((Class) init.driver, (Init) init.driverInit);

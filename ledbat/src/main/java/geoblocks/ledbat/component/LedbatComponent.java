@@ -19,7 +19,9 @@ import geoblocks.ledbat.port.TransportStats;
 import geoblocks.ledbat.wire.AckPacket;
 import geoblocks.ledbat.wire.DataPacket;
 import geoblocks.net.NetAddress;
+import geoblocks.net.NetBurst;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -54,6 +56,8 @@ public final class LedbatComponent extends ComponentDefinition {
     private final Positive<Timer> timer = requires(Timer.class);
 
     private final NetAddress self;
+    /** Data packets of one pump leave as one NetBurst (only on a network that unpacks them). */
+    private final boolean bursts;
     private final LedbatSettings settings;
     private final Map<Integer, SenderStream> senders = new HashMap<>();
     private final Map<NetAddress, BaseDelayHistory> baseByPeer = new HashMap<>();
@@ -73,6 +77,7 @@ public final class LedbatComponent extends ComponentDefinition {
 
     public LedbatComponent(LedbatInit init) {
         this.self = init.self;
+        this.bursts = init.bursts;
         this.settings = init.settings != null ? init.settings : LedbatSettings.from(k -> config().readValue(k).orElse(null));
         this.nextStreamId = (int) (System.nanoTime() ^ self.hashCode()) & 0x3fffffff;
         handle(control, se.sics.kompics.Start.class, e -> startTicking());
@@ -144,11 +149,23 @@ public final class LedbatComponent extends ComponentDefinition {
     private void pump(SenderStream s, long now) {
         SendWindow w = s.window;
         Segment seg;
+        List<DataPacket> burst = null;
         while ((seg = w.nextToSend(now, s.controller.cwnd())) != null) {
             boolean ackNow = seg.fin() || seg.isRetransmission() || !w.hasWork()
                     || w.flightBytes() + settings.mss > s.controller.cwnd();
-            trigger(new DataPacket(s.header, s.id, seg.seq(), now, seg.fin(), ackNow, seg.data(), seg.offset(),
-                    seg.length()), net);
+            DataPacket p = new DataPacket(s.header, s.id, seg.seq(), now, seg.fin(), ackNow, seg.data(), seg.offset(),
+                    seg.length());
+            if (!bursts) {
+                trigger(p, net);
+            } else {
+                if (burst == null) {
+                    burst = new ArrayList<>();
+                }
+                burst.add(p);
+            }
+        }
+        if (burst != null) {
+            trigger(burst.size() == 1 ? burst.get(0) : new NetBurst(s.header, burst), net);
         }
         if (w.hasOutstanding() && s.rtoDeadline < 0) {
             s.rtoDeadline = now + s.controller.rto().cto();

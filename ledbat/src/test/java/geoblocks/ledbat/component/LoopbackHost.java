@@ -28,7 +28,8 @@ public final class LoopbackHost extends ComponentDefinition {
         Component timer = create(JavaTimer.class, Init.NONE);
         Component netA = create(NettyNetwork.class, new NettyInit(init.a, 0, ImmutableSet.of(Transport.UDP)));
         Component netB = create(NettyNetwork.class, new NettyInit(init.b, 0, ImmutableSet.of(Transport.UDP)));
-        Component ledA = create(LedbatComponent.class, new LedbatInit(init.a, init.settings));
+        // with the shim (which unpacks bursts) the sender hands its packets down in NetBursts
+        Component ledA = create(LedbatComponent.class, new LedbatInit(init.a, init.settings, init.shim != null));
         Component ledB = create(LedbatComponent.class, new LedbatInit(init.b, init.settings));
         if (init.shim != null) {
             Component shim = create(LossyShim.class, init.shim);

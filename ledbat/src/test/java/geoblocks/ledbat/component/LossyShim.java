@@ -25,13 +25,24 @@ public final class LossyShim extends ComponentDefinition {
     static volatile long dropped;
     static volatile long duplicated;
     static volatile long reordered;
+    /** NetBursts the LEDBAT side handed down (unpacked into their datagrams here). */
+    static volatile long bursts;
 
     public LossyShim(ShimInit init) {
         random = new Random(init.seed);
         loss = init.loss;
         dup = init.dup;
         reorder = init.reorder;
-        handle(up, Msg.class, m -> heldDown = pass(m, down, heldDown));
+        handle(up, Msg.class, m -> {
+            if (m instanceof geoblocks.net.NetBurst b) {
+                bursts++;
+                for (geoblocks.net.NetMsg part : b.parts()) {
+                    heldDown = pass(part, down, heldDown);
+                }
+            } else {
+                heldDown = pass(m, down, heldDown);
+            }
+        });
         handle(down, Msg.class, m -> heldUp = pass(m, up, heldUp));
     }
 

@@ -1,6 +1,7 @@
 package geoblocks.network.component;
 
 import geoblocks.net.NetAddress;
+import geoblocks.net.NetBurst;
 import geoblocks.net.NetMsg;
 import geoblocks.network.CodecRegistry;
 import geoblocks.network.NetworkSettings;
@@ -116,6 +117,12 @@ final class NetworkCore {
 
     /** Sends from the component's thread: local delivery, TCP through the link table, or UDP. */
     void send(NetMsg m) {
+        if (m instanceof NetBurst b) {
+            for (NetMsg part : b.parts()) {
+                send(part);
+            }
+            return;
+        }
         NetAddress dst = m.getHeader().destination();
         if (dst.equals(self)) {
             deliver.accept(m);

@@ -129,6 +129,24 @@ class LoopbackNetworkTest {
     }
 
     @Test
+    void udpBurst_everyPartIsSentAndArrives() throws Exception {
+        java.util.List<TestMsg> parts = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            parts.add(new TestMsg(new NetHeader(a.self, b.self, Transport.UDP), 7000 + i, new byte[1400]));
+        }
+        a.send(new geoblocks.net.NetBurst(new NetHeader(a.self, b.self, Transport.UDP), parts));
+        java.util.Set<Long> got = new java.util.HashSet<>();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (got.size() < 40 && System.nanoTime() < end) {
+            TestMsg m = (TestMsg) b.received.poll(100, TimeUnit.MILLISECONDS);
+            if (m != null && m.seq >= 7000 && m.seq < 7040) {
+                got.add(m.seq);
+            }
+        }
+        assertTrue(got.size() >= 38, "received " + got.size() + " of the 40 parts of a burst on loopback");
+    }
+
+    @Test
     void wrongSecret_isRefused_andNothingIsDelivered() throws Exception {
         long before = WireStats.unauthenticatedCount();
         x.send(new TestMsg(new NetHeader(x.self, a.self, Transport.TCP), 9999, new byte[10]));
