@@ -62,6 +62,7 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof SslHandshakeCompletionEvent e) {
             if (!e.isSuccess()) {
+                WireStats.unauthenticated();
                 fail(ctx, "TLS handshake failed: " + e.cause());
                 return;
             }

@@ -231,6 +231,32 @@ class TcpSessionTest {
     }
 
     @Test
+    void afterHandshake_undecodableMessage_isCountedAndDropped_butTheConnectionStays() throws Exception {
+        NetAddress self = NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort());
+        long before = WireStats.malformedCount();
+        try (RawPeer raw = new RawPeer(node.self)) {
+            handshake(raw, self);
+            raw.writeFrame(CODEC_ID, fill(50, 11)); // random bytes under a known codec id
+            raw.writeFrame(200, new byte[] {1, 2, 3}); // an unknown codec id
+            raw.writeMessage(CODEC_ID, new TestMsg(new NetHeader(self, node.self, Transport.TCP), 777_004, new byte[1]));
+            assertNotNull(awaitMessage(node, 777_004), "the valid message after two bad ones is delivered");
+        }
+        assertEquals(before + 2, WireStats.malformedCount());
+    }
+
+    @Test
+    void afterHandshake_lengthFieldAboveMaxFrame_closesTheConnection_countedMalformed() throws Exception {
+        NetAddress self = NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort());
+        long before = WireStats.malformedCount();
+        try (RawPeer raw = new RawPeer(node.self)) {
+            handshake(raw, self);
+            raw.write(new byte[] {(byte) 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff}); // 2 GiB announced
+            raw.awaitClosedByNode();
+        }
+        assertEquals(before + 1, RawPeer.awaitCount(WireStats::malformedCount, before + 1));
+    }
+
+    @Test
     void messageFillingMaxFrameExactly_isDelivered() throws Exception {
         NetHeader h = new NetHeader(peer.self, node.self, Transport.TCP);
         int lengthField = node.settings.maxFrameBytes();
