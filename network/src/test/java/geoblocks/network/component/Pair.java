@@ -39,6 +39,18 @@ public final class Pair extends ComponentDefinition {
         void send(KompicsEvent e) {
             endpoint.send(e);
         }
+
+        /** The received TestMsg with sequence number {@code n} (others are skipped), or null after 10 s. */
+        TestMsg await(long n) throws InterruptedException {
+            long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() < end) {
+                TestMsg m = (TestMsg) received.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (m != null && m.seq == n) {
+                    return m;
+                }
+            }
+            return null;
+        }
     }
 
     public Pair(PairInit init) {

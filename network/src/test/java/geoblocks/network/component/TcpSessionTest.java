@@ -78,14 +78,7 @@ class TcpSessionTest {
     }
 
     private static TestMsg awaitMessage(Pair.Side at, long n) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < end) {
-            TestMsg m = (TestMsg) at.received.poll(100, TimeUnit.MILLISECONDS);
-            if (m != null && m.seq == n) {
-                return m;
-            }
-        }
-        return null;
+        return at.await(n);
     }
 
     private static void assertCounted(LongSupplier counter, long before) throws InterruptedException {

@@ -104,14 +104,7 @@ class UdpRefusalTest {
     }
 
     private static TestMsg awaitMessage(Pair.Side at, long n) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < end) {
-            TestMsg m = (TestMsg) at.received.poll(100, TimeUnit.MILLISECONDS);
-            if (m != null && m.seq == n) {
-                return m;
-            }
-        }
-        return null;
+        return at.await(n);
     }
 
     private static void sendRaw(byte[] datagram) throws Exception {
