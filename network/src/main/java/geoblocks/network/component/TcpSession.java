@@ -17,8 +17,6 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSession;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The last handler of a TCP pipeline: runs the mutual authentication handshake, then turns data
@@ -28,8 +26,6 @@ import org.slf4j.LoggerFactory;
  * connection stays).
  */
 final class TcpSession extends ChannelInboundHandlerAdapter {
-    private static final Logger LOG = LoggerFactory.getLogger(TcpSession.class);
-
     private final NetworkCore core;
     private final NetAddress dialled;
     private final boolean tls;
@@ -171,9 +167,5 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
         core.logRefused("closing connection " + ctx.channel().remoteAddress()
                 + (dialled != null ? " (dialled " + dialled + ")" : "") + ": " + why);
         ctx.close();
-    }
-
-    static Logger log() {
-        return LOG;
     }
 }
