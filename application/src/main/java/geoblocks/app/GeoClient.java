@@ -31,8 +31,12 @@ import se.sics.kompics.network.ListeningStatus;
 public final class GeoClient implements AutoCloseable {
     private final Map<String, Bridge> bridges = new LinkedHashMap<>();
     private final AtomicLong ops = new AtomicLong();
+    private final AtomicLong retriedBusy = new AtomicLong();
+    private final BusyRetry busyRetry;
 
-    private GeoClient() {}
+    private GeoClient(BusyRetry busyRetry) {
+        this.busyRetry = busyRetry;
+    }
 
     public static GeoClient start(AppConfig config, long timeoutMs) {
         Runtime.prepare(config);
@@ -44,7 +48,10 @@ public final class GeoClient implements AutoCloseable {
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         Kompics.createAndStart(ClientHost.class, new ClientHost.ClientHostInit(self, config.cluster(),
                 config.node(), timeoutMs, futures, listening, new NetworkChoice(config.network(), config.secret())), 2);
-        GeoClient c = new GeoClient();
+        com.typesafe.config.Config cc = config.config();
+        GeoClient c = new GeoClient(new BusyRetry(cc.getInt("geoblocks.client.busy-retries"),
+                cc.getDuration("geoblocks.client.busy-backoff", TimeUnit.MILLISECONDS),
+                cc.getDuration("geoblocks.client.busy-backoff-cap", TimeUnit.MILLISECONDS), new java.util.Random()));
         try {
             listening.get(30, TimeUnit.SECONDS);
             for (Map.Entry<String, CompletableFuture<Bridge>> e : futures.entrySet()) {
@@ -89,8 +96,40 @@ public final class GeoClient implements AutoCloseable {
         return (StatusReply) call(region, op, new ClientPort.Status(op), null);
     }
 
+    /**
+     * Sends {@code request}; a refusal because the node is busy (nothing was stored or acknowledged)
+     * is sent again after a jittered backoff, up to {@code geoblocks.client.busy-retries} times.
+     */
     private Object call(String region, long op, KompicsEvent request, Consumer<ClientPort.Progress> progress)
             throws IOException {
+        for (int failed = 1; ; failed++) {
+            try {
+                return callOnce(region, failed == 1 ? op : ops.incrementAndGet(), request, progress, failed > 1);
+            } catch (IOException e) {
+                if (!busyRetry.shouldRetry(e.getMessage(), failed)) {
+                    throw e;
+                }
+                retriedBusy.incrementAndGet();
+                try {
+                    Thread.sleep(busyRetry.delayMs(failed));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Requests sent again because a node was busy, since this client started. */
+    public long busyRetries() {
+        return retriedBusy.get();
+    }
+
+    private Object callOnce(String region, long op, KompicsEvent request, Consumer<ClientPort.Progress> progress,
+            boolean again) throws IOException {
+        if (again) {
+            request = withOp(request, op);
+        }
         Bridge b = bridges.get(region);
         if (b == null) {
             throw new IllegalArgumentException("unknown region '" + region + "'; known: " + bridges.keySet());
@@ -108,6 +147,29 @@ public final class GeoClient implements AutoCloseable {
             throw new IOException(r.error());
         }
         return r.value();
+    }
+
+    /** The same request under a new operation id (each attempt is a new operation for the client component). */
+    private static KompicsEvent withOp(KompicsEvent r, long op) {
+        if (r instanceof ClientPort.Put p) {
+            return new ClientPort.Put(op, p.file(), p.name(), p.policy(), p.blockSize());
+        }
+        if (r instanceof ClientPort.Get g) {
+            return new ClientPort.Get(op, g.name(), g.out());
+        }
+        if (r instanceof ClientPort.ListFiles) {
+            return new ClientPort.ListFiles(op);
+        }
+        if (r instanceof ClientPort.Stat st) {
+            return new ClientPort.Stat(op, st.name());
+        }
+        if (r instanceof ClientPort.Delete d) {
+            return new ClientPort.Delete(op, d.name());
+        }
+        if (r instanceof ClientPort.Status) {
+            return new ClientPort.Status(op);
+        }
+        throw new IllegalArgumentException("cannot retry " + r.getClass().getSimpleName());
     }
 
     @Override

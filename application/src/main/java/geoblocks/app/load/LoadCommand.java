@@ -141,6 +141,8 @@ public final class LoadCommand implements Callable<Integer> {
                 String runTag = Long.toString(System.currentTimeMillis(), 36);
                 LoadRun.Result r = new LoadRun(client, regions, s, nodes(cluster), scratch, runTag, log, out).run();
                 LoadReport.printRun(out, r);
+                out.printf("busy refusals sent again by the client (up to geoblocks.client.busy-retries per request): %d%n",
+                        client.busyRetries());
 
                 List<String> up = new ArrayList<>(regions);
                 if (r.killed() != null && !r.restarted()) {

@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Reads every acknowledged file back after a run and compares every byte with what was written.
  * A file is tried at each region that is up in turn (starting at a different one per file, so
- * every node serves reads) until one returns it: it is lost only if none can, and corrupt if one
- * returns success with the wrong bytes. The manifests read along the way say which region holds
+ * every node serves reads) until one returns it: it is lost only if none can in three rounds 5 s
+ * apart (or every region says it does not exist), and corrupt if one returns success with the
+ * wrong bytes. The manifests read along the way say which region holds
  * each block's replicas.
  */
 final class Verifier {
@@ -80,9 +81,40 @@ final class Verifier {
     }
 
     /** Null when {@code f} came back intact; else "corrupt: ..." or why it could not be read. */
+    /** Rounds over every region before a file counts as lost, and the pause between them. */
+    static final int ROUNDS = 3;
+    static final long ROUND_PAUSE_MS = 5_000;
+
+    /**
+     * Reads {@code f} from each up region in turn until one returns it. A round in which some region
+     * failed only transiently (busy, no answer in time) is tried again after a pause, up to
+     * {@link #ROUNDS} rounds, so a cluster still draining the load's backlog is not mistaken for one
+     * that lost data; a round in which every region says the file does not exist ends it at once.
+     */
     private static String check(GeoClient client, AckedFiles.File f, int i, List<String> regions, Path tmp,
             Map<String, Manifest> manifests) {
-        List<String> errors = new ArrayList<>();
+        String problem = null;
+        for (int round = 1; round <= ROUNDS; round++) {
+            List<String> errors = new ArrayList<>();
+            problem = checkOnce(client, f, i, regions, tmp, manifests, errors);
+            if (problem == null || problem.startsWith("corrupt")
+                    || errors.stream().allMatch(e -> e.contains("no such file"))) {
+                return problem;
+            }
+            if (round < ROUNDS) {
+                try {
+                    Thread.sleep(ROUND_PAUSE_MS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return problem;
+                }
+            }
+        }
+        return problem + " (in each of " + ROUNDS + " rounds)";
+    }
+
+    private static String checkOnce(GeoClient client, AckedFiles.File f, int i, List<String> regions, Path tmp,
+            Map<String, Manifest> manifests, List<String> errors) {
         for (int k = 0; k < regions.size(); k++) {
             String region = regions.get((i + k) % regions.size());
             try {
