@@ -3,6 +3,8 @@ package geoblocks.app;
 import geoblocks.app.host.Bridge;
 import geoblocks.app.host.ClientHost;
 import geoblocks.app.host.NetworkChoice;
+import geoblocks.blockstore.client.ByteSink;
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
@@ -73,6 +75,18 @@ public final class GeoClient implements AutoCloseable {
     public Manifest get(String region, String name, Path out, Consumer<ClientPort.Progress> progress) throws IOException {
         long op = ops.incrementAndGet();
         return (Manifest) call(region, op, new ClientPort.Get(op, name, out), progress);
+    }
+
+    /** Uploads the bytes of {@code source} (generated or held by the caller) as {@code name}. */
+    public String put(String region, ByteSource source, String name, String policy, int blockSize) throws IOException {
+        long op = ops.incrementAndGet();
+        return (String) call(region, op, new ClientPort.Put(op, null, source, name, policy, blockSize), null);
+    }
+
+    /** Downloads {@code name} into {@code sink} as it streams (each block checked against its CRC32C). */
+    public Manifest get(String region, String name, ByteSink sink) throws IOException {
+        long op = ops.incrementAndGet();
+        return (Manifest) call(region, op, new ClientPort.Get(op, name, null, sink), null);
     }
 
     @SuppressWarnings("unchecked")
@@ -152,10 +166,10 @@ public final class GeoClient implements AutoCloseable {
     /** The same request under a new operation id (each attempt is a new operation for the client component). */
     private static KompicsEvent withOp(KompicsEvent r, long op) {
         if (r instanceof ClientPort.Put p) {
-            return new ClientPort.Put(op, p.file(), p.name(), p.policy(), p.blockSize());
+            return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize());
         }
         if (r instanceof ClientPort.Get g) {
-            return new ClientPort.Get(op, g.name(), g.out());
+            return new ClientPort.Get(op, g.name(), g.out(), g.sink());
         }
         if (r instanceof ClientPort.ListFiles) {
             return new ClientPort.ListFiles(op);

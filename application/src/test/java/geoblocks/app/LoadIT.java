@@ -42,7 +42,7 @@ class LoadIT {
                     "--block-size", "256KiB", "--think-ms", "500", "--seed", "42", "--kill", "dublin@8",
                     "--restart-after", "5", "--timeout", "10000", "--node-heap", "256m",
                     "--work-dir", work.resolve("cluster").toString(),
-                    "--scratch", work.resolve("scratch").toString(), "--out", out.toString(), "--progress", "10");
+                    "--out", out.toString(), "--progress", "10");
         } finally {
             System.setOut(stdout);
         }

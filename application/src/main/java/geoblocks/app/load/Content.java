@@ -1,14 +1,11 @@
 package geoblocks.app.load;
 
-import java.io.IOException;
+import geoblocks.blockstore.client.ByteSink;
+import geoblocks.blockstore.client.ByteSource;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -17,7 +14,8 @@ import java.util.Arrays;
  * is byte {@code p % 8} (big-endian) of {@code splitmix64(k + (p / 8 + 1) * GOLDEN)}, the
  * SplittableRandom output sequence for seed {@code k}. Files differ from each other everywhere
  * (not only in a header), so a block served for the wrong file is caught too; the data is
- * incompressible, like real media files. Memory: one 64 KiB buffer per call.
+ * incompressible, like real media files. Uploads read it from a {@link #source} and downloads are
+ * checked by a {@link Checker} as they stream, so the load client keeps no file, in memory or on disk.
  */
 final class Content {
     static final int CHUNK = 1 << 16;
@@ -55,54 +53,60 @@ final class Content {
         dst.position(dst.limit());
     }
 
-    /** Writes the whole file (size bytes) to {@code file}, replacing it. */
-    static void write(Path file, long key, long size) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(CHUNK);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            for (long done = 0; done < size; ) {
-                buf.clear().limit((int) Math.min(CHUNK, size - done));
-                fill(key, done, buf);
-                buf.flip();
-                while (buf.hasRemaining()) {
-                    done += ch.write(buf);
-                }
+    /** The file's bytes as an upload source, generated as the upload reads them. */
+    static ByteSource source(long key, long size) {
+        return new ByteSource() {
+            @Override
+            public long size() {
+                return size;
             }
-        }
+
+            @Override
+            public void read(long offset, ByteBuffer dst) {
+                fill(key, offset, dst);
+            }
+        };
     }
 
     /**
-     * The first offset at which {@code file} differs from the expected content of {@code size}
-     * bytes (a shorter or longer file differs at the shorter length), or -1 when identical.
+     * A download sink that compares every byte with the file's expected content as it streams and
+     * remembers the first offset that differs; nothing is stored. One per download (not thread-safe).
      */
-    static long firstMismatch(Path file, long key, long size) throws IOException {
-        byte[] want = new byte[CHUNK];
-        ByteBuffer got = ByteBuffer.allocate(CHUNK);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            long actual = ch.size();
-            long common = Math.min(actual, size);
-            for (long done = 0; done < common; ) {
-                int n = (int) Math.min(CHUNK, common - done);
-                got.clear().limit(n);
-                while (got.hasRemaining()) {
-                    if (ch.read(got, done + got.position()) < 0) {
-                        return done + got.position();
-                    }
-                }
-                fill(key, done, ByteBuffer.wrap(want, 0, n));
-                int at = Arrays.mismatch(got.array(), 0, n, want, 0, n);
-                if (at >= 0) {
-                    return done + at;
-                }
-                done += n;
-            }
-            return actual == size ? -1 : common;
-        }
-    }
+    static final class Checker implements ByteSink {
+        private final long key;
+        private byte[] want = new byte[CHUNK];
+        private long received;
+        private long firstMismatch = -1;
 
-    /** Whether {@code file} exists and holds exactly the expected bytes. */
-    static boolean matches(Path file, long key, long size) throws IOException {
-        return Files.isRegularFile(file) && firstMismatch(file, key, size) == -1;
+        Checker(long key) {
+            this.key = key;
+        }
+
+        @Override
+        public void write(long offset, byte[] data) {
+            if (offset != received) {
+                firstMismatch = firstMismatch < 0 ? Math.min(offset, received) : firstMismatch;
+            }
+            if (want.length < data.length) {
+                want = new byte[data.length];
+            }
+            if (firstMismatch < 0) {
+                fill(key, offset, ByteBuffer.wrap(want, 0, data.length));
+                int at = Arrays.mismatch(data, 0, data.length, want, 0, data.length);
+                if (at >= 0) {
+                    firstMismatch = offset + at;
+                }
+            }
+            received = offset + data.length;
+        }
+
+        /** The first offset where the download differed from a file of {@code size} bytes, or -1. */
+        long firstMismatch(long size) {
+            if (firstMismatch >= 0) {
+                return firstMismatch;
+            }
+            return received == size ? -1 : Math.min(received, size);
+        }
     }
 
     private static byte byteAt(long key, long p) {

@@ -100,8 +100,6 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--work-dir", paramLabel = "DIR", description = "Local cluster's data and node logs (default: a temp dir, deleted after).")
     Path workDir;
 
-    @Option(names = "--scratch", paramLabel = "DIR", description = "Client's per-thread files (default: under /dev/shm when it exists, so the client does not compete for the nodes' disk).")
-    Path scratchDir;
 
     @Option(names = "--keep-files", description = "With --config: leave the test's files in the cluster (default: delete them after the check).")
     boolean keepFiles;
@@ -110,7 +108,6 @@ public final class LoadCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LoadSettings s = settings();
         Path work = workDir != null ? workDir : Files.createTempDirectory("geoblocks-load-");
-        Path scratch = scratchDir != null ? scratchDir : defaultScratch(work);
         PrintStream out = System.out;
         LocalCluster cluster = null;
         try {
@@ -139,7 +136,7 @@ public final class LoadCommand implements Callable<Integer> {
                         Sizes.human(s.blockSize()), s.seed(), s.kill() == null ? "" : ", SIGKILL " + s.kill().region()
                                 + " at " + s.kill().atMs() / 1e3 + " s" + (s.restartAfterMs() >= 0 ? ", restart " + s.restartAfterMs() / 1e3 + " s later" : ""));
                 String runTag = Long.toString(System.currentTimeMillis(), 36);
-                LoadRun.Result r = new LoadRun(client, regions, s, nodes(cluster), scratch, runTag, log, out).run();
+                LoadRun.Result r = new LoadRun(client, regions, s, nodes(cluster), runTag, log, out).run();
                 LoadReport.printRun(out, r);
                 out.printf("busy refusals sent again by the client (up to geoblocks.client.busy-retries per request): %d%n",
                         client.busyRetries());
@@ -150,7 +147,7 @@ public final class LoadCommand implements Callable<Integer> {
                 }
                 out.printf("%nreading back every acknowledged file (%d) from the nodes that are up %s...%n", r.acked().size(), up);
                 List<AckedFiles.File> files = r.acked().snapshot();
-                Verifier.Outcome v = Verifier.verify(client, files, up, s.verifyThreads(), scratch, out);
+                Verifier.Outcome v = Verifier.verify(client, files, up, s.verifyThreads(), out);
                 LoadReport.printVerification(out, v, files.size());
                 out.printf("%nreplicas per node (policy %s):%n", s.policy());
                 Map<String, Path> disks = new LinkedHashMap<>();
@@ -174,9 +171,6 @@ public final class LoadCommand implements Callable<Integer> {
         } finally {
             if (cluster != null) {
                 cluster.close();
-            }
-            if (scratchDir == null) {
-                deleteTree(scratch);
             }
             if (workDir == null) {
                 deleteTree(work);
@@ -235,14 +229,6 @@ public final class LoadCommand implements Callable<Integer> {
                 Thread.sleep(200);
             }
         }
-    }
-
-    private static Path defaultScratch(Path work) throws IOException {
-        Path shm = Path.of("/dev/shm");
-        if (Files.isDirectory(shm) && Files.isWritable(shm)) {
-            return Files.createTempDirectory(shm, "geoblocks-load-");
-        }
-        return work.resolve("client");
     }
 
     private static void deleteAll(GeoClient client, List<AckedFiles.File> files, List<String> up) {

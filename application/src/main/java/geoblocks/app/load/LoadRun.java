@@ -5,8 +5,6 @@ import geoblocks.app.load.LoadStats.Op;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -20,9 +18,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * One load run: {@link LoadSettings#threads()} threads issue requests through one
  * {@link GeoClient} until the deadline, then finish the request they are in. Each request goes to
  * a random region; a read downloads a random acknowledged file and checks its bytes
- * ({@link Content}), a write uploads a new file generated into the thread's scratch file. A
- * scheduler prints progress and SIGKILLs (and restarts) a node when asked. Client memory: two
- * scratch files per thread on disk and one 64 KiB buffer per thread at a time.
+ * as they stream ({@link Content.Checker}), a write uploads a new file generated as it is sent
+ * ({@link Content#source}). A scheduler prints progress and SIGKILLs (and restarts) a node when
+ * asked. The client keeps no file, on disk or in memory; what is in flight is bounded by the put
+ * and get windows.
  */
 final class LoadRun {
     /** Crashes and restarts the cluster's node processes (a LocalCluster). */
@@ -42,7 +41,6 @@ final class LoadRun {
     private final List<String> regions;
     private final LoadSettings s;
     private final Nodes nodes;
-    private final Path scratch;
     private final String runTag;
     private final RequestLog log;
     private final PrintStream out;
@@ -56,7 +54,7 @@ final class LoadRun {
     private long startMillis;
     private long deadlineNanos;
 
-    LoadRun(GeoClient client, List<String> regions, LoadSettings settings, Nodes nodes, Path scratch, String runTag,
+    LoadRun(GeoClient client, List<String> regions, LoadSettings settings, Nodes nodes, String runTag,
             RequestLog log, PrintStream out) {
         if (settings.kill() != null && nodes == null) {
             throw new IllegalArgumentException("--kill needs a cluster this command started (not --config)");
@@ -68,7 +66,6 @@ final class LoadRun {
         this.regions = List.copyOf(regions);
         this.s = settings;
         this.nodes = nodes;
-        this.scratch = scratch;
         this.runTag = runTag;
         this.log = log;
         this.out = out;
@@ -76,7 +73,6 @@ final class LoadRun {
     }
 
     Result run() throws IOException, InterruptedException {
-        Files.createDirectories(scratch);
         preload();
         startNanos = System.nanoTime();
         startMillis = System.currentTimeMillis();
@@ -124,29 +120,24 @@ final class LoadRun {
         if (s.preload() == 0) {
             return;
         }
-        Path file = scratch.resolve("preload");
         for (int i = 0; i < s.preload(); i++) {
             long size = s.sizes().get(i % s.sizes().size());
             String region = regions.get(i % regions.size());
             long index = nextIndex.getAndIncrement();
             long key = Content.key(s.seed(), index);
-            Content.write(file, key, size);
             String name = name(index);
             try {
-                client.put(region, file, name, s.policy(), s.blockSize(), null);
+                client.put(region, Content.source(key, size), name, s.policy(), s.blockSize());
             } catch (IOException e) {
                 throw new IOException("preload: put of " + name + " (" + size + " bytes) at " + region + " failed: " + e.getMessage(), e);
             }
             acked.add(new AckedFiles.File(index, name, key, size, region));
         }
-        Files.deleteIfExists(file);
         out.printf("preloaded %d files (one per size, round robin over the regions); the clock starts now%n", s.preload());
     }
 
     private void work(int thread) {
         SplittableRandom rnd = new SplittableRandom(Content.key(s.seed(), -1 - thread));
-        Path putFile = scratch.resolve("put-" + thread);
-        Path getFile = scratch.resolve("get-" + thread);
         try {
             think(rnd);
             while (System.nanoTime() < deadlineNanos && fatal.get() == null) {
@@ -154,29 +145,26 @@ final class LoadRun {
                 boolean read = rnd.nextDouble() < s.readRatio();
                 AckedFiles.File f = read ? acked.random(rnd) : null;
                 if (f != null) {
-                    read(thread, region, f, getFile);
+                    read(thread, region, f);
                 } else {
-                    write(thread, region, s.sizes().get(rnd.nextInt(s.sizes().size())), putFile);
+                    write(thread, region, s.sizes().get(rnd.nextInt(s.sizes().size())));
                 }
                 think(rnd);
             }
-            Files.deleteIfExists(putFile);
-            Files.deleteIfExists(getFile);
-        } catch (IOException | RuntimeException e) {
-            fatal.compareAndSet(null, e); // our own scratch files failed: the run is void
+        } catch (RuntimeException e) {
+            fatal.compareAndSet(null, e); // a bug in the load client: the run is void
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    private void write(int thread, String region, long size, Path file) throws IOException {
+    private void write(int thread, String region, long size) {
         long index = nextIndex.getAndIncrement();
         long key = Content.key(s.seed(), index);
         String name = name(index);
-        Content.write(file, key, size); // not timed: the client's own disk
         long t0 = System.nanoTime();
         try {
-            client.put(region, file, name, s.policy(), s.blockSize(), null);
+            client.put(region, Content.source(key, size), name, s.policy(), s.blockSize());
         } catch (IOException e) {
             long t1 = System.nanoTime();
             stats.failed(Op.WRITE, e.getMessage());
@@ -189,11 +177,11 @@ final class LoadRun {
         log.row(millis(t0), elapsed(t0), thread, Op.WRITE, size, (t1 - t0) / 1e6, "ok", region, name, null);
     }
 
-    private void read(int thread, String region, AckedFiles.File f, Path file) throws IOException {
-        Files.deleteIfExists(file);
+    private void read(int thread, String region, AckedFiles.File f) {
+        Content.Checker check = new Content.Checker(f.key());
         long t0 = System.nanoTime();
         try {
-            client.get(region, f.name(), file, null);
+            client.get(region, f.name(), check);
         } catch (IOException e) {
             long t1 = System.nanoTime();
             stats.failed(Op.READ, e.getMessage());
@@ -201,8 +189,7 @@ final class LoadRun {
             return;
         }
         long t1 = System.nanoTime();
-        long at = Content.firstMismatch(file, f.key(), f.size());
-        Files.deleteIfExists(file);
+        long at = check.firstMismatch(f.size());
         if (at >= 0) {
             stats.corrupt(Op.READ);
             acked.markCorrupt(f.name());

@@ -4,8 +4,6 @@ import geoblocks.app.GeoClient;
 import geoblocks.blockstore.core.Manifest;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -31,8 +29,7 @@ final class Verifier {
     private Verifier() {}
 
     static Outcome verify(GeoClient client, List<AckedFiles.File> files, List<String> upRegions, int threads,
-            Path scratch, PrintStream out) throws InterruptedException, IOException {
-        Files.createDirectories(scratch);
+            PrintStream out) throws InterruptedException {
         List<String> lost = Collections.synchronizedList(new ArrayList<>());
         List<String> corrupt = Collections.synchronizedList(new ArrayList<>());
         Map<String, Manifest> manifests = new ConcurrentHashMap<>();
@@ -42,11 +39,10 @@ final class Verifier {
         long t0 = System.nanoTime();
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < threads; w++) {
-            Path tmp = scratch.resolve("verify-" + w);
             Thread t = new Thread(() -> {
                 for (int i; (i = next.getAndIncrement()) < files.size(); ) {
                     AckedFiles.File f = files.get(i);
-                    String problem = check(client, f, i, upRegions, tmp, manifests);
+                    String problem = check(client, f, i, upRegions, manifests);
                     if (problem == null) {
                         bytes.addAndGet(f.size());
                     } else if (problem.startsWith("corrupt")) {
@@ -91,12 +87,12 @@ final class Verifier {
      * {@link #ROUNDS} rounds, so a cluster still draining the load's backlog is not mistaken for one
      * that lost data; a round in which every region says the file does not exist ends it at once.
      */
-    private static String check(GeoClient client, AckedFiles.File f, int i, List<String> regions, Path tmp,
+    private static String check(GeoClient client, AckedFiles.File f, int i, List<String> regions,
             Map<String, Manifest> manifests) {
         String problem = null;
         for (int round = 1; round <= ROUNDS; round++) {
             List<String> errors = new ArrayList<>();
-            problem = checkOnce(client, f, i, regions, tmp, manifests, errors);
+            problem = checkOnce(client, f, i, regions, manifests, errors);
             if (problem == null || problem.startsWith("corrupt")
                     || errors.stream().allMatch(e -> e.contains("no such file"))) {
                 return problem;
@@ -113,15 +109,14 @@ final class Verifier {
         return problem + " (in each of " + ROUNDS + " rounds)";
     }
 
-    private static String checkOnce(GeoClient client, AckedFiles.File f, int i, List<String> regions, Path tmp,
+    private static String checkOnce(GeoClient client, AckedFiles.File f, int i, List<String> regions,
             Map<String, Manifest> manifests, List<String> errors) {
         for (int k = 0; k < regions.size(); k++) {
             String region = regions.get((i + k) % regions.size());
             try {
-                Files.deleteIfExists(tmp);
-                Manifest m = client.get(region, f.name(), tmp, null);
-                long at = Content.firstMismatch(tmp, f.key(), f.size());
-                Files.deleteIfExists(tmp);
+                Content.Checker check = new Content.Checker(f.key());
+                Manifest m = client.get(region, f.name(), check);
+                long at = check.firstMismatch(f.size());
                 if (at >= 0) {
                     return "corrupt: read at " + region + " succeeded with bytes that differ from offset " + at;
                 }

@@ -20,11 +20,26 @@ public final class ClientPort extends PortType {
         indication(Result.class);
     }
 
-    /** Upload {@code file} as {@code name}; the result's value is the node's confirmation text. */
-    public record Put(long op, Path file, String name, String policy, int blockSize) implements KompicsEvent {}
+    /**
+     * Upload {@code file} (or, when {@code source} is set, its bytes) as {@code name}; the result's
+     * value is the node's confirmation text.
+     */
+    public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize)
+            implements KompicsEvent {
+        public Put(long op, Path file, String name, String policy, int blockSize) {
+            this(op, file, null, name, policy, blockSize);
+        }
+    }
 
-    /** Download {@code name} into {@code out} (written to a temp file, renamed when verified); value: the Manifest. */
-    public record Get(long op, String name, Path out) implements KompicsEvent {}
+    /**
+     * Download {@code name} into {@code out} (written to a temp file, renamed when verified) or, when
+     * {@code sink} is set, into the sink as it streams; value: the Manifest.
+     */
+    public record Get(long op, String name, Path out, ByteSink sink) implements KompicsEvent {
+        public Get(long op, String name, Path out) {
+            this(op, name, out, null);
+        }
+    }
 
     /** List every file; value: a List of FileOp.ListEntry. */
     public record ListFiles(long op) implements KompicsEvent {}

@@ -22,7 +22,9 @@ import java.util.zip.CRC32C;
 /**
  * Downloads a file: receives the manifest, then the bytes in order, checking each block's CRC32C
  * against the manifest as it completes, and writing to {@code OUT.part}; only a complete, verified
- * file is fsync'ed and renamed to {@code OUT}. A failure deletes the partial file.
+ * file is fsync'ed and renamed to {@code OUT}. A failure deletes the partial file. With a
+ * {@link ByteSink} the bytes go to the sink instead, each part after it was fed to its block's
+ * checksum (a corrupt block fails the download when its last part arrives).
  */
 final class GetTransfer implements Transfer {
     /** Largest manifest a client accepts (a million blocks' worth). */
@@ -45,7 +47,7 @@ final class GetTransfer implements Transfer {
         this.client = client;
         this.get = get;
         this.ackEvery = Math.max(1, window / 4);
-        this.part = get.out().resolveSibling(get.out().getFileName() + ".part");
+        this.part = get.sink() != null ? null : get.out().resolveSibling(get.out().getFileName() + ".part");
     }
 
     @Override
@@ -73,8 +75,10 @@ final class GetTransfer implements Transfer {
         }
         manifest = ManifestCodec.decode(manifestParts.bytes());
         manifestParts = null;
-        out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+        if (part != null) {
+            out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+        }
         if (manifest.size() == 0) {
             complete();
         }
@@ -85,11 +89,15 @@ final class GetTransfer implements Transfer {
             throw new IOException("data at offset " + d.offset() + " (" + d.data().length
                     + " bytes) does not follow " + received + " of " + manifest.size());
         }
-        ByteBuffer buf = ByteBuffer.wrap(d.data());
-        while (buf.hasRemaining()) {
-            out.write(buf, received + buf.position());
-        }
         verify(d.data());
+        if (out == null) {
+            get.sink().write(received, d.data());
+        } else {
+            ByteBuffer buf = ByteBuffer.wrap(d.data());
+            while (buf.hasRemaining()) {
+                out.write(buf, received + buf.position());
+            }
+        }
         received += d.data().length;
         client.progress(get.op(), received, manifest.size());
         if (received == manifest.size()) {
@@ -123,10 +131,12 @@ final class GetTransfer implements Transfer {
 
     private void complete() throws IOException {
         client.send(new GetAck(get.op(), received)); // lets the node return the last window's memory
-        out.force(true);
-        out.close();
-        out = null;
-        Files.move(part, get.out(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        if (out != null) {
+            out.force(true);
+            out.close();
+            out = null;
+            Files.move(part, get.out(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
         client.finish(get.op(), null, manifest);
     }
 

@@ -40,8 +40,12 @@ final class PutTransfer implements Transfer {
 
     @Override
     public void start() throws IOException {
-        in = FileChannel.open(put.file(), StandardOpenOption.READ);
-        size = in.size();
+        if (put.source() != null) {
+            size = put.source().size();
+        } else {
+            in = FileChannel.open(put.file(), StandardOpenOption.READ);
+            size = in.size();
+        }
         client.send(new PutBegin(put.op(), put.name(), size, put.blockSize(), put.policy()));
     }
 
@@ -66,6 +70,9 @@ final class PutTransfer implements Transfer {
             int n = Math.min(chunk, blockLen - offsetInBlock);
             byte[] data = new byte[n];
             ByteBuffer buf = ByteBuffer.wrap(data);
+            if (in == null) {
+                put.source().read(sent, buf);
+            }
             while (buf.hasRemaining()) {
                 if (in.read(buf, sent + buf.position()) < 0) {
                     throw new IOException(put.file() + " shrank while uploading");

@@ -1,0 +1,17 @@
+package geoblocks.blockstore.client;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Where an upload's bytes come from when they are not in a file: a generator or a buffer the
+ * caller owns. Read on the client component's thread, in order, a chunk at a time; the upload
+ * never holds more than the put window of it.
+ */
+public interface ByteSource {
+    /** Total bytes; constant for the upload. */
+    long size();
+
+    /** Fills {@code dst} from its position to its limit with the bytes at {@code offset}. */
+    void read(long offset, ByteBuffer dst) throws IOException;
+}
