@@ -2,6 +2,7 @@ package geoblocks.app;
 
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.RttProbe;
+import geoblocks.ledbat.wire.LedbatCodec;
 import geoblocks.net.MessageAuth;
 import geoblocks.net.netty.CodecSerializer;
 import java.nio.file.Path;
@@ -35,6 +36,7 @@ public final class Runtime {
         CodecSerializer.authenticate(new MessageAuth(config.secret()));
         CodecSerializer.register(FileCodec.INSTANCE, 100, "geoblocks-file");
         CodecSerializer.register(RttProbe.CODEC, 101, "geoblocks-rtt");
+        CodecSerializer.register(LedbatCodec.INSTANCE, LedbatCodec.SERIALIZER_ID, "ledbat");
         Kompics.setFaultHandler(fault -> {
             LOG.error("handler failed in {} on {}; event dropped, component kept", fault.getSource(),
                     fault.getEvent(), fault.getCause());

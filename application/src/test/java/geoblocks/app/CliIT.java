@@ -113,6 +113,18 @@ class CliIT {
         assertTrue(stat.out().startsWith("{\"name\":\"cli/photo\",\"size\":700000,\"blockSize\":262144,\"policy\":\"localfarthest\""), stat.out());
         assertEquals(3, stat.out().split("\"replicas\":\\[\"seoul\",\"saopaulo\"\\]", -1).length - 1, stat.out());
 
+        // seoul sent the saopaulo replicas (a foreground put) as TCP block data; status shows it per transport
+        Run status = run("client", "--at", "seoul", "--config", cfg, "status", "--json");
+        assertEquals(0, status.exit(), status.toString());
+        java.util.regex.Matcher t = java.util.regex.Pattern.compile(
+                "\"transfers\":\\{\"ledbat\":\\{\"bytes_sent\":(\\d+),\"bytes_received\":(\\d+)\\},"
+                + "\"tcp\":\\{\"bytes_sent\":(\\d+),\"bytes_received\":(\\d+)\\}\\}").matcher(status.out());
+        assertTrue(t.find(), status.out());
+        assertTrue(Long.parseLong(t.group(3)) >= 700_000, status.out());
+        assertTrue(status.out().startsWith("{\"region\":\"seoul\",\"peers\":["), status.out());
+        Run text = run("client", "--at", "seoul", "--config", cfg, "status");
+        assertTrue(text.out().contains("block transfers between nodes: ledbat "), text.out());
+
         Run ls = run("client", "--at", "saopaulo", "--config", cfg, "ls");
         assertTrue(ls.out().contains("cli/photo") && ls.out().contains("localfarthest"), ls.out());
 

@@ -116,6 +116,7 @@ class FaultIT {
         Path in = file("repair-in", 3 * 65536, 1);
         client.put("seoul", in, "repair-me", "localclosest", 65536, null);
         Manifest m = client.stat("seoul", "repair-me");
+        long[] before = transfers();
         String other = m.blocks().get(0).replicas().get(1);
         Path corrupt = storage("seoul").pathOf(m.blockId(0));
         byte[] b = Files.readAllBytes(corrupt);
@@ -133,9 +134,30 @@ class FaultIT {
         StatusReply s = client.status("seoul");
         assertTrue(s.repaired() >= 2, "seoul repaired " + s.repaired());
         assertEquals(0, s.unrepairable());
+        long[] after = transfers();
+        assertEquals(before[0], after[0], "repairs moved no block bytes over TCP (sent)");
+        assertEquals(before[1], after[1], "repairs moved no block bytes over TCP (received)");
+        assertTrue(after[2] - before[2] >= 3 * 65536, "LEDBAT bytes sent for three repairs: " + (after[2] - before[2]));
+        assertTrue(after[3] - before[3] >= 3 * 65536, "LEDBAT bytes received for three repairs: " + (after[3] - before[3]));
         Path out = work.resolve("repair-out");
         client.get("dublin", "repair-me", out, null);
         assertEquals(-1, Files.mismatch(in, out));
+    }
+
+    /** Block bytes between nodes summed over the cluster: tcp sent, tcp received, ledbat sent, ledbat received. */
+    static long[] transfers(String... except) throws IOException {
+        long[] t = new long[4];
+        for (String r : config.cluster().regionIds()) {
+            if (List.of(except).contains(r)) {
+                continue;
+            }
+            FileOp.Transfers x = client.status(r).transfers();
+            t[0] += x.tcpSent();
+            t[1] += x.tcpReceived();
+            t[2] += x.ledbatSent();
+            t[3] += x.ledbatReceived();
+        }
+        return t;
     }
 
     @Test
@@ -308,6 +330,7 @@ class FaultIT {
         Manifest m = client.stat("seoul", "replace-me");
         String gone = m.blocks().stream().flatMap(b -> b.replicas().stream())
                 .filter(r -> !r.equals("seoul")).findFirst().orElseThrow();
+        long[] before = transfers(gone);
         cluster.kill(gone);
         await(60, "every block of replace-me back to 2 live replicas without " + gone, () -> {
             try {
@@ -328,6 +351,21 @@ class FaultIT {
                 return false;
             }
         });
+        // The leader (smallest live holder) copies each block it does not place on itself over LEDBAT.
+        String leader = m.blocks().stream().flatMap(b -> b.replicas().stream()).filter(r -> !r.equals(gone))
+                .sorted().findFirst().orElseThrow();
+        Manifest after = client.stat("seoul", "replace-me");
+        long pushed = 0;
+        for (int i = 0; i < m.blocks().size(); i++) {
+            List<String> added = new ArrayList<>(after.blocks().get(i).replicas());
+            added.removeAll(m.blocks().get(i).replicas());
+            if (!added.isEmpty() && !added.contains(leader)) {
+                pushed += m.blocks().get(i).length();
+            }
+        }
+        long[] moved = transfers(gone);
+        assertTrue(moved[2] - before[2] >= pushed, "LEDBAT bytes sent " + (moved[2] - before[2]) + " < " + pushed);
+        assertTrue(moved[3] - before[3] >= pushed, "LEDBAT bytes received " + (moved[3] - before[3]) + " < " + pushed);
         Path out = work.resolve("replace-out");
         client.get("seoul", "replace-me", out, null);
         assertEquals(-1, Files.mismatch(in, out));

@@ -155,14 +155,19 @@ final class ClientOps {
         }
     }
 
-    @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the node's view of its peers (RTT, up/down).")
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the node's view of its peers (RTT, up/down), refused input, scrubber and transfer counters.")
     static final class Status implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
+        @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
 
         @Override
         public Integer call() throws Exception {
             try (GeoClient c = parent.open()) {
                 StatusReply s = c.status(parent.at);
+                if (json) {
+                    System.out.println(Json.status(s));
+                    return 0;
+                }
                 System.out.println("node " + s.region());
                 for (PeerRtt p : s.peers()) {
                     System.out.printf("  %-12s %s%n", p.region(), p.rttMs() < 0 ? "down" : String.format("%.1f ms", p.rttMs()));
@@ -171,6 +176,9 @@ final class ClientOps {
                         s.malformed(), s.unauthenticated());
                 System.out.printf("scrubber: %d blocks verified, %d replicas repaired, %d could not be repaired%n",
                         s.scrubbed(), s.repaired(), s.unrepairable());
+                System.out.printf("block transfers between nodes: ledbat %d bytes sent, %d received; tcp %d bytes sent, %d received%n",
+                        s.transfers().ledbatSent(), s.transfers().ledbatReceived(), s.transfers().tcpSent(),
+                        s.transfers().tcpReceived());
             }
             return 0;
         }

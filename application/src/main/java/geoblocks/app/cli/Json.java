@@ -2,8 +2,11 @@ package geoblocks.app.cli;
 
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.FileOp.PeerRtt;
+import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.FileOp.Transfers;
 
-/** Minimal JSON rendering of a manifest for {@code stat --json}. */
+/** Minimal JSON rendering of a manifest for {@code stat --json} and of a node's {@code status --json}. */
 final class Json {
     private Json() {}
 
@@ -26,6 +29,25 @@ final class Json {
             s.append("]}");
         }
         return s.append("]}").toString();
+    }
+
+    static String status(StatusReply st) {
+        StringBuilder s = new StringBuilder("{");
+        s.append("\"region\":").append(str(st.region())).append(",\"peers\":[");
+        for (int i = 0; i < st.peers().size(); i++) {
+            PeerRtt p = st.peers().get(i);
+            s.append(i == 0 ? "" : ",").append("{\"region\":").append(str(p.region())).append(",\"up\":")
+                    .append(p.rttMs() >= 0).append(",\"rtt_ms\":").append(p.rttMs() >= 0 ? String.valueOf(p.rttMs()) : "null")
+                    .append('}');
+        }
+        Transfers t = st.transfers();
+        s.append("],\"refused\":{\"malformed\":").append(st.malformed()).append(",\"unauthenticated\":")
+                .append(st.unauthenticated()).append("},\"scrubber\":{\"scrubbed\":").append(st.scrubbed())
+                .append(",\"repaired\":").append(st.repaired()).append(",\"unrepairable\":").append(st.unrepairable())
+                .append("},\"transfers\":{\"ledbat\":{\"bytes_sent\":").append(t.ledbatSent())
+                .append(",\"bytes_received\":").append(t.ledbatReceived()).append("},\"tcp\":{\"bytes_sent\":")
+                .append(t.tcpSent()).append(",\"bytes_received\":").append(t.tcpReceived()).append("}}}");
+        return s.toString();
     }
 
     static String str(String v) {

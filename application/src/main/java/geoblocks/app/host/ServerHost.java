@@ -26,7 +26,7 @@ public final class ServerHost extends ComponentDefinition {
         Component netty = init.net.kompics()
                 ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
                 : create(GeoNetwork.class, init.net.init(init.self));
-        Component node = create(NodeParent.class, init.node);
+        Component node = create(NodeParent.class, init.node.withLedbatBursts(!init.net.kompics()));
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);

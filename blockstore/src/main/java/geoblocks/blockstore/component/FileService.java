@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
@@ -20,6 +21,12 @@ import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import geoblocks.net.WireStats;
+import geoblocks.ledbat.port.DataReceived;
+import geoblocks.ledbat.port.LedbatPort;
+import geoblocks.ledbat.port.SendProgress;
+import geoblocks.ledbat.port.StreamClosed;
+import geoblocks.ledbat.port.StreamFailed;
+import geoblocks.ledbat.port.StreamOpened;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,6 +65,8 @@ public final class FileService extends ComponentDefinition implements Node {
     private final Positive<Timer> timer = requires(Timer.class);
     private final Positive<BlockStorePort> store = requires(BlockStorePort.class);
     private final Positive<RttPort> rttPort = requires(RttPort.class);
+    /** Background block streams (scrub repair, re-replication) when background-transport = ledbat. */
+    private final Positive<LedbatPort> ledbat = requires(LedbatPort.class);
     /** Connection failures (NettyNetwork); left unconnected in the simulator. */
     private final Positive<NetworkControl> control = requires(NetworkControl.class);
 
@@ -69,6 +78,8 @@ public final class FileService extends ComponentDefinition implements Node {
     private final Random random;
     private final MemoryBudget budget;
     private final Pending pending = new Pending();
+    private final TransferCounters counters = new TransferCounters();
+    private final BackgroundTransfers background;
     private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
     private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
     private final Uploads uploads = new Uploads(this);
@@ -96,8 +107,11 @@ public final class FileService extends ComponentDefinition implements Node {
         List<String> peers = peerRegions();
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
         this.replicas = new ReplicaServer(this, d -> trigger(d, store));
-        this.scrubber = new Scrubber(this, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L);
-        this.rereplicator = new Rereplicator(this, settings.replaceAfterMs() * 1_000_000L);
+        this.background = new BackgroundTransfers(this, e -> trigger(e, ledbat), counters);
+        BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
+        this.scrubber = new Scrubber(this, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L,
+                viaLedbat);
+        this.rereplicator = new Rereplicator(this, settings.replaceAfterMs() * 1_000_000L, viaLedbat);
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
             spt.setTimeoutEvent(new Tick(spt));
@@ -112,6 +126,7 @@ public final class FileService extends ComponentDefinition implements Node {
             long now = now();
             scrubber.tick(now, now - lastTick);
             rereplicator.tick(now);
+            background.tick(now);
             lastTick = now;
             logRefusedInput();
         });
@@ -143,6 +158,11 @@ public final class FileService extends ComponentDefinition implements Node {
         handle(store, BlockStored.class, s -> complete(storeWaiters, s.req(), s));
         handle(store, BlockRead.class, r -> complete(readWaiters, r.req(), r));
         handle(net, FileMsg.class, this::onMsg);
+        handle(ledbat, StreamOpened.class, background::onOpened);
+        handle(ledbat, SendProgress.class, background::onProgress);
+        handle(ledbat, DataReceived.class, background::onData);
+        handle(ledbat, StreamClosed.class, background::onClosed);
+        handle(ledbat, StreamFailed.class, background::onFailed);
         handle(control, NetworkException.class, e -> {
             channelErrors++;
             if (e.peer != null) {
@@ -157,11 +177,11 @@ public final class FileService extends ComponentDefinition implements Node {
 
     /** At most every 10 s: one line with how much network input was refused since the last one. */
     private void logRefusedInput() {
-        long refused = WireStats.malformedCount() + WireStats.unauthenticatedCount() + dropped + channelErrors;
+        long refused = WireStats.malformedCount() + WireStats.unauthenticatedCount() + dropped + channelErrors + background.refused;
         long now = now();
         if (refused != loggedRefused && now - lastRefusedLogNanos > 10_000_000_000L) {
             LOG.warn("{}: refused {} network messages in the last period ({} malformed/unexpected, {} unauthenticated so far)",
-                    region, refused - loggedRefused, WireStats.malformedCount() + dropped + channelErrors,
+                    region, refused - loggedRefused, WireStats.malformedCount() + dropped + channelErrors + background.refused,
                     WireStats.unauthenticatedCount());
             loggedRefused = refused;
             lastRefusedLogNanos = now;
@@ -189,6 +209,11 @@ public final class FileService extends ComponentDefinition implements Node {
     }
 
     private void dispatch(NetAddress from, FileOp op) {
+        if (op instanceof ReplicaData p) {
+            counters.tcpReceived(p.data().length);
+        } else if (op instanceof BlockData p) {
+            counters.tcpReceived(p.data().length);
+        }
         if (op instanceof PutBegin p) {
             uploads.onBegin(from, p);
         } else if (op instanceof PutData p) {
@@ -222,6 +247,10 @@ public final class FileService extends ComponentDefinition implements Node {
                 replicas.onLookup(from, p);
             } else if (op instanceof DeleteFile p) {
                 replicas.onDelete(from, p);
+            } else if (op instanceof BackgroundFetch p) {
+                background.onFetch(from, p);
+            } else if (op instanceof BackgroundOffer p) {
+                background.onOffer(from, p);
             } else {
                 replicas.onPublish(from, (ManifestPart) op);
             }
@@ -234,7 +263,7 @@ public final class FileService extends ComponentDefinition implements Node {
 
     private static boolean isNodeRequest(FileOp op) {
         return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
-                || op instanceof DeleteFile || (op instanceof ManifestPart p && p.publish());
+                || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer || (op instanceof ManifestPart p && p.publish());
     }
 
     private void onList(NetAddress from, ListReq l) {
@@ -252,8 +281,9 @@ public final class FileService extends ComponentDefinition implements Node {
         for (String p : peerRegions()) {
             peers.add(new PeerRtt(p, rtt.rttMs(p).orElse(-1.0)));
         }
-        send(from, new StatusReply(s.req(), region, peers, WireStats.malformedCount() + dropped + channelErrors,
-                WireStats.unauthenticatedCount(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable));
+        send(from, new StatusReply(s.req(), region, peers, WireStats.malformedCount() + dropped + channelErrors + background.refused,
+                WireStats.unauthenticatedCount(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable,
+                new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived())));
     }
 
     private void onDelete(NetAddress client, DeleteReq d) {
@@ -370,6 +400,11 @@ public final class FileService extends ComponentDefinition implements Node {
 
     @Override
     public void send(NetAddress to, FileOp op) {
+        if (op instanceof ReplicaData p) {
+            counters.tcpSent(p.data().length);
+        } else if (op instanceof BlockData p) {
+            counters.tcpSent(p.data().length);
+        }
         trigger(new FileMsg(new NetHeader(self, to, Transport.TCP), op), net);
     }
 
@@ -378,6 +413,21 @@ public final class FileService extends ComponentDefinition implements Node {
         long req = newReq();
         pending.add(req, peer, waiter, settings.rpcTimeoutMs() * 1_000_000L, now());
         return req;
+    }
+
+    @Override
+    public void touch(long req) {
+        pending.touch(req, now());
+    }
+
+    @Override
+    public void cancel(long req) {
+        pending.cancel(req);
+    }
+
+    @Override
+    public void fail(long req, String why) {
+        pending.fail(req, why);
     }
 
     @Override

@@ -52,6 +52,15 @@ interface Node {
      */
     long expect(NetAddress peer, Pending.Waiter waiter);
 
+    /** Progress on request {@code req} seen another way (LEDBAT): its deadline moves. */
+    void touch(long req);
+
+    /** Stops waiting for {@code req} without calling its waiter. */
+    void cancel(long req);
+
+    /** Fails {@code req} now: its waiter's timeout runs with {@code why}. */
+    void fail(long req, String why);
+
     void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done);
 
     void readLocal(BlockId id, Consumer<BlockRead> done);

@@ -5,6 +5,9 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.RttPort;
+import geoblocks.ledbat.component.LedbatComponent;
+import geoblocks.ledbat.component.LedbatInit;
+import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import geoblocks.net.WanEmulator;
@@ -21,8 +24,9 @@ import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.timer.Timer;
 
 /**
- * One geoblocks node: wires BlockStore, RTTMonitor and FileService over the Network and Timer it
- * requires, with the emulated WAN in between when the cluster asks for it. The same parent runs
+ * One geoblocks node: wires BlockStore, RTTMonitor, LEDBAT (background block streams) and
+ * FileService over the Network and Timer it requires, with the emulated WAN in between when the
+ * cluster asks for it (so LEDBAT's datagrams see the same emulated delays as the TCP messages). The same parent runs
  * in production (under a host with NettyNetwork and JavaTimer) and in the simulator.
  */
 public final class NodeParent extends ComponentDefinition {
@@ -46,13 +50,15 @@ public final class NodeParent extends ComponentDefinition {
                 new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings));
         Component files = create(FileService.class, new FileService.FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed));
-        for (Component c : new Component[] {monitor, files}) {
+        Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
+        for (Component c : new Component[] {monitor, files, ledbat}) {
             connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
             connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
         }
         connect(files.getNegative(NetworkControl.class), control, Channel.TWO_WAY);
         connect(files.getNegative(BlockStorePort.class), blocks.getPositive(BlockStorePort.class), Channel.TWO_WAY);
         connect(files.getNegative(RttPort.class), monitor.getPositive(RttPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(LedbatPort.class), ledbat.getPositive(LedbatPort.class), Channel.TWO_WAY);
     }
 
     /** Everything a node needs: who and where it is, the cluster, its storage and a seed. */
@@ -65,6 +71,8 @@ public final class NodeParent extends ComponentDefinition {
         final ManifestStore manifests;
         final long seed;
         final Executor io;
+        /** LEDBAT hands the network bursts of packets: only on our GeoNetwork (see LedbatInit). */
+        final boolean ledbatBursts;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -75,6 +83,12 @@ public final class NodeParent extends ComponentDefinition {
         /** A node whose block I/O runs on {@code io} (production: a pool, see BlockStoreComponent). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io) {
+            this(region, cluster, settings, blocks, manifests, seed, io, false);
+        }
+
+        private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
+                ManifestStore manifests, long seed, Executor io, boolean ledbatBursts) {
+            this.ledbatBursts = ledbatBursts;
             this.io = io;
             this.region = region;
             this.self = cluster.address(region);
@@ -83,6 +97,11 @@ public final class NodeParent extends ComponentDefinition {
             this.blocks = blocks;
             this.manifests = manifests;
             this.seed = seed;
+        }
+
+        /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
+        public NodeInit withLedbatBursts(boolean bursts) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts);
         }
     }
 }

@@ -59,6 +59,27 @@ final class Pending {
         return true;
     }
 
+    /** Moves the deadline of {@code req} as a reply would (progress seen another way, e.g. on LEDBAT). */
+    void touch(long req, long now) {
+        Entry e = byReq.get(req);
+        if (e != null) {
+            e.deadline[0] = now + e.timeoutNanos;
+        }
+    }
+
+    /** Stops waiting for {@code req} without telling its waiter (the caller knows the outcome). */
+    void cancel(long req) {
+        byReq.remove(req);
+    }
+
+    /** Fails {@code req} now with {@code why}; nothing when nobody waits for it. */
+    void fail(long req, String why) {
+        Entry e = byReq.remove(req);
+        if (e != null) {
+            e.waiter.onTimeout(why);
+        }
+    }
+
     /** Times out every request past its deadline. */
     void expire(long now, String peerDescription) {
         List<Entry> expired = new ArrayList<>();

@@ -3,6 +3,8 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.net.NetAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,13 +13,16 @@ import java.util.Optional;
  * most {@code bytesPerSecond}, re-reading and verifying each against its stored and its manifest
  * CRC32C. A missing or corrupt replica is repaired from a healthy replica elsewhere (fetched with
  * the same checksum checks as a download) and written with the store's atomic replace, so the bad
- * copy is only replaced once a good one is durable. One block at a time; passes start at most
- * every {@code passIntervalNanos}.
+ * copy is only replaced once a good one is durable. With {@code background} (background-transport =
+ * ledbat) the repair is pushed by a healthy replica over LEDBAT instead of fetched over TCP. One
+ * block at a time; passes start at most every {@code passIntervalNanos}.
  */
 final class Scrubber {
     private final Node node;
     private final long bytesPerSecond;
     private final long passIntervalNanos;
+    /** Null: repairs fetch over TCP. */
+    private final BackgroundTransfers background;
     private String cursorName = "";
     private int cursorBlock;
     private boolean busy;
@@ -28,7 +33,8 @@ final class Scrubber {
     long repaired;
     long unrepairable;
 
-    Scrubber(Node node, long bytesPerSecond, long passIntervalNanos) {
+    Scrubber(Node node, long bytesPerSecond, long passIntervalNanos, BackgroundTransfers background) {
+        this.background = background;
         this.node = node;
         this.bytesPerSecond = bytesPerSecond;
         this.passIntervalNanos = passIntervalNanos;
@@ -99,22 +105,43 @@ final class Scrubber {
     }
 
     private void repair(Manifest m, int index, BlockId id, Manifest.BlockRef ref, String problem) {
+        if (background != null) {
+            List<NetAddress> holders = new ArrayList<>();
+            for (String r : node.rtt().readOrder(ref.replicas())) {
+                if (!r.equals(node.region())) {
+                    holders.add(node.addressOf(r));
+                }
+            }
+            background.pull(holders, id, ref.length(), ref.crc(), why -> {
+                if (why == null) {
+                    repaired(m, id, problem);
+                } else {
+                    unrepairable(m, id, problem, why);
+                }
+            });
+            return;
+        }
         Downloads.fetch(node, m, index, true, data -> node.storeLocal(id, data, ref.crc(), stored -> {
             if (stored.error() == null) {
-                repaired++;
-                Logs.info(node.region() + ": repaired block " + id + " of '" + m.name() + "' (" + problem + ")");
+                repaired(m, id, problem);
             } else {
-                unrepairable++;
-                Logs.warn(node.region() + ": could not rewrite block " + id + ": " + stored.error());
+                unrepairable(m, id, problem, "could not rewrite it: " + stored.error());
             }
-            busy = false;
-            next();
-        }), why -> {
-            unrepairable++;
-            Logs.warn(node.region() + ": block " + id + " of '" + m.name() + "' is bad here (" + problem
-                    + ") and no healthy replica answered: " + why);
-            busy = false;
-            next();
-        });
+        }), why -> unrepairable(m, id, problem, "no healthy replica answered: " + why));
+    }
+
+    private void repaired(Manifest m, BlockId id, String problem) {
+        repaired++;
+        Logs.info(node.region() + ": repaired block " + id + " of '" + m.name() + "' (" + problem + ")"
+                + (background != null ? " over LEDBAT" : ""));
+        busy = false;
+        next();
+    }
+
+    private void unrepairable(Manifest m, BlockId id, String problem, String why) {
+        unrepairable++;
+        Logs.warn(node.region() + ": block " + id + " of '" + m.name() + "' is bad here (" + problem + "): " + why);
+        busy = false;
+        next();
     }
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBytes, int fetchParallelism,
         long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
         int defaultBlockSize, int maxBlocksPerFile, long memoryBudgetBytes, long scrubBytesPerSecond,
-        long scrubPassIntervalMs, long replaceAfterMs) {
+        long scrubPassIntervalMs, long replaceAfterMs, String backgroundTransport) {
 
     public NodeSettings {
         require(chunkBytes >= 1024 && chunkBytes <= MAX_CHUNK, "chunk-bytes must be in 1024.." + MAX_CHUNK, chunkBytes);
@@ -28,12 +28,32 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         require(scrubBytesPerSecond >= 0, "scrub-rate must be >= 0 (0 = off)", scrubBytesPerSecond);
         require(scrubPassIntervalMs >= 0, "scrub-pass-interval must be >= 0", scrubPassIntervalMs);
         require(replaceAfterMs >= 0, "replace-after must be >= 0 (0 = never)", replaceAfterMs);
+        if (!LEDBAT.equals(backgroundTransport) && !TCP.equals(backgroundTransport)) {
+            throw new IllegalArgumentException("geoblocks.node.background-transport must be ledbat or tcp, was '"
+                    + backgroundTransport + "'");
+        }
     }
 
     private static void require(boolean ok, String what, long value) {
         if (!ok) {
             throw new IllegalArgumentException("geoblocks.node." + what + ", was " + value);
         }
+    }
+
+    /** background-transport values: scrub repair and re-replication over LEDBAT streams or TCP messages. */
+    public static final String LEDBAT = "ledbat";
+    public static final String TCP = "tcp";
+
+    /** True when background block transfers (scrub repair, re-replication) ride LEDBAT. */
+    public boolean backgroundOverLedbat() {
+        return LEDBAT.equals(backgroundTransport);
+    }
+
+    /** These settings with {@code background-transport} set to {@code transport} (ledbat or tcp). */
+    public NodeSettings withBackgroundTransport(String transport) {
+        return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
+                probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
+                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, transport);
     }
 
     /** Largest chunk: bounded by {@code FileCodec.MAX_DATA}. */
@@ -64,7 +84,8 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
                 budget(c),
                 c.getBytes("scrub-rate"),
                 c.getDuration("scrub-pass-interval", TimeUnit.MILLISECONDS),
-                c.getDuration("replace-after", TimeUnit.MILLISECONDS));
+                c.getDuration("replace-after", TimeUnit.MILLISECONDS),
+                c.getString("background-transport"));
     }
 
     /** A byte size that must fit an int; rejected (not wrapped) when it does not. */
@@ -90,6 +111,6 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
     /** Defaults as in reference.conf, for tests and the simulator. */
     public static NodeSettings defaults() {
         return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 32 << 20, 1 << 20,
-                262_144, autoBudget(), 16L << 20, 600_000, 600_000);
+                262_144, autoBudget(), 16L << 20, 600_000, 600_000, LEDBAT);
     }
 }

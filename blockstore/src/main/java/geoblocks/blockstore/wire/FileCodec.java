@@ -73,7 +73,8 @@ public final class FileCodec implements WireCodec<FileMsg> {
     private static final Class<?>[] TAGS = {PutBegin.class, PutData.class, GetBegin.class, GetAck.class,
         ListReq.class, StatReq.class, DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class,
         ListPart.class, StatusReply.class, ManifestPart.class, Done.class, Failed.class, ReplicaData.class,
-        ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class};
+        ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class,
+        BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -113,6 +114,8 @@ public final class FileCodec implements WireCodec<FileMsg> {
             }
             o.i64(p.malformed()); o.i64(p.unauthenticated());
             o.i64(p.scrubbed()); o.i64(p.repaired()); o.i64(p.unrepairable());
+            Transfers t = p.transfers();
+            o.i64(t.tcpSent()); o.i64(t.tcpReceived()); o.i64(t.ledbatSent()); o.i64(t.ledbatReceived());
         } else if (op instanceof ManifestPart p) {
             o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
         } else if (op instanceof Done p) {
@@ -131,6 +134,12 @@ public final class FileCodec implements WireCodec<FileMsg> {
             o.str(p.name());
         } else if (op instanceof DeleteFile p) {
             o.str(p.name());
+        } else if (op instanceof BackgroundFetch p) {
+            o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc());
+        } else if (op instanceof BackgroundOffer p) {
+            o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc());
+        } else if (op instanceof BackgroundStored p) {
+            o.str(p.blockId()); o.bool(p.ok()); o.str(p.error());
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -167,7 +176,8 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 for (int i = 0; i < n; i++) {
                     peers.add(new PeerRtt(r.str(), Double.longBitsToDouble(r.i64())));
                 }
-                return new StatusReply(req, region, peers, r.i64(), r.i64(), r.i64(), r.i64(), r.i64());
+                return new StatusReply(req, region, peers, r.i64(), r.i64(), r.i64(), r.i64(), r.i64(),
+                        new Transfers(r.i64(), r.i64(), r.i64(), r.i64()));
             }
             case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
             case 14: return new Done(req, r.str());
@@ -178,6 +188,9 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 19: return new BlockData(req, r.i32(), r.i32(), r.i32(), r.bytes());
             case 20: return new LookupManifest(req, r.str());
             case 21: return new DeleteFile(req, r.str());
+            case 22: return new BackgroundFetch(req, r.str(), r.i32(), r.i32());
+            case 23: return new BackgroundOffer(req, r.str(), r.i32(), r.i32());
+            case 24: return new BackgroundStored(req, r.str(), r.bool(), r.str());
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }

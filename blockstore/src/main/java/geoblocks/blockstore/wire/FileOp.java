@@ -49,7 +49,10 @@ public sealed interface FileOp {
      * scrubber found: blocks verified, replicas repaired, replicas it could not repair.
      */
     record StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
-            long scrubbed, long repaired, long unrepairable) implements FileOp {}
+            long scrubbed, long repaired, long unrepairable, Transfers transfers) implements FileOp {}
+
+    /** Node-to-node block bytes sent and received per transport (see {@code TransferCounters}). */
+    record Transfers(long tcpSent, long tcpReceived, long ledbatSent, long ledbatReceived) {}
 
     // ---- both directions
     /** Part of an encoded manifest: a reply (to stat, get or lookup) or a publication to store. */
@@ -105,4 +108,25 @@ public sealed interface FileOp {
 
     /** Remove a file's manifest and the local replicas of its blocks. */
     record DeleteFile(long req, String name) implements FileOp {}
+
+    // ---- node -> node, background transfers over LEDBAT
+    /**
+     * Asks the receiver of the request to push block {@code blockId} ({@code length} bytes, CRC32C
+     * {@code crc}) to the asker on a background (LEDBAT) stream. Answered by {@link Failed} if it
+     * cannot; success is the block arriving (then the asker confirms with {@link BackgroundStored}).
+     */
+    record BackgroundFetch(long req, String blockId, int length, int crc) implements FileOp {}
+
+    /** Announces a background push of {@code blockId}: the receiver expects it and answers {@link Done}. */
+    record BackgroundOffer(long req, String blockId, int length, int crc) implements FileOp {}
+
+    /**
+     * The receiver of a background stream stored its block durably ({@code ok}) or refused it
+     * ({@code error}); {@code req} is the one in the stream's header.
+     */
+    record BackgroundStored(long req, String blockId, boolean ok, String error) implements FileOp {
+        public BackgroundStored {
+            error = clip(error);
+        }
+    }
 }

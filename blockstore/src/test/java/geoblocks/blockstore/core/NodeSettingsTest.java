@@ -2,6 +2,7 @@ package geoblocks.blockstore.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
@@ -89,14 +90,28 @@ class NodeSettingsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NodeSettings(
                 d.chunkBytes(), d.putWindowBytes(), d.getWindowBytes(), 0, d.rpcTimeoutMs(), d.probeIntervalMs(),
                 d.rttWindow(), d.downAfterMs(), d.maxBlockSize(), d.defaultBlockSize(), d.maxBlocksPerFile(),
-                d.memoryBudgetBytes(), d.scrubBytesPerSecond(), d.scrubPassIntervalMs(), d.replaceAfterMs()));
+                d.memoryBudgetBytes(), d.scrubBytesPerSecond(), d.scrubPassIntervalMs(), d.replaceAfterMs(), d.backgroundTransport()));
         assertTrue(e.getMessage().contains("geoblocks.node.fetch-parallelism"), e.getMessage());
         assertTrue(e.getMessage().endsWith("was 0"), e.getMessage());
     }
 
     @Test
     void new_boundaryValues_areAccepted() {
-        new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1, 1, 2, 0, 0, 0);
-        new NodeSettings(60_000, 60_000, 60_000, 1, 100, 10, 1, 11, 256 << 20, 256 << 20, 4_000_000, 512L << 20, 1L << 40, 1, 1);
+        new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1, 1, 2, 0, 0, 0, "tcp");
+        new NodeSettings(60_000, 60_000, 60_000, 1, 100, 10, 1, 11, 256 << 20, 256 << 20, 4_000_000, 512L << 20, 1L << 40, 1, 1, "ledbat");
+    }
+
+    @Test
+    void from_backgroundTransport_defaultsToLedbat_tcpSelectable() {
+        assertTrue(load("").backgroundOverLedbat());
+        assertFalse(load("geoblocks.node.background-transport = tcp").backgroundOverLedbat());
+    }
+
+    @Test
+    void from_unknownBackgroundTransport_isRejectedNamingKeyAndValue() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> load("geoblocks.node.background-transport = udt"));
+        assertTrue(e.getMessage().contains("geoblocks.node.background-transport must be ledbat or tcp"), e.getMessage());
+        assertTrue(e.getMessage().contains("'udt'"), e.getMessage());
     }
 }

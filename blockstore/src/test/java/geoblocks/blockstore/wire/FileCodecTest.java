@@ -62,9 +62,10 @@ class FileCodecTest {
                 new ListPart(11, List.of(), false),
                 new ListPart(11, List.of(entry(1), entry(2)), true),
                 new ListPart(11, IntStream.range(0, FileCodec.MAX_LIST).mapToObj(FileCodecTest::entry).toList(), true),
-                new StatusReply(12, "seoul", List.of(), 0, 0, 0, 0, 0),
+                new StatusReply(12, "seoul", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0)),
                 new StatusReply(12, "seoul", List.of(new PeerRtt("mumbai", 160.25), new PeerRtt("dublin", -1),
-                        new PeerRtt("x", Double.NaN), new PeerRtt("y", -0.0), new PeerRtt("z", Double.POSITIVE_INFINITY)), 7, Long.MAX_VALUE, 3, 2, 1),
+                        new PeerRtt("x", Double.NaN), new PeerRtt("y", -0.0), new PeerRtt("z", Double.POSITIVE_INFINITY)), 7, Long.MAX_VALUE, 3, 2, 1,
+                        new Transfers(1, 2L << 40, Long.MAX_VALUE, 4)),
                 new ManifestPart(13, true, 0, 100, bytes(4, 100)),
                 new ManifestPart(13, false, 60_000, 200_000, bytes(5, 60_000)),
                 new Done(14, "ok"),
@@ -77,7 +78,12 @@ class FileCodecTest {
                 new BlockData(19, 60_000, 1 << 20, 77, bytes(7, 500)),
                 new BlockData(19, 0, 0, 0, new byte[0]),
                 new LookupManifest(20, "a.bin"),
-                new DeleteFile(21, "a.bin"));
+                new DeleteFile(21, "a.bin"),
+                new BackgroundFetch(22, "b-f00d-2", 1 << 20, 0xDEADBEEF),
+                new BackgroundFetch(22, "", 0, 0),
+                new BackgroundOffer(23, "b-f00d-3", Integer.MAX_VALUE, -1),
+                new BackgroundStored(24, "b-f00d-3", true, ""),
+                new BackgroundStored(24, "b-f00d-3", false, "checksum 00000001 != manifest 00000002 " + unicode));
     }
 
     @Test
@@ -85,7 +91,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(21, covered.size());
+        assertEquals(24, covered.size());
     }
 
     @Test
@@ -119,7 +125,8 @@ class FileCodecTest {
         Class<?>[] order = {PutBegin.class, PutData.class, GetBegin.class, GetAck.class, ListReq.class, StatReq.class,
             DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class, ListPart.class, StatusReply.class,
             ManifestPart.class, Done.class, Failed.class, ReplicaData.class, ReplicaStored.class, FetchBlock.class,
-            BlockData.class, LookupManifest.class, DeleteFile.class};
+            BlockData.class, LookupManifest.class, DeleteFile.class, BackgroundFetch.class, BackgroundOffer.class,
+            BackgroundStored.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -159,7 +166,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 22, 100, 255}) {
+        for (int tag : new int[] {0, 25, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());
@@ -185,6 +192,7 @@ class FileCodecTest {
         assertBooleanChecked(new PutData(1, 2, 3, 4, false, new byte[0]), 12);
         assertBooleanChecked(new ManifestPart(1, true, 0, 5, new byte[5]), 0);
         assertBooleanChecked(new ListPart(1, List.of(), true), 2);
+        assertBooleanChecked(new BackgroundStored(1, "b-1", true, "x"), 2 + 3);
     }
 
     /** A string field announcing {@code len} bytes, followed by that many bytes of 'a'. */
@@ -292,7 +300,7 @@ class FileCodecTest {
     void decode_validHeaderAndTagThenRandomBytes_onlyMalformed() {
         Random r = new Random(2025);
         for (int i = 0; i < 5000; i++) {
-            byte[] wire = headerAndTag(1 + r.nextInt(22), r.nextInt(120));
+            byte[] wire = headerAndTag(1 + r.nextInt(25), r.nextInt(120));
             byte[] tail = new byte[wire.length - H - 1];
             r.nextBytes(tail);
             System.arraycopy(tail, 0, wire, H + 1, tail.length);

@@ -1,0 +1,289 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BackgroundExpectations;
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.IncomingBlock;
+import geoblocks.blockstore.core.TransferCounters;
+import geoblocks.blockstore.wire.BlockStreamHeader;
+import geoblocks.blockstore.wire.FileOp.BackgroundFetch;
+import geoblocks.blockstore.wire.FileOp.BackgroundOffer;
+import geoblocks.blockstore.wire.FileOp.BackgroundStored;
+import geoblocks.blockstore.wire.FileOp.Done;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.ledbat.port.CloseStream;
+import geoblocks.ledbat.port.DataReceived;
+import geoblocks.ledbat.port.OpenStream;
+import geoblocks.ledbat.port.SendData;
+import geoblocks.ledbat.port.SendProgress;
+import geoblocks.ledbat.port.StreamClosed;
+import geoblocks.ledbat.port.StreamFailed;
+import geoblocks.ledbat.port.StreamOpened;
+import geoblocks.net.NetAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import se.sics.kompics.KompicsEvent;
+
+/**
+ * Background block transfers over LEDBAT: the node holding a good copy pushes the block on its own
+ * LEDBAT stream (one stream per block), a {@link BlockStreamHeader} first, then the bytes. The
+ * receiver accepts only blocks it expects ({@link BackgroundExpectations}), assembles them in the
+ * memory budget ({@link IncomingBlock}), stores them durably, and only then confirms with
+ * {@link BackgroundStored} over TCP, which the sender's pending request waits for. Control
+ * messages (fetch, offer, confirmation) travel over TCP. Glue only: the decisions are in the core
+ * classes.
+ */
+final class BackgroundTransfers {
+    /** What an expected block does when it is stored ({@code null}) or fails; {@code touchReq} is kept alive by its progress. */
+    private record Waiting(long touchReq, Consumer<String> done) {}
+
+    private record Outgoing(long req, NetAddress peer, byte[] header, byte[] data) {}
+
+    private record StreamKey(NetAddress peer, int streamId) {}
+
+    private final Node node;
+    private final Consumer<KompicsEvent> ledbat;
+    private final TransferCounters counters;
+    private final BackgroundExpectations<Waiting> expected;
+    private final Map<Long, Outgoing> opening = new HashMap<>();
+    private final Map<Integer, Outgoing> sending = new HashMap<>();
+    private final Map<StreamKey, IncomingBlock> incoming = new HashMap<>();
+    private final Set<StreamKey> discarding = new HashSet<>();
+    /** Incoming streams refused: unexpected, bad header, wrong length or checksum, no memory. */
+    long refused;
+
+    BackgroundTransfers(Node node, Consumer<KompicsEvent> ledbat, TransferCounters counters) {
+        this.node = node;
+        this.ledbat = ledbat;
+        this.counters = counters;
+        this.expected = new BackgroundExpectations<>(node.settings().rpcTimeoutMs() * 1_000_000L);
+    }
+
+    // ---- sending
+
+    /** Pushes {@code data} to {@code peer}; {@code done} gets null once the peer stored it durably, else why not. */
+    void push(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
+        long req = node.expect(peer, Pending.Waiter.of(op -> {
+            if (op instanceof BackgroundStored s) {
+                done.accept(s.ok() ? null : peer + " refused block " + id + ": " + s.error());
+                return true;
+            }
+            if (op instanceof Failed f) {
+                done.accept(f.error());
+                return true;
+            }
+            return false;
+        }, done));
+        byte[] header = new BlockStreamHeader(req, id.value(), data.length, crc).encode();
+        opening.put(req, new Outgoing(req, peer, header, data));
+        ledbat.accept(new OpenStream(peer, req));
+    }
+
+    void onOpened(StreamOpened o) {
+        Outgoing out = opening.remove(o.tag());
+        if (out == null) {
+            return;
+        }
+        sending.put(o.streamId(), out);
+        ledbat.accept(new SendData(o.streamId(), out.header));
+        ledbat.accept(new SendData(o.streamId(), out.data));
+        ledbat.accept(new CloseStream(o.streamId()));
+    }
+
+    void onProgress(SendProgress p) {
+        Outgoing out = sending.get(p.streamId());
+        if (out != null) {
+            node.touch(out.req);
+        }
+    }
+
+    /** A peer asks for a block it needs: read ours and push it. */
+    void onFetch(NetAddress peer, BackgroundFetch f) {
+        BlockId id = BlockId.of(f.blockId());
+        if (!node.budget().tryReserve(f.length())) {
+            node.send(peer, new Failed(f.req(), node.budget().busy(f.length())));
+            return;
+        }
+        node.readLocal(id, read -> {
+            String problem = read.block() == null ? read.error()
+                    : read.block().crc() != f.crc() || read.block().length() != f.length()
+                            ? "copy of " + id + " here does not match the asked length and checksum" : null;
+            if (problem != null) {
+                node.budget().release(f.length());
+                node.send(peer, new Failed(f.req(), node.region() + ": " + problem));
+                return;
+            }
+            push(peer, id, read.block().data(), f.crc(), why -> {
+                node.budget().release(f.length());
+                if (why != null) {
+                    node.send(peer, new Failed(f.req(), node.region() + ": " + why));
+                }
+            });
+        });
+    }
+
+    // ---- receiving
+
+    /** Asks {@code holders} in turn to push block {@code id}; {@code done} gets null once it is stored here. */
+    void pull(List<NetAddress> holders, BlockId id, int length, int crc, Consumer<String> done) {
+        pullFrom(holders, 0, id, length, crc, new ArrayList<>(), done);
+    }
+
+    private void pullFrom(List<NetAddress> holders, int i, BlockId id, int length, int crc, List<String> problems,
+            Consumer<String> done) {
+        if (i == holders.size()) {
+            done.accept(problems.isEmpty() ? "no replica to ask" : String.join("; ", problems));
+            return;
+        }
+        NetAddress holder = holders.get(i);
+        Consumer<String> next = why -> {
+            problems.add(holder + ": " + why);
+            pullFrom(holders, i + 1, id, length, crc, problems, done);
+        };
+        long req = node.expect(holder, Pending.Waiter.of(op -> {
+            if (op instanceof Failed f) {
+                expected.remove(holder, id.value());
+                next.accept(f.error());
+                return true;
+            }
+            return false;
+        }, why -> {
+            expected.remove(holder, id.value());
+            next.accept(why);
+        }));
+        Waiting w = new Waiting(req, why -> {
+            node.cancel(req);
+            if (why == null) {
+                done.accept(null);
+            } else {
+                next.accept(why);
+            }
+        });
+        if (!expected.expect(holder, id.value(), length, crc, w, node.now())) {
+            node.cancel(req);
+            next.accept("block " + id + " is already on its way from there");
+            return;
+        }
+        node.send(holder, new BackgroundFetch(req, id.value(), length, crc));
+    }
+
+    /** A peer announces a push: expect it. */
+    void onOffer(NetAddress peer, BackgroundOffer o) {
+        BlockId.of(o.blockId());
+        expected.expect(peer, o.blockId(), o.length(), o.crc(), new Waiting(0, why -> {
+            if (why != null) {
+                Logs.warn(node.region() + ": background block " + o.blockId() + " from " + peer + " not stored: " + why);
+            }
+        }), node.now());
+        node.send(peer, new Done(o.req(), "ready"));
+    }
+
+    void onData(DataReceived d) {
+        counters.ledbatReceived(d.data().length);
+        StreamKey key = new StreamKey(d.peer(), d.streamId());
+        if (discarding.contains(key)) {
+            return;
+        }
+        IncomingBlock in = incoming.computeIfAbsent(key,
+                k -> new IncomingBlock(node.budget(), h -> expected.admit(d.peer(), h, node.now())));
+        IncomingBlock.Outcome o = in.accept(d.data());
+        if (o instanceof IncomingBlock.Refused r) {
+            incoming.remove(key);
+            discarding.add(key);
+            refuse(d.peer(), in, r);
+        } else if (in.admitted()) {
+            BackgroundExpectations.Expected<Waiting> e = expected.touch(d.peer(), in.header().blockId(), node.now());
+            if (e != null && e.attachment.touchReq != 0) {
+                node.touch(e.attachment.touchReq);
+            }
+        }
+    }
+
+    void onClosed(StreamClosed c) {
+        if (c.sender()) {
+            Outgoing out = sending.remove(c.streamId());
+            if (out != null) {
+                counters.ledbatSent(c.bytes());
+            }
+            return;
+        }
+        StreamKey key = new StreamKey(c.peer(), c.streamId());
+        if (discarding.remove(key)) {
+            return;
+        }
+        IncomingBlock in = incoming.remove(key);
+        if (in == null) {
+            return; // an empty stream: nothing arrived
+        }
+        IncomingBlock.Outcome o = in.finish();
+        if (o instanceof IncomingBlock.Refused r) {
+            refuse(c.peer(), in, r);
+        } else if (o instanceof IncomingBlock.Complete done) {
+            store(c.peer(), done);
+        }
+    }
+
+    void onFailed(StreamFailed f) {
+        if (f.sender()) {
+            Outgoing out = sending.remove(f.streamId());
+            if (out != null) {
+                node.fail(out.req, "LEDBAT stream to " + f.peer() + " failed: " + f.reason());
+            }
+            return;
+        }
+        StreamKey key = new StreamKey(f.peer(), f.streamId());
+        discarding.remove(key);
+        IncomingBlock in = incoming.remove(key);
+        if (in != null) {
+            in.abandon();
+            if (in.admitted()) {
+                finishExpected(f.peer(), in.header().blockId(), "LEDBAT stream failed: " + f.reason());
+            }
+        }
+    }
+
+    /** Expectations past their deadline fail. */
+    void tick(long now) {
+        for (BackgroundExpectations.Expected<Waiting> e : expected.expire(now)) {
+            e.attachment.done.accept("no block " + e.blockId + " from " + e.peer + " in time");
+        }
+    }
+
+    private void store(NetAddress peer, IncomingBlock.Complete c) {
+        BlockStreamHeader h = c.header();
+        if (expected.touch(peer, h.blockId(), node.now()) == null) {
+            node.budget().release(h.length());
+            refused++;
+            node.send(peer, new BackgroundStored(h.req(), h.blockId(), false, "arrived after its expectation ended"));
+            return;
+        }
+        node.storeLocal(BlockId.of(h.blockId()), c.data(), h.crc(), stored -> {
+            node.budget().release(h.length());
+            boolean ok = stored.error() == null;
+            node.send(peer, new BackgroundStored(h.req(), h.blockId(), ok, ok ? "" : stored.error()));
+            finishExpected(peer, h.blockId(), ok ? null : "storing failed: " + stored.error());
+        });
+    }
+
+    private void refuse(NetAddress peer, IncomingBlock in, IncomingBlock.Refused r) {
+        refused++;
+        Logs.warn(node.region() + ": refused a background block stream from " + peer + ": " + r.reason());
+        if (r.header() != null) {
+            node.send(peer, new BackgroundStored(r.header().req(), r.header().blockId(), false, r.reason()));
+            if (in.admitted()) {
+                finishExpected(peer, r.header().blockId(), r.reason());
+            }
+        }
+    }
+
+    private void finishExpected(NetAddress peer, String blockId, String why) {
+        BackgroundExpectations.Expected<Waiting> e = expected.remove(peer, blockId);
+        if (e != null) {
+            e.attachment.done.accept(why);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package geoblocks.blockstore.core;
+
+import geoblocks.blockstore.wire.BlockStreamHeader;
+import geoblocks.net.NetAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The background blocks this node has agreed to receive, by (sending peer, block id), each with the
+ * length and CRC32C it must have (from the manifest or the sender's offer) and a deadline. A stream
+ * header is admitted only when it matches an expectation that is not already being received; an
+ * expectation ends when its block is stored or refused ({@link #remove}) or when its deadline passes
+ * without progress ({@link #expire}). Pure: time is passed in as nanoseconds.
+ *
+ * @param <T> what the caller attaches to an expectation (its callback)
+ */
+public final class BackgroundExpectations<T> {
+    /** One expected block; {@code deadline} moves on progress. */
+    public static final class Expected<T> {
+        public final NetAddress peer;
+        public final String blockId;
+        public final int length;
+        public final int crc;
+        public final T attachment;
+        private long deadline;
+        private boolean receiving;
+
+        Expected(NetAddress peer, String blockId, int length, int crc, T attachment, long deadline) {
+            this.peer = peer;
+            this.blockId = blockId;
+            this.length = length;
+            this.crc = crc;
+            this.attachment = attachment;
+            this.deadline = deadline;
+        }
+    }
+
+    private record Key(NetAddress peer, String blockId) {}
+
+    private final long timeoutNanos;
+    private final Map<Key, Expected<T>> expected = new HashMap<>();
+
+    public BackgroundExpectations(long timeoutNanos) {
+        if (timeoutNanos <= 0) {
+            throw new IllegalArgumentException("expectation timeout must be > 0 ns, was " + timeoutNanos);
+        }
+        this.timeoutNanos = timeoutNanos;
+    }
+
+    /** Expects block {@code blockId} from {@code peer}; false (nothing changed) if it is already expected. */
+    public boolean expect(NetAddress peer, String blockId, int length, int crc, T attachment, long now) {
+        Key k = new Key(Objects.requireNonNull(peer, "peer"), Objects.requireNonNull(blockId, "blockId"));
+        if (length < 0) {
+            throw new IllegalArgumentException("expected length must not be negative, was " + length);
+        }
+        if (expected.containsKey(k)) {
+            return false;
+        }
+        expected.put(k, new Expected<>(peer, blockId, length, crc, attachment, now + timeoutNanos));
+        return true;
+    }
+
+    /** Null when {@code h} from {@code peer} matches an idle expectation (now marked receiving), else why not. */
+    public String admit(NetAddress peer, BlockStreamHeader h, long now) {
+        Expected<T> e = expected.get(new Key(peer, h.blockId()));
+        if (e == null) {
+            return "block " + h.blockId() + " from " + peer + " was not expected";
+        }
+        if (e.receiving) {
+            return "block " + h.blockId() + " from " + peer + " is already being received";
+        }
+        if (e.length != h.length()) {
+            return "block " + h.blockId() + " announced with " + h.length() + " bytes, expected " + e.length;
+        }
+        if (e.crc != h.crc()) {
+            return "block " + h.blockId() + " announced with checksum " + Checksums.hex(h.crc()) + ", expected "
+                    + Checksums.hex(e.crc);
+        }
+        e.receiving = true;
+        e.deadline = now + timeoutNanos;
+        return null;
+    }
+
+    /** Progress on {@code peer}'s block: its deadline moves; the expectation, or null. */
+    public Expected<T> touch(NetAddress peer, String blockId, long now) {
+        Expected<T> e = expected.get(new Key(peer, blockId));
+        if (e != null) {
+            e.deadline = now + timeoutNanos;
+        }
+        return e;
+    }
+
+    /** Ends an expectation; the removed one, or null. */
+    public Expected<T> remove(NetAddress peer, String blockId) {
+        return expected.remove(new Key(peer, blockId));
+    }
+
+    /** Removes and returns every expectation whose deadline has passed. */
+    public List<Expected<T>> expire(long now) {
+        List<Expected<T>> out = new ArrayList<>();
+        for (Iterator<Expected<T>> it = expected.values().iterator(); it.hasNext(); ) {
+            Expected<T> e = it.next();
+            if (now - e.deadline > 0) {
+                it.remove();
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    public int size() {
+        return expected.size();
+    }
+}
