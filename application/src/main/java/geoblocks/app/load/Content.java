@@ -83,6 +83,12 @@ final class Content {
         }
 
         @Override
+        public void begin() {
+            received = 0;
+            firstMismatch = -1;
+        }
+
+        @Override
         public void write(long offset, byte[] data) {
             if (offset != received) {
                 firstMismatch = firstMismatch < 0 ? Math.min(offset, received) : firstMismatch;

@@ -88,6 +88,12 @@ public final class LoadCommand implements Callable<Integer> {
             description = "Local cluster: network component of nodes and client, geoblocks or kompics-netty (default: ${DEFAULT-VALUE}).")
     String network;
 
+    @Option(names = "--busy-retries", defaultValue = "0", paramLabel = "N",
+            description = "Send a request a node refused as busy again up to N times, after a jittered backoff"
+                    + " (default: ${DEFAULT-VALUE}: a refusal counts as a failed request, as the load test always did;"
+                    + " under overload retries add load and lowered the rate here).")
+    int busyRetries;
+
     @Option(names = "--timeout", defaultValue = "30000", paramLabel = "MS", description = "A request fails when its node is silent this long (default: ${DEFAULT-VALUE}).")
     long timeoutMs;
 
@@ -126,7 +132,13 @@ public final class LoadCommand implements Callable<Integer> {
                 out.printf("network: %s%n", new geoblocks.app.host.NetworkChoice(cfg.network(), cfg.secret())
                         .describe(cfg.cluster().regions().values().iterator().next()));
             }
-            try (GeoClient client = GeoClient.start(cfg, timeoutMs);
+            if (busyRetries < 0) {
+                throw new IllegalArgumentException("--busy-retries must be >= 0, was " + busyRetries);
+            }
+            AppConfig withRetries = new AppConfig(com.typesafe.config.ConfigFactory.parseMap(
+                    java.util.Map.of("geoblocks.client.busy-retries", busyRetries)).withFallback(cfg.config()),
+                    cfg.cluster(), cfg.node(), cfg.network());
+            try (GeoClient client = GeoClient.start(withRetries, timeoutMs);
                     RequestLog log = outDir == null ? RequestLog.none() : RequestLog.to(outDir.resolve("requests.csv"))) {
                 List<String> regions = cfg.cluster().regionIds();
                 awaitAllUp(client, regions, 60_000);

@@ -57,6 +57,18 @@ class ContentTest {
     }
 
     @Test
+    void checker_downloadStartedAgain_forgetsThePartialFirstAttempt() {
+        byte[] all = expected(10_000);
+        Content.Checker c = new Content.Checker(KEY);
+        c.begin();
+        c.write(0, Arrays.copyOf(all, 6_000)); // first attempt refused part way through
+        c.begin();
+        c.write(0, Arrays.copyOf(all, 5_000));
+        c.write(5_000, Arrays.copyOfRange(all, 5_000, 10_000));
+        assertEquals(-1, c.firstMismatch(10_000));
+    }
+
+    @Test
     void checker_gapInOffsets_isAMismatch() {
         byte[] all = expected(10_000);
         Content.Checker c = new Content.Checker(KEY);

@@ -8,5 +8,11 @@ import java.io.IOException;
  * download fails and the sink sees no more parts). An exception fails the download.
  */
 public interface ByteSink {
+    /**
+     * A download into this sink starts (again): forget anything written before. A request that is
+     * retried (e.g. after a busy refusal part way through) streams from offset 0 once more.
+     */
+    void begin() throws IOException;
+
     void write(long offset, byte[] data) throws IOException;
 }

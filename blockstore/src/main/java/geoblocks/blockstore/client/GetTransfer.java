@@ -51,7 +51,10 @@ final class GetTransfer implements Transfer {
     }
 
     @Override
-    public void start() {
+    public void start() throws IOException {
+        if (get.sink() != null) {
+            get.sink().begin();
+        }
         client.send(new GetBegin(get.op(), get.name()));
     }
 
