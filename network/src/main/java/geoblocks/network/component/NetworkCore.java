@@ -246,6 +246,7 @@ final class NetworkCore {
 
         @Override
         public void dropped(NetAddress peer) {
+            udp.forget(peer);
             control.accept(ConnectionStatus.dropped(peer, Transport.TCP, true));
         }
     }

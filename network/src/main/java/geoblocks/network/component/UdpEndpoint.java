@@ -134,6 +134,15 @@ final class UdpEndpoint {
         channel.eventLoop().execute(this::retryHeld);
     }
 
+    /**
+     * The last TCP connection to {@code peer} closed: stop sealing datagrams with that session's
+     * keys (a restarted peer would not know them); the next datagram sets up a new session. Its
+     * receiving keys stay a while (KEYS_KEPT_PER_PEER) for datagrams still in flight.
+     */
+    void forget(NetAddress peer) {
+        senders.remove(peer);
+    }
+
     /** Sends datagrams that waited for {@code peer}'s session. */
     void flushPending(NetAddress peer) {
         ArrayDeque<NetMsg> q = pending.remove(peer);
