@@ -11,7 +11,9 @@
 #
 # Environment: JAR (default application/target/node.jar), OUT (default /tmp/ledbat-real-link-<time>),
 # DURATION (30), TCP_START (14), TCP_STOP (24), RATE (20mbit), PARALLEL (1),
-# LEDBAT_ARGS (extra client/server options, e.g. "--target 10" or "--mode ledbat++").
+# LEDBAT_ARGS (extra client/server options, e.g. "--target 10" or "--mode ledbat++"),
+# RTT_MS (0), JITTER_MS (0), LOSS_PCT (0): with any of them set, the router forwards through
+# scripts/delayline (TUN devices + policy routing; this kernel has no netem), RTT_MS/2 each way.
 set -euo pipefail
 
 if [[ $(id -u) -ne 0 ]]; then
@@ -27,6 +29,9 @@ TCP_STOP=${TCP_STOP:-24}
 RATE=${RATE:-20mbit}
 PARALLEL=${PARALLEL:-1}
 LEDBAT_ARGS=${LEDBAT_ARGS:-}
+RTT_MS=${RTT_MS:-0}
+JITTER_MS=${JITTER_MS:-0}
+LOSS_PCT=${LOSS_PCT:-0}
 [[ -f $JAR ]] || { echo "error: $JAR not found; build it: mvn -B -q -pl ledbat install -DskipTests && mvn -B -q -pl application package -DskipTests" >&2; exit 2; }
 JAR=$(realpath "$JAR")
 if ! command -v iperf3 >/dev/null; then
@@ -62,6 +67,23 @@ ip -n $C route add default via 10.77.2.254
 ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
 # the bottleneck: the router's egress toward the receiver (not the sender's own interface)
 ip netns exec $R tc qdisc add dev lrc$SUFFIX root tbf rate "$RATE" burst 32kbit latency 400ms
+# WAN delay (and jitter, loss) in the router: packets from the sender are routed into TUN dly-a,
+# from the receiver into dly-b; the delay line holds each for RTT/2 and writes it back into the same
+# device, from where the main table forwards it (before the tbf bottleneck toward the receiver)
+if [[ $RTT_MS != 0 || $JITTER_MS != 0 || $LOSS_PCT != 0 ]]; then
+  command -v python3 >/dev/null || { echo "error: the delay line needs python3" >&2; exit 2; }
+  HALF=$(python3 -c "print($RTT_MS / 2)")
+  for d in dly-a dly-b; do ip -n $R tuntap add dev $d mode tun; ip -n $R link set $d up; done
+  for k in all default dly-a dly-b lrs$SUFFIX lrc$SUFFIX; do ip netns exec $R sysctl -qw net.ipv4.conf.$k.rp_filter=0; done
+  ip -n $R route add default dev dly-a table 101
+  ip -n $R route add default dev dly-b table 102
+  ip -n $R rule add iif lrs$SUFFIX lookup 101 pref 1001
+  ip -n $R rule add iif lrc$SUFFIX lookup 102 pref 1002
+  ip netns exec $R python3 scripts/delayline/delayline.py --tun dly-a:$HALF --tun dly-b:$HALF \
+      --jitter-ms "$JITTER_MS" --loss-pct "$LOSS_PCT" > "$OUT/delayline.out" 2>&1 &
+  PIDS+=($!)
+  sleep 0.5
+fi
 # large UDP buffers (the application asks for 4 MiB; the kernel caps at rmem_max/wmem_max)
 for k in net.core.rmem_max net.core.wmem_max; do sysctl -qw "$k=4194304" 2>/dev/null || true; done
 for ns in $S $C; do ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control=cubic 2>/dev/null || true; done
@@ -70,7 +92,7 @@ if command -v ping >/dev/null; then
 else
   PING="(no ping installed)"
 fi
-echo "topology up: sender 10.77.1.1 -> router (tbf $RATE) -> receiver 10.77.2.1, $PING"
+echo "topology up: sender 10.77.1.1 -> router (tbf $RATE, delay line RTT ${RTT_MS} ms, jitter ${JITTER_MS} ms, loss ${LOSS_PCT} %) -> receiver 10.77.2.1, $PING"
 
 JAVA=(java -Dcom.barchart.udt.library.extract.location="$OUT/udt" -jar "$JAR")
 # --- receivers ------------------------------------------------------------------------------
