@@ -173,9 +173,17 @@ public final class LedbatController {
         return true;
     }
 
-    /** No ACK for a CTO: cwnd = 1 MSS, CTO doubles; slow start may climb back to half the old cwnd. */
+    /**
+     * No ACK for a CTO: cwnd = 1 MSS, CTO doubles; slow start may climb back to half the old cwnd.
+     * A timeout before the first RTT sample says nothing about the path's capacity (the first
+     * packets waited, e.g. while the network set up an authenticated session, like a lost SYN):
+     * then the slow-start threshold stays where it was (RFC 5681 section 3.1 keeps ssthresh after a
+     * SYN timeout; only the window restarts at one segment).
+     */
     public void onTimeout(long now) {
-        ssthresh = Math.max(cwnd / 2, s.minCwndBytes());
+        if (rto.srtt() >= 0) {
+            ssthresh = Math.max(cwnd / 2, s.minCwndBytes());
+        }
         cwnd = s.mss;
         inSlowStart = s.slowStart;
         if (slowdown != Slowdown.OFF) {

@@ -145,6 +145,34 @@ class LedbatControllerTest {
     }
 
     @Test
+    void onTimeout_beforeAnyRttSample_keepsSlowStartUnbounded() {
+        LedbatController c = controller(settings("slow-start", true));
+        c.onTimeout(1_000_000);                       // the first packets were never acknowledged
+        assertEquals(MSS, c.cwnd(), 1e-9);
+        assertTrue(c.inSlowStart());
+        double w = c.cwnd();
+        for (int i = 0; i < 6; i++) {                 // then the path answers: doubling per RTT-worth of ACKs
+            c.onAck(2_000_000 + i * 1000, (long) w, BASE, RTT, (long) w);
+            w = c.cwnd();
+        }
+        assertTrue(c.inSlowStart(), "no threshold from a timeout without an RTT sample");
+        assertEquals(64 * MSS, c.cwnd(), 1e-9);
+    }
+
+    @Test
+    void onTimeout_afterRttSamples_capsSlowStartAtHalfTheWindow() {
+        LedbatController c = withCwnd(settings("slow-start", true), 40 * MSS);
+        c.onTimeout(5_000_000);
+        double w = c.cwnd();
+        for (int i = 0; i < 8; i++) {
+            c.onAck(6_000_000 + i * 1000, (long) w, BASE, RTT, (long) w);
+            w = c.cwnd();
+        }
+        assertFalse(c.inSlowStart());
+        assertTrue(c.cwnd() <= 20 * MSS + 2 * MSS, "slow start stopped near half the old window: " + c.cwnd());
+    }
+
+    @Test
     void slowStart_doublesUntilThreeQuartersOfTarget() {
         LedbatController c = controller(settings("slow-start", true));
         c.onAck(0, 0, BASE, RTT, 0);
