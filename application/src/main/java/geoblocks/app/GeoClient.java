@@ -72,6 +72,13 @@ public final class GeoClient implements AutoCloseable {
         return (String) call(region, op, new ClientPort.Put(op, file, name, policy, blockSize), progress);
     }
 
+    /** As above with an ack level: {@code all} (every replica durable) or {@code local} (the first copy; the rest queued). */
+    public String put(String region, Path file, String name, String policy, int blockSize, String ack,
+            Consumer<ClientPort.Progress> progress) throws IOException {
+        long op = ops.incrementAndGet();
+        return (String) call(region, op, new ClientPort.Put(op, file, null, name, policy, blockSize, ack), progress);
+    }
+
     public Manifest get(String region, String name, Path out, Consumer<ClientPort.Progress> progress) throws IOException {
         long op = ops.incrementAndGet();
         return (Manifest) call(region, op, new ClientPort.Get(op, name, out), progress);
@@ -96,8 +103,13 @@ public final class GeoClient implements AutoCloseable {
     }
 
     public Manifest stat(String region, String name) throws IOException {
+        return statFull(region, name).manifest();
+    }
+
+    /** The manifest and the copies the node still owes for the file (known at the node that coordinated its upload). */
+    public ClientPort.FileStat statFull(String region, String name) throws IOException {
         long op = ops.incrementAndGet();
-        return (Manifest) call(region, op, new ClientPort.Stat(op, name), null);
+        return (ClientPort.FileStat) call(region, op, new ClientPort.Stat(op, name), null);
     }
 
     public String delete(String region, String name) throws IOException {
@@ -166,7 +178,7 @@ public final class GeoClient implements AutoCloseable {
     /** The same request under a new operation id (each attempt is a new operation for the client component). */
     private static KompicsEvent withOp(KompicsEvent r, long op) {
         if (r instanceof ClientPort.Put p) {
-            return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize());
+            return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize(), p.ack());
         }
         if (r instanceof ClientPort.Get g) {
             return new ClientPort.Get(op, g.name(), g.out(), g.sink());

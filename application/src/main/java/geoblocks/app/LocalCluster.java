@@ -138,6 +138,28 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    /** Freezes one node (SIGSTOP): its sockets stay open, it answers nothing until {@link #resume}. */
+    public void pause(String region) throws IOException {
+        signal(region, "STOP");
+    }
+
+    /** Lets a node frozen by {@link #pause} run again (SIGCONT). */
+    public void resume(String region) throws IOException {
+        signal(region, "CONT");
+    }
+
+    private void signal(String region, String sig) throws IOException {
+        Process kill = new ProcessBuilder("kill", "-" + sig, String.valueOf(processes.get(region).pid())).start();
+        try {
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IOException("kill -" + sig + " of node " + region + " failed");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+    }
+
     public String tail(String region) {
         try {
             List<String> lines = Files.exists(log(region)) ? Files.readAllLines(log(region)) : List.of();

@@ -113,6 +113,15 @@ class CliIT {
         assertTrue(stat.out().startsWith("{\"name\":\"cli/photo\",\"size\":700000,\"blockSize\":262144,\"policy\":\"localfarthest\""), stat.out());
         assertEquals(3, stat.out().split("\"replicas\":\\[\"seoul\",\"saopaulo\"\\]", -1).length - 1, stat.out());
 
+        Run local = run("client", "--at", "seoul", "--config", cfg, "put", in.toString(), "--policy", "localfarthest",
+                "--block-size", "256KiB", "--name", "cli/async", "--ack", "local");
+        assertTrue(local.out().startsWith("stored cli/async (700000 bytes, policy localfarthest, blocks of 256 KiB, ack local) at seoul"),
+                local.toString());
+        Run pending = run("client", "--at", "seoul", "--config", cfg, "stat", "cli/async", "--json");
+        assertTrue(pending.out().contains("\"pending_known\":true") && pending.out().contains("\"pending\":["), pending.out());
+        assertOneLineError(run("client", "--at", "seoul", "--config", cfg, "put", in.toString(), "--ack", "some"),
+                "--ack must be all or local, was 'some'");
+
         // seoul sent the saopaulo replicas (a foreground put) as TCP block data; status shows it per transport
         Run status = run("client", "--at", "seoul", "--config", cfg, "status", "--json");
         assertEquals(0, status.exit(), status.toString());

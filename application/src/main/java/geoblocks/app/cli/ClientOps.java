@@ -47,6 +47,8 @@ final class ClientOps {
         String blockSize;
         @Option(names = "--name", description = "Name to store under (default: the file's name).")
         String name;
+        @Option(names = "--ack", defaultValue = "all", paramLabel = "LEVEL", description = "all: return when every replica is durable; local: when the coordinator's copy is (the others follow in the background from a durable queue) (default: ${DEFAULT-VALUE}).")
+        String ack;
 
         @Override
         public Integer call() throws Exception {
@@ -58,13 +60,17 @@ final class ClientOps {
             if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
                 throw new IllegalArgumentException("cannot read file " + file);
             }
+            if (!ack.equals("all") && !ack.equals("local")) {
+                throw new IllegalArgumentException("--ack must be all or local, was '" + ack + "'");
+            }
             String n = Manifest.validateName(name != null ? name : file.getFileName().toString());
             try (GeoClient c = parent.open()) {
                 long t0 = System.nanoTime();
-                String info = c.put(parent.at, file, n, p.id(), (int) bs, progress("put " + n));
+                String info = c.put(parent.at, file, n, p.id(), (int) bs, ack, progress("put " + n));
                 double ms = (System.nanoTime() - t0) / 1e6;
-                System.out.printf("stored %s (%d bytes, policy %s, blocks of %s) at %s in %.0f ms: %s%n",
-                        n, Files.size(file), p.id(), Sizes.human(bs), parent.at, ms, info);
+                System.out.printf("stored %s (%d bytes, policy %s, blocks of %s%s) at %s in %.0f ms: %s%n",
+                        n, Files.size(file), p.id(), Sizes.human(bs), ack.equals("local") ? ", ack local" : "",
+                        parent.at, ms, info);
             }
             return 0;
         }
@@ -121,21 +127,26 @@ final class ClientOps {
         @Override
         public Integer call() throws Exception {
             try (GeoClient c = parent.open()) {
-                Manifest m = c.stat(parent.at, name);
-                System.out.println(json ? Json.manifest(m) : text(m));
+                ClientPort.FileStat st = c.statFull(parent.at, name);
+                System.out.println(json ? Json.stat(st) : text(st));
             }
             return 0;
         }
 
-        static String text(Manifest m) {
+        static String text(ClientPort.FileStat st) {
+            Manifest m = st.manifest();
             StringBuilder s = new StringBuilder();
             s.append(String.format("%s: %d bytes, %d blocks of %s, policy %s, uploaded at %s, %s%n", m.name(), m.size(),
                     m.blocks().size(), Sizes.human(m.blockSize()), m.policy(), m.uploadedAt(),
                     Instant.ofEpochMilli(m.createdMillis())));
-            s.append(String.format("%6s %10s %9s  %s%n", "BLOCK", "LENGTH", "CRC32C", "REPLICAS"));
+            s.append(String.format("%6s %10s %9s  %-24s %s%n", "BLOCK", "LENGTH", "CRC32C", "REPLICAS", "PENDING"));
             for (int i = 0; i < m.blocks().size(); i++) {
                 Manifest.BlockRef b = m.blocks().get(i);
-                s.append(String.format("%6d %10d %9s  %s%n", i, b.length(), Checksums.hex(b.crc()), String.join(",", b.replicas())));
+                List<String> pending = st.pending().getOrDefault(i, List.of());
+                List<String> held = new java.util.ArrayList<>(b.replicas());
+                held.removeAll(pending);
+                s.append(String.format("%6d %10d %9s  %-24s %s%n", i, b.length(), Checksums.hex(b.crc()), String.join(",", held),
+                        st.pendingKnown() ? String.join(",", pending) : "(ask " + m.uploadedAt() + ")"));
             }
             return s.toString().stripTrailing();
         }

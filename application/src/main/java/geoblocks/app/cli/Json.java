@@ -1,16 +1,26 @@
 package geoblocks.app.cli;
 
+import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import geoblocks.blockstore.wire.FileOp.Transfers;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Minimal JSON rendering of a manifest for {@code stat --json} and of a node's {@code status --json}. */
 final class Json {
     private Json() {}
 
-    static String manifest(Manifest m) {
+    /**
+     * {@code stat --json}: the manifest; per block {@code replicas} (regions with a durable copy:
+     * the manifest's regions minus the pending ones) and {@code pending} (regions the coordinator's
+     * replication queue still owes a copy); {@code pending_known} is false when the node asked did
+     * not coordinate the upload (then {@code replicas} lists the manifest's regions as they are).
+     */
+    static String stat(ClientPort.FileStat st) {
+        Manifest m = st.manifest();
         StringBuilder s = new StringBuilder("{");
         s.append("\"name\":").append(str(m.name())).append(',')
                 .append("\"size\":").append(m.size()).append(',')
@@ -18,17 +28,26 @@ final class Json {
                 .append("\"policy\":").append(str(m.policy())).append(',')
                 .append("\"uploadedAt\":").append(str(m.uploadedAt())).append(',')
                 .append("\"createdMillis\":").append(m.createdMillis()).append(',')
+                .append("\"pending_known\":").append(st.pendingKnown()).append(',')
                 .append("\"blocks\":[");
         for (int i = 0; i < m.blocks().size(); i++) {
             Manifest.BlockRef b = m.blocks().get(i);
+            List<String> pending = st.pending().getOrDefault(i, List.of());
+            List<String> held = new ArrayList<>(b.replicas());
+            held.removeAll(pending);
             s.append(i == 0 ? "" : ",").append("{\"index\":").append(i).append(",\"length\":").append(b.length())
-                    .append(",\"crc32c\":\"").append(Checksums.hex(b.crc())).append("\",\"replicas\":[");
-            for (int r = 0; r < b.replicas().size(); r++) {
-                s.append(r == 0 ? "" : ",").append(str(b.replicas().get(r)));
-            }
-            s.append("]}");
+                    .append(",\"crc32c\":\"").append(Checksums.hex(b.crc())).append("\",\"replicas\":").append(list(held))
+                    .append(",\"pending\":").append(list(pending)).append('}');
         }
         return s.append("]}").toString();
+    }
+
+    private static String list(List<String> items) {
+        StringBuilder s = new StringBuilder("[");
+        for (int i = 0; i < items.size(); i++) {
+            s.append(i == 0 ? "" : ",").append(str(items.get(i)));
+        }
+        return s.append(']').toString();
     }
 
     static String status(StatusReply st) {

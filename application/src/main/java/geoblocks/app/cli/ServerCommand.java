@@ -7,6 +7,7 @@ import geoblocks.app.host.ServerHost;
 import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.FileBlockStorage;
+import geoblocks.blockstore.core.FileReplicationQueueStore;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.net.NetAddress;
 import java.nio.file.Path;
@@ -57,10 +58,14 @@ public final class ServerCommand implements Callable<Integer> {
         Path dir = data != null ? data : Path.of(cfg.config().getString("geoblocks.node.data-dir"), region);
         FileBlockStorage blocks = new FileBlockStorage(dir, cfg.config().getBytes("geoblocks.node.min-free-disk"));
         ManifestStore manifests = new ManifestStore(new FileBlockStorage(dir.resolve("manifests")));
+        FileReplicationQueueStore queue = new FileReplicationQueueStore(dir.resolve("replication-queue"));
+        int owed = queue.load().size(); // a damaged queue file stops the node here, naming the file
+
         Runtime.prepare(cfg);
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
-                new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")));
+                new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")))
+                .withReplicationQueue(queue);
         NetworkChoice net = new NetworkChoice(cfg.network(), cfg.secret());
         Kompics.createAndStart(ServerHost.class, new ServerHost.ServerInit(self, node, listening, net),
                 Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()));
@@ -70,9 +75,10 @@ public final class ServerCommand implements Callable<Integer> {
             Kompics.shutdown();
             throw new IllegalStateException("node " + region + " could not bind " + self + " within 30 s");
         }
-        System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s)%n", region, self,
+        System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s%s)%n", region, self,
                 net.describe(self),
                 dir.toAbsolutePath(), blocks.list().size(), manifests.size(),
+                owed > 0 ? ", " + owed + " queued replica copies to resume" : "",
                 blocks.removedTempFiles() > 0 ? ", removed " + blocks.removedTempFiles() + " partial writes" : "",
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");
         System.out.flush();

@@ -61,7 +61,7 @@ public final class ClientComponent extends ComponentDefinition {
         handle(port, ClientPort.Get.class, g -> begin(g.op(), new GetTransfer(this, g, settings.getWindowBytes())));
         handle(port, ClientPort.ListFiles.class, l -> begin(l.op(), SimpleTransfers.list(this, l.op())));
         handle(port, ClientPort.Stat.class, s -> begin(s.op(),
-                SimpleTransfers.manifest(this, s.op(), new StatReq(s.op(), s.name()))));
+                SimpleTransfers.stat(this, s.op(), new StatReq(s.op(), s.name()))));
         handle(port, ClientPort.Delete.class, d -> begin(d.op(),
                 SimpleTransfers.oneShot(this, d.op(), new DeleteReq(d.op(), d.name()))));
         handle(port, ClientPort.Status.class, s -> begin(s.op(),

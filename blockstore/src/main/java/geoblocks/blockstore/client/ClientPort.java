@@ -24,10 +24,14 @@ public final class ClientPort extends PortType {
      * Upload {@code file} (or, when {@code source} is set, its bytes) as {@code name}; the result's
      * value is the node's confirmation text.
      */
-    public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize)
+    public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack)
             implements KompicsEvent {
         public Put(long op, Path file, String name, String policy, int blockSize) {
-            this(op, file, null, name, policy, blockSize);
+            this(op, file, null, name, policy, blockSize, "all");
+        }
+
+        public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize) {
+            this(op, file, source, name, policy, blockSize, "all");
         }
     }
 
@@ -44,8 +48,15 @@ public final class ClientPort extends PortType {
     /** List every file; value: a List of FileOp.ListEntry. */
     public record ListFiles(long op) implements KompicsEvent {}
 
-    /** Value: the file's Manifest. */
+    /** Value: the file's {@link FileStat}. */
     public record Stat(long op, String name) implements KompicsEvent {}
+
+    /**
+     * A file's manifest and, when {@code pendingKnown} (the node that was asked coordinated its upload), the
+     * regions per block index that its replication queue has still to copy the block to.
+     */
+    public record FileStat(geoblocks.blockstore.core.Manifest manifest, boolean pendingKnown,
+            java.util.Map<Integer, java.util.List<String>> pending) {}
 
     /** Value: what each node did. */
     public record Delete(long op, String name) implements KompicsEvent {}

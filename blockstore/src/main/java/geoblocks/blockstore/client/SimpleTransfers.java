@@ -39,10 +39,12 @@ final class SimpleTransfers {
         };
     }
 
-    /** Sends one request and finishes with the Manifest the node sends back in parts. */
-    static Transfer manifest(ClientComponent client, long op, FileOp request) {
+    /** Sends a stat and finishes with a FileStat: the pending copies the node lists, then the manifest in parts. */
+    static Transfer stat(ClientComponent client, long op, FileOp request) {
         return new Transfer() {
             Assembly parts;
+            boolean known;
+            final java.util.Map<Integer, List<String>> pending = new java.util.TreeMap<>();
 
             @Override
             public void start() {
@@ -51,12 +53,18 @@ final class SimpleTransfers {
 
             @Override
             public void onReply(FileOp reply) throws IOException {
-                if (reply instanceof ManifestPart p) {
+                if (reply instanceof FileOp.StatPending p) {
+                    known |= p.known();
+                    for (FileOp.PendingCopy c : p.copies()) {
+                        pending.computeIfAbsent(c.block(), k -> new ArrayList<>()).add(c.region());
+                    }
+                } else if (reply instanceof ManifestPart p) {
                     if (parts == null) {
                         parts = new Assembly(p.total(), GetTransfer.MAX_MANIFEST);
                     }
                     if (parts.add(p.offset(), p.data())) {
-                        client.finish(op, null, ManifestCodec.decode(parts.bytes()));
+                        client.finish(op, null, new ClientPort.FileStat(ManifestCodec.decode(parts.bytes()), known,
+                                java.util.Map.copyOf(pending)));
                     }
                 } else if (reply instanceof Failed f) {
                     client.finish(op, f.error(), null);

@@ -83,6 +83,25 @@ final class BackgroundTransfers {
         ledbat.accept(new OpenStream(peer, req));
     }
 
+    /**
+     * Announces block {@code id} to {@code peer} ({@link BackgroundOffer}), then pushes it once the
+     * peer expects it; {@code done} gets null once the peer stored it durably, else why not.
+     */
+    void offerAndPush(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
+        long req = node.expect(peer, Pending.Waiter.of(op -> {
+            if (op instanceof Done) {
+                push(peer, id, data, crc, done);
+                return true;
+            }
+            if (op instanceof Failed f) {
+                done.accept("offer refused: " + f.error());
+                return true;
+            }
+            return false;
+        }, why -> done.accept("offer unanswered: " + why)));
+        node.send(peer, new BackgroundOffer(req, id.value(), data.length, crc));
+    }
+
     void onOpened(StreamOpened o) {
         Outgoing out = opening.remove(o.tag());
         if (out == null) {

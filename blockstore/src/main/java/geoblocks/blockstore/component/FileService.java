@@ -14,6 +14,8 @@ import geoblocks.blockstore.port.BlockStorePort.ReadBlock;
 import geoblocks.blockstore.port.BlockStorePort.StoreBlock;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.blockstore.port.RttPort.RttUpdate;
+import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.*;
@@ -82,7 +84,8 @@ public final class FileService extends ComponentDefinition implements Node {
     private final BackgroundTransfers background;
     private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
     private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
-    private final Uploads uploads = new Uploads(this);
+    private final Replicator replicator;
+    private final Uploads uploads;
     private final Downloads downloads = new Downloads(this);
     private final ReplicaServer replicas;
     private final Scrubber scrubber;
@@ -112,6 +115,8 @@ public final class FileService extends ComponentDefinition implements Node {
         this.scrubber = new Scrubber(this, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L,
                 viaLedbat);
         this.rereplicator = new Rereplicator(this, settings.replaceAfterMs() * 1_000_000L, viaLedbat);
+        this.replicator = new Replicator(this, init.replicationQueue, viaLedbat);
+        this.uploads = new Uploads(this, replicator);
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
             spt.setTimeoutEvent(new Tick(spt));
@@ -126,6 +131,7 @@ public final class FileService extends ComponentDefinition implements Node {
             long now = now();
             scrubber.tick(now, now - lastTick);
             rereplicator.tick(now);
+            replicator.tick();
             background.tick(now);
             lastTick = now;
             logRefusedInput();
@@ -227,6 +233,7 @@ public final class FileService extends ComponentDefinition implements Node {
         } else if (op instanceof StatReq p) {
             ManifestLookup.find(this, p.name(), m -> {
                 if (m.isPresent()) {
+                    sendPending(from, p.req(), m.get());
                     Downloads.sendManifest(this, from, p.req(), m.get());
                 } else {
                     send(from, new Failed(p.req(), "no such file '" + p.name() + "'"));
@@ -264,6 +271,21 @@ public final class FileService extends ComponentDefinition implements Node {
     private static boolean isNodeRequest(FileOp op) {
         return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
                 || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer || (op instanceof ManifestPart p && p.publish());
+    }
+
+    /** Before a stat's manifest: the copies this node's replication queue still owes for it (see StatPending). */
+    private void sendPending(NetAddress client, long req, Manifest m) {
+        boolean known = m.uploadedAt().equals(region);
+        List<PendingCopy> copies = new ArrayList<>();
+        if (known) {
+            replicator.pending(m).forEach((block, regions) -> regions.forEach(r -> copies.add(new PendingCopy(block, r))));
+        }
+        int from = 0;
+        do {
+            int to = Math.min(copies.size(), from + FileCodec.MAX_LIST);
+            send(client, new StatPending(req, known, List.copyOf(copies.subList(from, to))));
+            from = to;
+        } while (from < copies.size());
     }
 
     private void onList(NetAddress from, ListReq l) {
@@ -457,9 +479,16 @@ public final class FileService extends ComponentDefinition implements Node {
         final NodeSettings settings;
         final ManifestStore manifests;
         final long seed;
+        final ReplicationQueueStore replicationQueue;
 
         public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
                 ManifestStore manifests, long seed) {
+            this(self, region, cluster, settings, manifests, seed, ReplicationQueueStore.inMemory());
+        }
+
+        public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
+                ManifestStore manifests, long seed, ReplicationQueueStore replicationQueue) {
+            this.replicationQueue = replicationQueue;
             this.self = self;
             this.region = region;
             this.cluster = cluster;

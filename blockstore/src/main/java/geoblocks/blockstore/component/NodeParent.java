@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.ledbat.component.LedbatComponent;
@@ -49,7 +50,7 @@ public final class NodeParent extends ComponentDefinition {
         Component monitor = create(RttMonitor.class,
                 new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings));
         Component files = create(FileService.class, new FileService.FileServiceInit(init.self, init.region,
-                init.cluster, init.settings, init.manifests, init.seed));
+                init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         for (Component c : new Component[] {monitor, files, ledbat}) {
             connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
@@ -73,6 +74,8 @@ public final class NodeParent extends ComponentDefinition {
         final Executor io;
         /** LEDBAT hands the network bursts of packets: only on our GeoNetwork (see LedbatInit). */
         final boolean ledbatBursts;
+        /** Where the coordinator keeps the copies owed after {@code put --ack local} (in memory unless set). */
+        final ReplicationQueueStore replicationQueue;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -83,11 +86,13 @@ public final class NodeParent extends ComponentDefinition {
         /** A node whose block I/O runs on {@code io} (production: a pool, see BlockStoreComponent). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io) {
-            this(region, cluster, settings, blocks, manifests, seed, io, false);
+            this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory());
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
-                ManifestStore manifests, long seed, Executor io, boolean ledbatBursts) {
+                ManifestStore manifests, long seed, Executor io, boolean ledbatBursts,
+                ReplicationQueueStore replicationQueue) {
+            this.replicationQueue = replicationQueue;
             this.ledbatBursts = ledbatBursts;
             this.io = io;
             this.region = region;
@@ -101,7 +106,12 @@ public final class NodeParent extends ComponentDefinition {
 
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
-            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts);
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue);
+        }
+
+        /** This init with the replication queue kept in {@code queue} (production: a file in the data dir). */
+        public NodeInit withReplicationQueue(ReplicationQueueStore queue) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue);
         }
     }
 }

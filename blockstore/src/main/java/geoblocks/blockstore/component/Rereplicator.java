@@ -3,8 +3,6 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.RttTable;
-import geoblocks.blockstore.wire.FileOp.BackgroundOffer;
-import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.ReplicaData;
 import geoblocks.blockstore.wire.FileOp.ReplicaStored;
@@ -145,24 +143,13 @@ final class Rereplicator {
     /** Announces the copy to {@code target}, then pushes it over LEDBAT once the target expects it. */
     private void offer(NetAddress peer, String name, int index, BlockId id, byte[] data, int crc, String gone,
             String target) {
-        long req = node.expect(peer, Pending.Waiter.of(op -> {
-            if (op instanceof Done) {
-                background.push(peer, id, data, crc, why -> {
-                    if (why == null) {
-                        rewrite(name, index, gone, target);
-                    } else {
-                        done("copy of " + id + " to " + target + " over LEDBAT failed: " + why);
-                    }
-                });
-                return true;
+        background.offerAndPush(peer, id, data, crc, why -> {
+            if (why == null) {
+                rewrite(name, index, gone, target);
+            } else {
+                done("copy of " + id + " to " + target + " over LEDBAT failed: " + why);
             }
-            if (op instanceof Failed f) {
-                done("offer of " + id + " to " + target + " failed: " + f.error());
-                return true;
-            }
-            return false;
-        }, why -> done("offer of " + id + " to " + target + " failed: " + why)));
-        node.send(peer, new BackgroundOffer(req, id.value(), data.length, crc));
+        });
     }
 
     /** The new copy is durable: replace the gone region in the current manifest and publish it. */

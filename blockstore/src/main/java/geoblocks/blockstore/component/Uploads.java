@@ -5,6 +5,8 @@ import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.PlacementException;
 import geoblocks.blockstore.core.Policy;
+import geoblocks.blockstore.core.ReplicationQueue;
+import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -27,16 +29,21 @@ import java.util.zip.CRC32C;
  * The client hears {@link PutProgress} only for prefixes whose blocks are durable on every
  * replica, and {@link Done} only after the manifest is durable here and published to the peers
  * that are up. Any replica failure fails the upload: success is never reported with fewer
- * durable copies than the policy promised.
+ * durable copies than the policy promised. With {@code ack = local} only the first copy of each
+ * block (this node's when the policy places one here, else the nearest chosen region's) is
+ * written before progress is reported; the other copies are saved in the replication queue
+ * before the manifest (which names every region the policy chose) is stored and the client told.
  */
 final class Uploads {
     private final Node node;
+    private final Replicator replicator;
     private final Map<Key, Upload> active = new HashMap<>();
 
     private record Key(NetAddress client, long req) {}
 
-    Uploads(Node node) {
+    Uploads(Node node, Replicator replicator) {
         this.node = node;
+        this.replicator = replicator;
     }
 
     void onBegin(NetAddress client, PutBegin b) {
@@ -44,6 +51,9 @@ final class Uploads {
         try {
             Manifest.validateName(b.name());
             Policy policy = Policy.parse(b.policy());
+            if (!FileOp.ACK_ALL.equals(b.ack()) && !FileOp.ACK_LOCAL.equals(b.ack())) {
+                throw new IllegalArgumentException("ack must be all or local, was '" + b.ack() + "'");
+            }
             if (b.size() < 0) {
                 throw new IllegalArgumentException("file size must be >= 0, was " + b.size());
             }
@@ -106,6 +116,9 @@ final class Uploads {
         final long size;
         final int blockSize;
         final Policy policy;
+        final boolean ackLocal;
+        /** With ack local: per block, the chosen regions that get their copy from the replication queue. */
+        final List<List<String>> later = new ArrayList<>();
         final String fileId;
         final Manifest.BlockRef[] refs;
         final int[] acksMissing;
@@ -125,6 +138,7 @@ final class Uploads {
             this.size = b.size();
             this.blockSize = b.blockSize();
             this.policy = policy;
+            this.ackLocal = FileOp.ACK_LOCAL.equals(b.ack());
             this.fileId = Long.toHexString(node.random().nextLong() | Long.MIN_VALUE)
                     + Long.toHexString(node.now() & 0xffffffffL);
             int n = Manifest.blockCount(size, blockSize);
@@ -189,9 +203,16 @@ final class Uploads {
                 return;
             }
             refs[index] = new Manifest.BlockRef(data.length, blockCrc, targets);
-            acksMissing[index] = targets.size();
+            List<String> now = targets;
+            if (ackLocal) {
+                now = List.of(node.rtt().readOrder(targets).get(0)); // this node first, then the nearest
+                List<String> rest = new ArrayList<>(targets);
+                rest.remove(now.get(0));
+                later.add(rest);
+            }
+            acksMissing[index] = now.size();
             BlockId id = BlockId.ofFileBlock(fileId, index);
-            for (String region : targets) {
+            for (String region : now) {
                 if (region.equals(node.region())) {
                     node.storeLocal(id, data, blockCrc, stored -> {
                         if (stored.error() == null) {
@@ -244,7 +265,16 @@ final class Uploads {
         void finish() {
             Manifest m = new Manifest(name, fileId, size, blockSize, policy.id(), node.region(),
                     System.currentTimeMillis(), List.of(refs));
+            List<ReplicationQueue.Copy> copies = new ArrayList<>();
+            for (int i = 0; i < later.size(); i++) {
+                for (String region : later.get(i)) {
+                    copies.add(new ReplicationQueue.Copy(name, fileId, i, region));
+                }
+            }
             try {
+                if (!copies.isEmpty()) {
+                    replicator.enqueue(copies); // durable before the manifest: a crash in between leaves no acked gap
+                }
                 node.manifests().save(m);
             } catch (IOException e) {
                 fail("saving the manifest failed: " + e.getMessage());
@@ -252,6 +282,7 @@ final class Uploads {
             }
             active.remove(key);
             releaseAll();
+            replicator.pump();
             new ManifestPublisher(node, m, unreached -> node.send(key.client, new Done(key.req,
                     unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached))).start();
         }

@@ -74,13 +74,13 @@ public final class FileCodec implements WireCodec<FileMsg> {
         ListReq.class, StatReq.class, DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class,
         ListPart.class, StatusReply.class, ManifestPart.class, Done.class, Failed.class, ReplicaData.class,
         ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class,
-        BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class};
+        BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class, StatPending.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
         o.i64(op.req());
         if (op instanceof PutBegin p) {
-            o.str(p.name()); o.i64(p.size()); o.i32(p.blockSize()); o.str(p.policy());
+            o.str(p.name()); o.i64(p.size()); o.i32(p.blockSize()); o.str(p.policy()); o.str(p.ack());
         } else if (op instanceof PutData p) {
             o.i32(p.block()); o.i32(p.offset()); o.i32(p.blockCrc()); o.bool(p.last()); o.bytes(p.data());
         } else if (op instanceof GetBegin p) {
@@ -140,6 +140,12 @@ public final class FileCodec implements WireCodec<FileMsg> {
             o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc());
         } else if (op instanceof BackgroundStored p) {
             o.str(p.blockId()); o.bool(p.ok()); o.str(p.error());
+        } else if (op instanceof StatPending p) {
+            o.bool(p.known());
+            o.u16(p.copies().size());
+            for (PendingCopy c : p.copies()) {
+                o.i32(c.block()); o.str(c.region());
+            }
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -151,7 +157,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         }
         long req = r.i64();
         switch (tag) {
-            case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str());
+            case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str());
             case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes());
             case 3: return new GetBegin(req, r.str());
             case 4: return new GetAck(req, r.i64());
@@ -191,6 +197,15 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 22: return new BackgroundFetch(req, r.str(), r.i32(), r.i32());
             case 23: return new BackgroundOffer(req, r.str(), r.i32(), r.i32());
             case 24: return new BackgroundStored(req, r.str(), r.bool(), r.str());
+            case 25: {
+                boolean known = r.bool();
+                int n = r.count();
+                List<PendingCopy> copies = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    copies.add(new PendingCopy(r.i32(), r.str()));
+                }
+                return new StatPending(req, known, copies);
+            }
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }

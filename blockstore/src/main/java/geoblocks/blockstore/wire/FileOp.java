@@ -12,8 +12,19 @@ public sealed interface FileOp {
     long req();
 
     // ---- client -> coordinator
-    /** Start an upload of {@code size} bytes in blocks of {@code blockSize} with a placement policy. */
-    record PutBegin(long req, String name, long size, int blockSize, String policy) implements FileOp {}
+    /**
+     * Start an upload of {@code size} bytes in blocks of {@code blockSize} with a placement policy;
+     * {@code ack} is {@link #ACK_ALL} (done when every replica is durable) or {@link #ACK_LOCAL}
+     * (done when the first copy is durable; the others follow from the coordinator's replication queue).
+     */
+    record PutBegin(long req, String name, long size, int blockSize, String policy, String ack) implements FileOp {
+        public PutBegin(long req, String name, long size, int blockSize, String policy) {
+            this(req, name, size, blockSize, policy, ACK_ALL);
+        }
+    }
+
+    String ACK_ALL = "all";
+    String ACK_LOCAL = "local";
 
     /** Bytes {@code offset..} of block {@code block}; the last chunk of a block carries its CRC32C. */
     record PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data) implements FileOp {}
@@ -36,6 +47,16 @@ public sealed interface FileOp {
     record PutProgress(long req, long durableBytes) implements FileOp {}
 
     record GetData(long req, long offset, byte[] data) implements FileOp {}
+
+    /** One replica copy still owed: block {@code block} to region {@code region}. */
+    record PendingCopy(int block, String region) {}
+
+    /**
+     * Sent before the manifest parts of a stat: the copies the node's replication queue still owes
+     * for the file ({@code known}: this node coordinated the upload, so its queue is the authority;
+     * otherwise the list is empty and says nothing). Long lists come in several messages.
+     */
+    record StatPending(long req, boolean known, List<PendingCopy> copies) implements FileOp {}
 
     record ListEntry(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis) {}
 

@@ -46,6 +46,9 @@ class FileCodecTest {
         return List.of(
                 new PutBegin(1, "a.bin", 123_456_789L, 1 << 20, "localclosest"),
                 new PutBegin(Long.MIN_VALUE, "", -1, -1, ""),
+                new PutBegin(1, "b.bin", 7, 1, "tworandom", "local"),
+                new StatPending(6, false, List.of()),
+                new StatPending(6, true, List.of(new PendingCopy(0, "seoul"), new PendingCopy(Integer.MAX_VALUE, unicode))),
                 new PutData(2, 3, 65536, 0xCAFEBABE, true, bytes(1, 1000)),
                 new PutData(-2, 0, 0, 0, false, new byte[0]),
                 new PutData(Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE, -1, true, bytes(2, FileCodec.MAX_DATA)),
@@ -91,7 +94,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(24, covered.size());
+        assertEquals(25, covered.size());
     }
 
     @Test
@@ -126,7 +129,7 @@ class FileCodecTest {
             DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class, ListPart.class, StatusReply.class,
             ManifestPart.class, Done.class, Failed.class, ReplicaData.class, ReplicaStored.class, FetchBlock.class,
             BlockData.class, LookupManifest.class, DeleteFile.class, BackgroundFetch.class, BackgroundOffer.class,
-            BackgroundStored.class};
+            BackgroundStored.class, StatPending.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -166,7 +169,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 25, 100, 255}) {
+        for (int tag : new int[] {0, 26, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());

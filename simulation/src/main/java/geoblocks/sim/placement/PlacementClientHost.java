@@ -89,7 +89,7 @@ public final class PlacementClientHost extends ComponentDefinition {
         if (!r.ok()) {
             out.add("E|" + j.key() + "|" + (init.upload ? "upload: " : "download: ") + r.error());
         } else if (statPending) {
-            List<Manifest.BlockRef> blocks = ((Manifest) r.value()).blocks();
+            List<Manifest.BlockRef> blocks = ((ClientPort.FileStat) r.value()).manifest().blocks();
             for (int b = 0; b < blocks.size(); b++) {
                 out.add("R|" + j.key() + "|" + b + "|" + String.join(";", blocks.get(b).replicas()));
             }

@@ -1,0 +1,149 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ReplicationQueue;
+import geoblocks.blockstore.core.ReplicationQueue.Copy;
+import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.ReplicaData;
+import geoblocks.blockstore.wire.FileOp.ReplicaStored;
+import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Drains the coordinator's durable replication queue (copies owed after {@code put --ack local}):
+ * each copy is read here (or fetched from a replica, checked like a download), offered to its
+ * target and pushed over LEDBAT (or sent as TCP replica messages when background-transport = tcp);
+ * it leaves the queue only when the target confirms it durable. A copy whose file was deleted, or
+ * whose manifest no longer names the target (re-replication replaced it), is dropped with a log
+ * line. Additions are saved before the put is acknowledged; removals are saved on the next tick
+ * (after a crash a removed copy may be sent again, which the target's atomic replace makes
+ * harmless). Glue only: the decisions are in {@link ReplicationQueue}.
+ */
+final class Replicator {
+    /** Copies in flight at once, and the retry backoff (doubling from the base up to the cap). */
+    static final int MAX_IN_FLIGHT = 4;
+    static final long BACKOFF_BASE_NANOS = 1_000_000_000L;
+    static final long BACKOFF_CAP_NANOS = 60_000_000_000L;
+
+    private final Node node;
+    private final ReplicationQueueStore store;
+    /** Null: copies travel as TCP replica messages. */
+    private final BackgroundTransfers background;
+    private final ReplicationQueue queue;
+    private boolean dirty;
+    long copied;
+
+    Replicator(Node node, ReplicationQueueStore store, BackgroundTransfers background) {
+        this.node = node;
+        this.store = store;
+        this.background = background;
+        this.queue = new ReplicationQueue(MAX_IN_FLIGHT, BACKOFF_BASE_NANOS, BACKOFF_CAP_NANOS, node::now);
+        try {
+            queue.add(store.load());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load the replication queue of " + node.region() + ": " + e.getMessage(), e);
+        }
+        if (queue.size() > 0) {
+            Logs.info(node.region() + ": resuming " + queue.size() + " queued replica copies");
+        }
+    }
+
+    /** Queues {@code copies} and saves the queue durably; the caller stores the manifest after this returns. */
+    void enqueue(List<Copy> copies) throws IOException {
+        queue.add(copies);
+        store.save(queue.copies());
+        dirty = false;
+    }
+
+    /** The regions still owed a copy of each block of {@code m}. */
+    Map<Integer, List<String>> pending(Manifest m) {
+        return queue.pending(m.name(), m.fileId());
+    }
+
+    int size() {
+        return queue.size();
+    }
+
+    /** Saves removals, then starts what the queue allows. */
+    void tick() {
+        if (dirty) {
+            try {
+                store.save(queue.copies());
+                dirty = false;
+            } catch (IOException e) {
+                Logs.warn(node.region() + ": saving the replication queue failed (retried next tick): " + e.getMessage());
+            }
+        }
+        pump();
+    }
+
+    /** Starts every copy the queue lets go now. */
+    void pump() {
+        for (Copy c : queue.next(node.rtt()::isUp)) {
+            start(c);
+        }
+    }
+
+    private void start(Copy c) {
+        Manifest m = node.manifests().find(c.name()).orElse(null);
+        if (m == null || !m.fileId().equals(c.fileId()) || c.block() >= m.blocks().size()
+                || !m.blocks().get(c.block()).replicas().contains(c.target())) {
+            Logs.info(node.region() + ": queued copy of block " + c.block() + " of '" + c.name() + "' to " + c.target()
+                    + " is no longer needed (file deleted or replica moved)");
+            queue.remove(c);
+            dirty = true;
+            return;
+        }
+        Manifest.BlockRef ref = m.blocks().get(c.block());
+        if (!node.budget().tryReserve(ref.length())) {
+            failed(c, node.budget().busy(ref.length()));
+            return;
+        }
+        Consumer<String> done = why -> {
+            node.budget().release(ref.length());
+            if (why == null) {
+                queue.succeeded(c);
+                dirty = true;
+                copied++;
+                pump();
+            } else {
+                failed(c, why);
+            }
+        };
+        Downloads.fetch(node, m, c.block(), data -> send(c, data, ref.crc(), done),
+                why -> done.accept("cannot read the block: " + why));
+    }
+
+    private void send(Copy c, byte[] data, int crc, Consumer<String> done) {
+        NetAddress peer = node.addressOf(c.target());
+        if (background != null) {
+            background.offerAndPush(peer, c.blockId(), data, crc, done);
+            return;
+        }
+        long req = node.expect(peer, Pending.Waiter.of(op -> {
+            if (op instanceof ReplicaStored) {
+                done.accept(null);
+                return true;
+            }
+            if (op instanceof Failed f) {
+                done.accept(f.error());
+                return true;
+            }
+            return false;
+        }, done));
+        Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
+                node.send(peer, new ReplicaData(req, c.blockId().value(), off, data.length, crc, part)));
+    }
+
+    private void failed(Copy c, String why) {
+        long wait = queue.failed(c);
+        Logs.warn(node.region() + ": copy of block " + c.block() + " of '" + c.name() + "' to " + c.target()
+                + " failed (attempt " + queue.failures(c) + ", next in " + wait / 1_000_000 + " ms): " + why);
+    }
+}
