@@ -49,7 +49,7 @@ public final class GeoClient implements AutoCloseable {
         config.cluster().regionIds().forEach(r -> futures.put(r, new CompletableFuture<>()));
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         Kompics.createAndStart(ClientHost.class, new ClientHost.ClientHostInit(self, config.cluster(),
-                config.node(), timeoutMs, futures, listening, new NetworkChoice(config.network(), config.secret())), 2);
+                config.node(), timeoutMs, futures, listening, NetworkChoice.of(config)), 2);
         com.typesafe.config.Config cc = config.config();
         GeoClient c = new GeoClient(new BusyRetry(cc.getInt("geoblocks.client.busy-retries"),
                 cc.getDuration("geoblocks.client.busy-backoff", TimeUnit.MILLISECONDS),

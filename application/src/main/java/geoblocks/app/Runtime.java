@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.RttProbe;
 import geoblocks.ledbat.wire.LedbatCodec;
@@ -34,8 +35,8 @@ public final class Runtime {
         }
         CodecSerializer.blockJavaSerialization();
         CodecSerializer.authenticate(new MessageAuth(config.secret()));
-        CodecSerializer.register(FileCodec.INSTANCE, 100, "geoblocks-file");
-        CodecSerializer.register(RttProbe.CODEC, 101, "geoblocks-rtt");
+        CodecSerializer.register(FileCodec.INSTANCE, NetworkChoice.FILE_CODEC_ID, "geoblocks-file");
+        CodecSerializer.register(RttProbe.CODEC, NetworkChoice.RTT_CODEC_ID, "geoblocks-rtt");
         CodecSerializer.register(LedbatCodec.INSTANCE, LedbatCodec.SERIALIZER_ID, "ledbat");
         Kompics.setFaultHandler(fault -> {
             LOG.error("handler failed in {} on {}; event dropped, component kept", fault.getSource(),

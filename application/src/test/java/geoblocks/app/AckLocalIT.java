@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import static geoblocks.app.ItSupport.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,8 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -58,29 +57,11 @@ class AckLocalIT {
     }
 
     static void awaitAllUp() throws Exception {
-        await(30, "all peers up", () -> LocalCluster.REGIONS.stream().allMatch(r -> {
-            try {
-                return client.status(r).peers().stream().allMatch(p -> p.rttMs() >= 0);
-            } catch (IOException e) {
-                return false;
-            }
-        }));
-    }
-
-    static void await(int seconds, String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + seconds * 1000L;
-        while (!done.getAsBoolean()) {
-            assertTrue(System.currentTimeMillis() < deadline, "timed out waiting for: " + what);
-            Thread.sleep(200);
-        }
+        ItSupport.awaitAllUp(client, 30);
     }
 
     static Path file(String name, int size, long seed) throws IOException {
-        byte[] data = new byte[size];
-        new Random(seed).nextBytes(data);
-        Path p = work.resolve(name);
-        Files.write(p, data);
-        return p;
+        return ItSupport.randomFile(work, name, size, seed);
     }
 
     /** Every block of {@code m} is durable and whole at every region its manifest names. */

@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import static geoblocks.app.ItSupport.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,29 +73,11 @@ class FaultIT {
     }
 
     static void awaitAllUp() throws Exception {
-        await(60, "all peers up", () -> LocalCluster.REGIONS.stream().allMatch(r -> {
-            try {
-                return client.status(r).peers().stream().allMatch(p -> p.rttMs() >= 0);
-            } catch (IOException e) {
-                return false;
-            }
-        }));
-    }
-
-    static void await(int seconds, String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + seconds * 1000L;
-        while (!done.getAsBoolean()) {
-            assertTrue(System.currentTimeMillis() < deadline, "timed out waiting for: " + what);
-            Thread.sleep(250);
-        }
+        ItSupport.awaitAllUp(client, 60);
     }
 
     static Path file(String name, int size, long seed) throws IOException {
-        byte[] data = new byte[size];
-        new Random(seed).nextBytes(data);
-        Path p = work.resolve(name);
-        Files.write(p, data);
-        return p;
+        return ItSupport.randomFile(work, name, size, seed);
     }
 
     static FileBlockStorage storage(String region) throws IOException {

@@ -61,11 +61,15 @@ public final class CodecRegistry {
     }
 
     /** Writes {@code msg} at {@code out}'s position; exactly {@link #encodedSize} bytes. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public void encode(int id, NetMsg msg, ByteBuffer out) {
+        encode(id, msg, encodedSize(id, msg), out);
+    }
+
+    /** As {@link #encode(int, NetMsg, ByteBuffer)} when the caller already has {@code size} = {@link #encodedSize}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public void encode(int id, NetMsg msg, int size, ByteBuffer out) {
         WireCodec c = byId[id];
         int start = out.position();
-        int size = c.encodedSize(msg);
         c.encode(msg, out);
         if (out.position() - start != size) {
             throw new IllegalStateException(c.getClass().getSimpleName() + " wrote " + (out.position() - start)

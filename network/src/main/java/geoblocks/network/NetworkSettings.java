@@ -51,11 +51,6 @@ public record NetworkSettings(String implementation, String transport, int ioThr
                 tlsTrustCerts, udpBufferBytes, udpGso, udpGro, udpQueue, connectTimeoutMs, handshakeTimeoutMs);
     }
 
-    public NetworkSettings withTransport(String t) {
-        return new NetworkSettings(implementation, t, ioThreads, maxFrameBytes, security, tlsCertChain, tlsPrivateKey,
-                tlsTrustCerts, udpBufferBytes, udpGso, udpGro, udpQueue, connectTimeoutMs, handshakeTimeoutMs);
-    }
-
     private static int bytes(Config c, String key) {
         long v = c.getBytes(key);
         if (v > Integer.MAX_VALUE) {

@@ -3,7 +3,9 @@ package geoblocks.app.cli;
 import geoblocks.app.AppConfig;
 import geoblocks.app.GeoClient;
 import geoblocks.app.LocalCluster;
+import geoblocks.app.NetworkOption;
 import geoblocks.app.Sizes;
+import geoblocks.app.host.NetworkChoice;
 import geoblocks.app.load.LoadCommand;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -52,9 +55,8 @@ public final class BenchCommand implements Callable<Integer> {
                     + " pay the JIT's warm-up (--no-warmup to measure it; default: ${DEFAULT-VALUE}).")
     boolean warmup;
 
-    @Option(names = "--network", defaultValue = "geoblocks",
-            description = "Network component of nodes and client: geoblocks or kompics-netty (default: ${DEFAULT-VALUE}).")
-    String network;
+    @Mixin
+    NetworkOption network = new NetworkOption();
 
     @Option(names = "--node-jvm-opt", paramLabel = "OPT",
             description = "Extra JVM option for every node (repeatable), e.g. -XX:StartFlightRecording=filename=n.jfr")
@@ -84,58 +86,58 @@ public final class BenchCommand implements Callable<Integer> {
                 Cluster.generate(p, bytes, 1000 + i);
                 inputs.add(p);
             }
-            String netConf = "geoblocks.network.implementation = " + network;
-            try (LocalCluster cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm(), netConf);
-                    GeoClient client = GeoClient.start(AppConfig.load(cluster.configFile()), 60_000)) {
+            try (LocalCluster cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm(), network.config())) {
                 AppConfig cfg = AppConfig.load(cluster.configFile());
-                System.out.printf("cluster: 4 nodes on loopback, emulated WAN %s; %d files of %s per row, put and get at %s%n",
-                        wan ? "on" : "off", files, Sizes.human(bytes), at);
-                System.out.printf("network: %s, chunks of %s%n%n", new geoblocks.app.host.NetworkChoice(cfg.network(),
-                        cfg.secret()).describe(cfg.cluster().address(at)), Sizes.human(cfg.node().chunkBytes()));
-                Cluster.awaitAllUp(client, LocalCluster.REGIONS, 30_000);
-                if (warmup) {
-                    long t0 = System.nanoTime();
-                    for (String policy : policies) {
-                        for (int i = 0; i < files; i++) {
-                            String name = "bench-warmup-" + policy + "-" + i;
-                            client.put(at, inputs.get(i), name, policy, (int) Sizes.parse(blockSizes.get(0)), null);
-                            Path out = work.resolve("out");
-                            client.get(at, name, out, null);
-                            Files.delete(out);
-                            client.delete(at, name);
-                        }
-                    }
-                    System.out.printf("warm-up: every file put and got once per policy, untimed (%.1f s)%n%n",
-                            (System.nanoTime() - t0) / 1e9);
-                }
-                System.out.printf("%-8s %-14s %9s %9s %9s %9s %9s %9s%n", "BLOCK", "POLICY", "PUT MB/s", "p50 ms",
-                        "max ms", "GET MB/s", "p50 ms", "max ms");
-                int run = 0;
-                for (String bs : blockSizes) {
-                    for (String policy : policies) {
-                        run++;
-                        double[] put = new double[files];
-                        double[] get = new double[files];
-                        for (int i = 0; i < files; i++) {
-                            String name = "bench-" + run + "-" + i;
-                            long t0 = System.nanoTime();
-                            client.put(at, inputs.get(i), name, policy, (int) Sizes.parse(bs), null);
-                            put[i] = (System.nanoTime() - t0) / 1e6;
-                        }
-                        for (int i = 0; i < files; i++) {
-                            Path out = work.resolve("out");
-                            long t0 = System.nanoTime();
-                            client.get(at, "bench-" + run + "-" + i, out, null);
-                            get[i] = (System.nanoTime() - t0) / 1e6;
-                            if (Files.mismatch(inputs.get(i), out) != -1) {
-                                throw new IOException("bench-" + run + "-" + i + " came back different");
+                try (GeoClient client = GeoClient.start(cfg, 60_000)) {
+                    System.out.printf("cluster: 4 nodes on loopback, emulated WAN %s; %d files of %s per row, put and get at %s%n",
+                            wan ? "on" : "off", files, Sizes.human(bytes), at);
+                    System.out.printf("network: %s, chunks of %s%n%n", NetworkChoice.of(cfg).describe(cfg.cluster().address(at)),
+                            Sizes.human(cfg.node().chunkBytes()));
+                    Cluster.awaitAllUp(client, LocalCluster.REGIONS, 30_000);
+                    if (warmup) {
+                        long t0 = System.nanoTime();
+                        for (String policy : policies) {
+                            for (int i = 0; i < files; i++) {
+                                String name = "bench-warmup-" + policy + "-" + i;
+                                client.put(at, inputs.get(i), name, policy, (int) Sizes.parse(blockSizes.get(0)), null);
+                                Path out = work.resolve("out");
+                                client.get(at, name, out, null);
+                                Files.delete(out);
+                                client.delete(at, name);
                             }
-                            Files.delete(out);
                         }
-                        System.out.printf("%-8s %-14s %9.1f %9.0f %9.0f %9.1f %9.0f %9.0f%n", Sizes.human(Sizes.parse(bs)),
-                                policy, mbps(bytes, put), median(put), max(put), mbps(bytes, get), median(get), max(get));
-                        for (int i = 0; i < files; i++) {
-                            client.delete(at, "bench-" + run + "-" + i);
+                        System.out.printf("warm-up: every file put and got once per policy, untimed (%.1f s)%n%n",
+                                (System.nanoTime() - t0) / 1e9);
+                    }
+                    System.out.printf("%-8s %-14s %9s %9s %9s %9s %9s %9s%n", "BLOCK", "POLICY", "PUT MB/s", "p50 ms",
+                            "max ms", "GET MB/s", "p50 ms", "max ms");
+                    int run = 0;
+                    for (String bs : blockSizes) {
+                        for (String policy : policies) {
+                            run++;
+                            double[] put = new double[files];
+                            double[] get = new double[files];
+                            for (int i = 0; i < files; i++) {
+                                String name = "bench-" + run + "-" + i;
+                                long t0 = System.nanoTime();
+                                client.put(at, inputs.get(i), name, policy, (int) Sizes.parse(bs), null);
+                                put[i] = (System.nanoTime() - t0) / 1e6;
+                            }
+                            for (int i = 0; i < files; i++) {
+                                Path out = work.resolve("out");
+                                long t0 = System.nanoTime();
+                                client.get(at, "bench-" + run + "-" + i, out, null);
+                                get[i] = (System.nanoTime() - t0) / 1e6;
+                                if (Files.mismatch(inputs.get(i), out) != -1) {
+                                    throw new IOException("bench-" + run + "-" + i + " came back different");
+                                }
+                                Files.delete(out);
+                            }
+                            System.out.printf("%-8s %-14s %9.1f %9.0f %9.0f %9.1f %9.0f %9.0f%n", Sizes.human(Sizes.parse(bs)),
+                                    policy, mbps(bytes, put), median(put), max(put), mbps(bytes, get), median(get), max(get));
+                            for (int i = 0; i < files; i++) {
+                                client.delete(at, "bench-" + run + "-" + i);
+                            }
                         }
                     }
                 }

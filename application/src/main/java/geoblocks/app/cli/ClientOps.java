@@ -142,11 +142,8 @@ final class ClientOps {
             s.append(String.format("%6s %10s %9s  %-24s %s%n", "BLOCK", "LENGTH", "CRC32C", "REPLICAS", "PENDING"));
             for (int i = 0; i < m.blocks().size(); i++) {
                 Manifest.BlockRef b = m.blocks().get(i);
-                List<String> pending = st.pending().getOrDefault(i, List.of());
-                List<String> held = new java.util.ArrayList<>(b.replicas());
-                held.removeAll(pending);
-                s.append(String.format("%6d %10d %9s  %-24s %s%n", i, b.length(), Checksums.hex(b.crc()), String.join(",", held),
-                        st.pendingKnown() ? String.join(",", pending) : "(ask " + m.uploadedAt() + ")"));
+                s.append(String.format("%6d %10d %9s  %-24s %s%n", i, b.length(), Checksums.hex(b.crc()),
+                        String.join(",", st.held(i)), st.pendingKnown() ? String.join(",", st.pending(i)) : "(ask " + m.uploadedAt() + ")"));
             }
             return s.toString().stripTrailing();
         }

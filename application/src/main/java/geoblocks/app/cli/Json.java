@@ -6,7 +6,6 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import geoblocks.blockstore.wire.FileOp.Transfers;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Minimal JSON rendering of a manifest for {@code stat --json} and of a node's {@code status --json}. */
@@ -32,12 +31,9 @@ final class Json {
                 .append("\"blocks\":[");
         for (int i = 0; i < m.blocks().size(); i++) {
             Manifest.BlockRef b = m.blocks().get(i);
-            List<String> pending = st.pending().getOrDefault(i, List.of());
-            List<String> held = new ArrayList<>(b.replicas());
-            held.removeAll(pending);
             s.append(i == 0 ? "" : ",").append("{\"index\":").append(i).append(",\"length\":").append(b.length())
-                    .append(",\"crc32c\":\"").append(Checksums.hex(b.crc())).append("\",\"replicas\":").append(list(held))
-                    .append(",\"pending\":").append(list(pending)).append('}');
+                    .append(",\"crc32c\":\"").append(Checksums.hex(b.crc())).append("\",\"replicas\":").append(list(st.held(i)))
+                    .append(",\"pending\":").append(list(st.pending(i))).append('}');
         }
         return s.append("]}").toString();
     }

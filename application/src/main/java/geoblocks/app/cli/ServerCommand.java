@@ -66,7 +66,7 @@ public final class ServerCommand implements Callable<Integer> {
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")))
                 .withReplicationQueue(queue);
-        NetworkChoice net = new NetworkChoice(cfg.network(), cfg.secret());
+        NetworkChoice net = NetworkChoice.of(cfg);
         Kompics.createAndStart(ServerHost.class, new ServerHost.ServerInit(self, node, listening, net),
                 Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()));
         try {

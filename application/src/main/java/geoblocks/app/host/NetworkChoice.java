@@ -16,6 +16,11 @@ import geoblocks.network.component.GeoNetwork;
  */
 public record NetworkChoice(NetworkSettings settings, String secret) {
 
+    /** The network of a loaded configuration, with its cluster secret. */
+    public static NetworkChoice of(geoblocks.app.AppConfig config) {
+        return new NetworkChoice(config.network(), config.secret());
+    }
+
     public boolean kompics() {
         return settings.implementation().equals("kompics-netty");
     }
@@ -30,10 +35,14 @@ public record NetworkChoice(NetworkSettings settings, String secret) {
         return new GeoNetwork.GeoNetworkInit(self, settings, secret, codecs());
     }
 
+    /** Message family ids, the same on both networks (Kompics' serializer ids, see Runtime). */
+    public static final int FILE_CODEC_ID = 100;
+    public static final int RTT_CODEC_ID = 101;
+
     public static CodecRegistry codecs() {
         return new CodecRegistry()
-                .register(100, FileCodec.INSTANCE)
-                .register(101, RttProbe.CODEC)
+                .register(FILE_CODEC_ID, FileCodec.INSTANCE)
+                .register(RTT_CODEC_ID, RttProbe.CODEC)
                 .register(LedbatCodec.SERIALIZER_ID, LedbatCodec.INSTANCE);
     }
 }

@@ -27,10 +27,8 @@ final class LedbatOptions {
             description = "SO_RCVBUF/SO_SNDBUF of the UDP socket (capped by net.core.rmem_max/wmem_max; default ${DEFAULT-VALUE}).")
     String udpBuffer;
 
-    @Option(names = "--network", defaultValue = "geoblocks",
-            description = "Network component: geoblocks (ours: GSO/GRO, AES-GCM datagrams keyed by an authenticated TCP session)"
-                    + " or kompics-netty (Kompics' NettyNetwork) (default: ${DEFAULT-VALUE}).")
-    String network;
+    @picocli.CommandLine.Mixin
+    geoblocks.app.NetworkOption network = new geoblocks.app.NetworkOption();
 
     @Option(names = "--security", defaultValue = "auto",
             description = "With --network geoblocks: tls, auth or auto (auth on loopback, tls otherwise; default ${DEFAULT-VALUE}).")
@@ -65,7 +63,7 @@ final class LedbatOptions {
 
     /** The network both ends use; they must agree on it, the security mode and geoblocks.cluster.secret. */
     geoblocks.app.host.NetworkChoice network() {
-        com.typesafe.config.Config c = ConfigFactory.parseMap(Map.of("implementation", network, "security", security,
+        com.typesafe.config.Config c = ConfigFactory.parseMap(Map.of("implementation", network.name, "security", security,
                 "udp-buffer", udpBufferBytes())).atPath("geoblocks.network").withFallback(ConfigFactory.load());
         return new geoblocks.app.host.NetworkChoice(geoblocks.network.NetworkSettings.from(c),
                 c.getString("geoblocks.cluster.secret"));

@@ -34,9 +34,10 @@ public final class LedbatServerCommand implements Callable<Integer> {
         }
         LedbatSettings settings = options.settings();
         LedbatOptions.registerCodec();
+        geoblocks.app.host.NetworkChoice net = options.network();
         Kompics.createAndStart(LedbatHost.class, new LedbatHost.HostInit(self, settings, options.udpBufferBytes(),
-                ServerDriver.class, Init.NONE, false, options.verbose, options.network()), 2, LedbatOptions.KOMPICS_BATCH);
-        System.out.println("ledbat server listening on " + self + " (UDP, network " + options.network().describe(self) + ")");
+                ServerDriver.class, Init.NONE, false, options.verbose, net), 2, LedbatOptions.KOMPICS_BATCH);
+        System.out.println("ledbat server listening on " + self + " (UDP, network " + net.describe(self) + ")");
         Kompics.waitForTermination();
         return 0;
     }

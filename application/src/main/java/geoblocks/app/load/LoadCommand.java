@@ -84,9 +84,8 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--node-jvm-opt", paramLabel = "OPT", description = "Local cluster: extra JVM option for every node (repeatable), e.g. -XX:StartFlightRecording=...")
     List<String> nodeJvmOpts = new ArrayList<>();
 
-    @Option(names = "--network", defaultValue = "geoblocks",
-            description = "Local cluster: network component of nodes and client, geoblocks or kompics-netty (default: ${DEFAULT-VALUE}).")
-    String network;
+    @picocli.CommandLine.Mixin
+    geoblocks.app.NetworkOption network = new geoblocks.app.NetworkOption();
 
     @Option(names = "--busy-retries", defaultValue = "0", paramLabel = "N",
             description = "Send a request a node refused as busy again up to N times, after a jittered backoff"
@@ -126,11 +125,9 @@ public final class LoadCommand implements Callable<Integer> {
                 jvm.addAll(nodeJvmOpts);
                 out.printf("starting 4 nodes %s on loopback, emulated WAN %s, node JVM %s (work dir %s)%n",
                         LocalCluster.REGIONS, wan ? "on" : "off", String.join(" ", jvm), work);
-                cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm,
-                        "geoblocks.network.implementation = " + network);
+                cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm, network.config());
                 cfg = AppConfig.load(cluster.configFile());
-                out.printf("network: %s%n", new geoblocks.app.host.NetworkChoice(cfg.network(), cfg.secret())
-                        .describe(cfg.cluster().regions().values().iterator().next()));
+                out.printf("network: %s%n", geoblocks.app.host.NetworkChoice.of(cfg).describe(cfg.cluster().regions().values().iterator().next()));
             }
             if (busyRetries < 0) {
                 throw new IllegalArgumentException("--busy-retries must be >= 0, was " + busyRetries);

@@ -56,7 +56,20 @@ public final class ClientPort extends PortType {
      * regions per block index that its replication queue has still to copy the block to.
      */
     public record FileStat(geoblocks.blockstore.core.Manifest manifest, boolean pendingKnown,
-            java.util.Map<Integer, java.util.List<String>> pending) {}
+            java.util.Map<Integer, java.util.List<String>> pending) {
+
+        /** Regions still owed a copy of block {@code i} (empty when none, or not known here). */
+        public java.util.List<String> pending(int i) {
+            return pending.getOrDefault(i, java.util.List.of());
+        }
+
+        /** Regions with a durable copy of block {@code i}: the manifest's regions minus the pending ones. */
+        public java.util.List<String> held(int i) {
+            java.util.List<String> held = new java.util.ArrayList<>(manifest.blocks().get(i).replicas());
+            held.removeAll(pending(i));
+            return held;
+        }
+    }
 
     /** Value: what each node did. */
     public record Delete(long op, String name) implements KompicsEvent {}

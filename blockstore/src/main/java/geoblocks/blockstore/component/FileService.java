@@ -114,8 +114,9 @@ public final class FileService extends ComponentDefinition implements Node {
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
         this.scrubber = new Scrubber(this, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L,
                 viaLedbat);
-        this.rereplicator = new Rereplicator(this, settings.replaceAfterMs() * 1_000_000L, viaLedbat);
-        this.replicator = new Replicator(this, init.replicationQueue, viaLedbat);
+        ReplicaCopy copies = new ReplicaCopy(this, viaLedbat);
+        this.rereplicator = new Rereplicator(this, settings.replaceAfterMs() * 1_000_000L, copies);
+        this.replicator = new Replicator(this, init.replicationQueue, copies);
         this.uploads = new Uploads(this, replicator);
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
@@ -182,13 +183,25 @@ public final class FileService extends ComponentDefinition implements Node {
     private long lastRefusedLogNanos;
 
     /** At most every 10 s: one line with how much network input was refused since the last one. */
+    /** Input refused as malformed or unexpected: undecodable, unknown requests, channel errors, refused streams. */
+    private long malformedOrUnexpected() {
+        return WireStats.malformedCount() + dropped + channelErrors + background.refused;
+    }
+
+    /** Bytes of block data a node-to-node TCP message carries (0 for other messages), for the transfer counters. */
+    private static int tcpBlockBytes(FileOp op) {
+        if (op instanceof ReplicaData p) {
+            return p.data().length;
+        }
+        return op instanceof BlockData p ? p.data().length : 0;
+    }
+
     private void logRefusedInput() {
-        long refused = WireStats.malformedCount() + WireStats.unauthenticatedCount() + dropped + channelErrors + background.refused;
+        long refused = malformedOrUnexpected() + WireStats.unauthenticatedCount();
         long now = now();
         if (refused != loggedRefused && now - lastRefusedLogNanos > 10_000_000_000L) {
             LOG.warn("{}: refused {} network messages in the last period ({} malformed/unexpected, {} unauthenticated so far)",
-                    region, refused - loggedRefused, WireStats.malformedCount() + dropped + channelErrors + background.refused,
-                    WireStats.unauthenticatedCount());
+                    region, refused - loggedRefused, malformedOrUnexpected(), WireStats.unauthenticatedCount());
             loggedRefused = refused;
             lastRefusedLogNanos = now;
         }
@@ -215,11 +228,7 @@ public final class FileService extends ComponentDefinition implements Node {
     }
 
     private void dispatch(NetAddress from, FileOp op) {
-        if (op instanceof ReplicaData p) {
-            counters.tcpReceived(p.data().length);
-        } else if (op instanceof BlockData p) {
-            counters.tcpReceived(p.data().length);
-        }
+        counters.tcpReceived(tcpBlockBytes(op));
         if (op instanceof PutBegin p) {
             uploads.onBegin(from, p);
         } else if (op instanceof PutData p) {
@@ -303,7 +312,7 @@ public final class FileService extends ComponentDefinition implements Node {
         for (String p : peerRegions()) {
             peers.add(new PeerRtt(p, rtt.rttMs(p).orElse(-1.0)));
         }
-        send(from, new StatusReply(s.req(), region, peers, WireStats.malformedCount() + dropped + channelErrors + background.refused,
+        send(from, new StatusReply(s.req(), region, peers, malformedOrUnexpected(),
                 WireStats.unauthenticatedCount(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable,
                 new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived())));
     }
@@ -422,11 +431,7 @@ public final class FileService extends ComponentDefinition implements Node {
 
     @Override
     public void send(NetAddress to, FileOp op) {
-        if (op instanceof ReplicaData p) {
-            counters.tcpSent(p.data().length);
-        } else if (op instanceof BlockData p) {
-            counters.tcpSent(p.data().length);
-        }
+        counters.tcpSent(tcpBlockBytes(op));
         trigger(new FileMsg(new NetHeader(self, to, Transport.TCP), op), net);
     }
 

@@ -4,11 +4,6 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueue.Copy;
 import geoblocks.blockstore.core.ReplicationQueueStore;
-import geoblocks.blockstore.wire.Assembly;
-import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.ReplicaData;
-import geoblocks.blockstore.wire.FileOp.ReplicaStored;
-import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -33,16 +28,15 @@ final class Replicator {
 
     private final Node node;
     private final ReplicationQueueStore store;
-    /** Null: copies travel as TCP replica messages. */
-    private final BackgroundTransfers background;
+    private final ReplicaCopy copies;
     private final ReplicationQueue queue;
     private boolean dirty;
     long copied;
 
-    Replicator(Node node, ReplicationQueueStore store, BackgroundTransfers background) {
+    Replicator(Node node, ReplicationQueueStore store, ReplicaCopy copies) {
         this.node = node;
         this.store = store;
-        this.background = background;
+        this.copies = copies;
         this.queue = new ReplicationQueue(MAX_IN_FLIGHT, BACKOFF_BASE_NANOS, BACKOFF_CAP_NANOS, node::now);
         try {
             queue.add(store.load());
@@ -116,29 +110,8 @@ final class Replicator {
                 failed(c, why);
             }
         };
-        Downloads.fetch(node, m, c.block(), data -> send(c, data, ref.crc(), done),
+        Downloads.fetch(node, m, c.block(), data -> copies.background(node.addressOf(c.target()), c.blockId(), data, ref.crc(), done),
                 why -> done.accept("cannot read the block: " + why));
-    }
-
-    private void send(Copy c, byte[] data, int crc, Consumer<String> done) {
-        NetAddress peer = node.addressOf(c.target());
-        if (background != null) {
-            background.offerAndPush(peer, c.blockId(), data, crc, done);
-            return;
-        }
-        long req = node.expect(peer, Pending.Waiter.of(op -> {
-            if (op instanceof ReplicaStored) {
-                done.accept(null);
-                return true;
-            }
-            if (op instanceof Failed f) {
-                done.accept(f.error());
-                return true;
-            }
-            return false;
-        }, done));
-        Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
-                node.send(peer, new ReplicaData(req, c.blockId().value(), off, data.length, crc, part)));
     }
 
     private void failed(Copy c, String why) {

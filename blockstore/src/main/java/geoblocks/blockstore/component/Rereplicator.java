@@ -3,11 +3,6 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.RttTable;
-import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.ReplicaData;
-import geoblocks.blockstore.wire.FileOp.ReplicaStored;
-import geoblocks.blockstore.wire.Assembly;
-import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,21 +16,20 @@ import java.util.TreeSet;
  * nearest up region that does not hold it yet, and only once that copy is durable rewrites the
  * manifest (the gone region replaced by the new one) and publishes it. One leader per file does
  * this (the smallest up region holding any of its blocks), so two nodes never rewrite the same
- * manifest at once; one block at a time. With {@code background} (background-transport = ledbat)
- * the copy is offered to the target and pushed over LEDBAT; the target confirms once it is durable.
+ * manifest at once; one block at a time. The copy is a background one ({@link ReplicaCopy}): over
+ * LEDBAT when background-transport = ledbat, the target confirming once it is durable.
  */
 final class Rereplicator {
     private final Node node;
     private final long replaceAfterNanos;
-    /** Null: copies travel as TCP replica messages. */
-    private final BackgroundTransfers background;
+    private final ReplicaCopy copies;
     private final Map<String, Long> downSince = new HashMap<>();
     private String cursor = "";
     private boolean busy;
     long replaced;
 
-    Rereplicator(Node node, long replaceAfterNanos, BackgroundTransfers background) {
-        this.background = background;
+    Rereplicator(Node node, long replaceAfterNanos, ReplicaCopy copies) {
+        this.copies = copies;
         this.node = node;
         this.replaceAfterNanos = replaceAfterNanos;
     }
@@ -120,34 +114,11 @@ final class Rereplicator {
             });
             return;
         }
-        NetAddress peer = node.addressOf(target);
-        if (background != null) {
-            offer(peer, name, index, id, data, crc, gone, target);
-            return;
-        }
-        long req = node.expect(peer, Pending.Waiter.of(op -> {
-            if (op instanceof ReplicaStored) {
-                rewrite(name, index, gone, target);
-                return true;
-            }
-            if (op instanceof Failed f) {
-                done("copy of " + id + " to " + target + " failed: " + f.error());
-                return true;
-            }
-            return false;
-        }, why -> done("copy of " + id + " to " + target + " failed: " + why)));
-        Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
-                node.send(peer, new ReplicaData(req, id.value(), off, data.length, crc, part)));
-    }
-
-    /** Announces the copy to {@code target}, then pushes it over LEDBAT once the target expects it. */
-    private void offer(NetAddress peer, String name, int index, BlockId id, byte[] data, int crc, String gone,
-            String target) {
-        background.offerAndPush(peer, id, data, crc, why -> {
+        copies.background(node.addressOf(target), id, data, crc, why -> {
             if (why == null) {
                 rewrite(name, index, gone, target);
             } else {
-                done("copy of " + id + " to " + target + " over LEDBAT failed: " + why);
+                done("copy of " + id + " to " + target + copies.via() + " failed: " + why);
             }
         });
     }

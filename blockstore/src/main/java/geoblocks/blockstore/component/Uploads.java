@@ -7,14 +7,11 @@ import geoblocks.blockstore.core.PlacementException;
 import geoblocks.blockstore.core.Policy;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.PutBegin;
 import geoblocks.blockstore.wire.FileOp.PutData;
 import geoblocks.blockstore.wire.FileOp.PutProgress;
-import geoblocks.blockstore.wire.FileOp.ReplicaData;
-import geoblocks.blockstore.wire.FileOp.ReplicaStored;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -228,21 +225,14 @@ final class Uploads {
         }
 
         void sendReplica(int index, BlockId id, byte[] data, int blockCrc, String region) {
-            NetAddress peer = node.addressOf(region);
             String what = "replica of block " + index + " at " + region + ": ";
-            long req = node.expect(peer, Pending.Waiter.of(op -> {
-                if (op instanceof ReplicaStored) {
+            ReplicaCopy.overTcp(node, node.addressOf(region), id, data, blockCrc, why -> {
+                if (why == null) {
                     acked(index);
-                    return true;
+                } else {
+                    fail(what + why);
                 }
-                if (op instanceof Failed f) {
-                    fail(what + f.error());
-                    return true;
-                }
-                return false;
-            }, why -> fail(what + why)));
-            Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
-                    node.send(peer, new ReplicaData(req, id.value(), off, data.length, blockCrc, part)));
+            });
         }
 
         void acked(int index) {

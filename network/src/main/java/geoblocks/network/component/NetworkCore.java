@@ -45,7 +45,7 @@ final class NetworkCore {
     private final Consumer<NetMsg> deliver;
     private final Consumer<KompicsEvent> control;
     private final SecureRandom random = new SecureRandom();
-    private final PeerLinks<Channel, NetMsg> links;
+    private final PeerLinks<Channel, Outgoing> links;
     private final boolean tls;
     private final RefusedLog refusedLog = new RefusedLog(LOG);
     private Transports transports;
@@ -110,7 +110,7 @@ final class NetworkCore {
                             : tlsContexts.client.newHandler(ch.alloc(), dialled.getIp().getHostAddress(), dialled.getPort()));
                 }
                 ch.pipeline().addLast("frames", new FrameDecoder(settings.maxFrameBytes()));
-                ch.pipeline().addLast("session", new TcpSession(NetworkCore.this, dialled, tls));
+                ch.pipeline().addLast("session", new TcpSession(NetworkCore.this, dialled));
             }
         };
     }
@@ -137,13 +137,13 @@ final class NetworkCore {
             throw new IllegalArgumentException("transport " + t + " is not supported (TCP and UDP are)");
         }
         int id = codecs.idOf(m);
-        long size = codecs.encodedSize(id, m) + 1L;
-        if (size > settings.maxFrameBytes()) {
-            throw new IllegalArgumentException(m.getClass().getSimpleName() + " of " + size
-                    + " bytes exceeds geoblocks.network.max-frame (" + settings.maxFrameBytes() + ")");
-        }
-        links.send(dst, m);
+        int size = codecs.encodedSize(id, m);
+        Frames.checkFits(m, size, settings.maxFrameBytes()); // refused here, on the sender's thread
+        links.send(dst, new Outgoing(m, id, size));
     }
+
+    /** A TCP message with its codec id and encoded size, computed once when it is sent. */
+    private record Outgoing(NetMsg msg, int codecId, int size) {}
 
     void established(Channel ch, NetAddress peer, boolean dialledBySelf, byte[] sessionSecret) {
         udp.onSession(peer, sessionSecret);
@@ -152,7 +152,7 @@ final class NetworkCore {
         udp.flushPending(peer);
     }
 
-    void closed(Channel ch, NetAddress dialledPeer, boolean wasEstablished, String why) {
+    void closed(Channel ch, NetAddress dialledPeer, String why) {
         links.closed(ch, dialledPeer, why);
     }
 
@@ -190,7 +190,7 @@ final class NetworkCore {
         return codecs;
     }
 
-    PeerLinks<Channel, NetMsg> links() {
+    PeerLinks<Channel, ?> links() {
         return links;
     }
 
@@ -203,7 +203,7 @@ final class NetworkCore {
     }
 
     /** The link table's I/O: everything only enqueues (it runs under the table's lock). */
-    private final class LinkIo implements PeerLinks.Io<Channel, NetMsg> {
+    private final class LinkIo implements PeerLinks.Io<Channel, Outgoing> {
         @Override
         public void connect(NetAddress peer) {
             dialer.clone().handler(pipeline(peer)).connect(peer.asSocket()).addListener((ChannelFutureListener) f -> {
@@ -214,12 +214,12 @@ final class NetworkCore {
         }
 
         @Override
-        public void send(Channel ch, NetMsg msg) {
+        public void send(Channel ch, Outgoing o) {
             ByteBuf frame;
             try {
-                frame = Frames.data(ch.alloc(), codecs, msg, settings.maxFrameBytes());
+                frame = Frames.data(ch.alloc(), codecs, o.msg(), o.codecId(), o.size(), settings.maxFrameBytes());
             } catch (RuntimeException e) {
-                LOG.error("cannot send {}: {}", msg, e.getMessage());
+                LOG.error("cannot send {}: {}", o.msg(), e.getMessage());
                 return;
             }
             out(ch).add(frame);

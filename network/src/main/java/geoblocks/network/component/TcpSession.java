@@ -28,27 +28,29 @@ import javax.net.ssl.SSLSession;
 final class TcpSession extends ChannelInboundHandlerAdapter {
     private final NetworkCore core;
     private final NetAddress dialled;
-    private final boolean tls;
     private Handshake handshake;
-    private boolean established;
     private ScheduledFuture<?> timeout;
     private String failure;
 
     /** {@code dialled}: the peer we dialled, or null on an accepted connection. */
-    TcpSession(NetworkCore core, NetAddress dialled, boolean tls) {
+    TcpSession(NetworkCore core, NetAddress dialled) {
         this.core = core;
         this.dialled = dialled;
-        this.tls = tls;
+    }
+
+    /** Both proofs verified: data frames may pass. */
+    private boolean established() {
+        return handshake != null && handshake.complete();
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         timeout = ctx.executor().schedule(() -> {
-            if (!established) {
+            if (!established()) {
                 fail(ctx, "no authenticated handshake within " + core.settings().handshakeTimeoutMs() + " ms");
             }
         }, core.settings().handshakeTimeoutMs(), TimeUnit.MILLISECONDS);
-        if (!tls) {
+        if (!core.tls()) {
             start(ctx, new byte[0], new byte[0]);
         }
         super.channelActive(ctx);
@@ -85,7 +87,7 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
             int kind = frame.readUnsignedByte();
             if (kind == Frames.CONTROL) {
                 onControl(ctx, Control.read(frame.nioBuffer()));
-            } else if (!established) {
+            } else if (!established()) {
                 WireStats.unauthenticated();
                 fail(ctx, "data frame before the handshake completed");
             } else {
@@ -127,11 +129,10 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
             ctx.writeAndFlush(Frames.control(ctx.alloc(), handshake.onHello(h)));
         } else if (c instanceof Control.Proof p) {
             if (handshake.onProof(p)) {
-                established = true;
                 timeout.cancel(false);
                 core.established(ctx.channel(), handshake.peer(), dialled != null, handshake.sessionSecret());
             }
-        } else if (!established) {
+        } else if (!established()) {
             throw new HandshakeException(c.getClass().getSimpleName() + " before the handshake completed");
         } else if (c instanceof Control.Retire) {
             core.links().onRetire(ctx.channel());
@@ -155,7 +156,7 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
         if (timeout != null) {
             timeout.cancel(false);
         }
-        core.closed(ctx.channel(), established ? null : dialled, established, failure != null ? failure
+        core.closed(ctx.channel(), established() ? null : dialled, failure != null ? failure
                 : "connection to " + (dialled != null ? dialled : ctx.channel().remoteAddress()) + " closed");
         super.channelInactive(ctx);
     }

@@ -29,9 +29,9 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The UDP socket: every datagram is sealed with the AES-GCM keys of the peer pair's authenticated
- * TCP session (encrypted under TLS, authenticated only otherwise) and carries a sequence number
- * checked against a replay window. Layout of a datagram:
+ * The UDP socket: every datagram is encrypted and authenticated with the AES-GCM keys of the peer
+ * pair's authenticated TCP session (in both security modes) and carries a sequence number checked
+ * against a replay window. Layout of a datagram:
  *
  * <pre>
  * | key id u32 | seq u64 | codec id u8 | codec bytes | GCM tag (16) |   (body = codec id + bytes)
@@ -190,7 +190,7 @@ final class UdpEndpoint {
         ByteBuffer body = scratch.get();
         body.clear();
         body.put((byte) id);
-        core.codecs().encode(id, m, body);
+        core.codecs().encode(id, m, size - 1, body);
         body.flip();
         ByteBuf buf = channel.alloc().directBuffer(size + DatagramSealer.OVERHEAD);
         synchronized (s) {
@@ -304,15 +304,10 @@ final class UdpEndpoint {
                 holdUnknown(content, from);
                 return;
             }
-            if (r.opener().encrypts()) {
-                body = scratch.get();
-                body.clear();
-                seq = r.opener().open(d, body);
-                body.flip();
-            } else {
-                seq = r.opener().verify(d);
-                body = d;
-            }
+            body = scratch.get();
+            body.clear();
+            seq = r.opener().open(d, body);
+            body.flip();
         } catch (DatagramAuthException e) {
             WireStats.unauthenticated();
             core.logRefused("datagram from " + from + ": " + e.getMessage());

@@ -21,21 +21,31 @@ public final class Frames {
     /** One data frame for {@code msg}; IllegalArgumentException if it would exceed {@code maxFrameBytes}. */
     public static ByteBuf data(ByteBufAllocator alloc, CodecRegistry codecs, NetMsg msg, int maxFrameBytes) {
         int id = codecs.idOf(msg);
-        int size = codecs.encodedSize(id, msg);
-        if (size + 1L > maxFrameBytes) {
-            throw new IllegalArgumentException(msg.getClass().getSimpleName() + " of " + size
-                    + " bytes exceeds the frame limit of " + maxFrameBytes + " bytes (geoblocks.network.max-frame)");
-        }
+        return data(alloc, codecs, msg, id, codecs.encodedSize(id, msg), maxFrameBytes);
+    }
+
+    /** As above, for a message whose codec id and encoded size the caller already knows. */
+    public static ByteBuf data(ByteBufAllocator alloc, CodecRegistry codecs, NetMsg msg, int id, int size,
+            int maxFrameBytes) {
+        checkFits(msg, size, maxFrameBytes);
         ByteBuf buf = alloc.ioBuffer(LENGTH_BYTES + 1 + size);
         try {
             buf.writeInt(1 + size).writeByte(id);
             ByteBuffer out = buf.nioBuffer(buf.writerIndex(), size);
-            codecs.encode(id, msg, out);
+            codecs.encode(id, msg, size, out);
             buf.writerIndex(buf.writerIndex() + size);
             return buf;
         } catch (RuntimeException e) {
             buf.release();
             throw e;
+        }
+    }
+
+    /** IllegalArgumentException naming both sizes when a message of {@code size} bytes needs a frame over the limit. */
+    public static void checkFits(NetMsg msg, int size, int maxFrameBytes) {
+        if (size + 1L > maxFrameBytes) {
+            throw new IllegalArgumentException(msg.getClass().getSimpleName() + " of " + size
+                    + " bytes exceeds the frame limit of " + maxFrameBytes + " bytes (geoblocks.network.max-frame)");
         }
     }
 

@@ -57,15 +57,13 @@ public final class PeerLinks<C, M> {
 
     private static final class Session {
         final NetAddress peer;
-        final boolean dialledBySelf;
         boolean carriedData;
         boolean retireSent;
         boolean retireReceived;
         boolean ackReceived;
 
-        Session(NetAddress peer, boolean dialledBySelf) {
+        Session(NetAddress peer) {
             this.peer = peer;
-            this.dialledBySelf = dialledBySelf;
         }
     }
 
@@ -83,15 +81,15 @@ public final class PeerLinks<C, M> {
             return;
         }
         l.queue.add(msg);
-        if (l.active == null && !l.dialling && !hasLiveSession(peer)) {
-            l.dialling = true;
-            io.connect(peer);
-        }
+        dialIfIdle(peer, l);
     }
 
     /** Dials {@code peer} unless a connection to it exists or is being set up (for datagrams). */
     public synchronized void dial(NetAddress peer) {
-        Link<C, M> l = links.computeIfAbsent(peer, p -> new Link<>());
+        dialIfIdle(peer, links.computeIfAbsent(peer, p -> new Link<>()));
+    }
+
+    private void dialIfIdle(NetAddress peer, Link<C, M> l) {
         if (l.active == null && !l.dialling && !hasLiveSession(peer)) {
             l.dialling = true;
             io.connect(peer);
@@ -104,7 +102,7 @@ public final class PeerLinks<C, M> {
         if (dialledBySelf) {
             l.dialling = false;
         }
-        Session s = new Session(peer, dialledBySelf);
+        Session s = new Session(peer);
         sessions.put(conn, s);
         C other = liveSessionOtherThan(peer, conn);
         if (other == null) {
@@ -172,9 +170,7 @@ public final class PeerLinks<C, M> {
             l.holdUntilAck = null;
         }
         if (conn.equals(l.active)) {
-            l.active = null;
-            C other = liveSessionOtherThan(s.peer, conn);
-            l.active = other;
+            l.active = liveSessionOtherThan(s.peer, conn);
         }
         if (!hasAnySession(s.peer)) {
             io.dropped(s.peer);

@@ -1,7 +1,11 @@
 package geoblocks.sim.harness;
 
+import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
+import geoblocks.net.RttMatrix;
 import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
 
@@ -14,4 +18,11 @@ public interface NodeFactory extends Serializable {
     Class<? extends ComponentDefinition> component();
 
     Init<? extends ComponentDefinition> init(NetAddress self);
+
+    /** The cluster of simulated nodes: region -> "ip:port", no emulated WAN (the simulator's network model is the WAN). */
+    static ClusterConfig cluster(Map<String, String> regions) {
+        Map<String, NetAddress> m = new LinkedHashMap<>();
+        regions.forEach((r, a) -> m.put(r, NetAddress.parse(a)));
+        return new ClusterConfig(m, RttMatrix.specDefaults(), false);
+    }
 }

@@ -4,9 +4,7 @@ import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
-import geoblocks.net.RttMatrix;
 import geoblocks.sim.harness.NodeFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,12 +18,6 @@ import se.sics.kompics.Init;
 public final class PlacementNodes {
     private PlacementNodes() {}
 
-    /** The cluster: region -> "ip:port", no emulated WAN (the simulator's network model is the WAN). */
-    static ClusterConfig cluster(Map<String, String> regions) {
-        Map<String, NetAddress> m = new LinkedHashMap<>();
-        regions.forEach((r, a) -> m.put(r, NetAddress.parse(a)));
-        return new ClusterConfig(m, RttMatrix.specDefaults(), false);
-    }
 
     /** A geoblocks node (the production {@link NodeParent}) for {@code region}. */
     public record Node(String region, Map<String, String> regions, long seed, int run) implements NodeFactory {
@@ -43,7 +35,7 @@ public final class PlacementNodes {
             try {
                 MemoryBlockStorage blocks = new MemoryBlockStorage();
                 PlacementBoard.store(run, blocks);
-                return new NodeParent.NodeInit(region, cluster(regions), NodeSettings.defaults(), blocks,
+                return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), NodeSettings.defaults(), blocks,
                         new ManifestStore(new MemoryBlockStorage()), seed);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -7,9 +7,7 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
-import geoblocks.net.RttMatrix;
 import geoblocks.sim.harness.NodeFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,11 +51,6 @@ public final class RepairNodes {
                 regions.get(0), 1_700_000_000_000L, refs);
     }
 
-    static ClusterConfig cluster(Map<String, String> regions) {
-        Map<String, NetAddress> m = new LinkedHashMap<>();
-        regions.forEach((r, a) -> m.put(r, NetAddress.parse(a)));
-        return new ClusterConfig(m, RttMatrix.specDefaults(), false);
-    }
 
     /** A geoblocks node (the production {@link NodeParent}); {@code holds}: it has the file's blocks. */
     public record Node(String region, Map<String, String> regions, long seed, boolean holds, String transport)
@@ -84,7 +77,7 @@ public final class RepairNodes {
                 STORES.put(region, blocks);
                 ManifestStore manifests = new ManifestStore(new MemoryBlockStorage());
                 manifests.save(m);
-                return new NodeParent.NodeInit(region, cluster(regions),
+                return new NodeParent.NodeInit(region, NodeFactory.cluster(regions),
                         NodeSettings.defaults().withBackgroundTransport(transport), blocks, manifests, seed);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

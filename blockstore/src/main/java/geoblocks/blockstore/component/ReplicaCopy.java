@@ -1,0 +1,58 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.ReplicaData;
+import geoblocks.blockstore.wire.FileOp.ReplicaStored;
+import geoblocks.net.NetAddress;
+import java.util.function.Consumer;
+
+/**
+ * Copies one block to a peer and reports when the copy is durable there: {@code done} gets null,
+ * or why not. Foreground copies (replicas of a put with --ack all) always travel as TCP replica
+ * messages ({@link #overTcp}); background copies (re-replication, the replication queue) go the
+ * way {@code background-transport} says ({@link #background}): offered to the peer and pushed over
+ * LEDBAT, or over TCP like a foreground copy.
+ */
+final class ReplicaCopy {
+    private final Node node;
+    /** Null: background copies travel over TCP too. */
+    private final BackgroundTransfers ledbat;
+
+    ReplicaCopy(Node node, BackgroundTransfers ledbat) {
+        this.node = node;
+        this.ledbat = ledbat;
+    }
+
+    /** A background copy, over the configured transport. */
+    void background(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
+        if (ledbat != null) {
+            ledbat.offerAndPush(peer, id, data, crc, done);
+        } else {
+            overTcp(node, peer, id, data, crc, done);
+        }
+    }
+
+    /** " over LEDBAT" when background copies use it, else "": for messages. */
+    String via() {
+        return ledbat != null ? " over LEDBAT" : "";
+    }
+
+    /** Sends the block as TCP replica messages (ReplicaData chunks) and waits for ReplicaStored. */
+    static void overTcp(Node node, NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
+        long req = node.expect(peer, Pending.Waiter.of(op -> {
+            if (op instanceof ReplicaStored) {
+                done.accept(null);
+                return true;
+            }
+            if (op instanceof Failed f) {
+                done.accept(f.error());
+                return true;
+            }
+            return false;
+        }, done));
+        Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
+                node.send(peer, new ReplicaData(req, id.value(), off, data.length, crc, part)));
+    }
+}
