@@ -2,6 +2,7 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.DownloadWindow;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.wire.Assembly;
@@ -55,13 +56,7 @@ final class Downloads {
 
     void onAck(NetAddress client, GetAck a) {
         Download d = active.get(new Key(client, a.req()));
-        if (d != null && a.consumed() > d.acked) {
-            long newly = Math.min(a.consumed(), d.sent) - d.acked;
-            if (newly > 0) {
-                node.budget().release(newly); // sent bytes stay reserved until the client has them
-                d.reserved -= newly;
-                d.acked += newly;
-            }
+        if (d != null && d.window.acknowledge(a.consumed())) {
             d.lastActivity = node.now();
             d.pump();
         }
@@ -161,72 +156,52 @@ final class Downloads {
         }
     }
 
-    /**
-     * One download in progress. Fetched blocks wait in {@code ready} until the client's window
-     * lets them out; each holds a reservation in the memory budget until the client acknowledges
-     * it (sent bytes may still sit in the network's write queue).
-     */
+    /** One download in progress: the window decides, this class does the I/O. */
     private final class Download {
         final Key key;
         final Manifest m;
-        final Map<Integer, byte[]> ready = new HashMap<>();
-        final int parallel;
-        int nextFetch;
-        int inFlight;
-        int nextSend;
-        long sent;
-        long acked;
-        long reserved;
+        final DownloadWindow window;
         long lastActivity = node.now();
         boolean failed;
 
         Download(Key key, Manifest m) {
             this.key = key;
             this.m = m;
-            // enough blocks in flight to cover half the window: small blocks must not cost a round trip each
-            this.parallel = (int) Math.max(node.settings().fetchParallelism(),
-                    Math.min(256, node.settings().getWindowBytes() / 2 / m.blockSize()));
+            this.window = new DownloadWindow(m.blocks().stream().map(Manifest.BlockRef::length).toList(),
+                    m.blockSize(), node.settings().getWindowBytes(), node.settings().fetchParallelism(), node.budget());
         }
 
         void pump() {
             if (failed) {
                 return;
             }
-            long window = Math.max(node.settings().getWindowBytes(), m.blockSize());
-            while (ready.containsKey(nextSend) && sent - acked < window) {
-                byte[] data = ready.remove(nextSend++);
-                long base = sent;
+            for (long base = window.sendOffset(); ; base = window.sendOffset()) {
+                byte[] data = window.nextToSend();
+                if (data == null) {
+                    break;
+                }
+                long offset = base;
                 Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
-                        node.send(key.client, new GetData(key.req, base + off, part)));
-                sent += data.length;
+                        node.send(key.client, new GetData(key.req, offset + off, part)));
             }
-            if (nextSend == m.blocks().size()) {
-                if (acked == sent) {
+            if (window.allSent()) {
+                if (window.finished()) {
                     active.remove(key); // the client's final acknowledgement returned the last bytes
                 }
                 return;
             }
-            int ahead = (int) Math.max(1, window / m.blockSize());
-            while (inFlight < parallel && nextFetch < m.blocks().size() && nextFetch - nextSend < ahead + parallel) {
-                int index = nextFetch;
-                int length = m.blocks().get(index).length();
-                if (!node.budget().tryReserve(length)) {
-                    if (inFlight == 0 && ready.isEmpty()) {
-                        fail(node.budget().busy(length));
+            int index = DownloadWindow.NONE;
+            while (!failed && (index = window.nextFetch()) >= 0) {
+                int block = index;
+                fetch(node, m, block, data -> {
+                    if (!failed) {
+                        window.fetched(block, data);
+                        pump();
                     }
-                    return; // resumes when a block in flight completes
-                }
-                reserved += length;
-                nextFetch++;
-                inFlight++;
-                fetch(node, m, index, data -> {
-                    if (failed) {
-                        return;
-                    }
-                    inFlight--;
-                    ready.put(index, data);
-                    pump();
                 }, this::fail);
+            }
+            if (!failed && index == DownloadWindow.STARVED) {
+                fail(node.budget().busy(window.nextFetchLength()));
             }
         }
 
@@ -236,9 +211,7 @@ final class Downloads {
             }
             failed = true;
             active.remove(key);
-            node.budget().release(reserved);
-            reserved = 0;
-            ready.clear();
+            window.releaseAll();
             node.send(key.client, new Failed(key.req, "download of '" + m.name() + "' failed: " + why));
         }
     }

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 /**
  * What the file service's parts (uploads, downloads, replica server) may do: send file ops, use
  * the local block store, wait for replies, and read the node's state. Implemented by
- * {@link FileService}; lets the parts stay plain classes.
+ * {@link NodeContext}; lets the parts stay plain classes.
  */
 interface Node {
     NetAddress self();

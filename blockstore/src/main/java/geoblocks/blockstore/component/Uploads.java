@@ -1,11 +1,11 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
-import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.PlacementException;
 import geoblocks.blockstore.core.Policy;
 import geoblocks.blockstore.core.ReplicationQueue;
+import geoblocks.blockstore.core.UploadAssembly;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32C;
 
 /**
  * Uploads coordinated by this node. A client streams blocks in order; each complete block is
@@ -77,7 +76,7 @@ final class Uploads {
                 throw new IllegalArgumentException(node.budget().busy(meta));
             }
             Upload u = new Upload(key, b, policy);
-            u.reserved = meta;
+            u.metaReserved = meta;
             active.put(key, u);
             node.send(client, new PutProgress(b.req(), 0));
         } catch (IllegalArgumentException e) {
@@ -106,7 +105,7 @@ final class Uploads {
         }
     }
 
-    /** One upload in progress. */
+    /** One upload in progress: the assembly decides, this class does the I/O. */
     private final class Upload {
         final Key key;
         final String name;
@@ -118,15 +117,10 @@ final class Uploads {
         final List<List<String>> later = new ArrayList<>();
         final String fileId;
         final Manifest.BlockRef[] refs;
-        final int[] acksMissing;
-        int current;
-        byte[] buf;
-        int filled;
-        final CRC32C crc = new CRC32C();
-        int durableBlocks;
+        final UploadAssembly assembly;
         boolean failed;
-        long received;
-        long reserved;
+        /** Bytes reserved for the upload's metadata (manifest, block list). */
+        long metaReserved;
         long lastActivity = node.now();
 
         Upload(Key key, PutBegin b, Policy policy) {
@@ -138,57 +132,16 @@ final class Uploads {
             this.ackLocal = FileOp.ACK_LOCAL.equals(b.ack());
             this.fileId = Long.toHexString(node.random().nextLong() | Long.MIN_VALUE)
                     + Long.toHexString(node.now() & 0xffffffffL);
-            int n = Manifest.blockCount(size, blockSize);
-            this.refs = new Manifest.BlockRef[n];
-            this.acksMissing = new int[n];
-        }
-
-        int lengthOf(int block) {
-            return (int) Math.min(blockSize, size - (long) block * blockSize);
+            this.assembly = new UploadAssembly(size, blockSize, node.settings().putWindowBytes(), node.budget());
+            this.refs = new Manifest.BlockRef[assembly.blocks()];
         }
 
         void add(PutData d) {
             lastActivity = node.now();
-            received += d.data().length;
-            long durableBytes = Math.min(size, (long) durableBlocks * blockSize);
-            if (received - durableBytes > node.settings().putWindowBytes() + blockSize) {
-                throw new IllegalArgumentException("client sent " + (received - durableBytes)
-                        + " bytes beyond what is durable; the window is " + node.settings().putWindowBytes());
+            UploadAssembly.Block block = assembly.add(d.block(), d.offset(), d.data(), d.last(), d.blockCrc());
+            if (block != null) {
+                replicate(block.index(), block.data(), block.crc());
             }
-            if (d.block() != current || d.offset() != filled) {
-                throw new IllegalArgumentException("expected block " + current + " offset " + filled
-                        + ", got block " + d.block() + " offset " + d.offset());
-            }
-            if (current >= refs.length) {
-                throw new IllegalArgumentException("data past the announced size of " + size + " bytes");
-            }
-            int len = lengthOf(current);
-            if (buf == null) {
-                if (!node.budget().tryReserve(len)) {
-                    throw new IllegalArgumentException(node.budget().busy(len));
-                }
-                reserved += len;
-                buf = new byte[len];
-            }
-            if (d.data().length > len - filled) {
-                throw new IllegalArgumentException("block " + current + " overruns its " + len + " bytes");
-            }
-            System.arraycopy(d.data(), 0, buf, filled, d.data().length);
-            crc.update(d.data());
-            filled += d.data().length;
-            if (filled < len) {
-                return;
-            }
-            int actual = (int) crc.getValue();
-            if (!d.last() || d.blockCrc() != actual) {
-                throw new IllegalArgumentException("block " + current + " checksum mismatch: client sent "
-                        + Checksums.hex(d.blockCrc()) + ", node received data with " + Checksums.hex(actual));
-            }
-            replicate(current, buf, actual);
-            current++;
-            buf = null;
-            filled = 0;
-            crc.reset();
         }
 
         void replicate(int index, byte[] data, int blockCrc) {
@@ -207,7 +160,7 @@ final class Uploads {
                 rest.remove(now.get(0));
                 later.add(rest);
             }
-            acksMissing[index] = now.size();
+            assembly.expectCopies(index, now.size());
             BlockId id = BlockId.ofFileBlock(fileId, index);
             for (String region : now) {
                 if (region.equals(node.region())) {
@@ -236,18 +189,16 @@ final class Uploads {
         }
 
         void acked(int index) {
-            if (failed || --acksMissing[index] > 0) {
+            if (failed) {
+                return;
+            }
+            long durableBytes = assembly.copyDurable(index);
+            if (durableBytes < 0) {
                 return;
             }
             lastActivity = node.now();
-            node.budget().release(refs[index].length());
-            reserved -= refs[index].length();
-            while (durableBlocks < refs.length && refs[durableBlocks] != null && acksMissing[durableBlocks] == 0) {
-                durableBlocks++;
-            }
-            long durableBytes = Math.min(size, (long) durableBlocks * blockSize);
             node.send(key.client, new PutProgress(key.req, durableBytes));
-            if (durableBlocks == refs.length) {
+            if (assembly.complete()) {
                 finish();
             }
         }
@@ -288,8 +239,9 @@ final class Uploads {
         }
 
         void releaseAll() {
-            node.budget().release(reserved);
-            reserved = 0;
+            assembly.releaseAll();
+            node.budget().release(metaReserved);
+            metaReserved = 0;
         }
     }
 }

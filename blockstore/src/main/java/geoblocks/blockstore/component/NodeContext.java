@@ -1,0 +1,220 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MemoryBudget;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.core.TransferCounters;
+import geoblocks.blockstore.port.BlockStorePort.BlockRead;
+import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.port.BlockStorePort.ReadBlock;
+import geoblocks.blockstore.port.BlockStorePort.StoreBlock;
+import geoblocks.blockstore.wire.FileMsg;
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.FileOp.BlockData;
+import geoblocks.blockstore.wire.FileOp.ReplicaData;
+import geoblocks.net.ClusterConfig;
+import geoblocks.net.NetAddress;
+import geoblocks.net.NetHeader;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Consumer;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.network.Transport;
+
+/**
+ * The {@link Node} the file service's parts share: who and where this node is, its latest RTT
+ * table, its outstanding requests to peers ({@link Pending}), its memory budget, and the two
+ * outlets (network messages and block-store requests) it triggers through. Counts the block bytes
+ * every TCP message carries. Not thread-safe: the file service's handlers own it.
+ */
+final class NodeContext implements Node {
+    private final NetAddress self;
+    private final String region;
+    private final ClusterConfig cluster;
+    private final NodeSettings settings;
+    private final ManifestStore manifests;
+    private final Random random;
+    private final MemoryBudget budget;
+    private final TransferCounters counters;
+    private final Consumer<KompicsEvent> network;
+    private final Consumer<KompicsEvent> blockStore;
+    private final Pending pending = new Pending();
+    private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
+    private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
+    private final long startNanos = System.nanoTime();
+    private RttTable rtt;
+    private long reqSeq;
+
+    NodeContext(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings, ManifestStore manifests,
+            long seed, TransferCounters counters, Consumer<KompicsEvent> network, Consumer<KompicsEvent> blockStore) {
+        this.self = self;
+        this.region = region;
+        this.cluster = cluster;
+        this.settings = settings;
+        this.manifests = manifests;
+        this.random = new Random(seed);
+        this.budget = new MemoryBudget(settings.memoryBudgetBytes());
+        this.counters = counters;
+        this.network = network;
+        this.blockStore = blockStore;
+        this.rtt = new RttTable(region, Map.of(), Set.copyOf(peerRegions()));
+    }
+
+    /** The outstanding requests to peers, for the component's timer and failure handlers. */
+    Pending pending() {
+        return pending;
+    }
+
+    void setRtt(RttTable table) {
+        this.rtt = table;
+    }
+
+    /** A block-store answer: runs the waiter of its request. */
+    void stored(BlockStored s) {
+        complete(storeWaiters, s.req(), s);
+    }
+
+    /** A block-store answer: runs the waiter of its request. */
+    void read(BlockRead r) {
+        complete(readWaiters, r.req(), r);
+    }
+
+    /** The region of a cluster member's address, empty for anyone else. */
+    java.util.Optional<String> regionOf(NetAddress address) {
+        return cluster.regionOf(address);
+    }
+
+    /** Bytes of block data a node-to-node TCP message carries (0 for other messages), for the transfer counters. */
+    static int blockBytes(FileOp op) {
+        if (op instanceof ReplicaData p) {
+            return p.data().length;
+        }
+        return op instanceof BlockData p ? p.data().length : 0;
+    }
+
+    private static <T> void complete(Map<Long, Consumer<T>> waiters, long req, T answer) {
+        Consumer<T> w = waiters.remove(req);
+        if (w != null) {
+            w.accept(answer);
+        }
+    }
+
+    @Override
+    public NetAddress self() {
+        return self;
+    }
+
+    @Override
+    public String region() {
+        return region;
+    }
+
+    @Override
+    public NodeSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public RttTable rtt() {
+        return rtt;
+    }
+
+    @Override
+    public NetAddress addressOf(String r) {
+        return cluster.address(r);
+    }
+
+    @Override
+    public List<String> lookupPeers() {
+        if (now() - startNanos < 2 * settings.downAfterMs() * 1_000_000L) {
+            return peerRegions(); // just started: the RTT table does not know who is up yet
+        }
+        List<String> up = new ArrayList<>();
+        for (String p : peerRegions()) {
+            if (rtt.isUp(p)) {
+                up.add(p);
+            }
+        }
+        return up;
+    }
+
+    @Override
+    public List<String> peerRegions() {
+        List<String> peers = new ArrayList<>(cluster.regionIds());
+        peers.remove(region);
+        return peers;
+    }
+
+    @Override
+    public ManifestStore manifests() {
+        return manifests;
+    }
+
+    @Override
+    public MemoryBudget budget() {
+        return budget;
+    }
+
+    @Override
+    public Random random() {
+        return random;
+    }
+
+    @Override
+    public long now() {
+        return System.nanoTime();
+    }
+
+    @Override
+    public long newReq() {
+        return ++reqSeq;
+    }
+
+    @Override
+    public void send(NetAddress to, FileOp op) {
+        counters.tcpSent(blockBytes(op));
+        network.accept(new FileMsg(new NetHeader(self, to, Transport.TCP), op));
+    }
+
+    @Override
+    public long expect(NetAddress peer, Pending.Waiter waiter) {
+        long req = newReq();
+        pending.add(req, peer, waiter, settings.rpcTimeoutMs() * 1_000_000L, now());
+        return req;
+    }
+
+    @Override
+    public void touch(long req) {
+        pending.touch(req, now());
+    }
+
+    @Override
+    public void cancel(long req) {
+        pending.cancel(req);
+    }
+
+    @Override
+    public void fail(long req, String why) {
+        pending.fail(req, why);
+    }
+
+    @Override
+    public void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done) {
+        long req = newReq();
+        storeWaiters.put(req, done);
+        blockStore.accept(new StoreBlock(req, id, data, crc));
+    }
+
+    @Override
+    public void readLocal(BlockId id, Consumer<BlockRead> done) {
+        long req = newReq();
+        readWaiters.put(req, done);
+        blockStore.accept(new ReadBlock(req, id));
+    }
+}

@@ -1,0 +1,62 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.net.WireStats;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Network input the node refused: undecodable or unauthenticated messages (counted by the
+ * network's codecs), requests nobody could handle, channels closed over errors, and background
+ * streams refused. Reported by status and logged at most every 10 s, as one line, when it changed.
+ */
+final class RefusedInput {
+    private static final Logger LOG = LoggerFactory.getLogger(FileService.class);
+    private static final long LOG_EVERY_NANOS = 10_000_000_000L;
+
+    private final String region;
+    private final LongSupplier refusedStreams;
+    private long dropped;
+    private long channelErrors;
+    private long logged;
+    private long lastLogNanos;
+
+    RefusedInput(String region, LongSupplier refusedStreams) {
+        this.region = region;
+        this.refusedStreams = refusedStreams;
+    }
+
+    /** A message was dropped (unknown reply, or its handler threw); true for the ones worth a log line (every 1000th). */
+    boolean dropped() {
+        return dropped++ % 1000 == 0;
+    }
+
+    long droppedCount() {
+        return dropped;
+    }
+
+    /** The network closed a channel over an error (bad frames, resets) or could not open one. */
+    void channelError() {
+        channelErrors++;
+    }
+
+    /** Input refused as malformed or unexpected: undecodable, unknown requests, channel errors, refused streams. */
+    long malformedOrUnexpected() {
+        return WireStats.malformedCount() + dropped + channelErrors + refusedStreams.getAsLong();
+    }
+
+    long unauthenticated() {
+        return WireStats.unauthenticatedCount();
+    }
+
+    /** Logs how much was refused since the last line, if anything was and 10 s have passed. */
+    void log(long now) {
+        long refused = malformedOrUnexpected() + unauthenticated();
+        if (refused != logged && now - lastLogNanos > LOG_EVERY_NANOS) {
+            LOG.warn("{}: refused {} network messages in the last period ({} malformed/unexpected, {} unauthenticated so far)",
+                    region, refused - logged, malformedOrUnexpected(), unauthenticated());
+            logged = refused;
+            lastLogNanos = now;
+        }
+    }
+}
