@@ -127,9 +127,12 @@ class CliIT {
         assertEquals(0, status.exit(), status.toString());
         java.util.regex.Matcher t = java.util.regex.Pattern.compile(
                 "\"transfers\":\\{\"ledbat\":\\{\"bytes_sent\":(\\d+),\"bytes_received\":(\\d+)\\},"
-                + "\"tcp\":\\{\"bytes_sent\":(\\d+),\"bytes_received\":(\\d+)\\}\\}").matcher(status.out());
+                + "\"tcp\":\\{\"bytes_sent\":(\\d+),\"bytes_received\":(\\d+)\\},"
+                + "\"foreground\":\\{\"bytes_sent\":(\\d+),\"bytes_received\":(\\d+)\\},"
+                + "\"background\":\\{\"bytes_sent\":(\\d+),\"bytes_received\":(\\d+)\\}\\}").matcher(status.out());
         assertTrue(t.find(), status.out());
         assertTrue(Long.parseLong(t.group(3)) >= 700_000, status.out());
+        assertEquals(t.group(3), t.group(5), "the saopaulo replicas were foreground: " + status.out());
         assertTrue(status.out().startsWith("{\"region\":\"seoul\",\"peers\":["), status.out());
         Run text = run("client", "--at", "seoul", "--config", cfg, "status");
         assertTrue(text.out().contains("block transfers between nodes: ledbat "), text.out());

@@ -187,6 +187,9 @@ final class ClientOps {
                 System.out.printf("block transfers between nodes: ledbat %d bytes sent, %d received; tcp %d bytes sent, %d received%n",
                         s.transfers().ledbatSent(), s.transfers().ledbatReceived(), s.transfers().tcpSent(),
                         s.transfers().tcpReceived());
+                System.out.printf("  by class: foreground %d bytes sent, %d received; background %d bytes sent, %d received%n",
+                        s.transfers().foregroundSent(), s.transfers().foregroundReceived(), s.transfers().backgroundSent(),
+                        s.transfers().backgroundReceived());
             }
             return 0;
         }

@@ -61,7 +61,10 @@ final class Json {
                 .append(",\"repaired\":").append(st.repaired()).append(",\"unrepairable\":").append(st.unrepairable())
                 .append("},\"transfers\":{\"ledbat\":{\"bytes_sent\":").append(t.ledbatSent())
                 .append(",\"bytes_received\":").append(t.ledbatReceived()).append("},\"tcp\":{\"bytes_sent\":")
-                .append(t.tcpSent()).append(",\"bytes_received\":").append(t.tcpReceived()).append("}}}");
+                .append(t.tcpSent()).append(",\"bytes_received\":").append(t.tcpReceived())
+                .append("},\"foreground\":{\"bytes_sent\":").append(t.foregroundSent()).append(",\"bytes_received\":")
+                .append(t.foregroundReceived()).append("},\"background\":{\"bytes_sent\":").append(t.backgroundSent())
+                .append(",\"bytes_received\":").append(t.backgroundReceived()).append("}}}");
         return s.toString();
     }
 

@@ -89,7 +89,8 @@ final class ClientRequests {
         }
         node.send(from, new StatusReply(s.req(), node.region(), peers, refused.malformedOrUnexpected(),
                 refused.unauthenticated(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable,
-                new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived())));
+                new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived(),
+                        counters.tcpBackgroundSent(), counters.tcpBackgroundReceived())));
     }
 
     void onDelete(NetAddress client, DeleteReq d) {

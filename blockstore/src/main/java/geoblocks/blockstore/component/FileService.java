@@ -168,7 +168,7 @@ public final class FileService extends ComponentDefinition {
     }
 
     private void dispatch(NetAddress from, FileOp op) {
-        counters.tcpReceived(NodeContext.blockBytes(op));
+        counters.tcpReceived(NodeContext.blockBytes(op), NodeContext.isBackground(op));
         if (op instanceof PutBegin p) {
             uploads.onBegin(from, p);
         } else if (op instanceof PutData p) {

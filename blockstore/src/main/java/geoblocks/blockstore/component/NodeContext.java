@@ -98,6 +98,11 @@ final class NodeContext implements Node {
         return op instanceof BlockData p ? p.data().length : 0;
     }
 
+    /** A TCP message of the background class (a background copy over TCP). */
+    static boolean isBackground(FileOp op) {
+        return op instanceof ReplicaData p && p.background();
+    }
+
     private static <T> void complete(Map<Long, Consumer<T>> waiters, long req, T answer) {
         Consumer<T> w = waiters.remove(req);
         if (w != null) {
@@ -178,7 +183,7 @@ final class NodeContext implements Node {
 
     @Override
     public void send(NetAddress to, FileOp op) {
-        counters.tcpSent(blockBytes(op));
+        counters.tcpSent(blockBytes(op), isBackground(op));
         network.accept(new FileMsg(new NetHeader(self, to, Transport.TCP), op));
     }
 

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 /**
  * Copies one block to a peer and reports when the copy is durable there: {@code done} gets null,
  * or why not. Foreground copies (replicas of a put with --ack all) always travel as TCP replica
- * messages ({@link #overTcp}); background copies (re-replication, the replication queue) go the
+ * messages ({@link #foreground}); background copies (re-replication, the replication queue) go the
  * way {@code background-transport} says ({@link #background}): offered to the peer and pushed over
  * LEDBAT, or over TCP like a foreground copy.
  */
@@ -30,7 +30,7 @@ final class ReplicaCopy {
         if (ledbat != null) {
             ledbat.offerAndPush(peer, id, data, crc, done);
         } else {
-            overTcp(node, peer, id, data, crc, done);
+            overTcp(node, peer, id, data, crc, true, done);
         }
     }
 
@@ -39,8 +39,17 @@ final class ReplicaCopy {
         return ledbat != null ? " over LEDBAT" : "";
     }
 
-    /** Sends the block as TCP replica messages (ReplicaData chunks) and waits for ReplicaStored. */
-    static void overTcp(Node node, NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
+    /** A foreground copy: TCP replica messages. */
+    static void foreground(Node node, NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
+        overTcp(node, peer, id, data, crc, false, done);
+    }
+
+    /**
+     * Sends the block as TCP replica messages (ReplicaData chunks, marked with their traffic class
+     * for both ends' counters) and waits for ReplicaStored.
+     */
+    private static void overTcp(Node node, NetAddress peer, BlockId id, byte[] data, int crc, boolean background,
+            Consumer<String> done) {
         long req = node.expect(peer, Pending.Waiter.of(op -> {
             if (op instanceof ReplicaStored) {
                 done.accept(null);
@@ -53,6 +62,6 @@ final class ReplicaCopy {
             return false;
         }, done));
         Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
-                node.send(peer, new ReplicaData(req, id.value(), off, data.length, crc, part)));
+                node.send(peer, new ReplicaData(req, id.value(), off, data.length, crc, background, part)));
     }
 }

@@ -179,7 +179,7 @@ final class Uploads {
 
         void sendReplica(int index, BlockId id, byte[] data, int blockCrc, String region) {
             String what = "replica of block " + index + " at " + region + ": ";
-            ReplicaCopy.overTcp(node, node.addressOf(region), id, data, blockCrc, why -> {
+            ReplicaCopy.foreground(node, node.addressOf(region), id, data, blockCrc, why -> {
                 if (why == null) {
                     acked(index);
                 } else {

@@ -2,22 +2,35 @@ package geoblocks.blockstore.core;
 
 /**
  * Block bytes this node moved to and from other nodes, per transport: {@code tcp} counts the data
- * of the file protocol's node-to-node block messages (replicas and fetched blocks), {@code ledbat}
- * the bytes of background block streams (header included). Client uploads and downloads are not
- * counted. Invariant: every counter only grows. Not thread-safe: one component owns it.
+ * of the file protocol's node-to-node block messages (replicas and fetched blocks), of which
+ * {@code tcpBackground} is the share of background copies sent over TCP (background-transport =
+ * tcp); {@code ledbat} counts the bytes of background block streams (header included). So the
+ * foreground class is tcp - tcpBackground and the background class ledbat + tcpBackground. Client
+ * uploads and downloads are not counted. Invariant: every counter only grows, and tcpBackground
+ * never exceeds tcp. Not thread-safe: one component owns it.
  */
 public final class TransferCounters {
     private long tcpSent;
     private long tcpReceived;
     private long ledbatSent;
     private long ledbatReceived;
+    private long tcpBackgroundSent;
+    private long tcpBackgroundReceived;
 
-    public void tcpSent(long bytes) {
+    /** Block bytes sent over TCP; {@code background} for a background copy. */
+    public void tcpSent(long bytes, boolean background) {
         tcpSent += check(bytes);
+        if (background) {
+            tcpBackgroundSent += bytes;
+        }
     }
 
-    public void tcpReceived(long bytes) {
+    /** Block bytes received over TCP; {@code background} for a background copy. */
+    public void tcpReceived(long bytes, boolean background) {
         tcpReceived += check(bytes);
+        if (background) {
+            tcpBackgroundReceived += bytes;
+        }
     }
 
     public void ledbatSent(long bytes) {
@@ -34,6 +47,14 @@ public final class TransferCounters {
 
     public long tcpReceived() {
         return tcpReceived;
+    }
+
+    public long tcpBackgroundSent() {
+        return tcpBackgroundSent;
+    }
+
+    public long tcpBackgroundReceived() {
+        return tcpBackgroundReceived;
     }
 
     public long ledbatSent() {

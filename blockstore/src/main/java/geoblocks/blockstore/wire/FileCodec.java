@@ -116,6 +116,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             o.i64(p.scrubbed()); o.i64(p.repaired()); o.i64(p.unrepairable());
             Transfers t = p.transfers();
             o.i64(t.tcpSent()); o.i64(t.tcpReceived()); o.i64(t.ledbatSent()); o.i64(t.ledbatReceived());
+            o.i64(t.tcpBackgroundSent()); o.i64(t.tcpBackgroundReceived());
         } else if (op instanceof ManifestPart p) {
             o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
         } else if (op instanceof Done p) {
@@ -123,7 +124,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof Failed p) {
             o.str(p.error());
         } else if (op instanceof ReplicaData p) {
-            o.str(p.blockId()); o.i32(p.offset()); o.i32(p.total()); o.i32(p.crc()); o.bytes(p.data());
+            o.str(p.blockId()); o.i32(p.offset()); o.i32(p.total()); o.i32(p.crc()); o.bool(p.background()); o.bytes(p.data());
         } else if (op instanceof ReplicaStored p) {
             o.str(p.blockId());
         } else if (op instanceof FetchBlock p) {
@@ -183,12 +184,12 @@ public final class FileCodec implements WireCodec<FileMsg> {
                     peers.add(new PeerRtt(r.str(), Double.longBitsToDouble(r.i64())));
                 }
                 return new StatusReply(req, region, peers, r.i64(), r.i64(), r.i64(), r.i64(), r.i64(),
-                        new Transfers(r.i64(), r.i64(), r.i64(), r.i64()));
+                        new Transfers(r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64()));
             }
             case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
             case 14: return new Done(req, r.str());
             case 15: return new Failed(req, r.str());
-            case 16: return new ReplicaData(req, r.str(), r.i32(), r.i32(), r.i32(), r.bytes());
+            case 16: return new ReplicaData(req, r.str(), r.i32(), r.i32(), r.i32(), r.bool(), r.bytes());
             case 17: return new ReplicaStored(req, r.str());
             case 18: return new FetchBlock(req, r.str());
             case 19: return new BlockData(req, r.i32(), r.i32(), r.i32(), r.bytes());

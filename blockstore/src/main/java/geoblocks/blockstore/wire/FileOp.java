@@ -73,7 +73,26 @@ public sealed interface FileOp {
             long scrubbed, long repaired, long unrepairable, Transfers transfers) implements FileOp {}
 
     /** Node-to-node block bytes sent and received per transport (see {@code TransferCounters}). */
-    record Transfers(long tcpSent, long tcpReceived, long ledbatSent, long ledbatReceived) {}
+    record Transfers(long tcpSent, long tcpReceived, long ledbatSent, long ledbatReceived, long tcpBackgroundSent,
+            long tcpBackgroundReceived) {
+        /** Background block bytes sent: every LEDBAT byte plus background copies forced over TCP. */
+        public long backgroundSent() {
+            return ledbatSent + tcpBackgroundSent;
+        }
+
+        public long backgroundReceived() {
+            return ledbatReceived + tcpBackgroundReceived;
+        }
+
+        /** Foreground block bytes sent: TCP block data a client waits for (reads, --ack all replicas). */
+        public long foregroundSent() {
+            return tcpSent - tcpBackgroundSent;
+        }
+
+        public long foregroundReceived() {
+            return tcpReceived - tcpBackgroundReceived;
+        }
+    }
 
     // ---- both directions
     /** Part of an encoded manifest: a reply (to stat, get or lookup) or a publication to store. */
@@ -117,7 +136,8 @@ public sealed interface FileOp {
 
     // ---- node -> node
     /** Part of a block to store as a replica; the receiver verifies {@code crc} over the whole block. */
-    record ReplicaData(long req, String blockId, int offset, int total, int crc, byte[] data) implements FileOp {}
+    record ReplicaData(long req, String blockId, int offset, int total, int crc, boolean background, byte[] data)
+            implements FileOp {}
 
     record ReplicaStored(long req, String blockId) implements FileOp {}
 

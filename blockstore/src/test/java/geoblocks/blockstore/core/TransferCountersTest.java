@@ -10,8 +10,8 @@ class TransferCountersTest {
     @Test
     void eachTransportAndDirection_countsSeparately() {
         TransferCounters c = new TransferCounters();
-        c.tcpSent(1);
-        c.tcpReceived(20);
+        c.tcpSent(1, false);
+        c.tcpReceived(20, false);
         c.ledbatSent(300);
         c.ledbatReceived(4000);
         c.ledbatReceived(5);
@@ -22,8 +22,27 @@ class TransferCountersTest {
     }
 
     @Test
+    void backgroundCopiesOverTcp_countInTcpAndInTheirClass() {
+        TransferCounters c = new TransferCounters();
+        c.tcpSent(100, false);
+        c.tcpSent(30, true);
+        c.tcpReceived(7, true);
+        c.tcpReceived(5, false);
+        assertEquals(130, c.tcpSent());
+        assertEquals(30, c.tcpBackgroundSent());
+        assertEquals(12, c.tcpReceived());
+        assertEquals(7, c.tcpBackgroundReceived());
+        geoblocks.blockstore.wire.FileOp.Transfers t = new geoblocks.blockstore.wire.FileOp.Transfers(c.tcpSent(),
+                c.tcpReceived(), 1000, 2000, c.tcpBackgroundSent(), c.tcpBackgroundReceived());
+        assertEquals(100, t.foregroundSent());
+        assertEquals(1030, t.backgroundSent());
+        assertEquals(5, t.foregroundReceived());
+        assertEquals(2007, t.backgroundReceived());
+    }
+
+    @Test
     void negativeCount_isRejectedNamingTheValue() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new TransferCounters().tcpSent(-7));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new TransferCounters().tcpSent(-7, true));
         assertTrue(e.getMessage().contains("-7"), e.getMessage());
     }
 }
