@@ -41,57 +41,9 @@ mkdir -p "$OUT/log"
 rm -f "$OUT"/log/stream-*.csv "$OUT/log/start_epoch_ms" "$OUT/iperf3.json" "$OUT/tcp.csv"
 OUT=$(realpath "$OUT")
 
-SUFFIX=$$
-S=lb-snd-$SUFFIX; R=lb-rtr-$SUFFIX; C=lb-rcv-$SUFFIX
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]:-}"; do [[ -n $p ]] && kill "$p" 2>/dev/null || true; done
-  sleep 0.5
-  for p in "${PIDS[@]:-}"; do [[ -n $p ]] && kill -9 "$p" 2>/dev/null || true; done
-  for ns in $S $R $C; do ip netns del "$ns" 2>/dev/null || true; done
-}
-trap cleanup EXIT INT TERM
-
-# --- topology -------------------------------------------------------------------------------
-for ns in $S $R $C; do ip netns add "$ns"; ip -n "$ns" link set lo up; done
-ip link add ls$SUFFIX type veth peer name lrs$SUFFIX
-ip link add lc$SUFFIX type veth peer name lrc$SUFFIX
-ip link set ls$SUFFIX netns $S;  ip link set lrs$SUFFIX netns $R
-ip link set lc$SUFFIX netns $C;  ip link set lrc$SUFFIX netns $R
-ip -n $S addr add 10.77.1.1/24 dev ls$SUFFIX;    ip -n $S link set ls$SUFFIX up
-ip -n $R addr add 10.77.1.254/24 dev lrs$SUFFIX; ip -n $R link set lrs$SUFFIX up
-ip -n $R addr add 10.77.2.254/24 dev lrc$SUFFIX; ip -n $R link set lrc$SUFFIX up
-ip -n $C addr add 10.77.2.1/24 dev lc$SUFFIX;    ip -n $C link set lc$SUFFIX up
-ip -n $S route add default via 10.77.1.254
-ip -n $C route add default via 10.77.2.254
-ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
-# the bottleneck: the router's egress toward the receiver (not the sender's own interface)
-ip netns exec $R tc qdisc add dev lrc$SUFFIX root tbf rate "$RATE" burst 32kbit latency 400ms
-# WAN delay (and jitter, loss) in the router: packets from the sender are routed into TUN dly-a,
-# from the receiver into dly-b; the delay line holds each for RTT/2 and writes it back into the same
-# device, from where the main table forwards it (before the tbf bottleneck toward the receiver)
-if [[ $RTT_MS != 0 || $JITTER_MS != 0 || $LOSS_PCT != 0 ]]; then
-  command -v python3 >/dev/null || { echo "error: the delay line needs python3" >&2; exit 2; }
-  HALF=$(python3 -c "print($RTT_MS / 2)")
-  for d in dly-a dly-b; do ip -n $R tuntap add dev $d mode tun; ip -n $R link set $d up; done
-  for k in all default dly-a dly-b lrs$SUFFIX lrc$SUFFIX; do ip netns exec $R sysctl -qw net.ipv4.conf.$k.rp_filter=0; done
-  ip -n $R route add default dev dly-a table 101
-  ip -n $R route add default dev dly-b table 102
-  ip -n $R rule add iif lrs$SUFFIX lookup 101 pref 1001
-  ip -n $R rule add iif lrc$SUFFIX lookup 102 pref 1002
-  ip netns exec $R python3 scripts/delayline/delayline.py --tun dly-a:$HALF --tun dly-b:$HALF \
-      --jitter-ms "$JITTER_MS" --loss-pct "$LOSS_PCT" > "$OUT/delayline.out" 2>&1 &
-  PIDS+=($!)
-  sleep 0.5
-fi
-# large UDP buffers (the application asks for 4 MiB; the kernel caps at rmem_max/wmem_max)
-for k in net.core.rmem_max net.core.wmem_max; do sysctl -qw "$k=4194304" 2>/dev/null || true; done
-for ns in $S $C; do ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control=cubic 2>/dev/null || true; done
-if command -v ping >/dev/null; then
-  PING="idle ping $(ip netns exec $S ping -c 5 -i 0.2 -q 10.77.2.1 | awk -F/ '/rtt/ {print $5}') ms"
-else
-  PING="(no ping installed)"
-fi
+# shellcheck source=lib/real-link-topology.sh
+source scripts/lib/real-link-topology.sh
+topology_up lb
 echo "topology up: sender 10.77.1.1 -> router (tbf $RATE, delay line RTT ${RTT_MS} ms, jitter ${JITTER_MS} ms, loss ${LOSS_PCT} %) -> receiver 10.77.2.1, $PING"
 
 JAVA=(java -Dcom.barchart.udt.library.extract.location="$OUT/udt" -jar "$JAR")

@@ -3,6 +3,7 @@ package geoblocks.app;
 import geoblocks.app.cli.BenchCommand;
 import geoblocks.app.cli.ClientCommand;
 import geoblocks.app.cli.DemoCommand;
+import geoblocks.app.cli.PlotSeriesCommand;
 import geoblocks.app.cli.ServerCommand;
 import geoblocks.app.ledbat.LedbatCommand;
 import geoblocks.sim.cli.SimulateCommand;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Command;
 /** Entry point of node.jar: dispatches to the server, client, demo, bench, ledbat and simulate commands. */
 @Command(name = "node.jar", mixinStandardHelpOptions = true, version = "geoblocks 0.1.0",
         description = "geoblocks: a geo-distributed block store on Kompics, with a LEDBAT transport.",
-        subcommands = {ServerCommand.class, ClientCommand.class, DemoCommand.class, BenchCommand.class, LedbatCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ServerCommand.class, ClientCommand.class, DemoCommand.class, BenchCommand.class, LedbatCommand.class,
+                SimulateCommand.class, PlotSeriesCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

@@ -167,31 +167,56 @@ final class ClientOps {
     static final class Status implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
         @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
+        @Option(names = "--every", paramLabel = "SECONDS", description = "Ask again every SECONDS (e.g. 0.5) until stopped or --count samples; with --json one line per sample, with \"time_ms\" (epoch ms).")
+        Double every;
+        @Option(names = "--count", paramLabel = "N", description = "With --every: stop after N samples (default: until stopped).")
+        Long count;
 
         @Override
         public Integer call() throws Exception {
+            if (every != null && !(every > 0 && every <= 3600)) {
+                throw new IllegalArgumentException("--every must be in (0, 3600] seconds, was " + every);
+            }
+            if (count != null && (count < 1 || every == null)) {
+                throw new IllegalArgumentException("--count needs --every and must be >= 1, was " + count);
+            }
             try (GeoClient c = parent.open()) {
-                StatusReply s = c.status(parent.at);
-                if (json) {
-                    System.out.println(Json.status(s));
-                    return 0;
+                long periodNanos = every == null ? 0 : (long) (every * 1e9);
+                long next = System.nanoTime();
+                for (long n = 0; every != null ? count == null || n < count : n < 1; n++) {
+                    long sleep = next - System.nanoTime();
+                    if (sleep > 0) {
+                        Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+                    }
+                    next += periodNanos;
+                    StatusReply s = c.status(parent.at);
+                    if (json) {
+                        String line = Json.status(s);
+                        System.out.println(every == null ? line : "{\"time_ms\":" + System.currentTimeMillis() + "," + line.substring(1));
+                    } else {
+                        print(s);
+                    }
+                    System.out.flush();
                 }
-                System.out.println("node " + s.region());
-                for (PeerRtt p : s.peers()) {
-                    System.out.printf("  %-12s %s%n", p.region(), p.rttMs() < 0 ? "down" : String.format("%.1f ms", p.rttMs()));
-                }
-                System.out.printf("refused input: %d malformed or unexpected, %d unauthenticated messages%n",
-                        s.malformed(), s.unauthenticated());
-                System.out.printf("scrubber: %d blocks verified, %d replicas repaired, %d could not be repaired%n",
-                        s.scrubbed(), s.repaired(), s.unrepairable());
-                System.out.printf("block transfers between nodes: ledbat %d bytes sent, %d received; tcp %d bytes sent, %d received%n",
-                        s.transfers().ledbatSent(), s.transfers().ledbatReceived(), s.transfers().tcpSent(),
-                        s.transfers().tcpReceived());
-                System.out.printf("  by class: foreground %d bytes sent, %d received; background %d bytes sent, %d received%n",
-                        s.transfers().foregroundSent(), s.transfers().foregroundReceived(), s.transfers().backgroundSent(),
-                        s.transfers().backgroundReceived());
             }
             return 0;
+        }
+
+        private static void print(StatusReply s) {
+            System.out.println("node " + s.region());
+            for (PeerRtt p : s.peers()) {
+                System.out.printf("  %-12s %s%n", p.region(), p.rttMs() < 0 ? "down" : String.format("%.1f ms", p.rttMs()));
+            }
+            System.out.printf("refused input: %d malformed or unexpected, %d unauthenticated messages%n",
+                    s.malformed(), s.unauthenticated());
+            System.out.printf("scrubber: %d blocks verified, %d replicas repaired, %d could not be repaired%n",
+                    s.scrubbed(), s.repaired(), s.unrepairable());
+            System.out.printf("block transfers between nodes: ledbat %d bytes sent, %d received; tcp %d bytes sent, %d received%n",
+                    s.transfers().ledbatSent(), s.transfers().ledbatReceived(), s.transfers().tcpSent(),
+                    s.transfers().tcpReceived());
+            System.out.printf("  by class: foreground %d bytes sent, %d received; background %d bytes sent, %d received%n",
+                    s.transfers().foregroundSent(), s.transfers().foregroundReceived(), s.transfers().backgroundSent(),
+                    s.transfers().backgroundReceived());
         }
     }
 }

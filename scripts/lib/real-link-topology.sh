@@ -1,0 +1,69 @@
+# Sourced by the real-link scripts (bash, run as root): the 3-namespace bottleneck topology.
+#
+#   sender ns  --veth-- router ns (tbf RATE on its egress toward the receiver) --veth-- receiver ns
+#   10.77.1.1           10.77.1.254 | 10.77.2.254                                        10.77.2.1
+#
+# topology_up PREFIX creates it with namespaces $S, $R, $C (PREFIX-snd/rtr/rcv-<pid>), a tbf
+# bottleneck of RATE with a 400 ms buffer, and, when RTT_MS, JITTER_MS or LOSS_PCT is set, the
+# userspace delay line (scripts/delayline: TUN devices + policy routing; this kernel has no netem)
+# holding packets RTT_MS/2 each way. Sets PING (idle ping sender -> receiver) and registers a trap
+# that kills every pid in PIDS and removes the namespaces on exit. Needs OUT (for delayline.out).
+
+PIDS=()
+
+topology_cleanup() {
+  for p in "${PIDS[@]:-}"; do [[ -n $p ]] && kill "$p" 2>/dev/null || true; done
+  sleep 0.5
+  for p in "${PIDS[@]:-}"; do [[ -n $p ]] && kill -9 "$p" 2>/dev/null || true; done
+  for ns in ${S:-} ${R:-} ${C:-}; do ip netns del "$ns" 2>/dev/null || true; done
+}
+
+topology_up() {
+  local prefix=$1 suffix=$$
+  RATE=${RATE:-20mbit}
+  RTT_MS=${RTT_MS:-0}
+  JITTER_MS=${JITTER_MS:-0}
+  LOSS_PCT=${LOSS_PCT:-0}
+  S=$prefix-snd-$suffix; R=$prefix-rtr-$suffix; C=$prefix-rcv-$suffix
+  trap topology_cleanup EXIT INT TERM
+  for ns in $S $R $C; do ip netns add "$ns"; ip -n "$ns" link set lo up; done
+  ip link add ls$suffix type veth peer name lrs$suffix
+  ip link add lc$suffix type veth peer name lrc$suffix
+  ip link set ls$suffix netns $S;  ip link set lrs$suffix netns $R
+  ip link set lc$suffix netns $C;  ip link set lrc$suffix netns $R
+  ip -n $S addr add 10.77.1.1/24 dev ls$suffix;    ip -n $S link set ls$suffix up
+  ip -n $R addr add 10.77.1.254/24 dev lrs$suffix; ip -n $R link set lrs$suffix up
+  ip -n $R addr add 10.77.2.254/24 dev lrc$suffix; ip -n $R link set lrc$suffix up
+  ip -n $C addr add 10.77.2.1/24 dev lc$suffix;    ip -n $C link set lc$suffix up
+  ip -n $S route add default via 10.77.1.254
+  ip -n $C route add default via 10.77.2.254
+  ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
+  # the bottleneck: the router's egress toward the receiver (not the sender's own interface)
+  ip netns exec $R tc qdisc add dev lrc$suffix root tbf rate "$RATE" burst 32kbit latency 400ms
+  # WAN delay (and jitter, loss) in the router: packets from the sender are routed into TUN dly-a,
+  # from the receiver into dly-b; the delay line holds each for RTT/2 and writes it back into the same
+  # device, from where the main table forwards it (before the tbf bottleneck toward the receiver)
+  if [[ $RTT_MS != 0 || $JITTER_MS != 0 || $LOSS_PCT != 0 ]]; then
+    command -v python3 >/dev/null || { echo "error: the delay line needs python3" >&2; exit 2; }
+    local half
+    half=$(python3 -c "print($RTT_MS / 2)")
+    for d in dly-a dly-b; do ip -n $R tuntap add dev $d mode tun; ip -n $R link set $d up; done
+    for k in all default dly-a dly-b lrs$suffix lrc$suffix; do ip netns exec $R sysctl -qw net.ipv4.conf.$k.rp_filter=0; done
+    ip -n $R route add default dev dly-a table 101
+    ip -n $R route add default dev dly-b table 102
+    ip -n $R rule add iif lrs$suffix lookup 101 pref 1001
+    ip -n $R rule add iif lrc$suffix lookup 102 pref 1002
+    ip netns exec $R python3 scripts/delayline/delayline.py --tun dly-a:$half --tun dly-b:$half \
+        --jitter-ms "$JITTER_MS" --loss-pct "$LOSS_PCT" > "$OUT/delayline.out" 2>&1 &
+    PIDS+=($!)
+    sleep 0.5
+  fi
+  # large UDP buffers (the application asks for 4 MiB; the kernel caps at rmem_max/wmem_max)
+  for k in net.core.rmem_max net.core.wmem_max; do sysctl -qw "$k=4194304" 2>/dev/null || true; done
+  for ns in $S $C; do ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control=cubic 2>/dev/null || true; done
+  if command -v ping >/dev/null; then
+    PING="idle ping $(ip netns exec $S ping -c 5 -i 0.2 -q 10.77.2.1 | awk -F/ '/rtt/ {print $5}') ms"
+  else
+    PING="(no ping installed)"
+  fi
+}
