@@ -117,6 +117,13 @@ public final class GeoClient implements AutoCloseable {
         return (String) call(region, op, new ClientPort.Delete(op, name), null);
     }
 
+    /** Moves the file's replicas to {@code regions}; returns what the node did. */
+    public String move(String region, String name, List<String> regions, Consumer<ClientPort.Progress> progress)
+            throws IOException {
+        long op = ops.incrementAndGet();
+        return (String) call(region, op, new ClientPort.Move(op, name, regions), progress);
+    }
+
     public StatusReply status(String region) throws IOException {
         long op = ops.incrementAndGet();
         return (StatusReply) call(region, op, new ClientPort.Status(op), null);
@@ -194,6 +201,9 @@ public final class GeoClient implements AutoCloseable {
         }
         if (r instanceof ClientPort.Status) {
             return new ClientPort.Status(op);
+        }
+        if (r instanceof ClientPort.Move m) {
+            return new ClientPort.Move(op, m.name(), m.regions());
         }
         throw new IllegalArgumentException("cannot retry " + r.getClass().getSimpleName());
     }

@@ -163,6 +163,32 @@ final class ClientOps {
         }
     }
 
+    @Command(name = "move", mixinStandardHelpOptions = true,
+            description = "Move a file's replicas to other regions, in the background (over LEDBAT unless the nodes' background-transport is tcp): the manifest changes once the new copies are durable, then the old copies are deleted.")
+    static final class Move implements Callable<Integer> {
+        @ParentCommand ClientCommand parent;
+        @Parameters(paramLabel = "NAME") String name;
+        @Option(names = "--to", required = true, split = ",", paramLabel = "REGION[,REGION...]",
+                description = "The regions that hold every block afterwards.")
+        List<String> to;
+
+        @Override
+        public Integer call() throws Exception {
+            long[] last = {System.nanoTime()};
+            try (GeoClient c = parent.open()) {
+                String result = c.move(parent.at, name, to, p -> {
+                    long now = System.nanoTime();
+                    if (now - last[0] > 1_000_000_000L) {
+                        last[0] = now;
+                        System.err.printf("move: %.1f MiB copied%n", p.bytes() / 1048576.0);
+                    }
+                });
+                System.out.println(result);
+            }
+            return 0;
+        }
+    }
+
     @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the node's view of its peers (RTT, up/down), refused input, scrubber and transfer counters.")
     static final class Status implements Callable<Integer> {
         @ParentCommand ClientCommand parent;

@@ -64,6 +64,8 @@ public final class ClientComponent extends ComponentDefinition {
                 SimpleTransfers.stat(this, s.op(), new StatReq(s.op(), s.name()))));
         handle(port, ClientPort.Delete.class, d -> begin(d.op(),
                 SimpleTransfers.oneShot(this, d.op(), new DeleteReq(d.op(), d.name()))));
+        handle(port, ClientPort.Move.class, m -> begin(m.op(),
+                SimpleTransfers.oneShot(this, m.op(), new FileOp.MoveReq(m.op(), m.name(), m.regions()))));
         handle(port, ClientPort.Status.class, s -> begin(s.op(),
                 SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
         handle(net, FileMsg.class, this::onMsg);

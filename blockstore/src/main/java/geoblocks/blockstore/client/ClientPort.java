@@ -16,6 +16,7 @@ public final class ClientPort extends PortType {
         request(Stat.class);
         request(Delete.class);
         request(Status.class);
+        request(Move.class);
         indication(Progress.class);
         indication(Result.class);
     }
@@ -73,6 +74,12 @@ public final class ClientPort extends PortType {
 
     /** Value: what each node did. */
     public record Delete(long op, String name) implements KompicsEvent {}
+
+    /**
+     * Move the file's replicas to {@code regions}; progress reports the block bytes copied so far
+     * ({@code total} -1: the node does not announce it). Value: what the node did.
+     */
+    public record Move(long op, String name, java.util.List<String> regions) implements KompicsEvent {}
 
     /** Value: the node's FileOp.StatusReply (its region and RTT to each peer). */
     public record Status(long op) implements KompicsEvent {}

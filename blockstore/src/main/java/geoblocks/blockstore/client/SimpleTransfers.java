@@ -18,7 +18,10 @@ import java.util.List;
 final class SimpleTransfers {
     private SimpleTransfers() {}
 
-    /** Sends one request and finishes on {@link Done}, {@link StatusReply} or {@link Failed}. */
+    /**
+     * Sends one request and finishes on {@link Done}, {@link StatusReply} or {@link Failed};
+     * {@link FileOp.PutProgress} on the way (a move's copied bytes) is passed on as progress.
+     */
     static Transfer oneShot(ClientComponent client, long op, FileOp request) {
         return new Transfer() {
             @Override
@@ -34,6 +37,8 @@ final class SimpleTransfers {
                     client.finish(op, null, s);
                 } else if (reply instanceof Failed f) {
                     client.finish(op, f.error(), null);
+                } else if (reply instanceof FileOp.PutProgress p) {
+                    client.progress(op, p.durableBytes(), -1);
                 }
             }
         };

@@ -24,7 +24,9 @@ import java.util.function.Consumer;
  * Downloads served by this node: finds the manifest (locally or from a peer), sends it to the
  * client, then fetches blocks in parallel, each from the up replica with the lowest RTT (this node
  * first), falling back to the next replica on error, timeout or checksum mismatch, and streams them
- * to the client in order within a window the client acknowledges.
+ * to the client in order within a window the client acknowledges. A block whose every replica
+ * failed is tried once more at the homes the current manifest names, if the file moved meanwhile
+ * ({@code client move} deletes old copies only after the moved manifest is published).
  */
 final class Downloads {
     private final Node node;
@@ -79,21 +81,14 @@ final class Downloads {
 
     /** Fetches block {@code index} of {@code m}, trying replicas nearest first; calls back with bytes or an error. */
     static void fetch(Node node, Manifest m, int index, Consumer<byte[]> ok, Consumer<String> failed) {
-        fetch(node, m, index, false, ok, failed);
+        Manifest.BlockRef ref = m.blocks().get(index);
+        fetchFrom(node, m.blockId(index), ref, node.rtt().readOrder(ref.replicas()), ok, failed);
     }
 
-    /** As above; with {@code elsewhere} this node's own copy is not tried (repairing it). */
-    static void fetch(Node node, Manifest m, int index, boolean elsewhere, Consumer<byte[]> ok, Consumer<String> failed) {
-        Manifest.BlockRef ref = m.blocks().get(index);
-        List<String> order = new ArrayList<>(node.rtt().readOrder(ref.replicas()));
-        if (elsewhere) {
-            order.remove(node.region());
-            if (order.isEmpty()) {
-                failed.accept("block " + m.blockId(index) + " has no other replica");
-                return;
-            }
-        }
-        new BlockFetch(node, m.blockId(index), ref, order, ok, failed).next(new ArrayList<>());
+    /** Fetches block {@code id} (length and checksum per {@code ref}) from {@code order}'s regions in turn. */
+    static void fetchFrom(Node node, BlockId id, Manifest.BlockRef ref, List<String> order, Consumer<byte[]> ok,
+            Consumer<String> failed) {
+        new BlockFetch(node, id, ref, order, ok, failed).next(new ArrayList<>());
     }
 
     /** One block fetch walking its replica list. */
@@ -193,12 +188,21 @@ final class Downloads {
             int index = DownloadWindow.NONE;
             while (!failed && (index = window.nextFetch()) >= 0) {
                 int block = index;
-                fetch(node, m, block, data -> {
+                Consumer<byte[]> ok = data -> {
                     if (!failed) {
                         window.fetched(block, data);
                         pump();
                     }
-                }, this::fail);
+                };
+                fetch(node, m, block, ok, why -> {
+                    Manifest now = node.manifests().find(m.name()).orElse(null);
+                    if (now != null && now.fileId().equals(m.fileId())
+                            && !now.blocks().get(block).replicas().equals(m.blocks().get(block).replicas())) {
+                        fetch(node, now, block, ok, this::fail); // the file moved while being read: its new homes
+                    } else {
+                        fail(why);
+                    }
+                });
             }
             if (!failed && index == DownloadWindow.STARVED) {
                 fail(node.budget().busy(window.nextFetchLength()));

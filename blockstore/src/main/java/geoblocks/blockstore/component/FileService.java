@@ -68,6 +68,7 @@ public final class FileService extends ComponentDefinition {
     private final ManifestSync sync;
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
+    private final Migrations migrations;
     private long lastTick = System.nanoTime();
 
     public FileService(FileServiceInit init) {
@@ -78,8 +79,9 @@ public final class FileService extends ComponentDefinition {
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
+        BlockPull pulls = new BlockPull(node, viaLedbat);
         this.scrubber = new Scrubber(node, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L,
-                viaLedbat);
+                pulls);
         ReplicaCopy copies = new ReplicaCopy(node, viaLedbat);
         this.rereplicator = new Rereplicator(node, settings.replaceAfterMs() * 1_000_000L, copies);
         this.replicator = new Replicator(node, init.replicationQueue, copies);
@@ -87,6 +89,7 @@ public final class FileService extends ComponentDefinition {
         this.downloads = new Downloads(node);
         this.sync = new ManifestSync(node);
         this.requests = new ClientRequests(node, replicator, replicas, scrubber, counters, refused);
+        this.migrations = new Migrations(node, pulls, d -> trigger(d, store));
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
             spt.setTimeoutEvent(new Tick(spt));
@@ -128,6 +131,7 @@ public final class FileService extends ComponentDefinition {
         rereplicator.tick(now);
         replicator.tick();
         background.tick(now);
+        migrations.tick(now);
         lastTick = now;
         refused.log(now);
     }
@@ -185,6 +189,8 @@ public final class FileService extends ComponentDefinition {
             requests.onDelete(from, p);
         } else if (op instanceof StatusReq p) {
             requests.onStatus(from, p);
+        } else if (op instanceof MoveReq p) {
+            migrations.onMove(from, p);
         } else if (isNodeRequest(op)) {
             if (node.regionOf(from).isEmpty()) {
                 node.send(from, new Failed(op.req(), "node-to-node request from " + from + ", not a cluster member"));
@@ -200,6 +206,10 @@ public final class FileService extends ComponentDefinition {
                 background.onFetch(from, p);
             } else if (op instanceof BackgroundOffer p) {
                 background.onOffer(from, p);
+            } else if (op instanceof MoveCopy p) {
+                migrations.onMoveCopy(from, p);
+            } else if (op instanceof DropBlocks p) {
+                migrations.onDrop(from, p);
             } else {
                 replicas.onPublish(from, (ManifestPart) op);
             }
@@ -213,7 +223,7 @@ public final class FileService extends ComponentDefinition {
     private static boolean isNodeRequest(FileOp op) {
         return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
                 || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer
-                || (op instanceof ManifestPart p && p.publish());
+                || op instanceof MoveCopy || op instanceof DropBlocks || (op instanceof ManifestPart p && p.publish());
     }
 
     static final class Tick extends Timeout {

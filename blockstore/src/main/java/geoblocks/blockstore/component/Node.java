@@ -52,6 +52,9 @@ interface Node {
      */
     long expect(NetAddress peer, Pending.Waiter waiter);
 
+    /** As {@link #expect(NetAddress, Pending.Waiter)}, with its own timeout instead of the RPC timeout. */
+    long expect(NetAddress peer, Pending.Waiter waiter, long timeoutNanos);
+
     /** Progress on request {@code req} seen another way (LEDBAT): its deadline moves. */
     void touch(long req);
 

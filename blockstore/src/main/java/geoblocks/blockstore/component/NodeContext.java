@@ -189,8 +189,13 @@ final class NodeContext implements Node {
 
     @Override
     public long expect(NetAddress peer, Pending.Waiter waiter) {
+        return expect(peer, waiter, settings.rpcTimeoutMs() * 1_000_000L);
+    }
+
+    @Override
+    public long expect(NetAddress peer, Pending.Waiter waiter, long timeoutNanos) {
         long req = newReq();
-        pending.add(req, peer, waiter, settings.rpcTimeoutMs() * 1_000_000L, now());
+        pending.add(req, peer, waiter, timeoutNanos, now());
         return req;
     }
 

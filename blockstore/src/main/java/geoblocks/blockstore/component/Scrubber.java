@@ -3,8 +3,6 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.net.NetAddress;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,16 +11,15 @@ import java.util.Optional;
  * most {@code bytesPerSecond}, re-reading and verifying each against its stored and its manifest
  * CRC32C. A missing or corrupt replica is repaired from a healthy replica elsewhere (fetched with
  * the same checksum checks as a download) and written with the store's atomic replace, so the bad
- * copy is only replaced once a good one is durable. With {@code background} (background-transport =
- * ledbat) the repair is pushed by a healthy replica over LEDBAT instead of fetched over TCP. One
+ * copy is only replaced once a good one is durable ({@link BlockPull}: over LEDBAT with
+ * background-transport = ledbat, else over TCP). One
  * block at a time; passes start at most every {@code passIntervalNanos}.
  */
 final class Scrubber {
     private final Node node;
     private final long bytesPerSecond;
     private final long passIntervalNanos;
-    /** Null: repairs fetch over TCP. */
-    private final BackgroundTransfers background;
+    private final BlockPull pulls;
     private String cursorName = "";
     private int cursorBlock;
     private boolean busy;
@@ -33,8 +30,8 @@ final class Scrubber {
     long repaired;
     long unrepairable;
 
-    Scrubber(Node node, long bytesPerSecond, long passIntervalNanos, BackgroundTransfers background) {
-        this.background = background;
+    Scrubber(Node node, long bytesPerSecond, long passIntervalNanos, BlockPull pulls) {
+        this.pulls = pulls;
         this.node = node;
         this.bytesPerSecond = bytesPerSecond;
         this.passIntervalNanos = passIntervalNanos;
@@ -100,40 +97,24 @@ final class Scrubber {
             }
             String problem = read.block() == null ? read.error()
                     : "checksum " + Checksums.hex(read.block().crc()) + " != manifest " + Checksums.hex(ref.crc());
-            repair(m, index, id, ref, problem);
+            repair(m, id, ref, problem);
         });
     }
 
-    private void repair(Manifest m, int index, BlockId id, Manifest.BlockRef ref, String problem) {
-        if (background != null) {
-            List<NetAddress> holders = new ArrayList<>();
-            for (String r : node.rtt().readOrder(ref.replicas())) {
-                if (!r.equals(node.region())) {
-                    holders.add(node.addressOf(r));
-                }
-            }
-            background.pull(holders, id, ref.length(), ref.crc(), why -> {
-                if (why == null) {
-                    repaired(m, id, problem);
-                } else {
-                    unrepairable(m, id, problem, why);
-                }
-            });
-            return;
-        }
-        Downloads.fetch(node, m, index, true, data -> node.storeLocal(id, data, ref.crc(), stored -> {
-            if (stored.error() == null) {
+    private void repair(Manifest m, BlockId id, Manifest.BlockRef ref, String problem) {
+        pulls.pull(id, ref.length(), ref.crc(), ref.replicas(), why -> {
+            if (why == null) {
                 repaired(m, id, problem);
             } else {
-                unrepairable(m, id, problem, "could not rewrite it: " + stored.error());
+                unrepairable(m, id, problem, why);
             }
-        }), why -> unrepairable(m, id, problem, "no healthy replica answered: " + why));
+        });
     }
 
     private void repaired(Manifest m, BlockId id, String problem) {
         repaired++;
         Logs.info(node.region() + ": repaired block " + id + " of '" + m.name() + "' (" + problem + ")"
-                + (background != null ? " over LEDBAT" : ""));
+                + pulls.via());
         busy = false;
         next();
     }

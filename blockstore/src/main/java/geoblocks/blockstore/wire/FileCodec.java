@@ -74,7 +74,8 @@ public final class FileCodec implements WireCodec<FileMsg> {
         ListReq.class, StatReq.class, DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class,
         ListPart.class, StatusReply.class, ManifestPart.class, Done.class, Failed.class, ReplicaData.class,
         ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class,
-        BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class, StatPending.class};
+        BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class, StatPending.class, MoveReq.class,
+        MoveCopy.class, DropBlocks.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -141,6 +142,15 @@ public final class FileCodec implements WireCodec<FileMsg> {
             o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc());
         } else if (op instanceof BackgroundStored p) {
             o.str(p.blockId()); o.bool(p.ok()); o.str(p.error());
+        } else if (op instanceof MoveReq p) {
+            o.str(p.name());
+            strings(o, p.regions());
+        } else if (op instanceof MoveCopy p) {
+            o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc());
+            strings(o, p.holders());
+        } else if (op instanceof DropBlocks p) {
+            o.str(p.name());
+            strings(o, p.blockIds());
         } else if (op instanceof StatPending p) {
             o.bool(p.known());
             o.u16(p.copies().size());
@@ -207,8 +217,27 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 }
                 return new StatPending(req, known, copies);
             }
+            case 26: return new MoveReq(req, r.str(), strings(r));
+            case 27: return new MoveCopy(req, r.str(), r.i32(), r.i32(), strings(r));
+            case 28: return new DropBlocks(req, r.str(), strings(r));
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
+    }
+
+    private static void strings(Out o, List<String> list) {
+        o.u16(list.size());
+        for (String s : list) {
+            o.str(s);
+        }
+    }
+
+    private static List<String> strings(Reader r) throws MalformedMessageException {
+        int n = r.count();
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(r.str());
+        }
+        return List.copyOf(out);
     }
 
     private interface Out {

@@ -43,7 +43,7 @@ public sealed interface FileOp {
     record StatusReq(long req) implements FileOp {}
 
     // ---- coordinator -> client
-    /** Blocks covering bytes {@code 0..durableBytes} are durable on every replica the policy wants. */
+    /** Blocks covering bytes {@code 0..durableBytes} are durable on every replica the policy wants (for a move: block bytes copied so far). */
     record PutProgress(long req, long durableBytes) implements FileOp {}
 
     record GetData(long req, long offset, byte[] data) implements FileOp {}
@@ -134,7 +134,19 @@ public sealed interface FileOp {
         return new String(b, 0, end, java.nio.charset.StandardCharsets.UTF_8) + "...";
     }
 
+    /** Move a file's replicas to {@code regions} (client move); answered with progress, then Done or Failed. */
+    record MoveReq(long req, String name, List<String> regions) implements FileOp {}
+
     // ---- node -> node
+    /** Bring block {@code blockId} here (a move): fetch it from any of {@code holders}, store it, answer Done. */
+    record MoveCopy(long req, String blockId, int length, int crc, List<String> holders) implements FileOp {}
+
+    /**
+     * Delete these local copies of blocks of file {@code name} (it moved away), except any the
+     * receiver's own manifest of the file still homes there; the manifest stays. Answered with Done.
+     */
+    record DropBlocks(long req, String name, List<String> blockIds) implements FileOp {}
+
     /** Part of a block to store as a replica; the receiver verifies {@code crc} over the whole block. */
     record ReplicaData(long req, String blockId, int offset, int total, int crc, boolean background, byte[] data)
             implements FileOp {}

@@ -77,6 +77,10 @@ class FileCodecTest {
                 new Failed(15, unicode),
                 new ReplicaData(16, "b-f00d-0", 0, 1 << 20, 0x12345678, false, bytes(6, 4096)),
                 new ReplicaData(16, "b-f00d-0", 4096, 1 << 20, 0x12345678, true, bytes(7, 10)),
+                new MoveReq(40, "photos/1", List.of("dublin", "mumbai")),
+                new MoveCopy(41, "b-f00d-3", 1 << 20, -7, List.of("seoul")),
+                new DropBlocks(42, "photos/1", List.of("b-f00d-0", "b-f00d-1")),
+                new DropBlocks(43, "x", List.of()),
                 new ReplicaStored(17, "b-f00d-0"),
                 new FetchBlock(18, "b-f00d-1"),
                 new BlockData(19, 60_000, 1 << 20, 77, bytes(7, 500)),
@@ -95,7 +99,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(25, covered.size());
+        assertEquals(28, covered.size());
     }
 
     @Test
@@ -130,7 +134,7 @@ class FileCodecTest {
             DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class, ListPart.class, StatusReply.class,
             ManifestPart.class, Done.class, Failed.class, ReplicaData.class, ReplicaStored.class, FetchBlock.class,
             BlockData.class, LookupManifest.class, DeleteFile.class, BackgroundFetch.class, BackgroundOffer.class,
-            BackgroundStored.class, StatPending.class};
+            BackgroundStored.class, StatPending.class, MoveReq.class, MoveCopy.class, DropBlocks.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -170,7 +174,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 26, 100, 255}) {
+        for (int tag : new int[] {0, 29, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());

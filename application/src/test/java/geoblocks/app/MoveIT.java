@@ -1,0 +1,132 @@
+package geoblocks.app;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.core.FileBlockStorage;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.FileOp;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code client move} against four real node processes: a file homed at seoul moves to dublin and
+ * mumbai, coordinated by saopaulo (neither a holder nor a target), while another client keeps
+ * reading it; the copies travel over LEDBAT, the manifest names the new homes everywhere, and
+ * seoul's old copies are deleted.
+ */
+class MoveIT {
+    private static final int BLOCK = 65536;
+    @TempDir
+    static Path work;
+    static LocalCluster cluster;
+    static GeoClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = LocalCluster.start(work.resolve("cluster"), false, List.of("-Xmx256m"), "");
+        client = GeoClient.start(AppConfig.load(cluster.configFile()), 20_000);
+        ItSupport.awaitAllUp(client, 30);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static boolean holds(String region, Manifest m, int block) {
+        return FileBlockStorage.inspect(cluster.dataDir(region)).contains(m.blockId(block));
+    }
+
+    @Test
+    void move_rehomesTheReplicasOverLedbat_whileTheFileStaysReadable() throws Exception {
+        Path in = ItSupport.randomFile(work, "moving.bin", 48 * BLOCK + 1234, 7);
+        byte[] original = Files.readAllBytes(in);
+        client.put("seoul", in, "move/a", "local", BLOCK, null);
+        Manifest before = client.stat("seoul", "move/a");
+        long seoulLedbatBefore = client.status("seoul").transfers().ledbatSent();
+
+        AtomicBoolean moving = new AtomicBoolean(true);
+        AtomicInteger reads = new AtomicInteger();
+        List<String> readErrors = Collections.synchronizedList(new ArrayList<>());
+        Thread reader = new Thread(() -> {
+            int i = 0;
+            while (moving.get() || i < 2) {
+                Path out = work.resolve("read-" + (i++) + ".bin");
+                try {
+                    client.get(i % 2 == 0 ? "dublin" : "saopaulo", "move/a", out, null);
+                    if (!java.util.Arrays.equals(original, Files.readAllBytes(out))) {
+                        readErrors.add("read " + i + " returned other bytes");
+                    }
+                    reads.incrementAndGet();
+                    Files.delete(out);
+                } catch (IOException e) {
+                    readErrors.add("read " + i + ": " + e.getMessage());
+                }
+            }
+        });
+        reader.start();
+        List<Long> progress = Collections.synchronizedList(new ArrayList<>());
+        String result = client.move("saopaulo", "move/a", List.of("dublin", "mumbai"), p -> progress.add(p.bytes()));
+        moving.set(false);
+        reader.join(60_000);
+
+        assertTrue(result.startsWith("moved 'move/a' to [dublin, mumbai]: 98 block copies over LEDBAT"), result);
+        assertTrue(readErrors.isEmpty(), readErrors.toString());
+        assertTrue(reads.get() >= 2, "reads during and after the move: " + reads.get());
+        assertFalse(progress.isEmpty(), "the client heard the copied bytes");
+        for (String r : List.of("seoul", "dublin", "saopaulo", "mumbai")) {
+            Manifest m = client.stat(r, "move/a");
+            assertEquals(before.fileId(), m.fileId(), r);
+            for (Manifest.BlockRef b : m.blocks()) {
+                assertEquals(List.of("dublin", "mumbai"), b.replicas(), r);
+            }
+        }
+        for (int i = 0; i < before.blocks().size(); i++) {
+            assertTrue(holds("dublin", before, i) && holds("mumbai", before, i), "block " + i + " at its new homes");
+        }
+        ItSupport.await(20, "seoul drops its old copies", () -> {
+            for (int i = 0; i < before.blocks().size(); i++) {
+                if (holds("seoul", before, i)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        FileOp.Transfers seoul = client.status("seoul").transfers();
+        assertTrue(seoul.ledbatSent() - seoulLedbatBefore >= 2L * before.size(), "seoul pushed both copies over LEDBAT: " + seoul);
+        Path after = work.resolve("after.bin");
+        client.get("mumbai", "move/a", after, null);
+        assertArrayEquals(original, Files.readAllBytes(after));
+    }
+
+    @Test
+    void move_badRequests_areRefusedWithClearErrorsAndChangeNothing() throws Exception {
+        Path in = ItSupport.randomFile(work, "stay.bin", 3 * BLOCK, 8);
+        client.put("dublin", in, "move/stay", "local", BLOCK, null);
+        IOException unknown = assertThrows(IOException.class, () -> client.move("dublin", "move/stay", List.of("paris"), null));
+        assertTrue(unknown.getMessage().contains("unknown region 'paris'"), unknown.getMessage());
+        IOException missing = assertThrows(IOException.class, () -> client.move("dublin", "move/none", List.of("seoul"), null));
+        assertTrue(missing.getMessage().contains("no such file 'move/none'"), missing.getMessage());
+        assertTrue(client.move("mumbai", "move/stay", List.of("dublin"), null).contains("already lives at [dublin]"));
+        assertEquals(List.of("dublin"), client.stat("seoul", "move/stay").blocks().get(0).replicas());
+    }
+}

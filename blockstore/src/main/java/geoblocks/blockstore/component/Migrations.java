@@ -1,0 +1,297 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.MovePlan;
+import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
+import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.blockstore.wire.FileOp.Done;
+import geoblocks.blockstore.wire.FileOp.DropBlocks;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.MoveCopy;
+import geoblocks.blockstore.wire.FileOp.MoveReq;
+import geoblocks.blockstore.wire.FileOp.PutProgress;
+import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Moves of a file's replicas to new regions ({@code client move NAME --to R,...}), coordinated by
+ * the node the client asked, in the steps of {@link MovePlan}: every target that lacks a block pulls
+ * it from a holder as background traffic ({@link MoveCopy}, then {@link BlockPull}: over LEDBAT
+ * unless background-transport = tcp), a few blocks at a time; only when all are durable is the
+ * manifest rewritten and published; only when every peer that is up has stored it do the old homes
+ * delete their copies ({@link DropBlocks}). A peer that did not get the new manifest keeps the old
+ * copies alive (nothing it could read disappears). A failed copy, or the file replaced meanwhile,
+ * ends the move with the manifest unchanged and the new copies deleted again. The client hears the
+ * moved bytes as progress and one Done or Failed at the end. Moves live in memory: one interrupted
+ * by a restart of its coordinator leaves the file as it was (plus copies no manifest names).
+ */
+final class Migrations {
+    /** Block copies in flight per move. */
+    static final int PARALLEL = 4;
+    /** Attempts per block copy before the move fails. */
+    static final int ATTEMPTS = 3;
+    /** A copy may wait while foreground traffic has the link: it times out after this many RPC timeouts. */
+    static final int COPY_TIMEOUT_RPCS = 8;
+    /** The client hears progress at least this often, so its deadline never passes during a long move. */
+    static final long HEARTBEAT_NANOS = 2_000_000_000L;
+
+    private final Node node;
+    private final BlockPull pulls;
+    private final Consumer<DeleteBlocks> deleteLocal;
+    private final Set<String> cluster;
+    private final Map<String, Move> active = new HashMap<>();
+
+    Migrations(Node node, BlockPull pulls, Consumer<DeleteBlocks> deleteLocal) {
+        this.node = node;
+        this.pulls = pulls;
+        this.deleteLocal = deleteLocal;
+        Set<String> all = new HashSet<>(node.peerRegions());
+        all.add(node.region());
+        this.cluster = Set.copyOf(all);
+    }
+
+    // ---- coordinator
+
+    void onMove(NetAddress client, MoveReq r) {
+        try {
+            Manifest.validateName(r.name());
+            MovePlan.validate(r.regions(), cluster);
+            for (String t : r.regions()) {
+                if (!t.equals(node.region()) && !node.rtt().isUp(t)) {
+                    throw new IllegalArgumentException("region '" + t + "' is down; move when it is up");
+                }
+            }
+            if (active.containsKey(r.name())) {
+                throw new IllegalArgumentException("'" + r.name() + "' is being moved right now");
+            }
+        } catch (IllegalArgumentException e) {
+            node.send(client, new Failed(r.req(), e.getMessage()));
+            return;
+        }
+        ManifestLookup.find(node, r.name(), found -> {
+            if (found.isEmpty()) {
+                node.send(client, new Failed(r.req(), "no such file '" + r.name() + "'"));
+                return;
+            }
+            if (active.containsKey(r.name())) {
+                node.send(client, new Failed(r.req(), "'" + r.name() + "' is being moved right now"));
+                return;
+            }
+            MovePlan plan = new MovePlan(found.get(), r.regions(), cluster);
+            if (plan.noop()) {
+                node.send(client, new Done(r.req(), "'" + r.name() + "' already lives at " + plan.targets()));
+                return;
+            }
+            Move m = new Move(client, r.req(), found.get(), plan);
+            active.put(r.name(), m);
+            m.pump();
+        });
+    }
+
+    /** Progress heartbeats for the clients of long moves. */
+    void tick(long now) {
+        for (Move m : active.values()) {
+            if (now - m.lastProgress > HEARTBEAT_NANOS) {
+                m.progress();
+            }
+        }
+    }
+
+    private final class Move {
+        final NetAddress client;
+        final long req;
+        final Manifest from;
+        final MovePlan plan;
+        final ArrayDeque<MovePlan.Copy> todo;
+        final Map<MovePlan.Copy, Integer> failures = new HashMap<>();
+        final int total;
+        int inFlight;
+        int done;
+        long movedBytes;
+        long lastProgress = node.now();
+        String failure;
+
+        Move(NetAddress client, long req, Manifest from, MovePlan plan) {
+            this.client = client;
+            this.req = req;
+            this.from = from;
+            this.plan = plan;
+            this.todo = new ArrayDeque<>(plan.copies());
+            this.total = todo.size();
+        }
+
+        void pump() {
+            while (failure == null && inFlight < PARALLEL && !todo.isEmpty()) {
+                copy(todo.poll());
+            }
+            if (inFlight == 0 && (failure != null || todo.isEmpty())) {
+                if (failure != null) {
+                    abandon();
+                } else {
+                    commit();
+                }
+            }
+        }
+
+        void copy(MovePlan.Copy c) {
+            inFlight++;
+            Manifest.BlockRef ref = from.blocks().get(c.block());
+            BlockId id = from.blockId(c.block());
+            Consumer<String> finished = why -> {
+                inFlight--;
+                if (why != null && failure == null) {
+                    if (failures.merge(c, 1, Integer::sum) < ATTEMPTS) {
+                        Logs.warn(node.region() + ": copy of block " + c.block() + " of '" + from.name() + "' to "
+                                + c.target() + " failed, trying again: " + why);
+                        todo.add(c);
+                    } else {
+                        failure = "copy of block " + c.block() + " to " + c.target() + " failed " + ATTEMPTS + " times: " + why;
+                    }
+                } else if (why == null) {
+                    done++;
+                    movedBytes += ref.length();
+                    progress();
+                }
+                pump();
+            };
+            if (c.target().equals(node.region())) {
+                pulls.pull(id, ref.length(), ref.crc(), c.holders(), finished);
+                return;
+            }
+            NetAddress target = node.addressOf(c.target());
+            long r = node.expect(target, Pending.Waiter.of(op -> {
+                if (op instanceof Done) {
+                    finished.accept(null);
+                    return true;
+                }
+                if (op instanceof Failed f) {
+                    finished.accept(f.error());
+                    return true;
+                }
+                return false;
+            }, finished), COPY_TIMEOUT_RPCS * node.settings().rpcTimeoutMs() * 1_000_000L);
+            node.send(target, new MoveCopy(r, id.value(), ref.length(), ref.crc(), c.holders()));
+        }
+
+        void progress() {
+            lastProgress = node.now();
+            node.send(client, new PutProgress(req, movedBytes));
+        }
+
+        /** Every copy is durable: the manifest names the targets, then the old homes drop their copies. */
+        void commit() {
+            Manifest current = node.manifests().find(from.name()).orElse(null);
+            Manifest moved;
+            try {
+                if (current == null) {
+                    throw new IllegalStateException("'" + from.name() + "' was deleted while moving");
+                }
+                moved = plan.moved(current);
+                node.manifests().save(moved);
+            } catch (IllegalStateException | IOException e) {
+                failure = e.getMessage();
+                abandon();
+                return;
+            }
+            new ManifestPublisher(node, moved, unreached -> {
+                String summary = "moved '" + from.name() + "' to " + plan.targets() + ": " + total + " block copies"
+                        + pulls.via();
+                if (!unreached.isEmpty()) {
+                    end(null, summary + "; old copies kept until " + unreached + " have the new manifest");
+                    return;
+                }
+                Map<String, List<Integer>> drops = plan.drops();
+                drop(drops);
+                end(null, summary + "; old copies deleted at " + drops.keySet());
+            }).start();
+        }
+
+        /** The move cannot finish: the manifest stays, the copies made for it go. */
+        void abandon() {
+            Manifest current = node.manifests().find(from.name()).orElse(null);
+            Map<String, List<Integer>> made = plan.copiesMade();
+            if (current != null && current.fileId().equals(from.fileId())) {
+                // never drop a copy the current manifest names (it may have changed meanwhile)
+                for (Map.Entry<String, List<Integer>> e : made.entrySet()) {
+                    e.getValue().removeIf(b -> current.blocks().get(b).replicas().contains(e.getKey()));
+                }
+            }
+            drop(made);
+            end("move of '" + from.name() + "' failed, the file stays where it was: " + failure, null);
+        }
+
+        void drop(Map<String, List<Integer>> byRegion) {
+            byRegion.forEach((region, blocks) -> {
+                List<String> ids = new ArrayList<>();
+                for (int b : blocks) {
+                    ids.add(from.blockId(b).value());
+                }
+                if (region.equals(node.region())) {
+                    dropHere(from.name(), ids);
+                    return;
+                }
+                for (int i = 0; i < ids.size(); i += FileCodec.MAX_LIST) {
+                    NetAddress peer = node.addressOf(region);
+                    long r = node.expect(peer, Pending.Waiter.of(op -> true,
+                            why -> Logs.warn(node.region() + ": " + region + " did not confirm dropping moved blocks of '"
+                                    + from.name() + "': " + why)));
+                    node.send(peer, new DropBlocks(r, from.name(),
+                            List.copyOf(ids.subList(i, Math.min(ids.size(), i + FileCodec.MAX_LIST)))));
+                }
+            });
+        }
+
+        void end(String error, String info) {
+            active.remove(from.name());
+            if (error != null) {
+                Logs.warn(node.region() + ": " + error);
+                node.send(client, new Failed(req, error));
+            } else {
+                Logs.info(node.region() + ": " + info);
+                node.send(client, new Done(req, info));
+            }
+        }
+    }
+
+    // ---- targets and old homes
+
+    /** Brings a block here for a move and answers Done once it is durable. */
+    void onMoveCopy(NetAddress coordinator, MoveCopy c) {
+        BlockId id = BlockId.of(c.blockId());
+        pulls.pull(id, c.length(), c.crc(), c.holders(), why -> node.send(coordinator,
+                why == null ? new Done(c.req(), "stored") : new Failed(c.req(), node.region() + ": " + why)));
+    }
+
+    /** Deletes local copies of blocks whose file moved away. */
+    void onDrop(NetAddress coordinator, DropBlocks d) {
+        Manifest.validateName(d.name());
+        int dropped = dropHere(d.name(), d.blockIds());
+        node.send(coordinator, new Done(d.req(), "dropped " + dropped + " blocks at " + node.region()));
+    }
+
+    /** Deletes the local copies of {@code ids}, except those this node's manifest of {@code name} homes here; returns how many. */
+    private int dropHere(String name, List<String> ids) {
+        List<BlockId> blocks = new ArrayList<>();
+        for (String id : ids) {
+            blocks.add(BlockId.of(id)); // refuses a malformed id before anything is deleted
+        }
+        node.manifests().find(name).ifPresent(m -> {
+            for (int i = 0; i < m.blocks().size(); i++) {
+                if (m.blocks().get(i).replicas().contains(node.region())) {
+                    blocks.remove(m.blockId(i));
+                }
+            }
+        });
+        deleteLocal.accept(new DeleteBlocks(blocks));
+        return blocks.size();
+    }
+}

@@ -1,0 +1,125 @@
+package geoblocks.blockstore.core;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The steps of moving a file's replicas to a new set of regions ({@code client move}), without
+ * I/O, in the order that keeps every block readable:
+ * <ol>
+ *   <li>{@link #copies()}: each target region that lacks a block gets a copy from the block's
+ *       current holders;
+ *   <li>{@link #moved(Manifest)}: once every copy is durable, the manifest names the targets (and
+ *       only them) for every block: the same file, the same version, new homes;
+ *   <li>{@link #drops()}: once that manifest is stored and published, the regions that held a block
+ *       but are no longer its home delete their copy.
+ * </ol>
+ * If the file was replaced or deleted in the meantime ({@link #moved} sees another file id), the
+ * move must not touch it; {@link #copiesMade()} are then the copies to delete again.
+ */
+public final class MovePlan {
+    /** One copy to make: block {@code block} to region {@code target}, from any of {@code holders}. */
+    public record Copy(int block, String target, List<String> holders) {}
+
+    private final Manifest from;
+    private final List<String> to;
+
+    /**
+     * @throws IllegalArgumentException when {@code to} is empty, repeats a region or names one that
+     *     is not in {@code cluster}
+     */
+    public MovePlan(Manifest from, List<String> to, Set<String> cluster) {
+        this.from = from;
+        this.to = validate(to, cluster);
+    }
+
+    /** The target regions, checked: non-empty, distinct, members of {@code cluster}. */
+    public static List<String> validate(List<String> to, Set<String> cluster) {
+        if (to.isEmpty()) {
+            throw new IllegalArgumentException("--to needs at least one region");
+        }
+        Set<String> seen = new HashSet<>();
+        for (String r : to) {
+            if (!cluster.contains(r)) {
+                throw new IllegalArgumentException("unknown region '" + r + "'; the cluster has " + new java.util.TreeSet<>(cluster));
+            }
+            if (!seen.add(r)) {
+                throw new IllegalArgumentException("region '" + r + "' is named twice in --to");
+            }
+        }
+        return List.copyOf(to);
+    }
+
+    public List<String> targets() {
+        return to;
+    }
+
+    /** The copies to make, block by block, targets in the order given. */
+    public List<Copy> copies() {
+        List<Copy> out = new ArrayList<>();
+        for (int i = 0; i < from.blocks().size(); i++) {
+            List<String> holders = from.blocks().get(i).replicas();
+            for (String t : to) {
+                if (!holders.contains(t)) {
+                    out.add(new Copy(i, t, holders));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Nothing to do: every block already lives exactly at the targets. */
+    public boolean noop() {
+        for (Manifest.BlockRef b : from.blocks()) {
+            if (!new HashSet<>(b.replicas()).equals(new HashSet<>(to))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The copies made by {@link #copies()}, by region: what to delete if the move is abandoned. */
+    public Map<String, List<Integer>> copiesMade() {
+        Map<String, List<Integer>> out = new LinkedHashMap<>();
+        for (Copy c : copies()) {
+            out.computeIfAbsent(c.target(), k -> new ArrayList<>()).add(c.block());
+        }
+        return out;
+    }
+
+    /**
+     * The manifest after the move: {@code current} with every block's replicas set to the targets.
+     *
+     * @throws IllegalStateException when {@code current} is another file than the one planned
+     *     (replaced or re-uploaded under the same name meanwhile)
+     */
+    public Manifest moved(Manifest current) {
+        if (!current.fileId().equals(from.fileId())) {
+            throw new IllegalStateException("'" + from.name() + "' was replaced while moving (file " + from.fileId()
+                    + " is now " + current.fileId() + ")");
+        }
+        List<Manifest.BlockRef> blocks = new ArrayList<>();
+        for (Manifest.BlockRef b : current.blocks()) {
+            blocks.add(new Manifest.BlockRef(b.length(), b.crc(), to));
+        }
+        return new Manifest(current.name(), current.fileId(), current.size(), current.blockSize(), current.policy(),
+                current.uploadedAt(), current.createdMillis(), blocks);
+    }
+
+    /** The old copies to delete after the moved manifest is published: by region, the blocks it no longer homes. */
+    public Map<String, List<Integer>> drops() {
+        Map<String, List<Integer>> out = new LinkedHashMap<>();
+        for (int i = 0; i < from.blocks().size(); i++) {
+            for (String r : from.blocks().get(i).replicas()) {
+                if (!to.contains(r)) {
+                    out.computeIfAbsent(r, k -> new ArrayList<>()).add(i);
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,85 @@
+package geoblocks.blockstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class MovePlanTest {
+    private static final Set<String> CLUSTER = Set.of("seoul", "dublin", "saopaulo", "mumbai");
+
+    /** Three blocks: seoul+dublin, seoul+dublin, dublin only. */
+    private static Manifest file() {
+        List<Manifest.BlockRef> blocks = List.of(
+                new Manifest.BlockRef(100, 1, List.of("seoul", "dublin")),
+                new Manifest.BlockRef(100, 2, List.of("seoul", "dublin")),
+                new Manifest.BlockRef(50, 3, List.of("dublin")));
+        return new Manifest("f", "id1", 250, 100, "localclosest", "seoul", 5L, blocks);
+    }
+
+    @Test
+    void copies_eachTargetLackingABlockGetsItFromItsHolders_inBlockOrder() {
+        MovePlan p = new MovePlan(file(), List.of("dublin", "mumbai"), CLUSTER);
+        assertEquals(List.of(
+                new MovePlan.Copy(0, "mumbai", List.of("seoul", "dublin")),
+                new MovePlan.Copy(1, "mumbai", List.of("seoul", "dublin")),
+                new MovePlan.Copy(2, "mumbai", List.of("dublin"))), p.copies());
+        assertEquals(Map.of("mumbai", List.of(0, 1, 2)), p.copiesMade());
+    }
+
+    @Test
+    void moved_namesOnlyTheTargets_keepsIdentityLengthsAndChecksums() {
+        Manifest before = file();
+        Manifest after = new MovePlan(before, List.of("mumbai", "saopaulo"), CLUSTER).moved(before);
+        assertEquals(before.fileId(), after.fileId());
+        assertEquals(before.createdMillis(), after.createdMillis());
+        assertEquals(before.uploadedAt(), after.uploadedAt());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(List.of("mumbai", "saopaulo"), after.blocks().get(i).replicas());
+            assertEquals(before.blocks().get(i).crc(), after.blocks().get(i).crc());
+            assertEquals(before.blocks().get(i).length(), after.blocks().get(i).length());
+        }
+    }
+
+    @Test
+    void drops_areTheOldHomesThatAreNoLongerHomes() {
+        MovePlan p = new MovePlan(file(), List.of("dublin", "mumbai"), CLUSTER);
+        assertEquals(Map.of("seoul", List.of(0, 1)), p.drops()); // dublin stays a home: keeps its copies
+        MovePlan away = new MovePlan(file(), List.of("saopaulo"), CLUSTER);
+        assertEquals(Map.of("seoul", List.of(0, 1), "dublin", List.of(0, 1, 2)), away.drops());
+    }
+
+    @Test
+    void moved_refusesAFileReplacedUnderTheSameName() {
+        MovePlan p = new MovePlan(file(), List.of("mumbai"), CLUSTER);
+        Manifest other = new Manifest("f", "id2", 250, 100, "local", "seoul", 6L, file().blocks());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> p.moved(other));
+        assertTrue(e.getMessage().contains("replaced"), e.getMessage());
+    }
+
+    @Test
+    void noop_onlyWhenEveryBlockLivesExactlyAtTheTargets() {
+        assertFalse(new MovePlan(file(), List.of("seoul", "dublin"), CLUSTER).noop()); // block 2 is only at dublin
+        Manifest atDublin = new MovePlan(file(), List.of("dublin"), CLUSTER).moved(file());
+        MovePlan again = new MovePlan(atDublin, List.of("dublin"), CLUSTER);
+        assertTrue(again.noop());
+        assertTrue(again.copies().isEmpty());
+        assertTrue(again.drops().isEmpty());
+    }
+
+    @Test
+    void targets_mustBeKnownDistinctAndSome() {
+        assertThrows(IllegalArgumentException.class, () -> new MovePlan(file(), List.of(), CLUSTER));
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> new MovePlan(file(), List.of("paris"), CLUSTER));
+        assertTrue(unknown.getMessage().contains("unknown region 'paris'"), unknown.getMessage());
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> new MovePlan(file(), List.of("mumbai", "mumbai"), CLUSTER));
+        assertTrue(twice.getMessage().contains("twice"), twice.getMessage());
+    }
+}
