@@ -13,16 +13,16 @@ import se.sics.kompics.network.Transport;
  * <pre>
  *  0       1       2       3       4       5       6
  * +-------+-------+-------+-------+-------+-------+
- * |version| type  | flags |        stream id      |   version = 1; type 1 = DATA, 2 = ACK
- * +-------+-------+-------+-------+-------+-------+   DATA flags: bit 0 = FIN, bit 1 = ACK-NOW
+ * |version| type  | flags |         flow id       |   version = 2; type 1 = DATA, 2 = ACK
+ * +-------+-------+-------+-------+-------+-------+   DATA flags: bit 0 = FIN (of the stream), bit 1 = ACK-NOW
  * DATA:
  * +---------------------------------------------------------------+
- * |                 sequence number (u63, 8 bytes)                |
+ * |            flow sequence number (u63, 8 bytes)                |
  * +---------------------------------------------------------------+
  * |              send timestamp, microseconds (i64)               |
- * +---------------+-----------------------------------------------+
- * | length (u16)  |  payload (length <= 1400 bytes)  ...          |
- * +---------------+-----------------------------------------------+
+ * +-------------------------------+---------------+---------------+
+ * |        stream id (i32)        | length (u16)  | payload ...   |
+ * +-------------------------------+---------------+---------------+   payload length <= 1400 bytes
  * ACK:
  * +---------------------------------------------------------------+
  * |          cumulative ack = next seq expected (u63)             |
@@ -37,14 +37,14 @@ import se.sics.kompics.network.Transport;
  * +-------+  = packet cumAck + 1 + i received                     |
  * </pre>
  *
- * A DATA datagram with a full payload is 1 (Kompics serializer id) + 15 (IPv4 header) + 23 + 1400 =
- * 1,439 bytes, under the 1,500 bytes Kompics' UDP receive path handles. Decoding checks every field
+ * A DATA datagram with a full payload is 1 (Kompics serializer id) + 15 (IPv4 header) + 29 + 1400 =
+ * 1,445 bytes, under the 1,500 bytes Kompics' UDP receive path handles. Decoding checks every field
  * and throws {@link MalformedMessageException} naming the bad value.
  */
 public final class LedbatCodec implements WireCodec<LedbatPacket> {
     public static final LedbatCodec INSTANCE = new LedbatCodec();
     public static final int SERIALIZER_ID = 110;
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final int MAX_PAYLOAD = 1400;
     public static final int MAX_SACK = 128;
     static final int TYPE_DATA = 1;
@@ -52,7 +52,7 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
     static final int FLAG_FIN = 1;
     static final int FLAG_ACK_NOW = 2;
     static final int COMMON = 1 + 1 + 1 + 4;
-    static final int DATA_FIXED = 8 + 8 + 2;
+    static final int DATA_FIXED = 8 + 8 + 4 + 2;
     static final int ACK_FIXED = 8 + 8 + 8 + 4 + 4 + 1;
 
     @Override
@@ -75,12 +75,12 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
         out.put((byte) VERSION);
         if (msg instanceof DataPacket d) {
             out.put((byte) TYPE_DATA).put((byte) ((d.fin() ? FLAG_FIN : 0) | (d.ackNow() ? FLAG_ACK_NOW : 0)))
-                    .putInt(d.streamId());
-            out.putLong(d.seq()).putLong(d.timestampMicros()).putShort((short) d.length());
+                    .putInt(d.flowId());
+            out.putLong(d.seq()).putLong(d.timestampMicros()).putInt(d.streamId()).putShort((short) d.length());
             out.put(d.array(), d.offset(), d.length());
         } else {
             AckPacket a = (AckPacket) msg;
-            out.put((byte) TYPE_ACK).put((byte) 0).putInt(a.streamId());
+            out.put((byte) TYPE_ACK).put((byte) 0).putInt(a.flowId());
             out.putLong(a.cumAck()).putLong(a.echoMicros()).putLong(a.delayMicros());
             out.putInt(a.duplicates()).putInt(a.outOfOrder());
             out.put((byte) a.sack().length).put(a.sack());
@@ -99,7 +99,7 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
         }
         int type = Wire.readU8(in, "type");
         int flags = Wire.readU8(in, "flags");
-        int stream = Wire.readInt(in, "stream id");
+        int flow = Wire.readInt(in, "flow id");
         switch (type) {
             case TYPE_DATA -> {
                 if ((flags & ~(FLAG_FIN | FLAG_ACK_NOW)) != 0) {
@@ -107,6 +107,7 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
                 }
                 long seq = seq(Wire.readLong(in, "sequence number"), "sequence number");
                 long ts = Wire.readLong(in, "timestamp");
+                int stream = Wire.readInt(in, "stream id");
                 Wire.need(in, 2, "payload length");
                 int len = Short.toUnsignedInt(in.getShort());
                 if (len > MAX_PAYLOAD) {
@@ -115,7 +116,7 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
                 Wire.need(in, len, "payload");
                 byte[] payload = new byte[len];
                 in.get(payload);
-                return new DataPacket(h, stream, seq, ts, (flags & FLAG_FIN) != 0, (flags & FLAG_ACK_NOW) != 0,
+                return new DataPacket(h, flow, seq, ts, stream, (flags & FLAG_FIN) != 0, (flags & FLAG_ACK_NOW) != 0,
                         payload, 0, len);
             }
             case TYPE_ACK -> {
@@ -134,7 +135,7 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
                 Wire.need(in, sackLen, "sack bitmap");
                 byte[] sack = new byte[sackLen];
                 in.get(sack);
-                return new AckPacket(h, stream, cum, echo, delay, dups, ooo, sack);
+                return new AckPacket(h, flow, cum, echo, delay, dups, ooo, sack);
             }
             default -> throw new MalformedMessageException("unknown LEDBAT packet type " + type);
         }
