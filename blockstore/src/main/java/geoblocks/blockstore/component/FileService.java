@@ -170,6 +170,7 @@ public final class FileService extends ComponentDefinition implements Node {
         handle(ledbat, DataReceived.class, background::onData);
         handle(ledbat, StreamClosed.class, background::onClosed);
         handle(ledbat, StreamFailed.class, background::onFailed);
+        handle(ledbat, geoblocks.ledbat.port.PeerStats.class, background::onPeerStats);
         handle(control, NetworkException.class, e -> {
             channelErrors++;
             if (e.peer != null) {
@@ -314,7 +315,8 @@ public final class FileService extends ComponentDefinition implements Node {
         }
         send(from, new StatusReply(s.req(), region, peers, malformedOrUnexpected(),
                 WireStats.unauthenticatedCount(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable,
-                new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived())));
+                new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived()),
+                background.status(replicator.size())));
     }
 
     private void onDelete(NetAddress client, DeleteReq d) {
