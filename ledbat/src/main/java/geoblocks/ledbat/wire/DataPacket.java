@@ -22,8 +22,8 @@ public final class DataPacket extends LedbatPacket {
     public DataPacket(NetHeader header, int flowId, long seq, long timestampMicros, int streamId, boolean fin,
             boolean ackNow, byte[] data, int offset, int length) {
         super(requireHeader(header), flowId);
-        if (seq < 0) {
-            throw new IllegalArgumentException("sequence number must not be negative, was " + seq);
+        if (seq < 0 || seq > LedbatCodec.MAX_SEQ) {
+            throw new IllegalArgumentException("sequence number must be in 0..2^48-1, was " + seq);
         }
         if (length < 0 || length > LedbatCodec.MAX_PAYLOAD || offset < 0 || offset + length > data.length) {
             throw new IllegalArgumentException("payload slice " + offset + "+" + length + " invalid for "

@@ -16,9 +16,9 @@ import se.sics.kompics.network.Transport;
  * |version| type  | flags |         flow id       |   version = 2; type 1 = DATA, 2 = ACK
  * +-------+-------+-------+-------+-------+-------+   DATA flags: bit 0 = FIN (of the stream), bit 1 = ACK-NOW
  * DATA:
- * +---------------------------------------------------------------+
- * |            flow sequence number (u63, 8 bytes)                |
- * +---------------------------------------------------------------+
+ * +-----------------------------------------------+
+ * |      flow sequence number (u48, 6 bytes)      |
+ * +-----------------------------------------------+---------------+
  * |              send timestamp, microseconds (i64)               |
  * +-------------------------------+---------------+---------------+
  * |        stream id (i32)        | length (u16)  | payload ...   |
@@ -37,8 +37,10 @@ import se.sics.kompics.network.Transport;
  * +-------+  = packet cumAck + 1 + i received                     |
  * </pre>
  *
- * A DATA datagram with a full payload is 1 (Kompics serializer id) + 15 (IPv4 header) + 29 + 1400 =
- * 1,445 bytes, under the 1,500 bytes Kompics' UDP receive path handles. Decoding checks every field
+ * A DATA datagram with a full payload is 1 (Kompics serializer id) + 15 (IPv4 header) + 27 + 1400 =
+ * 1,443 bytes, under the 1,500 bytes Kompics' UDP receive path handles; sealed by GeoNetwork
+ * (+28) and with IPv4 and UDP headers (+28) it is a 1,499-byte IP packet, within a 1,500-byte MTU
+ * (hence the 6-byte sequence number: 2^48 packets per flow). Decoding checks every field
  * and throws {@link MalformedMessageException} naming the bad value.
  */
 public final class LedbatCodec implements WireCodec<LedbatPacket> {
@@ -46,13 +48,15 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
     public static final int SERIALIZER_ID = 110;
     public static final int VERSION = 2;
     public static final int MAX_PAYLOAD = 1400;
+    /** DATA sequence numbers are 48 bits on the wire. */
+    public static final long MAX_SEQ = (1L << 48) - 1;
     public static final int MAX_SACK = 128;
     static final int TYPE_DATA = 1;
     static final int TYPE_ACK = 2;
     static final int FLAG_FIN = 1;
     static final int FLAG_ACK_NOW = 2;
     static final int COMMON = 1 + 1 + 1 + 4;
-    static final int DATA_FIXED = 8 + 8 + 4 + 2;
+    static final int DATA_FIXED = 6 + 8 + 4 + 2;
     static final int ACK_FIXED = 8 + 8 + 8 + 4 + 4 + 1;
 
     @Override
@@ -76,7 +80,8 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
         if (msg instanceof DataPacket d) {
             out.put((byte) TYPE_DATA).put((byte) ((d.fin() ? FLAG_FIN : 0) | (d.ackNow() ? FLAG_ACK_NOW : 0)))
                     .putInt(d.flowId());
-            out.putLong(d.seq()).putLong(d.timestampMicros()).putInt(d.streamId()).putShort((short) d.length());
+            out.putShort((short) (d.seq() >>> 32)).putInt((int) d.seq());
+            out.putLong(d.timestampMicros()).putInt(d.streamId()).putShort((short) d.length());
             out.put(d.array(), d.offset(), d.length());
         } else {
             AckPacket a = (AckPacket) msg;
@@ -105,7 +110,8 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
                 if ((flags & ~(FLAG_FIN | FLAG_ACK_NOW)) != 0) {
                     throw new MalformedMessageException("unknown DATA flags 0x" + Integer.toHexString(flags));
                 }
-                long seq = seq(Wire.readLong(in, "sequence number"), "sequence number");
+                Wire.need(in, 6, "sequence number");
+                long seq = ((long) Short.toUnsignedInt(in.getShort()) << 32) | Integer.toUnsignedLong(in.getInt());
                 long ts = Wire.readLong(in, "timestamp");
                 int stream = Wire.readInt(in, "stream id");
                 Wire.need(in, 2, "payload length");

@@ -30,7 +30,7 @@ class LedbatCodecTest {
     static DataPacket data() {
         byte[] arr = new byte[1500];
         new Random(1).nextBytes(arr);
-        return new DataPacket(H, 77, 123_456_789_012L, -987_654_321L, -9001, true, true, arr, 50, LedbatCodec.MAX_PAYLOAD);
+        return new DataPacket(H, 77, LedbatCodec.MAX_SEQ - 5, -987_654_321L, -9001, true, true, arr, 50, LedbatCodec.MAX_PAYLOAD);
     }
 
     static AckPacket ack() {
@@ -51,6 +51,9 @@ class LedbatCodecTest {
         assertArrayEquals(d.payload(), back.payload());
         assertEquals(d.wireSize(), encode(d).length);
         assertTrue(d.wireSize() + 1 <= 1500, "a full DATA datagram must stay under 1500 bytes: " + d.wireSize());
+        // sealed by GeoNetwork (DatagramSealer.OVERHEAD = 28) plus IPv4 (20) and UDP (8) headers: one 1,500-byte MTU
+        assertTrue(1 + d.wireSize() + 28 + 28 <= 1500, "a full sealed DATA packet must fit a 1500-byte MTU: "
+                + (1 + d.wireSize() + 56));
     }
 
     @Test
@@ -126,6 +129,8 @@ class LedbatCodecTest {
     @Test
     void constructors_rejectBadValues() {
         assertThrows(IllegalArgumentException.class, () -> new DataPacket(H, 1, -1, 0, 1, false, false, new byte[1], 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> new DataPacket(H, 1, LedbatCodec.MAX_SEQ + 1, 0, 1, false, false,
+                new byte[1], 0, 1));
         assertThrows(IllegalArgumentException.class,
                 () -> new DataPacket(H, 1, 0, 0, 1, false, false, new byte[2000], 0, 1401));
         assertThrows(IllegalArgumentException.class, () -> new DataPacket(new NetHeader(H.source(), H.destination(),
