@@ -134,8 +134,13 @@ class CliIT {
         assertTrue(Long.parseLong(t.group(3)) >= 700_000, status.out());
         assertEquals(t.group(3), t.group(5), "the saopaulo replicas were foreground: " + status.out());
         assertTrue(status.out().startsWith("{\"region\":\"seoul\",\"peers\":["), status.out());
+        // and the background part: bytes and copies still to send, the LEDBAT flow per peer region
+        assertTrue(java.util.regex.Pattern.compile("\"background\":\\{\"queued_bytes\":\\d+,\"queued_copies\":\\d+,"
+                + "\"peers\":\\{(\"[a-z]+\":\\{\"active\":(true|false),\"streams\":\\d+,\"cwnd_bytes\":\\d+,[^}]*"
+                + "\"retransmissions\":\\d+\\},?)*\\}\\}\\}$").matcher(status.out().trim()).find(), status.out());
         Run text = run("client", "--at", "seoul", "--config", cfg, "status");
         assertTrue(text.out().contains("block transfers between nodes: ledbat "), text.out());
+        assertTrue(text.out().contains("background: "), text.out());
 
         Run ls = run("client", "--at", "saopaulo", "--config", cfg, "ls");
         assertTrue(ls.out().contains("cli/photo") && ls.out().contains("localfarthest"), ls.out());

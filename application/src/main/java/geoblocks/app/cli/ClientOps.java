@@ -6,6 +6,8 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.Policy;
+import geoblocks.blockstore.wire.FileOp.Background;
+import geoblocks.blockstore.wire.FileOp.LedbatPeer;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
@@ -163,6 +165,10 @@ final class ClientOps {
         }
     }
 
+    private static String ms(double v) {
+        return Double.isFinite(v) ? String.format(java.util.Locale.ROOT, "%.1f ms", v) : "n/a";
+    }
+
     @Command(name = "move", mixinStandardHelpOptions = true,
             description = "Move a file's replicas to other regions, in the background (over LEDBAT unless the nodes' background-transport is tcp): the manifest changes once the new copies are durable, then the old copies are deleted.")
     static final class Move implements Callable<Integer> {
@@ -189,7 +195,7 @@ final class ClientOps {
         }
     }
 
-    @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the node's view of its peers (RTT, up/down), refused input, scrubber and transfer counters.")
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the node's view of its peers (RTT, up/down), refused input, scrubber and transfer counters, and its background (LEDBAT) sending per peer.")
     static final class Status implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
         @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
@@ -243,6 +249,15 @@ final class ClientOps {
             System.out.printf("  by class: foreground %d bytes sent, %d received; background %d bytes sent, %d received%n",
                     s.transfers().foregroundSent(), s.transfers().foregroundReceived(), s.transfers().backgroundSent(),
                     s.transfers().backgroundReceived());
+            Background b = s.background();
+            System.out.printf("background: %d bytes still to send, %d replica copies owed%n", b.queuedBytes(),
+                    b.queuedCopies());
+            for (LedbatPeer p : b.peers()) {
+                System.out.printf("  ledbat to %-10s %s, %d stream(s), cwnd %d bytes, %d queued, %d in flight,"
+                        + " queuing delay %s, base delay %s, rtt %s, %d retransmissions%n", p.region(),
+                        p.active() ? "active" : "idle", p.streams(), p.cwndBytes(), p.queuedBytes(), p.inFlightBytes(),
+                        ms(p.queuingDelayMs()), ms(p.baseDelayMs()), ms(p.rttMs()), p.retransmissions());
+            }
         }
     }
 }

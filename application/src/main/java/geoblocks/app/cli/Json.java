@@ -3,6 +3,8 @@ package geoblocks.app.cli;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.FileOp.Background;
+import geoblocks.blockstore.wire.FileOp.LedbatPeer;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import geoblocks.blockstore.wire.FileOp.Transfers;
@@ -64,8 +66,34 @@ final class Json {
                 .append(t.tcpSent()).append(",\"bytes_received\":").append(t.tcpReceived())
                 .append("},\"foreground\":{\"bytes_sent\":").append(t.foregroundSent()).append(",\"bytes_received\":")
                 .append(t.foregroundReceived()).append("},\"background\":{\"bytes_sent\":").append(t.backgroundSent())
-                .append(",\"bytes_received\":").append(t.backgroundReceived()).append("}}}");
-        return s.toString();
+                .append(",\"bytes_received\":").append(t.backgroundReceived()).append("}},");
+        background(s, st.background());
+        return s.append('}').toString();
+    }
+
+    /**
+     * {@code "background":{"queued_bytes":N,"queued_copies":N,"peers":{"REGION":{...}}}}: bytes of
+     * background pushes not yet acknowledged, replica copies the replication queue owes, and per
+     * peer region the LEDBAT flow all background streams to it share (delays in ms, null when not
+     * measured yet).
+     */
+    private static void background(StringBuilder s, Background b) {
+        s.append("\"background\":{\"queued_bytes\":").append(b.queuedBytes()).append(",\"queued_copies\":")
+                .append(b.queuedCopies()).append(",\"peers\":{");
+        for (int i = 0; i < b.peers().size(); i++) {
+            LedbatPeer p = b.peers().get(i);
+            s.append(i == 0 ? "" : ",").append(str(p.region())).append(":{\"active\":").append(p.active())
+                    .append(",\"streams\":").append(p.streams()).append(",\"cwnd_bytes\":").append(p.cwndBytes())
+                    .append(",\"queued_bytes\":").append(p.queuedBytes()).append(",\"in_flight_bytes\":")
+                    .append(p.inFlightBytes()).append(",\"queuing_delay_ms\":").append(num(p.queuingDelayMs()))
+                    .append(",\"base_delay_ms\":").append(num(p.baseDelayMs())).append(",\"rtt_ms\":")
+                    .append(num(p.rttMs())).append(",\"retransmissions\":").append(p.retransmissions()).append('}');
+        }
+        s.append("}}");
+    }
+
+    private static String num(double v) {
+        return Double.isFinite(v) ? String.valueOf(v) : "null";
     }
 
     static String str(String v) {

@@ -27,7 +27,7 @@ public final class LedbatClientCommand implements Callable<Integer> {
     @Option(names = "--bytes", paramLabel = "SIZE", description = "Send SIZE bytes in total (e.g. 100MiB), split over the streams.")
     String bytes;
 
-    @Option(names = "--parallel", defaultValue = "1", paramLabel = "N", description = "Parallel streams (default ${DEFAULT-VALUE}).")
+    @Option(names = "--parallel", defaultValue = "1", paramLabel = "N", description = "Parallel streams (default ${DEFAULT-VALUE}); they share the one LEDBAT flow (one controller) to the server.")
     int parallel;
 
     @Option(names = "--log", paramLabel = "DIR", description = "Write stream-<i>.csv every 100 ms into DIR.")

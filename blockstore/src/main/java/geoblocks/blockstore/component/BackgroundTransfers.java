@@ -30,7 +30,8 @@ import se.sics.kompics.KompicsEvent;
 
 /**
  * Background block transfers over LEDBAT: the node holding a good copy pushes the block on its own
- * LEDBAT stream (one stream per block), a {@link BlockStreamHeader} first, then the bytes. The
+ * LEDBAT stream (one stream per block; the transport multiplexes all streams to one peer on one
+ * flow with one congestion controller), a {@link BlockStreamHeader} first, then the bytes. The
  * receiver accepts only blocks it expects ({@link BackgroundExpectations}), assembles them in the
  * memory budget ({@link IncomingBlock}), stores them durably, and only then confirms with
  * {@link BackgroundStored} over TCP, which the sender's pending request waits for. Control
@@ -41,7 +42,25 @@ final class BackgroundTransfers {
     /** What an expected block does when it is stored ({@code null}) or fails; {@code touchReq} is kept alive by its progress. */
     private record Waiting(long touchReq, Consumer<String> done) {}
 
-    private record Outgoing(long req, NetAddress peer, byte[] header, byte[] data) {}
+    /** A push: its bytes (header and block) and how many of them the peer acknowledged so far. */
+    private static final class Outgoing {
+        final long req;
+        final NetAddress peer;
+        final byte[] header;
+        final byte[] data;
+        long acked;
+
+        Outgoing(long req, NetAddress peer, byte[] header, byte[] data) {
+            this.req = req;
+            this.peer = peer;
+            this.header = header;
+            this.data = data;
+        }
+
+        long bytes() {
+            return header.length + (long) data.length;
+        }
+    }
 
     private record StreamKey(NetAddress peer, int streamId) {}
 
@@ -55,6 +74,9 @@ final class BackgroundTransfers {
     private final Set<StreamKey> discarding = new HashSet<>();
     /** Incoming streams refused: unexpected, bad header, wrong length or checksum, no memory. */
     long refused;
+    /** Bytes of pushes not yet acknowledged by their peer (offered, opening or streaming). */
+    private long backlog;
+    private final BackgroundStatus status = new BackgroundStatus();
 
     BackgroundTransfers(Node node, Consumer<KompicsEvent> ledbat, TransferCounters counters) {
         this.node = node;
@@ -79,7 +101,9 @@ final class BackgroundTransfers {
             return false;
         }, done));
         byte[] header = new BlockStreamHeader(req, id.value(), data.length, crc).encode();
-        opening.put(req, new Outgoing(req, peer, header, data));
+        Outgoing out = new Outgoing(req, peer, header, data);
+        backlog += out.bytes();
+        opening.put(req, out);
         ledbat.accept(new OpenStream(peer, req));
     }
 
@@ -88,17 +112,23 @@ final class BackgroundTransfers {
      * peer expects it; {@code done} gets null once the peer stored it durably, else why not.
      */
     void offerAndPush(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
+        backlog += data.length;   // waits for the answer to the offer
         long req = node.expect(peer, Pending.Waiter.of(op -> {
             if (op instanceof Done) {
+                backlog -= data.length;
                 push(peer, id, data, crc, done);
                 return true;
             }
             if (op instanceof Failed f) {
+                backlog -= data.length;
                 done.accept("offer refused: " + f.error());
                 return true;
             }
             return false;
-        }, why -> done.accept("offer unanswered: " + why)));
+        }, why -> {
+            backlog -= data.length;
+            done.accept("offer unanswered: " + why);
+        }));
         node.send(peer, new BackgroundOffer(req, id.value(), data.length, crc));
     }
 
@@ -116,8 +146,41 @@ final class BackgroundTransfers {
     void onProgress(SendProgress p) {
         Outgoing out = sending.get(p.streamId());
         if (out != null) {
+            acknowledged(out, p.ackedBytes());
             node.touch(out.req);
         }
+    }
+
+    private void acknowledged(Outgoing out, long acked) {
+        long now = Math.min(acked, out.bytes());
+        if (now > out.acked) {
+            backlog -= now - out.acked;
+            out.acked = now;
+        }
+    }
+
+    /** A push ended (stream closed or failed): none of its bytes are owed any more. */
+    private void ended(Outgoing out) {
+        backlog -= out.bytes() - out.acked;
+        out.acked = out.bytes();
+    }
+
+    /** Bytes of background pushes this node still has to get acknowledged (offered, opening or on their stream). */
+    long backlogBytes() {
+        return backlog;
+    }
+
+    void onPeerStats(geoblocks.ledbat.port.PeerStats s) {
+        status.onPeerStats(s);
+    }
+
+    /** The background part of the status reply; {@code queuedCopies}: copies the replication queue still owes. */
+    geoblocks.blockstore.wire.FileOp.Background status(int queuedCopies) {
+        Map<NetAddress, String> regions = new HashMap<>();
+        for (String r : node.peerRegions()) {
+            regions.put(node.addressOf(r), r);
+        }
+        return status.reply(backlog, queuedCopies, regions);
     }
 
     /** A peer asks for a block it needs: read ours and push it. */
@@ -226,6 +289,7 @@ final class BackgroundTransfers {
         if (c.sender()) {
             Outgoing out = sending.remove(c.streamId());
             if (out != null) {
+                ended(out);
                 counters.ledbatSent(c.bytes());
             }
             return;
@@ -250,6 +314,7 @@ final class BackgroundTransfers {
         if (f.sender()) {
             Outgoing out = sending.remove(f.streamId());
             if (out != null) {
+                ended(out);
                 node.fail(out.req, "LEDBAT stream to " + f.peer() + " failed: " + f.reason());
             }
             return;

@@ -23,7 +23,8 @@ import java.util.List;
 
 /**
  * The client requests that are not transfers: list, stat (manifest plus the copies the
- * replication queue still owes), status (RTTs, refused input, scrubber and transfer counters) and
+ * replication queue still owes), status (RTTs, refused input, scrubber and transfer counters, the
+ * background sending state per peer) and
  * delete (here and at every peer that is up; a down peer keeps its copy).
  */
 final class ClientRequests {
@@ -33,11 +34,13 @@ final class ClientRequests {
     private final Replicator replicator;
     private final ReplicaServer replicas;
     private final Scrubber scrubber;
+    private final BackgroundTransfers background;
     private final TransferCounters counters;
     private final RefusedInput refused;
 
     ClientRequests(Node node, Replicator replicator, ReplicaServer replicas, Scrubber scrubber,
-            TransferCounters counters, RefusedInput refused) {
+            BackgroundTransfers background, TransferCounters counters, RefusedInput refused) {
+        this.background = background;
         this.node = node;
         this.replicator = replicator;
         this.replicas = replicas;
@@ -90,7 +93,8 @@ final class ClientRequests {
         node.send(from, new StatusReply(s.req(), node.region(), peers, refused.malformedOrUnexpected(),
                 refused.unauthenticated(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable,
                 new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived(),
-                        counters.tcpBackgroundSent(), counters.tcpBackgroundReceived())));
+                        counters.tcpBackgroundSent(), counters.tcpBackgroundReceived()),
+                background.status(replicator.size())));
     }
 
     void onDelete(NetAddress client, DeleteReq d) {

@@ -17,6 +17,7 @@ import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import geoblocks.ledbat.port.DataReceived;
 import geoblocks.ledbat.port.LedbatPort;
+import geoblocks.ledbat.port.PeerStats;
 import geoblocks.ledbat.port.SendProgress;
 import geoblocks.ledbat.port.StreamClosed;
 import geoblocks.ledbat.port.StreamFailed;
@@ -88,7 +89,7 @@ public final class FileService extends ComponentDefinition {
         this.uploads = new Uploads(node, replicator);
         this.downloads = new Downloads(node);
         this.sync = new ManifestSync(node);
-        this.requests = new ClientRequests(node, replicator, replicas, scrubber, counters, refused);
+        this.requests = new ClientRequests(node, replicator, replicas, scrubber, background, counters, refused);
         this.migrations = new Migrations(node, pulls, d -> trigger(d, store));
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
@@ -118,6 +119,7 @@ public final class FileService extends ComponentDefinition {
         handle(ledbat, DataReceived.class, background::onData);
         handle(ledbat, StreamClosed.class, background::onClosed);
         handle(ledbat, StreamFailed.class, background::onFailed);
+        handle(ledbat, PeerStats.class, background::onPeerStats);
     }
 
     private void tick() {

@@ -118,6 +118,15 @@ public final class FileCodec implements WireCodec<FileMsg> {
             Transfers t = p.transfers();
             o.i64(t.tcpSent()); o.i64(t.tcpReceived()); o.i64(t.ledbatSent()); o.i64(t.ledbatReceived());
             o.i64(t.tcpBackgroundSent()); o.i64(t.tcpBackgroundReceived());
+            Background b = p.background();
+            o.i64(b.queuedBytes()); o.i32(b.queuedCopies());
+            o.u16(b.peers().size());
+            for (LedbatPeer l : b.peers()) {
+                o.str(l.region()); o.bool(l.active()); o.i32(l.streams()); o.i64(l.cwndBytes()); o.i64(l.queuedBytes());
+                o.i64(l.inFlightBytes()); o.i64(Double.doubleToLongBits(l.queuingDelayMs()));
+                o.i64(Double.doubleToLongBits(l.baseDelayMs())); o.i64(Double.doubleToLongBits(l.rttMs()));
+                o.i64(l.retransmissions());
+            }
         } else if (op instanceof ManifestPart p) {
             o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
         } else if (op instanceof Done p) {
@@ -193,8 +202,23 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 for (int i = 0; i < n; i++) {
                     peers.add(new PeerRtt(r.str(), Double.longBitsToDouble(r.i64())));
                 }
-                return new StatusReply(req, region, peers, r.i64(), r.i64(), r.i64(), r.i64(), r.i64(),
-                        new Transfers(r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64()));
+                long malformed = r.i64();
+                long unauthenticated = r.i64();
+                long scrubbed = r.i64();
+                long repaired = r.i64();
+                long unrepairable = r.i64();
+                Transfers transfers = new Transfers(r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64());
+                long queuedBytes = r.i64();
+                int queuedCopies = r.i32();
+                int m = r.count();
+                List<LedbatPeer> flows = new ArrayList<>(m);
+                for (int i = 0; i < m; i++) {
+                    flows.add(new LedbatPeer(r.str(), r.bool(), r.i32(), r.i64(), r.i64(), r.i64(),
+                            Double.longBitsToDouble(r.i64()), Double.longBitsToDouble(r.i64()),
+                            Double.longBitsToDouble(r.i64()), r.i64()));
+                }
+                return new StatusReply(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable,
+                        transfers, new Background(queuedBytes, queuedCopies, flows));
             }
             case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
             case 14: return new Done(req, r.str());

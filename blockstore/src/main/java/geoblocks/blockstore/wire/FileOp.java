@@ -66,11 +66,13 @@ public sealed interface FileOp {
     record PeerRtt(String region, double rttMs) {}
 
     /**
-     * The node's region, its view of each peer, how much network input it refused, and what its
-     * scrubber found: blocks verified, replicas repaired, replicas it could not repair.
+     * The node's region, its view of each peer, how much network input it refused, what its
+     * scrubber found (blocks verified, replicas repaired, replicas it could not repair), block bytes
+     * per transport, and its background (LEDBAT) sending state.
      */
     record StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
-            long scrubbed, long repaired, long unrepairable, Transfers transfers) implements FileOp {}
+            long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background)
+            implements FileOp {}
 
     /** Node-to-node block bytes sent and received per transport (see {@code TransferCounters}). */
     record Transfers(long tcpSent, long tcpReceived, long ledbatSent, long ledbatReceived, long tcpBackgroundSent,
@@ -93,6 +95,24 @@ public sealed interface FileOp {
             return tcpReceived - tcpBackgroundReceived;
         }
     }
+
+    /**
+     * Background sending: {@code queuedBytes} of background blocks this node still has to get
+     * acknowledged (pushes offered, opening or on their LEDBAT stream, minus what the peer
+     * acknowledged), {@code queuedCopies} replica copies its replication queue still owes (waiting or
+     * under way), and the LEDBAT flow to each peer region it sent to recently.
+     */
+    record Background(long queuedBytes, int queuedCopies, List<LedbatPeer> peers) {}
+
+    /**
+     * The LEDBAT flow to one peer region: all background streams to it share this one flow and its
+     * controller. {@code active}: a flow is running now (else the figures of delay are the last
+     * flow's); sizes in bytes; delays in ms, NaN when not measured yet; the base delay is the
+     * one-way delay as measured (it contains the two hosts' clock offset, so it can even be
+     * negative); retransmissions are packets sent again, in total.
+     */
+    record LedbatPeer(String region, boolean active, int streams, long cwndBytes, long queuedBytes,
+            long inFlightBytes, double queuingDelayMs, double baseDelayMs, double rttMs, long retransmissions) {}
 
     // ---- both directions
     /** Part of an encoded manifest: a reply (to stat, get or lookup) or a publication to store. */

@@ -1,14 +1,16 @@
 package geoblocks.ledbat.component;
 
-import geoblocks.ledbat.core.BaseDelayHistory;
 import geoblocks.ledbat.core.LedbatSettings;
 import geoblocks.ledbat.core.ReceiveWindow;
+import geoblocks.ledbat.core.ReceiverFlow;
 import geoblocks.ledbat.core.Segment;
-import geoblocks.ledbat.core.SendWindow;
+import geoblocks.ledbat.core.SendStream;
+import geoblocks.ledbat.core.SenderFlow;
 import geoblocks.ledbat.port.CloseStream;
 import geoblocks.ledbat.port.DataReceived;
 import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.ledbat.port.OpenStream;
+import geoblocks.ledbat.port.PeerStats;
 import geoblocks.ledbat.port.SendData;
 import geoblocks.ledbat.port.SendProgress;
 import geoblocks.ledbat.port.StreamClosed;
@@ -21,10 +23,9 @@ import geoblocks.ledbat.wire.DataPacket;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetBurst;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Negative;
@@ -38,16 +39,16 @@ import se.sics.kompics.timer.Timer;
 /**
  * The LEDBAT transport (RFC 6817) as a Kompics component: provides {@link LedbatPort}, requires
  * Network (UDP) and Timer. Thin glue: it reads the clock (System.nanoTime, simulated inside the
- * Kompics simulator), turns port requests and datagrams into calls on the pure core
- * ({@code SendWindow}, {@code LedbatController}, {@code ReceiveWindow}) and turns their results into
- * packets and indications. It starts no thread; one periodic timer drives retransmission timeouts
- * and statistics. Streams to the same peer share one base-delay history (the path's base delay),
- * so parallel streams see the same queuing delay and share the link fairly.
+ * Kompics simulator), turns port requests and datagrams into calls on the pure core and turns the
+ * results into packets and indications. All streams to one peer are multiplexed on one flow
+ * ({@link SenderFlow}: one send window, one {@code LedbatController}, one retransmission timer);
+ * the flow exists while it has open streams, and the next stream after it ends starts a new one
+ * (new flow id). The receiver keeps one {@link ReceiverFlow} per (peer, flow id). Flows to the same
+ * peer share that path's base-delay history ({@link PeerPath}). It starts no thread; one periodic
+ * timer drives retransmission timeouts and statistics.
  */
 public final class LedbatComponent extends ComponentDefinition {
-    /** Finished receiving streams remembered to re-acknowledge a retransmitted FIN. */
-    private static final int CLOSED_MEMORY = 4096;
-    /** A receiving stream that hears nothing for this long is dropped. */
+    /** A receiving flow that hears nothing for this long is dropped (its open streams fail). */
     private static final long RECEIVER_IDLE_MICROS = 120_000_000L;
     private static final byte[] NO_SACK = new byte[0];
 
@@ -59,27 +60,32 @@ public final class LedbatComponent extends ComponentDefinition {
     /** Data packets of one pump leave as one NetBurst (only on a network that unpacks them). */
     private final boolean bursts;
     private final LedbatSettings settings;
-    private final Map<Integer, SenderStream> senders = new HashMap<>();
-    private final Map<NetAddress, BaseDelayHistory> baseByPeer = new HashMap<>();
-    private final Map<ReceiverStream.Key, ReceiverStream> receivers = new HashMap<>();
-    private final Map<ReceiverStream.Key, Long> closed = new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<ReceiverStream.Key, Long> e) {
-            return size() > CLOSED_MEMORY;
-        }
-    };
+    private final Map<NetAddress, PeerPath> paths = new HashMap<>();
+    private final Map<Integer, OutFlow> flowsById = new HashMap<>();
+    private final Map<Integer, StreamRef> sendStreams = new HashMap<>();
+    private final Map<InFlow.Key, InFlow> receivers = new HashMap<>();
+    /** The receiving flow of the last data packet: consecutive packets mostly belong to one flow. */
+    private InFlow lastIn;
+    private int lastInId;
+    private final Deliveries deliveries = new Deliveries();
     private int nextStreamId;
+    private int nextFlowId;
     private Object tickId;
     private long nextStatsMicros;
     private long stale;
     private long invalid;
     private long beyondWindow;
 
+    /** A sending stream and the flow it is multiplexed on. */
+    private record StreamRef(SendStream stream, OutFlow flow) {}
+
     public LedbatComponent(LedbatInit init) {
         this.self = init.self;
         this.bursts = init.bursts;
         this.settings = init.settings != null ? init.settings : LedbatSettings.from(k -> config().readValue(k).orElse(null));
-        this.nextStreamId = (int) (System.nanoTime() ^ self.hashCode()) & 0x3fffffff;
+        int seed = (int) (System.nanoTime() ^ self.hashCode());
+        this.nextStreamId = seed & 0x3fffffff;
+        this.nextFlowId = Integer.reverse(seed) & 0x3fffffff;
         handle(control, se.sics.kompics.Start.class, e -> startTicking());
         handle(control, se.sics.kompics.Stop.class, e -> stopTicking());
         handle(ledbat, OpenStream.class, this::onOpen);
@@ -113,48 +119,58 @@ public final class LedbatComponent extends ComponentDefinition {
     // ---- sender side ----
 
     private void onOpen(OpenStream req) {
-        int id = nextStreamId++ & 0x7fffffff;
-        BaseDelayHistory base = baseByPeer.computeIfAbsent(req.peer(),
-                p -> new BaseDelayHistory(settings.baseHistoryMinutes));
-        senders.put(id, new SenderStream(id, self, req.peer(), settings, base));
+        PeerPath path = paths.computeIfAbsent(req.peer(), p -> new PeerPath(p, settings.baseHistoryMinutes));
+        OutFlow f = path.active;
+        if (f == null) {
+            int fid;
+            do {
+                fid = nextFlowId++ & 0x7fffffff;
+            } while (flowsById.containsKey(fid));
+            f = new OutFlow(self, req.peer(), new SenderFlow(fid, settings, path.base), path);
+            path.active = f;
+            flowsById.put(fid, f);
+        }
+        int id;
+        do {
+            id = nextStreamId++ & 0x7fffffff;
+        } while (sendStreams.containsKey(id));
+        sendStreams.put(id, new StreamRef(f.core.open(id), f));
         trigger(new StreamOpened(req.tag(), id, req.peer()), ledbat);
     }
 
     private void onSendData(SendData req) {
-        SenderStream s = senders.get(req.streamId());
+        StreamRef s = sendStreams.get(req.streamId());
         if (s == null) {
             trigger(new StreamFailed(null, req.streamId(), true, "SendData on unknown or finished stream "
                     + req.streamId()), ledbat);
             return;
         }
-        if (s.window.isClosed()) {
+        if (s.stream.isClosed()) {
             // misuse by the application: report it, never crash the transport
-            trigger(new StreamFailed(s.peer, s.id, true, "SendData after CloseStream on stream " + s.id
-                    + "; " + req.data().length + " bytes ignored"), ledbat);
+            trigger(new StreamFailed(s.flow.peer, req.streamId(), true, "SendData after CloseStream on stream "
+                    + req.streamId() + "; " + req.data().length + " bytes ignored"), ledbat);
             return;
         }
-        s.window.offer(req.data());
-        pump(s, nowMicros());
+        s.flow.core.offer(s.stream, req.data());
+        pump(s.flow, nowMicros());
     }
 
     private void onClose(CloseStream req) {
-        SenderStream s = senders.get(req.streamId());
+        StreamRef s = sendStreams.get(req.streamId());
         if (s != null) {
-            s.window.close();
-            pump(s, nowMicros());
+            s.flow.core.close(s.stream);
+            pump(s.flow, nowMicros());
         }
     }
 
-    /** Sends whatever the window and cwnd allow; arms the retransmission timer (RFC 6298 section 5.1). */
-    private void pump(SenderStream s, long now) {
-        SendWindow w = s.window;
+    /** Sends whatever the flow's window and cwnd allow; arms the retransmission timer. */
+    private void pump(OutFlow f, long now) {
+        SenderFlow c = f.core;
         Segment seg;
         List<DataPacket> burst = null;
-        while ((seg = w.nextToSend(now, s.controller.cwnd())) != null) {
-            boolean ackNow = seg.fin() || seg.isRetransmission() || !w.hasWork()
-                    || w.flightBytes() + settings.mss > s.controller.cwnd();
-            DataPacket p = new DataPacket(s.header, s.id, seg.seq(), now, seg.fin(), ackNow, seg.data(), seg.offset(),
-                    seg.length());
+        while ((seg = c.nextToSend(now)) != null) {
+            DataPacket p = new DataPacket(f.header, c.id(), seg.seq(), now, seg.streamId(), seg.fin(), c.ackNow(seg),
+                    seg.data(), seg.offset(), seg.length());
             if (!bursts) {
                 trigger(p, net);
             } else {
@@ -165,102 +181,91 @@ public final class LedbatComponent extends ComponentDefinition {
             }
         }
         if (burst != null) {
-            trigger(burst.size() == 1 ? burst.get(0) : new NetBurst(s.header, burst), net);
+            trigger(burst.size() == 1 ? burst.get(0) : new NetBurst(f.header, burst), net);
         }
-        if (w.hasOutstanding() && s.rtoDeadline < 0) {
-            s.rtoDeadline = now + s.controller.rto().cto();
-        }
+        c.armTimer(now);
     }
 
     private void onAck(AckPacket ack) {
-        SenderStream s = senders.get(ack.streamId());
-        if (s == null || !s.peer.equals(ack.getHeader().source())) {
+        OutFlow f = flowsById.get(ack.flowId());
+        if (f == null || !f.peer.equals(ack.getHeader().source())) {
             stale++;
             return;
         }
         long now = nowMicros();
-        SendWindow w = s.window;
-        long flightBefore = w.flightBytes();
-        long newly = w.onAck(ack.cumAck(), ack.sack(), ack.sack().length);
-        if (newly < 0) {
+        SenderFlow c = f.core;
+        if (!c.onAck(now, ack.cumAck(), ack.sack(), ack.sack().length, ack.echoMicros(), ack.delayMicros(),
+                ack.duplicates(), ack.outOfOrder())) {
             invalid++;
             return;
         }
-        long rtt = ack.echoMicros() <= now && ack.echoMicros() > now - 600_000_000L ? now - ack.echoMicros() : -1;
-        s.controller.onAck(now, newly, ack.delayMicros(), rtt, flightBefore);
-        if (w.lastLosses() > 0) {
-            s.controller.onLoss(now);
+        for (SendStream s : c.progressed()) {
+            if (!s.isDone() && s.progressDue(settings.progressBytes)) {
+                trigger(new SendProgress(s.id(), s.ackedBytes(), s.queuedBytes()), ledbat);
+            }
         }
-        s.receiverDuplicates = Math.max(s.receiverDuplicates, Integer.toUnsignedLong(ack.duplicates()));
-        s.receiverOutOfOrder = Math.max(s.receiverOutOfOrder, Integer.toUnsignedLong(ack.outOfOrder()));
-        if (newly > 0) {
-            s.consecutiveTimeouts = 0;
-            s.rtoDeadline = w.hasOutstanding() ? now + s.controller.rto().cto() : -1;
+        for (SendStream s : c.completed()) {
+            sendStreams.remove(s.id());
+            trigger(new SendProgress(s.id(), s.ackedBytes(), 0), ledbat);
+            trigger(new StreamClosed(f.peer, s.id(), true, s.ackedBytes()), ledbat);
         }
-        if (w.isComplete()) {
-            senders.remove(s.id);
-            trigger(new SendProgress(s.id, w.ackedBytes(), 0), ledbat);
-            trigger(new StreamClosed(s.peer, s.id, true, w.ackedBytes()), ledbat);
+        if (c.isFinished()) {
+            endFlow(f, now);
             return;
         }
-        pump(s, now);
-        long acked = w.ackedBytes();
-        if (acked - s.notifiedAcked >= settings.progressBytes
-                || (acked > s.notifiedAcked && w.queuedBytes() == 0)) {
-            s.notifiedAcked = acked;
-            trigger(new SendProgress(s.id, acked, w.queuedBytes()), ledbat);
-        }
+        pump(f, now);
+    }
+
+    private void endFlow(OutFlow f, long now) {
+        flowsById.remove(f.core.id());
+        f.path.ended(f.core, now);
     }
 
     // ---- receiver side ----
 
     private void onData(DataPacket p) {
         NetAddress peer = p.getHeader().source();
-        ReceiverStream.Key key = new ReceiverStream.Key(peer, p.streamId());
-        ReceiverStream r = receivers.get(key);
         long now = nowMicros();
+        InFlow r = lastIn != null && lastInId == p.flowId() && lastIn.peer.equals(peer) ? lastIn
+                : receivers.get(new InFlow.Key(peer, p.flowId()));
         if (r == null) {
-            Long finalAck = closed.get(key);
-            if (finalAck != null) {
-                stale++;
-                trigger(new AckPacket(new geoblocks.net.NetHeader(self, peer, p.getHeader().protocol()), p.streamId(),
-                        finalAck, p.timestampMicros(), now - p.timestampMicros(), 0, 0, NO_SACK), net);
-                return;
-            }
             if (p.seq() >= settings.receiveWindowPackets) {
-                stale++;
+                stale++;   // not the start of a flow: one we dropped, or garbage
                 return;
             }
-            r = new ReceiverStream(self, peer, p.streamId(), settings.receiveWindowPackets, now);
-            receivers.put(key, r);
+            r = new InFlow(self, peer, new ReceiverFlow(p.flowId(), settings.receiveWindowPackets, now));
+            receivers.put(new InFlow.Key(peer, p.flowId()), r);
         }
-        r.lastHeard = now;
-        ReceiveWindow w = r.window;
-        ReceiveWindow.Outcome o = w.onSegment(p.seq(), p.payload(), p.fin());
+        lastIn = r;
+        lastInId = p.flowId();
+        ReceiverFlow c = r.core;
+        ReceiveWindow.Outcome o = c.onSegment(now, p.seq(), p.streamId(), p.payload(), p.fin());
         if (o == ReceiveWindow.Outcome.BEYOND_WINDOW) {
             beyondWindow++;
         }
-        r.unacked++;
-        if (p.ackNow() || o != ReceiveWindow.Outcome.IN_ORDER || r.unacked >= settings.ackEvery || w.isComplete()) {
-            deliver(r);
-            int sackLen = w.writeSack(r.sackScratch);
+        if (c.ackDue(o, p.ackNow(), settings.ackEvery)) {
+            deliveries.peer = peer;
+            c.flush(deliveries);
+            int sackLen = c.writeSack(r.sackScratch);
             byte[] sack = sackLen == 0 ? NO_SACK : java.util.Arrays.copyOf(r.sackScratch, sackLen);
-            trigger(new AckPacket(r.replyHeader, r.id, w.next(), p.timestampMicros(), now - p.timestampMicros(),
-                    (int) w.duplicates(), (int) w.outOfOrder(), sack), net);
-            r.unacked = 0;
-            if (w.isComplete()) {
-                receivers.remove(key);
-                closed.put(key, w.next());
-                trigger(new StreamClosed(peer, r.id, false, w.deliveredBytes()), ledbat);
-            }
+            trigger(new AckPacket(r.replyHeader, c.id(), c.next(), p.timestampMicros(), now - p.timestampMicros(),
+                    (int) c.duplicates(), (int) c.outOfOrder(), sack), net);
+            c.release();
         }
     }
 
-    private void deliver(ReceiverStream r) {
-        if (r.window.deliverableBytes() > 0) {
-            byte[] data = r.window.drainDeliverable();
-            trigger(new DataReceived(r.peer, r.id, r.deliveredOffset, data), ledbat);
-            r.deliveredOffset += data.length;
+    /** Turns a receiving flow's deliveries into indications (one instance, reused). */
+    private final class Deliveries implements ReceiverFlow.Delivery {
+        NetAddress peer;
+
+        @Override
+        public void data(int stream, long offset, byte[] data) {
+            trigger(new DataReceived(peer, stream, offset, data), ledbat);
+        }
+
+        @Override
+        public void closed(int stream, long bytes) {
+            trigger(new StreamClosed(peer, stream, false, bytes), ledbat);
         }
     }
 
@@ -268,47 +273,68 @@ public final class LedbatComponent extends ComponentDefinition {
 
     private void onTick(Tick t) {
         long now = nowMicros();
-        for (Iterator<SenderStream> it = senders.values().iterator(); it.hasNext();) {
-            SenderStream s = it.next();
-            if (s.rtoDeadline >= 0 && now >= s.rtoDeadline) {
-                // RFC 6817 section 2.4.2 / RFC 6298 section 5.4-5.6: cwnd = 1 MSS, CTO doubles, resend
-                s.timeouts++;
-                if (++s.consecutiveTimeouts > settings.maxTimeouts) {
+        for (Iterator<OutFlow> it = flowsById.values().iterator(); it.hasNext();) {
+            OutFlow f = it.next();
+            switch (f.core.onTick(now)) {
+                case RETRANSMIT -> pump(f, now);
+                case FAILED -> {
                     it.remove();
-                    trigger(new StreamFailed(s.peer, s.id, true, s.consecutiveTimeouts - 1
-                            + " consecutive timeouts without an acknowledgement"), ledbat);
-                    continue;
+                    String why = (f.core.consecutiveTimeouts() - 1) + " consecutive timeouts without an acknowledgement";
+                    for (SendStream s : f.core.streams()) {
+                        sendStreams.remove(s.id());
+                        trigger(new StreamFailed(f.peer, s.id(), true, why), ledbat);
+                    }
+                    f.path.ended(f.core, now);
                 }
-                s.window.onTimeout();
-                s.controller.onTimeout(now);
-                s.rtoDeadline = -1;
-                pump(s, now);
+                default -> { }
             }
         }
-        for (Iterator<ReceiverStream> it = receivers.values().iterator(); it.hasNext();) {
-            ReceiverStream r = it.next();
-            if (now - r.lastHeard > RECEIVER_IDLE_MICROS) {
+        for (Iterator<InFlow> it = receivers.values().iterator(); it.hasNext();) {
+            InFlow r = it.next();
+            if (now - r.core.lastHeard() > RECEIVER_IDLE_MICROS) {
                 it.remove();
-                trigger(new StreamFailed(r.peer, r.id, false, "no packet for "
-                        + RECEIVER_IDLE_MICROS / 1_000_000 + " s"), ledbat);
+                if (r == lastIn) {
+                    lastIn = null;
+                }
+                for (int id : r.core.openStreams()) {
+                    trigger(new StreamFailed(r.peer, id, false, "no packet for "
+                            + RECEIVER_IDLE_MICROS / 1_000_000 + " s"), ledbat);
+                }
             }
         }
         if (settings.statsIntervalMillis > 0 && now >= nextStatsMicros) {
             nextStatsMicros = now + settings.statsIntervalMillis * 1000;
-            for (SenderStream s : new ArrayList<>(senders.values())) {
-                trigger(stats(s, now), ledbat);
-            }
-            trigger(new TransportStats(stale, invalid, beyondWindow, senders.size(), receivers.size()), ledbat);
+            stats(now);
         }
     }
 
-    private static StreamStats stats(SenderStream s, long now) {
-        SendWindow w = s.window;
-        var c = s.controller;
+    private void stats(long now) {
+        for (StreamRef s : sendStreams.values()) {
+            trigger(streamStats(s, now), ledbat);
+        }
+        List<PeerStats.Peer> peers = new ArrayList<>(paths.size());
+        long forget = settings.baseHistoryMinutes * 60_000_000L;
+        for (Iterator<PeerPath> it = paths.values().iterator(); it.hasNext();) {
+            PeerPath p = it.next();
+            if (p.active == null && now - p.idleSinceMicros > forget) {
+                it.remove();   // its base-delay history has expired too
+                continue;
+            }
+            peers.add(p.stats());
+        }
+        trigger(new PeerStats(now, peers), ledbat);
+        trigger(new TransportStats(stale, invalid, beyondWindow, sendStreams.size(), receivers.size()), ledbat);
+    }
+
+    private static StreamStats streamStats(StreamRef ref, long now) {
+        SenderFlow f = ref.flow.core;
+        var w = f.window();
+        var c = f.controller();
         var rto = c.rto();
-        return new StreamStats(s.peer, s.id, now, w.sentPackets(), w.resentPackets(), w.sentBytes(),
-                w.ackedBytes(), s.receiverOutOfOrder, s.receiverDuplicates, w.lostPackets(), c.cwndBytes(),
-                w.flightBytes(), c.queuingDelay(), rto.latestRtt(), rto.srtt(), rto.rttvar(), rto.cto(), s.timeouts);
+        return new StreamStats(ref.flow.peer, ref.stream.id(), now, w.sentPackets(), w.resentPackets(),
+                ref.stream.sentBytes(), ref.stream.ackedBytes(), f.receiverOutOfOrder(), f.receiverDuplicates(),
+                w.lostPackets(), c.cwndBytes(), w.flightBytes(), c.queuingDelay(), rto.latestRtt(), rto.srtt(),
+                rto.rttvar(), rto.cto(), f.timeouts());
     }
 
     /** The component's periodic timer. */

@@ -1,31 +1,37 @@
 package geoblocks.ledbat.core;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
- * The receiver side of one reliable stream: buffers segments that arrive out of order (up to
- * {@code capacity} packets ahead), hands payloads to the application strictly in sequence order
- * exactly once, counts duplicates and reordering, and describes what it holds as a cumulative ACK
- * (next expected sequence number) plus a selective-ACK bitmap of the packets after it.
- * Invariants: every sequence number below {@link #next()} was delivered once; buffered sequence
- * numbers lie in {@code (next, next + capacity)}.
+ * The receiver side of one flow: buffers segments that arrive out of order (up to
+ * {@code capacity} packets ahead), hands each segment (its stream, payload and FIN flag) to a
+ * {@link Sink} strictly in flow sequence order exactly once, counts duplicates and reordering, and
+ * describes what it holds as a cumulative ACK (next expected sequence number) plus a selective-ACK
+ * bitmap of the packets after it. The buffer starts small and doubles up to {@code capacity} as
+ * segments arrive further ahead, so an idle or short flow costs little. Invariants: every sequence
+ * number below {@link #next()} was delivered once; buffered sequence numbers lie in
+ * {@code (next, next + capacity)}.
  */
 public final class ReceiveWindow {
     /** Largest SACK bitmap in bytes (covers 1,024 packets after the cumulative ACK). */
     public static final int MAX_SACK_BYTES = 128;
+    private static final int INITIAL_SLOTS = 64;
 
     /** What happened to an arriving segment. */
     public enum Outcome { IN_ORDER, OUT_OF_ORDER, DUPLICATE, BEYOND_WINDOW }
 
-    private final byte[][] slots;
-    private final boolean[] present;
-    private final int mask;
+    /** Receives the flow's segments in order. */
+    public interface Sink {
+        void deliver(int stream, byte[] payload, boolean fin);
+    }
+
+    private final int capacity;
+    private final Sink sink;
+    private byte[][] slots;
+    private int[] streams;
+    private boolean[] fins;
+    private boolean[] present;
+    private int mask;
     private long next;
-    private long highest = -1;
-    private long finSeq = -1;
-    private final List<byte[]> deliverable = new ArrayList<>();
-    private long deliverableBytes;
+    private long highest;
 
     private long received;
     private long duplicates;
@@ -33,79 +39,86 @@ public final class ReceiveWindow {
     private long beyondWindow;
     private long deliveredBytes;
 
-    public ReceiveWindow(int capacityPackets) {
-        int cap = Integer.highestOneBit(Math.max(16, capacityPackets - 1)) << 1;
-        slots = new byte[cap][];
-        present = new boolean[cap];
-        mask = cap - 1;
+    /** A window expecting sequence number {@code start} first. */
+    public ReceiveWindow(int capacityPackets, long start, Sink sink) {
+        this.capacity = Integer.highestOneBit(Math.max(16, capacityPackets - 1)) << 1;
+        this.sink = sink;
+        this.next = start;
+        this.highest = start - 1;
+        allocate(Math.min(INITIAL_SLOTS, capacity));
     }
 
-    /** Accepts one segment; in-order payloads become available through {@link #drainDeliverable}. */
-    public Outcome onSegment(long seq, byte[] payload, boolean fin) {
+    private void allocate(int size) {
+        byte[][] s = new byte[size][];
+        int[] st = new int[size];
+        boolean[] f = new boolean[size];
+        boolean[] p = new boolean[size];
+        int m = size - 1;
+        for (long q = next + 1; q <= highest; q++) {
+            int from = (int) (q & mask);
+            if (present[from]) {
+                int to = (int) (q & m);
+                s[to] = slots[from];
+                st[to] = streams[from];
+                f[to] = fins[from];
+                p[to] = true;
+            }
+        }
+        slots = s;
+        streams = st;
+        fins = f;
+        present = p;
+        mask = m;
+    }
+
+    /** Accepts one segment of stream {@code stream}; in-order segments go to the sink at once. */
+    public Outcome onSegment(long seq, int stream, byte[] payload, boolean fin) {
         received++;
         if (seq < next) {
             duplicates++;
             return Outcome.DUPLICATE;
         }
-        if (seq - next > mask || (finSeq >= 0 && seq > finSeq)) {
+        if (seq - next >= capacity) {
             beyondWindow++;
             return Outcome.BEYOND_WINDOW;
         }
-        if (seq > next && present[(int) (seq & mask)]) {
+        while (seq - next > mask) {
+            allocate(slots.length * 2);
+        }
+        int i = (int) (seq & mask);
+        if (seq > next && present[i]) {
             duplicates++;
             return Outcome.DUPLICATE;
-        }
-        if (fin) {
-            finSeq = seq;
         }
         highest = Math.max(highest, seq);
         if (seq > next) {
             outOfOrder++;
-            slots[(int) (seq & mask)] = payload;
-            present[(int) (seq & mask)] = true;
+            slots[i] = payload;
+            streams[i] = stream;
+            fins[i] = fin;
+            present[i] = true;
             return Outcome.OUT_OF_ORDER;
         }
-        deliver(payload);
+        deliver(stream, payload, fin);
         while (present[(int) (next & mask)]) {
-            int i = (int) (next & mask);
-            present[i] = false;
-            byte[] p = slots[i];
-            slots[i] = null;
-            deliver(p);
+            int j = (int) (next & mask);
+            present[j] = false;
+            byte[] p = slots[j];
+            slots[j] = null;
+            deliver(streams[j], p, fins[j]);
         }
         return Outcome.IN_ORDER;
     }
 
-    private void deliver(byte[] payload) {
-        if (payload.length > 0) {
-            deliverable.add(payload);
-            deliverableBytes += payload.length;
-            deliveredBytes += payload.length;
-        }
+    private void deliver(int stream, byte[] payload, boolean fin) {
+        deliveredBytes += payload.length;
         next++;
+        sink.deliver(stream, payload, fin);
     }
 
-    /** Bytes delivered in order and not yet drained. */
-    public long deliverableBytes() {
-        return deliverableBytes;
-    }
-
-    /** Removes and returns the in-order bytes received since the last call, concatenated. */
-    public byte[] drainDeliverable() {
-        byte[] out;
-        if (deliverable.size() == 1) {
-            out = deliverable.get(0);
-        } else {
-            out = new byte[(int) deliverableBytes];
-            int pos = 0;
-            for (byte[] p : deliverable) {
-                System.arraycopy(p, 0, out, pos, p.length);
-                pos += p.length;
-            }
-        }
-        deliverable.clear();
-        deliverableBytes = 0;
-        return out;
+    /** True while segments after a hole are buffered. */
+    public boolean holdsOutOfOrder() {
+        return highest > next;
     }
 
     /**
@@ -120,7 +133,8 @@ public final class ReceiveWindow {
         int len = (bits + 7) / 8;
         java.util.Arrays.fill(out, 0, len, (byte) 0);
         for (int i = 0; i < bits; i++) {
-            if (present[(int) ((next + 1 + i) & mask)]) {
+            long q = next + 1 + i;
+            if (q - next <= mask && present[(int) (q & mask)]) {
                 out[i >> 3] |= (byte) (1 << (i & 7));
             }
         }
@@ -132,9 +146,9 @@ public final class ReceiveWindow {
         return next;
     }
 
-    /** The FIN arrived and everything before it was delivered. */
-    public boolean isComplete() {
-        return finSeq >= 0 && next > finSeq;
+    /** Slots currently allocated (grows up to the capacity). */
+    int allocatedSlots() {
+        return slots.length;
     }
 
     public long received() {

@@ -1,14 +1,15 @@
 package geoblocks.ledbat.core;
 
 /**
- * One packet's worth of stream data in the send window: sequence number, payload slice and FIN
- * flag, plus its transmission state. The payload slice is never modified; each (re)transmission
- * becomes a new wire packet with a fresh timestamp.
+ * One packet's worth of a flow: the flow's sequence number, the stream the payload belongs to, the
+ * payload slice and the stream's FIN flag, plus its transmission state. The payload slice is never
+ * modified; each (re)transmission becomes a new wire packet with a fresh timestamp.
  */
 public final class Segment {
     enum State { UNSENT, IN_FLIGHT, SACKED, LOST }
 
     final long seq;
+    final SendStream stream;
     final byte[] data;
     final int offset;
     final int length;
@@ -18,8 +19,9 @@ public final class Segment {
     long sentAt;
     int transmissions;
 
-    Segment(long seq, byte[] data, int offset, int length, boolean fin) {
+    Segment(long seq, SendStream stream, byte[] data, int offset, int length, boolean fin) {
         this.seq = seq;
+        this.stream = stream;
         this.data = data;
         this.offset = offset;
         this.length = length;
@@ -28,6 +30,11 @@ public final class Segment {
 
     public long seq() {
         return seq;
+    }
+
+    /** The id of the stream this segment carries bytes (or the FIN) of. */
+    public int streamId() {
+        return stream.id;
     }
 
     public byte[] data() {
@@ -42,6 +49,7 @@ public final class Segment {
         return length;
     }
 
+    /** The last segment of its stream. */
     public boolean fin() {
         return fin;
     }

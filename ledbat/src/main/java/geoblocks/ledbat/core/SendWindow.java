@@ -1,17 +1,26 @@
 package geoblocks.ledbat.core;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The sender side of one reliable stream: cuts queued application bytes into MSS-sized segments with
- * consecutive sequence numbers, tracks what is in flight, applies cumulative and selective ACKs,
+ * The sender side of one flow, the reliable sequence of segments to one peer that every stream to
+ * that peer is multiplexed on: cuts the streams' queued bytes into MSS-sized segments with
+ * consecutive flow sequence numbers, taking the streams with something to send in turn (one
+ * segment each, round robin), tracks what is in flight, applies cumulative and selective ACKs,
  * detects losses and queues retransmissions. A segment counts as lost when a segment transmitted at
- * least {@link #DUP_THRESH} transmissions after it has been acknowledged (the duplicate-ACK threshold
- * of RFC 5681/6675 applied to transmission order, so retransmissions are judged too), or on a
- * timeout (RFC 6298 section 5.4: everything unacknowledged is resent). Invariants:
- * {@code una <= nextSeq}; flight bytes = sum of IN_FLIGHT segment lengths; the FIN is the last segment.
+ * least {@link #DUP_THRESH} transmissions after it (of any stream of the flow) has been
+ * acknowledged (the duplicate-ACK threshold of RFC 5681/6675 applied to transmission order, so
+ * retransmissions are judged too), or on a timeout (RFC 6298 section 5.4: everything
+ * unacknowledged is resent). A segment carries bytes of one stream; a stream's FIN rides on its last
+ * data segment, or on an empty segment when the close comes after the data was cut. Invariants:
+ * {@code una <= nextSeq}; flight bytes = sum of IN_FLIGHT segment lengths; a stream's segments are
+ * in its byte order and its FIN is its last.
  */
 public final class SendWindow {
+    private static final byte[] EMPTY = new byte[0];
+
     static final int DUP_THRESH = 3;
 
     private final int mss;
@@ -20,11 +29,11 @@ public final class SendWindow {
     private long nextSeq;
     private long flightBytes;
 
-    private final ArrayDeque<byte[]> pending = new ArrayDeque<>();
-    private int pendingOffset;
+    /** Streams with bytes or a FIN to cut, in turn. */
+    private final ArrayDeque<SendStream> ready = new ArrayDeque<>();
     private long queuedBytes;
-    private boolean finQueued;
-    private boolean finCreated;
+    private final List<SendStream> completed = new ArrayList<>();
+    private final List<SendStream> progressed = new ArrayList<>();
 
     private final LongRing txOrder = new LongRing();    // (seq, txIndex) in transmission order
     private final LongRing retransmit = new LongRing(); // (seq, 0) of LOST segments, oldest first
@@ -43,30 +52,43 @@ public final class SendWindow {
         this.mss = mss;
     }
 
-    /** Queues application bytes; the array must not be modified afterwards. */
-    public void offer(byte[] data) {
-        if (finQueued) {
-            throw new IllegalStateException("stream already closed for sending");
+    /** A new stream on this flow. */
+    public SendStream open(int streamId) {
+        return new SendStream(streamId);
+    }
+
+    /** Queues application bytes on {@code stream}; the array must not be modified afterwards. */
+    public void offer(SendStream stream, byte[] data) {
+        if (stream.closeRequested) {
+            throw new IllegalStateException("stream " + stream.id + " already closed for sending");
         }
         if (data.length > 0) {
-            pending.add(data);
+            stream.pending.add(data);
+            stream.queuedBytes += data.length;
             queuedBytes += data.length;
+            schedule(stream);
         }
     }
 
-    /** True once {@link #close} was called: no more data may be offered. */
-    public boolean isClosed() {
-        return finQueued;
+    /** Queues {@code stream}'s FIN after its queued data. Idempotent. */
+    public void close(SendStream stream) {
+        if (!stream.closeRequested) {
+            stream.closeRequested = true;
+            schedule(stream);
+        }
     }
 
-    /** Queues the FIN after all queued data. Idempotent. */
-    public void close() {
-        finQueued = true;
+    private void schedule(SendStream s) {
+        if (!s.ready && s.hasWork()) {
+            s.ready = true;
+            ready.addLast(s);
+        }
     }
 
     /**
-     * The next segment to transmit within {@code cwnd} bytes, or null: lost segments first, then new
-     * data, then the FIN. The segment is marked in flight and stamped with {@code now}.
+     * The next segment to transmit within {@code cwnd} bytes, or null: lost segments first, then the
+     * next segment (data or FIN) of the stream whose turn it is. The segment is marked in flight and
+     * stamped with {@code now}.
      */
     public Segment nextToSend(long now, double cwnd) {
         while (!retransmit.isEmpty()) {
@@ -83,15 +105,20 @@ public final class SendWindow {
             resentBytes += s.length;
             return transmit(s, now);
         }
-        if (!fits(Math.min(mss, queuedBytes), cwnd)) {
+        SendStream st = ready.peekFirst();
+        if (st == null || !fits(Math.min(mss, st.queuedBytes), cwnd)) {
             return null;
         }
-        Segment s = cut();
-        if (s == null) {
-            return null;
+        ready.pollFirst();
+        Segment s = cut(st);
+        if (st.hasWork()) {
+            ready.addLast(st);   // round robin: one segment per stream in turn
+        } else {
+            st.ready = false;
         }
         sentPackets++;
         sentBytes += s.length;
+        st.sentBytes += s.length;
         return transmit(s, now);
     }
 
@@ -109,44 +136,55 @@ public final class SendWindow {
         return s;
     }
 
-    /** Cuts the next new segment from the pending bytes (copying only to fill a segment across chunks). */
-    private Segment cut() {
-        if (queuedBytes == 0) {
-            if (finQueued && !finCreated) {
-                finCreated = true;
-                return store(new Segment(nextSeq, new byte[0], 0, 0, true));
-            }
-            return null;
+    /**
+     * Cuts the next segment of {@code st} (copying only to fill a segment across its chunks); the
+     * FIN rides on it when it empties a closed stream.
+     */
+    private Segment cut(SendStream st) {
+        st.unacked++;
+        if (st.queuedBytes == 0) {
+            st.finCut = true;
+            return store(new Segment(nextSeq, st, EMPTY, 0, 0, true));
         }
-        byte[] head = pending.peek();
-        int left = head.length - pendingOffset;
+        byte[] head = st.pending.peek();
+        int left = head.length - st.pendingOffset;
         Segment s;
-        if (left >= mss || pending.size() == 1) {
+        if (left >= mss || st.pending.size() == 1) {
             int len = Math.min(left, mss);
-            s = new Segment(nextSeq, head, pendingOffset, len, false);
-            consume(len);
+            int off = st.pendingOffset;
+            consume(st, len);
+            s = new Segment(nextSeq, st, head, off, len, finNow(st));
         } else {
-            int len = (int) Math.min(mss, queuedBytes);
+            int len = (int) Math.min(mss, st.queuedBytes);
             byte[] buf = new byte[len];
             int filled = 0;
             while (filled < len) {
-                byte[] h = pending.peek();
-                int n = Math.min(len - filled, h.length - pendingOffset);
-                System.arraycopy(h, pendingOffset, buf, filled, n);
+                byte[] h = st.pending.peek();
+                int n = Math.min(len - filled, h.length - st.pendingOffset);
+                System.arraycopy(h, st.pendingOffset, buf, filled, n);
                 filled += n;
-                consume(n);
+                consume(st, n);
             }
-            s = new Segment(nextSeq, buf, 0, len, false);
+            s = new Segment(nextSeq, st, buf, 0, len, finNow(st));
         }
         return store(s);
     }
 
-    private void consume(int n) {
-        pendingOffset += n;
+    private static boolean finNow(SendStream st) {
+        if (st.closeRequested && st.queuedBytes == 0) {
+            st.finCut = true;
+            return true;
+        }
+        return false;
+    }
+
+    private void consume(SendStream st, int n) {
+        st.pendingOffset += n;
+        st.queuedBytes -= n;
         queuedBytes -= n;
-        if (pendingOffset == pending.peek().length) {
-            pending.poll();
-            pendingOffset = 0;
+        if (st.pendingOffset == st.pending.peek().length) {
+            st.pending.poll();
+            st.pendingOffset = 0;
         }
     }
 
@@ -177,6 +215,11 @@ public final class SendWindow {
      */
     public long onAck(long cumAck, byte[] sack, int sackLen) {
         lastLosses = 0;
+        completed.clear();
+        for (SendStream st : progressed) {
+            st.touched = false;
+        }
+        progressed.clear();
         if (cumAck > nextSeq || cumAck < 0) {
             return -1;
         }
@@ -213,6 +256,16 @@ public final class SendWindow {
             highestAckedTx = s.txIndex;
         }
         s.state = Segment.State.SACKED;
+        SendStream st = s.stream;
+        st.ackedBytes += s.length;
+        if (--st.unacked == 0 && st.finCut) {
+            st.done = true;
+            completed.add(st);
+        }
+        if (!st.touched) {
+            st.touched = true;
+            progressed.add(st);
+        }
         return Math.max(1, s.length);
     }
 
@@ -265,14 +318,19 @@ public final class SendWindow {
         return una < nextSeq;
     }
 
-    /** Data or FIN waiting to be sent (new or retransmission). */
+    /** Data or a FIN waiting to be sent (new or retransmission). */
     public boolean hasWork() {
-        return queuedBytes > 0 || (finQueued && !finCreated) || !retransmit.isEmpty();
+        return !ready.isEmpty() || !retransmit.isEmpty();
     }
 
-    /** The FIN was sent and everything up to and including it is acknowledged. */
-    public boolean isComplete() {
-        return finCreated && una == nextSeq;
+    /** Streams the last {@link #onAck} finished (FIN and every byte acknowledged), in that order. */
+    public List<SendStream> completed() {
+        return completed;
+    }
+
+    /** Streams the last {@link #onAck} acknowledged bytes of (finished ones included). */
+    public List<SendStream> progressed() {
+        return progressed;
     }
 
     public long una() {
@@ -283,11 +341,12 @@ public final class SendWindow {
         return nextSeq;
     }
 
+    /** Bytes offered on the flow's streams and not yet cut into segments. */
     public long queuedBytes() {
         return queuedBytes;
     }
 
-    /** Application bytes acknowledged cumulatively (every byte before them too). */
+    /** Payload bytes acknowledged cumulatively (every byte before them too). */
     public long ackedBytes() {
         return ackedBytes;
     }

@@ -3,7 +3,7 @@ package geoblocks.ledbat.wire;
 import geoblocks.net.NetHeader;
 
 /**
- * An acknowledgement: the cumulative ACK (next sequence number expected), a selective-ACK bitmap
+ * An acknowledgement of a flow: the cumulative ACK (next sequence number expected), a selective-ACK bitmap
  * of the packets after it (bit i, LSB first, = {@code cumAck + 1 + i} received), the echoed send
  * timestamp of the data packet that triggered it (for the RTT), the receiver's one-way delay
  * sample in microseconds (RFC 6817 section 2.3; clock offset included, it cancels against the base
@@ -17,9 +17,9 @@ public final class AckPacket extends LedbatPacket {
     private final int outOfOrder;
     private final byte[] sack;
 
-    public AckPacket(NetHeader header, int streamId, long cumAck, long echoMicros, long delayMicros,
+    public AckPacket(NetHeader header, int flowId, long cumAck, long echoMicros, long delayMicros,
             int duplicates, int outOfOrder, byte[] sack) {
-        super(requireHeader(header), streamId);
+        super(requireHeader(header), flowId);
         if (cumAck < 0) {
             throw new IllegalArgumentException("cumulative ack must not be negative, was " + cumAck);
         }
@@ -62,6 +62,6 @@ public final class AckPacket extends LedbatPacket {
     @Override
     public String toString() {
         // no header: see DataPacket.toString
-        return "Ack{stream=" + streamId() + " cum=" + cumAck + " sack=" + sack.length + "B}";
+        return "Ack{flow=" + flowId() + " cum=" + cumAck + " sack=" + sack.length + "B}";
     }
 }

@@ -3,25 +3,27 @@ package geoblocks.ledbat.wire;
 import geoblocks.net.NetHeader;
 
 /**
- * A data segment: sequence number, the sender's send time in microseconds (RFC 6817 section 2.3:
- * every data packet carries a timestamp; the receiver's delay sample is its receive time minus
- * this), the FIN flag on the stream's last segment, the ACK-NOW flag, and a payload of at most
- * {@link LedbatCodec#MAX_PAYLOAD} bytes. The payload is a slice of an array that nobody modifies.
+ * A data segment of a flow: the flow's sequence number, the sender's send time in microseconds
+ * (RFC 6817 section 2.3: every data packet carries a timestamp; the receiver's delay sample is its
+ * receive time minus this), the stream the payload belongs to, the FIN flag on that stream's last
+ * segment, the ACK-NOW flag, and a payload of at most {@link LedbatCodec#MAX_PAYLOAD} bytes. The
+ * payload is a slice of an array that nobody modifies.
  */
 public final class DataPacket extends LedbatPacket {
     private final long seq;
     private final long timestampMicros;
     private final boolean fin;
     private final boolean ackNow;
+    private final int streamId;
     private final byte[] data;
     private final int offset;
     private final int length;
 
-    public DataPacket(NetHeader header, int streamId, long seq, long timestampMicros, boolean fin,
+    public DataPacket(NetHeader header, int flowId, long seq, long timestampMicros, int streamId, boolean fin,
             boolean ackNow, byte[] data, int offset, int length) {
-        super(requireHeader(header), streamId);
-        if (seq < 0) {
-            throw new IllegalArgumentException("sequence number must not be negative, was " + seq);
+        super(requireHeader(header), flowId);
+        if (seq < 0 || seq > LedbatCodec.MAX_SEQ) {
+            throw new IllegalArgumentException("sequence number must be in 0..2^48-1, was " + seq);
         }
         if (length < 0 || length > LedbatCodec.MAX_PAYLOAD || offset < 0 || offset + length > data.length) {
             throw new IllegalArgumentException("payload slice " + offset + "+" + length + " invalid for "
@@ -31,6 +33,7 @@ public final class DataPacket extends LedbatPacket {
         this.timestampMicros = timestampMicros;
         this.fin = fin;
         this.ackNow = ackNow;
+        this.streamId = streamId;
         this.data = data;
         this.offset = offset;
         this.length = length;
@@ -44,11 +47,17 @@ public final class DataPacket extends LedbatPacket {
         return timestampMicros;
     }
 
+    /** The stream this payload belongs to (chosen by the sender, unique among its streams). */
+    public int streamId() {
+        return streamId;
+    }
+
+    /** The last segment of its stream. */
     public boolean fin() {
         return fin;
     }
 
-    /** Set on the last packet of a burst: the receiver acknowledges at once instead of every second packet. */
+    /** Set on the last packet of a burst: the receiver acknowledges at once instead of every ack-every-th packet. */
     public boolean ackNow() {
         return ackNow;
     }
@@ -80,6 +89,6 @@ public final class DataPacket extends LedbatPacket {
      */
     @Override
     public String toString() {
-        return "Data{stream=" + streamId() + " seq=" + seq + " len=" + length + (fin ? " FIN}" : "}");
+        return "Data{flow=" + flowId() + " stream=" + streamId + " seq=" + seq + " len=" + length + (fin ? " FIN}" : "}");
     }
 }

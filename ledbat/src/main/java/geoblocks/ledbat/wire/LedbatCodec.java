@@ -13,16 +13,16 @@ import se.sics.kompics.network.Transport;
  * <pre>
  *  0       1       2       3       4       5       6
  * +-------+-------+-------+-------+-------+-------+
- * |version| type  | flags |        stream id      |   version = 1; type 1 = DATA, 2 = ACK
- * +-------+-------+-------+-------+-------+-------+   DATA flags: bit 0 = FIN, bit 1 = ACK-NOW
+ * |version| type  | flags |         flow id       |   version = 2; type 1 = DATA, 2 = ACK
+ * +-------+-------+-------+-------+-------+-------+   DATA flags: bit 0 = FIN (of the stream), bit 1 = ACK-NOW
  * DATA:
- * +---------------------------------------------------------------+
- * |                 sequence number (u63, 8 bytes)                |
- * +---------------------------------------------------------------+
+ * +-----------------------------------------------+
+ * |      flow sequence number (u48, 6 bytes)      |
+ * +-----------------------------------------------+---------------+
  * |              send timestamp, microseconds (i64)               |
- * +---------------+-----------------------------------------------+
- * | length (u16)  |  payload (length <= 1400 bytes)  ...          |
- * +---------------+-----------------------------------------------+
+ * +-------------------------------+---------------+---------------+
+ * |        stream id (i32)        | length (u16)  | payload ...   |
+ * +-------------------------------+---------------+---------------+   payload length <= 1400 bytes
  * ACK:
  * +---------------------------------------------------------------+
  * |          cumulative ack = next seq expected (u63)             |
@@ -37,22 +37,26 @@ import se.sics.kompics.network.Transport;
  * +-------+  = packet cumAck + 1 + i received                     |
  * </pre>
  *
- * A DATA datagram with a full payload is 1 (Kompics serializer id) + 15 (IPv4 header) + 23 + 1400 =
- * 1,439 bytes, under the 1,500 bytes Kompics' UDP receive path handles. Decoding checks every field
+ * A DATA datagram with a full payload is 1 (Kompics serializer id) + 15 (IPv4 header) + 27 + 1400 =
+ * 1,443 bytes, under the 1,500 bytes Kompics' UDP receive path handles; sealed by GeoNetwork
+ * (+28) and with IPv4 and UDP headers (+28) it is a 1,499-byte IP packet, within a 1,500-byte MTU
+ * (hence the 6-byte sequence number: 2^48 packets per flow). Decoding checks every field
  * and throws {@link MalformedMessageException} naming the bad value.
  */
 public final class LedbatCodec implements WireCodec<LedbatPacket> {
     public static final LedbatCodec INSTANCE = new LedbatCodec();
     public static final int SERIALIZER_ID = 110;
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final int MAX_PAYLOAD = 1400;
+    /** DATA sequence numbers are 48 bits on the wire. */
+    public static final long MAX_SEQ = (1L << 48) - 1;
     public static final int MAX_SACK = 128;
     static final int TYPE_DATA = 1;
     static final int TYPE_ACK = 2;
     static final int FLAG_FIN = 1;
     static final int FLAG_ACK_NOW = 2;
     static final int COMMON = 1 + 1 + 1 + 4;
-    static final int DATA_FIXED = 8 + 8 + 2;
+    static final int DATA_FIXED = 6 + 8 + 4 + 2;
     static final int ACK_FIXED = 8 + 8 + 8 + 4 + 4 + 1;
 
     @Override
@@ -75,12 +79,13 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
         out.put((byte) VERSION);
         if (msg instanceof DataPacket d) {
             out.put((byte) TYPE_DATA).put((byte) ((d.fin() ? FLAG_FIN : 0) | (d.ackNow() ? FLAG_ACK_NOW : 0)))
-                    .putInt(d.streamId());
-            out.putLong(d.seq()).putLong(d.timestampMicros()).putShort((short) d.length());
+                    .putInt(d.flowId());
+            out.putShort((short) (d.seq() >>> 32)).putInt((int) d.seq());
+            out.putLong(d.timestampMicros()).putInt(d.streamId()).putShort((short) d.length());
             out.put(d.array(), d.offset(), d.length());
         } else {
             AckPacket a = (AckPacket) msg;
-            out.put((byte) TYPE_ACK).put((byte) 0).putInt(a.streamId());
+            out.put((byte) TYPE_ACK).put((byte) 0).putInt(a.flowId());
             out.putLong(a.cumAck()).putLong(a.echoMicros()).putLong(a.delayMicros());
             out.putInt(a.duplicates()).putInt(a.outOfOrder());
             out.put((byte) a.sack().length).put(a.sack());
@@ -99,14 +104,16 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
         }
         int type = Wire.readU8(in, "type");
         int flags = Wire.readU8(in, "flags");
-        int stream = Wire.readInt(in, "stream id");
+        int flow = Wire.readInt(in, "flow id");
         switch (type) {
             case TYPE_DATA -> {
                 if ((flags & ~(FLAG_FIN | FLAG_ACK_NOW)) != 0) {
                     throw new MalformedMessageException("unknown DATA flags 0x" + Integer.toHexString(flags));
                 }
-                long seq = seq(Wire.readLong(in, "sequence number"), "sequence number");
+                Wire.need(in, 6, "sequence number");
+                long seq = ((long) Short.toUnsignedInt(in.getShort()) << 32) | Integer.toUnsignedLong(in.getInt());
                 long ts = Wire.readLong(in, "timestamp");
+                int stream = Wire.readInt(in, "stream id");
                 Wire.need(in, 2, "payload length");
                 int len = Short.toUnsignedInt(in.getShort());
                 if (len > MAX_PAYLOAD) {
@@ -115,7 +122,7 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
                 Wire.need(in, len, "payload");
                 byte[] payload = new byte[len];
                 in.get(payload);
-                return new DataPacket(h, stream, seq, ts, (flags & FLAG_FIN) != 0, (flags & FLAG_ACK_NOW) != 0,
+                return new DataPacket(h, flow, seq, ts, stream, (flags & FLAG_FIN) != 0, (flags & FLAG_ACK_NOW) != 0,
                         payload, 0, len);
             }
             case TYPE_ACK -> {
@@ -134,7 +141,7 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
                 Wire.need(in, sackLen, "sack bitmap");
                 byte[] sack = new byte[sackLen];
                 in.get(sack);
-                return new AckPacket(h, stream, cum, echo, delay, dups, ooo, sack);
+                return new AckPacket(h, flow, cum, echo, delay, dups, ooo, sack);
             }
             default -> throw new MalformedMessageException("unknown LEDBAT packet type " + type);
         }

@@ -7,22 +7,23 @@ import se.sics.kompics.network.Transport;
 
 /**
  * Base of the LEDBAT datagrams ({@link DataPacket}, {@link AckPacket}): a UDP header plus the
- * sender-chosen stream id that, with the sender's address, names the stream. Immutable; every
+ * sender-chosen flow id that, with the sender's address, names the flow (the one congestion-controlled
+ * connection that carries every stream from that sender to this peer). Immutable; every
  * transmission is a new instance. Layouts are drawn in {@link LedbatCodec}.
  */
 public abstract sealed class LedbatPacket extends NetMsg permits DataPacket, AckPacket {
-    private final int streamId;
+    private final int flowId;
 
-    protected LedbatPacket(NetHeader header, int streamId) {
+    protected LedbatPacket(NetHeader header, int flowId) {
         super(header);
         if (header.protocol() != Transport.UDP) {
             throw new IllegalArgumentException("LEDBAT packets travel over UDP, not " + header.protocol());
         }
-        this.streamId = streamId;
+        this.flowId = flowId;
     }
 
-    public final int streamId() {
-        return streamId;
+    public final int flowId() {
+        return flowId;
     }
 
     @Override

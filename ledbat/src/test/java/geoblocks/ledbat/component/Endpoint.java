@@ -4,6 +4,7 @@ import geoblocks.ledbat.port.CloseStream;
 import geoblocks.ledbat.port.DataReceived;
 import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.ledbat.port.OpenStream;
+import geoblocks.ledbat.port.PeerStats;
 import geoblocks.ledbat.port.SendData;
 import geoblocks.ledbat.port.SendProgress;
 import geoblocks.ledbat.port.StreamClosed;
@@ -32,6 +33,7 @@ public final class Endpoint extends ComponentDefinition {
     private final EndpointInit init;
     private final Map<Integer, long[]> sent = new HashMap<>(); // stream -> {sent, acked}
     private final Map<Integer, Long> expected = new HashMap<>();
+    private long[] lastStats;
 
     public Endpoint(EndpointInit init) {
         this.init = init;
@@ -56,8 +58,20 @@ public final class Endpoint extends ComponentDefinition {
             init.result.stale.accumulateAndGet(t.stale(), Math::max);
             init.result.invalid.accumulateAndGet(t.invalid(), Math::max);
         });
+        handle(ledbat, PeerStats.class, p -> {
+            init.result.maxPeers.accumulateAndGet(p.peers().size(), Math::max);
+            for (PeerStats.Peer peer : p.peers()) {
+                init.result.maxStreamsPerPeer.accumulateAndGet(peer.streams(), Math::max);
+            }
+        });
         handle(ledbat, StreamStats.class, s -> {
             init.result.statsEvents.incrementAndGet();
+            // every stream of a flow reports the flow's one cwnd at the same instant
+            long[] last = lastStats;
+            if (last != null && last[0] == s.timeMicros() && last[1] != s.cwnd()) {
+                init.result.cwndMismatches.incrementAndGet();
+            }
+            lastStats = new long[] {s.timeMicros(), s.cwnd()};
             if (Boolean.getBoolean("ledbat.debug")) {
                 System.err.println("stats " + s);
             }

@@ -54,20 +54,20 @@ class MalformedDatagramTest {
                     }
                     case 1 -> { // valid DATA truncated: serializer id + cut body
                         byte[] full = frame(c, new DataPacket(new NetHeader(stranger, to, Transport.UDP), 5, 0, 0,
-                                false, false, new byte[1000], 0, 1000));
+                                3, false, false, new byte[1000], 0, 1000));
                         b = java.util.Arrays.copyOf(full, rnd.nextInt(full.length - 1) + 1);
                     }
-                    case 2 -> { // DATA of an unknown stream far ahead (stale)
+                    case 2 -> { // DATA of an unknown flow far ahead (stale)
                         b = frame(c, new DataPacket(new NetHeader(stranger, to, Transport.UDP), rnd.nextInt(), 1L << 40,
-                                0, false, false, new byte[10], 0, 10));
+                                0, rnd.nextInt(), false, false, new byte[10], 0, 10));
                     }
-                    case 3 -> { // ACK of an unknown stream / of data never sent
+                    case 3 -> { // ACK of an unknown flow / of data never sent
                         b = frame(c, new AckPacket(new NetHeader(ab[(i + 1) % 2], to, Transport.UDP), rnd.nextInt(),
                                 1L << 50, 0, 0, 0, 0, new byte[0]));
                     }
                     default -> { // oversized payload length field
                         byte[] full = frame(c, new DataPacket(new NetHeader(stranger, to, Transport.UDP), 5, 0, 0,
-                                false, false, new byte[100], 0, 100));
+                                3, false, false, new byte[100], 0, 100));
                         ByteBuffer.wrap(full).putShort(full.length - 102, (short) 60000);
                         b = full;
                     }

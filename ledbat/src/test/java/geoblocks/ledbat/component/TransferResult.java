@@ -17,6 +17,9 @@ final class TransferResult {
     final AtomicLong statsEvents = new AtomicLong();
     final AtomicLong stale = new AtomicLong();
     final AtomicLong invalid = new AtomicLong();
+    final AtomicLong maxPeers = new AtomicLong();
+    final AtomicLong maxStreamsPerPeer = new AtomicLong();
+    final AtomicLong cwndMismatches = new AtomicLong();
     volatile String firstFailure;
 
     TransferResult(int streams) {

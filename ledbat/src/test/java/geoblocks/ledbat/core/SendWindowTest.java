@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -11,7 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Sequence numbers, cumulative and selective ACKs, loss detection and retransmission. */
+/** Sequence numbers, cumulative and selective ACKs, loss detection, retransmission, and streams multiplexed on the flow. */
 class SendWindowTest {
     static final int MSS = 100;
     static final double BIG = 1e12;
@@ -36,8 +37,9 @@ class SendWindowTest {
     @Test
     void offer_cutsMssSegmentsWithConsecutiveSeqs_acrossChunks() {
         SendWindow w = new SendWindow(MSS);
-        w.offer(new byte[250]);
-        w.offer(new byte[70]);
+        SendStream st = w.open(1);
+        w.offer(st, new byte[250]);
+        w.offer(st, new byte[70]);
         List<Segment> segs = sendAll(w, 0, BIG);
         assertEquals(List.of(0L, 1L, 2L, 3L), segs.stream().map(Segment::seq).toList());
         assertEquals(List.of(100, 100, 100, 20), segs.stream().map(Segment::length).toList());
@@ -47,7 +49,8 @@ class SendWindowTest {
     @Test
     void nextToSend_respectsCwndButAlwaysAllowsOneSegment() {
         SendWindow w = new SendWindow(MSS);
-        w.offer(new byte[1000]);
+        SendStream st = w.open(1);
+        w.offer(st, new byte[1000]);
         assertEquals(1, sendAll(w, 0, 10).size());
         assertEquals(0, sendAll(w, 0, 150).size());
         assertEquals(2, sendAll(w, 0, 300).size());
@@ -56,7 +59,8 @@ class SendWindowTest {
     @Test
     void onAck_cumulativeAndSelective_countNewBytesOnce() {
         SendWindow w = new SendWindow(MSS);
-        w.offer(new byte[500]);
+        SendStream st = w.open(1);
+        w.offer(st, new byte[500]);
         sendAll(w, 0, BIG);
         assertEquals(100, w.onAck(1, new byte[0], 0));
         assertEquals(200, w.onAck(1, sack(1, 2), 1));  // seqs 3 and 4
@@ -68,7 +72,8 @@ class SendWindowTest {
     @Test
     void onAck_threeLaterSegmentsAcked_marksLossAndRetransmitsFirst() {
         SendWindow w = new SendWindow(MSS);
-        w.offer(new byte[600]);
+        SendStream st = w.open(1);
+        w.offer(st, new byte[600]);
         sendAll(w, 0, BIG);                          // seqs 0..5
         w.onAck(0, sack(0, 1), 1);                   // 1, 2 received
         assertEquals(0, w.lastLosses());
@@ -84,7 +89,8 @@ class SendWindowTest {
     @Test
     void onAck_lostRetransmission_isDetectedAgain() {
         SendWindow w = new SendWindow(MSS);
-        w.offer(new byte[1000]);
+        SendStream st = w.open(1);
+        w.offer(st, new byte[1000]);
         sendAll(w, 0, 400);                          // 0..3
         w.onAck(0, sack(0, 1, 2), 1);                // 0 lost
         assertEquals(0, w.nextToSend(1, BIG).seq()); // resend 0 (tx 4)
@@ -97,7 +103,8 @@ class SendWindowTest {
     @Test
     void onTimeout_everythingInFlightIsResentInOrder() {
         SendWindow w = new SendWindow(MSS);
-        w.offer(new byte[400]);
+        SendStream st = w.open(1);
+        w.offer(st, new byte[400]);
         sendAll(w, 0, BIG);
         w.onAck(0, sack(1), 1);                       // seq 2 sacked
         assertEquals(3, w.onTimeout());
@@ -108,37 +115,136 @@ class SendWindowTest {
     @Test
     void onAck_beyondWhatWasSent_isInvalid() {
         SendWindow w = new SendWindow(MSS);
-        w.offer(new byte[100]);
+        SendStream st = w.open(1);
+        w.offer(st, new byte[100]);
         sendAll(w, 0, BIG);
         assertEquals(-1, w.onAck(5, new byte[0], 0));
         assertEquals(100, w.flightBytes());
     }
 
     @Test
-    void close_finIsLastSegment_completeWhenAcked() {
+    void close_finRidesOnTheLastDataSegment_streamDoneWhenEverySegmentAcked() {
         SendWindow w = new SendWindow(MSS);
-        w.offer(new byte[150]);
-        w.close();
+        SendStream st = w.open(1);
+        w.offer(st, new byte[150]);
+        w.close(st);
         List<Segment> segs = sendAll(w, 0, BIG);
-        assertEquals(3, segs.size());
-        assertTrue(segs.get(2).fin());
-        assertFalse(w.isComplete());
+        assertEquals(2, segs.size());
+        assertFalse(segs.get(0).fin());
+        assertTrue(segs.get(1).fin());
+        assertEquals(50, segs.get(1).length());
+        w.onAck(0, sack(0), 1);                       // the FIN segment (seq 1) selectively
+        assertFalse(st.isDone());
+        assertEquals(List.of(), w.completed());
         w.onAck(2, new byte[0], 0);
-        assertFalse(w.isComplete());
-        w.onAck(3, new byte[0], 0);
-        assertTrue(w.isComplete());
+        assertTrue(st.isDone());
+        assertEquals(List.of(st), w.completed());
+        assertEquals(150, st.ackedBytes());
         assertEquals(150, w.ackedBytes());
+        assertFalse(w.hasWork());
+        assertFalse(w.hasOutstanding());
+    }
+
+    @Test
+    void close_afterTheDataWasCut_sendsAnEmptyFin() {
+        SendWindow w = new SendWindow(MSS);
+        SendStream st = w.open(1);
+        w.offer(st, new byte[100]);
+        assertEquals(1, sendAll(w, 0, BIG).size());
+        w.close(st);
+        w.close(st);                                  // idempotent
+        List<Segment> segs = sendAll(w, 0, BIG);
+        assertEquals(1, segs.size());
+        assertTrue(segs.get(0).fin());
+        assertEquals(0, segs.get(0).length());
+        w.onAck(2, new byte[0], 0);
+        assertTrue(st.isDone());
+    }
+
+    @Test
+    void offer_afterClose_isRefused() {
+        SendWindow w = new SendWindow(MSS);
+        SendStream st = w.open(1);
+        w.close(st);
+        assertThrows(IllegalStateException.class, () -> w.offer(st, new byte[1]));
+    }
+
+    @Test
+    void streams_takeTurnsOneSegmentEach_inOneSequenceSpace() {
+        SendWindow w = new SendWindow(MSS);
+        SendStream a = w.open(10);
+        SendStream b = w.open(20);
+        SendStream c = w.open(30);
+        w.offer(a, new byte[300]);
+        w.offer(b, new byte[100]);
+        w.offer(c, new byte[200]);
+        w.close(b);
+        List<Segment> segs = sendAll(w, 0, BIG);
+        assertEquals(List.of(10, 20, 30, 10, 30, 10), segs.stream().map(Segment::streamId).toList());
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 5L), segs.stream().map(Segment::seq).toList());
+        assertTrue(segs.get(1).fin());
+        assertEquals(600, w.flightBytes());
+        assertEquals(300, a.sentBytes());
+    }
+
+    @Test
+    void cwnd_gatesTheWholeFlow_notEachStream() {
+        SendWindow w = new SendWindow(MSS);
+        SendStream a = w.open(1);
+        SendStream b = w.open(2);
+        w.offer(a, new byte[1000]);
+        w.offer(b, new byte[1000]);
+        assertEquals(3, sendAll(w, 0, 300).size());   // three segments in all, not three per stream
+        assertEquals(300, w.flightBytes());
+        assertEquals(0, sendAll(w, 0, 300).size());
+    }
+
+    @Test
+    void onAck_reportsProgressAndCompletionPerStream() {
+        SendWindow w = new SendWindow(MSS);
+        SendStream a = w.open(1);
+        SendStream b = w.open(2);
+        w.offer(a, new byte[200]);
+        w.offer(b, new byte[100]);
+        w.close(b);
+        sendAll(w, 0, BIG);                           // a0 b0(FIN) a1
+        w.onAck(2, new byte[0], 0);
+        assertEquals(List.of(a, b), w.progressed());
+        assertEquals(List.of(b), w.completed());
+        assertEquals(100, a.ackedBytes());
+        w.onAck(3, new byte[0], 0);
+        assertEquals(List.of(a), w.progressed());
+        assertEquals(List.of(), w.completed());       // a is not closed
+        assertFalse(a.isDone());
+    }
+
+    @Test
+    void loss_isDetectedByLaterSegmentsOfOtherStreams() {
+        SendWindow w = new SendWindow(MSS);
+        SendStream a = w.open(1);
+        SendStream b = w.open(2);
+        w.offer(a, new byte[100]);
+        w.close(a);                                   // a's only segment, its FIN: a tail
+        w.offer(b, new byte[400]);
+        sendAll(w, 0, BIG);                           // seqs: a0(FIN) b0 b1 b2 b3
+        w.onAck(0, sack(0, 1, 2), 1);                 // b0..b2 arrive, a0 does not
+        assertEquals(1, w.lastLosses());
+        Segment r = w.nextToSend(1, BIG);
+        assertEquals(0, r.seq());
+        assertEquals(1, r.streamId());
+        assertTrue(r.isRetransmission());
     }
 
     @Test
     void segments_carryTheOfferedBytes() {
         SendWindow w = new SendWindow(MSS);
+        SendStream st = w.open(1);
         byte[] a = new byte[130];
         byte[] b = new byte[90];
         Arrays.fill(a, (byte) 1);
         Arrays.fill(b, (byte) 2);
-        w.offer(a);
-        w.offer(b);
+        w.offer(st, a);
+        w.offer(st, b);
         List<Segment> segs = sendAll(w, 0, BIG);
         byte[] second = Arrays.copyOfRange(segs.get(1).data(), segs.get(1).offset(),
                 segs.get(1).offset() + segs.get(1).length());

@@ -30,7 +30,7 @@ class LedbatCodecTest {
     static DataPacket data() {
         byte[] arr = new byte[1500];
         new Random(1).nextBytes(arr);
-        return new DataPacket(H, 77, 123_456_789_012L, -987_654_321L, true, true, arr, 50, LedbatCodec.MAX_PAYLOAD);
+        return new DataPacket(H, 77, LedbatCodec.MAX_SEQ - 5, -987_654_321L, -9001, true, true, arr, 50, LedbatCodec.MAX_PAYLOAD);
     }
 
     static AckPacket ack() {
@@ -42,7 +42,8 @@ class LedbatCodecTest {
         DataPacket d = data();
         DataPacket back = (DataPacket) C.decode(ByteBuffer.wrap(encode(d)));
         assertEquals(H, back.getHeader());
-        assertEquals(77, back.streamId());
+        assertEquals(77, back.flowId());
+        assertEquals(-9001, back.streamId());
         assertEquals(d.seq(), back.seq());
         assertEquals(d.timestampMicros(), back.timestampMicros());
         assertTrue(back.fin());
@@ -50,12 +51,16 @@ class LedbatCodecTest {
         assertArrayEquals(d.payload(), back.payload());
         assertEquals(d.wireSize(), encode(d).length);
         assertTrue(d.wireSize() + 1 <= 1500, "a full DATA datagram must stay under 1500 bytes: " + d.wireSize());
+        // sealed by GeoNetwork (DatagramSealer.OVERHEAD = 28) plus IPv4 (20) and UDP (8) headers: one 1,500-byte MTU
+        assertTrue(1 + d.wireSize() + 28 + 28 <= 1500, "a full sealed DATA packet must fit a 1500-byte MTU: "
+                + (1 + d.wireSize() + 56));
     }
 
     @Test
     void ackPacket_roundTrip_keepsEveryField() throws Exception {
         AckPacket a = ack();
         AckPacket back = (AckPacket) C.decode(ByteBuffer.wrap(encode(a)));
+        assertEquals(77, back.flowId());
         assertEquals(42, back.cumAck());
         assertEquals(1_000_001, back.echoMicros());
         assertEquals(-5_000, back.delayMicros());
@@ -123,11 +128,13 @@ class LedbatCodecTest {
 
     @Test
     void constructors_rejectBadValues() {
-        assertThrows(IllegalArgumentException.class, () -> new DataPacket(H, 1, -1, 0, false, false, new byte[1], 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> new DataPacket(H, 1, -1, 0, 1, false, false, new byte[1], 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> new DataPacket(H, 1, LedbatCodec.MAX_SEQ + 1, 0, 1, false, false,
+                new byte[1], 0, 1));
         assertThrows(IllegalArgumentException.class,
-                () -> new DataPacket(H, 1, 0, 0, false, false, new byte[2000], 0, 1401));
+                () -> new DataPacket(H, 1, 0, 0, 1, false, false, new byte[2000], 0, 1401));
         assertThrows(IllegalArgumentException.class, () -> new DataPacket(new NetHeader(H.source(), H.destination(),
-                Transport.TCP), 1, 0, 0, false, false, new byte[1], 0, 1));
+                Transport.TCP), 1, 0, 0, 1, false, false, new byte[1], 0, 1));
         assertThrows(IllegalArgumentException.class, () -> new AckPacket(H, 1, 0, 0, 0, 0, 0, new byte[129]));
     }
 }

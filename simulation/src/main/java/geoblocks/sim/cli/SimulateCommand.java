@@ -5,6 +5,7 @@ import geoblocks.sim.harness.SimRunner;
 import geoblocks.sim.ledbat.LedbatOptions;
 import geoblocks.sim.scenario.LedbatFairness;
 import geoblocks.sim.scenario.LedbatMetrics;
+import geoblocks.sim.scenario.LedbatOnePeer;
 import geoblocks.sim.scenario.LedbatVsTcp;
 import geoblocks.sim.scenario.Placement;
 import java.io.PrintStream;
@@ -22,10 +23,10 @@ import picocli.CommandLine.Parameters;
  * gives byte-identical CSV files.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, placement.",
+        description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement.",
             "Writes CSV files and PNG plots to --out and prints a summary."})
 public final class SimulateCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | placement")
+    @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | ledbat-one-peer | placement")
     String name;
 
     @Option(names = "--seed", description = "random seed (default ${DEFAULT-VALUE})")
@@ -57,8 +58,12 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "any other geoblocks.ledbat setting, e.g. multiplicative-decrease=false (repeatable)")
     java.util.Map<String, String> ledbatExtra = new java.util.TreeMap<>();
 
-    @Option(names = "--ledbat-flows", description = "parallel LEDBAT flows (default ${DEFAULT-VALUE})")
+    @Option(names = "--ledbat-flows", description = "parallel LEDBAT flows (ledbat-one-peer: streams to the one peer; default ${DEFAULT-VALUE})")
     int ledbatFlows = 1;
+
+    @Option(names = "--block-bytes", description = "ledbat-one-peer: each stream slot sends blocks of this many bytes,"
+            + " one stream per block (0 = endless streams; default ${DEFAULT-VALUE})")
+    int blockBytes = 0;
 
     @Option(names = "--tcp-start", description = "ledbat-vs-tcp: TCP start in s (default ${DEFAULT-VALUE})")
     double tcpStart = 14;
@@ -75,7 +80,7 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--loss", description = "ledbat-vs-tcp: random loss probability per packet (default ${DEFAULT-VALUE})")
     double loss = 0;
 
-    @Option(names = "--duration", description = "simulated seconds (default 30 for ledbat-vs-tcp, 60 for ledbat-fairness)")
+    @Option(names = "--duration", description = "simulated seconds (default 30 for ledbat-vs-tcp, 60 for ledbat-fairness and ledbat-one-peer)")
     Double duration;
 
     @Option(names = "--flows", description = "ledbat-fairness: number of LEDBAT flows (default ${DEFAULT-VALUE})")
@@ -111,9 +116,12 @@ public final class SimulateCommand implements Callable<Integer> {
         switch (name) {
             case "ledbat-vs-tcp" -> ledbatVsTcp(dir, o);
             case "ledbat-fairness" -> LedbatFairness.runCli(dir, fairnessParams(), !noPlot, o);
+            case "ledbat-one-peer" -> LedbatOnePeer.runCli(dir, new LedbatOnePeer.Params(seed, rateMbps, from, to,
+                    bufferMs == null ? 400 : bufferMs, new LedbatOptions(targetMs, mode, true, ledbatExtra), ledbatFlows,
+                    blockBytes, 20, duration == null ? 60 : duration), o);
             case "placement" -> Placement.runCli(dir, placementParams(), !noPlot, o);
             default -> throw new IllegalArgumentException("unknown scenario '" + name
-                    + "'; known: ledbat-vs-tcp, ledbat-fairness, placement");
+                    + "'; known: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement");
         }
         return 0;
     }

@@ -10,9 +10,22 @@ import se.sics.kompics.Init;
 public final class LedbatNodes {
     private LedbatNodes() {}
 
-    public record Sender(String peerIp, int peerPort, List<String> flows, LedbatOptions options) implements NodeFactory {
+    /**
+     * A sender of one stream per flow name to the peer; with {@code blockBytes > 0} each flow is a
+     * sequence of streams of that many bytes (a new one opens when the last is acknowledged), as
+     * the node's background block transfers are; with 0 each flow is one endless stream.
+     */
+    public record Sender(String peerIp, int peerPort, List<String> flows, LedbatOptions options, int blockBytes)
+            implements NodeFactory {
         public Sender {
             flows = List.copyOf(flows);
+            if (blockBytes < 0) {
+                throw new IllegalArgumentException("block size must be >= 0, was " + blockBytes);
+            }
+        }
+
+        public Sender(String peerIp, int peerPort, List<String> flows, LedbatOptions options) {
+            this(peerIp, peerPort, flows, options, 0);
         }
 
         @Override
@@ -22,7 +35,7 @@ public final class LedbatNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new LedbatSenderHost.LedbatSenderInit(self, NetAddress.of(peerIp, peerPort), flows, options);
+            return new LedbatSenderHost.LedbatSenderInit(self, NetAddress.of(peerIp, peerPort), flows, options, blockBytes);
         }
     }
 

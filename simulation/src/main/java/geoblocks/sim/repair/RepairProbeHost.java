@@ -4,6 +4,8 @@ import geoblocks.blockstore.core.Block;
 import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileMsg;
+import geoblocks.blockstore.wire.FileOp.Background;
+import geoblocks.blockstore.wire.FileOp.LedbatPeer;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import geoblocks.blockstore.wire.FileOp.StatusReq;
 import geoblocks.blockstore.wire.FileOp.Transfers;
@@ -26,19 +28,36 @@ import se.sics.kompics.timer.Timer;
 /**
  * A simulated host that, at a set time, checks every replica of the repair scenario's file in each
  * node's store and asks each node for its status, recording one line per block
- * ({@code block region index ok}) and per node
- * ({@code status region repaired unrepairable tcpSent tcpReceived ledbatSent ledbatReceived}) in
- * the run's extra records.
+ * ({@code block region index ok}), per node
+ * ({@code status region repaired unrepairable tcpSent tcpReceived ledbatSent ledbatReceived
+ * queuedBytes queuedCopies}) and per LEDBAT peer a node reports
+ * ({@code ledbat region peer active streams cwnd queued inFlight queuingMs baseMs rttMs retransmissions})
+ * in the run's extra records. Until then it asks the first node for its status every 250 ms and
+ * records the first reply that shows an active LEDBAT flow the same way, marked {@code during}.
  */
 public final class RepairProbeHost extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
+
+    /** Request ids of the periodic status requests start here. */
+    private static final long WATCH = 1_000_000;
+    private long watchReq = WATCH;
+    private boolean sawActive;
 
     public RepairProbeHost(ProbeInit init) {
         onStart(s -> {
             ScheduleTimeout st = new ScheduleTimeout(init.atMs);
             st.setTimeoutEvent(new Check(st));
             trigger(st, timer);
+            watch();
+        });
+        handle(timer, Watch.class, w -> {
+            if (!sawActive && System.currentTimeMillis() < init.atMs) {
+                String first = init.regions.values().iterator().next();
+                trigger(new FileMsg(new NetHeader(init.self, NetAddress.parse(first), Transport.TCP),
+                        new StatusReq(++watchReq)), net);
+                watch();
+            }
         });
         handle(timer, Check.class, c -> {
             Manifest m = RepairNodes.manifest(init.seed, List.copyOf(init.regions.keySet()));
@@ -54,12 +73,35 @@ public final class RepairProbeHost extends ComponentDefinition {
             }
         });
         handle(net, FileMsg.class, msg -> {
-            if (msg.op() instanceof StatusReply reply) {
-                Transfers t = reply.transfers();
-                SimRegistry.extraRecords().add("status " + reply.region() + " " + reply.repaired() + " " + reply.unrepairable() + " "
-                        + t.tcpSent() + " " + t.tcpReceived() + " " + t.ledbatSent() + " " + t.ledbatReceived());
+            if (msg.op() instanceof StatusReply reply && reply.req() > WATCH) {
+                if (!sawActive && reply.background().peers().stream().anyMatch(LedbatPeer::active)) {
+                    sawActive = true;
+                    record("during", reply);
+                }
+            } else if (msg.op() instanceof StatusReply reply) {
+                record("", reply);
             }
         });
+    }
+
+    private void watch() {
+        ScheduleTimeout st = new ScheduleTimeout(250);
+        st.setTimeoutEvent(new Watch(st));
+        trigger(st, timer);
+    }
+
+    private static void record(String mark, StatusReply reply) {
+        String prefix = mark.isEmpty() ? "" : mark + " ";
+        Transfers t = reply.transfers();
+        Background b = reply.background();
+        SimRegistry.extraRecords().add(prefix + "status " + reply.region() + " " + reply.repaired() + " "
+                + reply.unrepairable() + " " + t.tcpSent() + " " + t.tcpReceived() + " " + t.ledbatSent() + " "
+                + t.ledbatReceived() + " " + b.queuedBytes() + " " + b.queuedCopies());
+        for (LedbatPeer p : b.peers()) {
+            SimRegistry.extraRecords().add(prefix + "ledbat " + reply.region() + " " + p.region() + " " + p.active() + " "
+                    + p.streams() + " " + p.cwndBytes() + " " + p.queuedBytes() + " " + p.inFlightBytes() + " "
+                    + p.queuingDelayMs() + " " + p.baseDelayMs() + " " + p.rttMs() + " " + p.retransmissions());
+        }
     }
 
     private static boolean intact(BlockStorage store, Manifest m, int i) {
@@ -77,6 +119,12 @@ public final class RepairProbeHost extends ComponentDefinition {
 
     static final class Check extends Timeout {
         Check(ScheduleTimeout st) {
+            super(st);
+        }
+    }
+
+    static final class Watch extends Timeout {
+        Watch(ScheduleTimeout st) {
             super(st);
         }
     }

@@ -1,9 +1,12 @@
 package geoblocks.sim.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.sim.repair.RepairNodes;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -50,6 +53,40 @@ class RepairTest {
         assertEquals(BYTES, tcp.node("seoul").tcpSent(), tcp.records().toString());
         assertEquals(BYTES, tcp.node("mumbai").tcpReceived(), tcp.records().toString());
         assertEquals(0, tcp.node("seoul").ledbatSent() + tcp.node("mumbai").ledbatReceived());
+    }
+
+    @Test
+    void status_reportsTheLedbatFlowToEachPeer_whileTheRepairRunsAndAfter() {
+        assertNotNull(ledbat.during(), "Seoul's status showed an active flow while it pushed: " + ledbat.records());
+        assertEquals(1, ledbat.duringFlows().size(), ledbat.records().toString());
+        Repair.PeerFlow d = ledbat.duringFlows().get(0);
+        assertEquals("seoul", d.region());
+        assertEquals("mumbai", d.peer());
+        assertTrue(d.active());
+        assertTrue(d.streams() >= 1, d.toString());
+        assertTrue(d.cwndBytes() >= 1400, d.toString());
+        assertTrue(ledbat.during().queuedBytes() > 0 && ledbat.during().queuedBytes() <= BYTES + 1024,
+                "background bytes still to send: " + ledbat.during().queuedBytes());
+        assertTrue(d.queuedBytes() + d.inFlightBytes() <= ledbat.during().queuedBytes() + 1400, d + " vs "
+                + ledbat.during());
+
+        List<Repair.PeerFlow> after = ledbat.flowsFrom("seoul");
+        assertEquals(1, after.size(), ledbat.records().toString());
+        Repair.PeerFlow a = after.get(0);
+        assertEquals("mumbai", a.peer());
+        assertFalse(a.active(), "the flow ended with the last stream");
+        assertEquals(0, a.streams());
+        assertEquals(0, a.cwndBytes());
+        assertEquals(0, a.queuedBytes() + a.inFlightBytes());
+        // the path: RTT 160 ms, one-way 80 ms (one simulated clock, so no offset), plus serialization
+        assertTrue(a.rttMs() >= 160 && a.rttMs() < 170, "rtt " + a.rttMs());
+        assertTrue(a.baseDelayMs() >= 80 && a.baseDelayMs() < 85, "base delay " + a.baseDelayMs());
+        assertTrue(a.queuingDelayMs() >= 0 && a.queuingDelayMs() < 100, "queuing delay " + a.queuingDelayMs());
+        assertEquals(0, a.retransmissions(), "no loss on this path");
+        assertEquals(0, ledbat.node("seoul").queuedBytes());
+        assertEquals(0, ledbat.node("seoul").queuedCopies());
+        assertEquals(List.of(), ledbat.flowsFrom("mumbai"), "Mumbai only received");
+        assertEquals(List.of(), tcp.flows(), "over TCP no LEDBAT flow exists");
     }
 
     @Test

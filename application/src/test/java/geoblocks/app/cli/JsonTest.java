@@ -1,0 +1,44 @@
+package geoblocks.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.wire.FileOp.Background;
+import geoblocks.blockstore.wire.FileOp.LedbatPeer;
+import geoblocks.blockstore.wire.FileOp.PeerRtt;
+import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.FileOp.Transfers;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code status --json}: transfers per transport and class, and the background (LEDBAT) part per peer region. */
+class JsonTest {
+    @Test
+    void status_rendersTransfersAndBackgroundPerPeer() {
+        StatusReply r = new StatusReply(1, "seoul", List.of(new PeerRtt("mumbai", 160.5)), 0, 0, 3, 1, 0,
+                new Transfers(10, 20, 30, 40, 4, 0), new Background(262_175, 2, List.of(
+                        new LedbatPeer("dublin", false, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, 0),
+                        new LedbatPeer("mumbai", true, 4, 1_048_576, 500_000, 250_000, 97.5, 80.25, 258.0, 12))));
+        String json = Json.status(r);
+        assertEquals("{\"region\":\"seoul\",\"peers\":[{\"region\":\"mumbai\",\"up\":true,\"rtt_ms\":160.5}],"
+                + "\"refused\":{\"malformed\":0,\"unauthenticated\":0},\"scrubber\":{\"scrubbed\":3,\"repaired\":1,"
+                + "\"unrepairable\":0},\"transfers\":{\"ledbat\":{\"bytes_sent\":30,\"bytes_received\":40},"
+                + "\"tcp\":{\"bytes_sent\":10,\"bytes_received\":20},"
+                + "\"foreground\":{\"bytes_sent\":6,\"bytes_received\":20},"
+                + "\"background\":{\"bytes_sent\":34,\"bytes_received\":40}},"
+                + "\"background\":{\"queued_bytes\":262175,\"queued_copies\":2,\"peers\":{"
+                + "\"dublin\":{\"active\":false,\"streams\":0,\"cwnd_bytes\":0,\"queued_bytes\":0,\"in_flight_bytes\":0,"
+                + "\"queuing_delay_ms\":null,\"base_delay_ms\":null,\"rtt_ms\":null,\"retransmissions\":0},"
+                + "\"mumbai\":{\"active\":true,\"streams\":4,\"cwnd_bytes\":1048576,\"queued_bytes\":500000,"
+                + "\"in_flight_bytes\":250000,\"queuing_delay_ms\":97.5,\"base_delay_ms\":80.25,\"rtt_ms\":258.0,"
+                + "\"retransmissions\":12}}}}", json);
+    }
+
+    @Test
+    void status_withoutBackgroundTraffic_hasAnEmptyPeerMap() {
+        StatusReply r = new StatusReply(1, "x", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
+                new Background(0, 0, List.of()));
+        assertTrue(Json.status(r).endsWith("\"background\":{\"queued_bytes\":0,\"queued_copies\":0,\"peers\":{}}}"),
+                Json.status(r));
+    }
+}
