@@ -20,7 +20,7 @@ final class BackgroundVsForegroundOptions {
     Double warmupS;
 
     @Option(names = "--background", description = "background-vs-foreground: background transport ledbat | tcp | both"
-            + " (default ${DEFAULT-VALUE})")
+            + " (default ${DEFAULT-VALUE}); this scenario's defaults for --rate-mbps and --tcp are 20 and cubic")
     String background = "both";
 
     BackgroundVsForeground.Params params(SimulateCommand c) {
