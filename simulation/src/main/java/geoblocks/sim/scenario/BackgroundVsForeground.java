@@ -277,6 +277,10 @@ public final class BackgroundVsForeground {
                 default -> throw new IllegalStateException("unknown record " + rec);
             }
         }
+        if (copied < 0) {
+            errors.add("the background copy did not complete within " + r.links().stream()
+                    .mapToLong(LinkSample::timeMs).max().orElse(0) / 1000 + " simulated s");
+        }
         return new Series(background, samples, gets, phases, copied, errors, r);
     }
 
@@ -420,7 +424,10 @@ public final class BackgroundVsForeground {
         return out;
     }
 
-    /** Runs every series, writes the files and prints a RESULT line per background transport (the CLI). */
+    /**
+     * Runs every series, writes the files and prints a RESULT line per background transport (the
+     * CLI); fails after writing them if a transfer failed or the copy did not complete.
+     */
     public static List<Metrics> runCli(Path dir, Params p, boolean plot, PrintStream o,
             Function<SimPlan, SimResult> runner) throws IOException {
         o.printf(Locale.ROOT, "background-vs-foreground: %.0f Mbit/s %s->%s, buffer %.0f ms, RTT %.1f ms, foreground %s,"
@@ -451,6 +458,11 @@ public final class BackgroundVsForeground {
             o.println(m.resultLine());
         }
         o.printf(Locale.ROOT, "wrote %s%n", dir.toAbsolutePath());
+        for (Series s : all) {
+            if (!s.errors().isEmpty()) {
+                throw new IllegalStateException("background over " + s.background() + ": " + s.errors().get(0));
+            }
+        }
         return out;
     }
 
