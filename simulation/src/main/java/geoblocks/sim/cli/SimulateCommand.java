@@ -2,6 +2,7 @@ package geoblocks.sim.cli;
 
 import geoblocks.sim.harness.SimResult;
 import geoblocks.sim.harness.SimRunner;
+import geoblocks.sim.scenario.BackgroundVsForeground;
 import geoblocks.sim.ledbat.LedbatOptions;
 import geoblocks.sim.scenario.LedbatFairness;
 import geoblocks.sim.scenario.LedbatMetrics;
@@ -23,10 +24,11 @@ import picocli.CommandLine.Parameters;
  * gives byte-identical CSV files.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement.",
-            "Writes CSV files and PNG plots to --out and prints a summary."})
+        description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement,",
+            "background-vs-foreground. Writes CSV files and PNG plots to --out and prints a summary."})
 public final class SimulateCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | ledbat-one-peer | placement")
+    @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | ledbat-one-peer"
+            + " | placement | background-vs-foreground")
     String name;
 
     @Option(names = "--seed", description = "random seed (default ${DEFAULT-VALUE})")
@@ -47,6 +49,10 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--to", description = "receiving region (default ${DEFAULT-VALUE})")
     String to = "mumbai";
+
+    @Option(names = "--rtt-ms", description = "an explicit base RTT in ms (0..10000) between --from and --to, instead of"
+            + " the RTT matrix's")
+    Double rttMs;
 
     @Option(names = "--target-ms", description = "LEDBAT target queuing delay in ms, 1..100 (default ${DEFAULT-VALUE})")
     int targetMs = 100;
@@ -101,6 +107,12 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--files", description = "placement: files per policy and block size (default ${DEFAULT-VALUE})")
     int files = 10;
 
+    @picocli.CommandLine.Mixin
+    BackgroundVsForegroundOptions bgfg = new BackgroundVsForegroundOptions();
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--no-plot", description = "skip the PNG plots")
     boolean noPlot;
 
@@ -120,8 +132,10 @@ public final class SimulateCommand implements Callable<Integer> {
                     bufferMs == null ? 400 : bufferMs, new LedbatOptions(targetMs, mode, true, ledbatExtra), ledbatFlows,
                     blockBytes, 20, duration == null ? 60 : duration), o);
             case "placement" -> Placement.runCli(dir, placementParams(), !noPlot, o);
+            case "background-vs-foreground" -> BackgroundVsForeground.runCli(dir, bgfg.params(this), !noPlot, o,
+                    plan -> run(plan, o));
             default -> throw new IllegalArgumentException("unknown scenario '" + name
-                    + "'; known: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement");
+                    + "'; known: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement, background-vs-foreground");
         }
         return 0;
     }
@@ -154,6 +168,11 @@ public final class SimulateCommand implements Callable<Integer> {
         LedbatVsTcp.write(dir, p, r, m, !noPlot);
         printTable(o, LedbatVsTcp.summaryRows(p, m, r));
         o.printf(Locale.ROOT, "wall time %.1f s; wrote %s%n", r.wallMs() / 1000.0, dir.toAbsolutePath());
+    }
+
+    /** True when the command line gave {@code option} (so a scenario may use its own default otherwise). */
+    boolean given(String option) {
+        return spec != null && spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 
     /** Runs a plan, printing progress, and fails if a simulated component faulted. */

@@ -65,6 +65,18 @@ final class TcpSenderCore {
     }
 
     /**
+     * The application wrote {@code bytes} more (an application-limited stream, see
+     * {@link TcpTransport}): they may be sent as the window allows.
+     */
+    void write(long nowNs, long bytes, List<Send> out) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("must write > 0 bytes, was " + bytes);
+        }
+        limit += bytes;
+        fill(nowNs, out);
+    }
+
+    /**
      * Processes an ACK: cumulative {@code ackNo}, echoed timestamp ({@code echoNs}, -1 if none) and
      * SACK blocks as {start, end} pairs.
      */
