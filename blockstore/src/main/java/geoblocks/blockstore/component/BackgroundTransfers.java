@@ -70,6 +70,8 @@ final class BackgroundTransfers {
     private final BackgroundExpectations<Waiting> expected;
     private final Map<Long, Outgoing> opening = new HashMap<>();
     private final Map<Integer, Outgoing> sending = new HashMap<>();
+    /** Bytes the transport last reported acknowledged per peer (all flows), to see progress. */
+    private final Map<NetAddress, Long> ackedByPeer = new HashMap<>();
     private final Map<StreamKey, IncomingBlock> incoming = new HashMap<>();
     private final Set<StreamKey> discarding = new HashSet<>();
     /** Incoming streams refused: unexpected, bad header, wrong length or checksum, no memory. */
@@ -170,8 +172,24 @@ final class BackgroundTransfers {
         return backlog;
     }
 
+    /**
+     * The transport's per-peer figures: kept for status, and while a peer's flow makes any progress
+     * every push to that peer stays alive. The streams share the flow, so while LEDBAT yields one
+     * stream's own progress can be far slower than the request timeout allows (minimum window
+     * shared by several streams); giving those pushes up would send their blocks again.
+     */
     void onPeerStats(geoblocks.ledbat.port.PeerStats s) {
         status.onPeerStats(s);
+        for (geoblocks.ledbat.port.PeerStats.Peer p : s.peers()) {
+            Long before = ackedByPeer.put(p.peer(), p.ackedBytes());
+            if (before != null && p.ackedBytes() > before) {
+                for (Outgoing out : sending.values()) {
+                    if (out.peer.equals(p.peer())) {
+                        node.touch(out.req);
+                    }
+                }
+            }
+        }
     }
 
     /** The background part of the status reply; {@code queuedCopies}: copies the replication queue still owes. */
