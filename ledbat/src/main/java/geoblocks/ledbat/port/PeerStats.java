@@ -21,7 +21,7 @@ public record PeerStats(long timeMicros, List<Peer> peers) implements KompicsEve
      * {@code queuingDelayMicros} and {@code rttMicros} (smoothed): of the active flow, else the last
      * one's final values; {@code baseDelayMicros}: the path's base one-way delay as measured (it
      * contains the offset between the two hosts' clocks, so only differences are meaningful across
-     * hosts); {@code retransmissions} (packets sent again), {@code timeouts}, {@code sentBytes} and
+     * hosts; in {@code ledbat++} mode, which measures RTTs, the base RTT); {@code retransmissions} (packets sent again), {@code timeouts}, {@code sentBytes} and
      * {@code ackedBytes} (payload, first transmissions): totals over every flow to the peer.
      */
     public record Peer(NetAddress peer, boolean active, int streams, long cwndBytes, long queuedBytes,
