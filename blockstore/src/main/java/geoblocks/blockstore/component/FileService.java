@@ -7,6 +7,10 @@ import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
+import geoblocks.blockstore.core.placement.PlacementRequest;
+import geoblocks.blockstore.core.placement.PolicyCatalog;
+import geoblocks.blockstore.core.placement.PolicySet;
+import geoblocks.blockstore.port.PlacementPort;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
@@ -71,12 +75,16 @@ public final class FileService extends ComponentDefinition implements Node {
     private final Positive<LedbatPort> ledbat = requires(LedbatPort.class);
     /** Connection failures (NettyNetwork); left unconnected in the simulator. */
     private final Positive<NetworkControl> control = requires(NetworkControl.class);
+    /** Where blocks go: every upload and re-replication asks the placement component. */
+    private final Positive<PlacementPort> placementPort = requires(PlacementPort.class);
+    private final Placements placements = new Placements(e -> trigger(e, placementPort), this::newReq);
 
     private final NetAddress self;
     private final String region;
     private final ClusterConfig cluster;
     private final NodeSettings settings;
     private final ManifestStore manifests;
+    private final PolicyCatalog policies;
     private final Random random;
     private final MemoryBudget budget;
     private final Pending pending = new Pending();
@@ -105,6 +113,7 @@ public final class FileService extends ComponentDefinition implements Node {
         this.cluster = init.cluster;
         this.settings = init.settings;
         this.manifests = init.manifests;
+        this.policies = init.policies;
         this.random = new Random(init.seed);
         this.budget = new MemoryBudget(settings.memoryBudgetBytes());
         List<String> peers = peerRegions();
@@ -162,6 +171,8 @@ public final class FileService extends ComponentDefinition implements Node {
                 pending.failPeer(peer, "connection to " + peer + " dropped");
             }
         });
+        handle(placementPort, PlacementPort.Placed.class, placements::onPlaced);
+        handle(placementPort, PlacementPort.PlacementRefused.class, placements::onRefused);
         handle(store, BlockStored.class, s -> complete(storeWaiters, s.req(), s));
         handle(store, BlockRead.class, r -> complete(readWaiters, r.req(), r));
         handle(net, FileMsg.class, this::onMsg);
@@ -252,6 +263,9 @@ public final class FileService extends ComponentDefinition implements Node {
             onDelete(from, p);
         } else if (op instanceof StatusReq p) {
             onStatus(from, p);
+        } else if (op instanceof PoliciesReq p) {
+            send(from, new PoliciesReply(p.req(), region, policies.policies().stream()
+                    .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList()));
         } else if (isNodeRequest(op)) {
             if (cluster.regionOf(from).isEmpty()) {
                 send(from, new Failed(op.req(), "node-to-node request from " + from + ", not a cluster member"));
@@ -471,6 +485,16 @@ public final class FileService extends ComponentDefinition implements Node {
         trigger(new ReadBlock(req, id), store);
     }
 
+    @Override
+    public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
+        placements.place(request, placed, refused);
+    }
+
+    @Override
+    public PolicyCatalog policies() {
+        return policies;
+    }
+
     static final class Tick extends Timeout {
         Tick(SchedulePeriodicTimeout spt) {
             super(spt);
@@ -485,6 +509,8 @@ public final class FileService extends ComponentDefinition implements Node {
         final ManifestStore manifests;
         final long seed;
         final ReplicationQueueStore replicationQueue;
+        /** Names and rules of the placement policies (the placement component has the policies). */
+        PolicyCatalog policies = PolicySet.defaults().catalog();
 
         public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
                 ManifestStore manifests, long seed) {
@@ -500,6 +526,12 @@ public final class FileService extends ComponentDefinition implements Node {
             this.settings = settings;
             this.manifests = manifests;
             this.seed = seed;
+        }
+
+        /** This init with the names and rules of the node's placement policies. */
+        public FileServiceInit withPolicies(PolicyCatalog catalog) {
+            this.policies = catalog;
+            return this;
         }
     }
 }
