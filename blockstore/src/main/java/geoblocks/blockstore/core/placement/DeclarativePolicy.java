@@ -134,7 +134,7 @@ public final class DeclarativePolicy implements PlacementPolicy {
                 why = reason(in, taken, r);
             }
             if (why == null && !pool.contains(r) && !needed.isEmpty() && !needed.contains(r)) {
-                why = r + " is not in " + zones.show(spec.require()) + ", which still need a copy";
+                why = r + ": the remaining copies must go to " + needed;
             }
             if (why == null) {
                 why = r.equals(in.self()) ? r + " is this node (the term picks another region)"

@@ -139,7 +139,15 @@ public record PlacementSettings(Zones zones, Map<String, Double> egressCost, Lis
         if (value.valueType() != ConfigValueType.OBJECT) {
             throw new IllegalArgumentException(key + " must be an object { copies = ..., terms = [...] }");
         }
-        Config p = c.getConfig("policies." + name);
+        try {
+            return policy(key, name, c.getConfig("policies." + name), zones, costs, regions);
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(key + ": " + e.getMessage());
+        }
+    }
+
+    private static DeclarativeSpec policy(String key, String name, Config p, Zones zones, Map<String, Double> costs,
+            Collection<String> regions) {
         unknownKeys(p.root().keySet(), POLICY_KEYS, key);
         for (String required : List.of("copies", "terms")) {
             if (!p.hasPath(required)) {

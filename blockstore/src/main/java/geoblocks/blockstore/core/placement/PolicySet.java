@@ -43,6 +43,11 @@ public final class PolicySet {
      * or key) a class that cannot be loaded or made, and a name that is invalid or taken twice.
      */
     public static PolicySet build(PlacementSettings s, ClassLoader loader) {
+        return build(s, loader, List.of());
+    }
+
+    /** As {@link #build(PlacementSettings, ClassLoader)}, with {@code extra} policy instances as custom ones (tests). */
+    static PolicySet build(PlacementSettings s, ClassLoader loader, List<PlacementPolicy> extra) {
         Map<String, PlacementPolicy> byName = new LinkedHashMap<>();
         Map<String, String> kinds = new LinkedHashMap<>();
         for (Policy seed : Policy.values()) {
@@ -70,6 +75,9 @@ public final class PolicySet {
                 continue; // found by ServiceLoader too
             }
             add(byName, kinds, p, "custom", PlacementSettings.ROOT + ".classes[" + i + "] (" + cls + ")");
+        }
+        for (PlacementPolicy p : extra) {
+            add(byName, kinds, p, "custom", "instance " + p.getClass().getName());
         }
         return new PolicySet(byName, kinds);
     }

@@ -52,6 +52,21 @@ public final class Zones {
         return members;
     }
 
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Zones z && z.members.equals(members);
+    }
+
+    @Override
+    public int hashCode() {
+        return members.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "Zones" + members;
+    }
+
     /** {@code names} shown one by one, for messages. */
     public String show(List<String> names) {
         return String.join(", ", names.stream().map(this::show).toList());
