@@ -122,6 +122,12 @@ public final class GeoClient implements AutoCloseable {
         return (StatusReply) call(region, op, new ClientPort.Status(op), null);
     }
 
+    /** The placement policies the node of {@code region} knows, with their rules. */
+    public geoblocks.blockstore.wire.FileOp.PoliciesReply policies(String region) throws IOException {
+        long op = ops.incrementAndGet();
+        return (geoblocks.blockstore.wire.FileOp.PoliciesReply) call(region, op, new ClientPort.Policies(op), null);
+    }
+
     /**
      * Sends {@code request}; a refusal because the node is busy (nothing was stored or acknowledged)
      * is sent again after a jittered backoff, up to {@code geoblocks.client.busy-retries} times.
@@ -194,6 +200,9 @@ public final class GeoClient implements AutoCloseable {
         }
         if (r instanceof ClientPort.Status) {
             return new ClientPort.Status(op);
+        }
+        if (r instanceof ClientPort.Policies) {
+            return new ClientPort.Policies(op);
         }
         throw new IllegalArgumentException("cannot retry " + r.getClass().getSimpleName());
     }

@@ -66,6 +66,8 @@ public final class ClientComponent extends ComponentDefinition {
                 SimpleTransfers.oneShot(this, d.op(), new DeleteReq(d.op(), d.name()))));
         handle(port, ClientPort.Status.class, s -> begin(s.op(),
                 SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
+        handle(port, ClientPort.Policies.class, p -> begin(p.op(),
+                SimpleTransfers.oneShot(this, p.op(), new FileOp.PoliciesReq(p.op()))));
         handle(net, FileMsg.class, this::onMsg);
         handle(control, NetworkException.class, this::onNetworkFailure);
         handle(control, ConnectionStatus.Dropped.class, d -> {

@@ -14,11 +14,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The one-request operations: list (paged), stat, delete and status. */
+/** The one-request operations: list (paged), stat, delete, status and policies. */
 final class SimpleTransfers {
     private SimpleTransfers() {}
 
-    /** Sends one request and finishes on {@link Done}, {@link StatusReply} or {@link Failed}. */
+    /** Sends one request and finishes on {@link Done}, {@link StatusReply}, {@link FileOp.PoliciesReply} or {@link Failed}. */
     static Transfer oneShot(ClientComponent client, long op, FileOp request) {
         return new Transfer() {
             @Override
@@ -32,6 +32,8 @@ final class SimpleTransfers {
                     client.finish(op, null, d.info());
                 } else if (reply instanceof StatusReply s) {
                     client.finish(op, null, s);
+                } else if (reply instanceof FileOp.PoliciesReply p) {
+                    client.finish(op, null, p);
                 } else if (reply instanceof Failed f) {
                     client.finish(op, f.error(), null);
                 }
