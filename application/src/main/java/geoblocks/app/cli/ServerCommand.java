@@ -52,10 +52,10 @@ public final class ServerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         AppConfig cfg = AppConfig.load(config);
-        NetAddress self = cfg.cluster().address(region);
         // a bad or conflicting policy stops the node here, with a message naming its key
         PolicySet policies = PolicySet.build(PlacementSettings.from(cfg.config(), cfg.cluster().regionIds()),
                 PolicySet.class.getClassLoader());
+        NetAddress self = cfg.cluster().address(region);
         if (!Ports.isFree(self.getIp(), self.getPort())) {
             throw new IllegalStateException("port " + self.getPort() + " on " + self.getIp().getHostAddress()
                     + " is in use: is node " + region + " already running?");
