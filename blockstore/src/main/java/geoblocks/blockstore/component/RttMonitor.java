@@ -93,7 +93,7 @@ public final class RttMonitor extends ComponentDefinition {
             freshLoads.put(peer, p.load());
         }
         if (!p.isPong()) {
-            trigger(p.echo(mine), net);
+            trigger(p.echo(peer != null ? mine : null), net); // this node's load only to cluster members
             return;
         }
         if (peer == null) {

@@ -3,7 +3,6 @@ package geoblocks.blockstore.core.placement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -117,13 +116,6 @@ public record DeclarativeSpec(String name, int copies, List<Term> terms, List<St
         List<String> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
-    }
-
-    /** Regions some requirement names: used for messages. */
-    Set<String> required(Zones zones) {
-        Set<String> s = new HashSet<>();
-        require.forEach(r -> s.addAll(zones.regionsOf(r)));
-        return s;
     }
 
     private static IllegalArgumentException bad(String message) {
