@@ -110,8 +110,8 @@ public final class PlacementInput {
         }
         if (!fits(region)) {
             NodeLoad l = loads.get(region);
-            return region + " has " + (l.disk().freeBytes() >> 20) + " MiB free, which a block of " + blockBytes
-                    + " bytes would take below its reserve of " + (l.disk().reserveBytes() >> 20) + " MiB";
+            return region + " reports disk full: " + (l.disk().freeBytes() >> 20) + " MiB free, and a block of "
+                    + blockBytes + " bytes would take it below its reserve of " + (l.disk().reserveBytes() >> 20) + " MiB";
         }
         return candidates.contains(region) ? null : region + " is not in the cluster";
     }

@@ -42,7 +42,7 @@ class PolicySetTest {
         assertEquals("policy pinned-dublin chose dublin, but dublin is down", down.refusal());
         PolicySet.Decision full = set.decide(PlacementRequest.upload("pinned-dublin", MIB),
                 input("seoul", loads("dublin", disk(64, 4)), 1));
-        assertTrue(full.refusal().startsWith("policy pinned-dublin chose dublin, but dublin has 4 MiB free"), full.refusal());
+        assertTrue(full.refusal().startsWith("policy pinned-dublin chose dublin, but dublin reports disk full: 4 MiB free"), full.refusal());
     }
 
     @Test

@@ -78,7 +78,7 @@ class SeedPolicyTest {
     void localPolicies_thisNodeFull_refusedNamingTheReserve(String policy) {
         PolicySet.Decision d = POLICIES.decide(PlacementRequest.upload(policy, MIB), input("seoul", loads("seoul", disk(100, 4)), 1));
         assertFalse(d.ok());
-        assertTrue(d.refusal().contains("seoul has 4 MiB free") && d.refusal().contains("reserve of 4 MiB"), d.refusal());
+        assertTrue(d.refusal().contains("seoul reports disk full: 4 MiB free") && d.refusal().contains("reserve of 4 MiB"), d.refusal());
     }
 
     @Test
