@@ -129,6 +129,12 @@ public final class GeoClient implements AutoCloseable {
         return (StatusReply) call(region, op, new ClientPort.Status(op), null);
     }
 
+    /** The placement policies the node of {@code region} knows, with their rules. */
+    public geoblocks.blockstore.wire.FileOp.PoliciesReply policies(String region) throws IOException {
+        long op = ops.incrementAndGet();
+        return (geoblocks.blockstore.wire.FileOp.PoliciesReply) call(region, op, new ClientPort.Policies(op), null);
+    }
+
     /**
      * Sends {@code request}; a refusal because the node is busy (nothing was stored or acknowledged)
      * is sent again after a jittered backoff, up to {@code geoblocks.client.busy-retries} times.
@@ -204,6 +210,9 @@ public final class GeoClient implements AutoCloseable {
         }
         if (r instanceof ClientPort.Move m) {
             return new ClientPort.Move(op, m.name(), m.regions());
+        }
+        if (r instanceof ClientPort.Policies) {
+            return new ClientPort.Policies(op);
         }
         throw new IllegalArgumentException("cannot retry " + r.getClass().getSimpleName());
     }

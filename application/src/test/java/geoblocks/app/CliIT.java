@@ -54,12 +54,23 @@ class CliIT {
     void help_onEveryCommand_exitsZeroWithUsage() throws Exception {
         for (String[] args : List.of(new String[] {"--help"}, new String[] {"server", "--help"},
                 new String[] {"client", "--help"}, new String[] {"client", "--at", "seoul", "put", "--help"},
-                new String[] {"client", "--at", "seoul", "get", "--help"}, new String[] {"client", "--at", "seoul", "stat", "--help"},
+                new String[] {"client", "--at", "seoul", "get", "--help"}, new String[] {"client", "--at", "seoul", "stat", "--help"}, new String[] {"client", "--at", "seoul", "policies", "--help"},
                 new String[] {"demo", "--help"}, new String[] {"bench", "--help"})) {
             Run r = run(args);
             assertEquals(0, r.exit(), String.join(" ", args) + ": " + r);
             assertTrue(r.out().startsWith("Usage:"), r.out());
         }
+    }
+
+    @Test
+    void server_badPlacementPolicy_refusedAtStartNamingTheKey() throws Exception {
+        Path conf = work.resolve("bad-placement.conf");
+        Files.writeString(conf, "geoblocks.placement.policies { eu { copies = 2, terms = [local, closest], requires = [dublin] } }\n");
+        assertOneLineError(run("server", "--id", "seoul", "--config", conf.toString(), "--data", work.resolve("d").toString()),
+                "geoblocks.placement.policies.eu.requires: unknown key");
+        Files.writeString(conf, "geoblocks.placement.policies { eu { copies = 1, terms = [local], require = [dublin, seoul] } }\n");
+        assertOneLineError(run("server", "--id", "seoul", "--config", conf.toString(), "--data", work.resolve("d").toString()),
+                "geoblocks.placement.policies.eu: no 1 regions out of [dublin, mumbai, saopaulo, seoul] satisfy require [dublin, seoul]");
     }
 
     @Test

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * End to end: four real node processes started from node.jar on loopback with the emulated WAN
  * (SPEC.md's RTT matrix); uploads at seoul with every policy, downloads at dublin, checks bytes
- * and replica placement, read fallback past a corrupt replica, and restart after SIGKILL.
+ * and replica placement, read fallback past a corrupt replica, and restart after SIGKILL. The
+ * cluster's config also defines a declarative policy ({@link #PLACEMENT}), used by one upload.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterIT {
@@ -38,11 +39,18 @@ class ClusterIT {
     static Path work;
     static LocalCluster cluster;
     static GeoClient client;
+    /** A copy in the EU and never two copies in one zone: from seoul that is seoul + dublin, not seoul + mumbai. */
+    static final String PLACEMENT = """
+            geoblocks.placement {
+              zones { eu = [dublin], asia = [seoul, mumbai], americas = [saopaulo] }
+              policies { eu-near { copies = 2, terms = [local, closest], require = [eu], max-per-zone = 1 } }
+            }
+            """;
 
     @BeforeAll
     static void start() throws Exception {
         assertTrue(Files.isRegularFile(Path.of(System.getProperty("geoblocks.nodeJar"))), "node.jar must be built");
-        cluster = LocalCluster.start(work.resolve("cluster"), true, List.of("-Xmx256m"));
+        cluster = LocalCluster.start(work.resolve("cluster"), true, List.of("-Xmx256m"), PLACEMENT);
         client = GeoClient.start(AppConfig.load(cluster.configFile()), 20_000);
         awaitAllUp();
     }
@@ -201,6 +209,46 @@ class ClusterIT {
         Path out = work.resolve("out-restart");
         client.get("seoul", "e2e-local", out, null);
         assertEquals(-1, Files.mismatch(work.resolve("in-local"), out));
+    }
+
+    @Test
+    @Order(7)
+    void declarativePolicy_fromTheClusterConfig_placesByItsRules_seenWithStatJson() throws Exception {
+        Path in = file("in-eu-near", (3 << 20) - 5, 99);
+        client.put("seoul", in, "e2e-eu-near", "eu-near", 1 << 20, null);
+        String json = cli("client", "--at", "mumbai", "--config", cluster.configFile().toString(), "stat", "e2e-eu-near", "--json");
+        assertTrue(json.contains("\"policy\":\"eu-near\""), json);
+        for (int i = 0; i < 3; i++) {
+            assertTrue(json.contains("{\"index\":" + i + ",\"length\":"), json);
+        }
+        assertEquals(3, json.split("\"replicas\":\\[\"seoul\",\"dublin\"\\]", -1).length - 1, json);
+        Manifest m = client.stat("seoul", "e2e-eu-near");
+        for (int i = 0; i < m.blocks().size(); i++) {
+            assertTrue(storage("dublin").contains(m.blockId(i)) && storage("seoul").contains(m.blockId(i)), "block " + i);
+            assertTrue(!storage("mumbai").contains(m.blockId(i)), "block " + i + " on mumbai");
+        }
+        Path out = work.resolve("out-eu-near");
+        client.get("saopaulo", "e2e-eu-near", out, null);
+        assertEquals(-1, Files.mismatch(in, out));
+
+        String rules = cli("client", "--at", "dublin", "--config", cluster.configFile().toString(), "policies");
+        assertTrue(rules.contains("eu-near") && rules.contains("declarative")
+                && rules.contains("terms [local, closest]; require eu (dublin); at most 1 per zone"), rules);
+        IOException unknown = assertThrows(IOException.class,
+                () -> client.put("seoul", in, "e2e-unknown", "nearest-eu", 1 << 20, null));
+        assertTrue(unknown.getMessage().contains("unknown policy 'nearest-eu'; choose one of random, tworandom, local,"
+                + " localclosest, localfarthest, balanced, eu-near"), unknown.getMessage());
+    }
+
+    /** Runs node.jar with {@code args} and returns its standard output; fails on a non-zero exit. */
+    static String cli(String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(LocalCluster.launcher(List.of()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "node.jar hung");
+        assertEquals(0, p.exitValue(), String.join(" ", args) + ": " + out);
+        return out;
     }
 
     static FileBlockStorage storage(String region) throws IOException {

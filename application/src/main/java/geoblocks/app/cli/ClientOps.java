@@ -5,11 +5,12 @@ import geoblocks.app.Sizes;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.core.Policy;
 import geoblocks.blockstore.wire.FileOp.Background;
 import geoblocks.blockstore.wire.FileOp.LedbatPeer;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
+import geoblocks.blockstore.wire.FileOp.PoliciesReply;
+import geoblocks.blockstore.wire.FileOp.PolicyInfo;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ final class ClientOps {
     static final class Put implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
         @Parameters(paramLabel = "FILE") Path file;
-        @Option(names = "--policy", defaultValue = "local", description = "random, tworandom, local, localclosest, localfarthest (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--policy", defaultValue = "local", description = "A placement policy of the node: random, tworandom, local, localclosest, localfarthest, balanced, or one from its config (client policies lists them; default: ${DEFAULT-VALUE}).")
         String policy;
         @Option(names = "--block-size", defaultValue = "1MiB", paramLabel = "SIZE", description = "Block size, e.g. 64KiB, 1MiB (default: ${DEFAULT-VALUE}).")
         String blockSize;
@@ -54,7 +55,10 @@ final class ClientOps {
 
         @Override
         public Integer call() throws Exception {
-            Policy p = Policy.parse(policy);
+            String p = policy.trim().toLowerCase(java.util.Locale.ROOT); // the node refuses a name it does not know
+            if (p.isEmpty()) {
+                throw new IllegalArgumentException("--policy must not be empty");
+            }
             long bs = Sizes.parse(blockSize);
             if (bs < 1 || bs > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException("block size " + blockSize + " is out of range");
@@ -68,10 +72,10 @@ final class ClientOps {
             String n = Manifest.validateName(name != null ? name : file.getFileName().toString());
             try (GeoClient c = parent.open()) {
                 long t0 = System.nanoTime();
-                String info = c.put(parent.at, file, n, p.id(), (int) bs, ack, progress("put " + n));
+                String info = c.put(parent.at, file, n, p, (int) bs, ack, progress("put " + n));
                 double ms = (System.nanoTime() - t0) / 1e6;
                 System.out.printf("stored %s (%d bytes, policy %s, blocks of %s%s) at %s in %.0f ms: %s%n",
-                        n, Files.size(file), p.id(), Sizes.human(bs), ack.equals("local") ? ", ack local" : "",
+                        n, Files.size(file), p, Sizes.human(bs), ack.equals("local") ? ", ack local" : "",
                         parent.at, ms, info);
             }
             return 0;
@@ -162,6 +166,31 @@ final class ClientOps {
                 System.out.println("deleted " + name + ": " + c.delete(parent.at, name));
             }
             return 0;
+        }
+    }
+
+    @Command(name = "policies", mixinStandardHelpOptions = true, description = "List the node's placement policies and their rules.")
+    static final class Policies implements Callable<Integer> {
+        @ParentCommand ClientCommand parent;
+        @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            try (GeoClient c = parent.open()) {
+                PoliciesReply r = c.policies(parent.at);
+                System.out.println(json ? Json.policies(r) : text(r));
+            }
+            return 0;
+        }
+
+        static String text(PoliciesReply r) {
+            StringBuilder s = new StringBuilder(String.format("node %s: %d placement policies%n", r.region(), r.policies().size()));
+            s.append(String.format("  %-16s %-12s %6s  %s%n", "NAME", "KIND", "COPIES", "RULES"));
+            for (PolicyInfo p : r.policies()) {
+                s.append(String.format("  %-16s %-12s %6d  %s%n", p.name(), p.kind(), p.copies(), p.rules()));
+            }
+            s.append("  (").append(geoblocks.blockstore.core.placement.PolicySet.COMMON_RULE).append(')');
+            return s.toString();
         }
     }
 

@@ -96,6 +96,17 @@ final class Json {
         return Double.isFinite(v) ? String.valueOf(v) : "null";
     }
 
+    /** {@code policies --json}: the node's region and every policy's name, kind, copies and rules. */
+    static String policies(geoblocks.blockstore.wire.FileOp.PoliciesReply r) {
+        StringBuilder s = new StringBuilder("{\"region\":").append(str(r.region())).append(",\"policies\":[");
+        for (int i = 0; i < r.policies().size(); i++) {
+            geoblocks.blockstore.wire.FileOp.PolicyInfo p = r.policies().get(i);
+            s.append(i == 0 ? "" : ",").append("{\"name\":").append(str(p.name())).append(",\"kind\":").append(str(p.kind()))
+                    .append(",\"copies\":").append(p.copies()).append(",\"rules\":").append(str(p.rules())).append('}');
+        }
+        return s.append("]}").toString();
+    }
+
     static String str(String v) {
         StringBuilder s = new StringBuilder("\"");
         for (char c : v.toCharArray()) {

@@ -9,6 +9,8 @@ import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.FileBlockStorage;
 import geoblocks.blockstore.core.FileReplicationQueueStore;
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.placement.PlacementSettings;
+import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.net.NetAddress;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -50,6 +52,9 @@ public final class ServerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         AppConfig cfg = AppConfig.load(config);
+        // a bad or conflicting policy stops the node here, with a message naming its key
+        PolicySet policies = PolicySet.build(PlacementSettings.from(cfg.config(), cfg.cluster().regionIds()),
+                PolicySet.class.getClassLoader());
         NetAddress self = cfg.cluster().address(region);
         if (!Ports.isFree(self.getIp(), self.getPort())) {
             throw new IllegalStateException("port " + self.getPort() + " on " + self.getIp().getHostAddress()
@@ -65,7 +70,7 @@ public final class ServerCommand implements Callable<Integer> {
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")))
-                .withReplicationQueue(queue);
+                .withReplicationQueue(queue).withPolicies(policies);
         NetworkChoice net = NetworkChoice.of(cfg);
         Kompics.createAndStart(ServerHost.class, new ServerHost.ServerInit(self, node, listening, net),
                 Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()));

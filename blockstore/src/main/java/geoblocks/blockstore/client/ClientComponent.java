@@ -68,6 +68,8 @@ public final class ClientComponent extends ComponentDefinition {
                 SimpleTransfers.oneShot(this, m.op(), new FileOp.MoveReq(m.op(), m.name(), m.regions()))));
         handle(port, ClientPort.Status.class, s -> begin(s.op(),
                 SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
+        handle(port, ClientPort.Policies.class, p -> begin(p.op(),
+                SimpleTransfers.oneShot(this, p.op(), new FileOp.PoliciesReq(p.op()))));
         handle(net, FileMsg.class, this::onMsg);
         handle(control, NetworkException.class, this::onNetworkFailure);
         handle(control, ConnectionStatus.Dropped.class, d -> {

@@ -17,6 +17,7 @@ public final class ClientPort extends PortType {
         request(Delete.class);
         request(Status.class);
         request(Move.class);
+        request(Policies.class);
         indication(Progress.class);
         indication(Result.class);
     }
@@ -83,6 +84,9 @@ public final class ClientPort extends PortType {
 
     /** Value: the node's FileOp.StatusReply (its region and RTT to each peer). */
     public record Status(long op) implements KompicsEvent {}
+
+    /** Value: the node's FileOp.PoliciesReply (every placement policy it knows, with its rules). */
+    public record Policies(long op) implements KompicsEvent {}
 
     public record Progress(long op, long bytes, long total) implements KompicsEvent {}
 

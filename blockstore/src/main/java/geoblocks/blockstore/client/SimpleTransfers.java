@@ -14,13 +14,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The one-request operations: list (paged), stat, delete and status. */
+/** The one-request operations: list (paged), stat, delete, status and policies. */
 final class SimpleTransfers {
     private SimpleTransfers() {}
 
     /**
-     * Sends one request and finishes on {@link Done}, {@link StatusReply} or {@link Failed};
-     * {@link FileOp.PutProgress} on the way (a move's copied bytes) is passed on as progress.
+     * Sends one request and finishes on {@link Done}, {@link StatusReply}, {@link FileOp.PoliciesReply}
+     * or {@link Failed}; {@link FileOp.PutProgress} on the way (a move's copied bytes) is passed on as
+     * progress.
      */
     static Transfer oneShot(ClientComponent client, long op, FileOp request) {
         return new Transfer() {
@@ -35,6 +36,8 @@ final class SimpleTransfers {
                     client.finish(op, null, d.info());
                 } else if (reply instanceof StatusReply s) {
                     client.finish(op, null, s);
+                } else if (reply instanceof FileOp.PoliciesReply p) {
+                    client.finish(op, null, p);
                 } else if (reply instanceof Failed f) {
                     client.finish(op, f.error(), null);
                 } else if (reply instanceof FileOp.PutProgress p) {

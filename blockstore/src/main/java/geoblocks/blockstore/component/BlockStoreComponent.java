@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.Block;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.BlockStorage;
+import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
@@ -24,17 +25,20 @@ import se.sics.kompics.Negative;
  * them together (one fsync'ed 1 MiB block at a time reached 77 MB/s on our disk, eight at once
  * 150 MB/s); in the simulator and unit tests a direct executor, which runs it in the handler.
  * Answers are triggered when the I/O is done. Errors become answers with a message; nothing here
- * crashes the node.
+ * crashes the node. The bytes of every block written or read are counted in the node's
+ * {@link LoadMeter} (its recent load, which the RTT probes carry).
  */
 public final class BlockStoreComponent extends ComponentDefinition {
     private static final Logger LOG = LoggerFactory.getLogger(BlockStoreComponent.class);
     private final Negative<BlockStorePort> port = provides(BlockStorePort.class);
     private final BlockStorage storage;
     private final Executor io;
+    private final LoadMeter meter;
 
     public BlockStoreComponent(BlockStoreInit init) {
         this.storage = init.storage;
         this.io = init.io;
+        this.meter = init.meter;
         handle(port, StoreBlock.class, this::onStore);
         handle(port, ReadBlock.class, this::onRead);
         handle(port, DeleteBlocks.class, this::onDelete);
@@ -56,6 +60,7 @@ public final class BlockStoreComponent extends ComponentDefinition {
         String error = null;
         try {
             storage.put(s.id(), s.data(), s.crc());
+            meter.recordIo(s.data().length);
         } catch (IOException | RuntimeException e) {
             error = e.getMessage();
             LOG.warn("store of {} failed: {}", s.id(), error);
@@ -66,6 +71,7 @@ public final class BlockStoreComponent extends ComponentDefinition {
     private void read(ReadBlock r) {
         try {
             Block b = storage.get(r.id());
+            meter.recordIo(b.length());
             trigger(new BlockRead(r.req(), r.id(), b, null), port);
         } catch (IOException | RuntimeException e) {
             LOG.warn("read of {} failed: {}", r.id(), e.getMessage());
@@ -86,6 +92,7 @@ public final class BlockStoreComponent extends ComponentDefinition {
     public static final class BlockStoreInit extends Init<BlockStoreComponent> {
         final BlockStorage storage;
         final Executor io;
+        final LoadMeter meter;
 
         /** Runs I/O in the handler (simulator, tests). */
         public BlockStoreInit(BlockStorage storage) {
@@ -94,8 +101,14 @@ public final class BlockStoreComponent extends ComponentDefinition {
 
         /** Runs I/O on {@code io}; answers are triggered from its threads. */
         public BlockStoreInit(BlockStorage storage, Executor io) {
+            this(storage, io, new LoadMeter(storage::space));
+        }
+
+        /** As above, counting block bytes in {@code meter}. */
+        public BlockStoreInit(BlockStorage storage, Executor io, LoadMeter meter) {
             this.storage = storage;
             this.io = io;
+            this.meter = meter;
         }
     }
 }

@@ -4,7 +4,10 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
+import geoblocks.blockstore.core.placement.PolicyCatalog;
+import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.port.BlockStorePort;
+import geoblocks.blockstore.port.PlacementPort;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.port.RttPort;
@@ -56,6 +59,8 @@ public final class FileService extends ComponentDefinition {
     private final Positive<LedbatPort> ledbat = requires(LedbatPort.class);
     /** Connection failures (NettyNetwork); left unconnected in the simulator. */
     private final Positive<NetworkControl> control = requires(NetworkControl.class);
+    /** Where blocks go: every upload and re-replication asks the placement component. */
+    private final Positive<PlacementPort> placementPort = requires(PlacementPort.class);
 
     private final NodeContext node;
     private final TransferCounters counters = new TransferCounters();
@@ -75,7 +80,7 @@ public final class FileService extends ComponentDefinition {
     public FileService(FileServiceInit init) {
         NodeSettings settings = init.settings;
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
-                e -> trigger(e, net), e -> trigger(e, store));
+                e -> trigger(e, net), e -> trigger(e, store), e -> trigger(e, placementPort), init.policies);
         this.replicas = new ReplicaServer(node, d -> trigger(d, store));
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
@@ -111,6 +116,8 @@ public final class FileService extends ComponentDefinition {
                 node.pending().failPeer(peer, "cannot reach " + peer + ": " + e.message);
             }
         });
+        handle(placementPort, PlacementPort.Placed.class, node.placements()::onPlaced);
+        handle(placementPort, PlacementPort.PlacementRefused.class, node.placements()::onRefused);
         handle(store, BlockStored.class, node::stored);
         handle(store, BlockRead.class, node::read);
         handle(net, FileMsg.class, this::onMsg);
@@ -193,6 +200,9 @@ public final class FileService extends ComponentDefinition {
             requests.onStatus(from, p);
         } else if (op instanceof MoveReq p) {
             migrations.onMove(from, p);
+        } else if (op instanceof PoliciesReq p) {
+            node.send(from, new PoliciesReply(p.req(), node.region(), node.policies().policies().stream()
+                    .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList()));
         } else if (isNodeRequest(op)) {
             if (node.regionOf(from).isEmpty()) {
                 node.send(from, new Failed(op.req(), "node-to-node request from " + from + ", not a cluster member"));
@@ -242,6 +252,8 @@ public final class FileService extends ComponentDefinition {
         final ManifestStore manifests;
         final long seed;
         final ReplicationQueueStore replicationQueue;
+        /** Names and rules of the placement policies (the placement component has the policies). */
+        PolicyCatalog policies = PolicySet.defaults().catalog();
 
         public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
                 ManifestStore manifests, long seed) {
@@ -257,6 +269,12 @@ public final class FileService extends ComponentDefinition {
             this.settings = settings;
             this.manifests = manifests;
             this.seed = seed;
+        }
+
+        /** This init with the names and rules of the node's placement policies. */
+        public FileServiceInit withPolicies(PolicyCatalog catalog) {
+            this.policies = catalog;
+            return this;
         }
     }
 }

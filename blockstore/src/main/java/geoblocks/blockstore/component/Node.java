@@ -4,6 +4,8 @@ import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.core.placement.PlacementRequest;
+import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.wire.FileOp;
@@ -67,4 +69,10 @@ interface Node {
     void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done);
 
     void readLocal(BlockId id, Consumer<BlockRead> done);
+
+    /** Asks the placement component where a block's copies go: {@code placed} gets the regions, or {@code refused} why not. */
+    void place(PlacementRequest request, Consumer<java.util.List<String>> placed, Consumer<String> refused);
+
+    /** Names and rules of the placement policies this node knows. */
+    PolicyCatalog policies();
 }

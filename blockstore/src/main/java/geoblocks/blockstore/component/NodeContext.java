@@ -6,6 +6,8 @@ import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
+import geoblocks.blockstore.core.placement.PlacementRequest;
+import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.port.BlockStorePort.ReadBlock;
@@ -29,8 +31,9 @@ import se.sics.kompics.network.Transport;
 
 /**
  * The {@link Node} the file service's parts share: who and where this node is, its latest RTT
- * table, its outstanding requests to peers ({@link Pending}), its memory budget, and the two
- * outlets (network messages and block-store requests) it triggers through. Counts the block bytes
+ * table, its outstanding requests to peers ({@link Pending}), its memory budget, its placement
+ * policies' catalog, and the three outlets (network messages, block-store requests, placement
+ * requests) it triggers through. Counts the block bytes
  * every TCP message carries. Not thread-safe: the file service's handlers own it.
  */
 final class NodeContext implements Node {
@@ -44,6 +47,8 @@ final class NodeContext implements Node {
     private final TransferCounters counters;
     private final Consumer<KompicsEvent> network;
     private final Consumer<KompicsEvent> blockStore;
+    private final Placements placements;
+    private final PolicyCatalog policies;
     private final Pending pending = new Pending();
     private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
     private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
@@ -52,7 +57,10 @@ final class NodeContext implements Node {
     private long reqSeq;
 
     NodeContext(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings, ManifestStore manifests,
-            long seed, TransferCounters counters, Consumer<KompicsEvent> network, Consumer<KompicsEvent> blockStore) {
+            long seed, TransferCounters counters, Consumer<KompicsEvent> network, Consumer<KompicsEvent> blockStore,
+            Consumer<KompicsEvent> placement, PolicyCatalog policies) {
+        this.placements = new Placements(placement, this::newReq);
+        this.policies = policies;
         this.self = self;
         this.region = region;
         this.cluster = cluster;
@@ -69,6 +77,11 @@ final class NodeContext implements Node {
     /** The outstanding requests to peers, for the component's timer and failure handlers. */
     Pending pending() {
         return pending;
+    }
+
+    /** The placement component's answers go here. */
+    Placements placements() {
+        return placements;
     }
 
     void setRtt(RttTable table) {
@@ -226,5 +239,15 @@ final class NodeContext implements Node {
         long req = newReq();
         readWaiters.put(req, done);
         blockStore.accept(new ReadBlock(req, id));
+    }
+
+    @Override
+    public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
+        placements.place(request, placed, refused);
+    }
+
+    @Override
+    public PolicyCatalog policies() {
+        return policies;
     }
 }

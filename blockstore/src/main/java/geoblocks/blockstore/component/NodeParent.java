@@ -4,7 +4,10 @@ import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.core.placement.LoadMeter;
+import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.port.BlockStorePort;
+import geoblocks.blockstore.port.PlacementPort;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.ledbat.component.LedbatComponent;
 import geoblocks.ledbat.component.LedbatInit;
@@ -12,6 +15,7 @@ import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import geoblocks.net.WanEmulator;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -25,8 +29,8 @@ import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.timer.Timer;
 
 /**
- * One geoblocks node: wires BlockStore, RTTMonitor, LEDBAT (background block streams) and
- * FileService over the Network and Timer it requires, with the emulated WAN in between when the
+ * One geoblocks node: wires BlockStore, RTTMonitor, PlacementPolicy ({@link PlacementComponent}),
+ * LEDBAT (background block streams) and FileService over the Network and Timer it requires, with the emulated WAN in between when the
  * cluster asks for it (so LEDBAT's datagrams see the same emulated delays as the TCP messages). The same parent runs
  * in production (under a host with NettyNetwork and JavaTimer) and in the simulator.
  */
@@ -46,11 +50,17 @@ public final class NodeParent extends ComponentDefinition {
         }
         Map<String, NetAddress> peers = new LinkedHashMap<>(init.cluster.regions());
         peers.remove(init.region);
-        Component blocks = create(BlockStoreComponent.class, new BlockStoreComponent.BlockStoreInit(init.blocks, init.io));
+        LoadMeter meter = new LoadMeter(init.blocks::space);
+        Component blocks = create(BlockStoreComponent.class,
+                new BlockStoreComponent.BlockStoreInit(init.blocks, init.io, meter));
         Component monitor = create(RttMonitor.class,
-                new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings));
+                new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings, meter));
+        PolicySet policies = init.policies != null ? init.policies : PolicySet.defaults();
+        Component placement = create(PlacementComponent.class, new PlacementComponent.PlacementInit(init.region,
+                new ArrayList<>(peers.keySet()), policies, init.seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL));
         Component files = create(FileService.class, new FileService.FileServiceInit(init.self, init.region,
-                init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue));
+                init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue)
+                .withPolicies(policies.catalog()));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         for (Component c : new Component[] {monitor, files, ledbat}) {
             connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
@@ -59,6 +69,8 @@ public final class NodeParent extends ComponentDefinition {
         connect(files.getNegative(NetworkControl.class), control, Channel.TWO_WAY);
         connect(files.getNegative(BlockStorePort.class), blocks.getPositive(BlockStorePort.class), Channel.TWO_WAY);
         connect(files.getNegative(RttPort.class), monitor.getPositive(RttPort.class), Channel.TWO_WAY);
+        connect(placement.getNegative(RttPort.class), monitor.getPositive(RttPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(PlacementPort.class), placement.getPositive(PlacementPort.class), Channel.TWO_WAY);
         connect(files.getNegative(LedbatPort.class), ledbat.getPositive(LedbatPort.class), Channel.TWO_WAY);
     }
 
@@ -76,6 +88,8 @@ public final class NodeParent extends ComponentDefinition {
         final boolean ledbatBursts;
         /** Where the coordinator keeps the copies owed after {@code put --ack local} (in memory unless set). */
         final ReplicationQueueStore replicationQueue;
+        /** The node's placement policies; null: {@link PolicySet#defaults()}. */
+        final PolicySet policies;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -86,12 +100,13 @@ public final class NodeParent extends ComponentDefinition {
         /** A node whose block I/O runs on {@code io} (production: a pool, see BlockStoreComponent). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io) {
-            this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory());
+            this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), null);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io, boolean ledbatBursts,
-                ReplicationQueueStore replicationQueue) {
+                ReplicationQueueStore replicationQueue, PolicySet policies) {
+            this.policies = policies;
             this.replicationQueue = replicationQueue;
             this.ledbatBursts = ledbatBursts;
             this.io = io;
@@ -106,12 +121,17 @@ public final class NodeParent extends ComponentDefinition {
 
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
-            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue);
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue, policies);
         }
 
         /** This init with the replication queue kept in {@code queue} (production: a file in the data dir). */
         public NodeInit withReplicationQueue(ReplicationQueueStore queue) {
-            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue);
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, policies);
+        }
+
+        /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
+        public NodeInit withPolicies(PolicySet set) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue, set);
         }
     }
 }

@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.core.placement.PlacementRequest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,8 +13,10 @@ import java.util.TreeSet;
 
 /**
  * Brings blocks whose replica sits on a node that has been down for {@code replaceAfterNanos}
- * back to their replica count: copies the block (fetched and checked like a download) to the
- * nearest up region that does not hold it yet, and only once that copy is durable rewrites the
+ * back to their replica count: copies the block (fetched and checked like a download) to the region
+ * the file's placement policy picks for a new copy next to the ones that stay (asked of the
+ * placement component; for the seed policies the nearest up region, this node first, that does not
+ * hold it yet and has room), and only once that copy is durable rewrites the
  * manifest (the gone region replaced by the new one) and publishes it. One leader per file does
  * this (the smallest up region holding any of its blocks), so two nodes never rewrite the same
  * manifest at once; one block at a time. The copy is a background one ({@link ReplicaCopy}): over
@@ -69,7 +72,8 @@ final class Rereplicator {
             }
             for (int i = 0; i < m.blocks().size(); i++) {
                 for (String r : m.blocks().get(i).replicas()) {
-                    if (gone.contains(r) && replace(m, i, r)) {
+                    if (gone.contains(r)) {
+                        replace(m, i, r);
                         return;
                     }
                 }
@@ -84,23 +88,18 @@ final class Rereplicator {
         return !holders.isEmpty() && holders.first().equals(node.region());
     }
 
-    /** Starts copying block {@code index} away from {@code gone}; false when no region can take it. */
-    private boolean replace(Manifest m, int index, String gone) {
+    /** Starts copying block {@code index} away from {@code gone} to where the placement component says. */
+    private void replace(Manifest m, int index, String gone) {
         Manifest.BlockRef ref = m.blocks().get(index);
-        List<String> candidates = new ArrayList<>();
-        if (!ref.replicas().contains(node.region())) {
-            candidates.add(node.region());
-        }
-        node.rtt().ranking().stream().filter(r -> !ref.replicas().contains(r)).forEach(candidates::add);
-        if (candidates.isEmpty()) {
-            return false;
-        }
-        String target = candidates.get(0);
+        List<String> held = new ArrayList<>(ref.replicas());
+        held.remove(gone);
         BlockId id = m.blockId(index);
         busy = true;
-        Downloads.fetch(node, m, index, data -> store(m.name(), index, id, data, ref.crc(), gone, target),
-                why -> done("cannot read block " + id + " to re-replicate it: " + why));
-        return true;
+        node.place(PlacementRequest.replacement(m.policy(), ref.length(), held), targets -> {
+            String target = targets.get(0);
+            Downloads.fetch(node, m, index, data -> store(m.name(), index, id, data, ref.crc(), gone, target),
+                    why -> done("cannot read block " + id + " to re-replicate it: " + why));
+        }, why -> done("no region can take a new copy of block " + id + " of '" + m.name() + "': " + why));
     }
 
     private void store(String name, int index, BlockId id, byte[] data, int crc, String gone, String target) {

@@ -3,6 +3,8 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttEstimator;
 import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.core.placement.LoadMeter;
+import geoblocks.blockstore.core.placement.NodeLoad;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.blockstore.port.RttPort.RttUpdate;
 import geoblocks.blockstore.wire.RttProbe;
@@ -26,7 +28,9 @@ import se.sics.kompics.timer.Timer;
 /**
  * The RTT monitor: pings every other node over UDP each probe interval, answers their pings, keeps
  * a median-filtered estimate per peer ({@link RttEstimator}) and publishes an {@link RttTable}
- * after every round. A peer that stops answering is marked down.
+ * after every round. A peer that stops answering is marked down. With a {@link LoadMeter} its
+ * pings and pongs also carry this node's load (disk space, recent block I/O), and every update
+ * passes on the loads heard since the previous one.
  */
 public final class RttMonitor extends ComponentDefinition {
     private final Negative<RttPort> rttPort = provides(RttPort.class);
@@ -39,6 +43,11 @@ public final class RttMonitor extends ComponentDefinition {
     private final Map<NetAddress, String> regionByAddress = new HashMap<>();
     private final Map<String, RttEstimator> estimators = new LinkedHashMap<>();
     private final long intervalMs;
+    /** This node's load gauge, or null (probes then carry no load). */
+    private final LoadMeter meter;
+    /** Loads reported since the last RttUpdate, this node's own included. */
+    private final Map<String, NodeLoad> freshLoads = new HashMap<>();
+    private NodeLoad mine;
     private long seq;
 
     public RttMonitor(RttMonitorInit init) {
@@ -46,6 +55,7 @@ public final class RttMonitor extends ComponentDefinition {
         this.region = init.region;
         this.peers = init.peers;
         this.intervalMs = init.settings.probeIntervalMs();
+        this.meter = init.meter;
         peers.forEach((r, a) -> {
             regionByAddress.put(a, r);
             estimators.put(r, new RttEstimator(init.settings.rttWindow(), init.settings.downAfterMs() * 1_000_000L));
@@ -62,18 +72,30 @@ public final class RttMonitor extends ComponentDefinition {
     private void probeAll() {
         long now = System.nanoTime();
         seq++;
-        for (NetAddress peer : peers.values()) {
-            trigger(new RttProbe(new NetHeader(self, peer, Transport.UDP), false, seq, now), net);
+        if (meter != null) {
+            mine = meter.sample(now);
+            freshLoads.put(region, mine);
         }
-        trigger(new RttUpdate(table(now)), rttPort);
+        for (NetAddress peer : peers.values()) {
+            trigger(new RttProbe(new NetHeader(self, peer, Transport.UDP), false, seq, now, mine), net);
+        }
+        publish(now);
+    }
+
+    private void publish(long now) {
+        trigger(new RttUpdate(table(now), freshLoads), rttPort);
+        freshLoads.clear();
     }
 
     private void onProbe(RttProbe p) {
+        String peer = regionByAddress.get(p.getHeader().source());
+        if (peer != null && p.load() != null) {
+            freshLoads.put(peer, p.load());
+        }
         if (!p.isPong()) {
-            trigger(p.echo(), net);
+            trigger(p.echo(peer != null ? mine : null), net); // this node's load only to cluster members
             return;
         }
-        String peer = regionByAddress.get(p.getHeader().source());
         if (peer == null) {
             return; // not a cluster member
         }
@@ -86,7 +108,7 @@ public final class RttMonitor extends ComponentDefinition {
         boolean wasUp = e.isUp(now);
         e.onSample(rttNanos / 1e6, now);
         if (!wasUp) {
-            trigger(new RttUpdate(table(now)), rttPort); // a peer came up: tell placement at once
+            publish(now); // a peer came up: tell placement at once
         }
     }
 
@@ -114,13 +136,21 @@ public final class RttMonitor extends ComponentDefinition {
         final String region;
         final Map<String, NetAddress> peers;
         final NodeSettings settings;
+        final LoadMeter meter;
 
-        /** {@code peers}: every other node by region (self excluded). */
+        /** {@code peers}: every other node by region (self excluded); probes carry no load. */
         public RttMonitorInit(NetAddress self, String region, Map<String, NetAddress> peers, NodeSettings settings) {
+            this(self, region, peers, settings, null);
+        }
+
+        /** As above, with this node's load from {@code meter} in every probe. */
+        public RttMonitorInit(NetAddress self, String region, Map<String, NetAddress> peers, NodeSettings settings,
+                LoadMeter meter) {
             this.self = self;
             this.region = region;
             this.peers = Map.copyOf(peers);
             this.settings = settings;
+            this.meter = meter;
         }
     }
 }

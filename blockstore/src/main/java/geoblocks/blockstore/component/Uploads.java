@@ -2,10 +2,9 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.core.PlacementException;
-import geoblocks.blockstore.core.Policy;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.UploadAssembly;
+import geoblocks.blockstore.core.placement.PlacementRequest;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -18,10 +17,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Uploads coordinated by this node. A client streams blocks in order; each complete block is
- * checked against the client's CRC32C, placed by the upload's policy and sent to every replica.
+ * checked against the client's CRC32C, placed by the upload's policy (asked of the placement
+ * component, {@link Node#place}) and sent to every replica.
  * The client hears {@link PutProgress} only for prefixes whose blocks are durable on every
  * replica, and {@link Done} only after the manifest is durable here and published to the peers
  * that are up. Any replica failure fails the upload: success is never reported with fewer
@@ -46,7 +47,7 @@ final class Uploads {
         Key key = new Key(client, b.req());
         try {
             Manifest.validateName(b.name());
-            Policy policy = Policy.parse(b.policy());
+            String policy = node.policies().canonical(b.policy());
             if (!FileOp.ACK_ALL.equals(b.ack()) && !FileOp.ACK_LOCAL.equals(b.ack())) {
                 throw new IllegalArgumentException("ack must be all or local, was '" + b.ack() + "'");
             }
@@ -111,10 +112,10 @@ final class Uploads {
         final String name;
         final long size;
         final int blockSize;
-        final Policy policy;
+        final String policy;
         final boolean ackLocal;
         /** With ack local: per block, the chosen regions that get their copy from the replication queue. */
-        final List<List<String>> later = new ArrayList<>();
+        final Map<Integer, List<String>> later = new TreeMap<>();
         final String fileId;
         final Manifest.BlockRef[] refs;
         final UploadAssembly assembly;
@@ -123,7 +124,7 @@ final class Uploads {
         long metaReserved;
         long lastActivity = node.now();
 
-        Upload(Key key, PutBegin b, Policy policy) {
+        Upload(Key key, PutBegin b, String policy) {
             this.key = key;
             this.name = b.name();
             this.size = b.size();
@@ -145,20 +146,21 @@ final class Uploads {
         }
 
         void replicate(int index, byte[] data, int blockCrc) {
-            List<String> targets;
-            try {
-                targets = policy.place(node.rtt(), node.random());
-            } catch (PlacementException e) {
-                fail(e.getMessage());
-                return;
-            }
+            node.place(PlacementRequest.upload(policy, data.length), targets -> {
+                if (!failed) {
+                    replicateTo(index, data, blockCrc, targets);
+                }
+            }, this::fail);
+        }
+
+        void replicateTo(int index, byte[] data, int blockCrc, List<String> targets) {
             refs[index] = new Manifest.BlockRef(data.length, blockCrc, targets);
             List<String> now = targets;
             if (ackLocal) {
                 now = List.of(node.rtt().readOrder(targets).get(0)); // this node first, then the nearest
                 List<String> rest = new ArrayList<>(targets);
                 rest.remove(now.get(0));
-                later.add(rest);
+                later.put(index, rest);
             }
             assembly.expectCopies(index, now.size());
             BlockId id = BlockId.ofFileBlock(fileId, index);
@@ -204,14 +206,10 @@ final class Uploads {
         }
 
         void finish() {
-            Manifest m = new Manifest(name, fileId, size, blockSize, policy.id(), node.region(),
+            Manifest m = new Manifest(name, fileId, size, blockSize, policy, node.region(),
                     System.currentTimeMillis(), List.of(refs));
             List<ReplicationQueue.Copy> copies = new ArrayList<>();
-            for (int i = 0; i < later.size(); i++) {
-                for (String region : later.get(i)) {
-                    copies.add(new ReplicationQueue.Copy(name, fileId, i, region));
-                }
-            }
+            later.forEach((i, regions) -> regions.forEach(region -> copies.add(new ReplicationQueue.Copy(name, fileId, i, region))));
             try {
                 if (!copies.isEmpty()) {
                     replicator.enqueue(copies); // durable before the manifest: a crash in between leaves no acked gap

@@ -24,4 +24,9 @@ public interface BlockStorage {
 
     /** Every block id held, sorted. */
     List<BlockId> list() throws IOException;
+
+    /** The space of the disk the blocks are on, for placement; {@link DiskSpace#UNKNOWN} when not measured. */
+    default DiskSpace space() {
+        return DiskSpace.UNKNOWN;
+    }
 }

@@ -193,6 +193,19 @@ public final class FileBlockStorage implements BlockStorage {
         return Files.deleteIfExists(pathOf(id));
     }
 
+    /** The file system's total and usable bytes and this store's reserve ({@code minFreeBytes}); unknown when read-only. */
+    @Override
+    public DiskSpace space() {
+        if (store == null) {
+            return DiskSpace.UNKNOWN;
+        }
+        try {
+            return new DiskSpace(store.getTotalSpace(), store.getUsableSpace(), minFreeBytes);
+        } catch (IOException e) {
+            return DiskSpace.UNKNOWN;
+        }
+    }
+
     @Override
     public boolean contains(BlockId id) {
         return Files.exists(pathOf(id));

@@ -1,20 +1,55 @@
 package geoblocks.blockstore.core;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** In-memory {@link BlockStorage} for the simulator and tests; same contract, no durability. */
+/**
+ * In-memory {@link BlockStorage} for the simulator and tests; same contract, no durability. By
+ * default unlimited (its {@link #space()} is unknown); with a capacity it behaves like a disk of
+ * that size: a write that would leave less than the reserve free is refused as "disk full", as
+ * {@link FileBlockStorage} does, and {@link #space()} reports what is used.
+ */
 public final class MemoryBlockStorage implements BlockStorage {
     private final ConcurrentHashMap<BlockId, Block> blocks = new ConcurrentHashMap<>();
+    private final long capacityBytes;
+    private final long reserveBytes;
+    /** Data bytes held; updated under the lock so that replacing a block counts once. */
+    private long usedBytes;
+
+    /** Unlimited storage. */
+    public MemoryBlockStorage() {
+        this.capacityBytes = 0;
+        this.reserveBytes = 0;
+    }
+
+    /** Storage of {@code capacityBytes} that refuses a write leaving less than {@code reserveBytes} free. */
+    public MemoryBlockStorage(long capacityBytes, long reserveBytes) {
+        if (capacityBytes <= 0 || reserveBytes < 0 || reserveBytes >= capacityBytes) {
+            throw new IllegalArgumentException("capacity must be > 0 and reserve in 0..capacity, were " + capacityBytes
+                    + " and " + reserveBytes + " bytes");
+        }
+        this.capacityBytes = capacityBytes;
+        this.reserveBytes = reserveBytes;
+    }
 
     @Override
-    public void put(BlockId id, byte[] data, int crc) throws CorruptBlockException {
+    public void put(BlockId id, byte[] data, int crc) throws IOException {
         int actual = Checksums.crc32c(data);
         if (actual != crc) {
             throw new CorruptBlockException(id, "checksum " + Checksums.hex(actual) + " != expected " + Checksums.hex(crc));
         }
-        blocks.put(id, new Block(data.clone(), crc));
+        synchronized (this) {
+            Block old = blocks.get(id);
+            long after = usedBytes - (old == null ? 0 : old.data().length) + data.length;
+            if (capacityBytes > 0 && capacityBytes - after < reserveBytes) {
+                throw new IOException("disk full: " + ((capacityBytes - usedBytes) >> 20) + " MiB free, block " + id
+                        + " needs " + data.length + " bytes and " + (reserveBytes >> 20) + " MiB must stay free");
+            }
+            blocks.put(id, new Block(data.clone(), crc));
+            usedBytes = after;
+        }
     }
 
     @Override
@@ -30,8 +65,12 @@ public final class MemoryBlockStorage implements BlockStorage {
     }
 
     @Override
-    public boolean delete(BlockId id) {
-        return blocks.remove(id) != null;
+    public synchronized boolean delete(BlockId id) {
+        Block old = blocks.remove(id);
+        if (old != null) {
+            usedBytes -= old.data().length;
+        }
+        return old != null;
     }
 
     @Override
@@ -44,6 +83,17 @@ public final class MemoryBlockStorage implements BlockStorage {
         List<BlockId> ids = new ArrayList<>(blocks.keySet());
         ids.sort(null);
         return ids;
+    }
+
+    @Override
+    public synchronized DiskSpace space() {
+        return capacityBytes == 0 ? DiskSpace.UNKNOWN
+                : new DiskSpace(capacityBytes, Math.max(0, capacityBytes - usedBytes), reserveBytes);
+    }
+
+    /** Data bytes held. */
+    public synchronized long usedBytes() {
+        return usedBytes;
     }
 
     /** Test hook: flips one bit of a stored block, as a bad disk would. */

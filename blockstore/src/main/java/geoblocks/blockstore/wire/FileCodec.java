@@ -74,8 +74,8 @@ public final class FileCodec implements WireCodec<FileMsg> {
         ListReq.class, StatReq.class, DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class,
         ListPart.class, StatusReply.class, ManifestPart.class, Done.class, Failed.class, ReplicaData.class,
         ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class,
-        BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class, StatPending.class, MoveReq.class,
-        MoveCopy.class, DropBlocks.class};
+        BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class, StatPending.class, PoliciesReq.class,
+        PoliciesReply.class, MoveReq.class, MoveCopy.class, DropBlocks.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -166,6 +166,14 @@ public final class FileCodec implements WireCodec<FileMsg> {
             for (PendingCopy c : p.copies()) {
                 o.i32(c.block()); o.str(c.region());
             }
+        } else if (op instanceof PoliciesReq) {
+            // no fields
+        } else if (op instanceof PoliciesReply p) {
+            o.str(p.region());
+            o.u16(p.policies().size());
+            for (PolicyInfo i : p.policies()) {
+                o.str(i.name()); o.str(i.kind()); o.i32(i.copies()); o.str(i.rules());
+            }
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -241,9 +249,19 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 }
                 return new StatPending(req, known, copies);
             }
-            case 26: return new MoveReq(req, r.str(), strings(r));
-            case 27: return new MoveCopy(req, r.str(), r.i32(), r.i32(), strings(r));
-            case 28: return new DropBlocks(req, r.str(), strings(r));
+            case 26: return new PoliciesReq(req);
+            case 27: {
+                String region = r.str();
+                int n = r.count();
+                List<PolicyInfo> policies = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    policies.add(new PolicyInfo(r.str(), r.str(), r.i32(), r.str()));
+                }
+                return new PoliciesReply(req, region, policies);
+            }
+            case 28: return new MoveReq(req, r.str(), strings(r));
+            case 29: return new MoveCopy(req, r.str(), r.i32(), r.i32(), strings(r));
+            case 30: return new DropBlocks(req, r.str(), strings(r));
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }

@@ -42,6 +42,9 @@ public sealed interface FileOp {
 
     record StatusReq(long req) implements FileOp {}
 
+    /** The node's placement policies ({@code client policies}); answered by {@link PoliciesReply}. */
+    record PoliciesReq(long req) implements FileOp {}
+
     // ---- coordinator -> client
     /** Blocks covering bytes {@code 0..durableBytes} are durable on every replica the policy wants (for a move: block bytes copied so far). */
     record PutProgress(long req, long durableBytes) implements FileOp {}
@@ -73,6 +76,16 @@ public sealed interface FileOp {
     record StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
             long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background)
             implements FileOp {}
+
+    /** One placement policy of a node: name, kind (seed, built-in, declarative, custom), copies and rules. */
+    record PolicyInfo(String name, String kind, int copies, String rules) {
+        public PolicyInfo {
+            rules = clip(rules);
+        }
+    }
+
+    /** Every placement policy the node knows, in the order it lists them. */
+    record PoliciesReply(long req, String region, List<PolicyInfo> policies) implements FileOp {}
 
     /** Node-to-node block bytes sent and received per transport (see {@code TransferCounters}). */
     record Transfers(long tcpSent, long tcpReceived, long ledbatSent, long ledbatReceived, long tcpBackgroundSent,

@@ -94,7 +94,12 @@ class FileCodecTest {
                 new BackgroundFetch(22, "", 0, 0),
                 new BackgroundOffer(23, "b-f00d-3", Integer.MAX_VALUE, -1),
                 new BackgroundStored(24, "b-f00d-3", true, ""),
-                new BackgroundStored(24, "b-f00d-3", false, "checksum 00000001 != manifest 00000002 " + unicode));
+                new BackgroundStored(24, "b-f00d-3", false, "checksum 00000001 != manifest 00000002 " + unicode),
+                new PoliciesReq(25),
+                new PoliciesReply(26, "seoul", List.of()),
+                new PoliciesReply(26, unicode, List.of(new PolicyInfo("local", "seed", 1, "this node"),
+                        new PolicyInfo("eu-near", "declarative", Integer.MAX_VALUE, maxString.substring(0, FileOp.MAX_TEXT_BYTES)),
+                        new PolicyInfo("", "", -1, ""))));
     }
 
     @Test
@@ -102,7 +107,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(28, covered.size());
+        assertEquals(30, covered.size());
     }
 
     @Test
@@ -137,7 +142,8 @@ class FileCodecTest {
             DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class, ListPart.class, StatusReply.class,
             ManifestPart.class, Done.class, Failed.class, ReplicaData.class, ReplicaStored.class, FetchBlock.class,
             BlockData.class, LookupManifest.class, DeleteFile.class, BackgroundFetch.class, BackgroundOffer.class,
-            BackgroundStored.class, StatPending.class, MoveReq.class, MoveCopy.class, DropBlocks.class};
+            BackgroundStored.class, StatPending.class, PoliciesReq.class, PoliciesReply.class, MoveReq.class,
+            MoveCopy.class, DropBlocks.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -177,7 +183,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 29, 100, 255}) {
+        for (int tag : new int[] {0, 31, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());

@@ -89,4 +89,36 @@ class RttProbeCodecTest {
             decodeOrMalformed(CODEC, bad);
         }
     }
+
+    @Test
+    void load_roundTrips_andANoLoadProbeKeepsItsSize() throws MalformedMessageException {
+        geoblocks.blockstore.core.placement.NodeLoad load = new geoblocks.blockstore.core.placement.NodeLoad(
+                new geoblocks.blockstore.core.DiskSpace(Long.MAX_VALUE, 5L << 30, 256L << 20), 123_456_789);
+        for (RttProbe p : List.of(new RttProbe(V4, false, 3, 9, load), new RttProbe(V6, false, 4, 8).echo(load))) {
+            byte[] wire = encode(CODEC, p);
+            assertEquals(Wire.headerSize(p.getHeader()) + 17 + 32, wire.length);
+            assertEquals(wire.length, p.wireSize());
+            ByteBuffer in = ByteBuffer.wrap(wire);
+            RttProbe back = CODEC.decode(in);
+            assertEquals(0, in.remaining());
+            assertEquals(load, back.load());
+            assertEquals(p.isPong(), back.isPong());
+        }
+        assertEquals(null, CODEC.decode(ByteBuffer.wrap(encode(CODEC, new RttProbe(V4, true, 1, 2)))).load());
+    }
+
+    @Test
+    void load_truncatedOrNegative_throwsMalformed() {
+        byte[] wire = encode(CODEC, new RttProbe(V4, false, 3, 9, geoblocks.blockstore.core.placement.NodeLoad.UNKNOWN));
+        int end = Wire.headerSize(V4) + 17;
+        for (int len = end + 1; len < wire.length; len++) {
+            int cut = len;
+            assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, cut), "cut to " + cut);
+        }
+        byte[] negative = wire.clone();
+        ByteBuffer.wrap(negative).putLong(end + 8, -1); // disk free
+        MalformedMessageException e = assertThrows(MalformedMessageException.class,
+                () -> decode(CODEC, negative, negative.length));
+        assertTrue(e.getMessage().contains("free -1"), e.getMessage());
+    }
 }

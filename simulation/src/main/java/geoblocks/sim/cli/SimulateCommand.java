@@ -9,6 +9,7 @@ import geoblocks.sim.scenario.LedbatMetrics;
 import geoblocks.sim.scenario.LedbatOnePeer;
 import geoblocks.sim.scenario.LedbatVsTcp;
 import geoblocks.sim.scenario.Placement;
+import geoblocks.sim.scenario.PlacementCapacity;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,10 +26,10 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement,",
-            "background-vs-foreground. Writes CSV files and PNG plots to --out and prints a summary."})
+            "placement-capacity, background-vs-foreground. Writes CSV files and PNG plots to --out and prints a summary."})
 public final class SimulateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | ledbat-one-peer"
-            + " | placement | background-vs-foreground")
+            + " | placement | placement-capacity | background-vs-foreground")
     String name;
 
     @Option(names = "--seed", description = "random seed (default ${DEFAULT-VALUE})")
@@ -104,8 +105,19 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--runs", description = "placement: runs with different seeds (default ${DEFAULT-VALUE})")
     int runs = 3;
 
-    @Option(names = "--files", description = "placement: files per policy and block size (default ${DEFAULT-VALUE})")
-    int files = 10;
+    @Option(names = "--files", description = "placement: files per policy and block size (default 10);"
+            + " placement-capacity: files uploaded per policy (default 80)")
+    Integer files;
+
+    @Option(names = "--policies", split = ",", paramLabel = "NAME[,NAME...]",
+            description = "placement, placement-capacity: policies to compare, any the nodes know (default: the five seeds;"
+                    + " placement-capacity adds balanced)")
+    List<String> policies;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "placement, placement-capacity: HOCON with geoblocks.placement (declarative policies, zones,"
+                    + " custom classes, balanced settings) for every simulated node")
+    Path config;
 
     @picocli.CommandLine.Mixin
     BackgroundVsForegroundOptions bgfg = new BackgroundVsForegroundOptions();
@@ -134,13 +146,14 @@ public final class SimulateCommand implements Callable<Integer> {
             case "placement" -> Placement.runCli(dir, placementParams(), !noPlot, o);
             case "background-vs-foreground" -> BackgroundVsForeground.runCli(dir, bgfg.params(this), !noPlot, o,
                     plan -> run(plan, o));
-            default -> throw new IllegalArgumentException("unknown scenario '" + name
-                    + "'; known: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement, background-vs-foreground");
+            case "placement-capacity" -> PlacementCapacity.runCli(dir, capacityParams(), !noPlot, o);
+            default -> throw new IllegalArgumentException("unknown scenario '" + name + "'; known: ledbat-vs-tcp,"
+                    + " ledbat-fairness, ledbat-one-peer, placement, placement-capacity, background-vs-foreground");
         }
         return 0;
     }
 
-    private Placement.Params placementParams() {
+    private Placement.Params placementParams() throws java.io.IOException {
         Placement.Params spec = Placement.Params.spec(seed);
         List<Placement.Experiment> exps = spec.experiments();
         if (uploadSite != null || downloadSite != null) {
@@ -148,7 +161,25 @@ public final class SimulateCommand implements Callable<Integer> {
             String down = downloadSite != null ? downloadSite : up;
             exps = List.of(new Placement.Experiment(up + "-" + down, up, down));
         }
-        return new Placement.Params(seed, exps, runs, files, spec.fileBytes(), spec.blockSizes(), spec.policies());
+        return new Placement.Params(seed, exps, runs, files != null ? files : 10, spec.fileBytes(), spec.blockSizes(),
+                policies != null ? policies : spec.policies(), placementConf());
+    }
+
+    private PlacementCapacity.Params capacityParams() throws java.io.IOException {
+        PlacementCapacity.Params d = PlacementCapacity.Params.defaults(seed);
+        return new PlacementCapacity.Params(seed, policies != null ? policies : d.policies(), files != null ? files : d.files(),
+                d.fileBytes(), d.blockBytes(), d.capacities(), d.reserveBytes(), placementConf());
+    }
+
+    /** The --config file's text ("" without one); a bad policy is refused before anything runs. */
+    private String placementConf() throws java.io.IOException {
+        if (config == null) {
+            return "";
+        }
+        if (!java.nio.file.Files.isRegularFile(config)) {
+            throw new IllegalArgumentException("config file " + config + " does not exist");
+        }
+        return java.nio.file.Files.readString(config);
     }
 
     private LedbatFairness.Params fairnessParams() {

@@ -4,6 +4,8 @@ import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.placement.PlacementSettings;
+import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import java.io.IOException;
@@ -19,10 +21,18 @@ public final class PlacementNodes {
     private PlacementNodes() {}
 
 
-    /** A geoblocks node (the production {@link NodeParent}) for {@code region}. */
-    public record Node(String region, Map<String, String> regions, long seed, int run) implements NodeFactory {
+    /**
+     * A geoblocks node (the production {@link NodeParent}) for {@code region}, with the placement
+     * policies of {@code placementConf} (HOCON with geoblocks.placement; "" for the built-in ones).
+     */
+    public record Node(String region, Map<String, String> regions, long seed, int run, String placementConf)
+            implements NodeFactory {
         public Node {
             regions = new LinkedHashMap<>(regions);
+        }
+
+        public Node(String region, Map<String, String> regions, long seed, int run) {
+            this(region, regions, seed, run, "");
         }
 
         @Override
@@ -36,11 +46,17 @@ public final class PlacementNodes {
                 MemoryBlockStorage blocks = new MemoryBlockStorage();
                 PlacementBoard.store(run, blocks);
                 return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), NodeSettings.defaults(), blocks,
-                        new ManifestStore(new MemoryBlockStorage()), seed);
+                        new ManifestStore(new MemoryBlockStorage()), seed).withPolicies(policies(placementConf, regions.keySet()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
+    }
+
+    /** The policies of {@code conf} (HOCON, may be empty) for a cluster of {@code regions}; custom classes from the class path. */
+    public static PolicySet policies(String conf, java.util.Collection<String> regions) {
+        return PolicySet.build(PlacementSettings.from(com.typesafe.config.ConfigFactory.parseString(conf), regions),
+                PolicySet.class.getClassLoader());
     }
 
     /** A client machine in {@code region} that uploads (or downloads) the jobs through that region's node. */

@@ -11,6 +11,7 @@ import geoblocks.sim.net.LinkSpec;
 import geoblocks.sim.net.NetworkSpec;
 import geoblocks.sim.placement.PlacementJob;
 import geoblocks.sim.placement.PlacementNodes;
+import geoblocks.blockstore.core.placement.PolicyCatalog;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -37,8 +38,17 @@ public final class Placement {
     /** An upload site and a download site. */
     public record Experiment(String name, String uploadSite, String downloadSite) {}
 
+    /**
+     * {@code policies}: any names the nodes know; {@code placementConf}: HOCON with
+     * geoblocks.placement (declarative and custom policies), "" for the built-in ones only.
+     */
     public record Params(long seed, List<Experiment> experiments, int runs, int files, int fileBytes,
-            List<Integer> blockSizes, List<String> policies) {
+            List<Integer> blockSizes, List<String> policies, String placementConf) {
+        public Params(long seed, List<Experiment> experiments, int runs, int files, int fileBytes,
+                List<Integer> blockSizes, List<String> policies) {
+            this(seed, experiments, runs, files, fileBytes, blockSizes, policies, "");
+        }
+
         public Params {
             experiments = List.copyOf(experiments);
             blockSizes = List.copyOf(blockSizes);
@@ -54,6 +64,8 @@ public final class Placement {
                     }
                 }
             }
+            PolicyCatalog known = PlacementNodes.policies(placementConf, REGIONS).catalog();
+            policies = policies.stream().map(known::canonical).toList(); // refuses an unknown name, listing the known
         }
 
         /** SPEC.md: experiments 1 and 2, 10 files of 1 MB, 64 KB and 1 MB blocks, all policies, 3 runs. */
@@ -153,7 +165,7 @@ public final class Placement {
             long runSeed = p.seed() * 1000 + slot.run();
             for (int i = 0; i < REGIONS.size(); i++) {
                 nodes.add(new NodePlan(REGIONS.get(i) + "#" + k, 0, ip(k, i, 1), 47000,
-                        new PlacementNodes.Node(REGIONS.get(i), regions, runSeed * 31 + i, k)));
+                        new PlacementNodes.Node(REGIONS.get(i), regions, runSeed * 31 + i, k, p.placementConf())));
             }
             boolean last = k == slots.size() - 1;
             // RTT monitors need 3 answered probes (1 s apart) before peers count as up
@@ -188,15 +200,15 @@ public final class Placement {
             long wall = r.wallMs();
             progress.printf(Locale.ROOT, " %.1f s wall%n", wall / 1000.0);
             errors.addAll(r.faults());
-            collect(slots, r.extra(), rows, replicas, errors);
+            collect(slots, p.policies(), r.extra(), rows, replicas, errors);
             return new Outcome(rows, replicas, errors, wall);
         } finally {
             deleteTree(tmp);
         }
     }
 
-    static void collect(List<Slot> slots, List<String> records, List<Row> rows, List<Replicas> replicas,
-            List<String> errors) {
+    static void collect(List<Slot> slots, List<String> policies, List<String> records, List<Row> rows,
+            List<Replicas> replicas, List<String> errors) {
         Map<String, long[]> times = new LinkedHashMap<>();
         for (String rec : records) {
             String[] f = rec.split("\\|");
@@ -222,7 +234,7 @@ public final class Placement {
             rows.add(new Row(s.experiment(), k[1], Integer.parseInt(k[2]), s.run(), Integer.parseInt(k[3]), t[0], t[1]));
         });
         rows.sort(java.util.Comparator.comparing((Row x) -> x.experiment().name()).thenComparingInt(Row::run)
-                .thenComparing(x -> POLICIES.indexOf(x.policy())).thenComparingInt(Row::blockSize)
+                .thenComparing(x -> policies.indexOf(x.policy())).thenComparingInt(Row::blockSize)
                 .thenComparingInt(Row::fileIndex));
     }
 

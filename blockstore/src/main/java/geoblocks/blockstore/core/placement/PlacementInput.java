@@ -1,0 +1,118 @@
+package geoblocks.blockstore.core.placement;
+
+import geoblocks.blockstore.core.RttTable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What a policy sees for one decision: the deciding node ({@link #self()}) and its RTT table, the
+ * latest load each region reported, the block's size, the regions that already hold the block (for a
+ * replacement) and the placement component's seeded Random. {@link #candidates()} are the regions a
+ * copy may go to: up, not holding the block, and with room for it above their disk reserve (a
+ * region that has not reported its disk counts as having room). Immutable apart from the Random.
+ */
+public final class PlacementInput {
+    private final RttTable rtt;
+    private final Map<String, NodeLoad> loads;
+    private final long blockBytes;
+    private final List<String> held;
+    private final Random random;
+    private final List<String> candidates;
+
+    public PlacementInput(RttTable rtt, Map<String, NodeLoad> loads, long blockBytes, List<String> held, Random random) {
+        this.rtt = rtt;
+        this.loads = Map.copyOf(loads);
+        this.blockBytes = blockBytes;
+        this.held = List.copyOf(held);
+        this.random = random;
+        List<String> c = new ArrayList<>();
+        for (String r : rtt.upRegions()) {
+            if (!this.held.contains(r) && fits(r)) {
+                c.add(r);
+            }
+        }
+        this.candidates = List.copyOf(c);
+    }
+
+    public String self() {
+        return rtt.self();
+    }
+
+    public RttTable rtt() {
+        return rtt;
+    }
+
+    /** The latest load {@code region} reported (this node's own included), if any. */
+    public Optional<NodeLoad> load(String region) {
+        return Optional.ofNullable(loads.get(region));
+    }
+
+    public long blockBytes() {
+        return blockBytes;
+    }
+
+    /** Regions that already hold the block (a replacement); empty for an upload. */
+    public List<String> held() {
+        return held;
+    }
+
+    public Random random() {
+        return random;
+    }
+
+    /** Up regions, this node included, that do not hold the block and have room for it; sorted by id. */
+    public List<String> candidates() {
+        return candidates;
+    }
+
+    /** True when {@code region}'s disk (as last reported) keeps its reserve after this block. */
+    public boolean fits(String region) {
+        NodeLoad l = loads.get(region);
+        return l == null || l.disk().fits(blockBytes);
+    }
+
+    /** {@code regions} ordered this node first, then by RTT from it (ties by id). */
+    public List<String> nearestFirst(Collection<String> regions) {
+        return rtt.readOrder(new ArrayList<>(regions));
+    }
+
+    /**
+     * The RTT table with every peer that is not a candidate counted as down: what the seed
+     * policies place over. Equal to {@link #rtt()} when every up peer is a candidate.
+     */
+    public RttTable candidateTable() {
+        Map<String, Double> up = new TreeMap<>();
+        Set<String> down = new TreeSet<>(rtt.down());
+        rtt.upRttMs().forEach((r, ms) -> {
+            if (candidates.contains(r)) {
+                up.put(r, ms);
+            } else {
+                down.add(r);
+            }
+        });
+        return new RttTable(rtt.self(), up, down);
+    }
+
+    /** Why {@code region} is not a candidate, or null when it is. */
+    public String whyNot(String region) {
+        if (!rtt.isUp(region)) {
+            return region + " is down";
+        }
+        if (held.contains(region)) {
+            return region + " already holds the block";
+        }
+        if (!fits(region)) {
+            NodeLoad l = loads.get(region);
+            return region + " reports disk full: " + (l.disk().freeBytes() >> 20) + " MiB free, and a block of "
+                    + blockBytes + " bytes would take it below its reserve of " + (l.disk().reserveBytes() >> 20) + " MiB";
+        }
+        return candidates.contains(region) ? null : region + " is not in the cluster";
+    }
+}

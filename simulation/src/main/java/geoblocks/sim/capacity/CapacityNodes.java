@@ -1,0 +1,79 @@
+package geoblocks.sim.capacity;
+
+import geoblocks.blockstore.component.NodeParent;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MemoryBlockStorage;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.net.NetAddress;
+import geoblocks.sim.harness.NodeFactory;
+import geoblocks.sim.placement.PlacementNodes;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+
+/**
+ * Node factories of placement-capacity: production nodes with a disk of a given size, and client
+ * hosts. The nodes do not scrub: a finished run's blocks are deleted to free memory while its nodes
+ * keep running, and their scrubbers would only report those as missing.
+ */
+public final class CapacityNodes {
+    private CapacityNodes() {}
+
+    /** A geoblocks node whose block store holds {@code capacityBytes} and keeps {@code reserveBytes} free. */
+    public record Node(String region, Map<String, String> regions, long seed, int run, long capacityBytes,
+            long reserveBytes, String placementConf) implements NodeFactory {
+        public Node {
+            regions = new LinkedHashMap<>(regions);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return NodeParent.class;
+        }
+
+        @Override
+        public Init<? extends ComponentDefinition> init(NetAddress self) {
+            try {
+                MemoryBlockStorage blocks = new MemoryBlockStorage(capacityBytes, reserveBytes);
+                CapacityBoard.store(run, region, blocks);
+                return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), noScrub(), blocks,
+                        new ManifestStore(new MemoryBlockStorage()), seed)
+                        .withPolicies(PlacementNodes.policies(placementConf, regions.keySet()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    static NodeSettings noScrub() {
+        NodeSettings d = NodeSettings.defaults();
+        return new NodeSettings(d.chunkBytes(), d.putWindowBytes(), d.getWindowBytes(), d.fetchParallelism(),
+                d.rpcTimeoutMs(), d.probeIntervalMs(), d.rttWindow(), d.downAfterMs(), d.maxBlockSize(),
+                d.defaultBlockSize(), d.maxBlocksPerFile(), d.memoryBudgetBytes(), 0, d.scrubPassIntervalMs(),
+                d.replaceAfterMs(), d.backgroundTransport());
+    }
+
+    /** The client machine of {@code region} in run {@code run}. */
+    public record Client(String region, Map<String, String> regions, int run, boolean last, String policy,
+            List<CapacityOp> ops, long seed, long fileBytes, int blockBytes, long startDelayMs) implements NodeFactory {
+        public Client {
+            regions = new LinkedHashMap<>(regions);
+            ops = List.copyOf(ops);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return CapacityClientHost.class;
+        }
+
+        @Override
+        public Init<? extends ComponentDefinition> init(NetAddress self) {
+            return new CapacityClientHost.CapacityClientInit(self, NetAddress.parse(regions.get(region)), region, run, last,
+                    policy, ops, seed, fileBytes, blockBytes, startDelayMs);
+        }
+    }
+}
