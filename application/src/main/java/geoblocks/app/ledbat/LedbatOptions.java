@@ -39,6 +39,9 @@ final class LedbatOptions {
 
     LedbatSettings settings() {
         Map<String, Object> over = new HashMap<>();
+        // --parallel streams of the test application share the flow in turn (the node's block
+        // streams go oldest first: stream-scheduling = fifo)
+        over.put("stream-scheduling", "round-robin");
         if (targetMs != null) {
             over.put("target-ms", targetMs);
         }

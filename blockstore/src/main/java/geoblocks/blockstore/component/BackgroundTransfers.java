@@ -70,6 +70,9 @@ final class BackgroundTransfers {
     private final BackgroundExpectations<Waiting> expected;
     private final Map<Long, Outgoing> opening = new HashMap<>();
     private final Map<Integer, Outgoing> sending = new HashMap<>();
+    private static final long TOUCH_EVERY_NANOS = 1_000_000_000L;
+    /** When expectations from each peer were last kept alive by its data. */
+    private final Map<NetAddress, Long> lastTouch = new HashMap<>();
     /** Bytes the transport last reported acknowledged per peer (all flows), to see progress. */
     private final Map<NetAddress, Long> ackedByPeer = new HashMap<>();
     private final Map<StreamKey, IncomingBlock> incoming = new HashMap<>();
@@ -296,10 +299,7 @@ final class BackgroundTransfers {
             discarding.add(key);
             refuse(d.peer(), in, r);
         } else if (in.admitted()) {
-            BackgroundExpectations.Expected<Waiting> e = expected.touch(d.peer(), in.header().blockId(), node.now());
-            if (e != null && e.attachment.touchReq != 0) {
-                node.touch(e.attachment.touchReq);
-            }
+            touchPeer(d.peer());
         }
     }
 
@@ -344,6 +344,24 @@ final class BackgroundTransfers {
             in.abandon();
             if (in.admitted()) {
                 finishExpected(f.peer(), in.header().blockId(), "LEDBAT stream failed: " + f.reason());
+            }
+        }
+    }
+
+    /**
+     * Data from {@code peer}: every block expected from it stays alive, at most once a second (its
+     * blocks share one flow and queue behind the one arriving, oldest first).
+     */
+    private void touchPeer(NetAddress peer) {
+        long now = node.now();
+        Long last = lastTouch.get(peer);
+        if (last != null && now - last < TOUCH_EVERY_NANOS) {
+            return;
+        }
+        lastTouch.put(peer, now);
+        for (BackgroundExpectations.Expected<Waiting> e : expected.touchPeer(peer, now)) {
+            if (e.attachment.touchReq != 0) {
+                node.touch(e.attachment.touchReq);
             }
         }
     }

@@ -99,6 +99,21 @@ public final class BackgroundExpectations<T> {
         return expected.remove(new Key(peer, blockId));
     }
 
+    /**
+     * Progress from {@code peer} on any block: every expectation from it moves its deadline (the
+     * peer's blocks share one flow and may wait their turn behind the one arriving); returns them.
+     */
+    public List<Expected<T>> touchPeer(NetAddress peer, long now) {
+        List<Expected<T>> touched = new ArrayList<>();
+        for (Expected<T> e : expected.values()) {
+            if (e.peer.equals(peer)) {
+                e.deadline = now + timeoutNanos;
+                touched.add(e);
+            }
+        }
+        return touched;
+    }
+
     /** Removes and returns every expectation whose deadline has passed. */
     public List<Expected<T>> expire(long now) {
         List<Expected<T>> out = new ArrayList<>();

@@ -29,6 +29,18 @@ class BackgroundExpectationsTest {
     }
 
     @Test
+    void touchPeer_keepsEveryBlockFromThatPeerAlive_butNotOtherPeers() {
+        expected.expect(A, "f-0", 100, 1, "first", now);
+        expected.expect(A, "f-1", 100, 2, "queued behind it", now);
+        expected.expect(B, "g-0", 100, 3, "other peer", now);
+        assertEquals(2, expected.touchPeer(A, now + 8 * SEC).size());
+        java.util.List<BackgroundExpectations.Expected<String>> gone = expected.expire(now + 12 * SEC);
+        assertEquals(1, gone.size());
+        assertEquals("g-0", gone.get(0).blockId);
+        assertEquals(2, expected.expire(now + 19 * SEC).size());
+    }
+
+    @Test
     void admit_matchingHeaderFromTheExpectedPeer_isAccepted() {
         assertTrue(expected.expect(A, "f-0", 100, 0xAB, "scrub", now));
         assertNull(expected.admit(A, header("f-0", 100, 0xAB), now));

@@ -39,6 +39,8 @@ public final class LedbatSettings {
     public final long tickMillis;
     public final long statsIntervalMillis;
     public final long progressBytes;
+    /** Streams of one flow take the window in order (fifo: oldest first, to its end) or in turn (round-robin). */
+    public final boolean fifoStreams;
 
     private LedbatSettings(Function<String, Object> raw) {
         mode = parseMode(str(raw, "mode"));
@@ -63,6 +65,7 @@ public final class LedbatSettings {
         tickMillis = range(num(raw, "tick-ms"), 1, 1000, "tick-ms").longValue();
         statsIntervalMillis = range(num(raw, "stats-interval-ms"), 0, 3_600_000, "stats-interval-ms").longValue();
         progressBytes = range(num(raw, "progress-bytes"), 1, 1L << 40, "progress-bytes").longValue();
+        fifoStreams = parseScheduling(str(raw, "stream-scheduling"));
         if (minCwnd > initCwnd) {
             throw new IllegalArgumentException("min-cwnd (" + minCwnd + ") must not exceed init-cwnd (" + initCwnd + ")");
         }
@@ -108,6 +111,15 @@ public final class LedbatSettings {
             case "rfc6817": return Mode.RFC6817;
             case "ledbat++": case "ledbatplusplus": return Mode.LEDBAT_PLUS_PLUS;
             default: throw new IllegalArgumentException("mode must be rfc6817 or ledbat++, was '" + s + "'");
+        }
+    }
+
+    private static boolean parseScheduling(String s) {
+        switch (s.toLowerCase(java.util.Locale.ROOT)) {
+            case "fifo": return true;
+            case "round-robin": return false;
+            default: throw new IllegalArgumentException(NAMESPACE + ".stream-scheduling must be fifo or round-robin, was '"
+                    + s + "'");
         }
     }
 

@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * The sender side of one flow, the reliable sequence of segments to one peer that every stream to
  * that peer is multiplexed on: cuts the streams' queued bytes into MSS-sized segments with
- * consecutive flow sequence numbers, taking the streams with something to send in turn (one
- * segment each, round robin), tracks what is in flight, applies cumulative and selective ACKs,
+ * consecutive flow sequence numbers, taking the streams with something to send either oldest first
+ * (fifo: a stream sends until it has nothing queued) or in turn (round robin: one segment each),
+ * tracks what is in flight, applies cumulative and selective ACKs,
  * detects losses and queues retransmissions. A segment counts as lost when a segment transmitted at
  * least {@link #DUP_THRESH} transmissions after it (of any stream of the flow) has been
  * acknowledged (the duplicate-ACK threshold of RFC 5681/6675 applied to transmission order, so
@@ -48,8 +49,17 @@ public final class SendWindow {
     private long lostPackets;
     private int lastLosses;
 
+    private final boolean fifo;
+
+    /** A window whose streams take turns (round robin). */
     public SendWindow(int mss) {
+        this(mss, false);
+    }
+
+    /** With {@code fifo} the oldest stream with data sends until it has none; else streams take turns. */
+    public SendWindow(int mss, boolean fifo) {
         this.mss = mss;
+        this.fifo = fifo;
     }
 
     /** A new stream on this flow. */
@@ -112,7 +122,11 @@ public final class SendWindow {
         ready.pollFirst();
         Segment s = cut(st);
         if (st.hasWork()) {
-            ready.addLast(st);   // round robin: one segment per stream in turn
+            if (fifo) {
+                ready.addFirst(st); // its turn goes on until it has nothing queued
+            } else {
+                ready.addLast(st);  // round robin: one segment per stream in turn
+            }
         } else {
             st.ready = false;
         }

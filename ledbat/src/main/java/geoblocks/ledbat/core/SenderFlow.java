@@ -31,7 +31,7 @@ public final class SenderFlow {
     public SenderFlow(int id, LedbatSettings settings, BaseDelayHistory base) {
         this.id = id;
         this.settings = settings;
-        this.window = new SendWindow(settings.mss);
+        this.window = new SendWindow(settings.mss, settings.fifoStreams);
         this.controller = new LedbatController(settings, base);
     }
 

@@ -61,8 +61,13 @@ class SenderFlowTest {
         List<Segment> first = pump(f, 0);
         // INIT_CWND = 2 MSS for the flow: two segments in all, not two per stream
         assertEquals(2, first.size());
-        assertEquals(List.of(0, 1), first.stream().map(Segment::streamId).toList());
+        assertEquals(List.of(0, 0), first.stream().map(Segment::streamId).toList(), "fifo: the oldest stream first");
         assertEquals(4, f.streams().size());
+        SenderFlow rr = flow(settings("stream-scheduling", "round-robin"));
+        for (int i = 0; i < 4; i++) {
+            rr.offer(rr.open(i), new byte[100_000]);
+        }
+        assertEquals(List.of(0, 1), pump(rr, 0).stream().map(Segment::streamId).toList(), "round robin: in turn");
     }
 
     @Test
@@ -133,8 +138,8 @@ class SenderFlowTest {
     }
 
     @Test
-    void streamsShareTheBandwidthInTurn() {
-        FlowPair p = new FlowPair(settings(), OWD);
+    void roundRobin_streamsShareTheBandwidthInTurn() {
+        FlowPair p = new FlowPair(settings("stream-scheduling", "round-robin"), OWD);
         List<SendStream> streams = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             SendStream s = p.sender.open(i);
@@ -155,8 +160,33 @@ class SenderFlowTest {
     }
 
     @Test
+    void fifo_theOldestStreamSendsToItsEnd_soStreamsFinishOneAfterAnother() {
+        FlowPair p = new FlowPair(settings("stream-scheduling", "fifo"), OWD);
+        List<SendStream> streams = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            SendStream s = p.sender.open(i);
+            p.sender.offer(s, new byte[100_000]);
+            p.sender.close(s);
+            streams.add(s);
+        }
+        p.pump();
+        p.runUntil(400_000);
+        long first = streams.get(0).sentBytes();
+        long second = streams.get(1).sentBytes();
+        long third = streams.get(2).sentBytes();
+        assertTrue(first > 0, "the oldest stream sends first");
+        assertTrue(second == 0 || first >= 100_000, "the second starts only once the first has sent everything: "
+                + first + " / " + second);
+        assertTrue(third == 0 || second >= 100_000, "the third only after the second: " + second + " / " + third);
+        p.runUntil(60_000_000);
+        for (SendStream s : streams) {
+            assertEquals(100_000, s.sentBytes(), "every stream is sent whole");
+        }
+    }
+
+    @Test
     void aStreamJoiningARunningFlow_usesItsWindow_withoutASlowStartOfItsOwn() {
-        FlowPair p = new FlowPair(settings("max-cwnd-bytes", 1 << 20), OWD);
+        FlowPair p = new FlowPair(settings("max-cwnd-bytes", 1 << 20, "stream-scheduling", "round-robin"), OWD);
         SendStream a = p.sender.open(1);
         p.sender.offer(a, new byte[50_000_000]);
         p.pump();
