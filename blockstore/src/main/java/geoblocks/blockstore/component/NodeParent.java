@@ -5,6 +5,7 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.port.BlockStorePort;
+import geoblocks.blockstore.port.OpsPort;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.ledbat.component.LedbatComponent;
 import geoblocks.ledbat.component.LedbatInit;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import se.sics.kompics.Channel;
+import se.sics.kompics.Negative;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
@@ -35,6 +37,8 @@ public final class NodeParent extends ComponentDefinition {
     private final Positive<Timer> timer = requires(Timer.class);
     /** Connection failures from NettyNetwork; the simulator leaves it unconnected. */
     private final Positive<NetworkControl> control = requires(NetworkControl.class);
+    /** The file service's snapshots for the operator (the host's HTTP server); the simulator leaves it unconnected. */
+    private final Negative<OpsPort> ops = provides(OpsPort.class);
 
     public NodeParent(NodeInit init) {
         Positive<Network> net = network;
@@ -60,6 +64,7 @@ public final class NodeParent extends ComponentDefinition {
         connect(files.getNegative(BlockStorePort.class), blocks.getPositive(BlockStorePort.class), Channel.TWO_WAY);
         connect(files.getNegative(RttPort.class), monitor.getPositive(RttPort.class), Channel.TWO_WAY);
         connect(files.getNegative(LedbatPort.class), ledbat.getPositive(LedbatPort.class), Channel.TWO_WAY);
+        connect(files.getPositive(OpsPort.class), ops, Channel.TWO_WAY);
     }
 
     /** Everything a node needs: who and where it is, the cluster, its storage and a seed. */
