@@ -74,6 +74,9 @@ class DashboardIT {
         Manifest m = client.stat("seoul", FILE);
         client.get("seoul", FILE, work.resolve("out.bin"), null);
         assertTrue(java.util.Arrays.equals(Files.readAllBytes(in), Files.readAllBytes(work.resolve("out.bin"))));
+        // a background copy: seoul keeps the first copy and sends the second to the farthest region over LEDBAT
+        Path bulk = ItSupport.randomFile(work, "bulk.bin", 32 * BLOCK, 13);
+        client.put("seoul", bulk, "backups/bulk.bin", "localfarthest", BLOCK, "local", null);
 
         checkMetrics(m);
         checkAuthAndBadInput();
@@ -93,22 +96,37 @@ class DashboardIT {
                 return false;
             }
         });
-        assertEquals(1.0, samples.get("geoblocks_requests_total{op=\"put\",result=\"ok\"}"));
+        assertEquals(2.0, samples.get("geoblocks_requests_total{op=\"put\",result=\"ok\"}"));
         assertEquals(1.0, samples.get("geoblocks_request_duration_seconds_count{op=\"get\"}"));
-        assertEquals(1.0, samples.get("geoblocks_request_duration_seconds_bucket{le=\"+Inf\",op=\"put\"}"));
+        assertEquals(2.0, samples.get("geoblocks_request_duration_seconds_bucket{le=\"+Inf\",op=\"put\"}"));
         assertTrue(samples.get("geoblocks_request_duration_seconds_sum{op=\"put\"}") > 0);
         for (String peer : List.of("dublin", "saopaulo", "mumbai")) {
             assertEquals(1.0, samples.get("geoblocks_peer_up{peer=\"" + peer + "\"}"), peer);
             double rtt = samples.get("geoblocks_peer_rtt_seconds{peer=\"" + peer + "\"}");
             assertTrue(rtt > 0.1 && rtt < 5.0, peer + " RTT " + rtt + " s (emulated WAN: 160-298 ms from seoul, plus load)");
         }
-        long replicas = m.blocks().stream().mapToLong(b -> b.replicas().size()).sum();
+        long replicas = m.blocks().stream().mapToLong(b -> b.replicas().size()).sum()
+                + client.stat("seoul", "backups/bulk.bin").blocks().stream().mapToLong(b -> b.replicas().size()).sum();
         double placed = 0;
         for (String r : LocalCluster.REGIONS) {
             placed += samples.get("geoblocks_placed_blocks{region=\"" + r + "\"}");
         }
         assertEquals(replicas, placed, 0.0);
-        assertEquals(1.0, samples.get("geoblocks_files{}"));
+        assertEquals(2.0, samples.get("geoblocks_files{}"));
+        // the LEDBAT flow to the region that got the background copy (the farthest by measured RTT)
+        String far = client.stat("seoul", "backups/bulk.bin").blocks().get(0).replicas().stream()
+                .filter(r -> !r.equals("seoul")).findFirst().orElseThrow();
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (samples.getOrDefault("geoblocks_transfer_sent_bytes_total{class=\"background\",transport=\"ledbat\"}", 0.0)
+                < 32.0 * BLOCK || !samples.containsKey("geoblocks_ledbat_cwnd_bytes{peer=\"" + far + "\"}")) {
+            assertTrue(System.currentTimeMillis() < deadline, "no LEDBAT flow to " + far + " in seoul's metrics: "
+                    + samples.entrySet().stream().filter(e -> e.getKey().contains("ledbat") || e.getKey().contains("background")).toList());
+            Thread.sleep(500);
+            samples.clear();
+            samples.putAll(parse(get(base + "/metrics", null).body()));
+        }
+        assertTrue(samples.get("geoblocks_ledbat_cwnd_bytes{peer=\"" + far + "\"}") >= 0); // 0 once the flow ended
+        assertTrue(samples.containsKey("geoblocks_ledbat_retransmissions_total{peer=\"" + far + "\"}"));
         assertTrue(samples.get("geoblocks_transfer_sent_bytes_total{class=\"foreground\",transport=\"tcp\"}") > 0);
         assertTrue(samples.containsKey("geoblocks_transfer_sent_bytes_total{class=\"background\",transport=\"ledbat\"}"));
         assertTrue(samples.containsKey("geoblocks_refused_input_total{cause=\"unauthenticated\"}"));
