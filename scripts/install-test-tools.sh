@@ -6,7 +6,7 @@ set -euo pipefail
 if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q
-  apt-get install -y -q --no-install-recommends chromium chromium-driver
+  apt-get install -y -q chromium chromium-driver
 fi
 if ! python3 -c 'import prometheus_client' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check prometheus_client
