@@ -86,12 +86,13 @@ class DashboardIT {
     private void checkMetrics(Manifest m) throws Exception {
         String base = "http://127.0.0.1:" + cluster.httpPort("seoul");
         Map<String, Double> samples = new TreeMap<>();
-        // the snapshot is published once a second: wait until it has seen the get
-        ItSupport.await(10, "the get in seoul's metrics", () -> {
+        // the snapshot is published once a second: wait until it has seen the get and the second put
+        ItSupport.await(10, "the get and both puts in seoul's metrics", () -> {
             try {
                 samples.clear();
                 samples.putAll(parse(get(base + "/metrics", null).body()));
-                return samples.getOrDefault("geoblocks_requests_total{op=\"get\",result=\"ok\"}", 0.0) >= 1;
+                return samples.getOrDefault("geoblocks_requests_total{op=\"get\",result=\"ok\"}", 0.0) >= 1
+                        && samples.getOrDefault("geoblocks_requests_total{op=\"put\",result=\"ok\"}", 0.0) >= 2;
             } catch (IOException | InterruptedException e) {
                 return false;
             }
