@@ -25,6 +25,7 @@ public final class LocalCluster implements AutoCloseable {
     private final Path configFile;
     private final List<String> jvmArgs;
     private final Map<String, Process> processes = new LinkedHashMap<>();
+    private final Map<String, Integer> httpPorts = new LinkedHashMap<>();
     /** "listening on" lines in each node's log when it was last started (logs are appended to). */
     private final Map<String, Integer> listenCountAtStart = new LinkedHashMap<>();
 
@@ -46,19 +47,27 @@ public final class LocalCluster implements AutoCloseable {
         InetAddress lo = InetAddress.getLoopbackAddress();
         StringBuilder conf = new StringBuilder("geoblocks.cluster {\n  emulate-wan = " + emulateWan + "\n  regions = [\n");
         List<Integer> used = new ArrayList<>();
+        Map<String, Integer> httpPorts = new LinkedHashMap<>();
         for (String r : REGIONS) {
             int port;
             do {
                 port = Ports.freePort(lo);
             } while (used.contains(port));
             used.add(port);
+            int http;
+            do {
+                http = Ports.freePort(lo);
+            } while (used.contains(http));
+            used.add(http);
+            httpPorts.put(r, http);
             conf.append("    { id = ").append(r).append(", address = \"").append(lo.getHostAddress())
-                    .append(':').append(port).append("\" }\n");
+                    .append(':').append(port).append("\", http-port = ").append(http).append(" }\n");
         }
         conf.append("  ]\n}\n").append(extraConfig).append('\n');
         Path cfg = workDir.resolve("cluster.conf");
         Files.writeString(cfg, conf);
         LocalCluster c = new LocalCluster(workDir, cfg, jvmArgs);
+        c.httpPorts.putAll(httpPorts);
         try {
             for (String r : REGIONS) {
                 c.startNode(r);
@@ -71,6 +80,15 @@ public final class LocalCluster implements AutoCloseable {
             throw e;
         }
         return c;
+    }
+
+    /** The port of {@code region}'s HTTP server (dashboard, /metrics) on loopback. */
+    public int httpPort(String region) {
+        Integer p = httpPorts.get(region);
+        if (p == null) {
+            throw new IllegalArgumentException("no region '" + region + "' in " + httpPorts.keySet());
+        }
+        return p;
     }
 
     public Path configFile() {

@@ -4,6 +4,14 @@ import geoblocks.app.AppConfig;
 import geoblocks.app.Ports;
 import geoblocks.app.Runtime;
 import geoblocks.app.host.ServerHost;
+import geoblocks.app.http.BasicAuth;
+import geoblocks.app.http.HttpServer;
+import geoblocks.app.http.HttpSettings;
+import geoblocks.app.http.OpsRoutes;
+import geoblocks.app.http.Router;
+import geoblocks.blockstore.port.NodeSnapshot;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.FileBlockStorage;
@@ -72,7 +80,13 @@ public final class ServerCommand implements Callable<Integer> {
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")))
                 .withReplicationQueue(queue).withPolicies(policies);
         NetworkChoice net = NetworkChoice.of(cfg);
-        Kompics.createAndStart(ServerHost.class, new ServerHost.ServerInit(self, node, listening, net),
+        Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, self.getIp());
+        if (http.isPresent() && !Ports.isFree(self.getIp(), http.get().bind().getPort())) {
+            throw new IllegalStateException("http-port " + http.get().bind().getPort() + " on "
+                    + self.getIp().getHostAddress() + " is in use");
+        }
+        AtomicReference<NodeSnapshot> snapshots = new AtomicReference<>();
+        Kompics.createAndStart(ServerHost.class, new ServerHost.ServerInit(self, node, listening, net, snapshots),
                 Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()));
         try {
             listening.get(30, TimeUnit.SECONDS);
@@ -80,15 +94,30 @@ public final class ServerCommand implements Callable<Integer> {
             Kompics.shutdown();
             throw new IllegalStateException("node " + region + " could not bind " + self + " within 30 s");
         }
+        HttpServer server = null;
+        if (http.isPresent()) {
+            HttpSettings h = http.get();
+            Router router = new OpsRoutes(snapshots::get, dir, System::currentTimeMillis).mount(new Router(),
+                    h.probesNeedAuth());
+            server = HttpServer.start(h.bind(), router, new BasicAuth(h.accessKey(), h.secretKey()));
+        }
         System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s%s)%n", region, self,
                 net.describe(self),
                 dir.toAbsolutePath(), blocks.list().size(), manifests.size(),
                 owed > 0 ? ", " + owed + " queued replica copies to resume" : "",
                 blocks.removedTempFiles() > 0 ? ", removed " + blocks.removedTempFiles() + " partial writes" : "",
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");
+        if (server != null) {
+            System.out.printf("geoblocks node %s dashboard and metrics on http://%s:%d/%n", region,
+                    server.address().getAddress().getHostAddress(), server.address().getPort());
+        }
         System.out.flush();
+        HttpServer httpServer = server;
         CountDownLatch stop = new CountDownLatch(1);
         java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (httpServer != null) {
+                httpServer.close();
+            }
             Kompics.shutdown();
             stop.countDown();
         }));

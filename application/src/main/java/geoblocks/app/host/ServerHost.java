@@ -3,7 +3,10 @@ package geoblocks.app.host;
 import com.google.common.collect.ImmutableSet;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.net.NetAddress;
+import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.blockstore.port.OpsPort;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
@@ -30,6 +33,12 @@ public final class ServerHost extends ComponentDefinition {
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);
+        subscribe(new se.sics.kompics.Handler<NodeSnapshot>() {
+            @Override
+            public void handle(NodeSnapshot s) {
+                init.snapshots.set(s);
+            }
+        }, node.getPositive(OpsPort.class));
         subscribe(new se.sics.kompics.Handler<ListeningStatus>() {
             @Override
             public void handle(ListeningStatus s) {
@@ -43,9 +52,17 @@ public final class ServerHost extends ComponentDefinition {
         final NodeParent.NodeInit node;
         final CompletableFuture<ListeningStatus> listening;
         final NetworkChoice net;
+        /** Where the node's latest snapshot lands for the HTTP server (read from other threads). */
+        final AtomicReference<NodeSnapshot> snapshots;
 
         public ServerInit(NetAddress self, NodeParent.NodeInit node, CompletableFuture<ListeningStatus> listening,
                 NetworkChoice net) {
+            this(self, node, listening, net, new AtomicReference<>());
+        }
+
+        public ServerInit(NetAddress self, NodeParent.NodeInit node, CompletableFuture<ListeningStatus> listening,
+                NetworkChoice net, AtomicReference<NodeSnapshot> snapshots) {
+            this.snapshots = snapshots;
             this.self = self;
             this.net = net;
             this.node = node;

@@ -86,15 +86,20 @@ final class ClientRequests {
     }
 
     void onStatus(NetAddress from, StatusReq s) {
+        node.send(from, status(s.req()));
+    }
+
+    /** What {@code client status} answers, for request {@code req} (also the operator snapshot's status). */
+    StatusReply status(long req) {
         List<PeerRtt> peers = new ArrayList<>();
         for (String p : node.peerRegions()) {
             peers.add(new PeerRtt(p, node.rtt().rttMs(p).orElse(-1.0)));
         }
-        node.send(from, new StatusReply(s.req(), node.region(), peers, refused.malformedOrUnexpected(),
+        return new StatusReply(req, node.region(), peers, refused.malformedOrUnexpected(),
                 refused.unauthenticated(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable,
                 new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived(),
                         counters.tcpBackgroundSent(), counters.tcpBackgroundReceived()),
-                background.status(replicator.size())));
+                background.status(replicator.size()));
     }
 
     void onDelete(NetAddress client, DeleteReq d) {

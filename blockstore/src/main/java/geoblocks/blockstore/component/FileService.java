@@ -13,6 +13,9 @@ import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.blockstore.port.RttPort.RttUpdate;
 import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.blockstore.port.OpsPort;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.*;
@@ -29,6 +32,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.Negative;
 import se.sics.kompics.Positive;
 import se.sics.kompics.network.Network;
 import se.sics.kompics.network.ConnectionStatus;
@@ -50,6 +55,9 @@ public final class FileService extends ComponentDefinition {
     private static final Logger LOG = LoggerFactory.getLogger(FileService.class);
     /** Request id of connection warm-ups; real ids start at 1. */
     private static final long WARM_UP = 0;
+    /** Finished requests the snapshot lists; a request unanswered this long counts as abandoned. */
+    private static final int RECENT_REQUESTS = 30;
+    private static final long ABANDONED_NANOS = 10 * 60 * 1_000_000_000L;
 
     private final Positive<Network> net = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
@@ -61,6 +69,8 @@ public final class FileService extends ComponentDefinition {
     private final Positive<NetworkControl> control = requires(NetworkControl.class);
     /** Where blocks go: every upload and re-replication asks the placement component. */
     private final Positive<PlacementPort> placementPort = requires(PlacementPort.class);
+    /** A {@link NodeSnapshot} about once a second, for the operator's HTTP server; unconnected in the simulator. */
+    private final Negative<OpsPort> ops = provides(OpsPort.class);
 
     private final NodeContext node;
     private final TransferCounters counters = new TransferCounters();
@@ -76,11 +86,14 @@ public final class FileService extends ComponentDefinition {
     private final ClientRequests requests;
     private final Migrations migrations;
     private long lastTick = System.nanoTime();
+    private final RequestStats requestStats = new RequestStats(RECENT_REQUESTS);
+    private final RequestTiming timing = new RequestTiming(requestStats);
+    private int ticks;
 
     public FileService(FileServiceInit init) {
         NodeSettings settings = init.settings;
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
-                e -> trigger(e, net), e -> trigger(e, store), e -> trigger(e, placementPort), init.policies);
+                this::toNetwork, e -> trigger(e, store), e -> trigger(e, placementPort), init.policies);
         this.replicas = new ReplicaServer(node, d -> trigger(d, store));
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
@@ -143,6 +156,23 @@ public final class FileService extends ComponentDefinition {
         migrations.tick(now);
         lastTick = now;
         refused.log(now);
+        if (++ticks % 4 == 0) {
+            publishSnapshot(now);
+        }
+    }
+
+    /** Every message out passes here, so the request timing sees each request's last answer. */
+    private void toNetwork(KompicsEvent e) {
+        if (e instanceof FileMsg m) {
+            timing.sent(m.getHeader().destination(), m.op(), node.now(), System.currentTimeMillis());
+        }
+        trigger(e, net);
+    }
+
+    private void publishSnapshot(long now) {
+        long millis = System.currentTimeMillis();
+        timing.expire(now, millis, ABANDONED_NANOS);
+        trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(), millis), ops);
     }
 
     /** A new RTT table: stop waiting for peers that went down, open connections to peers that came up. */
@@ -182,6 +212,7 @@ public final class FileService extends ComponentDefinition {
 
     private void dispatch(NetAddress from, FileOp op) {
         counters.tcpReceived(NodeContext.blockBytes(op), NodeContext.isBackground(op));
+        timing.received(from, op, node.now());
         if (op instanceof PutBegin p) {
             uploads.onBegin(from, p);
         } else if (op instanceof PutData p) {

@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.port.BlockStorePort;
+import geoblocks.blockstore.port.OpsPort;
 import geoblocks.blockstore.port.PlacementPort;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.ledbat.component.LedbatComponent;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import se.sics.kompics.Channel;
+import se.sics.kompics.Negative;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
@@ -39,6 +41,8 @@ public final class NodeParent extends ComponentDefinition {
     private final Positive<Timer> timer = requires(Timer.class);
     /** Connection failures from NettyNetwork; the simulator leaves it unconnected. */
     private final Positive<NetworkControl> control = requires(NetworkControl.class);
+    /** The file service's snapshots for the operator (the host's HTTP server); the simulator leaves it unconnected. */
+    private final Negative<OpsPort> ops = provides(OpsPort.class);
 
     public NodeParent(NodeInit init) {
         Positive<Network> net = network;
@@ -72,6 +76,7 @@ public final class NodeParent extends ComponentDefinition {
         connect(placement.getNegative(RttPort.class), monitor.getPositive(RttPort.class), Channel.TWO_WAY);
         connect(files.getNegative(PlacementPort.class), placement.getPositive(PlacementPort.class), Channel.TWO_WAY);
         connect(files.getNegative(LedbatPort.class), ledbat.getPositive(LedbatPort.class), Channel.TWO_WAY);
+        connect(files.getPositive(OpsPort.class), ops, Channel.TWO_WAY);
     }
 
     /** Everything a node needs: who and where it is, the cluster, its storage and a seed. */

@@ -1,0 +1,89 @@
+package geoblocks.app.http;
+
+import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.blockstore.wire.FileOp.LedbatPeer;
+import geoblocks.blockstore.wire.FileOp.PeerRtt;
+import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.FileOp.Transfers;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The dashboard's {@code /api/state} JSON, rendered from one {@link NodeSnapshot}: the node's
+ * region, its view of every region (up, RTT), block replicas and bytes per region, the newest
+ * files with their replicas per block, transfer counters, LEDBAT per peer, requests by operation
+ * and the recent ones. It holds no secret: the snapshot has none.
+ */
+final class DashboardState {
+    private DashboardState() {}
+
+    static String render(NodeSnapshot s, long nowMillis) {
+        JsonWriter j = new JsonWriter().begin();
+        if (s == null) {
+            return j.field("ready", false).end().toString();
+        }
+        StatusReply st = s.status();
+        j.field("ready", true).field("region", s.region()).field("timeMillis", s.timeMillis())
+                .field("ageMs", Math.max(0, nowMillis - s.timeMillis()));
+        j.name("regions").beginArray();
+        j.begin().field("region", s.region()).field("self", true).field("up", true).field("rttMs", 0).end();
+        for (PeerRtt p : st.peers()) {
+            j.begin().field("region", p.region()).field("self", false).field("up", p.rttMs() >= 0)
+                    .field("rttMs", p.rttMs() >= 0 ? p.rttMs() : Double.NaN).end();
+        }
+        j.endArray();
+        j.name("placed").begin();
+        s.placed().forEach((r, p) -> j.name(r).begin().field("blocks", p.blocks()).field("bytes", p.bytes()).end());
+        j.end();
+        j.field("files", s.files());
+        j.name("recentFiles").beginArray();
+        for (NodeSnapshot.FileView f : s.recentFiles()) {
+            j.begin().field("name", f.name()).field("size", f.size()).field("blockSize", f.blockSize())
+                    .field("policy", f.policy()).field("uploadedAt", f.uploadedAt())
+                    .field("createdMillis", f.createdMillis()).field("blocks", f.blocks());
+            j.name("replicas").beginArray();
+            for (List<String> b : f.blockReplicas()) {
+                j.beginArray();
+                b.forEach(j::value);
+                j.endArray();
+            }
+            j.endArray().end();
+        }
+        j.endArray();
+        Transfers t = st.transfers();
+        j.name("transfers").begin().field("foregroundSent", t.foregroundSent())
+                .field("foregroundReceived", t.foregroundReceived()).field("backgroundSent", t.backgroundSent())
+                .field("backgroundReceived", t.backgroundReceived()).field("ledbatSent", t.ledbatSent())
+                .field("tcpBackgroundSent", t.tcpBackgroundSent()).end();
+        j.name("background").begin().field("queuedBytes", st.background().queuedBytes())
+                .field("queuedCopies", st.background().queuedCopies());
+        j.name("peers").beginArray();
+        for (LedbatPeer p : st.background().peers()) {
+            j.begin().field("region", p.region()).field("active", p.active()).field("streams", p.streams())
+                    .field("cwndBytes", p.cwndBytes()).field("inFlightBytes", p.inFlightBytes())
+                    .field("queuingDelayMs", p.queuingDelayMs()).field("baseDelayMs", p.baseDelayMs())
+                    .field("rttMs", p.rttMs()).field("retransmissions", p.retransmissions()).end();
+        }
+        j.endArray().end();
+        j.name("scrub").begin().field("verified", st.scrubbed()).field("repaired", st.repaired())
+                .field("unrepairable", st.unrepairable()).end();
+        j.name("refused").begin().field("malformed", st.malformed()).field("unauthenticated", st.unauthenticated()).end();
+        j.name("memory").begin().field("used", s.memoryUsedBytes()).field("capacity", s.memoryCapacityBytes()).end();
+        RequestStats.Snapshot r = s.requests();
+        j.name("requests").begin();
+        for (Map.Entry<String, Map<String, Long>> e : r.counts().entrySet()) {
+            j.name(e.getKey()).begin();
+            e.getValue().forEach((res, n) -> j.field(res, n));
+            j.end();
+        }
+        j.end();
+        j.name("recentRequests").beginArray();
+        for (RequestStats.Recent q : r.recent()) {
+            j.begin().field("endMillis", q.endMillis()).field("op", q.op()).field("name", q.name())
+                    .field("result", q.result()).field("latencyMs", q.latencyMs()).field("error", q.error()).end();
+        }
+        j.endArray();
+        return j.end().toString();
+    }
+}

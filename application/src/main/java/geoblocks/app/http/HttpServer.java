@@ -1,0 +1,64 @@
+package geoblocks.app.http;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A node's HTTP server on Netty's HTTP/1.1 codec: each request goes through the {@link Router};
+ * routes marked as authenticated need the {@link BasicAuth} credentials. Bodies stream to routes
+ * (see {@link Exchange}). Malformed requests get 400, oversized heads 431, and a connection idle
+ * for 60 s is closed. One event-loop thread (daemon) serves every connection, so routes must not
+ * block. The S3 gateway mounts its routes on the same {@link Router}.
+ */
+public final class HttpServer implements AutoCloseable {
+    static final int MAX_INITIAL_LINE = 8192;
+    static final int MAX_HEADER_BYTES = 16384;
+    static final int MAX_CHUNK = 65536;
+    private final EventLoopGroup group;
+    private final Channel channel;
+
+    private HttpServer(EventLoopGroup group, Channel channel) {
+        this.group = group;
+        this.channel = channel;
+    }
+
+    /** Binds {@code address} (port 0: any free port) and serves {@code router}; auth null means no route needs it. */
+    public static HttpServer start(InetSocketAddress address, Router router, BasicAuth auth) throws InterruptedException {
+        EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("geoblocks-http", true));
+        try {
+            Channel ch = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel c) {
+                            c.pipeline().addLast(new IdleStateHandler(0, 0, 60, TimeUnit.SECONDS))
+                                    .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_CHUNK))
+                                    .addLast(new RouterHandler(router, auth));
+                        }
+                    }).bind(address).sync().channel();
+            return new HttpServer(group, ch);
+        } catch (RuntimeException | InterruptedException e) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    @Override
+    public void close() {
+        channel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,213 @@
+package geoblocks.app.http;
+
+import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.blockstore.wire.FileOp.LedbatPeer;
+import geoblocks.blockstore.wire.FileOp.PeerRtt;
+import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.FileOp.Transfers;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.Unit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The node's Prometheus metrics, read from the latest {@link NodeSnapshot} at each scrape (the
+ * snapshot is immutable, so scraping never touches the node's components). Counters are the
+ * node's own totals since it started; gauges are the values at the snapshot's time. Without a
+ * snapshot yet, only {@code geoblocks_snapshot_age_seconds} is absent and every family is empty.
+ */
+public final class NodeMetrics implements MultiCollector {
+    private final Supplier<NodeSnapshot> latest;
+    private final LongSupplier clockMillis;
+
+    public NodeMetrics(Supplier<NodeSnapshot> latest, LongSupplier clockMillis) {
+        this.latest = latest;
+        this.clockMillis = clockMillis;
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        NodeSnapshot s = latest.get();
+        MetricSnapshots.Builder out = MetricSnapshots.builder();
+        if (s == null) {
+            return out.build();
+        }
+        StatusReply st = s.status();
+        out.metricSnapshot(InfoSnapshot.builder().name("geoblocks_node").help("This node's region.")
+                .dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(Labels.of("region", s.region())).build())
+                .build());
+        out.metricSnapshot(gauge("geoblocks_snapshot_age_seconds",
+                "Age of the node snapshot these metrics come from (published about once a second).", Unit.SECONDS,
+                List.of(g(Math.max(0, clockMillis.getAsLong() - s.timeMillis()) / 1000.0))));
+        requests(out, s.requests());
+        out.metricSnapshot(gauge("geoblocks_requests_open", "Client requests started and not answered yet.", null,
+                List.of(g(s.openRequests()))));
+        transfers(out, st.transfers());
+        peers(out, st.peers());
+        ledbat(out, st);
+        List<GaugeDataPointSnapshot> blocks = new ArrayList<>();
+        List<GaugeDataPointSnapshot> bytes = new ArrayList<>();
+        s.placed().forEach((region, p) -> {
+            blocks.add(g(p.blocks(), "region", region));
+            bytes.add(g(p.bytes(), "region", region));
+        });
+        out.metricSnapshot(gauge("geoblocks_placed_blocks",
+                "Block replicas that the manifests known at this node place at each region.", null, blocks));
+        out.metricSnapshot(gauge("geoblocks_placed_bytes",
+                "Bytes of the block replicas that the manifests known at this node place at each region.", Unit.BYTES,
+                bytes));
+        out.metricSnapshot(gauge("geoblocks_files", "Files (manifests) known at this node.", null, List.of(g(s.files()))));
+        out.metricSnapshot(counter("geoblocks_scrub_verified_blocks", "Blocks the scrubber read and verified.",
+                List.of(c(st.scrubbed()))));
+        out.metricSnapshot(counter("geoblocks_scrub_repaired_blocks", "Corrupt or missing replicas the scrubber repaired.",
+                List.of(c(st.repaired()))));
+        out.metricSnapshot(counter("geoblocks_scrub_unrepairable_blocks",
+                "Replicas the scrubber found bad and could not repair.", List.of(c(st.unrepairable()))));
+        out.metricSnapshot(counter("geoblocks_refused_input", "Network input this node refused, by cause.",
+                List.of(c(st.malformed(), "cause", "malformed"), c(st.unauthenticated(), "cause", "unauthenticated"))));
+        out.metricSnapshot(gauge("geoblocks_memory_budget_used_bytes",
+                "Transfer memory in use (uploads, replicas, downloads, manifests in flight).", Unit.BYTES,
+                List.of(g(s.memoryUsedBytes()))));
+        out.metricSnapshot(gauge("geoblocks_memory_budget_capacity_bytes",
+                "Transfer memory budget; beyond it requests are refused as busy.", Unit.BYTES,
+                List.of(g(s.memoryCapacityBytes()))));
+        out.metricSnapshot(gauge("geoblocks_background_queued_bytes",
+                "Background block bytes still to be acknowledged by peers.", Unit.BYTES,
+                List.of(g(st.background().queuedBytes()))));
+        out.metricSnapshot(gauge("geoblocks_background_queued_copies",
+                "Replica copies the replication queue still owes.", null, List.of(g(st.background().queuedCopies()))));
+        return out.build();
+    }
+
+    private static void requests(MetricSnapshots.Builder out, RequestStats.Snapshot r) {
+        List<CounterDataPointSnapshot> counts = new ArrayList<>();
+        r.counts().forEach((op, byResult) -> byResult.forEach((result, n) -> counts.add(c(n, "op", op, "result", result))));
+        out.metricSnapshot(counter("geoblocks_requests", "Client requests this node finished, by operation and result.",
+                counts));
+        double[] bounds = new double[RequestStats.BOUNDS_SECONDS.size() + 1];
+        for (int i = 0; i < RequestStats.BOUNDS_SECONDS.size(); i++) {
+            bounds[i] = RequestStats.BOUNDS_SECONDS.get(i);
+        }
+        bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
+        HistogramSnapshot.Builder h = HistogramSnapshot.builder().name("geoblocks_request_duration_seconds")
+                .help("Time from a client request's first message to the node's last answer, by operation.")
+                .unit(Unit.SECONDS);
+        for (Map.Entry<String, RequestStats.Histogram> e : r.latency().entrySet()) {
+            long[] counts2 = e.getValue().counts().stream().mapToLong(Long::longValue).toArray();
+            h.dataPoint(HistogramDataPointSnapshot.builder().classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts2))
+                    .sum(e.getValue().sumSeconds()).labels(Labels.of("op", e.getKey())).build());
+        }
+        out.metricSnapshot(h.build());
+    }
+
+    private static void transfers(MetricSnapshots.Builder out, Transfers t) {
+        out.metricSnapshot(counter("geoblocks_transfer_sent_bytes",
+                "Block bytes sent to other nodes, by transport and traffic class.", Unit.BYTES, List.of(
+                        c(t.foregroundSent(), "transport", "tcp", "class", "foreground"),
+                        c(t.tcpBackgroundSent(), "transport", "tcp", "class", "background"),
+                        c(t.ledbatSent(), "transport", "ledbat", "class", "background"))));
+        out.metricSnapshot(counter("geoblocks_transfer_received_bytes",
+                "Block bytes received from other nodes, by transport and traffic class.", Unit.BYTES, List.of(
+                        c(t.foregroundReceived(), "transport", "tcp", "class", "foreground"),
+                        c(t.tcpBackgroundReceived(), "transport", "tcp", "class", "background"),
+                        c(t.ledbatReceived(), "transport", "ledbat", "class", "background"))));
+    }
+
+    private static void peers(MetricSnapshots.Builder out, List<PeerRtt> peers) {
+        List<GaugeDataPointSnapshot> up = new ArrayList<>();
+        List<GaugeDataPointSnapshot> rtt = new ArrayList<>();
+        for (PeerRtt p : peers) {
+            up.add(g(p.rttMs() >= 0 ? 1 : 0, "peer", p.region()));
+            if (p.rttMs() >= 0) {
+                rtt.add(g(p.rttMs() / 1000.0, "peer", p.region()));
+            }
+        }
+        out.metricSnapshot(gauge("geoblocks_peer_up", "1 when the peer answers RTT probes, else 0.", null, up));
+        out.metricSnapshot(gauge("geoblocks_peer_rtt_seconds", "Median measured RTT to each peer that is up.",
+                Unit.SECONDS, rtt));
+    }
+
+    private static void ledbat(MetricSnapshots.Builder out, StatusReply st) {
+        List<GaugeDataPointSnapshot> cwnd = new ArrayList<>();
+        List<GaugeDataPointSnapshot> queuing = new ArrayList<>();
+        List<GaugeDataPointSnapshot> base = new ArrayList<>();
+        List<GaugeDataPointSnapshot> rtt = new ArrayList<>();
+        List<GaugeDataPointSnapshot> inFlight = new ArrayList<>();
+        List<GaugeDataPointSnapshot> active = new ArrayList<>();
+        List<CounterDataPointSnapshot> retx = new ArrayList<>();
+        for (LedbatPeer p : st.background().peers()) {
+            cwnd.add(g(p.cwndBytes(), "peer", p.region()));
+            inFlight.add(g(p.inFlightBytes(), "peer", p.region()));
+            active.add(g(p.active() ? 1 : 0, "peer", p.region()));
+            retx.add(c(p.retransmissions(), "peer", p.region()));
+            addMs(queuing, p.queuingDelayMs(), p.region());
+            addMs(base, p.baseDelayMs(), p.region());
+            addMs(rtt, p.rttMs(), p.region());
+        }
+        out.metricSnapshot(gauge("geoblocks_ledbat_cwnd_bytes", "LEDBAT congestion window of the flow to each peer.",
+                Unit.BYTES, cwnd));
+        out.metricSnapshot(gauge("geoblocks_ledbat_in_flight_bytes", "LEDBAT bytes sent and not yet acknowledged, per peer.",
+                Unit.BYTES, inFlight));
+        out.metricSnapshot(gauge("geoblocks_ledbat_flow_active", "1 while a LEDBAT flow to the peer is running.", null,
+                active));
+        out.metricSnapshot(gauge("geoblocks_ledbat_queuing_delay_seconds",
+                "LEDBAT queuing delay estimate per peer (RFC 6817 section 2.4.2; absent until measured).", Unit.SECONDS,
+                queuing));
+        out.metricSnapshot(gauge("geoblocks_ledbat_base_delay_seconds",
+                "LEDBAT base one-way delay per peer (includes the hosts' clock offset; absent until measured).",
+                Unit.SECONDS, base));
+        out.metricSnapshot(gauge("geoblocks_ledbat_rtt_seconds", "LEDBAT round-trip time per peer (absent until measured).",
+                Unit.SECONDS, rtt));
+        out.metricSnapshot(counter("geoblocks_ledbat_retransmissions", "LEDBAT packets sent again, per peer.", retx));
+    }
+
+    private static void addMs(List<GaugeDataPointSnapshot> to, double ms, String peer) {
+        if (!Double.isNaN(ms)) {
+            to.add(g(ms / 1000.0, "peer", peer));
+        }
+    }
+
+    private static GaugeSnapshot gauge(String name, String help, Unit unit, List<GaugeDataPointSnapshot> points) {
+        GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help);
+        if (unit != null) {
+            b.unit(unit);
+        }
+        points.forEach(b::dataPoint);
+        return b.build();
+    }
+
+    private static CounterSnapshot counter(String name, String help, List<CounterDataPointSnapshot> points) {
+        return counter(name, help, null, points);
+    }
+
+    private static CounterSnapshot counter(String name, String help, Unit unit, List<CounterDataPointSnapshot> points) {
+        CounterSnapshot.Builder b = CounterSnapshot.builder().name(name).help(help);
+        if (unit != null) {
+            b.unit(unit);
+        }
+        points.forEach(b::dataPoint);
+        return b.build();
+    }
+
+    private static GaugeDataPointSnapshot g(double v, String... labels) {
+        return GaugeDataPointSnapshot.builder().value(v).labels(Labels.of(labels)).build();
+    }
+
+    private static CounterDataPointSnapshot c(double v, String... labels) {
+        return CounterDataPointSnapshot.builder().value(v).labels(Labels.of(labels)).build();
+    }
+}

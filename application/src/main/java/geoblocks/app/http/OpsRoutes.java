@@ -1,0 +1,108 @@
+package geoblocks.app.http;
+
+import geoblocks.blockstore.port.NodeSnapshot;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The operator's routes: {@code GET /metrics} (Prometheus text format from the client library's
+ * registry: the node's metrics and the JVM's), {@code /healthz} (the node publishes snapshots),
+ * {@code /readyz} (and its data directory is writable), {@code /} (the dashboard page from the
+ * jar) and {@code /api/state} (the dashboard's JSON). The page and its JSON always need the
+ * credentials; the three probes only when {@code probesNeedAuth}.
+ */
+public final class OpsRoutes {
+    /** A snapshot older than this means the node's file service stopped publishing. */
+    static final long STALE_MS = 5_000;
+    private final Supplier<NodeSnapshot> latest;
+    private final Path dataDir;
+    private final LongSupplier clock;
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final PrometheusTextFormatWriter text = PrometheusTextFormatWriter.create();
+    private final byte[] page;
+
+    public OpsRoutes(Supplier<NodeSnapshot> latest, Path dataDir, LongSupplier clockMillis) {
+        this.latest = latest;
+        this.dataDir = dataDir;
+        this.clock = clockMillis;
+        registry.register(new NodeMetrics(latest, clockMillis));
+        JvmMetrics.builder().register(registry);
+        this.page = resource("/geoblocks/dashboard/index.html");
+    }
+
+    /** Adds the routes to {@code router}. */
+    public Router mount(Router router, boolean probesNeedAuth) {
+        return router.add("GET", "/metrics", probesNeedAuth, this::metrics)
+                .add("GET", "/healthz", probesNeedAuth, this::healthz)
+                .add("GET", "/readyz", probesNeedAuth, this::readyz)
+                .add("GET", "/", true, ex -> ex.respond(200, "text/html; charset=utf-8", page))
+                .add("GET", "/api/state", true, ex -> ex.respond(200, "application/json",
+                        DashboardState.render(latest.get(), clock.getAsLong()).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private void metrics(Exchange ex) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(16384);
+        text.write(out, registry.scrape());
+        ex.respond(200, PrometheusTextFormatWriter.CONTENT_TYPE, out.toByteArray());
+    }
+
+    private void healthz(Exchange ex) {
+        String why = staleness();
+        ex.respondText(why == null ? 200 : 503, why == null ? "ok\n" : why + "\n");
+    }
+
+    private void readyz(Exchange ex) {
+        String why = staleness();
+        if (why == null) {
+            why = writable(dataDir);
+        }
+        if (why != null) {
+            ex.respondText(503, why + "\n");
+            return;
+        }
+        NodeSnapshot s = latest.get();
+        long up = s.status().peers().stream().filter(p -> p.rttMs() >= 0).count();
+        ex.respondText(200, "ready: " + s.region() + ", " + up + " of " + s.status().peers().size() + " peers up\n");
+    }
+
+    /** Null when the latest snapshot is fresh, else why not. */
+    String staleness() {
+        NodeSnapshot s = latest.get();
+        if (s == null) {
+            return "starting: no node snapshot yet";
+        }
+        long age = clock.getAsLong() - s.timeMillis();
+        return age > STALE_MS ? "node snapshot is " + age + " ms old: the file service stopped publishing" : null;
+    }
+
+    /** Null when a file can be created and deleted in {@code dir}, else why not. */
+    static String writable(Path dir) {
+        try {
+            Path probe = Files.createTempFile(dir, ".readyz", ".tmp");
+            Files.delete(probe);
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return "data directory " + dir + " is not writable: " + e;
+        }
+    }
+
+    private static byte[] resource(String name) {
+        try (InputStream in = OpsRoutes.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + name + " missing from the jar");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read resource " + name + ": " + e, e);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package geoblocks.app.http;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.timeout.IdleStateEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per connection: checks each request head (decoder errors, authentication), finds its route and
+ * calls it, then passes the body chunks to the route's sink or drops them. Errors answer the
+ * request (400, 401, 404, 405, 431, 500) and never escape to the node.
+ */
+final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
+    private static final Logger LOG = LoggerFactory.getLogger(RouterHandler.class);
+    private final Router router;
+    private final BasicAuth auth;
+    private Exchange current;
+
+    RouterHandler(Router router, BasicAuth auth) {
+        this.router = router;
+        this.auth = auth;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
+        if (msg instanceof HttpRequest req) {
+            current = new Exchange(ctx, req);
+            onHead(current);
+        }
+        if (msg instanceof HttpContent c && current != null) {
+            Exchange ex = current;
+            if (ex.body() != null) {
+                try {
+                    ex.body().onChunk(c.content());
+                    if (c instanceof LastHttpContent) {
+                        ex.body().onEnd();
+                    }
+                } catch (Exception e) {
+                    fail(ex, e);
+                    ex.onBody(null);
+                }
+            }
+            if (c instanceof LastHttpContent) {
+                current = null;
+            }
+        }
+    }
+
+    private void onHead(Exchange ex) {
+        HttpRequest req = ex.request();
+        if (req.decoderResult().isFailure()) {
+            Throwable why = req.decoderResult().cause();
+            int status = why instanceof TooLongFrameException ? 431 : 400;
+            req.headers().set(HttpHeaderNames.CONNECTION, "close");
+            ex.respondText(status, "bad request: " + why.getMessage() + "\n");
+            return;
+        }
+        Router.Match m = router.find(req.method().name(), ex.path());
+        if (m.entry() == null) {
+            if (m.status() == 405) {
+                ex.header("Allow", String.join(", ", m.allowed()));
+                ex.respondText(405, "method " + req.method() + " not allowed on " + ex.path() + "\n");
+            } else {
+                ex.respondText(404, "no such path: " + ex.path() + "\n");
+            }
+            return;
+        }
+        if (m.entry().authenticated() && auth != null && !auth.accepts(req.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            ex.header("WWW-Authenticate", "Basic realm=\"geoblocks\", charset=\"UTF-8\"");
+            ex.respondText(401, "credentials needed: the gateway's access key id and secret key (HTTP Basic)\n");
+            return;
+        }
+        try {
+            m.entry().route().handle(ex);
+        } catch (Exception e) {
+            fail(ex, e);
+        }
+    }
+
+    private static void fail(Exchange ex, Throwable e) {
+        LOG.warn("HTTP {} {} failed: {}", ex.request().method(), ex.request().uri(), e.toString());
+        if (!ex.answered()) {
+            ex.respondText(500, "internal error: " + e + "\n");
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent) {
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("HTTP connection {} closed: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

@@ -1,0 +1,200 @@
+package geoblocks.app.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.blockstore.wire.FileOp.Background;
+import geoblocks.blockstore.wire.FileOp.LedbatPeer;
+import geoblocks.blockstore.wire.FileOp.PeerRtt;
+import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.FileOp.Transfers;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP server with the operator's routes over a fixed snapshot and a fake clock, on a real socket. */
+class HttpServerTest {
+    private static final String AUTH = "Basic " + Base64.getEncoder().encodeToString("k:secret".getBytes(StandardCharsets.UTF_8));
+    @TempDir
+    Path data;
+    private final AtomicReference<NodeSnapshot> latest = new AtomicReference<>();
+    private final AtomicLong clock = new AtomicLong(1_000_000);
+    private final AtomicLong streamed = new AtomicLong();
+    private HttpServer server;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeEach
+    void start() throws Exception {
+        Router router = new OpsRoutes(latest::get, data, clock::get).mount(new Router(), false)
+                .add("GET", "/boom", false, ex -> {
+                    throw new IllegalStateException("route failed");
+                })
+                .add("PUT", "/upload/*", true, ex -> ex.onBody(new Exchange.BodySink() {
+                    @Override
+                    public void onChunk(io.netty.buffer.ByteBuf chunk) {
+                        streamed.addAndGet(chunk.readableBytes());
+                    }
+
+                    @Override
+                    public void onEnd() {
+                        ex.respondText(200, "got " + streamed.get() + "\n");
+                    }
+                }));
+        server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), router, new BasicAuth("k", "secret"));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    static NodeSnapshot snapshot(long timeMillis) {
+        RequestStats stats = new RequestStats(5);
+        stats.record("get", "ok", 3_000_000, timeMillis, "f", "");
+        stats.record("put", "error", 700_000_000, timeMillis, "g", "upload failed");
+        StatusReply status = new StatusReply(0, "seoul", List.of(new PeerRtt("dublin", 252.5), new PeerRtt("mumbai", -1)),
+                4, 2, 100, 3, 1, new Transfers(5000, 6000, 700, 800, 90, 100),
+                new Background(1234, 2, List.of(new LedbatPeer("dublin", true, 1, 65536, 10, 4096, 12.5, Double.NaN, 260, 7))));
+        return new NodeSnapshot("seoul", timeMillis, status, stats.snapshot(), 1,
+                Map.of("seoul", new NodeSnapshot.Placed(2, 2048), "dublin", new NodeSnapshot.Placed(1, 1024)),
+                List.of(new NodeSnapshot.FileView("f", 3072, 1024, "local", "seoul", 5, 3,
+                        List.of(List.of("seoul"), List.of("seoul", "dublin"), List.of("dublin")))),
+                100, 1 << 20, 0);
+    }
+
+    private HttpResponse<String> send(String method, String path, String auth, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (auth != null) {
+            b.header("Authorization", auth);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void metrics_exposeTheSnapshotInPrometheusTextFormat() throws Exception {
+        latest.set(snapshot(clock.get() - 500));
+        HttpResponse<String> r = send("GET", "/metrics", null, null);
+        assertEquals(200, r.statusCode());
+        assertTrue(r.headers().firstValue("content-type").orElse("").startsWith("text/plain; version=0.0.4"));
+        String t = r.body();
+        for (String line : List.of(
+                "geoblocks_requests_total{op=\"get\",result=\"ok\"} 1",
+                "geoblocks_requests_total{op=\"put\",result=\"error\"} 1",
+                "geoblocks_request_duration_seconds_bucket{op=\"get\",le=\"0.005\"} 1",
+                "geoblocks_request_duration_seconds_bucket{op=\"put\",le=\"0.5\"} 0",
+                "geoblocks_request_duration_seconds_bucket{op=\"put\",le=\"1.0\"} 1",
+                "geoblocks_request_duration_seconds_count{op=\"put\"} 1",
+                "geoblocks_peer_up{peer=\"dublin\"} 1",
+                "geoblocks_peer_up{peer=\"mumbai\"} 0",
+                "geoblocks_peer_rtt_seconds{peer=\"dublin\"} 0.2525",
+                "geoblocks_transfer_sent_bytes_total{class=\"foreground\",transport=\"tcp\"} 4910",
+                "geoblocks_transfer_sent_bytes_total{class=\"background\",transport=\"tcp\"} 90",
+                "geoblocks_transfer_sent_bytes_total{class=\"background\",transport=\"ledbat\"} 700",
+                "geoblocks_ledbat_cwnd_bytes{peer=\"dublin\"} 65536",
+                "geoblocks_ledbat_queuing_delay_seconds{peer=\"dublin\"} 0.0125",
+                "geoblocks_ledbat_retransmissions_total{peer=\"dublin\"} 7",
+                "geoblocks_placed_blocks{region=\"seoul\"} 2",
+                "geoblocks_placed_bytes{region=\"dublin\"} 1024",
+                "geoblocks_files 1",
+                "geoblocks_scrub_repaired_blocks_total 3",
+                "geoblocks_refused_input_total{cause=\"unauthenticated\"} 2",
+                "geoblocks_memory_budget_used_bytes 100",
+                "geoblocks_snapshot_age_seconds 0.5",
+                "geoblocks_node_info{region=\"seoul\"} 1")) {
+            assertTrue(t.lines().anyMatch(l -> l.equals(line) || l.equals(line + ".0")), "missing: " + line + "\n" + t);
+        }
+        assertFalse(t.contains("geoblocks_ledbat_base_delay_seconds{"), "NaN (not measured) delays are left out");
+        assertTrue(t.contains("# TYPE jvm_memory_used_bytes gauge"));
+        assertTrue(t.contains("# TYPE geoblocks_request_duration_seconds histogram"));
+    }
+
+    @Test
+    void healthAndReadiness_followTheSnapshotsAge() throws Exception {
+        assertEquals(503, send("GET", "/healthz", null, null).statusCode(), "no snapshot yet");
+        latest.set(snapshot(clock.get()));
+        assertEquals(200, send("GET", "/healthz", null, null).statusCode());
+        HttpResponse<String> ready = send("GET", "/readyz", null, null);
+        assertEquals(200, ready.statusCode());
+        assertEquals("ready: seoul, 1 of 2 peers up\n", ready.body());
+        clock.addAndGet(OpsRoutes.STALE_MS + 1);
+        assertEquals(503, send("GET", "/healthz", null, null).statusCode());
+        assertEquals(503, send("GET", "/readyz", null, null).statusCode());
+    }
+
+    @Test
+    void readiness_needsAWritableDataDirectory() {
+        assertEquals(null, OpsRoutes.writable(data));
+        assertTrue(OpsRoutes.writable(data.resolve("missing")).startsWith("data directory "));
+    }
+
+    @Test
+    void dashboardAndState_needTheCredentials_andNeverCarryTheSecret() throws Exception {
+        latest.set(snapshot(clock.get()));
+        HttpResponse<String> denied = send("GET", "/", null, null);
+        assertEquals(401, denied.statusCode());
+        assertTrue(denied.headers().firstValue("www-authenticate").orElse("").startsWith("Basic realm="));
+        assertEquals(401, send("GET", "/api/state", "Basic " + Base64.getEncoder().encodeToString("k:nope".getBytes()), null)
+                .statusCode());
+        HttpResponse<String> page = send("GET", "/", AUTH, null);
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("<title>geoblocks node</title>"));
+        assertFalse(page.body().contains("http://") || page.body().contains("https://"), "no CDN or external link");
+        String state = send("GET", "/api/state", AUTH, null).body();
+        assertTrue(state.contains("\"region\":\"seoul\""), state);
+        assertTrue(state.contains("\"replicas\":[[\"seoul\"],[\"seoul\",\"dublin\"],[\"dublin\"]]"), state);
+        assertTrue(state.contains("{\"region\":\"mumbai\",\"self\":false,\"up\":false,\"rttMs\":null}"), state);
+        assertFalse(state.contains("secret"));
+    }
+
+    @Test
+    void badInput_getsAClearStatus_andTheServerKeepsServing() throws Exception {
+        assertEquals(404, send("GET", "/nope", null, null).statusCode());
+        HttpResponse<String> m = send("DELETE", "/metrics", null, null);
+        assertEquals(405, m.statusCode());
+        assertEquals("GET", m.headers().firstValue("allow").orElse(""));
+        HttpResponse<String> boom = send("GET", "/boom", null, null);
+        assertEquals(500, boom.statusCode());
+        assertTrue(boom.body().contains("route failed"));
+        assertEquals("HTTP/1.1 400", raw("GET /metrics HTTP/1.1\r\nContent-Length: x\r\n\r\n"));
+        assertEquals("HTTP/1.1 431", raw("GET /" + "a".repeat(HttpServer.MAX_INITIAL_LINE + 10) + " HTTP/1.1\r\n\r\n"));
+        assertEquals("HTTP/1.1 431", raw("GET / HTTP/1.1\r\nX: " + "b".repeat(HttpServer.MAX_HEADER_BYTES + 10) + "\r\n\r\n"));
+        latest.set(snapshot(clock.get()));
+        assertEquals(200, send("GET", "/healthz", null, null).statusCode());
+    }
+
+    @Test
+    void bodies_streamToTheRoutesSink() throws Exception {
+        String body = "x".repeat(300_000);
+        HttpResponse<String> r = send("PUT", "/upload/a/b", AUTH, body);
+        assertEquals(200, r.statusCode());
+        assertEquals("got 300000\n", r.body());
+        assertEquals(401, send("PUT", "/upload/a", null, "y").statusCode());
+    }
+
+    private String raw(String request) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", server.address().getPort())) {
+            s.setSoTimeout(5000);
+            s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            return new String(s.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+        }
+    }
+}
