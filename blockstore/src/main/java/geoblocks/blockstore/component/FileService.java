@@ -65,7 +65,7 @@ public final class FileService extends ComponentDefinition {
     private final Downloads downloads;
     private final ReplicaServer replicas;
     private final Scrubber scrubber;
-    private final ManifestSync sync;
+    private final AntiEntropy antiEntropy;
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private long lastTick = System.nanoTime();
@@ -74,7 +74,7 @@ public final class FileService extends ComponentDefinition {
         NodeSettings settings = init.settings;
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
                 e -> trigger(e, net), e -> trigger(e, store));
-        this.replicas = new ReplicaServer(node, d -> trigger(d, store));
+        this.replicas = new ReplicaServer(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
@@ -85,8 +85,8 @@ public final class FileService extends ComponentDefinition {
         this.replicator = new Replicator(node, init.replicationQueue, copies);
         this.uploads = new Uploads(node, replicator);
         this.downloads = new Downloads(node);
-        this.sync = new ManifestSync(node);
-        this.requests = new ClientRequests(node, replicator, replicas, scrubber, counters, refused);
+        this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L);
+        this.requests = new ClientRequests(node, replicator, scrubber, counters, refused);
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
             spt.setTimeoutEvent(new Tick(spt));
@@ -128,6 +128,8 @@ public final class FileService extends ComponentDefinition {
         rereplicator.tick(now);
         replicator.tick();
         background.tick(now);
+        antiEntropy.tick(now);
+        node.versions().sweep();
         lastTick = now;
         refused.log(now);
     }
@@ -150,7 +152,6 @@ public final class FileService extends ComponentDefinition {
             }
         }
         node.setRtt(table);
-        sync.onRtt(table);
         rereplicator.onRtt(table, node.now());
     }
 
@@ -185,6 +186,8 @@ public final class FileService extends ComponentDefinition {
             requests.onDelete(from, p);
         } else if (op instanceof StatusReq p) {
             requests.onStatus(from, p);
+        } else if (op instanceof VersionsReq p) {
+            requests.onVersions(from, p);
         } else if (isNodeRequest(op)) {
             if (node.regionOf(from).isEmpty()) {
                 node.send(from, new Failed(op.req(), "node-to-node request from " + from + ", not a cluster member"));
@@ -200,6 +203,10 @@ public final class FileService extends ComponentDefinition {
                 background.onFetch(from, p);
             } else if (op instanceof BackgroundOffer p) {
                 background.onOffer(from, p);
+            } else if (op instanceof CreateClaim p) {
+                replicas.onClaim(from, p);
+            } else if (op instanceof SyncDigest p) {
+                antiEntropy.onDigest(from, p);
             } else {
                 replicas.onPublish(from, (ManifestPart) op);
             }
@@ -213,6 +220,7 @@ public final class FileService extends ComponentDefinition {
     private static boolean isNodeRequest(FileOp op) {
         return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
                 || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer
+                || op instanceof CreateClaim || op instanceof SyncDigest
                 || (op instanceof ManifestPart p && p.publish());
     }
 

@@ -4,6 +4,8 @@ import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.Owners;
+import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
@@ -39,6 +41,7 @@ final class NodeContext implements Node {
     private final ClusterConfig cluster;
     private final NodeSettings settings;
     private final ManifestStore manifests;
+    private final Versions versions;
     private final Random random;
     private final MemoryBudget budget;
     private final TransferCounters counters;
@@ -64,6 +67,8 @@ final class NodeContext implements Node {
         this.network = network;
         this.blockStore = blockStore;
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(peerRegions()));
+        this.versions = new Versions(manifests, region, this::wallMillis, settings.versionRetentionMs(),
+                settings.tombstoneRetentionMs(), ids -> blockStore.accept(new DeleteBlocks(ids)));
     }
 
     /** The outstanding requests to peers, for the component's timer and failure handlers. */
@@ -154,6 +159,21 @@ final class NodeContext implements Node {
     @Override
     public ManifestStore manifests() {
         return manifests;
+    }
+
+    @Override
+    public Versions versions() {
+        return versions;
+    }
+
+    @Override
+    public String ownerOf(String name) {
+        return Owners.ownerOf(name, cluster.regionIds());
+    }
+
+    @Override
+    public long wallMillis() {
+        return System.currentTimeMillis() + settings.clockOffsetMs();
     }
 
     @Override
