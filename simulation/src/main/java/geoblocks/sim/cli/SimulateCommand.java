@@ -3,6 +3,7 @@ package geoblocks.sim.cli;
 import geoblocks.sim.harness.SimResult;
 import geoblocks.sim.harness.SimRunner;
 import geoblocks.sim.ledbat.LedbatOptions;
+import geoblocks.sim.scenario.Consistency;
 import geoblocks.sim.scenario.LedbatFairness;
 import geoblocks.sim.scenario.LedbatMetrics;
 import geoblocks.sim.scenario.LedbatVsTcp;
@@ -22,10 +23,10 @@ import picocli.CommandLine.Parameters;
  * gives byte-identical CSV files.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, placement.",
+        description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, placement, consistency.",
             "Writes CSV files and PNG plots to --out and prints a summary."})
 public final class SimulateCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | placement")
+    @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | placement | consistency")
     String name;
 
     @Option(names = "--seed", description = "random seed (default ${DEFAULT-VALUE})")
@@ -96,6 +97,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--files", description = "placement: files per policy and block size (default ${DEFAULT-VALUE})")
     int files = 10;
 
+    @Option(names = "--seeds", description = "consistency: seeds to run, from --seed on (default ${DEFAULT-VALUE})")
+    int seeds = 1;
+
     @Option(names = "--no-plot", description = "skip the PNG plots")
     boolean noPlot;
 
@@ -112,8 +116,11 @@ public final class SimulateCommand implements Callable<Integer> {
             case "ledbat-vs-tcp" -> ledbatVsTcp(dir, o);
             case "ledbat-fairness" -> LedbatFairness.runCli(dir, fairnessParams(), !noPlot, o);
             case "placement" -> Placement.runCli(dir, placementParams(), !noPlot, o);
+            case "consistency" -> {
+                return Consistency.runCli(dir, seed, seeds, o);
+            }
             default -> throw new IllegalArgumentException("unknown scenario '" + name
-                    + "'; known: ledbat-vs-tcp, ledbat-fairness, placement");
+                    + "'; known: ledbat-vs-tcp, ledbat-fairness, placement, consistency");
         }
         return 0;
     }

@@ -29,6 +29,9 @@ import java.util.TreeSet;
  * <li>one node's clock only moves forward: the versions one region stamps for its client's
  * successive writes ascend.</li>
  * </ol>
+ * With a short retention (the retention run) 2 to 5 and 7 give way to: every region keeps only
+ * the winner (nothing when the winner is a delete), and a version a region dropped left none of
+ * its blocks there.
  */
 public final class ConsistencyCheck {
     private ConsistencyCheck() {}
@@ -40,8 +43,8 @@ public final class ConsistencyCheck {
     /** A read of a name's newest version. */
     public record Read(String region, String name, String why, long callMs, long returnMs, String head) {}
 
-    /** One kept version at one region: id, tombstone or not, and where it was uploaded. */
-    public record Kept(String id, boolean deleted, String uploadedAt) {}
+    /** One kept version at one region: id, tombstone or not, where it was uploaded, and its file id. */
+    public record Kept(String id, boolean deleted, String uploadedAt, String fileId) {}
 
     /** What one run produced and what broke. */
     public record Report(long seed, List<Write> writes, List<Read> reads, Map<String, Map<String, List<Kept>>> state,
@@ -52,12 +55,12 @@ public final class ConsistencyCheck {
     }
 
     public static Report check(long seed, List<String> regions, List<String> records, List<String> faults,
-            long cutFromMs, long cutToMs, Set<String> sideA) {
+            long cutFromMs, long cutToMs, Set<String> sideA, boolean retention) {
         List<Write> writes = new ArrayList<>();
         List<Read> reads = new ArrayList<>();
         List<String> violations = new ArrayList<>();
-        Map<String, Map<String, List<Kept>>> state = new TreeMap<>(); // region -> name -> versions
-        regions.forEach(r -> state.put(r, new TreeMap<>()));
+        TreeMap<Integer, Map<String, Map<String, List<Kept>>>> probes = new TreeMap<>(); // probe -> region -> name -> versions
+        TreeMap<Integer, Map<String, Set<String>>> blocks = new TreeMap<>(); // probe -> region -> block ids
         for (String f : faults) {
             violations.add("component fault: " + f);
         }
@@ -74,22 +77,36 @@ public final class ConsistencyCheck {
                 }
                 case "S" -> {
                     List<Kept> kept = new ArrayList<>();
-                    for (String e : f[3].split(",")) {
-                        String[] idAt = e.split("~", 2);
-                        String id = idAt[0].replaceAll("/\\d+$", "");
+                    for (String e : f[4].split(",")) {
+                        String[] parts = e.split("~", 3);
+                        String id = parts[0].replaceAll("/\\d+$", "");
                         boolean deleted = id.endsWith("(deleted)");
-                        kept.add(new Kept(deleted ? id.substring(0, id.length() - 9) : id, deleted, idAt[1]));
+                        kept.add(new Kept(deleted ? id.substring(0, id.length() - 9) : id, deleted, parts[1], parts[2]));
                     }
-                    state.get(f[1]).put(f[2], kept);
+                    probes.computeIfAbsent(Integer.parseInt(f[1]), k -> new TreeMap<>())
+                            .computeIfAbsent(f[2], k -> new TreeMap<>()).put(f[3], kept);
                 }
+                case "B" -> blocks.computeIfAbsent(Integer.parseInt(f[1]), k -> new TreeMap<>())
+                        .computeIfAbsent(f[2], k -> new TreeSet<>()).add(f[3]);
                 default -> violations.add("unknown record: " + line);
             }
         }
+        Map<String, Map<String, List<Kept>>> state = new TreeMap<>(); // the last probe: region -> name -> versions
+        regions.forEach(r -> state.put(r, new TreeMap<>(probes.isEmpty() ? Map.of()
+                : probes.lastEntry().getValue().getOrDefault(r, Map.of()))));
         Set<String> names = new TreeSet<>();
         state.values().forEach(m -> names.addAll(m.keySet()));
         writes.forEach(w -> names.add(w.name()));
         for (String name : names) {
-            checkName(name, regions, writes, state, violations);
+            converged(name, regions, state, violations);
+            if (retention) {
+                checkRetained(name, regions, writes, state, violations);
+            } else {
+                checkName(name, regions, writes, state, violations);
+            }
+        }
+        if (retention) {
+            checkDroppedBlocks(regions, probes, blocks, violations);
         }
         checkReadYourWrites(reads, violations);
         checkClocks(writes, violations);
@@ -104,8 +121,8 @@ public final class ConsistencyCheck {
         return new Report(seed, writes, reads, state, violations, during, writers, records);
     }
 
-    private static void checkName(String name, List<String> regions, List<Write> writes,
-            Map<String, Map<String, List<Kept>>> state, List<String> violations) {
+    private static void converged(String name, List<String> regions, Map<String, Map<String, List<Kept>>> state,
+            List<String> violations) {
         List<Kept> first = state.get(regions.get(0)).getOrDefault(name, List.of());
         for (String r : regions) {
             List<Kept> here = state.get(r).getOrDefault(name, List.of());
@@ -113,6 +130,69 @@ public final class ConsistencyCheck {
                 violations.add("'" + name + "' did not converge: " + regions.get(0) + " keeps " + first + ", " + r + " keeps " + here);
             }
         }
+    }
+
+    /** With a short retention: only the winner is left (nothing when it is a delete). */
+    private static void checkRetained(String name, List<String> regions, List<Write> writes,
+            Map<String, Map<String, List<Kept>>> state, List<String> violations) {
+        List<Kept> kept = state.get(regions.get(0)).getOrDefault(name, List.of());
+        Write winner = null;
+        boolean unknown = false;
+        for (Write w : writes) {
+            if (w.name().equals(name) && w.outcome().equals("ok")
+                    && (winner == null || Version.parse(w.version()).compareTo(Version.parse(winner.version())) > 0)) {
+                winner = w;
+            }
+            unknown |= w.name().equals(name) && w.outcome().equals("unknown");
+        }
+        if (kept.size() > 1) {
+            violations.add("'" + name + "' still keeps " + kept.size() + " versions after the retention: " + kept);
+        }
+        if (winner == null || unknown) {
+            return; // nothing acknowledged, or an unknown outcome may have won
+        }
+        if (winner.kind().equals("DELETE")) {
+            if (!kept.isEmpty()) {
+                violations.add("'" + name + "' was deleted last (" + winner.version() + ") but keeps " + kept
+                        + " after the tombstone retention");
+            }
+        } else if (kept.size() != 1 || !kept.get(0).id().equals(winner.version())) {
+            violations.add("'" + name + "' keeps " + kept + ", the model's winner is " + winner.version());
+        }
+    }
+
+    /** A version a region kept at an earlier probe but no longer keeps left none of its blocks there. */
+    private static void checkDroppedBlocks(List<String> regions, TreeMap<Integer, Map<String, Map<String, List<Kept>>>> probes,
+            TreeMap<Integer, Map<String, Set<String>>> blocks, List<String> violations) {
+        if (probes.size() < 2) {
+            violations.add("the retention run needs two probes, got " + probes.keySet());
+            return;
+        }
+        int last = probes.lastKey();
+        for (String r : regions) {
+            Set<String> keptNow = new TreeSet<>();
+            probes.get(last).getOrDefault(r, Map.of()).values().forEach(l -> l.forEach(k -> keptNow.add(k.fileId())));
+            Set<String> held = blocks.getOrDefault(last, Map.of()).getOrDefault(r, Set.of());
+            for (Map<String, Map<String, List<Kept>>> earlier : probes.headMap(last).values()) {
+                for (List<Kept> l : earlier.getOrDefault(r, Map.of()).values()) {
+                    for (Kept k : l) {
+                        if (keptNow.contains(k.fileId()) || k.deleted()) {
+                            continue;
+                        }
+                        for (String b : held) {
+                            if (b.startsWith("b-" + k.fileId() + "-")) {
+                                violations.add(r + " dropped version " + k.id() + " but still holds its block " + b);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static void checkName(String name, List<String> regions, List<Write> writes,
+            Map<String, Map<String, List<Kept>>> state, List<String> violations) {
+        List<Kept> first = state.get(regions.get(0)).getOrDefault(name, List.of());
         Map<String, Kept> kept = new LinkedHashMap<>();
         first.forEach(k -> kept.put(k.id(), k));
         List<Write> mine = writes.stream().filter(w -> w.name().equals(name)).toList();

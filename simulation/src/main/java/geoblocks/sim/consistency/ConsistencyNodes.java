@@ -23,6 +23,7 @@ import se.sics.kompics.Init;
  */
 public final class ConsistencyNodes {
     static final Map<String, ManifestStore> STORES = new LinkedHashMap<>();
+    static final Map<String, MemoryBlockStorage> BLOCKS = new LinkedHashMap<>();
     /** Block size of the clients' uploads. */
     public static final int BLOCK = 32 << 10;
 
@@ -53,10 +54,11 @@ public final class ConsistencyNodes {
         public Init<? extends ComponentDefinition> init(NetAddress self) {
             try {
                 ManifestStore manifests = new ManifestStore(new MemoryBlockStorage());
+                MemoryBlockStorage blocks = new MemoryBlockStorage();
                 STORES.put(region, manifests);
+                BLOCKS.put(region, blocks);
                 NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs, retentionMs, 1000, clockOffsetMs);
-                return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), settings, new MemoryBlockStorage(),
-                        manifests, seed);
+                return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), settings, blocks, manifests, seed);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -82,8 +84,12 @@ public final class ConsistencyNodes {
         }
     }
 
-    /** The probe: at {@code atMs} records every node's versions of every name. */
-    public record Probe(long atMs) implements NodeFactory {
+    /** The probe: at each of {@code atMs} records every node's versions of every name and its blocks. */
+    public record Probe(List<Long> atMs) implements NodeFactory {
+        public Probe {
+            atMs = List.copyOf(atMs);
+        }
+
         @Override
         public Class<? extends ComponentDefinition> component() {
             return ConsistencyProbeHost.class;

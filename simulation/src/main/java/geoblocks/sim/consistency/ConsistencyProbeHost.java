@@ -1,5 +1,6 @@
 package geoblocks.sim.consistency;
 
+import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
@@ -16,9 +17,11 @@ import se.sics.kompics.timer.Timeout;
 import se.sics.kompics.timer.Timer;
 
 /**
- * Records, at a set time, every node's versions of every name it keeps:
- * {@code S|region|name|v1,v2,...} ascending (the last is the head), each {@code id[(deleted)][/epoch]~uploadedAt}
- * (a tombstone is marked {@code (deleted)}, a moved version carries its location epoch).
+ * Records, at set times, every node's versions of every name it keeps:
+ * {@code S|probe|region|name|v1,v2,...} ascending (the last is the head), each
+ * {@code id[(deleted)][/epoch]~uploadedAt~fileId} (a tombstone is marked {@code (deleted)}, a moved
+ * version carries its location epoch), and the blocks it holds: {@code B|probe|region|blockId}.
+ * Probes count from 0; the last one is the final state.
  */
 public final class ConsistencyProbeHost extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
@@ -26,16 +29,23 @@ public final class ConsistencyProbeHost extends ComponentDefinition {
 
     public ConsistencyProbeHost(ProbeInit init) {
         onStart(s -> {
-            ScheduleTimeout st = new ScheduleTimeout(init.atMs);
-            st.setTimeoutEvent(new Check(st));
-            trigger(st, timer);
+            for (int i = 0; i < init.atMs.size(); i++) {
+                ScheduleTimeout st = new ScheduleTimeout(init.atMs.get(i));
+                st.setTimeoutEvent(new Check(st, i));
+                trigger(st, timer);
+            }
         });
         handle(timer, Check.class, c -> {
             for (Map.Entry<String, ManifestStore> e : ConsistencyNodes.STORES.entrySet()) {
                 for (ManifestHistory h : e.getValue().histories("", Integer.MAX_VALUE)) {
-                    SimRegistry.extraRecords().add("S|" + e.getKey() + "|" + h.name() + "|" + ids(h.versions()));
+                    SimRegistry.extraRecords().add("S|" + c.probe + "|" + e.getKey() + "|" + h.name() + "|" + ids(h.versions()));
                 }
             }
+            ConsistencyNodes.BLOCKS.forEach((region, blocks) -> {
+                for (BlockId id : blocks.list()) {
+                    SimRegistry.extraRecords().add("B|" + c.probe + "|" + region + "|" + id.value());
+                }
+            });
         });
     }
 
@@ -43,21 +53,24 @@ public final class ConsistencyProbeHost extends ComponentDefinition {
         StringJoiner j = new StringJoiner(",");
         for (Manifest m : versions) {
             j.add(m.version().id() + (m.deleted() ? "(deleted)" : "") + (m.locEpoch() > 0 ? "/" + m.locEpoch() : "")
-                    + "~" + m.uploadedAt());
+                    + "~" + m.uploadedAt() + "~" + m.fileId());
         }
         return j.toString();
     }
 
     static final class Check extends Timeout {
-        Check(ScheduleTimeout st) {
+        final int probe;
+
+        Check(ScheduleTimeout st, int probe) {
             super(st);
+            this.probe = probe;
         }
     }
 
     public static final class ProbeInit extends Init<ConsistencyProbeHost> {
-        final long atMs;
+        final List<Long> atMs;
 
-        ProbeInit(long atMs) {
+        ProbeInit(List<Long> atMs) {
             this.atMs = atMs;
         }
     }

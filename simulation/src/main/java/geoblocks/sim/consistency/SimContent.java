@@ -13,12 +13,23 @@ import java.nio.ByteBuffer;
 final class SimContent {
     private SimContent() {}
 
-    static byte at(long key, long offset) {
-        long z = key * 0x9E3779B97F4A7C15L + (offset >>> 3) * 0xBF58476D1CE4E5B9L;
+    /** The 8 content bytes of word {@code word} (bytes 8 * word .. 8 * word + 7), low byte first. */
+    static long word(long key, long word) {
+        long z = key * 0x9E3779B97F4A7C15L + word * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        z = z ^ (z >>> 31);
-        return (byte) (z >>> (8 * (offset & 7)));
+        return z ^ (z >>> 31);
+    }
+
+    /** Fills {@code out[from..to)} with the content bytes at {@code offset..}. */
+    static void fill(long key, long offset, byte[] out, int from, int to) {
+        long w = word(key, offset >>> 3);
+        for (int i = from; i < to; i++, offset++) {
+            if ((offset & 7) == 0 && i > from) {
+                w = word(key, offset >>> 3);
+            }
+            out[i] = (byte) (w >>> (8 * (offset & 7)));
+        }
     }
 
     static ByteSource source(long key, long size) {
@@ -30,10 +41,9 @@ final class SimContent {
 
             @Override
             public void read(long offset, ByteBuffer dst) {
-                long at = offset;
-                while (dst.hasRemaining()) {
-                    dst.put(at(key, at++));
-                }
+                byte[] b = new byte[dst.remaining()];
+                fill(key, offset, b, 0, b.length);
+                dst.put(b);
             }
         };
     }
@@ -48,10 +58,11 @@ final class SimContent {
 
             @Override
             public void write(long offset, byte[] data) throws IOException {
-                for (int i = 0; i < data.length; i++) {
-                    if (data[i] != at(key, offset + i)) {
-                        throw new IOException("byte " + (offset + i) + " differs from the content of key " + key);
-                    }
+                byte[] expected = new byte[data.length];
+                fill(key, offset, expected, 0, expected.length);
+                int at = java.util.Arrays.mismatch(data, expected);
+                if (at >= 0) {
+                    throw new IOException("byte " + (offset + at) + " differs from the content of key " + key);
                 }
             }
         };

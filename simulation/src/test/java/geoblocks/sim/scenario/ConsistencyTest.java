@@ -44,6 +44,23 @@ class ConsistencyTest {
         assertTrue(bothSides >= SEEDS * 8 / 10, "too few seeds wrote on both sides of the partition: " + bothSides);
     }
 
+    /** With a 20 s retention every superseded version and lone tombstone is dropped everywhere, with its blocks. */
+    @Test
+    void shortRetention_everyRegionKeepsOnlyTheWinner_andDroppedVersionsLeaveNoBlocks() {
+        List<String> failed = new ArrayList<>();
+        int dropped = 0;
+        for (long seed = FIRST; seed < FIRST + Math.max(1, SEEDS / 10); seed++) {
+            ConsistencyCheck.Report r = Consistency.run(seed, true);
+            if (!r.ok()) {
+                failed.add("seed " + seed + ": " + r.violations());
+            }
+            dropped += (int) r.records().stream().filter(l -> l.startsWith("B|0|")).count()
+                    - (int) r.records().stream().filter(l -> l.startsWith("B|1|")).count();
+        }
+        assertTrue(failed.isEmpty(), () -> failed.size() + " seeds failed, first: " + failed.get(0));
+        assertTrue(dropped > 0, "the retention dropped no block at all");
+    }
+
     @Test
     void sameSeed_givesTheSameRecords() {
         assertEquals(Consistency.run(7).records(), Consistency.run(7).records());
