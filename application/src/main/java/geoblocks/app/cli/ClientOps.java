@@ -82,9 +82,11 @@ final class ClientOps {
         }
     }
 
-    @Command(name = "get", mixinStandardHelpOptions = true, description = "Download a file, verifying every block.")
+    /** get and stat take --version ID, so they cannot mix in picocli's standard -V/--version: help only. */
+    @Command(name = "get", description = "Download a file, verifying every block.")
     static final class Get implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.") boolean help;
         @Parameters(index = "0", paramLabel = "NAME") String name;
         @Parameters(index = "1", paramLabel = "OUT") Path out;
         @Option(names = "--version", paramLabel = "ID", description = "Read this version (an id from `versions`) instead of the newest.")
@@ -129,9 +131,10 @@ final class ClientOps {
         }
     }
 
-    @Command(name = "stat", mixinStandardHelpOptions = true, description = "Show a file's blocks and where their replicas are.")
+    @Command(name = "stat", description = "Show a file's blocks and where their replicas are.")
     static final class Stat implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.") boolean help;
         @Parameters(paramLabel = "NAME") String name;
         @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
         @Option(names = "--version", paramLabel = "ID", description = "Describe this version (an id from `versions`) instead of the newest.")
