@@ -225,6 +225,41 @@ class ConsistencyIT {
         assertTrue(gone.getMessage().contains("no such file"), gone.getMessage());
     }
 
+    /** An owner back with an empty disk decides a create only after comparing manifests with its peers. */
+    @Test
+    @Order(6)
+    void ownerThatLostItsDisk_stillRefusesACreateOfANameItOwned() throws Exception {
+        String name = null;
+        for (int i = 0; name == null; i++) {
+            name = Owners.ownerOf("lost-" + i, LocalCluster.REGIONS).equals("mumbai") ? "lost-" + i : null;
+        }
+        String n = name;
+        Path in = ItSupport.randomFile(work, "lost-in", 50_000, 11);
+        String id = client.write("dublin", in, null, n, "local", 1 << 20, "all", true, null).version();
+        cluster.kill("mumbai");
+        try (java.util.stream.Stream<Path> files = Files.walk(cluster.dataDir("mumbai"))) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        cluster.startNode("mumbai");
+        cluster.awaitListening("mumbai");
+        ItSupport.await(30, "seoul sees mumbai up", () -> {
+            try {
+                return client.status("seoul").peers().stream().anyMatch(p -> p.region().equals("mumbai") && p.rttMs() >= 0);
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        IOException refused = assertThrows(IOException.class,
+                () -> client.write("seoul", in, null, n, "local", 1 << 20, "all", true, null));
+        assertTrue(refused.getMessage().contains("already exists") || refused.getMessage().contains("cannot decide creates yet"),
+                refused.getMessage());
+        ItSupport.await(30, "mumbai has the name back", () -> head("mumbai", n).equals(id));
+        for (String r : LocalCluster.REGIONS) {
+            assertEquals(1, client.versions(r, n).size(), n + " at " + r);
+        }
+        System.out.println("consistency IT: create at the owner just back with an empty disk: " + refused.getMessage());
+    }
+
     /** Not a test of speed (nothing is asserted on time): prints the median put time with and without --if-absent. */
     @Test
     @Order(5)

@@ -47,6 +47,8 @@ final class AntiEntropy {
     private int turn;
     private boolean running;
     private long nextAt = Long.MIN_VALUE;
+    /** Peers an exchange this node started has completed with, every name in it transferred. */
+    private final Set<String> synced = new TreeSet<>();
     /** Histories pulled and pushed because they differed, since start. */
     long pulled;
     long pushed;
@@ -139,9 +141,24 @@ final class AntiEntropy {
         } while (at < names.size());
     }
 
+    /** True once an exchange with every peer that is up has completed (and at least one is up). */
+    boolean syncedWithEveryUpPeer() {
+        boolean any = false;
+        for (String p : node.peerRegions()) {
+            if (node.rtt().isUp(p)) {
+                if (!synced.contains(p)) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        return any;
+    }
+
     private void reconcile(String peer, NetAddress addr, Set<Integer> buckets, Map<String, Long> theirs) {
         AntiEntropyPlan.Plan plan = AntiEntropyPlan.plan(node.manifests().digests(buckets), theirs);
         if (plan.isEmpty()) {
+            synced.add(peer);
             end(null);
             return;
         }
@@ -157,6 +174,9 @@ final class AntiEntropy {
             if (r != null) {
                 r.run();
             } else if (left[0] == 0) {
+                if (problems.isEmpty()) {
+                    synced.add(peer);
+                }
                 if (plan.pull().size() + plan.push().size() > problems.size()) {
                     Logs.info(node.region() + ": anti-entropy with " + peer + ": pulled " + plan.pull().size()
                             + ", pushed " + plan.push().size() + " histories" + (problems.isEmpty() ? ""

@@ -41,6 +41,11 @@ final class CreateIfAbsent {
     static void claim(Node node, Manifest draft, Consumer<Manifest> created, Consumer<String> refused) {
         String owner = node.ownerOf(draft.name());
         if (owner.equals(node.region())) {
+            String notReady = node.notReadyToDecideCreates();
+            if (notReady != null) {
+                refused.accept(notReady);
+                return;
+            }
             try {
                 Optional<Manifest> m = node.versions().claim(draft);
                 if (m.isPresent()) {

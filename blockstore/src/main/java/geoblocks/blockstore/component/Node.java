@@ -41,6 +41,9 @@ interface Node {
     /** The region that decides {@code put --if-absent} for {@code name} (see core.Owners). */
     String ownerOf(String name);
 
+    /** Null when this node may decide the creates of the names it owns, else why not (see FileService). */
+    String notReadyToDecideCreates();
+
     /** Wall-clock milliseconds (with the configured clock offset), for version clocks and retention. */
     long wallMillis();
 

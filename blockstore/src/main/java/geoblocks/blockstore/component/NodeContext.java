@@ -53,6 +53,7 @@ final class NodeContext implements Node {
     private final long startNanos = System.nanoTime();
     private RttTable rtt;
     private long reqSeq;
+    private java.util.function.Supplier<String> createsReady = () -> null;
 
     NodeContext(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings, ManifestStore manifests,
             long seed, TransferCounters counters, Consumer<KompicsEvent> network, Consumer<KompicsEvent> blockStore) {
@@ -169,6 +170,16 @@ final class NodeContext implements Node {
     @Override
     public String ownerOf(String name) {
         return Owners.ownerOf(name, cluster.regionIds());
+    }
+
+    /** Sets what says whether this node may decide creates yet (the file service knows). */
+    void createsReady(java.util.function.Supplier<String> why) {
+        this.createsReady = why;
+    }
+
+    @Override
+    public String notReadyToDecideCreates() {
+        return createsReady.get();
     }
 
     @Override

@@ -179,6 +179,10 @@ final class ReplicaServer {
                         : node.region() + " does not own '" + draft.name() + "' (" + owner
                         + " does): do the nodes have the same region list?");
             }
+            String notReady = node.notReadyToDecideCreates();
+            if (notReady != null) {
+                throw new IllegalArgumentException(notReady);
+            }
             Optional<Manifest> m = node.versions().claim(draft);
             node.send(peer, m.isPresent() ? new Claimed(c.req(), m.get().version().clock(), m.get().version().region())
                     : new Failed(c.req(), CreateIfAbsent.exists(draft.name(), owner)));

@@ -68,7 +68,8 @@ final class Versions {
     /**
      * The owner's decision on a create-if-absent: when the name has no live version here, stamps
      * {@code draft} above every version of the name this node knows and stores it before answering;
-     * else empty (the name exists).
+     * else empty (the name exists). The caller checks first that this node may decide
+     * ({@link Node#notReadyToDecideCreates}).
      */
     Optional<Manifest> claim(Manifest draft) throws IOException {
         if (store.find(draft.name()).isPresent()) {
