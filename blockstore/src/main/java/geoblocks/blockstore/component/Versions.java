@@ -46,10 +46,6 @@ final class Versions {
         this.deleteLocal = deleteLocal;
     }
 
-    ManifestStore store() {
-        return store;
-    }
-
     /** Stamps {@code draft} as this node's newest version of its name and stores it durably. */
     Manifest commit(Manifest draft) throws IOException {
         Manifest m = draft.withVersion(new Version(clock.now(), region));

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -208,12 +207,5 @@ public final class ManifestStore {
     public Optional<Long> digest(String name) {
         Entry e = index.get(name);
         return e == null ? Optional.empty() : Optional.of(e.digest);
-    }
-
-    /** For tests: a map view of name to history. */
-    Map<String, ManifestHistory> snapshot() {
-        Map<String, ManifestHistory> m = new HashMap<>();
-        index.forEach((k, v) -> m.put(k, v.history));
-        return m;
     }
 }
