@@ -96,6 +96,8 @@ class MoveIT {
         for (String r : List.of("seoul", "dublin", "saopaulo", "mumbai")) {
             Manifest m = client.stat(r, "move/a");
             assertEquals(before.fileId(), m.fileId(), r);
+            assertEquals(before.version(), m.version(), r + ": a move keeps the version");
+            assertEquals(before.locEpoch() + 1, m.locEpoch(), r + ": at the next location epoch");
             for (Manifest.BlockRef b : m.blocks()) {
                 assertEquals(List.of("dublin", "mumbai"), b.replicas(), r);
             }

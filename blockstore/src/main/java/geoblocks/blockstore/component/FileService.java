@@ -71,7 +71,7 @@ public final class FileService extends ComponentDefinition {
     private final Downloads downloads;
     private final ReplicaServer replicas;
     private final Scrubber scrubber;
-    private final ManifestSync sync;
+    private final AntiEntropy antiEntropy;
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
@@ -81,7 +81,7 @@ public final class FileService extends ComponentDefinition {
         NodeSettings settings = init.settings;
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
                 e -> trigger(e, net), e -> trigger(e, store), e -> trigger(e, placementPort), init.policies);
-        this.replicas = new ReplicaServer(node, d -> trigger(d, store));
+        this.replicas = new ReplicaServer(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
@@ -93,8 +93,9 @@ public final class FileService extends ComponentDefinition {
         this.replicator = new Replicator(node, init.replicationQueue, copies);
         this.uploads = new Uploads(node, replicator);
         this.downloads = new Downloads(node);
-        this.sync = new ManifestSync(node);
-        this.requests = new ClientRequests(node, replicator, replicas, scrubber, background, counters, refused);
+        this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L);
+        node.createsReady(createsReady(init.manifests.names() == 0, init.cluster.regionIds().size() == 1));
+        this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
         this.migrations = new Migrations(node, pulls, d -> trigger(d, store));
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
@@ -141,8 +142,27 @@ public final class FileService extends ComponentDefinition {
         replicator.tick();
         background.tick(now);
         migrations.tick(now);
+        antiEntropy.tick(now);
+        node.versions().sweep();
         lastTick = now;
         refused.log(now);
+    }
+
+    /**
+     * A node that starts with no manifests (new, or its disk was lost) may not know a name it owns
+     * exists, so it decides creates only once it has compared its manifests with every peer that
+     * is up (anti-entropy); from then on (and always, for a node that started with manifests) it
+     * decides from its own store.
+     */
+    private java.util.function.Supplier<String> createsReady(boolean startedEmpty, boolean alone) {
+        boolean[] ready = {!startedEmpty || alone};
+        return () -> {
+            if (!ready[0] && antiEntropy.syncedWithEveryUpPeer()) {
+                ready[0] = true;
+            }
+            return ready[0] ? null : node.region() + " started with no manifests and has not yet compared them with every"
+                    + " region that is up, so it cannot decide creates yet; retry in a few seconds";
+        };
     }
 
     /** A new RTT table: stop waiting for peers that went down, open connections to peers that came up. */
@@ -163,7 +183,6 @@ public final class FileService extends ComponentDefinition {
             }
         }
         node.setRtt(table);
-        sync.onRtt(table);
         rereplicator.onRtt(table, node.now());
     }
 
@@ -203,6 +222,8 @@ public final class FileService extends ComponentDefinition {
         } else if (op instanceof PoliciesReq p) {
             node.send(from, new PoliciesReply(p.req(), node.region(), node.policies().policies().stream()
                     .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList()));
+        } else if (op instanceof VersionsReq p) {
+            requests.onVersions(from, p);
         } else if (isNodeRequest(op)) {
             if (node.regionOf(from).isEmpty()) {
                 node.send(from, new Failed(op.req(), "node-to-node request from " + from + ", not a cluster member"));
@@ -222,6 +243,10 @@ public final class FileService extends ComponentDefinition {
                 migrations.onMoveCopy(from, p);
             } else if (op instanceof DropBlocks p) {
                 migrations.onDrop(from, p);
+            } else if (op instanceof CreateClaim p) {
+                replicas.onClaim(from, p);
+            } else if (op instanceof SyncDigest p) {
+                antiEntropy.onDigest(from, p);
             } else {
                 replicas.onPublish(from, (ManifestPart) op);
             }
@@ -235,7 +260,9 @@ public final class FileService extends ComponentDefinition {
     private static boolean isNodeRequest(FileOp op) {
         return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
                 || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer
-                || op instanceof MoveCopy || op instanceof DropBlocks || (op instanceof ManifestPart p && p.publish());
+                || op instanceof MoveCopy || op instanceof DropBlocks
+                || op instanceof CreateClaim || op instanceof SyncDigest
+                || (op instanceof ManifestPart p && p.publish());
     }
 
     static final class Tick extends Timeout {
