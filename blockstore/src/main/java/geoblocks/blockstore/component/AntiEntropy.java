@@ -53,9 +53,13 @@ final class AntiEntropy {
     long pulled;
     long pushed;
 
-    AntiEntropy(Node node, long intervalNanos) {
+    /** Whether this node may decide creates yet (see {@link #notReadyToDecideCreates}). */
+    private boolean decidesCreates;
+
+    AntiEntropy(Node node, long intervalNanos, boolean startedEmpty) {
         this.node = node;
         this.intervalNanos = intervalNanos;
+        this.decidesCreates = !startedEmpty || node.peerRegions().isEmpty();
     }
 
     /** Starts the next exchange when the interval has passed and none is running. */
@@ -141,8 +145,22 @@ final class AntiEntropy {
         } while (at < names.size());
     }
 
+    /**
+     * Null when this node may decide the creates of the names it owns, else why not. A node that
+     * started with no manifests (new, or its disk was lost) may not know that a name it owns
+     * exists, so it decides only once an exchange with every peer that is up has completed; from
+     * then on (and always, for a node that started with manifests) it decides from its own store.
+     */
+    String notReadyToDecideCreates() {
+        if (!decidesCreates && syncedWithEveryUpPeer()) {
+            decidesCreates = true;
+        }
+        return decidesCreates ? null : node.region() + " started with no manifests and has not yet compared them with"
+                + " every region that is up, so it cannot decide creates yet; retry in a few seconds";
+    }
+
     /** True once an exchange with every peer that is up has completed (and at least one is up). */
-    boolean syncedWithEveryUpPeer() {
+    private boolean syncedWithEveryUpPeer() {
         boolean any = false;
         for (String p : node.peerRegions()) {
             if (node.rtt().isUp(p)) {

@@ -93,8 +93,8 @@ public final class FileService extends ComponentDefinition {
         this.replicator = new Replicator(node, init.replicationQueue, copies);
         this.uploads = new Uploads(node, replicator);
         this.downloads = new Downloads(node);
-        this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L);
-        node.createsReady(createsReady(init.manifests.names() == 0, init.cluster.regionIds().size() == 1));
+        this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
+        node.createsReady(antiEntropy::notReadyToDecideCreates);
         this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
         this.migrations = new Migrations(node, pulls, d -> trigger(d, store));
         onStart(s -> {
@@ -146,23 +146,6 @@ public final class FileService extends ComponentDefinition {
         node.versions().sweep();
         lastTick = now;
         refused.log(now);
-    }
-
-    /**
-     * A node that starts with no manifests (new, or its disk was lost) may not know a name it owns
-     * exists, so it decides creates only once it has compared its manifests with every peer that
-     * is up (anti-entropy); from then on (and always, for a node that started with manifests) it
-     * decides from its own store.
-     */
-    private java.util.function.Supplier<String> createsReady(boolean startedEmpty, boolean alone) {
-        boolean[] ready = {!startedEmpty || alone};
-        return () -> {
-            if (!ready[0] && antiEntropy.syncedWithEveryUpPeer()) {
-                ready[0] = true;
-            }
-            return ready[0] ? null : node.region() + " started with no manifests and has not yet compared them with every"
-                    + " region that is up, so it cannot decide creates yet; retry in a few seconds";
-        };
     }
 
     /** A new RTT table: stop waiting for peers that went down, open connections to peers that came up. */

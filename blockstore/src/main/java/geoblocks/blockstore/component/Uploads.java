@@ -230,8 +230,9 @@ final class Uploads {
             }
             Manifest m;
             try {
-                if (!copies().isEmpty()) {
-                    replicator.enqueue(copies()); // durable before the manifest: a crash in between leaves no acked gap
+                List<ReplicationQueue.Copy> owed = copies();
+                if (!owed.isEmpty()) {
+                    replicator.enqueue(owed); // durable before the manifest: a crash in between leaves no acked gap
                 }
                 m = node.versions().commit(draft);
             } catch (IOException e) {
@@ -251,8 +252,9 @@ final class Uploads {
         /** Queues the owed copies of a created version; null, or why they could not be queued (scrubbers repair them then). */
         String enqueueCopies() {
             try {
-                if (!copies().isEmpty()) {
-                    replicator.enqueue(copies());
+                List<ReplicationQueue.Copy> owed = copies();
+                if (!owed.isEmpty()) {
+                    replicator.enqueue(owed);
                 }
                 return null;
             } catch (IOException e) {

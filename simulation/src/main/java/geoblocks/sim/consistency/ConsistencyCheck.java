@@ -25,7 +25,7 @@ import java.util.TreeSet;
  * create was refused as existing has a version;</li>
  * <li>read-your-writes: right after a write is acknowledged, its region serves that version or a
  * higher one;</li>
- * <li>every acknowledged version is readable, byte for byte, at its region and the next one;</li>
+ * <li>every acknowledged version is readable, byte for byte, at the region after the writer's;</li>
  * <li>one node's clock only moves forward: the versions one region stamps for its client's
  * successive writes ascend.</li>
  * </ol>

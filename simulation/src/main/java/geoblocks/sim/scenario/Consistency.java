@@ -31,8 +31,8 @@ import java.util.TreeSet;
  * deletes and reads three shared names, and creates-if-absent (and reads) a new name every 6 s
  * that all clients race for, a few seconds apart.
  * Between about 12 and 45 s a partition (1|3 or 2|2 regions, chosen by the seed) cuts the regions
- * apart for 12 to 25 s. From 80 s every client downloads each version it was acknowledged, at its
- * region and the next one; at 110 s a probe records every node's versions. Everything follows from
+ * apart for 12 to 25 s. From 75 s every client downloads each version it was acknowledged at the
+ * next region; at 95 s a probe records every node's versions. Everything follows from
  * the seed. {@link ConsistencyCheck} then says what, if anything, broke the consistency model.
  */
 public final class Consistency {
@@ -42,11 +42,13 @@ public final class Consistency {
     static final long CREATE_WINDOW_MS = 6_000;
     static final long START_MS = 6_000;
     static final long STOP_WRITES_MS = 50_000;
-    static final long VERIFY_AT_MS = 80_000;
-    static final long PROBE_AT_MS = 110_000;
+    static final long VERIFY_AT_MS = 75_000;
+    static final long PROBE_AT_MS = 95_000;
     /** Retention of the main run (nothing is dropped) and of the retention run (everything superseded is). */
     static final long KEEP_MS = 3_600_000;
     static final long SHORT_RETENTION_MS = 20_000;
+    /** The retention run's final probe: after the last write (by 80 s) + the retention + clock offsets. */
+    static final long RETENTION_PROBE_AT_MS = 110_000;
     /** Largest file: up to three blocks of {@link ConsistencyNodes#BLOCK}. */
     static final int SIZE = 3 * (32 << 10);
     static final String[] POLICIES = {"local", "local", "localclosest", "tworandom", "random"};
@@ -90,7 +92,7 @@ public final class Consistency {
     /**
      * The plan of a seed; with {@code retention} the nodes keep superseded versions (and lone
      * tombstones) only 20 s, nobody verifies old versions, and a first probe at 60 s records what
-     * the retention then drops by the final probe.
+     * the retention then drops by the final probe at 110 s.
      */
     static SimPlan plan(long seed, boolean retention) {
         Random r = new Random(seed);
@@ -116,8 +118,8 @@ public final class Consistency {
                             retention ? Long.MAX_VALUE : VERIFY_AT_MS)));
         }
         nodes.add(new NodePlan("probe", 0, "10.0.0.200", 49000, new ConsistencyNodes.Probe(
-                retention ? List.of(60_000L, PROBE_AT_MS) : List.of(PROBE_AT_MS))));
-        return new SimPlan(seed, net.build(), nodes, PROBE_AT_MS + 1_000, 10_000);
+                retention ? List.of(60_000L, RETENTION_PROBE_AT_MS) : List.of(PROBE_AT_MS))));
+        return new SimPlan(seed, net.build(), nodes, (retention ? RETENTION_PROBE_AT_MS : PROBE_AT_MS) + 1_000, 10_000);
     }
 
     /**
