@@ -9,6 +9,7 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.FileOp.VersionEntry;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -66,28 +67,44 @@ public final class GeoClient implements AutoCloseable {
         return c;
     }
 
+    /** Uploads {@code file} as a new version of {@code name}; returns the node's note. */
     public String put(String region, Path file, String name, String policy, int blockSize,
             Consumer<ClientPort.Progress> progress) throws IOException {
-        long op = ops.incrementAndGet();
-        return (String) call(region, op, new ClientPort.Put(op, file, name, policy, blockSize), progress);
+        return put(region, file, name, policy, blockSize, "all", progress);
     }
 
     /** As above with an ack level: {@code all} (every replica durable) or {@code local} (the first copy; the rest queued). */
     public String put(String region, Path file, String name, String policy, int blockSize, String ack,
             Consumer<ClientPort.Progress> progress) throws IOException {
+        return write(region, file, null, name, policy, blockSize, ack, false, progress).info();
+    }
+
+    /**
+     * Uploads {@code file} (or the bytes of {@code source}) as {@code name}: a new version, or with
+     * {@code ifAbsent} only when the name has no live version (its owner region decides); returns
+     * the version made and the node's note.
+     */
+    public ClientPort.Written write(String region, Path file, ByteSource source, String name, String policy,
+            int blockSize, String ack, boolean ifAbsent, Consumer<ClientPort.Progress> progress) throws IOException {
         long op = ops.incrementAndGet();
-        return (String) call(region, op, new ClientPort.Put(op, file, null, name, policy, blockSize, ack), progress);
+        return (ClientPort.Written) call(region, op,
+                new ClientPort.Put(op, file, source, name, policy, blockSize, ack, ifAbsent), progress);
     }
 
     public Manifest get(String region, String name, Path out, Consumer<ClientPort.Progress> progress) throws IOException {
+        return get(region, name, out, "", progress);
+    }
+
+    /** Downloads version {@code version} of {@code name} (empty: the newest) to {@code out}. */
+    public Manifest get(String region, String name, Path out, String version, Consumer<ClientPort.Progress> progress)
+            throws IOException {
         long op = ops.incrementAndGet();
-        return (Manifest) call(region, op, new ClientPort.Get(op, name, out), progress);
+        return (Manifest) call(region, op, new ClientPort.Get(op, name, out, null, version), progress);
     }
 
     /** Uploads the bytes of {@code source} (generated or held by the caller) as {@code name}. */
     public String put(String region, ByteSource source, String name, String policy, int blockSize) throws IOException {
-        long op = ops.incrementAndGet();
-        return (String) call(region, op, new ClientPort.Put(op, null, source, name, policy, blockSize), null);
+        return write(region, null, source, name, policy, blockSize, "all", false, null).info();
     }
 
     /** Downloads {@code name} into {@code sink} as it streams (each block checked against its CRC32C). */
@@ -108,13 +125,31 @@ public final class GeoClient implements AutoCloseable {
 
     /** The manifest and the copies the node still owes for the file (known at the node that coordinated its upload). */
     public ClientPort.FileStat statFull(String region, String name) throws IOException {
-        long op = ops.incrementAndGet();
-        return (ClientPort.FileStat) call(region, op, new ClientPort.Stat(op, name), null);
+        return statFull(region, name, "");
     }
 
-    public String delete(String region, String name) throws IOException {
+    /** As above for version {@code version} of the file (empty: the newest). */
+    public ClientPort.FileStat statFull(String region, String name, String version) throws IOException {
         long op = ops.incrementAndGet();
-        return (String) call(region, op, new ClientPort.Delete(op, name), null);
+        return (ClientPort.FileStat) call(region, op, new ClientPort.Stat(op, name, version), null);
+    }
+
+    /** Every version of {@code name} the node keeps, newest first, deletes included. */
+    @SuppressWarnings("unchecked")
+    public List<VersionEntry> versions(String region, String name) throws IOException {
+        long op = ops.incrementAndGet();
+        return (List<VersionEntry>) call(region, op, new ClientPort.Versions(op, name), null);
+    }
+
+    /** Deletes {@code name} (a tombstone version); returns the node's note. */
+    public String delete(String region, String name) throws IOException {
+        return remove(region, name).info();
+    }
+
+    /** Deletes {@code name}; returns the tombstone's version and the node's note. */
+    public ClientPort.Written remove(String region, String name) throws IOException {
+        long op = ops.incrementAndGet();
+        return (ClientPort.Written) call(region, op, new ClientPort.Delete(op, name), null);
     }
 
     /** Moves the file's replicas to {@code regions}; returns what the node did. */
@@ -191,16 +226,19 @@ public final class GeoClient implements AutoCloseable {
     /** The same request under a new operation id (each attempt is a new operation for the client component). */
     private static KompicsEvent withOp(KompicsEvent r, long op) {
         if (r instanceof ClientPort.Put p) {
-            return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize(), p.ack());
+            return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize(), p.ack(), p.ifAbsent());
         }
         if (r instanceof ClientPort.Get g) {
-            return new ClientPort.Get(op, g.name(), g.out(), g.sink());
+            return new ClientPort.Get(op, g.name(), g.out(), g.sink(), g.version());
+        }
+        if (r instanceof ClientPort.Versions v) {
+            return new ClientPort.Versions(op, v.name());
         }
         if (r instanceof ClientPort.ListFiles) {
             return new ClientPort.ListFiles(op);
         }
         if (r instanceof ClientPort.Stat st) {
-            return new ClientPort.Stat(op, st.name());
+            return new ClientPort.Stat(op, st.name(), st.version());
         }
         if (r instanceof ClientPort.Delete d) {
             return new ClientPort.Delete(op, d.name());

@@ -54,7 +54,9 @@ class CliIT {
     void help_onEveryCommand_exitsZeroWithUsage() throws Exception {
         for (String[] args : List.of(new String[] {"--help"}, new String[] {"server", "--help"},
                 new String[] {"client", "--help"}, new String[] {"client", "--at", "seoul", "put", "--help"},
-                new String[] {"client", "--at", "seoul", "get", "--help"}, new String[] {"client", "--at", "seoul", "stat", "--help"}, new String[] {"client", "--at", "seoul", "policies", "--help"},
+                new String[] {"client", "--at", "seoul", "get", "--help"}, new String[] {"client", "--at", "seoul", "stat", "--help"},
+                new String[] {"client", "--at", "seoul", "versions", "--help"}, new String[] {"client", "--at", "seoul", "policies", "--help"},
+                new String[] {"client", "--at", "seoul", "move", "--help"},
                 new String[] {"demo", "--help"}, new String[] {"bench", "--help"})) {
             Run r = run(args);
             assertEquals(0, r.exit(), String.join(" ", args) + ": " + r);
@@ -156,7 +158,35 @@ class CliIT {
         Run ls = run("client", "--at", "saopaulo", "--config", cfg, "ls");
         assertTrue(ls.out().contains("cli/photo") && ls.out().contains("localfarthest"), ls.out());
 
-        assertEquals(0, run("client", "--at", "mumbai", "--config", cfg, "rm", "cli/photo").exit());
+        // versions: stat --json names the version; --if-absent refuses an existing name; a put overwrites
+        java.util.regex.Matcher id = java.util.regex.Pattern.compile("\"version\":\\{\"id\":\"([0-9a-f]{16}@seoul)\"")
+                .matcher(stat.out());
+        assertTrue(id.find(), stat.out());
+        String first = id.group(1);
+        assertOneLineError(run("client", "--at", "dublin", "--config", cfg, "put", in.toString(), "--name", "cli/photo",
+                "--if-absent"), "already exists (decided by its owner region");
+        Path other = work.resolve("other.bin");
+        Files.write(other, new byte[] {1, 2, 3});
+        Run again = run("client", "--at", "dublin", "--config", cfg, "put", other.toString(), "--name", "cli/photo");
+        assertEquals(0, again.exit(), again.toString());
+        assertTrue(again.out().matches("(?s).*: stored, version [0-9a-f]{16}@dublin\\s*"), again.out());
+        Run old = run("client", "--at", "mumbai", "--config", cfg, "get", "cli/photo", out.toString(), "--version", first);
+        assertEquals(0, old.exit(), old.toString());
+        assertEquals(-1, Files.mismatch(in, out));
+        assertOneLineError(run("client", "--at", "mumbai", "--config", cfg, "get", "cli/photo", out.toString(), "--version",
+                "nope"), "version id must be 16 hex digits");
+
+        Run rm = run("client", "--at", "mumbai", "--config", cfg, "rm", "cli/photo");
+        assertEquals(0, rm.exit(), rm.toString());
+        assertTrue(rm.out().startsWith("deleted cli/photo: deleted; earlier versions kept for 1 d, version "), rm.out());
         assertOneLineError(run("client", "--at", "seoul", "--config", cfg, "stat", "cli/photo"), "no such file 'cli/photo'");
+        Run versions = run("client", "--at", "seoul", "--config", cfg, "versions", "cli/photo", "--json");
+        assertEquals(0, versions.exit(), versions.toString());
+        assertTrue(versions.out().startsWith("{\"name\":\"cli/photo\",\"versions\":[{\"id\":\""), versions.out());
+        assertEquals(3, versions.out().split("\"id\":", -1).length - 1, versions.out());
+        assertTrue(versions.out().contains("\"deleted\":true,\"current\":true}"), versions.out());
+        Run table = run("client", "--at", "seoul", "--config", cfg, "versions", "cli/photo");
+        assertTrue(table.out().contains("(delete)") && table.out().contains(first) && table.out().contains("3 version(s)"),
+                table.out());
     }
 }

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.FileBlockStorage;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.Policy;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
+import geoblocks.blockstore.wire.FileOp.VersionEntry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -168,17 +170,25 @@ class ClusterIT {
             names.add(e.name());
         }
         assertTrue(names.containsAll(Set.of("e2e-local", "e2e-random", "e2e-64k")), names.toString());
-        IOException dup = assertThrows(IOException.class,
-                () -> client.put("dublin", work.resolve("in-local"), "e2e-local", "local", 1 << 20, null));
+        IOException dup = assertThrows(IOException.class, () -> client.write("dublin", work.resolve("in-local"), null,
+                "e2e-local", "local", 1 << 20, "all", true, null));
         assertTrue(dup.getMessage().contains("already exists"), dup.getMessage());
 
         Manifest m = client.stat("mumbai", "e2e-localfarthest");
-        client.delete("dublin", "e2e-localfarthest");
+        ClientPort.Written deleted = client.remove("dublin", "e2e-localfarthest");
+        assertTrue(deleted.info().startsWith("deleted; earlier versions kept for 1 d"), deleted.info());
         for (String r : LocalCluster.REGIONS) {
             IOException gone = assertThrows(IOException.class, () -> client.stat(r, "e2e-localfarthest"));
             assertTrue(gone.getMessage().contains("no such file"), gone.getMessage());
+            List<VersionEntry> vs = client.versions(r, "e2e-localfarthest");
+            assertEquals(List.of(deleted.version(), m.version().id()), vs.stream().map(VersionEntry::id).toList());
+            assertTrue(vs.get(0).deleted() && !vs.get(1).deleted());
         }
-        assertTrue(!storage("saopaulo").contains(m.blockId(0)), "replica survived delete");
+        // the deleted version is kept (retention) and readable by its id
+        assertTrue(storage("saopaulo").contains(m.blockId(0)), "a deleted version's replica is kept until the retention");
+        Path before = work.resolve("out-deleted");
+        client.get("seoul", "e2e-localfarthest", before, m.version().id(), null);
+        assertEquals(-1, Files.mismatch(work.resolve("in-localfarthest"), before));
         IOException missing = assertThrows(IOException.class,
                 () -> client.get("seoul", "does-not-exist", work.resolve("x"), null));
         assertTrue(missing.getMessage().contains("no such file 'does-not-exist'"), missing.getMessage());

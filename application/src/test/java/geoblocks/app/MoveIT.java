@@ -96,6 +96,8 @@ class MoveIT {
         for (String r : List.of("seoul", "dublin", "saopaulo", "mumbai")) {
             Manifest m = client.stat(r, "move/a");
             assertEquals(before.fileId(), m.fileId(), r);
+            assertEquals(before.version(), m.version(), r + ": a move keeps the version");
+            assertEquals(before.locEpoch() + 1, m.locEpoch(), r + ": at the next location epoch");
             for (Manifest.BlockRef b : m.blocks()) {
                 assertEquals(List.of("dublin", "mumbai"), b.replicas(), r);
             }
@@ -128,5 +130,37 @@ class MoveIT {
         assertTrue(missing.getMessage().contains("no such file 'move/none'"), missing.getMessage());
         assertTrue(client.move("mumbai", "move/stay", List.of("dublin"), null).contains("already lives at [dublin]"));
         assertEquals(List.of("dublin"), client.stat("seoul", "move/stay").blocks().get(0).replicas());
+    }
+
+    @Test
+    void move_rehomesTheCurrentVersion_earlierVersionsStayWhereTheyAre() throws Exception {
+        Path v1File = ItSupport.randomFile(work, "v1.bin", 5 * BLOCK + 17, 21);
+        Path v2File = ItSupport.randomFile(work, "v2.bin", 4 * BLOCK + 3, 22);
+        client.put("dublin", v1File, "move/versioned", "local", BLOCK, null);
+        Manifest v1 = client.stat("dublin", "move/versioned");
+        client.put("seoul", v2File, "move/versioned", "local", BLOCK, null);
+        Manifest v2 = client.stat("seoul", "move/versioned");
+        assertTrue(v2.version().compareTo(v1.version()) > 0, v1.version() + " then " + v2.version());
+
+        String result = client.move("saopaulo", "move/versioned", List.of("mumbai"), null);
+        assertTrue(result.startsWith("moved 'move/versioned' to [mumbai]"), result);
+
+        for (String r : List.of("seoul", "dublin", "saopaulo", "mumbai")) {
+            Manifest now = client.stat(r, "move/versioned");
+            assertEquals(v2.version(), now.version(), r + ": the current version moved, under its own id");
+            assertEquals(v2.locEpoch() + 1, now.locEpoch(), r);
+            assertEquals(List.of("mumbai"), now.blocks().get(0).replicas(), r);
+            Manifest old = client.statFull(r, "move/versioned", v1.version().id()).manifest();
+            assertEquals(v1, old, r + ": the earlier version is untouched");
+        }
+        for (int i = 0; i < v1.blocks().size(); i++) {
+            assertTrue(holds("dublin", v1, i), "block " + i + " of the earlier version stays at dublin");
+        }
+        Path out = work.resolve("v1-after-move.bin");
+        client.get("mumbai", "move/versioned", out, v1.version().id(), null);
+        assertArrayEquals(Files.readAllBytes(v1File), Files.readAllBytes(out));
+        Path cur = work.resolve("v2-after-move.bin");
+        client.get("dublin", "move/versioned", cur, null);
+        assertArrayEquals(Files.readAllBytes(v2File), Files.readAllBytes(cur));
     }
 }

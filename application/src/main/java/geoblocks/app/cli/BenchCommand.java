@@ -86,7 +86,9 @@ public final class BenchCommand implements Callable<Integer> {
                 Cluster.generate(p, bytes, 1000 + i);
                 inputs.add(p);
             }
-            try (LocalCluster cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm(), network.config())) {
+            // the bench deletes its files between rows: keep no earlier versions, so its disk use stays one row's
+            String config = network.config() + "\ngeoblocks.node { version-retention = 1 s, tombstone-retention = 1 s }";
+            try (LocalCluster cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm(), config)) {
                 AppConfig cfg = AppConfig.load(cluster.configFile());
                 try (GeoClient client = GeoClient.start(cfg, 60_000)) {
                     System.out.printf("cluster: 4 nodes on loopback, emulated WAN %s; %d files of %s per row, put and get at %s%n",

@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 @Command(name = "client", mixinStandardHelpOptions = true,
         description = "Upload, download, list, inspect and delete files through the node of one region.",
         subcommands = {ClientOps.Put.class, ClientOps.Get.class, ClientOps.Ls.class, ClientOps.Stat.class,
-            ClientOps.Rm.class, ClientOps.Move.class, ClientOps.Status.class, ClientOps.Policies.class})
+            ClientOps.Versions.class, ClientOps.Rm.class, ClientOps.Move.class, ClientOps.Status.class,
+            ClientOps.Policies.class})
 public final class ClientCommand implements Runnable {
     @Option(names = "--at", required = true, paramLabel = "REGION", description = "Region whose node serves the request.")
     String at;
@@ -28,7 +29,7 @@ public final class ClientCommand implements Runnable {
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-                "missing command: put, get, ls, stat, rm, status or policies");
+                "missing command: put, get, ls, stat, versions, rm, move, status or policies");
     }
 
     /**

@@ -4,14 +4,17 @@ import geoblocks.app.GeoClient;
 import geoblocks.app.Sizes;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp.Background;
 import geoblocks.blockstore.wire.FileOp.LedbatPeer;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
 import geoblocks.blockstore.wire.FileOp.PoliciesReply;
 import geoblocks.blockstore.wire.FileOp.PolicyInfo;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.FileOp.VersionEntry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -52,6 +55,8 @@ final class ClientOps {
         String name;
         @Option(names = "--ack", defaultValue = "all", paramLabel = "LEVEL", description = "all: return when every replica is durable; local: when the coordinator's copy is (the others follow in the background from a durable queue) (default: ${DEFAULT-VALUE}).")
         String ack;
+        @Option(names = "--if-absent", description = "Create only if the name has no live version, decided by the name's owner region (two such creates never both succeed; refused while the owner is unreachable). Without it an existing name gets a newer version.")
+        boolean ifAbsent;
 
         @Override
         public Integer call() throws Exception {
@@ -72,21 +77,26 @@ final class ClientOps {
             String n = Manifest.validateName(name != null ? name : file.getFileName().toString());
             try (GeoClient c = parent.open()) {
                 long t0 = System.nanoTime();
-                String info = c.put(parent.at, file, n, p, (int) bs, ack, progress("put " + n));
+                ClientPort.Written w = c.write(parent.at, file, null, n, p, (int) bs, ack, ifAbsent,
+                        progress("put " + n));
                 double ms = (System.nanoTime() - t0) / 1e6;
-                System.out.printf("stored %s (%d bytes, policy %s, blocks of %s%s) at %s in %.0f ms: %s%n",
+                System.out.printf("stored %s (%d bytes, policy %s, blocks of %s%s%s) at %s in %.0f ms: %s, version %s%n",
                         n, Files.size(file), p, Sizes.human(bs), ack.equals("local") ? ", ack local" : "",
-                        parent.at, ms, info);
+                        ifAbsent ? ", created" : "", parent.at, ms, w.info(), w.version());
             }
             return 0;
         }
     }
 
-    @Command(name = "get", mixinStandardHelpOptions = true, description = "Download a file, verifying every block.")
+    /** get and stat take --version ID, so they cannot mix in picocli's standard -V/--version: help only. */
+    @Command(name = "get", description = "Download a file, verifying every block.")
     static final class Get implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.") boolean help;
         @Parameters(index = "0", paramLabel = "NAME") String name;
         @Parameters(index = "1", paramLabel = "OUT") Path out;
+        @Option(names = "--version", paramLabel = "ID", description = "Read this version (an id from `versions`) instead of the newest.")
+        String version;
 
         @Override
         public Integer call() throws Exception {
@@ -94,12 +104,15 @@ final class ClientOps {
             if (dir == null || !Files.isDirectory(dir)) {
                 throw new IllegalArgumentException("directory of " + out + " does not exist");
             }
+            if (version != null) {
+                Version.parse(version); // a bad id fails here, before the client starts
+            }
             try (GeoClient c = parent.open()) {
                 long t0 = System.nanoTime();
-                Manifest m = c.get(parent.at, name, out, progress("get " + name));
+                Manifest m = c.get(parent.at, name, out, version == null ? "" : version, progress("get " + name));
                 double ms = (System.nanoTime() - t0) / 1e6;
-                System.out.printf("downloaded %s to %s (%d bytes, %d blocks verified) at %s in %.0f ms%n",
-                        name, out, m.size(), m.blocks().size(), parent.at, ms);
+                System.out.printf("downloaded %s (version %s) to %s (%d bytes, %d blocks verified) at %s in %.0f ms%n",
+                        name, m.version(), out, m.size(), m.blocks().size(), parent.at, ms);
             }
             return 0;
         }
@@ -124,16 +137,22 @@ final class ClientOps {
         }
     }
 
-    @Command(name = "stat", mixinStandardHelpOptions = true, description = "Show a file's blocks and where their replicas are.")
+    @Command(name = "stat", description = "Show a file's blocks and where their replicas are.")
     static final class Stat implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.") boolean help;
         @Parameters(paramLabel = "NAME") String name;
         @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
+        @Option(names = "--version", paramLabel = "ID", description = "Describe this version (an id from `versions`) instead of the newest.")
+        String version;
 
         @Override
         public Integer call() throws Exception {
+            if (version != null) {
+                Version.parse(version);
+            }
             try (GeoClient c = parent.open()) {
-                ClientPort.FileStat st = c.statFull(parent.at, name);
+                ClientPort.FileStat st = c.statFull(parent.at, name, version == null ? "" : version);
                 System.out.println(json ? Json.stat(st) : text(st));
             }
             return 0;
@@ -145,6 +164,9 @@ final class ClientOps {
             s.append(String.format("%s: %d bytes, %d blocks of %s, policy %s, uploaded at %s, %s%n", m.name(), m.size(),
                     m.blocks().size(), Sizes.human(m.blockSize()), m.policy(), m.uploadedAt(),
                     Instant.ofEpochMilli(m.createdMillis())));
+            s.append(String.format("version %s%s (clock %d ms + %d, location epoch %d)%n", m.version(),
+                    m.deleted() ? ", a delete" : "", m.version().millis(), HybridClock.logical(m.version().clock()),
+                    m.locEpoch()));
             s.append(String.format("%6s %10s %9s  %-24s %s%n", "BLOCK", "LENGTH", "CRC32C", "REPLICAS", "PENDING"));
             for (int i = 0; i < m.blocks().size(); i++) {
                 Manifest.BlockRef b = m.blocks().get(i);
@@ -155,7 +177,7 @@ final class ClientOps {
         }
     }
 
-    @Command(name = "rm", mixinStandardHelpOptions = true, description = "Delete a file everywhere.")
+    @Command(name = "rm", mixinStandardHelpOptions = true, description = "Delete a file everywhere (a delete version; earlier versions stay readable until the retention drops them).")
     static final class Rm implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
         @Parameters(paramLabel = "NAME") String name;
@@ -163,9 +185,38 @@ final class ClientOps {
         @Override
         public Integer call() throws Exception {
             try (GeoClient c = parent.open()) {
-                System.out.println("deleted " + name + ": " + c.delete(parent.at, name));
+                ClientPort.Written w = c.remove(parent.at, name);
+                System.out.println("deleted " + name + ": " + w.info() + ", version " + w.version());
             }
             return 0;
+        }
+    }
+
+    @Command(name = "versions", mixinStandardHelpOptions = true, description = "List the versions of a file the node keeps, newest first (deletes included).")
+    static final class Versions implements Callable<Integer> {
+        @ParentCommand ClientCommand parent;
+        @Parameters(paramLabel = "NAME") String name;
+        @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            try (GeoClient c = parent.open()) {
+                List<VersionEntry> vs = c.versions(parent.at, name);
+                System.out.println(json ? Json.versions(name, vs) : text(vs));
+            }
+            return 0;
+        }
+
+        static String text(List<VersionEntry> vs) {
+            StringBuilder s = new StringBuilder(String.format("%-30s %12s %-10s %-24s %s%n", "VERSION", "SIZE", "REGION",
+                    "UPLOADED", "CLOCK"));
+            for (int i = 0; i < vs.size(); i++) {
+                VersionEntry v = vs.get(i);
+                s.append(String.format("%-30s %12s %-10s %-24s %d ms + %d%s%n", v.id(), v.deleted() ? "(delete)" : v.size(),
+                        v.uploadedAt(), Instant.ofEpochMilli(v.createdMillis()), HybridClock.physicalMillis(v.clock()),
+                        HybridClock.logical(v.clock()), i == 0 ? "  (current)" : ""));
+            }
+            return s.append(vs.size()).append(" version(s)").toString();
         }
     }
 

@@ -2,12 +2,15 @@ package geoblocks.app.cli;
 
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp.Background;
 import geoblocks.blockstore.wire.FileOp.LedbatPeer;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import geoblocks.blockstore.wire.FileOp.Transfers;
+import geoblocks.blockstore.wire.FileOp.VersionEntry;
 import java.util.List;
 
 /** Minimal JSON rendering of a manifest for {@code stat --json} and of a node's {@code status --json}. */
@@ -29,6 +32,7 @@ final class Json {
                 .append("\"policy\":").append(str(m.policy())).append(',')
                 .append("\"uploadedAt\":").append(str(m.uploadedAt())).append(',')
                 .append("\"createdMillis\":").append(m.createdMillis()).append(',')
+                .append("\"version\":").append(version(m)).append(',')
                 .append("\"pending_known\":").append(st.pendingKnown()).append(',')
                 .append("\"blocks\":[");
         for (int i = 0; i < m.blocks().size(); i++) {
@@ -36,6 +40,30 @@ final class Json {
             s.append(i == 0 ? "" : ",").append("{\"index\":").append(i).append(",\"length\":").append(b.length())
                     .append(",\"crc32c\":\"").append(Checksums.hex(b.crc())).append("\",\"replicas\":").append(list(st.held(i)))
                     .append(",\"pending\":").append(list(st.pending(i))).append('}');
+        }
+        return s.append("]}").toString();
+    }
+
+    /** The version a manifest is: id, clock (value, ms, counter, region), location epoch, delete or not. */
+    static String version(Manifest m) {
+        Version v = m.version();
+        return "{\"id\":" + str(v.id()) + ",\"clock\":" + v.clock() + ",\"clock_ms\":" + v.millis()
+                + ",\"clock_counter\":" + HybridClock.logical(v.clock()) + ",\"clock_region\":" + str(v.region())
+                + ",\"location_epoch\":" + m.locEpoch() + ",\"deleted\":" + m.deleted() + "}";
+    }
+
+    /** {@code versions --json}: newest first; {@code current} marks the version reads serve (unless it is a delete). */
+    static String versions(String name, List<VersionEntry> vs) {
+        StringBuilder s = new StringBuilder("{\"name\":").append(str(name)).append(",\"versions\":[");
+        for (int i = 0; i < vs.size(); i++) {
+            VersionEntry v = vs.get(i);
+            s.append(i == 0 ? "" : ",").append("{\"id\":").append(str(v.id())).append(",\"size\":").append(v.size())
+                    .append(",\"uploadedAt\":").append(str(v.uploadedAt())).append(",\"createdMillis\":")
+                    .append(v.createdMillis()).append(",\"clock\":").append(v.clock()).append(",\"clock_ms\":")
+                    .append(HybridClock.physicalMillis(v.clock())).append(",\"clock_counter\":")
+                    .append(HybridClock.logical(v.clock())).append(",\"clock_region\":").append(str(v.clockRegion()))
+                    .append(",\"location_epoch\":").append(v.locEpoch()).append(",\"deleted\":").append(v.deleted())
+                    .append(",\"current\":").append(i == 0).append('}');
         }
         return s.append("]}").toString();
     }

@@ -6,6 +6,7 @@ import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.DeleteReq;
 import geoblocks.blockstore.wire.FileOp.StatReq;
 import geoblocks.blockstore.wire.FileOp.StatusReq;
+import geoblocks.blockstore.wire.FileOp.VersionsReq;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import java.util.HashMap;
@@ -61,11 +62,13 @@ public final class ClientComponent extends ComponentDefinition {
         handle(port, ClientPort.Get.class, g -> begin(g.op(), new GetTransfer(this, g, settings.getWindowBytes())));
         handle(port, ClientPort.ListFiles.class, l -> begin(l.op(), SimpleTransfers.list(this, l.op())));
         handle(port, ClientPort.Stat.class, s -> begin(s.op(),
-                SimpleTransfers.stat(this, s.op(), new StatReq(s.op(), s.name()))));
+                SimpleTransfers.stat(this, s.op(), new StatReq(s.op(), s.name(), s.version()))));
         handle(port, ClientPort.Delete.class, d -> begin(d.op(),
                 SimpleTransfers.oneShot(this, d.op(), new DeleteReq(d.op(), d.name()))));
         handle(port, ClientPort.Move.class, m -> begin(m.op(),
                 SimpleTransfers.oneShot(this, m.op(), new FileOp.MoveReq(m.op(), m.name(), m.regions()))));
+        handle(port, ClientPort.Versions.class, v -> begin(v.op(),
+                SimpleTransfers.versions(this, v.op(), new VersionsReq(v.op(), v.name()))));
         handle(port, ClientPort.Status.class, s -> begin(s.op(),
                 SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
         handle(port, ClientPort.Policies.class, p -> begin(p.op(),

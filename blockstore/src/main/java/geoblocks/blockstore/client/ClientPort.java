@@ -18,40 +18,57 @@ public final class ClientPort extends PortType {
         request(Status.class);
         request(Move.class);
         request(Policies.class);
+        request(Versions.class);
         indication(Progress.class);
         indication(Result.class);
     }
 
     /**
-     * Upload {@code file} (or, when {@code source} is set, its bytes) as {@code name}; the result's
-     * value is the node's confirmation text.
+     * Upload {@code file} (or, when {@code source} is set, its bytes) as {@code name}: a new version
+     * of it, or with {@code ifAbsent} only if the name has no live version (decided by its owner
+     * region); the result's value is a {@link Written}.
      */
-    public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack)
-            implements KompicsEvent {
+    public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
+            boolean ifAbsent) implements KompicsEvent {
         public Put(long op, Path file, String name, String policy, int blockSize) {
-            this(op, file, null, name, policy, blockSize, "all");
+            this(op, file, null, name, policy, blockSize, "all", false);
         }
 
         public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize) {
-            this(op, file, source, name, policy, blockSize, "all");
+            this(op, file, source, name, policy, blockSize, "all", false);
         }
     }
 
     /**
-     * Download {@code name} into {@code out} (written to a temp file, renamed when verified) or, when
-     * {@code sink} is set, into the sink as it streams; value: the Manifest.
+     * Download {@code name} (its newest version, or {@code version} when not empty) into {@code out}
+     * (written to a temp file, renamed when verified) or, when {@code sink} is set, into the sink as
+     * it streams; value: the Manifest.
      */
-    public record Get(long op, String name, Path out, ByteSink sink) implements KompicsEvent {
+    public record Get(long op, String name, Path out, ByteSink sink, String version) implements KompicsEvent {
         public Get(long op, String name, Path out) {
-            this(op, name, out, null);
+            this(op, name, out, null, "");
+        }
+
+        public Get(long op, String name, Path out, ByteSink sink) {
+            this(op, name, out, sink, "");
         }
     }
+
+    /** What a put or delete made: the version's id and the node's note. */
+    public record Written(String version, String info) {}
+
+    /** Every version kept of {@code name}, newest first; value: a List of FileOp.VersionEntry. */
+    public record Versions(long op, String name) implements KompicsEvent {}
 
     /** List every file; value: a List of FileOp.ListEntry. */
     public record ListFiles(long op) implements KompicsEvent {}
 
-    /** Value: the file's {@link FileStat}. */
-    public record Stat(long op, String name) implements KompicsEvent {}
+    /** Value: the {@link FileStat} of the file's newest version, or of {@code version} when not empty. */
+    public record Stat(long op, String name, String version) implements KompicsEvent {
+        public Stat(long op, String name) {
+            this(op, name, "");
+        }
+    }
 
     /**
      * A file's manifest and, when {@code pendingKnown} (the node that was asked coordinated its upload), the
@@ -73,7 +90,7 @@ public final class ClientPort extends PortType {
         }
     }
 
-    /** Value: what each node did. */
+    /** Deletes the name (a tombstone version); value: a {@link Written}. */
     public record Delete(long op, String name) implements KompicsEvent {}
 
     /**

@@ -55,7 +55,7 @@ final class GetTransfer implements Transfer {
         if (get.sink() != null) {
             get.sink().begin();
         }
-        client.send(new GetBegin(get.op(), get.name()));
+        client.send(new GetBegin(get.op(), get.name(), get.version() == null ? "" : get.version()));
     }
 
     @Override

@@ -1,7 +1,7 @@
 package geoblocks.blockstore.client;
 
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.Done;
+import geoblocks.blockstore.wire.FileOp.Committed;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.PutBegin;
 import geoblocks.blockstore.wire.FileOp.PutData;
@@ -46,7 +46,7 @@ final class PutTransfer implements Transfer {
             in = FileChannel.open(put.file(), StandardOpenOption.READ);
             size = in.size();
         }
-        client.send(new PutBegin(put.op(), put.name(), size, put.blockSize(), put.policy(), put.ack()));
+        client.send(new PutBegin(put.op(), put.name(), size, put.blockSize(), put.policy(), put.ack(), put.ifAbsent()));
     }
 
     @Override
@@ -56,8 +56,8 @@ final class PutTransfer implements Transfer {
             durable = Math.max(durable, p.durableBytes());
             client.progress(put.op(), durable, size);
             pump();
-        } else if (op instanceof Done d) {
-            client.finish(put.op(), null, d.info());
+        } else if (op instanceof Committed c) {
+            client.finish(put.op(), null, new ClientPort.Written(c.version(), c.info()));
         } else if (op instanceof Failed f) {
             client.finish(put.op(), f.error(), null);
         }

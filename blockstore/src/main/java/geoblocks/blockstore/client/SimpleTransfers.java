@@ -14,14 +14,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The one-request operations: list (paged), stat, delete, status and policies. */
+/** The one-request operations: list (paged), stat, versions, delete, status, move and policies. */
 final class SimpleTransfers {
     private SimpleTransfers() {}
 
     /**
-     * Sends one request and finishes on {@link Done}, {@link StatusReply}, {@link FileOp.PoliciesReply}
-     * or {@link Failed}; {@link FileOp.PutProgress} on the way (a move's copied bytes) is passed on as
-     * progress.
+     * Sends one request and finishes on {@link Done}, {@link FileOp.Committed}, {@link StatusReply},
+     * {@link FileOp.PoliciesReply} or {@link Failed}; {@link FileOp.PutProgress} on the way (a move's
+     * copied bytes) is passed on as progress.
      */
     static Transfer oneShot(ClientComponent client, long op, FileOp request) {
         return new Transfer() {
@@ -34,6 +34,8 @@ final class SimpleTransfers {
             public void onReply(FileOp reply) {
                 if (reply instanceof Done d) {
                     client.finish(op, null, d.info());
+                } else if (reply instanceof FileOp.Committed c) {
+                    client.finish(op, null, new ClientPort.Written(c.version(), c.info()));
                 } else if (reply instanceof StatusReply s) {
                     client.finish(op, null, s);
                 } else if (reply instanceof FileOp.PoliciesReply p) {
@@ -73,6 +75,30 @@ final class SimpleTransfers {
                     if (parts.add(p.offset(), p.data())) {
                         client.finish(op, null, new ClientPort.FileStat(ManifestCodec.decode(parts.bytes()), known,
                                 java.util.Map.copyOf(pending)));
+                    }
+                } else if (reply instanceof Failed f) {
+                    client.finish(op, f.error(), null);
+                }
+            }
+        };
+    }
+
+    /** Collects the versions of a name, sent newest first over one or more messages. */
+    static Transfer versions(ClientComponent client, long op, FileOp request) {
+        return new Transfer() {
+            final List<FileOp.VersionEntry> all = new ArrayList<>();
+
+            @Override
+            public void start() {
+                client.send(request);
+            }
+
+            @Override
+            public void onReply(FileOp reply) {
+                if (reply instanceof FileOp.VersionList l) {
+                    all.addAll(l.versions());
+                    if (!l.more()) {
+                        client.finish(op, null, List.copyOf(all));
                     }
                 } else if (reply instanceof Failed f) {
                     client.finish(op, f.error(), null);

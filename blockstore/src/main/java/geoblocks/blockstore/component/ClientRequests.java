@@ -2,10 +2,10 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.TransferCounters;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FileCodec;
-import geoblocks.blockstore.wire.FileOp.DeleteFile;
+import geoblocks.blockstore.wire.FileOp.Committed;
 import geoblocks.blockstore.wire.FileOp.DeleteReq;
-import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import geoblocks.blockstore.wire.FileOp.ListPart;
@@ -17,33 +17,37 @@ import geoblocks.blockstore.wire.FileOp.StatReq;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import geoblocks.blockstore.wire.FileOp.StatusReq;
 import geoblocks.blockstore.wire.FileOp.Transfers;
+import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.blockstore.wire.FileOp.VersionList;
+import geoblocks.blockstore.wire.FileOp.VersionsReq;
 import geoblocks.net.NetAddress;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The client requests that are not transfers: list, stat (manifest plus the copies the
- * replication queue still owes), status (RTTs, refused input, scrubber and transfer counters, the
- * background sending state per peer) and
- * delete (here and at every peer that is up; a down peer keeps its copy).
+ * The client requests that are not transfers: list, stat (a version's manifest plus the copies the
+ * replication queue still owes), versions (every version kept), status (RTTs, refused input,
+ * scrubber and transfer counters, the background sending state per peer) and delete (a tombstone
+ * version, stamped here and published to every peer that is up; anti-entropy brings it to the others).
  */
 final class ClientRequests {
     private static final int LIST_LIMIT = 200;
+    /** Versions per VersionList message (well below the 64 KiB frames of Kompics' Netty). */
+    static final int VERSIONS_PER_MESSAGE = 400;
 
     private final Node node;
     private final Replicator replicator;
-    private final ReplicaServer replicas;
     private final Scrubber scrubber;
     private final BackgroundTransfers background;
     private final TransferCounters counters;
     private final RefusedInput refused;
 
-    ClientRequests(Node node, Replicator replicator, ReplicaServer replicas, Scrubber scrubber,
-            BackgroundTransfers background, TransferCounters counters, RefusedInput refused) {
+    ClientRequests(Node node, Replicator replicator, Scrubber scrubber, BackgroundTransfers background,
+            TransferCounters counters, RefusedInput refused) {
         this.background = background;
         this.node = node;
         this.replicator = replicator;
-        this.replicas = replicas;
         this.scrubber = scrubber;
         this.counters = counters;
         this.refused = refused;
@@ -60,12 +64,40 @@ final class ClientRequests {
     }
 
     void onStat(NetAddress from, StatReq s) {
-        ManifestLookup.find(node, s.name(), m -> {
-            if (m.isPresent()) {
+        Version version;
+        try {
+            version = Downloads.parseVersion(s.version());
+        } catch (IllegalArgumentException e) {
+            node.send(from, new Failed(s.req(), e.getMessage()));
+            return;
+        }
+        ManifestLookup.find(node, s.name(), version, m -> {
+            if (m.isPresent() && (version != null || !m.get().deleted())) {
                 sendPending(from, s.req(), m.get());
                 Downloads.sendManifest(node, from, s.req(), m.get());
             } else {
-                node.send(from, new Failed(s.req(), "no such file '" + s.name() + "'"));
+                node.send(from, new Failed(s.req(), Downloads.missing(s.name(), version, m)));
+            }
+        });
+    }
+
+    /** Every version kept of a name, newest first, tombstones included. */
+    void onVersions(NetAddress from, VersionsReq v) {
+        ManifestLookup.history(node, v.name(), h -> {
+            if (h.isEmpty()) {
+                node.send(from, new Failed(v.req(), "no such file '" + v.name() + "' (no version of it is kept here)"));
+                return;
+            }
+            List<VersionEntry> all = new ArrayList<>();
+            List<Manifest> versions = h.get().versions();
+            for (int i = versions.size() - 1; i >= 0; i--) {
+                Manifest m = versions.get(i);
+                all.add(new VersionEntry(m.version().clock(), m.version().region(), m.size(), m.uploadedAt(),
+                        m.createdMillis(), m.locEpoch(), m.deleted()));
+            }
+            for (int at = 0; at < all.size(); at += VERSIONS_PER_MESSAGE) {
+                int to = Math.min(all.size(), at + VERSIONS_PER_MESSAGE);
+                node.send(from, new VersionList(v.req(), List.copyOf(all.subList(at, to)), to < all.size()));
             }
         });
     }
@@ -102,42 +134,40 @@ final class ClientRequests {
                 background.status(replicator.size()));
     }
 
+    /**
+     * Deletes the name: a tombstone stamped above the version found, stored here and published to
+     * the peers that are up (the others get it by anti-entropy). The earlier versions stay, readable
+     * with {@code get --version}, until the retention drops them.
+     */
     void onDelete(NetAddress client, DeleteReq d) {
         ManifestLookup.find(node, d.name(), found -> {
             if (found.isEmpty()) {
                 node.send(client, new Failed(d.req(), "no such file '" + d.name() + "'"));
                 return;
             }
-            List<String> notes = new ArrayList<>(List.of(replicas.deleteHere(d.name())));
-            List<String> up = new ArrayList<>();
-            for (String p : node.peerRegions()) {
-                if (node.rtt().isUp(p)) {
-                    up.add(p);
-                } else {
-                    notes.add(p + " is down and keeps its copy");
-                }
+            Manifest t;
+            try {
+                t = node.versions().delete(d.name());
+            } catch (IOException e) {
+                node.send(client, new Failed(d.req(), "storing the delete of '" + d.name() + "' failed: " + e.getMessage()));
+                return;
             }
-            int[] waiting = {up.size()};
-            Runnable answered = () -> {
-                if (--waiting[0] == 0) {
-                    node.send(client, new Done(d.req(), String.join("; ", notes)));
-                }
-            };
-            if (up.isEmpty()) {
-                node.send(client, new Done(d.req(), String.join("; ", notes)));
-            }
-            for (String p : up) {
-                NetAddress addr = node.addressOf(p);
-                long req = node.expect(addr, Pending.Waiter.of(op -> {
-                    notes.add(op instanceof Done done ? done.info() : p + ": " + ((Failed) op).error());
-                    answered.run();
-                    return true;
-                }, why -> {
-                    notes.add(p + ": " + why);
-                    answered.run();
-                }));
-                node.send(addr, new DeleteFile(req, d.name()));
-            }
+            String kept = "; earlier versions kept for " + duration(node.settings().versionRetentionMs());
+            new ManifestPublisher(node, t, unreached -> node.send(client, new Committed(d.req(), t.version().id(),
+                    "deleted" + kept + (unreached.isEmpty() ? "" : "; not yet at " + unreached
+                            + " (anti-entropy brings it when they are reachable)")))).start();
         });
+    }
+
+    /** A duration for people: whole days, hours, minutes or seconds. */
+    static String duration(long ms) {
+        long[] units = {86_400_000L, 3_600_000L, 60_000L, 1000L};
+        String[] names = {" d", " h", " min", " s"};
+        for (int i = 0; i < units.length; i++) {
+            if (ms >= units[i] && ms % units[i] == 0) {
+                return ms / units[i] + names[i];
+            }
+        }
+        return ms + " ms";
     }
 }

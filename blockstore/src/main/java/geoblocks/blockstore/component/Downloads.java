@@ -5,6 +5,7 @@ import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.DownloadWindow;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.BlockData;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -25,8 +27,9 @@ import java.util.function.Consumer;
  * client, then fetches blocks in parallel, each from the up replica with the lowest RTT (this node
  * first), falling back to the next replica on error, timeout or checksum mismatch, and streams them
  * to the client in order within a window the client acknowledges. A block whose every replica
- * failed is tried once more at the homes the current manifest names, if the file moved meanwhile
- * ({@code client move} deletes old copies only after the moved manifest is published).
+ * failed is tried once more at the homes this node's copy of the same version names now, if it
+ * moved meanwhile ({@code client move} deletes old copies only after the moved manifest, the same
+ * version at a higher location epoch, is published).
  */
 final class Downloads {
     private final Node node;
@@ -44,9 +47,17 @@ final class Downloads {
             node.send(client, new Failed(g.req(), "request " + g.req() + " is already active"));
             return;
         }
-        ManifestLookup.find(node, g.name(), found -> {
-            if (found.isEmpty()) {
-                node.send(client, new Failed(g.req(), "no such file '" + g.name() + "'"));
+        Version version;
+        try {
+            version = parseVersion(g.version());
+        } catch (IllegalArgumentException e) {
+            node.send(client, new Failed(g.req(), e.getMessage()));
+            return;
+        }
+        ManifestLookup.find(node, g.name(), version, found -> {
+            String missing = missing(g.name(), version, found);
+            if (missing != null) {
+                node.send(client, new Failed(g.req(), missing));
                 return;
             }
             sendManifest(node, client, g.req(), found.get());
@@ -71,6 +82,23 @@ final class Downloads {
                 d.fail("the client acknowledged nothing for " + idleNanos / 1_000_000 + " ms");
             }
         }
+    }
+
+    /** A client's version id: null for the newest; a bad id fails with a message that says why. */
+    static Version parseVersion(String id) {
+        return id == null || id.isEmpty() ? null : Version.parse(id);
+    }
+
+    /** Why a lookup of {@code name} (at {@code version}, null = newest) found nothing to read, or null when it did. */
+    static String missing(String name, Version version, Optional<Manifest> found) {
+        if (found.isEmpty()) {
+            return version == null ? "no such file '" + name + "'"
+                    : "no version " + version.id() + " of '" + name + "' (versions lists the ones kept)";
+        }
+        if (found.get().deleted()) {
+            return "version " + version.id() + " of '" + name + "' is a delete (tombstone): it has no content";
+        }
+        return null;
     }
 
     static void sendManifest(Node node, NetAddress client, long req, Manifest m) {
@@ -195,7 +223,8 @@ final class Downloads {
                     }
                 };
                 fetch(node, m, block, ok, why -> {
-                    Manifest now = node.manifests().find(m.name()).orElse(null);
+                    // the same version as this node keeps it now: a move or re-replication raised its epoch
+                    Manifest now = node.manifests().history(m.name()).flatMap(h -> h.find(m.version())).orElse(null);
                     if (now != null && now.fileId().equals(m.fileId())
                             && !now.blocks().get(block).replicas().equals(m.blocks().get(block).replicas())) {
                         fetch(node, now, block, ok, this::fail); // the file moved while being read: its new homes

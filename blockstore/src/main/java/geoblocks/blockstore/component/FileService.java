@@ -81,7 +81,7 @@ public final class FileService extends ComponentDefinition {
     private final Downloads downloads;
     private final ReplicaServer replicas;
     private final Scrubber scrubber;
-    private final ManifestSync sync;
+    private final AntiEntropy antiEntropy;
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
@@ -94,7 +94,7 @@ public final class FileService extends ComponentDefinition {
         NodeSettings settings = init.settings;
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
                 this::toNetwork, e -> trigger(e, store), e -> trigger(e, placementPort), init.policies);
-        this.replicas = new ReplicaServer(node, d -> trigger(d, store));
+        this.replicas = new ReplicaServer(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
@@ -106,8 +106,9 @@ public final class FileService extends ComponentDefinition {
         this.replicator = new Replicator(node, init.replicationQueue, copies);
         this.uploads = new Uploads(node, replicator);
         this.downloads = new Downloads(node);
-        this.sync = new ManifestSync(node);
-        this.requests = new ClientRequests(node, replicator, replicas, scrubber, background, counters, refused);
+        this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
+        node.createsReady(antiEntropy::notReadyToDecideCreates);
+        this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
         this.migrations = new Migrations(node, pulls, d -> trigger(d, store));
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
@@ -154,6 +155,8 @@ public final class FileService extends ComponentDefinition {
         replicator.tick();
         background.tick(now);
         migrations.tick(now);
+        antiEntropy.tick(now);
+        node.versions().sweep();
         lastTick = now;
         refused.log(now);
         if (++ticks % 4 == 0) {
@@ -193,7 +196,6 @@ public final class FileService extends ComponentDefinition {
             }
         }
         node.setRtt(table);
-        sync.onRtt(table);
         rereplicator.onRtt(table, node.now());
     }
 
@@ -234,6 +236,8 @@ public final class FileService extends ComponentDefinition {
         } else if (op instanceof PoliciesReq p) {
             node.send(from, new PoliciesReply(p.req(), node.region(), node.policies().policies().stream()
                     .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList()));
+        } else if (op instanceof VersionsReq p) {
+            requests.onVersions(from, p);
         } else if (isNodeRequest(op)) {
             if (node.regionOf(from).isEmpty()) {
                 node.send(from, new Failed(op.req(), "node-to-node request from " + from + ", not a cluster member"));
@@ -253,6 +257,10 @@ public final class FileService extends ComponentDefinition {
                 migrations.onMoveCopy(from, p);
             } else if (op instanceof DropBlocks p) {
                 migrations.onDrop(from, p);
+            } else if (op instanceof CreateClaim p) {
+                replicas.onClaim(from, p);
+            } else if (op instanceof SyncDigest p) {
+                antiEntropy.onDigest(from, p);
             } else {
                 replicas.onPublish(from, (ManifestPart) op);
             }
@@ -266,7 +274,9 @@ public final class FileService extends ComponentDefinition {
     private static boolean isNodeRequest(FileOp op) {
         return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
                 || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer
-                || op instanceof MoveCopy || op instanceof DropBlocks || (op instanceof ManifestPart p && p.publish());
+                || op instanceof MoveCopy || op instanceof DropBlocks
+                || op instanceof CreateClaim || op instanceof SyncDigest
+                || (op instanceof ManifestPart p && p.publish());
     }
 
     static final class Tick extends Timeout {

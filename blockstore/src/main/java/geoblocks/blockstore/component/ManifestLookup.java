@@ -2,41 +2,74 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.core.ManifestHistory;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.LookupManifest;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * Finds a file's manifest: locally, else by asking every peer that is up at once and taking the
- * first valid answer (which is then kept locally, so the next lookup is local).
+ * Finds a file's manifest: the newest version (unless it is a tombstone) or a given one. Locally
+ * when this node knows the name (or the version), else by asking every peer that is up at once for
+ * the name's history; every answer is merged here (so the next lookup is local, and a stale answer
+ * cannot hide a newer one for long), and the first answer that has what was asked for serves.
  */
 final class ManifestLookup {
     private final Node node;
     private final String name;
+    private final Function<ManifestHistory, Optional<Manifest>> pick;
     private final Consumer<Optional<Manifest>> done;
     private int waiting;
     private boolean finished;
 
-    private ManifestLookup(Node node, String name, Consumer<Optional<Manifest>> done) {
+    private ManifestLookup(Node node, String name, Function<ManifestHistory, Optional<Manifest>> pick,
+            Consumer<Optional<Manifest>> done) {
         this.node = node;
         this.name = name;
+        this.pick = pick;
         this.done = done;
     }
 
+    /** The newest live version of {@code name}; empty when absent or deleted. */
     static void find(Node node, String name, Consumer<Optional<Manifest>> done) {
-        Optional<Manifest> local = node.manifests().find(name);
+        Optional<ManifestHistory> local = node.manifests().history(name);
+        if (local.isPresent()) {
+            done.accept(local.get().live());
+            return;
+        }
+        new ManifestLookup(node, name, ManifestHistory::live, done).ask();
+    }
+
+    /** Version {@code version} of {@code name} (empty: the newest live one). */
+    static void find(Node node, String name, Version version, Consumer<Optional<Manifest>> done) {
+        if (version == null) {
+            find(node, name, done);
+            return;
+        }
+        Function<ManifestHistory, Optional<Manifest>> pick = h -> h.find(version);
+        Optional<Manifest> local = node.manifests().history(name).flatMap(pick);
         if (local.isPresent()) {
             done.accept(local);
             return;
         }
-        new ManifestLookup(node, name, done).ask();
+        new ManifestLookup(node, name, pick, done).ask();
+    }
+
+    /** Every version of {@code name} this node keeps, after asking the peers when it knows none. */
+    static void history(Node node, String name, Consumer<Optional<ManifestHistory>> done) {
+        Optional<ManifestHistory> local = node.manifests().history(name);
+        if (local.isPresent()) {
+            done.accept(local);
+            return;
+        }
+        new ManifestLookup(node, name, h -> Optional.of(h.head()), m -> done.accept(node.manifests().history(name))).ask();
     }
 
     private void ask() {
@@ -57,7 +90,7 @@ final class ManifestLookup {
                     if (!parts[0].add(p.offset(), p.data())) {
                         return false;
                     }
-                    answered(decode(parts[0].bytes()));
+                    answered(merge(parts[0].bytes()));
                     return true;
                 }
                 if (op instanceof Failed) {
@@ -70,26 +103,26 @@ final class ManifestLookup {
         }
     }
 
-    private Optional<Manifest> decode(byte[] bytes) {
+    /** Merges a peer's answer here; what this node then has of the name. */
+    private Optional<ManifestHistory> merge(byte[] bytes) {
         try {
-            Manifest m = ManifestCodec.decode(bytes);
-            return m.name().equals(name) ? Optional.of(m) : Optional.empty();
-        } catch (IOException e) {
-            return Optional.empty();
+            ManifestHistory h = ManifestCodec.decodeAny(bytes);
+            if (!h.name().equals(name)) {
+                return Optional.empty();
+            }
+            return node.versions().merge(h);
+        } catch (IOException | IllegalArgumentException e) {
+            return Optional.empty(); // a bad or unstorable answer counts as none; another peer may answer
         }
     }
 
-    private void answered(Optional<Manifest> m) {
+    private void answered(Optional<ManifestHistory> h) {
         waiting--;
+        Optional<Manifest> m = h.flatMap(pick);
         if (m.isPresent() && !finished) {
-            try {
-                node.manifests().save(m.get());
-            } catch (IOException e) {
-                // serving it is still right; it will be looked up again next time
-            }
             finish(m);
         } else if (waiting == 0 && !finished) {
-            finish(Optional.empty());
+            finish(node.manifests().history(name).flatMap(pick));
         }
     }
 

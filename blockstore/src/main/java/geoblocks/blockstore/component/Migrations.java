@@ -2,6 +2,7 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.MovePlan;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.wire.FileCodec;
@@ -24,15 +25,19 @@ import java.util.function.Consumer;
 
 /**
  * Moves of a file's replicas to new regions ({@code client move NAME --to R,...}), coordinated by
- * the node the client asked, in the steps of {@link MovePlan}: every target that lacks a block pulls
- * it from a holder as background traffic ({@link MoveCopy}, then {@link BlockPull}: over LEDBAT
- * unless background-transport = tcp), a few blocks at a time; only when all are durable is the
- * manifest rewritten and published; only when every peer that is up has stored it do the old homes
- * delete their copies ({@link DropBlocks}). A peer that did not get the new manifest keeps the old
- * copies alive (nothing it could read disappears). A failed copy, or the file replaced meanwhile,
- * ends the move with the manifest unchanged and the new copies deleted again. The client hears the
- * moved bytes as progress and one Done or Failed at the end. Moves live in memory: one interrupted
- * by a restart of its coordinator leaves the file as it was (plus copies no manifest names).
+ * the node the client asked, in the steps of {@link MovePlan}, for the current version of the file
+ * (earlier versions kept stay where they are): every target that lacks a block pulls it from a
+ * holder as background traffic ({@link MoveCopy}, then {@link BlockPull}: over LEDBAT unless
+ * background-transport = tcp), a few blocks at a time; only when all are durable is the manifest
+ * rewritten (the same version at the next location epoch, stored and published the way
+ * re-replication publishes a location change; anti-entropy carries it to peers that missed it);
+ * only when every peer that is up has stored it do the old homes delete their copies
+ * ({@link DropBlocks}), and none deletes a block that a version it keeps still homes there. A peer
+ * that did not get the new manifest keeps the old copies alive (nothing it could read disappears).
+ * A failed copy, or a newer version (or a delete) written meanwhile, ends the move with the
+ * manifest unchanged and the new copies deleted again. The client hears the moved bytes as
+ * progress and one Done or Failed at the end. Moves live in memory: one interrupted by a restart
+ * of its coordinator leaves the file as it was (plus copies no manifest names).
  */
 final class Migrations {
     /** Block copies in flight per move. */
@@ -195,8 +200,8 @@ final class Migrations {
                 if (current == null) {
                     throw new IllegalStateException("'" + from.name() + "' was deleted while moving");
                 }
-                moved = plan.moved(current);
-                node.manifests().save(moved);
+                moved = plan.moved(current); // the same version (else it throws), the next location epoch
+                node.versions().merge(ManifestHistory.of(moved));
             } catch (IllegalStateException | IOException e) {
                 failure = e.getMessage();
                 abandon();
@@ -217,14 +222,18 @@ final class Migrations {
 
         /** The move cannot finish: the manifest stays, the copies made for it go. */
         void abandon() {
-            Manifest current = node.manifests().find(from.name()).orElse(null);
             Map<String, List<Integer>> made = plan.copiesMade();
-            if (current != null && current.fileId().equals(from.fileId())) {
-                // never drop a copy the current manifest names (it may have changed meanwhile)
-                for (Map.Entry<String, List<Integer>> e : made.entrySet()) {
-                    e.getValue().removeIf(b -> current.blocks().get(b).replicas().contains(e.getKey()));
+            // never drop a copy any kept version of the file names (its locations may have changed meanwhile)
+            node.manifests().history(from.name()).ifPresent(h -> {
+                for (Manifest kept : h.versions()) {
+                    if (kept.fileId().equals(from.fileId())) {
+                        for (Map.Entry<String, List<Integer>> e : made.entrySet()) {
+                            e.getValue().removeIf(b -> b < kept.blocks().size()
+                                    && kept.blocks().get(b).replicas().contains(e.getKey()));
+                        }
+                    }
                 }
-            }
+            });
             drop(made);
             end("move of '" + from.name() + "' failed, the file stays where it was: " + failure, null);
         }
@@ -278,16 +287,21 @@ final class Migrations {
         node.send(coordinator, new Done(d.req(), "dropped " + dropped + " blocks at " + node.region()));
     }
 
-    /** Deletes the local copies of {@code ids}, except those this node's manifest of {@code name} homes here; returns how many. */
+    /**
+     * Deletes the local copies of {@code ids}, except those that any version of {@code name} this node
+     * keeps (earlier ones and tombstoned names included) homes here; returns how many.
+     */
     private int dropHere(String name, List<String> ids) {
         List<BlockId> blocks = new ArrayList<>();
         for (String id : ids) {
             blocks.add(BlockId.of(id)); // refuses a malformed id before anything is deleted
         }
-        node.manifests().find(name).ifPresent(m -> {
-            for (int i = 0; i < m.blocks().size(); i++) {
-                if (m.blocks().get(i).replicas().contains(node.region())) {
-                    blocks.remove(m.blockId(i));
+        node.manifests().history(name).ifPresent(h -> {
+            for (Manifest m : h.versions()) {
+                for (int i = 0; i < m.blocks().size(); i++) {
+                    if (m.blocks().get(i).replicas().contains(node.region())) {
+                        blocks.remove(m.blockId(i));
+                    }
                 }
             }
         });

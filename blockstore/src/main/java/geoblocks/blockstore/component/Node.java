@@ -37,6 +37,18 @@ interface Node {
 
     ManifestStore manifests();
 
+    /** Where new versions are stamped and peers' versions merged (every change to {@link #manifests()}). */
+    Versions versions();
+
+    /** The region that decides {@code put --if-absent} for {@code name} (see core.Owners). */
+    String ownerOf(String name);
+
+    /** Null when this node may decide the creates of the names it owns, else why not (see FileService). */
+    String notReadyToDecideCreates();
+
+    /** Wall-clock milliseconds (with the configured clock offset), for version clocks and retention. */
+    long wallMillis();
+
     /** Transfer memory of this node: reserve before allocating a block-sized buffer. */
     geoblocks.blockstore.core.MemoryBudget budget();
 

@@ -4,6 +4,8 @@ import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.Owners;
+import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.placement.PlacementRequest;
@@ -42,6 +44,7 @@ final class NodeContext implements Node {
     private final ClusterConfig cluster;
     private final NodeSettings settings;
     private final ManifestStore manifests;
+    private final Versions versions;
     private final Random random;
     private final MemoryBudget budget;
     private final TransferCounters counters;
@@ -55,6 +58,7 @@ final class NodeContext implements Node {
     private final long startNanos = System.nanoTime();
     private RttTable rtt;
     private long reqSeq;
+    private java.util.function.Supplier<String> createsReady = () -> null;
 
     NodeContext(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings, ManifestStore manifests,
             long seed, TransferCounters counters, Consumer<KompicsEvent> network, Consumer<KompicsEvent> blockStore,
@@ -72,6 +76,8 @@ final class NodeContext implements Node {
         this.network = network;
         this.blockStore = blockStore;
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(peerRegions()));
+        this.versions = new Versions(manifests, region, this::wallMillis, settings.versionRetentionMs(),
+                settings.tombstoneRetentionMs(), ids -> blockStore.accept(new DeleteBlocks(ids)));
     }
 
     /** The outstanding requests to peers, for the component's timer and failure handlers. */
@@ -172,6 +178,31 @@ final class NodeContext implements Node {
     @Override
     public ManifestStore manifests() {
         return manifests;
+    }
+
+    @Override
+    public Versions versions() {
+        return versions;
+    }
+
+    @Override
+    public String ownerOf(String name) {
+        return Owners.ownerOf(name, cluster.regionIds());
+    }
+
+    /** Sets what says whether this node may decide creates yet (the file service knows). */
+    void createsReady(java.util.function.Supplier<String> why) {
+        this.createsReady = why;
+    }
+
+    @Override
+    public String notReadyToDecideCreates() {
+        return createsReady.get();
+    }
+
+    @Override
+    public long wallMillis() {
+        return System.currentTimeMillis() + settings.clockOffsetMs();
     }
 
     @Override

@@ -3,9 +3,11 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
-import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
+import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.BlockData;
+import geoblocks.blockstore.wire.FileOp.Claimed;
+import geoblocks.blockstore.wire.FileOp.CreateClaim;
 import geoblocks.blockstore.wire.FileOp.DeleteFile;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -18,21 +20,19 @@ import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * Serves other nodes: stores replicas they send (acknowledged only once durable), reads blocks
- * for their downloads, answers manifest lookups, stores published manifests and deletes files.
+ * for their downloads, answers manifest lookups with the name's history, merges published
+ * versions and histories, and decides the create-if-absent claims of the names this node owns.
  */
 final class ReplicaServer {
     /** Largest manifest accepted from the network (max-blocks-per-file blocks fit well below it). */
     static final int MAX_MANIFEST = 32 << 20;
 
     private final Node node;
-    private final Consumer<DeleteBlocks> deleteLocal;
     private final Map<Key, Incoming> incoming = new HashMap<>();
 
     private record Key(NetAddress peer, long req) {}
@@ -88,9 +88,8 @@ final class ReplicaServer {
         }
     }
 
-    ReplicaServer(Node node, Consumer<DeleteBlocks> deleteLocal) {
+    ReplicaServer(Node node) {
         this.node = node;
-        this.deleteLocal = deleteLocal;
     }
 
     void onReplicaData(NetAddress peer, ReplicaData d) {
@@ -135,15 +134,19 @@ final class ReplicaServer {
         });
     }
 
+    /** Answers with every version of the name this node keeps (the asker merges them). */
     void onLookup(NetAddress peer, LookupManifest l) {
-        Optional<Manifest> m = node.manifests().find(l.name());
-        if (m.isEmpty()) {
+        Optional<ManifestHistory> h = node.manifests().history(l.name());
+        if (h.isEmpty()) {
             node.send(peer, new Failed(l.req(), "no such file '" + l.name() + "' at " + node.region()));
             return;
         }
-        Downloads.sendManifest(node, peer, l.req(), m.get());
+        byte[] bytes = ManifestCodec.encodeHistory(h.get());
+        Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
+                node.send(peer, new ManifestPart(l.req(), false, off, bytes.length, part)));
     }
 
+    /** A published version or history (a new upload, a delete, a re-replication, anti-entropy): merged here. */
     void onPublish(NetAddress peer, ManifestPart p) {
         Key key = new Key(peer, p.req());
         try {
@@ -152,7 +155,7 @@ final class ReplicaServer {
                 return;
             }
             node.budget().release(bytes.length);
-            node.manifests().save(ManifestCodec.decode(bytes));
+            node.versions().merge(ManifestCodec.decodeAny(bytes));
             node.send(peer, new Done(p.req(), "manifest stored at " + node.region()));
         } catch (IOException | IllegalArgumentException e) {
             drop(key);
@@ -160,28 +163,38 @@ final class ReplicaServer {
         }
     }
 
-    void onDelete(NetAddress peer, DeleteFile d) {
-        node.send(peer, new Done(d.req(), deleteHere(d.name())));
+    /** The owner's decision on a create-if-absent: stamped and stored when the name has no live version here. */
+    void onClaim(NetAddress peer, CreateClaim c) {
+        Key key = new Key(peer, c.req());
+        try {
+            byte[] bytes = receive(key, c.total(), MAX_MANIFEST, c.offset(), c.data());
+            if (bytes == null) {
+                return;
+            }
+            node.budget().release(bytes.length);
+            Manifest draft = ManifestCodec.decode(bytes);
+            String owner = node.ownerOf(draft.name());
+            if (!owner.equals(node.region()) || draft.deleted()) {
+                throw new IllegalArgumentException(draft.deleted() ? "a delete cannot be claimed"
+                        : node.region() + " does not own '" + draft.name() + "' (" + owner
+                        + " does): do the nodes have the same region list?");
+            }
+            String notReady = node.notReadyToDecideCreates();
+            if (notReady != null) {
+                throw new IllegalArgumentException(notReady);
+            }
+            Optional<Manifest> m = node.versions().claim(draft);
+            node.send(peer, m.isPresent() ? new Claimed(c.req(), m.get().version().clock(), m.get().version().region())
+                    : new Failed(c.req(), CreateIfAbsent.exists(draft.name(), owner)));
+        } catch (IOException | IllegalArgumentException e) {
+            drop(key);
+            node.send(peer, new Failed(c.req(), node.region() + " refused the create: " + e.getMessage()));
+        }
     }
 
-    /** Deletes the manifest and this node's replicas of a file; returns what happened. */
-    String deleteHere(String name) {
-        Optional<Manifest> m = node.manifests().find(name);
-        if (m.isEmpty()) {
-            return "not at " + node.region();
-        }
-        List<BlockId> mine = new ArrayList<>();
-        for (int i = 0; i < m.get().blocks().size(); i++) {
-            if (m.get().blocks().get(i).replicas().contains(node.region())) {
-                mine.add(m.get().blockId(i));
-            }
-        }
-        deleteLocal.accept(new DeleteBlocks(mine));
-        try {
-            node.manifests().remove(name);
-        } catch (IOException e) {
-            return "manifest removal failed at " + node.region() + ": " + e.getMessage();
-        }
-        return "deleted " + mine.size() + " blocks at " + node.region();
+    /** Retired (see DeleteFile): deletes are tombstone versions now. */
+    void onDelete(NetAddress peer, DeleteFile d) {
+        node.send(peer, new Failed(d.req(), node.region() + " no longer takes DeleteFile: deletes are versions"
+                + " (tombstones) now; run the same geoblocks build on every node"));
     }
 }

@@ -14,9 +14,10 @@ import java.util.function.Consumer;
  * Drains the coordinator's durable replication queue (copies owed after {@code put --ack local}):
  * each copy is read here (or fetched from a replica, checked like a download), offered to its
  * target and pushed over LEDBAT (or sent as TCP replica messages when background-transport = tcp);
- * it leaves the queue only when the target confirms it durable. A copy whose file was deleted, or
- * whose manifest no longer names the target (re-replication replaced it), is dropped with a log
- * line. Additions are saved before the put is acknowledged; removals are saved on the next tick
+ * it leaves the queue only when the target confirms it durable. A copy whose version is no longer
+ * kept (the retention dropped it), or whose manifest no longer names the target (re-replication
+ * replaced it), is dropped with a log line; a version that was overwritten or deleted is still
+ * kept, so its copies are still made. Additions are saved before the put is acknowledged; removals are saved on the next tick
  * (after a crash a removed copy may be sent again, which the target's atomic replace makes
  * harmless). Glue only: the decisions are in {@link ReplicationQueue}.
  */
@@ -85,11 +86,11 @@ final class Replicator {
     }
 
     private void start(Copy c) {
-        Manifest m = node.manifests().find(c.name()).orElse(null);
-        if (m == null || !m.fileId().equals(c.fileId()) || c.block() >= m.blocks().size()
+        Manifest m = node.manifests().history(c.name()).flatMap(h -> h.findFile(c.fileId())).orElse(null);
+        if (m == null || c.block() >= m.blocks().size()
                 || !m.blocks().get(c.block()).replicas().contains(c.target())) {
             Logs.info(node.region() + ": queued copy of block " + c.block() + " of '" + c.name() + "' to " + c.target()
-                    + " is no longer needed (file deleted or replica moved)");
+                    + " is no longer needed (version dropped or replica moved)");
             queue.remove(c);
             dirty = true;
             return;

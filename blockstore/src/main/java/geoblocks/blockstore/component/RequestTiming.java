@@ -5,6 +5,7 @@ import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.DeleteReq;
+import geoblocks.blockstore.wire.FileOp.Committed;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.GetBegin;
@@ -27,8 +28,8 @@ import java.util.Map;
 /**
  * Times the client requests a node serves, from the request's first message to the node's last
  * answer, by watching the ops that come in and go out; the file service's parts stay unaware.
- * What ends a request: {@link Failed} (result "error", or "busy" for a busy refusal); {@link Done}
- * for put, delete and move; {@link ListPart} for list; {@link StatusReply} for status; the last
+ * What ends a request: {@link Failed} (result "error", or "busy" for a busy refusal); {@link Committed}
+ * (the version written) for put and delete, {@link Done} for move (and a delete of nothing); {@link ListPart} for list; {@link StatusReply} for status; the last
  * {@link ManifestPart} for stat; for get, the {@link GetData} that carries the file's last byte
  * (the size is read from the manifest the node sends first). A request not finished within the
  * expiry age counts as "abandoned". At most {@link #MAX_OPEN} requests are tracked; later ones go
@@ -67,7 +68,7 @@ final class RequestTiming {
         if (op instanceof Failed f) {
             result = f.error().startsWith("node busy") ? "busy" : "error";
             error = f.error();
-        } else if (op instanceof Done) {
+        } else if (op instanceof Done || op instanceof Committed) {
             result = "ok";
         } else if (op instanceof ListPart && o.kind.equals("list")) {
             result = "ok";

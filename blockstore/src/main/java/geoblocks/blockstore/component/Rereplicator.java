@@ -2,7 +2,9 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.core.placement.PlacementRequest;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -17,7 +19,9 @@ import java.util.TreeSet;
  * the file's placement policy picks for a new copy next to the ones that stay (asked of the
  * placement component; for the seed policies the nearest up region, this node first, that does not
  * hold it yet and has room), and only once that copy is durable rewrites the
- * manifest (the gone region replaced by the new one) and publishes it. One leader per file does
+ * locations of that version ({@link Manifest#withLocations}: same version, next location epoch,
+ * so anti-entropy carries the change everywhere) and publishes it. Every version kept is covered,
+ * earlier ones too. One leader per file does
  * this (the smallest up region holding any of its blocks), so two nodes never rewrite the same
  * manifest at once; one block at a time. The copy is a background one ({@link ReplicaCopy}): over
  * LEDBAT when background-transport = ledbat, the target confirming once it is durable.
@@ -60,21 +64,23 @@ final class Rereplicator {
         if (gone.isEmpty()) {
             return;
         }
-        List<Manifest> page = node.manifests().list(cursor, 50);
+        List<ManifestHistory> page = node.manifests().histories(cursor, 50);
         if (page.isEmpty()) {
             cursor = "";
             return;
         }
-        for (Manifest m : page) {
-            cursor = m.name();
-            if (!leads(m)) {
-                continue;
-            }
-            for (int i = 0; i < m.blocks().size(); i++) {
-                for (String r : m.blocks().get(i).replicas()) {
-                    if (gone.contains(r)) {
-                        replace(m, i, r);
-                        return;
+        for (ManifestHistory h : page) {
+            cursor = h.name();
+            for (Manifest m : h.versions()) {
+                if (!leads(m)) {
+                    continue;
+                }
+                for (int i = 0; i < m.blocks().size(); i++) {
+                    for (String r : m.blocks().get(i).replicas()) {
+                        if (gone.contains(r)) {
+                            replace(m, i, r);
+                            return;
+                        }
                     }
                 }
             }
@@ -97,16 +103,17 @@ final class Rereplicator {
         busy = true;
         node.place(PlacementRequest.replacement(m.policy(), ref.length(), held), targets -> {
             String target = targets.get(0);
-            Downloads.fetch(node, m, index, data -> store(m.name(), index, id, data, ref.crc(), gone, target),
+            Downloads.fetch(node, m, index, data -> store(m.name(), m.version(), index, id, data, ref.crc(), gone, target),
                     why -> done("cannot read block " + id + " to re-replicate it: " + why));
         }, why -> done("no region can take a new copy of block " + id + " of '" + m.name() + "': " + why));
     }
 
-    private void store(String name, int index, BlockId id, byte[] data, int crc, String gone, String target) {
+    private void store(String name, Version version, int index, BlockId id, byte[] data, int crc, String gone,
+            String target) {
         if (target.equals(node.region())) {
             node.storeLocal(id, data, crc, s -> {
                 if (s.error() == null) {
-                    rewrite(name, index, gone, target);
+                    rewrite(name, version, index, gone, target);
                 } else {
                     done("storing " + id + " here failed: " + s.error());
                 }
@@ -115,18 +122,18 @@ final class Rereplicator {
         }
         copies.background(node.addressOf(target), id, data, crc, why -> {
             if (why == null) {
-                rewrite(name, index, gone, target);
+                rewrite(name, version, index, gone, target);
             } else {
                 done("copy of " + id + " to " + target + copies.via() + " failed: " + why);
             }
         });
     }
 
-    /** The new copy is durable: replace the gone region in the current manifest and publish it. */
-    private void rewrite(String name, int index, String gone, String target) {
-        Manifest m = node.manifests().find(name).orElse(null);
+    /** The new copy is durable: replace the gone region in that version's locations and publish it. */
+    private void rewrite(String name, Version version, int index, String gone, String target) {
+        Manifest m = node.manifests().history(name).flatMap(h -> h.find(version)).orElse(null);
         if (m == null || index >= m.blocks().size() || !m.blocks().get(index).replicas().contains(gone)) {
-            done(null); // deleted or already changed meanwhile; the extra copy is harmless
+            done(null); // dropped or already changed meanwhile; the extra copy is harmless
             return;
         }
         List<Manifest.BlockRef> blocks = new ArrayList<>(m.blocks());
@@ -134,16 +141,16 @@ final class Rereplicator {
         List<String> replicas = new ArrayList<>(old.replicas());
         replicas.set(replicas.indexOf(gone), target);
         blocks.set(index, new Manifest.BlockRef(old.length(), old.crc(), replicas));
-        Manifest updated = new Manifest(m.name(), m.fileId(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(),
-                m.createdMillis(), blocks);
+        Manifest updated = m.withLocations(blocks);
         try {
-            node.manifests().save(updated);
+            node.versions().merge(ManifestHistory.of(updated));
         } catch (IOException e) {
             done("saving the manifest of '" + name + "' failed: " + e.getMessage());
             return;
         }
         replaced++;
-        Logs.info(node.region() + ": block " + index + " of '" + name + "' re-replicated from " + gone + " to " + target);
+        Logs.info(node.region() + ": block " + index + " of '" + name + "' (version " + version + ") re-replicated from "
+                + gone + " to " + target);
         new ManifestPublisher(node, updated, unreached -> done(null)).start();
     }
 

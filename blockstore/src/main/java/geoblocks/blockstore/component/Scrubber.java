@@ -3,11 +3,13 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestHistory;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Background scrubber: walks every block this node should hold (per the manifests it knows), at
+ * Background scrubber: walks every block this node should hold (per every version of every manifest
+ * it keeps, so earlier versions stay readable until the retention drops them), at
  * most {@code bytesPerSecond}, re-reading and verifying each against its stored and its manifest
  * CRC32C. A missing or corrupt replica is repaired from a healthy replica elsewhere (fetched with
  * the same checksum checks as a download) and written with the store's atomic replace, so the bad
@@ -21,6 +23,7 @@ final class Scrubber {
     private final long passIntervalNanos;
     private final BlockPull pulls;
     private String cursorName = "";
+    private int cursorVersion;
     private int cursorBlock;
     private boolean busy;
     private double credit;
@@ -50,6 +53,7 @@ final class Scrubber {
             passStart = now;
             passDone = false;
             cursorName = "";
+            cursorVersion = 0;
             cursorBlock = 0;
         }
         next();
@@ -60,25 +64,32 @@ final class Scrubber {
         if (busy || credit <= 0 || passDone) {
             return;
         }
-        Optional<Manifest> m = node.manifests().find(cursorName);
+        Optional<ManifestHistory> h = node.manifests().history(cursorName);
         while (true) {
-            if (m.isPresent()) {
-                List<Manifest.BlockRef> blocks = m.get().blocks();
-                while (cursorBlock < blocks.size() && !blocks.get(cursorBlock).replicas().contains(node.region())) {
-                    cursorBlock++;
-                }
-                if (cursorBlock < blocks.size()) {
-                    verify(m.get(), cursorBlock++);
-                    return;
+            if (h.isPresent()) {
+                List<Manifest> versions = h.get().versions();
+                while (cursorVersion < versions.size()) {
+                    Manifest m = versions.get(cursorVersion);
+                    List<Manifest.BlockRef> blocks = m.blocks();
+                    while (cursorBlock < blocks.size() && !blocks.get(cursorBlock).replicas().contains(node.region())) {
+                        cursorBlock++;
+                    }
+                    if (cursorBlock < blocks.size()) {
+                        verify(m, cursorBlock++);
+                        return;
+                    }
+                    cursorVersion++;
+                    cursorBlock = 0;
                 }
             }
-            List<Manifest> after = node.manifests().list(cursorName, 1);
+            List<ManifestHistory> after = node.manifests().histories(cursorName, 1);
             if (after.isEmpty()) {
                 passDone = true;
                 return;
             }
-            m = Optional.of(after.get(0));
-            cursorName = m.get().name();
+            h = Optional.of(after.get(0));
+            cursorName = h.get().name();
+            cursorVersion = 0;
             cursorBlock = 0;
         }
     }

@@ -6,7 +6,7 @@ import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.UploadAssembly;
 import geoblocks.blockstore.core.placement.PlacementRequest;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.Done;
+import geoblocks.blockstore.wire.FileOp.Committed;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.PutBegin;
 import geoblocks.blockstore.wire.FileOp.PutData;
@@ -30,6 +30,11 @@ import java.util.TreeMap;
  * block (this node's when the policy places one here, else the nearest chosen region's) is
  * written before progress is reported; the other copies are saved in the replication queue
  * before the manifest (which names every region the policy chose) is stored and the client told.
+ *
+ * <p>A finished upload becomes a new version of its name, stamped with this node's hybrid logical
+ * clock ({@link Versions#commit}): an existing name gets a newer version (an overwrite; the older
+ * one is kept until the retention drops it). With {@code ifAbsent} the name's owner region decides
+ * instead ({@link CreateIfAbsent}); the client is answered {@link Committed} with the version.
  */
 final class Uploads {
     private final Node node;
@@ -58,11 +63,14 @@ final class Uploads {
             if (b.blockSize() < 1 || b.blockSize() > max) {
                 throw new IllegalArgumentException("block size must be in 1.." + max + " bytes, was " + b.blockSize());
             }
-            if (node.manifests().find(b.name()).isPresent()) {
-                throw new IllegalArgumentException("file '" + b.name() + "' already exists (rm it first)");
-            }
-            if (active.values().stream().anyMatch(u -> u.name.equals(b.name()))) {
-                throw new IllegalArgumentException("file '" + b.name() + "' is being uploaded right now");
+            if (b.ifAbsent()) {
+                String owner = node.ownerOf(b.name());
+                if (node.manifests().find(b.name()).isPresent()) {
+                    throw new IllegalArgumentException(CreateIfAbsent.exists(b.name(), owner));
+                }
+                if (!owner.equals(node.region()) && !node.rtt().isUp(owner)) {
+                    throw new IllegalArgumentException(CreateIfAbsent.ownerDown(node, b.name(), owner));
+                }
             }
             if (active.containsKey(key)) {
                 throw new IllegalArgumentException("request " + b.req() + " is already active");
@@ -114,6 +122,7 @@ final class Uploads {
         final int blockSize;
         final String policy;
         final boolean ackLocal;
+        final boolean ifAbsent;
         /** With ack local: per block, the chosen regions that get their copy from the replication queue. */
         final Map<Integer, List<String>> later = new TreeMap<>();
         final String fileId;
@@ -131,6 +140,7 @@ final class Uploads {
             this.blockSize = b.blockSize();
             this.policy = policy;
             this.ackLocal = FileOp.ACK_LOCAL.equals(b.ack());
+            this.ifAbsent = b.ifAbsent();
             this.fileId = Long.toHexString(node.random().nextLong() | Long.MIN_VALUE)
                     + Long.toHexString(node.now() & 0xffffffffL);
             this.assembly = new UploadAssembly(size, blockSize, node.settings().putWindowBytes(), node.budget());
@@ -205,25 +215,58 @@ final class Uploads {
             }
         }
 
+        /** Every block is durable: the upload becomes a version (stamped here, or by the owner with ifAbsent). */
         void finish() {
-            Manifest m = new Manifest(name, fileId, size, blockSize, policy, node.region(),
-                    System.currentTimeMillis(), List.of(refs));
-            List<ReplicationQueue.Copy> copies = new ArrayList<>();
-            later.forEach((i, regions) -> regions.forEach(region -> copies.add(new ReplicationQueue.Copy(name, fileId, i, region))));
+            active.remove(key);
+            releaseAll();
+            Manifest draft = new Manifest(name, fileId, size, blockSize, policy, node.region(), node.wallMillis(),
+                    List.of(refs));
+            if (ifAbsent) {
+                CreateIfAbsent.claim(node, draft, m -> {
+                    String queued = enqueueCopies(); // after the decision: a refused create owes no copies
+                    publish(m, queued == null ? "" : "; " + queued);
+                }, this::fail);
+                return;
+            }
+            Manifest m;
             try {
-                if (!copies.isEmpty()) {
-                    replicator.enqueue(copies); // durable before the manifest: a crash in between leaves no acked gap
+                List<ReplicationQueue.Copy> owed = copies();
+                if (!owed.isEmpty()) {
+                    replicator.enqueue(owed); // durable before the manifest: a crash in between leaves no acked gap
                 }
-                node.manifests().save(m);
+                m = node.versions().commit(draft);
             } catch (IOException e) {
                 fail("saving the manifest failed: " + e.getMessage());
                 return;
             }
-            active.remove(key);
-            releaseAll();
+            publish(m, "");
+        }
+
+        /** With ack local: the copies the replication queue owes, per block and region. */
+        List<ReplicationQueue.Copy> copies() {
+            List<ReplicationQueue.Copy> copies = new ArrayList<>();
+            later.forEach((i, regions) -> regions.forEach(region -> copies.add(new ReplicationQueue.Copy(name, fileId, i, region))));
+            return copies;
+        }
+
+        /** Queues the owed copies of a created version; null, or why they could not be queued (scrubbers repair them then). */
+        String enqueueCopies() {
+            try {
+                List<ReplicationQueue.Copy> owed = copies();
+                if (!owed.isEmpty()) {
+                    replicator.enqueue(owed);
+                }
+                return null;
+            } catch (IOException e) {
+                Logs.warn(node.region() + ": queueing the copies of '" + name + "' failed: " + e.getMessage());
+                return "queueing the background copies failed (" + e.getMessage() + "); the scrubbers of their regions will make them";
+            }
+        }
+
+        void publish(Manifest m, String note) {
             replicator.pump();
-            new ManifestPublisher(node, m, unreached -> node.send(key.client, new Done(key.req,
-                    unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached))).start();
+            new ManifestPublisher(node, m, unreached -> node.send(key.client, new Committed(key.req, m.version().id(),
+                    (unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached) + note))).start();
         }
 
         void fail(String why) {
@@ -231,6 +274,7 @@ final class Uploads {
                 return;
             }
             failed = true;
+            // a create the owner refused leaves its blocks as unreferenced copies, like any failed upload
             active.remove(key);
             releaseAll();
             node.send(key.client, new Failed(key.req, "upload of '" + name + "' failed: " + why));

@@ -5,13 +5,20 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Everything needed to find and verify a stored file from any node: its name, size, block size,
- * the policy and region it was uploaded with, and per block its length, CRC32C and replica
- * regions. Invariant: block lengths add up to {@code size}; every block but the last is
- * {@code blockSize} long and the last at most that; every block has at least one replica.
+ * One version of a stored file: everything needed to find and verify it from any node: its name,
+ * size, block size, the policy and region it was uploaded with, per block its length, CRC32C and
+ * replica regions, and its {@link Version} (identity and order among the name's versions). A
+ * {@code deleted} manifest is a tombstone: the version that deleted the name (no blocks).
+ *
+ * <p>{@code locEpoch} counts changes of where this version's blocks live (re-replication, and a
+ * later migration): the same version with a higher epoch replaces the lower one when two copies
+ * meet; it never changes the order of versions. Invariant: block lengths add up to {@code size};
+ * every block but the last is {@code blockSize} long and the last at most that; every block has
+ * at least one replica; a tombstone has no blocks.
  */
 public record Manifest(String name, String fileId, long size, int blockSize, String policy,
-        String uploadedAt, long createdMillis, List<BlockRef> blocks) {
+        String uploadedAt, long createdMillis, List<BlockRef> blocks, Version version, long locEpoch,
+        boolean deleted) {
 
     /** One block of the file: its length, checksum and the regions holding a replica. */
     public record BlockRef(int length, int crc, List<String> replicas) {
@@ -26,10 +33,24 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         }
     }
 
+    /** A manifest as written before versions existed: its version is {@link Version#legacy}, epoch 0, not deleted. */
+    public Manifest(String name, String fileId, long size, int blockSize, String policy, String uploadedAt,
+            long createdMillis, List<BlockRef> blocks) {
+        this(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, blocks,
+                Version.legacy(createdMillis, uploadedAt), 0, false);
+    }
+
     public Manifest {
         validateName(name);
         Objects.requireNonNull(fileId, "fileId");
+        Objects.requireNonNull(version, "version");
         blocks = List.copyOf(blocks);
+        if (locEpoch < 0) {
+            throw new IllegalArgumentException("location epoch must be >= 0, was " + locEpoch);
+        }
+        if (deleted && (!blocks.isEmpty() || size != 0)) {
+            throw new IllegalArgumentException("a tombstone has no blocks, this one has " + blocks.size());
+        }
         if (blockSize <= 0) {
             throw new IllegalArgumentException("block size must be > 0, was " + blockSize);
         }
@@ -47,6 +68,36 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         if (sum != size) {
             throw new IllegalArgumentException("blocks add up to " + sum + " bytes, file size is " + size);
         }
+    }
+
+    /**
+     * The tombstone that deletes {@code name}: made at {@code region} at wall time {@code createdMillis},
+     * with {@code version} placing the delete among the name's versions.
+     */
+    public static Manifest tombstone(String name, String fileId, String region, long createdMillis, Version version) {
+        return new Manifest(name, fileId, 0, 1, "", region, createdMillis, List.of(), version, 0, true);
+    }
+
+    /** This manifest as version {@code v} (epoch 0: a new version starts where its upload put the blocks). */
+    public Manifest withVersion(Version v) {
+        return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, blocks, v, 0, deleted);
+    }
+
+    /**
+     * The same version with its blocks at new places: the epoch goes up by one, so anti-entropy
+     * keeps this over the old locations everywhere (the seam a migration of blocks builds on).
+     */
+    public Manifest withLocations(List<BlockRef> newBlocks) {
+        if (newBlocks.size() != blocks.size()) {
+            throw new IllegalArgumentException("new locations for " + newBlocks.size() + " blocks, the version has " + blocks.size());
+        }
+        for (int i = 0; i < blocks.size(); i++) {
+            if (newBlocks.get(i).length() != blocks.get(i).length() || newBlocks.get(i).crc() != blocks.get(i).crc()) {
+                throw new IllegalArgumentException("block " + i + " changed content, not only location");
+            }
+        }
+        return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, newBlocks, version,
+                locEpoch + 1, deleted);
     }
 
     public BlockId blockId(int index) {

@@ -11,18 +11,29 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Binary form of a {@link Manifest}, stored on disk and sent between nodes (in chunks). Layout:
+ * Binary form of a {@link Manifest} (one version), stored on disk and sent between nodes (in
+ * chunks), and of a name's {@link ManifestHistory} (all its versions). Layouts:
  *
  * <pre>
- * "GBMF" | ver u8 | name str | fileId str | size i64 | blockSize i32 | policy str | uploadedAt str
- *        | created i64 | nBlocks i32 | nBlocks x (length i32 | crc i32 | nRep u8 | nRep x str)
+ * manifest, format 2:
+ * "GBMF" | 2 u8 | name str | fileId str | size i64 | blockSize i32 | policy str | uploadedAt str
+ *        | created i64 | clock i64 | clockRegion str | locEpoch i64 | flags u8 (bit 0: tombstone)
+ *        | nBlocks i32 | nBlocks x (length i32 | crc i32 | nRep u8 | nRep x str)
  *        | crc32c of everything before (i32)
+ * manifest, format 1 (written before versions existed; still read, as {@link Version#legacy}):
+ *        the same without clock, clockRegion, locEpoch and flags
+ * history:
+ * "GBMH" | 1 u8 | n u16 (>= 1) | n x (length i32 | manifest) | crc32c of everything before (i32)
+ *        versions of one name, in ascending order, each once
  * str = u16 length + UTF-8 bytes
  * </pre>
  */
 public final class ManifestCodec {
     private static final int MAGIC = 0x47424D46; // "GBMF"
-    private static final byte VERSION = 1;
+    private static final int HISTORY_MAGIC = 0x47424D48; // "GBMH"
+    private static final byte LEGACY = 1;
+    private static final byte VERSION = 2;
+    private static final byte HISTORY_VERSION = 1;
 
     private ManifestCodec() {}
 
@@ -38,6 +49,10 @@ public final class ManifestCodec {
             writeStr(out, m.policy());
             writeStr(out, m.uploadedAt());
             out.writeLong(m.createdMillis());
+            out.writeLong(m.version().clock());
+            writeStr(out, m.version().region());
+            out.writeLong(m.locEpoch());
+            out.writeByte(m.deleted() ? 1 : 0);
             out.writeInt(m.blocks().size());
             for (Manifest.BlockRef b : m.blocks()) {
                 out.writeInt(b.length());
@@ -54,18 +69,91 @@ public final class ManifestCodec {
         return ByteBuffer.allocate(body.length + 4).put(body).putInt(Checksums.crc32c(body)).array();
     }
 
-    public static Manifest decode(byte[] data) throws IOException {
+    /** The versions of one name, ascending, as one sealed record. */
+    public static byte[] encodeHistory(ManifestHistory h) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(HISTORY_MAGIC);
+            out.writeByte(HISTORY_VERSION);
+            out.writeShort(h.versions().size());
+            for (Manifest m : h.versions()) {
+                byte[] one = encode(m);
+                out.writeInt(one.length);
+                out.write(one);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        byte[] body = bytes.toByteArray();
+        return ByteBuffer.allocate(body.length + 4).put(body).putInt(Checksums.crc32c(body)).array();
+    }
+
+    /**
+     * A manifest (either format) or a history: the versions it holds, ascending. What nodes store
+     * and send; a node that only knew format 1 left single manifests on disk, which load as one
+     * legacy version.
+     */
+    public static ManifestHistory decodeAny(byte[] data) throws IOException {
+        if (data.length >= 4 && ByteBuffer.wrap(data).getInt() == HISTORY_MAGIC) {
+            return decodeHistory(data);
+        }
+        Manifest m = decode(data);
+        return new ManifestHistory(m.name(), List.of(m));
+    }
+
+    private static ManifestHistory decodeHistory(byte[] data) throws IOException {
+        ByteBuffer in = checked(data, "manifest history");
+        try {
+            in.getInt();
+            if (in.get() != HISTORY_VERSION) {
+                throw new IOException("not a manifest history (unknown format)");
+            }
+            int n = Short.toUnsignedInt(in.getShort());
+            List<Manifest> versions = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                int len = in.getInt();
+                if (len < 9 || len > in.remaining()) {
+                    throw new IOException("version " + i + " of " + len + " bytes does not fit the history's " + data.length);
+                }
+                byte[] one = new byte[len];
+                in.get(one);
+                versions.add(decode(one));
+            }
+            if (in.hasRemaining()) {
+                throw new IOException("manifest history has " + in.remaining() + " trailing bytes");
+            }
+            if (versions.isEmpty()) {
+                throw new IOException("manifest history has no versions");
+            }
+            return new ManifestHistory(versions.get(0).name(), versions);
+        } catch (BufferUnderflowException e) {
+            throw new IOException("manifest history is truncated");
+        } catch (IllegalArgumentException e) {
+            throw new IOException("manifest history is invalid: " + e.getMessage());
+        }
+    }
+
+    /** Checks the trailing CRC32C; returns the body to read. */
+    private static ByteBuffer checked(byte[] data, String what) throws IOException {
         if (data.length < 9) {
-            throw new IOException("manifest of " + data.length + " bytes is too short");
+            throw new IOException(what + " of " + data.length + " bytes is too short");
         }
         int crc = ByteBuffer.wrap(data, data.length - 4, 4).getInt();
         int actual = Checksums.crc32c(data, 0, data.length - 4);
         if (crc != actual) {
-            throw new IOException("manifest checksum " + Checksums.hex(actual) + " != stored " + Checksums.hex(crc));
+            throw new IOException(what + " checksum " + Checksums.hex(actual) + " != stored " + Checksums.hex(crc));
         }
-        ByteBuffer in = ByteBuffer.wrap(data, 0, data.length - 4);
+        return ByteBuffer.wrap(data, 0, data.length - 4);
+    }
+
+    public static Manifest decode(byte[] data) throws IOException {
+        ByteBuffer in = checked(data, "manifest");
         try {
-            if (in.getInt() != MAGIC || in.get() != VERSION) {
+            if (in.getInt() != MAGIC) {
+                throw new IOException("not a manifest (bad magic or version)");
+            }
+            byte format = in.get();
+            if (format != VERSION && format != LEGACY) {
                 throw new IOException("not a manifest (bad magic or version)");
             }
             String name = str(in);
@@ -75,6 +163,19 @@ public final class ManifestCodec {
             String policy = str(in);
             String at = str(in);
             long created = in.getLong();
+            Version version = Version.legacy(created, at);
+            long epoch = 0;
+            boolean deleted = false;
+            if (format == VERSION) {
+                long clock = in.getLong();
+                version = new Version(clock, str(in));
+                epoch = in.getLong();
+                int flags = Byte.toUnsignedInt(in.get());
+                if (flags > 1) {
+                    throw new IOException("manifest flags " + flags + " are unknown");
+                }
+                deleted = flags == 1;
+            }
             int n = in.getInt();
             if (n < 0 || n > in.remaining() / 9) {
                 throw new IOException("manifest block count " + n + " does not fit its " + data.length + " bytes");
@@ -93,7 +194,7 @@ public final class ManifestCodec {
             if (in.hasRemaining()) {
                 throw new IOException("manifest has " + in.remaining() + " trailing bytes");
             }
-            return new Manifest(name, fileId, size, blockSize, policy, at, created, blocks);
+            return new Manifest(name, fileId, size, blockSize, policy, at, created, blocks, version, epoch, deleted);
         } catch (BufferUnderflowException e) {
             throw new IOException("manifest is truncated");
         } catch (IllegalArgumentException e) {

@@ -14,12 +14,17 @@ import java.util.Set;
  *   <li>{@link #copies()}: each target region that lacks a block gets a copy from the block's
  *       current holders;
  *   <li>{@link #moved(Manifest)}: once every copy is durable, the manifest names the targets (and
- *       only them) for every block: the same file, the same version, new homes;
+ *       only them) for every block: the same file, the same {@link Version}, new homes, the location
+ *       epoch one higher ({@link Manifest#withLocations}), so this copy replaces the old locations
+ *       wherever the two meet (publication, lookups, anti-entropy);
  *   <li>{@link #drops()}: once that manifest is stored and published, the regions that held a block
  *       but are no longer its home delete their copy.
  * </ol>
- * If the file was replaced or deleted in the meantime ({@link #moved} sees another file id), the
- * move must not touch it; {@link #copiesMade()} are then the copies to delete again.
+ * A move moves one version: the current one (the newest, not a delete) when the move was asked.
+ * Earlier versions kept for {@code get --version} stay where they are (their blocks are other files'
+ * blocks, so nothing they name is dropped). If the name got a newer version or was deleted in the
+ * meantime ({@link #moved} sees another file id or version), the move must not touch it;
+ * {@link #copiesMade()} are then the copies to delete again.
  */
 public final class MovePlan {
     /** One copy to make: block {@code block} to region {@code target}, from any of {@code holders}. */
@@ -92,22 +97,23 @@ public final class MovePlan {
     }
 
     /**
-     * The manifest after the move: {@code current} with every block's replicas set to the targets.
+     * The manifest after the move: {@code current} (the same version as planned, at whatever location
+     * epoch it has now) with every block's replicas set to the targets and the epoch one higher.
      *
-     * @throws IllegalStateException when {@code current} is another file than the one planned
-     *     (replaced or re-uploaded under the same name meanwhile)
+     * @throws IllegalStateException when {@code current} is another file or version than the one
+     *     planned (a newer version written under the same name meanwhile), or a delete
      */
     public Manifest moved(Manifest current) {
-        if (!current.fileId().equals(from.fileId())) {
-            throw new IllegalStateException("'" + from.name() + "' was replaced while moving (file " + from.fileId()
-                    + " is now " + current.fileId() + ")");
+        if (!current.fileId().equals(from.fileId()) || !current.version().equals(from.version()) || current.deleted()) {
+            throw new IllegalStateException("'" + from.name() + "' got a newer version while moving (version "
+                    + from.version().id() + " of file " + from.fileId() + " is now "
+                    + (current.deleted() ? "a delete " : "") + current.version().id() + " of file " + current.fileId() + ")");
         }
         List<Manifest.BlockRef> blocks = new ArrayList<>();
         for (Manifest.BlockRef b : current.blocks()) {
             blocks.add(new Manifest.BlockRef(b.length(), b.crc(), to));
         }
-        return new Manifest(current.name(), current.fileId(), current.size(), current.blockSize(), current.policy(),
-                current.uploadedAt(), current.createdMillis(), blocks);
+        return current.withLocations(blocks);
     }
 
     /** The old copies to delete after the moved manifest is published: by region, the blocks it no longer homes. */

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBytes, int fetchParallelism,
         long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
         int defaultBlockSize, int maxBlocksPerFile, long memoryBudgetBytes, long scrubBytesPerSecond,
-        long scrubPassIntervalMs, long replaceAfterMs, String backgroundTransport) {
+        long scrubPassIntervalMs, long replaceAfterMs, String backgroundTransport, long versionRetentionMs,
+        long tombstoneRetentionMs, long antiEntropyIntervalMs, long clockOffsetMs) {
 
     public NodeSettings {
         require(chunkBytes >= 1024 && chunkBytes <= MAX_CHUNK, "chunk-bytes must be in 1024.." + MAX_CHUNK, chunkBytes);
@@ -28,6 +29,11 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         require(scrubBytesPerSecond >= 0, "scrub-rate must be >= 0 (0 = off)", scrubBytesPerSecond);
         require(scrubPassIntervalMs >= 0, "scrub-pass-interval must be >= 0", scrubPassIntervalMs);
         require(replaceAfterMs >= 0, "replace-after must be >= 0 (0 = never)", replaceAfterMs);
+        require(versionRetentionMs >= 1000, "version-retention must be >= 1 s", versionRetentionMs);
+        require(tombstoneRetentionMs >= versionRetentionMs, "tombstone-retention must be >= version-retention",
+                tombstoneRetentionMs);
+        require(antiEntropyIntervalMs >= 10, "anti-entropy-interval must be >= 10 ms", antiEntropyIntervalMs);
+        require(Math.abs(clockOffsetMs) <= 365L * 86_400_000, "clock-offset must be within a year", clockOffsetMs);
         if (!LEDBAT.equals(backgroundTransport) && !TCP.equals(backgroundTransport)) {
             throw new IllegalArgumentException("geoblocks.node.background-transport must be ledbat or tcp, was '"
                     + backgroundTransport + "'");
@@ -53,7 +59,17 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
     public NodeSettings withBackgroundTransport(String transport) {
         return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
                 probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
-                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, transport);
+                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, transport,
+                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs);
+    }
+
+    /** These settings with other version retentions, anti-entropy interval and clock offset (simulator, tests). */
+    public NodeSettings withVersions(long versionRetentionMs, long tombstoneRetentionMs, long antiEntropyIntervalMs,
+            long clockOffsetMs) {
+        return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
+                probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
+                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
+                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs);
     }
 
     /** Largest chunk: bounded by {@code FileCodec.MAX_DATA}. */
@@ -85,7 +101,11 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
                 c.getBytes("scrub-rate"),
                 c.getDuration("scrub-pass-interval", TimeUnit.MILLISECONDS),
                 c.getDuration("replace-after", TimeUnit.MILLISECONDS),
-                c.getString("background-transport"));
+                c.getString("background-transport"),
+                c.getDuration("version-retention", TimeUnit.MILLISECONDS),
+                c.getDuration("tombstone-retention", TimeUnit.MILLISECONDS),
+                c.getDuration("anti-entropy-interval", TimeUnit.MILLISECONDS),
+                c.getDuration("clock-offset", TimeUnit.MILLISECONDS));
     }
 
     /** A byte size that must fit an int; rejected (not wrapped) when it does not. */
@@ -108,9 +128,11 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         return Math.max(64L << 20, java.lang.Runtime.getRuntime().maxMemory() / 4);
     }
 
+    private static final long DAY_MS = 86_400_000L;
+
     /** Defaults as in reference.conf, for tests and the simulator. */
     public static NodeSettings defaults() {
         return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 32 << 20, 1 << 20,
-                262_144, autoBudget(), 16L << 20, 600_000, 600_000, LEDBAT);
+                262_144, autoBudget(), 16L << 20, 600_000, 600_000, LEDBAT, DAY_MS, 30 * DAY_MS, 1000, 0);
     }
 }

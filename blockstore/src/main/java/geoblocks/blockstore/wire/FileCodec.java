@@ -75,23 +75,25 @@ public final class FileCodec implements WireCodec<FileMsg> {
         ListPart.class, StatusReply.class, ManifestPart.class, Done.class, Failed.class, ReplicaData.class,
         ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class,
         BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class, StatPending.class, PoliciesReq.class,
-        PoliciesReply.class, MoveReq.class, MoveCopy.class, DropBlocks.class};
+        PoliciesReply.class, MoveReq.class, MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class,
+        Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
         o.i64(op.req());
         if (op instanceof PutBegin p) {
             o.str(p.name()); o.i64(p.size()); o.i32(p.blockSize()); o.str(p.policy()); o.str(p.ack());
+            o.bool(p.ifAbsent());
         } else if (op instanceof PutData p) {
             o.i32(p.block()); o.i32(p.offset()); o.i32(p.blockCrc()); o.bool(p.last()); o.bytes(p.data());
         } else if (op instanceof GetBegin p) {
-            o.str(p.name());
+            o.str(p.name()); o.str(p.version());
         } else if (op instanceof GetAck p) {
             o.i64(p.consumed());
         } else if (op instanceof ListReq p) {
             o.str(p.after()); o.i32(p.limit());
         } else if (op instanceof StatReq p) {
-            o.str(p.name());
+            o.str(p.name()); o.str(p.version());
         } else if (op instanceof DeleteReq p) {
             o.str(p.name());
         } else if (op instanceof StatusReq) {
@@ -174,6 +176,36 @@ public final class FileCodec implements WireCodec<FileMsg> {
             for (PolicyInfo i : p.policies()) {
                 o.str(i.name()); o.str(i.kind()); o.i32(i.copies()); o.str(i.rules());
             }
+        } else if (op instanceof VersionsReq p) {
+            o.str(p.name());
+        } else if (op instanceof VersionList p) {
+            o.u16(p.versions().size());
+            for (VersionEntry v : p.versions()) {
+                o.i64(v.clock()); o.str(v.clockRegion()); o.i64(v.size()); o.str(v.uploadedAt());
+                o.i64(v.createdMillis()); o.i64(v.locEpoch()); o.bool(v.deleted());
+            }
+            o.bool(p.more());
+        } else if (op instanceof Committed p) {
+            o.str(p.version()); o.str(p.info());
+        } else if (op instanceof CreateClaim p) {
+            o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
+        } else if (op instanceof Claimed p) {
+            o.i64(p.clock()); o.str(p.region());
+        } else if (op instanceof SyncDigest p) {
+            o.u16(p.buckets().size());
+            for (long d : p.buckets()) {
+                o.i64(d);
+            }
+        } else if (op instanceof SyncNames p) {
+            o.u16(p.buckets().size());
+            for (int b : p.buckets()) {
+                o.i32(b);
+            }
+            o.u16(p.names().size());
+            for (NameDigest n : p.names()) {
+                o.str(n.name()); o.i64(n.digest());
+            }
+            o.bool(p.more());
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -185,12 +217,12 @@ public final class FileCodec implements WireCodec<FileMsg> {
         }
         long req = r.i64();
         switch (tag) {
-            case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str());
+            case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str(), r.bool());
             case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes());
-            case 3: return new GetBegin(req, r.str());
+            case 3: return new GetBegin(req, r.str(), r.str());
             case 4: return new GetAck(req, r.i64());
             case 5: return new ListReq(req, r.str(), r.i32());
-            case 6: return new StatReq(req, r.str());
+            case 6: return new StatReq(req, r.str(), r.str());
             case 7: return new DeleteReq(req, r.str());
             case 8: return new StatusReq(req);
             case 9: return new PutProgress(req, r.i64());
@@ -262,6 +294,39 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 28: return new MoveReq(req, r.str(), strings(r));
             case 29: return new MoveCopy(req, r.str(), r.i32(), r.i32(), strings(r));
             case 30: return new DropBlocks(req, r.str(), strings(r));
+            case 31: return new VersionsReq(req, r.str());
+            case 32: {
+                int n = r.count();
+                List<VersionEntry> versions = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    versions.add(new VersionEntry(r.i64(), r.str(), r.i64(), r.str(), r.i64(), r.i64(), r.bool()));
+                }
+                return new VersionList(req, versions, r.bool());
+            }
+            case 33: return new Committed(req, r.str(), r.str());
+            case 34: return new CreateClaim(req, r.i32(), r.i32(), r.bytes());
+            case 35: return new Claimed(req, r.i64(), r.str());
+            case 36: {
+                int n = r.count();
+                List<Long> buckets = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    buckets.add(r.i64());
+                }
+                return new SyncDigest(req, buckets);
+            }
+            case 37: {
+                int nb = r.count();
+                List<Integer> buckets = new ArrayList<>(nb);
+                for (int i = 0; i < nb; i++) {
+                    buckets.add(r.i32());
+                }
+                int n = r.count();
+                List<NameDigest> names = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    names.add(new NameDigest(r.str(), r.i64()));
+                }
+                return new SyncNames(req, buckets, names, r.bool());
+            }
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }

@@ -16,10 +16,17 @@ public sealed interface FileOp {
      * Start an upload of {@code size} bytes in blocks of {@code blockSize} with a placement policy;
      * {@code ack} is {@link #ACK_ALL} (done when every replica is durable) or {@link #ACK_LOCAL}
      * (done when the first copy is durable; the others follow from the coordinator's replication queue).
+     * Without {@code ifAbsent} the upload becomes the name's newest version (an overwrite); with it,
+     * it is created only if the name has no live version, as decided by the name's owner region.
      */
-    record PutBegin(long req, String name, long size, int blockSize, String policy, String ack) implements FileOp {
+    record PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent)
+            implements FileOp {
         public PutBegin(long req, String name, long size, int blockSize, String policy) {
-            this(req, name, size, blockSize, policy, ACK_ALL);
+            this(req, name, size, blockSize, policy, ACK_ALL, false);
+        }
+
+        public PutBegin(long req, String name, long size, int blockSize, String policy, String ack) {
+            this(req, name, size, blockSize, policy, ack, false);
         }
     }
 
@@ -29,14 +36,27 @@ public sealed interface FileOp {
     /** Bytes {@code offset..} of block {@code block}; the last chunk of a block carries its CRC32C. */
     record PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data) implements FileOp {}
 
-    record GetBegin(long req, String name) implements FileOp {}
+    /** Download {@code name}: its newest version when {@code version} is empty, else that version's id. */
+    record GetBegin(long req, String name, String version) implements FileOp {
+        public GetBegin(long req, String name) {
+            this(req, name, "");
+        }
+    }
 
     /** Flow control of a download: the client has consumed {@code consumed} bytes. */
     record GetAck(long req, long consumed) implements FileOp {}
 
     record ListReq(long req, String after, int limit) implements FileOp {}
 
-    record StatReq(long req, String name) implements FileOp {}
+    /** The manifest of {@code name}: its newest version when {@code version} is empty, else that version's. */
+    record StatReq(long req, String name, String version) implements FileOp {
+        public StatReq(long req, String name) {
+            this(req, name, "");
+        }
+    }
+
+    /** Every version of {@code name} the node keeps, tombstones included. */
+    record VersionsReq(long req, String name) implements FileOp {}
 
     record DeleteReq(long req, String name) implements FileOp {}
 
@@ -60,6 +80,29 @@ public sealed interface FileOp {
      * otherwise the list is empty and says nothing). Long lists come in several messages.
      */
     record StatPending(long req, boolean known, List<PendingCopy> copies) implements FileOp {}
+
+    /**
+     * One version as {@code versions} lists it: size, where and when it was uploaded, and its
+     * clock (hybrid logical clock value and the region whose clock stamped it), location epoch,
+     * and whether it is a tombstone (a delete).
+     */
+    record VersionEntry(long clock, String clockRegion, long size, String uploadedAt, long createdMillis,
+            long locEpoch, boolean deleted) {
+        /** The version's id, as {@code get --version} takes it (see core.Version). */
+        public String id() {
+            return String.format("%016x@%s", clock, clockRegion);
+        }
+    }
+
+    /** Versions of a name, newest first; long lists come in several messages, the last with {@code more} false. */
+    record VersionList(long req, List<VersionEntry> versions, boolean more) implements FileOp {}
+
+    /** A put or delete that made version {@code version} (its id); {@code info} says what else happened. */
+    record Committed(long req, String version, String info) implements FileOp {
+        public Committed {
+            info = clip(info);
+        }
+    }
 
     record ListEntry(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis) {}
 
@@ -192,8 +235,34 @@ public sealed interface FileOp {
 
     record LookupManifest(long req, String name) implements FileOp {}
 
-    /** Remove a file's manifest and the local replicas of its blocks. */
+    /**
+     * Retired: deletes were immediate per node before versions existed; a node now answers it with
+     * {@link Failed} (deletes travel as tombstone versions). Kept so an old node's request gets a
+     * clear answer instead of being read as another op.
+     */
     record DeleteFile(long req, String name) implements FileOp {}
+
+    /**
+     * Part of an encoded manifest (no version yet) that the coordinator of a {@code put --if-absent}
+     * asks the name's owner to create: the owner stamps and stores it if the name has no live
+     * version ({@link Claimed}), else refuses ({@link Failed}).
+     */
+    record CreateClaim(long req, int offset, int total, byte[] data) implements FileOp {}
+
+    /** The owner created the claimed manifest as version ({@code clock}, {@code region}). */
+    record Claimed(long req, long clock, String region) implements FileOp {}
+
+    /** Anti-entropy: the asker's digest of every bucket of names (ManifestStore.BUCKETS of them). */
+    record SyncDigest(long req, List<Long> buckets) implements FileOp {}
+
+    /** One name's history digest. */
+    record NameDigest(String name, long digest) {}
+
+    /**
+     * Anti-entropy answer: the buckets whose digests differ (in the first message) and the
+     * answerer's name digests in them, over several messages, the last with {@code more} false.
+     */
+    record SyncNames(long req, List<Integer> buckets, List<NameDigest> names, boolean more) implements FileOp {}
 
     // ---- node -> node, background transfers over LEDBAT
     /**

@@ -50,6 +50,17 @@ class RequestTimingTest {
     }
 
     @Test
+    void putAndDelete_endAtCommitted_theVersionWritten() {
+        timing.received(CLIENT, new PutBegin(8, "b", 10, 4, "local", "all"), 0);
+        timing.sent(CLIENT, new FileOp.Committed(8, "v1", "stored"), 20 * MS, 0);
+        timing.received(CLIENT, new DeleteReq(9, "b"), 0);
+        timing.sent(CLIENT, new FileOp.Committed(9, "v2", "deleted"), 5 * MS, 0);
+        assertEquals(Map.of("ok", 1L), counts("put"));
+        assertEquals(Map.of("ok", 1L), counts("delete"));
+        assertEquals(0, timing.openCount());
+    }
+
+    @Test
     void failed_isAnError_andANodeBusyRefusalIsBusy() {
         timing.received(CLIENT, new GetBegin(1, "missing"), 0);
         timing.sent(CLIENT, new Failed(1, "no such file 'missing'"), MS, 0);

@@ -143,15 +143,67 @@ class ManifestCodecTest {
         byte[] magic = body.clone();
         magic[0] = 'X';
         assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(magic)));
-        byte[] version = body.clone();
-        version[4] = 2;
-        assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(version)));
+        for (byte format : new byte[] {0, 3, -1}) {
+            byte[] version = body.clone();
+            version[4] = format;
+            assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(version)));
+        }
     }
 
-    /** Offset of the block count: magic, version, then the fields of {@link Manifests#of}. */
+    @Test
+    void decode_unknownFlags_throwsIOException() {
+        byte[] body = bodyOf(ManifestCodec.encode(SAMPLE));
+        body[blockCountOffset(SAMPLE) - 1] = 2;
+        IOException e = assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(body)));
+        assertTrue(e.getMessage().contains("flags 2"), e.getMessage());
+    }
+
+    @Test
+    void roundTrip_versionEpochAndTombstone_survive() throws IOException {
+        Manifest v = SAMPLE.withVersion(new Version(HybridClock.of(1_700_000_000_000L, 9), "dublin"));
+        Manifest moved = v.withLocations(v.blocks());
+        assertEquals(moved, ManifestCodec.decode(ManifestCodec.encode(moved)));
+        Manifest t = Manifest.tombstone("gone", "t1", "mumbai", 42, new Version(77, "mumbai"));
+        assertEquals(t, ManifestCodec.decode(ManifestCodec.encode(t)));
+    }
+
+    @Test
+    void history_roundTrips_andDecodeAnyReadsASingleManifestToo() throws IOException {
+        Manifest a = SAMPLE.withVersion(new Version(1, "a"));
+        Manifest t = Manifest.tombstone(SAMPLE.name(), "t", "b", 1, new Version(2, "b"));
+        ManifestHistory h = new ManifestHistory(SAMPLE.name(), List.of(a, t));
+        assertEquals(h, ManifestCodec.decodeAny(ManifestCodec.encodeHistory(h)));
+        assertEquals(ManifestHistory.of(a), ManifestCodec.decodeAny(ManifestCodec.encode(a)));
+    }
+
+    @Test
+    void history_corruptedOrInconsistent_throwsIOException() {
+        Manifest a = SAMPLE.withVersion(new Version(1, "a"));
+        Manifest b = SAMPLE.withVersion(new Version(2, "b"));
+        byte[] good = ManifestCodec.encodeHistory(new ManifestHistory(SAMPLE.name(), List.of(a, b)));
+        Random r = new Random(3);
+        for (int i = 0; i < 2000; i++) {
+            byte[] bad = good.clone();
+            bad[r.nextInt(bad.length)] ^= (byte) (1 + r.nextInt(255));
+            assertThrows(IOException.class, () -> ManifestCodec.decodeAny(bad));
+        }
+        for (int len = 0; len < good.length; len += 7) {
+            byte[] cut = Arrays.copyOf(good, len);
+            assertThrows(IOException.class, () -> ManifestCodec.decodeAny(cut));
+        }
+        // versions out of order, though sealed with a valid checksum
+        byte[] one = ManifestCodec.encode(b);
+        byte[] two = ManifestCodec.encode(a);
+        ByteBuffer swapped = ByteBuffer.allocate(4 + 1 + 2 + 8 + one.length + two.length);
+        swapped.putInt(0x47424D48).put((byte) 1).putShort((short) 2).putInt(one.length).put(one).putInt(two.length).put(two);
+        IOException e = assertThrows(IOException.class, () -> ManifestCodec.decodeAny(withCrc(swapped.array())));
+        assertTrue(e.getMessage().contains("ascend"), e.getMessage());
+    }
+
+    /** Offset of the block count: magic, format, then the fields of {@link Manifests#of} and the version's. */
     private static int blockCountOffset(Manifest m) {
         return 4 + 1 + (2 + m.name().length()) + (2 + m.fileId().length()) + 8 + 4 + (2 + m.policy().length())
-                + (2 + m.uploadedAt().length()) + 8;
+                + (2 + m.uploadedAt().length()) + 8 + 8 + (2 + m.version().region().length()) + 8 + 1;
     }
 
     @ParameterizedTest

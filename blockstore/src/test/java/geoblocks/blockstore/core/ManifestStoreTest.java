@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -120,13 +121,105 @@ class ManifestStoreTest {
     }
 
     @Test
-    void remove_present_returnsTrueAndForgets() throws IOException {
+    void tombstone_hidesTheNameFromFindAndList_butKeepsItsHistory() throws IOException {
         saveAll("a", "b");
-        assertTrue(store.remove("a"));
+        Manifest a = store.find("a").orElseThrow();
+        Manifest t = Manifest.tombstone("a", "t1", "dublin", 5, new Version(a.version().clock() + 1, "dublin"));
+        store.save(t);
         assertEquals(Optional.empty(), store.find("a"));
         assertEquals(List.of("b"), names(store.list("", 10)));
-        assertFalse(store.remove("a"));
-        assertFalse(store.remove("never"));
+        assertEquals(List.of(a, t), store.history("a").orElseThrow().versions());
+        assertEquals(List.of("a", "b"), store.histories("", 10).stream().map(ManifestHistory::name).toList());
+        assertEquals(1, store.size());
+        assertEquals(2, store.names());
+        assertEquals(List.of(a, t), reopen().history("a").orElseThrow().versions());
+    }
+
+    @Test
+    void replaceWithNull_forgetsTheName_onDiskToo() throws IOException {
+        saveAll("a", "b");
+        store.replace("a", null);
+        assertEquals(Optional.empty(), store.history("a"));
+        assertEquals(Optional.empty(), reopen().history("a"));
+        assertFalse(storage.contains(ManifestStore.idOf("a")));
+        store.replace("never", null);
+        assertEquals(List.of("b"), names(store.list("", 10)));
+    }
+
+    @Test
+    void save_versionsInAnyOrder_keepsAllAscending_headIsTheHighest() throws IOException {
+        Manifest base = Manifests.of("n", 10, 4);
+        Manifest v1 = base.withVersion(new Version(100, "seoul"));
+        Manifest v2 = base.withVersion(new Version(100, "tokyo")); // same clock: the region breaks the tie
+        Manifest v3 = base.withVersion(new Version(200, "dublin"));
+        store.save(v3);
+        store.save(v1);
+        store.save(v2);
+        store.save(v1); // again: no change
+        assertEquals(List.of(v1, v2, v3), store.history("n").orElseThrow().versions());
+        assertEquals(Optional.of(v3), store.find("n"));
+        assertEquals(200, store.maxClock());
+        assertEquals(List.of(v1, v2, v3), reopen().history("n").orElseThrow().versions());
+    }
+
+    @Test
+    void save_sameVersionWithHigherLocationEpoch_replacesIt_lowerIsIgnored() throws IOException {
+        Manifest v = Manifests.of("n", 10, 4).withVersion(new Version(7, "seoul"));
+        Manifest moved = v.withLocations(v.blocks().stream()
+                .map(b -> new Manifest.BlockRef(b.length(), b.crc(), List.of("mumbai"))).toList());
+        store.save(moved);
+        store.save(v);
+        assertEquals(List.of(moved), store.history("n").orElseThrow().versions());
+        assertEquals(1, moved.locEpoch());
+    }
+
+    @Test
+    void open_manifestWrittenByTheFormerFormat_loadsAsOneLegacyVersion() throws IOException {
+        byte[] old; // written by the build before versions (ManifestCodec format 1), see resources/legacy
+        try (var in = getClass().getResourceAsStream("/legacy/manifest-format1.bin")) {
+            old = in.readAllBytes();
+        }
+        storage.put(ManifestStore.idOf("photos/1"), old, Checksums.crc32c(old));
+
+        ManifestStore again = reopen();
+
+        assertEquals(0, again.corruptOnLoad());
+        Manifest m = again.find("photos/1").orElseThrow();
+        assertEquals(1_500_000, m.size());
+        assertEquals(List.of("seoul", "mumbai"), m.blocks().get(1).replicas());
+        assertEquals(0x7f00ff00, m.blocks().get(1).crc());
+        assertEquals(Version.legacy(1_700_000_123_456L, "seoul"), m.version());
+        assertEquals("018bcfe74a400000@seoul", m.version().id()); // its creation time, counter 0, its upload region
+        assertEquals(0, m.locEpoch());
+        assertFalse(m.deleted());
+        // a newer version lands beside it, and both are kept
+        Manifest newer = m.withVersion(new Version(HybridClock.of(1_700_000_200_000L, 0), "dublin"));
+        again.save(newer);
+        assertEquals(List.of(m, newer), reopen().history("photos/1").orElseThrow().versions());
+    }
+
+    @Test
+    void bucketDigests_followTheContent_notTheOrderOfChanges() throws IOException {
+        ManifestStore other = new ManifestStore(new MemoryBlockStorage());
+        Manifest a1 = Manifests.of("a", 10, 4).withVersion(new Version(1, "x"));
+        Manifest a2 = Manifests.of("a", 12, 4).withVersion(new Version(2, "y"));
+        Manifest b = Manifests.of("b", 10, 4);
+        store.save(a1);
+        store.save(a2);
+        store.save(b);
+        other.save(b);
+        assertFalse(java.util.Arrays.equals(store.bucketDigests(), other.bucketDigests()));
+        other.save(a2);
+        other.save(a1);
+        assertArrayEquals(store.bucketDigests(), other.bucketDigests());
+        assertEquals(store.digest("a"), other.digest("a"));
+        int bucket = ManifestStore.bucketOf("a");
+        assertTrue(store.digests(java.util.Set.of(bucket)).containsKey("a"));
+        assertEquals(store.digests(java.util.Set.of(bucket)), other.digests(java.util.Set.of(bucket)));
+        store.replace("a", null);
+        other.replace("a", null);
+        assertArrayEquals(store.bucketDigests(), other.bucketDigests());
+        assertArrayEquals(new long[ManifestStore.BUCKETS], new ManifestStore(new MemoryBlockStorage()).bucketDigests());
     }
 
     @Test
@@ -140,7 +233,7 @@ class ManifestStoreTest {
         store.save(unicode);
         store.save(longest);
         store.save(Manifests.of("gone", 1, 1));
-        store.remove("gone");
+        store.replace("gone", null);
 
         ManifestStore again = reopen();
 

@@ -13,13 +13,15 @@ import org.junit.jupiter.api.Test;
 class MovePlanTest {
     private static final Set<String> CLUSTER = Set.of("seoul", "dublin", "saopaulo", "mumbai");
 
-    /** Three blocks: seoul+dublin, seoul+dublin, dublin only. */
+    private static final Version V1 = new Version(HybridClock.of(1_000, 0), "seoul");
+
+    /** Three blocks: seoul+dublin, seoul+dublin, dublin only; version V1 at location epoch 0. */
     private static Manifest file() {
         List<Manifest.BlockRef> blocks = List.of(
                 new Manifest.BlockRef(100, 1, List.of("seoul", "dublin")),
                 new Manifest.BlockRef(100, 2, List.of("seoul", "dublin")),
                 new Manifest.BlockRef(50, 3, List.of("dublin")));
-        return new Manifest("f", "id1", 250, 100, "localclosest", "seoul", 5L, blocks);
+        return new Manifest("f", "id1", 250, 100, "localclosest", "seoul", 5L, blocks).withVersion(V1);
     }
 
     @Test
@@ -39,6 +41,9 @@ class MovePlanTest {
         assertEquals(before.fileId(), after.fileId());
         assertEquals(before.createdMillis(), after.createdMillis());
         assertEquals(before.uploadedAt(), after.uploadedAt());
+        assertEquals(V1, after.version()); // the same version at new homes
+        assertEquals(before.locEpoch() + 1, after.locEpoch());
+        assertFalse(after.deleted());
         for (int i = 0; i < 3; i++) {
             assertEquals(List.of("mumbai", "saopaulo"), after.blocks().get(i).replicas());
             assertEquals(before.blocks().get(i).crc(), after.blocks().get(i).crc());
@@ -55,11 +60,36 @@ class MovePlanTest {
     }
 
     @Test
-    void moved_refusesAFileReplacedUnderTheSameName() {
+    void moved_startsFromTheCurrentEpoch_soItWinsOverALocationChangeMadeMeanwhile() {
+        Manifest before = file();
+        List<Manifest.BlockRef> rereplicated = List.of(
+                new Manifest.BlockRef(100, 1, List.of("seoul", "mumbai")),
+                new Manifest.BlockRef(100, 2, List.of("seoul", "dublin")),
+                new Manifest.BlockRef(50, 3, List.of("dublin")));
+        Manifest current = before.withLocations(rereplicated); // epoch 1
+        Manifest after = new MovePlan(before, List.of("saopaulo"), CLUSTER).moved(current);
+        assertEquals(V1, after.version());
+        assertEquals(2, after.locEpoch());
+        assertEquals(after, ManifestHistory.of(current).merge(ManifestHistory.of(after)).head());
+        assertEquals(after, ManifestHistory.of(after).merge(ManifestHistory.of(current)).head());
+    }
+
+    @Test
+    void moved_refusesANewerVersionWrittenUnderTheSameName() {
         MovePlan p = new MovePlan(file(), List.of("mumbai"), CLUSTER);
-        Manifest other = new Manifest("f", "id2", 250, 100, "local", "seoul", 6L, file().blocks());
+        Manifest other = new Manifest("f", "id2", 250, 100, "local", "seoul", 6L, file().blocks())
+                .withVersion(new Version(HybridClock.of(2_000, 0), "dublin"));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> p.moved(other));
-        assertTrue(e.getMessage().contains("replaced"), e.getMessage());
+        assertTrue(e.getMessage().contains("newer version"), e.getMessage());
+        Manifest sameFileOtherVersion = file().withVersion(new Version(HybridClock.of(2_000, 0), "seoul"));
+        assertThrows(IllegalStateException.class, () -> p.moved(sameFileOtherVersion));
+    }
+
+    @Test
+    void moved_refusesADelete() {
+        MovePlan p = new MovePlan(file(), List.of("mumbai"), CLUSTER);
+        Manifest tombstone = Manifest.tombstone("f", "t1", "seoul", 7L, new Version(HybridClock.of(2_000, 0), "seoul"));
+        assertThrows(IllegalStateException.class, () -> p.moved(tombstone));
     }
 
     @Test

@@ -90,15 +90,34 @@ class NodeSettingsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NodeSettings(
                 d.chunkBytes(), d.putWindowBytes(), d.getWindowBytes(), 0, d.rpcTimeoutMs(), d.probeIntervalMs(),
                 d.rttWindow(), d.downAfterMs(), d.maxBlockSize(), d.defaultBlockSize(), d.maxBlocksPerFile(),
-                d.memoryBudgetBytes(), d.scrubBytesPerSecond(), d.scrubPassIntervalMs(), d.replaceAfterMs(), d.backgroundTransport()));
+                d.memoryBudgetBytes(), d.scrubBytesPerSecond(), d.scrubPassIntervalMs(), d.replaceAfterMs(), d.backgroundTransport(),
+                d.versionRetentionMs(), d.tombstoneRetentionMs(), d.antiEntropyIntervalMs(), d.clockOffsetMs()));
         assertTrue(e.getMessage().contains("geoblocks.node.fetch-parallelism"), e.getMessage());
         assertTrue(e.getMessage().endsWith("was 0"), e.getMessage());
     }
 
     @Test
     void new_boundaryValues_areAccepted() {
-        new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1, 1, 2, 0, 0, 0, "tcp");
-        new NodeSettings(60_000, 60_000, 60_000, 1, 100, 10, 1, 11, 256 << 20, 256 << 20, 4_000_000, 512L << 20, 1L << 40, 1, 1, "ledbat");
+        new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1, 1, 2, 0, 0, 0, "tcp", 1000, 1000, 10, -365L * 86_400_000);
+        new NodeSettings(60_000, 60_000, 60_000, 1, 100, 10, 1, 11, 256 << 20, 256 << 20, 4_000_000, 512L << 20, 1L << 40, 1, 1, "ledbat",
+                Long.MAX_VALUE / 2, Long.MAX_VALUE / 2, 10, 365L * 86_400_000);
+    }
+
+    @Test
+    void from_versionSettings_defaultsAndBadValues() {
+        NodeSettings d = load("");
+        assertEquals(86_400_000L, d.versionRetentionMs());
+        assertEquals(30 * 86_400_000L, d.tombstoneRetentionMs());
+        assertEquals(1000, d.antiEntropyIntervalMs());
+        assertEquals(0, d.clockOffsetMs());
+        assertEquals(-250, load("geoblocks.node.clock-offset = -250 ms").clockOffsetMs());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> load("geoblocks.node.version-retention = 2 d\ngeoblocks.node.tombstone-retention = 1 d"));
+        assertTrue(e.getMessage().contains("geoblocks.node.tombstone-retention must be >= version-retention"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> load("geoblocks.node.version-retention = 10 ms"));
+        assertTrue(e.getMessage().contains("version-retention must be >= 1 s, was 10"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> load("geoblocks.node.anti-entropy-interval = 0 s"));
+        assertTrue(e.getMessage().contains("anti-entropy-interval"), e.getMessage());
     }
 
     @Test

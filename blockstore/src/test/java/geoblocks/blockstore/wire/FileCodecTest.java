@@ -47,12 +47,28 @@ class FileCodecTest {
                 new PutBegin(1, "a.bin", 123_456_789L, 1 << 20, "localclosest"),
                 new PutBegin(Long.MIN_VALUE, "", -1, -1, ""),
                 new PutBegin(1, "b.bin", 7, 1, "tworandom", "local"),
+                new PutBegin(1, "c.bin", 7, 1, "local", "all", true),
                 new StatPending(6, false, List.of()),
                 new StatPending(6, true, List.of(new PendingCopy(0, "seoul"), new PendingCopy(Integer.MAX_VALUE, unicode))),
                 new PutData(2, 3, 65536, 0xCAFEBABE, true, bytes(1, 1000)),
                 new PutData(-2, 0, 0, 0, false, new byte[0]),
                 new PutData(Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE, -1, true, bytes(2, FileCodec.MAX_DATA)),
                 new GetBegin(3, unicode),
+                new GetBegin(3, "a", "018bcfe568000003@seoul"),
+                new StatReq(6, "a", "018bcfe568000003@seoul"),
+                new VersionsReq(26, unicode),
+                new VersionList(27, List.of(), false),
+                new VersionList(27, List.of(new VersionEntry(Long.MAX_VALUE, "seoul", 5, "dublin", -1, 3, false),
+                        new VersionEntry(0, unicode, 0, "", Long.MIN_VALUE, 0, true)), true),
+                new Committed(28, "018bcfe568000003@seoul", "stored"),
+                new Committed(28, "", unicode),
+                new CreateClaim(29, 0, 100, bytes(8, 100)),
+                new CreateClaim(29, 60_000, 1 << 20, bytes(9, 60_000)),
+                new Claimed(30, 1L << 62, "saopaulo"),
+                new SyncDigest(31, List.of()),
+                new SyncDigest(31, IntStream.range(0, 256).mapToObj(i -> (long) i * 0x9E3779B97F4A7C15L).toList()),
+                new SyncNames(32, List.of(), List.of(), false),
+                new SyncNames(32, List.of(0, 7, 255), List.of(new NameDigest("a", -1), new NameDigest(unicode, 0)), true),
                 new GetAck(4, Long.MAX_VALUE),
                 new ListReq(5, "after", 100),
                 new ListReq(5, "", 0),
@@ -107,7 +123,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(30, covered.size());
+        assertEquals(37, covered.size());
     }
 
     @Test
@@ -143,7 +159,8 @@ class FileCodecTest {
             ManifestPart.class, Done.class, Failed.class, ReplicaData.class, ReplicaStored.class, FetchBlock.class,
             BlockData.class, LookupManifest.class, DeleteFile.class, BackgroundFetch.class, BackgroundOffer.class,
             BackgroundStored.class, StatPending.class, PoliciesReq.class, PoliciesReply.class, MoveReq.class,
-            MoveCopy.class, DropBlocks.class};
+            MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class, Committed.class,
+            CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -183,7 +200,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 31, 100, 255}) {
+        for (int tag : new int[] {0, 38, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());
@@ -210,6 +227,9 @@ class FileCodecTest {
         assertBooleanChecked(new ManifestPart(1, true, 0, 5, new byte[5]), 0);
         assertBooleanChecked(new ListPart(1, List.of(), true), 2);
         assertBooleanChecked(new BackgroundStored(1, "b-1", true, "x"), 2 + 3);
+        assertBooleanChecked(new PutBegin(1, "n", 1, 1, "p", "all", true), 3 + 8 + 4 + 3 + 5);
+        assertBooleanChecked(new VersionList(1, List.of(), true), 2);
+        assertBooleanChecked(new SyncNames(1, List.of(), List.of(), false), 2 + 2);
     }
 
     /** A string field announcing {@code len} bytes, followed by that many bytes of 'a'. */
@@ -225,8 +245,8 @@ class FileCodecTest {
 
     @Test
     void decode_stringOfMaxLength_isAccepted() throws MalformedMessageException {
-        byte[] wire = withString(3, FileCodec.MAX_STRING);
-        GetBegin g = (GetBegin) decode(CODEC, wire, wire.length).op();
+        byte[] wire = withString(31, FileCodec.MAX_STRING);
+        VersionsReq g = (VersionsReq) decode(CODEC, wire, wire.length).op();
         assertEquals(FileCodec.MAX_STRING, g.name().getBytes(StandardCharsets.UTF_8).length);
     }
 
@@ -250,7 +270,7 @@ class FileCodecTest {
     @Test
     void decode_oversizedString_throwsMalformedEvenWhenBytesArePresent() {
         for (int len : new int[] {FileCodec.MAX_STRING + 1, 0xFFFF}) {
-            byte[] wire = withString(3, len);
+            byte[] wire = withString(31, len);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(len)), e.getMessage());
         }

@@ -76,11 +76,11 @@ public final class BgFgClientHost extends ComponentDefinition {
         if (busyOp < 0 && p == Phase.PUT_FG) {
             busyOp = ++nextOp;
             trigger(new ClientPort.Put(busyOp, null, new PatternSource(init.seed, init.fgBytes), init.fgName, "local",
-                    init.blockSize, FileOp.ACK_ALL), client);
+                    init.blockSize, FileOp.ACK_ALL, false), client);
         } else if (busyOp < 0 && p == Phase.PUT_BG) {
             busyOp = ++nextOp;
             trigger(new ClientPort.Put(busyOp, null, new PatternSource(init.seed + 1, init.bgBytes), init.bgName,
-                    "localclosest", init.blockSize, FileOp.ACK_LOCAL), client);
+                    "localclosest", init.blockSize, FileOp.ACK_LOCAL, false), client);
         } else if (!statPending && p.compareTo(Phase.WARMUP) >= 0 && p != Phase.DONE && now() - lastStatMs >= 500) {
             statPending = true;
             lastStatMs = now();

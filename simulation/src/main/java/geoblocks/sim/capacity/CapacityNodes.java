@@ -54,7 +54,8 @@ public final class CapacityNodes {
         return new NodeSettings(d.chunkBytes(), d.putWindowBytes(), d.getWindowBytes(), d.fetchParallelism(),
                 d.rpcTimeoutMs(), d.probeIntervalMs(), d.rttWindow(), d.downAfterMs(), d.maxBlockSize(),
                 d.defaultBlockSize(), d.maxBlocksPerFile(), d.memoryBudgetBytes(), 0, d.scrubPassIntervalMs(),
-                d.replaceAfterMs(), d.backgroundTransport());
+                d.replaceAfterMs(), d.backgroundTransport(), d.versionRetentionMs(), d.tombstoneRetentionMs(),
+                d.antiEntropyIntervalMs(), d.clockOffsetMs());
     }
 
     /** The client machine of {@code region} in run {@code run}. */

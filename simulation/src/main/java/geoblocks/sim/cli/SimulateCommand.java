@@ -4,6 +4,7 @@ import geoblocks.sim.harness.SimResult;
 import geoblocks.sim.harness.SimRunner;
 import geoblocks.sim.scenario.BackgroundVsForeground;
 import geoblocks.sim.ledbat.LedbatOptions;
+import geoblocks.sim.scenario.Consistency;
 import geoblocks.sim.scenario.LedbatFairness;
 import geoblocks.sim.scenario.LedbatMetrics;
 import geoblocks.sim.scenario.LedbatOnePeer;
@@ -26,10 +27,11 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement,",
-            "placement-capacity, background-vs-foreground. Writes CSV files and PNG plots to --out and prints a summary."})
+            "placement-capacity, background-vs-foreground, consistency. Writes CSV files and PNG plots to --out and",
+            "prints a summary."})
 public final class SimulateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | ledbat-one-peer"
-            + " | placement | placement-capacity | background-vs-foreground")
+            + " | placement | placement-capacity | background-vs-foreground | consistency")
     String name;
 
     @Option(names = "--seed", description = "random seed (default ${DEFAULT-VALUE})")
@@ -125,6 +127,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    @Option(names = "--seeds", description = "consistency: seeds to run, from --seed on (default ${DEFAULT-VALUE})")
+    int seeds = 1;
+
     @Option(names = "--no-plot", description = "skip the PNG plots")
     boolean noPlot;
 
@@ -147,8 +152,12 @@ public final class SimulateCommand implements Callable<Integer> {
             case "background-vs-foreground" -> BackgroundVsForeground.runCli(dir, bgfg.params(this), !noPlot, o,
                     plan -> run(plan, o));
             case "placement-capacity" -> PlacementCapacity.runCli(dir, capacityParams(), !noPlot, o);
+            case "consistency" -> {
+                return Consistency.runCli(dir, seed, seeds, o);
+            }
             default -> throw new IllegalArgumentException("unknown scenario '" + name + "'; known: ledbat-vs-tcp,"
-                    + " ledbat-fairness, ledbat-one-peer, placement, placement-capacity, background-vs-foreground");
+                    + " ledbat-fairness, ledbat-one-peer, placement, placement-capacity, background-vs-foreground,"
+                    + " consistency");
         }
         return 0;
     }

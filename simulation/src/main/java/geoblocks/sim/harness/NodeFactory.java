@@ -19,6 +19,11 @@ public interface NodeFactory extends Serializable {
 
     Init<? extends ComponentDefinition> init(NetAddress self);
 
+    /** Kompics config values this node starts with, over the defaults (none unless a scenario needs some). */
+    default Map<String, Object> config() {
+        return Map.of();
+    }
+
     /** The cluster of simulated nodes: region -> "ip:port", no emulated WAN (the simulator's network model is the WAN). */
     static ClusterConfig cluster(Map<String, String> regions) {
         Map<String, NetAddress> m = new LinkedHashMap<>();

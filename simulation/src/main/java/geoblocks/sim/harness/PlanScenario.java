@@ -117,7 +117,7 @@ public final class PlanScenario extends SimulationScenario {
 
                 @Override
                 public Map<String, Object> initConfigUpdate() {
-                    return new HashMap<>();
+                    return new HashMap<>(f.config());
                 }
 
                 @Override

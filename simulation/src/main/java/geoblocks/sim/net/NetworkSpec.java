@@ -2,14 +2,17 @@ package geoblocks.sim.net;
 
 import geoblocks.net.RttMatrix;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * The emulated network of one simulation, as plain serializable data (the simulator serializes the
  * scenario and rebuilds it inside its class loader): which region each host ip is in, the RTT
- * between regions, bottleneck links, jitter and random loss. Invariant: every region a host is in
- * has an RTT to every other such region; rates and probabilities are in range.
+ * between regions, bottleneck links, jitter, random loss and partitions (regions cut off from each
+ * other for a while). Invariant: every region a host is in has an RTT to every other such region;
+ * rates and probabilities are in range.
  *
  * <p>Link keys: {@code "a>b"} is the directed path from region a to region b, {@code "up:a"} the
  * shared uplink of region a (all traffic leaving it), {@code "down:a"} its shared downlink,
@@ -21,10 +24,12 @@ public record NetworkSpec(
         Map<String, LinkSpec> links,
         double jitterMs,
         double lossRate,
-        double localRttMs) implements Serializable {
+        double localRttMs,
+        List<Partition> partitions) implements Serializable {
 
     public NetworkSpec {
         hostRegions = new TreeMap<>(hostRegions);
+        partitions = new ArrayList<>(partitions);
         rttMs = new TreeMap<>(rttMs);
         links = new TreeMap<>(links);
         if (!(jitterMs >= 0)) {
@@ -82,6 +87,7 @@ public record NetworkSpec(
         private double jitterMs;
         private double lossRate;
         private double localRttMs = 0.5;
+        private final List<Partition> partitions = new ArrayList<>();
 
         Builder(RttMatrix matrix) {
             this.matrix = matrix;
@@ -129,6 +135,12 @@ public record NetworkSpec(
             return this;
         }
 
+        /** Cuts {@code sideA} off from {@code sideB} from {@code fromMs} until {@code toMs}. */
+        public Builder partition(long fromMs, long toMs, java.util.Set<String> sideA, java.util.Set<String> sideB) {
+            partitions.add(new Partition(fromMs, toMs, sideA, sideB));
+            return this;
+        }
+
         public NetworkSpec build() {
             Map<String, Double> rtt = new TreeMap<>();
             for (String a : hosts.values()) {
@@ -138,7 +150,7 @@ public record NetworkSpec(
                     }
                 }
             }
-            return new NetworkSpec(hosts, rtt, links, jitterMs, lossRate, localRttMs);
+            return new NetworkSpec(hosts, rtt, links, jitterMs, lossRate, localRttMs, partitions);
         }
     }
 }

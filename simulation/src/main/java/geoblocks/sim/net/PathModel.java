@@ -11,7 +11,8 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Decides when (and whether) a packet sent now arrives: random loss, then the bottleneck links on
+ * Decides when (and whether) a packet sent now arrives: a partition that cuts its two regions off
+ * from each other drops it, then random loss, then the bottleneck links on
  * its route (between regions: uplink of the source region, the directed region-pair link, downlink
  * of the destination region; within a region: its LAN link; each optional), then one-way
  * propagation (RTT / 2) plus optional jitter.
@@ -27,6 +28,7 @@ public final class PathModel {
     private final Map<InetAddress, String> regionOf = new HashMap<>();
     private final Map<String, BottleneckLink> links = new LinkedHashMap<>();
     private long randomDrops;
+    private long partitionDrops;
 
     public PathModel(NetworkSpec spec, long seed) {
         this.spec = spec;
@@ -73,12 +75,16 @@ public final class PathModel {
 
     /** What the model keeps per flow: its route, propagation delay, last arrival and accounting. */
     private static final class Flow {
+        final String fromRegion;
+        final String toRegion;
         final List<BottleneckLink> route;
         final long propagationNs;
         final FlowAccount account = new FlowAccount();
         long lastArrivalNs = Long.MIN_VALUE;
 
-        Flow(List<BottleneckLink> route, long propagationNs) {
+        Flow(String fromRegion, String toRegion, List<BottleneckLink> route, long propagationNs) {
+            this.fromRegion = fromRegion;
+            this.toRegion = toRegion;
             this.route = route;
             this.propagationNs = propagationNs;
         }
@@ -93,7 +99,7 @@ public final class PathModel {
             String b = regionOf.get(dst);
             boolean placed = a != null && b != null;
             double oneWayMs = placed ? spec.rttMs(a, b) / 2 : 0;
-            f = new Flow(placed ? route(a, b) : List.of(), Math.round(oneWayMs * 1_000_000));
+            f = new Flow(a, b, placed ? route(a, b) : List.of(), Math.round(oneWayMs * 1_000_000));
             flowState.put(flowKey, f);
         }
         return f;
@@ -107,6 +113,13 @@ public final class PathModel {
     public long arrivalNs(long nowNs, InetAddress src, InetAddress dst, Object flowKey, int bytes) {
         Flow f = flowState(flowKey, src, dst);
         FlowAccount acct = f.account;
+        for (Partition p : spec.partitions()) {
+            if (p.cuts(nowNs / 1_000_000, f.fromRegion, f.toRegion)) {
+                partitionDrops++;
+                acct.drops++;
+                return -1;
+            }
+        }
         if (spec.lossRate() > 0 && random.nextDouble() < spec.lossRate()) {
             randomDrops++;
             acct.drops++;
@@ -172,6 +185,11 @@ public final class PathModel {
 
     public long randomDrops() {
         return randomDrops;
+    }
+
+    /** Messages a partition dropped. */
+    public long partitionDrops() {
+        return partitionDrops;
     }
 
     public NetworkSpec spec() {

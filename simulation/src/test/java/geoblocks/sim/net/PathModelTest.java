@@ -107,4 +107,28 @@ class PathModelTest {
                 () -> NetworkSpec.builder(m).host("10.0.0.1", "a").host("10.0.0.2", "c").build());
         assertThrows(IllegalArgumentException.class, () -> twoRegions().lossRate(1).build());
     }
+
+    @Test
+    void partition_dropsBothWaysBetweenItsSides_onlyDuringItsWindow() throws Exception {
+        PathModel p = new PathModel(twoRegions().host("10.3.0.1", "mumbai")
+                .partition(1000, 2000, java.util.Set.of("seoul"), java.util.Set.of("dublin")).build(), 1);
+        assertEquals(126 * MS + 999 * MS, p.arrivalNs(999 * MS, ip("10.1.0.1"), ip("10.2.0.1"), "f", 100));
+        assertEquals(-1, p.arrivalNs(1000 * MS, ip("10.1.0.1"), ip("10.2.0.1"), "f", 100));
+        assertEquals(-1, p.arrivalNs(1999 * MS, ip("10.2.0.1"), ip("10.1.0.1"), "g", 100));
+        assertTrue(p.arrivalNs(1500 * MS, ip("10.1.0.1"), ip("10.3.0.1"), "h", 100) > 0, "mumbai is on neither side");
+        assertEquals(126 * MS + 2000 * MS, p.arrivalNs(2000 * MS, ip("10.1.0.1"), ip("10.2.0.1"), "f", 100));
+        assertEquals(2, p.partitionDrops());
+        assertEquals(1, p.flow("f").drops());
+    }
+
+    @Test
+    void partition_badSpec_isRefusedWithTheReason() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Partition(5, 5, java.util.Set.of("a"), java.util.Set.of("b")));
+        assertTrue(e.getMessage().contains("from < to"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> new Partition(0, 5, java.util.Set.of("a", "b"), java.util.Set.of("b")));
+        assertTrue(e.getMessage().contains("'b' is on both sides"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new Partition(0, 5, java.util.Set.of(), java.util.Set.of("b")));
+    }
 }

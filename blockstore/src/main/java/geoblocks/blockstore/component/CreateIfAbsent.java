@@ -1,0 +1,104 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.core.ManifestHistory;
+import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.FileOp.Claimed;
+import geoblocks.blockstore.wire.FileOp.CreateClaim;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The coordinator's side of {@code put --if-absent}: once the upload's blocks are durable, the
+ * name's owner region (core.Owners) decides, so that two creates of one name never both succeed.
+ * The owner stamps the version and stores it before it answers (one WAN round trip, none when this
+ * node is the owner); this node then stores it too. When the owner is down or cut off the create
+ * is refused, never decided here: a second decider could let two creators win. When the owner's
+ * answer is lost (it went silent after the claim was sent) the outcome is unknown, and the message
+ * says so.
+ */
+final class CreateIfAbsent {
+    private CreateIfAbsent() {}
+
+    /** Why a create cannot be decided now: the owner is not reachable. */
+    static String ownerDown(Node node, String name, String owner) {
+        return "cannot create '" + name + "' if absent now: its owner region " + owner + " is down or cut off from "
+                + node.region() + ", and only the owner decides creates (so two never both succeed); retry when "
+                + owner + " is back, or put without --if-absent (the newest version wins)";
+    }
+
+    static String exists(String name, String owner) {
+        return "file '" + name + "' already exists (decided by its owner region " + owner
+                + "); put without --if-absent to add a newer version";
+    }
+
+    /** Asks the owner to create {@code draft}; calls {@code created} with the stored version or {@code refused} with why not. */
+    static void claim(Node node, Manifest draft, Consumer<Manifest> created, Consumer<String> refused) {
+        String owner = node.ownerOf(draft.name());
+        if (owner.equals(node.region())) {
+            String notReady = node.notReadyToDecideCreates();
+            if (notReady != null) {
+                refused.accept(notReady);
+                return;
+            }
+            try {
+                Optional<Manifest> m = node.versions().claim(draft);
+                if (m.isPresent()) {
+                    created.accept(m.get());
+                } else {
+                    refused.accept(exists(draft.name(), owner));
+                }
+            } catch (IOException e) {
+                refused.accept("storing the new version failed: " + e.getMessage());
+            }
+            return;
+        }
+        if (!node.rtt().isUp(owner)) {
+            refused.accept(ownerDown(node, draft.name(), owner));
+            return;
+        }
+        NetAddress addr = node.addressOf(owner);
+        byte[] bytes = ManifestCodec.encode(draft);
+        long req = node.expect(addr, Pending.Waiter.of(op -> {
+            if (op instanceof Claimed c) {
+                granted(node, draft, owner, c, created, refused);
+                return true;
+            }
+            if (op instanceof Failed f) {
+                refused.accept(f.error());
+                return true;
+            }
+            return false;
+        }, why -> refused.accept("no answer from " + owner + ", the owner of '" + draft.name() + "' (" + why
+                + "): the create may or may not have happened there; `versions " + draft.name() + "` will tell")));
+        Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
+                node.send(addr, new CreateClaim(req, off, bytes.length, part)));
+    }
+
+    private static void granted(Node node, Manifest draft, String owner, Claimed c, Consumer<Manifest> created,
+            Consumer<String> refused) {
+        Manifest m;
+        try {
+            if (!c.region().equals(owner)) {
+                throw new IllegalArgumentException("stamped by " + c.region() + ", not by the owner " + owner);
+            }
+            m = draft.withVersion(new Version(c.clock(), c.region()));
+        } catch (IllegalArgumentException e) {
+            refused.accept("the owner " + owner + " answered with a bad version: " + e.getMessage());
+            return;
+        }
+        try {
+            node.versions().merge(ManifestHistory.of(m));
+        } catch (IOException e) {
+            refused.accept("the owner " + owner + " created version " + m.version() + " but storing it here failed: "
+                    + e.getMessage() + " (anti-entropy will bring it)");
+            return;
+        }
+        created.accept(m);
+    }
+}

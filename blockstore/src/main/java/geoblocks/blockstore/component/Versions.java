@@ -1,0 +1,119 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.HybridClock;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestHistory;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.Version;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Every change to this node's manifests goes through here: new versions stamped with the node's
+ * {@link HybridClock} (uploads, deletes, and create-if-absent claims this node decides as the
+ * name's owner), versions merged from peers (publications, lookups, anti-entropy; their clocks are
+ * observed, so a later local version orders after them), and the retention, which drops old
+ * versions and deletes this node's replicas of their blocks. The store itself is pure data.
+ */
+final class Versions {
+    private static final int SWEEP_NAMES = 100;
+
+    private final ManifestStore store;
+    private final String region;
+    private final LongSupplier wallMillis;
+    private final HybridClock clock;
+    private final long versionRetentionMs;
+    private final long tombstoneRetentionMs;
+    private final Consumer<List<BlockId>> deleteLocal;
+    private String sweepCursor = "";
+    /** Versions the retention dropped, since start. */
+    long dropped;
+
+    Versions(ManifestStore store, String region, LongSupplier wallMillis, long versionRetentionMs,
+            long tombstoneRetentionMs, Consumer<List<BlockId>> deleteLocal) {
+        this.store = store;
+        this.region = region;
+        this.wallMillis = wallMillis;
+        this.clock = new HybridClock(wallMillis);
+        this.clock.observe(store.maxClock()); // a restarted node stamps above everything it stored
+        this.versionRetentionMs = versionRetentionMs;
+        this.tombstoneRetentionMs = tombstoneRetentionMs;
+        this.deleteLocal = deleteLocal;
+    }
+
+    /** Stamps {@code draft} as this node's newest version of its name and stores it durably. */
+    Manifest commit(Manifest draft) throws IOException {
+        Manifest m = draft.withVersion(new Version(clock.now(), region));
+        store.save(m);
+        return m;
+    }
+
+    /** Stores a tombstone that deletes {@code name} as its newest version here; returns it. */
+    Manifest delete(String name) throws IOException {
+        Version v = new Version(clock.now(), region);
+        Manifest t = Manifest.tombstone(name, "t" + Long.toHexString(v.clock()), region, wallMillis.getAsLong(), v);
+        store.save(t);
+        return t;
+    }
+
+    /**
+     * The owner's decision on a create-if-absent: when the name has no live version here, stamps
+     * {@code draft} above every version of the name this node knows and stores it before answering;
+     * else empty (the name exists). The caller checks first that this node may decide
+     * ({@link Node#notReadyToDecideCreates}).
+     */
+    Optional<Manifest> claim(Manifest draft) throws IOException {
+        if (store.find(draft.name()).isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(commit(draft));
+    }
+
+    /** Merges versions from a peer and applies the retention to the name; returns what is kept. */
+    Optional<ManifestHistory> merge(ManifestHistory incoming) throws IOException {
+        for (Manifest m : incoming.versions()) {
+            clock.observe(m.version().clock());
+        }
+        return prune(store.merge(incoming));
+    }
+
+    /** Applies the retention to a page of names (called periodically; a full pass over the store takes several calls). */
+    void sweep() {
+        List<ManifestHistory> page = store.histories(sweepCursor, SWEEP_NAMES);
+        sweepCursor = page.size() < SWEEP_NAMES ? "" : page.get(page.size() - 1).name();
+        for (ManifestHistory h : page) {
+            try {
+                prune(h);
+            } catch (IOException e) {
+                Logs.warn(region + ": applying the retention to '" + h.name() + "' failed (tried again next pass): "
+                        + e.getMessage());
+            }
+        }
+    }
+
+    private Optional<ManifestHistory> prune(ManifestHistory h) throws IOException {
+        ManifestHistory.Pruned p = h.prune(wallMillis.getAsLong(), versionRetentionMs, tombstoneRetentionMs);
+        if (p.dropped().isEmpty()) {
+            return Optional.of(h);
+        }
+        store.replace(h.name(), p.kept());
+        List<BlockId> mine = new ArrayList<>();
+        for (Manifest m : p.dropped()) {
+            for (int i = 0; i < m.blocks().size(); i++) {
+                if (m.blocks().get(i).replicas().contains(region)) {
+                    mine.add(m.blockId(i));
+                }
+            }
+        }
+        if (!mine.isEmpty()) {
+            deleteLocal.accept(mine);
+        }
+        dropped += p.dropped().size();
+        return Optional.ofNullable(p.kept());
+    }
+}

@@ -1,0 +1,130 @@
+package geoblocks.blockstore.core;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The versions of one file name a node knows, ascending by {@link Version}; the last is the head
+ * (what reads serve, unless it is a tombstone: then the name reads as absent). Immutable.
+ *
+ * <p>{@link #merge} is the state-based join that makes every node converge (a CRDT join:
+ * commutative, associative, idempotent): the union of both sides' versions; one version known with
+ * two location epochs keeps the higher epoch; the same version and epoch with different content (two
+ * nodes moved the same blocks at once, which one leader per file avoids) keeps the copy whose
+ * encoding sorts higher, so every node keeps the same one.
+ *
+ * <p>{@link #prune} applies the retention: a superseded version is dropped once the version that
+ * superseded it is older than the version retention (by the clock of the version, not of the node
+ * that prunes, so every node drops the same versions at about the same time); a tombstone that is
+ * the only version left is dropped after the tombstone retention, and the name with it.
+ */
+public record ManifestHistory(String name, List<Manifest> versions) {
+
+    public ManifestHistory {
+        Manifest.validateName(name);
+        versions = List.copyOf(versions);
+        if (versions.isEmpty()) {
+            throw new IllegalArgumentException("a history of '" + name + "' needs at least one version");
+        }
+        for (int i = 0; i < versions.size(); i++) {
+            Manifest m = versions.get(i);
+            if (!m.name().equals(name)) {
+                throw new IllegalArgumentException("version " + m.version() + " of '" + m.name() + "' in the history of '" + name + "'");
+            }
+            if (i > 0 && versions.get(i - 1).version().compareTo(m.version()) >= 0) {
+                throw new IllegalArgumentException("versions of '" + name + "' must ascend, each once: "
+                        + versions.get(i - 1).version() + " then " + m.version());
+            }
+        }
+    }
+
+    /** The history of one version. */
+    public static ManifestHistory of(Manifest m) {
+        return new ManifestHistory(m.name(), List.of(m));
+    }
+
+    public Manifest head() {
+        return versions.get(versions.size() - 1);
+    }
+
+    /** The head, unless it is a tombstone. */
+    public Optional<Manifest> live() {
+        Manifest h = head();
+        return h.deleted() ? Optional.empty() : Optional.of(h);
+    }
+
+    public Optional<Manifest> find(Version v) {
+        for (Manifest m : versions) {
+            if (m.version().equals(v)) {
+                return Optional.of(m);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The version uploaded as file id {@code fileId} (block ids derive from it), if this history has it. */
+    public Optional<Manifest> findFile(String fileId) {
+        for (Manifest m : versions) {
+            if (!m.deleted() && m.fileId().equals(fileId)) {
+                return Optional.of(m);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Both sides' versions; see the class comment for which copy of one version is kept. */
+    public ManifestHistory merge(ManifestHistory other) {
+        if (!other.name.equals(name)) {
+            throw new IllegalArgumentException("cannot merge the history of '" + other.name + "' into '" + name + "'");
+        }
+        TreeMap<Version, Manifest> all = new TreeMap<>();
+        for (Manifest m : versions) {
+            all.put(m.version(), m);
+        }
+        for (Manifest m : other.versions) {
+            all.merge(m.version(), m, ManifestHistory::preferred);
+        }
+        return new ManifestHistory(name, new ArrayList<>(all.values()));
+    }
+
+    /** Of two copies of one version: the higher location epoch, then the higher encoding. */
+    static Manifest preferred(Manifest a, Manifest b) {
+        if (a.equals(b)) {
+            return a;
+        }
+        if (a.locEpoch() != b.locEpoch()) {
+            return a.locEpoch() > b.locEpoch() ? a : b;
+        }
+        return Arrays.compare(ManifestCodec.encode(a), ManifestCodec.encode(b)) >= 0 ? a : b;
+    }
+
+    /** What {@link #prune} keeps (null: nothing, the name is gone) and what it drops. */
+    public record Pruned(ManifestHistory kept, List<Manifest> dropped) {}
+
+    /**
+     * Drops what the retention no longer keeps at wall time {@code nowMillis}: every version whose
+     * successor was stamped more than {@code versionRetentionMs} ago, and a tombstone left alone that
+     * was stamped more than {@code tombstoneRetentionMs} ago.
+     */
+    public Pruned prune(long nowMillis, long versionRetentionMs, long tombstoneRetentionMs) {
+        int first = 0;
+        while (first < versions.size() - 1 && versions.get(first + 1).version().millis() + versionRetentionMs <= nowMillis) {
+            first++;
+        }
+        List<Manifest> dropped = new ArrayList<>(versions.subList(0, first));
+        Manifest head = head();
+        if (first == versions.size() - 1 && head.deleted() && head.version().millis() + tombstoneRetentionMs <= nowMillis) {
+            dropped.add(head);
+            return new Pruned(null, dropped);
+        }
+        return new Pruned(first == 0 ? this : new ManifestHistory(name, versions.subList(first, versions.size())), dropped);
+    }
+
+    /** The largest clock value among the versions (to keep a node's clock above what it stores). */
+    public long maxClock() {
+        return head().version().clock();
+    }
+}

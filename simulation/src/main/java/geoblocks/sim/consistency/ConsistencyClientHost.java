@@ -1,0 +1,216 @@
+package geoblocks.sim.consistency;
+
+import geoblocks.blockstore.client.ClientComponent;
+import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.net.NetAddress;
+import geoblocks.sim.harness.SimRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import se.sics.kompics.Channel;
+import se.sics.kompics.Component;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.Positive;
+import se.sics.kompics.network.Network;
+import se.sics.kompics.timer.ScheduleTimeout;
+import se.sics.kompics.timer.Timeout;
+import se.sics.kompics.timer.Timer;
+
+/**
+ * A simulated client machine in one region: runs its script through the real
+ * {@link ClientComponent} against that region's node, one operation at a time, and records what it
+ * saw (simulated ms of call and return, outcome, version). After every acknowledged write it reads
+ * the name's versions at the same region (read-your-writes). From {@code verifyAtMs} on it
+ * downloads every version it wrote and that was acknowledged through the next region's node (a
+ * second client component), comparing every byte: the blocks of a version placed with the policy
+ * {@code local} then come from another region.
+ *
+ * <p>Records: {@code W|region|name|kind|callMs|returnMs|outcome|version|key|error} (outcome: ok,
+ * exists, refused, failed, unknown), {@code R|region|name|why|callMs|returnMs|head} (why: {@code read},
+ * or {@code ryw:VERSION} after the write of VERSION; head: the newest version id, marked
+ * {@code (deleted)} for a delete, {@code none}, or {@code error:...}), {@code G|region|at|name|version|ok|error}.
+ */
+public final class ConsistencyClientHost extends ComponentDefinition {
+    private final Positive<Network> net = requires(Network.class);
+    private final Positive<Timer> timer = requires(Timer.class);
+
+    private final ClientInit init;
+    private final Positive<ClientPort> client;
+    /** The next region's node, for verification reads there. */
+    private final Positive<ClientPort> remote;
+    private final String remoteRegion;
+    private final List<String> out;
+    private final List<String[]> written = new ArrayList<>(); // name, version, key, size of acknowledged puts
+    private int next;
+    private int verified;
+    private long op;
+    private long calledMs;
+    private Step current;
+    private String readWhy;
+    private String[] checking;
+    private String checkingAt;
+
+    public ConsistencyClientHost(ClientInit init) {
+        this.init = init;
+        this.out = SimRegistry.extraRecords();
+        Component c = create(ClientComponent.class, new ClientComponent.ClientInit(init.self,
+                NetAddress.parse(init.regions.get(init.region)), init.region, NodeSettings.defaults(), 60_000));
+        connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
+        connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
+        client = c.getPositive(ClientPort.class);
+        List<String> regions = List.copyOf(init.regions.keySet());
+        remoteRegion = regions.get((regions.indexOf(init.region) + 1) % regions.size());
+        Component r = create(ClientComponent.class, new ClientComponent.ClientInit(init.self,
+                NetAddress.parse(init.regions.get(remoteRegion)), remoteRegion, NodeSettings.defaults(), 60_000));
+        connect(r.getNegative(Network.class), net, Channel.TWO_WAY);
+        connect(r.getNegative(Timer.class), timer, Channel.TWO_WAY);
+        remote = r.getPositive(ClientPort.class);
+        onStart(s -> after(init.script.isEmpty() ? init.verifyAtMs : init.script.get(0).thinkMs()));
+        handle(timer, Go.class, g -> step());
+        handle(client, ClientPort.Result.class, this::onResult);
+        handle(remote, ClientPort.Result.class, this::onResult);
+    }
+
+    private long now() {
+        return System.currentTimeMillis();
+    }
+
+    private void after(long ms) {
+        ScheduleTimeout st = new ScheduleTimeout(Math.max(1, ms));
+        st.setTimeoutEvent(new Go(st));
+        trigger(st, timer);
+    }
+
+    private void submit(KompicsEvent request) {
+        calledMs = now();
+        trigger(request, client);
+    }
+
+    /** Runs the next step of the script, or of the verification once the script is done. */
+    private void step() {
+        if (next < init.script.size() && now() < init.stopWritesMs) {
+            current = init.script.get(next++);
+            op++;
+            switch (current.kind()) {
+                case PUT, CREATE -> submit(new ClientPort.Put(op, null, SimContent.source(current.key(), current.size()),
+                        current.name(), current.policy(), ConsistencyNodes.BLOCK, "all", current.kind() == Step.Kind.CREATE));
+                case DELETE -> submit(new ClientPort.Delete(op, current.name()));
+                case READ -> read(current.name(), "read");
+                default -> throw new IllegalStateException(current.kind().toString());
+            }
+            return;
+        }
+        current = null;
+        if (now() < init.verifyAtMs) {
+            after(init.verifyAtMs - now());
+            return;
+        }
+        verifyNext();
+    }
+
+    private void read(String name, String why) {
+        readWhy = name + "|" + why;
+        op++;
+        submit(new ClientPort.Versions(op, name));
+    }
+
+    /** Downloads the next acknowledged version this client wrote, at the next region. */
+    private void verifyNext() {
+        if (verified >= written.size()) {
+            return;
+        }
+        checking = written.get(verified++);
+        checkingAt = remoteRegion;
+        op++;
+        calledMs = now();
+        trigger(new ClientPort.Get(op, checking[0], null, SimContent.check(Long.parseLong(checking[2])), checking[1]),
+                remote);
+    }
+
+    private void onResult(ClientPort.Result r) {
+        long ret = now();
+        if (readWhy != null) {
+            String head = !r.ok() ? (r.error().contains("no such file") ? "none" : "error:" + r.error().replace('|', '/'))
+                    : headOf(r.value());
+            out.add("R|" + init.region + "|" + readWhy + "|" + calledMs + "|" + ret + "|" + head);
+            readWhy = null;
+            after(current == null ? 1 : nextThink());
+            return;
+        }
+        if (checking != null) {
+            out.add("G|" + init.region + "|" + checkingAt + "|" + checking[0] + "|" + checking[1] + "|" + r.ok() + "|"
+                    + (r.ok() ? "" : r.error().replace('|', '/')));
+            checking = null;
+            verifyNext();
+            return;
+        }
+        Step s = current;
+        String outcome = outcome(s, r);
+        String version = r.ok() ? ((ClientPort.Written) r.value()).version() : "";
+        out.add("W|" + init.region + "|" + s.name() + "|" + s.kind() + "|" + calledMs + "|" + ret + "|" + outcome + "|"
+                + version + "|" + s.key() + "|" + (r.ok() ? "" : r.error().replace('|', '/')));
+        if (r.ok()) {
+            if (s.kind() != Step.Kind.DELETE) {
+                written.add(new String[] {s.name(), version, String.valueOf(s.key()), String.valueOf(s.size())});
+            }
+            read(s.name(), "ryw:" + version);
+            return;
+        }
+        after(nextThink());
+    }
+
+    private long nextThink() {
+        return next < init.script.size() ? init.script.get(next).thinkMs() : 1;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String headOf(Object value) {
+        List<VersionEntry> vs = (List<VersionEntry>) value;
+        return vs.isEmpty() ? "none" : vs.get(0).id() + (vs.get(0).deleted() ? "(deleted)" : "");
+    }
+
+    /** What a write's result says happened: ok, exists (a create lost), unknown (may have happened), refused or failed. */
+    static String outcome(Step s, ClientPort.Result r) {
+        if (r.ok()) {
+            return "ok";
+        }
+        String e = r.error();
+        if (e.contains("may or may not") || e.startsWith("no answer from node")) {
+            return "unknown";
+        }
+        if (s.kind() == Step.Kind.CREATE && e.contains("already exists")) {
+            return "exists";
+        }
+        return s.kind() == Step.Kind.CREATE ? "refused" : "failed";
+    }
+
+    static final class Go extends Timeout {
+        Go(ScheduleTimeout st) {
+            super(st);
+        }
+    }
+
+    /** Who the client is, its region, the cluster, its script, when writes stop and when verification starts. */
+    public static final class ClientInit extends Init<ConsistencyClientHost> {
+        final NetAddress self;
+        final String region;
+        final Map<String, String> regions;
+        final List<Step> script;
+        final long stopWritesMs;
+        final long verifyAtMs;
+
+        ClientInit(NetAddress self, String region, Map<String, String> regions, List<Step> script, long stopWritesMs,
+                long verifyAtMs) {
+            this.self = self;
+            this.region = region;
+            this.regions = regions;
+            this.script = script;
+            this.stopWritesMs = stopWritesMs;
+            this.verifyAtMs = verifyAtMs;
+        }
+    }
+}

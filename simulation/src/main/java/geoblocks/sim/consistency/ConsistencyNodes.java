@@ -1,0 +1,104 @@
+package geoblocks.sim.consistency;
+
+import geoblocks.blockstore.component.NodeParent;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MemoryBlockStorage;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.net.NetAddress;
+import geoblocks.sim.harness.NodeFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+
+/**
+ * Node factories of the consistency scenario: real geoblocks nodes (the production
+ * {@link NodeParent}, memory storage, each with its own clock offset), client machines that run a
+ * script through the real client component, and the probe that records every node's versions at
+ * the end. {@link #STORES} lets the probe read the nodes' manifest stores; it is static because
+ * every simulation runs in a fresh class loader on one thread.
+ */
+public final class ConsistencyNodes {
+    static final Map<String, ManifestStore> STORES = new LinkedHashMap<>();
+    static final Map<String, MemoryBlockStorage> BLOCKS = new LinkedHashMap<>();
+    /** Block size of the clients' uploads. */
+    public static final int BLOCK = 32 << 10;
+
+    private ConsistencyNodes() {}
+
+    /** A geoblocks node whose wall clock is off by {@code clockOffsetMs}; superseded versions kept {@code retentionMs}. */
+    public record Node(String region, Map<String, String> regions, long seed, long clockOffsetMs, long retentionMs)
+            implements NodeFactory {
+        public Node {
+            regions = new LinkedHashMap<>(regions);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return NodeParent.class;
+        }
+
+        /**
+         * LEDBAT ticks every 200 ms instead of 5: nothing in this scenario rides LEDBAT (puts are
+         * acknowledged by every replica, nothing needs repair), and its idle ticks would be most of
+         * the simulator's events (4 nodes x 200 a second).
+         */
+        @Override
+        public Map<String, Object> config() {
+            return Map.of("geoblocks.ledbat.tick-ms", 200L);
+        }
+
+        @Override
+        public Init<? extends ComponentDefinition> init(NetAddress self) {
+            try {
+                ManifestStore manifests = new ManifestStore(new MemoryBlockStorage());
+                MemoryBlockStorage blocks = new MemoryBlockStorage();
+                STORES.put(region, manifests);
+                BLOCKS.put(region, blocks);
+                NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs, retentionMs, 1000, clockOffsetMs);
+                return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), settings, blocks, manifests, seed);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** A client machine in {@code region} running {@code script} against that region's node from {@code startMs}. */
+    public record Client(String region, Map<String, String> regions, List<Step> script, long stopWritesMs,
+            long verifyAtMs) implements NodeFactory {
+        public Client {
+            regions = new LinkedHashMap<>(regions);
+            script = List.copyOf(script);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return ConsistencyClientHost.class;
+        }
+
+        @Override
+        public Init<? extends ComponentDefinition> init(NetAddress self) {
+            return new ConsistencyClientHost.ClientInit(self, region, regions, script, stopWritesMs, verifyAtMs);
+        }
+    }
+
+    /** The probe: at each of {@code atMs} records every node's versions of every name and its blocks. */
+    public record Probe(List<Long> atMs) implements NodeFactory {
+        public Probe {
+            atMs = List.copyOf(atMs);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return ConsistencyProbeHost.class;
+        }
+
+        @Override
+        public Init<? extends ComponentDefinition> init(NetAddress self) {
+            return new ConsistencyProbeHost.ProbeInit(atMs);
+        }
+    }
+}
