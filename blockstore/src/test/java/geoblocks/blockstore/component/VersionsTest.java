@@ -1,0 +1,114 @@
+package geoblocks.blockstore.component;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.HybridClock;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestHistory;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MemoryBlockStorage;
+import geoblocks.blockstore.core.Version;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Versions with a fake wall clock and no processes: stamping, merging, claims and the retention. */
+class VersionsTest {
+    private long wall = 1_000_000;
+    private final List<BlockId> deleted = new ArrayList<>();
+    private final MemoryBlockStorage disk = new MemoryBlockStorage();
+
+    private Versions versions(String region) throws IOException {
+        return new Versions(new ManifestStore(disk), region, () -> wall, 10_000, 60_000, deleted::addAll);
+    }
+
+    private static Manifest draft(String name, String fileId, List<String> replicas) {
+        return new Manifest(name, fileId, 4, 4, "local", "seoul", 1, List.of(new Manifest.BlockRef(4, 7, replicas)));
+    }
+
+    @Test
+    void commit_stampsAscendingVersionsOfThisRegion_evenWithinOneMillisecond() throws IOException {
+        Versions v = versions("seoul");
+        Manifest a = v.commit(draft("n", "f1", List.of("seoul")));
+        Manifest b = v.commit(draft("n", "f2", List.of("seoul")));
+        assertEquals(new Version(HybridClock.of(1_000_000, 0), "seoul"), a.version());
+        assertEquals(new Version(HybridClock.of(1_000_000, 1), "seoul"), b.version());
+        assertEquals(List.of(a, b), new ManifestStore(disk).history("n").orElseThrow().versions());
+    }
+
+    @Test
+    void restart_stampsAboveEverythingStored_evenWhenTheWallClockWentBack() throws IOException {
+        Manifest a = versions("seoul").commit(draft("n", "f1", List.of("seoul")));
+        wall = 5; // restarted with a clock far behind
+        Manifest b = versions("seoul").commit(draft("n", "f2", List.of("seoul")));
+        assertTrue(b.version().compareTo(a.version()) > 0);
+    }
+
+    @Test
+    void merge_observesThePeersClock_soTheNextLocalWriteOrdersAfterIt() throws IOException {
+        Versions v = versions("seoul");
+        Manifest remote = draft("n", "f9", List.of("dublin")).withVersion(new Version(HybridClock.of(9_000_000, 4), "dublin"));
+        v.merge(ManifestHistory.of(remote));
+        Manifest mine = v.commit(draft("n", "f1", List.of("seoul")));
+        assertEquals(new Version(HybridClock.of(9_000_000, 5), "seoul"), mine.version());
+    }
+
+    @Test
+    void claim_refusesALiveName_allowsADeletedOne_aboveTheTombstone() throws IOException {
+        Versions v = versions("saopaulo");
+        assertTrue(v.claim(draft("c", "f1", List.of("seoul"))).isPresent());
+        assertEquals(Optional.empty(), v.claim(draft("c", "f2", List.of("seoul"))));
+        Manifest tomb = Manifest.tombstone("c", "t", "mumbai", 1, new Version(HybridClock.of(50_000_000, 0), "mumbai"));
+        v.merge(ManifestHistory.of(tomb));
+        Manifest again = v.claim(draft("c", "f3", List.of("seoul"))).orElseThrow();
+        assertTrue(again.version().compareTo(tomb.version()) > 0, "a create after a delete the wall clock is behind of");
+    }
+
+    @Test
+    void delete_isATombstoneAboveTheHead_andKeepsTheEarlierVersion() throws IOException {
+        Versions v = versions("seoul");
+        Manifest a = v.commit(draft("n", "f1", List.of("seoul")));
+        Manifest t = v.delete("n");
+        assertTrue(t.deleted() && t.version().compareTo(a.version()) > 0);
+        assertEquals(List.of(a, t), new ManifestStore(disk).history("n").orElseThrow().versions());
+    }
+
+    @Test
+    void retention_dropsSupersededVersions_deletingOnlyThisRegionsReplicas_thenTheLoneTombstone() throws IOException {
+        Versions v = versions("seoul");
+        Manifest mine = v.commit(draft("n", "mine", List.of("seoul", "dublin")));
+        wall = 1_005_000;
+        Manifest theirs = v.commit(draft("n", "theirs", List.of("dublin")));
+        wall = 1_006_000;
+        v.delete("n");
+        wall = 1_014_999;
+        v.sweep();
+        assertEquals(3, new ManifestStore(disk).history("n").orElseThrow().versions().size(), "kept 10 s after superseded");
+        wall = 1_015_000;
+        v.sweep();
+        assertEquals(2, new ManifestStore(disk).history("n").orElseThrow().versions().size());
+        assertEquals(List.of(mine.blockId(0)), deleted, "this region's replica of the dropped version");
+        wall = 1_016_000;
+        v.sweep();
+        assertEquals(1, new ManifestStore(disk).history("n").orElseThrow().versions().size(), "the tombstone alone");
+        assertFalse(deleted.contains(theirs.blockId(0)), "a replica this region does not hold is not its to delete");
+        wall = 1_066_000;
+        v.sweep();
+        assertEquals(Optional.empty(), new ManifestStore(disk).history("n"));
+        assertEquals(3, v.dropped);
+    }
+
+    @Test
+    void merge_ofAVersionTheRetentionAlreadyDropped_dropsItAgainAtOnce() throws IOException {
+        Versions v = versions("seoul");
+        Manifest old = draft("n", "old", List.of("seoul")).withVersion(new Version(HybridClock.of(10, 0), "dublin"));
+        Manifest head = draft("n", "new", List.of("seoul")).withVersion(new Version(HybridClock.of(20, 0), "dublin"));
+        assertEquals(List.of(head), v.merge(new ManifestHistory("n", List.of(old, head))).orElseThrow().versions());
+        assertEquals(List.of(old.blockId(0)), deleted);
+    }
+}
