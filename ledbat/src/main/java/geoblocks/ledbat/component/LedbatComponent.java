@@ -66,7 +66,6 @@ public final class LedbatComponent extends ComponentDefinition {
     private final Map<InFlow.Key, InFlow> receivers = new HashMap<>();
     /** The receiving flow of the last data packet: consecutive packets mostly belong to one flow. */
     private InFlow lastIn;
-    private int lastInId;
     private final Deliveries deliveries = new Deliveries();
     private int nextStreamId;
     private int nextFlowId;
@@ -226,7 +225,7 @@ public final class LedbatComponent extends ComponentDefinition {
     private void onData(DataPacket p) {
         NetAddress peer = p.getHeader().source();
         long now = nowMicros();
-        InFlow r = lastIn != null && lastInId == p.flowId() && lastIn.peer.equals(peer) ? lastIn
+        InFlow r = lastIn != null && lastIn.core.id() == p.flowId() && lastIn.peer.equals(peer) ? lastIn
                 : receivers.get(new InFlow.Key(peer, p.flowId()));
         if (r == null) {
             if (p.seq() >= settings.receiveWindowPackets) {
@@ -237,7 +236,6 @@ public final class LedbatComponent extends ComponentDefinition {
             receivers.put(new InFlow.Key(peer, p.flowId()), r);
         }
         lastIn = r;
-        lastInId = p.flowId();
         ReceiverFlow c = r.core;
         ReceiveWindow.Outcome o = c.onSegment(now, p.seq(), p.streamId(), p.payload(), p.fin());
         if (o == ReceiveWindow.Outcome.BEYOND_WINDOW) {

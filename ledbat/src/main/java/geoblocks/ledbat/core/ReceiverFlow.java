@@ -50,7 +50,6 @@ public final class ReceiverFlow implements ReceiveWindow.Sink {
     private long lastHeard;
     private long duplicates;
     private long outOfOrder;
-    private long beyondWindow;
 
     public ReceiverFlow(int id, int capacityPackets, long now) {
         this.id = id;
@@ -77,7 +76,6 @@ public final class ReceiverFlow implements ReceiveWindow.Sink {
         switch (o) {
             case DUPLICATE -> duplicates++;
             case OUT_OF_ORDER -> outOfOrder++;
-            case BEYOND_WINDOW -> beyondWindow++;
             default -> { }
         }
         next = window.next();
@@ -195,9 +193,5 @@ public final class ReceiverFlow implements ReceiveWindow.Sink {
 
     public long outOfOrder() {
         return outOfOrder;
-    }
-
-    public long beyondWindow() {
-        return beyondWindow;
     }
 }

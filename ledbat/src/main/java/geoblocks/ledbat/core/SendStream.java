@@ -21,7 +21,6 @@ public final class SendStream {
     int unacked;
     long sentBytes;
     long ackedBytes;
-    boolean done;
     /** In the window's list of streams an ACK acknowledged bytes of. */
     boolean touched;
     private long notifiedAcked;
@@ -56,7 +55,7 @@ public final class SendStream {
 
     /** The FIN was cut and every segment of this stream is acknowledged. */
     public boolean isDone() {
-        return done;
+        return finCut && unacked == 0;
     }
 
     /** Something is left to cut: queued bytes, or the FIN after a close. */

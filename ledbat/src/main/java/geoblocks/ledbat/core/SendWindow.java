@@ -51,11 +51,6 @@ public final class SendWindow {
 
     private final boolean fifo;
 
-    /** A window whose streams take turns (round robin). */
-    public SendWindow(int mss) {
-        this(mss, false);
-    }
-
     /** With {@code fifo} the oldest stream with data sends until it has none; else streams take turns. */
     public SendWindow(int mss, boolean fifo) {
         this.mss = mss;
@@ -119,17 +114,13 @@ public final class SendWindow {
         if (st == null || !fits(Math.min(mss, st.queuedBytes), cwnd)) {
             return null;
         }
-        ready.pollFirst();
         Segment s = cut(st);
-        if (st.hasWork()) {
-            if (fifo) {
-                ready.addFirst(st); // its turn goes on until it has nothing queued
-            } else {
-                ready.addLast(st);  // round robin: one segment per stream in turn
-            }
-        } else {
+        if (!st.hasWork()) {
+            ready.pollFirst();
             st.ready = false;
-        }
+        } else if (!fifo) {
+            ready.addLast(ready.pollFirst()); // round robin: one segment per stream in turn
+        } // fifo: its turn goes on until it has nothing queued
         sentPackets++;
         sentBytes += s.length;
         st.sentBytes += s.length;
@@ -273,7 +264,6 @@ public final class SendWindow {
         SendStream st = s.stream;
         st.ackedBytes += s.length;
         if (--st.unacked == 0 && st.finCut) {
-            st.done = true;
             completed.add(st);
         }
         if (!st.touched) {

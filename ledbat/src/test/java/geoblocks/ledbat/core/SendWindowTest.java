@@ -36,7 +36,7 @@ class SendWindowTest {
 
     @Test
     void offer_cutsMssSegmentsWithConsecutiveSeqs_acrossChunks() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         w.offer(st, new byte[250]);
         w.offer(st, new byte[70]);
@@ -48,7 +48,7 @@ class SendWindowTest {
 
     @Test
     void nextToSend_respectsCwndButAlwaysAllowsOneSegment() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         w.offer(st, new byte[1000]);
         assertEquals(1, sendAll(w, 0, 10).size());
@@ -58,7 +58,7 @@ class SendWindowTest {
 
     @Test
     void onAck_cumulativeAndSelective_countNewBytesOnce() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         w.offer(st, new byte[500]);
         sendAll(w, 0, BIG);
@@ -71,7 +71,7 @@ class SendWindowTest {
 
     @Test
     void onAck_threeLaterSegmentsAcked_marksLossAndRetransmitsFirst() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         w.offer(st, new byte[600]);
         sendAll(w, 0, BIG);                          // seqs 0..5
@@ -88,7 +88,7 @@ class SendWindowTest {
 
     @Test
     void onAck_lostRetransmission_isDetectedAgain() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         w.offer(st, new byte[1000]);
         sendAll(w, 0, 400);                          // 0..3
@@ -102,7 +102,7 @@ class SendWindowTest {
 
     @Test
     void onTimeout_everythingInFlightIsResentInOrder() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         w.offer(st, new byte[400]);
         sendAll(w, 0, BIG);
@@ -114,7 +114,7 @@ class SendWindowTest {
 
     @Test
     void onAck_beyondWhatWasSent_isInvalid() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         w.offer(st, new byte[100]);
         sendAll(w, 0, BIG);
@@ -124,7 +124,7 @@ class SendWindowTest {
 
     @Test
     void close_finRidesOnTheLastDataSegment_streamDoneWhenEverySegmentAcked() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         w.offer(st, new byte[150]);
         w.close(st);
@@ -147,7 +147,7 @@ class SendWindowTest {
 
     @Test
     void close_afterTheDataWasCut_sendsAnEmptyFin() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         w.offer(st, new byte[100]);
         assertEquals(1, sendAll(w, 0, BIG).size());
@@ -163,7 +163,7 @@ class SendWindowTest {
 
     @Test
     void offer_afterClose_isRefused() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         w.close(st);
         assertThrows(IllegalStateException.class, () -> w.offer(st, new byte[1]));
@@ -171,7 +171,7 @@ class SendWindowTest {
 
     @Test
     void streams_takeTurnsOneSegmentEach_inOneSequenceSpace() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream a = w.open(10);
         SendStream b = w.open(20);
         SendStream c = w.open(30);
@@ -189,7 +189,7 @@ class SendWindowTest {
 
     @Test
     void cwnd_gatesTheWholeFlow_notEachStream() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream a = w.open(1);
         SendStream b = w.open(2);
         w.offer(a, new byte[1000]);
@@ -201,7 +201,7 @@ class SendWindowTest {
 
     @Test
     void onAck_reportsProgressAndCompletionPerStream() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream a = w.open(1);
         SendStream b = w.open(2);
         w.offer(a, new byte[200]);
@@ -220,7 +220,7 @@ class SendWindowTest {
 
     @Test
     void loss_isDetectedByLaterSegmentsOfOtherStreams() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream a = w.open(1);
         SendStream b = w.open(2);
         w.offer(a, new byte[100]);
@@ -237,7 +237,7 @@ class SendWindowTest {
 
     @Test
     void segments_carryTheOfferedBytes() {
-        SendWindow w = new SendWindow(MSS);
+        SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);
         byte[] a = new byte[130];
         byte[] b = new byte[90];
