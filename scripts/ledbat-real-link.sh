@@ -15,23 +15,16 @@
 # RTT_MS (0), JITTER_MS (0), LOSS_PCT (0): with any of them set, the router forwards through
 # scripts/delayline (TUN devices + policy routing; this kernel has no netem), RTT_MS/2 each way.
 set -euo pipefail
-
-if [[ $(id -u) -ne 0 ]]; then
-  echo "error: run as root (needs ip netns and tc)" >&2
-  exit 2
-fi
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/real-link-topology.sh
+source scripts/lib/real-link-topology.sh   # root check; RATE, RTT_MS, JITTER_MS, LOSS_PCT defaults
 JAR=${JAR:-application/target/node.jar}
 OUT=${OUT:-/tmp/ledbat-real-link-$(date +%Y%m%d-%H%M%S)}
 DURATION=${DURATION:-30}
 TCP_START=${TCP_START:-14}
 TCP_STOP=${TCP_STOP:-24}
-RATE=${RATE:-20mbit}
 PARALLEL=${PARALLEL:-1}
 LEDBAT_ARGS=${LEDBAT_ARGS:-}
-RTT_MS=${RTT_MS:-0}
-JITTER_MS=${JITTER_MS:-0}
-LOSS_PCT=${LOSS_PCT:-0}
 [[ -f $JAR ]] || { echo "error: $JAR not found; build it: mvn -B -q -pl ledbat install -DskipTests && mvn -B -q -pl application package -DskipTests" >&2; exit 2; }
 JAR=$(realpath "$JAR")
 if ! command -v iperf3 >/dev/null; then
@@ -41,8 +34,6 @@ mkdir -p "$OUT/log"
 rm -f "$OUT"/log/stream-*.csv "$OUT/log/start_epoch_ms" "$OUT/iperf3.json" "$OUT/tcp.csv"
 OUT=$(realpath "$OUT")
 
-# shellcheck source=lib/real-link-topology.sh
-source scripts/lib/real-link-topology.sh
 topology_up lb
 echo "topology up: sender 10.77.1.1 -> router (tbf $RATE, delay line RTT ${RTT_MS} ms, jitter ${JITTER_MS} ms, loss ${LOSS_PCT} %) -> receiver 10.77.2.1, $PING"
 

@@ -19,22 +19,15 @@
 # BG_TRANSPORT (ledbat | tcp), RATE (20mbit), FG_MIB (32), BG_MIB (256), BG_ALONE_S (20),
 # RTT_MS (0), JITTER_MS (0), LOSS_PCT (0): as in ledbat-real-link.sh (the userspace delay line).
 set -euo pipefail
-
-if [[ $(id -u) -ne 0 ]]; then
-  echo "error: run as root (needs ip netns and tc)" >&2
-  exit 2
-fi
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/real-link-topology.sh
+source scripts/lib/real-link-topology.sh   # root check; RATE, RTT_MS, JITTER_MS, LOSS_PCT defaults
 JAR=${JAR:-application/target/node.jar}
 OUT=${OUT:-/tmp/node-real-link-$(date +%Y%m%d-%H%M%S)}
 BG_TRANSPORT=${BG_TRANSPORT:-ledbat}
-RATE=${RATE:-20mbit}
 FG_MIB=${FG_MIB:-32}
 BG_MIB=${BG_MIB:-256}
 BG_ALONE_S=${BG_ALONE_S:-20}
-RTT_MS=${RTT_MS:-0}
-JITTER_MS=${JITTER_MS:-0}
-LOSS_PCT=${LOSS_PCT:-0}
 [[ $BG_TRANSPORT == ledbat || $BG_TRANSPORT == tcp ]] || { echo "error: BG_TRANSPORT must be ledbat or tcp, was '$BG_TRANSPORT'" >&2; exit 2; }
 [[ -f $JAR ]] || { echo "error: $JAR not found; build it: mvn -B -q install -DskipTests" >&2; exit 2; }
 JAR=$(realpath "$JAR")
@@ -42,8 +35,6 @@ mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 rm -rf "$OUT/data-a" "$OUT/data-b" "$OUT"/*.csv "$OUT"/*.out
 
-# shellcheck source=lib/real-link-topology.sh
-source scripts/lib/real-link-topology.sh
 topology_up nl
 echo "topology up: a 10.77.1.1 -> router (tbf $RATE, delay line RTT ${RTT_MS} ms) -> b 10.77.2.1, $PING"
 

@@ -63,7 +63,7 @@ def main(argv):
                     os.write(fd, pkt)
                 except OSError:
                     pass  # e.g. the device went away at shutdown
-        waits = [d.next_due() for d in fds.values() if d.next_due() is not None]
+        waits = [t for t in (d.next_due() for d in fds.values()) if t is not None]
         # poll rounds its timeout up to whole milliseconds: wake a millisecond early and poll
         # without blocking until the packet is due, so it leaves on time (not up to 1 ms late)
         timeout_ms = 100 if not waits else max(0, int((min(waits) - time.monotonic()) * 1000.0) - 1)

@@ -8,7 +8,17 @@
 # userspace delay line (scripts/delayline: TUN devices + policy routing; this kernel has no netem)
 # holding packets RTT_MS/2 each way. Sets PING (idle ping sender -> receiver) and registers a trap
 # that kills every pid in PIDS and removes the namespaces on exit. Needs OUT (for delayline.out).
+# Sourcing it checks that the script runs as root and sets the link's defaults: RATE (20mbit),
+# RTT_MS, JITTER_MS and LOSS_PCT (0).
 
+if [[ $(id -u) -ne 0 ]]; then
+  echo "error: run as root (needs ip netns and tc)" >&2
+  exit 2
+fi
+RATE=${RATE:-20mbit}
+RTT_MS=${RTT_MS:-0}
+JITTER_MS=${JITTER_MS:-0}
+LOSS_PCT=${LOSS_PCT:-0}
 PIDS=()
 
 topology_cleanup() {
@@ -20,10 +30,6 @@ topology_cleanup() {
 
 topology_up() {
   local prefix=$1 suffix=$$
-  RATE=${RATE:-20mbit}
-  RTT_MS=${RTT_MS:-0}
-  JITTER_MS=${JITTER_MS:-0}
-  LOSS_PCT=${LOSS_PCT:-0}
   S=$prefix-snd-$suffix; R=$prefix-rtr-$suffix; C=$prefix-rcv-$suffix
   trap topology_cleanup EXIT INT TERM
   for ns in $S $R $C; do ip netns add "$ns"; ip -n "$ns" link set lo up; done
