@@ -1,6 +1,5 @@
 package geoblocks.ledbat.component;
 
-import geoblocks.ledbat.core.ReceiveWindow;
 import geoblocks.ledbat.core.ReceiverFlow;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
@@ -11,7 +10,6 @@ final class InFlow {
     final NetAddress peer;
     final NetHeader replyHeader;
     final ReceiverFlow core;
-    final byte[] sackScratch = new byte[ReceiveWindow.MAX_SACK_BYTES];
 
     InFlow(NetAddress self, NetAddress peer, ReceiverFlow core) {
         this.peer = peer;

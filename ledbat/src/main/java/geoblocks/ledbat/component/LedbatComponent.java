@@ -67,6 +67,8 @@ public final class LedbatComponent extends ComponentDefinition {
     /** The receiving flow of the last data packet: consecutive packets mostly belong to one flow. */
     private InFlow lastIn;
     private final Deliveries deliveries = new Deliveries();
+    /** Where a receiving flow writes its SACK bitmap before it is copied into the ACK. */
+    private final byte[] sackScratch = new byte[ReceiveWindow.MAX_SACK_BYTES];
     private int nextStreamId;
     private int nextFlowId;
     private Object tickId;
@@ -244,8 +246,8 @@ public final class LedbatComponent extends ComponentDefinition {
         if (c.ackDue(o, p.ackNow(), settings.ackEvery)) {
             deliveries.peer = peer;
             c.flush(deliveries);
-            int sackLen = c.writeSack(r.sackScratch);
-            byte[] sack = sackLen == 0 ? NO_SACK : java.util.Arrays.copyOf(r.sackScratch, sackLen);
+            int sackLen = c.writeSack(sackScratch);
+            byte[] sack = sackLen == 0 ? NO_SACK : java.util.Arrays.copyOf(sackScratch, sackLen);
             trigger(new AckPacket(r.replyHeader, c.id(), c.next(), p.timestampMicros(), now - p.timestampMicros(),
                     (int) c.duplicates(), (int) c.outOfOrder(), sack), net);
             c.release();
