@@ -178,7 +178,7 @@ public final class GeoClient implements AutoCloseable {
             throws IOException {
         for (int failed = 1; ; failed++) {
             try {
-                return callOnce(region, failed == 1 ? op : ops.incrementAndGet(), request, progress, failed > 1);
+                return callOnce(region, op, request, progress);
             } catch (IOException e) {
                 if (!busyRetry.shouldRetry(e.getMessage(), failed)) {
                     throw e;
@@ -191,6 +191,8 @@ public final class GeoClient implements AutoCloseable {
                     throw e;
                 }
             }
+            op = ops.incrementAndGet();
+            request = withOp(request, op);
         }
     }
 
@@ -199,11 +201,8 @@ public final class GeoClient implements AutoCloseable {
         return retriedBusy.get();
     }
 
-    private Object callOnce(String region, long op, KompicsEvent request, Consumer<ClientPort.Progress> progress,
-            boolean again) throws IOException {
-        if (again) {
-            request = withOp(request, op);
-        }
+    private Object callOnce(String region, long op, KompicsEvent request, Consumer<ClientPort.Progress> progress)
+            throws IOException {
         Bridge b = bridges.get(region);
         if (b == null) {
             throw new IllegalArgumentException("unknown region '" + region + "'; known: " + bridges.keySet());

@@ -25,14 +25,15 @@ public final class LocalCluster implements AutoCloseable {
     private final Path configFile;
     private final List<String> jvmArgs;
     private final Map<String, Process> processes = new LinkedHashMap<>();
-    private final Map<String, Integer> httpPorts = new LinkedHashMap<>();
+    private final Map<String, Integer> httpPorts;
     /** "listening on" lines in each node's log when it was last started (logs are appended to). */
     private final Map<String, Integer> listenCountAtStart = new LinkedHashMap<>();
 
-    private LocalCluster(Path workDir, Path configFile, List<String> jvmArgs) {
+    private LocalCluster(Path workDir, Path configFile, List<String> jvmArgs, Map<String, Integer> httpPorts) {
         this.workDir = workDir;
         this.configFile = configFile;
         this.jvmArgs = jvmArgs;
+        this.httpPorts = httpPorts;
     }
 
     /** Writes the config and starts every node; returns once each one listens. */
@@ -49,16 +50,8 @@ public final class LocalCluster implements AutoCloseable {
         List<Integer> used = new ArrayList<>();
         Map<String, Integer> httpPorts = new LinkedHashMap<>();
         for (String r : REGIONS) {
-            int port;
-            do {
-                port = Ports.freePort(lo);
-            } while (used.contains(port));
-            used.add(port);
-            int http;
-            do {
-                http = Ports.freePort(lo);
-            } while (used.contains(http));
-            used.add(http);
+            int port = unusedPort(lo, used);
+            int http = unusedPort(lo, used);
             httpPorts.put(r, http);
             conf.append("    { id = ").append(r).append(", address = \"").append(lo.getHostAddress())
                     .append(':').append(port).append("\", http-port = ").append(http).append(" }\n");
@@ -66,8 +59,7 @@ public final class LocalCluster implements AutoCloseable {
         conf.append("  ]\n}\n").append(extraConfig).append('\n');
         Path cfg = workDir.resolve("cluster.conf");
         Files.writeString(cfg, conf);
-        LocalCluster c = new LocalCluster(workDir, cfg, jvmArgs);
-        c.httpPorts.putAll(httpPorts);
+        LocalCluster c = new LocalCluster(workDir, cfg, jvmArgs, httpPorts);
         try {
             for (String r : REGIONS) {
                 c.startNode(r);
@@ -80,6 +72,16 @@ public final class LocalCluster implements AutoCloseable {
             throw e;
         }
         return c;
+    }
+
+    /** A free port on {@code lo} not in {@code used} (the cluster's ports so far), added to it. */
+    private static int unusedPort(InetAddress lo, List<Integer> used) {
+        int port;
+        do {
+            port = Ports.freePort(lo);
+        } while (used.contains(port));
+        used.add(port);
+        return port;
     }
 
     /** The port of {@code region}'s HTTP server (dashboard, /metrics) on loopback. */

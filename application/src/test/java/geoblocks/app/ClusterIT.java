@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -39,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterIT {
     @TempDir
     static Path work;
+    static ItSupport.Nodes nodes;
     static LocalCluster cluster;
     static GeoClient client;
     /** A copy in the EU and never two copies in one zone: from seoul that is seoul + dublin, not seoul + mumbai. */
@@ -52,18 +52,16 @@ class ClusterIT {
     @BeforeAll
     static void start() throws Exception {
         assertTrue(Files.isRegularFile(Path.of(System.getProperty("geoblocks.nodeJar"))), "node.jar must be built");
-        cluster = LocalCluster.start(work.resolve("cluster"), true, List.of("-Xmx256m"), PLACEMENT);
-        client = GeoClient.start(AppConfig.load(cluster.configFile()), 20_000);
+        nodes = ItSupport.Nodes.start(work.resolve("cluster"), true, PLACEMENT, 20_000);
+        cluster = nodes.cluster();
+        client = nodes.client();
         awaitAllUp();
     }
 
     @AfterAll
     static void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (nodes != null) {
+            nodes.close();
         }
     }
 
@@ -78,11 +76,7 @@ class ClusterIT {
     }
 
     static Path file(String name, long size, long seed) throws IOException {
-        byte[] data = new byte[(int) size];
-        new Random(seed).nextBytes(data);
-        Path p = work.resolve(name);
-        Files.write(p, data);
-        return p;
+        return ItSupport.randomFile(work, name, (int) size, seed);
     }
 
     @Test

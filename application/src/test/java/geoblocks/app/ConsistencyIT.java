@@ -38,44 +38,47 @@ class ConsistencyIT {
     private static final int SIZE = 2_000_000;
     @TempDir
     static Path work;
+    static ItSupport.Nodes nodes;
     static LocalCluster cluster;
     static GeoClient client;
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = LocalCluster.start(work.resolve("cluster"), true, List.of("-Xmx256m"),
-                "geoblocks.node { rpc-timeout = 5 s }");
-        client = GeoClient.start(AppConfig.load(cluster.configFile()), 30_000);
-        ItSupport.awaitAllUp(client, 30);
+        nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true, "geoblocks.node { rpc-timeout = 5 s }", 30_000, 30);
+        cluster = nodes.cluster();
+        client = nodes.client();
     }
 
     @AfterAll
     static void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (nodes != null) {
+            nodes.close();
         }
     }
 
-    /** Runs two writes as close to the same moment as two threads allow. */
+    /** Runs two puts of {@code name} (at {@code regionA} and {@code regionB}) as close to the same moment as two threads allow. */
     private static List<CompletableFuture<ClientPort.Written>> race(String regionA, Path fileA, String regionB,
             Path fileB, String name, boolean ifAbsent) {
+        return race(() -> client.write(regionA, fileA, null, name, "local", 1 << 20, "all", ifAbsent, null),
+                () -> client.write(regionB, fileB, null, name, "local", 1 << 20, "all", ifAbsent, null));
+    }
+
+    /** Runs the writes as close to the same moment as their threads allow; their results in order. */
+    private static List<CompletableFuture<ClientPort.Written>> race(Write... writes) {
         CountDownLatch go = new CountDownLatch(1);
-        List<CompletableFuture<ClientPort.Written>> both = new ArrayList<>();
-        for (String[] w : new String[][] {{regionA, fileA.toString()}, {regionB, fileB.toString()}}) {
-            both.add(CompletableFuture.supplyAsync(() -> {
+        List<CompletableFuture<ClientPort.Written>> all = new ArrayList<>();
+        for (Write w : writes) {
+            all.add(CompletableFuture.supplyAsync(() -> {
                 try {
                     go.await();
-                    return client.write(w[0], Path.of(w[1]), null, name, "local", 1 << 20, "all", ifAbsent, null);
+                    return w.run();
                 } catch (IOException | InterruptedException e) {
                     throw new java.util.concurrent.CompletionException(e);
                 }
             }));
         }
         go.countDown();
-        return both;
+        return all;
     }
 
     private static String head(String region, String name) {
@@ -88,6 +91,15 @@ class ConsistencyIT {
 
     private static boolean everyRegionHasHead(String name, String expected) {
         return LocalCluster.REGIONS.stream().allMatch(r -> head(r, name).equals(expected));
+    }
+
+    /** Whether {@code from}'s node currently sees {@code peer} up (measures an RTT to it), or down. */
+    private static boolean sees(String from, String peer, boolean up) {
+        try {
+            return client.status(from).peers().stream().anyMatch(p -> p.region().equals(peer) && (p.rttMs() >= 0) == up);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @Test
@@ -155,26 +167,11 @@ class ConsistencyIT {
             Path first = ItSupport.randomFile(work, name + "-1", 100_000, 500 + round);
             Path second = ItSupport.randomFile(work, name + "-2", 100_000, 600 + round);
             client.put("dublin", first, name, "local", 1 << 20, null);
-            CountDownLatch go = new CountDownLatch(1);
-            CompletableFuture<ClientPort.Written> put = CompletableFuture.supplyAsync(() -> {
-                try {
-                    go.await();
-                    return client.write("dublin", second, null, name, "local", 1 << 20, "all", false, null);
-                } catch (IOException | InterruptedException e) {
-                    throw new java.util.concurrent.CompletionException(e);
-                }
-            });
-            CompletableFuture<ClientPort.Written> rm = CompletableFuture.supplyAsync(() -> {
-                try {
-                    go.await();
-                    return client.remove("mumbai", name);
-                } catch (IOException | InterruptedException e) {
-                    throw new java.util.concurrent.CompletionException(e);
-                }
-            });
-            go.countDown();
-            Version vp = Version.parse(put.get(60, TimeUnit.SECONDS).version());
-            Version vd = Version.parse(rm.get(60, TimeUnit.SECONDS).version());
+            List<CompletableFuture<ClientPort.Written>> putAndRm = race(
+                    () -> client.write("dublin", second, null, name, "local", 1 << 20, "all", false, null),
+                    () -> client.remove("mumbai", name));
+            Version vp = Version.parse(putAndRm.get(0).get(60, TimeUnit.SECONDS).version());
+            Version vd = Version.parse(putAndRm.get(1).get(60, TimeUnit.SECONDS).version());
             Version winner = vp.compareTo(vd) > 0 ? vp : vd;
             ItSupport.await(10, name + " converged", () -> everyRegionHasHead(name, winner.id()));
             for (String r : LocalCluster.REGIONS) {
@@ -199,13 +196,7 @@ class ConsistencyIT {
         }
         cluster.pause("saopaulo");
         try {
-            ItSupport.await(30, "seoul sees saopaulo down", () -> {
-                try {
-                    return client.status("seoul").peers().stream().anyMatch(p -> p.region().equals("saopaulo") && p.rttMs() < 0);
-                } catch (IOException e) {
-                    return false;
-                }
-            });
+            ItSupport.await(30, "seoul sees saopaulo down", () -> sees("seoul", "saopaulo", false));
             Path in = ItSupport.randomFile(work, "while-frozen", 200_000, 7);
             ClientPort.Written w = client.write("seoul", in, null, "while-frozen", "local", 1 << 20, "all", false, null);
             assertTrue(w.info().contains("not yet at [saopaulo]"), w.info());
@@ -242,13 +233,7 @@ class ConsistencyIT {
         }
         cluster.startNode("mumbai");
         cluster.awaitListening("mumbai");
-        ItSupport.await(30, "seoul sees mumbai up", () -> {
-            try {
-                return client.status("seoul").peers().stream().anyMatch(p -> p.region().equals("mumbai") && p.rttMs() >= 0);
-            } catch (IOException e) {
-                return false;
-            }
-        });
+        ItSupport.await(30, "seoul sees mumbai up", () -> sees("seoul", "mumbai", true));
         IOException refused = assertThrows(IOException.class,
                 () -> client.write("seoul", in, null, n, "local", 1 << 20, "all", true, null));
         assertTrue(refused.getMessage().contains("already exists") || refused.getMessage().contains("cannot decide creates yet"),
@@ -287,11 +272,11 @@ class ConsistencyIT {
                 + " %.0f ms; --if-absent owned by saopaulo (RTT 298 ms) %.0f ms%n", median(plain), median(local), median(remote));
     }
 
-    private interface Put {
+    private interface Write {
         ClientPort.Written run() throws IOException;
     }
 
-    private static double timed(Put p) throws IOException {
+    private static double timed(Write p) throws IOException {
         long t0 = System.nanoTime();
         p.run();
         return (System.nanoTime() - t0) / 1e6;

@@ -38,6 +38,7 @@ class DashboardIT {
     private static final int BLOCK = 65536;
     @TempDir
     static Path work;
+    static ItSupport.Nodes nodes;
     static LocalCluster cluster;
     static GeoClient client;
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -45,18 +46,15 @@ class DashboardIT {
     @BeforeAll
     static void start() throws Exception {
         installTools();
-        cluster = LocalCluster.start(work.resolve("cluster"), true, List.of("-Xmx256m"), "");
-        client = GeoClient.start(AppConfig.load(cluster.configFile()), 20_000);
-        ItSupport.awaitAllUp(client, 30);
+        nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true, "", 20_000, 30);
+        cluster = nodes.cluster();
+        client = nodes.client();
     }
 
     @AfterAll
     static void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (nodes != null) {
+            nodes.close();
         }
     }
 

@@ -49,26 +49,24 @@ import se.sics.kompics.network.Transport;
 class FaultIT {
     @TempDir
     static Path work;
+    static ItSupport.Nodes nodes;
     static LocalCluster cluster;
     static GeoClient client;
     static AppConfig config;
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = LocalCluster.start(work.resolve("cluster"), false, List.of("-Xmx256m"),
-                "geoblocks.node { scrub-rate = 64 MiB, scrub-pass-interval = 1 s, replace-after = 3 s }");
-        config = AppConfig.load(cluster.configFile());
-        client = GeoClient.start(config, 20_000);
-        awaitAllUp();
+        nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), false,
+                "geoblocks.node { scrub-rate = 64 MiB, scrub-pass-interval = 1 s, replace-after = 3 s }", 20_000, 60);
+        cluster = nodes.cluster();
+        client = nodes.client();
+        config = nodes.config();
     }
 
     @AfterAll
     static void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (nodes != null) {
+            nodes.close();
         }
     }
 

@@ -5,12 +5,58 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
 
 /** Helpers the end-to-end tests against a LocalCluster share. */
 final class ItSupport {
     private ItSupport() {}
+
+    /**
+     * The end-to-end tests' fixture: four node processes on loopback (a {@link LocalCluster}, 256 MiB
+     * heap each) and one {@link GeoClient} on them. Started in {@code @BeforeAll}, closed in
+     * {@code @AfterAll}; a start that fails part way closes what it started.
+     */
+    record Nodes(LocalCluster cluster, AppConfig config, GeoClient client) implements AutoCloseable {
+        /**
+         * Starts the nodes in {@code dir} (emulated WAN when {@code wan}, {@code extraConfig} appended to
+         * their config) and a client whose requests time out after {@code timeoutMs}.
+         */
+        static Nodes start(Path dir, boolean wan, String extraConfig, long timeoutMs) throws IOException {
+            LocalCluster cluster = LocalCluster.start(dir, wan, List.of("-Xmx256m"), extraConfig);
+            try {
+                AppConfig config = AppConfig.load(cluster.configFile());
+                return new Nodes(cluster, config, GeoClient.start(config, timeoutMs));
+            } catch (RuntimeException e) {
+                cluster.close();
+                throw e;
+            }
+        }
+
+        /** As {@link #start}, then waits up to {@code upSeconds} until every node measures every peer. */
+        static Nodes startAllUp(Path dir, boolean wan, String extraConfig, long timeoutMs, int upSeconds)
+                throws IOException, InterruptedException {
+            Nodes n = start(dir, wan, extraConfig, timeoutMs);
+            try {
+                awaitAllUp(n.client, upSeconds);
+            } catch (InterruptedException | RuntimeException | Error e) {
+                n.close();
+                throw e;
+            }
+            return n;
+        }
+
+        /** Closes the client, then stops the nodes. */
+        @Override
+        public void close() {
+            try {
+                client.close();
+            } finally {
+                cluster.close();
+            }
+        }
+    }
 
     /** Polls {@code done} until it holds; fails the test after {@code seconds}. */
     static void await(int seconds, String what, BooleanSupplier done) throws InterruptedException {

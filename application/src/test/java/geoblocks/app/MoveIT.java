@@ -32,23 +32,21 @@ class MoveIT {
     private static final int BLOCK = 65536;
     @TempDir
     static Path work;
+    static ItSupport.Nodes nodes;
     static LocalCluster cluster;
     static GeoClient client;
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = LocalCluster.start(work.resolve("cluster"), false, List.of("-Xmx256m"), "");
-        client = GeoClient.start(AppConfig.load(cluster.configFile()), 20_000);
-        ItSupport.awaitAllUp(client, 30);
+        nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), false, "", 20_000, 30);
+        cluster = nodes.cluster();
+        client = nodes.client();
     }
 
     @AfterAll
     static void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (nodes != null) {
+            nodes.close();
         }
     }
 

@@ -181,11 +181,9 @@ public final class NodeMetrics implements MultiCollector {
         }
     }
 
+    /** A gauge family; {@code unit} may be null (none), as the builder's default is. */
     private static GaugeSnapshot gauge(String name, String help, Unit unit, List<GaugeDataPointSnapshot> points) {
-        GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help);
-        if (unit != null) {
-            b.unit(unit);
-        }
+        GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help).unit(unit);
         points.forEach(b::dataPoint);
         return b.build();
     }
@@ -195,10 +193,7 @@ public final class NodeMetrics implements MultiCollector {
     }
 
     private static CounterSnapshot counter(String name, String help, Unit unit, List<CounterDataPointSnapshot> points) {
-        CounterSnapshot.Builder b = CounterSnapshot.builder().name(name).help(help);
-        if (unit != null) {
-            b.unit(unit);
-        }
+        CounterSnapshot.Builder b = CounterSnapshot.builder().name(name).help(help).unit(unit);
         points.forEach(b::dataPoint);
         return b.build();
     }

@@ -105,12 +105,14 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--work-dir", paramLabel = "DIR", description = "Local cluster's data and node logs (default: a temp dir, deleted after).")
     Path workDir;
 
-
     @Option(names = "--keep-files", description = "With --config: leave the test's files in the cluster (default: delete them after the check).")
     boolean keepFiles;
 
     @Override
     public Integer call() throws Exception {
+        if (busyRetries < 0) { // before a local cluster starts
+            throw new IllegalArgumentException("--busy-retries must be >= 0, was " + busyRetries);
+        }
         LoadSettings s = settings();
         Path work = workDir != null ? workDir : Files.createTempDirectory("geoblocks-load-");
         PrintStream out = System.out;
@@ -128,9 +130,6 @@ public final class LoadCommand implements Callable<Integer> {
                 cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm, network.config());
                 cfg = AppConfig.load(cluster.configFile());
                 out.printf("network: %s%n", geoblocks.app.host.NetworkChoice.of(cfg).describe(cfg.cluster().regions().values().iterator().next()));
-            }
-            if (busyRetries < 0) {
-                throw new IllegalArgumentException("--busy-retries must be >= 0, was " + busyRetries);
             }
             AppConfig withRetries = new AppConfig(com.typesafe.config.ConfigFactory.parseMap(
                     java.util.Map.of("geoblocks.client.busy-retries", busyRetries)).withFallback(cfg.config()),

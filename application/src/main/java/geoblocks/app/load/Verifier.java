@@ -76,7 +76,6 @@ final class Verifier {
                 Replicas.Expected.of(ordered), bytes.get(), (System.nanoTime() - t0) / 1e9);
     }
 
-    /** Null when {@code f} came back intact; else "corrupt: ..." or why it could not be read. */
     /** Rounds over every region before a file counts as lost, and the pause between them. */
     static final int ROUNDS = 3;
     static final long ROUND_PAUSE_MS = 5_000;
@@ -109,6 +108,7 @@ final class Verifier {
         return problem + " (in each of " + ROUNDS + " rounds)";
     }
 
+    /** One round: null when {@code f} came back intact; else "corrupt: ..." or why it could not be read. */
     private static String checkOnce(GeoClient client, AckedFiles.File f, int i, List<String> regions,
             Map<String, Manifest> manifests, List<String> errors) {
         for (int k = 0; k < regions.size(); k++) {
