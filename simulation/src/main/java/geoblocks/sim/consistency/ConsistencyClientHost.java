@@ -5,6 +5,7 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.wire.FileOp.VersionEntry;
 import geoblocks.net.NetAddress;
+import geoblocks.sim.harness.Content;
 import geoblocks.sim.harness.SimRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,7 +97,7 @@ public final class ConsistencyClientHost extends ComponentDefinition {
             current = init.script.get(next++);
             op++;
             switch (current.kind()) {
-                case PUT, CREATE -> submit(new ClientPort.Put(op, null, SimContent.source(current.key(), current.size()),
+                case PUT, CREATE -> submit(new ClientPort.Put(op, null, Content.source(current.key(), current.size()),
                         current.name(), current.policy(), ConsistencyNodes.BLOCK, "all", current.kind() == Step.Kind.CREATE));
                 case DELETE -> submit(new ClientPort.Delete(op, current.name()));
                 case READ -> read(current.name(), "read");
@@ -127,7 +128,7 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         checkingAt = remoteRegion;
         op++;
         calledMs = now();
-        trigger(new ClientPort.Get(op, checking[0], null, SimContent.check(Long.parseLong(checking[2])), checking[1]),
+        trigger(new ClientPort.Get(op, checking[0], null, Content.failing(Long.parseLong(checking[2])), checking[1]),
                 remote);
     }
 
