@@ -2,6 +2,7 @@ package geoblocks.app.load;
 
 import geoblocks.app.GeoClient;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.sim.harness.Content;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;

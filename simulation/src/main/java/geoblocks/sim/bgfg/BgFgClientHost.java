@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.bgfg.BgFgBoard.Phase;
+import geoblocks.sim.harness.Content;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
@@ -75,11 +76,11 @@ public final class BgFgClientHost extends ComponentDefinition {
         Phase p = BgFgBoard.phase();
         if (busyOp < 0 && p == Phase.PUT_FG) {
             busyOp = ++nextOp;
-            trigger(new ClientPort.Put(busyOp, null, new PatternSource(init.seed, init.fgBytes), init.fgName, "local",
+            trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(init.seed, 0), init.fgBytes), init.fgName, "local",
                     init.blockSize, FileOp.ACK_ALL, false), client);
         } else if (busyOp < 0 && p == Phase.PUT_BG) {
             busyOp = ++nextOp;
-            trigger(new ClientPort.Put(busyOp, null, new PatternSource(init.seed + 1, init.bgBytes), init.bgName,
+            trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(init.seed, 1), init.bgBytes), init.bgName,
                     "localclosest", init.blockSize, FileOp.ACK_LOCAL, false), client);
         } else if (!statPending && p.compareTo(Phase.WARMUP) >= 0 && p != Phase.DONE && now() - lastStatMs >= 500) {
             statPending = true;

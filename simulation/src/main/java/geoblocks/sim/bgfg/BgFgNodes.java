@@ -1,14 +1,12 @@
 package geoblocks.sim.bgfg;
 
 import geoblocks.blockstore.component.NodeParent;
-import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
+import geoblocks.sim.harness.ProductionNode;
 import geoblocks.sim.tcp.TcpTransport;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import se.sics.kompics.ComponentDefinition;
@@ -40,21 +38,16 @@ public final class BgFgNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            try {
-                NodeParent.NodeInit node = new NodeParent.NodeInit(region, NodeFactory.cluster(regions),
-                        NodeSettings.defaults().withBackgroundTransport(backgroundTransport), new MemoryBlockStorage(),
-                        new ManifestStore(new MemoryBlockStorage()), seed);
-                Map<NetAddress, String> peers = new LinkedHashMap<>();
-                regions.forEach((r, a) -> {
-                    if (!r.equals(region)) {
-                        peers.put(NetAddress.parse(a), r);
-                    }
-                });
-                return new NodeHost.HostInit(node,
-                        new TcpTransport.TcpTransportInit(self, region, peers, tcpCc, MSS, INITIAL_WINDOW), far);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            NodeParent.NodeInit node = ProductionNode.nodeInit(region, regions,
+                    NodeSettings.defaults().withBackgroundTransport(backgroundTransport), new MemoryBlockStorage(), seed);
+            Map<NetAddress, String> peers = new LinkedHashMap<>();
+            regions.forEach((r, a) -> {
+                if (!r.equals(region)) {
+                    peers.put(NetAddress.parse(a), r);
+                }
+            });
+            return new NodeHost.HostInit(node,
+                    new TcpTransport.TcpTransportInit(self, region, peers, tcpCc, MSS, INITIAL_WINDOW), far);
         }
     }
 

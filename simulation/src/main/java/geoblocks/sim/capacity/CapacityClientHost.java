@@ -5,6 +5,7 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
+import geoblocks.sim.harness.Content;
 import geoblocks.sim.harness.SimRegistry;
 import java.util.List;
 import se.sics.kompics.Channel;
@@ -66,11 +67,12 @@ public final class CapacityClientHost extends ComponentDefinition {
         op = next;
         startedMs = System.currentTimeMillis();
         opId++;
+        long key = Content.key(init.seed, op.file());
         if (op.upload()) {
-            trigger(new ClientPort.Put(opId, null, Content.source(init.seed, op.file(), init.fileBytes), op.name(),
-                    init.policy, init.blockBytes), client);
+            trigger(new ClientPort.Put(opId, null, Content.source(key, init.fileBytes), op.name(), init.policy,
+                    init.blockBytes), client);
         } else {
-            trigger(new ClientPort.Get(opId, op.name(), null, new Content.Check(init.seed, op.file())), client);
+            trigger(new ClientPort.Get(opId, op.name(), null, Content.failing(key)), client);
         }
     }
 

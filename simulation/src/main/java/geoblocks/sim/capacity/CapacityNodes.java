@@ -1,14 +1,12 @@
 package geoblocks.sim.capacity;
 
 import geoblocks.blockstore.component.NodeParent;
-import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
+import geoblocks.sim.harness.ProductionNode;
 import geoblocks.sim.placement.PlacementNodes;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,27 +23,17 @@ public final class CapacityNodes {
 
     /** A geoblocks node whose block store holds {@code capacityBytes} and keeps {@code reserveBytes} free. */
     public record Node(String region, Map<String, String> regions, long seed, int run, long capacityBytes,
-            long reserveBytes, String placementConf) implements NodeFactory {
+            long reserveBytes, String placementConf) implements ProductionNode {
         public Node {
             regions = new LinkedHashMap<>(regions);
         }
 
         @Override
-        public Class<? extends ComponentDefinition> component() {
-            return NodeParent.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            try {
-                MemoryBlockStorage blocks = new MemoryBlockStorage(capacityBytes, reserveBytes);
-                CapacityBoard.store(run, region, blocks);
-                return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), noScrub(), blocks,
-                        new ManifestStore(new MemoryBlockStorage()), seed)
-                        .withPolicies(PlacementNodes.policies(placementConf, regions.keySet()));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public NodeParent.NodeInit init(NetAddress self) {
+            MemoryBlockStorage blocks = new MemoryBlockStorage(capacityBytes, reserveBytes);
+            CapacityBoard.store(run, region, blocks);
+            return ProductionNode.nodeInit(region, regions, noScrub(), blocks, seed)
+                    .withPolicies(PlacementNodes.policies(placementConf, regions.keySet()));
         }
     }
 

@@ -40,8 +40,7 @@ final class BackgroundVsForegroundOptions {
             p = p.scaled(scale);
         }
         if (warmupS != null) {
-            p = new BackgroundVsForeground.Params(p.seed(), p.rateMbps(), p.bufferMs(), p.from(), p.to(), p.rttMs(),
-                    p.fgBytes(), p.bgBytes(), p.blockSize(), warmupS, p.tcpCc(), p.backgrounds());
+            p = p.withWarmupS(warmupS);
         }
         return p;
     }

@@ -5,6 +5,7 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.wire.FileOp.VersionEntry;
 import geoblocks.net.NetAddress;
+import geoblocks.sim.harness.Content;
 import geoblocks.sim.harness.SimRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,15 +45,14 @@ public final class ConsistencyClientHost extends ComponentDefinition {
     private final Positive<ClientPort> remote;
     private final String remoteRegion;
     private final List<String> out;
-    private final List<String[]> written = new ArrayList<>(); // name, version, key, size of acknowledged puts
+    private final List<Acked> written = new ArrayList<>();
     private int next;
     private int verified;
     private long op;
     private long calledMs;
     private Step current;
     private String readWhy;
-    private String[] checking;
-    private String checkingAt;
+    private Acked checking;
 
     public ConsistencyClientHost(ClientInit init) {
         this.init = init;
@@ -96,7 +96,7 @@ public final class ConsistencyClientHost extends ComponentDefinition {
             current = init.script.get(next++);
             op++;
             switch (current.kind()) {
-                case PUT, CREATE -> submit(new ClientPort.Put(op, null, SimContent.source(current.key(), current.size()),
+                case PUT, CREATE -> submit(new ClientPort.Put(op, null, Content.source(current.key(), current.size()),
                         current.name(), current.policy(), ConsistencyNodes.BLOCK, "all", current.kind() == Step.Kind.CREATE));
                 case DELETE -> submit(new ClientPort.Delete(op, current.name()));
                 case READ -> read(current.name(), "read");
@@ -124,10 +124,9 @@ public final class ConsistencyClientHost extends ComponentDefinition {
             return;
         }
         checking = written.get(verified++);
-        checkingAt = remoteRegion;
         op++;
         calledMs = now();
-        trigger(new ClientPort.Get(op, checking[0], null, SimContent.check(Long.parseLong(checking[2])), checking[1]),
+        trigger(new ClientPort.Get(op, checking.name(), null, Content.failing(checking.key()), checking.version()),
                 remote);
     }
 
@@ -142,8 +141,8 @@ public final class ConsistencyClientHost extends ComponentDefinition {
             return;
         }
         if (checking != null) {
-            out.add("G|" + init.region + "|" + checkingAt + "|" + checking[0] + "|" + checking[1] + "|" + r.ok() + "|"
-                    + (r.ok() ? "" : r.error().replace('|', '/')));
+            out.add("G|" + init.region + "|" + remoteRegion + "|" + checking.name() + "|" + checking.version() + "|"
+                    + r.ok() + "|" + (r.ok() ? "" : r.error().replace('|', '/')));
             checking = null;
             verifyNext();
             return;
@@ -155,7 +154,7 @@ public final class ConsistencyClientHost extends ComponentDefinition {
                 + version + "|" + s.key() + "|" + (r.ok() ? "" : r.error().replace('|', '/')));
         if (r.ok()) {
             if (s.kind() != Step.Kind.DELETE) {
-                written.add(new String[] {s.name(), version, String.valueOf(s.key()), String.valueOf(s.size())});
+                written.add(new Acked(s.name(), version, s.key()));
             }
             read(s.name(), "ryw:" + version);
             return;
@@ -187,6 +186,9 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         }
         return s.kind() == Step.Kind.CREATE ? "refused" : "failed";
     }
+
+    /** An acknowledged put or create: the version it made and the key of its content. */
+    private record Acked(String name, String version, long key) {}
 
     static final class Go extends Timeout {
         Go(ScheduleTimeout st) {

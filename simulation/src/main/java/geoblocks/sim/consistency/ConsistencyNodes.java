@@ -6,8 +6,7 @@ import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import geoblocks.sim.harness.ProductionNode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,14 +30,9 @@ public final class ConsistencyNodes {
 
     /** A geoblocks node whose wall clock is off by {@code clockOffsetMs}; superseded versions kept {@code retentionMs}. */
     public record Node(String region, Map<String, String> regions, long seed, long clockOffsetMs, long retentionMs)
-            implements NodeFactory {
+            implements ProductionNode {
         public Node {
             regions = new LinkedHashMap<>(regions);
-        }
-
-        @Override
-        public Class<? extends ComponentDefinition> component() {
-            return NodeParent.class;
         }
 
         /**
@@ -52,17 +46,13 @@ public final class ConsistencyNodes {
         }
 
         @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            try {
-                ManifestStore manifests = new ManifestStore(new MemoryBlockStorage());
-                MemoryBlockStorage blocks = new MemoryBlockStorage();
-                STORES.put(region, manifests);
-                BLOCKS.put(region, blocks);
-                NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs, retentionMs, 1000, clockOffsetMs);
-                return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), settings, blocks, manifests, seed);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public NodeParent.NodeInit init(NetAddress self) {
+            ManifestStore manifests = ProductionNode.memoryManifests();
+            MemoryBlockStorage blocks = new MemoryBlockStorage();
+            STORES.put(region, manifests);
+            BLOCKS.put(region, blocks);
+            NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs, retentionMs, 1000, clockOffsetMs);
+            return ProductionNode.nodeInit(region, regions, settings, blocks, manifests, seed);
         }
     }
 

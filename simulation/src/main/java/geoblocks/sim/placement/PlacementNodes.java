@@ -1,15 +1,13 @@
 package geoblocks.sim.placement;
 
 import geoblocks.blockstore.component.NodeParent;
-import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.placement.PlacementSettings;
 import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import geoblocks.sim.harness.ProductionNode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,13 +18,12 @@ import se.sics.kompics.Init;
 public final class PlacementNodes {
     private PlacementNodes() {}
 
-
     /**
      * A geoblocks node (the production {@link NodeParent}) for {@code region}, with the placement
      * policies of {@code placementConf} (HOCON with geoblocks.placement; "" for the built-in ones).
      */
     public record Node(String region, Map<String, String> regions, long seed, int run, String placementConf)
-            implements NodeFactory {
+            implements ProductionNode {
         public Node {
             regions = new LinkedHashMap<>(regions);
         }
@@ -36,20 +33,11 @@ public final class PlacementNodes {
         }
 
         @Override
-        public Class<? extends ComponentDefinition> component() {
-            return NodeParent.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            try {
-                MemoryBlockStorage blocks = new MemoryBlockStorage();
-                PlacementBoard.store(run, blocks);
-                return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), NodeSettings.defaults(), blocks,
-                        new ManifestStore(new MemoryBlockStorage()), seed).withPolicies(policies(placementConf, regions.keySet()));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public NodeParent.NodeInit init(NetAddress self) {
+            MemoryBlockStorage blocks = new MemoryBlockStorage();
+            PlacementBoard.store(run, blocks);
+            return ProductionNode.nodeInit(region, regions, NodeSettings.defaults(), blocks, seed)
+                    .withPolicies(policies(placementConf, regions.keySet()));
         }
     }
 

@@ -9,6 +9,7 @@ import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
+import geoblocks.sim.harness.ProductionNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -51,21 +52,15 @@ public final class RepairNodes {
                 regions.get(0), 1_700_000_000_000L, refs);
     }
 
-
     /** A geoblocks node (the production {@link NodeParent}); {@code holds}: it has the file's blocks. */
     public record Node(String region, Map<String, String> regions, long seed, boolean holds, String transport)
-            implements NodeFactory {
+            implements ProductionNode {
         public Node {
             regions = new LinkedHashMap<>(regions);
         }
 
         @Override
-        public Class<? extends ComponentDefinition> component() {
-            return NodeParent.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
+        public NodeParent.NodeInit init(NetAddress self) {
             try {
                 Manifest m = manifest(seed, List.copyOf(regions.keySet()));
                 MemoryBlockStorage blocks = new MemoryBlockStorage();
@@ -75,10 +70,10 @@ public final class RepairNodes {
                     }
                 }
                 STORES.put(region, blocks);
-                ManifestStore manifests = new ManifestStore(new MemoryBlockStorage());
+                ManifestStore manifests = ProductionNode.memoryManifests();
                 manifests.save(m);
-                return new NodeParent.NodeInit(region, NodeFactory.cluster(regions),
-                        NodeSettings.defaults().withBackgroundTransport(transport), blocks, manifests, seed);
+                return ProductionNode.nodeInit(region, regions, NodeSettings.defaults().withBackgroundTransport(transport),
+                        blocks, manifests, seed);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -63,7 +63,7 @@ public final class RepairProbeHost extends ComponentDefinition {
             Manifest m = RepairNodes.manifest(init.seed, List.copyOf(init.regions.keySet()));
             for (Map.Entry<String, BlockStorage> e : RepairNodes.STORES.entrySet()) {
                 for (int i = 0; i < RepairNodes.BLOCKS; i++) {
-                    SimRegistry.extraRecords().add("block " + e.getKey() + " " + i + " " + intact(e.getValue(), m, i));
+                    SimRegistry.extraRecords().add("block " + e.getKey() + " " + i + " " + intact(e.getValue(), m, i, init.seed));
                 }
             }
             long req = 0;
@@ -104,17 +104,13 @@ public final class RepairProbeHost extends ComponentDefinition {
         }
     }
 
-    private static boolean intact(BlockStorage store, Manifest m, int i) {
+    private static boolean intact(BlockStorage store, Manifest m, int i, long seed) {
         try {
             Block b = store.get(m.blockId(i));
-            return b.crc() == m.blocks().get(i).crc() && Arrays.equals(b.data(), RepairNodes.block(seedOf(m), i));
+            return b.crc() == m.blocks().get(i).crc() && Arrays.equals(b.data(), RepairNodes.block(seed, i));
         } catch (IOException e) {
             return false;
         }
-    }
-
-    private static long seedOf(Manifest m) {
-        return Long.parseUnsignedLong(m.fileId().substring(1), 16);
     }
 
     static final class Check extends Timeout {

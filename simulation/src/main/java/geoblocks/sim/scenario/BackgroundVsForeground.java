@@ -107,6 +107,11 @@ public final class BackgroundVsForeground {
                     backgrounds);
         }
 
+        public Params withWarmupS(double w) {
+            return new Params(seed, rateMbps, bufferMs, from, to, rttMs, fgBytes, bgBytes, blockSize, w, tcpCc,
+                    backgrounds);
+        }
+
         public Params withBackgrounds(List<String> b) {
             return new Params(seed, rateMbps, bufferMs, from, to, rttMs, fgBytes, bgBytes, blockSize, warmupS, tcpCc, b);
         }

@@ -125,6 +125,27 @@ public final class Placement {
     }
 
     /**
+     * Slot {@code k}'s cluster in {@code net}: the node of each region at {@code ip(k, i, 1)}, each
+     * region's LAN and the paths between the regions (tagged {@code "seoul#k"}, so slots share no
+     * link). Returns the cluster: region -> "ip:47000".
+     */
+    static Map<String, String> slotCluster(NetworkSpec.Builder net, int k) {
+        Map<String, String> regions = new LinkedHashMap<>();
+        for (int i = 0; i < REGIONS.size(); i++) {
+            String r = REGIONS.get(i);
+            regions.put(r, ip(k, i, 1) + ":47000");
+            net.host(ip(k, i, 1), r + "#" + k);
+            net.lan(r + "#" + k, new LinkSpec(Math.round(LAN_MBPS * 1e6), 1L << 40));
+            for (String o : REGIONS) {
+                if (!o.equals(r)) {
+                    net.path(r + "#" + k, o + "#" + k, new LinkSpec(Math.round(mbps(r, o) * 1e6), 1L << 40));
+                }
+            }
+        }
+        return regions;
+    }
+
+    /**
      * One simulation for every slot: each slot has its own four nodes, two clients and links
      * (regions tagged {@code "seoul#k"}), so slots never share bandwidth; they take turns
      * ({@code PlacementBoard}), so their transfers never overlap either.
@@ -137,18 +158,7 @@ public final class Placement {
         for (Slot slot : slots) {
             int k = slot.index();
             Experiment e = slot.experiment();
-            Map<String, String> regions = new LinkedHashMap<>();
-            for (int i = 0; i < REGIONS.size(); i++) {
-                String r = REGIONS.get(i);
-                regions.put(r, ip(k, i, 1) + ":47000");
-                net.host(ip(k, i, 1), r + "#" + k);
-                net.lan(r + "#" + k, new LinkSpec(Math.round(LAN_MBPS * 1e6), 1L << 40));
-                for (String o : REGIONS) {
-                    if (!o.equals(r)) {
-                        net.path(r + "#" + k, o + "#" + k, new LinkSpec(Math.round(mbps(r, o) * 1e6), 1L << 40));
-                    }
-                }
-            }
+            Map<String, String> regions = slotCluster(net, k);
             String upIp = ip(k, REGIONS.indexOf(e.uploadSite()), 100);
             String downIp = ip(k, REGIONS.indexOf(e.downloadSite()), 101);
             net.host(upIp, e.uploadSite() + "#" + k).host(downIp, e.downloadSite() + "#" + k);

@@ -10,7 +10,6 @@ import geoblocks.sim.harness.NodePlan;
 import geoblocks.sim.harness.SimPlan;
 import geoblocks.sim.harness.SimResult;
 import geoblocks.sim.harness.SimRunner;
-import geoblocks.sim.net.LinkSpec;
 import geoblocks.sim.net.NetworkSpec;
 import geoblocks.sim.placement.PlacementNodes;
 import java.io.IOException;
@@ -36,7 +35,7 @@ import org.knowm.xchart.CategoryChart;
 public final class PlacementCapacity {
     private PlacementCapacity() {}
 
-    static final List<String> SITES = List.of("seoul", "dublin", "saopaulo", "mumbai");
+    static final List<String> SITES = Placement.REGIONS;
 
     public record Params(long seed, List<String> policies, int files, int fileBytes, int blockBytes,
             Map<String, Long> capacities, long reserveBytes, String placementConf) {
@@ -109,21 +108,11 @@ public final class PlacementCapacity {
         List<NodePlan> nodes = new ArrayList<>();
         List<CapacityOp> ops = ops(p.files());
         for (int k = 0; k < p.policies().size(); k++) {
-            Map<String, String> regions = new LinkedHashMap<>();
-            for (int i = 0; i < SITES.size(); i++) {
-                String r = SITES.get(i);
-                regions.put(r, Placement.ip(k, i, 1) + ":47000");
-                net.host(Placement.ip(k, i, 1), r + "#" + k).host(Placement.ip(k, i, 100), r + "#" + k);
-                net.lan(r + "#" + k, new LinkSpec(Math.round(Placement.LAN_MBPS * 1e6), 1L << 40));
-                for (String o : SITES) {
-                    if (!o.equals(r)) {
-                        net.path(r + "#" + k, o + "#" + k, new LinkSpec(Math.round(Placement.mbps(r, o) * 1e6), 1L << 40));
-                    }
-                }
-            }
+            Map<String, String> regions = Placement.slotCluster(net, k);
             boolean last = k == p.policies().size() - 1;
             for (int i = 0; i < SITES.size(); i++) {
                 String r = SITES.get(i);
+                net.host(Placement.ip(k, i, 100), r + "#" + k); // the region's client
                 nodes.add(new NodePlan(r + "#" + k, 0, Placement.ip(k, i, 1), 47000, new CapacityNodes.Node(r, regions,
                         p.seed() * 1000 + k * 31L + i, k, p.capacities().get(r), p.reserveBytes(), p.placementConf())));
                 // RTT monitors need 3 answered probes (1 s apart) before peers count as up

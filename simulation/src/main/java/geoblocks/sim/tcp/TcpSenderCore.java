@@ -230,6 +230,18 @@ final class TcpSenderCore {
         return rtoDeadlineNs;
     }
 
+    /**
+     * The delay (whole ms, at least 1, rounded up) to arm the retransmission timer with at
+     * {@code nowNs}, or -1 when there is no deadline or a timer already due at {@code armedDueNs}
+     * fires no later than it.
+     */
+    long rtoTimerMs(long nowNs, long armedDueNs) {
+        if (rtoDeadlineNs < 0 || rtoDeadlineNs >= armedDueNs) {
+            return -1;
+        }
+        return Math.max(1, (rtoDeadlineNs - nowNs + 999_999) / 1_000_000);
+    }
+
     long cwnd() {
         return cc.cwnd();
     }

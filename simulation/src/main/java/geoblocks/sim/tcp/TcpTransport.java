@@ -145,9 +145,8 @@ public final class TcpTransport extends ComponentDefinition {
             }
             out.clear();
             probe.cwnd(core.cwnd());
-            long deadline = core.rtoDeadlineNs();
-            if (deadline >= 0 && deadline < timerDueNs) {
-                long ms = Math.max(1, (deadline - now + 999_999) / 1_000_000);
+            long ms = core.rtoTimerMs(now, timerDueNs);
+            if (ms > 0) {
                 ScheduleTimeout st = new ScheduleTimeout(ms);
                 st.setTimeoutEvent(new Rto(st, peer));
                 trigger(st, timer);

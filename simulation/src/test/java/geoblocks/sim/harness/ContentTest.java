@@ -1,8 +1,11 @@
-package geoblocks.app.load;
+package geoblocks.sim.harness;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -75,5 +78,27 @@ class ContentTest {
         c.write(0, Arrays.copyOf(all, 4_000));
         c.write(5_000, Arrays.copyOfRange(all, 5_000, 10_000));
         assertEquals(4_000, c.firstMismatch(10_000));
+    }
+
+    @Test
+    void readAtAnyOffset_matchesReadingFromTheStart_andTheFailingSinkAcceptsIt() throws IOException {
+        byte[] whole = new byte[1000];
+        Content.source(42, 1000).read(0, ByteBuffer.wrap(whole));
+        for (int off : new int[] {0, 1, 7, 8, 9, 333, 999}) {
+            byte[] part = new byte[Math.min(50, 1000 - off)];
+            Content.source(42, 1000).read(off, ByteBuffer.wrap(part));
+            assertArrayEquals(Arrays.copyOfRange(whole, off, off + part.length), part, "offset " + off);
+            Content.failing(42).write(off, part);
+        }
+    }
+
+    @Test
+    void failingSink_oneWrongByte_failsNamingIt() {
+        byte[] b = new byte[64];
+        Content.fill(7, 100, ByteBuffer.wrap(b, 0, 64));
+        b[13] ^= 1;
+        IOException e = assertThrows(IOException.class, () -> Content.failing(7).write(100, b));
+        assertTrue(e.getMessage().contains("byte 113"), e.getMessage());
+        assertThrows(IOException.class, () -> Content.failing(8).write(0, new byte[16]));
     }
 }

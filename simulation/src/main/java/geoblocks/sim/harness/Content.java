@@ -1,7 +1,8 @@
-package geoblocks.app.load;
+package geoblocks.sim.harness;
 
 import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ByteSource;
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -9,15 +10,17 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * The bytes of every file the load test writes, as a pure function of (run seed, file index,
- * offset): a file never has to be kept to be verified. Byte {@code p} of a file with key {@code k}
+ * The bytes of every generated file (the load test's, the simulated clients'), as a pure function
+ * of (run seed, file index, offset): a file never has to be kept to be verified. Byte {@code p} of a file with key {@code k}
  * is byte {@code p % 8} (big-endian) of {@code splitmix64(k + (p / 8 + 1) * GOLDEN)}, the
  * SplittableRandom output sequence for seed {@code k}. Files differ from each other everywhere
  * (not only in a header), so a block served for the wrong file is caught too; the data is
  * incompressible, like real media files. Uploads read it from a {@link #source} and downloads are
- * checked by a {@link Checker} as they stream, so the load client keeps no file, in memory or on disk.
+ * checked as they stream, by a {@link Checker} (which remembers the first difference) or a
+ * {@link #failing} sink (which fails the download there), so no client keeps a file, in memory or
+ * on disk.
  */
-final class Content {
+public final class Content {
     static final int CHUNK = 1 << 16;
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
@@ -25,12 +28,12 @@ final class Content {
     private Content() {}
 
     /** The key of file {@code index} in a run with {@code seed}. */
-    static long key(long seed, long index) {
+    public static long key(long seed, long index) {
         return mix(mix(seed) ^ (index + 1) * GOLDEN);
     }
 
     /** Fills {@code dst} (from its position to its limit) with the file's bytes from {@code offset}. */
-    static void fill(long key, long offset, ByteBuffer dst) {
+    public static void fill(long key, long offset, ByteBuffer dst) {
         if (!dst.hasArray()) {
             while (dst.hasRemaining()) {
                 dst.put(byteAt(key, offset++));
@@ -54,7 +57,7 @@ final class Content {
     }
 
     /** The file's bytes as an upload source, generated as the upload reads them. */
-    static ByteSource source(long key, long size) {
+    public static ByteSource source(long key, long size) {
         return new ByteSource() {
             @Override
             public long size() {
@@ -72,13 +75,13 @@ final class Content {
      * A download sink that compares every byte with the file's expected content as it streams and
      * remembers the first offset that differs; nothing is stored. One per download (not thread-safe).
      */
-    static final class Checker implements ByteSink {
+    public static final class Checker implements ByteSink {
         private final long key;
         private byte[] want = new byte[CHUNK];
         private long received;
         private long firstMismatch = -1;
 
-        Checker(long key) {
+        public Checker(long key) {
             this.key = key;
         }
 
@@ -107,12 +110,39 @@ final class Content {
         }
 
         /** The first offset where the download differed from a file of {@code size} bytes, or -1. */
-        long firstMismatch(long size) {
+        public long firstMismatch(long size) {
             if (firstMismatch >= 0) {
                 return firstMismatch;
             }
             return received == size ? -1 : Math.min(received, size);
         }
+    }
+
+    /**
+     * A download sink that fails the download (an IOException naming the offset) at the first byte
+     * that differs from the file's expected content; nothing is stored. One per download.
+     */
+    public static ByteSink failing(long key) {
+        return new ByteSink() {
+            private byte[] want = new byte[CHUNK];
+
+            @Override
+            public void begin() {
+                // every byte is compared as it arrives; nothing is kept
+            }
+
+            @Override
+            public void write(long offset, byte[] data) throws IOException {
+                if (want.length < data.length) {
+                    want = new byte[data.length];
+                }
+                fill(key, offset, ByteBuffer.wrap(want, 0, data.length));
+                int at = Arrays.mismatch(data, 0, data.length, want, 0, data.length);
+                if (at >= 0) {
+                    throw new IOException("byte " + (offset + at) + " differs from the content of key " + key);
+                }
+            }
+        };
     }
 
     private static byte byteAt(long key, long p) {

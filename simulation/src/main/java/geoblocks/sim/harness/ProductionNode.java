@@ -1,0 +1,48 @@
+package geoblocks.sim.harness;
+
+import geoblocks.blockstore.component.NodeParent;
+import geoblocks.blockstore.core.BlockStorage;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MemoryBlockStorage;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import se.sics.kompics.ComponentDefinition;
+
+/**
+ * A factory of the production geoblocks node ({@link NodeParent}, unchanged) as the simulator runs
+ * it: stores in memory, the cluster of the simulated regions ({@link NodeFactory#cluster}, no
+ * emulated WAN). A scenario's node record implements {@link #init} with {@link #nodeInit}.
+ */
+public interface ProductionNode extends NodeFactory {
+    @Override
+    default Class<? extends ComponentDefinition> component() {
+        return NodeParent.class;
+    }
+
+    @Override
+    NodeParent.NodeInit init(NetAddress self);
+
+    /** The node of {@code region} (of {@code regions}: region -> "ip:port") over {@code blocks}, no manifests yet. */
+    static NodeParent.NodeInit nodeInit(String region, Map<String, String> regions, NodeSettings settings,
+            BlockStorage blocks, long seed) {
+        return nodeInit(region, regions, settings, blocks, memoryManifests(), seed);
+    }
+
+    /** The node of {@code region} (of {@code regions}: region -> "ip:port") over {@code blocks} and {@code manifests}. */
+    static NodeParent.NodeInit nodeInit(String region, Map<String, String> regions, NodeSettings settings,
+            BlockStorage blocks, ManifestStore manifests, long seed) {
+        return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), settings, blocks, manifests, seed);
+    }
+
+    /** An empty manifest store in memory. */
+    static ManifestStore memoryManifests() {
+        try {
+            return new ManifestStore(new MemoryBlockStorage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a new memory store holds nothing to read
+        }
+    }
+}
