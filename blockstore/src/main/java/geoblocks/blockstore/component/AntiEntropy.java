@@ -8,13 +8,11 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.LookupManifest;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.blockstore.wire.FileOp.NameDigest;
 import geoblocks.blockstore.wire.FileOp.SyncDigest;
 import geoblocks.blockstore.wire.FileOp.SyncNames;
 import geoblocks.net.NetAddress;
-import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,9 +47,6 @@ final class AntiEntropy {
     private long nextAt = Long.MIN_VALUE;
     /** Peers an exchange this node started has completed with, every name in it transferred. */
     private final Set<String> synced = new TreeSet<>();
-    /** Histories pulled and pushed because they differed, since start. */
-    long pulled;
-    long pushed;
 
     /** Whether this node may decide creates yet (see {@link #notReadyToDecideCreates}). */
     private boolean decidesCreates;
@@ -67,12 +62,7 @@ final class AntiEntropy {
         if (running || (nextAt != Long.MIN_VALUE && now - nextAt < 0)) {
             return;
         }
-        List<String> up = new ArrayList<>();
-        for (String p : node.peerRegions()) {
-            if (node.rtt().isUp(p)) {
-                up.add(p);
-            }
-        }
+        List<String> up = node.upPeers();
         if (up.isEmpty()) {
             nextAt = now + intervalNanos;
             return;
@@ -161,16 +151,8 @@ final class AntiEntropy {
 
     /** True once an exchange with every peer that is up has completed (and at least one is up). */
     private boolean syncedWithEveryUpPeer() {
-        boolean any = false;
-        for (String p : node.peerRegions()) {
-            if (node.rtt().isUp(p)) {
-                if (!synced.contains(p)) {
-                    return false;
-                }
-                any = true;
-            }
-        }
-        return any;
+        List<String> up = node.upPeers();
+        return !up.isEmpty() && synced.containsAll(up);
     }
 
     private void reconcile(String peer, NetAddress addr, Set<Integer> buckets, Map<String, Long> theirs) {
@@ -215,35 +197,8 @@ final class AntiEntropy {
     }
 
     private void pull(NetAddress addr, String name, Consumer<String> finished) {
-        Assembly[] parts = new Assembly[1];
-        long req = node.expect(addr, Pending.Waiter.of(op -> {
-            if (op instanceof ManifestPart p && !p.publish()) {
-                if (parts[0] == null) {
-                    parts[0] = new Assembly(p.total(), ReplicaServer.MAX_MANIFEST);
-                }
-                if (!parts[0].add(p.offset(), p.data())) {
-                    return false;
-                }
-                try {
-                    ManifestHistory h = ManifestCodec.decodeAny(parts[0].bytes());
-                    if (!h.name().equals(name)) {
-                        throw new IOException("asked for '" + name + "', got '" + h.name() + "'");
-                    }
-                    node.versions().merge(h);
-                    pulled++;
-                    finished.accept(null);
-                } catch (IOException | IllegalArgumentException e) {
-                    finished.accept("pulling '" + name + "': " + e.getMessage());
-                }
-                return true;
-            }
-            if (op instanceof Failed f) {
-                finished.accept("pulling '" + name + "': " + f.error());
-                return true;
-            }
-            return false;
-        }, why -> finished.accept("pulling '" + name + "': " + why)));
-        node.send(addr, new LookupManifest(req, name));
+        ManifestLookup.pull(node, addr, name, kept -> finished.accept(null),
+                why -> finished.accept("pulling '" + name + "': " + why));
     }
 
     private void push(NetAddress addr, String name, Consumer<String> finished) {
@@ -253,18 +208,8 @@ final class AntiEntropy {
             return;
         }
         byte[] bytes = ManifestCodec.encodeHistory(h.get());
-        long req = node.expect(addr, Pending.Waiter.of(op -> {
-            if (op instanceof Done) {
-                pushed++;
-                finished.accept(null);
-                return true;
-            }
-            if (op instanceof Failed f) {
-                finished.accept("pushing '" + name + "': " + f.error());
-                return true;
-            }
-            return false;
-        }, why -> finished.accept("pushing '" + name + "': " + why)));
+        long req = node.expect(addr, Pending.Waiter.until(Done.class,
+                why -> finished.accept(why == null ? null : "pushing '" + name + "': " + why)));
         Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
                 node.send(addr, new ManifestPart(req, true, off, bytes.length, part)));
     }

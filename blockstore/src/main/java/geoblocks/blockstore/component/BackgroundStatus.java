@@ -22,7 +22,7 @@ final class BackgroundStatus {
     }
 
     /**
-     * @param queuedBytes background bytes still to be acknowledged (see {@link BackgroundTransfers#backlogBytes})
+     * @param queuedBytes background bytes still to be acknowledged (offered, opening or on their LEDBAT stream)
      * @param queuedCopies copies the replication queue still owes
      * @param regions region of each peer address
      */

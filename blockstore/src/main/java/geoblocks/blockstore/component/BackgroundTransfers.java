@@ -94,17 +94,8 @@ final class BackgroundTransfers {
 
     /** Pushes {@code data} to {@code peer}; {@code done} gets null once the peer stored it durably, else why not. */
     void push(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
-        long req = node.expect(peer, Pending.Waiter.of(op -> {
-            if (op instanceof BackgroundStored s) {
-                done.accept(s.ok() ? null : peer + " refused block " + id + ": " + s.error());
-                return true;
-            }
-            if (op instanceof Failed f) {
-                done.accept(f.error());
-                return true;
-            }
-            return false;
-        }, done));
+        long req = node.expect(peer, Pending.Waiter.until(BackgroundStored.class,
+                s -> s.ok() ? null : peer + " refused block " + id + ": " + s.error(), done));
         byte[] header = new BlockStreamHeader(req, id.value(), data.length, crc).encode();
         Outgoing out = new Outgoing(req, peer, header, data);
         backlog += out.bytes();
@@ -168,11 +159,6 @@ final class BackgroundTransfers {
     private void ended(Outgoing out) {
         backlog -= out.bytes() - out.acked;
         out.acked = out.bytes();
-    }
-
-    /** Bytes of background pushes this node still has to get acknowledged (offered, opening or on their stream). */
-    long backlogBytes() {
-        return backlog;
     }
 
     /**
@@ -291,8 +277,12 @@ final class BackgroundTransfers {
         if (discarding.contains(key)) {
             return;
         }
-        IncomingBlock in = incoming.computeIfAbsent(key,
-                k -> new IncomingBlock(node.budget(), h -> expected.admit(d.peer(), h, node.now())));
+        IncomingBlock in = incoming.get(key);
+        if (in == null) { // a new stream: its header must match an expectation from its peer
+            NetAddress peer = d.peer();
+            in = new IncomingBlock(node.budget(), h -> expected.admit(peer, h, node.now()));
+            incoming.put(key, in);
+        }
         IncomingBlock.Outcome o = in.accept(d.data());
         if (o instanceof IncomingBlock.Refused r) {
             incoming.remove(key);

@@ -54,7 +54,7 @@ import se.sics.kompics.timer.Timer;
 public final class FileService extends ComponentDefinition {
     private static final Logger LOG = LoggerFactory.getLogger(FileService.class);
     /** Request id of connection warm-ups; real ids start at 1. */
-    private static final long WARM_UP = 0;
+    static final long WARM_UP = 0;
     /** Finished requests the snapshot lists; a request unanswered this long counts as abandoned. */
     private static final int RECENT_REQUESTS = 30;
     private static final long ABANDONED_NANOS = 10 * 60 * 1_000_000_000L;

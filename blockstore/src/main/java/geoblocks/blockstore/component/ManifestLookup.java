@@ -80,40 +80,48 @@ final class ManifestLookup {
             return;
         }
         for (String peer : up) {
-            NetAddress addr = node.addressOf(peer);
-            Assembly[] parts = new Assembly[1];
-            long req = node.expect(addr, Pending.Waiter.of(op -> {
-                if (op instanceof ManifestPart p && !p.publish()) {
-                    if (parts[0] == null) {
-                        parts[0] = new Assembly(p.total(), ReplicaServer.MAX_MANIFEST);
-                    }
-                    if (!parts[0].add(p.offset(), p.data())) {
-                        return false;
-                    }
-                    answered(merge(parts[0].bytes()));
-                    return true;
-                }
-                if (op instanceof Failed) {
-                    answered(Optional.empty());
-                    return true;
-                }
-                return false;
-            }, why -> answered(Optional.empty())));
-            node.send(addr, new LookupManifest(req, name));
+            // a bad or unstorable answer counts as none; another peer may answer
+            pull(node, node.addressOf(peer), name, this::answered, why -> answered(Optional.empty()));
         }
     }
 
-    /** Merges a peer's answer here; what this node then has of the name. */
-    private Optional<ManifestHistory> merge(byte[] bytes) {
-        try {
-            ManifestHistory h = ManifestCodec.decodeAny(bytes);
-            if (!h.name().equals(name)) {
-                return Optional.empty();
+    /**
+     * Asks {@code peer} for the history of {@code name} and merges the answer here: {@code merged}
+     * gets what this node then keeps of the name, {@code failed} why nothing was merged (the peer
+     * failed or did not answer, or its answer was bad or could not be stored).
+     */
+    static void pull(Node node, NetAddress peer, String name, Consumer<Optional<ManifestHistory>> merged,
+            Consumer<String> failed) {
+        Assembly[] parts = new Assembly[1];
+        long req = node.expect(peer, Pending.Waiter.of(op -> {
+            if (op instanceof ManifestPart p && !p.publish()) {
+                if (parts[0] == null) {
+                    parts[0] = new Assembly(p.total(), ReplicaServer.MAX_MANIFEST);
+                }
+                if (!parts[0].add(p.offset(), p.data())) {
+                    return false;
+                }
+                Optional<ManifestHistory> kept;
+                try {
+                    ManifestHistory h = ManifestCodec.decodeAny(parts[0].bytes());
+                    if (!h.name().equals(name)) {
+                        throw new IOException("asked for '" + name + "', got '" + h.name() + "'");
+                    }
+                    kept = node.versions().merge(h);
+                } catch (IOException | IllegalArgumentException e) {
+                    failed.accept(e.getMessage());
+                    return true;
+                }
+                merged.accept(kept);
+                return true;
             }
-            return node.versions().merge(h);
-        } catch (IOException | IllegalArgumentException e) {
-            return Optional.empty(); // a bad or unstorable answer counts as none; another peer may answer
-        }
+            if (op instanceof Failed f) {
+                failed.accept(f.error());
+                return true;
+            }
+            return false;
+        }, failed));
+        node.send(peer, new LookupManifest(req, name));
     }
 
     private void answered(Optional<ManifestHistory> h) {

@@ -4,7 +4,6 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.Done;
-import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.net.NetAddress;
 import java.util.ArrayList;
@@ -37,17 +36,7 @@ final class ManifestPublisher {
         waiting = up.size();
         for (String peer : up) {
             NetAddress addr = node.addressOf(peer);
-            long req = node.expect(addr, Pending.Waiter.of(op -> {
-                if (op instanceof Done) {
-                    answered(null);
-                    return true;
-                }
-                if (op instanceof Failed) {
-                    answered(peer);
-                    return true;
-                }
-                return false;
-            }, why -> answered(peer)));
+            long req = node.expect(addr, Pending.Waiter.until(Done.class, why -> answered(why == null ? null : peer)));
             Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
                     node.send(addr, new ManifestPart(req, true, off, bytes.length, part)));
         }

@@ -173,17 +173,8 @@ final class Migrations {
                 return;
             }
             NetAddress target = node.addressOf(c.target());
-            long r = node.expect(target, Pending.Waiter.of(op -> {
-                if (op instanceof Done) {
-                    finished.accept(null);
-                    return true;
-                }
-                if (op instanceof Failed f) {
-                    finished.accept(f.error());
-                    return true;
-                }
-                return false;
-            }, finished), COPY_TIMEOUT_RPCS * node.settings().rpcTimeoutMs() * 1_000_000L);
+            long r = node.expect(target, Pending.Waiter.until(Done.class, finished),
+                    COPY_TIMEOUT_RPCS * node.settings().rpcTimeoutMs() * 1_000_000L);
             node.send(target, new MoveCopy(r, id.value(), ref.length(), ref.crc(), c.holders()));
         }
 

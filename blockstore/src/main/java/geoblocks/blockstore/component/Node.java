@@ -19,8 +19,6 @@ import java.util.function.Consumer;
  * {@link NodeContext}; lets the parts stay plain classes.
  */
 interface Node {
-    NetAddress self();
-
     String region();
 
     NodeSettings settings();
@@ -34,6 +32,9 @@ interface Node {
 
     /** Every other region of the cluster, up or not. */
     java.util.List<String> peerRegions();
+
+    /** Every other region of the cluster that is up now, in the order of {@link #peerRegions()}. */
+    java.util.List<String> upPeers();
 
     ManifestStore manifests();
 
@@ -55,8 +56,6 @@ interface Node {
     Random random();
 
     long now();
-
-    long newReq();
 
     void send(NetAddress to, FileOp op);
 

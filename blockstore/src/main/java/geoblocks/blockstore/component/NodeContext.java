@@ -42,6 +42,9 @@ final class NodeContext implements Node {
     private final NetAddress self;
     private final String region;
     private final ClusterConfig cluster;
+    /** Every region of the cluster, and every one but this node's (the cluster does not change while it runs). */
+    private final List<String> regions;
+    private final List<String> peers;
     private final NodeSettings settings;
     private final ManifestStore manifests;
     private final Versions versions;
@@ -68,6 +71,10 @@ final class NodeContext implements Node {
         this.self = self;
         this.region = region;
         this.cluster = cluster;
+        this.regions = cluster.regionIds();
+        List<String> others = new ArrayList<>(regions);
+        others.remove(region);
+        this.peers = List.copyOf(others);
         this.settings = settings;
         this.manifests = manifests;
         this.random = new Random(seed);
@@ -75,7 +82,7 @@ final class NodeContext implements Node {
         this.counters = counters;
         this.network = network;
         this.blockStore = blockStore;
-        this.rtt = new RttTable(region, Map.of(), Set.copyOf(peerRegions()));
+        this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
         this.versions = new Versions(manifests, region, this::wallMillis, settings.versionRetentionMs(),
                 settings.tombstoneRetentionMs(), ids -> blockStore.accept(new DeleteBlocks(ids)));
     }
@@ -130,11 +137,6 @@ final class NodeContext implements Node {
     }
 
     @Override
-    public NetAddress self() {
-        return self;
-    }
-
-    @Override
     public String region() {
         return region;
     }
@@ -157,22 +159,25 @@ final class NodeContext implements Node {
     @Override
     public List<String> lookupPeers() {
         if (now() - startNanos < 2 * settings.downAfterMs() * 1_000_000L) {
-            return peerRegions(); // just started: the RTT table does not know who is up yet
+            return peers; // just started: the RTT table does not know who is up yet
         }
+        return upPeers();
+    }
+
+    @Override
+    public List<String> peerRegions() {
+        return peers;
+    }
+
+    @Override
+    public List<String> upPeers() {
         List<String> up = new ArrayList<>();
-        for (String p : peerRegions()) {
+        for (String p : peers) {
             if (rtt.isUp(p)) {
                 up.add(p);
             }
         }
         return up;
-    }
-
-    @Override
-    public List<String> peerRegions() {
-        List<String> peers = new ArrayList<>(cluster.regionIds());
-        peers.remove(region);
-        return peers;
     }
 
     @Override
@@ -187,7 +192,7 @@ final class NodeContext implements Node {
 
     @Override
     public String ownerOf(String name) {
-        return Owners.ownerOf(name, cluster.regionIds());
+        return Owners.ownerOf(name, regions);
     }
 
     /** Sets what says whether this node may decide creates yet (the file service knows). */
@@ -220,8 +225,8 @@ final class NodeContext implements Node {
         return System.nanoTime();
     }
 
-    @Override
-    public long newReq() {
+    /** A new request id, unique at this node (peer requests, block-store and placement requests). */
+    private long newReq() {
         return ++reqSeq;
     }
 

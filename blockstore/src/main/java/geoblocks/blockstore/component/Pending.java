@@ -1,12 +1,15 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.net.NetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Outstanding requests this node sent to other nodes, by request id. A reply is accepted only from
@@ -22,6 +25,29 @@ final class Pending {
 
         /** The request failed: no reply in time, or the peer is unreachable. */
         void onTimeout(String why);
+
+        /**
+         * Waits for one answer: the first {@code type} reply gives {@code done} what {@code outcome}
+         * makes of it (null: success), a {@link Failed} reply its error, a timeout why.
+         */
+        static <T extends FileOp> Waiter until(Class<T> type, Function<T, String> outcome, Consumer<String> done) {
+            return of(op -> {
+                if (type.isInstance(op)) {
+                    done.accept(outcome.apply(type.cast(op)));
+                    return true;
+                }
+                if (op instanceof Failed f) {
+                    done.accept(f.error());
+                    return true;
+                }
+                return false;
+            }, done);
+        }
+
+        /** As {@link #until(Class, Function, Consumer)}, with any {@code type} reply a success. */
+        static Waiter until(Class<? extends FileOp> type, Consumer<String> done) {
+            return until(type, op -> null, done);
+        }
 
         static Waiter of(java.util.function.Predicate<FileOp> onReply, java.util.function.Consumer<String> onTimeout) {
             return new Waiter() {

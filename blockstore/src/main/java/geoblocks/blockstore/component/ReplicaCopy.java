@@ -2,7 +2,6 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.wire.Assembly;
-import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.ReplicaData;
 import geoblocks.blockstore.wire.FileOp.ReplicaStored;
 import geoblocks.net.NetAddress;
@@ -50,17 +49,7 @@ final class ReplicaCopy {
      */
     private static void overTcp(Node node, NetAddress peer, BlockId id, byte[] data, int crc, boolean background,
             Consumer<String> done) {
-        long req = node.expect(peer, Pending.Waiter.of(op -> {
-            if (op instanceof ReplicaStored) {
-                done.accept(null);
-                return true;
-            }
-            if (op instanceof Failed f) {
-                done.accept(f.error());
-                return true;
-            }
-            return false;
-        }, done));
+        long req = node.expect(peer, Pending.Waiter.until(ReplicaStored.class, done));
         Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
                 node.send(peer, new ReplicaData(req, id.value(), off, data.length, crc, background, part)));
     }

@@ -32,7 +32,6 @@ final class Replicator {
     private final ReplicaCopy copies;
     private final ReplicationQueue queue;
     private boolean dirty;
-    long copied;
 
     Replicator(Node node, ReplicationQueueStore store, ReplicaCopy copies) {
         this.node = node;
@@ -105,7 +104,6 @@ final class Replicator {
             if (why == null) {
                 queue.succeeded(c);
                 dirty = true;
-                copied++;
                 pump();
             } else {
                 failed(c, why);

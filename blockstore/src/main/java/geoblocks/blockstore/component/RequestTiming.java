@@ -140,7 +140,7 @@ final class RequestTiming {
             return "list";
         } else if (op instanceof DeleteReq) {
             return "delete";
-        } else if (op instanceof StatusReq s && s.req() != 0) { // req 0: a node's connection warm-up
+        } else if (op instanceof StatusReq s && s.req() != FileService.WARM_UP) { // a node's connection warm-up is no request
             return "status";
         } else if (op instanceof MoveReq) {
             return "move";

@@ -230,10 +230,7 @@ final class Uploads {
             }
             Manifest m;
             try {
-                List<ReplicationQueue.Copy> owed = copies();
-                if (!owed.isEmpty()) {
-                    replicator.enqueue(owed); // durable before the manifest: a crash in between leaves no acked gap
-                }
+                queueCopies(); // durable before the manifest: a crash in between leaves no acked gap
                 m = node.versions().commit(draft);
             } catch (IOException e) {
                 fail("saving the manifest failed: " + e.getMessage());
@@ -242,20 +239,19 @@ final class Uploads {
             publish(m, "");
         }
 
-        /** With ack local: the copies the replication queue owes, per block and region. */
-        List<ReplicationQueue.Copy> copies() {
-            List<ReplicationQueue.Copy> copies = new ArrayList<>();
-            later.forEach((i, regions) -> regions.forEach(region -> copies.add(new ReplicationQueue.Copy(name, fileId, i, region))));
-            return copies;
+        /** With ack local: saves the copies the replication queue owes (per block and region) in it, durably. */
+        void queueCopies() throws IOException {
+            List<ReplicationQueue.Copy> owed = new ArrayList<>();
+            later.forEach((i, regions) -> regions.forEach(region -> owed.add(new ReplicationQueue.Copy(name, fileId, i, region))));
+            if (!owed.isEmpty()) {
+                replicator.enqueue(owed);
+            }
         }
 
         /** Queues the owed copies of a created version; null, or why they could not be queued (scrubbers repair them then). */
         String enqueueCopies() {
             try {
-                List<ReplicationQueue.Copy> owed = copies();
-                if (!owed.isEmpty()) {
-                    replicator.enqueue(owed);
-                }
+                queueCopies();
                 return null;
             } catch (IOException e) {
                 Logs.warn(node.region() + ": queueing the copies of '" + name + "' failed: " + e.getMessage());

@@ -97,8 +97,7 @@ public final class ManifestCodec {
         if (data.length >= 4 && ByteBuffer.wrap(data).getInt() == HISTORY_MAGIC) {
             return decodeHistory(data);
         }
-        Manifest m = decode(data);
-        return new ManifestHistory(m.name(), List.of(m));
+        return ManifestHistory.of(decode(data));
     }
 
     private static ManifestHistory decodeHistory(byte[] data) throws IOException {
