@@ -118,6 +118,9 @@ def source(a):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if a.cc:
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, a.cc.encode())
+    # at most 64 KiB not yet sent in the kernel: when the source stops, the flow stops (what is already
+    # in flight and queued still drains) instead of sending a multi-megabyte socket buffer for seconds
+    s.setsockopt(socket.IPPROTO_TCP, getattr(socket, "TCP_NOTSENT_LOWAT", 25), 64 * 1024)
     s.connect((host, int(port)))
     print("source: connected at %d ms, congestion control %s" % (
         int(time.time() * 1000), s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16).rstrip(b"\0").decode()),
