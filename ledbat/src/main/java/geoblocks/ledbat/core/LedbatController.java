@@ -35,6 +35,9 @@ public final class LedbatController {
     static final int SETTLE_RTTS = 4;
     /** Slow start re-entered after a yield starts from cwnd-before-the-yield / this. */
     static final int RESTART_DIVISOR = 16;
+    /** A rise must also exceed this many times the usual excess of the quarter-RTT over the RTT minimum. */
+    static final double NOISE_FACTOR = 1.5;
+    static final double NOISE_MEMORY_RTTS = 8;
 
     private final LedbatSettings s;
     private final BaseDelayHistory base;
@@ -67,6 +70,9 @@ public final class LedbatController {
     private long lastRoomMadeAt = Long.MIN_VALUE;  // last yield that gave up more than a minimal window
     private double cwndBeforeYield;                // largest cwnd a yield cut since the last re-entry
     private double restartCwnd;                    // set by a re-entry, applied at the end of that ACK
+    private double delayNoise;                     // decaying peak of (quarter-RTT minimum - RTT minimum), µs
+    private double noisePeakBefore;
+    private long lastNoiseAt = Long.MIN_VALUE;
     // sliding-window minima of the queuing delay over the last two RTTs: a monotonic deque of
     // (time, delay) with both increasing, so the minimum over the last d is its first element newer
     // than now - d
@@ -122,7 +128,7 @@ public final class LedbatController {
         if (inSlowStart && !plusPlus && s.slowStartReentryRtts > 0) {
             trackSlowStartDelivery(now, bytesNewlyAcked);
         }
-        if (inSlowStart && haveDelay && queuingDelay * 4 > s.targetMicros * 3) {
+        if (inSlowStart && haveDelay && slowStartDelay(now) * 4 > s.targetMicros * 3) {
             long exitCwnd = flightForCurrentQueue(now);
             endSlowStart(now);
             if (s.slowStartReentryRtts > 0 && !plusPlus) {
@@ -130,7 +136,10 @@ public final class LedbatController {
                 // those packets would push the queue far past TARGET: keep only the flight that
                 // holds today's queue, the delivery rate (the link is full once a queue builds)
                 // times the RTT of the newest sample
-                cwnd = Math.max(Math.min(cwnd, exitCwnd), s.minCwndBytes());
+                // (at least half, the window of one RTT ago: a premature exit, on the queue of a
+                // slow-start burst before the link was full, must not also lose the last doubling)
+                double atExit = cwnd;
+                cwnd = Math.max(Math.min(cwnd, Math.max(exitCwnd, cwnd / 2)), s.minCwndBytes());
                 return;
             }
         }
@@ -176,6 +185,19 @@ public final class LedbatController {
         }
     }
 
+    /**
+     * The queuing delay slow start compares with 3/4 TARGET: with the RTT-based rules, its minimum
+     * over the last quarter RTT, since each doubling's burst queues for a moment even while the
+     * window is still below the path's capacity (an unpaced 128 KB burst is 50 ms at 20 Mbit/s);
+     * otherwise the current delay.
+     */
+    private long slowStartDelay(long now) {
+        if (plusPlus || s.slowStartReentryRtts <= 0 || recentDelays.isEmpty()) {
+            return queuingDelay;
+        }
+        return minDelayOver(now, rtt() / 4);
+    }
+
     /** The time scale of the RTT-based rules: the latest RTT sample, else SRTT, at least G. */
     private long rtt() {
         long r = lastRtt >= 0 ? lastRtt : rto.srtt();
@@ -199,6 +221,17 @@ public final class LedbatController {
         while (now - recentDelays.peekA() > keep) {
             recentDelays.poll();
         }
+        // the largest recent excursion of the quarter-RTT minimum over the RTT minimum (jitter,
+        // bursts, a busy receiver), decaying by 1/e per NOISE_MEMORY_RTTS RTTs; the rise test uses
+        // the value from before this sample
+        long rtt = rtt();
+        double excursion = minDelayOver(now, rtt / 4) - minDelayOver(now, rtt);
+        noisePeakBefore = delayNoise;
+        if (lastNoiseAt != Long.MIN_VALUE) {
+            delayNoise -= delayNoise * Math.min(1.0, (double) (now - lastNoiseAt) / (NOISE_MEMORY_RTTS * rtt));
+        }
+        lastNoiseAt = now;
+        delayNoise = Math.max(delayNoise, excursion);
     }
 
     /** Minimum queuing delay over the samples of the last {@code window} µs (the newest counts always). */
@@ -231,7 +264,7 @@ public final class LedbatController {
         // not), and by more than yield-rise-ms over its minimum of the last RTT
         long sustained = minDelayOver(now, rtt / 4);
         long recentMin = minDelayOver(now, rtt);
-        if (sustained - recentMin <= s.yieldRiseMicros) {
+        if (sustained - recentMin <= Math.max(s.yieldRiseMicros, NOISE_FACTOR * noisePeakBefore)) {
             return false;
         }
         if ((lastYieldAt != Long.MIN_VALUE && now - lastYieldAt < rtt)

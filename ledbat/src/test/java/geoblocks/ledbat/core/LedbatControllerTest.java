@@ -304,13 +304,50 @@ class LedbatControllerTest {
     }
 
     @Test
-    void slowStartExit_keepsTheFlightThatHoldsTheMeasuredQueue() {
+    void slowStartExit_keepsTheFlightThatHoldsTheMeasuredQueue_butAtLeastHalf() {
+        // one MSS acknowledged per ms (1.4 bytes/µs) for 400 ms: slow start reaches ~400 MSS
         LedbatController c = controller(rules());
-        long exit = slowStartToExit(c, 200);   // one MSS acknowledged per ms: 1.4 bytes/µs
-        assertFalse(c.inSlowStart());
-        // rate 1.4 B/µs x newest RTT (20 ms + 80 ms queue): about 140 KB, not the ~280 KB slow start reached
-        assertEquals(1.4 * (RTT + 80_000), c.cwnd(), 0.03 * 140_000);
-        assertTrue(exit > 200_000);
+        c.onAck(0, 0, BASE, RTT, 0);
+        long now = 1000;
+        for (; now <= 400_000; now += 1000) {
+            ack(c, now, MSS, 0);
+        }
+        double atExit = 0;
+        while (c.inSlowStart()) {
+            atExit = c.cwnd();
+            ack(c, now += 1000, MSS, 80_000);
+        }
+        // a queue above 3/4 TARGET for a quarter RTT (25 ms) ends slow start; the window becomes
+        // rate 1.4 B/µs x newest RTT (20 ms + 80 ms queue) = 140 KB, never less than half the ~600 KB
+        assertTrue(atExit > 2 * 150_000, "slow start reached " + atExit);
+        assertEquals(Math.max(1.4 * (RTT + 80_000), (atExit + MSS) / 2), c.cwnd(), 0.02 * atExit);
+        // ten times the rate: 1.4 MB would hold the queue, more than the window: it stays
+        LedbatController f = controller(rules());
+        f.onAck(0, 0, BASE, RTT, 0);
+        now = 100;
+        for (int i = 0; i < 400; i++, now += 100) {            // 14 bytes/µs
+            ack(f, now, MSS, 0);
+        }
+        double before = 0;
+        while (f.inSlowStart()) {
+            before = f.cwnd();
+            ack(f, now += 100, MSS, 80_000);
+        }
+        assertTrue(before < 14.0 * (RTT + 80_000));
+        assertEquals(before, f.cwnd(), 1e-6);
+    }
+
+    @Test
+    void slowStartExit_notOnTheMomentaryQueueOfABurst() {
+        LedbatController c = controller(rules());
+        c.onAck(0, 0, BASE, RTT, 0);
+        long now = 1000;
+        for (int round = 0; round < 20; round++) {              // a 15 ms spike of 90 ms every 100 ms
+            for (int i = 0; i < 100; i++) {
+                ack(c, now += 1000, MSS, i < 15 ? 90_000 : 0);
+            }
+        }
+        assertTrue(c.inSlowStart(), "a burst's queue that drains within a quarter RTT is no full link");
     }
 
     /** Slow start, congestion avoidance at 20 ms, then a flow arrives (+20 ms) and we yield; returns the time. */
