@@ -68,7 +68,11 @@ public final class LedbatController {
     private long slowStartExitAt = Long.MIN_VALUE;
     private long lastYieldAt = Long.MIN_VALUE;
     private long lastRoomMadeAt = Long.MIN_VALUE;  // last yield that gave up more than a minimal window
-    private double cwndBeforeYield;                // largest cwnd a yield cut since the last re-entry
+    // the window to refill by slow start once the queue is empty: the cwnd a yield gave up, or the
+    // window a slow-start exit kept (a collapse below half of it, by a premature exit's decrease
+    // or an overshoot, is refilled too); 0 after a re-entry until the next yield or exit
+    private double refillTarget;
+    private long transientUntil = Long.MIN_VALUE;  // a slow-start exit's overshoot is still queued
     private double restartCwnd;                    // set by a re-entry, applied at the end of that ACK
     private double delayNoise;                     // decaying peak of (quarter-RTT minimum - RTT minimum), µs
     private double noisePeakBefore;
@@ -129,17 +133,18 @@ public final class LedbatController {
             trackSlowStartDelivery(now, bytesNewlyAcked);
         }
         if (inSlowStart && haveDelay && slowStartDelay(now) * 4 > s.targetMicros * 3) {
-            long exitCwnd = flightForCurrentQueue(now);
+            long exitCwnd = flightForQueueAtThreeQuartersTarget(now);
             endSlowStart(now);
             if (s.slowStartReentryRtts > 0 && !plusPlus) {
                 // slow start doubled the window in the RTT the delay sample took to come back, and
-                // those packets would push the queue far past TARGET: keep only the flight that
-                // holds today's queue, the delivery rate (the link is full once a queue builds)
-                // times the RTT of the newest sample
-                // (at least half, the window of one RTT ago: a premature exit, on the queue of a
-                // slow-start burst before the link was full, must not also lose the last doubling)
-                double atExit = cwnd;
+                // those packets push the queue far past TARGET: keep only the flight that holds a
+                // queue of 3/4 TARGET (the delivery rate, the link being full once a queue builds,
+                // times the base RTT plus 3/4 TARGET), but at least half, the window of one RTT ago
+                // (a premature exit, on a slow-start burst's queue, must not also lose the last
+                // doubling); the overshoot drains for one RTT of today's (queue-inflated) length
                 cwnd = Math.max(Math.min(cwnd, Math.max(exitCwnd, cwnd / 2)), s.minCwndBytes());
+                transientUntil = now + rtt();
+                refillTarget = Math.max(refillTarget, cwnd);
                 return;
             }
         }
@@ -274,8 +279,8 @@ public final class LedbatController {
         lastYieldAt = now;
         if (cwnd > 2 * s.minCwndBytes()) {
             lastRoomMadeAt = now;
-            if (cwnd > cwndBeforeYield) {
-                cwndBeforeYield = cwnd;
+            if (cwnd > refillTarget) {
+                refillTarget = cwnd;
             }
         }
         yields++;
@@ -297,7 +302,7 @@ public final class LedbatController {
         if (s.slowStartReentryRtts <= 0 || !s.slowStart || plusPlus) {
             return;
         }
-        if (cwndBeforeYield <= 0 || cwnd >= cwndBeforeYield / 2
+        if (refillTarget <= 0 || cwnd >= refillTarget / 2
                 || recentDelays.isEmpty() || minDelayOver(now, rtt()) > s.nearZeroDelayMicros) {
             nearZeroSince = Long.MIN_VALUE;
             return;
@@ -313,13 +318,13 @@ public final class LedbatController {
         } else if (now - nearZeroSince >= s.slowStartReentryRtts * rtt) {
             nearZeroSince = Long.MIN_VALUE;
             inSlowStart = true;
-            ssthresh = cwndBeforeYield;   // back to the window we held before the flow came (or less: 3/4 TARGET)
+            ssthresh = refillTarget;   // back to the window we held before the flow came (or less: 3/4 TARGET)
             reentries++;
             // after a competitor left, restart from a fraction of the window we gave up (a burst
             // of RESTART_DIVISOR-th of it into an empty queue) rather than from MIN_CWND: 4 fewer
             // doublings, a second at RTT 252 ms
-            restartCwnd = Math.min(cwndBeforeYield / RESTART_DIVISOR, s.maxCwndBytes);
-            cwndBeforeYield = 0;
+            restartCwnd = Math.min(refillTarget / RESTART_DIVISOR, s.maxCwndBytes);
+            refillTarget = 0;
         }
     }
 
@@ -332,10 +337,11 @@ public final class LedbatController {
     }
 
     /**
-     * Bytes in flight that sustain the current queue: the rate acknowledged over the last half RTT
-     * of slow start (or since the oldest ACK kept, if more recent) times the newest RTT sample.
+     * Bytes in flight that hold a queue of 3/4 TARGET: the rate acknowledged over the last half RTT
+     * of slow start (or since the oldest ACK kept, if more recent) times (the newest RTT sample
+     * minus today's queuing delay plus 3/4 TARGET).
      */
-    private long flightForCurrentQueue(long now) {
+    private long flightForQueueAtThreeQuartersTarget(long now) {
         if (ssAcked.size() < 2) {
             return (long) cwnd;
         }
@@ -348,13 +354,13 @@ public final class LedbatController {
         if (now <= from || bytes == 0) {
             return (long) cwnd;
         }
-        return (long) ((double) bytes / (now - from) * rtt);
+        long wanted = Math.max(rtt - queuingDelay, RtoEstimator.G_MICROS) + s.targetMicros * 3 / 4;
+        return (long) ((double) bytes / (now - from) * wanted);
     }
 
-    /** Within an RTT after slow start ended with the RTT-based rules on: its last doubling is still in the queue. */
+    /** Within an RTT (as long as at the exit) after slow start ended: its last doubling is still in the queue. */
     private boolean inSlowStartTransient(long now) {
-        return s.slowStartReentryRtts > 0 && !plusPlus && slowStartExitAt != Long.MIN_VALUE
-                && now - slowStartExitAt < rtt();
+        return s.slowStartReentryRtts > 0 && !plusPlus && now < transientUntil;
     }
 
     /** Times slow start was entered again after a quiet queue. */

@@ -318,9 +318,9 @@ class LedbatControllerTest {
             ack(c, now += 1000, MSS, 80_000);
         }
         // a queue above 3/4 TARGET for a quarter RTT (25 ms) ends slow start; the window becomes
-        // rate 1.4 B/µs x newest RTT (20 ms + 80 ms queue) = 140 KB, never less than half the ~600 KB
+        // rate 1.4 B/µs x (base RTT 20 ms + 3/4 TARGET) = 133 KB, but never less than half the ~600 KB
         assertTrue(atExit > 2 * 150_000, "slow start reached " + atExit);
-        assertEquals(Math.max(1.4 * (RTT + 80_000), (atExit + MSS) / 2), c.cwnd(), 0.02 * atExit);
+        assertEquals(Math.max(1.4 * (RTT + 75_000), (atExit + MSS) / 2), c.cwnd(), 0.02 * atExit);
         // ten times the rate: 1.4 MB would hold the queue, more than the window: it stays
         LedbatController f = controller(rules());
         f.onAck(0, 0, BASE, RTT, 0);
@@ -335,6 +335,25 @@ class LedbatControllerTest {
         }
         assertTrue(before < 14.0 * (RTT + 80_000));
         assertEquals(before, f.cwnd(), 1e-6);
+    }
+
+    @Test
+    void slowStartReentry_afterTheWindowCollapsedBelowHalfOfWhatSlowStartKept() {
+        LedbatController c = controller(rules("yield-rise-ms", 0));
+        long now = slowStartToExit(c, 200);
+        double kept = c.cwnd();
+        now = steady(c, now, now + 100_000, 80_000);           // the overshoot drains (no decrease yet)
+        now = steady(c, now, now + 1_000_000, 300_000);        // then a long high queue: multiplicative decrease
+        assertTrue(c.cwnd() < kept / 2, "collapsed to " + c.cwnd() + " of " + kept);
+        for (int i = 0; c.slowStartReentries() == 0; i++) {
+            assertTrue(i < 100, "no re-entry on an empty queue after a collapse");
+            ack(c, now += 1000, MSS, 0);
+        }
+        assertTrue(c.inSlowStart());
+        for (now += 1000; c.inSlowStart(); now += 1000) {
+            ack(c, now, (long) (c.cwnd() / 8), 0);
+        }
+        assertEquals(kept, c.cwnd(), 1, "refilled to the window slow start kept");
     }
 
     @Test
@@ -399,7 +418,7 @@ class LedbatControllerTest {
     }
 
     @Test
-    void slowStartReentry_notWhileTheQueueStays_notWhenOff_notWithoutAYield() {
+    void slowStartReentry_notWhileTheQueueStays_notWhenOff_notWithoutAYieldOrCollapse() {
         LedbatController c = controller(rules());
         long now = yieldToANewFlow(c);
         steady(c, now, now + 2_000_000, 6_000);                // 6 ms > near-zero-delay-ms for 50+ RTTs
@@ -412,6 +431,7 @@ class LedbatControllerTest {
         assertEquals(0, off.slowStartReentries());
 
         // an empty queue alone is no reason: slow start again only to refill room a yield gave away
+        // or a window that fell below half of what slow start kept
         LedbatController calm = controller(rules("yield-rise-ms", 0));
         now = slowStartToExit(calm, 200);
         steady(calm, now, now + 2_000_000, 0);
