@@ -9,7 +9,11 @@
 # holding packets RTT_MS/2 each way. Sets PING (idle ping sender -> receiver) and registers a trap
 # that kills every pid in PIDS and removes the namespaces on exit. Needs OUT (for delayline.out).
 # Sourcing it checks that the script runs as root and sets the link's defaults: RATE (20mbit),
-# RTT_MS, JITTER_MS and LOSS_PCT (0).
+# RTT_MS, JITTER_MS and LOSS_PCT (0), NICE (-5: the priority callers give the processes they start)
+# and DELAYLINE_RT (1: the delay line runs under SCHED_FIFO priority 10 via chrt, since on a loaded
+# machine a normal-priority delay line stalls for tens of ms -- measured: idle-link ping spikes of
+# 30-150 ms at load average 10; 0 = at NICE like the rest). topology_up also sets BOTTLENECK_DEV
+# (the tbf device in $R) and BASE_PING (the idle ping's mean RTT in ms, empty without ping).
 
 if [[ $(id -u) -ne 0 ]]; then
   echo "error: run as root (needs ip netns and tc)" >&2
@@ -19,18 +23,32 @@ RATE=${RATE:-20mbit}
 RTT_MS=${RTT_MS:-0}
 JITTER_MS=${JITTER_MS:-0}
 LOSS_PCT=${LOSS_PCT:-0}
+NICE=${NICE:--5}
+DELAYLINE_RT=${DELAYLINE_RT:-1}
+if [[ $DELAYLINE_RT == 1 ]] && command -v chrt >/dev/null; then
+  DELAYLINE_SCHED="chrt -f 10"   # a router does not wait for other work; the kernel's RT throttling bounds it
+else
+  DELAYLINE_SCHED="nice -n $NICE"
+fi
 PIDS=()
 
+# the processes the caller started: its children, and everything inside the topology's namespaces
+topology_pids() {
+  echo "${PIDS[@]:-}"
+  for ns in ${S:-} ${R:-} ${C:-}; do ip netns pids "$ns" 2>/dev/null || true; done
+}
+
 topology_cleanup() {
-  for p in "${PIDS[@]:-}"; do [[ -n $p ]] && kill "$p" 2>/dev/null || true; done
+  for p in $(topology_pids); do kill "$p" 2>/dev/null || true; done
   sleep 0.5
-  for p in "${PIDS[@]:-}"; do [[ -n $p ]] && kill -9 "$p" 2>/dev/null || true; done
+  for p in $(topology_pids); do kill -9 "$p" 2>/dev/null || true; done
   for ns in ${S:-} ${R:-} ${C:-}; do ip netns del "$ns" 2>/dev/null || true; done
 }
 
 topology_up() {
   local prefix=$1 suffix=$$
   S=$prefix-snd-$suffix; R=$prefix-rtr-$suffix; C=$prefix-rcv-$suffix
+  BOTTLENECK_DEV=lrc$suffix
   trap topology_cleanup EXIT INT TERM
   for ns in $S $R $C; do ip netns add "$ns"; ip -n "$ns" link set lo up; done
   ip link add ls$suffix type veth peer name lrs$suffix
@@ -59,7 +77,7 @@ topology_up() {
     ip -n $R route add default dev dly-b table 102
     ip -n $R rule add iif lrs$suffix lookup 101 pref 1001
     ip -n $R rule add iif lrc$suffix lookup 102 pref 1002
-    ip netns exec $R python3 scripts/delayline/delayline.py --tun dly-a:$half --tun dly-b:$half \
+    $DELAYLINE_SCHED ip netns exec $R python3 scripts/delayline/delayline.py --tun dly-a:$half --tun dly-b:$half \
         --jitter-ms "$JITTER_MS" --loss-pct "$LOSS_PCT" > "$OUT/delayline.out" 2>&1 &
     PIDS+=($!)
     sleep 0.5
@@ -68,8 +86,10 @@ topology_up() {
   for k in net.core.rmem_max net.core.wmem_max; do sysctl -qw "$k=4194304" 2>/dev/null || true; done
   for ns in $S $C; do ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control=cubic 2>/dev/null || true; done
   if command -v ping >/dev/null; then
-    PING="idle ping $(ip netns exec $S ping -c 5 -i 0.2 -q 10.77.2.1 | awk -F/ '/rtt/ {print $5}') ms"
+    BASE_PING=$(ip netns exec $S ping -c 5 -i 0.2 -q 10.77.2.1 | awk -F/ '/rtt/ {print $5}')
+    PING="idle ping $BASE_PING ms"
   else
+    BASE_PING=""
     PING="(no ping installed)"
   fi
 }

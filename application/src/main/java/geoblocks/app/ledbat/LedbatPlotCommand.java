@@ -13,8 +13,12 @@ import picocli.CommandLine.Option;
 @Command(name = "plot", mixinStandardHelpOptions = true,
         description = "Plot LEDBAT CSV logs (and an optional TCP throughput CSV: time_s,throughput_mbps) to a PNG.")
 public final class LedbatPlotCommand implements Callable<Integer> {
-    @Option(names = "--log", required = true, paramLabel = "DIR", description = "Directory with stream-<i>.csv files.")
+    @Option(names = "--log", paramLabel = "DIR", description = "Directory with stream-<i>.csv files.")
     Path logDir;
+
+    @Option(names = "--series", paramLabel = "LABEL=CSV",
+            description = "Instead of --log: a real-link run's series.csv (scripts/reallink/linkmetrics.py), labelled; repeatable, drawn side by side.")
+    java.util.LinkedHashMap<String, Path> series = new java.util.LinkedHashMap<>();
 
     @Option(names = "--tcp", paramLabel = "CSV", description = "TCP throughput CSV (time_s,throughput_mbps).")
     Path tcpCsv;
@@ -31,6 +35,21 @@ public final class LedbatPlotCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!series.isEmpty()) {
+            List<Plotter.Series> bg = new java.util.ArrayList<>();
+            List<Plotter.Series> tcp = new java.util.ArrayList<>();
+            for (java.util.Map.Entry<String, Path> e : series.entrySet()) {
+                Plotter.Series[] s = Plotter.readSeries(e.getValue(), e.getKey());
+                bg.add(s[0]);
+                tcp.add(s[1]);
+            }
+            Plotter.renderCompare(title, bg, tcp, out);
+            System.out.println("wrote " + out);
+            return 0;
+        }
+        if (logDir == null) {
+            throw new IllegalArgumentException("give --log DIR or --series LABEL=CSV");
+        }
         List<Plotter.Series> ledbat = Plotter.readLedbat(logDir);
         if (ledbat.isEmpty()) {
             throw new IllegalArgumentException("no stream-*.csv in " + logDir);

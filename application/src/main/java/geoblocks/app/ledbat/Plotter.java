@@ -75,6 +75,54 @@ final class Plotter {
         return new Series("TCP (cubic)", t, m, null, null);
     }
 
+    /**
+     * A run's {@code series.csv} (scripts/reallink/linkmetrics.py: time_s, bg_mbps, tcp_mbps,
+     * qdelay_ms, blanks where nothing was measured) as two series named {@code label}: the
+     * background flow (throughput and queuing delay) and the TCP flow of that run.
+     */
+    static Series[] readSeries(Path csv, String label) throws IOException {
+        List<String> lines = Files.readAllLines(csv);
+        String[] head = lines.get(0).split(",");
+        int ti = col(head, "time_s", csv);
+        int bi = col(head, "bg_mbps", csv);
+        int ci = col(head, "tcp_mbps", csv);
+        int qi = col(head, "qdelay_ms", csv);
+        int n = lines.size() - 1;
+        double[][] v = new double[4][n];
+        double q = 0;
+        for (int i = 0; i < n; i++) {
+            String[] c = lines.get(i + 1).split(",", -1);
+            v[0][i] = Double.parseDouble(c[ti]);
+            v[1][i] = c[bi].isEmpty() ? 0 : Double.parseDouble(c[bi]);
+            v[2][i] = c[ci].isEmpty() ? 0 : Double.parseDouble(c[ci]);
+            q = c[qi].isEmpty() ? q : Double.parseDouble(c[qi]);   // ping every 100 ms: carry a missing bin
+            v[3][i] = q;
+        }
+        return new Series[] {new Series(label, v[0], v[1], null, v[3]), new Series(label, v[0], v[2], null, null)};
+    }
+
+    /** Runs side by side: every run's background throughput, its TCP's throughput, and the queuing delay. */
+    static void renderCompare(String title, List<Series> background, List<Series> tcp, Path out) throws IOException {
+        int h = TOP + 3 * PANEL_H + 3 * GAP;
+        BufferedImage img = new BufferedImage(W, h, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = img.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, W, h);
+        g.setColor(Color.BLACK);
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+        g.drawString(title, LEFT, 28);
+        double tMax = 0;
+        for (Series s : background) {
+            tMax = Math.max(tMax, max(s.t()));
+        }
+        panel(g, 0, "background flow throughput (Mbit/s)", background, Series::mbps, tMax);
+        panel(g, 1, "TCP cubic throughput (Mbit/s), same runs", tcp, Series::mbps, tMax);
+        panel(g, 2, "queuing delay at the bottleneck, ping (ms)", background, Series::qdMs, tMax);
+        g.dispose();
+        ImageIO.write(img, "png", out.toFile());
+    }
+
     private static int col(String[] head, String name, Path f) {
         for (int i = 0; i < head.length; i++) {
             if (head[i].trim().equals(name)) {

@@ -62,6 +62,23 @@ class LedbatAppTest {
     }
 
     @Test
+    void plot_seriesOfSeveralRuns_rendersThemSideBySide(@TempDir Path dir) throws Exception {
+        StringBuilder a = new StringBuilder("time_s,bg_mbps,tcp_mbps,qdelay_ms\n");
+        for (int i = 1; i <= 300; i++) {
+            a.append(i / 10.0).append(',').append(i < 140 ? "18.5" : "0.2").append(',').append(i < 140 ? "" : "17")
+                    .append(',').append(i % 3 == 0 ? "" : "75").append('\n');
+        }
+        Files.writeString(dir.resolve("a.csv"), a);
+        Files.writeString(dir.resolve("b.csv"), a.toString().replace("18.5", "12"));
+        Path png = dir.resolve("cmp.png");
+        assertEquals(0, Main.run("ledbat", "plot", "--series", "geoblocks=" + dir.resolve("a.csv"), "--series",
+                "libutp=" + dir.resolve("b.csv"), "--out", png.toString()));
+        BufferedImage img = ImageIO.read(png.toFile());
+        assertTrue(img.getWidth() > 500 && img.getHeight() > 500);
+        assertEquals(1, Main.run("ledbat", "plot", "--out", png.toString()));   // neither --log nor --series
+    }
+
+    @Test
     void client_badArguments_failWithoutStartingAnything() {
         assertEquals(2, Main.run("ledbat", "client"));                                              // --remote missing
         assertEquals(1, Main.run("ledbat", "client", "--remote", "nohostport"));

@@ -16,8 +16,29 @@ package geoblocks.ledbat.core;
  * slowdown-durations later) let the queue drain so the base delay is re-measured.
  * Optional slow start (LEDBAT++ section 4.1) doubles cwnd per RTT until the queuing delay reaches
  * 3/4 TARGET, a loss, or the post-timeout threshold.
+ *
+ * <p>In RFC 6817 mode three rules on the time scale of the newest RTT sample make the flow work on
+ * long paths (each switchable, see reference.conf): <b>slow-start exit</b> keeps the flight that
+ * holds the measured queue (delivery rate x RTT) instead of the doubled window, and holds the
+ * decrease for the RTT its overshoot takes to drain; <b>yield</b>: a queuing delay that stays
+ * {@code yield-rise-ms} above its minimum of the last RTT for a quarter RTT comes from another flow
+ * (our own growth is one MSS per RTT), so cwnd *= {@code yield-factor}, at most once per RTT, not
+ * while slow start's last doubling settles; <b>re-entry</b>: after a yield, once the queue has been
+ * near empty for {@code slow-start-reentry-rtts} RTTs (and not within four times that after the
+ * yield), slow start again from 1/16 of the window given up back to that window.
  */
 public final class LedbatController {
+    /**
+     * RTTs after slow start ends during which a rising queue is not taken for another flow: the
+     * flight cut at the exit drains and the queue settles to the new window (dips, then rises).
+     */
+    static final int SETTLE_RTTS = 4;
+    /** Slow start re-entered after a yield starts from cwnd-before-the-yield / this. */
+    static final int RESTART_DIVISOR = 16;
+    /** A rise must also exceed this many times the usual excess of the quarter-RTT over the RTT minimum. */
+    static final double NOISE_FACTOR = 1.5;
+    static final double NOISE_MEMORY_RTTS = 8;
+
     private final LedbatSettings s;
     private final BaseDelayHistory base;
     private final CurrentDelayFilter current;
@@ -40,6 +61,30 @@ public final class LedbatController {
     private long slowdowns;
     private long lastDelaySample;
     private boolean haveDelay;
+    // RTT-scaled rules (see reference.conf): the latest RTT sample (µs, -1 before the first) sets
+    // their time scale, since SRTT lags by many RTTs after the queue changes
+    private long lastRtt = -1;
+    private long nearZeroSince = Long.MIN_VALUE;   // queuing delay <= near-zero since then
+    private long slowStartExitAt = Long.MIN_VALUE;
+    private long lastYieldAt = Long.MIN_VALUE;
+    private long lastRoomMadeAt = Long.MIN_VALUE;  // last yield that gave up more than a minimal window
+    // the window to refill by slow start once the queue is empty: the cwnd a yield gave up, or the
+    // window a slow-start exit kept (a collapse below half of it, by a premature exit's decrease
+    // or an overshoot, is refilled too); 0 after a re-entry until the next yield or exit
+    private double refillTarget;
+    private long transientUntil = Long.MIN_VALUE;  // a slow-start exit's overshoot is still queued
+    private double restartCwnd;                    // set by a re-entry, applied at the end of that ACK
+    private double delayNoise;                     // decaying peak of (quarter-RTT minimum - RTT minimum), µs
+    private double noisePeakBefore;
+    private long lastNoiseAt = Long.MIN_VALUE;
+    // sliding-window minima of the queuing delay over the last two RTTs: a monotonic deque of
+    // (time, delay) with both increasing, so the minimum over the last d is its first element newer
+    // than now - d
+    private final LongRing recentDelays = new LongRing();
+    private long reentries;
+    private long yields;
+    // bytes acknowledged during the last two RTTs of slow start: (time, bytes) per ACK
+    private final LongRing ssAcked = new LongRing();
 
     /** @param base the base-delay history of the path; streams to the same peer share it */
     public LedbatController(LedbatSettings settings, BaseDelayHistory base) {
@@ -63,6 +108,9 @@ public final class LedbatController {
      */
     public void onAck(long now, long bytesNewlyAcked, long oneWayDelay, long rttSample, long flightBeforeAck) {
         rto.sample(rttSample);
+        if (rttSample >= 0) {
+            lastRtt = rttSample;
+        }
         long sample = plusPlus ? rttSample : (oneWayDelay == Long.MIN_VALUE ? -1 : oneWayDelay);
         boolean valid = plusPlus ? rttSample >= 0 : oneWayDelay != Long.MIN_VALUE;
         if (valid) {
@@ -72,6 +120,7 @@ public final class LedbatController {
             long maxAge = Math.max(rto.srtt(), RtoEstimator.G_MICROS);
             queuingDelay = Math.max(0, current.current(now, maxAge) - base.base());
             haveDelay = true;
+            trackRise(now);
         }
         if (bytesNewlyAcked <= 0) {
             return;
@@ -80,8 +129,30 @@ public final class LedbatController {
         if (plusPlus && stepSlowdown(now)) {
             return;
         }
-        if (inSlowStart && haveDelay && queuingDelay * 4 > s.targetMicros * 3) {
+        if (inSlowStart && !plusPlus && s.slowStartReentryRtts > 0) {
+            trackSlowStartDelivery(now, bytesNewlyAcked);
+        }
+        if (inSlowStart && haveDelay && slowStartDelay(now) * 4 > s.targetMicros * 3) {
+            long exitCwnd = flightForQueueAtThreeQuartersTarget(now);
             endSlowStart(now);
+            if (s.slowStartReentryRtts > 0 && !plusPlus) {
+                // slow start doubled the window in the RTT the delay sample took to come back, and
+                // those packets push the queue far past TARGET: keep only the flight that holds a
+                // queue of 3/4 TARGET (the delivery rate, the link being full once a queue builds,
+                // times the base RTT plus 3/4 TARGET), but at least half, the window of one RTT ago
+                // (a premature exit, on a slow-start burst's queue, must not also lose the last
+                // doubling); the overshoot drains for one RTT of today's (queue-inflated) length
+                cwnd = Math.max(Math.min(cwnd, Math.max(exitCwnd, cwnd / 2)), s.minCwndBytes());
+                transientUntil = now + rtt();
+                refillTarget = Math.max(refillTarget, cwnd);
+                return;
+            }
+        }
+        if (valid && !inSlowStart && slowdownIdle()) {
+            if (yieldToRise(now)) {
+                return;
+            }
+            reenterSlowStartIfIdle(now);
         }
         if (inSlowStart) {
             cwnd += bytesNewlyAcked;
@@ -91,6 +162,9 @@ public final class LedbatController {
             }
         } else if (haveDelay) {
             double offTarget = (double) (s.targetMicros - queuingDelay) / s.targetMicros;
+            if (offTarget < 0 && inSlowStartTransient(now)) {
+                offTarget = 0;   // the packets sent before slow start ended are still queued: already accounted for
+            }
             if (offTarget >= 0) {
                 cwnd += gain() * offTarget * bytesNewlyAcked * mss / cwnd;
             } else if (plusPlus || s.multiplicativeDecrease) {
@@ -110,6 +184,193 @@ public final class LedbatController {
         double maxAllowed = flightBeforeAck + allowed;
         cwnd = Math.min(cwnd, Math.min(maxAllowed, s.maxCwndBytes));
         cwnd = Math.max(cwnd, s.minCwndBytes());
+        if (restartCwnd > 0) {
+            cwnd = Math.max(cwnd, restartCwnd);   // the restart is meant to exceed ALLOWED_INCREASE once
+            restartCwnd = 0;
+        }
+    }
+
+    /**
+     * The queuing delay slow start compares with 3/4 TARGET: with the RTT-based rules, its minimum
+     * over the last quarter RTT, since each doubling's burst queues for a moment even while the
+     * window is still below the path's capacity (an unpaced 128 KB burst is 50 ms at 20 Mbit/s);
+     * otherwise the current delay.
+     */
+    private long slowStartDelay(long now) {
+        if (plusPlus || s.slowStartReentryRtts <= 0 || recentDelays.isEmpty()) {
+            return queuingDelay;
+        }
+        return minDelayOver(now, rtt() / 4);
+    }
+
+    /** The time scale of the RTT-based rules: the latest RTT sample, else SRTT, at least G. */
+    private long rtt() {
+        long r = lastRtt >= 0 ? lastRtt : rto.srtt();
+        return Math.max(r, RtoEstimator.G_MICROS);
+    }
+
+    private boolean slowdownIdle() {
+        return slowdown == Slowdown.OFF || slowdown == Slowdown.WAITING;
+    }
+
+    /** Keeps the queuing delays of the last two RTTs that can still be a window's minimum. */
+    private void trackRise(long now) {
+        if (plusPlus || (s.yieldRiseMicros <= 0 && s.slowStartReentryRtts <= 0)) {
+            return;
+        }
+        while (!recentDelays.isEmpty() && recentDelays.peekLastB() >= queuingDelay) {
+            recentDelays.pollLast();
+        }
+        recentDelays.add(now, queuingDelay);
+        long keep = 2 * rtt();
+        while (now - recentDelays.peekA() > keep) {
+            recentDelays.poll();
+        }
+        // the largest recent excursion of the quarter-RTT minimum over the RTT minimum (jitter,
+        // bursts, a busy receiver), decaying by 1/e per NOISE_MEMORY_RTTS RTTs; the rise test uses
+        // the value from before this sample
+        long rtt = rtt();
+        double excursion = minDelayOver(now, rtt / 4) - minDelayOver(now, rtt);
+        noisePeakBefore = delayNoise;
+        if (lastNoiseAt != Long.MIN_VALUE) {
+            delayNoise -= delayNoise * Math.min(1.0, (double) (now - lastNoiseAt) / (NOISE_MEMORY_RTTS * rtt));
+        }
+        lastNoiseAt = now;
+        delayNoise = Math.max(delayNoise, excursion);
+    }
+
+    /** Minimum queuing delay over the samples of the last {@code window} µs (the newest counts always). */
+    private long minDelayOver(long now, long window) {
+        int lo = 0;
+        int hi = recentDelays.size() - 1;   // the newest element is never older than the window
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (now - recentDelays.a(mid) > window) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return recentDelays.b(lo);
+    }
+
+    /**
+     * A queuing delay more than {@code yield-rise-ms} above its minimum of the last one to two RTTs
+     * is another flow's: our own growth (at most GAIN MSS per RTT outside slow start) cannot raise
+     * it that fast. Cuts cwnd by {@code yield-factor}, at most once per RTT and not during the two
+     * RTTs after slow start (whose last doubling is still reaching the queue). Returns whether it cut.
+     */
+    private boolean yieldToRise(long now) {
+        if (plusPlus || s.yieldRiseMicros <= 0 || recentDelays.isEmpty()) {
+            return false;
+        }
+        long rtt = rtt();
+        // the delay has stayed up for a quarter RTT (a receiver or scheduler hiccup of a few ms does
+        // not), and by more than yield-rise-ms over its minimum of the last RTT
+        long sustained = minDelayOver(now, rtt / 4);
+        long recentMin = minDelayOver(now, rtt);
+        if (sustained - recentMin <= Math.max(s.yieldRiseMicros, NOISE_FACTOR * noisePeakBefore)) {
+            return false;
+        }
+        if ((lastYieldAt != Long.MIN_VALUE && now - lastYieldAt < rtt)
+                || (slowStartExitAt != Long.MIN_VALUE && now - slowStartExitAt < SETTLE_RTTS * rtt)) {
+            return false;
+        }
+        lastYieldAt = now;
+        if (cwnd > 2 * s.minCwndBytes()) {
+            lastRoomMadeAt = now;
+            if (cwnd > refillTarget) {
+                refillTarget = cwnd;
+            }
+        }
+        yields++;
+        cwnd = Math.max(cwnd * s.yieldFactor, s.minCwndBytes());
+        nearZeroSince = Long.MIN_VALUE;
+        return true;
+    }
+
+    /**
+     * After a yield made room for another flow: slow start again once the queuing delay (its
+     * minimum over each RTT) has stayed at or below {@code near-zero-delay-ms} for
+     * {@code slow-start-reentry-rtts} RTTs while cwnd is below half the window the yield cut, so
+     * the flow has left and linear growth would take long to refill the path (6 KB/s at RTT 252 ms).
+     * Not within 4 x slow-start-reentry-rtts RTTs of the yield (the newcomer may still be ramping
+     * up), and up to the window held before the yield. Only after yields: re-entering after any
+     * empty queue let whichever LEDBAT flow saw it first take the link from the others.
+     */
+    private void reenterSlowStartIfIdle(long now) {
+        if (s.slowStartReentryRtts <= 0 || !s.slowStart || plusPlus) {
+            return;
+        }
+        if (refillTarget <= 0 || cwnd >= refillTarget / 2
+                || recentDelays.isEmpty() || minDelayOver(now, rtt()) > s.nearZeroDelayMicros) {
+            nearZeroSince = Long.MIN_VALUE;
+            return;
+        }
+        long rtt = rtt();
+        if (lastRoomMadeAt != Long.MIN_VALUE && now - lastRoomMadeAt < 4L * s.slowStartReentryRtts * rtt) {
+            // a flow arrived a few RTTs ago and may still be ramping up into the room we made
+            nearZeroSince = Long.MIN_VALUE;
+            return;
+        }
+        if (nearZeroSince == Long.MIN_VALUE) {
+            nearZeroSince = now;
+        } else if (now - nearZeroSince >= s.slowStartReentryRtts * rtt) {
+            nearZeroSince = Long.MIN_VALUE;
+            inSlowStart = true;
+            ssthresh = refillTarget;   // back to the window we held before the flow came (or less: 3/4 TARGET)
+            reentries++;
+            // after a competitor left, restart from a fraction of the window we gave up (a burst
+            // of RESTART_DIVISOR-th of it into an empty queue) rather than from MIN_CWND: 4 fewer
+            // doublings, a second at RTT 252 ms
+            restartCwnd = Math.min(refillTarget / RESTART_DIVISOR, s.maxCwndBytes);
+            refillTarget = 0;
+        }
+    }
+
+    private void trackSlowStartDelivery(long now, long bytes) {
+        ssAcked.add(now, bytes);
+        long keep = 2 * rtt();
+        while (now - ssAcked.peekA() > keep) {
+            ssAcked.poll();
+        }
+    }
+
+    /**
+     * Bytes in flight that hold a queue of 3/4 TARGET: the rate acknowledged over the last half RTT
+     * of slow start (or since the oldest ACK kept, if more recent) times (the newest RTT sample
+     * minus today's queuing delay plus 3/4 TARGET).
+     */
+    private long flightForQueueAtThreeQuartersTarget(long now) {
+        if (ssAcked.size() < 2) {
+            return (long) cwnd;
+        }
+        long rtt = rtt();
+        long from = Math.max(now - rtt / 2, ssAcked.a(0));
+        long bytes = 0;
+        for (int i = ssAcked.size() - 1; i >= 0 && ssAcked.a(i) > from; i--) {
+            bytes += ssAcked.b(i);
+        }
+        if (now <= from || bytes == 0) {
+            return (long) cwnd;
+        }
+        long wanted = Math.max(rtt - queuingDelay, RtoEstimator.G_MICROS) + s.targetMicros * 3 / 4;
+        return (long) ((double) bytes / (now - from) * wanted);
+    }
+
+    /** Within an RTT (as long as at the exit) after slow start ended: its last doubling is still in the queue. */
+    private boolean inSlowStartTransient(long now) {
+        return s.slowStartReentryRtts > 0 && !plusPlus && now < transientUntil;
+    }
+
+    /** Times slow start was entered again after a quiet queue. */
+    public long slowStartReentries() {
+        return reentries;
+    }
+
+    /** Times cwnd was cut because the queuing delay rose faster than we could have raised it. */
+    public long yields() {
+        return yields;
     }
 
     /**
@@ -141,6 +402,9 @@ public final class LedbatController {
     /** Slow start is over; in LEDBAT++ mode this schedules the next periodic slowdown. */
     private void endSlowStart(long now) {
         inSlowStart = false;
+        slowStartExitAt = now;
+        nearZeroSince = Long.MIN_VALUE;
+        ssAcked.clear();
         if (!plusPlus) {
             return;
         }

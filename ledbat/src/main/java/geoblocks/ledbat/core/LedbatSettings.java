@@ -29,6 +29,10 @@ public final class LedbatSettings {
     public final int allowedIncrease;          // ALLOWED_INCREASE, in MSS
     public final boolean slowStart;
     public final boolean multiplicativeDecrease;
+    public final int slowStartReentryRtts;     // 0 = off
+    public final long nearZeroDelayMicros;
+    public final long yieldRiseMicros;         // 0 = off
+    public final double yieldFactor;
     public final long maxCwndBytes;
     public final int receiveWindowPackets;
     public final int ackEvery;
@@ -55,6 +59,11 @@ public final class LedbatSettings {
         allowedIncrease = range(num(raw, "allowed-increase"), 1, 16, "allowed-increase").intValue();
         slowStart = bool(raw, "slow-start");
         multiplicativeDecrease = bool(raw, "multiplicative-decrease");
+        slowStartReentryRtts = range(num(raw, "slow-start-reentry-rtts"), 0, 100, "slow-start-reentry-rtts").intValue();
+        nearZeroDelayMicros = Math.round(range(num(raw, "near-zero-delay-ms"), 0, 100, "near-zero-delay-ms").doubleValue()
+                * 1000);
+        yieldRiseMicros = Math.round(range(num(raw, "yield-rise-ms"), 0, 1000, "yield-rise-ms").doubleValue() * 1000);
+        yieldFactor = range(num(raw, "yield-factor"), 0.01, 1, "yield-factor").doubleValue();
         maxCwndBytes = range(num(raw, "max-cwnd-bytes"), 4L * MAX_MSS, 1L << 30, "max-cwnd-bytes").longValue();
         receiveWindowPackets = range(num(raw, "receive-window-packets"), 16, 1 << 20, "receive-window-packets").intValue();
         ackEvery = range(num(raw, "ack-every"), 1, 64, "ack-every").intValue();

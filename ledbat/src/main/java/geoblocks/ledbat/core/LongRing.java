@@ -1,8 +1,8 @@
 package geoblocks.ledbat.core;
 
 /**
- * A growable FIFO of (long, long) pairs without boxing, for the send window's transmission order
- * and retransmission queue. Invariant: size() elements between head and tail in insertion order.
+ * A growable double-ended queue of (long, long) pairs without boxing, for the send window's
+ * transmission order and retransmission queue and the controller's sliding windows. Invariant: size() elements between head and tail in insertion order.
  */
 final class LongRing {
     private long[] a = new long[64];
@@ -36,11 +36,39 @@ final class LongRing {
         return b[head];
     }
 
+    /** The i-th oldest element's first value (0 = the head). */
+    long a(int i) {
+        return a[(head + i) & (a.length - 1)];
+    }
+
+    /** The i-th oldest element's second value. */
+    long b(int i) {
+        return b[(head + i) & (a.length - 1)];
+    }
+
     void poll() {
         if (size == 0) {
             throw new IllegalStateException("empty");
         }
         head = (head + 1) & (a.length - 1);
+        size--;
+    }
+
+    /** The newest element's first value. */
+    long peekLastA() {
+        return a[(head + size - 1) & (a.length - 1)];
+    }
+
+    /** The newest element's second value. */
+    long peekLastB() {
+        return b[(head + size - 1) & (a.length - 1)];
+    }
+
+    /** Removes the newest element. */
+    void pollLast() {
+        if (size == 0) {
+            throw new IllegalStateException("empty");
+        }
         size--;
     }
 

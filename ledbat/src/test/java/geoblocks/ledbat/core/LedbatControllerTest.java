@@ -18,6 +18,8 @@ class LedbatControllerTest {
         Map<String, Object> m = new HashMap<>();
         m.put("slow-start", false);
         m.put("multiplicative-decrease", false);   // the RFC 6817 controller exactly
+        m.put("slow-start-reentry-rtts", 0);        // and none of the RTT-based rules
+        m.put("yield-rise-ms", 0);
         for (int i = 0; i < kv.length; i += 2) {
             m.put((String) kv[i], kv[i + 1]);
         }
@@ -267,5 +269,252 @@ class LedbatControllerTest {
         assertEquals(1, c.slowdowns());                                      // not yet: 9 x duration
         c.onAck(recovered + 9 * duration + 1000, MSS, -1, RTT, (long) c.cwnd());
         assertEquals(2, c.slowdowns());
+    }
+
+    // --- the RTT-based rules: slow-start re-entry, yielding to a rising queue, restart ----------
+
+    /** A controller in congestion avoidance at about {@code w} bytes, fed ACKs every ms at queue {@code q}. */
+    static long steady(LedbatController c, long now, long until, long q) {
+        for (; now < until; now += 1000) {
+            ack(c, now, MSS, q);
+        }
+        return now;
+    }
+
+    static LedbatSettings rules(Object... kv) {
+        Object[] base = {"slow-start", true, "multiplicative-decrease", true, "slow-start-reentry-rtts", 2,
+            "yield-rise-ms", 5, "yield-factor", 0.1};
+        Object[] all = java.util.Arrays.copyOf(base, base.length + kv.length);
+        System.arraycopy(kv, 0, all, base.length, kv.length);
+        return settings(all);
+    }
+
+    /** Slow start from the first ACK until the queue reaches 80 ms (> 3/4 TARGET); returns the time. */
+    static long slowStartToExit(LedbatController c, long rampMillis) {
+        c.onAck(0, 0, BASE, RTT, 0);
+        long now = 1000;
+        for (; now <= rampMillis * 1000; now += 1000) {
+            ack(c, now, MSS, 0);
+        }
+        for (int i = 0; c.inSlowStart(); i++) {
+            assertTrue(i < 100, "slow start did not end");
+            ack(c, now += 1000, MSS, 80_000);
+        }
+        return now;
+    }
+
+    @Test
+    void slowStartExit_keepsTheFlightThatHoldsTheMeasuredQueue_butAtLeastHalf() {
+        // one MSS acknowledged per ms (1.4 bytes/µs) for 400 ms: slow start reaches ~400 MSS
+        LedbatController c = controller(rules());
+        c.onAck(0, 0, BASE, RTT, 0);
+        long now = 1000;
+        for (; now <= 400_000; now += 1000) {
+            ack(c, now, MSS, 0);
+        }
+        double atExit = 0;
+        while (c.inSlowStart()) {
+            atExit = c.cwnd();
+            ack(c, now += 1000, MSS, 80_000);
+        }
+        // a queue above 3/4 TARGET for a quarter RTT (25 ms) ends slow start; the window becomes
+        // rate 1.4 B/µs x (base RTT 20 ms + 3/4 TARGET) = 133 KB, but never less than half the ~600 KB
+        assertTrue(atExit > 2 * 150_000, "slow start reached " + atExit);
+        assertEquals(Math.max(1.4 * (RTT + 75_000), (atExit + MSS) / 2), c.cwnd(), 0.02 * atExit);
+        // ten times the rate: 1.4 MB would hold the queue, more than the window: it stays
+        LedbatController f = controller(rules());
+        f.onAck(0, 0, BASE, RTT, 0);
+        now = 100;
+        for (int i = 0; i < 400; i++, now += 100) {            // 14 bytes/µs
+            ack(f, now, MSS, 0);
+        }
+        double before = 0;
+        while (f.inSlowStart()) {
+            before = f.cwnd();
+            ack(f, now += 100, MSS, 80_000);
+        }
+        assertTrue(before < 14.0 * (RTT + 80_000));
+        assertEquals(before, f.cwnd(), 1e-6);
+    }
+
+    @Test
+    void slowStartReentry_afterTheWindowCollapsedBelowHalfOfWhatSlowStartKept() {
+        LedbatController c = controller(rules("yield-rise-ms", 0));
+        long now = slowStartToExit(c, 200);
+        double kept = c.cwnd();
+        now = steady(c, now, now + 100_000, 80_000);           // the overshoot drains (no decrease yet)
+        now = steady(c, now, now + 1_000_000, 300_000);        // then a long high queue: multiplicative decrease
+        assertTrue(c.cwnd() < kept / 2, "collapsed to " + c.cwnd() + " of " + kept);
+        for (int i = 0; c.slowStartReentries() == 0; i++) {
+            assertTrue(i < 100, "no re-entry on an empty queue after a collapse");
+            ack(c, now += 1000, MSS, 0);
+        }
+        assertTrue(c.inSlowStart());
+        for (now += 1000; c.inSlowStart(); now += 1000) {
+            ack(c, now, (long) (c.cwnd() / 8), 0);
+        }
+        assertEquals(kept, c.cwnd(), 1, "refilled to the window slow start kept");
+    }
+
+    @Test
+    void slowStartExit_notOnTheMomentaryQueueOfABurst() {
+        LedbatController c = controller(rules());
+        c.onAck(0, 0, BASE, RTT, 0);
+        long now = 1000;
+        for (int round = 0; round < 20; round++) {              // a 15 ms spike of 90 ms every 100 ms
+            for (int i = 0; i < 100; i++) {
+                ack(c, now += 1000, MSS, i < 15 ? 90_000 : 0);
+            }
+        }
+        assertTrue(c.inSlowStart(), "a burst's queue that drains within a quarter RTT is no full link");
+    }
+
+    /** Slow start, congestion avoidance at 20 ms, then a flow arrives (+20 ms) and we yield; returns the time. */
+    static long yieldToANewFlow(LedbatController c) {
+        long now = slowStartToExit(c, 200);
+        now = steady(c, now, now + 1_000_000, 20_000);
+        return arrive(c, now);
+    }
+
+    /** A flow arrives (+20 ms over a 20 ms queue) until we yield; returns the time. */
+    static long arrive(LedbatController c, long now) {
+        for (int i = 0; c.yields() == 0; i++) {
+            assertTrue(i < 200, "no yield");
+            ack(c, now += 1000, MSS, 40_000);
+        }
+        return now;
+    }
+
+    @Test
+    void slowStartReentry_afterAYieldAndTwoRttsOfNearEmptyQueue_backToTheWindowBefore() {
+        LedbatController c = controller(rules());
+        long now = slowStartToExit(c, 200);
+        now = steady(c, now, now + 1_000_000, 20_000);
+        double before = c.cwnd();
+        now = arrive(c, now);
+        assertEquals(0.1 * before, c.cwnd(), 0.05 * before);
+        now = steady(c, now, now + 800_000, 60_000);          // the other flow keeps a queue: no re-entry
+        assertFalse(c.inSlowStart());
+        long quiet = now + 1000;                               // it leaves: RTT = 21 ms from here
+        long rtt = RTT + 1_000;
+        ack(c, quiet, MSS, 1_000);
+        now = quiet;
+        while (now < quiet + 2 * rtt - 1000) {
+            ack(c, now += 1000, MSS, 1_000);                  // 1 ms: at most near-zero-delay-ms (5)
+            assertFalse(c.inSlowStart(), "re-entered after only " + (now - quiet) + " µs");
+        }
+        ack(c, quiet + 2 * rtt, MSS, 1_000);
+        assertTrue(c.inSlowStart(), "two RTTs of a near-empty queue: slow start again");
+        assertEquals(1, c.slowStartReentries());
+        assertTrue(c.cwnd() >= before / LedbatController.RESTART_DIVISOR - 1,
+                "restarts from 1/16 of the window before the yield: " + c.cwnd() + " of " + before);
+        double w = c.cwnd();
+        ack(c, quiet + 2 * rtt + 1000, (long) w, 0);
+        assertEquals(2 * w, c.cwnd(), 1, "slow start: cwnd grows by what is acknowledged");
+        for (now = quiet + 2 * rtt + 2000; c.inSlowStart(); now += 1000) {
+            ack(c, now, (long) (c.cwnd() / 8), 0);
+        }
+        assertEquals(before, c.cwnd(), MSS, "slow start ends at the window held before the yield");
+    }
+
+    @Test
+    void slowStartReentry_notWhileTheQueueStays_notWhenOff_notWithoutAYieldOrCollapse() {
+        LedbatController c = controller(rules());
+        long now = yieldToANewFlow(c);
+        steady(c, now, now + 2_000_000, 6_000);                // 6 ms > near-zero-delay-ms for 50+ RTTs
+        assertFalse(c.inSlowStart());
+        assertEquals(0, c.slowStartReentries());
+
+        LedbatController off = controller(rules("slow-start-reentry-rtts", 0));
+        now = yieldToANewFlow(off);
+        steady(off, now, now + 2_000_000, 0);
+        assertEquals(0, off.slowStartReentries());
+
+        // an empty queue alone is no reason: slow start again only to refill room a yield gave away
+        // or a window that fell below half of what slow start kept
+        LedbatController calm = controller(rules("yield-rise-ms", 0));
+        now = slowStartToExit(calm, 200);
+        steady(calm, now, now + 2_000_000, 0);
+        assertFalse(calm.inSlowStart());
+        assertEquals(0, calm.slowStartReentries());
+    }
+
+    @Test
+    void yield_queueRisesFasterThanWeCouldRaiseIt_cutsWindowOncePerRtt() {
+        LedbatSettings s = rules("slow-start", false, "slow-start-reentry-rtts", 0);
+        LedbatController c = withCwnd(s, 100 * MSS);
+        long now = steady(c, 3_000_000, 3_300_000, 0);         // an empty queue, RTT 20 ms
+        double w = c.cwnd();
+        assertEquals(0, c.yields());
+        // another flow's slow start: +10 ms, sustained for longer than a quarter RTT (RTT now 30 ms)
+        long rise = now;
+        while (c.yields() == 0 && now < rise + 40_000) {
+            ack(c, now += 1000, MSS, 10_000);
+        }
+        assertEquals(1, c.yields());
+        assertTrue(now - rise >= (RTT + 10_000) / 4, "must wait for a sustained rise, cut after " + (now - rise));
+        assertEquals(0.1 * w, c.cwnd(), 0.02 * w);
+        double cut = c.cwnd();
+        long yieldAt = now;
+        while (now < yieldAt + RTT + 5_000) {                  // less than an RTT (30 ms) later
+            ack(c, now += 1000, MSS, 20_000 + (now - yieldAt));
+        }
+        assertEquals(1, c.yields(), "at most one cut per RTT");
+        assertTrue(c.cwnd() < 2 * cut, "no second cut, but no jump either: " + c.cwnd());
+    }
+
+    @Test
+    void yield_ignoresHiccupsShorterThanAQuarterRtt_andOurOwnGrowth() {
+        LedbatSettings s = rules("slow-start", false, "slow-start-reentry-rtts", 0);
+        LedbatController c = withCwnd(s, 100 * MSS);
+        long now = steady(c, 3_000_000, 3_300_000, 0);
+        for (int i = 0; i < 4; i++) {                          // 4 ms of samples 40 ms late (a receiver stall)
+            ack(c, now += 1000, MSS, 40_000);
+        }
+        now = steady(c, now + 1000, now + 200_000, 0);
+        for (int k = 0; k < 40; k++) {                         // the queue creeps up 1 ms per RTT
+            now = steady(c, now, now + RTT + k * 1000L, k * 1000L);
+        }
+        assertEquals(0, c.yields());
+    }
+
+    @Test
+    void yield_notWhileSlowStartsLastDoublingSettles() {
+        LedbatController c = controller(rules("slow-start-reentry-rtts", 0));
+        long exit = slowStartToExit(c, 100);
+        long rtt = RTT + 80_000;
+        long now = exit;
+        while (now < exit + (LedbatController.SETTLE_RTTS - 1) * rtt) {   // dips and rises while it settles
+            ack(c, now += 1000, MSS, ((now - exit) / 20_000) % 2 == 0 ? 60_000 : 80_000);
+        }
+        assertEquals(0, c.yields());
+    }
+
+    @Test
+    void slowStartReentry_notWithinTheHoldOffAfterTheYield() {
+        LedbatController c = controller(rules());
+        long y = yieldToANewFlow(c);
+        // the queue is empty again at once, but the newcomer may still be ramping up into the room
+        // we made: no re-entry for 4 x slow-start-reentry-rtts RTTs after the yield
+        long now = steady(c, y + 1000, y + 8 * RTT - 1000, 0);
+        assertEquals(0, c.slowStartReentries(), "re-entered during the hold-off");
+        for (int i = 0; c.slowStartReentries() == 0; i++) {
+            assertTrue(i < 12 * RTT / 1000, "no re-entry after the hold-off");
+            ack(c, now += 1000, MSS, 0);
+        }
+        assertTrue(now >= y + 8 * RTT + 2 * RTT, "hold-off, then two RTTs of an empty queue: " + (now - y));
+    }
+
+    @Test
+    void ledbatPlusPlus_isTheDraftsController_withoutTheRttBasedRules() {
+        LedbatController c = controller(rules("mode", "ledbat++", "target-ms", 60));
+        long now = 0;
+        c.onAck(now, 0, -1, RTT, 0);
+        for (int i = 0; i < 3000; i++) {
+            long q = (i / 200) % 2 == 0 ? 0 : 30_000;          // rises and empty queues alike
+            c.onAck(now += 1000, MSS, -1, RTT + q, (long) c.cwnd());
+        }
+        assertEquals(0, c.yields());
+        assertEquals(0, c.slowStartReentries());
     }
 }

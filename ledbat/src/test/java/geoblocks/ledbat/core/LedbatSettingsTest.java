@@ -55,4 +55,19 @@ class LedbatSettingsTest {
     void ledbatPlusPlusMode_parsed() {
         assertEquals(LedbatSettings.Mode.LEDBAT_PLUS_PLUS, LedbatSettings.defaults(Map.of("mode", "ledbat++")).mode);
     }
+
+    @Test
+    void rttBasedRules_defaultsAndRangesNameTheKey() {
+        LedbatSettings s = LedbatSettings.defaults(Map.of());
+        assertEquals(2, s.slowStartReentryRtts);
+        assertEquals(5_000, s.nearZeroDelayMicros);
+        assertEquals(5_000, s.yieldRiseMicros);
+        assertEquals(0.1, s.yieldFactor);
+        for (Map.Entry<String, Object> bad : Map.<String, Object>of("slow-start-reentry-rtts", -1,
+                "near-zero-delay-ms", 101, "yield-rise-ms", -5, "yield-factor", 0).entrySet()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> LedbatSettings.defaults(Map.of(bad.getKey(), bad.getValue())));
+            assertTrue(e.getMessage().contains(bad.getKey()), e.getMessage());
+        }
+    }
 }

@@ -53,9 +53,20 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--to", description = "receiving region (default ${DEFAULT-VALUE})")
     String to = "mumbai";
 
-    @Option(names = "--rtt-ms", description = "an explicit base RTT in ms (0..10000) between --from and --to, instead of"
-            + " the RTT matrix's")
+    @Option(names = "--rtt-ms", description = "ledbat-vs-tcp, background-vs-foreground: an explicit path of this base RTT in ms (0..10000) between"
+            + " --from and --to, instead of the RTT matrix's")
     Double rttMs;
+
+    @Option(names = "--ledbat-start-s", description = "ledbat-vs-tcp: start LEDBAT this many seconds in (default ${DEFAULT-VALUE})")
+    double ledbatStartS = 0;
+
+    @Option(names = "--udp-overhead-bytes", description = "ledbat-vs-tcp: bytes each UDP (LEDBAT) packet takes on the"
+            + " bottleneck beyond its message, e.g. 73 for Ethernet + IP + UDP + GeoNetwork's seal (default ${DEFAULT-VALUE})")
+    int udpOverheadBytes = 0;
+
+    @Option(names = "--tcp-overhead-bytes", description = "ledbat-vs-tcp: bytes each TCP packet takes beyond its IP and TCP"
+            + " headers, e.g. 14 for Ethernet (default ${DEFAULT-VALUE})")
+    int tcpOverheadBytes = 0;
 
     @Option(names = "--target-ms", description = "LEDBAT target queuing delay in ms, 1..100 (default ${DEFAULT-VALUE})")
     int targetMs = 100;
@@ -80,7 +91,8 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--tcp-stop", description = "ledbat-vs-tcp: TCP stop in s (default ${DEFAULT-VALUE})")
     double tcpStop = 24;
 
-    @Option(names = "--tcp", description = "ledbat-vs-tcp: TCP congestion control reno | cubic (default ${DEFAULT-VALUE})")
+    @Option(names = "--tcp", description = "ledbat-vs-tcp: TCP reno | cubic (RFC 8312) | linux-cubic (Linux 6.x: HyStart,"
+            + " MSS 1448, delayed ACKs, SYN exchange, 200 ms minimum RTO) (default ${DEFAULT-VALUE})")
     String tcp = "reno";
 
     @Option(names = "--jitter-ms", description = "ledbat-vs-tcp: random extra one-way delay, |N(0, sigma)| ms (default ${DEFAULT-VALUE})")
@@ -199,8 +211,9 @@ public final class SimulateCommand implements Callable<Integer> {
     private void ledbatVsTcp(Path dir, PrintStream o) throws Exception {
         LedbatVsTcp.Params p = new LedbatVsTcp.Params(seed, rateMbps, from, to, bufferMs == null ? 400 : bufferMs,
                 new LedbatOptions(targetMs, mode, true, ledbatExtra), ledbatFlows, tcpStart, tcpStop,
-                duration == null ? 30 : duration, tcp, jitterMs, loss);
-        o.printf(Locale.ROOT, "ledbat-vs-tcp: %.0f Mbit/s %s->%s (RTT %.0f ms), buffer %.0f ms, LEDBAT %s target %d ms x%d,"
+                duration == null ? 30 : duration, tcp, jitterMs, loss, rttMs == null ? Double.NaN : rttMs, ledbatStartS,
+                udpOverheadBytes, tcpOverheadBytes);
+        o.printf(Locale.ROOT, "ledbat-vs-tcp: %.0f Mbit/s %s->%s (RTT %.1f ms), buffer %.0f ms, LEDBAT %s target %d ms x%d,"
                 + " TCP %s %.1f-%.1f s, %.0f s simulated, seed %d%n", p.rateMbps(), p.from(), p.to(), p.baseRttMs(),
                 p.bufferMs(), mode, targetMs, ledbatFlows, tcp, tcpStart, tcpStop, p.durationS(), seed);
         SimResult r = run(LedbatVsTcp.plan(p), o);

@@ -25,7 +25,9 @@ public record NetworkSpec(
         double jitterMs,
         double lossRate,
         double localRttMs,
-        List<Partition> partitions) implements Serializable {
+        List<Partition> partitions,
+        int udpOverheadBytes,
+        int tcpOverheadBytes) implements Serializable {
 
     public NetworkSpec {
         hostRegions = new TreeMap<>(hostRegions);
@@ -40,6 +42,10 @@ public record NetworkSpec(
         }
         if (!(localRttMs >= 0)) {
             throw new IllegalArgumentException("local rtt must be >= 0 ms, was " + localRttMs);
+        }
+        if (udpOverheadBytes < 0 || udpOverheadBytes > 1000 || tcpOverheadBytes < 0 || tcpOverheadBytes > 1000) {
+            throw new IllegalArgumentException("per-packet overhead must be in 0..1000 bytes, was udp "
+                    + udpOverheadBytes + " / tcp " + tcpOverheadBytes);
         }
         for (String a : hostRegions.values()) {
             for (String b : hostRegions.values()) {
@@ -57,6 +63,15 @@ public record NetworkSpec(
     static String base(String region) {
         int i = region.indexOf('#');
         return i < 0 ? region : region.substring(0, i);
+    }
+
+    /**
+     * Bytes a packet of this transport occupies on a link beyond its message's
+     * {@code NetMsg.wireSize()}: headers the messages do not count (Ethernet, IP, UDP, the
+     * network's own framing and seal), 0 unless configured.
+     */
+    public int overheadBytes(se.sics.kompics.network.Transport t) {
+        return t == se.sics.kompics.network.Transport.TCP ? tcpOverheadBytes : udpOverheadBytes;
     }
 
     static String pairKey(String a, String b) {
@@ -88,6 +103,8 @@ public record NetworkSpec(
         private double lossRate;
         private double localRttMs = 0.5;
         private final List<Partition> partitions = new ArrayList<>();
+        private int udpOverheadBytes;
+        private int tcpOverheadBytes;
 
         Builder(RttMatrix matrix) {
             this.matrix = matrix;
@@ -141,6 +158,13 @@ public record NetworkSpec(
             return this;
         }
 
+        /** Per-packet bytes on the links beyond each message's size, by transport (see {@link #overheadBytes}). */
+        public Builder overheadBytes(int udp, int tcp) {
+            this.udpOverheadBytes = udp;
+            this.tcpOverheadBytes = tcp;
+            return this;
+        }
+
         public NetworkSpec build() {
             Map<String, Double> rtt = new TreeMap<>();
             for (String a : hosts.values()) {
@@ -150,7 +174,8 @@ public record NetworkSpec(
                     }
                 }
             }
-            return new NetworkSpec(hosts, rtt, links, jitterMs, lossRate, localRttMs, partitions);
+            return new NetworkSpec(hosts, rtt, links, jitterMs, lossRate, localRttMs, partitions, udpOverheadBytes,
+                    tcpOverheadBytes);
         }
     }
 }

@@ -31,7 +31,8 @@ public final class SimNetworkModel implements NetworkModel {
     @Override
     public long getLatencyMs(Msg<?, ?> msg) {
         long nowNs = System.currentTimeMillis() * 1_000_000L;
-        int size = msg instanceof NetMsg m ? m.wireSize() : FOREIGN_MESSAGE_BYTES;
+        int size = (msg instanceof NetMsg m ? m.wireSize() : FOREIGN_MESSAGE_BYTES)
+                + path.spec().overheadBytes(msg.getHeader().getProtocol());
         Address src = msg.getHeader().getSource();
         Address dst = msg.getHeader().getDestination();
         long arrival = path.arrivalNs(nowNs, src.getIp(), dst.getIp(), new FlowKey(src, dst), size);

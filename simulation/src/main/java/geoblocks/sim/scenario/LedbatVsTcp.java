@@ -30,10 +30,16 @@ import org.knowm.xchart.XYChart;
 public final class LedbatVsTcp {
     private LedbatVsTcp() {}
 
-    /** The scenario's knobs. */
+    /**
+     * The scenario's knobs. The path is the RTT between regions {@code from} and {@code to} of
+     * SPEC.md's matrix unless {@code rttMs} is given (not NaN), then that RTT. {@code ledbatStartS}
+     * delays the LEDBAT sender (e.g. by the session set-up the real network spends before the
+     * first datagram); {@code udpOverheadBytes} / {@code tcpOverheadBytes} are the bytes each
+     * packet takes on the bottleneck beyond its message size (headers, framing, seal).
+     */
     public record Params(long seed, double rateMbps, String from, String to, double bufferMs, LedbatOptions ledbat,
             int ledbatFlows, double tcpStartS, double tcpStopS, double durationS, String tcpCc, double jitterMs,
-            double lossRate) {
+            double lossRate, double rttMs, double ledbatStartS, int udpOverheadBytes, int tcpOverheadBytes) {
         public Params {
             if (!(rateMbps > 0)) {
                 throw new IllegalArgumentException("rate must be > 0 Mbit/s, was " + rateMbps);
@@ -48,6 +54,23 @@ public final class LedbatVsTcp {
             if (!(bufferMs > 0)) {
                 throw new IllegalArgumentException("buffer must be > 0 ms, was " + bufferMs);
             }
+            if (!Double.isNaN(rttMs) && !(rttMs >= 0 && rttMs <= 10_000)) {
+                throw new IllegalArgumentException("rtt must be in 0..10000 ms, was " + rttMs);
+            }
+            if (!(ledbatStartS >= 0 && ledbatStartS < tcpStartS)) {
+                throw new IllegalArgumentException("LEDBAT must start at >= 0 s and before TCP, was " + ledbatStartS);
+            }
+            if (from.equals(to)) {
+                throw new IllegalArgumentException("from and to must be different regions, both were '" + from + "'");
+            }
+        }
+
+        /** A path between two regions of the matrix, LEDBAT from time 0, message sizes only. */
+        public Params(long seed, double rateMbps, String from, String to, double bufferMs, LedbatOptions ledbat,
+                int ledbatFlows, double tcpStartS, double tcpStopS, double durationS, String tcpCc, double jitterMs,
+                double lossRate) {
+            this(seed, rateMbps, from, to, bufferMs, ledbat, ledbatFlows, tcpStartS, tcpStopS, durationS, tcpCc, jitterMs,
+                    lossRate, Double.NaN, 0, 0, 0);
         }
 
         /** 10 Mbit/s, Dublin to Mumbai (RTT 122 ms), 200 ms buffer, target 100 ms, TCP Reno 14-24 s of 30 s. */
@@ -57,26 +80,48 @@ public final class LedbatVsTcp {
 
         public Params withSeed(long s) {
             return new Params(s, rateMbps, from, to, bufferMs, ledbat, ledbatFlows, tcpStartS, tcpStopS, durationS, tcpCc,
-                    jitterMs, lossRate);
+                    jitterMs, lossRate, rttMs, ledbatStartS, udpOverheadBytes, tcpOverheadBytes);
         }
 
         public Params withNoise(double jitter, double loss) {
             return new Params(seed, rateMbps, from, to, bufferMs, ledbat, ledbatFlows, tcpStartS, tcpStopS, durationS, tcpCc,
-                    jitter, loss);
+                    jitter, loss, rttMs, ledbatStartS, udpOverheadBytes, tcpOverheadBytes);
         }
 
         public Params withLedbat(LedbatOptions o) {
             return new Params(seed, rateMbps, from, to, bufferMs, o, ledbatFlows, tcpStartS, tcpStopS, durationS, tcpCc,
-                    jitterMs, lossRate);
+                    jitterMs, lossRate, rttMs, ledbatStartS, udpOverheadBytes, tcpOverheadBytes);
         }
 
         public Params withTcp(String cc) {
             return new Params(seed, rateMbps, from, to, bufferMs, ledbat, ledbatFlows, tcpStartS, tcpStopS, durationS, cc,
-                    jitterMs, lossRate);
+                    jitterMs, lossRate, rttMs, ledbatStartS, udpOverheadBytes, tcpOverheadBytes);
+        }
+
+        /** An explicit path: this RTT between {@code from} and {@code to}, whatever the matrix says. */
+        public Params withRttMs(double rtt) {
+            return new Params(seed, rateMbps, from, to, bufferMs, ledbat, ledbatFlows, tcpStartS, tcpStopS, durationS, tcpCc,
+                    jitterMs, lossRate, rtt, ledbatStartS, udpOverheadBytes, tcpOverheadBytes);
+        }
+
+        /** Model of the real link's packets: LEDBAT starts late, and these bytes per packet beyond the messages. */
+        public Params withWire(double ledbatStart, int udpOverhead, int tcpOverhead) {
+            return new Params(seed, rateMbps, from, to, bufferMs, ledbat, ledbatFlows, tcpStartS, tcpStopS, durationS, tcpCc,
+                    jitterMs, lossRate, rttMs, ledbatStart, udpOverhead, tcpOverhead);
         }
 
         public double baseRttMs() {
-            return RttMatrix.specDefaults().rttMs(from, to);
+            return Double.isNaN(rttMs) ? RttMatrix.specDefaults().rttMs(from, to) : rttMs;
+        }
+
+        /** The RTT matrix of the run: SPEC.md's, with the explicit path's RTT if one is given. */
+        RttMatrix matrix() {
+            RttMatrix m = RttMatrix.specDefaults();
+            if (!Double.isNaN(rttMs)) {
+                m.put(from, to, rttMs);
+                m.put(to, from, rttMs);
+            }
+            return m;
         }
     }
 
@@ -86,11 +131,12 @@ public final class LedbatVsTcp {
     static final String TCP_RX = "10.2.0.2";
 
     public static SimPlan plan(Params p) {
-        NetworkSpec net = NetworkSpec.builder(RttMatrix.specDefaults())
+        NetworkSpec net = NetworkSpec.builder(p.matrix())
                 .host(LEDBAT_TX, p.from()).host(TCP_TX, p.from())
                 .host(LEDBAT_RX, p.to()).host(TCP_RX, p.to())
                 .path(p.from(), p.to(), LinkSpec.ofMbps(p.rateMbps(), p.bufferMs()))
                 .jitterMs(p.jitterMs()).lossRate(p.lossRate())
+                .overheadBytes(p.udpOverheadBytes(), p.tcpOverheadBytes())
                 .build();
         List<String> flows = new ArrayList<>();
         for (int i = 1; i <= p.ledbatFlows(); i++) {
@@ -101,8 +147,9 @@ public final class LedbatVsTcp {
         List<NodePlan> nodes = List.of(
                 new NodePlan("sampler", 0, "10.9.0.1", 1, new SamplerNode(100)),
                 new NodePlan("ledbat-rx", 0, LEDBAT_RX, 7000, new LedbatNodes.Receiver(p.ledbat())),
-                new NodePlan("tcp-rx", 0, TCP_RX, 8000, new TcpNodes.Receiver("tcp1")),
-                new NodePlan("ledbat-tx", 0, LEDBAT_TX, 7000, new LedbatNodes.Sender(LEDBAT_RX, 7000, flows, p.ledbat())),
+                new NodePlan("tcp-rx", 0, TCP_RX, 8000, new TcpNodes.Receiver("tcp1", p.tcpCc())),
+                new NodePlan("ledbat-tx", Math.round(p.ledbatStartS() * 1000), LEDBAT_TX, 7000,
+                        new LedbatNodes.Sender(LEDBAT_RX, 7000, flows, p.ledbat())),
                 new NodePlan("tcp-tx", tcpStart, TCP_TX, 8000,
                         new TcpNodes.Sender(TCP_RX, 8000, "tcp1", p.tcpCc(), tcpDuration)));
         return new SimPlan(p.seed(), net, nodes, Math.round(p.durationS() * 1000), 100);
@@ -129,6 +176,9 @@ public final class LedbatVsTcp {
         List<String> rows = new ArrayList<>();
         rows.add("rate_mbps," + Csv.num(p.rateMbps(), 1));
         rows.add("base_rtt_ms," + Csv.num(p.baseRttMs(), 1));
+        rows.add("ledbat_start_s," + Csv.num(p.ledbatStartS(), 2));
+        rows.add("udp_overhead_bytes," + p.udpOverheadBytes());
+        rows.add("tcp_overhead_bytes," + p.tcpOverheadBytes());
         rows.add("buffer_ms," + Csv.num(p.bufferMs(), 1));
         rows.add("target_ms," + p.ledbat().targetMs());
         rows.add("ledbat_mode," + p.ledbat().mode());

@@ -13,6 +13,13 @@ interface CongestionControl {
     /** Sets cwnd directly (fast-recovery inflation and deflation, RFC 6582). */
     void setCwnd(long bytes);
 
+    /**
+     * An RTT sample from an ACK of new data (the echoed timestamp of the newest segment it covers),
+     * with the sender's sequence state after the ACK; called before {@link #onAck}. Linux's CUBIC
+     * uses it for HyStart.
+     */
+    default void onRttSample(long nowNs, long rttNs, long sndUna, long sndNxt) {}
+
     /** New data acknowledged outside fast recovery. */
     void onAck(long nowNs, long ackedBytes, long srttNs);
 
@@ -28,7 +35,9 @@ interface CongestionControl {
         return switch (name) {
             case "reno" -> new Reno(mss, initialWindowSegments);
             case "cubic" -> new Cubic(mss, initialWindowSegments);
-            default -> throw new IllegalArgumentException("congestion control must be reno or cubic, was '" + name + "'");
+            case "linux-cubic" -> new LinuxCubic(mss, initialWindowSegments);
+            default -> throw new IllegalArgumentException("congestion control must be reno, cubic or linux-cubic, was '"
+                    + name + "'");
         };
     }
 }

@@ -15,7 +15,18 @@ final class RtoEstimator {
     private long rtoNs;
     private long lastSampleNs = -1;
 
+    private final boolean linux;
+
     RtoEstimator(long initialNs, long minNs, long maxNs) {
+        this(initialNs, minNs, maxNs, false);
+    }
+
+    /**
+     * @param linux RTO = SRTT + max(4 RTTVAR, min) as Linux computes it (its rttvar is at least
+     *     rto_min, 200 ms), instead of RFC 6298's max(min, SRTT + 4 RTTVAR)
+     */
+    RtoEstimator(long initialNs, long minNs, long maxNs, boolean linux) {
+        this.linux = linux;
         if (minNs <= 0 || maxNs < minNs || initialNs < minNs || initialNs > maxNs) {
             throw new IllegalArgumentException("need 0 < min <= initial <= max, was min=" + minNs
                     + " initial=" + initialNs + " max=" + maxNs);
@@ -38,7 +49,8 @@ final class RtoEstimator {
             srttNs = (7 * srttNs + rttNs) / 8;
         }
         lastSampleNs = rttNs;
-        rtoNs = clamp(srttNs + Math.max(GRANULARITY_NS, 4 * rttvarNs));
+        rtoNs = linux ? Math.min(maxNs, srttNs + Math.max(minNs, 4 * rttvarNs))
+                : clamp(srttNs + Math.max(GRANULARITY_NS, 4 * rttvarNs));
     }
 
     /** RFC 6298 section 5.5: back off the timer after it expires. */

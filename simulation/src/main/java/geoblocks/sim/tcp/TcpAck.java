@@ -12,11 +12,18 @@ public final class TcpAck extends NetMsg {
     public final long echoNs;
     private final long[] sack;
 
+    private final int headerBytes;
+
     public TcpAck(NetHeader header, long ackNo, long echoNs, long[] sack) {
+        this(header, ackNo, echoNs, sack, TcpSegment.HEADER_BYTES);
+    }
+
+    public TcpAck(NetHeader header, long ackNo, long echoNs, long[] sack, int headerBytes) {
         super(header);
         this.ackNo = ackNo;
         this.echoNs = echoNs;
         this.sack = sack.clone();
+        this.headerBytes = headerBytes;
     }
 
     /** SACK blocks as {start, end} pairs (a copy). */
@@ -30,7 +37,7 @@ public final class TcpAck extends NetMsg {
 
     @Override
     public int wireSize() {
-        return TcpSegment.HEADER_BYTES + (sack.length == 0 ? 0 : 2 + 4 * sack.length);
+        return headerBytes + (sack.length == 0 ? 0 : 2 + 4 * sack.length);
     }
 
     @Override

@@ -19,11 +19,17 @@ public final class TcpNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new TcpSender.TcpSenderInit(self, NetAddress.of(peerIp, peerPort), flow, congestionControl, durationMs);
+            return new TcpSender.TcpSenderInit(self, NetAddress.of(peerIp, peerPort), flow, TcpProfile.of(congestionControl),
+                    durationMs);
         }
     }
 
-    public record Receiver(String flow) implements NodeFactory {
+    /** The receiving end of a flow of the given congestion control (its {@link TcpProfile} decides the ACKs). */
+    public record Receiver(String flow, String congestionControl) implements NodeFactory {
+        public Receiver(String flow) {
+            this(flow, "reno");
+        }
+
         @Override
         public Class<? extends ComponentDefinition> component() {
             return TcpReceiver.class;
@@ -31,7 +37,7 @@ public final class TcpNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new TcpReceiver.TcpReceiverInit(self, flow);
+            return new TcpReceiver.TcpReceiverInit(self, flow, TcpProfile.of(congestionControl));
         }
     }
 }

@@ -17,7 +17,8 @@ import se.sics.kompics.timer.Timer;
 
 /**
  * A bulk TCP sender as a simulated node: sends an unlimited byte stream to a {@link TcpReceiver}
- * from its start until {@code durationMs} later, driven by {@link TcpSenderCore}. Thin glue: reads
+ * from its start (after a SYN exchange if its {@link TcpProfile} has one) until {@code durationMs}
+ * after its start, driven by {@link TcpSenderCore}. Thin glue: reads
  * the (simulated) clock, turns the core's decisions into segments, and keeps one retransmission
  * timer in step with the core's deadline. Reports cwnd and RTT to its {@link FlowProbe}.
  */
@@ -26,7 +27,9 @@ public final class TcpSender extends ComponentDefinition {
     private final Positive<Timer> timer = requires(Timer.class);
 
     private final NetHeader header;
+    private final TcpProfile profile;
     private final TcpSenderCore core;
+    private boolean started;
     private final long durationMs;
     private final FlowProbe probe;
     private final List<TcpSenderCore.Send> out = new ArrayList<>();
@@ -34,8 +37,9 @@ public final class TcpSender extends ComponentDefinition {
 
     public TcpSender(TcpSenderInit init) {
         header = new NetHeader(init.self, init.peer, Transport.TCP);
-        core = new TcpSenderCore(init.mss, CongestionControl.of(init.congestionControl, init.mss, init.initialWindow),
-                Long.MAX_VALUE / 2);
+        profile = init.profile;
+        core = new TcpSenderCore(profile.mss(), CongestionControl.of(profile.congestionControl(), profile.mss(),
+                profile.initialWindow()), Long.MAX_VALUE / 2, profile.rto());
         durationMs = init.durationMs;
         probe = SimRegistry.flow(init.flow, "tcp", init.self, init.peer);
         onStart(s -> {
@@ -44,8 +48,17 @@ public final class TcpSender extends ComponentDefinition {
                 st.setTimeoutEvent(new Stop(st));
                 trigger(st, timer);
             }
-            core.start(now(), out);
-            flush();
+            if (profile.handshake()) {
+                trigger(new TcpSyn(header, false, now()), net);   // data starts with the SYN-ACK
+            } else {
+                startData();
+            }
+        });
+        handle(net, TcpSyn.class, syn -> {
+            if (syn.ack && !started) {
+                core.handshakeRtt(now() - syn.tsNs);
+                startData();
+            }
         });
         handle(net, TcpAck.class, this::onAck);
         handle(timer, Rto.class, t -> {
@@ -56,11 +69,20 @@ public final class TcpSender extends ComponentDefinition {
         handle(timer, Stop.class, t -> core.stop());
     }
 
+    private void startData() {
+        started = true;
+        core.start(now(), out);
+        flush();
+    }
+
     private static long now() {
         return System.nanoTime();
     }
 
     private void onAck(TcpAck ack) {
+        if (!started) {
+            return;
+        }
         long now = now();
         core.onAck(now, ack.ackNo, ack.echoNs, ack.sackUnsafe(), out);
         if (ack.echoNs >= 0) {
@@ -72,7 +94,7 @@ public final class TcpSender extends ComponentDefinition {
     private void flush() {
         long now = now();
         for (TcpSenderCore.Send s : out) {
-            trigger(new TcpSegment(header, s.seq(), s.len(), now), net);
+            trigger(new TcpSegment(header, s.seq(), s.len(), now, profile.headerBytes()), net);
         }
         out.clear();
         probe.cwnd(core.cwnd());
@@ -97,32 +119,27 @@ public final class TcpSender extends ComponentDefinition {
         }
     }
 
-    /** Who sends to whom, the flow's name, congestion control (reno, cubic) and how long to send. */
+    /** Who sends to whom, the flow's name, what kind of TCP ({@link TcpProfile}) and how long to send. */
     public static final class TcpSenderInit extends Init<TcpSender> {
         final NetAddress self;
         final NetAddress peer;
         final String flow;
-        final String congestionControl;
+        final TcpProfile profile;
         final long durationMs;
-        final int mss;
-        final int initialWindow;
 
         public TcpSenderInit(NetAddress self, NetAddress peer, String flow, String congestionControl, long durationMs) {
-            this(self, peer, flow, congestionControl, durationMs, 1460, 10);
+            this(self, peer, flow, TcpProfile.of(congestionControl), durationMs);
         }
 
-        public TcpSenderInit(NetAddress self, NetAddress peer, String flow, String congestionControl, long durationMs,
-                int mss, int initialWindow) {
+        public TcpSenderInit(NetAddress self, NetAddress peer, String flow, TcpProfile profile, long durationMs) {
             if (durationMs < 0) {
                 throw new IllegalArgumentException("duration must be >= 0 ms (0 = forever), was " + durationMs);
             }
             this.self = self;
             this.peer = peer;
             this.flow = flow;
-            this.congestionControl = congestionControl;
+            this.profile = profile;
             this.durationMs = durationMs;
-            this.mss = mss;
-            this.initialWindow = initialWindow;
         }
     }
 }

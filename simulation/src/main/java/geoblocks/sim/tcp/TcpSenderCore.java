@@ -44,14 +44,23 @@ final class TcpSenderCore {
     private long fastRetransmits;
 
     TcpSenderCore(int mss, CongestionControl cc, long limitBytes) {
+        // RFC 6298 (2.4): RTO at least 1 s, at most 60 s
+        this(mss, cc, limitBytes, new RtoEstimator(1_000_000_000L, 1_000_000_000L, 60_000_000_000L));
+    }
+
+    TcpSenderCore(int mss, CongestionControl cc, long limitBytes, RtoEstimator rto) {
         if (mss <= 0) {
             throw new IllegalArgumentException("mss must be > 0, was " + mss);
         }
         this.mss = mss;
         this.cc = cc;
         this.limit = limitBytes;
-        // RFC 6298 (2.4): RTO at least 1 s, at most 60 s
-        this.rto = new RtoEstimator(1_000_000_000L, 1_000_000_000L, 60_000_000_000L);
+        this.rto = rto;
+    }
+
+    /** An RTT sample from outside the data (the SYN exchange): seeds SRTT and the RTO. */
+    void handshakeRtt(long rttNs) {
+        rto.sample(rttNs);
     }
 
     /** Sends the initial window. */
@@ -98,6 +107,7 @@ final class TcpSenderCore {
             dupAcks = 0;
             if (echoNs >= 0) {
                 rto.sample(nowNs - echoNs);
+                cc.onRttSample(nowNs, nowNs - echoNs, sndUna, highestSent);
             }
             firstHoleRxtMark = -1;
             if (inRecovery && ackNo >= recover) {
