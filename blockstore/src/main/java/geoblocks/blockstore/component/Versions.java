@@ -86,6 +86,11 @@ final class Versions {
         for (Manifest m : incoming.versions()) {
             clock.observe(m.version().clock());
         }
+        long now = wallMillis.getAsLong();
+        if (store.history(incoming.name()).isEmpty()
+                && tombstones.forgottenHere(incoming.prune(now, versionRetentionMs).kept(), now)) {
+            return Optional.empty(); // a copy still travelling of a tombstone this node already forgot
+        }
         return prune(store.merge(incoming.acknowledgedBy(region)));
     }
 

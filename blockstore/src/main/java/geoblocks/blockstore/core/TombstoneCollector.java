@@ -27,6 +27,13 @@ import java.util.Objects;
  * A region that is down or cut off acknowledges nothing, so the tombstone stays everywhere until it
  * returns, stores it (and deletes its old version's blocks) and its acknowledgement comes back.
  *
+ * <p>Copies of a tombstone still travelling when the regions forget it (an anti-entropy pull or
+ * push in flight) would plant it again, and it would spread and be forgotten again, round after
+ * round. So a fully acknowledged lone tombstone whose version retention passed, arriving at a node
+ * that does not hold its name, is not stored ({@link #forgottenHere}): that node acknowledged it
+ * (it is in the set), so it held it and already forgot it (or lost its disk; either way every
+ * region holds or held the tombstone, so no older version can come back).
+ *
  * <p>Fallback: a lone tombstone stamped more than {@code tombstoneRetentionMs} ago goes whatever
  * the acknowledgements ({@link Decision#EXPIRED}), so a region that never returns cannot keep
  * tombstones forever; a region that returns after that can bring the file back.
@@ -74,6 +81,16 @@ public final class TombstoneCollector {
     public static TombstoneCollector of(List<String> regions, NodeSettings settings) {
         return new TombstoneCollector(regions, settings.versionRetentionMs(), settings.tombstoneRetentionMs(),
                 (long) GRACE_ROUNDS * regions.size() * settings.antiEntropyIntervalMs());
+    }
+
+    /**
+     * True when {@code arriving}, a history of a name this node does not hold (after the version
+     * retention), is a lone tombstone every region acknowledged whose version retention passed:
+     * this node forgot it already, and stores nothing.
+     */
+    public boolean forgottenHere(ManifestHistory arriving, long nowMillis) {
+        return arriving.loneTombstone() && arriving.acknowledged().containsAll(regions)
+                && arriving.head().version().millis() + versionRetentionMs <= nowMillis;
     }
 
     /** The decision for {@code h} at wall time {@code nowMillis}; remembers when {@code h}'s tombstone was first seen fully acknowledged. */

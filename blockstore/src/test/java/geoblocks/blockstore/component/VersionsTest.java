@@ -144,6 +144,18 @@ class VersionsTest {
     }
 
     @Test
+    void merge_ofATombstoneThisRegionAlreadyForgot_storesNothing_butAPartlyAcknowledgedOneIsStored() throws IOException {
+        Versions v = versions("seoul");
+        wall = 2_000_000;
+        Manifest tomb = Manifest.tombstone("n", "t", "dublin", 1, new Version(HybridClock.of(1_000_000, 0), "dublin"));
+        ManifestHistory full = ManifestHistory.of(tomb).acknowledgedBy("dublin").acknowledgedBy("seoul");
+        assertEquals(Optional.empty(), v.merge(full));
+        assertEquals(Optional.empty(), new ManifestStore(disk).history("n"));
+        v.merge(ManifestHistory.of(tomb).acknowledgedBy("dublin"));
+        assertEquals(List.of("dublin", "seoul"), new ManifestStore(disk).history("n").orElseThrow().acknowledged());
+    }
+
+    @Test
     void put_afterADelete_createsTheNameAgain_andTheRetentionKeepsIt() throws IOException {
         Versions v = versions("seoul");
         v.commit(draft("n", "f1", List.of("seoul")));

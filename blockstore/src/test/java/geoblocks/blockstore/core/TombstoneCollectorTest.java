@@ -92,6 +92,15 @@ class TombstoneCollectorTest {
     }
 
     @Test
+    void forgottenHere_onlyAFullyAcknowledgedLoneTombstonePastTheVersionRetention() {
+        assertEquals(true, c.forgottenHere(lone(10_000, "seoul", "dublin", "mumbai"), 11_000));
+        assertEquals(false, c.forgottenHere(lone(10_000, "seoul", "dublin", "mumbai"), 10_999), "retention not passed");
+        assertEquals(false, c.forgottenHere(lone(10_000, "seoul", "dublin"), 50_000), "mumbai never stored it");
+        Manifest live = Manifests.of("n", 10, 4).withVersion(new Version(HybridClock.of(20_000, 0), "dublin"));
+        assertEquals(false, c.forgottenHere(new ManifestHistory("n", List.of(tomb(10_000), live)), 50_000));
+    }
+
+    @Test
     void badSettings_areRefusedWithTheValues() {
         assertThrows(IllegalArgumentException.class, () -> new TombstoneCollector(List.of(), 1, 1, 1));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

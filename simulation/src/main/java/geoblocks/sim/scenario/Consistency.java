@@ -90,9 +90,10 @@ public final class Consistency {
     }
 
     /**
-     * The plan of a seed; with {@code retention} the nodes keep superseded versions (and lone
-     * tombstones) only 20 s, nobody verifies old versions, and a first probe at 60 s records what
-     * the retention then drops by the final probe at 110 s.
+     * The plan of a seed; with {@code retention} the nodes keep superseded versions only 20 s (and a
+     * lone tombstone until every region acknowledged it, the 20 s passed and the grace after), nobody
+     * verifies old versions, and a first probe at 60 s records what the retention then drops by the
+     * final probe at 110 s.
      */
     static SimPlan plan(long seed, boolean retention) {
         Random r = new Random(seed);
