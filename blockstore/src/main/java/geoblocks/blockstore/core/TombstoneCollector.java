@@ -53,7 +53,7 @@ public final class TombstoneCollector {
     }
 
     /** How many anti-entropy rounds over every region the grace lasts. */
-    static final int GRACE_ROUNDS = 3;
+    public static final int GRACE_ROUNDS = 3;
 
     private record Seen(Version version, long sinceMillis) {}
 
