@@ -100,11 +100,13 @@ class TombstoneIT {
 
         cluster.startNode(down);
         cluster.awaitListening(down);
+        long back = System.nanoTime();
         ItSupport.awaitAllUp(client, 60);
         await(60, down + " removes the deleted file's blocks from its disk", () -> {
             List<BlockId> now = blocks(down);
             return itsBlocks.stream().noneMatch(now::contains);
         });
+        long blocksGone = System.nanoTime();
         for (String r : LocalCluster.REGIONS) {
             IOException e = assertThrows(IOException.class, () -> client.stat(r, NAME), r);
             assertTrue(e.getMessage().contains("no such file"), r + ": " + e.getMessage());
@@ -118,6 +120,10 @@ class TombstoneIT {
                 return e.getMessage().contains("no such file") && history(r).isEmpty();
             }
         }));
+        long collected = System.nanoTime();
+
+        System.out.printf("tombstones: %s listening again; its blocks of the deleted file gone after %.1f s, the"
+                + " tombstone collected everywhere after %.1f s%n", down, (blocksGone - back) / 1e9, (collected - back) / 1e9);
 
         Path again = ItSupport.randomFile(work, "again", 65536 + 3, 13);
         client.put("dublin", again, NAME, "tworandom", 65536, null);
@@ -138,7 +144,7 @@ class TombstoneIT {
     /** The name's history in the region's own manifest store, read from its data directory. */
     private static Optional<ManifestHistory> history(String region) {
         try {
-            return new ManifestStore(FileBlockStorage.inspect(cluster.dataDir(region))).history(NAME);
+            return new ManifestStore(FileBlockStorage.inspect(cluster.dataDir(region).resolve("manifests"))).history(NAME);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
