@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.Owners;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.placement.PlacementRequest;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
@@ -84,7 +85,7 @@ final class NodeContext implements Node {
         this.blockStore = blockStore;
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
         this.versions = new Versions(manifests, region, this::wallMillis, settings.versionRetentionMs(),
-                settings.tombstoneRetentionMs(), ids -> blockStore.accept(new DeleteBlocks(ids)));
+                TombstoneCollector.of(regions, settings), ids -> blockStore.accept(new DeleteBlocks(ids)));
     }
 
     /** The outstanding requests to peers, for the component's timer and failure handlers. */

@@ -5,6 +5,7 @@ import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.Version;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -18,7 +19,10 @@ import java.util.function.LongSupplier;
  * {@link HybridClock} (uploads, deletes, and create-if-absent claims this node decides as the
  * name's owner), versions merged from peers (publications, lookups, anti-entropy; their clocks are
  * observed, so a later local version orders after them), and the retention, which drops old
- * versions and deletes this node's replicas of their blocks. The store itself is pure data.
+ * versions and deletes this node's replicas of their blocks. Whenever this node stores a tombstone
+ * as a name's head it records its own acknowledgement in the same durable write
+ * ({@link ManifestHistory#acknowledgedBy}); a lone tombstone is dropped, and the name forgotten,
+ * when {@link TombstoneCollector} says so. The store itself is pure data.
  */
 final class Versions {
     private static final int SWEEP_NAMES = 100;
@@ -28,21 +32,24 @@ final class Versions {
     private final LongSupplier wallMillis;
     private final HybridClock clock;
     private final long versionRetentionMs;
-    private final long tombstoneRetentionMs;
+    private final TombstoneCollector tombstones;
     private final Consumer<List<BlockId>> deleteLocal;
     private String sweepCursor = "";
     /** Versions the retention dropped, since start. */
     long dropped;
+    /** Lone tombstones dropped since start: every region acknowledged them / the tombstone retention expired. */
+    long tombstonesAcknowledged;
+    long tombstonesExpired;
 
     Versions(ManifestStore store, String region, LongSupplier wallMillis, long versionRetentionMs,
-            long tombstoneRetentionMs, Consumer<List<BlockId>> deleteLocal) {
+            TombstoneCollector tombstones, Consumer<List<BlockId>> deleteLocal) {
         this.store = store;
         this.region = region;
         this.wallMillis = wallMillis;
         this.clock = new HybridClock(wallMillis);
         this.clock.observe(store.maxClock()); // a restarted node stamps above everything it stored
         this.versionRetentionMs = versionRetentionMs;
-        this.tombstoneRetentionMs = tombstoneRetentionMs;
+        this.tombstones = tombstones;
         this.deleteLocal = deleteLocal;
     }
 
@@ -57,7 +64,7 @@ final class Versions {
     Manifest delete(String name) throws IOException {
         Version v = new Version(clock.now(), region);
         Manifest t = Manifest.tombstone(name, "t" + Long.toHexString(v.clock()), region, wallMillis.getAsLong(), v);
-        store.save(t);
+        store.merge(ManifestHistory.of(t).acknowledgedBy(region));
         return t;
     }
 
@@ -79,7 +86,12 @@ final class Versions {
         for (Manifest m : incoming.versions()) {
             clock.observe(m.version().clock());
         }
-        return prune(store.merge(incoming));
+        long now = wallMillis.getAsLong();
+        if (store.history(incoming.name()).isEmpty()
+                && tombstones.forgottenHere(incoming.prune(now, versionRetentionMs).kept(), now)) {
+            return Optional.empty(); // a copy still travelling of a tombstone this node already forgot
+        }
+        return prune(store.merge(incoming.acknowledgedBy(region)));
     }
 
     /** Applies the retention to a page of names (called periodically; a full pass over the store takes several calls). */
@@ -97,13 +109,29 @@ final class Versions {
     }
 
     private Optional<ManifestHistory> prune(ManifestHistory h) throws IOException {
-        ManifestHistory.Pruned p = h.prune(wallMillis.getAsLong(), versionRetentionMs, tombstoneRetentionMs);
-        if (p.dropped().isEmpty()) {
+        if (!h.acknowledgedBy(region).equals(h)) { // a tombstone head stored before acknowledgements existed
+            h = store.merge(h.acknowledgedBy(region));
+        }
+        long now = wallMillis.getAsLong();
+        ManifestHistory.Pruned p = h.prune(now, versionRetentionMs);
+        ManifestHistory kept = p.kept();
+        List<Manifest> gone = new ArrayList<>(p.dropped());
+        TombstoneCollector.Decision d = tombstones.decide(kept, now);
+        if (d != TombstoneCollector.Decision.KEEP) {
+            gone.add(kept.head());
+            kept = null;
+            if (d == TombstoneCollector.Decision.ACKNOWLEDGED) {
+                tombstonesAcknowledged++;
+            } else {
+                tombstonesExpired++;
+            }
+        }
+        if (gone.isEmpty()) {
             return Optional.of(h);
         }
-        store.replace(h.name(), p.kept());
+        store.replace(h.name(), kept);
         List<BlockId> mine = new ArrayList<>();
-        for (Manifest m : p.dropped()) {
+        for (Manifest m : gone) {
             for (int i = 0; i < m.blocks().size(); i++) {
                 if (m.blocks().get(i).replicas().contains(region)) {
                     mine.add(m.blockId(i));
@@ -113,7 +141,7 @@ final class Versions {
         if (!mine.isEmpty()) {
             deleteLocal.accept(mine);
         }
-        dropped += p.dropped().size();
-        return Optional.ofNullable(p.kept());
+        dropped += gone.size();
+        return Optional.ofNullable(kept);
     }
 }

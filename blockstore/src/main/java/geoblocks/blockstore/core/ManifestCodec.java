@@ -22,9 +22,12 @@ import java.util.List;
  *        | crc32c of everything before (i32)
  * manifest, format 1 (written before versions existed; still read, as {@link Version#legacy}):
  *        the same without clock, clockRegion, locEpoch and flags
- * history:
- * "GBMH" | 1 u8 | n u16 (>= 1) | n x (length i32 | manifest) | crc32c of everything before (i32)
- *        versions of one name, in ascending order, each once
+ * history, format 2:
+ * "GBMH" | 2 u8 | n u16 (>= 1) | n x (length i32 | manifest) | nAck u8 | nAck x str
+ *        | crc32c of everything before (i32)
+ *        versions of one name, in ascending order, each once; then the regions that acknowledged
+ *        the head tombstone (none when the head is live), ascending
+ * history, format 1 (before acknowledgements; still read, with none): the same without nAck and its strings
  * str = u16 length + UTF-8 bytes
  * </pre>
  */
@@ -33,7 +36,8 @@ public final class ManifestCodec {
     private static final int HISTORY_MAGIC = 0x47424D48; // "GBMH"
     private static final byte LEGACY = 1;
     private static final byte VERSION = 2;
-    private static final byte HISTORY_VERSION = 1;
+    private static final byte HISTORY_VERSION = 2;
+    private static final byte HISTORY_UNACKNOWLEDGED = 1;
 
     private ManifestCodec() {}
 
@@ -81,6 +85,14 @@ public final class ManifestCodec {
                 out.writeInt(one.length);
                 out.write(one);
             }
+            if (h.acknowledged().size() > 255) {
+                throw new IllegalArgumentException("a history lists at most 255 acknowledging regions, '" + h.name()
+                        + "' lists " + h.acknowledged().size());
+            }
+            out.writeByte(h.acknowledged().size());
+            for (String r : h.acknowledged()) {
+                writeStr(out, r);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -104,8 +116,9 @@ public final class ManifestCodec {
         ByteBuffer in = checked(data, "manifest history");
         try {
             in.getInt();
-            if (in.get() != HISTORY_VERSION) {
-                throw new IOException("not a manifest history (unknown format)");
+            byte format = in.get();
+            if (format != HISTORY_VERSION && format != HISTORY_UNACKNOWLEDGED) {
+                throw new IOException("not a manifest history (unknown format " + format + ")");
             }
             int n = Short.toUnsignedInt(in.getShort());
             List<Manifest> versions = new ArrayList<>(n);
@@ -118,13 +131,20 @@ public final class ManifestCodec {
                 in.get(one);
                 versions.add(decode(one));
             }
+            List<String> acks = new ArrayList<>();
+            if (format == HISTORY_VERSION) {
+                int nAck = Byte.toUnsignedInt(in.get());
+                for (int i = 0; i < nAck; i++) {
+                    acks.add(str(in));
+                }
+            }
             if (in.hasRemaining()) {
                 throw new IOException("manifest history has " + in.remaining() + " trailing bytes");
             }
             if (versions.isEmpty()) {
                 throw new IOException("manifest history has no versions");
             }
-            return new ManifestHistory(versions.get(0).name(), versions);
+            return new ManifestHistory(versions.get(0).name(), versions, acks);
         } catch (BufferUnderflowException e) {
             throw new IOException("manifest history is truncated");
         } catch (IllegalArgumentException e) {

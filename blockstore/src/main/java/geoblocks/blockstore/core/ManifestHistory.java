@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The versions of one file name a node knows, ascending by {@link Version}; the last is the head
@@ -16,18 +17,34 @@ import java.util.TreeMap;
  * nodes moved the same blocks at once, which one leader per file avoids) keeps the copy whose
  * encoding sorts higher, so every node keeps the same one.
  *
- * <p>{@link #prune} applies the retention: a superseded version is dropped once the version that
- * superseded it is older than the version retention (by the clock of the version, not of the node
- * that prunes, so every node drops the same versions at about the same time); a tombstone that is
- * the only version left is dropped after the tombstone retention, and the name with it.
+ * <p>When the head is a tombstone, {@code acknowledged} names the regions known to have stored it
+ * durably (each node adds its own region when it stores the tombstone; merging two histories with
+ * the same head joins their sets, a grow-only set, so the knowledge spreads with anti-entropy).
+ * When the head is live the set is empty. {@link TombstoneCollector} decides from it when the name
+ * may be forgotten.
+ *
+ * <p>{@link #prune} applies the version retention: a superseded version is dropped once the version
+ * that superseded it is older than the version retention (by the clock of the version, not of the
+ * node that prunes, so every node drops the same versions at about the same time). The head is
+ * never pruned.
  */
-public record ManifestHistory(String name, List<Manifest> versions) {
+public record ManifestHistory(String name, List<Manifest> versions, List<String> acknowledged) {
+
+    /** A history whose head no region is known to have acknowledged yet. */
+    public ManifestHistory(String name, List<Manifest> versions) {
+        this(name, versions, List.of());
+    }
 
     public ManifestHistory {
         Manifest.validateName(name);
         versions = List.copyOf(versions);
+        acknowledged = acknowledged.stream().distinct().sorted().toList();
         if (versions.isEmpty()) {
             throw new IllegalArgumentException("a history of '" + name + "' needs at least one version");
+        }
+        if (!acknowledged.isEmpty() && !versions.get(versions.size() - 1).deleted()) {
+            throw new IllegalArgumentException("the history of '" + name + "' has a live head, so nothing to acknowledge,"
+                    + " but lists " + acknowledged);
         }
         for (int i = 0; i < versions.size(); i++) {
             Manifest m = versions.get(i);
@@ -87,7 +104,26 @@ public record ManifestHistory(String name, List<Manifest> versions) {
         for (Manifest m : other.versions) {
             all.merge(m.version(), m, ManifestHistory::preferred);
         }
-        return new ManifestHistory(name, new ArrayList<>(all.values()));
+        Manifest head = all.lastEntry().getValue();
+        TreeSet<String> acks = new TreeSet<>();
+        if (head.deleted()) {
+            for (ManifestHistory side : List.of(this, other)) {
+                if (side.head().version().equals(head.version())) {
+                    acks.addAll(side.acknowledged);
+                }
+            }
+        }
+        return new ManifestHistory(name, new ArrayList<>(all.values()), new ArrayList<>(acks));
+    }
+
+    /** This history with {@code region} among those that stored its head tombstone; itself when the head is live. */
+    public ManifestHistory acknowledgedBy(String region) {
+        if (!head().deleted() || acknowledged.contains(region)) {
+            return this;
+        }
+        List<String> acks = new ArrayList<>(acknowledged);
+        acks.add(region);
+        return new ManifestHistory(name, versions, acks);
     }
 
     /** Of two copies of one version: the higher location epoch, then the higher encoding. */
@@ -101,26 +137,27 @@ public record ManifestHistory(String name, List<Manifest> versions) {
         return Arrays.compare(ManifestCodec.encode(a), ManifestCodec.encode(b)) >= 0 ? a : b;
     }
 
-    /** What {@link #prune} keeps (null: nothing, the name is gone) and what it drops. */
+    /** What {@link #prune} keeps (at least the head) and what it drops. */
     public record Pruned(ManifestHistory kept, List<Manifest> dropped) {}
 
     /**
-     * Drops what the retention no longer keeps at wall time {@code nowMillis}: every version whose
-     * successor was stamped more than {@code versionRetentionMs} ago, and a tombstone left alone that
-     * was stamped more than {@code tombstoneRetentionMs} ago.
+     * Drops what the version retention no longer keeps at wall time {@code nowMillis}: every version
+     * whose successor was stamped more than {@code versionRetentionMs} ago. The head stays (a lone
+     * tombstone goes by {@link TombstoneCollector}'s decision).
      */
-    public Pruned prune(long nowMillis, long versionRetentionMs, long tombstoneRetentionMs) {
+    public Pruned prune(long nowMillis, long versionRetentionMs) {
         int first = 0;
         while (first < versions.size() - 1 && versions.get(first + 1).version().millis() + versionRetentionMs <= nowMillis) {
             first++;
         }
-        List<Manifest> dropped = new ArrayList<>(versions.subList(0, first));
-        Manifest head = head();
-        if (first == versions.size() - 1 && head.deleted() && head.version().millis() + tombstoneRetentionMs <= nowMillis) {
-            dropped.add(head);
-            return new Pruned(null, dropped);
-        }
-        return new Pruned(first == 0 ? this : new ManifestHistory(name, versions.subList(first, versions.size())), dropped);
+        List<Manifest> dropped = List.copyOf(versions.subList(0, first));
+        return new Pruned(first == 0 ? this : new ManifestHistory(name, versions.subList(first, versions.size()), acknowledged),
+                dropped);
+    }
+
+    /** True when the only version left is a tombstone (the name reads as absent and keeps nothing else). */
+    public boolean loneTombstone() {
+        return versions.size() == 1 && head().deleted();
     }
 
     /** The largest clock value among the versions (to keep a node's clock above what it stores). */

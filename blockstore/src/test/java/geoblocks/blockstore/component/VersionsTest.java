@@ -10,6 +10,7 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
+import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.Version;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -19,12 +20,14 @@ import org.junit.jupiter.api.Test;
 
 /** Versions with a fake wall clock and no processes: stamping, merging, claims and the retention. */
 class VersionsTest {
+    private static final List<String> REGIONS = List.of("seoul", "dublin");
     private long wall = 1_000_000;
     private final List<BlockId> deleted = new ArrayList<>();
     private final MemoryBlockStorage disk = new MemoryBlockStorage();
 
     private Versions versions(String region) throws IOException {
-        return new Versions(new ManifestStore(disk), region, () -> wall, 10_000, 60_000, deleted::addAll);
+        return new Versions(new ManifestStore(disk), region, () -> wall, 10_000,
+                new TombstoneCollector(REGIONS, 10_000, 60_000, 3_000), deleted::addAll);
     }
 
     private static Manifest draft(String name, String fileId, List<String> replicas) {
@@ -79,7 +82,8 @@ class VersionsTest {
     }
 
     @Test
-    void retention_dropsSupersededVersions_deletingOnlyThisRegionsReplicas_thenTheLoneTombstone() throws IOException {
+    void retention_dropsSupersededVersions_deletingOnlyThisRegionsReplicas_thenTheUnacknowledgedTombstoneByTheFallback()
+            throws IOException {
         Versions v = versions("seoul");
         Manifest mine = v.commit(draft("n", "mine", List.of("seoul", "dublin")));
         wall = 1_005_000;
@@ -97,10 +101,80 @@ class VersionsTest {
         v.sweep();
         assertEquals(1, new ManifestStore(disk).history("n").orElseThrow().versions().size(), "the tombstone alone");
         assertFalse(deleted.contains(theirs.blockId(0)), "a replica this region does not hold is not its to delete");
+        wall = 1_065_999;
+        v.sweep();
+        assertTrue(new ManifestStore(disk).history("n").isPresent(), "dublin never acknowledged it: kept until the fallback");
         wall = 1_066_000;
         v.sweep();
         assertEquals(Optional.empty(), new ManifestStore(disk).history("n"));
         assertEquals(3, v.dropped);
+        assertEquals(1, v.tombstonesExpired);
+        assertEquals(0, v.tombstonesAcknowledged);
+    }
+
+    @Test
+    void delete_recordsThisRegionsAcknowledgement_inTheSameDurableRecord() throws IOException {
+        Versions v = versions("seoul");
+        v.commit(draft("n", "f1", List.of("seoul")));
+        v.delete("n");
+        assertEquals(List.of("seoul"), new ManifestStore(disk).history("n").orElseThrow().acknowledged());
+    }
+
+    @Test
+    void merge_ofAPeersTombstone_addsThisRegion_andTheNameGoesOnceEveryRegionAcknowledged() throws IOException {
+        Versions v = versions("dublin");
+        Manifest old = v.commit(draft("n", "f1", List.of("dublin")));
+        Manifest tomb = Manifest.tombstone("n", "t", "seoul", 1, new Version(HybridClock.of(1_001_000, 0), "seoul"));
+        wall = 1_001_000;
+        v.merge(ManifestHistory.of(tomb)); // published by seoul, which has not learnt anyone else's acknowledgement
+        assertEquals(List.of("dublin"), new ManifestStore(disk).history("n").orElseThrow().acknowledged());
+        wall = 1_020_000; // the version retention passed: the old version goes, the tombstone waits for seoul
+        v.sweep();
+        assertEquals(List.of(tomb), new ManifestStore(disk).history("n").orElseThrow().versions());
+        assertEquals(List.of(old.blockId(0)), deleted);
+        v.merge(ManifestHistory.of(tomb).acknowledgedBy("seoul")); // anti-entropy brings seoul's acknowledgement
+        assertEquals(List.of("dublin", "seoul"), new ManifestStore(disk).history("n").orElseThrow().acknowledged());
+        wall = 1_022_999; // grace of 3 s from when this node learnt it
+        v.sweep();
+        assertTrue(new ManifestStore(disk).history("n").isPresent(), "kept for the grace");
+        wall = 1_023_000;
+        v.sweep();
+        assertEquals(Optional.empty(), new ManifestStore(disk).history("n"));
+        assertEquals(1, v.tombstonesAcknowledged);
+    }
+
+    @Test
+    void merge_ofATombstoneThisRegionAlreadyForgot_storesNothing_butAPartlyAcknowledgedOneIsStored() throws IOException {
+        Versions v = versions("seoul");
+        wall = 2_000_000;
+        Manifest tomb = Manifest.tombstone("n", "t", "dublin", 1, new Version(HybridClock.of(1_000_000, 0), "dublin"));
+        ManifestHistory full = ManifestHistory.of(tomb).acknowledgedBy("dublin").acknowledgedBy("seoul");
+        assertEquals(Optional.empty(), v.merge(full));
+        assertEquals(Optional.empty(), new ManifestStore(disk).history("n"));
+        v.merge(ManifestHistory.of(tomb).acknowledgedBy("dublin"));
+        assertEquals(List.of("dublin", "seoul"), new ManifestStore(disk).history("n").orElseThrow().acknowledged());
+    }
+
+    @Test
+    void put_afterADelete_createsTheNameAgain_andTheRetentionKeepsIt() throws IOException {
+        Versions v = versions("seoul");
+        v.commit(draft("n", "f1", List.of("seoul")));
+        v.delete("n");
+        v.merge(new ManifestStore(disk).history("n").orElseThrow().acknowledgedBy("dublin"));
+        Manifest again = v.commit(draft("n", "f2", List.of("seoul")));
+        wall += 100_000;
+        v.sweep();
+        ManifestHistory h = new ManifestStore(disk).history("n").orElseThrow();
+        assertEquals(List.of(again), h.versions());
+        assertEquals(List.of(), h.acknowledged());
+    }
+
+    @Test
+    void sweep_acknowledgesATombstoneStoredBeforeAcknowledgementsExisted() throws IOException {
+        ManifestStore store = new ManifestStore(disk);
+        store.save(Manifest.tombstone("n", "t", "dublin", 1, new Version(HybridClock.of(999_000, 0), "dublin")));
+        versions("seoul").sweep();
+        assertEquals(List.of("seoul"), new ManifestStore(disk).history("n").orElseThrow().acknowledged());
     }
 
     @Test

@@ -174,6 +174,26 @@ class ManifestCodecTest {
         ManifestHistory h = new ManifestHistory(SAMPLE.name(), List.of(a, t));
         assertEquals(h, ManifestCodec.decodeAny(ManifestCodec.encodeHistory(h)));
         assertEquals(ManifestHistory.of(a), ManifestCodec.decodeAny(ManifestCodec.encode(a)));
+        ManifestHistory acked = h.acknowledgedBy("seoul").acknowledgedBy("mumbai");
+        assertEquals(acked, ManifestCodec.decodeAny(ManifestCodec.encodeHistory(acked)));
+    }
+
+    @Test
+    void history_format1_readsWithNoAcknowledgements_andAcknowledgementsOfALiveHeadAreRefused() throws IOException {
+        Manifest a = SAMPLE.withVersion(new Version(1, "a"));
+        Manifest t = Manifest.tombstone(SAMPLE.name(), "t", "b", 1, new Version(2, "b"));
+        byte[] one = ManifestCodec.encode(a);
+        byte[] two = ManifestCodec.encode(t);
+        ByteBuffer v1 = ByteBuffer.allocate(4 + 1 + 2 + 8 + one.length + two.length);
+        v1.putInt(0x47424D48).put((byte) 1).putShort((short) 2).putInt(one.length).put(one).putInt(two.length).put(two);
+        assertEquals(new ManifestHistory(SAMPLE.name(), List.of(a, t)), ManifestCodec.decodeAny(withCrc(v1.array())));
+
+        byte[] region = "seoul".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer live = ByteBuffer.allocate(4 + 1 + 2 + 4 + one.length + 1 + 2 + region.length);
+        live.putInt(0x47424D48).put((byte) 2).putShort((short) 1).putInt(one.length).put(one)
+                .put((byte) 1).putShort((short) region.length).put(region);
+        IOException e = assertThrows(IOException.class, () -> ManifestCodec.decodeAny(withCrc(live.array())));
+        assertTrue(e.getMessage().contains("live head"), e.getMessage());
     }
 
     @Test

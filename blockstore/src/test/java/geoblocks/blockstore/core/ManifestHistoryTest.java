@@ -1,7 +1,8 @@
 package geoblocks.blockstore.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,14 +51,24 @@ class ManifestHistoryTest {
     void merge_isCommutativeAssociativeIdempotent_overRandomHistories() {
         Random r = new Random(11);
         for (int round = 0; round < 500; round++) {
-            ManifestHistory a = random(r);
-            ManifestHistory b = random(r);
-            ManifestHistory c = random(r);
+            ManifestHistory a = acked(random(r), r);
+            ManifestHistory b = acked(random(r), r);
+            ManifestHistory c = acked(random(r), r);
             assertEquals(a.merge(b), b.merge(a));
             assertEquals(a.merge(b).merge(c), a.merge(b.merge(c)));
             assertEquals(a.merge(a), a);
             assertEquals(a.merge(b), a.merge(b).merge(b));
         }
+    }
+
+    /** {@code h} acknowledged by a random subset of the regions (when its head is a tombstone). */
+    private static ManifestHistory acked(ManifestHistory h, Random r) {
+        for (String region : List.of("seoul", "dublin", "mumbai", "saopaulo")) {
+            if (r.nextBoolean()) {
+                h = h.acknowledgedBy(region);
+            }
+        }
+        return h;
     }
 
     private static ManifestHistory random(Random r) {
@@ -102,29 +113,52 @@ class ManifestHistoryTest {
     @Test
     void prune_dropsVersionsSupersededLongerThanTheRetention() {
         ManifestHistory hist = h(v(100, "a"), v(200, "a"), v(300, "a"));
-        assertEquals(hist, hist.prune(299, 100, 1000).kept()); // v100 superseded at 200: kept until 300
-        ManifestHistory.Pruned p = hist.prune(300, 100, 1000);
+        assertEquals(hist, hist.prune(299, 100).kept()); // v100 superseded at 200: kept until 300
+        ManifestHistory.Pruned p = hist.prune(300, 100);
         assertEquals(List.of(v(200, "a"), v(300, "a")), p.kept().versions());
         assertEquals(List.of(v(100, "a")), p.dropped());
-        p = hist.prune(10_000, 100, 1_000_000);
+        p = hist.prune(10_000, 100);
         assertEquals(List.of(v(300, "a")), p.kept().versions()); // the head is never dropped while live
         assertEquals(2, p.dropped().size());
     }
 
     @Test
-    void prune_tombstoneAlone_goesAfterTheTombstoneRetention_withTheName() {
-        ManifestHistory hist = h(v(100, "a"), tomb(200, "b"));
-        assertEquals(List.of(tomb(200, "b")), hist.prune(300, 100, 1000).kept().versions());
-        assertEquals(List.of(tomb(200, "b")), hist.prune(1199, 100, 1000).kept().versions());
-        ManifestHistory.Pruned gone = hist.prune(1200, 100, 1000);
-        assertNull(gone.kept());
-        assertEquals(List.of(v(100, "a"), tomb(200, "b")), gone.dropped());
+    void prune_neverDropsTheHead_aTombstoneStaysAloneWithItsAcknowledgements() {
+        ManifestHistory hist = new ManifestHistory("n", List.of(v(100, "a"), tomb(200, "b")), List.of("b", "a"));
+        ManifestHistory.Pruned p = hist.prune(1_000_000, 100);
+        assertEquals(List.of(tomb(200, "b")), p.kept().versions());
+        assertEquals(List.of("a", "b"), p.kept().acknowledged());
+        assertTrue(p.kept().loneTombstone());
+        assertEquals(List.of(v(100, "a")), p.dropped());
+    }
+
+    @Test
+    void acknowledged_onlyForATombstoneHead_sortedOnce() {
+        assertThrows(IllegalArgumentException.class, () -> new ManifestHistory("n", List.of(v(1, "a")), List.of("a")));
+        ManifestHistory t = h(v(1, "a"), tomb(2, "b")).acknowledgedBy("seoul").acknowledgedBy("dublin").acknowledgedBy("seoul");
+        assertEquals(List.of("dublin", "seoul"), t.acknowledged());
+        ManifestHistory live = h(v(1, "a"));
+        assertSame(live, live.acknowledgedBy("seoul"));
+    }
+
+    @Test
+    void merge_sameTombstoneHead_joinsTheAcknowledgements_aNewerHeadStartsAfresh() {
+        ManifestHistory seoul = h(v(1, "a"), tomb(2, "b")).acknowledgedBy("seoul").acknowledgedBy("b");
+        ManifestHistory dublin = h(tomb(2, "b")).acknowledgedBy("dublin");
+        assertEquals(List.of("b", "dublin", "seoul"), seoul.merge(dublin).acknowledged());
+        assertEquals(seoul.merge(dublin), dublin.merge(seoul));
+        // a later delete: only who stored that one counts
+        ManifestHistory later = h(tomb(5, "c")).acknowledgedBy("c");
+        assertEquals(List.of("c"), seoul.merge(later).acknowledged());
+        // re-created after the delete: a live head has nothing to acknowledge
+        assertEquals(List.of(), seoul.merge(h(v(9, "a"))).acknowledged());
+        assertFalse(seoul.merge(h(v(9, "a"))).loneTombstone());
     }
 
     @Test
     void prune_aVersionThatArrivesLongAfterItLost_isDroppedAtOnce() {
         ManifestHistory now = h(v(1000, "a")).merge(h(v(10, "late")));
-        assertEquals(List.of(v(1000, "a")), now.prune(1000 + 500, 500, 5000).kept().versions());
+        assertEquals(List.of(v(1000, "a")), now.prune(1000 + 500, 500).kept().versions());
     }
 
     @Test

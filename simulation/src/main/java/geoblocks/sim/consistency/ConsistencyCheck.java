@@ -154,7 +154,7 @@ public final class ConsistencyCheck {
         if (winner.kind().equals("DELETE")) {
             if (!kept.isEmpty()) {
                 violations.add("'" + name + "' was deleted last (" + winner.version() + ") but keeps " + kept
-                        + " after the tombstone retention");
+                        + " after the retention (every region acknowledged the tombstone by then)");
             }
         } else if (kept.size() != 1 || !kept.get(0).id().equals(winner.version())) {
             violations.add("'" + name + "' keeps " + kept + ", the model's winner is " + winner.version());

@@ -25,10 +25,16 @@ public final class ConsistencyNodes {
     static final Map<String, MemoryBlockStorage> BLOCKS = new LinkedHashMap<>();
     /** Block size of the clients' uploads. */
     public static final int BLOCK = 32 << 10;
+    /** Tombstone retention of every node: beyond every run, so only acknowledgements collect tombstones. */
+    static final long TOMBSTONE_FALLBACK_MS = 3_600_000;
 
     private ConsistencyNodes() {}
 
-    /** A geoblocks node whose wall clock is off by {@code clockOffsetMs}; superseded versions kept {@code retentionMs}. */
+    /**
+     * A geoblocks node whose wall clock is off by {@code clockOffsetMs}; superseded versions kept
+     * {@code retentionMs}. The tombstone retention (the fallback) is an hour, longer than any run, so
+     * a deleted name is forgotten only once every region acknowledged its tombstone.
+     */
     public record Node(String region, Map<String, String> regions, long seed, long clockOffsetMs, long retentionMs)
             implements ProductionNode {
         public Node {
@@ -51,7 +57,8 @@ public final class ConsistencyNodes {
             MemoryBlockStorage blocks = new MemoryBlockStorage();
             STORES.put(region, manifests);
             BLOCKS.put(region, blocks);
-            NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs, retentionMs, 1000, clockOffsetMs);
+            NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs,
+                    Math.max(retentionMs, TOMBSTONE_FALLBACK_MS), 1000, clockOffsetMs);
             return ProductionNode.nodeInit(region, regions, settings, blocks, manifests, seed);
         }
     }

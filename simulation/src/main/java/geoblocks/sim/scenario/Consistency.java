@@ -44,10 +44,17 @@ public final class Consistency {
     static final long STOP_WRITES_MS = 50_000;
     static final long VERIFY_AT_MS = 75_000;
     static final long PROBE_AT_MS = 95_000;
-    /** Retention of the main run (nothing is dropped) and of the retention run (everything superseded is). */
+    /**
+     * Retention of the main run (nothing is dropped) and of the retention run (everything superseded
+     * is): 5 s, so that 5 s + the tombstone grace (12 s: 3 anti-entropy rounds of 1 s over 4 regions)
+     * is shorter than the longer partitions (up to 25 s), and a delete made early in one would be
+     * forgotten before it heals if acknowledgements did not hold the tombstone back.
+     */
     static final long KEEP_MS = 3_600_000;
-    static final long SHORT_RETENTION_MS = 20_000;
-    /** The retention run's final probe: after the last write (by 80 s) + the retention + clock offsets. */
+    static final long SHORT_RETENTION_MS = 5_000;
+    /** The retention run's first probe: versions superseded by the last writes are still kept then. */
+    static final long RETENTION_FIRST_PROBE_AT_MS = STOP_WRITES_MS + 2_000;
+    /** The retention run's final probe: after the last write + the retention + the grace + clock offsets. */
     static final long RETENTION_PROBE_AT_MS = 110_000;
     /** Largest file: up to three blocks of {@link ConsistencyNodes#BLOCK}. */
     static final int SIZE = 3 * (32 << 10);
@@ -85,14 +92,44 @@ public final class Consistency {
         return steps;
     }
 
+    /**
+     * The retention run's script of {@code region}'s client: first a put of {@code d/REGION} (before
+     * any partition), then the usual steps, with a delete of that name among them from about one
+     * second into the partition (by the steps' think times; the steps themselves take time, so it
+     * may come later). Nobody writes the name again, so it must end up absent everywhere: a region
+     * that forgot the tombstone while the other side of the partition still held the put would get
+     * the put back when the partition heals.
+     */
+    static List<Step> withDeleteInCut(List<Step> steps, String region, long cutFromMs) {
+        String name = "d/" + region;
+        List<Step> out = new ArrayList<>();
+        out.add(new Step(Step.Kind.PUT, name, "tworandom", 4096, name.hashCode(), steps.get(0).thinkMs()));
+        long at = steps.get(0).thinkMs();
+        boolean deleted = false;
+        for (int i = 0; i < steps.size(); i++) {
+            Step st = steps.get(i);
+            long think = i == 0 ? 500 : st.thinkMs();
+            at += think;
+            if (!deleted && at >= cutFromMs + 1_000) {
+                out.add(new Step(Step.Kind.DELETE, name, "", 0, 0, think));
+                think = 300;
+                deleted = true;
+            }
+            out.add(new Step(st.kind(), st.name(), st.policy(), st.size(), st.key(), think));
+        }
+        return out;
+    }
+
     static SimPlan plan(long seed) {
         return plan(seed, false);
     }
 
     /**
-     * The plan of a seed; with {@code retention} the nodes keep superseded versions (and lone
-     * tombstones) only 20 s, nobody verifies old versions, and a first probe at 60 s records what
-     * the retention then drops by the final probe at 110 s.
+     * The plan of a seed; with {@code retention} the nodes keep superseded versions only 5 s (and a
+     * lone tombstone until every region acknowledged it, the 5 s passed and the grace after), each
+     * client deletes a name of its own during the partition ({@link #withDeleteInCut}), nobody
+     * verifies old versions, and a first probe at 52 s records what the retention then drops by the
+     * final probe at 110 s.
      */
     static SimPlan plan(long seed, boolean retention) {
         Random r = new Random(seed);
@@ -114,11 +151,13 @@ public final class Consistency {
         }
         for (int i = 0; i < REGIONS.length; i++) {
             nodes.add(new NodePlan("client-" + REGIONS[i], 0, "10.0." + i + ".100", 48000,
-                    new ConsistencyNodes.Client(REGIONS[i], regions, script(seed, i), STOP_WRITES_MS,
+                    new ConsistencyNodes.Client(REGIONS[i], regions,
+                            retention ? withDeleteInCut(script(seed, i), REGIONS[i], c.fromMs()) : script(seed, i),
+                            STOP_WRITES_MS,
                             retention ? Long.MAX_VALUE : VERIFY_AT_MS)));
         }
         nodes.add(new NodePlan("probe", 0, "10.0.0.200", 49000, new ConsistencyNodes.Probe(
-                retention ? List.of(60_000L, RETENTION_PROBE_AT_MS) : List.of(PROBE_AT_MS))));
+                retention ? List.of(RETENTION_FIRST_PROBE_AT_MS, RETENTION_PROBE_AT_MS) : List.of(PROBE_AT_MS))));
         return new SimPlan(seed, net.build(), nodes, (retention ? RETENTION_PROBE_AT_MS : PROBE_AT_MS) + 1_000, 10_000);
     }
 

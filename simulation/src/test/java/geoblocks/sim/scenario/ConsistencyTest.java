@@ -44,7 +44,11 @@ class ConsistencyTest {
         assertTrue(bothSides >= SEEDS * 8 / 10, "too few seeds wrote on both sides of the partition: " + bothSides);
     }
 
-    /** With a 20 s retention every superseded version and lone tombstone is dropped everywhere, with its blocks. */
+    /**
+     * With a 5 s retention every superseded version is dropped everywhere, with its blocks, and every
+     * lone tombstone once every region acknowledged it; a name deleted during the partition while the
+     * other side held it stays deleted.
+     */
     @Test
     void shortRetention_everyRegionKeepsOnlyTheWinner_andDroppedVersionsLeaveNoBlocks() {
         List<String> failed = new ArrayList<>();
