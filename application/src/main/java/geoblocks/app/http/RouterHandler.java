@@ -36,7 +36,15 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
         }
         if (msg instanceof HttpContent c && current != null) {
             Exchange ex = current;
-            if (ex.body() != null) {
+            if (ex.body() != null && c.decoderResult().isFailure()) {
+                // e.g. the connection closed before Content-Length bytes came: the body is incomplete
+                ex.body().onAbort();
+                ex.onBody(null);
+                if (!ex.answered() && ctx.channel().isActive()) {
+                    ex.closeAfterAnswer();
+                    ex.respondText(400, "incomplete request body: " + c.decoderResult().cause() + "\n");
+                }
+            } else if (ex.body() != null) {
                 try {
                     ex.body().onChunk(c.content());
                     if (c instanceof LastHttpContent) {
@@ -62,7 +70,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             ex.respondText(status, "bad request: " + why.getMessage() + "\n");
             return;
         }
-        Router.Match m = router.find(req.method().name(), ex.path());
+        Router.Match m = router.find(req);
         if (m.entry() == null) {
             if (m.status() == 405) {
                 ex.header("Allow", String.join(", ", m.allowed()));
@@ -89,6 +97,16 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
         if (!ex.answered()) {
             ex.respondText(500, "internal error: " + e + "\n");
         }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        Exchange ex = current;
+        current = null;
+        if (ex != null && ex.body() != null) {
+            ex.body().onAbort();
+        }
+        super.channelInactive(ctx);
     }
 
     @Override

@@ -63,7 +63,7 @@ public final class SigV4 {
     /** Whether the request carries SigV4 credentials at all (header or query); unsigned requests are anonymous. */
     public static boolean isSigned(String authorization, Map<String, List<String>> query) {
         return (authorization != null && !authorization.isBlank()) || query.containsKey("X-Amz-Signature")
-                || query.containsKey("X-Amz-Algorithm");
+                || query.containsKey("X-Amz-Algorithm") || query.containsKey("AWSAccessKeyId");
     }
 
     /** Verifies {@code r} at wall time {@code nowMillis}. */
@@ -113,6 +113,10 @@ public final class SigV4 {
     }
 
     private Verdict verifyQuery(Request r, long now) {
+        if (r.query().containsKey("AWSAccessKeyId")) {
+            return Verdict.fail(S3Error.INVALID_REQUEST, "Signature Version 2 is not supported: presign with "
+                    + ALGORITHM + " (boto3: Config(signature_version='s3v4'))");
+        }
         String alg = first(r.query(), "X-Amz-Algorithm");
         if (!ALGORITHM.equals(alg)) {
             return Verdict.fail(S3Error.AUTHORIZATION_QUERY_PARAMETERS_ERROR, "X-Amz-Algorithm must be " + ALGORITHM);
