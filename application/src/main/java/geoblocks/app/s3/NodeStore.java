@@ -39,7 +39,7 @@ public final class NodeStore {
         }
 
         public boolean busy() {
-            return getMessage().contains("node busy");
+            return getMessage().contains("node busy") || getMessage().contains("retry in a few seconds");
         }
     }
 
