@@ -30,7 +30,11 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
+        HeadDeadline deadline = ctx.pipeline().get(HeadDeadline.class);
         if (msg instanceof HttpRequest req) {
+            if (deadline != null) {
+                deadline.headArrived();
+            }
             current = new Exchange(ctx, req);
             onHead(current);
         }
@@ -57,6 +61,9 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             }
             if (c instanceof LastHttpContent) {
                 current = null;
+                if (deadline != null) {
+                    deadline.requestEnded();
+                }
             }
         }
     }
