@@ -225,7 +225,8 @@ public final class GeoClient implements AutoCloseable {
     /** The same request under a new operation id (each attempt is a new operation for the client component). */
     private static KompicsEvent withOp(KompicsEvent r, long op) {
         if (r instanceof ClientPort.Put p) {
-            return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize(), p.ack(), p.ifAbsent());
+            return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize(), p.ack(), p.ifAbsent(),
+                    p.meta());
         }
         if (r instanceof ClientPort.Get g) {
             return new ClientPort.Get(op, g.name(), g.out(), g.sink(), g.version());

@@ -21,7 +21,10 @@ final class Json {
      * {@code stat --json}: the manifest; per block {@code replicas} (regions with a durable copy:
      * the manifest's regions minus the pending ones) and {@code pending} (regions the coordinator's
      * replication queue still owes a copy); {@code pending_known} is false when the node asked did
-     * not coordinate the upload (then {@code replicas} lists the manifest's regions as they are).
+     * not coordinate the upload (then {@code replicas} lists the manifest's regions as they are);
+     * {@code meta} is the version's metadata (the S3 gateway's ETag and content type) and, for an object
+     * the S3 gateway stored away from its bucket's home, {@code migration} says where it was stored, the
+     * regions it moves to, and whether every block is there yet.
      */
     static String stat(ClientPort.FileStat st) {
         Manifest m = st.manifest();
@@ -34,7 +37,16 @@ final class Json {
                 .append("\"createdMillis\":").append(m.createdMillis()).append(',')
                 .append("\"version\":").append(version(m)).append(',')
                 .append("\"pending_known\":").append(st.pendingKnown()).append(',')
-                .append("\"blocks\":[");
+                .append("\"meta\":").append(meta(m.meta())).append(',');
+        String migrateTo = m.meta().get("migrate-to");
+        if (migrateTo != null) {
+            // an object the S3 gateway stored away from its bucket's home (DataBridge) and moves there
+            List<String> to = List.of(migrateTo.split(","));
+            boolean done = m.blocks().stream().allMatch(b -> new java.util.HashSet<>(b.replicas()).equals(new java.util.HashSet<>(to)));
+            s.append("\"migration\":{\"stored_at\":").append(str(m.uploadedAt())).append(",\"to\":").append(list(to))
+                    .append(",\"done\":").append(done).append("},");
+        }
+        s.append("\"blocks\":[");
         for (int i = 0; i < m.blocks().size(); i++) {
             Manifest.BlockRef b = m.blocks().get(i);
             s.append(i == 0 ? "" : ",").append("{\"index\":").append(i).append(",\"length\":").append(b.length())
@@ -42,6 +54,13 @@ final class Json {
                     .append(",\"pending\":").append(list(st.pending(i))).append('}');
         }
         return s.append("]}").toString();
+    }
+
+    /** A version's metadata as a JSON object (keys ascending). */
+    static String meta(java.util.Map<String, String> meta) {
+        StringBuilder s = new StringBuilder("{");
+        meta.forEach((k, v) -> s.append(s.length() > 1 ? "," : "").append(str(k)).append(':').append(str(v)));
+        return s.append('}').toString();
     }
 
     /** The version a manifest is: id, clock (value, ms, counter, region), location epoch, delete or not. */

@@ -9,6 +9,10 @@ import geoblocks.app.http.HttpServer;
 import geoblocks.app.http.HttpSettings;
 import geoblocks.app.http.OpsRoutes;
 import geoblocks.app.http.Router;
+import geoblocks.app.host.Bridge;
+import geoblocks.app.s3.NodeStore;
+import geoblocks.app.s3.S3Gateway;
+import geoblocks.app.s3.S3Settings;
 import geoblocks.blockstore.port.NodeSnapshot;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -86,7 +90,13 @@ public final class ServerCommand implements Callable<Integer> {
                     + self.getIp().getHostAddress() + " is in use");
         }
         AtomicReference<NodeSnapshot> snapshots = new AtomicReference<>();
-        Kompics.createAndStart(ServerHost.class, new ServerHost.ServerInit(self, node, listening, net, snapshots),
+        ServerHost.ServerInit hostInit = new ServerHost.ServerInit(self, node, listening, net, snapshots);
+        CompletableFuture<Bridge> gatewayBridge = new CompletableFuture<>();
+        boolean s3 = http.isPresent() && cfg.config().getBoolean("geoblocks.s3.enabled");
+        if (s3) {
+            hostInit.withGatewayClient(self.withPort(Ports.freePort(self.getIp())), cfg.node(), 30_000, gatewayBridge);
+        }
+        Kompics.createAndStart(ServerHost.class, hostInit,
                 Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()));
         try {
             listening.get(30, TimeUnit.SECONDS);
@@ -99,7 +109,13 @@ public final class ServerCommand implements Callable<Integer> {
             HttpSettings h = http.get();
             Router router = new OpsRoutes(snapshots::get, dir, System::currentTimeMillis).mount(new Router(),
                     h.probesNeedAuth());
-            server = HttpServer.start(h.bind(), router, new BasicAuth(h.accessKey(), h.secretKey()));
+            if (s3) {
+                new S3Gateway(S3Settings.of(cfg.config(), cfg.cluster(), region, h, dir), cfg.cluster(),
+                        new NodeStore(gatewayBridge), System::currentTimeMillis).mount(router);
+            }
+            server = HttpServer.start(h.bind(), router, new BasicAuth(h.accessKey(), h.secretKey()),
+                    new HttpServer.Limits(cfg.config().getDuration("geoblocks.http.head-timeout", TimeUnit.MILLISECONDS),
+                            cfg.config().getInt("geoblocks.http.max-connections")));
         }
         System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s%s)%n", region, self,
                 net.describe(self),
@@ -108,8 +124,9 @@ public final class ServerCommand implements Callable<Integer> {
                 blocks.removedTempFiles() > 0 ? ", removed " + blocks.removedTempFiles() + " partial writes" : "",
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");
         if (server != null) {
-            System.out.printf("geoblocks node %s dashboard and metrics on http://%s:%d/%n", region,
-                    server.address().getAddress().getHostAddress(), server.address().getPort());
+            System.out.printf("geoblocks node %s dashboard and metrics on http://%s:%d/%s%n", region,
+                    server.address().getAddress().getHostAddress(), server.address().getPort(),
+                    s3 ? " (and the S3 gateway)" : "");
         }
         System.out.flush();
         HttpServer httpServer = server;

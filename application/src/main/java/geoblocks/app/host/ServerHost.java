@@ -1,6 +1,8 @@
 package geoblocks.app.host;
 
 import com.google.common.collect.ImmutableSet;
+import geoblocks.blockstore.client.ClientComponent;
+import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.net.NetAddress;
 import geoblocks.blockstore.port.NodeSnapshot;
@@ -21,7 +23,10 @@ import geoblocks.network.component.GeoNetwork;
 import se.sics.kompics.timer.Timer;
 import se.sics.kompics.timer.java.JavaTimer;
 
-/** Production host of one node: the network (ours or Kompics' NettyNetwork, TCP and UDP) and JavaTimer under the node parent. */
+/**
+ * Production host of one node: the network (ours or Kompics' NettyNetwork, TCP and UDP) and JavaTimer under the node
+ * parent; with an S3 gateway, also a client component of the node on a second network endpoint of the same runtime.
+ */
 public final class ServerHost extends ComponentDefinition {
 
     public ServerHost(ServerInit init) {
@@ -33,6 +38,19 @@ public final class ServerHost extends ComponentDefinition {
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);
+        if (init.gateway != null) {
+            // the S3 gateway's client of this node: its own network endpoint in this runtime, talking to the node
+            Component gwNet = init.net.kompics()
+                    ? create(NettyNetwork.class, new NettyInit(init.gatewaySelf, 0, ImmutableSet.of(Transport.TCP)))
+                    : create(GeoNetwork.class, init.net.init(init.gatewaySelf));
+            Component client = create(ClientComponent.class, new ClientComponent.ClientInit(init.gatewaySelf, init.self,
+                    "own node", init.gatewaySettings, init.gatewayTimeoutMs));
+            Component bridge = create(Bridge.class, new Bridge.BridgeInit(init.gateway));
+            connect(client.getNegative(Network.class), gwNet.getPositive(Network.class), Channel.TWO_WAY);
+            connect(client.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
+            connect(client.getNegative(NetworkControl.class), gwNet.getPositive(NetworkControl.class), Channel.TWO_WAY);
+            connect(bridge.getNegative(ClientPort.class), client.getPositive(ClientPort.class), Channel.TWO_WAY);
+        }
         subscribe(new se.sics.kompics.Handler<NodeSnapshot>() {
             @Override
             public void handle(NodeSnapshot s) {
@@ -54,6 +72,21 @@ public final class ServerHost extends ComponentDefinition {
         final NetworkChoice net;
         /** Where the node's latest snapshot lands for the HTTP server (read from other threads). */
         final AtomicReference<NodeSnapshot> snapshots;
+        /** When set: host a client of this node for the S3 gateway at {@code gatewaySelf}; its Bridge lands here. */
+        CompletableFuture<Bridge> gateway;
+        NetAddress gatewaySelf;
+        long gatewayTimeoutMs;
+        geoblocks.blockstore.core.NodeSettings gatewaySettings;
+
+        /** Also hosts a client component of this node, reachable through the Bridge {@code bridge} completes with. */
+        public ServerInit withGatewayClient(NetAddress self, geoblocks.blockstore.core.NodeSettings settings, long timeoutMs,
+                CompletableFuture<Bridge> bridge) {
+            this.gatewaySelf = self;
+            this.gatewaySettings = settings;
+            this.gatewayTimeoutMs = timeoutMs;
+            this.gateway = bridge;
+            return this;
+        }
 
         public ServerInit(NetAddress self, NodeParent.NodeInit node, CompletableFuture<ListeningStatus> listening,
                 NetworkChoice net) {

@@ -35,6 +35,9 @@ public final class Exchange {
         void onChunk(ByteBuf chunk) throws Exception;
 
         void onEnd() throws Exception;
+
+        /** The connection closed before the body ended (e.g. fewer bytes than its Content-Length): clean up. */
+        default void onAbort() {}
     }
 
     Exchange(ChannelHandlerContext ctx, HttpRequest request) {
@@ -64,7 +67,7 @@ public final class Exchange {
         return body;
     }
 
-    boolean answered() {
+    public boolean answered() {
         return answered;
     }
 
@@ -81,7 +84,7 @@ public final class Exchange {
         r.headers().set(HttpHeaderNames.CONTENT_LENGTH, content.length);
         r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
         extraHeaders.forEach((k, v) -> r.headers().set(k, v));
-        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        boolean keepAlive = HttpUtil.isKeepAlive(request) && !closeAfter;
         if (keepAlive) {
             r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
             ctx.writeAndFlush(r);
@@ -97,6 +100,64 @@ public final class Exchange {
     public Exchange header(String name, String value) {
         extraHeaders.put(name, value);
         return this;
+    }
+
+    /** The connection's context: for routes that stream an answer ({@link #respondHead}) or finish later. */
+    public ChannelHandlerContext context() {
+        return ctx;
+    }
+
+    /** Whether the client asked for {@code Expect: 100-continue} and has not been told to go on yet. */
+    public boolean expectsContinue() {
+        return HttpUtil.is100ContinueExpected(request) && !continued && !answered;
+    }
+
+    /** Tells a client that sent {@code Expect: 100-continue} to send its body; nothing for others. */
+    public void sendContinue() {
+        if (expectsContinue()) {
+            continued = true;
+            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+                    Unpooled.EMPTY_BUFFER));
+        }
+    }
+
+    private boolean continued;
+
+    /**
+     * Answers with the status and headers only, announcing {@code contentLength} bytes that the route then
+     * writes itself as {@code HttpContent} on {@link #context()}, ending with a {@code LastHttpContent}
+     * (a HEAD answer carries no body: the route writes nothing more). Returns whether the connection
+     * stays open afterwards.
+     */
+    public boolean respondHead(int status, long contentLength) {
+        if (answered) {
+            throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
+        }
+        answered = true;
+        io.netty.handler.codec.http.HttpResponse r = request.method().equals(HttpMethod.HEAD)
+                ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), Unpooled.EMPTY_BUFFER)
+                : new io.netty.handler.codec.http.DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
+        r.headers().set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
+        extraHeaders.forEach((k, v) -> r.headers().set(k, v));
+        boolean keepAlive = HttpUtil.isKeepAlive(request) && !closeAfter;
+        r.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+        if (request.method().equals(HttpMethod.HEAD)) {
+            if (keepAlive) {
+                ctx.writeAndFlush(r);
+            } else {
+                ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+            }
+        } else {
+            ctx.writeAndFlush(r);
+        }
+        return keepAlive;
+    }
+
+    private boolean closeAfter;
+
+    /** Closes the connection after the answer (e.g. an answer sent before a body the client may still send). */
+    public void closeAfterAnswer() {
+        closeAfter = true;
     }
 
     public void respondText(int status, String text) {

@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * A node's HTTP server on Netty's HTTP/1.1 codec: each request goes through the {@link Router};
  * routes marked as authenticated need the {@link BasicAuth} credentials. Bodies stream to routes
  * (see {@link Exchange}). Malformed requests get 400, oversized heads 431, and a connection idle
- * for 60 s is closed. One event-loop thread (daemon) serves every connection, so routes must not
+ * for 60 s is closed, and so is one whose request head does not arrive within the head timeout
+ * (slow-loris); connections above the cap are closed at once. One event-loop thread (daemon) serves every connection, so routes must not
  * block. The S3 gateway mounts its routes on the same {@link Router}.
  */
 public final class HttpServer implements AutoCloseable {
@@ -32,15 +33,41 @@ public final class HttpServer implements AutoCloseable {
         this.channel = channel;
     }
 
+    /** Bounds on clients: a request head must arrive within {@code headTimeoutMs}; at most {@code maxConnections} open. */
+    public record Limits(long headTimeoutMs, int maxConnections) {
+        public static final Limits DEFAULT = new Limits(10_000, 512);
+
+        public Limits {
+            if (headTimeoutMs < 1 || maxConnections < 1) {
+                throw new IllegalArgumentException("head timeout and max connections must be >= 1, were " + headTimeoutMs
+                        + " ms and " + maxConnections);
+            }
+        }
+    }
+
     /** Binds {@code address} (port 0: any free port) and serves {@code router}; auth null means no route needs it. */
     public static HttpServer start(InetSocketAddress address, Router router, BasicAuth auth) throws InterruptedException {
+        return start(address, router, auth, Limits.DEFAULT);
+    }
+
+    /** As above with {@code limits} on slow and many clients. */
+    public static HttpServer start(InetSocketAddress address, Router router, BasicAuth auth, Limits limits)
+            throws InterruptedException {
+        java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
         EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("geoblocks-http", true));
         try {
             Channel ch = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel c) {
+                            if (open.incrementAndGet() > limits.maxConnections()) {
+                                open.decrementAndGet();
+                                c.close(); // over the cap: refused at once, nothing read
+                                return;
+                            }
+                            c.closeFuture().addListener(f -> open.decrementAndGet());
                             c.pipeline().addLast(new IdleStateHandler(0, 0, 60, TimeUnit.SECONDS))
+                                    .addLast(new HeadDeadline(limits.headTimeoutMs()))
                                     .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_CHUNK))
                                     .addLast(new RouterHandler(router, auth));
                         }

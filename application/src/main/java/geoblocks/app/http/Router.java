@@ -33,6 +33,31 @@ public final class Router {
         return this;
     }
 
+    private java.util.function.Predicate<io.netty.handler.codec.http.HttpRequest> overrideWhen;
+    private Route override;
+
+    /**
+     * Sends every request that {@code when} picks to {@code route}, whatever its method and path, without
+     * the Basic credentials (the route authenticates it): how S3-signed requests reach the gateway even at
+     * paths the operator's routes use.
+     */
+    public Router override(java.util.function.Predicate<io.netty.handler.codec.http.HttpRequest> when, Route route) {
+        if (override != null) {
+            throw new IllegalArgumentException("the router already has an override route");
+        }
+        this.overrideWhen = when;
+        this.override = route;
+        return this;
+    }
+
+    /** The route for a request: the override when it picks the request, else by method and path. */
+    public Match find(io.netty.handler.codec.http.HttpRequest req) {
+        if (override != null && overrideWhen.test(req)) {
+            return new Match(new Entry(override, false), 200, List.of());
+        }
+        return find(req.method().name(), new io.netty.handler.codec.http.QueryStringDecoder(req.uri()).path());
+    }
+
     public Match find(String method, String path) {
         Map<String, Entry> byMethod = exact.get(path);
         if (byMethod == null) {

@@ -30,13 +30,25 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
+        HeadDeadline deadline = ctx.pipeline().get(HeadDeadline.class);
         if (msg instanceof HttpRequest req) {
+            if (deadline != null) {
+                deadline.headArrived();
+            }
             current = new Exchange(ctx, req);
             onHead(current);
         }
         if (msg instanceof HttpContent c && current != null) {
             Exchange ex = current;
-            if (ex.body() != null) {
+            if (ex.body() != null && c.decoderResult().isFailure()) {
+                // e.g. the connection closed before Content-Length bytes came: the body is incomplete
+                ex.body().onAbort();
+                ex.onBody(null);
+                if (!ex.answered() && ctx.channel().isActive()) {
+                    ex.closeAfterAnswer();
+                    ex.respondText(400, "incomplete request body: " + c.decoderResult().cause() + "\n");
+                }
+            } else if (ex.body() != null) {
                 try {
                     ex.body().onChunk(c.content());
                     if (c instanceof LastHttpContent) {
@@ -49,6 +61,9 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             }
             if (c instanceof LastHttpContent) {
                 current = null;
+                if (deadline != null) {
+                    deadline.requestEnded();
+                }
             }
         }
     }
@@ -62,7 +77,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             ex.respondText(status, "bad request: " + why.getMessage() + "\n");
             return;
         }
-        Router.Match m = router.find(req.method().name(), ex.path());
+        Router.Match m = router.find(req);
         if (m.entry() == null) {
             if (m.status() == 405) {
                 ex.header("Allow", String.join(", ", m.allowed()));
@@ -89,6 +104,16 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
         if (!ex.answered()) {
             ex.respondText(500, "internal error: " + e + "\n");
         }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        Exchange ex = current;
+        current = null;
+        if (ex != null && ex.body() != null) {
+            ex.body().onAbort();
+        }
+        super.channelInactive(ctx);
     }
 
     @Override

@@ -26,10 +26,16 @@ public final class ClientPort extends PortType {
     /**
      * Upload {@code file} (or, when {@code source} is set, its bytes) as {@code name}: a new version
      * of it, or with {@code ifAbsent} only if the name has no live version (decided by its owner
-     * region); the result's value is a {@link Written}.
+     * region), with {@code meta} attached to the version (see Manifest); the result's value is a {@link Written}.
      */
     public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
-            boolean ifAbsent) implements KompicsEvent {
+            boolean ifAbsent, java.util.Map<String, String> meta) implements KompicsEvent {
+        /** Without metadata. */
+        public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
+                boolean ifAbsent) {
+            this(op, file, source, name, policy, blockSize, ack, ifAbsent, java.util.Map.of());
+        }
+
         public Put(long op, Path file, String name, String policy, int blockSize) {
             this(op, file, null, name, policy, blockSize, "all", false);
         }

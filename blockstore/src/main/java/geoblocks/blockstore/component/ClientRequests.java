@@ -32,7 +32,7 @@ import java.util.List;
  * version, stamped here and published to every peer that is up; anti-entropy brings it to the others).
  */
 final class ClientRequests {
-    private static final int LIST_LIMIT = 200;
+    private static final int LIST_LIMIT = 100;
     /** Versions per VersionList message (well below the 64 KiB frames of Kompics' Netty). */
     static final int VERSIONS_PER_MESSAGE = 400;
 
@@ -58,7 +58,8 @@ final class ClientRequests {
         List<Manifest> page = node.manifests().list(l.after(), limit + 1);
         List<ListEntry> entries = new ArrayList<>();
         for (Manifest m : page.subList(0, Math.min(limit, page.size()))) {
-            entries.add(new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis()));
+            entries.add(new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis(),
+                    m.meta()));
         }
         node.send(from, new ListPart(l.req(), entries, page.size() > limit));
     }

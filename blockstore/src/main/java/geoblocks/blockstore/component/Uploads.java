@@ -52,6 +52,7 @@ final class Uploads {
         Key key = new Key(client, b.req());
         try {
             Manifest.validateName(b.name());
+            Manifest.validateMeta(b.meta());
             String policy = node.policies().canonical(b.policy());
             if (!FileOp.ACK_ALL.equals(b.ack()) && !FileOp.ACK_LOCAL.equals(b.ack())) {
                 throw new IllegalArgumentException("ack must be all or local, was '" + b.ack() + "'");
@@ -133,6 +134,8 @@ final class Uploads {
         long metaReserved;
         long lastActivity = node.now();
 
+        final java.util.Map<String, String> meta;
+
         Upload(Key key, PutBegin b, String policy) {
             this.key = key;
             this.name = b.name();
@@ -141,6 +144,7 @@ final class Uploads {
             this.policy = policy;
             this.ackLocal = FileOp.ACK_LOCAL.equals(b.ack());
             this.ifAbsent = b.ifAbsent();
+            this.meta = b.meta();
             this.fileId = Long.toHexString(node.random().nextLong() | Long.MIN_VALUE)
                     + Long.toHexString(node.now() & 0xffffffffL);
             this.assembly = new UploadAssembly(size, blockSize, node.settings().putWindowBytes(), node.budget());
@@ -219,8 +223,9 @@ final class Uploads {
         void finish() {
             active.remove(key);
             releaseAll();
-            Manifest draft = new Manifest(name, fileId, size, blockSize, policy, node.region(), node.wallMillis(),
-                    List.of(refs));
+            long wall = node.wallMillis();
+            Manifest draft = new Manifest(name, fileId, size, blockSize, policy, node.region(), wall,
+                    List.of(refs), geoblocks.blockstore.core.Version.legacy(wall, node.region()), 0, false, meta);
             if (ifAbsent) {
                 CreateIfAbsent.claim(node, draft, m -> {
                     String queued = enqueueCopies(); // after the decision: a refused create owes no copies

@@ -2,6 +2,7 @@ package geoblocks.blockstore.core;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -15,10 +16,16 @@ import java.util.Objects;
  * meet; it never changes the order of versions. Invariant: block lengths add up to {@code size};
  * every block but the last is {@code blockSize} long and the last at most that; every block has
  * at least one replica; a tombstone has no blocks.
+ *
+ * <p>{@code meta} is a small map of text the uploader attached to the version (the S3 gateway keeps
+ * an object's ETag and content type there): at most {@link #MAX_META_BYTES} UTF-8 bytes, sorted by key,
+ * carried along when the version's blocks move.
  */
 public record Manifest(String name, String fileId, long size, int blockSize, String policy,
         String uploadedAt, long createdMillis, List<BlockRef> blocks, Version version, long locEpoch,
-        boolean deleted) {
+        boolean deleted, Map<String, String> meta) {
+    /** Most UTF-8 bytes a version's metadata (keys and values together) may hold. */
+    public static final int MAX_META_BYTES = 200;
 
     /** One block of the file: its length, checksum and the regions holding a replica. */
     public record BlockRef(int length, int crc, List<String> replicas) {
@@ -33,6 +40,13 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         }
     }
 
+    /** A version without metadata. */
+    public Manifest(String name, String fileId, long size, int blockSize, String policy, String uploadedAt,
+            long createdMillis, List<BlockRef> blocks, Version version, long locEpoch, boolean deleted) {
+        this(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, blocks, version, locEpoch, deleted,
+                Map.of());
+    }
+
     /** A manifest as written before versions existed: its version is {@link Version#legacy}, epoch 0, not deleted. */
     public Manifest(String name, String fileId, long size, int blockSize, String policy, String uploadedAt,
             long createdMillis, List<BlockRef> blocks) {
@@ -45,6 +59,7 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         Objects.requireNonNull(fileId, "fileId");
         Objects.requireNonNull(version, "version");
         blocks = List.copyOf(blocks);
+        meta = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(validateMeta(meta)));
         if (locEpoch < 0) {
             throw new IllegalArgumentException("location epoch must be >= 0, was " + locEpoch);
         }
@@ -80,7 +95,7 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
 
     /** This manifest as version {@code v} (epoch 0: a new version starts where its upload put the blocks). */
     public Manifest withVersion(Version v) {
-        return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, blocks, v, 0, deleted);
+        return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, blocks, v, 0, deleted, meta);
     }
 
     /**
@@ -97,7 +112,7 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
             }
         }
         return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, newBlocks, version,
-                locEpoch + 1, deleted);
+                locEpoch + 1, deleted, meta);
     }
 
     public BlockId blockId(int index) {
@@ -123,6 +138,22 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
             }
         }
         return name;
+    }
+
+    /** Version metadata: at most {@link #MAX_META_BYTES} UTF-8 bytes of keys and values, keys not empty. */
+    public static Map<String, String> validateMeta(Map<String, String> meta) {
+        int bytes = 0;
+        for (Map.Entry<String, String> e : meta.entrySet()) {
+            if (e.getKey().isEmpty()) {
+                throw new IllegalArgumentException("version metadata keys must not be empty");
+            }
+            bytes += e.getKey().getBytes(StandardCharsets.UTF_8).length + e.getValue().getBytes(StandardCharsets.UTF_8).length;
+        }
+        if (bytes > MAX_META_BYTES) {
+            throw new IllegalArgumentException("version metadata takes " + bytes + " UTF-8 bytes, at most "
+                    + MAX_META_BYTES + " allowed");
+        }
+        return meta;
     }
 
     public static int blockCount(long size, int blockSize) {

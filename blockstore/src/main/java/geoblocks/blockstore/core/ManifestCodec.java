@@ -20,6 +20,9 @@ import java.util.List;
  *        | created i64 | clock i64 | clockRegion str | locEpoch i64 | flags u8 (bit 0: tombstone)
  *        | nBlocks i32 | nBlocks x (length i32 | crc i32 | nRep u8 | nRep x str)
  *        | crc32c of everything before (i32)
+ * manifest, format 3 (a version with metadata; written only then, so nodes that read format 2 still
+ *        read every manifest without metadata): format 2, then before the crc32c
+ *        | nMeta u8 | nMeta x (key str | value str)   keys ascending
  * manifest, format 1 (written before versions existed; still read, as {@link Version#legacy}):
  *        the same without clock, clockRegion, locEpoch and flags
  * history, format 2:
@@ -36,6 +39,7 @@ public final class ManifestCodec {
     private static final int HISTORY_MAGIC = 0x47424D48; // "GBMH"
     private static final byte LEGACY = 1;
     private static final byte VERSION = 2;
+    private static final byte WITH_META = 3;
     private static final byte HISTORY_VERSION = 2;
     private static final byte HISTORY_UNACKNOWLEDGED = 1;
 
@@ -45,7 +49,7 @@ public final class ManifestCodec {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + m.blocks().size() * 24);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(MAGIC);
-            out.writeByte(VERSION);
+            out.writeByte(m.meta().isEmpty() ? VERSION : WITH_META);
             writeStr(out, m.name());
             writeStr(out, m.fileId());
             out.writeLong(m.size());
@@ -64,6 +68,13 @@ public final class ManifestCodec {
                 out.writeByte(b.replicas().size());
                 for (String r : b.replicas()) {
                     writeStr(out, r);
+                }
+            }
+            if (!m.meta().isEmpty()) {
+                out.writeByte(m.meta().size());
+                for (java.util.Map.Entry<String, String> e : m.meta().entrySet()) {
+                    writeStr(out, e.getKey());
+                    writeStr(out, e.getValue());
                 }
             }
         } catch (IOException e) {
@@ -172,7 +183,7 @@ public final class ManifestCodec {
                 throw new IOException("not a manifest (bad magic or version)");
             }
             byte format = in.get();
-            if (format != VERSION && format != LEGACY) {
+            if (format != VERSION && format != LEGACY && format != WITH_META) {
                 throw new IOException("not a manifest (bad magic or version)");
             }
             String name = str(in);
@@ -185,7 +196,7 @@ public final class ManifestCodec {
             Version version = Version.legacy(created, at);
             long epoch = 0;
             boolean deleted = false;
-            if (format == VERSION) {
+            if (format != LEGACY) {
                 long clock = in.getLong();
                 version = new Version(clock, str(in));
                 epoch = in.getLong();
@@ -210,10 +221,20 @@ public final class ManifestCodec {
                 }
                 blocks.add(new Manifest.BlockRef(len, bcrc, replicas));
             }
+            java.util.Map<String, String> meta = new java.util.TreeMap<>();
+            if (format == WITH_META) {
+                int nMeta = Byte.toUnsignedInt(in.get());
+                for (int i = 0; i < nMeta; i++) {
+                    String k = str(in);
+                    if (meta.put(k, str(in)) != null) {
+                        throw new IOException("manifest metadata key '" + k + "' appears twice");
+                    }
+                }
+            }
             if (in.hasRemaining()) {
                 throw new IOException("manifest has " + in.remaining() + " trailing bytes");
             }
-            return new Manifest(name, fileId, size, blockSize, policy, at, created, blocks, version, epoch, deleted);
+            return new Manifest(name, fileId, size, blockSize, policy, at, created, blocks, version, epoch, deleted, meta);
         } catch (BufferUnderflowException e) {
             throw new IOException("manifest is truncated");
         } catch (IllegalArgumentException e) {

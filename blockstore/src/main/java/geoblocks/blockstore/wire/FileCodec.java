@@ -83,7 +83,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         o.i64(op.req());
         if (op instanceof PutBegin p) {
             o.str(p.name()); o.i64(p.size()); o.i32(p.blockSize()); o.str(p.policy()); o.str(p.ack());
-            o.bool(p.ifAbsent());
+            o.bool(p.ifAbsent()); meta(o, p.meta());
         } else if (op instanceof PutData p) {
             o.i32(p.block()); o.i32(p.offset()); o.i32(p.blockCrc()); o.bool(p.last()); o.bytes(p.data());
         } else if (op instanceof GetBegin p) {
@@ -106,7 +106,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             o.u16(p.entries().size());
             for (ListEntry e : p.entries()) {
                 o.str(e.name()); o.i64(e.size()); o.i32(e.blockSize()); o.str(e.policy());
-                o.str(e.uploadedAt()); o.i64(e.createdMillis());
+                o.str(e.uploadedAt()); o.i64(e.createdMillis()); meta(o, e.meta());
             }
             o.bool(p.more());
         } else if (op instanceof StatusReply p) {
@@ -217,7 +217,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         }
         long req = r.i64();
         switch (tag) {
-            case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str(), r.bool());
+            case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str(), r.bool(), meta(r));
             case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes());
             case 3: return new GetBegin(req, r.str(), r.str());
             case 4: return new GetAck(req, r.i64());
@@ -231,7 +231,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 int n = r.count();
                 List<ListEntry> entries = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    entries.add(new ListEntry(r.str(), r.i64(), r.i32(), r.str(), r.str(), r.i64()));
+                    entries.add(new ListEntry(r.str(), r.i64(), r.i32(), r.str(), r.str(), r.i64(), meta(r)));
                 }
                 return new ListPart(req, entries, r.bool());
             }
@@ -329,6 +329,27 @@ public final class FileCodec implements WireCodec<FileMsg> {
             }
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
+    }
+
+    /** A version's metadata: u16 count, then key and value strings (keys ascending). */
+    private static void meta(Out o, java.util.Map<String, String> meta) {
+        o.u16(meta.size());
+        new java.util.TreeMap<>(meta).forEach((k, v) -> {
+            o.str(k);
+            o.str(v);
+        });
+    }
+
+    private static java.util.Map<String, String> meta(Reader r) throws MalformedMessageException {
+        int n = r.count();
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            String k = r.str();
+            if (out.put(k, r.str()) != null) {
+                throw new MalformedMessageException("metadata key '" + k + "' appears twice");
+            }
+        }
+        return out;
     }
 
     private static void strings(Out o, List<String> list) {

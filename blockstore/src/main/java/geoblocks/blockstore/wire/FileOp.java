@@ -19,14 +19,18 @@ public sealed interface FileOp {
      * Without {@code ifAbsent} the upload becomes the name's newest version (an overwrite); with it,
      * it is created only if the name has no live version, as decided by the name's owner region.
      */
-    record PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent)
-            implements FileOp {
+    record PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent,
+            java.util.Map<String, String> meta) implements FileOp {
         public PutBegin(long req, String name, long size, int blockSize, String policy) {
             this(req, name, size, blockSize, policy, ACK_ALL, false);
         }
 
         public PutBegin(long req, String name, long size, int blockSize, String policy, String ack) {
             this(req, name, size, blockSize, policy, ack, false);
+        }
+
+        public PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent) {
+            this(req, name, size, blockSize, policy, ack, ifAbsent, java.util.Map.of());
         }
     }
 
@@ -104,7 +108,12 @@ public sealed interface FileOp {
         }
     }
 
-    record ListEntry(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis) {}
+    record ListEntry(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis,
+            java.util.Map<String, String> meta) {
+        public ListEntry(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis) {
+            this(name, size, blockSize, policy, uploadedAt, createdMillis, java.util.Map.of());
+        }
+    }
 
     record ListPart(long req, List<ListEntry> entries, boolean more) implements FileOp {}
 

@@ -44,6 +44,28 @@ class ManifestCodecTest {
     }
 
     @Test
+    void roundTrip_withMetadata_equalsOriginal_andWithoutItStaysFormat2() throws IOException {
+        java.util.Map<String, String> meta = java.util.Map.of("etag", "9e107d9d372bb6826bd81d3542a419d6", "content-type",
+                "image/jpeg; charset=\u00fc");
+        Manifest m = new Manifest(SAMPLE.name(), SAMPLE.fileId(), SAMPLE.size(), SAMPLE.blockSize(), SAMPLE.policy(),
+                SAMPLE.uploadedAt(), SAMPLE.createdMillis(), SAMPLE.blocks(), SAMPLE.version(), 3, false, meta);
+        Manifest back = roundTrip(m);
+        assertEquals(m, back);
+        assertEquals(meta, back.meta());
+        assertEquals(meta, back.withLocations(back.blocks()).meta());
+        assertEquals(3, ManifestCodec.encode(m)[4]);
+        assertEquals(2, ManifestCodec.encode(SAMPLE)[4]);
+    }
+
+    @Test
+    void metadata_overItsLimit_isRefused() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new Manifest(SAMPLE.name(),
+                SAMPLE.fileId(), SAMPLE.size(), SAMPLE.blockSize(), SAMPLE.policy(), SAMPLE.uploadedAt(),
+                SAMPLE.createdMillis(), SAMPLE.blocks(), SAMPLE.version(), 0, false,
+                java.util.Map.of("k", "v".repeat(Manifest.MAX_META_BYTES))));
+    }
+
+    @Test
     void roundTrip_zeroSizeFile_equalsOriginal() throws IOException {
         Manifest m = Manifests.of("empty", 0, 1 << 20);
         assertEquals(1, m.blocks().size());

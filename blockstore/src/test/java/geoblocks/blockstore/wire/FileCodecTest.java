@@ -36,7 +36,8 @@ class FileCodecTest {
     }
 
     private static ListEntry entry(int i) {
-        return new ListEntry("file-" + i + "-é", i * 1000L, 1 << 20, "tworandom", "dublin", 1_700_000_000_000L + i);
+        return i % 2 == 0 ? new ListEntry("file-" + i + "-é", i * 1000L, 1 << 20, "tworandom", "dublin", 1_700_000_000_000L + i)
+                : new ListEntry("file-" + i, i, 1, "local", "seoul", i, java.util.Map.of("etag", "e" + i));
     }
 
     /** At least one of every op, with edge values: empty and maximal strings, data and lists. */
@@ -48,6 +49,8 @@ class FileCodecTest {
                 new PutBegin(Long.MIN_VALUE, "", -1, -1, ""),
                 new PutBegin(1, "b.bin", 7, 1, "tworandom", "local"),
                 new PutBegin(1, "c.bin", 7, 1, "local", "all", true),
+                new PutBegin(1, "d.bin", 7, 1, "local", "local", false,
+                        java.util.Map.of("etag", "d41d8cd98f00b204e9800998ecf8427e", "content-type", "text/plain")),
                 new StatPending(6, false, List.of()),
                 new StatPending(6, true, List.of(new PendingCopy(0, "seoul"), new PendingCopy(Integer.MAX_VALUE, unicode))),
                 new PutData(2, 3, 65536, 0xCAFEBABE, true, bytes(1, 1000)),

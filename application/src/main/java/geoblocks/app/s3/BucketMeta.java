@@ -1,0 +1,58 @@
+package geoblocks.app.s3;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A bucket's settings, kept in its record file (see {@link S3Names#bucketFile}) as {@code key=value}
+ * lines: its home region (S3's LocationConstraint: where its objects live once migrated), the
+ * placement policy and block size its objects are stored with, whether anonymous reads are allowed,
+ * and when it was made. Invariant: block size > 0; home and policy not empty.
+ */
+public record BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis) {
+    public BucketMeta {
+        if (blockSize <= 0) {
+            throw new IllegalArgumentException("bucket block size must be > 0, was " + blockSize);
+        }
+        if (home.isEmpty() || policy.isEmpty()) {
+            throw new IllegalArgumentException("bucket home region and policy must not be empty");
+        }
+    }
+
+    public byte[] encode() {
+        String s = "format=1\nname=" + name + "\nhome=" + home + "\npolicy=" + policy + "\nblock-size=" + blockSize
+                + "\npublic-read=" + publicRead + "\ncreated=" + createdMillis + "\n";
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Reads a record; anything missing or malformed is an IOException naming the bucket and the field. */
+    public static BucketMeta decode(String bucket, byte[] bytes) throws IOException {
+        Map<String, String> kv = new LinkedHashMap<>();
+        for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                kv.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        try {
+            if (!"1".equals(kv.get("format"))) {
+                throw new IOException("bucket record of '" + bucket + "' has format " + kv.get("format") + ", expected 1");
+            }
+            return new BucketMeta(require(kv, "name", bucket), require(kv, "home", bucket), require(kv, "policy", bucket),
+                    Integer.parseInt(require(kv, "block-size", bucket)), Boolean.parseBoolean(kv.get("public-read")),
+                    Long.parseLong(require(kv, "created", bucket)));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("bucket record of '" + bucket + "' is damaged: " + e.getMessage(), e);
+        }
+    }
+
+    private static String require(Map<String, String> kv, String k, String bucket) throws IOException {
+        String v = kv.get(k);
+        if (v == null) {
+            throw new IOException("bucket record of '" + bucket + "' lacks '" + k + "'");
+        }
+        return v;
+    }
+}

@@ -1,0 +1,61 @@
+package geoblocks.app.s3;
+
+/**
+ * A single byte range of an object (RFC 9110 section 14.1.2), from a {@code Range} header:
+ * {@code bytes=A-B}, {@code bytes=A-} or {@code bytes=-N} (the last N bytes), clipped to the size.
+ * An absent, malformed or multi-range header means the whole object (as S3 does); a range that
+ * starts at or past the end is unsatisfiable (416).
+ */
+public record ByteRange(long first, long last, boolean partial) {
+    /** The range {@code header} asks of an object of {@code size} bytes. */
+    public static ByteRange parse(String header, long size) throws S3Exception {
+        ByteRange whole = new ByteRange(0, size - 1, false);
+        if (header == null) {
+            return whole;
+        }
+        String h = header.trim();
+        if (!h.startsWith("bytes=") || h.indexOf(',') >= 0) {
+            return whole;
+        }
+        String spec = h.substring(6).trim();
+        int dash = spec.indexOf('-');
+        if (dash < 0) {
+            return whole;
+        }
+        try {
+            String a = spec.substring(0, dash).trim();
+            String b = spec.substring(dash + 1).trim();
+            if (a.isEmpty()) {
+                long n = Long.parseLong(b);
+                if (n <= 0 || size == 0) {
+                    throw unsatisfiable(header, size);
+                }
+                return new ByteRange(Math.max(0, size - n), size - 1, true);
+            }
+            long first = Long.parseLong(a);
+            long last = b.isEmpty() ? Long.MAX_VALUE : Long.parseLong(b);
+            if (first < 0 || last < first) {
+                return whole;
+            }
+            if (first >= size) {
+                throw unsatisfiable(header, size);
+            }
+            return new ByteRange(first, Math.min(last, size - 1), true);
+        } catch (NumberFormatException e) {
+            return whole;
+        }
+    }
+
+    private static S3Exception unsatisfiable(String header, long size) {
+        return new S3Exception(S3Error.INVALID_RANGE, "range '" + header + "' is not satisfiable for an object of " + size + " bytes");
+    }
+
+    public long length() {
+        return last - first + 1;
+    }
+
+    /** The {@code Content-Range} value of a partial answer. */
+    public String contentRange(long size) {
+        return "bytes " + first + "-" + last + "/" + size;
+    }
+}

@@ -1,0 +1,97 @@
+package geoblocks.app.s3;
+
+import geoblocks.app.host.Bridge;
+import geoblocks.blockstore.client.ByteSink;
+import geoblocks.blockstore.client.ByteSource;
+import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.FileOp.ListEntry;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
+import se.sics.kompics.KompicsEvent;
+
+/**
+ * The gateway's view of its own node: each call sends one request on the ClientPort of the client
+ * component the node hosts for the gateway (through its {@link Bridge}) and returns a future that
+ * completes, on a Kompics thread, with the value or with a {@link StoreException} carrying the node's
+ * message. Never blocks.
+ */
+public final class NodeStore {
+    private final CompletableFuture<Bridge> bridge;
+    private final AtomicLong ops = new AtomicLong();
+
+    /** The node's answer when it refused or failed a request. */
+    public static final class StoreException extends RuntimeException {
+        public StoreException(String message) {
+            super(message, null, false, false);
+        }
+
+        public boolean notFound() {
+            return getMessage().startsWith("no such file") || getMessage().contains("is a delete (tombstone)");
+        }
+
+        public boolean exists() {
+            return getMessage().contains("already exists");
+        }
+
+        public boolean busy() {
+            return getMessage().contains("node busy") || getMessage().contains("retry in a few seconds");
+        }
+    }
+
+    public NodeStore(CompletableFuture<Bridge> bridge) {
+        this.bridge = bridge;
+    }
+
+    private CompletableFuture<Object> call(java.util.function.LongFunction<KompicsEvent> request) {
+        long op = ops.incrementAndGet();
+        return bridge.thenCompose(b -> b.submit(op, request.apply(op), null)).thenApply(r -> {
+            if (!r.ok()) {
+                throw new StoreException(r.error());
+            }
+            return r.value();
+        });
+    }
+
+    /** Stores {@code file} (or {@code source}) as a new version of {@code name}. */
+    public CompletableFuture<ClientPort.Written> put(String name, Path file, ByteSource source, String policy, int blockSize,
+            String ack, boolean ifAbsent, Map<String, String> meta) {
+        return call(op -> new ClientPort.Put(op, file, source, name, policy, blockSize, ack, ifAbsent, meta))
+                .thenApply(v -> (ClientPort.Written) v);
+    }
+
+    /** Streams version {@code version} (empty: newest) of {@code name} into {@code sink}. */
+    public CompletableFuture<Manifest> get(String name, String version, ByteSink sink) {
+        return call(op -> new ClientPort.Get(op, name, null, sink, version)).thenApply(v -> (Manifest) v);
+    }
+
+    public CompletableFuture<ClientPort.FileStat> stat(String name) {
+        return call(op -> new ClientPort.Stat(op, name)).thenApply(v -> (ClientPort.FileStat) v);
+    }
+
+    @SuppressWarnings("unchecked")
+    public CompletableFuture<List<ListEntry>> list() {
+        return call(ClientPort.ListFiles::new).thenApply(v -> (List<ListEntry>) v);
+    }
+
+    public CompletableFuture<ClientPort.Written> delete(String name) {
+        return call(op -> new ClientPort.Delete(op, name)).thenApply(v -> (ClientPort.Written) v);
+    }
+
+    /** Moves the replicas of {@code name} to {@code regions} (a migration). */
+    public CompletableFuture<String> move(String name, List<String> regions) {
+        return call(op -> new ClientPort.Move(op, name, regions)).thenApply(v -> (String) v);
+    }
+
+    /** The cause a future failed with, unwrapped. */
+    public static Throwable cause(Throwable t) {
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

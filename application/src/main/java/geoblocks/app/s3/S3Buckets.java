@@ -1,0 +1,244 @@
+package geoblocks.app.s3;
+
+import geoblocks.blockstore.client.ByteSink;
+import geoblocks.blockstore.wire.FileOp.ListEntry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * The bucket operations (ListBuckets, CreateBucket, HeadBucket, GetBucketLocation, DeleteBucket,
+ * ListObjectsV2) and the lookup of a bucket's record, cached for {@value #CACHE_MS} ms (a bucket made or
+ * deleted at this node updates the cache at once; one made elsewhere is found on the first miss).
+ */
+final class S3Buckets {
+    static final long CACHE_MS = 5_000;
+    static final int MAX_RECORD = 4096;
+    private final NodeStore store;
+    private final S3Settings settings;
+    private final Collection<String> regions;
+    private final LongSupplier clock;
+    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+
+    private record Cached(BucketMeta meta, long at) {}
+
+    S3Buckets(NodeStore store, S3Settings settings, Collection<String> regions, LongSupplier clock) {
+        this.store = store;
+        this.settings = settings;
+        this.regions = regions;
+        this.clock = clock;
+    }
+
+    /** The record of {@code bucket}; fails with NoSuchBucket when there is none. */
+    CompletableFuture<BucketMeta> find(String bucket) {
+        Cached c = cache.get(bucket);
+        long now = clock.getAsLong();
+        if (c != null && now - c.at() < CACHE_MS) {
+            return CompletableFuture.completedFuture(c.meta());
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ByteSink sink = new ByteSink() {
+            @Override
+            public void begin() {
+                bytes.reset();
+            }
+
+            @Override
+            public void write(long offset, byte[] data) throws IOException {
+                if (bytes.size() + data.length > MAX_RECORD) {
+                    throw new IOException("bucket record of '" + bucket + "' exceeds " + MAX_RECORD + " bytes");
+                }
+                bytes.write(data);
+            }
+        };
+        return store.get(S3Names.bucketFile(bucket), "", sink).handle((m, t) -> {
+            if (t != null) {
+                Throwable cause = NodeStore.cause(t);
+                if (cause instanceof NodeStore.StoreException s && s.notFound()) {
+                    cache.remove(bucket);
+                    throw new java.util.concurrent.CompletionException(
+                            new S3Exception(S3Error.NO_SUCH_BUCKET, "bucket '" + bucket + "' does not exist"));
+                }
+                throw new java.util.concurrent.CompletionException(cause);
+            }
+            try {
+                BucketMeta meta = BucketMeta.decode(bucket, bytes.toByteArray());
+                cache.put(bucket, new Cached(meta, clock.getAsLong()));
+                return meta;
+            } catch (IOException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+    }
+
+    void listBuckets(S3Call call) {
+        store.list().whenComplete((entries, t) -> call.later(() -> {
+            if (t != null) {
+                call.fail(t);
+                return;
+            }
+            List<BucketMeta> out = new ArrayList<>();
+            for (ListEntry e : entries) {
+                String b = S3Names.bucketOfRecord(e.name());
+                if (b != null) {
+                    out.add(new BucketMeta(b, "-", "-", 1, false, e.createdMillis()));
+                }
+            }
+            out.sort(java.util.Comparator.comparing(BucketMeta::name));
+            call.xml(200, S3Xml.buckets(settings.accessKey(), out));
+        }));
+    }
+
+    void create(S3Call call) {
+        String problem = S3Names.bucketProblem(call.bucket);
+        if (problem != null) {
+            call.fail(S3Error.INVALID_BUCKET_NAME, problem);
+            return;
+        }
+        call.ex.onBody(new SmallBody(call, body -> {
+            try {
+                BucketMeta meta = newBucket(call, S3Xml.locationConstraint(body));
+                byte[] record = meta.encode();
+                store.put(S3Names.bucketFile(call.bucket), null, new BytesSource(record), "tworandom", MAX_RECORD,
+                        "all", true, Map.of()).whenComplete((w, t) -> call.later(() -> {
+                            Throwable c = t == null ? null : NodeStore.cause(t);
+                            if (c instanceof NodeStore.StoreException s && s.exists()) {
+                                call.fail(S3Error.BUCKET_ALREADY_OWNED_BY_YOU, "bucket '" + call.bucket + "' exists");
+                            } else if (c != null) {
+                                call.fail(c);
+                            } else {
+                                cache.put(call.bucket, new Cached(meta, clock.getAsLong()));
+                                call.ex.header("Location", "/" + call.bucket);
+                                call.empty(200);
+                            }
+                        }));
+            } catch (S3Exception e) {
+                call.fail(e);
+            }
+        }));
+        call.ex.sendContinue();
+    }
+
+    /** The record a CreateBucket makes: home from LocationConstraint (none or us-east-1: this node's region). */
+    private BucketMeta newBucket(S3Call call, String constraint) throws S3Exception {
+        String home = constraint == null || constraint.equals("us-east-1") ? settings.region() : constraint;
+        if (!regions.contains(home)) {
+            throw new S3Exception(S3Error.INVALID_LOCATION_CONSTRAINT, "LocationConstraint '" + constraint
+                    + "' is not a region of this cluster " + regions);
+        }
+        String policy = call.headers().get("x-geoblocks-policy", settings.defaultPolicy());
+        String bs = call.headers().get("x-geoblocks-block-size");
+        int blockSize = settings.defaultBlockSize();
+        if (bs != null) {
+            try {
+                blockSize = Integer.parseInt(bs.trim());
+            } catch (NumberFormatException e) {
+                blockSize = -1;
+            }
+            if (blockSize < 1 || blockSize > settings.maxBlockSize()) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-geoblocks-block-size must be 1.." + settings.maxBlockSize()
+                        + " bytes, was '" + bs + "'");
+            }
+        }
+        if (policy.isBlank() || policy.length() > 64) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-geoblocks-policy must name a placement policy");
+        }
+        String acl = call.headers().get("x-amz-acl", "private");
+        return new BucketMeta(call.bucket, home, policy, blockSize, acl.equals("public-read"), clock.getAsLong());
+    }
+
+    void head(S3Call call) {
+        find(call.bucket).whenComplete((m, t) -> call.later(() -> {
+            if (t != null) {
+                call.fail(t);
+                return;
+            }
+            call.ex.header("x-amz-bucket-region", m.home());
+            call.empty(200);
+        }));
+    }
+
+    void location(S3Call call) {
+        find(call.bucket).whenComplete((m, t) -> call.later(() -> {
+            if (t != null) {
+                call.fail(t);
+            } else {
+                call.xml(200, S3Xml.location(m.home()));
+            }
+        }));
+    }
+
+    void delete(S3Call call) {
+        find(call.bucket).thenCompose(m -> store.list()).thenCompose(entries -> {
+            String prefix = call.bucket + "/";
+            for (ListEntry e : entries) {
+                if (e.name().startsWith(prefix)) {
+                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.BUCKET_NOT_EMPTY,
+                            "bucket '" + call.bucket + "' still holds '" + e.name().substring(prefix.length()) + "'"));
+                }
+            }
+            return store.delete(S3Names.bucketFile(call.bucket));
+        }).whenComplete((w, t) -> call.later(() -> {
+            if (t != null) {
+                call.fail(t);
+                return;
+            }
+            cache.remove(call.bucket);
+            call.empty(204);
+        }));
+    }
+
+    /** ListObjectsV2 (and ListObjects, answered the same way with its marker as start-after). */
+    void listObjects(S3Call call, BucketMeta bucket) {
+        ObjectListing.Query q;
+        try {
+            String startAfter = call.has("list-type") ? call.param("start-after") : call.param("marker");
+            q = new ObjectListing.Query(call.param("prefix"), call.param("delimiter"), startAfter,
+                    call.param("continuation-token"), ObjectListing.maxKeys(call.param("max-keys")));
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        boolean url = "url".equals(call.param("encoding-type"));
+        store.list().whenComplete((entries, t) -> call.later(() -> {
+            if (t != null) {
+                call.fail(t);
+                return;
+            }
+            String prefix = call.bucket + "/";
+            List<ObjectListing.Entry> keys = new ArrayList<>();
+            for (ListEntry e : entries) {
+                if (e.name().startsWith(prefix)) {
+                    keys.add(new ObjectListing.Entry(e.name().substring(prefix.length()), e.size(), e.createdMillis(),
+                            e.meta().get(S3Objects.META_ETAG)));
+                }
+            }
+            keys.sort(java.util.Comparator.comparing(ObjectListing.Entry::key));
+            try {
+                ObjectListing.Page page = ObjectListing.page(keys, q);
+                call.xml(200, S3Xml.listV2(call.bucket, q, q.token(), page, url));
+            } catch (S3Exception e) {
+                call.fail(e);
+            }
+        }));
+    }
+
+    /** A byte array as an upload's source. */
+    record BytesSource(byte[] bytes) implements geoblocks.blockstore.client.ByteSource {
+        @Override
+        public long size() {
+            return bytes.length;
+        }
+
+        @Override
+        public void read(long offset, java.nio.ByteBuffer dst) {
+            dst.put(bytes, (int) offset, dst.remaining());
+        }
+    }
+}

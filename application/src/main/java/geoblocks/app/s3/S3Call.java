@@ -1,0 +1,114 @@
+package geoblocks.app.s3;
+
+import geoblocks.app.http.Exchange;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One S3 request being served: the exchange, the bucket and key from its path (null at the levels
+ * above), its query, whether it was signed, and the answers every operation shares (XML, errors as
+ * S3 error documents). Used on the connection's event loop; {@link #later} brings a completion from
+ * another thread back there.
+ */
+final class S3Call {
+    private static final Logger LOG = LoggerFactory.getLogger(S3Call.class);
+    final Exchange ex;
+    final String bucket;
+    final String key;
+    final Map<String, List<String>> query;
+    final String requestId;
+    /** The payload hash the signature covers (hex SHA-256, UNSIGNED-PAYLOAD), null for an anonymous request. */
+    String payloadHash;
+
+    S3Call(Exchange ex, String bucket, String key, Map<String, List<String>> query, String requestId) {
+        this.ex = ex;
+        this.bucket = bucket;
+        this.key = key;
+        this.query = query;
+        this.requestId = requestId;
+        ex.header("x-amz-request-id", requestId);
+    }
+
+    String method() {
+        return ex.request().method().name();
+    }
+
+    HttpHeaders headers() {
+        return ex.request().headers();
+    }
+
+    boolean has(String param) {
+        return query.containsKey(param);
+    }
+
+    String param(String name) {
+        List<String> v = query.get(name);
+        return v == null || v.isEmpty() ? null : v.get(0);
+    }
+
+    boolean anonymous() {
+        return payloadHash == null;
+    }
+
+    String resource() {
+        return bucket == null ? "/" : key == null ? "/" + bucket : "/" + bucket + "/" + key;
+    }
+
+    void xml(int status, byte[] body) {
+        ex.respond(status, "application/xml", body);
+    }
+
+    void empty(int status) {
+        ex.respond(status, "application/xml", new byte[0]);
+    }
+
+    /** Runs {@code r} on the connection's event loop (from a Kompics thread, when a node request completes). */
+    void later(Runnable r) {
+        ex.context().executor().execute(() -> {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                fail(e);
+            }
+        });
+    }
+
+    void fail(S3Error e, String message) {
+        fail(new S3Exception(e, message));
+    }
+
+    /** Answers with the S3 error a failure stands for; a node's refusal becomes the matching code. */
+    void fail(Throwable t) {
+        Throwable c = NodeStore.cause(t);
+        S3Exception e;
+        if (c instanceof S3Exception s) {
+            e = s;
+        } else if (c instanceof NodeStore.StoreException s) {
+            e = new S3Exception(s.busy() ? S3Error.SERVICE_UNAVAILABLE : S3Error.INTERNAL_ERROR, s.getMessage());
+        } else {
+            LOG.warn("S3 {} {} failed", method(), resource(), c);
+            e = new S3Exception(S3Error.INTERNAL_ERROR, c.toString());
+        }
+        if (ex.answered()) {
+            ex.context().close();
+            return;
+        }
+        if (ex.expectsContinue()) {
+            ex.closeAfterAnswer(); // the client may still send the body it announced: do not read it as a request
+        }
+        byte[] body = S3Xml.error(e.error(), e.getMessage(), resource(), requestId);
+        if (method().equals("HEAD")) {
+            ex.header("x-amz-error-code", e.error().code());
+            ex.header("x-amz-error-message", e.getMessage().replaceAll("[\\r\\n]", " "));
+        }
+        ex.respond(e.error().status(), "application/xml", body);
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

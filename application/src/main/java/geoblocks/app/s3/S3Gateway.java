@@ -1,0 +1,260 @@
+package geoblocks.app.s3;
+
+import geoblocks.app.http.Exchange;
+import geoblocks.app.http.Router;
+import geoblocks.net.ClusterConfig;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
+
+/**
+ * The node's S3 gateway: a path-style subset of the S3 REST API on the node's HTTP server (docs/s3.md).
+ * Every request signed with AWS SigV4 comes here (whatever its path); unsigned ones come for every
+ * path the operator's routes do not use, and may only read objects of public-read buckets. A request
+ * is parsed (bucket, key, query), checked (names, signature), redirected by DataBridge when its
+ * client is nearer another node, then dispatched to {@link S3Buckets} or {@link S3Objects}.
+ */
+public final class S3Gateway {
+    static final Set<String> UNSUPPORTED = Set.of("acl", "policy", "versioning", "versions", "tagging", "cors",
+            "lifecycle", "website", "logging", "notification", "replication", "encryption", "object-lock", "retention",
+            "legal-hold", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
+            "ownershipControls", "publicAccessBlock", "requestPayment", "intelligent-tiering", "attributes");
+    private final S3Settings settings;
+    private final SigV4 sigv4;
+    private final S3Buckets buckets;
+    private final S3Objects objects;
+    private final LongSupplier clock;
+    private final AtomicLong requests = new AtomicLong();
+
+    public S3Gateway(S3Settings settings, ClusterConfig cluster, NodeStore store, LongSupplier clock) throws IOException {
+        this.settings = settings;
+        this.clock = clock;
+        this.sigv4 = new SigV4(Map.of(settings.accessKey(), settings.secretKey()), Set.of(settings.region(), "us-east-1"));
+        clearSpool(settings.spoolDir());
+        SecureRandom random = new SecureRandom();
+        MultipartUploads uploads = new MultipartUploads(() -> {
+            byte[] b = new byte[16];
+            random.nextBytes(b);
+            return settings.region() + "-" + HexFormat.of().formatHex(b);
+        });
+        this.buckets = new S3Buckets(store, settings, cluster.regionIds(), clock);
+        Migration migration = new Migration(store, cluster.rtt(), cluster.regionIds(), settings.migratedCopies());
+        this.objects = new S3Objects(store, settings, buckets, uploads, migration, clock);
+    }
+
+    /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
+    private static void clearSpool(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** Whether a request carries SigV4 credentials (header or presigned query). */
+    public static boolean signed(HttpRequest req) {
+        return SigV4.isSigned(req.headers().get("Authorization"), new QueryStringDecoder(req.uri()).parameters());
+    }
+
+    /** Mounts the gateway: signed requests at any path, unsigned ones under every path no other route has. */
+    public Router mount(Router router) {
+        router.override(S3Gateway::signed, this::handle);
+        for (String m : List.of("GET", "PUT", "POST", "DELETE", "HEAD")) {
+            router.add(m, "/*", false, this::handle);
+        }
+        return router;
+    }
+
+    void handle(Exchange ex) {
+        String uri = ex.request().uri();
+        int q = uri.indexOf('?');
+        String rawPath = q < 0 ? uri : uri.substring(0, q);
+        Map<String, List<String>> query = new TreeMap<>(new QueryStringDecoder(uri).parameters());
+        String bucket = null;
+        String key = null;
+        String id = Long.toHexString(requests.incrementAndGet()) + "-" + settings.region();
+        S3Call call;
+        try {
+            String path = PercentCoding.decode(rawPath);
+            if (!path.startsWith("/")) {
+                throw new IllegalArgumentException("the path must start with '/'");
+            }
+            int slash = path.indexOf('/', 1);
+            bucket = path.length() <= 1 ? null : slash < 0 ? path.substring(1) : path.substring(1, slash);
+            key = slash < 0 ? null : path.substring(slash + 1);
+            if (key != null && key.isEmpty()) {
+                key = null;
+            }
+        } catch (IllegalArgumentException e) {
+            call = new S3Call(ex, null, null, query, id);
+            call.fail(S3Error.INVALID_ARGUMENT, "the request path is not valid: " + e.getMessage());
+            return;
+        }
+        call = new S3Call(ex, bucket, key, query, id);
+        if (bucket != null && key != null) {
+            S3Exception bad = S3Names.keyProblem(bucket, key);
+            if (bad != null) {
+                call.fail(bad);
+                return;
+            }
+        }
+        if (signed(ex.request())) {
+            SigV4.Verdict v = sigv4.verify(new SigV4.Request(ex.request().method().name(), rawPath, query,
+                    headers(ex.request())), clock.getAsLong());
+            if (!v.ok()) {
+                call.fail(v.error(), v.message());
+                return;
+            }
+            call.payloadHash = v.payloadHash();
+        } else if (key == null || !(call.method().equals("GET") || call.method().equals("HEAD"))) {
+            call.fail(S3Error.ACCESS_DENIED, "this request needs an AWS Signature V4 (access key "
+                    + "and secret key of the gateway); unsigned requests may only read objects of public-read buckets");
+            return;
+        }
+        if (redirected(call, rawPath)) {
+            return;
+        }
+        dispatch(call);
+    }
+
+    /** Header values by lower-case name (repeated headers joined with ','), as SigV4 canonicalizes them. */
+    private static Map<String, String> headers(HttpRequest req) {
+        Map<String, String> out = new TreeMap<>();
+        for (Map.Entry<String, String> e : req.headers()) {
+            out.merge(e.getKey().toLowerCase(java.util.Locale.ROOT), e.getValue(), (a, b) -> a + "," + b);
+        }
+        return out;
+    }
+
+    /**
+     * DataBridge: a PutObject or CreateMultipartUpload from a client nearer another node, a GET with
+     * {@code ?redirect=nearest} (or redirect-gets), and any request for a multipart upload begun at
+     * another node, are answered 307 with the same URL at that node (before any body is read).
+     */
+    private boolean redirected(S3Call call, String rawPath) {
+        String target = null;
+        String upload = call.param("uploadId");
+        if (upload != null && upload.indexOf('-') > 0) {
+            String origin = upload.substring(0, upload.indexOf('-'));
+            if (!origin.equals(settings.region()) && settings.endpoints().containsKey(origin)) {
+                target = origin;
+            }
+        } else if (call.key != null) {
+            boolean put = call.method().equals("PUT") || (call.method().equals("POST") && call.has("uploads"));
+            boolean get = call.method().equals("GET") && (settings.redirectGets() || "nearest".equals(call.param("redirect")));
+            if ((put && settings.redirectPuts()) || get) {
+                InetSocketAddress remote = (InetSocketAddress) call.ex.context().channel().remoteAddress();
+                String region = settings.networks().regionOf(call.headers().get("X-Geoblocks-Client-Region"),
+                        remote == null ? null : remote.getAddress(), settings.endpoints().keySet());
+                if (region != null && !region.equals(settings.region())) {
+                    target = region;
+                }
+            }
+        }
+        if (target == null) {
+            return false;
+        }
+        InetSocketAddress at = settings.endpoints().get(target);
+        call.ex.header("Location", "http://" + at.getAddress().getHostAddress() + ":" + at.getPort() + call.ex.request().uri());
+        call.ex.header("x-geoblocks-redirect", settings.region() + " -> " + target);
+        if (call.ex.expectsContinue() || io.netty.handler.codec.http.HttpUtil.getContentLength(call.ex.request(), 0L) > 0) {
+            call.ex.closeAfterAnswer(); // the body, if the client sends it anyway, is not read as a request
+        }
+        call.xml(307, S3Xml.error(S3Error.TEMPORARY_REDIRECT, "DataBridge: send this request to the node of region "
+                + target, call.resource(), call.requestId));
+        return true;
+    }
+
+    private void dispatch(S3Call call) {
+        for (String sub : call.query.keySet()) {
+            if (UNSUPPORTED.contains(sub)) {
+                call.fail(S3Error.NOT_IMPLEMENTED, "the ?" + sub + " subresource is not supported by this gateway");
+                return;
+            }
+        }
+        String m = call.method();
+        if (call.bucket == null) {
+            if (m.equals("GET") || m.equals("HEAD")) {
+                buckets.listBuckets(call);
+            } else {
+                call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on the service");
+            }
+            return;
+        }
+        if (call.key == null) {
+            switch (m) {
+                case "PUT" -> buckets.create(call);
+                case "HEAD" -> buckets.head(call);
+                case "DELETE" -> buckets.delete(call);
+                case "GET" -> {
+                    if (call.has("location")) {
+                        buckets.location(call);
+                    } else if (call.has("uploads")) {
+                        call.fail(S3Error.NOT_IMPLEMENTED, "ListMultipartUploads is not supported");
+                    } else {
+                        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
+                            if (t != null) {
+                                call.fail(t);
+                            } else {
+                                buckets.listObjects(call, b);
+                            }
+                        }));
+                    }
+                }
+                case "POST" -> call.fail(S3Error.NOT_IMPLEMENTED, call.has("delete")
+                        ? "DeleteObjects (multi-object delete) is not supported" : "POST on a bucket is not supported");
+                default -> call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on a bucket");
+            }
+            return;
+        }
+        boolean upload = call.has("uploadId");
+        switch (m) {
+            case "PUT" -> {
+                if (upload) {
+                    objects.uploadPart(call);
+                } else {
+                    objects.put(call);
+                }
+            }
+            case "GET", "HEAD" -> {
+                if (upload) {
+                    call.fail(S3Error.NOT_IMPLEMENTED, "ListParts is not supported");
+                } else {
+                    objects.get(call);
+                }
+            }
+            case "DELETE" -> {
+                if (upload) {
+                    objects.abortMultipart(call);
+                } else {
+                    objects.delete(call);
+                }
+            }
+            case "POST" -> {
+                if (call.has("uploads")) {
+                    objects.createMultipart(call);
+                } else if (upload) {
+                    objects.completeMultipart(call);
+                } else {
+                    call.fail(S3Error.NOT_IMPLEMENTED, "POST on an object needs ?uploads or ?uploadId");
+                }
+            }
+            default -> call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on an object");
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package geoblocks.app.s3;
+
+import com.typesafe.config.Config;
+import geoblocks.app.http.HttpSettings;
+import geoblocks.net.ClusterConfig;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The S3 gateway of one node, from {@code geoblocks.s3} (see reference.conf): its region, the
+ * credentials (the HTTP server's), bucket defaults, limits, where bodies are spooled (under the node's
+ * data directory), and for DataBridge every region's HTTP endpoint and the client networks.
+ */
+public record S3Settings(String region, String accessKey, String secretKey, String defaultPolicy, int defaultBlockSize,
+        int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
+        boolean redirectGets, int migratedCopies, Map<String, InetSocketAddress> endpoints, ClientNetworks networks) {
+
+    public static S3Settings of(Config root, ClusterConfig cluster, String region, HttpSettings http, Path dataDir) {
+        Config c = root.getConfig("geoblocks.s3");
+        Map<String, InetSocketAddress> endpoints = new LinkedHashMap<>();
+        for (String r : cluster.regionIds()) {
+            HttpSettings.of(root, r, cluster.address(r).getIp()).ifPresent(h -> endpoints.put(r, h.bind()));
+        }
+        ClientNetworks networks = new ClientNetworks();
+        for (Config n : c.getConfigList("client-networks")) {
+            String r = n.getString("region");
+            if (!cluster.regionIds().contains(r)) {
+                throw new IllegalArgumentException("geoblocks.s3.client-networks: region '" + r + "' is not in the cluster "
+                        + cluster.regionIds());
+            }
+            networks.add(n.getString("cidr"), r);
+        }
+        long maxObject = c.getBytes("max-object-size");
+        if (maxObject < 0) {
+            throw new IllegalArgumentException("geoblocks.s3.max-object-size must be >= 0, was " + maxObject);
+        }
+        return new S3Settings(region, http.accessKey(), http.secretKey(), c.getString("default-policy"),
+                (int) Math.min(Integer.MAX_VALUE, c.getBytes("default-block-size")),
+                (int) Math.min(Integer.MAX_VALUE, root.getBytes("geoblocks.node.max-block-size")), maxObject,
+                c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
+                c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), endpoints, networks);
+    }
+}

@@ -1,0 +1,256 @@
+package geoblocks.app.s3;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilder;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+import org.xml.sax.SAXException;
+
+/**
+ * The S3 XML documents the gateway writes (errors, bucket lists, object listings, multipart answers)
+ * with every text value escaped, and the two it reads (CreateBucketConfiguration,
+ * CompleteMultipartUpload) with a parser that refuses DOCTYPEs and external entities. Bodies it reads
+ * are at most {@link #MAX_BODY} bytes; anything not well formed or not of the expected shape is
+ * MalformedXML.
+ */
+public final class S3Xml {
+    public static final int MAX_BODY = 1 << 20;
+    static final String NS = "http://s3.amazonaws.com/doc/2006-03-01/";
+    private static final String HEAD = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(ZoneOffset.UTC);
+
+    private S3Xml() {}
+
+    /** Escapes text for an XML element or attribute; characters XML 1.0 cannot carry become U+FFFD. */
+    public static String escape(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '<' -> sb.append("&lt;");
+                case '>' -> sb.append("&gt;");
+                case '&' -> sb.append("&amp;");
+                case '"' -> sb.append("&quot;");
+                case '\'' -> sb.append("&apos;");
+                default -> sb.append(c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '\uFFFD' : c);
+            }
+        }
+        return sb.toString();
+    }
+
+    public static String iso(long millis) {
+        return ISO.format(Instant.ofEpochMilli(millis));
+    }
+
+    private static void el(StringBuilder sb, String name, Object value) {
+        sb.append('<').append(name).append('>').append(escape(String.valueOf(value))).append("</").append(name).append('>');
+    }
+
+    public static byte[] error(S3Error e, String message, String resource, String requestId) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<Error>");
+        el(sb, "Code", e.code());
+        el(sb, "Message", message == null ? e.message() : message);
+        el(sb, "Resource", resource);
+        el(sb, "RequestId", requestId);
+        return sb.append("</Error>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] buckets(String owner, List<BucketMeta> buckets) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<ListAllMyBucketsResult xmlns=\"").append(NS).append("\">");
+        sb.append("<Owner>");
+        el(sb, "ID", owner);
+        el(sb, "DisplayName", owner);
+        sb.append("</Owner><Buckets>");
+        for (BucketMeta b : buckets) {
+            sb.append("<Bucket>");
+            el(sb, "Name", b.name());
+            el(sb, "CreationDate", iso(b.createdMillis()));
+            sb.append("</Bucket>");
+        }
+        return sb.append("</Buckets></ListAllMyBucketsResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] location(String region) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<LocationConstraint xmlns=\"").append(NS).append("\">");
+        return sb.append(escape(region)).append("</LocationConstraint>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A ListObjectsV2 answer; keys and prefixes URL-encoded when the client asked {@code encoding-type=url}. */
+    public static byte[] listV2(String bucket, ObjectListing.Query q, String token, ObjectListing.Page p, boolean urlEncode) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<ListBucketResult xmlns=\"").append(NS).append("\">");
+        el(sb, "Name", bucket);
+        el(sb, "Prefix", enc(q.prefix(), urlEncode));
+        if (!q.delimiter().isEmpty()) {
+            el(sb, "Delimiter", enc(q.delimiter(), urlEncode));
+        }
+        if (!q.startAfter().isEmpty()) {
+            el(sb, "StartAfter", enc(q.startAfter(), urlEncode));
+        }
+        el(sb, "MaxKeys", q.maxKeys());
+        el(sb, "KeyCount", p.keyCount());
+        el(sb, "IsTruncated", p.truncated());
+        if (token != null) {
+            el(sb, "ContinuationToken", token);
+        }
+        if (p.nextToken() != null) {
+            el(sb, "NextContinuationToken", p.nextToken());
+        }
+        if (urlEncode) {
+            el(sb, "EncodingType", "url");
+        }
+        for (ObjectListing.Entry e : p.contents()) {
+            sb.append("<Contents>");
+            el(sb, "Key", enc(e.key(), urlEncode));
+            el(sb, "LastModified", iso(e.lastModifiedMillis()));
+            if (e.etag() != null) {
+                el(sb, "ETag", ETags.quote(e.etag()));
+            }
+            el(sb, "Size", e.size());
+            el(sb, "StorageClass", "STANDARD");
+            sb.append("</Contents>");
+        }
+        for (String cp : p.commonPrefixes()) {
+            sb.append("<CommonPrefixes>");
+            el(sb, "Prefix", enc(cp, urlEncode));
+            sb.append("</CommonPrefixes>");
+        }
+        return sb.append("</ListBucketResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String enc(String s, boolean url) {
+        return url ? SigV4.encode(s).replace("%2F", "/") : s;
+    }
+
+    public static byte[] initiateMultipart(String bucket, String key, String uploadId) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<InitiateMultipartUploadResult xmlns=\"").append(NS).append("\">");
+        el(sb, "Bucket", bucket);
+        el(sb, "Key", key);
+        el(sb, "UploadId", uploadId);
+        return sb.append("</InitiateMultipartUploadResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] completeMultipart(String location, String bucket, String key, String etag) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<CompleteMultipartUploadResult xmlns=\"").append(NS).append("\">");
+        el(sb, "Location", location);
+        el(sb, "Bucket", bucket);
+        el(sb, "Key", key);
+        el(sb, "ETag", ETags.quote(etag));
+        return sb.append("</CompleteMultipartUploadResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The LocationConstraint of a CreateBucketConfiguration body; empty body or element: null. */
+    public static String locationConstraint(byte[] body) throws S3Exception {
+        if (isBlank(body)) {
+            return null;
+        }
+        Element root = parse(body, "CreateBucketConfiguration");
+        for (Element e : children(root)) {
+            if (e.getLocalName().equals("LocationConstraint")) {
+                String v = e.getTextContent().trim();
+                return v.isEmpty() ? null : v;
+            }
+        }
+        return null;
+    }
+
+    /** The parts of a CompleteMultipartUpload body, as (part number, ETag), in document order. */
+    public static List<Object[]> completeParts(byte[] body) throws S3Exception {
+        Element root = parse(body, "CompleteMultipartUpload");
+        List<Object[]> parts = new ArrayList<>();
+        for (Element part : children(root)) {
+            if (!part.getLocalName().equals("Part")) {
+                continue;
+            }
+            String number = null;
+            String etag = null;
+            for (Element f : children(part)) {
+                if (f.getLocalName().equals("PartNumber")) {
+                    number = f.getTextContent().trim();
+                } else if (f.getLocalName().equals("ETag")) {
+                    etag = f.getTextContent().trim();
+                }
+            }
+            if (number == null || etag == null) {
+                throw new S3Exception(S3Error.MALFORMED_XML, "each Part needs a PartNumber and an ETag");
+            }
+            try {
+                parts.add(new Object[] {MultipartUploads.partNumber(number), etag});
+            } catch (S3Exception e) {
+                throw new S3Exception(S3Error.MALFORMED_XML, e.getMessage());
+            }
+        }
+        return parts;
+    }
+
+    private static boolean isBlank(byte[] body) {
+        for (byte b : body) {
+            if (!Character.isWhitespace(b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Element parse(byte[] body, String rootName) throws S3Exception {
+        if (body.length > MAX_BODY) {
+            throw new S3Exception(S3Error.MALFORMED_XML, "XML bodies are at most " + MAX_BODY + " bytes, this has " + body.length);
+        }
+        try {
+            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+            f.setNamespaceAware(true);
+            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+            f.setXIncludeAware(false);
+            f.setExpandEntityReferences(false);
+            DocumentBuilder b = f.newDocumentBuilder();
+            b.setErrorHandler(new org.xml.sax.ErrorHandler() {
+                @Override
+                public void warning(org.xml.sax.SAXParseException e) {}
+
+                @Override
+                public void error(org.xml.sax.SAXParseException e) throws SAXException {
+                    throw e;
+                }
+
+                @Override
+                public void fatalError(org.xml.sax.SAXParseException e) throws SAXException {
+                    throw e;
+                }
+            });
+            Document d = b.parse(new ByteArrayInputStream(body));
+            Element root = d.getDocumentElement();
+            if (!rootName.equals(root.getLocalName())) {
+                throw new S3Exception(S3Error.MALFORMED_XML, "expected a " + rootName + " document, got <" + root.getNodeName() + ">");
+            }
+            return root;
+        } catch (SAXException | IOException e) {
+            throw new S3Exception(S3Error.MALFORMED_XML, "the XML body is not well formed: " + e.getMessage());
+        } catch (ParserConfigurationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<Element> children(Element e) {
+        List<Element> out = new ArrayList<>();
+        NodeList nl = e.getChildNodes();
+        for (int i = 0; i < nl.getLength(); i++) {
+            if (nl.item(i).getNodeType() == Node.ELEMENT_NODE) {
+                out.add((Element) nl.item(i));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,281 @@
+package geoblocks.app.s3;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * AWS Signature Version 4 verification for S3 requests, in an {@code Authorization} header or in a
+ * presigned URL's query (AWS docs: "Authenticating Requests: Using the Authorization Header" and
+ * "...: Using Query Parameters"). The verifier rebuilds the canonical request from what it received
+ * (method, path, query, signed headers, payload hash), derives the signing key from the secret of the
+ * access key, and compares signatures in constant time. The credential scope's region may be any of
+ * the allowed regions (the node's region id and {@code us-east-1}); the service must be {@code s3}.
+ * Time is passed in: header-signed requests must be within 15 minutes of it, presigned ones must not
+ * have expired (at most 7 days). Pure: no clock, no I/O.
+ */
+public final class SigV4 {
+    public static final String ALGORITHM = "AWS4-HMAC-SHA256";
+    public static final String UNSIGNED = "UNSIGNED-PAYLOAD";
+    static final long MAX_SKEW_MS = 15 * 60_000L;
+    static final long MAX_EXPIRES_S = 7 * 24 * 3600L;
+    private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final Map<String, String> secrets;
+    private final Set<String> regions;
+
+    /** {@code secrets}: secret key per access key id; {@code regions}: the credential scope regions accepted. */
+    public SigV4(Map<String, String> secrets, Set<String> regions) {
+        this.secrets = Map.copyOf(secrets);
+        this.regions = Set.copyOf(regions);
+    }
+
+    /**
+     * What a request brings for verification. {@code rawPath} is the path as sent (percent-encoded),
+     * {@code query} the decoded query parameters, {@code headers} every header by lower-case name.
+     */
+    public record Request(String method, String rawPath, Map<String, List<String>> query, Map<String, String> headers) {}
+
+    /** The verdict: the access key id when valid, else the S3 error and why. */
+    public record Verdict(String accessKey, S3Error error, String message, String payloadHash) {
+        public boolean ok() {
+            return error == null;
+        }
+
+        static Verdict fail(S3Error e, String message) {
+            return new Verdict(null, e, message, null);
+        }
+    }
+
+    /** Whether the request carries SigV4 credentials at all (header or query); unsigned requests are anonymous. */
+    public static boolean isSigned(String authorization, Map<String, List<String>> query) {
+        return (authorization != null && !authorization.isBlank()) || query.containsKey("X-Amz-Signature")
+                || query.containsKey("X-Amz-Algorithm") || query.containsKey("AWSAccessKeyId");
+    }
+
+    /** Verifies {@code r} at wall time {@code nowMillis}. */
+    public Verdict verify(Request r, long nowMillis) {
+        String auth = r.headers().get("authorization");
+        if (auth != null && !auth.isBlank()) {
+            return verifyHeader(r, auth, nowMillis);
+        }
+        return verifyQuery(r, nowMillis);
+    }
+
+    private Verdict verifyHeader(Request r, String auth, long now) {
+        if (!auth.startsWith(ALGORITHM + " ")) {
+            return Verdict.fail(S3Error.INVALID_ARGUMENT, "only " + ALGORITHM + " (Signature Version 4) is supported");
+        }
+        Map<String, String> parts = new TreeMap<>();
+        for (String p : auth.substring(ALGORITHM.length() + 1).split(",")) {
+            int eq = p.indexOf('=');
+            if (eq > 0) {
+                parts.put(p.substring(0, eq).trim(), p.substring(eq + 1).trim());
+            }
+        }
+        String credential = parts.get("Credential");
+        String signed = parts.get("SignedHeaders");
+        String signature = parts.get("Signature");
+        if (credential == null || signed == null || signature == null) {
+            return Verdict.fail(S3Error.AUTHORIZATION_HEADER_MALFORMED,
+                    "the Authorization header needs Credential, SignedHeaders and Signature: " + auth);
+        }
+        String amzDate = r.headers().get("x-amz-date");
+        if (amzDate == null) {
+            return Verdict.fail(S3Error.ACCESS_DENIED, "a signed request needs an x-amz-date header");
+        }
+        Long t = parseAmzDate(amzDate);
+        if (t == null) {
+            return Verdict.fail(S3Error.ACCESS_DENIED, "x-amz-date is not yyyyMMdd'T'HHmmss'Z': " + amzDate);
+        }
+        if (Math.abs(now - t) > MAX_SKEW_MS) {
+            return Verdict.fail(S3Error.REQUEST_TIME_TOO_SKEWED,
+                    "x-amz-date " + amzDate + " is more than 15 minutes from the server's time");
+        }
+        String payload = r.headers().get("x-amz-content-sha256");
+        if (payload == null) {
+            return Verdict.fail(S3Error.INVALID_REQUEST, "a signed request needs an x-amz-content-sha256 header");
+        }
+        return check(r, credential, signed, signature, amzDate, payload, null);
+    }
+
+    private Verdict verifyQuery(Request r, long now) {
+        if (r.query().containsKey("AWSAccessKeyId")) {
+            return Verdict.fail(S3Error.INVALID_REQUEST, "Signature Version 2 is not supported: presign with "
+                    + ALGORITHM + " (boto3: Config(signature_version='s3v4'))");
+        }
+        String alg = first(r.query(), "X-Amz-Algorithm");
+        if (!ALGORITHM.equals(alg)) {
+            return Verdict.fail(S3Error.AUTHORIZATION_QUERY_PARAMETERS_ERROR, "X-Amz-Algorithm must be " + ALGORITHM);
+        }
+        String credential = first(r.query(), "X-Amz-Credential");
+        String signed = first(r.query(), "X-Amz-SignedHeaders");
+        String signature = first(r.query(), "X-Amz-Signature");
+        String amzDate = first(r.query(), "X-Amz-Date");
+        String expires = first(r.query(), "X-Amz-Expires");
+        if (credential == null || signed == null || signature == null || amzDate == null || expires == null) {
+            return Verdict.fail(S3Error.AUTHORIZATION_QUERY_PARAMETERS_ERROR, "a presigned URL needs X-Amz-Credential,"
+                    + " X-Amz-SignedHeaders, X-Amz-Signature, X-Amz-Date and X-Amz-Expires");
+        }
+        Long t = parseAmzDate(amzDate);
+        long seconds;
+        try {
+            seconds = Long.parseLong(expires);
+        } catch (NumberFormatException e) {
+            seconds = -1;
+        }
+        if (t == null || seconds < 0 || seconds > MAX_EXPIRES_S) {
+            return Verdict.fail(S3Error.AUTHORIZATION_QUERY_PARAMETERS_ERROR,
+                    "X-Amz-Date must be yyyyMMdd'T'HHmmss'Z' and X-Amz-Expires 0.." + MAX_EXPIRES_S);
+        }
+        if (now > t + seconds * 1000 || now < t - MAX_SKEW_MS) {
+            return Verdict.fail(S3Error.ACCESS_DENIED, "Request has expired");
+        }
+        return check(r, credential, signed, signature, amzDate, UNSIGNED, "X-Amz-Signature");
+    }
+
+    private Verdict check(Request r, String credential, String signedHeaders, String signature, String amzDate,
+            String payloadHash, String skipQuery) {
+        String[] scope = credential.split("/");
+        if (scope.length != 5 || !scope[4].equals("aws4_request")) {
+            return Verdict.fail(S3Error.AUTHORIZATION_HEADER_MALFORMED,
+                    "the credential must be KEY/DATE/REGION/s3/aws4_request: " + credential);
+        }
+        String secret = secrets.get(scope[0]);
+        if (secret == null) {
+            return Verdict.fail(S3Error.INVALID_ACCESS_KEY_ID, "unknown access key id '" + scope[0] + "'");
+        }
+        if (!regions.contains(scope[2])) {
+            return Verdict.fail(S3Error.AUTHORIZATION_HEADER_MALFORMED,
+                    "the credential's region must be one of " + new java.util.TreeSet<>(regions) + ", was '" + scope[2] + "'");
+        }
+        if (!scope[3].equals("s3") || !amzDate.startsWith(scope[1])) {
+            return Verdict.fail(S3Error.AUTHORIZATION_HEADER_MALFORMED,
+                    "the credential's service must be s3 and its date the request's: " + credential);
+        }
+        List<String> names = List.of(signedHeaders.split(";"));
+        if (!names.contains("host")) {
+            return Verdict.fail(S3Error.ACCESS_DENIED, "the signed headers must include host");
+        }
+        StringBuilder headers = new StringBuilder();
+        for (String n : names) {
+            String v = r.headers().get(n);
+            if (v == null) {
+                return Verdict.fail(S3Error.ACCESS_DENIED, "signed header '" + n + "' is missing from the request");
+            }
+            headers.append(n).append(':').append(v.trim().replaceAll(" +", " ")).append('\n');
+        }
+        String canonical = r.method() + "\n" + canonicalUri(r.rawPath()) + "\n" + canonicalQuery(r.query(), skipQuery)
+                + "\n" + headers + "\n" + signedHeaders + "\n" + payloadHash;
+        String scopeText = scope[1] + "/" + scope[2] + "/" + scope[3] + "/aws4_request";
+        String toSign = ALGORITHM + "\n" + amzDate + "\n" + scopeText + "\n" + sha256Hex(canonical);
+        byte[] key = signingKey(secret, scope[1], scope[2], scope[3]);
+        String expected = HEX.formatHex(hmac(key, toSign));
+        if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
+                signature.toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII))) {
+            return Verdict.fail(S3Error.SIGNATURE_DOES_NOT_MATCH, "The request signature we calculated does not match"
+                    + " the signature you provided. Check your key and signing method.");
+        }
+        return new Verdict(scope[0], null, null, payloadHash);
+    }
+
+    /** The signature of {@code toSign} under the derived key (for tests and presigning). */
+    static byte[] signingKey(String secret, String date, String region, String service) {
+        byte[] k = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
+        k = hmac(k, region);
+        k = hmac(k, service);
+        return hmac(k, "aws4_request");
+    }
+
+    /** The path re-encoded as S3 signs it: each segment decoded, then every byte but unreserved ones %XX. */
+    static String canonicalUri(String rawPath) {
+        if (rawPath.isEmpty()) {
+            return "/";
+        }
+        List<String> segments = new ArrayList<>();
+        for (String seg : rawPath.split("/", -1)) {
+            segments.add(encode(PercentCoding.decode(seg)));
+        }
+        return String.join("/", segments);
+    }
+
+    static String canonicalQuery(Map<String, List<String>> query, String skip) {
+        List<String[]> pairs = new ArrayList<>();
+        query.forEach((k, vs) -> {
+            if (!k.equals(skip)) {
+                for (String v : vs) {
+                    pairs.add(new String[] {encode(k), encode(v)});
+                }
+            }
+        });
+        pairs.sort((a, b) -> a[0].equals(b[0]) ? a[1].compareTo(b[1]) : a[0].compareTo(b[0]));
+        StringBuilder sb = new StringBuilder();
+        for (String[] p : pairs) {
+            if (sb.length() > 0) {
+                sb.append('&');
+            }
+            sb.append(p[0]).append('=').append(p[1]);
+        }
+        return sb.toString();
+    }
+
+    /** RFC 3986 encoding as AWS specifies it: unreserved characters stay, every other UTF-8 byte becomes %XX. */
+    static String encode(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
+                    || c == '.' || c == '~') {
+                sb.append(c);
+            } else {
+                sb.append('%').append(Character.toUpperCase(Character.forDigit((c >> 4) & 0xf, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+            }
+        }
+        return sb.toString();
+    }
+
+    static Long parseAmzDate(String s) {
+        try {
+            return LocalDateTime.parse(s, AMZ_DATE).toInstant(ZoneOffset.UTC).toEpochMilli();
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    static String first(Map<String, List<String>> q, String k) {
+        List<String> v = q.get(k);
+        return v == null || v.isEmpty() ? null : v.get(0);
+    }
+
+    static String sha256Hex(String s) {
+        try {
+            return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static byte[] hmac(byte[] key, String data) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

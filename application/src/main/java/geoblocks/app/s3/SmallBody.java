@@ -1,0 +1,40 @@
+package geoblocks.app.s3;
+
+import geoblocks.app.http.Exchange;
+import io.netty.buffer.ByteBuf;
+import java.io.ByteArrayOutputStream;
+import java.util.function.Consumer;
+
+/**
+ * A request body the gateway reads whole (an XML document): at most {@link S3Xml#MAX_BODY} bytes are
+ * kept; a longer body is read to its end and then refused as MalformedXML, so the connection stays in step.
+ */
+final class SmallBody implements Exchange.BodySink {
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private final S3Call call;
+    private final Consumer<byte[]> onDone;
+    private boolean tooBig;
+
+    SmallBody(S3Call call, Consumer<byte[]> onDone) {
+        this.call = call;
+        this.onDone = onDone;
+    }
+
+    @Override
+    public void onChunk(ByteBuf chunk) throws java.io.IOException {
+        if (tooBig || bytes.size() + chunk.readableBytes() > S3Xml.MAX_BODY) {
+            tooBig = true;
+            return;
+        }
+        chunk.readBytes(bytes, chunk.readableBytes());
+    }
+
+    @Override
+    public void onEnd() {
+        if (tooBig) {
+            call.fail(S3Error.MALFORMED_XML, "XML bodies are at most " + S3Xml.MAX_BODY + " bytes");
+            return;
+        }
+        onDone.accept(bytes.toByteArray());
+    }
+}

@@ -1,0 +1,143 @@
+package geoblocks.app.s3;
+
+import geoblocks.blockstore.client.ByteSink;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A GET's body on its way from the node to the HTTP client without blocking either side: the
+ * download's {@link ByteSink} (on the Kompics client thread) appends the requested range to a temp
+ * file, and the connection's event loop sends what the file holds in chunks of {@value #CHUNK} bytes
+ * while the channel is writable (Netty's high-water mark), resuming when a write completes. Memory
+ * stays at a few chunks; the file holds at most the range. A retried download streams again from
+ * offset 0: bytes already in the file are skipped (the version is pinned, so they are the same).
+ * A client that goes away fails the download at its next write; the file is removed at the end.
+ */
+public final class SpooledDownload implements ByteSink {
+    static final int CHUNK = 64 * 1024;
+    private final ChannelHandlerContext ctx;
+    private final Path file;
+    private final FileChannel out;
+    private final FileChannel in;
+    private final long first;
+    private final long length;
+    private final boolean keepAlive;
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+    private volatile boolean closed;
+    private volatile String failure;
+    private long sent;
+
+    /** Streams bytes {@code first .. first+length-1} of the object to {@code ctx}, after the response head was sent. */
+    public SpooledDownload(ChannelHandlerContext ctx, Path dir, long first, long length, boolean keepAlive) throws IOException {
+        Files.createDirectories(dir);
+        this.ctx = ctx;
+        this.file = Files.createTempFile(dir, "get-", ".part");
+        this.out = FileChannel.open(file, StandardOpenOption.WRITE);
+        this.in = FileChannel.open(file, StandardOpenOption.READ);
+        this.first = first;
+        this.length = length;
+        this.keepAlive = keepAlive;
+        ctx.channel().closeFuture().addListener(f -> {
+            if (sent < length) {
+                failure = "the HTTP client closed the connection";
+            }
+            schedule();
+        });
+    }
+
+    @Override
+    public void begin() {
+        // a retry streams from offset 0 again: write() skips what the file already has
+    }
+
+    @Override
+    public void write(long offset, byte[] data) throws IOException {
+        if (failure != null) {
+            throw new IOException(failure);
+        }
+        long have = written.get();
+        long from = Math.max(offset, first + have);
+        long to = Math.min(offset + data.length, first + length);
+        if (from >= to) {
+            return;
+        }
+        ByteBuffer b = ByteBuffer.wrap(data, (int) (from - offset), (int) (to - from));
+        while (b.hasRemaining()) {
+            out.write(b);
+        }
+        written.set(to - first);
+        schedule();
+    }
+
+    /** The download ended: {@code error} null when every byte arrived and was verified. */
+    public void finish(String error) {
+        if (error != null && failure == null) {
+            failure = error;
+        }
+        schedule();
+    }
+
+    private void schedule() {
+        if (scheduled.compareAndSet(false, true)) {
+            ctx.executor().execute(this::pump);
+        }
+    }
+
+    private void pump() {
+        scheduled.set(false);
+        if (closed) {
+            return;
+        }
+        if (failure != null && sent < length) {
+            close();
+            ctx.close(); // the head announced more bytes: the client sees a short body
+            return;
+        }
+        try {
+            long have = written.get();
+            while (sent < have && ctx.channel().isWritable()) {
+                int n = (int) Math.min(CHUNK, have - sent);
+                ByteBuf buf = ctx.alloc().buffer(n);
+                buf.writeBytes(in, sent, n);
+                sent += n;
+                ctx.writeAndFlush(new DefaultHttpContent(buf)).addListener(f -> schedule());
+            }
+        } catch (IOException e) {
+            failure = "reading the spooled download failed: " + e;
+            close();
+            ctx.close();
+            return;
+        }
+        if (sent == length) {
+            close();
+            if (keepAlive) {
+                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+            } else {
+                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+    }
+
+    private void close() {
+        closed = true;
+        try {
+            out.close();
+            in.close();
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // best effort: the spool directory is emptied at start
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package geoblocks.app;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.client.ClientPort;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The S3 gateway of a real 4-node local cluster (emulated WAN on) driven by the clients users have:
+ * boto3 (buckets; put/get/head/delete of 0 B, 1 KiB, 5 MiB, 40 MiB byte for byte; ranged get; a 40 MiB
+ * multipart upload; listing with prefix and delimiter; a wrong secret; a presigned GET), the aws CLI
+ * ({@code s3 mb/cp/ls}), curl through a DataBridge 307 (sent before the body; the object then moves
+ * to its bucket's home), and bad input (scripts/s3/bad_input.py). boto3 and the aws CLI are installed
+ * into a virtualenv by {@code scripts/install-s3-test-tools.sh} when missing.
+ */
+class S3GatewayIT {
+    private static final String HEAD_TIMEOUT_S = "2";
+    @TempDir
+    static Path work;
+    static ItSupport.Nodes nodes;
+    static Path venv;
+    static Path scripts;
+
+    @BeforeAll
+    static void start() throws Exception {
+        scripts = Path.of(System.getProperty("user.dir")).getParent().resolve("scripts");
+        Run install = run(List.of("bash", scripts.resolve("install-s3-test-tools.sh").toString()), Map.of(), 600);
+        assertEquals(0, install.code, "scripts/install-s3-test-tools.sh failed:\n" + install.out);
+        String[] lines = install.out.trim().split("\n");
+        venv = Path.of(lines[lines.length - 1].trim());
+        nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true,
+                "geoblocks.http.head-timeout = " + HEAD_TIMEOUT_S + " s\n", 20_000, 30);
+        // a create (CreateBucket is one) is decided by its name's owner region, which can do so once it has
+        // compared manifests with every peer after its start: wait until creates of names owned all over succeed
+        Path one = ItSupport.randomFile(work, "probe.bin", 1, 1);
+        java.util.Set<String> done = new java.util.HashSet<>();
+        ItSupport.await(90, "every region decides creates", () -> {
+            for (int i = 0; i < 16; i++) {
+                String name = "it-ready-probe-" + i;
+                if (!done.contains(name)) {
+                    try {
+                        nodes.client().write("seoul", one, null, name, "local", 1, "all", true, null);
+                        done.add(name);
+                    } catch (IOException e) {
+                        if (e.getMessage() != null && e.getMessage().contains("already exists")) {
+                            done.add(name);
+                        }
+                    }
+                }
+            }
+            return done.size() == 16;
+        });
+    }
+
+    @AfterAll
+    static void stop() {
+        if (nodes != null) {
+            nodes.close();
+        }
+    }
+
+    record Run(int code, String out) {}
+
+    static Run run(List<String> cmd, Map<String, String> env, int timeoutS) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).directory(work.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        StringBuilder out = new StringBuilder();
+        Thread reader = new Thread(() -> {
+            try {
+                out.append(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                out.append("(output lost: ").append(e).append(')');
+            }
+        });
+        reader.start();
+        if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            reader.join(5000);
+            return new Run(-1, out + "\n(timed out after " + timeoutS + " s)");
+        }
+        reader.join(5000);
+        return new Run(p.exitValue(), out.toString());
+    }
+
+    private static String python() {
+        return venv.resolve("bin/python").toString();
+    }
+
+    @Test
+    void boto3_bucketsObjectsRangesMultipartListingAuthAndPresign() throws Exception {
+        Run r = run(List.of(python(), scripts.resolve("s3/boto3_check.py").toString(), "http://127.0.0.1:47201",
+                "http://127.0.0.1:47202"), Map.of(), 900);
+        System.out.println(r.out);
+        assertEquals(0, r.code, r.out);
+        assertTrue(r.out.contains("ALL OK"), r.out);
+        assertTrue(r.out.contains("ok put-get-head 41943040 bytes"), r.out);
+        assertTrue(r.out.contains("ok multipart"), r.out);
+    }
+
+    @Test
+    void awsCli_makesABucketCopiesBothWaysAndLists() throws Exception {
+        Map<String, String> env = Map.of("AWS_ACCESS_KEY_ID", "geoblocks-demo", "AWS_SECRET_ACCESS_KEY",
+                "geoblocks-local-demo-secret", "AWS_DEFAULT_REGION", "us-east-1", "AWS_CONFIG_FILE", "/dev/null",
+                "AWS_SHARED_CREDENTIALS_FILE", "/dev/null");
+        String aws = venv.resolve("bin/aws").toString();
+        Path in = ItSupport.randomFile(work, "cli-in.bin", 12 << 20, 71);
+        Path out = work.resolve("cli-out.bin");
+        for (List<String> cmd : List.of(
+                List.of(aws, "--endpoint-url", "http://127.0.0.1:47201", "s3", "mb", "s3://it-cli"),
+                List.of(aws, "--endpoint-url", "http://127.0.0.1:47201", "s3", "cp", in.toString(), "s3://it-cli/dir/in.bin"),
+                List.of(aws, "--endpoint-url", "http://127.0.0.1:47203", "s3", "cp", "s3://it-cli/dir/in.bin", out.toString()))) {
+            Run r = run(cmd, env, 300);
+            assertEquals(0, r.code, String.join(" ", cmd) + ":\n" + r.out);
+        }
+        assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(out));
+        Run ls = run(List.of(aws, "--endpoint-url", "http://127.0.0.1:47204", "s3", "ls", "s3://it-cli/dir/"), env, 120);
+        assertEquals(0, ls.code, ls.out);
+        assertTrue(ls.out.contains(String.valueOf(12 << 20)) && ls.out.contains("in.bin"), ls.out);
+    }
+
+    @Test
+    void curl_putAtAFarNode_isRedirectedBeforeTheBody_andTheObjectEndsAtHome() throws Exception {
+        Run mb = run(List.of(python(), "-c", "import boto3; from botocore.config import Config; boto3.client('s3', "
+                + "endpoint_url='http://127.0.0.1:47202', aws_access_key_id='geoblocks-demo', aws_secret_access_key="
+                + "'geoblocks-local-demo-secret', region_name='us-east-1', config=Config(signature_version='s3v4'))"
+                + ".create_bucket(Bucket='it-bridge', CreateBucketConfiguration={'LocationConstraint': 'dublin'})"),
+                Map.of(), 120);
+        assertEquals(0, mb.code, mb.out);
+        Path in = ItSupport.randomFile(work, "bridge.bin", 3 << 20, 72);
+        Run r = run(List.of("curl", "-sS", "-v", "-L", "--location-trusted", "-T", in.toString(), "--aws-sigv4",
+                "aws:amz:us-east-1:s3", "--user", "geoblocks-demo:geoblocks-local-demo-secret",
+                "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-H", "X-Geoblocks-Client-Region: seoul",
+                "http://127.0.0.1:47202/it-bridge/photo.bin"), Map.of(), 300);
+        assertEquals(0, r.code, r.out);
+        List<String> answers = new ArrayList<>();
+        for (String line : r.out.split("\n")) {
+            if (line.startsWith("< HTTP/1.1 ")) {
+                answers.add(line.trim().substring(2));
+            }
+        }
+        // dublin answers 307 at once (no 100 Continue: the body is never sent there); seoul then takes it
+        assertEquals("HTTP/1.1 307 Temporary Redirect", answers.get(0), r.out);
+        assertEquals(List.of("HTTP/1.1 100 Continue", "HTTP/1.1 200 OK"), answers.subList(1, answers.size()), r.out);
+        assertTrue(r.out.contains("< Location: http://127.0.0.1:47201/it-bridge/photo.bin"), r.out);
+        // stored at seoul (ack local), then moved home: every block in dublin and its nearest region
+        GeoClient client = nodes.client();
+        ItSupport.await(120, "the object moved home", () -> {
+            try {
+                ClientPort.FileStat st = client.statFull("dublin", "it-bridge/photo.bin");
+                return st.manifest().locEpoch() > 0 && st.manifest().blocks().stream()
+                        .allMatch(b -> b.replicas().contains("dublin") && !b.replicas().contains("seoul"));
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        ClientPort.FileStat st = client.statFull("dublin", "it-bridge/photo.bin");
+        assertEquals("seoul", st.manifest().uploadedAt());
+        assertEquals("dublin,mumbai", st.manifest().meta().get("migrate-to"));
+        Path out = work.resolve("bridge-out.bin");
+        client.get("dublin", "it-bridge/photo.bin", out, null);
+        assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(out));
+    }
+
+    @Test
+    void badInput_getsClearErrors_andSlowClientsAreCutOff() throws Exception {
+        Run r = run(List.of(python(), scripts.resolve("s3/bad_input.py").toString(), "http://127.0.0.1:47201",
+                HEAD_TIMEOUT_S), Map.of(), 300);
+        System.out.println(r.out);
+        assertEquals(0, r.code, r.out);
+        assertTrue(r.out.contains("ALL OK"), r.out);
+    }
+}

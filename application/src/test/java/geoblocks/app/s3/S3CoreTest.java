@@ -1,0 +1,173 @@
+package geoblocks.app.s3;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Names, ranges, ETags, bucket records, multipart state and the XML documents of the gateway. */
+class S3CoreTest {
+    @Test
+    void bucketNames_followS3Rules() {
+        assertNull(S3Names.bucketProblem("photos-2024.eu"));
+        for (String bad : List.of("ab", "Photos", "-abc", "abc-", "a..b", "192.168.1.1", "a_b", "x".repeat(64))) {
+            assertNotNull(S3Names.bucketProblem(bad), bad);
+        }
+    }
+
+    @Test
+    void keys_refuseTraversalControlCharactersAndOverlongNames() {
+        assertNull(S3Names.keyProblem("bkt", "a/b c/ü.txt"));
+        assertNull(S3Names.keyProblem("bkt", "a..b/.hidden"));
+        for (String bad : List.of("../etc/passwd", "a/../../b", "./x", "a/.", "a\\b", "a\u0000b", "")) {
+            S3Exception e = S3Names.keyProblem("bkt", bad);
+            assertNotNull(e, bad);
+            assertEquals(S3Error.INVALID_ARGUMENT, e.error(), bad);
+        }
+        assertNull(S3Names.keyProblem("bkt", "k".repeat(96)));
+        assertEquals(S3Error.KEY_TOO_LONG, S3Names.keyProblem("bkt", "k".repeat(97)).error());
+        assertEquals("bkt/a", S3Names.fileName("bkt", "a"));
+        assertEquals("bkt", S3Names.bucketOfRecord(S3Names.bucketFile("bkt")));
+        assertNull(S3Names.bucketOfRecord("bkt/a"));
+    }
+
+    @Test
+    void ranges_followRfc9110AndS3() throws Exception {
+        assertEquals(new ByteRange(0, 99, false), ByteRange.parse(null, 100));
+        assertEquals(new ByteRange(10, 19, true), ByteRange.parse("bytes=10-19", 100));
+        assertEquals(new ByteRange(90, 99, true), ByteRange.parse("bytes=90-500", 100));
+        assertEquals(new ByteRange(50, 99, true), ByteRange.parse("bytes=50-", 100));
+        assertEquals(new ByteRange(80, 99, true), ByteRange.parse("bytes=-20", 100));
+        assertEquals(new ByteRange(0, 99, true), ByteRange.parse("bytes=-500", 100));
+        assertEquals(new ByteRange(0, 99, false), ByteRange.parse("bytes=0-1,5-6", 100));
+        assertEquals(new ByteRange(0, 99, false), ByteRange.parse("bytes=x-y", 100));
+        assertEquals(new ByteRange(0, 99, false), ByteRange.parse("items=1-2", 100));
+        assertEquals(S3Error.INVALID_RANGE, assertThrows(S3Exception.class, () -> ByteRange.parse("bytes=100-", 100)).error());
+        assertEquals(S3Error.INVALID_RANGE, assertThrows(S3Exception.class, () -> ByteRange.parse("bytes=0-", 0)).error());
+        assertEquals("bytes 10-19/100", new ByteRange(10, 19, true).contentRange(100));
+        assertEquals(0, ByteRange.parse(null, 0).length());
+    }
+
+    @Test
+    void etags_matchS3Values() {
+        assertEquals("d41d8cd98f00b204e9800998ecf8427e", ETags.hex(ETags.md5().digest(new byte[0])));
+        // two parts "a" and "b": md5(md5("a") || md5("b")) - 2
+        String a = ETags.hex(ETags.md5().digest("a".getBytes(StandardCharsets.US_ASCII)));
+        String b = ETags.hex(ETags.md5().digest("b".getBytes(StandardCharsets.US_ASCII)));
+        java.security.MessageDigest all = ETags.md5();
+        all.update(java.util.HexFormat.of().parseHex(a));
+        all.update(java.util.HexFormat.of().parseHex(b));
+        assertEquals(ETags.hex(all.digest()) + "-2", ETags.multipart(List.of("\"" + a + "\"", b)));
+        assertEquals("x", ETags.unquote("\"x\""));
+    }
+
+    @Test
+    void bucketMeta_roundTripsAndRefusesDamage() throws Exception {
+        BucketMeta m = new BucketMeta("bkt", "dublin", "localclosest", 1 << 20, true, 1234);
+        assertEquals(m, BucketMeta.decode("bkt", m.encode()));
+        assertThrows(IOException.class, () -> BucketMeta.decode("bkt", "format=1\nname=bkt\n".getBytes(StandardCharsets.UTF_8)));
+        assertThrows(IOException.class, () -> BucketMeta.decode("bkt",
+                new String(m.encode(), StandardCharsets.UTF_8).replace("block-size=1048576", "block-size=x").getBytes(StandardCharsets.UTF_8)));
+        assertThrows(IOException.class, () -> BucketMeta.decode("bkt", "garbage".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    static final String E1 = "11111111111111111111111111111111";
+    static final String E2 = "22222222222222222222222222222222";
+    static final String E2B = "2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b";
+
+    static MultipartUploads uploads() {
+        AtomicInteger n = new AtomicInteger();
+        return new MultipartUploads(() -> "up" + n.incrementAndGet());
+    }
+
+    @Test
+    void multipart_completeChecksOrderEtagsAndSizes() throws Exception {
+        MultipartUploads m = uploads();
+        MultipartUploads.Upload u = m.create("bkt", "k", 100);
+        long big = MultipartUploads.MIN_PART;
+        assertNull(m.addPart(u.id(), new MultipartUploads.Part(1, big, E1, Path.of("p1"))));
+        assertNull(m.addPart(u.id(), new MultipartUploads.Part(2, 3, E2, Path.of("p2"))));
+        MultipartUploads.Part old = m.addPart(u.id(), new MultipartUploads.Part(2, 4, E2B, Path.of("p2b")));
+        assertEquals(Path.of("p2"), old.file());
+        assertEquals(S3Error.INVALID_PART_ORDER, assertThrows(S3Exception.class,
+                () -> m.complete(u.id(), "bkt", "k", List.of(2, 1), List.of(E2B, E1))).error());
+        assertEquals(S3Error.INVALID_PART, assertThrows(S3Exception.class,
+                () -> m.complete(u.id(), "bkt", "k", List.of(1, 2), List.of(E1, E2))).error());
+        assertEquals(S3Error.NO_SUCH_UPLOAD, assertThrows(S3Exception.class,
+                () -> m.complete(u.id(), "other", "k", List.of(1), List.of(E1))).error());
+        assertEquals(1, m.size());
+        MultipartUploads.Completed c = m.complete(u.id(), "bkt", "k", List.of(1, 2), List.of("\"" + E1 + "\"", E2B));
+        assertEquals(big + 4, c.size());
+        assertEquals(List.of(Path.of("p1"), Path.of("p2b")), c.parts().stream().map(MultipartUploads.Part::file).toList());
+        assertTrue(c.etag().endsWith("-2"));
+        assertEquals(0, m.size());
+    }
+
+    @Test
+    void multipart_smallMiddlePart_abortAndExpiry() throws Exception {
+        MultipartUploads m = uploads();
+        MultipartUploads.Upload u = m.create("bkt", "k", 100);
+        m.addPart(u.id(), new MultipartUploads.Part(1, 10, "e1", Path.of("p1")));
+        m.addPart(u.id(), new MultipartUploads.Part(2, 10, "e2", Path.of("p2")));
+        assertEquals(S3Error.ENTITY_TOO_SMALL, assertThrows(S3Exception.class,
+                () -> m.complete(u.id(), "bkt", "k", List.of(1, 2), List.of("e1", "e2"))).error());
+        assertEquals(2, m.abort(u.id(), "bkt", "k").size());
+        assertEquals(S3Error.NO_SUCH_UPLOAD, assertThrows(S3Exception.class,
+                () -> m.addPart(u.id(), new MultipartUploads.Part(3, 1, "e", Path.of("p")))).error());
+        MultipartUploads.Upload old = m.create("bkt", "a", 100);
+        m.addPart(old.id(), new MultipartUploads.Part(1, 10, "e1", Path.of("q1")));
+        m.create("bkt", "b", 500);
+        assertEquals(1, m.expire(200).size());
+        assertEquals(1, m.size());
+        assertEquals(S3Error.INVALID_ARGUMENT, assertThrows(S3Exception.class, () -> MultipartUploads.partNumber("10001")).error());
+        assertEquals(10000, MultipartUploads.partNumber("10000"));
+    }
+
+    @Test
+    void xml_escapesValuesAndParsesRequestBodies() throws Exception {
+        String err = new String(S3Xml.error(S3Error.NO_SUCH_KEY, "no <key> & \"x\"", "/b/k<", "r1"), StandardCharsets.UTF_8);
+        assertTrue(err.contains("<Code>NoSuchKey</Code>"), err);
+        assertTrue(err.contains("<Message>no &lt;key&gt; &amp; &quot;x&quot;</Message>"), err);
+        assertTrue(err.contains("<Resource>/b/k&lt;</Resource>"), err);
+        assertFalse(S3Xml.escape("a\u0001b").contains("\u0001"));
+        byte[] cfg = ("<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+                + "<LocationConstraint>dublin</LocationConstraint></CreateBucketConfiguration>").getBytes(StandardCharsets.UTF_8);
+        assertEquals("dublin", S3Xml.locationConstraint(cfg));
+        assertNull(S3Xml.locationConstraint(new byte[0]));
+        byte[] done = ("<CompleteMultipartUpload><Part><ETag>\"e1\"</ETag><PartNumber>1</PartNumber></Part>"
+                + "<Part><PartNumber>2</PartNumber><ETag>e2</ETag></Part></CompleteMultipartUpload>").getBytes(StandardCharsets.UTF_8);
+        List<Object[]> parts = S3Xml.completeParts(done);
+        assertEquals(2, parts.size());
+        assertEquals(1, parts.get(0)[0]);
+        assertEquals("\"e1\"", parts.get(0)[1]);
+        for (String bad : List.of("<CompleteMultipartUpload><Part>", "not xml", "<Other/>",
+                "<CompleteMultipartUpload><Part><PartNumber>x</PartNumber><ETag>e</ETag></Part></CompleteMultipartUpload>",
+                "<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><CompleteMultipartUpload>&e;</CompleteMultipartUpload>")) {
+            assertEquals(S3Error.MALFORMED_XML, assertThrows(S3Exception.class,
+                    () -> S3Xml.completeParts(bad.getBytes(StandardCharsets.UTF_8))).error(), bad);
+        }
+    }
+
+    @Test
+    void listV2_documentCarriesPageAndEncodesKeys() throws Exception {
+        ObjectListing.Query q = new ObjectListing.Query("a/", "/", null, null, 2);
+        ObjectListing.Page p = new ObjectListing.Page(List.of(new ObjectListing.Entry("a/x&y", 3, 0, "abc")),
+                List.of("a/b/"), true, "dG9r");
+        String xml = new String(S3Xml.listV2("bkt", q, null, p, false), StandardCharsets.UTF_8);
+        assertTrue(xml.contains("<Key>a/x&amp;y</Key>"), xml);
+        assertTrue(xml.contains("<ETag>&quot;abc&quot;</ETag>"), xml);
+        assertTrue(xml.contains("<KeyCount>2</KeyCount><IsTruncated>true</IsTruncated><NextContinuationToken>dG9r"), xml);
+        assertTrue(xml.contains("<CommonPrefixes><Prefix>a/b/</Prefix></CommonPrefixes>"), xml);
+        String url = new String(S3Xml.listV2("bkt", q, null, p, true), StandardCharsets.UTF_8);
+        assertTrue(url.contains("<Key>a/x%26y</Key>"), url);
+    }
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Drives a geoblocks S3 gateway with boto3 and checks what comes back (used by S3GatewayIT).
+
+Usage: boto3_check.py ENDPOINT [OTHER_ENDPOINT]
+Prints one line per check ("ok NAME ..."); exits non-zero on the first failure with its reason.
+"""
+import hashlib
+import os
+import sys
+import urllib.request
+import urllib.error
+
+import boto3
+import botocore
+from botocore.config import Config
+
+ENDPOINT = sys.argv[1]
+OTHER = sys.argv[2] if len(sys.argv) > 2 else ENDPOINT
+KEY, SECRET = "geoblocks-demo", "geoblocks-local-demo-secret"
+MIB = 1024 * 1024
+
+
+def client(endpoint=ENDPOINT, secret=SECRET, region="us-east-1"):
+    # s3v4: boto3 presigns with Signature Version 2 unless told otherwise; the gateway speaks only V4
+    return boto3.client("s3", endpoint_url=endpoint, aws_access_key_id=KEY, aws_secret_access_key=secret,
+                        region_name=region, config=Config(s3={"addressing_style": "path"}, signature_version="s3v4",
+                                                          retries={"max_attempts": 2, "mode": "standard"}))
+
+
+def data(size, seed):
+    """Deterministic bytes: SHA-256 counter stream."""
+    out = bytearray()
+    i = 0
+    while len(out) < size:
+        out += hashlib.sha256(b"%d:%d" % (seed, i)).digest()
+        i += 1
+    return bytes(out[:size])
+
+
+def ok(name, detail=""):
+    print("ok", name, detail, flush=True)
+
+
+def expect_error(code, fn):
+    try:
+        fn()
+    except botocore.exceptions.ClientError as e:
+        got = e.response["Error"]["Code"]
+        if got != code:
+            raise AssertionError("expected %s, got %s: %s" % (code, got, e))
+        return e
+    raise AssertionError("expected %s, the call succeeded" % code)
+
+
+s3 = client()
+
+# buckets
+s3.create_bucket(Bucket="it-home")
+s3.create_bucket(Bucket="it-dublin", CreateBucketConfiguration={"LocationConstraint": "dublin"})
+names = [b["Name"] for b in s3.list_buckets()["Buckets"]]
+assert "it-home" in names and "it-dublin" in names, names
+assert s3.get_bucket_location(Bucket="it-dublin")["LocationConstraint"] == "dublin"
+s3.head_bucket(Bucket="it-home")
+expect_error("BucketAlreadyOwnedByYou", lambda: s3.create_bucket(Bucket="it-home"))
+expect_error("404", lambda: s3.head_bucket(Bucket="it-none"))
+expect_error("NoSuchBucket", lambda: s3.list_objects_v2(Bucket="it-none"))
+expect_error("InvalidLocationConstraint", lambda: s3.create_bucket(
+    Bucket="it-bad", CreateBucketConfiguration={"LocationConstraint": "atlantis"}))
+ok("buckets", names)
+
+# put/get/head/delete, byte for byte
+for size, seed in ((0, 1), (1024, 2), (5 * MIB, 3), (40 * MIB, 4)):
+    body = data(size, seed)
+    key = "sizes/obj-%d" % size
+    put = s3.put_object(Bucket="it-home", Key=key, Body=body, ContentType="application/x-test")
+    md5 = hashlib.md5(body).hexdigest()
+    assert put["ETag"] == '"%s"' % md5, (put["ETag"], md5)
+    head = s3.head_object(Bucket="it-home", Key=key)
+    assert head["ContentLength"] == size and head["ETag"] == put["ETag"], head
+    assert head["ContentType"] == "application/x-test", head["ContentType"]
+    got = s3.get_object(Bucket="it-home", Key=key)["Body"].read()
+    assert got == body, "object of %d bytes came back different (%d bytes)" % (size, len(got))
+    ok("put-get-head", "%d bytes etag %s" % (size, md5))
+
+# ranged get
+body = data(5 * MIB, 3)
+r = s3.get_object(Bucket="it-home", Key="sizes/obj-%d" % (5 * MIB), Range="bytes=1000-1999")
+assert r["ContentRange"] == "bytes 1000-1999/%d" % (5 * MIB), r["ContentRange"]
+assert r["Body"].read() == body[1000:2000]
+r = s3.get_object(Bucket="it-home", Key="sizes/obj-%d" % (5 * MIB), Range="bytes=-10")
+assert r["Body"].read() == body[-10:]
+expect_error("InvalidRange", lambda: s3.get_object(Bucket="it-home", Key="sizes/obj-1024", Range="bytes=5000-"))
+ok("ranged-get")
+
+# multipart 40 MiB in 8 MiB parts
+big = data(40 * MIB, 5)
+mp = s3.create_multipart_upload(Bucket="it-home", Key="multi/forty")
+parts = []
+for i in range(5):
+    chunk = big[i * 8 * MIB:(i + 1) * 8 * MIB]
+    p = s3.upload_part(Bucket="it-home", Key="multi/forty", UploadId=mp["UploadId"], PartNumber=i + 1, Body=chunk)
+    assert p["ETag"] == '"%s"' % hashlib.md5(chunk).hexdigest()
+    parts.append({"PartNumber": i + 1, "ETag": p["ETag"]})
+done = s3.complete_multipart_upload(Bucket="it-home", Key="multi/forty", UploadId=mp["UploadId"],
+                                    MultipartUpload={"Parts": parts})
+want = hashlib.md5(b"".join(hashlib.md5(big[i * 8 * MIB:(i + 1) * 8 * MIB]).digest() for i in range(5))).hexdigest()
+assert done["ETag"] == '"%s-5"' % want, (done["ETag"], want)
+assert s3.get_object(Bucket="it-home", Key="multi/forty")["Body"].read() == big
+expect_error("NoSuchUpload", lambda: s3.upload_part(Bucket="it-home", Key="multi/forty", UploadId=mp["UploadId"],
+                                                     PartNumber=1, Body=b"x"))
+ab = s3.create_multipart_upload(Bucket="it-home", Key="multi/aborted")
+s3.upload_part(Bucket="it-home", Key="multi/aborted", UploadId=ab["UploadId"], PartNumber=1, Body=b"abc")
+s3.abort_multipart_upload(Bucket="it-home", Key="multi/aborted", UploadId=ab["UploadId"])
+ok("multipart", done["ETag"])
+
+# the managed transfer (upload_fileobj splits into parts above its threshold) also round-trips
+import io
+s3.upload_fileobj(io.BytesIO(big), "it-home", "multi/managed",
+                  Config=boto3.s3.transfer.TransferConfig(multipart_threshold=8 * MIB, multipart_chunksize=8 * MIB))
+out = io.BytesIO()
+s3.download_fileobj("it-home", "multi/managed", out)
+assert out.getvalue() == big
+ok("managed-transfer")
+
+# listing with prefix and delimiter, paged
+for k in ("list/a/1", "list/a/2", "list/b/1", "list/c", "list/d"):
+    s3.put_object(Bucket="it-home", Key=k, Body=k.encode())
+r = s3.list_objects_v2(Bucket="it-home", Prefix="list/", Delimiter="/")
+assert [c["Key"] for c in r["Contents"]] == ["list/c", "list/d"], r.get("Contents")
+assert [p["Prefix"] for p in r["CommonPrefixes"]] == ["list/a/", "list/b/"], r.get("CommonPrefixes")
+seen = []
+pages = s3.get_paginator("list_objects_v2").paginate(Bucket="it-home", Prefix="list/",
+                                                       PaginationConfig={"PageSize": 2})
+for page in pages:
+    seen += [c["Key"] for c in page.get("Contents", [])]
+assert seen == ["list/a/1", "list/a/2", "list/b/1", "list/c", "list/d"], seen
+ok("list", seen)
+
+# delete
+s3.delete_object(Bucket="it-home", Key="list/d")
+expect_error("NoSuchKey", lambda: s3.get_object(Bucket="it-home", Key="list/d"))
+expect_error("404", lambda: s3.head_object(Bucket="it-home", Key="list/d"))
+s3.delete_object(Bucket="it-home", Key="never/was")
+expect_error("BucketNotEmpty", lambda: s3.delete_bucket(Bucket="it-home"))
+ok("delete")
+
+# a wrong secret is refused; an unsigned read of a private bucket too
+expect_error("SignatureDoesNotMatch", lambda: client(secret="wrong-secret").list_buckets())
+expect_error("SignatureDoesNotMatch", lambda: client(secret="wrong-secret").put_object(Bucket="it-home", Key="x", Body=b"x"))
+try:
+    urllib.request.urlopen(ENDPOINT + "/it-home/list/c")
+    raise AssertionError("an unsigned GET of a private object succeeded")
+except urllib.error.HTTPError as e:
+    assert e.code == 403 and b"AccessDenied" in e.read(), e.code
+ok("auth-refused")
+
+# presigned GET (also from the node's own region as the credential scope)
+url = s3.generate_presigned_url("get_object", Params={"Bucket": "it-home", "Key": "list/c"}, ExpiresIn=300)
+assert urllib.request.urlopen(url).read() == b"list/c"
+url = client(region="seoul").generate_presigned_url("get_object", Params={"Bucket": "it-home", "Key": "list/c"},
+                                                    ExpiresIn=300)
+assert urllib.request.urlopen(url).read() == b"list/c"
+ok("presigned-get")
+
+# another node serves the same objects (manifests spread to every node)
+other = client(OTHER)
+assert other.get_object(Bucket="it-home", Key="sizes/obj-1024")["Body"].read() == data(1024, 2)
+ok("other-node")
+
+# an object put at a node that is not its bucket's home is stored there and moved home in the background
+s3.put_object(Bucket="it-dublin", Key="bridged", Body=data(3 * MIB, 6))
+assert other.get_object(Bucket="it-dublin", Key="bridged")["Body"].read() == data(3 * MIB, 6)
+ok("away-from-home")
+print("ALL OK", flush=True)
