@@ -6,6 +6,7 @@ import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
@@ -86,9 +87,16 @@ public final class GeoClient implements AutoCloseable {
      */
     public ClientPort.Written write(String region, Path file, ByteSource source, String name, String policy,
             int blockSize, String ack, boolean ifAbsent, Consumer<ClientPort.Progress> progress) throws IOException {
+        return write(region, file, source, name, policy, blockSize, ack, ifAbsent, Compression.NONE, progress);
+    }
+
+    /** As above, each block stored as {@code compress} decides (downloads decompress it). */
+    public ClientPort.Written write(String region, Path file, ByteSource source, String name, String policy,
+            int blockSize, String ack, boolean ifAbsent, Compression compress, Consumer<ClientPort.Progress> progress)
+            throws IOException {
         long op = ops.incrementAndGet();
         return (ClientPort.Written) call(region, op,
-                new ClientPort.Put(op, file, source, name, policy, blockSize, ack, ifAbsent), progress);
+                new ClientPort.Put(op, file, source, name, policy, blockSize, ack, ifAbsent, compress), progress);
     }
 
     public Manifest get(String region, String name, Path out, Consumer<ClientPort.Progress> progress) throws IOException {
@@ -225,7 +233,8 @@ public final class GeoClient implements AutoCloseable {
     /** The same request under a new operation id (each attempt is a new operation for the client component). */
     private static KompicsEvent withOp(KompicsEvent r, long op) {
         if (r instanceof ClientPort.Put p) {
-            return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize(), p.ack(), p.ifAbsent());
+            return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize(), p.ack(), p.ifAbsent(),
+                    p.compress());
         }
         if (r instanceof ClientPort.Get g) {
             return new ClientPort.Get(op, g.name(), g.out(), g.sink(), g.version());

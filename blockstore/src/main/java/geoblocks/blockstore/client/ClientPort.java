@@ -1,5 +1,6 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.core.Compression;
 import java.nio.file.Path;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.PortType;
@@ -26,10 +27,20 @@ public final class ClientPort extends PortType {
     /**
      * Upload {@code file} (or, when {@code source} is set, its bytes) as {@code name}: a new version
      * of it, or with {@code ifAbsent} only if the name has no live version (decided by its owner
-     * region); the result's value is a {@link Written}.
+     * region); the result's value is a {@link Written}. Each block is stored as {@code compress}
+     * decides ({@link Compression}); downloads decompress it.
      */
     public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
-            boolean ifAbsent) implements KompicsEvent {
+            boolean ifAbsent, Compression compress) implements KompicsEvent {
+        public Put {
+            java.util.Objects.requireNonNull(compress, "compress");
+        }
+
+        public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
+                boolean ifAbsent) {
+            this(op, file, source, name, policy, blockSize, ack, ifAbsent, Compression.NONE);
+        }
+
         public Put(long op, Path file, String name, String policy, int blockSize) {
             this(op, file, null, name, policy, blockSize, "all", false);
         }

@@ -15,7 +15,10 @@ import java.util.List;
  * chunks), and of a name's {@link ManifestHistory} (all its versions). Layouts:
  *
  * <pre>
- * manifest, format 2:
+ * manifest, format 3 (written when a block is compressed):
+ *        format 2, with after each block's replicas: codec u8 (0 none, 1 gzip, 2 zstd)
+ *        | when codec != 0: rawLength i32 | rawCrc i32   (length and crc are the stored bytes')
+ * manifest, format 2 (written when no block is compressed):
  * "GBMF" | 2 u8 | name str | fileId str | size i64 | blockSize i32 | policy str | uploadedAt str
  *        | created i64 | clock i64 | clockRegion str | locEpoch i64 | flags u8 (bit 0: tombstone)
  *        | nBlocks i32 | nBlocks x (length i32 | crc i32 | nRep u8 | nRep x str)
@@ -33,6 +36,7 @@ public final class ManifestCodec {
     private static final int HISTORY_MAGIC = 0x47424D48; // "GBMH"
     private static final byte LEGACY = 1;
     private static final byte VERSION = 2;
+    private static final byte COMPRESSED = 3;
     private static final byte HISTORY_VERSION = 1;
 
     private ManifestCodec() {}
@@ -40,8 +44,9 @@ public final class ManifestCodec {
     public static byte[] encode(Manifest m) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + m.blocks().size() * 24);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
+            boolean compressed = m.blocks().stream().anyMatch(b -> b.codec() != BlockCodec.NONE);
             out.writeInt(MAGIC);
-            out.writeByte(VERSION);
+            out.writeByte(compressed ? COMPRESSED : VERSION);
             writeStr(out, m.name());
             writeStr(out, m.fileId());
             out.writeLong(m.size());
@@ -60,6 +65,13 @@ public final class ManifestCodec {
                 out.writeByte(b.replicas().size());
                 for (String r : b.replicas()) {
                     writeStr(out, r);
+                }
+                if (compressed) {
+                    out.writeByte(b.codec().id());
+                    if (b.codec() != BlockCodec.NONE) {
+                        out.writeInt(b.rawLength());
+                        out.writeInt(b.rawCrc());
+                    }
                 }
             }
         } catch (IOException e) {
@@ -152,7 +164,7 @@ public final class ManifestCodec {
                 throw new IOException("not a manifest (bad magic or version)");
             }
             byte format = in.get();
-            if (format != VERSION && format != LEGACY) {
+            if (format != COMPRESSED && format != VERSION && format != LEGACY) {
                 throw new IOException("not a manifest (bad magic or version)");
             }
             String name = str(in);
@@ -165,7 +177,7 @@ public final class ManifestCodec {
             Version version = Version.legacy(created, at);
             long epoch = 0;
             boolean deleted = false;
-            if (format == VERSION) {
+            if (format >= VERSION) {
                 long clock = in.getLong();
                 version = new Version(clock, str(in));
                 epoch = in.getLong();
@@ -188,7 +200,12 @@ public final class ManifestCodec {
                 for (int r = 0; r < reps; r++) {
                     replicas.add(str(in));
                 }
-                blocks.add(new Manifest.BlockRef(len, bcrc, replicas));
+                BlockCodec codec = format == COMPRESSED ? BlockCodec.ofId(Byte.toUnsignedInt(in.get())) : BlockCodec.NONE;
+                if (codec == BlockCodec.NONE) {
+                    blocks.add(new Manifest.BlockRef(len, bcrc, replicas));
+                } else {
+                    blocks.add(new Manifest.BlockRef(len, bcrc, replicas, codec, in.getInt(), in.getInt()));
+                }
             }
             if (in.hasRemaining()) {
                 throw new IOException("manifest has " + in.remaining() + " trailing bytes");

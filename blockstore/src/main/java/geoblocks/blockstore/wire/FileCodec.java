@@ -86,6 +86,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             o.bool(p.ifAbsent());
         } else if (op instanceof PutData p) {
             o.i32(p.block()); o.i32(p.offset()); o.i32(p.blockCrc()); o.bool(p.last()); o.bytes(p.data());
+            o.u8(p.codec()); o.i32(p.rawCrc());
         } else if (op instanceof GetBegin p) {
             o.str(p.name()); o.str(p.version());
         } else if (op instanceof GetAck p) {
@@ -218,7 +219,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         long req = r.i64();
         switch (tag) {
             case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str(), r.bool());
-            case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes());
+            case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes(), r.u8(), r.i32());
             case 3: return new GetBegin(req, r.str(), r.str());
             case 4: return new GetAck(req, r.i64());
             case 5: return new ListReq(req, r.str(), r.i32());
@@ -351,6 +352,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         void i32(int v);
         void i64(long v);
         void u16(int v);
+        void u8(int v);
         void bool(boolean v);
         void str(String s);
         void bytes(byte[] b);
@@ -361,6 +363,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         public void i32(int v) { n += 4; }
         public void i64(long v) { n += 8; }
         public void u16(int v) { n += 2; }
+        public void u8(int v) { n += 1; }
         public void bool(boolean v) { n += 1; }
         public void str(String s) { n += Wire.stringSize(s); }
         public void bytes(byte[] b) { n += 4 + b.length; }
@@ -372,6 +375,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         public void i32(int v) { b.putInt(v); }
         public void i64(long v) { b.putLong(v); }
         public void u16(int v) { b.putShort((short) v); }
+        public void u8(int v) { b.put((byte) v); }
         public void bool(boolean v) { b.put((byte) (v ? 1 : 0)); }
         public void str(String s) { Wire.writeString(s, b); }
         public void bytes(byte[] d) { Wire.writeBytes(d, b); }
@@ -382,6 +386,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         Reader(ByteBuffer b) { this.b = b; }
         int i32() throws MalformedMessageException { return Wire.readInt(b, "i32 field"); }
         long i64() throws MalformedMessageException { return Wire.readLong(b, "i64 field"); }
+        int u8() throws MalformedMessageException { return Wire.readU8(b, "u8 field"); }
         boolean bool() throws MalformedMessageException {
             int v = Wire.readU8(b, "boolean field");
             if (v > 1) {

@@ -33,8 +33,18 @@ public sealed interface FileOp {
     String ACK_ALL = "all";
     String ACK_LOCAL = "local";
 
-    /** Bytes {@code offset..} of block {@code block}; the last chunk of a block carries its CRC32C. */
-    record PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data) implements FileOp {}
+    /**
+     * Stored bytes {@code offset..} of block {@code block}; the last chunk of a block carries the
+     * stored bytes' CRC32C, the block's codec id ({@code BlockCodec}: 0 none, 1 gzip, 2 zstd) and
+     * the original bytes' CRC32C (equal to {@code blockCrc} when uncompressed).
+     */
+    record PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data, int codec, int rawCrc)
+            implements FileOp {
+        /** A chunk of an uncompressed block. */
+        public PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data) {
+            this(req, block, offset, blockCrc, last, data, 0, blockCrc);
+        }
+    }
 
     /** Download {@code name}: its newest version when {@code version} is empty, else that version's id. */
     record GetBegin(long req, String name, String version) implements FileOp {

@@ -52,6 +52,7 @@ class FileCodecTest {
                 new StatPending(6, true, List.of(new PendingCopy(0, "seoul"), new PendingCopy(Integer.MAX_VALUE, unicode))),
                 new PutData(2, 3, 65536, 0xCAFEBABE, true, bytes(1, 1000)),
                 new PutData(-2, 0, 0, 0, false, new byte[0]),
+                new PutData(4, 1, 0, 0x1234, true, bytes(3, 100), 2, 0x5678),
                 new PutData(Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE, -1, true, bytes(2, FileCodec.MAX_DATA)),
                 new GetBegin(3, unicode),
                 new GetBegin(3, "a", "018bcfe568000003@seoul"),
