@@ -178,6 +178,14 @@ public final class GeoClient implements AutoCloseable {
         return (geoblocks.blockstore.wire.FileOp.PoliciesReply) call(region, op, new ClientPort.Policies(op), null);
     }
 
+    /** Has the node of {@code region} measure its network to region {@code to} (bench net); the node's figures. */
+    public geoblocks.blockstore.wire.FileOp.NetBenchResult netBench(String region, String to, String mode, int streams,
+            long bytes, long rateBps, int durationMs, int payload) throws IOException {
+        long op = ops.incrementAndGet();
+        return (geoblocks.blockstore.wire.FileOp.NetBenchResult) call(region, op,
+                new ClientPort.NetBench(op, to, mode, streams, bytes, rateBps, durationMs, payload), null);
+    }
+
     /**
      * Sends {@code request}; a refusal because the node is busy (nothing was stored or acknowledged)
      * is sent again after a jittered backoff, up to {@code geoblocks.client.busy-retries} times.
@@ -259,6 +267,10 @@ public final class GeoClient implements AutoCloseable {
         }
         if (r instanceof ClientPort.Policies) {
             return new ClientPort.Policies(op);
+        }
+        if (r instanceof ClientPort.NetBench b) {
+            return new ClientPort.NetBench(op, b.to(), b.mode(), b.streams(), b.bytes(), b.rateBps(), b.durationMs(),
+                    b.payload());
         }
         throw new IllegalArgumentException("cannot retry " + r.getClass().getSimpleName());
     }

@@ -19,6 +19,7 @@ public final class ClientPort extends PortType {
         request(Status.class);
         request(Move.class);
         request(Policies.class);
+        request(NetBench.class);
         request(Versions.class);
         indication(Progress.class);
         indication(Result.class);
@@ -115,6 +116,13 @@ public final class ClientPort extends PortType {
 
     /** Value: the node's FileOp.PoliciesReply (every placement policy it knows, with its rules). */
     public record Policies(long op) implements KompicsEvent {}
+
+    /**
+     * Ask the node to measure its network to region {@code to} (bench net; the fields as in
+     * FileOp.NetBenchReq); value: the node's FileOp.NetBenchResult.
+     */
+    public record NetBench(long op, String to, String mode, int streams, long bytes, long rateBps, int durationMs,
+            int payload) implements KompicsEvent {}
 
     public record Progress(long op, long bytes, long total) implements KompicsEvent {}
 

@@ -76,7 +76,9 @@ public final class FileCodec implements WireCodec<FileMsg> {
         ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class,
         BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class, StatPending.class, PoliciesReq.class,
         PoliciesReply.class, MoveReq.class, MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class,
-        Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class};
+        Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class,
+        NetBenchReq.class, NetBenchOpen.class, NetBenchData.class, NetBenchAck.class, NetBenchEnd.class,
+        NetBenchReport.class, NetBenchResult.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -207,6 +209,22 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 o.str(n.name()); o.i64(n.digest());
             }
             o.bool(p.more());
+        } else if (op instanceof NetBenchReq p) {
+            o.str(p.to()); o.str(p.mode()); o.i32(p.streams()); o.i64(p.bytes()); o.i64(p.rateBps());
+            o.i32(p.durationMs()); o.i32(p.payload());
+        } else if (op instanceof NetBenchOpen p) {
+            o.i64(p.test()); o.str(p.mode());
+        } else if (op instanceof NetBenchData p) {
+            o.i64(p.test()); o.i32(p.stream()); o.i64(p.seq()); o.i64(p.sentNanos()); o.bytes(p.data());
+        } else if (op instanceof NetBenchAck p) {
+            o.i64(p.test()); o.i32(p.stream()); o.i64(p.bytes());
+        } else if (op instanceof NetBenchEnd p) {
+            o.i64(p.test());
+        } else if (op instanceof NetBenchReport p) {
+            o.i64(p.packets()); o.i64(p.bytes()); o.i64(p.jitterNanos()); o.i64(p.spanNanos());
+        } else if (op instanceof NetBenchResult p) {
+            o.str(p.mode()); o.i32(p.streams()); o.i64(p.offeredBps()); o.i64(p.sentBytes()); o.i64(p.sentPackets());
+            o.i64(p.receivedBytes()); o.i64(p.receivedPackets()); o.i64(p.nanos()); o.i64(p.jitterNanos());
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -328,6 +346,14 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 }
                 return new SyncNames(req, buckets, names, r.bool());
             }
+            case 38: return new NetBenchReq(req, r.str(), r.str(), r.i32(), r.i64(), r.i64(), r.i32(), r.i32());
+            case 39: return new NetBenchOpen(req, r.i64(), r.str());
+            case 40: return new NetBenchData(req, r.i64(), r.i32(), r.i64(), r.i64(), r.bytes());
+            case 41: return new NetBenchAck(req, r.i64(), r.i32(), r.i64());
+            case 42: return new NetBenchEnd(req, r.i64());
+            case 43: return new NetBenchReport(req, r.i64(), r.i64(), r.i64(), r.i64());
+            case 44: return new NetBenchResult(req, r.str(), r.i32(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64(),
+                    r.i64(), r.i64());
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }
