@@ -6,6 +6,7 @@ import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
@@ -86,9 +87,16 @@ public final class GeoClient implements AutoCloseable {
      */
     public ClientPort.Written write(String region, Path file, ByteSource source, String name, String policy,
             int blockSize, String ack, boolean ifAbsent, Consumer<ClientPort.Progress> progress) throws IOException {
+        return write(region, file, source, name, policy, blockSize, ack, ifAbsent, Compression.NONE, progress);
+    }
+
+    /** As above, each block stored as {@code compress} decides (downloads decompress it). */
+    public ClientPort.Written write(String region, Path file, ByteSource source, String name, String policy,
+            int blockSize, String ack, boolean ifAbsent, Compression compress, Consumer<ClientPort.Progress> progress)
+            throws IOException {
         long op = ops.incrementAndGet();
         return (ClientPort.Written) call(region, op,
-                new ClientPort.Put(op, file, source, name, policy, blockSize, ack, ifAbsent), progress);
+                new ClientPort.Put(op, file, source, name, policy, blockSize, ack, ifAbsent, compress), progress);
     }
 
     public Manifest get(String region, String name, Path out, Consumer<ClientPort.Progress> progress) throws IOException {
@@ -170,6 +178,14 @@ public final class GeoClient implements AutoCloseable {
         return (geoblocks.blockstore.wire.FileOp.PoliciesReply) call(region, op, new ClientPort.Policies(op), null);
     }
 
+    /** Has the node of {@code region} measure its network to region {@code to} (bench net); the node's figures. */
+    public geoblocks.blockstore.wire.FileOp.NetBenchResult netBench(String region, String to, String mode, int streams,
+            long bytes, long rateBps, int durationMs, int payload) throws IOException {
+        long op = ops.incrementAndGet();
+        return (geoblocks.blockstore.wire.FileOp.NetBenchResult) call(region, op,
+                new ClientPort.NetBench(op, to, mode, streams, bytes, rateBps, durationMs, payload), null);
+    }
+
     /**
      * Sends {@code request}; a refusal because the node is busy (nothing was stored or acknowledged)
      * is sent again after a jittered backoff, up to {@code geoblocks.client.busy-retries} times.
@@ -226,7 +242,7 @@ public final class GeoClient implements AutoCloseable {
     private static KompicsEvent withOp(KompicsEvent r, long op) {
         if (r instanceof ClientPort.Put p) {
             return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize(), p.ack(), p.ifAbsent(),
-                    p.meta());
+                    p.meta(), p.compress());
         }
         if (r instanceof ClientPort.Get g) {
             return new ClientPort.Get(op, g.name(), g.out(), g.sink(), g.version());
@@ -251,6 +267,10 @@ public final class GeoClient implements AutoCloseable {
         }
         if (r instanceof ClientPort.Policies) {
             return new ClientPort.Policies(op);
+        }
+        if (r instanceof ClientPort.NetBench b) {
+            return new ClientPort.NetBench(op, b.to(), b.mode(), b.streams(), b.bytes(), b.rateBps(), b.durationMs(),
+                    b.payload());
         }
         throw new IllegalArgumentException("cannot retry " + r.getClass().getSimpleName());
     }

@@ -6,6 +6,7 @@ import geoblocks.app.cli.DemoCommand;
 import geoblocks.app.cli.PlotSeriesCommand;
 import geoblocks.app.cli.ServerCommand;
 import geoblocks.app.ledbat.LedbatCommand;
+import geoblocks.app.probe.ProbeCommand;
 import geoblocks.sim.cli.SimulateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "node.jar", mixinStandardHelpOptions = true, version = "geoblocks 0.1.0",
         description = "geoblocks: a geo-distributed block store on Kompics, with a LEDBAT transport.",
         subcommands = {ServerCommand.class, ClientCommand.class, DemoCommand.class, BenchCommand.class, LedbatCommand.class,
-                SimulateCommand.class, PlotSeriesCommand.class, CommandLine.HelpCommand.class})
+                SimulateCommand.class, PlotSeriesCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

@@ -4,6 +4,7 @@ import geoblocks.app.GeoClient;
 import geoblocks.app.Sizes;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp.Background;
@@ -57,9 +58,12 @@ final class ClientOps {
         String ack;
         @Option(names = "--if-absent", description = "Create only if the name has no live version, decided by the name's owner region (two such creates never both succeed; refused while the owner is unreachable). Without it an existing name gets a newer version.")
         boolean ifAbsent;
+        @Option(names = "--compress", defaultValue = "none", paramLabel = "MODE", description = "Per block: none; gzip or zstd (stored compressed when smaller); auto (zstd when a sample and the block save >= 10 %%) (default: ${DEFAULT-VALUE}). Downloads decompress.")
+        String compress;
 
         @Override
         public Integer call() throws Exception {
+            Compression mode = Compression.parse(compress);
             String p = policy.trim().toLowerCase(java.util.Locale.ROOT); // the node refuses a name it does not know
             if (p.isEmpty()) {
                 throw new IllegalArgumentException("--policy must not be empty");
@@ -77,12 +81,13 @@ final class ClientOps {
             String n = Manifest.validateName(name != null ? name : file.getFileName().toString());
             try (GeoClient c = parent.open()) {
                 long t0 = System.nanoTime();
-                ClientPort.Written w = c.write(parent.at, file, null, n, p, (int) bs, ack, ifAbsent,
+                ClientPort.Written w = c.write(parent.at, file, null, n, p, (int) bs, ack, ifAbsent, mode,
                         progress("put " + n));
                 double ms = (System.nanoTime() - t0) / 1e6;
-                System.out.printf("stored %s (%d bytes, policy %s, blocks of %s%s%s) at %s in %.0f ms: %s, version %s%n",
+                System.out.printf("stored %s (%d bytes, policy %s, blocks of %s%s%s%s) at %s in %.0f ms: %s, version %s%n",
                         n, Files.size(file), p, Sizes.human(bs), ack.equals("local") ? ", ack local" : "",
-                        ifAbsent ? ", created" : "", parent.at, ms, w.info(), w.version());
+                        ifAbsent ? ", created" : "", mode == Compression.NONE ? "" : ", compress " + mode.label(),
+                        parent.at, ms, w.info(), w.version());
             }
             return 0;
         }
@@ -167,10 +172,14 @@ final class ClientOps {
             s.append(String.format("version %s%s (clock %d ms + %d, location epoch %d)%n", m.version(),
                     m.deleted() ? ", a delete" : "", m.version().millis(), HybridClock.logical(m.version().clock()),
                     m.locEpoch()));
-            s.append(String.format("%6s %10s %9s  %-24s %s%n", "BLOCK", "LENGTH", "CRC32C", "REPLICAS", "PENDING"));
+            if (m.storedSize() != m.size()) {
+                s.append(String.format("stored compressed: %d bytes (%.1f %% of the original)%n", m.storedSize(),
+                        100.0 * m.storedSize() / Math.max(1, m.size())));
+            }
+            s.append(String.format("%6s %10s %9s %5s  %-24s %s%n", "BLOCK", "STORED", "CRC32C", "CODEC", "REPLICAS", "PENDING"));
             for (int i = 0; i < m.blocks().size(); i++) {
                 Manifest.BlockRef b = m.blocks().get(i);
-                s.append(String.format("%6d %10d %9s  %-24s %s%n", i, b.length(), Checksums.hex(b.crc()),
+                s.append(String.format("%6d %10d %9s %5s  %-24s %s%n", i, b.length(), Checksums.hex(b.crc()), b.codec().label(),
                         String.join(",", st.held(i)), st.pendingKnown() ? String.join(",", st.pending(i)) : "(ask " + m.uploadedAt() + ")"));
             }
             return s.toString().stripTrailing();

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Helpers shared by demo and bench: waiting for the cluster, generating files, summaries. */
-final class Cluster {
+public final class Cluster {
     private Cluster() {}
 
     /** Waits until every node sees every other node up. */
@@ -68,7 +68,7 @@ final class Cluster {
         return count.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(" "));
     }
 
-    static void deleteTree(Path root) {
+    public static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
         }

@@ -50,7 +50,9 @@ final class Json {
         for (int i = 0; i < m.blocks().size(); i++) {
             Manifest.BlockRef b = m.blocks().get(i);
             s.append(i == 0 ? "" : ",").append("{\"index\":").append(i).append(",\"length\":").append(b.length())
-                    .append(",\"crc32c\":\"").append(Checksums.hex(b.crc())).append("\",\"replicas\":").append(list(st.held(i)))
+                    .append(",\"crc32c\":\"").append(Checksums.hex(b.crc())).append("\",\"codec\":\"")
+                    .append(b.codec().label()).append("\",\"raw_length\":").append(b.rawLength())
+                    .append(",\"raw_crc32c\":\"").append(Checksums.hex(b.rawCrc())).append("\",\"replicas\":").append(list(st.held(i)))
                     .append(",\"pending\":").append(list(st.pending(i))).append('}');
         }
         return s.append("]}").toString();

@@ -1,37 +1,37 @@
 package geoblocks.app.http;
 
 /** A minimal streaming JSON writer for the dashboard's state: callers emit names and values in order; strings are escaped; NaN and infinities become null. */
-final class JsonWriter {
+public final class JsonWriter {
     private final StringBuilder s = new StringBuilder();
     private boolean comma;
 
-    JsonWriter begin() {
+    public JsonWriter begin() {
         sep();
         s.append('{');
         comma = false;
         return this;
     }
 
-    JsonWriter end() {
+    public JsonWriter end() {
         s.append('}');
         comma = true;
         return this;
     }
 
-    JsonWriter beginArray() {
+    public JsonWriter beginArray() {
         sep();
         s.append('[');
         comma = false;
         return this;
     }
 
-    JsonWriter endArray() {
+    public JsonWriter endArray() {
         s.append(']');
         comma = true;
         return this;
     }
 
-    JsonWriter name(String n) {
+    public JsonWriter name(String n) {
         sep();
         str(n);
         s.append(':');
@@ -39,7 +39,7 @@ final class JsonWriter {
         return this;
     }
 
-    JsonWriter value(String v) {
+    public JsonWriter value(String v) {
         sep();
         if (v == null) {
             s.append("null");
@@ -50,7 +50,7 @@ final class JsonWriter {
         return this;
     }
 
-    JsonWriter value(double v) {
+    public JsonWriter value(double v) {
         sep();
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             s.append("null");
@@ -63,22 +63,22 @@ final class JsonWriter {
         return this;
     }
 
-    JsonWriter value(boolean v) {
+    public JsonWriter value(boolean v) {
         sep();
         s.append(v);
         comma = true;
         return this;
     }
 
-    JsonWriter field(String n, String v) {
+    public JsonWriter field(String n, String v) {
         return name(n).value(v);
     }
 
-    JsonWriter field(String n, double v) {
+    public JsonWriter field(String n, double v) {
         return name(n).value(v);
     }
 
-    JsonWriter field(String n, boolean v) {
+    public JsonWriter field(String n, boolean v) {
         return name(n).value(v);
     }
 

@@ -73,6 +73,9 @@ public final class ClientComponent extends ComponentDefinition {
                 SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
         handle(port, ClientPort.Policies.class, p -> begin(p.op(),
                 SimpleTransfers.oneShot(this, p.op(), new FileOp.PoliciesReq(p.op()))));
+        handle(port, ClientPort.NetBench.class, b -> begin(b.op(), SimpleTransfers.oneShot(this, b.op(),
+                new FileOp.NetBenchReq(b.op(), b.to(), b.mode(), b.streams(), b.bytes(), b.rateBps(), b.durationMs(),
+                        b.payload()))));
         handle(net, FileMsg.class, this::onMsg);
         handle(control, NetworkException.class, this::onNetworkFailure);
         handle(control, ConnectionStatus.Dropped.class, d -> {

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.core.Compression;
 import java.nio.file.Path;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.PortType;
@@ -18,6 +19,7 @@ public final class ClientPort extends PortType {
         request(Status.class);
         request(Move.class);
         request(Policies.class);
+        request(NetBench.class);
         request(Versions.class);
         indication(Progress.class);
         indication(Result.class);
@@ -26,14 +28,33 @@ public final class ClientPort extends PortType {
     /**
      * Upload {@code file} (or, when {@code source} is set, its bytes) as {@code name}: a new version
      * of it, or with {@code ifAbsent} only if the name has no live version (decided by its owner
-     * region), with {@code meta} attached to the version (see Manifest); the result's value is a {@link Written}.
+     * region), with {@code meta} attached to the version (see Manifest); the result's value is a
+     * {@link Written}. Each block is stored as {@code compress} decides ({@link Compression});
+     * downloads decompress it.
      */
     public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
-            boolean ifAbsent, java.util.Map<String, String> meta) implements KompicsEvent {
+            boolean ifAbsent, java.util.Map<String, String> meta, Compression compress) implements KompicsEvent {
+        public Put {
+            java.util.Objects.requireNonNull(meta, "meta");
+            java.util.Objects.requireNonNull(compress, "compress");
+        }
+
         /** Without metadata. */
         public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
+                boolean ifAbsent, Compression compress) {
+            this(op, file, source, name, policy, blockSize, ack, ifAbsent, java.util.Map.of(), compress);
+        }
+
+        /** Uncompressed. */
+        public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
+                boolean ifAbsent, java.util.Map<String, String> meta) {
+            this(op, file, source, name, policy, blockSize, ack, ifAbsent, meta, Compression.NONE);
+        }
+
+        /** Uncompressed, without metadata. */
+        public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
                 boolean ifAbsent) {
-            this(op, file, source, name, policy, blockSize, ack, ifAbsent, java.util.Map.of());
+            this(op, file, source, name, policy, blockSize, ack, ifAbsent, java.util.Map.of(), Compression.NONE);
         }
 
         public Put(long op, Path file, String name, String policy, int blockSize) {
@@ -110,6 +131,13 @@ public final class ClientPort extends PortType {
 
     /** Value: the node's FileOp.PoliciesReply (every placement policy it knows, with its rules). */
     public record Policies(long op) implements KompicsEvent {}
+
+    /**
+     * Ask the node to measure its network to region {@code to} (bench net; the fields as in
+     * FileOp.NetBenchReq); value: the node's FileOp.NetBenchResult.
+     */
+    public record NetBench(long op, String to, String mode, int streams, long bytes, long rateBps, int durationMs,
+            int payload) implements KompicsEvent {}
 
     public record Progress(long op, long bytes, long total) implements KompicsEvent {}
 

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
@@ -17,12 +18,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
  * Downloads a file: receives the manifest, then the bytes in order, checking each block's CRC32C
  * against the manifest as it completes, and writing to {@code OUT.part}; only a complete, verified
- * file is fsync'ed and renamed to {@code OUT}. A failure deletes the partial file. With a
+ * file is fsync'ed and renamed to {@code OUT}. The node streams blocks as stored; compressed blocks
+ * are collected one at a time, decompressed (bounded by their original length) and checked
+ * against both checksums before they are written. A failure deletes the partial file. With a
  * {@link ByteSink} the bytes go to the sink instead, each part after it was fed to its block's
  * checksum (a corrupt block fails the download when its last part arrives).
  */
@@ -37,7 +41,13 @@ final class GetTransfer implements Transfer {
     private Assembly manifestParts;
     private Manifest manifest;
     private FileChannel out;
+    /** Stored bytes received (the node streams blocks as stored). */
     private long received;
+    private long storedSize;
+    /** Original bytes written. */
+    private long written;
+    /** The compressed block being collected, or null. */
+    private byte[] packed;
     private long acked;
     private int block;
     private int inBlock;
@@ -77,33 +87,26 @@ final class GetTransfer implements Transfer {
             return;
         }
         manifest = ManifestCodec.decode(manifestParts.bytes());
+        storedSize = manifest.storedSize();
         manifestParts = null;
         if (part != null) {
             out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
         }
-        if (manifest.size() == 0) {
+        if (storedSize == 0) {
             complete();
         }
     }
 
     private void onData(GetData d) throws IOException {
-        if (d.offset() != received || d.data().length > manifest.size() - received) {
+        if (d.offset() != received || d.data().length > storedSize - received) {
             throw new IOException("data at offset " + d.offset() + " (" + d.data().length
-                    + " bytes) does not follow " + received + " of " + manifest.size());
+                    + " bytes) does not follow " + received + " of " + storedSize);
         }
-        verify(d.data());
-        if (out == null) {
-            get.sink().write(received, d.data());
-        } else {
-            ByteBuffer buf = ByteBuffer.wrap(d.data());
-            while (buf.hasRemaining()) {
-                out.write(buf, received + buf.position());
-            }
-        }
+        consume(d.data());
         received += d.data().length;
-        client.progress(get.op(), received, manifest.size());
-        if (received == manifest.size()) {
+        client.progress(get.op(), written, manifest.size());
+        if (received == storedSize) {
             complete();
         } else if (received - acked >= ackEvery) {
             acked = received;
@@ -111,25 +114,64 @@ final class GetTransfer implements Transfer {
         }
     }
 
-    /** Feeds bytes into the running block checksum, checking each block as it completes. */
-    private void verify(byte[] data) throws IOException {
+    /**
+     * Feeds stored bytes to their blocks: an uncompressed block's bytes are checked by its running
+     * CRC32C and written as they come; a compressed block is collected, checked (stored CRC32C),
+     * decompressed, checked again (original CRC32C) and then written.
+     */
+    private void consume(byte[] data) throws IOException {
         int off = 0;
         while (off < data.length) {
             Manifest.BlockRef ref = manifest.blocks().get(block);
             int n = Math.min(data.length - off, ref.length() - inBlock);
             crc.update(data, off, n);
+            if (ref.codec() == BlockCodec.NONE) {
+                write(off == 0 && n == data.length ? data : Arrays.copyOfRange(data, off, off + n));
+            } else {
+                if (packed == null) {
+                    packed = new byte[ref.length()];
+                }
+                System.arraycopy(data, off, packed, inBlock, n);
+            }
             off += n;
             inBlock += n;
             if (inBlock == ref.length()) {
-                if ((int) crc.getValue() != ref.crc()) {
-                    throw new IOException("block " + block + " arrived with checksum "
-                            + Checksums.hex((int) crc.getValue()) + ", manifest says " + Checksums.hex(ref.crc()));
-                }
-                crc.reset();
-                block++;
-                inBlock = 0;
+                endBlock(ref);
             }
         }
+    }
+
+    private void endBlock(Manifest.BlockRef ref) throws IOException {
+        if ((int) crc.getValue() != ref.crc()) {
+            throw new IOException("block " + block + " arrived with checksum "
+                    + Checksums.hex((int) crc.getValue()) + ", manifest says " + Checksums.hex(ref.crc()));
+        }
+        if (ref.codec() != BlockCodec.NONE) {
+            byte[] raw = ref.codec().decompress(manifest.blockId(block), packed, ref.rawLength());
+            packed = null;
+            int rawCrc = Checksums.crc32c(raw);
+            if (rawCrc != ref.rawCrc()) {
+                throw new IOException("block " + block + " decompressed with checksum " + Checksums.hex(rawCrc)
+                        + ", manifest says " + Checksums.hex(ref.rawCrc()));
+            }
+            write(raw);
+        }
+        crc.reset();
+        block++;
+        inBlock = 0;
+    }
+
+    /** Writes the next original bytes of the file. */
+    private void write(byte[] raw) throws IOException {
+        if (out == null) {
+            get.sink().write(written, raw);
+        } else {
+            ByteBuffer buf = ByteBuffer.wrap(raw);
+            while (buf.hasRemaining()) {
+                out.write(buf, written + buf.position());
+            }
+        }
+        written += raw.length;
     }
 
     private void complete() throws IOException {

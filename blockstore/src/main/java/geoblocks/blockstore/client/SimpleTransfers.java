@@ -20,7 +20,7 @@ final class SimpleTransfers {
 
     /**
      * Sends one request and finishes on {@link Done}, {@link FileOp.Committed}, {@link StatusReply},
-     * {@link FileOp.PoliciesReply} or {@link Failed}; {@link FileOp.PutProgress} on the way (a move's
+     * {@link FileOp.PoliciesReply}, {@link FileOp.NetBenchResult} or {@link Failed}; {@link FileOp.PutProgress} on the way (a move's
      * copied bytes) is passed on as progress.
      */
     static Transfer oneShot(ClientComponent client, long op, FileOp request) {
@@ -40,6 +40,8 @@ final class SimpleTransfers {
                     client.finish(op, null, s);
                 } else if (reply instanceof FileOp.PoliciesReply p) {
                     client.finish(op, null, p);
+                } else if (reply instanceof FileOp.NetBenchResult r) {
+                    client.finish(op, null, r);
                 } else if (reply instanceof Failed f) {
                     client.finish(op, f.error(), null);
                 } else if (reply instanceof FileOp.PutProgress p) {

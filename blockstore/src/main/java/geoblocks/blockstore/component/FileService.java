@@ -21,6 +21,8 @@ import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
+import geoblocks.net.NetHeader;
+import se.sics.kompics.network.Transport;
 import geoblocks.ledbat.port.DataReceived;
 import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.ledbat.port.PeerStats;
@@ -39,6 +41,7 @@ import se.sics.kompics.network.Network;
 import se.sics.kompics.network.ConnectionStatus;
 import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.NetworkException;
+import se.sics.kompics.timer.CancelPeriodicTimeout;
 import se.sics.kompics.timer.SchedulePeriodicTimeout;
 import se.sics.kompics.timer.Timeout;
 import se.sics.kompics.timer.Timer;
@@ -85,6 +88,9 @@ public final class FileService extends ComponentDefinition {
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
+    private final NetBench netBench;
+    /** The bench net pacing timer while a UDP test sends, else null. */
+    private java.util.UUID pacingTimer;
     private long lastTick = System.nanoTime();
     private final RequestStats requestStats = new RequestStats(RECENT_REQUESTS);
     private final RequestTiming timing = new RequestTiming(requestStats);
@@ -110,6 +116,9 @@ public final class FileService extends ComponentDefinition {
         node.createsReady(antiEntropy::notReadyToDecideCreates);
         this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
         this.migrations = new Migrations(node, pulls, d -> trigger(d, store));
+        this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
+                e -> trigger(e, ledbat), this::pacing);
+        handle(timer, BenchTick.class, t -> netBench.pace());
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
             spt.setTimeoutEvent(new Tick(spt));
@@ -135,11 +144,31 @@ public final class FileService extends ComponentDefinition {
         handle(store, BlockStored.class, node::stored);
         handle(store, BlockRead.class, node::read);
         handle(net, FileMsg.class, this::onMsg);
-        handle(ledbat, StreamOpened.class, background::onOpened);
-        handle(ledbat, SendProgress.class, background::onProgress);
-        handle(ledbat, DataReceived.class, background::onData);
-        handle(ledbat, StreamClosed.class, background::onClosed);
-        handle(ledbat, StreamFailed.class, background::onFailed);
+        handle(ledbat, StreamOpened.class, o -> {
+            if (!netBench.onOpened(o)) {
+                background.onOpened(o);
+            }
+        });
+        handle(ledbat, SendProgress.class, p -> {
+            if (!netBench.onProgress(p)) {
+                background.onProgress(p);
+            }
+        });
+        handle(ledbat, DataReceived.class, d -> {
+            if (!netBench.claims(d)) {
+                background.onData(d);
+            }
+        });
+        handle(ledbat, StreamClosed.class, c -> {
+            if (!netBench.onClosed(c)) {
+                background.onClosed(c);
+            }
+        });
+        handle(ledbat, StreamFailed.class, f -> {
+            if (!netBench.onFailed(f)) {
+                background.onFailed(f);
+            }
+        });
         handle(ledbat, PeerStats.class, background::onPeerStats);
     }
 
@@ -156,11 +185,25 @@ public final class FileService extends ComponentDefinition {
         background.tick(now);
         migrations.tick(now);
         antiEntropy.tick(now);
+        netBench.tick(now);
         node.versions().sweep();
         lastTick = now;
         refused.log(now);
         if (++ticks % 4 == 0) {
             publishSnapshot(now);
+        }
+    }
+
+    /** Starts or stops the 1 ms timer that paces a bench net UDP test. */
+    private void pacing(boolean on) {
+        if (on && pacingTimer == null) {
+            SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(1, 1);
+            spt.setTimeoutEvent(new BenchTick(spt));
+            pacingTimer = spt.getTimeoutEvent().getTimeoutId();
+            trigger(spt, timer);
+        } else if (!on && pacingTimer != null) {
+            trigger(new CancelPeriodicTimeout(pacingTimer), timer);
+            pacingTimer = null;
         }
     }
 
@@ -238,6 +281,12 @@ public final class FileService extends ComponentDefinition {
                     .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList()));
         } else if (op instanceof VersionsReq p) {
             requests.onVersions(from, p);
+        } else if (op instanceof NetBenchReq p) {
+            netBench.onRequest(from, p);
+        } else if (op instanceof NetBenchData p) {
+            netBench.onData(from, p);
+        } else if (op instanceof NetBenchAck p) {
+            netBench.onAck(from, p);
         } else if (isNodeRequest(op)) {
             if (node.regionOf(from).isEmpty()) {
                 node.send(from, new Failed(op.req(), "node-to-node request from " + from + ", not a cluster member"));
@@ -261,6 +310,10 @@ public final class FileService extends ComponentDefinition {
                 replicas.onClaim(from, p);
             } else if (op instanceof SyncDigest p) {
                 antiEntropy.onDigest(from, p);
+            } else if (op instanceof NetBenchOpen p) {
+                netBench.onOpen(from, p);
+            } else if (op instanceof NetBenchEnd p) {
+                netBench.onEnd(from, p);
             } else {
                 replicas.onPublish(from, (ManifestPart) op);
             }
@@ -276,11 +329,18 @@ public final class FileService extends ComponentDefinition {
                 || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer
                 || op instanceof MoveCopy || op instanceof DropBlocks
                 || op instanceof CreateClaim || op instanceof SyncDigest
+                || op instanceof NetBenchOpen || op instanceof NetBenchEnd
                 || (op instanceof ManifestPart p && p.publish());
     }
 
     static final class Tick extends Timeout {
         Tick(SchedulePeriodicTimeout spt) {
+            super(spt);
+        }
+    }
+
+    static final class BenchTick extends Timeout {
+        BenchTick(SchedulePeriodicTimeout spt) {
             super(spt);
         }
     }

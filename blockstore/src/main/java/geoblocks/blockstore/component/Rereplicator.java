@@ -140,7 +140,7 @@ final class Rereplicator {
         Manifest.BlockRef old = blocks.get(index);
         List<String> replicas = new ArrayList<>(old.replicas());
         replicas.set(replicas.indexOf(gone), target);
-        blocks.set(index, new Manifest.BlockRef(old.length(), old.crc(), replicas));
+        blocks.set(index, old.withReplicas(replicas));
         Manifest updated = m.withLocations(blocks);
         try {
             node.versions().merge(ManifestHistory.of(updated));

@@ -153,22 +153,26 @@ final class Uploads {
 
         void add(PutData d) {
             lastActivity = node.now();
-            UploadAssembly.Block block = assembly.add(d.block(), d.offset(), d.data(), d.last(), d.blockCrc());
+            UploadAssembly.Block block = assembly.add(d.block(), d.offset(), d.data(), d.last(), d.blockCrc(),
+                    d.codec(), d.rawCrc());
             if (block != null) {
-                replicate(block.index(), block.data(), block.crc());
+                replicate(block);
             }
         }
 
-        void replicate(int index, byte[] data, int blockCrc) {
-            node.place(PlacementRequest.upload(policy, data.length), targets -> {
+        void replicate(UploadAssembly.Block block) {
+            node.place(PlacementRequest.upload(policy, block.data().length), targets -> {
                 if (!failed) {
-                    replicateTo(index, data, blockCrc, targets);
+                    replicateTo(block, targets);
                 }
             }, this::fail);
         }
 
-        void replicateTo(int index, byte[] data, int blockCrc, List<String> targets) {
-            refs[index] = new Manifest.BlockRef(data.length, blockCrc, targets);
+        void replicateTo(UploadAssembly.Block block, List<String> targets) {
+            int index = block.index();
+            byte[] data = block.data();
+            int blockCrc = block.crc();
+            refs[index] = block.ref(targets);
             List<String> now = targets;
             if (ackLocal) {
                 now = List.of(node.rtt().readOrder(targets).get(0)); // this node first, then the nearest

@@ -8,12 +8,12 @@ import java.util.Objects;
 /**
  * One version of a stored file: everything needed to find and verify it from any node: its name,
  * size, block size, the policy and region it was uploaded with, per block its length, CRC32C and
- * replica regions, and its {@link Version} (identity and order among the name's versions). A
+ * replica regions (and how it is stored: {@link BlockCodec}), and its {@link Version} (identity and order among the name's versions). A
  * {@code deleted} manifest is a tombstone: the version that deleted the name (no blocks).
  *
  * <p>{@code locEpoch} counts changes of where this version's blocks live (re-replication, and a
  * later migration): the same version with a higher epoch replaces the lower one when two copies
- * meet; it never changes the order of versions. Invariant: block lengths add up to {@code size};
+ * meet; it never changes the order of versions. Invariant: original block lengths add up to {@code size};
  * every block but the last is {@code blockSize} long and the last at most that; every block has
  * at least one replica; a tombstone has no blocks.
  *
@@ -27,16 +27,41 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
     /** Most UTF-8 bytes a version's metadata (keys and values together) may hold. */
     public static final int MAX_META_BYTES = 200;
 
-    /** One block of the file: its length, checksum and the regions holding a replica. */
-    public record BlockRef(int length, int crc, List<String> replicas) {
+    /**
+     * One block of the file as stored: its stored length and CRC32C (what replicas hold, scrub,
+     * fetch and copy), the regions holding a replica, and how it is stored: {@code codec}, the
+     * original length and the original's CRC32C (what a reader gets after decompressing). An
+     * uncompressed block has {@code rawLength == length} and {@code rawCrc == crc}; a compressed one
+     * is never longer stored than original.
+     */
+    public record BlockRef(int length, int crc, List<String> replicas, BlockCodec codec, int rawLength, int rawCrc) {
         public BlockRef {
             replicas = List.copyOf(replicas);
+            Objects.requireNonNull(codec, "codec");
             if (length < 0) {
                 throw new IllegalArgumentException("block length must be >= 0, was " + length);
             }
             if (replicas.isEmpty()) {
                 throw new IllegalArgumentException("a block needs at least one replica");
             }
+            if (codec == BlockCodec.NONE && (rawLength != length || rawCrc != crc)) {
+                throw new IllegalArgumentException("an uncompressed block of " + length + " bytes has original length "
+                        + rawLength + " and a different original checksum");
+            }
+            if (codec != BlockCodec.NONE && length > rawLength) {
+                throw new IllegalArgumentException("a compressed block of " + length
+                        + " bytes is longer than its original " + rawLength);
+            }
+        }
+
+        /** An uncompressed block. */
+        public BlockRef(int length, int crc, List<String> replicas) {
+            this(length, crc, replicas, BlockCodec.NONE, length, crc);
+        }
+
+        /** The same stored block held by {@code regions}. */
+        public BlockRef withReplicas(List<String> regions) {
+            return new BlockRef(length, crc, regions, codec, rawLength, rawCrc);
         }
     }
 
@@ -71,7 +96,7 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         }
         long sum = 0;
         for (int i = 0; i < blocks.size(); i++) {
-            int len = blocks.get(i).length();
+            int len = blocks.get(i).rawLength();
             if (i < blocks.size() - 1 && len != blockSize) {
                 throw new IllegalArgumentException("block " + i + " has " + len + " bytes, expected " + blockSize);
             }
@@ -107,12 +132,23 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
             throw new IllegalArgumentException("new locations for " + newBlocks.size() + " blocks, the version has " + blocks.size());
         }
         for (int i = 0; i < blocks.size(); i++) {
-            if (newBlocks.get(i).length() != blocks.get(i).length() || newBlocks.get(i).crc() != blocks.get(i).crc()) {
+            BlockRef n = newBlocks.get(i);
+            BlockRef o = blocks.get(i);
+            if (n.length() != o.length() || n.crc() != o.crc() || n.codec() != o.codec() || n.rawCrc() != o.rawCrc()) {
                 throw new IllegalArgumentException("block " + i + " changed content, not only location");
             }
         }
         return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, newBlocks, version,
                 locEpoch + 1, deleted, meta);
+    }
+
+    /** Bytes the blocks take as stored (what a download streams); {@link #size} for an uncompressed file. */
+    public long storedSize() {
+        long sum = 0;
+        for (BlockRef b : blocks) {
+            sum += b.length();
+        }
+        return sum;
     }
 
     public BlockId blockId(int index) {

@@ -15,14 +15,16 @@ import java.util.List;
  * chunks), and of a name's {@link ManifestHistory} (all its versions). Layouts:
  *
  * <pre>
- * manifest, format 2:
+ * manifest, format 3 (written only when a block is compressed or the version has metadata, so
+ *        nodes that read format 2 still read every other manifest):
+ *        format 2, with after each block's replicas: codec u8 (0 none, 1 gzip, 2 zstd)
+ *        | when codec != 0: rawLength i32 | rawCrc i32   (length and crc are the stored bytes'),
+ *        and before the crc32c: nMeta u8 | nMeta x (key str | value str)   keys ascending
+ * manifest, format 2 (no compressed block, no metadata):
  * "GBMF" | 2 u8 | name str | fileId str | size i64 | blockSize i32 | policy str | uploadedAt str
  *        | created i64 | clock i64 | clockRegion str | locEpoch i64 | flags u8 (bit 0: tombstone)
  *        | nBlocks i32 | nBlocks x (length i32 | crc i32 | nRep u8 | nRep x str)
  *        | crc32c of everything before (i32)
- * manifest, format 3 (a version with metadata; written only then, so nodes that read format 2 still
- *        read every manifest without metadata): format 2, then before the crc32c
- *        | nMeta u8 | nMeta x (key str | value str)   keys ascending
  * manifest, format 1 (written before versions existed; still read, as {@link Version#legacy}):
  *        the same without clock, clockRegion, locEpoch and flags
  * history, format 2:
@@ -39,7 +41,7 @@ public final class ManifestCodec {
     private static final int HISTORY_MAGIC = 0x47424D48; // "GBMH"
     private static final byte LEGACY = 1;
     private static final byte VERSION = 2;
-    private static final byte WITH_META = 3;
+    private static final byte EXTENDED = 3;
     private static final byte HISTORY_VERSION = 2;
     private static final byte HISTORY_UNACKNOWLEDGED = 1;
 
@@ -48,8 +50,9 @@ public final class ManifestCodec {
     public static byte[] encode(Manifest m) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + m.blocks().size() * 24);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
+            boolean extended = !m.meta().isEmpty() || m.blocks().stream().anyMatch(b -> b.codec() != BlockCodec.NONE);
             out.writeInt(MAGIC);
-            out.writeByte(m.meta().isEmpty() ? VERSION : WITH_META);
+            out.writeByte(extended ? EXTENDED : VERSION);
             writeStr(out, m.name());
             writeStr(out, m.fileId());
             out.writeLong(m.size());
@@ -69,8 +72,15 @@ public final class ManifestCodec {
                 for (String r : b.replicas()) {
                     writeStr(out, r);
                 }
+                if (extended) {
+                    out.writeByte(b.codec().id());
+                    if (b.codec() != BlockCodec.NONE) {
+                        out.writeInt(b.rawLength());
+                        out.writeInt(b.rawCrc());
+                    }
+                }
             }
-            if (!m.meta().isEmpty()) {
+            if (extended) {
                 out.writeByte(m.meta().size());
                 for (java.util.Map.Entry<String, String> e : m.meta().entrySet()) {
                     writeStr(out, e.getKey());
@@ -183,7 +193,7 @@ public final class ManifestCodec {
                 throw new IOException("not a manifest (bad magic or version)");
             }
             byte format = in.get();
-            if (format != VERSION && format != LEGACY && format != WITH_META) {
+            if (format != EXTENDED && format != VERSION && format != LEGACY) {
                 throw new IOException("not a manifest (bad magic or version)");
             }
             String name = str(in);
@@ -219,10 +229,15 @@ public final class ManifestCodec {
                 for (int r = 0; r < reps; r++) {
                     replicas.add(str(in));
                 }
-                blocks.add(new Manifest.BlockRef(len, bcrc, replicas));
+                BlockCodec codec = format == EXTENDED ? BlockCodec.ofId(Byte.toUnsignedInt(in.get())) : BlockCodec.NONE;
+                if (codec == BlockCodec.NONE) {
+                    blocks.add(new Manifest.BlockRef(len, bcrc, replicas));
+                } else {
+                    blocks.add(new Manifest.BlockRef(len, bcrc, replicas, codec, in.getInt(), in.getInt()));
+                }
             }
             java.util.Map<String, String> meta = new java.util.TreeMap<>();
-            if (format == WITH_META) {
+            if (format == EXTENDED) {
                 int nMeta = Byte.toUnsignedInt(in.get());
                 for (int i = 0; i < nMeta; i++) {
                     String k = str(in);

@@ -111,7 +111,7 @@ public final class MovePlan {
         }
         List<Manifest.BlockRef> blocks = new ArrayList<>();
         for (Manifest.BlockRef b : current.blocks()) {
-            blocks.add(new Manifest.BlockRef(b.length(), b.crc(), to));
+            blocks.add(b.withReplicas(to));
         }
         return current.withLocations(blocks);
     }

@@ -7,14 +7,24 @@ import java.util.zip.CRC32C;
  * order (block by block, offset by offset), must not run more than the put window ahead of what is
  * durable, and each block must match the client's CRC32C. A complete block is handed out once; the
  * caller then says how many copies it needs now ({@link #expectCopies}) and reports each durable
- * copy ({@link #copyDurable}); the durable prefix (what the client may be told) grows only over
+ * copy ({@link #copyDurable}); a compressed block (codec other than none, announced on its last
+ * piece) ends at that piece and is at most as long as the original, so its buffer is trimmed and
+ * the difference returned to the budget; the durable prefix (what the client may be told) grows only over
  * blocks whose every expected copy is durable. Each block's buffer is reserved in the memory budget
  * before it is allocated and released when its last copy is durable or the upload ends. Not
  * thread-safe: one component owns it.
  */
 public final class UploadAssembly {
-    /** A block received whole and checked against the client's checksum. */
-    public record Block(int index, byte[] data, int crc) {}
+    /**
+     * A block received whole and checked against the client's checksum: its stored bytes and their
+     * CRC32C, how they are stored, and the original length and CRC32C the client declared.
+     */
+    public record Block(int index, byte[] data, int crc, BlockCodec codec, int rawLength, int rawCrc) {
+        /** The manifest entry of this block at {@code replicas}. */
+        public Manifest.BlockRef ref(java.util.List<String> replicas) {
+            return new Manifest.BlockRef(data.length, crc, replicas, codec, rawLength, rawCrc);
+        }
+    }
 
     private final long size;
     private final int blockSize;
@@ -62,6 +72,14 @@ public final class UploadAssembly {
      *     file, runs beyond the window, ends a block with the wrong checksum, or finds no memory
      */
     public Block add(int block, int offset, byte[] data, boolean last, int blockCrc) {
+        return add(block, offset, data, last, blockCrc, BlockCodec.NONE.id(), blockCrc);
+    }
+
+    /**
+     * {@link #add(int, int, byte[], boolean, int)} for a block stored with codec {@code codecId}
+     * ({@link BlockCodec#id()}), whose original bytes have CRC32C {@code rawCrc}.
+     */
+    public Block add(int block, int offset, byte[] data, boolean last, int blockCrc, int codecId, int rawCrc) {
         received += data.length;
         long ahead = received - durableBytes();
         if (ahead > windowBytes + blockSize) {
@@ -90,7 +108,12 @@ public final class UploadAssembly {
         System.arraycopy(data, 0, buf, filled, data.length);
         crc.update(data);
         filled += data.length;
-        if (filled < len) {
+        BlockCodec codec = last ? codec(codecId) : BlockCodec.NONE;
+        if (filled < len && (!last || codec == BlockCodec.NONE)) {
+            if (last) {
+                throw new IllegalArgumentException("uncompressed block " + current + " ends after " + filled
+                        + " of its " + len + " bytes");
+            }
             return null;
         }
         int actual = (int) crc.getValue();
@@ -98,12 +121,30 @@ public final class UploadAssembly {
             throw new IllegalArgumentException("block " + current + " checksum mismatch: client sent "
                     + Checksums.hex(blockCrc) + ", node received data with " + Checksums.hex(actual));
         }
-        Block done = new Block(current, buf, actual);
+        if (codec == BlockCodec.NONE && rawCrc != actual) {
+            throw new IllegalArgumentException("uncompressed block " + current + " has two checksums: "
+                    + Checksums.hex(actual) + " and original " + Checksums.hex(rawCrc));
+        }
+        if (filled < len) {
+            budget.release(len - filled);
+            reservedBlocks -= len - filled;
+            held[current] = filled;
+            buf = java.util.Arrays.copyOf(buf, filled);
+        }
+        Block done = new Block(current, buf, actual, codec, len, codec == BlockCodec.NONE ? actual : rawCrc);
         current++;
         buf = null;
         filled = 0;
         crc.reset();
         return done;
+    }
+
+    private BlockCodec codec(int codecId) {
+        try {
+            return BlockCodec.ofId(codecId);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("block " + current + ": " + e.getMessage());
+        }
     }
 
     /** Block {@code index} (handed out by {@link #add}) counts as durable after {@code copies} durable copies. */

@@ -76,7 +76,9 @@ public final class FileCodec implements WireCodec<FileMsg> {
         ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class,
         BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class, StatPending.class, PoliciesReq.class,
         PoliciesReply.class, MoveReq.class, MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class,
-        Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class};
+        Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class,
+        NetBenchReq.class, NetBenchOpen.class, NetBenchData.class, NetBenchAck.class, NetBenchEnd.class,
+        NetBenchReport.class, NetBenchResult.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -86,6 +88,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             o.bool(p.ifAbsent()); meta(o, p.meta());
         } else if (op instanceof PutData p) {
             o.i32(p.block()); o.i32(p.offset()); o.i32(p.blockCrc()); o.bool(p.last()); o.bytes(p.data());
+            o.u8(p.codec()); o.i32(p.rawCrc());
         } else if (op instanceof GetBegin p) {
             o.str(p.name()); o.str(p.version());
         } else if (op instanceof GetAck p) {
@@ -206,6 +209,22 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 o.str(n.name()); o.i64(n.digest());
             }
             o.bool(p.more());
+        } else if (op instanceof NetBenchReq p) {
+            o.str(p.to()); o.str(p.mode()); o.i32(p.streams()); o.i64(p.bytes()); o.i64(p.rateBps());
+            o.i32(p.durationMs()); o.i32(p.payload());
+        } else if (op instanceof NetBenchOpen p) {
+            o.i64(p.test()); o.str(p.mode());
+        } else if (op instanceof NetBenchData p) {
+            o.i64(p.test()); o.i32(p.stream()); o.i64(p.seq()); o.i64(p.sentNanos()); o.bytes(p.data());
+        } else if (op instanceof NetBenchAck p) {
+            o.i64(p.test()); o.i32(p.stream()); o.i64(p.bytes());
+        } else if (op instanceof NetBenchEnd p) {
+            o.i64(p.test());
+        } else if (op instanceof NetBenchReport p) {
+            o.i64(p.packets()); o.i64(p.bytes()); o.i64(p.jitterNanos()); o.i64(p.spanNanos());
+        } else if (op instanceof NetBenchResult p) {
+            o.str(p.mode()); o.i32(p.streams()); o.i64(p.offeredBps()); o.i64(p.sentBytes()); o.i64(p.sentPackets());
+            o.i64(p.receivedBytes()); o.i64(p.receivedPackets()); o.i64(p.nanos()); o.i64(p.jitterNanos());
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -218,7 +237,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         long req = r.i64();
         switch (tag) {
             case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str(), r.bool(), meta(r));
-            case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes());
+            case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes(), r.u8(), r.i32());
             case 3: return new GetBegin(req, r.str(), r.str());
             case 4: return new GetAck(req, r.i64());
             case 5: return new ListReq(req, r.str(), r.i32());
@@ -327,6 +346,14 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 }
                 return new SyncNames(req, buckets, names, r.bool());
             }
+            case 38: return new NetBenchReq(req, r.str(), r.str(), r.i32(), r.i64(), r.i64(), r.i32(), r.i32());
+            case 39: return new NetBenchOpen(req, r.i64(), r.str());
+            case 40: return new NetBenchData(req, r.i64(), r.i32(), r.i64(), r.i64(), r.bytes());
+            case 41: return new NetBenchAck(req, r.i64(), r.i32(), r.i64());
+            case 42: return new NetBenchEnd(req, r.i64());
+            case 43: return new NetBenchReport(req, r.i64(), r.i64(), r.i64(), r.i64());
+            case 44: return new NetBenchResult(req, r.str(), r.i32(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64(),
+                    r.i64(), r.i64());
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }
@@ -372,6 +399,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         void i32(int v);
         void i64(long v);
         void u16(int v);
+        void u8(int v);
         void bool(boolean v);
         void str(String s);
         void bytes(byte[] b);
@@ -382,6 +410,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         public void i32(int v) { n += 4; }
         public void i64(long v) { n += 8; }
         public void u16(int v) { n += 2; }
+        public void u8(int v) { n += 1; }
         public void bool(boolean v) { n += 1; }
         public void str(String s) { n += Wire.stringSize(s); }
         public void bytes(byte[] b) { n += 4 + b.length; }
@@ -393,6 +422,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         public void i32(int v) { b.putInt(v); }
         public void i64(long v) { b.putLong(v); }
         public void u16(int v) { b.putShort((short) v); }
+        public void u8(int v) { b.put((byte) v); }
         public void bool(boolean v) { b.put((byte) (v ? 1 : 0)); }
         public void str(String s) { Wire.writeString(s, b); }
         public void bytes(byte[] d) { Wire.writeBytes(d, b); }
@@ -403,6 +433,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         Reader(ByteBuffer b) { this.b = b; }
         int i32() throws MalformedMessageException { return Wire.readInt(b, "i32 field"); }
         long i64() throws MalformedMessageException { return Wire.readLong(b, "i64 field"); }
+        int u8() throws MalformedMessageException { return Wire.readU8(b, "u8 field"); }
         boolean bool() throws MalformedMessageException {
             int v = Wire.readU8(b, "boolean field");
             if (v > 1) {

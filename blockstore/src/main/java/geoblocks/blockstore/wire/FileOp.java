@@ -37,8 +37,18 @@ public sealed interface FileOp {
     String ACK_ALL = "all";
     String ACK_LOCAL = "local";
 
-    /** Bytes {@code offset..} of block {@code block}; the last chunk of a block carries its CRC32C. */
-    record PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data) implements FileOp {}
+    /**
+     * Stored bytes {@code offset..} of block {@code block}; the last chunk of a block carries the
+     * stored bytes' CRC32C, the block's codec id ({@code BlockCodec}: 0 none, 1 gzip, 2 zstd) and
+     * the original bytes' CRC32C (equal to {@code blockCrc} when uncompressed).
+     */
+    record PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data, int codec, int rawCrc)
+            implements FileOp {
+        /** A chunk of an uncompressed block. */
+        public PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data) {
+            this(req, block, offset, blockCrc, last, data, 0, blockCrc);
+        }
+    }
 
     /** Download {@code name}: its newest version when {@code version} is empty, else that version's id. */
     record GetBegin(long req, String name, String version) implements FileOp {
@@ -293,4 +303,41 @@ public sealed interface FileOp {
             error = clip(error);
         }
     }
+
+    // ---- bench net: client -> node, node -> node (docs/benchmarks.md)
+    /**
+     * Client to node: measure the network from this node to region {@code to}, iperf3-style, in
+     * {@code mode} tcp (send {@code bytes} over {@code streams} windowed message streams on the
+     * node-to-node connection), udp (offer {@code rateBps} per stream of {@code payload}-byte
+     * datagrams for {@code durationMs}) or ledbat ({@code bytes} over {@code streams} LEDBAT
+     * streams). Answered by {@link NetBenchResult} or {@link Failed}.
+     */
+    record NetBenchReq(long req, String to, String mode, int streams, long bytes, long rateBps, int durationMs,
+            int payload) implements FileOp {}
+
+    /** Node to peer: a bench test {@code test} in {@code mode} starts; the peer counts it and answers {@link Done}. */
+    record NetBenchOpen(long req, long test, String mode) implements FileOp {}
+
+    /** Node to peer, over TCP or UDP: bench bytes of stream {@code stream}, sent at the sender's {@code sentNanos}. */
+    record NetBenchData(long req, long test, int stream, long seq, long sentNanos, byte[] data) implements FileOp {}
+
+    /** Peer to node: {@code bytes} of the TCP bench stream {@code stream} have arrived (cumulative). */
+    record NetBenchAck(long req, long test, int stream, long bytes) implements FileOp {}
+
+    /** Node to peer: the test ended; answered by {@link NetBenchReport}. */
+    record NetBenchEnd(long req, long test) implements FileOp {}
+
+    /**
+     * Peer to node: what arrived of a test: datagrams/messages, bytes, RFC 3550 interarrival
+     * jitter (nanoseconds) and the span from the first to the last arrival.
+     */
+    record NetBenchReport(long req, long packets, long bytes, long jitterNanos, long spanNanos) implements FileOp {}
+
+    /**
+     * Node to client: one test's figures: what was sent (bytes, packets) and received, over
+     * {@code nanos} (tcp and ledbat: from the start to the last byte acknowledged; udp: the
+     * sending time), and the receiver's jitter.
+     */
+    record NetBenchResult(long req, String mode, int streams, long offeredBps, long sentBytes, long sentPackets,
+            long receivedBytes, long receivedPackets, long nanos, long jitterNanos) implements FileOp {}
 }

@@ -308,4 +308,46 @@ class ManifestCodecTest {
         assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(new byte[0])));
         assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(new byte[] {0x47, 0x42, 0x4D, 0x46, 1})));
     }
+
+    private static Manifest compressed() {
+        List<Manifest.BlockRef> blocks = List.of(
+                new Manifest.BlockRef(600, 0x11, List.of("seoul"), BlockCodec.ZSTD, 1000, 0x22),
+                new Manifest.BlockRef(1000, 0x33, List.of("seoul", "dublin")),
+                new Manifest.BlockRef(10, 0x44, List.of("dublin"), BlockCodec.GZIP, 123, 0x55));
+        return new Manifest("c.bin", "fc", 2123, 1000, "local", "seoul", 5L, blocks);
+    }
+
+    @Test
+    void roundTrip_compressedBlocks_keepCodecAndOriginalLengthAndChecksum() throws IOException {
+        Manifest m = compressed();
+        assertEquals(m, roundTrip(m));
+        assertEquals(3, ManifestCodec.encode(m)[4], "format 3 when a block is compressed");
+        assertEquals(1610, m.storedSize());
+        assertEquals(m, ManifestCodec.decodeAny(ManifestCodec.encodeHistory(ManifestHistory.of(m))).versions().get(0));
+    }
+
+    @Test
+    void encode_noCompressedBlock_staysFormat2ForOlderReaders() {
+        assertEquals(2, ManifestCodec.encode(SAMPLE)[4]);
+        assertEquals(SAMPLE.size(), SAMPLE.storedSize());
+    }
+
+    @Test
+    void decode_compressedManifest_everyFlipOrTruncationOrUnknownCodec_throwsIOException() {
+        byte[] enc = ManifestCodec.encode(compressed());
+        for (int i = 0; i < enc.length; i++) {
+            byte[] bad = enc.clone();
+            bad[i] ^= 1;
+            assertThrows(IOException.class, () -> ManifestCodec.decode(bad), "flip at " + i);
+            byte[] cut = Arrays.copyOf(enc, i);
+            assertThrows(IOException.class, () -> ManifestCodec.decode(cut), "cut at " + i);
+        }
+        byte[] body = bodyOf(enc);
+        // the first block's codec byte sits right after its one replica string ("seoul")
+        int codecAt = blockCountOffset(compressed()) + 4 + 4 + 4 + 1 + 2 + 5;
+        assertEquals(BlockCodec.ZSTD.id(), body[codecAt]);
+        body[codecAt] = 9;
+        IOException e = assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(body)));
+        assertTrue(e.getMessage().contains("codec"), e.getMessage());
+    }
 }

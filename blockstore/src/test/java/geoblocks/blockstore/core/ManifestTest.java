@@ -144,4 +144,29 @@ class ManifestTest {
         assertEquals(2, Manifest.blockCount(11, 10));
         assertEquals(4097, Manifest.blockCount((4096L << 20) + 1, 1 << 20));
     }
+
+    @Test
+    void blockRef_compressed_mustNotBeLongerThanTheOriginal_andUncompressedHasOneChecksum() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new Manifest.BlockRef(101, 1, List.of("seoul"), BlockCodec.GZIP, 100, 2));
+        assertThrows(IllegalArgumentException.class,
+                () -> new Manifest.BlockRef(100, 1, List.of("seoul"), BlockCodec.NONE, 100, 2));
+        Manifest.BlockRef ok = new Manifest.BlockRef(60, 1, List.of("seoul"), BlockCodec.ZSTD, 100, 2);
+        assertEquals(List.of("dublin"), ok.withReplicas(List.of("dublin")).replicas());
+        assertEquals(BlockCodec.ZSTD, ok.withReplicas(List.of("dublin")).codec());
+    }
+
+    @Test
+    void manifest_compressedBlocks_originalLengthsAddUpToTheSize() {
+        Manifest.BlockRef full = new Manifest.BlockRef(60, 1, List.of("seoul"), BlockCodec.ZSTD, 100, 2);
+        Manifest.BlockRef last = new Manifest.BlockRef(5, 3, List.of("seoul"), BlockCodec.GZIP, 50, 4);
+        Manifest m = new Manifest("c", "f", 150, 100, "local", "seoul", 1L, List.of(full, last));
+        assertEquals(65, m.storedSize());
+        assertThrows(IllegalArgumentException.class,
+                () -> new Manifest("c", "f", 65, 100, "local", "seoul", 1L, List.of(full, last)));
+        Manifest moved = m.withLocations(List.of(full.withReplicas(List.of("dublin")), last));
+        assertEquals(BlockCodec.ZSTD, moved.blocks().get(0).codec());
+        assertThrows(IllegalArgumentException.class, () -> m.withLocations(List.of(
+                new Manifest.BlockRef(60, 1, List.of("dublin"), BlockCodec.GZIP, 100, 2), last)));
+    }
 }

@@ -154,4 +154,44 @@ class UploadAssemblyTest {
         a.expectCopies(0, 1);
         assertThrows(IllegalStateException.class, () -> a.expectCopies(0, 1));
     }
+
+    @Test
+    void add_compressedBlock_endsAtItsLastPieceAndReturnsTheUnusedMemory() {
+        byte[] raw = new byte[1000];
+        Arrays.fill(raw, (byte) 'x');
+        Compression.Encoded e = Compression.ZSTD.encode(raw, raw.length);
+        assertEquals(BlockCodec.ZSTD, e.codec());
+        int storedCrc = Checksums.crc32c(e.stored());
+        UploadAssembly a = new UploadAssembly(1500, 1000, 1 << 20, budget);
+        long before = budget.used();
+        UploadAssembly.Block b = a.add(0, 0, e.stored(), true, storedCrc, BlockCodec.ZSTD.id(), e.rawCrc());
+        assertNotNull(b);
+        assertArrayEquals(e.stored(), b.data());
+        assertEquals(BlockCodec.ZSTD, b.codec());
+        assertEquals(1000, b.rawLength());
+        assertEquals(Checksums.crc32c(raw), b.rawCrc());
+        assertEquals(e.stored().length, a.reservedBytes());
+        assertEquals(before + e.stored().length, budget.used());
+        Manifest.BlockRef ref = b.ref(java.util.List.of("seoul"));
+        assertEquals(e.stored().length, ref.length());
+        assertEquals(1000, ref.rawLength());
+        // the next block starts at offset 0 of block 1
+        assertNull(a.add(1, 0, new byte[100], false, 0));
+    }
+
+    @Test
+    void add_uncompressedBlockEndingEarlyOrUnknownCodecOrTwoChecksums_isRefused() {
+        UploadAssembly a = new UploadAssembly(1000, 1000, 1 << 20, budget);
+        byte[] part = bytes(5, 400);
+        IllegalArgumentException early = assertThrows(IllegalArgumentException.class,
+                () -> a.add(0, 0, part, true, Checksums.crc32c(part)));
+        assertTrue(early.getMessage().contains("ends after 400"), early.getMessage());
+        UploadAssembly b = new UploadAssembly(1000, 1000, 1 << 20, budget);
+        IllegalArgumentException codec = assertThrows(IllegalArgumentException.class,
+                () -> b.add(0, 0, part, true, Checksums.crc32c(part), 7, 0));
+        assertTrue(codec.getMessage().contains("codec id 7"), codec.getMessage());
+        UploadAssembly c = new UploadAssembly(400, 1000, 1 << 20, budget);
+        assertThrows(IllegalArgumentException.class,
+                () -> c.add(0, 0, part, true, Checksums.crc32c(part), BlockCodec.NONE.id(), 42));
+    }
 }

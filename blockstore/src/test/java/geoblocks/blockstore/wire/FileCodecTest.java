@@ -55,6 +55,7 @@ class FileCodecTest {
                 new StatPending(6, true, List.of(new PendingCopy(0, "seoul"), new PendingCopy(Integer.MAX_VALUE, unicode))),
                 new PutData(2, 3, 65536, 0xCAFEBABE, true, bytes(1, 1000)),
                 new PutData(-2, 0, 0, 0, false, new byte[0]),
+                new PutData(4, 1, 0, 0x1234, true, bytes(3, 100), 2, 0x5678),
                 new PutData(Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE, -1, true, bytes(2, FileCodec.MAX_DATA)),
                 new GetBegin(3, unicode),
                 new GetBegin(3, "a", "018bcfe568000003@seoul"),
@@ -115,6 +116,15 @@ class FileCodecTest {
                 new BackgroundStored(24, "b-f00d-3", true, ""),
                 new BackgroundStored(24, "b-f00d-3", false, "checksum 00000001 != manifest 00000002 " + unicode),
                 new PoliciesReq(25),
+                new NetBenchReq(50, "dublin", "udp", 4, 0, 1_000_000_000L, 2000, 1200),
+                new NetBenchReq(50, unicode, "", Integer.MIN_VALUE, Long.MAX_VALUE, -1, -1, -1),
+                new NetBenchOpen(51, 7, "tcp"),
+                new NetBenchData(0, 7, 3, Long.MAX_VALUE, -5, bytes(8, 1200)),
+                new NetBenchData(0, -1, 0, 0, 0, new byte[0]),
+                new NetBenchAck(0, 7, 3, 1L << 40),
+                new NetBenchEnd(52, 7),
+                new NetBenchReport(52, 100, 120_000, 3_000, 2_000_000_000L),
+                new NetBenchResult(50, "ledbat", 4, 0, 1 << 26, 64, 1 << 26, 64, 1_356_124_267L, 0),
                 new PoliciesReply(26, "seoul", List.of()),
                 new PoliciesReply(26, unicode, List.of(new PolicyInfo("local", "seed", 1, "this node"),
                         new PolicyInfo("eu-near", "declarative", Integer.MAX_VALUE, maxString.substring(0, FileOp.MAX_TEXT_BYTES)),
@@ -126,7 +136,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(37, covered.size());
+        assertEquals(44, covered.size());
     }
 
     @Test
@@ -163,7 +173,8 @@ class FileCodecTest {
             BlockData.class, LookupManifest.class, DeleteFile.class, BackgroundFetch.class, BackgroundOffer.class,
             BackgroundStored.class, StatPending.class, PoliciesReq.class, PoliciesReply.class, MoveReq.class,
             MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class, Committed.class,
-            CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class};
+            CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class, NetBenchReq.class, NetBenchOpen.class,
+            NetBenchData.class, NetBenchAck.class, NetBenchEnd.class, NetBenchReport.class, NetBenchResult.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -203,7 +214,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 38, 100, 255}) {
+        for (int tag : new int[] {0, 45, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());
