@@ -47,7 +47,7 @@ final class ClientOps {
     static final class Put implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
         @Parameters(paramLabel = "FILE") Path file;
-        @Option(names = "--policy", defaultValue = "local", description = "A placement policy of the node: random, tworandom, local, localclosest, localfarthest, balanced, or one from its config (client policies lists them; default: ${DEFAULT-VALUE}).")
+        @Option(names = "--policy", defaultValue = "local", description = "A placement policy of the node: random, tworandom, local, localclosest, localfarthest, localclosest3, balanced, or one from its config (client policies lists them; default: ${DEFAULT-VALUE}).")
         String policy;
         @Option(names = "--block-size", defaultValue = "1MiB", paramLabel = "SIZE", description = "Block size, e.g. 64KiB, 1MiB (default: ${DEFAULT-VALUE}).")
         String blockSize;
