@@ -76,7 +76,8 @@ public final class FileCodec implements WireCodec<FileMsg> {
         ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class,
         BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class, StatPending.class, PoliciesReq.class,
         PoliciesReply.class, MoveReq.class, MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class,
-        Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class};
+        Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class, GetRead.class,
+        FetchPaced.class, FetchMore.class, FetchCancel.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -206,6 +207,14 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 o.str(n.name()); o.i64(n.digest());
             }
             o.bool(p.more());
+        } else if (op instanceof GetRead p) {
+            o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank());
+        } else if (op instanceof FetchPaced p) {
+            o.str(p.blockId());
+        } else if (op instanceof FetchMore p) {
+            o.i64(p.received());
+        } else if (op instanceof FetchCancel) {
+            // no fields
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -327,6 +336,10 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 }
                 return new SyncNames(req, buckets, names, r.bool());
             }
+            case 38: return new GetRead(req, r.str(), r.str(), r.str(), r.str());
+            case 39: return new FetchPaced(req, r.str());
+            case 40: return new FetchMore(req, r.i64());
+            case 41: return new FetchCancel(req);
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }

@@ -69,6 +69,11 @@ class FileCodecTest {
                 new SyncDigest(31, IntStream.range(0, 256).mapToObj(i -> (long) i * 0x9E3779B97F4A7C15L).toList()),
                 new SyncNames(32, List.of(), List.of(), false),
                 new SyncNames(32, List.of(0, 7, 255), List.of(new NameDigest("a", -1), new NameDigest(unicode, 0)), true),
+                new GetRead(33, "f", "", "hedged", "load"),
+                new GetRead(33, maxString, unicode, "", ""),
+                new FetchPaced(34, "f1d2"),
+                new FetchMore(35, Long.MAX_VALUE),
+                new FetchCancel(36),
                 new GetAck(4, Long.MAX_VALUE),
                 new ListReq(5, "after", 100),
                 new ListReq(5, "", 0),
@@ -160,7 +165,8 @@ class FileCodecTest {
             BlockData.class, LookupManifest.class, DeleteFile.class, BackgroundFetch.class, BackgroundOffer.class,
             BackgroundStored.class, StatPending.class, PoliciesReq.class, PoliciesReply.class, MoveReq.class,
             MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class, Committed.class,
-            CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class};
+            CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class, GetRead.class, FetchPaced.class,
+            FetchMore.class, FetchCancel.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
