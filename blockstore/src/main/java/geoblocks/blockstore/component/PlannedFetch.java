@@ -37,6 +37,8 @@ final class PlannedFetch {
     private final Map<String, Long> reqs = new HashMap<>();
     private final Map<String, Long> started = new HashMap<>();
     private final List<String> errors = new ArrayList<>();
+    /** Peers told to stop: their chunks still in flight are taken and dropped until their request times out. */
+    private final java.util.Set<String> cancelled = new java.util.HashSet<>();
     private boolean over;
 
     private PlannedFetch(Node node, BlockId id, Manifest.BlockRef ref, ReadOptions options, Consumer<byte[]> ok,
@@ -94,6 +96,9 @@ final class PlannedFetch {
         NetAddress peer = node.addressOf(region);
         Assembly[] parts = new Assembly[1];
         long req = node.expect(peer, Pending.Waiter.of(op -> {
+            if (cancelled.contains(region)) {
+                return false; // late chunks of a cancelled fetch: expected, not refused
+            }
             if (op instanceof BlockData b) {
                 if (parts[0] == null) {
                     node.serviceLatency().firstByte(region, node.now() - started.get(region), node.now());
@@ -131,7 +136,7 @@ final class PlannedFetch {
         for (String loser : plan.onSucceeded(region)) {
             Long req = reqs.get(loser);
             if (req != null) {
-                node.cancel(req);
+                cancelled.add(loser);
                 node.send(node.addressOf(loser), new FetchCancel(req));
             }
         }

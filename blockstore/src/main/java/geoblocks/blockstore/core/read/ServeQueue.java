@@ -53,9 +53,13 @@ public final class ServeQueue<K> {
         this.maxInFlight = maxInFlight;
     }
 
-    /** Window of 8 chunks per fetch, 64 chunks over all fetches. */
+    /**
+     * A window of 2 MiB per fetch (at least 2 chunks), so a block of up to 2 MiB goes out at once as
+     * with an unpaced fetch, and 16 MiB over all fetches (at least 4 windows).
+     */
     public static <K> ServeQueue<K> forChunk(int chunkBytes) {
-        return new ServeQueue<>(chunkBytes, 8L * chunkBytes, 64L * chunkBytes);
+        long window = Math.max(2L * chunkBytes, 2L << 20);
+        return new ServeQueue<>(chunkBytes, window, Math.max(4 * window, 16L << 20));
     }
 
     /**
