@@ -8,6 +8,7 @@ import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.read.ReadOptions;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import geoblocks.blockstore.wire.FileOp.VersionEntry;
@@ -106,8 +107,17 @@ public final class GeoClient implements AutoCloseable {
     /** Downloads version {@code version} of {@code name} (empty: the newest) to {@code out}. */
     public Manifest get(String region, String name, Path out, String version, Consumer<ClientPort.Progress> progress)
             throws IOException {
+        return get(region, name, out, version, null, progress);
+    }
+
+    /**
+     * As {@link #get(String, String, Path, String, Consumer)}, the node reading the blocks with
+     * {@code read}'s strategy and replica rank (null: nearest replica first).
+     */
+    public Manifest get(String region, String name, Path out, String version, ReadOptions read,
+            Consumer<ClientPort.Progress> progress) throws IOException {
         long op = ops.incrementAndGet();
-        return (Manifest) call(region, op, new ClientPort.Get(op, name, out, null, version), progress);
+        return (Manifest) call(region, op, new ClientPort.Get(op, name, out, null, version, read), progress);
     }
 
     /** Uploads the bytes of {@code source} (generated or held by the caller) as {@code name}. */

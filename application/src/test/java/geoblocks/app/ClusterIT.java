@@ -241,7 +241,7 @@ class ClusterIT {
         IOException unknown = assertThrows(IOException.class,
                 () -> client.put("seoul", in, "e2e-unknown", "nearest-eu", 1 << 20, null));
         assertTrue(unknown.getMessage().contains("unknown policy 'nearest-eu'; choose one of random, tworandom, local,"
-                + " localclosest, localfarthest, balanced, eu-near"), unknown.getMessage());
+                + " localclosest, localfarthest, localclosest3, balanced, eu-near"), unknown.getMessage());
     }
 
     /** Runs node.jar with {@code args} and returns its standard output; fails on a non-zero exit. */

@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.read.ReadOptions;
 import geoblocks.blockstore.wire.FileOp.Background;
 import geoblocks.blockstore.wire.FileOp.LedbatPeer;
 import geoblocks.blockstore.core.Version;
@@ -48,7 +49,7 @@ final class ClientOps {
     static final class Put implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
         @Parameters(paramLabel = "FILE") Path file;
-        @Option(names = "--policy", defaultValue = "local", description = "A placement policy of the node: random, tworandom, local, localclosest, localfarthest, balanced, or one from its config (client policies lists them; default: ${DEFAULT-VALUE}).")
+        @Option(names = "--policy", defaultValue = "local", description = "A placement policy of the node: random, tworandom, local, localclosest, localfarthest, localclosest3, balanced, or one from its config (client policies lists them; default: ${DEFAULT-VALUE}).")
         String policy;
         @Option(names = "--block-size", defaultValue = "1MiB", paramLabel = "SIZE", description = "Block size, e.g. 64KiB, 1MiB (default: ${DEFAULT-VALUE}).")
         String blockSize;
@@ -102,9 +103,14 @@ final class ClientOps {
         @Parameters(index = "1", paramLabel = "OUT") Path out;
         @Option(names = "--version", paramLabel = "ID", description = "Read this version (an id from `versions`) instead of the newest.")
         String version;
+        @Option(names = "--read", paramLabel = "STRATEGY", description = "How the node reads each block from its replicas: first (the first replica; the next only after a failure), parallel (every replica, the first complete block wins, the others are cancelled) or hedged (a second replica after the first one's observed p95). Default: the nearest replica first, as before.")
+        String read;
+        @Option(names = "--rank", paramLabel = "RANK", description = "Order of the replicas for --read: rtt (this node, then by RTT; default) or load (by measured service latency).")
+        String rank;
 
         @Override
         public Integer call() throws Exception {
+            ReadOptions options = read == null && rank == null ? null : ReadOptions.parse(read, rank);
             Path dir = out.toAbsolutePath().getParent();
             if (dir == null || !Files.isDirectory(dir)) {
                 throw new IllegalArgumentException("directory of " + out + " does not exist");
@@ -114,7 +120,7 @@ final class ClientOps {
             }
             try (GeoClient c = parent.open()) {
                 long t0 = System.nanoTime();
-                Manifest m = c.get(parent.at, name, out, version == null ? "" : version, progress("get " + name));
+                Manifest m = c.get(parent.at, name, out, version == null ? "" : version, options, progress("get " + name));
                 double ms = (System.nanoTime() - t0) / 1e6;
                 System.out.printf("downloaded %s (version %s) to %s (%d bytes, %d blocks verified) at %s in %.0f ms%n",
                         name, m.version(), out, m.size(), m.blocks().size(), parent.at, ms);

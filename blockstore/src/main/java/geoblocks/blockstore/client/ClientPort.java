@@ -1,6 +1,7 @@
 package geoblocks.blockstore.client;
 
 import geoblocks.blockstore.core.Compression;
+import geoblocks.blockstore.core.read.ReadOptions;
 import java.nio.file.Path;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.PortType;
@@ -69,15 +70,21 @@ public final class ClientPort extends PortType {
     /**
      * Download {@code name} (its newest version, or {@code version} when not empty) into {@code out}
      * (written to a temp file, renamed when verified) or, when {@code sink} is set, into the sink as
-     * it streams; value: the Manifest.
+     * it streams; value: the Manifest. With {@code read} set, the node fetches the blocks with that
+     * read strategy and replica rank ({@code GetRead}); null: nearest replica first ({@code GetBegin}).
      */
-    public record Get(long op, String name, Path out, ByteSink sink, String version) implements KompicsEvent {
+    public record Get(long op, String name, Path out, ByteSink sink, String version, ReadOptions read)
+            implements KompicsEvent {
         public Get(long op, String name, Path out) {
             this(op, name, out, null, "");
         }
 
         public Get(long op, String name, Path out, ByteSink sink) {
             this(op, name, out, sink, "");
+        }
+
+        public Get(long op, String name, Path out, ByteSink sink, String version) {
+            this(op, name, out, sink, version, null);
         }
     }
 

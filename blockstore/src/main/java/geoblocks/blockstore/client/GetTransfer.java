@@ -9,6 +9,7 @@ import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.GetAck;
 import geoblocks.blockstore.wire.FileOp.GetBegin;
+import geoblocks.blockstore.wire.FileOp.GetRead;
 import geoblocks.blockstore.wire.FileOp.GetData;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import java.io.IOException;
@@ -65,7 +66,12 @@ final class GetTransfer implements Transfer {
         if (get.sink() != null) {
             get.sink().begin();
         }
-        client.send(new GetBegin(get.op(), get.name(), get.version() == null ? "" : get.version()));
+        String version = get.version() == null ? "" : get.version();
+        if (get.read() == null) {
+            client.send(new GetBegin(get.op(), get.name(), version));
+        } else {
+            client.send(new GetRead(get.op(), get.name(), version, get.read().strategy().id(), get.read().rank()));
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.DownloadWindow;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.core.read.ReadOptions;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.BlockData;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -13,6 +14,7 @@ import geoblocks.blockstore.wire.FileOp.FetchBlock;
 import geoblocks.blockstore.wire.FileOp.GetAck;
 import geoblocks.blockstore.wire.FileOp.GetBegin;
 import geoblocks.blockstore.wire.FileOp.GetData;
+import geoblocks.blockstore.wire.FileOp.GetRead;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.net.NetAddress;
 import java.util.ArrayList;
@@ -26,7 +28,8 @@ import java.util.function.Consumer;
  * Downloads served by this node: finds the manifest (locally or from a peer), sends it to the
  * client, then fetches blocks in parallel, each from the up replica with the lowest RTT (this node
  * first), falling back to the next replica on error, timeout or checksum mismatch, and streams them
- * to the client in order within a window the client acknowledges. A block whose every replica
+ * to the client in order within a window the client acknowledges. A download begun with
+ * {@link GetRead} fetches each block by its read strategy and replica rank instead ({@link PlannedFetch}). A block whose every replica
  * failed is tried once more at the homes this node's copy of the same version names now, if it
  * moved meanwhile ({@code client move} deletes old copies only after the moved manifest, the same
  * version at a higher location epoch, is published).
@@ -42,6 +45,23 @@ final class Downloads {
     }
 
     void onBegin(NetAddress client, GetBegin g) {
+        begin(client, g, null);
+    }
+
+    /** A download with a read strategy and replica rank: its blocks are fetched by {@link PlannedFetch}. */
+    void onRead(NetAddress client, GetRead g) {
+        ReadOptions options;
+        try {
+            options = ReadOptions.parse(g.read(), g.rank());
+        } catch (IllegalArgumentException e) {
+            node.send(client, new Failed(g.req(), e.getMessage()));
+            return;
+        }
+        begin(client, new GetBegin(g.req(), g.name(), g.version()), options);
+    }
+
+    /** {@code options} null: blocks fetched nearest first, as before read strategies ({@link #fetch}). */
+    private void begin(NetAddress client, GetBegin g, ReadOptions options) {
         Key key = new Key(client, g.req());
         if (active.containsKey(key)) {
             node.send(client, new Failed(g.req(), "request " + g.req() + " is already active"));
@@ -61,7 +81,7 @@ final class Downloads {
                 return;
             }
             sendManifest(node, client, g.req(), found.get());
-            Download d = new Download(key, found.get());
+            Download d = new Download(key, found.get(), options);
             active.put(key, d);
             d.pump();
         });
@@ -184,12 +204,14 @@ final class Downloads {
         final Key key;
         final Manifest m;
         final DownloadWindow window;
+        final ReadOptions options;
         long lastActivity = node.now();
         boolean failed;
 
-        Download(Key key, Manifest m) {
+        Download(Key key, Manifest m, ReadOptions options) {
             this.key = key;
             this.m = m;
+            this.options = options;
             this.window = new DownloadWindow(m.blocks().stream().map(Manifest.BlockRef::length).toList(),
                     m.blockSize(), node.settings().getWindowBytes(), node.settings().fetchParallelism(), node.budget());
         }
@@ -222,12 +244,12 @@ final class Downloads {
                         pump();
                     }
                 };
-                fetch(node, m, block, ok, why -> {
+                fetch(m, block, ok, why -> {
                     // the same version as this node keeps it now: a move or re-replication raised its epoch
                     Manifest now = node.manifests().history(m.name()).flatMap(h -> h.find(m.version())).orElse(null);
                     if (now != null && now.fileId().equals(m.fileId())
                             && !now.blocks().get(block).replicas().equals(m.blocks().get(block).replicas())) {
-                        fetch(node, now, block, ok, this::fail); // the file moved while being read: its new homes
+                        fetch(now, block, ok, this::fail); // the file moved while being read: its new homes
                     } else {
                         fail(why);
                     }
@@ -235,6 +257,14 @@ final class Downloads {
             }
             if (!failed && index == DownloadWindow.STARVED) {
                 fail(node.budget().busy(window.nextFetchLength()));
+            }
+        }
+
+        void fetch(Manifest of, int block, Consumer<byte[]> ok, Consumer<String> failed) {
+            if (options == null) {
+                Downloads.fetch(node, of, block, ok, failed);
+            } else {
+                PlannedFetch.fetch(node, of, block, options, ok, failed);
             }
         }
 

@@ -83,6 +83,7 @@ public final class FileService extends ComponentDefinition {
     private final Uploads uploads;
     private final Downloads downloads;
     private final ReplicaServer replicas;
+    private final PacedFetches paced;
     private final Scrubber scrubber;
     private final AntiEntropy antiEntropy;
     private final Rereplicator rereplicator;
@@ -100,7 +101,9 @@ public final class FileService extends ComponentDefinition {
         NodeSettings settings = init.settings;
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
                 this::toNetwork, e -> trigger(e, store), e -> trigger(e, placementPort), init.policies);
+        node.timer(e -> trigger(e, timer));
         this.replicas = new ReplicaServer(node);
+        this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
@@ -125,6 +128,7 @@ public final class FileService extends ComponentDefinition {
             trigger(spt, timer);
         });
         handle(timer, Tick.class, t -> tick());
+        handle(timer, NodeContext.Wakeup.class, node::wake);
         handle(rttPort, RttUpdate.class, u -> onRtt(u.table()));
         handle(control, ConnectionStatus.Dropped.class, d -> {
             if (d.last && d.peer != null) {
@@ -179,6 +183,7 @@ public final class FileService extends ComponentDefinition {
         uploads.expire(now, idle);
         downloads.expire(now, idle);
         replicas.expire(now, idle);
+        paced.expire(now, idle);
         scrubber.tick(now, now - lastTick);
         rereplicator.tick(now);
         replicator.tick();
@@ -264,6 +269,8 @@ public final class FileService extends ComponentDefinition {
             uploads.onData(from, p);
         } else if (op instanceof GetBegin p) {
             downloads.onBegin(from, p);
+        } else if (op instanceof GetRead p) {
+            downloads.onRead(from, p);
         } else if (op instanceof GetAck p) {
             downloads.onAck(from, p);
         } else if (op instanceof ListReq p) {
@@ -294,6 +301,12 @@ public final class FileService extends ComponentDefinition {
                 replicas.onReplicaData(from, p);
             } else if (op instanceof FetchBlock p) {
                 replicas.onFetch(from, p);
+            } else if (op instanceof FetchPaced p) {
+                paced.onFetch(from, p);
+            } else if (op instanceof FetchMore p) {
+                paced.onMore(from, p);
+            } else if (op instanceof FetchCancel p) {
+                paced.onCancel(from, p);
             } else if (op instanceof LookupManifest p) {
                 replicas.onLookup(from, p);
             } else if (op instanceof DeleteFile p) {
@@ -326,6 +339,7 @@ public final class FileService extends ComponentDefinition {
 
     private static boolean isNodeRequest(FileOp op) {
         return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
+                || op instanceof FetchPaced || op instanceof FetchMore || op instanceof FetchCancel
                 || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer
                 || op instanceof MoveCopy || op instanceof DropBlocks
                 || op instanceof CreateClaim || op instanceof SyncDigest

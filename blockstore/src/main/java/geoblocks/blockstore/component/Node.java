@@ -86,4 +86,10 @@ interface Node {
 
     /** Names and rules of the placement policies this node knows. */
     PolicyCatalog policies();
+
+    /** Runs {@code task} on the file service's thread about {@code delayNanos} from now (at least 1 ms). */
+    void schedule(long delayNanos, Runnable task);
+
+    /** This node's measured block-fetch latencies per replica region (load-aware ranking, hedge delays). */
+    geoblocks.blockstore.core.read.ServiceLatency serviceLatency();
 }

@@ -11,6 +11,7 @@ import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.placement.PlacementRequest;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
+import geoblocks.blockstore.core.read.ServiceLatency;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.port.BlockStorePort.ReadBlock;
@@ -31,6 +32,8 @@ import java.util.Set;
 import java.util.function.Consumer;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.network.Transport;
+import se.sics.kompics.timer.ScheduleTimeout;
+import se.sics.kompics.timer.Timeout;
 
 /**
  * The {@link Node} the file service's parts share: who and where this node is, its latest RTT
@@ -59,6 +62,11 @@ final class NodeContext implements Node {
     private final Pending pending = new Pending();
     private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
     private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
+    private final Map<Long, Runnable> wakeups = new HashMap<>();
+    private final ServiceLatency serviceLatency = ServiceLatency.defaults();
+    private Consumer<KompicsEvent> timer = e -> {
+        throw new IllegalStateException("no timer connected");
+    };
     private final long startNanos = System.nanoTime();
     private RttTable rtt;
     private long reqSeq;
@@ -86,6 +94,29 @@ final class NodeContext implements Node {
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
         this.versions = new Versions(manifests, region, this::wallMillis, settings.versionRetentionMs(),
                 TombstoneCollector.of(regions, settings), ids -> blockStore.accept(new DeleteBlocks(ids)));
+    }
+
+    /** Where {@link #schedule} sends its timeouts (the file service's timer port). */
+    void timer(Consumer<KompicsEvent> timer) {
+        this.timer = timer;
+    }
+
+    /** A timeout of {@link #schedule} fired: runs its task. */
+    void wake(Wakeup w) {
+        Runnable task = wakeups.remove(w.id);
+        if (task != null) {
+            task.run();
+        }
+    }
+
+    /** The timeout {@link #schedule} sets. */
+    static final class Wakeup extends Timeout {
+        final long id;
+
+        Wakeup(ScheduleTimeout st, long id) {
+            super(st);
+            this.id = id;
+        }
     }
 
     /** The outstanding requests to peers, for the component's timer and failure handlers. */
@@ -286,5 +317,19 @@ final class NodeContext implements Node {
     @Override
     public PolicyCatalog policies() {
         return policies;
+    }
+
+    @Override
+    public void schedule(long delayNanos, Runnable task) {
+        long id = newReq();
+        wakeups.put(id, task);
+        ScheduleTimeout st = new ScheduleTimeout(Math.max(1, (delayNanos + 999_999) / 1_000_000));
+        st.setTimeoutEvent(new Wakeup(st, id));
+        timer.accept(st);
+    }
+
+    @Override
+    public ServiceLatency serviceLatency() {
+        return serviceLatency;
     }
 }

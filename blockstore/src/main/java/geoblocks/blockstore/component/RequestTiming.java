@@ -9,6 +9,7 @@ import geoblocks.blockstore.wire.FileOp.Committed;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.GetBegin;
+import geoblocks.blockstore.wire.FileOp.GetRead;
 import geoblocks.blockstore.wire.FileOp.GetData;
 import geoblocks.blockstore.wire.FileOp.ListPart;
 import geoblocks.blockstore.wire.FileOp.ListReq;
@@ -132,7 +133,7 @@ final class RequestTiming {
     static String kindOf(FileOp op) {
         if (op instanceof PutBegin) {
             return "put";
-        } else if (op instanceof GetBegin) {
+        } else if (op instanceof GetBegin || op instanceof GetRead) {
             return "get";
         } else if (op instanceof StatReq) {
             return "stat";
@@ -152,6 +153,8 @@ final class RequestTiming {
         if (op instanceof PutBegin p) {
             return p.name();
         } else if (op instanceof GetBegin g) {
+            return g.name();
+        } else if (op instanceof GetRead g) {
             return g.name();
         } else if (op instanceof StatReq s) {
             return s.name();

@@ -43,6 +43,11 @@ public final class Assembly {
         return filled == total;
     }
 
+    /** Bytes added so far. */
+    public int received() {
+        return filled;
+    }
+
     public byte[] bytes() {
         if (buf == null) {
             buf = new byte[total];

@@ -78,7 +78,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         PoliciesReply.class, MoveReq.class, MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class,
         Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class,
         NetBenchReq.class, NetBenchOpen.class, NetBenchData.class, NetBenchAck.class, NetBenchEnd.class,
-        NetBenchReport.class, NetBenchResult.class};
+        NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class, FetchMore.class, FetchCancel.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -225,6 +225,14 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof NetBenchResult p) {
             o.str(p.mode()); o.i32(p.streams()); o.i64(p.offeredBps()); o.i64(p.sentBytes()); o.i64(p.sentPackets());
             o.i64(p.receivedBytes()); o.i64(p.receivedPackets()); o.i64(p.nanos()); o.i64(p.jitterNanos());
+        } else if (op instanceof GetRead p) {
+            o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank());
+        } else if (op instanceof FetchPaced p) {
+            o.str(p.blockId());
+        } else if (op instanceof FetchMore p) {
+            o.i64(p.received());
+        } else if (op instanceof FetchCancel) {
+            // no fields
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -354,6 +362,10 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 43: return new NetBenchReport(req, r.i64(), r.i64(), r.i64(), r.i64());
             case 44: return new NetBenchResult(req, r.str(), r.i32(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64(),
                     r.i64(), r.i64());
+            case 45: return new GetRead(req, r.str(), r.str(), r.str(), r.str());
+            case 46: return new FetchPaced(req, r.str());
+            case 47: return new FetchMore(req, r.i64());
+            case 48: return new FetchCancel(req);
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }

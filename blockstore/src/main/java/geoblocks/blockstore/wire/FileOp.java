@@ -250,6 +250,26 @@ public sealed interface FileOp {
 
     record FetchBlock(long req, String blockId) implements FileOp {}
 
+    /**
+     * Download {@code name} as {@link GetBegin} does, reading blocks with strategy {@code read}
+     * (first, parallel, hedged) over replicas ranked by {@code rank} (rtt, load); see
+     * {@code core.read.ReadOptions}. Its fetches are cancellable ({@link FetchPaced}).
+     */
+    record GetRead(long req, String name, String version, String read, String rank) implements FileOp {}
+
+    /**
+     * A cancellable fetch of block {@code blockId}: the replica answers with {@link BlockData} chunks
+     * as {@link FetchBlock} does, but sends them through its serve queue (core.read.ServeQueue), within
+     * a window the fetching node moves with {@link FetchMore}; {@link FetchCancel} stops it.
+     */
+    record FetchPaced(long req, String blockId) implements FileOp {}
+
+    /** Flow control of a {@link FetchPaced}: the fetching node has received {@code received} bytes of the block. */
+    record FetchMore(long req, long received) implements FileOp {}
+
+    /** The fetching node no longer wants the block of {@link FetchPaced} {@code req}: send nothing more of it. */
+    record FetchCancel(long req) implements FileOp {}
+
     record BlockData(long req, int offset, int total, int crc, byte[] data) implements FileOp {}
 
     record LookupManifest(long req, String name) implements FileOp {}

@@ -327,6 +327,20 @@ class ManifestCodecTest {
     }
 
     @Test
+    void roundTrip_compressedBlocksAndMetadata_keepBoth() throws IOException {
+        Manifest c = compressed();
+        java.util.Map<String, String> meta = java.util.Map.of("etag", "0123456789abcdef0123456789abcdef-2");
+        Manifest m = new Manifest(c.name(), c.fileId(), c.size(), c.blockSize(), c.policy(), c.uploadedAt(),
+                c.createdMillis(), c.blocks(), c.version(), 0, false, meta);
+        Manifest back = roundTrip(m);
+        assertEquals(m, back);
+        assertEquals(meta, back.meta());
+        assertEquals(BlockCodec.ZSTD, back.blocks().get(0).codec());
+        assertEquals(1000, back.blocks().get(0).rawLength());
+        assertEquals(3, ManifestCodec.encode(m)[4]);
+    }
+
+    @Test
     void encode_noCompressedBlock_staysFormat2ForOlderReaders() {
         assertEquals(2, ManifestCodec.encode(SAMPLE)[4]);
         assertEquals(SAMPLE.size(), SAMPLE.storedSize());

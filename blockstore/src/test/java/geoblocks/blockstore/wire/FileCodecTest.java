@@ -73,6 +73,11 @@ class FileCodecTest {
                 new SyncDigest(31, IntStream.range(0, 256).mapToObj(i -> (long) i * 0x9E3779B97F4A7C15L).toList()),
                 new SyncNames(32, List.of(), List.of(), false),
                 new SyncNames(32, List.of(0, 7, 255), List.of(new NameDigest("a", -1), new NameDigest(unicode, 0)), true),
+                new GetRead(33, "f", "", "hedged", "load"),
+                new GetRead(33, maxString, unicode, "", ""),
+                new FetchPaced(34, "f1d2"),
+                new FetchMore(35, Long.MAX_VALUE),
+                new FetchCancel(36),
                 new GetAck(4, Long.MAX_VALUE),
                 new ListReq(5, "after", 100),
                 new ListReq(5, "", 0),
@@ -136,7 +141,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(44, covered.size());
+        assertEquals(48, covered.size());
     }
 
     @Test
@@ -174,7 +179,8 @@ class FileCodecTest {
             BackgroundStored.class, StatPending.class, PoliciesReq.class, PoliciesReply.class, MoveReq.class,
             MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class, Committed.class,
             CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class, NetBenchReq.class, NetBenchOpen.class,
-            NetBenchData.class, NetBenchAck.class, NetBenchEnd.class, NetBenchReport.class, NetBenchResult.class};
+            NetBenchData.class, NetBenchAck.class, NetBenchEnd.class, NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class,
+            FetchMore.class, FetchCancel.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -214,7 +220,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 45, 100, 255}) {
+        for (int tag : new int[] {0, 49, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());

@@ -5,6 +5,8 @@ import geoblocks.sim.harness.SimRunner;
 import geoblocks.sim.scenario.BackgroundVsForeground;
 import geoblocks.sim.ledbat.LedbatOptions;
 import geoblocks.sim.scenario.Consistency;
+import geoblocks.sim.scenario.FloodedServer;
+import geoblocks.sim.scenario.HedgedReads;
 import geoblocks.sim.scenario.LedbatFairness;
 import geoblocks.sim.scenario.LedbatMetrics;
 import geoblocks.sim.scenario.LedbatOnePeer;
@@ -27,11 +29,12 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement,",
-            "placement-capacity, background-vs-foreground, consistency. Writes CSV files and PNG plots to --out and",
+            "placement-capacity, background-vs-foreground, consistency, hedged-reads, flooded-server. Writes CSV files and",
+            "PNG plots to --out and",
             "prints a summary."})
 public final class SimulateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | ledbat-one-peer"
-            + " | placement | placement-capacity | background-vs-foreground | consistency")
+            + " | placement | placement-capacity | background-vs-foreground | consistency | hedged-reads | flooded-server")
     String name;
 
     @Option(names = "--seed", description = "random seed (default ${DEFAULT-VALUE})")
@@ -136,6 +139,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     BackgroundVsForegroundOptions bgfg = new BackgroundVsForegroundOptions();
 
+    @picocli.CommandLine.Mixin
+    ReadsOptions reads = new ReadsOptions();
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -164,12 +170,14 @@ public final class SimulateCommand implements Callable<Integer> {
             case "background-vs-foreground" -> BackgroundVsForeground.runCli(dir, bgfg.params(this), !noPlot, o,
                     plan -> run(plan, o));
             case "placement-capacity" -> PlacementCapacity.runCli(dir, capacityParams(), !noPlot, o);
+            case "hedged-reads" -> HedgedReads.runCli(dir, reads.hedged(seed), !noPlot, o);
+            case "flooded-server" -> FloodedServer.runCli(dir, reads.flooded(seed), !noPlot, o);
             case "consistency" -> {
                 return Consistency.runCli(dir, seed, seeds, o);
             }
             default -> throw new IllegalArgumentException("unknown scenario '" + name + "'; known: ledbat-vs-tcp,"
                     + " ledbat-fairness, ledbat-one-peer, placement, placement-capacity, background-vs-foreground,"
-                    + " consistency");
+                    + " consistency, hedged-reads, flooded-server");
         }
         return 0;
     }

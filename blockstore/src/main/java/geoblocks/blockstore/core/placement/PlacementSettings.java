@@ -173,14 +173,14 @@ public record PlacementSettings(Zones zones, Map<String, Double> egressCost, Lis
         return spec;
     }
 
-    /** True for the seed policies and balanced, whose names a declarative or custom policy cannot take. */
+    /** True for the seed policies, localclosest3 and balanced, whose names a declarative or custom policy cannot take. */
     public static boolean isBuiltIn(String name) {
         for (Policy s : Policy.values()) {
             if (s.id().equals(name)) {
                 return true;
             }
         }
-        return BalancedPolicy.NAME.equals(name);
+        return BalancedPolicy.NAME.equals(name) || NearestPolicy.nameFor(3).equals(name);
     }
 
     private static void unknownKeys(Set<String> keys, Set<String> known, String where) {

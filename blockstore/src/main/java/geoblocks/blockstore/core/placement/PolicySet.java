@@ -15,8 +15,8 @@ import java.util.Set;
 
 /**
  * Every placement policy a node knows, by name, in the order {@code client policies} lists them:
- * the five seeds, {@code balanced}, the declarative ones, then the custom ones (found with
- * {@link ServiceLoader}, then {@code geoblocks.placement.classes}). {@link #decide} asks the named
+ * the five seeds, {@code localclosest3}, {@code balanced}, the declarative ones, then the custom
+ * ones (found with {@link ServiceLoader}, then {@code geoblocks.placement.classes}). {@link #decide} asks the named
  * policy and checks its answer: exactly the copies it promised, distinct, every one a
  * {@link PlacementInput#candidates() candidate} (so no policy can place on a region that is down,
  * that holds the block already, or whose disk would fall below its reserve).
@@ -53,6 +53,7 @@ public final class PolicySet {
         for (Policy seed : Policy.values()) {
             add(byName, kinds, new SeedPolicy(seed), "seed", "seed policy");
         }
+        add(byName, kinds, new NearestPolicy(3), "built-in", "built-in " + NearestPolicy.nameFor(3));
         add(byName, kinds, new BalancedPolicy(s.balancedCopies(), s.balancedMaxSpread()), "built-in",
                 PlacementSettings.ROOT + ".balanced");
         for (DeclarativeSpec spec : s.policies()) {

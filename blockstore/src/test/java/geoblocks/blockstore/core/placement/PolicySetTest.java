@@ -36,7 +36,7 @@ class PolicySetTest {
     @Test
     void classesSetting_loadsAPolicyByName_andItsAnswerIsChecked() {
         PolicySet set = build("geoblocks.placement.classes = [geoblocks.example.PinnedToDublin, geoblocks.example.QuietestPeer]");
-        assertEquals("random, tworandom, local, localclosest, localfarthest, balanced, quietest, pinned-dublin", set.names());
+        assertEquals("random, tworandom, local, localclosest, localfarthest, localclosest3, balanced, quietest, pinned-dublin", set.names());
         assertEquals(List.of("dublin"), set.decide(PlacementRequest.upload("pinned-dublin", MIB), input("seoul")).regions());
         PolicySet.Decision down = set.decide(PlacementRequest.upload("pinned-dublin", MIB), input("seoul", Map.of(), 1, "dublin"));
         assertEquals("policy pinned-dublin chose dublin, but dublin is down", down.refusal());
@@ -64,7 +64,7 @@ class PolicySetTest {
         PolicyCatalog c = build("").catalog();
         assertEquals("localclosest", c.canonical(" LocalClosest "));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.canonical("best"));
-        assertEquals("unknown policy 'best'; choose one of random, tworandom, local, localclosest, localfarthest, balanced,"
+        assertEquals("unknown policy 'best'; choose one of random, tworandom, local, localclosest, localfarthest, localclosest3, balanced,"
                 + " quietest", e.getMessage());
         assertEquals("unknown policy 'best'; choose one of " + c.names(),
                 build("").decide(PlacementRequest.upload("best", MIB), input("seoul")).refusal());

@@ -44,7 +44,7 @@ class SeedPolicyTest {
             assertEquals(p.id(), new SeedPolicy(p).name());
             assertEquals(p.copies(), new SeedPolicy(p).copies());
         }
-        assertTrue(POLICIES.names().startsWith("random, tworandom, local, localclosest, localfarthest, balanced"));
+        assertTrue(POLICIES.names().startsWith("random, tworandom, local, localclosest, localfarthest, localclosest3, balanced"));
     }
 
     @Test

@@ -1,0 +1,133 @@
+package geoblocks.blockstore.core.read;
+
+import geoblocks.blockstore.core.RttTable;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What this node has measured of its block fetches, per replica region: an EWMA of the time to the
+ * first byte (request sent to first block data back: the RTT plus the replica's queue and read
+ * time) and the last {@code window} complete fetch times with their block sizes. Two uses:
+ * <ul>
+ *   <li>{@link #rank}: replicas ordered by measured service latency, in the spirit of Cassandra's
+ *       dynamic snitch: a region's score is its EWMA time to first byte, or its RTT (0 for this node)
+ *       when it has no sample younger than {@code maxAge}. So an overloaded near replica, whose
+ *       queue delays its first byte, drops behind a farther idle one; once its samples age out it is
+ *       ranked by RTT again, read, and measured afresh (the snitch's periodic reset). Ties go to
+ *       the lower RTT, then the region id.
+ *   <li>{@link #hedgeDelayNanos}: the region's p95 fetch time over its recent samples of blocks of
+ *       the same size class (sizes in the same (2^(k-1), 2^k] bytes); with fewer than {@link #MIN_SAMPLES} of them, a
+ *       guess: twice the region's score plus 50 ms.
+ * </ul>
+ * A failed fetch counts as a first byte after the time it took (it pushes the score up). Time is
+ * passed in (nanoseconds). Not thread-safe: one component owns it.
+ */
+public final class ServiceLatency {
+    /** Samples of one size class needed before the p95 replaces the guess. */
+    public static final int MIN_SAMPLES = 8;
+    private static final long GUESS_EXTRA_NANOS = 50_000_000L;
+
+    private final double alpha;
+    private final int window;
+    private final long maxAgeNanos;
+    private final Map<String, Region> regions = new HashMap<>();
+
+    private static final class Region {
+        double ewmaNanos = Double.NaN;
+        long lastNanos;
+        final Deque<long[]> fetches = new ArrayDeque<>(); // {sizeClass, nanos, at}
+    }
+
+    /**
+     * @param alpha weight of a new sample in the EWMA (0..1]
+     * @param window complete fetches kept per region for the p95
+     * @param maxAgeNanos a region whose newest sample is older than this is ranked by RTT again
+     */
+    public ServiceLatency(double alpha, int window, long maxAgeNanos) {
+        if (!(alpha > 0 && alpha <= 1) || window < 1 || maxAgeNanos <= 0) {
+            throw new IllegalArgumentException("service latency needs 0 < alpha <= 1, window >= 1 and max age > 0, were "
+                    + alpha + ", " + window + ", " + maxAgeNanos);
+        }
+        this.alpha = alpha;
+        this.window = window;
+        this.maxAgeNanos = maxAgeNanos;
+    }
+
+    /** EWMA weight 0.25, 64 fetches per region, samples valid for 10 s. */
+    public static ServiceLatency defaults() {
+        return new ServiceLatency(0.25, 64, 10_000_000_000L);
+    }
+
+    /** The first byte of a fetch from {@code region} came {@code nanos} after its request (at {@code now}). */
+    public void firstByte(String region, long nanos, long now) {
+        Region r = regions.computeIfAbsent(region, k -> new Region());
+        r.ewmaNanos = Double.isNaN(r.ewmaNanos) || now - r.lastNanos > maxAgeNanos ? nanos
+                : alpha * nanos + (1 - alpha) * r.ewmaNanos;
+        r.lastNanos = now;
+    }
+
+    /** A fetch of {@code bytes} from {@code region} completed {@code nanos} after its request. */
+    public void completed(String region, int bytes, long nanos, long now) {
+        Region r = regions.computeIfAbsent(region, k -> new Region());
+        r.fetches.addLast(new long[] {sizeClass(bytes), nanos, now});
+        while (r.fetches.size() > window) {
+            r.fetches.removeFirst();
+        }
+    }
+
+    /** A fetch from {@code region} failed after {@code nanos}: counted as a (late) first byte. */
+    public void failed(String region, long nanos, long now) {
+        firstByte(region, nanos, now);
+    }
+
+    /** The region's score in ms: its fresh EWMA time to first byte, else its RTT (0 for this node, MAX when down). */
+    public double scoreMs(String region, RttTable rtt, long now) {
+        Region r = regions.get(region);
+        if (r != null && !Double.isNaN(r.ewmaNanos) && now - r.lastNanos <= maxAgeNanos) {
+            return r.ewmaNanos / 1e6;
+        }
+        return rtt.rttMs(region).orElse(Double.MAX_VALUE);
+    }
+
+    /** {@code replicas} best first by {@link #scoreMs}; ties to the lower RTT, then the id. */
+    public List<String> rank(List<String> replicas, RttTable rtt, long now) {
+        List<String> out = new ArrayList<>(replicas);
+        Map<String, Double> score = new HashMap<>();
+        out.forEach(r -> score.put(r, scoreMs(r, rtt, now)));
+        out.sort(Comparator.comparingDouble((String r) -> score.get(r))
+                .thenComparingDouble(r -> rtt.rttMs(r).orElse(Double.MAX_VALUE)).thenComparing(r -> r));
+        return out;
+    }
+
+    /** How long to wait on {@code region} for a block of {@code bytes} before hedging (see the class comment). */
+    public long hedgeDelayNanos(String region, int bytes, RttTable rtt, long now) {
+        Region r = regions.get(region);
+        if (r != null) {
+            long cls = sizeClass(bytes);
+            long[] same = r.fetches.stream().filter(f -> f[0] == cls && now - f[2] <= maxAgeNanos)
+                    .mapToLong(f -> f[1]).sorted().toArray();
+            if (same.length >= MIN_SAMPLES) {
+                return same[Math.max(0, (int) Math.ceil(0.95 * same.length) - 1)];
+            }
+        }
+        return (long) (2e6 * Math.min(scoreMs(region, rtt, now), 1e6)) + GUESS_EXTRA_NANOS;
+    }
+
+    /** Blocks of (2^(k-1), 2^k] bytes share class k: a full 1 MiB block and a shorter last block of over 512 KiB. */
+    static long sizeClass(int bytes) {
+        return 32 - Integer.numberOfLeadingZeros(Math.max(1, bytes) - 1);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder("ServiceLatency(");
+        regions.forEach((k, v) -> s.append(k).append('=').append(Arrays.toString(new double[] {v.ewmaNanos / 1e6})));
+        return s.append(')').toString();
+    }
+}

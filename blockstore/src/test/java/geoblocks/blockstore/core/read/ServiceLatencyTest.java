@@ -1,0 +1,94 @@
+package geoblocks.blockstore.core.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import geoblocks.blockstore.core.RttTable;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ServiceLatencyTest {
+    private static final long MS = 1_000_000L;
+    private static final long S = 1000 * MS;
+    /** From dublin: mumbai 122 ms, saopaulo 184 ms. */
+    private static final RttTable RTT = new RttTable("dublin", Map.of("mumbai", 122.0, "saopaulo", 184.0), Set.of("seoul"));
+    private static final List<String> REPLICAS = List.of("saopaulo", "mumbai", "dublin");
+
+    @Test
+    void noSamples_ranksByRtt_thisNodeFirst() {
+        ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
+        assertEquals(List.of("dublin", "mumbai", "saopaulo"), s.rank(REPLICAS, RTT, 0));
+    }
+
+    @Test
+    void overloadedNearReplica_dropsBehindAFartherIdleOne() {
+        ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
+        long now = 0;
+        for (int i = 0; i < 10; i++) {
+            now += 100 * MS;
+            s.firstByte("mumbai", 900 * MS, now); // queued behind other readers
+            s.firstByte("dublin", 2 * MS, now);
+        }
+        assertEquals(900.0, s.scoreMs("mumbai", RTT, now), 1e-9);
+        assertEquals(List.of("dublin", "saopaulo", "mumbai"), s.rank(REPLICAS, RTT, now));
+    }
+
+    @Test
+    void ewma_weighsNewSamples() {
+        ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
+        s.firstByte("mumbai", 200 * MS, 0);
+        s.firstByte("mumbai", 600 * MS, 1);
+        assertEquals(300.0, s.scoreMs("mumbai", RTT, 1), 1e-9); // 0.25 * 600 + 0.75 * 200
+    }
+
+    @Test
+    void staleSamples_ageOut_andTheReplicaIsRankedByRttAgain() {
+        ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
+        s.firstByte("mumbai", 900 * MS, 0);
+        assertEquals(List.of("dublin", "saopaulo", "mumbai"), s.rank(REPLICAS, RTT, 10 * S));
+        assertEquals(List.of("dublin", "mumbai", "saopaulo"), s.rank(REPLICAS, RTT, 10 * S + 1));
+        s.firstByte("mumbai", 130 * MS, 11 * S);
+        assertEquals(130.0, s.scoreMs("mumbai", RTT, 11 * S), 1e-9, "a fresh sample after the gap starts over");
+    }
+
+    @Test
+    void failure_countsAsALateFirstByte() {
+        ServiceLatency s = new ServiceLatency(1, 64, 10 * S);
+        s.failed("mumbai", 15 * S, 0);
+        assertEquals(List.of("dublin", "saopaulo", "mumbai"), s.rank(REPLICAS, RTT, 0));
+    }
+
+    @Test
+    void hedgeDelay_isTheP95OfTheSameSizeClass_onceThereAreEnoughSamples() {
+        ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
+        s.firstByte("mumbai", 130 * MS, 0);
+        assertEquals(2 * 130 * MS + 50 * MS, s.hedgeDelayNanos("mumbai", 1 << 20, RTT, 0), "guess: 2 x score + 50 ms");
+        assertEquals(2 * 184 * MS + 50 * MS, s.hedgeDelayNanos("saopaulo", 1 << 20, RTT, 0), "no sample: 2 x RTT + 50 ms");
+        for (int i = 1; i <= 20; i++) {
+            s.completed("mumbai", 1 << 20, (200 + i) * MS, i); // 201..220 ms for 1 MiB
+            s.completed("mumbai", 1000, 5 * S, i); // another size class: ignored
+        }
+        assertEquals(219 * MS, s.hedgeDelayNanos("mumbai", (1 << 20) - 5, RTT, 20)); // nearest rank: 19th of 20
+        assertEquals(5 * S, s.hedgeDelayNanos("mumbai", 900, RTT, 20));
+    }
+
+    @Test
+    void window_keepsTheLastSamplesOnly() {
+        ServiceLatency s = new ServiceLatency(0.25, 8, 10 * S);
+        for (int i = 0; i < 8; i++) {
+            s.completed("mumbai", 4096, 900 * MS, i);
+        }
+        for (int i = 8; i < 16; i++) {
+            s.completed("mumbai", 4096, 100 * MS, i);
+        }
+        assertEquals(100 * MS, s.hedgeDelayNanos("mumbai", 4096, RTT, 16));
+    }
+
+    @Test
+    void badSettings_refused() {
+        assertThrows(IllegalArgumentException.class, () -> new ServiceLatency(0, 64, S));
+        assertThrows(IllegalArgumentException.class, () -> new ServiceLatency(0.5, 0, S));
+    }
+}

@@ -1,0 +1,56 @@
+package geoblocks.sim.reads;
+
+import geoblocks.blockstore.component.NodeParent;
+import geoblocks.blockstore.core.MemoryBlockStorage;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.net.NetAddress;
+import geoblocks.sim.harness.NodeFactory;
+import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.placement.PlacementNodes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+
+/** Node factories of the reads simulations: production nodes (memory storage) and client machines. */
+public final class ReadsNodes {
+    private ReadsNodes() {}
+
+    /** Declarative policies the scenarios place with, besides the built-in ones. */
+    public static final String POLICIES = "geoblocks.placement.policies {\n"
+            + "  at-dublin { copies = 1, terms = [random], require = [dublin] }\n"
+            + "  no-dublin { copies = 2, terms = [local, closest], forbid = [dublin] }\n"
+            + "}\n";
+
+    /** A geoblocks node (the production {@link NodeParent}) for {@code region} with {@link #POLICIES}. */
+    public record Node(String region, Map<String, String> regions, long seed) implements ProductionNode {
+        public Node {
+            regions = new LinkedHashMap<>(regions);
+        }
+
+        @Override
+        public NodeParent.NodeInit init(NetAddress self) {
+            return ProductionNode.nodeInit(region, regions, NodeSettings.defaults(), new MemoryBlockStorage(), seed)
+                    .withPolicies(PlacementNodes.policies(POLICIES, regions.keySet()));
+        }
+    }
+
+    /** A client machine in {@code region} ({@code linkRegion}: its region's name in the network model). */
+    public record Client(String region, String linkRegion, Map<String, String> regions, ReadsRole role, int index,
+            ReadsScript script, long startDelayMs) implements NodeFactory {
+        public Client {
+            regions = new LinkedHashMap<>(regions);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return ReadsClientHost.class;
+        }
+
+        @Override
+        public Init<? extends ComponentDefinition> init(NetAddress self) {
+            return new ReadsClientHost.ReadsClientInit(self, NetAddress.parse(regions.get(region)), region, linkRegion,
+                    role, index, script, startDelayMs);
+        }
+    }
+}
