@@ -23,19 +23,31 @@ public final class ClientPort extends PortType {
         indication(Result.class);
     }
 
+    /** A request to the node: its operation id, and the same request under another id (a retry is a new operation). */
+    public sealed interface Request extends KompicsEvent {
+        long op();
+
+        Request withOp(long op);
+    }
+
     /**
      * Upload {@code file} (or, when {@code source} is set, its bytes) as {@code name}: a new version
      * of it, or with {@code ifAbsent} only if the name has no live version (decided by its owner
      * region); the result's value is a {@link Written}.
      */
     public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
-            boolean ifAbsent) implements KompicsEvent {
+            boolean ifAbsent) implements Request {
         public Put(long op, Path file, String name, String policy, int blockSize) {
             this(op, file, null, name, policy, blockSize, "all", false);
         }
 
         public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize) {
             this(op, file, source, name, policy, blockSize, "all", false);
+        }
+
+        @Override
+        public Put withOp(long op) {
+            return new Put(op, file, source, name, policy, blockSize, ack, ifAbsent);
         }
     }
 
@@ -44,7 +56,7 @@ public final class ClientPort extends PortType {
      * (written to a temp file, renamed when verified) or, when {@code sink} is set, into the sink as
      * it streams; value: the Manifest.
      */
-    public record Get(long op, String name, Path out, ByteSink sink, String version) implements KompicsEvent {
+    public record Get(long op, String name, Path out, ByteSink sink, String version) implements Request {
         public Get(long op, String name, Path out) {
             this(op, name, out, null, "");
         }
@@ -52,21 +64,41 @@ public final class ClientPort extends PortType {
         public Get(long op, String name, Path out, ByteSink sink) {
             this(op, name, out, sink, "");
         }
+
+        @Override
+        public Get withOp(long op) {
+            return new Get(op, name, out, sink, version);
+        }
     }
 
     /** What a put or delete made: the version's id and the node's note. */
     public record Written(String version, String info) {}
 
     /** Every version kept of {@code name}, newest first; value: a List of FileOp.VersionEntry. */
-    public record Versions(long op, String name) implements KompicsEvent {}
+    public record Versions(long op, String name) implements Request {
+        @Override
+        public Versions withOp(long op) {
+            return new Versions(op, name);
+        }
+    }
 
     /** List every file; value: a List of FileOp.ListEntry. */
-    public record ListFiles(long op) implements KompicsEvent {}
+    public record ListFiles(long op) implements Request {
+        @Override
+        public ListFiles withOp(long op) {
+            return new ListFiles(op);
+        }
+    }
 
     /** Value: the {@link FileStat} of the file's newest version, or of {@code version} when not empty. */
-    public record Stat(long op, String name, String version) implements KompicsEvent {
+    public record Stat(long op, String name, String version) implements Request {
         public Stat(long op, String name) {
             this(op, name, "");
+        }
+
+        @Override
+        public Stat withOp(long op) {
+            return new Stat(op, name, version);
         }
     }
 
@@ -91,19 +123,39 @@ public final class ClientPort extends PortType {
     }
 
     /** Deletes the name (a tombstone version); value: a {@link Written}. */
-    public record Delete(long op, String name) implements KompicsEvent {}
+    public record Delete(long op, String name) implements Request {
+        @Override
+        public Delete withOp(long op) {
+            return new Delete(op, name);
+        }
+    }
 
     /**
      * Move the file's replicas to {@code regions}; progress reports the block bytes copied so far
      * ({@code total} -1: the node does not announce it). Value: what the node did.
      */
-    public record Move(long op, String name, java.util.List<String> regions) implements KompicsEvent {}
+    public record Move(long op, String name, java.util.List<String> regions) implements Request {
+        @Override
+        public Move withOp(long op) {
+            return new Move(op, name, regions);
+        }
+    }
 
     /** Value: the node's FileOp.StatusReply (its region and RTT to each peer). */
-    public record Status(long op) implements KompicsEvent {}
+    public record Status(long op) implements Request {
+        @Override
+        public Status withOp(long op) {
+            return new Status(op);
+        }
+    }
 
     /** Value: the node's FileOp.PoliciesReply (every placement policy it knows, with its rules). */
-    public record Policies(long op) implements KompicsEvent {}
+    public record Policies(long op) implements Request {
+        @Override
+        public Policies withOp(long op) {
+            return new Policies(op);
+        }
+    }
 
     public record Progress(long op, long bytes, long total) implements KompicsEvent {}
 
