@@ -25,7 +25,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import se.sics.kompics.Kompics;
-import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.network.ListeningStatus;
 
 /**
@@ -96,7 +95,7 @@ public final class GeoClient implements AutoCloseable {
             int blockSize, String ack, boolean ifAbsent, Compression compress, Consumer<ClientPort.Progress> progress)
             throws IOException {
         long op = ops.incrementAndGet();
-        return (ClientPort.Written) call(region, op,
+        return (ClientPort.Written) call(region,
                 new ClientPort.Put(op, file, source, name, policy, blockSize, ack, ifAbsent, compress), progress);
     }
 
@@ -117,7 +116,7 @@ public final class GeoClient implements AutoCloseable {
     public Manifest get(String region, String name, Path out, String version, ReadOptions read,
             Consumer<ClientPort.Progress> progress) throws IOException {
         long op = ops.incrementAndGet();
-        return (Manifest) call(region, op, new ClientPort.Get(op, name, out, null, version, read), progress);
+        return (Manifest) call(region, new ClientPort.Get(op, name, out, null, version, read), progress);
     }
 
     /** Uploads the bytes of {@code source} (generated or held by the caller) as {@code name}. */
@@ -128,13 +127,13 @@ public final class GeoClient implements AutoCloseable {
     /** Downloads {@code name} into {@code sink} as it streams (each block checked against its CRC32C). */
     public Manifest get(String region, String name, ByteSink sink) throws IOException {
         long op = ops.incrementAndGet();
-        return (Manifest) call(region, op, new ClientPort.Get(op, name, null, sink), null);
+        return (Manifest) call(region, new ClientPort.Get(op, name, null, sink), null);
     }
 
     @SuppressWarnings("unchecked")
     public List<ListEntry> list(String region) throws IOException {
         long op = ops.incrementAndGet();
-        return (List<ListEntry>) call(region, op, new ClientPort.ListFiles(op), null);
+        return (List<ListEntry>) call(region, new ClientPort.ListFiles(op), null);
     }
 
     public Manifest stat(String region, String name) throws IOException {
@@ -149,14 +148,14 @@ public final class GeoClient implements AutoCloseable {
     /** As above for version {@code version} of the file (empty: the newest). */
     public ClientPort.FileStat statFull(String region, String name, String version) throws IOException {
         long op = ops.incrementAndGet();
-        return (ClientPort.FileStat) call(region, op, new ClientPort.Stat(op, name, version), null);
+        return (ClientPort.FileStat) call(region, new ClientPort.Stat(op, name, version), null);
     }
 
     /** Every version of {@code name} the node keeps, newest first, deletes included. */
     @SuppressWarnings("unchecked")
     public List<VersionEntry> versions(String region, String name) throws IOException {
         long op = ops.incrementAndGet();
-        return (List<VersionEntry>) call(region, op, new ClientPort.Versions(op, name), null);
+        return (List<VersionEntry>) call(region, new ClientPort.Versions(op, name), null);
     }
 
     /** Deletes {@code name} (a tombstone version); returns the node's note. */
@@ -167,32 +166,32 @@ public final class GeoClient implements AutoCloseable {
     /** Deletes {@code name}; returns the tombstone's version and the node's note. */
     public ClientPort.Written remove(String region, String name) throws IOException {
         long op = ops.incrementAndGet();
-        return (ClientPort.Written) call(region, op, new ClientPort.Delete(op, name), null);
+        return (ClientPort.Written) call(region, new ClientPort.Delete(op, name), null);
     }
 
     /** Moves the file's replicas to {@code regions}; returns what the node did. */
     public String move(String region, String name, List<String> regions, Consumer<ClientPort.Progress> progress)
             throws IOException {
         long op = ops.incrementAndGet();
-        return (String) call(region, op, new ClientPort.Move(op, name, regions), progress);
+        return (String) call(region, new ClientPort.Move(op, name, regions), progress);
     }
 
     public StatusReply status(String region) throws IOException {
         long op = ops.incrementAndGet();
-        return (StatusReply) call(region, op, new ClientPort.Status(op), null);
+        return (StatusReply) call(region, new ClientPort.Status(op), null);
     }
 
     /** The placement policies the node of {@code region} knows, with their rules. */
     public geoblocks.blockstore.wire.FileOp.PoliciesReply policies(String region) throws IOException {
         long op = ops.incrementAndGet();
-        return (geoblocks.blockstore.wire.FileOp.PoliciesReply) call(region, op, new ClientPort.Policies(op), null);
+        return (geoblocks.blockstore.wire.FileOp.PoliciesReply) call(region, new ClientPort.Policies(op), null);
     }
 
     /** Has the node of {@code region} measure its network to region {@code to} (bench net); the node's figures. */
     public geoblocks.blockstore.wire.FileOp.NetBenchResult netBench(String region, String to, String mode, int streams,
             long bytes, long rateBps, int durationMs, int payload) throws IOException {
         long op = ops.incrementAndGet();
-        return (geoblocks.blockstore.wire.FileOp.NetBenchResult) call(region, op,
+        return (geoblocks.blockstore.wire.FileOp.NetBenchResult) call(region,
                 new ClientPort.NetBench(op, to, mode, streams, bytes, rateBps, durationMs, payload), null);
     }
 
@@ -200,11 +199,11 @@ public final class GeoClient implements AutoCloseable {
      * Sends {@code request}; a refusal because the node is busy (nothing was stored or acknowledged)
      * is sent again after a jittered backoff, up to {@code geoblocks.client.busy-retries} times.
      */
-    private Object call(String region, long op, KompicsEvent request, Consumer<ClientPort.Progress> progress)
+    private Object call(String region, ClientPort.Request request, Consumer<ClientPort.Progress> progress)
             throws IOException {
         for (int failed = 1; ; failed++) {
             try {
-                return callOnce(region, op, request, progress);
+                return callOnce(region, request, progress);
             } catch (IOException e) {
                 if (!busyRetry.shouldRetry(e.getMessage(), failed)) {
                     throw e;
@@ -217,8 +216,7 @@ public final class GeoClient implements AutoCloseable {
                     throw e;
                 }
             }
-            op = ops.incrementAndGet();
-            request = withOp(request, op);
+            request = request.withOp(ops.incrementAndGet()); // each attempt is a new operation for the client component
         }
     }
 
@@ -227,7 +225,7 @@ public final class GeoClient implements AutoCloseable {
         return retriedBusy.get();
     }
 
-    private Object callOnce(String region, long op, KompicsEvent request, Consumer<ClientPort.Progress> progress)
+    private Object callOnce(String region, ClientPort.Request request, Consumer<ClientPort.Progress> progress)
             throws IOException {
         Bridge b = bridges.get(region);
         if (b == null) {
@@ -235,7 +233,7 @@ public final class GeoClient implements AutoCloseable {
         }
         ClientPort.Result r;
         try {
-            r = b.submit(op, request, progress).get();
+            r = b.submit(request.op(), request, progress).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted");
@@ -246,43 +244,6 @@ public final class GeoClient implements AutoCloseable {
             throw new IOException(r.error());
         }
         return r.value();
-    }
-
-    /** The same request under a new operation id (each attempt is a new operation for the client component). */
-    private static KompicsEvent withOp(KompicsEvent r, long op) {
-        if (r instanceof ClientPort.Put p) {
-            return new ClientPort.Put(op, p.file(), p.source(), p.name(), p.policy(), p.blockSize(), p.ack(), p.ifAbsent(),
-                    p.meta(), p.compress());
-        }
-        if (r instanceof ClientPort.Get g) {
-            return new ClientPort.Get(op, g.name(), g.out(), g.sink(), g.version());
-        }
-        if (r instanceof ClientPort.Versions v) {
-            return new ClientPort.Versions(op, v.name());
-        }
-        if (r instanceof ClientPort.ListFiles) {
-            return new ClientPort.ListFiles(op);
-        }
-        if (r instanceof ClientPort.Stat st) {
-            return new ClientPort.Stat(op, st.name(), st.version());
-        }
-        if (r instanceof ClientPort.Delete d) {
-            return new ClientPort.Delete(op, d.name());
-        }
-        if (r instanceof ClientPort.Status) {
-            return new ClientPort.Status(op);
-        }
-        if (r instanceof ClientPort.Move m) {
-            return new ClientPort.Move(op, m.name(), m.regions());
-        }
-        if (r instanceof ClientPort.Policies) {
-            return new ClientPort.Policies(op);
-        }
-        if (r instanceof ClientPort.NetBench b) {
-            return new ClientPort.NetBench(op, b.to(), b.mode(), b.streams(), b.bytes(), b.rateBps(), b.durationMs(),
-                    b.payload());
-        }
-        throw new IllegalArgumentException("cannot retry " + r.getClass().getSimpleName());
     }
 
     @Override

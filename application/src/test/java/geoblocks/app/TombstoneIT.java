@@ -17,8 +17,13 @@ import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FileOp.VersionEntry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -32,8 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * version retention 2 s, tombstone retention 1 d so only acknowledgements collect tombstones): the
  * tombstone stays at every region while that region is down, even well past the retention; when it
  * returns it gets the tombstone, the file stays gone everywhere and its blocks leave that region's
- * disk; once every region acknowledged the tombstone it is collected everywhere; and the name can
- * be created again.
+ * disk; once every region acknowledged the tombstone it is collected everywhere (and each region's
+ * {@code /metrics} says so); and the name can be created again.
  */
 class TombstoneIT {
     private static final long VERSION_RETENTION_MS = 2_000;
@@ -45,6 +50,7 @@ class TombstoneIT {
     static ItSupport.Nodes nodes;
     static LocalCluster cluster;
     static GeoClient client;
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
     static void start() throws Exception {
@@ -95,6 +101,7 @@ class TombstoneIT {
                 assertTrue(kept.get(0).deleted() && kept.get(0).id().equals(rm.version()),
                         r + " keeps the tombstone alone: " + kept);
                 assertTrue(history(r).isPresent(), r + " keeps the tombstone in its own store");
+                assertTrue(metric(r, "geoblocks_tombstones ") >= 1, r + "'s /metrics counts the tombstone it keeps");
             }
         }
 
@@ -121,6 +128,9 @@ class TombstoneIT {
             }
         }));
         long collected = System.nanoTime();
+        await(10, "every region's /metrics counts the collection", () -> LocalCluster.REGIONS.stream()
+                .allMatch(r -> metric(r, "geoblocks_tombstones_collected_total{reason=\"acknowledged\"} ") >= 1
+                        && metric(r, "geoblocks_tombstones ") == 0));
 
         System.out.printf("tombstones: %s listening again; its blocks of the deleted file gone after %.1f s, the"
                 + " tombstone collected everywhere after %.1f s%n", down, (blocksGone - back) / 1e9, (collected - back) / 1e9);
@@ -147,6 +157,21 @@ class TombstoneIT {
             return new ManifestStore(FileBlockStorage.inspect(cluster.dataDir(region).resolve("manifests"))).history(NAME);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The value of the sample line starting with {@code prefix} in the region's /metrics, or -1. */
+    private static double metric(String region, String prefix) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + cluster.httpPort(region) + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+            return r.body().lines().filter(l -> l.startsWith(prefix)).mapToDouble(l -> Double.parseDouble(
+                    l.substring(prefix.length()).trim())).findFirst().orElse(-1);
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
         }
     }
 

@@ -14,12 +14,14 @@ import geoblocks.app.s3.NodeStore;
 import geoblocks.app.s3.S3Gateway;
 import geoblocks.app.s3.S3Settings;
 import geoblocks.blockstore.port.NodeSnapshot;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.FileBlockStorage;
 import geoblocks.blockstore.core.FileReplicationQueueStore;
+import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.placement.PlacementSettings;
 import geoblocks.blockstore.core.placement.PolicySet;
@@ -76,13 +78,13 @@ public final class ServerCommand implements Callable<Integer> {
         FileBlockStorage blocks = new FileBlockStorage(dir, cfg.config().getBytes("geoblocks.node.min-free-disk"));
         ManifestStore manifests = new ManifestStore(new FileBlockStorage(dir.resolve("manifests")));
         FileReplicationQueueStore queue = new FileReplicationQueueStore(dir.resolve("replication-queue"));
-        int owed = queue.load().size(); // a damaged queue file stops the node here, naming the file
+        List<ReplicationQueue.Copy> owed = queue.load(); // read once; a damaged file stops the node here, naming it
 
         Runtime.prepare(cfg);
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")))
-                .withReplicationQueue(queue).withPolicies(policies);
+                .withReplicationQueue(queue, owed).withPolicies(policies);
         NetworkChoice net = NetworkChoice.of(cfg);
         Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, self.getIp());
         if (http.isPresent() && !Ports.isFree(self.getIp(), http.get().bind().getPort())) {
@@ -120,7 +122,7 @@ public final class ServerCommand implements Callable<Integer> {
         System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s%s)%n", region, self,
                 net.describe(self),
                 dir.toAbsolutePath(), blocks.list().size(), manifests.size(),
-                owed > 0 ? ", " + owed + " queued replica copies to resume" : "",
+                owed.isEmpty() ? "" : ", " + owed.size() + " queued replica copies to resume",
                 blocks.removedTempFiles() > 0 ? ", removed " + blocks.removedTempFiles() + " partial writes" : "",
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");
         if (server != null) {

@@ -71,6 +71,13 @@ public final class NodeMetrics implements MultiCollector {
                 "Bytes of the block replicas that the manifests known at this node place at each region.", Unit.BYTES,
                 bytes));
         out.metricSnapshot(gauge("geoblocks_files", "Files (manifests) known at this node.", null, List.of(g(s.files()))));
+        out.metricSnapshot(gauge("geoblocks_tombstones",
+                "Deleted names whose tombstone this node keeps until every region acknowledged it.", null,
+                List.of(g(s.tombstones().kept()))));
+        out.metricSnapshot(counter("geoblocks_tombstones_collected",
+                "Tombstones this node dropped: every region had acknowledged them, or the tombstone retention expired.",
+                List.of(c(s.tombstones().collectedAcknowledged(), "reason", "acknowledged"),
+                        c(s.tombstones().collectedExpired(), "reason", "expired"))));
         out.metricSnapshot(counter("geoblocks_scrub_verified_blocks", "Blocks the scrubber read and verified.",
                 List.of(c(st.scrubbed()))));
         out.metricSnapshot(counter("geoblocks_scrub_repaired_blocks", "Corrupt or missing replicas the scrubber repaired.",

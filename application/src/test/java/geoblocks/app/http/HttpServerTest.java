@@ -77,7 +77,7 @@ class HttpServerTest {
                 Map.of("seoul", new NodeSnapshot.Placed(2, 2048), "dublin", new NodeSnapshot.Placed(1, 1024)),
                 List.of(new NodeSnapshot.FileView("f", 3072, 1024, "local", "seoul", 5, 3,
                         List.of(List.of("seoul"), List.of("seoul", "dublin"), List.of("dublin")))),
-                100, 1 << 20, 0);
+                100, 1 << 20, 0, new NodeSnapshot.Tombstones(4, 7, 1));
     }
 
     private HttpResponse<String> send(String method, String path, String auth, String body) throws Exception {
@@ -115,6 +115,9 @@ class HttpServerTest {
                 "geoblocks_placed_blocks{region=\"seoul\"} 2",
                 "geoblocks_placed_bytes{region=\"dublin\"} 1024",
                 "geoblocks_files 1",
+                "geoblocks_tombstones 4",
+                "geoblocks_tombstones_collected_total{reason=\"acknowledged\"} 7",
+                "geoblocks_tombstones_collected_total{reason=\"expired\"} 1",
                 "geoblocks_scrub_repaired_blocks_total 3",
                 "geoblocks_refused_input_total{cause=\"unauthenticated\"} 2",
                 "geoblocks_memory_budget_used_bytes 100",

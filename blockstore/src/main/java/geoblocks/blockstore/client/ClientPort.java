@@ -26,6 +26,13 @@ public final class ClientPort extends PortType {
         indication(Result.class);
     }
 
+    /** A request to the node: its operation id, and the same request under another id (a retry is a new operation). */
+    public sealed interface Request extends KompicsEvent {
+        long op();
+
+        Request withOp(long op);
+    }
+
     /**
      * Upload {@code file} (or, when {@code source} is set, its bytes) as {@code name}: a new version
      * of it, or with {@code ifAbsent} only if the name has no live version (decided by its owner
@@ -34,7 +41,7 @@ public final class ClientPort extends PortType {
      * downloads decompress it.
      */
     public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
-            boolean ifAbsent, java.util.Map<String, String> meta, Compression compress) implements KompicsEvent {
+            boolean ifAbsent, java.util.Map<String, String> meta, Compression compress) implements Request {
         public Put {
             java.util.Objects.requireNonNull(meta, "meta");
             java.util.Objects.requireNonNull(compress, "compress");
@@ -65,6 +72,11 @@ public final class ClientPort extends PortType {
         public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize) {
             this(op, file, source, name, policy, blockSize, "all", false);
         }
+
+        @Override
+        public Put withOp(long op) {
+            return new Put(op, file, source, name, policy, blockSize, ack, ifAbsent, meta, compress);
+        }
     }
 
     /**
@@ -74,7 +86,7 @@ public final class ClientPort extends PortType {
      * read strategy and replica rank ({@code GetRead}); null: nearest replica first ({@code GetBegin}).
      */
     public record Get(long op, String name, Path out, ByteSink sink, String version, ReadOptions read)
-            implements KompicsEvent {
+            implements Request {
         public Get(long op, String name, Path out) {
             this(op, name, out, null, "");
         }
@@ -86,21 +98,41 @@ public final class ClientPort extends PortType {
         public Get(long op, String name, Path out, ByteSink sink, String version) {
             this(op, name, out, sink, version, null);
         }
+
+        @Override
+        public Get withOp(long op) {
+            return new Get(op, name, out, sink, version, read);
+        }
     }
 
     /** What a put or delete made: the version's id and the node's note. */
     public record Written(String version, String info) {}
 
     /** Every version kept of {@code name}, newest first; value: a List of FileOp.VersionEntry. */
-    public record Versions(long op, String name) implements KompicsEvent {}
+    public record Versions(long op, String name) implements Request {
+        @Override
+        public Versions withOp(long op) {
+            return new Versions(op, name);
+        }
+    }
 
     /** List every file; value: a List of FileOp.ListEntry. */
-    public record ListFiles(long op) implements KompicsEvent {}
+    public record ListFiles(long op) implements Request {
+        @Override
+        public ListFiles withOp(long op) {
+            return new ListFiles(op);
+        }
+    }
 
     /** Value: the {@link FileStat} of the file's newest version, or of {@code version} when not empty. */
-    public record Stat(long op, String name, String version) implements KompicsEvent {
+    public record Stat(long op, String name, String version) implements Request {
         public Stat(long op, String name) {
             this(op, name, "");
+        }
+
+        @Override
+        public Stat withOp(long op) {
+            return new Stat(op, name, version);
         }
     }
 
@@ -125,26 +157,51 @@ public final class ClientPort extends PortType {
     }
 
     /** Deletes the name (a tombstone version); value: a {@link Written}. */
-    public record Delete(long op, String name) implements KompicsEvent {}
+    public record Delete(long op, String name) implements Request {
+        @Override
+        public Delete withOp(long op) {
+            return new Delete(op, name);
+        }
+    }
 
     /**
      * Move the file's replicas to {@code regions}; progress reports the block bytes copied so far
      * ({@code total} -1: the node does not announce it). Value: what the node did.
      */
-    public record Move(long op, String name, java.util.List<String> regions) implements KompicsEvent {}
+    public record Move(long op, String name, java.util.List<String> regions) implements Request {
+        @Override
+        public Move withOp(long op) {
+            return new Move(op, name, regions);
+        }
+    }
 
     /** Value: the node's FileOp.StatusReply (its region and RTT to each peer). */
-    public record Status(long op) implements KompicsEvent {}
+    public record Status(long op) implements Request {
+        @Override
+        public Status withOp(long op) {
+            return new Status(op);
+        }
+    }
 
     /** Value: the node's FileOp.PoliciesReply (every placement policy it knows, with its rules). */
-    public record Policies(long op) implements KompicsEvent {}
+    public record Policies(long op) implements Request {
+        @Override
+        public Policies withOp(long op) {
+            return new Policies(op);
+        }
+    }
 
     /**
      * Ask the node to measure its network to region {@code to} (bench net; the fields as in
      * FileOp.NetBenchReq); value: the node's FileOp.NetBenchResult.
      */
     public record NetBench(long op, String to, String mode, int streams, long bytes, long rateBps, int durationMs,
-            int payload) implements KompicsEvent {}
+            int payload) implements Request {
+        @Override
+        public NetBench withOp(long op) {
+            return new NetBench(op, to, mode, streams, bytes, rateBps, durationMs, payload);
+        }
+    }
 
     public record Progress(long op, long bytes, long total) implements KompicsEvent {}
 

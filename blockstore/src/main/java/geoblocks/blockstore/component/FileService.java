@@ -12,6 +12,7 @@ import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.blockstore.port.RttPort.RttUpdate;
+import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.port.NodeSnapshot;
@@ -30,6 +31,7 @@ import geoblocks.ledbat.port.SendProgress;
 import geoblocks.ledbat.port.StreamClosed;
 import geoblocks.ledbat.port.StreamFailed;
 import geoblocks.ledbat.port.StreamOpened;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import se.sics.kompics.ComponentDefinition;
@@ -112,7 +114,7 @@ public final class FileService extends ComponentDefinition {
                 pulls);
         ReplicaCopy copies = new ReplicaCopy(node, viaLedbat);
         this.rereplicator = new Rereplicator(node, settings.replaceAfterMs() * 1_000_000L, copies);
-        this.replicator = new Replicator(node, init.replicationQueue, copies);
+        this.replicator = new Replicator(node, init.replicationQueue, init.resumedCopies, copies);
         this.uploads = new Uploads(node, replicator);
         this.downloads = new Downloads(node);
         this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
@@ -367,17 +369,22 @@ public final class FileService extends ComponentDefinition {
         final ManifestStore manifests;
         final long seed;
         final ReplicationQueueStore replicationQueue;
+        /** The copies {@code replicationQueue} held at start, resumed by the replicator. */
+        final List<ReplicationQueue.Copy> resumedCopies;
         /** Names and rules of the placement policies (the placement component has the policies). */
         PolicyCatalog policies = PolicySet.defaults().catalog();
 
         public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
                 ManifestStore manifests, long seed) {
-            this(self, region, cluster, settings, manifests, seed, ReplicationQueueStore.inMemory());
+            this(self, region, cluster, settings, manifests, seed, ReplicationQueueStore.inMemory(), List.of());
         }
 
+        /** With the replication queue kept in {@code replicationQueue}, which held {@code resumedCopies} at start. */
         public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
-                ManifestStore manifests, long seed, ReplicationQueueStore replicationQueue) {
+                ManifestStore manifests, long seed, ReplicationQueueStore replicationQueue,
+                List<ReplicationQueue.Copy> resumedCopies) {
             this.replicationQueue = replicationQueue;
+            this.resumedCopies = List.copyOf(resumedCopies);
             this.self = self;
             this.region = region;
             this.cluster = cluster;

@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.core.placement.PolicySet;
@@ -18,6 +19,7 @@ import geoblocks.net.NetAddress;
 import geoblocks.net.WanEmulator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import se.sics.kompics.Channel;
@@ -63,7 +65,7 @@ public final class NodeParent extends ComponentDefinition {
         Component placement = create(PlacementComponent.class, new PlacementComponent.PlacementInit(init.region,
                 new ArrayList<>(peers.keySet()), policies, init.seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL));
         Component files = create(FileService.class, new FileService.FileServiceInit(init.self, init.region,
-                init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue)
+                init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         for (Component c : new Component[] {monitor, files, ledbat}) {
@@ -93,6 +95,8 @@ public final class NodeParent extends ComponentDefinition {
         final boolean ledbatBursts;
         /** Where the coordinator keeps the copies owed after {@code put --ack local} (in memory unless set). */
         final ReplicationQueueStore replicationQueue;
+        /** The copies that store held at start (read once, by whoever opened it), resumed by the node. */
+        final List<ReplicationQueue.Copy> resumedCopies;
         /** The node's placement policies; null: {@link PolicySet#defaults()}. */
         final PolicySet policies;
 
@@ -105,14 +109,16 @@ public final class NodeParent extends ComponentDefinition {
         /** A node whose block I/O runs on {@code io} (production: a pool, see BlockStoreComponent). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io) {
-            this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), null);
+            this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
+                    null);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io, boolean ledbatBursts,
-                ReplicationQueueStore replicationQueue, PolicySet policies) {
+                ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies) {
             this.policies = policies;
             this.replicationQueue = replicationQueue;
+            this.resumedCopies = List.copyOf(resumedCopies);
             this.ledbatBursts = ledbatBursts;
             this.io = io;
             this.region = region;
@@ -126,17 +132,23 @@ public final class NodeParent extends ComponentDefinition {
 
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
-            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue, policies);
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue,
+                    resumedCopies, policies);
         }
 
-        /** This init with the replication queue kept in {@code queue} (production: a file in the data dir). */
-        public NodeInit withReplicationQueue(ReplicationQueueStore queue) {
-            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, policies);
+        /**
+         * This init with the replication queue kept in {@code queue} (production: a file in the data
+         * dir), which held {@code resumed} at start (the caller read it: the file is read once).
+         */
+        public NodeInit withReplicationQueue(ReplicationQueueStore queue, List<ReplicationQueue.Copy> resumed) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, resumed,
+                    policies);
         }
 
         /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
         public NodeInit withPolicies(PolicySet set) {
-            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue, set);
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, set);
         }
     }
 }

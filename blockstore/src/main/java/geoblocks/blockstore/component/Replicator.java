@@ -5,7 +5,6 @@ import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueue.Copy;
 import geoblocks.blockstore.core.ReplicationQueueStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -33,16 +32,13 @@ final class Replicator {
     private final ReplicationQueue queue;
     private boolean dirty;
 
-    Replicator(Node node, ReplicationQueueStore store, ReplicaCopy copies) {
+    /** {@code resumed}: what {@code store} held at start (read once, by whoever opened it). */
+    Replicator(Node node, ReplicationQueueStore store, List<Copy> resumed, ReplicaCopy copies) {
         this.node = node;
         this.store = store;
         this.copies = copies;
         this.queue = new ReplicationQueue(MAX_IN_FLIGHT, BACKOFF_BASE_NANOS, BACKOFF_CAP_NANOS, node::now);
-        try {
-            queue.add(store.load());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot load the replication queue of " + node.region() + ": " + e.getMessage(), e);
-        }
+        queue.add(resumed);
         if (queue.size() > 0) {
             Logs.info(node.region() + ": resuming " + queue.size() + " queued replica copies");
         }

@@ -57,7 +57,9 @@ final class Snapshots {
             views.add(view(m));
         }
         return new NodeSnapshot(node.region(), nowMillis, status, stats.snapshot(), files, Map.copyOf(byRegion),
-                List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests);
+                List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests,
+                new NodeSnapshot.Tombstones(node.manifests().names() - files, node.versions().tombstonesAcknowledged,
+                        node.versions().tombstonesExpired));
     }
 
     private static final Comparator<Manifest> NEWEST_FIRST =

@@ -11,13 +11,21 @@ import se.sics.kompics.KompicsEvent;
  * thread: what {@code client status} answers ({@code status}: RTT per peer, refused input,
  * scrubber, transfer counters, background and LEDBAT state), the requests it served, the block
  * replicas its manifests place per region, up to {@link #MAX_FILES} files with the replicas of
- * their first {@link #MAX_BLOCKS} blocks, and its transfer memory budget. Safe to read from any thread.
+ * their first {@link #MAX_BLOCKS} blocks, its transfer memory budget and its tombstones. Safe to read
+ * from any thread.
  */
 public record NodeSnapshot(String region, long timeMillis, StatusReply status, RequestStats.Snapshot requests,
         long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
-        long memoryCapacityBytes, int openRequests) implements KompicsEvent {
+        long memoryCapacityBytes, int openRequests, Tombstones tombstones) implements KompicsEvent {
     public static final int MAX_FILES = 100;
     public static final int MAX_BLOCKS = 64;
+
+    /**
+     * Deleted names whose tombstone this node keeps ({@code kept}: until every region acknowledged
+     * it, see docs/consistency.md), and the tombstones it dropped since start because every region
+     * had acknowledged them or because the tombstone retention expired first.
+     */
+    public record Tombstones(long kept, long collectedAcknowledged, long collectedExpired) {}
 
     /** Block replicas the manifests known here place at one region, and their bytes. */
     public record Placed(long blocks, long bytes) {}

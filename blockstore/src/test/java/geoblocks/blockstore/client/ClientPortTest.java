@@ -1,0 +1,34 @@
+package geoblocks.blockstore.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ClientPortTest {
+    @Test
+    void withOp_changesOnlyTheOperationId_forEveryRequestType() {
+        List<ClientPort.Request> all = List.of(
+                new ClientPort.Put(1, Path.of("in"), null, "n", "local", 4096, "local", true),
+                new ClientPort.Get(2, "n", Path.of("out"), null, "v1"),
+                new ClientPort.Versions(3, "n"),
+                new ClientPort.ListFiles(4),
+                new ClientPort.Stat(5, "n", "v2"),
+                new ClientPort.Delete(6, "n"),
+                new ClientPort.Move(7, "n", List.of("seoul", "dublin")),
+                new ClientPort.Status(8),
+                new ClientPort.Policies(9));
+        Set<Class<?>> covered = new HashSet<>();
+        for (ClientPort.Request r : all) {
+            ClientPort.Request again = r.withOp(42);
+            assertEquals(42, again.op(), r.toString());
+            assertEquals(r.getClass(), again.getClass());
+            assertEquals(r, again.withOp(r.op()), "every other field is kept: " + r);
+            covered.add(r.getClass());
+        }
+        assertEquals(Set.of(ClientPort.Request.class.getPermittedSubclasses()), covered, "a request type not covered here");
+    }
+}
