@@ -178,6 +178,15 @@ class S3GatewayIT {
         Path out = work.resolve("bridge-out.bin");
         client.get("dublin", "it-bridge/photo.bin", out, null);
         assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(out));
+        // a GET with ?redirect=nearest is sent on to the node of the client's region, which serves it
+        Path viaNearest = work.resolve("bridge-nearest.bin");
+        Run get = run(List.of("curl", "-sS", "-v", "-L", "--location-trusted", "-o", viaNearest.toString(), "--aws-sigv4",
+                "aws:amz:us-east-1:s3", "--user", "geoblocks-demo:geoblocks-local-demo-secret",
+                "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-H", "X-Geoblocks-Client-Region: saopaulo",
+                endpoint("dublin") + "/it-bridge/photo.bin?redirect=nearest"), Map.of(), 120);
+        assertEquals(0, get.code, get.out);
+        assertTrue(get.out.contains("< HTTP/1.1 307") && get.out.contains("< Location: " + endpoint("saopaulo")), get.out);
+        assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(viaNearest));
     }
 
     @Test
