@@ -127,6 +127,7 @@ final class S3Objects {
         check.whenComplete((m, t) -> call.later(() -> {
             if (t != null) {
                 spool.discard();
+                call.ex.onBody(null); // the rest of the body, if it comes, is read and dropped
                 call.fail(t);
                 return;
             }
