@@ -154,6 +154,18 @@ except urllib.error.HTTPError as e:
     assert e.code == 403 and b"AccessDenied" in e.read(), e.code
 ok("auth-refused")
 
+# a public-read bucket's objects can be read unsigned (and only read)
+s3.create_bucket(Bucket="it-public", ACL="public-read")
+s3.put_object(Bucket="it-public", Key="hello.txt", Body=b"hello", ContentType="text/plain")
+r = urllib.request.urlopen(ENDPOINT + "/it-public/hello.txt")
+assert r.read() == b"hello" and r.headers["Content-Type"] == "text/plain"
+try:
+    urllib.request.urlopen(urllib.request.Request(ENDPOINT + "/it-public/x", data=b"x", method="PUT"))
+    raise AssertionError("an unsigned PUT to a public-read bucket succeeded")
+except urllib.error.HTTPError as e:
+    assert e.code == 403, e.code
+ok("public-read")
+
 # presigned GET (also from the node's own region as the credential scope)
 url = s3.generate_presigned_url("get_object", Params={"Bucket": "it-home", "Key": "list/c"}, ExpiresIn=300)
 assert urllib.request.urlopen(url).read() == b"list/c"

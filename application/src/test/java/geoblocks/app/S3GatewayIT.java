@@ -96,14 +96,19 @@ class S3GatewayIT {
         return new Run(p.exitValue(), out.toString());
     }
 
+    /** The S3 endpoint (HTTP server) of {@code region}'s node. */
+    private static String endpoint(String region) {
+        return "http://127.0.0.1:" + nodes.cluster().httpPort(region);
+    }
+
     private static String python() {
         return venv.resolve("bin/python").toString();
     }
 
     @Test
     void boto3_bucketsObjectsRangesMultipartListingAuthAndPresign() throws Exception {
-        Run r = run(List.of(python(), scripts.resolve("s3/boto3_check.py").toString(), "http://127.0.0.1:47201",
-                "http://127.0.0.1:47202"), Map.of(), 900);
+        Run r = run(List.of(python(), scripts.resolve("s3/boto3_check.py").toString(), endpoint("seoul"),
+                endpoint("dublin")), Map.of(), 900);
         System.out.println(r.out);
         assertEquals(0, r.code, r.out);
         assertTrue(r.out.contains("ALL OK"), r.out);
@@ -120,14 +125,14 @@ class S3GatewayIT {
         Path in = ItSupport.randomFile(work, "cli-in.bin", 12 << 20, 71);
         Path out = work.resolve("cli-out.bin");
         for (List<String> cmd : List.of(
-                List.of(aws, "--endpoint-url", "http://127.0.0.1:47201", "s3", "mb", "s3://it-cli"),
-                List.of(aws, "--endpoint-url", "http://127.0.0.1:47201", "s3", "cp", in.toString(), "s3://it-cli/dir/in.bin"),
-                List.of(aws, "--endpoint-url", "http://127.0.0.1:47203", "s3", "cp", "s3://it-cli/dir/in.bin", out.toString()))) {
+                List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "mb", "s3://it-cli"),
+                List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "cp", in.toString(), "s3://it-cli/dir/in.bin"),
+                List.of(aws, "--endpoint-url", endpoint("saopaulo"), "s3", "cp", "s3://it-cli/dir/in.bin", out.toString()))) {
             Run r = run(cmd, env, 300);
             assertEquals(0, r.code, String.join(" ", cmd) + ":\n" + r.out);
         }
         assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(out));
-        Run ls = run(List.of(aws, "--endpoint-url", "http://127.0.0.1:47204", "s3", "ls", "s3://it-cli/dir/"), env, 120);
+        Run ls = run(List.of(aws, "--endpoint-url", endpoint("mumbai"), "s3", "ls", "s3://it-cli/dir/"), env, 120);
         assertEquals(0, ls.code, ls.out);
         assertTrue(ls.out.contains(String.valueOf(12 << 20)) && ls.out.contains("in.bin"), ls.out);
     }
@@ -135,7 +140,7 @@ class S3GatewayIT {
     @Test
     void curl_putAtAFarNode_isRedirectedBeforeTheBody_andTheObjectEndsAtHome() throws Exception {
         Run mb = run(List.of(python(), "-c", "import boto3; from botocore.config import Config; boto3.client('s3', "
-                + "endpoint_url='http://127.0.0.1:47202', aws_access_key_id='geoblocks-demo', aws_secret_access_key="
+                + "endpoint_url='" + endpoint("dublin") + "', aws_access_key_id='geoblocks-demo', aws_secret_access_key="
                 + "'geoblocks-local-demo-secret', region_name='us-east-1', config=Config(signature_version='s3v4'))"
                 + ".create_bucket(Bucket='it-bridge', CreateBucketConfiguration={'LocationConstraint': 'dublin'})"),
                 Map.of(), 120);
@@ -144,7 +149,7 @@ class S3GatewayIT {
         Run r = run(List.of("curl", "-sS", "-v", "-L", "--location-trusted", "-T", in.toString(), "--aws-sigv4",
                 "aws:amz:us-east-1:s3", "--user", "geoblocks-demo:geoblocks-local-demo-secret",
                 "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-H", "X-Geoblocks-Client-Region: seoul",
-                "http://127.0.0.1:47202/it-bridge/photo.bin"), Map.of(), 300);
+                endpoint("dublin") + "/it-bridge/photo.bin"), Map.of(), 300);
         assertEquals(0, r.code, r.out);
         List<String> answers = new ArrayList<>();
         for (String line : r.out.split("\n")) {
@@ -155,7 +160,7 @@ class S3GatewayIT {
         // dublin answers 307 at once (no 100 Continue: the body is never sent there); seoul then takes it
         assertEquals("HTTP/1.1 307 Temporary Redirect", answers.get(0), r.out);
         assertEquals(List.of("HTTP/1.1 100 Continue", "HTTP/1.1 200 OK"), answers.subList(1, answers.size()), r.out);
-        assertTrue(r.out.contains("< Location: http://127.0.0.1:47201/it-bridge/photo.bin"), r.out);
+        assertTrue(r.out.contains("< Location: " + endpoint("seoul") + "/it-bridge/photo.bin"), r.out);
         // stored at seoul (ack local), then moved home: every block in dublin and its nearest region
         GeoClient client = nodes.client();
         ItSupport.await(120, "the object moved home", () -> {
@@ -173,11 +178,20 @@ class S3GatewayIT {
         Path out = work.resolve("bridge-out.bin");
         client.get("dublin", "it-bridge/photo.bin", out, null);
         assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(out));
+        // a GET with ?redirect=nearest is sent on to the node of the client's region, which serves it
+        Path viaNearest = work.resolve("bridge-nearest.bin");
+        Run get = run(List.of("curl", "-sS", "-v", "-L", "--location-trusted", "-o", viaNearest.toString(), "--aws-sigv4",
+                "aws:amz:us-east-1:s3", "--user", "geoblocks-demo:geoblocks-local-demo-secret",
+                "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-H", "X-Geoblocks-Client-Region: saopaulo",
+                endpoint("dublin") + "/it-bridge/photo.bin?redirect=nearest"), Map.of(), 120);
+        assertEquals(0, get.code, get.out);
+        assertTrue(get.out.contains("< HTTP/1.1 307") && get.out.contains("< Location: " + endpoint("saopaulo")), get.out);
+        assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(viaNearest));
     }
 
     @Test
     void badInput_getsClearErrors_andSlowClientsAreCutOff() throws Exception {
-        Run r = run(List.of(python(), scripts.resolve("s3/bad_input.py").toString(), "http://127.0.0.1:47201",
+        Run r = run(List.of(python(), scripts.resolve("s3/bad_input.py").toString(), endpoint("seoul"),
                 HEAD_TIMEOUT_S), Map.of(), 300);
         System.out.println(r.out);
         assertEquals(0, r.code, r.out);

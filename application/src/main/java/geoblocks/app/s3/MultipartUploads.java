@@ -26,7 +26,8 @@ public final class MultipartUploads {
     public record Part(int number, long size, String etag, Path file) {}
 
     /** An upload in progress. */
-    public record Upload(String id, String bucket, String key, long startedMillis, TreeMap<Integer, Part> parts) {}
+    public record Upload(String id, String bucket, String key, String contentType, long startedMillis,
+            TreeMap<Integer, Part> parts) {}
 
     /** A completed upload's parts in order, its total size and ETag. */
     public record Completed(Upload upload, List<Part> parts, long size, String etag) {}
@@ -36,8 +37,8 @@ public final class MultipartUploads {
         this.ids = ids;
     }
 
-    public synchronized Upload create(String bucket, String key, long nowMillis) {
-        Upload u = new Upload(ids.get(), bucket, key, nowMillis, new TreeMap<>());
+    public synchronized Upload create(String bucket, String key, String contentType, long nowMillis) {
+        Upload u = new Upload(ids.get(), bucket, key, contentType, nowMillis, new TreeMap<>());
         uploads.put(u.id(), u);
         return u;
     }

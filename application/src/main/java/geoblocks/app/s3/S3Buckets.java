@@ -83,15 +83,14 @@ final class S3Buckets {
                 call.fail(t);
                 return;
             }
-            List<BucketMeta> out = new ArrayList<>();
+            Map<String, Long> created = new java.util.TreeMap<>();
             for (ListEntry e : entries) {
                 String b = S3Names.bucketOfRecord(e.name());
                 if (b != null) {
-                    out.add(new BucketMeta(b, "-", "-", 1, false, e.createdMillis()));
+                    created.put(b, e.createdMillis());
                 }
             }
-            out.sort(java.util.Comparator.comparing(BucketMeta::name));
-            call.xml(200, S3Xml.buckets(settings.accessKey(), out));
+            call.xml(200, S3Xml.buckets(settings.accessKey(), created));
         }));
     }
 

@@ -47,7 +47,7 @@ public final class S3Gateway {
         MultipartUploads uploads = new MultipartUploads(() -> {
             byte[] b = new byte[16];
             random.nextBytes(b);
-            return settings.region() + "-" + HexFormat.of().formatHex(b);
+            return settings.region() + "." + HexFormat.of().formatHex(b); // the region: where its parts are
         });
         this.buckets = new S3Buckets(store, settings, cluster.regionIds(), clock);
         Migration migration = new Migration(store, cluster.rtt(), cluster.regionIds(), settings.migratedCopies());
@@ -149,8 +149,8 @@ public final class S3Gateway {
     private boolean redirected(S3Call call, String rawPath) {
         String target = null;
         String upload = call.param("uploadId");
-        if (upload != null && upload.indexOf('-') > 0) {
-            String origin = upload.substring(0, upload.indexOf('-'));
+        if (upload != null && upload.lastIndexOf('.') > 0) {
+            String origin = upload.substring(0, upload.lastIndexOf('.'));
             if (!origin.equals(settings.region()) && settings.endpoints().containsKey(origin)) {
                 target = origin;
             }

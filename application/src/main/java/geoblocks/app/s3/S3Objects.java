@@ -127,6 +127,7 @@ final class S3Objects {
         check.whenComplete((m, t) -> call.later(() -> {
             if (t != null) {
                 spool.discard();
+                call.ex.onBody(null); // the rest of the body, if it comes, is read and dropped
                 call.fail(t);
                 return;
             }
@@ -240,9 +241,13 @@ final class S3Objects {
         }
         int status = range.partial() ? 206 : 200;
         if (call.method().equals("HEAD") || range.length() == 0) {
-            call.ex.respondHead(status, range.length());
+            boolean keepAlive = call.ex.respondHead(status, range.length());
             if (!call.method().equals("HEAD")) {
-                call.ex.context().writeAndFlush(io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
+                io.netty.channel.ChannelFuture f = call.ex.context().writeAndFlush(
+                        io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
+                if (!keepAlive) {
+                    f.addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                }
             }
             return;
         }
@@ -272,12 +277,17 @@ final class S3Objects {
 
     void createMultipart(S3Call call) {
         expireUploads();
+        String type = call.headers().get("Content-Type", "binary/octet-stream");
+        if (type.length() > MAX_CONTENT_TYPE) {
+            call.fail(S3Error.INVALID_ARGUMENT, "Content-Type is longer than " + MAX_CONTENT_TYPE + " characters");
+            return;
+        }
         buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
                 return;
             }
-            MultipartUploads.Upload u = uploads.create(call.bucket, call.key, clock.getAsLong());
+            MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong());
             call.xml(200, S3Xml.initiateMultipart(call.bucket, call.key, u.id()));
         }));
     }
@@ -337,7 +347,7 @@ final class S3Objects {
             PartsSource source = new PartsSource(done.parts());
             buckets.find(call.bucket).thenCompose(b -> {
                 bucket[0] = b;
-                return store(call, b, null, source, done.etag(), "binary/octet-stream");
+                return store(call, b, null, source, done.etag(), done.upload().contentType());
             }).whenComplete((w, t) -> {
                 try {
                     source.close();

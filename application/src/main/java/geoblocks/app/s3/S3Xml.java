@@ -68,18 +68,19 @@ public final class S3Xml {
         return sb.append("</Error>").toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    public static byte[] buckets(String owner, List<BucketMeta> buckets) {
+    /** ListAllMyBucketsResult: {@code created} holds each bucket's creation time by name, listed by name. */
+    public static byte[] buckets(String owner, java.util.Map<String, Long> created) {
         StringBuilder sb = new StringBuilder(HEAD).append("<ListAllMyBucketsResult xmlns=\"").append(NS).append("\">");
         sb.append("<Owner>");
         el(sb, "ID", owner);
         el(sb, "DisplayName", owner);
         sb.append("</Owner><Buckets>");
-        for (BucketMeta b : buckets) {
+        new java.util.TreeMap<>(created).forEach((name, at) -> {
             sb.append("<Bucket>");
-            el(sb, "Name", b.name());
-            el(sb, "CreationDate", iso(b.createdMillis()));
+            el(sb, "Name", name);
+            el(sb, "CreationDate", iso(at));
             sb.append("</Bucket>");
-        }
+        });
         return sb.append("</Buckets></ListAllMyBucketsResult>").toString().getBytes(StandardCharsets.UTF_8);
     }
 

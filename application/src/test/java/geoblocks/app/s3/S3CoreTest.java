@@ -92,7 +92,7 @@ class S3CoreTest {
     @Test
     void multipart_completeChecksOrderEtagsAndSizes() throws Exception {
         MultipartUploads m = uploads();
-        MultipartUploads.Upload u = m.create("bkt", "k", 100);
+        MultipartUploads.Upload u = m.create("bkt", "k", "text/plain", 100);
         long big = MultipartUploads.MIN_PART;
         assertNull(m.addPart(u.id(), new MultipartUploads.Part(1, big, E1, Path.of("p1"))));
         assertNull(m.addPart(u.id(), new MultipartUploads.Part(2, 3, E2, Path.of("p2"))));
@@ -115,7 +115,7 @@ class S3CoreTest {
     @Test
     void multipart_smallMiddlePart_abortAndExpiry() throws Exception {
         MultipartUploads m = uploads();
-        MultipartUploads.Upload u = m.create("bkt", "k", 100);
+        MultipartUploads.Upload u = m.create("bkt", "k", "text/plain", 100);
         m.addPart(u.id(), new MultipartUploads.Part(1, 10, "e1", Path.of("p1")));
         m.addPart(u.id(), new MultipartUploads.Part(2, 10, "e2", Path.of("p2")));
         assertEquals(S3Error.ENTITY_TOO_SMALL, assertThrows(S3Exception.class,
@@ -123,9 +123,9 @@ class S3CoreTest {
         assertEquals(2, m.abort(u.id(), "bkt", "k").size());
         assertEquals(S3Error.NO_SUCH_UPLOAD, assertThrows(S3Exception.class,
                 () -> m.addPart(u.id(), new MultipartUploads.Part(3, 1, "e", Path.of("p")))).error());
-        MultipartUploads.Upload old = m.create("bkt", "a", 100);
+        MultipartUploads.Upload old = m.create("bkt", "a", "text/plain", 100);
         m.addPart(old.id(), new MultipartUploads.Part(1, 10, "e1", Path.of("q1")));
-        m.create("bkt", "b", 500);
+        m.create("bkt", "b", "text/plain", 500);
         assertEquals(1, m.expire(200).size());
         assertEquals(1, m.size());
         assertEquals(S3Error.INVALID_ARGUMENT, assertThrows(S3Exception.class, () -> MultipartUploads.partNumber("10001")).error());
