@@ -110,6 +110,8 @@ public final class ProbeReportCommand implements Callable<Integer> {
             });
             XYChart c = Charts.timeSeries(op + ": hourly median latency", "ms (log)", series, 1000, 380);
             c.setXAxisTitle("hours since " + Instant.ofEpochSecond(base * 3600));
+            c.getStyler().setMarkerSize(6); // an hour with one probe round is one point: show it
+            c.getSeriesMap().values().forEach(x -> x.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.CIRCLE));
             c.getStyler().setYAxisLogarithmic(true);
             // whole decades around the data (XChart cannot label a log axis of one value)
             double lo = series.values().stream().flatMapToDouble(xy -> java.util.Arrays.stream(xy[1])).min().orElse(1);
