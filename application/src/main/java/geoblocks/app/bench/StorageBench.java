@@ -15,7 +15,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Runs a {@link StoragePlan} against the targets in a directory, one thread per stream, the
- * streams released together; fio-like: each stream writes its slots in order, reads them in
+ * streams released together (the wall time runs from the first stream's first operation to the
+ * last stream's last); fio-like: each stream writes its slots in order, reads them in
  * order, rewrites and rereads random ones (seeded). Data is random per stream (incompressible).
  * Reads after writes may be served by the page cache, as fio's without {@code direct=1}.
  */
@@ -58,31 +59,39 @@ public final class StorageBench {
         CyclicBarrier start = new CyclicBarrier(streams + 1);
         ExecutorService pool = Executors.newFixedThreadPool(streams);
         try {
-            List<Future<Histogram>> done = new ArrayList<>();
+            List<Future<Stream>> done = new ArrayList<>();
             for (int s = 0; s < streams; s++) {
                 int stream = s;
                 done.add(pool.submit(() -> stream(t, stream, bs, ops, w, start)));
             }
             await(start);
-            long t0 = System.nanoTime();
             Histogram all = new Histogram(3_600_000_000L, 3);
-            for (Future<Histogram> f : done) {
-                all.add(get(f));
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (Future<Stream> f : done) {
+                Stream st = get(f);
+                all.add(st.latency());
+                first = Math.min(first, st.startNanos());
+                last = Math.max(last, st.endNanos());
             }
-            double seconds = (System.nanoTime() - t0) / 1e9;
+            double seconds = (last - first) / 1e9;
             return StorageRun.of(t.name(), bs, streams, w, (long) ops * streams * bs, seconds, all);
         } finally {
             pool.shutdownNow();
         }
     }
 
-    private Histogram stream(StorageTarget t, int stream, int bs, int ops, Workload w, CyclicBarrier start)
+    /** What one stream measured: its latencies, and when it started and ended its operations. */
+    private record Stream(Histogram latency, long startNanos, long endNanos) {}
+
+    private Stream stream(StorageTarget t, int stream, int bs, int ops, Workload w, CyclicBarrier start)
             throws Exception {
         Random random = new Random(plan.seed() * 31 + stream * 7919L + w.ordinal());
         byte[] data = new byte[bs];
         new Random(plan.seed() + stream).nextBytes(data);
         Histogram h = new Histogram(3_600_000_000L, 3);
         start.await();
+        long begin = System.nanoTime();
         for (int i = 0; i < ops; i++) {
             long slot = w.random() ? random.nextInt(ops) : i;
             long t0 = System.nanoTime();
@@ -94,7 +103,7 @@ public final class StorageBench {
             }
             h.recordValue(Math.max(1, (System.nanoTime() - t0) / 1000));
         }
-        return h;
+        return new Stream(h, begin, System.nanoTime());
     }
 
     private static void await(CyclicBarrier b) throws InterruptedException {
@@ -105,7 +114,7 @@ public final class StorageBench {
         }
     }
 
-    private static Histogram get(Future<Histogram> f) throws IOException, InterruptedException {
+    private static Stream get(Future<Stream> f) throws IOException, InterruptedException {
         try {
             return f.get();
         } catch (java.util.concurrent.ExecutionException e) {

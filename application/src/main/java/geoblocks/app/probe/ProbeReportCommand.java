@@ -110,7 +110,18 @@ public final class ProbeReportCommand implements Callable<Integer> {
             });
             XYChart c = Charts.timeSeries(op + ": hourly median latency", "ms (log)", series, 1000, 380);
             c.setXAxisTitle("hours since " + Instant.ofEpochSecond(base * 3600));
+            c.getStyler().setMarkerSize(6); // an hour with one probe round is one point: show it
+            c.getSeriesMap().values().forEach(x -> x.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.CIRCLE));
             c.getStyler().setYAxisLogarithmic(true);
+            // whole decades around the data (XChart cannot label a log axis of one value)
+            double lo = series.values().stream().flatMapToDouble(xy -> java.util.Arrays.stream(xy[1])).min().orElse(1);
+            double hi = series.values().stream().flatMapToDouble(xy -> java.util.Arrays.stream(xy[1])).max().orElse(10);
+            double decadeLo = Math.pow(10, Math.floor(Math.log10(Math.max(lo, 0.001))));
+            c.getStyler().setYAxisMin(decadeLo);
+            c.getStyler().setYAxisMax(Math.max(decadeLo * 10, Math.pow(10, Math.ceil(Math.log10(Math.max(hi, 0.001))))));
+            // whole hours only; a blank (not empty) label elsewhere: XChart cannot lay out an empty string
+            c.getStyler().setxAxisTickLabelsFormattingFunction(
+                    x -> Math.abs(x - Math.rint(x)) < 1e-6 ? String.valueOf(Math.round(x)) : " ");
             c.getStyler().setXAxisMax(Math.max(1.0, c.getStyler().getXAxisMax() == null ? 1.0 : c.getStyler().getXAxisMax()));
             panels.add(c);
         }

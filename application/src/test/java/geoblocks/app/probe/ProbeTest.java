@@ -167,4 +167,18 @@ class ProbeTest {
         byte[] png = Files.readAllBytes(out.resolve("hourly.png"));
         assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G');
     }
+
+    @Test
+    void report_allRowsInOneHourOrOnlyFailures_stillDrawsThePng() throws Exception {
+        Instant t = Instant.parse("2026-11-22T10:00:00Z");
+        for (List<String> rows : List.of(
+                List.of(ProbeRow.ok(t, "seoul", "PUT", 1024, 12).toCsv(), ProbeRow.ok(t, "seoul", "GET", 1024, 12).toCsv()),
+                List.of(ProbeRow.failed(t, "seoul", "PUT", 1024, 12, "down").toCsv()))) {
+            Path csv = Files.createTempFile(dir, "probe", ".csv");
+            Files.write(csv, rows);
+            Path out = Files.createTempDirectory(dir, "report");
+            assertEquals(0, new CommandLine(new ProbeReportCommand()).execute(csv.toString(), "--out", out.toString()));
+            assertTrue(Files.size(out.resolve("hourly.png")) > 1000);
+        }
+    }
 }

@@ -49,21 +49,23 @@ class CompressionTest {
     void codec_corruptOrTruncatedData_isACorruptBlockNeverAnotherException(BlockCodec codec) {
         byte[] raw = base64(4, 50_000);
         byte[] stored = codec.compress(raw, raw.length);
-        int detected = 0;
-        for (int i = 0; i < stored.length; i += Math.max(1, stored.length / 200)) {
+        java.util.List<Integer> undetected = new java.util.ArrayList<>();
+        for (int i = 0; i < stored.length; i += Math.max(1, stored.length / 500)) {
             byte[] bad = stored.clone();
             bad[i] ^= 0x5A;
             try {
                 byte[] out = codec.decompress(ID, bad, raw.length);
                 // a flip inside a literal can still decode: the original CRC32C is what catches it
-                if (Checksums.crc32c(out) != Checksums.crc32c(raw)) {
-                    detected++;
+                if (Checksums.crc32c(out) == Checksums.crc32c(raw)) {
+                    undetected.add(i);
                 }
             } catch (CorruptBlockException e) {
-                detected++;
+                // detected by the codec
             }
         }
-        assertTrue(detected > 0);
+        // only header fields the decoder ignores (gzip's mtime, flags, OS; zstd's window size) can
+        // change unnoticed here; the stored CRC32C, checked before decoding, catches those
+        assertTrue(undetected.stream().allMatch(i -> i < 10), "undetected flips at " + undetected);
         assertThrows(CorruptBlockException.class,
                 () -> codec.decompress(ID, java.util.Arrays.copyOf(stored, stored.length / 2), raw.length));
         assertThrows(CorruptBlockException.class, () -> codec.decompress(ID, random(5, 300), raw.length));
