@@ -120,6 +120,14 @@ class CliIT {
         assertEquals(0, get.exit(), get.toString());
         assertTrue(get.out().contains("3 blocks verified"), get.out());
         assertEquals(-1, Files.mismatch(in, out));
+        // the same file read by every replica at once (localfarthest: seoul and saopaulo), losers cancelled
+        Path parallel = work.resolve("photo.parallel");
+        Run par = run("client", "--at", "mumbai", "--config", cfg, "get", "cli/photo", parallel.toString(), "--read",
+                "parallel", "--rank", "load");
+        assertEquals(0, par.exit(), par.toString());
+        assertEquals(-1, Files.mismatch(in, parallel));
+        assertOneLineError(run("client", "--at", "mumbai", "--config", cfg, "get", "cli/photo", parallel.toString(),
+                "--read", "fastest"), "unknown read strategy 'fastest'; choose first, parallel or hedged");
 
         Run stat = run("client", "--at", "dublin", "--config", cfg, "stat", "cli/photo", "--json");
         assertEquals(0, stat.exit(), stat.toString());

@@ -20,6 +20,7 @@ public final class ReadsNodes {
     public static final String POLICIES = "geoblocks.placement.policies {\n"
             + "  at-dublin { copies = 1, terms = [random], require = [dublin] }\n"
             + "  no-dublin { copies = 2, terms = [local, closest], forbid = [dublin] }\n"
+            + "  with-saopaulo { copies = 3, terms = [local, closest, random], require = [saopaulo] }\n"
             + "}\n";
 
     /** A geoblocks node (the production {@link NodeParent}) for {@code region} with {@link #POLICIES}. */

@@ -42,6 +42,6 @@ class PlacementAnyPolicyTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Placement.Params(7,
                 List.of(new Placement.Experiment("1", "seoul", "seoul")), 1, 1, 1 << 20, List.of(1 << 20), List.of("eu-far"), CONF));
         assertTrue(e.getMessage().startsWith("unknown policy 'eu-far'; choose one of random, tworandom, local,"
-                + " localclosest, localfarthest, balanced, eu-near, farthest-only"), e.getMessage());
+                + " localclosest, localfarthest, localclosest3, balanced, eu-near, farthest-only"), e.getMessage());
     }
 }

@@ -11,71 +11,86 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What this node has measured of its block fetches, per replica region: an EWMA of the time to the
- * first byte (request sent to first block data back: the RTT plus the replica's queue and read
- * time) and the last {@code window} complete fetch times with their block sizes. Two uses:
+ * What this node has measured of its block fetches, per replica region: a time-aware EWMA of the
+ * time to the first byte (request sent to first block data back: the RTT plus the replica's queue
+ * and read time) and the last {@code window} complete fetch times with their block sizes. Two uses:
  * <ul>
  *   <li>{@link #rank}: replicas ordered by measured service latency, in the spirit of Cassandra's
- *       dynamic snitch: a region's score is its EWMA time to first byte, or its RTT (0 for this node)
- *       when it has no sample younger than {@code maxAge}. So an overloaded near replica, whose
- *       queue delays its first byte, drops behind a farther idle one; once its samples age out it is
- *       ranked by RTT again, read, and measured afresh (the snitch's periodic reset). Ties go to
- *       the lower RTT, then the region id.
- *   <li>{@link #hedgeDelayNanos}: the region's p95 fetch time over its recent samples of blocks of
- *       the same size class (sizes in the same (2^(k-1), 2^k] bytes); with fewer than {@link #MIN_SAMPLES} of them, a
- *       guess: twice the region's score plus 50 ms.
+ *       dynamic snitch. A region's score is its RTT (0 for this node) plus the excess of its EWMA
+ *       over the RTT, halved every {@code halfLife} since its last sample; a region never measured
+ *       scores its RTT. So an overloaded near replica, whose queue delays its first byte, drops
+ *       behind a farther idle one, and returns to the front once its excess has decayed below the
+ *       difference in RTT, is read again and measured afresh (the snitch's reset, sooner for a
+ *       mildly loaded replica than for a badly loaded one). Ties go to the lower RTT, then the id.
+ *   <li>{@link #hedgeDelayNanos}: the region's p95 fetch time over its last {@code window} samples of
+ *       blocks of the same size class (sizes in the same (2^(k-1), 2^k] bytes); with fewer than
+ *       {@link #MIN_SAMPLES} of them, a guess: twice the region's RTT, plus 50 ms, plus 100 ms per MB
+ *       of the block (the score is not used: a loaded region's inflated score would put the hedge off
+ *       exactly when it is needed).
  * </ul>
- * A failed fetch counts as a first byte after the time it took (it pushes the score up). Time is
- * passed in (nanoseconds). Not thread-safe: one component owns it.
+ * The EWMA weighs a new sample by {@code alpha}, more after a pause (the old value's weight
+ * {@code 1 - alpha} halves every half-life). A failed fetch counts as a first byte after the time it
+ * took (it pushes the score up). Time is passed in (nanoseconds). Not thread-safe: one component
+ * owns it.
  */
 public final class ServiceLatency {
     /** Samples of one size class needed before the p95 replaces the guess. */
     public static final int MIN_SAMPLES = 8;
     private static final long GUESS_EXTRA_NANOS = 50_000_000L;
+    /** The guess's transfer time: 100 ms per MB (10 MB/s). */
+    private static final long GUESS_NANOS_PER_BYTE = 100;
 
     private final double alpha;
     private final int window;
-    private final long maxAgeNanos;
+    private final long halfLifeNanos;
     private final Map<String, Region> regions = new HashMap<>();
 
     private static final class Region {
         double ewmaNanos = Double.NaN;
         long lastNanos;
-        final Deque<long[]> fetches = new ArrayDeque<>(); // {sizeClass, nanos, at}
+        final Deque<long[]> fetches = new ArrayDeque<>(); // {sizeClass, nanos}
     }
 
     /**
      * @param alpha weight of a new sample in the EWMA (0..1]
      * @param window complete fetches kept per region for the p95
-     * @param maxAgeNanos a region whose newest sample is older than this is ranked by RTT again
+     * @param halfLifeNanos how fast a region's excess over its RTT (and the EWMA's memory) fades
      */
-    public ServiceLatency(double alpha, int window, long maxAgeNanos) {
-        if (!(alpha > 0 && alpha <= 1) || window < 1 || maxAgeNanos <= 0) {
-            throw new IllegalArgumentException("service latency needs 0 < alpha <= 1, window >= 1 and max age > 0, were "
-                    + alpha + ", " + window + ", " + maxAgeNanos);
+    public ServiceLatency(double alpha, int window, long halfLifeNanos) {
+        if (!(alpha > 0 && alpha <= 1) || window < 1 || halfLifeNanos <= 0) {
+            throw new IllegalArgumentException("service latency needs 0 < alpha <= 1, window >= 1 and half-life > 0,"
+                    + " were " + alpha + ", " + window + ", " + halfLifeNanos);
         }
         this.alpha = alpha;
         this.window = window;
-        this.maxAgeNanos = maxAgeNanos;
+        this.halfLifeNanos = halfLifeNanos;
     }
 
-    /** EWMA weight 0.25, 64 fetches per region, samples valid for 10 s. */
+    /** EWMA weight 0.25, 64 fetches per region, half-life 5 s. */
     public static ServiceLatency defaults() {
-        return new ServiceLatency(0.25, 64, 10_000_000_000L);
+        return new ServiceLatency(0.25, 64, 5_000_000_000L);
+    }
+
+    private double fade(long age) {
+        return Math.pow(0.5, Math.max(0, age) / (double) halfLifeNanos);
     }
 
     /** The first byte of a fetch from {@code region} came {@code nanos} after its request (at {@code now}). */
     public void firstByte(String region, long nanos, long now) {
         Region r = regions.computeIfAbsent(region, k -> new Region());
-        r.ewmaNanos = Double.isNaN(r.ewmaNanos) || now - r.lastNanos > maxAgeNanos ? nanos
-                : alpha * nanos + (1 - alpha) * r.ewmaNanos;
+        if (Double.isNaN(r.ewmaNanos)) {
+            r.ewmaNanos = nanos;
+        } else {
+            double keep = (1 - alpha) * fade(now - r.lastNanos);
+            r.ewmaNanos = keep * r.ewmaNanos + (1 - keep) * nanos;
+        }
         r.lastNanos = now;
     }
 
     /** A fetch of {@code bytes} from {@code region} completed {@code nanos} after its request. */
     public void completed(String region, int bytes, long nanos, long now) {
         Region r = regions.computeIfAbsent(region, k -> new Region());
-        r.fetches.addLast(new long[] {sizeClass(bytes), nanos, now});
+        r.fetches.addLast(new long[] {sizeClass(bytes), nanos});
         while (r.fetches.size() > window) {
             r.fetches.removeFirst();
         }
@@ -86,13 +101,14 @@ public final class ServiceLatency {
         firstByte(region, nanos, now);
     }
 
-    /** The region's score in ms: its fresh EWMA time to first byte, else its RTT (0 for this node, MAX when down). */
+    /** The region's score in ms (see the class comment); its RTT when never measured, MAX when down. */
     public double scoreMs(String region, RttTable rtt, long now) {
+        double base = rtt.rttMs(region).orElse(Double.MAX_VALUE);
         Region r = regions.get(region);
-        if (r != null && !Double.isNaN(r.ewmaNanos) && now - r.lastNanos <= maxAgeNanos) {
-            return r.ewmaNanos / 1e6;
+        if (r == null || Double.isNaN(r.ewmaNanos) || base == Double.MAX_VALUE) {
+            return base;
         }
-        return rtt.rttMs(region).orElse(Double.MAX_VALUE);
+        return base + (r.ewmaNanos / 1e6 - base) * fade(now - r.lastNanos);
     }
 
     /** {@code replicas} best first by {@link #scoreMs}; ties to the lower RTT, then the id. */
@@ -110,13 +126,13 @@ public final class ServiceLatency {
         Region r = regions.get(region);
         if (r != null) {
             long cls = sizeClass(bytes);
-            long[] same = r.fetches.stream().filter(f -> f[0] == cls && now - f[2] <= maxAgeNanos)
-                    .mapToLong(f -> f[1]).sorted().toArray();
+            long[] same = r.fetches.stream().filter(f -> f[0] == cls).mapToLong(f -> f[1]).sorted().toArray();
             if (same.length >= MIN_SAMPLES) {
                 return same[Math.max(0, (int) Math.ceil(0.95 * same.length) - 1)];
             }
         }
-        return (long) (2e6 * Math.min(scoreMs(region, rtt, now), 1e6)) + GUESS_EXTRA_NANOS;
+        double rttMs = rtt.rttMs(region).orElse(1e6);
+        return (long) (2e6 * Math.min(rttMs, 1e6)) + GUESS_EXTRA_NANOS + bytes * GUESS_NANOS_PER_BYTE;
     }
 
     /** Blocks of (2^(k-1), 2^k] bytes share class k: a full 1 MiB block and a shorter last block of over 512 KiB. */

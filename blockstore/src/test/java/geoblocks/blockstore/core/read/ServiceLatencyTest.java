@@ -36,21 +36,22 @@ class ServiceLatencyTest {
     }
 
     @Test
-    void ewma_weighsNewSamples() {
-        ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
+    void ewma_weighsNewSamples_andForgetsMoreAfterAPause() {
+        ServiceLatency s = new ServiceLatency(0.25, 64, 5 * S);
         s.firstByte("mumbai", 200 * MS, 0);
         s.firstByte("mumbai", 600 * MS, 1);
-        assertEquals(300.0, s.scoreMs("mumbai", RTT, 1), 1e-9); // 0.25 * 600 + 0.75 * 200
+        assertEquals(300.0, s.scoreMs("mumbai", RTT, 1), 1e-6); // 0.25 * 600 + 0.75 * 200
+        s.firstByte("mumbai", 130 * MS, 50 * S); // ten half-lives later the old value weighs 0.75 / 1024
+        assertEquals(130.1, s.scoreMs("mumbai", RTT, 50 * S), 0.1);
     }
 
     @Test
-    void staleSamples_ageOut_andTheReplicaIsRankedByRttAgain() {
-        ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
-        s.firstByte("mumbai", 900 * MS, 0);
-        assertEquals(List.of("dublin", "saopaulo", "mumbai"), s.rank(REPLICAS, RTT, 10 * S));
-        assertEquals(List.of("dublin", "mumbai", "saopaulo"), s.rank(REPLICAS, RTT, 10 * S + 1));
-        s.firstByte("mumbai", 130 * MS, 11 * S);
-        assertEquals(130.0, s.scoreMs("mumbai", RTT, 11 * S), 1e-9, "a fresh sample after the gap starts over");
+    void excessOverRtt_halvesEveryHalfLife_untilTheReplicaIsFirstAgain() {
+        ServiceLatency s = new ServiceLatency(0.25, 64, 5 * S);
+        s.firstByte("mumbai", 900 * MS, 0); // mumbai's RTT is 122 ms: 778 ms of excess
+        assertEquals(122 + 778 / 2.0, s.scoreMs("mumbai", RTT, 5 * S), 1e-6);
+        assertEquals(List.of("dublin", "saopaulo", "mumbai"), s.rank(REPLICAS, RTT, 15 * S)); // 122 + 97 > 184
+        assertEquals(List.of("dublin", "mumbai", "saopaulo"), s.rank(REPLICAS, RTT, 20 * S)); // 122 + 49 < 184
     }
 
     @Test
@@ -63,9 +64,10 @@ class ServiceLatencyTest {
     @Test
     void hedgeDelay_isTheP95OfTheSameSizeClass_onceThereAreEnoughSamples() {
         ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
-        s.firstByte("mumbai", 130 * MS, 0);
-        assertEquals(2 * 130 * MS + 50 * MS, s.hedgeDelayNanos("mumbai", 1 << 20, RTT, 0), "guess: 2 x score + 50 ms");
-        assertEquals(2 * 184 * MS + 50 * MS, s.hedgeDelayNanos("saopaulo", 1 << 20, RTT, 0), "no sample: 2 x RTT + 50 ms");
+        s.firstByte("mumbai", 900 * MS, 0);
+        assertEquals(2 * 122 * MS + 50 * MS + 100_000, s.hedgeDelayNanos("mumbai", 1000, RTT, 0),
+                "guess: 2 x RTT + 50 ms + 100 ms/MB, whatever the (loaded) score");
+        assertEquals(2 * 184 * MS + 50 * MS + 100 * (1 << 20), s.hedgeDelayNanos("saopaulo", 1 << 20, RTT, 0));
         for (int i = 1; i <= 20; i++) {
             s.completed("mumbai", 1 << 20, (200 + i) * MS, i); // 201..220 ms for 1 MiB
             s.completed("mumbai", 1000, 5 * S, i); // another size class: ignored
