@@ -56,9 +56,10 @@ class LoopbackNetworkTest {
         }
     }
 
+    /** Waits up to 30 s (a loaded 2-core machine can take over 10 s to start TLS listeners); returns at the event. */
     @SuppressWarnings("unchecked")
     static <T> T waitFor(Pair.Side s, Class<T> type) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < end) {
             KompicsEvent e = s.control.poll(100, TimeUnit.MILLISECONDS);
             if (type.isInstance(e)) {
