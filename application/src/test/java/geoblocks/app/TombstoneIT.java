@@ -102,6 +102,9 @@ class TombstoneIT {
                         r + " keeps the tombstone alone: " + kept);
                 assertTrue(history(r).isPresent(), r + " keeps the tombstone in its own store");
                 assertTrue(metric(r, "geoblocks_tombstones ") >= 1, r + "'s /metrics counts the tombstone it keeps");
+                assertEquals(0, metric(r, "geoblocks_tombstones_collected_total{reason=\"acknowledged\"} ")
+                        + metric(r, "geoblocks_tombstones_collected_total{reason=\"expired\"} "),
+                        r + " collected no tombstone while " + down + " was down (not even for a while)");
             }
         }
 
