@@ -12,15 +12,18 @@ class ClientPortTest {
     @Test
     void withOp_changesOnlyTheOperationId_forEveryRequestType() {
         List<ClientPort.Request> all = List.of(
-                new ClientPort.Put(1, Path.of("in"), null, "n", "local", 4096, "local", true),
-                new ClientPort.Get(2, "n", Path.of("out"), null, "v1"),
+                new ClientPort.Put(1, Path.of("in"), null, "n", "local", 4096, "local", true,
+                        java.util.Map.of("etag", "abc"), geoblocks.blockstore.core.Compression.ZSTD),
+                new ClientPort.Get(2, "n", Path.of("out"), null, "v1",
+                        new geoblocks.blockstore.core.read.ReadOptions(geoblocks.blockstore.core.read.ReadOptions.Strategy.HEDGED, true)),
                 new ClientPort.Versions(3, "n"),
                 new ClientPort.ListFiles(4),
                 new ClientPort.Stat(5, "n", "v2"),
                 new ClientPort.Delete(6, "n"),
                 new ClientPort.Move(7, "n", List.of("seoul", "dublin")),
                 new ClientPort.Status(8),
-                new ClientPort.Policies(9));
+                new ClientPort.Policies(9),
+                new ClientPort.NetBench(10, "dublin", "udp", 2, 1_000_000, 50_000_000, 3000, 1200));
         Set<Class<?>> covered = new HashSet<>();
         for (ClientPort.Request r : all) {
             ClientPort.Request again = r.withOp(42);
