@@ -194,7 +194,7 @@ final class S3Buckets {
     }
 
     /** ListObjectsV2 (and ListObjects, answered the same way with its marker as start-after). */
-    void listObjects(S3Call call, BucketMeta bucket) {
+    void listObjects(S3Call call) {
         ObjectListing.Query q;
         try {
             String startAfter = call.has("list-type") ? call.param("start-after") : call.param("marker");

@@ -211,7 +211,7 @@ public final class S3Gateway {
                             if (t != null) {
                                 call.fail(t);
                             } else {
-                                buckets.listObjects(call, b);
+                                buckets.listObjects(call);
                             }
                         }));
                     }
