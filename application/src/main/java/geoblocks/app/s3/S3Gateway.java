@@ -216,8 +216,13 @@ public final class S3Gateway {
                         }));
                     }
                 }
-                case "POST" -> call.fail(S3Error.NOT_IMPLEMENTED, call.has("delete")
-                        ? "DeleteObjects (multi-object delete) is not supported" : "POST on a bucket is not supported");
+                case "POST" -> {
+                    if (call.has("delete")) {
+                        objects.deleteMany(call);
+                    } else {
+                        call.fail(S3Error.NOT_IMPLEMENTED, "POST on a bucket needs ?delete");
+                    }
+                }
                 default -> call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on a bucket");
             }
             return;

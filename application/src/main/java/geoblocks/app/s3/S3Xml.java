@@ -196,6 +196,69 @@ public final class S3Xml {
         return parts;
     }
 
+    /** The keys of a DeleteObjects body (at most 1000) and whether it asked for a quiet answer. */
+    public record DeleteRequest(List<String> keys, boolean quiet) {}
+
+    public static DeleteRequest deleteObjects(byte[] body) throws S3Exception {
+        Element root = parse(body, "Delete");
+        List<String> keys = new ArrayList<>();
+        boolean quiet = false;
+        for (Element e : children(root)) {
+            if (e.getLocalName().equals("Quiet")) {
+                quiet = Boolean.parseBoolean(e.getTextContent().trim());
+            } else if (e.getLocalName().equals("Object")) {
+                String key = null;
+                for (Element f : children(e)) {
+                    if (f.getLocalName().equals("Key")) {
+                        key = f.getTextContent();
+                    }
+                }
+                if (key == null) {
+                    throw new S3Exception(S3Error.MALFORMED_XML, "each Object needs a Key");
+                }
+                keys.add(key);
+            }
+        }
+        if (keys.isEmpty() || keys.size() > 1000) {
+            throw new S3Exception(S3Error.MALFORMED_XML, "DeleteObjects takes 1..1000 keys, this has " + keys.size());
+        }
+        return new DeleteRequest(keys, quiet);
+    }
+
+    /** A DeleteObjects answer: the keys deleted (none when quiet) and the errors, each (key, code, message). */
+    public static byte[] deleteResult(List<String> deleted, List<String[]> errors) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<DeleteResult xmlns=\"").append(NS).append("\">");
+        for (String k : deleted) {
+            sb.append("<Deleted>");
+            el(sb, "Key", k);
+            sb.append("</Deleted>");
+        }
+        for (String[] e : errors) {
+            sb.append("<Error>");
+            el(sb, "Key", e[0]);
+            el(sb, "Code", e[1]);
+            el(sb, "Message", e[2]);
+            sb.append("</Error>");
+        }
+        return sb.append("</DeleteResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A CopyObject answer. */
+    public static byte[] copyResult(String etag, long lastModifiedMillis) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<CopyObjectResult xmlns=\"").append(NS).append("\">");
+        el(sb, "LastModified", iso(lastModifiedMillis));
+        el(sb, "ETag", ETags.quote(etag));
+        return sb.append("</CopyObjectResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** An UploadPartCopy answer. */
+    public static byte[] copyPartResult(String etag, long lastModifiedMillis) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<CopyPartResult xmlns=\"").append(NS).append("\">");
+        el(sb, "LastModified", iso(lastModifiedMillis));
+        el(sb, "ETag", ETags.quote(etag));
+        return sb.append("</CopyPartResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
     private static boolean isBlank(byte[] body) {
         for (byte b : body) {
             if (!Character.isWhitespace(b)) {
