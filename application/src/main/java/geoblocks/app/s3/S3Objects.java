@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The object operations: PutObject, GetObject (with Range), HeadObject, DeleteObject and multipart
- * uploads (Create, UploadPart, Complete, Abort). Bodies are spooled to files under the node's data
+ * The object operations: PutObject, CopyObject, GetObject (with Range), HeadObject, DeleteObject,
+ * DeleteObjects and multipart uploads (Create, UploadPart, UploadPartCopy, Complete, Abort). Bodies are spooled to files under the node's data
  * directory ({@link BodySpool}) and stored from there; downloads stream through {@link SpooledDownload}.
  * An object whose bucket's home is this node's region is stored with the bucket's policy (ack all);
  * anywhere else it is stored here with policy {@code local} and ack local, then moved home in the
