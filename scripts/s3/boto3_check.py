@@ -134,7 +134,19 @@ pages = s3.get_paginator("list_objects_v2").paginate(Bucket="it-home", Prefix="l
 for page in pages:
     seen += [c["Key"] for c in page.get("Contents", [])]
 assert seen == ["list/a/1", "list/a/2", "list/b/1", "list/c", "list/d"], seen
-ok("list", seen)
+v1 = []
+for page in s3.get_paginator("list_objects").paginate(Bucket="it-home", Prefix="list/", Delimiter="/",
+                                                      PaginationConfig={"PageSize": 1}):
+    v1 += [c["Key"] for c in page.get("Contents", [])] + [p["Prefix"] for p in page.get("CommonPrefixes", [])]
+assert v1 == ["list/a/", "list/b/", "list/c", "list/d"], v1
+ok("list", seen + v1)
+
+# conditional gets
+etag = s3.head_object(Bucket="it-home", Key="list/c")["ETag"]
+assert s3.get_object(Bucket="it-home", Key="list/c", IfMatch=etag)["Body"].read() == b"list/c"
+expect_error("PreconditionFailed", lambda: s3.get_object(Bucket="it-home", Key="list/c", IfMatch='"0000"'))
+expect_error("304", lambda: s3.get_object(Bucket="it-home", Key="list/c", IfNoneMatch=etag))
+ok("conditional-get")
 
 # copy (to another bucket, keeping the ETag and content type) and multi-object delete
 src = s3.head_object(Bucket="it-home", Key="sizes/obj-%d" % (5 * MIB))

@@ -239,6 +239,19 @@ final class S3Objects {
         if (range.partial()) {
             call.ex.header("Content-Range", range.contentRange(m.size()));
         }
+        int cond = Preconditions.status(call.headers().get("If-Match"), call.headers().get("If-None-Match"),
+                call.headers().get("If-Modified-Since"), call.headers().get("If-Unmodified-Since"), etag, m.createdMillis());
+        if (cond == 412) {
+            call.fail(S3Error.PRECONDITION_FAILED, "the object's ETag or date does not meet If-Match / If-Unmodified-Since");
+            return;
+        }
+        if (cond == 304) {
+            call.ex.respondHead(304, 0);
+            if (!call.method().equals("HEAD")) {
+                call.ex.context().writeAndFlush(io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
+            }
+            return;
+        }
         int status = range.partial() ? 206 : 200;
         if (call.method().equals("HEAD") || range.length() == 0) {
             boolean keepAlive = call.ex.respondHead(status, range.length());

@@ -112,6 +112,32 @@ public final class S3Xml {
         if (urlEncode) {
             el(sb, "EncodingType", "url");
         }
+        contents(sb, p, urlEncode);
+        return sb.append("</ListBucketResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A ListObjects (v1) answer: {@code NextMarker} is the page's last item when it is truncated. */
+    public static byte[] listV1(String bucket, ObjectListing.Query q, String marker, ObjectListing.Page p, boolean urlEncode) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<ListBucketResult xmlns=\"").append(NS).append("\">");
+        el(sb, "Name", bucket);
+        el(sb, "Prefix", enc(q.prefix(), urlEncode));
+        el(sb, "Marker", enc(marker == null ? "" : marker, urlEncode));
+        if (p.nextToken() != null) {
+            el(sb, "NextMarker", enc(ObjectListing.decodeTokenUnchecked(p.nextToken()), urlEncode));
+        }
+        if (!q.delimiter().isEmpty()) {
+            el(sb, "Delimiter", enc(q.delimiter(), urlEncode));
+        }
+        el(sb, "MaxKeys", q.maxKeys());
+        el(sb, "IsTruncated", p.truncated());
+        if (urlEncode) {
+            el(sb, "EncodingType", "url");
+        }
+        contents(sb, p, urlEncode);
+        return sb.append("</ListBucketResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void contents(StringBuilder sb, ObjectListing.Page p, boolean urlEncode) {
         for (ObjectListing.Entry e : p.contents()) {
             sb.append("<Contents>");
             el(sb, "Key", enc(e.key(), urlEncode));
@@ -128,7 +154,6 @@ public final class S3Xml {
             el(sb, "Prefix", enc(cp, urlEncode));
             sb.append("</CommonPrefixes>");
         }
-        return sb.append("</ListBucketResult>").toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static String enc(String s, boolean url) {

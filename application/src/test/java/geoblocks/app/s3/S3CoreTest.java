@@ -179,6 +179,23 @@ class S3CoreTest {
     }
 
     @Test
+    void listV1_carriesMarkerAndNextMarker() throws Exception {
+        List<ObjectListing.Entry> keys = ObjectListingTest.keys("a/1", "a/2", "b", "c");
+        ObjectListing.Query first = new ObjectListing.Query("", "/", null, null, 2);
+        ObjectListing.Page p = ObjectListing.page(keys, first);
+        String xml = new String(S3Xml.listV1("bkt", first, null, p, false), StandardCharsets.UTF_8);
+        assertTrue(xml.contains("<Marker></Marker><NextMarker>b</NextMarker>"), xml);
+        assertTrue(xml.contains("<IsTruncated>true</IsTruncated>"), xml);
+        // the next page asks with marker=b, which the gateway turns into the token of item "b"
+        ObjectListing.Page next = ObjectListing.page(keys,
+                new ObjectListing.Query("", "/", null, ObjectListing.encodeToken("b"), 2));
+        assertEquals(List.of("c"), ObjectListingTest.names(next));
+        ObjectListing.Page afterPrefix = ObjectListing.page(keys,
+                new ObjectListing.Query("", "/", null, ObjectListing.encodeToken("a/"), 1));
+        assertEquals(List.of("b"), ObjectListingTest.names(afterPrefix));
+    }
+
+    @Test
     void listV2_documentCarriesPageAndEncodesKeys() throws Exception {
         ObjectListing.Query q = new ObjectListing.Query("a/", "/", null, null, 2);
         ObjectListing.Page p = new ObjectListing.Page(List.of(new ObjectListing.Entry("a/x&y", 3, 0, "abc")),
