@@ -134,7 +134,34 @@ pages = s3.get_paginator("list_objects_v2").paginate(Bucket="it-home", Prefix="l
 for page in pages:
     seen += [c["Key"] for c in page.get("Contents", [])]
 assert seen == ["list/a/1", "list/a/2", "list/b/1", "list/c", "list/d"], seen
-ok("list", seen)
+v1 = []
+for page in s3.get_paginator("list_objects").paginate(Bucket="it-home", Prefix="list/", Delimiter="/",
+                                                      PaginationConfig={"PageSize": 1}):
+    v1 += [c["Key"] for c in page.get("Contents", [])] + [p["Prefix"] for p in page.get("CommonPrefixes", [])]
+assert v1 == ["list/a/", "list/b/", "list/c", "list/d"], v1
+ok("list", seen + v1)
+
+# conditional gets
+etag = s3.head_object(Bucket="it-home", Key="list/c")["ETag"]
+assert s3.get_object(Bucket="it-home", Key="list/c", IfMatch=etag)["Body"].read() == b"list/c"
+expect_error("PreconditionFailed", lambda: s3.get_object(Bucket="it-home", Key="list/c", IfMatch='"0000"'))
+expect_error("304", lambda: s3.get_object(Bucket="it-home", Key="list/c", IfNoneMatch=etag))
+ok("conditional-get")
+
+# copy (to another bucket, keeping the ETag and content type) and multi-object delete
+src = s3.head_object(Bucket="it-home", Key="sizes/obj-%d" % (5 * MIB))
+cp = s3.copy_object(Bucket="it-dublin", Key="copies/five", CopySource={"Bucket": "it-home", "Key": "sizes/obj-%d" % (5 * MIB)})
+assert cp["CopyObjectResult"]["ETag"] == src["ETag"], (cp, src["ETag"])
+assert s3.get_object(Bucket="it-dublin", Key="copies/five")["Body"].read() == data(5 * MIB, 3)
+expect_error("NoSuchKey", lambda: s3.copy_object(Bucket="it-home", Key="x", CopySource="it-home/no/such"))
+for k in ("many/1", "many/2", "many/3"):
+    s3.put_object(Bucket="it-home", Key=k, Body=b"x")
+r = s3.delete_objects(Bucket="it-home", Delete={"Objects": [{"Key": "many/1"}, {"Key": "many/2"}, {"Key": "many/none"},
+                                                            {"Key": "../bad"}]})
+assert sorted(d["Key"] for d in r["Deleted"]) == ["many/1", "many/2", "many/none"], r
+assert [e["Key"] for e in r["Errors"]] == ["../bad"] and r["Errors"][0]["Code"] == "InvalidArgument", r
+assert [c["Key"] for c in s3.list_objects_v2(Bucket="it-home", Prefix="many/")["Contents"]] == ["many/3"]
+ok("copy-and-delete-objects")
 
 # delete
 s3.delete_object(Bucket="it-home", Key="list/d")

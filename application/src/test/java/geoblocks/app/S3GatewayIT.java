@@ -135,6 +135,17 @@ class S3GatewayIT {
         Run ls = run(List.of(aws, "--endpoint-url", endpoint("mumbai"), "s3", "ls", "s3://it-cli/dir/"), env, 120);
         assertEquals(0, ls.code, ls.out);
         assertTrue(ls.out.contains(String.valueOf(12 << 20)) && ls.out.contains("in.bin"), ls.out);
+        // a copy inside the store, then rm --recursive (DeleteObjects) and rb
+        for (List<String> cmd : List.of(
+                List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "cp", "s3://it-cli/dir/in.bin", "s3://it-cli/dir/copy.bin"),
+                List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "rm", "--recursive", "s3://it-cli/dir/"),
+                List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "rb", "s3://it-cli"))) {
+            Run r = run(cmd, env, 300);
+            assertEquals(0, r.code, String.join(" ", cmd) + ":\n" + r.out);
+        }
+        Run gone = run(List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "ls"), env, 120);
+        assertEquals(0, gone.code, gone.out);
+        assertTrue(!gone.out.contains("it-cli"), gone.out);
     }
 
     @Test

@@ -69,6 +69,11 @@ public final class NodeStore {
         return call(op -> new ClientPort.Get(op, name, null, sink, version)).thenApply(v -> (Manifest) v);
     }
 
+    /** Downloads version {@code version} of {@code name} into the file {@code out} (written whole, then renamed). */
+    public CompletableFuture<Manifest> getFile(String name, String version, Path out) {
+        return call(op -> new ClientPort.Get(op, name, out, null, version)).thenApply(v -> (Manifest) v);
+    }
+
     public CompletableFuture<ClientPort.FileStat> stat(String name) {
         return call(op -> new ClientPort.Stat(op, name)).thenApply(v -> (ClientPort.FileStat) v);
     }

@@ -89,6 +89,11 @@ public final class ObjectListing {
         return new Page(contents, prefixes, false, null);
     }
 
+    /** The item a token this class made stands for. */
+    static String decodeTokenUnchecked(String token) {
+        return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+    }
+
     static String encodeToken(String item) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(item.getBytes(StandardCharsets.UTF_8));
     }

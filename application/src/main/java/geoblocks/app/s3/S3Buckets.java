@@ -193,13 +193,16 @@ final class S3Buckets {
         }));
     }
 
-    /** ListObjectsV2 (and ListObjects, answered the same way with its marker as start-after). */
-    void listObjects(S3Call call, BucketMeta bucket) {
+    /** ListObjectsV2, and ListObjects (v1: marker and NextMarker instead of continuation tokens). */
+    void listObjects(S3Call call) {
         ObjectListing.Query q;
+        boolean v2 = "2".equals(call.param("list-type"));
+        String marker = call.param("marker");
         try {
-            String startAfter = call.has("list-type") ? call.param("start-after") : call.param("marker");
-            q = new ObjectListing.Query(call.param("prefix"), call.param("delimiter"), startAfter,
-                    call.param("continuation-token"), ObjectListing.maxKeys(call.param("max-keys")));
+            // v1's marker is the last item of the previous page (a key or a common prefix): a token in all but encoding
+            String token = v2 ? call.param("continuation-token") : marker == null ? null : ObjectListing.encodeToken(marker);
+            q = new ObjectListing.Query(call.param("prefix"), call.param("delimiter"), v2 ? call.param("start-after") : null,
+                    token, ObjectListing.maxKeys(call.param("max-keys")));
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -221,7 +224,8 @@ final class S3Buckets {
             keys.sort(java.util.Comparator.comparing(ObjectListing.Entry::key));
             try {
                 ObjectListing.Page page = ObjectListing.page(keys, q);
-                call.xml(200, S3Xml.listV2(call.bucket, q, q.token(), page, url));
+                call.xml(200, v2 ? S3Xml.listV2(call.bucket, q, q.token(), page, url)
+                        : S3Xml.listV1(call.bucket, q, marker, page, url));
             } catch (S3Exception e) {
                 call.fail(e);
             }

@@ -122,14 +122,26 @@ public final class S3Gateway {
             }
             call.payloadHash = v.payloadHash();
         } else if (key == null || !(call.method().equals("GET") || call.method().equals("HEAD"))) {
-            call.fail(S3Error.ACCESS_DENIED, "this request needs an AWS Signature V4 (access key "
-                    + "and secret key of the gateway); unsigned requests may only read objects of public-read buckets");
+            refuseUnsigned(call);
             return;
         }
         if (redirected(call, rawPath)) {
             return;
         }
         dispatch(call);
+    }
+
+    /** An unsigned request that may not read: NoSuchBucket when its bucket does not exist (as S3 answers), else AccessDenied. */
+    private void refuseUnsigned(S3Call call) {
+        String why = "this request needs an AWS Signature V4 (access key and secret key of the gateway); unsigned"
+                + " requests may only read objects of public-read buckets";
+        if (call.bucket == null || S3Names.bucketProblem(call.bucket) != null) {
+            call.fail(call.bucket == null ? S3Error.ACCESS_DENIED : S3Error.NO_SUCH_BUCKET,
+                    call.bucket == null ? why : "bucket '" + call.bucket + "' does not exist");
+            return;
+        }
+        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> call.fail(t != null ? t
+                : new S3Exception(S3Error.ACCESS_DENIED, why))));
     }
 
     /** Header values by lower-case name (repeated headers joined with ','), as SigV4 canonicalizes them. */
@@ -211,13 +223,18 @@ public final class S3Gateway {
                             if (t != null) {
                                 call.fail(t);
                             } else {
-                                buckets.listObjects(call, b);
+                                buckets.listObjects(call);
                             }
                         }));
                     }
                 }
-                case "POST" -> call.fail(S3Error.NOT_IMPLEMENTED, call.has("delete")
-                        ? "DeleteObjects (multi-object delete) is not supported" : "POST on a bucket is not supported");
+                case "POST" -> {
+                    if (call.has("delete")) {
+                        objects.deleteMany(call);
+                    } else {
+                        call.fail(S3Error.NOT_IMPLEMENTED, "POST on a bucket needs ?delete");
+                    }
+                }
                 default -> call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on a bucket");
             }
             return;

@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The object operations: PutObject, GetObject (with Range), HeadObject, DeleteObject and multipart
- * uploads (Create, UploadPart, Complete, Abort). Bodies are spooled to files under the node's data
+ * The object operations: PutObject, CopyObject, GetObject (with Range), HeadObject, DeleteObject,
+ * DeleteObjects and multipart uploads (Create, UploadPart, UploadPartCopy, Complete, Abort). Bodies are spooled to files under the node's data
  * directory ({@link BodySpool}) and stored from there; downloads stream through {@link SpooledDownload}.
  * An object whose bucket's home is this node's region is stored with the bucket's policy (ack all);
  * anywhere else it is stored here with policy {@code local} and ack local, then moved home in the
@@ -158,7 +158,7 @@ final class S3Objects {
             return;
         }
         if (call.headers().contains("x-amz-copy-source")) {
-            call.fail(S3Error.NOT_IMPLEMENTED, "CopyObject is not supported");
+            copy(call);
             return;
         }
         receive(call, buckets.find(call.bucket), (bucket, spool) -> {
@@ -239,6 +239,19 @@ final class S3Objects {
         if (range.partial()) {
             call.ex.header("Content-Range", range.contentRange(m.size()));
         }
+        int cond = Preconditions.status(call.headers().get("If-Match"), call.headers().get("If-None-Match"),
+                call.headers().get("If-Modified-Since"), call.headers().get("If-Unmodified-Since"), etag, m.createdMillis());
+        if (cond == 412) {
+            call.fail(S3Error.PRECONDITION_FAILED, "the object's ETag or date does not meet If-Match / If-Unmodified-Since");
+            return;
+        }
+        if (cond == 304) {
+            call.ex.respondHead(304, 0);
+            if (!call.method().equals("HEAD")) {
+                call.ex.context().writeAndFlush(io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
+            }
+            return;
+        }
         int status = range.partial() ? 206 : 200;
         if (call.method().equals("HEAD") || range.length() == 0) {
             boolean keepAlive = call.ex.respondHead(status, range.length());
@@ -261,6 +274,215 @@ final class S3Objects {
         }
         store.get(name, m.version().id(), download).whenComplete((done, t) ->
                 download.finish(t == null ? null : String.valueOf(NodeStore.cause(t).getMessage())));
+    }
+
+    /**
+     * CopyObject: the source's newest version (or {@code ?versionId}) is downloaded into a spool file
+     * and stored as the destination, keeping its ETag and, unless the metadata directive is REPLACE,
+     * its content type.
+     */
+    void copy(S3Call call) {
+        String header = call.headers().get("x-amz-copy-source");
+        int q = header.indexOf("?versionId=");
+        String version = q >= 0 ? header.substring(q + "?versionId=".length()) : "";
+        String srcBucket;
+        String srcKey;
+        try {
+            String[] src = copySource(header);
+            srcBucket = src[0];
+            srcKey = src[1];
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        boolean replace = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-metadata-directive", "COPY"));
+        String srcName = S3Names.fileName(srcBucket, srcKey);
+        String pinned = version;
+        Path file;
+        try {
+            Files.createDirectories(settings.spoolDir());
+            file = Files.createTempFile(settings.spoolDir(), "copy-", ".part");
+        } catch (IOException e) {
+            call.fail(e);
+            return;
+        }
+        BucketMeta[] dst = new BucketMeta[1];
+        Manifest[] src = new Manifest[1];
+        buckets.find(call.bucket).thenCompose(b -> {
+            dst[0] = b;
+            return buckets.find(srcBucket);
+        }).thenCompose(b -> store.getFile(srcName, pinned, file)).thenCompose(m -> {
+            src[0] = m;
+            String etag = m.meta().getOrDefault(META_ETAG, "");
+            String type = replace ? call.headers().get("Content-Type", "binary/octet-stream")
+                    : m.meta().getOrDefault(META_TYPE, "binary/octet-stream");
+            return store(call, dst[0], file, null, etag, type);
+        }).whenComplete((w, t) -> {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                LOG.debug("could not remove copy spool {}: {}", file, e.toString());
+            }
+            call.later(() -> {
+                Throwable c = t == null ? null : NodeStore.cause(t);
+                if (c instanceof NodeStore.StoreException s && s.notFound()) {
+                    call.fail(S3Error.NO_SUCH_KEY, "no object '" + srcKey + "' in bucket '" + srcBucket + "' to copy");
+                } else if (c != null) {
+                    call.fail(c);
+                } else {
+                    call.xml(200, S3Xml.copyResult(src[0].meta().getOrDefault(META_ETAG, ""), clock.getAsLong()));
+                }
+            });
+        });
+    }
+
+    /**
+     * UploadPartCopy: bytes of an existing object ({@code x-amz-copy-source}, optionally
+     * {@code x-amz-copy-source-range: bytes=A-B}) become a part of the upload, spooled like an uploaded part.
+     */
+    private void copyPart(S3Call call, MultipartUploads.Upload upload, int number) {
+        String[] src;
+        try {
+            src = copySource(call.headers().get("x-amz-copy-source"));
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        String srcName = S3Names.fileName(src[0], src[1]);
+        String rangeHeader = call.headers().get("x-amz-copy-source-range");
+        Path file;
+        try {
+            Files.createDirectories(settings.spoolDir());
+            file = Files.createTempFile(settings.spoolDir(), "part-", ".part");
+        } catch (IOException e) {
+            call.fail(e);
+            return;
+        }
+        RangeFileSink[] sink = new RangeFileSink[1];
+        buckets.find(src[0]).thenCompose(b -> store.stat(srcName)).thenCompose(st -> {
+            Manifest m = st.manifest();
+            ByteRange range;
+            try {
+                range = ByteRange.parse(rangeHeader, m.size());
+                sink[0] = new RangeFileSink(file, range.first(), range.length());
+            } catch (S3Exception | IOException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+            return store.get(srcName, m.version().id(), sink[0]);
+        }).whenComplete((m, t) -> call.later(() -> {
+            try {
+                if (sink[0] != null) {
+                    sink[0].close();
+                }
+            } catch (IOException e) {
+                LOG.debug("closing part copy {}: {}", file, e.toString());
+            }
+            Throwable c = t == null ? null : NodeStore.cause(t);
+            try {
+                if (c != null) {
+                    throw c instanceof NodeStore.StoreException s && s.notFound()
+                            ? new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + src[1] + "' in bucket '" + src[0] + "' to copy")
+                            : c;
+                }
+                String etag = ETags.hex(sink[0].md5());
+                MultipartUploads.Part old = uploads.addPart(upload.id(),
+                        new MultipartUploads.Part(number, sink[0].written(), etag, file));
+                if (old != null) {
+                    Files.deleteIfExists(old.file());
+                }
+                call.xml(200, S3Xml.copyPartResult(etag, clock.getAsLong()));
+            } catch (Throwable e) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException io) {
+                    LOG.debug("could not remove {}: {}", file, io.toString());
+                }
+                call.fail(e);
+            }
+        }));
+    }
+
+    /** The bucket and key an {@code x-amz-copy-source} names ({@code [/]BUCKET/KEY[?versionId=V]}, URL-encoded). */
+    static String[] copySource(String header) throws S3Exception {
+        String source = header;
+        int q = source.indexOf('?');
+        if (q >= 0) {
+            source = source.substring(0, q);
+        }
+        try {
+            String path = PercentCoding.decode(source.startsWith("/") ? source.substring(1) : source);
+            int slash = path.indexOf('/');
+            if (slash <= 0 || slash == path.length() - 1) {
+                throw new IllegalArgumentException("it must be BUCKET/KEY");
+            }
+            String bucket = path.substring(0, slash);
+            String key = path.substring(slash + 1);
+            S3Exception bad = S3Names.keyProblem(bucket, key);
+            if (bad != null) {
+                throw bad;
+            }
+            return new String[] {bucket, key};
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-amz-copy-source '" + header + "' is not valid: " + e.getMessage());
+        }
+    }
+
+    /** DeleteObjects ({@code POST /BUCKET?delete}): up to 1000 keys, deleted {@value #DELETE_BATCH} at a time. */
+    void deleteMany(S3Call call) {
+        call.ex.onBody(new SmallBody(call, body -> {
+            S3Xml.DeleteRequest req;
+            try {
+                req = S3Xml.deleteObjects(body);
+            } catch (S3Exception e) {
+                call.fail(e);
+                return;
+            }
+            List<String> deleted = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<String[]> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+            buckets.find(call.bucket).thenCompose(b -> deleteBatch(call, req.keys(), 0, deleted, errors))
+                    .whenComplete((v, t) -> call.later(() -> {
+                        if (t != null) {
+                            call.fail(t);
+                        } else {
+                            call.xml(200, S3Xml.deleteResult(req.quiet() ? List.of() : sorted(deleted, req.keys()), errors));
+                        }
+                    }));
+        }));
+        call.ex.sendContinue();
+    }
+
+    static final int DELETE_BATCH = 16;
+
+    private java.util.concurrent.CompletableFuture<Void> deleteBatch(S3Call call, List<String> keys, int from,
+            List<String> deleted, List<String[]> errors) {
+        if (from >= keys.size()) {
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
+        List<java.util.concurrent.CompletableFuture<?>> batch = new ArrayList<>();
+        for (String key : keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH))) {
+            S3Exception bad = S3Names.keyProblem(call.bucket, key);
+            if (bad != null) {
+                errors.add(new String[] {key, bad.error().code(), bad.getMessage()});
+                continue;
+            }
+            batch.add(store.delete(S3Names.fileName(call.bucket, key)).handle((w, t) -> {
+                Throwable c = t == null ? null : NodeStore.cause(t);
+                if (c == null || (c instanceof NodeStore.StoreException s && s.notFound())) {
+                    deleted.add(key);
+                } else {
+                    errors.add(new String[] {key, S3Error.INTERNAL_ERROR.code(), String.valueOf(c.getMessage())});
+                }
+                return null;
+            }));
+        }
+        return java.util.concurrent.CompletableFuture.allOf(batch.toArray(new java.util.concurrent.CompletableFuture[0]))
+                .thenCompose(v -> deleteBatch(call, keys, from + DELETE_BATCH, deleted, errors));
+    }
+
+    /** The deleted keys in the order the request listed them. */
+    private static List<String> sorted(List<String> deleted, List<String> order) {
+        java.util.Set<String> done = new java.util.HashSet<>(deleted);
+        return order.stream().filter(done::contains).distinct().toList();
     }
 
     void delete(S3Call call) {
@@ -300,6 +522,10 @@ final class S3Objects {
             upload = uploads.find(call.param("uploadId"), call.bucket, call.key);
         } catch (S3Exception e) {
             call.fail(e);
+            return;
+        }
+        if (call.headers().contains("x-amz-copy-source")) {
+            copyPart(call, upload, number);
             return;
         }
         receive(call, buckets.find(call.bucket), (bucket, spool) -> {

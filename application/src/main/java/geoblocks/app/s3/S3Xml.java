@@ -112,6 +112,32 @@ public final class S3Xml {
         if (urlEncode) {
             el(sb, "EncodingType", "url");
         }
+        contents(sb, p, urlEncode);
+        return sb.append("</ListBucketResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A ListObjects (v1) answer: {@code NextMarker} is the page's last item when it is truncated. */
+    public static byte[] listV1(String bucket, ObjectListing.Query q, String marker, ObjectListing.Page p, boolean urlEncode) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<ListBucketResult xmlns=\"").append(NS).append("\">");
+        el(sb, "Name", bucket);
+        el(sb, "Prefix", enc(q.prefix(), urlEncode));
+        el(sb, "Marker", enc(marker == null ? "" : marker, urlEncode));
+        if (p.nextToken() != null) {
+            el(sb, "NextMarker", enc(ObjectListing.decodeTokenUnchecked(p.nextToken()), urlEncode));
+        }
+        if (!q.delimiter().isEmpty()) {
+            el(sb, "Delimiter", enc(q.delimiter(), urlEncode));
+        }
+        el(sb, "MaxKeys", q.maxKeys());
+        el(sb, "IsTruncated", p.truncated());
+        if (urlEncode) {
+            el(sb, "EncodingType", "url");
+        }
+        contents(sb, p, urlEncode);
+        return sb.append("</ListBucketResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void contents(StringBuilder sb, ObjectListing.Page p, boolean urlEncode) {
         for (ObjectListing.Entry e : p.contents()) {
             sb.append("<Contents>");
             el(sb, "Key", enc(e.key(), urlEncode));
@@ -128,7 +154,6 @@ public final class S3Xml {
             el(sb, "Prefix", enc(cp, urlEncode));
             sb.append("</CommonPrefixes>");
         }
-        return sb.append("</ListBucketResult>").toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static String enc(String s, boolean url) {
@@ -194,6 +219,69 @@ public final class S3Xml {
             }
         }
         return parts;
+    }
+
+    /** The keys of a DeleteObjects body (at most 1000) and whether it asked for a quiet answer. */
+    public record DeleteRequest(List<String> keys, boolean quiet) {}
+
+    public static DeleteRequest deleteObjects(byte[] body) throws S3Exception {
+        Element root = parse(body, "Delete");
+        List<String> keys = new ArrayList<>();
+        boolean quiet = false;
+        for (Element e : children(root)) {
+            if (e.getLocalName().equals("Quiet")) {
+                quiet = Boolean.parseBoolean(e.getTextContent().trim());
+            } else if (e.getLocalName().equals("Object")) {
+                String key = null;
+                for (Element f : children(e)) {
+                    if (f.getLocalName().equals("Key")) {
+                        key = f.getTextContent();
+                    }
+                }
+                if (key == null) {
+                    throw new S3Exception(S3Error.MALFORMED_XML, "each Object needs a Key");
+                }
+                keys.add(key);
+            }
+        }
+        if (keys.isEmpty() || keys.size() > 1000) {
+            throw new S3Exception(S3Error.MALFORMED_XML, "DeleteObjects takes 1..1000 keys, this has " + keys.size());
+        }
+        return new DeleteRequest(keys, quiet);
+    }
+
+    /** A DeleteObjects answer: the keys deleted (none when quiet) and the errors, each (key, code, message). */
+    public static byte[] deleteResult(List<String> deleted, List<String[]> errors) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<DeleteResult xmlns=\"").append(NS).append("\">");
+        for (String k : deleted) {
+            sb.append("<Deleted>");
+            el(sb, "Key", k);
+            sb.append("</Deleted>");
+        }
+        for (String[] e : errors) {
+            sb.append("<Error>");
+            el(sb, "Key", e[0]);
+            el(sb, "Code", e[1]);
+            el(sb, "Message", e[2]);
+            sb.append("</Error>");
+        }
+        return sb.append("</DeleteResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A CopyObject answer. */
+    public static byte[] copyResult(String etag, long lastModifiedMillis) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<CopyObjectResult xmlns=\"").append(NS).append("\">");
+        el(sb, "LastModified", iso(lastModifiedMillis));
+        el(sb, "ETag", ETags.quote(etag));
+        return sb.append("</CopyObjectResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** An UploadPartCopy answer. */
+    public static byte[] copyPartResult(String etag, long lastModifiedMillis) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<CopyPartResult xmlns=\"").append(NS).append("\">");
+        el(sb, "LastModified", iso(lastModifiedMillis));
+        el(sb, "ETag", ETags.quote(etag));
+        return sb.append("</CopyPartResult>").toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static boolean isBlank(byte[] body) {

@@ -60,16 +60,19 @@ public final class SigV4 {
         }
     }
 
-    /** Whether the request carries SigV4 credentials at all (header or query); unsigned requests are anonymous. */
+    /**
+     * Whether the request carries AWS credentials at all (an {@code AWS4-…} or {@code AWS …} Authorization
+     * header, or a presigned query); others (no header, or HTTP Basic for the dashboard) are anonymous here.
+     */
     public static boolean isSigned(String authorization, Map<String, List<String>> query) {
-        return (authorization != null && !authorization.isBlank()) || query.containsKey("X-Amz-Signature")
+        return (authorization != null && authorization.startsWith("AWS")) || query.containsKey("X-Amz-Signature")
                 || query.containsKey("X-Amz-Algorithm") || query.containsKey("AWSAccessKeyId");
     }
 
     /** Verifies {@code r} at wall time {@code nowMillis}. */
     public Verdict verify(Request r, long nowMillis) {
         String auth = r.headers().get("authorization");
-        if (auth != null && !auth.isBlank()) {
+        if (auth != null && auth.startsWith("AWS")) {
             return verifyHeader(r, auth, nowMillis);
         }
         return verifyQuery(r, nowMillis);

@@ -158,6 +158,44 @@ class S3CoreTest {
     }
 
     @Test
+    void deleteObjects_parsesKeysAndQuiet_andAnswersEscaped() throws Exception {
+        byte[] body = ("<Delete xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Quiet>true</Quiet>"
+                + "<Object><Key>a &amp; b</Key></Object><Object><Key>c</Key><VersionId>v</VersionId></Object></Delete>")
+                .getBytes(StandardCharsets.UTF_8);
+        S3Xml.DeleteRequest r = S3Xml.deleteObjects(body);
+        assertEquals(List.of("a & b", "c"), r.keys());
+        assertTrue(r.quiet());
+        assertEquals(S3Error.MALFORMED_XML, assertThrows(S3Exception.class,
+                () -> S3Xml.deleteObjects("<Delete></Delete>".getBytes(StandardCharsets.UTF_8))).error());
+        assertEquals(S3Error.MALFORMED_XML, assertThrows(S3Exception.class,
+                () -> S3Xml.deleteObjects(("<Delete>" + "<Object><Key>k</Key></Object>".repeat(1001) + "</Delete>")
+                        .getBytes(StandardCharsets.UTF_8))).error());
+        String xml = new String(S3Xml.deleteResult(List.of("a & b"), List.<String[]>of(new String[] {"<x>", "InvalidArgument", "bad"})),
+                StandardCharsets.UTF_8);
+        assertTrue(xml.contains("<Deleted><Key>a &amp; b</Key></Deleted>"), xml);
+        assertTrue(xml.contains("<Error><Key>&lt;x&gt;</Key><Code>InvalidArgument</Code><Message>bad</Message></Error>"), xml);
+        assertTrue(new String(S3Xml.copyResult("abc", 0), StandardCharsets.UTF_8)
+                .contains("<LastModified>1970-01-01T00:00:00.000Z</LastModified><ETag>&quot;abc&quot;</ETag>"));
+    }
+
+    @Test
+    void listV1_carriesMarkerAndNextMarker() throws Exception {
+        List<ObjectListing.Entry> keys = ObjectListingTest.keys("a/1", "a/2", "b", "c");
+        ObjectListing.Query first = new ObjectListing.Query("", "/", null, null, 2);
+        ObjectListing.Page p = ObjectListing.page(keys, first);
+        String xml = new String(S3Xml.listV1("bkt", first, null, p, false), StandardCharsets.UTF_8);
+        assertTrue(xml.contains("<Marker></Marker><NextMarker>b</NextMarker>"), xml);
+        assertTrue(xml.contains("<IsTruncated>true</IsTruncated>"), xml);
+        // the next page asks with marker=b, which the gateway turns into the token of item "b"
+        ObjectListing.Page next = ObjectListing.page(keys,
+                new ObjectListing.Query("", "/", null, ObjectListing.encodeToken("b"), 2));
+        assertEquals(List.of("c"), ObjectListingTest.names(next));
+        ObjectListing.Page afterPrefix = ObjectListing.page(keys,
+                new ObjectListing.Query("", "/", null, ObjectListing.encodeToken("a/"), 1));
+        assertEquals(List.of("b"), ObjectListingTest.names(afterPrefix));
+    }
+
+    @Test
     void listV2_documentCarriesPageAndEncodesKeys() throws Exception {
         ObjectListing.Query q = new ObjectListing.Query("a/", "/", null, null, 2);
         ObjectListing.Page p = new ObjectListing.Page(List.of(new ObjectListing.Entry("a/x&y", 3, 0, "abc")),

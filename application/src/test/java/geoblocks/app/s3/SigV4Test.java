@@ -153,6 +153,16 @@ class SigV4Test {
     }
 
     @Test
+    void isSigned_onlyForAwsCredentials_notForTheDashboardsBasicAuth() {
+        assertTrue(SigV4.isSigned("AWS4-HMAC-SHA256 Credential=x", Map.of()));
+        assertTrue(SigV4.isSigned("AWS AKID:sig", Map.of()));
+        assertTrue(SigV4.isSigned(null, Map.of("X-Amz-Signature", List.of("s"))));
+        assertTrue(SigV4.isSigned(null, Map.of("AWSAccessKeyId", List.of("k"))));
+        org.junit.jupiter.api.Assertions.assertFalse(SigV4.isSigned("Basic Z2VvYmxvY2tzOng=", Map.of()));
+        org.junit.jupiter.api.Assertions.assertFalse(SigV4.isSigned(null, Map.of("prefix", List.of("a"))));
+    }
+
+    @Test
     void encode_keepsUnreservedOnly() {
         assertEquals("a-_.~Z9%20%2F%2B%C3%BC", SigV4.encode("a-_.~Z9 /+ü"));
         assertEquals("/a%20b/c", SigV4.canonicalUri("/a%20b/c"));
