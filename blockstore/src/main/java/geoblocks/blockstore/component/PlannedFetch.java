@@ -47,6 +47,8 @@ final class PlannedFetch {
     private final Map<String, Assembly> assemblies = new HashMap<>();
     /** Memory reserved for the blocks arriving beyond the first (the download's window reserved that one). */
     private long extraReserved;
+    /** The hedge time a wake-up is already set for. */
+    private long hedgeScheduled = ReadPlan.NEVER;
     private boolean over;
 
     private PlannedFetch(Node node, BlockId id, Manifest.BlockRef ref, ReadOptions options, Consumer<byte[]> ok,
@@ -80,7 +82,8 @@ final class PlannedFetch {
             }
         }
         long at = plan.hedgeAt();
-        if (at != ReadPlan.NEVER) {
+        if (at != ReadPlan.NEVER && at != hedgeScheduled) {
+            hedgeScheduled = at;
             node.schedule(at - node.now(), () -> {
                 if (!over) {
                     ask(plan.onTimer(node.now()));
