@@ -166,6 +166,7 @@ final class PlannedFetch {
         long now = node.now();
         node.serviceLatency().completed(region, data.length, now - started.get(region), now);
         for (String loser : plan.onSucceeded(region)) {
+            node.serviceLatency().cancelled(loser, ref.length(), now - started.get(loser), now);
             Long req = reqs.get(loser);
             if (req != null) {
                 cancelled.add(loser);
