@@ -17,14 +17,13 @@ import java.util.Map;
  * reads the block, reserves it in the memory budget, and sends its chunks as the {@link ServeQueue}
  * allows (a window per fetch that {@link FetchMore} moves, a limit over all fetches); a
  * {@link FetchCancel} stops a fetch, whether it is still being read, waiting in the queue or
- * half sent. Counts the block bytes a cancel kept from being sent.
+ * half sent.
  */
 final class PacedFetches {
     private final Node node;
     private final ServeQueue<Key> queue;
     /** Fetches being read (value null) or queued (value: the block). */
     private final Map<Key, Block> fetches = new HashMap<>();
-    private long cancelledBytes;
 
     private record Key(NetAddress peer, long req) {}
 
@@ -90,9 +89,7 @@ final class PacedFetches {
         if (!fetches.containsKey(key)) {
             return;
         }
-        Block b = fetches.get(key);
-        long unsent = queue.cancel(key);
-        cancelledBytes += b == null ? 0 : Math.max(0, unsent);
+        queue.cancel(key);
         release(key);
         pump();
     }
@@ -100,11 +97,6 @@ final class PacedFetches {
     /** Forgets fetches whose node acknowledged nothing for {@code idleNanos} (it went away). */
     void expire(long now, long idleNanos) {
         queue.expire(now, idleNanos).forEach(this::release);
-    }
-
-    /** Block bytes that cancels kept from being sent, since the start. */
-    long cancelledBytes() {
-        return cancelledBytes;
     }
 
     private void release(Key key) {

@@ -15,8 +15,10 @@ import geoblocks.blockstore.wire.FileOp.FetchPaced;
 import geoblocks.net.NetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -25,7 +27,9 @@ import java.util.function.Consumer;
  * {@code --rank load}, by {@link ServiceLatency}; peers are asked with cancellable fetches
  * ({@link FetchPaced}, acknowledged chunk by chunk with {@link FetchMore}); the losers of a parallel
  * or hedged read get a {@link FetchCancel}. Every fetch's time to first byte and, once complete,
- * its duration feed the node's {@link ServiceLatency}.
+ * its duration feed the node's {@link ServiceLatency}. The download reserved one block in the memory
+ * budget; each further block arriving at the same time (parallel, hedged) reserves its own until
+ * the fetch ends, and a replica whose block finds no memory counts as failed.
  */
 final class PlannedFetch {
     private final Node node;
@@ -38,7 +42,13 @@ final class PlannedFetch {
     private final Map<String, Long> started = new HashMap<>();
     private final List<String> errors = new ArrayList<>();
     /** Peers told to stop: their chunks still in flight are taken and dropped until their request times out. */
-    private final java.util.Set<String> cancelled = new java.util.HashSet<>();
+    private final Set<String> cancelled = new HashSet<>();
+    /** Blocks arriving from peers, by region. */
+    private final Map<String, Assembly> assemblies = new HashMap<>();
+    /** Memory reserved for the blocks arriving beyond the first (the download's window reserved that one). */
+    private long extraReserved;
+    /** The hedge time a wake-up is already set for. */
+    private long hedgeScheduled = ReadPlan.NEVER;
     private boolean over;
 
     private PlannedFetch(Node node, BlockId id, Manifest.BlockRef ref, ReadOptions options, Consumer<byte[]> ok,
@@ -72,7 +82,8 @@ final class PlannedFetch {
             }
         }
         long at = plan.hedgeAt();
-        if (at != ReadPlan.NEVER) {
+        if (at != ReadPlan.NEVER && at != hedgeScheduled) {
+            hedgeScheduled = at;
             node.schedule(at - node.now(), () -> {
                 if (!over) {
                     ask(plan.onTimer(node.now()));
@@ -94,26 +105,12 @@ final class PlannedFetch {
 
     private void askPeer(String region) {
         NetAddress peer = node.addressOf(region);
-        Assembly[] parts = new Assembly[1];
         long req = node.expect(peer, Pending.Waiter.of(op -> {
-            if (cancelled.contains(region)) {
+            if (cancelled.contains(region) || over) {
                 return false; // late chunks of a cancelled fetch: expected, not refused
             }
             if (op instanceof BlockData b) {
-                if (parts[0] == null) {
-                    node.serviceLatency().firstByte(region, node.now() - started.get(region), node.now());
-                    if (b.total() != ref.length()) {
-                        fail(region, "sent " + b.total() + " bytes, manifest says " + ref.length());
-                        return true;
-                    }
-                    parts[0] = new Assembly(b.total(), b.total());
-                }
-                boolean complete = parts[0].add(b.offset(), b.data());
-                node.send(peer, new FetchMore(b.req(), parts[0].received()));
-                if (complete) {
-                    check(region, parts[0].bytes());
-                }
-                return complete;
+                return onData(region, peer, b);
             }
             if (op instanceof Failed f) {
                 fail(region, f.error());
@@ -125,6 +122,41 @@ final class PlannedFetch {
         node.send(peer, new FetchPaced(req, id.value()));
     }
 
+    /** A chunk from {@code region}; true when its request is over (block complete or refused). */
+    private boolean onData(String region, NetAddress peer, BlockData b) {
+        Assembly parts = assemblies.get(region);
+        if (parts == null) {
+            node.serviceLatency().firstByte(region, node.now() - started.get(region), node.now());
+            if (b.total() != ref.length()) {
+                fail(region, "sent " + b.total() + " bytes, manifest says " + ref.length());
+                return true;
+            }
+            if (!assemblies.isEmpty()) { // the download reserved one block; a second one arriving at once reserves its own
+                if (!node.budget().tryReserve(b.total())) {
+                    fail(region, node.budget().busy(b.total()));
+                    return true;
+                }
+                extraReserved += b.total();
+            }
+            parts = new Assembly(b.total(), b.total());
+            assemblies.put(region, parts);
+        }
+        boolean complete;
+        try {
+            complete = parts.add(b.offset(), b.data());
+        } catch (IllegalArgumentException e) {
+            assemblies.remove(region);
+            fail(region, e.getMessage());
+            return true;
+        }
+        node.send(peer, new FetchMore(b.req(), parts.received()));
+        if (complete) {
+            assemblies.remove(region);
+            check(region, parts.bytes());
+        }
+        return complete;
+    }
+
     private void check(String region, byte[] data) {
         int crc = Checksums.crc32c(data);
         if (data.length != ref.length() || crc != ref.crc()) {
@@ -134,6 +166,7 @@ final class PlannedFetch {
         long now = node.now();
         node.serviceLatency().completed(region, data.length, now - started.get(region), now);
         for (String loser : plan.onSucceeded(region)) {
+            node.serviceLatency().cancelled(loser, ref.length(), now - started.get(loser), now);
             Long req = reqs.get(loser);
             if (req != null) {
                 cancelled.add(loser);
@@ -141,9 +174,17 @@ final class PlannedFetch {
             }
         }
         if (!over && region.equals(plan.winner())) {
-            over = true;
+            end();
             ok.accept(data);
         }
+    }
+
+    /** The fetch is over: the losers' partial blocks go, and with them the memory they reserved. */
+    private void end() {
+        over = true;
+        assemblies.clear();
+        node.budget().release(extraReserved);
+        extraReserved = 0;
     }
 
     private void fail(String region, String why) {
@@ -154,7 +195,7 @@ final class PlannedFetch {
         errors.add(region + ": " + why);
         List<String> next = plan.onFailed(region, node.now());
         if (plan.failedAll()) {
-            over = true;
+            end();
             failed.accept("block " + id + ": every replica failed: " + String.join("; ", errors));
         } else {
             ask(next);

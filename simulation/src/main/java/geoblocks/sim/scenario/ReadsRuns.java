@@ -25,7 +25,7 @@ import java.util.Map;
  * {@code localclosest3} from seoul live at seoul, mumbai and dublin; seen from saopaulo dublin is
  * the nearest (184 ms), then seoul (298) and mumbai (305). Slots share no link and run at once.
  */
-final class ReadsRuns {
+public final class ReadsRuns {
     private ReadsRuns() {}
 
     static final String UPLOAD_SITE = "seoul";
@@ -34,23 +34,23 @@ final class ReadsRuns {
     static final String LOADED = "dublin";
 
     /** One slot: its label, script and number of noise readers. */
-    record Slot(String label, ReadsScript script, int noiseReaders) {}
+    public record Slot(String label, ReadsScript script, int noiseReaders) {}
 
     /** One measured read. */
-    record Read(int slot, int size, int index, long ms, String error) {
-        boolean ok() {
+    public record Read(int slot, int size, int index, long ms, String error) {
+        public boolean ok() {
             return error.isEmpty();
         }
     }
 
     /** Reads, bytes into the reading region per slot and size, replicas per slot, errors, noise reads, wall time. */
-    record Outcome(List<Read> reads, Map<String, Long> bytesIn, Map<Integer, String> replicas, List<String> errors,
+    public record Outcome(List<Read> reads, Map<String, Long> bytesIn, Map<Integer, String> replicas, List<String> errors,
             Map<Integer, Integer> noiseReads, long wallMs) {
-        long bytesIn(int slot, int size) {
+        public long bytesIn(int slot, int size) {
             return bytesIn.getOrDefault(slot + "|" + size, -1L);
         }
 
-        double[] sortedMs(int slot, int size) {
+        public double[] sortedMs(int slot, int size) {
             return reads.stream().filter(r -> r.slot() == slot && r.size() == size && r.ok()).mapToDouble(Read::ms)
                     .sorted().toArray();
         }

@@ -28,7 +28,8 @@ import java.util.Map;
  *       of the block (the score is not used: a loaded region's inflated score would put the hedge off
  *       exactly when it is needed).
  * </ul>
- * The EWMA weighs a new sample by {@code alpha}, more after a pause (the old value's weight
+ * A cancelled fetch (another replica won) counts as a fetch time equal to the time it had taken (a
+ * lower bound), so the p95 is not computed over the winners only. The EWMA weighs a new sample by {@code alpha}, more after a pause (the old value's weight
  * {@code 1 - alpha} halves every half-life). A failed fetch counts as a first byte after the time it
  * took (it pushes the score up). Time is passed in (nanoseconds). Not thread-safe: one component
  * owns it.
@@ -94,6 +95,15 @@ public final class ServiceLatency {
         while (r.fetches.size() > window) {
             r.fetches.removeFirst();
         }
+    }
+
+    /**
+     * A fetch of {@code bytes} from {@code region} was cancelled {@code nanos} after its request, another
+     * replica having delivered first: kept as a fetch time, a lower bound of what it would have taken.
+     * Without it the p95 would be computed over the fetches that won only, and fall with every hedge.
+     */
+    public void cancelled(String region, int bytes, long nanos, long now) {
+        completed(region, bytes, nanos, now);
     }
 
     /** A fetch from {@code region} failed after {@code nanos}: counted as a (late) first byte. */

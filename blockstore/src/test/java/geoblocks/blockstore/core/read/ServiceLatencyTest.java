@@ -77,6 +77,18 @@ class ServiceLatencyTest {
     }
 
     @Test
+    void cancelledLosers_countAsLowerBounds_soTheP95DoesNotFallToTheWinners() {
+        ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
+        for (int i = 0; i < 18; i++) {
+            s.completed("mumbai", 4096, 130 * MS, i);
+        }
+        assertEquals(130 * MS, s.hedgeDelayNanos("mumbai", 4096, RTT, 18));
+        s.cancelled("mumbai", 4096, 400 * MS, 19); // hedged twice: mumbai had taken 400 ms when the other replica won
+        s.cancelled("mumbai", 4096, 450 * MS, 20);
+        assertEquals(400 * MS, s.hedgeDelayNanos("mumbai", 4096, RTT, 21)); // 19th of 20
+    }
+
+    @Test
     void window_keepsTheLastSamplesOnly() {
         ServiceLatency s = new ServiceLatency(0.25, 8, 10 * S);
         for (int i = 0; i < 8; i++) {
