@@ -335,7 +335,7 @@ public final class FileService extends ComponentDefinition {
         } else if (op instanceof StatusReply && op.req() == WARM_UP) {
             return; // answer to a connection warm-up
         } else if (!node.pending().reply(from, op, node.now())) {
-            refused.dropped();
+            refused.lateReply();
         }
     }
 

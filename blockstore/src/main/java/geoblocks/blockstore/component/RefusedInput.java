@@ -9,6 +9,8 @@ import org.slf4j.LoggerFactory;
  * Network input the node refused: undecodable or unauthenticated messages (counted by the
  * network's codecs), requests nobody could handle, channels closed over errors, and background
  * streams refused. Reported by status and logged at most every 10 s, as one line, when it changed.
+ * Well-formed replies to requests this node no longer waits for (they came after a timeout, a
+ * failover or a cancel) are expected under load and counted apart, in the log line only.
  */
 final class RefusedInput {
     private static final Logger LOG = LoggerFactory.getLogger(FileService.class);
@@ -17,6 +19,7 @@ final class RefusedInput {
     private final String region;
     private final LongSupplier refusedStreams;
     private long dropped;
+    private long lateReplies;
     private long channelErrors;
     private long logged;
     private long lastLogNanos;
@@ -33,6 +36,11 @@ final class RefusedInput {
 
     long droppedCount() {
         return dropped;
+    }
+
+    /** A reply to a request nobody waits for any more (timed out, failed over, cancelled): ignored, not refused. */
+    void lateReply() {
+        lateReplies++;
     }
 
     /** The network closed a channel over an error (bad frames, resets) or could not open one. */
@@ -53,8 +61,9 @@ final class RefusedInput {
     void log(long now) {
         long refused = malformedOrUnexpected() + unauthenticated();
         if (refused != logged && now - lastLogNanos > LOG_EVERY_NANOS) {
-            LOG.warn("{}: refused {} network messages in the last period ({} malformed/unexpected, {} unauthenticated so far)",
-                    region, refused - logged, malformedOrUnexpected(), unauthenticated());
+            LOG.warn("{}: refused {} network messages in the last period ({} malformed/unexpected, {} unauthenticated so far;"
+                    + " {} late replies ignored)", region, refused - logged, malformedOrUnexpected(), unauthenticated(),
+                    lateReplies);
             logged = refused;
             lastLogNanos = now;
         }
