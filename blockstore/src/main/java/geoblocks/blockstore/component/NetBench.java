@@ -34,11 +34,11 @@ import se.sics.kompics.KompicsEvent;
 
 /**
  * {@code bench net} at a node: runs one test at a time from this node to a peer, iperf3-style, and
- * counts the tests peers run to it. tcp: each stream sends {@code bytes / streams} in chunks of
+ * counts the tests peers run to it. tcp: each stream sends its share of {@code bytes} in chunks of
  * the node's chunk size over the node-to-node connection, at most {@link #TCP_WINDOW_CHUNKS}
  * chunks ahead of the peer's acknowledgements, and the time runs to the last acknowledgement.
  * udp: datagrams paced by {@link UdpPacer} for the duration, then the peer reports what arrived
- * (loss, RFC 3550 jitter). ledbat: {@code bytes / streams} per LEDBAT stream (all streams to a
+ * (loss, RFC 3550 jitter). ledbat: each stream's share of {@code bytes} on its LEDBAT stream (all streams to a
  * peer share one LEDBAT flow), timed to the last stream's close (every byte acknowledged); the
  * streams start with {@link #LEDBAT_MAGIC} so the peer's background transfers leave them to this
  * part. The memory is one shared chunk and the counters.
@@ -76,7 +76,8 @@ final class NetBench {
         final NetAddress client;
         final NetAddress peer;
         final byte[] chunk;
-        final long perStream;
+        /** Bytes each stream sends (tcp, ledbat): an equal share, the first streams one byte more for the remainder. */
+        final long[] share;
         final long[] sent;
         final long[] acked;
         long start;
@@ -96,7 +97,12 @@ final class NetBench {
             int size = req.mode().equals("udp") ? req.payload() : node.settings().chunkBytes();
             this.chunk = new byte[size];
             new java.util.Random(id).nextBytes(chunk);
-            this.perStream = req.mode().equals("udp") ? 0 : Math.max(1, req.bytes() / req.streams());
+            this.share = new long[req.streams()];
+            if (!req.mode().equals("udp")) {
+                for (int s = 0; s < share.length; s++) {
+                    share[s] = req.bytes() / share.length + (s < req.bytes() % share.length ? 1 : 0);
+                }
+            }
             this.sent = new long[req.streams()];
             this.acked = new long[req.streams()];
         }
@@ -166,8 +172,8 @@ final class NetBench {
     }
 
     private void pumpTcp(Test t, int s) {
-        while (t.sent[s] < t.perStream && t.sent[s] - t.acked[s] < (long) TCP_WINDOW_CHUNKS * t.chunk.length) {
-            int n = (int) Math.min(t.chunk.length, t.perStream - t.sent[s]);
+        while (t.sent[s] < t.share[s] && t.sent[s] - t.acked[s] < (long) TCP_WINDOW_CHUNKS * t.chunk.length) {
+            int n = (int) Math.min(t.chunk.length, t.share[s] - t.sent[s]);
             byte[] data = n == t.chunk.length ? t.chunk : Arrays.copyOf(t.chunk, n);
             node.send(t.peer, new NetBenchData(0, t.id, s, t.packets++, node.now(), data));
             t.sent[s] += n;
@@ -182,7 +188,7 @@ final class NetBench {
         t.acked[a.stream()] = Math.max(t.acked[a.stream()], Math.min(a.bytes(), t.sent[a.stream()]));
         pumpTcp(t, a.stream());
         for (int s = 0; s < t.acked.length; s++) {
-            if (t.acked[s] < t.perStream) {
+            if (t.acked[s] < t.share[s]) {
                 return;
             }
         }
@@ -221,7 +227,7 @@ final class NetBench {
         }
         t.ledbatStreams.put(o.streamId(), s);
         ledbat.accept(new SendData(o.streamId(), LEDBAT_MAGIC));
-        for (long left = t.perStream; left > 0; left -= t.chunk.length) {
+        for (long left = t.share[s]; left > 0; left -= t.chunk.length) {
             ledbat.accept(new SendData(o.streamId(), left >= t.chunk.length ? t.chunk
                     : Arrays.copyOf(t.chunk, (int) left)));
             t.packets++;
@@ -250,8 +256,8 @@ final class NetBench {
         if (s == null) {
             return false;
         }
-        t.acked[s] = t.perStream;
-        t.sent[s] = t.perStream;
+        t.acked[s] = t.share[s];
+        t.sent[s] = t.share[s];
         if (++t.closed == t.req.streams()) {
             end(t);
         }
