@@ -13,6 +13,7 @@ import geoblocks.blockstore.wire.FileOp.NetBenchOpen;
 import geoblocks.blockstore.wire.FileOp.NetBenchReport;
 import geoblocks.blockstore.wire.FileOp.NetBenchReq;
 import geoblocks.blockstore.wire.FileOp.NetBenchResult;
+import geoblocks.blockstore.wire.FileOp.PutProgress;
 import geoblocks.ledbat.port.CloseStream;
 import geoblocks.ledbat.port.DataReceived;
 import geoblocks.ledbat.port.OpenStream;
@@ -49,7 +50,10 @@ final class NetBench {
     /** How long the sender waits after its last datagram before it asks for the report. */
     static final long UDP_DRAIN_NANOS = 300_000_000L;
     private static final int MAX_BURST = 512;
-    private static final long TEST_TIMEOUT_NANOS = 120_000_000_000L;
+    /** A test (or a peer's sink) with no progress for this long is given up. */
+    private static final long IDLE_NANOS = 30_000_000_000L;
+    /** How often the client hears how far a running test is (so it does not take the node for silent). */
+    private static final long PROGRESS_NANOS = 1_000_000_000L;
 
     private final Node node;
     private final BiConsumer<NetAddress, FileOp> datagrams;
@@ -82,6 +86,8 @@ final class NetBench {
         final long[] acked;
         long start;
         long end;
+        long lastProgress;
+        long lastReport;
         long packets;
         UdpPacer pacer;
         final Map<Long, Integer> ledbatTags = new HashMap<>();
@@ -150,6 +156,8 @@ final class NetBench {
             return;
         }
         t.start = node.now();
+        t.lastProgress = t.start;
+        t.lastReport = t.start;
         switch (t.req.mode()) {
             case "tcp" -> {
                 for (int s = 0; s < t.sent.length; s++) {
@@ -186,6 +194,7 @@ final class NetBench {
             return;
         }
         t.acked[a.stream()] = Math.max(t.acked[a.stream()], Math.min(a.bytes(), t.sent[a.stream()]));
+        t.lastProgress = node.now();
         pumpTcp(t, a.stream());
         for (int s = 0; s < t.acked.length; s++) {
             if (t.acked[s] < t.share[s]) {
@@ -203,6 +212,7 @@ final class NetBench {
             return;
         }
         long now = node.now();
+        t.lastProgress = now;
         int n = t.pacer.due(now);
         for (int i = 0; i < n; i++) {
             int stream = (int) (t.packets % t.req.streams());
@@ -243,6 +253,7 @@ final class NetBench {
         }
         int s = t.ledbatStreams.get(p.streamId());
         t.acked[s] = Math.max(t.acked[s], Math.max(0, p.ackedBytes() - LEDBAT_MAGIC.length));
+        t.lastProgress = node.now();
         return true;
     }
 
@@ -371,18 +382,28 @@ final class NetBench {
         return false;
     }
 
-    /** Drops what peers left behind (a test whose end never came) and a test of this node that hangs. */
+    /**
+     * Drops what peers left behind (a test whose end never came), gives up a test of this node that
+     * made no progress for {@link #IDLE_NANOS}, and tells the client of a running test how far it is
+     * about once a second ({@code PutProgress}: bytes acknowledged, or datagrams sent).
+     */
     void tick(long now) {
         sinkSeen.entrySet().removeIf(e -> {
-            if (now - e.getValue() > TEST_TIMEOUT_NANOS) {
+            if (now - e.getValue() > IDLE_NANOS) {
                 sinks.remove(e.getKey());
                 return true;
             }
             return false;
         });
         Test t = test;
-        if (t != null && t.start != 0 && now - t.start > TEST_TIMEOUT_NANOS) {
-            fail(t, "no end after " + TEST_TIMEOUT_NANOS / 1_000_000_000L + " s");
+        if (t == null || t.start == 0) {
+            return;
+        }
+        if (now - t.lastProgress > IDLE_NANOS) {
+            fail(t, "no progress for " + IDLE_NANOS / 1_000_000_000L + " s");
+        } else if (now - t.lastReport >= PROGRESS_NANOS) {
+            t.lastReport = now;
+            node.send(t.client, new PutProgress(t.req.req(), t.req.mode().equals("udp") ? t.packets : Arrays.stream(t.acked).sum()));
         }
     }
 }
