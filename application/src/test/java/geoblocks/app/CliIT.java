@@ -57,11 +57,26 @@ class CliIT {
                 new String[] {"client", "--at", "seoul", "get", "--help"}, new String[] {"client", "--at", "seoul", "stat", "--help"},
                 new String[] {"client", "--at", "seoul", "versions", "--help"}, new String[] {"client", "--at", "seoul", "policies", "--help"},
                 new String[] {"client", "--at", "seoul", "move", "--help"},
-                new String[] {"demo", "--help"}, new String[] {"bench", "--help"})) {
+                new String[] {"demo", "--help"}, new String[] {"bench", "--help"}, new String[] {"bench", "storage", "--help"},
+                new String[] {"bench", "net", "--help"}, new String[] {"probe", "--help"},
+                new String[] {"probe", "report", "--help"})) {
             Run r = run(args);
             assertEquals(0, r.exit(), String.join(" ", args) + ": " + r);
             assertTrue(r.out().startsWith("Usage:"), r.out());
         }
+    }
+
+    @Test
+    void benchAndProbe_badArguments_oneLineErrorNamingTheValue() throws Exception {
+        assertOneLineError(run("bench", "storage", "--streams", "0"), "streams must be in 1..64, was 0");
+        assertOneLineError(run("bench", "storage", "--block-sizes", "100"), "block size 100 is out of range");
+        assertOneLineError(run("bench", "net", "--from", "seoul", "--to", "seoul"), "two different regions");
+        assertOneLineError(run("bench", "net", "--from", "seoul", "--to", "dublin", "--udp-rates", "fast"), "'fast'");
+        assertOneLineError(run("probe", "--every", "5m", "--out", work.resolve("p.csv").toString()), "--at REGION is required");
+        assertOneLineError(run("probe", "--at", "seoul", "--every", "soon", "--out", work.resolve("p.csv").toString()),
+                "bad duration 'soon'");
+        assertOneLineError(run("client", "--at", "seoul", "put", "--compress", "lz4", work.resolve("out").toString()),
+                "compression must be none, gzip, zstd or auto, was 'lz4'");
     }
 
     @Test

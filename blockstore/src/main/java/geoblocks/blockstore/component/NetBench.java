@@ -13,6 +13,7 @@ import geoblocks.blockstore.wire.FileOp.NetBenchOpen;
 import geoblocks.blockstore.wire.FileOp.NetBenchReport;
 import geoblocks.blockstore.wire.FileOp.NetBenchReq;
 import geoblocks.blockstore.wire.FileOp.NetBenchResult;
+import geoblocks.blockstore.wire.FileOp.PutProgress;
 import geoblocks.ledbat.port.CloseStream;
 import geoblocks.ledbat.port.DataReceived;
 import geoblocks.ledbat.port.OpenStream;
@@ -34,11 +35,11 @@ import se.sics.kompics.KompicsEvent;
 
 /**
  * {@code bench net} at a node: runs one test at a time from this node to a peer, iperf3-style, and
- * counts the tests peers run to it. tcp: each stream sends {@code bytes / streams} in chunks of
+ * counts the tests peers run to it. tcp: each stream sends its share of {@code bytes} in chunks of
  * the node's chunk size over the node-to-node connection, at most {@link #TCP_WINDOW_CHUNKS}
  * chunks ahead of the peer's acknowledgements, and the time runs to the last acknowledgement.
  * udp: datagrams paced by {@link UdpPacer} for the duration, then the peer reports what arrived
- * (loss, RFC 3550 jitter). ledbat: {@code bytes / streams} per LEDBAT stream (all streams to a
+ * (loss, RFC 3550 jitter). ledbat: each stream's share of {@code bytes} on its LEDBAT stream (all streams to a
  * peer share one LEDBAT flow), timed to the last stream's close (every byte acknowledged); the
  * streams start with {@link #LEDBAT_MAGIC} so the peer's background transfers leave them to this
  * part. The memory is one shared chunk and the counters.
@@ -49,7 +50,10 @@ final class NetBench {
     /** How long the sender waits after its last datagram before it asks for the report. */
     static final long UDP_DRAIN_NANOS = 300_000_000L;
     private static final int MAX_BURST = 512;
-    private static final long TEST_TIMEOUT_NANOS = 120_000_000_000L;
+    /** A test (or a peer's sink) with no progress for this long is given up. */
+    private static final long IDLE_NANOS = 30_000_000_000L;
+    /** How often the client hears how far a running test is (so it does not take the node for silent). */
+    private static final long PROGRESS_NANOS = 1_000_000_000L;
 
     private final Node node;
     private final BiConsumer<NetAddress, FileOp> datagrams;
@@ -76,11 +80,14 @@ final class NetBench {
         final NetAddress client;
         final NetAddress peer;
         final byte[] chunk;
-        final long perStream;
+        /** Bytes each stream sends (tcp, ledbat): an equal share, the first streams one byte more for the remainder. */
+        final long[] share;
         final long[] sent;
         final long[] acked;
         long start;
         long end;
+        long lastProgress;
+        long lastReport;
         long packets;
         UdpPacer pacer;
         final Map<Long, Integer> ledbatTags = new HashMap<>();
@@ -96,7 +103,12 @@ final class NetBench {
             int size = req.mode().equals("udp") ? req.payload() : node.settings().chunkBytes();
             this.chunk = new byte[size];
             new java.util.Random(id).nextBytes(chunk);
-            this.perStream = req.mode().equals("udp") ? 0 : Math.max(1, req.bytes() / req.streams());
+            this.share = new long[req.streams()];
+            if (!req.mode().equals("udp")) {
+                for (int s = 0; s < share.length; s++) {
+                    share[s] = req.bytes() / share.length + (s < req.bytes() % share.length ? 1 : 0);
+                }
+            }
             this.sent = new long[req.streams()];
             this.acked = new long[req.streams()];
         }
@@ -144,6 +156,8 @@ final class NetBench {
             return;
         }
         t.start = node.now();
+        t.lastProgress = t.start;
+        t.lastReport = t.start;
         switch (t.req.mode()) {
             case "tcp" -> {
                 for (int s = 0; s < t.sent.length; s++) {
@@ -166,8 +180,8 @@ final class NetBench {
     }
 
     private void pumpTcp(Test t, int s) {
-        while (t.sent[s] < t.perStream && t.sent[s] - t.acked[s] < (long) TCP_WINDOW_CHUNKS * t.chunk.length) {
-            int n = (int) Math.min(t.chunk.length, t.perStream - t.sent[s]);
+        while (t.sent[s] < t.share[s] && t.sent[s] - t.acked[s] < (long) TCP_WINDOW_CHUNKS * t.chunk.length) {
+            int n = (int) Math.min(t.chunk.length, t.share[s] - t.sent[s]);
             byte[] data = n == t.chunk.length ? t.chunk : Arrays.copyOf(t.chunk, n);
             node.send(t.peer, new NetBenchData(0, t.id, s, t.packets++, node.now(), data));
             t.sent[s] += n;
@@ -180,9 +194,10 @@ final class NetBench {
             return;
         }
         t.acked[a.stream()] = Math.max(t.acked[a.stream()], Math.min(a.bytes(), t.sent[a.stream()]));
+        t.lastProgress = node.now();
         pumpTcp(t, a.stream());
         for (int s = 0; s < t.acked.length; s++) {
-            if (t.acked[s] < t.perStream) {
+            if (t.acked[s] < t.share[s]) {
                 return;
             }
         }
@@ -197,6 +212,7 @@ final class NetBench {
             return;
         }
         long now = node.now();
+        t.lastProgress = now;
         int n = t.pacer.due(now);
         for (int i = 0; i < n; i++) {
             int stream = (int) (t.packets % t.req.streams());
@@ -221,7 +237,7 @@ final class NetBench {
         }
         t.ledbatStreams.put(o.streamId(), s);
         ledbat.accept(new SendData(o.streamId(), LEDBAT_MAGIC));
-        for (long left = t.perStream; left > 0; left -= t.chunk.length) {
+        for (long left = t.share[s]; left > 0; left -= t.chunk.length) {
             ledbat.accept(new SendData(o.streamId(), left >= t.chunk.length ? t.chunk
                     : Arrays.copyOf(t.chunk, (int) left)));
             t.packets++;
@@ -237,6 +253,7 @@ final class NetBench {
         }
         int s = t.ledbatStreams.get(p.streamId());
         t.acked[s] = Math.max(t.acked[s], Math.max(0, p.ackedBytes() - LEDBAT_MAGIC.length));
+        t.lastProgress = node.now();
         return true;
     }
 
@@ -250,8 +267,8 @@ final class NetBench {
         if (s == null) {
             return false;
         }
-        t.acked[s] = t.perStream;
-        t.sent[s] = t.perStream;
+        t.acked[s] = t.share[s];
+        t.sent[s] = t.share[s];
         if (++t.closed == t.req.streams()) {
             end(t);
         }
@@ -365,18 +382,28 @@ final class NetBench {
         return false;
     }
 
-    /** Drops what peers left behind (a test whose end never came) and a test of this node that hangs. */
+    /**
+     * Drops what peers left behind (a test whose end never came), gives up a test of this node that
+     * made no progress for {@link #IDLE_NANOS}, and tells the client of a running test how far it is
+     * about once a second ({@code PutProgress}: bytes acknowledged, or datagrams sent).
+     */
     void tick(long now) {
         sinkSeen.entrySet().removeIf(e -> {
-            if (now - e.getValue() > TEST_TIMEOUT_NANOS) {
+            if (now - e.getValue() > IDLE_NANOS) {
                 sinks.remove(e.getKey());
                 return true;
             }
             return false;
         });
         Test t = test;
-        if (t != null && t.start != 0 && now - t.start > TEST_TIMEOUT_NANOS) {
-            fail(t, "no end after " + TEST_TIMEOUT_NANOS / 1_000_000_000L + " s");
+        if (t == null || t.start == 0) {
+            return;
+        }
+        if (now - t.lastProgress > IDLE_NANOS) {
+            fail(t, "no progress for " + IDLE_NANOS / 1_000_000_000L + " s");
+        } else if (now - t.lastReport >= PROGRESS_NANOS) {
+            t.lastReport = now;
+            node.send(t.client, new PutProgress(t.req.req(), t.req.mode().equals("udp") ? t.packets : Arrays.stream(t.acked).sum()));
         }
     }
 }

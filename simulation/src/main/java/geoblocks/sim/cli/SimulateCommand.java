@@ -25,16 +25,17 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code node.jar simulate NAME [--seed N] [--out DIR] [options]}: runs a simulator scenario, writes
  * its CSV files and PNG plots into the output directory and prints a summary table. The same seed
- * gives byte-identical CSV files.
+ * gives byte-identical CSV files (compression: with {@code --codec-speeds}; otherwise it measures the
+ * codecs on this machine first).
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement,",
-            "placement-capacity, background-vs-foreground, consistency, hedged-reads, flooded-server, databridge. Writes",
-            "CSV files and PNG plots to --out and prints a summary."})
+            "placement-capacity, background-vs-foreground, consistency, hedged-reads, flooded-server, databridge,",
+            "compression. Writes CSV files and PNG plots to --out and prints a summary."})
 public final class SimulateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | ledbat-one-peer"
             + " | placement | placement-capacity | background-vs-foreground | consistency | hedged-reads | flooded-server"
-            + " | databridge")
+            + " | databridge | compression")
     String name;
 
     @Option(names = "--seed", description = "random seed (default ${DEFAULT-VALUE})")
@@ -172,6 +173,7 @@ public final class SimulateCommand implements Callable<Integer> {
             case "placement-capacity" -> PlacementCapacity.runCli(dir, capacityParams(), !noPlot, o);
             case "hedged-reads" -> HedgedReads.runCli(dir, reads.hedged(seed), !noPlot, o);
             case "flooded-server" -> FloodedServer.runCli(dir, reads.flooded(seed), !noPlot, o);
+            case "compression" -> geoblocks.sim.scenario.Compression.runCli(dir, compressionParams(), !noPlot, o);
             case "consistency" -> {
                 return Consistency.runCli(dir, seed, seeds, o);
             }
@@ -179,7 +181,7 @@ public final class SimulateCommand implements Callable<Integer> {
                     plan -> runQuietly(plan, o));
             default -> throw new IllegalArgumentException("unknown scenario '" + name + "'; known: ledbat-vs-tcp,"
                     + " ledbat-fairness, ledbat-one-peer, placement, placement-capacity, background-vs-foreground,"
-                    + " consistency, hedged-reads, flooded-server, databridge");
+                    + " consistency, hedged-reads, flooded-server, databridge, compression");
         }
         return 0;
     }
@@ -194,6 +196,31 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         return new Placement.Params(seed, exps, runs, files != null ? files : 10, spec.fileBytes(), spec.blockSizes(),
                 policies != null ? policies : spec.policies(), placementConf());
+    }
+
+    @Option(names = "--codec-speeds", paramLabel = "CSV",
+            description = "compression: codec speeds (a codec_speeds.csv of an earlier run) instead of measuring them,"
+                    + " for byte-identical results")
+    Path codecSpeeds;
+
+    private geoblocks.sim.scenario.Compression.Params compressionParams() throws java.io.IOException {
+        geoblocks.sim.scenario.Compression.Params spec = geoblocks.sim.scenario.Compression.Params.spec(seed);
+        List<geoblocks.sim.scenario.Compression.Speed> speeds = null;
+        if (codecSpeeds != null) {
+            speeds = new java.util.ArrayList<>();
+            List<String> lines = java.nio.file.Files.readAllLines(codecSpeeds);
+            for (String line : lines.subList(1, lines.size())) {
+                String[] f = line.split(",");
+                if (f.length != 4) {
+                    throw new IllegalArgumentException(codecSpeeds + ": expected content,mode,compress_mbps,decompress_mbps,"
+                            + " got '" + line + "'");
+                }
+                speeds.add(new geoblocks.sim.scenario.Compression.Speed(f[0], f[1], Double.parseDouble(f[2]),
+                        Double.parseDouble(f[3])));
+            }
+        }
+        return new geoblocks.sim.scenario.Compression.Params(seed, spec.linksMbps(), spec.sizes(), spec.modes(),
+                spec.blockSize(), speeds);
     }
 
     private PlacementCapacity.Params capacityParams() throws java.io.IOException {

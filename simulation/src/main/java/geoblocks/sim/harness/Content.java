@@ -58,6 +58,15 @@ public final class Content {
 
     /** The file's bytes as an upload source, generated as the upload reads them. */
     public static ByteSource source(long key, long size) {
+        return source(key, size, false);
+    }
+
+    /**
+     * As {@link #source}, or with {@code text} the base64-like text variant of the file: each byte
+     * is the base64 alphabet's character for the low 6 bits of the random byte ({@link #fillText}),
+     * so it carries 6 bits of entropy per byte and compresses by about a quarter, like base64 text.
+     */
+    public static ByteSource source(long key, long size, boolean text) {
         return new ByteSource() {
             @Override
             public long size() {
@@ -66,9 +75,25 @@ public final class Content {
 
             @Override
             public void read(long offset, ByteBuffer dst) {
-                fill(key, offset, dst);
+                if (text) {
+                    fillText(key, offset, dst);
+                } else {
+                    fill(key, offset, dst);
+                }
             }
         };
+    }
+
+    private static final byte[] BASE64 =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /** The base64-like text variant of {@link #fill}: the alphabet's character for each byte's low 6 bits. */
+    public static void fillText(long key, long offset, ByteBuffer dst) {
+        int from = dst.position();
+        fill(key, offset, dst);
+        for (int i = from; i < dst.position(); i++) {
+            dst.put(i, BASE64[dst.get(i) & 63]);
+        }
     }
 
     /**
@@ -123,6 +148,11 @@ public final class Content {
      * that differs from the file's expected content; nothing is stored. One per download.
      */
     public static ByteSink failing(long key) {
+        return failing(key, false);
+    }
+
+    /** As {@link #failing(long)}, for the text variant when {@code text} ({@link #fillText}). */
+    public static ByteSink failing(long key, boolean text) {
         return new ByteSink() {
             private byte[] want = new byte[CHUNK];
 
@@ -136,7 +166,11 @@ public final class Content {
                 if (want.length < data.length) {
                     want = new byte[data.length];
                 }
-                fill(key, offset, ByteBuffer.wrap(want, 0, data.length));
+                if (text) {
+                    fillText(key, offset, ByteBuffer.wrap(want, 0, data.length));
+                } else {
+                    fill(key, offset, ByteBuffer.wrap(want, 0, data.length));
+                }
                 int at = Arrays.mismatch(data, 0, data.length, want, 0, data.length);
                 if (at >= 0) {
                     throw new IOException("byte " + (offset + at) + " differs from the content of key " + key);

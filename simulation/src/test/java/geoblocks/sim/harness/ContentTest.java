@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.client.ByteSink;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -100,5 +101,21 @@ class ContentTest {
         IOException e = assertThrows(IOException.class, () -> Content.failing(7).write(100, b));
         assertTrue(e.getMessage().contains("byte 113"), e.getMessage());
         assertThrows(IOException.class, () -> Content.failing(8).write(0, new byte[16]));
+    }
+
+    @Test
+    void text_isBase64Characters_atAnyOffset_andTheFailingTextSinkAcceptsIt() throws IOException {
+        long key = Content.key(9, 1);
+        byte[] whole = new byte[5000];
+        Content.source(key, whole.length, true).read(0, java.nio.ByteBuffer.wrap(whole));
+        for (byte b : whole) {
+            assertTrue(Character.isLetterOrDigit(b) || b == '+' || b == '/', "not base64: " + b);
+        }
+        byte[] part = new byte[1001];
+        Content.source(key, whole.length, true).read(1234, java.nio.ByteBuffer.wrap(part));
+        assertArrayEquals(java.util.Arrays.copyOfRange(whole, 1234, 2235), part);
+        ByteSink sink = Content.failing(key, true);
+        sink.write(0, whole);
+        assertThrows(IOException.class, () -> Content.failing(key, false).write(0, whole));
     }
 }
