@@ -1,7 +1,9 @@
 package geoblocks.net;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import se.sics.kompics.ComponentDefinition;
@@ -20,7 +22,7 @@ import se.sics.kompics.timer.Timer;
  * message for the one-way latency (RTT / 2) between the sender's and the receiver's regions, and
  * with the cluster's {@code wan-loss-percent} above 0 drops datagrams and paces TCP messages as
  * {@link WanPath} decides (one path per destination and transport, drops drawn from the cluster's
- * {@code wan-seed} and this host's region). Messages to the same destination on the same transport
+ * {@code wan-seed} and this host's region; each datagram of a {@link NetBurst} on its own). Messages to the same destination on the same transport
  * leave in the order they were sent. Destinations outside the cluster (clients) get no delay, so a
  * client placed in a region ({@link WanInit#client}) runs its own emulator that also holds what it
  * receives from each node for the way back. Otherwise incoming messages pass straight up.
@@ -89,7 +91,22 @@ public final class WanEmulator extends ComponentDefinition {
             return;
         }
         long now = System.nanoTime();
-        long release = line.path.releaseNanos(now, msg instanceof NetMsg n ? n.wireSize() : 0);
+        long release = -1;
+        if (msg instanceof NetBurst b && !reliable(k.transport)) {
+            List<NetMsg> kept = new ArrayList<>(b.parts().size());
+            for (NetMsg part : b.parts()) { // each datagram of a burst is lost on its own
+                long r = line.path.releaseNanos(now, part.wireSize());
+                if (r >= 0) {
+                    kept.add(part);
+                    release = Math.max(release, r);
+                }
+            }
+            if (!kept.isEmpty() && kept.size() < b.parts().size()) {
+                msg = new NetBurst(b.getHeader(), kept);
+            }
+        } else {
+            release = line.path.releaseNanos(now, msg instanceof NetMsg n ? n.wireSize() : 0);
+        }
         if (release < 0) {
             return; // lost on the emulated WAN
         }
