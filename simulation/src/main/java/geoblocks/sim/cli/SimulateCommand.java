@@ -5,6 +5,7 @@ import geoblocks.sim.harness.SimRunner;
 import geoblocks.sim.scenario.BackgroundVsForeground;
 import geoblocks.sim.ledbat.LedbatOptions;
 import geoblocks.sim.scenario.Consistency;
+import geoblocks.sim.scenario.DataBridge;
 import geoblocks.sim.scenario.FloodedServer;
 import geoblocks.sim.scenario.HedgedReads;
 import geoblocks.sim.scenario.LedbatFairness;
@@ -29,12 +30,14 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement,",
-            "placement-capacity, background-vs-foreground, consistency, hedged-reads, flooded-server. Writes CSV files and",
+            "placement-capacity, background-vs-foreground, consistency, hedged-reads, flooded-server, databridge. Writes",
+            "CSV files and",
             "PNG plots to --out and",
             "prints a summary."})
 public final class SimulateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | ledbat-one-peer"
-            + " | placement | placement-capacity | background-vs-foreground | consistency | hedged-reads | flooded-server")
+            + " | placement | placement-capacity | background-vs-foreground | consistency | hedged-reads | flooded-server"
+            + " | databridge")
     String name;
 
     @Option(names = "--seed", description = "random seed (default ${DEFAULT-VALUE})")
@@ -142,6 +145,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     ReadsOptions reads = new ReadsOptions();
 
+    @picocli.CommandLine.Mixin
+    DataBridgeOptions databridge = new DataBridgeOptions();
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -172,12 +178,13 @@ public final class SimulateCommand implements Callable<Integer> {
             case "placement-capacity" -> PlacementCapacity.runCli(dir, capacityParams(), !noPlot, o);
             case "hedged-reads" -> HedgedReads.runCli(dir, reads.hedged(seed), !noPlot, o);
             case "flooded-server" -> FloodedServer.runCli(dir, reads.flooded(seed), !noPlot, o);
+            case "databridge" -> DataBridge.runCli(dir, databridge.params(this), !noPlot, o, plan -> run(plan, o));
             case "consistency" -> {
                 return Consistency.runCli(dir, seed, seeds, o);
             }
             default -> throw new IllegalArgumentException("unknown scenario '" + name + "'; known: ledbat-vs-tcp,"
                     + " ledbat-fairness, ledbat-one-peer, placement, placement-capacity, background-vs-foreground,"
-                    + " consistency, hedged-reads, flooded-server");
+                    + " consistency, hedged-reads, flooded-server, databridge");
         }
         return 0;
     }
