@@ -18,6 +18,10 @@ final class DataBridgeOptions {
     @Option(names = "--block-size", paramLabel = "SIZE", description = "databridge: block size (default 1MiB)")
     String blockSize;
 
+    @Option(names = "--lan-mbps", description = "databridge: capacity of the client's LAN to its near node in Mbit/s,"
+            + " 0 for none (default ${DEFAULT-VALUE})")
+    double lanMbps = 1000;
+
     DataBridge params(SimulateCommand c) {
         DataBridgePlan d = DataBridgePlan.defaults(c.seed);
         List<Long> sizes = c.reads.sizeBytes(DataBridgePlan.MAX_SIZE);
@@ -28,6 +32,7 @@ final class DataBridgeOptions {
         DataBridgePlan p = new DataBridgePlan(sizes != null ? sizes : d.sizes(),
                 lossPercents != null ? DataBridgePlan.parseLosses(lossPercents) : d.lossPercents(),
                 c.given("--from") ? c.from : d.near(), c.given("--to") ? c.to : d.home(), (int) bs, c.seed);
-        return new DataBridge(p, c.given("--rate-mbps") ? c.rateMbps : Double.NaN, c.bufferMs != null ? c.bufferMs : 200);
+        return new DataBridge(p, c.given("--rate-mbps") ? c.rateMbps : Double.NaN, c.bufferMs != null ? c.bufferMs : 200,
+                lanMbps == 0 ? Double.NaN : lanMbps);
     }
 }

@@ -28,7 +28,7 @@ public final class DataBridgeReport {
     /** The table row of one size and loss (either result may be null while the other runs). */
     public static String row(long bytes, double loss, DataBridgeResult direct, DataBridgeResult redirect) {
         String ratio = direct != null && redirect != null && direct.ok() && redirect.ok()
-                ? String.format(Locale.ROOT, "%.3f", redirect.waitMs() / direct.waitMs()) : "";
+                ? String.format(Locale.ROOT, "%.3g", redirect.waitMs() / direct.waitMs()) : "";
         return String.format(Locale.ROOT, "%10s %5s%% | %12s %12s | %12s %12s | %s", mb(bytes), Csv.num(loss, 1),
                 seconds(direct, true), seconds(direct, false), seconds(redirect, true), seconds(redirect, false), ratio)
                 + errors(direct, redirect);

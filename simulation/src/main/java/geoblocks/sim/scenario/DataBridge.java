@@ -30,8 +30,9 @@ import java.util.function.Function;
  * @param rateMbps capacity of the near-to-home path in Mbit/s, NaN for none (the live emulated WAN
  *     has none: delay and loss only)
  * @param bufferMs that path's buffer, in ms at full rate
+ * @param lanMbps capacity of the near region's LAN (client to near node), NaN for none
  */
-public record DataBridge(DataBridgePlan plan, double rateMbps, double bufferMs) {
+public record DataBridge(DataBridgePlan plan, double rateMbps, double bufferMs, double lanMbps) {
     /** RTT monitors need three answered probes (1 s apart) before a peer counts as up. */
     static final long START_MS = 5_000;
     static final String CLIENT = "10.200.0.100:48000";
@@ -39,6 +40,9 @@ public record DataBridge(DataBridgePlan plan, double rateMbps, double bufferMs) 
     public DataBridge {
         if (!Double.isNaN(rateMbps) && !(rateMbps > 0 && rateMbps <= 100_000)) {
             throw new IllegalArgumentException("rate must be in (0, 100000] Mbit/s, was " + rateMbps);
+        }
+        if (!Double.isNaN(lanMbps) && !(lanMbps > 0 && lanMbps <= 100_000)) {
+            throw new IllegalArgumentException("LAN rate must be in (0, 100000] Mbit/s, was " + lanMbps);
         }
         if (!(bufferMs > 0)) {
             throw new IllegalArgumentException("buffer must be > 0 ms, was " + bufferMs);
@@ -74,6 +78,9 @@ public record DataBridge(DataBridgePlan plan, double rateMbps, double bufferMs) 
         net.host(CLIENT.substring(0, CLIENT.indexOf(':')), plan.near());
         if (!Double.isNaN(rateMbps)) {
             net.path(plan.near(), plan.home(), LinkSpec.ofMbps(rateMbps, bufferMs));
+        }
+        if (!Double.isNaN(lanMbps)) {
+            net.lan(plan.near(), LinkSpec.ofMbps(lanMbps, bufferMs));
         }
         // a cap far above any expected run: the file at 5 kB/s per copy, plus two minutes
         long capMs = START_MS + 120_000 + 2 * bytes / 5;
@@ -125,10 +132,10 @@ public record DataBridge(DataBridgePlan plan, double rateMbps, double bufferMs) 
     public static List<DataBridgeResult> runCli(Path dir, DataBridge d, boolean plot, PrintStream o,
             Function<SimPlan, SimResult> runner) throws IOException {
         DataBridgePlan p = d.plan();
-        o.printf(Locale.ROOT, "databridge: client in %s, home %s, blocks of %d B, sizes %s, loss %s %%, %s, seed %d%n",
+        o.printf(Locale.ROOT, "databridge: client in %s, home %s, blocks of %d B, sizes %s, loss %s %%, %s, %s, seed %d%n",
                 p.near(), p.home(), p.blockSize(), p.sizes().stream().map(DataBridgeReport::mb).toList(), p.lossPercents(),
-                Double.isNaN(d.rateMbps()) ? "no bottleneck" : d.rateMbps() + " Mbit/s " + p.near() + ">" + p.home(),
-                p.seed());
+                Double.isNaN(d.rateMbps()) ? "no WAN bottleneck" : d.rateMbps() + " Mbit/s " + p.near() + ">" + p.home(),
+                Double.isNaN(d.lanMbps()) ? "no LAN limit" : d.lanMbps() + " Mbit/s LAN at " + p.near(), p.seed());
         List<DataBridgeResult> all = d.run(runner, o);
         DataBridgeReport.write(dir, "DataBridge simulated: " + p.near() + " client, home " + p.home() + " (seed "
                 + p.seed() + ")", all, plot);

@@ -24,6 +24,8 @@ class DataBridgeOptionsTest {
         assertEquals("seoul", d.plan().near());
         assertEquals("dublin", d.plan().home());
         assertTrue(Double.isNaN(d.rateMbps()));
+        assertEquals(1000, d.lanMbps());
+        assertTrue(Double.isNaN(params("databridge", "--lan-mbps", "0").lanMbps()));
     }
 
     @Test
@@ -43,7 +45,7 @@ class DataBridgeOptionsTest {
     void badOptions_failWithAClearMessage() {
         String[][] bad = {{"--loss-percent", "75", "75"}, {"--sizes", "5 lightyears", "5 lightyears"}, {"--sizes", "0", "was 0"},
             {"--block-size", "1KiB", "1024"}, {"--from", "dublin", "must differ"}, {"--to", "atlantis", "atlantis"},
-            {"--rate-mbps", "-3", "-3"}};
+            {"--rate-mbps", "-3", "-3"}, {"--lan-mbps", "-2", "-2"}};
         for (String[] b : bad) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> params("databridge", b[0], b[1]), b[0] + " " + b[1]);

@@ -31,7 +31,7 @@ class DataBridgeReportTest {
         assertEquals(2, t.size());
         assertTrue(t.get(1).contains("50 MB") && t.get(1).contains("2.0%"), t.get(1));
         assertTrue(t.get(1).contains("40.00 s") && t.get(1).contains("1.00 s") && t.get(1).contains("90.50 s"), t.get(1));
-        assertTrue(t.get(1).endsWith("0.025"), t.get(1));
+        assertTrue(t.get(1).endsWith("0.0250"), t.get(1));
     }
 
     @Test

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.TestInstance;
 class DataBridgeTest {
     private static final long SIZE = 1_000_000;
     private final DataBridge sim = new DataBridge(new DataBridgePlan(List.of(SIZE), List.of(0.0, 2.0), "seoul", "dublin",
-            256 << 10, 5), Double.NaN, 200);
+            256 << 10, 5), Double.NaN, 200, 1000);
     private List<DataBridgeResult> results;
 
     @BeforeAll
@@ -66,9 +66,10 @@ class DataBridgeTest {
     @Test
     void badParameters_areRefused() {
         DataBridgePlan p = DataBridgePlan.defaults(1);
-        assertThrows(IllegalArgumentException.class, () -> new DataBridge(p, 0, 200));
-        assertThrows(IllegalArgumentException.class, () -> new DataBridge(p, 10, 0));
+        assertThrows(IllegalArgumentException.class, () -> new DataBridge(p, 0, 200, 1000));
+        assertThrows(IllegalArgumentException.class, () -> new DataBridge(p, 10, 0, 1000));
         assertThrows(IllegalArgumentException.class, () -> new DataBridge(new DataBridgePlan(List.of(1L), List.of(0.0),
-                "seoul", "atlantis", 1 << 20, 1), Double.NaN, 200));
+                "seoul", "atlantis", 1 << 20, 1), Double.NaN, 200, Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> new DataBridge(p, Double.NaN, 200, -1));
     }
 }
