@@ -8,6 +8,8 @@ import geoblocks.app.cli.Cluster;
 import geoblocks.sim.databridge.DataBridgePlan;
 import geoblocks.sim.databridge.DataBridgeReport;
 import geoblocks.sim.databridge.DataBridgeResult;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,6 +55,11 @@ public final class DataBridgeBenchCommand implements Callable<Integer> {
             description = "Longest one upload or move may take, in seconds (default: ${DEFAULT-VALUE}).")
     long timeoutS;
 
+    @Option(names = "--via", defaultValue = "http",
+            description = "http: curl's S3 PUT to the home node's gateway through an emulated-WAN relay, following the 307;"
+                    + " client: the same through ClientPort calls of a client placed in --near (default: ${DEFAULT-VALUE}).")
+    String via;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -75,6 +82,9 @@ public final class DataBridgeBenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--near and --home must be regions of the local cluster "
                     + LocalCluster.REGIONS + ", were '" + near + "' and '" + home + "'");
         }
+        if (!via.equals("http") && !via.equals("client")) {
+            throw new IllegalArgumentException("--via must be http or client, was '" + via + "'");
+        }
         if (timeoutS < 1) {
             throw new IllegalArgumentException("--timeout-s must be >= 1, was " + timeoutS);
         }
@@ -91,22 +101,27 @@ public final class DataBridgeBenchCommand implements Callable<Integer> {
         try {
             if (!json) {
                 System.out.printf(Locale.ROOT, "bench databridge: client in %s, home %s, %s blocks; 4 nodes on loopback,"
-                        + " emulated WAN on (work dir %s)%n", plan.near(), plan.home(), Sizes.human(plan.blockSize()), work);
+                        + " emulated WAN on; via %s (work dir %s)%n", plan.near(), plan.home(), Sizes.human(plan.blockSize()),
+                        via.equals("http") ? "curl's S3 PUT to the gateway" : "ClientPort calls", work);
             }
             boolean headed = false;
             for (double loss : plan.lossPercents()) {
-                String conf = String.format(Locale.ROOT, "geoblocks.cluster { wan-loss-percent = %s, wan-seed = %d }",
-                        loss, plan.seed());
+                String conf = String.format(Locale.ROOT, "geoblocks.cluster { wan-loss-percent = %s, wan-seed = %d }%n"
+                        + "geoblocks.s3 { default-policy = local, migrated-copies = 1 }", loss, plan.seed());
                 Path dir = work.resolve("loss-" + loss);
                 try (LocalCluster cluster = LocalCluster.start(dir.resolve("cluster"), true, jvm(), conf)) {
                     AppConfig cfg = AppConfig.load(cluster.configFile());
-                    try (GeoClient client = GeoClient.start(cfg, timeoutS * 1000, plan.near())) {
+                    boolean http = via.equals("http");
+                    try (GeoClient client = GeoClient.start(cfg, timeoutS * 1000, http ? null : plan.near());
+                            WanRelay relay = http ? new WanRelay(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                                    cluster.httpPort(plan.home())), cfg.cluster().rtt().rttMs(plan.near(), plan.home()),
+                                    loss / 100) : null) {
                         Cluster.awaitAllUp(client, LocalCluster.REGIONS, 60_000);
+                        Uploads up = http ? httpUploads(cfg, cluster, client, plan, relay) : new DataBridgeUpload(client, plan);
                         if (!json && !headed) {
                             System.out.println(DataBridgeReport.header());
                             headed = true;
                         }
-                        DataBridgeUpload up = new DataBridgeUpload(client, plan);
                         for (long size : plan.sizes()) {
                             Path file = dir.resolve("input-" + size);
                             Cluster.generate(file, size, plan.seed() * 1000 + size);
@@ -123,10 +138,10 @@ public final class DataBridgeBenchCommand implements Callable<Integer> {
                 }
             }
             if (json) {
-                System.out.println(DataBridgeReport.json(plan, "live", results));
+                System.out.println(DataBridgeReport.json(plan, "live via " + via, results));
             }
             if (out != null) {
-                DataBridgeReport.write(out, "DataBridge live: " + plan.near() + " client, home " + plan.home()
+                DataBridgeReport.write(out, "DataBridge live (via " + via + "): " + plan.near() + " client, home " + plan.home()
                         + " (emulated WAN)", results, true);
                 if (!json) {
                     System.out.println("wrote " + out.resolve("databridge.csv") + " and databridge.png");
@@ -138,6 +153,21 @@ public final class DataBridgeBenchCommand implements Callable<Integer> {
                 Cluster.deleteTree(work);
             }
         }
+    }
+
+    /** The two uploads of one size, along either path. */
+    interface Uploads {
+        DataBridgeResult direct(Path file, long size, double loss);
+
+        DataBridgeResult redirected(Path file, long size, double loss);
+    }
+
+    private Uploads httpUploads(AppConfig cfg, LocalCluster cluster, GeoClient client, DataBridgePlan plan, WanRelay relay)
+            throws java.io.IOException {
+        String key = cfg.config().getString("geoblocks.http.access-key");
+        String secret = cfg.config().getString("geoblocks.http.secret-key");
+        DataBridgeHttpUpload.createBucket(cluster.httpPort(plan.home()), plan, key, secret);
+        return new DataBridgeHttpUpload(client, plan, relay.port(), key, secret, timeoutS);
     }
 
     private List<String> jvm() {

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The two uploads of one size in {@code bench databridge}, through the client's ClientPort calls
+ * The two uploads of one size in {@code bench databridge --via client}, through the ClientPort calls of a client placed in the near region
  * (what the S3 gateway does inside the node):
  * <ul>
  *   <li>direct: put at the home node, policy local, ack all: the put returns when the home copy is
@@ -21,7 +21,7 @@ import java.util.List;
  * Both are then checked with {@code stat} at the home node (every block held there and only there,
  * none pending); an upload that is not home fails the row. Times run from the start of the put.
  */
-final class DataBridgeUpload {
+final class DataBridgeUpload implements DataBridgeBenchCommand.Uploads {
     private final GeoClient client;
     private final DataBridgePlan plan;
 
@@ -30,7 +30,8 @@ final class DataBridgeUpload {
         this.plan = plan;
     }
 
-    DataBridgeResult direct(Path file, long size, double loss) {
+    @Override
+    public DataBridgeResult direct(Path file, long size, double loss) {
         String name = "databridge-direct-" + size + "-" + loss;
         long t0 = System.nanoTime();
         try {
@@ -44,7 +45,8 @@ final class DataBridgeUpload {
         }
     }
 
-    DataBridgeResult redirected(Path file, long size, double loss) {
+    @Override
+    public DataBridgeResult redirected(Path file, long size, double loss) {
         String name = "databridge-redirect-" + size + "-" + loss;
         long t0 = System.nanoTime();
         double waitMs = Double.NaN;

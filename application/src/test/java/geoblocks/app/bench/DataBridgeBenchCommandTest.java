@@ -42,6 +42,7 @@ class DataBridgeBenchCommandTest {
             {"--sizes", "5XB"}, {"--sizes", "-5MB"}, {"--sizes", "0"}, {"--loss-percent", "50"}, {"--loss-percent", "x"},
             {"--loss-percent", "-1"}, {"--near", "dublin"}, {"--near", "atlantis"}, {"--home", "moon"},
             {"--block-size", "1KiB"}, {"--block-size", "8GiB"}, {"--timeout-s", "0"}, {"--sizes", "17GiB"},
+            {"--via", "pigeon"},
         };
         for (String[] args : bad) {
             DataBridgeBenchCommand c = parse(args);
