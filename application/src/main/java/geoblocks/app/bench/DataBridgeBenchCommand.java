@@ -66,6 +66,11 @@ public final class DataBridgeBenchCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Write databridge.csv and databridge.png here.")
     Path out;
 
+    @Option(names = "--node-conf", paramLabel = "HOCON",
+            description = "Extra config for every node (repeatable), e.g. 'geoblocks.node.rpc-timeout = 60 s' (a move's block"
+                    + " copy times out after 8 RPC timeouts).")
+    List<String> nodeConf = new ArrayList<>();
+
     @Option(names = "--node-jvm-opt", paramLabel = "OPT", description = "Extra JVM option for every node (repeatable).")
     List<String> nodeJvmOpts = new ArrayList<>();
 
@@ -107,7 +112,8 @@ public final class DataBridgeBenchCommand implements Callable<Integer> {
             boolean headed = false;
             for (double loss : plan.lossPercents()) {
                 String conf = String.format(Locale.ROOT, "geoblocks.cluster { wan-loss-percent = %s, wan-seed = %d }%n"
-                        + "geoblocks.s3 { default-policy = local, migrated-copies = 1 }", loss, plan.seed());
+                        + "geoblocks.s3 { default-policy = local, migrated-copies = 1 }%n%s", loss, plan.seed(),
+                        String.join("\n", nodeConf));
                 Path dir = work.resolve("loss-" + loss);
                 try (LocalCluster cluster = LocalCluster.start(dir.resolve("cluster"), true, jvm(), conf)) {
                     AppConfig cfg = AppConfig.load(cluster.configFile());
