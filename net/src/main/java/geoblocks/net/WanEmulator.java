@@ -57,7 +57,7 @@ public final class WanEmulator extends ComponentDefinition {
         cluster = init.cluster;
         self = init.selfRegion;
         holdIncoming = init.holdIncoming;
-        random = new Random(cluster.wanSeed() * 31 + self.hashCode());
+        random = new Random(cluster.wanSeed() * 31 + self.hashCode() + (holdIncoming ? 7 : 0)); // a client draws apart from its node
         handle(up, Msg.class, m -> pass(m, (NetAddress) m.getHeader().getDestination(), false));
         handle(down, Msg.class, this::onReceive);
         handle(timer, Release.class, this::onRelease);
@@ -71,11 +71,19 @@ public final class WanEmulator extends ComponentDefinition {
         }
     }
 
+    /** The line toward (or from) a node of the cluster; null for a host outside it (a client): no delay, no loss. */
     private Line line(Key k) {
-        return lines.computeIfAbsent(k, key -> {
-            double rtt = cluster.regionOf(key.peer).map(r -> cluster.rtt().rttMs(self, r)).orElse(0.0);
-            return new Line(new WanPath(rtt, cluster.wanLossRate(), reliable(key.transport), random));
-        });
+        Line l = lines.get(k);
+        if (l == null) {
+            String region = cluster.regionOf(k.peer).orElse(null);
+            if (region == null) {
+                return null;
+            }
+            l = new Line(new WanPath(cluster.rtt().rttMs(self, region), cluster.wanLossRate(), reliable(k.transport),
+                    random));
+            lines.put(k, l);
+        }
+        return l;
     }
 
     /** Transports whose lost segments the kernel (or UDT) retransmits: paced, never dropped. */
@@ -86,7 +94,7 @@ public final class WanEmulator extends ComponentDefinition {
     private void pass(Msg<?, ?> msg, NetAddress peer, boolean incoming) {
         Key k = new Key(peer, msg.getHeader().getProtocol(), incoming);
         Line line = line(k);
-        if (line.path.transparent() && line.queue.isEmpty()) {
+        if (line == null || (line.path.transparent() && line.queue.isEmpty())) {
             deliver(msg, incoming);
             return;
         }
