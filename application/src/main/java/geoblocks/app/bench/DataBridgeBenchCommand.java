@@ -21,9 +21,11 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code bench databridge}: experiment 7 live. For each loss percentage, starts the 4-region local
- * cluster with the emulated WAN on at that loss ({@code wan-loss-percent}) and a client placed in
- * the near region (its own emulated WAN side), then uploads each file size to the far home region
- * directly and through the near node ({@link DataBridgeUpload}). Prints a table (or JSON); with
+ * cluster with the emulated WAN on at that loss ({@code wan-loss-percent}; buckets of policy local,
+ * moved objects one copy at home), then uploads each file size to the far home region directly and
+ * through the near node: by default a real S3 PUT with curl through a {@link WanRelay}, following
+ * the gateway's 307 ({@link DataBridgeHttpUpload}); with {@code --via client} through ClientPort calls
+ * of a client placed in the near region ({@link DataBridgeUpload}). Prints a table (or JSON); with
  * --out writes databridge.csv and databridge.png. Figures only, never fails on timing.
  */
 @Command(name = "databridge", mixinStandardHelpOptions = true,
