@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * The figures of a DataBridge comparison, live or simulated, in one shape: an aligned table (one row
  * per size and loss, direct and redirected side by side), CSV ({@code databridge.csv}), one JSON
- * object, and a bar chart ({@code databridge.png}) of the client's wait and the time until home.
+ * object, and bar charts ({@code databridge.png}, one panel per loss) of the client's wait and the
+ * time until home.
  */
 public final class DataBridgeReport {
     public static final String CSV_HEADER = "path,bytes,loss_percent,wait_ms,home_ms,error";
@@ -84,6 +85,32 @@ public final class DataBridgeReport {
                 + Csv.num(r.homeMs(), 1) + "," + r.error().replace(',', ';').replace('\n', ' ');
     }
 
+    /** The results in a {@code databridge.csv} written by {@link #write} (to plot again, or to merge runs). */
+    public static List<DataBridgeResult> readCsv(Path file) throws IOException {
+        List<String> lines = java.nio.file.Files.readAllLines(file);
+        if (lines.isEmpty() || !lines.get(0).equals(CSV_HEADER)) {
+            throw new IOException(file + " is not a databridge.csv (header must be '" + CSV_HEADER + "')");
+        }
+        List<DataBridgeResult> out = new ArrayList<>();
+        for (int i = 1; i < lines.size(); i++) {
+            String[] f = lines.get(i).split(",", 6);
+            if (f.length != 6) {
+                throw new IOException(file + " line " + (i + 1) + ": expected 6 fields, got " + f.length);
+            }
+            try {
+                out.add(new DataBridgeResult(f[0], Long.parseLong(f[1]), Double.parseDouble(f[2]), parse(f[3]),
+                        parse(f[4]), f[5]));
+            } catch (IllegalArgumentException e) {
+                throw new IOException(file + " line " + (i + 1) + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    private static double parse(String v) {
+        return v.isEmpty() ? Double.NaN : Double.parseDouble(v);
+    }
+
     /** One JSON object: the plan's regions and every result. */
     public static String json(DataBridgePlan plan, String mode, List<DataBridgeResult> results) {
         StringBuilder sb = new StringBuilder("{\"experiment\":\"databridge\",\"mode\":\"").append(mode)
@@ -111,26 +138,34 @@ public final class DataBridgeReport {
         if (!plot) {
             return;
         }
-        Map<String, DataBridgeResult[]> pairs = pairs(results);
-        List<String> categories = new ArrayList<>();
-        double[][] series = new double[4][pairs.size()];
-        int i = 0;
-        for (DataBridgeResult[] p : pairs.values()) {
+        Map<Double, List<DataBridgeResult[]>> byLoss = new LinkedHashMap<>();
+        for (DataBridgeResult[] p : pairs(results).values()) {
             DataBridgeResult any = p[0] != null ? p[0] : p[1];
-            categories.add(mb(any.bytes()) + ", " + Csv.num(any.lossPercent(), 0) + " % loss");
-            series[0][i] = seconds(p[0], true, 0);
-            series[1][i] = seconds(p[0], false, 0);
-            series[2][i] = seconds(p[1], true, 0);
-            series[3][i] = seconds(p[1], false, 0);
-            i++;
+            byLoss.computeIfAbsent(any.lossPercent(), k -> new ArrayList<>()).add(p);
         }
-        Map<String, double[][]> bars = new LinkedHashMap<>();
-        double[] none = new double[pairs.size()];
-        bars.put("direct: client waits", new double[][] {series[0], none});
-        bars.put("direct: home", new double[][] {series[1], none});
-        bars.put("DataBridge: client waits", new double[][] {series[2], none});
-        bars.put("DataBridge: home", new double[][] {series[3], none});
-        Charts.write(dir.resolve("databridge.png"), Charts.bars(title, "seconds", categories, bars, 1100, 500));
+        List<org.knowm.xchart.CategoryChart> panels = new ArrayList<>();
+        for (Map.Entry<Double, List<DataBridgeResult[]>> e : byLoss.entrySet()) {
+            List<DataBridgeResult[]> ps = e.getValue();
+            List<String> categories = new ArrayList<>();
+            double[][] series = new double[4][ps.size()];
+            for (int i = 0; i < ps.size(); i++) {
+                DataBridgeResult[] p = ps.get(i);
+                categories.add(mb((p[0] != null ? p[0] : p[1]).bytes()));
+                series[0][i] = seconds(p[0], true, 0);
+                series[1][i] = seconds(p[0], false, 0);
+                series[2][i] = seconds(p[1], true, 0);
+                series[3][i] = seconds(p[1], false, 0);
+            }
+            Map<String, double[][]> bars = new LinkedHashMap<>();
+            double[] none = new double[ps.size()];
+            bars.put("direct: client waits", new double[][] {series[0], none});
+            bars.put("direct: home", new double[][] {series[1], none});
+            bars.put("DataBridge: client waits", new double[][] {series[2], none});
+            bars.put("DataBridge: home", new double[][] {series[3], none});
+            panels.add(Charts.bars(title + ", " + Csv.num(e.getKey(), 1) + " % loss", "seconds", categories, bars, 1100,
+                    420));
+        }
+        Charts.writeStacked(dir.resolve("databridge.png"), panels);
     }
 
     private static double seconds(DataBridgeResult r, boolean wait, double missing) {

@@ -49,6 +49,14 @@ class DataBridgeReportTest {
         assertEquals(List.of(DataBridgeReport.CSV_HEADER, "direct,50000000,2.00,40000.0,40000.0,",
                 "redirect,50000000,2.00,1000.0,90500.5,"), Files.readAllLines(dir.resolve("databridge.csv")));
         assertTrue(Files.size(dir.resolve("databridge.png")) > 1000);
+        DataBridgeResult failed = new DataBridgeResult("redirect", 7, 2, 5, Double.NaN, "move failed, twice");
+        DataBridgeReport.write(dir, "t", List.of(D, failed), false);
+        List<DataBridgeResult> back = DataBridgeReport.readCsv(dir.resolve("databridge.csv"));
+        assertEquals(D, back.get(0));
+        assertEquals("move failed; twice", back.get(1).error());
+        assertTrue(Double.isNaN(back.get(1).homeMs()));
+        Files.writeString(dir.resolve("bad.csv"), "a,b\n");
+        assertThrows(java.io.IOException.class, () -> DataBridgeReport.readCsv(dir.resolve("bad.csv")));
     }
 
     @Test
