@@ -29,9 +29,9 @@ import picocli.CommandLine.Option;
  * --out writes databridge.csv and databridge.png. Figures only, never fails on timing.
  */
 @Command(name = "databridge", mixinStandardHelpOptions = true,
-        description = {"DataBridge (experiment 7) on the local 4-region cluster with the emulated WAN: a client in",
-            "--near uploads each size to --home directly, and to the near node (ack local) then moved home; reports the",
-            "client's wait and the time until the object is home, per size and emulated loss."})
+        description = "DataBridge (experiment 7) on the local 4-region cluster with the emulated WAN: a client in --near"
+                + " uploads each size to --home directly, and to the near node (ack local) then moved home; reports the"
+                + " client's wait and the time until the object is home, per size and emulated loss.")
 public final class DataBridgeBenchCommand implements Callable<Integer> {
     @Option(names = "--sizes", defaultValue = "50MB,100MB,300MB", split = ",", paramLabel = "SIZE",
             description = "File sizes: 50MB = 50,000,000 B, 5MiB = 5 x 2^20 B (default: ${DEFAULT-VALUE}).")
