@@ -43,6 +43,14 @@ public final class GeoClient implements AutoCloseable {
     }
 
     public static GeoClient start(AppConfig config, long timeoutMs) {
+        return start(config, timeoutMs, null);
+    }
+
+    /**
+     * As above, the client placed in {@code region} of the emulated WAN (when the cluster has it on):
+     * its messages to and from other regions' nodes take their delay and loss; null: not placed.
+     */
+    public static GeoClient start(AppConfig config, long timeoutMs, String region) {
         Runtime.prepare(config);
         NetAddress first = config.cluster().regions().values().iterator().next();
         NetAddress self = new NetAddress(Ports.localAddressToward(first), 0);
@@ -51,7 +59,7 @@ public final class GeoClient implements AutoCloseable {
         config.cluster().regionIds().forEach(r -> futures.put(r, new CompletableFuture<>()));
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         Kompics.createAndStart(ClientHost.class, new ClientHost.ClientHostInit(self, config.cluster(),
-                config.node(), timeoutMs, futures, listening, NetworkChoice.of(config)), 2);
+                config.node(), timeoutMs, futures, listening, NetworkChoice.of(config), region), 2);
         com.typesafe.config.Config cc = config.config();
         GeoClient c = new GeoClient(new BusyRetry(cc.getInt("geoblocks.client.busy-retries"),
                 cc.getDuration("geoblocks.client.busy-backoff", TimeUnit.MILLISECONDS),

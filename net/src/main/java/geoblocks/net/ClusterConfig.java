@@ -12,16 +12,34 @@ import java.util.Optional;
 
 /**
  * The cluster: one node per region (id and address), the region RTT matrix, and whether nodes
- * emulate WAN latency on their network path. Invariant: region ids are unique, addresses are
- * unique, and with WAN emulation on the matrix has an RTT for every pair of regions.
+ * emulate WAN latency (and loss, see {@link WanPath}) on their network path. Invariant: region ids
+ * are unique, addresses are unique, with WAN emulation on the matrix has an RTT for every pair of
+ * regions, and the emulated loss rate is in [0, 1).
  */
 public final class ClusterConfig {
     private final Map<String, NetAddress> regions;
     private final Map<NetAddress, String> byAddress = new LinkedHashMap<>();
     private final RttMatrix rtt;
     private final boolean emulateWan;
+    private final double wanLossRate;
+    private final long wanSeed;
 
     public ClusterConfig(Map<String, NetAddress> regions, RttMatrix rtt, boolean emulateWan) {
+        this(regions, rtt, emulateWan, 0, 1);
+    }
+
+    /**
+     * As above; the emulated WAN (when on) also loses {@code wanLossRate} of the datagrams between
+     * regions and carries TCP at the rate that loss allows ({@link WanPath}), its drops drawn from
+     * {@code wanSeed}.
+     */
+    public ClusterConfig(Map<String, NetAddress> regions, RttMatrix rtt, boolean emulateWan, double wanLossRate,
+            long wanSeed) {
+        if (!(wanLossRate >= 0 && wanLossRate < 1)) {
+            throw new IllegalArgumentException("wan-loss-percent must be in [0, 100), was " + wanLossRate * 100);
+        }
+        this.wanLossRate = wanLossRate;
+        this.wanSeed = wanSeed;
         if (regions.isEmpty()) {
             throw new IllegalArgumentException("a cluster needs at least one region");
         }
@@ -46,7 +64,8 @@ public final class ClusterConfig {
 
     /**
      * Reads {@code geoblocks.cluster}: {@code regions = [{id, address}]}, {@code rtt-ms {a {b = ms}}}
-     * and {@code emulate-wan}.
+     * {@code emulate-wan}, and the emulated WAN's {@code wan-loss-percent} (default 0) and
+     * {@code wan-seed} (default 1).
      */
     public static ClusterConfig from(Config root) {
         Config c = root.getConfig("geoblocks.cluster");
@@ -72,7 +91,9 @@ public final class ClusterConfig {
                 }
             }
         }
-        return new ClusterConfig(regions, m, c.getBoolean("emulate-wan"));
+        double lossPercent = c.hasPath("wan-loss-percent") ? c.getDouble("wan-loss-percent") : 0;
+        long seed = c.hasPath("wan-seed") ? c.getLong("wan-seed") : 1;
+        return new ClusterConfig(regions, m, c.getBoolean("emulate-wan"), lossPercent / 100, seed);
     }
 
     private static String quote(String key) {
@@ -105,5 +126,20 @@ public final class ClusterConfig {
 
     public boolean emulateWan() {
         return emulateWan;
+    }
+
+    /** Fraction of datagrams the emulated WAN loses between regions (TCP is paced instead, see {@link WanPath}). */
+    public double wanLossRate() {
+        return wanLossRate;
+    }
+
+    /** Seed of the emulated WAN's drops (each node draws from it and its region id). */
+    public long wanSeed() {
+        return wanSeed;
+    }
+
+    /** This cluster with the emulated WAN's loss rate set to {@code rate} (drops drawn from {@code seed}). */
+    public ClusterConfig withWanLoss(double rate, long seed) {
+        return new ClusterConfig(regions, rtt, emulateWan, rate, seed);
     }
 }

@@ -6,6 +6,7 @@ import geoblocks.app.LocalCluster;
 import geoblocks.app.NetworkOption;
 import geoblocks.app.Sizes;
 import geoblocks.app.host.NetworkChoice;
+import geoblocks.app.bench.DataBridgeBenchCommand;
 import geoblocks.app.bench.NetBenchCommand;
 import geoblocks.app.bench.StorageBenchCommand;
 import geoblocks.app.load.LoadCommand;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure put/get MB/s and latency on a local 4-node cluster, next to the disk's fsync'ed write speed.",
-        subcommands = {LoadCommand.class, StorageBenchCommand.class, NetBenchCommand.class})
+        subcommands = {LoadCommand.class, StorageBenchCommand.class, NetBenchCommand.class,
+            DataBridgeBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--files", defaultValue = "8", description = "Files per configuration (default: ${DEFAULT-VALUE}).")
     int files;

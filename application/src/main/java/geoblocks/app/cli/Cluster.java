@@ -22,7 +22,7 @@ public final class Cluster {
     private Cluster() {}
 
     /** Waits until every node sees every other node up. */
-    static void awaitAllUp(GeoClient client, List<String> regions, long timeoutMs) throws IOException, InterruptedException {
+    public static void awaitAllUp(GeoClient client, List<String> regions, long timeoutMs) throws IOException, InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMs;
         for (String r : regions) {
             while (true) {
@@ -44,7 +44,7 @@ public final class Cluster {
     }
 
     /** Writes {@code bytes} pseudo-random bytes (seeded), streaming. */
-    static void generate(Path file, long bytes, long seed) throws IOException {
+    public static void generate(Path file, long bytes, long seed) throws IOException {
         Random rnd = new Random(seed);
         byte[] buf = new byte[1 << 16];
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,

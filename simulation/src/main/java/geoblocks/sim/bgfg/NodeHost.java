@@ -49,7 +49,7 @@ public final class NodeHost extends ComponentDefinition {
         final TcpTransport.TcpTransportInit tcp;
         final boolean countDelivered;
 
-        HostInit(NodeParent.NodeInit node, TcpTransport.TcpTransportInit tcp, boolean countDelivered) {
+        public HostInit(NodeParent.NodeInit node, TcpTransport.TcpTransportInit tcp, boolean countDelivered) {
             this.node = node;
             this.tcp = tcp;
             this.countDelivered = countDelivered;

@@ -7,9 +7,30 @@ import picocli.CommandLine.Option;
 
 /** Options of {@code simulate hedged-reads} and {@code simulate flooded-server}; both also read --seed. */
 final class ReadsOptions {
-    @Option(names = "--sizes", split = ",", paramLabel = "BYTES[,BYTES...]", description = "hedged-reads, flooded-server:"
-            + " file sizes in bytes (default 1000..10000000 in decades; flooded-server 100000,1000000)")
-    List<Integer> sizes;
+    @Option(names = "--sizes", split = ",", paramLabel = "SIZE[,SIZE...]", description = "hedged-reads, flooded-server,"
+            + " databridge: file sizes, in bytes or as 5MB (5,000,000 B) or 5MiB (default 1000..10000000 in decades;"
+            + " flooded-server 100000,1000000; databridge 50MB,100MB,300MB)")
+    List<String> sizes;
+
+    /** The --sizes in bytes, null when not given; {@code max}: the largest a scenario takes. */
+    List<Long> sizeBytes(long max) {
+        if (sizes == null) {
+            return null;
+        }
+        List<Long> out = geoblocks.sim.databridge.DataBridgePlan.parseSizes(sizes);
+        for (long b : out) {
+            if (b > max) {
+                throw new IllegalArgumentException("--sizes: " + b + " B is above this scenario's " + max + " B");
+            }
+        }
+        return out;
+    }
+
+    /** The --sizes as ints (the read scenarios' sizes), null when not given. */
+    private List<Integer> intSizes() {
+        List<Long> b = sizeBytes(Integer.MAX_VALUE);
+        return b == null ? null : b.stream().map(Long::intValue).toList();
+    }
 
     @Option(names = "--reads", description = "hedged-reads, flooded-server: reads per file size (default 30; 20)")
     Integer reads;
@@ -37,7 +58,7 @@ final class ReadsOptions {
             throw new IllegalArgumentException("hedged-reads takes one --noise-readers value, was " + noiseReaders);
         }
         return new HedgedReads.Params(seed, strategies != null ? strategies : d.strategies(),
-                sizes != null ? sizes : d.sizes(), reads != null ? reads : d.readsPerSize(),
+                sizes != null ? intSizes() : d.sizes(), reads != null ? reads : d.readsPerSize(),
                 noiseReaders != null ? noiseReaders.get(0) : d.noiseReaders(), noiseBytes != null ? noiseBytes : d.noiseBytes(),
                 thinkMs != null ? thinkMs : d.noiseThinkMs(), uplinkMbps != null ? uplinkMbps : d.dublinUplinkMbps());
     }
@@ -45,7 +66,7 @@ final class ReadsOptions {
     FloodedServer.Params flooded(long seed) {
         FloodedServer.Params d = FloodedServer.Params.defaults(seed);
         return new FloodedServer.Params(seed, noiseReaders != null ? noiseReaders : d.noiseReaders(),
-                sizes != null ? sizes : d.sizes(), reads != null ? reads : d.readsPerSize(),
+                sizes != null ? intSizes() : d.sizes(), reads != null ? reads : d.readsPerSize(),
                 noiseBytes != null ? noiseBytes : d.noiseBytes(), thinkMs != null ? thinkMs : d.noiseThinkMs(),
                 uplinkMbps != null ? uplinkMbps : d.dublinUplinkMbps());
     }

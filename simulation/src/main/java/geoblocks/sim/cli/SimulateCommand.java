@@ -5,6 +5,7 @@ import geoblocks.sim.harness.SimRunner;
 import geoblocks.sim.scenario.BackgroundVsForeground;
 import geoblocks.sim.ledbat.LedbatOptions;
 import geoblocks.sim.scenario.Consistency;
+import geoblocks.sim.scenario.DataBridge;
 import geoblocks.sim.scenario.FloodedServer;
 import geoblocks.sim.scenario.HedgedReads;
 import geoblocks.sim.scenario.LedbatFairness;
@@ -143,6 +144,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     ReadsOptions reads = new ReadsOptions();
 
+    @picocli.CommandLine.Mixin
+    DataBridgeOptions databridge = new DataBridgeOptions();
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -174,11 +178,10 @@ public final class SimulateCommand implements Callable<Integer> {
             case "hedged-reads" -> HedgedReads.runCli(dir, reads.hedged(seed), !noPlot, o);
             case "flooded-server" -> FloodedServer.runCli(dir, reads.flooded(seed), !noPlot, o);
             case "compression" -> geoblocks.sim.scenario.Compression.runCli(dir, compressionParams(), !noPlot, o);
+            case "databridge" -> DataBridge.runCli(dir, databridge.params(this), !noPlot, o, plan -> run(plan, o));
             case "consistency" -> {
                 return Consistency.runCli(dir, seed, seeds, o);
             }
-            case "databridge" -> geoblocks.sim.scenario.DataBridge.runCli(dir, databridgeParams(), !noPlot, o,
-                    plan -> runQuietly(plan, o));
             default -> throw new IllegalArgumentException("unknown scenario '" + name + "'; known: ledbat-vs-tcp,"
                     + " ledbat-fairness, ledbat-one-peer, placement, placement-capacity, background-vs-foreground,"
                     + " consistency, hedged-reads, flooded-server, databridge, compression");
@@ -240,22 +243,6 @@ public final class SimulateCommand implements Callable<Integer> {
         return java.nio.file.Files.readString(config);
     }
 
-    @Option(names = "--sizes-mb", split = ",", description = "databridge: file sizes in MB (default 50,100,300)")
-    List<Integer> sizesMb;
-
-    @Option(names = "--losses", split = ",", description = "databridge: packet loss rates to compare (default 0,0.02)")
-    List<Double> losses;
-
-    private geoblocks.sim.scenario.DataBridge.Params databridgeParams() {
-        geoblocks.sim.scenario.DataBridge.Params d = geoblocks.sim.scenario.DataBridge.Params.defaults(seed);
-        return new geoblocks.sim.scenario.DataBridge.Params(seed, sizesMb != null ? sizesMb : d.sizesMb(),
-                given("--from") ? from : d.client(), given("--to") ? to : d.home(),
-                given("--rate-mbps") ? rateMbps : d.wanMbps(), given("--rate-mbps") ? rateMbps : d.accessMbps(),
-                d.accessRttMs(), given("--buffer-ms") ? bufferMs : d.bufferMs(), losses != null ? losses : d.losses(),
-                given("--tcp") ? tcp : d.tcpCc(), new LedbatOptions(targetMs, mode, true, ledbatExtra),
-                d.migrationStreams(), d.blockBytes(), d.maxSimulatedS());
-    }
-
     private LedbatFairness.Params fairnessParams() {
         return new LedbatFairness.Params(seed, rateMbps, from, to, bufferMs == null ? 200 : bufferMs, new LedbatOptions(targetMs, mode, true, ledbatExtra),
                 flows, staggerS, duration == null ? 60 : duration);
@@ -286,20 +273,6 @@ public final class SimulateCommand implements Callable<Integer> {
         o.print("simulating " + plan.durationMs() / 1000 + " s:");
         o.flush();
         System.setProperty("geoblocks.sim.progress", "true");
-        SimResult r = SimRunner.run(plan);
-        o.printf(Locale.ROOT, "  done (%.1f s wall)%n", r.wallMs() / 1000.0);
-        if (!r.faults().isEmpty()) {
-            throw new IllegalStateException("simulated component failed: " + r.faults().get(0));
-        }
-        return r;
-    }
-
-    /** Runs a plan printing one line (long runs would print a progress mark every 5 simulated seconds). */
-    static SimResult runQuietly(geoblocks.sim.harness.SimPlan plan, PrintStream o) {
-        o.printf(Locale.ROOT, "simulating %d s of %s:", plan.durationMs() / 1000,
-                plan.nodes().stream().map(n -> n.name()).filter(n -> !n.equals("sampler")).toList());
-        o.flush();
-        System.setProperty("geoblocks.sim.progress", "false");
         SimResult r = SimRunner.run(plan);
         o.printf(Locale.ROOT, "  done (%.1f s wall)%n", r.wallMs() / 1000.0);
         if (!r.faults().isEmpty()) {

@@ -10,7 +10,8 @@ import java.util.TreeMap;
 /**
  * The emulated network of one simulation, as plain serializable data (the simulator serializes the
  * scenario and rebuilds it inside its class loader): which region each host ip is in, the RTT
- * between regions, bottleneck links, jitter, random loss and partitions (regions cut off from each
+ * between regions, bottleneck links, jitter, random loss (on every path, or with
+ * {@code lossBetweenRegionsOnly} only between two different regions, a LAN losing nothing) and partitions (regions cut off from each
  * other for a while). Invariant: every region a host is in has an RTT to every other such region;
  * rates and probabilities are in range.
  *
@@ -27,7 +28,8 @@ public record NetworkSpec(
         double localRttMs,
         List<Partition> partitions,
         int udpOverheadBytes,
-        int tcpOverheadBytes) implements Serializable {
+        int tcpOverheadBytes,
+        boolean lossBetweenRegionsOnly) implements Serializable {
 
     public NetworkSpec {
         hostRegions = new TreeMap<>(hostRegions);
@@ -105,6 +107,7 @@ public record NetworkSpec(
         private final List<Partition> partitions = new ArrayList<>();
         private int udpOverheadBytes;
         private int tcpOverheadBytes;
+        private boolean lossBetweenRegionsOnly;
 
         Builder(RttMatrix matrix) {
             this.matrix = matrix;
@@ -147,6 +150,12 @@ public record NetworkSpec(
             return this;
         }
 
+        /** Random loss only on paths between two different regions: hosts of one region (a LAN) lose nothing. */
+        public Builder lossBetweenRegionsOnly(boolean only) {
+            this.lossBetweenRegionsOnly = only;
+            return this;
+        }
+
         public Builder localRttMs(double ms) {
             this.localRttMs = ms;
             return this;
@@ -175,7 +184,7 @@ public record NetworkSpec(
                 }
             }
             return new NetworkSpec(hosts, rtt, links, jitterMs, lossRate, localRttMs, partitions, udpOverheadBytes,
-                    tcpOverheadBytes);
+                    tcpOverheadBytes, lossBetweenRegionsOnly);
         }
     }
 }

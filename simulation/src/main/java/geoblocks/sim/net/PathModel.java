@@ -12,7 +12,7 @@ import java.util.Random;
 
 /**
  * Decides when (and whether) a packet sent now arrives: a partition that cuts its two regions off
- * from each other drops it, then random loss, then the bottleneck links on
+ * from each other drops it, then random loss (if the spec applies it to this path), then the bottleneck links on
  * its route (between regions: uplink of the source region, the directed region-pair link, downlink
  * of the destination region; within a region: its LAN link; each optional), then one-way
  * propagation (RTT / 2) plus optional jitter.
@@ -120,7 +120,8 @@ public final class PathModel {
                 return -1;
             }
         }
-        if (spec.lossRate() > 0 && random.nextDouble() < spec.lossRate()) {
+        boolean lossy = !spec.lossBetweenRegionsOnly() || (f.fromRegion != null && !f.fromRegion.equals(f.toRegion));
+        if (spec.lossRate() > 0 && lossy && random.nextDouble() < spec.lossRate()) {
             randomDrops++;
             acct.drops++;
             return -1;

@@ -131,4 +131,22 @@ class PathModelTest {
         assertTrue(e.getMessage().contains("'b' is on both sides"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new Partition(0, 5, java.util.Set.of(), java.util.Set.of("b")));
     }
+
+    @Test
+    void lossBetweenRegionsOnly_dropsAcrossRegions_neverOnTheLan() throws Exception {
+        NetworkSpec.Builder b = twoRegions().host("10.1.0.2", "seoul").lossRate(0.2);
+        PathModel everywhere = new PathModel(b.build(), 3);
+        PathModel wanOnly = new PathModel(b.lossBetweenRegionsOnly(true).build(), 3);
+        int lanLostEverywhere = 0;
+        int lanLostWanOnly = 0;
+        int wanLost = 0;
+        for (int i = 0; i < 2000; i++) {
+            lanLostEverywhere += everywhere.arrivalNs(i * MS, ip("10.1.0.1"), ip("10.1.0.2"), "lan", 1500) < 0 ? 1 : 0;
+            lanLostWanOnly += wanOnly.arrivalNs(i * MS, ip("10.1.0.1"), ip("10.1.0.2"), "lan", 1500) < 0 ? 1 : 0;
+            wanLost += wanOnly.arrivalNs(i * MS, ip("10.1.0.1"), ip("10.2.0.1"), "wan", 1500) < 0 ? 1 : 0;
+        }
+        assertEquals(0, lanLostWanOnly);
+        assertTrue(lanLostEverywhere > 300 && lanLostEverywhere < 500, "lan lost " + lanLostEverywhere);
+        assertTrue(wanLost > 300 && wanLost < 500, "wan lost " + wanLost);
+    }
 }

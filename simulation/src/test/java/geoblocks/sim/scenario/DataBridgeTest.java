@@ -1,76 +1,75 @@
 package geoblocks.sim.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.sim.harness.FlowSample;
+import geoblocks.sim.databridge.DataBridgePlan;
+import geoblocks.sim.databridge.DataBridgeResult;
 import geoblocks.sim.harness.SimRunner;
-import geoblocks.sim.ledbat.LedbatOptions;
-import java.util.ArrayList;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/**
- * Experiment 7 at small sizes (5 and 10 MB, Seoul client, Sao Paulo home, seed 1): the redirected
- * upload ends before the direct one, the more so with 2 % loss (the direct flow's rate is bound by
- * loss over a 298 ms RTT, the near one's over 10 ms), and the file is home later than the direct
- * upload would have put it there (the migration crosses the same long path, at LEDBAT's priority).
- */
+/** simulate databridge with small files: the comparison's shape, each upload home, and determinism. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DataBridgeTest {
-    private final DataBridge.Params p = new DataBridge.Params(1, List.of(5, 10), "seoul", "saopaulo", 100, 100, 10, 200,
-            List.of(0.0, 0.02), "cubic", LedbatOptions.rfc(100), 4, 1 << 20, 3600);
-    private final List<DataBridge.Outcome> out = new ArrayList<>();
+    private static final long SIZE = 1_000_000;
+    private final DataBridge sim = new DataBridge(new DataBridgePlan(List.of(SIZE), List.of(0.0, 2.0), "seoul", "dublin",
+            256 << 10, 5), Double.NaN, 200, 1000);
+    private List<DataBridgeResult> results;
 
     @BeforeAll
     void run() {
-        DataBridge.runAll(p, SimRunner::run, out);
-        out.forEach(System.out::println);
+        results = sim.run(SimRunner::run, new PrintStream(new ByteArrayOutputStream()));
     }
 
-    private DataBridge.Outcome at(int mb, double loss) {
-        return out.stream().filter(o -> o.sizeMb() == mb && o.loss() == loss).findFirst().orElseThrow();
+    private DataBridgeResult get(String path, double loss) {
+        return results.stream().filter(r -> r.path().equals(path) && r.lossPercent() == loss).findFirst().orElseThrow();
     }
 
     @Test
-    void everyLegDeliversEverySize() {
-        assertEquals(4, out.size());
-        for (DataBridge.Outcome o : out) {
-            assertTrue(o.directS() > 0 && o.nearS() > 0 && o.migrationS() > 0, o.toString());
+    void everyUpload_endsHome_withTheClientWaitingNoLongerThanUntilHome() {
+        assertEquals(4, results.size());
+        for (DataBridgeResult r : results) {
+            assertTrue(r.ok(), r.toString());
+            assertEquals(SIZE, r.bytes());
+            assertTrue(r.waitMs() > 0 && r.homeMs() >= r.waitMs(), r.toString());
         }
+        // direct: the put at home with ack all returns when the object is home
+        assertEquals(get("direct", 2).waitMs(), get("direct", 2).homeMs());
     }
 
     @Test
-    void redirected_clientWaitsLess_andMoreSoWithLoss() {
-        for (int mb : List.of(5, 10)) {
-            DataBridge.Outcome clean = at(mb, 0.0);
-            DataBridge.Outcome lossy = at(mb, 0.02);
-            assertTrue(clean.nearS() < clean.directS(), clean.toString());
-            assertTrue(lossy.nearS() < lossy.directS(), lossy.toString());
-            assertTrue(lossy.directS() / lossy.nearS() > clean.directS() / clean.nearS(),
-                    "speedup with loss " + lossy.directS() / lossy.nearS() + " vs without " + clean.directS() / clean.nearS());
+    void redirected_clientWaitsOnTheLan_whileDirectWaitsOnTheWan() {
+        for (double loss : List.of(0.0, 2.0)) {
+            DataBridgeResult d = get("direct", loss);
+            DataBridgeResult r = get("redirect", loss);
+            assertTrue(d.waitMs() > 252, "direct crosses a 252 ms RTT at least once: " + d);
+            assertTrue(r.waitMs() * 3 < d.waitMs(), r + " vs " + d);
+            // the migration crosses the same WAN afterwards
+            assertTrue(r.homeMs() > 252, r.toString());
         }
+        assertTrue(get("direct", 2).waitMs() > get("direct", 0).waitMs(), "loss slows the direct upload");
     }
 
     @Test
-    void bigger_takesLonger_onEveryLeg() {
-        for (double loss : List.of(0.0, 0.02)) {
-            assertTrue(at(10, loss).directS() > at(5, loss).directS());
-            assertTrue(at(10, loss).nearS() > at(5, loss).nearS());
-            assertTrue(at(10, loss).migrationS() > at(5, loss).migrationS());
-        }
+    void sameSeed_sameFigures() {
+        DataBridgeResult again = DataBridge.result("redirect", SIZE, 2,
+                SimRunner.run(sim.simPlan(SIZE, 2, DataBridgeResult.REDIRECT)));
+        assertEquals(get("redirect", 2), again);
     }
 
     @Test
-    void secondsTo_interpolatesInOrderDeliveryAcrossFlows() {
-        List<FlowSample> s = List.of(
-                new FlowSample(200, "a", "tcp", 8, 0, 0, 0, 0),   // 200 kB in (0, 200] ms
-                new FlowSample(200, "b", "tcp", 8, 0, 0, 0, 0),   // and 200 kB more in the other flow
-                new FlowSample(400, "a", "tcp", 16, 0, 0, 0, 0)); // 400 kB in (200, 400]
-        assertEquals(0.2, DataBridge.secondsTo(s, 400_000, 200), 1e-9);
-        assertEquals(0.3, DataBridge.secondsTo(s, 600_000, 200), 1e-9);
-        assertTrue(Double.isNaN(DataBridge.secondsTo(s, 900_000, 200)));
+    void badParameters_areRefused() {
+        DataBridgePlan p = DataBridgePlan.defaults(1);
+        assertThrows(IllegalArgumentException.class, () -> new DataBridge(p, 0, 200, 1000));
+        assertThrows(IllegalArgumentException.class, () -> new DataBridge(p, 10, 0, 1000));
+        assertThrows(IllegalArgumentException.class, () -> new DataBridge(new DataBridgePlan(List.of(1L), List.of(0.0),
+                "seoul", "atlantis", 1 << 20, 1), Double.NaN, 200, Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> new DataBridge(p, Double.NaN, 200, -1));
     }
 }
