@@ -235,15 +235,11 @@ final class BackgroundTransfers {
         };
         long req = node.expect(holder, Pending.Waiter.of(op -> {
             if (op instanceof Failed f) {
-                expected.remove(holder, id.value());
-                next.accept(f.error());
+                failExpected(holder, id.value(), f.error(), next);
                 return true;
             }
             return false;
-        }, why -> {
-            expected.remove(holder, id.value());
-            next.accept(why);
-        }));
+        }, why -> failExpected(holder, id.value(), why, next)));
         Waiting w = new Waiting(req, why -> {
             node.cancel(req);
             if (why == null) {
@@ -254,7 +250,13 @@ final class BackgroundTransfers {
         });
         if (!expected.expect(holder, id.value(), length, crc, w, node.now())) {
             node.cancel(req);
-            next.accept("block " + id + " is already on its way from there");
+            // the same block is already on its way from there (a retried copy): wait for that one
+            if (!expected.join(holder, id.value(), length, crc, first -> new Waiting(first.touchReq(), why -> {
+                first.done().accept(why);
+                w.done().accept(why);
+            }))) {
+                next.accept("a different block " + id + " is already on its way from there");
+            }
             return;
         }
         node.send(holder, new BackgroundFetch(req, id.value(), length, crc));
@@ -387,6 +389,16 @@ final class BackgroundTransfers {
             if (in.admitted()) {
                 finishExpected(peer, r.header().blockId(), r.reason());
             }
+        }
+    }
+
+    /** The holder refused or did not answer a pull: every caller waiting for that block learns why. */
+    private void failExpected(NetAddress holder, String blockId, String why, Consumer<String> next) {
+        BackgroundExpectations.Expected<Waiting> e = expected.remove(holder, blockId);
+        if (e != null) {
+            e.attachment.done().accept(why);
+        } else {
+            next.accept(why);
         }
     }
 

@@ -25,7 +25,8 @@ public final class BackgroundExpectations<T> {
         public final String blockId;
         public final int length;
         public final int crc;
-        public final T attachment;
+        /** The caller's attachment; {@link #join} may replace it. */
+        public T attachment;
         private long deadline;
         private boolean receiving;
 
@@ -61,6 +62,21 @@ public final class BackgroundExpectations<T> {
             return false;
         }
         expected.put(k, new Expected<>(peer, blockId, length, crc, attachment, now + timeoutNanos));
+        return true;
+    }
+
+    /**
+     * A second wish for a block already expected from {@code peer} with this length and CRC32C (a
+     * retried copy while the first is still on its way): the expectation's attachment becomes
+     * {@code combine} of the old one, so both callers learn how it ends; false (nothing changed) when
+     * nothing, or a different block, is expected under that key.
+     */
+    public boolean join(NetAddress peer, String blockId, int length, int crc, java.util.function.UnaryOperator<T> combine) {
+        Expected<T> e = expected.get(new Key(peer, blockId));
+        if (e == null || e.length != length || e.crc != crc) {
+            return false;
+        }
+        e.attachment = combine.apply(e.attachment);
         return true;
     }
 

@@ -41,6 +41,26 @@ class BackgroundExpectationsTest {
     }
 
     @Test
+    void join_sameBlockAlreadyExpected_combinesTheAttachment_andEndsAsOne() {
+        assertTrue(expected.expect(A, "f-0", 100, 0xAB, "first", now));
+        assertFalse(expected.expect(A, "f-0", 100, 0xAB, "retry", now), "a second expectation is not made");
+        assertTrue(expected.join(A, "f-0", 100, 0xAB, first -> first + "+retry"));
+        assertEquals(1, expected.size());
+        assertNull(expected.admit(A, header("f-0", 100, 0xAB), now), "the one stream is still admitted");
+        assertEquals("first+retry", expected.remove(A, "f-0").attachment);
+    }
+
+    @Test
+    void join_nothingOrADifferentBlockExpected_changesNothing() {
+        assertFalse(expected.join(A, "f-0", 100, 0xAB, first -> first + "+retry"), "nothing expected");
+        expected.expect(A, "f-0", 100, 0xAB, "first", now);
+        assertFalse(expected.join(A, "f-0", 99, 0xAB, first -> first + "+retry"), "other length");
+        assertFalse(expected.join(A, "f-0", 100, 0xAC, first -> first + "+retry"), "other checksum");
+        assertFalse(expected.join(B, "f-0", 100, 0xAB, first -> first + "+retry"), "other peer");
+        assertEquals("first", expected.remove(A, "f-0").attachment);
+    }
+
+    @Test
     void admit_matchingHeaderFromTheExpectedPeer_isAccepted() {
         assertTrue(expected.expect(A, "f-0", 100, 0xAB, "scrub", now));
         assertNull(expected.admit(A, header("f-0", 100, 0xAB), now));
