@@ -103,24 +103,40 @@ final class Plotter {
 
     /** Runs side by side: every run's background throughput, its TCP's throughput, and the queuing delay. */
     static void renderCompare(String title, List<Series> background, List<Series> tcp, Path out) throws IOException {
-        int h = TOP + 3 * PANEL_H + 3 * GAP;
-        BufferedImage img = new BufferedImage(W, h, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = img.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, W, h);
-        g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-        g.drawString(title, LEFT, 28);
-        double tMax = 0;
-        for (Series s : background) {
-            tMax = Math.max(tMax, max(s.t()));
-        }
+        BufferedImage img = threePanelImage();
+        Graphics2D g = titled(img, title);
+        double tMax = lastTime(background);
         panel(g, 0, "background flow throughput (Mbit/s)", background, Series::mbps, tMax);
         panel(g, 1, "TCP cubic throughput (Mbit/s), same runs", tcp, Series::mbps, tMax);
         panel(g, 2, "queuing delay at the bottleneck, ping (ms)", background, Series::qdMs, tMax);
         g.dispose();
         ImageIO.write(img, "png", out.toFile());
+    }
+
+    /** A blank canvas for three stacked panels under a title line. */
+    private static BufferedImage threePanelImage() {
+        return new BufferedImage(W, TOP + 3 * PANEL_H + 3 * GAP, BufferedImage.TYPE_INT_RGB);
+    }
+
+    /** White background, antialiasing, and {@code title} at the top; the graphics to draw the panels with. */
+    private static Graphics2D titled(BufferedImage img, String title) {
+        Graphics2D g = img.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, img.getWidth(), img.getHeight());
+        g.setColor(Color.BLACK);
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+        g.drawString(title, LEFT, 28);
+        return g;
+    }
+
+    /** The latest time of any of {@code series} (0 if none). */
+    private static double lastTime(List<Series> series) {
+        double tMax = 0;
+        for (Series s : series) {
+            tMax = Math.max(tMax, max(s.t()));
+        }
+        return tMax;
     }
 
     private static int col(String[] head, String name, Path f) {
@@ -133,19 +149,9 @@ final class Plotter {
     }
 
     static void render(String title, List<Series> ledbat, Series tcp, Path out) throws IOException {
-        int h = TOP + 3 * PANEL_H + 3 * GAP;
-        BufferedImage img = new BufferedImage(W, h, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = img.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, W, h);
-        g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-        g.drawString(title, LEFT, 28);
-        double tMax = 0;
-        for (Series s : ledbat) {
-            tMax = Math.max(tMax, max(s.t()));
-        }
+        BufferedImage img = threePanelImage();
+        Graphics2D g = titled(img, title);
+        double tMax = lastTime(ledbat);
         if (tcp != null) {
             tMax = Math.max(tMax, max(tcp.t()));
         }

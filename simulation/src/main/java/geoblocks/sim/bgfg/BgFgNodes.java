@@ -40,12 +40,7 @@ public final class BgFgNodes {
         public Init<? extends ComponentDefinition> init(NetAddress self) {
             NodeParent.NodeInit node = ProductionNode.nodeInit(region, regions,
                     NodeSettings.defaults().withBackgroundTransport(backgroundTransport), new MemoryBlockStorage(), seed);
-            Map<NetAddress, String> peers = new LinkedHashMap<>();
-            regions.forEach((r, a) -> {
-                if (!r.equals(region)) {
-                    peers.put(NetAddress.parse(a), r);
-                }
-            });
+            Map<NetAddress, String> peers = NodeFactory.peersOf(region, regions);
             return new NodeHost.HostInit(node,
                     new TcpTransport.TcpTransportInit(self, region, peers, tcpCc, MSS, INITIAL_WINDOW), far);
         }

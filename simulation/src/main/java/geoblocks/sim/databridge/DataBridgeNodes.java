@@ -28,12 +28,7 @@ public final class DataBridgeNodes {
 
     /** Every host but {@code self}: nodes by region, the client as "client". */
     static Map<NetAddress, String> peers(String self, Map<String, String> regions, String client) {
-        Map<NetAddress, String> peers = new LinkedHashMap<>();
-        regions.forEach((r, a) -> {
-            if (!r.equals(self)) {
-                peers.put(NetAddress.parse(a), r);
-            }
-        });
+        Map<NetAddress, String> peers = NodeFactory.peersOf(self, regions);
         if (!"client".equals(self)) {
             peers.put(NetAddress.parse(client), "client");
         }

@@ -30,4 +30,15 @@ public interface NodeFactory extends Serializable {
         regions.forEach((r, a) -> m.put(r, NetAddress.parse(a)));
         return new ClusterConfig(m, RttMatrix.specDefaults(), false);
     }
+
+    /** Every node of {@code regions} (region -> "ip:port") but {@code self}'s, by address: a node's peers. */
+    static Map<NetAddress, String> peersOf(String self, Map<String, String> regions) {
+        Map<NetAddress, String> peers = new LinkedHashMap<>();
+        regions.forEach((r, a) -> {
+            if (!r.equals(self)) {
+                peers.put(NetAddress.parse(a), r);
+            }
+        });
+        return peers;
+    }
 }
