@@ -37,7 +37,6 @@ public final class LedbatController {
     static final int RESTART_DIVISOR = 16;
     /** A rise must also exceed this many times the usual excess of the quarter-RTT over the RTT minimum. */
     static final double NOISE_FACTOR = 1.5;
-    static final double NOISE_MEMORY_RTTS = 8;
 
     private final LedbatSettings s;
     private final BaseDelayHistory base;
@@ -74,17 +73,12 @@ public final class LedbatController {
     private double refillTarget;
     private long transientUntil = Long.MIN_VALUE;  // a slow-start exit's overshoot is still queued
     private double restartCwnd;                    // set by a re-entry, applied at the end of that ACK
-    private double delayNoise;                     // decaying peak of (quarter-RTT minimum - RTT minimum), µs
-    private double noisePeakBefore;
-    private long lastNoiseAt = Long.MIN_VALUE;
-    // sliding-window minima of the queuing delay over the last two RTTs: a monotonic deque of
-    // (time, delay) with both increasing, so the minimum over the last d is its first element newer
-    // than now - d
-    private final LongRing recentDelays = new LongRing();
+    // sliding-window minima of the queuing delay over the last two RTTs, and their noise
+    private final QueuingDelayWindow recentDelays = new QueuingDelayWindow();
     private long reentries;
     private long yields;
-    // bytes acknowledged during the last two RTTs of slow start: (time, bytes) per ACK
-    private final LongRing ssAcked = new LongRing();
+    // bytes acknowledged during the last two RTTs of slow start
+    private final SlowStartDelivery ssDelivery = new SlowStartDelivery();
 
     /** @param base the base-delay history of the path; streams to the same peer share it */
     public LedbatController(LedbatSettings settings, BaseDelayHistory base) {
@@ -130,7 +124,7 @@ public final class LedbatController {
             return;
         }
         if (inSlowStart && !plusPlus && s.slowStartReentryRtts > 0) {
-            trackSlowStartDelivery(now, bytesNewlyAcked);
+            ssDelivery.add(now, bytesNewlyAcked, rtt());
         }
         if (inSlowStart && haveDelay && slowStartDelay(now) * 4 > s.targetMicros * 3) {
             long exitCwnd = flightForQueueAtThreeQuartersTarget(now);
@@ -200,7 +194,7 @@ public final class LedbatController {
         if (plusPlus || s.slowStartReentryRtts <= 0 || recentDelays.isEmpty()) {
             return queuingDelay;
         }
-        return minDelayOver(now, rtt() / 4);
+        return recentDelays.minOver(now, rtt() / 4);
     }
 
     /** The time scale of the RTT-based rules: the latest RTT sample, else SRTT, at least G. */
@@ -213,45 +207,12 @@ public final class LedbatController {
         return slowdown == Slowdown.OFF || slowdown == Slowdown.WAITING;
     }
 
-    /** Keeps the queuing delays of the last two RTTs that can still be a window's minimum. */
+    /** Keeps the queuing delays of the last two RTTs that can still be a window's minimum, and their noise. */
     private void trackRise(long now) {
         if (plusPlus || (s.yieldRiseMicros <= 0 && s.slowStartReentryRtts <= 0)) {
             return;
         }
-        while (!recentDelays.isEmpty() && recentDelays.peekLastB() >= queuingDelay) {
-            recentDelays.pollLast();
-        }
-        recentDelays.add(now, queuingDelay);
-        long keep = 2 * rtt();
-        while (now - recentDelays.peekA() > keep) {
-            recentDelays.poll();
-        }
-        // the largest recent excursion of the quarter-RTT minimum over the RTT minimum (jitter,
-        // bursts, a busy receiver), decaying by 1/e per NOISE_MEMORY_RTTS RTTs; the rise test uses
-        // the value from before this sample
-        long rtt = rtt();
-        double excursion = minDelayOver(now, rtt / 4) - minDelayOver(now, rtt);
-        noisePeakBefore = delayNoise;
-        if (lastNoiseAt != Long.MIN_VALUE) {
-            delayNoise -= delayNoise * Math.min(1.0, (double) (now - lastNoiseAt) / (NOISE_MEMORY_RTTS * rtt));
-        }
-        lastNoiseAt = now;
-        delayNoise = Math.max(delayNoise, excursion);
-    }
-
-    /** Minimum queuing delay over the samples of the last {@code window} µs (the newest counts always). */
-    private long minDelayOver(long now, long window) {
-        int lo = 0;
-        int hi = recentDelays.size() - 1;   // the newest element is never older than the window
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (now - recentDelays.a(mid) > window) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return recentDelays.b(lo);
+        recentDelays.add(now, queuingDelay, rtt());
     }
 
     /**
@@ -267,9 +228,9 @@ public final class LedbatController {
         long rtt = rtt();
         // the delay has stayed up for a quarter RTT (a receiver or scheduler hiccup of a few ms does
         // not), and by more than yield-rise-ms over its minimum of the last RTT
-        long sustained = minDelayOver(now, rtt / 4);
-        long recentMin = minDelayOver(now, rtt);
-        if (sustained - recentMin <= Math.max(s.yieldRiseMicros, NOISE_FACTOR * noisePeakBefore)) {
+        long sustained = recentDelays.minOver(now, rtt / 4);
+        long recentMin = recentDelays.minOver(now, rtt);
+        if (sustained - recentMin <= Math.max(s.yieldRiseMicros, NOISE_FACTOR * recentDelays.noisePeakBefore())) {
             return false;
         }
         if ((lastYieldAt != Long.MIN_VALUE && now - lastYieldAt < rtt)
@@ -303,7 +264,7 @@ public final class LedbatController {
             return;
         }
         if (refillTarget <= 0 || cwnd >= refillTarget / 2
-                || recentDelays.isEmpty() || minDelayOver(now, rtt()) > s.nearZeroDelayMicros) {
+                || recentDelays.isEmpty() || recentDelays.minOver(now, rtt()) > s.nearZeroDelayMicros) {
             nearZeroSince = Long.MIN_VALUE;
             return;
         }
@@ -328,34 +289,19 @@ public final class LedbatController {
         }
     }
 
-    private void trackSlowStartDelivery(long now, long bytes) {
-        ssAcked.add(now, bytes);
-        long keep = 2 * rtt();
-        while (now - ssAcked.peekA() > keep) {
-            ssAcked.poll();
-        }
-    }
-
     /**
      * Bytes in flight that hold a queue of 3/4 TARGET: the rate acknowledged over the last half RTT
      * of slow start (or since the oldest ACK kept, if more recent) times (the newest RTT sample
      * minus today's queuing delay plus 3/4 TARGET).
      */
     private long flightForQueueAtThreeQuartersTarget(long now) {
-        if (ssAcked.size() < 2) {
-            return (long) cwnd;
-        }
         long rtt = rtt();
-        long from = Math.max(now - rtt / 2, ssAcked.a(0));
-        long bytes = 0;
-        for (int i = ssAcked.size() - 1; i >= 0 && ssAcked.a(i) > from; i--) {
-            bytes += ssAcked.b(i);
-        }
-        if (now <= from || bytes == 0) {
+        double rate = ssDelivery.rate(now, rtt / 2);
+        if (rate < 0) {
             return (long) cwnd;
         }
         long wanted = Math.max(rtt - queuingDelay, RtoEstimator.G_MICROS) + s.targetMicros * 3 / 4;
-        return (long) ((double) bytes / (now - from) * wanted);
+        return (long) (rate * wanted);
     }
 
     /** Within an RTT (as long as at the exit) after slow start ended: its last doubling is still in the queue. */
@@ -404,7 +350,7 @@ public final class LedbatController {
         inSlowStart = false;
         slowStartExitAt = now;
         nearZeroSince = Long.MIN_VALUE;
-        ssAcked.clear();
+        ssDelivery.clear();
         if (!plusPlus) {
             return;
         }
