@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * Every request signed with AWS SigV4 comes here (whatever its path); unsigned ones come for every
  * path the operator's routes do not use, and may only read objects of public-read buckets. A request
  * is parsed (bucket, key, query), checked (names, signature), redirected by DataBridge when its
- * client is nearer another node, then dispatched to {@link S3Buckets} or {@link S3Objects}.
+ * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
     static final Set<String> UNSUPPORTED = Set.of("acl", "policy", "versioning", "versions", "tagging", "cors",
@@ -35,6 +35,7 @@ public final class S3Gateway {
     private final SigV4 sigv4;
     private final S3Buckets buckets;
     private final S3Objects objects;
+    private final S3Multipart multipart;
     private final LongSupplier clock;
     private final AtomicLong requests = new AtomicLong();
 
@@ -51,7 +52,9 @@ public final class S3Gateway {
         });
         this.buckets = new S3Buckets(store, settings, cluster.regionIds(), clock);
         Migration migration = new Migration(store, cluster.rtt(), cluster.regionIds(), settings.migratedCopies());
-        this.objects = new S3Objects(store, settings, buckets, uploads, migration, clock);
+        BodyReceiver receiver = new BodyReceiver(settings);
+        this.objects = new S3Objects(store, settings, buckets, receiver, migration, clock);
+        this.multipart = new S3Multipart(store, settings, buckets, uploads, objects, receiver, clock);
     }
 
     /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
@@ -243,7 +246,7 @@ public final class S3Gateway {
         switch (m) {
             case "PUT" -> {
                 if (upload) {
-                    objects.uploadPart(call);
+                    multipart.uploadPart(call);
                 } else {
                     objects.put(call);
                 }
@@ -257,16 +260,16 @@ public final class S3Gateway {
             }
             case "DELETE" -> {
                 if (upload) {
-                    objects.abortMultipart(call);
+                    multipart.abortMultipart(call);
                 } else {
                     objects.delete(call);
                 }
             }
             case "POST" -> {
                 if (call.has("uploads")) {
-                    objects.createMultipart(call);
+                    multipart.createMultipart(call);
                 } else if (upload) {
-                    objects.completeMultipart(call);
+                    multipart.completeMultipart(call);
                 } else {
                     call.fail(S3Error.NOT_IMPLEMENTED, "POST on an object needs ?uploads or ?uploadId");
                 }

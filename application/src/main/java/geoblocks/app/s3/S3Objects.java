@@ -3,7 +3,6 @@ package geoblocks.app.s3;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp;
-import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +10,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,12 +18,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The object operations: PutObject, CopyObject, GetObject (with Range), HeadObject, DeleteObject,
- * DeleteObjects and multipart uploads (Create, UploadPart, UploadPartCopy, Complete, Abort). Bodies are spooled to files under the node's data
- * directory ({@link BodySpool}) and stored from there; downloads stream through {@link SpooledDownload}.
+ * The single-object operations: PutObject, CopyObject, GetObject (with Range), HeadObject, DeleteObject
+ * and DeleteObjects. Bodies are received by {@link BodyReceiver} and stored from their spool files; downloads stream through {@link SpooledDownload}.
  * An object whose bucket's home is this node's region is stored with the bucket's policy (ack all);
  * anywhere else it is stored here with policy {@code local} and ack local, then moved home in the
- * background ({@link Migration}): DataBridge's near node.
+ * background ({@link Migration}): DataBridge's near node. Multipart uploads are {@link S3Multipart}.
  */
 final class S3Objects {
     private static final Logger LOG = LoggerFactory.getLogger(S3Objects.class);
@@ -39,116 +36,18 @@ final class S3Objects {
     private final NodeStore store;
     private final S3Settings settings;
     private final S3Buckets buckets;
-    private final MultipartUploads uploads;
+    private final BodyReceiver receiver;
     private final Migration migration;
     private final LongSupplier clock;
 
-    S3Objects(NodeStore store, S3Settings settings, S3Buckets buckets, MultipartUploads uploads, Migration migration,
+    S3Objects(NodeStore store, S3Settings settings, S3Buckets buckets, BodyReceiver receiver, Migration migration,
             LongSupplier clock) {
         this.store = store;
         this.settings = settings;
         this.buckets = buckets;
-        this.uploads = uploads;
+        this.receiver = receiver;
         this.migration = migration;
         this.clock = clock;
-    }
-
-    /** A spooled body checked against Content-Length, Content-MD5 and the signed payload hash. */
-    private static void verify(S3Call call, BodySpool spool, long declared) throws S3Exception {
-        if (spool.size() != declared) {
-            throw new S3Exception(S3Error.INCOMPLETE_BODY, "received " + spool.size() + " bytes, Content-Length was " + declared);
-        }
-        String md5 = call.headers().get("Content-MD5");
-        if (md5 != null) {
-            byte[] want;
-            try {
-                want = Base64.getDecoder().decode(md5.trim());
-            } catch (IllegalArgumentException e) {
-                want = new byte[0];
-            }
-            if (want.length != 16) {
-                throw new S3Exception(S3Error.INVALID_DIGEST, "Content-MD5 must be the base64 of 16 bytes, was '" + md5 + "'");
-            }
-            if (!java.security.MessageDigest.isEqual(want, spool.md5())) {
-                throw new S3Exception(S3Error.BAD_DIGEST, "Content-MD5 " + md5 + " does not match the body's MD5 "
-                        + Base64.getEncoder().encodeToString(spool.md5()));
-            }
-        }
-        String hash = call.payloadHash;
-        if (hash != null && hash.length() == 64 && !hash.equalsIgnoreCase(spool.sha256Hex())) {
-            throw new S3Exception(S3Error.SHA256_MISMATCH, "x-amz-content-sha256 " + hash + " does not match the body's "
-                    + spool.sha256Hex());
-        }
-    }
-
-    /** Checks the announced body of a PutObject or UploadPart; returns its length. */
-    private long announced(S3Call call) throws S3Exception {
-        if (call.payloadHash != null && call.payloadHash.startsWith("STREAMING-")) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "aws-chunked payloads (" + call.payloadHash
-                    + ") are not supported: sign the payload or send UNSIGNED-PAYLOAD");
-        }
-        long declared = HttpUtil.getContentLength(call.ex.request(), -1L);
-        if (declared < 0) {
-            throw new S3Exception(S3Error.MISSING_CONTENT_LENGTH, "PUT needs a Content-Length header");
-        }
-        if (declared > settings.maxObjectSize()) {
-            throw new S3Exception(S3Error.ENTITY_TOO_LARGE, declared + " bytes exceed the gateway's limit of "
-                    + settings.maxObjectSize());
-        }
-        return declared;
-    }
-
-    /**
-     * Receives a body into a spool while the bucket (and for a part, the upload) is checked; the client
-     * that expects 100-continue is told to send only when the checks pass. {@code then} runs on the
-     * event loop with both.
-     */
-    private void receive(S3Call call, java.util.concurrent.CompletableFuture<BucketMeta> check,
-            java.util.function.BiConsumer<BucketMeta, BodySpool> then) {
-        long declared;
-        BodySpool spool;
-        Object[] state = new Object[2]; // [0] bucket when checked, [1] spool when ended
-        try {
-            declared = announced(call);
-            spool = new BodySpool(settings.spoolDir(), declared, s -> {
-                state[1] = s;
-                if (state[0] != null) {
-                    ready(call, (BucketMeta) state[0], s, declared, then);
-                }
-            });
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        } catch (IOException e) {
-            call.fail(e);
-            return;
-        }
-        call.ex.onBody(spool);
-        check.whenComplete((m, t) -> call.later(() -> {
-            if (t != null) {
-                spool.discard();
-                call.ex.onBody(null); // the rest of the body, if it comes, is read and dropped
-                call.fail(t);
-                return;
-            }
-            state[0] = m;
-            call.ex.sendContinue();
-            if (state[1] != null) {
-                ready(call, m, spool, declared, then);
-            }
-        }));
-    }
-
-    private static void ready(S3Call call, BucketMeta m, BodySpool spool, long declared,
-            java.util.function.BiConsumer<BucketMeta, BodySpool> then) {
-        try {
-            verify(call, spool, declared);
-        } catch (S3Exception e) {
-            spool.discard();
-            call.fail(e);
-            return;
-        }
-        then.accept(m, spool);
     }
 
     void put(S3Call call) {
@@ -161,7 +60,7 @@ final class S3Objects {
             copy(call);
             return;
         }
-        receive(call, buckets.find(call.bucket), (bucket, spool) -> {
+        receiver.receive(call, buckets.find(call.bucket), (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
             store(call, bucket, spool.file(), null, etag, type).whenComplete((w, t) -> {
                 spool.discard();
@@ -179,7 +78,7 @@ final class S3Objects {
     }
 
     /** Stores an object: at home with the bucket's policy, elsewhere here with ack local, then moved home. */
-    private java.util.concurrent.CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
+    java.util.concurrent.CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
             geoblocks.blockstore.client.ByteSource source, String etag, String type) {
         String name = S3Names.fileName(call.bucket, call.key);
         Map<String, String> meta = new LinkedHashMap<>();
@@ -336,72 +235,6 @@ final class S3Objects {
         });
     }
 
-    /**
-     * UploadPartCopy: bytes of an existing object ({@code x-amz-copy-source}, optionally
-     * {@code x-amz-copy-source-range: bytes=A-B}) become a part of the upload, spooled like an uploaded part.
-     */
-    private void copyPart(S3Call call, MultipartUploads.Upload upload, int number) {
-        String[] src;
-        try {
-            src = copySource(call.headers().get("x-amz-copy-source"));
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
-        String srcName = S3Names.fileName(src[0], src[1]);
-        String rangeHeader = call.headers().get("x-amz-copy-source-range");
-        Path file;
-        try {
-            Files.createDirectories(settings.spoolDir());
-            file = Files.createTempFile(settings.spoolDir(), "part-", ".part");
-        } catch (IOException e) {
-            call.fail(e);
-            return;
-        }
-        RangeFileSink[] sink = new RangeFileSink[1];
-        buckets.find(src[0]).thenCompose(b -> store.stat(srcName)).thenCompose(st -> {
-            Manifest m = st.manifest();
-            ByteRange range;
-            try {
-                range = ByteRange.parse(rangeHeader, m.size());
-                sink[0] = new RangeFileSink(file, range.first(), range.length());
-            } catch (S3Exception | IOException e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-            return store.get(srcName, m.version().id(), sink[0]);
-        }).whenComplete((m, t) -> call.later(() -> {
-            try {
-                if (sink[0] != null) {
-                    sink[0].close();
-                }
-            } catch (IOException e) {
-                LOG.debug("closing part copy {}: {}", file, e.toString());
-            }
-            Throwable c = t == null ? null : NodeStore.cause(t);
-            try {
-                if (c != null) {
-                    throw c instanceof NodeStore.StoreException s && s.notFound()
-                            ? new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + src[1] + "' in bucket '" + src[0] + "' to copy")
-                            : c;
-                }
-                String etag = ETags.hex(sink[0].md5());
-                MultipartUploads.Part old = uploads.addPart(upload.id(),
-                        new MultipartUploads.Part(number, sink[0].written(), etag, file));
-                if (old != null) {
-                    Files.deleteIfExists(old.file());
-                }
-                call.xml(200, S3Xml.copyPartResult(etag, clock.getAsLong()));
-            } catch (Throwable e) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException io) {
-                    LOG.debug("could not remove {}: {}", file, io.toString());
-                }
-                call.fail(e);
-            }
-        }));
-    }
-
     /** The bucket and key an {@code x-amz-copy-source} names ({@code [/]BUCKET/KEY[?versionId=V]}, URL-encoded). */
     static String[] copySource(String header) throws S3Exception {
         String source = header;
@@ -495,124 +328,5 @@ final class S3Objects {
                 call.empty(204); // S3 answers 204 whether or not the key existed
             }
         }));
-    }
-
-    void createMultipart(S3Call call) {
-        expireUploads();
-        String type = call.headers().get("Content-Type", "binary/octet-stream");
-        if (type.length() > MAX_CONTENT_TYPE) {
-            call.fail(S3Error.INVALID_ARGUMENT, "Content-Type is longer than " + MAX_CONTENT_TYPE + " characters");
-            return;
-        }
-        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
-            if (t != null) {
-                call.fail(t);
-                return;
-            }
-            MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong());
-            call.xml(200, S3Xml.initiateMultipart(call.bucket, call.key, u.id()));
-        }));
-    }
-
-    void uploadPart(S3Call call) {
-        int number;
-        MultipartUploads.Upload upload;
-        try {
-            number = MultipartUploads.partNumber(call.param("partNumber"));
-            upload = uploads.find(call.param("uploadId"), call.bucket, call.key);
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
-        if (call.headers().contains("x-amz-copy-source")) {
-            copyPart(call, upload, number);
-            return;
-        }
-        receive(call, buckets.find(call.bucket), (bucket, spool) -> {
-            String etag = ETags.hex(spool.md5());
-            try {
-                MultipartUploads.Part old = uploads.addPart(upload.id(),
-                        new MultipartUploads.Part(number, spool.size(), etag, spool.file()));
-                if (old != null) {
-                    Files.deleteIfExists(old.file());
-                }
-            } catch (S3Exception e) {
-                spool.discard();
-                call.fail(e);
-                return;
-            } catch (IOException e) {
-                LOG.debug("could not remove a replaced part file: {}", e.toString());
-            }
-            call.ex.header("ETag", ETags.quote(etag));
-            call.empty(200);
-        });
-    }
-
-    void completeMultipart(S3Call call) {
-        call.ex.onBody(new SmallBody(call, body -> {
-            MultipartUploads.Completed done;
-            BucketMeta[] bucket = new BucketMeta[1];
-            try {
-                List<Object[]> parts = S3Xml.completeParts(body);
-                List<Integer> numbers = new ArrayList<>();
-                List<String> etags = new ArrayList<>();
-                for (Object[] p : parts) {
-                    numbers.add((Integer) p[0]);
-                    etags.add((String) p[1]);
-                }
-                done = uploads.complete(call.param("uploadId"), call.bucket, call.key, numbers, etags);
-            } catch (S3Exception e) {
-                call.fail(e);
-                return;
-            }
-            if (done.size() > settings.maxObjectSize()) {
-                removeParts(done.upload().parts().values());
-                call.fail(S3Error.ENTITY_TOO_LARGE, done.size() + " bytes exceed the gateway's limit of " + settings.maxObjectSize());
-                return;
-            }
-            PartsSource source = new PartsSource(done.parts());
-            buckets.find(call.bucket).thenCompose(b -> {
-                bucket[0] = b;
-                return store(call, b, null, source, done.etag(), done.upload().contentType());
-            }).whenComplete((w, t) -> {
-                try {
-                    source.close();
-                } catch (IOException e) {
-                    LOG.debug("closing part files: {}", e.toString());
-                }
-                removeParts(done.upload().parts().values());
-                call.later(() -> {
-                    if (t != null) {
-                        call.fail(t);
-                        return;
-                    }
-                    String host = call.headers().get("Host", "localhost");
-                    call.xml(200, S3Xml.completeMultipart("http://" + host + call.resource(), call.bucket, call.key, done.etag()));
-                });
-            });
-        }));
-    }
-
-    void abortMultipart(S3Call call) {
-        try {
-            removeParts(uploads.abort(call.param("uploadId"), call.bucket, call.key));
-            call.empty(204);
-        } catch (S3Exception e) {
-            call.fail(e);
-        }
-    }
-
-    private void expireUploads() {
-        removeParts(uploads.expire(clock.getAsLong() - settings.multipartExpiry().toMillis()));
-    }
-
-    private static void removeParts(java.util.Collection<MultipartUploads.Part> parts) {
-        for (MultipartUploads.Part p : parts) {
-            try {
-                Files.deleteIfExists(p.file());
-            } catch (IOException e) {
-                LOG.debug("could not remove part file {}: {}", p.file(), e.toString());
-            }
-        }
     }
 }

@@ -1,0 +1,224 @@
+package geoblocks.app.s3;
+
+import geoblocks.blockstore.core.Manifest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The multipart upload operations: CreateMultipartUpload, UploadPart, UploadPartCopy,
+ * CompleteMultipartUpload and AbortMultipartUpload. Parts are kept as spool files in
+ * {@link MultipartUploads}; a completed upload is stored as one object through {@link S3Objects}.
+ */
+final class S3Multipart {
+    private static final Logger LOG = LoggerFactory.getLogger(S3Multipart.class);
+
+    private final NodeStore store;
+    private final S3Settings settings;
+    private final S3Buckets buckets;
+    private final MultipartUploads uploads;
+    private final S3Objects objects;
+    private final BodyReceiver receiver;
+    private final LongSupplier clock;
+
+    S3Multipart(NodeStore store, S3Settings settings, S3Buckets buckets, MultipartUploads uploads, S3Objects objects,
+            BodyReceiver receiver, LongSupplier clock) {
+        this.store = store;
+        this.settings = settings;
+        this.buckets = buckets;
+        this.uploads = uploads;
+        this.objects = objects;
+        this.receiver = receiver;
+        this.clock = clock;
+    }
+
+    void createMultipart(S3Call call) {
+        expireUploads();
+        String type = call.headers().get("Content-Type", "binary/octet-stream");
+        if (type.length() > S3Objects.MAX_CONTENT_TYPE) {
+            call.fail(S3Error.INVALID_ARGUMENT, "Content-Type is longer than " + S3Objects.MAX_CONTENT_TYPE + " characters");
+            return;
+        }
+        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
+            if (t != null) {
+                call.fail(t);
+                return;
+            }
+            MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong());
+            call.xml(200, S3Xml.initiateMultipart(call.bucket, call.key, u.id()));
+        }));
+    }
+
+    void uploadPart(S3Call call) {
+        int number;
+        MultipartUploads.Upload upload;
+        try {
+            number = MultipartUploads.partNumber(call.param("partNumber"));
+            upload = uploads.find(call.param("uploadId"), call.bucket, call.key);
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        if (call.headers().contains("x-amz-copy-source")) {
+            copyPart(call, upload, number);
+            return;
+        }
+        receiver.receive(call, buckets.find(call.bucket), (bucket, spool) -> {
+            String etag = ETags.hex(spool.md5());
+            try {
+                MultipartUploads.Part old = uploads.addPart(upload.id(),
+                        new MultipartUploads.Part(number, spool.size(), etag, spool.file()));
+                if (old != null) {
+                    Files.deleteIfExists(old.file());
+                }
+            } catch (S3Exception e) {
+                spool.discard();
+                call.fail(e);
+                return;
+            } catch (IOException e) {
+                LOG.debug("could not remove a replaced part file: {}", e.toString());
+            }
+            call.ex.header("ETag", ETags.quote(etag));
+            call.empty(200);
+        });
+    }
+
+    void completeMultipart(S3Call call) {
+        call.ex.onBody(new SmallBody(call, body -> {
+            MultipartUploads.Completed done;
+            BucketMeta[] bucket = new BucketMeta[1];
+            try {
+                List<Object[]> parts = S3Xml.completeParts(body);
+                List<Integer> numbers = new ArrayList<>();
+                List<String> etags = new ArrayList<>();
+                for (Object[] p : parts) {
+                    numbers.add((Integer) p[0]);
+                    etags.add((String) p[1]);
+                }
+                done = uploads.complete(call.param("uploadId"), call.bucket, call.key, numbers, etags);
+            } catch (S3Exception e) {
+                call.fail(e);
+                return;
+            }
+            if (done.size() > settings.maxObjectSize()) {
+                removeParts(done.upload().parts().values());
+                call.fail(S3Error.ENTITY_TOO_LARGE, done.size() + " bytes exceed the gateway's limit of " + settings.maxObjectSize());
+                return;
+            }
+            PartsSource source = new PartsSource(done.parts());
+            buckets.find(call.bucket).thenCompose(b -> {
+                bucket[0] = b;
+                return objects.store(call, b, null, source, done.etag(), done.upload().contentType());
+            }).whenComplete((w, t) -> {
+                try {
+                    source.close();
+                } catch (IOException e) {
+                    LOG.debug("closing part files: {}", e.toString());
+                }
+                removeParts(done.upload().parts().values());
+                call.later(() -> {
+                    if (t != null) {
+                        call.fail(t);
+                        return;
+                    }
+                    String host = call.headers().get("Host", "localhost");
+                    call.xml(200, S3Xml.completeMultipart("http://" + host + call.resource(), call.bucket, call.key, done.etag()));
+                });
+            });
+        }));
+    }
+
+    void abortMultipart(S3Call call) {
+        try {
+            removeParts(uploads.abort(call.param("uploadId"), call.bucket, call.key));
+            call.empty(204);
+        } catch (S3Exception e) {
+            call.fail(e);
+        }
+    }
+
+    private void expireUploads() {
+        removeParts(uploads.expire(clock.getAsLong() - settings.multipartExpiry().toMillis()));
+    }
+
+    private static void removeParts(java.util.Collection<MultipartUploads.Part> parts) {
+        for (MultipartUploads.Part p : parts) {
+            try {
+                Files.deleteIfExists(p.file());
+            } catch (IOException e) {
+                LOG.debug("could not remove part file {}: {}", p.file(), e.toString());
+            }
+        }
+    }
+
+    /**
+     * UploadPartCopy: bytes of an existing object ({@code x-amz-copy-source}, optionally
+     * {@code x-amz-copy-source-range: bytes=A-B}) become a part of the upload, spooled like an uploaded part.
+     */
+    private void copyPart(S3Call call, MultipartUploads.Upload upload, int number) {
+        String[] src;
+        try {
+            src = S3Objects.copySource(call.headers().get("x-amz-copy-source"));
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        String srcName = S3Names.fileName(src[0], src[1]);
+        String rangeHeader = call.headers().get("x-amz-copy-source-range");
+        Path file;
+        try {
+            Files.createDirectories(settings.spoolDir());
+            file = Files.createTempFile(settings.spoolDir(), "part-", ".part");
+        } catch (IOException e) {
+            call.fail(e);
+            return;
+        }
+        RangeFileSink[] sink = new RangeFileSink[1];
+        buckets.find(src[0]).thenCompose(b -> store.stat(srcName)).thenCompose(st -> {
+            Manifest m = st.manifest();
+            ByteRange range;
+            try {
+                range = ByteRange.parse(rangeHeader, m.size());
+                sink[0] = new RangeFileSink(file, range.first(), range.length());
+            } catch (S3Exception | IOException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+            return store.get(srcName, m.version().id(), sink[0]);
+        }).whenComplete((m, t) -> call.later(() -> {
+            try {
+                if (sink[0] != null) {
+                    sink[0].close();
+                }
+            } catch (IOException e) {
+                LOG.debug("closing part copy {}: {}", file, e.toString());
+            }
+            Throwable c = t == null ? null : NodeStore.cause(t);
+            try {
+                if (c != null) {
+                    throw c instanceof NodeStore.StoreException s && s.notFound()
+                            ? new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + src[1] + "' in bucket '" + src[0] + "' to copy")
+                            : c;
+                }
+                String etag = ETags.hex(sink[0].md5());
+                MultipartUploads.Part old = uploads.addPart(upload.id(),
+                        new MultipartUploads.Part(number, sink[0].written(), etag, file));
+                if (old != null) {
+                    Files.deleteIfExists(old.file());
+                }
+                call.xml(200, S3Xml.copyPartResult(etag, clock.getAsLong()));
+            } catch (Throwable e) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException io) {
+                    LOG.debug("could not remove {}: {}", file, io.toString());
+                }
+                call.fail(e);
+            }
+        }));
+    }
+}
