@@ -21,11 +21,11 @@ package geoblocks.ledbat.core;
  * long paths (each switchable, see reference.conf): <b>slow-start exit</b> keeps the flight that
  * holds the measured queue (delivery rate x RTT) instead of the doubled window, and holds the
  * decrease for the RTT its overshoot takes to drain; <b>yield</b>: a queuing delay that stays
- * {@code yield-rise-ms} above its minimum of the last RTT for a quarter RTT comes from another flow
- * (our own growth is one MSS per RTT), so cwnd *= {@code yield-factor}, at most once per RTT, not
+ * {@code yield-rise-ms} above its minimum of the last three RTTs for a quarter RTT, beyond our own
+ * growth in that time, comes from another flow, so cwnd *= {@code yield-factor}, at most once per RTT, not
  * while slow start's last doubling settles; <b>re-entry</b>: after a yield, once the queue has been
  * near empty for {@code slow-start-reentry-rtts} RTTs (and not within four times that after the
- * yield), slow start again from 1/16 of the window given up back to that window.
+ * yield), slow start again from 1/8 of the window given up back to that window.
  */
 public final class LedbatController {
     /**
@@ -34,8 +34,8 @@ public final class LedbatController {
      */
     static final int SETTLE_RTTS = 4;
     /** Slow start re-entered after a yield starts from cwnd-before-the-yield / this. */
-    static final int RESTART_DIVISOR = 16;
-    /** A rise must also exceed this many times the usual excess of the quarter-RTT over the RTT minimum. */
+    static final int RESTART_DIVISOR = 8;
+    /** A rise must also exceed this many times the recent noise (the largest recent rise, decaying). */
     static final double NOISE_FACTOR = 1.5;
 
     private final LedbatSettings s;
@@ -73,8 +73,10 @@ public final class LedbatController {
     private double refillTarget;
     private long transientUntil = Long.MIN_VALUE;  // a slow-start exit's overshoot is still queued
     private double restartCwnd;                    // set by a re-entry, applied at the end of that ACK
-    // sliding-window minima of the queuing delay over the last two RTTs, and their noise
+    // sliding-window minima of the queuing delay over the last REFERENCE_RTTS + 1 RTTs, and their noise
     private final QueuingDelayWindow recentDelays = new QueuingDelayWindow();
+    // cwnd after each ACK over the same span, to tell our own growth from another flow's queue
+    private final SlidingMinimum cwndHistory = new SlidingMinimum();
     private long reentries;
     private long yields;
     // bytes acknowledged during the last two RTTs of slow start
@@ -118,6 +120,10 @@ public final class LedbatController {
         }
         if (bytesNewlyAcked <= 0) {
             return;
+        }
+        if (s.yieldRiseMicros > 0 && !plusPlus) {
+            // the window as it stood before this ACK: what our own growth is measured from
+            cwndHistory.add(now, (long) cwnd, (QueuingDelayWindow.REFERENCE_RTTS + 1) * rtt());
         }
         double mss = s.mss;
         if (plusPlus && stepSlowdown(now)) {
@@ -207,7 +213,7 @@ public final class LedbatController {
         return slowdown == Slowdown.OFF || slowdown == Slowdown.WAITING;
     }
 
-    /** Keeps the queuing delays of the last two RTTs that can still be a window's minimum, and their noise. */
+    /** Keeps the recent queuing delays that can still be a window's minimum, and their noise. */
     private void trackRise(long now) {
         if (plusPlus || (s.yieldRiseMicros <= 0 && s.slowStartReentryRtts <= 0)) {
             return;
@@ -216,9 +222,10 @@ public final class LedbatController {
     }
 
     /**
-     * A queuing delay more than {@code yield-rise-ms} above its minimum of the last one to two RTTs
-     * is another flow's: our own growth (at most GAIN MSS per RTT outside slow start) cannot raise
-     * it that fast. Cuts cwnd by {@code yield-factor}, at most once per RTT and not during the two
+     * A queuing delay more than {@code yield-rise-ms} (and 1.5 x the recent noise) above its minimum
+     * of the last {@link QueuingDelayWindow#REFERENCE_RTTS} RTTs, beyond what our own window grew by
+     * in that time, is another flow's: our own growth (at most GAIN MSS per RTT outside slow start)
+     * cannot raise it that fast. Cuts cwnd by {@code yield-factor}, at most once per RTT and not during the two
      * RTTs after slow start (whose last doubling is still reaching the queue). Returns whether it cut.
      */
     private boolean yieldToRise(long now) {
@@ -227,10 +234,10 @@ public final class LedbatController {
         }
         long rtt = rtt();
         // the delay has stayed up for a quarter RTT (a receiver or scheduler hiccup of a few ms does
-        // not), and by more than yield-rise-ms over its minimum of the last RTT
-        long sustained = recentDelays.minOver(now, rtt / 4);
-        long recentMin = recentDelays.minOver(now, rtt);
-        if (sustained - recentMin <= Math.max(s.yieldRiseMicros, NOISE_FACTOR * recentDelays.noisePeakBefore())) {
+        // not), by more than yield-rise-ms over its minimum of the last REFERENCE_RTTS RTTs, once
+        // the queue our own window grew by since then is taken off
+        double rise = recentDelays.rise() - ownGrowthDelay(now, rtt);
+        if (rise <= Math.max(s.yieldRiseMicros, NOISE_FACTOR * recentDelays.noisePeakBefore())) {
             return false;
         }
         if ((lastYieldAt != Long.MIN_VALUE && now - lastYieldAt < rtt)
@@ -248,6 +255,19 @@ public final class LedbatController {
         cwnd = Math.max(cwnd * s.yieldFactor, s.minCwndBytes());
         nearZeroSince = Long.MIN_VALUE;
         return true;
+    }
+
+    /**
+     * The queuing delay our own window's growth over the reference RTTs accounts for: the bytes
+     * cwnd grew by, queued at the rate the window delivers (cwnd per RTT). 20 Mbit/s, 1 MSS per RTT:
+     * 0.6 ms per RTT; 1 Mbit/s: 11 ms. A window not fully used overstates it (a later yield).
+     */
+    private double ownGrowthDelay(long now, long rtt) {
+        if (cwndHistory.isEmpty() || cwnd <= 0) {
+            return 0;
+        }
+        double grown = cwnd - cwndHistory.minOver(now, QueuingDelayWindow.REFERENCE_RTTS * rtt);
+        return grown <= 0 ? 0 : rtt * grown / cwnd;
     }
 
     /**
@@ -282,8 +302,8 @@ public final class LedbatController {
             ssthresh = refillTarget;   // back to the window we held before the flow came (or less: 3/4 TARGET)
             reentries++;
             // after a competitor left, restart from a fraction of the window we gave up (a burst
-            // of RESTART_DIVISOR-th of it into an empty queue) rather than from MIN_CWND: 4 fewer
-            // doublings, a second at RTT 252 ms
+            // of RESTART_DIVISOR-th of it into an empty queue) rather than from MIN_CWND: for a
+            // 700 KB window (20 Mbit/s, RTT 252 ms) 5 fewer doublings, 1.6 s
             restartCwnd = Math.min(refillTarget / RESTART_DIVISOR, s.maxCwndBytes);
             refillTarget = 0;
         }

@@ -40,8 +40,10 @@ class LedbatControllerTest {
         long now = 0;
         ack(c, now, 0, 0); // establishes the base delay
         while (c.cwnd() < target) {
-            ack(c, now += 1000, MSS, 0);
+            ack(c, now += 200, MSS, 0);
         }
+        // tests go on from a fixed time (3 s for 100 MSS, which this reaches in about 1 s; 9 s for
+        // 200 MSS, about 4 s), which must come later: the controller's clock is monotonic
         return c;
     }
 
@@ -407,7 +409,7 @@ class LedbatControllerTest {
         assertTrue(c.inSlowStart(), "two RTTs of a near-empty queue: slow start again");
         assertEquals(1, c.slowStartReentries());
         assertTrue(c.cwnd() >= before / LedbatController.RESTART_DIVISOR - 1,
-                "restarts from 1/16 of the window before the yield: " + c.cwnd() + " of " + before);
+                "restarts from 1/8 of the window before the yield: " + c.cwnd() + " of " + before);
         double w = c.cwnd();
         ack(c, quiet + 2 * rtt + 1000, (long) w, 0);
         assertEquals(2 * w, c.cwnd(), 1, "slow start: cwnd grows by what is acknowledged");
@@ -476,6 +478,41 @@ class LedbatControllerTest {
             now = steady(c, now, now + RTT + k * 1000L, k * 1000L);
         }
         assertEquals(0, c.yields());
+    }
+
+    @Test
+    void yield_toANewcomersSlowStart_whoseEveryRoundAddsLessThanTheRiseButWhoseSumDoesNot() {
+        LedbatSettings s = rules("slow-start", false, "slow-start-reentry-rtts", 0);
+        LedbatController c = withCwnd(s, 100 * MSS);
+        long now = steady(c, 3_000_000, 3_300_000, 0);
+        // a newcomer doubling per RTT adds 3, then 3 more, then 6 ms (10, 20, 40 packets at a slow
+        // link): no round rises by the 5 ms of yield-rise-ms over the round before, the sum does
+        long start = now;
+        now = steady(c, now, now + 24_000, 3_000);
+        now = steady(c, now, now + 27_000, 6_000);
+        assertEquals(1, c.yields(), "yielded once the queue stood 6 ms above the level before the newcomer");
+        assertTrue(now - start > 24_000, "not before the sum passed 5 ms");
+        now = steady(c, now, now + 10_000, 12_000);
+        assertTrue(c.cwnd() < 20 * MSS, "cut to a tenth: " + c.cwnd() / MSS + " MSS");
+    }
+
+    @Test
+    void yield_notToTheQueueOurOwnGrowthBuilds_onASlowLink() {
+        // a link of 4 MSS per base RTT (2.2 Mbit/s at 20 ms): each MSS our window grows by adds
+        // 5 ms of queue, 15 ms over the three RTTs the rise is measured against
+        LedbatSettings s = rules("slow-start", false, "slow-start-reentry-rtts", 0);
+        LedbatController c = withCwnd(s, 4 * MSS);
+        double bdp = 4 * MSS;
+        double bytesPerMicro = bdp / RTT;
+        long now = 2_000_000;
+        while (now < 4_000_000) {
+            long q = (long) (Math.max(0, c.cwnd() - bdp) / bytesPerMicro);
+            ack(c, now, MSS, q);
+            now += (long) (MSS / bytesPerMicro);             // ACKs at the link's rate
+        }
+        long q = (long) ((c.cwnd() - bdp) / bytesPerMicro);
+        assertTrue(q > 30_000, "the window grew a queue of " + q / 1000 + " ms, 5 ms per MSS");
+        assertEquals(0, c.yields(), "our own growth is not another flow");
     }
 
     @Test
