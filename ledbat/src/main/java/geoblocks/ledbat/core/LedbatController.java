@@ -37,6 +37,13 @@ public final class LedbatController {
     static final int RESTART_DIVISOR = 8;
     /** A rise must also exceed this many times the recent noise (the largest recent rise, decaying). */
     static final double NOISE_FACTOR = 1.5;
+    /**
+     * The noise our own slow start (and its settling) may add, in units of {@code yield-rise-ms}:
+     * 40 ms by default, which decays to 5 ms in 17 RTTs. Measured with the simulator's 3 ms jitter,
+     * seeds 1-5: with 10 or 20 ms, 4 and 2 runs of 10 at RTT 122 and 252 ms yielded to the path's
+     * own noise soon after slow start (the noise had to be learned again), with 40 ms 1.
+     */
+    static final long OWN_NOISE_CAP = 8;
 
     private final LedbatSettings s;
     private final BaseDelayHistory base;
@@ -218,7 +225,12 @@ public final class LedbatController {
         if (plusPlus || (s.yieldRiseMicros <= 0 && s.slowStartReentryRtts <= 0)) {
             return;
         }
-        recentDelays.add(now, queuingDelay, rtt());
+        // our own slow start and the RTTs its exit takes to settle move the queue by hundreds of ms:
+        // what they say of the path's noise is capped, or the threshold would stay above a newcomer's
+        // first rounds for many seconds after (at RTT 252 ms, 7 ms at 14 s from a 270 ms peak at 5 s)
+        long rtt = rtt();
+        boolean ours = inSlowStart || (slowStartExitAt != Long.MIN_VALUE && now - slowStartExitAt < SETTLE_RTTS * rtt);
+        recentDelays.add(now, queuingDelay, rtt, ours ? OWN_NOISE_CAP * s.yieldRiseMicros : Long.MAX_VALUE);
     }
 
     /**

@@ -41,8 +41,11 @@ final class QueuingDelayWindow {
     private final LongRing noiseHistory = new LongRing();
     private long noiseBefore;
 
-    /** Adds the queuing delay measured at {@code now}; at the end of each quarter RTT updates the level, rise and noise. */
-    void add(long now, long queuingDelay, long rtt) {
+    /**
+     * Adds the queuing delay measured at {@code now}; at the end of each quarter RTT updates the
+     * level, the rise and the noise, to which the rise adds at most {@code noiseCap} µs.
+     */
+    void add(long now, long queuingDelay, long rtt, long noiseCap) {
         delays.add(now, queuingDelay, (REFERENCE_RTTS + 1) * rtt);
         if (bucketStart == Long.MIN_VALUE) {
             bucketStart = now;
@@ -52,11 +55,11 @@ final class QueuingDelayWindow {
         }
         bucket[bucketSize++] = queuingDelay;
         if (now - bucketStart >= rtt / 4) {
-            closeLevel(now, rtt);
+            closeLevel(now, rtt, noiseCap);
         }
     }
 
-    private void closeLevel(long now, long rtt) {
+    private void closeLevel(long now, long rtt, long noiseCap) {
         Arrays.sort(bucket, 0, bucketSize);
         long level = bucket[bucketSize / 2];
         bucketSize = 0;
@@ -71,7 +74,7 @@ final class QueuingDelayWindow {
             delayNoise -= delayNoise * Math.min(1.0, (double) (now - lastNoiseAt) / (NOISE_MEMORY_RTTS * rtt));
         }
         lastNoiseAt = now;
-        delayNoise = Math.max(delayNoise, rise);
+        delayNoise = Math.max(delayNoise, Math.min(rise, noiseCap));
         noiseHistory.add(now, (long) delayNoise);
         while (noiseHistory.size() > 1 && noiseHistory.a(1) <= horizon) {
             noiseHistory.poll();

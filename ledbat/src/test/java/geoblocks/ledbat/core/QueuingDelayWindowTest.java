@@ -13,7 +13,7 @@ class QueuingDelayWindowTest {
     static long feed(QueuingDelayWindow w, long from, long until, long delay) {
         long now = from;
         for (; now < until; now += 1000) {
-            w.add(now, delay, RTT);
+            w.add(now, delay, RTT, Long.MAX_VALUE);
         }
         return now;
     }
@@ -63,9 +63,9 @@ class QueuingDelayWindowTest {
     @Test
     void minOver_isTheSlidingMinimum() {
         QueuingDelayWindow w = new QueuingDelayWindow();
-        w.add(0, 30, RTT);
-        w.add(1000, 10, RTT);
-        w.add(2000, 20, RTT);
+        w.add(0, 30, RTT, Long.MAX_VALUE);
+        w.add(1000, 10, RTT, Long.MAX_VALUE);
+        w.add(2000, 20, RTT, Long.MAX_VALUE);
         assertEquals(10, w.minOver(2000, 1500));
         assertEquals(20, w.minOver(2000, 500));
         assertEquals(20, w.minOver(2000, 0), "the newest sample counts always");
