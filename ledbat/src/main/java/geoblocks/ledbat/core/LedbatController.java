@@ -20,10 +20,10 @@ package geoblocks.ledbat.core;
  * <p>In RFC 6817 mode three rules on the time scale of the newest RTT sample make the flow work on
  * long paths (each switchable, see reference.conf): <b>slow-start exit</b> keeps the flight that
  * holds the measured queue (delivery rate x RTT) instead of the doubled window, and holds the
- * decrease for the RTT its overshoot takes to drain; <b>yield</b>: a queuing delay that stays
- * {@code yield-rise-ms} above its minimum of the last three RTTs for a quarter RTT, beyond our own
- * growth in that time, comes from another flow, so cwnd *= {@code yield-factor}, at most once per RTT, not
- * while slow start's last doubling settles; <b>re-entry</b>: after a yield, once the queue has been
+ * decrease for the RTT its overshoot takes to drain; <b>yield</b>: a queue whose level (the median of
+ * a quarter RTT) stands {@code yield-rise-ms} and 1.5 x the path's noise above its median level of
+ * the three RTTs before, beyond our own growth in that time, holds another flow's packets, so cwnd
+ * *= {@code yield-factor}, at most once per RTT, not while slow start's last doubling settles; <b>re-entry</b>: after a yield, once the queue has been
  * near empty for {@code slow-start-reentry-rtts} RTTs (and not within four times that after the
  * yield), slow start again from 1/8 of the window given up back to that window.
  */

@@ -16,8 +16,8 @@ import java.util.Arrays;
  * reference spans several RTTs because a newcomer's slow start doubles its window per RTT: against
  * the last RTT alone only each round's increment would show (+6, +6, +12 ms at 20 Mbit/s for 10,
  * 20, 40 packets), against the level before it came the sum does (+6, +12, +24 ms). The noise is
- * the largest rise (jitter, our own growth and slow start, and the flows yielded to), decaying by
- * 1/e per
+ * the largest rise (jitter, our own growth and slow start, each rise counting up to a cap the
+ * caller sets, and the flows yielded to), decaying by 1/e per
  * {@link #NOISE_MEMORY_RTTS} RTTs, as it stood before the reference window (a rise that builds over a
  * few RTTs must not raise its own threshold).
  */
