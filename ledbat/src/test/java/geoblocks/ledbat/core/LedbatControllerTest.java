@@ -516,6 +516,27 @@ class LedbatControllerTest {
     }
 
     @Test
+    void yield_seesANewcomersFirstRound_evenAfterOurOwnSlowStartOverfilledTheQueue() {
+        LedbatController c = controller(rules("slow-start-reentry-rtts", 0));
+        c.onAck(0, 0, BASE, RTT, 0);
+        long now = 1000;
+        for (; now <= 100_000; now += 1000) {
+            ack(c, now, MSS, 0);
+        }
+        for (int i = 0; i < 40; i++) {                        // slow start overshoots to a 300 ms queue
+            ack(c, now += 1000, MSS, 300_000);
+        }
+        assertFalse(c.inSlowStart());
+        now = steady(c, now, now + 1_200_000, 20_000);       // settles: 30 RTTs (of 40 ms) of a steady queue
+        assertEquals(0, c.yields());
+        long arrival = now;
+        while (c.yields() == 0 && now < arrival + 200_000) {  // a newcomer's first round: +8 ms
+            ack(c, now += 1000, MSS, 28_000);
+        }
+        assertEquals(1, c.yields(), "an 8 ms rise is another flow: our own slow start added at most 40 ms to the noise");
+    }
+
+    @Test
     void yield_notWhileSlowStartsLastDoublingSettles() {
         LedbatController c = controller(rules("slow-start-reentry-rtts", 0));
         long exit = slowStartToExit(c, 100);

@@ -61,6 +61,24 @@ class QueuingDelayWindowTest {
     }
 
     @Test
+    void noise_aRiseCountsOnlyUpToTheCallersCap() {
+        QueuingDelayWindow capped = new QueuingDelayWindow();
+        QueuingDelayWindow open = new QueuingDelayWindow();
+        long now = 0;
+        for (; now < 1_000_000; now += 1000) {                    // a slow start's queue: +200 ms
+            long q = now < 500_000 ? 50_000 : 250_000;
+            capped.add(now, q, RTT, 8_000);
+            open.add(now, q, RTT, Long.MAX_VALUE);
+        }
+        for (; now < 1_400_000; now += 1000) {
+            capped.add(now, 50_000, RTT, Long.MAX_VALUE);
+            open.add(now, 50_000, RTT, Long.MAX_VALUE);
+        }
+        assertTrue(capped.noisePeakBefore() <= 8_000, "capped: " + capped.noisePeakBefore());
+        assertTrue(open.noisePeakBefore() > 100_000, "uncapped: " + open.noisePeakBefore());
+    }
+
+    @Test
     void minOver_isTheSlidingMinimum() {
         QueuingDelayWindow w = new QueuingDelayWindow();
         w.add(0, 30, RTT, Long.MAX_VALUE);
