@@ -162,7 +162,9 @@ public final class LedbatController {
             reenterSlowStartIfIdle(now);
         }
         if (inSlowStart) {
-            cwnd += bytesNewlyAcked;
+            if (!holdSlowStart()) {
+                cwnd += bytesNewlyAcked;
+            }
             if (cwnd >= ssthresh) {
                 cwnd = ssthresh;
                 endSlowStart(now);
@@ -208,6 +210,16 @@ public final class LedbatController {
             return queuingDelay;
         }
         return recentDelays.minOver(now, rtt() / 4);
+    }
+
+    /**
+     * With the RTT-based rules, slow start does not grow while the current queuing delay is past
+     * 3/4 TARGET: its exit waits for the quarter-RTT minimum to get there too (a burst's momentary
+     * queue must not end it), and one dip in that minimum let the window double once more into a
+     * full buffer (measured at RTT 252 ms: 1.57 MB against a 630 KB path, 119 packets lost).
+     */
+    private boolean holdSlowStart() {
+        return !plusPlus && s.slowStartReentryRtts > 0 && haveDelay && queuingDelay * 4 > s.targetMicros * 3;
     }
 
     /** The time scale of the RTT-based rules: the latest RTT sample, else SRTT, at least G. */

@@ -537,6 +537,31 @@ class LedbatControllerTest {
     }
 
     @Test
+    void slowStart_holdsTheWindowWhileTheQueueIsPastThreeQuartersOfTarget_butEndsOnlyOnItsMinimum() {
+        LedbatController c = controller(rules("slow-start-reentry-rtts", 2));
+        c.onAck(0, 0, BASE, RTT, 0);
+        long now = 1000;
+        for (; now <= 100_000; now += 1000) {
+            ack(c, now, MSS, 0);
+        }
+        double w = c.cwnd();
+        // the queue is past 3/4 TARGET, but a dip within the last quarter RTT keeps its minimum
+        // below: slow start goes on, without growing
+        ack(c, now += 1000, MSS, 10_000);
+        for (int i = 0; i < 20; i++) {
+            ack(c, now += 1000, MSS, 90_000);
+        }
+        assertTrue(c.inSlowStart(), "the quarter-RTT minimum (10 ms) has not reached 75 ms");
+        // the current delay is the minimum of the last 4 samples (current-filter): the ACK at 10 ms
+        // and the 3 after it grew the window, the other 17 did not
+        assertEquals(w + 4 * MSS, c.cwnd(), 1e-6);
+        for (int i = 0; c.inSlowStart(); i++) {
+            assertTrue(i < 100, "slow start did not end");
+            ack(c, now += 1000, MSS, 90_000);
+        }
+    }
+
+    @Test
     void yield_notWhileSlowStartsLastDoublingSettles() {
         LedbatController c = controller(rules("slow-start-reentry-rtts", 0));
         long exit = slowStartToExit(c, 100);
