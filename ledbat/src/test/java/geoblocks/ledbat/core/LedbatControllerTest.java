@@ -291,13 +291,19 @@ class LedbatControllerTest {
         return settings(all);
     }
 
-    /** Slow start from the first ACK until the queue reaches 80 ms (> 3/4 TARGET); returns the time. */
-    static long slowStartToExit(LedbatController c, long rampMillis) {
+    /** Slow start from the first ACK, an ACK per ms on an empty queue for {@code rampMillis} ms; returns the time. */
+    static long rampSlowStart(LedbatController c, long rampMillis) {
         c.onAck(0, 0, BASE, RTT, 0);
         long now = 1000;
         for (; now <= rampMillis * 1000; now += 1000) {
             ack(c, now, MSS, 0);
         }
+        return now;
+    }
+
+    /** Slow start from the first ACK until the queue reaches 80 ms (> 3/4 TARGET); returns the time. */
+    static long slowStartToExit(LedbatController c, long rampMillis) {
+        long now = rampSlowStart(c, rampMillis);
         for (int i = 0; c.inSlowStart(); i++) {
             assertTrue(i < 100, "slow start did not end");
             ack(c, now += 1000, MSS, 80_000);
@@ -518,11 +524,7 @@ class LedbatControllerTest {
     @Test
     void yield_seesANewcomersFirstRound_evenAfterOurOwnSlowStartOverfilledTheQueue() {
         LedbatController c = controller(rules("slow-start-reentry-rtts", 0));
-        c.onAck(0, 0, BASE, RTT, 0);
-        long now = 1000;
-        for (; now <= 100_000; now += 1000) {
-            ack(c, now, MSS, 0);
-        }
+        long now = rampSlowStart(c, 100);
         for (int i = 0; i < 40; i++) {                        // slow start overshoots to a 300 ms queue
             ack(c, now += 1000, MSS, 300_000);
         }
@@ -539,11 +541,7 @@ class LedbatControllerTest {
     @Test
     void slowStart_holdsTheWindowWhileTheQueueIsPastThreeQuartersOfTarget_butEndsOnlyOnItsMinimum() {
         LedbatController c = controller(rules("slow-start-reentry-rtts", 2));
-        c.onAck(0, 0, BASE, RTT, 0);
-        long now = 1000;
-        for (; now <= 100_000; now += 1000) {
-            ack(c, now, MSS, 0);
-        }
+        long now = rampSlowStart(c, 100);
         double w = c.cwnd();
         // the queue is past 3/4 TARGET, but a dip within the last quarter RTT keeps its minimum
         // below: slow start goes on, without growing
