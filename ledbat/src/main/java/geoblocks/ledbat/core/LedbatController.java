@@ -20,11 +20,12 @@ package geoblocks.ledbat.core;
  * <p>In RFC 6817 mode three rules on the time scale of the newest RTT sample make the flow work on
  * long paths (each switchable, see reference.conf): <b>slow-start exit</b> keeps the flight that
  * holds the measured queue (delivery rate x RTT) instead of the doubled window, and holds the
- * decrease for the RTT its overshoot takes to drain; <b>yield</b>: a queue whose level (the median of
- * a quarter RTT) stands {@code yield-rise-ms} and 1.5 x the path's noise above its median level of
- * the three RTTs before, beyond our own growth in that time, holds another flow's packets, so cwnd
- * *= {@code yield-factor}, at most once per RTT, not while slow start's last doubling settles; <b>re-entry</b>: after a yield, once the queue has been
- * near empty for {@code slow-start-reentry-rtts} RTTs (and not within four times that after the
+ * decrease for the RTT its overshoot takes to drain, and does not grow while the queue is past 3/4
+ * TARGET; <b>yield</b>: a queue whose level (the median of a quarter RTT) stands
+ * {@code yield-rise-ms} and 1.5 x the path's noise above its median level of the three RTTs before,
+ * beyond our own growth in that time, holds another flow's packets, so cwnd *= {@code yield-factor},
+ * at most once per RTT, not while slow start's last doubling settles; <b>re-entry</b>: after a
+ * yield, once the queue has been near empty for {@code slow-start-reentry-rtts} RTTs (and not within four times that after the
  * yield), slow start again from 1/8 of the window given up back to that window.
  */
 public final class LedbatController {
@@ -38,10 +39,11 @@ public final class LedbatController {
     /** A rise must also exceed this many times the recent noise (the largest recent rise, decaying). */
     static final double NOISE_FACTOR = 1.5;
     /**
-     * The noise our own slow start (and its settling) may add, in units of {@code yield-rise-ms}:
-     * 40 ms by default, which decays to 5 ms in 17 RTTs. Measured with the simulator's 3 ms jitter,
-     * seeds 1-5: with 10 or 20 ms, 4 and 2 runs of 10 at RTT 122 and 252 ms yielded to the path's
-     * own noise soon after slow start (the noise had to be learned again), with 40 ms 1.
+     * The noise our own slow start (and its settling) may add, in units of {@code yield-rise-ms}
+     * (40 ms with the default 5 ms; it decays to 5 ms in 17 RTTs). Measured with the simulator's 3 ms
+     * jitter, seeds 1-5, RTT 122 and 252 ms, before slow start held past 3/4 TARGET: with 10 or 20 ms,
+     * 4 and 2 runs of 10 yielded to the path's own noise soon after slow start (the noise had to be
+     * learned again), with 40 ms 1; with the hold, none.
      */
     static final long OWN_NOISE_CAP = 8;
 
@@ -246,20 +248,21 @@ public final class LedbatController {
     }
 
     /**
-     * A queuing delay more than {@code yield-rise-ms} (and 1.5 x the recent noise) above its minimum
-     * of the last {@link QueuingDelayWindow#REFERENCE_RTTS} RTTs, beyond what our own window grew by
+     * A queue level more than {@code yield-rise-ms} (and 1.5 x the noise) above the median level of
+     * the {@link QueuingDelayWindow#REFERENCE_RTTS} RTTs before, beyond what our own window grew by
      * in that time, is another flow's: our own growth (at most GAIN MSS per RTT outside slow start)
-     * cannot raise it that fast. Cuts cwnd by {@code yield-factor}, at most once per RTT and not during the two
-     * RTTs after slow start (whose last doubling is still reaching the queue). Returns whether it cut.
+     * cannot raise it that fast. Cuts cwnd by {@code yield-factor}, at most once per RTT and not
+     * during the {@link #SETTLE_RTTS} RTTs after slow start (whose last doubling is still reaching
+     * the queue). Returns whether it cut.
      */
     private boolean yieldToRise(long now) {
         if (plusPlus || s.yieldRiseMicros <= 0 || recentDelays.isEmpty()) {
             return false;
         }
         long rtt = rtt();
-        // the delay has stayed up for a quarter RTT (a receiver or scheduler hiccup of a few ms does
-        // not), by more than yield-rise-ms over its minimum of the last REFERENCE_RTTS RTTs, once
-        // the queue our own window grew by since then is taken off
+        // the queue's level (a quarter RTT's median: a receiver or scheduler hiccup of a few ms does
+        // not move it) rose by more than yield-rise-ms over the median level of the REFERENCE_RTTS
+        // RTTs before, once the queue our own window grew by since then is taken off
         double rise = recentDelays.rise() - ownGrowthDelay(now, rtt);
         if (rise <= Math.max(s.yieldRiseMicros, NOISE_FACTOR * recentDelays.noisePeakBefore())) {
             return false;
