@@ -25,8 +25,9 @@ package geoblocks.ledbat.core;
  * {@code yield-rise-ms} and 1.5 x the path's noise above its median level of the three RTTs before,
  * beyond our own growth in that time, holds another flow's packets, so cwnd *= {@code yield-factor},
  * at most once per RTT, not while slow start's last doubling settles; <b>re-entry</b>: after a
- * yield, once the queue has been near empty for {@code slow-start-reentry-rtts} RTTs (and not within four times that after the
- * yield), slow start again from 1/8 of the window given up back to that window.
+ * yield, once the queue has been near empty for {@code slow-start-reentry-rtts} RTTs (and not
+ * within four times that after the yield), slow start again from 1/8 of the window given up back to
+ * that window.
  */
 public final class LedbatController {
     /**
@@ -243,7 +244,8 @@ public final class LedbatController {
         // what they say of the path's noise is capped, or the threshold would stay above a newcomer's
         // first rounds for many seconds after (at RTT 252 ms, 7 ms at 14 s from a 270 ms peak at 5 s)
         long rtt = rtt();
-        boolean ours = inSlowStart || (slowStartExitAt != Long.MIN_VALUE && now - slowStartExitAt < SETTLE_RTTS * rtt);
+        boolean ours = inSlowStart
+                || (slowStartExitAt != Long.MIN_VALUE && now - slowStartExitAt < SETTLE_RTTS * rtt);
         recentDelays.add(now, queuingDelay, rtt, ours ? OWN_NOISE_CAP * s.yieldRiseMicros : Long.MAX_VALUE);
     }
 
