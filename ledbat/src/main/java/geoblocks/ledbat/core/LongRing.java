@@ -2,7 +2,8 @@ package geoblocks.ledbat.core;
 
 /**
  * A growable double-ended queue of (long, long) pairs without boxing, for the send window's
- * transmission order and retransmission queue and the controller's sliding windows. Invariant: size() elements between head and tail in insertion order.
+ * transmission order and retransmission queue and the controller's sliding windows. Invariant:
+ * size() elements between head and tail in insertion order.
  */
 final class LongRing {
     private long[] a = new long[64];

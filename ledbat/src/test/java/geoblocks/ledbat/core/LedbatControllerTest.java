@@ -315,11 +315,7 @@ class LedbatControllerTest {
     void slowStartExit_keepsTheFlightThatHoldsTheMeasuredQueue_butAtLeastHalf() {
         // one MSS acknowledged per ms (1.4 bytes/µs) for 400 ms: slow start reaches ~400 MSS
         LedbatController c = controller(rules());
-        c.onAck(0, 0, BASE, RTT, 0);
-        long now = 1000;
-        for (; now <= 400_000; now += 1000) {
-            ack(c, now, MSS, 0);
-        }
+        long now = rampSlowStart(c, 400);
         double atExit = 0;
         while (c.inSlowStart()) {
             atExit = c.cwnd();
