@@ -38,10 +38,15 @@ final class BodyReceiver {
             }
         }
         String hash = call.payloadHash;
-        if (hash != null && hash.length() == 64 && !hash.equalsIgnoreCase(spool.sha256Hex())) {
+        if (signedPayload(call) && !hash.equalsIgnoreCase(spool.sha256Hex())) {
             throw new S3Exception(S3Error.SHA256_MISMATCH, "x-amz-content-sha256 " + hash + " does not match the body's "
                     + spool.sha256Hex());
         }
+    }
+
+    /** Whether the request signs a payload hash (not UNSIGNED-PAYLOAD) that the body must match. */
+    private static boolean signedPayload(S3Call call) {
+        return call.payloadHash != null && call.payloadHash.length() == 64;
     }
 
     /** Checks the announced body of a PutObject or UploadPart; returns its length. */
@@ -73,7 +78,7 @@ final class BodyReceiver {
         Object[] state = new Object[2]; // [0] bucket when checked, [1] spool when ended
         try {
             declared = announced(call);
-            spool = new BodySpool(settings.spoolDir(), declared, s -> {
+            spool = new BodySpool(settings, declared, signedPayload(call), s -> {
                 state[1] = s;
                 if (state[0] != null) {
                     ready(call, (BucketMeta) state[0], s, declared, then);

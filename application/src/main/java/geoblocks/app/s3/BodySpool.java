@@ -27,14 +27,14 @@ public final class BodySpool implements Exchange.BodySink {
     private long size;
     private boolean ended;
 
-    public BodySpool(Path dir, long limit, Consumer<BodySpool> onDone) throws IOException {
-        Files.createDirectories(dir);
-        this.file = Files.createTempFile(dir, "body-", ".part");
+    /** {@code sha256}: whether the body's SHA-256 is wanted (a signed payload hash to check). */
+    public BodySpool(S3Settings settings, long limit, boolean sha256, Consumer<BodySpool> onDone) throws IOException {
+        this.file = settings.spoolFile("body-");
         this.out = FileChannel.open(file, StandardOpenOption.WRITE);
         this.limit = limit;
         this.onDone = onDone;
         try {
-            this.sha256 = MessageDigest.getInstance("SHA-256");
+            this.sha256 = sha256 ? MessageDigest.getInstance("SHA-256") : null;
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -49,7 +49,9 @@ public final class BodySpool implements Exchange.BodySink {
         }
         ByteBuffer b = chunk.nioBuffer();
         md5.update(b.duplicate());
-        sha256.update(b.duplicate());
+        if (sha256 != null) {
+            sha256.update(b.duplicate());
+        }
         while (b.hasRemaining()) {
             out.write(b);
         }
@@ -61,7 +63,7 @@ public final class BodySpool implements Exchange.BodySink {
         ended = true;
         out.close();
         md5Result = md5.digest();
-        sha256Result = ETags.hex(sha256.digest());
+        sha256Result = sha256 == null ? null : ETags.hex(sha256.digest());
         onDone.accept(this);
     }
 
@@ -87,7 +89,7 @@ public final class BodySpool implements Exchange.BodySink {
         return md5Result;
     }
 
-    /** The body's SHA-256 in hex, once it ended. */
+    /** The body's SHA-256 in hex, once it ended (null when it was not wanted). */
     public String sha256Hex() {
         return sha256Result;
     }

@@ -172,8 +172,7 @@ final class S3Multipart {
         String rangeHeader = call.headers().get("x-amz-copy-source-range");
         Path file;
         try {
-            Files.createDirectories(settings.spoolDir());
-            file = Files.createTempFile(settings.spoolDir(), "part-", ".part");
+            file = settings.spoolFile("part-");
         } catch (IOException e) {
             call.fail(e);
             return;

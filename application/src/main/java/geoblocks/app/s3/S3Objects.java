@@ -166,7 +166,7 @@ final class S3Objects {
         boolean keepAlive = call.ex.respondHead(status, range.length());
         SpooledDownload download;
         try {
-            download = new SpooledDownload(call.ex.context(), settings.spoolDir(), range.first(), range.length(), keepAlive);
+            download = new SpooledDownload(call.ex.context(), settings, range.first(), range.length(), keepAlive);
         } catch (IOException e) {
             call.ex.context().close();
             return;
@@ -199,8 +199,7 @@ final class S3Objects {
         String pinned = version;
         Path file;
         try {
-            Files.createDirectories(settings.spoolDir());
-            file = Files.createTempFile(settings.spoolDir(), "copy-", ".part");
+            file = settings.spoolFile("copy-");
         } catch (IOException e) {
             call.fail(e);
             return;

@@ -3,7 +3,9 @@ package geoblocks.app.s3;
 import com.typesafe.config.Config;
 import geoblocks.app.http.HttpSettings;
 import geoblocks.net.ClusterConfig;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -42,5 +44,11 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
                 (int) Math.min(Integer.MAX_VALUE, root.getBytes("geoblocks.node.max-block-size")), maxObject,
                 c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
                 c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), endpoints, networks);
+    }
+
+    /** A new empty file in the spool directory (made if missing), named {@code prefix...part}. */
+    Path spoolFile(String prefix) throws IOException {
+        Files.createDirectories(spoolDir);
+        return Files.createTempFile(spoolDir, prefix, ".part");
     }
 }

@@ -40,10 +40,10 @@ public final class SpooledDownload implements ByteSink {
     private long sent;
 
     /** Streams bytes {@code first .. first+length-1} of the object to {@code ctx}, after the response head was sent. */
-    public SpooledDownload(ChannelHandlerContext ctx, Path dir, long first, long length, boolean keepAlive) throws IOException {
-        Files.createDirectories(dir);
+    public SpooledDownload(ChannelHandlerContext ctx, S3Settings settings, long first, long length, boolean keepAlive)
+            throws IOException {
         this.ctx = ctx;
-        this.file = Files.createTempFile(dir, "get-", ".part");
+        this.file = settings.spoolFile("get-");
         this.out = FileChannel.open(file, StandardOpenOption.WRITE);
         this.in = FileChannel.open(file, StandardOpenOption.READ);
         this.first = first;
