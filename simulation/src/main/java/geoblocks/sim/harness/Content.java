@@ -75,11 +75,7 @@ public final class Content {
 
             @Override
             public void read(long offset, ByteBuffer dst) {
-                if (text) {
-                    fillText(key, offset, dst);
-                } else {
-                    fill(key, offset, dst);
-                }
+                fill(key, offset, dst, text);
             }
         };
     }
@@ -93,6 +89,15 @@ public final class Content {
         fill(key, offset, dst);
         for (int i = from; i < dst.position(); i++) {
             dst.put(i, BASE64[dst.get(i) & 63]);
+        }
+    }
+
+    /** {@link #fillText} when {@code text}, else {@link #fill}. */
+    public static void fill(long key, long offset, ByteBuffer dst, boolean text) {
+        if (text) {
+            fillText(key, offset, dst);
+        } else {
+            fill(key, offset, dst);
         }
     }
 
@@ -166,11 +171,7 @@ public final class Content {
                 if (want.length < data.length) {
                     want = new byte[data.length];
                 }
-                if (text) {
-                    fillText(key, offset, ByteBuffer.wrap(want, 0, data.length));
-                } else {
-                    fill(key, offset, ByteBuffer.wrap(want, 0, data.length));
-                }
+                fill(key, offset, ByteBuffer.wrap(want, 0, data.length), text);
                 int at = Arrays.mismatch(data, 0, data.length, want, 0, data.length);
                 if (at >= 0) {
                     throw new IOException("byte " + (offset + at) + " differs from the content of key " + key);

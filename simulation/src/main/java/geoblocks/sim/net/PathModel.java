@@ -79,14 +79,17 @@ public final class PathModel {
         final String toRegion;
         final List<BottleneckLink> route;
         final long propagationNs;
+        /** Whether random loss applies to this flow's path (the spec's loss may be limited to paths between regions). */
+        final boolean lossy;
         final FlowAccount account = new FlowAccount();
         long lastArrivalNs = Long.MIN_VALUE;
 
-        Flow(String fromRegion, String toRegion, List<BottleneckLink> route, long propagationNs) {
+        Flow(String fromRegion, String toRegion, List<BottleneckLink> route, long propagationNs, boolean lossy) {
             this.fromRegion = fromRegion;
             this.toRegion = toRegion;
             this.route = route;
             this.propagationNs = propagationNs;
+            this.lossy = lossy;
         }
     }
 
@@ -99,7 +102,8 @@ public final class PathModel {
             String b = regionOf.get(dst);
             boolean placed = a != null && b != null;
             double oneWayMs = placed ? spec.rttMs(a, b) / 2 : 0;
-            f = new Flow(a, b, placed ? route(a, b) : List.of(), Math.round(oneWayMs * 1_000_000));
+            boolean lossy = spec.lossRate() > 0 && (!spec.lossBetweenRegionsOnly() || (a != null && !a.equals(b)));
+            f = new Flow(a, b, placed ? route(a, b) : List.of(), Math.round(oneWayMs * 1_000_000), lossy);
             flowState.put(flowKey, f);
         }
         return f;
@@ -120,8 +124,7 @@ public final class PathModel {
                 return -1;
             }
         }
-        boolean lossy = !spec.lossBetweenRegionsOnly() || (f.fromRegion != null && !f.fromRegion.equals(f.toRegion));
-        if (spec.lossRate() > 0 && lossy && random.nextDouble() < spec.lossRate()) {
+        if (f.lossy && random.nextDouble() < spec.lossRate()) {
             randomDrops++;
             acct.drops++;
             return -1;

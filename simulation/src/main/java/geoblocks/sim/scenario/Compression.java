@@ -104,12 +104,8 @@ public final class Compression {
         for (String content : CONTENTS) {
             byte[][] raw = new byte[blocks][p.blockSize()];
             for (int b = 0; b < blocks; b++) {
-                ByteBuffer dst = ByteBuffer.wrap(raw[b]);
-                if (content.equals("text")) {
-                    Content.fillText(Content.key(p.seed(), 7), (long) b * p.blockSize(), dst);
-                } else {
-                    Content.fill(Content.key(p.seed(), 7), (long) b * p.blockSize(), dst);
-                }
+                Content.fill(Content.key(p.seed(), 7), (long) b * p.blockSize(), ByteBuffer.wrap(raw[b]),
+                        content.equals("text"));
             }
             for (String mode : p.modes()) {
                 geoblocks.blockstore.core.Compression c = geoblocks.blockstore.core.Compression.parse(mode);

@@ -56,7 +56,7 @@ public record DataBridge(DataBridgePlan plan, double rateMbps, double bufferMs, 
     /** The regions of the simulation: near, home and the other regions of SPEC.md's matrix. */
     List<String> regions() {
         List<String> r = new ArrayList<>(List.of(plan.near(), plan.home()));
-        for (String s : List.of("seoul", "dublin", "saopaulo", "mumbai")) {
+        for (String s : Placement.REGIONS) {
             if (!r.contains(s)) {
                 r.add(s);
             }
