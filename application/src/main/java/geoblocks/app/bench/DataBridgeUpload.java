@@ -1,6 +1,7 @@
 package geoblocks.app.bench;
 
 import geoblocks.app.GeoClient;
+import geoblocks.blockstore.client.ClientPort;
 import geoblocks.sim.databridge.DataBridgePlan;
 import geoblocks.sim.databridge.DataBridgeResult;
 import geoblocks.sim.databridge.HomeCheck;
@@ -64,9 +65,10 @@ final class DataBridgeUpload implements DataBridgeBenchCommand.Uploads {
     }
 
     private void checkHome(String name) throws IOException {
-        if (!HomeCheck.isHome(client.statFull(plan.home(), name), List.of(plan.home()))) {
+        ClientPort.FileStat st = client.statFull(plan.home(), name);
+        if (!HomeCheck.isHome(st, List.of(plan.home()))) {
             throw new IOException(name + " is not home at " + plan.home() + " after its upload: "
-                    + client.statFull(plan.home(), name).manifest().blocks());
+                    + st.manifest().blocks());
         }
     }
 
