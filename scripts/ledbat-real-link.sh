@@ -16,7 +16,7 @@
 #
 # Environment: JAR (default application/target/node.jar), OUT (default /tmp/ledbat-real-link-<time>),
 # LEDBAT_IMPL (geoblocks), UCAT (path of a built libutp ucat, for LEDBAT_IMPL=libutp),
-# DURATION (30), TCP_START (14), TCP_STOP (24), RATE (20mbit), PARALLEL (1),
+# DURATION (30), TCP_START (14), TCP_STOP (24), RATE (20mbit), BUFFER_MS (400: the bottleneck buffer), PARALLEL (1),
 # LEDBAT_ARGS (extra client/server options, e.g. "--target 10" or "--mode ledbat++"),
 # JAVA_OPTS (extra JVM options of both ends, e.g. -Dgeoblocks.ledbat.slow-start=false),
 # RTT_MS (0), JITTER_MS (0), LOSS_PCT (0): with any of them set, the router forwards through

@@ -4,11 +4,11 @@
 #   10.77.1.1           10.77.1.254 | 10.77.2.254                                        10.77.2.1
 #
 # topology_up PREFIX creates it with namespaces $S, $R, $C (PREFIX-snd/rtr/rcv-<pid>), a tbf
-# bottleneck of RATE with a 400 ms buffer, and, when RTT_MS, JITTER_MS or LOSS_PCT is set, the
+# bottleneck of RATE with a BUFFER_MS (400) ms buffer, and, when RTT_MS, JITTER_MS or LOSS_PCT is set, the
 # userspace delay line (scripts/delayline: TUN devices + policy routing; this kernel has no netem)
 # holding packets RTT_MS/2 each way. Sets PING (idle ping sender -> receiver) and registers a trap
 # that kills every pid in PIDS and removes the namespaces on exit. Needs OUT (for delayline.out).
-# Sourcing it checks that the script runs as root and sets the link's defaults: RATE (20mbit),
+# Sourcing it checks that the script runs as root and sets the link's defaults: RATE (20mbit), BUFFER_MS (400),
 # RTT_MS, JITTER_MS and LOSS_PCT (0), NICE (-5: the priority callers give the processes they start)
 # and DELAYLINE_RT (1: the delay line runs under SCHED_FIFO priority 10 via chrt, since on a loaded
 # machine a normal-priority delay line stalls for tens of ms -- measured: idle-link ping spikes of
@@ -20,6 +20,7 @@ if [[ $(id -u) -ne 0 ]]; then
   exit 2
 fi
 RATE=${RATE:-20mbit}
+BUFFER_MS=${BUFFER_MS:-400}   # tbf latency: the bottleneck's buffer in ms of RATE
 RTT_MS=${RTT_MS:-0}
 JITTER_MS=${JITTER_MS:-0}
 LOSS_PCT=${LOSS_PCT:-0}
@@ -63,7 +64,7 @@ topology_up() {
   ip -n $C route add default via 10.77.2.254
   ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
   # the bottleneck: the router's egress toward the receiver (not the sender's own interface)
-  ip netns exec $R tc qdisc add dev lrc$suffix root tbf rate "$RATE" burst 32kbit latency 400ms
+  ip netns exec $R tc qdisc add dev lrc$suffix root tbf rate "$RATE" burst 32kbit latency "${BUFFER_MS}ms"
   # WAN delay (and jitter, loss) in the router: packets from the sender are routed into TUN dly-a,
   # from the receiver into dly-b; the delay line holds each for RTT/2 and writes it back into the same
   # device, from where the main table forwards it (before the tbf bottleneck toward the receiver)
