@@ -6,7 +6,7 @@
 #
 # The background flow (LEDBAT_IMPL: geoblocks = our LEDBAT, `node.jar ledbat client -> server`;
 # libutp = bittorrent/libutp's ucat; cubic = a second kernel TCP cubic flow, the reference of a flow
-# that does not yield) runs for DURATION s; a kernel TCP cubic flow runs from TCP_START to TCP_STOP
+# that does not yield; none = no background flow, TCP alone as the reference) runs for DURATION s; a kernel TCP cubic flow runs from TCP_START to TCP_STOP
 # s of its time axis (scripts/reallink/flowtool.py source/sink: timed to the millisecond, counted at
 # the receiver per 100 ms). ping -D every 100 ms measures the bottleneck's queuing delay (RTT minus
 # the run's minimum) whatever the flows are. scripts/reallink/linkmetrics.py computes the figures
@@ -57,8 +57,8 @@ case $LEDBAT_IMPL in
     UCAT=$(realpath "$UCAT")
     UCAT_HELP=$("$UCAT" -h 2>&1 || true)
     [[ $UCAT_HELP == *Usage* ]] || { echo "error: $UCAT does not run: ${UCAT_HELP%%$'\n'*}" >&2; exit 2; } ;;
-  cubic) ;;
-  *) echo "error: LEDBAT_IMPL must be geoblocks, libutp or cubic, was '$LEDBAT_IMPL'" >&2; exit 2 ;;
+  cubic|none) ;;
+  *) echo "error: LEDBAT_IMPL must be geoblocks, libutp, cubic or none, was '$LEDBAT_IMPL'" >&2; exit 2 ;;
 esac
 command -v python3 >/dev/null || { echo "error: needs python3" >&2; exit 2; }
 if ! command -v ping >/dev/null; then
@@ -89,6 +89,7 @@ case $LEDBAT_IMPL in
   cubic)
     nice -n "$NICE" ip netns exec $C python3 "$FLOWTOOL" sink --bind 10.77.2.1 --port 5202 --out "$OUT/bg.csv" > "$OUT/server.out" 2>&1 &
     PIDS+=($!) ;;
+  none) ;;
 esac
 sleep 2
 # queuing delay probe for the whole run, and the bottleneck's byte counter every second
@@ -114,6 +115,10 @@ case $LEDBAT_IMPL in
     START_MS=$(now_ms)
     nice -n "$NICE" ip netns exec $S python3 "$FLOWTOOL" source --connect 10.77.2.1:5202 --start-epoch-ms "$START_MS" \
         --stop-epoch-ms $((START_MS + DURATION * 1000)) > "$OUT/client.out" 2>&1 &
+    CLIENT=$! ;;
+  none)
+    START_MS=$(now_ms)
+    sleep "$DURATION" &
     CLIENT=$! ;;
 esac
 PIDS+=($CLIENT)

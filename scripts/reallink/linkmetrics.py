@@ -71,6 +71,8 @@ def figures(bg, tcp, qdelay, tcp_on, tcp_off, end, alone_from=4.0):
         "after_mbps": mean(window(bg, tcp_off + 3, end + 1e-9)),
         "bg_per_s_during": [round(mean(window(bg, tcp_on + k, tcp_on + k + 1)), 2)
                             for k in range(int(round(tcp_off - tcp_on)))],
+        "tcp_per_s_during": [round(mean(window(tcp, tcp_on + k, tcp_on + k + 1)), 2)
+                             for k in range(int(round(tcp_off - tcp_on)))],
     }
 
 
@@ -153,6 +155,8 @@ def real(d):
     start = meta["start_epoch_ms"]
     if meta["impl"] == "geoblocks":
         bg = ledbat_series(os.path.join(d, "log"))
+    elif meta["impl"] == "none":
+        bg = []   # TCP alone: the reference for TCP's own ramp and rate
     else:
         bg = bins_to_series(os.path.join(d, "bg.csv"), start)
     tcp = bins_to_series(os.path.join(d, "tcp.csv"), start) if os.path.exists(os.path.join(d, "tcp.csv")) else []
@@ -211,6 +215,7 @@ def report(f):
         "while TCP runs:          bg %.2f Mbit/s, TCP %.2f Mbit/s, bg share %.1f %%, queuing delay %.1f ms"
         % (f["bg_during_mbps"], f["tcp_mbps"], 100 * f["share"], f["qdelay_during_ms"]),
         "bg per second during TCP: " + ", ".join("%.1f" % v for v in f["bg_per_s_during"]),
+        "TCP per second:           " + ", ".join("%.1f" % v for v in f["tcp_per_s_during"]),
         "time to yield (< 20 %% of alone):   %s" % fmt_time(f["yield_s"]),
         "after TCP (+3 s to end): %.2f Mbit/s" % f["after_mbps"],
         "time to recover (>= 90 %% of alone): %s" % fmt_time(f["recover_s"]),
