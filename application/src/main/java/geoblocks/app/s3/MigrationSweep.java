@@ -27,9 +27,13 @@ import java.util.function.LongSupplier;
  * that way (deleted, or a newer version that was not stored away from home). {@link #start} then
  * takes one object's manifest (its stat) and decides whether to move it now, and where to.
  * "Done" is {@link PendingMigration#done}; a version known done is remembered by its name and
- * creation time (milliseconds), so the next sweeps do not stat it again.
+ * creation time (milliseconds), so the next sweeps do not stat it again. A sweep keeps the moves
+ * running at {@link #MOVES_AT_ONCE} at most (a node restarted with many unfinished migrations starts
+ * them a few at a time); an upload's own move is not held back by that.
  */
 final class MigrationSweep {
+    /** Moves a sweep lets run at once (its own and uploads' together). */
+    static final int MOVES_AT_ONCE = 8;
     private record Failures(int count, long lastMs) {}
 
     private final String region;
@@ -125,7 +129,7 @@ final class MigrationSweep {
             if (doneAt != null && doneAt == e.createdMillis()) {
                 continue;
             }
-            if (!moving.contains(e.name()) && now >= nextAttemptMs(e.name())) {
+            if (!moving.contains(e.name()) && now >= nextAttemptMs(e.name()) && moving.size() + out.size() < MOVES_AT_ONCE) {
                 out.add(e.name());
             }
         }
@@ -149,7 +153,7 @@ final class MigrationSweep {
             failures.remove(m.name());
             return Optional.empty();
         }
-        if (clock.getAsLong() < nextAttemptMs(m.name()) || !begin(m.name())) {
+        if (clock.getAsLong() < nextAttemptMs(m.name()) || moving.size() >= MOVES_AT_ONCE || !begin(m.name())) {
             return Optional.empty();
         }
         return Optional.of(p.get().to());

@@ -69,6 +69,31 @@ class MigrationSweepTest {
     }
 
     @Test
+    void aSweepStartsAFewMovesAtOnce_theRestLater() {
+        List<ListEntry> listing = new java.util.ArrayList<>();
+        List<Manifest> all = new java.util.ArrayList<>();
+        for (int i = 0; i < MigrationSweep.MOVES_AT_ONCE + 3; i++) {
+            Manifest m = manifest("b/k" + (100 + i), "seoul", 1, List.of("seoul"), true);
+            all.add(m);
+            listing.add(listed(m));
+        }
+        assertTrue(sweep.beginNew("b/upload")); // an upload's move counts too
+        List<String> first = sweep.toCheck(listing);
+        assertEquals(MigrationSweep.MOVES_AT_ONCE - 1, first.size());
+        for (Manifest m : all.subList(0, first.size())) {
+            assertEquals(Optional.of(HOME), sweep.start(m));
+        }
+        assertEquals(Optional.empty(), sweep.start(all.get(first.size())), "no more than MOVES_AT_ONCE run");
+        assertEquals(List.of(), sweep.toCheck(listing));
+        sweep.succeeded("b/k100");
+        sweep.succeeded("b/upload");
+        // two places free: the moved one is stat once more (a listing does not tell done), then the next waiting one
+        assertEquals(List.of("b/k100", "b/k" + (100 + first.size())), sweep.toCheck(listing));
+        assertEquals(Optional.empty(), sweep.start(manifest("b/k100", "seoul", 1, HOME, true)));
+        assertEquals(List.of("b/k" + (100 + first.size()), "b/k" + (101 + first.size())), sweep.toCheck(listing));
+    }
+
+    @Test
     void failedMoves_waitForTheBackoff_thenStartAgain() {
         Manifest m = manifest("b/k", "seoul", 1, List.of("seoul"), true);
         assertTrue(sweep.beginNew("b/k")); // the upload's own move
