@@ -3,10 +3,13 @@ package geoblocks.app;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /** Helpers the end-to-end tests against a LocalCluster share. */
@@ -76,6 +79,32 @@ final class ItSupport {
                 return false;
             }
         }));
+    }
+
+    /** What a command printed (stdout and stderr together) and its exit code; -1 when it timed out. */
+    record Run(int code, String out) {}
+
+    /** Runs {@code cmd} in {@code dir} with {@code env} added, killed after {@code timeoutS} s. */
+    static Run run(List<String> cmd, Path dir, Map<String, String> env, int timeoutS) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).directory(dir.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        StringBuilder out = new StringBuilder();
+        Thread reader = new Thread(() -> {
+            try {
+                out.append(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                out.append("(output lost: ").append(e).append(')');
+            }
+        });
+        reader.start();
+        if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            reader.join(5000);
+            return new Run(-1, out + "\n(timed out after " + timeoutS + " s)");
+        }
+        reader.join(5000);
+        return new Run(p.exitValue(), out.toString());
     }
 
     /** A file of {@code size} seeded random bytes in {@code dir}. */

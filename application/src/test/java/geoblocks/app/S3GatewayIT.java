@@ -6,13 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.client.ClientPort;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,9 +35,9 @@ class S3GatewayIT {
     @BeforeAll
     static void start() throws Exception {
         scripts = Path.of(System.getProperty("user.dir")).getParent().resolve("scripts");
-        Run install = run(List.of("bash", scripts.resolve("install-s3-test-tools.sh").toString()), Map.of(), 600);
-        assertEquals(0, install.code, "scripts/install-s3-test-tools.sh failed:\n" + install.out);
-        String[] lines = install.out.trim().split("\n");
+        ItSupport.Run install = run(List.of("bash", scripts.resolve("install-s3-test-tools.sh").toString()), Map.of(), 600);
+        assertEquals(0, install.code(), "scripts/install-s3-test-tools.sh failed:\n" + install.out());
+        String[] lines = install.out().trim().split("\n");
         venv = Path.of(lines[lines.length - 1].trim());
         nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true,
                 "geoblocks.http.head-timeout = " + HEAD_TIMEOUT_S + " s\n", 20_000, 30);
@@ -72,28 +70,8 @@ class S3GatewayIT {
         }
     }
 
-    record Run(int code, String out) {}
-
-    static Run run(List<String> cmd, Map<String, String> env, int timeoutS) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).directory(work.toFile());
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        StringBuilder out = new StringBuilder();
-        Thread reader = new Thread(() -> {
-            try {
-                out.append(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                out.append("(output lost: ").append(e).append(')');
-            }
-        });
-        reader.start();
-        if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            reader.join(5000);
-            return new Run(-1, out + "\n(timed out after " + timeoutS + " s)");
-        }
-        reader.join(5000);
-        return new Run(p.exitValue(), out.toString());
+    static ItSupport.Run run(List<String> cmd, Map<String, String> env, int timeoutS) throws IOException, InterruptedException {
+        return ItSupport.run(cmd, work, env, timeoutS);
     }
 
     /** The S3 endpoint (HTTP server) of {@code region}'s node. */
@@ -107,13 +85,13 @@ class S3GatewayIT {
 
     @Test
     void boto3_bucketsObjectsRangesMultipartListingAuthAndPresign() throws Exception {
-        Run r = run(List.of(python(), scripts.resolve("s3/boto3_check.py").toString(), endpoint("seoul"),
+        ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/boto3_check.py").toString(), endpoint("seoul"),
                 endpoint("dublin")), Map.of(), 900);
-        System.out.println(r.out);
-        assertEquals(0, r.code, r.out);
-        assertTrue(r.out.contains("ALL OK"), r.out);
-        assertTrue(r.out.contains("ok put-get-head 41943040 bytes"), r.out);
-        assertTrue(r.out.contains("ok multipart"), r.out);
+        System.out.println(r.out());
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("ALL OK"), r.out());
+        assertTrue(r.out().contains("ok put-get-head 41943040 bytes"), r.out());
+        assertTrue(r.out().contains("ok multipart"), r.out());
     }
 
     @Test
@@ -128,50 +106,50 @@ class S3GatewayIT {
                 List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "mb", "s3://it-cli"),
                 List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "cp", in.toString(), "s3://it-cli/dir/in.bin"),
                 List.of(aws, "--endpoint-url", endpoint("saopaulo"), "s3", "cp", "s3://it-cli/dir/in.bin", out.toString()))) {
-            Run r = run(cmd, env, 300);
-            assertEquals(0, r.code, String.join(" ", cmd) + ":\n" + r.out);
+            ItSupport.Run r = run(cmd, env, 300);
+            assertEquals(0, r.code(), String.join(" ", cmd) + ":\n" + r.out());
         }
         assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(out));
-        Run ls = run(List.of(aws, "--endpoint-url", endpoint("mumbai"), "s3", "ls", "s3://it-cli/dir/"), env, 120);
-        assertEquals(0, ls.code, ls.out);
-        assertTrue(ls.out.contains(String.valueOf(12 << 20)) && ls.out.contains("in.bin"), ls.out);
+        ItSupport.Run ls = run(List.of(aws, "--endpoint-url", endpoint("mumbai"), "s3", "ls", "s3://it-cli/dir/"), env, 120);
+        assertEquals(0, ls.code(), ls.out());
+        assertTrue(ls.out().contains(String.valueOf(12 << 20)) && ls.out().contains("in.bin"), ls.out());
         // a copy inside the store, then rm --recursive (DeleteObjects) and rb
         for (List<String> cmd : List.of(
                 List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "cp", "s3://it-cli/dir/in.bin", "s3://it-cli/dir/copy.bin"),
                 List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "rm", "--recursive", "s3://it-cli/dir/"),
                 List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "rb", "s3://it-cli"))) {
-            Run r = run(cmd, env, 300);
-            assertEquals(0, r.code, String.join(" ", cmd) + ":\n" + r.out);
+            ItSupport.Run r = run(cmd, env, 300);
+            assertEquals(0, r.code(), String.join(" ", cmd) + ":\n" + r.out());
         }
-        Run gone = run(List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "ls"), env, 120);
-        assertEquals(0, gone.code, gone.out);
-        assertTrue(!gone.out.contains("it-cli"), gone.out);
+        ItSupport.Run gone = run(List.of(aws, "--endpoint-url", endpoint("seoul"), "s3", "ls"), env, 120);
+        assertEquals(0, gone.code(), gone.out());
+        assertTrue(!gone.out().contains("it-cli"), gone.out());
     }
 
     @Test
     void curl_putAtAFarNode_isRedirectedBeforeTheBody_andTheObjectEndsAtHome() throws Exception {
-        Run mb = run(List.of(python(), "-c", "import boto3; from botocore.config import Config; boto3.client('s3', "
+        ItSupport.Run mb = run(List.of(python(), "-c", "import boto3; from botocore.config import Config; boto3.client('s3', "
                 + "endpoint_url='" + endpoint("dublin") + "', aws_access_key_id='geoblocks-demo', aws_secret_access_key="
                 + "'geoblocks-local-demo-secret', region_name='us-east-1', config=Config(signature_version='s3v4'))"
                 + ".create_bucket(Bucket='it-bridge', CreateBucketConfiguration={'LocationConstraint': 'dublin'})"),
                 Map.of(), 120);
-        assertEquals(0, mb.code, mb.out);
+        assertEquals(0, mb.code(), mb.out());
         Path in = ItSupport.randomFile(work, "bridge.bin", 3 << 20, 72);
-        Run r = run(List.of("curl", "-sS", "-v", "-L", "--location-trusted", "-T", in.toString(), "--aws-sigv4",
+        ItSupport.Run r = run(List.of("curl", "-sS", "-v", "-L", "--location-trusted", "-T", in.toString(), "--aws-sigv4",
                 "aws:amz:us-east-1:s3", "--user", "geoblocks-demo:geoblocks-local-demo-secret",
                 "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-H", "X-Geoblocks-Client-Region: seoul",
                 endpoint("dublin") + "/it-bridge/photo.bin"), Map.of(), 300);
-        assertEquals(0, r.code, r.out);
+        assertEquals(0, r.code(), r.out());
         List<String> answers = new ArrayList<>();
-        for (String line : r.out.split("\n")) {
+        for (String line : r.out().split("\n")) {
             if (line.startsWith("< HTTP/1.1 ")) {
                 answers.add(line.trim().substring(2));
             }
         }
         // dublin answers 307 at once (no 100 Continue: the body is never sent there); seoul then takes it
-        assertEquals("HTTP/1.1 307 Temporary Redirect", answers.get(0), r.out);
-        assertEquals(List.of("HTTP/1.1 100 Continue", "HTTP/1.1 200 OK"), answers.subList(1, answers.size()), r.out);
-        assertTrue(r.out.contains("< Location: " + endpoint("seoul") + "/it-bridge/photo.bin"), r.out);
+        assertEquals("HTTP/1.1 307 Temporary Redirect", answers.get(0), r.out());
+        assertEquals(List.of("HTTP/1.1 100 Continue", "HTTP/1.1 200 OK"), answers.subList(1, answers.size()), r.out());
+        assertTrue(r.out().contains("< Location: " + endpoint("seoul") + "/it-bridge/photo.bin"), r.out());
         // stored at seoul (ack local), then moved home: every block in dublin and its nearest region
         GeoClient client = nodes.client();
         ItSupport.await(120, "the object moved home", () -> {
@@ -191,21 +169,21 @@ class S3GatewayIT {
         assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(out));
         // a GET with ?redirect=nearest is sent on to the node of the client's region, which serves it
         Path viaNearest = work.resolve("bridge-nearest.bin");
-        Run get = run(List.of("curl", "-sS", "-v", "-L", "--location-trusted", "-o", viaNearest.toString(), "--aws-sigv4",
+        ItSupport.Run get = run(List.of("curl", "-sS", "-v", "-L", "--location-trusted", "-o", viaNearest.toString(), "--aws-sigv4",
                 "aws:amz:us-east-1:s3", "--user", "geoblocks-demo:geoblocks-local-demo-secret",
                 "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-H", "X-Geoblocks-Client-Region: saopaulo",
                 endpoint("dublin") + "/it-bridge/photo.bin?redirect=nearest"), Map.of(), 120);
-        assertEquals(0, get.code, get.out);
-        assertTrue(get.out.contains("< HTTP/1.1 307") && get.out.contains("< Location: " + endpoint("saopaulo")), get.out);
+        assertEquals(0, get.code(), get.out());
+        assertTrue(get.out().contains("< HTTP/1.1 307") && get.out().contains("< Location: " + endpoint("saopaulo")), get.out());
         assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(viaNearest));
     }
 
     @Test
     void badInput_getsClearErrors_andSlowClientsAreCutOff() throws Exception {
-        Run r = run(List.of(python(), scripts.resolve("s3/bad_input.py").toString(), endpoint("seoul"),
+        ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/bad_input.py").toString(), endpoint("seoul"),
                 HEAD_TIMEOUT_S), Map.of(), 300);
-        System.out.println(r.out);
-        assertEquals(0, r.code, r.out);
-        assertTrue(r.out.contains("ALL OK"), r.out);
+        System.out.println(r.out());
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("ALL OK"), r.out());
     }
 }

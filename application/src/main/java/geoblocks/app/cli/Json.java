@@ -1,5 +1,6 @@
 package geoblocks.app.cli;
 
+import geoblocks.app.s3.PendingMigration;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.HybridClock;
@@ -38,14 +39,9 @@ final class Json {
                 .append("\"version\":").append(version(m)).append(',')
                 .append("\"pending_known\":").append(st.pendingKnown()).append(',')
                 .append("\"meta\":").append(meta(m.meta())).append(',');
-        String migrateTo = m.meta().get("migrate-to");
-        if (migrateTo != null) {
-            // an object the S3 gateway stored away from its bucket's home (DataBridge) and moves there
-            List<String> to = List.of(migrateTo.split(","));
-            boolean done = m.blocks().stream().allMatch(b -> new java.util.HashSet<>(b.replicas()).equals(new java.util.HashSet<>(to)));
-            s.append("\"migration\":{\"stored_at\":").append(str(m.uploadedAt())).append(",\"to\":").append(list(to))
-                    .append(",\"done\":").append(done).append("},");
-        }
+        // an object the S3 gateway stored away from its bucket's home (DataBridge) and moves there
+        PendingMigration.of(m).ifPresent(p -> s.append("\"migration\":{\"stored_at\":").append(str(p.storedAt()))
+                .append(",\"to\":").append(list(p.to())).append(",\"done\":").append(p.done()).append("},"));
         s.append("\"blocks\":[");
         for (int i = 0; i < m.blocks().size(); i++) {
             Manifest.BlockRef b = m.blocks().get(i);

@@ -1,9 +1,11 @@
 package geoblocks.app.s3;
 
 import geoblocks.net.RttMatrix;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -14,8 +16,17 @@ import org.slf4j.LoggerFactory;
  * bucket's home with the node's {@code move} (a migration: copies pulled as background traffic, over
  * LEDBAT unless configured otherwise, then the manifest names the new homes and the near copy is
  * dropped). The targets are the home region and, for {@code copies} > 1, the regions nearest to it by
- * the cluster's RTT matrix. A failed move is tried again up to {@link #ATTEMPTS} times, {@link #RETRY_S}
- * s apart; a move that finds a newer version of the name stops (the newer upload has its own move).
+ * the cluster's RTT matrix.
+ *
+ * <p>The upload's own move ({@link #start}) is tried up to {@link #ATTEMPTS} times, {@link #RETRY_S} s
+ * apart. A final failure is not the end: the sweep ({@link #sweep}, run every
+ * {@code geoblocks.s3.migration-sweep-interval}, the first one an interval after the gateway starts)
+ * lists the node's objects, and {@link MigrationSweep} decides which ones this node stored with
+ * {@code migrate-to} and has not finished moving to start again, one attempt each, with exponential
+ * back-off; that also resumes the moves a restart of this node interrupted. A move that finds a newer
+ * version of the name, or the name deleted, ends that object's migration (the newer upload has its own).
+ * Calls into the decision class are serialized on it (moves end on Kompics threads, sweeps on the
+ * common pool).
  */
 final class Migration {
     private static final Logger LOG = LoggerFactory.getLogger(Migration.class);
@@ -25,8 +36,10 @@ final class Migration {
     private final RttMatrix rtt;
     private final List<String> regions;
     private final int copies;
+    private final MigrationSweep sweep;
 
-    Migration(NodeStore store, RttMatrix rtt, List<String> regions, int copies) {
+    /** {@code sweep} null: only {@link #targets} may be used (tests of the placement). */
+    Migration(NodeStore store, RttMatrix rtt, List<String> regions, int copies, MigrationSweep sweep) {
         if (copies < 1 || copies > regions.size()) {
             throw new IllegalArgumentException("geoblocks.s3.migrated-copies must be 1.." + regions.size() + ", was " + copies);
         }
@@ -34,6 +47,7 @@ final class Migration {
         this.rtt = rtt;
         this.regions = List.copyOf(regions);
         this.copies = copies;
+        this.sweep = sweep;
     }
 
     /** Where an object of a bucket homed at {@code home} ends up: home first, then its nearest regions. */
@@ -48,23 +62,95 @@ final class Migration {
         return out;
     }
 
-    /** Moves version {@code version} of {@code name} to {@code targets} in the background. */
+    /** Moves version {@code version} of {@code name}, just stored here, to {@code targets} in the background. */
     void start(String name, String version, List<String> targets) {
-        attempt(name, version, targets, 1);
+        boolean now;
+        synchronized (sweep) {
+            now = sweep.beginNew(name);
+        }
+        if (!now) {
+            LOG.info("DataBridge: {} (version {}) is being moved already; a sweep moves this version after that ends",
+                    name, version);
+            return;
+        }
+        attempt(name, version, targets, 1, ATTEMPTS);
     }
 
-    private void attempt(String name, String version, List<String> targets, int n) {
+    private void attempt(String name, String version, List<String> targets, int n, int attempts) {
         store.move(name, targets).whenComplete((info, t) -> {
             if (t == null) {
                 LOG.info("DataBridge: moved {} (version {}) to {}: {}", name, version, targets, info);
+                synchronized (sweep) {
+                    sweep.succeeded(name);
+                }
                 return;
             }
             String why = NodeStore.cause(t).getMessage();
-            if (n >= ATTEMPTS || (why != null && (why.contains("newer") || why.startsWith("no such file")))) {
-                LOG.warn("DataBridge: moving {} (version {}) to {} failed after {} attempts: {}", name, version, targets, n, why);
+            if (why != null && (why.contains("newer") || why.startsWith("no such file"))) {
+                LOG.info("DataBridge: moving {} (version {}) to {} ended: {}", name, version, targets, why);
+                synchronized (sweep) {
+                    sweep.ended(name);
+                }
                 return;
             }
-            CompletableFuture.delayedExecutor(RETRY_S, TimeUnit.SECONDS).execute(() -> attempt(name, version, targets, n + 1));
+            if (n >= attempts) {
+                int failed;
+                long retryMs;
+                synchronized (sweep) {
+                    sweep.failed(name);
+                    failed = sweep.failures(name);
+                    retryMs = sweep.backoffMs(failed);
+                }
+                LOG.warn("DataBridge: moving {} (version {}) to {} failed ({} failed moves): {}; a sweep tries again in"
+                        + " {} ms or later", name, version, targets, failed, why, retryMs);
+                return;
+            }
+            CompletableFuture.delayedExecutor(RETRY_S, TimeUnit.SECONDS)
+                    .execute(() -> attempt(name, version, targets, n + 1, attempts));
+        });
+    }
+
+    /** Sweeps every {@code interval}, the first one an interval from now, each after the previous ended. */
+    void sweepEvery(Duration interval) {
+        CompletableFuture.delayedExecutor(interval.toMillis(), TimeUnit.MILLISECONDS).execute(() ->
+                sweep().whenComplete((v, t) -> {
+                    if (t != null) {
+                        LOG.warn("DataBridge: migration sweep failed: {}", NodeStore.cause(t).toString());
+                    }
+                    sweepEvery(interval);
+                }));
+    }
+
+    /**
+     * One sweep: lists the node's objects, stats those {@link MigrationSweep#toCheck} names and starts
+     * a move (one attempt) of each that {@link MigrationSweep#start} picks. Completes once the stats
+     * have answered (not when the moves end).
+     */
+    CompletableFuture<Void> sweep() {
+        return store.list().thenCompose(entries -> {
+            List<String> names;
+            synchronized (sweep) {
+                names = sweep.toCheck(entries);
+            }
+            List<CompletableFuture<Void>> stats = new ArrayList<>();
+            for (String name : names) {
+                stats.add(store.stat(name).handle((st, t) -> {
+                    if (t != null) {
+                        LOG.debug("DataBridge: sweep could not stat {}: {}", name, NodeStore.cause(t).getMessage());
+                        return null;
+                    }
+                    Optional<List<String>> to;
+                    synchronized (sweep) {
+                        to = sweep.start(st.manifest());
+                    }
+                    to.ifPresent(targets -> {
+                        LOG.info("DataBridge: sweep moves {} (version {}) to {}", name, st.manifest().version().id(), targets);
+                        attempt(name, st.manifest().version().id(), targets, 1, 1);
+                    });
+                    return null;
+                }));
+            }
+            return CompletableFuture.allOf(stats.toArray(new CompletableFuture[0]));
         });
     }
 }

@@ -51,7 +51,10 @@ public final class S3Gateway {
             return settings.region() + "." + HexFormat.of().formatHex(b); // the region: where its parts are
         });
         this.buckets = new S3Buckets(store, settings, cluster.regionIds(), clock);
-        Migration migration = new Migration(store, cluster.rtt(), cluster.regionIds(), settings.migratedCopies());
+        Migration migration = new Migration(store, cluster.rtt(), cluster.regionIds(), settings.migratedCopies(),
+                new MigrationSweep(settings.region(), clock, settings.migrationRetryMin().toMillis(),
+                        settings.migrationRetryMax().toMillis()));
+        migration.sweepEvery(settings.migrationSweepInterval());
         BodyReceiver receiver = new BodyReceiver(settings);
         this.objects = new S3Objects(store, settings, buckets, receiver, migration, clock);
         this.multipart = new S3Multipart(store, settings, buckets, uploads, objects, receiver, clock);

@@ -29,7 +29,7 @@ final class S3Objects {
     static final String META_ETAG = "etag";
     static final String META_TYPE = "content-type";
     /** Set on objects stored away from their bucket's home: the regions they are being moved to. */
-    static final String META_MIGRATE = "migrate-to";
+    static final String META_MIGRATE = PendingMigration.META;
     static final int MAX_CONTENT_TYPE = 100;
     private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
 

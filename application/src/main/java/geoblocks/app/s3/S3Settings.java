@@ -14,11 +14,13 @@ import java.util.Map;
 /**
  * The S3 gateway of one node, from {@code geoblocks.s3} (see reference.conf): its region, the
  * credentials (the HTTP server's), bucket defaults, limits, where bodies are spooled (under the node's
- * data directory), and for DataBridge every region's HTTP endpoint and the client networks.
+ * data directory), and for DataBridge every region's HTTP endpoint, the client networks, and how often
+ * unfinished migrations are swept and retried.
  */
 public record S3Settings(String region, String accessKey, String secretKey, String defaultPolicy, int defaultBlockSize,
         int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
-        boolean redirectGets, int migratedCopies, Map<String, InetSocketAddress> endpoints, ClientNetworks networks) {
+        boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
+        Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks) {
 
     public static S3Settings of(Config root, ClusterConfig cluster, String region, HttpSettings http, Path dataDir) {
         Config c = root.getConfig("geoblocks.s3");
@@ -39,11 +41,21 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
         if (maxObject < 0) {
             throw new IllegalArgumentException("geoblocks.s3.max-object-size must be >= 0, was " + maxObject);
         }
+        Duration sweep = c.getDuration("migration-sweep-interval");
+        Duration retryMin = c.getDuration("migration-retry-min");
+        Duration retryMax = c.getDuration("migration-retry-max");
+        if (sweep.toMillis() <= 0) {
+            throw new IllegalArgumentException("geoblocks.s3.migration-sweep-interval must be > 0, was " + sweep);
+        }
+        if (retryMin.toMillis() <= 0 || retryMax.compareTo(retryMin) < 0) {
+            throw new IllegalArgumentException("geoblocks.s3.migration-retry-min must be > 0 and <= migration-retry-max,"
+                    + " was " + retryMin + " and " + retryMax);
+        }
         return new S3Settings(region, http.accessKey(), http.secretKey(), c.getString("default-policy"),
                 (int) Math.min(Integer.MAX_VALUE, c.getBytes("default-block-size")),
                 (int) Math.min(Integer.MAX_VALUE, root.getBytes("geoblocks.node.max-block-size")), maxObject,
                 c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
-                c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), endpoints, networks);
+                c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), sweep, retryMin, retryMax, endpoints, networks);
     }
 
     /** A new empty file in the spool directory (made if missing), named {@code prefix...part}. */

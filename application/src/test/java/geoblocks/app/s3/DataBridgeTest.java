@@ -36,15 +36,15 @@ class DataBridgeTest {
     @Test
     void migrationTargets_areHomeThenItsNearestRegions() {
         RttMatrix rtt = RttMatrix.specDefaults();
-        Migration two = new Migration(null, rtt, REGIONS, 2);
+        Migration two = new Migration(null, rtt, REGIONS, 2, null);
         List<String> t = two.targets("dublin");
         assertEquals("dublin", t.get(0));
         assertEquals(2, t.size());
         String nearest = REGIONS.stream().filter(r -> !r.equals("dublin"))
                 .min(java.util.Comparator.comparingDouble(r -> rtt.rttMs("dublin", r))).orElseThrow();
         assertEquals(nearest, t.get(1));
-        assertEquals(List.of("seoul"), new Migration(null, rtt, REGIONS, 1).targets("seoul"));
-        assertEquals(4, new Migration(null, rtt, REGIONS, 4).targets("mumbai").size());
-        assertThrows(IllegalArgumentException.class, () -> new Migration(null, rtt, REGIONS, 5));
+        assertEquals(List.of("seoul"), new Migration(null, rtt, REGIONS, 1, null).targets("seoul"));
+        assertEquals(4, new Migration(null, rtt, REGIONS, 4, null).targets("mumbai").size());
+        assertThrows(IllegalArgumentException.class, () -> new Migration(null, rtt, REGIONS, 5, null));
     }
 }
