@@ -276,7 +276,7 @@ public final class LedbatComponent extends ComponentDefinition {
         for (Iterator<OutFlow> it = flowsById.values().iterator(); it.hasNext();) {
             OutFlow f = it.next();
             switch (f.core.onTick(now)) {
-                case RETRANSMIT -> pump(f, now);
+                case RETRANSMIT, RESEND -> pump(f, now);
                 case FAILED -> {
                     it.remove();
                     String why = (f.core.consecutiveTimeouts() - 1) + " consecutive timeouts without an acknowledgement";

@@ -13,8 +13,12 @@ import java.util.List;
  * detects losses and queues retransmissions. A segment counts as lost when a segment transmitted at
  * least {@link #DUP_THRESH} transmissions after it (of any stream of the flow) has been
  * acknowledged (the duplicate-ACK threshold of RFC 5681/6675 applied to transmission order, so
- * retransmissions are judged too), or on a timeout (RFC 6298 section 5.4: everything
- * unacknowledged is resent). A segment carries bytes of one stream; a stream's FIN rides on its last
+ * retransmissions are judged too) and, once the path has been seen to reorder, it was sent more
+ * than the reorder window before that segment (RACK, RFC 8985 section 6.2: a segment is lost when
+ * {@code sentAt + rackRtt + reorderWindow <= now}, checked on every ACK and by {@link #detectLosses}
+ * from the flow's timer), or on a timeout (RFC 6298 section 5.4: everything unacknowledged is
+ * resent). Reordering is seen when a segment sent once is acknowledged after a segment sent later
+ * was acknowledged by an earlier ACK: it arrived late, it was not lost. A segment carries bytes of one stream; a stream's FIN rides on its last
  * data segment, or on an empty segment when the close comes after the data was cut. Invariants:
  * {@code una <= nextSeq}; flight bytes = sum of IN_FLIGHT segment lengths; a stream's segments are
  * in its byte order and its FIN is its last.
@@ -40,6 +44,13 @@ public final class SendWindow {
     private final LongRing retransmit = new LongRing(); // (seq, 0) of LOST segments, oldest first
     private long txCounter;
     private long highestAckedTx = -1;
+    private long highestAckedTxAtAck = -1;   // highestAckedTx before the ACK being applied
+    private long rackXmitTs;                 // when the segment of highestAckedTx was sent
+    private long rackRtt;                    // the time from that sending to its acknowledgement
+    private long lastSentAt;
+    private long reorderWindow;              // microseconds; 0 until the flow sets one
+    private boolean reorderingSeen;
+    private long reorderedPackets;
 
     private long sentPackets;
     private long resentPackets;
@@ -135,6 +146,7 @@ public final class SendWindow {
         s.state = Segment.State.IN_FLIGHT;
         s.txIndex = txCounter++;
         s.sentAt = now;
+        lastSentAt = now;
         s.transmissions++;
         flightBytes += s.length;
         txOrder.add(s.seq, s.txIndex);
@@ -219,7 +231,17 @@ public final class SendWindow {
      * acknowledged, or -1 if the ACK is invalid (acknowledges data never sent) and was ignored.
      */
     public long onAck(long cumAck, byte[] sack, int sackLen) {
+        return onAck(lastSentAt, cumAck, sack, sackLen);
+    }
+
+    /**
+     * {@link #onAck(long, byte[], int)} for an ACK that arrived at {@code now} (microseconds, the
+     * clock of {@link #nextToSend}); the time matters only with a reorder window (above: an ACK
+     * applied without a time counts as arriving when the last segment was sent).
+     */
+    public long onAck(long now, long cumAck, byte[] sack, int sackLen) {
         lastLosses = 0;
+        highestAckedTxAtAck = highestAckedTx;
         completed.clear();
         for (SendStream st : progressed) {
             st.touched = false;
@@ -246,7 +268,10 @@ public final class SendWindow {
                 }
             }
         }
-        detectLosses();
+        if (highestAckedTx > highestAckedTxAtAck) {
+            rackRtt = Math.max(0, now - rackXmitTs);
+        }
+        detectLosses(now);
         return newly;
     }
 
@@ -257,8 +282,13 @@ public final class SendWindow {
         if (s.state == Segment.State.IN_FLIGHT) {
             flightBytes -= s.length;
         }
+        if (s.transmissions == 1 && s.txIndex < highestAckedTxAtAck) {
+            reorderingSeen = true;   // sent once, acknowledged after a later one: it arrived late
+            reorderedPackets++;
+        }
         if (s.txIndex > highestAckedTx) {
             highestAckedTx = s.txIndex;
+            rackXmitTs = s.sentAt;
         }
         s.state = Segment.State.SACKED;
         SendStream st = s.stream;
@@ -273,15 +303,49 @@ public final class SendWindow {
         return Math.max(1, s.length);
     }
 
-    private void detectLosses() {
-        while (!txOrder.isEmpty() && txOrder.peekB() + DUP_THRESH <= highestAckedTx) {
-            Segment s = get(txOrder.peekA());
+    /**
+     * Marks lost the segments in flight that a later acknowledged transmission and, after reordering
+     * was seen, the reorder window say are lost at {@code now}; returns how many. The flow calls it
+     * from its timer so that a segment waiting out the reorder window does not wait for the next ACK.
+     */
+    public int detectLosses(long now) {
+        int found = 0;
+        long window = reorderingSeen ? reorderWindow : 0;
+        while (!txOrder.isEmpty()) {
             long tx = txOrder.peekB();
-            txOrder.poll();
-            if (s != null && s.txIndex == tx && s.state == Segment.State.IN_FLIGHT) {
-                markLost(s);
+            Segment s = get(txOrder.peekA());
+            if (s == null || s.txIndex != tx || s.state != Segment.State.IN_FLIGHT) {
+                txOrder.poll();   // acknowledged, or sent again since
+                continue;
             }
+            // transmission order is also sending-time order, so the first that is not lost ends the scan
+            if (tx + DUP_THRESH > highestAckedTx || s.sentAt + rackRtt + window > now) {
+                break;
+            }
+            txOrder.poll();
+            markLost(s);
+            found++;
         }
+        return found;
+    }
+
+    /**
+     * How long a segment may arrive after one sent later before it counts as lost, once the path was
+     * seen to reorder (RACK's reo_wnd; the flow sets a quarter of its minimum RTT). 0 = the duplicate
+     * threshold alone.
+     */
+    public void reorderWindow(long micros) {
+        reorderWindow = Math.max(0, micros);
+    }
+
+    /** Whether a segment sent once was acknowledged after a segment sent after it. */
+    public boolean reorderingSeen() {
+        return reorderingSeen;
+    }
+
+    /** Segments acknowledged after a segment sent later (each one a reordering seen). */
+    public long reorderedPackets() {
+        return reorderedPackets;
     }
 
     private void markLost(Segment s) {

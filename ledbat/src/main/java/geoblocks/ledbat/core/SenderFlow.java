@@ -14,7 +14,11 @@ import java.util.List;
  */
 public final class SenderFlow {
     /** What a timer tick did to the flow. */
-    public enum Tick { NOTHING, RETRANSMIT, FAILED }
+    /**
+     * What the timer found: nothing; a retransmission timeout (everything in flight is resent);
+     * losses found once their reorder window passed (they are resent); or the flow given up.
+     */
+    public enum Tick { NOTHING, RETRANSMIT, RESEND, FAILED }
 
     private final int id;
     private final LedbatSettings settings;
@@ -26,6 +30,7 @@ public final class SenderFlow {
     private long timeouts;
     private long receiverDuplicates;
     private long receiverOutOfOrder;
+    private long minRtt = Long.MAX_VALUE;
 
     /** @param base the base-delay history of the path to the peer (kept across flows) */
     public SenderFlow(int id, LedbatSettings settings, BaseDelayHistory base) {
@@ -87,11 +92,15 @@ public final class SenderFlow {
     public boolean onAck(long now, long cumAck, byte[] sack, int sackLen, long echoMicros, long delayMicros,
             int duplicates, int outOfOrder) {
         long flightBefore = window.flightBytes();
-        long newly = window.onAck(cumAck, sack, sackLen);
+        long rtt = echoMicros <= now && echoMicros > now - 600_000_000L ? now - echoMicros : -1;
+        if (rtt >= 0 && rtt < minRtt) {
+            minRtt = rtt;
+            window.reorderWindow(minRtt / 4);   // RACK's reo_wnd: a quarter of the minimum RTT
+        }
+        long newly = window.onAck(now, cumAck, sack, sackLen);
         if (newly < 0) {
             return false;
         }
-        long rtt = echoMicros <= now && echoMicros > now - 600_000_000L ? now - echoMicros : -1;
         controller.onAck(now, newly, delayMicros, rtt, flightBefore);
         if (window.lastLosses() > 0) {
             controller.onLoss(now);
@@ -122,10 +131,16 @@ public final class SenderFlow {
      * The timer: when the retransmission timeout expired (RFC 6817 section 2.4.2 / RFC 6298 sections
      * 5.4-5.6) every segment in flight is lost, cwnd = 1 MSS and the CTO doubles, once for the whole
      * flow ({@link Tick#RETRANSMIT}: send again); after more than {@code max-timeouts} consecutive
-     * timeouts without progress the flow is given up ({@link Tick#FAILED}, with every stream).
+     * timeouts without progress the flow is given up ({@link Tick#FAILED}, with every stream). Before
+     * the timeout, segments whose reorder window has passed since the last ACK are marked lost and
+     * the controller told ({@link Tick#RESEND}: send them again).
      */
     public Tick onTick(long now) {
         if (rtoDeadline < 0 || now < rtoDeadline) {
+            if (window.reorderingSeen() && window.detectLosses(now) > 0) {
+                controller.onLoss(now);
+                return Tick.RESEND;
+            }
             return Tick.NOTHING;
         }
         timeouts++;

@@ -30,6 +30,8 @@ final class FlowPair {
     long extraDelayMicros;
     LongPredicate drop = tx -> false;
     Random reorder;
+    /** With {@link #reorder}: each data segment is held a uniform 0..this many µs more (0, 1 or 2 ms before). */
+    int reorderSpreadMicros = 2000;
 
     private long order;
     private final PriorityQueue<long[]> events = new PriorityQueue<>((a, b) -> a[0] != b[0]
@@ -72,7 +74,7 @@ final class FlowPair {
                 continue;
             }
             byte[] payload = java.util.Arrays.copyOfRange(s.data(), s.offset(), s.offset() + s.length());
-            long jitter = reorder == null ? 0 : reorder.nextInt(3) * 1000L;
+            long jitter = reorder == null ? 0 : reorder.nextInt(reorderSpreadMicros + 1);
             schedule(now + oneWayMicros + extraDelayMicros + jitter,
                     new Object[] {s.seq(), s.streamId(), payload, s.fin(), ackNow, now});
         }
@@ -100,7 +102,8 @@ final class FlowPair {
             } else {
                 now = nextTick;
                 nextTick += 1000;
-                if (sender.onTick(now) == SenderFlow.Tick.RETRANSMIT) {
+                SenderFlow.Tick t = sender.onTick(now);
+                if (t == SenderFlow.Tick.RETRANSMIT || t == SenderFlow.Tick.RESEND) {
                     pump();
                 }
             }

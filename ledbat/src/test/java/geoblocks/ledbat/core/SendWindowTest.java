@@ -86,6 +86,54 @@ class SendWindowTest {
         assertEquals(1, w.resentPackets());
     }
 
+    /** Seqs 0..n-1, seq i sent at i ms (µs clock). */
+    static SendWindow sentOneByOne(int n) {
+        SendWindow w = new SendWindow(MSS, false);
+        SendStream st = w.open(1);
+        w.offer(st, new byte[n * MSS]);
+        for (int i = 0; i < n; i++) {
+            w.nextToSend(i * 1000L, BIG);
+        }
+        return w;
+    }
+
+    @Test
+    void reorderWindow_unusedUntilTheFlowSeesReordering_thenALateSegmentIsNotLost() {
+        SendWindow w = sentOneByOne(12);
+        w.reorderWindow(20_000);                     // 20 ms, but no reordering seen yet
+        w.onAck(100_000, 0, sack(0, 1, 2), 1);       // 1, 2, 3 before 0
+        assertEquals(1, w.lastLosses(), "the duplicate threshold alone while no reordering was seen");
+        assertFalse(w.reorderingSeen());
+
+        w = sentOneByOne(12);
+        w.reorderWindow(20_000);
+        w.onAck(100_000, 0, sack(0), 1);             // 1 before 0
+        w.onAck(101_000, 2, sack(), 0);              // then 0: it was late, not lost
+        assertTrue(w.reorderingSeen());
+        assertEquals(1, w.reorderedPackets());
+        // 3, 4, 5 (sent at 3..5 ms) arrive before 2 (sent at 2 ms): within the 20 ms window, not lost
+        w.onAck(106_000, 2, sack(0, 1, 2), 1);
+        assertEquals(0, w.lastLosses());
+        assertEquals(0, w.detectLosses(120_000), "rackRtt 101 ms + 20 ms after 2 was sent is 123 ms");
+        assertEquals(1, w.detectLosses(123_000));
+        assertEquals(2, w.nextToSend(123_000, BIG).seq(), "seq 2 is resent");
+        assertEquals(1, w.lostPackets());
+    }
+
+    @Test
+    void reorderWindow_aSegmentThatStaysMissingIsLostOnTheNextAckAfterTheWindow() {
+        SendWindow w = sentOneByOne(12);
+        w.reorderWindow(5_000);
+        w.onAck(100_000, 0, sack(0), 1);
+        w.onAck(100_500, 2, sack(), 0);              // reordering seen
+        w.onAck(105_000, 2, sack(0, 1, 2), 1);       // 3, 4, 5 but not 2: 2 + 100 + 5 > 105 ms
+        assertEquals(0, w.lastLosses());
+        w.onAck(107_500, 2, sack(0, 1, 2, 3), 1);    // 6 too, sent 4 ms after 2: still within the window
+        assertEquals(0, w.lastLosses());
+        w.onAck(110_000, 2, sack(0, 1, 2, 3, 4, 5), 1); // 8, sent 6 ms after 2, acked 102 ms later: 2 + 102 + 5 <= 110
+        assertEquals(1, w.lastLosses());
+    }
+
     @Test
     void onAck_lostRetransmission_isDetectedAgain() {
         SendWindow w = new SendWindow(MSS, false);
