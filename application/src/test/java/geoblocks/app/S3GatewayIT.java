@@ -200,6 +200,81 @@ class S3GatewayIT {
         assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(viaNearest));
     }
 
+    /** curl with the demo key's SigV4 signature, verbose (the answer's status and headers are in the output). */
+    private static Run curl(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("curl", "-sS", "-v", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user",
+                "geoblocks-demo:geoblocks-local-demo-secret", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD"));
+        cmd.addAll(List.of(args));
+        return run(cmd, Map.of(), 300);
+    }
+
+    /** Block bytes {@code region}'s node has received for reads and --ack all copies (not background copies). */
+    private static long foregroundReceived(String region) throws IOException {
+        return nodes.client().status(region).transfers().foregroundReceived();
+    }
+
+    @Test
+    void rangedGet_ofAFewBytesNearTheEnd_fetchesOnlyTheLastBlock() throws Exception {
+        int block = 1 << 20;
+        int size = 8 * block;
+        // one copy, at seoul: a GET at dublin fetches every block it reads from seoul
+        Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", "-H", "x-geoblocks-policy: local", "-H", "x-geoblocks-block-size: " + block,
+                endpoint("seoul") + "/it-range");
+        assertEquals(0, mb.code, mb.out);
+        assertTrue(mb.out.contains("< HTTP/1.1 200"), mb.out);
+        Path in = ItSupport.randomFile(work, "range.bin", size, 73);
+        Run put = curl("-T", in.toString(), endpoint("seoul") + "/it-range/big.bin");
+        assertEquals(0, put.code, put.out);
+        assertTrue(put.out.contains("< HTTP/1.1 200"), put.out);
+        ItSupport.await(60, "dublin knows the object", () -> {
+            try {
+                return nodes.client().statFull("dublin", "it-range/big.bin") != null;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        ClientPort.FileStat st = nodes.client().statFull("dublin", "it-range/big.bin");
+        assertEquals(8, st.manifest().blocks().size());
+        assertTrue(st.manifest().blocks().stream().allMatch(b -> b.replicas().equals(List.of("seoul"))),
+                st.manifest().toString());
+
+        long first = size - 1000;
+        long last = size - 901;
+        Path out = work.resolve("range-out.bin");
+        long before = foregroundReceived("dublin");
+        Run get = curl("-H", "Range: bytes=" + first + "-" + last, "-o", out.toString(),
+                endpoint("dublin") + "/it-range/big.bin");
+        long moved = foregroundReceived("dublin") - before;
+        assertEquals(0, get.code, get.out);
+        assertTrue(get.out.contains("< HTTP/1.1 206"), get.out);
+        assertTrue(get.out.contains("< Content-Range: bytes " + first + "-" + last + "/" + size), get.out);
+        byte[] whole = Files.readAllBytes(in);
+        assertArrayEquals(java.util.Arrays.copyOfRange(whole, (int) first, (int) last + 1), Files.readAllBytes(out));
+        System.out.println("ranged GET of " + (last - first + 1) + " bytes of a " + size + "-byte object in blocks of "
+                + block + ": dublin received " + moved + " block bytes");
+        assertTrue(moved >= block && moved < 2L * block, "dublin received " + moved + " block bytes for the range");
+
+        // the same range spanning the boundary of blocks 3 and 4 reads two blocks
+        first = 4L * block - 10;
+        last = 4L * block + 9;
+        before = foregroundReceived("dublin");
+        get = curl("-H", "Range: bytes=" + first + "-" + last, "-o", out.toString(), endpoint("dublin") + "/it-range/big.bin");
+        moved = foregroundReceived("dublin") - before;
+        assertEquals(0, get.code, get.out);
+        assertArrayEquals(java.util.Arrays.copyOfRange(whole, (int) first, (int) last + 1), Files.readAllBytes(out));
+        System.out.println("ranged GET across a block boundary: dublin received " + moved + " block bytes");
+        assertTrue(moved >= 2L * block && moved < 3L * block, "dublin received " + moved + " block bytes");
+
+        // the whole object, for comparison
+        before = foregroundReceived("dublin");
+        get = curl("-o", out.toString(), endpoint("dublin") + "/it-range/big.bin");
+        moved = foregroundReceived("dublin") - before;
+        assertEquals(0, get.code, get.out);
+        assertArrayEquals(whole, Files.readAllBytes(out));
+        System.out.println("whole GET: dublin received " + moved + " block bytes");
+        assertTrue(moved >= size && moved < size + block, "dublin received " + moved + " block bytes");
+    }
+
     @Test
     void badInput_getsClearErrors_andSlowClientsAreCutOff() throws Exception {
         Run r = run(List.of(python(), scripts.resolve("s3/bad_input.py").toString(), endpoint("seoul"),
