@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * boto3 (buckets; put/get/head/delete of 0 B, 1 KiB, 5 MiB, 40 MiB byte for byte; ranged get; a 40 MiB
  * multipart upload; listing with prefix and delimiter; a wrong secret; a presigned GET), the aws CLI
  * ({@code s3 mb/cp/ls}), curl through a DataBridge 307 (sent before the body; the object then moves
- * to its bucket's home), and bad input (scripts/s3/bad_input.py). boto3 and the aws CLI are installed
+ * to its bucket's home), and bad input (scripts/s3/bad_input.py); with curl, a ranged GET that reads
+ * only the blocks covering the range, Content-MD5 checks, and a CreateMultipartUpload redirected. boto3 and the aws CLI are installed
  * into a virtualenv by {@code scripts/install-s3-test-tools.sh} when missing.
  */
 class S3GatewayIT {
@@ -273,6 +274,42 @@ class S3GatewayIT {
         assertArrayEquals(whole, Files.readAllBytes(out));
         System.out.println("whole GET: dublin received " + moved + " block bytes");
         assertTrue(moved >= size && moved < size + block, "dublin received " + moved + " block bytes");
+    }
+
+    @Test
+    void putWithAWrongContentMd5_isBadDigest_aMalformedOne_InvalidDigest_andNothingIsStored() throws Exception {
+        Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", endpoint("seoul") + "/it-digest");
+        assertEquals(0, mb.code, mb.out);
+        assertTrue(mb.out.contains("< HTTP/1.1 200"), mb.out);
+        Path in = ItSupport.randomFile(work, "digest.bin", 1024, 74);
+        String zeros = java.util.Base64.getEncoder().encodeToString(new byte[16]); // the MD5 of nothing we send
+        Run bad = curl("-T", in.toString(), "-H", "Content-MD5: " + zeros, endpoint("seoul") + "/it-digest/bad.bin");
+        assertEquals(0, bad.code, bad.out);
+        assertTrue(bad.out.contains("< HTTP/1.1 400") && bad.out.contains("<Code>BadDigest</Code>"), bad.out);
+        Run malformed = curl("-T", in.toString(), "-H", "Content-MD5: not-base64!", endpoint("seoul") + "/it-digest/bad.bin");
+        assertEquals(0, malformed.code, malformed.out);
+        assertTrue(malformed.out.contains("< HTTP/1.1 400") && malformed.out.contains("<Code>InvalidDigest</Code>"),
+                malformed.out);
+        Run head = curl("-I", endpoint("seoul") + "/it-digest/bad.bin");
+        assertTrue(head.out.contains("< HTTP/1.1 404"), "nothing was stored: " + head.out);
+        // the right digest is taken
+        String md5 = java.util.Base64.getEncoder().encodeToString(
+                java.security.MessageDigest.getInstance("MD5").digest(Files.readAllBytes(in)));
+        Run good = curl("-T", in.toString(), "-H", "Content-MD5: " + md5, endpoint("seoul") + "/it-digest/bad.bin");
+        assertTrue(good.out.contains("< HTTP/1.1 200"), good.out);
+    }
+
+    @Test
+    void createMultipartUploadAtAFarNode_isRedirectedToTheClientsNearestNode() throws Exception {
+        Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", endpoint("seoul") + "/it-mp-bridge");
+        assertEquals(0, mb.code, mb.out);
+        assertTrue(mb.out.contains("< HTTP/1.1 200"), mb.out);
+        Run r = curl("-X", "POST", "-H", "Content-Length: 0", "-H", "X-Geoblocks-Client-Region: saopaulo",
+                endpoint("dublin") + "/it-mp-bridge/big.bin?uploads");
+        assertEquals(0, r.code, r.out);
+        assertTrue(r.out.contains("< HTTP/1.1 307"), r.out);
+        assertTrue(r.out.contains("< Location: " + endpoint("saopaulo") + "/it-mp-bridge/big.bin?uploads"), r.out);
+        assertTrue(r.out.contains("<Code>TemporaryRedirect</Code>"), r.out);
     }
 
     @Test
