@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Downloads served by this node: finds the manifest (locally or from a peer), sends it to the
@@ -48,7 +49,7 @@ final class Downloads {
     }
 
     void onBegin(NetAddress client, GetBegin g) {
-        begin(client, g, null, null);
+        begin(client, g, null, RangePlan::whole);
     }
 
     /** A download of a byte range: only the blocks covering it (read as {@link #onRead} when read or rank is set). */
@@ -62,7 +63,7 @@ final class Downloads {
                 return;
             }
         }
-        begin(client, new GetBegin(g.req(), g.name(), g.version()), options, new long[] {g.first(), g.last()});
+        begin(client, new GetBegin(g.req(), g.name(), g.version()), options, m -> RangePlan.of(m, g.first(), g.last()));
     }
 
     /** A download with a read strategy and replica rank: its blocks are fetched by {@link PlannedFetch}. */
@@ -74,14 +75,15 @@ final class Downloads {
             node.send(client, new Failed(g.req(), e.getMessage()));
             return;
         }
-        begin(client, new GetBegin(g.req(), g.name(), g.version()), options, null);
+        begin(client, new GetBegin(g.req(), g.name(), g.version()), options, RangePlan::whole);
     }
 
     /**
      * {@code options} null: blocks fetched nearest first, as before read strategies ({@link #fetch});
-     * {@code range} null: the whole file, else its first and last byte.
+     * {@code range}: the blocks of the version found to send (it throws IllegalArgumentException
+     * for a range the version does not have).
      */
-    private void begin(NetAddress client, GetBegin g, ReadOptions options, long[] range) {
+    private void begin(NetAddress client, GetBegin g, ReadOptions options, Function<Manifest, RangePlan> range) {
         Key key = new Key(client, g.req());
         if (active.containsKey(key)) {
             node.send(client, new Failed(g.req(), "request " + g.req() + " is already active"));
@@ -102,7 +104,7 @@ final class Downloads {
             }
             RangePlan plan;
             try {
-                plan = range == null ? RangePlan.whole(found.get()) : RangePlan.of(found.get(), range[0], range[1]);
+                plan = range.apply(found.get());
             } catch (IllegalArgumentException e) {
                 node.send(client, new Failed(g.req(), e.getMessage()));
                 return;
