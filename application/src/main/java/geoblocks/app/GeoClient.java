@@ -123,8 +123,14 @@ public final class GeoClient implements AutoCloseable {
      */
     public Manifest get(String region, String name, Path out, String version, ReadOptions read,
             Consumer<ClientPort.Progress> progress) throws IOException {
+        return get(region, name, out, version, read, null, progress);
+    }
+
+    /** As above, only the bytes {@code range} names (null: all) into {@code out}: the node reads only the blocks covering them. */
+    public Manifest get(String region, String name, Path out, String version, ReadOptions read, ClientPort.Range range,
+            Consumer<ClientPort.Progress> progress) throws IOException {
         long op = ops.incrementAndGet();
-        return (Manifest) call(region, new ClientPort.Get(op, name, out, null, version, read), progress);
+        return (Manifest) call(region, new ClientPort.Get(op, name, out, null, version, read, range), progress);
     }
 
     /** Uploads the bytes of {@code source} (generated or held by the caller) as {@code name}. */

@@ -107,10 +107,27 @@ final class ClientOps {
         String read;
         @Option(names = "--rank", paramLabel = "RANK", description = "Order of the replicas for --read: rtt (this node, then by RTT; default) or load (by measured service latency).")
         String rank;
+        @Option(names = "--range", paramLabel = "FIRST-LAST", description = "Download only bytes FIRST..LAST (inclusive, from 0; LAST past the end means to the end) into OUT: the node reads only the blocks that cover them.")
+        String range;
+
+        /** {@code FIRST-LAST} as a range, or a clear error. */
+        static ClientPort.Range parseRange(String s) {
+            int dash = s.indexOf('-');
+            try {
+                if (dash <= 0) {
+                    throw new NumberFormatException();
+                }
+                return new ClientPort.Range(Long.parseLong(s.substring(0, dash).trim()),
+                        Long.parseLong(s.substring(dash + 1).trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--range '" + s + "' is not FIRST-LAST (two byte offsets, e.g. 0-1023)");
+            }
+        }
 
         @Override
         public Integer call() throws Exception {
             ReadOptions options = read == null && rank == null ? null : ReadOptions.parse(read, rank);
+            ClientPort.Range span = range == null ? null : parseRange(range);
             Path dir = out.toAbsolutePath().getParent();
             if (dir == null || !Files.isDirectory(dir)) {
                 throw new IllegalArgumentException("directory of " + out + " does not exist");
@@ -120,8 +137,15 @@ final class ClientOps {
             }
             try (GeoClient c = parent.open()) {
                 long t0 = System.nanoTime();
-                Manifest m = c.get(parent.at, name, out, version == null ? "" : version, options, progress("get " + name));
+                Manifest m = c.get(parent.at, name, out, version == null ? "" : version, options, span,
+                        progress("get " + name));
                 double ms = (System.nanoTime() - t0) / 1e6;
+                if (span != null) {
+                    long last = Math.min(span.last(), m.size() - 1);
+                    System.out.printf("downloaded bytes %d-%d of %s (version %s, %d bytes) to %s (%d bytes) at %s in %.0f ms%n",
+                            span.first(), last, name, m.version(), m.size(), out, last - span.first() + 1, parent.at, ms);
+                    return 0;
+                }
                 System.out.printf("downloaded %s (version %s) to %s (%d bytes, %d blocks verified) at %s in %.0f ms%n",
                         name, m.version(), out, m.size(), m.blocks().size(), parent.at, ms);
             }

@@ -50,6 +50,11 @@ public record ByteRange(long first, long last, boolean partial) {
         return new S3Exception(S3Error.INVALID_RANGE, "range '" + header + "' is not satisfiable for an object of " + size + " bytes");
     }
 
+    /** The range as the node's download takes it: only the blocks that cover it are read. */
+    public geoblocks.blockstore.client.ClientPort.Range blocks() {
+        return new geoblocks.blockstore.client.ClientPort.Range(first, last);
+    }
+
     public long length() {
         return last - first + 1;
     }

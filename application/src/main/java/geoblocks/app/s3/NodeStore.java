@@ -66,7 +66,15 @@ public final class NodeStore {
 
     /** Streams version {@code version} (empty: newest) of {@code name} into {@code sink}. */
     public CompletableFuture<Manifest> get(String name, String version, ByteSink sink) {
-        return call(op -> new ClientPort.Get(op, name, null, sink, version)).thenApply(v -> (Manifest) v);
+        return get(name, version, sink, null);
+    }
+
+    /**
+     * Streams the bytes {@code range} names (null: all) of version {@code version} of {@code name}
+     * into {@code sink}, at their offsets in the object: the node fetches only the blocks that cover them.
+     */
+    public CompletableFuture<Manifest> get(String name, String version, ByteSink sink, ClientPort.Range range) {
+        return call(op -> new ClientPort.Get(op, name, null, sink, version, null, range)).thenApply(v -> (Manifest) v);
     }
 
     /** Downloads version {@code version} of {@code name} into the file {@code out} (written whole, then renamed). */

@@ -10,7 +10,7 @@ import java.security.MessageDigest;
 
 /**
  * A download's bytes {@code first .. first+length-1} written to a file with their MD5 (UploadPartCopy's
- * part). Writes arrive in order; a retried download streams from offset 0 again, and bytes the file
+ * part). The download is ranged, so writes carry only the range, in order; a retry streams it again, and bytes the file
  * already has are skipped (the version is pinned, so they are the same).
  */
 final class RangeFileSink implements ByteSink, AutoCloseable {

@@ -187,7 +187,7 @@ final class S3Multipart {
             } catch (S3Exception | IOException e) {
                 throw new java.util.concurrent.CompletionException(e);
             }
-            return store.get(srcName, m.version().id(), sink[0]);
+            return store.get(srcName, m.version().id(), sink[0], range.partial() ? range.blocks() : null);
         }).whenComplete((m, t) -> call.later(() -> {
             try {
                 if (sink[0] != null) {

@@ -171,7 +171,7 @@ final class S3Objects {
             call.ex.context().close();
             return;
         }
-        store.get(name, m.version().id(), download).whenComplete((done, t) ->
+        store.get(name, m.version().id(), download, range.partial() ? range.blocks() : null).whenComplete((done, t) ->
                 download.finish(t == null ? null : String.valueOf(NodeStore.cause(t).getMessage())));
     }
 

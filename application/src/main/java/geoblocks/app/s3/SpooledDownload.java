@@ -18,11 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A GET's body on its way from the node to the HTTP client without blocking either side: the
  * download's {@link ByteSink} (on the Kompics client thread) appends the requested range to a temp
- * file, and the connection's event loop sends what the file holds in chunks of {@value #CHUNK} bytes
- * while the channel is writable (Netty's high-water mark), resuming when a write completes. Memory
- * stays at a few chunks; the file holds at most the range. A retried download streams again from
- * offset 0: bytes already in the file are skipped (the version is pinned, so they are the same).
- * A client that goes away fails the download at its next write; the file is removed at the end.
+ * file, and the connection's event loop sends what the file holds in chunks of {@value #CHUNK}
+ * bytes while the channel is writable (Netty's high-water mark), resuming when a write completes.
+ * Memory stays at a few chunks; the file holds at most the range. The download is ranged (only the
+ * blocks covering the range are read), so writes carry only the range's bytes, at their offsets
+ * in the object. A retried download streams the range again from its first byte: bytes already in
+ * the file are skipped (the version is pinned, so they are the same). A client that goes away
+ * fails the download at its next write; the file is removed at the end.
  */
 public final class SpooledDownload implements ByteSink {
     static final int CHUNK = 64 * 1024;

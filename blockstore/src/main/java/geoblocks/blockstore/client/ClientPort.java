@@ -84,9 +84,17 @@ public final class ClientPort extends PortType {
      * (written to a temp file, renamed when verified) or, when {@code sink} is set, into the sink as
      * it streams; value: the Manifest. With {@code read} set, the node fetches the blocks with that
      * read strategy and replica rank ({@code GetRead}); null: nearest replica first ({@code GetBegin}).
+     * With {@code range} set, only its bytes are read ({@code GetRange}): the node fetches and sends
+     * just the blocks that cover them, the client checks each block whole and keeps the range's
+     * bytes; {@code out} then holds only the range, and the sink gets only the range's bytes, at
+     * their offsets in the file.
      */
-    public record Get(long op, String name, Path out, ByteSink sink, String version, ReadOptions read)
+    public record Get(long op, String name, Path out, ByteSink sink, String version, ReadOptions read, Range range)
             implements Request {
+        public Get(long op, String name, Path out, ByteSink sink, String version, ReadOptions read) {
+            this(op, name, out, sink, version, read, null);
+        }
+
         public Get(long op, String name, Path out) {
             this(op, name, out, null, "");
         }
@@ -101,7 +109,16 @@ public final class ClientPort extends PortType {
 
         @Override
         public Get withOp(long op) {
-            return new Get(op, name, out, sink, version, read);
+            return new Get(op, name, out, sink, version, read, range);
+        }
+    }
+
+    /** Original bytes {@code first..last} of a file, inclusive; a {@code last} beyond the end means to the end. */
+    public record Range(long first, long last) {
+        public Range {
+            if (first < 0 || last < first) {
+                throw new IllegalArgumentException("byte range " + first + "-" + last + " needs 0 <= first <= last");
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.core.read.RangePlan;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -11,6 +12,7 @@ import geoblocks.blockstore.wire.FileOp.GetAck;
 import geoblocks.blockstore.wire.FileOp.GetBegin;
 import geoblocks.blockstore.wire.FileOp.GetRead;
 import geoblocks.blockstore.wire.FileOp.GetData;
+import geoblocks.blockstore.wire.FileOp.GetRange;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,7 +31,10 @@ import java.util.zip.CRC32C;
  * are collected one at a time, decompressed (bounded by their original length) and checked
  * against both checksums before they are written. A failure deletes the partial file. With a
  * {@link ByteSink} the bytes go to the sink instead, each part after it was fed to its block's
- * checksum (a corrupt block fails the download when its last part arrives).
+ * checksum (a corrupt block fails the download when its last part arrives). A ranged get
+ * ({@code GetRange}) receives only the blocks its {@link RangePlan} names, from the first one's
+ * stored offset on; each is checked whole as above, and only the range's bytes of it are written
+ * (to the file from its start, to the sink at their offsets in the file).
  */
 final class GetTransfer implements Transfer {
     /** Largest manifest a client accepts (a million blocks' worth). */
@@ -41,11 +46,14 @@ final class GetTransfer implements Transfer {
     private final Path part;
     private Assembly manifestParts;
     private Manifest manifest;
+    /** The blocks to receive and the bytes of them to keep. */
+    private RangePlan plan;
     private FileChannel out;
-    /** Stored bytes received (the node streams blocks as stored). */
+    /** Stored offset of the next byte to receive (the node streams blocks as stored). */
     private long received;
-    private long storedSize;
-    /** Original bytes written. */
+    /** Stored offset one past the last byte to receive. */
+    private long storedEnd;
+    /** Original offset in the file of the next byte the blocks yield. */
     private long written;
     /** The compressed block being collected, or null. */
     private byte[] packed;
@@ -67,7 +75,11 @@ final class GetTransfer implements Transfer {
             get.sink().begin();
         }
         String version = get.version() == null ? "" : get.version();
-        if (get.read() == null) {
+        if (get.range() != null) {
+            client.send(new GetRange(get.op(), get.name(), version,
+                    get.read() == null ? "" : get.read().strategy().id(), get.read() == null ? "" : get.read().rank(),
+                    get.range().first(), get.range().last()));
+        } else if (get.read() == null) {
             client.send(new GetBegin(get.op(), get.name(), version));
         } else {
             client.send(new GetRead(get.op(), get.name(), version, get.read().strategy().id(), get.read().rank()));
@@ -93,26 +105,35 @@ final class GetTransfer implements Transfer {
             return;
         }
         manifest = ManifestCodec.decode(manifestParts.bytes());
-        storedSize = manifest.storedSize();
         manifestParts = null;
+        try {
+            plan = get.range() == null ? RangePlan.whole(manifest)
+                    : RangePlan.of(manifest, get.range().first(), get.range().last());
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage());
+        }
+        received = plan.storedStart();
+        storedEnd = plan.storedEnd();
+        block = plan.firstBlock();
+        written = plan.rawStart();
         if (part != null) {
             out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
         }
-        if (storedSize == 0) {
+        if (received == storedEnd) {
             complete();
         }
     }
 
     private void onData(GetData d) throws IOException {
-        if (d.offset() != received || d.data().length > storedSize - received) {
+        if (d.offset() != received || d.data().length > storedEnd - received) {
             throw new IOException("data at offset " + d.offset() + " (" + d.data().length
-                    + " bytes) does not follow " + received + " of " + storedSize);
+                    + " bytes) does not follow " + received + " of " + storedEnd);
         }
         consume(d.data());
         received += d.data().length;
-        client.progress(get.op(), written, manifest.size());
-        if (received == storedSize) {
+        client.progress(get.op(), Math.min(plan.length(), Math.max(0, written - plan.first())), plan.length());
+        if (received == storedEnd) {
             complete();
         } else if (received - acked >= ackEvery) {
             acked = received;
@@ -167,14 +188,20 @@ final class GetTransfer implements Transfer {
         inBlock = 0;
     }
 
-    /** Writes the next original bytes of the file. */
+    /** Takes the next original bytes of the file (checked): writes those in the range. */
     private void write(byte[] raw) throws IOException {
-        if (out == null) {
-            get.sink().write(written, raw);
-        } else {
-            ByteBuffer buf = ByteBuffer.wrap(raw);
-            while (buf.hasRemaining()) {
-                out.write(buf, written + buf.position());
+        int from = plan.keepFrom(written, raw.length);
+        int to = plan.keepTo(written, raw.length);
+        if (from < to) {
+            byte[] keep = from == 0 && to == raw.length ? raw : Arrays.copyOfRange(raw, from, to);
+            long at = written + from;
+            if (out == null) {
+                get.sink().write(at, keep);
+            } else {
+                ByteBuffer buf = ByteBuffer.wrap(keep);
+                while (buf.hasRemaining()) {
+                    out.write(buf, at - plan.first() + buf.position());
+                }
             }
         }
         written += raw.length;

@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.DownloadWindow;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.core.read.RangePlan;
 import geoblocks.blockstore.core.read.ReadOptions;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.BlockData;
@@ -14,6 +15,7 @@ import geoblocks.blockstore.wire.FileOp.FetchBlock;
 import geoblocks.blockstore.wire.FileOp.GetAck;
 import geoblocks.blockstore.wire.FileOp.GetBegin;
 import geoblocks.blockstore.wire.FileOp.GetData;
+import geoblocks.blockstore.wire.FileOp.GetRange;
 import geoblocks.blockstore.wire.FileOp.GetRead;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.net.NetAddress;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Downloads served by this node: finds the manifest (locally or from a peer), sends it to the
@@ -32,7 +35,8 @@ import java.util.function.Consumer;
  * {@link GetRead} fetches each block by its read strategy and replica rank instead ({@link PlannedFetch}). A block whose every replica
  * failed is tried once more at the homes this node's copy of the same version names now, if it
  * moved meanwhile ({@code client move} deletes old copies only after the moved manifest, the same
- * version at a higher location epoch, is published).
+ * version at a higher location epoch, is published). A download begun with {@link GetRange} fetches
+ * and sends only the blocks that cover its byte range ({@link RangePlan}).
  */
 final class Downloads {
     private final Node node;
@@ -45,7 +49,21 @@ final class Downloads {
     }
 
     void onBegin(NetAddress client, GetBegin g) {
-        begin(client, g, null);
+        begin(client, g, null, RangePlan::whole);
+    }
+
+    /** A download of a byte range: only the blocks covering it (read as {@link #onRead} when read or rank is set). */
+    void onRange(NetAddress client, GetRange g) {
+        ReadOptions options = null;
+        if (!g.read().isEmpty() || !g.rank().isEmpty()) {
+            try {
+                options = ReadOptions.parse(g.read(), g.rank());
+            } catch (IllegalArgumentException e) {
+                node.send(client, new Failed(g.req(), e.getMessage()));
+                return;
+            }
+        }
+        begin(client, new GetBegin(g.req(), g.name(), g.version()), options, m -> RangePlan.of(m, g.first(), g.last()));
     }
 
     /** A download with a read strategy and replica rank: its blocks are fetched by {@link PlannedFetch}. */
@@ -57,11 +75,15 @@ final class Downloads {
             node.send(client, new Failed(g.req(), e.getMessage()));
             return;
         }
-        begin(client, new GetBegin(g.req(), g.name(), g.version()), options);
+        begin(client, new GetBegin(g.req(), g.name(), g.version()), options, RangePlan::whole);
     }
 
-    /** {@code options} null: blocks fetched nearest first, as before read strategies ({@link #fetch}). */
-    private void begin(NetAddress client, GetBegin g, ReadOptions options) {
+    /**
+     * {@code options} null: blocks fetched nearest first, as before read strategies ({@link #fetch});
+     * {@code range}: the blocks of the version found to send (it throws IllegalArgumentException
+     * for a range the version does not have).
+     */
+    private void begin(NetAddress client, GetBegin g, ReadOptions options, Function<Manifest, RangePlan> range) {
         Key key = new Key(client, g.req());
         if (active.containsKey(key)) {
             node.send(client, new Failed(g.req(), "request " + g.req() + " is already active"));
@@ -80,8 +102,15 @@ final class Downloads {
                 node.send(client, new Failed(g.req(), missing));
                 return;
             }
+            RangePlan plan;
+            try {
+                plan = range.apply(found.get());
+            } catch (IllegalArgumentException e) {
+                node.send(client, new Failed(g.req(), e.getMessage()));
+                return;
+            }
             sendManifest(node, client, g.req(), found.get());
-            Download d = new Download(key, found.get(), options);
+            Download d = new Download(key, found.get(), options, plan);
             active.put(key, d);
             d.pump();
         });
@@ -89,7 +118,7 @@ final class Downloads {
 
     void onAck(NetAddress client, GetAck a) {
         Download d = active.get(new Key(client, a.req()));
-        if (d != null && d.window.acknowledge(a.consumed())) {
+        if (d != null && d.window.acknowledge(a.consumed() - d.plan.storedStart())) {
             d.lastActivity = node.now();
             d.pump();
         }
@@ -205,15 +234,18 @@ final class Downloads {
         final Manifest m;
         final DownloadWindow window;
         final ReadOptions options;
+        /** The blocks to send: window index {@code i} is block {@code plan.firstBlock() + i}. */
+        final RangePlan plan;
         long lastActivity = node.now();
         boolean failed;
 
-        Download(Key key, Manifest m, ReadOptions options) {
+        Download(Key key, Manifest m, ReadOptions options, RangePlan plan) {
             this.key = key;
             this.m = m;
             this.options = options;
-            this.window = new DownloadWindow(m.blocks().stream().map(Manifest.BlockRef::length).toList(),
-                    m.blockSize(), node.settings().getWindowBytes(), node.settings().fetchParallelism(), node.budget());
+            this.plan = plan;
+            this.window = new DownloadWindow(m.blocks().subList(plan.firstBlock(), plan.endBlock()).stream()
+                    .map(Manifest.BlockRef::length).toList(), m.blockSize(), node.settings().getWindowBytes(), node.settings().fetchParallelism(), node.budget());
         }
 
         void pump() {
@@ -225,7 +257,7 @@ final class Downloads {
                 if (data == null) {
                     break;
                 }
-                long offset = base;
+                long offset = plan.storedStart() + base;
                 Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
                         node.send(key.client, new GetData(key.req, offset + off, part)));
             }
@@ -237,10 +269,11 @@ final class Downloads {
             }
             int index = DownloadWindow.NONE;
             while (!failed && (index = window.nextFetch()) >= 0) {
-                int block = index;
+                int slot = index;
+                int block = plan.firstBlock() + slot;
                 Consumer<byte[]> ok = data -> {
                     if (!failed) {
-                        window.fetched(block, data);
+                        window.fetched(slot, data);
                         pump();
                     }
                 };

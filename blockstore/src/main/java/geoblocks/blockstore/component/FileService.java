@@ -273,6 +273,8 @@ public final class FileService extends ComponentDefinition {
             downloads.onBegin(from, p);
         } else if (op instanceof GetRead p) {
             downloads.onRead(from, p);
+        } else if (op instanceof GetRange p) {
+            downloads.onRange(from, p);
         } else if (op instanceof GetAck p) {
             downloads.onAck(from, p);
         } else if (op instanceof ListReq p) {

@@ -2,6 +2,7 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.core.read.RangePlan;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.DeleteReq;
@@ -9,6 +10,7 @@ import geoblocks.blockstore.wire.FileOp.Committed;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.GetBegin;
+import geoblocks.blockstore.wire.FileOp.GetRange;
 import geoblocks.blockstore.wire.FileOp.GetRead;
 import geoblocks.blockstore.wire.FileOp.GetData;
 import geoblocks.blockstore.wire.FileOp.ListPart;
@@ -31,8 +33,9 @@ import java.util.Map;
  * answer, by watching the ops that come in and go out; the file service's parts stay unaware.
  * What ends a request: {@link Failed} (result "error", or "busy" for a busy refusal); {@link Committed}
  * (the version written) for put and delete, {@link Done} for move (and a delete of nothing); {@link ListPart} for list; {@link StatusReply} for status; the last
- * {@link ManifestPart} for stat; for get, the {@link GetData} that carries the file's last byte
- * (the size is read from the manifest the node sends first). A request not finished within the
+ * {@link ManifestPart} for stat; for get, the {@link GetData} that carries the last stored byte
+ * of the blocks the download sends (known from the manifest the node sends first, and for a
+ * {@link GetRange} its range, see {@link RangePlan}). A request not finished within the
  * expiry age counts as "abandoned". At most {@link #MAX_OPEN} requests are tracked; later ones go
  * untimed. Not thread-safe: the file service owns it.
  */
@@ -51,7 +54,11 @@ final class RequestTiming {
         if (kind == null || open.size() >= MAX_OPEN) {
             return;
         }
-        open.putIfAbsent(new Key(from, op.req()), new Open(kind, nameOf(op), nowNanos));
+        Open o = new Open(kind, nameOf(op), nowNanos);
+        if (op instanceof GetRange g) {
+            o.range = new long[] {g.first(), g.last()};
+        }
+        open.putIfAbsent(new Key(from, op.req()), o);
     }
 
     /** The node sends {@code op} to {@code to}: ends the request it answers when it is that request's last answer. */
@@ -101,9 +108,11 @@ final class RequestTiming {
                 o.manifest = new Assembly(m.total(), m.total());
             }
             if (o.manifest.add(m.offset(), m.data())) {
-                o.size = ManifestCodec.decode(o.manifest.bytes()).size();
+                geoblocks.blockstore.core.Manifest mf = ManifestCodec.decode(o.manifest.bytes());
                 o.manifest = null;
-                return o.size == 0 ? "ok" : null;
+                RangePlan plan = o.range == null ? RangePlan.whole(mf) : RangePlan.of(mf, o.range[0], o.range[1]);
+                o.size = plan.storedEnd();
+                return plan.blockCount() == 0 ? "ok" : null;
             }
         } catch (IOException | RuntimeException e) {
             o.manifest = null; // cannot tell the size: the request ends as abandoned, never wrongly as ok
@@ -133,7 +142,7 @@ final class RequestTiming {
     static String kindOf(FileOp op) {
         if (op instanceof PutBegin) {
             return "put";
-        } else if (op instanceof GetBegin || op instanceof GetRead) {
+        } else if (op instanceof GetBegin || op instanceof GetRead || op instanceof GetRange) {
             return "get";
         } else if (op instanceof StatReq) {
             return "stat";
@@ -156,6 +165,8 @@ final class RequestTiming {
             return g.name();
         } else if (op instanceof GetRead g) {
             return g.name();
+        } else if (op instanceof GetRange g) {
+            return g.name();
         } else if (op instanceof StatReq s) {
             return s.name();
         } else if (op instanceof DeleteReq d) {
@@ -172,7 +183,10 @@ final class RequestTiming {
         final String kind;
         final String name;
         final long startNanos;
+        /** Stored offset one past the last byte the get sends. */
         long size = -1;
+        /** A ranged get's first and last byte, else null. */
+        long[] range;
         Assembly manifest;
 
         Open(String kind, String name, long startNanos) {

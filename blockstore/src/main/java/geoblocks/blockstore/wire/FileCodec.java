@@ -78,7 +78,8 @@ public final class FileCodec implements WireCodec<FileMsg> {
         PoliciesReply.class, MoveReq.class, MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class,
         Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class,
         NetBenchReq.class, NetBenchOpen.class, NetBenchData.class, NetBenchAck.class, NetBenchEnd.class,
-        NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class, FetchMore.class, FetchCancel.class};
+        NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class, FetchMore.class, FetchCancel.class,
+        GetRange.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -233,6 +234,8 @@ public final class FileCodec implements WireCodec<FileMsg> {
             o.i64(p.received());
         } else if (op instanceof FetchCancel) {
             // no fields
+        } else if (op instanceof GetRange p) {
+            o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank()); o.i64(p.first()); o.i64(p.last());
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -366,6 +369,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 46: return new FetchPaced(req, r.str());
             case 47: return new FetchMore(req, r.i64());
             case 48: return new FetchCancel(req);
+            case 49: return new GetRange(req, r.str(), r.str(), r.str(), r.str(), r.i64(), r.i64());
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }

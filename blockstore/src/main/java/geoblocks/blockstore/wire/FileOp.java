@@ -258,6 +258,18 @@ public sealed interface FileOp {
     record GetRead(long req, String name, String version, String read, String rank) implements FileOp {}
 
     /**
+     * Download original bytes {@code first..last} (inclusive; {@code last} beyond the end means to
+     * the end) of {@code name} as {@link GetBegin} does, but only the blocks that cover them: the
+     * node sends the manifest, then those blocks whole, as stored, with {@link GetData} offsets in
+     * the whole file's stored stream (the first one at the first needed block's stored offset, see
+     * {@code core.read.RangePlan}); {@link GetAck}s count in the same stream. {@code read} and
+     * {@code rank} as in {@link GetRead}; both empty: nearest replica first, as {@link GetBegin}.
+     * A range that starts beyond the last byte is answered by {@link Failed}.
+     */
+    record GetRange(long req, String name, String version, String read, String rank, long first, long last)
+            implements FileOp {}
+
+    /**
      * A cancellable fetch of block {@code blockId}: the replica answers with {@link BlockData} chunks
      * as {@link FetchBlock} does, but sends them through its serve queue (core.read.ServeQueue), within
      * a window the fetching node moves with {@link FetchMore}; {@link FetchCancel} stops it.

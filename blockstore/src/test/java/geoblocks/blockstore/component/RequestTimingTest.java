@@ -86,6 +86,20 @@ class RequestTimingTest {
     }
 
     @Test
+    void rangedGet_endsWithTheLastStoredByteOfItsBlocks_notOfTheFile() {
+        Manifest m = new Manifest("f", "id1", 20, 8, "local", "seoul", 1,
+                List.of(new Manifest.BlockRef(8, 0, List.of("seoul")), new Manifest.BlockRef(8, 0, List.of("seoul")),
+                        new Manifest.BlockRef(4, 0, List.of("seoul"))));
+        byte[] bytes = ManifestCodec.encode(m);
+        timing.received(CLIENT, new FileOp.GetRange(6, "f", "", "", "", 9, 10), 0);
+        timing.sent(CLIENT, new ManifestPart(6, false, 0, bytes.length, bytes), MS, 0);
+        assertEquals(Map.of(), counts("get"));
+        timing.sent(CLIENT, new GetData(6, 8, new byte[8]), 4 * MS, 0);
+        assertEquals(Map.of("ok", 1L), counts("get"), "block 1 (bytes 8..15) is all the range needs");
+        assertEquals(0, timing.openCount());
+    }
+
+    @Test
     void get_ofAnEmptyFile_endsWithItsManifest() {
         Manifest m = new Manifest("empty", "id2", 0, 8, "local", "seoul", 1, List.of());
         byte[] bytes = ManifestCodec.encode(m);

@@ -78,6 +78,8 @@ class FileCodecTest {
                 new FetchPaced(34, "f1d2"),
                 new FetchMore(35, Long.MAX_VALUE),
                 new FetchCancel(36),
+                new GetRange(37, "f", "", "", "", 0, 0),
+                new GetRange(37, maxString, unicode, "parallel", "load", Long.MAX_VALUE - 1, Long.MAX_VALUE),
                 new GetAck(4, Long.MAX_VALUE),
                 new ListReq(5, "after", 100),
                 new ListReq(5, "", 0),
@@ -141,7 +143,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(48, covered.size());
+        assertEquals(49, covered.size());
     }
 
     @Test
@@ -180,7 +182,7 @@ class FileCodecTest {
             MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class, Committed.class,
             CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class, NetBenchReq.class, NetBenchOpen.class,
             NetBenchData.class, NetBenchAck.class, NetBenchEnd.class, NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class,
-            FetchMore.class, FetchCancel.class};
+            FetchMore.class, FetchCancel.class, GetRange.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -220,7 +222,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 49, 100, 255}) {
+        for (int tag : new int[] {0, 50, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());

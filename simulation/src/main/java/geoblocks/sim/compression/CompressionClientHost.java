@@ -22,8 +22,10 @@ import se.sics.kompics.timer.Timer;
  * A simulated client machine running the real {@link ClientComponent} (which compresses and
  * decompresses each block) against its region's node: for each job it puts the file (policy
  * local, the job's compression mode), stats it for the stored size, gets it back checking every
- * byte, then empties its slot's stores. Records: {@code U|key|ms|storedBytes}, {@code D|key|ms},
- * {@code E|key|error}; times are simulated milliseconds (the simulator does not advance time for
+ * byte, gets a 20-byte range of it (across the first block boundary, or the last byte of a
+ * one-block file) checking that exactly the range's bytes arrive, right, then empties its slot's
+ * stores. Records: {@code U|key|ms|storedBytes}, {@code D|key|ms}, {@code R|key} (the range came
+ * back right), {@code E|key|error}; times are simulated milliseconds (the simulator does not advance time for
  * CPU work: the codecs cost nothing here). The last client to finish ends the simulation.
  */
 public final class CompressionClientHost extends ComponentDefinition {
@@ -61,6 +63,11 @@ public final class CompressionClientHost extends ComponentDefinition {
         }
         CompressionJob j = init.jobs.get(next);
         long op = next * 4L + step;
+        if (step == 3) {
+            range = new RangeCheck(Content.failing(j.key(), j.text()), rangeOf(j.size(), init.blockSize));
+            trigger(new ClientPort.Get(op, j.name(), null, range, "", null, range.range), client);
+            return;
+        }
         startedMs = System.currentTimeMillis();
         switch (step) {
             case 0 -> trigger(new ClientPort.Put(op, null, Content.source(j.key(), j.size(), j.text()), j.name(), "local",
@@ -76,7 +83,8 @@ public final class CompressionClientHost extends ComponentDefinition {
         CompressionJob j = init.jobs.get(next);
         long ms = System.currentTimeMillis() - startedMs;
         if (!r.ok()) {
-            out.add("E|" + j.recordKey() + "|" + (step == 0 ? "put" : step == 1 ? "stat" : "get") + ": " + r.error());
+            out.add("E|" + j.recordKey() + "|" + (step == 0 ? "put" : step == 1 ? "stat" : step == 2 ? "get" : "ranged get")
+                    + ": " + r.error());
             finishJob(j);
             return;
         }
@@ -90,13 +98,59 @@ public final class CompressionClientHost extends ComponentDefinition {
                 out.add("U|" + j.recordKey() + "|" + uploadMs + "|" + stored);
                 step = 2;
             }
-            default -> {
+            case 2 -> {
                 out.add("D|" + j.recordKey() + "|" + ms);
+                step = 3;
+            }
+            default -> {
+                String wrong = range.wrong();
+                out.add(wrong == null ? "R|" + j.recordKey() : "E|" + j.recordKey() + "|ranged get: " + wrong);
                 finishJob(j);
                 return;
             }
         }
         submit();
+    }
+
+    private RangeCheck range;
+
+    /** 20 bytes across the first block boundary, or the last byte when the file is one block. */
+    static ClientPort.Range rangeOf(long size, int blockSize) {
+        long first = Math.min(size - 1, blockSize - 10L);
+        return new ClientPort.Range(first, Math.min(size - 1, first + 19));
+    }
+
+    /** A ranged get's sink: each byte checked by {@code inner}; records what offsets arrived. */
+    private static final class RangeCheck implements geoblocks.blockstore.client.ByteSink {
+        final geoblocks.blockstore.client.ByteSink inner;
+        final ClientPort.Range range;
+        long next;
+        String wrong;
+
+        RangeCheck(geoblocks.blockstore.client.ByteSink inner, ClientPort.Range range) {
+            this.inner = inner;
+            this.range = range;
+            this.next = range.first();
+        }
+
+        @Override
+        public void begin() throws java.io.IOException {
+            inner.begin();
+        }
+
+        @Override
+        public void write(long offset, byte[] data) throws java.io.IOException {
+            if (offset != next || offset + data.length > range.last() + 1) {
+                wrong = data.length + " bytes at " + offset + ", expected the range " + range + " from " + next;
+            }
+            next = offset + data.length;
+            inner.write(offset, data);
+        }
+
+        /** Null when exactly the range arrived, else what was wrong. */
+        String wrong() {
+            return wrong != null ? wrong : next != range.last() + 1 ? "ended at " + next + ", range " + range : null;
+        }
     }
 
     private void finishJob(CompressionJob j) {

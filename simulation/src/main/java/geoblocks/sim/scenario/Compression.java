@@ -186,6 +186,7 @@ public final class Compression {
         progress.printf(Locale.ROOT, " %.1f s wall%n", r.wallMs() / 1000.0);
         List<String> errors = new ArrayList<>(r.faults());
         Map<String, long[]> times = new LinkedHashMap<>();
+        int ranged = 0;
         for (String rec : r.extra()) {
             String[] f = rec.split("\\|");
             switch (f[0]) {
@@ -196,6 +197,7 @@ public final class Compression {
                 }
                 case "D" -> times.computeIfAbsent(f[1], k -> new long[] {-1, -1, -1})[1] = Long.parseLong(f[2]);
                 case "E" -> errors.add(f[1] + ": " + f[2]);
+                case "R" -> ranged++;
                 default -> throw new IllegalStateException("unknown record " + rec);
             }
         }
@@ -212,6 +214,9 @@ public final class Compression {
         rows.sort(java.util.Comparator.comparingInt((Row x) -> p.linksMbps().indexOf(x.linkMbps()))
                 .thenComparingInt(x -> CONTENTS.indexOf(x.content())).thenComparingLong(Row::size)
                 .thenComparingInt(x -> p.modes().indexOf(x.mode())));
+        if (ranged != rows.size()) {
+            errors.add("ranged gets came back right for " + ranged + " of " + rows.size() + " files");
+        }
         if (!errors.isEmpty() || rows.stream().anyMatch(x -> x.downloadTransferMs() < 0)) {
             errors.add("not every transfer finished: " + rows.size() + " rows");
         }

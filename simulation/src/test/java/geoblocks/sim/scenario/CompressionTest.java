@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * SPEC experiment 6 with the real client and nodes, reduced (seed 3): 2 Mbit/s and 400 Mbit/s
  * client links, files of 300 kB and 3 MB, none and zstd, with given codec speeds (zstd: 100 MB/s
- * compress, 400 MB/s decompress, so results are deterministic): every file comes back intact,
+ * compress, 400 MB/s decompress, so results are deterministic): every file comes back intact
+ * (and a 20-byte range of it, across a block boundary, exactly),
  * text is stored at about three quarters, random data as it is, compression pays on the slow
  * link for text and costs on the fast one.
  */
