@@ -180,7 +180,7 @@ class S3GatewayIT {
     }
 
     /** curl with the demo key's SigV4 signature, verbose (the answer's status and headers are in the output). */
-    private static Run curl(String... args) throws IOException, InterruptedException {
+    private static ItSupport.Run curl(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("curl", "-sS", "-v", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user",
                 "geoblocks-demo:geoblocks-local-demo-secret", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD"));
         cmd.addAll(List.of(args));
@@ -197,14 +197,14 @@ class S3GatewayIT {
         int block = 1 << 20;
         int size = 8 * block;
         // one copy, at seoul: a GET at dublin fetches every block it reads from seoul
-        Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", "-H", "x-geoblocks-policy: local", "-H", "x-geoblocks-block-size: " + block,
+        ItSupport.Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", "-H", "x-geoblocks-policy: local", "-H", "x-geoblocks-block-size: " + block,
                 endpoint("seoul") + "/it-range");
-        assertEquals(0, mb.code, mb.out);
-        assertTrue(mb.out.contains("< HTTP/1.1 200"), mb.out);
+        assertEquals(0, mb.code(), mb.out());
+        assertTrue(mb.out().contains("< HTTP/1.1 200"), mb.out());
         Path in = ItSupport.randomFile(work, "range.bin", size, 73);
-        Run put = curl("-T", in.toString(), endpoint("seoul") + "/it-range/big.bin");
-        assertEquals(0, put.code, put.out);
-        assertTrue(put.out.contains("< HTTP/1.1 200"), put.out);
+        ItSupport.Run put = curl("-T", in.toString(), endpoint("seoul") + "/it-range/big.bin");
+        assertEquals(0, put.code(), put.out());
+        assertTrue(put.out().contains("< HTTP/1.1 200"), put.out());
         ItSupport.await(60, "dublin knows the object", () -> {
             try {
                 return nodes.client().statFull("dublin", "it-range/big.bin") != null;
@@ -221,12 +221,12 @@ class S3GatewayIT {
         long last = size - 901;
         Path out = work.resolve("range-out.bin");
         long before = foregroundReceived("dublin");
-        Run get = curl("-H", "Range: bytes=" + first + "-" + last, "-o", out.toString(),
+        ItSupport.Run get = curl("-H", "Range: bytes=" + first + "-" + last, "-o", out.toString(),
                 endpoint("dublin") + "/it-range/big.bin");
         long moved = foregroundReceived("dublin") - before;
-        assertEquals(0, get.code, get.out);
-        assertTrue(get.out.contains("< HTTP/1.1 206"), get.out);
-        assertTrue(get.out.contains("< Content-Range: bytes " + first + "-" + last + "/" + size), get.out);
+        assertEquals(0, get.code(), get.out());
+        assertTrue(get.out().contains("< HTTP/1.1 206"), get.out());
+        assertTrue(get.out().contains("< Content-Range: bytes " + first + "-" + last + "/" + size), get.out());
         byte[] whole = Files.readAllBytes(in);
         assertArrayEquals(java.util.Arrays.copyOfRange(whole, (int) first, (int) last + 1), Files.readAllBytes(out));
         System.out.println("ranged GET of " + (last - first + 1) + " bytes of a " + size + "-byte object in blocks of "
@@ -239,7 +239,7 @@ class S3GatewayIT {
         before = foregroundReceived("dublin");
         get = curl("-H", "Range: bytes=" + first + "-" + last, "-o", out.toString(), endpoint("dublin") + "/it-range/big.bin");
         moved = foregroundReceived("dublin") - before;
-        assertEquals(0, get.code, get.out);
+        assertEquals(0, get.code(), get.out());
         assertArrayEquals(java.util.Arrays.copyOfRange(whole, (int) first, (int) last + 1), Files.readAllBytes(out));
         System.out.println("ranged GET across a block boundary: dublin received " + moved + " block bytes");
         assertTrue(moved >= 2L * block && moved < 3L * block, "dublin received " + moved + " block bytes");
@@ -248,7 +248,7 @@ class S3GatewayIT {
         before = foregroundReceived("dublin");
         get = curl("-o", out.toString(), endpoint("dublin") + "/it-range/big.bin");
         moved = foregroundReceived("dublin") - before;
-        assertEquals(0, get.code, get.out);
+        assertEquals(0, get.code(), get.out());
         assertArrayEquals(whole, Files.readAllBytes(out));
         System.out.println("whole GET: dublin received " + moved + " block bytes");
         assertTrue(moved >= size && moved < size + block, "dublin received " + moved + " block bytes");
@@ -256,39 +256,39 @@ class S3GatewayIT {
 
     @Test
     void putWithAWrongContentMd5_isBadDigest_aMalformedOne_InvalidDigest_andNothingIsStored() throws Exception {
-        Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", endpoint("seoul") + "/it-digest");
-        assertEquals(0, mb.code, mb.out);
-        assertTrue(mb.out.contains("< HTTP/1.1 200"), mb.out);
+        ItSupport.Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", endpoint("seoul") + "/it-digest");
+        assertEquals(0, mb.code(), mb.out());
+        assertTrue(mb.out().contains("< HTTP/1.1 200"), mb.out());
         Path in = ItSupport.randomFile(work, "digest.bin", 1024, 74);
         String zeros = java.util.Base64.getEncoder().encodeToString(new byte[16]); // the MD5 of nothing we send
-        Run bad = curl("-T", in.toString(), "-H", "Content-MD5: " + zeros, endpoint("seoul") + "/it-digest/bad.bin");
-        assertEquals(0, bad.code, bad.out);
-        assertTrue(bad.out.contains("< HTTP/1.1 400") && bad.out.contains("<Code>BadDigest</Code>"), bad.out);
-        Run malformed = curl("-T", in.toString(), "-H", "Content-MD5: not-base64!", endpoint("seoul") + "/it-digest/bad.bin");
-        assertEquals(0, malformed.code, malformed.out);
-        assertTrue(malformed.out.contains("< HTTP/1.1 400") && malformed.out.contains("<Code>InvalidDigest</Code>"),
-                malformed.out);
-        Run head = curl("-I", endpoint("seoul") + "/it-digest/bad.bin");
-        assertTrue(head.out.contains("< HTTP/1.1 404"), "nothing was stored: " + head.out);
+        ItSupport.Run bad = curl("-T", in.toString(), "-H", "Content-MD5: " + zeros, endpoint("seoul") + "/it-digest/bad.bin");
+        assertEquals(0, bad.code(), bad.out());
+        assertTrue(bad.out().contains("< HTTP/1.1 400") && bad.out().contains("<Code>BadDigest</Code>"), bad.out());
+        ItSupport.Run malformed = curl("-T", in.toString(), "-H", "Content-MD5: not-base64!", endpoint("seoul") + "/it-digest/bad.bin");
+        assertEquals(0, malformed.code(), malformed.out());
+        assertTrue(malformed.out().contains("< HTTP/1.1 400") && malformed.out().contains("<Code>InvalidDigest</Code>"),
+                malformed.out());
+        ItSupport.Run head = curl("-I", endpoint("seoul") + "/it-digest/bad.bin");
+        assertTrue(head.out().contains("< HTTP/1.1 404"), "nothing was stored: " + head.out());
         // the right digest is taken
         String md5 = java.util.Base64.getEncoder().encodeToString(
                 java.security.MessageDigest.getInstance("MD5").digest(Files.readAllBytes(in)));
-        Run good = curl("-T", in.toString(), "-H", "Content-MD5: " + md5, endpoint("seoul") + "/it-digest/bad.bin");
-        assertTrue(good.out.contains("< HTTP/1.1 200"), good.out);
+        ItSupport.Run good = curl("-T", in.toString(), "-H", "Content-MD5: " + md5, endpoint("seoul") + "/it-digest/bad.bin");
+        assertTrue(good.out().contains("< HTTP/1.1 200"), good.out());
     }
 
     @Test
     void createMultipartUploadAtAFarNode_isRedirectedToTheClientsNearestNode() throws Exception {
-        Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", endpoint("seoul") + "/it-mp-bridge");
-        assertEquals(0, mb.code, mb.out);
-        assertTrue(mb.out.contains("< HTTP/1.1 200"), mb.out);
+        ItSupport.Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", endpoint("seoul") + "/it-mp-bridge");
+        assertEquals(0, mb.code(), mb.out());
+        assertTrue(mb.out().contains("< HTTP/1.1 200"), mb.out());
         // "?uploads=": curl 7.88 signs a bare "?uploads" without the "=" SigV4's canonical query has (403)
-        Run r = curl("-X", "POST", "-H", "Content-Length: 0", "-H", "X-Geoblocks-Client-Region: saopaulo",
+        ItSupport.Run r = curl("-X", "POST", "-H", "Content-Length: 0", "-H", "X-Geoblocks-Client-Region: saopaulo",
                 endpoint("dublin") + "/it-mp-bridge/big.bin?uploads=");
-        assertEquals(0, r.code, r.out);
-        assertTrue(r.out.contains("< HTTP/1.1 307"), r.out);
-        assertTrue(r.out.contains("< Location: " + endpoint("saopaulo") + "/it-mp-bridge/big.bin?uploads="), r.out);
-        assertTrue(r.out.contains("<Code>TemporaryRedirect</Code>"), r.out);
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("< HTTP/1.1 307"), r.out());
+        assertTrue(r.out().contains("< Location: " + endpoint("saopaulo") + "/it-mp-bridge/big.bin?uploads="), r.out());
+        assertTrue(r.out().contains("<Code>TemporaryRedirect</Code>"), r.out());
     }
 
     @Test
