@@ -121,7 +121,7 @@ public final class ServerCommand implements Callable<Integer> {
         }
         System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s%s)%n", region, self,
                 net.describe(self),
-                dir.toAbsolutePath(), blocks.list().size(), manifests.size(),
+                dir.toAbsolutePath(), blocks.stored().blocks(), manifests.size(),
                 owed.isEmpty() ? "" : ", " + owed.size() + " queued replica copies to resume",
                 blocks.removedTempFiles() > 0 ? ", removed " + blocks.removedTempFiles() + " partial writes" : "",
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");
