@@ -4,7 +4,7 @@ line per sample: `name{label="v",...} value`, sorted. Exits 1 (with the parser's
 text does not parse, 2 when prometheus_client cannot be imported. With --version, prints the
 parser's version instead. Used by DashboardIT to check a node's /metrics with a real Prometheus
 parser. prometheus_client is imported as installed, or else from the virtual environment that
-scripts/install-test-tools.sh may have made at ${XDG_CACHE_HOME:-~/.cache}/geoblocks/venv."""
+scripts/install-test-tools.sh may have made at ${XDG_CACHE_HOME:-~/.cache}/geoblocks/metrics-venv."""
 import glob
 import os
 import sys
@@ -16,7 +16,7 @@ def import_parser():
         return text_string_to_metric_families
     except ImportError:
         cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        venv = os.path.join(cache, "geoblocks", "venv")
+        venv = os.path.join(cache, "geoblocks", "metrics-venv")
         sys.path.extend(glob.glob(os.path.join(venv, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")))
         from prometheus_client.parser import text_string_to_metric_families
         return text_string_to_metric_families

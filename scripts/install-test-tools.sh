@@ -7,13 +7,13 @@
 # `pip install` under PEP 668 and may have no pip at all):
 #   1. already importable by $PYTHON (default python3);
 #   2. `pip install --user` when pip is there and the interpreter allows it;
-#   3. a virtual environment at ${XDG_CACHE_HOME:-~/.cache}/geoblocks/venv, whose site-packages
+#   3. a virtual environment at ${XDG_CACHE_HOME:-~/.cache}/geoblocks/metrics-venv, whose site-packages
 #      scripts/check-metrics.py adds to its path when the plain import fails;
 #   4. Debian's package python3-prometheus-client (apt-get; root, or sudo without a password).
 # Chromium needs root (or sudo) for apt-get too.
 set -euo pipefail
 PYTHON=${PYTHON:-python3}
-VENV=${XDG_CACHE_HOME:-$HOME/.cache}/geoblocks/venv
+VENV=${XDG_CACHE_HOME:-$HOME/.cache}/geoblocks/metrics-venv
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 as_root() {
