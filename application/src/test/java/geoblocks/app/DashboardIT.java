@@ -24,11 +24,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The operator's view of a real 4-node local cluster (emulated WAN on): after a put and a get,
+ * The operator's view of a real 4-node local cluster (emulated WAN on): after two puts and a get,
  * seoul's {@code /metrics} parses with Python's prometheus_client parser and holds the families
- * issue 12 lists with sane values; the dashboard, opened in headless Chromium (Debian's, driven
- * through ChromeDriver), shows the four regions up, the file and its replica map, and shows dublin
- * down within 10 s of its SIGKILL. Screenshots go to {@code target/dashboard*.png}. The browser,
+ * issue 12 lists with values checked against the manifests (placed blocks and bytes, and the blocks
+ * and bytes the four nodes hold on disk), the LEDBAT flow and the far node's received bytes; the bad
+ * requests it sends raise the HTTP refusal counters. The dashboard, opened in headless Chromium
+ * (Debian's, driven through ChromeDriver), shows the four regions up, the file and its replica map,
+ * a throughput chart and the recent requests, shows dublin down within 10 s of its SIGKILL, and keeps
+ * updating when the other two peers are killed too. Screenshots go to {@code target/dashboard*.png}. The browser,
  * driver and parser are installed by {@code scripts/install-test-tools.sh} when missing.
  */
 class DashboardIT {
@@ -104,21 +107,29 @@ class DashboardIT {
             double rtt = samples.get("geoblocks_peer_rtt_seconds{peer=\"" + peer + "\"}");
             assertTrue(rtt > 0.1 && rtt < 5.0, peer + " RTT " + rtt + " s (emulated WAN: 160-298 ms from seoul, plus load)");
         }
-        long replicas = m.blocks().stream().mapToLong(b -> b.replicas().size()).sum()
-                + client.stat("seoul", "backups/bulk.bin").blocks().stream().mapToLong(b -> b.replicas().size()).sum();
+        List<Manifest.BlockRef> blocks = new ArrayList<>(m.blocks());
+        blocks.addAll(client.stat("seoul", "backups/bulk.bin").blocks());
+        long replicas = blocks.stream().mapToLong(b -> b.replicas().size()).sum();
+        long replicaBytes = blocks.stream().mapToLong(b -> (long) b.length() * b.replicas().size()).sum();
         double placed = 0;
+        double placedBytes = 0;
         for (String r : LocalCluster.REGIONS) {
             placed += samples.get("geoblocks_placed_blocks{region=\"" + r + "\"}");
+            placedBytes += samples.get("geoblocks_placed_bytes{region=\"" + r + "\"}");
         }
         assertEquals(replicas, placed, 0.0);
+        assertEquals(replicaBytes, placedBytes, 0.0, "placed bytes = block sizes x replicas");
         assertEquals(2.0, samples.get("geoblocks_files{}"));
         // the LEDBAT flow to the region that got the background copy (the farthest by measured RTT)
-        String far = client.stat("seoul", "backups/bulk.bin").blocks().get(0).replicas().stream()
-                .filter(r -> !r.equals("seoul")).findFirst().orElseThrow();
+        Manifest bulk = client.stat("seoul", "backups/bulk.bin");
+        String far = bulk.blocks().get(0).replicas().stream().filter(r -> !r.equals("seoul")).findFirst().orElseThrow();
         // the copy itself may take a while (LEDBAT yields, 250 ms RTT): bytes moving and the flow's gauges suffice
         long deadline = System.currentTimeMillis() + 30_000;
+        String ofFar = "{peer=\"" + far + "\"}";
         while (samples.getOrDefault("geoblocks_transfer_sent_bytes_total{class=\"background\",transport=\"ledbat\"}", 0.0)
-                < BLOCK || !samples.containsKey("geoblocks_ledbat_cwnd_bytes{peer=\"" + far + "\"}")) {
+                < BLOCK || !samples.containsKey("geoblocks_ledbat_cwnd_bytes" + ofFar)
+                || !samples.containsKey("geoblocks_ledbat_base_delay_seconds" + ofFar)
+                || !samples.containsKey("geoblocks_ledbat_queuing_delay_seconds" + ofFar)) {
             assertTrue(System.currentTimeMillis() < deadline, "no LEDBAT flow to " + far + " in seoul's metrics: "
                     + samples.entrySet().stream().filter(e -> e.getKey().contains("ledbat") || e.getKey().contains("background")).toList());
             Thread.sleep(500);
@@ -131,12 +142,46 @@ class DashboardIT {
         assertTrue(samples.containsKey("geoblocks_transfer_sent_bytes_total{class=\"background\",transport=\"ledbat\"}"));
         assertTrue(samples.containsKey("geoblocks_refused_input_total{cause=\"unauthenticated\"}"));
         assertTrue(samples.containsKey("geoblocks_scrub_verified_blocks_total{}"));
-        assertTrue(samples.get("geoblocks_memory_budget_capacity_bytes{}") > 0);
+        assertTrue(samples.get("geoblocks_ledbat_base_delay_seconds" + ofFar) >= 0, "base delay to " + far);
+        assertTrue(samples.get("geoblocks_ledbat_queuing_delay_seconds" + ofFar) >= 0, "queuing delay to " + far);
+        double capacity = samples.get("geoblocks_memory_budget_capacity_bytes{}");
+        double used = samples.get("geoblocks_memory_budget_used_bytes{}");
+        assertTrue(capacity > 0 && used >= 0 && used <= capacity, "memory budget " + used + " of " + capacity);
         assertTrue(samples.get("jvm_memory_used_bytes{area=\"heap\"}") > 0);
         assertEquals(200, get(base + "/healthz", null).statusCode());
         HttpResponse<String> ready = get(base + "/readyz", null);
         assertEquals(200, ready.statusCode(), ready.body());
         assertTrue(ready.body().contains("3 of 3 peers up"), ready.body());
+        checkStoredAndReceived(far, replicas, replicaBytes);
+    }
+
+    /**
+     * Once the background copy has landed, the four nodes' disks hold exactly the replicas the manifests
+     * name (blocks and bytes), and the far node counted the LEDBAT bytes it received.
+     */
+    private void checkStoredAndReceived(String far, long replicas, long replicaBytes) throws Exception {
+        double[] stored = new double[2];
+        double[] received = new double[1];
+        ItSupport.await(60, "the nodes' stored blocks to reach the manifests' " + replicas + " replicas", () -> {
+            try {
+                stored[0] = 0;
+                stored[1] = 0;
+                for (String r : LocalCluster.REGIONS) {
+                    Map<String, Double> at = parse(get("http://127.0.0.1:" + cluster.httpPort(r) + "/metrics", null).body());
+                    stored[0] += at.get("geoblocks_stored_blocks{}");
+                    stored[1] += at.get("geoblocks_stored_bytes{}");
+                    if (r.equals(far)) {
+                        received[0] = at.get("geoblocks_transfer_received_bytes_total{class=\"background\",transport=\"ledbat\"}");
+                    }
+                }
+                return stored[0] == replicas;
+            } catch (IOException | InterruptedException e) {
+                return false;
+            }
+        });
+        assertEquals(replicas, stored[0], 0.0);
+        assertEquals(replicaBytes, stored[1], 0.0, "stored bytes = block sizes x replicas");
+        assertTrue(received[0] > 0, far + " received " + received[0] + " LEDBAT bytes");
     }
 
     /** Samples as {@code name{sorted labels}} to value, from scripts/check-metrics.py (prometheus_client's parser). */
@@ -165,7 +210,10 @@ class DashboardIT {
         assertEquals(200, state.statusCode());
         assertTrue(!state.body().contains(SECRET), "the dashboard's state never carries the secret");
         assertEquals(404, get(base + "/nope", null).statusCode());
-        // a request line the decoder refuses: 400, and the node keeps serving
+        String malformed = "geoblocks_refused_input_total{cause=\"http_malformed\"}";
+        Map<String, Double> before = parse(get(base + "/metrics", null).body());
+        assertEquals(2.0, before.get("geoblocks_refused_input_total{cause=\"http_unauthenticated\"}"), "the two 401s above");
+        // a request line the decoder refuses: 400, counted, and the node keeps serving
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", cluster.httpPort("seoul"))) {
             s.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
@@ -174,6 +222,7 @@ class DashboardIT {
             assertEquals("HTTP/1.1 400", status);
         }
         assertEquals(200, get(base + "/healthz", null).statusCode());
+        assertEquals(before.get(malformed) + 1, parse(get(base + "/metrics", null).body()).get(malformed), malformed);
     }
 
     private void checkDashboard(Manifest m) throws Exception {
@@ -197,6 +246,16 @@ class DashboardIT {
                         "block " + i);
             }
             Thread.sleep(2500); // a few samples for the charts
+            // the throughput chart has plotted points, not just its axes: pixels of the foreground (COLORS[0],
+            // #1565c0) or background (COLORS[1], #ef6c00) series; at equal rates the background dot covers the other
+            awaitPage(b, 5, "points on the throughput chart", "const c = document.getElementById('tput'), "
+                    + "d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; "
+                    + "for (let i = 0; i < d.length; i += 4) if ((d[i] === 0x15 && d[i + 1] === 0x65 && d[i + 2] === 0xc0)"
+                    + " || (d[i] === 0xef && d[i + 1] === 0x6c && d[i + 2] === 0x00)) n++; "
+                    + "return n > 0");
+            awaitPage(b, 5, "the two puts and the get in the recent requests",
+                    "return document.querySelectorAll('#recent tbody tr').length >= 3");
+            assertTrue(b.script("return document.getElementById('recent').textContent").contains(FILE));
             b.screenshot(target.resolve("dashboard.png"));
 
             long killed = System.nanoTime();
@@ -206,6 +265,16 @@ class DashboardIT {
             long seconds = (System.nanoTime() - killed) / 1_000_000_000L;
             assertTrue(seconds <= 10, "dublin shown down after " + seconds + " s");
             b.screenshot(target.resolve("dashboard-dublin-down.png"));
+
+            // seoul alone: its page keeps updating and shows the three other regions down
+            cluster.kill("saopaulo");
+            cluster.kill("mumbai");
+            awaitPage(b, 15, "three regions shown down",
+                    "return document.querySelectorAll('#regions tr[data-region][data-up=\"false\"]').length === 3");
+            String status = b.script("return document.getElementById('status').textContent");
+            awaitPage(b, 5, "the page updating again", "const s = document.getElementById('status'); return s.className === 'muted' "
+                    + "&& s.textContent.startsWith('snapshot') && s.textContent !== " + status);
+            b.screenshot(target.resolve("dashboard-alone.png"));
         }
     }
 

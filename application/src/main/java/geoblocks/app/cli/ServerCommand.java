@@ -5,6 +5,7 @@ import geoblocks.app.Ports;
 import geoblocks.app.Runtime;
 import geoblocks.app.host.ServerHost;
 import geoblocks.app.http.BasicAuth;
+import geoblocks.app.http.HttpRefusals;
 import geoblocks.app.http.HttpServer;
 import geoblocks.app.http.HttpSettings;
 import geoblocks.app.http.OpsRoutes;
@@ -109,19 +110,20 @@ public final class ServerCommand implements Callable<Integer> {
         HttpServer server = null;
         if (http.isPresent()) {
             HttpSettings h = http.get();
-            Router router = new OpsRoutes(snapshots::get, dir, System::currentTimeMillis).mount(new Router(),
-                    h.probesNeedAuth());
+            HttpRefusals refusals = new HttpRefusals();
+            Router router = new OpsRoutes(snapshots::get, dir, System::currentTimeMillis, blocks::stored, refusals)
+                    .mount(new Router(), h.probesNeedAuth());
             if (s3) {
                 new S3Gateway(S3Settings.of(cfg.config(), cfg.cluster(), region, h, dir), cfg.cluster(),
                         new NodeStore(gatewayBridge), System::currentTimeMillis).mount(router);
             }
             server = HttpServer.start(h.bind(), router, new BasicAuth(h.accessKey(), h.secretKey()),
                     new HttpServer.Limits(cfg.config().getDuration("geoblocks.http.head-timeout", TimeUnit.MILLISECONDS),
-                            cfg.config().getInt("geoblocks.http.max-connections")));
+                            cfg.config().getInt("geoblocks.http.max-connections")), refusals);
         }
         System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s%s)%n", region, self,
                 net.describe(self),
-                dir.toAbsolutePath(), blocks.list().size(), manifests.size(),
+                dir.toAbsolutePath(), blocks.stored().blocks(), manifests.size(),
                 owed.isEmpty() ? "" : ", " + owed.size() + " queued replica copies to resume",
                 blocks.removedTempFiles() > 0 ? ", removed " + blocks.removedTempFiles() + " partial writes" : "",
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");

@@ -1,6 +1,7 @@
 package geoblocks.app.http;
 
 import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.wire.FileOp.LedbatPeer;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
@@ -11,14 +12,15 @@ import java.util.Map;
 
 /**
  * The dashboard's {@code /api/state} JSON, rendered from one {@link NodeSnapshot}: the node's
- * region, its view of every region (up, RTT), block replicas and bytes per region, the newest
+ * region, its view of every region (up, RTT), block replicas and bytes per region, the blocks and
+ * bytes on its own disk, what it refused (node-to-node and HTTP causes), the newest
  * files with their replicas per block, transfer counters, LEDBAT per peer, requests by operation
  * and the recent ones. It holds no secret: the snapshot has none.
  */
 final class DashboardState {
     private DashboardState() {}
 
-    static String render(NodeSnapshot s, long nowMillis) {
+    static String render(NodeSnapshot s, long nowMillis, StoredBlocks stored, Map<String, Long> httpRefused) {
         JsonWriter j = new JsonWriter().begin();
         if (s == null) {
             return j.field("ready", false).end().toString();
@@ -36,6 +38,7 @@ final class DashboardState {
         j.name("placed").begin();
         s.placed().forEach((r, p) -> j.name(r).begin().field("blocks", p.blocks()).field("bytes", p.bytes()).end());
         j.end();
+        j.name("stored").begin().field("blocks", stored.blocks()).field("bytes", stored.bytes()).end();
         j.field("files", s.files());
         j.name("recentFiles").beginArray();
         for (NodeSnapshot.FileView f : s.recentFiles()) {
@@ -68,7 +71,10 @@ final class DashboardState {
         j.endArray().end();
         j.name("scrub").begin().field("verified", st.scrubbed()).field("repaired", st.repaired())
                 .field("unrepairable", st.unrepairable()).end();
-        j.name("refused").begin().field("malformed", st.malformed()).field("unauthenticated", st.unauthenticated()).end();
+        j.name("refused").begin().field("malformed", st.malformed()).field("unauthenticated", st.unauthenticated());
+        j.name("http").begin();
+        httpRefused.forEach((cause, n) -> j.field(cause, n));
+        j.end().end();
         j.name("memory").begin().field("used", s.memoryUsedBytes()).field("capacity", s.memoryCapacityBytes()).end();
         RequestStats.Snapshot r = s.requests();
         j.name("requests").begin();

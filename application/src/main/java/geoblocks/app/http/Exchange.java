@@ -27,6 +27,7 @@ public final class Exchange {
     private final ChannelHandlerContext ctx;
     private final HttpRequest request;
     private final QueryStringDecoder uri;
+    private final HttpRefusals refusals;
     private BodySink body;
     private boolean answered;
 
@@ -40,9 +41,10 @@ public final class Exchange {
         default void onAbort() {}
     }
 
-    Exchange(ChannelHandlerContext ctx, HttpRequest request) {
+    Exchange(ChannelHandlerContext ctx, HttpRequest request, HttpRefusals refusals) {
         this.ctx = ctx;
         this.request = request;
+        this.refusals = refusals;
         this.uri = new QueryStringDecoder(request.uri());
     }
 
@@ -77,6 +79,7 @@ public final class Exchange {
             throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
         }
         answered = true;
+        refusals.answered(status);
         boolean head = request.method().equals(HttpMethod.HEAD);
         ByteBuf buf = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(content);
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), buf);
@@ -134,6 +137,7 @@ public final class Exchange {
             throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
         }
         answered = true;
+        refusals.answered(status);
         io.netty.handler.codec.http.HttpResponse r = request.method().equals(HttpMethod.HEAD)
                 ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), Unpooled.EMPTY_BUFFER)
                 : new io.netty.handler.codec.http.DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));

@@ -16,11 +16,13 @@ import org.slf4j.LoggerFactory;
 final class HeadDeadline extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(HeadDeadline.class);
     private final long timeoutMs;
+    private final HttpRefusals refusals;
     private boolean inRequest;
     private ScheduledFuture<?> timer;
 
-    HeadDeadline(long timeoutMs) {
+    HeadDeadline(long timeoutMs, HttpRefusals refusals) {
         this.timeoutMs = timeoutMs;
+        this.refusals = refusals;
     }
 
     @Override
@@ -29,6 +31,7 @@ final class HeadDeadline extends ChannelInboundHandlerAdapter {
             inRequest = true;
             timer = ctx.executor().schedule(() -> {
                 LOG.debug("HTTP client {} sent no complete request head within {} ms: closed", ctx.channel().remoteAddress(), timeoutMs);
+                refusals.refused(HttpRefusals.HEAD_TIMEOUT);
                 ctx.close();
             }, timeoutMs, TimeUnit.MILLISECONDS);
         }

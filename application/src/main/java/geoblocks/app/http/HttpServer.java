@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * routes marked as authenticated need the {@link BasicAuth} credentials. Bodies stream to routes
  * (see {@link Exchange}). Malformed requests get 400, oversized heads 431, and a connection idle
  * for 60 s is closed, and so is one whose request head does not arrive within the head timeout
- * (slow-loris); connections above the cap are closed at once. One event-loop thread (daemon) serves every connection, so routes must not
+ * (slow-loris); connections above the cap are closed at once. Each of these refusals is counted in
+ * {@link HttpRefusals}. One event-loop thread (daemon) serves every connection, so routes must not
  * block. The S3 gateway mounts its routes on the same {@link Router}.
  */
 public final class HttpServer implements AutoCloseable {
@@ -53,6 +54,12 @@ public final class HttpServer implements AutoCloseable {
     /** As above with {@code limits} on slow and many clients. */
     public static HttpServer start(InetSocketAddress address, Router router, BasicAuth auth, Limits limits)
             throws InterruptedException {
+        return start(address, router, auth, limits, new HttpRefusals());
+    }
+
+    /** As above, counting what the port refuses in {@code refusals}. */
+    public static HttpServer start(InetSocketAddress address, Router router, BasicAuth auth, Limits limits,
+            HttpRefusals refusals) throws InterruptedException {
         java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
         EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("geoblocks-http", true));
         try {
@@ -62,14 +69,15 @@ public final class HttpServer implements AutoCloseable {
                         protected void initChannel(SocketChannel c) {
                             if (open.incrementAndGet() > limits.maxConnections()) {
                                 open.decrementAndGet();
+                                refusals.refused(HttpRefusals.CONNECTION_LIMIT);
                                 c.close(); // over the cap: refused at once, nothing read
                                 return;
                             }
                             c.closeFuture().addListener(f -> open.decrementAndGet());
                             c.pipeline().addLast(new IdleStateHandler(0, 0, 60, TimeUnit.SECONDS))
-                                    .addLast(new HeadDeadline(limits.headTimeoutMs()))
+                                    .addLast(new HeadDeadline(limits.headTimeoutMs(), refusals))
                                     .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_CHUNK))
-                                    .addLast(new RouterHandler(router, auth));
+                                    .addLast(new RouterHandler(router, auth, refusals));
                         }
                     }).bind(address).sync().channel();
             return new HttpServer(group, ch);

@@ -1,6 +1,7 @@
 package geoblocks.app.http;
 
 import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.wire.FileOp.LedbatPeer;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
@@ -27,22 +28,45 @@ import java.util.function.Supplier;
 /**
  * The node's Prometheus metrics, read from the latest {@link NodeSnapshot} at each scrape (the
  * snapshot is immutable, so scraping never touches the node's components). Counters are the
- * node's own totals since it started; gauges are the values at the snapshot's time. Without a
- * snapshot yet, only {@code geoblocks_snapshot_age_seconds} is absent and every family is empty.
+ * node's own totals since it started; gauges are the values at the snapshot's time. Two sources are
+ * read directly instead, as they are cheap counters outside the node's components: the blocks and
+ * bytes on this node's disk ({@link StoredBlocks}, kept by the block storage on each write and
+ * delete) and what the HTTP port refused ({@link HttpRefusals}). Without a snapshot yet, only
+ * those two are exposed.
  */
 public final class NodeMetrics implements MultiCollector {
     private final Supplier<NodeSnapshot> latest;
     private final LongSupplier clockMillis;
+    private final Supplier<StoredBlocks> stored;
+    private final HttpRefusals httpRefusals;
 
-    public NodeMetrics(Supplier<NodeSnapshot> latest, LongSupplier clockMillis) {
+    public NodeMetrics(Supplier<NodeSnapshot> latest, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
+            HttpRefusals httpRefusals) {
         this.latest = latest;
         this.clockMillis = clockMillis;
+        this.stored = stored;
+        this.httpRefusals = httpRefusals;
     }
 
     @Override
     public MetricSnapshots collect() {
         NodeSnapshot s = latest.get();
         MetricSnapshots.Builder out = MetricSnapshots.builder();
+        StoredBlocks here = stored.get();
+        out.metricSnapshot(gauge("geoblocks_stored_blocks", "Blocks this node holds on its own disk.", null,
+                List.of(g(here.blocks()))));
+        out.metricSnapshot(gauge("geoblocks_stored_bytes",
+                "Data bytes of the blocks this node holds on its own disk (file headers not included).", Unit.BYTES,
+                List.of(g(here.bytes()))));
+        List<CounterDataPointSnapshot> refused = new ArrayList<>();
+        if (s != null) {
+            refused.add(c(s.status().malformed(), "cause", "malformed"));
+            refused.add(c(s.status().unauthenticated(), "cause", "unauthenticated"));
+        }
+        httpRefusals.counts().forEach((cause, n) -> refused.add(c(n, "cause", cause)));
+        out.metricSnapshot(counter("geoblocks_refused_input",
+                "Input this node refused, by cause: on the node-to-node port (malformed, unauthenticated) and on the"
+                        + " HTTP port (http_*).", refused));
         if (s == null) {
             return out.build();
         }
@@ -84,8 +108,6 @@ public final class NodeMetrics implements MultiCollector {
                 List.of(c(st.repaired()))));
         out.metricSnapshot(counter("geoblocks_scrub_unrepairable_blocks",
                 "Replicas the scrubber found bad and could not repair.", List.of(c(st.unrepairable()))));
-        out.metricSnapshot(counter("geoblocks_refused_input", "Network input this node refused, by cause.",
-                List.of(c(st.malformed(), "cause", "malformed"), c(st.unauthenticated(), "cause", "unauthenticated"))));
         out.metricSnapshot(gauge("geoblocks_memory_budget_used_bytes",
                 "Transfer memory in use (uploads, replicas, downloads, manifests in flight).", Unit.BYTES,
                 List.of(g(s.memoryUsedBytes()))));

@@ -1,5 +1,6 @@
 package geoblocks.app.http;
 
+import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
@@ -28,13 +29,22 @@ public final class OpsRoutes {
     private final LongSupplier clock;
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final PrometheusTextFormatWriter text = PrometheusTextFormatWriter.create();
+    private final Supplier<StoredBlocks> stored;
+    private final HttpRefusals refusals;
     private final byte[] page;
 
-    public OpsRoutes(Supplier<NodeSnapshot> latest, Path dataDir, LongSupplier clockMillis) {
+    /**
+     * Routes over the node's {@code latest} snapshot, its data directory, the blocks its storage holds
+     * ({@code stored}) and what its HTTP server refused ({@code refusals}, the one passed to {@link HttpServer}).
+     */
+    public OpsRoutes(Supplier<NodeSnapshot> latest, Path dataDir, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
+            HttpRefusals refusals) {
         this.latest = latest;
         this.dataDir = dataDir;
         this.clock = clockMillis;
-        registry.register(new NodeMetrics(latest, clockMillis));
+        this.stored = stored;
+        this.refusals = refusals;
+        registry.register(new NodeMetrics(latest, clockMillis, stored, refusals));
         JvmMetrics.builder().register(registry);
         this.page = resource("/geoblocks/dashboard/index.html");
     }
@@ -46,7 +56,8 @@ public final class OpsRoutes {
                 .add("GET", "/readyz", probesNeedAuth, this::readyz)
                 .add("GET", "/", true, ex -> ex.respond(200, "text/html; charset=utf-8", page))
                 .add("GET", "/api/state", true, ex -> ex.respond(200, "application/json",
-                        DashboardState.render(latest.get(), clock.getAsLong()).getBytes(StandardCharsets.UTF_8)));
+                        DashboardState.render(latest.get(), clock.getAsLong(), stored.get(),
+                                refusals.counts()).getBytes(StandardCharsets.UTF_8)));
     }
 
     private void metrics(Exchange ex) throws IOException {

@@ -15,17 +15,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Per connection: checks each request head (decoder errors, authentication), finds its route and
  * calls it, then passes the body chunks to the route's sink or drops them. Errors answer the
- * request (400, 401, 404, 405, 431, 500) and never escape to the node.
+ * request (400, 401, 404, 405, 431, 500) and never escape to the node; refusals are counted by
+ * {@link HttpRefusals} as every answer passes {@link Exchange}.
  */
 final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
     private static final Logger LOG = LoggerFactory.getLogger(RouterHandler.class);
     private final Router router;
     private final BasicAuth auth;
+    private final HttpRefusals refusals;
     private Exchange current;
 
-    RouterHandler(Router router, BasicAuth auth) {
+    RouterHandler(Router router, BasicAuth auth, HttpRefusals refusals) {
         this.router = router;
         this.auth = auth;
+        this.refusals = refusals;
     }
 
     @Override
@@ -35,7 +38,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             if (deadline != null) {
                 deadline.headArrived();
             }
-            current = new Exchange(ctx, req);
+            current = new Exchange(ctx, req, refusals);
             onHead(current);
         }
         if (msg instanceof HttpContent c && current != null) {

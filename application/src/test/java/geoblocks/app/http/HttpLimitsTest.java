@@ -23,6 +23,7 @@ class HttpLimitsTest {
     private final AtomicLong received = new AtomicLong();
     private final AtomicBoolean ended = new AtomicBoolean();
     private final CountDownLatch aborted = new CountDownLatch(1);
+    private final HttpRefusals refusals = new HttpRefusals();
 
     @BeforeEach
     void start() throws Exception {
@@ -50,7 +51,7 @@ class HttpLimitsTest {
                 })
                 .override(req -> req.headers().contains("X-Signed"), ex -> ex.respondText(200, "override\n"));
         server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), router, new BasicAuth("k", "secret"),
-                new HttpServer.Limits(300, 3));
+                new HttpServer.Limits(300, 3), refusals);
     }
 
     @AfterEach
@@ -74,6 +75,7 @@ class HttpLimitsTest {
             s.getOutputStream().write("GET / HTT".getBytes(StandardCharsets.US_ASCII));
             assertEquals(-1, s.getInputStream().read(), "the server closes a connection whose head stalls");
         }
+        assertEquals(1L, refusals.counts().get(HttpRefusals.HEAD_TIMEOUT));
     }
 
     @Test
@@ -86,6 +88,8 @@ class HttpLimitsTest {
             try (Socket d = connect()) {
                 assertEquals(-1, d.getInputStream().read());
             }
+            assertEquals(1L, refusals.counts().get(HttpRefusals.CONNECTION_LIMIT));
+            assertEquals(0L, refusals.counts().get(HttpRefusals.HEAD_TIMEOUT));
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.wire.FileOp.Background;
 import geoblocks.blockstore.wire.FileOp.LedbatPeer;
@@ -40,10 +41,17 @@ class HttpServerTest {
     private final AtomicLong streamed = new AtomicLong();
     private HttpServer server;
     private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpRefusals refusals = new HttpRefusals();
+    private final AtomicReference<StoredBlocks> stored = new AtomicReference<>(new StoredBlocks(3, 3 * 1024 + 17));
 
     @BeforeEach
     void start() throws Exception {
-        Router router = new OpsRoutes(latest::get, data, clock::get).mount(new Router(), false)
+        server = start(false);
+    }
+
+    /** The operator's routes and two test routes; the probes need the credentials when {@code probesNeedAuth}. */
+    private HttpServer start(boolean probesNeedAuth) throws InterruptedException {
+        Router router = new OpsRoutes(latest::get, data, clock::get, stored::get, refusals).mount(new Router(), probesNeedAuth)
                 .add("GET", "/boom", false, ex -> {
                     throw new IllegalStateException("route failed");
                 })
@@ -58,7 +66,8 @@ class HttpServerTest {
                         ex.respondText(200, "got " + streamed.get() + "\n");
                     }
                 }));
-        server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), router, new BasicAuth("k", "secret"));
+        return HttpServer.start(new InetSocketAddress("127.0.0.1", 0), router, new BasicAuth("k", "secret"),
+                HttpServer.Limits.DEFAULT, refusals);
     }
 
     @AfterEach
@@ -121,6 +130,9 @@ class HttpServerTest {
                 "geoblocks_scrub_repaired_blocks_total 3",
                 "geoblocks_refused_input_total{cause=\"unauthenticated\"} 2",
                 "geoblocks_memory_budget_used_bytes 100",
+                "geoblocks_stored_blocks 3",
+                "geoblocks_stored_bytes 3089",
+                "geoblocks_refused_input_total{cause=\"http_malformed\"} 0",
                 "geoblocks_snapshot_age_seconds 0.5",
                 "geoblocks_node_info{region=\"seoul\"} 1")) {
             assertTrue(t.lines().anyMatch(l -> l.equals(line) || l.equals(line + ".0")), "missing: " + line + "\n" + t);
@@ -180,8 +192,43 @@ class HttpServerTest {
         assertEquals("HTTP/1.1 400", raw("GET /metrics HTTP/1.1\r\nContent-Length: x\r\n\r\n"));
         assertEquals("HTTP/1.1 431", raw("GET /" + "a".repeat(HttpServer.MAX_INITIAL_LINE + 10) + " HTTP/1.1\r\n\r\n"));
         assertEquals("HTTP/1.1 431", raw("GET / HTTP/1.1\r\nX: " + "b".repeat(HttpServer.MAX_HEADER_BYTES + 10) + "\r\n\r\n"));
+        assertEquals(401, send("GET", "/", null, null).statusCode());
         latest.set(snapshot(clock.get()));
         assertEquals(200, send("GET", "/healthz", null, null).statusCode());
+        // each refusal counted once under its cause; 404, 405 and 500 are not refusals of the input
+        String t = send("GET", "/metrics", null, null).body();
+        for (String line : List.of(
+                "geoblocks_refused_input_total{cause=\"http_malformed\"} 1.0",
+                "geoblocks_refused_input_total{cause=\"http_headers_too_large\"} 2.0",
+                "geoblocks_refused_input_total{cause=\"http_unauthenticated\"} 1.0",
+                "geoblocks_refused_input_total{cause=\"http_forbidden\"} 0.0",
+                "geoblocks_refused_input_total{cause=\"malformed\"} 4.0")) {
+            assertTrue(t.lines().anyMatch(line::equals), "missing: " + line + "\n" + t);
+        }
+    }
+
+    @Test
+    void probesNeedAuth_refusesMetricsWithoutTheCredentials() throws Exception {
+        server.close();
+        server = start(true);
+        latest.set(snapshot(clock.get()));
+        HttpResponse<String> denied = send("GET", "/metrics", null, null);
+        assertEquals(401, denied.statusCode());
+        assertFalse(denied.body().contains("geoblocks_"), denied.body());
+        assertEquals(401, send("GET", "/healthz", null, null).statusCode());
+        HttpResponse<String> ok = send("GET", "/metrics", AUTH, null);
+        assertEquals(200, ok.statusCode());
+        assertTrue(ok.body().contains("geoblocks_files 1"), ok.body());
+        assertEquals(200, send("GET", "/healthz", AUTH, null).statusCode());
+    }
+
+    @Test
+    void metrics_beforeTheFirstSnapshot_holdOnlyWhatIsCountedOutsideIt() throws Exception {
+        String t = send("GET", "/metrics", null, null).body();
+        assertTrue(t.lines().anyMatch("geoblocks_stored_blocks 3.0"::equals), t);
+        assertTrue(t.contains("geoblocks_refused_input_total{cause=\"http_head_timeout\"} 0.0"), t);
+        assertFalse(t.contains("geoblocks_files"), t);
+        assertFalse(t.contains("cause=\"malformed\""), "the node port's causes come with the snapshot");
     }
 
     @Test

@@ -25,6 +25,12 @@ public interface BlockStorage {
     /** Every block id held, sorted. */
     List<BlockId> list() throws IOException;
 
+    /**
+     * The blocks held and their data bytes, as counted on each put and delete (and, for a store on
+     * disk, once when it opened): cheap to call, never walks the storage.
+     */
+    StoredBlocks stored();
+
     /** The space of the disk the blocks are on, for placement; {@link DiskSpace#UNKNOWN} when not measured. */
     default DiskSpace space() {
         return DiskSpace.UNKNOWN;

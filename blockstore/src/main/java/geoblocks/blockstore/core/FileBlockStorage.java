@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * File-backed {@link BlockStorage}: one file per block under {@code root/blocks/xx/}, where xx is a
  * hash fan-out. A write goes to {@code root/tmp/}, is fsync'ed, atomically renamed into place and
  * the directory fsync'ed; only then does {@link #put} return. Temp files left by a crash are
- * deleted when the store opens. File layout (big-endian):
+ * deleted when the store opens, and the blocks already there are counted once for {@link #stored()},
+ * which each put and delete then keep current. File layout (big-endian):
  *
  * <pre>
  * 0       4      5        8               16           20            24
@@ -40,6 +41,9 @@ public final class FileBlockStorage implements BlockStorage {
     private final long minFreeBytes;
     /** The file system the blocks live on, looked up once (resolving it costs ~70 us per call). */
     private final FileStore store;
+    private final StoredTally tally;
+    /** Serialises, per block, the look at a block's old file with its replacement or deletion and the count. */
+    private final Object[] stripes = new Object[64];
 
     /** A store that writes until the file system itself is full. */
     public FileBlockStorage(Path root) throws IOException {
@@ -69,6 +73,8 @@ public final class FileBlockStorage implements BlockStorage {
             }
         }
         this.removedTempFiles = removed;
+        this.tally = new StoredTally(scan(blocksDir));
+        initStripes();
     }
 
     /**
@@ -85,6 +91,58 @@ public final class FileBlockStorage implements BlockStorage {
         this.removedTempFiles = 0;
         this.minFreeBytes = Long.MAX_VALUE;
         this.store = null; // read-only: put is refused before it is consulted
+        this.tally = new StoredTally(Files.isDirectory(blocksDir) ? scanUnchecked(blocksDir) : StoredBlocks.NONE);
+        initStripes();
+    }
+
+    private void initStripes() {
+        for (int i = 0; i < stripes.length; i++) {
+            stripes[i] = new Object();
+        }
+    }
+
+    private Object stripe(BlockId id) {
+        return stripes[(id.value().hashCode() >>> 8) & (stripes.length - 1)];
+    }
+
+    /** Counts the block files under {@code blocksDir} and their data bytes: once, when the store opens. */
+    static StoredBlocks scan(Path blocksDir) throws IOException {
+        long blocks = 0;
+        long bytes = 0;
+        try (Stream<Path> files = Files.walk(blocksDir, 2)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (p.getFileName().toString().endsWith(".blk")) {
+                    long data = dataBytes(p);
+                    if (data >= 0) {
+                        blocks++;
+                        bytes += data;
+                    }
+                }
+            }
+        }
+        return new StoredBlocks(blocks, bytes);
+    }
+
+    private static StoredBlocks scanUnchecked(Path blocksDir) {
+        try {
+            return scan(blocksDir);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot count the blocks in " + blocksDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The data bytes of the block file {@code p} (its size less the header, at least 0), or -1 when there is none. */
+    private static long dataBytes(Path p) throws IOException {
+        try {
+            return Math.max(0, Files.size(p) - HEADER);
+        } catch (NoSuchFileException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public StoredBlocks stored() {
+        return tally.totals();
     }
 
     /** Temp files of interrupted writes removed when this store opened. */
@@ -127,7 +185,11 @@ public final class FileBlockStorage implements BlockStorage {
             Files.deleteIfExists(tmp);
             throw new IOException("cannot write block " + id + ": " + e.getMessage(), e);
         }
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        synchronized (stripe(id)) {
+            long previous = dataBytes(target);
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            tally.wrote(previous, data.length);
+        }
         fsyncDir(target.getParent());
     }
 
@@ -190,7 +252,15 @@ public final class FileBlockStorage implements BlockStorage {
 
     @Override
     public boolean delete(BlockId id) throws IOException {
-        return Files.deleteIfExists(pathOf(id));
+        Path p = pathOf(id);
+        synchronized (stripe(id)) {
+            long previous = dataBytes(p);
+            boolean deleted = Files.deleteIfExists(p);
+            if (deleted) {
+                tally.deleted(Math.max(0, previous));
+            }
+            return deleted;
+        }
     }
 
     /** The file system's total and usable bytes and this store's reserve ({@code minFreeBytes}); unknown when read-only. */

@@ -91,6 +91,11 @@ public final class MemoryBlockStorage implements BlockStorage {
                 : new DiskSpace(capacityBytes, Math.max(0, capacityBytes - usedBytes), reserveBytes);
     }
 
+    @Override
+    public synchronized StoredBlocks stored() {
+        return new StoredBlocks(blocks.size(), usedBytes);
+    }
+
     /** Data bytes held. */
     public synchronized long usedBytes() {
         return usedBytes;

@@ -214,4 +214,47 @@ abstract class BlockStorageContract {
         }
         assertArrayEquals(v1, store.get(A).data());
     }
+
+    @Test
+    void stored_countsEachPutReplacementAndDelete() throws IOException {
+        assertEquals(StoredBlocks.NONE, store.stored());
+        put(store, A, randomBytes(30, 1000));
+        put(store, B, randomBytes(31, 10));
+        assertEquals(new StoredBlocks(2, 1010), store.stored());
+        put(store, A, randomBytes(32, 500)); // replaced: still two blocks, the old bytes gone
+        assertEquals(new StoredBlocks(2, 510), store.stored());
+        assertThrows(CorruptBlockException.class, () -> store.put(B, new byte[7], 1)); // refused: not counted
+        assertTrue(store.delete(A));
+        assertFalse(store.delete(A)); // not there any more: not counted twice
+        assertEquals(new StoredBlocks(1, 10), store.stored());
+        assertTrue(store.delete(B));
+        assertEquals(StoredBlocks.NONE, store.stored());
+    }
+
+    @Test
+    void stored_concurrentWritersOfOneBlock_countItOnce() throws Exception {
+        List<Thread> writers = new ArrayList<>();
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        for (int t = 0; t < 4; t++) {
+            int seed = t;
+            Thread w = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 25; i++) {
+                        put(store, A, randomBytes(seed * 100 + i, 100));
+                    }
+                } catch (Throwable e) {
+                    error.set(e);
+                }
+            });
+            writers.add(w);
+            w.start();
+        }
+        for (Thread w : writers) {
+            w.join();
+        }
+        if (error.get() != null) {
+            throw new AssertionError("writer failed", error.get());
+        }
+        assertEquals(new StoredBlocks(1, 100), store.stored());
+    }
 }

@@ -245,6 +245,8 @@ class FileBlockStorageTest extends BlockStorageContract {
         assertEquals(0, reopened.get(B).length());
         assertThrows(NoSuchBlockException.class, () -> reopened.get(c));
         assertEquals(0, reopened.removedTempFiles());
+        assertEquals(new StoredBlocks(2, 3000), reopened.stored(), "counted once when the store opens");
+        assertEquals(new StoredBlocks(2, 3000), FileBlockStorage.inspect(root).stored());
     }
 
     @Test
