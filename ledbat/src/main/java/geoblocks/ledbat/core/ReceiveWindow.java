@@ -16,7 +16,13 @@ public final class ReceiveWindow {
     private static final int INITIAL_SLOTS = 64;
 
     /** What happened to an arriving segment. */
-    public enum Outcome { IN_ORDER, OUT_OF_ORDER, DUPLICATE, BEYOND_WINDOW }
+    /**
+     * What became of a segment: delivered in order; delivered in order and filled (all or part of) a
+     * gap, so buffered segments followed it or some still wait (to be acknowledged at once, RFC 5681
+     * section 4.2, or a sender waiting out its reorder window would count it lost); buffered after a
+     * gap; a duplicate; or beyond the window (dropped).
+     */
+    public enum Outcome { IN_ORDER, FILLED_GAP, OUT_OF_ORDER, DUPLICATE, BEYOND_WINDOW }
 
     /** Receives the flow's segments in order. */
     public interface Sink {
@@ -100,14 +106,16 @@ public final class ReceiveWindow {
             return Outcome.OUT_OF_ORDER;
         }
         deliver(stream, payload, fin);
+        boolean filled = false;
         while (present[(int) (next & mask)]) {
             int j = (int) (next & mask);
             present[j] = false;
             byte[] p = slots[j];
             slots[j] = null;
             deliver(streams[j], p, fins[j]);
+            filled = true;
         }
-        return Outcome.IN_ORDER;
+        return filled || highest >= next ? Outcome.FILLED_GAP : Outcome.IN_ORDER;
     }
 
     private void deliver(int stream, byte[] payload, boolean fin) {

@@ -32,6 +32,8 @@ final class FlowPair {
     Random reorder;
     /** With {@link #reorder}: each data segment is held a uniform 0..this many µs more (0, 1 or 2 ms before). */
     int reorderSpreadMicros = 2000;
+    /** With {@link #reorder}: ACKs are held the same way (as the delay line does in both directions). */
+    boolean reorderAcks;
 
     private long order;
     private final PriorityQueue<long[]> events = new PriorityQueue<>((a, b) -> a[0] != b[0]
@@ -119,7 +121,8 @@ final class FlowPair {
                 byte[] sack = new byte[ReceiveWindow.MAX_SACK_BYTES];
                 int len = receiver.writeSack(sack);
                 long sentAt = (long) a[5];
-                schedule(now + oneWayMicros, new Object[] {receiver.next(), java.util.Arrays.copyOf(sack, len), sentAt,
+                long ackJitter = reorder == null || !reorderAcks ? 0 : reorder.nextInt(reorderSpreadMicros + 1);
+                schedule(now + oneWayMicros + ackJitter, new Object[] {receiver.next(), java.util.Arrays.copyOf(sack, len), sentAt,
                     now - sentAt});
                 receiver.release();
             }

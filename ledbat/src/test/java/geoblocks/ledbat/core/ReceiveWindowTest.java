@@ -25,11 +25,23 @@ class ReceiveWindowTest {
         assertEquals(ReceiveWindow.Outcome.OUT_OF_ORDER, r.onSegment(2, 7, p(2), false));
         assertEquals(ReceiveWindow.Outcome.OUT_OF_ORDER, r.onSegment(1, 8, p(1), true));
         assertEquals(List.of(), got);
-        assertEquals(ReceiveWindow.Outcome.IN_ORDER, r.onSegment(0, 7, p(0), false));
+        assertEquals(ReceiveWindow.Outcome.FILLED_GAP, r.onSegment(0, 7, p(0), false));
         assertEquals(List.of("7:0", "8:1+fin", "7:2"), got);
         assertEquals(3, r.next());
         assertEquals(2, r.outOfOrder());
         assertEquals(3, r.deliveredBytes());
+    }
+
+    @Test
+    void onSegment_fillingPartOfAGap_isFilledGap_andPlainInOrderIsNot() {
+        ReceiveWindow r = new ReceiveWindow(64, 0, sink);
+        assertEquals(ReceiveWindow.Outcome.IN_ORDER, r.onSegment(0, 1, p(0), false));
+        assertEquals(ReceiveWindow.Outcome.OUT_OF_ORDER, r.onSegment(3, 1, p(3), false));
+        // 1 fills part of the gap before 3: acknowledged at once (RFC 5681 section 4.2)
+        assertEquals(ReceiveWindow.Outcome.FILLED_GAP, r.onSegment(1, 1, p(1), false));
+        assertEquals(ReceiveWindow.Outcome.FILLED_GAP, r.onSegment(2, 1, p(2), false));
+        assertEquals(4, r.next());
+        assertEquals(ReceiveWindow.Outcome.IN_ORDER, r.onSegment(4, 1, p(4), false));
     }
 
     @Test

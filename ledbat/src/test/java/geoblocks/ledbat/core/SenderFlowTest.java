@@ -112,6 +112,7 @@ class SenderFlowTest {
         FlowPair p = new FlowPair(settings(), OWD);
         p.reorder = new Random(11);
         p.reorderSpreadMicros = 5000;
+        p.reorderAcks = true;
         SendStream s = p.sender.open(1);
         byte[] b = pattern(1, 4_000_000);
         p.sender.offer(s, b);
@@ -125,7 +126,8 @@ class SenderFlowTest {
         long sent = p.sender.window().sentPackets();
         // nothing is lost on this path: every retransmission is spurious. The reorder window
         // (a quarter of the 80 ms minimum RTT) leaves the few before reordering was first seen.
-        System.out.println("reordering path: resent " + resent + " of " + sent + ", done at " + p.now / 1000 + " ms");
+        System.out.println("reordering path: resent " + resent + " of " + sent + ", lost " + p.sender.window().lostPackets()
+                + ", done at " + p.now / 1000 + " ms, cwnd " + (long) p.sender.controller().cwnd());
         assertTrue(resent * 100 < sent, "resent " + resent + " of " + sent);
         assertTrue(p.now < 10_000_000, "4 MB took " + p.now / 1000 + " ms");
     }
