@@ -13,12 +13,14 @@ import java.util.List;
  * detects losses and queues retransmissions. A segment counts as lost when a segment transmitted at
  * least {@link #DUP_THRESH} transmissions after it (of any stream of the flow) has been
  * acknowledged (the duplicate-ACK threshold of RFC 5681/6675 applied to transmission order, so
- * retransmissions are judged too) and, once the path has been seen to reorder, it was sent more
- * than the reorder window before that segment (RACK, RFC 8985 section 6.2: a segment is lost when
- * {@code sentAt + rackRtt + reorderWindow <= now}, checked on every ACK and by {@link #detectLosses}
- * from the flow's timer), or on a timeout (RFC 6298 section 5.4: everything unacknowledged is
- * resent). Reordering is seen when a segment sent once is acknowledged after a segment sent later
- * was acknowledged by an earlier ACK: it arrived late, it was not lost. A segment carries bytes of one stream; a stream's FIN rides on its last
+ * retransmissions are judged too) and it was sent more than the reorder window before that segment
+ * (RACK, RFC 8985 section 6.2: a segment is lost when {@code sentAt + rackRtt + reorderWindow <= now},
+ * checked on every ACK and by {@link #detectLosses} from the flow's timer), or on a timeout (RFC 6298
+ * section 5.4: everything unacknowledged is resent). Unlike RFC 8985, which keeps the window at 0
+ * until it sees reordering, the window applies from the flow's first RTT sample: a background flow
+ * loses little by finding a real loss a quarter RTT later, and much by taking reordering for loss
+ * in its first round trips (it leaves slow start). Reordering is counted when a segment sent once is
+ * acknowledged after a segment sent later was acknowledged by an earlier ACK. A segment carries bytes of one stream; a stream's FIN rides on its last
  * data segment, or on an empty segment when the close comes after the data was cut. Invariants:
  * {@code una <= nextSeq}; flight bytes = sum of IN_FLIGHT segment lengths; a stream's segments are
  * in its byte order and its FIN is its last.
@@ -304,13 +306,13 @@ public final class SendWindow {
     }
 
     /**
-     * Marks lost the segments in flight that a later acknowledged transmission and, after reordering
-     * was seen, the reorder window say are lost at {@code now}; returns how many. The flow calls it
+     * Marks lost the segments in flight that a later acknowledged transmission and the reorder window
+     * say are lost at {@code now}; returns how many. The flow calls it
      * from its timer so that a segment waiting out the reorder window does not wait for the next ACK.
      */
     public int detectLosses(long now) {
         int found = 0;
-        long window = reorderingSeen ? reorderWindow : 0;
+        long window = reorderWindow;
         while (!txOrder.isEmpty()) {
             long tx = txOrder.peekB();
             Segment s = get(txOrder.peekA());
@@ -330,9 +332,8 @@ public final class SendWindow {
     }
 
     /**
-     * How long a segment may arrive after one sent later before it counts as lost, once the path was
-     * seen to reorder (RACK's reo_wnd; the flow sets a quarter of its minimum RTT). 0 = the duplicate
-     * threshold alone.
+     * How long a segment may arrive after one sent later before it counts as lost (RACK's reo_wnd;
+     * the flow sets a quarter of its minimum RTT). 0 = the duplicate threshold alone.
      */
     public void reorderWindow(long micros) {
         reorderWindow = Math.max(0, micros);

@@ -137,7 +137,7 @@ public final class SenderFlow {
      */
     public Tick onTick(long now) {
         if (rtoDeadline < 0 || now < rtoDeadline) {
-            if (window.reorderingSeen() && window.detectLosses(now) > 0) {
+            if (window.detectLosses(now) > 0) {
                 controller.onLoss(now);
                 return Tick.RESEND;
             }

@@ -98,11 +98,15 @@ class SendWindowTest {
     }
 
     @Test
-    void reorderWindow_unusedUntilTheFlowSeesReordering_thenALateSegmentIsNotLost() {
+    void reorderWindow_aLateSegmentIsNotLost_untilTheWindowHasPassed() {
         SendWindow w = sentOneByOne(12);
-        w.reorderWindow(20_000);                     // 20 ms, but no reordering seen yet
-        w.onAck(100_000, 0, sack(0, 1, 2), 1);       // 1, 2, 3 before 0
-        assertEquals(1, w.lastLosses(), "the duplicate threshold alone while no reordering was seen");
+        w.onAck(100_000, 0, sack(0, 1, 2), 1);       // 1, 2, 3 before 0, no reorder window
+        assertEquals(1, w.lastLosses(), "the duplicate threshold alone");
+
+        w = sentOneByOne(12);
+        w.reorderWindow(20_000);                     // 20 ms
+        w.onAck(100_000, 0, sack(0, 1, 2), 1);       // 1, 2, 3 (sent 1-3 ms after 0) before 0
+        assertEquals(0, w.lastLosses(), "within the window from the first ACK on");
         assertFalse(w.reorderingSeen());
 
         w = sentOneByOne(12);
