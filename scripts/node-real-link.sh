@@ -16,7 +16,7 @@
 # and writes the samples (CSV), a PNG and the node logs into OUT. Namespaces are removed on exit.
 #
 # Environment: JAR (default application/target/node.jar), OUT (default /tmp/node-real-link-<time>),
-# BG_TRANSPORT (ledbat | tcp), RATE (20mbit), FG_MIB (32), BG_MIB (256), BG_ALONE_S (20),
+# BG_TRANSPORT (ledbat | tcp), RATE (20mbit), BUFFER_MS (400), FG_MIB (32), BG_MIB (256), BG_ALONE_S (20),
 # RTT_MS (0), JITTER_MS (0), LOSS_PCT (0): as in ledbat-real-link.sh (the userspace delay line).
 set -euo pipefail
 cd "$(dirname "$0")/.."
