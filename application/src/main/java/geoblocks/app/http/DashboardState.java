@@ -1,7 +1,7 @@
 package geoblocks.app.http;
 
 import geoblocks.blockstore.core.RequestStats;
-import geoblocks.blockstore.core.RttMatrix;
+import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.wire.FileOp.LedbatPeer;
@@ -97,11 +97,11 @@ final class DashboardState {
     }
 
     /** {@code "matrix": {"regions": [...], "links": [{from, to, rttMs (null: down or none), down, fresh, ageMs}]}}. */
-    private static void matrix(JsonWriter j, RttMatrix m) {
+    private static void matrix(JsonWriter j, MeasuredRttMatrix m) {
         j.name("matrix").begin().name("regions").beginArray();
         m.regions().forEach(j::value);
         j.endArray().name("links").beginArray();
-        for (RttMatrix.Link l : m.links()) {
+        for (MeasuredRttMatrix.Link l : m.links()) {
             j.begin().field("from", l.from()).field("to", l.to()).field("rttMs", l.rttMs()).field("down", l.down())
                     .field("fresh", l.fresh()).field("ageMs", l.ageMs()).end();
         }

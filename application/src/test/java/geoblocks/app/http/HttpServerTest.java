@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.RequestStats;
-import geoblocks.blockstore.core.RttMatrix;
+import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.wire.FileOp.Background;
@@ -88,10 +88,10 @@ class HttpServerTest {
                 List.of(new NodeSnapshot.FileView("f", 3072, 1024, "local", "seoul", 5, 3,
                         List.of(List.of("seoul"), List.of("seoul", "dublin"), List.of("dublin")))),
                 100, 1 << 20, 0, new NodeSnapshot.Tombstones(4, 7, 1),
-                new RttMatrix(List.of("dublin", "mumbai", "seoul"), List.of(
-                        new RttMatrix.Link("seoul", "dublin", 252.5, false, true, 0),
-                        new RttMatrix.Link("seoul", "mumbai", Double.NaN, true, true, 0),
-                        new RttMatrix.Link("dublin", "mumbai", 122.25, false, false, 4000))));
+                new MeasuredRttMatrix(List.of("dublin", "mumbai", "seoul"), List.of(
+                        new MeasuredRttMatrix.Link("seoul", "dublin", 252.5, false, true, 0),
+                        new MeasuredRttMatrix.Link("seoul", "mumbai", Double.NaN, true, true, 0),
+                        new MeasuredRttMatrix.Link("dublin", "mumbai", 122.25, false, false, 4000))));
     }
 
     private HttpResponse<String> send(String method, String path, String auth, String body) throws Exception {

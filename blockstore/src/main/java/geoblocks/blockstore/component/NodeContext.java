@@ -6,7 +6,7 @@ import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.Owners;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
-import geoblocks.blockstore.core.RttMatrix;
+import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.TransferCounters;
@@ -70,7 +70,7 @@ final class NodeContext implements Node {
     };
     private final long startNanos = System.nanoTime();
     private RttTable rtt;
-    private RttMatrix rttMatrix;
+    private MeasuredRttMatrix rttMatrix;
     private long reqSeq;
     private java.util.function.Supplier<String> createsReady = () -> null;
 
@@ -94,7 +94,7 @@ final class NodeContext implements Node {
         this.network = network;
         this.blockStore = blockStore;
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
-        this.rttMatrix = new RttMatrix(regions, List.of());
+        this.rttMatrix = new MeasuredRttMatrix(regions, List.of());
         this.versions = new Versions(manifests, region, this::wallMillis, settings.versionRetentionMs(),
                 TombstoneCollector.of(regions, settings), ids -> blockStore.accept(new DeleteBlocks(ids)));
     }
@@ -137,11 +137,11 @@ final class NodeContext implements Node {
     }
 
     /** The cluster's RTT matrix of the latest RTT update, for the operator snapshot. */
-    RttMatrix rttMatrix() {
+    MeasuredRttMatrix rttMatrix() {
         return rttMatrix;
     }
 
-    void setRttMatrix(RttMatrix matrix) {
+    void setRttMatrix(MeasuredRttMatrix matrix) {
         this.rttMatrix = matrix;
     }
 

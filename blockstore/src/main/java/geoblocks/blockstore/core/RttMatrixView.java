@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Keeps the latest RTT row heard from each peer (see {@link RttRow}) and when it came, and answers
- * the cluster's {@link RttMatrix}: this node's own row from its {@link RttTable}, each peer's row
+ * the cluster's {@link MeasuredRttMatrix}: this node's own row from its {@link RttTable}, each peer's row
  * from what that peer sent. A peer's row is fresh while it is younger than {@code staleAfterNanos}
  * and the peer is up; otherwise its figures are reported as stale, never as live ones. Rows from
  * unknown senders, and entries for unknown regions or the sender itself, are ignored. Time is
@@ -44,11 +44,11 @@ public final class RttMatrixView {
     }
 
     /** The matrix at {@code nowNanos}, with {@code own} as this node's row and its view of who is up. */
-    public RttMatrix matrix(RttTable own, long nowNanos) {
-        List<RttMatrix.Link> links = new ArrayList<>();
+    public MeasuredRttMatrix matrix(RttTable own, long nowNanos) {
+        List<MeasuredRttMatrix.Link> links = new ArrayList<>();
         for (String to : regions) {
             if (!to.equals(self)) {
-                links.add(new RttMatrix.Link(self, to, own.rttMs(to).orElse(Double.NaN), !own.isUp(to), true, 0));
+                links.add(new MeasuredRttMatrix.Link(self, to, own.rttMs(to).orElse(Double.NaN), !own.isUp(to), true, 0));
             }
         }
         for (String from : regions) {
@@ -62,11 +62,11 @@ public final class RttMatrixView {
                 Long us = h.row.rttMicros().get(to);
                 if (us != null && !to.equals(from)) {
                     boolean down = us == RttRow.DOWN;
-                    links.add(new RttMatrix.Link(from, to, down ? Double.NaN : us / 1000.0, down, fresh,
+                    links.add(new MeasuredRttMatrix.Link(from, to, down ? Double.NaN : us / 1000.0, down, fresh,
                             Math.max(0, age) / 1_000_000));
                 }
             }
         }
-        return new RttMatrix(regions, links);
+        return new MeasuredRttMatrix(regions, links);
     }
 }

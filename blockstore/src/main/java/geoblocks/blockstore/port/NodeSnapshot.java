@@ -1,7 +1,7 @@
 package geoblocks.blockstore.port;
 
 import geoblocks.blockstore.core.RequestStats;
-import geoblocks.blockstore.core.RttMatrix;
+import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +17,7 @@ import se.sics.kompics.KompicsEvent;
  */
 public record NodeSnapshot(String region, long timeMillis, StatusReply status, RequestStats.Snapshot requests,
         long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
-        long memoryCapacityBytes, int openRequests, Tombstones tombstones, RttMatrix rttMatrix) implements KompicsEvent {
+        long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix) implements KompicsEvent {
     public static final int MAX_FILES = 100;
     public static final int MAX_BLOCKS = 64;
 

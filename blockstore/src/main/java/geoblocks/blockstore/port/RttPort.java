@@ -1,6 +1,6 @@
 package geoblocks.blockstore.port;
 
-import geoblocks.blockstore.core.RttMatrix;
+import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.placement.NodeLoad;
 import java.util.Map;
@@ -17,13 +17,13 @@ public final class RttPort extends PortType {
         indication(RttUpdate.class);
     }
 
-    public record RttUpdate(RttTable table, Map<String, NodeLoad> loads, RttMatrix matrix) implements KompicsEvent {
+    public record RttUpdate(RttTable table, Map<String, NodeLoad> loads, MeasuredRttMatrix matrix) implements KompicsEvent {
         public RttUpdate {
             loads = Map.copyOf(loads);
         }
 
         public RttUpdate(RttTable table) {
-            this(table, Map.of(), new RttMatrix(java.util.List.of(table.self()), java.util.List.of()));
+            this(table, Map.of(), new MeasuredRttMatrix(java.util.List.of(table.self()), java.util.List.of()));
         }
     }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.blockstore.core.RttMatrix.Link;
+import geoblocks.blockstore.core.MeasuredRttMatrix.Link;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +25,7 @@ class RttMatrixViewTest {
 
     @Test
     void ownRow_comesFromTheTable_freshWithDownPeersMarked() {
-        RttMatrix m = view.matrix(SEOUL, 0);
+        MeasuredRttMatrix m = view.matrix(SEOUL, 0);
         assertEquals(REGIONS, m.regions());
         assertEquals(new Link("seoul", "mumbai", 160.5, false, true, 0), m.link("seoul", "mumbai").orElseThrow());
         Link toSaopaulo = m.link("seoul", "saopaulo").orElseThrow();
@@ -37,7 +37,7 @@ class RttMatrixViewTest {
     @Test
     void freshPeerRow_givesPairsThisNodeIsNotPartOf() {
         view.onRow("dublin", DUBLIN_ROW, 10 * MS);
-        RttMatrix m = view.matrix(SEOUL, 1_010 * MS);
+        MeasuredRttMatrix m = view.matrix(SEOUL, 1_010 * MS);
         assertEquals(new Link("dublin", "mumbai", 122.25, false, true, 1_000), m.link("dublin", "mumbai").orElseThrow());
         assertEquals(new Link("dublin", "seoul", 252.0, false, true, 1_000), m.link("dublin", "seoul").orElseThrow());
         Link down = m.link("dublin", "saopaulo").orElseThrow();
@@ -58,7 +58,7 @@ class RttMatrixViewTest {
     void newerRow_replacesTheOldOne() {
         view.onRow("dublin", DUBLIN_ROW, 0);
         view.onRow("dublin", new RttRow(Map.of("mumbai", RttRow.DOWN)), 5_000 * MS);
-        RttMatrix m = view.matrix(SEOUL, 5_000 * MS);
+        MeasuredRttMatrix m = view.matrix(SEOUL, 5_000 * MS);
         Link l = m.link("dublin", "mumbai").orElseThrow();
         assertTrue(l.down() && l.fresh());
         assertEquals(Optional.empty(), m.link("dublin", "seoul"));
@@ -74,7 +74,7 @@ class RttMatrixViewTest {
 
     @Test
     void peerNeverHeard_hasNoLinks() {
-        RttMatrix m = view.matrix(SEOUL, 0);
+        MeasuredRttMatrix m = view.matrix(SEOUL, 0);
         assertEquals(3, m.links().size()); // only seoul's own row
         assertEquals(Optional.empty(), m.link("mumbai", "dublin"));
     }
@@ -84,7 +84,7 @@ class RttMatrixViewTest {
         assertFalse(view.onRow("tokyo", new RttRow(Map.of("dublin", 200_000L)), 0));
         assertFalse(view.onRow("seoul", new RttRow(Map.of("dublin", 1L)), 0));
         assertTrue(view.onRow("mumbai", new RttRow(Map.of("tokyo", 50_000L, "mumbai", 0L, "dublin", 122_000L)), 0));
-        RttMatrix m = view.matrix(SEOUL, 0);
+        MeasuredRttMatrix m = view.matrix(SEOUL, 0);
         assertEquals(Optional.empty(), m.link("mumbai", "tokyo"));
         assertEquals(Optional.empty(), m.link("mumbai", "mumbai"));
         assertEquals(Optional.empty(), m.link("tokyo", "dublin"));

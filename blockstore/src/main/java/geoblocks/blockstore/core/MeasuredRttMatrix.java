@@ -4,11 +4,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The cluster's RTT matrix as one node knows it: its regions, and a {@link Link} for every ordered
- * pair (from, to) it has a figure for. A pair it never heard about has no link.
+ * The cluster's measured RTT matrix as one node knows it (see {@link RttMatrixView}; not the
+ * configured one the WAN emulator applies, {@code geoblocks.net.RttMatrix}): its regions, and a
+ * {@link Link} for every ordered pair (from, to) it has a figure for. A pair it never heard about
+ * has no link.
  */
-public record RttMatrix(List<String> regions, List<Link> links) {
-    public RttMatrix {
+public record MeasuredRttMatrix(List<String> regions, List<Link> links) {
+    public MeasuredRttMatrix {
         regions = List.copyOf(regions);
         links = List.copyOf(links);
     }
