@@ -115,7 +115,7 @@ public final class RttMonitor extends ComponentDefinition {
         }
         if (!p.isPong()) {
             // this node's load and row only to cluster members
-            trigger(peer != null ? p.echo(mine, mine != null ? myRow : null) : p.echo(), net);
+            trigger(peer != null ? p.echo(mine, myRow) : p.echo(), net);
             return;
         }
         if (peer == null) {
