@@ -29,8 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
  * issue 12 lists with values checked against the manifests (placed blocks and bytes, and the blocks
  * and bytes the four nodes hold on disk), the LEDBAT flow and the far node's received bytes; the bad
  * requests it sends raise the HTTP refusal counters. The dashboard, opened in headless Chromium
- * (Debian's, driven through ChromeDriver), shows the four regions up, the file and its replica map,
- * a throughput chart and the recent requests, shows dublin down within 10 s of its SIGKILL, and keeps
+ * (Debian's, driven through ChromeDriver), shows the four regions up, the cluster's RTT matrix with
+ * pairs seoul is not part of (dublin to mumbai, measured by dublin, near the emulated 122 ms), the
+ * file and its replica map, a throughput chart and the recent requests, shows dublin down within 10 s
+ * of its SIGKILL (then its matrix row stale and mumbai's row reporting dublin down), and keeps
  * updating when the other two peers are killed too. Screenshots go to {@code target/dashboard*.png}. The browser,
  * driver and parser are installed by {@code scripts/install-test-tools.sh} when missing.
  */
@@ -233,6 +235,7 @@ class DashboardIT {
             awaitPage(b, 15, "four regions, all up",
                     "return document.querySelectorAll('#regions tr[data-region][data-up=\"true\"]').length === 4");
             assertEquals("\"seoul\"", b.script("return document.getElementById('region').textContent"));
+            checkMatrix(b);
             String fileSelector = "#files li[data-name=\"" + FILE + "\"]";
             awaitPage(b, 10, "the file in the list", "return document.querySelector('" + fileSelector.replace("'", "\\'") + "') !== null");
             b.click(fileSelector);
@@ -264,6 +267,10 @@ class DashboardIT {
                     "return document.querySelector('#regions tr[data-region=\"dublin\"]').dataset.up === 'false'");
             long seconds = (System.nanoTime() - killed) / 1_000_000_000L;
             assertTrue(seconds <= 10, "dublin shown down after " + seconds + " s");
+            awaitPage(b, 5, "dublin's matrix row greyed as stale", "const c = document.querySelector('"
+                    + cell("dublin", "mumbai") + "'); return c.dataset.fresh === 'false' && c.classList.contains('stale')");
+            awaitPage(b, 15, "mumbai's row reporting dublin down",
+                    "return document.querySelector('" + cell("mumbai", "dublin") + "').textContent === 'down'");
             b.screenshot(target.resolve("dashboard-dublin-down.png"));
 
             // seoul alone: its page keeps updating and shows the three other regions down
@@ -276,6 +283,29 @@ class DashboardIT {
                     + "&& s.textContent.startsWith('snapshot') && s.textContent !== " + status);
             b.screenshot(target.resolve("dashboard-alone.png"));
         }
+    }
+
+    /**
+     * Seoul's page shows pairs it is not part of, as their own nodes measured them: dublin to mumbai
+     * and back (emulated 122 ms, geoblocks.cluster.rtt-ms in the net module's reference.conf), fresh.
+     */
+    private static void checkMatrix(WebDriverSession b) throws Exception {
+        for (String[] pair : new String[][] {{"dublin", "mumbai"}, {"mumbai", "dublin"}}) {
+            String c = "document.querySelector('" + cell(pair[0], pair[1]) + "')";
+            awaitPage(b, 15, pair[0] + " to " + pair[1] + " measured and fresh in seoul's matrix",
+                    "const c = " + c + "; return c !== null && c.dataset.fresh === 'true' && (c.dataset.rtt || '') !== ''");
+            // the figure it holds and the text it shows, read at once (the page redraws every second)
+            String[] got = b.script("const c = " + c + "; return c.dataset.rtt + ' ' + c.textContent").replace("\"", "")
+                    .split(" ");
+            double rtt = Double.parseDouble(got[0]);
+            assertTrue(rtt > 100 && rtt < 200, pair[0] + " to " + pair[1] + " measured " + rtt + " ms (emulated 122 ms)");
+            assertEquals(rtt, Double.parseDouble(got[1]), 0.051, "the cell shows the figure in ms with one decimal");
+        }
+    }
+
+    /** The matrix cell from {@code from} to {@code to}, as a CSS selector (no single quotes). */
+    private static String cell(String from, String to) {
+        return "#matrix td[data-cell=\"" + from + ">" + to + "\"]";
     }
 
     private static void awaitPage(WebDriverSession b, int seconds, String what, String script) throws Exception {

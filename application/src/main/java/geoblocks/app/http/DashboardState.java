@@ -1,6 +1,7 @@
 package geoblocks.app.http;
 
 import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.wire.FileOp.LedbatPeer;
@@ -12,7 +13,8 @@ import java.util.Map;
 
 /**
  * The dashboard's {@code /api/state} JSON, rendered from one {@link NodeSnapshot}: the node's
- * region, its view of every region (up, RTT), block replicas and bytes per region, the blocks and
+ * region, its view of every region (up, RTT), the cluster's RTT matrix (every measured pair, with
+ * whether each row is fresh), block replicas and bytes per region, the blocks and
  * bytes on its own disk, what it refused (node-to-node and HTTP causes), the newest
  * files with their replicas per block, transfer counters, LEDBAT per peer, requests by operation
  * and the recent ones. It holds no secret: the snapshot has none.
@@ -35,6 +37,7 @@ final class DashboardState {
                     .field("rttMs", p.rttMs() >= 0 ? p.rttMs() : Double.NaN).end();
         }
         j.endArray();
+        matrix(j, s.rttMatrix());
         j.name("placed").begin();
         s.placed().forEach((r, p) -> j.name(r).begin().field("blocks", p.blocks()).field("bytes", p.bytes()).end());
         j.end();
@@ -91,5 +94,17 @@ final class DashboardState {
         }
         j.endArray();
         return j.end().toString();
+    }
+
+    /** {@code "matrix": {"regions": [...], "links": [{from, to, rttMs (null: down or none), down, fresh, ageMs}]}}. */
+    private static void matrix(JsonWriter j, MeasuredRttMatrix m) {
+        j.name("matrix").begin().name("regions").beginArray();
+        m.regions().forEach(j::value);
+        j.endArray().name("links").beginArray();
+        for (MeasuredRttMatrix.Link l : m.links()) {
+            j.begin().field("from", l.from()).field("to", l.to()).field("rttMs", l.rttMs()).field("down", l.down())
+                    .field("fresh", l.fresh()).field("ageMs", l.ageMs()).end();
+        }
+        j.endArray().end();
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.wire.FileOp.Background;
@@ -86,7 +87,11 @@ class HttpServerTest {
                 Map.of("seoul", new NodeSnapshot.Placed(2, 2048), "dublin", new NodeSnapshot.Placed(1, 1024)),
                 List.of(new NodeSnapshot.FileView("f", 3072, 1024, "local", "seoul", 5, 3,
                         List.of(List.of("seoul"), List.of("seoul", "dublin"), List.of("dublin")))),
-                100, 1 << 20, 0, new NodeSnapshot.Tombstones(4, 7, 1));
+                100, 1 << 20, 0, new NodeSnapshot.Tombstones(4, 7, 1),
+                new MeasuredRttMatrix(List.of("dublin", "mumbai", "seoul"), List.of(
+                        new MeasuredRttMatrix.Link("seoul", "dublin", 252.5, false, true, 0),
+                        new MeasuredRttMatrix.Link("seoul", "mumbai", Double.NaN, true, true, 0),
+                        new MeasuredRttMatrix.Link("dublin", "mumbai", 122.25, false, false, 4000))));
     }
 
     private HttpResponse<String> send(String method, String path, String auth, String body) throws Exception {
@@ -177,6 +182,9 @@ class HttpServerTest {
         assertTrue(state.contains("\"region\":\"seoul\""), state);
         assertTrue(state.contains("\"replicas\":[[\"seoul\"],[\"seoul\",\"dublin\"],[\"dublin\"]]"), state);
         assertTrue(state.contains("{\"region\":\"mumbai\",\"self\":false,\"up\":false,\"rttMs\":null}"), state);
+        assertTrue(state.contains("\"matrix\":{\"regions\":[\"dublin\",\"mumbai\",\"seoul\"],\"links\":["), state);
+        assertTrue(state.contains("{\"from\":\"seoul\",\"to\":\"mumbai\",\"rttMs\":null,\"down\":true,\"fresh\":true,\"ageMs\":0}"), state);
+        assertTrue(state.contains("{\"from\":\"dublin\",\"to\":\"mumbai\",\"rttMs\":122.25,\"down\":false,\"fresh\":false,\"ageMs\":4000}"), state);
         assertFalse(state.contains("secret"));
     }
 

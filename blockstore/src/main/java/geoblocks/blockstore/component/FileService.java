@@ -131,7 +131,10 @@ public final class FileService extends ComponentDefinition {
         });
         handle(timer, Tick.class, t -> tick());
         handle(timer, NodeContext.Wakeup.class, node::wake);
-        handle(rttPort, RttUpdate.class, u -> onRtt(u.table()));
+        handle(rttPort, RttUpdate.class, u -> {
+            node.setRttMatrix(u.matrix());
+            onRtt(u.table());
+        });
         handle(control, ConnectionStatus.Dropped.class, d -> {
             if (d.last && d.peer != null) {
                 NetAddress peer = new NetAddress(d.peer.getIp(), d.peer.getPort());

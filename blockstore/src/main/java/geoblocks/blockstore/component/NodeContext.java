@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.Owners;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
+import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.TransferCounters;
@@ -69,6 +70,7 @@ final class NodeContext implements Node {
     };
     private final long startNanos = System.nanoTime();
     private RttTable rtt;
+    private MeasuredRttMatrix rttMatrix;
     private long reqSeq;
     private java.util.function.Supplier<String> createsReady = () -> null;
 
@@ -92,6 +94,7 @@ final class NodeContext implements Node {
         this.network = network;
         this.blockStore = blockStore;
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
+        this.rttMatrix = new MeasuredRttMatrix(regions, List.of());
         this.versions = new Versions(manifests, region, this::wallMillis, settings.versionRetentionMs(),
                 TombstoneCollector.of(regions, settings), ids -> blockStore.accept(new DeleteBlocks(ids)));
     }
@@ -131,6 +134,15 @@ final class NodeContext implements Node {
 
     void setRtt(RttTable table) {
         this.rtt = table;
+    }
+
+    /** The cluster's RTT matrix of the latest RTT update, for the operator snapshot. */
+    MeasuredRttMatrix rttMatrix() {
+        return rttMatrix;
+    }
+
+    void setRttMatrix(MeasuredRttMatrix matrix) {
+        this.rttMatrix = matrix;
     }
 
     /** A block-store answer: runs the waiter of its request. */

@@ -2,6 +2,8 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttEstimator;
+import geoblocks.blockstore.core.RttMatrixView;
+import geoblocks.blockstore.core.RttRow;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.core.placement.NodeLoad;
@@ -10,8 +12,10 @@ import geoblocks.blockstore.port.RttPort.RttUpdate;
 import geoblocks.blockstore.wire.RttProbe;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,9 +34,13 @@ import se.sics.kompics.timer.Timer;
  * a median-filtered estimate per peer ({@link RttEstimator}) and publishes an {@link RttTable}
  * after every round. A peer that stops answering is marked down. With a {@link LoadMeter} its
  * pings and pongs also carry this node's load (disk space, recent block I/O), and every update
- * passes on the loads heard since the previous one.
+ * passes on the loads heard since the previous one. With a load, its probes also carry this node's
+ * {@link RttRow}; the rows peers send make the cluster's RTT matrix ({@link RttMatrixView}) that
+ * every update carries. A peer's row is stale after {@link #STALE_ROUNDS} probe intervals.
  */
 public final class RttMonitor extends ComponentDefinition {
+    /** Probe intervals after which a peer's row in the matrix is stale. */
+    static final int STALE_ROUNDS = 3;
     private final Negative<RttPort> rttPort = provides(RttPort.class);
     private final Positive<Network> net = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
@@ -47,7 +55,10 @@ public final class RttMonitor extends ComponentDefinition {
     private final LoadMeter meter;
     /** Loads reported since the last RttUpdate, this node's own included. */
     private final Map<String, NodeLoad> freshLoads = new HashMap<>();
+    private final RttMatrixView matrix;
     private NodeLoad mine;
+    /** This node's RTT row as of the last round, sent with its load; null without a meter. */
+    private RttRow myRow;
     private long seq;
 
     public RttMonitor(RttMonitorInit init) {
@@ -60,6 +71,10 @@ public final class RttMonitor extends ComponentDefinition {
             regionByAddress.put(a, r);
             estimators.put(r, new RttEstimator(init.settings.rttWindow(), init.settings.downAfterMs() * 1_000_000L));
         });
+        List<String> regions = new ArrayList<>(peers.keySet());
+        regions.add(region);
+        regions.sort(null);
+        this.matrix = new RttMatrixView(region, regions, STALE_ROUNDS * intervalMs * 1_000_000L);
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(0, intervalMs);
             spt.setTimeoutEvent(new Round(spt));
@@ -72,34 +87,40 @@ public final class RttMonitor extends ComponentDefinition {
     private void probeAll() {
         long now = System.nanoTime();
         seq++;
+        RttTable table = table(now);
         if (meter != null) {
             mine = meter.sample(now);
+            myRow = RttRow.of(table);
             freshLoads.put(region, mine);
         }
         for (NetAddress peer : peers.values()) {
-            trigger(new RttProbe(new NetHeader(self, peer, Transport.UDP), false, seq, now, mine), net);
+            trigger(new RttProbe(new NetHeader(self, peer, Transport.UDP), false, seq, now, mine, myRow), net);
         }
-        publish(now);
+        publish(table, now);
     }
 
-    private void publish(long now) {
-        trigger(new RttUpdate(table(now), freshLoads), rttPort);
+    private void publish(RttTable table, long now) {
+        trigger(new RttUpdate(table, freshLoads, matrix.matrix(table, now)), rttPort);
         freshLoads.clear();
     }
 
     private void onProbe(RttProbe p) {
         String peer = regionByAddress.get(p.getHeader().source());
+        long now = System.nanoTime();
         if (peer != null && p.load() != null) {
             freshLoads.put(peer, p.load());
         }
+        if (peer != null && p.row() != null) {
+            matrix.onRow(peer, p.row(), now);
+        }
         if (!p.isPong()) {
-            trigger(p.echo(peer != null ? mine : null), net); // this node's load only to cluster members
+            // this node's load and row only to cluster members
+            trigger(peer != null ? p.echo(mine, myRow) : p.echo(), net);
             return;
         }
         if (peer == null) {
             return; // not a cluster member
         }
-        long now = System.nanoTime();
         long rttNanos = now - p.sentNanos();
         if (rttNanos < 0 || rttNanos > 60_000_000_000L) {
             return; // forged or wildly stale echo
@@ -108,7 +129,7 @@ public final class RttMonitor extends ComponentDefinition {
         boolean wasUp = e.isUp(now);
         e.onSample(rttNanos / 1e6, now);
         if (!wasUp) {
-            publish(now); // a peer came up: tell placement at once
+            publish(table(now), now); // a peer came up: tell placement at once
         }
     }
 

@@ -15,7 +15,7 @@ import java.util.TreeMap;
 /**
  * Builds the file service's {@link NodeSnapshot}: walks every manifest known here once (counting
  * block replicas and bytes per region, keeping the {@link NodeSnapshot#MAX_FILES} newest files),
- * and adds the status, request statistics and memory budget. Runs on the file service's thread.
+ * and adds the status, request statistics, memory budget and RTT matrix. Runs on the file service's thread.
  */
 final class Snapshots {
     private static final int PAGE = 1_000;
@@ -59,7 +59,7 @@ final class Snapshots {
         return new NodeSnapshot(node.region(), nowMillis, status, stats.snapshot(), files, Map.copyOf(byRegion),
                 List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests,
                 new NodeSnapshot.Tombstones(node.manifests().names() - files, node.versions().tombstonesAcknowledged,
-                        node.versions().tombstonesExpired));
+                        node.versions().tombstonesExpired), node.rttMatrix());
     }
 
     private static final Comparator<Manifest> NEWEST_FIRST =

@@ -1,6 +1,7 @@
 package geoblocks.blockstore.port;
 
 import geoblocks.blockstore.core.RequestStats;
+import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import java.util.List;
 import java.util.Map;
@@ -11,12 +12,12 @@ import se.sics.kompics.KompicsEvent;
  * thread: what {@code client status} answers ({@code status}: RTT per peer, refused input,
  * scrubber, transfer counters, background and LEDBAT state), the requests it served, the block
  * replicas its manifests place per region, up to {@link #MAX_FILES} files with the replicas of
- * their first {@link #MAX_BLOCKS} blocks, its transfer memory budget and its tombstones. Safe to read
- * from any thread.
+ * their first {@link #MAX_BLOCKS} blocks, its transfer memory budget, its tombstones and the
+ * cluster's RTT matrix as this node knows it (see RttMatrixView). Safe to read from any thread.
  */
 public record NodeSnapshot(String region, long timeMillis, StatusReply status, RequestStats.Snapshot requests,
         long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
-        long memoryCapacityBytes, int openRequests, Tombstones tombstones) implements KompicsEvent {
+        long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix) implements KompicsEvent {
     public static final int MAX_FILES = 100;
     public static final int MAX_BLOCKS = 64;
 

@@ -1,6 +1,7 @@
 package geoblocks.blockstore.wire;
 
 import geoblocks.blockstore.core.DiskSpace;
+import geoblocks.blockstore.core.RttRow;
 import geoblocks.blockstore.core.placement.NodeLoad;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
@@ -8,39 +9,59 @@ import geoblocks.net.NetMsg;
 import geoblocks.net.Wire;
 import geoblocks.net.WireCodec;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.TreeMap;
 
 /**
  * An RTT probe (ping) or its echo (pong), sent over UDP. The pong echoes the ping's sequence number
  * and send time, so the prober measures the RTT on its own clock. Either may carry the sender's
- * load (its disk space and recent block I/O) for placement; a probe without one (an older node, or
- * no meter) ends after the send time.
+ * load (its disk space and recent block I/O) for placement, and after it the sender's {@link RttRow}
+ * (its RTT to each peer) for the cluster's RTT matrix. A probe without them (an older node, or no
+ * meter) ends after the send time; one with a load but no row (an older node) ends after the load.
+ * A row is only sent after a load.
  *
  * <pre>
  * +--------+---------+----------+----------------+----------------------------------------------------+
  * | header | pong u8 | seq i64  | sentNanos i64  | optional load: disk total i64 | disk free i64 |      |
  * |        | (0/1)   |          |                |   disk reserve i64 | block I/O bytes/s i64         |
  * +--------+---------+----------+----------------+----------------------------------------------------+
+ * | optional row: count u8 (0..32), then per peer: id length u8 (1..32) | id (ASCII) |                  |
+ * |   RTT u32 in microseconds (0xFFFFFFFF: down)                                                      |
+ * +---------------------------------------------------------------------------------------------------+
  * </pre>
  */
 public final class RttProbe extends NetMsg {
     public static final Codec CODEC = new Codec();
     private static final int LOAD_BYTES = 32;
+    /** The wire's RTT of a peer that is down. */
+    private static final long ROW_DOWN = 0xFFFF_FFFFL;
     private final boolean pong;
     private final long seq;
     private final long sentNanos;
     /** The sender's load, or null. */
     private final NodeLoad load;
+    /** The sender's RTT row, or null (never without a load). */
+    private final RttRow row;
 
     public RttProbe(NetHeader header, boolean pong, long seq, long sentNanos) {
         this(header, pong, seq, sentNanos, null);
     }
 
     public RttProbe(NetHeader header, boolean pong, long seq, long sentNanos, NodeLoad load) {
+        this(header, pong, seq, sentNanos, load, null);
+    }
+
+    /** A probe carrying the sender's {@code load} and RTT {@code row} (null: none; a row needs a load). */
+    public RttProbe(NetHeader header, boolean pong, long seq, long sentNanos, NodeLoad load, RttRow row) {
         super(header);
+        if (row != null && load == null) {
+            throw new IllegalArgumentException("an RTT row rides after a load; give NodeLoad.UNKNOWN if none is measured");
+        }
         this.pong = pong;
         this.seq = seq;
         this.sentNanos = sentNanos;
         this.load = load;
+        this.row = row;
     }
 
     public boolean isPong() {
@@ -60,13 +81,23 @@ public final class RttProbe extends NetMsg {
         return load;
     }
 
+    /** The sender's RTT row, or null when the probe carries none. */
+    public RttRow row() {
+        return row;
+    }
+
     public RttProbe echo() {
         return echo(null);
     }
 
     /** The pong of this ping, carrying the answering node's {@code load} (null: none). */
     public RttProbe echo(NodeLoad load) {
-        return new RttProbe(getHeader().reply(), true, seq, sentNanos, load);
+        return echo(load, null);
+    }
+
+    /** The pong of this ping, carrying the answering node's {@code load} and RTT {@code row} (null: none). */
+    public RttProbe echo(NodeLoad load, RttRow row) {
+        return new RttProbe(getHeader().reply(), true, seq, sentNanos, load, row);
     }
 
     @Override
@@ -83,7 +114,18 @@ public final class RttProbe extends NetMsg {
 
         @Override
         public int encodedSize(RttProbe m) {
-            return Wire.headerSize(m.getHeader()) + 17 + (m.load == null ? 0 : LOAD_BYTES);
+            return Wire.headerSize(m.getHeader()) + 17 + (m.load == null ? 0 : LOAD_BYTES) + rowSize(m.row);
+        }
+
+        private static int rowSize(RttRow row) {
+            if (row == null) {
+                return 0;
+            }
+            int n = 1;
+            for (String r : row.rttMicros().keySet()) {
+                n += 1 + r.getBytes(StandardCharsets.US_ASCII).length + 4;
+            }
+            return n;
         }
 
         @Override
@@ -93,6 +135,13 @@ public final class RttProbe extends NetMsg {
             if (m.load != null) {
                 DiskSpace d = m.load.disk();
                 out.putLong(d.totalBytes()).putLong(d.freeBytes()).putLong(d.reserveBytes()).putLong(m.load.ioBytesPerSecond());
+            }
+            if (m.row != null) {
+                out.put((byte) m.row.rttMicros().size());
+                m.row.rttMicros().forEach((r, us) -> {
+                    byte[] id = r.getBytes(StandardCharsets.US_ASCII);
+                    out.put((byte) id.length).put(id).putInt((int) (us == RttRow.DOWN ? ROW_DOWN : us));
+                });
             }
         }
 
@@ -117,7 +166,35 @@ public final class RttProbe extends NetMsg {
                 }
                 load = new NodeLoad(new DiskSpace(total, free, reserve), io);
             }
-            return new RttProbe(h, pong == 1, seq, sent, load);
+            RttRow row = in.hasRemaining() ? readRow(in) : null;
+            return new RttProbe(h, pong == 1, seq, sent, load, row);
+        }
+
+        private static RttRow readRow(ByteBuffer in) throws MalformedMessageException {
+            int n = Wire.readU8(in, "RTT row count");
+            if (n > RttRow.MAX_PEERS) {
+                throw new MalformedMessageException("RTT row count " + n + " exceeds limit " + RttRow.MAX_PEERS);
+            }
+            TreeMap<String, Long> row = new TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                int len = Wire.readU8(in, "RTT row region id length");
+                if (len < 1 || len > RttRow.MAX_ID_BYTES) {
+                    throw new MalformedMessageException("RTT row region id length " + len + " outside 1.." + RttRow.MAX_ID_BYTES);
+                }
+                Wire.need(in, len + 4, "RTT row entry");
+                byte[] id = new byte[len];
+                in.get(id);
+                String region = new String(id, StandardCharsets.US_ASCII);
+                if (!region.matches(RttRow.ID_PATTERN)) {
+                    throw new MalformedMessageException("RTT row region id must match " + RttRow.ID_PATTERN + ", was '"
+                            + region.replaceAll("[^ -~]", "?") + "'");
+                }
+                long us = Integer.toUnsignedLong(in.getInt());
+                if (row.put(region, us == ROW_DOWN ? RttRow.DOWN : us) != null) {
+                    throw new MalformedMessageException("RTT row lists region '" + region + "' twice");
+                }
+            }
+            return new RttRow(row);
         }
     }
 }

@@ -7,9 +7,13 @@ import static geoblocks.blockstore.wire.WireTesting.decodeOrMalformed;
 import static geoblocks.blockstore.wire.WireTesting.encode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.core.DiskSpace;
+import geoblocks.blockstore.core.RttRow;
+import geoblocks.blockstore.core.placement.NodeLoad;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
 import geoblocks.net.Wire;
@@ -120,5 +124,89 @@ class RttProbeCodecTest {
         MalformedMessageException e = assertThrows(MalformedMessageException.class,
                 () -> decode(CODEC, negative, negative.length));
         assertTrue(e.getMessage().contains("free -1"), e.getMessage());
+    }
+
+    private static final RttRow ROW = new RttRow(java.util.Map.of("dublin", 252_000L, "mumbai", 160_500L,
+            "saopaulo", RttRow.DOWN, "a-" + "x".repeat(30), RttRow.MAX_MICROS));
+
+    @Test
+    void row_roundTripsInPingsAndPongs_andSizeMatches() throws MalformedMessageException {
+        NodeLoad load = NodeLoad.UNKNOWN;
+        for (RttProbe p : List.of(new RttProbe(V4, false, 3, 9, load, ROW), new RttProbe(V6, false, 4, 8).echo(load, ROW),
+                new RttProbe(V4, true, 5, 7, load, new RttRow(java.util.Map.of())))) {
+            byte[] wire = encode(CODEC, p);
+            assertEquals(wire.length, p.wireSize());
+            ByteBuffer in = ByteBuffer.wrap(wire);
+            RttProbe back = CODEC.decode(in);
+            assertEquals(0, in.remaining());
+            assertEquals(p.row(), back.row());
+            assertEquals(load, back.load());
+            assertEquals(p.isPong(), back.isPong());
+        }
+        assertEquals(Wire.headerSize(V4) + 17 + 32 + 1 + (1 + 6 + 4) * 2 + (1 + 8 + 4) + (1 + 32 + 4),
+                new RttProbe(V4, false, 3, 9, load, ROW).wireSize());
+    }
+
+    @Test
+    void olderProbes_withoutARow_stillDecode() throws MalformedMessageException {
+        NodeLoad load = new NodeLoad(new DiskSpace(100, 50, 10), 7);
+        RttProbe withLoad = CODEC.decode(ByteBuffer.wrap(encode(CODEC, new RttProbe(V4, false, 3, 9, load))));
+        assertEquals(load, withLoad.load());
+        assertNull(withLoad.row());
+        RttProbe bare = CODEC.decode(ByteBuffer.wrap(encode(CODEC, new RttProbe(V4, true, 3, 9))));
+        assertNull(bare.load());
+        assertNull(bare.row());
+    }
+
+    @Test
+    void row_withoutALoad_isRefusedBySender() {
+        assertThrows(IllegalArgumentException.class, () -> new RttProbe(V4, false, 1, 2, null, ROW));
+    }
+
+    @Test
+    void row_truncated_throwsMalformed() {
+        byte[] wire = encode(CODEC, new RttProbe(V4, false, 3, 9, NodeLoad.UNKNOWN, ROW));
+        int end = Wire.headerSize(V4) + 17 + 32;
+        for (int len = end + 1; len < wire.length; len++) {
+            int cut = len;
+            assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, cut), "cut to " + cut);
+        }
+    }
+
+    @Test
+    void row_malformed_isRefusedWithTheOffendingValue() {
+        byte[] wire = encode(CODEC, new RttProbe(V4, false, 3, 9, NodeLoad.UNKNOWN, new RttRow(java.util.Map.of("dublin", 1L))));
+        int at = Wire.headerSize(V4) + 17 + 32;
+        assertMalformed(set(wire, at, RttRow.MAX_PEERS + 1), "count 33");
+        assertMalformed(set(wire, at + 1, 0), "length 0");
+        assertMalformed(set(wire, at + 1, 33), "length 33");
+        assertMalformed(set(wire, at + 2, 'D'), "'Dublin'");
+        assertMalformed(set(wire, at + 2, 0xC3), "'?ublin'");
+        byte[] twice = encode(CODEC, new RttProbe(V4, false, 3, 9, NodeLoad.UNKNOWN,
+                new RttRow(java.util.Map.of("dublin", 1L, "dublix", 2L))));
+        twice[at + 1 + 11 + 6] = 'n'; // second id, last letter: dublix -> dublin
+        assertMalformed(twice, "'dublin' twice");
+    }
+
+    @Test
+    void row_randomMutations_onlyMalformed() {
+        Random r = new Random(78);
+        byte[] valid = encode(CODEC, new RttProbe(V4, false, 3, 9, NodeLoad.UNKNOWN, ROW));
+        for (int i = 0; i < 3000; i++) {
+            byte[] bad = valid.clone();
+            bad[r.nextInt(bad.length)] = (byte) r.nextInt(256);
+            decodeOrMalformed(CODEC, bad);
+        }
+    }
+
+    private static byte[] set(byte[] wire, int at, int value) {
+        byte[] b = wire.clone();
+        b[at] = (byte) value;
+        return b;
+    }
+
+    private static void assertMalformed(byte[] wire, String expected) {
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
 }
