@@ -19,7 +19,7 @@
 # DURATION (30), TCP_START (14), TCP_STOP (24), RATE (20mbit), BUFFER_MS (400: the bottleneck buffer), PARALLEL (1),
 # LEDBAT_ARGS (extra client/server options, e.g. "--target 10" or "--mode ledbat++"),
 # JAVA_OPTS (extra JVM options of both ends, e.g. -Dgeoblocks.ledbat.slow-start=false),
-# RTT_MS (0), JITTER_MS (0), LOSS_PCT (0): with any of them set, the router forwards through
+# RTT_MS (0), JITTER_MS (0), LOSS_PCT (0), JITTER_FIFO (0; 1 = jitter never reorders): with any of the first three set, the router forwards through
 # scripts/delayline (TUN devices + policy routing; this kernel has no netem), RTT_MS/2 each way.
 # NICE (-5): scheduling priority of every process the run starts (endpoints, meters), so that other
 # work on the machine disturbs the run less; 0 = as the caller. DELAYLINE_RT (1): run the delay line

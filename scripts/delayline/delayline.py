@@ -2,7 +2,7 @@
 """Userspace delay line for a router namespace without netem.
 
 usage: delayline.py --tun NAME:DELAY_MS [--tun NAME:DELAY_MS ...] [--jitter-ms J] [--loss-pct P]
-                    [--limit PACKETS] [--seed S]
+                    [--limit PACKETS] [--seed S] [--jitter-fifo]
 
 Attaches to each (already created) TUN device, reads every packet the kernel routes into it,
 holds it for that device's one-way delay (scheduling in schedule.Direction) and writes it back
@@ -38,6 +38,7 @@ def main(argv):
     p.add_argument("--loss-pct", type=float, default=0.0)
     p.add_argument("--limit", type=int, default=100_000, help="packets held per direction at most")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jitter-fifo", action="store_true", help="jitter never reorders a direction's packets")
     a = p.parse_args(argv)
     fds = {}
     for i, spec in enumerate(a.tun):
@@ -47,12 +48,12 @@ def main(argv):
         except ValueError:
             p.error(f"--tun needs NAME:DELAY_MS, got '{spec}'")
         fd = open_tun(name)
-        fds[fd] = Direction(delay, a.jitter_ms / 1000.0, a.loss_pct / 100.0, a.limit, a.seed + i)
+        fds[fd] = Direction(delay, a.jitter_ms / 1000.0, a.loss_pct / 100.0, a.limit, a.seed + i, a.jitter_fifo)
     tun_fds = list(fds)
     running = [True]
     signal.signal(signal.SIGTERM, lambda *_: running.__setitem__(0, False))
     signal.signal(signal.SIGINT, lambda *_: running.__setitem__(0, False))
-    print("delayline: " + ", ".join(a.tun) + f" ms, jitter {a.jitter_ms} ms, loss {a.loss_pct} %", flush=True)
+    print("delayline: " + ", ".join(a.tun) + f" ms, jitter {a.jitter_ms} ms" + (" (fifo)" if a.jitter_fifo else "") + f", loss {a.loss_pct} %", flush=True)
     while running[0]:
         now = time.monotonic()
         for fd, d in fds.items():

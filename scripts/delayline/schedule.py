@@ -3,7 +3,8 @@
 Each direction holds packets for a one-way delay, plus optional jitter (uniform in
 [-jitter, +jitter], never below zero) and random loss, from a seeded random source. Packets leave
 in order of their due time; with jitter 0 that is arrival order (a FIFO), and ties keep arrival
-order. A bounded queue models a router buffer: a packet that finds it full is dropped (tail drop).
+order. With fifo=True jitter never reorders: a packet is due no earlier than the packet that
+arrived before it (a path whose delay varies, not one that reorders). A bounded queue models a router buffer: a packet that finds it full is dropped (tail drop).
 """
 import heapq
 import random
@@ -12,7 +13,7 @@ import random
 class Direction:
     """Packets of one direction waiting for their due time. Times are in seconds (floats)."""
 
-    def __init__(self, delay_s, jitter_s=0.0, loss=0.0, limit=100_000, seed=1):
+    def __init__(self, delay_s, jitter_s=0.0, loss=0.0, limit=100_000, seed=1, fifo=False):
         if delay_s < 0 or jitter_s < 0:
             raise ValueError(f"delay and jitter must be >= 0, were {delay_s} and {jitter_s}")
         if not 0.0 <= loss < 1.0:
@@ -25,6 +26,8 @@ class Direction:
         self.limit = limit
         self._random = random.Random(seed)
         self._heap = []
+        self.fifo = fifo
+        self._last_due = float("-inf")
         self._arrivals = 0
         self.dropped_loss = 0
         self.dropped_full = 0
@@ -40,6 +43,9 @@ class Direction:
         due = now + self.delay_s
         if self.jitter_s > 0:
             due = max(now, due + self._random.uniform(-self.jitter_s, self.jitter_s))
+            if self.fifo:
+                due = max(due, self._last_due)
+                self._last_due = due
         heapq.heappush(self._heap, (due, self._arrivals, packet))
         self._arrivals += 1
         return True

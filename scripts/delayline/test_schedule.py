@@ -19,6 +19,27 @@ class DirectionTest(unittest.TestCase):
             d.arrive(bytes([i]), 1.0 + (i // 10) * 0.001)  # ten packets per millisecond
         self.assertEqual([bytes([i]) for i in range(100)], d.due(2.0))
 
+    def test_fifo_jitter_varies_the_delay_but_never_reorders(self):
+        d = Direction(0.05, jitter_s=0.005, seed=3, fifo=True)
+        for i in range(1000):
+            d.arrive(i, 1.0 + i * 0.0006)   # a packet every 0.6 ms, as at 20 Mbit/s
+        out, t = [], 1.0
+        delays = []
+        while len(d):
+            t = d.next_due()
+            for p in d.due(t):
+                out.append(p)
+                delays.append(t - (1.0 + p * 0.0006))
+        self.assertEqual(list(range(1000)), out)
+        self.assertGreaterEqual(min(delays), 0.045 - 1e-9)
+        self.assertGreater(max(delays) - min(delays), 0.005, "the delay still varies")
+
+    def test_jitter_without_fifo_reorders_close_packets(self):
+        d = Direction(0.05, jitter_s=0.005, seed=3)
+        for i in range(1000):
+            d.arrive(i, 1.0 + i * 0.0006)
+        self.assertNotEqual(list(range(1000)), d.due(10.0))
+
     def test_next_due_is_the_earliest_waiting_packet(self):
         d = Direction(0.1)
         self.assertIsNone(d.next_due())

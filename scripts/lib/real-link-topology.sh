@@ -9,7 +9,7 @@
 # holding packets RTT_MS/2 each way. Sets PING (idle ping sender -> receiver) and registers a trap
 # that kills every pid in PIDS and removes the namespaces on exit. Needs OUT (for delayline.out).
 # Sourcing it checks that the script runs as root and sets the link's defaults: RATE (20mbit), BUFFER_MS (400),
-# RTT_MS, JITTER_MS and LOSS_PCT (0), NICE (-5: the priority callers give the processes they start)
+# RTT_MS, JITTER_MS and LOSS_PCT (0), JITTER_FIFO (0: jitter may reorder; 1: it never does), NICE (-5: the priority callers give the processes they start)
 # and DELAYLINE_RT (1: the delay line runs under SCHED_FIFO priority 10 via chrt, since on a loaded
 # machine a normal-priority delay line stalls for tens of ms -- measured: idle-link ping spikes of
 # 30-150 ms at load average 10; 0 = at NICE like the rest). topology_up also sets BOTTLENECK_DEV
@@ -24,6 +24,8 @@ BUFFER_MS=${BUFFER_MS:-400}   # tbf latency: the bottleneck's buffer in ms of RA
 RTT_MS=${RTT_MS:-0}
 JITTER_MS=${JITTER_MS:-0}
 LOSS_PCT=${LOSS_PCT:-0}
+JITTER_FIFO=${JITTER_FIFO:-0}   # 1: jitter varies the delay but never reorders a direction's packets
+if [[ $JITTER_FIFO == 1 ]]; then JITTER_FIFO_FLAG=--jitter-fifo; else JITTER_FIFO_FLAG=; fi
 NICE=${NICE:--5}
 DELAYLINE_RT=${DELAYLINE_RT:-1}
 if [[ $DELAYLINE_RT == 1 ]] && command -v chrt >/dev/null; then
@@ -79,7 +81,7 @@ topology_up() {
     ip -n $R rule add iif lrs$suffix lookup 101 pref 1001
     ip -n $R rule add iif lrc$suffix lookup 102 pref 1002
     $DELAYLINE_SCHED ip netns exec $R python3 scripts/delayline/delayline.py --tun dly-a:$half --tun dly-b:$half \
-        --jitter-ms "$JITTER_MS" --loss-pct "$LOSS_PCT" > "$OUT/delayline.out" 2>&1 &
+        --jitter-ms "$JITTER_MS" --loss-pct "$LOSS_PCT" ${JITTER_FIFO_FLAG} > "$OUT/delayline.out" 2>&1 &
     PIDS+=($!)
     sleep 0.5
   fi
