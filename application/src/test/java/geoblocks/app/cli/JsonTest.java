@@ -3,16 +3,43 @@ package geoblocks.app.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.app.s3.PendingMigration;
+import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.HybridClock;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FileOp.Background;
 import geoblocks.blockstore.wire.FileOp.LedbatPeer;
 import geoblocks.blockstore.wire.FileOp.PeerRtt;
 import geoblocks.blockstore.wire.FileOp.StatusReply;
 import geoblocks.blockstore.wire.FileOp.Transfers;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code status --json}: transfers per transport and class, and the background (LEDBAT) part per peer region. */
+/**
+ * {@code status --json}: transfers per transport and class, and the background (LEDBAT) part per peer
+ * region; {@code stat --json}: a DataBridge object's migration.
+ */
 class JsonTest {
+    static ClientPort.FileStat stat(Map<String, String> meta, List<String> replicas) {
+        List<Manifest.BlockRef> blocks = List.of(new Manifest.BlockRef(4, 1, replicas), new Manifest.BlockRef(2, 2, replicas));
+        Manifest m = new Manifest("b/k", "f-b/k", 6, 4, "local", "seoul", 1, blocks,
+                new Version(HybridClock.of(1, 0), "seoul"), 0, false, meta);
+        return new ClientPort.FileStat(m, true, Map.of());
+    }
+
+    @Test
+    void stat_ofARedirectedObject_saysWhereItWasStoredWhereItGoesAndWhetherItIsThere() {
+        Map<String, String> meta = Map.of(PendingMigration.META, "dublin,mumbai");
+        String moving = Json.stat(stat(meta, List.of("seoul")));
+        assertTrue(moving.contains("\"migration\":{\"stored_at\":\"seoul\",\"to\":[\"dublin\",\"mumbai\"],\"done\":false}"), moving);
+        String home = Json.stat(stat(meta, List.of("dublin", "mumbai")));
+        assertTrue(home.contains("\"done\":true}"), home);
+        String plain = Json.stat(stat(Map.of(), List.of("seoul")));
+        assertTrue(!plain.contains("migration"), plain);
+    }
+
     @Test
     void status_rendersTransfersAndBackgroundPerPeer() {
         StatusReply r = new StatusReply(1, "seoul", List.of(new PeerRtt("mumbai", 160.5)), 0, 0, 3, 1, 0,
