@@ -51,7 +51,6 @@ public final class SendWindow {
     private long rackRtt;                    // the time from that sending to its acknowledgement
     private long lastSentAt;
     private long reorderWindow;              // microseconds; 0 until the flow sets one
-    private boolean reorderingSeen;
     private long reorderedPackets;
 
     private long sentPackets;
@@ -285,8 +284,7 @@ public final class SendWindow {
             flightBytes -= s.length;
         }
         if (s.transmissions == 1 && s.txIndex < highestAckedTxAtAck) {
-            reorderingSeen = true;   // sent once, acknowledged after a later one: it arrived late
-            reorderedPackets++;
+            reorderedPackets++;   // sent once, acknowledged after a later one: it arrived late
         }
         if (s.txIndex > highestAckedTx) {
             highestAckedTx = s.txIndex;
@@ -312,7 +310,6 @@ public final class SendWindow {
      */
     public int detectLosses(long now) {
         int found = 0;
-        long window = reorderWindow;
         while (!txOrder.isEmpty()) {
             long tx = txOrder.peekB();
             Segment s = get(txOrder.peekA());
@@ -321,7 +318,7 @@ public final class SendWindow {
                 continue;
             }
             // transmission order is also sending-time order, so the first that is not lost ends the scan
-            if (tx + DUP_THRESH > highestAckedTx || s.sentAt + rackRtt + window > now) {
+            if (tx + DUP_THRESH > highestAckedTx || s.sentAt + rackRtt + reorderWindow > now) {
                 break;
             }
             txOrder.poll();
@@ -341,7 +338,7 @@ public final class SendWindow {
 
     /** Whether a segment sent once was acknowledged after a segment sent after it. */
     public boolean reorderingSeen() {
-        return reorderingSeen;
+        return reorderedPackets > 0;
     }
 
     /** Segments acknowledged after a segment sent later (each one a reordering seen). */
