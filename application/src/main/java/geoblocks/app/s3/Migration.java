@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@code migrate-to} and has not finished moving to start again, one attempt each, with exponential
  * back-off; that also resumes the moves a restart of this node interrupted. A move that finds a newer
  * version of the name, or the name deleted, ends that object's migration (the newer upload has its own).
- * Calls into the decision class are serialized on it (moves end on Kompics threads, sweeps on the
- * common pool).
+ * The decision class's methods are synchronized (moves end on Kompics threads, sweeps on the common
+ * pool).
  */
 final class Migration {
     private static final Logger LOG = LoggerFactory.getLogger(Migration.class);
@@ -64,10 +64,7 @@ final class Migration {
 
     /** Moves version {@code version} of {@code name}, just stored here, to {@code targets} in the background. */
     void start(String name, String version, List<String> targets) {
-        boolean now;
-        synchronized (sweep) {
-            now = sweep.beginNew(name);
-        }
+        boolean now = sweep.beginNew(name);
         if (!now) {
             LOG.info("DataBridge: {} (version {}) is being moved already; a sweep moves this version after that ends",
                     name, version);
@@ -80,27 +77,19 @@ final class Migration {
         store.move(name, targets).whenComplete((info, t) -> {
             if (t == null) {
                 LOG.info("DataBridge: moved {} (version {}) to {}: {}", name, version, targets, info);
-                synchronized (sweep) {
-                    sweep.succeeded(name);
-                }
+                sweep.succeeded(name);
                 return;
             }
             String why = NodeStore.cause(t).getMessage();
             if (why != null && (why.contains("newer") || why.startsWith("no such file"))) {
                 LOG.info("DataBridge: moving {} (version {}) to {} ended: {}", name, version, targets, why);
-                synchronized (sweep) {
-                    sweep.ended(name);
-                }
+                sweep.ended(name);
                 return;
             }
             if (n >= attempts) {
-                int failed;
-                long retryMs;
-                synchronized (sweep) {
-                    sweep.failed(name);
-                    failed = sweep.failures(name);
-                    retryMs = sweep.backoffMs(failed);
-                }
+                sweep.failed(name);
+                int failed = sweep.failures(name);
+                long retryMs = sweep.backoffMs(failed);
                 LOG.warn("DataBridge: moving {} (version {}) to {} failed ({} failed moves): {}; a sweep tries again in"
                         + " {} ms or later", name, version, targets, failed, why, retryMs);
                 return;
@@ -128,10 +117,7 @@ final class Migration {
      */
     CompletableFuture<Void> sweep() {
         return store.list().thenCompose(entries -> {
-            List<String> names;
-            synchronized (sweep) {
-                names = sweep.toCheck(entries);
-            }
+            List<String> names = sweep.toCheck(entries);
             List<CompletableFuture<Void>> stats = new ArrayList<>();
             for (String name : names) {
                 stats.add(store.stat(name).handle((st, t) -> {
@@ -139,10 +125,7 @@ final class Migration {
                         LOG.debug("DataBridge: sweep could not stat {}: {}", name, NodeStore.cause(t).getMessage());
                         return null;
                     }
-                    Optional<List<String>> to;
-                    synchronized (sweep) {
-                        to = sweep.start(st.manifest());
-                    }
+                    Optional<List<String>> to = sweep.start(st.manifest());
                     to.ifPresent(targets -> {
                         LOG.info("DataBridge: sweep moves {} (version {}) to {}", name, st.manifest().version().id(), targets);
                         attempt(name, st.manifest().version().id(), targets, 1, 1);

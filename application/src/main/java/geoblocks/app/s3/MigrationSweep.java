@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
 /**
  * Which DataBridge migrations this node (re)starts, so that an object it stored away from its
  * bucket's home ends there whatever fails on the way. Pure: time comes from an injected clock (ms),
- * no I/O, no threads; callers serialize their calls.
+ * no I/O, no threads of its own; its methods are synchronized, as moves end on Kompics threads and
+ * sweeps run on the common pool.
  *
  * <p>Invariants: at most one move per name is running ({@link #begin} refuses a second); only the
  * node whose region stored the object ({@code stored_at}) moves it, so two nodes never race; an
@@ -56,7 +57,7 @@ final class MigrationSweep {
     }
 
     /** The wait after {@code n} >= 1 failed moves: min, 2 min, 4 min ... capped at max. */
-    long backoffMs(int n) {
+    synchronized long backoffMs(int n) {
         long d = minBackoffMs;
         for (int i = 1; i < n && d < maxBackoffMs; i++) {
             d *= 2;
@@ -69,44 +70,44 @@ final class MigrationSweep {
      * and done mark are those of an older version and are dropped. True when the caller may move it
      * now; false while a move of the name is still running (a sweep starts this one after it ends).
      */
-    boolean beginNew(String name) {
+    synchronized boolean beginNew(String name) {
         failures.remove(name);
         done.remove(name);
         return begin(name);
     }
 
     /** Marks a move of {@code name} running; false (and nothing changes) when one already is. */
-    boolean begin(String name) {
+    synchronized boolean begin(String name) {
         return moving.add(name);
     }
 
     /** The move of {@code name} succeeded. */
-    void succeeded(String name) {
+    synchronized void succeeded(String name) {
         moving.remove(name);
         failures.remove(name);
     }
 
     /** The move of {@code name} failed: the next one waits for the back-off. */
-    void failed(String name) {
+    synchronized void failed(String name) {
         moving.remove(name);
         Failures f = failures.get(name);
         failures.put(name, new Failures(f == null ? 1 : f.count() + 1, clock.getAsLong()));
     }
 
     /** The move of {@code name} ended because the version is gone (a newer one, or deleted): nothing to retry. */
-    void ended(String name) {
+    synchronized void ended(String name) {
         moving.remove(name);
         failures.remove(name);
     }
 
     /** Failed moves of {@code name} since its last success (0 when none). */
-    int failures(String name) {
+    synchronized int failures(String name) {
         Failures f = failures.get(name);
         return f == null ? 0 : f.count();
     }
 
     /** When the next move of {@code name} may start (ms; now or earlier when it may at once). */
-    long nextAttemptMs(String name) {
+    synchronized long nextAttemptMs(String name) {
         Failures f = failures.get(name);
         return f == null ? Long.MIN_VALUE : f.lastMs() + backoffMs(f.count());
     }
@@ -116,7 +117,7 @@ final class MigrationSweep {
      * forgets failures and done marks of names the listing no longer shows as stored here with
      * {@code migrate-to}.
      */
-    List<String> toCheck(List<ListEntry> listing) {
+    synchronized List<String> toCheck(List<ListEntry> listing) {
         long now = clock.getAsLong();
         List<String> out = new ArrayList<>();
         Set<String> pending = new HashSet<>();
@@ -143,7 +144,7 @@ final class MigrationSweep {
      * running (report its end with {@link #succeeded}, {@link #failed} or {@link #ended}) and the
      * answer is the regions to move it to.
      */
-    Optional<List<String>> start(Manifest m) {
+    synchronized Optional<List<String>> start(Manifest m) {
         Optional<PendingMigration> p = PendingMigration.of(m);
         if (p.isEmpty() || !p.get().storedAt().equals(region)) {
             return Optional.empty();
