@@ -17,6 +17,9 @@ import java.util.Optional;
  * regions, and the emulated loss rate is in [0, 1).
  */
 public final class ClusterConfig {
+    /** What a region id may be: 1 to 32 characters of a-z, 0-9 and -, not starting with -. */
+    public static final String REGION_ID = "[a-z0-9][a-z0-9-]{0,31}";
+
     private final Map<String, NetAddress> regions;
     private final Map<NetAddress, String> byAddress = new LinkedHashMap<>();
     private final RttMatrix rtt;
@@ -72,8 +75,8 @@ public final class ClusterConfig {
         Map<String, NetAddress> regions = new LinkedHashMap<>();
         for (Config r : c.getConfigList("regions")) {
             String id = r.getString("id");
-            if (!id.matches("[a-z0-9][a-z0-9-]{0,31}")) {
-                throw new IllegalArgumentException("region id must match [a-z0-9][a-z0-9-]{0,31}, was '" + id + "'");
+            if (!id.matches(REGION_ID)) {
+                throw new IllegalArgumentException("region id must match " + REGION_ID + ", was '" + id + "'");
             }
             if (regions.put(id, NetAddress.parse(r.getString("address"))) != null) {
                 throw new IllegalArgumentException("region '" + id + "' is listed twice");

@@ -16,7 +16,7 @@ public record RttRow(Map<String, Long> rttMicros) {
     public static final int MAX_PEERS = 32;
     public static final int MAX_ID_BYTES = 32;
     /** Region ids as the cluster config allows them. */
-    public static final String ID_PATTERN = "[a-z0-9][a-z0-9-]{0,31}";
+    public static final String ID_PATTERN = geoblocks.net.ClusterConfig.REGION_ID;
     /** The largest RTT a row carries (the wire's u32 less the down marker): about 71 minutes. */
     public static final long MAX_MICROS = 0xFFFF_FFFEL;
 
