@@ -343,9 +343,21 @@ class FaultIT {
                 pushed += m.blocks().get(i).length();
             }
         }
-        long[] moved = transfers(gone);
-        assertTrue(moved[2] - before[2] >= pushed, "LEDBAT bytes sent " + (moved[2] - before[2]) + " < " + pushed);
-        assertTrue(moved[3] - before[3] >= pushed, "LEDBAT bytes received " + (moved[3] - before[3]) + " < " + pushed);
+        // A sender counts a stream's bytes when the last of them is acknowledged, which can come after the
+        // target confirmed the copy (over TCP) and the manifest moved on: wait for the counters to catch up.
+        long expected = pushed;
+        long[][] moved = new long[1][];
+        await(30, "LEDBAT counters to show " + expected + " bytes pushed", () -> {
+            try {
+                moved[0] = transfers(gone);
+            } catch (IOException e) {
+                return false;
+            }
+            return moved[0][2] - before[2] >= expected && moved[0][3] - before[3] >= expected;
+        });
+        assertTrue(moved[0][2] - before[2] >= pushed, "LEDBAT bytes sent " + (moved[0][2] - before[2]) + " < " + pushed);
+        assertTrue(moved[0][3] - before[3] >= pushed,
+                "LEDBAT bytes received " + (moved[0][3] - before[3]) + " < " + pushed);
         Path out = work.resolve("replace-out");
         client.get("seoul", "replace-me", out, null);
         assertEquals(-1, Files.mismatch(in, out));
