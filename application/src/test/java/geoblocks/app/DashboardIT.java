@@ -32,7 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * requests it sends raise the HTTP refusal counters. The dashboard, opened in headless Chromium
  * (Debian's, driven through ChromeDriver), shows the four regions up, the cluster's RTT matrix with
  * pairs seoul is not part of (dublin to mumbai, measured by dublin, near the emulated 122 ms), the
- * file and its replica map, a throughput chart and the recent requests, shows dublin down within 10 s
+ * file and its replica map, charts drawn from the node's own history (samples older than the page;
+ * a background rate and a LEDBAT cwnd above 0 after a put with a LEDBAT copy), the scrub pass, a
+ * throughput chart and the recent requests, shows dublin down within 10 s (the delay is printed)
  * of its SIGKILL (then its matrix row stale and mumbai's row reporting dublin down), and keeps
  * updating when the other two peers are killed too. Screenshots go to {@code target/dashboard*.png}. The browser,
  * driver and parser are installed by {@code scripts/install-test-tools.sh} when missing.
@@ -248,17 +250,17 @@ class DashboardIT {
         // and the node was not asked: a bucket lookup would have ended, as a failed get, before the 403, so a
         // snapshot taken after the 403 would hold it
         long answered = System.currentTimeMillis();
-        String[] state = new String[1];
+        String[] after = new String[1];
         ItSupport.await(10, "a snapshot taken after the 403", () -> {
             try {
-                state[0] = get(base + "/api/state", basic(USER, SECRET)).body();
-                java.util.regex.Matcher t = java.util.regex.Pattern.compile("\"timeMillis\":(\\d+)").matcher(state[0]);
+                after[0] = get(base + "/api/state", basic(USER, SECRET)).body();
+                java.util.regex.Matcher t = java.util.regex.Pattern.compile("\"timeMillis\":(\\d+)").matcher(after[0]);
                 return t.find() && Long.parseLong(t.group(1)) > answered;
             } catch (IOException | InterruptedException e) {
                 return false;
             }
         });
-        assertTrue(!state[0].contains("nope"), "GET /nope in the recent requests: " + state[0]);
+        assertTrue(!after[0].contains("nope"), "GET /nope in the recent requests: " + after[0]);
         assertEquals(beforeNope.getOrDefault(getErrors, 0.0), parse(get(base + "/metrics", null).body())
                 .getOrDefault(getErrors, 0.0), "GET /nope counted as a failed get");
         // a request line the decoder refuses: 400, counted, and the node keeps serving
