@@ -21,9 +21,12 @@ as_root() {
     echo "install-test-tools: need root (or sudo) for: $*" >&2; return 1; fi
 }
 
+# waits up to 5 minutes for another apt/dpkg to release its lock, and retries a failed download 3 times
+APT_OPTS=(-o DPkg::Lock::Timeout=300 -o Acquire::Retries=3)
+
 apt_install() {
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTS[@]}" update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTS[@]}" install -y -q "$@"
 }
 
 # true when check-metrics.py can import the parser (plain import, or through the venv)

@@ -18,6 +18,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * requests it sends raise the HTTP refusal counters. The dashboard, opened in headless Chromium
  * (Debian's, driven through ChromeDriver), shows the four regions up, the cluster's RTT matrix with
  * pairs seoul is not part of (dublin to mumbai, measured by dublin, near the emulated 122 ms), the
- * file and its replica map, a throughput chart and the recent requests, shows dublin down within 10 s
+ * file and its replica map, charts drawn from the node's own history (samples older than the page;
+ * a background rate and a LEDBAT cwnd above 0 after a put with a LEDBAT copy), the scrub pass, a
+ * throughput chart and the recent requests, shows dublin down within 10 s (the delay is printed)
  * of its SIGKILL (then its matrix row stale and mumbai's row reporting dublin down), and keeps
  * updating when the other two peers are killed too. Screenshots go to {@code target/dashboard*.png}. The browser,
  * driver and parser are installed by {@code scripts/install-test-tools.sh} when missing.
@@ -41,16 +44,21 @@ class DashboardIT {
     private static final String SECRET = "geoblocks-local-demo-secret";
     private static final String FILE = "photos/dashboard-demo.jpg";
     private static final int BLOCK = 65536;
+    /** How long scripts/install-test-tools.sh may take (apt waits up to 5 minutes for its lock, then downloads). */
+    private static final long INSTALL_TIMEOUT_MINUTES = 15;
     @TempDir
     static Path work;
     static ItSupport.Nodes nodes;
     static LocalCluster cluster;
     static GeoClient client;
+    /** When the cluster was started (epoch ms). */
+    static long started;
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
     static void start() throws Exception {
         installTools();
+        started = System.currentTimeMillis();
         nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true, "", 20_000, 30);
         cluster = nodes.cluster();
         client = nodes.client();
@@ -63,11 +71,20 @@ class DashboardIT {
         }
     }
 
+    /** Runs scripts/install-test-tools.sh, its output to target/install-test-tools.log; fails when it fails or hangs. */
     private static void installTools() throws IOException, InterruptedException {
         Path script = Path.of(System.getProperty("user.dir")).getParent().resolve("scripts/install-test-tools.sh");
-        Process p = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), "scripts/install-test-tools.sh failed:\n" + out);
+        Path log = Path.of(System.getProperty("user.dir")).resolve("target/install-test-tools.log");
+        Files.createDirectories(log.getParent());
+        Process p = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        if (!p.waitFor(INSTALL_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError("scripts/install-test-tools.sh did not finish within " + INSTALL_TIMEOUT_MINUTES
+                    + " minutes (apt or pip stuck?); its output so far:\n" + Files.readString(log));
+        }
+        assertEquals(0, p.exitValue(), "scripts/install-test-tools.sh failed:\n" + Files.readString(log));
     }
 
     @Test
@@ -144,6 +161,14 @@ class DashboardIT {
         assertTrue(samples.containsKey("geoblocks_transfer_sent_bytes_total{class=\"background\",transport=\"ledbat\"}"));
         assertTrue(samples.containsKey("geoblocks_refused_input_total{cause=\"unauthenticated\"}"));
         assertTrue(samples.containsKey("geoblocks_scrub_verified_blocks_total{}"));
+        // the first scrub pass runs at start (over an empty store, so it ends at once); the next one 10 min later
+        assertTrue(samples.get("geoblocks_scrub_passes_total{}") >= 1, "scrub passes " + samples);
+        double passEnd = samples.get("geoblocks_scrub_last_pass_end_timestamp_seconds{}");
+        assertTrue(passEnd * 1000 >= started - 1000 && passEnd * 1000 <= System.currentTimeMillis() + 1000,
+                "last scrub pass ended at " + passEnd + " s, the cluster started at " + started / 1000.0 + " s");
+        assertTrue(samples.get("geoblocks_scrub_pass_start_timestamp_seconds{}") <= passEnd);
+        assertTrue(samples.containsKey("geoblocks_scrub_pass_blocks{}"));
+        assertTrue(samples.containsKey("geoblocks_scrub_pass_running{}"));
         assertTrue(samples.get("geoblocks_ledbat_base_delay_seconds" + ofFar) >= 0, "base delay to " + far);
         assertTrue(samples.get("geoblocks_ledbat_queuing_delay_seconds" + ofFar) >= 0, "queuing delay to " + far);
         double capacity = samples.get("geoblocks_memory_budget_capacity_bytes{}");
@@ -211,10 +236,33 @@ class DashboardIT {
         HttpResponse<String> state = get(base + "/api/state", basic(USER, SECRET));
         assertEquals(200, state.statusCode());
         assertTrue(!state.body().contains(SECRET), "the dashboard's state never carries the secret");
-        assertEquals(404, get(base + "/nope", null).statusCode());
+        String forbidden = "geoblocks_refused_input_total{cause=\"http_forbidden\"}";
+        String getErrors = "geoblocks_requests_total{op=\"get\",result=\"error\"}";
+        Map<String, Double> beforeNope = parse(get(base + "/metrics", null).body());
+        // an unsigned request for a path no operator route has goes to the S3 gateway, which refuses it at once
+        HttpResponse<String> nope = get(base + "/nope", null);
+        assertEquals(403, nope.statusCode());
+        assertTrue(nope.body().contains("<Code>AccessDenied</Code>"), nope.body());
         String malformed = "geoblocks_refused_input_total{cause=\"http_malformed\"}";
         Map<String, Double> before = parse(get(base + "/metrics", null).body());
         assertEquals(2.0, before.get("geoblocks_refused_input_total{cause=\"http_unauthenticated\"}"), "the two 401s above");
+        assertEquals(beforeNope.get(forbidden) + 1, before.get(forbidden), "GET /nope counted as refused (forbidden)");
+        // and the node was not asked: a bucket lookup would have ended, as a failed get, before the 403, so a
+        // snapshot taken after the 403 would hold it
+        long answered = System.currentTimeMillis();
+        String[] after = new String[1];
+        ItSupport.await(10, "a snapshot taken after the 403", () -> {
+            try {
+                after[0] = get(base + "/api/state", basic(USER, SECRET)).body();
+                java.util.regex.Matcher t = java.util.regex.Pattern.compile("\"timeMillis\":(\\d+)").matcher(after[0]);
+                return t.find() && Long.parseLong(t.group(1)) > answered;
+            } catch (IOException | InterruptedException e) {
+                return false;
+            }
+        });
+        assertTrue(!after[0].contains("nope"), "GET /nope in the recent requests: " + after[0]);
+        assertEquals(beforeNope.getOrDefault(getErrors, 0.0), parse(get(base + "/metrics", null).body())
+                .getOrDefault(getErrors, 0.0), "GET /nope counted as a failed get");
         // a request line the decoder refuses: 400, counted, and the node keeps serving
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", cluster.httpPort("seoul"))) {
             s.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n"
@@ -248,7 +296,7 @@ class DashboardIT {
                 assertEquals(WebDriverSession.json(String.join(", ", m.blocks().get(i).replicas())), shown.get(i),
                         "block " + i);
             }
-            Thread.sleep(2500); // a few samples for the charts
+            checkHistory(b);
             // the throughput chart has plotted points, not just its axes: pixels of the foreground (COLORS[0],
             // #1565c0) or background (COLORS[1], #ef6c00) series; at equal rates the background dot covers the other
             awaitPage(b, 5, "points on the throughput chart", "const c = document.getElementById('tput'), "
@@ -265,8 +313,9 @@ class DashboardIT {
             cluster.kill("dublin");
             awaitPage(b, 10, "dublin shown down",
                     "return document.querySelector('#regions tr[data-region=\"dublin\"]').dataset.up === 'false'");
-            long seconds = (System.nanoTime() - killed) / 1_000_000_000L;
-            assertTrue(seconds <= 10, "dublin shown down after " + seconds + " s");
+            long shownDownMs = (System.nanoTime() - killed) / 1_000_000L;
+            System.out.println("DashboardIT: dublin shown down on seoul's page " + shownDownMs + " ms after its SIGKILL");
+            assertTrue(shownDownMs <= 10_000, "dublin shown down after " + shownDownMs + " ms");
             awaitPage(b, 5, "dublin's matrix row greyed as stale", "const c = document.querySelector('"
                     + cell("dublin", "mumbai") + "'); return c.dataset.fresh === 'false' && c.classList.contains('stale')");
             awaitPage(b, 15, "mumbai's row reporting dublin down",
@@ -283,6 +332,30 @@ class DashboardIT {
                     + "&& s.textContent.startsWith('snapshot') && s.textContent !== " + status);
             b.screenshot(target.resolve("dashboard-alone.png"));
         }
+    }
+
+    /**
+     * The charts come from the node's history, not from the page's own polls: the first state the page
+     * drew already held samples from before the page was opened. Then a put whose second copy goes
+     * over LEDBAT: the page's history gets a background rate and a cwnd above 0, and the cwnd chart
+     * plots them. The node card shows the scrubber's pass progress.
+     */
+    private void checkHistory(WebDriverSession b) throws Exception {
+        awaitPage(b, 10, "a state drawn", "return lastState !== null");
+        String older = b.script("const t = lastState.history.timeMillis; "
+                + "return t.length + ' ' + t.filter(x => x < performance.timeOrigin).length").replace("\"", "");
+        String[] n = older.split(" ");
+        assertTrue(Integer.parseInt(n[1]) >= 5, "the first state's history: " + n[0] + " samples, " + n[1]
+                + " older than the page (the cluster ran for " + (System.currentTimeMillis() - started) / 1000 + " s)");
+        assertTrue(b.script("return document.getElementById('node').textContent").contains("passes done, last ended"));
+        Path bulk = ItSupport.randomFile(work, "bulk-2.bin", 24 * BLOCK, 14);
+        client.put("seoul", bulk, "backups/bulk-2.bin", "localfarthest", BLOCK, "local", null);
+        awaitPage(b, 60, "a background rate above 0 in the page's history",
+                "return lastState.history.backgroundSentBps.some(v => v !== null && v > 0)");
+        awaitPage(b, 60, "a LEDBAT cwnd point above 0 in the page's history, plotted",
+                "return Object.values(lastState.history.ledbat).some(p => p.cwndBytes.some(v => v !== null && v > 0))"
+                        + " && Number(document.getElementById('cwnd').dataset.points) > 0"
+                        + " && Number(document.getElementById('tput').dataset.points) > 0");
     }
 
     /**

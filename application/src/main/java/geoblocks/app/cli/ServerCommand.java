@@ -10,6 +10,7 @@ import geoblocks.app.http.HttpServer;
 import geoblocks.app.http.HttpSettings;
 import geoblocks.app.http.OpsRoutes;
 import geoblocks.app.http.Router;
+import geoblocks.app.http.TransferHistory;
 import geoblocks.app.host.Bridge;
 import geoblocks.app.s3.NodeStore;
 import geoblocks.app.s3.S3Gateway;
@@ -93,7 +94,11 @@ public final class ServerCommand implements Callable<Integer> {
                     + self.getIp().getHostAddress() + " is in use");
         }
         AtomicReference<NodeSnapshot> snapshots = new AtomicReference<>();
-        ServerHost.ServerInit hostInit = new ServerHost.ServerInit(self, node, listening, net, snapshots);
+        TransferHistory history = new TransferHistory(TransferHistory.DEFAULT_CAPACITY);
+        ServerHost.ServerInit hostInit = new ServerHost.ServerInit(self, node, listening, net, s -> {
+            snapshots.set(s);
+            history.add(s.timeMillis(), s.status().transfers(), s.status().background().peers());
+        });
         CompletableFuture<Bridge> gatewayBridge = new CompletableFuture<>();
         boolean s3 = http.isPresent() && cfg.config().getBoolean("geoblocks.s3.enabled");
         if (s3) {
@@ -111,7 +116,7 @@ public final class ServerCommand implements Callable<Integer> {
         if (http.isPresent()) {
             HttpSettings h = http.get();
             HttpRefusals refusals = new HttpRefusals();
-            Router router = new OpsRoutes(snapshots::get, dir, System::currentTimeMillis, blocks::stored, refusals)
+            Router router = new OpsRoutes(snapshots::get, dir, System::currentTimeMillis, blocks::stored, refusals, history)
                     .mount(new Router(), h.probesNeedAuth());
             if (s3) {
                 new S3Gateway(S3Settings.of(cfg.config(), cfg.cluster(), region, h, dir), cfg.cluster(),

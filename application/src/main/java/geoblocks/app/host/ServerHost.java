@@ -8,7 +8,7 @@ import geoblocks.net.NetAddress;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.OpsPort;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
@@ -54,7 +54,7 @@ public final class ServerHost extends ComponentDefinition {
         subscribe(new se.sics.kompics.Handler<NodeSnapshot>() {
             @Override
             public void handle(NodeSnapshot s) {
-                init.snapshots.set(s);
+                init.snapshots.accept(s);
             }
         }, node.getPositive(OpsPort.class));
         subscribe(new se.sics.kompics.Handler<ListeningStatus>() {
@@ -70,8 +70,8 @@ public final class ServerHost extends ComponentDefinition {
         final NodeParent.NodeInit node;
         final CompletableFuture<ListeningStatus> listening;
         final NetworkChoice net;
-        /** Where the node's latest snapshot lands for the HTTP server (read from other threads). */
-        final AtomicReference<NodeSnapshot> snapshots;
+        /** Gets each snapshot the node publishes, on the host's thread (for the HTTP server: read from other threads). */
+        final Consumer<NodeSnapshot> snapshots;
         /** When set: host a client of this node for the S3 gateway at {@code gatewaySelf}; its Bridge lands here. */
         CompletableFuture<Bridge> gateway;
         NetAddress gatewaySelf;
@@ -90,11 +90,11 @@ public final class ServerHost extends ComponentDefinition {
 
         public ServerInit(NetAddress self, NodeParent.NodeInit node, CompletableFuture<ListeningStatus> listening,
                 NetworkChoice net) {
-            this(self, node, listening, net, new AtomicReference<>());
+            this(self, node, listening, net, s -> { });
         }
 
         public ServerInit(NetAddress self, NodeParent.NodeInit node, CompletableFuture<ListeningStatus> listening,
-                NetworkChoice net, AtomicReference<NodeSnapshot> snapshots) {
+                NetworkChoice net, Consumer<NodeSnapshot> snapshots) {
             this.snapshots = snapshots;
             this.self = self;
             this.net = net;

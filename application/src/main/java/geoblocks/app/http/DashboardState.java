@@ -17,12 +17,14 @@ import java.util.Map;
  * whether each row is fresh), block replicas and bytes per region, the blocks and
  * bytes on its own disk, what it refused (node-to-node and HTTP causes), the newest
  * files with their replicas per block, transfer counters, LEDBAT per peer, requests by operation
- * and the recent ones. It holds no secret: the snapshot has none.
+ * and the recent ones, the scrubber's pass progress, and the chart history ({@link TransferHistory}:
+ * the last minutes of throughput, cwnd and queuing delay samples). It holds no secret: the snapshot has none.
  */
 final class DashboardState {
     private DashboardState() {}
 
-    static String render(NodeSnapshot s, long nowMillis, StoredBlocks stored, Map<String, Long> httpRefused) {
+    static String render(NodeSnapshot s, long nowMillis, StoredBlocks stored, Map<String, Long> httpRefused,
+            TransferHistory history) {
         JsonWriter j = new JsonWriter().begin();
         if (s == null) {
             return j.field("ready", false).end().toString();
@@ -72,8 +74,11 @@ final class DashboardState {
                     .field("rttMs", p.rttMs()).field("retransmissions", p.retransmissions()).end();
         }
         j.endArray().end();
+        NodeSnapshot.Scrub sc = s.scrub();
         j.name("scrub").begin().field("verified", st.scrubbed()).field("repaired", st.repaired())
-                .field("unrepairable", st.unrepairable()).end();
+                .field("unrepairable", st.unrepairable()).field("passes", sc.passes()).field("running", sc.running())
+                .field("passBlocks", sc.passBlocks()).field("passStartMillis", sc.passStartMillis())
+                .field("lastPassEndMillis", sc.lastPassEndMillis()).end();
         j.name("refused").begin().field("malformed", st.malformed()).field("unauthenticated", st.unauthenticated());
         j.name("http").begin();
         httpRefused.forEach((cause, n) -> j.field(cause, n));
@@ -93,6 +98,8 @@ final class DashboardState {
                     .field("result", q.result()).field("latencyMs", q.latencyMs()).field("error", q.error()).end();
         }
         j.endArray();
+        j.name("history");
+        history.write(j);
         return j.end().toString();
     }
 

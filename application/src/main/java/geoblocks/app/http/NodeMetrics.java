@@ -108,6 +108,7 @@ public final class NodeMetrics implements MultiCollector {
                 List.of(c(st.repaired()))));
         out.metricSnapshot(counter("geoblocks_scrub_unrepairable_blocks",
                 "Replicas the scrubber found bad and could not repair.", List.of(c(st.unrepairable()))));
+        scrub(out, s.scrub());
         out.metricSnapshot(gauge("geoblocks_memory_budget_used_bytes",
                 "Transfer memory in use (uploads, replicas, downloads, manifests in flight).", Unit.BYTES,
                 List.of(g(s.memoryUsedBytes()))));
@@ -120,6 +121,26 @@ public final class NodeMetrics implements MultiCollector {
         out.metricSnapshot(gauge("geoblocks_background_queued_copies",
                 "Replica copies the replication queue still owes.", null, List.of(g(st.background().queuedCopies()))));
         return out.build();
+    }
+
+    private static void scrub(MetricSnapshots.Builder out, NodeSnapshot.Scrub sc) {
+        out.metricSnapshot(counter("geoblocks_scrub_passes", "Scrubber passes over this node's blocks finished since it started.",
+                List.of(c(sc.passes()))));
+        out.metricSnapshot(gauge("geoblocks_scrub_pass_running", "1 while a scrubber pass is running, else 0.", null,
+                List.of(g(sc.running() ? 1 : 0))));
+        out.metricSnapshot(gauge("geoblocks_scrub_pass_blocks",
+                "Blocks the scrubber checked (verified, repaired or found unrepairable) in the running pass, else in the"
+                        + " last one.", null, List.of(g(sc.passBlocks()))));
+        if (sc.passStartMillis() >= 0) {
+            out.metricSnapshot(gauge("geoblocks_scrub_pass_start_timestamp_seconds",
+                    "When the running or last scrubber pass started (Unix time).", Unit.SECONDS,
+                    List.of(g(sc.passStartMillis() / 1000.0))));
+        }
+        if (sc.lastPassEndMillis() >= 0) {
+            out.metricSnapshot(gauge("geoblocks_scrub_last_pass_end_timestamp_seconds",
+                    "When the last finished scrubber pass ended (Unix time; absent until one has).", Unit.SECONDS,
+                    List.of(g(sc.lastPassEndMillis() / 1000.0))));
+        }
     }
 
     private static void requests(MetricSnapshots.Builder out, RequestStats.Snapshot r) {

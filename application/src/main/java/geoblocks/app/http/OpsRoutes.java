@@ -17,9 +17,10 @@ import java.util.function.Supplier;
 /**
  * The operator's routes: {@code GET /metrics} (Prometheus text format from the client library's
  * registry: the node's metrics and the JVM's), {@code /healthz} (the node publishes snapshots),
- * {@code /readyz} (and its data directory is writable), {@code /} (the dashboard page from the
- * jar) and {@code /api/state} (the dashboard's JSON). The page and its JSON always need the
- * credentials; the three probes only when {@code probesNeedAuth}.
+ * {@code /readyz} (and its data directory is writable, and every peer's first RTT probes have
+ * settled: measured up, or down-after passed since the node started), {@code /} (the dashboard
+ * page from the jar) and {@code /api/state} (the dashboard's JSON, with the chart history). The
+ * page and its JSON always need the credentials; the three probes only when {@code probesNeedAuth}.
  */
 public final class OpsRoutes {
     /** A snapshot older than this means the node's file service stopped publishing. */
@@ -31,19 +32,22 @@ public final class OpsRoutes {
     private final PrometheusTextFormatWriter text = PrometheusTextFormatWriter.create();
     private final Supplier<StoredBlocks> stored;
     private final HttpRefusals refusals;
+    private final TransferHistory history;
     private final byte[] page;
 
     /**
      * Routes over the node's {@code latest} snapshot, its data directory, the blocks its storage holds
-     * ({@code stored}) and what its HTTP server refused ({@code refusals}, the one passed to {@link HttpServer}).
+     * ({@code stored}), what its HTTP server refused ({@code refusals}, the one passed to {@link HttpServer})
+     * and the chart history its snapshots feed.
      */
     public OpsRoutes(Supplier<NodeSnapshot> latest, Path dataDir, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
-            HttpRefusals refusals) {
+            HttpRefusals refusals, TransferHistory history) {
         this.latest = latest;
         this.dataDir = dataDir;
         this.clock = clockMillis;
         this.stored = stored;
         this.refusals = refusals;
+        this.history = history;
         registry.register(new NodeMetrics(latest, clockMillis, stored, refusals));
         JvmMetrics.builder().register(registry);
         this.page = resource("/geoblocks/dashboard/index.html");
@@ -57,7 +61,7 @@ public final class OpsRoutes {
                 .add("GET", "/", true, ex -> ex.respond(200, "text/html; charset=utf-8", page))
                 .add("GET", "/api/state", true, ex -> ex.respond(200, "application/json",
                         DashboardState.render(latest.get(), clock.getAsLong(), stored.get(),
-                                refusals.counts()).getBytes(StandardCharsets.UTF_8)));
+                                refusals.counts(), history).getBytes(StandardCharsets.UTF_8)));
     }
 
     private void metrics(Exchange ex) throws IOException {
@@ -81,6 +85,11 @@ public final class OpsRoutes {
             return;
         }
         NodeSnapshot s = latest.get();
+        if (!s.unsettledPeers().isEmpty()) {
+            ex.respondText(503, "probing peers: " + String.join(", ", s.unsettledPeers())
+                    + " neither measured up yet nor past down-after since the node started\n");
+            return;
+        }
         long up = s.status().peers().stream().filter(p -> p.rttMs() >= 0).count();
         ex.respondText(200, "ready: " + s.region() + ", " + up + " of " + s.status().peers().size() + " peers up\n");
     }

@@ -137,17 +137,15 @@ public final class S3Gateway {
         dispatch(call);
     }
 
-    /** An unsigned request that may not read: NoSuchBucket when its bucket does not exist (as S3 answers), else AccessDenied. */
+    /**
+     * An unsigned request that may not read: AccessDenied (403, counted as the HTTP refusal
+     * {@code http_forbidden}), without asking the node whether its bucket exists, so a stray unsigned
+     * request (a browser's {@code GET /nope}) neither costs a lookup nor shows as a failed get among
+     * the node's requests, and does not tell which bucket names exist.
+     */
     private void refuseUnsigned(S3Call call) {
-        String why = "this request needs an AWS Signature V4 (access key and secret key of the gateway); unsigned"
-                + " requests may only read objects of public-read buckets";
-        if (call.bucket == null || S3Names.bucketProblem(call.bucket) != null) {
-            call.fail(call.bucket == null ? S3Error.ACCESS_DENIED : S3Error.NO_SUCH_BUCKET,
-                    call.bucket == null ? why : "bucket '" + call.bucket + "' does not exist");
-            return;
-        }
-        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> call.fail(t != null ? t
-                : new S3Exception(S3Error.ACCESS_DENIED, why))));
+        call.fail(S3Error.ACCESS_DENIED, "this request needs an AWS Signature V4 (access key and secret key of the"
+                + " gateway); unsigned requests may only read objects of public-read buckets");
     }
 
     /** Header values by lower-case name (repeated headers joined with ','), as SigV4 canonicalizes them. */

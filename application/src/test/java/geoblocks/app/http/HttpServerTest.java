@@ -44,6 +44,7 @@ class HttpServerTest {
     private final HttpClient http = HttpClient.newHttpClient();
     private final HttpRefusals refusals = new HttpRefusals();
     private final AtomicReference<StoredBlocks> stored = new AtomicReference<>(new StoredBlocks(3, 3 * 1024 + 17));
+    private final TransferHistory history = new TransferHistory(4);
 
     @BeforeEach
     void start() throws Exception {
@@ -52,7 +53,7 @@ class HttpServerTest {
 
     /** The operator's routes and two test routes; the probes need the credentials when {@code probesNeedAuth}. */
     private HttpServer start(boolean probesNeedAuth) throws InterruptedException {
-        Router router = new OpsRoutes(latest::get, data, clock::get, stored::get, refusals).mount(new Router(), probesNeedAuth)
+        Router router = new OpsRoutes(latest::get, data, clock::get, stored::get, refusals, history).mount(new Router(), probesNeedAuth)
                 .add("GET", "/boom", false, ex -> {
                     throw new IllegalStateException("route failed");
                 })
@@ -77,6 +78,11 @@ class HttpServerTest {
     }
 
     static NodeSnapshot snapshot(long timeMillis) {
+        return snapshot(timeMillis, List.of());
+    }
+
+    /** The test snapshot at {@code timeMillis}, with the peers whose first probes have not settled. */
+    static NodeSnapshot snapshot(long timeMillis, List<String> unsettledPeers) {
         RequestStats stats = new RequestStats(5);
         stats.record("get", "ok", 3_000_000, timeMillis, "f", "");
         stats.record("put", "error", 700_000_000, timeMillis, "g", "upload failed");
@@ -91,7 +97,8 @@ class HttpServerTest {
                 new MeasuredRttMatrix(List.of("dublin", "mumbai", "seoul"), List.of(
                         new MeasuredRttMatrix.Link("seoul", "dublin", 252.5, false, true, 0),
                         new MeasuredRttMatrix.Link("seoul", "mumbai", Double.NaN, true, true, 0),
-                        new MeasuredRttMatrix.Link("dublin", "mumbai", 122.25, false, false, 4000))));
+                        new MeasuredRttMatrix.Link("dublin", "mumbai", 122.25, false, false, 4000))),
+                new NodeSnapshot.Scrub(2, true, 41, timeMillis - 3_000, timeMillis - 600_000), unsettledPeers);
     }
 
     private HttpResponse<String> send(String method, String path, String auth, String body) throws Exception {
@@ -133,6 +140,11 @@ class HttpServerTest {
                 "geoblocks_tombstones_collected_total{reason=\"acknowledged\"} 7",
                 "geoblocks_tombstones_collected_total{reason=\"expired\"} 1",
                 "geoblocks_scrub_repaired_blocks_total 3",
+                "geoblocks_scrub_passes_total 2",
+                "geoblocks_scrub_pass_running 1",
+                "geoblocks_scrub_pass_blocks 41",
+                "geoblocks_scrub_pass_start_timestamp_seconds 996.5",
+                "geoblocks_scrub_last_pass_end_timestamp_seconds 399.5",
                 "geoblocks_refused_input_total{cause=\"unauthenticated\"} 2",
                 "geoblocks_memory_budget_used_bytes 100",
                 "geoblocks_stored_blocks 3",
@@ -161,6 +173,33 @@ class HttpServerTest {
     }
 
     @Test
+    void readiness_waitsForEveryPeersFirstProbesToSettle() throws Exception {
+        latest.set(snapshot(clock.get(), List.of("mumbai")));
+        assertEquals(200, send("GET", "/healthz", null, null).statusCode(), "alive while probing");
+        HttpResponse<String> probing = send("GET", "/readyz", null, null);
+        assertEquals(503, probing.statusCode());
+        assertEquals("probing peers: mumbai neither measured up yet nor past down-after since the node started\n",
+                probing.body());
+        // settled with mumbai down (the node keeps reporting it down): ready
+        latest.set(snapshot(clock.get(), List.of()));
+        HttpResponse<String> ready = send("GET", "/readyz", null, null);
+        assertEquals(200, ready.statusCode());
+        assertEquals("ready: seoul, 1 of 2 peers up\n", ready.body());
+    }
+
+    @Test
+    void metrics_leaveOutScrubTimestampsOfPassesThatNeverHappened() throws Exception {
+        NodeSnapshot s = snapshot(clock.get());
+        latest.set(new NodeSnapshot(s.region(), s.timeMillis(), s.status(), s.requests(), s.files(), s.placed(),
+                s.recentFiles(), s.memoryUsedBytes(), s.memoryCapacityBytes(), s.openRequests(), s.tombstones(),
+                s.rttMatrix(), new NodeSnapshot.Scrub(0, true, 5, clock.get() - 1000, -1), s.unsettledPeers()));
+        String t = send("GET", "/metrics", null, null).body();
+        assertTrue(t.lines().anyMatch("geoblocks_scrub_passes_total 0.0"::equals), t);
+        assertTrue(t.lines().anyMatch("geoblocks_scrub_pass_blocks 5.0"::equals), t);
+        assertFalse(t.contains("geoblocks_scrub_last_pass_end_timestamp_seconds "), "no pass has ended");
+    }
+
+    @Test
     void readiness_needsAWritableDataDirectory() {
         assertEquals(null, OpsRoutes.writable(data));
         assertTrue(OpsRoutes.writable(data.resolve("missing")).startsWith("data directory "));
@@ -185,6 +224,17 @@ class HttpServerTest {
         assertTrue(state.contains("\"matrix\":{\"regions\":[\"dublin\",\"mumbai\",\"seoul\"],\"links\":["), state);
         assertTrue(state.contains("{\"from\":\"seoul\",\"to\":\"mumbai\",\"rttMs\":null,\"down\":true,\"fresh\":true,\"ageMs\":0}"), state);
         assertTrue(state.contains("{\"from\":\"dublin\",\"to\":\"mumbai\",\"rttMs\":122.25,\"down\":false,\"fresh\":false,\"ageMs\":4000}"), state);
+        assertTrue(state.contains("\"scrub\":{\"verified\":100,\"repaired\":3,\"unrepairable\":1,\"passes\":2,"
+                + "\"running\":true,\"passBlocks\":41,\"passStartMillis\":997000,\"lastPassEndMillis\":400000}"), state);
+        assertTrue(state.contains("\"history\":{\"capacity\":4,\"timeMillis\":[],"), "nothing fed yet: " + state);
+        history.add(clock.get() - 1000, new Transfers(0, 0, 0, 0, 0, 0), List.of());
+        history.add(clock.get(), new Transfers(2000, 0, 500, 0, 0, 0),
+                List.of(new LedbatPeer("dublin", true, 1, 65536, 10, 4096, 12.5, Double.NaN, 260, 7)));
+        state = send("GET", "/api/state", AUTH, null).body();
+        assertTrue(state.contains("\"history\":{\"capacity\":4,\"timeMillis\":[999000,1000000],"
+                + "\"foregroundSentBps\":[null,2000],\"foregroundReceivedBps\":[null,0],\"backgroundSentBps\":[null,500],"
+                + "\"backgroundReceivedBps\":[null,0],\"ledbat\":{\"dublin\":{\"cwndBytes\":[null,65536],"
+                + "\"queuingDelayMs\":[null,12.5]}}}"), state);
         assertFalse(state.contains("secret"));
     }
 

@@ -228,7 +228,8 @@ public final class FileService extends ComponentDefinition {
     private void publishSnapshot(long now) {
         long millis = System.currentTimeMillis();
         timing.expire(now, millis, ABANDONED_NANOS);
-        trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(), millis), ops);
+        trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(),
+                scrubber.progress(now, millis), millis), ops);
     }
 
     /** A new RTT table: stop waiting for peers that went down, open connections to peers that came up. */

@@ -208,6 +208,11 @@ final class NodeContext implements Node {
         return upPeers();
     }
 
+    /** Peers whose first RTT probes have not settled yet (see {@link RttTable#unsettled}). */
+    List<String> unsettledPeers() {
+        return List.copyOf(rtt.unsettled(peers, now() - startNanos, settings.downAfterMs() * 1_000_000L));
+    }
+
     @Override
     public List<String> peerRegions() {
         return peers;

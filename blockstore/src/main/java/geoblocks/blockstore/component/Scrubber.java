@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
+import geoblocks.blockstore.port.NodeSnapshot;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,7 +16,9 @@ import java.util.Optional;
  * the same checksum checks as a download) and written with the store's atomic replace, so the bad
  * copy is only replaced once a good one is durable ({@link BlockPull}: over LEDBAT with
  * background-transport = ledbat, else over TCP). One
- * block at a time; passes start at most every {@code passIntervalNanos}.
+ * block at a time; passes start at most every {@code passIntervalNanos}. Its progress (passes
+ * finished, blocks checked in the current or last pass, when the pass started and the last one
+ * ended) goes into the node snapshot ({@link #progress}).
  */
 final class Scrubber {
     private final Node node;
@@ -29,6 +32,9 @@ final class Scrubber {
     private double credit;
     private long passStart = Long.MIN_VALUE;
     private boolean passDone = true;
+    private long passes;
+    private long passBlocks;
+    private long lastPassEnd = Long.MIN_VALUE;
     long scrubbed;
     long repaired;
     long unrepairable;
@@ -52,6 +58,7 @@ final class Scrubber {
             }
             passStart = now;
             passDone = false;
+            passBlocks = 0;
             cursorName = "";
             cursorVersion = 0;
             cursorBlock = 0;
@@ -85,6 +92,8 @@ final class Scrubber {
             List<ManifestHistory> after = node.manifests().histories(cursorName, 1);
             if (after.isEmpty()) {
                 passDone = true;
+                passes++;
+                lastPassEnd = node.now();
                 return;
             }
             h = Optional.of(after.get(0));
@@ -102,6 +111,7 @@ final class Scrubber {
         node.readLocal(id, read -> {
             if (read.block() != null && read.block().crc() == ref.crc() && read.block().length() == ref.length()) {
                 scrubbed++;
+                passBlocks++;
                 busy = false;
                 next();
                 return;
@@ -124,6 +134,7 @@ final class Scrubber {
 
     private void repaired(Manifest m, BlockId id, String problem) {
         repaired++;
+        passBlocks++;
         Logs.info(node.region() + ": repaired block " + id + " of '" + m.name() + "' (" + problem + ")"
                 + pulls.via());
         busy = false;
@@ -132,8 +143,23 @@ final class Scrubber {
 
     private void unrepairable(Manifest m, BlockId id, String problem, String why) {
         unrepairable++;
+        passBlocks++;
         Logs.warn(node.region() + ": block " + id + " of '" + m.name() + "' is bad here (" + problem + "): " + why);
         busy = false;
         next();
+    }
+
+    /**
+     * Pass progress at {@code nowNanos} (the node's clock), with its times turned into epoch ms
+     * through {@code nowMillis}, the wall clock at the same instant.
+     */
+    NodeSnapshot.Scrub progress(long nowNanos, long nowMillis) {
+        return new NodeSnapshot.Scrub(passes, !passDone, passBlocks, epochMillis(passStart, nowNanos, nowMillis),
+                epochMillis(lastPassEnd, nowNanos, nowMillis));
+    }
+
+    /** {@code atNanos} on the wall clock; -1 for {@link Long#MIN_VALUE} (never). */
+    static long epochMillis(long atNanos, long nowNanos, long nowMillis) {
+        return atNanos == Long.MIN_VALUE ? -1 : nowMillis - (nowNanos - atNanos) / 1_000_000L;
     }
 }

@@ -15,7 +15,8 @@ import java.util.TreeMap;
 /**
  * Builds the file service's {@link NodeSnapshot}: walks every manifest known here once (counting
  * block replicas and bytes per region, keeping the {@link NodeSnapshot#MAX_FILES} newest files),
- * and adds the status, request statistics, memory budget and RTT matrix. Runs on the file service's thread.
+ * and adds the status, request statistics, memory budget, RTT matrix, scrubber progress and the
+ * peers whose first probes have not settled. Runs on the file service's thread.
  */
 final class Snapshots {
     private static final int PAGE = 1_000;
@@ -23,7 +24,7 @@ final class Snapshots {
     private Snapshots() {}
 
     static NodeSnapshot build(NodeContext node, StatusReply status, RequestStats stats, int openRequests,
-            long nowMillis) {
+            NodeSnapshot.Scrub scrub, long nowMillis) {
         Map<String, long[]> placed = new TreeMap<>();
         placed.put(node.region(), new long[2]);
         for (String r : node.peerRegions()) {
@@ -59,7 +60,7 @@ final class Snapshots {
         return new NodeSnapshot(node.region(), nowMillis, status, stats.snapshot(), files, Map.copyOf(byRegion),
                 List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests,
                 new NodeSnapshot.Tombstones(node.manifests().names() - files, node.versions().tombstonesAcknowledged,
-                        node.versions().tombstonesExpired), node.rttMatrix());
+                        node.versions().tombstonesExpired), node.rttMatrix(), scrub, node.unsettledPeers());
     }
 
     private static final Comparator<Manifest> NEWEST_FIRST =

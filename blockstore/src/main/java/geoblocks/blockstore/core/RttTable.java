@@ -85,6 +85,25 @@ public final class RttTable {
         return down;
     }
 
+    /**
+     * Of {@code peers}, those whose first probes have not settled, in their order: a peer settles
+     * when this table has it up (measured), or once {@code downAfterNanos} (down-after) has passed
+     * since the node started ({@code sinceStartNanos} ago) without it coming up, so it counts as down.
+     * Empty from down-after on, whatever the peers do later.
+     */
+    public List<String> unsettled(List<String> peers, long sinceStartNanos, long downAfterNanos) {
+        if (sinceStartNanos >= downAfterNanos) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (String p : peers) {
+            if (!isUp(p)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
     @Override
     public String toString() {
         return "RttTable(" + self + " up=" + upRttMs + " down=" + down + ")";

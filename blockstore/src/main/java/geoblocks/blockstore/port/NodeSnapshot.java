@@ -13,11 +13,15 @@ import se.sics.kompics.KompicsEvent;
  * scrubber, transfer counters, background and LEDBAT state), the requests it served, the block
  * replicas its manifests place per region, up to {@link #MAX_FILES} files with the replicas of
  * their first {@link #MAX_BLOCKS} blocks, its transfer memory budget, its tombstones and the
- * cluster's RTT matrix as this node knows it (see RttMatrixView). Safe to read from any thread.
+ * cluster's RTT matrix as this node knows it (see RttMatrixView), the scrubber's pass progress
+ * and the peers whose first RTT probes have not settled yet ({@code unsettledPeers}: neither
+ * measured up nor past down-after since the node started, see {@code RttTable#unsettled}). Safe to
+ * read from any thread.
  */
 public record NodeSnapshot(String region, long timeMillis, StatusReply status, RequestStats.Snapshot requests,
         long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
-        long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix) implements KompicsEvent {
+        long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
+        List<String> unsettledPeers) implements KompicsEvent {
     public static final int MAX_FILES = 100;
     public static final int MAX_BLOCKS = 64;
 
@@ -27,6 +31,14 @@ public record NodeSnapshot(String region, long timeMillis, StatusReply status, R
      * had acknowledged them or because the tombstone retention expired first.
      */
     public record Tombstones(long kept, long collectedAcknowledged, long collectedExpired) {}
+
+    /**
+     * The scrubber's passes: {@code passes} finished since the node started, whether one is
+     * {@code running}, the blocks it checked (verified, repaired or found unrepairable) in the
+     * running pass or else the last one, when that pass started and when the last finished pass
+     * ended (epoch ms, -1: never).
+     */
+    public record Scrub(long passes, boolean running, long passBlocks, long passStartMillis, long lastPassEndMillis) {}
 
     /** Block replicas the manifests known here place at one region, and their bytes. */
     public record Placed(long blocks, long bytes) {}

@@ -106,4 +106,19 @@ class RttTableTest {
         assertThrows(UnsupportedOperationException.class, () -> t.upRttMs().put("a", 1.0));
         assertThrows(UnsupportedOperationException.class, () -> t.down().add("a"));
     }
+
+    @Test
+    void unsettled_peersNotUpUntilDownAfterSinceStart() {
+        long downAfter = 5_000_000_000L;
+        List<String> peers = List.of("dublin", "mumbai", "saopaulo");
+        RttTable someUp = new RttTable("seoul", Map.of("mumbai", 160.0), Set.of("dublin", "saopaulo"));
+        assertEquals(List.of("dublin", "saopaulo"), someUp.unsettled(peers, 0, downAfter));
+        assertEquals(List.of("dublin", "saopaulo"), someUp.unsettled(peers, downAfter - 1, downAfter));
+        // down-after passed: the peers not up count as down, so every peer has settled
+        assertEquals(List.of(), someUp.unsettled(peers, downAfter, downAfter));
+        RttTable alone = new RttTable("seoul", Map.of(), Set.of("dublin", "mumbai", "saopaulo"));
+        assertEquals(peers, alone.unsettled(peers, 1, downAfter));
+        assertEquals(List.of(), alone.unsettled(peers, downAfter + 1, downAfter), "every peer down: settled too");
+        assertEquals(List.of(), SEOUL.unsettled(peers, 0, downAfter), "every peer measured up: settled at once");
+    }
 }
