@@ -103,7 +103,7 @@ final class ClientOps {
         @Parameters(index = "1", paramLabel = "OUT") Path out;
         @Option(names = "--version", paramLabel = "ID", description = "Read this version (an id from `versions`) instead of the newest.")
         String version;
-        @Option(names = "--read", paramLabel = "STRATEGY", description = "How the node reads each block from its replicas: first (the first replica; the next only after a failure), parallel (every replica, the first complete block wins, the others are cancelled) or hedged (a second replica after the first one's observed p95). Default: the nearest replica first, as before.")
+        @Option(names = "--read", paramLabel = "STRATEGY", description = "How the node reads each block from its replicas: first (the first replica; the next only after a failure), parallel (every replica, the first complete block wins, the others are cancelled) or hedged (a second replica after the first one's observed p95). Default (neither --read nor --rank): the serving node's geoblocks.node.read, first by RTT unless configured.")
         String read;
         @Option(names = "--rank", paramLabel = "RANK", description = "Order of the replicas for --read: rtt (this node, then by RTT; default) or load (by measured service latency).")
         String rank;

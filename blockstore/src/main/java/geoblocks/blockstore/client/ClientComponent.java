@@ -44,6 +44,23 @@ public final class ClientComponent extends ComponentDefinition {
     private final long timeoutNanos;
     private final Map<Long, Transfer> active = new HashMap<>();
     private final Map<Long, Long> lastHeard = new HashMap<>();
+    /** This component as its transfers see it. */
+    private final ClientLink link = new ClientLink() {
+        @Override
+        public void send(FileOp op) {
+            ClientComponent.this.send(op);
+        }
+
+        @Override
+        public void progress(long op, long bytes, long total) {
+            ClientComponent.this.progress(op, bytes, total);
+        }
+
+        @Override
+        public void finish(long op, String error, Object value) {
+            ClientComponent.this.finish(op, error, value);
+        }
+    };
 
     public ClientComponent(ClientInit init) {
         this.self = init.self;
@@ -59,7 +76,7 @@ public final class ClientComponent extends ComponentDefinition {
         handle(timer, Tick.class, t -> expire());
         handle(port, ClientPort.Put.class, p -> begin(p.op(),
                 new PutTransfer(this, p, settings.putWindowBytes(), settings.chunkBytes())));
-        handle(port, ClientPort.Get.class, g -> begin(g.op(), new GetTransfer(this, g, settings.getWindowBytes())));
+        handle(port, ClientPort.Get.class, g -> begin(g.op(), new GetTransfer(link, g, settings.getWindowBytes())));
         handle(port, ClientPort.ListFiles.class, l -> begin(l.op(), SimpleTransfers.list(this, l.op())));
         handle(port, ClientPort.Stat.class, s -> begin(s.op(),
                 SimpleTransfers.stat(this, s.op(), new StatReq(s.op(), s.name(), s.version()))));

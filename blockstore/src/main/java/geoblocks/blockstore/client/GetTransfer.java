@@ -2,6 +2,7 @@ package geoblocks.blockstore.client;
 
 import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.CorruptBlockException;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.read.RangePlan;
@@ -40,7 +41,7 @@ final class GetTransfer implements Transfer {
     /** Largest manifest a client accepts (a million blocks' worth). */
     static final int MAX_MANIFEST = 64 << 20;
 
-    private final ClientComponent client;
+    private final ClientLink client;
     private final ClientPort.Get get;
     private final long ackEvery;
     private final Path part;
@@ -62,7 +63,7 @@ final class GetTransfer implements Transfer {
     private int inBlock;
     private final CRC32C crc = new CRC32C();
 
-    GetTransfer(ClientComponent client, ClientPort.Get get, long window) {
+    GetTransfer(ClientLink client, ClientPort.Get get, long window) {
         this.client = client;
         this.get = get;
         this.ackEvery = Math.max(1, window / 4);
@@ -170,22 +171,33 @@ final class GetTransfer implements Transfer {
 
     private void endBlock(Manifest.BlockRef ref) throws IOException {
         if ((int) crc.getValue() != ref.crc()) {
-            throw new IOException("block " + block + " arrived with checksum "
+            throw new IOException(blockName() + " arrived with checksum "
                     + Checksums.hex((int) crc.getValue()) + ", manifest says " + Checksums.hex(ref.crc()));
         }
         if (ref.codec() != BlockCodec.NONE) {
-            byte[] raw = ref.codec().decompress(manifest.blockId(block), packed, ref.rawLength());
+            byte[] raw;
+            try {
+                raw = ref.codec().decompress(manifest.blockId(block), packed, ref.rawLength());
+            } catch (CorruptBlockException e) {
+                throw new IOException(blockName() + " (" + ref.codec().label() + ") does not decompress: "
+                        + e.getMessage(), e);
+            }
             packed = null;
             int rawCrc = Checksums.crc32c(raw);
             if (rawCrc != ref.rawCrc()) {
-                throw new IOException("block " + block + " decompressed with checksum " + Checksums.hex(rawCrc)
-                        + ", manifest says " + Checksums.hex(ref.rawCrc()));
+                throw new IOException(blockName() + " (" + ref.codec().label() + ") decompressed with checksum "
+                        + Checksums.hex(rawCrc) + ", manifest says " + Checksums.hex(ref.rawCrc()));
             }
             write(raw);
         }
         crc.reset();
         block++;
         inBlock = 0;
+    }
+
+    /** The block being received, for errors: its index, id and file. */
+    private String blockName() {
+        return "block " + block + " (" + manifest.blockId(block) + ") of '" + manifest.name() + "'";
     }
 
     /** Takes the next original bytes of the file (checked): writes those in the range. */

@@ -32,7 +32,9 @@ import java.util.function.Function;
  * client, then fetches blocks in parallel, each from the up replica with the lowest RTT (this node
  * first), falling back to the next replica on error, timeout or checksum mismatch, and streams them
  * to the client in order within a window the client acknowledges. A download begun with
- * {@link GetRead} fetches each block by its read strategy and replica rank instead ({@link PlannedFetch}). A block whose every replica
+ * {@link GetRead} fetches each block by its read strategy and replica rank instead ({@link PlannedFetch}),
+ * and so does one that names neither when the node's {@code geoblocks.node.read} default is other
+ * than {@code first}/{@code rtt} ({@link ReadOptions#resolve}). A block whose every replica
  * failed is tried once more at the homes this node's copy of the same version names now, if it
  * moved meanwhile ({@code client move} deletes old copies only after the moved manifest, the same
  * version at a higher location epoch, is published). A download begun with {@link GetRange} fetches
@@ -48,29 +50,31 @@ final class Downloads {
         this.node = node;
     }
 
+    /** A download that names no read strategy or rank: read as this node's {@code geoblocks.node.read} says. */
     void onBegin(NetAddress client, GetBegin g) {
-        begin(client, g, null, RangePlan::whole);
+        begin(client, g, ReadOptions.resolve("", "", node.settings().readDefault()), RangePlan::whole);
     }
 
-    /** A download of a byte range: only the blocks covering it (read as {@link #onRead} when read or rank is set). */
+    /** A download of a byte range: only the blocks covering it (read as {@link #onRead}). */
     void onRange(NetAddress client, GetRange g) {
-        ReadOptions options = null;
-        if (!g.read().isEmpty() || !g.rank().isEmpty()) {
-            try {
-                options = ReadOptions.parse(g.read(), g.rank());
-            } catch (IllegalArgumentException e) {
-                node.send(client, new Failed(g.req(), e.getMessage()));
-                return;
-            }
+        ReadOptions options;
+        try {
+            options = ReadOptions.resolve(g.read(), g.rank(), node.settings().readDefault());
+        } catch (IllegalArgumentException e) {
+            node.send(client, new Failed(g.req(), e.getMessage()));
+            return;
         }
         begin(client, new GetBegin(g.req(), g.name(), g.version()), options, m -> RangePlan.of(m, g.first(), g.last()));
     }
 
-    /** A download with a read strategy and replica rank: its blocks are fetched by {@link PlannedFetch}. */
+    /**
+     * A download with a read strategy and replica rank: its blocks are fetched by {@link PlannedFetch}
+     * (either one empty: the node's default for it, see {@link ReadOptions#resolve}).
+     */
     void onRead(NetAddress client, GetRead g) {
         ReadOptions options;
         try {
-            options = ReadOptions.parse(g.read(), g.rank());
+            options = ReadOptions.resolve(g.read(), g.rank(), node.settings().readDefault());
         } catch (IllegalArgumentException e) {
             node.send(client, new Failed(g.req(), e.getMessage()));
             return;
@@ -168,7 +172,11 @@ final class Downloads {
         new BlockFetch(node, id, ref, order, ok, failed).next(new ArrayList<>());
     }
 
-    /** One block fetch walking its replica list. */
+    /**
+     * One block fetch walking its replica list. Each replica's time to first byte, and its fetch time
+     * once complete (or its failure), feed the node's {@code ServiceLatency} as {@link PlannedFetch}'s
+     * do, so load-aware ranking and hedge delays also learn from plain reads.
+     */
     private record BlockFetch(Node node, BlockId id, Manifest.BlockRef ref, List<String> order,
             Consumer<byte[]> ok, Consumer<String> failed) {
 
@@ -178,7 +186,9 @@ final class Downloads {
                 return;
             }
             String region = order.get(errors.size());
+            long started = node.now();
             Consumer<String> retry = why -> {
+                node.serviceLatency().failed(region, node.now() - started, node.now());
                 errors.add(region + ": " + why);
                 next(errors);
             };
@@ -187,7 +197,8 @@ final class Downloads {
                     if (read.block() == null) {
                         retry.accept(read.error());
                     } else {
-                        check(read.block().data(), retry);
+                        node.serviceLatency().firstByte(region, node.now() - started, node.now());
+                        check(region, started, read.block().data(), retry);
                     }
                 });
                 return;
@@ -197,6 +208,7 @@ final class Downloads {
             long req = node.expect(peer, Pending.Waiter.of(op -> {
                 if (op instanceof BlockData b) {
                     if (parts[0] == null) {
+                        node.serviceLatency().firstByte(region, node.now() - started, node.now());
                         if (b.total() != ref.length()) {
                             retry.accept("sent " + b.total() + " bytes, manifest says " + ref.length());
                             return true;
@@ -206,7 +218,7 @@ final class Downloads {
                     if (!parts[0].add(b.offset(), b.data())) {
                         return false;
                     }
-                    check(parts[0].bytes(), retry);
+                    check(region, started, parts[0].bytes(), retry);
                     return true;
                 }
                 if (op instanceof Failed f) {
@@ -218,11 +230,13 @@ final class Downloads {
             node.send(peer, new FetchBlock(req, id.value()));
         }
 
-        void check(byte[] data, Consumer<String> retry) {
+        void check(String region, long started, byte[] data, Consumer<String> retry) {
             int crc = Checksums.crc32c(data);
             if (data.length != ref.length() || crc != ref.crc()) {
                 retry.accept("checksum " + Checksums.hex(crc) + " != manifest " + Checksums.hex(ref.crc()));
             } else {
+                long now = node.now();
+                node.serviceLatency().completed(region, data.length, now - started, now);
                 ok.accept(data);
             }
         }

@@ -81,15 +81,30 @@ final class PlannedFetch {
                 askPeer(r);
             }
         }
+        armHedge();
+    }
+
+    /**
+     * Sets a wake-up for the plan's hedge time unless one is already set for it. A wake-up that
+     * finds the hedge not yet due (it fired early, or the hedge moved later after a failure) leaves
+     * the plan's hedge time in place; the current one clears its mark first, so {@link #ask} sets a
+     * new wake-up, and the hedge is never lost.
+     */
+    private void armHedge() {
         long at = plan.hedgeAt();
-        if (at != ReadPlan.NEVER && at != hedgeScheduled) {
-            hedgeScheduled = at;
-            node.schedule(at - node.now(), () -> {
-                if (!over) {
-                    ask(plan.onTimer(node.now()));
-                }
-            });
+        if (at == ReadPlan.NEVER || at == hedgeScheduled) {
+            return;
         }
+        hedgeScheduled = at;
+        node.schedule(at - node.now(), () -> {
+            if (over) {
+                return;
+            }
+            if (hedgeScheduled == at) {
+                hedgeScheduled = ReadPlan.NEVER; // this wake-up is spent: a hedge still pending gets a new one
+            }
+            ask(plan.onTimer(node.now()));
+        });
     }
 
     private void askLocal(String region) {

@@ -1,6 +1,7 @@
 package geoblocks.blockstore.core;
 
 import com.typesafe.config.Config;
+import geoblocks.blockstore.core.read.ReadOptions;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -11,9 +12,22 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
         int defaultBlockSize, int maxBlocksPerFile, long memoryBudgetBytes, long scrubBytesPerSecond,
         long scrubPassIntervalMs, long replaceAfterMs, String backgroundTransport, long versionRetentionMs,
-        long tombstoneRetentionMs, long antiEntropyIntervalMs, long clockOffsetMs) {
+        long tombstoneRetentionMs, long antiEntropyIntervalMs, long clockOffsetMs, ReadOptions readDefault) {
+
+    /** Settings with the default read ({@link ReadOptions#DEFAULT}: first replica by RTT). */
+    public NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBytes, int fetchParallelism,
+            long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
+            int defaultBlockSize, int maxBlocksPerFile, long memoryBudgetBytes, long scrubBytesPerSecond,
+            long scrubPassIntervalMs, long replaceAfterMs, String backgroundTransport, long versionRetentionMs,
+            long tombstoneRetentionMs, long antiEntropyIntervalMs, long clockOffsetMs) {
+        this(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs, probeIntervalMs, rttWindow,
+                downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile, memoryBudgetBytes, scrubBytesPerSecond,
+                scrubPassIntervalMs, replaceAfterMs, backgroundTransport, versionRetentionMs, tombstoneRetentionMs,
+                antiEntropyIntervalMs, clockOffsetMs, ReadOptions.DEFAULT);
+    }
 
     public NodeSettings {
+        java.util.Objects.requireNonNull(readDefault, "readDefault");
         require(chunkBytes >= 1024 && chunkBytes <= MAX_CHUNK, "chunk-bytes must be in 1024.." + MAX_CHUNK, chunkBytes);
         require(putWindowBytes >= chunkBytes, "put-window must be >= chunk-bytes", putWindowBytes);
         require(getWindowBytes >= chunkBytes, "get-window must be >= chunk-bytes", getWindowBytes);
@@ -60,7 +74,7 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
                 probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
                 memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, transport,
-                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs);
+                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault);
     }
 
     /** These settings with other version retentions, anti-entropy interval and clock offset (simulator, tests). */
@@ -69,7 +83,18 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
                 probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
                 memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
-                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs);
+                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault);
+    }
+
+    /**
+     * These settings with downloads that name no read strategy or rank (plain gets, S3 GETs) read as
+     * {@code read} says (simulator, tests).
+     */
+    public NodeSettings withReadDefault(ReadOptions read) {
+        return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
+                probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
+                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
+                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, read);
     }
 
     /** Largest chunk: bounded by {@code FileCodec.MAX_DATA}. */
@@ -105,7 +130,17 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
                 c.getDuration("version-retention", TimeUnit.MILLISECONDS),
                 c.getDuration("tombstone-retention", TimeUnit.MILLISECONDS),
                 c.getDuration("anti-entropy-interval", TimeUnit.MILLISECONDS),
-                c.getDuration("clock-offset", TimeUnit.MILLISECONDS));
+                c.getDuration("clock-offset", TimeUnit.MILLISECONDS),
+                parseRead(c));
+    }
+
+    /** {@code read.strategy} and {@code read.rank}: how downloads that name neither read their blocks. */
+    private static ReadOptions parseRead(Config c) {
+        try {
+            return ReadOptions.parse(c.getString("read.strategy"), c.getString("read.rank"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("geoblocks.node.read: " + e.getMessage(), e);
+        }
     }
 
     /** A byte size that must fit an int; rejected (not wrapped) when it does not. */

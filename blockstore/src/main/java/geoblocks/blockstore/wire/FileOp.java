@@ -50,7 +50,10 @@ public sealed interface FileOp {
         }
     }
 
-    /** Download {@code name}: its newest version when {@code version} is empty, else that version's id. */
+    /**
+     * Download {@code name}: its newest version when {@code version} is empty, else that version's
+     * id; blocks read as the node's {@code geoblocks.node.read} default says (first by RTT unless set).
+     */
     record GetBegin(long req, String name, String version) implements FileOp {
         public GetBegin(long req, String name) {
             this(req, name, "");
@@ -253,7 +256,8 @@ public sealed interface FileOp {
     /**
      * Download {@code name} as {@link GetBegin} does, reading blocks with strategy {@code read}
      * (first, parallel, hedged) over replicas ranked by {@code rank} (rtt, load); see
-     * {@code core.read.ReadOptions}. Its fetches are cancellable ({@link FetchPaced}).
+     * {@code core.read.ReadOptions}; an empty one: the node's default for it. Its fetches are
+     * cancellable ({@link FetchPaced}).
      */
     record GetRead(long req, String name, String version, String read, String rank) implements FileOp {}
 
@@ -263,7 +267,7 @@ public sealed interface FileOp {
      * node sends the manifest, then those blocks whole, as stored, with {@link GetData} offsets in
      * the whole file's stored stream (the first one at the first needed block's stored offset, see
      * {@code core.read.RangePlan}); {@link GetAck}s count in the same stream. {@code read} and
-     * {@code rank} as in {@link GetRead}; both empty: nearest replica first, as {@link GetBegin}.
+     * {@code rank} as in {@link GetRead}; both empty: the node's default, as {@link GetBegin}.
      * A range that starts beyond the last byte is answered by {@link Failed}.
      */
     record GetRange(long req, String name, String version, String read, String rank, long first, long last)

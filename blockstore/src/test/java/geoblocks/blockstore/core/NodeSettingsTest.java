@@ -133,4 +133,23 @@ class NodeSettingsTest {
         assertTrue(e.getMessage().contains("geoblocks.node.background-transport must be ledbat or tcp"), e.getMessage());
         assertTrue(e.getMessage().contains("'udt'"), e.getMessage());
     }
+
+    @Test
+    void from_read_defaultsToFirstByRtt_andIsSettable() {
+        assertEquals(geoblocks.blockstore.core.read.ReadOptions.DEFAULT, load("").readDefault());
+        NodeSettings s = load("geoblocks.node.read { strategy = hedged, rank = load }");
+        assertEquals(new geoblocks.blockstore.core.read.ReadOptions(
+                geoblocks.blockstore.core.read.ReadOptions.Strategy.HEDGED, true), s.readDefault());
+        assertEquals(s.readDefault(), s.withBackgroundTransport(NodeSettings.TCP).readDefault(), "kept by with...");
+        assertEquals(s.readDefault(), s.withVersions(2000, 2000, 10, 0).readDefault());
+    }
+
+    @Test
+    void from_unknownReadStrategyOrRank_isRejectedNamingTheKey() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> load("geoblocks.node.read.strategy = fastest"));
+        assertTrue(e.getMessage().startsWith("geoblocks.node.read: unknown read strategy 'fastest'"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> load("geoblocks.node.read.rank = cost"));
+        assertTrue(e.getMessage().startsWith("geoblocks.node.read: unknown replica rank 'cost'"), e.getMessage());
+    }
 }

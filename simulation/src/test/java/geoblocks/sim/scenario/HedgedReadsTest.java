@@ -3,12 +3,18 @@ package geoblocks.sim.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * hedged-reads on small seeded runs: 1 kB and 1 MB files, 20 reads each per strategy, dublin
@@ -71,5 +77,29 @@ class HedgedReadsTest {
     @Test
     void sameSeed_sameReads() {
         assertEquals(common.reads(), HedgedReads.run(COMMON).reads());
+    }
+
+    @Test
+    void write_summaryCsv_hasTheHeader_andOneOrderedRowPerStrategyAndSize(@TempDir Path dir) throws IOException {
+        HedgedReads.write(dir, COMMON, common, false);
+        List<String> lines = Files.readAllLines(dir.resolve("summary.csv"));
+        assertEquals("strategy,size_bytes,p50_ms,p90_ms,p99_ms", lines.get(0));
+        assertEquals(1 + HedgedReads.STRATEGIES.size() * COMMON.sizes().size(), lines.size(), lines.toString());
+        Set<String> seen = new HashSet<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            assertEquals(5, f.length, line);
+            assertTrue(HedgedReads.STRATEGIES.contains(f[0]), line);
+            assertTrue(COMMON.sizes().contains(Integer.parseInt(f[1])), line);
+            assertTrue(seen.add(f[0] + "/" + f[1]), "one row per strategy and size: " + line);
+            double p50 = Double.parseDouble(f[2]);
+            double p90 = Double.parseDouble(f[3]);
+            double p99 = Double.parseDouble(f[4]);
+            assertTrue(p50 > 0 && p50 <= p90 && p90 <= p99, "0 < p50 <= p90 <= p99: " + line);
+            HedgedReads.Summary s = c.get(f[0] + "/" + f[1]);
+            assertEquals(s.p50(), p50, 0.05, line);
+            assertEquals(s.p99(), p99, 0.05, line);
+        }
+        assertEquals(HedgedReads.STRATEGIES.size() * COMMON.sizes().size(), seen.size());
     }
 }

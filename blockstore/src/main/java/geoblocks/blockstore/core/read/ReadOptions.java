@@ -48,6 +48,23 @@ public record ReadOptions(Strategy strategy, boolean loadAware) {
         return new ReadOptions(st, r.equals("load"));
     }
 
+    /**
+     * The options of a download that asked for {@code strategy} and {@code rank}, where an empty (or
+     * null) one means this node's default for it ({@code geoblocks.node.read}, {@code nodeDefault}).
+     * Null when neither was asked and the node's default is {@link #DEFAULT}: the download then takes
+     * the plain nearest-first path, as before read strategies existed.
+     *
+     * @throws IllegalArgumentException for a strategy or rank that is not known
+     */
+    public static ReadOptions resolve(String strategy, String rank, ReadOptions nodeDefault) {
+        boolean noStrategy = strategy == null || strategy.isBlank();
+        boolean noRank = rank == null || rank.isBlank();
+        if (noStrategy && noRank) {
+            return nodeDefault.equals(DEFAULT) ? null : nodeDefault;
+        }
+        return parse(noStrategy ? nodeDefault.strategy().id() : strategy, noRank ? nodeDefault.rank() : rank);
+    }
+
     public String rank() {
         return loadAware ? "load" : "rtt";
     }

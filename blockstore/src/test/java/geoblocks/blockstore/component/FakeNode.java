@@ -1,0 +1,109 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MemoryBlockStorage;
+import geoblocks.blockstore.core.MemoryBudget;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.core.placement.PlacementRequest;
+import geoblocks.blockstore.core.placement.PolicyCatalog;
+import geoblocks.blockstore.core.read.ServiceLatency;
+import geoblocks.blockstore.port.BlockStorePort.BlockRead;
+import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.FileOp.FetchBlock;
+import geoblocks.blockstore.wire.FileOp.FetchPaced;
+import geoblocks.net.NetAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A node at saopaulo with peers dublin (RTT 100 ms), mumbai (300 ms) and seoul (400 ms), for tests of
+ * the file service's parts: nothing happens by itself; the test sets the clock, runs the wake-ups
+ * and answers the requests it finds in {@link #sent} through {@link #waiting}.
+ */
+final class FakeNode implements Node {
+    static final long MS = 1_000_000L;
+    static final List<String> PEERS = List.of("dublin", "mumbai", "seoul");
+    long now = 1_000 * MS;
+    final List<long[]> wakeupsAt = new ArrayList<>();
+    final List<Runnable> wakeups = new ArrayList<>();
+    final List<Object[]> sent = new ArrayList<>();
+    final Map<Long, Pending.Waiter> waiting = new HashMap<>();
+    long nextReq = 1;
+    final RttTable rtt = new RttTable("saopaulo", Map.of("dublin", 100.0, "mumbai", 300.0, "seoul", 400.0), Set.of());
+    final ServiceLatency latency = ServiceLatency.defaults();
+    final MemoryBudget budget = new MemoryBudget(64 << 20);
+
+    @Override public String region() { return "saopaulo"; }
+    NodeSettings settings = NodeSettings.defaults();
+    private ManifestStore manifests;
+
+    @Override public NodeSettings settings() { return settings; }
+    @Override public RttTable rtt() { return rtt; }
+    @Override public NetAddress addressOf(String region) {
+        return NetAddress.of("127.0.0.1", 7000 + PEERS.indexOf(region));
+    }
+    @Override public List<String> lookupPeers() { return PEERS; }
+    @Override public List<String> peerRegions() { return PEERS; }
+    @Override public List<String> upPeers() { return PEERS; }
+    @Override public ManifestStore manifests() {
+        if (manifests == null) {
+            try {
+                manifests = new ManifestStore(new MemoryBlockStorage());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return manifests;
+    }
+    @Override public Versions versions() { throw new UnsupportedOperationException(); }
+    @Override public String ownerOf(String name) { throw new UnsupportedOperationException(); }
+    @Override public String notReadyToDecideCreates() { return null; }
+    @Override public long wallMillis() { return now / MS; }
+    @Override public MemoryBudget budget() { return budget; }
+    @Override public Random random() { return new Random(1); }
+    @Override public long now() { return now; }
+    @Override public void send(NetAddress to, FileOp op) { sent.add(new Object[] {to, op}); }
+    @Override public long expect(NetAddress peer, Pending.Waiter waiter) {
+        long req = nextReq++;
+        waiting.put(req, waiter);
+        return req;
+    }
+    @Override public long expect(NetAddress peer, Pending.Waiter waiter, long timeoutNanos) {
+        return expect(peer, waiter);
+    }
+    @Override public void touch(long req) {}
+    @Override public void cancel(long req) { waiting.remove(req); }
+    @Override public void fail(long req, String why) { waiting.remove(req).onTimeout(why); }
+    @Override public void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done) {
+        throw new UnsupportedOperationException();
+    }
+    @Override public void readLocal(BlockId id, Consumer<BlockRead> done) { throw new UnsupportedOperationException(); }
+    @Override public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
+        throw new UnsupportedOperationException();
+    }
+    @Override public PolicyCatalog policies() { throw new UnsupportedOperationException(); }
+    @Override public void schedule(long delayNanos, Runnable task) {
+        wakeupsAt.add(new long[] {now + delayNanos});
+        wakeups.add(task);
+    }
+    @Override public ServiceLatency serviceLatency() { return latency; }
+
+    /** The fetch requests sent so far, by region. */
+    List<String> fetchedFrom() {
+        List<String> out = new ArrayList<>();
+        for (Object[] s : sent) {
+            if (s[1] instanceof FetchPaced || s[1] instanceof FetchBlock) {
+                out.add(PEERS.get(((NetAddress) s[0]).getPort() - 7000));
+            }
+        }
+        return out;
+    }
+}
