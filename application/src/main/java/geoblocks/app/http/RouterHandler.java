@@ -158,9 +158,19 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
         HttpRequest req = ex.request();
         if (req.decoderResult().isFailure()) {
             Throwable why = req.decoderResult().cause();
-            int status = why instanceof TooLongFrameException ? 431 : 400;
             req.headers().set(HttpHeaderNames.CONNECTION, "close");
-            ex.respondText(status, "bad request: " + why.getMessage() + "\n");
+            Router.Match m = why instanceof TooLongFrameException ? null : router.find(req);
+            if (m != null && m.entry() != null) {
+                try {
+                    m.entry().route().malformed(ex, why); // e.g. the S3 gateway answers an S3 error document
+                } catch (RuntimeException e) {
+                    fail(ex, e);
+                }
+                if (ex.answered()) {
+                    return;
+                }
+            }
+            ex.respondText(why instanceof TooLongFrameException ? 431 : 400, "bad request: " + why.getMessage() + "\n");
             return;
         }
         Router.Match m = router.find(req);

@@ -46,6 +46,18 @@ class HttpLimitsTest {
                     // the route takes longer than the body's grace to let the client send
                     ex.context().executor().schedule(ex::sendContinue, 4 * GRACE_MS, TimeUnit.MILLISECONDS);
                 })
+                .add("PUT", "/own/*", false, new Route() {
+                    @Override
+                    public void handle(Exchange ex) {
+                        ex.respondText(200, "own\n");
+                    }
+
+                    @Override
+                    public void malformed(Exchange ex, Throwable why) {
+                        ex.respond(400, "application/xml", ("<Error>" + why.getMessage() + "</Error>")
+                                .getBytes(StandardCharsets.UTF_8));
+                    }
+                })
                 .override(req -> req.headers().contains("X-Signed"), ex -> ex.respondText(200, "override\n"));
         server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), router, new BasicAuth("k", "secret"),
                 new HttpServer.Limits(300, 3, new BodyDeadline(GRACE_MS, MIN_RATE, 0)), refusals);
@@ -237,5 +249,23 @@ class HttpLimitsTest {
         }
         assertTrue(ended.get());
         assertEquals(0L, refusals.counts().get(HttpRefusals.BODY_TIMEOUT));
+    }
+
+    @Test
+    void aMalformedHead_isAnsweredByItsRoute_whenTheRouteSaysHow_elseAsText_andTheConnectionCloses() throws Exception {
+        try (Socket s = connect()) {
+            s.getOutputStream().write("PUT /own/k HTTP/1.1\r\nContent-Length: abc\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String answer = readAll(s.getInputStream());
+            assertTrue(answer.startsWith("HTTP/1.1 400 Bad Request\r\n"), answer);
+            assertTrue(answer.contains("content-type: application/xml"), answer);
+            assertTrue(answer.endsWith("<Error>Content-Length value is not a number: abc</Error>"), answer);
+        }
+        try (Socket s = connect()) {
+            s.getOutputStream().write("PUT /up HTTP/1.1\r\nContent-Length: abc\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String answer = readAll(s.getInputStream());
+            assertTrue(answer.startsWith("HTTP/1.1 400 Bad Request\r\n"), answer);
+            assertTrue(answer.endsWith("bad request: Content-Length value is not a number: abc\n"), answer);
+        }
+        assertEquals(2L, refusals.counts().get("http_malformed"));
     }
 }
