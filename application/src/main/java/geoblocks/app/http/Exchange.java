@@ -158,8 +158,13 @@ public final class Exchange {
             ctx.close();
             return;
         }
-        bodyTimeoutAnswer.accept(why);
-        if (!answered) {
+        try {
+            bodyTimeoutAnswer.accept(why);
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(Exchange.class).warn("HTTP {} {}: answering a slow body failed: {}",
+                    request.method(), request.uri(), e.toString());
+        }
+        if (!answered) { // the route's answer did not answer: the connection closes all the same
             count(408);
             ctx.close();
         }

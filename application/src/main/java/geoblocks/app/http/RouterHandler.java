@@ -32,8 +32,9 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
     private final HttpRefusals refusals;
     private final BodyDeadline bodyLimit;
     private Exchange current;
-    /** The current body's clock (ms), or -1 when it has not started; and the bytes it brought so far. */
-    private long bodyStart = -1;
+    /** Whether the current body's clock runs, since when (ms, monotonic), and the bytes the body brought so far. */
+    private boolean bodyTimed;
+    private long bodyStart;
     private long bodyBytes;
     private ScheduledFuture<?> bodyTimer;
 
@@ -50,9 +51,10 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     /** Starts the current body's clock (once) and arms its timer. */
     private void startBodyClock(ChannelHandlerContext ctx, Exchange ex) {
-        if (bodyStart >= 0 || current != ex || !bodyLimit.enabled()) {
+        if (bodyTimed || current != ex || !bodyLimit.enabled()) {
             return;
         }
+        bodyTimed = true;
         bodyStart = nowMs();
         armBodyTimer(ctx, ex);
     }
@@ -68,7 +70,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
     /** The body's timer fired: times the body out if it is behind, else waits for its new deadline. */
     private void checkBody(ChannelHandlerContext ctx, Exchange ex) {
         bodyTimer = null;
-        if (current != ex || bodyStart < 0) {
+        if (current != ex || !bodyTimed) {
             return;
         }
         String why = bodyLimit.verdict(bodyStart, nowMs(), bodyBytes);
@@ -92,7 +94,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             bodyTimer.cancel(false);
             bodyTimer = null;
         }
-        bodyStart = -1;
+        bodyTimed = false;
         bodyBytes = 0;
     }
 
