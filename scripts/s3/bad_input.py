@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """Sends a geoblocks S3 gateway bad input and checks each gets a clear error (used by S3GatewayIT).
 
-Usage: bad_input.py ENDPOINT HEAD_TIMEOUT_S
-Malformed XML, a body shorter than its Content-Length, a bad Content-Length, oversize headers, path
-traversal in keys, unsigned writes, Signature V2, and a slow-loris head; then the node still serves.
+Usage: bad_input.py ENDPOINT HEAD_TIMEOUT_S BODY_GRACE_S SPOOL_DIR
+Malformed XML, a body shorter or longer than its Content-Length, a bad Content-Length, oversize headers,
+path traversal in keys, unsigned writes, Signature V2, a slow-loris head and a slow-loris body (whose
+spool file in SPOOL_DIR, the node's s3-spool directory, must be removed); then the node still serves.
+The node runs with geoblocks.http.head-timeout = HEAD_TIMEOUT_S, body-grace = BODY_GRACE_S and the
+default body-min-rate (1 KiB/s).
 """
+import os
 import socket
 import sys
 import time
@@ -18,6 +22,8 @@ from botocore.config import Config
 
 ENDPOINT = sys.argv[1]
 HEAD_TIMEOUT = float(sys.argv[2])
+BODY_GRACE = float(sys.argv[3])
+SPOOL_DIR = sys.argv[4]
 HOST = urlparse(ENDPOINT).hostname
 PORT = urlparse(ENDPOINT).port
 CREDS = botocore.credentials.Credentials("geoblocks-demo", "geoblocks-local-demo-secret")
@@ -25,11 +31,12 @@ s3 = boto3.client("s3", endpoint_url=ENDPOINT, aws_access_key_id=CREDS.access_ke
                   region_name="us-east-1", config=Config(s3={"addressing_style": "path"}, signature_version="s3v4"))
 
 
-def signed_head(method, path, headers, payload_hash="UNSIGNED-PAYLOAD"):
-    """The request head (bytes) of a SigV4-signed request; the body is sent separately."""
+def signed_head(method, path, headers, payload_hash="UNSIGNED-PAYLOAD", body=b""):
+    """The request head (bytes) of a SigV4-signed request; the body is sent separately (over plain http
+    botocore signs the SHA-256 of body, which a body sent in full must then match)."""
     h = dict(headers)
     h["x-amz-content-sha256"] = payload_hash
-    req = botocore.awsrequest.AWSRequest(method=method, url=ENDPOINT + path, headers=h)
+    req = botocore.awsrequest.AWSRequest(method=method, url=ENDPOINT + path, headers=h, data=body)
     botocore.auth.S3SigV4Auth(CREDS, "s3", "us-east-1").add_auth(req)
     lines = ["%s %s HTTP/1.1" % (method, path), "Host: %s:%d" % (HOST, PORT)]
     lines += ["%s: %s" % (k, v) for k, v in req.headers.items() if k.lower() != "host"]
@@ -60,6 +67,29 @@ def exchange(raw, body=b"", shut=False, timeout=10):
     return out
 
 
+def until_closed(s):
+    """Everything the server sends on socket s until it closes the connection."""
+    out = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            return out
+        out += chunk
+
+
+def spooled():
+    """The request-body spool files in the node's spool directory."""
+    return {f for f in os.listdir(SPOOL_DIR) if f.startswith("body-")} if os.path.isdir(SPOOL_DIR) else set()
+
+
+def not_stored(key):
+    try:
+        s3.head_object(Bucket="it-bad", Key=key)
+        raise AssertionError("%s was stored" % key)
+    except s3.exceptions.ClientError as e:
+        assert e.response["Error"]["Code"] == "404", e.response
+
+
 def status(resp):
     return int(resp.split(b" ", 2)[1]) if resp.startswith(b"HTTP/1.1 ") else None
 
@@ -83,16 +113,37 @@ for bad in (b"<CompleteMultipartUpload><Part>", b"not xml at all",
                                                          {"Content-Length": str(len(bad))}), bad), 400, "MalformedXML")
 s3.abort_multipart_upload(Bucket="it-bad", Key="mp", UploadId=up)
 
-# a body shorter than its Content-Length: the connection closes, nothing is stored
+# a body shorter than its Content-Length, then the client half-closes: the server reads the end of its
+# input, which closes the connection (no half-closed connections), so there is no one to answer
 resp = exchange(signed_head("PUT", "/it-bad/short", {"Content-Length": "100"}), b"0123456789", shut=True)
-assert status(resp) in (None, 400), resp[:200]
-try:
-    s3.head_object(Bucket="it-bad", Key="short")
-    raise AssertionError("a truncated body was stored")
-except s3.exceptions.ClientError as e:
-    assert e.response["Error"]["Code"] == "404"
-print("ok truncated-body-not-stored", flush=True)
-check("bad-content-length", exchange(b"PUT /it-bad/x HTTP/1.1\r\nHost: h\r\nContent-Length: abc\r\n\r\n"), 400, "bad request")
+assert resp == b"", "expected the connection closed without an answer, got %r" % resp[:300]
+not_stored("short")
+print("ok truncated-body-closed-not-stored", flush=True)
+# a body shorter than its Content-Length from a client that then waits: RequestTimeout once the body's
+# grace is over (S3 answers the same), and nothing is stored
+start = time.monotonic()
+resp = exchange(signed_head("PUT", "/it-bad/short-wait", {"Content-Length": "100"}), b"0123456789",
+                timeout=BODY_GRACE + 10)
+waited = time.monotonic() - start
+check("short-body-waits", resp, 400, "<Code>RequestTimeout</Code>")
+assert BODY_GRACE <= waited < BODY_GRACE + 5, "answered after %.1f s (grace %.1f s)" % (waited, BODY_GRACE)
+not_stored("short-wait")
+# a body longer than its Content-Length: the object is the announced bytes and is answered; the bytes
+# beyond are read as the next request, which is not one (InvalidArgument), and the connection closes
+s = socket.create_connection((HOST, PORT), timeout=10)
+s.sendall(signed_head("PUT", "/it-bad/long", {"Content-Length": "5"}, body=b"hello") + b"hello")
+first = b""
+while b"\r\n\r\n" not in first:
+    first += s.recv(65536)
+assert first.startswith(b"HTTP/1.1 200 "), first[:400]
+s.sendall(b"GARBAGE\r\n\r\n")
+rest = first.partition(b"\r\n\r\n")[2] + until_closed(s)
+s.close()
+check("long-body-rest", rest, 400, "<Code>InvalidArgument</Code>")
+assert s3.get_object(Bucket="it-bad", Key="long")["Body"].read() == b"hello"
+print("ok long-body-stores-the-announced-bytes", flush=True)
+check("bad-content-length", exchange(b"PUT /it-bad/x HTTP/1.1\r\nHost: h\r\nContent-Length: abc\r\n\r\n"), 400,
+      "<Code>InvalidArgument</Code><Message>malformed request: Content-Length value is not a number: abc</Message>")
 check("missing-content-length", exchange(signed_head("PUT", "/it-bad/chunked", {"Transfer-Encoding": "chunked"}),
                                          b"3\r\nabc\r\n0\r\n\r\n"), 411, "MissingContentLength")
 check("too-large", exchange(signed_head("PUT", "/it-bad/huge", {"Content-Length": str(1 << 50), "Expect": "100-continue"})),
@@ -131,6 +182,46 @@ if not closed:
 waited = time.monotonic() - start
 assert closed and waited < HEAD_TIMEOUT + 8, "slow head not cut off (closed=%s after %.1f s)" % (closed, waited)
 print("ok slow-loris closed after %.1f s (head timeout %.1f s)" % (waited, HEAD_TIMEOUT), flush=True)
+
+# slow-loris body: a head at once, then a body that trickles in (4 bytes/s, so no idle timeout) is
+# answered RequestTimeout once it falls behind the minimum rate after the grace, and its spool removed
+before = spooled()
+s = socket.create_connection((HOST, PORT), timeout=BODY_GRACE + 10)
+start = time.monotonic()
+s.sendall(signed_head("PUT", "/it-bad/slow", {"Content-Length": "100000"}))
+s.sendall(b"x")
+time.sleep(0.5)
+new = spooled() - before
+assert len(new) == 1, "expected the slow body's spool file, found %s" % new
+s.setblocking(False)
+resp = b""
+cut = False
+for i in range(int(BODY_GRACE * 4) + 40):
+    try:
+        s.sendall(b"x")
+    except (BrokenPipeError, ConnectionResetError, BlockingIOError):
+        pass
+    time.sleep(0.25)
+    try:
+        chunk = s.recv(65536)
+        resp += chunk
+        if not chunk:
+            cut = True
+            break
+    except BlockingIOError:
+        pass
+    except ConnectionResetError:
+        cut = True
+        break
+waited = time.monotonic() - start
+s.close()
+assert cut, "slow body not cut off after %.1f s: %r" % (waited, resp[:300])
+check("slow-body", resp, 400, "<Code>RequestTimeout</Code><Message>Your socket connection to the server was not read "
+      "from or written to within the timeout period. (the request body came slower than 1024 bytes/s")
+assert BODY_GRACE <= waited < BODY_GRACE + 5, "cut after %.1f s (grace %.1f s)" % (waited, BODY_GRACE)
+assert not (new & spooled()), "the slow body's spool file %s is still there" % new
+not_stored("slow")
+print("ok slow-body cut after %.1f s (grace %.1f s), spool removed" % (waited, BODY_GRACE), flush=True)
 
 # and the node still serves
 assert "it-bad" in [b["Name"] for b in s3.list_buckets()["Buckets"]]

@@ -52,6 +52,14 @@ def expect_error(code, fn):
     raise AssertionError("expected %s, the call succeeded" % code)
 
 
+def delete_and_check_gone(key, size):
+    """DeleteObject, then HeadObject is a 404 and GetObject NoSuchKey."""
+    assert s3.delete_object(Bucket="it-home", Key=key)["ResponseMetadata"]["HTTPStatusCode"] == 204
+    expect_error("404", lambda: s3.head_object(Bucket="it-home", Key=key))
+    expect_error("NoSuchKey", lambda: s3.get_object(Bucket="it-home", Key=key))
+    ok("delete-head-404", "%d bytes" % size)
+
+
 s3 = client()
 
 # buckets
@@ -81,6 +89,9 @@ for size, seed in ((0, 1), (1024, 2), (5 * MIB, 3), (40 * MIB, 4)):
     got = s3.get_object(Bucket="it-home", Key=key)["Body"].read()
     assert got == body, "object of %d bytes came back different (%d bytes)" % (size, len(got))
     ok("put-get-head", "%d bytes etag %s" % (size, md5))
+    # the tests below read the 1 KiB and 5 MiB objects: those are deleted at the end
+    if size not in (1024, 5 * MIB):
+        delete_and_check_gone(key, size)
 
 # ranged get
 body = data(5 * MIB, 3)
@@ -210,4 +221,8 @@ ok("other-node")
 s3.put_object(Bucket="it-dublin", Key="bridged", Body=data(3 * MIB, 6))
 assert other.get_object(Bucket="it-dublin", Key="bridged")["Body"].read() == data(3 * MIB, 6)
 ok("away-from-home")
+
+# the 1 KiB and 5 MiB objects of the size loop, deleted too (0 B and 40 MiB were in the loop)
+delete_and_check_gone("sizes/obj-1024", 1024)
+delete_and_check_gone("sizes/obj-%d" % (5 * MIB), 5 * MIB)
 print("ALL OK", flush=True)

@@ -21,12 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
  * boto3 (buckets; put/get/head/delete of 0 B, 1 KiB, 5 MiB, 40 MiB byte for byte; ranged get; a 40 MiB
  * multipart upload; listing with prefix and delimiter; a wrong secret; a presigned GET), the aws CLI
  * ({@code s3 mb/cp/ls}), curl through a DataBridge 307 (sent before the body; the object then moves
- * to its bucket's home), and bad input (scripts/s3/bad_input.py); with curl, a ranged GET that reads
+ * to its bucket's home, as {@code client stat --json} shows), and bad input (scripts/s3/bad_input.py); with curl, a ranged GET that reads
  * only the blocks covering the range, Content-MD5 checks, and a CreateMultipartUpload redirected. boto3 and the aws CLI are installed
  * into a virtualenv by {@code scripts/install-s3-test-tools.sh} when missing.
  */
 class S3GatewayIT {
     private static final String HEAD_TIMEOUT_S = "2";
+    private static final String BODY_GRACE_S = "2";
     @TempDir
     static Path work;
     static ItSupport.Nodes nodes;
@@ -41,7 +42,8 @@ class S3GatewayIT {
         String[] lines = install.out().trim().split("\n");
         venv = Path.of(lines[lines.length - 1].trim());
         nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true,
-                "geoblocks.http.head-timeout = " + HEAD_TIMEOUT_S + " s\n", 20_000, 30);
+                "geoblocks.http.head-timeout = " + HEAD_TIMEOUT_S + " s\ngeoblocks.http.body-grace = " + BODY_GRACE_S + " s\n",
+                20_000, 30);
         // a create (CreateBucket is one) is decided by its name's owner region, which can do so once it has
         // compared manifests with every peer after its start: wait until creates of names owned all over succeed
         Path one = ItSupport.randomFile(work, "probe.bin", 1, 1);
@@ -150,6 +152,11 @@ class S3GatewayIT {
         // dublin answers 307 at once (no 100 Continue: the body is never sent there); seoul then takes it
         assertEquals("HTTP/1.1 307 Temporary Redirect", answers.get(0), r.out());
         assertEquals(List.of("HTTP/1.1 100 Continue", "HTTP/1.1 200 OK"), answers.subList(1, answers.size()), r.out());
+        // curl asked dublin to confirm before sending (Expect: 100-continue) and did not give up waiting
+        // (after 1 s it would send the body anyway): dublin's 307 came first and no body byte went to dublin
+        assertTrue(r.out().contains("> Expect: 100-continue"), r.out());
+        assertTrue(!r.out().contains("Done waiting for 100-continue"), r.out());
+        assertEquals(2, r.out().split("> Expect: 100-continue", -1).length - 1, "once to dublin, once to seoul: " + r.out());
         assertTrue(r.out().contains("< Location: " + endpoint("seoul") + "/it-bridge/photo.bin"), r.out());
         // stored at seoul (ack local), then moved home: every block in dublin and its nearest region
         GeoClient client = nodes.client();
@@ -165,6 +172,19 @@ class S3GatewayIT {
         ClientPort.FileStat st = client.statFull("dublin", "it-bridge/photo.bin");
         assertEquals("seoul", st.manifest().uploadedAt());
         assertEquals("dublin,mumbai", st.manifest().meta().get("migrate-to"));
+        // what a user sees: `client stat NAME --json` (the real CLI) shows where the redirect stored it,
+        // where it moved, and that it is home
+        List<String> cli = new ArrayList<>(LocalCluster.launcher(List.of()));
+        cli.addAll(List.of("client", "--at", "mumbai", "--config", nodes.cluster().configFile().toString(), "stat",
+                "it-bridge/photo.bin", "--json"));
+        ItSupport.Run stat = run(cli, Map.of(), 120);
+        assertEquals(0, stat.code(), stat.out());
+        String json = stat.out().lines().filter(l -> l.startsWith("{")).findFirst().orElseThrow(() -> new AssertionError(stat.out()));
+        assertTrue(json.startsWith("{\"name\":\"it-bridge/photo.bin\",\"size\":" + (3 << 20) + ","), json);
+        assertTrue(json.contains("\"uploadedAt\":\"seoul\""), json);
+        assertTrue(json.contains("\"migration\":{\"stored_at\":\"seoul\",\"to\":[\"dublin\",\"mumbai\"],\"done\":true}"), json);
+        assertTrue(!java.util.regex.Pattern.compile("\"(replicas|pending)\":\\[[^\\]]*\"seoul\"").matcher(json).find(),
+                "no block left at seoul: " + json);
         Path out = work.resolve("bridge-out.bin");
         client.get("dublin", "it-bridge/photo.bin", out, null);
         assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(out));
@@ -294,9 +314,13 @@ class S3GatewayIT {
     @Test
     void badInput_getsClearErrors_andSlowClientsAreCutOff() throws Exception {
         ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/bad_input.py").toString(), endpoint("seoul"),
-                HEAD_TIMEOUT_S), Map.of(), 300);
+                HEAD_TIMEOUT_S, BODY_GRACE_S, nodes.cluster().dataDir("seoul").resolve("s3-spool").toString()), Map.of(), 300);
         System.out.println(r.out());
         assertEquals(0, r.code(), r.out());
         assertTrue(r.out().contains("ALL OK"), r.out());
+        assertTrue(r.out().contains("ok slow-body cut after"), r.out());
+        // the node counted the slow bodies (the short body that waited, and the trickle) as body timeouts
+        ItSupport.Run metrics = run(List.of("curl", "-sS", endpoint("seoul") + "/metrics"), Map.of(), 60);
+        assertTrue(metrics.out().contains("geoblocks_refused_input_total{cause=\"http_body_timeout\"} 2.0"), metrics.out());
     }
 }

@@ -123,8 +123,7 @@ public final class ServerCommand implements Callable<Integer> {
                         new NodeStore(gatewayBridge), System::currentTimeMillis).mount(router);
             }
             server = HttpServer.start(h.bind(), router, new BasicAuth(h.accessKey(), h.secretKey()),
-                    new HttpServer.Limits(cfg.config().getDuration("geoblocks.http.head-timeout", TimeUnit.MILLISECONDS),
-                            cfg.config().getInt("geoblocks.http.max-connections")), refusals);
+                    HttpSettings.limits(cfg.config()), refusals);
         }
         System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s%s)%n", region, self,
                 net.describe(self),

@@ -79,7 +79,7 @@ public final class Exchange {
             throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
         }
         answered = true;
-        refusals.answered(status);
+        count(status);
         boolean head = request.method().equals(HttpMethod.HEAD);
         ByteBuf buf = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(content);
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), buf);
@@ -119,12 +119,64 @@ public final class Exchange {
     public void sendContinue() {
         if (expectsContinue()) {
             continued = true;
+            if (onContinue != null) {
+                onContinue.run(); // the body's clock starts now: the wait for the route was not the client's
+            }
             ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
                     Unpooled.EMPTY_BUFFER));
         }
     }
 
     private boolean continued;
+    private Runnable onContinue;
+    private java.util.function.Consumer<String> bodyTimeoutAnswer = why -> respondText(408, "request body too slow: " + why + "\n");
+    private boolean bodyTimedOut;
+
+    /** Runs {@code r} when {@link #sendContinue} tells the client to send its body (the server's hook). */
+    void onContinue(Runnable r) {
+        this.onContinue = r;
+    }
+
+    /**
+     * How to answer when the request body is too slow ({@link BodyDeadline}): {@code answer} gets the reason
+     * and must {@link #respond}. The default is 408 with the reason as text. The server has already
+     * aborted the body's sink and closes the connection after the answer.
+     */
+    public void onBodyTimeout(java.util.function.Consumer<String> answer) {
+        this.bodyTimeoutAnswer = answer;
+    }
+
+    /**
+     * The body came too slowly: answers as the route asked (counted as a body timeout, not by its status),
+     * then closes the connection; when the request was answered already, only counts and closes.
+     */
+    void bodyTimedOut(String why) {
+        bodyTimedOut = true;
+        closeAfter = true;
+        if (answered) {
+            refusals.refused(HttpRefusals.BODY_TIMEOUT);
+            ctx.close();
+            return;
+        }
+        try {
+            bodyTimeoutAnswer.accept(why);
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(Exchange.class).warn("HTTP {} {}: answering a slow body failed: {}",
+                    request.method(), request.uri(), e.toString());
+        }
+        if (!answered) { // the route's answer did not answer: the connection closes all the same
+            count(408);
+            ctx.close();
+        }
+    }
+
+    private void count(int status) {
+        if (bodyTimedOut) {
+            refusals.refused(HttpRefusals.BODY_TIMEOUT);
+        } else {
+            refusals.answered(status);
+        }
+    }
 
     /**
      * Answers with the status and headers only, announcing {@code contentLength} bytes that the route then
@@ -137,7 +189,7 @@ public final class Exchange {
             throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
         }
         answered = true;
-        refusals.answered(status);
+        count(status);
         io.netty.handler.codec.http.HttpResponse r = request.method().equals(HttpMethod.HEAD)
                 ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), Unpooled.EMPTY_BUFFER)
                 : new io.netty.handler.codec.http.DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * Bounds slow clients (slow-loris): once the first byte of a request arrives, its whole head (request
  * line and headers) must follow within the deadline, else the connection is closed. Sits before the
  * HTTP codec and sees raw bytes; the {@link RouterHandler} tells it when a head was decoded and when
- * the request's body ended. Bodies are bounded by the server's idle timeout instead.
+ * the request's body ended. Bodies are bounded by the {@link RouterHandler}'s {@link BodyDeadline} instead.
  */
 final class HeadDeadline extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(HeadDeadline.class);

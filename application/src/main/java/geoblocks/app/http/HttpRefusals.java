@@ -9,15 +9,17 @@ import java.util.concurrent.atomic.LongAdder;
  * What the HTTP port refused, by cause, since the server started: requests answered 400 (malformed),
  * 401 (no or wrong credentials), 403 (forbidden, e.g. a bad S3 signature), 413 (body too large) or 431
  * (request line or headers too large), connections closed at once because the connection cap was
- * reached, and connections closed because a request head did not arrive in time. Every answer passes
- * {@link #answered(int)}, so each refusal is counted once. Thread-safe.
+ * reached, connections closed because a request head did not arrive in time, and requests whose body
+ * came too slowly ({@link BodyDeadline}; counted here only, whatever status answered them). Every other
+ * answer passes {@link #answered(int)}, so each refusal is counted once. Thread-safe.
  */
 public final class HttpRefusals {
     public static final String CONNECTION_LIMIT = "http_connection_limit";
     public static final String HEAD_TIMEOUT = "http_head_timeout";
+    public static final String BODY_TIMEOUT = "http_body_timeout";
     /** Every cause, in the order the metrics list them. */
     public static final List<String> CAUSES = List.of("http_malformed", "http_unauthenticated", "http_forbidden",
-            "http_body_too_large", "http_headers_too_large", CONNECTION_LIMIT, HEAD_TIMEOUT);
+            "http_body_too_large", "http_headers_too_large", CONNECTION_LIMIT, HEAD_TIMEOUT, BODY_TIMEOUT);
     private final Map<String, LongAdder> counts = new LinkedHashMap<>();
 
     public HttpRefusals() {
@@ -44,7 +46,7 @@ public final class HttpRefusals {
         }
     }
 
-    /** A connection was refused for {@code cause} ({@link #CONNECTION_LIMIT} or {@link #HEAD_TIMEOUT}). */
+    /** A connection or request was refused for {@code cause} ({@link #CONNECTION_LIMIT}, {@link #HEAD_TIMEOUT}, {@link #BODY_TIMEOUT}). */
     void refused(String cause) {
         LongAdder n = counts.get(cause);
         if (n == null) {

@@ -18,7 +18,9 @@ import java.util.concurrent.TimeUnit;
  * routes marked as authenticated need the {@link BasicAuth} credentials. Bodies stream to routes
  * (see {@link Exchange}). Malformed requests get 400, oversized heads 431, and a connection idle
  * for 60 s is closed, and so is one whose request head does not arrive within the head timeout
- * (slow-loris); connections above the cap are closed at once. Each of these refusals is counted in
+ * (slow-loris); a request body slower than its {@link BodyDeadline} is answered with a timeout (the
+ * route may say how, see {@link Exchange#onBodyTimeout}) and its connection closed; connections
+ * above the cap are closed at once. Each of these refusals is counted in
  * {@link HttpRefusals}. One event-loop thread (daemon) serves every connection, so routes must not
  * block. The S3 gateway mounts its routes on the same {@link Router}.
  */
@@ -34,15 +36,24 @@ public final class HttpServer implements AutoCloseable {
         this.channel = channel;
     }
 
-    /** Bounds on clients: a request head must arrive within {@code headTimeoutMs}; at most {@code maxConnections} open. */
-    public record Limits(long headTimeoutMs, int maxConnections) {
-        public static final Limits DEFAULT = new Limits(10_000, 512);
+    /**
+     * Bounds on clients: a request head must arrive within {@code headTimeoutMs}; a request body must keep
+     * within {@code body} ({@link BodyDeadline}); at most {@code maxConnections} open.
+     */
+    public record Limits(long headTimeoutMs, int maxConnections, BodyDeadline body) {
+        public static final Limits DEFAULT = new Limits(10_000, 512, BodyDeadline.DEFAULT);
 
         public Limits {
             if (headTimeoutMs < 1 || maxConnections < 1) {
                 throw new IllegalArgumentException("head timeout and max connections must be >= 1, were " + headTimeoutMs
                         + " ms and " + maxConnections);
             }
+            java.util.Objects.requireNonNull(body, "body");
+        }
+
+        /** With the default bound on bodies. */
+        public Limits(long headTimeoutMs, int maxConnections) {
+            this(headTimeoutMs, maxConnections, BodyDeadline.DEFAULT);
         }
     }
 
@@ -77,7 +88,7 @@ public final class HttpServer implements AutoCloseable {
                             c.pipeline().addLast(new IdleStateHandler(0, 0, 60, TimeUnit.SECONDS))
                                     .addLast(new HeadDeadline(limits.headTimeoutMs(), refusals))
                                     .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_CHUNK))
-                                    .addLast(new RouterHandler(router, auth, refusals));
+                                    .addLast(new RouterHandler(router, auth, refusals, limits.body()));
                         }
                     }).bind(address).sync().channel();
             return new HttpServer(group, ch);

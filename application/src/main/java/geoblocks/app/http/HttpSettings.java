@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The HTTP server of one node, from the config: its port is the {@code http-port} of the node's
@@ -35,5 +36,16 @@ public record HttpSettings(InetSocketAddress bind, String accessKey, String secr
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The bounds on clients: {@code geoblocks.http.head-timeout}, {@code max-connections}, and the body's
+     * {@code body-grace}, {@code body-min-rate} (bytes per second) and {@code body-max-time} (see {@link BodyDeadline}).
+     */
+    public static HttpServer.Limits limits(Config root) {
+        Config c = root.getConfig("geoblocks.http");
+        return new HttpServer.Limits(c.getDuration("head-timeout", TimeUnit.MILLISECONDS), c.getInt("max-connections"),
+                new BodyDeadline(c.getDuration("body-grace", TimeUnit.MILLISECONDS), c.getBytes("body-min-rate"),
+                        c.getDuration("body-max-time", TimeUnit.MILLISECONDS)));
     }
 }

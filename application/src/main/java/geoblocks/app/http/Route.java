@@ -9,4 +9,13 @@ package geoblocks.app.http;
 @FunctionalInterface
 public interface Route {
     void handle(Exchange exchange) throws Exception;
+
+    /**
+     * Answers a request that would come here but whose head the codec could not parse, e.g. a
+     * Content-Length that is not a number (the connection closes after the answer; oversized heads are
+     * answered 431 by the server instead): by default 400 with the reason as text.
+     */
+    default void malformed(Exchange exchange, Throwable why) {
+        exchange.respondText(400, "bad request: " + why.getMessage() + "\n");
+    }
 }

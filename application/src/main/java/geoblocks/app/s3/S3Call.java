@@ -31,6 +31,8 @@ final class S3Call {
         this.query = query;
         this.requestId = requestId;
         ex.header("x-amz-request-id", requestId);
+        // a body too slow for the server's bound (the server has aborted its sink: a spool is removed)
+        ex.onBodyTimeout(why -> fail(S3Error.REQUEST_TIMEOUT, S3Error.REQUEST_TIMEOUT.message() + " (" + why + ")"));
     }
 
     String method() {

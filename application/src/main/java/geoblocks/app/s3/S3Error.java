@@ -30,6 +30,7 @@ public enum S3Error {
     NO_SUCH_UPLOAD("NoSuchUpload", 404, "The specified multipart upload does not exist."),
     NOT_IMPLEMENTED("NotImplemented", 501, "A header or query you provided implies functionality that is not implemented."),
     PRECONDITION_FAILED("PreconditionFailed", 412, "At least one of the preconditions you specified did not hold."),
+    REQUEST_TIMEOUT("RequestTimeout", 400, "Your socket connection to the server was not read from or written to within the timeout period."),
     REQUEST_TIME_TOO_SKEWED("RequestTimeTooSkewed", 403, "The difference between the request time and the server's time is too large."),
     SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "Please reduce your request rate."),
     SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403, "The request signature we calculated does not match the signature you provided."),

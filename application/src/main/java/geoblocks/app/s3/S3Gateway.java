@@ -1,6 +1,7 @@
 package geoblocks.app.s3;
 
 import geoblocks.app.http.Exchange;
+import geoblocks.app.http.Route;
 import geoblocks.app.http.Router;
 import geoblocks.net.ClusterConfig;
 import io.netty.handler.codec.http.HttpRequest;
@@ -79,11 +80,28 @@ public final class S3Gateway {
 
     /** Mounts the gateway: signed requests at any path, unsigned ones under every path no other route has. */
     public Router mount(Router router) {
-        router.override(S3Gateway::signed, this::handle);
+        Route route = new Route() {
+            @Override
+            public void handle(Exchange ex) {
+                S3Gateway.this.handle(ex);
+            }
+
+            @Override
+            public void malformed(Exchange ex, Throwable why) {
+                S3Gateway.this.malformed(ex, why);
+            }
+        };
+        router.override(S3Gateway::signed, route);
         for (String m : List.of("GET", "PUT", "POST", "DELETE", "HEAD")) {
-            router.add(m, "/*", false, this::handle);
+            router.add(m, "/*", false, route);
         }
         return router;
+    }
+
+    /** A request whose head could not be parsed (e.g. a Content-Length that is not a number): InvalidArgument. */
+    void malformed(Exchange ex, Throwable why) {
+        String id = Long.toHexString(requests.incrementAndGet()) + "-" + settings.region();
+        new S3Call(ex, null, null, Map.of(), id).fail(S3Error.INVALID_ARGUMENT, "malformed request: " + why.getMessage());
     }
 
     void handle(Exchange ex) {

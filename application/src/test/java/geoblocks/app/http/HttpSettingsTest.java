@@ -52,4 +52,17 @@ class HttpSettingsTest {
                 geoblocks.cluster.regions = [{ id = seoul, address = "127.0.0.1:1", http-port = 70000 }]
                 """), "seoul", InetAddress.getLoopbackAddress()));
     }
+
+    @Test
+    void limits_readTheHeadAndBodyBounds() {
+        HttpServer.Limits l = HttpSettings.limits(config("""
+                geoblocks.http { head-timeout = 3 s, max-connections = 7, body-grace = 4 s, body-min-rate = 2 KiB, body-max-time = 1 h }
+                """));
+        assertEquals(new HttpServer.Limits(3_000, 7, new BodyDeadline(4_000, 2048, 3_600_000)), l);
+    }
+
+    @Test
+    void limits_ofTheReferenceConfig_areTheDefaults() {
+        assertEquals(HttpServer.Limits.DEFAULT, HttpSettings.limits(ConfigFactory.defaultReference()));
+    }
 }
