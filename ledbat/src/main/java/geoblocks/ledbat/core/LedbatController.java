@@ -81,6 +81,12 @@ public final class LedbatController {
     // window a slow-start exit kept (a collapse below half of it, by a premature exit's decrease
     // or an overshoot, is refilled too); 0 after a re-entry until the next yield or exit
     private double refillTarget;
+    // the target of the re-entered slow start now running (0 when none): if a flow arrives and its
+    // queue ends that slow start before the window is back, the window is still owed, and the next
+    // near-empty queue refills it (measured at RTT 252 ms: a re-entry cut at 113 KB by a TCP flow's
+    // arrival left a 640 KB target forgotten, and after TCP left the flow refilled only 113 KB and
+    // then grew by 1 MSS per RTT: "recover" never)
+    private double refillOwed;
     private long transientUntil = Long.MIN_VALUE;  // a slow-start exit's overshoot is still queued
     private double restartCwnd;                    // set by a re-entry, applied at the end of that ACK
     // sliding-window minima of the queuing delay over the last REFERENCE_RTTS + 1 RTTs, and their noise
@@ -144,6 +150,7 @@ public final class LedbatController {
         }
         if (inSlowStart && haveDelay && slowStartDelay(now) * 4 > s.targetMicros * 3) {
             long exitCwnd = flightForQueueAtThreeQuartersTarget(now);
+            double owed = refillOwed;   // a re-entry cut short by the queue: its target is still owed
             endSlowStart(now);
             if (s.slowStartReentryRtts > 0 && !plusPlus) {
                 // slow start doubled the window in the RTT the delay sample took to come back, and
@@ -154,7 +161,7 @@ public final class LedbatController {
                 // doubling); the overshoot drains for one RTT of today's (queue-inflated) length
                 cwnd = Math.max(Math.min(cwnd, Math.max(exitCwnd, cwnd / 2)), s.minCwndBytes());
                 transientUntil = now + rtt();
-                refillTarget = Math.max(refillTarget, cwnd);
+                refillTarget = Math.max(refillTarget, Math.max(cwnd, owed));
                 return;
             }
         }
@@ -334,6 +341,7 @@ public final class LedbatController {
             // of RESTART_DIVISOR-th of it into an empty queue) rather than from MIN_CWND: for a
             // 700 KB window (20 Mbit/s, RTT 252 ms) 5 fewer doublings, 1.6 s
             restartCwnd = Math.min(refillTarget / RESTART_DIVISOR, s.maxCwndBytes);
+            refillOwed = refillTarget;
             refillTarget = 0;
         }
     }
@@ -397,6 +405,7 @@ public final class LedbatController {
     /** Slow start is over; in LEDBAT++ mode this schedules the next periodic slowdown. */
     private void endSlowStart(long now) {
         inSlowStart = false;
+        refillOwed = 0;   // refilled (ssthresh reached), or a loss or timeout: nothing more is owed
         slowStartExitAt = now;
         nearZeroSince = Long.MIN_VALUE;
         ssDelivery.clear();

@@ -422,6 +422,43 @@ class LedbatControllerTest {
     }
 
     @Test
+    void slowStartReentry_cutShortByANewFlow_stillRefillsTheWindowBeforeTheFirstYield() {
+        LedbatController c = controller(rules());
+        long now = slowStartToExit(c, 200);
+        now = steady(c, now, now + 1_000_000, 20_000);
+        double before = c.cwnd();
+        now = arrive(c, now);
+        now = steady(c, now, now + 800_000, 60_000);          // the first flow's queue
+        for (int i = 0; c.slowStartReentries() == 0; i++) {   // it leaves: re-entry from 1/8
+            assertTrue(i < 200, "no re-entry after the first flow left");
+            ack(c, now += 1000, MSS, 1_000);
+        }
+        assertTrue(c.inSlowStart());
+        // a second flow arrives while the re-entered slow start is still far from its target: its
+        // queue (80 ms, past 3/4 TARGET) ends that slow start at a fraction of the window before
+        for (int i = 0; c.inSlowStart(); i++) {
+            assertTrue(i < 100, "slow start did not end on the newcomer's queue");
+            ack(c, now += 1000, MSS, 80_000);
+        }
+        double cutShort = c.cwnd();
+        assertTrue(cutShort < before / 2, "cut short at " + cutShort + " of " + before);
+        now = steady(c, now, now + 100_000, 80_000);           // the exit's overshoot drains
+        now = steady(c, now, now + 1_000_000, 300_000);        // the newcomer stays: multiplicative decrease
+        assertTrue(c.cwnd() < cutShort, "decreased under the newcomer's queue: " + c.cwnd());
+        // it leaves: slow start again, and this time all the way back to the window before the first yield
+        for (int i = 0; c.slowStartReentries() == 1; i++) {
+            assertTrue(i < 200, "no re-entry after the second flow left");
+            ack(c, now += 1000, MSS, 1_000);
+        }
+        assertTrue(c.inSlowStart());
+        for (now += 1000; c.inSlowStart(); now += 1000) {
+            ack(c, now, (long) (c.cwnd() / 8), 0);
+        }
+        assertEquals(before, c.cwnd(), MSS, "refilled to the window before the first yield, not to "
+                + cutShort + " where the cut-short slow start ended");
+    }
+
+    @Test
     void slowStartReentry_notWhileTheQueueStays_notWhenOff_notWithoutAYieldOrCollapse() {
         LedbatController c = controller(rules());
         long now = yieldToANewFlow(c);
