@@ -57,14 +57,8 @@ final class Downloads {
 
     /** A download of a byte range: only the blocks covering it (read as {@link #onRead}). */
     void onRange(NetAddress client, GetRange g) {
-        ReadOptions options;
-        try {
-            options = ReadOptions.resolve(g.read(), g.rank(), node.settings().readDefault());
-        } catch (IllegalArgumentException e) {
-            node.send(client, new Failed(g.req(), e.getMessage()));
-            return;
-        }
-        begin(client, new GetBegin(g.req(), g.name(), g.version()), options, m -> RangePlan.of(m, g.first(), g.last()));
+        begin(client, g.read(), g.rank(), new GetBegin(g.req(), g.name(), g.version()),
+                m -> RangePlan.of(m, g.first(), g.last()));
     }
 
     /**
@@ -72,14 +66,19 @@ final class Downloads {
      * (either one empty: the node's default for it, see {@link ReadOptions#resolve}).
      */
     void onRead(NetAddress client, GetRead g) {
+        begin(client, g.read(), g.rank(), new GetBegin(g.req(), g.name(), g.version()), RangePlan::whole);
+    }
+
+    /** Begins with the request's read strategy and rank over this node's default, or answers why they are not valid. */
+    private void begin(NetAddress client, String read, String rank, GetBegin g, Function<Manifest, RangePlan> range) {
         ReadOptions options;
         try {
-            options = ReadOptions.resolve(g.read(), g.rank(), node.settings().readDefault());
+            options = ReadOptions.resolve(read, rank, node.settings().readDefault());
         } catch (IllegalArgumentException e) {
             node.send(client, new Failed(g.req(), e.getMessage()));
             return;
         }
-        begin(client, new GetBegin(g.req(), g.name(), g.version()), options, RangePlan::whole);
+        begin(client, g, options, range);
     }
 
     /**
