@@ -73,27 +73,16 @@ public final class LedbatController {
     // RTT-scaled rules (see reference.conf): the latest RTT sample (µs, -1 before the first) sets
     // their time scale, since SRTT lags by many RTTs after the queue changes
     private long lastRtt = -1;
-    private long nearZeroSince = Long.MIN_VALUE;   // queuing delay <= near-zero since then
     private long slowStartExitAt = Long.MIN_VALUE;
     private long lastYieldAt = Long.MIN_VALUE;
-    private long lastRoomMadeAt = Long.MIN_VALUE;  // last yield that gave up more than a minimal window
-    // the window to refill by slow start once the queue is empty: the cwnd a yield gave up, or the
-    // window a slow-start exit kept (a collapse below half of it, by a premature exit's decrease
-    // or an overshoot, is refilled too); 0 after a re-entry until the next yield or exit
-    private double refillTarget;
-    // the target of the re-entered slow start now running (0 when none): if a flow arrives and its
-    // queue ends that slow start before the window is back, the window is still owed, and the next
-    // near-empty queue refills it (measured at RTT 252 ms: a re-entry cut at 113 KB by a TCP flow's
-    // arrival left a 640 KB target forgotten, and after TCP left the flow refilled only 113 KB and
-    // then grew by 1 MSS per RTT: "recover" never)
-    private double refillOwed;
+    // the window to refill by slow start once the queue is empty, and when to (the re-entry rule)
+    private final SlowStartRefill refill;
     private long transientUntil = Long.MIN_VALUE;  // a slow-start exit's overshoot is still queued
     private double restartCwnd;                    // set by a re-entry, applied at the end of that ACK
     // sliding-window minima of the queuing delay over the last REFERENCE_RTTS + 1 RTTs, and their noise
     private final QueuingDelayWindow recentDelays = new QueuingDelayWindow();
     // cwnd after each ACK over the same span, to tell our own growth from another flow's queue
     private final SlidingMinimum cwndHistory = new SlidingMinimum();
-    private long reentries;
     private long yields;
     // bytes acknowledged during the last two RTTs of slow start
     private final SlowStartDelivery ssDelivery = new SlowStartDelivery();
@@ -107,6 +96,7 @@ public final class LedbatController {
         this.plusPlus = settings.mode == LedbatSettings.Mode.LEDBAT_PLUS_PLUS;
         this.cwnd = (double) settings.initCwnd * settings.mss;
         this.inSlowStart = settings.slowStart;
+        this.refill = new SlowStartRefill(settings.slowStartReentryRtts, settings.nearZeroDelayMicros);
     }
 
     /**
@@ -150,8 +140,6 @@ public final class LedbatController {
         }
         if (inSlowStart && haveDelay && slowStartDelay(now) * 4 > s.targetMicros * 3) {
             long exitCwnd = flightForQueueAtThreeQuartersTarget(now);
-            double owed = refillOwed;   // a re-entry cut short by the queue: its target is still owed
-            endSlowStart(now);
             if (s.slowStartReentryRtts > 0 && !plusPlus) {
                 // slow start doubled the window in the RTT the delay sample took to come back, and
                 // those packets push the queue far past TARGET: keep only the flight that holds a
@@ -161,9 +149,11 @@ public final class LedbatController {
                 // doubling); the overshoot drains for one RTT of today's (queue-inflated) length
                 cwnd = Math.max(Math.min(cwnd, Math.max(exitCwnd, cwnd / 2)), s.minCwndBytes());
                 transientUntil = now + rtt();
-                refillTarget = Math.max(refillTarget, Math.max(cwnd, owed));
+                refill.exitKept(cwnd);   // owed, with the target of a re-entry this exit cut short
+                endSlowStart(now);
                 return;
             }
+            endSlowStart(now);
         }
         if (valid && !inSlowStart && slowdownIdle()) {
             if (yieldToRise(now)) {
@@ -281,15 +271,9 @@ public final class LedbatController {
             return false;
         }
         lastYieldAt = now;
-        if (cwnd > 2 * s.minCwndBytes()) {
-            lastRoomMadeAt = now;
-            if (cwnd > refillTarget) {
-                refillTarget = cwnd;
-            }
-        }
+        refill.yielded(now, cwnd, cwnd > 2 * s.minCwndBytes());
         yields++;
         cwnd = Math.max(cwnd * s.yieldFactor, s.minCwndBytes());
-        nearZeroSince = Long.MIN_VALUE;
         return true;
     }
 
@@ -307,42 +291,24 @@ public final class LedbatController {
     }
 
     /**
-     * After a yield made room for another flow: slow start again once the queuing delay (its
-     * minimum over each RTT) has stayed at or below {@code near-zero-delay-ms} for
-     * {@code slow-start-reentry-rtts} RTTs while cwnd is below half the window the yield cut, so
-     * the flow has left and linear growth would take long to refill the path (6 KB/s at RTT 252 ms).
-     * Not within 4 x slow-start-reentry-rtts RTTs of the yield (the newcomer may still be ramping
-     * up), and up to the window held before the yield. Only after yields: re-entering after any
-     * empty queue let whichever LEDBAT flow saw it first take the link from the others.
+     * Slow start again when {@link SlowStartRefill} says a re-entry is due: after a competitor left,
+     * the path has room that linear growth would take long to refill (6 KB/s at RTT 252 ms). Only after
+     * yields or a collapse: re-entering after any empty queue let whichever LEDBAT flow saw it first
+     * take the link from the others.
      */
     private void reenterSlowStartIfIdle(long now) {
         if (s.slowStartReentryRtts <= 0 || !s.slowStart || plusPlus) {
             return;
         }
-        if (refillTarget <= 0 || cwnd >= refillTarget / 2
-                || recentDelays.isEmpty() || recentDelays.minOver(now, rtt()) > s.nearZeroDelayMicros) {
-            nearZeroSince = Long.MIN_VALUE;
-            return;
-        }
         long rtt = rtt();
-        if (lastRoomMadeAt != Long.MIN_VALUE && now - lastRoomMadeAt < 4L * s.slowStartReentryRtts * rtt) {
-            // a flow arrived a few RTTs ago and may still be ramping up into the room we made
-            nearZeroSince = Long.MIN_VALUE;
-            return;
-        }
-        if (nearZeroSince == Long.MIN_VALUE) {
-            nearZeroSince = now;
-        } else if (now - nearZeroSince >= s.slowStartReentryRtts * rtt) {
-            nearZeroSince = Long.MIN_VALUE;
+        double back = refill.due(now, rtt, cwnd, recentDelays.isEmpty() ? Long.MAX_VALUE : recentDelays.minOver(now, rtt));
+        if (back > 0) {
             inSlowStart = true;
-            ssthresh = refillTarget;   // back to the window we held before the flow came (or less: 3/4 TARGET)
-            reentries++;
+            ssthresh = back;   // back to the window we held before the flow came (or less: 3/4 TARGET)
             // after a competitor left, restart from a fraction of the window we gave up (a burst
             // of RESTART_DIVISOR-th of it into an empty queue) rather than from MIN_CWND: for a
             // 700 KB window (20 Mbit/s, RTT 252 ms) 5 fewer doublings, 1.6 s
-            restartCwnd = Math.min(refillTarget / RESTART_DIVISOR, s.maxCwndBytes);
-            refillOwed = refillTarget;
-            refillTarget = 0;
+            restartCwnd = Math.min(back / RESTART_DIVISOR, s.maxCwndBytes);
         }
     }
 
@@ -368,7 +334,7 @@ public final class LedbatController {
 
     /** Times slow start was entered again after a quiet queue. */
     public long slowStartReentries() {
-        return reentries;
+        return refill.reentries();
     }
 
     /** Times cwnd was cut because the queuing delay rose faster than we could have raised it. */
@@ -405,9 +371,8 @@ public final class LedbatController {
     /** Slow start is over; in LEDBAT++ mode this schedules the next periodic slowdown. */
     private void endSlowStart(long now) {
         inSlowStart = false;
-        refillOwed = 0;   // refilled (ssthresh reached), or a loss or timeout: nothing more is owed
+        refill.slowStartEnded();
         slowStartExitAt = now;
-        nearZeroSince = Long.MIN_VALUE;
         ssDelivery.clear();
         if (!plusPlus) {
             return;
