@@ -10,8 +10,6 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,11 +30,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
     private final HttpRefusals refusals;
     private final BodyDeadline bodyLimit;
     private Exchange current;
-    /** Whether the current body's clock runs, since when (ms, monotonic), and the bytes the body brought so far. */
-    private boolean bodyTimed;
-    private long bodyStart;
-    private long bodyBytes;
-    private ScheduledFuture<?> bodyTimer;
+    private BodyClock body;   // the current body's clock; made with the connection's context
 
     RouterHandler(Router router, BasicAuth auth, HttpRefusals refusals, BodyDeadline bodyLimit) {
         this.router = router;
@@ -45,57 +39,26 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
         this.bodyLimit = bodyLimit;
     }
 
-    private static long nowMs() {
-        return System.nanoTime() / 1_000_000;
-    }
-
-    /** Starts the current body's clock (once) and arms its timer. */
+    /** Starts the body clock of {@code ex} if it is still the current request. */
     private void startBodyClock(ChannelHandlerContext ctx, Exchange ex) {
-        if (bodyTimed || current != ex || !bodyLimit.enabled()) {
-            return;
+        if (current == ex) {
+            body.start(why -> bodyBehind(ctx, ex, why));
         }
-        bodyTimed = true;
-        bodyStart = nowMs();
-        armBodyTimer(ctx, ex);
     }
 
-    private void armBodyTimer(ChannelHandlerContext ctx, Exchange ex) {
-        long at = bodyLimit.deadline(bodyStart, bodyBytes);
-        if (at == Long.MAX_VALUE) {
-            return;
-        }
-        bodyTimer = ctx.executor().schedule(() -> checkBody(ctx, ex), Math.max(0, at - nowMs()), TimeUnit.MILLISECONDS);
-    }
-
-    /** The body's timer fired: times the body out if it is behind, else waits for its new deadline. */
-    private void checkBody(ChannelHandlerContext ctx, Exchange ex) {
-        bodyTimer = null;
-        if (current != ex || !bodyTimed) {
-            return;
-        }
-        String why = bodyLimit.verdict(bodyStart, nowMs(), bodyBytes);
-        if (why == null) {
-            armBodyTimer(ctx, ex);
+    /** The body of {@code ex} fell behind its deadline: abort its sink, answer as its route asked, close. */
+    private void bodyBehind(ChannelHandlerContext ctx, Exchange ex, String why) {
+        if (current != ex) {
             return;
         }
         LOG.debug("HTTP client {}: {} {}: {}; closed", ctx.channel().remoteAddress(), ex.request().method(),
                 ex.request().uri(), why);
         current = null; // what else arrives on this connection is dropped as it closes
-        stopBodyClock();
         if (ex.body() != null) {
             ex.body().onAbort(); // e.g. the S3 spool file is removed
             ex.onBody(null);
         }
         ex.bodyTimedOut(why);
-    }
-
-    private void stopBodyClock() {
-        if (bodyTimer != null) {
-            bodyTimer.cancel(false);
-            bodyTimer = null;
-        }
-        bodyTimed = false;
-        bodyBytes = 0;
     }
 
     /** Whether {@code req} announces a body (a positive Content-Length, or chunked). */
@@ -110,7 +73,10 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             if (deadline != null) {
                 deadline.headArrived();
             }
-            stopBodyClock();
+            if (body == null) {
+                body = new BodyClock(bodyLimit, ctx);
+            }
+            body.stop();
             Exchange ex = new Exchange(ctx, req, refusals);
             current = ex;
             if (!req.decoderResult().isFailure() && hasBody(req)) {
@@ -123,7 +89,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
         }
         if (msg instanceof HttpContent c && current != null) {
             Exchange ex = current;
-            bodyBytes += c.content().readableBytes();
+            body.received(c.content().readableBytes());
             if (c.content().isReadable()) {
                 startBodyClock(ctx, ex); // a client that did not wait for 100 Continue
             }
@@ -148,7 +114,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             }
             if (c instanceof LastHttpContent) {
                 current = null;
-                stopBodyClock();
+                body.stop();
                 if (deadline != null) {
                     deadline.requestEnded();
                 }
@@ -208,7 +174,9 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         Exchange ex = current;
         current = null;
-        stopBodyClock();
+        if (body != null) {
+            body.stop();
+        }
         if (ex != null && ex.body() != null) {
             ex.body().onAbort();
         }
