@@ -14,18 +14,6 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         long scrubPassIntervalMs, long replaceAfterMs, String backgroundTransport, long versionRetentionMs,
         long tombstoneRetentionMs, long antiEntropyIntervalMs, long clockOffsetMs, ReadOptions readDefault) {
 
-    /** Settings with the default read ({@link ReadOptions#DEFAULT}: first replica by RTT). */
-    public NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBytes, int fetchParallelism,
-            long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
-            int defaultBlockSize, int maxBlocksPerFile, long memoryBudgetBytes, long scrubBytesPerSecond,
-            long scrubPassIntervalMs, long replaceAfterMs, String backgroundTransport, long versionRetentionMs,
-            long tombstoneRetentionMs, long antiEntropyIntervalMs, long clockOffsetMs) {
-        this(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs, probeIntervalMs, rttWindow,
-                downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile, memoryBudgetBytes, scrubBytesPerSecond,
-                scrubPassIntervalMs, replaceAfterMs, backgroundTransport, versionRetentionMs, tombstoneRetentionMs,
-                antiEntropyIntervalMs, clockOffsetMs, ReadOptions.DEFAULT);
-    }
-
     public NodeSettings {
         java.util.Objects.requireNonNull(readDefault, "readDefault");
         require(chunkBytes >= 1024 && chunkBytes <= MAX_CHUNK, "chunk-bytes must be in 1024.." + MAX_CHUNK, chunkBytes);
@@ -168,6 +156,6 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
     /** Defaults as in reference.conf, for tests and the simulator. */
     public static NodeSettings defaults() {
         return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 32 << 20, 1 << 20,
-                262_144, autoBudget(), 16L << 20, 600_000, 600_000, LEDBAT, DAY_MS, 30 * DAY_MS, 1000, 0);
+                262_144, autoBudget(), 16L << 20, 600_000, 600_000, LEDBAT, DAY_MS, 30 * DAY_MS, 1000, 0, ReadOptions.DEFAULT);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import geoblocks.blockstore.core.read.ReadOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -91,16 +92,18 @@ class NodeSettingsTest {
                 d.chunkBytes(), d.putWindowBytes(), d.getWindowBytes(), 0, d.rpcTimeoutMs(), d.probeIntervalMs(),
                 d.rttWindow(), d.downAfterMs(), d.maxBlockSize(), d.defaultBlockSize(), d.maxBlocksPerFile(),
                 d.memoryBudgetBytes(), d.scrubBytesPerSecond(), d.scrubPassIntervalMs(), d.replaceAfterMs(), d.backgroundTransport(),
-                d.versionRetentionMs(), d.tombstoneRetentionMs(), d.antiEntropyIntervalMs(), d.clockOffsetMs()));
+                d.versionRetentionMs(), d.tombstoneRetentionMs(), d.antiEntropyIntervalMs(), d.clockOffsetMs(),
+                d.readDefault()));
         assertTrue(e.getMessage().contains("geoblocks.node.fetch-parallelism"), e.getMessage());
         assertTrue(e.getMessage().endsWith("was 0"), e.getMessage());
     }
 
     @Test
     void new_boundaryValues_areAccepted() {
-        new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1, 1, 2, 0, 0, 0, "tcp", 1000, 1000, 10, -365L * 86_400_000);
+        new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1, 1, 2, 0, 0, 0, "tcp", 1000, 1000, 10, -365L * 86_400_000,
+                ReadOptions.DEFAULT);
         new NodeSettings(60_000, 60_000, 60_000, 1, 100, 10, 1, 11, 256 << 20, 256 << 20, 4_000_000, 512L << 20, 1L << 40, 1, 1, "ledbat",
-                Long.MAX_VALUE / 2, Long.MAX_VALUE / 2, 10, 365L * 86_400_000);
+                Long.MAX_VALUE / 2, Long.MAX_VALUE / 2, 10, 365L * 86_400_000, ReadOptions.DEFAULT);
     }
 
     @Test
@@ -136,7 +139,7 @@ class NodeSettingsTest {
 
     @Test
     void from_read_defaultsToFirstByRtt_andIsSettable() {
-        assertEquals(geoblocks.blockstore.core.read.ReadOptions.DEFAULT, load("").readDefault());
+        assertEquals(ReadOptions.DEFAULT, load("").readDefault());
         NodeSettings s = load("geoblocks.node.read { strategy = hedged, rank = load }");
         assertEquals(new geoblocks.blockstore.core.read.ReadOptions(
                 geoblocks.blockstore.core.read.ReadOptions.Strategy.HEDGED, true), s.readDefault());
