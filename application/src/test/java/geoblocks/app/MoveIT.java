@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reading it; the copies travel over LEDBAT, the manifest names the new homes everywhere, and
  * seoul's old copies are deleted.
  */
+@ExtendWith(QuickLaunch.class)
 class MoveIT {
     private static final int BLOCK = 65536;
     @TempDir
