@@ -10,7 +10,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,14 +31,42 @@ class CliIT {
 
     record Run(int exit, String out, String err) {}
 
+    private static final AtomicInteger RUNS = new AtomicInteger();
+
     static Run run(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(LocalCluster.launcher(List.of()));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectOutput(work.resolve("out").toFile())
-                .redirectError(work.resolve("err").toFile()).start();
+        int n = RUNS.incrementAndGet();
+        Path out = work.resolve("out-" + n);
+        Path err = work.resolve("err-" + n);
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "node.jar " + String.join(" ", args) + " hung");
-        return new Run(p.exitValue(), Files.readString(work.resolve("out"), StandardCharsets.UTF_8),
-                Files.readString(work.resolve("err"), StandardCharsets.UTF_8));
+        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Runs independent commands two at a time (the machine has two cores; each is a JVM of its own
+     * that mostly starts up) and returns what each printed, in the order given.
+     */
+    static List<Run> runAll(List<String[]> commands) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Run>> runs = new ArrayList<>();
+            for (String[] args : commands) {
+                runs.add(pool.submit(() -> run(args)));
+            }
+            List<Run> done = new ArrayList<>();
+            for (Future<Run> r : runs) {
+                try {
+                    done.add(r.get());
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception x ? x : new RuntimeException(e.getCause());
+                }
+            }
+            return done;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     static void assertOneLineError(Run r, String expected) {
@@ -54,41 +87,53 @@ class CliIT {
 
     @Test
     void help_onEveryCommand_exitsZeroWithUsage() throws Exception {
-        for (String[] args : List.of(new String[] {"--help"}, new String[] {"server", "--help"},
+        List<String[]> commands = List.of(new String[] {"--help"}, new String[] {"server", "--help"},
                 new String[] {"client", "--help"}, new String[] {"client", "--at", "seoul", "put", "--help"},
                 new String[] {"client", "--at", "seoul", "get", "--help"}, new String[] {"client", "--at", "seoul", "stat", "--help"},
                 new String[] {"client", "--at", "seoul", "versions", "--help"}, new String[] {"client", "--at", "seoul", "policies", "--help"},
                 new String[] {"client", "--at", "seoul", "move", "--help"},
                 new String[] {"demo", "--help"}, new String[] {"bench", "--help"}, new String[] {"bench", "storage", "--help"},
                 new String[] {"bench", "net", "--help"}, new String[] {"probe", "--help"},
-                new String[] {"probe", "report", "--help"})) {
-            Run r = run(args);
-            assertEquals(0, r.exit(), String.join(" ", args) + ": " + r);
+                new String[] {"probe", "report", "--help"});
+        List<Run> runs = runAll(commands);
+        for (int i = 0; i < commands.size(); i++) {
+            Run r = runs.get(i);
+            assertEquals(0, r.exit(), String.join(" ", commands.get(i)) + ": " + r);
             assertTrue(r.out().startsWith("Usage:"), r.out());
         }
     }
 
     @Test
     void benchAndProbe_badArguments_oneLineErrorNamingTheValue() throws Exception {
-        assertOneLineError(run("bench", "storage", "--streams", "0"), "streams must be in 1..64, was 0");
-        assertOneLineError(run("bench", "storage", "--block-sizes", "100"), "block size 100 is out of range");
-        assertOneLineError(run("bench", "net", "--from", "seoul", "--to", "seoul"), "two different regions");
-        assertOneLineError(run("bench", "net", "--from", "seoul", "--to", "dublin", "--udp-rates", "fast"), "'fast'");
-        assertOneLineError(run("probe", "--every", "5m", "--out", work.resolve("p.csv").toString()), "--at REGION is required");
-        assertOneLineError(run("probe", "--at", "seoul", "--every", "soon", "--out", work.resolve("p.csv").toString()),
-                "bad duration 'soon'");
-        assertOneLineError(run("client", "--at", "seoul", "put", "--compress", "lz4", work.resolve("out").toString()),
-                "compression must be none, gzip, zstd or auto, was 'lz4'");
+        Path file = work.resolve("some-file");
+        Files.write(file, new byte[] {1});
+        List<Run> r = runAll(List.of(new String[] {"bench", "storage", "--streams", "0"},
+                new String[] {"bench", "storage", "--block-sizes", "100"},
+                new String[] {"bench", "net", "--from", "seoul", "--to", "seoul"},
+                new String[] {"bench", "net", "--from", "seoul", "--to", "dublin", "--udp-rates", "fast"},
+                new String[] {"probe", "--every", "5m", "--out", work.resolve("p.csv").toString()},
+                new String[] {"probe", "--at", "seoul", "--every", "soon", "--out", work.resolve("p.csv").toString()},
+                new String[] {"client", "--at", "seoul", "put", "--compress", "lz4", file.toString()}));
+        assertOneLineError(r.get(0), "streams must be in 1..64, was 0");
+        assertOneLineError(r.get(1), "block size 100 is out of range");
+        assertOneLineError(r.get(2), "two different regions");
+        assertOneLineError(r.get(3), "'fast'");
+        assertOneLineError(r.get(4), "--at REGION is required");
+        assertOneLineError(r.get(5), "bad duration 'soon'");
+        assertOneLineError(r.get(6), "compression must be none, gzip, zstd or auto, was 'lz4'");
     }
 
     @Test
     void server_badPlacementPolicy_refusedAtStartNamingTheKey() throws Exception {
-        Path conf = work.resolve("bad-placement.conf");
-        Files.writeString(conf, "geoblocks.placement.policies { eu { copies = 2, terms = [local, closest], requires = [dublin] } }\n");
-        assertOneLineError(run("server", "--id", "seoul", "--config", conf.toString(), "--data", work.resolve("d").toString()),
-                "geoblocks.placement.policies.eu.requires: unknown key");
-        Files.writeString(conf, "geoblocks.placement.policies { eu { copies = 1, terms = [local], require = [dublin, seoul] } }\n");
-        assertOneLineError(run("server", "--id", "seoul", "--config", conf.toString(), "--data", work.resolve("d").toString()),
+        Path unknownKey = work.resolve("bad-placement-key.conf");
+        Files.writeString(unknownKey, "geoblocks.placement.policies { eu { copies = 2, terms = [local, closest], requires = [dublin] } }\n");
+        Path unsatisfiable = work.resolve("bad-placement-require.conf");
+        Files.writeString(unsatisfiable, "geoblocks.placement.policies { eu { copies = 1, terms = [local], require = [dublin, seoul] } }\n");
+        List<Run> r = runAll(List.of(
+                new String[] {"server", "--id", "seoul", "--config", unknownKey.toString(), "--data", work.resolve("d1").toString()},
+                new String[] {"server", "--id", "seoul", "--config", unsatisfiable.toString(), "--data", work.resolve("d2").toString()}));
+        assertOneLineError(r.get(0), "geoblocks.placement.policies.eu.requires: unknown key");
+        assertOneLineError(r.get(1),
                 "geoblocks.placement.policies.eu: no 1 regions out of [dublin, mumbai, saopaulo, seoul] satisfy require [dublin, seoul]");
     }
 
@@ -97,19 +142,23 @@ class CliIT {
         Path cfg = cluster.configFile();
         Path f = work.resolve("small");
         Files.write(f, new byte[] {1, 2, 3});
-        assertOneLineError(run("client", "--at", "seoul", "--config", cfg.toString(), "put", f.toString(), "--policy", "best"),
-                "unknown policy 'best'; choose one of random, tworandom, local, localclosest, localfarthest");
-        assertOneLineError(run("client", "--at", "seoul", "--config", cfg.toString(), "put", "/no/such/file"),
-                "cannot read file /no/such/file");
-        assertOneLineError(run("client", "--at", "atlantis", "--config", cfg.toString(), "ls"), "unknown region 'atlantis'");
-        assertOneLineError(run("client", "--at", "seoul", "--config", work.resolve("missing.conf").toString(), "ls"),
-                "does not exist");
-        assertOneLineError(run("client", "--at", "seoul", "--config", cfg.toString(), "put", f.toString(), "--block-size", "12XB"),
-                "bad size '12XB'");
-        assertOneLineError(run("client", "--at", "seoul", "--config", cfg.toString(), "get", "no-such-name", work.resolve("o").toString()),
-                "no such file 'no-such-name'");
-        assertEquals(2, run("client", "--at", "seoul").exit());
-        assertEquals(2, run("server").exit());
+        List<Run> r = runAll(List.of(
+                new String[] {"client", "--at", "seoul", "--config", cfg.toString(), "put", f.toString(), "--policy", "best"},
+                new String[] {"client", "--at", "seoul", "--config", cfg.toString(), "put", "/no/such/file"},
+                new String[] {"client", "--at", "atlantis", "--config", cfg.toString(), "ls"},
+                new String[] {"client", "--at", "seoul", "--config", work.resolve("missing.conf").toString(), "ls"},
+                new String[] {"client", "--at", "seoul", "--config", cfg.toString(), "put", f.toString(), "--block-size", "12XB"},
+                new String[] {"client", "--at", "seoul", "--config", cfg.toString(), "get", "no-such-name", work.resolve("o").toString()},
+                new String[] {"client", "--at", "seoul"},
+                new String[] {"server"}));
+        assertOneLineError(r.get(0), "unknown policy 'best'; choose one of random, tworandom, local, localclosest, localfarthest");
+        assertOneLineError(r.get(1), "cannot read file /no/such/file");
+        assertOneLineError(r.get(2), "unknown region 'atlantis'");
+        assertOneLineError(r.get(3), "does not exist");
+        assertOneLineError(r.get(4), "bad size '12XB'");
+        assertOneLineError(r.get(5), "no such file 'no-such-name'");
+        assertEquals(2, r.get(6).exit());
+        assertEquals(2, r.get(7).exit());
     }
 
     @Test

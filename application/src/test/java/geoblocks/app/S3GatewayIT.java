@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.Owners;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,20 +41,35 @@ class S3GatewayIT {
     @BeforeAll
     static void start() throws Exception {
         scripts = Path.of(System.getProperty("user.dir")).getParent().resolve("scripts");
-        ItSupport.Run install = run(List.of("bash", scripts.resolve("install-s3-test-tools.sh").toString()), Map.of(), 600);
-        assertEquals(0, install.code(), "scripts/install-s3-test-tools.sh failed:\n" + install.out());
-        String[] lines = install.out().trim().split("\n");
-        venv = Path.of(lines[lines.length - 1].trim());
+        // the tools are checked (or installed) while the nodes start
+        CompletableFuture<ItSupport.Run> installing = CompletableFuture.supplyAsync(() -> {
+            try {
+                return run(List.of("bash", scripts.resolve("install-s3-test-tools.sh").toString()), Map.of(), 600);
+            } catch (IOException | InterruptedException e) {
+                return new ItSupport.Run(-1, e.toString());
+            }
+        });
         nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true,
                 "geoblocks.http.head-timeout = " + HEAD_TIMEOUT_S + " s\ngeoblocks.http.body-grace = " + BODY_GRACE_S + " s\n",
                 20_000, 30);
+        ItSupport.Run install = installing.get();
+        assertEquals(0, install.code(), "scripts/install-s3-test-tools.sh failed:\n" + install.out());
+        String[] lines = install.out().trim().split("\n");
+        venv = Path.of(lines[lines.length - 1].trim());
         // a create (CreateBucket is one) is decided by its name's owner region, which can do so once it has
-        // compared manifests with every peer after its start: wait until creates of names owned all over succeed
+        // compared manifests with every peer after its start: wait until a create of a name each region owns succeeds
         Path one = ItSupport.randomFile(work, "probe.bin", 1, 1);
+        List<String> probes = new ArrayList<>();
+        for (String owner : LocalCluster.REGIONS) {
+            int i = 0;
+            while (!Owners.ownerOf("it-ready-probe-" + i, LocalCluster.REGIONS).equals(owner)) {
+                i++;
+            }
+            probes.add("it-ready-probe-" + i);
+        }
         java.util.Set<String> done = new java.util.HashSet<>();
         ItSupport.await(90, "every region decides creates", () -> {
-            for (int i = 0; i < 16; i++) {
-                String name = "it-ready-probe-" + i;
+            for (String name : probes) {
                 if (!done.contains(name)) {
                     try {
                         nodes.client().write("seoul", one, null, name, "local", 1, "all", true, null);
@@ -64,7 +81,7 @@ class S3GatewayIT {
                     }
                 }
             }
-            return done.size() == 16;
+            return done.size() == probes.size();
         });
     }
 
