@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A delete made while a region is down, against four real node processes (emulated WAN off,
- * version retention 2 s, tombstone retention 1 d so only acknowledgements collect tombstones): the
+ * version retention 2 s, tombstone retention 1 d so only acknowledgements collect tombstones,
+ * anti-entropy every 500 ms): the
  * tombstone stays at every region while that region is down, even well past the retention; when it
  * returns it gets the tombstone, the file stays gone everywhere and its blocks leave that region's
  * disk; once every region acknowledged the tombstone it is collected everywhere (and each region's
