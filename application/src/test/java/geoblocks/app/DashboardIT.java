@@ -59,11 +59,26 @@ class DashboardIT {
 
     @BeforeAll
     static void start() throws Exception {
-        installTools();
+        // the tools are checked (or installed) while the nodes start
+        java.util.concurrent.CompletableFuture<Void> installing = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                installTools();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        });
         started = System.currentTimeMillis();
         nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true, "", 20_000, 30);
         cluster = nodes.cluster();
         client = nodes.client();
+        try {
+            installing.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof Error x ? x : new AssertionError(e.getCause());
+        }
     }
 
     @AfterAll
