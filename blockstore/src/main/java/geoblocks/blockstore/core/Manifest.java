@@ -26,6 +26,8 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         boolean deleted, Map<String, String> meta) {
     /** Most UTF-8 bytes a version's metadata (keys and values together) may hold. */
     public static final int MAX_META_BYTES = 200;
+    /** Most UTF-8 bytes a file name may hold: 63 (longest bucket) + 1 ('/') + 1,024 (S3's longest key). */
+    public static final int MAX_NAME_BYTES = 1088;
 
     /**
      * One block of the file as stored: its stored length and CRC32C (what replicas hold, scrub,
@@ -156,16 +158,18 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
     }
 
     /**
-     * File names: 1..100 UTF-8 bytes, no control characters. Path-like names ("photos/1") are fine:
-     * a name is never used as a path (manifests are stored under the hex of the name).
+     * File names: 1..{@value #MAX_NAME_BYTES} UTF-8 bytes (an S3 key of S3's 1,024-byte limit under
+     * a 63-character bucket and its '/'), no control characters. Path-like names ("photos/1") are
+     * fine: a name is never used as a path (it is a key in the metadata engine).
      */
     public static String validateName(String name) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("file name must not be empty");
         }
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > 100) {
-            throw new IllegalArgumentException("file name must be at most 100 UTF-8 bytes, '" + name + "' has " + bytes);
+        if (bytes > MAX_NAME_BYTES) {
+            throw new IllegalArgumentException("file name must be at most " + MAX_NAME_BYTES + " UTF-8 bytes, '"
+                    + (name.length() > 80 ? name.substring(0, 80) + "..." : name) + "' has " + bytes);
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);

@@ -56,7 +56,7 @@ final class FakeNode implements Node {
     @Override public ManifestStore manifests() {
         if (manifests == null) {
             try {
-                manifests = new ManifestStore(new MemoryBlockStorage());
+                manifests = new ManifestStore(new geoblocks.blockstore.meta.MemoryMetaEngine());
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

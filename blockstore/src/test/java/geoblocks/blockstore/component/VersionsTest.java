@@ -23,7 +23,7 @@ class VersionsTest {
     private static final List<String> REGIONS = List.of("seoul", "dublin");
     private long wall = 1_000_000;
     private final List<BlockId> deleted = new ArrayList<>();
-    private final MemoryBlockStorage disk = new MemoryBlockStorage();
+    private final geoblocks.blockstore.meta.MemoryMetaEngine disk = new geoblocks.blockstore.meta.MemoryMetaEngine();
 
     private Versions versions(String region) throws IOException {
         return new Versions(new ManifestStore(disk), region, () -> wall, 10_000,

@@ -29,8 +29,8 @@ class AntiEntropyPlanTest {
     /** Two stores that exchange as planned and merge end up with equal digests: the exchange converges. */
     @Test
     void exchangeAsPlanned_convergesTwoStores() throws Exception {
-        ManifestStore a = new ManifestStore(new MemoryBlockStorage());
-        ManifestStore b = new ManifestStore(new MemoryBlockStorage());
+        ManifestStore a = new ManifestStore(new geoblocks.blockstore.meta.MemoryMetaEngine());
+        ManifestStore b = new ManifestStore(new geoblocks.blockstore.meta.MemoryMetaEngine());
         for (int i = 0; i < 60; i++) {
             Manifest m = Manifests.of("f" + i, 10 + i, 4).withVersion(new Version(100 + i, i % 2 == 0 ? "seoul" : "dublin"));
             if (i % 3 != 0) {
