@@ -42,6 +42,18 @@ public final class BlockStoreComponent extends ComponentDefinition {
         handle(port, StoreBlock.class, this::onStore);
         handle(port, ReadBlock.class, this::onRead);
         handle(port, DeleteBlocks.class, this::onDelete);
+        handle(port, BlockStorePort.SyncMeta.class, s -> io.execute(() -> syncMeta(s)));
+    }
+
+    private void syncMeta(BlockStorePort.SyncMeta s) {
+        String error = null;
+        try {
+            s.sync().sync();
+        } catch (IOException | RuntimeException e) {
+            error = e.getMessage() == null ? e.toString() : e.getMessage();
+            LOG.warn("metadata sync failed: {}", error);
+        }
+        trigger(new BlockStorePort.MetaSynced(s.req(), error), port);
     }
 
     private void onStore(StoreBlock s) {

@@ -1,6 +1,7 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.OutputGate;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
@@ -74,6 +75,9 @@ public final class FileService extends ComponentDefinition {
     private final Positive<NetworkControl> control = requires(NetworkControl.class);
     /** Where blocks go: every upload and re-replication asks the placement component. */
     private final Positive<PlacementPort> placementPort = requires(PlacementPort.class);
+    private final ManifestStore manifests;
+    private final OutputGate<KompicsEvent> gate = new OutputGate<>(this::emit);
+    private long syncReq;
     /** A {@link NodeSnapshot} about once a second, for the operator's HTTP server; unconnected in the simulator. */
     private final Negative<OpsPort> ops = provides(OpsPort.class);
 
@@ -101,8 +105,18 @@ public final class FileService extends ComponentDefinition {
 
     public FileService(FileServiceInit init) {
         NodeSettings settings = init.settings;
+        this.manifests = init.manifests;
+        if (manifests.engine().syncs()) {
+            manifests.deferSyncs(); // group commit: see gated()
+        }
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
-                this::toNetwork, e -> trigger(e, store), e -> trigger(e, placementPort), init.policies);
+                this::toNetwork, e -> {
+                    if (e instanceof BlockStorePort.DeleteBlocks) {
+                        gated(e);
+                    } else {
+                        trigger(e, store);
+                    }
+                }, e -> trigger(e, placementPort), init.policies);
         node.timer(e -> trigger(e, timer));
         this.replicas = new ReplicaServer(node);
         this.paced = new PacedFetches(node);
@@ -120,7 +134,7 @@ public final class FileService extends ComponentDefinition {
         this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
         node.createsReady(antiEntropy::notReadyToDecideCreates);
         this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
-        this.migrations = new Migrations(node, pulls, d -> trigger(d, store));
+        this.migrations = new Migrations(node, pulls, this::gated);
         this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         handle(timer, BenchTick.class, t -> netBench.pace());
@@ -130,6 +144,7 @@ public final class FileService extends ComponentDefinition {
             trigger(spt, timer);
         });
         handle(timer, Tick.class, t -> tick());
+        handle(store, BlockStorePort.MetaSynced.class, this::onMetaSynced);
         handle(timer, NodeContext.Wakeup.class, node::wake);
         handle(rttPort, RttUpdate.class, u -> {
             node.setRttMatrix(u.matrix());
@@ -217,8 +232,38 @@ public final class FileService extends ComponentDefinition {
         }
     }
 
-    /** Every message out passes here, so the request timing sees each request's last answer. */
+    /** Every message out passes here (through the gate), so the request timing sees each request's last answer. */
     private void toNetwork(KompicsEvent e) {
+        gated(e);
+    }
+
+    /**
+     * Group commit: with a metadata engine whose syncs cost (RocksDB), manifest writes are made
+     * visible at once and synced together; a message or block deletion that follows a write waits
+     * in {@link #gate} until a sync covers that write, so nothing unsynced is ever revealed.
+     */
+    private void gated(KompicsEvent e) {
+        if (!manifests.defersSyncs()) {
+            emit(e);
+        } else if (gate.offer(e, manifests.writes())) {
+            trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
+        }
+    }
+
+    private void onMetaSynced(BlockStorePort.MetaSynced s) {
+        if (s.error() != null) {
+            Logs.warn(node.region() + ": syncing the metadata engine failed, trying again: " + s.error());
+        }
+        if (gate.synced(s.error() == null, manifests.writes()) >= 0) {
+            trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
+        }
+    }
+
+    private void emit(KompicsEvent e) {
+        if (e instanceof BlockStorePort.DeleteBlocks) {
+            trigger(e, store);
+            return;
+        }
         if (e instanceof FileMsg m) {
             timing.sent(m.getHeader().destination(), m.op(), node.now(), System.currentTimeMillis());
         }

@@ -73,6 +73,10 @@ public final class ManifestStore implements AutoCloseable {
     private long names;
     private long maxClock;
     private int corrupt;
+    /** When true, writes are made visible at once and durable by the owner's next {@link MetaEngine#sync}. */
+    private boolean deferSync;
+    /** Writes made so far (each one batch); with deferred syncs, the owner syncs up to a count. */
+    private long writes;
     private final LinkedHashMap<String, ManifestHistory> cache = new LinkedHashMap<>(256, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, ManifestHistory> e) {
@@ -162,6 +166,25 @@ public final class ManifestStore implements AutoCloseable {
 
     private static byte[] longBytes(long v) {
         return ByteBuffer.allocate(8).putLong(v).array();
+    }
+
+    /**
+     * From now on, writes are visible at once but durable only at the engine's next sync, which the
+     * owner must run before anything reveals them (the file service holds its outgoing messages
+     * and block deletions until then: {@link OutputGate}). Many writes then share one sync.
+     */
+    public void deferSyncs() {
+        this.deferSync = true;
+    }
+
+    /** True when writes wait for the owner's sync ({@link #deferSyncs}). */
+    public boolean defersSyncs() {
+        return deferSync;
+    }
+
+    /** Writes made since the store opened (a sequence number for {@link OutputGate}). */
+    public long writes() {
+        return writes;
     }
 
     /** Histories that failed to decode when read (each counted once per read; never served). */
@@ -312,8 +335,13 @@ public final class ManifestStore implements AutoCloseable {
             batch.put(LIVE, longBytes(live + liveDelta));
             batch.put(NAMES, longBytes(names + namesDelta));
             batch.put(MAX_CLOCK, longBytes(clock));
-            engine.write(batch);
-            // durable: now the memory state follows
+            if (deferSync) {
+                engine.writeUnsynced(batch);
+            } else {
+                engine.write(batch);
+            }
+            writes++;
+            // written: now the memory state follows
             newLeaf.forEach((leaf, v) -> {
                 buckets[leaf >>> 8] ^= leaves[leaf] ^ v;
                 leaves[leaf] = v;

@@ -22,6 +22,23 @@ public interface MetaEngine extends Closeable {
     void write(MetaBatch batch) throws IOException;
 
     /**
+     * Applies {@code batch} atomically and visibly, but durably only after the next {@link #sync}
+     * (it survives the process being killed, not the machine losing power). Engines whose writes
+     * cost no sync ({@link #syncs()} false) make it a plain {@link #write}.
+     */
+    default void writeUnsynced(MetaBatch batch) throws IOException {
+        write(batch);
+    }
+
+    /** Makes every write made so far durable: one sync covers all of them (group commit). */
+    default void sync() throws IOException {}
+
+    /** True when a write's durability costs a sync worth sharing (RocksDB); false for memory. */
+    default boolean syncs() {
+        return false;
+    }
+
+    /**
      * Visits the entries with {@code from <= key < to} ({@code to == null}: to the end) in key order,
      * until the visitor returns false.
      */

@@ -34,6 +34,7 @@ public final class RocksMetaEngine implements MetaEngine {
     private final LRUCache cache;
     private final Options options;
     private final WriteOptions writeOptions;
+    private final WriteOptions unsynced = new WriteOptions().setSync(false);
     private final RocksDB db;
     private final long cacheCapacity;
     private volatile boolean closed;
@@ -119,18 +120,49 @@ public final class RocksMetaEngine implements MetaEngine {
         if (batch.isEmpty()) {
             return;
         }
-        try (WriteBatch wb = new WriteBatch()) {
-            for (MetaBatch.Op op : batch.ops()) {
-                if (op.value() == null) {
-                    wb.delete(op.key());
-                } else {
-                    wb.put(op.key(), op.value());
-                }
-            }
+        try (WriteBatch wb = toRocks(batch)) {
             db.write(writeOptions, wb);
         } catch (RocksDBException e) {
             throw failure("write", e);
         }
+    }
+
+    @Override
+    public void writeUnsynced(MetaBatch batch) throws IOException {
+        if (batch.isEmpty()) {
+            return;
+        }
+        try (WriteBatch wb = toRocks(batch)) {
+            db.write(unsynced, wb);
+        } catch (RocksDBException e) {
+            throw failure("write", e);
+        }
+    }
+
+    @Override
+    public void sync() throws IOException {
+        try {
+            db.flushWal(true);
+        } catch (RocksDBException e) {
+            throw failure("WAL sync", e);
+        }
+    }
+
+    @Override
+    public boolean syncs() {
+        return true;
+    }
+
+    private static WriteBatch toRocks(MetaBatch batch) throws RocksDBException {
+        WriteBatch wb = new WriteBatch();
+        for (MetaBatch.Op op : batch.ops()) {
+            if (op.value() == null) {
+                wb.delete(op.key());
+            } else {
+                wb.put(op.key(), op.value());
+            }
+        }
+        return wb;
     }
 
     @Override
@@ -187,6 +219,7 @@ public final class RocksMetaEngine implements MetaEngine {
         closed = true;
         db.close();
         writeOptions.close();
+        unsynced.close();
         options.close();
         cache.close();
     }

@@ -14,6 +14,8 @@ public final class BlockStorePort extends PortType {
         request(DeleteBlocks.class);
         indication(BlockStored.class);
         indication(BlockRead.class);
+        request(SyncMeta.class);
+        indication(MetaSynced.class);
     }
 
     /** Store a block durably; answered by {@link BlockStored} once it is on disk (or failed). */
@@ -30,4 +32,16 @@ public final class BlockStorePort extends PortType {
 
     /** Delete blocks; best effort, no answer. */
     public record DeleteBlocks(List<BlockId> ids) implements KompicsEvent {}
+
+    /** Makes the metadata engine's writes so far durable (one WAL sync), on the I/O executor. */
+    public record SyncMeta(long req, MetaSync sync) implements KompicsEvent {}
+
+    /** The sync of {@link SyncMeta} {@code req} ended; {@code error} is null when it succeeded. */
+    public record MetaSynced(long req, String error) implements KompicsEvent {}
+
+    /** What a {@link SyncMeta} runs. */
+    @FunctionalInterface
+    public interface MetaSync {
+        void sync() throws java.io.IOException;
+    }
 }
