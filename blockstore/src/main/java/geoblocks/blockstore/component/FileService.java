@@ -376,6 +376,8 @@ public final class FileService extends ComponentDefinition {
                 replicas.onClaim(from, p);
             } else if (op instanceof SyncDigest p) {
                 antiEntropy.onDigest(from, p);
+            } else if (op instanceof SyncNamesReq p) {
+                antiEntropy.onNamesReq(from, p);
             } else if (op instanceof NetBenchOpen p) {
                 netBench.onOpen(from, p);
             } else if (op instanceof NetBenchEnd p) {
@@ -395,7 +397,7 @@ public final class FileService extends ComponentDefinition {
                 || op instanceof FetchPaced || op instanceof FetchMore || op instanceof FetchCancel
                 || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer
                 || op instanceof MoveCopy || op instanceof DropBlocks
-                || op instanceof CreateClaim || op instanceof SyncDigest
+                || op instanceof CreateClaim || op instanceof SyncDigest || op instanceof SyncNamesReq
                 || op instanceof NetBenchOpen || op instanceof NetBenchEnd
                 || (op instanceof ManifestPart p && p.publish());
     }

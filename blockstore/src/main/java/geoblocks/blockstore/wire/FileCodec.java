@@ -79,7 +79,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class,
         NetBenchReq.class, NetBenchOpen.class, NetBenchData.class, NetBenchAck.class, NetBenchEnd.class,
         NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class, FetchMore.class, FetchCancel.class,
-        GetRange.class};
+        GetRange.class, SyncLeaves.class, SyncNamesReq.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -201,10 +201,6 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 o.i64(d);
             }
         } else if (op instanceof SyncNames p) {
-            o.u16(p.buckets().size());
-            for (int b : p.buckets()) {
-                o.i32(b);
-            }
             o.u16(p.names().size());
             for (NameDigest n : p.names()) {
                 o.str(n.name()); o.i64(n.digest());
@@ -236,6 +232,21 @@ public final class FileCodec implements WireCodec<FileMsg> {
             // no fields
         } else if (op instanceof GetRange p) {
             o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank()); o.i64(p.first()); o.i64(p.last());
+        } else if (op instanceof SyncLeaves p) {
+            o.u16(p.buckets().size());
+            for (BucketLeaves b : p.buckets()) {
+                o.i32(b.bucket());
+                o.u16(b.leaves().size());
+                for (long d : b.leaves()) {
+                    o.i64(d);
+                }
+            }
+            o.bool(p.more());
+        } else if (op instanceof SyncNamesReq p) {
+            o.u16(p.leaves().size());
+            for (int leaf : p.leaves()) {
+                o.i32(leaf);
+            }
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -345,17 +356,12 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 return new SyncDigest(req, buckets);
             }
             case 37: {
-                int nb = r.count();
-                List<Integer> buckets = new ArrayList<>(nb);
-                for (int i = 0; i < nb; i++) {
-                    buckets.add(r.i32());
-                }
                 int n = r.count();
                 List<NameDigest> names = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     names.add(new NameDigest(r.str(), r.i64()));
                 }
-                return new SyncNames(req, buckets, names, r.bool());
+                return new SyncNames(req, names, r.bool());
             }
             case 38: return new NetBenchReq(req, r.str(), r.str(), r.i32(), r.i64(), r.i64(), r.i32(), r.i32());
             case 39: return new NetBenchOpen(req, r.i64(), r.str());
@@ -370,6 +376,28 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 47: return new FetchMore(req, r.i64());
             case 48: return new FetchCancel(req);
             case 49: return new GetRange(req, r.str(), r.str(), r.str(), r.str(), r.i64(), r.i64());
+            case 50: {
+                int n = r.count();
+                List<BucketLeaves> buckets = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    int bucket = r.i32();
+                    int m = r.count();
+                    List<Long> leaves = new ArrayList<>(m);
+                    for (int j = 0; j < m; j++) {
+                        leaves.add(r.i64());
+                    }
+                    buckets.add(new BucketLeaves(bucket, leaves));
+                }
+                return new SyncLeaves(req, buckets, r.bool());
+            }
+            case 51: {
+                int n = r.count();
+                List<Integer> leaves = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    leaves.add(r.i32());
+                }
+                return new SyncNamesReq(req, leaves);
+            }
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }

@@ -307,17 +307,38 @@ public sealed interface FileOp {
     /** The owner created the claimed manifest as version ({@code clock}, {@code region}). */
     record Claimed(long req, long clock, String region) implements FileOp {}
 
-    /** Anti-entropy: the asker's digest of every bucket of names (ManifestStore.BUCKETS of them). */
+    /**
+     * Anti-entropy, first step: the asker's digest of every bucket of names (ManifestStore.BUCKETS
+     * of them). Answered by {@link SyncLeaves}.
+     */
     record SyncDigest(long req, List<Long> buckets) implements FileOp {}
+
+    /** One bucket's leaf digests: ManifestStore.LEAVES of them, leaf 0 first. */
+    record BucketLeaves(int bucket, List<Long> leaves) {}
+
+    /**
+     * Anti-entropy answer to {@link SyncDigest}: for every bucket whose digest differs from the
+     * asker's, the answerer's digest of each of its leaves; over several messages (paged by bytes),
+     * the last with {@code more} false. No buckets at all: the two nodes hold the same names.
+     */
+    record SyncLeaves(long req, List<BucketLeaves> buckets, boolean more) implements FileOp {}
+
+    /**
+     * Anti-entropy, second step: asks for the answerer's name digests in {@code leaves} (each
+     * bucket * ManifestStore.LEAVES + leaf-in-bucket, the leaves whose digests differ). Answered
+     * by {@link SyncNames}.
+     */
+    record SyncNamesReq(long req, List<Integer> leaves) implements FileOp {}
 
     /** One name's history digest. */
     record NameDigest(String name, long digest) {}
 
     /**
-     * Anti-entropy answer: the buckets whose digests differ (in the first message) and the
-     * answerer's name digests in them, over several messages, the last with {@code more} false.
+     * Anti-entropy answer to {@link SyncNamesReq}: every name the answerer keeps in the asked
+     * leaves with its digest, in name order, over several messages (paged by bytes: names run to
+     * 1,088 bytes), the last with {@code more} false.
      */
-    record SyncNames(long req, List<Integer> buckets, List<NameDigest> names, boolean more) implements FileOp {}
+    record SyncNames(long req, List<NameDigest> names, boolean more) implements FileOp {}
 
     // ---- node -> node, background transfers over LEDBAT
     /**

@@ -71,8 +71,14 @@ class FileCodecTest {
                 new Claimed(30, 1L << 62, "saopaulo"),
                 new SyncDigest(31, List.of()),
                 new SyncDigest(31, IntStream.range(0, 256).mapToObj(i -> (long) i * 0x9E3779B97F4A7C15L).toList()),
-                new SyncNames(32, List.of(), List.of(), false),
-                new SyncNames(32, List.of(0, 7, 255), List.of(new NameDigest("a", -1), new NameDigest(unicode, 0)), true),
+                new SyncNames(32, List.of(), false),
+                new SyncNames(32, List.of(new NameDigest("a", -1), new NameDigest(unicode, 0)), true),
+                new SyncLeaves(38, List.of(), false),
+                new SyncLeaves(38, List.of(new BucketLeaves(0, List.of()),
+                        new BucketLeaves(255, IntStream.range(0, 256).mapToObj(i -> i * 0xC2B2AE3D27D4EB4FL).toList()),
+                        new BucketLeaves(-1, List.of(Long.MIN_VALUE, Long.MAX_VALUE))), true),
+                new SyncNamesReq(39, List.of()),
+                new SyncNamesReq(39, List.of(0, 257, 65_535, Integer.MIN_VALUE)),
                 new GetRead(33, "f", "", "hedged", "load"),
                 new GetRead(33, maxString, unicode, "", ""),
                 new FetchPaced(34, "f1d2"),
@@ -143,7 +149,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(49, covered.size());
+        assertEquals(51, covered.size());
     }
 
     @Test
@@ -182,7 +188,7 @@ class FileCodecTest {
             MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class, Committed.class,
             CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class, NetBenchReq.class, NetBenchOpen.class,
             NetBenchData.class, NetBenchAck.class, NetBenchEnd.class, NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class,
-            FetchMore.class, FetchCancel.class, GetRange.class};
+            FetchMore.class, FetchCancel.class, GetRange.class, SyncLeaves.class, SyncNamesReq.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -222,7 +228,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 50, 100, 255}) {
+        for (int tag : new int[] {0, 52, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());
@@ -251,7 +257,9 @@ class FileCodecTest {
         assertBooleanChecked(new BackgroundStored(1, "b-1", true, "x"), 2 + 3);
         assertBooleanChecked(new PutBegin(1, "n", 1, 1, "p", "all", true), 3 + 8 + 4 + 3 + 5);
         assertBooleanChecked(new VersionList(1, List.of(), true), 2);
-        assertBooleanChecked(new SyncNames(1, List.of(), List.of(), false), 2 + 2);
+        assertBooleanChecked(new SyncNames(1, List.of(), false), 2);
+        assertBooleanChecked(new SyncLeaves(1, List.of(), true), 2);
+        assertBooleanChecked(new SyncLeaves(1, List.of(new BucketLeaves(3, List.of(5L))), false), 2 + 4 + 2 + 8);
     }
 
     /** A string field announcing {@code len} bytes, followed by that many bytes of 'a'. */
