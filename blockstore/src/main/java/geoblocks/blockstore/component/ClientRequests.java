@@ -32,7 +32,8 @@ import java.util.List;
  * version, stamped here and published to every peer that is up; anti-entropy brings it to the others).
  */
 final class ClientRequests {
-    private static final int LIST_LIMIT = 100;
+    /** Most entries of one ListPart (the codec's list bound). */
+    static final int LIST_LIMIT = FileCodec.MAX_LIST;
     /** Versions per VersionList message (well below the 64 KiB frames of Kompics' Netty). */
     static final int VERSIONS_PER_MESSAGE = 400;
 
@@ -53,15 +54,28 @@ final class ClientRequests {
         this.refused = refused;
     }
 
+    /**
+     * One page of the live names under the request's prefix after its {@code after}: one seek in the
+     * store, at most {@link #LIST_LIMIT} entries and {@link FileCodec#MAX_LIST_PART_BYTES} bytes of
+     * them (so the reply fits one frame whatever the names), {@code more} when the store holds more.
+     */
     void onList(NetAddress from, ListReq l) {
         int limit = Math.max(1, Math.min(l.limit(), LIST_LIMIT));
-        List<Manifest> page = node.manifests().list(l.after(), limit + 1);
+        List<Manifest> page = node.manifests().list(l.prefix(), l.after(), limit + 1);
         List<ListEntry> entries = new ArrayList<>();
+        int bytes = 0;
+        boolean more = page.size() > limit;
         for (Manifest m : page.subList(0, Math.min(limit, page.size()))) {
-            entries.add(new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis(),
-                    m.meta()));
+            ListEntry e = new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis(),
+                    m.meta());
+            bytes += FileCodec.listEntrySize(e);
+            if (bytes > FileCodec.MAX_LIST_PART_BYTES && !entries.isEmpty()) {
+                more = true;
+                break;
+            }
+            entries.add(e);
         }
-        node.send(from, new ListPart(l.req(), entries, page.size() > limit));
+        node.send(from, new ListPart(l.req(), entries, more));
     }
 
     void onStat(NetAddress from, StatReq s) {
