@@ -35,8 +35,13 @@ import java.util.function.Consumer;
  * a partition heals, both sides get what the other side wrote. Manifests travel over TCP.
  */
 final class AntiEntropy {
-    /** Name digests per SyncNames message (about 44 KB at the longest names: below Kompics' 64 KiB frames). */
+    /** Most name digests per SyncNames message. */
     static final int NAMES_PER_MESSAGE = 400;
+    /**
+     * Most bytes of name digests per SyncNames message: names go to 1,088 bytes, so a message holds
+     * fewer of the long ones (each message stays below Kompics' 64 KiB frames).
+     */
+    static final int NAME_BYTES_PER_MESSAGE = 48 * 1024;
     /** Pulls and pushes of one exchange in flight at once. */
     static final int IN_FLIGHT = 8;
 
@@ -128,7 +133,15 @@ final class AntiEntropy {
         List<Integer> buckets = List.copyOf(differing);
         int at = 0;
         do {
-            int to = Math.min(names.size(), at + NAMES_PER_MESSAGE);
+            int to = at;
+            int bytes = 0;
+            while (to < names.size() && to - at < NAMES_PER_MESSAGE) {
+                bytes += geoblocks.net.Wire.stringSize(names.get(to).name()) + 8;
+                if (bytes > NAME_BYTES_PER_MESSAGE && to > at) {
+                    break;
+                }
+                to++;
+            }
             node.send(peer, new SyncNames(d.req(), at == 0 ? buckets : List.of(), List.copyOf(names.subList(at, to)),
                     to < names.size()));
             at = to;
