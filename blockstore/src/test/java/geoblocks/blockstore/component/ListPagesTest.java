@@ -106,4 +106,23 @@ class ListPagesTest {
         assertEquals(want, seen);
         assertTrue(pages > 1 && pages < 20, pages + " pages");
     }
+
+    @Test
+    void countsAroundTheStoreChunks_areExact() throws Exception {
+        for (int i = 0; i < 2 * ClientRequests.LIST_CHUNK + 1; i++) {
+            store(String.format("n/%04d", i), Map.of());
+        }
+        store("o", Map.of());
+        int chunk = ClientRequests.LIST_CHUNK;
+        for (int limit : new int[] {chunk - 1, chunk, chunk + 1, 2 * chunk, 2 * chunk + 1, 1000}) {
+            ListPart p = ask("n/", "", limit);
+            int want = Math.min(limit, 2 * chunk + 1);
+            assertEquals(want, p.entries().size(), "limit " + limit);
+            assertEquals(want < 2 * chunk + 1, p.more(), "limit " + limit);
+            assertEquals(String.format("n/%04d", want - 1), p.entries().get(want - 1).name());
+        }
+        ListPart tail = ask("n/", String.format("n/%04d", chunk), 1000);
+        assertEquals(chunk, tail.entries().size());
+        assertFalse(tail.more());
+    }
 }
