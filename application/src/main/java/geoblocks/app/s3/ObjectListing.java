@@ -106,7 +106,9 @@ public final class ObjectListing {
                     start = resume;
                 }
             }
-            after = start;
+            after = clamp(start);
+            // no name is longer: nothing can match (and the node is never sent a prefix it would refuse)
+            done = utf8(q.prefix()).length > Manifest.MAX_NAME_BYTES;
         }
 
         /** The next fetch, or null when the page is complete. */
@@ -220,6 +222,26 @@ public final class ObjectListing {
             bytes += 4;
         }
         return sb.toString();
+    }
+
+    /**
+     * {@code after} cut just beyond the longest name ({@link Manifest#MAX_NAME_BYTES}), at a character
+     * boundary: every name compares with the cut string as with the whole (a name that differs from
+     * it does so within its own length, and one that is its prefix is shorter than both), and a
+     * start-after, marker or token of any length then fits the node's request.
+     */
+    static String clamp(String after) {
+        if (utf8(after).length <= Manifest.MAX_NAME_BYTES + 4) {
+            return after;
+        }
+        int bytes = 0;
+        int i = 0;
+        while (bytes <= Manifest.MAX_NAME_BYTES) {
+            int cp = after.codePointAt(i);
+            bytes += utf8(new String(Character.toChars(cp))).length;
+            i += Character.charCount(cp);
+        }
+        return after.substring(0, i);
     }
 
     /** S3's (and the node's) order: UTF-8 bytes, unsigned. */

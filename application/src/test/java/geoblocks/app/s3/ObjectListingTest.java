@@ -329,4 +329,29 @@ class ObjectListingTest {
             }
         }
     }
+
+    @Test
+    void overlongStartAfterMarkerAndPrefix_areAnsweredWithoutSendingThemToTheNode() throws Exception {
+        int max = geoblocks.blockstore.core.Manifest.MAX_NAME_BYTES;
+        List<ObjectListing.Entry> bucket = keys("a", "b" + "x".repeat(1000), "c");
+        String longAfter = "b" + "x".repeat(3000);
+        String cut = ObjectListing.clamp(longAfter);
+        assertTrue(cut.length() > max && cut.length() <= max + 4, cut.length() + " chars");
+        String wide = "b" + "\u00e9".repeat(2000);
+        int wideBytes = ObjectListing.clamp(wide).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        assertTrue(wideBytes > max && wideBytes <= max + 4, wideBytes + " bytes");
+        assertEquals("short", ObjectListing.clamp("short"));
+        for (ObjectListing.Query q : List.of(new ObjectListing.Query("", "", longAfter, null, 10),
+                new ObjectListing.Query("", "", null, ObjectListing.encodeToken(longAfter), 10),
+                new ObjectListing.Query("", "/", null, ObjectListing.encodeToken(wide), 10))) {
+            ObjectListing.Pager p = new ObjectListing.Pager(q);
+            ObjectListing.Fetch f = p.next();
+            assertTrue(f.after().getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= max + 4);
+            assertEquals(names(reference(bucket, q)), names(new FakeNode(bucket, 1000).list(q)), q.toString());
+        }
+        ObjectListing.Pager none = new ObjectListing.Pager(new ObjectListing.Query("p".repeat(max + 1), "", null, null, 10));
+        assertEquals(null, none.next());
+        assertEquals(0, none.page().keyCount());
+        assertFalse(none.page().truncated());
+    }
 }
