@@ -30,6 +30,12 @@ public final class FileCodec implements WireCodec<FileMsg> {
     public static final int MAX_DATA = geoblocks.blockstore.core.NodeSettings.MAX_CHUNK;
     public static final int MAX_STRING = 2048;
     public static final int MAX_LIST = 1000;
+    /**
+     * Most bytes the entries of one {@link ListPart} take on the wire: with the header and the rest
+     * of the message well below Netty's 65,536-byte frame, whatever the names (up to 1,088 bytes)
+     * and their metadata.
+     */
+    public static final int MAX_LIST_PART_BYTES = 48 * 1024;
 
     private FileCodec() {}
 
@@ -95,7 +101,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof GetAck p) {
             o.i64(p.consumed());
         } else if (op instanceof ListReq p) {
-            o.str(p.after()); o.i32(p.limit());
+            o.str(p.prefix()); o.str(p.after()); o.i32(p.limit());
         } else if (op instanceof StatReq p) {
             o.str(p.name()); o.str(p.version());
         } else if (op instanceof DeleteReq p) {
@@ -109,8 +115,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof ListPart p) {
             o.u16(p.entries().size());
             for (ListEntry e : p.entries()) {
-                o.str(e.name()); o.i64(e.size()); o.i32(e.blockSize()); o.str(e.policy());
-                o.str(e.uploadedAt()); o.i64(e.createdMillis()); meta(o, e.meta());
+                entry(o, e);
             }
             o.bool(p.more());
         } else if (op instanceof StatusReply p) {
@@ -262,7 +267,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes(), r.u8(), r.i32());
             case 3: return new GetBegin(req, r.str(), r.str());
             case 4: return new GetAck(req, r.i64());
-            case 5: return new ListReq(req, r.str(), r.i32());
+            case 5: return new ListReq(req, r.str(), r.str(), r.i32());
             case 6: return new StatReq(req, r.str(), r.str());
             case 7: return new DeleteReq(req, r.str());
             case 8: return new StatusReq(req);
@@ -400,6 +405,18 @@ public final class FileCodec implements WireCodec<FileMsg> {
             }
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
+    }
+
+    /** Bytes {@code e} takes in a {@link ListPart} (see {@link #MAX_LIST_PART_BYTES}). */
+    public static int listEntrySize(ListEntry e) {
+        Counter c = new Counter();
+        entry(c, e);
+        return c.n;
+    }
+
+    private static void entry(Out o, ListEntry e) {
+        o.str(e.name()); o.i64(e.size()); o.i32(e.blockSize()); o.str(e.policy());
+        o.str(e.uploadedAt()); o.i64(e.createdMillis()); meta(o, e.meta());
     }
 
     /** A version's metadata: u16 count, then key and value strings (keys ascending). */

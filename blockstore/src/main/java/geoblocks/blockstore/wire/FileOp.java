@@ -63,7 +63,13 @@ public sealed interface FileOp {
     /** Flow control of a download: the client has consumed {@code consumed} bytes. */
     record GetAck(long req, long consumed) implements FileOp {}
 
-    record ListReq(long req, String after, int limit) implements FileOp {}
+    /**
+     * One page of the live files whose names start with {@code prefix} ("" for every file), after
+     * {@code after} (exclusive; "" for the start of the prefix), in UTF-8 byte order: at most
+     * {@code limit} entries, fewer when the node caps it ({@link FileCodec#MAX_LIST}) or the page
+     * reaches {@link FileCodec#MAX_LIST_PART_BYTES}. Answered by one {@link ListPart}.
+     */
+    record ListReq(long req, String prefix, String after, int limit) implements FileOp {}
 
     /** The manifest of {@code name}: its newest version when {@code version} is empty, else that version's. */
     record StatReq(long req, String name, String version) implements FileOp {
@@ -128,6 +134,11 @@ public sealed interface FileOp {
         }
     }
 
+    /**
+     * A page of a listing, names ascending; {@code more}: the node may hold more names under the
+     * prefix after the last entry (ask again with it as {@code after}). An empty page with
+     * {@code more} never comes: a page holds at least one entry when more follow.
+     */
     record ListPart(long req, List<ListEntry> entries, boolean more) implements FileOp {}
 
     /** One peer as the coordinator sees it: RTT in ms, or negative when down. */

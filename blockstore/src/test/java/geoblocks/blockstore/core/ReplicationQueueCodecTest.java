@@ -20,7 +20,7 @@ class ReplicationQueueCodecTest {
 
     private static List<Copy> copies() {
         return List.of(new Copy("photos/1.jpg", "8f00aa11", 0, "seoul"), new Copy("写真 \uD83D\uDE00", "ff", 41, "dublin"),
-                new Copy("x".repeat(100), "id", Integer.MAX_VALUE, "mumbai"));
+                new Copy("x".repeat(Manifest.MAX_NAME_BYTES), "id", Integer.MAX_VALUE, "mumbai"));
     }
 
     @Test
