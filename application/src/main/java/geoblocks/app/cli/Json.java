@@ -42,6 +42,10 @@ final class Json {
         // an object the S3 gateway stored away from its bucket's home (DataBridge) and moves there
         PendingMigration.of(m).ifPresent(p -> s.append("\"migration\":{\"stored_at\":").append(str(p.storedAt()))
                 .append(",\"to\":").append(list(p.to())).append(",\"done\":").append(p.done()).append("},"));
+        s.append("\"inline\":").append(m.isInline()).append(',');
+        if (m.isInline()) {
+            s.append("\"inline_crc32c\":\"").append(Checksums.hex(m.inline().crc())).append("\",");
+        }
         s.append("\"blocks\":[");
         for (int i = 0; i < m.blocks().size(); i++) {
             Manifest.BlockRef b = m.blocks().get(i);

@@ -68,4 +68,14 @@ class JsonTest {
         assertTrue(Json.status(r).endsWith("\"background\":{\"queued_bytes\":0,\"queued_copies\":0,\"peers\":{}}}"),
                 Json.status(r));
     }
+
+    @Test
+    void stat_ofAnInlineObject_saysSo_andListsNoBlocks() {
+        Manifest m = Manifest.inline("b/k", "f1", 1 << 20, "local", "seoul", 5, new geoblocks.blockstore.core.Version(9,
+                "seoul"), Map.of(), new byte[] {1, 2, 3});
+        String json = Json.stat(new ClientPort.FileStat(m, true, Map.of()));
+        assertTrue(json.contains("\"inline\":true,\"inline_crc32c\":\""), json);
+        assertTrue(json.endsWith("\"blocks\":[]}"), json);
+        assertTrue(Json.stat(stat(Map.of(), List.of("seoul"))).contains("\"inline\":false,\"blocks\":["));
+    }
 }

@@ -36,7 +36,8 @@ import java.util.function.Consumer;
  * that did not get the new manifest keeps the old copies alive (nothing it could read disappears).
  * A failed copy, or a newer version (or a delete) written meanwhile, ends the move with the
  * manifest unchanged and the new copies deleted again. The client hears the moved bytes as
- * progress and one Done or Failed at the end. Moves live in memory: one interrupted by a restart
+ * progress and one Done or Failed at the end. An inline version (no blocks) has nothing to move: its
+ * bytes are in its manifest, at every region. Moves live in memory: one interrupted by a restart
  * of its coordinator leaves the file as it was (plus copies no manifest names).
  */
 final class Migrations {
@@ -89,6 +90,11 @@ final class Migrations {
             }
             if (active.containsKey(r.name())) {
                 node.send(client, new Failed(r.req(), "'" + r.name() + "' is being moved right now"));
+                return;
+            }
+            if (found.get().isInline()) { // no blocks: the bytes travel with the manifest
+                node.send(client, new Done(r.req(), "'" + r.name() + "' is stored inline: its bytes live in its manifest,"
+                        + " which every region keeps; nothing to move"));
                 return;
             }
             MovePlan plan = new MovePlan(found.get(), r.regions(), cluster);

@@ -40,7 +40,8 @@ import java.util.TreeMap;
  * the XOR of its names', a bucket's the XOR of its leaves'. All {@code BUCKETS * LEAVES} leaf
  * digests stay in memory (512 KiB).
  *
- * <p>Decoded histories of recently used names are cached (at most {@link #CACHE} of them).
+ * <p>Decoded histories of recently used names are cached: at most {@link #CACHE} of them and
+ * {@link #CACHE_BYTES} of their encodings (inline objects make some histories kilobytes long).
  * Not thread-safe: one component owns it.
  */
 public final class ManifestStore implements AutoCloseable {
@@ -50,6 +51,8 @@ public final class ManifestStore implements AutoCloseable {
     public static final int LEAVES = 256;
     /** Decoded histories kept in memory. */
     static final int CACHE = 4096;
+    /** Encoded bytes of the decoded histories kept in memory. */
+    static final long CACHE_BYTES = 8 << 20;
 
     static final byte HISTORY = 'h';
     static final byte NAME_DIGEST = 'l';
@@ -77,12 +80,32 @@ public final class ManifestStore implements AutoCloseable {
     private boolean deferSync;
     /** Writes made so far (each one batch); with deferred syncs, the owner syncs up to a count. */
     private long writes;
-    private final LinkedHashMap<String, ManifestHistory> cache = new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, ManifestHistory> e) {
-            return size() > CACHE;
+    private record Cached(ManifestHistory history, int bytes) {}
+
+    private final LinkedHashMap<String, Cached> cache = new LinkedHashMap<>(256, 0.75f, true);
+    private long cacheBytes;
+
+    private void cachePut(String name, ManifestHistory h, int bytes) {
+        Cached old = cache.put(name, new Cached(h, bytes));
+        cacheBytes += bytes - (old == null ? 0 : old.bytes());
+        java.util.Iterator<Map.Entry<String, Cached>> eldest = cache.entrySet().iterator();
+        while (cache.size() > 1 && (cache.size() > CACHE || cacheBytes > CACHE_BYTES)) {
+            cacheBytes -= eldest.next().getValue().bytes();
+            eldest.remove();
         }
-    };
+    }
+
+    private void cacheRemove(String name) {
+        Cached old = cache.remove(name);
+        if (old != null) {
+            cacheBytes -= old.bytes();
+        }
+    }
+
+    /** Histories decoded and kept in memory now, and their encoded bytes (tests). */
+    long[] cached() {
+        return new long[] {cache.size(), cacheBytes};
+    }
 
     /** Opens the manifests kept in {@code engine} (reads counters and leaf digests, never every name). */
     public ManifestStore(MetaEngine engine) throws IOException {
@@ -252,6 +275,7 @@ public final class ManifestStore implements AutoCloseable {
         private final Map<Integer, Long> leafDelta = new TreeMap<>();
         private final Map<String, long[]> placedDelta = new TreeMap<>();
         private final Map<String, ManifestHistory> cached = new LinkedHashMap<>();
+        private final Map<String, Integer> cachedBytes = new java.util.HashMap<>();
         private long liveDelta;
         private long namesDelta;
         private long clock = maxClock;
@@ -294,6 +318,7 @@ public final class ManifestStore implements AutoCloseable {
                 }
             }
             cached.put(name, now);
+            cachedBytes.put(name, newBytes == null ? 0 : newBytes.length);
         }
 
         private void count(Manifest m, int sign) {
@@ -358,9 +383,9 @@ public final class ManifestStore implements AutoCloseable {
             maxClock = clock;
             cached.forEach((n, h) -> {
                 if (h == null) {
-                    cache.remove(n);
+                    cacheRemove(n);
                 } else {
-                    cache.put(n, h);
+                    cachePut(n, h, cachedBytes.get(n));
                 }
             });
         }
@@ -403,9 +428,9 @@ public final class ManifestStore implements AutoCloseable {
 
     /** Every version of the name this node keeps (empty also when its stored record is unreadable). */
     public Optional<ManifestHistory> history(String name) {
-        ManifestHistory h = cache.get(name);
-        if (h != null) {
-            return Optional.of(h);
+        Cached c = cache.get(name);
+        if (c != null) {
+            return Optional.of(c.history());
         }
         byte[] bytes;
         try {
@@ -416,7 +441,7 @@ public final class ManifestStore implements AutoCloseable {
         if (bytes == null) {
             return Optional.empty();
         }
-        h = decode(bytes);
+        ManifestHistory h = decode(bytes);
         if (h == null) {
             return Optional.empty();
         }
@@ -424,7 +449,7 @@ public final class ManifestStore implements AutoCloseable {
             corrupt++;
             return Optional.empty();
         }
-        cache.put(name, h);
+        cachePut(name, h, bytes.length);
         return Optional.of(h);
     }
 

@@ -63,8 +63,18 @@ final class FakeNode implements Node {
         }
         return manifests;
     }
-    @Override public Versions versions() { throw new UnsupportedOperationException(); }
-    @Override public String ownerOf(String name) { throw new UnsupportedOperationException(); }
+    private Versions versions;
+    @Override public Versions versions() {
+        if (versions == null) {
+            List<String> regions = List.of("dublin", "mumbai", "saopaulo", "seoul");
+            versions = new Versions(manifests(), region(), this::wallMillis, settings.versionRetentionMs(),
+                    geoblocks.blockstore.core.TombstoneCollector.of(regions, settings), ids -> {});
+        }
+        return versions;
+    }
+    @Override public String ownerOf(String name) {
+        return geoblocks.blockstore.core.Owners.ownerOf(name, List.of("dublin", "mumbai", "saopaulo", "seoul"));
+    }
     @Override public String notReadyToDecideCreates() { return null; }
     @Override public long wallMillis() { return now / MS; }
     @Override public MemoryBudget budget() { return budget; }
@@ -86,10 +96,20 @@ final class FakeNode implements Node {
         throw new UnsupportedOperationException();
     }
     @Override public void readLocal(BlockId id, Consumer<BlockRead> done) { throw new UnsupportedOperationException(); }
+    /** Where {@link #place} puts every request (null: placing is not expected), and the requests it got. */
+    List<String> placeAt;
+    final List<PlacementRequest> placed = new ArrayList<>();
     @Override public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
-        throw new UnsupportedOperationException();
+        if (placeAt == null) {
+            throw new UnsupportedOperationException();
+        }
+        this.placed.add(request);
+        placed.accept(placeAt);
     }
-    @Override public PolicyCatalog policies() { throw new UnsupportedOperationException(); }
+    @Override public PolicyCatalog policies() {
+        return new PolicyCatalog(List.of(new geoblocks.blockstore.core.placement.PolicyDescription("local", "seed", 1, ""),
+                new geoblocks.blockstore.core.placement.PolicyDescription("tworandom", "seed", 2, "")));
+    }
     @Override public void schedule(long delayNanos, Runnable task) {
         wakeupsAt.add(new long[] {now + delayNanos});
         wakeups.add(task);
