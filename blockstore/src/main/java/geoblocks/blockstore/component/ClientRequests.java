@@ -71,8 +71,8 @@ final class ClientRequests {
         scan:
         while (true) {
             int want = Math.min(limit + 1 - entries.size(), LIST_CHUNK);
-            List<Manifest> chunk = node.manifests().list(l.prefix(), after, want);
-            for (Manifest m : chunk) {
+            List<geoblocks.blockstore.core.ManifestStore.Listed> chunk = node.manifests().listing(l.prefix(), after, want);
+            for (geoblocks.blockstore.core.ManifestStore.Listed m : chunk) {
                 ListEntry e = new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(),
                         m.createdMillis(), m.meta());
                 int size = FileCodec.listEntrySize(e);

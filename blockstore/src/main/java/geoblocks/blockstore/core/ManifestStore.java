@@ -32,6 +32,7 @@ import java.util.TreeMap;
  * 'f' fileId 0x00 name        -> ""                                 every kept version with blocks
  * 'c' counter                 -> i64                                live, names, maxclock
  * 'p' region                  -> blocks i64, bytes i64              replicas of live heads per region
+ * 'e' name                    -> {@link Listed} of the live head    listings without decoding histories
  * </pre>
  *
  * <p>Anti-entropy digests form a two-level tree: a name's digest (64 bits of SHA-256 over its
@@ -61,6 +62,7 @@ public final class ManifestStore implements AutoCloseable {
     static final byte FILE = 'f';
     static final byte COUNTER = 'c';
     static final byte PLACED = 'p';
+    static final byte LISTED = 'e';
     private static final byte[] LIVE = counterKey("live");
     private static final byte[] NAMES = counterKey("names");
     private static final byte[] MAX_CLOCK = counterKey("maxclock");
@@ -299,10 +301,12 @@ public final class ManifestStore implements AutoCloseable {
             liveDelta += (oldLive == null ? 0 : -1) + (newLive == null ? 0 : 1);
             if (oldLive != null) {
                 batch.delete(recentKey(oldLive));
+                batch.delete(key(LISTED, utf8(name)));
                 count(oldLive, -1);
             }
             if (newLive != null) {
                 batch.put(recentKey(newLive), new byte[0]);
+                batch.put(key(LISTED, utf8(name)), Listed.encode(newLive));
                 count(newLive, 1);
             }
             Set<String> oldFiles = fileIds(old);
@@ -471,6 +475,86 @@ public final class ManifestStore implements AutoCloseable {
             h.live().ifPresent(out::add);
             return out.size() < limit;
         });
+        return out;
+    }
+
+    /**
+     * What a listing shows of a live head: kept beside the history on every change, so a page of
+     * a listing reads small records in name order and decodes no history.
+     */
+    public record Listed(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis,
+            Map<String, String> meta) {
+        static byte[] encode(Manifest m) {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64);
+            try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+                out.writeByte(1);
+                out.writeLong(m.size());
+                out.writeInt(m.blockSize());
+                out.writeLong(m.createdMillis());
+                out.writeUTF(m.policy());
+                out.writeUTF(m.uploadedAt());
+                out.writeByte(m.meta().size());
+                for (Map.Entry<String, String> e : m.meta().entrySet()) {
+                    out.writeUTF(e.getKey());
+                    out.writeUTF(e.getValue());
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return bytes.toByteArray();
+        }
+
+        static Listed decode(String name, byte[] v) throws IOException {
+            java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(v));
+            if (in.readByte() != 1) {
+                throw new IOException("unknown listing record format");
+            }
+            long size = in.readLong();
+            int blockSize = in.readInt();
+            long created = in.readLong();
+            String policy = in.readUTF();
+            String at = in.readUTF();
+            int n = in.readUnsignedByte();
+            Map<String, String> meta = new TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                meta.put(in.readUTF(), in.readUTF());
+            }
+            return new Listed(name, size, blockSize, policy, at, created, java.util.Collections.unmodifiableMap(meta));
+        }
+    }
+
+    /**
+     * Up to {@code limit} live names starting with {@code prefix} after {@code after} (exclusive),
+     * in UTF-8 byte order, from the listing records: one seek, no history decoded.
+     */
+    public List<Listed> listing(String prefix, String after, int limit) {
+        List<Listed> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
+        byte[] p = key(LISTED, utf8(prefix));
+        byte[] a = key(LISTED, utf8(after));
+        byte[] from = Arrays.compareUnsigned(a, p) > 0 ? successor(a) : p;
+        byte[] to = upperBound(p);
+        if (to != null && Arrays.compareUnsigned(from, to) >= 0) {
+            return out;
+        }
+        try {
+            engine.scan(from, to, (k, v) -> {
+                if (Arrays.equals(k, a)) {
+                    return true;
+                }
+                String name = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);
+                try {
+                    out.add(Listed.decode(name, v));
+                } catch (IOException | RuntimeException e) {
+                    corrupt++;
+                }
+                return out.size() < limit;
+            });
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         return out;
     }
 

@@ -106,8 +106,16 @@ public final class RocksMetaEngine implements MetaEngine {
         }
     }
 
+    /** RocksDB crashes the JVM on a closed handle: refuse instead. */
+    private void open() throws IOException {
+        if (closed) {
+            throw new IOException("metadata engine in " + dir + " is closed");
+        }
+    }
+
     @Override
     public byte[] get(byte[] key) throws IOException {
+        open();
         try {
             return db.get(key);
         } catch (RocksDBException e) {
@@ -120,6 +128,7 @@ public final class RocksMetaEngine implements MetaEngine {
         if (batch.isEmpty()) {
             return;
         }
+        open();
         try (WriteBatch wb = toRocks(batch)) {
             db.write(writeOptions, wb);
         } catch (RocksDBException e) {
@@ -132,6 +141,7 @@ public final class RocksMetaEngine implements MetaEngine {
         if (batch.isEmpty()) {
             return;
         }
+        open();
         try (WriteBatch wb = toRocks(batch)) {
             db.write(unsynced, wb);
         } catch (RocksDBException e) {
@@ -141,6 +151,7 @@ public final class RocksMetaEngine implements MetaEngine {
 
     @Override
     public void sync() throws IOException {
+        open();
         try {
             db.flushWal(true);
         } catch (RocksDBException e) {
@@ -167,6 +178,7 @@ public final class RocksMetaEngine implements MetaEngine {
 
     @Override
     public void scan(byte[] from, byte[] to, Visitor visitor) throws IOException {
+        open();
         try (Slice upper = to == null ? null : new Slice(to);
                 ReadOptions ro = new ReadOptions().setFillCache(true)) {
             if (upper != null) {

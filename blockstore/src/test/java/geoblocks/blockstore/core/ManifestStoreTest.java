@@ -384,4 +384,39 @@ class ManifestStoreTest {
         assertEquals(Optional.empty(), s.history("c"));
         assertEquals(2, new ManifestStore(mem).size());
     }
+
+    @Test
+    void listing_alwaysAgreesWithTheLiveHeads_afterRandomChanges_andARestart() throws IOException {
+        java.util.Random rnd = new java.util.Random(3);
+        long clock = 1;
+        for (int step = 0; step < 300; step++) {
+            String name = "k/" + rnd.nextInt(40);
+            int what = rnd.nextInt(4);
+            if (what == 0) {
+                store.replace(name, null);
+            } else if (what == 1 && store.find(name).isPresent()) {
+                store.save(Manifest.tombstone(name, "t" + step, "dublin", 5, new Version(++clock, "dublin")));
+            } else {
+                Manifest m = Manifests.of(name, 1 + rnd.nextInt(200), 64);
+                store.save(new Manifest(name, m.fileId() + step, m.size(), m.blockSize(), m.policy(), m.uploadedAt(),
+                        m.createdMillis(), m.blocks(), new Version(++clock, "seoul"), 0, false,
+                        Map.of("etag", "\"" + step + "\"")));
+            }
+        }
+        for (int round = 0; round < 2; round++) {
+            ManifestStore s = round == 0 ? store : reopen();
+            List<String> fromHeads = new java.util.ArrayList<>();
+            for (Manifest m : s.list("k/", "", 1000)) {
+                fromHeads.add(m.name() + " " + m.size() + " " + m.meta());
+            }
+            List<String> fromListing = new java.util.ArrayList<>();
+            for (ManifestStore.Listed l : s.listing("k/", "", 1000)) {
+                fromListing.add(l.name() + " " + l.size() + " " + l.meta());
+            }
+            assertEquals(fromHeads, fromListing);
+            assertEquals(s.size(), fromListing.size());
+            assertEquals(fromListing.subList(1, Math.min(4, fromListing.size())).stream().map(x -> x.split(" ")[0]).toList(),
+                    s.listing("k/", fromListing.get(0).split(" ")[0], 3).stream().map(ManifestStore.Listed::name).toList());
+        }
+    }
 }
