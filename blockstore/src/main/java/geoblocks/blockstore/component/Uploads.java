@@ -328,8 +328,8 @@ final class Uploads {
             new ManifestPublisher(node, m, unreached -> {
                 List<String> missing = required.stream().filter(r -> !holding.contains(r) && unreached.contains(r)).toList();
                 if (missing.isEmpty()) {
-                    node.send(key.client, new Committed(key.req, m.version().id(),
-                            "stored inline" + (unreached.isEmpty() ? "" : "; manifest not yet at " + unreached)));
+                    node.send(key.client, new Committed(key.req, m.version().id(), // as a put of blocks says: scripts read it
+                            unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached));
                 } else {
                     node.send(key.client, new Failed(key.req, "upload of '" + name + "' failed: " + missing
                             + ", chosen by policy " + policy + ", did not confirm storing the manifest of this inline object"

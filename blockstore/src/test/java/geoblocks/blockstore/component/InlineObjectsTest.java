@@ -123,7 +123,7 @@ class InlineObjectsTest {
         List<Committed> acks = sentTo(node, CLIENT, Committed.class);
         assertEquals(1, acks.size());
         assertEquals(m.version().id(), acks.get(0).version());
-        assertTrue(acks.get(0).info().startsWith("stored inline; manifest not yet at [seoul]"), acks.get(0).info());
+        assertEquals("stored; manifest not yet at [seoul]", acks.get(0).info(), "what a put of blocks says");
         assertTrue(sentTo(node, CLIENT, Failed.class).isEmpty());
     }
 
