@@ -130,6 +130,7 @@ final class Uploads {
         final Manifest.BlockRef[] refs;
         final UploadAssembly assembly;
         boolean failed;
+        boolean released;
         /** Bytes reserved for the upload's metadata (manifest, block list). */
         long metaReserved;
         long lastActivity = node.now();
@@ -149,6 +150,15 @@ final class Uploads {
                     + Long.toHexString(node.now() & 0xffffffffL);
             this.assembly = new UploadAssembly(size, blockSize, node.settings().putWindowBytes(), node.budget());
             this.refs = new Manifest.BlockRef[assembly.blocks()];
+            node.inFlight().hold(fileId); // its blocks are not garbage until it is committed or fails
+        }
+
+        /** The upload is committed or failed: its blocks are referenced, or garbage after the grace. */
+        void releaseFile() {
+            if (!released) {
+                released = true;
+                node.inFlight().release(fileId, node.now());
+            }
         }
 
         void add(PutData d) {
@@ -269,6 +279,7 @@ final class Uploads {
         }
 
         void publish(Manifest m, String note) {
+            releaseFile();
             replicator.pump();
             new ManifestPublisher(node, m, unreached -> node.send(key.client, new Committed(key.req, m.version().id(),
                     (unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached) + note))).start();
@@ -279,9 +290,11 @@ final class Uploads {
                 return;
             }
             failed = true;
-            // a create the owner refused leaves its blocks as unreferenced copies, like any failed upload
+            // a create the owner refused leaves its blocks as unreferenced copies, like any failed upload:
+            // the block collector takes them after the grace
             active.remove(key);
             releaseAll();
+            releaseFile();
             node.send(key.client, new Failed(key.req, "upload of '" + name + "' failed: " + why));
         }
 

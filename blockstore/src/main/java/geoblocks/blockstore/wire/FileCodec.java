@@ -79,7 +79,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class,
         NetBenchReq.class, NetBenchOpen.class, NetBenchData.class, NetBenchAck.class, NetBenchEnd.class,
         NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class, FetchMore.class, FetchCancel.class,
-        GetRange.class};
+        GetRange.class, HoldBlocks.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -133,6 +133,10 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 o.i64(Double.doubleToLongBits(l.baseDelayMs())); o.i64(Double.doubleToLongBits(l.rttMs()));
                 o.i64(l.retransmissions());
             }
+            Gc g = p.gc();
+            o.i64(g.collectedBlocks()); o.i64(g.collectedBytes()); o.i64(g.passes()); o.bool(g.running());
+            o.i64(g.passChecked()); o.i64(g.passCollected()); o.i64(g.passInFlight()); o.i64(g.lastPassEndMillis());
+            o.i64(g.settledSinceMillis()); o.i32(g.moves());
         } else if (op instanceof ManifestPart p) {
             o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
         } else if (op instanceof Done p) {
@@ -236,6 +240,8 @@ public final class FileCodec implements WireCodec<FileMsg> {
             // no fields
         } else if (op instanceof GetRange p) {
             o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank()); o.i64(p.first()); o.i64(p.last());
+        } else if (op instanceof HoldBlocks p) {
+            strings(o, p.fileIds());
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -287,8 +293,10 @@ public final class FileCodec implements WireCodec<FileMsg> {
                             Double.longBitsToDouble(r.i64()), Double.longBitsToDouble(r.i64()),
                             Double.longBitsToDouble(r.i64()), r.i64()));
                 }
+                Background background = new Background(queuedBytes, queuedCopies, flows);
+                Gc gc = new Gc(r.i64(), r.i64(), r.i64(), r.bool(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i32());
                 return new StatusReply(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable,
-                        transfers, new Background(queuedBytes, queuedCopies, flows));
+                        transfers, background, gc);
             }
             case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
             case 14: return new Done(req, r.str());
@@ -370,6 +378,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 47: return new FetchMore(req, r.i64());
             case 48: return new FetchCancel(req);
             case 49: return new GetRange(req, r.str(), r.str(), r.str(), r.str(), r.i64(), r.i64());
+            case 50: return new HoldBlocks(req, strings(r));
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }

@@ -95,6 +95,8 @@ final class FakeNode implements Node {
         wakeups.add(task);
     }
     @Override public ServiceLatency serviceLatency() { return latency; }
+    final geoblocks.blockstore.core.InFlightFiles inFlight = new geoblocks.blockstore.core.InFlightFiles(600_000 * MS);
+    @Override public geoblocks.blockstore.core.InFlightFiles inFlight() { return inFlight; }
 
     /** The fetch requests sent so far, by region. */
     List<String> fetchedFrom() {
