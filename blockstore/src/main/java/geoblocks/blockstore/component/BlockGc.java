@@ -89,8 +89,11 @@ final class BlockGc {
         if (settledSince == BlockCollector.UNSETTLED) {
             settledSince = clockMillis.getAsLong();
         }
+        if (collector.cutoffMillis(settledSince) == Long.MIN_VALUE) {
+            return; // settled for less than a grace: manifests held back may still be on their way
+        }
         if (!running) {
-            if (now - nextPassAt < 0 || collector.cutoffMillis(settledSince) == Long.MIN_VALUE) {
+            if (now - nextPassAt < 0) {
                 return;
             }
             running = true;

@@ -37,7 +37,7 @@ final class FakeNode implements Node {
     final List<Object[]> sent = new ArrayList<>();
     final Map<Long, Pending.Waiter> waiting = new HashMap<>();
     long nextReq = 1;
-    final RttTable rtt = new RttTable("saopaulo", Map.of("dublin", 100.0, "mumbai", 300.0, "seoul", 400.0), Set.of());
+    RttTable rtt = new RttTable("saopaulo", Map.of("dublin", 100.0, "mumbai", 300.0, "seoul", 400.0), Set.of());
     final ServiceLatency latency = ServiceLatency.defaults();
     final MemoryBudget budget = new MemoryBudget(64 << 20);
 
@@ -52,7 +52,9 @@ final class FakeNode implements Node {
     }
     @Override public List<String> lookupPeers() { return PEERS; }
     @Override public List<String> peerRegions() { return PEERS; }
-    @Override public List<String> upPeers() { return PEERS; }
+    /** Peers up now (all of them unless a test takes some down). */
+    final List<String> up = new ArrayList<>(PEERS);
+    @Override public List<String> upPeers() { return List.copyOf(up); }
     @Override public ManifestStore manifests() {
         if (manifests == null) {
             try {
@@ -63,7 +65,22 @@ final class FakeNode implements Node {
         }
         return manifests;
     }
-    @Override public Versions versions() { throw new UnsupportedOperationException(); }
+    private Versions versions;
+    @Override public Versions versions() {
+        if (versions == null) {
+            List<String> regions = new ArrayList<>(PEERS);
+            regions.add(region());
+            versions = new Versions(manifests(), region(), this::wallMillis, settings.versionRetentionMs(),
+                    geoblocks.blockstore.core.TombstoneCollector.of(regions, settings), ids -> {});
+        }
+        return versions;
+    }
+
+    /** This node over {@code store} (a restarted node reading what an earlier one kept). */
+    FakeNode withManifests(ManifestStore store) {
+        this.manifests = store;
+        return this;
+    }
     @Override public String ownerOf(String name) { throw new UnsupportedOperationException(); }
     @Override public String notReadyToDecideCreates() { return null; }
     @Override public long wallMillis() { return now / MS; }
