@@ -129,7 +129,8 @@ public final class FileService extends ComponentDefinition {
         this.migrations = new Migrations(node, pulls, d -> trigger(d, store),
                 Math.max(1000, init.gc.graceMs() / 4) * 1_000_000L);
         try {
-            this.gc = new BlockGc(node, init.gc, System::currentTimeMillis, e -> trigger(e, store),
+            // a lambda, not System::currentTimeMillis: the simulator rewrites calls, not method references
+            this.gc = new BlockGc(node, init.gc, () -> System.currentTimeMillis(), e -> trigger(e, store),
                     new MetaGcTotals(init.manifests.engine()), replicator::owes);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("reading the block collection totals failed", e);

@@ -26,7 +26,15 @@ public final class MemoryBlockStorage implements BlockStorage {
 
     /** Unlimited storage. */
     public MemoryBlockStorage() {
-        this(System::currentTimeMillis);
+        this(MemoryBlockStorage::wallClock);
+    }
+
+    /**
+     * The wall clock, called directly: the simulator's instrumentation rewrites calls to
+     * System.currentTimeMillis into simulated time, but not method references to it.
+     */
+    private static long wallClock() {
+        return System.currentTimeMillis();
     }
 
     /** Unlimited storage whose blocks are stamped with {@code clockMillis} when written (tests move it). */
@@ -38,7 +46,7 @@ public final class MemoryBlockStorage implements BlockStorage {
 
     /** Storage of {@code capacityBytes} that refuses a write leaving less than {@code reserveBytes} free. */
     public MemoryBlockStorage(long capacityBytes, long reserveBytes) {
-        this.clockMillis = System::currentTimeMillis;
+        this.clockMillis = MemoryBlockStorage::wallClock;
         if (capacityBytes <= 0 || reserveBytes < 0 || reserveBytes >= capacityBytes) {
             throw new IllegalArgumentException("capacity must be > 0 and reserve in 0..capacity, were " + capacityBytes
                     + " and " + reserveBytes + " bytes");
