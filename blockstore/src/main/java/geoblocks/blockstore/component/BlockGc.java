@@ -15,6 +15,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import se.sics.kompics.KompicsEvent;
@@ -25,8 +26,9 @@ import se.sics.kompics.KompicsEvent;
  * asks {@link BlockCollector} about {@link #PAGE} blocks per tick on the file service's thread
  * (lookups in the manifest store and the in-flight registry) and has the block store delete the
  * collectable ones, each only if it is still the copy listed. Nothing is collected while a peer is
- * down, nor until every peer has been up for a whole grace ({@code settledSince}), so manifests a
- * partition held back reach this node before its blocks are judged. What it collected is added to
+ * down, nor until every peer has been up for a whole grace ({@code settledSince}) and anti-entropy
+ * has completed an exchange with each since, so manifests a partition, a restart or a lost
+ * metadata directory held back reach this node before its blocks are judged. What it collected is added to
  * lifetime totals in the metadata engine ({@link MetaGcTotals}).
  */
 final class BlockGc {
@@ -41,6 +43,9 @@ final class BlockGc {
     private final MetaGcTotals totals;
     /** Other reasons a file is in flight (the replication queue owes a copy of it). */
     private final Predicate<String> alsoInFlight;
+    /** Whether anti-entropy has completed an exchange with every peer since a time (node.now()). */
+    private final LongPredicate syncedSince;
+    private long settledSinceNanos;
     private final ArrayDeque<BlockFile> todo = new ArrayDeque<>();
     private long settledSince = BlockCollector.UNSETTLED;
     private long nextPassAt;
@@ -58,7 +63,8 @@ final class BlockGc {
     private long lastPassEndMillis = -1;
 
     BlockGc(Node node, GcSettings settings, LongSupplier clockMillis, Consumer<KompicsEvent> store, MetaGcTotals totals,
-            Predicate<String> alsoInFlight) {
+            Predicate<String> alsoInFlight, LongPredicate syncedSince) {
+        this.syncedSince = syncedSince;
         this.node = node;
         this.settings = settings;
         this.clockMillis = clockMillis;
@@ -88,9 +94,10 @@ final class BlockGc {
         }
         if (settledSince == BlockCollector.UNSETTLED) {
             settledSince = clockMillis.getAsLong();
+            settledSinceNanos = now;
         }
-        if (collector.cutoffMillis(settledSince) == Long.MIN_VALUE) {
-            return; // settled for less than a grace: manifests held back may still be on their way
+        if (collector.cutoffMillis(settledSince) == Long.MIN_VALUE || !syncedSince.test(settledSinceNanos)) {
+            return; // settled for less than a grace, or not compared with every peer since: manifests may be missing
         }
         if (!running) {
             if (now - nextPassAt < 0) {

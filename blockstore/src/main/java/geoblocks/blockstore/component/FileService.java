@@ -131,7 +131,7 @@ public final class FileService extends ComponentDefinition {
         try {
             // a lambda, not System::currentTimeMillis: the simulator rewrites calls, not method references
             this.gc = new BlockGc(node, init.gc, () -> System.currentTimeMillis(), e -> trigger(e, store),
-                    new MetaGcTotals(init.manifests.engine()), replicator::owes);
+                    new MetaGcTotals(init.manifests.engine()), replicator::owes, antiEntropy::syncedWithEveryPeerSince);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("reading the block collection totals failed", e);
         }

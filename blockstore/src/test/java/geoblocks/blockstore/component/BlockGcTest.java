@@ -37,6 +37,9 @@ class BlockGcTest {
     private final FakeNode node = new FakeNode();
     private final List<KompicsEvent> toStore = new ArrayList<>();
     private long wall = T0;
+    /** When anti-entropy last completed an exchange with every peer (node.now()); the test moves it. */
+    private long syncedAt = Long.MIN_VALUE / 2;
+    private boolean trackSync;
     private BlockGc gc;
 
     @BeforeEach
@@ -47,7 +50,8 @@ class BlockGcTest {
         node.manifests().save(new Manifest("away", "faway", 10, 10, "local", "saopaulo", T0 - 1000 * S,
                 List.of(new Manifest.BlockRef(10, 1, List.of("dublin"))), v, 1, false));
         gc = new BlockGc(node, new GcSettings(GRACE, 120 * S), () -> wall, toStore::add,
-                new MetaGcTotals(node.manifests().engine()), "fqueued"::equals);
+                new MetaGcTotals(node.manifests().engine()), "fqueued"::equals,
+                since -> !trackSync || syncedAt - since >= 0);
     }
 
     /** Moves both clocks on by {@code ms} and ticks. */
@@ -132,11 +136,22 @@ class BlockGcTest {
     @Test
     void off_doesNothing() throws IOException {
         BlockGc off = new BlockGc(node, GcSettings.OFF, () -> wall, toStore::add,
-                new MetaGcTotals(node.manifests().engine()), Set.of()::contains);
+                new MetaGcTotals(node.manifests().engine()), Set.of()::contains, since -> true);
         for (int i = 0; i < 10; i++) {
             wall += GRACE;
             off.tick(node.now += GRACE * FakeNode.MS);
         }
         assertTrue(toStore.isEmpty());
+    }
+
+    @Test
+    void noPass_untilAntiEntropyHasComparedWithEveryPeerSinceTheNodeSettled() {
+        trackSync = true;
+        after(0);
+        after(2 * GRACE);
+        assertTrue(toStore.isEmpty(), "settled long enough, but no exchange with every peer since");
+        syncedAt = node.now;
+        after(250);
+        assertEquals(0, last(ListBlockFiles.class).shard());
     }
 }
