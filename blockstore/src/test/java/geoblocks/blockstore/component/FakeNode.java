@@ -99,10 +99,30 @@ final class FakeNode implements Node {
     @Override public void touch(long req) {}
     @Override public void cancel(long req) { waiting.remove(req); }
     @Override public void fail(long req, String why) { waiting.remove(req).onTimeout(why); }
+    /** When set, the node's block store: reads and writes complete at once. */
+    geoblocks.blockstore.core.MemoryBlockStorage disk;
     @Override public void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done) {
-        throw new UnsupportedOperationException();
+        if (disk == null) {
+            throw new UnsupportedOperationException();
+        }
+        String error = null;
+        try {
+            disk.put(id, data, crc);
+        } catch (java.io.IOException e) {
+            error = e.getMessage();
+        }
+        done.accept(new BlockStored(nextReq++, id, error));
     }
-    @Override public void readLocal(BlockId id, Consumer<BlockRead> done) { throw new UnsupportedOperationException(); }
+    @Override public void readLocal(BlockId id, Consumer<BlockRead> done) {
+        if (disk == null) {
+            throw new UnsupportedOperationException();
+        }
+        try {
+            done.accept(new BlockRead(nextReq++, id, disk.get(id), null));
+        } catch (java.io.IOException e) {
+            done.accept(new BlockRead(nextReq++, id, null, e.getMessage()));
+        }
+    }
     @Override public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
         throw new UnsupportedOperationException();
     }

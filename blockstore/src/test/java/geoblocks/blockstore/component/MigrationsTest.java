@@ -174,4 +174,28 @@ class MigrationsTest {
         there.onHold(holds.get(0));
         assertTrue(target.inFlight().inFlight("fmv", target.now));
     }
+
+    @Test
+    void moveCopy_ofABlockAlreadyHere_rewritesItInPlace_insteadOfPullingIt() throws IOException {
+        FakeNode target = new FakeNode();
+        long[] wall = {1_000};
+        target.disk = new geoblocks.blockstore.core.MemoryBlockStorage(() -> wall[0]);
+        byte[] data = "a block a move copied here before its coordinator restarted".getBytes();
+        int crc = geoblocks.blockstore.core.Checksums.crc32c(data);
+        geoblocks.blockstore.core.BlockId id = geoblocks.blockstore.core.BlockId.ofFileBlock("fmv", 0);
+        target.disk.put(id, data, crc);
+        Migrations there = migrations(target);
+        wall[0] = 2_000;
+        there.onMoveCopy(CLIENT, new MoveCopy(5, id.value(), data.length, crc, List.of("seoul")));
+        assertEquals(List.of(new Done(5, "stored")), sent(target, FileOp.class), "answered at once, nothing pulled");
+        long written = -1;
+        for (int i = 0; i < target.disk.shards(); i++) {
+            for (geoblocks.blockstore.core.BlockFile f : target.disk.listShard(i, Long.MAX_VALUE)) {
+                written = f.id().equals(id) ? f.modifiedMillis() : written;
+            }
+        }
+        assertEquals(2_000, written, "written again: a collection decided before cannot delete it");
+        assertTrue(target.inFlight().inFlight("fmv", target.now));
+        assertEquals(0, target.budget.used(), "the memory it read the block into is returned");
+    }
 }
