@@ -77,11 +77,8 @@ final class BlockGc {
 
     /** Follows the peers (settled or not), starts passes when due, judges a page, lists the next shard. */
     void tick(long now) {
-        if (!settings.enabled()) {
-            return;
-        }
         if (node.upPeers().size() < node.peerRegions().size()) {
-            if (settledSince != BlockCollector.UNSETTLED) {
+            if (settledSince != BlockCollector.UNSETTLED && settings.enabled()) {
                 Logs.info(node.region() + ": block collection paused: a peer is down");
             }
             settledSince = BlockCollector.UNSETTLED;
@@ -95,6 +92,9 @@ final class BlockGc {
         if (settledSince == BlockCollector.UNSETTLED) {
             settledSince = clockMillis.getAsLong();
             settledSinceNanos = now;
+        }
+        if (!settings.enabled()) {
+            return; // off: status still says whether every peer is up
         }
         if (collector.cutoffMillis(settledSince) == Long.MIN_VALUE || !syncedSince.test(settledSinceNanos)) {
             return; // settled for less than a grace, or not compared with every peer since: manifests may be missing
