@@ -377,6 +377,12 @@ final class ClientOps {
             Background b = s.background();
             System.out.printf("background: %d bytes still to send, %d replica copies owed%n", b.queuedBytes(),
                     b.queuedCopies());
+            geoblocks.blockstore.wire.FileOp.Gc g = s.gc();
+            System.out.printf("block collection: %d blocks (%d bytes) collected; %d passes%s%s; %d moves in flight%n",
+                    g.collectedBlocks(), g.collectedBytes(), g.passes(),
+                    g.running() ? ", one running (" + g.passChecked() + " checked, " + g.passCollected() + " collected, "
+                            + g.passInFlight() + " in flight)" : "",
+                    g.settledSinceMillis() < 0 ? ", paused: a peer is down" : "", g.moves());
             for (LedbatPeer p : b.peers()) {
                 System.out.printf("  ledbat to %-10s %s, %d stream(s), cwnd %d bytes, %d queued, %d in flight,"
                         + " queuing delay %s, base delay %s, rtt %s, %d retransmissions%n", p.region(),

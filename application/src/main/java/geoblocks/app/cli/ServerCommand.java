@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.FileBlockStorage;
+import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.meta.LegacyUpgrade;
 import geoblocks.blockstore.meta.MetaReplicationQueueStore;
 import geoblocks.blockstore.meta.MetaSettings;
@@ -98,7 +99,7 @@ public final class ServerCommand implements Callable<Integer> {
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")))
-                .withReplicationQueue(queue, owed).withPolicies(policies);
+                .withReplicationQueue(queue, owed).withPolicies(policies).withGc(GcSettings.from(cfg.config()));
         NetworkChoice net = NetworkChoice.of(cfg);
         Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, self.getIp());
         if (http.isPresent() && !Ports.isFree(self.getIp(), http.get().bind().getPort())) {

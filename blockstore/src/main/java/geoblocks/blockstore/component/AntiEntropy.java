@@ -72,6 +72,8 @@ final class AntiEntropy {
     private long nextAt = Long.MIN_VALUE;
     /** Peers an exchange this node started has completed with, every name in it transferred. */
     private final Set<String> synced = new TreeSet<>();
+    /** When (node.now()) the last exchange this node started with each peer completed, every name transferred. */
+    private final Map<String, Long> syncedAt = new java.util.HashMap<>();
 
     /** Whether this node may decide creates yet (see {@link #notReadyToDecideCreates}). */
     private boolean decidesCreates;
@@ -190,6 +192,21 @@ final class AntiEntropy {
         }
         return decidesCreates ? null : node.region() + " started with no manifests and has not yet compared them with"
                 + " every region that is up, so it cannot decide creates yet; retry in a few seconds";
+    }
+
+    /**
+     * True when an exchange with every peer (up or not) has completed since {@code sinceNanos}: this
+     * node then holds every version its peers held when the exchanges began (the block collector
+     * waits for it after a start or a reconnection, so it never judges blocks on missing manifests).
+     */
+    boolean syncedWithEveryPeerSince(long sinceNanos) {
+        for (String peer : node.peerRegions()) {
+            Long at = syncedAt.get(peer);
+            if (at == null || at - sinceNanos < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** True once an exchange with every peer that is up has completed (and at least one is up). */
@@ -337,6 +354,7 @@ final class AntiEntropy {
         private void finish() {
             if (problems.isEmpty()) {
                 synced.add(peer);
+                syncedAt.put(peer, node.now());
             }
             if (pulled + pushed > 0 || !problems.isEmpty()) {
                 Logs.info(node.region() + ": anti-entropy with " + peer + ": pulled " + pulled + ", pushed " + pushed

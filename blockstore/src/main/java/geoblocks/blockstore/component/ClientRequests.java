@@ -45,6 +45,9 @@ final class ClientRequests {
     private final BackgroundTransfers background;
     private final TransferCounters counters;
     private final RefusedInput refused;
+    /** The block collector's figures for status (set by the file service). */
+    private java.util.function.Supplier<geoblocks.blockstore.wire.FileOp.Gc> gc =
+            () -> geoblocks.blockstore.wire.FileOp.Gc.NONE;
 
     ClientRequests(Node node, Replicator replicator, Scrubber scrubber, BackgroundTransfers background,
             TransferCounters counters, RefusedInput refused) {
@@ -145,6 +148,11 @@ final class ClientRequests {
         } while (from < copies.size());
     }
 
+    /** Where status reads the block collector's figures. */
+    void gcStatus(java.util.function.Supplier<geoblocks.blockstore.wire.FileOp.Gc> gc) {
+        this.gc = gc;
+    }
+
     void onStatus(NetAddress from, StatusReq s) {
         node.send(from, status(s.req()));
     }
@@ -159,7 +167,7 @@ final class ClientRequests {
                 refused.unauthenticated(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable,
                 new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived(),
                         counters.tcpBackgroundSent(), counters.tcpBackgroundReceived()),
-                background.status(replicator.size()));
+                background.status(replicator.size()), gc.get());
     }
 
     /**

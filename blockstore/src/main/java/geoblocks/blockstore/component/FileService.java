@@ -1,7 +1,9 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.OutputGate;
+import geoblocks.blockstore.meta.MetaGcTotals;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
@@ -9,7 +11,9 @@ import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.PlacementPort;
+import geoblocks.blockstore.port.BlockStorePort.BlockFilesListed;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
+import geoblocks.blockstore.port.BlockStorePort.BlocksCollected;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.blockstore.port.RttPort.RttUpdate;
@@ -95,6 +99,7 @@ public final class FileService extends ComponentDefinition {
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
+    private final BlockGc gc;
     private final NetBench netBench;
     /** The bench net pacing timer while a UDP test sends, else null. */
     private java.util.UUID pacingTimer;
@@ -118,6 +123,7 @@ public final class FileService extends ComponentDefinition {
                     }
                 }, e -> trigger(e, placementPort), init.policies);
         node.timer(e -> trigger(e, timer));
+        node.gcGrace(init.gc.graceMs());
         this.replicas = new ReplicaServer(node);
         this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
@@ -134,7 +140,22 @@ public final class FileService extends ComponentDefinition {
         this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
         node.createsReady(antiEntropy::notReadyToDecideCreates);
         this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
-        this.migrations = new Migrations(node, pulls, this::gated);
+        this.migrations = new Migrations(node, pulls, this::gated,
+                Math.max(1000, init.gc.graceMs() / 4) * 1_000_000L);
+        try {
+            // a lambda, not System::currentTimeMillis: the simulator rewrites calls, not method references
+            this.gc = new BlockGc(node, init.gc, () -> System.currentTimeMillis(), e -> {
+                if (e instanceof BlockStorePort.CollectBlocks) {
+                    gated(e); // judged on the manifests written so far: only once they are durable
+                } else {
+                    trigger(e, store);
+                }
+            },
+                    new MetaGcTotals(init.manifests.engine()), replicator::owes, antiEntropy::syncedWithEveryPeerSince);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("reading the block collection totals failed", e);
+        }
+        requests.gcStatus(() -> gc.status(migrations.moves()));
         this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         handle(timer, BenchTick.class, t -> netBench.pace());
@@ -167,6 +188,8 @@ public final class FileService extends ComponentDefinition {
         handle(placementPort, PlacementPort.PlacementRefused.class, node.placements()::onRefused);
         handle(store, BlockStored.class, node::stored);
         handle(store, BlockRead.class, node::read);
+        handle(store, BlockFilesListed.class, l -> gc.onListed(l));
+        handle(store, BlocksCollected.class, c -> gc.onCollected(c));
         handle(net, FileMsg.class, this::onMsg);
         handle(ledbat, StreamOpened.class, o -> {
             if (!netBench.onOpened(o)) {
@@ -209,6 +232,7 @@ public final class FileService extends ComponentDefinition {
         replicator.tick();
         background.tick(now);
         migrations.tick(now);
+        gc.tick(now);
         antiEntropy.tick(now);
         netBench.tick(now);
         node.versions().sweep();
@@ -260,7 +284,7 @@ public final class FileService extends ComponentDefinition {
     }
 
     private void emit(KompicsEvent e) {
-        if (e instanceof BlockStorePort.DeleteBlocks) {
+        if (e instanceof BlockStorePort.DeleteBlocks || e instanceof BlockStorePort.CollectBlocks) {
             trigger(e, store);
             return;
         }
@@ -372,6 +396,8 @@ public final class FileService extends ComponentDefinition {
                 migrations.onMoveCopy(from, p);
             } else if (op instanceof DropBlocks p) {
                 migrations.onDrop(from, p);
+            } else if (op instanceof HoldBlocks p) {
+                migrations.onHold(p);
             } else if (op instanceof CreateClaim p) {
                 replicas.onClaim(from, p);
             } else if (op instanceof SyncDigest p) {
@@ -396,7 +422,7 @@ public final class FileService extends ComponentDefinition {
         return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
                 || op instanceof FetchPaced || op instanceof FetchMore || op instanceof FetchCancel
                 || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer
-                || op instanceof MoveCopy || op instanceof DropBlocks
+                || op instanceof MoveCopy || op instanceof DropBlocks || op instanceof HoldBlocks
                 || op instanceof CreateClaim || op instanceof SyncDigest || op instanceof SyncNamesReq
                 || op instanceof NetBenchOpen || op instanceof NetBenchEnd
                 || (op instanceof ManifestPart p && p.publish());
@@ -426,6 +452,8 @@ public final class FileService extends ComponentDefinition {
         final List<ReplicationQueue.Copy> resumedCopies;
         /** Names and rules of the placement policies (the placement component has the policies). */
         PolicyCatalog policies = PolicySet.defaults().catalog();
+        /** The block collector's grace and sweep interval. */
+        GcSettings gc = GcSettings.DEFAULTS;
 
         public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
                 ManifestStore manifests, long seed) {
@@ -444,6 +472,12 @@ public final class FileService extends ComponentDefinition {
             this.settings = settings;
             this.manifests = manifests;
             this.seed = seed;
+        }
+
+        /** This init with the block collector's settings. */
+        public FileServiceInit withGc(GcSettings settings) {
+            this.gc = settings;
+            return this;
         }
 
         /** This init with the names and rules of the node's placement policies. */

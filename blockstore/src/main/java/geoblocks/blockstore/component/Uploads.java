@@ -146,6 +146,7 @@ final class Uploads {
         /** The whole content when the upload is stored inline (reserved with the metadata), else null. */
         final byte[] inline;
         boolean failed;
+        boolean released;
         /** Bytes reserved for the upload's metadata (manifest, block list). */
         long metaReserved;
         long lastActivity = node.now();
@@ -166,6 +167,15 @@ final class Uploads {
             this.assembly = new UploadAssembly(size, blockSize, node.settings().putWindowBytes(), node.budget());
             this.refs = new Manifest.BlockRef[assembly.blocks()];
             this.inline = node.settings().inlines(size) ? new byte[(int) size] : null;
+            node.inFlight().hold(fileId); // its blocks are not garbage until it is committed or fails
+        }
+
+        /** The upload is committed or failed: its blocks are referenced, or garbage after the grace. */
+        void releaseFile() {
+            if (!released) {
+                released = true;
+                node.inFlight().release(fileId, node.now());
+            }
         }
 
         void add(PutData d) {
@@ -360,6 +370,7 @@ final class Uploads {
         }
 
         void publish(Manifest m, String note) {
+            releaseFile();
             replicator.pump();
             new ManifestPublisher(node, m, unreached -> node.send(key.client, new Committed(key.req, m.version().id(),
                     (unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached) + note))).start();
@@ -370,9 +381,11 @@ final class Uploads {
                 return;
             }
             failed = true;
-            // a create the owner refused leaves its blocks as unreferenced copies, like any failed upload
+            // a create the owner refused leaves its blocks as unreferenced copies, like any failed upload:
+            // the block collector takes them after the grace
             active.remove(key);
             releaseAll();
+            releaseFile();
             node.send(key.client, new Failed(key.req, "upload of '" + name + "' failed: " + why));
         }
 

@@ -35,6 +35,11 @@ import java.util.TreeMap;
  * 'e' name                    -> {@link Listed} of the live head    listings without decoding histories
  * </pre>
  *
+ * <p>Other keepers of node state share the engine ({@link #engine()}) under prefixes this store never
+ * uses: {@code "q"} the replication queue ({@code MetaReplicationQueueStore}), {@code 'm' name} the
+ * moves this node coordinates ({@code MetaMoveStore}, a {@link MoveRecord} each) and
+ * {@code 'g' "collected"} the block collector's lifetime totals ({@code MetaGcTotals}).
+ *
  * <p>Anti-entropy digests form a two-level tree: a name's digest (64 bits of SHA-256 over its
  * history's encoding) falls in one of {@link #BUCKETS} buckets by the low byte of the CRC32C of its
  * name, and in one of {@link #LEAVES} leaves of that bucket by the next byte. A leaf's digest is

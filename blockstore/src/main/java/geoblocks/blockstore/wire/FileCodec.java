@@ -85,7 +85,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class,
         NetBenchReq.class, NetBenchOpen.class, NetBenchData.class, NetBenchAck.class, NetBenchEnd.class,
         NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class, FetchMore.class, FetchCancel.class,
-        GetRange.class, SyncLeaves.class, SyncNamesReq.class};
+        GetRange.class, SyncLeaves.class, SyncNamesReq.class, HoldBlocks.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -138,6 +138,10 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 o.i64(Double.doubleToLongBits(l.baseDelayMs())); o.i64(Double.doubleToLongBits(l.rttMs()));
                 o.i64(l.retransmissions());
             }
+            Gc g = p.gc();
+            o.i64(g.collectedBlocks()); o.i64(g.collectedBytes()); o.i64(g.passes()); o.bool(g.running());
+            o.i64(g.passChecked()); o.i64(g.passCollected()); o.i64(g.passInFlight()); o.i64(g.lastPassEndMillis());
+            o.i64(g.settledSinceMillis()); o.i32(g.moves());
         } else if (op instanceof ManifestPart p) {
             o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
         } else if (op instanceof Done p) {
@@ -252,6 +256,8 @@ public final class FileCodec implements WireCodec<FileMsg> {
             for (int leaf : p.leaves()) {
                 o.i32(leaf);
             }
+        } else if (op instanceof HoldBlocks p) {
+            strings(o, p.fileIds());
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -303,8 +309,10 @@ public final class FileCodec implements WireCodec<FileMsg> {
                             Double.longBitsToDouble(r.i64()), Double.longBitsToDouble(r.i64()),
                             Double.longBitsToDouble(r.i64()), r.i64()));
                 }
+                Background background = new Background(queuedBytes, queuedCopies, flows);
+                Gc gc = new Gc(r.i64(), r.i64(), r.i64(), r.bool(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i32());
                 return new StatusReply(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable,
-                        transfers, new Background(queuedBytes, queuedCopies, flows));
+                        transfers, background, gc);
             }
             case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
             case 14: return new Done(req, r.str());
@@ -403,6 +411,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 }
                 return new SyncNamesReq(req, leaves);
             }
+            case 52: return new HoldBlocks(req, strings(r));
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
     }

@@ -150,8 +150,28 @@ public sealed interface FileOp {
      * per transport, and its background (LEDBAT) sending state.
      */
     record StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
-            long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background)
-            implements FileOp {}
+            long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background, Gc gc)
+            implements FileOp {
+        /** A reply without block collection figures ({@link Gc#NONE}). */
+        public StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
+                long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background) {
+            this(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable, transfers, background,
+                    Gc.NONE);
+        }
+    }
+
+    /**
+     * The block collector of a node: blocks and data bytes it collected over its life (kept in its
+     * metadata engine), sweep passes finished since it started, whether one is running, and for the
+     * running pass (else the last) the blocks older than the grace it checked, collected, and kept
+     * because their file is in flight; when the last pass ended (epoch ms, -1: none yet); since when
+     * every peer has been up ({@code settledSinceMillis}, epoch ms; -1: a peer is down, nothing is
+     * collected); and the moves this node coordinates (kept in its engine until they end).
+     */
+    record Gc(long collectedBlocks, long collectedBytes, long passes, boolean running, long passChecked,
+            long passCollected, long passInFlight, long lastPassEndMillis, long settledSinceMillis, int moves) {
+        public static final Gc NONE = new Gc(0, 0, 0, false, 0, 0, 0, -1, -1, 0);
+    }
 
     /** One placement policy of a node: name, kind (seed, built-in, declarative, custom), copies and rules. */
     record PolicyInfo(String name, String kind, int copies, String rules) {
@@ -255,6 +275,13 @@ public sealed interface FileOp {
      * receiver's own manifest of the file still homes there; the manifest stays. Answered with Done.
      */
     record DropBlocks(long req, String name, List<String> blockIds) implements FileOp {}
+
+    /**
+     * Keep the blocks of these files (a move's coordinator to its targets, every quarter of its
+     * block-collection grace while the move runs): their copies here are in flight, not garbage,
+     * although no manifest names them here yet. No answer.
+     */
+    record HoldBlocks(long req, List<String> fileIds) implements FileOp {}
 
     /** Part of a block to store as a replica; the receiver verifies {@code crc} over the whole block. */
     record ReplicaData(long req, String blockId, int offset, int total, int crc, boolean background, byte[] data)

@@ -111,6 +111,8 @@ class AntiEntropyTest {
         @Override public List<String> peerRegions() { return List.of(other.region); }
         @Override public List<String> upPeers() { return List.of(other.region); }
         @Override public ManifestStore manifests() { return store; }
+        final geoblocks.blockstore.core.InFlightFiles inFlight = new geoblocks.blockstore.core.InFlightFiles(600_000_000_000L);
+        @Override public geoblocks.blockstore.core.InFlightFiles inFlight() { return inFlight; }
         @Override public Versions versions() { return versions; }
         @Override public String ownerOf(String name) { throw new UnsupportedOperationException(); }
         @Override public String notReadyToDecideCreates() { return antiEntropy.notReadyToDecideCreates(); }

@@ -37,7 +37,7 @@ final class FakeNode implements Node {
     final List<Object[]> sent = new ArrayList<>();
     final Map<Long, Pending.Waiter> waiting = new HashMap<>();
     long nextReq = 1;
-    final RttTable rtt = new RttTable("saopaulo", Map.of("dublin", 100.0, "mumbai", 300.0, "seoul", 400.0), Set.of());
+    RttTable rtt = new RttTable("saopaulo", Map.of("dublin", 100.0, "mumbai", 300.0, "seoul", 400.0), Set.of());
     final ServiceLatency latency = ServiceLatency.defaults();
     final MemoryBudget budget = new MemoryBudget(64 << 20);
 
@@ -52,7 +52,9 @@ final class FakeNode implements Node {
     }
     @Override public List<String> lookupPeers() { return PEERS; }
     @Override public List<String> peerRegions() { return PEERS; }
-    @Override public List<String> upPeers() { return PEERS; }
+    /** Peers up now (all of them unless a test takes some down). */
+    final List<String> up = new ArrayList<>(PEERS);
+    @Override public List<String> upPeers() { return List.copyOf(up); }
     @Override public ManifestStore manifests() {
         if (manifests == null) {
             try {
@@ -66,7 +68,8 @@ final class FakeNode implements Node {
     private Versions versions;
     @Override public Versions versions() {
         if (versions == null) {
-            List<String> regions = List.of("dublin", "mumbai", "saopaulo", "seoul");
+            List<String> regions = new ArrayList<>(PEERS);
+            regions.add(region());
             versions = new Versions(manifests(), region(), this::wallMillis, settings.versionRetentionMs(),
                     geoblocks.blockstore.core.TombstoneCollector.of(regions, settings), ids -> {});
         }
@@ -74,6 +77,12 @@ final class FakeNode implements Node {
     }
     @Override public String ownerOf(String name) {
         return geoblocks.blockstore.core.Owners.ownerOf(name, List.of("dublin", "mumbai", "saopaulo", "seoul"));
+    }
+
+    /** This node over {@code store} (a restarted node reading what an earlier one kept). */
+    FakeNode withManifests(ManifestStore store) {
+        this.manifests = store;
+        return this;
     }
     @Override public String notReadyToDecideCreates() { return null; }
     @Override public long wallMillis() { return now / MS; }
@@ -92,10 +101,30 @@ final class FakeNode implements Node {
     @Override public void touch(long req) {}
     @Override public void cancel(long req) { waiting.remove(req); }
     @Override public void fail(long req, String why) { waiting.remove(req).onTimeout(why); }
+    /** When set, the node's block store: reads and writes complete at once. */
+    geoblocks.blockstore.core.MemoryBlockStorage disk;
     @Override public void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done) {
-        throw new UnsupportedOperationException();
+        if (disk == null) {
+            throw new UnsupportedOperationException();
+        }
+        String error = null;
+        try {
+            disk.put(id, data, crc);
+        } catch (java.io.IOException e) {
+            error = e.getMessage();
+        }
+        done.accept(new BlockStored(nextReq++, id, error));
     }
-    @Override public void readLocal(BlockId id, Consumer<BlockRead> done) { throw new UnsupportedOperationException(); }
+    @Override public void readLocal(BlockId id, Consumer<BlockRead> done) {
+        if (disk == null) {
+            throw new UnsupportedOperationException();
+        }
+        try {
+            done.accept(new BlockRead(nextReq++, id, disk.get(id), null));
+        } catch (java.io.IOException e) {
+            done.accept(new BlockRead(nextReq++, id, null, e.getMessage()));
+        }
+    }
     /** Where {@link #place} puts every request (null: placing is not expected), and the requests it got. */
     List<String> placeAt;
     final List<PlacementRequest> placed = new ArrayList<>();
@@ -115,6 +144,8 @@ final class FakeNode implements Node {
         wakeups.add(task);
     }
     @Override public ServiceLatency serviceLatency() { return latency; }
+    final geoblocks.blockstore.core.InFlightFiles inFlight = new geoblocks.blockstore.core.InFlightFiles(600_000 * MS);
+    @Override public geoblocks.blockstore.core.InFlightFiles inFlight() { return inFlight; }
 
     /** The fetch requests sent so far, by region. */
     List<String> fetchedFrom() {

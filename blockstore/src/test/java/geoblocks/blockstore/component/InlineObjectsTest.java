@@ -253,7 +253,7 @@ class InlineObjectsTest {
         node.placeAt = List.of("saopaulo");
         put(node, FileOp.ACK_ALL, DATA);
         int before = node.sent.size();
-        new Migrations(node, null, x -> {}).onMove(CLIENT, new MoveReq(9, NAME, List.of("dublin")));
+        new Migrations(node, null, x -> {}, 1_000_000_000L).onMove(CLIENT, new MoveReq(9, NAME, List.of("dublin")));
         List<Done> done = sentTo(node, CLIENT, Done.class);
         assertEquals(1, done.size());
         assertTrue(done.get(0).info().contains("stored inline"), done.get(0).info());

@@ -30,6 +30,13 @@ class ReplicationQueueCodecTest {
     }
 
     @Test
+    void encodeDecode_longestFileName_roundTrips() throws IOException {
+        String name = "b/" + "k".repeat(Manifest.MAX_NAME_BYTES - 2);
+        List<ReplicationQueue.Copy> longest = List.of(new ReplicationQueue.Copy(name, "f1", 0, "dublin"));
+        assertEquals(longest, ReplicationQueueCodec.decode(ReplicationQueueCodec.encode(longest), "mem"));
+    }
+
+    @Test
     void decode_anyFlippedByte_isRefusedAsCorrupt() {
         byte[] good = ReplicationQueueCodec.encode(copies());
         for (int i = 0; i < good.length; i++) {

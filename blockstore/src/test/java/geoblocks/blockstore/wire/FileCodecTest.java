@@ -105,7 +105,8 @@ class FileCodecTest {
                         new PeerRtt("x", Double.NaN), new PeerRtt("y", -0.0), new PeerRtt("z", Double.POSITIVE_INFINITY)), 7, Long.MAX_VALUE, 3, 2, 1,
                         new Transfers(1, 2L << 40, Long.MAX_VALUE, 4, 1, 3),
                         new Background(5L << 30, 17, List.of(new LedbatPeer("mumbai", true, 4, 123_456, 1 << 20, 99_000,
-                                97.5, 80.25, 160.125, 12), new LedbatPeer("dublin", false, 0, 0, 0, 0, Double.NaN, -3.5, Double.NaN, 0)))),
+                                97.5, 80.25, 160.125, 12), new LedbatPeer("dublin", false, 0, 0, 0, 0, Double.NaN, -3.5, Double.NaN, 0))),
+                        new Gc(Long.MAX_VALUE, 7L << 40, 3, true, 100, 4, 2, 1_700_000_000_000L, -1, 12)),
                 new ManifestPart(13, true, 0, 100, bytes(4, 100)),
                 new ManifestPart(13, false, 60_000, 200_000, bytes(5, 60_000)),
                 new Done(14, "ok"),
@@ -115,6 +116,8 @@ class FileCodecTest {
                 new ReplicaData(16, "b-f00d-0", 0, 1 << 20, 0x12345678, false, bytes(6, 4096)),
                 new ReplicaData(16, "b-f00d-0", 4096, 1 << 20, 0x12345678, true, bytes(7, 10)),
                 new MoveReq(40, "photos/1", List.of("dublin", "mumbai")),
+                new HoldBlocks(0, List.of()),
+                new HoldBlocks(0, List.of("f00d", "beef01")),
                 new MoveCopy(41, "b-f00d-3", 1 << 20, -7, List.of("seoul")),
                 new DropBlocks(42, "photos/1", List.of("b-f00d-0", "b-f00d-1")),
                 new DropBlocks(43, "x", List.of()),
@@ -150,7 +153,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(51, covered.size());
+        assertEquals(52, covered.size());
     }
 
     @Test
@@ -189,7 +192,7 @@ class FileCodecTest {
             MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class, Committed.class,
             CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class, NetBenchReq.class, NetBenchOpen.class,
             NetBenchData.class, NetBenchAck.class, NetBenchEnd.class, NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class,
-            FetchMore.class, FetchCancel.class, GetRange.class, SyncLeaves.class, SyncNamesReq.class};
+            FetchMore.class, FetchCancel.class, GetRange.class, SyncLeaves.class, SyncNamesReq.class, HoldBlocks.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -229,7 +232,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 52, 100, 255}) {
+        for (int tag : new int[] {0, 53, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());
