@@ -198,10 +198,21 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * JVM options added to every process this program launches (nodes and commands), from the system
+     * property {@value #LAUNCH_OPTIONS}, separated by whitespace; the end-to-end tests start their
+     * many short-lived node processes faster with it (a class-data archive, C1 only).
+     */
+    public static final String LAUNCH_OPTIONS = "geoblocks.launch.jvm-options";
+
     /** How to run this program again: {@code java -jar node.jar} or {@code java -cp CP Main}. */
     static List<String> launcher(List<String> jvmArgs) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
+        String options = System.getProperty(LAUNCH_OPTIONS, "").strip();
+        if (!options.isEmpty()) {
+            cmd.addAll(List.of(options.split("\\s+")));
+        }
         cmd.addAll(jvmArgs);
         String jar = System.getProperty("geoblocks.nodeJar");
         String cp = System.getProperty("java.class.path");

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (stat's pending drains), and a coordinator SIGKILLed while copies are owed resumes them after a
  * restart.
  */
+@ExtendWith(QuickLaunch.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AckLocalIT {
     private static final int BLOCK = 65536;

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * message, and prints the JSON keys; a compressed put is stored compressed on disk at every
  * replica and comes back intact at another region.
  */
+@ExtendWith(QuickLaunch.class)
 class BenchNetIT {
     @TempDir
     static Path work;

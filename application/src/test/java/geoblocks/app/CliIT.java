@@ -14,9 +14,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The command line as a user meets it: node.jar processes, their output and exit codes. */
+@ExtendWith(QuickLaunch.class)
 class CliIT {
     @TempDir
     static Path work;

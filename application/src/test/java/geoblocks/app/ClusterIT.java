@@ -26,6 +26,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and replica placement, read fallback past a corrupt replica, and restart after SIGKILL. The
  * cluster's config also defines a declarative policy ({@link #PLACEMENT}), used by one upload.
  */
+@ExtendWith(QuickLaunch.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterIT {
     @TempDir

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * everywhere. A region frozen for a while catches up by anti-entropy, and a create whose owner is
  * frozen is refused. Prints what a put costs with and without --if-absent.
  */
+@ExtendWith(QuickLaunch.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsistencyIT {
     private static final int SIZE = 2_000_000;

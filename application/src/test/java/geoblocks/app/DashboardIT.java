@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * updating when the other two peers are killed too. Screenshots go to {@code target/dashboard*.png}. The browser,
  * driver and parser are installed by {@code scripts/install-test-tools.sh} when missing.
  */
+@ExtendWith(QuickLaunch.class)
 class DashboardIT {
     private static final String USER = "geoblocks-demo";
     private static final String SECRET = "geoblocks-local-demo-secret";

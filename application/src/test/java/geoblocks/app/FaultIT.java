@@ -36,6 +36,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import se.sics.kompics.network.Transport;
 
@@ -45,6 +46,7 @@ import se.sics.kompics.network.Transport;
  * nothing acknowledged, strangers are rejected, fuzzing does not stop a node, a full disk fails
  * writes clearly.
  */
+@ExtendWith(QuickLaunch.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FaultIT {
     @TempDir

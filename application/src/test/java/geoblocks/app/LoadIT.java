@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * turn, the restarted one included), requests must succeed after the kill, and the request log
  * must hold one row per request. Fixed seed; no assertion on speed.
  */
+@ExtendWith(QuickLaunch.class)
 class LoadIT {
     private static final Pattern RESULT = Pattern.compile(
             "RESULT requests=(\\d+) .* acked=(\\d+) verified=(\\d+) lost=(\\d+) corrupt=(\\d+) failed=(\\d+) ok-after-kill=(\\d+)");

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * seoul's old copies are deleted. A move whose coordinator is killed mid-way resumes after its
  * restart and completes.
  */
+@ExtendWith(QuickLaunch.class)
 class MoveIT {
     private static final int BLOCK = 65536;
     @TempDir

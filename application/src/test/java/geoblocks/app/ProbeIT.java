@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * per operation while the probed node is SIGKILLed, and carries on (ok rows again once the node
  * is back) until its count of rounds is done, exiting 0; {@code probe report} summarises the CSV.
  */
+@ExtendWith(QuickLaunch.class)
 class ProbeIT {
     @TempDir
     static Path work;

@@ -14,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * object stored inline (no block file on any node) served whole, ranged and by HEAD from other nodes. boto3 and the aws CLI are installed
  * into a virtualenv by {@code scripts/install-s3-test-tools.sh} when missing.
  */
+@ExtendWith(QuickLaunch.class)
 class S3GatewayIT {
     private static final String HEAD_TIMEOUT_S = "2";
     private static final String BODY_GRACE_S = "2";

@@ -17,6 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * near node then crashed, still ends at home once both are back, with no client action; the sweep
  * (every second here) finds it.
  */
+@ExtendWith(QuickLaunch.class)
 class S3MigrationIT {
     static final String BUCKET = "it-sweep";
     static final String KEY = "late.bin";

@@ -30,6 +30,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * disk; once every region acknowledged the tombstone it is collected everywhere (and each region's
  * {@code /metrics} says so); and the name can be created again.
  */
+@ExtendWith(QuickLaunch.class)
 class TombstoneIT {
     private static final long VERSION_RETENTION_MS = 2_000;
     private static final long ANTI_ENTROPY_MS = 1_000;

@@ -1,0 +1,92 @@
+package geoblocks.app;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Makes the node.jar processes an end-to-end test launches (nodes, and commands run as a user would)
+ * start with less CPU, by setting {@link LocalCluster#LAUNCH_OPTIONS} for the test's JVM:
+ * <ul>
+ * <li>a class-data archive of node.jar ({@code target/node.jsa}: the classes a node loads until it
+ * listens, already parsed and verified), made once per build of node.jar by starting one node with
+ * {@code -XX:ArchiveClassesAtExit} and stopping it;</li>
+ * <li>{@code -XX:TieredStopAtLevel=1}: C1 only. The nodes of a test live for seconds to a minute and
+ * spend much of it starting; C2's compilations of four nodes, a test JVM and a client on two cores
+ * cost more than the faster code they would bring.</li>
+ * </ul>
+ * What a node does is the same either way: these change only how the JVM loads and compiles the
+ * program. Without {@code -Dgeoblocks.nodeJar} (the failsafe configuration sets it) it does nothing.
+ */
+final class QuickLaunch implements BeforeAllCallback {
+    /** How long the one node that makes the archive may take to listen. */
+    private static final long TRAIN_TIMEOUT_S = 120;
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        String jar = System.getProperty("geoblocks.nodeJar");
+        if (jar == null || System.getProperty(LocalCluster.LAUNCH_OPTIONS) != null) {
+            return;
+        }
+        List<String> options = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1"));
+        Path archive = archive(Path.of(jar));
+        if (archive != null) {
+            // a stale or unusable archive is ignored; the JVM would say so on stdout, where tests read what commands print
+            options.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+        }
+        System.setProperty(LocalCluster.LAUNCH_OPTIONS, String.join(" ", options));
+    }
+
+    /** node.jar's archive, made when missing or older than the jar; null when it cannot be made. */
+    private static synchronized Path archive(Path jar) throws IOException, InterruptedException {
+        Path archive = jar.resolveSibling("node.jsa");
+        if (archive.toString().matches(".*\\s.*")) {
+            return null; // LAUNCH_OPTIONS is split at whitespace
+        }
+        if (Files.isRegularFile(archive)
+                && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) > 0) {
+            return archive;
+        }
+        Path dir = Files.createTempDirectory(jar.getParent(), "node-jsa-");
+        Path dump = dir.resolve("node.jsa");
+        Path conf = dir.resolve("cluster.conf");
+        java.net.InetAddress lo = java.net.InetAddress.getLoopbackAddress();
+        Files.writeString(conf, "geoblocks.cluster.regions = [\n"
+                + "  { id = seoul, address = \"127.0.0.1:" + Ports.freePort(lo) + "\", http-port = " + Ports.freePort(lo) + " }\n"
+                + "  { id = dublin, address = \"127.0.0.1:" + Ports.freePort(lo) + "\", http-port = " + Ports.freePort(lo) + " }\n"
+                + "]\n");
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:ArchiveClassesAtExit=" + dump, "-jar", jar.toString(), "server", "--id", "seoul",
+                "--config", conf.toString(), "--data", dir.resolve("data").toString()));
+        Path log = dir.resolve("seoul.log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TRAIN_TIMEOUT_S);
+            while (!Files.readString(log).contains("listening on")) {
+                if (!p.isAlive() || System.nanoTime() > deadline) {
+                    System.err.println("QuickLaunch: no class-data archive, the node did not start:\n" + Files.readString(log));
+                    return null;
+                }
+                Thread.sleep(100);
+            }
+            p.destroy(); // SIGTERM: the JVM writes the archive as it exits
+            if (!p.waitFor(60, TimeUnit.SECONDS) || !Files.isRegularFile(dump)) {
+                System.err.println("QuickLaunch: no class-data archive was written:\n" + Files.readString(log));
+                return null;
+            }
+        } finally {
+            p.destroyForcibly();
+        }
+        Files.move(dump, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        return archive;
+    }
+}
