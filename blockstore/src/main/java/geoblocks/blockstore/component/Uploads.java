@@ -335,6 +335,7 @@ final class Uploads {
          * outcome is unknown to the client (it may still spread and win).
          */
         void publishInline(Manifest m, List<String> required, Set<String> holding) {
+            releaseFile(); // committed (no blocks to protect): the in-flight hold ends, as for a put of blocks
             new ManifestPublisher(node, m, unreached -> {
                 List<String> missing = required.stream().filter(r -> !holding.contains(r) && unreached.contains(r)).toList();
                 if (missing.isEmpty()) {

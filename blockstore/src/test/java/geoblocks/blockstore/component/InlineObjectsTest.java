@@ -122,6 +122,7 @@ class InlineObjectsTest {
 
         List<Committed> acks = sentTo(node, CLIENT, Committed.class);
         assertEquals(1, acks.size());
+        assertEquals(0, node.inFlight.held(), "the upload's in-flight hold ended with its commit");
         assertEquals(m.version().id(), acks.get(0).version());
         assertEquals("stored; manifest not yet at [seoul]", acks.get(0).info(), "what a put of blocks says");
         assertTrue(sentTo(node, CLIENT, Failed.class).isEmpty());
@@ -142,6 +143,7 @@ class InlineObjectsTest {
         assertEquals(1, failed.size());
         assertTrue(failed.get(0).error().contains("[dublin]"), failed.get(0).error());
         assertTrue(failed.get(0).error().contains("may or may not"), "the version exists here: " + failed.get(0).error());
+        assertEquals(0, node.inFlight.held(), "no hold left behind");
     }
 
     @Test
@@ -155,6 +157,7 @@ class InlineObjectsTest {
         assertTrue(sentTo(node, CLIENT, Committed.class).isEmpty());
         answer(node, pubs.get("dublin"), new Done(pubs.get("dublin"), "stored"));
         assertEquals(1, sentTo(node, CLIENT, Committed.class).size(), "mumbai's copy comes later (anti-entropy)");
+        assertEquals(0, node.inFlight.held());
 
         FakeNode other = new FakeNode();
         other.placeAt = List.of("mumbai", "dublin");
