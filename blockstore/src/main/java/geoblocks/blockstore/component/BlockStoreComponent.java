@@ -49,6 +49,8 @@ public final class BlockStoreComponent extends ComponentDefinition {
         handle(port, ReadBlock.class, this::onRead);
         handle(port, DeleteBlocks.class, this::onDelete);
         handle(port, BlockStorePort.SyncMeta.class, s -> io.execute(() -> syncMeta(s)));
+        handle(port, ListBlockFiles.class, l -> io.execute(() -> list(l)));
+        handle(port, CollectBlocks.class, c -> io.execute(() -> collect(c)));
     }
 
     private void syncMeta(BlockStorePort.SyncMeta s) {
@@ -60,8 +62,6 @@ public final class BlockStoreComponent extends ComponentDefinition {
             LOG.warn("metadata sync failed: {}", error);
         }
         trigger(new BlockStorePort.MetaSynced(s.req(), error), port);
-        handle(port, ListBlockFiles.class, l -> io.execute(() -> list(l)));
-        handle(port, CollectBlocks.class, c -> io.execute(() -> collect(c)));
     }
 
     private void list(ListBlockFiles l) {
