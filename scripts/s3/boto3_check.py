@@ -152,6 +152,56 @@ for page in s3.get_paginator("list_objects").paginate(Bucket="it-home", Prefix="
 assert v1 == ["list/a/", "list/b/", "list/c", "list/d"], v1
 ok("list", seen + v1)
 
+# long keys: S3's limit of 1,024 UTF-8 bytes, under the longest bucket name (the file name is then 1,088 bytes);
+# put, get, head, listed by prefix (with and without a delimiter, paged with continuation tokens), read at
+# another node, deleted; 1,025 bytes is refused with KeyTooLongError
+LONG_BUCKET = "it-" + "l" * 60
+s3.create_bucket(Bucket=LONG_BUCKET)
+long_dir = "long/" + "\u00e9" * 200 + "/"                      # 406 bytes, 2-byte characters among them
+long_keys = [long_dir + c * (1024 - len(long_dir.encode()) - 1) + c for c in "abc"]
+long_keys.append("long/" + "k" * 1019)
+for k in long_keys:
+    assert len(k.encode()) == 1024, len(k.encode())
+for i, k in enumerate(long_keys):
+    s3.put_object(Bucket=LONG_BUCKET, Key=k, Body=data(3000 + i, 7))
+for i, k in enumerate(long_keys):
+    assert s3.get_object(Bucket=LONG_BUCKET, Key=k)["Body"].read() == data(3000 + i, 7)
+    assert s3.head_object(Bucket=LONG_BUCKET, Key=k)["ContentLength"] == 3000 + i
+r = s3.list_objects_v2(Bucket=LONG_BUCKET, Prefix=long_dir)
+assert [c["Key"] for c in r["Contents"]] == long_keys[:3], [len(c["Key"]) for c in r.get("Contents", [])]
+assert r["Contents"][0]["Size"] == 3000 and not r["IsTruncated"], r
+r = s3.list_objects_v2(Bucket=LONG_BUCKET, Prefix="long/", Delimiter="/")
+assert [c["Key"] for c in r["Contents"]] == [long_keys[3]], r.get("Contents")
+assert [p["Prefix"] for p in r["CommonPrefixes"]] == [long_dir], r.get("CommonPrefixes")
+paged = []
+for page in s3.get_paginator("list_objects_v2").paginate(Bucket=LONG_BUCKET, Prefix="long/",
+                                                       PaginationConfig={"PageSize": 1}):
+    paged += [c["Key"] for c in page.get("Contents", [])]
+in_byte_order = sorted(long_keys, key=lambda k: k.encode())   # "long/k..." before "long/\u00e9..." (0x6b < 0xc3)
+assert in_byte_order[0] == long_keys[3]
+assert paged == in_byte_order, [k[-3:] for k in paged]
+paged = []
+for page in s3.get_paginator("list_objects_v2").paginate(Bucket=LONG_BUCKET, StartAfter=long_keys[0],
+                                                       PaginationConfig={"PageSize": 2}):
+    paged += [c["Key"] for c in page.get("Contents", [])]
+assert paged == long_keys[1:3], [k[-3:] for k in paged]
+assert client(OTHER).get_object(Bucket=LONG_BUCKET, Key=long_keys[3])["Body"].read() == data(3003, 7)
+too_long = long_keys[3] + "k"
+e = expect_error("KeyTooLongError", lambda: s3.put_object(Bucket=LONG_BUCKET, Key=too_long, Body=b"x"))
+assert "1025" in e.response["Error"]["Message"] and "1024" in e.response["Error"]["Message"], e.response["Error"]
+expect_error("KeyTooLongError", lambda: s3.get_object(Bucket=LONG_BUCKET, Key=too_long))
+# a long key stored away from its bucket's home (one copy here, moved home in the background)
+s3.put_object(Bucket="it-dublin", Key=long_keys[0], Body=data(2000, 8))
+assert client(OTHER).get_object(Bucket="it-dublin", Key=long_keys[0])["Body"].read() == data(2000, 8)
+# a bucket is empty once its last key is deleted (the emptiness check asks the node for one key)
+expect_error("BucketNotEmpty", lambda: s3.delete_bucket(Bucket=LONG_BUCKET))
+for k in long_keys:
+    s3.delete_object(Bucket=LONG_BUCKET, Key=k)
+assert s3.list_objects_v2(Bucket=LONG_BUCKET)["KeyCount"] == 0
+s3.delete_bucket(Bucket=LONG_BUCKET)
+expect_error("404", lambda: s3.head_bucket(Bucket=LONG_BUCKET))
+ok("long-keys", "%d keys of 1024 bytes" % len(long_keys))
+
 # conditional gets
 etag = s3.head_object(Bucket="it-home", Key="list/c")["ETag"]
 assert s3.get_object(Bucket="it-home", Key="list/c", IfMatch=etag)["Body"].read() == b"list/c"

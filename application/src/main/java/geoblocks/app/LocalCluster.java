@@ -147,6 +147,15 @@ public final class LocalCluster implements AutoCloseable {
         return (int) Files.readAllLines(log(region)).stream().filter(l -> l.contains("listening on")).count();
     }
 
+    /** The operating-system pid of a running node's process. */
+    public long pid(String region) {
+        Process p = processes.get(region);
+        if (p == null) {
+            throw new IllegalArgumentException("no node '" + region + "' started");
+        }
+        return p.pid();
+    }
+
     /** SIGKILLs one node (no shutdown hooks run), as a crash would. */
     public void kill(String region) throws IOException {
         Process p = processes.get(region);

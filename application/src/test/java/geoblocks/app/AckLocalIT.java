@@ -133,7 +133,7 @@ class AckLocalIT {
                 cluster.resume(r);
             }
         }
-        List<ReplicationQueue.Copy> owed = new FileReplicationQueueStore(cluster.dataDir("seoul").resolve("replication-queue")).load();
+        List<ReplicationQueue.Copy> owed = queueOnDisk("seoul");
         assertEquals(4, owed.size(), "the queue on disk holds the owed copies: " + owed);
         assertFalse(allReplicasOnDisk(before), "nothing was copied before the kill");
 
@@ -146,13 +146,22 @@ class AckLocalIT {
         assertTrue(client.status("seoul").transfers().ledbatSent() >= 4L * BLOCK, "the resumed copies rode LEDBAT");
         await(5, "the drained queue saved (removals are saved on the next tick)", () -> {
             try {
-                return new FileReplicationQueueStore(cluster.dataDir("seoul").resolve("replication-queue")).load().isEmpty();
+                return queueOnDisk("seoul").isEmpty();
             } catch (IOException e) {
                 return false;
             }
         });
     }
 
+    /** The replication queue in the region's metadata engine, read as a follower (the node may be running). */
+    private static List<ReplicationQueue.Copy> queueOnDisk(String region) throws IOException {
+        try (geoblocks.blockstore.meta.RocksMetaEngine e = geoblocks.blockstore.meta.RocksMetaEngine.openSecondary(
+                cluster.dataDir(region).resolve("meta"), Files.createTempDirectory("ack-it-follower"))) {
+            return new geoblocks.blockstore.meta.MetaReplicationQueueStore(e).load();
+        }
+    }
+
+    /** A queue file of the release before the metadata engine is converted at start; a damaged one stops the node. */
     @Test
     @Order(3)
     void damagedQueueFile_stopsTheNodeAtStart_namingTheFile() throws Exception {

@@ -237,7 +237,7 @@ class FaultIT {
         Random rnd = new Random(42);
         MessageAuth auth = new MessageAuth(config.secret());
         NetAddress fake = NetAddress.of("127.0.0.1", 9);
-        List<FileOp> valid = List.of(new FileOp.StatusReq(1), new FileOp.ListReq(2, "", 10),
+        List<FileOp> valid = List.of(new FileOp.StatusReq(1), new FileOp.ListReq(2, "", "", 10),
                 new FileOp.PutBegin(3, "fuzz", 1L << 40, 1 << 20, "local"), new FileOp.GetBegin(4, "acked-0"),
                 new FileOp.ReplicaData(5, "b-x-0", 0, 1 << 30, 0, false, new byte[100]),
                 new FileOp.FetchBlock(6, "../../etc/passwd"), new FileOp.ManifestPart(7, true, 0, 1 << 30, new byte[10]));

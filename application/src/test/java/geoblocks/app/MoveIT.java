@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code client move} against four real node processes: a file homed at seoul moves to dublin and
  * mumbai, coordinated by saopaulo (neither a holder nor a target), while another client keeps
  * reading it; the copies travel over LEDBAT, the manifest names the new homes everywhere, and
- * seoul's old copies are deleted.
+ * seoul's old copies are deleted. A move whose coordinator is killed mid-way resumes after its
+ * restart and completes.
  */
 @ExtendWith(QuickLaunch.class)
 class MoveIT {
@@ -162,5 +163,74 @@ class MoveIT {
         Path cur = work.resolve("v2-after-move.bin");
         client.get("dublin", "move/versioned", cur, null);
         assertArrayEquals(Files.readAllBytes(v2File), Files.readAllBytes(cur));
+    }
+
+    /**
+     * The coordinator of a move is killed in the middle of it and started again: the move, kept in
+     * its metadata engine, resumes once its targets are up and completes (new homes named everywhere,
+     * old copies deleted, the record gone). mumbai, a target, is frozen while the move starts so that
+     * the move is certainly in flight when saopaulo dies; some of dublin's copies are made before (and
+     * are rewritten in place, not pulled again, when the move resumes).
+     */
+    @Test
+    void move_coordinatorKilledMidMove_resumesAfterItsRestart_andCompletes() throws Exception {
+        Path in = ItSupport.randomFile(work, "restart.bin", 16 * BLOCK + 99, 31);
+        byte[] original = Files.readAllBytes(in);
+        client.put("seoul", in, "move/restart", "local", BLOCK, null);
+        Manifest before = client.stat("seoul", "move/restart");
+        cluster.pause("mumbai");
+        Thread mover = new Thread(() -> {
+            try {
+                client.move("saopaulo", "move/restart", List.of("dublin", "mumbai"), null);
+            } catch (IOException expected) {
+                // its coordinator dies under it
+            }
+        });
+        try {
+            mover.start();
+            ItSupport.await(20, "saopaulo keeps the move in its engine", () -> {
+                try {
+                    return client.status("saopaulo").gc().moves() == 1;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+            ItSupport.await(20, "dublin has its first copy (mumbai's hang)", () -> holds("dublin", before, 0));
+            cluster.kill("saopaulo");
+            cluster.startNode("saopaulo");
+            cluster.awaitListening("saopaulo");
+        } finally {
+            cluster.resume("mumbai");
+        }
+        mover.join(30_000);
+        ItSupport.awaitAllUp(client, 30);
+        ItSupport.await(90, "the resumed move completes everywhere", () -> {
+            try {
+                for (String r : List.of("seoul", "dublin", "saopaulo", "mumbai")) {
+                    Manifest m = client.stat(r, "move/restart");
+                    if (m.locEpoch() != before.locEpoch() + 1
+                            || !m.blocks().stream().allMatch(b -> b.replicas().equals(List.of("dublin", "mumbai")))) {
+                        return false;
+                    }
+                }
+                return client.status("saopaulo").gc().moves() == 0;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        ItSupport.await(20, "seoul drops its old copies", () -> {
+            for (int i = 0; i < before.blocks().size(); i++) {
+                if (holds("seoul", before, i)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        for (int i = 0; i < before.blocks().size(); i++) {
+            assertTrue(holds("dublin", before, i) && holds("mumbai", before, i), "block " + i + " at its new homes");
+        }
+        Path out = work.resolve("restart-after.bin");
+        client.get("mumbai", "move/restart", out, null);
+        assertArrayEquals(original, Files.readAllBytes(out));
     }
 }

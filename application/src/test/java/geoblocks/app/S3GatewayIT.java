@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * multipart upload; listing with prefix and delimiter; a wrong secret; a presigned GET), the aws CLI
  * ({@code s3 mb/cp/ls}), curl through a DataBridge 307 (sent before the body; the object then moves
  * to its bucket's home, as {@code client stat --json} shows), and bad input (scripts/s3/bad_input.py); with curl, a ranged GET that reads
- * only the blocks covering the range, Content-MD5 checks, and a CreateMultipartUpload redirected. boto3 and the aws CLI are installed
+ * only the blocks covering the range, Content-MD5 checks, a CreateMultipartUpload redirected, and a small
+ * object stored inline (no block file on any node) served whole, ranged and by HEAD from other nodes. boto3 and the aws CLI are installed
  * into a virtualenv by {@code scripts/install-s3-test-tools.sh} when missing.
  */
 @ExtendWith(QuickLaunch.class)
@@ -291,6 +292,63 @@ class S3GatewayIT {
         assertArrayEquals(whole, Files.readAllBytes(out));
         System.out.println("whole GET: dublin received " + moved + " block bytes");
         assertTrue(moved >= size && moved < size + block, "dublin received " + moved + " block bytes");
+    }
+
+    /** Block files of {@code fileId} under {@code region}'s data directory ({@code blocks/xx/b-FILEID-i.blk}). */
+    private static long blockFiles(String region, String fileId) throws IOException {
+        Path blocks = nodes.cluster().dataDir(region).resolve("blocks");
+        try (java.util.stream.Stream<Path> files = Files.walk(blocks)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> f.getFileName().toString().startsWith("b-" + fileId + "-")).count();
+        }
+    }
+
+    @Test
+    void smallObject_isStoredInline_noBlockFileOnAnyNode_andServedWholeRangedAndHeadEverywhere() throws Exception {
+        ItSupport.Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", "-H", "x-geoblocks-policy: tworandom",
+                endpoint("seoul") + "/it-inline");
+        assertEquals(0, mb.code(), mb.out());
+        assertTrue(mb.out().contains("< HTTP/1.1 200"), mb.out());
+        Path small = ItSupport.randomFile(work, "small.bin", 1000, 75);
+        Path large = ItSupport.randomFile(work, "large.bin", 64 << 10, 76); // above inline-max: blocks, as before
+        for (Path f : List.of(small, large)) {
+            ItSupport.Run put = curl("-T", f.toString(), endpoint("seoul") + "/it-inline/" + f.getFileName());
+            assertEquals(0, put.code(), put.out());
+            assertTrue(put.out().contains("< HTTP/1.1 200"), put.out());
+        }
+        ClientPort.FileStat s = nodes.client().statFull("seoul", "it-inline/small.bin");
+        assertTrue(s.manifest().isInline(), s.manifest().toString());
+        assertEquals(1000, s.manifest().size());
+        assertEquals(List.of(), s.manifest().blocks());
+        ClientPort.FileStat l = nodes.client().statFull("seoul", "it-inline/large.bin");
+        assertTrue(!l.manifest().isInline() && l.manifest().blocks().size() == 1, l.manifest().toString());
+        long smallFiles = 0;
+        long largeFiles = 0;
+        for (String region : List.of("seoul", "dublin", "saopaulo", "mumbai")) {
+            smallFiles += blockFiles(region, s.manifest().fileId());
+            largeFiles += blockFiles(region, l.manifest().fileId());
+        }
+        System.out.println("block files: small (1000 B, inline) " + smallFiles + ", large (64 KiB) " + largeFiles);
+        assertEquals(0, smallFiles, "no node wrote a block file for the inline object");
+        assertEquals(2, largeFiles, "the control object has its two copies (tworandom) as block files");
+
+        byte[] want = Files.readAllBytes(small);
+        Path out = work.resolve("small-out.bin");
+        ItSupport.Run get = curl("-o", out.toString(), endpoint("dublin") + "/it-inline/small.bin");
+        assertEquals(0, get.code(), get.out());
+        assertTrue(get.out().contains("< HTTP/1.1 200"), get.out());
+        assertArrayEquals(want, Files.readAllBytes(out));
+        get = curl("-H", "Range: bytes=10-19", "-o", out.toString(), endpoint("mumbai") + "/it-inline/small.bin");
+        assertTrue(get.out().contains("< HTTP/1.1 206") && get.out().contains("< Content-Range: bytes 10-19/1000"), get.out());
+        assertArrayEquals(java.util.Arrays.copyOfRange(want, 10, 20), Files.readAllBytes(out));
+        ItSupport.Run head = curl("-I", endpoint("saopaulo") + "/it-inline/small.bin");
+        assertTrue(head.out().contains("< HTTP/1.1 200") && head.out().toLowerCase(java.util.Locale.ROOT)
+                .contains("< content-length: 1000"), head.out());
+        // the client's download path too (GetTransfer): whole and a range
+        nodes.client().get("saopaulo", "it-inline/small.bin", out, null);
+        assertArrayEquals(want, Files.readAllBytes(out));
+        nodes.client().get("dublin", "it-inline/small.bin", out, "", null, new ClientPort.Range(990, 2000), null);
+        assertArrayEquals(java.util.Arrays.copyOfRange(want, 990, 1000), Files.readAllBytes(out));
     }
 
     @Test

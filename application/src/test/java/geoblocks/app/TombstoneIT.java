@@ -160,8 +160,9 @@ class TombstoneIT {
 
     /** The name's history in the region's own manifest store, read from its data directory. */
     private static Optional<ManifestHistory> history(String region) {
-        try {
-            return new ManifestStore(FileBlockStorage.inspect(cluster.dataDir(region).resolve("manifests"))).history(NAME);
+        try (geoblocks.blockstore.meta.RocksMetaEngine engine = geoblocks.blockstore.meta.RocksMetaEngine.openSecondary(
+                cluster.dataDir(region).resolve("meta"), java.nio.file.Files.createTempDirectory("tombstone-it-follower"))) {
+            return new ManifestStore(engine).history(NAME);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

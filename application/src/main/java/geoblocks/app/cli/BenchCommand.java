@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure put/get MB/s and latency on a local 4-node cluster, next to the disk's fsync'ed write speed.",
         subcommands = {LoadCommand.class, StorageBenchCommand.class, NetBenchCommand.class,
-            DataBridgeBenchCommand.class})
+            DataBridgeBenchCommand.class, geoblocks.app.bench.MetaBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--files", defaultValue = "8", description = "Files per configuration (default: ${DEFAULT-VALUE}).")
     int files;

@@ -146,8 +146,9 @@ final class ClientOps {
                             span.first(), last, name, m.version(), m.size(), out, last - span.first() + 1, parent.at, ms);
                     return 0;
                 }
-                System.out.printf("downloaded %s (version %s) to %s (%d bytes, %d blocks verified) at %s in %.0f ms%n",
-                        name, m.version(), out, m.size(), m.blocks().size(), parent.at, ms);
+                System.out.printf("downloaded %s (version %s) to %s (%d bytes, %s verified) at %s in %.0f ms%n",
+                        name, m.version(), out, m.size(), m.isInline() ? "inline" : m.blocks().size() + " blocks",
+                        parent.at, ms);
             }
             return 0;
         }
@@ -202,6 +203,11 @@ final class ClientOps {
             s.append(String.format("version %s%s (clock %d ms + %d, location epoch %d)%n", m.version(),
                     m.deleted() ? ", a delete" : "", m.version().millis(), HybridClock.logical(m.version().clock()),
                     m.locEpoch()));
+            if (m.isInline()) {
+                s.append(String.format("stored inline: its %d bytes (CRC32C %s) live in the manifest, which every region"
+                        + " keeps; no blocks%n", m.size(), Checksums.hex(m.inline().crc())));
+                return s.toString().stripTrailing();
+            }
             if (m.storedSize() != m.size()) {
                 s.append(String.format("stored compressed: %d bytes (%.1f %% of the original)%n", m.storedSize(),
                         100.0 * m.storedSize() / Math.max(1, m.size())));
@@ -371,6 +377,12 @@ final class ClientOps {
             Background b = s.background();
             System.out.printf("background: %d bytes still to send, %d replica copies owed%n", b.queuedBytes(),
                     b.queuedCopies());
+            geoblocks.blockstore.wire.FileOp.Gc g = s.gc();
+            System.out.printf("block collection: %d blocks (%d bytes) collected; %d passes%s%s; %d moves in flight%n",
+                    g.collectedBlocks(), g.collectedBytes(), g.passes(),
+                    g.running() ? ", one running (" + g.passChecked() + " checked, " + g.passCollected() + " collected, "
+                            + g.passInFlight() + " in flight)" : "",
+                    g.settledSinceMillis() < 0 ? ", paused: a peer is down" : "", g.moves());
             for (LedbatPeer p : b.peers()) {
                 System.out.printf("  ledbat to %-10s %s, %d stream(s), cwnd %d bytes, %d queued, %d in flight,"
                         + " queuing delay %s, base delay %s, rtt %s, %d retransmissions%n", p.region(),

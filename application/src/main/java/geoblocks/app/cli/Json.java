@@ -42,6 +42,10 @@ final class Json {
         // an object the S3 gateway stored away from its bucket's home (DataBridge) and moves there
         PendingMigration.of(m).ifPresent(p -> s.append("\"migration\":{\"stored_at\":").append(str(p.storedAt()))
                 .append(",\"to\":").append(list(p.to())).append(",\"done\":").append(p.done()).append("},"));
+        s.append("\"inline\":").append(m.isInline()).append(',');
+        if (m.isInline()) {
+            s.append("\"inline_crc32c\":\"").append(Checksums.hex(m.inline().crc())).append("\",");
+        }
         s.append("\"blocks\":[");
         for (int i = 0; i < m.blocks().size(); i++) {
             Manifest.BlockRef b = m.blocks().get(i);
@@ -113,7 +117,23 @@ final class Json {
                 .append(t.foregroundReceived()).append("},\"background\":{\"bytes_sent\":").append(t.backgroundSent())
                 .append(",\"bytes_received\":").append(t.backgroundReceived()).append("}},");
         background(s, st.background());
+        gc(s, st.gc());
         return s.append('}').toString();
+    }
+
+    /**
+     * {@code "gc":{"collected_blocks":N,"collected_bytes":N,"passes":N,"running":B,"pass":{"checked":N,
+     * "collected":N,"in_flight":N},"last_pass_end_ms":N|null,"settled_since_ms":N|null,"moves":N}}: the block
+     * collector's lifetime totals, its sweeps, and the moves this node coordinates (kept in its engine).
+     */
+    private static void gc(StringBuilder s, geoblocks.blockstore.wire.FileOp.Gc g) {
+        s.append(",\"gc\":{\"collected_blocks\":").append(g.collectedBlocks()).append(",\"collected_bytes\":")
+                .append(g.collectedBytes()).append(",\"passes\":").append(g.passes()).append(",\"running\":")
+                .append(g.running()).append(",\"pass\":{\"checked\":").append(g.passChecked())
+                .append(",\"collected\":").append(g.passCollected()).append(",\"in_flight\":").append(g.passInFlight())
+                .append("},\"last_pass_end_ms\":").append(g.lastPassEndMillis() < 0 ? "null" : g.lastPassEndMillis())
+                .append(",\"settled_since_ms\":").append(g.settledSinceMillis() < 0 ? "null" : g.settledSinceMillis())
+                .append(",\"moves\":").append(g.moves()).append('}');
     }
 
     /**

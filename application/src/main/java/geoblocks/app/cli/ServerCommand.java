@@ -22,7 +22,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.FileBlockStorage;
-import geoblocks.blockstore.core.FileReplicationQueueStore;
+import geoblocks.blockstore.core.GcSettings;
+import geoblocks.blockstore.meta.LegacyUpgrade;
+import geoblocks.blockstore.meta.MetaReplicationQueueStore;
+import geoblocks.blockstore.meta.MetaSettings;
+import geoblocks.blockstore.meta.RocksMetaEngine;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.placement.PlacementSettings;
@@ -78,15 +82,24 @@ public final class ServerCommand implements Callable<Integer> {
         }
         Path dir = data != null ? data : Path.of(cfg.config().getString("geoblocks.node.data-dir"), region);
         FileBlockStorage blocks = new FileBlockStorage(dir, cfg.config().getBytes("geoblocks.node.min-free-disk"));
-        ManifestStore manifests = new ManifestStore(new FileBlockStorage(dir.resolve("manifests")));
-        FileReplicationQueueStore queue = new FileReplicationQueueStore(dir.resolve("replication-queue"));
-        List<ReplicationQueue.Copy> owed = queue.load(); // read once; a damaged file stops the node here, naming it
+        MetaSettings metaSettings = new MetaSettings(cfg.config().getBytes("geoblocks.node.meta.block-cache"),
+                cfg.config().getBytes("geoblocks.node.meta.write-buffer"), true);
+        RocksMetaEngine engine = RocksMetaEngine.open(dir.resolve("meta"), metaSettings);
+        ManifestStore manifests = new ManifestStore(engine);
+        MetaReplicationQueueStore queue = new MetaReplicationQueueStore(engine);
+        LegacyUpgrade.Result upgraded = LegacyUpgrade.run(dir, manifests, queue);
+        if (!upgraded.equals(LegacyUpgrade.Result.NOTHING)) {
+            System.out.printf("%s: converted %d manifests and %d queued copies into the metadata engine (%d unreadable"
+                    + " manifest files kept in manifests.unreadable/)%n", region, upgraded.converted(), upgraded.queued(),
+                    upgraded.unreadable());
+        }
+        List<ReplicationQueue.Copy> owed = queue.load(); // read once; a damaged value stops the node here, naming it
 
         Runtime.prepare(cfg);
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")))
-                .withReplicationQueue(queue, owed).withPolicies(policies);
+                .withReplicationQueue(queue, owed).withPolicies(policies).withGc(GcSettings.from(cfg.config()));
         NetworkChoice net = NetworkChoice.of(cfg);
         Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, self.getIp());
         if (http.isPresent() && !Ports.isFree(self.getIp(), http.get().bind().getPort())) {

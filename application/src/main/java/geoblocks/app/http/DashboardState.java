@@ -79,6 +79,12 @@ final class DashboardState {
                 .field("unrepairable", st.unrepairable()).field("passes", sc.passes()).field("running", sc.running())
                 .field("passBlocks", sc.passBlocks()).field("passStartMillis", sc.passStartMillis())
                 .field("lastPassEndMillis", sc.lastPassEndMillis()).end();
+        geoblocks.blockstore.wire.FileOp.Gc g = st.gc();
+        j.name("gc").begin().field("collectedBlocks", g.collectedBlocks()).field("collectedBytes", g.collectedBytes())
+                .field("passes", g.passes()).field("running", g.running()).field("passChecked", g.passChecked())
+                .field("passCollected", g.passCollected()).field("passInFlight", g.passInFlight())
+                .field("lastPassEndMillis", g.lastPassEndMillis()).field("settledSinceMillis", g.settledSinceMillis())
+                .field("moves", g.moves()).end();
         j.name("refused").begin().field("malformed", st.malformed()).field("unauthenticated", st.unauthenticated());
         j.name("http").begin();
         httpRefused.forEach((cause, n) -> j.field(cause, n));

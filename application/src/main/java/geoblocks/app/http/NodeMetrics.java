@@ -109,6 +109,7 @@ public final class NodeMetrics implements MultiCollector {
         out.metricSnapshot(counter("geoblocks_scrub_unrepairable_blocks",
                 "Replicas the scrubber found bad and could not repair.", List.of(c(st.unrepairable()))));
         scrub(out, s.scrub());
+        gc(out, st.gc());
         out.metricSnapshot(gauge("geoblocks_memory_budget_used_bytes",
                 "Transfer memory in use (uploads, replicas, downloads, manifests in flight).", Unit.BYTES,
                 List.of(g(s.memoryUsedBytes()))));
@@ -141,6 +142,25 @@ public final class NodeMetrics implements MultiCollector {
                     "When the last finished scrubber pass ended (Unix time; absent until one has).", Unit.SECONDS,
                     List.of(g(sc.lastPassEndMillis() / 1000.0))));
         }
+    }
+
+    private static void gc(MetricSnapshots.Builder out, geoblocks.blockstore.wire.FileOp.Gc gc) {
+        out.metricSnapshot(counter("geoblocks_gc_collected_blocks",
+                "Blocks the block collector deleted (no kept version placed them here, nothing in flight named them,"
+                        + " older than the grace), over this node's life.", List.of(c(gc.collectedBlocks()))));
+        out.metricSnapshot(counter("geoblocks_gc_collected_bytes",
+                "Data bytes of the blocks the block collector deleted, over this node's life.", Unit.BYTES,
+                List.of(c(gc.collectedBytes()))));
+        out.metricSnapshot(counter("geoblocks_gc_passes", "Block collection sweeps finished since the node started.",
+                List.of(c(gc.passes()))));
+        out.metricSnapshot(gauge("geoblocks_gc_pass_in_flight_blocks",
+                "Blocks older than the grace that the running (else the last) sweep kept because an upload, move or"
+                        + " queued copy of their file is in flight.", null, List.of(g(gc.passInFlight()))));
+        out.metricSnapshot(gauge("geoblocks_gc_paused",
+                "1 while block collection is paused because a peer is down, else 0.", null,
+                List.of(g(gc.settledSinceMillis() < 0 ? 1 : 0))));
+        out.metricSnapshot(gauge("geoblocks_moves_in_flight",
+                "Moves this node coordinates, kept in its metadata engine until they end.", null, List.of(g(gc.moves()))));
     }
 
     private static void requests(MetricSnapshots.Builder out, RequestStats.Snapshot r) {

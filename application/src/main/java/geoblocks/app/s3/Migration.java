@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * <p>The upload's own move ({@link #start}) is tried up to {@link #ATTEMPTS} times, {@link #RETRY_S} s
  * apart. A final failure is not the end: the sweep ({@link #sweep}, run every
  * {@code geoblocks.s3.migration-sweep-interval}, the first one an interval after the gateway starts)
- * lists the node's objects, and {@link MigrationSweep} decides which ones this node stored with
+ * walks the node's listing a page at a time, and {@link MigrationSweep} decides which ones this node stored with
  * {@code migrate-to} and has not finished moving to start again, one attempt each, with exponential
  * back-off; that also resumes the moves a restart of this node interrupted. A move that finds a newer
  * version of the name, or the name deleted, ends that object's migration (the newer upload has its own).
@@ -86,17 +86,35 @@ final class Migration {
                 sweep.ended(name);
                 return;
             }
-            if (n >= attempts) {
-                sweep.failed(name);
-                int failed = sweep.failures(name);
-                long retryMs = sweep.backoffMs(failed);
-                LOG.warn("DataBridge: moving {} (version {}) to {} failed ({} failed moves): {}; a sweep tries again in"
-                        + " {} ms or later", name, version, targets, failed, why, retryMs);
-                return;
-            }
-            CompletableFuture.delayedExecutor(RETRY_S, TimeUnit.SECONDS)
-                    .execute(() -> attempt(name, version, targets, n + 1, attempts));
+            // the node's message quotes the name (up to 1,088 bytes) and is clipped at 1,024: it may have
+            // lost the words above, so ask whether the version is still the name's newest
+            store.stat(name).handle((st, s) -> {
+                Throwable c = s == null ? null : NodeStore.cause(s);
+                boolean gone = c instanceof NodeStore.StoreException e ? e.notFound()
+                        : c == null && !st.manifest().version().id().equals(version);
+                if (gone) {
+                    LOG.info("DataBridge: moving {} (version {}) to {} ended: {}", name, version, targets,
+                            c == null ? "a newer version is " + st.manifest().version().id() : c.getMessage());
+                    sweep.ended(name);
+                } else {
+                    failedAttempt(name, version, targets, n, attempts, why);
+                }
+                return null;
+            });
         });
+    }
+
+    private void failedAttempt(String name, String version, List<String> targets, int n, int attempts, String why) {
+        if (n >= attempts) {
+            sweep.failed(name);
+            int failed = sweep.failures(name);
+            long retryMs = sweep.backoffMs(failed);
+            LOG.warn("DataBridge: moving {} (version {}) to {} failed ({} failed moves): {}; a sweep tries again in"
+                    + " {} ms or later", name, version, targets, failed, why, retryMs);
+            return;
+        }
+        CompletableFuture.delayedExecutor(RETRY_S, TimeUnit.SECONDS)
+                .execute(() -> attempt(name, version, targets, n + 1, attempts));
     }
 
     /** Sweeps every {@code interval}, the first one an interval from now, each after the previous ended. */
@@ -111,13 +129,18 @@ final class Migration {
     }
 
     /**
-     * One sweep: lists the node's objects, stats those {@link MigrationSweep#toCheck} names and starts
-     * a move (one attempt) of each that {@link MigrationSweep#start} picks. Completes once the stats
-     * have answered (not when the moves end).
+     * One sweep: walks the node's listing one page at a time, stats the names
+     * {@link MigrationSweep.Pass#toCheck} picks of each page and starts a move (one attempt) of each
+     * that {@link MigrationSweep#start} picks, before reading the next page. Completes once the walk
+     * ended (not when the moves end).
      */
     CompletableFuture<Void> sweep() {
-        return store.list().thenCompose(entries -> {
-            List<String> names = sweep.toCheck(entries);
+        return sweepFrom(sweep.pass(), "");
+    }
+
+    private CompletableFuture<Void> sweepFrom(MigrationSweep.Pass pass, String after) {
+        return store.listPage("", after, ObjectListing.FETCH).thenCompose(page -> {
+            List<String> names = pass.toCheck(page.entries());
             List<CompletableFuture<Void>> stats = new ArrayList<>();
             for (String name : names) {
                 stats.add(store.stat(name).handle((st, t) -> {
@@ -133,7 +156,13 @@ final class Migration {
                     return null;
                 }));
             }
-            return CompletableFuture.allOf(stats.toArray(new CompletableFuture[0]));
+            return CompletableFuture.allOf(stats.toArray(new CompletableFuture[0])).thenCompose(v -> {
+                if (page.more()) {
+                    return sweepFrom(pass, page.last());
+                }
+                pass.end();
+                return CompletableFuture.completedFuture(null);
+            });
         });
     }
 }

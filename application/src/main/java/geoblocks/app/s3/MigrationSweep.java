@@ -23,7 +23,7 @@ import java.util.function.LongSupplier;
  * failure and doubles with each further one up to {@code maxBackoffMs}.
  *
  * <p>A sweep runs in two steps. {@link #toCheck} takes the node's listing (its live versions, with
- * metadata) and names the objects worth a stat: those stored here with {@code migrate-to}, not
+ * metadata; a {@link Pass} takes it one page at a time) and names the objects worth a stat: those stored here with {@code migrate-to}, not
  * moving, past their back-off and not already known done; it forgets every name no longer listed
  * that way (deleted, or a newer version that was not stored away from home). {@link #start} then
  * takes one object's manifest (its stat) and decides whether to move it now, and where to.
@@ -113,30 +113,65 @@ final class MigrationSweep {
     }
 
     /**
-     * The names of {@code listing} (this node's live versions) to stat this sweep, in listing order;
-     * forgets failures and done marks of names the listing no longer shows as stored here with
-     * {@code migrate-to}.
+     * The names of {@code listing} (all of this node's live versions) to stat this sweep, in listing
+     * order; forgets failures and done marks of names the listing no longer shows as stored here with
+     * {@code migrate-to}. A sweep over a long listing uses a {@link Pass} instead, one page at a time.
      */
     synchronized List<String> toCheck(List<ListEntry> listing) {
-        long now = clock.getAsLong();
-        List<String> out = new ArrayList<>();
-        Set<String> pending = new HashSet<>();
-        for (ListEntry e : listing) {
-            if (!e.meta().containsKey(PendingMigration.META) || !region.equals(e.uploadedAt())) {
-                continue;
-            }
-            pending.add(e.name());
-            Long doneAt = done.get(e.name());
-            if (doneAt != null && doneAt == e.createdMillis()) {
-                continue;
-            }
-            if (!moving.contains(e.name()) && now >= nextAttemptMs(e.name()) && moving.size() + out.size() < MOVES_AT_ONCE) {
-                out.add(e.name());
+        Pass pass = pass();
+        List<String> out = pass.toCheck(listing);
+        pass.end();
+        return out;
+    }
+
+    /** A sweep's walk over the node's listing, page by page (so the listing is never held whole). */
+    synchronized Pass pass() {
+        return new Pass(clock.getAsLong());
+    }
+
+    /**
+     * One sweep's walk: {@link #toCheck} per page, in listing order, the stats of one page answered
+     * (and their moves started) before the next page is read; {@link #end} once the last page was
+     * seen forgets the names the whole listing no longer shows as pending here (a walk that fails
+     * half-way forgets nothing).
+     */
+    final class Pass {
+        private final long now;
+        private final Set<String> pending = new HashSet<>();
+
+        private Pass(long now) {
+            this.now = now;
+        }
+
+        /** The names of {@code page} (live versions) to stat now, within {@link #MOVES_AT_ONCE} moves at once. */
+        List<String> toCheck(List<ListEntry> page) {
+            synchronized (MigrationSweep.this) {
+                List<String> out = new ArrayList<>();
+                for (ListEntry e : page) {
+                    if (!e.meta().containsKey(PendingMigration.META) || !region.equals(e.uploadedAt())) {
+                        continue;
+                    }
+                    pending.add(e.name());
+                    Long doneAt = done.get(e.name());
+                    if (doneAt != null && doneAt == e.createdMillis()) {
+                        continue;
+                    }
+                    if (!moving.contains(e.name()) && now >= nextAttemptMs(e.name())
+                            && moving.size() + out.size() < MOVES_AT_ONCE) {
+                        out.add(e.name());
+                    }
+                }
+                return out;
             }
         }
-        failures.keySet().retainAll(pending);
-        done.keySet().retainAll(pending);
-        return out;
+
+        /** The walk saw the whole listing: forget what it did not show as pending here. */
+        void end() {
+            synchronized (MigrationSweep.this) {
+                failures.keySet().retainAll(pending);
+                done.keySet().retainAll(pending);
+            }
+        }
     }
 
     /**

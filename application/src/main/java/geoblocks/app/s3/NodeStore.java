@@ -5,7 +5,6 @@ import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.wire.FileOp.ListEntry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -86,9 +85,13 @@ public final class NodeStore {
         return call(op -> new ClientPort.Stat(op, name)).thenApply(v -> (ClientPort.FileStat) v);
     }
 
-    @SuppressWarnings("unchecked")
-    public CompletableFuture<List<ListEntry>> list() {
-        return call(ClientPort.ListFiles::new).thenApply(v -> (List<ListEntry>) v);
+    /**
+     * One page of the files whose names start with {@code prefix}, after {@code after} (exclusive; ""
+     * for the start), in UTF-8 byte order: one seek at the node, at most {@code limit} entries (fewer
+     * when the node's page bound, 1,000 entries or one frame of bytes, cuts it).
+     */
+    public CompletableFuture<ClientPort.Listing> listPage(String prefix, String after, int limit) {
+        return call(op -> new ClientPort.ListPage(op, prefix, after, limit)).thenApply(v -> (ClientPort.Listing) v);
     }
 
     public CompletableFuture<ClientPort.Written> delete(String name) {

@@ -14,8 +14,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The bucket operations (ListBuckets, CreateBucket, HeadBucket, GetBucketLocation, DeleteBucket,
- * ListObjectsV2) and the lookup of a bucket's record, cached for {@value #CACHE_MS} ms (a bucket made or
- * deleted at this node updates the cache at once; one made elsewhere is found on the first miss).
+ * ListObjectsV2 and v1) and the lookup of a bucket's record, cached for {@value #CACHE_MS} ms (a
+ * bucket made or deleted at this node updates the cache at once; one made elsewhere is found on the
+ * first miss). Listings ask the node only for the pages of names they need ({@link ObjectListing}).
  */
 final class S3Buckets {
     static final long CACHE_MS = 5_000;
@@ -78,20 +79,26 @@ final class S3Buckets {
     }
 
     void listBuckets(S3Call call) {
-        store.list().whenComplete((entries, t) -> call.later(() -> {
+        bucketRecords(new java.util.TreeMap<>(), "").whenComplete((created, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
                 return;
             }
-            Map<String, Long> created = new java.util.TreeMap<>();
-            for (ListEntry e : entries) {
+            call.xml(200, S3Xml.buckets(settings.accessKey(), created));
+        }));
+    }
+
+    /** Every bucket record after {@code after}, page by page: bucket name to creation time. */
+    private CompletableFuture<Map<String, Long>> bucketRecords(Map<String, Long> created, String after) {
+        return store.listPage(S3Names.BUCKETS_PREFIX, after, ObjectListing.FETCH).thenCompose(page -> {
+            for (ListEntry e : page.entries()) {
                 String b = S3Names.bucketOfRecord(e.name());
                 if (b != null) {
                     created.put(b, e.createdMillis());
                 }
             }
-            call.xml(200, S3Xml.buckets(settings.accessKey(), created));
-        }));
+            return page.more() ? bucketRecords(created, page.last()) : CompletableFuture.completedFuture(created);
+        });
     }
 
     void create(S3Call call) {
@@ -174,13 +181,13 @@ final class S3Buckets {
     }
 
     void delete(S3Call call) {
-        find(call.bucket).thenCompose(m -> store.list()).thenCompose(entries -> {
-            String prefix = call.bucket + "/";
-            for (ListEntry e : entries) {
-                if (e.name().startsWith(prefix)) {
-                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.BUCKET_NOT_EMPTY,
-                            "bucket '" + call.bucket + "' still holds '" + e.name().substring(prefix.length()) + "'"));
-                }
+        String prefix = call.bucket + "/";
+        // empty: the node holds no live name under "bucket/" (one entry asked, one seek)
+        find(call.bucket).thenCompose(m -> store.listPage(prefix, "", 1)).thenCompose(page -> {
+            if (!page.entries().isEmpty()) {
+                throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.BUCKET_NOT_EMPTY,
+                        "bucket '" + call.bucket + "' still holds '" + page.entries().get(0).name().substring(prefix.length())
+                                + "'"));
             }
             return store.delete(S3Names.bucketFile(call.bucket));
         }).whenComplete((w, t) -> call.later(() -> {
@@ -196,6 +203,7 @@ final class S3Buckets {
     /** ListObjectsV2, and ListObjects (v1: marker and NextMarker instead of continuation tokens). */
     void listObjects(S3Call call) {
         ObjectListing.Query q;
+        ObjectListing.Pager pager;
         boolean v2 = "2".equals(call.param("list-type"));
         String marker = call.param("marker");
         try {
@@ -203,33 +211,45 @@ final class S3Buckets {
             String token = v2 ? call.param("continuation-token") : marker == null ? null : ObjectListing.encodeToken(marker);
             q = new ObjectListing.Query(call.param("prefix"), call.param("delimiter"), v2 ? call.param("start-after") : null,
                     token, ObjectListing.maxKeys(call.param("max-keys")));
+            pager = new ObjectListing.Pager(q);
         } catch (S3Exception e) {
             call.fail(e);
             return;
         }
         boolean url = "url".equals(call.param("encoding-type"));
-        store.list().whenComplete((entries, t) -> call.later(() -> {
+        ObjectListing.Query query = q;
+        collect(call.bucket, query, pager).whenComplete((page, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
                 return;
             }
-            String prefix = call.bucket + "/";
-            List<ObjectListing.Entry> keys = new ArrayList<>();
-            for (ListEntry e : entries) {
-                if (e.name().startsWith(prefix)) {
-                    keys.add(new ObjectListing.Entry(e.name().substring(prefix.length()), e.size(), e.createdMillis(),
-                            e.meta().get(S3Objects.META_ETAG)));
-                }
-            }
-            keys.sort(java.util.Comparator.comparing(ObjectListing.Entry::key));
-            try {
-                ObjectListing.Page page = ObjectListing.page(keys, q);
-                call.xml(200, v2 ? S3Xml.listV2(call.bucket, q, q.token(), page, url)
-                        : S3Xml.listV1(call.bucket, q, marker, page, url));
-            } catch (S3Exception e) {
-                call.fail(e);
-            }
+            call.xml(200, v2 ? S3Xml.listV2(call.bucket, query, query.token(), page, url)
+                    : S3Xml.listV1(call.bucket, query, marker, page, url));
         }));
+    }
+
+    /**
+     * Runs {@code pager} against the node: each of its fetches is one page of the node's listing under
+     * "bucket/" + prefix, until the pager has its page.
+     */
+    private CompletableFuture<ObjectListing.Page> collect(String bucket, ObjectListing.Query q, ObjectListing.Pager pager) {
+        ObjectListing.Fetch f = pager.next();
+        if (f == null) {
+            return CompletableFuture.completedFuture(pager.page());
+        }
+        String base = bucket + "/";
+        return store.listPage(base + q.prefix(), f.after().isEmpty() ? "" : base + f.after(), f.limit())
+                .thenCompose(page -> {
+                    List<ObjectListing.Entry> keys = new ArrayList<>(page.entries().size());
+                    for (ListEntry e : page.entries()) {
+                        if (e.name().startsWith(base)) {
+                            keys.add(new ObjectListing.Entry(e.name().substring(base.length()), e.size(), e.createdMillis(),
+                                    e.meta().get(S3Objects.META_ETAG)));
+                        }
+                    }
+                    pager.accept(keys, page.more());
+                    return collect(bucket, q, pager);
+                });
     }
 
     /** A byte array as an upload's source. */

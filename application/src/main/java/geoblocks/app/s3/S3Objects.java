@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * An object whose bucket's home is this node's region is stored with the bucket's policy (ack all);
  * anywhere else it is stored here with policy {@code local} and ack local, then moved home in the
  * background ({@link Migration}): DataBridge's near node. Multipart uploads are {@link S3Multipart}.
+ * A small body (at most the node's {@code inline-max}) goes the same way: the node stores it inline
+ * in its manifest, and a GET of it is answered from the manifest the stat brought.
  */
 final class S3Objects {
     private static final Logger LOG = LoggerFactory.getLogger(S3Objects.class);
@@ -163,6 +165,10 @@ final class S3Objects {
             }
             return;
         }
+        if (m.isInline()) {
+            serveInline(call, m, range, status);
+            return;
+        }
         boolean keepAlive = call.ex.respondHead(status, range.length());
         SpooledDownload download;
         try {
@@ -173,6 +179,26 @@ final class S3Objects {
         }
         store.get(name, m.version().id(), download, range.partial() ? range.blocks() : null).whenComplete((done, t) ->
                 download.finish(t == null ? null : String.valueOf(NodeStore.cause(t).getMessage())));
+    }
+
+    /**
+     * A small object stored inline: its bytes came with the manifest of the stat, so the range is
+     * answered from them (checked against their CRC32C first) without a download or a spool file.
+     */
+    private void serveInline(S3Call call, Manifest m, ByteRange range, int status) {
+        byte[] data;
+        try {
+            data = m.inline().verified();
+        } catch (IOException e) {
+            call.fail(new IOException("object '" + call.key + "': " + e.getMessage(), e));
+            return;
+        }
+        boolean keepAlive = call.ex.respondHead(status, range.length());
+        io.netty.channel.ChannelFuture f = call.ex.context().writeAndFlush(new io.netty.handler.codec.http.DefaultLastHttpContent(
+                io.netty.buffer.Unpooled.wrappedBuffer(data, (int) range.first(), (int) range.length())));
+        if (!keepAlive) {
+            f.addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        }
     }
 
     /**

@@ -58,14 +58,36 @@ class JsonTest {
                 + "\"queuing_delay_ms\":null,\"base_delay_ms\":null,\"rtt_ms\":null,\"retransmissions\":0},"
                 + "\"mumbai\":{\"active\":true,\"streams\":4,\"cwnd_bytes\":1048576,\"queued_bytes\":500000,"
                 + "\"in_flight_bytes\":250000,\"queuing_delay_ms\":97.5,\"base_delay_ms\":80.25,\"rtt_ms\":258.0,"
-                + "\"retransmissions\":12}}}}", json);
+                + "\"retransmissions\":12}}},\"gc\":{\"collected_blocks\":0,\"collected_bytes\":0,\"passes\":0,"
+                + "\"running\":false,\"pass\":{\"checked\":0,\"collected\":0,\"in_flight\":0},"
+                + "\"last_pass_end_ms\":null,\"settled_since_ms\":null,\"moves\":0}}", json);
+    }
+
+    @Test
+    void status_rendersTheBlockCollector() {
+        StatusReply r = new StatusReply(1, "x", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
+                new Background(0, 0, List.of()), new geoblocks.blockstore.wire.FileOp.Gc(12, 786_432, 3, true, 500, 4, 2,
+                        1_800_000_000_000L, 1_799_999_000_000L, 1));
+        assertTrue(Json.status(r).endsWith(",\"gc\":{\"collected_blocks\":12,\"collected_bytes\":786432,\"passes\":3,"
+                + "\"running\":true,\"pass\":{\"checked\":500,\"collected\":4,\"in_flight\":2},"
+                + "\"last_pass_end_ms\":1800000000000,\"settled_since_ms\":1799999000000,\"moves\":1}}"), Json.status(r));
     }
 
     @Test
     void status_withoutBackgroundTraffic_hasAnEmptyPeerMap() {
         StatusReply r = new StatusReply(1, "x", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
                 new Background(0, 0, List.of()));
-        assertTrue(Json.status(r).endsWith("\"background\":{\"queued_bytes\":0,\"queued_copies\":0,\"peers\":{}}}"),
+        assertTrue(Json.status(r).contains("\"background\":{\"queued_bytes\":0,\"queued_copies\":0,\"peers\":{}},"),
                 Json.status(r));
+    }
+
+    @Test
+    void stat_ofAnInlineObject_saysSo_andListsNoBlocks() {
+        Manifest m = Manifest.inline("b/k", "f1", 1 << 20, "local", "seoul", 5, new geoblocks.blockstore.core.Version(9,
+                "seoul"), Map.of(), new byte[] {1, 2, 3});
+        String json = Json.stat(new ClientPort.FileStat(m, true, Map.of()));
+        assertTrue(json.contains("\"inline\":true,\"inline_crc32c\":\""), json);
+        assertTrue(json.endsWith("\"blocks\":[]}"), json);
+        assertTrue(Json.stat(stat(Map.of(), List.of("seoul"))).contains("\"inline\":false,\"blocks\":["));
     }
 }

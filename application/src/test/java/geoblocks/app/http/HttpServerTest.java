@@ -88,7 +88,8 @@ class HttpServerTest {
         stats.record("put", "error", 700_000_000, timeMillis, "g", "upload failed");
         StatusReply status = new StatusReply(0, "seoul", List.of(new PeerRtt("dublin", 252.5), new PeerRtt("mumbai", -1)),
                 4, 2, 100, 3, 1, new Transfers(5000, 6000, 700, 800, 90, 100),
-                new Background(1234, 2, List.of(new LedbatPeer("dublin", true, 1, 65536, 10, 4096, 12.5, Double.NaN, 260, 7))));
+                new Background(1234, 2, List.of(new LedbatPeer("dublin", true, 1, 65536, 10, 4096, 12.5, Double.NaN, 260, 7))),
+                new geoblocks.blockstore.wire.FileOp.Gc(9, 4096, 2, false, 30, 9, 3, timeMillis - 1000, -1, 1));
         return new NodeSnapshot("seoul", timeMillis, status, stats.snapshot(), 1,
                 Map.of("seoul", new NodeSnapshot.Placed(2, 2048), "dublin", new NodeSnapshot.Placed(1, 1024)),
                 List.of(new NodeSnapshot.FileView("f", 3072, 1024, "local", "seoul", 5, 3,
@@ -141,6 +142,12 @@ class HttpServerTest {
                 "geoblocks_tombstones_collected_total{reason=\"expired\"} 1",
                 "geoblocks_scrub_repaired_blocks_total 3",
                 "geoblocks_scrub_passes_total 2",
+                "geoblocks_gc_collected_blocks_total 9",
+                "geoblocks_gc_collected_bytes_total 4096",
+                "geoblocks_gc_passes_total 2",
+                "geoblocks_gc_pass_in_flight_blocks 3",
+                "geoblocks_gc_paused 1",
+                "geoblocks_moves_in_flight 1",
                 "geoblocks_scrub_pass_running 1",
                 "geoblocks_scrub_pass_blocks 41",
                 "geoblocks_scrub_pass_start_timestamp_seconds 996.5",
@@ -226,6 +233,8 @@ class HttpServerTest {
         assertTrue(state.contains("{\"from\":\"dublin\",\"to\":\"mumbai\",\"rttMs\":122.25,\"down\":false,\"fresh\":false,\"ageMs\":4000}"), state);
         assertTrue(state.contains("\"scrub\":{\"verified\":100,\"repaired\":3,\"unrepairable\":1,\"passes\":2,"
                 + "\"running\":true,\"passBlocks\":41,\"passStartMillis\":997000,\"lastPassEndMillis\":400000}"), state);
+        assertTrue(state.contains("\"gc\":{\"collectedBlocks\":9,\"collectedBytes\":4096,\"passes\":2,\"running\":false,"
+                + "\"passChecked\":30,\"passCollected\":9,\"passInFlight\":3,"), state);
         assertTrue(state.contains("\"history\":{\"capacity\":4,\"timeMillis\":[],"), "nothing fed yet: " + state);
         history.add(clock.get() - 1000, new Transfers(0, 0, 0, 0, 0, 0), List.of());
         history.add(clock.get(), new Transfers(2000, 0, 500, 0, 0, 0),

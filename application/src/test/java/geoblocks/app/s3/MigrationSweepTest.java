@@ -158,4 +158,39 @@ class MigrationSweepTest {
         assertTrue(PendingMigration.of(manifest("b/k", "seoul", 1, List.of("mumbai", "dublin"), true)).orElseThrow().done());
         assertTrue(PendingMigration.of(manifest("b/k", "seoul", 1, List.of("seoul"), false)).isEmpty());
     }
+
+    @Test
+    void aPassOverPages_forgetsOnlyAtItsEnd_andCapsMovesAcrossPages() {
+        Manifest a = manifest("b/a", "seoul", 1, List.of("seoul"), true);
+        Manifest z = manifest("b/z", "seoul", 1, List.of("seoul"), true);
+        // a is done: remembered by its creation time, so no stat
+        assertEquals(List.of("b/a", "b/z"), sweep.toCheck(List.of(listed(a), listed(z))));
+        assertEquals(Optional.empty(), sweep.start(manifest("b/a", "seoul", 1, HOME, true)));
+        sweep.failed("b/z");
+        MigrationSweep.Pass pass = sweep.pass();
+        assertEquals(List.of(), pass.toCheck(List.of(listed(a))), "done, and still known on the first page");
+        assertEquals(1, sweep.failures("b/z"), "nothing is forgotten before the walk ends");
+        assertEquals(List.of(), pass.toCheck(List.of(listed(z))), "z waits for its back-off");
+        pass.end();
+        assertEquals(1, sweep.failures("b/z"), "z was listed: its failures are kept");
+        MigrationSweep.Pass without = sweep.pass();
+        without.toCheck(List.of(listed(a)));
+        assertEquals(1, sweep.failures("b/z"));
+        without.end();
+        assertEquals(0, sweep.failures("b/z"), "a walk that did not list z forgets it");
+
+        // moves at once count the moves started from earlier pages
+        MigrationSweep.Pass many = sweep.pass();
+        for (int page = 0; page < 3; page++) {
+            List<ListEntry> entries = new java.util.ArrayList<>();
+            for (int i = 0; i < MigrationSweep.MOVES_AT_ONCE / 2 + 1; i++) {
+                entries.add(listed(manifest("b/p" + page + "-" + i, "seoul", 1, List.of("seoul"), true)));
+            }
+            for (String name : many.toCheck(entries)) {
+                assertTrue(sweep.start(manifest(name, "seoul", 1, List.of("seoul"), true)).isPresent());
+            }
+        }
+        many.end();
+        assertEquals(List.of(), sweep.toCheck(List.of(listed(manifest("b/q", "seoul", 1, List.of("seoul"), true)))));
+    }
 }

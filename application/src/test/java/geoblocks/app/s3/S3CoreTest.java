@@ -33,8 +33,21 @@ class S3CoreTest {
             assertNotNull(e, bad);
             assertEquals(S3Error.INVALID_ARGUMENT, e.error(), bad);
         }
-        assertNull(S3Names.keyProblem("bkt", "k".repeat(96)));
-        assertEquals(S3Error.KEY_TOO_LONG, S3Names.keyProblem("bkt", "k".repeat(97)).error());
+        // S3's limit, 1,024 UTF-8 bytes, under any bucket name; the file name then fits geoblocks' 1,088 bytes
+        String longestBucket = "b".repeat(63);
+        assertNull(S3Names.bucketProblem(longestBucket));
+        for (String key : List.of("k".repeat(1024), "\u00e9".repeat(512), "a/".repeat(512), "\uD83D\uDE00".repeat(256))) {
+            assertNull(S3Names.keyProblem(longestBucket, key));
+            assertEquals(geoblocks.blockstore.core.Manifest.MAX_NAME_BYTES,
+                    S3Names.fileName(longestBucket, key).getBytes(StandardCharsets.UTF_8).length);
+            geoblocks.blockstore.core.Manifest.validateName(S3Names.fileName(longestBucket, key));
+        }
+        for (String key : List.of("k".repeat(1025), "\u00e9".repeat(512) + "k", "\uD83D\uDE00".repeat(257))) {
+            S3Exception e = S3Names.keyProblem("bkt", key);
+            assertEquals(S3Error.KEY_TOO_LONG, e.error());
+            assertTrue(e.getMessage().contains(key.getBytes(StandardCharsets.UTF_8).length + " UTF-8 bytes")
+                    && e.getMessage().contains("at most 1024"), e.getMessage());
+        }
         assertEquals("bkt/a", S3Names.fileName("bkt", "a"));
         assertEquals("bkt", S3Names.bucketOfRecord(S3Names.bucketFile("bkt")));
         assertNull(S3Names.bucketOfRecord("bkt/a"));

@@ -78,6 +78,7 @@ public final class ClientComponent extends ComponentDefinition {
                 new PutTransfer(this, p, settings.putWindowBytes(), settings.chunkBytes())));
         handle(port, ClientPort.Get.class, g -> begin(g.op(), new GetTransfer(link, g, settings.getWindowBytes())));
         handle(port, ClientPort.ListFiles.class, l -> begin(l.op(), SimpleTransfers.list(this, l.op())));
+        handle(port, ClientPort.ListPage.class, l -> begin(l.op(), SimpleTransfers.page(this, l.op(), l)));
         handle(port, ClientPort.Stat.class, s -> begin(s.op(),
                 SimpleTransfers.stat(this, s.op(), new StatReq(s.op(), s.name(), s.version()))));
         handle(port, ClientPort.Delete.class, d -> begin(d.op(),

@@ -15,6 +15,7 @@ public final class ClientPort extends PortType {
         request(Put.class);
         request(Get.class);
         request(ListFiles.class);
+        request(ListPage.class);
         request(Stat.class);
         request(Delete.class);
         request(Status.class);
@@ -133,7 +134,41 @@ public final class ClientPort extends PortType {
         }
     }
 
-    /** List every file; value: a List of FileOp.ListEntry. */
+    /**
+     * One page of the files whose names start with {@code prefix} ("" for all), after {@code after}
+     * (exclusive; "" for the start), in UTF-8 byte order, served by one seek at the node: at most
+     * {@code limit} entries (the node may send fewer: it caps a page at 1,000 entries and at a size
+     * that fits one network frame). Value: a {@link Listing}.
+     */
+    public record ListPage(long op, String prefix, String after, int limit) implements Request {
+        public ListPage {
+            java.util.Objects.requireNonNull(prefix, "prefix");
+            java.util.Objects.requireNonNull(after, "after");
+        }
+
+        @Override
+        public ListPage withOp(long op) {
+            return new ListPage(op, prefix, after, limit);
+        }
+    }
+
+    /**
+     * A page of a listing: entries (FileOp.ListEntry) ascending by name, and whether the node holds
+     * more names under the prefix after the last one (then the page is not empty: ask again with
+     * its last name as {@code after}).
+     */
+    public record Listing(java.util.List<geoblocks.blockstore.wire.FileOp.ListEntry> entries, boolean more) {
+        public Listing {
+            entries = java.util.List.copyOf(entries);
+        }
+
+        /** The last entry's name, or null when the page is empty. */
+        public String last() {
+            return entries.isEmpty() ? null : entries.get(entries.size() - 1).name();
+        }
+    }
+
+    /** List every file (page after page); value: a List of FileOp.ListEntry. */
     public record ListFiles(long op) implements Request {
         @Override
         public ListFiles withOp(long op) {

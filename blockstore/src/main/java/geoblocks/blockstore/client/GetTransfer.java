@@ -35,7 +35,9 @@ import java.util.zip.CRC32C;
  * checksum (a corrupt block fails the download when its last part arrives). A ranged get
  * ({@code GetRange}) receives only the blocks its {@link RangePlan} names, from the first one's
  * stored offset on; each is checked whole as above, and only the range's bytes of it are written
- * (to the file from its start, to the sink at their offsets in the file).
+ * (to the file from its start, to the sink at their offsets in the file). An inline version's
+ * bytes come in its manifest: they are checked against their CRC32C and written (the range's part
+ * of them) without any data message.
  */
 final class GetTransfer implements Transfer {
     /** Largest manifest a client accepts (a million blocks' worth). */
@@ -120,6 +122,17 @@ final class GetTransfer implements Transfer {
         if (part != null) {
             out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
+        }
+        if (manifest.isInline()) {
+            byte[] content;
+            try {
+                content = manifest.inline().verified();
+            } catch (IOException e) {
+                throw new IOException("'" + manifest.name() + "': " + e.getMessage(), e);
+            }
+            write(content); // written = 0: the range's bytes of the whole content
+            complete();
+            return;
         }
         if (received == storedEnd) {
             complete();
@@ -220,7 +233,9 @@ final class GetTransfer implements Transfer {
     }
 
     private void complete() throws IOException {
-        client.send(new GetAck(get.op(), received)); // lets the node return the last window's memory
+        if (!manifest.isInline()) {
+            client.send(new GetAck(get.op(), received)); // lets the node return the last window's memory
+        }
         if (out != null) {
             out.force(true);
             out.close();

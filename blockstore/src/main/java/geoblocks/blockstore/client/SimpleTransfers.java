@@ -109,6 +109,9 @@ final class SimpleTransfers {
         };
     }
 
+    /** Entries asked per page when listing everything (the node caps pages by count and bytes). */
+    static final int PAGE = 1000;
+
     /** Pages through the node's file list. */
     static Transfer list(ClientComponent client, long op) {
         return new Transfer() {
@@ -116,7 +119,7 @@ final class SimpleTransfers {
 
             @Override
             public void start() {
-                client.send(new ListReq(op, "", 200));
+                client.send(new ListReq(op, "", "", PAGE));
             }
 
             @Override
@@ -124,10 +127,29 @@ final class SimpleTransfers {
                 if (reply instanceof ListPart p) {
                     all.addAll(p.entries());
                     if (p.more() && !p.entries().isEmpty()) {
-                        client.send(new ListReq(op, p.entries().get(p.entries().size() - 1).name(), 200));
+                        client.send(new ListReq(op, "", p.entries().get(p.entries().size() - 1).name(), PAGE));
                     } else {
                         client.finish(op, null, List.copyOf(all));
                     }
+                } else if (reply instanceof Failed f) {
+                    client.finish(op, f.error(), null);
+                }
+            }
+        };
+    }
+
+    /** One page of the node's file list: a {@link ClientPort.Listing}. */
+    static Transfer page(ClientComponent client, long op, ClientPort.ListPage request) {
+        return new Transfer() {
+            @Override
+            public void start() {
+                client.send(new ListReq(op, request.prefix(), request.after(), request.limit()));
+            }
+
+            @Override
+            public void onReply(FileOp reply) {
+                if (reply instanceof ListPart p) {
+                    client.finish(op, null, new ClientPort.Listing(p.entries(), p.more() && !p.entries().isEmpty()));
                 } else if (reply instanceof Failed f) {
                     client.finish(op, f.error(), null);
                 }

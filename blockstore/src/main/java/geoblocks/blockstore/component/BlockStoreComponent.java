@@ -1,16 +1,22 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.Block;
+import geoblocks.blockstore.core.BlockFile;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.port.BlockStorePort.BlockFilesListed;
+import geoblocks.blockstore.port.BlockStorePort.BlocksCollected;
+import geoblocks.blockstore.port.BlockStorePort.CollectBlocks;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
+import geoblocks.blockstore.port.BlockStorePort.ListBlockFiles;
 import geoblocks.blockstore.port.BlockStorePort.ReadBlock;
 import geoblocks.blockstore.port.BlockStorePort.StoreBlock;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +48,52 @@ public final class BlockStoreComponent extends ComponentDefinition {
         handle(port, StoreBlock.class, this::onStore);
         handle(port, ReadBlock.class, this::onRead);
         handle(port, DeleteBlocks.class, this::onDelete);
+        handle(port, BlockStorePort.SyncMeta.class, s -> io.execute(() -> syncMeta(s)));
+        handle(port, ListBlockFiles.class, l -> io.execute(() -> list(l)));
+        handle(port, CollectBlocks.class, c -> io.execute(() -> collect(c)));
+    }
+
+    private void syncMeta(BlockStorePort.SyncMeta s) {
+        String error = null;
+        try {
+            s.sync().sync();
+        } catch (IOException | RuntimeException e) {
+            error = e.getMessage() == null ? e.toString() : e.getMessage();
+            LOG.warn("metadata sync failed: {}", error);
+        }
+        trigger(new BlockStorePort.MetaSynced(s.req(), error), port);
+    }
+
+    private void list(ListBlockFiles l) {
+        try {
+            List<BlockFile> files = storage.listShard(l.shard(), l.writtenBeforeMillis());
+            trigger(new BlockFilesListed(l.req(), l.shard(), storage.shards(), List.copyOf(files), null), port);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("listing block shard {} failed: {}", l.shard(), e.getMessage());
+            trigger(new BlockFilesListed(l.req(), l.shard(), storage.shards(), List.of(), String.valueOf(e.getMessage())),
+                    port);
+        }
+    }
+
+    private void collect(CollectBlocks c) {
+        long blocks = 0;
+        long bytes = 0;
+        String error = null;
+        for (BlockFile f : c.blocks()) {
+            try {
+                long deleted = storage.deleteIfUnchanged(f.id(), f.modifiedMillis());
+                if (deleted >= 0) {
+                    blocks++;
+                    bytes += deleted;
+                }
+            } catch (IOException | RuntimeException e) {
+                if (error == null) {
+                    error = f.id() + ": " + e.getMessage();
+                }
+                LOG.warn("collecting {} failed: {}", f.id(), e.getMessage());
+            }
+        }
+        trigger(new BlocksCollected(c.req(), blocks, bytes, error), port);
     }
 
     private void onStore(StoreBlock s) {
@@ -74,7 +126,11 @@ public final class BlockStoreComponent extends ComponentDefinition {
             meter.recordIo(b.length());
             trigger(new BlockRead(r.req(), r.id(), b, null), port);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("read of {} failed: {}", r.id(), e.getMessage());
+            if (e instanceof geoblocks.blockstore.core.NoSuchBlockException) {
+                LOG.debug("read of {}: {}", r.id(), e.getMessage()); // an answer, not a fault (moves ask first)
+            } else {
+                LOG.warn("read of {} failed: {}", r.id(), e.getMessage());
+            }
             trigger(new BlockRead(r.req(), r.id(), null, e.getMessage()), port);
         }
     }

@@ -32,7 +32,10 @@ import java.util.List;
  * version, stamped here and published to every peer that is up; anti-entropy brings it to the others).
  */
 final class ClientRequests {
-    private static final int LIST_LIMIT = 100;
+    /** Most entries of one ListPart (the codec's list bound). */
+    static final int LIST_LIMIT = FileCodec.MAX_LIST;
+    /** Live names read from the store per seek while filling a ListPart. */
+    static final int LIST_CHUNK = 128;
     /** Versions per VersionList message (well below the 64 KiB frames of Kompics' Netty). */
     static final int VERSIONS_PER_MESSAGE = 400;
 
@@ -42,6 +45,9 @@ final class ClientRequests {
     private final BackgroundTransfers background;
     private final TransferCounters counters;
     private final RefusedInput refused;
+    /** The block collector's figures for status (set by the file service). */
+    private java.util.function.Supplier<geoblocks.blockstore.wire.FileOp.Gc> gc =
+            () -> geoblocks.blockstore.wire.FileOp.Gc.NONE;
 
     ClientRequests(Node node, Replicator replicator, Scrubber scrubber, BackgroundTransfers background,
             TransferCounters counters, RefusedInput refused) {
@@ -53,15 +59,39 @@ final class ClientRequests {
         this.refused = refused;
     }
 
+    /**
+     * One page of the live names under the request's prefix after its {@code after}: a seek in the
+     * store per {@link #LIST_CHUNK} names, at most {@link #LIST_LIMIT} entries and {@link FileCodec#MAX_LIST_PART_BYTES} bytes of
+     * them (so the reply fits one frame whatever the names), {@code more} when the store holds more.
+     */
     void onList(NetAddress from, ListReq l) {
         int limit = Math.max(1, Math.min(l.limit(), LIST_LIMIT));
-        List<Manifest> page = node.manifests().list(l.after(), limit + 1);
         List<ListEntry> entries = new ArrayList<>();
-        for (Manifest m : page.subList(0, Math.min(limit, page.size()))) {
-            entries.add(new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis(),
-                    m.meta()));
+        int bytes = 0;
+        boolean more = false;
+        String after = l.after();
+        // read the store a chunk at a time (a seek each), so a page cut short by bytes decodes few more than it sends
+        scan:
+        while (true) {
+            int want = Math.min(limit + 1 - entries.size(), LIST_CHUNK);
+            List<geoblocks.blockstore.core.ManifestStore.Listed> chunk = node.manifests().listing(l.prefix(), after, want);
+            for (geoblocks.blockstore.core.ManifestStore.Listed m : chunk) {
+                ListEntry e = new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(),
+                        m.createdMillis(), m.meta());
+                int size = FileCodec.listEntrySize(e);
+                if (entries.size() == limit || (bytes + size > FileCodec.MAX_LIST_PART_BYTES && !entries.isEmpty())) {
+                    more = true;
+                    break scan;
+                }
+                bytes += size;
+                entries.add(e);
+            }
+            if (chunk.size() < want) {
+                break;
+            }
+            after = chunk.get(chunk.size() - 1).name();
         }
-        node.send(from, new ListPart(l.req(), entries, page.size() > limit));
+        node.send(from, new ListPart(l.req(), entries, more));
     }
 
     void onStat(NetAddress from, StatReq s) {
@@ -118,6 +148,11 @@ final class ClientRequests {
         } while (from < copies.size());
     }
 
+    /** Where status reads the block collector's figures. */
+    void gcStatus(java.util.function.Supplier<geoblocks.blockstore.wire.FileOp.Gc> gc) {
+        this.gc = gc;
+    }
+
     void onStatus(NetAddress from, StatusReq s) {
         node.send(from, status(s.req()));
     }
@@ -132,7 +167,7 @@ final class ClientRequests {
                 refused.unauthenticated(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable,
                 new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived(),
                         counters.tcpBackgroundSent(), counters.tcpBackgroundReceived()),
-                background.status(replicator.size()));
+                background.status(replicator.size()), gc.get());
     }
 
     /**

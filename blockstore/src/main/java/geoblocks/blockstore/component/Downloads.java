@@ -38,7 +38,9 @@ import java.util.function.Function;
  * failed is tried once more at the homes this node's copy of the same version names now, if it
  * moved meanwhile ({@code client move} deletes old copies only after the moved manifest, the same
  * version at a higher location epoch, is published). A download begun with {@link GetRange} fetches
- * and sends only the blocks that cover its byte range ({@link RangePlan}).
+ * and sends only the blocks that cover its byte range ({@link RangePlan}). An inline version
+ * ({@link Manifest#isInline}) is answered with its manifest alone, which carries the bytes (checked
+ * against their CRC32C here before they go): no block is fetched.
  */
 final class Downloads {
     private final Node node;
@@ -110,6 +112,16 @@ final class Downloads {
                 plan = range.apply(found.get());
             } catch (IllegalArgumentException e) {
                 node.send(client, new Failed(g.req(), e.getMessage()));
+                return;
+            }
+            if (found.get().isInline()) {
+                try {
+                    found.get().inline().verified();
+                } catch (java.io.IOException e) {
+                    node.send(client, new Failed(g.req(), "'" + g.name() + "' at " + node.region() + ": " + e.getMessage()));
+                    return;
+                }
+                sendManifest(node, client, g.req(), found.get()); // the bytes travel in it: nothing to fetch
                 return;
             }
             sendManifest(node, client, g.req(), found.get());

@@ -1,6 +1,9 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.OutputGate;
+import geoblocks.blockstore.meta.MetaGcTotals;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
@@ -8,7 +11,9 @@ import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.PlacementPort;
+import geoblocks.blockstore.port.BlockStorePort.BlockFilesListed;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
+import geoblocks.blockstore.port.BlockStorePort.BlocksCollected;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.blockstore.port.RttPort.RttUpdate;
@@ -74,6 +79,9 @@ public final class FileService extends ComponentDefinition {
     private final Positive<NetworkControl> control = requires(NetworkControl.class);
     /** Where blocks go: every upload and re-replication asks the placement component. */
     private final Positive<PlacementPort> placementPort = requires(PlacementPort.class);
+    private final ManifestStore manifests;
+    private final OutputGate<KompicsEvent> gate = new OutputGate<>(this::emit);
+    private long syncReq;
     /** A {@link NodeSnapshot} about once a second, for the operator's HTTP server; unconnected in the simulator. */
     private final Negative<OpsPort> ops = provides(OpsPort.class);
 
@@ -91,6 +99,7 @@ public final class FileService extends ComponentDefinition {
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
+    private final BlockGc gc;
     private final NetBench netBench;
     /** The bench net pacing timer while a UDP test sends, else null. */
     private java.util.UUID pacingTimer;
@@ -101,9 +110,20 @@ public final class FileService extends ComponentDefinition {
 
     public FileService(FileServiceInit init) {
         NodeSettings settings = init.settings;
+        this.manifests = init.manifests;
+        if (manifests.engine().syncs()) {
+            manifests.deferSyncs(); // group commit: see gated()
+        }
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
-                this::toNetwork, e -> trigger(e, store), e -> trigger(e, placementPort), init.policies);
+                this::toNetwork, e -> {
+                    if (e instanceof BlockStorePort.DeleteBlocks) {
+                        gated(e);
+                    } else {
+                        trigger(e, store);
+                    }
+                }, e -> trigger(e, placementPort), init.policies);
         node.timer(e -> trigger(e, timer));
+        node.gcGrace(init.gc.graceMs());
         this.replicas = new ReplicaServer(node);
         this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
@@ -120,7 +140,22 @@ public final class FileService extends ComponentDefinition {
         this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
         node.createsReady(antiEntropy::notReadyToDecideCreates);
         this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
-        this.migrations = new Migrations(node, pulls, d -> trigger(d, store));
+        this.migrations = new Migrations(node, pulls, this::gated,
+                Math.max(1000, init.gc.graceMs() / 4) * 1_000_000L);
+        try {
+            // a lambda, not System::currentTimeMillis: the simulator rewrites calls, not method references
+            this.gc = new BlockGc(node, init.gc, () -> System.currentTimeMillis(), e -> {
+                if (e instanceof BlockStorePort.CollectBlocks) {
+                    gated(e); // judged on the manifests written so far: only once they are durable
+                } else {
+                    trigger(e, store);
+                }
+            },
+                    new MetaGcTotals(init.manifests.engine()), replicator::owes, antiEntropy::syncedWithEveryPeerSince);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("reading the block collection totals failed", e);
+        }
+        requests.gcStatus(() -> gc.status(migrations.moves()));
         this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         handle(timer, BenchTick.class, t -> netBench.pace());
@@ -130,6 +165,7 @@ public final class FileService extends ComponentDefinition {
             trigger(spt, timer);
         });
         handle(timer, Tick.class, t -> tick());
+        handle(store, BlockStorePort.MetaSynced.class, this::onMetaSynced);
         handle(timer, NodeContext.Wakeup.class, node::wake);
         handle(rttPort, RttUpdate.class, u -> {
             node.setRttMatrix(u.matrix());
@@ -152,6 +188,8 @@ public final class FileService extends ComponentDefinition {
         handle(placementPort, PlacementPort.PlacementRefused.class, node.placements()::onRefused);
         handle(store, BlockStored.class, node::stored);
         handle(store, BlockRead.class, node::read);
+        handle(store, BlockFilesListed.class, l -> gc.onListed(l));
+        handle(store, BlocksCollected.class, c -> gc.onCollected(c));
         handle(net, FileMsg.class, this::onMsg);
         handle(ledbat, StreamOpened.class, o -> {
             if (!netBench.onOpened(o)) {
@@ -194,6 +232,7 @@ public final class FileService extends ComponentDefinition {
         replicator.tick();
         background.tick(now);
         migrations.tick(now);
+        gc.tick(now);
         antiEntropy.tick(now);
         netBench.tick(now);
         node.versions().sweep();
@@ -217,8 +256,38 @@ public final class FileService extends ComponentDefinition {
         }
     }
 
-    /** Every message out passes here, so the request timing sees each request's last answer. */
+    /** Every message out passes here (through the gate), so the request timing sees each request's last answer. */
     private void toNetwork(KompicsEvent e) {
+        gated(e);
+    }
+
+    /**
+     * Group commit: with a metadata engine whose syncs cost (RocksDB), manifest writes are made
+     * visible at once and synced together; a message or block deletion that follows a write waits
+     * in {@link #gate} until a sync covers that write, so nothing unsynced is ever revealed.
+     */
+    private void gated(KompicsEvent e) {
+        if (!manifests.defersSyncs()) {
+            emit(e);
+        } else if (gate.offer(e, manifests.writes())) {
+            trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
+        }
+    }
+
+    private void onMetaSynced(BlockStorePort.MetaSynced s) {
+        if (s.error() != null) {
+            Logs.warn(node.region() + ": syncing the metadata engine failed, trying again: " + s.error());
+        }
+        if (gate.synced(s.error() == null, manifests.writes()) >= 0) {
+            trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
+        }
+    }
+
+    private void emit(KompicsEvent e) {
+        if (e instanceof BlockStorePort.DeleteBlocks || e instanceof BlockStorePort.CollectBlocks) {
+            trigger(e, store);
+            return;
+        }
         if (e instanceof FileMsg m) {
             timing.sent(m.getHeader().destination(), m.op(), node.now(), System.currentTimeMillis());
         }
@@ -327,10 +396,14 @@ public final class FileService extends ComponentDefinition {
                 migrations.onMoveCopy(from, p);
             } else if (op instanceof DropBlocks p) {
                 migrations.onDrop(from, p);
+            } else if (op instanceof HoldBlocks p) {
+                migrations.onHold(p);
             } else if (op instanceof CreateClaim p) {
                 replicas.onClaim(from, p);
             } else if (op instanceof SyncDigest p) {
                 antiEntropy.onDigest(from, p);
+            } else if (op instanceof SyncNamesReq p) {
+                antiEntropy.onNamesReq(from, p);
             } else if (op instanceof NetBenchOpen p) {
                 netBench.onOpen(from, p);
             } else if (op instanceof NetBenchEnd p) {
@@ -349,8 +422,8 @@ public final class FileService extends ComponentDefinition {
         return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
                 || op instanceof FetchPaced || op instanceof FetchMore || op instanceof FetchCancel
                 || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer
-                || op instanceof MoveCopy || op instanceof DropBlocks
-                || op instanceof CreateClaim || op instanceof SyncDigest
+                || op instanceof MoveCopy || op instanceof DropBlocks || op instanceof HoldBlocks
+                || op instanceof CreateClaim || op instanceof SyncDigest || op instanceof SyncNamesReq
                 || op instanceof NetBenchOpen || op instanceof NetBenchEnd
                 || (op instanceof ManifestPart p && p.publish());
     }
@@ -379,6 +452,8 @@ public final class FileService extends ComponentDefinition {
         final List<ReplicationQueue.Copy> resumedCopies;
         /** Names and rules of the placement policies (the placement component has the policies). */
         PolicyCatalog policies = PolicySet.defaults().catalog();
+        /** The block collector's grace and sweep interval. */
+        GcSettings gc = GcSettings.DEFAULTS;
 
         public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
                 ManifestStore manifests, long seed) {
@@ -397,6 +472,12 @@ public final class FileService extends ComponentDefinition {
             this.settings = settings;
             this.manifests = manifests;
             this.seed = seed;
+        }
+
+        /** This init with the block collector's settings. */
+        public FileServiceInit withGc(GcSettings settings) {
+            this.gc = settings;
+            return this;
         }
 
         /** This init with the names and rules of the node's placement policies. */

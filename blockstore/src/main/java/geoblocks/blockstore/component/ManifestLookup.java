@@ -92,6 +92,24 @@ final class ManifestLookup {
      */
     static void pull(Node node, NetAddress peer, String name, Consumer<Optional<ManifestHistory>> merged,
             Consumer<String> failed) {
+        fetch(node, peer, name, h -> {
+            Optional<ManifestHistory> kept;
+            try {
+                kept = node.versions().merge(h);
+            } catch (IOException | IllegalArgumentException e) {
+                failed.accept(e.getMessage());
+                return;
+            }
+            merged.accept(kept);
+        }, failed);
+    }
+
+    /**
+     * Asks {@code peer} for the history of {@code name} without merging it (the caller merges, e.g.
+     * many at once): {@code got} gets the decoded history of that name, {@code failed} why there is
+     * none (the peer failed or did not answer, or its answer was bad or named another file).
+     */
+    static void fetch(Node node, NetAddress peer, String name, Consumer<ManifestHistory> got, Consumer<String> failed) {
         Assembly[] parts = new Assembly[1];
         long req = node.expect(peer, Pending.Waiter.of(op -> {
             if (op instanceof ManifestPart p && !p.publish()) {
@@ -101,18 +119,17 @@ final class ManifestLookup {
                 if (!parts[0].add(p.offset(), p.data())) {
                     return false;
                 }
-                Optional<ManifestHistory> kept;
+                ManifestHistory h;
                 try {
-                    ManifestHistory h = ManifestCodec.decodeAny(parts[0].bytes());
+                    h = ManifestCodec.decodeAny(parts[0].bytes());
                     if (!h.name().equals(name)) {
                         throw new IOException("asked for '" + name + "', got '" + h.name() + "'");
                     }
-                    kept = node.versions().merge(h);
                 } catch (IOException | IllegalArgumentException e) {
                     failed.accept(e.getMessage());
                     return true;
                 }
-                merged.accept(kept);
+                got.accept(h);
                 return true;
             }
             if (op instanceof Failed f) {

@@ -1,14 +1,18 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.BlockCollector;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.MovePlan;
+import geoblocks.blockstore.core.MoveRecord;
+import geoblocks.blockstore.meta.MetaMoveStore;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.DropBlocks;
 import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.HoldBlocks;
 import geoblocks.blockstore.wire.FileOp.MoveCopy;
 import geoblocks.blockstore.wire.FileOp.MoveReq;
 import geoblocks.blockstore.wire.FileOp.PutProgress;
@@ -21,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -33,11 +38,18 @@ import java.util.function.Consumer;
  * re-replication publishes a location change; anti-entropy carries it to peers that missed it);
  * only when every peer that is up has stored it do the old homes delete their copies
  * ({@link DropBlocks}), and none deletes a block that a version it keeps still homes there. A peer
- * that did not get the new manifest keeps the old copies alive (nothing it could read disappears).
- * A failed copy, or a newer version (or a delete) written meanwhile, ends the move with the
- * manifest unchanged and the new copies deleted again. The client hears the moved bytes as
- * progress and one Done or Failed at the end. Moves live in memory: one interrupted by a restart
- * of its coordinator leaves the file as it was (plus copies no manifest names).
+ * that did not get the new manifest keeps the old copies alive (nothing it could read disappears;
+ * its block collector deletes them once anti-entropy brings the new manifest). A failed copy, or a
+ * newer version (or a delete) written meanwhile, ends the move with the manifest unchanged and the
+ * new copies deleted again. The client hears the moved bytes as progress and one Done or Failed at
+ * the end.
+ *
+ * <p>Every move is kept in the metadata engine ({@link MetaMoveStore}) from before its first copy
+ * until it ends, so a coordinator restarted mid-move resumes it (once its targets are up; a move
+ * whose manifest was already rewritten goes straight to publishing it and dropping the old copies)
+ * and nobody is left with copies no one collects. While a move runs its file is held in flight
+ * here, and every {@code holdEveryNanos} its targets are told to keep its copies ({@link HoldBlocks}),
+ * so no block collector takes a copy that the new manifest is about to name.
  */
 final class Migrations {
     /** Block copies in flight per move. */
@@ -53,15 +65,72 @@ final class Migrations {
     private final BlockPull pulls;
     private final Consumer<DeleteBlocks> deleteLocal;
     private final Set<String> cluster;
-    private final Map<String, Move> active = new HashMap<>();
+    private final Map<String, Move> active = new TreeMap<>();
+    private final MetaMoveStore store;
+    private final long holdEveryNanos;
+    private long lastHold;
 
-    Migrations(Node node, BlockPull pulls, Consumer<DeleteBlocks> deleteLocal) {
+    /**
+     * Resumes the moves kept in the node's metadata engine (each starts once its targets are up);
+     * {@code holdEveryNanos}: how often targets are told to keep a running move's copies.
+     */
+    Migrations(Node node, BlockPull pulls, Consumer<DeleteBlocks> deleteLocal, long holdEveryNanos) {
         this.node = node;
         this.pulls = pulls;
         this.deleteLocal = deleteLocal;
+        this.holdEveryNanos = holdEveryNanos;
+        this.lastHold = node.now();
         Set<String> all = new HashSet<>(node.peerRegions());
         all.add(node.region());
         this.cluster = Set.copyOf(all);
+        this.store = new MetaMoveStore(node.manifests().engine());
+        resume();
+    }
+
+    private void resume() {
+        MetaMoveStore.Loaded kept;
+        try {
+            kept = store.load();
+        } catch (IOException e) {
+            Logs.warn(node.region() + ": reading the moves in flight failed; they do not resume: " + e.getMessage());
+            return;
+        }
+        for (String name : kept.unreadable()) {
+            Logs.warn(node.region() + ": the kept move of '" + name + "' is unreadable; dropped (its copies are"
+                    + " collected after the grace)");
+            forget(name);
+        }
+        for (MoveRecord r : kept.moves()) {
+            MovePlan plan;
+            try {
+                plan = new MovePlan(r.from(), r.targets(), cluster);
+            } catch (IllegalArgumentException e) {
+                Logs.warn(node.region() + ": the kept move of '" + r.name() + "' cannot resume: " + e.getMessage());
+                forget(r.name());
+                continue;
+            }
+            Move m = new Move(null, 0, r.from(), plan);
+            m.waiting = true;
+            active.put(r.name(), m);
+            node.inFlight().hold(r.from().fileId());
+        }
+        if (!active.isEmpty()) {
+            Logs.info(node.region() + ": resuming " + active.size() + " moves kept in the metadata engine once their"
+                    + " targets are up: " + active.keySet());
+        }
+    }
+
+    private void forget(String name) {
+        try {
+            store.remove(name);
+        } catch (IOException e) {
+            Logs.warn(node.region() + ": removing the kept move of '" + name + "' failed: " + e.getMessage());
+        }
+    }
+
+    /** Moves this node coordinates now (each kept in the engine until it ends). */
+    int moves() {
+        return active.size();
     }
 
     // ---- coordinator
@@ -91,23 +160,73 @@ final class Migrations {
                 node.send(client, new Failed(r.req(), "'" + r.name() + "' is being moved right now"));
                 return;
             }
+            if (found.get().isInline()) { // no blocks: the bytes travel with the manifest
+                node.send(client, new Done(r.req(), "'" + r.name() + "' is stored inline: its bytes live in its manifest,"
+                        + " which every region keeps; nothing to move"));
+                return;
+            }
             MovePlan plan = new MovePlan(found.get(), r.regions(), cluster);
             if (plan.noop()) {
                 node.send(client, new Done(r.req(), "'" + r.name() + "' already lives at " + plan.targets()));
                 return;
             }
+            try { // kept before any copy is made: a restart resumes it, and no copy goes unaccounted for
+                store.save(new MoveRecord(found.get(), plan.targets(), node.wallMillis()));
+            } catch (IOException e) {
+                node.send(client, new Failed(r.req(), "keeping the move of '" + r.name() + "' failed: " + e.getMessage()));
+                return;
+            }
             Move m = new Move(client, r.req(), found.get(), plan);
             active.put(r.name(), m);
+            node.inFlight().hold(found.get().fileId());
             m.pump();
         });
     }
 
-    /** Progress heartbeats for the clients of long moves. */
+    /**
+     * Progress heartbeats for the clients of long moves; starts resumed moves whose targets are up;
+     * tells targets to keep the copies of running moves.
+     */
     void tick(long now) {
-        for (Move m : active.values()) {
-            if (now - m.lastProgress > HEARTBEAT_NANOS) {
+        for (Move m : List.copyOf(active.values())) {
+            if (m.waiting) {
+                if (m.targetsUp()) {
+                    m.waiting = false;
+                    m.resume();
+                }
+            } else if (now - m.lastProgress > HEARTBEAT_NANOS) {
                 m.progress();
             }
+        }
+        if (now - lastHold >= holdEveryNanos) {
+            lastHold = now;
+            hold();
+        }
+    }
+
+    /** Tells each target that is up to keep the copies of the moves running towards it. */
+    private void hold() {
+        Map<String, List<String>> byTarget = new TreeMap<>();
+        for (Move m : active.values()) {
+            for (String t : m.plan.targets()) {
+                if (!t.equals(node.region()) && node.rtt().isUp(t)) {
+                    byTarget.computeIfAbsent(t, k -> new ArrayList<>()).add(m.from.fileId());
+                }
+            }
+        }
+        byTarget.forEach((t, ids) -> {
+            for (int i = 0; i < ids.size(); i += FileCodec.MAX_LIST) {
+                node.send(node.addressOf(t), new HoldBlocks(0, List.copyOf(ids.subList(i, Math.min(ids.size(),
+                        i + FileCodec.MAX_LIST)))));
+            }
+        });
+    }
+
+    /** A coordinator's keep-alive: the copies of these files here belong to moves in flight. */
+    void onHold(HoldBlocks h) {
+        long now = node.now();
+        for (String fileId : h.fileIds()) {
+            node.inFlight().touch(fileId, now);
         }
     }
 
@@ -124,6 +243,8 @@ final class Migrations {
         long movedBytes;
         long lastProgress = node.now();
         String failure;
+        /** A move resumed after a restart, waiting for its targets to be up. */
+        boolean waiting;
 
         Move(NetAddress client, long req, Manifest from, MovePlan plan) {
             this.client = client;
@@ -145,6 +266,37 @@ final class Migrations {
                     commit();
                 }
             }
+        }
+
+        boolean targetsUp() {
+            for (String t : plan.targets()) {
+                if (!t.equals(node.region()) && !node.rtt().isUp(t)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * A move resumed after a restart: already committed (the manifest names the targets at a
+         * later epoch), superseded (another version or a delete is current: its copies go), or
+         * copied again from the start (copies already made are only rewritten in place).
+         */
+        void resume() {
+            Manifest current = node.manifests().find(from.name()).orElse(null);
+            if (current == null || !current.fileId().equals(from.fileId()) || !current.version().equals(from.version())) {
+                failure = "'" + from.name() + "' got a newer version or was deleted while the move was interrupted";
+                abandon();
+                return;
+            }
+            if (current.locEpoch() > from.locEpoch() && plan.noopFor(current)) {
+                Logs.info(node.region() + ": resumed move of '" + from.name() + "' was committed; publishing it and"
+                        + " dropping the old copies");
+                publishAndDrop(current);
+                return;
+            }
+            Logs.info(node.region() + ": resuming the move of '" + from.name() + "' to " + plan.targets());
+            pump();
         }
 
         void copy(MovePlan.Copy c) {
@@ -180,7 +332,9 @@ final class Migrations {
 
         void progress() {
             lastProgress = node.now();
-            node.send(client, new PutProgress(req, movedBytes));
+            if (client != null) {
+                node.send(client, new PutProgress(req, movedBytes));
+            }
         }
 
         /** Every copy is durable: the manifest names the targets, then the old homes drop their copies. */
@@ -198,6 +352,11 @@ final class Migrations {
                 abandon();
                 return;
             }
+            publishAndDrop(moved);
+        }
+
+        /** The moved manifest is stored here: publish it, then have the old homes drop their copies. */
+        void publishAndDrop(Manifest moved) {
             new ManifestPublisher(node, moved, unreached -> {
                 String summary = "moved '" + from.name() + "' to " + plan.targets() + ": " + total + " block copies"
                         + pulls.via();
@@ -252,23 +411,50 @@ final class Migrations {
 
         void end(String error, String info) {
             active.remove(from.name());
+            forget(from.name());
+            node.inFlight().release(from.fileId(), node.now());
             if (error != null) {
                 Logs.warn(node.region() + ": " + error);
-                node.send(client, new Failed(req, error));
             } else {
                 Logs.info(node.region() + ": " + info);
-                node.send(client, new Done(req, info));
+            }
+            if (client != null) {
+                node.send(client, error != null ? new Failed(req, error) : new Done(req, info));
             }
         }
     }
 
     // ---- targets and old homes
 
-    /** Brings a block here for a move and answers Done once it is durable. */
+    /**
+     * Brings a block here for a move and answers Done once it is durable. A good copy already here (a
+     * move resumed after its coordinator restarted) is rewritten in place instead of pulled again, so
+     * its write time is new and no collection decided before this copy request can delete it.
+     */
     void onMoveCopy(NetAddress coordinator, MoveCopy c) {
         BlockId id = BlockId.of(c.blockId());
-        pulls.pull(id, c.length(), c.crc(), c.holders(), why -> node.send(coordinator,
-                why == null ? new Done(c.req(), "stored") : new Failed(c.req(), node.region() + ": " + why)));
+        BlockCollector.FileBlock.of(id).ifPresent(f -> node.inFlight().touch(f.fileId(), node.now()));
+        Consumer<String> answer = why -> node.send(coordinator,
+                why == null ? new Done(c.req(), "stored") : new Failed(c.req(), node.region() + ": " + why));
+        if (c.length() < 0 || !node.budget().tryReserve(c.length())) {
+            pulls.pull(id, c.length(), c.crc(), c.holders(), answer); // no room to look first: pull as before
+            return;
+        }
+        node.readLocal(id, read -> {
+            if (read.block() != null && read.block().crc() == c.crc() && read.block().length() == c.length()) {
+                node.storeLocal(id, read.block().data(), c.crc(), stored -> {
+                    node.budget().release(c.length());
+                    if (stored.error() == null) {
+                        answer.accept(null);
+                    } else {
+                        pulls.pull(id, c.length(), c.crc(), c.holders(), answer);
+                    }
+                });
+                return;
+            }
+            node.budget().release(c.length());
+            pulls.pull(id, c.length(), c.crc(), c.holders(), answer);
+        });
     }
 
     /** Deletes local copies of blocks whose file moved away. */

@@ -77,7 +77,14 @@ interface Node {
     /** Fails {@code req} now: its waiter's timeout runs with {@code why}. */
     void fail(long req, String why);
 
+    /**
+     * Stores a block here; {@code done} gets the store's answer. Every block stored keeps its file in
+     * flight for the block collector ({@link #inFlight}) for a grace period.
+     */
     void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done);
+
+    /** The files whose blocks are in flight here (uploads, moves, copies just stored), for the block collector. */
+    geoblocks.blockstore.core.InFlightFiles inFlight();
 
     void readLocal(BlockId id, Consumer<BlockRead> done);
 

@@ -1,6 +1,9 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.BlockCollector;
 import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.GcSettings;
+import geoblocks.blockstore.core.InFlightFiles;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
@@ -69,6 +72,7 @@ final class NodeContext implements Node {
         throw new IllegalStateException("no timer connected");
     };
     private final long startNanos = System.nanoTime();
+    private InFlightFiles inFlight = new InFlightFiles(GcSettings.DEFAULTS.graceMs() * 1_000_000L);
     private RttTable rtt;
     private MeasuredRttMatrix rttMatrix;
     private long reqSeq;
@@ -315,8 +319,27 @@ final class NodeContext implements Node {
     @Override
     public void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done) {
         long req = newReq();
-        storeWaiters.put(req, done);
+        touch(id);
+        storeWaiters.put(req, stored -> {
+            touch(id);
+            done.accept(stored);
+        });
         blockStore.accept(new StoreBlock(req, id, data, crc));
+    }
+
+    /** Keeps the file of block {@code id} in flight: a copy of it is landing here. */
+    private void touch(BlockId id) {
+        BlockCollector.FileBlock.of(id).ifPresent(f -> inFlight.touch(f.fileId(), now()));
+    }
+
+    @Override
+    public InFlightFiles inFlight() {
+        return inFlight;
+    }
+
+    /** Files stay in flight {@code graceMs} after their last sign of life (the block collector's grace). */
+    void gcGrace(long graceMs) {
+        this.inFlight = new InFlightFiles(graceMs * 1_000_000L);
     }
 
     @Override

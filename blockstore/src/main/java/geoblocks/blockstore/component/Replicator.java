@@ -60,6 +60,11 @@ final class Replicator {
         return queue.size();
     }
 
+    /** True when the queue still owes a copy of a block of {@code fileId} (the block collector keeps its blocks). */
+    boolean owes(String fileId) {
+        return queue.owes(fileId);
+    }
+
     /** Saves removals, then starts what the queue allows. */
     void tick() {
         if (dirty) {

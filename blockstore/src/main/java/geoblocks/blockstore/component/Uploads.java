@@ -1,6 +1,9 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.Checksums;
+import geoblocks.blockstore.core.CorruptBlockException;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.UploadAssembly;
@@ -17,7 +20,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Uploads coordinated by this node. A client streams blocks in order; each complete block is
@@ -35,6 +40,15 @@ import java.util.TreeMap;
  * clock ({@link Versions#commit}): an existing name gets a newer version (an overwrite; the older
  * one is kept until the retention drops it). With {@code ifAbsent} the name's owner region decides
  * instead ({@link CreateIfAbsent}); the client is answered {@link Committed} with the version.
+ *
+ * <p>An upload of at most {@code geoblocks.node.inline-max} bytes is stored inline: its blocks are
+ * collected here (a compressed one decompressed and checked), no block file is written anywhere,
+ * and the version's manifest holds the bytes ({@link Manifest#isInline}). The policy is still asked
+ * where the object's copies go; the client hears {@link Committed} only once this node stored the
+ * manifest and every region the policy chose (with {@code ack = local}, the first of them, as for
+ * a block) confirmed it stored the publication, so an inline object never has fewer durable copies
+ * at its acknowledgement than a block would. Publication to the other regions (and anti-entropy
+ * for those that miss it) follows as for every version.
  */
 final class Uploads {
     private final Node node;
@@ -81,7 +95,7 @@ final class Uploads {
                 throw new IllegalArgumentException(b.size() + " bytes in blocks of " + b.blockSize() + " would be "
                         + blocks + " blocks, more than " + node.settings().maxBlocksPerFile() + " per file: use larger blocks");
             }
-            long meta = 1024 + 16 * Math.max(1, blocks);
+            long meta = 1024 + 16 * Math.max(1, blocks) + (node.settings().inlines(b.size()) ? b.size() : 0);
             if (!node.budget().tryReserve(meta)) {
                 throw new IllegalArgumentException(node.budget().busy(meta));
             }
@@ -129,7 +143,10 @@ final class Uploads {
         final String fileId;
         final Manifest.BlockRef[] refs;
         final UploadAssembly assembly;
+        /** The whole content when the upload is stored inline (reserved with the metadata), else null. */
+        final byte[] inline;
         boolean failed;
+        boolean released;
         /** Bytes reserved for the upload's metadata (manifest, block list). */
         long metaReserved;
         long lastActivity = node.now();
@@ -149,6 +166,16 @@ final class Uploads {
                     + Long.toHexString(node.now() & 0xffffffffL);
             this.assembly = new UploadAssembly(size, blockSize, node.settings().putWindowBytes(), node.budget());
             this.refs = new Manifest.BlockRef[assembly.blocks()];
+            this.inline = node.settings().inlines(size) ? new byte[(int) size] : null;
+            node.inFlight().hold(fileId); // its blocks are not garbage until it is committed or fails
+        }
+
+        /** The upload is committed or failed: its blocks are referenced, or garbage after the grace. */
+        void releaseFile() {
+            if (!released) {
+                released = true;
+                node.inFlight().release(fileId, node.now());
+            }
         }
 
         void add(PutData d) {
@@ -161,6 +188,10 @@ final class Uploads {
         }
 
         void replicate(UploadAssembly.Block block) {
+            if (inline != null) {
+                keepInline(block);
+                return;
+            }
             node.place(PlacementRequest.upload(policy, block.data().length), targets -> {
                 if (!failed) {
                     replicateTo(block, targets);
@@ -197,6 +228,28 @@ final class Uploads {
             }
         }
 
+        /** An inline upload's block: its original bytes join the content; it needs no copy anywhere. */
+        void keepInline(UploadAssembly.Block block) {
+            int index = block.index();
+            byte[] raw = block.data();
+            if (block.codec() != BlockCodec.NONE) {
+                try {
+                    raw = block.codec().decompress(BlockId.ofFileBlock(fileId, index), raw, block.rawLength());
+                } catch (CorruptBlockException e) {
+                    fail("block " + index + " (" + block.codec().label() + ") does not decompress: " + e.getMessage());
+                    return;
+                }
+                if (Checksums.crc32c(raw) != block.rawCrc()) {
+                    fail("block " + index + " (" + block.codec().label() + ") decompressed with checksum "
+                            + Checksums.hex(Checksums.crc32c(raw)) + ", the client said " + Checksums.hex(block.rawCrc()));
+                    return;
+                }
+            }
+            System.arraycopy(raw, 0, inline, index * blockSize, raw.length);
+            assembly.expectCopies(index, 1);
+            acked(index);
+        }
+
         void sendReplica(int index, BlockId id, byte[] data, int blockCrc, String region) {
             String what = "replica of block " + index + " at " + region + ": ";
             ReplicaCopy.foreground(node, node.addressOf(region), id, data, blockCrc, why -> {
@@ -227,6 +280,10 @@ final class Uploads {
         void finish() {
             active.remove(key);
             releaseAll();
+            if (inline != null) {
+                node.place(PlacementRequest.upload(policy, Math.max(1, size)), this::commitInline, this::fail);
+                return;
+            }
             long wall = node.wallMillis();
             Manifest draft = new Manifest(name, fileId, size, blockSize, policy, node.region(), wall,
                     List.of(refs), geoblocks.blockstore.core.Version.legacy(wall, node.region()), 0, false, meta);
@@ -246,6 +303,51 @@ final class Uploads {
                 return;
             }
             publish(m, "");
+        }
+
+        /**
+         * Stores the inline version here (or has the owner decide it, with ifAbsent) and publishes it;
+         * {@code targets}, the regions the policy chose, must confirm it (with ack local, the first).
+         */
+        void commitInline(List<String> targets) {
+            List<String> required = ackLocal ? List.of(node.rtt().readOrder(targets).get(0)) : List.copyOf(targets);
+            long wall = node.wallMillis();
+            Manifest draft = Manifest.inline(name, fileId, blockSize, policy, node.region(), wall,
+                    geoblocks.blockstore.core.Version.legacy(wall, node.region()), meta, inline);
+            if (ifAbsent) {
+                Set<String> holding = new TreeSet<>(List.of(node.region(), node.ownerOf(name))); // the owner stored it first
+                CreateIfAbsent.claim(node, draft, m -> publishInline(m, required, holding), this::fail);
+                return;
+            }
+            Manifest m;
+            try {
+                m = node.versions().commit(draft);
+            } catch (IOException e) {
+                fail("saving the manifest failed: " + e.getMessage());
+                return;
+            }
+            publishInline(m, required, Set.of(node.region()));
+        }
+
+        /**
+         * Publishes a stored inline version; the client hears Committed when every {@code required}
+         * region holds it ({@code holding} already do), else why not: the version exists, so the
+         * outcome is unknown to the client (it may still spread and win).
+         */
+        void publishInline(Manifest m, List<String> required, Set<String> holding) {
+            releaseFile(); // committed (no blocks to protect): the in-flight hold ends, as for a put of blocks
+            new ManifestPublisher(node, m, unreached -> {
+                List<String> missing = required.stream().filter(r -> !holding.contains(r) && unreached.contains(r)).toList();
+                if (missing.isEmpty()) {
+                    node.send(key.client, new Committed(key.req, m.version().id(), // as a put of blocks says: scripts read it
+                            unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached));
+                } else {
+                    node.send(key.client, new Failed(key.req, "upload of '" + name + "' failed: " + missing
+                            + ", chosen by policy " + policy + ", did not confirm storing the manifest of this inline object"
+                            + " (down, failed or silent); version " + m.version().id() + " is stored at " + holding
+                            + " and may or may not become the file's content (anti-entropy brings it to every region)"));
+                }
+            }).start();
         }
 
         /** With ack local: saves the copies the replication queue owes (per block and region) in it, durably. */
@@ -269,6 +371,7 @@ final class Uploads {
         }
 
         void publish(Manifest m, String note) {
+            releaseFile();
             replicator.pump();
             new ManifestPublisher(node, m, unreached -> node.send(key.client, new Committed(key.req, m.version().id(),
                     (unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached) + note))).start();
@@ -279,9 +382,11 @@ final class Uploads {
                 return;
             }
             failed = true;
-            // a create the owner refused leaves its blocks as unreferenced copies, like any failed upload
+            // a create the owner refused leaves its blocks as unreferenced copies, like any failed upload:
+            // the block collector takes them after the grace
             active.remove(key);
             releaseAll();
+            releaseFile();
             node.send(key.client, new Failed(key.req, "upload of '" + name + "' failed: " + why));
         }
 

@@ -94,6 +94,34 @@ final class Versions {
         return prune(store.merge(incoming.acknowledgedBy(region)));
     }
 
+    /**
+     * As {@link #merge} for many histories (anti-entropy's pulls), stored in one durable batch
+     * ({@link ManifestStore#mergeAll}); then the retention is applied to each name. Returns how
+     * many names changed.
+     */
+    int mergeAll(List<ManifestHistory> incoming) throws IOException {
+        long now = wallMillis.getAsLong();
+        List<ManifestHistory> kept = new ArrayList<>(incoming.size());
+        for (ManifestHistory h : incoming) {
+            for (Manifest m : h.versions()) {
+                clock.observe(m.version().clock());
+            }
+            if (store.history(h.name()).isEmpty()
+                    && tombstones.forgottenHere(h.prune(now, versionRetentionMs).kept(), now)) {
+                continue; // a copy still travelling of a tombstone this node already forgot
+            }
+            kept.add(h.acknowledgedBy(region));
+        }
+        int changed = store.mergeAll(kept);
+        for (ManifestHistory h : kept) {
+            Optional<ManifestHistory> stored = store.history(h.name());
+            if (stored.isPresent()) {
+                prune(stored.get());
+            }
+        }
+        return changed;
+    }
+
     /** Applies the retention to a page of names (called periodically; a full pass over the store takes several calls). */
     void sweep() {
         List<ManifestHistory> page = store.histories(sweepCursor, SWEEP_NAMES);

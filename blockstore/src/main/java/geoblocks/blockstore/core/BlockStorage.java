@@ -31,6 +31,28 @@ public interface BlockStorage {
      */
     StoredBlocks stored();
 
+    /**
+     * How many shards {@link #listShard} splits the blocks into (at least 1; a store on disk: its
+     * fan-out directories), so that a sweep over every block can go one shard at a time.
+     */
+    default int shards() {
+        return 1;
+    }
+
+    /**
+     * The blocks of shard {@code shard} (0 ≤ shard &lt; {@link #shards()}) last written at or before
+     * {@code writtenBeforeMillis}, with their sizes and times, in no particular order. Blocks written
+     * or deleted while it runs may or may not be listed.
+     */
+    List<BlockFile> listShard(int shard, long writtenBeforeMillis) throws IOException;
+
+    /**
+     * Deletes block {@code id} only if it is still the copy listed: its last write was at
+     * {@code modifiedMillis} (a copy written since is kept). Atomic with respect to {@link #put} of the
+     * same block. Returns the data bytes deleted, or -1 when nothing was deleted.
+     */
+    long deleteIfUnchanged(BlockId id, long modifiedMillis) throws IOException;
+
     /** The space of the disk the blocks are on, for placement; {@link DiskSpace#UNKNOWN} when not measured. */
     default DiskSpace space() {
         return DiskSpace.UNKNOWN;

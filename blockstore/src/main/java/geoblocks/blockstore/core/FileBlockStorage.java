@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,6 +34,8 @@ public final class FileBlockStorage implements BlockStorage {
     static final int MAGIC = 0x47424C4B; // "GBLK"
     static final byte VERSION = 1;
     static final int HEADER = 24;
+    /** Fan-out directories under {@code blocks/}: {@code 00} .. {@code ff}. */
+    static final int SHARDS = 256;
 
     private final Path blocksDir;
     private final Path tmpDir;
@@ -279,6 +282,70 @@ public final class FileBlockStorage implements BlockStorage {
     @Override
     public boolean contains(BlockId id) {
         return Files.exists(pathOf(id));
+    }
+
+    /** The fan-out directories {@code blocks/00} .. {@code blocks/ff}. */
+    @Override
+    public int shards() {
+        return SHARDS;
+    }
+
+    @Override
+    public List<BlockFile> listShard(int shard, long writtenBeforeMillis) throws IOException {
+        if (shard < 0 || shard >= SHARDS) {
+            throw new IllegalArgumentException("shard must be in 0.." + (SHARDS - 1) + ", was " + shard);
+        }
+        Path dir = blocksDir.resolve(String.format("%02x", shard));
+        List<BlockFile> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.blk")) {
+            for (Path p : files) {
+                String n = p.getFileName().toString();
+                BlockId id;
+                try {
+                    id = new BlockId(n.substring(0, n.length() - 4));
+                } catch (IllegalArgumentException e) {
+                    continue; // not a block this store wrote
+                }
+                try {
+                    BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                    long modified = a.lastModifiedTime().toMillis();
+                    if (modified <= writtenBeforeMillis) {
+                        out.add(new BlockFile(id, Math.max(0, a.size() - HEADER), modified));
+                    }
+                } catch (NoSuchFileException e) {
+                    // deleted meanwhile
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public long deleteIfUnchanged(BlockId id, long modifiedMillis) throws IOException {
+        if (store == null) {
+            throw new IOException("store opened read-only with inspect(); block " + id + " not deleted");
+        }
+        Path p = pathOf(id);
+        synchronized (stripe(id)) {
+            BasicFileAttributes a;
+            try {
+                a = Files.readAttributes(p, BasicFileAttributes.class);
+            } catch (NoSuchFileException e) {
+                return -1;
+            }
+            if (a.lastModifiedTime().toMillis() != modifiedMillis) {
+                return -1; // written again since it was listed
+            }
+            long bytes = Math.max(0, a.size() - HEADER);
+            if (!Files.deleteIfExists(p)) {
+                return -1;
+            }
+            tally.deleted(bytes);
+            return bytes;
+        }
     }
 
     @Override

@@ -20,12 +20,21 @@ import java.util.Objects;
  * <p>{@code meta} is a small map of text the uploader attached to the version (the S3 gateway keeps
  * an object's ETag and content type there): at most {@link #MAX_META_BYTES} UTF-8 bytes, sorted by key,
  * carried along when the version's blocks move.
+ *
+ * <p>{@code inline} holds the whole content of a small object ({@code geoblocks.node.inline-max})
+ * stored in the manifest itself instead of in block files: then the version has no blocks, its
+ * {@code size} is the data's length (at most {@link #MAX_INLINE_BYTES}) and the data travels, and
+ * is kept, wherever the manifest is. Null for every other version.
  */
 public record Manifest(String name, String fileId, long size, int blockSize, String policy,
         String uploadedAt, long createdMillis, List<BlockRef> blocks, Version version, long locEpoch,
-        boolean deleted, Map<String, String> meta) {
+        boolean deleted, Map<String, String> meta, Inline inline) {
     /** Most UTF-8 bytes a version's metadata (keys and values together) may hold. */
     public static final int MAX_META_BYTES = 200;
+    /** Most bytes an object stored inline may have, whatever {@code geoblocks.node.inline-max} says. */
+    public static final int MAX_INLINE_BYTES = 16 << 10;
+    /** Most UTF-8 bytes a file name may hold: 63 (longest bucket) + 1 ('/') + 1,024 (S3's longest key). */
+    public static final int MAX_NAME_BYTES = 1088;
 
     /**
      * One block of the file as stored: its stored length and CRC32C (what replicas hold, scrub,
@@ -65,6 +74,95 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         }
     }
 
+    /**
+     * The content of an object stored in its manifest: its bytes and their CRC32C, checked when
+     * made (so when decoded) and again by {@link #verified} before the bytes are served. Compared by
+     * content; the bytes are copied in and out, so nobody can change them.
+     */
+    public record Inline(byte[] data, int crc) {
+        public Inline {
+            Objects.requireNonNull(data, "data");
+            if (data.length > MAX_INLINE_BYTES) {
+                throw new IllegalArgumentException("inline data of " + data.length + " bytes exceeds "
+                        + MAX_INLINE_BYTES);
+            }
+            data = data.clone();
+            int actual = Checksums.crc32c(data);
+            if (actual != crc) {
+                throw new IllegalArgumentException("inline data checksum " + Checksums.hex(actual) + " != stored "
+                        + Checksums.hex(crc));
+            }
+        }
+
+        /** {@code data} with its CRC32C computed here. */
+        public static Inline of(byte[] data) {
+            return new Inline(data, Checksums.crc32c(data));
+        }
+
+        /** A copy of the bytes. */
+        @Override
+        public byte[] data() {
+            return data.clone();
+        }
+
+        public int length() {
+            return data.length;
+        }
+
+        /** A copy of the bytes, checked against the CRC32C once more (what a reader is served). */
+        public byte[] verified() throws java.io.IOException {
+            int actual = Checksums.crc32c(data);
+            if (actual != crc) {
+                throw new java.io.IOException("inline data is corrupt: checksum " + Checksums.hex(actual)
+                        + " != stored " + Checksums.hex(crc));
+            }
+            return data.clone();
+        }
+
+        /** Writes the bytes to {@code out} (the codec; no copy). */
+        void writeTo(java.io.DataOutputStream out) throws java.io.IOException {
+            out.write(data);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Inline i && i.crc == crc && java.util.Arrays.equals(i.data, data);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * java.util.Arrays.hashCode(data) + crc;
+        }
+
+        @Override
+        public String toString() {
+            return "Inline[" + data.length + " bytes, crc32c " + Checksums.hex(crc) + "]";
+        }
+    }
+
+    /** A version stored in block files (no inline data). */
+    public Manifest(String name, String fileId, long size, int blockSize, String policy, String uploadedAt,
+            long createdMillis, List<BlockRef> blocks, Version version, long locEpoch, boolean deleted,
+            Map<String, String> meta) {
+        this(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, blocks, version, locEpoch, deleted,
+                meta, null);
+    }
+
+    /**
+     * A small object stored in its manifest: {@code data} is its whole content (no blocks), at most
+     * {@link #MAX_INLINE_BYTES}.
+     */
+    public static Manifest inline(String name, String fileId, int blockSize, String policy, String uploadedAt,
+            long createdMillis, Version version, Map<String, String> meta, byte[] data) {
+        return new Manifest(name, fileId, data.length, blockSize, policy, uploadedAt, createdMillis, List.of(), version,
+                0, false, meta, Inline.of(data));
+    }
+
+    /** True when the content is held in the manifest ({@link #inline}), not in blocks. */
+    public boolean isInline() {
+        return inline != null;
+    }
+
     /** A version without metadata. */
     public Manifest(String name, String fileId, long size, int blockSize, String policy, String uploadedAt,
             long createdMillis, List<BlockRef> blocks, Version version, long locEpoch, boolean deleted) {
@@ -94,19 +192,30 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         if (blockSize <= 0) {
             throw new IllegalArgumentException("block size must be > 0, was " + blockSize);
         }
-        long sum = 0;
-        for (int i = 0; i < blocks.size(); i++) {
-            int len = blocks.get(i).rawLength();
-            if (i < blocks.size() - 1 && len != blockSize) {
-                throw new IllegalArgumentException("block " + i + " has " + len + " bytes, expected " + blockSize);
+        if (inline != null) {
+            if (deleted || !blocks.isEmpty()) {
+                throw new IllegalArgumentException(deleted ? "a tombstone has no inline data"
+                        : "a version with inline data has no blocks, this one has " + blocks.size());
             }
-            if (len > blockSize) {
-                throw new IllegalArgumentException("last block has " + len + " bytes, more than the block size " + blockSize);
+            if (size != inline.length()) {
+                throw new IllegalArgumentException("inline data of " + inline.length() + " bytes, file size is " + size);
             }
-            sum += len;
-        }
-        if (sum != size) {
-            throw new IllegalArgumentException("blocks add up to " + sum + " bytes, file size is " + size);
+        } else {
+            long sum = 0;
+            for (int i = 0; i < blocks.size(); i++) {
+                int len = blocks.get(i).rawLength();
+                if (i < blocks.size() - 1 && len != blockSize) {
+                    throw new IllegalArgumentException("block " + i + " has " + len + " bytes, expected " + blockSize);
+                }
+                if (len > blockSize) {
+                    throw new IllegalArgumentException("last block has " + len + " bytes, more than the block size "
+                            + blockSize);
+                }
+                sum += len;
+            }
+            if (sum != size) {
+                throw new IllegalArgumentException("blocks add up to " + sum + " bytes, file size is " + size);
+            }
         }
     }
 
@@ -120,7 +229,8 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
 
     /** This manifest as version {@code v} (epoch 0: a new version starts where its upload put the blocks). */
     public Manifest withVersion(Version v) {
-        return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, blocks, v, 0, deleted, meta);
+        return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, blocks, v, 0, deleted, meta,
+                inline);
     }
 
     /**
@@ -139,10 +249,13 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
             }
         }
         return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, newBlocks, version,
-                locEpoch + 1, deleted, meta);
+                locEpoch + 1, deleted, meta, inline);
     }
 
-    /** Bytes the blocks take as stored (what a download streams); {@link #size} for an uncompressed file. */
+    /**
+     * Bytes the blocks take as stored (what a download streams); {@link #size} for an uncompressed
+     * file; 0 for an inline one (its bytes travel in the manifest).
+     */
     public long storedSize() {
         long sum = 0;
         for (BlockRef b : blocks) {
@@ -156,16 +269,18 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
     }
 
     /**
-     * File names: 1..100 UTF-8 bytes, no control characters. Path-like names ("photos/1") are fine:
-     * a name is never used as a path (manifests are stored under the hex of the name).
+     * File names: 1..{@value #MAX_NAME_BYTES} UTF-8 bytes (an S3 key of S3's 1,024-byte limit under
+     * a 63-character bucket and its '/'), no control characters. Path-like names ("photos/1") are
+     * fine: a name is never used as a path (it is a key in the metadata engine).
      */
     public static String validateName(String name) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("file name must not be empty");
         }
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > 100) {
-            throw new IllegalArgumentException("file name must be at most 100 UTF-8 bytes, '" + name + "' has " + bytes);
+        if (bytes > MAX_NAME_BYTES) {
+            throw new IllegalArgumentException("file name must be at most " + MAX_NAME_BYTES + " UTF-8 bytes, '"
+                    + (name.length() > 80 ? name.substring(0, 80) + "..." : name) + "' has " + bytes);
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);

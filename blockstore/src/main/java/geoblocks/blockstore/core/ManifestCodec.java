@@ -15,6 +15,10 @@ import java.util.List;
  * chunks), and of a name's {@link ManifestHistory} (all its versions). Layouts:
  *
  * <pre>
+ * manifest, format 4 (written only for a version with inline data, so nodes that read format 3
+ *        still read every other manifest): format 3 (with no blocks), and after the metadata
+ *        and before the crc32c: inlineLength i32 | inlineLength bytes | inlineCrc i32 (CRC32C of
+ *        the bytes; at most {@link Manifest#MAX_INLINE_BYTES}, checked on decode)
  * manifest, format 3 (written only when a block is compressed or the version has metadata, so
  *        nodes that read format 2 still read every other manifest):
  *        format 2, with after each block's replicas: codec u8 (0 none, 1 gzip, 2 zstd)
@@ -42,6 +46,7 @@ public final class ManifestCodec {
     private static final byte LEGACY = 1;
     private static final byte VERSION = 2;
     private static final byte EXTENDED = 3;
+    private static final byte INLINE = 4;
     private static final byte HISTORY_VERSION = 2;
     private static final byte HISTORY_UNACKNOWLEDGED = 1;
 
@@ -50,9 +55,11 @@ public final class ManifestCodec {
     public static byte[] encode(Manifest m) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + m.blocks().size() * 24);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            boolean extended = !m.meta().isEmpty() || m.blocks().stream().anyMatch(b -> b.codec() != BlockCodec.NONE);
+            boolean inline = m.isInline();
+            boolean extended = inline || !m.meta().isEmpty()
+                    || m.blocks().stream().anyMatch(b -> b.codec() != BlockCodec.NONE);
             out.writeInt(MAGIC);
-            out.writeByte(extended ? EXTENDED : VERSION);
+            out.writeByte(inline ? INLINE : extended ? EXTENDED : VERSION);
             writeStr(out, m.name());
             writeStr(out, m.fileId());
             out.writeLong(m.size());
@@ -86,6 +93,11 @@ public final class ManifestCodec {
                     writeStr(out, e.getKey());
                     writeStr(out, e.getValue());
                 }
+            }
+            if (inline) {
+                out.writeInt(m.inline().length());
+                m.inline().writeTo(out);
+                out.writeInt(m.inline().crc());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -193,7 +205,7 @@ public final class ManifestCodec {
                 throw new IOException("not a manifest (bad magic or version)");
             }
             byte format = in.get();
-            if (format != EXTENDED && format != VERSION && format != LEGACY) {
+            if (format != INLINE && format != EXTENDED && format != VERSION && format != LEGACY) {
                 throw new IOException("not a manifest (bad magic or version)");
             }
             String name = str(in);
@@ -229,7 +241,7 @@ public final class ManifestCodec {
                 for (int r = 0; r < reps; r++) {
                     replicas.add(str(in));
                 }
-                BlockCodec codec = format == EXTENDED ? BlockCodec.ofId(Byte.toUnsignedInt(in.get())) : BlockCodec.NONE;
+                BlockCodec codec = format >= EXTENDED ? BlockCodec.ofId(Byte.toUnsignedInt(in.get())) : BlockCodec.NONE;
                 if (codec == BlockCodec.NONE) {
                     blocks.add(new Manifest.BlockRef(len, bcrc, replicas));
                 } else {
@@ -237,7 +249,7 @@ public final class ManifestCodec {
                 }
             }
             java.util.Map<String, String> meta = new java.util.TreeMap<>();
-            if (format == EXTENDED) {
+            if (format >= EXTENDED) {
                 int nMeta = Byte.toUnsignedInt(in.get());
                 for (int i = 0; i < nMeta; i++) {
                     String k = str(in);
@@ -246,10 +258,22 @@ public final class ManifestCodec {
                     }
                 }
             }
+            Manifest.Inline inline = null;
+            if (format == INLINE) {
+                int len = in.getInt();
+                if (len < 0 || len > Manifest.MAX_INLINE_BYTES || len > in.remaining()) {
+                    throw new IOException("manifest inline data of " + len + " bytes does not fit its " + data.length
+                            + " bytes or the limit of " + Manifest.MAX_INLINE_BYTES);
+                }
+                byte[] bytes = new byte[len];
+                in.get(bytes);
+                inline = new Manifest.Inline(bytes, in.getInt()); // checks the data's CRC32C
+            }
             if (in.hasRemaining()) {
                 throw new IOException("manifest has " + in.remaining() + " trailing bytes");
             }
-            return new Manifest(name, fileId, size, blockSize, policy, at, created, blocks, version, epoch, deleted, meta);
+            return new Manifest(name, fileId, size, blockSize, policy, at, created, blocks, version, epoch, deleted, meta,
+                    inline);
         } catch (BufferUnderflowException e) {
             throw new IOException("manifest is truncated");
         } catch (IllegalArgumentException e) {

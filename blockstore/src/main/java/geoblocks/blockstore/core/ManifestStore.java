@@ -1,12 +1,16 @@
 package geoblocks.blockstore.core;
 
+import geoblocks.blockstore.meta.MetaBatch;
+import geoblocks.blockstore.meta.MetaEngine;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,59 +19,207 @@ import java.util.TreeMap;
 
 /**
  * The manifests a node knows: per file name its {@link ManifestHistory} (every version it keeps,
- * tombstones included), kept durably in a {@link BlockStorage} (one block per name, id
- * {@code m-<hex of the name>}, written whole, so a name's versions change atomically) with a
- * sorted in-memory index. Manifests written before versions existed (one manifest per block) load
- * as a history of one legacy version. Corrupt blocks found when loading are counted and skipped,
- * never served.
+ * tombstones included), kept in the node's {@link MetaEngine}. Nothing is scanned when the store
+ * opens: what status, metrics and anti-entropy need is kept in the engine on every change, in the
+ * same atomic batch as the history itself, and read back once (a few hundred KiB at most).
  *
- * <p>For anti-entropy it keeps a digest per name (64 bits of SHA-256 over the history's encoding)
- * and per bucket of names ({@link #BUCKETS} buckets by CRC32C of the name; a bucket's digest is the
- * XOR of its names' digests), updated on every change. Not thread-safe: one component owns it.
+ * <p>Keys (one prefix byte, then big-endian fields; names are their UTF-8 bytes):
+ * <pre>
+ * 'h' name                    -> the history ({@link ManifestCodec#encodeHistory})
+ * 'l' bucket u8 leaf u8 name  -> the name's digest (8 bytes)        anti-entropy, by bucket and leaf
+ * 'd' bucket u8 leaf u8       -> the leaf's digest (8 bytes)        XOR of its names' digests
+ * 'r' (MAX - created) i64 name-> ""                                 live heads, newest first
+ * 'f' fileId 0x00 name        -> ""                                 every kept version with blocks
+ * 'c' counter                 -> i64                                live, names, maxclock
+ * 'p' region                  -> blocks i64, bytes i64              replicas of live heads per region
+ * 'e' name                    -> {@link Listed} of the live head    listings without decoding histories
+ * </pre>
+ *
+ * <p>Other keepers of node state share the engine ({@link #engine()}) under prefixes this store never
+ * uses: {@code "q"} the replication queue ({@code MetaReplicationQueueStore}), {@code 'm' name} the
+ * moves this node coordinates ({@code MetaMoveStore}, a {@link MoveRecord} each) and
+ * {@code 'g' "collected"} the block collector's lifetime totals ({@code MetaGcTotals}).
+ *
+ * <p>Anti-entropy digests form a two-level tree: a name's digest (64 bits of SHA-256 over its
+ * history's encoding) falls in one of {@link #BUCKETS} buckets by the low byte of the CRC32C of its
+ * name, and in one of {@link #LEAVES} leaves of that bucket by the next byte. A leaf's digest is
+ * the XOR of its names', a bucket's the XOR of its leaves'. All {@code BUCKETS * LEAVES} leaf
+ * digests stay in memory (512 KiB).
+ *
+ * <p>Decoded histories of recently used names are cached: at most {@link #CACHE} of them and
+ * {@link #CACHE_BYTES} of their encodings (inline objects make some histories kilobytes long).
+ * Not thread-safe: one component owns it.
  */
-public final class ManifestStore {
+public final class ManifestStore implements AutoCloseable {
     /** Buckets names are hashed into for anti-entropy digests. */
     public static final int BUCKETS = 256;
-    private static final String PREFIX = "m-";
+    /** Leaves per bucket. */
+    public static final int LEAVES = 256;
+    /** Decoded histories kept in memory. */
+    static final int CACHE = 4096;
+    /** Encoded bytes of the decoded histories kept in memory. */
+    static final long CACHE_BYTES = 8 << 20;
 
-    private record Entry(ManifestHistory history, long digest) {}
+    static final byte HISTORY = 'h';
+    static final byte NAME_DIGEST = 'l';
+    static final byte LEAF = 'd';
+    static final byte RECENT = 'r';
+    static final byte FILE = 'f';
+    static final byte COUNTER = 'c';
+    static final byte PLACED = 'p';
+    static final byte LISTED = 'e';
+    private static final byte[] LIVE = counterKey("live");
+    private static final byte[] NAMES = counterKey("names");
+    private static final byte[] MAX_CLOCK = counterKey("maxclock");
 
-    private final BlockStorage storage;
-    private final TreeMap<String, Entry> index = new TreeMap<>();
+    /** Per region: block replicas of live heads held there and their stored bytes. */
+    public record Placed(long blocks, long bytes) {}
+
+    private final MetaEngine engine;
+    private final long[] leaves = new long[BUCKETS * LEAVES];
     private final long[] buckets = new long[BUCKETS];
-    private final int corruptOnLoad;
+    private final TreeMap<String, long[]> placed = new TreeMap<>();
+    private long live;
+    private long names;
+    private long maxClock;
+    private int corrupt;
+    /** When true, writes are made visible at once and durable by the owner's next {@link MetaEngine#sync}. */
+    private boolean deferSync;
+    /** Writes made so far (each one batch); with deferred syncs, the owner syncs up to a count. */
+    private long writes;
+    private record Cached(ManifestHistory history, int bytes) {}
 
-    public ManifestStore(BlockStorage storage) throws IOException {
-        this.storage = storage;
-        int corrupt = 0;
-        for (BlockId id : storage.list()) {
-            if (!id.value().startsWith(PREFIX)) {
-                continue;
-            }
-            try {
-                ManifestHistory h = ManifestCodec.decodeAny(storage.get(id).data());
-                if (!idOf(h.name()).equals(id)) {
-                    throw new IOException("history of '" + h.name() + "' stored under " + id);
-                }
-                put(h, ManifestCodec.encodeHistory(h));
-            } catch (IOException e) {
-                corrupt++;
-            }
+    private final LinkedHashMap<String, Cached> cache = new LinkedHashMap<>(256, 0.75f, true);
+    private long cacheBytes;
+
+    private void cachePut(String name, ManifestHistory h, int bytes) {
+        Cached old = cache.put(name, new Cached(h, bytes));
+        cacheBytes += bytes - (old == null ? 0 : old.bytes());
+        java.util.Iterator<Map.Entry<String, Cached>> eldest = cache.entrySet().iterator();
+        while (cache.size() > 1 && (cache.size() > CACHE || cacheBytes > CACHE_BYTES)) {
+            cacheBytes -= eldest.next().getValue().bytes();
+            eldest.remove();
         }
-        this.corruptOnLoad = corrupt;
     }
 
-    static BlockId idOf(String name) {
-        return new BlockId(PREFIX + HexFormat.of().formatHex(name.getBytes(StandardCharsets.UTF_8)));
+    private void cacheRemove(String name) {
+        Cached old = cache.remove(name);
+        if (old != null) {
+            cacheBytes -= old.bytes();
+        }
+    }
+
+    /** Histories decoded and kept in memory now, and their encoded bytes (tests). */
+    long[] cached() {
+        return new long[] {cache.size(), cacheBytes};
+    }
+
+    /** Opens the manifests kept in {@code engine} (reads counters and leaf digests, never every name). */
+    public ManifestStore(MetaEngine engine) throws IOException {
+        this.engine = engine;
+        engine.scan(new byte[] {LEAF}, new byte[] {LEAF + 1}, (k, v) -> {
+            int leaf = ((k[1] & 0xFF) << 8) | (k[2] & 0xFF);
+            leaves[leaf] = ByteBuffer.wrap(v).getLong();
+            buckets[leaf >>> 8] ^= leaves[leaf];
+            return true;
+        });
+        engine.scan(new byte[] {PLACED}, new byte[] {PLACED + 1}, (k, v) -> {
+            ByteBuffer b = ByteBuffer.wrap(v);
+            placed.put(new String(k, 1, k.length - 1, StandardCharsets.UTF_8), new long[] {b.getLong(), b.getLong()});
+            return true;
+        });
+        this.live = counter(LIVE);
+        this.names = counter(NAMES);
+        this.maxClock = counter(MAX_CLOCK);
+    }
+
+    private static byte[] counterKey(String name) {
+        return key(COUNTER, name.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private long counter(byte[] key) throws IOException {
+        byte[] v = engine.get(key);
+        return v == null ? 0 : ByteBuffer.wrap(v).getLong();
+    }
+
+    private static byte[] key(byte prefix, byte[] rest) {
+        byte[] k = new byte[1 + rest.length];
+        k[0] = prefix;
+        System.arraycopy(rest, 0, k, 1, rest.length);
+        return k;
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static byte[] historyKey(String name) {
+        return key(HISTORY, utf8(name));
+    }
+
+    /** The anti-entropy leaf of a name: bucket * LEAVES + leaf-in-bucket. */
+    public static int leafOf(String name) {
+        int crc = Checksums.crc32c(utf8(name));
+        return ((crc & 0xFF) << 8) | ((crc >>> 8) & 0xFF);
     }
 
     /** The anti-entropy bucket of a name. */
     public static int bucketOf(String name) {
-        return Checksums.crc32c(name.getBytes(StandardCharsets.UTF_8)) & (BUCKETS - 1);
+        return leafOf(name) >>> 8;
     }
 
+    private static byte[] nameDigestKey(String name) {
+        byte[] n = utf8(name);
+        int leaf = leafOf(name);
+        byte[] k = new byte[3 + n.length];
+        k[0] = NAME_DIGEST;
+        k[1] = (byte) (leaf >>> 8);
+        k[2] = (byte) leaf;
+        System.arraycopy(n, 0, k, 3, n.length);
+        return k;
+    }
+
+    private static byte[] leafKey(int leaf) {
+        return new byte[] {LEAF, (byte) (leaf >>> 8), (byte) leaf};
+    }
+
+    private static byte[] recentKey(Manifest m) {
+        byte[] n = utf8(m.name());
+        return ByteBuffer.allocate(9 + n.length).put(RECENT).putLong(Long.MAX_VALUE - m.createdMillis()).put(n).array();
+    }
+
+    static byte[] fileKey(String fileId, String name) {
+        byte[] f = utf8(fileId);
+        byte[] n = utf8(name);
+        return ByteBuffer.allocate(2 + f.length + n.length).put(FILE).put(f).put((byte) 0).put(n).array();
+    }
+
+    private static byte[] longBytes(long v) {
+        return ByteBuffer.allocate(8).putLong(v).array();
+    }
+
+    /**
+     * From now on, writes are visible at once but durable only at the engine's next sync, which the
+     * owner must run before anything reveals them (the file service holds its outgoing messages
+     * and block deletions until then: {@link OutputGate}). Many writes then share one sync.
+     */
+    public void deferSyncs() {
+        this.deferSync = true;
+    }
+
+    /** True when writes wait for the owner's sync ({@link #deferSyncs}). */
+    public boolean defersSyncs() {
+        return deferSync;
+    }
+
+    /** Writes made since the store opened (a sequence number for {@link OutputGate}). */
+    public long writes() {
+        return writes;
+    }
+
+    /** Histories that failed to decode when read (each counted once per read; never served). */
     public int corruptOnLoad() {
-        return corruptOnLoad;
+        return corrupt;
     }
 
     /** Adds one version (or a newer location epoch of it) durably; returns the name's history now. */
@@ -77,45 +229,188 @@ public final class ManifestStore {
 
     /** Merges {@code incoming} into the name's history, durably when anything changed; returns the history now. */
     public ManifestHistory merge(ManifestHistory incoming) throws IOException {
-        Entry e = index.get(incoming.name());
-        ManifestHistory merged = e == null ? incoming : e.history.merge(incoming);
-        if (e != null && merged.equals(e.history)) {
-            return e.history;
+        Optional<ManifestHistory> old = history(incoming.name());
+        ManifestHistory merged = old.isEmpty() ? incoming : old.get().merge(incoming);
+        if (old.isPresent() && merged.equals(old.get())) {
+            return old.get();
         }
-        write(merged);
+        write(incoming.name(), old.orElse(null), merged);
         return merged;
+    }
+
+    /** Merges many histories in one durable batch (anti-entropy, upgrades); returns how many changed. */
+    public int mergeAll(List<ManifestHistory> incoming) throws IOException {
+        Change change = new Change();
+        Map<String, ManifestHistory> now = new LinkedHashMap<>();
+        for (ManifestHistory h : incoming) {
+            ManifestHistory before = now.containsKey(h.name()) ? now.get(h.name()) : history(h.name()).orElse(null);
+            ManifestHistory merged = before == null ? h : before.merge(h);
+            if (before != null && merged.equals(before)) {
+                continue;
+            }
+            change.add(h.name(), before, merged);
+            now.put(h.name(), merged);
+        }
+        change.commit();
+        return now.size();
     }
 
     /** Replaces a name's history (after pruning); {@code null} removes the name. */
     public void replace(String name, ManifestHistory kept) throws IOException {
-        if (kept == null) {
-            storage.delete(idOf(name));
-            Entry old = index.remove(name);
-            if (old != null) {
-                buckets[bucketOf(name)] ^= old.digest;
-            }
-            return;
-        }
-        if (!kept.name().equals(name)) {
+        if (kept != null && !kept.name().equals(name)) {
             throw new IllegalArgumentException("history of '" + kept.name() + "' given for '" + name + "'");
         }
-        write(kept);
-    }
-
-    private void write(ManifestHistory h) throws IOException {
-        byte[] bytes = ManifestCodec.encodeHistory(h);
-        storage.put(idOf(h.name()), bytes, Checksums.crc32c(bytes));
-        put(h, bytes);
-    }
-
-    private void put(ManifestHistory h, byte[] encoded) {
-        Entry e = new Entry(h, digest(encoded));
-        Entry old = index.put(h.name(), e);
-        int b = bucketOf(h.name());
-        if (old != null) {
-            buckets[b] ^= old.digest;
+        Optional<ManifestHistory> old = history(name);
+        if (old.isEmpty() && kept == null) {
+            return;
         }
-        buckets[b] ^= e.digest;
+        write(name, old.orElse(null), kept);
+    }
+
+    private void write(String name, ManifestHistory old, ManifestHistory now) throws IOException {
+        Change c = new Change();
+        c.add(name, old, now);
+        c.commit();
+    }
+
+    /**
+     * One atomic change of several names: the batch for the engine, and the in-memory state it
+     * leads to, applied only once the engine has the batch durably.
+     */
+    private final class Change {
+        private final MetaBatch batch = new MetaBatch();
+        private final Map<Integer, Long> leafDelta = new TreeMap<>();
+        private final Map<String, long[]> placedDelta = new TreeMap<>();
+        private final Map<String, ManifestHistory> cached = new LinkedHashMap<>();
+        private final Map<String, Integer> cachedBytes = new java.util.HashMap<>();
+        private long liveDelta;
+        private long namesDelta;
+        private long clock = maxClock;
+
+        void add(String name, ManifestHistory old, ManifestHistory now) {
+            byte[] oldBytes = old == null ? null : ManifestCodec.encodeHistory(old);
+            byte[] newBytes = now == null ? null : ManifestCodec.encodeHistory(now);
+            if (newBytes == null) {
+                batch.delete(historyKey(name));
+                batch.delete(nameDigestKey(name));
+            } else {
+                batch.put(historyKey(name), newBytes);
+                batch.put(nameDigestKey(name), longBytes(digest(newBytes)));
+                clock = Math.max(clock, now.maxClock());
+            }
+            long delta = (oldBytes == null ? 0 : digest(oldBytes)) ^ (newBytes == null ? 0 : digest(newBytes));
+            leafDelta.merge(leafOf(name), delta, (a, b) -> a ^ b);
+            namesDelta += (old == null ? 0 : -1) + (now == null ? 0 : 1);
+            Manifest oldLive = old == null ? null : old.live().orElse(null);
+            Manifest newLive = now == null ? null : now.live().orElse(null);
+            liveDelta += (oldLive == null ? 0 : -1) + (newLive == null ? 0 : 1);
+            if (oldLive != null) {
+                batch.delete(recentKey(oldLive));
+                batch.delete(key(LISTED, utf8(name)));
+                count(oldLive, -1);
+            }
+            if (newLive != null) {
+                batch.put(recentKey(newLive), new byte[0]);
+                batch.put(key(LISTED, utf8(name)), Listed.encode(newLive));
+                count(newLive, 1);
+            }
+            Set<String> oldFiles = fileIds(old);
+            Set<String> newFiles = fileIds(now);
+            for (String f : oldFiles) {
+                if (!newFiles.contains(f)) {
+                    batch.delete(fileKey(f, name));
+                }
+            }
+            for (String f : newFiles) {
+                if (!oldFiles.contains(f)) {
+                    batch.put(fileKey(f, name), new byte[0]);
+                }
+            }
+            cached.put(name, now);
+            cachedBytes.put(name, newBytes == null ? 0 : newBytes.length);
+        }
+
+        private void count(Manifest m, int sign) {
+            for (Manifest.BlockRef b : m.blocks()) {
+                for (String r : b.replicas()) {
+                    long[] p = placedDelta.computeIfAbsent(r, x -> new long[2]);
+                    p[0] += sign;
+                    p[1] += (long) sign * b.length();
+                }
+            }
+        }
+
+        void commit() throws IOException {
+            if (batch.isEmpty()) {
+                return;
+            }
+            Map<Integer, Long> newLeaf = new TreeMap<>();
+            leafDelta.forEach((leaf, d) -> {
+                long v = leaves[leaf] ^ d;
+                newLeaf.put(leaf, v);
+                if (v == 0) {
+                    batch.delete(leafKey(leaf));
+                } else {
+                    batch.put(leafKey(leaf), longBytes(v));
+                }
+            });
+            Map<String, long[]> newPlaced = new TreeMap<>();
+            placedDelta.forEach((region, d) -> {
+                long[] was = placed.getOrDefault(region, new long[2]);
+                long[] v = {was[0] + d[0], was[1] + d[1]};
+                newPlaced.put(region, v);
+                byte[] k = key(PLACED, utf8(region));
+                if (v[0] == 0 && v[1] == 0) {
+                    batch.delete(k);
+                } else {
+                    batch.put(k, ByteBuffer.allocate(16).putLong(v[0]).putLong(v[1]).array());
+                }
+            });
+            batch.put(LIVE, longBytes(live + liveDelta));
+            batch.put(NAMES, longBytes(names + namesDelta));
+            batch.put(MAX_CLOCK, longBytes(clock));
+            if (deferSync) {
+                engine.writeUnsynced(batch);
+            } else {
+                engine.write(batch);
+            }
+            writes++;
+            // written: now the memory state follows
+            newLeaf.forEach((leaf, v) -> {
+                buckets[leaf >>> 8] ^= leaves[leaf] ^ v;
+                leaves[leaf] = v;
+            });
+            newPlaced.forEach((region, v) -> {
+                if (v[0] == 0 && v[1] == 0) {
+                    placed.remove(region);
+                } else {
+                    placed.put(region, v);
+                }
+            });
+            live += liveDelta;
+            names += namesDelta;
+            maxClock = clock;
+            cached.forEach((n, h) -> {
+                if (h == null) {
+                    cacheRemove(n);
+                } else {
+                    cachePut(n, h, cachedBytes.get(n));
+                }
+            });
+        }
+    }
+
+    private static Set<String> fileIds(ManifestHistory h) {
+        if (h == null) {
+            return Set.of();
+        }
+        Set<String> out = new HashSet<>();
+        for (Manifest m : h.versions()) {
+            if (!m.deleted()) {
+                out.add(m.fileId());
+            }
+        }
+        return out;
     }
 
     private static long digest(byte[] encoded) {
@@ -126,26 +421,144 @@ public final class ManifestStore {
         }
     }
 
-    /** The head of the name, unless the name is absent or its head is a tombstone. */
-    public Optional<Manifest> find(String name) {
-        Entry e = index.get(name);
-        return e == null ? Optional.empty() : e.history.live();
+    private ManifestHistory decode(byte[] bytes) {
+        try {
+            return ManifestCodec.decodeAny(bytes);
+        } catch (IOException | RuntimeException e) {
+            corrupt++;
+            return null;
+        }
     }
 
-    /** Every version of the name this node keeps. */
+    /** The head of the name, unless the name is absent or its head is a tombstone. */
+    public Optional<Manifest> find(String name) {
+        return history(name).flatMap(ManifestHistory::live);
+    }
+
+    /** Every version of the name this node keeps (empty also when its stored record is unreadable). */
     public Optional<ManifestHistory> history(String name) {
-        Entry e = index.get(name);
-        return e == null ? Optional.empty() : Optional.of(e.history);
+        Cached c = cache.get(name);
+        if (c != null) {
+            return Optional.of(c.history());
+        }
+        byte[] bytes;
+        try {
+            bytes = engine.get(historyKey(name));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        if (bytes == null) {
+            return Optional.empty();
+        }
+        ManifestHistory h = decode(bytes);
+        if (h == null) {
+            return Optional.empty();
+        }
+        if (!h.name().equals(name)) {
+            corrupt++;
+            return Optional.empty();
+        }
+        cachePut(name, h, bytes.length);
+        return Optional.of(h);
     }
 
     /** Up to {@code limit} live heads with names after {@code after} (exclusive; "" for the start). */
     public List<Manifest> list(String after, int limit) {
+        return list("", after, limit);
+    }
+
+    /**
+     * Up to {@code limit} live heads whose names start with {@code prefix} and sort after
+     * {@code after} (exclusive), in UTF-8 byte order; one iterator seek, no walk of other names.
+     */
+    public List<Manifest> list(String prefix, String after, int limit) {
         List<Manifest> out = new ArrayList<>();
-        for (Entry e : index.tailMap(after, false).values()) {
-            if (out.size() == limit) {
-                break;
+        if (limit <= 0) {
+            return out;
+        }
+        scanHistories(prefix, after, h -> {
+            h.live().ifPresent(out::add);
+            return out.size() < limit;
+        });
+        return out;
+    }
+
+    /**
+     * What a listing shows of a live head: kept beside the history on every change, so a page of
+     * a listing reads small records in name order and decodes no history.
+     */
+    public record Listed(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis,
+            Map<String, String> meta) {
+        static byte[] encode(Manifest m) {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64);
+            try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+                out.writeByte(1);
+                out.writeLong(m.size());
+                out.writeInt(m.blockSize());
+                out.writeLong(m.createdMillis());
+                out.writeUTF(m.policy());
+                out.writeUTF(m.uploadedAt());
+                out.writeByte(m.meta().size());
+                for (Map.Entry<String, String> e : m.meta().entrySet()) {
+                    out.writeUTF(e.getKey());
+                    out.writeUTF(e.getValue());
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
-            e.history.live().ifPresent(out::add);
+            return bytes.toByteArray();
+        }
+
+        static Listed decode(String name, byte[] v) throws IOException {
+            java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(v));
+            if (in.readByte() != 1) {
+                throw new IOException("unknown listing record format");
+            }
+            long size = in.readLong();
+            int blockSize = in.readInt();
+            long created = in.readLong();
+            String policy = in.readUTF();
+            String at = in.readUTF();
+            int n = in.readUnsignedByte();
+            Map<String, String> meta = new TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                meta.put(in.readUTF(), in.readUTF());
+            }
+            return new Listed(name, size, blockSize, policy, at, created, java.util.Collections.unmodifiableMap(meta));
+        }
+    }
+
+    /**
+     * Up to {@code limit} live names starting with {@code prefix} after {@code after} (exclusive),
+     * in UTF-8 byte order, from the listing records: one seek, no history decoded.
+     */
+    public List<Listed> listing(String prefix, String after, int limit) {
+        List<Listed> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
+        byte[] p = key(LISTED, utf8(prefix));
+        byte[] a = key(LISTED, utf8(after));
+        byte[] from = Arrays.compareUnsigned(a, p) > 0 ? successor(a) : p;
+        byte[] to = upperBound(p);
+        if (to != null && Arrays.compareUnsigned(from, to) >= 0) {
+            return out;
+        }
+        try {
+            engine.scan(from, to, (k, v) -> {
+                if (Arrays.equals(k, a)) {
+                    return true;
+                }
+                String name = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);
+                try {
+                    out.add(Listed.decode(name, v));
+                } catch (IOException | RuntimeException e) {
+                    corrupt++;
+                }
+                return out.size() < limit;
+            });
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
         return out;
     }
@@ -153,38 +566,108 @@ public final class ManifestStore {
     /** Up to {@code limit} histories (tombstoned names included) with names after {@code after}. */
     public List<ManifestHistory> histories(String after, int limit) {
         List<ManifestHistory> out = new ArrayList<>();
-        for (Entry e : index.tailMap(after, false).values()) {
-            if (out.size() == limit) {
-                break;
+        if (limit <= 0) {
+            return out;
+        }
+        scanHistories("", after, h -> {
+            out.add(h);
+            return out.size() < limit;
+        });
+        return out;
+    }
+
+    private interface HistoryVisitor {
+        boolean visit(ManifestHistory h);
+    }
+
+    private void scanHistories(String prefix, String after, HistoryVisitor v) {
+        byte[] p = historyKey(prefix);
+        byte[] a = historyKey(after);
+        byte[] from = Arrays.compareUnsigned(a, p) > 0 ? successor(a) : p;
+        byte[] to = upperBound(p);
+        if (to != null && Arrays.compareUnsigned(from, to) >= 0) {
+            return;
+        }
+        try {
+            engine.scan(from, to, (k, value) -> {
+                if (Arrays.equals(k, a)) {
+                    return true;
+                }
+                ManifestHistory h = decode(value);
+                if (h != null && !Arrays.equals(historyKey(h.name()), k)) {
+                    corrupt++; // a record under another name's key: never served
+                    return true;
+                }
+                return h == null || v.visit(h);
+            });
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The smallest key after {@code k}. */
+    private static byte[] successor(byte[] k) {
+        return Arrays.copyOf(k, k.length + 1);
+    }
+
+    /** The smallest key after every key that starts with {@code prefix} (null: none, scan to the end). */
+    static byte[] upperBound(byte[] prefix) {
+        byte[] u = prefix.clone();
+        for (int i = u.length - 1; i >= 0; i--) {
+            if (u[i] != (byte) 0xFF) {
+                u[i]++;
+                return Arrays.copyOf(u, i + 1);
             }
-            out.add(e.history);
+        }
+        return null;
+    }
+
+    /** The names whose kept versions were uploaded as {@code fileId} (its blocks are then referenced). */
+    public List<String> namesOfFile(String fileId) throws IOException {
+        byte[] p = ByteBuffer.allocate(2 + utf8(fileId).length).put(FILE).put(utf8(fileId)).put((byte) 0).array();
+        List<String> out = new ArrayList<>();
+        engine.scan(p, upperBound(p), (k, v) -> {
+            out.add(new String(k, p.length, k.length - p.length, StandardCharsets.UTF_8));
+            return true;
+        });
+        return out;
+    }
+
+    /** Up to {@code limit} live heads, newest first (by creation time), read from an index: no walk. */
+    public List<Manifest> newest(int limit) {
+        List<Manifest> out = new ArrayList<>();
+        try {
+            engine.scan(new byte[] {RECENT}, new byte[] {RECENT + 1}, (k, v) -> {
+                String name = new String(k, 9, k.length - 9, StandardCharsets.UTF_8);
+                find(name).ifPresent(out::add);
+                return out.size() < limit;
+            });
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
         return out;
     }
 
-    /** Files with a live head. */
-    public int size() {
-        int n = 0;
-        for (Entry e : index.values()) {
-            if (!e.history.head().deleted()) {
-                n++;
-            }
-        }
-        return n;
+    /** Per region, the block replicas of live heads and their bytes, kept on every change. */
+    public Map<String, Placed> placed() {
+        Map<String, Placed> out = new TreeMap<>();
+        placed.forEach((r, p) -> out.put(r, new Placed(p[0], p[1])));
+        return out;
     }
 
-    /** Names with any version, tombstones included. */
+    /** Files with a live head (a counter, kept on every change). */
+    public int size() {
+        return (int) Math.min(Integer.MAX_VALUE, live);
+    }
+
+    /** Names with any version, tombstones included (a counter). */
     public int names() {
-        return index.size();
+        return (int) Math.min(Integer.MAX_VALUE, names);
     }
 
     /** The largest version clock stored (0 when empty): a restarted node's clock starts above it. */
     public long maxClock() {
-        long max = 0;
-        for (Entry e : index.values()) {
-            max = Math.max(max, e.history.maxClock());
-        }
-        return max;
+        return maxClock;
     }
 
     /** The digest of every bucket (a copy). */
@@ -192,20 +675,57 @@ public final class ManifestStore {
         return buckets.clone();
     }
 
+    /** The digests of the {@link #LEAVES} leaves of {@code bucket}. */
+    public long[] leafDigests(int bucket) {
+        return Arrays.copyOfRange(leaves, bucket * LEAVES, (bucket + 1) * LEAVES);
+    }
+
     /** Name and digest of every name in {@code wanted} buckets, in name order. */
     public Map<String, Long> digests(Set<Integer> wanted) {
         Map<String, Long> out = new TreeMap<>();
-        for (Map.Entry<String, Entry> e : index.entrySet()) {
-            if (wanted.contains(bucketOf(e.getKey()))) {
-                out.put(e.getKey(), e.getValue().digest);
-            }
+        for (int b : wanted) {
+            scanDigests(new byte[] {NAME_DIGEST, (byte) b}, out);
         }
         return out;
     }
 
+    /** Name and digest of every name in {@code wanted} leaves (bucket * LEAVES + leaf), in name order. */
+    public Map<String, Long> leafNameDigests(Set<Integer> wanted) {
+        Map<String, Long> out = new TreeMap<>();
+        for (int leaf : wanted) {
+            scanDigests(new byte[] {NAME_DIGEST, (byte) (leaf >>> 8), (byte) leaf}, out);
+        }
+        return out;
+    }
+
+    private void scanDigests(byte[] prefix, Map<String, Long> out) {
+        try {
+            engine.scan(prefix, upperBound(prefix), (k, v) -> {
+                out.put(new String(k, 3, k.length - 3, StandardCharsets.UTF_8), ByteBuffer.wrap(v).getLong());
+                return true;
+            });
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** The digest of one name's history, or empty. */
     public Optional<Long> digest(String name) {
-        Entry e = index.get(name);
-        return e == null ? Optional.empty() : Optional.of(e.digest);
+        try {
+            byte[] v = engine.get(nameDigestKey(name));
+            return v == null ? Optional.empty() : Optional.of(ByteBuffer.wrap(v).getLong());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The engine under this store (other keepers of node state share it, under their own prefixes). */
+    public MetaEngine engine() {
+        return engine;
+    }
+
+    @Override
+    public void close() throws IOException {
+        engine.close();
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * In-memory {@link BlockStorage} for the simulator and tests; same contract, no durability. By
@@ -12,20 +13,40 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link FileBlockStorage} does, and {@link #space()} reports what is used.
  */
 public final class MemoryBlockStorage implements BlockStorage {
+    /** Shards of {@link #listShard}: by the id's hash, as {@link FileBlockStorage} fans out. */
+    static final int SHARDS = 16;
     private final ConcurrentHashMap<BlockId, Block> blocks = new ConcurrentHashMap<>();
+    /** When each block was last written (epoch ms of {@link #clockMillis}), changed with it under the lock. */
+    private final ConcurrentHashMap<BlockId, Long> written = new ConcurrentHashMap<>();
     private final long capacityBytes;
     private final long reserveBytes;
+    private final LongSupplier clockMillis;
     /** Data bytes held; updated under the lock so that replacing a block counts once. */
     private long usedBytes;
 
     /** Unlimited storage. */
     public MemoryBlockStorage() {
+        this(MemoryBlockStorage::wallClock);
+    }
+
+    /**
+     * The wall clock, called directly: the simulator's instrumentation rewrites calls to
+     * System.currentTimeMillis into simulated time, but not method references to it.
+     */
+    private static long wallClock() {
+        return System.currentTimeMillis();
+    }
+
+    /** Unlimited storage whose blocks are stamped with {@code clockMillis} when written (tests move it). */
+    public MemoryBlockStorage(LongSupplier clockMillis) {
         this.capacityBytes = 0;
         this.reserveBytes = 0;
+        this.clockMillis = clockMillis;
     }
 
     /** Storage of {@code capacityBytes} that refuses a write leaving less than {@code reserveBytes} free. */
     public MemoryBlockStorage(long capacityBytes, long reserveBytes) {
+        this.clockMillis = MemoryBlockStorage::wallClock;
         if (capacityBytes <= 0 || reserveBytes < 0 || reserveBytes >= capacityBytes) {
             throw new IllegalArgumentException("capacity must be > 0 and reserve in 0..capacity, were " + capacityBytes
                     + " and " + reserveBytes + " bytes");
@@ -48,6 +69,7 @@ public final class MemoryBlockStorage implements BlockStorage {
                         + " needs " + data.length + " bytes and " + (reserveBytes >> 20) + " MiB must stay free");
             }
             blocks.put(id, new Block(data.clone(), crc));
+            written.put(id, clockMillis.getAsLong());
             usedBytes = after;
         }
     }
@@ -67,10 +89,50 @@ public final class MemoryBlockStorage implements BlockStorage {
     @Override
     public synchronized boolean delete(BlockId id) {
         Block old = blocks.remove(id);
+        written.remove(id);
         if (old != null) {
             usedBytes -= old.data().length;
         }
         return old != null;
+    }
+
+    @Override
+    public int shards() {
+        return SHARDS;
+    }
+
+    @Override
+    public synchronized List<BlockFile> listShard(int shard, long writtenBeforeMillis) {
+        if (shard < 0 || shard >= SHARDS) {
+            throw new IllegalArgumentException("shard must be in 0.." + (SHARDS - 1) + ", was " + shard);
+        }
+        List<BlockFile> out = new ArrayList<>();
+        blocks.forEach((id, b) -> {
+            long at = written.getOrDefault(id, 0L);
+            if ((id.value().hashCode() & (SHARDS - 1)) == shard && at <= writtenBeforeMillis) {
+                out.add(new BlockFile(id, b.data().length, at));
+            }
+        });
+        out.sort(java.util.Comparator.comparing(BlockFile::id)); // deterministic in the simulator
+        return out;
+    }
+
+    @Override
+    public synchronized long deleteIfUnchanged(BlockId id, long modifiedMillis) {
+        Long at = written.get(id);
+        if (at == null || at != modifiedMillis) {
+            return -1;
+        }
+        long bytes = blocks.get(id).data().length;
+        delete(id);
+        return bytes;
+    }
+
+    /** Test hook: sets when block {@code id} was last written, as an old file on disk would say. */
+    public synchronized void setWritten(BlockId id, long millis) {
+        if (blocks.containsKey(id)) {
+            written.put(id, millis);
+        }
     }
 
     @Override

@@ -79,7 +79,12 @@ public final class MovePlan {
 
     /** Nothing to do: every block already lives exactly at the targets. */
     public boolean noop() {
-        for (Manifest.BlockRef b : from.blocks()) {
+        return noopFor(from);
+    }
+
+    /** Every block of {@code m} lives exactly at the targets (a move of it that was committed). */
+    public boolean noopFor(Manifest m) {
+        for (Manifest.BlockRef b : m.blocks()) {
             if (!new HashSet<>(b.replicas()).equals(new HashSet<>(to))) {
                 return false;
             }

@@ -12,7 +12,8 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
         int defaultBlockSize, int maxBlocksPerFile, long memoryBudgetBytes, long scrubBytesPerSecond,
         long scrubPassIntervalMs, long replaceAfterMs, String backgroundTransport, long versionRetentionMs,
-        long tombstoneRetentionMs, long antiEntropyIntervalMs, long clockOffsetMs, ReadOptions readDefault) {
+        long tombstoneRetentionMs, long antiEntropyIntervalMs, long clockOffsetMs, ReadOptions readDefault,
+        int inlineMaxBytes) {
 
     public NodeSettings {
         java.util.Objects.requireNonNull(readDefault, "readDefault");
@@ -36,6 +37,8 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
                 tombstoneRetentionMs);
         require(antiEntropyIntervalMs >= 10, "anti-entropy-interval must be >= 10 ms", antiEntropyIntervalMs);
         require(Math.abs(clockOffsetMs) <= 365L * 86_400_000, "clock-offset must be within a year", clockOffsetMs);
+        require(inlineMaxBytes >= 0 && inlineMaxBytes <= Manifest.MAX_INLINE_BYTES,
+                "inline-max must be in 0.." + Manifest.MAX_INLINE_BYTES + " bytes (0 = off)", inlineMaxBytes);
         if (!LEDBAT.equals(backgroundTransport) && !TCP.equals(backgroundTransport)) {
             throw new IllegalArgumentException("geoblocks.node.background-transport must be ledbat or tcp, was '"
                     + backgroundTransport + "'");
@@ -62,7 +65,7 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
                 probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
                 memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, transport,
-                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault);
+                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault, inlineMaxBytes);
     }
 
     /** These settings with other version retentions, anti-entropy interval and clock offset (simulator, tests). */
@@ -71,7 +74,7 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
                 probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
                 memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
-                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault);
+                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault, inlineMaxBytes);
     }
 
     /**
@@ -82,8 +85,27 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
                 probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
                 memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
-                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, read);
+                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, read, inlineMaxBytes);
     }
+
+    /**
+     * These settings with objects of at most {@code bytes} stored inline in their manifest (0: none;
+     * simulator, tests).
+     */
+    public NodeSettings withInlineMax(int bytes) {
+        return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
+                probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
+                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
+                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault, bytes);
+    }
+
+    /** True when an upload of {@code size} bytes is stored inline in its manifest. */
+    public boolean inlines(long size) {
+        return inlineMaxBytes > 0 && size <= inlineMaxBytes;
+    }
+
+    /** Default of {@code inline-max}: Garage's threshold for objects kept in its metadata. */
+    public static final int DEFAULT_INLINE_MAX = 3 << 10;
 
     /** Largest chunk: bounded by {@code FileCodec.MAX_DATA}. */
     public static final int MAX_CHUNK = 16 << 20;
@@ -119,7 +141,8 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
                 c.getDuration("tombstone-retention", TimeUnit.MILLISECONDS),
                 c.getDuration("anti-entropy-interval", TimeUnit.MILLISECONDS),
                 c.getDuration("clock-offset", TimeUnit.MILLISECONDS),
-                parseRead(c));
+                parseRead(c),
+                intBytes(c, "inline-max"));
     }
 
     /** {@code read.strategy} and {@code read.rank}: how downloads that name neither read their blocks. */
@@ -156,6 +179,7 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
     /** Defaults as in reference.conf, for tests and the simulator. */
     public static NodeSettings defaults() {
         return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 32 << 20, 1 << 20,
-                262_144, autoBudget(), 16L << 20, 600_000, 600_000, LEDBAT, DAY_MS, 30 * DAY_MS, 1000, 0, ReadOptions.DEFAULT);
+                262_144, autoBudget(), 16L << 20, 600_000, 600_000, LEDBAT, DAY_MS, 30 * DAY_MS, 1000, 0, ReadOptions.DEFAULT,
+                DEFAULT_INLINE_MAX);
     }
 }

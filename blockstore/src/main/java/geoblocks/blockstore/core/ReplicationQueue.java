@@ -144,6 +144,16 @@ public final class ReplicationQueue {
         return out;
     }
 
+    /** True when a copy of a block of {@code fileId} is still owed (waiting or under way). */
+    public boolean owes(String fileId) {
+        for (Copy c : entries.keySet()) {
+            if (c.fileId().equals(fileId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Every queued copy, in queue order (what is persisted). */
     public List<Copy> copies() {
         return List.copyOf(entries.keySet());

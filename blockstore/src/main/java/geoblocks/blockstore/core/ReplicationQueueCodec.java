@@ -23,8 +23,8 @@ public final class ReplicationQueueCodec {
     static final int MAGIC = 0x47425251; // "GBRQ"
     static final byte VERSION = 1;
     static final int HEADER = 12;
-    /** Longest string field: file names are at most 100 bytes, ids and regions shorter. */
-    static final int MAX_STRING = 1024;
+    /** Longest string field: file names are at most {@link Manifest#MAX_NAME_BYTES} (1,088) bytes, ids and regions shorter. */
+    static final int MAX_STRING = 2048;
 
     private ReplicationQueueCodec() {}
 

@@ -1,6 +1,7 @@
 package geoblocks.blockstore.port;
 
 import geoblocks.blockstore.core.Block;
+import geoblocks.blockstore.core.BlockFile;
 import geoblocks.blockstore.core.BlockId;
 import java.util.List;
 import se.sics.kompics.KompicsEvent;
@@ -12,8 +13,14 @@ public final class BlockStorePort extends PortType {
         request(StoreBlock.class);
         request(ReadBlock.class);
         request(DeleteBlocks.class);
+        request(ListBlockFiles.class);
+        request(CollectBlocks.class);
         indication(BlockStored.class);
         indication(BlockRead.class);
+        request(SyncMeta.class);
+        indication(MetaSynced.class);
+        indication(BlockFilesListed.class);
+        indication(BlocksCollected.class);
     }
 
     /** Store a block durably; answered by {@link BlockStored} once it is on disk (or failed). */
@@ -30,4 +37,31 @@ public final class BlockStorePort extends PortType {
 
     /** Delete blocks; best effort, no answer. */
     public record DeleteBlocks(List<BlockId> ids) implements KompicsEvent {}
+
+    /** Makes the metadata engine's writes so far durable (one WAL sync), on the I/O executor. */
+    public record SyncMeta(long req, MetaSync sync) implements KompicsEvent {}
+
+    /** The sync of {@link SyncMeta} {@code req} ended; {@code error} is null when it succeeded. */
+    public record MetaSynced(long req, String error) implements KompicsEvent {}
+
+    /** What a {@link SyncMeta} runs. */
+    @FunctionalInterface
+    public interface MetaSync {
+        void sync() throws java.io.IOException;
+    }
+    /**
+     * List the blocks of shard {@code shard} (see {@code BlockStorage#listShard}) last written at or
+     * before {@code writtenBeforeMillis}: the block collector's sweep, one shard at a time.
+     */
+    public record ListBlockFiles(long req, int shard, long writtenBeforeMillis) implements KompicsEvent {}
+
+    /** The shard's blocks ({@code shards}: how many there are); {@code error} non-null when listing failed. */
+    public record BlockFilesListed(long req, int shard, int shards, List<BlockFile> files, String error)
+            implements KompicsEvent {}
+
+    /** Delete each of {@code blocks} that is still the copy listed (its write time unchanged). */
+    public record CollectBlocks(long req, List<BlockFile> blocks) implements KompicsEvent {}
+
+    /** How many of a {@link CollectBlocks}' blocks were deleted and their data bytes; {@code error}: the first failure. */
+    public record BlocksCollected(long req, long blocks, long bytes, String error) implements KompicsEvent {}
 }

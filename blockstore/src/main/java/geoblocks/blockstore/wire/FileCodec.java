@@ -30,6 +30,12 @@ public final class FileCodec implements WireCodec<FileMsg> {
     public static final int MAX_DATA = geoblocks.blockstore.core.NodeSettings.MAX_CHUNK;
     public static final int MAX_STRING = 2048;
     public static final int MAX_LIST = 1000;
+    /**
+     * Most bytes the entries of one {@link ListPart} take on the wire: with the header and the rest
+     * of the message well below Netty's 65,536-byte frame, whatever the names (up to 1,088 bytes)
+     * and their metadata.
+     */
+    public static final int MAX_LIST_PART_BYTES = 48 * 1024;
 
     private FileCodec() {}
 
@@ -79,7 +85,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class,
         NetBenchReq.class, NetBenchOpen.class, NetBenchData.class, NetBenchAck.class, NetBenchEnd.class,
         NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class, FetchMore.class, FetchCancel.class,
-        GetRange.class};
+        GetRange.class, SyncLeaves.class, SyncNamesReq.class, HoldBlocks.class};
 
     /** Writes the op's fields; the same code counts sizes and writes bytes. */
     private static void body(FileOp op, Out o) {
@@ -95,7 +101,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof GetAck p) {
             o.i64(p.consumed());
         } else if (op instanceof ListReq p) {
-            o.str(p.after()); o.i32(p.limit());
+            o.str(p.prefix()); o.str(p.after()); o.i32(p.limit());
         } else if (op instanceof StatReq p) {
             o.str(p.name()); o.str(p.version());
         } else if (op instanceof DeleteReq p) {
@@ -109,8 +115,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof ListPart p) {
             o.u16(p.entries().size());
             for (ListEntry e : p.entries()) {
-                o.str(e.name()); o.i64(e.size()); o.i32(e.blockSize()); o.str(e.policy());
-                o.str(e.uploadedAt()); o.i64(e.createdMillis()); meta(o, e.meta());
+                entry(o, e);
             }
             o.bool(p.more());
         } else if (op instanceof StatusReply p) {
@@ -133,6 +138,10 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 o.i64(Double.doubleToLongBits(l.baseDelayMs())); o.i64(Double.doubleToLongBits(l.rttMs()));
                 o.i64(l.retransmissions());
             }
+            Gc g = p.gc();
+            o.i64(g.collectedBlocks()); o.i64(g.collectedBytes()); o.i64(g.passes()); o.bool(g.running());
+            o.i64(g.passChecked()); o.i64(g.passCollected()); o.i64(g.passInFlight()); o.i64(g.lastPassEndMillis());
+            o.i64(g.settledSinceMillis()); o.i32(g.moves());
         } else if (op instanceof ManifestPart p) {
             o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
         } else if (op instanceof Done p) {
@@ -201,10 +210,6 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 o.i64(d);
             }
         } else if (op instanceof SyncNames p) {
-            o.u16(p.buckets().size());
-            for (int b : p.buckets()) {
-                o.i32(b);
-            }
             o.u16(p.names().size());
             for (NameDigest n : p.names()) {
                 o.str(n.name()); o.i64(n.digest());
@@ -236,6 +241,23 @@ public final class FileCodec implements WireCodec<FileMsg> {
             // no fields
         } else if (op instanceof GetRange p) {
             o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank()); o.i64(p.first()); o.i64(p.last());
+        } else if (op instanceof SyncLeaves p) {
+            o.u16(p.buckets().size());
+            for (BucketLeaves b : p.buckets()) {
+                o.i32(b.bucket());
+                o.u16(b.leaves().size());
+                for (long d : b.leaves()) {
+                    o.i64(d);
+                }
+            }
+            o.bool(p.more());
+        } else if (op instanceof SyncNamesReq p) {
+            o.u16(p.leaves().size());
+            for (int leaf : p.leaves()) {
+                o.i32(leaf);
+            }
+        } else if (op instanceof HoldBlocks p) {
+            strings(o, p.fileIds());
         } else {
             throw new IllegalArgumentException("unknown op " + op.getClass());
         }
@@ -251,7 +273,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes(), r.u8(), r.i32());
             case 3: return new GetBegin(req, r.str(), r.str());
             case 4: return new GetAck(req, r.i64());
-            case 5: return new ListReq(req, r.str(), r.i32());
+            case 5: return new ListReq(req, r.str(), r.str(), r.i32());
             case 6: return new StatReq(req, r.str(), r.str());
             case 7: return new DeleteReq(req, r.str());
             case 8: return new StatusReq(req);
@@ -287,8 +309,10 @@ public final class FileCodec implements WireCodec<FileMsg> {
                             Double.longBitsToDouble(r.i64()), Double.longBitsToDouble(r.i64()),
                             Double.longBitsToDouble(r.i64()), r.i64()));
                 }
+                Background background = new Background(queuedBytes, queuedCopies, flows);
+                Gc gc = new Gc(r.i64(), r.i64(), r.i64(), r.bool(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i32());
                 return new StatusReply(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable,
-                        transfers, new Background(queuedBytes, queuedCopies, flows));
+                        transfers, background, gc);
             }
             case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
             case 14: return new Done(req, r.str());
@@ -345,17 +369,12 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 return new SyncDigest(req, buckets);
             }
             case 37: {
-                int nb = r.count();
-                List<Integer> buckets = new ArrayList<>(nb);
-                for (int i = 0; i < nb; i++) {
-                    buckets.add(r.i32());
-                }
                 int n = r.count();
                 List<NameDigest> names = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     names.add(new NameDigest(r.str(), r.i64()));
                 }
-                return new SyncNames(req, buckets, names, r.bool());
+                return new SyncNames(req, names, r.bool());
             }
             case 38: return new NetBenchReq(req, r.str(), r.str(), r.i32(), r.i64(), r.i64(), r.i32(), r.i32());
             case 39: return new NetBenchOpen(req, r.i64(), r.str());
@@ -370,8 +389,43 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 47: return new FetchMore(req, r.i64());
             case 48: return new FetchCancel(req);
             case 49: return new GetRange(req, r.str(), r.str(), r.str(), r.str(), r.i64(), r.i64());
+            case 50: {
+                int n = r.count();
+                List<BucketLeaves> buckets = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    int bucket = r.i32();
+                    int m = r.count();
+                    List<Long> leaves = new ArrayList<>(m);
+                    for (int j = 0; j < m; j++) {
+                        leaves.add(r.i64());
+                    }
+                    buckets.add(new BucketLeaves(bucket, leaves));
+                }
+                return new SyncLeaves(req, buckets, r.bool());
+            }
+            case 51: {
+                int n = r.count();
+                List<Integer> leaves = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    leaves.add(r.i32());
+                }
+                return new SyncNamesReq(req, leaves);
+            }
+            case 52: return new HoldBlocks(req, strings(r));
             default: throw new MalformedMessageException("unknown file op tag " + tag);
         }
+    }
+
+    /** Bytes {@code e} takes in a {@link ListPart} (see {@link #MAX_LIST_PART_BYTES}). */
+    public static int listEntrySize(ListEntry e) {
+        Counter c = new Counter();
+        entry(c, e);
+        return c.n;
+    }
+
+    private static void entry(Out o, ListEntry e) {
+        o.str(e.name()); o.i64(e.size()); o.i32(e.blockSize()); o.str(e.policy());
+        o.str(e.uploadedAt()); o.i64(e.createdMillis()); meta(o, e.meta());
     }
 
     /** A version's metadata: u16 count, then key and value strings (keys ascending). */

@@ -63,7 +63,13 @@ public sealed interface FileOp {
     /** Flow control of a download: the client has consumed {@code consumed} bytes. */
     record GetAck(long req, long consumed) implements FileOp {}
 
-    record ListReq(long req, String after, int limit) implements FileOp {}
+    /**
+     * One page of the live files whose names start with {@code prefix} ("" for every file), after
+     * {@code after} (exclusive; "" for the start of the prefix), in UTF-8 byte order: at most
+     * {@code limit} entries, fewer when the node caps it ({@link FileCodec#MAX_LIST}) or the page
+     * reaches {@link FileCodec#MAX_LIST_PART_BYTES}. Answered by one {@link ListPart}.
+     */
+    record ListReq(long req, String prefix, String after, int limit) implements FileOp {}
 
     /** The manifest of {@code name}: its newest version when {@code version} is empty, else that version's. */
     record StatReq(long req, String name, String version) implements FileOp {
@@ -128,6 +134,11 @@ public sealed interface FileOp {
         }
     }
 
+    /**
+     * A page of a listing, names ascending; {@code more}: the node may hold more names under the
+     * prefix after the last entry (ask again with it as {@code after}). An empty page with
+     * {@code more} never comes: a page holds at least one entry when more follow.
+     */
     record ListPart(long req, List<ListEntry> entries, boolean more) implements FileOp {}
 
     /** One peer as the coordinator sees it: RTT in ms, or negative when down. */
@@ -139,8 +150,28 @@ public sealed interface FileOp {
      * per transport, and its background (LEDBAT) sending state.
      */
     record StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
-            long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background)
-            implements FileOp {}
+            long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background, Gc gc)
+            implements FileOp {
+        /** A reply without block collection figures ({@link Gc#NONE}). */
+        public StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
+                long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background) {
+            this(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable, transfers, background,
+                    Gc.NONE);
+        }
+    }
+
+    /**
+     * The block collector of a node: blocks and data bytes it collected over its life (kept in its
+     * metadata engine), sweep passes finished since it started, whether one is running, and for the
+     * running pass (else the last) the blocks older than the grace it checked, collected, and kept
+     * because their file is in flight; when the last pass ended (epoch ms, -1: none yet); since when
+     * every peer has been up ({@code settledSinceMillis}, epoch ms; -1: a peer is down, nothing is
+     * collected); and the moves this node coordinates (kept in its engine until they end).
+     */
+    record Gc(long collectedBlocks, long collectedBytes, long passes, boolean running, long passChecked,
+            long passCollected, long passInFlight, long lastPassEndMillis, long settledSinceMillis, int moves) {
+        public static final Gc NONE = new Gc(0, 0, 0, false, 0, 0, 0, -1, -1, 0);
+    }
 
     /** One placement policy of a node: name, kind (seed, built-in, declarative, custom), copies and rules. */
     record PolicyInfo(String name, String kind, int copies, String rules) {
@@ -245,6 +276,13 @@ public sealed interface FileOp {
      */
     record DropBlocks(long req, String name, List<String> blockIds) implements FileOp {}
 
+    /**
+     * Keep the blocks of these files (a move's coordinator to its targets, every quarter of its
+     * block-collection grace while the move runs): their copies here are in flight, not garbage,
+     * although no manifest names them here yet. No answer.
+     */
+    record HoldBlocks(long req, List<String> fileIds) implements FileOp {}
+
     /** Part of a block to store as a replica; the receiver verifies {@code crc} over the whole block. */
     record ReplicaData(long req, String blockId, int offset, int total, int crc, boolean background, byte[] data)
             implements FileOp {}
@@ -307,17 +345,38 @@ public sealed interface FileOp {
     /** The owner created the claimed manifest as version ({@code clock}, {@code region}). */
     record Claimed(long req, long clock, String region) implements FileOp {}
 
-    /** Anti-entropy: the asker's digest of every bucket of names (ManifestStore.BUCKETS of them). */
+    /**
+     * Anti-entropy, first step: the asker's digest of every bucket of names (ManifestStore.BUCKETS
+     * of them). Answered by {@link SyncLeaves}.
+     */
     record SyncDigest(long req, List<Long> buckets) implements FileOp {}
+
+    /** One bucket's leaf digests: ManifestStore.LEAVES of them, leaf 0 first. */
+    record BucketLeaves(int bucket, List<Long> leaves) {}
+
+    /**
+     * Anti-entropy answer to {@link SyncDigest}: for every bucket whose digest differs from the
+     * asker's, the answerer's digest of each of its leaves; over several messages (paged by bytes),
+     * the last with {@code more} false. No buckets at all: the two nodes hold the same names.
+     */
+    record SyncLeaves(long req, List<BucketLeaves> buckets, boolean more) implements FileOp {}
+
+    /**
+     * Anti-entropy, second step: asks for the answerer's name digests in {@code leaves} (each
+     * bucket * ManifestStore.LEAVES + leaf-in-bucket, the leaves whose digests differ). Answered
+     * by {@link SyncNames}.
+     */
+    record SyncNamesReq(long req, List<Integer> leaves) implements FileOp {}
 
     /** One name's history digest. */
     record NameDigest(String name, long digest) {}
 
     /**
-     * Anti-entropy answer: the buckets whose digests differ (in the first message) and the
-     * answerer's name digests in them, over several messages, the last with {@code more} false.
+     * Anti-entropy answer to {@link SyncNamesReq}: every name the answerer keeps in the asked
+     * leaves with its digest, in name order, over several messages (paged by bytes: names run to
+     * 1,088 bytes), the last with {@code more} false.
      */
-    record SyncNames(long req, List<Integer> buckets, List<NameDigest> names, boolean more) implements FileOp {}
+    record SyncNames(long req, List<NameDigest> names, boolean more) implements FileOp {}
 
     // ---- node -> node, background transfers over LEDBAT
     /**

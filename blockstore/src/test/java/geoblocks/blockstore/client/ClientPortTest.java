@@ -19,6 +19,7 @@ class ClientPortTest {
                         new ClientPort.Range(5, 9)),
                 new ClientPort.Versions(3, "n"),
                 new ClientPort.ListFiles(4),
+                new ClientPort.ListPage(4, "photos/", "photos/a", 50),
                 new ClientPort.Stat(5, "n", "v2"),
                 new ClientPort.Delete(6, "n"),
                 new ClientPort.Move(7, "n", List.of("seoul", "dublin")),

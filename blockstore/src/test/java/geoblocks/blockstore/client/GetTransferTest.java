@@ -217,4 +217,43 @@ class GetTransferTest {
         assertEquals(List.of(new FileOp.GetBegin(OP, NAME, "")), link.sent);
         assertSame(null, link.error);
     }
+
+    @Test
+    void inlineVersion_isWrittenFromItsManifest_whole_orItsRange_withNoDataMessage() throws Exception {
+        byte[] data = text(3000, 11);
+        Manifest m = Manifest.inline(NAME, FILE_ID, BLOCK, "local", "seoul", 1_700_000_000_000L,
+                new geoblocks.blockstore.core.Version(5, "seoul"), java.util.Map.of(), data);
+        byte[] mb = ManifestCodec.encode(m);
+
+        Path out = dir.resolve("small.txt");
+        Link link = new Link();
+        GetTransfer t = new GetTransfer(link, new ClientPort.Get(OP, NAME, out), 1 << 20);
+        t.start();
+        t.onReply(new ManifestPart(OP, false, 0, mb.length, mb));
+        assertEquals(1, link.finished);
+        assertNull(link.error);
+        assertEquals(m, link.value);
+        assertArrayEquals(data, Files.readAllBytes(out));
+        assertFalse(Files.exists(dir.resolve("small.txt.part")));
+        assertEquals(1, link.sent.size(), "the request only: no acknowledgement of data that never came");
+
+        Link ranged = new Link();
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        ByteSink sink = new ByteSink() {
+            @Override
+            public void begin() {}
+
+            @Override
+            public void write(long offset, byte[] bytes) {
+                assertEquals(100, offset, "the range's bytes at their offset in the object");
+                got.writeBytes(bytes);
+            }
+        };
+        GetTransfer r = new GetTransfer(ranged, new ClientPort.Get(OP, NAME, null, sink, "", null,
+                new ClientPort.Range(100, 199)), 1 << 20);
+        r.start();
+        r.onReply(new ManifestPart(OP, false, 0, mb.length, mb));
+        assertNull(ranged.error);
+        assertArrayEquals(Arrays.copyOfRange(data, 100, 200), got.toByteArray());
+    }
 }

@@ -37,7 +37,7 @@ final class FakeNode implements Node {
     final List<Object[]> sent = new ArrayList<>();
     final Map<Long, Pending.Waiter> waiting = new HashMap<>();
     long nextReq = 1;
-    final RttTable rtt = new RttTable("saopaulo", Map.of("dublin", 100.0, "mumbai", 300.0, "seoul", 400.0), Set.of());
+    RttTable rtt = new RttTable("saopaulo", Map.of("dublin", 100.0, "mumbai", 300.0, "seoul", 400.0), Set.of());
     final ServiceLatency latency = ServiceLatency.defaults();
     final MemoryBudget budget = new MemoryBudget(64 << 20);
 
@@ -52,19 +52,38 @@ final class FakeNode implements Node {
     }
     @Override public List<String> lookupPeers() { return PEERS; }
     @Override public List<String> peerRegions() { return PEERS; }
-    @Override public List<String> upPeers() { return PEERS; }
+    /** Peers up now (all of them unless a test takes some down). */
+    final List<String> up = new ArrayList<>(PEERS);
+    @Override public List<String> upPeers() { return List.copyOf(up); }
     @Override public ManifestStore manifests() {
         if (manifests == null) {
             try {
-                manifests = new ManifestStore(new MemoryBlockStorage());
+                manifests = new ManifestStore(new geoblocks.blockstore.meta.MemoryMetaEngine());
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         }
         return manifests;
     }
-    @Override public Versions versions() { throw new UnsupportedOperationException(); }
-    @Override public String ownerOf(String name) { throw new UnsupportedOperationException(); }
+    private Versions versions;
+    @Override public Versions versions() {
+        if (versions == null) {
+            List<String> regions = new ArrayList<>(PEERS);
+            regions.add(region());
+            versions = new Versions(manifests(), region(), this::wallMillis, settings.versionRetentionMs(),
+                    geoblocks.blockstore.core.TombstoneCollector.of(regions, settings), ids -> {});
+        }
+        return versions;
+    }
+    @Override public String ownerOf(String name) {
+        return geoblocks.blockstore.core.Owners.ownerOf(name, List.of("dublin", "mumbai", "saopaulo", "seoul"));
+    }
+
+    /** This node over {@code store} (a restarted node reading what an earlier one kept). */
+    FakeNode withManifests(ManifestStore store) {
+        this.manifests = store;
+        return this;
+    }
     @Override public String notReadyToDecideCreates() { return null; }
     @Override public long wallMillis() { return now / MS; }
     @Override public MemoryBudget budget() { return budget; }
@@ -82,19 +101,51 @@ final class FakeNode implements Node {
     @Override public void touch(long req) {}
     @Override public void cancel(long req) { waiting.remove(req); }
     @Override public void fail(long req, String why) { waiting.remove(req).onTimeout(why); }
+    /** When set, the node's block store: reads and writes complete at once. */
+    geoblocks.blockstore.core.MemoryBlockStorage disk;
     @Override public void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done) {
-        throw new UnsupportedOperationException();
+        if (disk == null) {
+            throw new UnsupportedOperationException();
+        }
+        String error = null;
+        try {
+            disk.put(id, data, crc);
+        } catch (java.io.IOException e) {
+            error = e.getMessage();
+        }
+        done.accept(new BlockStored(nextReq++, id, error));
     }
-    @Override public void readLocal(BlockId id, Consumer<BlockRead> done) { throw new UnsupportedOperationException(); }
+    @Override public void readLocal(BlockId id, Consumer<BlockRead> done) {
+        if (disk == null) {
+            throw new UnsupportedOperationException();
+        }
+        try {
+            done.accept(new BlockRead(nextReq++, id, disk.get(id), null));
+        } catch (java.io.IOException e) {
+            done.accept(new BlockRead(nextReq++, id, null, e.getMessage()));
+        }
+    }
+    /** Where {@link #place} puts every request (null: placing is not expected), and the requests it got. */
+    List<String> placeAt;
+    final List<PlacementRequest> placed = new ArrayList<>();
     @Override public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
-        throw new UnsupportedOperationException();
+        if (placeAt == null) {
+            throw new UnsupportedOperationException();
+        }
+        this.placed.add(request);
+        placed.accept(placeAt);
     }
-    @Override public PolicyCatalog policies() { throw new UnsupportedOperationException(); }
+    @Override public PolicyCatalog policies() {
+        return new PolicyCatalog(List.of(new geoblocks.blockstore.core.placement.PolicyDescription("local", "seed", 1, ""),
+                new geoblocks.blockstore.core.placement.PolicyDescription("tworandom", "seed", 2, "")));
+    }
     @Override public void schedule(long delayNanos, Runnable task) {
         wakeupsAt.add(new long[] {now + delayNanos});
         wakeups.add(task);
     }
     @Override public ServiceLatency serviceLatency() { return latency; }
+    final geoblocks.blockstore.core.InFlightFiles inFlight = new geoblocks.blockstore.core.InFlightFiles(600_000 * MS);
+    @Override public geoblocks.blockstore.core.InFlightFiles inFlight() { return inFlight; }
 
     /** The fetch requests sent so far, by region. */
     List<String> fetchedFrom() {

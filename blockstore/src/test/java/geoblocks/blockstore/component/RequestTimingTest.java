@@ -116,7 +116,7 @@ class RequestTimingTest {
         assertEquals(Map.of(), counts("stat"));
         timing.sent(CLIENT, new ManifestPart(5, false, 10, 20, new byte[10]), 2 * MS, 0);
         assertEquals(Map.of("ok", 1L), counts("stat"));
-        timing.received(CLIENT, new ListReq(6, "", 10), 0);
+        timing.received(CLIENT, new ListReq(6, "", "", 10), 0);
         timing.sent(CLIENT, new ListPart(6, List.of(), false), MS, 0);
         assertEquals(Map.of("ok", 1L), counts("list"));
     }

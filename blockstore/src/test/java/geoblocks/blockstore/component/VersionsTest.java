@@ -23,7 +23,7 @@ class VersionsTest {
     private static final List<String> REGIONS = List.of("seoul", "dublin");
     private long wall = 1_000_000;
     private final List<BlockId> deleted = new ArrayList<>();
-    private final MemoryBlockStorage disk = new MemoryBlockStorage();
+    private final geoblocks.blockstore.meta.MemoryMetaEngine disk = new geoblocks.blockstore.meta.MemoryMetaEngine();
 
     private Versions versions(String region) throws IOException {
         return new Versions(new ManifestStore(disk), region, () -> wall, 10_000,
@@ -184,5 +184,30 @@ class VersionsTest {
         Manifest head = draft("n", "new", List.of("seoul")).withVersion(new Version(HybridClock.of(20, 0), "dublin"));
         assertEquals(List.of(head), v.merge(new ManifestHistory("n", List.of(old, head))).orElseThrow().versions());
         assertEquals(List.of(old.blockId(0)), deleted);
+    }
+
+    @Test
+    void mergeAll_storesWhatMergeWould_observingClocks_skippingForgottenTombstones_applyingTheRetention()
+            throws IOException {
+        Versions v = versions("seoul");
+        wall = 2_000_000;
+        Manifest a = draft("a", "fa", List.of("dublin")).withVersion(new Version(HybridClock.of(9_000_000, 4), "dublin"));
+        Manifest oldB = draft("b", "old", List.of("seoul")).withVersion(new Version(HybridClock.of(10, 0), "dublin"));
+        Manifest newB = draft("b", "new", List.of("dublin")).withVersion(new Version(HybridClock.of(20, 0), "dublin"));
+        Manifest c = Manifest.tombstone("c", "t", "dublin", 1, new Version(HybridClock.of(1_000_000, 0), "dublin"));
+        Manifest d = Manifest.tombstone("d", "t", "dublin", 1, new Version(HybridClock.of(1_000_000, 0), "dublin"));
+        int changed = v.mergeAll(List.of(ManifestHistory.of(a), new ManifestHistory("b", List.of(oldB, newB)),
+                ManifestHistory.of(c).acknowledgedBy("dublin").acknowledgedBy("seoul"),
+                ManifestHistory.of(d).acknowledgedBy("dublin")));
+        assertEquals(3, changed, "a, b and d; c is a tombstone this region already forgot");
+        ManifestStore s = new ManifestStore(disk);
+        assertEquals(List.of(a), s.history("a").orElseThrow().versions());
+        assertEquals(List.of(newB), s.history("b").orElseThrow().versions(), "the retention dropped the old version");
+        assertEquals(List.of(oldB.blockId(0)), deleted);
+        assertEquals(Optional.empty(), s.history("c"));
+        assertEquals(List.of("dublin", "seoul"), s.history("d").orElseThrow().acknowledged());
+        assertEquals(0, v.mergeAll(List.of(ManifestHistory.of(a))), "nothing new");
+        Manifest mine = v.commit(draft("e", "fe", List.of("seoul")));
+        assertEquals(new Version(HybridClock.of(9_000_000, 5), "seoul"), mine.version(), "the peers' clocks observed");
     }
 }

@@ -257,4 +257,64 @@ abstract class BlockStorageContract {
         }
         assertEquals(new StoredBlocks(1, 100), store.stored());
     }
+
+    /** Every block of every shard, as {@link BlockStorage#listShard} lists them with no age limit. */
+    static List<BlockFile> allFiles(BlockStorage s) throws IOException {
+        List<BlockFile> out = new ArrayList<>();
+        for (int i = 0; i < s.shards(); i++) {
+            out.addAll(s.listShard(i, Long.MAX_VALUE));
+        }
+        out.sort(java.util.Comparator.comparing(BlockFile::id));
+        return out;
+    }
+
+    @Test
+    void listShard_everyBlockInExactlyOneShard_withItsSize() throws IOException {
+        List<BlockId> ids = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            BlockId id = BlockId.of("b-f" + i + "-" + (i % 3));
+            ids.add(id);
+            put(store, id, randomBytes(i, 10 + i));
+        }
+        ids.sort(null);
+        List<BlockFile> files = allFiles(store);
+        assertEquals(ids, files.stream().map(BlockFile::id).toList());
+        for (BlockFile f : files) {
+            int i = Integer.parseInt(f.id().value().substring(3, f.id().value().lastIndexOf('-')));
+            assertEquals(10 + i, f.bytes(), f.toString());
+        }
+        assertThrows(IllegalArgumentException.class, () -> store.listShard(store.shards(), 0));
+    }
+
+    @Test
+    void listShard_leavesOutBlocksWrittenAfterTheCutoff() throws IOException {
+        put(store, A, randomBytes(1, 10));
+        long at = allFiles(store).get(0).modifiedMillis();
+        int total = 0;
+        int before = 0;
+        for (int i = 0; i < store.shards(); i++) {
+            total += store.listShard(i, at).size();
+            before += store.listShard(i, at - 1).size();
+        }
+        assertEquals(1, total);
+        assertEquals(0, before);
+    }
+
+    @Test
+    void deleteIfUnchanged_deletesTheListedCopy_butNotOneWrittenSince() throws Exception {
+        put(store, A, randomBytes(1, 100));
+        put(store, B, randomBytes(2, 50));
+        List<BlockFile> listed = allFiles(store);
+        BlockFile a = listed.get(0);
+        BlockFile b = listed.get(1);
+        assertEquals(100, store.deleteIfUnchanged(A, a.modifiedMillis()));
+        assertFalse(store.contains(A));
+        assertEquals(-1, store.deleteIfUnchanged(A, a.modifiedMillis()), "already gone");
+        assertEquals(new StoredBlocks(1, 50), store.stored());
+        Thread.sleep(5); // a new write gets a later time, even on a file system with coarse times
+        put(store, B, randomBytes(3, 60));
+        assertEquals(-1, store.deleteIfUnchanged(B, b.modifiedMillis()), "written again after the listing");
+        assertTrue(store.contains(B));
+        assertEquals(new StoredBlocks(1, 60), store.stored());
+    }
 }

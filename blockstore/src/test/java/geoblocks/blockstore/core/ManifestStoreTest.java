@@ -3,6 +3,7 @@ package geoblocks.blockstore.core;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -12,6 +13,14 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import geoblocks.blockstore.meta.LegacyUpgrade;
+import geoblocks.blockstore.meta.MemoryMetaEngine;
+import geoblocks.blockstore.meta.MetaBatch;
+import geoblocks.blockstore.meta.MetaReplicationQueueStore;
+import geoblocks.blockstore.meta.MetaSettings;
+import geoblocks.blockstore.meta.RocksMetaEngine;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,17 +29,35 @@ class ManifestStoreTest {
     @TempDir
     Path root;
 
-    FileBlockStorage storage;
+    static final MetaSettings SETTINGS = new MetaSettings(4 << 20, 4 << 20, true);
+    RocksMetaEngine engine;
     ManifestStore store;
+    /** The store a test reopened last (closed with the engine). */
+    ManifestStore current;
 
     @BeforeEach
     void open() throws IOException {
-        storage = new FileBlockStorage(root);
-        store = new ManifestStore(storage);
+        engine = RocksMetaEngine.open(root.resolve("meta"), SETTINGS);
+        store = new ManifestStore(engine);
+        current = store;
     }
 
+    @AfterEach
+    void close() {
+        engine.close();
+    }
+
+    /** Closes the engine and opens it again from disk, as a restarted node does. */
     private ManifestStore reopen() throws IOException {
-        return new ManifestStore(new FileBlockStorage(root));
+        engine.close();
+        engine = RocksMetaEngine.open(root.resolve("meta"), SETTINGS);
+        current = new ManifestStore(engine);
+        return current;
+    }
+
+    /** Writes raw bytes as a name's stored history (what a damaged engine record would hold). */
+    private void storeRaw(String name, byte[] bytes) throws IOException {
+        current.engine().write(new MetaBatch().put(ManifestStore.historyKey(name), bytes));
     }
 
     private static List<String> names(List<Manifest> ms) {
@@ -140,10 +167,13 @@ class ManifestStoreTest {
         saveAll("a", "b");
         store.replace("a", null);
         assertEquals(Optional.empty(), store.history("a"));
-        assertEquals(Optional.empty(), reopen().history("a"));
-        assertFalse(storage.contains(ManifestStore.idOf("a")));
-        store.replace("never", null);
-        assertEquals(List.of("b"), names(store.list("", 10)));
+        ManifestStore again = reopen();
+        assertEquals(Optional.empty(), again.history("a"));
+        assertEquals(null, engine.get(ManifestStore.historyKey("a")));
+        again.replace("never", null);
+        assertEquals(List.of("b"), names(again.list("", 10)));
+        assertEquals(1, again.size());
+        assertEquals(1, again.names());
     }
 
     @Test
@@ -179,7 +209,11 @@ class ManifestStoreTest {
         try (var in = getClass().getResourceAsStream("/legacy/manifest-format1.bin")) {
             old = in.readAllBytes();
         }
-        storage.put(ManifestStore.idOf("photos/1"), old, Checksums.crc32c(old));
+        FileBlockStorage legacy = new FileBlockStorage(root.resolve("data/manifests"));
+        legacy.put(new BlockId("m-" + java.util.HexFormat.of().formatHex("photos/1".getBytes(StandardCharsets.UTF_8))),
+                old, Checksums.crc32c(old));
+        LegacyUpgrade.Result r = LegacyUpgrade.run(root.resolve("data"), store, new MetaReplicationQueueStore(engine));
+        assertEquals(new LegacyUpgrade.Result(1, 0, 0), r);
 
         ManifestStore again = reopen();
 
@@ -200,7 +234,7 @@ class ManifestStoreTest {
 
     @Test
     void bucketDigests_followTheContent_notTheOrderOfChanges() throws IOException {
-        ManifestStore other = new ManifestStore(new MemoryBlockStorage());
+        ManifestStore other = new ManifestStore(new MemoryMetaEngine());
         Manifest a1 = Manifests.of("a", 10, 4).withVersion(new Version(1, "x"));
         Manifest a2 = Manifests.of("a", 12, 4).withVersion(new Version(2, "y"));
         Manifest b = Manifests.of("b", 10, 4);
@@ -219,7 +253,8 @@ class ManifestStoreTest {
         store.replace("a", null);
         other.replace("a", null);
         assertArrayEquals(store.bucketDigests(), other.bucketDigests());
-        assertArrayEquals(new long[ManifestStore.BUCKETS], new ManifestStore(new MemoryBlockStorage()).bucketDigests());
+        assertArrayEquals(new long[ManifestStore.BUCKETS], new ManifestStore(new MemoryMetaEngine()).bucketDigests());
+        assertArrayEquals(store.bucketDigests(), reopen().bucketDigests(), "digests are kept, not recomputed");
     }
 
     @Test
@@ -227,7 +262,7 @@ class ManifestStoreTest {
         Manifest a = Manifests.of("a", 1000, 64);
         Manifest big = Manifests.of("big", 20_000L * 8, 8);
         Manifest unicode = Manifests.of("写真 \uD83D\uDE00.jpg", 5, 2);
-        Manifest longest = Manifests.of("n".repeat(100), 3, 2);
+        Manifest longest = Manifests.of("n".repeat(Manifest.MAX_NAME_BYTES), 3, 2);
         store.save(a);
         store.save(big);
         store.save(unicode);
@@ -247,76 +282,141 @@ class ManifestStoreTest {
     }
 
     @Test
-    void reopen_corruptManifestBlock_isCountedAndSkipped() throws IOException {
+    void corruptHistoryRecord_isCountedAndNeverServed() throws IOException {
         saveAll("good", "bad");
-        Path file = storage.pathOf(ManifestStore.idOf("bad"));
-        byte[] bytes = Files.readAllBytes(file);
+        byte[] bytes = engine.get(ManifestStore.historyKey("bad"));
         bytes[bytes.length - 10] ^= 0x04;
-        Files.write(file, bytes);
+        storeRaw("bad", bytes);
 
         ManifestStore again = reopen();
 
-        assertEquals(1, again.corruptOnLoad());
         assertEquals(Optional.empty(), again.find("bad"));
+        assertEquals(1, again.corruptOnLoad());
         assertTrue(again.find("good").isPresent());
         assertEquals(List.of("good"), names(again.list("", 10)));
     }
 
     @Test
-    void reopen_truncatedManifestBlock_isCountedAndSkipped() throws IOException {
+    void truncatedOrForeignRecords_areCountedAndSkipped() throws IOException {
         saveAll("a", "b", "c");
-        Path file = storage.pathOf(ManifestStore.idOf("b"));
-        byte[] bytes = Files.readAllBytes(file);
-        Files.write(file, Arrays.copyOf(bytes, bytes.length / 2));
+        byte[] bytes = engine.get(ManifestStore.historyKey("b"));
+        storeRaw("b", Arrays.copyOf(bytes, bytes.length / 2));
+        storeRaw("junk", "not a manifest at all".getBytes(StandardCharsets.UTF_8));
+        storeRaw("elsewhere", engine.get(ManifestStore.historyKey("a"))); // the history of 'a' under another name
 
         ManifestStore again = reopen();
 
-        assertEquals(1, again.corruptOnLoad());
         assertEquals(List.of("a", "c"), names(again.list("", 10)));
+        assertEquals(Optional.empty(), again.history("elsewhere"));
+        assertTrue(again.corruptOnLoad() >= 2);
     }
 
     @Test
-    void open_blockWithValidChecksumButNotAManifest_isCountedAndSkipped() throws IOException {
-        byte[] junk = "not a manifest at all".getBytes(StandardCharsets.UTF_8);
-        storage.put(ManifestStore.idOf("junk"), junk, Checksums.crc32c(junk));
-        saveAll("ok");
-
-        ManifestStore again = reopen();
-
-        assertEquals(1, again.corruptOnLoad());
-        assertEquals(List.of("ok"), names(again.list("", 10)));
+    void list_byPrefix_seeksAndStopsAtThePrefixEnd() throws IOException {
+        saveAll("a/1", "a/2", "a/3", "ab", "b/1", "a");
+        assertEquals(List.of("a/1", "a/2", "a/3"), names(store.list("a/", "", 10)));
+        assertEquals(List.of("a/3"), names(store.list("a/", "a/2", 10)));
+        assertEquals(List.of("a/1", "a/2", "a/3"), names(store.list("a/", "0", 10)), "an 'after' before the prefix");
+        assertEquals(List.of(), names(store.list("a/", "a/3", 10)));
+        assertEquals(List.of(), names(store.list("a/", "z", 10)));
+        assertEquals(List.of("b/1"), names(store.list("b", "", 10)));
+        assertEquals(List.of("a/1"), names(store.list("a/", "", 1)));
     }
 
     @Test
-    void open_dataBlocksBesideManifests_areIgnored() throws IOException {
-        byte[] data = {1, 2, 3};
-        storage.put(BlockId.ofFileBlock("f1", 0), data, Checksums.crc32c(data));
-        saveAll("x");
+    void counters_followEveryChange_andSurviveARestart() throws IOException {
+        Manifest a = Manifests.of("a", 100, 64); // 2 blocks
+        store.save(a);
+        store.save(Manifests.of("b", 10, 64));
+        store.save(Manifest.tombstone("b", "tb", "dublin", 9, new Version(a.version().clock() + 5, "dublin")));
+        Map<String, ManifestStore.Placed> placed = store.placed();
+        long blocks = a.blocks().stream().mapToLong(x -> x.replicas().size()).sum();
+        long bytes = a.blocks().stream().mapToLong(x -> (long) x.length() * x.replicas().size()).sum();
+        assertEquals(blocks, placed.values().stream().mapToLong(ManifestStore.Placed::blocks).sum());
+        assertEquals(bytes, placed.values().stream().mapToLong(ManifestStore.Placed::bytes).sum());
+        assertEquals(1, store.size());
+        assertEquals(2, store.names());
+        long clock = store.maxClock();
 
         ManifestStore again = reopen();
 
-        assertEquals(0, again.corruptOnLoad());
+        assertEquals(placed, again.placed());
         assertEquals(1, again.size());
+        assertEquals(2, again.names());
+        assertEquals(clock, again.maxClock());
+        again.replace("a", null);
+        assertEquals(Map.of(), again.placed());
+        assertEquals(0, again.size());
     }
 
     @Test
-    void open_memoryStorageWithCorruptedManifest_isCountedAndSkipped() throws IOException {
-        MemoryBlockStorage mem = new MemoryBlockStorage();
+    void newest_readsTheCreationIndex() throws IOException {
+        for (int i = 0; i < 10; i++) {
+            Manifest m = Manifests.of("n" + i, 10, 4);
+            store.save(new Manifest(m.name(), m.fileId(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), 1000 + i,
+                    m.blocks(), m.version(), 0, false, Map.of()));
+        }
+        assertEquals(List.of("n9", "n8", "n7"), names(store.newest(3)));
+        store.replace("n8", null);
+        assertEquals(List.of("n9", "n7", "n6"), names(reopen().newest(3)));
+    }
+
+    @Test
+    void namesOfFile_followsTheKeptVersions() throws IOException {
+        Manifest a = Manifests.of("a", 10, 4);
+        store.save(a);
+        assertEquals(List.of("a"), store.namesOfFile(a.fileId()));
+        store.replace("a", null);
+        assertEquals(List.of(), store.namesOfFile(a.fileId()));
+    }
+
+    @Test
+    void mergeAll_isOneBatch_andCountsWhatChanged() throws IOException {
+        MemoryMetaEngine mem = new MemoryMetaEngine();
         ManifestStore s = new ManifestStore(mem);
-        s.save(Manifests.of("a", 1, 1));
-        s.save(Manifests.of("b", 1, 1));
-        mem.corrupt(ManifestStore.idOf("a"));
-
-        ManifestStore again = new ManifestStore(mem);
-
-        assertEquals(1, again.corruptOnLoad());
-        assertEquals(List.of("b"), names(again.list("", 10)));
+        Manifest a = Manifests.of("a", 10, 4);
+        assertEquals(2, s.mergeAll(List.of(ManifestHistory.of(a), ManifestHistory.of(Manifests.of("b", 10, 4)),
+                ManifestHistory.of(a))));
+        assertEquals(0, s.mergeAll(List.of(ManifestHistory.of(a))));
+        mem.crashAfter(0);
+        assertThrows(IOException.class, () -> s.mergeAll(List.of(ManifestHistory.of(Manifests.of("c", 10, 4)))));
+        assertEquals(2, s.size(), "a write the engine refused changes nothing");
+        assertEquals(Optional.empty(), s.history("c"));
+        assertEquals(2, new ManifestStore(mem).size());
     }
 
     @Test
-    void idOf_anyValidName_isAValidBlockId() {
-        assertEquals("m-61", ManifestStore.idOf("a").value());
-        assertTrue(ManifestStore.idOf("\uD83D\uDE00".repeat(25)).value().length() <= 240);
-        assertTrue(ManifestStore.idOf("/".repeat(100)).value().startsWith("m-2f2f"));
+    void listing_alwaysAgreesWithTheLiveHeads_afterRandomChanges_andARestart() throws IOException {
+        java.util.Random rnd = new java.util.Random(3);
+        long clock = 1;
+        for (int step = 0; step < 300; step++) {
+            String name = "k/" + rnd.nextInt(40);
+            int what = rnd.nextInt(4);
+            if (what == 0) {
+                store.replace(name, null);
+            } else if (what == 1 && store.find(name).isPresent()) {
+                store.save(Manifest.tombstone(name, "t" + step, "dublin", 5, new Version(++clock, "dublin")));
+            } else {
+                Manifest m = Manifests.of(name, 1 + rnd.nextInt(200), 64);
+                store.save(new Manifest(name, m.fileId() + step, m.size(), m.blockSize(), m.policy(), m.uploadedAt(),
+                        m.createdMillis(), m.blocks(), new Version(++clock, "seoul"), 0, false,
+                        Map.of("etag", "\"" + step + "\"")));
+            }
+        }
+        for (int round = 0; round < 2; round++) {
+            ManifestStore s = round == 0 ? store : reopen();
+            List<String> fromHeads = new java.util.ArrayList<>();
+            for (Manifest m : s.list("k/", "", 1000)) {
+                fromHeads.add(m.name() + " " + m.size() + " " + m.meta());
+            }
+            List<String> fromListing = new java.util.ArrayList<>();
+            for (ManifestStore.Listed l : s.listing("k/", "", 1000)) {
+                fromListing.add(l.name() + " " + l.size() + " " + l.meta());
+            }
+            assertEquals(fromHeads, fromListing);
+            assertEquals(s.size(), fromListing.size());
+            assertEquals(fromListing.subList(1, Math.min(4, fromListing.size())).stream().map(x -> x.split(" ")[0]).toList(),
+                    s.listing("k/", fromListing.get(0).split(" ")[0], 3).stream().map(ManifestStore.Listed::name).toList());
+        }
     }
 }

@@ -116,11 +116,13 @@ class ManifestTest {
     }
 
     @Test
-    void validateName_moreThan100Utf8Bytes_isRejected() {
-        assertThrows(IllegalArgumentException.class, () -> Manifest.validateName("x".repeat(101)));
-        // 51 characters but 102 UTF-8 bytes: the limit is on bytes, not characters
-        assertThrows(IllegalArgumentException.class, () -> Manifest.validateName("é".repeat(51)));
-        assertThrows(IllegalArgumentException.class, () -> Manifest.validateName("\uD83D\uDE00".repeat(26)));
+    void validateName_moreThanMaxUtf8Bytes_isRejected() {
+        assertEquals(1088, Manifest.MAX_NAME_BYTES, "a 1,024-byte S3 key under a 63-character bucket");
+        Manifest.validateName("x".repeat(1088));
+        assertThrows(IllegalArgumentException.class, () -> Manifest.validateName("x".repeat(1089)));
+        // 545 characters but 1,090 UTF-8 bytes: the limit is on bytes, not characters
+        assertThrows(IllegalArgumentException.class, () -> Manifest.validateName("é".repeat(545)));
+        assertThrows(IllegalArgumentException.class, () -> Manifest.validateName("\uD83D\uDE00".repeat(273)));
     }
 
     @ParameterizedTest

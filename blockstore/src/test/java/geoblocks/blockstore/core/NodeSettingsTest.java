@@ -93,7 +93,7 @@ class NodeSettingsTest {
                 d.rttWindow(), d.downAfterMs(), d.maxBlockSize(), d.defaultBlockSize(), d.maxBlocksPerFile(),
                 d.memoryBudgetBytes(), d.scrubBytesPerSecond(), d.scrubPassIntervalMs(), d.replaceAfterMs(), d.backgroundTransport(),
                 d.versionRetentionMs(), d.tombstoneRetentionMs(), d.antiEntropyIntervalMs(), d.clockOffsetMs(),
-                d.readDefault()));
+                d.readDefault(), d.inlineMaxBytes()));
         assertTrue(e.getMessage().contains("geoblocks.node.fetch-parallelism"), e.getMessage());
         assertTrue(e.getMessage().endsWith("was 0"), e.getMessage());
     }
@@ -101,9 +101,10 @@ class NodeSettingsTest {
     @Test
     void new_boundaryValues_areAccepted() {
         new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1, 1, 2, 0, 0, 0, "tcp", 1000, 1000, 10, -365L * 86_400_000,
-                ReadOptions.DEFAULT);
+                ReadOptions.DEFAULT, 0);
         new NodeSettings(60_000, 60_000, 60_000, 1, 100, 10, 1, 11, 256 << 20, 256 << 20, 4_000_000, 512L << 20, 1L << 40, 1, 1, "ledbat",
-                Long.MAX_VALUE / 2, Long.MAX_VALUE / 2, 10, 365L * 86_400_000, ReadOptions.DEFAULT);
+                Long.MAX_VALUE / 2, Long.MAX_VALUE / 2, 10, 365L * 86_400_000, ReadOptions.DEFAULT,
+                geoblocks.blockstore.core.Manifest.MAX_INLINE_BYTES);
     }
 
     @Test
@@ -154,5 +155,23 @@ class NodeSettingsTest {
         assertTrue(e.getMessage().startsWith("geoblocks.node.read: unknown read strategy 'fastest'"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> load("geoblocks.node.read.rank = cost"));
         assertTrue(e.getMessage().startsWith("geoblocks.node.read: unknown replica rank 'cost'"), e.getMessage());
+    }
+
+    @Test
+    void from_inlineMax_defaultsTo3KiB_zeroTurnsItOff_aboveTheCapIsRejected() {
+        NodeSettings d = load("");
+        assertEquals(3072, d.inlineMaxBytes());
+        assertTrue(d.inlines(0) && d.inlines(3072));
+        assertFalse(d.inlines(3073));
+        NodeSettings off = load("geoblocks.node.inline-max = 0");
+        assertFalse(off.inlines(0) || off.inlines(1));
+        assertEquals(16384, load("geoblocks.node.inline-max = 16 KiB").inlineMaxBytes());
+        assertEquals(100, d.withInlineMax(100).inlineMaxBytes());
+        assertEquals(3072, d.withVersions(2000, 2000, 10, 0).withReadDefault(ReadOptions.DEFAULT)
+                .withBackgroundTransport(NodeSettings.TCP).inlineMaxBytes(), "kept by with...");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> load("geoblocks.node.inline-max = 17 KiB"));
+        assertTrue(e.getMessage().contains("geoblocks.node.inline-max must be in 0..16384"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> d.withInlineMax(-1));
     }
 }

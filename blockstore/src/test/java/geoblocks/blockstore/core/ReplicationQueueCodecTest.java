@@ -20,13 +20,20 @@ class ReplicationQueueCodecTest {
 
     private static List<Copy> copies() {
         return List.of(new Copy("photos/1.jpg", "8f00aa11", 0, "seoul"), new Copy("写真 \uD83D\uDE00", "ff", 41, "dublin"),
-                new Copy("x".repeat(100), "id", Integer.MAX_VALUE, "mumbai"));
+                new Copy("x".repeat(Manifest.MAX_NAME_BYTES), "id", Integer.MAX_VALUE, "mumbai"));
     }
 
     @Test
     void encodeDecode_roundTripsEveryField_andTheEmptyQueue() throws IOException {
         assertEquals(copies(), ReplicationQueueCodec.decode(ReplicationQueueCodec.encode(copies()), "mem"));
         assertEquals(List.of(), ReplicationQueueCodec.decode(ReplicationQueueCodec.encode(List.of()), "mem"));
+    }
+
+    @Test
+    void encodeDecode_longestFileName_roundTrips() throws IOException {
+        String name = "b/" + "k".repeat(Manifest.MAX_NAME_BYTES - 2);
+        List<ReplicationQueue.Copy> longest = List.of(new ReplicationQueue.Copy(name, "f1", 0, "dublin"));
+        assertEquals(longest, ReplicationQueueCodec.decode(ReplicationQueueCodec.encode(longest), "mem"));
     }
 
     @Test

@@ -71,8 +71,14 @@ class FileCodecTest {
                 new Claimed(30, 1L << 62, "saopaulo"),
                 new SyncDigest(31, List.of()),
                 new SyncDigest(31, IntStream.range(0, 256).mapToObj(i -> (long) i * 0x9E3779B97F4A7C15L).toList()),
-                new SyncNames(32, List.of(), List.of(), false),
-                new SyncNames(32, List.of(0, 7, 255), List.of(new NameDigest("a", -1), new NameDigest(unicode, 0)), true),
+                new SyncNames(32, List.of(), false),
+                new SyncNames(32, List.of(new NameDigest("a", -1), new NameDigest(unicode, 0)), true),
+                new SyncLeaves(38, List.of(), false),
+                new SyncLeaves(38, List.of(new BucketLeaves(0, List.of()),
+                        new BucketLeaves(255, IntStream.range(0, 256).mapToObj(i -> i * 0xC2B2AE3D27D4EB4FL).toList()),
+                        new BucketLeaves(-1, List.of(Long.MIN_VALUE, Long.MAX_VALUE))), true),
+                new SyncNamesReq(39, List.of()),
+                new SyncNamesReq(39, List.of(0, 257, 65_535, Integer.MIN_VALUE)),
                 new GetRead(33, "f", "", "hedged", "load"),
                 new GetRead(33, maxString, unicode, "", ""),
                 new FetchPaced(34, "f1d2"),
@@ -81,8 +87,9 @@ class FileCodecTest {
                 new GetRange(37, "f", "", "", "", 0, 0),
                 new GetRange(37, maxString, unicode, "parallel", "load", Long.MAX_VALUE - 1, Long.MAX_VALUE),
                 new GetAck(4, Long.MAX_VALUE),
-                new ListReq(5, "after", 100),
-                new ListReq(5, "", 0),
+                new ListReq(5, "photos/", "photos/after", 100),
+                new ListReq(5, "", "", 0),
+                new ListReq(5, maxString, unicode, Integer.MAX_VALUE),
                 new StatReq(6, maxString),
                 new DeleteReq(7, "gone.txt"),
                 new StatusReq(8),
@@ -98,7 +105,8 @@ class FileCodecTest {
                         new PeerRtt("x", Double.NaN), new PeerRtt("y", -0.0), new PeerRtt("z", Double.POSITIVE_INFINITY)), 7, Long.MAX_VALUE, 3, 2, 1,
                         new Transfers(1, 2L << 40, Long.MAX_VALUE, 4, 1, 3),
                         new Background(5L << 30, 17, List.of(new LedbatPeer("mumbai", true, 4, 123_456, 1 << 20, 99_000,
-                                97.5, 80.25, 160.125, 12), new LedbatPeer("dublin", false, 0, 0, 0, 0, Double.NaN, -3.5, Double.NaN, 0)))),
+                                97.5, 80.25, 160.125, 12), new LedbatPeer("dublin", false, 0, 0, 0, 0, Double.NaN, -3.5, Double.NaN, 0))),
+                        new Gc(Long.MAX_VALUE, 7L << 40, 3, true, 100, 4, 2, 1_700_000_000_000L, -1, 12)),
                 new ManifestPart(13, true, 0, 100, bytes(4, 100)),
                 new ManifestPart(13, false, 60_000, 200_000, bytes(5, 60_000)),
                 new Done(14, "ok"),
@@ -108,6 +116,8 @@ class FileCodecTest {
                 new ReplicaData(16, "b-f00d-0", 0, 1 << 20, 0x12345678, false, bytes(6, 4096)),
                 new ReplicaData(16, "b-f00d-0", 4096, 1 << 20, 0x12345678, true, bytes(7, 10)),
                 new MoveReq(40, "photos/1", List.of("dublin", "mumbai")),
+                new HoldBlocks(0, List.of()),
+                new HoldBlocks(0, List.of("f00d", "beef01")),
                 new MoveCopy(41, "b-f00d-3", 1 << 20, -7, List.of("seoul")),
                 new DropBlocks(42, "photos/1", List.of("b-f00d-0", "b-f00d-1")),
                 new DropBlocks(43, "x", List.of()),
@@ -143,7 +153,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(Set.of(FileOp.class.getPermittedSubclasses()), covered);
-        assertEquals(49, covered.size());
+        assertEquals(52, covered.size());
     }
 
     @Test
@@ -182,7 +192,7 @@ class FileCodecTest {
             MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class, Committed.class,
             CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class, NetBenchReq.class, NetBenchOpen.class,
             NetBenchData.class, NetBenchAck.class, NetBenchEnd.class, NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class,
-            FetchMore.class, FetchCancel.class, GetRange.class};
+            FetchMore.class, FetchCancel.class, GetRange.class, SyncLeaves.class, SyncNamesReq.class, HoldBlocks.class};
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
@@ -222,7 +232,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 50, 100, 255}) {
+        for (int tag : new int[] {0, 53, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());
@@ -251,7 +261,9 @@ class FileCodecTest {
         assertBooleanChecked(new BackgroundStored(1, "b-1", true, "x"), 2 + 3);
         assertBooleanChecked(new PutBegin(1, "n", 1, 1, "p", "all", true), 3 + 8 + 4 + 3 + 5);
         assertBooleanChecked(new VersionList(1, List.of(), true), 2);
-        assertBooleanChecked(new SyncNames(1, List.of(), List.of(), false), 2 + 2);
+        assertBooleanChecked(new SyncNames(1, List.of(), false), 2);
+        assertBooleanChecked(new SyncLeaves(1, List.of(), true), 2);
+        assertBooleanChecked(new SyncLeaves(1, List.of(new BucketLeaves(3, List.of(5L))), false), 2 + 4 + 2 + 8);
     }
 
     /** A string field announcing {@code len} bytes, followed by that many bytes of 'a'. */

@@ -43,7 +43,7 @@ public final class CapacityNodes {
                 d.rpcTimeoutMs(), d.probeIntervalMs(), d.rttWindow(), d.downAfterMs(), d.maxBlockSize(),
                 d.defaultBlockSize(), d.maxBlocksPerFile(), d.memoryBudgetBytes(), 0, d.scrubPassIntervalMs(),
                 d.replaceAfterMs(), d.backgroundTransport(), d.versionRetentionMs(), d.tombstoneRetentionMs(),
-                d.antiEntropyIntervalMs(), d.clockOffsetMs(), d.readDefault());
+                d.antiEntropyIntervalMs(), d.clockOffsetMs(), d.readDefault(), d.inlineMaxBytes());
     }
 
     /** The client machine of {@code region} in run {@code run}. */

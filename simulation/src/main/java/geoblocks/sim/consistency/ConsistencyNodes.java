@@ -1,6 +1,7 @@
 package geoblocks.sim.consistency;
 
 import geoblocks.blockstore.component.NodeParent;
+import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
@@ -25,6 +26,12 @@ public final class ConsistencyNodes {
     static final Map<String, MemoryBlockStorage> BLOCKS = new LinkedHashMap<>();
     /** Block size of the clients' uploads. */
     public static final int BLOCK = 32 << 10;
+    /**
+     * Every node collects unreferenced blocks with a 20 s grace, sweeping every 5 s: the runs are
+     * shorter than the default 10 min grace, and the model must hold with the collector running.
+     */
+    static final long GC_GRACE_MS = 20_000;
+    static final long GC_INTERVAL_MS = 5_000;
     /** Tombstone retention of every node: beyond every run, so only acknowledgements collect tombstones. */
     static final long TOMBSTONE_FALLBACK_MS = 3_600_000;
 
@@ -59,7 +66,8 @@ public final class ConsistencyNodes {
             BLOCKS.put(region, blocks);
             NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs,
                     Math.max(retentionMs, TOMBSTONE_FALLBACK_MS), 1000, clockOffsetMs);
-            return ProductionNode.nodeInit(region, regions, settings, blocks, manifests, seed);
+            return ProductionNode.nodeInit(region, regions, settings, blocks, manifests, seed)
+                    .withGc(new GcSettings(GC_GRACE_MS, GC_INTERVAL_MS));
         }
     }
 

@@ -12,6 +12,7 @@ import se.sics.kompics.network.Address;
 import se.sics.kompics.simulator.SimulationScenario;
 import se.sics.kompics.simulator.adaptor.Operation;
 import se.sics.kompics.simulator.events.system.ChangeNetworkModelEvent;
+import se.sics.kompics.simulator.events.system.KillNodeEvent;
 import se.sics.kompics.simulator.events.system.SetupEvent;
 import se.sics.kompics.simulator.events.system.StartNodeEvent;
 import se.sics.kompics.simulator.network.identifier.IdentifierExtractor;
@@ -47,7 +48,50 @@ public final class PlanScenario extends SimulationScenario {
             };
             p.startAt(n.startMs());
         }
+        for (SimPlan.Restart r : plan.restarts()) {
+            NodePlan n = plan.nodes().stream().filter(x -> x.name().equals(r.node())).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no node '" + r.node() + "' to restart"));
+            StochasticProcess kill = new StochasticProcess("kill " + n.name() + " at " + r.killMs()) {
+                {
+                    eventInterarrivalTime(constant(0L));
+                    raise(1, new KillNode(n));
+                }
+            };
+            kill.startAt(r.killMs());
+            StochasticProcess again = new StochasticProcess("restart " + n.name() + " at " + r.startMs()) {
+                {
+                    eventInterarrivalTime(constant(0L));
+                    raise(1, new StartNode(n));
+                }
+            };
+            again.startAt(r.startMs());
+        }
         terminateAt(plan.durationMs() + 1);
+    }
+
+    static final class KillNode implements Operation<KillNodeEvent> {
+        private static final long serialVersionUID = 1L;
+        private final NodePlan node;
+
+        KillNode(NodePlan node) {
+            this.node = node;
+        }
+
+        @Override
+        public KillNodeEvent generate() {
+            NetAddress self = node.address();
+            return new KillNodeEvent() {
+                @Override
+                public Address getNodeAddress() {
+                    return self;
+                }
+
+                @Override
+                public String toString() {
+                    return "KillNode<" + node.name() + "@" + self + ">";
+                }
+            };
+        }
     }
 
     public SimPlan plan() {

@@ -40,7 +40,7 @@ public interface ProductionNode extends NodeFactory {
     /** An empty manifest store in memory. */
     static ManifestStore memoryManifests() {
         try {
-            return new ManifestStore(new MemoryBlockStorage());
+            return new ManifestStore(new geoblocks.blockstore.meta.MemoryMetaEngine());
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a new memory store holds nothing to read
         }

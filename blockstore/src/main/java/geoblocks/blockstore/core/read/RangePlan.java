@@ -9,7 +9,8 @@ import geoblocks.blockstore.core.Manifest;
  * {@code i*blockSize ..}; a compressed block is shorter as stored, so stored offsets are the sum of
  * the stored lengths before it. Blocks travel whole (each is checked against its CRC32C as a
  * whole); the reader then keeps only the range's bytes of them ({@link #keepFrom}, {@link #keepTo}).
- * A whole-file read is the range {@code 0..size-1}; an empty file needs no block.
+ * A whole-file read is the range {@code 0..size-1}; an empty file needs no block, and neither does
+ * an inline one ({@link Manifest#isInline}: its bytes come with the manifest, original offset 0).
  * Invariant: {@code 0 <= firstBlock <= endBlock <= blocks}, {@code storedStart <= storedEnd}.
  *
  * @param first first original byte wanted
@@ -46,6 +47,9 @@ public record RangePlan(long first, long last, int firstBlock, int endBlock, lon
                     + m.name() + "' (" + m.size() + " bytes)");
         }
         long end = Math.min(last, m.size() - 1);
+        if (m.isInline()) {
+            return new RangePlan(first, end, 0, 0, 0, 0, 0);
+        }
         int firstBlock = (int) (first / m.blockSize());
         int lastBlock = (int) (end / m.blockSize());
         long storedStart = 0;

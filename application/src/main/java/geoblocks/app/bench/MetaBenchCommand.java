@@ -1,0 +1,363 @@
+package geoblocks.app.bench;
+
+import geoblocks.app.LocalCluster;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bench meta}: fills N small objects through the S3 gateway of a local 4-node cluster (or
+ * any S3 endpoint, for a side-by-side run with the same client) and prints what a big bucket costs:
+ * PUT/s and GET/s, heap after a full GC and RSS per node, files on disk, idle CPU, restart to
+ * listening, the first ListObjectsV2 page at a prefix, and how long a node that missed the last
+ * part of the writes takes to catch up by anti-entropy. Prints figures; never fails on timing.
+ */
+@Command(name = "meta", mixinStandardHelpOptions = true,
+        description = "Fill N small objects through S3 and measure metadata costs (rates, heap, RSS, files, idle CPU,"
+                + " restart, listing, anti-entropy catch-up).")
+public final class MetaBenchCommand implements Callable<Integer> {
+    @Option(names = "--objects", defaultValue = "20000", description = "Objects to put (default: ${DEFAULT-VALUE}).")
+    int objects;
+
+    @Option(names = "--size", defaultValue = "1024", description = "Bytes per object (default: ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = "--threads", defaultValue = "16", description = "Concurrent S3 requests (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--heap", defaultValue = "256m", description = "Each node's -Xmx (default: ${DEFAULT-VALUE}).")
+    String heap;
+
+    @Option(names = "--missed", defaultValue = "0.1",
+            description = "Fraction of the writes mumbai misses (stopped), to time its anti-entropy catch-up (default: ${DEFAULT-VALUE}).")
+    double missed;
+
+    @Option(names = "--gets", defaultValue = "2000", description = "Objects to get back (default: ${DEFAULT-VALUE}).")
+    int gets;
+
+    @Option(names = "--idle-seconds", defaultValue = "10", description = "Idle CPU sampling window (default: ${DEFAULT-VALUE}).")
+    int idleSeconds;
+
+    @Option(names = "--work-dir", description = "Where data and logs go (default: a temp dir, deleted after).")
+    Path workDir;
+
+    @Option(names = "--endpoint", description = "Measure another S3 endpoint instead (puts, gets and listing only), e.g. http://127.0.0.1:39020")
+    URI endpoint;
+
+    @Option(names = "--access-key", defaultValue = "geoblocks-demo", description = "Access key (default: ${DEFAULT-VALUE}).")
+    String accessKey;
+
+    @Option(names = "--secret-key", defaultValue = "geoblocks-local-demo-secret", description = "Secret key.")
+    String secretKey;
+
+    @Option(names = "--region", defaultValue = "us-east-1", description = "Signing region (default: ${DEFAULT-VALUE}).")
+    String region;
+
+    @Option(names = "--bucket", defaultValue = "bench", description = "Bucket (default: ${DEFAULT-VALUE}).")
+    String bucket;
+
+    private static final String AT = "seoul";
+    private static final String MISSER = "mumbai";
+
+    static String key(int i) {
+        return String.format("obj/%08d", i);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (objects < 1 || size < 0 || threads < 1 || missed < 0 || missed >= 1) {
+            throw new IllegalArgumentException("need --objects >= 1, --size >= 0, --threads >= 1, 0 <= --missed < 1");
+        }
+        if (endpoint != null) {
+            S3BenchClient c = new S3BenchClient(endpoint, accessKey, secretKey, region);
+            c.createBucket(bucket);
+            Rate put = fill(c, 0, objects);
+            System.out.printf("PUT %d x %d B: %.0f/s (%d failed)%n", objects, size, put.perSecond(), put.failed());
+            reportReads(c);
+            return 0;
+        }
+        Path dir = workDir != null ? workDir : Files.createTempDirectory("geoblocks-bench-meta");
+        System.out.printf("starting 4 nodes at -Xmx%s in %s%n", heap, dir);
+        try (LocalCluster cluster = LocalCluster.start(dir, false, List.of("-Xmx" + heap))) {
+            URI s3 = URI.create("http://127.0.0.1:" + cluster.httpPort(AT));
+            S3BenchClient c = new S3BenchClient(s3, accessKey, secretKey, region);
+            awaitTrue(120, "CreateBucket to succeed at " + AT, () -> {
+                c.createBucket(bucket);
+                return true;
+            });
+            int first = (int) Math.round(objects * (1 - missed));
+            Rate put = fill(c, 0, first);
+            System.out.printf("PUT %d x %d B, 4 nodes up: %.0f/s (%d failed)%n", first, size, put.perSecond(), put.failed());
+            if (first < objects) {
+                cluster.kill(MISSER);
+                awaitTrue(60, AT + " to see " + MISSER + " down", () -> metric(cluster, AT, "geoblocks_peer_up", MISSER) == 0);
+                Rate rest = fill(c, first, objects);
+                System.out.printf("PUT %d x %d B, %s down: %.0f/s (%d failed)%n", objects - first, size, MISSER,
+                        rest.perSecond(), rest.failed());
+                long t0 = System.nanoTime();
+                cluster.startNode(MISSER);
+                cluster.awaitListening(MISSER);
+                double listen = (System.nanoTime() - t0) / 1e9;
+                double seoulFiles = metric(cluster, AT, "geoblocks_files", null);
+                awaitTrue(1800, MISSER + " to catch up", () -> metric(cluster, MISSER, "geoblocks_files", null) >= seoulFiles);
+                System.out.printf("%s missed %d writes: restart to listening %.1f s, caught up by anti-entropy %.1f s after start%n",
+                        MISSER, objects - first, listen, (System.nanoTime() - t0) / 1e9);
+            }
+            reportReads(c);
+            System.out.printf("%nsettling %d s, then sampling idle CPU for %d s%n", 5, idleSeconds);
+            Thread.sleep(5_000);
+            System.out.printf("%-9s %12s %10s %10s %12s %12s%n", "NODE", "FILES", "HEAP MiB", "RSS MiB", "IDLE CPU %", "META MiB");
+            for (String r : LocalCluster.REGIONS) {
+                long pid = cluster.pid(r);
+                double cpu = idleCpu(pid, idleSeconds);
+                double heapMiB = heapAfterFullGc(pid);
+                System.out.printf("%-9s %12d %10.1f %10.1f %12.1f %12.1f%n", r, files(cluster.dataDir(r)), heapMiB,
+                        rssMiB(pid), cpu, bytesUnder(cluster.dataDir(r).resolve("meta")) / 1048576.0);
+            }
+            cluster.kill(AT);
+            long t0 = System.nanoTime();
+            cluster.startNode(AT);
+            cluster.awaitListening(AT);
+            double listen = (System.nanoTime() - t0) / 1e9;
+            awaitTrue(120, AT + " to serve a GET", () -> c.get(bucket, key(0)).length == size);
+            System.out.printf("%nrestart of %s with %d objects: listening after %.1f s, serving GETs after %.1f s%n", AT,
+                    objects, listen, (System.nanoTime() - t0) / 1e9);
+            return 0;
+        } finally {
+            if (workDir == null) {
+                deleteTree(dir);
+            }
+        }
+    }
+
+    private void reportReads(S3BenchClient c) throws Exception {
+        Rate get = read(c);
+        System.out.printf("GET %d: %.0f/s (%d failed)%n", Math.min(gets, objects), get.perSecond(), get.failed());
+        double[] ms = new double[5];
+        int keys = 0;
+        for (int i = 0; i < ms.length; i++) {
+            long t0 = System.nanoTime();
+            keys = c.listFirstPage(bucket, "obj/", 1000);
+            ms[i] = (System.nanoTime() - t0) / 1e6;
+        }
+        Arrays.sort(ms);
+        System.out.printf("ListObjectsV2 first page at prefix obj/ (%d keys): median %.1f ms, min %.1f ms of 5%n", keys,
+                ms[2], ms[0]);
+    }
+
+    record Rate(int done, int failed, double seconds) {
+        double perSecond() {
+            return done / seconds;
+        }
+    }
+
+    private Rate fill(S3BenchClient c, int from, int to) throws Exception {
+        byte[] body = new byte[size];
+        new Random(7).nextBytes(body);
+        AtomicInteger next = new AtomicInteger(from);
+        AtomicInteger failed = new AtomicInteger();
+        AtomicLong done = new AtomicLong();
+        String firstError[] = {null};
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        long t0 = System.nanoTime();
+        List<Future<?>> fs = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            fs.add(pool.submit(() -> {
+                for (int i = next.getAndIncrement(); i < to; i = next.getAndIncrement()) {
+                    try {
+                        c.put(bucket, key(i), body);
+                    } catch (IOException e) {
+                        if (failed.getAndIncrement() == 0) {
+                            firstError[0] = e.getMessage();
+                        }
+                    }
+                    done.incrementAndGet();
+                }
+                return null;
+            }));
+        }
+        long lastPrint = t0;
+        while (fs.stream().anyMatch(f -> !f.isDone())) {
+            Thread.sleep(200);
+            long now = System.nanoTime();
+            if (now - lastPrint > 10_000_000_000L) {
+                lastPrint = now;
+                System.out.printf("  put %d/%d, %.0f/s%n", from + done.get(), to, done.get() / ((now - t0) / 1e9));
+            }
+        }
+        for (Future<?> f : fs) {
+            f.get();
+        }
+        pool.shutdown();
+        if (firstError[0] != null) {
+            System.out.println("  first failure: " + firstError[0]);
+        }
+        return new Rate(to - from, failed.get(), (System.nanoTime() - t0) / 1e9);
+    }
+
+    private Rate read(S3BenchClient c) throws Exception {
+        int n = Math.min(gets, objects);
+        List<Integer> picks = new ArrayList<>();
+        Random rnd = new Random(11);
+        for (int i = 0; i < n; i++) {
+            picks.add(rnd.nextInt(objects));
+        }
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        long t0 = System.nanoTime();
+        List<Future<?>> fs = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            fs.add(pool.submit(() -> {
+                for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+                    try {
+                        if (c.get(bucket, key(picks.get(i))).length != size) {
+                            failed.incrementAndGet();
+                        }
+                    } catch (IOException e) {
+                        failed.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : fs) {
+            f.get();
+        }
+        pool.shutdown();
+        return new Rate(n, failed.get(), (System.nanoTime() - t0) / 1e9);
+    }
+
+    interface Check {
+        boolean ok() throws Exception;
+    }
+
+    private static void awaitTrue(int seconds, String what, Check check) throws Exception {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (check.ok()) {
+                    return;
+                }
+            } catch (Exception e) {
+                last = e;
+            }
+            Thread.sleep(250);
+        }
+        throw new IOException("timed out after " + seconds + " s waiting for " + what
+                + (last == null ? "" : " (last error: " + last.getMessage() + ")"));
+    }
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    /** A gauge from the node's /metrics, summed over series (only those with peer=... when {@code peer} is set). */
+    static double metric(LocalCluster cluster, String region, String name, String peer) throws Exception {
+        String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.httpPort(region) + "/metrics"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
+        return parseMetric(text, name, peer);
+    }
+
+    static double parseMetric(String text, String name, String peer) {
+        double sum = 0;
+        boolean found = false;
+        for (String line : text.split("\n")) {
+            if (!line.startsWith(name + " ") && !line.startsWith(name + "{")) {
+                continue;
+            }
+            if (peer != null && !line.contains("peer=\"" + peer + "\"")) {
+                continue;
+            }
+            sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            found = true;
+        }
+        if (!found) {
+            throw new IllegalStateException("no " + name + (peer == null ? "" : " for " + peer) + " in /metrics");
+        }
+        return sum;
+    }
+
+    /** Percent of one core the process used over {@code seconds}, from /proc/PID/stat (utime + stime). */
+    static double idleCpu(long pid, int seconds) throws Exception {
+        long a = cpuTicks(pid);
+        Thread.sleep(seconds * 1000L);
+        long b = cpuTicks(pid);
+        return 100.0 * (b - a) / 100.0 / seconds; // USER_HZ is 100 on Linux
+    }
+
+    private static long cpuTicks(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    private static final Pattern USED = Pattern.compile("used (\\d+)K");
+
+    /** Heap in use after {@code jcmd PID GC.run} (a full collection), from {@code GC.heap_info}. */
+    static double heapAfterFullGc(long pid) throws Exception {
+        run("jcmd", String.valueOf(pid), "GC.run");
+        Matcher m = USED.matcher(run("jcmd", String.valueOf(pid), "GC.heap_info"));
+        return m.find() ? Long.parseLong(m.group(1)) / 1024.0 : Double.NaN;
+    }
+
+    static double rssMiB(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+            }
+        }
+        return Double.NaN;
+    }
+
+    private static String run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        p.waitFor();
+        return out;
+    }
+
+    static long files(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).count();
+        }
+    }
+
+    static long bytesUnder(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

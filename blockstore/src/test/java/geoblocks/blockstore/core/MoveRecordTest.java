@@ -1,0 +1,57 @@
+package geoblocks.blockstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.meta.MemoryMetaEngine;
+import geoblocks.blockstore.meta.MetaMoveStore;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A kept move survives encoding and the engine; a damaged one is refused, never half-read. */
+class MoveRecordTest {
+    private static final MoveRecord MOVE = new MoveRecord(Manifests.of("photos/" + "x".repeat(1000), 5000, 1024),
+            List.of("dublin", "mumbai"), 1_800_000_000_000L);
+
+    @Test
+    void encodeThenDecode_givesTheSameRecord() throws IOException {
+        assertEquals(MOVE, MoveRecord.decode(MOVE.encode(), "test"));
+    }
+
+    @Test
+    void decode_damagedOrTruncated_isRefused() {
+        byte[] b = MOVE.encode();
+        for (int i = 0; i < b.length; i += 7) {
+            byte[] d = b.clone();
+            d[i] ^= 0x10;
+            assertThrows(IOException.class, () -> MoveRecord.decode(d, "test"), "flipped byte " + i);
+        }
+        for (int n : new int[] {0, 5, 17, b.length - 1}) {
+            assertThrows(IOException.class, () -> MoveRecord.decode(java.util.Arrays.copyOf(b, n), "test"), n + " bytes");
+        }
+    }
+
+    @Test
+    void record_needsTargets_andALiveVersion() {
+        assertThrows(IllegalArgumentException.class, () -> new MoveRecord(MOVE.from(), List.of(), 0));
+    }
+
+    @Test
+    void metaMoveStore_keepsEachMoveUntilRemoved_andReportsUnreadableOnes() throws IOException {
+        MemoryMetaEngine engine = new MemoryMetaEngine();
+        MetaMoveStore store = new MetaMoveStore(engine);
+        MoveRecord other = new MoveRecord(Manifests.of("a", 10, 4), List.of("seoul"), 1);
+        store.save(MOVE);
+        store.save(other);
+        assertEquals(List.of(other, MOVE), new MetaMoveStore(engine).load().moves());
+        store.remove("a");
+        assertEquals(List.of(MOVE), new MetaMoveStore(engine).load().moves());
+        engine.write(new geoblocks.blockstore.meta.MetaBatch().put("mbad".getBytes(), new byte[] {1, 2, 3}));
+        MetaMoveStore.Loaded loaded = new MetaMoveStore(engine).load();
+        assertEquals(List.of(MOVE), loaded.moves());
+        assertEquals(List.of("bad"), loaded.unreadable());
+        assertTrue(new ManifestStore(engine).names() == 0, "the manifests never see the moves' keys");
+    }
+}
