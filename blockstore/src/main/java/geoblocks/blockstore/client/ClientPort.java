@@ -1,6 +1,7 @@
 package geoblocks.blockstore.client;
 
 import geoblocks.blockstore.core.Compression;
+import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.core.read.ReadOptions;
 import java.nio.file.Path;
 import se.sics.kompics.KompicsEvent;
@@ -36,16 +37,29 @@ public final class ClientPort extends PortType {
 
     /**
      * Upload {@code file} (or, when {@code source} is set, its bytes) as {@code name}: a new version
-     * of it, or with {@code ifAbsent} only if the name has no live version (decided by its owner
-     * region), with {@code meta} attached to the version (see Manifest); the result's value is a
+     * of it, or with a {@code condition} only if the name's live version meets it (decided by its
+     * owner region: {@link WriteCondition#ABSENT} is {@code put --if-absent}), with {@code meta} attached to the version (see Manifest); the result's value is a
      * {@link Written}. Each block is stored as {@code compress} decides ({@link Compression});
      * downloads decompress it.
      */
     public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
-            boolean ifAbsent, java.util.Map<String, String> meta, Compression compress) implements Request {
+            WriteCondition condition, java.util.Map<String, String> meta, Compression compress) implements Request {
         public Put {
+            java.util.Objects.requireNonNull(condition, "condition");
             java.util.Objects.requireNonNull(meta, "meta");
             java.util.Objects.requireNonNull(compress, "compress");
+        }
+
+        /** With {@code ifAbsent}: {@link WriteCondition#ABSENT}, else unconditional. */
+        public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
+                boolean ifAbsent, java.util.Map<String, String> meta, Compression compress) {
+            this(op, file, source, name, policy, blockSize, ack, ifAbsent ? WriteCondition.ABSENT : WriteCondition.NONE,
+                    meta, compress);
+        }
+
+        /** Exactly a create if absent. */
+        public boolean ifAbsent() {
+            return condition.absentOnly();
         }
 
         /** Without metadata. */
@@ -76,7 +90,7 @@ public final class ClientPort extends PortType {
 
         @Override
         public Put withOp(long op) {
-            return new Put(op, file, source, name, policy, blockSize, ack, ifAbsent, meta, compress);
+            return new Put(op, file, source, name, policy, blockSize, ack, condition, meta, compress);
         }
     }
 
@@ -208,11 +222,22 @@ public final class ClientPort extends PortType {
         }
     }
 
-    /** Deletes the name (a tombstone version); value: a {@link Written}. */
-    public record Delete(long op, String name) implements Request {
+    /**
+     * Deletes the name (a tombstone version); value: a {@link Written}. With a {@code condition} the
+     * name's owner region decides whether its live version meets it (a compare-and-swap delete).
+     */
+    public record Delete(long op, String name, WriteCondition condition) implements Request {
+        public Delete {
+            java.util.Objects.requireNonNull(condition, "condition");
+        }
+
+        public Delete(long op, String name) {
+            this(op, name, WriteCondition.NONE);
+        }
+
         @Override
         public Delete withOp(long op) {
-            return new Delete(op, name);
+            return new Delete(op, name, condition);
         }
     }
 

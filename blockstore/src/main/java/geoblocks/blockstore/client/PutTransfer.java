@@ -51,7 +51,7 @@ final class PutTransfer implements Transfer {
             in = FileChannel.open(put.file(), StandardOpenOption.READ);
             size = in.size();
         }
-        client.send(new PutBegin(put.op(), put.name(), size, put.blockSize(), put.policy(), put.ack(), put.ifAbsent(),
+        client.send(new PutBegin(put.op(), put.name(), size, put.blockSize(), put.policy(), put.ack(), put.condition(),
                 put.meta()));
     }
 

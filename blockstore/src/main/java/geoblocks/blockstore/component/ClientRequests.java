@@ -176,6 +176,10 @@ final class ClientRequests {
      * with {@code get --version}, until the retention drops them.
      */
     void onDelete(NetAddress client, DeleteReq d) {
+        if (!d.condition().none()) {
+            deleteIf(client, d);
+            return;
+        }
         ManifestLookup.find(node, d.name(), found -> {
             if (found.isEmpty()) {
                 node.send(client, new Failed(d.req(), "no such file '" + d.name() + "'"));
@@ -193,6 +197,34 @@ final class ClientRequests {
                     "deleted" + kept + (unreached.isEmpty() ? "" : "; not yet at " + unreached
                             + " (anti-entropy brings it when they are reachable)")))).start();
         });
+    }
+
+    /**
+     * A conditional delete (S3's DeleteObject with If-Match): the name's owner region checks the
+     * condition against its live version and stores the tombstone before answering
+     * ({@link CreateIfAbsent}); this node then stores and publishes it as any delete.
+     */
+    private void deleteIf(NetAddress client, DeleteReq d) {
+        try {
+            Manifest.validateName(d.name());
+        } catch (IllegalArgumentException e) {
+            node.send(client, new Failed(d.req(), e.getMessage()));
+            return;
+        }
+        String owner = node.ownerOf(d.name());
+        if (!owner.equals(node.region()) && !node.rtt().isUp(owner)) {
+            node.send(client, new Failed(d.req(), CreateIfAbsent.ownerDown(node, d.name(), owner, d.condition())));
+            return;
+        }
+        long wall = node.wallMillis();
+        Manifest draft = Manifest.tombstone(d.name(), "t" + Long.toHexString(node.random().nextLong()), node.region(),
+                wall, Version.legacy(wall, node.region()));
+        CreateIfAbsent.claim(node, draft, d.condition(), t -> {
+            String kept = "; earlier versions kept for " + duration(node.settings().versionRetentionMs());
+            new ManifestPublisher(node, t, unreached -> node.send(client, new Committed(d.req(), t.version().id(),
+                    "deleted" + kept + (unreached.isEmpty() ? "" : "; not yet at " + unreached
+                            + " (anti-entropy brings it when they are reachable)")))).start();
+        }, why -> node.send(client, new Failed(d.req(), "delete of '" + d.name() + "' refused: " + why)));
     }
 
     /** A duration for people: whole days, hours, minutes or seconds. */

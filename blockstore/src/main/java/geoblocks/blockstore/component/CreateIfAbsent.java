@@ -4,32 +4,40 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.Claimed;
 import geoblocks.blockstore.wire.FileOp.CreateClaim;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The coordinator's side of {@code put --if-absent}: once the upload's blocks are durable, the
- * name's owner region (core.Owners) decides, so that two creates of one name never both succeed.
- * The owner stamps the version and stores it before it answers (one WAN round trip, none when this
- * node is the owner); this node then stores it too. When the owner is down or cut off the create
- * is refused, never decided here: a second decider could let two creators win. When the owner's
- * answer is lost (it went silent after the claim was sent) the outcome is unknown, and the message
- * says so.
+ * The coordinator's side of a conditional write: {@code put --if-absent}, and S3's If-Match /
+ * If-None-Match on a put or a delete ({@link WriteCondition}). Once the upload's blocks are durable
+ * (for a delete: at once), the name's owner region (core.Owners) decides, so that two conditional
+ * writes never both pass on the same state: two creates of one name never both succeed, and two
+ * compare-and-swaps from the same ETag never both win.
+ * The owner checks the condition against its live version, stamps the version and stores it before
+ * it answers (one WAN round trip, none when this node is the owner); this node then stores it too.
+ * When the owner is down or cut off the write is refused, never decided here: a second decider
+ * could let two writers win. When the owner's answer is lost (it went silent after the claim was
+ * sent) the outcome is unknown, and the message says so.
  */
 final class CreateIfAbsent {
     private CreateIfAbsent() {}
 
-    /** Why a create cannot be decided now: the owner is not reachable. */
-    static String ownerDown(Node node, String name, String owner) {
-        return "cannot create '" + name + "' if absent now: its owner region " + owner + " is down or cut off from "
-                + node.region() + ", and only the owner decides creates (so two never both succeed); retry when "
-                + owner + " is back, or put without --if-absent (the newest version wins)";
+    /** Why a conditional write cannot be decided now: the owner is not reachable. */
+    static String ownerDown(Node node, String name, String owner, WriteCondition condition) {
+        if (condition.absentOnly()) {
+            return "cannot create '" + name + "' if absent now: its owner region " + owner + " is down or cut off from "
+                    + node.region() + ", and only the owner decides creates (so two never both succeed); retry when "
+                    + owner + " is back, or put without --if-absent (the newest version wins)";
+        }
+        return "cannot decide the conditional write of '" + name + "' (" + condition + ") now: its owner region "
+                + owner + " is down or cut off from " + node.region() + ", and only the owner decides conditional writes"
+                + " (so two never both pass); retry when " + owner + " is back";
     }
 
     static String exists(String name, String owner) {
@@ -37,8 +45,24 @@ final class CreateIfAbsent {
                 + "); put without --if-absent to add a newer version";
     }
 
-    /** Asks the owner to create {@code draft}; calls {@code created} with the stored version or {@code refused} with why not. */
-    static void claim(Node node, Manifest draft, Consumer<Manifest> created, Consumer<String> refused) {
+    /** Why the owner refused: the phrases "already exists" and "precondition failed:" are what callers test for. */
+    static String refusal(String name, String owner, WriteCondition condition, WriteCondition.Outcome outcome) {
+        return switch (outcome) {
+            case EXISTS -> exists(name, owner);
+            case NOT_FOUND -> "precondition failed: '" + name + "' has no live version (" + condition
+                    + "; decided by its owner region " + owner + ")";
+            case MISMATCH -> "precondition failed: the live version of '" + name + "' does not meet " + condition
+                    + " (decided by its owner region " + owner + ")";
+            case PASSED -> throw new IllegalArgumentException("a write that passed its condition is not refused");
+        };
+    }
+
+    /**
+     * Asks the owner to store {@code draft} if the name's live version meets {@code condition}; calls
+     * {@code created} with the stored version or {@code refused} with why not.
+     */
+    static void claim(Node node, Manifest draft, WriteCondition condition, Consumer<Manifest> created,
+            Consumer<String> refused) {
         String owner = node.ownerOf(draft.name());
         if (owner.equals(node.region())) {
             String notReady = node.notReadyToDecideCreates();
@@ -47,11 +71,11 @@ final class CreateIfAbsent {
                 return;
             }
             try {
-                Optional<Manifest> m = node.versions().claim(draft);
-                if (m.isPresent()) {
-                    created.accept(m.get());
+                Versions.Claim m = node.versions().claim(draft, condition);
+                if (m.stored() != null) {
+                    created.accept(m.stored());
                 } else {
-                    refused.accept(exists(draft.name(), owner));
+                    refused.accept(refusal(draft.name(), owner, condition, m.outcome()));
                 }
             } catch (IOException e) {
                 refused.accept("storing the new version failed: " + e.getMessage());
@@ -59,7 +83,7 @@ final class CreateIfAbsent {
             return;
         }
         if (!node.rtt().isUp(owner)) {
-            refused.accept(ownerDown(node, draft.name(), owner));
+            refused.accept(ownerDown(node, draft.name(), owner, condition));
             return;
         }
         NetAddress addr = node.addressOf(owner);
@@ -75,9 +99,9 @@ final class CreateIfAbsent {
             }
             return false;
         }, why -> refused.accept("no answer from " + owner + ", the owner of '" + draft.name() + "' (" + why
-                + "): the create may or may not have happened there; `versions " + draft.name() + "` will tell")));
+                + "): the write may or may not have happened there; `versions " + draft.name() + "` will tell")));
         Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
-                node.send(addr, new CreateClaim(req, off, bytes.length, part)));
+                node.send(addr, new CreateClaim(req, off, bytes.length, part, condition)));
     }
 
     private static void granted(Node node, Manifest draft, String owner, Claimed c, Consumer<Manifest> created,

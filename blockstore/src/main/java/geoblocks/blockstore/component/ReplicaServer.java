@@ -174,18 +174,19 @@ final class ReplicaServer {
             node.budget().release(bytes.length);
             Manifest draft = ManifestCodec.decode(bytes);
             String owner = node.ownerOf(draft.name());
-            if (!owner.equals(node.region()) || draft.deleted()) {
-                throw new IllegalArgumentException(draft.deleted() ? "a delete cannot be claimed"
-                        : node.region() + " does not own '" + draft.name() + "' (" + owner
-                        + " does): do the nodes have the same region list?");
+            if (!owner.equals(node.region()) || (draft.deleted() && c.condition().none())) {
+                throw new IllegalArgumentException(!owner.equals(node.region()) ? node.region() + " does not own '"
+                        + draft.name() + "' (" + owner + " does): do the nodes have the same region list?"
+                        : "an unconditional delete cannot be claimed");
             }
             String notReady = node.notReadyToDecideCreates();
             if (notReady != null) {
                 throw new IllegalArgumentException(notReady);
             }
-            Optional<Manifest> m = node.versions().claim(draft);
-            node.send(peer, m.isPresent() ? new Claimed(c.req(), m.get().version().clock(), m.get().version().region())
-                    : new Failed(c.req(), CreateIfAbsent.exists(draft.name(), owner)));
+            Versions.Claim m = node.versions().claim(draft, c.condition());
+            node.send(peer, m.stored() != null
+                    ? new Claimed(c.req(), m.stored().version().clock(), m.stored().version().region())
+                    : new Failed(c.req(), CreateIfAbsent.refusal(draft.name(), owner, c.condition(), m.outcome())));
         } catch (IOException | IllegalArgumentException e) {
             drop(key);
             node.send(peer, new Failed(c.req(), node.region() + " refused the create: " + e.getMessage()));

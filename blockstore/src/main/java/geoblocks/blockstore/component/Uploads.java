@@ -38,8 +38,9 @@ import java.util.TreeSet;
  *
  * <p>A finished upload becomes a new version of its name, stamped with this node's hybrid logical
  * clock ({@link Versions#commit}): an existing name gets a newer version (an overwrite; the older
- * one is kept until the retention drops it). With {@code ifAbsent} the name's owner region decides
- * instead ({@link CreateIfAbsent}); the client is answered {@link Committed} with the version.
+ * one is kept until the retention drops it). With a write condition (create if absent, If-Match)
+ * the name's owner region decides instead ({@link CreateIfAbsent}); the client is answered
+ * {@link Committed} with the version.
  *
  * <p>An upload of at most {@code geoblocks.node.inline-max} bytes is stored inline: its blocks are
  * collected here (a compressed one decompressed and checked), no block file is written anywhere,
@@ -78,13 +79,13 @@ final class Uploads {
             if (b.blockSize() < 1 || b.blockSize() > max) {
                 throw new IllegalArgumentException("block size must be in 1.." + max + " bytes, was " + b.blockSize());
             }
-            if (b.ifAbsent()) {
+            if (!b.condition().none()) {
                 String owner = node.ownerOf(b.name());
-                if (node.manifests().find(b.name()).isPresent()) {
+                if (b.condition().absentOnly() && node.manifests().find(b.name()).isPresent()) {
                     throw new IllegalArgumentException(CreateIfAbsent.exists(b.name(), owner));
                 }
                 if (!owner.equals(node.region()) && !node.rtt().isUp(owner)) {
-                    throw new IllegalArgumentException(CreateIfAbsent.ownerDown(node, b.name(), owner));
+                    throw new IllegalArgumentException(CreateIfAbsent.ownerDown(node, b.name(), owner, b.condition()));
                 }
             }
             if (active.containsKey(key)) {
@@ -137,7 +138,7 @@ final class Uploads {
         final int blockSize;
         final String policy;
         final boolean ackLocal;
-        final boolean ifAbsent;
+        final geoblocks.blockstore.core.WriteCondition condition;
         /** With ack local: per block, the chosen regions that get their copy from the replication queue. */
         final Map<Integer, List<String>> later = new TreeMap<>();
         final String fileId;
@@ -160,7 +161,7 @@ final class Uploads {
             this.blockSize = b.blockSize();
             this.policy = policy;
             this.ackLocal = FileOp.ACK_LOCAL.equals(b.ack());
-            this.ifAbsent = b.ifAbsent();
+            this.condition = b.condition();
             this.meta = b.meta();
             this.fileId = Long.toHexString(node.random().nextLong() | Long.MIN_VALUE)
                     + Long.toHexString(node.now() & 0xffffffffL);
@@ -276,7 +277,7 @@ final class Uploads {
             }
         }
 
-        /** Every block is durable: the upload becomes a version (stamped here, or by the owner with ifAbsent). */
+        /** Every block is durable: the upload becomes a version (stamped here, or by the owner with a condition). */
         void finish() {
             active.remove(key);
             releaseAll();
@@ -287,8 +288,8 @@ final class Uploads {
             long wall = node.wallMillis();
             Manifest draft = new Manifest(name, fileId, size, blockSize, policy, node.region(), wall,
                     List.of(refs), geoblocks.blockstore.core.Version.legacy(wall, node.region()), 0, false, meta);
-            if (ifAbsent) {
-                CreateIfAbsent.claim(node, draft, m -> {
+            if (!condition.none()) {
+                CreateIfAbsent.claim(node, draft, condition, m -> {
                     String queued = enqueueCopies(); // after the decision: a refused create owes no copies
                     publish(m, queued == null ? "" : "; " + queued);
                 }, this::fail);
@@ -306,7 +307,7 @@ final class Uploads {
         }
 
         /**
-         * Stores the inline version here (or has the owner decide it, with ifAbsent) and publishes it;
+         * Stores the inline version here (or has the owner decide it, with a condition) and publishes it;
          * {@code targets}, the regions the policy chose, must confirm it (with ack local, the first).
          */
         void commitInline(List<String> targets) {
@@ -314,9 +315,9 @@ final class Uploads {
             long wall = node.wallMillis();
             Manifest draft = Manifest.inline(name, fileId, blockSize, policy, node.region(), wall,
                     geoblocks.blockstore.core.Version.legacy(wall, node.region()), meta, inline);
-            if (ifAbsent) {
+            if (!condition.none()) {
                 Set<String> holding = new TreeSet<>(List.of(node.region(), node.ownerOf(name))); // the owner stored it first
-                CreateIfAbsent.claim(node, draft, m -> publishInline(m, required, holding), this::fail);
+                CreateIfAbsent.claim(node, draft, condition, m -> publishInline(m, required, holding), this::fail);
                 return;
             }
             Manifest m;

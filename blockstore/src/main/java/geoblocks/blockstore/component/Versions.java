@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.core.WriteCondition;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,17 +69,27 @@ final class Versions {
         return t;
     }
 
+    /** The owner's decision on a conditional write: the version it stored, or why it refused (never both). */
+    record Claim(Manifest stored, WriteCondition.Outcome outcome) {}
+
     /**
-     * The owner's decision on a create-if-absent: when the name has no live version here, stamps
-     * {@code draft} above every version of the name this node knows and stores it before answering;
-     * else empty (the name exists). The caller checks first that this node may decide
+     * The owner's decision on a conditional write (a create if absent, a compare-and-swap put or
+     * delete): when the name's live version here meets {@code condition}, stamps {@code draft} (a
+     * tombstone for a delete) above every version of the name this node knows and stores it before
+     * answering; else the outcome that refused it. The caller checks first that this node may decide
      * ({@link Node#notReadyToDecideCreates}).
      */
-    Optional<Manifest> claim(Manifest draft) throws IOException {
-        if (store.find(draft.name()).isPresent()) {
-            return Optional.empty();
+    Claim claim(Manifest draft, WriteCondition condition) throws IOException {
+        WriteCondition.Outcome o = condition.check(store.find(draft.name()).orElse(null));
+        if (o != WriteCondition.Outcome.PASSED) {
+            return new Claim(null, o);
         }
-        return Optional.of(commit(draft));
+        if (draft.deleted()) {
+            Manifest t = draft.withVersion(new Version(clock.now(), region));
+            store.merge(ManifestHistory.of(t).acknowledgedBy(region));
+            return new Claim(t, o);
+        }
+        return new Claim(commit(draft), o);
     }
 
     /** Merges versions from a peer and applies the retention to the name; returns what is kept. */

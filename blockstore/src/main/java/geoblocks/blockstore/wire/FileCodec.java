@@ -1,5 +1,6 @@
 package geoblocks.blockstore.wire;
 
+import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
@@ -92,7 +93,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         o.i64(op.req());
         if (op instanceof PutBegin p) {
             o.str(p.name()); o.i64(p.size()); o.i32(p.blockSize()); o.str(p.policy()); o.str(p.ack());
-            o.bool(p.ifAbsent()); meta(o, p.meta());
+            cond(o, p.condition()); meta(o, p.meta());
         } else if (op instanceof PutData p) {
             o.i32(p.block()); o.i32(p.offset()); o.i32(p.blockCrc()); o.bool(p.last()); o.bytes(p.data());
             o.u8(p.codec()); o.i32(p.rawCrc());
@@ -105,7 +106,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof StatReq p) {
             o.str(p.name()); o.str(p.version());
         } else if (op instanceof DeleteReq p) {
-            o.str(p.name());
+            o.str(p.name()); cond(o, p.condition());
         } else if (op instanceof StatusReq) {
             // no fields
         } else if (op instanceof PutProgress p) {
@@ -201,7 +202,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof Committed p) {
             o.str(p.version()); o.str(p.info());
         } else if (op instanceof CreateClaim p) {
-            o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
+            o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data()); cond(o, p.condition());
         } else if (op instanceof Claimed p) {
             o.i64(p.clock()); o.str(p.region());
         } else if (op instanceof SyncDigest p) {
@@ -269,13 +270,13 @@ public final class FileCodec implements WireCodec<FileMsg> {
         }
         long req = r.i64();
         switch (tag) {
-            case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str(), r.bool(), meta(r));
+            case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str(), cond(r), meta(r));
             case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes(), r.u8(), r.i32());
             case 3: return new GetBegin(req, r.str(), r.str());
             case 4: return new GetAck(req, r.i64());
             case 5: return new ListReq(req, r.str(), r.str(), r.i32());
             case 6: return new StatReq(req, r.str(), r.str());
-            case 7: return new DeleteReq(req, r.str());
+            case 7: return new DeleteReq(req, r.str(), cond(r));
             case 8: return new StatusReq(req);
             case 9: return new PutProgress(req, r.i64());
             case 10: return new GetData(req, r.i64(), r.bytes());
@@ -358,7 +359,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 return new VersionList(req, versions, r.bool());
             }
             case 33: return new Committed(req, r.str(), r.str());
-            case 34: return new CreateClaim(req, r.i32(), r.i32(), r.bytes());
+            case 34: return new CreateClaim(req, r.i32(), r.i32(), r.bytes(), cond(r));
             case 35: return new Claimed(req, r.i64(), r.str());
             case 36: {
                 int n = r.count();
@@ -447,6 +448,41 @@ public final class FileCodec implements WireCodec<FileMsg> {
             }
         }
         return out;
+    }
+
+    /**
+     * A write condition: u8 flags (1: If-Match follows, 2: If-None-Match follows), the metadata
+     * field, then each list present.
+     * <pre>
+     * +-------+-----------+-----------------+----------------------+
+     * | flags | str field | [str If-Match]  | [str If-None-Match]  |
+     * +-------+-----------+-----------------+----------------------+
+     * </pre>
+     */
+    private static void cond(Out o, WriteCondition c) {
+        o.u8((c.ifMatch() != null ? 1 : 0) | (c.ifNoneMatch() != null ? 2 : 0));
+        o.str(c.field());
+        if (c.ifMatch() != null) {
+            o.str(c.ifMatch());
+        }
+        if (c.ifNoneMatch() != null) {
+            o.str(c.ifNoneMatch());
+        }
+    }
+
+    private static WriteCondition cond(Reader r) throws MalformedMessageException {
+        int flags = r.u8();
+        if ((flags & ~3) != 0) {
+            throw new MalformedMessageException("unknown write condition flags " + flags);
+        }
+        String field = r.str();
+        String ifMatch = (flags & 1) != 0 ? r.str() : null;
+        String ifNoneMatch = (flags & 2) != 0 ? r.str() : null;
+        try {
+            return new WriteCondition(field, ifMatch, ifNoneMatch);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedMessageException("bad write condition: " + e.getMessage());
+        }
     }
 
     private static void strings(Out o, List<String> list) {

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.wire;
 
+import geoblocks.blockstore.core.WriteCondition;
 import java.util.List;
 
 /**
@@ -16,11 +17,16 @@ public sealed interface FileOp {
      * Start an upload of {@code size} bytes in blocks of {@code blockSize} with a placement policy;
      * {@code ack} is {@link #ACK_ALL} (done when every replica is durable) or {@link #ACK_LOCAL}
      * (done when the first copy is durable; the others follow from the coordinator's replication queue).
-     * Without {@code ifAbsent} the upload becomes the name's newest version (an overwrite); with it,
-     * it is created only if the name has no live version, as decided by the name's owner region.
+     * Without a {@code condition} the upload becomes the name's newest version (an overwrite); with
+     * one (e.g. {@link WriteCondition#ABSENT}, {@code put --if-absent}) it becomes a version only if
+     * the name's live version meets it, as decided by the name's owner region.
      */
-    record PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent,
+    record PutBegin(long req, String name, long size, int blockSize, String policy, String ack, WriteCondition condition,
             java.util.Map<String, String> meta) implements FileOp {
+        public PutBegin {
+            java.util.Objects.requireNonNull(condition, "condition");
+        }
+
         public PutBegin(long req, String name, long size, int blockSize, String policy) {
             this(req, name, size, blockSize, policy, ACK_ALL, false);
         }
@@ -30,7 +36,18 @@ public sealed interface FileOp {
         }
 
         public PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent) {
-            this(req, name, size, blockSize, policy, ack, ifAbsent, java.util.Map.of());
+            this(req, name, size, blockSize, policy, ack, ifAbsent ? WriteCondition.ABSENT : WriteCondition.NONE,
+                    java.util.Map.of());
+        }
+
+        public PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent,
+                java.util.Map<String, String> meta) {
+            this(req, name, size, blockSize, policy, ack, ifAbsent ? WriteCondition.ABSENT : WriteCondition.NONE, meta);
+        }
+
+        /** Exactly a create if absent. */
+        public boolean ifAbsent() {
+            return condition.absentOnly();
         }
     }
 
@@ -81,7 +98,15 @@ public sealed interface FileOp {
     /** Every version of {@code name} the node keeps, tombstones included. */
     record VersionsReq(long req, String name) implements FileOp {}
 
-    record DeleteReq(long req, String name) implements FileOp {}
+    record DeleteReq(long req, String name, WriteCondition condition) implements FileOp {
+        public DeleteReq {
+            java.util.Objects.requireNonNull(condition, "condition");
+        }
+
+        public DeleteReq(long req, String name) {
+            this(req, name, WriteCondition.NONE);
+        }
+    }
 
     record StatusReq(long req) implements FileOp {}
 
@@ -336,11 +361,21 @@ public sealed interface FileOp {
     record DeleteFile(long req, String name) implements FileOp {}
 
     /**
-     * Part of an encoded manifest (no version yet) that the coordinator of a {@code put --if-absent}
-     * asks the name's owner to create: the owner stamps and stores it if the name has no live
-     * version ({@link Claimed}), else refuses ({@link Failed}).
+     * Part of an encoded manifest (no version yet; a tombstone for a conditional delete) that the
+     * coordinator of a conditional write ({@code put --if-absent}, S3's If-Match / If-None-Match)
+     * asks the name's owner to create: the owner stamps and stores it if the name's live version
+     * meets {@code condition} ({@link Claimed}), else refuses ({@link Failed}). Every part carries the condition.
      */
-    record CreateClaim(long req, int offset, int total, byte[] data) implements FileOp {}
+    record CreateClaim(long req, int offset, int total, byte[] data, WriteCondition condition) implements FileOp {
+        public CreateClaim {
+            java.util.Objects.requireNonNull(condition, "condition");
+        }
+
+        /** A claim of a create if absent. */
+        public CreateClaim(long req, int offset, int total, byte[] data) {
+            this(req, offset, total, data, WriteCondition.ABSENT);
+        }
+    }
 
     /** The owner created the claimed manifest as version ({@code clock}, {@code region}). */
     record Claimed(long req, long clock, String region) implements FileOp {}

@@ -12,6 +12,7 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.core.WriteCondition;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,12 +65,45 @@ class VersionsTest {
     @Test
     void claim_refusesALiveName_allowsADeletedOne_aboveTheTombstone() throws IOException {
         Versions v = versions("saopaulo");
-        assertTrue(v.claim(draft("c", "f1", List.of("seoul"))).isPresent());
-        assertEquals(Optional.empty(), v.claim(draft("c", "f2", List.of("seoul"))));
+        assertTrue(v.claim(draft("c", "f1", List.of("seoul")), WriteCondition.ABSENT).stored() != null);
+        assertEquals(new Versions.Claim(null, WriteCondition.Outcome.EXISTS),
+                v.claim(draft("c", "f2", List.of("seoul")), WriteCondition.ABSENT));
         Manifest tomb = Manifest.tombstone("c", "t", "mumbai", 1, new Version(HybridClock.of(50_000_000, 0), "mumbai"));
         v.merge(ManifestHistory.of(tomb));
-        Manifest again = v.claim(draft("c", "f3", List.of("seoul"))).orElseThrow();
+        Manifest again = v.claim(draft("c", "f3", List.of("seoul")), WriteCondition.ABSENT).stored();
         assertTrue(again.version().compareTo(tomb.version()) > 0, "a create after a delete the wall clock is behind of");
+    }
+
+    private static Manifest tagged(String name, String fileId, String etag) {
+        return new Manifest(name, fileId, 4, 4, "local", "seoul", 1, List.of(new Manifest.BlockRef(4, 7, List.of("seoul"))),
+                Version.legacy(1, "seoul"), 0, false, java.util.Map.of("etag", etag));
+    }
+
+    @Test
+    void claim_ifMatch_isACompareAndSwap_onlyTheFirstOfTwoWritersFromOneTagWins() throws IOException {
+        Versions v = versions("saopaulo");
+        WriteCondition fromA = WriteCondition.on("etag", "\"aaa\"", null);
+        assertEquals(WriteCondition.Outcome.NOT_FOUND, v.claim(tagged("k", "f0", "bbb"), fromA).outcome());
+        v.commit(tagged("k", "f1", "aaa"));
+        Manifest won = v.claim(tagged("k", "f2", "bbb"), fromA).stored();
+        assertEquals("bbb", won.meta().get("etag"));
+        Versions.Claim lost = v.claim(tagged("k", "f3", "ccc"), fromA);
+        assertEquals(new Versions.Claim(null, WriteCondition.Outcome.MISMATCH), lost, "the second writer read aaa too");
+        assertEquals(won, new ManifestStore(disk).find("k").orElseThrow());
+    }
+
+    @Test
+    void claim_ofATombstone_isAConditionalDelete_storedAboveTheHeadWithThisRegionsAcknowledgement() throws IOException {
+        Versions v = versions("saopaulo");
+        Manifest a = v.commit(tagged("k", "f1", "aaa"));
+        Manifest draft = Manifest.tombstone("k", "t1", "seoul", 1, Version.legacy(1, "seoul"));
+        assertEquals(WriteCondition.Outcome.MISMATCH, v.claim(draft, WriteCondition.on("etag", "zzz", null)).outcome());
+        Manifest t = v.claim(draft, WriteCondition.on("etag", "aaa", null)).stored();
+        assertTrue(t.deleted() && t.version().compareTo(a.version()) > 0);
+        ManifestHistory h = new ManifestStore(disk).history("k").orElseThrow();
+        assertEquals(List.of(a, t), h.versions());
+        assertEquals(h, h.acknowledgedBy("saopaulo"), "the owner acknowledged its tombstone in the same write");
+        assertEquals(WriteCondition.Outcome.NOT_FOUND, v.claim(draft, WriteCondition.on("etag", "*", null)).outcome());
     }
 
     @Test

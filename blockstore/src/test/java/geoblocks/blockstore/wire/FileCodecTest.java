@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
@@ -68,6 +69,11 @@ class FileCodecTest {
                 new Committed(28, "", unicode),
                 new CreateClaim(29, 0, 100, bytes(8, 100)),
                 new CreateClaim(29, 60_000, 1 << 20, bytes(9, 60_000)),
+                new CreateClaim(29, 0, 100, bytes(8, 100), WriteCondition.on("etag", null, "\"abc\"")),
+                new CreateClaim(29, 0, 100, bytes(8, 100), WriteCondition.on("", "x".repeat(WriteCondition.MAX_TAGS_BYTES), "*")),
+                new PutBegin(1, "e.bin", 7, 1, "local", "all", WriteCondition.on("etag", "\"abc\", W/\"d\"", null),
+                        java.util.Map.of()),
+                new DeleteReq(7, "gone.txt", WriteCondition.on("etag", "*", null)),
                 new Claimed(30, 1L << 62, "saopaulo"),
                 new SyncDigest(31, List.of()),
                 new SyncDigest(31, IntStream.range(0, 256).mapToObj(i -> (long) i * 0x9E3779B97F4A7C15L).toList()),
@@ -259,11 +265,23 @@ class FileCodecTest {
         assertBooleanChecked(new ManifestPart(1, true, 0, 5, new byte[5]), 0);
         assertBooleanChecked(new ListPart(1, List.of(), true), 2);
         assertBooleanChecked(new BackgroundStored(1, "b-1", true, "x"), 2 + 3);
-        assertBooleanChecked(new PutBegin(1, "n", 1, 1, "p", "all", true), 3 + 8 + 4 + 3 + 5);
         assertBooleanChecked(new VersionList(1, List.of(), true), 2);
         assertBooleanChecked(new SyncNames(1, List.of(), false), 2);
         assertBooleanChecked(new SyncLeaves(1, List.of(), true), 2);
         assertBooleanChecked(new SyncLeaves(1, List.of(new BucketLeaves(3, List.of(5L))), false), 2 + 4 + 2 + 8);
+    }
+
+    @Test
+    void decode_unknownWriteConditionFlags_throwsMalformedNamingThem() {
+        byte[] wire = encode(CODEC, new FileMsg(V4, new PutBegin(1, "n", 1, 1, "p", "all", true)));
+        int at = H + 1 + 8 + 3 + 8 + 4 + 3 + 5;
+        assertEquals(2, wire[at], "the flags of If-None-Match: *");
+        for (int v : new int[] {4, 7, 0x80, 0xff}) {
+            byte[] bad = wire.clone();
+            bad[at] = (byte) v;
+            MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));
+            assertTrue(e.getMessage().contains("write condition flags " + v), e.getMessage());
+        }
     }
 
     /** A string field announcing {@code len} bytes, followed by that many bytes of 'a'. */
