@@ -5,6 +5,7 @@ import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.WriteCondition;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,18 @@ public final class NodeStore {
         }
 
         public boolean busy() {
-            return getMessage().contains("node busy") || getMessage().contains("retry in a few seconds");
+            return getMessage().contains("node busy") || getMessage().contains("retry in a few seconds")
+                    || getMessage().contains("is down or cut off from"); // a conditional write's owner region
+        }
+
+        /** The name's owner refused a conditional write: its live version does not meet the condition. */
+        public boolean preconditionFailed() {
+            return getMessage().contains("precondition failed: ") || exists();
+        }
+
+        /** The owner refused a conditional write because it needs a live version and the name has none. */
+        public boolean conditionNotFound() {
+            return getMessage().contains("precondition failed: '") && getMessage().contains("' has no live version (");
         }
     }
 
@@ -59,8 +71,14 @@ public final class NodeStore {
     /** Stores {@code file} (or {@code source}) as a new version of {@code name}. */
     public CompletableFuture<ClientPort.Written> put(String name, Path file, ByteSource source, String policy, int blockSize,
             String ack, boolean ifAbsent, Map<String, String> meta) {
-        return call(op -> new ClientPort.Put(op, file, source, name, policy, blockSize, ack, ifAbsent, meta))
-                .thenApply(v -> (ClientPort.Written) v);
+        return put(name, file, source, policy, blockSize, ack, ifAbsent ? WriteCondition.ABSENT : WriteCondition.NONE, meta);
+    }
+
+    /** As above, stored only if the name's live version meets {@code condition} (decided by its owner region). */
+    public CompletableFuture<ClientPort.Written> put(String name, Path file, ByteSource source, String policy, int blockSize,
+            String ack, WriteCondition condition, Map<String, String> meta) {
+        return call(op -> new ClientPort.Put(op, file, source, name, policy, blockSize, ack, condition, meta,
+                geoblocks.blockstore.core.Compression.NONE)).thenApply(v -> (ClientPort.Written) v);
     }
 
     /** Streams version {@code version} (empty: newest) of {@code name} into {@code sink}. */
@@ -95,7 +113,24 @@ public final class NodeStore {
     }
 
     public CompletableFuture<ClientPort.Written> delete(String name) {
-        return call(op -> new ClientPort.Delete(op, name)).thenApply(v -> (ClientPort.Written) v);
+        return delete(name, WriteCondition.NONE);
+    }
+
+    /** Deletes {@code name} only if its live version meets {@code condition} (decided by its owner region). */
+    public CompletableFuture<ClientPort.Written> delete(String name, WriteCondition condition) {
+        return call(op -> new ClientPort.Delete(op, name, condition)).thenApply(v -> (ClientPort.Written) v);
+    }
+
+    /** Every version kept of {@code name}, newest first (tombstones included). */
+    @SuppressWarnings("unchecked")
+    public CompletableFuture<List<geoblocks.blockstore.wire.FileOp.VersionEntry>> versions(String name) {
+        return call(op -> new ClientPort.Versions(op, name))
+                .thenApply(v -> (List<geoblocks.blockstore.wire.FileOp.VersionEntry>) v);
+    }
+
+    /** The stat of version {@code version} of {@code name} (empty: the newest). */
+    public CompletableFuture<ClientPort.FileStat> stat(String name, String version) {
+        return call(op -> new ClientPort.Stat(op, name, version)).thenApply(v -> (ClientPort.FileStat) v);
     }
 
     /** Moves the replicas of {@code name} to {@code regions} (a migration). */

@@ -36,8 +36,8 @@ final class ClientRequests {
     static final int LIST_LIMIT = FileCodec.MAX_LIST;
     /** Live names read from the store per seek while filling a ListPart. */
     static final int LIST_CHUNK = 128;
-    /** Versions per VersionList message (well below the 64 KiB frames of Kompics' Netty). */
-    static final int VERSIONS_PER_MESSAGE = 400;
+    /** Versions per VersionList: 100 entries with their metadata (at most 200 bytes each) fit one frame. */
+    static final int VERSIONS_PER_MESSAGE = 100;
 
     private final Node node;
     private final Replicator replicator;
@@ -124,7 +124,7 @@ final class ClientRequests {
             for (int i = versions.size() - 1; i >= 0; i--) {
                 Manifest m = versions.get(i);
                 all.add(new VersionEntry(m.version().clock(), m.version().region(), m.size(), m.uploadedAt(),
-                        m.createdMillis(), m.locEpoch(), m.deleted()));
+                        m.createdMillis(), m.locEpoch(), m.deleted(), m.meta()));
             }
             for (int at = 0; at < all.size(); at += VERSIONS_PER_MESSAGE) {
                 int to = Math.min(all.size(), at + VERSIONS_PER_MESSAGE);

@@ -19,7 +19,9 @@ import java.util.Objects;
  *
  * <p>{@code meta} is a small map of text the uploader attached to the version (the S3 gateway keeps
  * an object's ETag and content type there): at most {@link #MAX_META_BYTES} UTF-8 bytes, sorted by key,
- * carried along when the version's blocks move.
+ * carried along when the version's blocks move. A version whose metadata holds {@link #META_KEEP}
+ * is not dropped by the version retention (the S3 gateway marks versions of a bucket with
+ * versioning enabled so; {@link ManifestHistory#prune}).
  *
  * <p>{@code inline} holds the whole content of a small object ({@code geoblocks.node.inline-max})
  * stored in the manifest itself instead of in block files: then the version has no blocks, its
@@ -31,6 +33,8 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         boolean deleted, Map<String, String> meta, Inline inline) {
     /** Most UTF-8 bytes a version's metadata (keys and values together) may hold. */
     public static final int MAX_META_BYTES = 200;
+    /** Metadata key of a version the version retention keeps after it is superseded (until the name is collected). */
+    public static final String META_KEEP = "keep";
     /** Most bytes an object stored inline may have, whatever {@code geoblocks.node.inline-max} says. */
     public static final int MAX_INLINE_BYTES = 16 << 10;
     /** Most UTF-8 bytes a file name may hold: 63 (longest bucket) + 1 ('/') + 1,024 (S3's longest key). */
@@ -156,6 +160,11 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
             long createdMillis, Version version, Map<String, String> meta, byte[] data) {
         return new Manifest(name, fileId, data.length, blockSize, policy, uploadedAt, createdMillis, List.of(), version,
                 0, false, meta, Inline.of(data));
+    }
+
+    /** True when the version retention keeps this version after it is superseded ({@link #META_KEEP}). */
+    public boolean keep() {
+        return meta.containsKey(META_KEEP);
     }
 
     /** True when the content is held in the manifest ({@link #inline}), not in blocks. */

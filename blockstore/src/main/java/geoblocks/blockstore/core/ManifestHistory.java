@@ -142,17 +142,19 @@ public record ManifestHistory(String name, List<Manifest> versions, List<String>
 
     /**
      * Drops what the version retention no longer keeps at wall time {@code nowMillis}: every version
-     * whose successor was stamped more than {@code versionRetentionMs} ago. The head stays (a lone
-     * tombstone goes by {@link TombstoneCollector}'s decision).
+     * whose successor was stamped more than {@code versionRetentionMs} ago, unless it is marked
+     * {@link Manifest#keep}. The head stays (a lone tombstone goes by {@link TombstoneCollector}'s decision).
      */
     public Pruned prune(long nowMillis, long versionRetentionMs) {
-        int first = 0;
-        while (first < versions.size() - 1 && versions.get(first + 1).version().millis() + versionRetentionMs <= nowMillis) {
-            first++;
+        List<Manifest> kept = new ArrayList<>(versions.size());
+        List<Manifest> dropped = new ArrayList<>();
+        for (int i = 0; i < versions.size(); i++) {
+            Manifest m = versions.get(i);
+            boolean superseded = i < versions.size() - 1
+                    && versions.get(i + 1).version().millis() + versionRetentionMs <= nowMillis;
+            (superseded && !m.keep() ? dropped : kept).add(m);
         }
-        List<Manifest> dropped = List.copyOf(versions.subList(0, first));
-        return new Pruned(first == 0 ? this : new ManifestHistory(name, versions.subList(first, versions.size()), acknowledged),
-                dropped);
+        return new Pruned(dropped.isEmpty() ? this : new ManifestHistory(name, kept, acknowledged), List.copyOf(dropped));
     }
 
     /** True when the only version left is a tombstone (the name reads as absent and keeps nothing else). */

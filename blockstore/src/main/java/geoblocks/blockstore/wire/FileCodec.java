@@ -196,7 +196,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             o.u16(p.versions().size());
             for (VersionEntry v : p.versions()) {
                 o.i64(v.clock()); o.str(v.clockRegion()); o.i64(v.size()); o.str(v.uploadedAt());
-                o.i64(v.createdMillis()); o.i64(v.locEpoch()); o.bool(v.deleted());
+                o.i64(v.createdMillis()); o.i64(v.locEpoch()); o.bool(v.deleted()); meta(o, v.meta());
             }
             o.bool(p.more());
         } else if (op instanceof Committed p) {
@@ -354,7 +354,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
                 int n = r.count();
                 List<VersionEntry> versions = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    versions.add(new VersionEntry(r.i64(), r.str(), r.i64(), r.str(), r.i64(), r.i64(), r.bool()));
+                    versions.add(new VersionEntry(r.i64(), r.str(), r.i64(), r.str(), r.i64(), r.i64(), r.bool(), meta(r)));
                 }
                 return new VersionList(req, versions, r.bool());
             }

@@ -132,10 +132,20 @@ public sealed interface FileOp {
     /**
      * One version as {@code versions} lists it: size, where and when it was uploaded, and its
      * clock (hybrid logical clock value and the region whose clock stamped it), location epoch,
-     * and whether it is a tombstone (a delete).
+     * whether it is a tombstone (a delete), and its metadata (at most Manifest.MAX_META_BYTES).
      */
     record VersionEntry(long clock, String clockRegion, long size, String uploadedAt, long createdMillis,
-            long locEpoch, boolean deleted) {
+            long locEpoch, boolean deleted, java.util.Map<String, String> meta) {
+        public VersionEntry {
+            meta = java.util.Map.copyOf(meta);
+        }
+
+        /** Without metadata. */
+        public VersionEntry(long clock, String clockRegion, long size, String uploadedAt, long createdMillis,
+                long locEpoch, boolean deleted) {
+            this(clock, clockRegion, size, uploadedAt, createdMillis, locEpoch, deleted, java.util.Map.of());
+        }
+
         /** The version's id, as {@code get --version} takes it (see core.Version). */
         public String id() {
             return String.format("%016x@%s", clock, clockRegion);

@@ -122,6 +122,21 @@ class ManifestHistoryTest {
         assertEquals(2, p.dropped().size());
     }
 
+    private static Manifest kept(long millis) {
+        Manifest m = v(millis, "a");
+        return new Manifest(m.name(), m.fileId(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis(),
+                m.blocks(), m.version(), 0, false, java.util.Map.of(Manifest.META_KEEP, "1"));
+    }
+
+    @Test
+    void prune_keepsVersionsMarkedKeep_andDropsTheUnmarkedOnesAroundThem() {
+        ManifestHistory hist = h(v(100, "a"), kept(200), v(300, "a"), tomb(400, "a"), v(500, "a"));
+        ManifestHistory.Pruned p = hist.prune(10_000, 100);
+        assertEquals(List.of(kept(200), v(500, "a")), p.kept().versions());
+        assertEquals(List.of(v(100, "a"), v(300, "a"), tomb(400, "a")), p.dropped());
+        assertEquals(p.kept(), p.kept().prune(1_000_000, 100).kept(), "a kept version stays however old");
+    }
+
     @Test
     void prune_neverDropsTheHead_aTombstoneStaysAloneWithItsAcknowledgements() {
         ManifestHistory hist = new ManifestHistory("n", List.of(v(100, "a"), tomb(200, "b")), List.of("b", "a"));
