@@ -9,10 +9,23 @@ import java.util.Map;
  * A bucket's settings, kept in its record file (see {@link S3Names#bucketFile}) as {@code key=value}
  * lines: its home region (S3's LocationConstraint: where its objects live once migrated), the
  * placement policy and block size its objects are stored with, whether anonymous reads are allowed,
- * and when it was made. Invariant: block size > 0; home and policy not empty.
+ * when it was made, and its versioning state (a line {@code versioning=Enabled|Suspended}, absent
+ * until PutBucketVersioning sets it). Invariant: block size > 0; home and policy not empty.
  */
-public record BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis) {
+public record BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis,
+        ObjectVersions.Status versioning) {
+    /** A bucket whose versioning was never set. */
+    public BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis) {
+        this(name, home, policy, blockSize, publicRead, createdMillis, ObjectVersions.Status.OFF);
+    }
+
+    /** This bucket with versioning {@code s}. */
+    public BucketMeta withVersioning(ObjectVersions.Status s) {
+        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, s);
+    }
+
     public BucketMeta {
+        java.util.Objects.requireNonNull(versioning, "versioning");
         if (blockSize <= 0) {
             throw new IllegalArgumentException("bucket block size must be > 0, was " + blockSize);
         }
@@ -23,7 +36,8 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
 
     public byte[] encode() {
         String s = "format=1\nname=" + name + "\nhome=" + home + "\npolicy=" + policy + "\nblock-size=" + blockSize
-                + "\npublic-read=" + publicRead + "\ncreated=" + createdMillis + "\n";
+                + "\npublic-read=" + publicRead + "\ncreated=" + createdMillis + "\n"
+                + (versioning == ObjectVersions.Status.OFF ? "" : "versioning=" + versioning.xml() + "\n");
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -42,7 +56,7 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
             }
             return new BucketMeta(require(kv, "name", bucket), require(kv, "home", bucket), require(kv, "policy", bucket),
                     Integer.parseInt(require(kv, "block-size", bucket)), Boolean.parseBoolean(kv.get("public-read")),
-                    Long.parseLong(require(kv, "created", bucket)));
+                    Long.parseLong(require(kv, "created", bucket)), ObjectVersions.Status.ofRecord(kv.get("versioning")));
         } catch (IllegalArgumentException e) {
             throw new IOException("bucket record of '" + bucket + "' is damaged: " + e.getMessage(), e);
         }

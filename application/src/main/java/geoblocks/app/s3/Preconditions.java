@@ -1,5 +1,6 @@
 package geoblocks.app.s3;
 
+import geoblocks.blockstore.core.WriteCondition;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -32,6 +33,31 @@ public final class Preconditions {
         }
         Long since = seconds(ifModifiedSince);
         return since != null && modifiedS <= since ? 304 : 200;
+    }
+
+    /**
+     * The condition a PUT, CompleteMultipartUpload or DELETE places on the object's current ETag,
+     * for the name's owner region to decide ({@link WriteCondition}): If-Match and If-None-Match as
+     * given (null when absent).
+     */
+    public static WriteCondition write(String ifMatch, String ifNoneMatch) throws S3Exception {
+        try {
+            return ifMatch == null && ifNoneMatch == null ? WriteCondition.NONE
+                    : WriteCondition.on(S3Objects.META_ETAG, ifMatch, ifNoneMatch);
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, e.getMessage());
+        }
+    }
+
+    /**
+     * CopyObject's and UploadPartCopy's conditions on the source ({@code x-amz-copy-source-if-*}):
+     * true when the copy may go ahead. As S3 documents them: If-Match true makes a false
+     * If-Unmodified-Since pass, and a false If-None-Match with a true If-Modified-Since fails; every
+     * failure is 412 (never 304).
+     */
+    public static boolean copySource(String ifMatch, String ifNoneMatch, String ifModifiedSince, String ifUnmodifiedSince,
+            String etag, long modifiedMillis) {
+        return status(ifMatch, ifNoneMatch, ifModifiedSince, ifUnmodifiedSince, etag, modifiedMillis) == 200;
     }
 
     static boolean matches(String header, String etag) {

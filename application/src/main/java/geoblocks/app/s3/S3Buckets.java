@@ -159,6 +159,15 @@ final class S3Buckets {
         return new BucketMeta(call.bucket, home, policy, blockSize, acl.equals("public-read"), clock.getAsLong());
     }
 
+    /** Stores a changed record of an existing bucket (a newer version of its record file; the newest wins) and caches it. */
+    CompletableFuture<BucketMeta> update(BucketMeta meta) {
+        return store.put(S3Names.bucketFile(meta.name()), null, new BytesSource(meta.encode()), "tworandom", MAX_RECORD,
+                "all", false, Map.of()).thenApply(w -> {
+                    cache.put(meta.name(), new Cached(meta, clock.getAsLong()));
+                    return meta;
+                });
+    }
+
     void head(S3Call call) {
         find(call.bucket).whenComplete((m, t) -> call.later(() -> {
             if (t != null) {
@@ -232,7 +241,7 @@ final class S3Buckets {
      * Runs {@code pager} against the node: each of its fetches is one page of the node's listing under
      * "bucket/" + prefix, until the pager has its page.
      */
-    private CompletableFuture<ObjectListing.Page> collect(String bucket, ObjectListing.Query q, ObjectListing.Pager pager) {
+    CompletableFuture<ObjectListing.Page> collect(String bucket, ObjectListing.Query q, ObjectListing.Pager pager) {
         ObjectListing.Fetch f = pager.next();
         if (f == null) {
             return CompletableFuture.completedFuture(pager.page());

@@ -28,6 +28,7 @@ public enum S3Error {
     NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist"),
     NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
     NO_SUCH_UPLOAD("NoSuchUpload", 404, "The specified multipart upload does not exist."),
+    NO_SUCH_VERSION("NoSuchVersion", 404, "The specified version does not exist."),
     NOT_IMPLEMENTED("NotImplemented", 501, "A header or query you provided implies functionality that is not implemented."),
     PRECONDITION_FAILED("PreconditionFailed", 412, "At least one of the preconditions you specified did not hold."),
     REQUEST_TIMEOUT("RequestTimeout", 400, "Your socket connection to the server was not read from or written to within the timeout period."),

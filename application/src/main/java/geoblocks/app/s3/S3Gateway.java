@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
-    static final Set<String> UNSUPPORTED = Set.of("acl", "policy", "versioning", "versions", "tagging", "cors",
+    static final Set<String> UNSUPPORTED = Set.of("acl", "policy", "tagging", "cors",
             "lifecycle", "website", "logging", "notification", "replication", "encryption", "object-lock", "retention",
             "legal-hold", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
             "ownershipControls", "publicAccessBlock", "requestPayment", "intelligent-tiering", "attributes");
@@ -37,6 +37,7 @@ public final class S3Gateway {
     private final S3Buckets buckets;
     private final S3Objects objects;
     private final S3Multipart multipart;
+    private final S3Versioning versioning;
     private final LongSupplier clock;
     private final AtomicLong requests = new AtomicLong();
 
@@ -57,7 +58,8 @@ public final class S3Gateway {
                         settings.migrationRetryMax().toMillis()));
         migration.sweepEvery(settings.migrationSweepInterval());
         BodyReceiver receiver = new BodyReceiver(settings);
-        this.objects = new S3Objects(store, settings, buckets, receiver, migration, clock);
+        this.versioning = new S3Versioning(store, buckets);
+        this.objects = new S3Objects(store, settings, buckets, receiver, migration, versioning, clock);
         this.multipart = new S3Multipart(store, settings, buckets, uploads, objects, receiver, clock);
     }
 
@@ -227,6 +229,18 @@ public final class S3Gateway {
                 buckets.listBuckets(call);
             } else {
                 call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on the service");
+            }
+            return;
+        }
+        if (call.key == null && (call.has("versioning") || call.has("versions"))) {
+            if (call.has("versioning") && m.equals("PUT")) {
+                versioning.put(call);
+            } else if (call.has("versioning") && m.equals("GET")) {
+                versioning.get(call);
+            } else if (call.has("versions") && m.equals("GET")) {
+                versioning.list(call);
+            } else {
+                call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on ?" + (call.has("versioning") ? "versioning" : "versions"));
             }
             return;
         }

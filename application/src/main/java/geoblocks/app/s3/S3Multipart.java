@@ -1,6 +1,7 @@
 package geoblocks.app.s3;
 
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.WriteCondition;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,10 +111,18 @@ final class S3Multipart {
                 call.fail(S3Error.ENTITY_TOO_LARGE, done.size() + " bytes exceed the gateway's limit of " + settings.maxObjectSize());
                 return;
             }
+            WriteCondition condition;
+            try {
+                condition = Preconditions.write(call.headers().get("If-Match"), call.headers().get("If-None-Match"));
+            } catch (S3Exception e) {
+                removeParts(done.upload().parts().values());
+                call.fail(e);
+                return;
+            }
             PartsSource source = new PartsSource(done.parts());
             buckets.find(call.bucket).thenCompose(b -> {
                 bucket[0] = b;
-                return objects.store(call, b, null, source, done.etag(), done.upload().contentType());
+                return objects.store(call, b, null, source, done.etag(), done.upload().contentType(), condition);
             }).whenComplete((w, t) -> {
                 try {
                     source.close();
@@ -123,9 +132,10 @@ final class S3Multipart {
                 removeParts(done.upload().parts().values());
                 call.later(() -> {
                     if (t != null) {
-                        call.fail(t);
+                        call.fail(S3Objects.writeFailure(call, t));
                         return;
                     }
+                    S3Objects.written(call, bucket[0], w);
                     String host = call.headers().get("Host", "localhost");
                     call.xml(200, S3Xml.completeMultipart("http://" + host + call.resource(), call.bucket, call.key, done.etag()));
                 });
@@ -182,6 +192,14 @@ final class S3Multipart {
             Manifest m = st.manifest();
             ByteRange range;
             try {
+                if (!Preconditions.copySource(call.headers().get("x-amz-copy-source-if-match"),
+                        call.headers().get("x-amz-copy-source-if-none-match"),
+                        call.headers().get("x-amz-copy-source-if-modified-since"),
+                        call.headers().get("x-amz-copy-source-if-unmodified-since"), m.meta().get(S3Objects.META_ETAG),
+                        m.createdMillis())) {
+                    throw new S3Exception(S3Error.PRECONDITION_FAILED,
+                            "the copy source's ETag or date does not meet the x-amz-copy-source-if-* conditions");
+                }
                 range = ByteRange.parse(rangeHeader, m.size());
                 sink[0] = new RangeFileSink(file, range.first(), range.length());
             } catch (S3Exception | IOException e) {

@@ -2,6 +2,7 @@ package geoblocks.app.s3;
 
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.FileOp;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,10 +41,12 @@ final class S3Objects {
     private final S3Buckets buckets;
     private final BodyReceiver receiver;
     private final Migration migration;
+    private final S3Versioning versioning;
     private final LongSupplier clock;
 
     S3Objects(NodeStore store, S3Settings settings, S3Buckets buckets, BodyReceiver receiver, Migration migration,
-            LongSupplier clock) {
+            S3Versioning versioning, LongSupplier clock) {
+        this.versioning = versioning;
         this.store = store;
         this.settings = settings;
         this.buckets = buckets;
@@ -62,36 +65,69 @@ final class S3Objects {
             copy(call);
             return;
         }
+        WriteCondition condition;
+        try {
+            condition = Preconditions.write(call.headers().get("If-Match"), call.headers().get("If-None-Match"));
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
         receiver.receive(call, buckets.find(call.bucket), (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
-            store(call, bucket, spool.file(), null, etag, type).whenComplete((w, t) -> {
+            store(call, bucket, spool.file(), null, etag, type, condition).whenComplete((w, t) -> {
                 spool.discard();
                 call.later(() -> {
                     if (t != null) {
-                        call.fail(t);
+                        call.fail(writeFailure(call, t));
                         return;
                     }
                     call.ex.header("ETag", ETags.quote(etag));
-                    call.ex.header("x-geoblocks-version", w.version());
+                    written(call, bucket, w);
                     call.empty(200);
                 });
             });
         });
     }
 
+    /** The headers of a stored version: our id, and S3's when the bucket's versioning was ever set. */
+    static void written(S3Call call, BucketMeta bucket, ClientPort.Written w) {
+        call.ex.header("x-geoblocks-version", w.version());
+        if (bucket.versioning() != ObjectVersions.Status.OFF) {
+            call.ex.header("x-amz-version-id", bucket.versioning() == ObjectVersions.Status.ENABLED ? w.version() : ObjectVersions.NULL);
+        }
+    }
+
+    /**
+     * A conditional write the name's owner refused: 412 PreconditionFailed, or 404 NoSuchKey when
+     * If-Match needed an object that is not there (S3's answers); anything else as it is.
+     */
+    static Throwable writeFailure(S3Call call, Throwable t) {
+        Throwable c = NodeStore.cause(t);
+        if (c instanceof NodeStore.StoreException s) {
+            if (s.conditionNotFound()) {
+                return new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + call.key + "' to match If-Match: " + s.getMessage());
+            }
+            if (s.preconditionFailed()) {
+                return new S3Exception(S3Error.PRECONDITION_FAILED, s.getMessage());
+            }
+        }
+        return c;
+    }
+
     /** Stores an object: at home with the bucket's policy, elsewhere here with ack local, then moved home. */
     java.util.concurrent.CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
-            geoblocks.blockstore.client.ByteSource source, String etag, String type) {
+            geoblocks.blockstore.client.ByteSource source, String etag, String type, WriteCondition condition) {
         String name = S3Names.fileName(call.bucket, call.key);
         Map<String, String> meta = new LinkedHashMap<>();
         meta.put(META_ETAG, etag);
         meta.put(META_TYPE, type);
+        meta.putAll(ObjectVersions.marks(bucket.versioning()));
         if (bucket.home().equals(settings.region())) {
-            return store.put(name, file, source, bucket.policy(), bucket.blockSize(), FileOp.ACK_ALL, false, meta);
+            return store.put(name, file, source, bucket.policy(), bucket.blockSize(), FileOp.ACK_ALL, condition, meta);
         }
         List<String> targets = migration.targets(bucket.home());
         meta.put(META_MIGRATE, String.join(",", targets));
-        return store.put(name, file, source, "local", bucket.blockSize(), FileOp.ACK_LOCAL, false, meta)
+        return store.put(name, file, source, "local", bucket.blockSize(), FileOp.ACK_LOCAL, condition, meta)
                 .thenApply(w -> {
                     migration.start(name, w.version(), targets);
                     return w;
@@ -100,12 +136,39 @@ final class S3Objects {
 
     void get(S3Call call) {
         String name = S3Names.fileName(call.bucket, call.key);
-        buckets.find(call.bucket).thenCompose(bucket -> {
-            if (call.anonymous() && !bucket.publicRead()) {
+        String versionId;
+        try {
+            versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        BucketMeta[] bucket = new BucketMeta[1];
+        String[] shownId = new String[1];
+        buckets.find(call.bucket).thenCompose(b -> {
+            bucket[0] = b;
+            if (call.anonymous() && !b.publicRead()) {
                 throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
                         "unsigned requests may only read objects of public-read buckets"));
             }
-            return store.stat(name);
+            if (versionId == null) {
+                return store.stat(name);
+            }
+            return versioning.versions(name).thenCompose(vs -> {
+                ObjectVersions.V v = ObjectVersions.find(call.key, vs, b.versioning(), versionId);
+                if (v == null) {
+                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.NO_SUCH_VERSION,
+                            "no version '" + versionId + "' of '" + call.key + "' in bucket '" + call.bucket + "'"));
+                }
+                shownId[0] = v.versionId();
+                if (v.deleteMarker()) {
+                    call.ex.header("x-amz-delete-marker", "true");
+                    call.ex.header("x-amz-version-id", v.versionId());
+                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.METHOD_NOT_ALLOWED,
+                            "version '" + versionId + "' of '" + call.key + "' is a delete marker"));
+                }
+                return store.stat(name, v.nodeVersion());
+            });
         }).whenComplete((stat, t) -> call.later(() -> {
             if (t != null) {
                 Throwable c = NodeStore.cause(t);
@@ -116,7 +179,12 @@ final class S3Objects {
                 }
                 return;
             }
-            serve(call, name, stat.manifest());
+            Manifest m = stat.manifest();
+            if (bucket[0].versioning() != ObjectVersions.Status.OFF) {
+                call.ex.header("x-amz-version-id", shownId[0] != null ? shownId[0]
+                        : ObjectVersions.id(false, m.meta(), m.version().id()));
+            }
+            serve(call, name, m);
         }));
     }
 
@@ -209,13 +277,17 @@ final class S3Objects {
     void copy(S3Call call) {
         String header = call.headers().get("x-amz-copy-source");
         int q = header.indexOf("?versionId=");
-        String version = q >= 0 ? header.substring(q + "?versionId=".length()) : "";
         String srcBucket;
         String srcKey;
+        String version;
         try {
             String[] src = copySource(header);
             srcBucket = src[0];
             srcKey = src[1];
+            version = q >= 0 ? ObjectVersions.parseId(PercentCoding.decode(header.substring(q + "?versionId=".length()))) : "";
+        } catch (IllegalArgumentException e) {
+            call.fail(S3Error.INVALID_ARGUMENT, "the versionId of x-amz-copy-source is not valid: " + e.getMessage());
+            return;
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -232,16 +304,35 @@ final class S3Objects {
         }
         BucketMeta[] dst = new BucketMeta[1];
         Manifest[] src = new Manifest[1];
+        String[] srcShownId = new String[1];
+        ClientPort.Written[] stored = new ClientPort.Written[1];
         buckets.find(call.bucket).thenCompose(b -> {
             dst[0] = b;
             return buckets.find(srcBucket);
-        }).thenCompose(b -> store.getFile(srcName, pinned, file)).thenCompose(m -> {
+        }).thenCompose(b -> pinned.isEmpty() ? java.util.concurrent.CompletableFuture.completedFuture("")
+                : versioning.versions(srcName).thenApply(vs -> {
+                    ObjectVersions.V v = ObjectVersions.find(srcKey, vs, b.versioning(), pinned);
+                    if (v == null || v.deleteMarker()) {
+                        throw new java.util.concurrent.CompletionException(new S3Exception(v == null
+                                ? S3Error.NO_SUCH_VERSION : S3Error.INVALID_REQUEST, "version '" + pinned + "' of '" + srcKey
+                                + "' in bucket '" + srcBucket + "' " + (v == null ? "does not exist" : "is a delete marker")));
+                    }
+                    srcShownId[0] = v.versionId();
+                    return v.nodeVersion();
+                })).thenCompose(nodeVersion -> store.getFile(srcName, nodeVersion, file)).thenCompose(m -> {
             src[0] = m;
             String etag = m.meta().getOrDefault(META_ETAG, "");
+            if (!Preconditions.copySource(call.headers().get("x-amz-copy-source-if-match"),
+                    call.headers().get("x-amz-copy-source-if-none-match"),
+                    call.headers().get("x-amz-copy-source-if-modified-since"),
+                    call.headers().get("x-amz-copy-source-if-unmodified-since"), etag, m.createdMillis())) {
+                throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
+                        "the copy source's ETag or date does not meet the x-amz-copy-source-if-* conditions"));
+            }
             String type = replace ? call.headers().get("Content-Type", "binary/octet-stream")
                     : m.meta().getOrDefault(META_TYPE, "binary/octet-stream");
-            return store(call, dst[0], file, null, etag, type);
-        }).whenComplete((w, t) -> {
+            return store(call, dst[0], file, null, etag, type, WriteCondition.NONE);
+        }).thenApply(w -> stored[0] = w).whenComplete((w, t) -> {
             try {
                 Files.deleteIfExists(file);
             } catch (IOException e) {
@@ -254,6 +345,10 @@ final class S3Objects {
                 } else if (c != null) {
                     call.fail(c);
                 } else {
+                    if (srcShownId[0] != null) {
+                        call.ex.header("x-amz-copy-source-version-id", srcShownId[0]);
+                    }
+                    written(call, dst[0], stored[0]);
                     call.xml(200, S3Xml.copyResult(src[0].meta().getOrDefault(META_ETAG, ""), clock.getAsLong()));
                 }
             });
@@ -297,12 +392,12 @@ final class S3Objects {
             }
             List<String> deleted = java.util.Collections.synchronizedList(new ArrayList<>());
             List<String[]> errors = java.util.Collections.synchronizedList(new ArrayList<>());
-            buckets.find(call.bucket).thenCompose(b -> deleteBatch(call, req.keys(), 0, deleted, errors))
+            buckets.find(call.bucket).thenCompose(b -> deleteBatch(call, b, req, 0, deleted, errors))
                     .whenComplete((v, t) -> call.later(() -> {
                         if (t != null) {
                             call.fail(t);
                         } else {
-                            call.xml(200, S3Xml.deleteResult(req.quiet() ? List.of() : sorted(deleted, req.keys()), errors));
+                            call.xml(200, S3Xml.deleteResult(req.quiet() ? List.of() : sorted(deleted, req), errors));
                         }
                     }));
         }));
@@ -311,47 +406,115 @@ final class S3Objects {
 
     static final int DELETE_BATCH = 16;
 
-    private java.util.concurrent.CompletableFuture<Void> deleteBatch(S3Call call, List<String> keys, int from,
-            List<String> deleted, List<String[]> errors) {
+    private java.util.concurrent.CompletableFuture<Void> deleteBatch(S3Call call, BucketMeta bucket, S3Xml.DeleteRequest req,
+            int from, List<String> deleted, List<String[]> errors) {
+        List<String> keys = req.keys();
         if (from >= keys.size()) {
             return java.util.concurrent.CompletableFuture.completedFuture(null);
         }
         List<java.util.concurrent.CompletableFuture<?>> batch = new ArrayList<>();
-        for (String key : keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH))) {
+        for (int i = from; i < Math.min(keys.size(), from + DELETE_BATCH); i++) {
+            String key = keys.get(i);
+            String version = req.versionId(i);
             S3Exception bad = S3Names.keyProblem(call.bucket, key);
+            if (bad == null && version != null) {
+                try {
+                    version = ObjectVersions.parseId(version);
+                } catch (S3Exception e) {
+                    bad = e;
+                }
+            }
             if (bad != null) {
                 errors.add(new String[] {key, bad.error().code(), bad.getMessage()});
                 continue;
             }
-            batch.add(store.delete(S3Names.fileName(call.bucket, key)).handle((w, t) -> {
-                Throwable c = t == null ? null : NodeStore.cause(t);
-                if (c == null || (c instanceof NodeStore.StoreException s && s.notFound())) {
-                    deleted.add(key);
-                } else {
-                    errors.add(new String[] {key, S3Error.INTERNAL_ERROR.code(), String.valueOf(c.getMessage())});
-                }
-                return null;
-            }));
+            String name = S3Names.fileName(call.bucket, key);
+            String entry = version == null ? key : key + "\n" + version;
+            batch.add((version == null ? store.delete(name) : deleteVersion(bucket, key, name, version, WriteCondition.NONE))
+                    .handle((w, t) -> {
+                        Throwable c = t == null ? null : NodeStore.cause(t);
+                        if (c == null || (c instanceof NodeStore.StoreException s && s.notFound())) {
+                            deleted.add(entry);
+                        } else if (c instanceof S3Exception e) {
+                            errors.add(new String[] {key, e.error().code(), e.getMessage()});
+                        } else {
+                            errors.add(new String[] {key, S3Error.INTERNAL_ERROR.code(), String.valueOf(c.getMessage())});
+                        }
+                        return null;
+                    }));
         }
         return java.util.concurrent.CompletableFuture.allOf(batch.toArray(new java.util.concurrent.CompletableFuture[0]))
-                .thenCompose(v -> deleteBatch(call, keys, from + DELETE_BATCH, deleted, errors));
+                .thenCompose(v -> deleteBatch(call, bucket, req, from + DELETE_BATCH, deleted, errors));
     }
 
-    /** The deleted keys in the order the request listed them. */
-    private static List<String> sorted(List<String> deleted, List<String> order) {
+    /** The deleted entries in the order the request listed them. */
+    private static List<String> sorted(List<String> deleted, S3Xml.DeleteRequest req) {
         java.util.Set<String> done = new java.util.HashSet<>(deleted);
-        return order.stream().filter(done::contains).distinct().toList();
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < req.keys().size(); i++) {
+            String entry = req.versionId(i) == null ? req.keys().get(i) : req.keys().get(i) + "\n" + req.versionId(i);
+            if (done.remove(entry)) {
+                out.add(entry);
+            }
+        }
+        return out;
     }
 
     void delete(S3Call call) {
         String name = S3Names.fileName(call.bucket, call.key);
-        buckets.find(call.bucket).thenCompose(b -> store.delete(name)).whenComplete((w, t) -> call.later(() -> {
-            Throwable c = t == null ? null : NodeStore.cause(t);
-            if (c != null && !(c instanceof NodeStore.StoreException s && s.notFound())) {
-                call.fail(c);
-            } else {
-                call.empty(204); // S3 answers 204 whether or not the key existed
+        WriteCondition condition;
+        String versionId;
+        try {
+            if (call.headers().contains("x-amz-if-match-last-modified-time") || call.headers().contains("x-amz-if-match-size")) {
+                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "x-amz-if-match-last-modified-time and x-amz-if-match-size"
+                        + " are not supported (If-Match is)");
             }
+            condition = Preconditions.write(call.headers().get("If-Match"), null);
+            versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        BucketMeta[] bucket = new BucketMeta[1];
+        buckets.find(call.bucket).thenCompose(b -> {
+            bucket[0] = b;
+            return versionId == null ? store.delete(name, condition) : deleteVersion(b, call.key, name, versionId, condition);
+        }).whenComplete((w, t) -> call.later(() -> {
+            Throwable c = t == null ? null : NodeStore.cause(t);
+            boolean absent = c instanceof NodeStore.StoreException s && (s.notFound() || s.conditionNotFound());
+            if (c != null && !absent) {
+                call.fail(writeFailure(call, c));
+                return;
+            }
+            if (versionId != null) {
+                call.ex.header("x-amz-version-id", versionId);
+            } else if (w != null && bucket[0].versioning() != ObjectVersions.Status.OFF) {
+                call.ex.header("x-amz-delete-marker", "true"); // the tombstone is the delete marker
+                call.ex.header("x-amz-version-id", w.version());
+            }
+            call.empty(204); // S3 answers 204 whether or not the key existed
         }));
+    }
+
+    /**
+     * DeleteObject with a versionId: the node cannot remove one version of a name from every region
+     * yet (its versions merge by union), so only the one case that is a plain delete is served: the
+     * {@code null} version that is the object's only shown version in a bucket whose versioning was
+     * never set. A version not there is deleted already (204); any other is refused NotImplemented.
+     */
+    private java.util.concurrent.CompletableFuture<ClientPort.Written> deleteVersion(BucketMeta b, String key, String name,
+            String versionId, WriteCondition condition) {
+        return versioning.versions(name).thenCompose(vs -> {
+            ObjectVersions.V v = ObjectVersions.find(key, vs, b.versioning(), versionId);
+            if (v == null) {
+                return java.util.concurrent.CompletableFuture.completedFuture(null);
+            }
+            if (b.versioning() == ObjectVersions.Status.OFF && v.latest() && !v.deleteMarker()) {
+                return store.delete(name, condition);
+            }
+            throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.NOT_IMPLEMENTED,
+                    "deleting one version of an object is not supported yet (version '" + versionId + "' of '" + key
+                            + "'); DELETE without versionId adds a delete marker"));
+        });
     }
 }

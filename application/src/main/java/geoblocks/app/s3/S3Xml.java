@@ -222,40 +222,62 @@ public final class S3Xml {
     }
 
     /** The keys of a DeleteObjects body (at most 1000) and whether it asked for a quiet answer. */
-    public record DeleteRequest(List<String> keys, boolean quiet) {}
+    public record DeleteRequest(List<String> keys, boolean quiet, List<String> versionIds) {
+        /** Without version ids. */
+        public DeleteRequest(List<String> keys, boolean quiet) {
+            this(keys, quiet, java.util.Collections.nCopies(keys.size(), null));
+        }
+
+        /** The VersionId given with the {@code i}-th key, or null. */
+        public String versionId(int i) {
+            return versionIds.get(i);
+        }
+    }
 
     public static DeleteRequest deleteObjects(byte[] body) throws S3Exception {
         Element root = parse(body, "Delete");
         List<String> keys = new ArrayList<>();
+        List<String> versions = new ArrayList<>();
         boolean quiet = false;
         for (Element e : children(root)) {
             if (e.getLocalName().equals("Quiet")) {
                 quiet = Boolean.parseBoolean(e.getTextContent().trim());
             } else if (e.getLocalName().equals("Object")) {
                 String key = null;
+                String version = null;
                 for (Element f : children(e)) {
                     if (f.getLocalName().equals("Key")) {
                         key = f.getTextContent();
+                    } else if (f.getLocalName().equals("VersionId")) {
+                        version = f.getTextContent().trim();
                     }
                 }
                 if (key == null) {
                     throw new S3Exception(S3Error.MALFORMED_XML, "each Object needs a Key");
                 }
                 keys.add(key);
+                versions.add(version == null || version.isEmpty() ? null : version);
             }
         }
         if (keys.isEmpty() || keys.size() > 1000) {
             throw new S3Exception(S3Error.MALFORMED_XML, "DeleteObjects takes 1..1000 keys, this has " + keys.size());
         }
-        return new DeleteRequest(keys, quiet);
+        return new DeleteRequest(keys, quiet, java.util.Collections.unmodifiableList(versions));
     }
 
-    /** A DeleteObjects answer: the keys deleted (none when quiet) and the errors, each (key, code, message). */
+    /**
+     * A DeleteObjects answer: the keys deleted (none when quiet; an entry {@code KEY + '\n' + VERSIONID}
+     * when a version was named: keys hold no control characters) and the errors, each (key, code, message).
+     */
     public static byte[] deleteResult(List<String> deleted, List<String[]> errors) {
         StringBuilder sb = new StringBuilder(HEAD).append("<DeleteResult xmlns=\"").append(NS).append("\">");
         for (String k : deleted) {
             sb.append("<Deleted>");
-            el(sb, "Key", k);
+            int v = k.indexOf('\n');
+            el(sb, "Key", v < 0 ? k : k.substring(0, v));
+            if (v >= 0) {
+                el(sb, "VersionId", k.substring(v + 1));
+            }
             sb.append("</Deleted>");
         }
         for (String[] e : errors) {
@@ -282,6 +304,75 @@ public final class S3Xml {
         el(sb, "LastModified", iso(lastModifiedMillis));
         el(sb, "ETag", ETags.quote(etag));
         return sb.append("</CopyPartResult>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The Status of a PutBucketVersioning body (MfaDelete Enabled is refused: there is no MFA). */
+    public static ObjectVersions.Status versioningStatus(byte[] body) throws S3Exception {
+        Element root = parse(body, "VersioningConfiguration");
+        String status = null;
+        for (Element e : children(root)) {
+            if (e.getLocalName().equals("Status")) {
+                status = e.getTextContent().trim();
+            } else if (e.getLocalName().equals("MfaDelete") && e.getTextContent().trim().equals("Enabled")) {
+                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "MFA delete is not supported");
+            }
+        }
+        return ObjectVersions.Status.parse(status);
+    }
+
+    /** A GetBucketVersioning answer (no Status while versioning was never set). */
+    public static byte[] versioning(ObjectVersions.Status s) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<VersioningConfiguration xmlns=\"").append(NS).append("\">");
+        if (s != ObjectVersions.Status.OFF) {
+            el(sb, "Status", s.xml());
+        }
+        return sb.append("</VersioningConfiguration>").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A ListObjectVersions answer. */
+    public static byte[] listVersions(String bucket, String prefix, String delimiter, String keyMarker, String versionIdMarker,
+            int maxKeys, VersionListing.Page p, boolean urlEncode) {
+        StringBuilder sb = new StringBuilder(HEAD).append("<ListVersionsResult xmlns=\"").append(NS).append("\">");
+        el(sb, "Name", bucket);
+        el(sb, "Prefix", enc(prefix, urlEncode));
+        el(sb, "KeyMarker", enc(keyMarker, urlEncode));
+        el(sb, "VersionIdMarker", versionIdMarker);
+        if (p.truncated()) {
+            el(sb, "NextKeyMarker", enc(p.nextKeyMarker(), urlEncode));
+            if (p.nextVersionIdMarker() != null) {
+                el(sb, "NextVersionIdMarker", p.nextVersionIdMarker());
+            }
+        }
+        if (!delimiter.isEmpty()) {
+            el(sb, "Delimiter", enc(delimiter, urlEncode));
+        }
+        el(sb, "MaxKeys", maxKeys);
+        el(sb, "IsTruncated", p.truncated());
+        if (urlEncode) {
+            el(sb, "EncodingType", "url");
+        }
+        for (ObjectVersions.V v : p.versions()) {
+            String tag = v.deleteMarker() ? "DeleteMarker" : "Version";
+            sb.append('<').append(tag).append('>');
+            el(sb, "Key", enc(v.key(), urlEncode));
+            el(sb, "VersionId", v.versionId());
+            el(sb, "IsLatest", v.latest());
+            el(sb, "LastModified", iso(v.modifiedMillis()));
+            if (!v.deleteMarker()) {
+                if (v.etag() != null) {
+                    el(sb, "ETag", ETags.quote(v.etag()));
+                }
+                el(sb, "Size", v.size());
+                el(sb, "StorageClass", "STANDARD");
+            }
+            sb.append("</").append(tag).append('>');
+        }
+        for (String cp : p.prefixes()) {
+            sb.append("<CommonPrefixes>");
+            el(sb, "Prefix", enc(cp, urlEncode));
+            sb.append("</CommonPrefixes>");
+        }
+        return sb.append("</ListVersionsResult>").toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static boolean isBlank(byte[] body) {
