@@ -109,7 +109,12 @@ public final class NodeStore {
      * when the node's page bound, 1,000 entries or one frame of bytes, cuts it).
      */
     public CompletableFuture<ClientPort.Listing> listPage(String prefix, String after, int limit) {
-        return call(op -> new ClientPort.ListPage(op, prefix, after, limit)).thenApply(v -> (ClientPort.Listing) v);
+        return listPage(prefix, after, limit, false);
+    }
+
+    /** As above; with {@code deleted} also the names whose newest version is a tombstone. */
+    public CompletableFuture<ClientPort.Listing> listPage(String prefix, String after, int limit, boolean deleted) {
+        return call(op -> new ClientPort.ListPage(op, prefix, after, limit, deleted)).thenApply(v -> (ClientPort.Listing) v);
     }
 
     public CompletableFuture<ClientPort.Written> delete(String name) {

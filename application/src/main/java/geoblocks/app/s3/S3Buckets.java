@@ -241,13 +241,19 @@ final class S3Buckets {
      * Runs {@code pager} against the node: each of its fetches is one page of the node's listing under
      * "bucket/" + prefix, until the pager has its page.
      */
-    CompletableFuture<ObjectListing.Page> collect(String bucket, ObjectListing.Query q, ObjectListing.Pager pager) {
+    private CompletableFuture<ObjectListing.Page> collect(String bucket, ObjectListing.Query q, ObjectListing.Pager pager) {
+        return collect(bucket, q, pager, false);
+    }
+
+    /** As above; with {@code deleted} the keys whose newest version is a tombstone are listed too. */
+    CompletableFuture<ObjectListing.Page> collect(String bucket, ObjectListing.Query q, ObjectListing.Pager pager,
+            boolean deleted) {
         ObjectListing.Fetch f = pager.next();
         if (f == null) {
             return CompletableFuture.completedFuture(pager.page());
         }
         String base = bucket + "/";
-        return store.listPage(base + q.prefix(), f.after().isEmpty() ? "" : base + f.after(), f.limit())
+        return store.listPage(base + q.prefix(), f.after().isEmpty() ? "" : base + f.after(), f.limit(), deleted)
                 .thenCompose(page -> {
                     List<ObjectListing.Entry> keys = new ArrayList<>(page.entries().size());
                     for (ListEntry e : page.entries()) {
@@ -257,7 +263,7 @@ final class S3Buckets {
                         }
                     }
                     pager.accept(keys, page.more());
-                    return collect(bucket, q, pager);
+                    return collect(bucket, q, pager, deleted);
                 });
     }
 

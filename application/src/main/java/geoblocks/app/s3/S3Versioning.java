@@ -89,7 +89,8 @@ final class S3Versioning {
             }
             return shown(call.bucket, List.of(keyMarker), b.versioning()).thenAccept(m ->
                     rest.addAll(VersionListing.after(m.getOrDefault(keyMarker, List.of()), versionIdMarker)));
-        }).thenCompose(v -> buckets.collect(call.bucket, q, pager)).thenCompose(page -> {
+        }).thenCompose(v -> buckets.collect(call.bucket, q, pager, bucket[0].versioning() != ObjectVersions.Status.OFF))
+                .thenCompose(page -> {
             List<String> keys = page.contents().stream().map(ObjectListing.Entry::key).toList();
             return shown(call.bucket, keys, bucket[0].versioning()).thenApply(m ->
                     VersionListing.page(rest, VersionListing.items(page, m), page.truncated(), maxKeys));

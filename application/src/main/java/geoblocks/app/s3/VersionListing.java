@@ -84,6 +84,11 @@ public final class VersionListing {
                 lastId = null;
                 continue;
             }
+            if (item.versions().isEmpty()) { // a key with nothing to show (deleted meanwhile): resume after it
+                lastKey = item.key();
+                lastId = null;
+                continue;
+            }
             for (ObjectVersions.V v : item.versions()) {
                 if (out.size() + prefixes.size() == maxKeys) {
                     return new Page(out, prefixes, true, lastKey, lastId);

@@ -152,17 +152,23 @@ public final class ClientPort extends PortType {
      * One page of the files whose names start with {@code prefix} ("" for all), after {@code after}
      * (exclusive; "" for the start), in UTF-8 byte order, served by one seek at the node: at most
      * {@code limit} entries (the node may send fewer: it caps a page at 1,000 entries and at a size
-     * that fits one network frame). Value: a {@link Listing}.
+     * that fits one network frame). With {@code deleted}, names whose newest version is a tombstone
+     * are listed too (size 0, no metadata). Value: a {@link Listing}.
      */
-    public record ListPage(long op, String prefix, String after, int limit) implements Request {
+    public record ListPage(long op, String prefix, String after, int limit, boolean deleted) implements Request {
         public ListPage {
             java.util.Objects.requireNonNull(prefix, "prefix");
             java.util.Objects.requireNonNull(after, "after");
         }
 
+        /** Live files only. */
+        public ListPage(long op, String prefix, String after, int limit) {
+            this(op, prefix, after, limit, false);
+        }
+
         @Override
         public ListPage withOp(long op) {
-            return new ListPage(op, prefix, after, limit);
+            return new ListPage(op, prefix, after, limit, deleted);
         }
     }
 

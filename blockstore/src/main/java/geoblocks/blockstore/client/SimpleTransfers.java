@@ -143,7 +143,7 @@ final class SimpleTransfers {
         return new Transfer() {
             @Override
             public void start() {
-                client.send(new ListReq(op, request.prefix(), request.after(), request.limit()));
+                client.send(new ListReq(op, request.prefix(), request.after(), request.limit(), request.deleted()));
             }
 
             @Override

@@ -74,7 +74,8 @@ final class ClientRequests {
         scan:
         while (true) {
             int want = Math.min(limit + 1 - entries.size(), LIST_CHUNK);
-            List<geoblocks.blockstore.core.ManifestStore.Listed> chunk = node.manifests().listing(l.prefix(), after, want);
+            List<geoblocks.blockstore.core.ManifestStore.Listed> chunk = l.deleted()
+                    ? node.manifests().listingWithDeleted(l.prefix(), after, want) : node.manifests().listing(l.prefix(), after, want);
             for (geoblocks.blockstore.core.ManifestStore.Listed m : chunk) {
                 ListEntry e = new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(),
                         m.createdMillis(), m.meta());

@@ -580,6 +580,24 @@ public final class ManifestStore implements AutoCloseable {
         boolean visit(ManifestHistory h);
     }
 
+    /**
+     * As {@link #listing}, but read from the version records, so that names whose head is a
+     * tombstone are listed too (size 0, no metadata): at most {@code limit} names after {@code after}.
+     */
+    public List<Listed> listingWithDeleted(String prefix, String after, int limit) {
+        List<Listed> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
+        scanHistories(prefix, after, h -> {
+            Manifest m = h.head();
+            out.add(new Listed(h.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis(),
+                    m.deleted() ? Map.of() : m.meta()));
+            return out.size() < limit;
+        });
+        return out;
+    }
+
     private void scanHistories(String prefix, String after, HistoryVisitor v) {
         byte[] p = historyKey(prefix);
         byte[] a = historyKey(after);

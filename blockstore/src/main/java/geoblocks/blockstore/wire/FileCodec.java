@@ -102,7 +102,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof GetAck p) {
             o.i64(p.consumed());
         } else if (op instanceof ListReq p) {
-            o.str(p.prefix()); o.str(p.after()); o.i32(p.limit());
+            o.str(p.prefix()); o.str(p.after()); o.i32(p.limit()); o.bool(p.deleted());
         } else if (op instanceof StatReq p) {
             o.str(p.name()); o.str(p.version());
         } else if (op instanceof DeleteReq p) {
@@ -274,7 +274,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes(), r.u8(), r.i32());
             case 3: return new GetBegin(req, r.str(), r.str());
             case 4: return new GetAck(req, r.i64());
-            case 5: return new ListReq(req, r.str(), r.str(), r.i32());
+            case 5: return new ListReq(req, r.str(), r.str(), r.i32(), r.bool());
             case 6: return new StatReq(req, r.str(), r.str());
             case 7: return new DeleteReq(req, r.str(), cond(r));
             case 8: return new StatusReq(req);

@@ -84,9 +84,16 @@ public sealed interface FileOp {
      * One page of the live files whose names start with {@code prefix} ("" for every file), after
      * {@code after} (exclusive; "" for the start of the prefix), in UTF-8 byte order: at most
      * {@code limit} entries, fewer when the node caps it ({@link FileCodec#MAX_LIST}) or the page
-     * reaches {@link FileCodec#MAX_LIST_PART_BYTES}. Answered by one {@link ListPart}.
+     * reaches {@link FileCodec#MAX_LIST_PART_BYTES}. Answered by one {@link ListPart}. With
+     * {@code deleted}, names whose newest version is a tombstone are listed too (as entries of size 0
+     * without metadata), read from the names' version records instead of the listing table.
      */
-    record ListReq(long req, String prefix, String after, int limit) implements FileOp {}
+    record ListReq(long req, String prefix, String after, int limit, boolean deleted) implements FileOp {
+        /** Live files only. */
+        public ListReq(long req, String prefix, String after, int limit) {
+            this(req, prefix, after, limit, false);
+        }
+    }
 
     /** The manifest of {@code name}: its newest version when {@code version} is empty, else that version's. */
     record StatReq(long req, String name, String version) implements FileOp {

@@ -51,6 +51,30 @@ class ListPagesTest {
         return (ListPart) node.sent.get(0)[1];
     }
 
+    private ListPart askWithDeleted(String prefix, String after, int limit) {
+        node.sent.clear();
+        requests.onList(CLIENT, new ListReq(7, prefix, after, limit, true));
+        assertEquals(1, node.sent.size(), "one reply per request");
+        return (ListPart) node.sent.get(0)[1];
+    }
+
+    @Test
+    void withDeleted_namesWhoseHeadIsATombstoneAreListedToo_withoutMetadata() throws Exception {
+        for (String n : List.of("a/1", "a/2", "a/3", "b/1")) {
+            store(n, Map.of("etag", "e-" + n));
+        }
+        delete("a/2");
+        ListPart all = askWithDeleted("a/", "", 100);
+        assertEquals(List.of("a/1", "a/2", "a/3"), names(all));
+        assertEquals(Map.of(), all.entries().get(1).meta());
+        assertEquals(Map.of("etag", "e-a/3"), all.entries().get(2).meta());
+        ListPart first = askWithDeleted("a/", "", 2);
+        assertEquals(List.of("a/1", "a/2"), names(first));
+        assertTrue(first.more());
+        assertEquals(List.of("a/3"), names(askWithDeleted("a/", "a/2", 2)));
+        assertEquals(List.of("a/1", "a/3"), names(ask("a/", "", 100)), "without the flag only live names");
+    }
+
     private static List<String> names(ListPart p) {
         return p.entries().stream().map(ListEntry::name).toList();
     }

@@ -96,6 +96,7 @@ class FileCodecTest {
                 new GetAck(4, Long.MAX_VALUE),
                 new ListReq(5, "photos/", "photos/after", 100),
                 new ListReq(5, "", "", 0),
+                new ListReq(5, "b/", "b/x", 10, true),
                 new ListReq(5, maxString, unicode, Integer.MAX_VALUE),
                 new StatReq(6, maxString),
                 new DeleteReq(7, "gone.txt"),
