@@ -46,4 +46,29 @@ class PreconditionsTest {
         assertEquals(304, status(null, null, "Sun, 06 Nov 1994 08:49:37 GMT", null));
         assertEquals(200, status(null, null, "Sun, 06 Nov 1994 08:49:36 GMT", null));
     }
+
+    @Test
+    void write_mapsIfMatchAndIfNoneMatchOntoTheETag_decidedByTheOwner() throws S3Exception {
+        assertEquals(geoblocks.blockstore.core.WriteCondition.NONE, Preconditions.write(null, null));
+        geoblocks.blockstore.core.WriteCondition c = Preconditions.write(null, "*");
+        assertEquals("etag", c.field());
+        assertEquals(true, c.absentOnly());
+        assertEquals("\"abc\"", Preconditions.write("\"abc\"", null).ifMatch());
+        assertEquals(S3Error.INVALID_ARGUMENT, org.junit.jupiter.api.Assertions.assertThrows(S3Exception.class,
+                () -> Preconditions.write("x".repeat(2000), null)).error());
+    }
+
+    @Test
+    void copySource_everyFailureRefuses_andTheTwoDocumentedPairsDecideAsS3Says() {
+        String etag = "\"" + ETAG + "\"";
+        assertEquals(true, Preconditions.copySource(null, null, null, null, ETAG, AT));
+        assertEquals(false, Preconditions.copySource("\"other\"", null, null, null, ETAG, AT));
+        assertEquals(false, Preconditions.copySource(null, etag, null, null, ETAG, AT), "If-None-Match matching: 412, not 304");
+        assertEquals(false, Preconditions.copySource(null, null, "Sun, 06 Nov 1994 09:00:00 GMT", null, ETAG, AT));
+        assertEquals(false, Preconditions.copySource(null, null, null, "Sun, 06 Nov 1994 08:00:00 GMT", ETAG, AT));
+        // If-Match true and If-Unmodified-Since false: copied
+        assertEquals(true, Preconditions.copySource(etag, null, null, "Sun, 06 Nov 1994 08:00:00 GMT", ETAG, AT));
+        // If-None-Match false and If-Modified-Since true: refused
+        assertEquals(false, Preconditions.copySource(null, etag, "Sun, 06 Nov 1994 08:00:00 GMT", null, ETAG, AT));
+    }
 }

@@ -87,6 +87,12 @@ class S3CoreTest {
     void bucketMeta_roundTripsAndRefusesDamage() throws Exception {
         BucketMeta m = new BucketMeta("bkt", "dublin", "localclosest", 1 << 20, true, 1234);
         assertEquals(m, BucketMeta.decode("bkt", m.encode()));
+        assertTrue(!new String(m.encode(), StandardCharsets.UTF_8).contains("versioning"), "a record as before versioning");
+        for (ObjectVersions.Status s : ObjectVersions.Status.values()) {
+            assertEquals(m.withVersioning(s), BucketMeta.decode("bkt", m.withVersioning(s).encode()));
+        }
+        assertThrows(IOException.class, () -> BucketMeta.decode("bkt", (new String(m.encode(), StandardCharsets.UTF_8)
+                + "versioning=maybe\n").getBytes(StandardCharsets.UTF_8)));
         assertThrows(IOException.class, () -> BucketMeta.decode("bkt", "format=1\nname=bkt\n".getBytes(StandardCharsets.UTF_8)));
         assertThrows(IOException.class, () -> BucketMeta.decode("bkt",
                 new String(m.encode(), StandardCharsets.UTF_8).replace("block-size=1048576", "block-size=x").getBytes(StandardCharsets.UTF_8)));
@@ -178,6 +184,9 @@ class S3CoreTest {
         S3Xml.DeleteRequest r = S3Xml.deleteObjects(body);
         assertEquals(List.of("a & b", "c"), r.keys());
         assertTrue(r.quiet());
+        assertEquals(java.util.Arrays.asList(null, "v"), r.versionIds());
+        String withVersion = new String(S3Xml.deleteResult(List.of("c\nv"), List.of()), StandardCharsets.UTF_8);
+        assertTrue(withVersion.contains("<Deleted><Key>c</Key><VersionId>v</VersionId></Deleted>"), withVersion);
         assertEquals(S3Error.MALFORMED_XML, assertThrows(S3Exception.class,
                 () -> S3Xml.deleteObjects("<Delete></Delete>".getBytes(StandardCharsets.UTF_8))).error());
         assertEquals(S3Error.MALFORMED_XML, assertThrows(S3Exception.class,
@@ -220,5 +229,31 @@ class S3CoreTest {
         assertTrue(xml.contains("<CommonPrefixes><Prefix>a/b/</Prefix></CommonPrefixes>"), xml);
         String url = new String(S3Xml.listV2("bkt", q, null, p, true), StandardCharsets.UTF_8);
         assertTrue(url.contains("<Key>a/x%26y</Key>"), url);
+    }
+
+    @Test
+    void versioningXml_parsesEnabledAndSuspended_refusesOthersAndMfa_andAnswersTheState() throws Exception {
+        String ns = "<VersioningConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">";
+        assertEquals(ObjectVersions.Status.ENABLED, S3Xml.versioningStatus((ns + "<Status>Enabled</Status></VersioningConfiguration>")
+                .getBytes(StandardCharsets.UTF_8)));
+        assertEquals(ObjectVersions.Status.SUSPENDED, S3Xml.versioningStatus((ns + "<Status>Suspended</Status>"
+                + "<MfaDelete>Disabled</MfaDelete></VersioningConfiguration>").getBytes(StandardCharsets.UTF_8)));
+        assertEquals(S3Error.MALFORMED_XML, assertThrows(S3Exception.class, () -> S3Xml.versioningStatus(
+                (ns + "<Status>On</Status></VersioningConfiguration>").getBytes(StandardCharsets.UTF_8))).error());
+        assertEquals(S3Error.NOT_IMPLEMENTED, assertThrows(S3Exception.class, () -> S3Xml.versioningStatus(
+                (ns + "<Status>Enabled</Status><MfaDelete>Enabled</MfaDelete></VersioningConfiguration>")
+                        .getBytes(StandardCharsets.UTF_8))).error());
+        assertTrue(!new String(S3Xml.versioning(ObjectVersions.Status.OFF), StandardCharsets.UTF_8).contains("<Status>"));
+        assertTrue(new String(S3Xml.versioning(ObjectVersions.Status.SUSPENDED), StandardCharsets.UTF_8)
+                .contains("<Status>Suspended</Status>"));
+        VersionListing.Page p = new VersionListing.Page(List.of(new ObjectVersions.V("a&b", "null", "x", true, false, 3, 0, "e"),
+                new ObjectVersions.V("a&b", "0000000000000001@seoul", "x", false, true, 0, 0, null)), List.of("d/"), true, "a&b",
+                "0000000000000001@seoul");
+        String xml = new String(S3Xml.listVersions("bkt", "", "/", "", "", 2, p, false), StandardCharsets.UTF_8);
+        assertTrue(xml.contains("<Version><Key>a&amp;b</Key><VersionId>null</VersionId><IsLatest>true</IsLatest>"), xml);
+        assertTrue(xml.contains("<DeleteMarker><Key>a&amp;b</Key><VersionId>0000000000000001@seoul</VersionId>"
+                + "<IsLatest>false</IsLatest>"), xml);
+        assertTrue(xml.contains("<NextKeyMarker>a&amp;b</NextKeyMarker><NextVersionIdMarker>0000000000000001@seoul"), xml);
+        assertTrue(xml.contains("<CommonPrefixes><Prefix>d/</Prefix></CommonPrefixes>"), xml);
     }
 }
