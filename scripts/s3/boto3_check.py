@@ -275,4 +275,85 @@ ok("away-from-home")
 # the 1 KiB and 5 MiB objects of the size loop, deleted too (0 B and 40 MiB were in the loop)
 delete_and_check_gone("sizes/obj-1024", 1024)
 delete_and_check_gone("sizes/obj-%d" % (5 * MIB), 5 * MIB)
+# conditional writes: If-None-Match and If-Match on PUT, CompleteMultipartUpload and DELETE, decided by the key's owner region
+s3.create_bucket(Bucket="it-cond")
+assert s3.put_object(Bucket="it-cond", Key="c", Body=b"one", IfNoneMatch="*")["ResponseMetadata"]["HTTPStatusCode"] == 200
+expect_error("PreconditionFailed", lambda: s3.put_object(Bucket="it-cond", Key="c", Body=b"two", IfNoneMatch="*"))
+e1 = s3.head_object(Bucket="it-cond", Key="c")["ETag"]
+expect_error("PreconditionFailed", lambda: s3.put_object(Bucket="it-cond", Key="c", Body=b"two", IfMatch='"00"'))
+expect_error("PreconditionFailed", lambda: s3.put_object(Bucket="it-cond", Key="c", Body=b"two", IfNoneMatch=e1))
+expect_error("NoSuchKey", lambda: s3.put_object(Bucket="it-cond", Key="none", Body=b"x", IfMatch="*"))
+e2 = s3.put_object(Bucket="it-cond", Key="c", Body=b"two", IfMatch=e1)["ETag"]
+assert s3.get_object(Bucket="it-cond", Key="c")["Body"].read() == b"two"
+up = s3.create_multipart_upload(Bucket="it-cond", Key="c")["UploadId"]
+pe = s3.upload_part(Bucket="it-cond", Key="c", UploadId=up, PartNumber=1, Body=b"three")["ETag"]
+expect_error("PreconditionFailed", lambda: s3.complete_multipart_upload(Bucket="it-cond", Key="c", UploadId=up,
+             IfNoneMatch="*", MultipartUpload={"Parts": [{"ETag": pe, "PartNumber": 1}]}))
+assert s3.get_object(Bucket="it-cond", Key="c")["Body"].read() == b"two"
+expect_error("PreconditionFailed", lambda: s3.delete_object(Bucket="it-cond", Key="c", IfMatch=e1))
+assert s3.delete_object(Bucket="it-cond", Key="c", IfMatch=e2)["ResponseMetadata"]["HTTPStatusCode"] == 204
+expect_error("NoSuchKey", lambda: s3.get_object(Bucket="it-cond", Key="c"))
+ok("conditional-writes")
+
+# compare-and-swap race: two writers read the same ETag and write If-Match at two nodes at once; exactly one wins
+import threading
+for i in range(3):
+    key = "race/%d" % i
+    base = s3.put_object(Bucket="it-cond", Key=key, Body=b"base")["ETag"]
+    results = {}
+
+    def writer(name, c):
+        try:
+            c.put_object(Bucket="it-cond", Key=key, Body=name.encode(), IfMatch=base)
+            results[name] = "won"
+        except botocore.exceptions.ClientError as e:
+            results[name] = e.response["Error"]["Code"]
+
+    threads = [threading.Thread(target=writer, args=(n, c)) for n, c in (("seoul-writer", s3), ("other-writer", client(OTHER)))]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    winners = [n for n, r in results.items() if r == "won"]
+    assert len(winners) == 1 and sorted(results.values()) == ["PreconditionFailed", "won"], results
+    assert s3.get_object(Bucket="it-cond", Key=key)["Body"].read() == winners[0].encode()
+ok("compare-and-swap-race", "3 rounds, one winner each")
+
+# copy-source conditions
+ce = s3.put_object(Bucket="it-cond", Key="src", Body=b"source")["ETag"]
+expect_error("PreconditionFailed", lambda: s3.copy_object(Bucket="it-cond", Key="dst", CopySource="it-cond/src",
+                                                          CopySourceIfMatch='"00"'))
+expect_error("PreconditionFailed", lambda: s3.copy_object(Bucket="it-cond", Key="dst", CopySource="it-cond/src",
+                                                          CopySourceIfNoneMatch=ce))
+s3.copy_object(Bucket="it-cond", Key="dst", CopySource="it-cond/src", CopySourceIfMatch=ce)
+assert s3.get_object(Bucket="it-cond", Key="dst")["Body"].read() == b"source"
+ok("copy-source-conditions")
+
+# versioning: ids, reads of old versions (also at another node), delete markers, listing, suspend
+s3.create_bucket(Bucket="it-versions")
+assert "Status" not in s3.get_bucket_versioning(Bucket="it-versions")
+s3.put_bucket_versioning(Bucket="it-versions", VersioningConfiguration={"Status": "Enabled"})
+assert s3.get_bucket_versioning(Bucket="it-versions")["Status"] == "Enabled"
+v1 = s3.put_object(Bucket="it-versions", Key="doc", Body=b"v1")["VersionId"]
+v2 = s3.put_object(Bucket="it-versions", Key="doc", Body=b"v2")["VersionId"]
+assert v1 != v2 and "null" not in (v1, v2), (v1, v2)
+got = s3.get_object(Bucket="it-versions", Key="doc", VersionId=v1)
+assert got["Body"].read() == b"v1" and got["VersionId"] == v1
+assert client(OTHER).get_object(Bucket="it-versions", Key="doc", VersionId=v1)["Body"].read() == b"v1"
+assert s3.get_object(Bucket="it-versions", Key="doc")["VersionId"] == v2
+d = s3.delete_object(Bucket="it-versions", Key="doc")
+assert d["DeleteMarker"] and d["VersionId"] not in (v1, v2), d
+expect_error("NoSuchKey", lambda: s3.get_object(Bucket="it-versions", Key="doc"))
+expect_error("405", lambda: s3.head_object(Bucket="it-versions", Key="doc", VersionId=d["VersionId"]))
+expect_error("NoSuchVersion", lambda: s3.get_object(Bucket="it-versions", Key="doc", VersionId="0000000000000001@seoul"))
+lv = s3.list_object_versions(Bucket="it-versions")
+assert [(v["VersionId"], v["IsLatest"]) for v in lv["Versions"]] == [(v2, False), (v1, False)], lv
+assert [(m["VersionId"], m["IsLatest"]) for m in lv["DeleteMarkers"]] == [(d["VersionId"], True)], lv
+page = s3.list_object_versions(Bucket="it-versions", MaxKeys=1)
+assert page["IsTruncated"] and page["NextKeyMarker"] == "doc", page
+rest = s3.list_object_versions(Bucket="it-versions", KeyMarker=page["NextKeyMarker"], VersionIdMarker=page["NextVersionIdMarker"])
+assert len(rest["Versions"]) == 2 and not rest["IsTruncated"], rest
+s3.put_bucket_versioning(Bucket="it-versions", VersioningConfiguration={"Status": "Suspended"})
+assert s3.put_object(Bucket="it-versions", Key="doc", Body=b"v3")["VersionId"] == "null"
+assert s3.get_object(Bucket="it-versions", Key="doc", VersionId="null")["Body"].read() == b"v3"
+ok("versioning", "versions %s %s, marker %s" % (v1, v2, d["VersionId"]))
+
 print("ALL OK", flush=True)

@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The S3 gateway of a real 4-node local cluster (emulated WAN on) driven by the clients users have:
  * boto3 (buckets; put/get/head/delete of 0 B, 1 KiB, 5 MiB, 40 MiB byte for byte; ranged get; a 40 MiB
- * multipart upload; listing with prefix and delimiter; a wrong secret; a presigned GET), the aws CLI
+ * multipart upload; listing with prefix and delimiter; a wrong secret; a presigned GET; conditional
+ * writes, an If-Match race of two writers at two nodes with one winner, copy-source conditions;
+ * versioning with ids, delete markers and ListObjectVersions), the aws CLI
  * ({@code s3 mb/cp/ls}), curl through a DataBridge 307 (sent before the body; the object then moves
  * to its bucket's home, as {@code client stat --json} shows), and bad input (scripts/s3/bad_input.py); with curl, a ranged GET that reads
  * only the blocks covering the range, Content-MD5 checks, a CreateMultipartUpload redirected, and a small
@@ -115,6 +117,10 @@ class S3GatewayIT {
         assertTrue(r.out().contains("ALL OK"), r.out());
         assertTrue(r.out().contains("ok put-get-head 41943040 bytes"), r.out());
         assertTrue(r.out().contains("ok multipart"), r.out());
+        assertTrue(r.out().contains("ok conditional-writes"), r.out());
+        assertTrue(r.out().contains("ok compare-and-swap-race"), r.out());
+        assertTrue(r.out().contains("ok copy-source-conditions"), r.out());
+        assertTrue(r.out().contains("ok versioning"), r.out());
     }
 
     @Test

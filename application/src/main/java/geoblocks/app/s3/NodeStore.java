@@ -123,7 +123,12 @@ public final class NodeStore {
 
     /** Deletes {@code name} only if its live version meets {@code condition} (decided by its owner region). */
     public CompletableFuture<ClientPort.Written> delete(String name, WriteCondition condition) {
-        return call(op -> new ClientPort.Delete(op, name, condition)).thenApply(v -> (ClientPort.Written) v);
+        return delete(name, condition, Map.of());
+    }
+
+    /** As above, the tombstone carrying {@code meta}. */
+    public CompletableFuture<ClientPort.Written> delete(String name, WriteCondition condition, Map<String, String> meta) {
+        return call(op -> new ClientPort.Delete(op, name, condition, meta)).thenApply(v -> (ClientPort.Written) v);
     }
 
     /** Every version kept of {@code name}, newest first (tombstones included). */

@@ -18,11 +18,16 @@ import java.util.Map;
  *   <li>a tombstone: a delete marker, listed with the node's version id;</li>
  *   <li>in a bucket whose versioning was never set ({@link Status#OFF}) only the live head, as {@code null}.</li>
  * </ul>
+ * A DeleteObject of the current version ({@code versionId} = the latest) stores a tombstone marked
+ * {@link #META_REMOVES} with the version it removes: neither is shown, so the key reads as absent
+ * and lists nothing of them (S3 would make the next older version current; here it stays noncurrent).
  * Pure: unit-tested in ObjectVersionsTest.
  */
 public final class ObjectVersions {
     /** S3's id of the version a bucket without versioning (or with it suspended) writes. */
     public static final String NULL = "null";
+    /** Metadata of a tombstone that removed the version named by its value (a DeleteObject with versionId). */
+    public static final String META_REMOVES = "removes";
 
     private ObjectVersions() {}
 
@@ -95,10 +100,20 @@ public final class ObjectVersions {
      */
     public static List<V> visible(String key, List<VersionEntry> newestFirst, Status s) {
         List<V> out = new ArrayList<>();
+        java.util.Set<String> removed = new java.util.HashSet<>();
+        for (VersionEntry e : newestFirst) {
+            if (e.deleted() && e.meta().containsKey(META_REMOVES)) {
+                removed.add(e.id());
+                removed.add(e.meta().get(META_REMOVES));
+            }
+        }
         boolean nullShown = false;
         for (int i = 0; i < newestFirst.size(); i++) {
             VersionEntry e = newestFirst.get(i);
             boolean head = i == 0;
+            if (removed.contains(e.id())) {
+                continue;
+            }
             if (s == Status.OFF) {
                 if (head && !e.deleted()) {
                     out.add(of(key, e, NULL, true));

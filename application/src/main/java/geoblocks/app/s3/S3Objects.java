@@ -497,10 +497,13 @@ final class S3Objects {
     }
 
     /**
-     * DeleteObject with a versionId: the node cannot remove one version of a name from every region
-     * yet (its versions merge by union), so only the one case that is a plain delete is served: the
-     * {@code null} version that is the object's only shown version in a bucket whose versioning was
-     * never set. A version not there is deleted already (204); any other is refused NotImplemented.
+     * DeleteObject with a versionId. The node cannot take one version out of a name's history in every
+     * region (versions merge by union), so only the current version can be deleted: by a tombstone
+     * that names it ({@link ObjectVersions#META_REMOVES}; neither is shown), stored only if the
+     * object's ETag is still that version's (the owner region decides, as for If-Match), so a
+     * version written meanwhile is never deleted by it. In a bucket whose versioning was never set
+     * that is a plain delete. A version not there is deleted already (204); a noncurrent version or
+     * a delete marker is refused NotImplemented.
      */
     private java.util.concurrent.CompletableFuture<ClientPort.Written> deleteVersion(BucketMeta b, String key, String name,
             String versionId, WriteCondition condition) {
@@ -509,12 +512,18 @@ final class S3Objects {
             if (v == null) {
                 return java.util.concurrent.CompletableFuture.completedFuture(null);
             }
-            if (b.versioning() == ObjectVersions.Status.OFF && v.latest() && !v.deleteMarker()) {
-                return store.delete(name, condition);
+            if (v.latest() && !v.deleteMarker()) {
+                if (b.versioning() == ObjectVersions.Status.OFF) {
+                    return store.delete(name, condition);
+                }
+                WriteCondition current = condition.none()
+                        ? WriteCondition.on(META_ETAG, v.etag() == null ? "*" : ETags.quote(v.etag()), null) : condition;
+                return store.delete(name, current, Map.of(ObjectVersions.META_REMOVES, v.nodeVersion()));
             }
             throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.NOT_IMPLEMENTED,
-                    "deleting one version of an object is not supported yet (version '" + versionId + "' of '" + key
-                            + "'); DELETE without versionId adds a delete marker"));
+                    "only the current version of an object can be deleted by its versionId (version '" + versionId
+                            + "' of '" + key + "' is " + (v.deleteMarker() ? "a delete marker" : "not current")
+                            + "); DELETE without versionId adds a delete marker"));
         });
     }
 }

@@ -78,4 +78,15 @@ class ObjectVersionsTest {
         assertEquals(Status.ENABLED, Status.ofRecord("Enabled"));
         assertThrows(IllegalArgumentException.class, () -> Status.ofRecord("maybe"));
     }
+
+    @Test
+    void aTombstoneThatRemovedTheCurrentVersion_hidesItselfAndThatVersion_theOlderStayNoncurrent() {
+        VersionEntry removal = new VersionEntry(10, "seoul", 0, "seoul", 10, 0, true,
+                Map.of(ObjectVersions.META_REMOVES, "0000000000000009@seoul"));
+        List<VersionEntry> onlyOne = List.of(removal, put(9, true));
+        assertEquals(List.of(), ids(ObjectVersions.visible("k", onlyOne, Status.ENABLED)), "as S3: nothing left of the key");
+        List<VersionEntry> two = List.of(removal, put(9, true), put(8, true));
+        assertEquals(List.of("0000000000000008@seoul"), ids(ObjectVersions.visible("k", two, Status.ENABLED)),
+                "the older version stays, noncurrent (S3 would make it current)");
+    }
 }

@@ -82,7 +82,7 @@ public final class ClientComponent extends ComponentDefinition {
         handle(port, ClientPort.Stat.class, s -> begin(s.op(),
                 SimpleTransfers.stat(this, s.op(), new StatReq(s.op(), s.name(), s.version()))));
         handle(port, ClientPort.Delete.class, d -> begin(d.op(),
-                SimpleTransfers.oneShot(this, d.op(), new DeleteReq(d.op(), d.name(), d.condition()))));
+                SimpleTransfers.oneShot(this, d.op(), new DeleteReq(d.op(), d.name(), d.condition(), d.meta()))));
         handle(port, ClientPort.Move.class, m -> begin(m.op(),
                 SimpleTransfers.oneShot(this, m.op(), new FileOp.MoveReq(m.op(), m.name(), m.regions()))));
         handle(port, ClientPort.Versions.class, v -> begin(v.op(),

@@ -231,19 +231,26 @@ public final class ClientPort extends PortType {
     /**
      * Deletes the name (a tombstone version); value: a {@link Written}. With a {@code condition} the
      * name's owner region decides whether its live version meets it (a compare-and-swap delete).
+     * The tombstone carries {@code meta} (at most Manifest.MAX_META_BYTES).
      */
-    public record Delete(long op, String name, WriteCondition condition) implements Request {
+    public record Delete(long op, String name, WriteCondition condition, java.util.Map<String, String> meta)
+            implements Request {
         public Delete {
             java.util.Objects.requireNonNull(condition, "condition");
+            java.util.Objects.requireNonNull(meta, "meta");
         }
 
         public Delete(long op, String name) {
-            this(op, name, WriteCondition.NONE);
+            this(op, name, WriteCondition.NONE, java.util.Map.of());
+        }
+
+        public Delete(long op, String name, WriteCondition condition) {
+            this(op, name, condition, java.util.Map.of());
         }
 
         @Override
         public Delete withOp(long op) {
-            return new Delete(op, name, condition);
+            return new Delete(op, name, condition, meta);
         }
     }
 

@@ -177,6 +177,12 @@ final class ClientRequests {
      * with {@code get --version}, until the retention drops them.
      */
     void onDelete(NetAddress client, DeleteReq d) {
+        try {
+            Manifest.validateMeta(d.meta());
+        } catch (IllegalArgumentException e) {
+            node.send(client, new Failed(d.req(), e.getMessage()));
+            return;
+        }
         if (!d.condition().none()) {
             deleteIf(client, d);
             return;
@@ -188,7 +194,7 @@ final class ClientRequests {
             }
             Manifest t;
             try {
-                t = node.versions().delete(d.name());
+                t = node.versions().delete(d.name(), d.meta());
             } catch (IOException e) {
                 node.send(client, new Failed(d.req(), "storing the delete of '" + d.name() + "' failed: " + e.getMessage()));
                 return;
@@ -208,6 +214,7 @@ final class ClientRequests {
     private void deleteIf(NetAddress client, DeleteReq d) {
         try {
             Manifest.validateName(d.name());
+            Manifest.validateMeta(d.meta());
         } catch (IllegalArgumentException e) {
             node.send(client, new Failed(d.req(), e.getMessage()));
             return;
@@ -219,7 +226,7 @@ final class ClientRequests {
         }
         long wall = node.wallMillis();
         Manifest draft = Manifest.tombstone(d.name(), "t" + Long.toHexString(node.random().nextLong()), node.region(),
-                wall, Version.legacy(wall, node.region()));
+                wall, Version.legacy(wall, node.region())).withMeta(d.meta());
         CreateIfAbsent.claim(node, draft, d.condition(), t -> {
             String kept = "; earlier versions kept for " + duration(node.settings().versionRetentionMs());
             new ManifestPublisher(node, t, unreached -> node.send(client, new Committed(d.req(), t.version().id(),

@@ -63,8 +63,14 @@ final class Versions {
 
     /** Stores a tombstone that deletes {@code name} as its newest version here; returns it. */
     Manifest delete(String name) throws IOException {
+        return delete(name, java.util.Map.of());
+    }
+
+    /** As {@link #delete(String)}, the tombstone carrying {@code meta}. */
+    Manifest delete(String name, java.util.Map<String, String> meta) throws IOException {
         Version v = new Version(clock.now(), region);
-        Manifest t = Manifest.tombstone(name, "t" + Long.toHexString(v.clock()), region, wallMillis.getAsLong(), v);
+        Manifest t = Manifest.tombstone(name, "t" + Long.toHexString(v.clock()), region, wallMillis.getAsLong(), v)
+                .withMeta(meta);
         store.merge(ManifestHistory.of(t).acknowledgedBy(region));
         return t;
     }

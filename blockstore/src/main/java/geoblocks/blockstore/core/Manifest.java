@@ -236,6 +236,12 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         return new Manifest(name, fileId, 0, 1, "", region, createdMillis, List.of(), version, 0, true);
     }
 
+    /** This manifest with {@code meta} instead of its metadata (checked as every version's). */
+    public Manifest withMeta(Map<String, String> meta) {
+        return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, blocks, version, locEpoch,
+                deleted, validateMeta(meta), inline);
+    }
+
     /** This manifest as version {@code v} (epoch 0: a new version starts where its upload put the blocks). */
     public Manifest withVersion(Version v) {
         return new Manifest(name, fileId, size, blockSize, policy, uploadedAt, createdMillis, blocks, v, 0, deleted, meta,

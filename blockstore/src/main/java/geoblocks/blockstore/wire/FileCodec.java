@@ -106,7 +106,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof StatReq p) {
             o.str(p.name()); o.str(p.version());
         } else if (op instanceof DeleteReq p) {
-            o.str(p.name()); cond(o, p.condition());
+            o.str(p.name()); cond(o, p.condition()); meta(o, p.meta());
         } else if (op instanceof StatusReq) {
             // no fields
         } else if (op instanceof PutProgress p) {
@@ -276,7 +276,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             case 4: return new GetAck(req, r.i64());
             case 5: return new ListReq(req, r.str(), r.str(), r.i32(), r.bool());
             case 6: return new StatReq(req, r.str(), r.str());
-            case 7: return new DeleteReq(req, r.str(), cond(r));
+            case 7: return new DeleteReq(req, r.str(), cond(r), meta(r));
             case 8: return new StatusReq(req);
             case 9: return new PutProgress(req, r.i64());
             case 10: return new GetData(req, r.i64(), r.bytes());

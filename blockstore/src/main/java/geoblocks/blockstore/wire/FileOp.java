@@ -105,13 +105,15 @@ public sealed interface FileOp {
     /** Every version of {@code name} the node keeps, tombstones included. */
     record VersionsReq(long req, String name) implements FileOp {}
 
-    record DeleteReq(long req, String name, WriteCondition condition) implements FileOp {
+    /** Delete {@code name}: a tombstone version carrying {@code meta}, only if the live version meets {@code condition}. */
+    record DeleteReq(long req, String name, WriteCondition condition, java.util.Map<String, String> meta) implements FileOp {
         public DeleteReq {
             java.util.Objects.requireNonNull(condition, "condition");
+            meta = java.util.Map.copyOf(meta);
         }
 
         public DeleteReq(long req, String name) {
-            this(req, name, WriteCondition.NONE);
+            this(req, name, WriteCondition.NONE, java.util.Map.of());
         }
     }
 

@@ -74,7 +74,7 @@ class FileCodecTest {
                 new CreateClaim(29, 0, 100, bytes(8, 100), WriteCondition.on("", "x".repeat(WriteCondition.MAX_TAGS_BYTES), "*")),
                 new PutBegin(1, "e.bin", 7, 1, "local", "all", WriteCondition.on("etag", "\"abc\", W/\"d\"", null),
                         java.util.Map.of()),
-                new DeleteReq(7, "gone.txt", WriteCondition.on("etag", "*", null)),
+                new DeleteReq(7, "gone.txt", WriteCondition.on("etag", "*", null), java.util.Map.of("removes", "v")),
                 new Claimed(30, 1L << 62, "saopaulo"),
                 new SyncDigest(31, List.of()),
                 new SyncDigest(31, IntStream.range(0, 256).mapToObj(i -> (long) i * 0x9E3779B97F4A7C15L).toList()),
