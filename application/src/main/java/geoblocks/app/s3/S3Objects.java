@@ -89,11 +89,14 @@ final class S3Objects {
         });
     }
 
-    /** The headers of a stored version: our id, and S3's when the bucket's versioning was ever set. */
+    /**
+     * The headers of a stored version: our id, and S3's when the bucket's versioning is Enabled (a
+     * PUT to a suspended bucket makes the {@code null} version and, as S3 does, sends no version id).
+     */
     static void written(S3Call call, BucketMeta bucket, ClientPort.Written w) {
         call.ex.header("x-geoblocks-version", w.version());
-        if (bucket.versioning() != ObjectVersions.Status.OFF) {
-            call.ex.header("x-amz-version-id", bucket.versioning() == ObjectVersions.Status.ENABLED ? w.version() : ObjectVersions.NULL);
+        if (bucket.versioning() == ObjectVersions.Status.ENABLED) {
+            call.ex.header("x-amz-version-id", w.version());
         }
     }
 
