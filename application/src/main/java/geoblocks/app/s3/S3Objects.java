@@ -433,10 +433,18 @@ final class S3Objects {
             }
             String name = S3Names.fileName(call.bucket, key);
             String entry = version == null ? key : key + "\n" + version;
-            batch.add((version == null ? store.delete(name) : deleteVersion(bucket, key, name, version, WriteCondition.NONE))
+            WriteCondition condition;
+            try {
+                condition = Preconditions.write(req.etag(i), null);
+            } catch (S3Exception e) {
+                errors.add(new String[] {key, e.error().code(), e.getMessage()});
+                continue;
+            }
+            batch.add((version == null ? store.delete(name, condition) : deleteVersion(bucket, key, name, version, condition))
                     .handle((w, t) -> {
-                        Throwable c = t == null ? null : NodeStore.cause(t);
-                        if (c == null || (c instanceof NodeStore.StoreException s && s.notFound())) {
+                        Throwable c = t == null ? null : writeFailure(call, t);
+                        if (c == null || (c instanceof NodeStore.StoreException s && s.notFound())
+                                || (c instanceof S3Exception e && e.error() == S3Error.NO_SUCH_KEY)) {
                             deleted.add(entry);
                         } else if (c instanceof S3Exception e) {
                             errors.add(new String[] {key, e.error().code(), e.getMessage()});

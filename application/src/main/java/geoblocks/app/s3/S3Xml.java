@@ -221,11 +221,19 @@ public final class S3Xml {
         return parts;
     }
 
-    /** The keys of a DeleteObjects body (at most 1000) and whether it asked for a quiet answer. */
-    public record DeleteRequest(List<String> keys, boolean quiet, List<String> versionIds) {
-        /** Without version ids. */
+    /**
+     * The keys of a DeleteObjects body (at most 1000), each with its optional VersionId and ETag
+     * (the key is deleted only if its current ETag is that one), and whether it asked for a quiet answer.
+     */
+    public record DeleteRequest(List<String> keys, boolean quiet, List<String> versionIds, List<String> etags) {
+        /** Without version ids or ETags. */
         public DeleteRequest(List<String> keys, boolean quiet) {
-            this(keys, quiet, java.util.Collections.nCopies(keys.size(), null));
+            this(keys, quiet, java.util.Collections.nCopies(keys.size(), null), java.util.Collections.nCopies(keys.size(), null));
+        }
+
+        /** The ETag the {@code i}-th key must have to be deleted (an If-Match), or null. */
+        public String etag(int i) {
+            return etags.get(i);
         }
 
         /** The VersionId given with the {@code i}-th key, or null. */
@@ -238,6 +246,7 @@ public final class S3Xml {
         Element root = parse(body, "Delete");
         List<String> keys = new ArrayList<>();
         List<String> versions = new ArrayList<>();
+        List<String> etags = new ArrayList<>();
         boolean quiet = false;
         for (Element e : children(root)) {
             if (e.getLocalName().equals("Quiet")) {
@@ -245,11 +254,14 @@ public final class S3Xml {
             } else if (e.getLocalName().equals("Object")) {
                 String key = null;
                 String version = null;
+                String etag = null;
                 for (Element f : children(e)) {
                     if (f.getLocalName().equals("Key")) {
                         key = f.getTextContent();
                     } else if (f.getLocalName().equals("VersionId")) {
                         version = f.getTextContent().trim();
+                    } else if (f.getLocalName().equals("ETag")) {
+                        etag = f.getTextContent().trim();
                     }
                 }
                 if (key == null) {
@@ -257,12 +269,14 @@ public final class S3Xml {
                 }
                 keys.add(key);
                 versions.add(version == null || version.isEmpty() ? null : version);
+                etags.add(etag == null || etag.isEmpty() ? null : etag);
             }
         }
         if (keys.isEmpty() || keys.size() > 1000) {
             throw new S3Exception(S3Error.MALFORMED_XML, "DeleteObjects takes 1..1000 keys, this has " + keys.size());
         }
-        return new DeleteRequest(keys, quiet, java.util.Collections.unmodifiableList(versions));
+        return new DeleteRequest(keys, quiet, java.util.Collections.unmodifiableList(versions),
+                java.util.Collections.unmodifiableList(etags));
     }
 
     /**

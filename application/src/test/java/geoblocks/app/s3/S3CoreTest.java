@@ -185,6 +185,8 @@ class S3CoreTest {
         assertEquals(List.of("a & b", "c"), r.keys());
         assertTrue(r.quiet());
         assertEquals(java.util.Arrays.asList(null, "v"), r.versionIds());
+        assertEquals(java.util.Arrays.asList(null, "\"e\""), S3Xml.deleteObjects(("<Delete><Object><Key>a</Key></Object>"
+                + "<Object><Key>b</Key><ETag>\"e\"</ETag></Object></Delete>").getBytes(StandardCharsets.UTF_8)).etags());
         String withVersion = new String(S3Xml.deleteResult(List.of("c\nv"), List.of()), StandardCharsets.UTF_8);
         assertTrue(withVersion.contains("<Deleted><Key>c</Key><VersionId>v</VersionId></Deleted>"), withVersion);
         assertEquals(S3Error.MALFORMED_XML, assertThrows(S3Exception.class,
