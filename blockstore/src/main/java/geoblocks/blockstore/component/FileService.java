@@ -22,6 +22,7 @@ import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.OpsPort;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.*;
@@ -373,7 +374,7 @@ public final class FileService extends ComponentDefinition {
             netBench.onAck(from, p);
         } else if (isNodeRequest(op)) {
             if (node.regionOf(from).isEmpty()) {
-                node.send(from, new Failed(op.req(), "node-to-node request from " + from + ", not a cluster member"));
+                node.send(from, new Failed(op.req(), FailureCode.INVALID, "node-to-node request from " + from + ", not a cluster member"));
             } else if (op instanceof ReplicaData p) {
                 replicas.onReplicaData(from, p);
             } else if (op instanceof FetchBlock p) {

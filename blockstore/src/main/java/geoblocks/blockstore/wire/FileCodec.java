@@ -147,7 +147,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         } else if (op instanceof Done p) {
             o.str(p.info());
         } else if (op instanceof Failed p) {
-            o.str(p.error());
+            o.u8(p.code().wire()); o.str(p.error());
         } else if (op instanceof ReplicaData p) {
             o.str(p.blockId()); o.i32(p.offset()); o.i32(p.total()); o.i32(p.crc()); o.bool(p.background()); o.bytes(p.data());
         } else if (op instanceof ReplicaStored p) {
@@ -316,7 +316,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             }
             case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
             case 14: return new Done(req, r.str());
-            case 15: return new Failed(req, r.str());
+            case 15: return new Failed(req, r.failureCode(), r.str());
             case 16: return new ReplicaData(req, r.str(), r.i32(), r.i32(), r.i32(), r.bool(), r.bytes());
             case 17: return new ReplicaStored(req, r.str());
             case 18: return new FetchBlock(req, r.str());
@@ -512,6 +512,14 @@ public final class FileCodec implements WireCodec<FileMsg> {
             return v == 1;
         }
         String str() throws MalformedMessageException { return Wire.readString(b, MAX_STRING, "string field"); }
+        FailureCode failureCode() throws MalformedMessageException {
+            int v = Wire.readU8(b, "failure code");
+            try {
+                return FailureCode.ofWire(v);
+            } catch (IllegalArgumentException e) {
+                throw new MalformedMessageException(e.getMessage());
+            }
+        }
         byte[] bytes() throws MalformedMessageException { return Wire.readBytes(b, MAX_DATA, "data"); }
         int count() throws MalformedMessageException {
             Wire.need(b, 2, "list count");

@@ -235,11 +235,13 @@ public sealed interface FileOp {
     }
 
     /**
-     * Failure, with a message for a person. Messages quote client input (names), so they are
-     * clipped to {@value #MAX_TEXT_BYTES} UTF-8 bytes: every reply stays decodable.
+     * Failure: its {@link FailureCode}, which callers act on, and a message for a person, which they
+     * only show. Messages quote client input (names), so they are clipped to
+     * {@value #MAX_TEXT_BYTES} UTF-8 bytes: every reply stays decodable.
      */
-    record Failed(long req, String error) implements FileOp {
+    record Failed(long req, FailureCode code, String error) implements FileOp {
         public Failed {
+            java.util.Objects.requireNonNull(code, "code");
             error = clip(error);
         }
     }

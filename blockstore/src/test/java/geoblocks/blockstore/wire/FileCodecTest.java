@@ -111,8 +111,8 @@ class FileCodecTest {
                 new ManifestPart(13, false, 60_000, 200_000, bytes(5, 60_000)),
                 new Done(14, "ok"),
                 new Done(14, ""),
-                new Failed(15, "no such file 'x'"),
-                new Failed(15, unicode),
+                new Failed(15, FailureCode.NOT_FOUND, "no such file 'x'"),
+                new Failed(15, FailureCode.OUTCOME_UNKNOWN, unicode),
                 new ReplicaData(16, "b-f00d-0", 0, 1 << 20, 0x12345678, false, bytes(6, 4096)),
                 new ReplicaData(16, "b-f00d-0", 4096, 1 << 20, 0x12345678, true, bytes(7, 10)),
                 new MoveReq(40, "photos/1", List.of("dublin", "mumbai")),
@@ -239,6 +239,26 @@ class FileCodecTest {
         }
     }
 
+    @Test
+    void roundTrip_failed_keepsEveryCode() throws MalformedMessageException {
+        for (FailureCode code : FailureCode.values()) {
+            byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(3, code, "why")));
+            assertEquals(code.wire(), wire[H + 1 + 8], code.name());
+            assertEquals(new Failed(3, code, "why"), decode(CODEC, wire, wire.length).op());
+        }
+    }
+
+    @Test
+    void decode_unknownFailureCode_throwsMalformedNamingIt() {
+        byte[] good = encode(CODEC, new FileMsg(V4, new Failed(3, FailureCode.BUSY, "why")));
+        for (int v : new int[] {8, 0x7f, 0xff}) {
+            byte[] bad = good.clone();
+            bad[H + 1 + 8] = (byte) v;
+            MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));
+            assertTrue(e.getMessage().contains("failure code " + v), e.getMessage());
+        }
+    }
+
     private static void assertBooleanChecked(FileOp op, int boolOffsetAfterReq) {
         byte[] wire = encode(CODEC, new FileMsg(V4, op));
         int at = H + 1 + 8 + boolOffsetAfterReq;
@@ -294,7 +314,7 @@ class FileCodecTest {
     void roundTrip_failedQuotingMaximalName_isDecodable() throws MalformedMessageException {
         String name = "n".repeat(FileCodec.MAX_STRING);
         String error = "no such file '" + name + "'";
-        byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(9, error)));
+        byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(9, FailureCode.INVALID, error)));
         Failed decoded = (Failed) decode(CODEC, wire, wire.length).op();
         assertTrue(decoded.error().startsWith("no such file 'nnnn"), decoded.error());
         assertTrue(decoded.error().endsWith("..."), decoded.error());
