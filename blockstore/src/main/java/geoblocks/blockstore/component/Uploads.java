@@ -32,8 +32,8 @@ import java.util.TreeSet;
  * checked against the client's CRC32C, placed by the upload's policy (asked of the placement
  * component, {@link Node#place}) and sent to every replica.
  * The client hears {@link PutProgress} only for prefixes whose blocks are durable on every
- * replica, and {@link Done} only after the manifest is durable here and published to the peers
- * that are up. Any replica failure fails the upload: success is never reported with fewer
+ * replica, and {@link Committed} (with the new version's id) only after the manifest is durable
+ * here and published to the peers that are up. Any replica failure fails the upload: success is never reported with fewer
  * durable copies than the policy promised. With {@code ack = local} only the first copy of each
  * block (this node's when the policy places one here, else the nearest chosen region's) is
  * written before progress is reported; the other copies are saved in the replication queue
