@@ -6,6 +6,7 @@ import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.WriteCondition;
+import geoblocks.blockstore.wire.FailureCode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -18,39 +19,41 @@ import se.sics.kompics.KompicsEvent;
  * The gateway's view of its own node: each call sends one request on the ClientPort of the client
  * component the node hosts for the gateway (through its {@link Bridge}) and returns a future that
  * completes, on a Kompics thread, with the value or with a {@link StoreException} carrying the node's
- * message. Never blocks.
+ * failure code and message. Never blocks.
  */
 public final class NodeStore {
     private final CompletableFuture<Bridge> bridge;
     private final AtomicLong ops = new AtomicLong();
 
-    /** The node's answer when it refused or failed a request. */
+    /** The node's answer when it refused or failed a request: its code (see {@link S3Error#forNode}) and message. */
     public static final class StoreException extends RuntimeException {
-        public StoreException(String message) {
+        private final FailureCode code;
+
+        public StoreException(FailureCode code, String message) {
             super(message, null, false, false);
+            this.code = java.util.Objects.requireNonNull(code, "code");
         }
 
+        public FailureCode code() {
+            return code;
+        }
+
+        /** No such file or version, or the version is a delete. */
         public boolean notFound() {
-            return getMessage().startsWith("no such file") || getMessage().contains("is a delete (tombstone)");
+            return code == FailureCode.NOT_FOUND;
         }
 
+        /** A create-if-absent found the name taken. */
         public boolean exists() {
-            return getMessage().contains("already exists");
+            return code == FailureCode.EXISTS;
         }
 
-        public boolean busy() {
-            return getMessage().contains("node busy") || getMessage().contains("retry in a few seconds")
-                    || getMessage().contains("is down or cut off from"); // a conditional write's owner region
-        }
-
-        /** The name's owner refused a conditional write: its live version does not meet the condition. */
+        /**
+         * The name's owner refused a conditional write: its live version does not meet the
+         * condition (a create if absent found it taken, or a tag did not match).
+         */
         public boolean preconditionFailed() {
-            return getMessage().contains("precondition failed: ") || exists();
-        }
-
-        /** The owner refused a conditional write because it needs a live version and the name has none. */
-        public boolean conditionNotFound() {
-            return getMessage().contains("precondition failed: '") && getMessage().contains("' has no live version (");
+            return code == FailureCode.PRECONDITION_FAILED || code == FailureCode.EXISTS;
         }
     }
 
@@ -62,7 +65,7 @@ public final class NodeStore {
         long op = ops.incrementAndGet();
         return bridge.thenCompose(b -> b.submit(op, request.apply(op), null)).thenApply(r -> {
             if (!r.ok()) {
-                throw new StoreException(r.error());
+                throw new StoreException(r.code(), r.error());
             }
             return r.value();
         });

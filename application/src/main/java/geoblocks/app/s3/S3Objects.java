@@ -72,9 +72,9 @@ final class S3Objects {
             call.fail(e);
             return;
         }
-        receiver.receive(call, buckets.find(call.bucket), (bucket, spool) -> {
+        receiver.receive(call, buckets.find(call.bucket), true, (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
-            store(call, bucket, spool.file(), null, etag, type, condition).whenComplete((w, t) -> {
+            store(call, bucket, spool.file(), spool.source(), etag, type, condition).whenComplete((w, t) -> {
                 spool.discard();
                 call.later(() -> {
                     if (t != null) {
@@ -107,7 +107,7 @@ final class S3Objects {
     static Throwable writeFailure(S3Call call, Throwable t) {
         Throwable c = NodeStore.cause(t);
         if (c instanceof NodeStore.StoreException s) {
-            if (s.conditionNotFound()) {
+            if (s.notFound()) {
                 return new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + call.key + "' to match If-Match: " + s.getMessage());
             }
             if (s.preconditionFailed()) {
@@ -492,7 +492,7 @@ final class S3Objects {
             return versionId == null ? store.delete(name, condition) : deleteVersion(b, call.key, name, versionId, condition);
         }).whenComplete((w, t) -> call.later(() -> {
             Throwable c = t == null ? null : NodeStore.cause(t);
-            boolean absent = c instanceof NodeStore.StoreException s && (s.notFound() || s.conditionNotFound());
+            boolean absent = c instanceof NodeStore.StoreException s && s.notFound();
             if (c != null && !absent) {
                 call.fail(writeFailure(call, c));
                 return;

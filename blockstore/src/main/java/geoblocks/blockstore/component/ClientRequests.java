@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp.Committed;
 import geoblocks.blockstore.wire.FileOp.DeleteReq;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -100,7 +101,7 @@ final class ClientRequests {
         try {
             version = Downloads.parseVersion(s.version());
         } catch (IllegalArgumentException e) {
-            node.send(from, new Failed(s.req(), e.getMessage()));
+            node.send(from, new Failed(s.req(), FailureCode.INVALID, e.getMessage()));
             return;
         }
         ManifestLookup.find(node, s.name(), version, m -> {
@@ -108,7 +109,7 @@ final class ClientRequests {
                 sendPending(from, s.req(), m.get());
                 Downloads.sendManifest(node, from, s.req(), m.get());
             } else {
-                node.send(from, new Failed(s.req(), Downloads.missing(s.name(), version, m)));
+                node.send(from, new Failed(s.req(), FailureCode.NOT_FOUND, Downloads.missing(s.name(), version, m)));
             }
         });
     }
@@ -117,7 +118,7 @@ final class ClientRequests {
     void onVersions(NetAddress from, VersionsReq v) {
         ManifestLookup.history(node, v.name(), h -> {
             if (h.isEmpty()) {
-                node.send(from, new Failed(v.req(), "no such file '" + v.name() + "' (no version of it is kept here)"));
+                node.send(from, new Failed(v.req(), FailureCode.NOT_FOUND, "no such file '" + v.name() + "' (no version of it is kept here)"));
                 return;
             }
             List<VersionEntry> all = new ArrayList<>();
@@ -180,7 +181,7 @@ final class ClientRequests {
         try {
             Manifest.validateMeta(d.meta());
         } catch (IllegalArgumentException e) {
-            node.send(client, new Failed(d.req(), e.getMessage()));
+            node.send(client, new Failed(d.req(), FailureCode.INVALID, e.getMessage()));
             return;
         }
         if (!d.condition().none()) {
@@ -189,14 +190,14 @@ final class ClientRequests {
         }
         ManifestLookup.find(node, d.name(), found -> {
             if (found.isEmpty()) {
-                node.send(client, new Failed(d.req(), "no such file '" + d.name() + "'"));
+                node.send(client, new Failed(d.req(), FailureCode.NOT_FOUND, "no such file '" + d.name() + "'"));
                 return;
             }
             Manifest t;
             try {
                 t = node.versions().delete(d.name(), d.meta());
             } catch (IOException e) {
-                node.send(client, new Failed(d.req(), "storing the delete of '" + d.name() + "' failed: " + e.getMessage()));
+                node.send(client, new Failed(d.req(), FailureCode.INTERNAL, "storing the delete of '" + d.name() + "' failed: " + e.getMessage()));
                 return;
             }
             String kept = "; earlier versions kept for " + duration(node.settings().versionRetentionMs());
@@ -216,12 +217,13 @@ final class ClientRequests {
             Manifest.validateName(d.name());
             Manifest.validateMeta(d.meta());
         } catch (IllegalArgumentException e) {
-            node.send(client, new Failed(d.req(), e.getMessage()));
+            node.send(client, new Failed(d.req(), FailureCode.INVALID, e.getMessage()));
             return;
         }
         String owner = node.ownerOf(d.name());
         if (!owner.equals(node.region()) && !node.rtt().isUp(owner)) {
-            node.send(client, new Failed(d.req(), CreateIfAbsent.ownerDown(node, d.name(), owner, d.condition())));
+            node.send(client, new Failed(d.req(), FailureCode.UNAVAILABLE,
+                    CreateIfAbsent.ownerDown(node, d.name(), owner, d.condition())));
             return;
         }
         long wall = node.wallMillis();
@@ -232,7 +234,7 @@ final class ClientRequests {
             new ManifestPublisher(node, t, unreached -> node.send(client, new Committed(d.req(), t.version().id(),
                     "deleted" + kept + (unreached.isEmpty() ? "" : "; not yet at " + unreached
                             + " (anti-entropy brings it when they are reachable)")))).start();
-        }, why -> node.send(client, new Failed(d.req(), "delete of '" + d.name() + "' refused: " + why)));
+        }, why -> node.send(client, why.prefixed("delete of '" + d.name() + "' refused: ").reply(d.req())));
     }
 
     /** A duration for people: whole days, hours, minutes or seconds. */

@@ -6,6 +6,8 @@ import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp.Claimed;
 import geoblocks.blockstore.wire.FileOp.CreateClaim;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -45,29 +47,35 @@ final class CreateIfAbsent {
                 + "); put without --if-absent to add a newer version";
     }
 
-    /** Why the owner refused: the phrases "already exists" and "precondition failed:" are what callers test for. */
-    static String refusal(String name, String owner, WriteCondition condition, WriteCondition.Outcome outcome) {
+    /**
+     * Why the owner refused: {@link FailureCode#EXISTS} (a create found the name taken),
+     * {@link FailureCode#NOT_FOUND} (If-Match and no live version) or
+     * {@link FailureCode#PRECONDITION_FAILED} (the live version's tag does not meet the condition).
+     */
+    static Failure refusal(String name, String owner, WriteCondition condition, WriteCondition.Outcome outcome) {
         return switch (outcome) {
-            case EXISTS -> exists(name, owner);
-            case NOT_FOUND -> "precondition failed: '" + name + "' has no live version (" + condition
-                    + "; decided by its owner region " + owner + ")";
-            case MISMATCH -> "precondition failed: the live version of '" + name + "' does not meet " + condition
-                    + " (decided by its owner region " + owner + ")";
+            case EXISTS -> new Failure(FailureCode.EXISTS, exists(name, owner));
+            case NOT_FOUND -> new Failure(FailureCode.NOT_FOUND, "precondition failed: '" + name + "' has no live version ("
+                    + condition + "; decided by its owner region " + owner + ")");
+            case MISMATCH -> new Failure(FailureCode.PRECONDITION_FAILED, "precondition failed: the live version of '" + name
+                    + "' does not meet " + condition + " (decided by its owner region " + owner + ")");
             case PASSED -> throw new IllegalArgumentException("a write that passed its condition is not refused");
         };
     }
 
     /**
      * Asks the owner to store {@code draft} if the name's live version meets {@code condition}; calls
-     * {@code created} with the stored version or {@code refused} with why not.
+     * {@code created} with the stored version or {@code refused} with why not: {@link #refusal}'s codes,
+     * {@link FailureCode#UNAVAILABLE} (the owner is down or not ready to decide),
+     * {@link FailureCode#OUTCOME_UNKNOWN} (its answer was lost) or the owner's own code.
      */
     static void claim(Node node, Manifest draft, WriteCondition condition, Consumer<Manifest> created,
-            Consumer<String> refused) {
+            Consumer<Failure> refused) {
         String owner = node.ownerOf(draft.name());
         if (owner.equals(node.region())) {
             String notReady = node.notReadyToDecideCreates();
             if (notReady != null) {
-                refused.accept(notReady);
+                refused.accept(new Failure(FailureCode.UNAVAILABLE, notReady));
                 return;
             }
             try {
@@ -78,12 +86,12 @@ final class CreateIfAbsent {
                     refused.accept(refusal(draft.name(), owner, condition, m.outcome()));
                 }
             } catch (IOException e) {
-                refused.accept("storing the new version failed: " + e.getMessage());
+                refused.accept(new Failure(FailureCode.INTERNAL, "storing the new version failed: " + e.getMessage()));
             }
             return;
         }
         if (!node.rtt().isUp(owner)) {
-            refused.accept(ownerDown(node, draft.name(), owner, condition));
+            refused.accept(new Failure(FailureCode.UNAVAILABLE, ownerDown(node, draft.name(), owner, condition)));
             return;
         }
         NetAddress addr = node.addressOf(owner);
@@ -94,18 +102,19 @@ final class CreateIfAbsent {
                 return true;
             }
             if (op instanceof Failed f) {
-                refused.accept(f.error());
+                refused.accept(Failure.of(f));
                 return true;
             }
             return false;
-        }, why -> refused.accept("no answer from " + owner + ", the owner of '" + draft.name() + "' (" + why
-                + "): the write may or may not have happened there; `versions " + draft.name() + "` will tell")));
+        }, why -> refused.accept(new Failure(FailureCode.OUTCOME_UNKNOWN, "no answer from " + owner + ", the owner of '"
+                + draft.name() + "' (" + why + "): the write may or may not have happened there; `versions "
+                + draft.name() + "` will tell"))));
         Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
                 node.send(addr, new CreateClaim(req, off, bytes.length, part, condition)));
     }
 
     private static void granted(Node node, Manifest draft, String owner, Claimed c, Consumer<Manifest> created,
-            Consumer<String> refused) {
+            Consumer<Failure> refused) {
         Manifest m;
         try {
             if (!c.region().equals(owner)) {
@@ -113,14 +122,15 @@ final class CreateIfAbsent {
             }
             m = draft.withVersion(new Version(c.clock(), c.region()));
         } catch (IllegalArgumentException e) {
-            refused.accept("the owner " + owner + " answered with a bad version: " + e.getMessage());
+            refused.accept(new Failure(FailureCode.INTERNAL, "the owner " + owner + " answered with a bad version: "
+                    + e.getMessage()));
             return;
         }
         try {
             node.versions().merge(ManifestHistory.of(m));
         } catch (IOException e) {
-            refused.accept("the owner " + owner + " created version " + m.version() + " but storing it here failed: "
-                    + e.getMessage() + " (anti-entropy will bring it)");
+            refused.accept(new Failure(FailureCode.INTERNAL, "the owner " + owner + " created version " + m.version()
+                    + " but storing it here failed: " + e.getMessage() + " (anti-entropy will bring it)"));
             return;
         }
         created.accept(m);
