@@ -53,7 +53,7 @@ class StorageBenchTest {
     }
 
     @Test
-    void command_badArguments_failWithAClearMessageBeforeTouchingTheDisk() {
+    void command_badArguments_failWithAClearMessageBeforeTouchingTheDisk() throws Exception {
         for (String[] args : new String[][] {
                 {"--block-sizes", "4KiB,huge"}, {"--streams", "0"}, {"--targets", "tape"}, {"--max-ops", "-1"},
                 {"--size", "1KiB"}}) {
@@ -61,8 +61,11 @@ class StorageBenchTest {
             new CommandLine(c).parseArgs(args);
             assertThrows(IllegalArgumentException.class, c::plan, String.join(" ", args));
         }
+        // a missing --data directory is created (CliIT runs that); a path that is a file is refused
+        Path file = dir.resolve("a-file");
+        java.nio.file.Files.write(file, new byte[] {1});
         StorageBenchCommand c = new StorageBenchCommand();
-        new CommandLine(c).parseArgs("--data", dir.resolve("missing").toString());
+        new CommandLine(c).parseArgs("--data", file.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
         assertTrue(e.getMessage().contains("not a directory"), e.getMessage());
     }
