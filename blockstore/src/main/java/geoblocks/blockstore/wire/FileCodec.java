@@ -424,23 +424,6 @@ public final class FileCodec implements WireCodec<FileMsg> {
         o.i64(g.settledSinceMillis()); o.i32(g.moves());
     }
 
-    /** A list of i64: u16 count, then the values. */
-    private static void longs(Out o, List<Long> list) {
-        o.u16(list.size());
-        for (long v : list) {
-            o.i64(v);
-        }
-    }
-
-    private static List<Long> longs(Reader r) throws MalformedMessageException {
-        int n = r.count();
-        List<Long> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(r.i64());
-        }
-        return out;
-    }
-
     /** Bytes {@code e} takes in a {@link ListPart} (see {@link #MAX_LIST_PART_BYTES}). */
     public static int listEntrySize(ListEntry e) {
         Counter c = new Counter();
@@ -474,20 +457,43 @@ public final class FileCodec implements WireCodec<FileMsg> {
         return out;
     }
 
-    private static void strings(Out o, List<String> list) {
+    /** Reads one list element. */
+    @FunctionalInterface
+    private interface ReadOne<T> {
+        T read(Reader r) throws MalformedMessageException;
+    }
+
+    /** A list: u16 count, then each element as {@code one} writes it. */
+    private static <T> void list(Out o, List<T> list, java.util.function.BiConsumer<Out, T> one) {
         o.u16(list.size());
-        for (String s : list) {
-            o.str(s);
+        for (T v : list) {
+            one.accept(o, v);
         }
     }
 
-    private static List<String> strings(Reader r) throws MalformedMessageException {
+    private static <T> List<T> list(Reader r, ReadOne<T> one) throws MalformedMessageException {
         int n = r.count();
-        List<String> out = new ArrayList<>(n);
+        List<T> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(r.str());
+            out.add(one.read(r));
         }
         return List.copyOf(out);
+    }
+
+    private static void strings(Out o, List<String> list) {
+        list(o, list, Out::str);
+    }
+
+    private static List<String> strings(Reader r) throws MalformedMessageException {
+        return list(r, Reader::str);
+    }
+
+    private static void longs(Out o, List<Long> list) {
+        list(o, list, Out::i64);
+    }
+
+    private static List<Long> longs(Reader r) throws MalformedMessageException {
+        return list(r, Reader::i64);
     }
 
     private interface Out {
