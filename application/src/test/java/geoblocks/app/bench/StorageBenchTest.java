@@ -61,10 +61,8 @@ class StorageBenchTest {
             new CommandLine(c).parseArgs(args);
             assertThrows(IllegalArgumentException.class, c::plan, String.join(" ", args));
         }
-        // a missing --data directory is created (CliIT runs that); a path that is a file is refused
-        Path file = dir.resolve("a-file");
-        java.nio.file.Files.write(file, new byte[] {1});
         StorageBenchCommand c = new StorageBenchCommand();
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "x"); // a missing dir is created
         new CommandLine(c).parseArgs("--data", file.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
         assertTrue(e.getMessage().contains("not a directory"), e.getMessage());
