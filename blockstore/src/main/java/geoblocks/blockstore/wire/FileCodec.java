@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * Codec of the file protocol. Layout: header (see {@link Wire}), the protocol version byte
- * ({@value #VERSION}; any other is refused with a message that names both), a one-byte op tag, the
+ * (0x80 + {@value #VERSION}; any other is refused with a message that names both), a one-byte op tag, the
  * request id, then the op's fields in record order: i8/i32/i64 big-endian, booleans as one byte,
  * strings as u16 length + UTF-8, byte arrays as i32 length + bytes, lists as u16 count + elements.
  *
@@ -34,6 +34,12 @@ public final class FileCodec implements WireCodec<FileMsg> {
     public static final FileCodec INSTANCE = new FileCodec();
     /** The file protocol's version byte; a change of any op's layout or tags takes the next one. */
     public static final int VERSION = 1;
+    /**
+     * The version as its byte on the wire: 0x80 + VERSION. Nodes from before the version byte read
+     * it as an op tag, and they know no tag above 52, so they refuse a versioned message as an
+     * unknown op instead of misreading it; their messages (a tag of 1..52 there) are refused here.
+     */
+    static final int VERSION_BYTE = 0x80 + VERSION;
     /**
      * Largest data array a message may carry (16 MiB, the largest {@code chunk-bytes}). Whether a
      * message fits its network's frame is up to {@code chunk-bytes}: GeoNetwork frames hold up to
@@ -69,7 +75,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         FileOp op = msg.op();
         Op<?> e = entry(op);
         Wire.writeHeader(msg.getHeader(), out);
-        out.put((byte) VERSION);
+        out.put((byte) VERSION_BYTE);
         out.put((byte) e.tag());
         out.putLong(op.req());
         e.write(op, new Writer(out));
@@ -79,7 +85,13 @@ public final class FileCodec implements WireCodec<FileMsg> {
     public FileMsg decode(ByteBuffer in) throws MalformedMessageException {
         NetHeader h = Wire.readHeader(in);
         int version = Wire.readU8(in, "file protocol version");
-        if (version != VERSION) {
+        if (version != VERSION_BYTE) {
+            if (version < 0x80) {
+                throw new MalformedMessageException("a file message from before protocol versions (byte " + version
+                        + " where the version byte goes; this node speaks version " + VERSION + "): run the same"
+                        + " geoblocks build on every node and client");
+            }
+            version -= 0x80;
             throw new MalformedMessageException("file protocol version " + version + " is not spoken here (this node"
                     + " speaks version " + VERSION + "): run the same geoblocks build on every node and client");
         }
