@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * Codec of the file protocol. Layout: header (see {@link Wire}), the protocol version byte
- * ({@value #VERSION}; any other is refused with a message that names both), a one-byte op tag, the
+ * (0x80 + {@value #VERSION}; any other is refused with a message that names both), a one-byte op tag, the
  * request id, then the op's fields in record order: i8/i32/i64 big-endian, booleans as one byte,
  * strings as u16 length + UTF-8, byte arrays as i32 length + bytes, lists as u16 count + elements.
  *
@@ -35,6 +35,12 @@ public final class FileCodec implements WireCodec<FileMsg> {
     public static final FileCodec INSTANCE = new FileCodec();
     /** The file protocol's version byte; a change of any op's layout or tags takes the next one. */
     public static final int VERSION = 2;
+    /**
+     * The version as its byte on the wire: 0x80 + VERSION. Nodes from before the version byte read
+     * it as an op tag, and they know no tag above 52, so they refuse a versioned message as an
+     * unknown op instead of misreading it; their messages (a tag of 1..52 there) are refused here.
+     */
+    static final int VERSION_BYTE = 0x80 + VERSION;
     /**
      * Largest data array a message may carry (16 MiB, the largest {@code chunk-bytes}). Whether a
      * message fits its network's frame is up to {@code chunk-bytes}: GeoNetwork frames hold up to
@@ -70,7 +76,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         FileOp op = msg.op();
         Op<?> e = entry(op);
         Wire.writeHeader(msg.getHeader(), out);
-        out.put((byte) VERSION);
+        out.put((byte) VERSION_BYTE);
         out.put((byte) e.tag());
         out.putLong(op.req());
         e.write(op, new Writer(out));
@@ -80,7 +86,13 @@ public final class FileCodec implements WireCodec<FileMsg> {
     public FileMsg decode(ByteBuffer in) throws MalformedMessageException {
         NetHeader h = Wire.readHeader(in);
         int version = Wire.readU8(in, "file protocol version");
-        if (version != VERSION) {
+        if (version != VERSION_BYTE) {
+            if (version < 0x80) {
+                throw new MalformedMessageException("a file message from before protocol versions (byte " + version
+                        + " where the version byte goes; this node speaks version " + VERSION + "): run the same"
+                        + " geoblocks build on every node and client");
+            }
+            version -= 0x80;
             throw new MalformedMessageException("file protocol version " + version + " is not spoken here (this node"
                     + " speaks version " + VERSION + "): run the same geoblocks build on every node and client");
         }
@@ -426,23 +438,6 @@ public final class FileCodec implements WireCodec<FileMsg> {
         o.i64(g.settledSinceMillis()); o.i32(g.moves());
     }
 
-    /** A list of i64: u16 count, then the values. */
-    private static void longs(Out o, List<Long> list) {
-        o.u16(list.size());
-        for (long v : list) {
-            o.i64(v);
-        }
-    }
-
-    private static List<Long> longs(Reader r) throws MalformedMessageException {
-        int n = r.count();
-        List<Long> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(r.i64());
-        }
-        return out;
-    }
-
     /** Bytes {@code e} takes in a {@link ListPart} (see {@link #MAX_LIST_PART_BYTES}). */
     public static int listEntrySize(ListEntry e) {
         Counter c = new Counter();
@@ -511,20 +506,43 @@ public final class FileCodec implements WireCodec<FileMsg> {
         return out;
     }
 
-    private static void strings(Out o, List<String> list) {
+    /** Reads one list element. */
+    @FunctionalInterface
+    private interface ReadOne<T> {
+        T read(Reader r) throws MalformedMessageException;
+    }
+
+    /** A list: u16 count, then each element as {@code one} writes it. */
+    private static <T> void list(Out o, List<T> list, java.util.function.BiConsumer<Out, T> one) {
         o.u16(list.size());
-        for (String s : list) {
-            o.str(s);
+        for (T v : list) {
+            one.accept(o, v);
         }
     }
 
-    private static List<String> strings(Reader r) throws MalformedMessageException {
+    private static <T> List<T> list(Reader r, ReadOne<T> one) throws MalformedMessageException {
         int n = r.count();
-        List<String> out = new ArrayList<>(n);
+        List<T> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(r.str());
+            out.add(one.read(r));
         }
         return List.copyOf(out);
+    }
+
+    private static void strings(Out o, List<String> list) {
+        list(o, list, Out::str);
+    }
+
+    private static List<String> strings(Reader r) throws MalformedMessageException {
+        return list(r, Reader::str);
+    }
+
+    private static void longs(Out o, List<Long> list) {
+        list(o, list, Out::i64);
+    }
+
+    private static List<Long> longs(Reader r) throws MalformedMessageException {
+        return list(r, Reader::i64);
     }
 
     private interface Out {

@@ -247,9 +247,9 @@ class FileCodecTest {
     @Test
     void decode_anotherProtocolVersion_isRefusedNamingBoth() {
         byte[] good = encode(CODEC, new FileMsg(V4, new Done(1, "x")));
-        for (int v : new int[] {0, FileCodec.VERSION + 1, 255}) {
+        for (int v : new int[] {0, FileCodec.VERSION + 1, 127}) {
             byte[] bad = good.clone();
-            bad[H] = (byte) v;
+            bad[H] = (byte) (0x80 + v);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));
             assertTrue(e.getMessage().contains("version " + v) && e.getMessage().contains("version " + FileCodec.VERSION),
                     e.getMessage());
@@ -281,7 +281,7 @@ class FileCodecTest {
     private static byte[] headerAndTag(int tag, int extra) {
         ByteBuffer b = ByteBuffer.allocate(H + 2 + extra);
         Wire.writeHeader(V4, b);
-        b.put((byte) FileCodec.VERSION);
+        b.put((byte) FileCodec.VERSION_BYTE);
         b.put((byte) tag);
         return b.array();
     }
@@ -313,6 +313,18 @@ class FileCodecTest {
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));
             assertTrue(e.getMessage().contains("failure code " + v), e.getMessage());
         }
+    }
+
+    /** A message of the codec before the version byte (tag right after the header) is refused, saying so. */
+    @Test
+    void decode_messageFromBeforeVersions_isRefusedSayingSo() {
+        byte[] v1 = encode(CODEC, new FileMsg(V4, new Done(1, "x")));
+        byte[] old = new byte[v1.length - 1];
+        System.arraycopy(v1, 0, old, 0, H);
+        System.arraycopy(v1, H + 1, old, H, v1.length - H - 1);
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, old, old.length));
+        assertTrue(e.getMessage().contains("before protocol versions") && e.getMessage().contains("byte 14"), e.getMessage());
+        assertTrue(FileCodec.VERSION_BYTE > 52, "a node from before versions reads the byte as an unknown tag");
     }
 
     private static void assertBooleanChecked(FileOp op, int boolOffsetAfterReq) {
