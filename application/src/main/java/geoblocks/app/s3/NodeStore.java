@@ -37,6 +37,11 @@ public final class NodeStore {
             return getMessage().contains("already exists");
         }
 
+        /** The name's owner started with no manifests and has not finished its first exchange with its peers. */
+        public boolean createsNotDecidedYet() {
+            return getMessage().contains("cannot decide creates yet");
+        }
+
         public boolean busy() {
             return getMessage().contains("node busy") || getMessage().contains("retry in a few seconds");
         }

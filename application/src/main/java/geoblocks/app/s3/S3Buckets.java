@@ -1,6 +1,7 @@
 package geoblocks.app.s3;
 
 import geoblocks.blockstore.client.ByteSink;
+import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -101,6 +103,9 @@ final class S3Buckets {
         });
     }
 
+    /** How often a CreateBucket asks again while the name's owner cannot decide creates yet. */
+    static final long CREATE_RETRY_MS = 250;
+
     void create(S3Call call) {
         String problem = S3Names.bucketProblem(call.bucket);
         if (problem != null) {
@@ -111,8 +116,8 @@ final class S3Buckets {
             try {
                 BucketMeta meta = newBucket(call, S3Xml.locationConstraint(body));
                 byte[] record = meta.encode();
-                store.put(S3Names.bucketFile(call.bucket), null, new BytesSource(record), "tworandom", MAX_RECORD,
-                        "all", true, Map.of()).whenComplete((w, t) -> call.later(() -> {
+                long deadline = System.nanoTime() + settings.createWait().toNanos();
+                putRecord(call.bucket, record, deadline).whenComplete((w, t) -> call.later(() -> {
                             Throwable c = t == null ? null : NodeStore.cause(t);
                             if (c instanceof NodeStore.StoreException s && s.exists()) {
                                 call.fail(S3Error.BUCKET_ALREADY_OWNED_BY_YOU, "bucket '" + call.bucket + "' exists");
@@ -129,6 +134,25 @@ final class S3Buckets {
             }
         }));
         call.ex.sendContinue();
+    }
+
+    /**
+     * Stores a new bucket's record if the name is free. While the name's owner cannot decide creates
+     * yet (its first anti-entropy exchange after a start with no manifests), tries again every
+     * {@link #CREATE_RETRY_MS} until {@code deadlineNanos}, then fails with the owner's answer.
+     */
+    private CompletableFuture<ClientPort.Written> putRecord(String bucket, byte[] record, long deadlineNanos) {
+        return store.put(S3Names.bucketFile(bucket), null, new BytesSource(record), "tworandom", MAX_RECORD, "all", true,
+                Map.of()).handle((w, t) -> {
+                    Throwable c = t == null ? null : NodeStore.cause(t);
+                    if (c instanceof NodeStore.StoreException s && s.createsNotDecidedYet()
+                            && System.nanoTime() + CREATE_RETRY_MS * 1_000_000L - deadlineNanos <= 0) {
+                        return CompletableFuture.supplyAsync(() -> null,
+                                CompletableFuture.delayedExecutor(CREATE_RETRY_MS, TimeUnit.MILLISECONDS))
+                                .thenCompose(x -> putRecord(bucket, record, deadlineNanos));
+                    }
+                    return t == null ? CompletableFuture.completedFuture(w) : CompletableFuture.<ClientPort.Written>failedFuture(c);
+                }).thenCompose(f -> f);
     }
 
     /** The record a CreateBucket makes: home from LocationConstraint (none or us-east-1: this node's region). */

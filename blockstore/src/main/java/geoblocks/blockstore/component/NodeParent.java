@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.core.liveness.DetectorSettings;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.port.BlockStorePort;
@@ -61,7 +62,7 @@ public final class NodeParent extends ComponentDefinition {
         Component blocks = create(BlockStoreComponent.class,
                 new BlockStoreComponent.BlockStoreInit(init.blocks, init.io, meter));
         Component monitor = create(RttMonitor.class,
-                new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings, meter));
+                new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings, meter, init.detector));
         PolicySet policies = init.policies != null ? init.policies : PolicySet.defaults();
         Component placement = create(PlacementComponent.class, new PlacementComponent.PlacementInit(init.region,
                 new ArrayList<>(peers.keySet()), policies, init.seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL));
@@ -102,6 +103,8 @@ public final class NodeParent extends ComponentDefinition {
         final PolicySet policies;
         /** The block collector's settings. */
         final GcSettings gc;
+        /** The failure detector's settings. */
+        final DetectorSettings detector;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -113,13 +116,14 @@ public final class NodeParent extends ComponentDefinition {
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
-                    null, GcSettings.DEFAULTS);
+                    null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io, boolean ledbatBursts,
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
-                GcSettings gc) {
+                GcSettings gc, DetectorSettings detector) {
+            this.detector = detector;
             this.policies = policies;
             this.gc = gc;
             this.replicationQueue = replicationQueue;
@@ -138,7 +142,7 @@ public final class NodeParent extends ComponentDefinition {
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue,
-                    resumedCopies, policies, gc);
+                    resumedCopies, policies, gc, detector);
         }
 
         /**
@@ -147,19 +151,25 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withReplicationQueue(ReplicationQueueStore queue, List<ReplicationQueue.Copy> resumed) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, resumed,
-                    policies, gc);
+                    policies, gc, detector);
         }
 
         /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
         public NodeInit withPolicies(PolicySet set) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, set, gc);
+                    resumedCopies, set, gc, detector);
+        }
+
+        /** This init with the failure detector's settings (geoblocks.node.failure-detector). */
+        public NodeInit withDetector(DetectorSettings failureDetector) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, policies, gc, failureDetector);
         }
 
         /** This init with the block collector's settings (geoblocks.node.gc-grace, gc-interval). */
         public NodeInit withGc(GcSettings collector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, collector);
+                    resumedCopies, policies, collector, detector);
         }
     }
 }
