@@ -108,7 +108,7 @@ final class UdpEndpoint {
             b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM));
         }
         channel = b.bind(at).sync().channel();
-        out = new OutboundQueue(channel, gso ? this::writeSegmented : null);
+        out = new OutboundQueue(channel, gso ? this::writeSegmented : null, false);
     }
 
     String describe() {
@@ -197,7 +197,12 @@ final class UdpEndpoint {
             int n = s.sealer.seal(s.nextSeq++, body, buf.nioBuffer(0, size + DatagramSealer.OVERHEAD));
             buf.writerIndex(n);
         }
-        out.add(new DatagramPacket(buf, dst.asSocket()));
+        DatagramPacket p = new DatagramPacket(buf, dst.asSocket());
+        if (m.isControl()) {
+            out.addControl(p); // RTT probes and their answers leave before the bulk datagrams queued
+        } else {
+            out.add(p);
+        }
     }
 
     /** Drain writer with GSO: runs of equal-size datagrams to one peer become one segmented send. */
