@@ -42,6 +42,11 @@ public final class NodeStore {
             return getMessage().contains("cannot decide creates yet");
         }
 
+        /** Refused because the name's owner or the regions placement needs looked down from this node. */
+        public boolean regionsDown() {
+            return getMessage().contains("is down or cut off") || getMessage().contains("regions up");
+        }
+
         public boolean busy() {
             return getMessage().contains("node busy") || getMessage().contains("retry in a few seconds");
         }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -27,11 +28,15 @@ final class S3Buckets {
     private final S3Settings settings;
     private final Collection<String> regions;
     private final LongSupplier clock;
+    /** True while this node is not ready (peers' first probes unsettled, or it cannot decide creates yet). */
+    private final BooleanSupplier nodeStarting;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
     private record Cached(BucketMeta meta, long at) {}
 
-    S3Buckets(NodeStore store, S3Settings settings, Collection<String> regions, LongSupplier clock) {
+    S3Buckets(NodeStore store, S3Settings settings, Collection<String> regions, LongSupplier clock,
+            BooleanSupplier nodeStarting) {
+        this.nodeStarting = nodeStarting;
         this.store = store;
         this.settings = settings;
         this.regions = regions;
@@ -103,9 +108,6 @@ final class S3Buckets {
         });
     }
 
-    /** How often a CreateBucket asks again while the name's owner cannot decide creates yet. */
-    static final long CREATE_RETRY_MS = 250;
-
     void create(S3Call call) {
         String problem = S3Names.bucketProblem(call.bucket);
         if (problem != null) {
@@ -116,8 +118,8 @@ final class S3Buckets {
             try {
                 BucketMeta meta = newBucket(call, S3Xml.locationConstraint(body));
                 byte[] record = meta.encode();
-                long deadline = System.nanoTime() + settings.createWait().toNanos();
-                putRecord(call.bucket, record, deadline).whenComplete((w, t) -> call.later(() -> {
+                CreateWait wait = new CreateWait(System.nanoTime(), settings.createWait().toNanos());
+                putRecord(call.bucket, record, wait).whenComplete((w, t) -> call.later(() -> {
                             Throwable c = t == null ? null : NodeStore.cause(t);
                             if (c instanceof NodeStore.StoreException s && s.exists()) {
                                 call.fail(S3Error.BUCKET_ALREADY_OWNED_BY_YOU, "bucket '" + call.bucket + "' exists");
@@ -136,20 +138,15 @@ final class S3Buckets {
         call.ex.sendContinue();
     }
 
-    /**
-     * Stores a new bucket's record if the name is free. While the name's owner cannot decide creates
-     * yet (its first anti-entropy exchange after a start with no manifests), tries again every
-     * {@link #CREATE_RETRY_MS} until {@code deadlineNanos}, then fails with the owner's answer.
-     */
-    private CompletableFuture<ClientPort.Written> putRecord(String bucket, byte[] record, long deadlineNanos) {
+    /** Stores a new bucket's record if the name is free, asking again while {@code wait} says so ({@link CreateWait}). */
+    private CompletableFuture<ClientPort.Written> putRecord(String bucket, byte[] record, CreateWait wait) {
         return store.put(S3Names.bucketFile(bucket), null, new BytesSource(record), "tworandom", MAX_RECORD, "all", true,
                 Map.of()).handle((w, t) -> {
                     Throwable c = t == null ? null : NodeStore.cause(t);
-                    if (c instanceof NodeStore.StoreException s && s.createsNotDecidedYet()
-                            && System.nanoTime() + CREATE_RETRY_MS * 1_000_000L - deadlineNanos <= 0) {
+                    if (c instanceof NodeStore.StoreException s && wait.retry(s, nodeStarting.getAsBoolean(), System.nanoTime())) {
                         return CompletableFuture.supplyAsync(() -> null,
-                                CompletableFuture.delayedExecutor(CREATE_RETRY_MS, TimeUnit.MILLISECONDS))
-                                .thenCompose(x -> putRecord(bucket, record, deadlineNanos));
+                                CompletableFuture.delayedExecutor(CreateWait.RETRY_NANOS, TimeUnit.NANOSECONDS))
+                                .thenCompose(x -> putRecord(bucket, record, wait));
                     }
                     return t == null ? CompletableFuture.completedFuture(w) : CompletableFuture.<ClientPort.Written>failedFuture(c);
                 }).thenCompose(f -> f);

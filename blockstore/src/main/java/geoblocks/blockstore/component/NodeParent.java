@@ -37,7 +37,8 @@ import se.sics.kompics.timer.Timer;
 /**
  * One geoblocks node: wires BlockStore, RTTMonitor, PlacementPolicy ({@link PlacementComponent}),
  * LEDBAT (background block streams) and FileService over the Network and Timer it requires, with the emulated WAN in between when the
- * cluster asks for it (so LEDBAT's datagrams see the same emulated delays as the TCP messages). The same parent runs
+ * cluster asks for it (so LEDBAT's datagrams see the same emulated delays as the TCP messages): one emulator for the RTT
+ * monitor's probes and one for the rest, on the way out only. The same parent runs
  * in production (under a host with NettyNetwork and JavaTimer) and in the simulator.
  */
 public final class NodeParent extends ComponentDefinition {
@@ -49,13 +50,6 @@ public final class NodeParent extends ComponentDefinition {
     private final Negative<OpsPort> ops = provides(OpsPort.class);
 
     public NodeParent(NodeInit init) {
-        Positive<Network> net = network;
-        if (init.cluster.emulateWan()) {
-            Component wan = create(WanEmulator.class, new WanEmulator.WanInit(init.cluster, init.region));
-            connect(wan.getNegative(Network.class), network, Channel.TWO_WAY);
-            connect(wan.getNegative(Timer.class), timer, Channel.TWO_WAY);
-            net = wan.getPositive(Network.class);
-        }
         Map<String, NetAddress> peers = new LinkedHashMap<>(init.cluster.regions());
         peers.remove(init.region);
         LoadMeter meter = new LoadMeter(init.blocks::space);
@@ -70,8 +64,26 @@ public final class NodeParent extends ComponentDefinition {
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
+        if (init.cluster.emulateWan()) {
+            // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
+            // behind the blocks and bench datagrams of the file service and LEDBAT in one
+            // component's event queue; what arrives skips the emulators (a node's emulator holds
+            // only what it sends), straight from the network to each component.
+            Positive<Network> probes = wan(init);
+            Positive<Network> bulk = wan(init);
+            connect(monitor.getNegative(Network.class), probes, Channel.ONE_WAY_POS);
+            for (Component c : new Component[] {files, ledbat}) {
+                connect(c.getNegative(Network.class), bulk, Channel.ONE_WAY_POS);
+            }
+            for (Component c : new Component[] {monitor, files, ledbat}) {
+                connect(c.getNegative(Network.class), network, Channel.ONE_WAY_NEG);
+            }
+        } else {
+            for (Component c : new Component[] {monitor, files, ledbat}) {
+                connect(c.getNegative(Network.class), network, Channel.TWO_WAY);
+            }
+        }
         for (Component c : new Component[] {monitor, files, ledbat}) {
-            connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
             connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
         }
         connect(files.getNegative(NetworkControl.class), control, Channel.TWO_WAY);
@@ -81,6 +93,14 @@ public final class NodeParent extends ComponentDefinition {
         connect(files.getNegative(PlacementPort.class), placement.getPositive(PlacementPort.class), Channel.TWO_WAY);
         connect(files.getNegative(LedbatPort.class), ledbat.getPositive(LedbatPort.class), Channel.TWO_WAY);
         connect(files.getPositive(OpsPort.class), ops, Channel.TWO_WAY);
+    }
+
+    /** A new emulated WAN that sends into the network (requests only: ONE_WAY_POS carries requests). */
+    private Positive<Network> wan(NodeInit init) {
+        Component wan = create(WanEmulator.class, new WanEmulator.WanInit(init.cluster, init.region));
+        connect(wan.getNegative(Network.class), network, Channel.ONE_WAY_POS);
+        connect(wan.getNegative(Timer.class), timer, Channel.TWO_WAY);
+        return wan.getPositive(Network.class);
     }
 
     /** Everything a node needs: who and where it is, the cluster, its storage and a seed. */
