@@ -3,6 +3,8 @@ package geoblocks.network.component;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,17 +34,21 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
     private final Queue<Object> control = new ConcurrentLinkedQueue<>();
     private final Queue<Object> ordered = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
-    private final Consumer<Queue<Object>> writer;
+    private final Consumer<List<Object>> writer;
     private final boolean respectWritability;
+    /** Most ordered-lane objects one drain takes without writability (UDP); the rest go in the next. */
+    static final int DRAIN_BATCH = 512;
     private final Runnable drain = this::drain;
 
     /**
-     * {@code writer} writes (not flushes) everything it polls from the queue it is given; null =
-     * write each object as is. With {@code respectWritability}, the ordered lane waits while the
-     * channel is not writable (TCP); without, every drain writes both lanes whole (UDP, where the
-     * writer batches datagrams into GSO sends), control first.
+     * {@code writer} writes (not flushes) a batch of objects in order; null = write each object as
+     * is. With {@code respectWritability}, the ordered lane waits while the channel is not writable
+     * (TCP); without, every drain writes the control lane whole and then up to {@link #DRAIN_BATCH}
+     * objects of the ordered lane (UDP, where the writer seals datagrams and batches them into GSO
+     * sends), and schedules another drain for the rest, so control added meanwhile waits for at most
+     * one batch.
      */
-    OutboundQueue(Channel channel, Consumer<Queue<Object>> writer, boolean respectWritability) {
+    OutboundQueue(Channel channel, Consumer<List<Object>> writer, boolean respectWritability) {
         this.channel = channel;
         this.writer = writer;
         this.respectWritability = respectWritability;
@@ -73,9 +79,12 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
 
     private void drain() {
         scheduled.set(false);
-        write(control);
+        write(control, Integer.MAX_VALUE);
         if (!respectWritability) {
-            write(ordered);
+            write(ordered, DRAIN_BATCH);
+            if (!ordered.isEmpty()) {
+                schedule();
+            }
         } else {
             Object m;
             while (channel.isWritable() && (m = ordered.poll()) != null) {
@@ -85,12 +94,19 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
         channel.flush();
     }
 
-    private void write(Queue<Object> q) {
+    private void write(Queue<Object> q, int most) {
         if (writer != null) {
-            writer.accept(q);
+            List<Object> batch = new ArrayList<>(Math.min(most, 64));
+            Object m;
+            while (batch.size() < most && (m = q.poll()) != null) {
+                batch.add(m);
+            }
+            if (!batch.isEmpty()) {
+                writer.accept(batch);
+            }
         } else {
             Object m;
-            while ((m = q.poll()) != null) {
+            for (int n = 0; n < most && (m = q.poll()) != null; n++) {
                 channel.write(m, channel.voidPromise());
             }
         }
@@ -111,7 +127,7 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
         super.channelInactive(ctx);
     }
 
-    private static void release(Queue<Object> q) {
+    private void release(Queue<Object> q) {
         Object m;
         while ((m = q.poll()) != null) {
             io.netty.util.ReferenceCountUtil.release(m);

@@ -59,6 +59,23 @@ class OutboundQueueTest {
     }
 
     @Test
+    void withoutWritability_aDrainTakesOneBatch_controlFirst() {
+        EmbeddedChannel udp2 = new EmbeddedChannel();
+        List<List<Object>> b2 = new ArrayList<>();
+        OutboundQueue q2 = new OutboundQueue(udp2, b2::add, false);
+        for (int i = 0; i < OutboundQueue.DRAIN_BATCH + 10; i++) {
+            q2.add("datagram-" + i);
+        }
+        q2.addControl("probe");
+        udp2.runPendingTasks();
+        assertEquals(List.of("probe"), b2.get(0), "control first");
+        assertEquals(OutboundQueue.DRAIN_BATCH, b2.get(1).size(), "one batch of the ordered lane per drain");
+        assertEquals("datagram-0", b2.get(1).get(0));
+        assertEquals(List.of("datagram-" + OutboundQueue.DRAIN_BATCH), b2.get(2).subList(0, 1), "the rest next drain");
+        assertEquals(10, b2.get(2).size());
+    }
+
+    @Test
     void withoutWritability_bothLanesDrainWhole_controlFirst() {
         EmbeddedChannel udp = new EmbeddedChannel();
         OutboundQueue q = new OutboundQueue(udp, null, false);
