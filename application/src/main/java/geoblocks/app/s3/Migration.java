@@ -129,12 +129,15 @@ final class Migration {
     }
 
     /**
-     * One sweep: walks the node's listing one page at a time, stats the names
+     * One sweep, when {@link MigrationSweep#walkDue} (else nothing): walks the node's listing one page at a time, stats the names
      * {@link MigrationSweep.Pass#toCheck} picks of each page and starts a move (one attempt) of each
      * that {@link MigrationSweep#start} picks, before reading the next page. Completes once the walk
      * ended (not when the moves end).
      */
     CompletableFuture<Void> sweep() {
+        if (!sweep.walkDue()) {
+            return CompletableFuture.completedFuture(null); // nothing a walk could find (MigrationSweep#walkDue)
+        }
         return sweepFrom(sweep.pass(), "");
     }
 
