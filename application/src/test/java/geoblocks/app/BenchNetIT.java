@@ -63,8 +63,8 @@ class BenchNetIT {
     }
 
     /**
-     * dublin under a UDP flood from seoul (4 streams offered 1 Gbit/s each for 4 s, more than these
-     * nodes carry, so datagrams queue and are dropped): seoul never calls dublin down, and a create
+     * dublin under a UDP flood from seoul (4 streams offered 1 Gbit/s each for 2 s, more than these
+     * nodes carry, so datagrams queue and are dropped; 2 s, as bench net runs it): seoul never calls dublin down, and a create
      * whose name dublin owns (dublin decides it) succeeds while the flood runs.
      */
     @Test
@@ -78,12 +78,12 @@ class BenchNetIT {
         }
         java.util.concurrent.CompletableFuture<NetBenchResult> flood = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
-                return c.netBench("seoul", "dublin", "udp", 4, 0, 1_000_000_000L, 4000, 1200);
+                return c.netBench("seoul", "dublin", "udp", 4, 0, 1_000_000_000L, 2000, 1200);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         });
-        Thread.sleep(1500); // into the flood
+        Thread.sleep(700); // into the flood
         var created = c.write("seoul", null, Content.source(Content.key(23, 1), 100_000, false), name, "localclosest",
                 1 << 20, "all", true, null);
         assertTrue(created.version() != null, created.toString());

@@ -34,6 +34,8 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
     private final Queue<Object> control = new ConcurrentLinkedQueue<>();
     private final Queue<Object> ordered = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** Objects on the ordered lane (ConcurrentLinkedQueue.size() walks the queue). */
+    private final java.util.concurrent.atomic.AtomicInteger orderedCount = new java.util.concurrent.atomic.AtomicInteger();
     private final Consumer<List<Object>> writer;
     private final boolean respectWritability;
     /** Most ordered-lane objects one drain takes without writability (UDP); the rest go in the next. */
@@ -56,6 +58,7 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
 
     /** Queues {@code msg} on the ordered lane. */
     void add(Object msg) {
+        orderedCount.incrementAndGet();
         ordered.add(msg);
         schedule();
     }
@@ -66,9 +69,9 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
         schedule();
     }
 
-    /** Objects waiting on the ordered lane (for tests and figures; not exact under concurrent adds). */
+    /** Objects waiting on the ordered lane (exact once concurrent adds and drains have finished). */
     int orderedQueued() {
-        return ordered.size();
+        return orderedCount.get();
     }
 
     private void schedule() {
@@ -88,6 +91,7 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
         } else {
             Object m;
             while (channel.isWritable() && (m = ordered.poll()) != null) {
+                orderedCount.decrementAndGet();
                 channel.write(m, channel.voidPromise());
             }
         }
@@ -101,12 +105,18 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
             while (batch.size() < most && (m = q.poll()) != null) {
                 batch.add(m);
             }
+            if (q == ordered) {
+                orderedCount.addAndGet(-batch.size());
+            }
             if (!batch.isEmpty()) {
                 writer.accept(batch);
             }
         } else {
             Object m;
             for (int n = 0; n < most && (m = q.poll()) != null; n++) {
+                if (q == ordered) {
+                    orderedCount.decrementAndGet();
+                }
                 channel.write(m, channel.voidPromise());
             }
         }
@@ -130,6 +140,9 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
     private void release(Queue<Object> q) {
         Object m;
         while ((m = q.poll()) != null) {
+            if (q == ordered) {
+                orderedCount.decrementAndGet();
+            }
             io.netty.util.ReferenceCountUtil.release(m);
         }
     }

@@ -51,6 +51,11 @@ final class UdpEndpoint {
     private static final int GSO_MAX_BYTES = 65_000;
     private static final int GSO_MAX_SEGMENTS = 64;
     private static final int KEYS_KEPT_PER_PEER = 4;
+    /**
+     * Bulk datagrams waiting to be sealed and written above which new ones are dropped: about 11 MiB
+     * of 1,400-byte datagrams, several times the 4 MiB socket buffer.
+     */
+    static final int MAX_QUEUED = 8192;
 
     private final NetworkCore core;
     private final Map<NetAddress, Sender> senders = new ConcurrentHashMap<>();
@@ -195,6 +200,10 @@ final class UdpEndpoint {
         Unsealed u = new Unsealed(m, id, size, s, dst.asSocket());
         if (m.isControl()) {
             out.addControl(u); // RTT probes and their answers leave before the bulk datagrams queued
+        } else if (out.orderedQueued() >= MAX_QUEUED) {
+            // a sender offering more than the event loop seals: drop, as a full socket buffer would,
+            // instead of growing the heap (UDP promises nothing; LEDBAT sees it as loss)
+            WireStats.udpQueueDropped();
         } else {
             out.add(u);
         }
