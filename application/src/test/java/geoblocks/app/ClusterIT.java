@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import geoblocks.blockstore.wire.FailureCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -169,6 +170,7 @@ class ClusterIT {
         IOException dup = assertThrows(IOException.class, () -> client.write("dublin", work.resolve("in-local"), null,
                 "e2e-local", "local", 1 << 20, "all", true, null));
         assertTrue(dup.getMessage().contains("already exists"), dup.getMessage());
+        assertEquals(FailureCode.EXISTS, NodeFailure.codeOf(dup));
 
         Manifest m = client.stat("mumbai", "e2e-localfarthest");
         ClientPort.Written deleted = client.remove("dublin", "e2e-localfarthest");
@@ -176,6 +178,7 @@ class ClusterIT {
         for (String r : LocalCluster.REGIONS) {
             IOException gone = assertThrows(IOException.class, () -> client.stat(r, "e2e-localfarthest"));
             assertTrue(gone.getMessage().contains("no such file"), gone.getMessage());
+            assertEquals(FailureCode.NOT_FOUND, NodeFailure.codeOf(gone));
             List<VersionEntry> vs = client.versions(r, "e2e-localfarthest");
             assertEquals(List.of(deleted.version(), m.version().id()), vs.stream().map(VersionEntry::id).toList());
             assertTrue(vs.get(0).deleted() && !vs.get(1).deleted());
@@ -188,6 +191,7 @@ class ClusterIT {
         IOException missing = assertThrows(IOException.class,
                 () -> client.get("seoul", "does-not-exist", work.resolve("x"), null));
         assertTrue(missing.getMessage().contains("no such file 'does-not-exist'"), missing.getMessage());
+        assertEquals(FailureCode.NOT_FOUND, NodeFailure.codeOf(missing));
         assertTrue(!Files.exists(work.resolve("x")) && !Files.exists(work.resolve("x.part")));
     }
 
@@ -244,6 +248,7 @@ class ClusterIT {
                 () -> client.put("seoul", in, "e2e-unknown", "nearest-eu", 1 << 20, null));
         assertTrue(unknown.getMessage().contains("unknown policy 'nearest-eu'; choose one of random, tworandom, local,"
                 + " localclosest, localfarthest, localclosest3, balanced, eu-near"), unknown.getMessage());
+        assertEquals(FailureCode.INVALID, NodeFailure.codeOf(unknown));
     }
 
     /** Runs node.jar with {@code args} and returns its standard output; fails on a non-zero exit. */

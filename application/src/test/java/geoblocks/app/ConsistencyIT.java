@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import geoblocks.blockstore.wire.FailureCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -180,6 +181,7 @@ class ConsistencyIT {
                 if (winner.equals(vd)) {
                     IOException gone = assertThrows(IOException.class, () -> client.stat(r, name));
                     assertTrue(gone.getMessage().contains("no such file"), gone.getMessage());
+                    assertEquals(FailureCode.NOT_FOUND, NodeFailure.codeOf(gone));
                 } else {
                     Path out = work.resolve(name + "-out-" + r);
                     client.get(r, name, out, null);
@@ -206,6 +208,7 @@ class ConsistencyIT {
             IOException refused = assertThrows(IOException.class,
                     () -> client.write("seoul", in, null, name, "local", 1 << 20, "all", true, null));
             assertTrue(refused.getMessage().contains("its owner region saopaulo is down or cut off"), refused.getMessage());
+            assertEquals(FailureCode.UNAVAILABLE, NodeFailure.codeOf(refused));
             client.remove("seoul", "race-1"); // a delete it misses, too
         } finally {
             cluster.resume("saopaulo");

@@ -135,10 +135,7 @@ public final class ServerCommand implements Callable<Integer> {
                     .mount(new Router(), h.probesNeedAuth());
             if (s3) {
                 new S3Gateway(S3Settings.of(cfg.config(), cfg.cluster(), region, h, dir), cfg.cluster(),
-                        new NodeStore(gatewayBridge), System::currentTimeMillis, () -> {
-                            NodeSnapshot n = snapshots.get();
-                            return n == null || !n.unsettledPeers().isEmpty() || n.createsNotReady() != null;
-                        }).mount(router);
+                        new NodeStore(gatewayBridge), System::currentTimeMillis).mount(router);
             }
             server = HttpServer.start(h.bind(), router, new BasicAuth(h.accessKey(), h.secretKey()),
                     HttpSettings.limits(cfg.config()), refusals);

@@ -1,13 +1,15 @@
 package geoblocks.app.s3;
 
+import geoblocks.blockstore.wire.FailureCode;
+
 /**
- * Whether a CreateBucket the node refused is tried again instead of answered: while the name's
- * owner cannot decide creates yet (it started with no manifests and its first anti-entropy exchange
- * with every peer that is up has not finished), and while this node is starting (its peers' first
- * probes have not settled, so an owner or the regions placement needs may look down although they
- * are not), the gateway waits, up to {@code geoblocks.s3.create-wait} from the request's start, and
- * asks again every {@link #RETRY_NANOS}. Other refusals (the name exists, a region really down
- * after start-up) are answered at once. Pure: time is passed in.
+ * Whether a CreateBucket the node refused is tried again instead of answered: a refusal coded
+ * {@link FailureCode#UNAVAILABLE} (the name's owner cannot decide creates yet, as after a start with
+ * no manifests until its first anti-entropy exchange with every peer that is up, or the owner or the
+ * regions placement needs look down, as while the node's first probes settle) is asked again every
+ * {@link #RETRY_NANOS} up to {@code geoblocks.s3.create-wait} from the request's start. So a region
+ * really down makes a CreateBucket wait that long before its 503. Other refusals (the name exists,
+ * bad input) are answered at once. Pure: time is passed in.
  */
 final class CreateWait {
     /** How often a waiting create asks again. */
@@ -23,8 +25,7 @@ final class CreateWait {
     }
 
     /** True when the refusal {@code e} at {@code nowNanos} is tried again after {@link #RETRY_NANOS}. */
-    boolean retry(NodeStore.StoreException e, boolean nodeStarting, long nowNanos) {
-        boolean transient_ = e.createsNotDecidedYet() || (nodeStarting && e.regionsDown());
-        return transient_ && nowNanos + RETRY_NANOS - deadlineNanos <= 0;
+    boolean retry(NodeStore.StoreException e, long nowNanos) {
+        return e.code() == FailureCode.UNAVAILABLE && nowNanos + RETRY_NANOS - deadlineNanos <= 0;
     }
 }

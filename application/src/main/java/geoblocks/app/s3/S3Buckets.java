@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -28,15 +27,11 @@ final class S3Buckets {
     private final S3Settings settings;
     private final Collection<String> regions;
     private final LongSupplier clock;
-    /** True while this node is not ready (peers' first probes unsettled, or it cannot decide creates yet). */
-    private final BooleanSupplier nodeStarting;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
     private record Cached(BucketMeta meta, long at) {}
 
-    S3Buckets(NodeStore store, S3Settings settings, Collection<String> regions, LongSupplier clock,
-            BooleanSupplier nodeStarting) {
-        this.nodeStarting = nodeStarting;
+    S3Buckets(NodeStore store, S3Settings settings, Collection<String> regions, LongSupplier clock) {
         this.store = store;
         this.settings = settings;
         this.regions = regions;
@@ -143,7 +138,7 @@ final class S3Buckets {
         return store.put(S3Names.bucketFile(bucket), null, new BytesSource(record), "tworandom", MAX_RECORD, "all", true,
                 Map.of()).handle((w, t) -> {
                     Throwable c = t == null ? null : NodeStore.cause(t);
-                    if (c instanceof NodeStore.StoreException s && wait.retry(s, nodeStarting.getAsBoolean(), System.nanoTime())) {
+                    if (c instanceof NodeStore.StoreException s && wait.retry(s, System.nanoTime())) {
                         return CompletableFuture.supplyAsync(() -> null,
                                 CompletableFuture.delayedExecutor(CreateWait.RETRY_NANOS, TimeUnit.NANOSECONDS))
                                 .thenCompose(x -> putRecord(bucket, record, wait));

@@ -90,7 +90,7 @@ final class S3Call {
         if (c instanceof S3Exception s) {
             e = s;
         } else if (c instanceof NodeStore.StoreException s) {
-            e = new S3Exception(s.busy() ? S3Error.SERVICE_UNAVAILABLE : S3Error.INTERNAL_ERROR, s.getMessage());
+            e = new S3Exception(S3Error.forNode(s.code()), s.getMessage());
         } else {
             LOG.warn("S3 {} {} failed", method(), resource(), c);
             e = new S3Exception(S3Error.INTERNAL_ERROR, c.toString());

@@ -58,4 +58,19 @@ public enum S3Error {
     public String message() {
         return message;
     }
+
+    /**
+     * The one table from a node's failure codes to S3 errors, for any request whose handler has no
+     * more specific answer (a missing bucket record is NoSuchBucket, a taken bucket name
+     * BucketAlreadyOwnedByYou). INVALID is the gateway's fault, not the S3 client's (the gateway
+     * checks what the client sent before it asks the node), hence 500.
+     */
+    public static S3Error forNode(geoblocks.blockstore.wire.FailureCode code) {
+        return switch (code) {
+            case NOT_FOUND -> NO_SUCH_KEY;
+            case EXISTS, NEWER_EXISTS -> PRECONDITION_FAILED;
+            case BUSY, UNAVAILABLE -> SERVICE_UNAVAILABLE;
+            case INVALID, INTERNAL, OUTCOME_UNKNOWN -> INTERNAL_ERROR;
+        };
+    }
 }

@@ -41,16 +41,6 @@ public final class S3Gateway {
     private final AtomicLong requests = new AtomicLong();
 
     public S3Gateway(S3Settings settings, ClusterConfig cluster, NodeStore store, LongSupplier clock) throws IOException {
-        this(settings, cluster, store, clock, () -> false);
-    }
-
-    /**
-     * A gateway whose node says through {@code nodeStarting} that it is not ready yet (its peers'
-     * first probes have not settled, or it cannot decide creates yet): a CreateBucket refused then
-     * because regions looked down is tried again within {@code create-wait}.
-     */
-    public S3Gateway(S3Settings settings, ClusterConfig cluster, NodeStore store, LongSupplier clock,
-            java.util.function.BooleanSupplier nodeStarting) throws IOException {
         this.settings = settings;
         this.clock = clock;
         this.sigv4 = new SigV4(Map.of(settings.accessKey(), settings.secretKey()), Set.of(settings.region(), "us-east-1"));
@@ -61,7 +51,7 @@ public final class S3Gateway {
             random.nextBytes(b);
             return settings.region() + "." + HexFormat.of().formatHex(b); // the region: where its parts are
         });
-        this.buckets = new S3Buckets(store, settings, cluster.regionIds(), clock, nodeStarting);
+        this.buckets = new S3Buckets(store, settings, cluster.regionIds(), clock);
         Migration migration = new Migration(store, cluster.rtt(), cluster.regionIds(), settings.migratedCopies(),
                 new MigrationSweep(settings.region(), clock, settings.migrationRetryMin().toMillis(),
                         settings.migrationRetryMax().toMillis()));

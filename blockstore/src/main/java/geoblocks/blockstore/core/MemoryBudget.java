@@ -44,6 +44,11 @@ public final class MemoryBudget {
         return capacity;
     }
 
+    /** The refusal a client sees, as a {@link geoblocks.blockstore.wire.FailureCode#BUSY} exception. */
+    public geoblocks.blockstore.wire.FailureException refusal(long wanted) {
+        return new geoblocks.blockstore.wire.FailureException(geoblocks.blockstore.wire.FailureCode.BUSY, busy(wanted));
+    }
+
     /** The refusal a client sees. */
     public String busy(long wanted) {
         return "node busy: " + (used >> 20) + " of " + (capacity >> 20) + " MiB of transfer memory in use, "

@@ -96,7 +96,7 @@ public final class UploadAssembly {
         int len = lengthOf(current);
         if (buf == null) {
             if (!budget.tryReserve(len)) {
-                throw new IllegalArgumentException(budget.busy(len));
+                throw budget.refusal(len);
             }
             held[current] = len;
             reservedBlocks += len;
