@@ -62,6 +62,49 @@ class BenchNetIT {
         assertEquals(4L << 20, ledbat.receivedBytes(), ledbat.toString());
     }
 
+    /**
+     * dublin under a UDP flood from seoul (4 streams offered 1 Gbit/s each for 2 s, more than these
+     * nodes carry, so datagrams queue and are dropped; 2 s, as bench net runs it): seoul never calls dublin down, and a create
+     * whose name dublin owns (dublin decides it) succeeds while the flood runs.
+     */
+    @Test
+    void udpFlood_peerStaysUp_andACreateItOwnsSucceeds() throws Exception {
+        GeoClient c = nodes.client();
+        String name = null;
+        for (int i = 0; name == null; i++) {
+            if (geoblocks.blockstore.core.Owners.ownerOf("flood-" + i, LocalCluster.REGIONS).equals("dublin")) {
+                name = "flood-" + i;
+            }
+        }
+        java.util.concurrent.CompletableFuture<NetBenchResult> flood = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return c.netBench("seoul", "dublin", "udp", 4, 0, 1_000_000_000L, 2000, 1200);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        Thread.sleep(700); // into the flood
+        var created = c.write("seoul", null, Content.source(Content.key(23, 1), 100_000, false), name, "localclosest",
+                1 << 20, "all", true, null);
+        assertTrue(created.version() != null, created.toString());
+        NetBenchResult r = flood.get(120, TimeUnit.SECONDS);
+        assertTrue(r.sentPackets() > 0, r.toString());
+        assertEquals(0.0, metric("seoul", "geoblocks_peer_down_transitions_total{peer=\"dublin\"}"),
+                "seoul called dublin down during the flood");
+        assertEquals(1.0, metric("seoul", "geoblocks_peer_up{peer=\"dublin\"}"));
+    }
+
+    /** One sample of a region's /metrics, by its name and labels as printed. */
+    private static double metric(String region, String sample) throws Exception {
+        java.net.http.HttpResponse<String> res = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                        + nodes.cluster().httpPort(region) + "/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        return res.body().lines().filter(l -> l.startsWith(sample + " ")).mapToDouble(l -> Double.parseDouble(
+                l.substring(sample.length() + 1).trim())).findFirst().orElseThrow(() -> new AssertionError(
+                        sample + " not in /metrics of " + region));
+    }
+
     @Test
     void badRequests_areRefusedWithAMessage() {
         GeoClient c = nodes.client();

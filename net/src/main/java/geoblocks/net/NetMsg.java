@@ -20,6 +20,16 @@ public abstract class NetMsg implements Msg<NetAddress, NetHeader> {
         return header;
     }
 
+    /**
+     * True for control messages (RTT probes, manifest publication, claims, acknowledgements): the
+     * network sends them before the bulk messages (blocks) it has queued to the same peer, so they
+     * may overtake those. Only a message whose meaning does not depend on arriving after the bulk
+     * messages sent before it may say true; control messages keep their order among themselves.
+     */
+    public boolean isControl() {
+        return false;
+    }
+
     /** Bytes this message occupies on the wire (body plus header); the simulator's links use it. */
     public abstract int wireSize();
 

@@ -4,11 +4,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Counts of network input this JVM refused: malformed (did not decode) and unauthenticated (bad
- * or missing cluster MAC). JVM-global because Kompics' serializer registry is.
+ * or missing cluster MAC); and of bulk datagrams it dropped because its send queue was full.
+ * JVM-global because Kompics' serializer registry is.
  */
 public final class WireStats {
     private static final AtomicLong MALFORMED = new AtomicLong();
     private static final AtomicLong UNAUTHENTICATED = new AtomicLong();
+    private static final AtomicLong UDP_QUEUE_DROPPED = new AtomicLong();
 
     private WireStats() {}
 
@@ -18,6 +20,15 @@ public final class WireStats {
 
     public static void unauthenticated() {
         UNAUTHENTICATED.incrementAndGet();
+    }
+
+    /** A bulk datagram this JVM dropped before sending: its network's send queue was full. */
+    public static void udpQueueDropped() {
+        UDP_QUEUE_DROPPED.incrementAndGet();
+    }
+
+    public static long udpQueueDroppedCount() {
+        return UDP_QUEUE_DROPPED.get();
     }
 
     public static long malformedCount() {

@@ -23,6 +23,7 @@ import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.FileBlockStorage;
 import geoblocks.blockstore.core.GcSettings;
+import geoblocks.blockstore.core.liveness.DetectorSettings;
 import geoblocks.blockstore.meta.LegacyUpgrade;
 import geoblocks.blockstore.meta.MetaReplicationQueueStore;
 import geoblocks.blockstore.meta.MetaSettings;
@@ -99,7 +100,8 @@ public final class ServerCommand implements Callable<Integer> {
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")))
-                .withReplicationQueue(queue, owed).withPolicies(policies).withGc(GcSettings.from(cfg.config()));
+                .withReplicationQueue(queue, owed).withPolicies(policies).withGc(GcSettings.from(cfg.config()))
+                .withDetector(DetectorSettings.from(cfg.config()).coveringDownAfter(cfg.node().downAfterMs()));
         NetworkChoice net = NetworkChoice.of(cfg);
         Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, self.getIp());
         if (http.isPresent() && !Ports.isFree(self.getIp(), http.get().bind().getPort())) {

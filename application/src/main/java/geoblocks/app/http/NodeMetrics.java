@@ -82,6 +82,11 @@ public final class NodeMetrics implements MultiCollector {
                 List.of(g(s.openRequests()))));
         transfers(out, st.transfers());
         peers(out, st.peers());
+        List<CounterDataPointSnapshot> downs = new ArrayList<>();
+        s.peerDownTransitions().forEach((peer, n) -> downs.add(c(n, "peer", peer)));
+        downs.sort(java.util.Comparator.comparing(d -> d.getLabels().get("peer")));
+        out.metricSnapshot(counter("geoblocks_peer_down_transitions",
+                "Times the failure detector called the peer down (up to down) since this node started.", downs));
         ledbat(out, st);
         List<GaugeDataPointSnapshot> blocks = new ArrayList<>();
         List<GaugeDataPointSnapshot> bytes = new ArrayList<>();
@@ -206,7 +211,8 @@ public final class NodeMetrics implements MultiCollector {
                 rtt.add(g(p.rttMs() / 1000.0, "peer", p.region()));
             }
         }
-        out.metricSnapshot(gauge("geoblocks_peer_up", "1 when the peer answers RTT probes, else 0.", null, up));
+        out.metricSnapshot(gauge("geoblocks_peer_up",
+                "1 when the peer is up (RTT measured, not silent to the failure detector), else 0.", null, up));
         out.metricSnapshot(gauge("geoblocks_peer_rtt_seconds", "Median measured RTT to each peer that is up.",
                 Unit.SECONDS, rtt));
     }

@@ -90,6 +90,10 @@ public final class OpsRoutes {
                     + " neither measured up yet nor past down-after since the node started\n");
             return;
         }
+        if (s.createsNotReady() != null) {
+            ex.respondText(503, "cannot decide creates yet: " + s.createsNotReady() + "\n");
+            return;
+        }
         long up = s.status().peers().stream().filter(p -> p.rttMs() >= 0).count();
         ex.respondText(200, "ready: " + s.region() + ", " + up + " of " + s.status().peers().size() + " peers up\n");
     }

@@ -1,6 +1,7 @@
 package geoblocks.app.s3;
 
 import geoblocks.blockstore.client.ByteSink;
+import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -111,8 +113,8 @@ final class S3Buckets {
             try {
                 BucketMeta meta = newBucket(call, S3Xml.locationConstraint(body));
                 byte[] record = meta.encode();
-                store.put(S3Names.bucketFile(call.bucket), null, new BytesSource(record), "tworandom", MAX_RECORD,
-                        "all", true, Map.of()).whenComplete((w, t) -> call.later(() -> {
+                CreateWait wait = new CreateWait(System.nanoTime(), settings.createWait().toNanos());
+                putRecord(call.bucket, record, wait).whenComplete((w, t) -> call.later(() -> {
                             Throwable c = t == null ? null : NodeStore.cause(t);
                             if (c instanceof NodeStore.StoreException s && s.exists()) {
                                 call.fail(S3Error.BUCKET_ALREADY_OWNED_BY_YOU, "bucket '" + call.bucket + "' exists");
@@ -129,6 +131,20 @@ final class S3Buckets {
             }
         }));
         call.ex.sendContinue();
+    }
+
+    /** Stores a new bucket's record if the name is free, asking again while {@code wait} says so ({@link CreateWait}). */
+    private CompletableFuture<ClientPort.Written> putRecord(String bucket, byte[] record, CreateWait wait) {
+        return store.put(S3Names.bucketFile(bucket), null, new BytesSource(record), "tworandom", MAX_RECORD, "all", true,
+                Map.of()).handle((w, t) -> {
+                    Throwable c = t == null ? null : NodeStore.cause(t);
+                    if (c instanceof NodeStore.StoreException s && wait.retry(s, System.nanoTime())) {
+                        return CompletableFuture.supplyAsync(() -> null,
+                                CompletableFuture.delayedExecutor(CreateWait.RETRY_NANOS, TimeUnit.NANOSECONDS))
+                                .thenCompose(x -> putRecord(bucket, record, wait));
+                    }
+                    return t == null ? CompletableFuture.completedFuture(w) : CompletableFuture.<ClientPort.Written>failedFuture(c);
+                }).thenCompose(f -> f);
     }
 
     /** The record a CreateBucket makes: home from LocationConstraint (none or us-east-1: this node's region). */

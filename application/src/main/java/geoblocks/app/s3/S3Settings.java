@@ -15,12 +15,14 @@ import java.util.Map;
  * The S3 gateway of one node, from {@code geoblocks.s3} (see reference.conf): its region, the
  * credentials (the HTTP server's), bucket defaults, limits, where bodies are spooled (under the node's
  * data directory), and for DataBridge every region's HTTP endpoint, the client networks, and how often
- * unfinished migrations are swept and retried.
+ * unfinished migrations are swept and retried, and how long a CreateBucket waits for the bucket
+ * name's owner to be able to decide creates ({@code createWait}).
  */
 public record S3Settings(String region, String accessKey, String secretKey, String defaultPolicy, int defaultBlockSize,
         int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
         boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
-        Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks) {
+        Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks,
+        Duration createWait) {
 
     public static S3Settings of(Config root, ClusterConfig cluster, String region, HttpSettings http, Path dataDir) {
         Config c = root.getConfig("geoblocks.s3");
@@ -51,11 +53,16 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
             throw new IllegalArgumentException("geoblocks.s3.migration-retry-min must be > 0 and <= migration-retry-max,"
                     + " was " + retryMin + " and " + retryMax);
         }
+        Duration createWait = c.getDuration("create-wait");
+        if (createWait.isNegative()) {
+            throw new IllegalArgumentException("geoblocks.s3.create-wait must be >= 0, was " + createWait);
+        }
         return new S3Settings(region, http.accessKey(), http.secretKey(), c.getString("default-policy"),
                 (int) Math.min(Integer.MAX_VALUE, c.getBytes("default-block-size")),
                 (int) Math.min(Integer.MAX_VALUE, root.getBytes("geoblocks.node.max-block-size")), maxObject,
                 c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
-                c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), sweep, retryMin, retryMax, endpoints, networks);
+                c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), sweep, retryMin, retryMax, endpoints, networks,
+                createWait);
     }
 
     /** A new empty file in the spool directory (made if missing), named {@code prefix...part}. */

@@ -83,6 +83,11 @@ class HttpServerTest {
 
     /** The test snapshot at {@code timeMillis}, with the peers whose first probes have not settled. */
     static NodeSnapshot snapshot(long timeMillis, List<String> unsettledPeers) {
+        return snapshot(timeMillis, unsettledPeers, null);
+    }
+
+    /** The test snapshot, with why the node cannot decide creates yet (null: it can). */
+    static NodeSnapshot snapshot(long timeMillis, List<String> unsettledPeers, String createsNotReady) {
         RequestStats stats = new RequestStats(5);
         stats.record("get", "ok", 3_000_000, timeMillis, "f", "");
         stats.record("put", "error", 700_000_000, timeMillis, "g", "upload failed");
@@ -99,7 +104,8 @@ class HttpServerTest {
                         new MeasuredRttMatrix.Link("seoul", "dublin", 252.5, false, true, 0),
                         new MeasuredRttMatrix.Link("seoul", "mumbai", Double.NaN, true, true, 0),
                         new MeasuredRttMatrix.Link("dublin", "mumbai", 122.25, false, false, 4000))),
-                new NodeSnapshot.Scrub(2, true, 41, timeMillis - 3_000, timeMillis - 600_000), unsettledPeers);
+                new NodeSnapshot.Scrub(2, true, 41, timeMillis - 3_000, timeMillis - 600_000), unsettledPeers,
+                Map.of("dublin", 0L, "mumbai", 2L), createsNotReady);
     }
 
     private HttpResponse<String> send(String method, String path, String auth, String body) throws Exception {
@@ -195,11 +201,31 @@ class HttpServerTest {
     }
 
     @Test
+    void readiness_waitsUntilTheNodeCanDecideCreates() throws Exception {
+        latest.set(snapshot(clock.get(), List.of(), "seoul started with no manifests and has not yet compared them"));
+        HttpResponse<String> syncing = send("GET", "/readyz", null, null);
+        assertEquals(503, syncing.statusCode());
+        assertEquals("cannot decide creates yet: seoul started with no manifests and has not yet compared them\n",
+                syncing.body());
+        latest.set(snapshot(clock.get(), List.of(), null));
+        assertEquals(200, send("GET", "/readyz", null, null).statusCode());
+    }
+
+    @Test
+    void metrics_countEachPeersDownTransitions() throws Exception {
+        latest.set(snapshot(clock.get()));
+        String t = send("GET", "/metrics", null, null).body();
+        assertTrue(t.lines().anyMatch("geoblocks_peer_down_transitions_total{peer=\"dublin\"} 0.0"::equals), t);
+        assertTrue(t.lines().anyMatch("geoblocks_peer_down_transitions_total{peer=\"mumbai\"} 2.0"::equals), t);
+    }
+
+    @Test
     void metrics_leaveOutScrubTimestampsOfPassesThatNeverHappened() throws Exception {
         NodeSnapshot s = snapshot(clock.get());
         latest.set(new NodeSnapshot(s.region(), s.timeMillis(), s.status(), s.requests(), s.files(), s.placed(),
                 s.recentFiles(), s.memoryUsedBytes(), s.memoryCapacityBytes(), s.openRequests(), s.tombstones(),
-                s.rttMatrix(), new NodeSnapshot.Scrub(0, true, 5, clock.get() - 1000, -1), s.unsettledPeers()));
+                s.rttMatrix(), new NodeSnapshot.Scrub(0, true, 5, clock.get() - 1000, -1), s.unsettledPeers(),
+                s.peerDownTransitions(), s.createsNotReady()));
         String t = send("GET", "/metrics", null, null).body();
         assertTrue(t.lines().anyMatch("geoblocks_scrub_passes_total 0.0"::equals), t);
         assertTrue(t.lines().anyMatch("geoblocks_scrub_pass_blocks 5.0"::equals), t);

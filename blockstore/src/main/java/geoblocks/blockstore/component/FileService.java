@@ -5,6 +5,7 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.OutputGate;
 import geoblocks.blockstore.meta.MetaGcTotals;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.liveness.HeardReports;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
@@ -109,6 +110,9 @@ public final class FileService extends ComponentDefinition {
     private long lastTick = System.nanoTime();
     private final RequestStats requestStats = new RequestStats(RECENT_REQUESTS);
     private final RequestTiming timing = new RequestTiming(requestStats);
+    private final HeardReports heardReports = new HeardReports(HeardReports.DEFAULT_SPACING_NANOS);
+    /** LEDBAT bytes each peer had acknowledged at the last PeerStats. */
+    private final java.util.Map<NetAddress, Long> ledbatAcked = new java.util.HashMap<>();
     private int ticks;
 
     public FileService(FileServiceInit init) {
@@ -173,6 +177,7 @@ public final class FileService extends ComponentDefinition {
         handle(timer, NodeContext.Wakeup.class, node::wake);
         handle(rttPort, RttUpdate.class, u -> {
             node.setRttMatrix(u.matrix());
+            node.setDownTransitions(u.downTransitions());
             onRtt(u.table());
         });
         handle(control, ConnectionStatus.Dropped.class, d -> {
@@ -206,6 +211,7 @@ public final class FileService extends ComponentDefinition {
             }
         });
         handle(ledbat, DataReceived.class, d -> {
+            heard(d.peer());
             if (!netBench.claims(d)) {
                 background.onData(d);
             }
@@ -220,7 +226,15 @@ public final class FileService extends ComponentDefinition {
                 background.onFailed(f);
             }
         });
-        handle(ledbat, PeerStats.class, background::onPeerStats);
+        handle(ledbat, PeerStats.class, s -> {
+            for (PeerStats.Peer p : s.peers()) {
+                Long before = ledbatAcked.put(p.peer(), p.ackedBytes());
+                if (before != null && before < p.ackedBytes()) {
+                    heard(p.peer()); // the peer acknowledged LEDBAT data since the last stats
+                }
+            }
+            background.onPeerStats(s);
+        });
     }
 
     private void tick() {
@@ -326,8 +340,21 @@ public final class FileService extends ComponentDefinition {
         rereplicator.onRtt(table, node.now());
     }
 
+    /**
+     * Tells the failure detector that a peer node is alive (a few times a second at most): every
+     * message from a peer is proof of life, not only its probe answers.
+     */
+    private void heard(NetAddress from) {
+        java.util.Optional<String> peer = node.regionOf(from);
+        long now = node.now();
+        if (peer.isPresent() && !peer.get().equals(node.region()) && heardReports.shouldReport(peer.get(), now)) {
+            trigger(new RttPort.Heard(peer.get(), now), rttPort);
+        }
+    }
+
     private void onMsg(FileMsg msg) {
         NetAddress from = msg.getHeader().source();
+        heard(from);
         FileOp op = msg.op();
         try {
             dispatch(from, op);

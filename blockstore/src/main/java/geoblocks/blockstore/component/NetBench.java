@@ -376,14 +376,26 @@ final class NetBench {
     boolean claims(DataReceived d) {
         Key k = new Key(d.peer(), d.streamId());
         if (benchStreams.contains(k)) {
+            sawLedbatData(d.peer());
             return true;
         }
         if (d.offset() == 0 && d.data().length >= LEDBAT_MAGIC.length
                 && Arrays.equals(d.data(), 0, LEDBAT_MAGIC.length, LEDBAT_MAGIC, 0, LEDBAT_MAGIC.length)) {
             benchStreams.add(k);
+            sawLedbatData(d.peer());
             return true;
         }
         return false;
+    }
+
+    /**
+     * A ledbat test's data arrives on LEDBAT streams, not as NetBenchData: it keeps the peer's sinks
+     * from being dropped as idle (a slow ledbat test outliving IDLE_NANOS lost its sink, and its end
+     * was answered "no bench test").
+     */
+    private void sawLedbatData(NetAddress peer) {
+        long now = node.now();
+        sinkSeen.replaceAll((key, seen) -> key.peer().equals(peer) ? now : seen);
     }
 
     /**

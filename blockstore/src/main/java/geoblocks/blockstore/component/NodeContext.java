@@ -141,8 +141,19 @@ final class NodeContext implements Node {
     }
 
     /** The cluster's RTT matrix of the latest RTT update, for the operator snapshot. */
+    private Map<String, Long> downTransitions = Map.of();
+
     MeasuredRttMatrix rttMatrix() {
         return rttMatrix;
+    }
+
+    /** Each peer's transitions from up to down since the node started, as the RTT monitor counted them. */
+    Map<String, Long> downTransitions() {
+        return downTransitions;
+    }
+
+    void setDownTransitions(Map<String, Long> counts) {
+        this.downTransitions = counts;
     }
 
     void setRttMatrix(MeasuredRttMatrix matrix) {

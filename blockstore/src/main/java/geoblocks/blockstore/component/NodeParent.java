@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.core.liveness.DetectorSettings;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.port.BlockStorePort;
@@ -36,7 +37,8 @@ import se.sics.kompics.timer.Timer;
 /**
  * One geoblocks node: wires BlockStore, RTTMonitor, PlacementPolicy ({@link PlacementComponent}),
  * LEDBAT (background block streams) and FileService over the Network and Timer it requires, with the emulated WAN in between when the
- * cluster asks for it (so LEDBAT's datagrams see the same emulated delays as the TCP messages). The same parent runs
+ * cluster asks for it (so LEDBAT's datagrams see the same emulated delays as the TCP messages): one emulator for the RTT
+ * monitor's probes and one for the rest, on the way out only. The same parent runs
  * in production (under a host with NettyNetwork and JavaTimer) and in the simulator.
  */
 public final class NodeParent extends ComponentDefinition {
@@ -48,20 +50,13 @@ public final class NodeParent extends ComponentDefinition {
     private final Negative<OpsPort> ops = provides(OpsPort.class);
 
     public NodeParent(NodeInit init) {
-        Positive<Network> net = network;
-        if (init.cluster.emulateWan()) {
-            Component wan = create(WanEmulator.class, new WanEmulator.WanInit(init.cluster, init.region));
-            connect(wan.getNegative(Network.class), network, Channel.TWO_WAY);
-            connect(wan.getNegative(Timer.class), timer, Channel.TWO_WAY);
-            net = wan.getPositive(Network.class);
-        }
         Map<String, NetAddress> peers = new LinkedHashMap<>(init.cluster.regions());
         peers.remove(init.region);
         LoadMeter meter = new LoadMeter(init.blocks::space);
         Component blocks = create(BlockStoreComponent.class,
                 new BlockStoreComponent.BlockStoreInit(init.blocks, init.io, meter));
         Component monitor = create(RttMonitor.class,
-                new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings, meter));
+                new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings, meter, init.detector));
         PolicySet policies = init.policies != null ? init.policies : PolicySet.defaults();
         Component placement = create(PlacementComponent.class, new PlacementComponent.PlacementInit(init.region,
                 new ArrayList<>(peers.keySet()), policies, init.seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL));
@@ -69,8 +64,26 @@ public final class NodeParent extends ComponentDefinition {
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
+        if (init.cluster.emulateWan()) {
+            // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
+            // behind the blocks and bench datagrams of the file service and LEDBAT in one
+            // component's event queue; what arrives skips the emulators (a node's emulator holds
+            // only what it sends), straight from the network to each component.
+            Positive<Network> probes = wan(init);
+            Positive<Network> bulk = wan(init);
+            connect(monitor.getNegative(Network.class), probes, Channel.ONE_WAY_POS);
+            for (Component c : new Component[] {files, ledbat}) {
+                connect(c.getNegative(Network.class), bulk, Channel.ONE_WAY_POS);
+            }
+            for (Component c : new Component[] {monitor, files, ledbat}) {
+                connect(c.getNegative(Network.class), network, Channel.ONE_WAY_NEG);
+            }
+        } else {
+            for (Component c : new Component[] {monitor, files, ledbat}) {
+                connect(c.getNegative(Network.class), network, Channel.TWO_WAY);
+            }
+        }
         for (Component c : new Component[] {monitor, files, ledbat}) {
-            connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
             connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
         }
         connect(files.getNegative(NetworkControl.class), control, Channel.TWO_WAY);
@@ -80,6 +93,14 @@ public final class NodeParent extends ComponentDefinition {
         connect(files.getNegative(PlacementPort.class), placement.getPositive(PlacementPort.class), Channel.TWO_WAY);
         connect(files.getNegative(LedbatPort.class), ledbat.getPositive(LedbatPort.class), Channel.TWO_WAY);
         connect(files.getPositive(OpsPort.class), ops, Channel.TWO_WAY);
+    }
+
+    /** A new emulated WAN that sends into the network (requests only: ONE_WAY_POS carries requests). */
+    private Positive<Network> wan(NodeInit init) {
+        Component wan = create(WanEmulator.class, new WanEmulator.WanInit(init.cluster, init.region));
+        connect(wan.getNegative(Network.class), network, Channel.ONE_WAY_POS);
+        connect(wan.getNegative(Timer.class), timer, Channel.TWO_WAY);
+        return wan.getPositive(Network.class);
     }
 
     /** Everything a node needs: who and where it is, the cluster, its storage and a seed. */
@@ -102,6 +123,8 @@ public final class NodeParent extends ComponentDefinition {
         final PolicySet policies;
         /** The block collector's settings. */
         final GcSettings gc;
+        /** The failure detector's settings. */
+        final DetectorSettings detector;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -113,13 +136,14 @@ public final class NodeParent extends ComponentDefinition {
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
-                    null, GcSettings.DEFAULTS);
+                    null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io, boolean ledbatBursts,
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
-                GcSettings gc) {
+                GcSettings gc, DetectorSettings detector) {
+            this.detector = detector;
             this.policies = policies;
             this.gc = gc;
             this.replicationQueue = replicationQueue;
@@ -138,7 +162,7 @@ public final class NodeParent extends ComponentDefinition {
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue,
-                    resumedCopies, policies, gc);
+                    resumedCopies, policies, gc, detector);
         }
 
         /**
@@ -147,19 +171,25 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withReplicationQueue(ReplicationQueueStore queue, List<ReplicationQueue.Copy> resumed) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, resumed,
-                    policies, gc);
+                    policies, gc, detector);
         }
 
         /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
         public NodeInit withPolicies(PolicySet set) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, set, gc);
+                    resumedCopies, set, gc, detector);
+        }
+
+        /** This init with the failure detector's settings (geoblocks.node.failure-detector). */
+        public NodeInit withDetector(DetectorSettings failureDetector) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, policies, gc, failureDetector);
         }
 
         /** This init with the block collector's settings (geoblocks.node.gc-grace, gc-interval). */
         public NodeInit withGc(GcSettings collector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, collector);
+                    resumedCopies, policies, collector, detector);
         }
     }
 }

@@ -6,8 +6,11 @@ import geoblocks.blockstore.core.RttMatrixView;
 import geoblocks.blockstore.core.RttRow;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.placement.LoadMeter;
+import geoblocks.blockstore.core.liveness.DetectorSettings;
+import geoblocks.blockstore.core.liveness.PhiAccrualDetector;
 import geoblocks.blockstore.core.placement.NodeLoad;
 import geoblocks.blockstore.port.RttPort;
+import geoblocks.blockstore.port.RttPort.Heard;
 import geoblocks.blockstore.port.RttPort.RttUpdate;
 import geoblocks.blockstore.wire.RttProbe;
 import geoblocks.net.NetAddress;
@@ -18,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
@@ -32,7 +36,11 @@ import se.sics.kompics.timer.Timer;
 /**
  * The RTT monitor: pings every other node over UDP each probe interval, answers their pings, keeps
  * a median-filtered estimate per peer ({@link RttEstimator}) and publishes an {@link RttTable}
- * after every round. A peer that stops answering is marked down. With a {@link LoadMeter} its
+ * after every round. Whether a peer is up is the failure detector's call ({@link PhiAccrualDetector}):
+ * a peer is up once three of its answers measured its RTT and while it is not silent, where every
+ * message from it counts (its pings, its pongs, and what the file service reports as {@link Heard}:
+ * file-protocol messages, LEDBAT data and acknowledgements). It counts each peer's transitions from
+ * up to down and passes the totals on with every update. With a {@link LoadMeter} its
  * pings and pongs also carry this node's load (disk space, recent block I/O), and every update
  * passes on the loads heard since the previous one. With a load, its probes also carry this node's
  * {@link RttRow}; the rows peers send make the cluster's RTT matrix ({@link RttMatrixView}) that
@@ -50,6 +58,10 @@ public final class RttMonitor extends ComponentDefinition {
     private final Map<String, NetAddress> peers;
     private final Map<NetAddress, String> regionByAddress = new HashMap<>();
     private final Map<String, RttEstimator> estimators = new LinkedHashMap<>();
+    private final Map<String, PhiAccrualDetector> detectors = new HashMap<>();
+    /** Peers up at the last table, and each peer's transitions from up to down since start. */
+    private final Set<String> wasUp = new TreeSet<>();
+    private final Map<String, Long> downTransitions = new TreeMap<>();
     private final long intervalMs;
     /** This node's load gauge, or null (probes then carry no load). */
     private final LoadMeter meter;
@@ -70,6 +82,9 @@ public final class RttMonitor extends ComponentDefinition {
         peers.forEach((r, a) -> {
             regionByAddress.put(a, r);
             estimators.put(r, new RttEstimator(init.settings.rttWindow(), init.settings.downAfterMs() * 1_000_000L));
+            detectors.put(r, new PhiAccrualDetector(init.detector, intervalMs * 1_000_000L,
+                    init.settings.downAfterMs() * 1_000_000L));
+            downTransitions.put(r, 0L);
         });
         List<String> regions = new ArrayList<>(peers.keySet());
         regions.add(region);
@@ -82,6 +97,21 @@ public final class RttMonitor extends ComponentDefinition {
         });
         handle(timer, Round.class, r -> probeAll());
         handle(net, RttProbe.class, this::onProbe);
+        handle(rttPort, Heard.class, h -> {
+            PhiAccrualDetector d = detectors.get(h.region());
+            if (d != null) {
+                heard(h.region(), d, h.atNanos());
+            }
+        });
+    }
+
+    /** Proof of life from {@code peer}; a peer that was down and is now up is published at once. */
+    private void heard(String peer, PhiAccrualDetector d, long at) {
+        d.heard(at);
+        long now = System.nanoTime();
+        if (!wasUp.contains(peer) && isUp(peer, now)) {
+            publish(table(now), now);
+        }
     }
 
     private void probeAll() {
@@ -100,7 +130,15 @@ public final class RttMonitor extends ComponentDefinition {
     }
 
     private void publish(RttTable table, long now) {
-        trigger(new RttUpdate(table, freshLoads, matrix.matrix(table, now)), rttPort);
+        for (String peer : peers.keySet()) {
+            boolean up = table.isUp(peer);
+            if (!up && wasUp.remove(peer)) {
+                downTransitions.merge(peer, 1L, Long::sum);
+            } else if (up) {
+                wasUp.add(peer);
+            }
+        }
+        trigger(new RttUpdate(table, freshLoads, matrix.matrix(table, now), downTransitions), rttPort);
         freshLoads.clear();
     }
 
@@ -116,6 +154,9 @@ public final class RttMonitor extends ComponentDefinition {
         if (!p.isPong()) {
             // this node's load and row only to cluster members
             trigger(peer != null ? p.echo(mine, myRow) : p.echo(), net);
+            if (peer != null) {
+                heard(peer, detectors.get(peer), now); // a ping is proof of life too
+            }
             return;
         }
         if (peer == null) {
@@ -125,19 +166,21 @@ public final class RttMonitor extends ComponentDefinition {
         if (rttNanos < 0 || rttNanos > 60_000_000_000L) {
             return; // forged or wildly stale echo
         }
+        estimators.get(peer).onSample(rttNanos / 1e6, now);
+        heard(peer, detectors.get(peer), now); // a peer that came up is told to placement at once
+    }
+
+    /** Up: its RTT measured (three answers) and the failure detector does not call it down. */
+    private boolean isUp(String peer, long now) {
         RttEstimator e = estimators.get(peer);
-        boolean wasUp = e.isUp(now);
-        e.onSample(rttNanos / 1e6, now);
-        if (!wasUp) {
-            publish(table(now), now); // a peer came up: tell placement at once
-        }
+        return e.sampleCount() >= e.minSamples() && detectors.get(peer).isUp(now);
     }
 
     private RttTable table(long now) {
         Map<String, Double> up = new HashMap<>();
         Set<String> down = new TreeSet<>();
         estimators.forEach((r, e) -> {
-            if (e.isUp(now)) {
+            if (isUp(r, now)) {
                 up.put(r, e.estimateMs());
             } else {
                 down.add(r);
@@ -158,6 +201,7 @@ public final class RttMonitor extends ComponentDefinition {
         final Map<String, NetAddress> peers;
         final NodeSettings settings;
         final LoadMeter meter;
+        final DetectorSettings detector;
 
         /** {@code peers}: every other node by region (self excluded); probes carry no load. */
         public RttMonitorInit(NetAddress self, String region, Map<String, NetAddress> peers, NodeSettings settings) {
@@ -167,6 +211,13 @@ public final class RttMonitor extends ComponentDefinition {
         /** As above, with this node's load from {@code meter} in every probe. */
         public RttMonitorInit(NetAddress self, String region, Map<String, NetAddress> peers, NodeSettings settings,
                 LoadMeter meter) {
+            this(self, region, peers, settings, meter, DetectorSettings.DEFAULTS);
+        }
+
+        /** As above, with the failure detector's settings. */
+        public RttMonitorInit(NetAddress self, String region, Map<String, NetAddress> peers, NodeSettings settings,
+                LoadMeter meter, DetectorSettings detector) {
+            this.detector = detector;
             this.self = self;
             this.region = region;
             this.peers = Map.copyOf(peers);

@@ -15,13 +15,20 @@ import se.sics.kompics.KompicsEvent;
  * their first {@link #MAX_BLOCKS} blocks, its transfer memory budget, its tombstones and the
  * cluster's RTT matrix as this node knows it (see RttMatrixView), the scrubber's pass progress
  * and the peers whose first RTT probes have not settled yet ({@code unsettledPeers}: neither
- * measured up nor past down-after since the node started, see {@code RttTable#unsettled}). Safe to
- * read from any thread.
+ * measured up nor past down-after since the node started, see {@code RttTable#unsettled}), each
+ * peer's transitions from up to down since the node started ({@code peerDownTransitions}), and why
+ * this node cannot decide the creates of the names it owns yet ({@code createsNotReady}, null once
+ * it can: see {@code Node#notReadyToDecideCreates}). Safe to read from any thread.
  */
 public record NodeSnapshot(String region, long timeMillis, StatusReply status, RequestStats.Snapshot requests,
         long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
         long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
-        List<String> unsettledPeers) implements KompicsEvent {
+        List<String> unsettledPeers, Map<String, Long> peerDownTransitions, String createsNotReady)
+        implements KompicsEvent {
+    public NodeSnapshot {
+        peerDownTransitions = Map.copyOf(peerDownTransitions);
+    }
+
     public static final int MAX_FILES = 100;
     public static final int MAX_BLOCKS = 64;
 

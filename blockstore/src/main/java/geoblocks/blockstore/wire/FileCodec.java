@@ -359,8 +359,15 @@ public final class FileCodec implements WireCodec<FileMsg> {
             }
             BY_TAG[e.tag()] = e;
         }
-        for (Class<?> c : FileOp.class.getPermittedSubclasses()) {
-            if (!BY_CLASS.containsKey(c)) {
+        checkRows(FileOp.class);
+    }
+
+    /** Every op record of {@code sealed} and of its sealed sub-interfaces ({@link FileOp.Control}) has a row. */
+    private static void checkRows(Class<?> sealed) {
+        for (Class<?> c : sealed.getPermittedSubclasses()) {
+            if (c.isInterface()) {
+                checkRows(c);
+            } else if (!BY_CLASS.containsKey(c)) {
                 throw new ExceptionInInitializerError(c.getSimpleName() + " has no row in the file protocol");
             }
         }

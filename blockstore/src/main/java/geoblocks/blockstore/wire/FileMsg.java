@@ -20,6 +20,12 @@ public final class FileMsg extends NetMsg implements PatternExtractor<Class<Obje
         return op;
     }
 
+    /** Control ops ({@link FileOp.Control}) overtake the blocks queued to the same peer. */
+    @Override
+    public boolean isControl() {
+        return op instanceof FileOp.Control;
+    }
+
     @Override
     public int wireSize() {
         return FileCodec.INSTANCE.encodedSize(this);

@@ -14,6 +14,17 @@ import java.util.List;
 public sealed interface FileOp {
     long req();
 
+    /**
+     * Control ops (manifest publication, claims, acknowledgements, flow credit, anti-entropy digests,
+     * probes of a peer's state): the network sends them before the blocks it has queued to the same
+     * peer ({@code NetMsg#isControl}). None of them relies on arriving after blocks sent before it:
+     * a manifest is published only after the copies it names were acknowledged (or, with ack local,
+     * before the queued copies are sent at all), and the others answer or steer the opposite
+     * direction. Replies that end a transfer (Done, Failed, Committed) are not control: they must
+     * follow the data they conclude.
+     */
+    sealed interface Control extends FileOp {}
+
     // ---- client -> coordinator
     /**
      * Start an upload of {@code size} bytes in blocks of {@code blockSize} with a placement policy;
@@ -80,7 +91,7 @@ public sealed interface FileOp {
     }
 
     /** Flow control of a download: the client has consumed {@code consumed} bytes. */
-    record GetAck(long req, long consumed) implements FileOp {}
+    record GetAck(long req, long consumed) implements Control {}
 
     /**
      * One page of the live files whose names start with {@code prefix} ("" for every file), after
@@ -119,14 +130,14 @@ public sealed interface FileOp {
         }
     }
 
-    record StatusReq(long req) implements FileOp {}
+    record StatusReq(long req) implements Control {}
 
     /** The node's placement policies ({@code client policies}); answered by {@link PoliciesReply}. */
     record PoliciesReq(long req) implements FileOp {}
 
     // ---- coordinator -> client
     /** Blocks covering bytes {@code 0..durableBytes} are durable on every replica the policy wants (for a move: block bytes copied so far). */
-    record PutProgress(long req, long durableBytes) implements FileOp {}
+    record PutProgress(long req, long durableBytes) implements Control {}
 
     record GetData(long req, long offset, byte[] data) implements FileOp {}
 
@@ -271,7 +282,7 @@ public sealed interface FileOp {
 
     // ---- both directions
     /** Part of an encoded manifest: a reply (to stat, get or lookup) or a publication to store. */
-    record ManifestPart(long req, boolean publish, int offset, int total, byte[] data) implements FileOp {}
+    record ManifestPart(long req, boolean publish, int offset, int total, byte[] data) implements Control {}
 
     /** Success, with a human-readable note (clipped like {@link Failed#error}). */
     record Done(long req, String info) implements FileOp {
@@ -329,13 +340,13 @@ public sealed interface FileOp {
      * block-collection grace while the move runs): their copies here are in flight, not garbage,
      * although no manifest names them here yet. No answer.
      */
-    record HoldBlocks(long req, List<String> fileIds) implements FileOp {}
+    record HoldBlocks(long req, List<String> fileIds) implements Control {}
 
     /** Part of a block to store as a replica; the receiver verifies {@code crc} over the whole block. */
     record ReplicaData(long req, String blockId, int offset, int total, int crc, boolean background, byte[] data)
             implements FileOp {}
 
-    record ReplicaStored(long req, String blockId) implements FileOp {}
+    record ReplicaStored(long req, String blockId) implements Control {}
 
     record FetchBlock(long req, String blockId) implements FileOp {}
 
@@ -367,14 +378,14 @@ public sealed interface FileOp {
     record FetchPaced(long req, String blockId) implements FileOp {}
 
     /** Flow control of a {@link FetchPaced}: the fetching node has received {@code received} bytes of the block. */
-    record FetchMore(long req, long received) implements FileOp {}
+    record FetchMore(long req, long received) implements Control {}
 
     /** The fetching node no longer wants the block of {@link FetchPaced} {@code req}: send nothing more of it. */
-    record FetchCancel(long req) implements FileOp {}
+    record FetchCancel(long req) implements Control {}
 
     record BlockData(long req, int offset, int total, int crc, byte[] data) implements FileOp {}
 
-    record LookupManifest(long req, String name) implements FileOp {}
+    record LookupManifest(long req, String name) implements Control {}
 
     /**
      * Retired: deletes were immediate per node before versions existed; a node now answers it with
@@ -389,7 +400,7 @@ public sealed interface FileOp {
      * asks the name's owner to create: the owner stamps and stores it if the name's live version
      * meets {@code condition} ({@link Claimed}), else refuses ({@link Failed}). Every part carries the condition.
      */
-    record CreateClaim(long req, int offset, int total, byte[] data, WriteCondition condition) implements FileOp {
+    record CreateClaim(long req, int offset, int total, byte[] data, WriteCondition condition) implements Control {
         public CreateClaim {
             java.util.Objects.requireNonNull(condition, "condition");
         }
@@ -401,13 +412,13 @@ public sealed interface FileOp {
     }
 
     /** The owner created the claimed manifest as version ({@code clock}, {@code region}). */
-    record Claimed(long req, long clock, String region) implements FileOp {}
+    record Claimed(long req, long clock, String region) implements Control {}
 
     /**
      * Anti-entropy, first step: the asker's digest of every bucket of names (ManifestStore.BUCKETS
      * of them). Answered by {@link SyncLeaves}.
      */
-    record SyncDigest(long req, List<Long> buckets) implements FileOp {}
+    record SyncDigest(long req, List<Long> buckets) implements Control {}
 
     /** One bucket's leaf digests: ManifestStore.LEAVES of them, leaf 0 first. */
     record BucketLeaves(int bucket, List<Long> leaves) {}
@@ -417,14 +428,14 @@ public sealed interface FileOp {
      * asker's, the answerer's digest of each of its leaves; over several messages (paged by bytes),
      * the last with {@code more} false. No buckets at all: the two nodes hold the same names.
      */
-    record SyncLeaves(long req, List<BucketLeaves> buckets, boolean more) implements FileOp {}
+    record SyncLeaves(long req, List<BucketLeaves> buckets, boolean more) implements Control {}
 
     /**
      * Anti-entropy, second step: asks for the answerer's name digests in {@code leaves} (each
      * bucket * ManifestStore.LEAVES + leaf-in-bucket, the leaves whose digests differ). Answered
      * by {@link SyncNames}.
      */
-    record SyncNamesReq(long req, List<Integer> leaves) implements FileOp {}
+    record SyncNamesReq(long req, List<Integer> leaves) implements Control {}
 
     /** One name's history digest. */
     record NameDigest(String name, long digest) {}
@@ -434,7 +445,7 @@ public sealed interface FileOp {
      * leaves with its digest, in name order, over several messages (paged by bytes: names run to
      * 1,088 bytes), the last with {@code more} false.
      */
-    record SyncNames(long req, List<NameDigest> names, boolean more) implements FileOp {}
+    record SyncNames(long req, List<NameDigest> names, boolean more) implements Control {}
 
     // ---- node -> node, background transfers over LEDBAT
     /**
@@ -451,7 +462,7 @@ public sealed interface FileOp {
      * The receiver of a background stream stored its block durably ({@code ok}) or refused it
      * ({@code error}); {@code req} is the one in the stream's header.
      */
-    record BackgroundStored(long req, String blockId, boolean ok, String error) implements FileOp {
+    record BackgroundStored(long req, String blockId, boolean ok, String error) implements Control {
         public BackgroundStored {
             error = clip(error);
         }
@@ -475,7 +486,7 @@ public sealed interface FileOp {
     record NetBenchData(long req, long test, int stream, long seq, long sentNanos, byte[] data) implements FileOp {}
 
     /** Peer to node: {@code bytes} of the TCP bench stream {@code stream} have arrived (cumulative). */
-    record NetBenchAck(long req, long test, int stream, long bytes) implements FileOp {}
+    record NetBenchAck(long req, long test, int stream, long bytes) implements Control {}
 
     /** Node to peer: the test ended; answered by {@link NetBenchReport}. */
     record NetBenchEnd(long req, long test) implements FileOp {}

@@ -100,6 +100,12 @@ public final class RttProbe extends NetMsg {
         return new RttProbe(getHeader().reply(), true, seq, sentNanos, load, row);
     }
 
+    /** Probes and their answers leave before the bulk datagrams queued to the same peer. */
+    @Override
+    public boolean isControl() {
+        return true;
+    }
+
     @Override
     public int wireSize() {
         return CODEC.encodedSize(this);

@@ -37,6 +37,13 @@ import se.sics.kompics.network.Transport;
 final class NetworkCore {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkCore.class);
     private static final AttributeKey<OutboundQueue> OUT = AttributeKey.valueOf("geoblocks.out");
+    /**
+     * Bytes of written, unflushed-to-the-socket frames above which a connection stops taking blocks
+     * from its OutboundQueue (and below which it takes them again): control messages overtake what
+     * waits beyond it. Two 1 MiB frames: enough to keep the socket busy between drains.
+     */
+    static final io.netty.channel.WriteBufferWaterMark WATER_MARK =
+            new io.netty.channel.WriteBufferWaterMark(1 << 20, 2 << 20);
 
     private final NetworkSettings settings;
     private final NetAddress self;
@@ -77,11 +84,13 @@ final class NetworkCore {
         ServerBootstrap sb = new ServerBootstrap().group(group).channel(transports.server())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .childHandler(pipeline(null));
         server = sb.bind(self.asSocket()).sync().channel();
         int port = ((InetSocketAddress) server.localAddress()).getPort();
         dialer = new Bootstrap().group(group).channel(transports.socket())
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeoutMs());
         udp = new UdpEndpoint(this);
         udp.bind(group, transports, new InetSocketAddress(self.getIp(), port));
@@ -103,7 +112,9 @@ final class NetworkCore {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.attr(OUT).set(new OutboundQueue(ch, null));
+                OutboundQueue out = new OutboundQueue(ch, null, true);
+                ch.attr(OUT).set(out);
+                ch.pipeline().addLast("out", out); // hears writability changes (first: before TLS and framing)
                 if (tls) {
                     ch.pipeline().addLast("tls", dialled == null
                             ? tlsContexts.server.newHandler(ch.alloc())
@@ -222,7 +233,11 @@ final class NetworkCore {
                 LOG.error("cannot send {}: {}", o.msg(), e.getMessage());
                 return;
             }
-            out(ch).add(frame);
+            if (o.msg().isControl()) {
+                out(ch).addControl(frame);
+            } else {
+                out(ch).add(frame);
+            }
         }
 
         @Override

@@ -1,33 +1,80 @@
 package geoblocks.network.component;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * Write coalescing for one channel: any thread adds outgoing objects; one task on the channel's
- * event loop writes everything queued and flushes once. A burst of messages from the Kompics thread
- * becomes one flush (one writev for TCP, one sendmmsg for UDP on epoll) instead of one syscall per
- * message. The flag is cleared before draining, so an object added during a drain schedules the
- * next one and nothing waits unflushed.
+ * Write coalescing and priority for one channel, with two lanes. Any thread adds outgoing objects;
+ * one task on the channel's event loop writes what is queued and flushes once, so a burst of
+ * messages from the Kompics thread is one flush (one writev for TCP, one sendmmsg or GSO send for
+ * UDP on epoll) instead of one syscall per message.
+ *
+ * <p>The control lane ({@link #addControl}: RTT probes, manifest publication, claims,
+ * acknowledgements) is written first at every drain, whatever the channel's backlog. The ordered
+ * lane ({@link #add}: blocks and everything else, in the order given) is written only while the
+ * channel is writable (its unflushed bytes under Netty's high water mark) when {@code
+ * respectWritability}; the rest waits here, and the drain resumes when the channel turns writable
+ * again. So a control message waits behind at most the high water mark of blocks in Netty's buffer
+ * plus the kernel's socket buffer, never behind the blocks queued here. Invariant: objects of one
+ * lane leave in the order they were added; an ordered-lane object leaves after every control object
+ * added before it. The flag is cleared before draining, so an object added during a drain schedules
+ * the next one and nothing waits unflushed.
+ *
+ * <p>Also a handler: placed in the channel's pipeline it hears the writability changes.
  */
-final class OutboundQueue {
+final class OutboundQueue extends ChannelInboundHandlerAdapter {
     private final Channel channel;
-    private final Queue<Object> queue = new ConcurrentLinkedQueue<>();
+    private final Queue<Object> control = new ConcurrentLinkedQueue<>();
+    private final Queue<Object> ordered = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
-    private final Consumer<Queue<Object>> writer;
+    /** Objects on the ordered lane (ConcurrentLinkedQueue.size() walks the queue). */
+    private final java.util.concurrent.atomic.AtomicInteger orderedCount = new java.util.concurrent.atomic.AtomicInteger();
+    private final Consumer<List<Object>> writer;
+    private final boolean respectWritability;
+    /** Most ordered-lane objects one drain takes without writability (UDP); the rest go in the next. */
+    static final int DRAIN_BATCH = 512;
     private final Runnable drain = this::drain;
 
-    /** {@code writer} writes (not flushes) what it polls; null = write each object as is. */
-    OutboundQueue(Channel channel, Consumer<Queue<Object>> writer) {
+    /**
+     * {@code writer} writes (not flushes) a batch of objects in order; null = write each object as
+     * is. With {@code respectWritability}, the ordered lane waits while the channel is not writable
+     * (TCP); without, every drain writes the control lane whole and then up to {@link #DRAIN_BATCH}
+     * objects of the ordered lane (UDP, where the writer seals datagrams and batches them into GSO
+     * sends), and schedules another drain for the rest, so control added meanwhile waits for at most
+     * one batch.
+     */
+    OutboundQueue(Channel channel, Consumer<List<Object>> writer, boolean respectWritability) {
         this.channel = channel;
         this.writer = writer;
+        this.respectWritability = respectWritability;
     }
 
+    /** Queues {@code msg} on the ordered lane. */
     void add(Object msg) {
-        queue.add(msg);
+        orderedCount.incrementAndGet();
+        ordered.add(msg);
+        schedule();
+    }
+
+    /** Queues {@code msg} on the control lane: written at the next drain, before the ordered lane. */
+    void addControl(Object msg) {
+        control.add(msg);
+        schedule();
+    }
+
+    /** Objects waiting on the ordered lane (exact once concurrent adds and drains have finished). */
+    int orderedQueued() {
+        return orderedCount.get();
+    }
+
+    private void schedule() {
         if (scheduled.compareAndSet(false, true)) {
             channel.eventLoop().execute(drain);
         }
@@ -35,14 +82,68 @@ final class OutboundQueue {
 
     private void drain() {
         scheduled.set(false);
-        if (writer != null) {
-            writer.accept(queue);
+        write(control, Integer.MAX_VALUE);
+        if (!respectWritability) {
+            write(ordered, DRAIN_BATCH);
+            if (!ordered.isEmpty()) {
+                schedule();
+            }
         } else {
             Object m;
-            while ((m = queue.poll()) != null) {
+            while (channel.isWritable() && (m = ordered.poll()) != null) {
+                orderedCount.decrementAndGet();
                 channel.write(m, channel.voidPromise());
             }
         }
         channel.flush();
+    }
+
+    private void write(Queue<Object> q, int most) {
+        if (writer != null) {
+            List<Object> batch = new ArrayList<>(Math.min(most, 64));
+            Object m;
+            while (batch.size() < most && (m = q.poll()) != null) {
+                batch.add(m);
+            }
+            if (q == ordered) {
+                orderedCount.addAndGet(-batch.size());
+            }
+            if (!batch.isEmpty()) {
+                writer.accept(batch);
+            }
+        } else {
+            Object m;
+            for (int n = 0; n < most && (m = q.poll()) != null; n++) {
+                if (q == ordered) {
+                    orderedCount.decrementAndGet();
+                }
+                channel.write(m, channel.voidPromise());
+            }
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (ctx.channel().isWritable() && !ordered.isEmpty()) {
+            schedule();
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        release(control);
+        release(ordered);
+        super.channelInactive(ctx);
+    }
+
+    private void release(Queue<Object> q) {
+        Object m;
+        while ((m = q.poll()) != null) {
+            if (q == ordered) {
+                orderedCount.decrementAndGet();
+            }
+            io.netty.util.ReferenceCountUtil.release(m);
+        }
     }
 }

@@ -25,7 +25,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -38,8 +37,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * </pre>
  *
  * A datagram to a peer without a session waits (up to udp-queue per peer) while the session is
- * set up. Sending batches: datagrams queued in one burst go out in one flush, as GSO segments
- * (equal-size runs to one peer) on epoll where the kernel supports UDP_SEGMENT, else sendmmsg.
+ * set up. Sending: the caller only queues a datagram on the control lane (RTT probes and their
+ * answers) or the ordered lane of the socket's {@link OutboundQueue}; the event loop encodes and
+ * seals it when it writes it, control first. Datagrams queued in one burst go out in one flush, as
+ * GSO segments (equal-size runs to one peer) on epoll where the kernel supports UDP_SEGMENT, else
+ * sendmmsg.
  * Receiving uses GRO and recvmmsg on epoll. A datagram that is too short, names an unknown key,
  * fails its tag, is replayed, or does not decode is dropped and counted.
  */
@@ -49,6 +51,11 @@ final class UdpEndpoint {
     private static final int GSO_MAX_BYTES = 65_000;
     private static final int GSO_MAX_SEGMENTS = 64;
     private static final int KEYS_KEPT_PER_PEER = 4;
+    /**
+     * Bulk datagrams waiting to be sealed and written above which new ones are dropped: about 11 MiB
+     * of 1,400-byte datagrams, several times the 4 MiB socket buffer.
+     */
+    static final int MAX_QUEUED = 8192;
 
     private final NetworkCore core;
     private final Map<NetAddress, Sender> senders = new ConcurrentHashMap<>();
@@ -108,7 +115,7 @@ final class UdpEndpoint {
             b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM));
         }
         channel = b.bind(at).sync().channel();
-        out = new OutboundQueue(channel, gso ? this::writeSegmented : null);
+        out = new OutboundQueue(channel, this::writeBatch, false);
     }
 
     String describe() {
@@ -187,24 +194,63 @@ final class UdpEndpoint {
             }
             return;
         }
-        ByteBuffer body = scratch.get();
-        body.clear();
-        body.put((byte) id);
-        core.codecs().encode(id, m, size - 1, body);
-        body.flip();
-        ByteBuf buf = channel.alloc().directBuffer(size + DatagramSealer.OVERHEAD);
-        synchronized (s) {
-            int n = s.sealer.seal(s.nextSeq++, body, buf.nioBuffer(0, size + DatagramSealer.OVERHEAD));
-            buf.writerIndex(n);
+        // encoded and sealed on the event loop, in the order the lanes give: the caller (the network
+        // component's Kompics handler) only queues, so a flood of datagrams never builds a queue of
+        // Kompics events in front of a probe
+        Unsealed u = new Unsealed(m, id, size, s, dst.asSocket());
+        if (m.isControl()) {
+            out.addControl(u); // RTT probes and their answers leave before the bulk datagrams queued
+        } else if (out.orderedQueued() >= MAX_QUEUED) {
+            // a sender offering more than the event loop seals: drop, as a full socket buffer would,
+            // instead of growing the heap (UDP promises nothing; LEDBAT sees it as loss)
+            WireStats.udpQueueDropped();
+        } else {
+            out.add(u);
         }
-        out.add(new DatagramPacket(buf, dst.asSocket()));
     }
 
-    /** Drain writer with GSO: runs of equal-size datagrams to one peer become one segmented send. */
-    private void writeSegmented(Queue<Object> q) {
+    /** A datagram queued to be encoded and sealed under {@code sender}'s keys when it is written. */
+    private record Unsealed(NetMsg msg, int codecId, int size, Sender sender, InetSocketAddress to) {}
+
+    /** On the event loop: encodes and seals one queued datagram. */
+    private DatagramPacket seal(Unsealed u) {
+        ByteBuffer body = scratch.get();
+        body.clear();
+        body.put((byte) u.codecId());
+        core.codecs().encode(u.codecId(), u.msg(), u.size() - 1, body);
+        body.flip();
+        ByteBuf buf = channel.alloc().directBuffer(u.size() + DatagramSealer.OVERHEAD);
+        Sender s = u.sender();
+        synchronized (s) {
+            int n = s.sealer.seal(s.nextSeq++, body, buf.nioBuffer(0, u.size() + DatagramSealer.OVERHEAD));
+            buf.writerIndex(n);
+        }
+        return new DatagramPacket(buf, u.to());
+    }
+
+    /** Drain writer: seals a batch in order and writes it, as GSO runs when the kernel offers them. */
+    private void writeBatch(List<Object> batch) {
+        List<DatagramPacket> sealed = new ArrayList<>(batch.size());
+        for (Object o : batch) {
+            try {
+                sealed.add(seal((Unsealed) o));
+            } catch (RuntimeException e) {
+                core.logRefused("cannot send " + ((Unsealed) o).msg() + ": " + e.getMessage());
+            }
+        }
+        if (!gso) {
+            for (DatagramPacket d : sealed) {
+                channel.write(d, channel.voidPromise());
+            }
+            return;
+        }
+        writeSegmented(sealed);
+    }
+
+    /** Runs of equal-size datagrams to one peer become one segmented send. */
+    private void writeSegmented(List<DatagramPacket> packets) {
         List<DatagramPacket> run = new ArrayList<>(GSO_MAX_SEGMENTS);
-        DatagramPacket p;
-        while ((p = (DatagramPacket) q.poll()) != null) {
+        for (DatagramPacket p : packets) {
             if (!run.isEmpty()) {
                 DatagramPacket first = run.get(0);
                 int seg = first.content().readableBytes();
