@@ -165,6 +165,11 @@ public final class AdmissionQueue implements TransferMemory {
         }
     }
 
+    /** True when any request waits. */
+    public boolean anyWaiting() {
+        return !waiting.isEmpty();
+    }
+
     /** True when the request of {@code ticket} waits. */
     public boolean waits(long ticket) {
         return waiting.containsKey(ticket);

@@ -118,6 +118,8 @@ class AntiEntropyTest {
         @Override public String notReadyToDecideCreates() { return antiEntropy.notReadyToDecideCreates(); }
         @Override public long wallMillis() { return now / MS; }
         @Override public MemoryBudget budget() { return budget; }
+        final geoblocks.blockstore.core.AdmissionQueue admission = new geoblocks.blockstore.core.AdmissionQueue(budget, 10_000_000_000L, 1000);
+        @Override public geoblocks.blockstore.core.AdmissionQueue admission() { return admission; }
         @Override public Random random() { return new Random(1); }
         @Override public long now() { return now; }
         @Override public void send(NetAddress to, FileOp op) { wire.add(new Object[] {this, other, op}); }
