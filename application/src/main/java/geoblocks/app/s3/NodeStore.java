@@ -37,8 +37,14 @@ public final class NodeStore {
             return getMessage().contains("already exists");
         }
 
+        /** The node may take the request later: it was out of transfer memory, or not ready to decide creates. */
         public boolean busy() {
-            return getMessage().contains("node busy") || getMessage().contains("retry in a few seconds");
+            return overloaded() || getMessage().contains("retry in a few seconds");
+        }
+
+        /** The node refused for lack of transfer memory (its admission queue's wait ran out, or the queue was full). */
+        public boolean overloaded() {
+            return getMessage().contains("node busy");
         }
     }
 

@@ -16,6 +16,11 @@ import org.slf4j.LoggerFactory;
  */
 final class S3Call {
     private static final Logger LOG = LoggerFactory.getLogger(S3Call.class);
+    /**
+     * Retry-After of a 503 SlowDown: the node already kept the request waiting for memory up to
+     * geoblocks.node.admission.wait, so a second is a polite pause, and SDKs add their own backoff.
+     */
+    static final long RETRY_AFTER_SECONDS = 1;
     final Exchange ex;
     final String bucket;
     final String key;
@@ -83,6 +88,14 @@ final class S3Call {
         fail(new S3Exception(e, message));
     }
 
+    /**
+     * The S3 error of a node's refusal: out of transfer memory is 503 SlowDown (which SDKs retry with
+     * backoff), not ready yet 503 ServiceUnavailable, anything else 500 InternalError.
+     */
+    static S3Error errorOf(NodeStore.StoreException s) {
+        return s.overloaded() ? S3Error.SLOW_DOWN : s.busy() ? S3Error.SERVICE_UNAVAILABLE : S3Error.INTERNAL_ERROR;
+    }
+
     /** Answers with the S3 error a failure stands for; a node's refusal becomes the matching code. */
     void fail(Throwable t) {
         Throwable c = NodeStore.cause(t);
@@ -90,7 +103,7 @@ final class S3Call {
         if (c instanceof S3Exception s) {
             e = s;
         } else if (c instanceof NodeStore.StoreException s) {
-            e = new S3Exception(s.busy() ? S3Error.SERVICE_UNAVAILABLE : S3Error.INTERNAL_ERROR, s.getMessage());
+            e = new S3Exception(errorOf(s), s.getMessage());
         } else {
             LOG.warn("S3 {} {} failed", method(), resource(), c);
             e = new S3Exception(S3Error.INTERNAL_ERROR, c.toString());
@@ -101,6 +114,9 @@ final class S3Call {
         }
         if (ex.expectsContinue()) {
             ex.closeAfterAnswer(); // the client may still send the body it announced: do not read it as a request
+        }
+        if (e.error() == S3Error.SLOW_DOWN) { // S3 itself sends none; it tells every client how long to back off
+            ex.header("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
         }
         byte[] body = S3Xml.error(e.error(), e.getMessage(), resource(), requestId);
         if (method().equals("HEAD")) {

@@ -33,6 +33,8 @@ public enum S3Error {
     REQUEST_TIMEOUT("RequestTimeout", 400, "Your socket connection to the server was not read from or written to within the timeout period."),
     REQUEST_TIME_TOO_SKEWED("RequestTimeTooSkewed", 403, "The difference between the request time and the server's time is too large."),
     SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "Please reduce your request rate."),
+    /** A node refused for lack of transfer memory (after its admission queue's wait): SDKs retry it with backoff. */
+    SLOW_DOWN("SlowDown", 503, "Please reduce your request rate."),
     SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403, "The request signature we calculated does not match the signature you provided."),
     TEMPORARY_REDIRECT("TemporaryRedirect", 307, "Please re-send this request to the specified temporary endpoint."),
     SHA256_MISMATCH("XAmzContentSHA256Mismatch", 400, "The provided 'x-amz-content-sha256' header does not match what was computed.");

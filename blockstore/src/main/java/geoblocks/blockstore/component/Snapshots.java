@@ -40,7 +40,8 @@ final class Snapshots {
         return new NodeSnapshot(node.region(), nowMillis, status, stats.snapshot(), files, Map.copyOf(byRegion),
                 List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests,
                 new NodeSnapshot.Tombstones(manifests.names() - files, node.versions().tombstonesAcknowledged,
-                        node.versions().tombstonesExpired), node.rttMatrix(), scrub, node.unsettledPeers());
+                        node.versions().tombstonesExpired), node.rttMatrix(), scrub, node.unsettledPeers(),
+                node.admission().stats());
     }
 
     private static FileView view(Manifest m) {

@@ -10,8 +10,11 @@ import java.util.concurrent.TimeUnit;
  * once, as before the queue), and {@code queue}, how many requests may wait at once.
  */
 public record AdmissionSettings(long waitMs, int queue) {
-    /** Requests wait up to 10 s (well within the clients' 30 s of silence), at most 1,000 at once. */
-    public static final AdmissionSettings DEFAULTS = new AdmissionSettings(10_000, 1000);
+    /**
+     * Requests wait up to 5 s (within the 10 s of silence after which {@code client} commands give
+     * up), at most 1,000 at once.
+     */
+    public static final AdmissionSettings DEFAULTS = new AdmissionSettings(5_000, 1000);
 
     public AdmissionSettings {
         if (waitMs < 0 || waitMs > 3_600_000) {

@@ -21,7 +21,7 @@ import se.sics.kompics.KompicsEvent;
 public record NodeSnapshot(String region, long timeMillis, StatusReply status, RequestStats.Snapshot requests,
         long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
         long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
-        List<String> unsettledPeers) implements KompicsEvent {
+        List<String> unsettledPeers, geoblocks.blockstore.core.AdmissionQueue.Stats admission) implements KompicsEvent {
     public static final int MAX_FILES = 100;
     public static final int MAX_BLOCKS = 64;
 
