@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import geoblocks.blockstore.wire.FailureCode;
 import java.util.Random;
 
 /**
@@ -10,9 +11,6 @@ import java.util.Random;
  * Pure: the random source is injected.
  */
 public final class BusyRetry {
-    /** What MemoryBudget's refusal says (see geoblocks.blockstore.core.MemoryBudget#busy). */
-    static final String BUSY = "node busy";
-
     private final int retries;
     private final long baseMs;
     private final long capMs;
@@ -29,9 +27,9 @@ public final class BusyRetry {
         this.random = random;
     }
 
-    /** True when a failure with this message may be retried, and {@code failedAttempts} allows one more. */
-    public boolean shouldRetry(String error, int failedAttempts) {
-        return failedAttempts <= retries && error != null && error.contains(BUSY);
+    /** True when a failure with this code (null: not a node's) may be retried, and {@code failedAttempts} allows one more. */
+    public boolean shouldRetry(FailureCode code, int failedAttempts) {
+        return failedAttempts <= retries && code == FailureCode.BUSY;
     }
 
     /** Milliseconds to wait before retry number {@code retry} (1-based). */

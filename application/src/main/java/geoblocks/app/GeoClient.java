@@ -30,7 +30,7 @@ import se.sics.kompics.network.ListeningStatus;
 /**
  * A blocking client for plain Java code (CLI, demo, bench, tests): starts this JVM's Kompics
  * runtime with a {@link ClientHost} and talks to any region's node. Thread-safe; one per JVM (the
- * Kompics runtime is JVM-global). Failures throw {@link IOException} with the node's message.
+ * Kompics runtime is JVM-global). Failures throw {@link NodeFailure} (an IOException) with the node's code and message.
  */
 public final class GeoClient implements AutoCloseable {
     private final Map<String, Bridge> bridges = new LinkedHashMap<>();
@@ -219,7 +219,7 @@ public final class GeoClient implements AutoCloseable {
             try {
                 return callOnce(region, request, progress);
             } catch (IOException e) {
-                if (!busyRetry.shouldRetry(e.getMessage(), failed)) {
+                if (!busyRetry.shouldRetry(NodeFailure.codeOf(e), failed)) {
                     throw e;
                 }
                 retriedBusy.incrementAndGet();
@@ -255,7 +255,7 @@ public final class GeoClient implements AutoCloseable {
             throw new IOException(e.getCause());
         }
         if (!r.ok()) {
-            throw new IOException(r.error());
+            throw new NodeFailure(r.failure());
         }
         return r.value();
     }

@@ -27,12 +27,18 @@ public final class Main implements Runnable {
         System.exit(run(args));
     }
 
-    /** Runs the command line and returns its exit code (usage errors: 2, failures: 1). */
+    /** Runs the command line and returns its exit code (usage errors: 2, a node's failure: {@link ExitCodes}, others: 1). */
     public static int run(String... args) {
         CommandLine cl = new CommandLine(new Main());
+        cl.setParameterExceptionHandler((e, parsed) -> {
+            // one line, as for every other error; the command's --help has the usage
+            CommandLine cmd = e.getCommandLine();
+            cmd.getErr().println("error: " + e.getMessage() + " (see " + cmd.getCommandSpec().qualifiedName() + " --help)");
+            return ExitCodes.USAGE;
+        });
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            return 1;
+            return ExitCodes.of(e);
         });
         return cl.execute(args);
     }

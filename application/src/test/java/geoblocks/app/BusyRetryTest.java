@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.FailureCode;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,7 @@ class BusyRetryTest {
 
     @Test
     void busyRefusal_isRetried_untilTheRetriesAreUsedUp() {
-        String busy = "upload of 'x' failed: node busy: 63 of 64 MiB of transfer memory in use; retry later";
+        FailureCode busy = FailureCode.BUSY;
         assertTrue(retry.shouldRetry(busy, 1));
         assertTrue(retry.shouldRetry(busy, 3));
         assertFalse(retry.shouldRetry(busy, 4));
@@ -20,9 +21,12 @@ class BusyRetryTest {
 
     @Test
     void otherFailures_areNotRetried() {
-        assertFalse(retry.shouldRetry("no such file 'x'", 1));
-        assertFalse(retry.shouldRetry("checksum mismatch", 1));
-        assertFalse(retry.shouldRetry(null, 1));
+        for (FailureCode code : FailureCode.values()) {
+            if (code != FailureCode.BUSY) {
+                assertFalse(retry.shouldRetry(code, 1), code.name());
+            }
+        }
+        assertFalse(retry.shouldRetry(null, 1), "a local failure (no code) is not retried");
     }
 
     @Test

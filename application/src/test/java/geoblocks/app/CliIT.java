@@ -70,7 +70,12 @@ class CliIT {
     }
 
     static void assertOneLineError(Run r, String expected) {
-        assertEquals(1, r.exit(), r.toString());
+        assertOneLineError(r, 1, expected);
+    }
+
+    /** One error line and exit code {@code exit} (a node's failure: its code's, see ExitCodes; usage: 2). */
+    static void assertOneLineError(Run r, int exit, String expected) {
+        assertEquals(exit, r.exit(), r.toString());
         assertEquals(1, r.err().strip().lines().count(), "exactly one line on stderr: " + r.err());
         assertTrue(r.err().startsWith("error: ") && r.err().contains(expected), r.err());
     }
@@ -151,14 +156,29 @@ class CliIT {
                 new String[] {"client", "--at", "seoul", "--config", cfg.toString(), "get", "no-such-name", work.resolve("o").toString()},
                 new String[] {"client", "--at", "seoul"},
                 new String[] {"server"}));
-        assertOneLineError(r.get(0), "unknown policy 'best'; choose one of random, tworandom, local, localclosest, localfarthest");
+        assertOneLineError(r.get(0), 8, "unknown policy 'best'; choose one of random, tworandom, local, localclosest, localfarthest");
         assertOneLineError(r.get(1), "cannot read file /no/such/file");
         assertOneLineError(r.get(2), "unknown region 'atlantis'");
         assertOneLineError(r.get(3), "does not exist");
         assertOneLineError(r.get(4), "bad size '12XB'");
-        assertOneLineError(r.get(5), "no such file 'no-such-name'");
-        assertEquals(2, r.get(6).exit());
-        assertEquals(2, r.get(7).exit());
+        assertOneLineError(r.get(5), 3, "no such file 'no-such-name'");
+        assertOneLineError(r.get(6), 2, "missing command");
+        assertOneLineError(r.get(7), 2, "--id");
+    }
+
+    @Test
+    void benchStorage_createsAMissingDataDirectory_likeServer() throws Exception {
+        Path data = work.resolve("new-disk/bench");
+        Run r = run("bench", "storage", "--data", data.toString(), "--targets", "raw", "--block-sizes", "4KiB",
+                "--streams", "1", "--size", "4KiB", "--max-ops", "1", "--json");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(Files.isDirectory(data), "created");
+        try (java.util.stream.Stream<Path> left = Files.list(data)) {
+            assertEquals(0, left.count(), "the bench's own directory is deleted after");
+        }
+        Path file = work.resolve("a-file");
+        Files.write(file, new byte[] {1});
+        assertOneLineError(run("bench", "storage", "--data", file.toString()), "is not a directory");
     }
 
     @Test
@@ -259,7 +279,7 @@ class CliIT {
         assertTrue(id.find(), stat.out());
         String first = id.group(1);
         assertOneLineError(run("client", "--at", "dublin", "--config", cfg, "put", in.toString(), "--name", "cli/photo",
-                "--if-absent"), "already exists (decided by its owner region");
+                "--if-absent"), 4, "already exists (decided by its owner region");
         Path other = work.resolve("other.bin");
         Files.write(other, new byte[] {1, 2, 3});
         Run again = run("client", "--at", "dublin", "--config", cfg, "put", other.toString(), "--name", "cli/photo");
@@ -274,7 +294,7 @@ class CliIT {
         Run rm = run("client", "--at", "mumbai", "--config", cfg, "rm", "cli/photo");
         assertEquals(0, rm.exit(), rm.toString());
         assertTrue(rm.out().startsWith("deleted cli/photo: deleted; earlier versions kept for 1 d, version "), rm.out());
-        assertOneLineError(run("client", "--at", "seoul", "--config", cfg, "stat", "cli/photo"), "no such file 'cli/photo'");
+        assertOneLineError(run("client", "--at", "seoul", "--config", cfg, "stat", "cli/photo"), 3, "no such file 'cli/photo'");
         Run versions = run("client", "--at", "seoul", "--config", cfg, "versions", "cli/photo", "--json");
         assertEquals(0, versions.exit(), versions.toString());
         assertTrue(versions.out().startsWith("{\"name\":\"cli/photo\",\"versions\":[{\"id\":\""), versions.out());

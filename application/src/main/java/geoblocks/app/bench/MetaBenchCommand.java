@@ -78,8 +78,30 @@ public final class MetaBenchCommand implements Callable<Integer> {
     private static final String AT = "seoul";
     private static final String MISSER = "mumbai";
 
+    @Option(names = "--warmup", defaultValue = "3000",
+            description = "Puts and gets of other keys (warm/...) before anything is timed, so the figures are the warm"
+                    + " JIT's, as for a node that has been running (default: ${DEFAULT-VALUE}; 0: none).")
+    int warmup;
+
     static String key(int i) {
-        return String.format("obj/%08d", i);
+        return key("obj/", i);
+    }
+
+    static String key(String prefix, int i) {
+        return String.format("%s%08d", prefix, i);
+    }
+
+    private static final String WARM = "warm/";
+
+    /** Puts {@code warmup} objects under warm/ and reads them back, untimed (printed as such). */
+    private void warmUp(S3BenchClient c) throws Exception {
+        if (warmup <= 0) {
+            return;
+        }
+        Rate w = fill(c, WARM, 0, warmup);
+        Rate r = read(c, WARM, warmup, warmup);
+        System.out.printf("warm-up (not counted): %d puts at %.0f/s, %d gets at %.0f/s%n", warmup, w.perSecond(),
+                warmup, r.perSecond());
     }
 
     @Override
@@ -90,6 +112,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
         if (endpoint != null) {
             S3BenchClient c = new S3BenchClient(endpoint, accessKey, secretKey, region);
             c.createBucket(bucket);
+            warmUp(c);
             Rate put = fill(c, 0, objects);
             System.out.printf("PUT %d x %d B: %.0f/s (%d failed)%n", objects, size, put.perSecond(), put.failed());
             reportReads(c);
@@ -104,6 +127,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
                 c.createBucket(bucket);
                 return true;
             });
+            warmUp(c);
             int first = (int) Math.round(objects * (1 - missed));
             Rate put = fill(c, 0, first);
             System.out.printf("PUT %d x %d B, 4 nodes up: %.0f/s (%d failed)%n", first, size, put.perSecond(), put.failed());
@@ -140,7 +164,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
             double listen = (System.nanoTime() - t0) / 1e9;
             awaitTrue(120, AT + " to serve a GET", () -> c.get(bucket, key(0)).length == size);
             System.out.printf("%nrestart of %s with %d objects: listening after %.1f s, serving GETs after %.1f s%n", AT,
-                    objects, listen, (System.nanoTime() - t0) / 1e9);
+                    objects + Math.max(0, warmup), listen, (System.nanoTime() - t0) / 1e9);
             return 0;
         } finally {
             if (workDir == null) {
@@ -171,6 +195,10 @@ public final class MetaBenchCommand implements Callable<Integer> {
     }
 
     private Rate fill(S3BenchClient c, int from, int to) throws Exception {
+        return fill(c, "obj/", from, to);
+    }
+
+    private Rate fill(S3BenchClient c, String prefix, int from, int to) throws Exception {
         byte[] body = new byte[size];
         new Random(7).nextBytes(body);
         AtomicInteger next = new AtomicInteger(from);
@@ -184,7 +212,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
             fs.add(pool.submit(() -> {
                 for (int i = next.getAndIncrement(); i < to; i = next.getAndIncrement()) {
                     try {
-                        c.put(bucket, key(i), body);
+                        c.put(bucket, key(prefix, i), body);
                     } catch (IOException e) {
                         if (failed.getAndIncrement() == 0) {
                             firstError[0] = e.getMessage();
@@ -215,11 +243,15 @@ public final class MetaBenchCommand implements Callable<Integer> {
     }
 
     private Rate read(S3BenchClient c) throws Exception {
-        int n = Math.min(gets, objects);
+        return read(c, "obj/", Math.min(gets, objects), objects);
+    }
+
+    /** {@code n} gets of keys picked at random (seeded) among the first {@code of} under {@code prefix}. */
+    private Rate read(S3BenchClient c, String prefix, int n, int of) throws Exception {
         List<Integer> picks = new ArrayList<>();
         Random rnd = new Random(11);
         for (int i = 0; i < n; i++) {
-            picks.add(rnd.nextInt(objects));
+            picks.add(rnd.nextInt(of));
         }
         AtomicInteger next = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
@@ -230,7 +262,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
             fs.add(pool.submit(() -> {
                 for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
                     try {
-                        if (c.get(bucket, key(picks.get(i))).length != size) {
+                        if (c.get(bucket, key(prefix, picks.get(i))).length != size) {
                             failed.incrementAndGet();
                         }
                     } catch (IOException e) {

@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
                 + " read/write MB/s, IOPS and latency percentiles, per block size and stream count.")
 public final class StorageBenchCommand implements Callable<Integer> {
     @Option(names = "--data", defaultValue = ".", paramLabel = "DIR",
-            description = "Directory on the disk to measure (a node's data disk); the bench works in a new subdirectory"
-                    + " and deletes it after (default: the current directory).")
+            description = "Directory on the disk to measure (a node's data disk; created when missing); the bench works"
+                    + " in a new subdirectory and deletes it after (default: the current directory).")
     Path data;
 
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
@@ -62,9 +62,10 @@ public final class StorageBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         StoragePlan plan = plan();
-        if (!Files.isDirectory(data)) {
+        if (Files.exists(data) && !Files.isDirectory(data)) {
             throw new IllegalArgumentException("--data " + data + " is not a directory");
         }
+        Files.createDirectories(data); // like server --data: a new disk's directory need not exist yet
         Path work = Files.createTempDirectory(data.toAbsolutePath(), "geoblocks-bench-storage-");
         try {
             if (!json) {

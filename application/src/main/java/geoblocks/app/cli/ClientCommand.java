@@ -16,6 +16,9 @@ import picocli.CommandLine.Option;
             ClientOps.Versions.class, ClientOps.Rm.class, ClientOps.Move.class, ClientOps.Status.class,
             ClientOps.Policies.class})
 public final class ClientCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--at", required = true, paramLabel = "REGION", description = "Region whose node serves the request.")
     String at;
 
@@ -33,7 +36,7 @@ public final class ClientCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "missing command: put, get, ls, stat, versions, rm, move, status or policies");
     }
 

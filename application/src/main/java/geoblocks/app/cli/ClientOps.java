@@ -1,5 +1,6 @@
 package geoblocks.app.cli;
 
+import geoblocks.app.AppConfig;
 import geoblocks.app.GeoClient;
 import geoblocks.app.Sizes;
 import geoblocks.blockstore.client.ClientPort;
@@ -51,7 +52,7 @@ final class ClientOps {
         @Parameters(paramLabel = "FILE") Path file;
         @Option(names = "--policy", defaultValue = "local", description = "A placement policy of the node: random, tworandom, local, localclosest, localfarthest, localclosest3, balanced, or one from its config (client policies lists them; default: ${DEFAULT-VALUE}).")
         String policy;
-        @Option(names = "--block-size", defaultValue = "1MiB", paramLabel = "SIZE", description = "Block size, e.g. 64KiB, 1MiB (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--block-size", paramLabel = "SIZE", description = "Block size, e.g. 64KiB, 1MiB (default: the config's geoblocks.node.default-block-size, 1 MiB).")
         String blockSize;
         @Option(names = "--name", description = "Name to store under (default: the file's name).")
         String name;
@@ -69,7 +70,7 @@ final class ClientOps {
             if (p.isEmpty()) {
                 throw new IllegalArgumentException("--policy must not be empty");
             }
-            long bs = Sizes.parse(blockSize);
+            long bs = blockSize != null ? Sizes.parse(blockSize) : AppConfig.load(parent.config).node().defaultBlockSize();
             if (bs < 1 || bs > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException("block size " + blockSize + " is out of range");
             }

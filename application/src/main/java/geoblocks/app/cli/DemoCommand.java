@@ -5,7 +5,7 @@ import geoblocks.app.GeoClient;
 import geoblocks.app.LocalCluster;
 import geoblocks.app.Sizes;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.core.Policy;
+import geoblocks.blockstore.wire.FileOp;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,24 +56,27 @@ public final class DemoCommand implements Callable<Integer> {
                     Sizes.human(bytes), uploadAt, Sizes.human(bs), downloadAt);
             System.out.printf("%-14s %-34s %9s %9s  %s%n", "POLICY", "REPLICAS (blocks per region)", "PUT ms", "GET ms", "CHECK");
             int failures = 0;
-            for (Policy p : Policy.values()) {
-                Path in = work.resolve("in-" + p.id() + ".bin");
-                Cluster.generate(in, bytes, p.ordinal());
-                Path out = work.resolve("out-" + p.id() + ".bin");
-                String name = "demo-" + p.id();
+            // every policy the node lists (client policies): the five seeds, localclosest3, balanced, and any in its config
+            List<String> policies = client.policies(uploadAt).policies().stream().map(FileOp.PolicyInfo::name).toList();
+            for (int i = 0; i < policies.size(); i++) {
+                String policy = policies.get(i);
+                Path in = work.resolve("in-" + policy + ".bin");
+                Cluster.generate(in, bytes, i);
+                Path out = work.resolve("out-" + policy + ".bin");
+                String name = "demo-" + policy;
                 long t0 = System.nanoTime();
-                client.put(uploadAt, in, name, p.id(), bs, null);
+                client.put(uploadAt, in, name, policy, bs, null);
                 long t1 = System.nanoTime();
                 client.get(downloadAt, name, out, null);
                 long t2 = System.nanoTime();
                 Manifest m = client.stat(downloadAt, name);
                 boolean same = Files.mismatch(in, out) == -1;
                 failures += same ? 0 : 1;
-                System.out.printf("%-14s %-34s %9.0f %9.0f  %s%n", p.id(), Cluster.replicaSummary(m),
+                System.out.printf("%-14s %-34s %9.0f %9.0f  %s%n", policy, Cluster.replicaSummary(m),
                         (t1 - t0) / 1e6, (t2 - t1) / 1e6, same ? "bytes identical" : "MISMATCH");
             }
             System.out.println();
-            System.out.println(failures == 0 ? "all " + Policy.values().length + " files verified byte for byte"
+            System.out.println(failures == 0 ? "all " + policies.size() + " files verified byte for byte"
                     : failures + " file(s) differ!");
             return failures == 0 ? 0 : 1;
         } finally {

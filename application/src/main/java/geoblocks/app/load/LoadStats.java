@@ -102,9 +102,10 @@ final class LoadStats {
         }
     }
 
-    void failed(Op op, String error) {
+    /** A failed request; {@code code}: the node's failure code, null for a local failure (I/O, timeout). */
+    void failed(Op op, String error, geoblocks.blockstore.wire.FailureCode code) {
         ops.get(op).failed.increment();
-        if (error != null && error.contains("node busy")) {
+        if (code == geoblocks.blockstore.wire.FailureCode.BUSY) {
             ops.get(op).refused.increment();
         }
         String kind = op + ": " + (error == null ? "?" : error.replaceAll("load-[a-z0-9]+-\\d+", "NAME")

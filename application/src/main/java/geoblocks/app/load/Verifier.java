@@ -1,6 +1,8 @@
 package geoblocks.app.load;
 
 import geoblocks.app.GeoClient;
+import geoblocks.app.NodeFailure;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.sim.harness.Content;
 import java.io.IOException;
@@ -43,13 +45,13 @@ final class Verifier {
             Thread t = new Thread(() -> {
                 for (int i; (i = next.getAndIncrement()) < files.size(); ) {
                     AckedFiles.File f = files.get(i);
-                    String problem = check(client, f, i, upRegions, manifests);
-                    if (problem == null) {
+                    Round r = check(client, f, i, upRegions, manifests);
+                    if (r.problem() == null) {
                         bytes.addAndGet(f.size());
-                    } else if (problem.startsWith("corrupt")) {
-                        corrupt.add(f.name() + ": " + problem);
+                    } else if (r.corrupt()) {
+                        corrupt.add(f.name() + ": " + r.problem());
                     } else {
-                        lost.add(f.name() + ": " + problem);
+                        lost.add(f.name() + ": " + r.problem());
                     }
                     done.incrementAndGet();
                 }
@@ -87,31 +89,38 @@ final class Verifier {
      * {@link #ROUNDS} rounds, so a cluster still draining the load's backlog is not mistaken for one
      * that lost data; a round in which every region says the file does not exist ends it at once.
      */
-    private static String check(GeoClient client, AckedFiles.File f, int i, List<String> regions,
+    private static Round check(GeoClient client, AckedFiles.File f, int i, List<String> regions,
             Map<String, Manifest> manifests) {
-        String problem = null;
+        Round r = null;
         for (int round = 1; round <= ROUNDS; round++) {
-            List<String> errors = new ArrayList<>();
-            problem = checkOnce(client, f, i, regions, manifests, errors);
-            if (problem == null || problem.startsWith("corrupt")
-                    || errors.stream().allMatch(e -> e.contains("no such file"))) {
-                return problem;
+            r = checkOnce(client, f, i, regions, manifests);
+            if (r.problem() == null || r.corrupt() || r.everywhereNotFound()) {
+                return r;
             }
             if (round < ROUNDS) {
                 try {
                     Thread.sleep(ROUND_PAUSE_MS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    return problem;
+                    return r;
                 }
             }
         }
-        return problem + " (in each of " + ROUNDS + " rounds)";
+        return new Round(r.problem() + " (in each of " + ROUNDS + " rounds)", false, false);
     }
 
-    /** One round: null when {@code f} came back intact; else "corrupt: ..." or why it could not be read. */
-    private static String checkOnce(GeoClient client, AckedFiles.File f, int i, List<String> regions,
-            Map<String, Manifest> manifests, List<String> errors) {
+    /**
+     * A round's outcome: {@code problem} null when the file came back intact, else what went wrong;
+     * {@code corrupt}: a read succeeded with wrong bytes; {@code everywhereNotFound}: every region
+     * answered that the file does not exist (by its failure code).
+     */
+    private record Round(String problem, boolean corrupt, boolean everywhereNotFound) {}
+
+    /** One round over every region that is up. */
+    private static Round checkOnce(GeoClient client, AckedFiles.File f, int i, List<String> regions,
+            Map<String, Manifest> manifests) {
+        List<String> errors = new ArrayList<>();
+        boolean allNotFound = true;
         for (int k = 0; k < regions.size(); k++) {
             String region = regions.get((i + k) % regions.size());
             try {
@@ -119,14 +128,16 @@ final class Verifier {
                 Manifest m = client.get(region, f.name(), check);
                 long at = check.firstMismatch(f.size());
                 if (at >= 0) {
-                    return "corrupt: read at " + region + " succeeded with bytes that differ from offset " + at;
+                    return new Round("corrupt: read at " + region + " succeeded with bytes that differ from offset " + at,
+                            true, false);
                 }
                 manifests.put(f.name(), m);
-                return null;
+                return new Round(null, false, false);
             } catch (IOException e) {
                 errors.add(region + ": " + e.getMessage());
+                allNotFound &= NodeFailure.codeOf(e) == FailureCode.NOT_FOUND;
             }
         }
-        return "unreadable at every region that is up (" + String.join("; ", errors) + ")";
+        return new Round("unreadable at every region that is up (" + String.join("; ", errors) + ")", false, allNotFound);
     }
 }

@@ -10,7 +10,10 @@ import java.util.Base64;
  * and the signed payload hash before handing it on.
  */
 final class BodyReceiver {
+    /** Small PutObject bodies kept in memory at once (64 of 64 KiB, or 4,096 of 1 KiB). */
+    static final long MEMORY_BODIES = 4L << 20;
     private final S3Settings settings;
+    private final BodySpool.MemoryGrant memory = new BodySpool.MemoryGrant(MEMORY_BODIES);
 
     BodyReceiver(S3Settings settings) {
         this.settings = settings;
@@ -69,16 +72,17 @@ final class BodyReceiver {
     /**
      * Receives a body into a spool while the bucket (and for a part, the upload) is checked; the client
      * that expects 100-continue is told to send only when the checks pass. {@code then} runs on the
-     * event loop with both.
+     * event loop with both. {@code inMemory}: whether a small body may stay in memory (a PutObject, used
+     * within the request) rather than a file (a part, kept until the upload completes).
      */
-    void receive(S3Call call, java.util.concurrent.CompletableFuture<BucketMeta> check,
+    void receive(S3Call call, java.util.concurrent.CompletableFuture<BucketMeta> check, boolean inMemory,
             java.util.function.BiConsumer<BucketMeta, BodySpool> then) {
         long declared;
         BodySpool spool;
         Object[] state = new Object[2]; // [0] bucket when checked, [1] spool when ended
         try {
             declared = announced(call);
-            spool = new BodySpool(settings, declared, signedPayload(call), s -> {
+            spool = new BodySpool(settings, declared, signedPayload(call), inMemory ? memory : null, s -> {
                 state[1] = s;
                 if (state[0] != null) {
                     ready(call, (BucketMeta) state[0], s, declared, then);

@@ -12,14 +12,53 @@ import java.security.MessageDigest;
 import java.util.function.Consumer;
 
 /**
- * A request body spooled to a temp file as it streams in, with its MD5 (the ETag, and Content-MD5's
- * check) and SHA-256 (x-amz-content-sha256's check) computed on the way: memory stays at one chunk
- * whatever the size. More bytes than {@code limit} fail the body. When the body ends, {@code onDone}
- * gets this spool; on an error or a dropped connection the file is removed.
+ * A request body spooled as it streams in, with its MD5 (the ETag, and Content-MD5's check) and
+ * SHA-256 (x-amz-content-sha256's check) computed on the way. A small body (at most
+ * {@link #MEMORY_MAX} bytes announced) is kept in memory when the gateway's {@link MemoryGrant} has
+ * room, so a small PUT creates, writes, reads and deletes no temp file; any other body goes to a temp
+ * file and memory stays at one chunk whatever the size. More bytes than {@code limit} fail the body.
+ * When the body ends, {@code onDone} gets this spool; on an error or a dropped connection the file is
+ * removed (or the memory given back).
  */
 public final class BodySpool implements Exchange.BodySink {
+    /** The largest body kept in memory instead of a temp file. */
+    public static final int MEMORY_MAX = 64 * 1024;
+
+    /** Bytes of request bodies a gateway keeps in memory at once; past it, bodies go to temp files. */
+    public static final class MemoryGrant {
+        private final long capacity;
+        private final java.util.concurrent.atomic.AtomicLong used = new java.util.concurrent.atomic.AtomicLong();
+
+        public MemoryGrant(long capacity) {
+            this.capacity = capacity;
+        }
+
+        boolean tryTake(long n) {
+            long u;
+            do {
+                u = used.get();
+                if (u + n > capacity) {
+                    return false;
+                }
+            } while (!used.compareAndSet(u, u + n));
+            return true;
+        }
+
+        void give(long n) {
+            used.addAndGet(-n);
+        }
+
+        /** Bytes held now (for tests). */
+        public long used() {
+            return used.get();
+        }
+    }
+
     private final Path file;
     private final FileChannel out;
+    /** The body when kept in memory, else null. */
+    private byte[] memory;
+    private MemoryGrant grant;
     private final long limit;
     private final MessageDigest md5 = ETags.md5();
     private final MessageDigest sha256;
@@ -29,8 +68,24 @@ public final class BodySpool implements Exchange.BodySink {
 
     /** {@code sha256}: whether the body's SHA-256 is wanted (a signed payload hash to check). */
     public BodySpool(S3Settings settings, long limit, boolean sha256, Consumer<BodySpool> onDone) throws IOException {
-        this.file = settings.spoolFile("body-");
-        this.out = FileChannel.open(file, StandardOpenOption.WRITE);
+        this(settings, limit, sha256, null, onDone);
+    }
+
+    /**
+     * {@code grant}: where a body of at most {@link #MEMORY_MAX} bytes ({@code limit}) may be kept in
+     * memory instead of a file (null: always a file, as for multipart parts, which outlive the request).
+     */
+    public BodySpool(S3Settings settings, long limit, boolean sha256, MemoryGrant grant, Consumer<BodySpool> onDone)
+            throws IOException {
+        if (grant != null && limit >= 0 && limit <= MEMORY_MAX && grant.tryTake(limit)) {
+            this.memory = new byte[(int) limit];
+            this.grant = grant;
+            this.file = null;
+            this.out = null;
+        } else {
+            this.file = settings.spoolFile("body-");
+            this.out = FileChannel.open(file, StandardOpenOption.WRITE);
+        }
         this.limit = limit;
         this.onDone = onDone;
         try {
@@ -52,8 +107,12 @@ public final class BodySpool implements Exchange.BodySink {
         if (sha256 != null) {
             sha256.update(b.duplicate());
         }
-        while (b.hasRemaining()) {
-            out.write(b);
+        if (memory != null) {
+            b.get(memory, (int) size, n);
+        } else {
+            while (b.hasRemaining()) {
+                out.write(b);
+            }
         }
         size += n;
     }
@@ -61,7 +120,9 @@ public final class BodySpool implements Exchange.BodySink {
     @Override
     public void onEnd() throws IOException {
         ended = true;
-        out.close();
+        if (out != null) {
+            out.close();
+        }
         md5Result = md5.digest();
         sha256Result = sha256 == null ? null : ETags.hex(sha256.digest());
         onDone.accept(this);
@@ -76,8 +137,29 @@ public final class BodySpool implements Exchange.BodySink {
         return ended;
     }
 
+    /** The spool file, or null when the body is in memory ({@link #source()}). */
     public Path file() {
         return file;
+    }
+
+    /** The body as an upload source when it is kept in memory, else null ({@link #file()}). */
+    public geoblocks.blockstore.client.ByteSource source() {
+        byte[] m = memory;
+        if (m == null) {
+            return null;
+        }
+        long n = size;
+        return new geoblocks.blockstore.client.ByteSource() {
+            @Override
+            public long size() {
+                return n;
+            }
+
+            @Override
+            public void read(long offset, ByteBuffer dst) {
+                dst.put(m, (int) offset, dst.remaining());
+            }
+        };
     }
 
     public long size() {
@@ -99,6 +181,13 @@ public final class BodySpool implements Exchange.BodySink {
 
     /** Removes the spool file (idempotent). */
     public void discard() {
+        if (file == null) {
+            if (grant != null) {
+                grant.give(memory.length);
+                grant = null;
+            }
+            return;
+        }
         try {
             out.close();
             Files.deleteIfExists(file);

@@ -1,5 +1,6 @@
 package geoblocks.app.s3;
 
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.net.RttMatrix;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,14 +81,16 @@ final class Migration {
                 sweep.succeeded(name);
                 return;
             }
-            String why = NodeStore.cause(t).getMessage();
-            if (why != null && (why.contains("newer") || why.startsWith("no such file"))) {
+            Throwable cause = NodeStore.cause(t);
+            String why = cause.getMessage();
+            if (cause instanceof NodeStore.StoreException e
+                    && (e.code() == FailureCode.NEWER_EXISTS || e.code() == FailureCode.NOT_FOUND)) {
                 LOG.info("DataBridge: moving {} (version {}) to {} ended: {}", name, version, targets, why);
                 sweep.ended(name);
                 return;
             }
-            // the node's message quotes the name (up to 1,088 bytes) and is clipped at 1,024: it may have
-            // lost the words above, so ask whether the version is still the name's newest
+            // any other failure: the version may still have been replaced meanwhile, so ask whether
+            // it is still the name's newest before trying again
             store.stat(name).handle((st, s) -> {
                 Throwable c = s == null ? null : NodeStore.cause(s);
                 boolean gone = c instanceof NodeStore.StoreException e ? e.notFound()
@@ -129,12 +132,15 @@ final class Migration {
     }
 
     /**
-     * One sweep: walks the node's listing one page at a time, stats the names
+     * One sweep, when {@link MigrationSweep#walkDue} (else nothing): walks the node's listing one page at a time, stats the names
      * {@link MigrationSweep.Pass#toCheck} picks of each page and starts a move (one attempt) of each
      * that {@link MigrationSweep#start} picks, before reading the next page. Completes once the walk
      * ended (not when the moves end).
      */
     CompletableFuture<Void> sweep() {
+        if (!sweep.walkDue()) {
+            return CompletableFuture.completedFuture(null); // nothing a walk could find (MigrationSweep#walkDue)
+        }
         return sweepFrom(sweep.pass(), "");
     }
 

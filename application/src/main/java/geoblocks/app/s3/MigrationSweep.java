@@ -44,6 +44,8 @@ final class MigrationSweep {
     private final Set<String> moving = new HashSet<>();
     private final Map<String, Failures> failures = new HashMap<>();
     private final Map<String, Long> done = new HashMap<>();
+    /** Whether the next sweep must walk the listing (see {@link #walkDue}). */
+    private boolean walkDue = true;
 
     MigrationSweep(String region, LongSupplier clock, long minBackoffMs, long maxBackoffMs) {
         if (minBackoffMs <= 0 || maxBackoffMs < minBackoffMs) {
@@ -54,6 +56,18 @@ final class MigrationSweep {
         this.clock = clock;
         this.minBackoffMs = minBackoffMs;
         this.maxBackoffMs = maxBackoffMs;
+    }
+
+    /**
+     * Whether a sweep has anything to find by walking the listing: the first sweep after a start
+     * does (unfinished migrations of an earlier run), and later ones only while a failed move waits
+     * for its retry, or the last walk (or a start) left a pending object unstarted because
+     * {@link #MOVES_AT_ONCE} moves were running. Otherwise every object stored here to be moved is
+     * in an upload's own move, whose end either needs nothing more or is a failure (which makes a walk
+     * due): an idle node does not list every name every interval.
+     */
+    synchronized boolean walkDue() {
+        return walkDue || !failures.isEmpty();
     }
 
     /** The wait after {@code n} >= 1 failed moves: min, 2 min, 4 min ... capped at max. */
@@ -138,6 +152,8 @@ final class MigrationSweep {
     final class Pass {
         private final long now;
         private final Set<String> pending = new HashSet<>();
+        /** A pending object this walk left unstarted (the cap): the next sweep walks again. */
+        private boolean deferred;
 
         private Pass(long now) {
             this.now = now;
@@ -156,9 +172,12 @@ final class MigrationSweep {
                     if (doneAt != null && doneAt == e.createdMillis()) {
                         continue;
                     }
-                    if (!moving.contains(e.name()) && now >= nextAttemptMs(e.name())
-                            && moving.size() + out.size() < MOVES_AT_ONCE) {
-                        out.add(e.name());
+                    if (!moving.contains(e.name()) && now >= nextAttemptMs(e.name())) {
+                        if (moving.size() + out.size() < MOVES_AT_ONCE) {
+                            out.add(e.name());
+                        } else {
+                            deferred = true;
+                        }
                     }
                 }
                 return out;
@@ -170,6 +189,7 @@ final class MigrationSweep {
             synchronized (MigrationSweep.this) {
                 failures.keySet().retainAll(pending);
                 done.keySet().retainAll(pending);
+                walkDue = deferred;
             }
         }
     }
@@ -189,9 +209,17 @@ final class MigrationSweep {
             failures.remove(m.name());
             return Optional.empty();
         }
-        if (clock.getAsLong() < nextAttemptMs(m.name()) || moving.size() >= MOVES_AT_ONCE || !begin(m.name())) {
+        if (clock.getAsLong() < nextAttemptMs(m.name())) {
             return Optional.empty();
         }
+        if (moving.contains(m.name())) {
+            return Optional.empty(); // its move ends in success, or in a failure that makes a walk due
+        }
+        if (moving.size() >= MOVES_AT_ONCE) {
+            walkDue = true; // pending and not started: a later walk starts it
+            return Optional.empty();
+        }
+        begin(m.name());
         return Optional.of(p.get().to());
     }
 }

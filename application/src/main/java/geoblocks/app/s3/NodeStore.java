@@ -5,6 +5,7 @@ import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.FailureCode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -17,34 +18,33 @@ import se.sics.kompics.KompicsEvent;
  * The gateway's view of its own node: each call sends one request on the ClientPort of the client
  * component the node hosts for the gateway (through its {@link Bridge}) and returns a future that
  * completes, on a Kompics thread, with the value or with a {@link StoreException} carrying the node's
- * message. Never blocks.
+ * failure code and message. Never blocks.
  */
 public final class NodeStore {
     private final CompletableFuture<Bridge> bridge;
     private final AtomicLong ops = new AtomicLong();
 
-    /** The node's answer when it refused or failed a request. */
+    /** The node's answer when it refused or failed a request: its code (see {@link S3Error#forNode}) and message. */
     public static final class StoreException extends RuntimeException {
-        public StoreException(String message) {
+        private final FailureCode code;
+
+        public StoreException(FailureCode code, String message) {
             super(message, null, false, false);
+            this.code = java.util.Objects.requireNonNull(code, "code");
         }
 
+        public FailureCode code() {
+            return code;
+        }
+
+        /** No such file or version, or the version is a delete. */
         public boolean notFound() {
-            return getMessage().startsWith("no such file") || getMessage().contains("is a delete (tombstone)");
+            return code == FailureCode.NOT_FOUND;
         }
 
+        /** A create-if-absent found the name taken. */
         public boolean exists() {
-            return getMessage().contains("already exists");
-        }
-
-        /** The node may take the request later: it was out of transfer memory, or not ready to decide creates. */
-        public boolean busy() {
-            return overloaded() || getMessage().contains("retry in a few seconds");
-        }
-
-        /** The node refused for lack of transfer memory (its admission queue's wait ran out, or the queue was full). */
-        public boolean overloaded() {
-            return getMessage().contains("node busy");
+            return code == FailureCode.EXISTS;
         }
     }
 
@@ -56,7 +56,7 @@ public final class NodeStore {
         long op = ops.incrementAndGet();
         return bridge.thenCompose(b -> b.submit(op, request.apply(op), null)).thenApply(r -> {
             if (!r.ok()) {
-                throw new StoreException(r.error());
+                throw new StoreException(r.code(), r.error());
             }
             return r.value();
         });

@@ -88,14 +88,6 @@ final class S3Call {
         fail(new S3Exception(e, message));
     }
 
-    /**
-     * The S3 error of a node's refusal: out of transfer memory is 503 SlowDown (which SDKs retry with
-     * backoff), not ready yet 503 ServiceUnavailable, anything else 500 InternalError.
-     */
-    static S3Error errorOf(NodeStore.StoreException s) {
-        return s.overloaded() ? S3Error.SLOW_DOWN : s.busy() ? S3Error.SERVICE_UNAVAILABLE : S3Error.INTERNAL_ERROR;
-    }
-
     /** Answers with the S3 error a failure stands for; a node's refusal becomes the matching code. */
     void fail(Throwable t) {
         Throwable c = NodeStore.cause(t);
@@ -103,7 +95,7 @@ final class S3Call {
         if (c instanceof S3Exception s) {
             e = s;
         } else if (c instanceof NodeStore.StoreException s) {
-            e = new S3Exception(errorOf(s), s.getMessage());
+            e = new S3Exception(S3Error.forNode(s.code()), s.getMessage());
         } else {
             LOG.warn("S3 {} {} failed", method(), resource(), c);
             e = new S3Exception(S3Error.INTERNAL_ERROR, c.toString());

@@ -33,7 +33,7 @@ public enum S3Error {
     REQUEST_TIMEOUT("RequestTimeout", 400, "Your socket connection to the server was not read from or written to within the timeout period."),
     REQUEST_TIME_TOO_SKEWED("RequestTimeTooSkewed", 403, "The difference between the request time and the server's time is too large."),
     SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "Please reduce your request rate."),
-    /** A node refused for lack of transfer memory (after its admission queue's wait): SDKs retry it with backoff. */
+    /** A node refused as busy (out of transfer memory after its admission queue's wait): SDKs retry it with backoff. */
     SLOW_DOWN("SlowDown", 503, "Please reduce your request rate."),
     SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403, "The request signature we calculated does not match the signature you provided."),
     TEMPORARY_REDIRECT("TemporaryRedirect", 307, "Please re-send this request to the specified temporary endpoint."),
@@ -59,5 +59,21 @@ public enum S3Error {
 
     public String message() {
         return message;
+    }
+
+    /**
+     * The one table from a node's failure codes to S3 errors, for any request whose handler has no
+     * more specific answer (a missing bucket record is NoSuchBucket, a taken bucket name
+     * BucketAlreadyOwnedByYou). INVALID is the gateway's fault, not the S3 client's (the gateway
+     * checks what the client sent before it asks the node), hence 500.
+     */
+    public static S3Error forNode(geoblocks.blockstore.wire.FailureCode code) {
+        return switch (code) {
+            case NOT_FOUND -> NO_SUCH_KEY;
+            case EXISTS, NEWER_EXISTS -> PRECONDITION_FAILED;
+            case BUSY -> SLOW_DOWN; // out of transfer memory after the admission queue's wait: SDKs back off
+            case UNAVAILABLE -> SERVICE_UNAVAILABLE;
+            case INVALID, INTERNAL, OUTCOME_UNKNOWN -> INTERNAL_ERROR;
+        };
     }
 }

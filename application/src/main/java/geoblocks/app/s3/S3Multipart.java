@@ -68,7 +68,7 @@ final class S3Multipart {
             copyPart(call, upload, number);
             return;
         }
-        receiver.receive(call, buckets.find(call.bucket), (bucket, spool) -> {
+        receiver.receive(call, buckets.find(call.bucket), false, (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
             try {
                 MultipartUploads.Part old = uploads.addPart(upload.id(),

@@ -62,9 +62,9 @@ final class S3Objects {
             copy(call);
             return;
         }
-        receiver.receive(call, buckets.find(call.bucket), (bucket, spool) -> {
+        receiver.receive(call, buckets.find(call.bucket), true, (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
-            store(call, bucket, spool.file(), null, etag, type).whenComplete((w, t) -> {
+            store(call, bucket, spool.file(), spool.source(), etag, type).whenComplete((w, t) -> {
                 spool.discard();
                 call.later(() -> {
                     if (t != null) {

@@ -5,8 +5,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -31,7 +29,6 @@ public final class SigV4 {
     public static final String UNSIGNED = "UNSIGNED-PAYLOAD";
     static final long MAX_SKEW_MS = 15 * 60_000L;
     static final long MAX_EXPIRES_S = 7 * 24 * 3600L;
-    private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
     private static final HexFormat HEX = HexFormat.of();
 
     private final Map<String, String> secrets;
@@ -185,7 +182,7 @@ public final class SigV4 {
                 + "\n" + headers + "\n" + signedHeaders + "\n" + payloadHash;
         String scopeText = scope[1] + "/" + scope[2] + "/" + scope[3] + "/aws4_request";
         String toSign = ALGORITHM + "\n" + amzDate + "\n" + scopeText + "\n" + sha256Hex(canonical);
-        byte[] key = signingKey(secret, scope[1], scope[2], scope[3]);
+        byte[] key = cachedSigningKey(scope[0], secret, scope[1], scope[2], scope[3]);
         String expected = HEX.formatHex(hmac(key, toSign));
         if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
                 signature.toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII))) {
@@ -194,6 +191,26 @@ public final class SigV4 {
         }
         return new Verdict(scope[0], null, null, payloadHash);
     }
+
+    /**
+     * The derived key, remembered per access key, date and region: it changes once a day, and deriving
+     * it costs four HMACs per request. At most {@link #KEY_CACHE} entries (cleared when full).
+     */
+    private byte[] cachedSigningKey(String accessKey, String secret, String date, String region, String service) {
+        String k = accessKey + '/' + date + '/' + region + '/' + service + '/' + secret; // a changed secret is a new entry
+        byte[] key = signingKeys.get(k);
+        if (key == null) {
+            key = signingKey(secret, date, region, service);
+            if (signingKeys.size() >= KEY_CACHE) {
+                signingKeys.clear();
+            }
+            signingKeys.put(k, key);
+        }
+        return key;
+    }
+
+    static final int KEY_CACHE = 256;
+    private final java.util.concurrent.ConcurrentHashMap<String, byte[]> signingKeys = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The signature of {@code toSign} under the derived key (for tests and presigning). */
     static byte[] signingKey(String secret, String date, String region, String service) {
@@ -251,12 +268,38 @@ public final class SigV4 {
         return sb.toString();
     }
 
+    /** {@code yyyyMMdd'T'HHmmss'Z'} as epoch millis, or null when it is not that (parsed by hand: every request has one). */
     static Long parseAmzDate(String s) {
-        try {
-            return LocalDateTime.parse(s, AMZ_DATE).toInstant(ZoneOffset.UTC).toEpochMilli();
-        } catch (DateTimeParseException e) {
+        if (s == null || s.length() != 16 || s.charAt(8) != 'T' || s.charAt(15) != 'Z') {
             return null;
         }
+        int year = digits(s, 0, 4);
+        int month = digits(s, 4, 6);
+        int day = digits(s, 6, 8);
+        int hour = digits(s, 9, 11);
+        int minute = digits(s, 11, 13);
+        int second = digits(s, 13, 15);
+        if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) {
+            return null;
+        }
+        try {
+            return LocalDateTime.of(year, month, day, hour, minute, second).toEpochSecond(ZoneOffset.UTC) * 1000;
+        } catch (java.time.DateTimeException e) {
+            return null;
+        }
+    }
+
+    /** The decimal number in {@code s[from, to)}, or -1 when a character is not a digit. */
+    private static int digits(String s, int from, int to) {
+        int v = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
     }
 
     static String first(Map<String, List<String>> q, String k) {
@@ -265,20 +308,32 @@ public final class SigV4 {
     }
 
     static String sha256Hex(String s) {
-        try {
-            return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return HEX.formatHex(SHA256.get().digest(s.getBytes(StandardCharsets.UTF_8)));
     }
 
     static byte[] hmac(byte[] key, String data) {
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
+            Mac mac = HMAC.get();
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
             return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }
+
+    /** One digest and one MAC per thread: looking up a provider costs more than the hash of a small request. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    });
+    private static final ThreadLocal<Mac> HMAC = ThreadLocal.withInitial(() -> {
+        try {
+            return Mac.getInstance("HmacSHA256");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    });
 }

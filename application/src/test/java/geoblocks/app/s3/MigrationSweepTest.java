@@ -193,4 +193,55 @@ class MigrationSweepTest {
         many.end();
         assertEquals(List.of(), sweep.toCheck(List.of(listed(manifest("b/q", "seoul", 1, List.of("seoul"), true)))));
     }
+
+    @Test
+    void anIdleSweepWalksOnlyWhenAWalkCanFindSomething() {
+        assertTrue(sweep.walkDue(), "the first sweep after a start walks (migrations of an earlier run)");
+        MigrationSweep.Pass first = sweep.pass();
+        first.toCheck(List.of(listed(manifest("b/home", "seoul", 1, List.of("seoul"), false))));
+        first.end();
+        assertFalse(sweep.walkDue(), "nothing pending: the next sweep lists nothing");
+
+        assertTrue(sweep.beginNew("b/new")); // an upload's own move
+        assertFalse(sweep.walkDue(), "a running move needs no walk");
+        sweep.succeeded("b/new");
+        assertFalse(sweep.walkDue());
+        assertTrue(sweep.beginNew("b/other"));
+        sweep.failed("b/other");
+        assertTrue(sweep.walkDue(), "a failed move waits for a walk to retry it");
+        now.addAndGet(5_000);
+        Manifest other = manifest("b/other", "seoul", 2, List.of("seoul"), true);
+        MigrationSweep.Pass retry = sweep.pass();
+        assertEquals(List.of("b/other"), retry.toCheck(List.of(listed(other))));
+        retry.end();
+        assertEquals(Optional.of(HOME), sweep.start(other));
+        sweep.succeeded("b/other");
+        assertFalse(sweep.walkDue());
+    }
+
+    @Test
+    void aWalkThatLeavesPendingObjectsUnstartedWalksAgain() {
+        List<ListEntry> page = new java.util.ArrayList<>();
+        for (int i = 0; i < MigrationSweep.MOVES_AT_ONCE + 3; i++) {
+            page.add(listed(manifest("b/" + i, "seoul", 1, List.of("seoul"), true)));
+        }
+        MigrationSweep.Pass pass = sweep.pass();
+        List<String> now = pass.toCheck(page);
+        assertEquals(MigrationSweep.MOVES_AT_ONCE, now.size());
+        pass.end();
+        assertTrue(sweep.walkDue(), "three objects wait for a free move");
+        for (String n : now) {
+            sweep.start(manifest(n, "seoul", 1, List.of("seoul"), true));
+        }
+        assertTrue(sweep.start(manifest("b/extra", "seoul", 1, List.of("seoul"), true)).isEmpty());
+        for (String n : now) {
+            sweep.succeeded(n);
+        }
+        assertTrue(sweep.walkDue());
+        MigrationSweep.Pass again = sweep.pass(); // the moved ones are listed done (no migrate-to) by now
+        assertEquals(List.of("b/" + MigrationSweep.MOVES_AT_ONCE, "b/" + (MigrationSweep.MOVES_AT_ONCE + 1),
+                "b/" + (MigrationSweep.MOVES_AT_ONCE + 2)), again.toCheck(page.subList(MigrationSweep.MOVES_AT_ONCE, page.size())));
+        again.end();
+        assertFalse(sweep.walkDue(), "every pending object was started");
+    }
 }

@@ -71,18 +71,6 @@ class S3CoreTest {
     }
 
     @Test
-    void aNodeOutOfMemory_isSlowDown_notReadyIsServiceUnavailable_elseInternalError() {
-        String busy = "download of 'b/k' failed: node busy: 48 of 64 MiB of transfer memory in use, 1048576 more bytes"
-                + " refused after waiting 10001 ms in the admission queue (geoblocks.node.admission.wait); retry later";
-        assertEquals(S3Error.SLOW_DOWN, S3Call.errorOf(new NodeStore.StoreException(busy)));
-        assertEquals(503, S3Error.SLOW_DOWN.status());
-        assertEquals("SlowDown", S3Error.SLOW_DOWN.code());
-        assertEquals(S3Error.SERVICE_UNAVAILABLE, S3Call.errorOf(new NodeStore.StoreException(
-                "saopaulo started with no manifests: cannot decide creates yet; retry in a few seconds")));
-        assertEquals(S3Error.INTERNAL_ERROR, S3Call.errorOf(new NodeStore.StoreException("disk full")));
-    }
-
-    @Test
     void etags_matchS3Values() {
         assertEquals("d41d8cd98f00b204e9800998ecf8427e", ETags.hex(ETags.md5().digest(new byte[0])));
         // two parts "a" and "b": md5(md5("a") || md5("b")) - 2

@@ -168,4 +168,23 @@ class SigV4Test {
         assertEquals("/a%20b/c", SigV4.canonicalUri("/a%20b/c"));
         assertEquals("/", SigV4.canonicalUri("/"));
     }
+
+    @Test
+    void amzDatesParseByHandAsTheFormatDefinesThem() {
+        assertEquals(java.time.Instant.parse("2013-05-24T00:00:00Z").toEpochMilli(), SigV4.parseAmzDate("20130524T000000Z"));
+        assertEquals(java.time.Instant.parse("2024-02-29T23:59:59Z").toEpochMilli(), SigV4.parseAmzDate("20240229T235959Z"));
+        for (String bad : new String[] {"20130524T000000", "20130524 000000Z", "2013052AT000000Z", "20131324T000000Z",
+                "20230229T000000Z", "20130524T250000Z", "20130524T006000Z", "-0130524T000000Z", "", "20130524T000000ZZ"}) {
+            assertNull(SigV4.parseAmzDate(bad), bad);
+        }
+    }
+
+    @Test
+    void aSecondRequestOfTheDaySignsAlikeWithTheRememberedKey() {
+        // the derived key is cached per key, date and region: the same request verifies twice, a wrong signature still fails
+        String good = "f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41";
+        assertTrue(verifier.verify(getObject(good), AT).ok());
+        assertTrue(verifier.verify(getObject(good), AT).ok());
+        assertEquals(S3Error.SIGNATURE_DOES_NOT_MATCH, verifier.verify(getObject(good.replace('f', '0')), AT).error());
+    }
 }

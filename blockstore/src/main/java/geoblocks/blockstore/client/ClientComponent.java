@@ -1,5 +1,7 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
@@ -57,8 +59,8 @@ public final class ClientComponent extends ComponentDefinition {
         }
 
         @Override
-        public void finish(long op, String error, Object value) {
-            ClientComponent.this.finish(op, error, value);
+        public void finish(long op, Failure failure, Object value) {
+            ClientComponent.this.finish(op, failure, value);
         }
     };
 
@@ -106,7 +108,8 @@ public final class ClientComponent extends ComponentDefinition {
 
     private void begin(long op, Transfer t) {
         if (active.containsKey(op)) {
-            trigger(new ClientPort.Result(op, "operation id " + op + " is already in use", null), port);
+            trigger(new ClientPort.Result(op,
+                    new Failure(FailureCode.INVALID, "operation id " + op + " is already in use"), null), port);
             return;
         }
         active.put(op, t);
@@ -114,7 +117,8 @@ public final class ClientComponent extends ComponentDefinition {
         try {
             t.start();
         } catch (Exception e) {
-            finish(op, e.getMessage() == null ? e.toString() : e.getMessage(), null);
+            finish(op, new Failure(FailureCode.of(e, e instanceof IllegalArgumentException ? FailureCode.INVALID
+                    : FailureCode.INTERNAL), text(e)), null);
         }
     }
 
@@ -128,8 +132,12 @@ public final class ClientComponent extends ComponentDefinition {
         try {
             t.onReply(op);
         } catch (Exception e) {
-            finish(op.req(), e.getMessage() == null ? e.toString() : e.getMessage(), null);
+            finish(op.req(), new Failure(FailureCode.of(e, FailureCode.INTERNAL), text(e)), null);
         }
+    }
+
+    private static String text(Exception e) {
+        return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
     /** The node cannot be reached (e.g. connection refused): every operation with it fails now. */
@@ -142,7 +150,7 @@ public final class ClientComponent extends ComponentDefinition {
 
     private void failAll(String why) {
         for (Long op : active.keySet().toArray(new Long[0])) {
-            finish(op, why, null);
+            finish(op, new Failure(FailureCode.UNAVAILABLE, why), null);
         }
     }
 
@@ -150,8 +158,10 @@ public final class ClientComponent extends ComponentDefinition {
         long now = System.nanoTime();
         for (Long op : active.keySet().toArray(new Long[0])) {
             if (now - lastHeard.get(op) > timeoutNanos) {
-                finish(op, "no answer from node " + nodeName + " (" + node + ") within "
-                        + timeoutNanos / 1_000_000 + " ms (is it running, with the same cluster secret?)", null);
+                // the request may have taken effect before the node went silent
+                finish(op, new Failure(FailureCode.OUTCOME_UNKNOWN, "no answer from node " + nodeName + " (" + node
+                        + ") within " + timeoutNanos / 1_000_000 + " ms (is it running, with the same cluster secret?)"),
+                        null);
             }
         }
     }
@@ -164,15 +174,15 @@ public final class ClientComponent extends ComponentDefinition {
         trigger(new ClientPort.Progress(op, bytes, total), port);
     }
 
-    /** Ends an operation with an error or a value; later replies for it are ignored. */
-    void finish(long op, String error, Object value) {
+    /** Ends an operation with a failure or (failure null) a value; later replies for it are ignored. */
+    void finish(long op, Failure failure, Object value) {
         Transfer t = active.remove(op);
         lastHeard.remove(op);
         if (t == null) {
             return;
         }
         t.close();
-        KompicsEvent result = new ClientPort.Result(op, error, value);
+        KompicsEvent result = new ClientPort.Result(op, failure, value);
         trigger(result, port);
     }
 

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FileOp;
 
 /**
@@ -13,6 +14,6 @@ interface ClientLink {
     /** Reports {@code bytes} of {@code total} done for operation {@code op}. */
     void progress(long op, long bytes, long total);
 
-    /** Ends operation {@code op} with an error or a value. */
-    void finish(long op, String error, Object value);
+    /** Ends operation {@code op} with a failure or (failure null) a value. */
+    void finish(long op, Failure failure, Object value);
 }

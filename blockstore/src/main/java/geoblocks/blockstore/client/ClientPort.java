@@ -1,5 +1,7 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.read.ReadOptions;
 import java.nio.file.Path;
@@ -257,10 +259,23 @@ public final class ClientPort extends PortType {
 
     public record Progress(long op, long bytes, long total) implements KompicsEvent {}
 
-    /** {@code error} is null on success; then {@code value} holds the answer described per request. */
-    public record Result(long op, String error, Object value) implements KompicsEvent {
+    /**
+     * {@code failure} is null on success; then {@code value} holds the answer described per request.
+     * Callers act on {@link #code()}; {@link #error()} is the text for people.
+     */
+    public record Result(long op, Failure failure, Object value) implements KompicsEvent {
         public boolean ok() {
-            return error == null;
+            return failure == null;
+        }
+
+        /** What failed, for people; null on success. */
+        public String error() {
+            return failure == null ? null : failure.text();
+        }
+
+        /** The kind of failure; null on success. */
+        public FailureCode code() {
+            return failure == null ? null : failure.code();
         }
     }
 }

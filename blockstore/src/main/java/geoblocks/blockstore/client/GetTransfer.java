@@ -1,5 +1,6 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.CorruptBlockException;
@@ -96,7 +97,7 @@ final class GetTransfer implements Transfer {
         } else if (op instanceof GetData d && manifest != null) {
             onData(d);
         } else if (op instanceof Failed f) {
-            client.finish(get.op(), f.error(), null);
+            client.finish(get.op(), Failure.of(f), null);
         }
     }
 

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Compression;
@@ -65,7 +66,7 @@ final class PutTransfer implements Transfer {
         } else if (op instanceof Committed c) {
             client.finish(put.op(), null, new ClientPort.Written(c.version(), c.info()));
         } else if (op instanceof Failed f) {
-            client.finish(put.op(), f.error(), null);
+            client.finish(put.op(), Failure.of(f), null);
         }
     }
 

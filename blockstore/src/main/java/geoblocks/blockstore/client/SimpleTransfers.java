@@ -1,5 +1,6 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp;
@@ -43,7 +44,7 @@ final class SimpleTransfers {
                 } else if (reply instanceof FileOp.NetBenchResult r) {
                     client.finish(op, null, r);
                 } else if (reply instanceof Failed f) {
-                    client.finish(op, f.error(), null);
+                    client.finish(op, Failure.of(f), null);
                 } else if (reply instanceof FileOp.PutProgress p) {
                     client.progress(op, p.durableBytes(), -1);
                 }
@@ -79,7 +80,7 @@ final class SimpleTransfers {
                                 java.util.Map.copyOf(pending)));
                     }
                 } else if (reply instanceof Failed f) {
-                    client.finish(op, f.error(), null);
+                    client.finish(op, Failure.of(f), null);
                 }
             }
         };
@@ -103,7 +104,7 @@ final class SimpleTransfers {
                         client.finish(op, null, List.copyOf(all));
                     }
                 } else if (reply instanceof Failed f) {
-                    client.finish(op, f.error(), null);
+                    client.finish(op, Failure.of(f), null);
                 }
             }
         };
@@ -132,7 +133,7 @@ final class SimpleTransfers {
                         client.finish(op, null, List.copyOf(all));
                     }
                 } else if (reply instanceof Failed f) {
-                    client.finish(op, f.error(), null);
+                    client.finish(op, Failure.of(f), null);
                 }
             }
         };
@@ -151,7 +152,7 @@ final class SimpleTransfers {
                 if (reply instanceof ListPart p) {
                     client.finish(op, null, new ClientPort.Listing(p.entries(), p.more() && !p.entries().isEmpty()));
                 } else if (reply instanceof Failed f) {
-                    client.finish(op, f.error(), null);
+                    client.finish(op, Failure.of(f), null);
                 }
             }
         };

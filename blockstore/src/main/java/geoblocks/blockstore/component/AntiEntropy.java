@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.FileOp.BucketLeaves;
@@ -162,7 +163,7 @@ final class AntiEntropy {
     /** A peer's bucket digests: answers with this node's leaf digests of every bucket that differs. */
     void onDigest(NetAddress peer, SyncDigest d) {
         if (d.buckets().size() != ManifestStore.BUCKETS) {
-            node.send(peer, new Failed(d.req(), "anti-entropy digests must cover " + ManifestStore.BUCKETS
+            node.send(peer, new Failed(d.req(), FailureCode.INVALID, "anti-entropy digests must cover " + ManifestStore.BUCKETS
                     + " buckets, got " + d.buckets().size()));
             return;
         }
@@ -190,7 +191,7 @@ final class AntiEntropy {
         Set<Integer> leaves = new TreeSet<>();
         for (int leaf : r.leaves()) {
             if (leaf < 0 || leaf >= ManifestStore.BUCKETS * ManifestStore.LEAVES) {
-                node.send(peer, new Failed(r.req(), "anti-entropy leaf must be in 0.."
+                node.send(peer, new Failed(r.req(), FailureCode.INVALID, "anti-entropy leaf must be in 0.."
                         + (ManifestStore.BUCKETS * ManifestStore.LEAVES - 1) + ", was " + leaf));
                 return;
             }

@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.BackgroundExpectations;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.IncomingBlock;
 import geoblocks.blockstore.core.TransferCounters;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.BlockStreamHeader;
 import geoblocks.blockstore.wire.FileOp.BackgroundFetch;
 import geoblocks.blockstore.wire.FileOp.BackgroundOffer;
@@ -194,7 +195,7 @@ final class BackgroundTransfers {
     void onFetch(NetAddress peer, BackgroundFetch f) {
         BlockId id = BlockId.of(f.blockId());
         if (!node.admission().tryReserve(f.length())) {
-            node.send(peer, new Failed(f.req(), node.admission().busy(f.length())));
+            node.send(peer, new Failed(f.req(), FailureCode.BUSY, node.admission().busy(f.length())));
             return;
         }
         node.readLocal(id, read -> {
@@ -203,13 +204,13 @@ final class BackgroundTransfers {
                             ? "copy of " + id + " here does not match the asked length and checksum" : null;
             if (problem != null) {
                 node.admission().release(f.length());
-                node.send(peer, new Failed(f.req(), node.region() + ": " + problem));
+                node.send(peer, new Failed(f.req(), FailureCode.INTERNAL, node.region() + ": " + problem));
                 return;
             }
             push(peer, id, read.block().data(), f.crc(), why -> {
                 node.admission().release(f.length());
                 if (why != null) {
-                    node.send(peer, new Failed(f.req(), node.region() + ": " + why));
+                    node.send(peer, new Failed(f.req(), FailureCode.UNAVAILABLE, node.region() + ": " + why));
                 }
             });
         });

@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp.Committed;
 import geoblocks.blockstore.wire.FileOp.DeleteReq;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -99,7 +100,7 @@ final class ClientRequests {
         try {
             version = Downloads.parseVersion(s.version());
         } catch (IllegalArgumentException e) {
-            node.send(from, new Failed(s.req(), e.getMessage()));
+            node.send(from, new Failed(s.req(), FailureCode.INVALID, e.getMessage()));
             return;
         }
         ManifestLookup.find(node, s.name(), version, m -> {
@@ -107,7 +108,7 @@ final class ClientRequests {
                 sendPending(from, s.req(), m.get());
                 Downloads.sendManifest(node, from, s.req(), m.get());
             } else {
-                node.send(from, new Failed(s.req(), Downloads.missing(s.name(), version, m)));
+                node.send(from, new Failed(s.req(), FailureCode.NOT_FOUND, Downloads.missing(s.name(), version, m)));
             }
         });
     }
@@ -116,7 +117,7 @@ final class ClientRequests {
     void onVersions(NetAddress from, VersionsReq v) {
         ManifestLookup.history(node, v.name(), h -> {
             if (h.isEmpty()) {
-                node.send(from, new Failed(v.req(), "no such file '" + v.name() + "' (no version of it is kept here)"));
+                node.send(from, new Failed(v.req(), FailureCode.NOT_FOUND, "no such file '" + v.name() + "' (no version of it is kept here)"));
                 return;
             }
             List<VersionEntry> all = new ArrayList<>();
@@ -178,14 +179,14 @@ final class ClientRequests {
     void onDelete(NetAddress client, DeleteReq d) {
         ManifestLookup.find(node, d.name(), found -> {
             if (found.isEmpty()) {
-                node.send(client, new Failed(d.req(), "no such file '" + d.name() + "'"));
+                node.send(client, new Failed(d.req(), FailureCode.NOT_FOUND, "no such file '" + d.name() + "'"));
                 return;
             }
             Manifest t;
             try {
                 t = node.versions().delete(d.name());
             } catch (IOException e) {
-                node.send(client, new Failed(d.req(), "storing the delete of '" + d.name() + "' failed: " + e.getMessage()));
+                node.send(client, new Failed(d.req(), FailureCode.INTERNAL, "storing the delete of '" + d.name() + "' failed: " + e.getMessage()));
                 return;
             }
             String kept = "; earlier versions kept for " + duration(node.settings().versionRetentionMs());

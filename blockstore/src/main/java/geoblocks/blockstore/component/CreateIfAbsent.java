@@ -5,6 +5,8 @@ import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp.Claimed;
 import geoblocks.blockstore.wire.FileOp.CreateClaim;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -37,13 +39,18 @@ final class CreateIfAbsent {
                 + "); put without --if-absent to add a newer version";
     }
 
-    /** Asks the owner to create {@code draft}; calls {@code created} with the stored version or {@code refused} with why not. */
-    static void claim(Node node, Manifest draft, Consumer<Manifest> created, Consumer<String> refused) {
+    /**
+     * Asks the owner to create {@code draft}; calls {@code created} with the stored version or
+     * {@code refused} with why not: {@link FailureCode#EXISTS}, {@link FailureCode#UNAVAILABLE} (the
+     * owner is down or not ready to decide), {@link FailureCode#OUTCOME_UNKNOWN} (its answer was lost)
+     * or the owner's own code.
+     */
+    static void claim(Node node, Manifest draft, Consumer<Manifest> created, Consumer<Failure> refused) {
         String owner = node.ownerOf(draft.name());
         if (owner.equals(node.region())) {
             String notReady = node.notReadyToDecideCreates();
             if (notReady != null) {
-                refused.accept(notReady);
+                refused.accept(new Failure(FailureCode.UNAVAILABLE, notReady));
                 return;
             }
             try {
@@ -51,15 +58,15 @@ final class CreateIfAbsent {
                 if (m.isPresent()) {
                     created.accept(m.get());
                 } else {
-                    refused.accept(exists(draft.name(), owner));
+                    refused.accept(new Failure(FailureCode.EXISTS, exists(draft.name(), owner)));
                 }
             } catch (IOException e) {
-                refused.accept("storing the new version failed: " + e.getMessage());
+                refused.accept(new Failure(FailureCode.INTERNAL, "storing the new version failed: " + e.getMessage()));
             }
             return;
         }
         if (!node.rtt().isUp(owner)) {
-            refused.accept(ownerDown(node, draft.name(), owner));
+            refused.accept(new Failure(FailureCode.UNAVAILABLE, ownerDown(node, draft.name(), owner)));
             return;
         }
         NetAddress addr = node.addressOf(owner);
@@ -70,18 +77,19 @@ final class CreateIfAbsent {
                 return true;
             }
             if (op instanceof Failed f) {
-                refused.accept(f.error());
+                refused.accept(Failure.of(f));
                 return true;
             }
             return false;
-        }, why -> refused.accept("no answer from " + owner + ", the owner of '" + draft.name() + "' (" + why
-                + "): the create may or may not have happened there; `versions " + draft.name() + "` will tell")));
+        }, why -> refused.accept(new Failure(FailureCode.OUTCOME_UNKNOWN, "no answer from " + owner + ", the owner of '"
+                + draft.name() + "' (" + why + "): the create may or may not have happened there; `versions "
+                + draft.name() + "` will tell"))));
         Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
                 node.send(addr, new CreateClaim(req, off, bytes.length, part)));
     }
 
     private static void granted(Node node, Manifest draft, String owner, Claimed c, Consumer<Manifest> created,
-            Consumer<String> refused) {
+            Consumer<Failure> refused) {
         Manifest m;
         try {
             if (!c.region().equals(owner)) {
@@ -89,14 +97,15 @@ final class CreateIfAbsent {
             }
             m = draft.withVersion(new Version(c.clock(), c.region()));
         } catch (IllegalArgumentException e) {
-            refused.accept("the owner " + owner + " answered with a bad version: " + e.getMessage());
+            refused.accept(new Failure(FailureCode.INTERNAL, "the owner " + owner + " answered with a bad version: "
+                    + e.getMessage()));
             return;
         }
         try {
             node.versions().merge(ManifestHistory.of(m));
         } catch (IOException e) {
-            refused.accept("the owner " + owner + " created version " + m.version() + " but storing it here failed: "
-                    + e.getMessage() + " (anti-entropy will bring it)");
+            refused.accept(new Failure(FailureCode.INTERNAL, "the owner " + owner + " created version " + m.version()
+                    + " but storing it here failed: " + e.getMessage() + " (anti-entropy will bring it)"));
             return;
         }
         created.accept(m);

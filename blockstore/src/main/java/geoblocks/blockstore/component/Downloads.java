@@ -10,6 +10,7 @@ import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.core.read.RangePlan;
 import geoblocks.blockstore.core.read.ReadOptions;
 import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp.BlockData;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.FetchBlock;
@@ -78,7 +79,7 @@ final class Downloads {
         try {
             options = ReadOptions.resolve(read, rank, node.settings().readDefault());
         } catch (IllegalArgumentException e) {
-            node.send(client, new Failed(g.req(), e.getMessage()));
+            node.send(client, new Failed(g.req(), FailureCode.INVALID, e.getMessage()));
             return;
         }
         begin(client, g, options, range);
@@ -93,34 +94,35 @@ final class Downloads {
         Key key = new Key(client, g.req());
         long ticket = node.admission().ticket(); // its place in line, should it wait for memory
         if (active.containsKey(key)) {
-            node.send(client, new Failed(g.req(), "request " + g.req() + " is already active"));
+            node.send(client, new Failed(g.req(), FailureCode.INVALID, "request " + g.req() + " is already active"));
             return;
         }
         Version version;
         try {
             version = parseVersion(g.version());
         } catch (IllegalArgumentException e) {
-            node.send(client, new Failed(g.req(), e.getMessage()));
+            node.send(client, new Failed(g.req(), FailureCode.INVALID, e.getMessage()));
             return;
         }
         ManifestLookup.find(node, g.name(), version, found -> {
             String missing = missing(g.name(), version, found);
             if (missing != null) {
-                node.send(client, new Failed(g.req(), missing));
+                node.send(client, new Failed(g.req(), FailureCode.NOT_FOUND, missing));
                 return;
             }
             RangePlan plan;
             try {
                 plan = range.apply(found.get());
             } catch (IllegalArgumentException e) {
-                node.send(client, new Failed(g.req(), e.getMessage()));
+                node.send(client, new Failed(g.req(), FailureCode.INVALID, e.getMessage()));
                 return;
             }
             if (found.get().isInline()) {
                 try {
                     found.get().inline().verified();
                 } catch (java.io.IOException e) {
-                    node.send(client, new Failed(g.req(), "'" + g.name() + "' at " + node.region() + ": " + e.getMessage()));
+                    node.send(client, new Failed(g.req(), FailureCode.INTERNAL,
+                            "'" + g.name() + "' at " + node.region() + ": " + e.getMessage()));
                     return;
                 }
                 sendManifest(node, client, g.req(), found.get()); // the bytes travel in it: nothing to fetch
@@ -145,7 +147,7 @@ final class Downloads {
     void expire(long now, long idleNanos) {
         for (Download d : active.values().toArray(new Download[0])) {
             if (now - d.lastActivity > idleNanos) {
-                d.fail("the client acknowledged nothing for " + idleNanos / 1_000_000 + " ms");
+                d.fail(FailureCode.INVALID, "the client acknowledged nothing for " + idleNanos / 1_000_000 + " ms");
             }
         }
     }
@@ -314,9 +316,9 @@ final class Downloads {
                     Manifest now = node.manifests().history(m.name()).flatMap(h -> h.find(m.version())).orElse(null);
                     if (now != null && now.fileId().equals(m.fileId())
                             && !now.blocks().get(block).replicas().equals(m.blocks().get(block).replicas())) {
-                        fetch(now, block, ok, this::fail); // the file moved while being read: its new homes
+                        fetch(now, block, ok, this::unreadable); // the file moved while being read: its new homes
                     } else {
-                        fail(why);
+                        unreadable(why);
                     }
                 });
             }
@@ -346,9 +348,9 @@ final class Downloads {
                 }
 
                 @Override
-                public void refused(String why) {
+                public void refused(FailureCode code, String why) {
                     waiting = false;
-                    fail(why);
+                    fail(code, why);
                 }
             });
         }
@@ -361,7 +363,12 @@ final class Downloads {
             }
         }
 
-        void fail(String why) {
+        /** No replica of a block could be read (down, busy, silent or corrupt): the download cannot go on now. */
+        void unreadable(String why) {
+            fail(FailureCode.UNAVAILABLE, why);
+        }
+
+        void fail(FailureCode code, String why) {
             if (failed) {
                 return;
             }
@@ -369,7 +376,7 @@ final class Downloads {
             node.admission().cancel(ticket);
             active.remove(key);
             window.releaseAll();
-            node.send(key.client, new Failed(key.req, "download of '" + m.name() + "' failed: " + why));
+            node.send(key.client, new Failed(key.req, code, "download of '" + m.name() + "' failed: " + why));
         }
     }
 }

@@ -22,6 +22,7 @@ import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.OpsPort;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.*;
@@ -101,6 +102,8 @@ public final class FileService extends ComponentDefinition {
     private final Migrations migrations;
     private final BlockGc gc;
     private final NetBench netBench;
+    /** The part that handles each request (see {@link #handlers()}). */
+    private final OpHandlers handlers;
     /** The bench net pacing timer while a UDP test sends, else null. */
     private java.util.UUID pacingTimer;
     private long lastTick = System.nanoTime();
@@ -159,6 +162,7 @@ public final class FileService extends ComponentDefinition {
         requests.gcStatus(() -> gc.status(migrations.moves()));
         this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
+        this.handlers = handlers();
         on(timer, BenchTick.class, t -> netBench.pace());
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
@@ -354,94 +358,57 @@ public final class FileService extends ComponentDefinition {
     private void dispatch(NetAddress from, FileOp op) {
         counters.tcpReceived(NodeContext.blockBytes(op), NodeContext.isBackground(op));
         timing.received(from, op, node.now());
-        if (op instanceof PutBegin p) {
-            uploads.onBegin(from, p);
-        } else if (op instanceof PutData p) {
-            uploads.onData(from, p);
-        } else if (op instanceof GetBegin p) {
-            downloads.onBegin(from, p);
-        } else if (op instanceof GetRead p) {
-            downloads.onRead(from, p);
-        } else if (op instanceof GetRange p) {
-            downloads.onRange(from, p);
-        } else if (op instanceof GetAck p) {
-            downloads.onAck(from, p);
-        } else if (op instanceof ListReq p) {
-            requests.onList(from, p);
-        } else if (op instanceof StatReq p) {
-            requests.onStat(from, p);
-        } else if (op instanceof DeleteReq p) {
-            requests.onDelete(from, p);
-        } else if (op instanceof StatusReq p) {
-            requests.onStatus(from, p);
-        } else if (op instanceof MoveReq p) {
-            migrations.onMove(from, p);
-        } else if (op instanceof PoliciesReq p) {
-            node.send(from, new PoliciesReply(p.req(), node.region(), node.policies().policies().stream()
-                    .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList()));
-        } else if (op instanceof VersionsReq p) {
-            requests.onVersions(from, p);
-        } else if (op instanceof NetBenchReq p) {
-            netBench.onRequest(from, p);
-        } else if (op instanceof NetBenchData p) {
-            netBench.onData(from, p);
-        } else if (op instanceof NetBenchAck p) {
-            netBench.onAck(from, p);
-        } else if (isNodeRequest(op)) {
-            if (node.regionOf(from).isEmpty()) {
-                node.send(from, new Failed(op.req(), "node-to-node request from " + from + ", not a cluster member"));
-            } else if (op instanceof ReplicaData p) {
-                replicas.onReplicaData(from, p);
-            } else if (op instanceof FetchBlock p) {
-                replicas.onFetch(from, p);
-            } else if (op instanceof FetchPaced p) {
-                paced.onFetch(from, p);
-            } else if (op instanceof FetchMore p) {
-                paced.onMore(from, p);
-            } else if (op instanceof FetchCancel p) {
-                paced.onCancel(from, p);
-            } else if (op instanceof LookupManifest p) {
-                replicas.onLookup(from, p);
-            } else if (op instanceof DeleteFile p) {
-                replicas.onDelete(from, p);
-            } else if (op instanceof BackgroundFetch p) {
-                background.onFetch(from, p);
-            } else if (op instanceof BackgroundOffer p) {
-                background.onOffer(from, p);
-            } else if (op instanceof MoveCopy p) {
-                migrations.onMoveCopy(from, p);
-            } else if (op instanceof DropBlocks p) {
-                migrations.onDrop(from, p);
-            } else if (op instanceof HoldBlocks p) {
-                migrations.onHold(p);
-            } else if (op instanceof CreateClaim p) {
-                replicas.onClaim(from, p);
-            } else if (op instanceof SyncDigest p) {
-                antiEntropy.onDigest(from, p);
-            } else if (op instanceof SyncNamesReq p) {
-                antiEntropy.onNamesReq(from, p);
-            } else if (op instanceof NetBenchOpen p) {
-                netBench.onOpen(from, p);
-            } else if (op instanceof NetBenchEnd p) {
-                netBench.onEnd(from, p);
-            } else {
-                replicas.onPublish(from, (ManifestPart) op);
-            }
-        } else if (op instanceof StatusReply && op.req() == WARM_UP) {
+        if (handlers.dispatch(from, op, peer -> node.regionOf(peer).isPresent(), (peer, o) -> node.send(peer,
+                new Failed(o.req(), FailureCode.INVALID, "node-to-node request from " + peer + ", not a cluster member")))) {
+            return;
+        }
+        if (op instanceof StatusReply && op.req() == WARM_UP) {
             return; // answer to a connection warm-up
-        } else if (!node.pending().reply(from, op, node.now())) {
+        }
+        if (!node.pending().reply(from, op, node.now())) {
             refused.lateReply();
         }
     }
 
-    private static boolean isNodeRequest(FileOp op) {
-        return op instanceof ReplicaData || op instanceof FetchBlock || op instanceof LookupManifest
-                || op instanceof FetchPaced || op instanceof FetchMore || op instanceof FetchCancel
-                || op instanceof DeleteFile || op instanceof BackgroundFetch || op instanceof BackgroundOffer
-                || op instanceof MoveCopy || op instanceof DropBlocks || op instanceof HoldBlocks
-                || op instanceof CreateClaim || op instanceof SyncDigest || op instanceof SyncNamesReq
-                || op instanceof NetBenchOpen || op instanceof NetBenchEnd
-                || (op instanceof ManifestPart p && p.publish());
+    /** Who handles each request that arrives: client requests, then requests only cluster members may send. */
+    private OpHandlers handlers() {
+        return new OpHandlers()
+                .client(PutBegin.class, uploads::onBegin)
+                .client(PutData.class, uploads::onData)
+                .client(GetBegin.class, downloads::onBegin)
+                .client(GetRead.class, downloads::onRead)
+                .client(GetRange.class, downloads::onRange)
+                .client(GetAck.class, downloads::onAck)
+                .client(ListReq.class, requests::onList)
+                .client(StatReq.class, requests::onStat)
+                .client(DeleteReq.class, requests::onDelete)
+                .client(StatusReq.class, requests::onStatus)
+                .client(MoveReq.class, migrations::onMove)
+                .client(PoliciesReq.class, (from, p) -> node.send(from, new PoliciesReply(p.req(), node.region(),
+                        node.policies().policies().stream()
+                                .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList())))
+                .client(VersionsReq.class, requests::onVersions)
+                .client(NetBenchReq.class, netBench::onRequest)
+                .client(NetBenchData.class, netBench::onData)
+                .client(NetBenchAck.class, netBench::onAck)
+                .peer(ReplicaData.class, replicas::onReplicaData)
+                .peer(FetchBlock.class, replicas::onFetch)
+                .peer(FetchPaced.class, paced::onFetch)
+                .peer(FetchMore.class, paced::onMore)
+                .peer(FetchCancel.class, paced::onCancel)
+                .peer(LookupManifest.class, replicas::onLookup)
+                .peer(DeleteFile.class, replicas::onDelete)
+                .peer(BackgroundFetch.class, background::onFetch)
+                .peer(BackgroundOffer.class, background::onOffer)
+                .peer(MoveCopy.class, migrations::onMoveCopy)
+                .peer(DropBlocks.class, migrations::onDrop)
+                .peer(HoldBlocks.class, (from, h) -> migrations.onHold(h))
+                .peer(CreateClaim.class, replicas::onClaim)
+                .peer(SyncDigest.class, antiEntropy::onDigest)
+                .peer(SyncNamesReq.class, antiEntropy::onNamesReq)
+                .peer(NetBenchOpen.class, netBench::onOpen)
+                .peer(NetBenchEnd.class, netBench::onEnd)
+                .peer(ManifestPart.class, ManifestPart::publish, replicas::onPublish); // else a reply to a lookup
     }
 
     static final class Tick extends Timeout {

@@ -9,6 +9,9 @@ import geoblocks.blockstore.core.MoveRecord;
 import geoblocks.blockstore.meta.MetaMoveStore;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.wire.FailureException;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.DropBlocks;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -141,23 +144,23 @@ final class Migrations {
             MovePlan.validate(r.regions(), cluster);
             for (String t : r.regions()) {
                 if (!t.equals(node.region()) && !node.rtt().isUp(t)) {
-                    throw new IllegalArgumentException("region '" + t + "' is down; move when it is up");
+                    throw new FailureException(FailureCode.UNAVAILABLE, "region '" + t + "' is down; move when it is up");
                 }
             }
             if (active.containsKey(r.name())) {
-                throw new IllegalArgumentException("'" + r.name() + "' is being moved right now");
+                throw new FailureException(FailureCode.BUSY, "'" + r.name() + "' is being moved right now");
             }
         } catch (IllegalArgumentException e) {
-            node.send(client, new Failed(r.req(), e.getMessage()));
+            node.send(client, new Failed(r.req(), FailureCode.of(e, FailureCode.INVALID), e.getMessage()));
             return;
         }
         ManifestLookup.find(node, r.name(), found -> {
             if (found.isEmpty()) {
-                node.send(client, new Failed(r.req(), "no such file '" + r.name() + "'"));
+                node.send(client, new Failed(r.req(), FailureCode.NOT_FOUND, "no such file '" + r.name() + "'"));
                 return;
             }
             if (active.containsKey(r.name())) {
-                node.send(client, new Failed(r.req(), "'" + r.name() + "' is being moved right now"));
+                node.send(client, new Failed(r.req(), FailureCode.BUSY, "'" + r.name() + "' is being moved right now"));
                 return;
             }
             if (found.get().isInline()) { // no blocks: the bytes travel with the manifest
@@ -173,7 +176,7 @@ final class Migrations {
             try { // kept before any copy is made: a restart resumes it, and no copy goes unaccounted for
                 store.save(new MoveRecord(found.get(), plan.targets(), node.wallMillis()));
             } catch (IOException e) {
-                node.send(client, new Failed(r.req(), "keeping the move of '" + r.name() + "' failed: " + e.getMessage()));
+                node.send(client, new Failed(r.req(), FailureCode.INTERNAL, "keeping the move of '" + r.name() + "' failed: " + e.getMessage()));
                 return;
             }
             Move m = new Move(client, r.req(), found.get(), plan);
@@ -242,7 +245,8 @@ final class Migrations {
         int done;
         long movedBytes;
         long lastProgress = node.now();
-        String failure;
+        /** Why the move cannot finish, once it cannot; null while it can. */
+        Failure failure;
         /** A move resumed after a restart, waiting for its targets to be up. */
         boolean waiting;
 
@@ -285,7 +289,8 @@ final class Migrations {
         void resume() {
             Manifest current = node.manifests().find(from.name()).orElse(null);
             if (current == null || !current.fileId().equals(from.fileId()) || !current.version().equals(from.version())) {
-                failure = "'" + from.name() + "' got a newer version or was deleted while the move was interrupted";
+                failure = new Failure(FailureCode.NEWER_EXISTS,
+                        "'" + from.name() + "' got a newer version or was deleted while the move was interrupted");
                 abandon();
                 return;
             }
@@ -311,7 +316,8 @@ final class Migrations {
                                 + c.target() + " failed, trying again: " + why);
                         todo.add(c);
                     } else {
-                        failure = "copy of block " + c.block() + " to " + c.target() + " failed " + ATTEMPTS + " times: " + why;
+                        failure = new Failure(FailureCode.UNAVAILABLE,
+                                "copy of block " + c.block() + " to " + c.target() + " failed " + ATTEMPTS + " times: " + why);
                     }
                 } else if (why == null) {
                     done++;
@@ -347,8 +353,12 @@ final class Migrations {
                 }
                 moved = plan.moved(current); // the same version (else it throws), the next location epoch
                 node.versions().merge(ManifestHistory.of(moved));
-            } catch (IllegalStateException | IOException e) {
-                failure = e.getMessage();
+            } catch (IllegalStateException e) { // deleted, or a newer version (see MovePlan.moved)
+                failure = new Failure(FailureCode.NEWER_EXISTS, e.getMessage());
+                abandon();
+                return;
+            } catch (IOException e) {
+                failure = new Failure(FailureCode.INTERNAL, e.getMessage());
                 abandon();
                 return;
             }
@@ -385,7 +395,7 @@ final class Migrations {
                 }
             });
             drop(made);
-            end("move of '" + from.name() + "' failed, the file stays where it was: " + failure, null);
+            end(failure.prefixed("move of '" + from.name() + "' failed, the file stays where it was: "), null);
         }
 
         void drop(Map<String, List<Integer>> byRegion) {
@@ -409,17 +419,17 @@ final class Migrations {
             });
         }
 
-        void end(String error, String info) {
+        void end(Failure error, String info) {
             active.remove(from.name());
             forget(from.name());
             node.inFlight().release(from.fileId(), node.now());
             if (error != null) {
-                Logs.warn(node.region() + ": " + error);
+                Logs.warn(node.region() + ": " + error.text());
             } else {
                 Logs.info(node.region() + ": " + info);
             }
             if (client != null) {
-                node.send(client, error != null ? new Failed(req, error) : new Done(req, info));
+                node.send(client, error != null ? error.reply(req) : new Done(req, info));
             }
         }
     }
@@ -435,7 +445,7 @@ final class Migrations {
         BlockId id = BlockId.of(c.blockId());
         BlockCollector.FileBlock.of(id).ifPresent(f -> node.inFlight().touch(f.fileId(), node.now()));
         Consumer<String> answer = why -> node.send(coordinator,
-                why == null ? new Done(c.req(), "stored") : new Failed(c.req(), node.region() + ": " + why));
+                why == null ? new Done(c.req(), "stored") : new Failed(c.req(), FailureCode.UNAVAILABLE, node.region() + ": " + why));
         if (c.length() < 0 || !node.admission().tryReserve(c.length())) {
             pulls.pull(id, c.length(), c.crc(), c.holders(), answer); // no room to look first: pull as before
             return;

@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.NetBenchLimits;
 import geoblocks.blockstore.core.NetBenchReceiver;
 import geoblocks.blockstore.core.UdpPacer;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -125,17 +126,20 @@ final class NetBench {
 
     void onRequest(NetAddress client, NetBenchReq r) {
         String problem = NetBenchLimits.problem(r.mode(), r.streams(), r.bytes(), r.rateBps(), r.durationMs(), r.payload());
+        FailureCode code = FailureCode.INVALID;
         if (problem == null && (r.to().equals(node.region()) || !node.peerRegions().contains(r.to()))) {
             problem = "bench net needs another region of the cluster, got '" + r.to() + "'";
         }
         if (problem == null && !node.rtt().isUp(r.to())) {
             problem = "region " + r.to() + " is down";
+            code = FailureCode.UNAVAILABLE;
         }
         if (problem == null && test != null) {
             problem = "node busy: a bench test to " + test.req.to() + " is running";
+            code = FailureCode.BUSY;
         }
         if (problem != null) {
-            node.send(client, new Failed(r.req(), "bench net refused: " + problem));
+            node.send(client, new Failed(r.req(), code, "bench net refused: " + problem));
             return;
         }
         Test t = new Test(nextTest++, r, client, node.addressOf(r.to()));
@@ -144,10 +148,10 @@ final class NetBench {
             if (op instanceof Done) {
                 start(t);
             } else if (op instanceof Failed f) {
-                fail(t, f.error());
+                fail(t, f.code(), f.error());
             }
             return true;
-        }, why -> fail(t, why)));
+        }, why -> fail(t, FailureCode.UNAVAILABLE, why)));
         node.send(t.peer, new NetBenchOpen(req, t.id, r.mode()));
     }
 
@@ -283,7 +287,7 @@ final class NetBench {
         if (t == null || t.ledbatStreams.remove(f.streamId()) == null) {
             return false;
         }
-        fail(t, "LEDBAT stream to " + f.peer() + " failed: " + f.reason());
+        fail(t, FailureCode.UNAVAILABLE, "LEDBAT stream to " + f.peer() + " failed: " + f.reason());
         return true;
     }
 
@@ -299,10 +303,10 @@ final class NetBench {
             if (op instanceof NetBenchReport r) {
                 finish(t, r, nanos);
             } else if (op instanceof Failed f) {
-                fail(t, f.error());
+                fail(t, f.code(), f.error());
             }
             return true;
-        }, why -> fail(t, why)));
+        }, why -> fail(t, FailureCode.UNAVAILABLE, why)));
         node.send(t.peer, new NetBenchEnd(req, t.id));
     }
 
@@ -320,20 +324,20 @@ final class NetBench {
                 r.jitterNanos()));
     }
 
-    private void fail(Test t, String why) {
+    private void fail(Test t, FailureCode code, String why) {
         if (test != t) {
             return;
         }
         test = null;
         pacing.accept(false);
-        node.send(t.client, new Failed(t.req.req(), "bench net to " + t.req.to() + " failed: " + why));
+        node.send(t.client, new Failed(t.req.req(), code, "bench net to " + t.req.to() + " failed: " + why));
     }
 
     // ---- the peer counting a test
 
     void onOpen(NetAddress from, NetBenchOpen o) {
         if (sinks.size() >= 16) {
-            node.send(from, new Failed(o.req(), "node busy: too many bench tests"));
+            node.send(from, new Failed(o.req(), FailureCode.BUSY, "node busy: too many bench tests"));
             return;
         }
         Key k = new Key(from, o.test());
@@ -361,7 +365,7 @@ final class NetBench {
         Sink sink = sinks.remove(k);
         sinkSeen.remove(k);
         if (sink == null) {
-            node.send(from, new Failed(e.req(), "no bench test " + e.test() + " from " + from));
+            node.send(from, new Failed(e.req(), FailureCode.INVALID, "no bench test " + e.test() + " from " + from));
             return;
         }
         NetBenchReceiver c = sink.counts();
@@ -400,7 +404,7 @@ final class NetBench {
             return;
         }
         if (now - t.lastProgress > IDLE_NANOS) {
-            fail(t, "no progress for " + IDLE_NANOS / 1_000_000_000L + " s");
+            fail(t, FailureCode.UNAVAILABLE, "no progress for " + IDLE_NANOS / 1_000_000_000L + " s");
         } else if (now - t.lastReport >= PROGRESS_NANOS) {
             t.lastReport = now;
             node.send(t.client, new PutProgress(t.req.req(), t.req.mode().equals("udp") ? t.packets : Arrays.stream(t.acked).sum()));

@@ -2,6 +2,7 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.read.ServeQueue;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp.BlockData;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.FetchCancel;
@@ -40,11 +41,11 @@ final class PacedFetches {
         try {
             id = BlockId.of(f.blockId());
         } catch (IllegalArgumentException e) {
-            node.send(peer, new Failed(f.req(), e.getMessage()));
+            node.send(peer, new Failed(f.req(), FailureCode.INVALID, e.getMessage()));
             return;
         }
         if (fetches.containsKey(key)) {
-            node.send(peer, new Failed(f.req(), "fetch " + f.req() + " is already active"));
+            node.send(peer, new Failed(f.req(), FailureCode.INVALID, "fetch " + f.req() + " is already active"));
             return;
         }
         fetches.put(key, null);
@@ -54,7 +55,7 @@ final class PacedFetches {
             }
             if (read.block() == null) {
                 fetches.remove(key);
-                node.send(peer, new Failed(f.req(), node.region() + ": " + read.error()));
+                node.send(peer, new Failed(f.req(), FailureCode.INTERNAL, node.region() + ": " + read.error()));
                 return;
             }
             byte[] data = read.block().data();
@@ -65,7 +66,7 @@ final class PacedFetches {
             }
             if (!node.budget().tryReserve(data.length)) {
                 fetches.remove(key);
-                node.send(peer, new Failed(f.req(), node.region() + ": " + node.budget().busy(data.length)));
+                node.send(peer, new Failed(f.req(), FailureCode.BUSY, node.region() + ": " + node.budget().busy(data.length)));
                 return;
             }
             fetches.put(key, new Block(data, read.block().crc()));

@@ -1,5 +1,7 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.net.NetAddress;
@@ -42,6 +44,24 @@ final class Pending {
                 }
                 return false;
             }, done);
+        }
+
+        /**
+         * Waits for one answer: a {@code type} reply gives {@code done} null, a {@link Failed} reply
+         * its failure (code kept), a timeout an {@link FailureCode#UNAVAILABLE} failure.
+         */
+        static Waiter outcome(Class<? extends FileOp> type, Consumer<Failure> done) {
+            return of(op -> {
+                if (type.isInstance(op)) {
+                    done.accept(null);
+                    return true;
+                }
+                if (op instanceof Failed f) {
+                    done.accept(Failure.of(f));
+                    return true;
+                }
+                return false;
+            }, why -> done.accept(new Failure(FailureCode.UNAVAILABLE, why)));
         }
 
         /** As {@link #until(Class, Function, Consumer)}, with any {@code type} reply a success. */

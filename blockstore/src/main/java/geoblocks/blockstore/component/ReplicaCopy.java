@@ -2,6 +2,7 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FileOp.ReplicaData;
 import geoblocks.blockstore.wire.FileOp.ReplicaStored;
 import geoblocks.net.NetAddress;
@@ -29,7 +30,7 @@ final class ReplicaCopy {
         if (ledbat != null) {
             ledbat.offerAndPush(peer, id, data, crc, done);
         } else {
-            overTcp(node, peer, id, data, crc, true, done);
+            overTcp(node, peer, id, data, crc, true, f -> done.accept(f == null ? null : f.text()));
         }
     }
 
@@ -38,8 +39,8 @@ final class ReplicaCopy {
         return ledbat != null ? " over LEDBAT" : "";
     }
 
-    /** A foreground copy: TCP replica messages. */
-    static void foreground(Node node, NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
+    /** A foreground copy: TCP replica messages; {@code done} gets null or the failure (the peer's code kept). */
+    static void foreground(Node node, NetAddress peer, BlockId id, byte[] data, int crc, Consumer<Failure> done) {
         overTcp(node, peer, id, data, crc, false, done);
     }
 
@@ -48,8 +49,8 @@ final class ReplicaCopy {
      * for both ends' counters) and waits for ReplicaStored.
      */
     private static void overTcp(Node node, NetAddress peer, BlockId id, byte[] data, int crc, boolean background,
-            Consumer<String> done) {
-        long req = node.expect(peer, Pending.Waiter.until(ReplicaStored.class, done));
+            Consumer<Failure> done) {
+        long req = node.expect(peer, Pending.Waiter.outcome(ReplicaStored.class, done));
         Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
                 node.send(peer, new ReplicaData(req, id.value(), off, data.length, crc, background, part)));
     }

@@ -4,6 +4,8 @@ import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.ManifestHistory;
+import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.wire.FailureException;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.BlockData;
 import geoblocks.blockstore.wire.FileOp.Claimed;
@@ -58,7 +60,7 @@ final class ReplicaServer {
                 throw new IllegalArgumentException("announced size " + total + " outside 0.." + max);
             }
             if (!node.budget().tryReserve(total)) {
-                throw new IllegalArgumentException(node.budget().busy(total));
+                throw node.budget().refusal(total);
             }
             in = new Incoming(new Assembly(total, max), total, node.now());
             incoming.put(key, in);
@@ -101,7 +103,7 @@ final class ReplicaServer {
             data = receive(key, d.total(), node.settings().maxBlockSize(), d.offset(), d.data());
         } catch (IllegalArgumentException e) {
             drop(key);
-            node.send(peer, new Failed(d.req(), node.region() + ": " + e.getMessage()));
+            node.send(peer, new Failed(d.req(), FailureCode.of(e, FailureCode.INVALID), node.region() + ": " + e.getMessage()));
             return;
         }
         if (data == null) {
@@ -111,7 +113,7 @@ final class ReplicaServer {
             node.budget().release(data.length);
             node.send(peer, stored.error() == null
                     ? new ReplicaStored(d.req(), d.blockId())
-                    : new Failed(d.req(), node.region() + " could not store " + d.blockId() + ": " + stored.error()));
+                    : new Failed(d.req(), FailureCode.INTERNAL, node.region() + " could not store " + d.blockId() + ": " + stored.error()));
         });
     }
 
@@ -120,12 +122,12 @@ final class ReplicaServer {
         try {
             id = BlockId.of(f.blockId());
         } catch (IllegalArgumentException e) {
-            node.send(peer, new Failed(f.req(), e.getMessage()));
+            node.send(peer, new Failed(f.req(), FailureCode.INVALID, e.getMessage()));
             return;
         }
         node.readLocal(id, read -> {
             if (read.block() == null) {
-                node.send(peer, new Failed(f.req(), node.region() + ": " + read.error()));
+                node.send(peer, new Failed(f.req(), FailureCode.INTERNAL, node.region() + ": " + read.error()));
                 return;
             }
             byte[] data = read.block().data();
@@ -138,7 +140,7 @@ final class ReplicaServer {
     void onLookup(NetAddress peer, LookupManifest l) {
         Optional<ManifestHistory> h = node.manifests().history(l.name());
         if (h.isEmpty()) {
-            node.send(peer, new Failed(l.req(), "no such file '" + l.name() + "' at " + node.region()));
+            node.send(peer, new Failed(l.req(), FailureCode.NOT_FOUND, "no such file '" + l.name() + "' at " + node.region()));
             return;
         }
         byte[] bytes = ManifestCodec.encodeHistory(h.get());
@@ -159,7 +161,8 @@ final class ReplicaServer {
             node.send(peer, new Done(p.req(), "manifest stored at " + node.region()));
         } catch (IOException | IllegalArgumentException e) {
             drop(key);
-            node.send(peer, new Failed(p.req(), node.region() + " rejected the manifest: " + e.getMessage()));
+            node.send(peer, new Failed(p.req(), FailureCode.of(e, FailureCode.INVALID),
+                    node.region() + " rejected the manifest: " + e.getMessage()));
         }
     }
 
@@ -181,20 +184,21 @@ final class ReplicaServer {
             }
             String notReady = node.notReadyToDecideCreates();
             if (notReady != null) {
-                throw new IllegalArgumentException(notReady);
+                throw new FailureException(FailureCode.UNAVAILABLE, notReady);
             }
             Optional<Manifest> m = node.versions().claim(draft);
             node.send(peer, m.isPresent() ? new Claimed(c.req(), m.get().version().clock(), m.get().version().region())
-                    : new Failed(c.req(), CreateIfAbsent.exists(draft.name(), owner)));
+                    : new Failed(c.req(), FailureCode.EXISTS, CreateIfAbsent.exists(draft.name(), owner)));
         } catch (IOException | IllegalArgumentException e) {
             drop(key);
-            node.send(peer, new Failed(c.req(), node.region() + " refused the create: " + e.getMessage()));
+            FailureCode code = e instanceof IOException ? FailureCode.INTERNAL : FailureCode.of(e, FailureCode.INVALID);
+            node.send(peer, new Failed(c.req(), code, node.region() + " refused the create: " + e.getMessage()));
         }
     }
 
     /** Retired (see DeleteFile): deletes are tombstone versions now. */
     void onDelete(NetAddress peer, DeleteFile d) {
-        node.send(peer, new Failed(d.req(), node.region() + " no longer takes DeleteFile: deletes are versions"
+        node.send(peer, new Failed(d.req(), FailureCode.INVALID, node.region() + " no longer takes DeleteFile: deletes are versions"
                 + " (tombstones) now; run the same geoblocks build on every node"));
     }
 }

@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.read.RangePlan;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.DeleteReq;
@@ -74,7 +75,7 @@ final class RequestTiming {
         String result = null;
         String error = "";
         if (op instanceof Failed f) {
-            result = f.error().startsWith("node busy") ? "busy" : "error";
+            result = f.code() == FailureCode.BUSY ? "busy" : "error";
             error = f.error();
         } else if (op instanceof Done || op instanceof Committed) {
             result = "ok";

@@ -9,6 +9,9 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.UploadAssembly;
 import geoblocks.blockstore.core.placement.PlacementRequest;
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.wire.FailureException;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Committed;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -30,8 +33,8 @@ import java.util.TreeSet;
  * checked against the client's CRC32C, placed by the upload's policy (asked of the placement
  * component, {@link Node#place}) and sent to every replica.
  * The client hears {@link PutProgress} only for prefixes whose blocks are durable on every
- * replica, and {@link Done} only after the manifest is durable here and published to the peers
- * that are up. Any replica failure fails the upload: success is never reported with fewer
+ * replica, and {@link Committed} (with the new version's id) only after the manifest is durable
+ * here and published to the peers that are up. Any replica failure fails the upload: success is never reported with fewer
  * durable copies than the policy promised. With {@code ack = local} only the first copy of each
  * block (this node's when the policy places one here, else the nearest chosen region's) is
  * written before progress is reported; the other copies are saved in the replication queue
@@ -85,10 +88,10 @@ final class Uploads {
             if (b.ifAbsent()) {
                 String owner = node.ownerOf(b.name());
                 if (node.manifests().find(b.name()).isPresent()) {
-                    throw new IllegalArgumentException(CreateIfAbsent.exists(b.name(), owner));
+                    throw new FailureException(FailureCode.EXISTS, CreateIfAbsent.exists(b.name(), owner));
                 }
                 if (!owner.equals(node.region()) && !node.rtt().isUp(owner)) {
-                    throw new IllegalArgumentException(CreateIfAbsent.ownerDown(node, b.name(), owner));
+                    throw new FailureException(FailureCode.UNAVAILABLE, CreateIfAbsent.ownerDown(node, b.name(), owner));
                 }
             }
             if (active.containsKey(key) || queued.contains(key)) {
@@ -115,13 +118,13 @@ final class Uploads {
                 }
 
                 @Override
-                public void refused(String why) {
+                public void refused(FailureCode code, String why) {
                     queued.remove(key);
-                    node.send(client, new Failed(b.req(), why));
+                    node.send(client, new Failed(b.req(), code, why));
                 }
             });
         } catch (IllegalArgumentException e) {
-            node.send(client, new Failed(b.req(), e.getMessage()));
+            node.send(client, new Failed(b.req(), FailureCode.of(e, FailureCode.INVALID), e.getMessage()));
         }
     }
 
@@ -137,7 +140,7 @@ final class Uploads {
     void expire(long now, long idleNanos) {
         for (Upload u : active.values().toArray(new Upload[0])) {
             if (now - u.lastActivity > idleNanos) {
-                u.fail("no data from the client for " + idleNanos / 1_000_000 + " ms");
+                u.fail(FailureCode.INVALID, "no data from the client for " + idleNanos / 1_000_000 + " ms");
             }
         }
     }
@@ -202,8 +205,8 @@ final class Uploads {
             if (stash != null) {
                 stashedBytes += d.data().length;
                 if (stashedBytes > node.settings().putWindowBytes() + blockSize) {
-                    fail("client sent " + stashedBytes + " bytes while the upload waited for memory; the window is "
-                            + node.settings().putWindowBytes());
+                    fail(FailureCode.INVALID, "client sent " + stashedBytes + " bytes while the upload waited for memory;"
+                            + " the window is " + node.settings().putWindowBytes());
                     return;
                 }
                 stash.add(d);
@@ -221,7 +224,7 @@ final class Uploads {
             try {
                 block = assembly.add(d.block(), d.offset(), d.data(), d.last(), d.blockCrc(), d.codec(), d.rawCrc());
             } catch (IllegalArgumentException e) {
-                fail(e.getMessage());
+                fail(FailureCode.of(e, FailureCode.INVALID), e.getMessage());
                 return;
             }
             if (block != null) {
@@ -254,8 +257,8 @@ final class Uploads {
                 }
 
                 @Override
-                public void refused(String why) {
-                    fail(why);
+                public void refused(FailureCode code, String why) {
+                    fail(code, why);
                 }
             });
         }
@@ -269,7 +272,7 @@ final class Uploads {
                 if (!failed) {
                     replicateTo(block, targets);
                 }
-            }, this::fail);
+            }, this::placementRefused);
         }
 
         void replicateTo(UploadAssembly.Block block, List<String> targets) {
@@ -292,7 +295,7 @@ final class Uploads {
                         if (stored.error() == null) {
                             acked(index);
                         } else {
-                            fail("storing block " + index + " at " + region + " failed: " + stored.error());
+                            fail(FailureCode.INTERNAL, "storing block " + index + " at " + region + " failed: " + stored.error());
                         }
                     });
                 } else {
@@ -309,11 +312,11 @@ final class Uploads {
                 try {
                     raw = block.codec().decompress(BlockId.ofFileBlock(fileId, index), raw, block.rawLength());
                 } catch (CorruptBlockException e) {
-                    fail("block " + index + " (" + block.codec().label() + ") does not decompress: " + e.getMessage());
+                    fail(FailureCode.INVALID, "block " + index + " (" + block.codec().label() + ") does not decompress: " + e.getMessage());
                     return;
                 }
                 if (Checksums.crc32c(raw) != block.rawCrc()) {
-                    fail("block " + index + " (" + block.codec().label() + ") decompressed with checksum "
+                    fail(FailureCode.INVALID, "block " + index + " (" + block.codec().label() + ") decompressed with checksum "
                             + Checksums.hex(Checksums.crc32c(raw)) + ", the client said " + Checksums.hex(block.rawCrc()));
                     return;
                 }
@@ -325,11 +328,11 @@ final class Uploads {
 
         void sendReplica(int index, BlockId id, byte[] data, int blockCrc, String region) {
             String what = "replica of block " + index + " at " + region + ": ";
-            ReplicaCopy.foreground(node, node.addressOf(region), id, data, blockCrc, why -> {
-                if (why == null) {
+            ReplicaCopy.foreground(node, node.addressOf(region), id, data, blockCrc, failure -> {
+                if (failure == null) {
                     acked(index);
                 } else {
-                    fail(what + why);
+                    fail(failure.prefixed(what));
                 }
             });
         }
@@ -354,7 +357,7 @@ final class Uploads {
             active.remove(key);
             releaseAll();
             if (inline != null) {
-                node.place(PlacementRequest.upload(policy, Math.max(1, size)), this::commitInline, this::fail);
+                node.place(PlacementRequest.upload(policy, Math.max(1, size)), this::commitInline, this::placementRefused);
                 return;
             }
             long wall = node.wallMillis();
@@ -372,7 +375,7 @@ final class Uploads {
                 queueCopies(); // durable before the manifest: a crash in between leaves no acked gap
                 m = node.versions().commit(draft);
             } catch (IOException e) {
-                fail("saving the manifest failed: " + e.getMessage());
+                fail(FailureCode.INTERNAL, "saving the manifest failed: " + e.getMessage());
                 return;
             }
             publish(m, "");
@@ -396,7 +399,7 @@ final class Uploads {
             try {
                 m = node.versions().commit(draft);
             } catch (IOException e) {
-                fail("saving the manifest failed: " + e.getMessage());
+                fail(FailureCode.INTERNAL, "saving the manifest failed: " + e.getMessage());
                 return;
             }
             publishInline(m, required, Set.of(node.region()));
@@ -415,7 +418,7 @@ final class Uploads {
                     node.send(key.client, new Committed(key.req, m.version().id(), // as a put of blocks says: scripts read it
                             unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached));
                 } else {
-                    node.send(key.client, new Failed(key.req, "upload of '" + name + "' failed: " + missing
+                    node.send(key.client, new Failed(key.req, FailureCode.OUTCOME_UNKNOWN, "upload of '" + name + "' failed: " + missing
                             + ", chosen by policy " + policy + ", did not confirm storing the manifest of this inline object"
                             + " (down, failed or silent); version " + m.version().id() + " is stored at " + holding
                             + " and may or may not become the file's content (anti-entropy brings it to every region)"));
@@ -450,7 +453,16 @@ final class Uploads {
                     (unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached) + note))).start();
         }
 
-        void fail(String why) {
+        /** Placement found no regions for a block (too few up for the policy): nothing was stored. */
+        void placementRefused(String why) {
+            fail(FailureCode.UNAVAILABLE, why);
+        }
+
+        void fail(FailureCode code, String why) {
+            fail(new Failure(code, why));
+        }
+
+        void fail(Failure why) {
             if (failed) {
                 return;
             }
@@ -462,7 +474,7 @@ final class Uploads {
             active.remove(key);
             releaseAll();
             releaseFile();
-            node.send(key.client, new Failed(key.req, "upload of '" + name + "' failed: " + why));
+            node.send(key.client, why.prefixed("upload of '" + name + "' failed: ").reply(key.req));
         }
 
         void releaseAll() {

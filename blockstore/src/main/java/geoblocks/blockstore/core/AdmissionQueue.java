@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core;
 
+import geoblocks.blockstore.wire.FailureCode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +34,11 @@ public final class AdmissionQueue implements TransferMemory {
         /** Its bytes are reserved: the request goes on (and releases them later). */
         void admitted();
 
-        /** It was refused; {@code why} starts with "node busy" (retry later) unless the request can never fit. */
-        void refused(String why);
+        /**
+         * It was refused: {@link FailureCode#BUSY} ({@code why} starts with "node busy"; retry later), or
+         * {@link FailureCode#INVALID} when it needs more than client work may ever hold.
+         */
+        void refused(FailureCode code, String why);
     }
 
     /** What {@link #admit} did; the waiter has been called for ADMITTED and REFUSED. */
@@ -99,7 +103,7 @@ public final class AdmissionQueue implements TransferMemory {
         }
         if (bytes > limit) {
             refusedTooLarge++;
-            waiter.refused("a request needing " + bytes + " bytes of transfer memory can never be admitted: client work may hold "
+            waiter.refused(FailureCode.INVALID, "a request needing " + bytes + " bytes of transfer memory can never be admitted: client work may hold "
                     + limit + " bytes (three quarters of geoblocks.node.memory-budget)");
             return Outcome.REFUSED;
         }
@@ -111,7 +115,7 @@ public final class AdmissionQueue implements TransferMemory {
         }
         if (waiting.size() >= maxQueued) {
             refusedFull++;
-            waiter.refused(budget.busy(bytes).replace("; retry later", "") + " and " + waiting.size()
+            waiter.refused(FailureCode.BUSY, budget.busy(bytes).replace("; retry later", "") + " and " + waiting.size()
                     + " requests already wait for it (geoblocks.node.admission.queue); retry later");
             return Outcome.REFUSED;
         }
@@ -151,7 +155,7 @@ public final class AdmissionQueue implements TransferMemory {
             waitingBytes -= w.bytes;
             refusedTimeout++;
             waitedNanos += now - w.since;
-            w.waiter.refused(budget.busy(w.bytes).replace("; retry later", "") + " after waiting "
+            w.waiter.refused(FailureCode.BUSY, budget.busy(w.bytes).replace("; retry later", "") + " after waiting "
                     + (now - w.since) / 1_000_000 + " ms in the admission queue (geoblocks.node.admission.wait); retry later");
         }
         return late.size();

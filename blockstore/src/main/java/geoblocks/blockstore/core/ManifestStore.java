@@ -414,12 +414,17 @@ public final class ManifestStore implements AutoCloseable {
     }
 
     private static long digest(byte[] encoded) {
+        return ByteBuffer.wrap(SHA256.get().digest(encoded)).getLong();
+    }
+
+    /** One SHA-256 per thread: the provider lookup of getInstance cost more than hashing a small history. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            return ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(encoded)).getLong();
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }
-    }
+    });
 
     private ManifestHistory decode(byte[] bytes) {
         try {

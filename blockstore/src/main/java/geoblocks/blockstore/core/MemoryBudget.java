@@ -46,6 +46,12 @@ public final class MemoryBudget implements TransferMemory {
         return capacity;
     }
 
+    /** The refusal a client sees, as a {@link geoblocks.blockstore.wire.FailureCode#BUSY} exception. */
+    @Override
+    public geoblocks.blockstore.wire.FailureException refusal(long wanted) {
+        return new geoblocks.blockstore.wire.FailureException(geoblocks.blockstore.wire.FailureCode.BUSY, busy(wanted));
+    }
+
     /** The refusal a client sees. */
     @Override
     public String busy(long wanted) {

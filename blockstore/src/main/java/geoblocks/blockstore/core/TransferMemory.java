@@ -14,4 +14,9 @@ public interface TransferMemory {
 
     /** Why {@code wanted} more bytes were refused: starts with "node busy". */
     String busy(long wanted);
+
+    /** The refusal of {@code wanted} more bytes, as a {@link geoblocks.blockstore.wire.FailureCode#BUSY} exception. */
+    default geoblocks.blockstore.wire.FailureException refusal(long wanted) {
+        return new geoblocks.blockstore.wire.FailureException(geoblocks.blockstore.wire.FailureCode.BUSY, busy(wanted));
+    }
 }

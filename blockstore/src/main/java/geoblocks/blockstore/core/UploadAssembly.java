@@ -119,7 +119,7 @@ public final class UploadAssembly {
             if (prepaid >= len) {
                 prepaid -= len;
             } else if (!budget.tryReserve(len)) {
-                throw new IllegalArgumentException(budget.busy(len));
+                throw budget.refusal(len);
             }
             held[current] = len;
             reservedBlocks += len;

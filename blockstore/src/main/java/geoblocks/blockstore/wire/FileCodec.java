@@ -7,18 +7,24 @@ import geoblocks.net.Wire;
 import geoblocks.net.WireCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Codec of the file protocol. Layout: header (see {@link Wire}), a one-byte op tag, then the op's
- * fields in record order: i8/i32/i64 big-endian, booleans as one byte, strings as u16 length +
- * UTF-8, byte arrays as i32 length + bytes, lists as u16 count + elements.
+ * Codec of the file protocol. Layout: header (see {@link Wire}), the protocol version byte
+ * ({@value #VERSION}; any other is refused with a message that names both), a one-byte op tag, the
+ * request id, then the op's fields in record order: i8/i32/i64 big-endian, booleans as one byte,
+ * strings as u16 length + UTF-8, byte arrays as i32 length + bytes, lists as u16 count + elements.
  *
  * <pre>
- * +----------------+-----+---------+----------------------------+
- * | header         | tag | req i64 | op fields ...              |
- * +----------------+-----+---------+----------------------------+
+ * +----------------+---------+-----+---------+----------------------------+
+ * | header         | version | tag | req i64 | op fields ...              |
+ * +----------------+---------+-----+---------+----------------------------+
  * </pre>
+ *
+ * One table ({@link #TABLE}) gives each op its tag, class, reader and writer; encoding and
+ * decoding both use it, and it is checked at class load to cover every op once.
  *
  * Sizes are computed by running the same encoder against a counting sink, so size and layout
  * cannot disagree. Decoding bounds every length: strings at {@value #MAX_STRING} bytes, data at
@@ -26,7 +32,14 @@ import java.util.List;
  */
 public final class FileCodec implements WireCodec<FileMsg> {
     public static final FileCodec INSTANCE = new FileCodec();
-    /** Largest data array in one message: keeps every message below Netty's 65,536-byte frame. */
+    /** The file protocol's version byte; a change of any op's layout or tags takes the next one. */
+    public static final int VERSION = 1;
+    /**
+     * Largest data array a message may carry (16 MiB, the largest {@code chunk-bytes}). Whether a
+     * message fits its network's frame is up to {@code chunk-bytes}: GeoNetwork frames hold up to
+     * {@code geoblocks.network.max-frame} (4 MiB by default), Kompics' NettyNetwork and the simulator
+     * 65,536 bytes, hence 60,000-byte chunks there.
+     */
     public static final int MAX_DATA = geoblocks.blockstore.core.NodeSettings.MAX_CHUNK;
     public static final int MAX_STRING = 2048;
     public static final int MAX_LIST = 1000;
@@ -47,286 +60,134 @@ public final class FileCodec implements WireCodec<FileMsg> {
     @Override
     public int encodedSize(FileMsg msg) {
         Counter c = new Counter();
-        body(msg.op(), c);
-        return Wire.headerSize(msg.getHeader()) + 1 + c.n;
+        entry(msg.op()).write(msg.op(), c);
+        return Wire.headerSize(msg.getHeader()) + 2 + 8 + c.n;
     }
 
     @Override
     public void encode(FileMsg msg, ByteBuffer out) {
+        FileOp op = msg.op();
+        Op<?> e = entry(op);
         Wire.writeHeader(msg.getHeader(), out);
-        out.put(tag(msg.op()));
-        body(msg.op(), new Writer(out));
+        out.put((byte) VERSION);
+        out.put((byte) e.tag());
+        out.putLong(op.req());
+        e.write(op, new Writer(out));
     }
 
     @Override
     public FileMsg decode(ByteBuffer in) throws MalformedMessageException {
         NetHeader h = Wire.readHeader(in);
+        int version = Wire.readU8(in, "file protocol version");
+        if (version != VERSION) {
+            throw new MalformedMessageException("file protocol version " + version + " is not spoken here (this node"
+                    + " speaks version " + VERSION + "): run the same geoblocks build on every node and client");
+        }
         int tag = Wire.readU8(in, "op tag");
-        Reader r = new Reader(in);
-        return new FileMsg(h, op(tag, r));
-    }
-
-    private static byte tag(FileOp op) {
-        Class<?> c = op.getClass();
-        for (int i = 0; i < TAGS.length; i++) {
-            if (TAGS[i] == c) {
-                return (byte) (i + 1);
-            }
-        }
-        throw new IllegalArgumentException("no tag for " + c);
-    }
-
-    private static final Class<?>[] TAGS = {PutBegin.class, PutData.class, GetBegin.class, GetAck.class,
-        ListReq.class, StatReq.class, DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class,
-        ListPart.class, StatusReply.class, ManifestPart.class, Done.class, Failed.class, ReplicaData.class,
-        ReplicaStored.class, FetchBlock.class, BlockData.class, LookupManifest.class, DeleteFile.class,
-        BackgroundFetch.class, BackgroundOffer.class, BackgroundStored.class, StatPending.class, PoliciesReq.class,
-        PoliciesReply.class, MoveReq.class, MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class,
-        Committed.class, CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class,
-        NetBenchReq.class, NetBenchOpen.class, NetBenchData.class, NetBenchAck.class, NetBenchEnd.class,
-        NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class, FetchMore.class, FetchCancel.class,
-        GetRange.class, SyncLeaves.class, SyncNamesReq.class, HoldBlocks.class};
-
-    /** Writes the op's fields; the same code counts sizes and writes bytes. */
-    private static void body(FileOp op, Out o) {
-        o.i64(op.req());
-        if (op instanceof PutBegin p) {
-            o.str(p.name()); o.i64(p.size()); o.i32(p.blockSize()); o.str(p.policy()); o.str(p.ack());
-            o.bool(p.ifAbsent()); meta(o, p.meta());
-        } else if (op instanceof PutData p) {
-            o.i32(p.block()); o.i32(p.offset()); o.i32(p.blockCrc()); o.bool(p.last()); o.bytes(p.data());
-            o.u8(p.codec()); o.i32(p.rawCrc());
-        } else if (op instanceof GetBegin p) {
-            o.str(p.name()); o.str(p.version());
-        } else if (op instanceof GetAck p) {
-            o.i64(p.consumed());
-        } else if (op instanceof ListReq p) {
-            o.str(p.prefix()); o.str(p.after()); o.i32(p.limit());
-        } else if (op instanceof StatReq p) {
-            o.str(p.name()); o.str(p.version());
-        } else if (op instanceof DeleteReq p) {
-            o.str(p.name());
-        } else if (op instanceof StatusReq) {
-            // no fields
-        } else if (op instanceof PutProgress p) {
-            o.i64(p.durableBytes());
-        } else if (op instanceof GetData p) {
-            o.i64(p.offset()); o.bytes(p.data());
-        } else if (op instanceof ListPart p) {
-            o.u16(p.entries().size());
-            for (ListEntry e : p.entries()) {
-                entry(o, e);
-            }
-            o.bool(p.more());
-        } else if (op instanceof StatusReply p) {
-            o.str(p.region());
-            o.u16(p.peers().size());
-            for (PeerRtt peer : p.peers()) {
-                o.str(peer.region()); o.i64(Double.doubleToLongBits(peer.rttMs()));
-            }
-            o.i64(p.malformed()); o.i64(p.unauthenticated());
-            o.i64(p.scrubbed()); o.i64(p.repaired()); o.i64(p.unrepairable());
-            Transfers t = p.transfers();
-            o.i64(t.tcpSent()); o.i64(t.tcpReceived()); o.i64(t.ledbatSent()); o.i64(t.ledbatReceived());
-            o.i64(t.tcpBackgroundSent()); o.i64(t.tcpBackgroundReceived());
-            Background b = p.background();
-            o.i64(b.queuedBytes()); o.i32(b.queuedCopies());
-            o.u16(b.peers().size());
-            for (LedbatPeer l : b.peers()) {
-                o.str(l.region()); o.bool(l.active()); o.i32(l.streams()); o.i64(l.cwndBytes()); o.i64(l.queuedBytes());
-                o.i64(l.inFlightBytes()); o.i64(Double.doubleToLongBits(l.queuingDelayMs()));
-                o.i64(Double.doubleToLongBits(l.baseDelayMs())); o.i64(Double.doubleToLongBits(l.rttMs()));
-                o.i64(l.retransmissions());
-            }
-            Gc g = p.gc();
-            o.i64(g.collectedBlocks()); o.i64(g.collectedBytes()); o.i64(g.passes()); o.bool(g.running());
-            o.i64(g.passChecked()); o.i64(g.passCollected()); o.i64(g.passInFlight()); o.i64(g.lastPassEndMillis());
-            o.i64(g.settledSinceMillis()); o.i32(g.moves());
-        } else if (op instanceof ManifestPart p) {
-            o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
-        } else if (op instanceof Done p) {
-            o.str(p.info());
-        } else if (op instanceof Failed p) {
-            o.str(p.error());
-        } else if (op instanceof ReplicaData p) {
-            o.str(p.blockId()); o.i32(p.offset()); o.i32(p.total()); o.i32(p.crc()); o.bool(p.background()); o.bytes(p.data());
-        } else if (op instanceof ReplicaStored p) {
-            o.str(p.blockId());
-        } else if (op instanceof FetchBlock p) {
-            o.str(p.blockId());
-        } else if (op instanceof BlockData p) {
-            o.i32(p.offset()); o.i32(p.total()); o.i32(p.crc()); o.bytes(p.data());
-        } else if (op instanceof LookupManifest p) {
-            o.str(p.name());
-        } else if (op instanceof DeleteFile p) {
-            o.str(p.name());
-        } else if (op instanceof BackgroundFetch p) {
-            o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc());
-        } else if (op instanceof BackgroundOffer p) {
-            o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc());
-        } else if (op instanceof BackgroundStored p) {
-            o.str(p.blockId()); o.bool(p.ok()); o.str(p.error());
-        } else if (op instanceof MoveReq p) {
-            o.str(p.name());
-            strings(o, p.regions());
-        } else if (op instanceof MoveCopy p) {
-            o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc());
-            strings(o, p.holders());
-        } else if (op instanceof DropBlocks p) {
-            o.str(p.name());
-            strings(o, p.blockIds());
-        } else if (op instanceof StatPending p) {
-            o.bool(p.known());
-            o.u16(p.copies().size());
-            for (PendingCopy c : p.copies()) {
-                o.i32(c.block()); o.str(c.region());
-            }
-        } else if (op instanceof PoliciesReq) {
-            // no fields
-        } else if (op instanceof PoliciesReply p) {
-            o.str(p.region());
-            o.u16(p.policies().size());
-            for (PolicyInfo i : p.policies()) {
-                o.str(i.name()); o.str(i.kind()); o.i32(i.copies()); o.str(i.rules());
-            }
-        } else if (op instanceof VersionsReq p) {
-            o.str(p.name());
-        } else if (op instanceof VersionList p) {
-            o.u16(p.versions().size());
-            for (VersionEntry v : p.versions()) {
-                o.i64(v.clock()); o.str(v.clockRegion()); o.i64(v.size()); o.str(v.uploadedAt());
-                o.i64(v.createdMillis()); o.i64(v.locEpoch()); o.bool(v.deleted());
-            }
-            o.bool(p.more());
-        } else if (op instanceof Committed p) {
-            o.str(p.version()); o.str(p.info());
-        } else if (op instanceof CreateClaim p) {
-            o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data());
-        } else if (op instanceof Claimed p) {
-            o.i64(p.clock()); o.str(p.region());
-        } else if (op instanceof SyncDigest p) {
-            o.u16(p.buckets().size());
-            for (long d : p.buckets()) {
-                o.i64(d);
-            }
-        } else if (op instanceof SyncNames p) {
-            o.u16(p.names().size());
-            for (NameDigest n : p.names()) {
-                o.str(n.name()); o.i64(n.digest());
-            }
-            o.bool(p.more());
-        } else if (op instanceof NetBenchReq p) {
-            o.str(p.to()); o.str(p.mode()); o.i32(p.streams()); o.i64(p.bytes()); o.i64(p.rateBps());
-            o.i32(p.durationMs()); o.i32(p.payload());
-        } else if (op instanceof NetBenchOpen p) {
-            o.i64(p.test()); o.str(p.mode());
-        } else if (op instanceof NetBenchData p) {
-            o.i64(p.test()); o.i32(p.stream()); o.i64(p.seq()); o.i64(p.sentNanos()); o.bytes(p.data());
-        } else if (op instanceof NetBenchAck p) {
-            o.i64(p.test()); o.i32(p.stream()); o.i64(p.bytes());
-        } else if (op instanceof NetBenchEnd p) {
-            o.i64(p.test());
-        } else if (op instanceof NetBenchReport p) {
-            o.i64(p.packets()); o.i64(p.bytes()); o.i64(p.jitterNanos()); o.i64(p.spanNanos());
-        } else if (op instanceof NetBenchResult p) {
-            o.str(p.mode()); o.i32(p.streams()); o.i64(p.offeredBps()); o.i64(p.sentBytes()); o.i64(p.sentPackets());
-            o.i64(p.receivedBytes()); o.i64(p.receivedPackets()); o.i64(p.nanos()); o.i64(p.jitterNanos());
-        } else if (op instanceof GetRead p) {
-            o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank());
-        } else if (op instanceof FetchPaced p) {
-            o.str(p.blockId());
-        } else if (op instanceof FetchMore p) {
-            o.i64(p.received());
-        } else if (op instanceof FetchCancel) {
-            // no fields
-        } else if (op instanceof GetRange p) {
-            o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank()); o.i64(p.first()); o.i64(p.last());
-        } else if (op instanceof SyncLeaves p) {
-            o.u16(p.buckets().size());
-            for (BucketLeaves b : p.buckets()) {
-                o.i32(b.bucket());
-                o.u16(b.leaves().size());
-                for (long d : b.leaves()) {
-                    o.i64(d);
-                }
-            }
-            o.bool(p.more());
-        } else if (op instanceof SyncNamesReq p) {
-            o.u16(p.leaves().size());
-            for (int leaf : p.leaves()) {
-                o.i32(leaf);
-            }
-        } else if (op instanceof HoldBlocks p) {
-            strings(o, p.fileIds());
-        } else {
-            throw new IllegalArgumentException("unknown op " + op.getClass());
-        }
-    }
-
-    private static FileOp op(int tag, Reader r) throws MalformedMessageException {
-        if (tag < 1 || tag > TAGS.length) {
+        Op<?> e = tag < BY_TAG.length ? BY_TAG[tag] : null;
+        if (e == null) {
             throw new MalformedMessageException("unknown file op tag " + tag);
         }
+        Reader r = new Reader(in);
         long req = r.i64();
-        switch (tag) {
-            case 1: return new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str(), r.bool(), meta(r));
-            case 2: return new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes(), r.u8(), r.i32());
-            case 3: return new GetBegin(req, r.str(), r.str());
-            case 4: return new GetAck(req, r.i64());
-            case 5: return new ListReq(req, r.str(), r.str(), r.i32());
-            case 6: return new StatReq(req, r.str(), r.str());
-            case 7: return new DeleteReq(req, r.str());
-            case 8: return new StatusReq(req);
-            case 9: return new PutProgress(req, r.i64());
-            case 10: return new GetData(req, r.i64(), r.bytes());
-            case 11: {
-                int n = r.count();
-                List<ListEntry> entries = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    entries.add(new ListEntry(r.str(), r.i64(), r.i32(), r.str(), r.str(), r.i64(), meta(r)));
+        return new FileMsg(h, e.reader().read(req, r));
+    }
+
+    /** The table's entry for {@code op}'s class. */
+    private static Op<?> entry(FileOp op) {
+        Op<?> e = BY_CLASS.get(op.getClass());
+        if (e == null) {
+            throw new IllegalArgumentException("no tag for " + op.getClass());
+        }
+        return e;
+    }
+
+    /** Reads an op's fields after its {@code req}. */
+    @FunctionalInterface
+    private interface Read<T extends FileOp> {
+        T read(long req, Reader r) throws MalformedMessageException;
+    }
+
+    /** Writes an op's fields after its {@code req}; the same code counts sizes and writes bytes. */
+    @FunctionalInterface
+    private interface Write<T extends FileOp> {
+        void write(T op, Out o);
+    }
+
+    /** One row of the protocol: an op's tag, its class, and how its fields are read and written. */
+    private record Op<T extends FileOp>(int tag, Class<T> type, Read<T> reader, Write<T> writer) {
+        void write(FileOp op, Out o) {
+            writer.write(type.cast(op), o);
+        }
+    }
+
+    private static <T extends FileOp> Op<T> op(int tag, Class<T> type, Read<T> reader, Write<T> writer) {
+        return new Op<>(tag, type, reader, writer);
+    }
+
+    /**
+     * The file protocol, version {@value #VERSION}: every op's tag, class, reader and writer, used by
+     * both directions. Tags are the protocol: never reuse or renumber one (a retired op keeps its
+     * tag, see {@link DeleteFile}); a new op takes the next free tag. FileCodecTest pins every op's
+     * bytes.
+     */
+    private static final List<Op<?>> TABLE = List.of(
+            op(1, PutBegin.class,
+                    (req, r) -> new PutBegin(req, r.str(), r.i64(), r.i32(), r.str(), r.str(), r.bool(), meta(r)),
+                    (p, o) -> {
+                        o.str(p.name()); o.i64(p.size()); o.i32(p.blockSize()); o.str(p.policy()); o.str(p.ack());
+                        o.bool(p.ifAbsent()); meta(o, p.meta());
+                    }),
+            op(2, PutData.class,
+                    (req, r) -> new PutData(req, r.i32(), r.i32(), r.i32(), r.bool(), r.bytes(), r.u8(), r.i32()),
+                    (p, o) -> {
+                        o.i32(p.block()); o.i32(p.offset()); o.i32(p.blockCrc()); o.bool(p.last()); o.bytes(p.data());
+                        o.u8(p.codec()); o.i32(p.rawCrc());
+                    }),
+            op(3, GetBegin.class, (req, r) -> new GetBegin(req, r.str(), r.str()),
+                    (p, o) -> { o.str(p.name()); o.str(p.version()); }),
+            op(4, GetAck.class, (req, r) -> new GetAck(req, r.i64()), (p, o) -> o.i64(p.consumed())),
+            op(5, ListReq.class, (req, r) -> new ListReq(req, r.str(), r.str(), r.i32()),
+                    (p, o) -> { o.str(p.prefix()); o.str(p.after()); o.i32(p.limit()); }),
+            op(6, StatReq.class, (req, r) -> new StatReq(req, r.str(), r.str()),
+                    (p, o) -> { o.str(p.name()); o.str(p.version()); }),
+            op(7, DeleteReq.class, (req, r) -> new DeleteReq(req, r.str()), (p, o) -> o.str(p.name())),
+            op(8, StatusReq.class, (req, r) -> new StatusReq(req), (p, o) -> { }),
+            op(9, PutProgress.class, (req, r) -> new PutProgress(req, r.i64()), (p, o) -> o.i64(p.durableBytes())),
+            op(10, GetData.class, (req, r) -> new GetData(req, r.i64(), r.bytes()),
+                    (p, o) -> { o.i64(p.offset()); o.bytes(p.data()); }),
+            op(11, ListPart.class, FileCodec::listPart, (p, o) -> {
+                o.u16(p.entries().size());
+                for (ListEntry e : p.entries()) {
+                    entry(o, e);
                 }
-                return new ListPart(req, entries, r.bool());
-            }
-            case 12: {
-                String region = r.str();
-                int n = r.count();
-                List<PeerRtt> peers = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    peers.add(new PeerRtt(r.str(), Double.longBitsToDouble(r.i64())));
-                }
-                long malformed = r.i64();
-                long unauthenticated = r.i64();
-                long scrubbed = r.i64();
-                long repaired = r.i64();
-                long unrepairable = r.i64();
-                Transfers transfers = new Transfers(r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64());
-                long queuedBytes = r.i64();
-                int queuedCopies = r.i32();
-                int m = r.count();
-                List<LedbatPeer> flows = new ArrayList<>(m);
-                for (int i = 0; i < m; i++) {
-                    flows.add(new LedbatPeer(r.str(), r.bool(), r.i32(), r.i64(), r.i64(), r.i64(),
-                            Double.longBitsToDouble(r.i64()), Double.longBitsToDouble(r.i64()),
-                            Double.longBitsToDouble(r.i64()), r.i64()));
-                }
-                Background background = new Background(queuedBytes, queuedCopies, flows);
-                Gc gc = new Gc(r.i64(), r.i64(), r.i64(), r.bool(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i32());
-                return new StatusReply(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable,
-                        transfers, background, gc);
-            }
-            case 13: return new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes());
-            case 14: return new Done(req, r.str());
-            case 15: return new Failed(req, r.str());
-            case 16: return new ReplicaData(req, r.str(), r.i32(), r.i32(), r.i32(), r.bool(), r.bytes());
-            case 17: return new ReplicaStored(req, r.str());
-            case 18: return new FetchBlock(req, r.str());
-            case 19: return new BlockData(req, r.i32(), r.i32(), r.i32(), r.bytes());
-            case 20: return new LookupManifest(req, r.str());
-            case 21: return new DeleteFile(req, r.str());
-            case 22: return new BackgroundFetch(req, r.str(), r.i32(), r.i32());
-            case 23: return new BackgroundOffer(req, r.str(), r.i32(), r.i32());
-            case 24: return new BackgroundStored(req, r.str(), r.bool(), r.str());
-            case 25: {
+                o.bool(p.more());
+            }),
+            op(12, StatusReply.class, FileCodec::statusReply, FileCodec::statusReply),
+            op(13, ManifestPart.class, (req, r) -> new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes()),
+                    (p, o) -> { o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data()); }),
+            op(14, Done.class, (req, r) -> new Done(req, r.str()), (p, o) -> o.str(p.info())),
+            op(15, Failed.class, (req, r) -> new Failed(req, r.failureCode(), r.str()),
+                    (p, o) -> { o.u8(p.code().wire()); o.str(p.error()); }),
+            op(16, ReplicaData.class,
+                    (req, r) -> new ReplicaData(req, r.str(), r.i32(), r.i32(), r.i32(), r.bool(), r.bytes()),
+                    (p, o) -> {
+                        o.str(p.blockId()); o.i32(p.offset()); o.i32(p.total()); o.i32(p.crc()); o.bool(p.background());
+                        o.bytes(p.data());
+                    }),
+            op(17, ReplicaStored.class, (req, r) -> new ReplicaStored(req, r.str()), (p, o) -> o.str(p.blockId())),
+            op(18, FetchBlock.class, (req, r) -> new FetchBlock(req, r.str()), (p, o) -> o.str(p.blockId())),
+            op(19, BlockData.class, (req, r) -> new BlockData(req, r.i32(), r.i32(), r.i32(), r.bytes()),
+                    (p, o) -> { o.i32(p.offset()); o.i32(p.total()); o.i32(p.crc()); o.bytes(p.data()); }),
+            op(20, LookupManifest.class, (req, r) -> new LookupManifest(req, r.str()), (p, o) -> o.str(p.name())),
+            op(21, DeleteFile.class, (req, r) -> new DeleteFile(req, r.str()), (p, o) -> o.str(p.name())),
+            op(22, BackgroundFetch.class, (req, r) -> new BackgroundFetch(req, r.str(), r.i32(), r.i32()),
+                    (p, o) -> { o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc()); }),
+            op(23, BackgroundOffer.class, (req, r) -> new BackgroundOffer(req, r.str(), r.i32(), r.i32()),
+                    (p, o) -> { o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc()); }),
+            op(24, BackgroundStored.class, (req, r) -> new BackgroundStored(req, r.str(), r.bool(), r.str()),
+                    (p, o) -> { o.str(p.blockId()); o.bool(p.ok()); o.str(p.error()); }),
+            op(25, StatPending.class, (req, r) -> {
                 boolean known = r.bool();
                 int n = r.count();
                 List<PendingCopy> copies = new ArrayList<>(n);
@@ -334,9 +195,15 @@ public final class FileCodec implements WireCodec<FileMsg> {
                     copies.add(new PendingCopy(r.i32(), r.str()));
                 }
                 return new StatPending(req, known, copies);
-            }
-            case 26: return new PoliciesReq(req);
-            case 27: {
+            }, (p, o) -> {
+                o.bool(p.known());
+                o.u16(p.copies().size());
+                for (PendingCopy c : p.copies()) {
+                    o.i32(c.block()); o.str(c.region());
+                }
+            }),
+            op(26, PoliciesReq.class, (req, r) -> new PoliciesReq(req), (p, o) -> { }),
+            op(27, PoliciesReply.class, (req, r) -> {
                 String region = r.str();
                 int n = r.count();
                 List<PolicyInfo> policies = new ArrayList<>(n);
@@ -344,76 +211,234 @@ public final class FileCodec implements WireCodec<FileMsg> {
                     policies.add(new PolicyInfo(r.str(), r.str(), r.i32(), r.str()));
                 }
                 return new PoliciesReply(req, region, policies);
-            }
-            case 28: return new MoveReq(req, r.str(), strings(r));
-            case 29: return new MoveCopy(req, r.str(), r.i32(), r.i32(), strings(r));
-            case 30: return new DropBlocks(req, r.str(), strings(r));
-            case 31: return new VersionsReq(req, r.str());
-            case 32: {
+            }, (p, o) -> {
+                o.str(p.region());
+                o.u16(p.policies().size());
+                for (PolicyInfo i : p.policies()) {
+                    o.str(i.name()); o.str(i.kind()); o.i32(i.copies()); o.str(i.rules());
+                }
+            }),
+            op(28, MoveReq.class, (req, r) -> new MoveReq(req, r.str(), strings(r)),
+                    (p, o) -> { o.str(p.name()); strings(o, p.regions()); }),
+            op(29, MoveCopy.class, (req, r) -> new MoveCopy(req, r.str(), r.i32(), r.i32(), strings(r)),
+                    (p, o) -> { o.str(p.blockId()); o.i32(p.length()); o.i32(p.crc()); strings(o, p.holders()); }),
+            op(30, DropBlocks.class, (req, r) -> new DropBlocks(req, r.str(), strings(r)),
+                    (p, o) -> { o.str(p.name()); strings(o, p.blockIds()); }),
+            op(31, VersionsReq.class, (req, r) -> new VersionsReq(req, r.str()), (p, o) -> o.str(p.name())),
+            op(32, VersionList.class, (req, r) -> {
                 int n = r.count();
                 List<VersionEntry> versions = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     versions.add(new VersionEntry(r.i64(), r.str(), r.i64(), r.str(), r.i64(), r.i64(), r.bool()));
                 }
                 return new VersionList(req, versions, r.bool());
-            }
-            case 33: return new Committed(req, r.str(), r.str());
-            case 34: return new CreateClaim(req, r.i32(), r.i32(), r.bytes());
-            case 35: return new Claimed(req, r.i64(), r.str());
-            case 36: {
-                int n = r.count();
-                List<Long> buckets = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    buckets.add(r.i64());
+            }, (p, o) -> {
+                o.u16(p.versions().size());
+                for (VersionEntry v : p.versions()) {
+                    o.i64(v.clock()); o.str(v.clockRegion()); o.i64(v.size()); o.str(v.uploadedAt());
+                    o.i64(v.createdMillis()); o.i64(v.locEpoch()); o.bool(v.deleted());
                 }
-                return new SyncDigest(req, buckets);
-            }
-            case 37: {
+                o.bool(p.more());
+            }),
+            op(33, Committed.class, (req, r) -> new Committed(req, r.str(), r.str()),
+                    (p, o) -> { o.str(p.version()); o.str(p.info()); }),
+            op(34, CreateClaim.class, (req, r) -> new CreateClaim(req, r.i32(), r.i32(), r.bytes()),
+                    (p, o) -> { o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data()); }),
+            op(35, Claimed.class, (req, r) -> new Claimed(req, r.i64(), r.str()),
+                    (p, o) -> { o.i64(p.clock()); o.str(p.region()); }),
+            op(36, SyncDigest.class, (req, r) -> new SyncDigest(req, longs(r)), (p, o) -> longs(o, p.buckets())),
+            op(37, SyncNames.class, (req, r) -> {
                 int n = r.count();
                 List<NameDigest> names = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     names.add(new NameDigest(r.str(), r.i64()));
                 }
                 return new SyncNames(req, names, r.bool());
-            }
-            case 38: return new NetBenchReq(req, r.str(), r.str(), r.i32(), r.i64(), r.i64(), r.i32(), r.i32());
-            case 39: return new NetBenchOpen(req, r.i64(), r.str());
-            case 40: return new NetBenchData(req, r.i64(), r.i32(), r.i64(), r.i64(), r.bytes());
-            case 41: return new NetBenchAck(req, r.i64(), r.i32(), r.i64());
-            case 42: return new NetBenchEnd(req, r.i64());
-            case 43: return new NetBenchReport(req, r.i64(), r.i64(), r.i64(), r.i64());
-            case 44: return new NetBenchResult(req, r.str(), r.i32(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64(),
-                    r.i64(), r.i64());
-            case 45: return new GetRead(req, r.str(), r.str(), r.str(), r.str());
-            case 46: return new FetchPaced(req, r.str());
-            case 47: return new FetchMore(req, r.i64());
-            case 48: return new FetchCancel(req);
-            case 49: return new GetRange(req, r.str(), r.str(), r.str(), r.str(), r.i64(), r.i64());
-            case 50: {
+            }, (p, o) -> {
+                o.u16(p.names().size());
+                for (NameDigest n : p.names()) {
+                    o.str(n.name()); o.i64(n.digest());
+                }
+                o.bool(p.more());
+            }),
+            op(38, NetBenchReq.class,
+                    (req, r) -> new NetBenchReq(req, r.str(), r.str(), r.i32(), r.i64(), r.i64(), r.i32(), r.i32()),
+                    (p, o) -> {
+                        o.str(p.to()); o.str(p.mode()); o.i32(p.streams()); o.i64(p.bytes()); o.i64(p.rateBps());
+                        o.i32(p.durationMs()); o.i32(p.payload());
+                    }),
+            op(39, NetBenchOpen.class, (req, r) -> new NetBenchOpen(req, r.i64(), r.str()),
+                    (p, o) -> { o.i64(p.test()); o.str(p.mode()); }),
+            op(40, NetBenchData.class, (req, r) -> new NetBenchData(req, r.i64(), r.i32(), r.i64(), r.i64(), r.bytes()),
+                    (p, o) -> {
+                        o.i64(p.test()); o.i32(p.stream()); o.i64(p.seq()); o.i64(p.sentNanos()); o.bytes(p.data());
+                    }),
+            op(41, NetBenchAck.class, (req, r) -> new NetBenchAck(req, r.i64(), r.i32(), r.i64()),
+                    (p, o) -> { o.i64(p.test()); o.i32(p.stream()); o.i64(p.bytes()); }),
+            op(42, NetBenchEnd.class, (req, r) -> new NetBenchEnd(req, r.i64()), (p, o) -> o.i64(p.test())),
+            op(43, NetBenchReport.class, (req, r) -> new NetBenchReport(req, r.i64(), r.i64(), r.i64(), r.i64()),
+                    (p, o) -> { o.i64(p.packets()); o.i64(p.bytes()); o.i64(p.jitterNanos()); o.i64(p.spanNanos()); }),
+            op(44, NetBenchResult.class, (req, r) -> new NetBenchResult(req, r.str(), r.i32(), r.i64(), r.i64(), r.i64(),
+                    r.i64(), r.i64(), r.i64(), r.i64()), (p, o) -> {
+                        o.str(p.mode()); o.i32(p.streams()); o.i64(p.offeredBps()); o.i64(p.sentBytes());
+                        o.i64(p.sentPackets()); o.i64(p.receivedBytes()); o.i64(p.receivedPackets()); o.i64(p.nanos());
+                        o.i64(p.jitterNanos());
+                    }),
+            op(45, GetRead.class, (req, r) -> new GetRead(req, r.str(), r.str(), r.str(), r.str()),
+                    (p, o) -> { o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank()); }),
+            op(46, FetchPaced.class, (req, r) -> new FetchPaced(req, r.str()), (p, o) -> o.str(p.blockId())),
+            op(47, FetchMore.class, (req, r) -> new FetchMore(req, r.i64()), (p, o) -> o.i64(p.received())),
+            op(48, FetchCancel.class, (req, r) -> new FetchCancel(req), (p, o) -> { }),
+            op(49, GetRange.class, (req, r) -> new GetRange(req, r.str(), r.str(), r.str(), r.str(), r.i64(), r.i64()),
+                    (p, o) -> {
+                        o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank()); o.i64(p.first());
+                        o.i64(p.last());
+                    }),
+            op(50, SyncLeaves.class, (req, r) -> {
                 int n = r.count();
                 List<BucketLeaves> buckets = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    int bucket = r.i32();
-                    int m = r.count();
-                    List<Long> leaves = new ArrayList<>(m);
-                    for (int j = 0; j < m; j++) {
-                        leaves.add(r.i64());
-                    }
-                    buckets.add(new BucketLeaves(bucket, leaves));
+                    buckets.add(new BucketLeaves(r.i32(), longs(r)));
                 }
                 return new SyncLeaves(req, buckets, r.bool());
-            }
-            case 51: {
+            }, (p, o) -> {
+                o.u16(p.buckets().size());
+                for (BucketLeaves b : p.buckets()) {
+                    o.i32(b.bucket());
+                    longs(o, b.leaves());
+                }
+                o.bool(p.more());
+            }),
+            op(51, SyncNamesReq.class, (req, r) -> {
                 int n = r.count();
                 List<Integer> leaves = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     leaves.add(r.i32());
                 }
                 return new SyncNamesReq(req, leaves);
+            }, (p, o) -> {
+                o.u16(p.leaves().size());
+                for (int leaf : p.leaves()) {
+                    o.i32(leaf);
+                }
+            }),
+            op(52, HoldBlocks.class, (req, r) -> new HoldBlocks(req, strings(r)), (p, o) -> strings(o, p.fileIds())));
+
+    private static final Map<Class<?>, Op<?>> BY_CLASS = new HashMap<>();
+    private static final Op<?>[] BY_TAG;
+
+    static {
+        int max = 0;
+        for (Op<?> e : TABLE) {
+            if (e.tag() < 1 || e.tag() > 255) {
+                throw new ExceptionInInitializerError("file op tag " + e.tag() + " outside 1..255");
             }
-            case 52: return new HoldBlocks(req, strings(r));
-            default: throw new MalformedMessageException("unknown file op tag " + tag);
+            if (BY_CLASS.put(e.type(), e) != null) {
+                throw new ExceptionInInitializerError(e.type().getSimpleName() + " appears twice in the file protocol");
+            }
+            max = Math.max(max, e.tag());
         }
+        BY_TAG = new Op<?>[max + 1];
+        for (Op<?> e : TABLE) {
+            if (BY_TAG[e.tag()] != null) {
+                throw new ExceptionInInitializerError("file op tag " + e.tag() + " is used twice");
+            }
+            BY_TAG[e.tag()] = e;
+        }
+        for (Class<?> c : FileOp.class.getPermittedSubclasses()) {
+            if (!BY_CLASS.containsKey(c)) {
+                throw new ExceptionInInitializerError(c.getSimpleName() + " has no row in the file protocol");
+            }
+        }
+    }
+
+    /** The tag of {@code type} (for tests and diagnostics). */
+    static int tagOf(Class<? extends FileOp> type) {
+        Op<?> e = BY_CLASS.get(type);
+        if (e == null) {
+            throw new IllegalArgumentException("no tag for " + type);
+        }
+        return e.tag();
+    }
+
+    private static ListPart listPart(long req, Reader r) throws MalformedMessageException {
+        int n = r.count();
+        List<ListEntry> entries = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            entries.add(new ListEntry(r.str(), r.i64(), r.i32(), r.str(), r.str(), r.i64(), meta(r)));
+        }
+        return new ListPart(req, entries, r.bool());
+    }
+
+    private static StatusReply statusReply(long req, Reader r) throws MalformedMessageException {
+        String region = r.str();
+        int n = r.count();
+        List<PeerRtt> peers = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            peers.add(new PeerRtt(r.str(), Double.longBitsToDouble(r.i64())));
+        }
+        long malformed = r.i64();
+        long unauthenticated = r.i64();
+        long scrubbed = r.i64();
+        long repaired = r.i64();
+        long unrepairable = r.i64();
+        Transfers transfers = new Transfers(r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64());
+        long queuedBytes = r.i64();
+        int queuedCopies = r.i32();
+        int m = r.count();
+        List<LedbatPeer> flows = new ArrayList<>(m);
+        for (int i = 0; i < m; i++) {
+            flows.add(new LedbatPeer(r.str(), r.bool(), r.i32(), r.i64(), r.i64(), r.i64(),
+                    Double.longBitsToDouble(r.i64()), Double.longBitsToDouble(r.i64()),
+                    Double.longBitsToDouble(r.i64()), r.i64()));
+        }
+        Background background = new Background(queuedBytes, queuedCopies, flows);
+        Gc gc = new Gc(r.i64(), r.i64(), r.i64(), r.bool(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i32());
+        return new StatusReply(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable,
+                transfers, background, gc);
+    }
+
+    private static void statusReply(StatusReply p, Out o) {
+        o.str(p.region());
+        o.u16(p.peers().size());
+        for (PeerRtt peer : p.peers()) {
+            o.str(peer.region()); o.i64(Double.doubleToLongBits(peer.rttMs()));
+        }
+        o.i64(p.malformed()); o.i64(p.unauthenticated());
+        o.i64(p.scrubbed()); o.i64(p.repaired()); o.i64(p.unrepairable());
+        Transfers t = p.transfers();
+        o.i64(t.tcpSent()); o.i64(t.tcpReceived()); o.i64(t.ledbatSent()); o.i64(t.ledbatReceived());
+        o.i64(t.tcpBackgroundSent()); o.i64(t.tcpBackgroundReceived());
+        Background b = p.background();
+        o.i64(b.queuedBytes()); o.i32(b.queuedCopies());
+        o.u16(b.peers().size());
+        for (LedbatPeer l : b.peers()) {
+            o.str(l.region()); o.bool(l.active()); o.i32(l.streams()); o.i64(l.cwndBytes()); o.i64(l.queuedBytes());
+            o.i64(l.inFlightBytes()); o.i64(Double.doubleToLongBits(l.queuingDelayMs()));
+            o.i64(Double.doubleToLongBits(l.baseDelayMs())); o.i64(Double.doubleToLongBits(l.rttMs()));
+            o.i64(l.retransmissions());
+        }
+        Gc g = p.gc();
+        o.i64(g.collectedBlocks()); o.i64(g.collectedBytes()); o.i64(g.passes()); o.bool(g.running());
+        o.i64(g.passChecked()); o.i64(g.passCollected()); o.i64(g.passInFlight()); o.i64(g.lastPassEndMillis());
+        o.i64(g.settledSinceMillis()); o.i32(g.moves());
+    }
+
+    /** A list of i64: u16 count, then the values. */
+    private static void longs(Out o, List<Long> list) {
+        o.u16(list.size());
+        for (long v : list) {
+            o.i64(v);
+        }
+    }
+
+    private static List<Long> longs(Reader r) throws MalformedMessageException {
+        int n = r.count();
+        List<Long> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(r.i64());
+        }
+        return out;
     }
 
     /** Bytes {@code e} takes in a {@link ListPart} (see {@link #MAX_LIST_PART_BYTES}). */
@@ -512,6 +537,14 @@ public final class FileCodec implements WireCodec<FileMsg> {
             return v == 1;
         }
         String str() throws MalformedMessageException { return Wire.readString(b, MAX_STRING, "string field"); }
+        FailureCode failureCode() throws MalformedMessageException {
+            int v = Wire.readU8(b, "failure code");
+            try {
+                return FailureCode.ofWire(v);
+            } catch (IllegalArgumentException e) {
+                throw new MalformedMessageException(e.getMessage());
+            }
+        }
         byte[] bytes() throws MalformedMessageException { return Wire.readBytes(b, MAX_DATA, "data"); }
         int count() throws MalformedMessageException {
             Wire.need(b, 2, "list count");

@@ -5,8 +5,10 @@ import java.util.List;
 /**
  * The operations of the file protocol, between clients and the node they talk to (the
  * coordinator) and between nodes. Records, immutable; {@code req} ties replies to requests and is
- * allocated by whoever sent the request. Data-carrying ops stay below the Netty frame limit
- * (see {@link FileCodec#MAX_DATA}).
+ * allocated by whoever sent the request. Data-carrying ops carry at most {@code chunk-bytes} of
+ * data, which fits the network's frame (see {@link FileCodec#MAX_DATA}). Encoded by
+ * {@link FileCodec}, whose table gives each op its tag; a node hands each request to the part
+ * registered for its class ({@code component.OpHandlers}).
  */
 public sealed interface FileOp {
     long req();
@@ -235,11 +237,13 @@ public sealed interface FileOp {
     }
 
     /**
-     * Failure, with a message for a person. Messages quote client input (names), so they are
-     * clipped to {@value #MAX_TEXT_BYTES} UTF-8 bytes: every reply stays decodable.
+     * Failure: its {@link FailureCode}, which callers act on, and a message for a person, which they
+     * only show. Messages quote client input (names), so they are clipped to
+     * {@value #MAX_TEXT_BYTES} UTF-8 bytes: every reply stays decodable.
      */
-    record Failed(long req, String error) implements FileOp {
+    record Failed(long req, FailureCode code, String error) implements FileOp {
         public Failed {
+            java.util.Objects.requireNonNull(code, "code");
             error = clip(error);
         }
     }

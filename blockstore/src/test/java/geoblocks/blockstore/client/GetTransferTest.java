@@ -59,9 +59,9 @@ class GetTransferTest {
         public void progress(long op, long bytes, long total) {}
 
         @Override
-        public void finish(long op, String error, Object value) {
+        public void finish(long op, geoblocks.blockstore.wire.Failure failure, Object value) {
             finished++;
-            this.error = error;
+            this.error = failure == null ? null : failure.text();
             this.value = value;
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.read.ReadOptions;
@@ -68,7 +69,7 @@ class DownloadsFetchTest {
         Downloads.fetch(node, M, 0, d -> got[0] = d, e -> error[0] = e);
         long dublin = lastFetch(node);
         node.now += 2_000 * MS;
-        assertTrue(node.waiting.remove(dublin).onReply(new Failed(dublin, "node busy")));
+        assertTrue(node.waiting.remove(dublin).onReply(new Failed(dublin, FailureCode.BUSY, "node busy")));
         long mumbai = lastFetch(node);
         assertEquals(List.of("dublin", "mumbai"), node.fetchedFrom(), "the next replica after the failure");
         node.now += 300 * MS;

@@ -84,7 +84,9 @@ final class FakeNode implements Node {
         this.manifests = store;
         return this;
     }
-    @Override public String notReadyToDecideCreates() { return null; }
+    /** What {@link #notReadyToDecideCreates} answers: null (ready) unless a test sets it. */
+    String notReady;
+    @Override public String notReadyToDecideCreates() { return notReady; }
     @Override public long wallMillis() { return now / MS; }
     @Override public MemoryBudget budget() { return budget; }
     final geoblocks.blockstore.core.AdmissionQueue admission = new geoblocks.blockstore.core.AdmissionQueue(budget, 10_000_000_000L, 1000);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Compression;
@@ -116,7 +117,7 @@ class InlineObjectsTest {
         assertEquals(List.of("dublin", "mumbai", "seoul"), List.copyOf(pubs.keySet()), "published to every up peer");
         assertTrue(sentTo(node, CLIENT, Committed.class).isEmpty(), "not acknowledged before the chosen dublin confirms");
         answer(node, pubs.get("mumbai"), new Done(pubs.get("mumbai"), "stored"));
-        answer(node, pubs.get("seoul"), new Failed(pubs.get("seoul"), "seoul: disk full"));
+        answer(node, pubs.get("seoul"), new Failed(pubs.get("seoul"), FailureCode.INTERNAL, "seoul: disk full"));
         assertTrue(sentTo(node, CLIENT, Committed.class).isEmpty(), "still waiting for dublin");
         answer(node, pubs.get("dublin"), new Done(pubs.get("dublin"), "stored"));
 
@@ -143,6 +144,7 @@ class InlineObjectsTest {
         assertEquals(1, failed.size());
         assertTrue(failed.get(0).error().contains("[dublin]"), failed.get(0).error());
         assertTrue(failed.get(0).error().contains("may or may not"), "the version exists here: " + failed.get(0).error());
+        assertEquals(FailureCode.OUTCOME_UNKNOWN, failed.get(0).code(), "the version exists here");
         assertEquals(0, node.inFlight.held(), "no hold left behind");
     }
 

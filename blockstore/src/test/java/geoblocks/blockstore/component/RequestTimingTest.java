@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.RequestStats;
@@ -61,13 +62,15 @@ class RequestTimingTest {
     }
 
     @Test
-    void failed_isAnError_andANodeBusyRefusalIsBusy() {
+    void failed_isAnError_andABusyCodeIsBusy_whateverTheText() {
         timing.received(CLIENT, new GetBegin(1, "missing"), 0);
-        timing.sent(CLIENT, new Failed(1, "no such file 'missing'"), MS, 0);
+        timing.sent(CLIENT, new Failed(1, FailureCode.NOT_FOUND, "no such file 'missing'"), MS, 0);
         timing.received(CLIENT, new PutBegin(2, "big", 10, 4, "local", "all"), 0);
-        timing.sent(CLIENT, new Failed(2, "node busy: 60 of 64 MiB of transfer memory in use"), MS, 0);
+        timing.sent(CLIENT, new Failed(2, FailureCode.BUSY, "upload of 'big' failed: seoul: 60 of 64 MiB in use"), MS, 0);
+        timing.received(CLIENT, new PutBegin(3, "node busy", 10, 4, "local", "all"), 0);
+        timing.sent(CLIENT, new Failed(3, FailureCode.INVALID, "node busy: not a valid policy"), MS, 0);
         assertEquals(Map.of("error", 1L), counts("get"));
-        assertEquals(Map.of("busy", 1L), counts("put"));
+        assertEquals(Map.of("busy", 1L, "error", 1L), counts("put"));
         assertEquals("no such file 'missing'", stats.snapshot().recent().get(0).error());
     }
 

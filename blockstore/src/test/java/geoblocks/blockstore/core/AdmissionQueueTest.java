@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.FailureCode;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,8 +23,8 @@ class AdmissionQueueTest {
                 events.add(name + " admitted");
             }
 
-            @Override public void refused(String why) {
-                events.add(name + " refused: " + why);
+            @Override public void refused(FailureCode code, String why) {
+                events.add(name + " refused " + code + ": " + why);
             }
         };
     }
@@ -98,7 +99,7 @@ class AdmissionQueueTest {
         assertEquals(0, q.expire(1000 * MS)); // exactly the deadline: still waits
         assertEquals(1, q.expire(1001 * MS));
         assertEquals(1, events.size());
-        assertTrue(events.get(0).startsWith("old refused: node busy"), events.get(0));
+        assertTrue(events.get(0).startsWith("old refused BUSY: node busy"), events.get(0));
         assertTrue(events.get(0).contains("after waiting 1001 ms"), events.get(0));
         budget.release(10);
         q.pump(1002 * MS);
@@ -114,7 +115,7 @@ class AdmissionQueueTest {
         }
         assertEquals(AdmissionQueue.Outcome.REFUSED, q.admit(q.ticket(), 1, 0, waiter("fourth")));
         assertEquals(1, events.size());
-        assertTrue(events.get(0).startsWith("fourth refused: node busy"), events.get(0));
+        assertTrue(events.get(0).startsWith("fourth refused BUSY: node busy"), events.get(0));
         assertTrue(events.get(0).contains("3 requests already wait"), events.get(0));
         assertEquals(3, q.stats().waiting());
         assertEquals(1, q.stats().refusedFull());
@@ -123,7 +124,7 @@ class AdmissionQueueTest {
     @Test
     void aRequestLargerThanTheShare_isRefusedAtOnce_notAsBusy() {
         assertEquals(AdmissionQueue.Outcome.REFUSED, q.admit(q.ticket(), 301, 0, waiter("huge")));
-        assertTrue(events.get(0).startsWith("huge refused: a request needing 301 bytes"), events.get(0));
+        assertTrue(events.get(0).startsWith("huge refused INVALID: a request needing 301 bytes"), events.get(0));
         assertEquals(0, budget.used());
     }
 
@@ -172,7 +173,7 @@ class AdmissionQueueTest {
                 q.admit(later, 100, 0, waiter("later"));
             }
 
-            @Override public void refused(String why) {
+            @Override public void refused(FailureCode code, String why) {
                 events.add("a refused");
             }
         });

@@ -111,8 +111,8 @@ class FileCodecTest {
                 new ManifestPart(13, false, 60_000, 200_000, bytes(5, 60_000)),
                 new Done(14, "ok"),
                 new Done(14, ""),
-                new Failed(15, "no such file 'x'"),
-                new Failed(15, unicode),
+                new Failed(15, FailureCode.NOT_FOUND, "no such file 'x'"),
+                new Failed(15, FailureCode.OUTCOME_UNKNOWN, unicode),
                 new ReplicaData(16, "b-f00d-0", 0, 1 << 20, 0x12345678, false, bytes(6, 4096)),
                 new ReplicaData(16, "b-f00d-0", 4096, 1 << 20, 0x12345678, true, bytes(7, 10)),
                 new MoveReq(40, "photos/1", List.of("dublin", "mumbai")),
@@ -182,22 +182,69 @@ class FileCodecTest {
         assertEquals(0, in.remaining());
     }
 
-    @Test
-    void encode_tagsAreStable() {
-        Class<?>[] order = {PutBegin.class, PutData.class, GetBegin.class, GetAck.class, ListReq.class, StatReq.class,
-            DeleteReq.class, StatusReq.class, PutProgress.class, GetData.class, ListPart.class, StatusReply.class,
-            ManifestPart.class, Done.class, Failed.class, ReplicaData.class, ReplicaStored.class, FetchBlock.class,
-            BlockData.class, LookupManifest.class, DeleteFile.class, BackgroundFetch.class, BackgroundOffer.class,
-            BackgroundStored.class, StatPending.class, PoliciesReq.class, PoliciesReply.class, MoveReq.class,
-            MoveCopy.class, DropBlocks.class, VersionsReq.class, VersionList.class, Committed.class,
-            CreateClaim.class, Claimed.class, SyncDigest.class, SyncNames.class, NetBenchReq.class, NetBenchOpen.class,
-            NetBenchData.class, NetBenchAck.class, NetBenchEnd.class, NetBenchReport.class, NetBenchResult.class, GetRead.class, FetchPaced.class,
-            FetchMore.class, FetchCancel.class, GetRange.class, SyncLeaves.class, SyncNamesReq.class, HoldBlocks.class};
+    /** The pinned encodings: one line per op, "SimpleName hex" (see {@link #golden()}). */
+    private static final String GOLDEN = "file-protocol-v" + FileCodec.VERSION + ".txt";
+
+    /**
+     * Per op class, the encoding (V4 header) of its smallest sample: every op's tag, field order and
+     * field widths, pinned. Reordering the codec's table, renumbering a tag or changing a field
+     * fails this test; such a change needs a new protocol version and a new golden file (write it
+     * with -Dfileprotocol.golden.write=PATH and check the diff by hand).
+     */
+    private static java.util.Map<String, String> golden() {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        java.util.Map<String, Integer> sizes = new java.util.HashMap<>();
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
-            int expected = Arrays.asList(order).indexOf(op.getClass()) + 1;
-            assertEquals(expected, wire[H], op.getClass().getSimpleName());
-            assertEquals(op.req(), ByteBuffer.wrap(wire).getLong(H + 1));
+            String name = op.getClass().getSimpleName();
+            if (!sizes.containsKey(name) || wire.length < sizes.get(name)) {
+                sizes.put(name, wire.length);
+                out.put(name, java.util.HexFormat.of().formatHex(wire));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void encode_everyOp_matchesThePinnedBytes() throws Exception {
+        java.util.Map<String, String> actual = golden();
+        String write = System.getProperty("fileprotocol.golden.write");
+        if (write != null) {
+            StringBuilder sb = new StringBuilder();
+            actual.forEach((k, v) -> sb.append(k).append(' ').append(v).append('\n'));
+            java.nio.file.Files.writeString(java.nio.file.Path.of(write), sb);
+        }
+        java.util.Map<String, String> pinned = new java.util.TreeMap<>();
+        try (java.io.InputStream in = FileCodecTest.class.getResourceAsStream(GOLDEN)) {
+            assertTrue(in != null, GOLDEN + " is missing");
+            for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank()) {
+                    String[] kv = line.split(" ");
+                    pinned.put(kv[0], kv[1]);
+                }
+            }
+        }
+        assertEquals(FileOp.class.getPermittedSubclasses().length, pinned.size(), "one pinned line per op");
+        assertEquals(pinned.keySet(), actual.keySet());
+        for (String op : pinned.keySet()) {
+            assertEquals(pinned.get(op), actual.get(op), op + " no longer encodes as pinned");
+        }
+        for (FileOp op : samples()) { // and the decoder reads the same tags
+            byte[] wire = encode(CODEC, new FileMsg(V4, op));
+            assertEquals(FileCodec.tagOf(op.getClass()), wire[H + 1] & 0xff);
+            assertEquals(op.getClass(), decode(CODEC, wire, wire.length).op().getClass());
+        }
+    }
+
+    @Test
+    void decode_anotherProtocolVersion_isRefusedNamingBoth() {
+        byte[] good = encode(CODEC, new FileMsg(V4, new Done(1, "x")));
+        for (int v : new int[] {0, FileCodec.VERSION + 1, 255}) {
+            byte[] bad = good.clone();
+            bad[H] = (byte) v;
+            MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));
+            assertTrue(e.getMessage().contains("version " + v) && e.getMessage().contains("version " + FileCodec.VERSION),
+                    e.getMessage());
         }
     }
 
@@ -224,8 +271,9 @@ class FileCodecTest {
     }
 
     private static byte[] headerAndTag(int tag, int extra) {
-        ByteBuffer b = ByteBuffer.allocate(H + 1 + extra);
+        ByteBuffer b = ByteBuffer.allocate(H + 2 + extra);
         Wire.writeHeader(V4, b);
+        b.put((byte) FileCodec.VERSION);
         b.put((byte) tag);
         return b.array();
     }
@@ -239,9 +287,29 @@ class FileCodecTest {
         }
     }
 
+    @Test
+    void roundTrip_failed_keepsEveryCode() throws MalformedMessageException {
+        for (FailureCode code : FailureCode.values()) {
+            byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(3, code, "why")));
+            assertEquals(code.wire(), wire[H + 2 + 8], code.name());
+            assertEquals(new Failed(3, code, "why"), decode(CODEC, wire, wire.length).op());
+        }
+    }
+
+    @Test
+    void decode_unknownFailureCode_throwsMalformedNamingIt() {
+        byte[] good = encode(CODEC, new FileMsg(V4, new Failed(3, FailureCode.BUSY, "why")));
+        for (int v : new int[] {8, 0x7f, 0xff}) {
+            byte[] bad = good.clone();
+            bad[H + 2 + 8] = (byte) v;
+            MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));
+            assertTrue(e.getMessage().contains("failure code " + v), e.getMessage());
+        }
+    }
+
     private static void assertBooleanChecked(FileOp op, int boolOffsetAfterReq) {
         byte[] wire = encode(CODEC, new FileMsg(V4, op));
-        int at = H + 1 + 8 + boolOffsetAfterReq;
+        int at = H + 2 + 8 + boolOffsetAfterReq;
         assertTrue(wire[at] == 0 || wire[at] == 1, "offset does not point at the boolean of " + op);
         for (int v : new int[] {2, 0x7f, 0x80, 0xff}) {
             byte[] bad = wire.clone();
@@ -269,7 +337,7 @@ class FileCodecTest {
     /** A string field announcing {@code len} bytes, followed by that many bytes of 'a'. */
     private static byte[] withString(int tag, int len) {
         byte[] wire = headerAndTag(tag, 8 + 2 + len);
-        ByteBuffer b = ByteBuffer.wrap(wire, H + 1, 8 + 2 + len);
+        ByteBuffer b = ByteBuffer.wrap(wire, H + 2, 8 + 2 + len);
         b.putLong(7).putShort((short) len);
         while (b.hasRemaining()) {
             b.put((byte) 'a');
@@ -294,7 +362,7 @@ class FileCodecTest {
     void roundTrip_failedQuotingMaximalName_isDecodable() throws MalformedMessageException {
         String name = "n".repeat(FileCodec.MAX_STRING);
         String error = "no such file '" + name + "'";
-        byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(9, error)));
+        byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(9, FailureCode.INVALID, error)));
         Failed decoded = (Failed) decode(CODEC, wire, wire.length).op();
         assertTrue(decoded.error().startsWith("no such file 'nnnn"), decoded.error());
         assertTrue(decoded.error().endsWith("..."), decoded.error());
@@ -313,7 +381,7 @@ class FileCodecTest {
     /** GetData (tag 10) with an i32 data length of {@code len}, followed by {@code present} bytes. */
     private static byte[] getDataWithLength(int len, int present) {
         byte[] wire = headerAndTag(10, 8 + 8 + 4 + present);
-        ByteBuffer.wrap(wire, H + 1, 20).putLong(7).putLong(0).putInt(len);
+        ByteBuffer.wrap(wire, H + 2, 20).putLong(7).putLong(0).putInt(len);
         return wire;
     }
 
@@ -336,12 +404,12 @@ class FileCodecTest {
     void decode_oversizedListCount_throwsMalformed() {
         for (int n : new int[] {FileCodec.MAX_LIST + 1, 0xFFFF}) {
             byte[] list = headerAndTag(11, 8 + 2 + 64);
-            ByteBuffer.wrap(list, H + 1, 10).putLong(1).putShort((short) n);
+            ByteBuffer.wrap(list, H + 2, 10).putLong(1).putShort((short) n);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, list, list.length));
             assertTrue(e.getMessage().contains(String.valueOf(n)), e.getMessage());
 
             byte[] status = headerAndTag(12, 8 + 2 + 2 + 64);
-            ByteBuffer.wrap(status, H + 1, 12).putLong(1).putShort((short) 0).putShort((short) n);
+            ByteBuffer.wrap(status, H + 2, 12).putLong(1).putShort((short) 0).putShort((short) n);
             assertThrows(MalformedMessageException.class, () -> decode(CODEC, status, status.length));
         }
     }
@@ -372,9 +440,9 @@ class FileCodecTest {
         Random r = new Random(2025);
         for (int i = 0; i < 5000; i++) {
             byte[] wire = headerAndTag(1 + r.nextInt(25), r.nextInt(120));
-            byte[] tail = new byte[wire.length - H - 1];
+            byte[] tail = new byte[wire.length - H - 2];
             r.nextBytes(tail);
-            System.arraycopy(tail, 0, wire, H + 1, tail.length);
+            System.arraycopy(tail, 0, wire, H + 2, tail.length);
             decodeOrMalformed(CODEC, wire);
         }
     }

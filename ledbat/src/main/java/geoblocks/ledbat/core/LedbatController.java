@@ -1,7 +1,8 @@
 package geoblocks.ledbat.core;
 
 /**
- * The LEDBAT congestion controller of one stream (RFC 6817 section 2.4.2), pure: every call
+ * The LEDBAT congestion controller of one flow, that is of one peer: every background stream to
+ * that peer shares the flow and this controller (RFC 6817 section 2.4.2). Pure: every call
  * receives the time in microseconds. On each ACK it filters the one-way delay samples, compares
  * the queuing delay (current minus base) with TARGET and moves cwnd by
  * {@code GAIN * off_target * bytes_newly_acked * MSS / cwnd}; cwnd is then capped at

@@ -1,5 +1,6 @@
 package geoblocks.sim.consistency;
 
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.NodeSettings;
@@ -133,7 +134,7 @@ public final class ConsistencyClientHost extends ComponentDefinition {
     private void onResult(ClientPort.Result r) {
         long ret = now();
         if (readWhy != null) {
-            String head = !r.ok() ? (r.error().contains("no such file") ? "none" : "error:" + r.error().replace('|', '/'))
+            String head = !r.ok() ? (r.code() == FailureCode.NOT_FOUND ? "none" : "error:" + r.error().replace('|', '/'))
                     : headOf(r.value());
             out.add("R|" + init.region + "|" + readWhy + "|" + calledMs + "|" + ret + "|" + head);
             readWhy = null;
@@ -177,11 +178,10 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         if (r.ok()) {
             return "ok";
         }
-        String e = r.error();
-        if (e.contains("may or may not") || e.startsWith("no answer from node")) {
+        if (r.code() == FailureCode.OUTCOME_UNKNOWN) {
             return "unknown";
         }
-        if (s.kind() == Step.Kind.CREATE && e.contains("already exists")) {
+        if (s.kind() == Step.Kind.CREATE && r.code() == FailureCode.EXISTS) {
             return "exists";
         }
         return s.kind() == Step.Kind.CREATE ? "refused" : "failed";

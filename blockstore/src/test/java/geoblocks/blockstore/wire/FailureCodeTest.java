@@ -1,0 +1,53 @@
+package geoblocks.blockstore.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class FailureCodeTest {
+    @Test
+    void wireValues_areDistinctAndRoundTrip() {
+        Set<Integer> seen = new HashSet<>();
+        for (FailureCode c : FailureCode.values()) {
+            assertTrue(seen.add(c.wire()), "two codes share wire value " + c.wire());
+            assertEquals(c, FailureCode.ofWire(c.wire()));
+        }
+    }
+
+    /** The wire values are the protocol: changing one breaks every older peer. */
+    @Test
+    void wireValues_arePinned() {
+        assertEquals(0, FailureCode.INTERNAL.wire());
+        assertEquals(1, FailureCode.NOT_FOUND.wire());
+        assertEquals(2, FailureCode.EXISTS.wire());
+        assertEquals(3, FailureCode.NEWER_EXISTS.wire());
+        assertEquals(4, FailureCode.BUSY.wire());
+        assertEquals(5, FailureCode.UNAVAILABLE.wire());
+        assertEquals(6, FailureCode.INVALID.wire());
+        assertEquals(7, FailureCode.OUTCOME_UNKNOWN.wire());
+        assertEquals(8, FailureCode.values().length);
+    }
+
+    @Test
+    void ofWire_unknownValue_throwsNamingIt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FailureCode.ofWire(42));
+        assertTrue(e.getMessage().contains("42"), e.getMessage());
+    }
+
+    @Test
+    void of_takesTheCodeOfAFailureException_elseTheFallback() {
+        assertEquals(FailureCode.BUSY, FailureCode.of(new FailureException(FailureCode.BUSY, "full"), FailureCode.INVALID));
+        assertEquals(FailureCode.INVALID, FailureCode.of(new IllegalArgumentException("bad"), FailureCode.INVALID));
+    }
+
+    @Test
+    void failure_prefixedKeepsTheCode_andRepliesWithIt() {
+        Failure f = new Failure(FailureCode.EXISTS, "file 'a' already exists").prefixed("upload of 'a' failed: ");
+        assertEquals(new FileOp.Failed(9, FailureCode.EXISTS, "upload of 'a' failed: file 'a' already exists"), f.reply(9));
+        assertEquals(f, Failure.of(f.reply(9)));
+    }
+}
