@@ -53,7 +53,7 @@ class StorageBenchTest {
     }
 
     @Test
-    void command_badArguments_failWithAClearMessageBeforeTouchingTheDisk() {
+    void command_badArguments_failWithAClearMessageBeforeTouchingTheDisk() throws Exception {
         for (String[] args : new String[][] {
                 {"--block-sizes", "4KiB,huge"}, {"--streams", "0"}, {"--targets", "tape"}, {"--max-ops", "-1"},
                 {"--size", "1KiB"}}) {
@@ -62,7 +62,8 @@ class StorageBenchTest {
             assertThrows(IllegalArgumentException.class, c::plan, String.join(" ", args));
         }
         StorageBenchCommand c = new StorageBenchCommand();
-        new CommandLine(c).parseArgs("--data", dir.resolve("missing").toString());
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "x"); // a missing dir is created
+        new CommandLine(c).parseArgs("--data", file.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
         assertTrue(e.getMessage().contains("not a directory"), e.getMessage());
     }
