@@ -29,6 +29,11 @@ public final class ClientCommand implements Runnable {
             description = "Fail when the node is silent this long (default: ${DEFAULT-VALUE} ms).")
     long timeoutMs;
 
+    @Option(names = "--no-retry",
+            description = "Fail at once when the node refuses as busy (default: send the request again up to"
+                    + " geoblocks.client.busy-retries times, after a jittered exponential backoff).")
+    boolean noRetry;
+
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(),
@@ -42,6 +47,10 @@ public final class ClientCommand implements Runnable {
      */
     GeoClient open() {
         AppConfig cfg = AppConfig.load(config);
+        if (noRetry) {
+            cfg = new AppConfig(com.typesafe.config.ConfigFactory.parseMap(java.util.Map.of("geoblocks.client.busy-retries", 0))
+                    .withFallback(cfg.config()), cfg.cluster(), cfg.node(), cfg.network());
+        }
         NetAddress node = cfg.cluster().address(at);
         try (Socket s = new Socket()) {
             s.connect(node.asSocket(), (int) Math.min(timeoutMs, 5000));

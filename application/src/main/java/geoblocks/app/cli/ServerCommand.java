@@ -101,7 +101,8 @@ public final class ServerCommand implements Callable<Integer> {
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")))
                 .withReplicationQueue(queue, owed).withPolicies(policies).withGc(GcSettings.from(cfg.config()))
-                .withDetector(DetectorSettings.from(cfg.config()).coveringDownAfter(cfg.node().downAfterMs()));
+                .withDetector(DetectorSettings.from(cfg.config()).coveringDownAfter(cfg.node().downAfterMs()))
+                .withAdmission(geoblocks.blockstore.core.AdmissionSettings.from(cfg.config()));
         NetworkChoice net = NetworkChoice.of(cfg);
         Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, self.getIp());
         if (http.isPresent() && !Ports.isFree(self.getIp(), http.get().bind().getPort())) {

@@ -119,14 +119,38 @@ public final class NodeMetrics implements MultiCollector {
                 "Transfer memory in use (uploads, replicas, downloads, manifests in flight).", Unit.BYTES,
                 List.of(g(s.memoryUsedBytes()))));
         out.metricSnapshot(gauge("geoblocks_memory_budget_capacity_bytes",
-                "Transfer memory budget; beyond it requests are refused as busy.", Unit.BYTES,
-                List.of(g(s.memoryCapacityBytes()))));
+                "Transfer memory budget; client work may fill three quarters of it, then waits in the admission queue.",
+                Unit.BYTES, List.of(g(s.memoryCapacityBytes()))));
+        admission(out, s.admission());
         out.metricSnapshot(gauge("geoblocks_background_queued_bytes",
                 "Background block bytes still to be acknowledged by peers.", Unit.BYTES,
                 List.of(g(st.background().queuedBytes()))));
         out.metricSnapshot(gauge("geoblocks_background_queued_copies",
                 "Replica copies the replication queue still owes.", null, List.of(g(st.background().queuedCopies()))));
         return out.build();
+    }
+
+    private static void admission(MetricSnapshots.Builder out, geoblocks.blockstore.core.AdmissionQueue.Stats a) {
+        out.metricSnapshot(counter("geoblocks_admission_admitted",
+                "Client requests given transfer memory: at once (wait=none) or after waiting in the admission queue"
+                        + " (wait=queued; a request may wait more than once).",
+                List.of(c(a.admittedAtOnce(), "wait", "none"), c(a.admittedAfterWait(), "wait", "queued"))));
+        out.metricSnapshot(counter("geoblocks_admission_wait_seconds",
+                "Time requests spent waiting in the admission queue, admitted or refused.", Unit.SECONDS,
+                List.of(c(a.waitedNanos() / 1e9))));
+        out.metricSnapshot(gauge("geoblocks_admission_max_wait_seconds",
+                "Longest wait of a request admitted from the admission queue since the node started.", Unit.SECONDS,
+                List.of(g(a.maxWaitedNanos() / 1e9))));
+        out.metricSnapshot(counter("geoblocks_admission_refused",
+                "Client requests refused for lack of transfer memory: after waiting geoblocks.node.admission.wait"
+                        + " (deadline), at once with the queue full (queue_full), or needing more than the client share"
+                        + " (too_large).",
+                List.of(c(a.refusedTimeout(), "reason", "deadline"), c(a.refusedFull(), "reason", "queue_full"),
+                        c(a.refusedTooLarge(), "reason", "too_large"))));
+        out.metricSnapshot(gauge("geoblocks_admission_waiting", "Requests waiting in the admission queue now.", null,
+                List.of(g(a.waiting()))));
+        out.metricSnapshot(gauge("geoblocks_admission_waiting_bytes",
+                "Transfer memory the requests in the admission queue wait for.", Unit.BYTES, List.of(g(a.waitingBytes()))));
     }
 
     private static void scrub(MetricSnapshots.Builder out, NodeSnapshot.Scrub sc) {

@@ -144,10 +144,12 @@ public final class LoadCommand implements Callable<Integer> {
                         Sizes.human(s.blockSize()), s.seed(), s.kill() == null ? "" : ", SIGKILL " + s.kill().region()
                                 + " at " + s.kill().atMs() / 1e3 + " s" + (s.restartAfterMs() >= 0 ? ", restart " + s.restartAfterMs() / 1e3 + " s later" : ""));
                 String runTag = Long.toString(System.currentTimeMillis(), 36);
+                AdmissionFigures admissionBefore = AdmissionFigures.read(cfg);
                 LoadRun.Result r = new LoadRun(client, regions, s, nodes(cluster), runTag, log, out).run();
+                Thread.sleep(1500); // the nodes' metrics come from snapshots published about once a second
+                AdmissionFigures admission = AdmissionFigures.read(cfg).since(admissionBefore);
                 LoadReport.printRun(out, r);
-                out.printf("busy refusals sent again by the client (up to geoblocks.client.busy-retries per request): %d%n",
-                        client.busyRetries());
+                LoadReport.printAdmission(out, r, admission, client.busyRetries());
 
                 List<String> up = new ArrayList<>(regions);
                 if (r.killed() != null && !r.restarted()) {
@@ -165,7 +167,7 @@ public final class LoadCommand implements Callable<Integer> {
                     }
                 }
                 long missing = Replicas.print(out, regions, v.expected(), disks);
-                LoadReport.Summary sum = LoadReport.summarize(r, v, missing);
+                LoadReport.Summary sum = LoadReport.summarize(r, v, missing, client.busyRetries(), admission);
                 out.println();
                 out.println(sum.line());
                 if (outDir != null) {

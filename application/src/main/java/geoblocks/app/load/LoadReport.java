@@ -19,11 +19,12 @@ import org.HdrHistogram.Histogram;
 final class LoadReport {
     /** The counts that decide the outcome (the exit code fails when lost or corrupt is not 0). */
     record Summary(long requests, double requestsPerSec, double mbPerSec, int acked, int verified, int lost,
-            int corrupt, long failed, long okAfterKill, long missingReplicas) {
+            int corrupt, long failed, long okAfterKill, long missingReplicas, long refused, long retries, long queued) {
         String line() {
             return String.format(Locale.ROOT,
-                    "RESULT requests=%d req/s=%.1f MB/s=%.1f acked=%d verified=%d lost=%d corrupt=%d failed=%d ok-after-kill=%d missing-replicas=%d",
-                    requests, requestsPerSec, mbPerSec, acked, verified, lost, corrupt, failed, okAfterKill, missingReplicas);
+                    "RESULT requests=%d req/s=%.1f MB/s=%.1f acked=%d verified=%d lost=%d corrupt=%d failed=%d ok-after-kill=%d missing-replicas=%d refused=%d retries=%d queued=%d",
+                    requests, requestsPerSec, mbPerSec, acked, verified, lost, corrupt, failed, okAfterKill, missingReplicas,
+                    refused, retries, queued);
         }
     }
 
@@ -66,7 +67,24 @@ final class LoadReport {
         }
     }
 
-    static Summary summarize(LoadRun.Result r, Verifier.Outcome v, long missingReplicas) {
+    /**
+     * Refusals, retries and queue waits, apart: requests that failed because a node refused them as
+     * busy, the refusals the client sent again, and what the nodes' admission queues did meanwhile.
+     */
+    static void printAdmission(PrintStream out, LoadRun.Result r, AdmissionFigures a, long retries) {
+        LoadStats st = r.stats();
+        out.printf(Locale.ROOT, "%nbackpressure over the whole run:%n");
+        out.printf(Locale.ROOT, "  refused as busy (failed requests):    %d of %d failed%n", st.total(o -> o.refused),
+                st.total(o -> o.failed));
+        out.printf(Locale.ROOT, "  busy refusals the client sent again: %d%n", retries);
+        out.printf(Locale.ROOT, "  nodes' admission queues:             %d requests admitted at once, %d after waiting"
+                + " (%.1f s in all, %.0f ms on average, longest since start %.0f ms); %d refused after the wait, %d with"
+                + " the queue full%s%n", a.atOnce(), a.queued(), a.waitSeconds(),
+                a.queued() == 0 ? 0.0 : a.waitSeconds() * 1e3 / a.queued(), a.maxWaitSeconds() * 1e3, a.refusedDeadline(),
+                a.refusedFull(), a.missing().isEmpty() ? "" : " (no /metrics from " + a.missing() + ")");
+    }
+
+    static Summary summarize(LoadRun.Result r, Verifier.Outcome v, long missingReplicas, long retries, AdmissionFigures a) {
         LoadStats st = r.stats();
         Set<String> corrupt = new TreeSet<>(r.acked().corrupt());
         v.corrupt().forEach(c -> corrupt.add(c.substring(0, c.indexOf(':'))));
@@ -74,7 +92,8 @@ final class LoadReport {
         long ok = st.total(o -> o.okInWindow);
         return new Summary(st.total(o -> o.ok) + st.total(o -> o.failed) + st.total(o -> o.corrupt), ok / secs,
                 st.total(o -> o.bytesInWindow) / 1e6 / secs, r.acked().size(), v.verified(), v.lost().size(),
-                corrupt.size(), st.total(o -> o.failed), st.total(o -> o.okAfterKill), missingReplicas);
+                corrupt.size(), st.total(o -> o.failed), st.total(o -> o.okAfterKill), missingReplicas,
+                st.total(o -> o.refused), retries, a.queued());
     }
 
     static void printVerification(PrintStream out, Verifier.Outcome v, int acked) {

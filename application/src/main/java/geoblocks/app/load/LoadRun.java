@@ -168,7 +168,7 @@ final class LoadRun {
             client.put(region, Content.source(key, size), name, s.policy(), s.blockSize());
         } catch (IOException e) {
             long t1 = System.nanoTime();
-            stats.failed(Op.WRITE, e.getMessage());
+            stats.failed(Op.WRITE, e.getMessage(), geoblocks.app.NodeFailure.codeOf(e));
             log.row(millis(t0), elapsed(t0), thread, Op.WRITE, size, (t1 - t0) / 1e6, "failed", region, name, e.getMessage());
             return;
         }
@@ -185,7 +185,7 @@ final class LoadRun {
             client.get(region, f.name(), check);
         } catch (IOException e) {
             long t1 = System.nanoTime();
-            stats.failed(Op.READ, e.getMessage());
+            stats.failed(Op.READ, e.getMessage(), geoblocks.app.NodeFailure.codeOf(e));
             log.row(millis(t0), elapsed(t0), thread, Op.READ, f.size(), (t1 - t0) / 1e6, "failed", region, f.name(), e.getMessage());
             return;
         }

@@ -25,6 +25,8 @@ final class LoadStats {
     static final class OpStats {
         final LongAdder ok = new LongAdder();
         final LongAdder failed = new LongAdder();
+        /** Failed requests a node refused as busy (out of transfer memory, after its admission queue). */
+        final LongAdder refused = new LongAdder();
         final LongAdder corrupt = new LongAdder();
         final LongAdder bytes = new LongAdder();
         final LongAdder okInWindow = new LongAdder();
@@ -100,8 +102,12 @@ final class LoadStats {
         }
     }
 
-    void failed(Op op, String error) {
+    /** A failed request; {@code code}: the node's failure code, null for a local failure (I/O, timeout). */
+    void failed(Op op, String error, geoblocks.blockstore.wire.FailureCode code) {
         ops.get(op).failed.increment();
+        if (code == geoblocks.blockstore.wire.FailureCode.BUSY) {
+            ops.get(op).refused.increment();
+        }
         String kind = op + ": " + (error == null ? "?" : error.replaceAll("load-[a-z0-9]+-\\d+", "NAME")
                 .replaceAll("\\d+", "#"));
         failureCounts.computeIfAbsent(kind, k -> new LongAdder()).increment();

@@ -16,6 +16,11 @@ import org.slf4j.LoggerFactory;
  */
 final class S3Call {
     private static final Logger LOG = LoggerFactory.getLogger(S3Call.class);
+    /**
+     * Retry-After of a 503 SlowDown: the node already kept the request waiting for memory up to
+     * geoblocks.node.admission.wait, so a second is a polite pause, and SDKs add their own backoff.
+     */
+    static final long RETRY_AFTER_SECONDS = 1;
     final Exchange ex;
     final String bucket;
     final String key;
@@ -101,6 +106,9 @@ final class S3Call {
         }
         if (ex.expectsContinue()) {
             ex.closeAfterAnswer(); // the client may still send the body it announced: do not read it as a request
+        }
+        if (e.error() == S3Error.SLOW_DOWN) { // S3 itself sends none; it tells every client how long to back off
+            ex.header("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
         }
         byte[] body = S3Xml.error(e.error(), e.getMessage(), resource(), requestId);
         if (method().equals("HEAD")) {

@@ -34,6 +34,8 @@ public enum S3Error {
     REQUEST_TIMEOUT("RequestTimeout", 400, "Your socket connection to the server was not read from or written to within the timeout period."),
     REQUEST_TIME_TOO_SKEWED("RequestTimeTooSkewed", 403, "The difference between the request time and the server's time is too large."),
     SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "Please reduce your request rate."),
+    /** A node refused as busy (out of transfer memory after its admission queue's wait): SDKs retry it with backoff. */
+    SLOW_DOWN("SlowDown", 503, "Please reduce your request rate."),
     SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403, "The request signature we calculated does not match the signature you provided."),
     TEMPORARY_REDIRECT("TemporaryRedirect", 307, "Please re-send this request to the specified temporary endpoint."),
     SHA256_MISMATCH("XAmzContentSHA256Mismatch", 400, "The provided 'x-amz-content-sha256' header does not match what was computed.");
@@ -70,7 +72,8 @@ public enum S3Error {
         return switch (code) {
             case NOT_FOUND -> NO_SUCH_KEY;
             case EXISTS, NEWER_EXISTS, PRECONDITION_FAILED -> PRECONDITION_FAILED;
-            case BUSY, UNAVAILABLE -> SERVICE_UNAVAILABLE;
+            case BUSY -> SLOW_DOWN; // out of transfer memory after the admission queue's wait: SDKs back off
+            case UNAVAILABLE -> SERVICE_UNAVAILABLE;
             case INVALID, INTERNAL, OUTCOME_UNKNOWN -> INTERNAL_ERROR;
         };
     }

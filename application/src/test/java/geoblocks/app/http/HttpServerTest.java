@@ -105,7 +105,8 @@ class HttpServerTest {
                         new MeasuredRttMatrix.Link("seoul", "mumbai", Double.NaN, true, true, 0),
                         new MeasuredRttMatrix.Link("dublin", "mumbai", 122.25, false, false, 4000))),
                 new NodeSnapshot.Scrub(2, true, 41, timeMillis - 3_000, timeMillis - 600_000), unsettledPeers,
-                Map.of("dublin", 0L, "mumbai", 2L), createsNotReady);
+                Map.of("dublin", 0L, "mumbai", 2L), createsNotReady,
+                new geoblocks.blockstore.core.AdmissionQueue.Stats(50, 7, 3_500_000_000L, 900_000_000L, 2, 1, 0, 4, 5 << 20));
     }
 
     private HttpResponse<String> send(String method, String path, String auth, String body) throws Exception {
@@ -160,6 +161,15 @@ class HttpServerTest {
                 "geoblocks_scrub_last_pass_end_timestamp_seconds 399.5",
                 "geoblocks_refused_input_total{cause=\"unauthenticated\"} 2",
                 "geoblocks_memory_budget_used_bytes 100",
+                "geoblocks_admission_admitted_total{wait=\"none\"} 50",
+                "geoblocks_admission_admitted_total{wait=\"queued\"} 7",
+                "geoblocks_admission_wait_seconds_total 3.5",
+                "geoblocks_admission_max_wait_seconds 0.9",
+                "geoblocks_admission_refused_total{reason=\"deadline\"} 2",
+                "geoblocks_admission_refused_total{reason=\"queue_full\"} 1",
+                "geoblocks_admission_refused_total{reason=\"too_large\"} 0",
+                "geoblocks_admission_waiting 4",
+                "geoblocks_admission_waiting_bytes 5242880",
                 "geoblocks_stored_blocks 3",
                 "geoblocks_stored_bytes 3089",
                 "geoblocks_refused_input_total{cause=\"http_malformed\"} 0",
@@ -225,7 +235,7 @@ class HttpServerTest {
         latest.set(new NodeSnapshot(s.region(), s.timeMillis(), s.status(), s.requests(), s.files(), s.placed(),
                 s.recentFiles(), s.memoryUsedBytes(), s.memoryCapacityBytes(), s.openRequests(), s.tombstones(),
                 s.rttMatrix(), new NodeSnapshot.Scrub(0, true, 5, clock.get() - 1000, -1), s.unsettledPeers(),
-                s.peerDownTransitions(), s.createsNotReady()));
+                s.peerDownTransitions(), s.createsNotReady(), s.admission()));
         String t = send("GET", "/metrics", null, null).body();
         assertTrue(t.lines().anyMatch("geoblocks_scrub_passes_total 0.0"::equals), t);
         assertTrue(t.lines().anyMatch("geoblocks_scrub_pass_blocks 5.0"::equals), t);

@@ -17,7 +17,7 @@ class S3ErrorTest {
         assertEquals(S3Error.NO_SUCH_KEY, S3Error.forNode(FailureCode.NOT_FOUND));
         assertEquals(S3Error.PRECONDITION_FAILED, S3Error.forNode(FailureCode.EXISTS));
         assertEquals(S3Error.PRECONDITION_FAILED, S3Error.forNode(FailureCode.NEWER_EXISTS));
-        assertEquals(S3Error.SERVICE_UNAVAILABLE, S3Error.forNode(FailureCode.BUSY));
+        assertEquals(S3Error.SLOW_DOWN, S3Error.forNode(FailureCode.BUSY));
         assertEquals(S3Error.SERVICE_UNAVAILABLE, S3Error.forNode(FailureCode.UNAVAILABLE));
         assertEquals(S3Error.INTERNAL_ERROR, S3Error.forNode(FailureCode.INVALID));
         assertEquals(S3Error.INTERNAL_ERROR, S3Error.forNode(FailureCode.INTERNAL));

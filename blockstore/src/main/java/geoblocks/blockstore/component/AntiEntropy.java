@@ -1,6 +1,7 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.AntiEntropyPlan;
+import geoblocks.blockstore.core.IdleBackoff;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.ManifestHistory;
@@ -67,10 +68,19 @@ final class AntiEntropy {
     static final int BUCKET_LEAVES_BYTES = 4 + 2 + 8 * ManifestStore.LEAVES;
 
     private final Node node;
-    private final long intervalNanos;
+    /** An idle cluster's exchanges are at most this many times anti-entropy-interval apart. */
+    static final int MAX_IDLE_FACTOR = 8;
+
+    private final IdleBackoff backoff;
     private int turn;
     private boolean running;
-    private long nextAt = Long.MIN_VALUE;
+    /** When the last exchange ended (or a tick found no peer up); MIN_VALUE: never. */
+    private long lastEnd = Long.MIN_VALUE;
+    /** The metadata store's write count and the up peers when the last exchange started. */
+    private long writesAtStart = -1;
+    private List<String> upAtStart = List.of();
+    /** Peers the exchanges since the last change found converged with this node. */
+    private final Set<String> quietPeers = new TreeSet<>();
     /** Peers an exchange this node started has completed with, every name in it transferred. */
     private final Set<String> synced = new TreeSet<>();
     /** When (node.now()) the last exchange this node started with each peer completed, every name transferred. */
@@ -81,18 +91,36 @@ final class AntiEntropy {
 
     AntiEntropy(Node node, long intervalNanos, boolean startedEmpty) {
         this.node = node;
-        this.intervalNanos = intervalNanos;
+        this.backoff = new IdleBackoff(intervalNanos, MAX_IDLE_FACTOR * intervalNanos);
         this.decidesCreates = !startedEmpty || node.peerRegions().isEmpty();
     }
 
-    /** Starts the next exchange when the interval has passed and none is running. */
+    /**
+     * Starts the next exchange when the interval has passed and none is running. Once exchanges
+     * since the last change found this node converged with every up peer, the interval doubles
+     * after each further converged exchange, up to {@value #MAX_IDLE_FACTOR} times
+     * {@code anti-entropy-interval} ({@link IdleBackoff}); it is back to the configured one as soon
+     * as this node's metadata changes (a write, a merge, a received publication), an exchange finds
+     * a difference or fails, or a peer comes up or goes down. A node that wrote something compares
+     * with every peer within one interval each, as before, so its peers get what its publications
+     * missed; an idle cluster compares rarely.
+     */
     void tick(long now) {
-        if (running || (nextAt != Long.MIN_VALUE && now - nextAt < 0)) {
+        if (running) {
             return;
         }
         List<String> up = node.upPeers();
+        if (node.manifests().writes() != writesAtStart || !up.equals(upAtStart)) {
+            backoff.reset();
+            quietPeers.clear();
+        }
+        if (lastEnd != Long.MIN_VALUE && now - lastEnd < backoff.interval()) {
+            return;
+        }
+        writesAtStart = node.manifests().writes();
+        upAtStart = up;
         if (up.isEmpty()) {
-            nextAt = now + intervalNanos;
+            lastEnd = now;
             return;
         }
         start(up.get(Math.floorMod(turn++, up.size())));
@@ -363,6 +391,15 @@ final class AntiEntropy {
                         : "; " + problems.size() + " failed, first: " + problems.get(0)));
             }
             end(null);
+            if (problems.isEmpty() && pulled + pushed == 0) {
+                quietPeers.add(peer);
+                if (quietPeers.containsAll(node.upPeers()) && syncedWithEveryUpPeer()) {
+                    backoff.quiet(); // converged with every up peer since the last change: nothing to do
+                }
+            } else {
+                backoff.reset();
+                quietPeers.clear();
+            }
         }
     }
 
@@ -371,6 +408,10 @@ final class AntiEntropy {
             Logs.info(node.region() + ": anti-entropy exchange with " + problem);
         }
         running = false;
-        nextAt = node.now() + intervalNanos;
+        lastEnd = node.now();
+        if (problem != null) {
+            backoff.reset();
+            quietPeers.clear();
+        }
     }
 }

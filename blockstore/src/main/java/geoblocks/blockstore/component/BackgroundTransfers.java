@@ -194,8 +194,8 @@ final class BackgroundTransfers {
     /** A peer asks for a block it needs: read ours and push it. */
     void onFetch(NetAddress peer, BackgroundFetch f) {
         BlockId id = BlockId.of(f.blockId());
-        if (!node.budget().tryReserve(f.length())) {
-            node.send(peer, new Failed(f.req(), FailureCode.BUSY, node.budget().busy(f.length())));
+        if (!node.admission().tryReserve(f.length())) {
+            node.send(peer, new Failed(f.req(), FailureCode.BUSY, node.admission().busy(f.length())));
             return;
         }
         node.readLocal(id, read -> {
@@ -203,12 +203,12 @@ final class BackgroundTransfers {
                     : read.block().crc() != f.crc() || read.block().length() != f.length()
                             ? "copy of " + id + " here does not match the asked length and checksum" : null;
             if (problem != null) {
-                node.budget().release(f.length());
+                node.admission().release(f.length());
                 node.send(peer, new Failed(f.req(), FailureCode.INTERNAL, node.region() + ": " + problem));
                 return;
             }
             push(peer, id, read.block().data(), f.crc(), why -> {
-                node.budget().release(f.length());
+                node.admission().release(f.length());
                 if (why != null) {
                     node.send(peer, new Failed(f.req(), FailureCode.UNAVAILABLE, node.region() + ": " + why));
                 }
@@ -283,7 +283,7 @@ final class BackgroundTransfers {
         IncomingBlock in = incoming.get(key);
         if (in == null) { // a new stream: its header must match an expectation from its peer
             NetAddress peer = d.peer();
-            in = new IncomingBlock(node.budget(), h -> expected.admit(peer, h, node.now()));
+            in = new IncomingBlock(node.admission(), h -> expected.admit(peer, h, node.now()));
             incoming.put(key, in);
         }
         IncomingBlock.Outcome o = in.accept(d.data());
@@ -369,13 +369,13 @@ final class BackgroundTransfers {
     private void store(NetAddress peer, IncomingBlock.Complete c) {
         BlockStreamHeader h = c.header();
         if (expected.touch(peer, h.blockId(), node.now()) == null) {
-            node.budget().release(h.length());
+            node.admission().release(h.length());
             refused++;
             node.send(peer, new BackgroundStored(h.req(), h.blockId(), false, "arrived after its expectation ended"));
             return;
         }
         node.storeLocal(BlockId.of(h.blockId()), c.data(), h.crc(), stored -> {
-            node.budget().release(h.length());
+            node.admission().release(h.length());
             boolean ok = stored.error() == null;
             node.send(peer, new BackgroundStored(h.req(), h.blockId(), ok, ok ? "" : stored.error()));
             finishExpected(peer, h.blockId(), ok ? null : "storing failed: " + stored.error());

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.DownloadWindow;
@@ -91,6 +92,7 @@ final class Downloads {
      */
     private void begin(NetAddress client, GetBegin g, ReadOptions options, Function<Manifest, RangePlan> range) {
         Key key = new Key(client, g.req());
+        long ticket = node.admission().ticket(); // its place in line, should it wait for memory
         if (active.containsKey(key)) {
             node.send(client, new Failed(g.req(), FailureCode.INVALID, "request " + g.req() + " is already active"));
             return;
@@ -127,7 +129,7 @@ final class Downloads {
                 return;
             }
             sendManifest(node, client, g.req(), found.get());
-            Download d = new Download(key, found.get(), options, plan);
+            Download d = new Download(key, found.get(), options, plan, ticket);
             active.put(key, d);
             d.pump();
         });
@@ -263,20 +265,25 @@ final class Downloads {
         final ReadOptions options;
         /** The blocks to send: window index {@code i} is block {@code plan.firstBlock() + i}. */
         final RangePlan plan;
+        /** Its place in the admission queue's line. */
+        final long ticket;
         long lastActivity = node.now();
         boolean failed;
+        /** Waiting in the admission queue for the memory of its next block. */
+        boolean waiting;
 
-        Download(Key key, Manifest m, ReadOptions options, RangePlan plan) {
+        Download(Key key, Manifest m, ReadOptions options, RangePlan plan, long ticket) {
             this.key = key;
+            this.ticket = ticket;
             this.m = m;
             this.options = options;
             this.plan = plan;
             this.window = new DownloadWindow(m.blocks().subList(plan.firstBlock(), plan.endBlock()).stream()
-                    .map(Manifest.BlockRef::length).toList(), m.blockSize(), node.settings().getWindowBytes(), node.settings().fetchParallelism(), node.budget());
+                    .map(Manifest.BlockRef::length).toList(), m.blockSize(), node.settings().getWindowBytes(), node.settings().fetchParallelism(), node.admission());
         }
 
         void pump() {
-            if (failed) {
+            if (failed || waiting) {
                 return;
             }
             for (long base = window.sendOffset(); ; base = window.sendOffset()) {
@@ -316,8 +323,36 @@ final class Downloads {
                 });
             }
             if (!failed && index == DownloadWindow.STARVED) {
-                fail(FailureCode.BUSY, node.budget().busy(window.nextFetchLength()));
+                waitForMemory(window.nextFetchLength());
             }
+        }
+
+        /**
+         * The download holds no memory and its next block finds none: it waits in line (with its
+         * arrival ticket, so a new download waits behind older ones and a running one before newer
+         * ones) and goes on once admitted; it fails as busy when the wait ends without memory.
+         */
+        void waitForMemory(long bytes) {
+            waiting = true;
+            node.admission().admit(ticket, bytes, node.now(), new AdmissionQueue.Waiter() {
+                @Override
+                public void admitted() {
+                    waiting = false;
+                    if (failed) {
+                        node.admission().release(bytes);
+                        return;
+                    }
+                    window.prepay(bytes);
+                    lastActivity = node.now();
+                    pump();
+                }
+
+                @Override
+                public void refused(FailureCode code, String why) {
+                    waiting = false;
+                    fail(code, why);
+                }
+            });
         }
 
         void fetch(Manifest of, int block, Consumer<byte[]> ok, Consumer<String> failed) {
@@ -338,6 +373,7 @@ final class Downloads {
                 return;
             }
             failed = true;
+            node.admission().cancel(ticket);
             active.remove(key);
             window.releaseAll();
             node.send(key.client, new Failed(key.req, code, "download of '" + m.name() + "' failed: " + why));

@@ -131,6 +131,7 @@ public final class FileService extends ComponentDefinition {
                 }, e -> trigger(e, placementPort), init.policies);
         node.timer(e -> trigger(e, timer));
         node.gcGrace(init.gc.graceMs());
+        node.admission(init.admission);
         this.replicas = new ReplicaServer(node);
         this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
@@ -166,67 +167,67 @@ public final class FileService extends ComponentDefinition {
         this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         this.handlers = handlers();
-        handle(timer, BenchTick.class, t -> netBench.pace());
+        on(timer, BenchTick.class, t -> netBench.pace());
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
             spt.setTimeoutEvent(new Tick(spt));
             trigger(spt, timer);
         });
-        handle(timer, Tick.class, t -> tick());
-        handle(store, BlockStorePort.MetaSynced.class, this::onMetaSynced);
-        handle(timer, NodeContext.Wakeup.class, node::wake);
-        handle(rttPort, RttUpdate.class, u -> {
+        on(timer, Tick.class, t -> tick());
+        on(store, BlockStorePort.MetaSynced.class, this::onMetaSynced);
+        on(timer, NodeContext.Wakeup.class, node::wake);
+        on(rttPort, RttUpdate.class, u -> {
             node.setRttMatrix(u.matrix());
             node.setDownTransitions(u.downTransitions());
             onRtt(u.table());
         });
-        handle(control, ConnectionStatus.Dropped.class, d -> {
+        on(control, ConnectionStatus.Dropped.class, d -> {
             if (d.last && d.peer != null) {
                 NetAddress peer = new NetAddress(d.peer.getIp(), d.peer.getPort());
                 node.pending().failPeer(peer, "connection to " + peer + " dropped");
             }
         });
-        handle(control, NetworkException.class, e -> {
+        on(control, NetworkException.class, e -> {
             refused.channelError();
             if (e.peer != null) {
                 NetAddress peer = new NetAddress(e.peer.getIp(), e.peer.getPort());
                 node.pending().failPeer(peer, "cannot reach " + peer + ": " + e.message);
             }
         });
-        handle(placementPort, PlacementPort.Placed.class, node.placements()::onPlaced);
-        handle(placementPort, PlacementPort.PlacementRefused.class, node.placements()::onRefused);
-        handle(store, BlockStored.class, node::stored);
-        handle(store, BlockRead.class, node::read);
-        handle(store, BlockFilesListed.class, l -> gc.onListed(l));
-        handle(store, BlocksCollected.class, c -> gc.onCollected(c));
-        handle(net, FileMsg.class, this::onMsg);
-        handle(ledbat, StreamOpened.class, o -> {
+        on(placementPort, PlacementPort.Placed.class, node.placements()::onPlaced);
+        on(placementPort, PlacementPort.PlacementRefused.class, node.placements()::onRefused);
+        on(store, BlockStored.class, node::stored);
+        on(store, BlockRead.class, node::read);
+        on(store, BlockFilesListed.class, l -> gc.onListed(l));
+        on(store, BlocksCollected.class, c -> gc.onCollected(c));
+        on(net, FileMsg.class, this::onMsg);
+        on(ledbat, StreamOpened.class, o -> {
             if (!netBench.onOpened(o)) {
                 background.onOpened(o);
             }
         });
-        handle(ledbat, SendProgress.class, p -> {
+        on(ledbat, SendProgress.class, p -> {
             if (!netBench.onProgress(p)) {
                 background.onProgress(p);
             }
         });
-        handle(ledbat, DataReceived.class, d -> {
+        on(ledbat, DataReceived.class, d -> {
             heard(d.peer());
             if (!netBench.claims(d)) {
                 background.onData(d);
             }
         });
-        handle(ledbat, StreamClosed.class, c -> {
+        on(ledbat, StreamClosed.class, c -> {
             if (!netBench.onClosed(c)) {
                 background.onClosed(c);
             }
         });
-        handle(ledbat, StreamFailed.class, f -> {
+        on(ledbat, StreamFailed.class, f -> {
             if (!netBench.onFailed(f)) {
                 background.onFailed(f);
             }
         });
-        handle(ledbat, PeerStats.class, s -> {
+        on(ledbat, PeerStats.class, s -> {
             for (PeerStats.Peer p : s.peers()) {
                 Long before = ledbatAcked.put(p.peer(), p.ackedBytes());
                 if (before != null && before < p.ackedBytes()) {
@@ -237,8 +238,23 @@ public final class FileService extends ComponentDefinition {
         });
     }
 
+    /**
+     * Subscribes {@code handler}; after each event, client requests waiting for transfer memory are
+     * admitted, in order, if the event freed enough of it.
+     */
+    private <E extends KompicsEvent, P extends se.sics.kompics.PortType> void on(se.sics.kompics.Port<P> port,
+            Class<E> type, java.util.function.Consumer<E> handler) {
+        handle(port, type, e -> {
+            handler.accept(e);
+            if (node.admission().anyWaiting()) {
+                node.admission().pump(node.now());
+            }
+        });
+    }
+
     private void tick() {
         long now = node.now();
+        node.admission().expire(now);
         node.pending().expire(now, "");
         long idle = 2 * node.settings().rpcTimeoutMs() * 1_000_000L;
         uploads.expire(now, idle);
@@ -448,6 +464,8 @@ public final class FileService extends ComponentDefinition {
         PolicyCatalog policies = PolicySet.defaults().catalog();
         /** The block collector's grace and sweep interval. */
         GcSettings gc = GcSettings.DEFAULTS;
+        /** How long and how many client requests wait for transfer memory. */
+        geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
 
         public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
                 ManifestStore manifests, long seed) {
@@ -471,6 +489,12 @@ public final class FileService extends ComponentDefinition {
         /** This init with the block collector's settings. */
         public FileServiceInit withGc(GcSettings settings) {
             this.gc = settings;
+            return this;
+        }
+
+        /** This init with the admission queue's settings. */
+        public FileServiceInit withAdmission(geoblocks.blockstore.core.AdmissionSettings settings) {
+            this.admission = settings;
             return this;
         }
 

@@ -446,14 +446,14 @@ final class Migrations {
         BlockCollector.FileBlock.of(id).ifPresent(f -> node.inFlight().touch(f.fileId(), node.now()));
         Consumer<String> answer = why -> node.send(coordinator,
                 why == null ? new Done(c.req(), "stored") : new Failed(c.req(), FailureCode.UNAVAILABLE, node.region() + ": " + why));
-        if (c.length() < 0 || !node.budget().tryReserve(c.length())) {
+        if (c.length() < 0 || !node.admission().tryReserve(c.length())) {
             pulls.pull(id, c.length(), c.crc(), c.holders(), answer); // no room to look first: pull as before
             return;
         }
         node.readLocal(id, read -> {
             if (read.block() != null && read.block().crc() == c.crc() && read.block().length() == c.length()) {
                 node.storeLocal(id, read.block().data(), c.crc(), stored -> {
-                    node.budget().release(c.length());
+                    node.admission().release(c.length());
                     if (stored.error() == null) {
                         answer.accept(null);
                     } else {
@@ -462,7 +462,7 @@ final class Migrations {
                 });
                 return;
             }
-            node.budget().release(c.length());
+            node.admission().release(c.length());
             pulls.pull(id, c.length(), c.crc(), c.holders(), answer);
         });
     }

@@ -50,8 +50,17 @@ interface Node {
     /** Wall-clock milliseconds (with the configured clock offset), for version clocks and retention. */
     long wallMillis();
 
-    /** Transfer memory of this node: reserve before allocating a block-sized buffer. */
+    /**
+     * Transfer memory of this node: reserve before allocating a block-sized buffer. Work for peers
+     * (incoming replicas and manifests) reserves here directly; client work through {@link #admission()}.
+     */
     geoblocks.blockstore.core.MemoryBudget budget();
+
+    /**
+     * Where client work (uploads and downloads this node coordinates, background copies) reserves its
+     * transfer memory, and waits for it in order when the budget is full.
+     */
+    geoblocks.blockstore.core.AdmissionQueue admission();
 
     Random random();
 

@@ -1,5 +1,7 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.AdmissionQueue;
+import geoblocks.blockstore.core.AdmissionSettings;
 import geoblocks.blockstore.core.BlockCollector;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.GcSettings;
@@ -58,6 +60,7 @@ final class NodeContext implements Node {
     private final Versions versions;
     private final Random random;
     private final MemoryBudget budget;
+    private AdmissionQueue admission;
     private final TransferCounters counters;
     private final Consumer<KompicsEvent> network;
     private final Consumer<KompicsEvent> blockStore;
@@ -94,6 +97,7 @@ final class NodeContext implements Node {
         this.manifests = manifests;
         this.random = new Random(seed);
         this.budget = new MemoryBudget(settings.memoryBudgetBytes());
+        admission(AdmissionSettings.DEFAULTS);
         this.counters = counters;
         this.network = network;
         this.blockStore = blockStore;
@@ -280,6 +284,11 @@ final class NodeContext implements Node {
     }
 
     @Override
+    public AdmissionQueue admission() {
+        return admission;
+    }
+
+    @Override
     public Random random() {
         return random;
     }
@@ -346,6 +355,11 @@ final class NodeContext implements Node {
     @Override
     public InFlightFiles inFlight() {
         return inFlight;
+    }
+
+    /** Client requests wait for transfer memory as {@code settings} say (set before any request). */
+    void admission(AdmissionSettings settings) {
+        this.admission = new AdmissionQueue(budget, settings.waitMs() * 1_000_000L, settings.queue());
     }
 
     /** Files stay in flight {@code graceMs} after their last sign of life (the block collector's grace). */

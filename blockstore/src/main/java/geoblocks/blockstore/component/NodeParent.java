@@ -1,6 +1,7 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockStorage;
+import geoblocks.blockstore.core.AdmissionSettings;
 import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
@@ -62,7 +63,7 @@ public final class NodeParent extends ComponentDefinition {
                 new ArrayList<>(peers.keySet()), policies, init.seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL));
         Component files = create(FileService.class, new FileService.FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
-                .withPolicies(policies.catalog()).withGc(init.gc));
+                .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         if (init.cluster.emulateWan()) {
             // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
@@ -125,6 +126,8 @@ public final class NodeParent extends ComponentDefinition {
         final GcSettings gc;
         /** The failure detector's settings. */
         final DetectorSettings detector;
+        /** The admission queue's settings. */
+        final AdmissionSettings admission;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -136,16 +139,17 @@ public final class NodeParent extends ComponentDefinition {
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
-                    null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS);
+                    null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS, AdmissionSettings.DEFAULTS);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io, boolean ledbatBursts,
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
-                GcSettings gc, DetectorSettings detector) {
+                GcSettings gc, DetectorSettings detector, AdmissionSettings admission) {
             this.detector = detector;
             this.policies = policies;
             this.gc = gc;
+            this.admission = admission;
             this.replicationQueue = replicationQueue;
             this.resumedCopies = List.copyOf(resumedCopies);
             this.ledbatBursts = ledbatBursts;
@@ -162,7 +166,7 @@ public final class NodeParent extends ComponentDefinition {
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue,
-                    resumedCopies, policies, gc, detector);
+                    resumedCopies, policies, gc, detector, admission);
         }
 
         /**
@@ -171,25 +175,31 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withReplicationQueue(ReplicationQueueStore queue, List<ReplicationQueue.Copy> resumed) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, resumed,
-                    policies, gc, detector);
+                    policies, gc, detector, admission);
         }
 
         /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
         public NodeInit withPolicies(PolicySet set) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, set, gc, detector);
+                    resumedCopies, set, gc, detector, admission);
         }
 
         /** This init with the failure detector's settings (geoblocks.node.failure-detector). */
         public NodeInit withDetector(DetectorSettings failureDetector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, failureDetector);
+                    resumedCopies, policies, gc, failureDetector, admission);
         }
 
         /** This init with the block collector's settings (geoblocks.node.gc-grace, gc-interval). */
         public NodeInit withGc(GcSettings collector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, collector, detector);
+                    resumedCopies, policies, collector, detector, admission);
+        }
+
+        /** This init with the admission queue's settings (geoblocks.node.admission). */
+        public NodeInit withAdmission(AdmissionSettings settings) {
+            return new NodeInit(region, cluster, this.settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, policies, gc, detector, settings);
         }
     }
 }

@@ -147,8 +147,8 @@ final class PlannedFetch {
                 return true;
             }
             if (!assemblies.isEmpty()) { // the download reserved one block; a second one arriving at once reserves its own
-                if (!node.budget().tryReserve(b.total())) {
-                    fail(region, node.budget().busy(b.total()));
+                if (!node.admission().tryReserve(b.total())) {
+                    fail(region, node.admission().busy(b.total()));
                     return true;
                 }
                 extraReserved += b.total();
@@ -198,7 +198,7 @@ final class PlannedFetch {
     private void end() {
         over = true;
         assemblies.clear();
-        node.budget().release(extraReserved);
+        node.admission().release(extraReserved);
         extraReserved = 0;
     }
 

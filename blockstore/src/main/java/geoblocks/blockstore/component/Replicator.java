@@ -96,12 +96,12 @@ final class Replicator {
             return;
         }
         Manifest.BlockRef ref = m.blocks().get(c.block());
-        if (!node.budget().tryReserve(ref.length())) {
-            failed(c, node.budget().busy(ref.length()));
+        if (!node.admission().tryReserve(ref.length())) {
+            failed(c, node.admission().busy(ref.length()));
             return;
         }
         Consumer<String> done = why -> {
-            node.budget().release(ref.length());
+            node.admission().release(ref.length());
             if (why == null) {
                 queue.succeeded(c);
                 dirty = true;

@@ -41,7 +41,7 @@ final class Snapshots {
                 List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests,
                 new NodeSnapshot.Tombstones(manifests.names() - files, node.versions().tombstonesAcknowledged,
                         node.versions().tombstonesExpired), node.rttMatrix(), scrub, node.unsettledPeers(),
-                node.downTransitions(), node.notReadyToDecideCreates());
+                node.downTransitions(), node.notReadyToDecideCreates(), node.admission().stats());
     }
 
     private static FileView view(Manifest m) {

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Checksums;
@@ -58,6 +59,8 @@ final class Uploads {
     private final Node node;
     private final Replicator replicator;
     private final Map<Key, Upload> active = new HashMap<>();
+    /** Uploads waiting in the admission queue to begin. */
+    private final Set<Key> queued = new java.util.HashSet<>();
 
     private record Key(NetAddress client, long req) {}
 
@@ -68,6 +71,7 @@ final class Uploads {
 
     void onBegin(NetAddress client, PutBegin b) {
         Key key = new Key(client, b.req());
+        long ticket = node.admission().ticket(); // its place in line, should it wait for memory
         try {
             Manifest.validateName(b.name());
             Manifest.validateMeta(b.meta());
@@ -92,7 +96,7 @@ final class Uploads {
                             b.condition()));
                 }
             }
-            if (active.containsKey(key)) {
+            if (active.containsKey(key) || queued.contains(key)) {
                 throw new IllegalArgumentException("request " + b.req() + " is already active");
             }
             long blocks = (b.size() + b.blockSize() - 1) / b.blockSize();
@@ -101,13 +105,26 @@ final class Uploads {
                         + blocks + " blocks, more than " + node.settings().maxBlocksPerFile() + " per file: use larger blocks");
             }
             long meta = 1024 + 16 * Math.max(1, blocks) + (node.settings().inlines(b.size()) ? b.size() : 0);
-            if (!node.budget().tryReserve(meta)) {
-                throw node.budget().refusal(meta);
-            }
-            Upload u = new Upload(key, b, policy);
-            u.metaReserved = meta;
-            active.put(key, u);
-            node.send(client, new PutProgress(b.req(), 0));
+            long firstBlock = Math.min(b.size(), b.blockSize());
+            // admitted with its metadata and its first block's buffer, in arrival order when memory is short
+            queued.add(key);
+            node.admission().admit(ticket, meta + firstBlock, node.now(), new AdmissionQueue.Waiter() {
+                @Override
+                public void admitted() {
+                    queued.remove(key);
+                    Upload u = new Upload(key, b, policy, ticket);
+                    u.metaReserved = meta;
+                    u.assembly.prepay(firstBlock);
+                    active.put(key, u);
+                    node.send(client, new PutProgress(b.req(), 0));
+                }
+
+                @Override
+                public void refused(FailureCode code, String why) {
+                    queued.remove(key);
+                    node.send(client, new Failed(b.req(), code, why));
+                }
+            });
         } catch (IllegalArgumentException e) {
             node.send(client, new Failed(b.req(), FailureCode.of(e, FailureCode.INVALID), e.getMessage()));
         }
@@ -118,11 +135,7 @@ final class Uploads {
         if (u == null) {
             return; // upload already failed or finished; the client has been told
         }
-        try {
-            u.add(d);
-        } catch (IllegalArgumentException e) {
-            u.fail(FailureCode.of(e, FailureCode.INVALID), e.getMessage());
-        }
+        u.add(d);
     }
 
     /** Fails uploads whose client has been silent for {@code idleNanos} (it went away). */
@@ -146,6 +159,11 @@ final class Uploads {
         /** With ack local: per block, the chosen regions that get their copy from the replication queue. */
         final Map<Integer, List<String>> later = new TreeMap<>();
         final String fileId;
+        /** Its place in the admission queue's line, should it wait for memory again. */
+        final long ticket;
+        /** Pieces that arrived while the upload waits for the memory of a block's buffer, else null. */
+        java.util.ArrayDeque<PutData> stash;
+        long stashedBytes;
         final Manifest.BlockRef[] refs;
         final UploadAssembly assembly;
         /** The whole content when the upload is stored inline (reserved with the metadata), else null. */
@@ -158,8 +176,9 @@ final class Uploads {
 
         final java.util.Map<String, String> meta;
 
-        Upload(Key key, PutBegin b, String policy) {
+        Upload(Key key, PutBegin b, String policy, long ticket) {
             this.key = key;
+            this.ticket = ticket;
             this.name = b.name();
             this.size = b.size();
             this.blockSize = b.blockSize();
@@ -169,7 +188,7 @@ final class Uploads {
             this.meta = b.meta();
             this.fileId = Long.toHexString(node.random().nextLong() | Long.MIN_VALUE)
                     + Long.toHexString(node.now() & 0xffffffffL);
-            this.assembly = new UploadAssembly(size, blockSize, node.settings().putWindowBytes(), node.budget());
+            this.assembly = new UploadAssembly(size, blockSize, node.settings().putWindowBytes(), node.admission());
             this.refs = new Manifest.BlockRef[assembly.blocks()];
             this.inline = node.settings().inlines(size) ? new byte[(int) size] : null;
             node.inFlight().hold(fileId); // its blocks are not garbage until it is committed or fails
@@ -185,11 +204,65 @@ final class Uploads {
 
         void add(PutData d) {
             lastActivity = node.now();
-            UploadAssembly.Block block = assembly.add(d.block(), d.offset(), d.data(), d.last(), d.blockCrc(),
-                    d.codec(), d.rawCrc());
+            if (stash != null) {
+                stashedBytes += d.data().length;
+                if (stashedBytes > node.settings().putWindowBytes() + blockSize) {
+                    fail(FailureCode.INVALID, "client sent " + stashedBytes + " bytes while the upload waited for memory;"
+                            + " the window is " + node.settings().putWindowBytes());
+                    return;
+                }
+                stash.add(d);
+                return;
+            }
+            long need = assembly.bufferNeeded();
+            if (need > 0) {
+                if (!node.admission().tryReserve(need)) {
+                    waitForMemory(need, d);
+                    return;
+                }
+                assembly.prepay(need);
+            }
+            UploadAssembly.Block block;
+            try {
+                block = assembly.add(d.block(), d.offset(), d.data(), d.last(), d.blockCrc(), d.codec(), d.rawCrc());
+            } catch (IllegalArgumentException e) {
+                fail(FailureCode.of(e, FailureCode.INVALID), e.getMessage());
+                return;
+            }
             if (block != null) {
                 replicate(block);
             }
+        }
+
+        /**
+         * The next block's buffer finds no memory: the upload waits in line (with its arrival ticket,
+         * so before newer requests) and keeps the client's pieces until it is admitted (the client
+         * sends at most the window ahead of what is durable).
+         */
+        void waitForMemory(long need, PutData first) {
+            stash = new java.util.ArrayDeque<>();
+            stash.add(first);
+            stashedBytes = first.data().length;
+            node.admission().admit(ticket, need, node.now(), new AdmissionQueue.Waiter() {
+                @Override
+                public void admitted() {
+                    if (failed) {
+                        node.admission().release(need);
+                        return;
+                    }
+                    assembly.prepay(need);
+                    java.util.ArrayDeque<PutData> pieces = stash;
+                    stash = null;
+                    while (!pieces.isEmpty() && !failed) {
+                        add(pieces.poll());
+                    }
+                }
+
+                @Override
+                public void refused(FailureCode code, String why) {
+                    fail(code, why);
+                }
+            });
         }
 
         void replicate(UploadAssembly.Block block) {
@@ -396,6 +469,8 @@ final class Uploads {
                 return;
             }
             failed = true;
+            node.admission().cancel(ticket);
+            stash = null;
             // a create the owner refused leaves its blocks as unreferenced copies, like any failed upload:
             // the block collector takes them after the grace
             active.remove(key);

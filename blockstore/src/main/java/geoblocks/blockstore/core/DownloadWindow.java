@@ -28,7 +28,7 @@ public final class DownloadWindow {
     private final long window;
     private final int parallel;
     private final int ahead;
-    private final MemoryBudget budget;
+    private final TransferMemory budget;
     private final Map<Integer, byte[]> ready = new HashMap<>();
     private int nextFetch;
     private int inFlight;
@@ -36,9 +36,11 @@ public final class DownloadWindow {
     private long sent;
     private long acked;
     private long reserved;
+    /** Bytes the caller reserved ({@link #prepay}) for the next fetch. */
+    private long prepaid;
 
     public DownloadWindow(List<Integer> lengths, int blockSize, long windowBytes, int fetchParallelism,
-            MemoryBudget budget) {
+            TransferMemory budget) {
         this.lengths = lengths;
         this.window = Math.max(windowBytes, blockSize);
         this.parallel = (int) Math.max(fetchParallelism, Math.min(256, windowBytes / 2 / blockSize));
@@ -55,7 +57,9 @@ public final class DownloadWindow {
             return NONE;
         }
         int length = lengths.get(nextFetch);
-        if (!budget.tryReserve(length)) {
+        if (prepaid >= length) {
+            prepaid -= length;
+        } else if (!budget.tryReserve(length)) {
             return inFlight == 0 && ready.isEmpty() ? STARVED : NONE;
         }
         reserved += length;
@@ -63,7 +67,18 @@ public final class DownloadWindow {
         return nextFetch++;
     }
 
-    /** Bytes the block {@link #nextFetch()} would need; for the refusal when it is {@link #STARVED}. */
+    /**
+     * The caller reserved {@code bytes} (an admission queue admitted a {@link #STARVED} download) for
+     * the next fetch: {@link #nextFetch()} uses them; whatever is left goes back at the end.
+     */
+    public void prepay(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("cannot prepay " + bytes + " bytes");
+        }
+        prepaid += bytes;
+    }
+
+    /** Bytes the block {@link #nextFetch()} would need; what a {@link #STARVED} download waits for. */
     public int nextFetchLength() {
         return nextFetch < lengths.size() ? lengths.get(nextFetch) : 0;
     }
@@ -116,8 +131,9 @@ public final class DownloadWindow {
 
     /** Releases everything still reserved (the download ended, either way). */
     public void releaseAll() {
-        budget.release(reserved);
+        budget.release(reserved + prepaid);
         reserved = 0;
+        prepaid = 0;
         ready.clear();
     }
 }

@@ -9,7 +9,7 @@ import java.util.function.Function;
  * One incoming background block stream, assembled in memory: first the {@link BlockStreamHeader}
  * (possibly split over several deliveries), then exactly {@code length} block bytes. The header is
  * admitted by a caller-supplied check (is this block expected from this peer, with this length and
- * CRC32C?), then the block's bytes are reserved in the node's {@link MemoryBudget}. At the end of
+ * CRC32C?), then the block's bytes are reserved in the node's transfer memory ({@link TransferMemory}). At the end of
  * the stream the length and CRC32C are verified. A stream is refused at the first problem: bad
  * header, not admitted, no memory, more or fewer bytes than announced, wrong CRC32C; a refused
  * stream keeps nothing and ignores the rest of its bytes. Invariant: budget bytes are held only
@@ -31,7 +31,7 @@ public final class IncomingBlock {
 
     private static final Assembling ASSEMBLING = new Assembling();
 
-    private final MemoryBudget budget;
+    private final TransferMemory budget;
     private final Function<BlockStreamHeader, String> admit;
     private byte[] head = new byte[BlockStreamHeader.PREFIX];
     private int headFill;
@@ -45,7 +45,7 @@ public final class IncomingBlock {
     /**
      * @param admit returns null to accept a header, else why it is refused
      */
-    public IncomingBlock(MemoryBudget budget, Function<BlockStreamHeader, String> admit) {
+    public IncomingBlock(TransferMemory budget, Function<BlockStreamHeader, String> admit) {
         this.budget = budget;
         this.admit = admit;
     }

@@ -6,7 +6,7 @@ package geoblocks.blockstore.core;
  * requests or huge declared sizes are refused ("node busy") instead of exhausting the heap.
  * Invariant: 0 <= used <= capacity. Not thread-safe: one component owns it.
  */
-public final class MemoryBudget {
+public final class MemoryBudget implements TransferMemory {
     private final long capacity;
     private long used;
 
@@ -18,6 +18,7 @@ public final class MemoryBudget {
     }
 
     /** Reserves {@code bytes} if they fit; false (and nothing reserved) otherwise. */
+    @Override
     public boolean tryReserve(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
@@ -29,6 +30,7 @@ public final class MemoryBudget {
         return true;
     }
 
+    @Override
     public void release(long bytes) {
         if (bytes < 0 || bytes > used) {
             throw new IllegalStateException("releasing " + bytes + " bytes but only " + used + " are reserved");
@@ -45,11 +47,13 @@ public final class MemoryBudget {
     }
 
     /** The refusal a client sees, as a {@link geoblocks.blockstore.wire.FailureCode#BUSY} exception. */
+    @Override
     public geoblocks.blockstore.wire.FailureException refusal(long wanted) {
         return new geoblocks.blockstore.wire.FailureException(geoblocks.blockstore.wire.FailureCode.BUSY, busy(wanted));
     }
 
     /** The refusal a client sees. */
+    @Override
     public String busy(long wanted) {
         return "node busy: " + (used >> 20) + " of " + (capacity >> 20) + " MiB of transfer memory in use, "
                 + wanted + " more bytes refused; retry later";

@@ -17,6 +17,13 @@ public record RttRow(Map<String, Long> rttMicros) {
     public static final int MAX_ID_BYTES = 32;
     /** Region ids as the cluster config allows them. */
     public static final String ID_PATTERN = geoblocks.net.ClusterConfig.REGION_ID;
+    /** {@link #ID_PATTERN} compiled once: rows are built for every probe (String.matches compiles each time). */
+    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile(ID_PATTERN);
+
+    /** True when {@code region} is a region id as the cluster config allows them. */
+    public static boolean validId(String region) {
+        return ID.matcher(region).matches();
+    }
     /** The largest RTT a row carries (the wire's u32 less the down marker): about 71 minutes. */
     public static final long MAX_MICROS = 0xFFFF_FFFEL;
 
@@ -25,7 +32,7 @@ public record RttRow(Map<String, Long> rttMicros) {
             throw new IllegalArgumentException("an RTT row lists at most " + MAX_PEERS + " peers, was " + rttMicros.size());
         }
         rttMicros.forEach((r, us) -> {
-            if (!r.matches(ID_PATTERN)) {
+            if (!validId(r)) {
                 throw new IllegalArgumentException("region id must match " + ID_PATTERN + ", was '" + r + "'");
             }
             if (us < DOWN || us > MAX_MICROS) {

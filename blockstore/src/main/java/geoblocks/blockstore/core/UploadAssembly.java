@@ -29,7 +29,7 @@ public final class UploadAssembly {
     private final long size;
     private final int blockSize;
     private final long windowBytes;
-    private final MemoryBudget budget;
+    private final TransferMemory budget;
     private final int blocks;
     private final int[] copiesMissing;
     /** Length of each block whose buffer is still reserved (0 once released). */
@@ -41,8 +41,10 @@ public final class UploadAssembly {
     private long received;
     private int durableBlocks;
     private long reservedBlocks;
+    /** Bytes reserved by the caller ({@link #prepay}) for the next block's buffer. */
+    private long prepaid;
 
-    public UploadAssembly(long size, int blockSize, long windowBytes, MemoryBudget budget) {
+    public UploadAssembly(long size, int blockSize, long windowBytes, TransferMemory budget) {
         if (size < 0 || blockSize < 1) {
             throw new IllegalArgumentException("size must be >= 0 and block size >= 1, were " + size + " and " + blockSize);
         }
@@ -58,6 +60,25 @@ public final class UploadAssembly {
 
     public int blocks() {
         return blocks;
+    }
+
+    /**
+     * Bytes the next piece needs reserved before {@link #add} takes it: the length of the block it
+     * starts, or 0 when a block is being filled, the file is complete, or they are {@link #prepay prepaid}.
+     */
+    public long bufferNeeded() {
+        return buf != null || current >= blocks || prepaid >= lengthOf(current) ? 0 : lengthOf(current) - prepaid;
+    }
+
+    /**
+     * The caller reserved {@code bytes} in the budget (an admission queue admitted it) for the next
+     * block's buffer: {@link #add} uses them instead of reserving; whatever is left goes back at the end.
+     */
+    public void prepay(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("cannot prepay " + bytes + " bytes");
+        }
+        prepaid += bytes;
     }
 
     public int lengthOf(int block) {
@@ -95,7 +116,9 @@ public final class UploadAssembly {
         }
         int len = lengthOf(current);
         if (buf == null) {
-            if (!budget.tryReserve(len)) {
+            if (prepaid >= len) {
+                prepaid -= len;
+            } else if (!budget.tryReserve(len)) {
                 throw budget.refusal(len);
             }
             held[current] = len;
@@ -195,6 +218,8 @@ public final class UploadAssembly {
             release(i);
         }
         buf = null;
+        budget.release(prepaid);
+        prepaid = 0;
     }
 
     private void release(int index) {

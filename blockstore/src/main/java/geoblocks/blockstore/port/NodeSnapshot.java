@@ -23,8 +23,8 @@ import se.sics.kompics.KompicsEvent;
 public record NodeSnapshot(String region, long timeMillis, StatusReply status, RequestStats.Snapshot requests,
         long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
         long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
-        List<String> unsettledPeers, Map<String, Long> peerDownTransitions, String createsNotReady)
-        implements KompicsEvent {
+        List<String> unsettledPeers, Map<String, Long> peerDownTransitions, String createsNotReady,
+        geoblocks.blockstore.core.AdmissionQueue.Stats admission) implements KompicsEvent {
     public NodeSnapshot {
         peerDownTransitions = Map.copyOf(peerDownTransitions);
     }

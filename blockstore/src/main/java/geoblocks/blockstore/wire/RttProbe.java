@@ -191,7 +191,7 @@ public final class RttProbe extends NetMsg {
                 byte[] id = new byte[len];
                 in.get(id);
                 String region = new String(id, StandardCharsets.US_ASCII);
-                if (!region.matches(RttRow.ID_PATTERN)) {
+                if (!RttRow.validId(region)) {
                     throw new MalformedMessageException("RTT row region id must match " + RttRow.ID_PATTERN + ", was '"
                             + region.replaceAll("[^ -~]", "?") + "'");
                 }

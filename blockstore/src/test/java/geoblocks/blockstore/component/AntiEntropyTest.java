@@ -118,6 +118,8 @@ class AntiEntropyTest {
         @Override public String notReadyToDecideCreates() { return antiEntropy.notReadyToDecideCreates(); }
         @Override public long wallMillis() { return now / MS; }
         @Override public MemoryBudget budget() { return budget; }
+        final geoblocks.blockstore.core.AdmissionQueue admission = new geoblocks.blockstore.core.AdmissionQueue(budget, 10_000_000_000L, 1000);
+        @Override public geoblocks.blockstore.core.AdmissionQueue admission() { return admission; }
         @Override public Random random() { return new Random(1); }
         @Override public long now() { return now; }
         @Override public void send(NetAddress to, FileOp op) { wire.add(new Object[] {this, other, op}); }
@@ -284,5 +286,31 @@ class AntiEntropyTest {
         exchange(dublin);
         assertEquals(Map.of("SyncDigest", 1, "SyncLeaves", 1), messages, "converged: one message each way");
         assertEquals(0, entries.get("SyncLeaves"));
+    }
+
+    /**
+     * Converged nodes compare less and less often, at most 8 intervals apart; a write at a node
+     * brings its interval back at once, so what it wrote reaches its peers as soon as before.
+     */
+    @Test
+    void convergedNodes_backOff_andAWriteComparesAgainAtOnce() throws IOException {
+        Peer[] p = pair(false, false);
+        Peer seoul = p[0];
+        long start = now;
+        List<Integer> compared = new java.util.ArrayList<>();
+        for (int s = 0; s <= 40; s++) {
+            now = start + s * 1_000 * MS;
+            if (s == 40) {
+                seoul.store.save(manifest("obj/written-at-40s", 40, "seoul"));
+            }
+            messages.clear();
+            seoul.antiEntropy.tick(now);
+            run();
+            if (messages.containsKey("SyncDigest")) {
+                compared.add(s);
+            }
+        }
+        assertEquals(List.of(0, 2, 6, 14, 22, 30, 38, 40), compared, "1 s, doubling up to 8 s; the write: at once");
+        assertEquals(1L, p[1].store.names(), "dublin got the write");
     }
 }

@@ -66,23 +66,33 @@ class FailureCodesTest {
         assertEquals(FailureCode.INVALID, failedTo(node, CLIENT).code());
     }
 
+    /** Past the admission queue's wait (10 s on the fake node): until then the upload waits, unrefused. */
     @Test
     void putBegin_transferMemoryFull_isBusy() {
         FakeNode node = new FakeNode();
         assertTrue(node.budget.tryReserve(node.budget.capacity()));
         uploads(node).onBegin(CLIENT, new PutBegin(1, "a", 10, 4, "local"));
+        assertTrue(node.sent.isEmpty(), "it waits");
+        node.now += 10_001 * FakeNode.MS;
+        node.admission().expire(node.now);
         Failed f = failedTo(node, CLIENT);
         assertEquals(FailureCode.BUSY, f.code(), f.error());
     }
 
+    /** The first block's buffer comes with the admission; the second waits for memory, then is refused as busy. */
     @Test
     void putData_blockBeyondTheMemory_isBusy() {
         FakeNode node = new FakeNode();
         node.placeAt = List.of("saopaulo");
+        node.disk = new geoblocks.blockstore.core.MemoryBlockStorage(() -> 0L);
         Uploads up = uploads(node);
-        up.onBegin(CLIENT, new PutBegin(1, "a", 8 << 20, 4 << 20, "local"));
+        up.onBegin(CLIENT, new PutBegin(1, "a", 8, 4, "local"));
+        byte[] block = {1, 2, 3, 4};
+        up.onData(CLIENT, new PutData(1, 0, 0, Checksums.crc32c(block), true, block));
         assertTrue(node.budget.tryReserve(node.budget.capacity() - node.budget.used()));
-        up.onData(CLIENT, new PutData(1, 0, 0, 0, false, new byte[1000]));
+        up.onData(CLIENT, new PutData(1, 1, 0, 0, false, new byte[2]));
+        node.now += 10_001 * FakeNode.MS;
+        node.admission().expire(node.now);
         Failed f = failedTo(node, CLIENT);
         assertEquals(FailureCode.BUSY, f.code(), f.error());
     }

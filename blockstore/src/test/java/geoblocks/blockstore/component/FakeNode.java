@@ -89,6 +89,8 @@ final class FakeNode implements Node {
     @Override public String notReadyToDecideCreates() { return notReady; }
     @Override public long wallMillis() { return now / MS; }
     @Override public MemoryBudget budget() { return budget; }
+    final geoblocks.blockstore.core.AdmissionQueue admission = new geoblocks.blockstore.core.AdmissionQueue(budget, 10_000_000_000L, 1000);
+    @Override public geoblocks.blockstore.core.AdmissionQueue admission() { return admission; }
     @Override public Random random() { return new Random(1); }
     @Override public long now() { return now; }
     @Override public void send(NetAddress to, FileOp op) { sent.add(new Object[] {to, op}); }

@@ -72,6 +72,8 @@ public final class LedbatComponent extends ComponentDefinition {
     private int nextStreamId;
     private int nextFlowId;
     private Object tickId;
+    /** Between the component's Start and Stop: ticks may run. */
+    private boolean started;
     private long nextStatsMicros;
     private long stale;
     private long invalid;
@@ -87,8 +89,11 @@ public final class LedbatComponent extends ComponentDefinition {
         int seed = (int) (System.nanoTime() ^ self.hashCode());
         this.nextStreamId = seed & 0x3fffffff;
         this.nextFlowId = Integer.reverse(seed) & 0x3fffffff;
-        handle(control, se.sics.kompics.Start.class, e -> startTicking());
-        handle(control, se.sics.kompics.Stop.class, e -> stopTicking());
+        handle(control, se.sics.kompics.Start.class, e -> started = true); // ticks begin with the first flow
+        handle(control, se.sics.kompics.Stop.class, e -> {
+            started = false;
+            stopTicking();
+        });
         handle(ledbat, OpenStream.class, this::onOpen);
         handle(ledbat, SendData.class, this::onSendData);
         handle(ledbat, CloseStream.class, this::onClose);
@@ -99,6 +104,16 @@ public final class LedbatComponent extends ComponentDefinition {
 
     private static long nowMicros() {
         return System.nanoTime() / 1000;
+    }
+
+    /**
+     * Ticks only while there is a flow to watch: a sender flow or a receiver flow that has not gone
+     * idle. An idle node takes no timer events here (a 5 ms tick is 200 events a second).
+     */
+    private void ensureTicking() {
+        if (started && tickId == null) {
+            startTicking();
+        }
     }
 
     private void startTicking() {
@@ -130,6 +145,7 @@ public final class LedbatComponent extends ComponentDefinition {
             f = new OutFlow(self, req.peer(), new SenderFlow(fid, settings, path.base), path);
             path.active = f;
             flowsById.put(fid, f);
+            ensureTicking();
         }
         int id;
         do {
@@ -236,6 +252,7 @@ public final class LedbatComponent extends ComponentDefinition {
             }
             r = new InFlow(self, peer, new ReceiverFlow(p.flowId(), settings.receiveWindowPackets, now));
             receivers.put(new InFlow.Key(peer, p.flowId()), r);
+            ensureTicking();
         }
         lastIn = r;
         ReceiverFlow c = r.core;
@@ -302,9 +319,13 @@ public final class LedbatComponent extends ComponentDefinition {
                 }
             }
         }
-        if (settings.statsIntervalMillis > 0 && now >= nextStatsMicros) {
+        boolean idle = flowsById.isEmpty() && receivers.isEmpty();
+        if (settings.statsIntervalMillis > 0 && (now >= nextStatsMicros || idle)) {
             nextStatsMicros = now + settings.statsIntervalMillis * 1000;
-            stats(now);
+            stats(now); // once more when going idle: the last figures say nothing is in flight
+        }
+        if (idle) {
+            stopTicking();
         }
     }
 
