@@ -147,9 +147,11 @@ public sealed interface FileOp {
     /**
      * Sent before the manifest parts of a stat: the copies the node's replication queue still owes
      * for the file ({@code known}: this node coordinated the upload, so its queue is the authority;
-     * otherwise the list is empty and says nothing). Long lists come in several messages.
+     * otherwise the list is empty and says nothing). Long lists come in several messages. A control
+     * message like the {@link ManifestPart}s that follow it: on the bulk lane the manifest overtook it
+     * and the client finished the stat without the owed copies.
      */
-    record StatPending(long req, boolean known, List<PendingCopy> copies) implements FileOp {}
+    record StatPending(long req, boolean known, List<PendingCopy> copies) implements Control {}
 
     /**
      * One version as {@code versions} lists it: size, where and when it was uploaded, and its

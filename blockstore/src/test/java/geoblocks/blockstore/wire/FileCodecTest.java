@@ -186,7 +186,7 @@ class FileCodecTest {
         }
         assertEquals(Set.of("BackgroundStored", "Claimed", "CreateClaim", "FetchCancel", "FetchMore", "GetAck",
                 "HoldBlocks", "LookupManifest", "ManifestPart", "NetBenchAck", "PutProgress", "ReplicaStored",
-                "StatusReq", "SyncDigest", "SyncLeaves", "SyncNames", "SyncNamesReq"), control,
+                "StatPending", "StatusReq", "SyncDigest", "SyncLeaves", "SyncNames", "SyncNamesReq"), control,
                 "a new control op must not depend on arriving after the blocks sent before it (FileOp.Control)");
         assertTrue(new FileMsg(V4,
                 new FileOp.GetAck(1, 2)).isControl());
