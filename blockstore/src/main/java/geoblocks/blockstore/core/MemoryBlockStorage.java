@@ -24,20 +24,11 @@ public final class MemoryBlockStorage implements BlockStorage {
     /** Data bytes held; updated under the lock so that replacing a block counts once. */
     private long usedBytes;
 
-    /** Unlimited storage. */
-    public MemoryBlockStorage() {
-        this(MemoryBlockStorage::wallClock);
-    }
-
     /**
-     * The wall clock, called directly: the simulator's instrumentation rewrites calls to
-     * System.currentTimeMillis into simulated time, but not method references to it.
+     * Unlimited storage whose blocks are stamped with {@code clockMillis} when written (tests move it;
+     * a simulated node passes a lambda calling System.currentTimeMillis, which the simulator's
+     * instrumentation turns into simulated time, as it does not a method reference).
      */
-    private static long wallClock() {
-        return System.currentTimeMillis();
-    }
-
-    /** Unlimited storage whose blocks are stamped with {@code clockMillis} when written (tests move it). */
     public MemoryBlockStorage(LongSupplier clockMillis) {
         this.capacityBytes = 0;
         this.reserveBytes = 0;
@@ -45,8 +36,8 @@ public final class MemoryBlockStorage implements BlockStorage {
     }
 
     /** Storage of {@code capacityBytes} that refuses a write leaving less than {@code reserveBytes} free. */
-    public MemoryBlockStorage(long capacityBytes, long reserveBytes) {
-        this.clockMillis = MemoryBlockStorage::wallClock;
+    public MemoryBlockStorage(long capacityBytes, long reserveBytes, LongSupplier clockMillis) {
+        this.clockMillis = clockMillis;
         if (capacityBytes <= 0 || reserveBytes < 0 || reserveBytes >= capacityBytes) {
             throw new IllegalArgumentException("capacity must be > 0 and reserve in 0..capacity, were " + capacityBytes
                     + " and " + reserveBytes + " bytes");

@@ -17,7 +17,7 @@ class MemoryBlockStorageCapacityTest {
 
     @Test
     void space_countsBlocks_replaceAndDeleteIncluded() throws IOException {
-        MemoryBlockStorage s = new MemoryBlockStorage(1000, 100);
+        MemoryBlockStorage s = new MemoryBlockStorage(1000, 100, () -> 0L);
         assertEquals(new DiskSpace(1000, 1000, 100), s.space());
         put(s, "a", 300);
         put(s, "b", 200);
@@ -30,7 +30,7 @@ class MemoryBlockStorageCapacityTest {
 
     @Test
     void put_belowTheReserve_isRefusedAsDiskFull_andNothingChanges() throws IOException {
-        MemoryBlockStorage s = new MemoryBlockStorage(1000, 100);
+        MemoryBlockStorage s = new MemoryBlockStorage(1000, 100, () -> 0L);
         put(s, "a", 900);
         IOException e = assertThrows(IOException.class, () -> put(s, "b", 1));
         assertTrue(e.getMessage().startsWith("disk full"), e.getMessage());
@@ -40,7 +40,7 @@ class MemoryBlockStorageCapacityTest {
 
     @Test
     void unlimited_spaceIsUnknown() {
-        assertEquals(DiskSpace.UNKNOWN, new MemoryBlockStorage().space());
-        assertThrows(IllegalArgumentException.class, () -> new MemoryBlockStorage(100, 100));
+        assertEquals(DiskSpace.UNKNOWN, new MemoryBlockStorage(() -> 0L).space());
+        assertThrows(IllegalArgumentException.class, () -> new MemoryBlockStorage(100, 100, () -> 0L));
     }
 }

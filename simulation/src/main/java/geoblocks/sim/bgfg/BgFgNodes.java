@@ -39,7 +39,7 @@ public final class BgFgNodes {
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
             NodeParent.NodeInit node = ProductionNode.nodeInit(region, regions,
-                    NodeSettings.defaults().withBackgroundTransport(backgroundTransport), new MemoryBlockStorage(), seed);
+                    NodeSettings.defaults().withBackgroundTransport(backgroundTransport), new MemoryBlockStorage(() -> System.currentTimeMillis()), seed);
             Map<NetAddress, String> peers = NodeFactory.peersOf(region, regions);
             return new NodeHost.HostInit(node,
                     new TcpTransport.TcpTransportInit(self, region, peers, tcpCc, MSS, INITIAL_WINDOW), far);

@@ -30,7 +30,7 @@ public final class CapacityNodes {
 
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
-            MemoryBlockStorage blocks = new MemoryBlockStorage(capacityBytes, reserveBytes);
+            MemoryBlockStorage blocks = new MemoryBlockStorage(capacityBytes, reserveBytes, () -> System.currentTimeMillis());
             CapacityBoard.store(run, region, blocks);
             return ProductionNode.nodeInit(region, regions, noScrub(), blocks, seed)
                     .withPolicies(PlacementNodes.policies(placementConf, regions.keySet()));

@@ -24,7 +24,7 @@ public final class CompressionNodes {
 
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
-            MemoryBlockStorage blocks = new MemoryBlockStorage();
+            MemoryBlockStorage blocks = new MemoryBlockStorage(() -> System.currentTimeMillis());
             CompressionBoard.store(slot, blocks);
             return ProductionNode.nodeInit(region, regions, NodeSettings.defaults(), blocks, seed);
         }

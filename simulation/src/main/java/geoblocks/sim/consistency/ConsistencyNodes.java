@@ -61,7 +61,7 @@ public final class ConsistencyNodes {
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
             ManifestStore manifests = ProductionNode.memoryManifests();
-            MemoryBlockStorage blocks = new MemoryBlockStorage();
+            MemoryBlockStorage blocks = new MemoryBlockStorage(() -> System.currentTimeMillis());
             STORES.put(region, manifests);
             BLOCKS.put(region, blocks);
             NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs,

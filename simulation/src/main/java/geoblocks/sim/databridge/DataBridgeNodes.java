@@ -49,7 +49,7 @@ public final class DataBridgeNodes {
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
             return new NodeHost.HostInit(ProductionNode.nodeInit(region, regions, NodeSettings.defaults(),
-                    new MemoryBlockStorage(), seed),
+                    new MemoryBlockStorage(() -> System.currentTimeMillis()), seed),
                     new TcpTransport.TcpTransportInit(self, region, peers(region, regions, client), TCP, MSS, INITIAL_WINDOW),
                     false);
         }

@@ -49,7 +49,7 @@ public final class GcNodes {
 
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
-            MemoryBlockStorage blocks = BLOCKS.computeIfAbsent(region, r -> new MemoryBlockStorage());
+            MemoryBlockStorage blocks = BLOCKS.computeIfAbsent(region, r -> new MemoryBlockStorage(() -> System.currentTimeMillis()));
             MemoryMetaEngine engine = ENGINES.computeIfAbsent(region, r -> new MemoryMetaEngine());
             ManifestStore manifests;
             try {

@@ -34,7 +34,7 @@ public final class PlacementNodes {
 
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
-            MemoryBlockStorage blocks = new MemoryBlockStorage();
+            MemoryBlockStorage blocks = new MemoryBlockStorage(() -> System.currentTimeMillis());
             PlacementBoard.store(run, blocks);
             return ProductionNode.nodeInit(region, regions, NodeSettings.defaults(), blocks, seed)
                     .withPolicies(policies(placementConf, regions.keySet()));

@@ -31,7 +31,7 @@ public final class ReadsNodes {
 
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
-            return ProductionNode.nodeInit(region, regions, NodeSettings.defaults().withInlineMax(0), new MemoryBlockStorage(), seed)
+            return ProductionNode.nodeInit(region, regions, NodeSettings.defaults().withInlineMax(0), new MemoryBlockStorage(() -> System.currentTimeMillis()), seed)
                     .withPolicies(PlacementNodes.policies(POLICIES, regions.keySet()));
         }
     }
