@@ -67,6 +67,7 @@ final class NodeContext implements Node {
     private final Placements placements;
     private final PolicyCatalog policies;
     private final Pending pending = new Pending();
+    private final Publications publications = new Publications(this);
     private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
     private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
     private final Map<Long, Runnable> wakeups = new HashMap<>();
@@ -301,6 +302,16 @@ final class NodeContext implements Node {
     /** A new request id, unique at this node (peer requests, block-store and placement requests). */
     private long newReq() {
         return ++reqSeq;
+    }
+
+    @Override
+    public void publish(String peer, byte[] encoded, Consumer<String> done) {
+        publications.publish(peer, encoded, done);
+    }
+
+    /** Manifest publications sent to peers, and the batches that carried them, since start. */
+    long[] publicationBatches() {
+        return new long[] {publications.items(), publications.batches()};
     }
 
     @Override
