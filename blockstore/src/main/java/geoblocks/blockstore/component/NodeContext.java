@@ -309,11 +309,6 @@ final class NodeContext implements Node {
         publications.publish(peer, encoded, done);
     }
 
-    /** Manifest publications sent to peers, and the batches that carried them, since start. */
-    long[] publicationBatches() {
-        return new long[] {publications.items(), publications.batches()};
-    }
-
     @Override
     public void send(NetAddress to, FileOp op) {
         counters.tcpSent(blockBytes(op), isBackground(op));
