@@ -278,9 +278,9 @@ class FaultIT {
                 // the node may close the connection mid-write: that is fine
             }
         }
-        Thread.sleep(1000);
-        StatusReply after = client.status("seoul");
-        long refused = after.malformed() + after.unauthenticated() - before.malformed() - before.unauthenticated();
+        int datagrams = sent;
+        ItSupport.await(10, "seoul refuses more than half of the datagrams", () -> refused(before) > datagrams / 2);
+        long refused = refused(before);
         assertTrue(refused > sent / 2, "refused " + refused + " of " + sent + " datagrams");
         Path in = file("after-fuzz", 200_000, 5);
         client.put("seoul", in, "after-fuzz", "localclosest", 65536, null);
@@ -367,5 +367,15 @@ class FaultIT {
         cluster.startNode(gone); // the node comes back for the tests after this one
         cluster.awaitListening(gone);
         awaitAllUp();
+    }
+
+    /** How many messages seoul refused (malformed or unauthenticated) since {@code before}; -1 when it does not answer. */
+    private static long refused(StatusReply before) {
+        try {
+            StatusReply now = client.status("seoul");
+            return now.malformed() + now.unauthenticated() - before.malformed() - before.unauthenticated();
+        } catch (IOException e) {
+            return -1;
+        }
     }
 }

@@ -1,9 +1,12 @@
 package geoblocks.app;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -43,12 +46,23 @@ final class QuickLaunch implements BeforeAllCallback {
         System.setProperty(LocalCluster.LAUNCH_OPTIONS, String.join(" ", options));
     }
 
-    /** node.jar's archive, made when missing or older than the jar; null when it cannot be made. */
+    /**
+     * node.jar's archive, made when missing or older than the jar; null when it cannot be made. Test
+     * JVMs that start together (failsafe runs two IT classes at once) take a file lock first: one
+     * makes the archive, the other then finds it made.
+     */
     private static synchronized Path archive(Path jar) throws IOException, InterruptedException {
         Path archive = jar.resolveSibling("node.jsa");
         if (archive.toString().matches(".*\\s.*")) {
             return null; // LAUNCH_OPTIONS is split at whitespace
         }
+        try (FileChannel lock = FileChannel.open(jar.resolveSibling("node.jsa.lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE); FileLock held = lock.lock()) {
+            return archiveLocked(jar, archive);
+        }
+    }
+
+    private static Path archiveLocked(Path jar, Path archive) throws IOException, InterruptedException {
         if (Files.isRegularFile(archive)
                 && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) > 0) {
             return archive;
