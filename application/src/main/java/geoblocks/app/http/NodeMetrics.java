@@ -100,6 +100,9 @@ public final class NodeMetrics implements MultiCollector {
                 "Bytes of the block replicas that the manifests known at this node place at each region.", Unit.BYTES,
                 bytes));
         out.metricSnapshot(gauge("geoblocks_files", "Files (manifests) known at this node.", null, List.of(g(s.files()))));
+        out.metricSnapshot(gauge("geoblocks_layout_version",
+                "Version of the cluster layout this node acts on (0: its static config).", null,
+                List.of(g(s.layout().version()))));
         out.metricSnapshot(gauge("geoblocks_tombstones",
                 "Deleted names whose tombstone this node keeps until every region acknowledged it.", null,
                 List.of(g(s.tombstones().kept()))));

@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.OutputGate;
 import geoblocks.blockstore.meta.MetaGcTotals;
+import geoblocks.blockstore.meta.MetaLayoutStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.liveness.HeardReports;
 import geoblocks.blockstore.core.RttTable;
@@ -98,6 +99,7 @@ public final class FileService extends ComponentDefinition {
     private final PacedFetches paced;
     private final Scrubber scrubber;
     private final AntiEntropy antiEntropy;
+    private final Membership membership;
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
@@ -147,6 +149,15 @@ public final class FileService extends ComponentDefinition {
         this.downloads = new Downloads(node);
         this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
         node.createsReady(antiEntropy::notReadyToDecideCreates);
+        try {
+            java.util.Map<String, String> fromConfig = new java.util.TreeMap<>();
+            init.cluster.regions().forEach((r, a) -> fromConfig.put(r, NodeContext.hostPort(a)));
+            this.membership = new Membership(node, MetaLayoutStore.open(init.manifests.engine(), fromConfig),
+                    antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("reading the cluster layout failed: " + e.getMessage(), e);
+        }
+        antiEntropy.onExchange(membership::announce);
         this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
         this.migrations = new Migrations(node, pulls, this::gated,
                 Math.max(1000, init.gc.graceMs() / 4) * 1_000_000L);
@@ -174,6 +185,7 @@ public final class FileService extends ComponentDefinition {
             trigger(spt, timer);
         });
         on(timer, Tick.class, t -> tick());
+        onStart(s -> layoutChanged(membership.current()));
         on(store, BlockStorePort.MetaSynced.class, this::onMetaSynced);
         on(timer, NodeContext.Wakeup.class, node::wake);
         on(rttPort, RttUpdate.class, u -> {
@@ -275,6 +287,19 @@ public final class FileService extends ComponentDefinition {
         if (++ticks % 4 == 0) {
             publishSnapshot(now);
         }
+    }
+
+    /** The node acts on layout {@code l}: the RTT monitor probes its members, placement skips what is not active. */
+    private void layoutChanged(geoblocks.blockstore.core.layout.Layout l) {
+        java.util.Map<String, NetAddress> peers = new java.util.LinkedHashMap<>();
+        for (String p : node.peerRegions()) {
+            peers.put(p, node.addressOf(p));
+        }
+        trigger(new RttPort.Members(peers), rttPort);
+        java.util.Set<String> notPlaceable = new java.util.TreeSet<>(l.members());
+        notPlaceable.removeAll(l.owners());
+        trigger(new PlacementPort.NotPlaceable(notPlaceable), placementPort);
+        antiEntropy.wake();
     }
 
     /** Starts or stops the 1 ms timer that paces a bench net UDP test. */
@@ -411,6 +436,7 @@ public final class FileService extends ComponentDefinition {
                 .client(DeleteReq.class, requests::onDelete)
                 .client(StatusReq.class, requests::onStatus)
                 .client(MoveReq.class, migrations::onMove)
+                .client(ClusterReq.class, membership::onRequest)
                 .client(PoliciesReq.class, (from, p) -> node.send(from, new PoliciesReply(p.req(), node.region(),
                         node.policies().policies().stream()
                                 .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList())))
@@ -432,6 +458,7 @@ public final class FileService extends ComponentDefinition {
                 .peer(HoldBlocks.class, (from, h) -> migrations.onHold(h))
                 .peer(CreateClaim.class, replicas::onClaim)
                 .peer(SyncDigest.class, antiEntropy::onDigest)
+                .peer(LayoutSync.class, membership::onSync)
                 .peer(SyncNamesReq.class, antiEntropy::onNamesReq)
                 .peer(NetBenchOpen.class, netBench::onOpen)
                 .peer(NetBenchEnd.class, netBench::onEnd)
