@@ -46,6 +46,12 @@ public final class MetaLayoutStore {
         return s;
     }
 
+    /** The layout stored in {@code engine}, or null when none is (reads only; for tools and tests). */
+    public static Layout read(MetaEngine engine) throws IOException {
+        byte[] v = engine.get(KEY);
+        return v == null ? null : LayoutCodec.decode(v);
+    }
+
     public Layout current() {
         return current;
     }
