@@ -103,6 +103,7 @@ public final class FileService extends ComponentDefinition {
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
+    private final Drainer drainer;
     private final BlockGc gc;
     private final NetBench netBench;
     /** The part that handles each request (see {@link #handlers()}). */
@@ -175,6 +176,8 @@ public final class FileService extends ComponentDefinition {
             throw new java.io.UncheckedIOException("reading the block collection totals failed", e);
         }
         requests.gcStatus(() -> gc.status(migrations.moves()));
+        this.drainer = new Drainer(node, migrations);
+        node.drainFigures(() -> new long[] {drainer.started, drainer.pendingLastPass});
         this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         this.handlers = handlers();
@@ -285,6 +288,7 @@ public final class FileService extends ComponentDefinition {
         lastTick = now;
         refused.log(now);
         if (++ticks % 4 == 0) {
+            drainer.tick();
             publishSnapshot(now);
         }
     }

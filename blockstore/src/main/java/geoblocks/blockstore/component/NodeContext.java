@@ -61,6 +61,7 @@ final class NodeContext implements Node {
     /** Says whether this node may decide the conditional writes of a name under the layout (see FileService). */
     private java.util.function.Function<String, String> handover = name -> null;
     private java.util.function.Supplier<Map<String, Long>> layoutReports = Map::of;
+    private java.util.function.Supplier<long[]> drainFigures = () -> new long[] {0, -1};
     private final NodeSettings settings;
     private final ManifestStore manifests;
     private final Versions versions;
@@ -163,6 +164,15 @@ final class NodeContext implements Node {
 
     void layoutReports(java.util.function.Supplier<Map<String, Long>> reports) {
         this.layoutReports = reports;
+    }
+
+    /** Drain moves this node started, and versions to move it found in its last pass (-1: none finished). */
+    long[] drainFigures() {
+        return drainFigures.get();
+    }
+
+    void drainFigures(java.util.function.Supplier<long[]> figures) {
+        this.drainFigures = figures;
     }
 
     /** The layout this node acts on. */

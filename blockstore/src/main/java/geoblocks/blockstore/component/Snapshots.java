@@ -39,7 +39,9 @@ final class Snapshots {
         }
         Map<String, String> states = new TreeMap<>();
         node.layout().regions().forEach((id, r) -> states.put(id, r.state().label()));
-        NodeSnapshot.Layout layout = new NodeSnapshot.Layout(node.layout().version(), states, node.layoutReports());
+        long[] drain = node.drainFigures();
+        NodeSnapshot.Layout layout = new NodeSnapshot.Layout(node.layout().version(), states, node.layoutReports(),
+                drain[0], drain[1]);
         return new NodeSnapshot(node.region(), nowMillis, status, stats.snapshot(), files, Map.copyOf(byRegion),
                 List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests,
                 new NodeSnapshot.Tombstones(manifests.names() - files, node.versions().tombstonesAcknowledged,

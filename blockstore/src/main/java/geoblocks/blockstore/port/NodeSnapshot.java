@@ -42,10 +42,13 @@ public record NodeSnapshot(String region, long timeMillis, StatusReply status, R
 
     /**
      * The cluster layout this node acts on: its version, each region's state (active, draining,
-     * removed) and the layout version each region last reported to this node.
+     * removed) and the layout version each region last reported to this node; the moves it started to
+     * empty draining regions, and the versions with copies there it found in its last pass over its
+     * manifests (-1: no pass finished while a region drains).
      */
-    public record Layout(long version, Map<String, String> states, Map<String, Long> reported) {
-        public static final Layout NONE = new Layout(0, Map.of(), Map.of());
+    public record Layout(long version, Map<String, String> states, Map<String, Long> reported, long drainMovesStarted,
+            long drainPending) {
+        public static final Layout NONE = new Layout(0, Map.of(), Map.of(), 0, -1);
 
         public Layout {
             states = Map.copyOf(states);

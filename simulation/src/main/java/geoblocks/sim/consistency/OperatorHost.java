@@ -33,8 +33,9 @@ import se.sics.kompics.timer.Timer;
  * from its metadata engine and the placements of every version its first node keeps.
  *
  * <p>Records: {@code L|change|action|region|callMs|returnMs|ok|version|error} per attempt,
- * {@code F|region|version|digest|states} per node at the end, and {@code P|name|version|createdMillis|regions}
- * for every kept version with blocks (the regions holding any of its blocks, joined by {@code ;}).
+ * {@code F|region|version|digest|states} per node at the end, and {@code P|name|version|createdMillis|regions|head}
+ * for every kept version with blocks (the regions holding any of its blocks, joined by {@code ;}; head:
+ * whether it is the name's current version).
  */
 public final class OperatorHost extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
@@ -99,7 +100,7 @@ public final class OperatorHost extends ComponentDefinition {
         }
         out.add("L|" + current + "|" + c.action() + "|" + c.region() + "|" + calledMs + "|" + System.currentTimeMillis()
                 + "|" + r.ok() + "|" + version + "|" + (r.ok() ? "" : r.error().replace('|', '/')));
-        if (!r.ok() && System.currentTimeMillis() < init.finalAtMs - 5_000) {
+        if (!r.ok() && System.currentTimeMillis() < init.finalAtMs - 2_000) {
             at(System.currentTimeMillis() + 1_000, current);
         }
     }
@@ -118,13 +119,15 @@ public final class OperatorHost extends ComponentDefinition {
         }
         ManifestStore first = ConsistencyNodes.STORES.values().iterator().next();
         for (ManifestHistory h : first.histories("", Integer.MAX_VALUE)) {
-            for (Manifest m : h.versions()) {
+            for (int i = 0; i < h.versions().size(); i++) {
+                Manifest m = h.versions().get(i);
                 if (m.deleted() || m.blocks().isEmpty()) {
                     continue;
                 }
                 java.util.Set<String> regions = new java.util.TreeSet<>();
                 m.blocks().forEach(b -> regions.addAll(b.replicas()));
-                out.add("P|" + m.name() + "|" + m.version().id() + "|" + m.createdMillis() + "|" + String.join(";", regions));
+                out.add("P|" + m.name() + "|" + m.version().id() + "|" + m.createdMillis() + "|" + String.join(";", regions)
+                        + "|" + (i == h.versions().size() - 1));
             }
         }
     }

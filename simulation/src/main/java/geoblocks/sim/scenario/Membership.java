@@ -23,10 +23,14 @@ import java.util.TreeSet;
  * regions (seoul, dublin, saopaulo, configured with those three). At {@value #ADD_AT_MS} ms an
  * operator adds mumbai through seoul's node ({@code client cluster add}); mumbai's node starts at
  * {@value #NEWCOMER_STARTS_MS} ms with all four regions in its config. Between 15 and 30 s (by the
- * seed) the operator drains dublin, asking again every second while the node refuses. The checks:
+ * seed) the operator drains dublin, asking again every second while the node refuses; the nodes
+ * move the current versions with copies there to active regions ({@code Drainer}, background
+ * copies); at {@value #REMOVE_AT_MS} ms, after the clients' verification reads, the operator removes
+ * dublin, which the node refuses while dublin still holds a copy of a live version. The checks:
  * {@link ConsistencyCheck}'s (every acknowledged version readable at another region, never two winning
  * creators, convergence, read-your-writes), plus: both changes were applied, every node ends on the
- * same layout (version 2: mumbai active, dublin draining), and no version created
+ * same layout (version 3: mumbai active, dublin removed), no current version keeps a block at dublin,
+ * and no version created
  * {@value #DRAIN_MARGIN_MS} ms after every node could know of the drain (when it was applied, or
  * when the partition healed if it was applied during the partition) has a block at dublin.
  */
@@ -38,6 +42,8 @@ public final class Membership {
     /** Clock offsets (2 s), the drain reaching every node and uploads begun before it. */
     static final long DRAIN_MARGIN_MS = 10_000;
     static final long FINAL_AT_MS = Consistency.PROBE_AT_MS - 500;
+    /** After the clients' verification reads (some go through dublin's node). */
+    static final long REMOVE_AT_MS = 90_000;
 
     private Membership() {}
 
@@ -75,14 +81,15 @@ public final class Membership {
         }
         nodes.add(new NodePlan("operator", 0, "10.0.0.201", 49100, new ConsistencyNodes.Operator(all.get("seoul"),
                 List.of(new OperatorHost.Change(ADD_AT_MS, "add", NEWCOMER, all.get(NEWCOMER)),
-                        new OperatorHost.Change(drainAtMs(seed), "drain", DRAINED, null)), FINAL_AT_MS)));
+                        new OperatorHost.Change(drainAtMs(seed), "drain", DRAINED, null),
+                        new OperatorHost.Change(REMOVE_AT_MS, "remove", DRAINED, null)), FINAL_AT_MS)));
         nodes.add(new NodePlan("probe", 0, "10.0.0.200", 49000, new ConsistencyNodes.Probe(List.of(Consistency.PROBE_AT_MS))));
         return new SimPlan(seed, net.build(), nodes, Consistency.PROBE_AT_MS + 1_000, 10_000);
     }
 
     /** What a run showed: the consistency check, this scenario's own violations, and the operator's attempts. */
     public record Outcome(long seed, ConsistencyCheck.Report consistency, List<String> violations, int addAttempts,
-            int drainAttempts, long drainAppliedMs) {
+            int drainAttempts, long drainAppliedMs, int removeAttempts, long removeAppliedMs) {
         public boolean ok() {
             return consistency.ok() && violations.isEmpty();
         }
@@ -108,8 +115,8 @@ public final class Membership {
         ConsistencyCheck.Report report = ConsistencyCheck.check(seed, List.of(Consistency.REGIONS), others, result.faults(),
                 c.fromMs(), c.toMs(), c.sideA(), false);
         List<String> violations = new ArrayList<>();
-        int[] attempts = new int[2];
-        long[] appliedMs = {-1, -1};
+        int[] attempts = new int[3];
+        long[] appliedMs = {-1, -1, -1};
         for (String[] f : changes) {
             int i = Integer.parseInt(f[1]);
             attempts[i]++;
@@ -120,16 +127,22 @@ public final class Membership {
                 }
             }
         }
-        if (appliedMs[0] < 0 || appliedMs[1] < 0) {
-            violations.add("changes not applied: add at " + appliedMs[0] + " ms, drain at " + appliedMs[1] + " ms; attempts "
-                    + changes.stream().map(f -> String.join("|", f)).toList());
+        if (appliedMs[0] < 0 || appliedMs[1] < 0 || appliedMs[2] < 0) {
+            violations.add("changes not applied: add at " + appliedMs[0] + " ms, drain at " + appliedMs[1] + " ms, remove at "
+                    + appliedMs[2] + " ms; attempts " + changes.stream().map(f -> String.join("|", f)).toList());
         }
         TreeSet<String> digests = new TreeSet<>();
-        String want = "dublin=draining;mumbai=active;saopaulo=active;seoul=active";
+        String want = "dublin=removed;mumbai=active;saopaulo=active;seoul=active";
         for (String[] f : finals) {
             digests.add(f[3]);
-            if (!f[2].equals("2") || !f[4].equals(want)) {
-                violations.add(f[1] + " ends on layout version " + f[2] + " (" + f[4] + "), not version 2 (" + want + ")");
+            if (!f[2].equals("3") || !f[4].equals(want)) {
+                violations.add(f[1] + " ends on layout version " + f[2] + " (" + f[4] + "), not version 3 (" + want + ")");
+            }
+        }
+        for (String[] f : placed) {
+            if (Boolean.parseBoolean(f[5]) && List.of(f[4].split(";")).contains(DRAINED)) {
+                violations.add("the current version " + f[2] + " of '" + f[1] + "' still has a block at " + DRAINED
+                        + " at the end: " + f[4]);
             }
         }
         if (finals.size() != Consistency.REGIONS.length || digests.size() != 1) {
@@ -147,6 +160,6 @@ public final class Membership {
                 }
             }
         }
-        return new Outcome(seed, report, violations, attempts[0], attempts[1], appliedMs[1]);
+        return new Outcome(seed, report, violations, attempts[0], attempts[1], appliedMs[1], attempts[2], appliedMs[2]);
     }
 }
