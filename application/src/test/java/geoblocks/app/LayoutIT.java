@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The cluster layout on four real node processes (anti-entropy every 500 ms): version 0 from the
  * config; {@code cluster drain dublin} at seoul reaches every node, new copies avoid dublin, a
  * {@code local} put at dublin is refused, creates of names dublin owned are decided by their new
- * owners once handed over; {@code remove} is refused while dublin holds replicas and done with
- * {@code --force}; {@code /metrics} shows the version.
+ * owners once handed over; the files that had copies at dublin move off it and stay readable;
+ * {@code remove} of an active region is refused, of dublin accepted once drained; {@code /metrics}
+ * shows the version.
  */
 @ExtendWith(QuickLaunch.class)
 class LayoutIT {
@@ -113,12 +114,25 @@ class LayoutIT {
                 () -> client.write("saopaulo", in, null, name, "tworandom", 65536, "all", true, null));
         assertTrue(again.getMessage().contains("already exists"), again.getMessage());
 
-        IOException notDrained = assertThrows(IOException.class,
-                () -> client.cluster("mumbai", "remove", "dublin", "", "", 0, false));
-        assertTrue(notDrained.getMessage().contains("still holds replicas"), notDrained.getMessage());
-        ClusterReply removed = client.cluster("mumbai", "remove", "dublin", "", "", 0, true);
+        IOException active = assertThrows(IOException.class,
+                () -> client.cluster("mumbai", "remove", "seoul", "", "", 0, false));
+        assertTrue(active.getMessage().contains("drain it first"), active.getMessage());
+        await(60, "dublin drained: no live replica left there", () -> {
+            try {
+                return client.cluster("mumbai", "show", "", "", "", 0, false).regions().stream()
+                        .anyMatch(g -> g.region().equals("dublin") && g.replicas() == 0);
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        for (int i = 0; i < 6; i++) { // moved off dublin, still readable
+            Manifest m = client.get("saopaulo", "before/" + i, work.resolve("out" + i), null);
+            m.blocks().forEach(b -> assertFalse(b.replicas().contains("dublin"), b.replicas().toString()));
+            assertEquals(java.nio.file.Files.mismatch(in, work.resolve("out" + i)), -1L);
+        }
+        ClusterReply removed = client.cluster("mumbai", "remove", "dublin", "", "", 0, false);
         assertEquals(2, LayoutCodec.decode(removed.layout()).version());
-        assertFalse(removed.warnings().isEmpty());
+        assertTrue(removed.warnings().isEmpty(), removed.warnings().toString());
         HttpClient http = HttpClient.newHttpClient();
         await(30, "seoul's /metrics at layout version 2", () -> {
             try {
