@@ -75,9 +75,9 @@ final class ClientRequests {
         scan:
         while (true) {
             int want = Math.min(limit + 1 - entries.size(), LIST_CHUNK);
-            List<geoblocks.blockstore.core.ManifestStore.Listed> chunk = l.deleted()
+            List<geoblocks.blockstore.core.Listed> chunk = l.deleted()
                     ? node.manifests().listingWithDeleted(l.prefix(), after, want) : node.manifests().listing(l.prefix(), after, want);
-            for (geoblocks.blockstore.core.ManifestStore.Listed m : chunk) {
+            for (geoblocks.blockstore.core.Listed m : chunk) {
                 ListEntry e = new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(),
                         m.createdMillis(), m.meta());
                 int size = FileCodec.listEntrySize(e);

@@ -110,7 +110,7 @@ public final class FileService extends ComponentDefinition {
     private final OpHandlers handlers;
     /** The bench net pacing timer while a UDP test sends, else null. */
     private java.util.UUID pacingTimer;
-    private long lastTick = System.nanoTime();
+    private long lastTick;
     private final RequestStats requestStats = new RequestStats(RECENT_REQUESTS);
     private final RequestTiming timing = new RequestTiming(requestStats);
     private final HeardReports heardReports = new HeardReports(HeardReports.DEFAULT_SPACING_NANOS);
@@ -135,6 +135,7 @@ public final class FileService extends ComponentDefinition {
         node.timer(e -> trigger(e, timer));
         node.gcGrace(init.gc.graceMs());
         node.admission(init.admission);
+        this.lastTick = node.now();
         this.replicas = new ReplicaServer(node);
         this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
@@ -163,7 +164,9 @@ public final class FileService extends ComponentDefinition {
         this.migrations = new Migrations(node, pulls, this::gated,
                 Math.max(1000, init.gc.graceMs() / 4) * 1_000_000L);
         try {
-            // a lambda, not System::currentTimeMillis: the simulator rewrites calls, not method references
+            // the real wall clock, not node.wallMillis() (which adds the configured clock offset): the
+            // cutoff is compared with block files' modification times. A lambda, not a method
+            // reference: the simulator rewrites calls to System.currentTimeMillis, not references
             this.gc = new BlockGc(node, init.gc, () -> System.currentTimeMillis(), e -> {
                 if (e instanceof BlockStorePort.CollectBlocks) {
                     gated(e); // judged on the manifests written so far: only once they are durable
@@ -352,13 +355,13 @@ public final class FileService extends ComponentDefinition {
             return;
         }
         if (e instanceof FileMsg m) {
-            timing.sent(m.getHeader().destination(), m.op(), node.now(), System.currentTimeMillis());
+            timing.sent(m.getHeader().destination(), m.op(), node.now(), node.wallMillis());
         }
         trigger(e, net);
     }
 
     private void publishSnapshot(long now) {
-        long millis = System.currentTimeMillis();
+        long millis = node.wallMillis();
         timing.expire(now, millis, ABANDONED_NANOS);
         trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(),
                 scrubber.progress(now, millis), millis), ops);

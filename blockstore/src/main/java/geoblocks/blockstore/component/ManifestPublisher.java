@@ -2,10 +2,6 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
-import geoblocks.blockstore.wire.Assembly;
-import geoblocks.blockstore.wire.FileOp.Done;
-import geoblocks.blockstore.wire.FileOp.ManifestPart;
-import geoblocks.net.NetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -13,6 +9,7 @@ import java.util.function.Consumer;
 /**
  * Sends a new manifest to every peer that is up, so the file can be found from any node, and
  * reports which peers did not store it (down, failed or silent). Those find it later by lookup.
+ * Publications to one peer are batched under load ({@link Publications}).
  */
 final class ManifestPublisher {
     private final Node node;
@@ -35,10 +32,7 @@ final class ManifestPublisher {
         }
         waiting = up.size();
         for (String peer : up) {
-            NetAddress addr = node.addressOf(peer);
-            long req = node.expect(addr, Pending.Waiter.until(Done.class, why -> answered(why == null ? null : peer)));
-            Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
-                    node.send(addr, new ManifestPart(req, true, off, bytes.length, part)));
+            node.publish(peer, bytes, why -> answered(why == null ? null : peer));
         }
         if (waiting == 0) {
             done.accept(unreached);

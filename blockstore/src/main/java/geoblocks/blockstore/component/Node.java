@@ -83,6 +83,13 @@ interface Node {
     void send(NetAddress to, FileOp op);
 
     /**
+     * Publishes an encoded manifest or history to {@code peer} for it to store (batched with other
+     * publications to that peer under load, see {@link Publications}); {@code done} gets null once
+     * the peer stored it, else why not (refused, unreachable, timed out).
+     */
+    void publish(String peer, byte[] encoded, Consumer<String> done);
+
+    /**
      * Allocates a request id and waits for replies to it from {@code peer} (see {@link Pending});
      * the caller then sends its request message(s) with that id.
      */

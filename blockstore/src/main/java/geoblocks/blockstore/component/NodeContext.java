@@ -74,6 +74,7 @@ final class NodeContext implements Node {
     private final Placements placements;
     private final PolicyCatalog policies;
     private final Pending pending = new Pending();
+    private final Publications publications = new Publications(this);
     private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
     private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
     private final Map<Long, Runnable> wakeups = new HashMap<>();
@@ -394,6 +395,11 @@ final class NodeContext implements Node {
     /** A new request id, unique at this node (peer requests, block-store and placement requests). */
     private long newReq() {
         return ++reqSeq;
+    }
+
+    @Override
+    public void publish(String peer, byte[] encoded, Consumer<String> done) {
+        publications.publish(peer, encoded, done);
     }
 
     @Override

@@ -148,7 +148,10 @@ final class ReplicaServer {
                 node.send(peer, new ManifestPart(l.req(), false, off, bytes.length, part)));
     }
 
-    /** A published version or history (a new upload, a delete, a re-replication, anti-entropy): merged here. */
+    /**
+     * A published version or history (a new upload, a delete, a re-replication, anti-entropy), or a
+     * batch of them: merged here.
+     */
     void onPublish(NetAddress peer, ManifestPart p) {
         Key key = new Key(peer, p.req());
         try {
@@ -157,7 +160,11 @@ final class ReplicaServer {
                 return;
             }
             node.budget().release(bytes.length);
-            node.versions().merge(ManifestCodec.decodeAny(bytes));
+            if (ManifestCodec.isBatch(bytes)) { // several publications at once (Publications): one durable write
+                node.versions().mergeAll(ManifestCodec.decodeBatch(bytes));
+            } else {
+                node.versions().merge(ManifestCodec.decodeAny(bytes));
+            }
             node.send(peer, new Done(p.req(), "manifest stored at " + node.region()));
         } catch (IOException | IllegalArgumentException e) {
             drop(key);

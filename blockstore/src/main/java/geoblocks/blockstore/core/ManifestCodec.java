@@ -37,12 +37,15 @@ import java.util.List;
  *        versions of one name, in ascending order, each once; then the regions that acknowledged
  *        the head tombstone (none when the head is live), ascending
  * history, format 1 (before acknowledgements; still read, with none): the same without nAck and its strings
+ * batch (several publications to one peer in one message; each item carries its own crc32c):
+ * "GBMB" | n i32 (>= 1) | n x (length i32 | manifest or history)
  * str = u16 length + UTF-8 bytes
  * </pre>
  */
 public final class ManifestCodec {
     private static final int MAGIC = 0x47424D46; // "GBMF"
     private static final int HISTORY_MAGIC = 0x47424D48; // "GBMH"
+    private static final int BATCH_MAGIC = 0x47424D42; // "GBMB"
     private static final byte LEGACY = 1;
     private static final byte VERSION = 2;
     private static final byte EXTENDED = 3;
@@ -143,6 +146,60 @@ public final class ManifestCodec {
             return decodeHistory(data);
         }
         return ManifestHistory.of(decode(data));
+    }
+
+    /** Several encoded manifests or histories ({@link #encode}, {@link #encodeHistory}) as one batch. */
+    public static byte[] encodeBatch(List<byte[]> encoded) {
+        if (encoded.isEmpty()) {
+            throw new IllegalArgumentException("an empty batch");
+        }
+        long size = 8;
+        for (byte[] e : encoded) {
+            size += 4 + e.length;
+        }
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a batch of " + size + " bytes");
+        }
+        ByteBuffer out = ByteBuffer.allocate((int) size).putInt(BATCH_MAGIC).putInt(encoded.size());
+        for (byte[] e : encoded) {
+            out.putInt(e.length).put(e);
+        }
+        return out.array();
+    }
+
+    /** True when {@code data} is a batch ({@link #encodeBatch}) rather than one manifest or history. */
+    public static boolean isBatch(byte[] data) {
+        return data.length >= 4 && ByteBuffer.wrap(data).getInt() == BATCH_MAGIC;
+    }
+
+    /** The items of a batch, in order, each decoded as by {@link #decodeAny}; a malformed batch is an IOException. */
+    public static List<ManifestHistory> decodeBatch(byte[] data) throws IOException {
+        try {
+            ByteBuffer in = ByteBuffer.wrap(data);
+            if (in.getInt() != BATCH_MAGIC) {
+                throw new IOException("not a manifest batch");
+            }
+            int n = in.getInt();
+            if (n < 1 || n > in.remaining() / 4) {
+                throw new IOException("manifest batch announces " + n + " items in " + data.length + " bytes");
+            }
+            List<ManifestHistory> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                int len = in.getInt();
+                if (len < 9 || len > in.remaining()) {
+                    throw new IOException("item " + i + " of " + len + " bytes does not fit the batch's " + data.length);
+                }
+                byte[] one = new byte[len];
+                in.get(one);
+                out.add(decodeAny(one));
+            }
+            if (in.hasRemaining()) {
+                throw new IOException("manifest batch has " + in.remaining() + " trailing bytes");
+            }
+            return out;
+        } catch (BufferUnderflowException e) {
+            throw new IOException("manifest batch is truncated");
+        }
     }
 
     private static ManifestHistory decodeHistory(byte[] data) throws IOException {

@@ -1,5 +1,7 @@
 package geoblocks.blockstore.core;
 
+import static geoblocks.blockstore.core.ManifestKeys.*;
+
 import geoblocks.blockstore.meta.MetaBatch;
 import geoblocks.blockstore.meta.MetaEngine;
 import java.io.IOException;
@@ -23,17 +25,7 @@ import java.util.TreeMap;
  * opens: what status, metrics and anti-entropy need is kept in the engine on every change, in the
  * same atomic batch as the history itself, and read back once (a few hundred KiB at most).
  *
- * <p>Keys (one prefix byte, then big-endian fields; names are their UTF-8 bytes):
- * <pre>
- * 'h' name                    -> the history ({@link ManifestCodec#encodeHistory})
- * 'l' bucket u8 leaf u8 name  -> the name's digest (8 bytes)        anti-entropy, by bucket and leaf
- * 'd' bucket u8 leaf u8       -> the leaf's digest (8 bytes)        XOR of its names' digests
- * 'r' (MAX - created) i64 name-> ""                                 live heads, newest first
- * 'f' fileId 0x00 name        -> ""                                 every kept version with blocks
- * 'c' counter                 -> i64                                live, names, maxclock
- * 'p' region                  -> blocks i64, bytes i64              replicas of live heads per region
- * 'e' name                    -> {@link Listed} of the live head    listings without decoding histories
- * </pre>
+ * <p>Its keys in the engine are laid out in {@link ManifestKeys}.
  *
  * <p>Other keepers of node state share the engine ({@link #engine()}) under prefixes this store never
  * uses: {@code "q"} the replication queue ({@code MetaReplicationQueueStore}), {@code 'm' name} the
@@ -60,24 +52,12 @@ public final class ManifestStore implements AutoCloseable {
     /** Encoded bytes of the decoded histories kept in memory. */
     static final long CACHE_BYTES = 8 << 20;
 
-    static final byte HISTORY = 'h';
-    static final byte NAME_DIGEST = 'l';
-    static final byte LEAF = 'd';
-    static final byte RECENT = 'r';
-    static final byte FILE = 'f';
-    static final byte COUNTER = 'c';
-    static final byte PLACED = 'p';
-    static final byte LISTED = 'e';
-    private static final byte[] LIVE = counterKey("live");
-    private static final byte[] NAMES = counterKey("names");
-    private static final byte[] MAX_CLOCK = counterKey("maxclock");
 
     /** Per region: block replicas of live heads held there and their stored bytes. */
     public record Placed(long blocks, long bytes) {}
 
     private final MetaEngine engine;
-    private final long[] leaves = new long[BUCKETS * LEAVES];
-    private final long[] buckets = new long[BUCKETS];
+    private final DigestTree tree;
     private final TreeMap<String, long[]> placed = new TreeMap<>();
     private long live;
     private long names;
@@ -87,42 +67,17 @@ public final class ManifestStore implements AutoCloseable {
     private boolean deferSync;
     /** Writes made so far (each one batch); with deferred syncs, the owner syncs up to a count. */
     private long writes;
-    private record Cached(ManifestHistory history, int bytes) {}
-
-    private final LinkedHashMap<String, Cached> cache = new LinkedHashMap<>(256, 0.75f, true);
-    private long cacheBytes;
-
-    private void cachePut(String name, ManifestHistory h, int bytes) {
-        Cached old = cache.put(name, new Cached(h, bytes));
-        cacheBytes += bytes - (old == null ? 0 : old.bytes());
-        java.util.Iterator<Map.Entry<String, Cached>> eldest = cache.entrySet().iterator();
-        while (cache.size() > 1 && (cache.size() > CACHE || cacheBytes > CACHE_BYTES)) {
-            cacheBytes -= eldest.next().getValue().bytes();
-            eldest.remove();
-        }
-    }
-
-    private void cacheRemove(String name) {
-        Cached old = cache.remove(name);
-        if (old != null) {
-            cacheBytes -= old.bytes();
-        }
-    }
+    private final HistoryCache cache = new HistoryCache(CACHE, CACHE_BYTES);
 
     /** Histories decoded and kept in memory now, and their encoded bytes (tests). */
     long[] cached() {
-        return new long[] {cache.size(), cacheBytes};
+        return cache.stats();
     }
 
     /** Opens the manifests kept in {@code engine} (reads counters and leaf digests, never every name). */
     public ManifestStore(MetaEngine engine) throws IOException {
         this.engine = engine;
-        engine.scan(new byte[] {LEAF}, new byte[] {LEAF + 1}, (k, v) -> {
-            int leaf = ((k[1] & 0xFF) << 8) | (k[2] & 0xFF);
-            leaves[leaf] = ByteBuffer.wrap(v).getLong();
-            buckets[leaf >>> 8] ^= leaves[leaf];
-            return true;
-        });
+        this.tree = DigestTree.load(engine);
         engine.scan(new byte[] {PLACED}, new byte[] {PLACED + 1}, (k, v) -> {
             ByteBuffer b = ByteBuffer.wrap(v);
             placed.put(new String(k, 1, k.length - 1, StandardCharsets.UTF_8), new long[] {b.getLong(), b.getLong()});
@@ -131,30 +86,6 @@ public final class ManifestStore implements AutoCloseable {
         this.live = counter(LIVE);
         this.names = counter(NAMES);
         this.maxClock = counter(MAX_CLOCK);
-    }
-
-    private static byte[] counterKey(String name) {
-        return key(COUNTER, name.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private long counter(byte[] key) throws IOException {
-        byte[] v = engine.get(key);
-        return v == null ? 0 : ByteBuffer.wrap(v).getLong();
-    }
-
-    private static byte[] key(byte prefix, byte[] rest) {
-        byte[] k = new byte[1 + rest.length];
-        k[0] = prefix;
-        System.arraycopy(rest, 0, k, 1, rest.length);
-        return k;
-    }
-
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static byte[] historyKey(String name) {
-        return key(HISTORY, utf8(name));
     }
 
     /** The anti-entropy leaf of a name: bucket * LEAVES + leaf-in-bucket. */
@@ -168,34 +99,9 @@ public final class ManifestStore implements AutoCloseable {
         return leafOf(name) >>> 8;
     }
 
-    private static byte[] nameDigestKey(String name) {
-        byte[] n = utf8(name);
-        int leaf = leafOf(name);
-        byte[] k = new byte[3 + n.length];
-        k[0] = NAME_DIGEST;
-        k[1] = (byte) (leaf >>> 8);
-        k[2] = (byte) leaf;
-        System.arraycopy(n, 0, k, 3, n.length);
-        return k;
-    }
-
-    private static byte[] leafKey(int leaf) {
-        return new byte[] {LEAF, (byte) (leaf >>> 8), (byte) leaf};
-    }
-
-    private static byte[] recentKey(Manifest m) {
-        byte[] n = utf8(m.name());
-        return ByteBuffer.allocate(9 + n.length).put(RECENT).putLong(Long.MAX_VALUE - m.createdMillis()).put(n).array();
-    }
-
-    static byte[] fileKey(String fileId, String name) {
-        byte[] f = utf8(fileId);
-        byte[] n = utf8(name);
-        return ByteBuffer.allocate(2 + f.length + n.length).put(FILE).put(f).put((byte) 0).put(n).array();
-    }
-
-    private static byte[] longBytes(long v) {
-        return ByteBuffer.allocate(8).putLong(v).array();
+    private long counter(byte[] key) throws IOException {
+        byte[] v = engine.get(key);
+        return v == null ? 0 : ByteBuffer.wrap(v).getLong();
     }
 
     /**
@@ -346,7 +252,7 @@ public final class ManifestStore implements AutoCloseable {
             }
             Map<Integer, Long> newLeaf = new TreeMap<>();
             leafDelta.forEach((leaf, d) -> {
-                long v = leaves[leaf] ^ d;
+                long v = tree.leaf(leaf) ^ d;
                 newLeaf.put(leaf, v);
                 if (v == 0) {
                     batch.delete(leafKey(leaf));
@@ -376,10 +282,7 @@ public final class ManifestStore implements AutoCloseable {
             }
             writes++;
             // written: now the memory state follows
-            newLeaf.forEach((leaf, v) -> {
-                buckets[leaf >>> 8] ^= leaves[leaf] ^ v;
-                leaves[leaf] = v;
-            });
+            newLeaf.forEach(tree::set);
             newPlaced.forEach((region, v) -> {
                 if (v[0] == 0 && v[1] == 0) {
                     placed.remove(region);
@@ -392,9 +295,9 @@ public final class ManifestStore implements AutoCloseable {
             maxClock = clock;
             cached.forEach((n, h) -> {
                 if (h == null) {
-                    cacheRemove(n);
+                    cache.remove(n);
                 } else {
-                    cachePut(n, h, cachedBytes.get(n));
+                    cache.put(n, h, cachedBytes.get(n));
                 }
             });
         }
@@ -442,9 +345,9 @@ public final class ManifestStore implements AutoCloseable {
 
     /** Every version of the name this node keeps (empty also when its stored record is unreadable). */
     public Optional<ManifestHistory> history(String name) {
-        Cached c = cache.get(name);
+        ManifestHistory c = cache.get(name);
         if (c != null) {
-            return Optional.of(c.history());
+            return Optional.of(c);
         }
         byte[] bytes;
         try {
@@ -463,7 +366,7 @@ public final class ManifestStore implements AutoCloseable {
             corrupt++;
             return Optional.empty();
         }
-        cachePut(name, h, bytes.length);
+        cache.put(name, h, bytes.length);
         return Optional.of(h);
     }
 
@@ -486,51 +389,6 @@ public final class ManifestStore implements AutoCloseable {
             return out.size() < limit;
         });
         return out;
-    }
-
-    /**
-     * What a listing shows of a live head: kept beside the history on every change, so a page of
-     * a listing reads small records in name order and decodes no history.
-     */
-    public record Listed(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis,
-            Map<String, String> meta) {
-        static byte[] encode(Manifest m) {
-            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64);
-            try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
-                out.writeByte(1);
-                out.writeLong(m.size());
-                out.writeInt(m.blockSize());
-                out.writeLong(m.createdMillis());
-                out.writeUTF(m.policy());
-                out.writeUTF(m.uploadedAt());
-                out.writeByte(m.meta().size());
-                for (Map.Entry<String, String> e : m.meta().entrySet()) {
-                    out.writeUTF(e.getKey());
-                    out.writeUTF(e.getValue());
-                }
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-            return bytes.toByteArray();
-        }
-
-        static Listed decode(String name, byte[] v) throws IOException {
-            java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(v));
-            if (in.readByte() != 1) {
-                throw new IOException("unknown listing record format");
-            }
-            long size = in.readLong();
-            int blockSize = in.readInt();
-            long created = in.readLong();
-            String policy = in.readUTF();
-            String at = in.readUTF();
-            int n = in.readUnsignedByte();
-            Map<String, String> meta = new TreeMap<>();
-            for (int i = 0; i < n; i++) {
-                meta.put(in.readUTF(), in.readUTF());
-            }
-            return new Listed(name, size, blockSize, policy, at, created, java.util.Collections.unmodifiableMap(meta));
-        }
     }
 
     /**
@@ -628,22 +486,6 @@ public final class ManifestStore implements AutoCloseable {
         }
     }
 
-    /** The smallest key after {@code k}. */
-    private static byte[] successor(byte[] k) {
-        return Arrays.copyOf(k, k.length + 1);
-    }
-
-    /** The smallest key after every key that starts with {@code prefix} (null: none, scan to the end). */
-    static byte[] upperBound(byte[] prefix) {
-        byte[] u = prefix.clone();
-        for (int i = u.length - 1; i >= 0; i--) {
-            if (u[i] != (byte) 0xFF) {
-                u[i]++;
-                return Arrays.copyOf(u, i + 1);
-            }
-        }
-        return null;
-    }
 
     /** The names whose kept versions were uploaded as {@code fileId} (its blocks are then referenced). */
     public List<String> namesOfFile(String fileId) throws IOException {
@@ -695,12 +537,12 @@ public final class ManifestStore implements AutoCloseable {
 
     /** The digest of every bucket (a copy). */
     public long[] bucketDigests() {
-        return buckets.clone();
+        return tree.buckets();
     }
 
     /** The digests of the {@link #LEAVES} leaves of {@code bucket}. */
     public long[] leafDigests(int bucket) {
-        return Arrays.copyOfRange(leaves, bucket * LEAVES, (bucket + 1) * LEAVES);
+        return tree.leaves(bucket);
     }
 
     /** Name and digest of every name in {@code wanted} buckets, in name order. */

@@ -123,6 +123,10 @@ class AntiEntropyTest {
         @Override public Random random() { return new Random(1); }
         @Override public long now() { return now; }
         @Override public void send(NetAddress to, FileOp op) { wire.add(new Object[] {this, other, op}); }
+        private final Publications publications = new Publications(this);
+        @Override public void publish(String peer, byte[] encoded, java.util.function.Consumer<String> done) {
+            publications.publish(peer, encoded, done);
+        }
         @Override public long expect(NetAddress peer, Pending.Waiter waiter) {
             return expect(peer, waiter, 10_000 * MS);
         }

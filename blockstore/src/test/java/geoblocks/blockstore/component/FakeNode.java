@@ -94,6 +94,10 @@ final class FakeNode implements Node {
     @Override public Random random() { return new Random(1); }
     @Override public long now() { return now; }
     @Override public void send(NetAddress to, FileOp op) { sent.add(new Object[] {to, op}); }
+    private final Publications publications = new Publications(this);
+    @Override public void publish(String peer, byte[] encoded, java.util.function.Consumer<String> done) {
+        publications.publish(peer, encoded, done);
+    }
     @Override public long expect(NetAddress peer, Pending.Waiter waiter) {
         long req = nextReq++;
         waiting.put(req, waiter);

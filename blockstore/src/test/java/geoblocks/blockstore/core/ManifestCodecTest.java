@@ -364,4 +364,45 @@ class ManifestCodecTest {
         IOException e = assertThrows(IOException.class, () -> ManifestCodec.decode(withCrc(body)));
         assertTrue(e.getMessage().contains("codec"), e.getMessage());
     }
+
+    @Test
+    void batch_roundTrip_keepsEveryItemInOrder_manifestsAndHistories() throws IOException {
+        Manifest a = Manifests.of("a", 10, 1000);
+        Manifest b = Manifests.of("b", 5000, 1000);
+        ManifestHistory h = ManifestHistory.of(a);
+        byte[] batch = ManifestCodec.encodeBatch(List.of(ManifestCodec.encode(b), ManifestCodec.encodeHistory(h),
+                ManifestCodec.encode(a)));
+        assertTrue(ManifestCodec.isBatch(batch));
+        assertTrue(!ManifestCodec.isBatch(ManifestCodec.encode(a)) && !ManifestCodec.isBatch(ManifestCodec.encodeHistory(h)));
+        assertEquals(List.of(ManifestHistory.of(b), h, ManifestHistory.of(a)), ManifestCodec.decodeBatch(batch));
+        assertThrows(IllegalArgumentException.class, () -> ManifestCodec.encodeBatch(List.of()));
+    }
+
+    /** Every flip of a framing byte, every truncation and random garbage: an IOException, never another throwable. */
+    @Test
+    void batch_malformed_isAnIOException() {
+        byte[] batch = ManifestCodec.encodeBatch(List.of(ManifestCodec.encode(SAMPLE), ManifestCodec.encode(Manifests.of("x", 1, 10))));
+        for (int i = 0; i < batch.length; i++) {
+            byte[] cut = Arrays.copyOf(batch, i);
+            assertThrows(IOException.class, () -> ManifestCodec.decodeBatch(cut), "cut at " + i);
+            byte[] bad = batch.clone();
+            bad[i] ^= 0x40;
+            assertThrows(IOException.class, () -> ManifestCodec.decodeBatch(bad), "flip at " + i);
+        }
+        byte[] longer = Arrays.copyOf(batch, batch.length + 1);
+        assertThrows(IOException.class, () -> ManifestCodec.decodeBatch(longer), "a trailing byte");
+        Random rnd = new Random(11);
+        for (int i = 0; i < 2000; i++) {
+            byte[] junk = new byte[rnd.nextInt(64)];
+            rnd.nextBytes(junk);
+            if (junk.length >= 8) {
+                ByteBuffer.wrap(junk).putInt(0x47424D42).putInt(rnd.nextInt(4));
+            }
+            try {
+                ManifestCodec.decodeBatch(junk);
+            } catch (IOException expected) {
+                // refused, as it should be
+            }
+        }
+    }
 }

@@ -57,7 +57,7 @@ class ManifestStoreTest {
 
     /** Writes raw bytes as a name's stored history (what a damaged engine record would hold). */
     private void storeRaw(String name, byte[] bytes) throws IOException {
-        current.engine().write(new MetaBatch().put(ManifestStore.historyKey(name), bytes));
+        current.engine().write(new MetaBatch().put(ManifestKeys.historyKey(name), bytes));
     }
 
     private static List<String> names(List<Manifest> ms) {
@@ -169,7 +169,7 @@ class ManifestStoreTest {
         assertEquals(Optional.empty(), store.history("a"));
         ManifestStore again = reopen();
         assertEquals(Optional.empty(), again.history("a"));
-        assertEquals(null, engine.get(ManifestStore.historyKey("a")));
+        assertEquals(null, engine.get(ManifestKeys.historyKey("a")));
         again.replace("never", null);
         assertEquals(List.of("b"), names(again.list("", 10)));
         assertEquals(1, again.size());
@@ -284,7 +284,7 @@ class ManifestStoreTest {
     @Test
     void corruptHistoryRecord_isCountedAndNeverServed() throws IOException {
         saveAll("good", "bad");
-        byte[] bytes = engine.get(ManifestStore.historyKey("bad"));
+        byte[] bytes = engine.get(ManifestKeys.historyKey("bad"));
         bytes[bytes.length - 10] ^= 0x04;
         storeRaw("bad", bytes);
 
@@ -299,10 +299,10 @@ class ManifestStoreTest {
     @Test
     void truncatedOrForeignRecords_areCountedAndSkipped() throws IOException {
         saveAll("a", "b", "c");
-        byte[] bytes = engine.get(ManifestStore.historyKey("b"));
+        byte[] bytes = engine.get(ManifestKeys.historyKey("b"));
         storeRaw("b", Arrays.copyOf(bytes, bytes.length / 2));
         storeRaw("junk", "not a manifest at all".getBytes(StandardCharsets.UTF_8));
-        storeRaw("elsewhere", engine.get(ManifestStore.historyKey("a"))); // the history of 'a' under another name
+        storeRaw("elsewhere", engine.get(ManifestKeys.historyKey("a"))); // the history of 'a' under another name
 
         ManifestStore again = reopen();
 
@@ -410,13 +410,13 @@ class ManifestStoreTest {
                 fromHeads.add(m.name() + " " + m.size() + " " + m.meta());
             }
             List<String> fromListing = new java.util.ArrayList<>();
-            for (ManifestStore.Listed l : s.listing("k/", "", 1000)) {
+            for (Listed l : s.listing("k/", "", 1000)) {
                 fromListing.add(l.name() + " " + l.size() + " " + l.meta());
             }
             assertEquals(fromHeads, fromListing);
             assertEquals(s.size(), fromListing.size());
             assertEquals(fromListing.subList(1, Math.min(4, fromListing.size())).stream().map(x -> x.split(" ")[0]).toList(),
-                    s.listing("k/", fromListing.get(0).split(" ")[0], 3).stream().map(ManifestStore.Listed::name).toList());
+                    s.listing("k/", fromListing.get(0).split(" ")[0], 3).stream().map(Listed::name).toList());
         }
     }
 }
