@@ -29,7 +29,7 @@ import java.util.TreeMap;
  *
  * <p>Other keepers of node state share the engine ({@link #engine()}) under prefixes this store never
  * uses: {@code "q"} the replication queue ({@code MetaReplicationQueueStore}), {@code 'm' name} the
- * moves this node coordinates ({@code MetaMoveStore}, a {@link MoveRecord} each) and
+ * moves this node coordinates ({@code MetaMoveStore}, a {@link MoveRecord} each),
  * {@code 'g' "collected"} the block collector's lifetime totals ({@code MetaGcTotals}) and
  * {@code 'y' "layout"} the cluster layout ({@code MetaLayoutStore}).
  *
