@@ -195,6 +195,17 @@ public final class GeoClient implements AutoCloseable {
         return (StatusReply) call(region, new ClientPort.Status(op), null);
     }
 
+    /**
+     * The cluster layout as the node of {@code region} holds it, after applying {@code action}
+     * ("show", "add", "drain", "remove"; see ClientPort.Cluster).
+     */
+    public geoblocks.blockstore.wire.FileOp.ClusterReply cluster(String region, String action, String target,
+            String address, String zone, long capacityBytes, boolean force) throws IOException {
+        long op = ops.incrementAndGet();
+        return (geoblocks.blockstore.wire.FileOp.ClusterReply) call(region,
+                new ClientPort.Cluster(op, action, target, address, zone, capacityBytes, force), null);
+    }
+
     /** The placement policies the node of {@code region} knows, with their rules. */
     public geoblocks.blockstore.wire.FileOp.PoliciesReply policies(String region) throws IOException {
         long op = ops.incrementAndGet();

@@ -91,6 +91,8 @@ public final class ClientComponent extends ComponentDefinition {
                 SimpleTransfers.versions(this, v.op(), new VersionsReq(v.op(), v.name()))));
         handle(port, ClientPort.Status.class, s -> begin(s.op(),
                 SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
+        handle(port, ClientPort.Cluster.class, c -> begin(c.op(), SimpleTransfers.oneShot(this, c.op(),
+                new FileOp.ClusterReq(c.op(), c.action(), c.region(), c.address(), c.zone(), c.capacityBytes(), c.force()))));
         handle(port, ClientPort.Policies.class, p -> begin(p.op(),
                 SimpleTransfers.oneShot(this, p.op(), new FileOp.PoliciesReq(p.op()))));
         handle(port, ClientPort.NetBench.class, b -> begin(b.op(), SimpleTransfers.oneShot(this, b.op(),

@@ -24,6 +24,7 @@ public final class ClientPort extends PortType {
         request(Status.class);
         request(Move.class);
         request(Policies.class);
+        request(Cluster.class);
         request(NetBench.class);
         request(Versions.class);
         indication(Progress.class);
@@ -272,6 +273,19 @@ public final class ClientPort extends PortType {
         @Override
         public Status withOp(long op) {
             return new Status(op);
+        }
+    }
+
+    /**
+     * The cluster layout: {@code action} "show", or "add" ({@code address}, {@code zone}: empty for the
+     * region id, {@code capacityBytes}), "drain" or "remove" of {@code region}; {@code force} overrides
+     * the waits. Value: the node's FileOp.ClusterReply.
+     */
+    public record Cluster(long op, String action, String region, String address, String zone, long capacityBytes,
+            boolean force) implements Request {
+        @Override
+        public Cluster withOp(long op) {
+            return new Cluster(op, action, region, address, zone, capacityBytes, force);
         }
     }
 

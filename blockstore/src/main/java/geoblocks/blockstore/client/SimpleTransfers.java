@@ -21,7 +21,7 @@ final class SimpleTransfers {
 
     /**
      * Sends one request and finishes on {@link Done}, {@link FileOp.Committed}, {@link StatusReply},
-     * {@link FileOp.PoliciesReply}, {@link FileOp.NetBenchResult} or {@link Failed}; {@link FileOp.PutProgress} on the way (a move's
+     * {@link FileOp.PoliciesReply}, {@link FileOp.ClusterReply}, {@link FileOp.NetBenchResult} or {@link Failed}; {@link FileOp.PutProgress} on the way (a move's
      * copied bytes) is passed on as progress.
      */
     static Transfer oneShot(ClientComponent client, long op, FileOp request) {
@@ -39,6 +39,8 @@ final class SimpleTransfers {
                     client.finish(op, null, new ClientPort.Written(c.version(), c.info()));
                 } else if (reply instanceof StatusReply s) {
                     client.finish(op, null, s);
+                } else if (reply instanceof FileOp.ClusterReply c) {
+                    client.finish(op, null, c);
                 } else if (reply instanceof FileOp.PoliciesReply p) {
                     client.finish(op, null, p);
                 } else if (reply instanceof FileOp.NetBenchResult r) {

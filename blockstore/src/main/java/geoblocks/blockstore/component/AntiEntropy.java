@@ -86,6 +86,13 @@ final class AntiEntropy {
     /** When (node.now()) the last exchange this node started with each peer completed, every name transferred. */
     private final Map<String, Long> syncedAt = new java.util.HashMap<>();
 
+    /** When (node.now()) the last completed exchange this node started with each peer had started. */
+    private final Map<String, Long> syncStartedAt = new java.util.HashMap<>();
+    /** When the running (or last) exchange started. */
+    private long exchangeStart;
+    /** Told the peer of every exchange as it starts (the cluster layout's announcement). */
+    private java.util.function.Consumer<String> onExchange = p -> { };
+
     /** Whether this node may decide creates yet (see {@link #notReadyToDecideCreates}). */
     private boolean decidesCreates;
 
@@ -128,6 +135,8 @@ final class AntiEntropy {
 
     private void start(String peer) {
         running = true;
+        exchangeStart = node.now();
+        onExchange.accept(peer);
         NetAddress addr = node.addressOf(peer);
         List<Long> digests = new ArrayList<>();
         for (long d : node.manifests().bucketDigests()) {
@@ -236,6 +245,30 @@ final class AntiEntropy {
             }
         }
         return true;
+    }
+
+    /**
+     * True when an exchange with every peer (up or not), started at or after {@code sinceNanos}, has
+     * completed: this node then holds every version its peers held at {@code sinceNanos}.
+     */
+    boolean syncedWithEveryPeerStartedSince(long sinceNanos) {
+        for (String peer : node.peerRegions()) {
+            Long at = syncStartedAt.get(peer);
+            if (at == null || at - sinceNanos < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Calls {@code c} with the peer of every exchange as it starts. */
+    void onExchange(java.util.function.Consumer<String> c) {
+        this.onExchange = c;
+    }
+
+    /** Something changed that peers must hear of soon (a new cluster layout): compare at the configured interval again. */
+    void wake() {
+        writesAtStart = -1;
     }
 
     /** True once an exchange with every peer that is up has completed (and at least one is up). */
@@ -384,6 +417,7 @@ final class AntiEntropy {
             if (problems.isEmpty()) {
                 synced.add(peer);
                 syncedAt.put(peer, node.now());
+                syncStartedAt.put(peer, exchangeStart);
             }
             if (pulled + pushed > 0 || !problems.isEmpty()) {
                 Logs.info(node.region() + ": anti-entropy with " + peer + ": pulled " + pulled + ", pushed " + pushed

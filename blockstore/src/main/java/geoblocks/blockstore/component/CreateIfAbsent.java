@@ -73,7 +73,7 @@ final class CreateIfAbsent {
             Consumer<Failure> refused) {
         String owner = node.ownerOf(draft.name());
         if (owner.equals(node.region())) {
-            String notReady = node.notReadyToDecideCreates();
+            String notReady = node.notReadyToDecide(draft.name());
             if (notReady != null) {
                 refused.accept(new Failure(FailureCode.UNAVAILABLE, notReady));
                 return;

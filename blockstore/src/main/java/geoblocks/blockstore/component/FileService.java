@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.OutputGate;
 import geoblocks.blockstore.meta.MetaGcTotals;
+import geoblocks.blockstore.meta.MetaLayoutStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.liveness.HeardReports;
 import geoblocks.blockstore.core.RttTable;
@@ -98,9 +99,11 @@ public final class FileService extends ComponentDefinition {
     private final PacedFetches paced;
     private final Scrubber scrubber;
     private final AntiEntropy antiEntropy;
+    private final Membership membership;
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
+    private final Drainer drainer;
     private final BlockGc gc;
     private final NetBench netBench;
     /** The part that handles each request (see {@link #handlers()}). */
@@ -148,6 +151,15 @@ public final class FileService extends ComponentDefinition {
         this.downloads = new Downloads(node);
         this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
         node.createsReady(antiEntropy::notReadyToDecideCreates);
+        try {
+            java.util.Map<String, String> fromConfig = new java.util.TreeMap<>();
+            init.cluster.regions().forEach((r, a) -> fromConfig.put(r, NodeContext.hostPort(a)));
+            this.membership = new Membership(node, MetaLayoutStore.open(init.manifests.engine(), fromConfig),
+                    antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("reading the cluster layout failed: " + e.getMessage(), e);
+        }
+        antiEntropy.onExchange(membership::announce);
         this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
         this.migrations = new Migrations(node, pulls, this::gated,
                 Math.max(1000, init.gc.graceMs() / 4) * 1_000_000L);
@@ -167,6 +179,8 @@ public final class FileService extends ComponentDefinition {
             throw new java.io.UncheckedIOException("reading the block collection totals failed", e);
         }
         requests.gcStatus(() -> gc.status(migrations.moves()));
+        this.drainer = new Drainer(node, migrations);
+        node.drainFigures(() -> new long[] {drainer.started, drainer.pendingLastPass});
         this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         this.handlers = handlers();
@@ -177,6 +191,7 @@ public final class FileService extends ComponentDefinition {
             trigger(spt, timer);
         });
         on(timer, Tick.class, t -> tick());
+        onStart(s -> layoutChanged(membership.current()));
         on(store, BlockStorePort.MetaSynced.class, this::onMetaSynced);
         on(timer, NodeContext.Wakeup.class, node::wake);
         on(rttPort, RttUpdate.class, u -> {
@@ -276,8 +291,22 @@ public final class FileService extends ComponentDefinition {
         lastTick = now;
         refused.log(now);
         if (++ticks % 4 == 0) {
+            drainer.tick();
             publishSnapshot(now);
         }
+    }
+
+    /** The node acts on layout {@code l}: the RTT monitor probes its members, placement skips what is not active. */
+    private void layoutChanged(geoblocks.blockstore.core.layout.Layout l) {
+        java.util.Map<String, NetAddress> peers = new java.util.LinkedHashMap<>();
+        for (String p : node.peerRegions()) {
+            peers.put(p, node.addressOf(p));
+        }
+        trigger(new RttPort.Members(peers), rttPort);
+        java.util.Set<String> notPlaceable = new java.util.TreeSet<>(l.members());
+        notPlaceable.removeAll(l.owners());
+        trigger(new PlacementPort.NotPlaceable(notPlaceable), placementPort);
+        antiEntropy.wake();
     }
 
     /** Starts or stops the 1 ms timer that paces a bench net UDP test. */
@@ -414,6 +443,7 @@ public final class FileService extends ComponentDefinition {
                 .client(DeleteReq.class, requests::onDelete)
                 .client(StatusReq.class, requests::onStatus)
                 .client(MoveReq.class, migrations::onMove)
+                .client(ClusterReq.class, membership::onRequest)
                 .client(PoliciesReq.class, (from, p) -> node.send(from, new PoliciesReply(p.req(), node.region(),
                         node.policies().policies().stream()
                                 .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList())))
@@ -435,6 +465,7 @@ public final class FileService extends ComponentDefinition {
                 .peer(HoldBlocks.class, (from, h) -> migrations.onHold(h))
                 .peer(CreateClaim.class, replicas::onClaim)
                 .peer(SyncDigest.class, antiEntropy::onDigest)
+                .peer(LayoutSync.class, membership::onSync)
                 .peer(SyncNamesReq.class, antiEntropy::onNamesReq)
                 .peer(NetBenchOpen.class, netBench::onOpen)
                 .peer(NetBenchEnd.class, netBench::onEnd)

@@ -67,7 +67,6 @@ final class Migrations {
     private final Node node;
     private final BlockPull pulls;
     private final Consumer<DeleteBlocks> deleteLocal;
-    private final Set<String> cluster;
     private final Map<String, Move> active = new TreeMap<>();
     private final MetaMoveStore store;
     private final long holdEveryNanos;
@@ -83,9 +82,6 @@ final class Migrations {
         this.deleteLocal = deleteLocal;
         this.holdEveryNanos = holdEveryNanos;
         this.lastHold = node.now();
-        Set<String> all = new HashSet<>(node.peerRegions());
-        all.add(node.region());
-        this.cluster = Set.copyOf(all);
         this.store = new MetaMoveStore(node.manifests().engine());
         resume();
     }
@@ -106,7 +102,7 @@ final class Migrations {
         for (MoveRecord r : kept.moves()) {
             MovePlan plan;
             try {
-                plan = new MovePlan(r.from(), r.targets(), cluster);
+                plan = new MovePlan(r.from(), r.targets(), cluster());
             } catch (IllegalArgumentException e) {
                 Logs.warn(node.region() + ": the kept move of '" + r.name() + "' cannot resume: " + e.getMessage());
                 forget(r.name());
@@ -131,6 +127,44 @@ final class Migrations {
         }
     }
 
+    /** The regions a move may target: the members of the node's cluster layout. */
+    private Set<String> cluster() {
+        Set<String> all = new HashSet<>(node.peerRegions());
+        all.add(node.region());
+        return all;
+    }
+
+    /** Whether this node coordinates a move of {@code name} now. */
+    boolean moving(String name) {
+        return active.containsKey(name);
+    }
+
+    /**
+     * Starts moving version {@code from} (the current one here) to {@code targets} with no client
+     * waiting (a drain): kept, copied, committed and dropped as a client's move. False when a move of
+     * the name runs, the plan has nothing to do, or keeping it failed.
+     */
+    boolean start(Manifest from, List<String> targets) {
+        if (active.containsKey(from.name()) || from.isInline() || from.deleted()) {
+            return false;
+        }
+        MovePlan plan = new MovePlan(from, targets, cluster());
+        if (plan.noop()) {
+            return false;
+        }
+        try {
+            store.save(new MoveRecord(from, plan.targets(), node.wallMillis()));
+        } catch (IOException e) {
+            Logs.warn(node.region() + ": keeping the drain move of '" + from.name() + "' failed: " + e.getMessage());
+            return false;
+        }
+        Move m = new Move(null, 0, from, plan);
+        active.put(from.name(), m);
+        node.inFlight().hold(from.fileId());
+        m.pump();
+        return true;
+    }
+
     /** Moves this node coordinates now (each kept in the engine until it ends). */
     int moves() {
         return active.size();
@@ -141,7 +175,7 @@ final class Migrations {
     void onMove(NetAddress client, MoveReq r) {
         try {
             Manifest.validateName(r.name());
-            MovePlan.validate(r.regions(), cluster);
+            MovePlan.validate(r.regions(), cluster());
             for (String t : r.regions()) {
                 if (!t.equals(node.region()) && !node.rtt().isUp(t)) {
                     throw new FailureException(FailureCode.UNAVAILABLE, "region '" + t + "' is down; move when it is up");
@@ -168,7 +202,7 @@ final class Migrations {
                         + " which every region keeps; nothing to move"));
                 return;
             }
-            MovePlan plan = new MovePlan(found.get(), r.regions(), cluster);
+            MovePlan plan = new MovePlan(found.get(), r.regions(), cluster());
             if (plan.noop()) {
                 node.send(client, new Done(r.req(), "'" + r.name() + "' already lives at " + plan.targets()));
                 return;

@@ -47,6 +47,20 @@ interface Node {
     /** Null when this node may decide the creates of the names it owns, else why not (see FileService). */
     String notReadyToDecideCreates();
 
+    /**
+     * Null when this node may decide the conditional writes of {@code name} now, else why not: not
+     * ready ({@link #notReadyToDecideCreates()}) or the name's owner handover is not complete
+     * ({@code core.layout.OwnerHandover}).
+     */
+    default String notReadyToDecide(String name) {
+        return notReadyToDecideCreates();
+    }
+
+    /** The version of the cluster layout this node acts on (0: its static config). */
+    default long layoutVersion() {
+        return 0;
+    }
+
     /** Wall-clock milliseconds (with the configured clock offset), for version clocks and retention. */
     long wallMillis();
 

@@ -9,7 +9,7 @@ import geoblocks.blockstore.core.InFlightFiles;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.blockstore.core.Owners;
+import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.RttTable;
@@ -51,10 +51,17 @@ import se.sics.kompics.timer.Timeout;
 final class NodeContext implements Node {
     private final NetAddress self;
     private final String region;
-    private final ClusterConfig cluster;
-    /** Every region of the cluster, and every one but this node's (the cluster does not change while it runs). */
-    private final List<String> regions;
-    private final List<String> peers;
+    /** The cluster layout this node acts on (see {@link #layout(Layout)}), with its members' resolved addresses. */
+    private Layout layout;
+    private Map<String, NetAddress> addresses;
+    private Map<NetAddress, String> byAddress;
+    /** Every member region of the layout, and every one but this node's. */
+    private List<String> regions;
+    private List<String> peers;
+    /** Says whether this node may decide the conditional writes of a name under the layout (see FileService). */
+    private java.util.function.Function<String, String> handover = name -> null;
+    private java.util.function.Supplier<Map<String, Long>> layoutReports = Map::of;
+    private java.util.function.Supplier<long[]> drainFigures = () -> new long[] {0, -1};
     private final NodeSettings settings;
     private final ManifestStore manifests;
     private final Versions versions;
@@ -89,11 +96,9 @@ final class NodeContext implements Node {
         this.policies = policies;
         this.self = self;
         this.region = region;
-        this.cluster = cluster;
-        this.regions = cluster.regionIds();
-        List<String> others = new ArrayList<>(regions);
-        others.remove(region);
-        this.peers = List.copyOf(others);
+        Map<String, String> fromConfig = new java.util.TreeMap<>();
+        cluster.regions().forEach((r, a) -> fromConfig.put(r, hostPort(a)));
+        layout(Layout.fromConfig(fromConfig));
         this.settings = settings;
         this.manifests = manifests;
         this.random = new Random(seed);
@@ -106,6 +111,79 @@ final class NodeContext implements Node {
         this.rttMatrix = new MeasuredRttMatrix(regions, List.of());
         this.versions = new Versions(manifests, region, this::wallMillis, settings.versionRetentionMs(),
                 TombstoneCollector.of(regions, settings), ids -> blockStore.accept(new DeleteBlocks(ids)));
+    }
+
+    /** {@code a} as {@code host:port}, the form a {@link Layout} keeps. */
+    static String hostPort(NetAddress a) {
+        String ip = a.getIp().getHostAddress();
+        return (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + a.getPort();
+    }
+
+    /**
+     * Acts on {@code l} from now on: its members are the peers, their addresses are where messages
+     * go (and whom messages are accepted from), its active regions own the names. A member whose
+     * address does not resolve is logged and left out until a layout with a good one arrives.
+     */
+    void layout(Layout l) {
+        Map<String, NetAddress> a = new java.util.LinkedHashMap<>();
+        Map<NetAddress, String> back = new HashMap<>();
+        l.addresses().forEach((r, hp) -> {
+            try {
+                NetAddress n = r.equals(region) ? self : parse(hp);
+                a.put(r, n);
+                back.put(n, r);
+            } catch (IllegalArgumentException e) {
+                Logs.warn(region + ": region " + r + " of layout version " + l.version() + " is unreachable: " + e.getMessage());
+            }
+        });
+        this.layout = l;
+        this.addresses = a;
+        this.byAddress = back;
+        this.regions = List.copyOf(a.keySet());
+        List<String> others = new ArrayList<>(regions);
+        others.remove(region);
+        this.peers = List.copyOf(others);
+        if (versions != null && !regions.isEmpty()) {
+            versions.tombstones(TombstoneCollector.of(regions, settings)); // every member acknowledges a tombstone
+        }
+    }
+
+    private static NetAddress parse(String hostPort) {
+        if (hostPort.startsWith("[")) {
+            int end = hostPort.indexOf("]:");
+            if (end > 0) {
+                return NetAddress.of(hostPort.substring(1, end), Integer.parseInt(hostPort.substring(end + 2)));
+            }
+        }
+        return NetAddress.parse(hostPort);
+    }
+
+    /** The layout version each region last reported to this node (this node's own included). */
+    Map<String, Long> layoutReports() {
+        return layoutReports.get();
+    }
+
+    void layoutReports(java.util.function.Supplier<Map<String, Long>> reports) {
+        this.layoutReports = reports;
+    }
+
+    /** Drain moves this node started, and versions to move it found in its last pass (-1: none finished). */
+    long[] drainFigures() {
+        return drainFigures.get();
+    }
+
+    void drainFigures(java.util.function.Supplier<long[]> figures) {
+        this.drainFigures = figures;
+    }
+
+    /** The layout this node acts on. */
+    Layout layout() {
+        return layout;
+    }
+
+    /** Sets what says whether this node may decide the conditional writes of a name now (the file service knows). */
+    void handover(java.util.function.Function<String, String> why) {
+        this.handover = why;
     }
 
     /** Where {@link #schedule} sends its timeouts (the file service's timer port). */
@@ -177,7 +255,7 @@ final class NodeContext implements Node {
 
     /** The region of a cluster member's address, empty for anyone else. */
     java.util.Optional<String> regionOf(NetAddress address) {
-        return cluster.regionOf(address);
+        return java.util.Optional.ofNullable(byAddress.get(address));
     }
 
     /** Bytes of block data a node-to-node TCP message carries (0 for other messages), for the transfer counters. */
@@ -217,7 +295,11 @@ final class NodeContext implements Node {
 
     @Override
     public NetAddress addressOf(String r) {
-        return cluster.address(r);
+        NetAddress a = addresses.get(r);
+        if (a == null) {
+            throw new IllegalArgumentException("unknown region '" + r + "'; known: " + addresses.keySet());
+        }
+        return a;
     }
 
     @Override
@@ -261,7 +343,7 @@ final class NodeContext implements Node {
 
     @Override
     public String ownerOf(String name) {
-        return Owners.ownerOf(name, regions);
+        return layout.ownerOf(name);
     }
 
     /** Sets what says whether this node may decide creates yet (the file service knows). */
@@ -272,6 +354,17 @@ final class NodeContext implements Node {
     @Override
     public String notReadyToDecideCreates() {
         return createsReady.get();
+    }
+
+    @Override
+    public long layoutVersion() {
+        return layout.version();
+    }
+
+    @Override
+    public String notReadyToDecide(String name) {
+        String why = createsReady.get();
+        return why != null ? why : handover.apply(name);
     }
 
     @Override

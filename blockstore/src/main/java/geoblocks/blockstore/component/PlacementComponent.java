@@ -33,6 +33,7 @@ public final class PlacementComponent extends ComponentDefinition {
     private final Random random;
     private final LoadView loads = new LoadView();
     private RttTable rtt;
+    private Set<String> notPlaceable = Set.of();
 
     public PlacementComponent(PlacementInit init) {
         this.policies = init.policies;
@@ -43,11 +44,12 @@ public final class PlacementComponent extends ComponentDefinition {
             u.loads().forEach(loads::report);
         });
         handle(port, Place.class, this::onPlace);
+        handle(port, PlacementPort.NotPlaceable.class, n -> notPlaceable = n.regions());
     }
 
     private void onPlace(Place p) {
         PlacementRequest r = p.request();
-        PlacementInput in = new PlacementInput(rtt, loads.current(), r.blockBytes(), r.held(), random);
+        PlacementInput in = new PlacementInput(rtt, loads.current(), r.blockBytes(), r.held(), random, notPlaceable);
         PolicySet.Decision d = policies.decide(r, in);
         if (d.ok()) {
             loads.placed(d.regions(), r.blockBytes());

@@ -184,12 +184,16 @@ final class ReplicaServer {
             node.budget().release(bytes.length);
             Manifest draft = ManifestCodec.decode(bytes);
             String owner = node.ownerOf(draft.name());
-            if (!owner.equals(node.region()) || (draft.deleted() && c.condition().none())) {
-                throw new IllegalArgumentException(!owner.equals(node.region()) ? node.region() + " does not own '"
-                        + draft.name() + "' (" + owner + " does): do the nodes have the same region list?"
-                        : "an unconditional delete cannot be claimed");
+            if (draft.deleted() && c.condition().none()) {
+                throw new IllegalArgumentException("an unconditional delete cannot be claimed");
             }
-            String notReady = node.notReadyToDecideCreates();
+            if (!owner.equals(node.region())) {
+                // the coordinator acts on another layout version (or another static region list)
+                throw new FailureException(FailureCode.UNAVAILABLE, node.region() + " does not own '" + draft.name()
+                        + "' (" + owner + " does in its cluster layout version " + node.layoutVersion()
+                        + "): the nodes do not run the same layout yet; retry shortly");
+            }
+            String notReady = node.notReadyToDecide(draft.name());
             if (notReady != null) {
                 throw new FailureException(FailureCode.UNAVAILABLE, notReady);
             }

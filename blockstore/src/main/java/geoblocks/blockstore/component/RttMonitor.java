@@ -67,7 +67,9 @@ public final class RttMonitor extends ComponentDefinition {
     private final LoadMeter meter;
     /** Loads reported since the last RttUpdate, this node's own included. */
     private final Map<String, NodeLoad> freshLoads = new HashMap<>();
-    private final RttMatrixView matrix;
+    private RttMatrixView matrix;
+    private final NodeSettings settings;
+    private final DetectorSettings detector;
     private NodeLoad mine;
     /** This node's RTT row as of the last round, sent with its load; null without a meter. */
     private RttRow myRow;
@@ -76,20 +78,12 @@ public final class RttMonitor extends ComponentDefinition {
     public RttMonitor(RttMonitorInit init) {
         this.self = init.self;
         this.region = init.region;
-        this.peers = init.peers;
+        this.peers = new LinkedHashMap<>();
         this.intervalMs = init.settings.probeIntervalMs();
         this.meter = init.meter;
-        peers.forEach((r, a) -> {
-            regionByAddress.put(a, r);
-            estimators.put(r, new RttEstimator(init.settings.rttWindow(), init.settings.downAfterMs() * 1_000_000L));
-            detectors.put(r, new PhiAccrualDetector(init.detector, intervalMs * 1_000_000L,
-                    init.settings.downAfterMs() * 1_000_000L));
-            downTransitions.put(r, 0L);
-        });
-        List<String> regions = new ArrayList<>(peers.keySet());
-        regions.add(region);
-        regions.sort(null);
-        this.matrix = new RttMatrixView(region, regions, STALE_ROUNDS * intervalMs * 1_000_000L);
+        this.settings = init.settings;
+        this.detector = init.detector;
+        members(init.peers);
         onStart(s -> {
             SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(0, intervalMs);
             spt.setTimeoutEvent(new Round(spt));
@@ -97,12 +91,41 @@ public final class RttMonitor extends ComponentDefinition {
         });
         handle(timer, Round.class, r -> probeAll());
         handle(net, RttProbe.class, this::onProbe);
+        handle(rttPort, RttPort.Members.class, m -> members(m.peers()));
         handle(rttPort, Heard.class, h -> {
             PhiAccrualDetector d = detectors.get(h.region());
             if (d != null) {
                 heard(h.region(), d, h.atNanos());
             }
         });
+    }
+
+    /**
+     * Probes {@code members} from now on (the cluster layout changed): a new peer starts with no
+     * samples (down until it answers), a peer that left is forgotten, a peer at a new address is
+     * probed there.
+     */
+    private void members(Map<String, NetAddress> members) {
+        if (members.equals(peers)) {
+            return;
+        }
+        estimators.keySet().retainAll(members.keySet());
+        detectors.keySet().retainAll(members.keySet());
+        wasUp.retainAll(members.keySet());
+        peers.clear();
+        peers.putAll(members);
+        regionByAddress.clear();
+        peers.forEach((r, a) -> {
+            regionByAddress.put(a, r);
+            estimators.computeIfAbsent(r, x -> new RttEstimator(settings.rttWindow(), settings.downAfterMs() * 1_000_000L));
+            detectors.computeIfAbsent(r, x -> new PhiAccrualDetector(detector, intervalMs * 1_000_000L,
+                    settings.downAfterMs() * 1_000_000L));
+            downTransitions.putIfAbsent(r, 0L);
+        });
+        List<String> regions = new ArrayList<>(peers.keySet());
+        regions.add(region);
+        regions.sort(null);
+        this.matrix = new RttMatrixView(region, regions, STALE_ROUNDS * intervalMs * 1_000_000L);
     }
 
     /** Proof of life from {@code peer}; a peer that was down and is now up is published at once. */

@@ -37,11 +37,16 @@ final class Snapshots {
         for (Manifest m : manifests.newest(NodeSnapshot.MAX_FILES)) {
             views.add(view(m));
         }
+        Map<String, String> states = new TreeMap<>();
+        node.layout().regions().forEach((id, r) -> states.put(id, r.state().label()));
+        long[] drain = node.drainFigures();
+        NodeSnapshot.Layout layout = new NodeSnapshot.Layout(node.layout().version(), states, node.layoutReports(),
+                drain[0], drain[1]);
         return new NodeSnapshot(node.region(), nowMillis, status, stats.snapshot(), files, Map.copyOf(byRegion),
                 List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests,
                 new NodeSnapshot.Tombstones(manifests.names() - files, node.versions().tombstonesAcknowledged,
                         node.versions().tombstonesExpired), node.rttMatrix(), scrub, node.unsettledPeers(),
-                node.downTransitions(), node.notReadyToDecideCreates(), node.admission().stats());
+                node.downTransitions(), node.notReadyToDecideCreates(), node.admission().stats(), layout);
     }
 
     private static FileView view(Manifest m) {

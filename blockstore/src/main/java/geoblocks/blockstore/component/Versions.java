@@ -33,7 +33,7 @@ final class Versions {
     private final LongSupplier wallMillis;
     private final HybridClock clock;
     private final long versionRetentionMs;
-    private final TombstoneCollector tombstones;
+    private TombstoneCollector tombstones;
     private final Consumer<List<BlockId>> deleteLocal;
     private String sweepCursor = "";
     /** Versions the retention dropped, since start. */
@@ -52,6 +52,11 @@ final class Versions {
         this.versionRetentionMs = versionRetentionMs;
         this.tombstones = tombstones;
         this.deleteLocal = deleteLocal;
+    }
+
+    /** From now on lone tombstones wait for the acknowledgements {@code collector} asks for (the cluster's members changed). */
+    void tombstones(TombstoneCollector collector) {
+        this.tombstones = collector;
     }
 
     /** Stamps {@code draft} as this node's newest version of its name and stores it durably. */

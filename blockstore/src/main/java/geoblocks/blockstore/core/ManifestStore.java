@@ -29,8 +29,9 @@ import java.util.TreeMap;
  *
  * <p>Other keepers of node state share the engine ({@link #engine()}) under prefixes this store never
  * uses: {@code "q"} the replication queue ({@code MetaReplicationQueueStore}), {@code 'm' name} the
- * moves this node coordinates ({@code MetaMoveStore}, a {@link MoveRecord} each) and
- * {@code 'g' "collected"} the block collector's lifetime totals ({@code MetaGcTotals}).
+ * moves this node coordinates ({@code MetaMoveStore}, a {@link MoveRecord} each),
+ * {@code 'g' "collected"} the block collector's lifetime totals ({@code MetaGcTotals}) and
+ * {@code 'y' "layout"} the cluster layout ({@code MetaLayoutStore}).
  *
  * <p>Anti-entropy digests form a two-level tree: a name's digest (64 bits of SHA-256 over its
  * history's encoding) falls in one of {@link #BUCKETS} buckets by the low byte of the CRC32C of its

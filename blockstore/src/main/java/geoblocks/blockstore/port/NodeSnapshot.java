@@ -24,9 +24,36 @@ public record NodeSnapshot(String region, long timeMillis, StatusReply status, R
         long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
         long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
         List<String> unsettledPeers, Map<String, Long> peerDownTransitions, String createsNotReady,
-        geoblocks.blockstore.core.AdmissionQueue.Stats admission) implements KompicsEvent {
+        geoblocks.blockstore.core.AdmissionQueue.Stats admission, Layout layout) implements KompicsEvent {
     public NodeSnapshot {
         peerDownTransitions = Map.copyOf(peerDownTransitions);
+    }
+
+    /** A snapshot of a node that runs the layout of its static config (version 0, as {@link Layout#NONE} says). */
+    public NodeSnapshot(String region, long timeMillis, StatusReply status, RequestStats.Snapshot requests,
+            long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
+            long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
+            List<String> unsettledPeers, Map<String, Long> peerDownTransitions, String createsNotReady,
+            geoblocks.blockstore.core.AdmissionQueue.Stats admission) {
+        this(region, timeMillis, status, requests, files, placed, recentFiles, memoryUsedBytes, memoryCapacityBytes,
+                openRequests, tombstones, rttMatrix, scrub, unsettledPeers, peerDownTransitions, createsNotReady, admission,
+                Layout.NONE);
+    }
+
+    /**
+     * The cluster layout this node acts on: its version, each region's state (active, draining,
+     * removed) and the layout version each region last reported to this node; the moves it started to
+     * empty draining regions, and the versions with copies there it found in its last pass over its
+     * manifests (-1: no pass finished while a region drains).
+     */
+    public record Layout(long version, Map<String, String> states, Map<String, Long> reported, long drainMovesStarted,
+            long drainPending) {
+        public static final Layout NONE = new Layout(0, Map.of(), Map.of(), 0, -1);
+
+        public Layout {
+            states = Map.copyOf(states);
+            reported = Map.copyOf(reported);
+        }
     }
 
     public static final int MAX_FILES = 100;

@@ -14,6 +14,7 @@ import se.sics.kompics.PortType;
 public final class PlacementPort extends PortType {
     {
         request(Place.class);
+        request(NotPlaceable.class);
         indication(Placed.class);
         indication(PlacementRefused.class);
     }
@@ -27,4 +28,11 @@ public final class PlacementPort extends PortType {
     }
 
     public record PlacementRefused(long req, String reason) implements KompicsEvent {}
+
+    /** From now on no copy goes to {@code regions} (members of the cluster layout that are not active: draining). */
+    public record NotPlaceable(java.util.Set<String> regions) implements KompicsEvent {
+        public NotPlaceable {
+            regions = java.util.Set.copyOf(regions);
+        }
+    }
 }

@@ -18,6 +18,7 @@ public final class RttPort extends PortType {
     {
         indication(RttUpdate.class);
         request(Heard.class);
+        request(Members.class);
     }
 
     public record RttUpdate(RttTable table, Map<String, NodeLoad> loads, MeasuredRttMatrix matrix,
@@ -33,6 +34,13 @@ public final class RttPort extends PortType {
 
         public RttUpdate(RttTable table) {
             this(table, Map.of(), new MeasuredRttMatrix(java.util.List.of(table.self()), java.util.List.of()));
+        }
+    }
+
+    /** The cluster's other members now, by region (the cluster layout changed): probe these. */
+    public record Members(java.util.Map<String, geoblocks.net.NetAddress> peers) implements KompicsEvent {
+        public Members {
+            peers = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(peers));
         }
     }
 

@@ -336,7 +336,30 @@ public final class FileCodec implements WireCodec<FileMsg> {
                     o.i32(leaf);
                 }
             }),
-            op(52, HoldBlocks.class, (req, r) -> new HoldBlocks(req, strings(r)), (p, o) -> strings(o, p.fileIds())));
+            op(52, HoldBlocks.class, (req, r) -> new HoldBlocks(req, strings(r)), (p, o) -> strings(o, p.fileIds())),
+            op(53, LayoutSync.class, (req, r) -> new LayoutSync(req, r.i64(), r.i64(), r.bytes()),
+                    (p, o) -> { o.i64(p.version()); o.i64(p.digest()); o.bytes(p.layout()); }),
+            op(54, ClusterReq.class, (req, r) -> new ClusterReq(req, r.str(), r.str(), r.str(), r.str(), r.i64(), r.bool()),
+                    (p, o) -> {
+                        o.str(p.action()); o.str(p.region()); o.str(p.address()); o.str(p.zone());
+                        o.i64(p.capacityBytes()); o.bool(p.force());
+                    }),
+            op(55, ClusterReply.class, (req, r) -> {
+                byte[] layout = r.bytes();
+                int n = r.count();
+                List<RegionReport> regions = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    regions.add(new RegionReport(r.str(), r.i64(), r.i64(), r.i64()));
+                }
+                return new ClusterReply(req, layout, regions, strings(r));
+            }, (p, o) -> {
+                o.bytes(p.layout());
+                o.u16(p.regions().size());
+                for (RegionReport g : p.regions()) {
+                    o.str(g.region()); o.i64(g.reportedVersion()); o.i64(g.replicas()); o.i64(g.bytes());
+                }
+                strings(o, p.warnings());
+            }));
 
     private static final Map<Class<?>, Op<?>> BY_CLASS = new HashMap<>();
     private static final Op<?>[] BY_TAG;

@@ -324,6 +324,24 @@ public sealed interface FileOp {
         return new String(b, 0, end, java.nio.charset.StandardCharsets.UTF_8) + "...";
     }
 
+    /**
+     * The cluster layout (client {@code cluster}): {@code action} "show", or "add" (with {@code address},
+     * {@code zone}, empty for the region id, and {@code capacityBytes}), "drain" or "remove" of
+     * {@code region}, {@code force} to override the waits ({@code LayoutChanges}). Answered with
+     * {@link ClusterReply} or Failed.
+     */
+    record ClusterReq(long req, String action, String region, String address, String zone, long capacityBytes,
+            boolean force) implements FileOp {}
+
+    /** What a node reported about one region: the layout version it last reported, its live replicas and bytes. */
+    record RegionReport(String region, long reportedVersion, long replicas, long bytes) {}
+
+    /**
+     * The node's layout after the request ({@code LayoutCodec} bytes), what it knows of each region,
+     * and the warnings of a forced change.
+     */
+    record ClusterReply(long req, byte[] layout, List<RegionReport> regions, List<String> warnings) implements FileOp {}
+
     /** Move a file's replicas to {@code regions} (client move); answered with progress, then Done or Failed. */
     record MoveReq(long req, String name, List<String> regions) implements FileOp {}
 
@@ -421,6 +439,13 @@ public sealed interface FileOp {
      * of them). Answered by {@link SyncLeaves}.
      */
     record SyncDigest(long req, List<Long> buckets) implements Control {}
+
+    /**
+     * node -> node: the sender's cluster layout version and digest, with the whole layout
+     * ({@code LayoutCodec} bytes) when the receiver is known to be behind, else empty (see
+     * {@code LayoutGossip}). Sent when an anti-entropy exchange starts and after an applied change.
+     */
+    record LayoutSync(long req, long version, long digest, byte[] layout) implements Control {}
 
     /** One bucket's leaf digests: ManifestStore.LEAVES of them, leaf 0 first. */
     record BucketLeaves(int bucket, List<Long> leaves) {}

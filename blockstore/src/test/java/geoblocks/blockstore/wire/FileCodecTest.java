@@ -126,6 +126,13 @@ class FileCodecTest {
                 new ReplicaData(16, "b-f00d-0", 4096, 1 << 20, 0x12345678, true, bytes(7, 10)),
                 new MoveReq(40, "photos/1", List.of("dublin", "mumbai")),
                 new HoldBlocks(0, List.of()),
+                new LayoutSync(0, 3, 0x0123456789ABCDEFL, new byte[0]),
+                new LayoutSync(0, Long.MAX_VALUE, -1, bytes(8, 300)),
+                new ClusterReq(44, "show", "", "", "", 0, false),
+                new ClusterReq(44, "add", "mumbai", "10.0.3.1:47000", "ap-south", 4L << 40, true),
+                new ClusterReply(45, bytes(9, 40), List.of(), List.of()),
+                new ClusterReply(45, bytes(9, 200), List.of(new RegionReport("seoul", 3, 120, 1L << 30),
+                        new RegionReport("dublin", -1, 0, 0)), List.of("forced: " + unicode)),
                 new HoldBlocks(0, List.of("f00d", "beef01")),
                 new MoveCopy(41, "b-f00d-3", 1 << 20, -7, List.of("seoul")),
                 new DropBlocks(42, "photos/1", List.of("b-f00d-0", "b-f00d-1")),
@@ -162,7 +169,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(opTypes(FileOp.class), covered);
-        assertEquals(52, covered.size());
+        assertEquals(55, covered.size());
     }
 
     /** The records of a sealed op interface, those of its sealed sub-interfaces (FileOp.Control) included. */
@@ -185,7 +192,7 @@ class FileCodecTest {
             control.add(c.getSimpleName());
         }
         assertEquals(Set.of("BackgroundStored", "Claimed", "CreateClaim", "FetchCancel", "FetchMore", "GetAck",
-                "HoldBlocks", "LookupManifest", "ManifestPart", "NetBenchAck", "PutProgress", "ReplicaStored",
+                "HoldBlocks", "LayoutSync", "LookupManifest", "ManifestPart", "NetBenchAck", "PutProgress", "ReplicaStored",
                 "StatPending", "StatusReq", "SyncDigest", "SyncLeaves", "SyncNames", "SyncNamesReq"), control,
                 "a new control op must not depend on arriving after the blocks sent before it (FileOp.Control)");
         assertTrue(new FileMsg(V4,
@@ -318,7 +325,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 53, 100, 255}) {
+        for (int tag : new int[] {0, 56, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());

@@ -31,7 +31,8 @@ final class DashboardState {
         }
         StatusReply st = s.status();
         j.field("ready", true).field("region", s.region()).field("timeMillis", s.timeMillis())
-                .field("ageMs", Math.max(0, nowMillis - s.timeMillis()));
+                .field("ageMs", Math.max(0, nowMillis - s.timeMillis())).field("layoutVersion", s.layout().version())
+                .field("drainMovesStarted", s.layout().drainMovesStarted()).field("drainPending", s.layout().drainPending());
         j.name("regions").beginArray();
         j.begin().field("region", s.region()).field("self", true).field("up", true).field("rttMs", 0).end();
         for (PeerRtt p : st.peers()) {

@@ -100,6 +100,17 @@ public final class NodeMetrics implements MultiCollector {
                 "Bytes of the block replicas that the manifests known at this node place at each region.", Unit.BYTES,
                 bytes));
         out.metricSnapshot(gauge("geoblocks_files", "Files (manifests) known at this node.", null, List.of(g(s.files()))));
+        out.metricSnapshot(gauge("geoblocks_layout_version",
+                "Version of the cluster layout this node acts on (0: its static config).", null,
+                List.of(g(s.layout().version()))));
+        out.metricSnapshot(gauge("geoblocks_drain_moves_started",
+                "Moves this node started since it started to empty draining regions (a count; see docs/operations.md).",
+                null, List.of(g(s.layout().drainMovesStarted()))));
+        if (s.layout().drainPending() >= 0) {
+            out.metricSnapshot(gauge("geoblocks_drain_pending_versions",
+                    "Versions with copies at a draining region this node found in its last pass over its manifests.", null,
+                    List.of(g(s.layout().drainPending()))));
+        }
         out.metricSnapshot(gauge("geoblocks_tombstones",
                 "Deleted names whose tombstone this node keeps until every region acknowledged it.", null,
                 List.of(g(s.tombstones().kept()))));

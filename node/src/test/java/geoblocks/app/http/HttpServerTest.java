@@ -230,6 +230,23 @@ class HttpServerTest {
     }
 
     @Test
+    void metricsAndState_showTheClusterLayoutVersion() throws Exception {
+        NodeSnapshot s = snapshot(clock.get());
+        latest.set(new NodeSnapshot(s.region(), s.timeMillis(), s.status(), s.requests(), s.files(), s.placed(),
+                s.recentFiles(), s.memoryUsedBytes(), s.memoryCapacityBytes(), s.openRequests(), s.tombstones(),
+                s.rttMatrix(), s.scrub(), s.unsettledPeers(), s.peerDownTransitions(), s.createsNotReady(), s.admission(),
+                new NodeSnapshot.Layout(3, java.util.Map.of("seoul", "active", "dublin", "draining"),
+                        java.util.Map.of("seoul", 3L, "dublin", 2L), 5, 17)));
+        String t = send("GET", "/metrics", null, null).body();
+        assertTrue(t.lines().anyMatch("geoblocks_layout_version 3.0"::equals), t);
+        assertTrue(t.lines().anyMatch("geoblocks_drain_moves_started 5.0"::equals), t);
+        assertTrue(t.lines().anyMatch("geoblocks_drain_pending_versions 17.0"::equals), t);
+        latest.set(snapshot(clock.get()));
+        t = send("GET", "/metrics", null, null).body();
+        assertTrue(t.lines().anyMatch("geoblocks_layout_version 0.0"::equals), t);
+    }
+
+    @Test
     void metrics_leaveOutScrubTimestampsOfPassesThatNeverHappened() throws Exception {
         NodeSnapshot s = snapshot(clock.get());
         latest.set(new NodeSnapshot(s.region(), s.timeMillis(), s.status(), s.requests(), s.files(), s.placed(),

@@ -90,6 +90,23 @@ public final class ConsistencyNodes {
         }
     }
 
+    /** The operator: applies {@code changes} through the node at {@code node} (ip:port); reads the layouts at {@code finalAtMs}. */
+    public record Operator(String node, List<OperatorHost.Change> changes, long finalAtMs) implements NodeFactory {
+        public Operator {
+            changes = List.copyOf(changes);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return OperatorHost.class;
+        }
+
+        @Override
+        public Init<? extends ComponentDefinition> init(NetAddress self) {
+            return new OperatorHost.OperatorInit(self, NetAddress.parse(node), changes, finalAtMs);
+        }
+    }
+
     /** The probe: at each of {@code atMs} records every node's versions of every name and its blocks. */
     public record Probe(List<Long> atMs) implements NodeFactory {
         public Probe {

@@ -25,8 +25,16 @@ public final class PlacementInput {
     private final List<String> held;
     private final Random random;
     private final List<String> candidates;
+    private final Set<String> notPlaceable;
 
     public PlacementInput(RttTable rtt, Map<String, NodeLoad> loads, long blockBytes, List<String> held, Random random) {
+        this(rtt, loads, blockBytes, held, random, Set.of());
+    }
+
+    /** As above; no copy goes to {@code notPlaceable} (regions of the cluster layout that are draining). */
+    public PlacementInput(RttTable rtt, Map<String, NodeLoad> loads, long blockBytes, List<String> held, Random random,
+            Set<String> notPlaceable) {
+        this.notPlaceable = Set.copyOf(notPlaceable);
         this.rtt = rtt;
         this.loads = Map.copyOf(loads);
         this.blockBytes = blockBytes;
@@ -34,7 +42,7 @@ public final class PlacementInput {
         this.random = random;
         List<String> c = new ArrayList<>();
         for (String r : rtt.upRegions()) {
-            if (!this.held.contains(r) && fits(r)) {
+            if (!this.held.contains(r) && fits(r) && !this.notPlaceable.contains(r)) {
                 c.add(r);
             }
         }
@@ -107,6 +115,9 @@ public final class PlacementInput {
         }
         if (held.contains(region)) {
             return region + " already holds the block";
+        }
+        if (notPlaceable.contains(region)) {
+            return region + " is draining (cluster layout): it takes no new copies";
         }
         if (!fits(region)) {
             NodeLoad l = loads.get(region);

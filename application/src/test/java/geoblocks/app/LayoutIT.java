@@ -1,0 +1,156 @@
+package geoblocks.app;
+
+import static geoblocks.app.ItSupport.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.layout.Layout;
+import geoblocks.blockstore.core.layout.LayoutCodec;
+import geoblocks.blockstore.core.layout.RegionState;
+import geoblocks.blockstore.wire.FileOp.ClusterReply;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cluster layout on four real node processes (anti-entropy every 500 ms): version 0 from the
+ * config; {@code cluster drain dublin} at seoul reaches every node, new copies avoid dublin, a
+ * {@code local} put at dublin is refused, creates of names dublin owned are decided by their new
+ * owners once handed over; the files that had copies at dublin move off it and stay readable;
+ * {@code remove} of an active region is refused, of dublin accepted once drained; {@code /metrics}
+ * shows the version.
+ */
+@ExtendWith(QuickLaunch.class)
+class LayoutIT {
+    @TempDir
+    static Path work;
+    static ItSupport.Nodes nodes;
+    static GeoClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), false,
+                "geoblocks.node { anti-entropy-interval = 500 ms }", 20_000, 60);
+        client = nodes.client();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (nodes != null) {
+            nodes.close();
+        }
+    }
+
+    static Layout layoutAt(String region) throws IOException {
+        return LayoutCodec.decode(client.cluster(region, "show", "", "", "", 0, false).layout());
+    }
+
+    @Test
+    void drainThenRemove_spreadToEveryNode_andNodesActOnIt() throws Exception {
+        for (String r : LocalCluster.REGIONS) {
+            Layout l = layoutAt(r);
+            assertEquals(0, l.version(), r);
+            assertEquals(LocalCluster.REGIONS.stream().sorted().toList(), l.owners(), r);
+        }
+        Path in = ItSupport.randomFile(work, "in", 70_000, 3);
+        for (int i = 0; i < 6; i++) {
+            client.put(LocalCluster.REGIONS.get(i % 4), in, "before/" + i, "tworandom", 65536, null);
+        }
+        ClusterReply drained = client.cluster("seoul", "drain", "dublin", "", "", 0, false);
+        assertEquals(1, LayoutCodec.decode(drained.layout()).version());
+        await(30, "every node on layout version 1", () -> LocalCluster.REGIONS.stream().allMatch(r -> {
+            try {
+                Layout l = layoutAt(r);
+                return l.version() == 1 && l.region("dublin").state() == RegionState.DRAINING;
+            } catch (IOException e) {
+                return false;
+            }
+        }));
+
+        List<String> placed = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            String name = "after/" + i;
+            client.put(LocalCluster.REGIONS.get(i % 4).equals("dublin") ? "seoul" : LocalCluster.REGIONS.get(i % 4), in,
+                    name, "tworandom", 65536, null);
+            Manifest m = client.stat("seoul", name);
+            m.blocks().forEach(b -> placed.addAll(b.replicas()));
+        }
+        assertFalse(placed.contains("dublin"), "a new copy went to the draining region: " + placed);
+        IOException local = assertThrows(IOException.class,
+                () -> client.put("dublin", in, "local-at-dublin", "local", 65536, null));
+        assertTrue(local.getMessage().contains("draining"), local.getMessage());
+
+        Layout v1 = layoutAt("seoul");
+        String moved = null;
+        for (int i = 0; moved == null; i++) {
+            if (v1.moved("c/" + i)) {
+                moved = "c/" + i;
+            }
+        }
+        String name = moved;
+        String owner = v1.ownerOf(name);
+        await(30, "the create of " + name + " decided by its new owner " + owner, () -> {
+            try {
+                client.write("mumbai", in, null, name, "tworandom", 65536, "all", true, null);
+                return true;
+            } catch (IOException e) {
+                return false; // unavailable while the handover completes
+            }
+        });
+        IOException again = assertThrows(IOException.class,
+                () -> client.write("saopaulo", in, null, name, "tworandom", 65536, "all", true, null));
+        assertTrue(again.getMessage().contains("already exists"), again.getMessage());
+
+        IOException active = assertThrows(IOException.class,
+                () -> client.cluster("mumbai", "remove", "seoul", "", "", 0, false));
+        assertTrue(active.getMessage().contains("drain it first"), active.getMessage());
+        await(60, "dublin drained: no live replica left there", () -> {
+            try {
+                return client.cluster("mumbai", "show", "", "", "", 0, false).regions().stream()
+                        .anyMatch(g -> g.region().equals("dublin") && g.replicas() == 0);
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        for (int i = 0; i < 6; i++) { // moved off dublin, still readable
+            Manifest m = client.get("saopaulo", "before/" + i, work.resolve("out" + i), null);
+            m.blocks().forEach(b -> assertFalse(b.replicas().contains("dublin"), b.replicas().toString()));
+            assertEquals(java.nio.file.Files.mismatch(in, work.resolve("out" + i)), -1L);
+        }
+        ClusterReply removed = client.cluster("mumbai", "remove", "dublin", "", "", 0, false);
+        assertEquals(2, LayoutCodec.decode(removed.layout()).version());
+        assertTrue(removed.warnings().isEmpty(), removed.warnings().toString());
+        HttpClient http = HttpClient.newHttpClient();
+        await(30, "seoul's /metrics at layout version 2", () -> {
+            try {
+                String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + nodes.cluster().httpPort("seoul") + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+                return body.lines().anyMatch("geoblocks_layout_version 2.0"::equals);
+            } catch (IOException | InterruptedException e) {
+                return false;
+            }
+        });
+        for (String r : List.of("seoul", "saopaulo", "mumbai")) {
+            await(30, r + " on layout version 2", () -> {
+                try {
+                    return layoutAt(r).members().equals(List.of("mumbai", "saopaulo", "seoul"));
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+        }
+    }
+}

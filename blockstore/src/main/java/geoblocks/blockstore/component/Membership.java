@@ -1,0 +1,225 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.layout.CorruptLayoutException;
+import geoblocks.blockstore.core.layout.Layout;
+import geoblocks.blockstore.core.layout.LayoutChange;
+import geoblocks.blockstore.core.layout.LayoutChanges;
+import geoblocks.blockstore.core.layout.LayoutCodec;
+import geoblocks.blockstore.core.layout.LayoutGossip;
+import geoblocks.blockstore.core.layout.OwnerHandover;
+import geoblocks.blockstore.meta.MetaLayoutStore;
+import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.wire.FileOp.ClusterReply;
+import geoblocks.blockstore.wire.FileOp.ClusterReq;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.FileOp.LayoutSync;
+import geoblocks.blockstore.wire.FileOp.RegionReport;
+import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.LongPredicate;
+
+/**
+ * The cluster layout at this node (glue; the rules are in {@code core.layout}): keeps it in the
+ * metadata engine ({@link MetaLayoutStore}), spreads it with {@link LayoutSync} when an anti-entropy
+ * exchange starts and after an operator's change ({@link LayoutGossip}), applies the client's
+ * {@code cluster} requests ({@link LayoutChanges}), and says whether this node may decide the
+ * conditional writes of a name ({@link OwnerHandover}). Every layout it adopts goes to the node's
+ * context (peers, addresses, owners) and to {@code changed} (the RTT monitor and the placement
+ * component).
+ */
+final class Membership {
+    private final NodeContext node;
+    private final MetaLayoutStore store;
+    private final OwnerHandover handover;
+    /** Whether an anti-entropy exchange with every member, started at or after the given time, has completed. */
+    private final LongPredicate syncedSince;
+    private final Consumer<Layout> changed;
+
+    Membership(NodeContext node, MetaLayoutStore store, LongPredicate syncedSince, Consumer<Layout> changed) {
+        this.node = node;
+        this.store = store;
+        this.handover = new OwnerHandover(node.region());
+        this.syncedSince = syncedSince;
+        this.changed = changed;
+        handover.report(node.region(), store.current().version());
+        node.layout(store.current());
+        node.handover(this::refusal);
+        node.layoutReports(this::reportedWithSelf);
+    }
+
+    Layout current() {
+        return store.current();
+    }
+
+    /** The versions each region last reported (this one's own included). */
+    Map<String, Long> reported() {
+        return handover.reported();
+    }
+
+    /** Null when this node may decide the conditional writes of {@code name} now, else why not. */
+    String refusal(String name) {
+        Layout l = store.current();
+        if (!l.moved(name)) {
+            return handover.refusal(l, name, true);
+        }
+        OptionalLong since = handover.coveredSince(l, node.now());
+        return handover.refusal(l, name, since.isPresent() && syncedSince.test(since.getAsLong()));
+    }
+
+    /** An anti-entropy exchange with {@code peer} starts: tell it this node's layout version. */
+    void announce(String peer) {
+        Layout l = store.current();
+        node.send(node.addressOf(peer), new LayoutSync(0, l.version(), l.digest(), new byte[0]));
+    }
+
+    void onSync(NetAddress from, LayoutSync s) {
+        String peer = node.regionOf(from).orElse(null);
+        if (peer == null) {
+            return;
+        }
+        Layout theirs = null;
+        if (s.layout().length > 0) {
+            try {
+                theirs = LayoutCodec.decode(s.layout());
+            } catch (CorruptLayoutException e) {
+                Logs.warn(node.region() + ": ignored the layout " + peer + " sent: " + e.getMessage());
+                return;
+            }
+        }
+        handover.report(peer, s.version());
+        LayoutGossip.Decision d = LayoutGossip.onSync(store.current(), s.version(), s.digest(), theirs);
+        if (d.adopt() != null) {
+            adopt(d.adopt(), "from " + peer);
+        }
+        Layout mine = store.current();
+        handover.coveredSince(mine, node.now());
+        switch (d.reply()) {
+            case VERSION -> node.send(from, new LayoutSync(0, mine.version(), mine.digest(), new byte[0]));
+            case WHOLE -> node.send(from, new LayoutSync(0, mine.version(), mine.digest(), LayoutCodec.encode(mine)));
+            case NONE -> { }
+        }
+    }
+
+    private boolean adopt(Layout l, String how) {
+        try {
+            if (!store.adopt(l)) {
+                return false;
+            }
+        } catch (IOException e) {
+            Logs.warn(node.region() + ": storing cluster layout version " + l.version() + " failed, keeping version "
+                    + store.current().version() + ": " + e.getMessage());
+            return false;
+        }
+        node.layout(l);
+        handover.report(node.region(), l.version());
+        Logs.info(node.region() + ": cluster layout version " + l.version() + " " + how + ": members " + l.members()
+                + ", owners " + l.owners());
+        changed.accept(l);
+        return true;
+    }
+
+    /** A client's {@code cluster} request: show the layout, or apply a change and send it to every member. */
+    void onRequest(NetAddress client, ClusterReq r) {
+        List<String> warnings = List.of();
+        if (!r.action().equals("show")) {
+            Layout before = store.current();
+            LayoutChanges.Applied applied;
+            try {
+                LayoutChange change = switch (r.action()) {
+                    case "add" -> new LayoutChange.Add(r.region(), r.address(), r.zone().isEmpty() ? null : r.zone(),
+                            r.capacityBytes());
+                    case "drain" -> new LayoutChange.Drain(r.region());
+                    case "remove" -> new LayoutChange.Remove(r.region());
+                    default -> throw new IllegalArgumentException("cluster action must be show, add, drain or remove, was '"
+                            + r.action() + "'");
+                };
+                applied = LayoutChanges.apply(before, change, reportedWithSelf(), drained(before), r.force());
+            } catch (IllegalArgumentException e) {
+                node.send(client, new Failed(r.req(), FailureCode.INVALID, e.getMessage()));
+                return;
+            } catch (IllegalStateException e) {
+                node.send(client, new Failed(r.req(), FailureCode.PRECONDITION_FAILED, e.getMessage()));
+                return;
+            }
+            if (!adopt(applied.layout(), "applied (" + r.action() + " " + r.region() + ")")) {
+                node.send(client, new Failed(r.req(), FailureCode.INTERNAL, "storing cluster layout version "
+                        + applied.layout().version() + " failed; see the node's log"));
+                return;
+            }
+            warnings = applied.warnings();
+            warnings.forEach(w -> Logs.warn(node.region() + ": " + w));
+            Set<String> tell = new LinkedHashSet<>(before.members());
+            tell.addAll(applied.layout().members());
+            tell.remove(node.region());
+            Layout l = applied.layout();
+            byte[] whole = LayoutCodec.encode(l);
+            for (String peer : tell) {
+                NetAddress to = before.members().contains(peer) && !l.members().contains(peer)
+                        ? parseOld(before, peer) : addressOrNull(peer);
+                if (to != null) {
+                    node.send(to, new LayoutSync(0, l.version(), l.digest(), whole));
+                }
+            }
+        }
+        node.send(client, reply(r.req(), warnings));
+    }
+
+    private NetAddress addressOrNull(String peer) {
+        try {
+            return node.addressOf(peer);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** The address a region had in {@code before} (it was just removed), or null when it does not resolve. */
+    private static NetAddress parseOld(Layout before, String peer) {
+        try {
+            return NetAddress.parse(before.region(peer).address());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private Map<String, Long> reportedWithSelf() {
+        Map<String, Long> m = new TreeMap<>(handover.reported());
+        m.put(node.region(), store.current().version());
+        return m;
+    }
+
+    /** The members of {@code l} that hold no replica of a live version (as this node's manifests say). */
+    private Set<String> drained(Layout l) {
+        Map<String, ManifestStore.Placed> placed = node.manifests().placed();
+        Set<String> out = new TreeSet<>();
+        for (String m : l.members()) {
+            ManifestStore.Placed p = placed.get(m);
+            if (p == null || p.blocks() == 0) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    ClusterReply reply(long req, List<String> warnings) {
+        Layout l = store.current();
+        Map<String, ManifestStore.Placed> placed = node.manifests().placed();
+        Map<String, Long> reported = reportedWithSelf();
+        List<RegionReport> regions = new ArrayList<>();
+        for (String id : l.regions().keySet()) {
+            ManifestStore.Placed p = placed.get(id);
+            regions.add(new RegionReport(id, reported.getOrDefault(id, -1L), p == null ? 0 : p.blocks(),
+                    p == null ? 0 : p.bytes()));
+        }
+        return new ClusterReply(req, LayoutCodec.encode(l), regions, warnings);
+    }
+}

@@ -1,0 +1,39 @@
+package geoblocks.blockstore.core.layout;
+
+/**
+ * A change an operator applies to the {@link Layout} ({@code client cluster add | drain | remove}).
+ * {@link LayoutChanges#apply} checks it against the current layout and makes the next version.
+ */
+public sealed interface LayoutChange {
+    /** The region the change is about. */
+    String region();
+
+    /** Add region {@code region} at {@code address} (or re-add a removed one), active. Zone null: the region id. */
+    record Add(String region, String address, String zone, long capacityBytes) implements LayoutChange {
+        public Add {
+            Region.checkId(region);
+            Region.checkAddress(address);
+            if (capacityBytes < 0) {
+                throw new IllegalArgumentException("capacity must not be negative, was " + capacityBytes);
+            }
+        }
+
+        public Add(String region, String address) {
+            this(region, address, null, 0);
+        }
+    }
+
+    /** Stop placing on {@code region} and hand its names to the other owners; it keeps serving what it holds. */
+    record Drain(String region) implements LayoutChange {
+        public Drain {
+            Region.checkId(region);
+        }
+    }
+
+    /** Take {@code region} out of the cluster (normally once drained). */
+    record Remove(String region) implements LayoutChange {
+        public Remove {
+            Region.checkId(region);
+        }
+    }
+}

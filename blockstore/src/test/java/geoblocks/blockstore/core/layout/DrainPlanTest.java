@@ -1,0 +1,61 @@
+package geoblocks.blockstore.core.layout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.Version;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DrainPlanTest {
+    static final Layout FOUR = Layout.fromConfig(Map.of("a", "10.0.0.1:1", "b", "10.0.0.2:1", "c", "10.0.0.3:1",
+            "d", "10.0.0.4:1"));
+    static final Layout B_DRAINING = LayoutChangesTest.apply(FOUR, new LayoutChange.Drain("b")).layout();
+    static final List<String> ALL_UP = List.of("a", "c", "d");
+
+    static Manifest file(List<List<String>> blocks) {
+        List<Manifest.BlockRef> refs = blocks.stream().map(r -> new Manifest.BlockRef(10, 1, r)).toList();
+        return new Manifest("f", "id1", 10L * refs.size(), 10, "tworandom", "a", 1, refs, new Version(5, "a"), 0, false,
+                Map.of());
+    }
+
+    @Test
+    void noCopyAtADrainingRegion_nothingMoves() {
+        Manifest m = file(List.of(List.of("a", "c"), List.of("c", "d")));
+        assertFalse(DrainPlan.needsMove(m, B_DRAINING));
+        assertEquals(List.of(), DrainPlan.targets(m, B_DRAINING, ALL_UP));
+        assertFalse(DrainPlan.needsMove(file(List.of(List.of("b"))), FOUR), "nothing drains in the old layout");
+    }
+
+    @Test
+    void keepsTheCopyCount_preferringRegionsThatHoldMostBlocks() {
+        Manifest m = file(List.of(List.of("b", "c"), List.of("b", "c"), List.of("d", "b")));
+        assertTrue(DrainPlan.needsMove(m, B_DRAINING));
+        assertEquals(List.of("c", "d"), DrainPlan.targets(m, B_DRAINING, ALL_UP));
+    }
+
+    @Test
+    void fillsWithActiveRegionsThatAreUp_byId() {
+        Manifest m = file(List.of(List.of("b", "d")));
+        assertEquals(List.of("d", "a"), DrainPlan.targets(m, B_DRAINING, ALL_UP));
+        assertEquals(List.of("d", "c"), DrainPlan.targets(m, B_DRAINING, List.of("c", "d")));
+    }
+
+    @Test
+    void waitsWhenTooFewActiveRegionsAreUp_orAKeptTargetIsDown() {
+        Manifest m = file(List.of(List.of("b", "d")));
+        assertEquals(List.of(), DrainPlan.targets(m, B_DRAINING, List.of("d")));
+        assertEquals(List.of(), DrainPlan.targets(m, B_DRAINING, List.of("a", "c")), "d holds it but is down");
+    }
+
+    @Test
+    void inlineAndDeletedVersions_haveNoBlocksToMove() {
+        Manifest t = Manifest.tombstone("f", "t1", "a", 1, new Version(6, "a"));
+        assertFalse(DrainPlan.needsMove(t, B_DRAINING));
+        Manifest in = Manifest.inline("f", "i1", 10, "local", "b", 1, new Version(7, "b"), Map.of(), new byte[] {1});
+        assertFalse(DrainPlan.needsMove(in, B_DRAINING));
+    }
+}

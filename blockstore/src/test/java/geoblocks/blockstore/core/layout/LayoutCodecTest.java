@@ -1,0 +1,54 @@
+package geoblocks.blockstore.core.layout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class LayoutCodecTest {
+    static Layout sample() {
+        Layout l = Layout.fromConfig(Map.of("seoul", "10.0.0.1:7000", "dublin", "10.0.0.2:7000"));
+        l = LayoutChanges.apply(l, new LayoutChange.Add("mumbai", "node-4.example:7100", "ap-south", 4L << 40),
+                Map.of("seoul", 0L, "dublin", 0L), Set.of(), false).layout();
+        return LayoutChanges.apply(l, new LayoutChange.Drain("dublin"), Map.of("seoul", 1L, "dublin", 1L, "mumbai", 1L),
+                Set.of(), false).layout();
+    }
+
+    @Test
+    void roundTrip_keepsEverything() throws Exception {
+        Layout l = sample();
+        Layout back = LayoutCodec.decode(LayoutCodec.encode(l));
+        assertEquals(l, back);
+        assertEquals(l.digest(), back.digest());
+        assertEquals("ap-south", back.region("mumbai").zone());
+        assertEquals(4L << 40, back.region("mumbai").capacityBytes());
+        assertEquals(RegionState.DRAINING, back.region("dublin").state());
+    }
+
+    @Test
+    void everyFlippedByteOrCut_isRefusedWithATypedError() {
+        byte[] good = LayoutCodec.encode(sample());
+        Random rnd = new Random(7);
+        for (int i = 0; i < good.length; i++) {
+            byte[] bad = good.clone();
+            bad[i] ^= (byte) (1 + rnd.nextInt(255));
+            assertThrows(CorruptLayoutException.class, () -> LayoutCodec.decode(bad), "byte " + i);
+        }
+        for (int n = 0; n < good.length; n++) {
+            byte[] cut = java.util.Arrays.copyOf(good, n);
+            assertThrows(CorruptLayoutException.class, () -> LayoutCodec.decode(cut), "cut at " + n);
+        }
+    }
+
+    @Test
+    void unknownFormat_namesIt() {
+        byte[] b = LayoutCodec.encode(sample());
+        b[2] = 9;
+        CorruptLayoutException e = assertThrows(CorruptLayoutException.class, () -> LayoutCodec.decode(b));
+        assertTrue(e.getMessage().contains("format 9"), e.getMessage());
+    }
+}

@@ -1,0 +1,42 @@
+package geoblocks.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.core.layout.Layout;
+import geoblocks.blockstore.core.layout.LayoutChange;
+import geoblocks.blockstore.core.layout.LayoutChanges;
+import geoblocks.blockstore.core.layout.LayoutCodec;
+import geoblocks.blockstore.wire.FileOp.ClusterReply;
+import geoblocks.blockstore.wire.FileOp.RegionReport;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ClusterOpsTest {
+    static ClusterReply reply() {
+        Layout l = Layout.fromConfig(Map.of("seoul", "10.0.0.1:47101", "dublin", "10.0.1.1:47101"));
+        l = LayoutChanges.apply(l, new LayoutChange.Drain("dublin"), Map.of("seoul", 0L, "dublin", 0L), Set.of(), false)
+                .layout();
+        return new ClusterReply(1, LayoutCodec.encode(l), List.of(new RegionReport("dublin", 0, 12, 4096),
+                new RegionReport("seoul", 1, 30, 8192)), List.of("forced: x"));
+    }
+
+    @Test
+    void text_listsEveryRegionWithStateReportAndReplicas_thenTheOwners() throws Exception {
+        String t = ClusterOps.text("seoul", reply());
+        assertTrue(t.startsWith("cluster layout version 1 (as node seoul holds it)"), t);
+        assertTrue(t.lines().anyMatch(l -> l.matches("\\s+dublin\\s+draining\\s+10\\.0\\.1\\.1:47101\\s+dublin\\s+-\\s+0\\s+12\\s+4096")), t);
+        assertTrue(t.contains("owners: [seoul] since version 1 (before: [dublin, seoul])"), t);
+    }
+
+    @Test
+    void json_isTheLayoutWithReportsAndWarnings() throws Exception {
+        assertEquals("{\"version\":1,\"regions\":[{\"region\":\"dublin\",\"state\":\"draining\",\"address\":\"10.0.1.1:47101\","
+                + "\"zone\":\"dublin\",\"capacityBytes\":0,\"reportedVersion\":0,\"replicas\":12,\"bytes\":4096},"
+                + "{\"region\":\"seoul\",\"state\":\"active\",\"address\":\"10.0.0.1:47101\",\"zone\":\"seoul\","
+                + "\"capacityBytes\":0,\"reportedVersion\":1,\"replicas\":30,\"bytes\":8192}],\"owners\":[\"seoul\"],"
+                + "\"ownersSince\":1,\"warnings\":[\"forced: x\"]}", ClusterOps.json(reply()));
+    }
+}

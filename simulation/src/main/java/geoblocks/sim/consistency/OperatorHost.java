@@ -1,0 +1,158 @@
+package geoblocks.sim.consistency;
+
+import geoblocks.blockstore.client.ClientComponent;
+import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestHistory;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.layout.Layout;
+import geoblocks.blockstore.core.layout.LayoutCodec;
+import geoblocks.blockstore.meta.MetaLayoutStore;
+import geoblocks.net.NetAddress;
+import geoblocks.sim.harness.SimRegistry;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+import se.sics.kompics.Channel;
+import se.sics.kompics.Component;
+import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Init;
+import se.sics.kompics.Positive;
+import se.sics.kompics.network.Network;
+import se.sics.kompics.timer.ScheduleTimeout;
+import se.sics.kompics.timer.Timeout;
+import se.sics.kompics.timer.Timer;
+
+/**
+ * The operator of the membership scenario: through the real client component, at each
+ * {@link Change#atMs} it asks one node to apply a cluster layout change ({@code client cluster add |
+ * drain}), and asks again every second until the node applies it (a change is refused while a
+ * region has not reported the current layout). At {@code finalAtMs} it reads every node's layout
+ * from its metadata engine and the placements of every version its first node keeps.
+ *
+ * <p>Records: {@code L|change|action|region|callMs|returnMs|ok|version|error} per attempt,
+ * {@code F|region|version|digest|states} per node at the end, and {@code P|name|version|createdMillis|regions|head}
+ * for every kept version with blocks (the regions holding any of its blocks, joined by {@code ;}; head:
+ * whether it is the name's current version).
+ */
+public final class OperatorHost extends ComponentDefinition {
+    private final Positive<Network> net = requires(Network.class);
+    private final Positive<Timer> timer = requires(Timer.class);
+    private final OperatorInit init;
+    private final Positive<ClientPort> client;
+    private final List<String> out;
+    private int current = -1;
+    private long op;
+    private long calledMs;
+
+    /** A change: at {@code atMs}, {@code action} ("add", "drain", "remove") of {@code region} ({@code address} for add). */
+    public record Change(long atMs, String action, String region, String address) implements Serializable {}
+
+    public OperatorHost(OperatorInit init) {
+        this.init = init;
+        this.out = SimRegistry.extraRecords();
+        Component c = create(ClientComponent.class, new ClientComponent.ClientInit(init.self, init.node, "operator",
+                NodeSettings.defaults(), 10_000));
+        connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
+        connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
+        client = c.getPositive(ClientPort.class);
+        onStart(s -> {
+            for (int i = 0; i < init.changes.size(); i++) {
+                at(init.changes.get(i).atMs(), i);
+            }
+            at(init.finalAtMs, -1);
+        });
+        handle(timer, Go.class, g -> {
+            if (g.change < 0) {
+                finish();
+            } else {
+                apply(g.change);
+            }
+        });
+        handle(client, ClientPort.Result.class, this::onResult);
+    }
+
+    private void at(long ms, int change) {
+        ScheduleTimeout st = new ScheduleTimeout(Math.max(1, ms - System.currentTimeMillis()));
+        st.setTimeoutEvent(new Go(st, change));
+        trigger(st, timer);
+    }
+
+    private void apply(int i) {
+        Change c = init.changes.get(i);
+        current = i;
+        calledMs = System.currentTimeMillis();
+        trigger(new ClientPort.Cluster(++op, c.action(), c.region(), c.address() == null ? "" : c.address(), "", 0,
+                false), client);
+    }
+
+    private void onResult(ClientPort.Result r) {
+        Change c = init.changes.get(current);
+        long version = -1;
+        if (r.ok()) {
+            try {
+                version = LayoutCodec.decode(((geoblocks.blockstore.wire.FileOp.ClusterReply) r.value()).layout()).version();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        out.add("L|" + current + "|" + c.action() + "|" + c.region() + "|" + calledMs + "|" + System.currentTimeMillis()
+                + "|" + r.ok() + "|" + version + "|" + (r.ok() ? "" : r.error().replace('|', '/')));
+        if (!r.ok() && System.currentTimeMillis() < init.finalAtMs - 2_000) {
+            at(System.currentTimeMillis() + 1_000, current);
+        }
+    }
+
+    private void finish() {
+        for (Map.Entry<String, ManifestStore> e : ConsistencyNodes.STORES.entrySet()) {
+            try {
+                Layout l = MetaLayoutStore.read(e.getValue().engine());
+                StringBuilder states = new StringBuilder();
+                l.regions().forEach((id, g) -> states.append(states.length() == 0 ? "" : ";").append(id).append('=')
+                        .append(g.state().label()));
+                out.add("F|" + e.getKey() + "|" + l.version() + "|" + Long.toHexString(l.digest()) + "|" + states);
+            } catch (IOException x) {
+                out.add("F|" + e.getKey() + "|-1|0|" + x.getMessage().replace('|', '/'));
+            }
+        }
+        ManifestStore first = ConsistencyNodes.STORES.values().iterator().next();
+        for (ManifestHistory h : first.histories("", Integer.MAX_VALUE)) {
+            for (int i = 0; i < h.versions().size(); i++) {
+                Manifest m = h.versions().get(i);
+                if (m.deleted() || m.blocks().isEmpty()) {
+                    continue;
+                }
+                java.util.Set<String> regions = new java.util.TreeSet<>();
+                m.blocks().forEach(b -> regions.addAll(b.replicas()));
+                out.add("P|" + m.name() + "|" + m.version().id() + "|" + m.createdMillis() + "|" + String.join(";", regions)
+                        + "|" + (i == h.versions().size() - 1));
+            }
+        }
+    }
+
+    static final class Go extends Timeout {
+        final int change;
+
+        Go(ScheduleTimeout st, int change) {
+            super(st);
+            this.change = change;
+        }
+    }
+
+    /** Who the operator is, the node it talks to, its changes and when it reads the final layouts. */
+    public static final class OperatorInit extends Init<OperatorHost> {
+        final NetAddress self;
+        final NetAddress node;
+        final List<Change> changes;
+        final long finalAtMs;
+
+        OperatorInit(NetAddress self, NetAddress node, List<Change> changes, long finalAtMs) {
+            this.self = self;
+            this.node = node;
+            this.changes = List.copyOf(changes);
+            this.finalAtMs = finalAtMs;
+        }
+    }
+}

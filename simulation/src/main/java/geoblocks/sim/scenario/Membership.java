@@ -1,0 +1,172 @@
+package geoblocks.sim.scenario;
+
+import geoblocks.net.RttMatrix;
+import geoblocks.sim.consistency.ConsistencyCheck;
+import geoblocks.sim.consistency.ConsistencyNodes;
+import geoblocks.sim.consistency.OperatorHost;
+import geoblocks.sim.harness.NodePlan;
+import geoblocks.sim.harness.SimPlan;
+import geoblocks.sim.harness.SimResult;
+import geoblocks.sim.harness.SimRunner;
+import geoblocks.sim.net.NetworkSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+
+/**
+ * The cluster layout changing under load, with the real nodes: the consistency scenario's workload
+ * (puts, overwrites, deletes, reads and racing creates from a client in every region, a partition of
+ * 12 to 25 s between about 12 and 45 s, clocks off by up to 2 s) on a cluster that starts with three
+ * regions (seoul, dublin, saopaulo, configured with those three). At {@value #ADD_AT_MS} ms an
+ * operator adds mumbai through seoul's node ({@code client cluster add}); mumbai's node starts at
+ * {@value #NEWCOMER_STARTS_MS} ms with all four regions in its config. Between 15 and 30 s (by the
+ * seed) the operator drains dublin, asking again every second while the node refuses; the nodes
+ * move the current versions with copies there to active regions ({@code Drainer}, background
+ * copies); from {@value #REMOVE_AT_MS} ms, after the clients' verification reads, the operator asks
+ * every second to remove dublin, which the node refuses while dublin still holds a copy of a live
+ * version; the final probe is at {@value #PROBE_AT_MS} ms. The checks:
+ * {@link ConsistencyCheck}'s (every acknowledged version readable at another region, never two winning
+ * creators, convergence, read-your-writes), plus: both changes were applied, every node ends on the
+ * same layout (version 3: mumbai active, dublin removed), no current version keeps a block at dublin,
+ * and no version created
+ * {@value #DRAIN_MARGIN_MS} ms after every node could know of the drain (when it was applied, or
+ * when the partition healed if it was applied during the partition) has a block at dublin.
+ */
+public final class Membership {
+    static final String NEWCOMER = "mumbai";
+    static final String DRAINED = "dublin";
+    static final long ADD_AT_MS = 2_000;
+    static final long NEWCOMER_STARTS_MS = 3_000;
+    /** Clock offsets (2 s), the drain reaching every node and uploads begun before it. */
+    static final long DRAIN_MARGIN_MS = 10_000;
+    /** After the clients' verification reads (some go through dublin's node). */
+    static final long REMOVE_AT_MS = 90_000;
+    /**
+     * The operator asks to remove dublin until shortly before this: a move whose copy went to a region
+     * cut off by the partition fails only after 8 RPC timeouts (2 min with the default 15 s) and is then
+     * started again, so draining can last that long after the partition heals.
+     */
+    static final long PROBE_AT_MS = 175_000;
+    static final long FINAL_AT_MS = PROBE_AT_MS - 500;
+
+    private Membership() {}
+
+    static long drainAtMs(long seed) {
+        return 15_000 + new Random(seed ^ 0xD4A1L).nextInt(15_000);
+    }
+
+    static SimPlan plan(long seed) {
+        Random r = new Random(seed);
+        String[] regions = Consistency.REGIONS;
+        Map<String, String> all = new LinkedHashMap<>();
+        Map<String, String> first = new LinkedHashMap<>();
+        NetworkSpec.Builder net = NetworkSpec.builder(RttMatrix.specDefaults());
+        for (int i = 0; i < regions.length; i++) {
+            all.put(regions[i], "10.0." + i + ".1:47000");
+            if (!regions[i].equals(NEWCOMER)) {
+                first.put(regions[i], "10.0." + i + ".1:47000");
+            }
+            net.host("10.0." + i + ".1", regions[i]).host("10.0." + i + ".100", regions[i]);
+        }
+        net.host("10.0.0.200", "seoul").host("10.0.0.201", "seoul");
+        Consistency.Cut c = Consistency.cut(seed);
+        net.partition(c.fromMs(), c.toMs(), c.sideA(), c.sideB());
+        List<NodePlan> nodes = new ArrayList<>();
+        for (int i = 0; i < regions.length; i++) {
+            long offset = r.nextInt(4001) - 2000;
+            boolean newcomer = regions[i].equals(NEWCOMER);
+            nodes.add(new NodePlan(regions[i], newcomer ? NEWCOMER_STARTS_MS : 0, "10.0." + i + ".1", 47000,
+                    new ConsistencyNodes.Node(regions[i], newcomer ? all : first, seed * 7 + i, offset, Consistency.KEEP_MS)));
+        }
+        for (int i = 0; i < regions.length; i++) {
+            nodes.add(new NodePlan("client-" + regions[i], 0, "10.0." + i + ".100", 48000,
+                    new ConsistencyNodes.Client(regions[i], all, Consistency.script(seed, i), Consistency.STOP_WRITES_MS,
+                            Consistency.VERIFY_AT_MS)));
+        }
+        nodes.add(new NodePlan("operator", 0, "10.0.0.201", 49100, new ConsistencyNodes.Operator(all.get("seoul"),
+                List.of(new OperatorHost.Change(ADD_AT_MS, "add", NEWCOMER, all.get(NEWCOMER)),
+                        new OperatorHost.Change(drainAtMs(seed), "drain", DRAINED, null),
+                        new OperatorHost.Change(REMOVE_AT_MS, "remove", DRAINED, null)), FINAL_AT_MS)));
+        nodes.add(new NodePlan("probe", 0, "10.0.0.200", 49000, new ConsistencyNodes.Probe(List.of(PROBE_AT_MS))));
+        return new SimPlan(seed, net.build(), nodes, PROBE_AT_MS + 1_000, 10_000);
+    }
+
+    /** What a run showed: the consistency check, this scenario's own violations, and the operator's attempts. */
+    public record Outcome(long seed, ConsistencyCheck.Report consistency, List<String> violations, int addAttempts,
+            int drainAttempts, long drainAppliedMs, int removeAttempts, long removeAppliedMs) {
+        public boolean ok() {
+            return consistency.ok() && violations.isEmpty();
+        }
+    }
+
+    /** Runs the scenario for {@code seed} (deterministic) and checks it. */
+    public static Outcome run(long seed) {
+        SimResult result = SimRunner.run(plan(seed));
+        List<String> others = new ArrayList<>();
+        List<String[]> changes = new ArrayList<>();
+        List<String[]> finals = new ArrayList<>();
+        List<String[]> placed = new ArrayList<>();
+        for (String line : result.extra()) {
+            String[] f = line.split("\\|", -1);
+            switch (f[0]) {
+                case "L" -> changes.add(f);
+                case "F" -> finals.add(f);
+                case "P" -> placed.add(f);
+                default -> others.add(line);
+            }
+        }
+        Consistency.Cut c = Consistency.cut(seed);
+        ConsistencyCheck.Report report = ConsistencyCheck.check(seed, List.of(Consistency.REGIONS), others, result.faults(),
+                c.fromMs(), c.toMs(), c.sideA(), false);
+        List<String> violations = new ArrayList<>();
+        int[] attempts = new int[3];
+        long[] appliedMs = {-1, -1, -1};
+        for (String[] f : changes) {
+            int i = Integer.parseInt(f[1]);
+            attempts[i]++;
+            if (Boolean.parseBoolean(f[6]) && appliedMs[i] < 0) {
+                appliedMs[i] = Long.parseLong(f[5]);
+                if (Long.parseLong(f[7]) != i + 1) {
+                    violations.add(f[2] + " " + f[3] + " made layout version " + f[7] + ", not " + (i + 1));
+                }
+            }
+        }
+        if (appliedMs[0] < 0 || appliedMs[1] < 0 || appliedMs[2] < 0) {
+            violations.add("changes not applied: add at " + appliedMs[0] + " ms, drain at " + appliedMs[1] + " ms, remove at "
+                    + appliedMs[2] + " ms; attempts " + changes.stream().map(f -> String.join("|", f)).toList());
+        }
+        TreeSet<String> digests = new TreeSet<>();
+        String want = "dublin=removed;mumbai=active;saopaulo=active;seoul=active";
+        for (String[] f : finals) {
+            digests.add(f[3]);
+            if (!f[2].equals("3") || !f[4].equals(want)) {
+                violations.add(f[1] + " ends on layout version " + f[2] + " (" + f[4] + "), not version 3 (" + want + ")");
+            }
+        }
+        for (String[] f : placed) {
+            if (Boolean.parseBoolean(f[5]) && List.of(f[4].split(";")).contains(DRAINED)) {
+                violations.add("the current version " + f[2] + " of '" + f[1] + "' still has a block at " + DRAINED
+                        + " at the end: " + f[4]);
+            }
+        }
+        if (finals.size() != Consistency.REGIONS.length || digests.size() != 1) {
+            violations.add("nodes did not converge on one layout: " + finals.stream().map(f -> String.join("|", f)).toList());
+        }
+        if (appliedMs[1] >= 0) {
+            // a node cut off from the operator's node hears of the drain only when the partition heals
+            long known = appliedMs[1] < c.toMs() ? Math.max(appliedMs[1], c.toMs()) : appliedMs[1];
+            for (String[] f : placed) {
+                long created = Long.parseLong(f[3]);
+                if (created > known + DRAIN_MARGIN_MS && List.of(f[4].split(";")).contains(DRAINED)) {
+                    violations.add("version " + f[2] + " of '" + f[1] + "' created at " + created + " ms, after the drain ("
+                            + appliedMs[1] + " ms, known everywhere by " + known + " ms), has a block at " + DRAINED
+                            + ": " + f[4]);
+                }
+            }
+        }
+        return new Outcome(seed, report, violations, attempts[0], attempts[1], appliedMs[1], attempts[2], appliedMs[2]);
+    }
+}
