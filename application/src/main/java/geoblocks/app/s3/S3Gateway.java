@@ -147,6 +147,7 @@ public final class S3Gateway {
                 return;
             }
             call.payloadHash = v.payloadHash();
+            call.chunkSeed = v.seed();
         } else if (key == null || !(call.method().equals("GET") || call.method().equals("HEAD"))) {
             refuseUnsigned(call);
             return;

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,12 +46,42 @@ final class S3Multipart {
             call.fail(S3Error.INVALID_ARGUMENT, "Content-Type is longer than " + S3Objects.MAX_CONTENT_TYPE + " characters");
             return;
         }
+        Checksums.Algorithm checksum = Checksums.Algorithm.parse(call.headers().get("x-amz-checksum-algorithm"));
+        Checksums.Type checksumType;
+        try {
+            if (checksum == null && call.headers().get("x-amz-checksum-algorithm") != null) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, "x-amz-checksum-algorithm '"
+                        + call.headers().get("x-amz-checksum-algorithm") + "' is not one of CRC32, CRC32C, CRC64NVME, SHA1, SHA256");
+            }
+            checksumType = Checksums.Type.parse(call.headers().get("x-amz-checksum-type"));
+            if (checksumType != null && checksum == null) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, "x-amz-checksum-type needs x-amz-checksum-algorithm");
+            }
+            if (checksum != null && checksumType == null) {
+                checksumType = Checksums.defaultType(checksum);
+            }
+            if (checksum != null && !Checksums.allowed(checksum, checksumType)) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, "the checksum type " + checksumType + " is not available"
+                        + " for " + checksum.upper());
+            }
+        } catch (IllegalArgumentException e) {
+            call.fail(S3Error.INVALID_REQUEST, "x-amz-checksum-type must be COMPOSITE or FULL_OBJECT");
+            return;
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        Checksums.Type type2 = checksumType;
         buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
                 return;
             }
-            MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong());
+            MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong(), checksum, type2);
+            if (checksum != null) {
+                call.ex.header("x-amz-checksum-algorithm", checksum.upper());
+                call.ex.header("x-amz-checksum-type", type2.name());
+            }
             call.xml(200, S3Xml.initiateMultipart(call.bucket, call.key, u.id()));
         }));
     }
@@ -69,11 +100,11 @@ final class S3Multipart {
             copyPart(call, upload, number);
             return;
         }
-        receiver.receive(call, buckets.find(call.bucket), false, (bucket, spool) -> {
+        receiver.receive(call, buckets.find(call.bucket), false, upload.checksum(), (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
             try {
-                MultipartUploads.Part old = uploads.addPart(upload.id(),
-                        new MultipartUploads.Part(number, spool.size(), etag, spool.file()));
+                MultipartUploads.Part old = uploads.addPart(upload.id(), new MultipartUploads.Part(number, spool.size(), etag,
+                        spool.file(), spool.checksumAlgorithm(), spool.checksumValue(), clock.getAsLong()));
                 if (old != null) {
                     Files.deleteIfExists(old.file());
                 }
@@ -85,6 +116,9 @@ final class S3Multipart {
                 LOG.debug("could not remove a replaced part file: {}", e.toString());
             }
             call.ex.header("ETag", ETags.quote(etag));
+            if (spool.checksumAlgorithm() != null) {
+                call.ex.header(spool.checksumAlgorithm().header(), Checksums.base64(spool.checksumValue()));
+            }
             call.empty(200);
         });
     }
@@ -97,15 +131,25 @@ final class S3Multipart {
                 List<Object[]> parts = S3Xml.completeParts(body);
                 List<Integer> numbers = new ArrayList<>();
                 List<String> etags = new ArrayList<>();
+                List<String> checksums = new ArrayList<>();
                 for (Object[] p : parts) {
                     numbers.add((Integer) p[0]);
                     etags.add((String) p[1]);
+                    checksums.add((String) p[3]);
                 }
-                done = uploads.complete(call.param("uploadId"), call.bucket, call.key, numbers, etags);
+                ChecksumRequest sent = ChecksumRequest.of(BodyReceiver.headerMap(call), false, null);
+                done = uploads.complete(call.param("uploadId"), call.bucket, call.key, numbers, etags, checksums,
+                        sent.value());
             } catch (S3Exception e) {
                 call.fail(e);
                 return;
             }
+            if (done.repeat()) { // completed before with these parts: the same answer, nothing stored again
+                completed(call, done);
+                return;
+            }
+            Map<String, String> extra = done.checksum() == null ? Map.of() : Map.of(Checksums.META, new Checksums.Stored(
+                    done.upload().checksum(), done.upload().checksumType(), done.checksum()).encode());
             if (done.size() > settings.maxObjectSize()) {
                 removeParts(done.upload().parts().values());
                 call.fail(S3Error.ENTITY_TOO_LARGE, done.size() + " bytes exceed the gateway's limit of " + settings.maxObjectSize());
@@ -122,7 +166,7 @@ final class S3Multipart {
             PartsSource source = new PartsSource(done.parts());
             buckets.find(call.bucket).thenCompose(b -> {
                 bucket[0] = b;
-                return objects.store(call, b, null, source, done.etag(), done.upload().contentType(), condition);
+                return objects.store(call, b, null, source, done.etag(), done.upload().contentType(), condition, extra);
             }).whenComplete((w, t) -> {
                 try {
                     source.close();
@@ -132,15 +176,24 @@ final class S3Multipart {
                 removeParts(done.upload().parts().values());
                 call.later(() -> {
                     if (t != null) {
+                        uploads.forget(done.upload().id());
                         call.fail(S3Objects.writeFailure(call, t));
                         return;
                     }
                     S3Objects.written(call, bucket[0], w);
-                    String host = call.headers().get("Host", "localhost");
-                    call.xml(200, S3Xml.completeMultipart("http://" + host + call.resource(), call.bucket, call.key, done.etag()));
+                    completed(call, done);
                 });
             });
         }));
+    }
+
+    /** The CompleteMultipartUpload answer, with the object's checksum when it has one. */
+    private static void completed(S3Call call, MultipartUploads.Completed done) {
+        String host = call.headers().get("Host", "localhost");
+        Checksums.Stored checksum = done.checksum() == null ? null
+                : new Checksums.Stored(done.upload().checksum(), done.upload().checksumType(), done.checksum());
+        call.xml(200, S3ObjectXml.completeMultipart("http://" + host + call.resource(), call.bucket, call.key, done.etag(),
+                checksum));
     }
 
     void abortMultipart(S3Call call) {

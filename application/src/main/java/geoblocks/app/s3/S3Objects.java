@@ -74,7 +74,10 @@ final class S3Objects {
         }
         receiver.receive(call, buckets.find(call.bucket), true, (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
-            store(call, bucket, spool.file(), spool.source(), etag, type, condition).whenComplete((w, t) -> {
+            Checksums.Stored checksum = spool.checksumAlgorithm() == null ? null : new Checksums.Stored(
+                    spool.checksumAlgorithm(), Checksums.Type.FULL_OBJECT, Checksums.base64(spool.checksumValue()));
+            Map<String, String> extra = checksum == null ? Map.of() : Map.of(Checksums.META, checksum.encode());
+            store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra).whenComplete((w, t) -> {
                 spool.discard();
                 call.later(() -> {
                     if (t != null) {
@@ -82,6 +85,9 @@ final class S3Objects {
                         return;
                     }
                     call.ex.header("ETag", ETags.quote(etag));
+                    if (checksum != null) {
+                        checksum.headers().forEach(call.ex::header);
+                    }
                     written(call, bucket, w);
                     call.empty(200);
                 });
@@ -120,16 +126,36 @@ final class S3Objects {
     /** Stores an object: at home with the bucket's policy, elsewhere here with ack local, then moved home. */
     java.util.concurrent.CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
             geoblocks.blockstore.client.ByteSource source, String etag, String type, WriteCondition condition) {
+        return store(call, bucket, file, source, etag, type, condition, Map.of());
+    }
+
+    /**
+     * As above, with {@code extra} metadata (an additional checksum); refused InvalidArgument when the
+     * version's metadata would exceed what a version holds ({@code Manifest.MAX_META_BYTES}).
+     */
+    java.util.concurrent.CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
+            geoblocks.blockstore.client.ByteSource source, String etag, String type, WriteCondition condition,
+            Map<String, String> extra) {
         String name = S3Names.fileName(call.bucket, call.key);
         Map<String, String> meta = new LinkedHashMap<>();
         meta.put(META_ETAG, etag);
         meta.put(META_TYPE, type);
+        meta.putAll(extra);
         meta.putAll(ObjectVersions.marks(bucket.versioning()));
-        if (bucket.home().equals(settings.region())) {
+        List<String> targets = bucket.home().equals(settings.region()) ? null : migration.targets(bucket.home());
+        if (targets != null) {
+            meta.put(META_MIGRATE, String.join(",", targets));
+        }
+        try {
+            Manifest.validateMeta(meta);
+        } catch (IllegalArgumentException e) {
+            return java.util.concurrent.CompletableFuture.failedFuture(new S3Exception(S3Error.INVALID_ARGUMENT,
+                    "the object's Content-Type (" + type.length() + " characters) and checksum do not fit the "
+                    + Manifest.MAX_META_BYTES + " bytes of metadata a version holds: " + e.getMessage()));
+        }
+        if (targets == null) {
             return store.put(name, file, source, bucket.policy(), bucket.blockSize(), FileOp.ACK_ALL, condition, meta);
         }
-        List<String> targets = migration.targets(bucket.home());
-        meta.put(META_MIGRATE, String.join(",", targets));
         return store.put(name, file, source, "local", bucket.blockSize(), FileOp.ACK_LOCAL, condition, meta)
                 .thenApply(w -> {
                     migration.start(name, w.version(), targets);
@@ -208,6 +234,10 @@ final class S3Objects {
         call.ex.header("Last-Modified", HTTP_DATE.format(Instant.ofEpochMilli(m.createdMillis())));
         call.ex.header("Accept-Ranges", "bytes");
         call.ex.header("x-geoblocks-version", m.version().id());
+        Checksums.Stored checksum = Checksums.Stored.of(m.meta());
+        if (checksum != null && !range.partial() && "ENABLED".equalsIgnoreCase(call.headers().get("x-amz-checksum-mode"))) {
+            checksum.headers().forEach(call.ex::header); // a whole object's checksum (S3 sends none for a range)
+        }
         if (range.partial()) {
             call.ex.header("Content-Range", range.contentRange(m.size()));
         }
@@ -334,7 +364,9 @@ final class S3Objects {
             }
             String type = replace ? call.headers().get("Content-Type", "binary/octet-stream")
                     : m.meta().getOrDefault(META_TYPE, "binary/octet-stream");
-            return store(call, dst[0], file, null, etag, type, WriteCondition.NONE);
+            String checksum = m.meta().get(Checksums.META); // the same bytes: the same checksum
+            return store(call, dst[0], file, null, etag, type, WriteCondition.NONE,
+                    checksum == null ? Map.of() : Map.of(Checksums.META, checksum));
         }).thenApply(w -> stored[0] = w).whenComplete((w, t) -> {
             try {
                 Files.deleteIfExists(file);
