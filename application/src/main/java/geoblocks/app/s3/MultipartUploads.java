@@ -226,6 +226,11 @@ public final class MultipartUploads {
         return uploads.size();
     }
 
+    /** The parts of upload {@code u} received so far (a copy). */
+    public synchronized List<Part> partsOf(Upload u) {
+        return new ArrayList<>(u.parts().values());
+    }
+
     /** Parts of every upload in progress, for listing (a copy). */
     public synchronized Map<String, Upload> snapshot() {
         return new HashMap<>(uploads);

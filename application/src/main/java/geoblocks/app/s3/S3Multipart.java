@@ -27,6 +27,9 @@ final class S3Multipart {
     private final S3Objects objects;
     private final BodyReceiver receiver;
     private final LongSupplier clock;
+    private S3Tagging tagging;
+    /** The tags asked for by CreateMultipartUpload (x-amz-tagging), stored with the object on Complete. */
+    private final java.util.concurrent.ConcurrentHashMap<String, TagSet> uploadTags = new java.util.concurrent.ConcurrentHashMap<>();
 
     S3Multipart(NodeStore store, S3Settings settings, S3Buckets buckets, MultipartUploads uploads, S3Objects objects,
             BodyReceiver receiver, LongSupplier clock) {
@@ -37,6 +40,10 @@ final class S3Multipart {
         this.objects = objects;
         this.receiver = receiver;
         this.clock = clock;
+    }
+
+    void tagging(S3Tagging t) {
+        this.tagging = t;
     }
 
     void createMultipart(S3Call call) {
@@ -72,12 +79,22 @@ final class S3Multipart {
             return;
         }
         Checksums.Type type2 = checksumType;
+        TagSet tags;
+        try {
+            tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
         buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
                 return;
             }
             MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong(), checksum, type2);
+            if (tags.size() > 0) {
+                uploadTags.put(u.id(), tags);
+            }
             if (checksum != null) {
                 call.ex.header("x-amz-checksum-algorithm", checksum.upper());
                 call.ex.header("x-amz-checksum-type", type2.name());
@@ -148,8 +165,15 @@ final class S3Multipart {
                 completed(call, done);
                 return;
             }
-            Map<String, String> extra = done.checksum() == null ? Map.of() : Map.of(Checksums.META, new Checksums.Stored(
-                    done.upload().checksum(), done.upload().checksumType(), done.checksum()).encode());
+            Map<String, String> extra = new java.util.HashMap<>();
+            if (done.checksum() != null) {
+                extra.put(Checksums.META, new Checksums.Stored(done.upload().checksum(), done.upload().checksumType(),
+                        done.checksum()).encode());
+            }
+            long partSize = ObjectParts.uniform(done.parts().stream().mapToLong(MultipartUploads.Part::size).toArray());
+            if (partSize > 0) {
+                extra.put(ObjectParts.META, Long.toString(partSize)); // GET partNumber, GetObjectAttributes
+            }
             if (done.size() > settings.maxObjectSize()) {
                 removeParts(done.upload().parts().values());
                 call.fail(S3Error.ENTITY_TOO_LARGE, done.size() + " bytes exceed the gateway's limit of " + settings.maxObjectSize());
@@ -167,7 +191,8 @@ final class S3Multipart {
             buckets.find(call.bucket).thenCompose(b -> {
                 bucket[0] = b;
                 return objects.store(call, b, null, source, done.etag(), done.upload().contentType(), condition, extra);
-            }).whenComplete((w, t) -> {
+            }).thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), uploadTags.remove(done.upload().id()))
+                    .thenApply(x -> w)).whenComplete((w, t) -> {
                 try {
                     source.close();
                 } catch (IOException e) {
@@ -199,6 +224,7 @@ final class S3Multipart {
     void abortMultipart(S3Call call) {
         try {
             removeParts(uploads.abort(call.param("uploadId"), call.bucket, call.key));
+            uploadTags.remove(call.param("uploadId"));
             call.empty(204);
         } catch (S3Exception e) {
             call.fail(e);
@@ -207,6 +233,62 @@ final class S3Multipart {
 
     private void expireUploads() {
         removeParts(uploads.expire(clock.getAsLong() - settings.multipartExpiry().toMillis()));
+        uploadTags.keySet().retainAll(uploads.snapshot().keySet());
+    }
+
+    /** A query parameter that must be a number 0..max (a larger one is max), else InvalidArgument. */
+    static int intParam(S3Call call, String name, int dflt, int max) throws S3Exception {
+        String v = call.param(name);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 0) {
+                return Math.min(n, max);
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new S3Exception(S3Error.INVALID_ARGUMENT, name + " must be a non-negative integer, was '" + v + "'");
+    }
+
+    /**
+     * ListMultipartUploads ({@code GET /BUCKET?uploads}): the uploads in progress at this node (uploads
+     * live in the gateway where they were created), with prefix, delimiter, markers and max-uploads.
+     */
+    void listUploads(S3Call call) {
+        int max;
+        try {
+            max = intParam(call, "max-uploads", 1000, 1000);
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        boolean url = "url".equals(call.param("encoding-type"));
+        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
+            if (t != null) {
+                call.fail(t);
+                return;
+            }
+            UploadListing.Page page = UploadListing.uploads(uploads.snapshot().values(), call.bucket, call.param("prefix"),
+                    call.param("delimiter"), call.param("key-marker"), call.param("upload-id-marker"), max);
+            call.xml(200, S3ObjectXml.listUploads(call.bucket, settings.accessKey(), call.param("prefix"),
+                    call.param("delimiter"), call.param("key-marker"), call.param("upload-id-marker"), max, url, page));
+        }));
+    }
+
+    /** ListParts ({@code GET /BUCKET/KEY?uploadId=ID}), with part-number-marker and max-parts. */
+    void listParts(S3Call call) {
+        try {
+            MultipartUploads.Upload u = uploads.find(call.param("uploadId"), call.bucket, call.key);
+            int marker = intParam(call, "part-number-marker", 0, MultipartUploads.MAX_PARTS);
+            int max = intParam(call, "max-parts", 1000, 1000);
+            call.xml(200, S3ObjectXml.listParts(u, settings.accessKey(), marker, max,
+                    UploadListing.parts(uploads.partsOf(u), marker, max)));
+        } catch (S3Exception e) {
+            call.fail(e);
+        }
     }
 
     private static void removeParts(java.util.Collection<MultipartUploads.Part> parts) {

@@ -42,6 +42,7 @@ final class S3Objects {
     private final BodyReceiver receiver;
     private final Migration migration;
     private final S3Versioning versioning;
+    private S3Tagging tagging;
     private final LongSupplier clock;
 
     S3Objects(NodeStore store, S3Settings settings, S3Buckets buckets, BodyReceiver receiver, Migration migration,
@@ -55,6 +56,11 @@ final class S3Objects {
         this.clock = clock;
     }
 
+    /** Where the tags of objects are kept (x-amz-tagging on PUT and copies, x-amz-tagging-count on HEAD). */
+    void tagging(S3Tagging t) {
+        this.tagging = t;
+    }
+
     void put(S3Call call) {
         String type = call.headers().get("Content-Type", "binary/octet-stream");
         if (type.length() > MAX_CONTENT_TYPE) {
@@ -66,8 +72,10 @@ final class S3Objects {
             return;
         }
         WriteCondition condition;
+        TagSet tags;
         try {
             condition = Preconditions.write(call.headers().get("If-Match"), call.headers().get("If-None-Match"));
+            tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -77,7 +85,9 @@ final class S3Objects {
             Checksums.Stored checksum = spool.checksumAlgorithm() == null ? null : new Checksums.Stored(
                     spool.checksumAlgorithm(), Checksums.Type.FULL_OBJECT, Checksums.base64(spool.checksumValue()));
             Map<String, String> extra = checksum == null ? Map.of() : Map.of(Checksums.META, checksum.encode());
-            store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra).whenComplete((w, t) -> {
+            store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra)
+                    .thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), tags).thenApply(x -> w))
+                    .whenComplete((w, t) -> {
                 spool.discard();
                 call.later(() -> {
                     if (t != null) {
@@ -213,14 +223,45 @@ final class S3Objects {
                 call.ex.header("x-amz-version-id", shownId[0] != null ? shownId[0]
                         : ObjectVersions.id(false, m.meta(), m.version().id()));
             }
+            if (call.method().equals("HEAD") && tagging != null) { // x-amz-tagging-count: one lookup, on HEAD only
+                tagging.read(S3Tagging.objectFile(call.bucket, call.key, m.version().id())).whenComplete((tags, t2) -> call.later(() -> {
+                    if (tags != null && tags.size() > 0) {
+                        call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
+                    }
+                    serve(call, name, m);
+                }));
+                return;
+            }
             serve(call, name, m);
         }));
     }
 
     private void serve(S3Call call, String name, Manifest m) {
         ByteRange range;
+        String rangeHeader = call.headers().get("Range");
+        if (call.param("partNumber") != null) { // a part of a multipart object, by the part boundaries kept
+            try {
+                int n;
+                try {
+                    n = Integer.parseInt(call.param("partNumber").trim());
+                } catch (NumberFormatException e) {
+                    throw new S3Exception(S3Error.INVALID_ARGUMENT, "partNumber must be an integer, was '"
+                            + call.param("partNumber") + "'");
+                }
+                String etag = m.meta().get(META_ETAG);
+                long[] r = ObjectParts.range(n, m.size(), etag, m.meta());
+                int count = ObjectParts.count(etag);
+                if (count > 0) {
+                    call.ex.header("x-amz-mp-parts-count", Integer.toString(count));
+                }
+                rangeHeader = count == 0 || m.size() == 0 ? null : "bytes=" + r[0] + "-" + r[1];
+            } catch (S3Exception e) {
+                call.fail(e);
+                return;
+            }
+        }
         try {
-            range = ByteRange.parse(call.headers().get("Range"), m.size());
+            range = ByteRange.parse(rangeHeader, m.size());
         } catch (S3Exception e) {
             call.ex.header("Content-Range", "bytes */" + m.size());
             call.fail(e);
@@ -326,6 +367,14 @@ final class S3Objects {
             return;
         }
         boolean replace = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-metadata-directive", "COPY"));
+        boolean replaceTags = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-tagging-directive", "COPY"));
+        TagSet newTags;
+        try {
+            newTags = replaceTags ? TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS) : null;
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
         String srcName = S3Names.fileName(srcBucket, srcKey);
         String pinned = version;
         Path file;
@@ -367,7 +416,13 @@ final class S3Objects {
             String checksum = m.meta().get(Checksums.META); // the same bytes: the same checksum
             return store(call, dst[0], file, null, etag, type, WriteCondition.NONE,
                     checksum == null ? Map.of() : Map.of(Checksums.META, checksum));
-        }).thenApply(w -> stored[0] = w).whenComplete((w, t) -> {
+        }).thenCompose(w -> {
+            stored[0] = w;
+            java.util.concurrent.CompletableFuture<TagSet> tags = replaceTags
+                    ? java.util.concurrent.CompletableFuture.completedFuture(newTags)
+                    : tagging.read(S3Tagging.objectFile(srcBucket, srcKey, src[0].version().id()));
+            return tags.thenCompose(ts -> tagging.tagWritten(call.bucket, call.key, w.version(), ts)).thenApply(x -> w);
+        }).whenComplete((w, t) -> {
             try {
                 Files.deleteIfExists(file);
             } catch (IOException e) {
