@@ -126,7 +126,7 @@ final class S3ObjectXml {
         }
         if (wanted.contains("objectparts") && parts > 0) {
             sb.append("<ObjectParts>");
-            S3Xml.el(sb, "TotalPartsCount", parts);
+            S3Xml.el(sb, "PartsCount", parts); // TotalPartsCount in the SDKs
             if (partSize > 0) {
                 int last = Math.min(parts, marker + maxParts);
                 S3Xml.el(sb, "PartNumberMarker", marker);
