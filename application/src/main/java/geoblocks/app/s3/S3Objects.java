@@ -157,6 +157,13 @@ final class S3Objects {
             meta.put(META_MIGRATE, String.join(",", targets));
         }
         try {
+            if (meta.containsKey(ObjectParts.META)) { // the part size is a convenience: dropped when it does not fit
+                try {
+                    Manifest.validateMeta(meta);
+                } catch (IllegalArgumentException e) {
+                    meta.remove(ObjectParts.META);
+                }
+            }
             Manifest.validateMeta(meta);
         } catch (IllegalArgumentException e) {
             return java.util.concurrent.CompletableFuture.failedFuture(new S3Exception(S3Error.INVALID_ARGUMENT,
