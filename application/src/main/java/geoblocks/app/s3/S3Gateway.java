@@ -66,6 +66,7 @@ public final class S3Gateway {
         this.tagging = new S3Tagging(store, buckets, versioning);
         objects.tagging(tagging);
         multipart.tagging(tagging);
+        multipart.versioning(versioning);
         this.attributes = new S3Attributes(store, buckets, versioning);
     }
 

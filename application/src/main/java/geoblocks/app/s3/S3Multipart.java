@@ -28,6 +28,7 @@ final class S3Multipart {
     private final BodyReceiver receiver;
     private final LongSupplier clock;
     private S3Tagging tagging;
+    private S3Versioning versioning;
     /** The tags asked for by CreateMultipartUpload (x-amz-tagging), stored with the object on Complete. */
     private final java.util.concurrent.ConcurrentHashMap<String, TagSet> uploadTags = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -44,6 +45,11 @@ final class S3Multipart {
 
     void tagging(S3Tagging t) {
         this.tagging = t;
+    }
+
+    /** The versions of names, for UploadPartCopy of a source named by versionId. */
+    void versioning(S3Versioning v) {
+        this.versioning = v;
     }
 
     void createMultipart(S3Call call) {
@@ -307,8 +313,15 @@ final class S3Multipart {
      */
     private void copyPart(S3Call call, MultipartUploads.Upload upload, int number) {
         String[] src;
+        String version;
+        String header = call.headers().get("x-amz-copy-source");
         try {
-            src = S3Objects.copySource(call.headers().get("x-amz-copy-source"));
+            src = S3Objects.copySource(header);
+            int q = header.indexOf("?versionId=");
+            version = q < 0 ? null : ObjectVersions.parseId(PercentCoding.decode(header.substring(q + "?versionId=".length())));
+        } catch (IllegalArgumentException e) {
+            call.fail(S3Error.INVALID_ARGUMENT, "the versionId of x-amz-copy-source is not valid: " + e.getMessage());
+            return;
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -323,7 +336,17 @@ final class S3Multipart {
             return;
         }
         RangeFileSink[] sink = new RangeFileSink[1];
-        buckets.find(src[0]).thenCompose(b -> store.stat(srcName)).thenCompose(st -> {
+        buckets.find(src[0]).thenCompose(b -> version == null || versioning == null ? store.stat(srcName)
+                : versioning.versions(srcName).thenCompose(vs -> { // a source version named by id (S3 versions)
+                    ObjectVersions.V v = ObjectVersions.find(src[1], vs, b.versioning(), version);
+                    if (v == null || v.deleteMarker()) {
+                        throw new java.util.concurrent.CompletionException(new S3Exception(v == null
+                                ? S3Error.NO_SUCH_VERSION : S3Error.INVALID_REQUEST, "version '" + version + "' of '" + src[1]
+                                + "' in bucket '" + src[0] + "' " + (v == null ? "does not exist" : "is a delete marker")));
+                    }
+                    call.ex.header("x-amz-copy-source-version-id", v.versionId());
+                    return store.stat(srcName, v.nodeVersion());
+                })).thenCompose(st -> {
             Manifest m = st.manifest();
             ByteRange range;
             try {
