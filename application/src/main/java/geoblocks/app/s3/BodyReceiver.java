@@ -129,10 +129,9 @@ final class BodyReceiver {
             });
             spool.checksum(checksum.algorithm());
             if (mode != null) {
-                chunked = new ChunkedSink(new AwsChunked(mode, mode.signed() ? call.chunkSeed : null, declared), spool, e -> {
-                    call.ex.onBody(null); // the rest of the body, if it comes, is read and dropped
-                    call.fail(e);
-                });
+                // on an encoding error the sink answers at once and drops the rest of the body itself
+                chunked = new ChunkedSink(new AwsChunked(mode, mode.signed() ? call.chunkSeed : null, declared), spool,
+                        call::fail);
                 sink[0] = chunked;
             }
         } catch (S3Exception e) {
