@@ -124,6 +124,18 @@ class S3GatewayIT {
     }
 
     @Test
+    void boto3_checksumsAwsChunkedTaggingUploadListingAndAttributes() throws Exception {
+        ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/objects_check.py").toString(), endpoint("seoul"),
+                endpoint("dublin")), Map.of(), 600);
+        System.out.println(r.out());
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("ALL OK"), r.out());
+        for (String check : List.of("checksum-headers", "aws-chunked", "multipart-checksums-listing-attributes", "tagging")) {
+            assertTrue(r.out().contains("ok " + check), r.out());
+        }
+    }
+
+    @Test
     void awsCli_makesABucketCopiesBothWaysAndLists() throws Exception {
         Map<String, String> env = Map.of("AWS_ACCESS_KEY_ID", "geoblocks-demo", "AWS_SECRET_ACCESS_KEY",
                 "geoblocks-local-demo-secret", "AWS_DEFAULT_REGION", "us-east-1", "AWS_CONFIG_FILE", "/dev/null",

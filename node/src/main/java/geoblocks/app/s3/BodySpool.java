@@ -107,6 +107,9 @@ public final class BodySpool implements Exchange.BodySink {
         if (sha256 != null) {
             sha256.update(b.duplicate());
         }
+        if (checksum != null) {
+            checksum.update(b);
+        }
         if (memory != null) {
             b.get(memory, (int) size, n);
         } else {
@@ -125,6 +128,7 @@ public final class BodySpool implements Exchange.BodySink {
         }
         md5Result = md5.digest();
         sha256Result = sha256 == null ? null : ETags.hex(sha256.digest());
+        checksumResult = checksum == null ? null : checksum.result();
         onDone.accept(this);
     }
 
@@ -178,6 +182,23 @@ public final class BodySpool implements Exchange.BodySink {
 
     private byte[] md5Result;
     private String sha256Result;
+    private Checksums.Digest checksum;
+    private byte[] checksumResult;
+
+    /** Also computes {@code algorithm}'s checksum of the body (before any chunk arrives). */
+    public void checksum(Checksums.Algorithm algorithm) {
+        this.checksum = algorithm == null ? null : algorithm.digest();
+    }
+
+    /** The algorithm of the checksum computed, or null. */
+    public Checksums.Algorithm checksumAlgorithm() {
+        return checksum == null ? null : checksum.algorithm();
+    }
+
+    /** The body's additional checksum once it ended (null when none was asked for). */
+    public byte[] checksumValue() {
+        return checksumResult;
+    }
 
     /** Removes the spool file (idempotent). */
     public void discard() {

@@ -22,15 +22,44 @@ public final class MultipartUploads {
     private final Supplier<String> ids;
     private final Map<String, Upload> uploads = new HashMap<>();
 
-    /** One received part. */
-    public record Part(int number, long size, String etag, Path file) {}
+    /**
+     * One received part: its additional checksum ({@code checksumAlgorithm}, raw {@code checksum})
+     * when one was computed, else nulls; {@code addedMillis}: when it was received.
+     */
+    public record Part(int number, long size, String etag, Path file, Checksums.Algorithm checksumAlgorithm,
+            byte[] checksum, long addedMillis) {
+        public Part(int number, long size, String etag, Path file) {
+            this(number, size, etag, file, null, null, 0L);
+        }
+    }
 
-    /** An upload in progress. */
+    /** An upload in progress; {@code checksum}/{@code checksumType}: the algorithm and type it was created with, or null. */
     public record Upload(String id, String bucket, String key, String contentType, long startedMillis,
-            TreeMap<Integer, Part> parts) {}
+            TreeMap<Integer, Part> parts, Checksums.Algorithm checksum, Checksums.Type checksumType) {
+        public Upload(String id, String bucket, String key, String contentType, long startedMillis, TreeMap<Integer, Part> parts) {
+            this(id, bucket, key, contentType, startedMillis, parts, null, null);
+        }
+    }
 
-    /** A completed upload's parts in order, its total size and ETag. */
-    public record Completed(Upload upload, List<Part> parts, long size, String etag) {}
+    /**
+     * A completed upload's parts in order, its total size and ETag, its additional checksum (base64,
+     * null when the upload has none or a part lacks it) and whether this is a repeated Complete of an
+     * upload completed before with the same parts (then nothing is to be stored again).
+     */
+    public record Completed(Upload upload, List<Part> parts, long size, String etag, String checksum, boolean repeat) {
+        public Completed(Upload upload, List<Part> parts, long size, String etag) {
+            this(upload, parts, size, etag, null, false);
+        }
+    }
+
+    /** Uploads completed lately, remembered so a Complete sent again gets the same answer (S3 is idempotent there). */
+    static final int RECENT = 256;
+    private final java.util.LinkedHashMap<String, Completed> recent = new java.util.LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Completed> e) {
+            return size() > RECENT;
+        }
+    };
 
     /** {@code ids} makes unguessable, unique upload ids. */
     public MultipartUploads(Supplier<String> ids) {
@@ -38,7 +67,13 @@ public final class MultipartUploads {
     }
 
     public synchronized Upload create(String bucket, String key, String contentType, long nowMillis) {
-        Upload u = new Upload(ids.get(), bucket, key, contentType, nowMillis, new TreeMap<>());
+        return create(bucket, key, contentType, nowMillis, null, null);
+    }
+
+    /** An upload whose parts carry additional checksums of {@code checksum} (null: none), of {@code type}. */
+    public synchronized Upload create(String bucket, String key, String contentType, long nowMillis,
+            Checksums.Algorithm checksum, Checksums.Type type) {
+        Upload u = new Upload(ids.get(), bucket, key, contentType, nowMillis, new TreeMap<>(), checksum, type);
         uploads.put(u.id(), u);
         return u;
     }
@@ -80,6 +115,22 @@ public final class MultipartUploads {
      */
     public synchronized Completed complete(String id, String bucket, String key, List<Integer> numbers, List<String> etags)
             throws S3Exception {
+        return complete(id, bucket, key, numbers, etags, null, null);
+    }
+
+    /**
+     * As above, also checking the parts' additional checksums the client listed ({@code partChecksums}:
+     * base64 per part, null entries for none; a part whose checksum differs is InvalidPart) and the
+     * object's checksum it expects ({@code expected}, from {@code x-amz-checksum-ALG}, or null):
+     * BadDigest when it is not the one computed, or when the upload has no checksum to compare with.
+     */
+    public synchronized Completed complete(String id, String bucket, String key, List<Integer> numbers, List<String> etags,
+            List<String> partChecksums, String expected) throws S3Exception {
+        Completed before = recent.get(id);
+        if (before != null && !uploads.containsKey(id) && before.upload().bucket().equals(bucket)
+                && before.upload().key().equals(key) && sameParts(before, numbers, etags)) {
+            return new Completed(before.upload(), before.parts(), before.size(), before.etag(), before.checksum(), true);
+        }
         Upload u = find(id, bucket, key);
         if (numbers.isEmpty()) {
             throw new S3Exception(S3Error.MALFORMED_XML, "CompleteMultipartUpload lists no parts");
@@ -106,8 +157,49 @@ public final class MultipartUploads {
             partEtags.add(p.etag());
             size += p.size();
         }
+        for (int i = 0; partChecksums != null && i < parts.size(); i++) {
+            Part p = parts.get(i);
+            String sent = partChecksums.get(i);
+            if (sent != null && p.checksum() != null && !Checksums.matches(p.checksumAlgorithm(), sent, p.checksum())) {
+                throw new S3Exception(S3Error.INVALID_PART, "part " + p.number() + " was uploaded with checksum "
+                        + Checksums.base64(p.checksum()) + ", not " + sent);
+            }
+        }
+        String checksum = null;
+        if (u.checksum() != null && parts.stream().allMatch(p -> p.checksumAlgorithm() == u.checksum())) {
+            List<Checksums.Part> sums = new ArrayList<>();
+            for (Part p : parts) {
+                sums.add(new Checksums.Part(p.checksum(), p.size()));
+            }
+            checksum = Checksums.multipart(u.checksum(), u.checksumType(), sums);
+        }
+        if (expected != null && !expected.trim().equals(checksum)) {
+            throw new S3Exception(S3Error.BAD_DIGEST, "the checksum sent (" + expected + ") is not the upload's "
+                    + (checksum == null ? "(it has none: create it with x-amz-checksum-algorithm and send each part's)"
+                            : "(" + checksum + ")"));
+        }
         uploads.remove(id);
-        return new Completed(u, parts, size, ETags.multipart(partEtags));
+        Completed c = new Completed(u, parts, size, ETags.multipart(partEtags), checksum, false);
+        recent.put(id, c);
+        return c;
+    }
+
+    private static boolean sameParts(Completed c, List<Integer> numbers, List<String> etags) {
+        if (c.parts().size() != numbers.size()) {
+            return false;
+        }
+        for (int i = 0; i < numbers.size(); i++) {
+            Part p = c.parts().get(i);
+            if (p.number() != numbers.get(i) || !p.etag().equals(ETags.unquote(etags.get(i)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Forgets a completed upload (its Complete was refused: a retry must not be answered as done). */
+    public synchronized void forget(String id) {
+        recent.remove(id);
     }
 
     /** Removes upload {@code id}; returns its parts (whose files the caller removes). */
@@ -132,6 +224,11 @@ public final class MultipartUploads {
 
     public synchronized int size() {
         return uploads.size();
+    }
+
+    /** The parts of upload {@code u} received so far (a copy). */
+    public synchronized List<Part> partsOf(Upload u) {
+        return new ArrayList<>(u.parts().values());
     }
 
     /** Parts of every upload in progress, for listing (a copy). */

@@ -28,6 +28,8 @@ final class S3Call {
     final String requestId;
     /** The payload hash the signature covers (hex SHA-256, UNSIGNED-PAYLOAD), null for an anonymous request. */
     String payloadHash;
+    /** For a signed aws-chunked body: what its chunk signatures chain from (null otherwise). */
+    AwsChunked.Seed chunkSeed;
 
     S3Call(Exchange ex, String bucket, String key, Map<String, List<String>> query, String requestId) {
         this.ex = ex;

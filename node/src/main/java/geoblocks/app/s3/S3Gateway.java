@@ -28,16 +28,18 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
-    static final Set<String> UNSUPPORTED = Set.of("acl", "policy", "tagging", "cors",
+    static final Set<String> UNSUPPORTED = Set.of("acl", "policy", "cors",
             "lifecycle", "website", "logging", "notification", "replication", "encryption", "object-lock", "retention",
             "legal-hold", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
-            "ownershipControls", "publicAccessBlock", "requestPayment", "intelligent-tiering", "attributes");
+            "ownershipControls", "publicAccessBlock", "requestPayment", "intelligent-tiering");
     private final S3Settings settings;
     private final SigV4 sigv4;
     private final S3Buckets buckets;
     private final S3Objects objects;
     private final S3Multipart multipart;
     private final S3Versioning versioning;
+    private final S3Tagging tagging;
+    private final S3Attributes attributes;
     private final LongSupplier clock;
     private final AtomicLong requests = new AtomicLong();
 
@@ -61,6 +63,11 @@ public final class S3Gateway {
         this.versioning = new S3Versioning(store, buckets);
         this.objects = new S3Objects(store, settings, buckets, receiver, migration, versioning, clock);
         this.multipart = new S3Multipart(store, settings, buckets, uploads, objects, receiver, clock);
+        this.tagging = new S3Tagging(store, buckets, versioning);
+        objects.tagging(tagging);
+        multipart.tagging(tagging);
+        multipart.versioning(versioning);
+        this.attributes = new S3Attributes(store, buckets, versioning);
     }
 
     /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
@@ -147,6 +154,7 @@ public final class S3Gateway {
                 return;
             }
             call.payloadHash = v.payloadHash();
+            call.chunkSeed = v.seed();
         } else if (key == null || !(call.method().equals("GET") || call.method().equals("HEAD"))) {
             refuseUnsigned(call);
             return;
@@ -217,6 +225,9 @@ public final class S3Gateway {
     }
 
     private void dispatch(S3Call call) {
+        if (call.bucket != null && S3ObjectCalls.dispatch(call, tagging, multipart, attributes)) {
+            return; // tagging, ListMultipartUploads, ListParts, GetObjectAttributes
+        }
         for (String sub : call.query.keySet()) {
             if (UNSUPPORTED.contains(sub)) {
                 call.fail(S3Error.NOT_IMPLEMENTED, "the ?" + sub + " subresource is not supported by this gateway");

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +27,10 @@ final class S3Multipart {
     private final S3Objects objects;
     private final BodyReceiver receiver;
     private final LongSupplier clock;
+    private S3Tagging tagging;
+    private S3Versioning versioning;
+    /** The tags asked for by CreateMultipartUpload (x-amz-tagging), stored with the object on Complete. */
+    private final java.util.concurrent.ConcurrentHashMap<String, TagSet> uploadTags = new java.util.concurrent.ConcurrentHashMap<>();
 
     S3Multipart(NodeStore store, S3Settings settings, S3Buckets buckets, MultipartUploads uploads, S3Objects objects,
             BodyReceiver receiver, LongSupplier clock) {
@@ -38,6 +43,15 @@ final class S3Multipart {
         this.clock = clock;
     }
 
+    void tagging(S3Tagging t) {
+        this.tagging = t;
+    }
+
+    /** The versions of names, for UploadPartCopy of a source named by versionId. */
+    void versioning(S3Versioning v) {
+        this.versioning = v;
+    }
+
     void createMultipart(S3Call call) {
         expireUploads();
         String type = call.headers().get("Content-Type", "binary/octet-stream");
@@ -45,12 +59,52 @@ final class S3Multipart {
             call.fail(S3Error.INVALID_ARGUMENT, "Content-Type is longer than " + S3Objects.MAX_CONTENT_TYPE + " characters");
             return;
         }
+        Checksums.Algorithm checksum = Checksums.Algorithm.parse(call.headers().get("x-amz-checksum-algorithm"));
+        Checksums.Type checksumType;
+        try {
+            if (checksum == null && call.headers().get("x-amz-checksum-algorithm") != null) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, "x-amz-checksum-algorithm '"
+                        + call.headers().get("x-amz-checksum-algorithm") + "' is not one of CRC32, CRC32C, CRC64NVME, SHA1, SHA256");
+            }
+            checksumType = Checksums.Type.parse(call.headers().get("x-amz-checksum-type"));
+            if (checksumType != null && checksum == null) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, "x-amz-checksum-type needs x-amz-checksum-algorithm");
+            }
+            if (checksum != null && checksumType == null) {
+                checksumType = Checksums.defaultType(checksum);
+            }
+            if (checksum != null && !Checksums.allowed(checksum, checksumType)) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, "the checksum type " + checksumType + " is not available"
+                        + " for " + checksum.upper());
+            }
+        } catch (IllegalArgumentException e) {
+            call.fail(S3Error.INVALID_REQUEST, "x-amz-checksum-type must be COMPOSITE or FULL_OBJECT");
+            return;
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        Checksums.Type type2 = checksumType;
+        TagSet tags;
+        try {
+            tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
         buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
                 return;
             }
-            MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong());
+            MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong(), checksum, type2);
+            if (tags.size() > 0) {
+                uploadTags.put(u.id(), tags);
+            }
+            if (checksum != null) {
+                call.ex.header("x-amz-checksum-algorithm", checksum.upper());
+                call.ex.header("x-amz-checksum-type", type2.name());
+            }
             call.xml(200, S3Xml.initiateMultipart(call.bucket, call.key, u.id()));
         }));
     }
@@ -69,11 +123,11 @@ final class S3Multipart {
             copyPart(call, upload, number);
             return;
         }
-        receiver.receive(call, buckets.find(call.bucket), false, (bucket, spool) -> {
+        receiver.receive(call, buckets.find(call.bucket), false, upload.checksum(), (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
             try {
-                MultipartUploads.Part old = uploads.addPart(upload.id(),
-                        new MultipartUploads.Part(number, spool.size(), etag, spool.file()));
+                MultipartUploads.Part old = uploads.addPart(upload.id(), new MultipartUploads.Part(number, spool.size(), etag,
+                        spool.file(), spool.checksumAlgorithm(), spool.checksumValue(), clock.getAsLong()));
                 if (old != null) {
                     Files.deleteIfExists(old.file());
                 }
@@ -85,6 +139,9 @@ final class S3Multipart {
                 LOG.debug("could not remove a replaced part file: {}", e.toString());
             }
             call.ex.header("ETag", ETags.quote(etag));
+            if (spool.checksumAlgorithm() != null) {
+                call.ex.header(spool.checksumAlgorithm().header(), Checksums.base64(spool.checksumValue()));
+            }
             call.empty(200);
         });
     }
@@ -97,14 +154,31 @@ final class S3Multipart {
                 List<Object[]> parts = S3Xml.completeParts(body);
                 List<Integer> numbers = new ArrayList<>();
                 List<String> etags = new ArrayList<>();
+                List<String> checksums = new ArrayList<>();
                 for (Object[] p : parts) {
                     numbers.add((Integer) p[0]);
                     etags.add((String) p[1]);
+                    checksums.add((String) p[3]);
                 }
-                done = uploads.complete(call.param("uploadId"), call.bucket, call.key, numbers, etags);
+                ChecksumRequest sent = ChecksumRequest.of(BodyReceiver.headerMap(call), false, null);
+                done = uploads.complete(call.param("uploadId"), call.bucket, call.key, numbers, etags, checksums,
+                        sent.value());
             } catch (S3Exception e) {
                 call.fail(e);
                 return;
+            }
+            if (done.repeat()) { // completed before with these parts: the same answer, nothing stored again
+                completed(call, done);
+                return;
+            }
+            Map<String, String> extra = new java.util.HashMap<>();
+            if (done.checksum() != null) {
+                extra.put(Checksums.META, new Checksums.Stored(done.upload().checksum(), done.upload().checksumType(),
+                        done.checksum()).encode());
+            }
+            long partSize = ObjectParts.uniform(done.parts().stream().mapToLong(MultipartUploads.Part::size).toArray());
+            if (partSize > 0) {
+                extra.put(ObjectParts.META, Long.toString(partSize)); // GET partNumber, GetObjectAttributes
             }
             if (done.size() > settings.maxObjectSize()) {
                 removeParts(done.upload().parts().values());
@@ -122,8 +196,9 @@ final class S3Multipart {
             PartsSource source = new PartsSource(done.parts());
             buckets.find(call.bucket).thenCompose(b -> {
                 bucket[0] = b;
-                return objects.store(call, b, null, source, done.etag(), done.upload().contentType(), condition);
-            }).whenComplete((w, t) -> {
+                return objects.store(call, b, null, source, done.etag(), done.upload().contentType(), condition, extra);
+            }).thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), uploadTags.remove(done.upload().id()))
+                    .thenApply(x -> w)).whenComplete((w, t) -> {
                 try {
                     source.close();
                 } catch (IOException e) {
@@ -132,20 +207,30 @@ final class S3Multipart {
                 removeParts(done.upload().parts().values());
                 call.later(() -> {
                     if (t != null) {
+                        uploads.forget(done.upload().id());
                         call.fail(S3Objects.writeFailure(call, t));
                         return;
                     }
                     S3Objects.written(call, bucket[0], w);
-                    String host = call.headers().get("Host", "localhost");
-                    call.xml(200, S3Xml.completeMultipart("http://" + host + call.resource(), call.bucket, call.key, done.etag()));
+                    completed(call, done);
                 });
             });
         }));
     }
 
+    /** The CompleteMultipartUpload answer, with the object's checksum when it has one. */
+    private static void completed(S3Call call, MultipartUploads.Completed done) {
+        String host = call.headers().get("Host", "localhost");
+        Checksums.Stored checksum = done.checksum() == null ? null
+                : new Checksums.Stored(done.upload().checksum(), done.upload().checksumType(), done.checksum());
+        call.xml(200, S3ObjectXml.completeMultipart("http://" + host + call.resource(), call.bucket, call.key, done.etag(),
+                checksum));
+    }
+
     void abortMultipart(S3Call call) {
         try {
             removeParts(uploads.abort(call.param("uploadId"), call.bucket, call.key));
+            uploadTags.remove(call.param("uploadId"));
             call.empty(204);
         } catch (S3Exception e) {
             call.fail(e);
@@ -154,6 +239,62 @@ final class S3Multipart {
 
     private void expireUploads() {
         removeParts(uploads.expire(clock.getAsLong() - settings.multipartExpiry().toMillis()));
+        uploadTags.keySet().retainAll(uploads.snapshot().keySet());
+    }
+
+    /** A query parameter that must be a number 0..max (a larger one is max), else InvalidArgument. */
+    static int intParam(S3Call call, String name, int dflt, int max) throws S3Exception {
+        String v = call.param(name);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 0) {
+                return Math.min(n, max);
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new S3Exception(S3Error.INVALID_ARGUMENT, name + " must be a non-negative integer, was '" + v + "'");
+    }
+
+    /**
+     * ListMultipartUploads ({@code GET /BUCKET?uploads}): the uploads in progress at this node (uploads
+     * live in the gateway where they were created), with prefix, delimiter, markers and max-uploads.
+     */
+    void listUploads(S3Call call) {
+        int max;
+        try {
+            max = intParam(call, "max-uploads", 1000, 1000);
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        boolean url = "url".equals(call.param("encoding-type"));
+        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
+            if (t != null) {
+                call.fail(t);
+                return;
+            }
+            UploadListing.Page page = UploadListing.uploads(uploads.snapshot().values(), call.bucket, call.param("prefix"),
+                    call.param("delimiter"), call.param("key-marker"), call.param("upload-id-marker"), max);
+            call.xml(200, S3ObjectXml.listUploads(call.bucket, settings.accessKey(), call.param("prefix"),
+                    call.param("delimiter"), call.param("key-marker"), call.param("upload-id-marker"), max, url, page));
+        }));
+    }
+
+    /** ListParts ({@code GET /BUCKET/KEY?uploadId=ID}), with part-number-marker and max-parts. */
+    void listParts(S3Call call) {
+        try {
+            MultipartUploads.Upload u = uploads.find(call.param("uploadId"), call.bucket, call.key);
+            int marker = intParam(call, "part-number-marker", 0, MultipartUploads.MAX_PARTS);
+            int max = intParam(call, "max-parts", 1000, 1000);
+            call.xml(200, S3ObjectXml.listParts(u, settings.accessKey(), marker, max,
+                    UploadListing.parts(uploads.partsOf(u), marker, max)));
+        } catch (S3Exception e) {
+            call.fail(e);
+        }
     }
 
     private static void removeParts(java.util.Collection<MultipartUploads.Part> parts) {
@@ -172,8 +313,15 @@ final class S3Multipart {
      */
     private void copyPart(S3Call call, MultipartUploads.Upload upload, int number) {
         String[] src;
+        String version;
+        String header = call.headers().get("x-amz-copy-source");
         try {
-            src = S3Objects.copySource(call.headers().get("x-amz-copy-source"));
+            src = S3Objects.copySource(header);
+            int q = header.indexOf("?versionId=");
+            version = q < 0 ? null : ObjectVersions.parseId(PercentCoding.decode(header.substring(q + "?versionId=".length())));
+        } catch (IllegalArgumentException e) {
+            call.fail(S3Error.INVALID_ARGUMENT, "the versionId of x-amz-copy-source is not valid: " + e.getMessage());
+            return;
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -188,7 +336,17 @@ final class S3Multipart {
             return;
         }
         RangeFileSink[] sink = new RangeFileSink[1];
-        buckets.find(src[0]).thenCompose(b -> store.stat(srcName)).thenCompose(st -> {
+        buckets.find(src[0]).thenCompose(b -> version == null || versioning == null ? store.stat(srcName)
+                : versioning.versions(srcName).thenCompose(vs -> { // a source version named by id (S3 versions)
+                    ObjectVersions.V v = ObjectVersions.find(src[1], vs, b.versioning(), version);
+                    if (v == null || v.deleteMarker()) {
+                        throw new java.util.concurrent.CompletionException(new S3Exception(v == null
+                                ? S3Error.NO_SUCH_VERSION : S3Error.INVALID_REQUEST, "version '" + version + "' of '" + src[1]
+                                + "' in bucket '" + src[0] + "' " + (v == null ? "does not exist" : "is a delete marker")));
+                    }
+                    call.ex.header("x-amz-copy-source-version-id", v.versionId());
+                    return store.stat(srcName, v.nodeVersion());
+                })).thenCompose(st -> {
             Manifest m = st.manifest();
             ByteRange range;
             try {

@@ -42,6 +42,7 @@ final class S3Objects {
     private final BodyReceiver receiver;
     private final Migration migration;
     private final S3Versioning versioning;
+    private S3Tagging tagging;
     private final LongSupplier clock;
 
     S3Objects(NodeStore store, S3Settings settings, S3Buckets buckets, BodyReceiver receiver, Migration migration,
@@ -55,6 +56,11 @@ final class S3Objects {
         this.clock = clock;
     }
 
+    /** Where the tags of objects are kept (x-amz-tagging on PUT and copies, x-amz-tagging-count on HEAD). */
+    void tagging(S3Tagging t) {
+        this.tagging = t;
+    }
+
     void put(S3Call call) {
         String type = call.headers().get("Content-Type", "binary/octet-stream");
         if (type.length() > MAX_CONTENT_TYPE) {
@@ -66,15 +72,22 @@ final class S3Objects {
             return;
         }
         WriteCondition condition;
+        TagSet tags;
         try {
             condition = Preconditions.write(call.headers().get("If-Match"), call.headers().get("If-None-Match"));
+            tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
         } catch (S3Exception e) {
             call.fail(e);
             return;
         }
         receiver.receive(call, buckets.find(call.bucket), true, (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
-            store(call, bucket, spool.file(), spool.source(), etag, type, condition).whenComplete((w, t) -> {
+            Checksums.Stored checksum = spool.checksumAlgorithm() == null ? null : new Checksums.Stored(
+                    spool.checksumAlgorithm(), Checksums.Type.FULL_OBJECT, Checksums.base64(spool.checksumValue()));
+            Map<String, String> extra = checksum == null ? Map.of() : Map.of(Checksums.META, checksum.encode());
+            store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra)
+                    .thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), tags).thenApply(x -> w))
+                    .whenComplete((w, t) -> {
                 spool.discard();
                 call.later(() -> {
                     if (t != null) {
@@ -82,6 +95,9 @@ final class S3Objects {
                         return;
                     }
                     call.ex.header("ETag", ETags.quote(etag));
+                    if (checksum != null) {
+                        checksum.headers().forEach(call.ex::header);
+                    }
                     written(call, bucket, w);
                     call.empty(200);
                 });
@@ -120,16 +136,43 @@ final class S3Objects {
     /** Stores an object: at home with the bucket's policy, elsewhere here with ack local, then moved home. */
     java.util.concurrent.CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
             geoblocks.blockstore.client.ByteSource source, String etag, String type, WriteCondition condition) {
+        return store(call, bucket, file, source, etag, type, condition, Map.of());
+    }
+
+    /**
+     * As above, with {@code extra} metadata (an additional checksum); refused InvalidArgument when the
+     * version's metadata would exceed what a version holds ({@code Manifest.MAX_META_BYTES}).
+     */
+    java.util.concurrent.CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
+            geoblocks.blockstore.client.ByteSource source, String etag, String type, WriteCondition condition,
+            Map<String, String> extra) {
         String name = S3Names.fileName(call.bucket, call.key);
         Map<String, String> meta = new LinkedHashMap<>();
         meta.put(META_ETAG, etag);
         meta.put(META_TYPE, type);
+        meta.putAll(extra);
         meta.putAll(ObjectVersions.marks(bucket.versioning()));
-        if (bucket.home().equals(settings.region())) {
+        List<String> targets = bucket.home().equals(settings.region()) ? null : migration.targets(bucket.home());
+        if (targets != null) {
+            meta.put(META_MIGRATE, String.join(",", targets));
+        }
+        try {
+            if (meta.containsKey(ObjectParts.META)) { // the part size is a convenience: dropped when it does not fit
+                try {
+                    Manifest.validateMeta(meta);
+                } catch (IllegalArgumentException e) {
+                    meta.remove(ObjectParts.META);
+                }
+            }
+            Manifest.validateMeta(meta);
+        } catch (IllegalArgumentException e) {
+            return java.util.concurrent.CompletableFuture.failedFuture(new S3Exception(S3Error.INVALID_ARGUMENT,
+                    "the object's Content-Type (" + type.length() + " characters) and checksum do not fit the "
+                    + Manifest.MAX_META_BYTES + " bytes of metadata a version holds: " + e.getMessage()));
+        }
+        if (targets == null) {
             return store.put(name, file, source, bucket.policy(), bucket.blockSize(), FileOp.ACK_ALL, condition, meta);
         }
-        List<String> targets = migration.targets(bucket.home());
-        meta.put(META_MIGRATE, String.join(",", targets));
         return store.put(name, file, source, "local", bucket.blockSize(), FileOp.ACK_LOCAL, condition, meta)
                 .thenApply(w -> {
                     migration.start(name, w.version(), targets);
@@ -187,14 +230,45 @@ final class S3Objects {
                 call.ex.header("x-amz-version-id", shownId[0] != null ? shownId[0]
                         : ObjectVersions.id(false, m.meta(), m.version().id()));
             }
+            if (call.method().equals("HEAD") && tagging != null) { // x-amz-tagging-count: one lookup, on HEAD only
+                tagging.read(S3Tagging.objectFile(call.bucket, call.key, m.version().id())).whenComplete((tags, t2) -> call.later(() -> {
+                    if (tags != null && tags.size() > 0) {
+                        call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
+                    }
+                    serve(call, name, m);
+                }));
+                return;
+            }
             serve(call, name, m);
         }));
     }
 
     private void serve(S3Call call, String name, Manifest m) {
         ByteRange range;
+        String rangeHeader = call.headers().get("Range");
+        if (call.param("partNumber") != null) { // a part of a multipart object, by the part boundaries kept
+            try {
+                int n;
+                try {
+                    n = Integer.parseInt(call.param("partNumber").trim());
+                } catch (NumberFormatException e) {
+                    throw new S3Exception(S3Error.INVALID_ARGUMENT, "partNumber must be an integer, was '"
+                            + call.param("partNumber") + "'");
+                }
+                String etag = m.meta().get(META_ETAG);
+                long[] r = ObjectParts.range(n, m.size(), etag, m.meta());
+                int count = ObjectParts.count(etag);
+                if (count > 0) {
+                    call.ex.header("x-amz-mp-parts-count", Integer.toString(count));
+                }
+                rangeHeader = count == 0 || m.size() == 0 ? null : "bytes=" + r[0] + "-" + r[1];
+            } catch (S3Exception e) {
+                call.fail(e);
+                return;
+            }
+        }
         try {
-            range = ByteRange.parse(call.headers().get("Range"), m.size());
+            range = ByteRange.parse(rangeHeader, m.size());
         } catch (S3Exception e) {
             call.ex.header("Content-Range", "bytes */" + m.size());
             call.fail(e);
@@ -208,6 +282,10 @@ final class S3Objects {
         call.ex.header("Last-Modified", HTTP_DATE.format(Instant.ofEpochMilli(m.createdMillis())));
         call.ex.header("Accept-Ranges", "bytes");
         call.ex.header("x-geoblocks-version", m.version().id());
+        Checksums.Stored checksum = Checksums.Stored.of(m.meta());
+        if (checksum != null && !range.partial() && "ENABLED".equalsIgnoreCase(call.headers().get("x-amz-checksum-mode"))) {
+            checksum.headers().forEach(call.ex::header); // a whole object's checksum (S3 sends none for a range)
+        }
         if (range.partial()) {
             call.ex.header("Content-Range", range.contentRange(m.size()));
         }
@@ -296,6 +374,14 @@ final class S3Objects {
             return;
         }
         boolean replace = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-metadata-directive", "COPY"));
+        boolean replaceTags = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-tagging-directive", "COPY"));
+        TagSet newTags;
+        try {
+            newTags = replaceTags ? TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS) : null;
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
         String srcName = S3Names.fileName(srcBucket, srcKey);
         String pinned = version;
         Path file;
@@ -334,8 +420,16 @@ final class S3Objects {
             }
             String type = replace ? call.headers().get("Content-Type", "binary/octet-stream")
                     : m.meta().getOrDefault(META_TYPE, "binary/octet-stream");
-            return store(call, dst[0], file, null, etag, type, WriteCondition.NONE);
-        }).thenApply(w -> stored[0] = w).whenComplete((w, t) -> {
+            String checksum = m.meta().get(Checksums.META); // the same bytes: the same checksum
+            return store(call, dst[0], file, null, etag, type, WriteCondition.NONE,
+                    checksum == null ? Map.of() : Map.of(Checksums.META, checksum));
+        }).thenCompose(w -> {
+            stored[0] = w;
+            java.util.concurrent.CompletableFuture<TagSet> tags = replaceTags
+                    ? java.util.concurrent.CompletableFuture.completedFuture(newTags)
+                    : tagging.read(S3Tagging.objectFile(srcBucket, srcKey, src[0].version().id()));
+            return tags.thenCompose(ts -> tagging.tagWritten(call.bucket, call.key, w.version(), ts)).thenApply(x -> w);
+        }).whenComplete((w, t) -> {
             try {
                 Files.deleteIfExists(file);
             } catch (IOException e) {

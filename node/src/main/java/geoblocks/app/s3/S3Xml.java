@@ -28,7 +28,7 @@ import org.xml.sax.SAXException;
 public final class S3Xml {
     public static final int MAX_BODY = 1 << 20;
     static final String NS = "http://s3.amazonaws.com/doc/2006-03-01/";
-    private static final String HEAD = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    static final String HEAD = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
 
@@ -55,7 +55,7 @@ public final class S3Xml {
         return ISO.format(Instant.ofEpochMilli(millis));
     }
 
-    private static void el(StringBuilder sb, String name, Object value) {
+    static void el(StringBuilder sb, String name, Object value) {
         sb.append('<').append(name).append('>').append(escape(String.valueOf(value))).append("</").append(name).append('>');
     }
 
@@ -192,7 +192,10 @@ public final class S3Xml {
         return null;
     }
 
-    /** The parts of a CompleteMultipartUpload body, as (part number, ETag), in document order. */
+    /**
+     * The parts of a CompleteMultipartUpload body, as (part number, ETag, checksum algorithm or null,
+     * its base64 value or null), in document order.
+     */
     public static List<Object[]> completeParts(byte[] body) throws S3Exception {
         Element root = parse(body, "CompleteMultipartUpload");
         List<Object[]> parts = new ArrayList<>();
@@ -202,18 +205,23 @@ public final class S3Xml {
             }
             String number = null;
             String etag = null;
+            Checksums.Algorithm checksum = null;
+            String checksumValue = null;
             for (Element f : children(part)) {
                 if (f.getLocalName().equals("PartNumber")) {
                     number = f.getTextContent().trim();
                 } else if (f.getLocalName().equals("ETag")) {
                     etag = f.getTextContent().trim();
+                } else if (f.getLocalName().startsWith("Checksum") && Checksums.Algorithm.parse(f.getLocalName().substring(8)) != null) {
+                    checksum = Checksums.Algorithm.parse(f.getLocalName().substring(8));
+                    checksumValue = f.getTextContent().trim();
                 }
             }
             if (number == null || etag == null) {
                 throw new S3Exception(S3Error.MALFORMED_XML, "each Part needs a PartNumber and an ETag");
             }
             try {
-                parts.add(new Object[] {MultipartUploads.partNumber(number), etag});
+                parts.add(new Object[] {MultipartUploads.partNumber(number), etag, checksum, checksumValue});
             } catch (S3Exception e) {
                 throw new S3Exception(S3Error.MALFORMED_XML, e.getMessage());
             }
@@ -389,7 +397,7 @@ public final class S3Xml {
         return sb.append("</ListVersionsResult>").toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static boolean isBlank(byte[] body) {
+    static boolean isBlank(byte[] body) {
         for (byte b : body) {
             if (!Character.isWhitespace(b)) {
                 return false;
@@ -398,7 +406,7 @@ public final class S3Xml {
         return true;
     }
 
-    private static Element parse(byte[] body, String rootName) throws S3Exception {
+    static Element parse(byte[] body, String rootName) throws S3Exception {
         if (body.length > MAX_BODY) {
             throw new S3Exception(S3Error.MALFORMED_XML, "XML bodies are at most " + MAX_BODY + " bytes, this has " + body.length);
         }
@@ -437,7 +445,7 @@ public final class S3Xml {
         }
     }
 
-    private static List<Element> children(Element e) {
+    static List<Element> children(Element e) {
         List<Element> out = new ArrayList<>();
         NodeList nl = e.getChildNodes();
         for (int i = 0; i < nl.getLength(); i++) {

@@ -47,7 +47,11 @@ public final class SigV4 {
     public record Request(String method, String rawPath, Map<String, List<String>> query, Map<String, String> headers) {}
 
     /** The verdict: the access key id when valid, else the S3 error and why. */
-    public record Verdict(String accessKey, S3Error error, String message, String payloadHash) {
+    public record Verdict(String accessKey, S3Error error, String message, String payloadHash, AwsChunked.Seed seed) {
+        public Verdict(String accessKey, S3Error error, String message, String payloadHash) {
+            this(accessKey, error, message, payloadHash, null);
+        }
+
         public boolean ok() {
             return error == null;
         }
@@ -189,7 +193,10 @@ public final class SigV4 {
             return Verdict.fail(S3Error.SIGNATURE_DOES_NOT_MATCH, "The request signature we calculated does not match"
                     + " the signature you provided. Check your key and signing method.");
         }
-        return new Verdict(scope[0], null, null, payloadHash);
+        // a signed aws-chunked body: its chunk signatures chain from this one, under the same key and scope
+        AwsChunked.Seed seed = payloadHash.startsWith(AwsChunked.SIGNED)
+                ? new AwsChunked.Seed(key, amzDate, scopeText, expected) : null;
+        return new Verdict(scope[0], null, null, payloadHash, seed);
     }
 
     /**

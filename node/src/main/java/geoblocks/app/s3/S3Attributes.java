@@ -1,0 +1,119 @@
+package geoblocks.app.s3;
+
+import geoblocks.blockstore.core.Manifest;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+
+/**
+ * GetObjectAttributes ({@code GET /BUCKET/KEY?attributes}, {@code x-amz-object-attributes}): ETag,
+ * Checksum, ObjectParts (count, and each part's number and size when the object kept its part size,
+ * {@link ObjectParts}), StorageClass (always STANDARD) and ObjectSize, of the current version or of
+ * {@code versionId}, from the version's manifest alone.
+ */
+final class S3Attributes {
+    static final Set<String> KNOWN = Set.of("etag", "checksum", "objectparts", "storageclass", "objectsize");
+    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
+    private final NodeStore store;
+    private final S3Buckets buckets;
+    private final S3Versioning versioning;
+
+    S3Attributes(NodeStore store, S3Buckets buckets, S3Versioning versioning) {
+        this.store = store;
+        this.buckets = buckets;
+        this.versioning = versioning;
+    }
+
+    /** The attributes asked for (lower case), or InvalidArgument. */
+    static Set<String> requested(String header) throws S3Exception {
+        if (header == null || header.isBlank()) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "GetObjectAttributes needs x-amz-object-attributes");
+        }
+        Set<String> out = new LinkedHashSet<>();
+        for (String a : header.split(",")) {
+            String t = a.trim().toLowerCase(Locale.ROOT);
+            if (!KNOWN.contains(t)) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT, "unknown object attribute '" + a.trim() + "' (ETag,"
+                        + " Checksum, ObjectParts, StorageClass, ObjectSize)");
+            }
+            out.add(t);
+        }
+        return out;
+    }
+
+    void get(S3Call call) {
+        Set<String> wanted;
+        String versionId;
+        int maxParts;
+        int marker;
+        try {
+            wanted = requested(call.headers().get("x-amz-object-attributes"));
+            versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
+            maxParts = headerInt(call, "x-amz-max-parts", 1000);
+            marker = headerInt(call, "x-amz-part-number-marker", 0);
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        String name = S3Names.fileName(call.bucket, call.key);
+        String[] shown = new String[1];
+        ObjectVersions.Status[] status = new ObjectVersions.Status[1];
+        buckets.find(call.bucket).thenCompose(b -> {
+            status[0] = b.versioning();
+            if (versionId == null) {
+                return store.stat(name);
+            }
+            return versioning.versions(name).thenCompose(vs -> {
+                ObjectVersions.V v = ObjectVersions.find(call.key, vs, b.versioning(), versionId);
+                if (v == null || v.deleteMarker()) {
+                    if (v != null) {
+                        call.ex.header("x-amz-delete-marker", "true");
+                    }
+                    throw new CompletionException(new S3Exception(v == null ? S3Error.NO_SUCH_VERSION : S3Error.METHOD_NOT_ALLOWED,
+                            "version '" + versionId + "' of '" + call.key + "' " + (v == null ? "does not exist" : "is a delete marker")));
+                }
+                shown[0] = v.versionId();
+                return store.stat(name, v.nodeVersion());
+            });
+        }).whenComplete((st, t) -> call.later(() -> {
+            if (t != null) {
+                Throwable c = NodeStore.cause(t);
+                if (c instanceof NodeStore.StoreException s && s.notFound()) {
+                    call.fail(S3Error.NO_SUCH_KEY, "no object '" + call.key + "' in bucket '" + call.bucket + "'");
+                } else {
+                    call.fail(c);
+                }
+                return;
+            }
+            Manifest m = st.manifest();
+            if (status[0] != ObjectVersions.Status.OFF) {
+                call.ex.header("x-amz-version-id", shown[0] != null ? shown[0] : ObjectVersions.id(false, m.meta(), m.version().id()));
+            }
+            call.ex.header("Last-Modified", HTTP_DATE.format(Instant.ofEpochMilli(m.createdMillis())));
+            call.xml(200, S3ObjectXml.attributes(wanted, m.meta().get(S3Objects.META_ETAG), m.size(),
+                    Checksums.Stored.of(m.meta()), ObjectParts.count(m.meta().get(S3Objects.META_ETAG)),
+                    ObjectParts.partSize(m.meta()), marker, maxParts));
+        }));
+    }
+
+    private static int headerInt(S3Call call, String name, int dflt) throws S3Exception {
+        String v = call.headers().get(name);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new S3Exception(S3Error.INVALID_ARGUMENT, name + " must be a non-negative integer, was '" + v + "'");
+    }
+
+}
