@@ -36,6 +36,8 @@ public final class ClientComponent extends ComponentDefinition {
     private final Negative<ClientPort> port = provides(ClientPort.class);
     private final Positive<Network> net = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
+    /** The periodic timeout check while operations are open, else null. */
+    private java.util.UUID tickId;
     /** Connection failures (NettyNetwork); left unconnected in the simulator. */
     private final Positive<NetworkControl> control = requires(NetworkControl.class);
 
@@ -70,11 +72,6 @@ public final class ClientComponent extends ComponentDefinition {
         this.nodeName = init.nodeName;
         this.settings = init.settings;
         this.timeoutNanos = init.timeoutMs * 1_000_000L;
-        onStart(s -> {
-            SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
-            spt.setTimeoutEvent(new Tick(spt));
-            trigger(spt, timer);
-        });
         handle(timer, Tick.class, t -> expire());
         handle(port, ClientPort.Put.class, p -> begin(p.op(),
                 new PutTransfer(this, p, settings.putWindowBytes(), settings.chunkBytes())));
@@ -116,6 +113,12 @@ public final class ClientComponent extends ComponentDefinition {
         }
         active.put(op, t);
         lastHeard.put(op, System.nanoTime());
+        if (tickId == null) { // the timeout check runs only while operations are open: an idle gateway takes no timer events
+            SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
+            spt.setTimeoutEvent(new Tick(spt));
+            tickId = spt.getTimeoutEvent().getTimeoutId();
+            trigger(spt, timer);
+        }
         try {
             t.start();
         } catch (Exception e) {
@@ -157,6 +160,13 @@ public final class ClientComponent extends ComponentDefinition {
     }
 
     private void expire() {
+        if (active.isEmpty()) {
+            if (tickId != null) {
+                trigger(new se.sics.kompics.timer.CancelPeriodicTimeout(tickId), timer);
+                tickId = null;
+            }
+            return;
+        }
         long now = System.nanoTime();
         for (Long op : active.keySet().toArray(new Long[0])) {
             if (now - lastHeard.get(op) > timeoutNanos) {

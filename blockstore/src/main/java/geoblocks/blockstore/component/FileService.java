@@ -116,7 +116,15 @@ public final class FileService extends ComponentDefinition {
     private final HeardReports heardReports = new HeardReports(HeardReports.DEFAULT_SPACING_NANOS);
     /** LEDBAT bytes each peer had acknowledged at the last PeerStats. */
     private final java.util.Map<NetAddress, Long> ledbatAcked = new java.util.HashMap<>();
-    private int ticks;
+    /** The tick's interval: 250 ms while the node works, 1 s once idle (see {@link geoblocks.blockstore.core.TickPace}). */
+    private final geoblocks.blockstore.core.TickPace pace = new geoblocks.blockstore.core.TickPace(250_000_000L,
+            1_000_000_000L, 2_000_000_000L);
+    /** When to tell LEDBAT to hold the background to a peer this node moves foreground data with. */
+    private final geoblocks.blockstore.core.ForegroundHold foregroundHold = new geoblocks.blockstore.core.ForegroundHold(
+            geoblocks.blockstore.core.ForegroundHold.DEFAULT_HOLD_NANOS);
+    private java.util.UUID tickTimer;
+    private long tickNanos;
+    private long lastSnapshot = Long.MIN_VALUE;
 
     public FileService(FileServiceInit init) {
         NodeSettings settings = init.settings;
@@ -185,11 +193,7 @@ public final class FileService extends ComponentDefinition {
                 e -> trigger(e, ledbat), this::pacing);
         this.handlers = handlers();
         on(timer, BenchTick.class, t -> netBench.pace());
-        onStart(s -> {
-            SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(250, 250);
-            spt.setTimeoutEvent(new Tick(spt));
-            trigger(spt, timer);
-        });
+        onStart(s -> scheduleTick(pace.fastNanos()));
         on(timer, Tick.class, t -> tick());
         onStart(s -> layoutChanged(membership.current()));
         on(store, BlockStorePort.MetaSynced.class, this::onMetaSynced);
@@ -220,16 +224,19 @@ public final class FileService extends ComponentDefinition {
         on(store, BlocksCollected.class, c -> gc.onCollected(c));
         on(net, FileMsg.class, this::onMsg);
         on(ledbat, StreamOpened.class, o -> {
+            activity();
             if (!netBench.onOpened(o)) {
                 background.onOpened(o);
             }
         });
         on(ledbat, SendProgress.class, p -> {
+            activity();
             if (!netBench.onProgress(p)) {
                 background.onProgress(p);
             }
         });
         on(ledbat, DataReceived.class, d -> {
+            activity();
             heard(d.peer());
             if (!netBench.claims(d)) {
                 background.onData(d);
@@ -290,10 +297,62 @@ public final class FileService extends ComponentDefinition {
         node.versions().sweep();
         lastTick = now;
         refused.log(now);
-        if (++ticks % 4 == 0) {
+        if (lastSnapshot == Long.MIN_VALUE || now - lastSnapshot >= SNAPSHOT_NANOS) {
+            lastSnapshot = now;
             drainer.tick();
             publishSnapshot(now);
         }
+        long want = pace.intervalAt(now, busy());
+        if (want != tickNanos) {
+            scheduleTick(want);
+        }
+    }
+
+    /** Snapshots about once a second: at every fourth fast tick, at every slow one. */
+    private static final long SNAPSHOT_NANOS = 900_000_000L;
+
+    /** Work under way that needs the fast tick: memory reserved, requests waiting for it, copies owed, a bench pacing. */
+    private boolean busy() {
+        return node.admission().anyWaiting() || node.budget().used() > 0 || replicator.size() > 0 || pacingTimer != null;
+    }
+
+    /**
+     * Node-to-node messages of foreground data: an upload's replica, a block served to or fetched
+     * from a peer for a download (with {@code background-transport = tcp} a scrub repair's fetch
+     * too), and the requests and credit that ask for them.
+     */
+    static boolean isForegroundData(FileOp op) {
+        return op instanceof ReplicaData r ? !r.background()
+                : op instanceof BlockData || op instanceof FetchBlock || op instanceof FetchPaced
+                        || op instanceof FetchMore;
+    }
+
+    /** Foreground data to or from {@code peer}: its LEDBAT background holds back (ForegroundHold). */
+    private void foreground(NetAddress peer) {
+        java.util.Optional<String> region = node.regionOf(peer);
+        if (region.isPresent() && !region.get().equals(node.region())
+                && foregroundHold.onForeground(region.get(), node.now())) {
+            trigger(new geoblocks.ledbat.port.ForegroundActive(peer, foregroundHold.holdNanos() / 1000), ledbat);
+        }
+    }
+
+    /** A transfer or a client request moved: the tick turns fast at once if it was slow. */
+    private void activity() {
+        if (pace.activity(node.now(), tickNanos)) {
+            scheduleTick(pace.fastNanos());
+        }
+    }
+
+    private void scheduleTick(long intervalNanos) {
+        if (tickTimer != null) {
+            trigger(new CancelPeriodicTimeout(tickTimer), timer);
+        }
+        long ms = intervalNanos / 1_000_000;
+        SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(ms, ms);
+        spt.setTimeoutEvent(new Tick(spt));
+        tickTimer = spt.getTimeoutEvent().getTimeoutId();
+        tickNanos = intervalNanos;
+        trigger(spt, timer);
     }
 
     /** The node acts on layout {@code l}: the RTT monitor probes its members, placement skips what is not active. */
@@ -356,6 +415,12 @@ public final class FileService extends ComponentDefinition {
         }
         if (e instanceof FileMsg m) {
             timing.sent(m.getHeader().destination(), m.op(), node.now(), node.wallMillis());
+            if (!(m.op() instanceof Control)) {
+                activity();
+            }
+            if (isForegroundData(m.op())) {
+                foreground(m.getHeader().destination());
+            }
         }
         trigger(e, net);
     }
@@ -404,6 +469,12 @@ public final class FileService extends ComponentDefinition {
         NetAddress from = msg.getHeader().source();
         heard(from);
         FileOp op = msg.op();
+        if (!(op instanceof Control)) {
+            activity();
+        }
+        if (isForegroundData(op)) {
+            foreground(from);
+        }
         try {
             dispatch(from, op);
         } catch (RuntimeException e) {

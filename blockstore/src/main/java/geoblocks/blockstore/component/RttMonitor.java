@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.RttMatrixView;
 import geoblocks.blockstore.core.RttRow;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.placement.LoadMeter;
+import geoblocks.blockstore.core.liveness.ProbePlan;
 import geoblocks.blockstore.core.liveness.DetectorSettings;
 import geoblocks.blockstore.core.liveness.PhiAccrualDetector;
 import geoblocks.blockstore.core.placement.NodeLoad;
@@ -34,7 +35,8 @@ import se.sics.kompics.timer.Timeout;
 import se.sics.kompics.timer.Timer;
 
 /**
- * The RTT monitor: pings every other node over UDP each probe interval, answers their pings, keeps
+ * The RTT monitor: pings the other nodes over UDP each probe interval (not those that sent it
+ * something on their own since the last round, see {@link ProbePlan}), answers their pings, keeps
  * a median-filtered estimate per peer ({@link RttEstimator}) and publishes an {@link RttTable}
  * after every round. Whether a peer is up is the failure detector's call ({@link PhiAccrualDetector}):
  * a peer is up once three of its answers measured its RTT and while it is not silent, where every
@@ -63,6 +65,8 @@ public final class RttMonitor extends ComponentDefinition {
     private final Set<String> wasUp = new TreeSet<>();
     private final Map<String, Long> downTransitions = new TreeMap<>();
     private final long intervalMs;
+    /** Which peers to ping at a round: not those that sent us something on their own since the last. */
+    private final ProbePlan plan;
     /** This node's load gauge, or null (probes then carry no load). */
     private final LoadMeter meter;
     /** Loads reported since the last RttUpdate, this node's own included. */
@@ -80,6 +84,7 @@ public final class RttMonitor extends ComponentDefinition {
         this.region = init.region;
         this.peers = new LinkedHashMap<>();
         this.intervalMs = init.settings.probeIntervalMs();
+        this.plan = new ProbePlan(region, intervalMs * 1_000_000L);
         this.meter = init.meter;
         this.settings = init.settings;
         this.detector = init.detector;
@@ -95,6 +100,7 @@ public final class RttMonitor extends ComponentDefinition {
         handle(rttPort, Heard.class, h -> {
             PhiAccrualDetector d = detectors.get(h.region());
             if (d != null) {
+                plan.heard(h.region());
                 heard(h.region(), d, h.atNanos());
             }
         });
@@ -146,8 +152,11 @@ public final class RttMonitor extends ComponentDefinition {
             myRow = RttRow.of(table);
             freshLoads.put(region, mine);
         }
-        for (NetAddress peer : peers.values()) {
-            trigger(new RttProbe(new NetHeader(self, peer, Transport.UDP), false, seq, now, mine, myRow), net);
+        for (Map.Entry<String, NetAddress> peer : peers.entrySet()) {
+            if (plan.shouldPing(peer.getKey(), table.isUp(peer.getKey()), now)) {
+                trigger(new RttProbe(new NetHeader(self, peer.getValue(), Transport.UDP), false, seq, now, mine, myRow),
+                        net);
+            }
         }
         publish(table, now);
     }
@@ -178,6 +187,7 @@ public final class RttMonitor extends ComponentDefinition {
             // this node's load and row only to cluster members
             trigger(peer != null ? p.echo(mine, myRow) : p.echo(), net);
             if (peer != null) {
+                plan.pinged(peer); // it heard from us (this answer), we from it: no ping of ours needed
                 heard(peer, detectors.get(peer), now); // a ping is proof of life too
             }
             return;

@@ -8,6 +8,7 @@ import geoblocks.ledbat.core.SendStream;
 import geoblocks.ledbat.core.SenderFlow;
 import geoblocks.ledbat.port.CloseStream;
 import geoblocks.ledbat.port.DataReceived;
+import geoblocks.ledbat.port.ForegroundActive;
 import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.ledbat.port.OpenStream;
 import geoblocks.ledbat.port.PeerStats;
@@ -64,6 +65,8 @@ public final class LedbatComponent extends ComponentDefinition {
     private final Map<Integer, OutFlow> flowsById = new HashMap<>();
     private final Map<Integer, StreamRef> sendStreams = new HashMap<>();
     private final Map<InFlow.Key, InFlow> receivers = new HashMap<>();
+    /** Until when new data to each peer is held for the application's foreground traffic (microseconds). */
+    private final Map<NetAddress, Long> holds = new HashMap<>();
     /** The receiving flow of the last data packet: consecutive packets mostly belong to one flow. */
     private InFlow lastIn;
     private final Deliveries deliveries = new Deliveries();
@@ -97,6 +100,7 @@ public final class LedbatComponent extends ComponentDefinition {
         handle(ledbat, OpenStream.class, this::onOpen);
         handle(ledbat, SendData.class, this::onSendData);
         handle(ledbat, CloseStream.class, this::onClose);
+        handle(ledbat, ForegroundActive.class, this::onForeground);
         handle(net, DataPacket.class, this::onData);
         handle(net, AckPacket.class, this::onAck);
         handle(timer, Tick.class, this::onTick);
@@ -143,6 +147,11 @@ public final class LedbatComponent extends ComponentDefinition {
                 fid = nextFlowId++ & 0x7fffffff;
             } while (flowsById.containsKey(fid));
             f = new OutFlow(self, req.peer(), new SenderFlow(fid, settings, path.base), path);
+            Long held = holds.get(req.peer());
+            if (held != null) {
+                long now = nowMicros();
+                f.core.holdUntil(now, held);
+            }
             path.active = f;
             flowsById.put(fid, f);
             ensureTicking();
@@ -170,6 +179,17 @@ public final class LedbatComponent extends ComponentDefinition {
         }
         s.flow.core.offer(s.stream, req.data());
         pump(s.flow, nowMicros());
+    }
+
+    /** Foreground traffic with the peer: hold its flow (and one opened during the hold) but for a trickle. */
+    private void onForeground(ForegroundActive a) {
+        long now = nowMicros();
+        long until = now + a.holdMicros();
+        holds.merge(a.peer(), until, Math::max);
+        PeerPath path = paths.get(a.peer());
+        if (path != null && path.active != null) {
+            path.active.core.holdUntil(now, until);
+        }
     }
 
     private void onClose(CloseStream req) {
@@ -294,6 +314,11 @@ public final class LedbatComponent extends ComponentDefinition {
             OutFlow f = it.next();
             switch (f.core.onTick(now)) {
                 case RETRANSMIT, RESEND -> pump(f, now);
+                case NOTHING -> {
+                    if (f.core.sendDue(now)) {
+                        pump(f, now); // a hold ended, or a trickle segment is due
+                    }
+                }
                 case FAILED -> {
                     it.remove();
                     String why = (f.core.consecutiveTimeouts() - 1) + " consecutive timeouts without an acknowledgement";
@@ -318,6 +343,9 @@ public final class LedbatComponent extends ComponentDefinition {
                             + RECEIVER_IDLE_MICROS / 1_000_000 + " s"), ledbat);
                 }
             }
+        }
+        if (!holds.isEmpty()) {
+            holds.values().removeIf(until -> until <= now);
         }
         boolean idle = flowsById.isEmpty() && receivers.isEmpty();
         if (settings.statsIntervalMillis > 0 && (now >= nextStatsMicros || idle)) {

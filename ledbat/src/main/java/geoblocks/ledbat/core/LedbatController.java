@@ -440,6 +440,15 @@ public final class LedbatController {
         return s.gain / Math.max(1, Math.min(16, ratio));
     }
 
+    /**
+     * Puts the window back to {@code bytes} (within min-cwnd and max-cwnd-bytes): while the flow is
+     * held for the application's foreground traffic, what its ACKs say (a trickle's flight, the
+     * foreground's queue) is not about the flow's own share, so the flow resumes with the window it had.
+     */
+    public void restoreCwnd(double bytes) {
+        cwnd = Math.max(Math.min(bytes, s.maxCwndBytes), s.minCwndBytes());
+    }
+
     public double cwnd() {
         return cwnd;
     }

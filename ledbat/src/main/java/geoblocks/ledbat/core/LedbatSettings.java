@@ -43,6 +43,8 @@ public final class LedbatSettings {
     public final long tickMillis;
     public final long statsIntervalMillis;
     public final long progressBytes;
+    /** While a flow is held for foreground traffic (see SenderFlow.holdUntil): one new segment per this long. */
+    public final long holdTrickleMicros;
     /** Streams of one flow take the window in order (fifo: oldest first, to its end) or in turn (round-robin). */
     public final boolean fifoStreams;
 
@@ -74,6 +76,8 @@ public final class LedbatSettings {
         tickMillis = range(num(raw, "tick-ms"), 1, 1000, "tick-ms").longValue();
         statsIntervalMillis = range(num(raw, "stats-interval-ms"), 0, 3_600_000, "stats-interval-ms").longValue();
         progressBytes = range(num(raw, "progress-bytes"), 1, 1L << 40, "progress-bytes").longValue();
+        holdTrickleMicros = raw.apply("hold-trickle-ms") == null ? 200_000L
+                : range(num(raw, "hold-trickle-ms"), 1, 60_000, "hold-trickle-ms").longValue() * 1000L;
         fifoStreams = parseScheduling(str(raw, "stream-scheduling"));
         if (minCwnd > initCwnd) {
             throw new IllegalArgumentException("min-cwnd (" + minCwnd + ") must not exceed init-cwnd (" + initCwnd + ")");

@@ -384,6 +384,18 @@ public final class SendWindow {
         return una < nextSeq;
     }
 
+    /** A lost segment waits to be sent again (what {@link #nextToSend} would take first). */
+    public boolean retransmitPending() {
+        while (!retransmit.isEmpty()) {
+            Segment s = get(retransmit.peekA());
+            if (s != null && s.state == Segment.State.LOST) {
+                return true;
+            }
+            retransmit.poll();
+        }
+        return false;
+    }
+
     /** Data or a FIN waiting to be sent (new or retransmission). */
     public boolean hasWork() {
         return !ready.isEmpty() || !retransmit.isEmpty();

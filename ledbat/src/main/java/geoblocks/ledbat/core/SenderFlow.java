@@ -31,6 +31,11 @@ public final class SenderFlow {
     private long receiverDuplicates;
     private long receiverOutOfOrder;
     private long minRtt = Long.MAX_VALUE;
+    /** New data is held until then (foreground traffic with the peer), but for a trickle; MIN_VALUE: not held. */
+    private long holdUntil = Long.MIN_VALUE;
+    /** While held: when the next trickle segment may go. */
+    private long nextTrickle;
+    private long heldMicros;
 
     /** @param base the base-delay history of the path to the peer (kept across flows) */
     public SenderFlow(int id, LedbatSettings settings, BaseDelayHistory base) {
@@ -61,9 +66,59 @@ public final class SenderFlow {
         window.close(s);
     }
 
-    /** The next segment the flow's congestion window allows now, or null. */
+    /**
+     * The next segment the flow's congestion window allows now, or null. While {@link #holdUntil held},
+     * new data goes only as a trickle (one segment per {@code hold-trickle-ms}); a retransmission
+     * goes as the window allows, since holding it back would time the flow out.
+     */
     public Segment nextToSend(long now) {
+        if (now < holdUntil && !window.retransmitPending()) {
+            if (now < nextTrickle) {
+                return null;
+            }
+            Segment s = window.nextToSend(now, controller.cwnd());
+            if (s != null) {
+                nextTrickle = now + settings.holdTrickleMicros;
+            }
+            return s;
+        }
         return window.nextToSend(now, controller.cwnd());
+    }
+
+    /**
+     * Foreground traffic of the application's own shares the path to the peer: until {@code
+     * untilMicros} (or a later time already set) the flow sends new data only as a trickle, which
+     * keeps its streams and the receiver's expectations alive. LEDBAT's delay signal yields to
+     * traffic the application does not own; this yields at once to traffic it knows it owns.
+     */
+    public void holdUntil(long nowMicros, long untilMicros) {
+        if (untilMicros <= nowMicros) {
+            return;
+        }
+        if (nowMicros >= holdUntil) {
+            nextTrickle = nowMicros + settings.holdTrickleMicros; // the first trickle segment a trickle after the start
+        }
+        holdUntil = Math.max(holdUntil, untilMicros);
+    }
+
+    /** Held at {@code now} (see {@link #holdUntil}). */
+    public boolean held(long now) {
+        return now < holdUntil;
+    }
+
+    /**
+     * Whether the timer should try to send at {@code now}: the hold ended since the last call (the
+     * window may have room it could not use), or a trickle segment is due while held.
+     */
+    public boolean sendDue(long now) {
+        if (holdUntil == Long.MIN_VALUE) {
+            return false;
+        }
+        if (now >= holdUntil) {
+            holdUntil = Long.MIN_VALUE;
+            return window.hasWork();
+        }
+        return now >= nextTrickle && window.hasWork();
     }
 
     /**
@@ -101,9 +156,13 @@ public final class SenderFlow {
         if (newly < 0) {
             return false;
         }
+        double cwndBefore = controller.cwnd();
         controller.onAck(now, newly, delayMicros, rtt, flightBefore);
         if (window.lastLosses() > 0) {
             controller.onLoss(now);
+        }
+        if (held(now)) {
+            controller.restoreCwnd(cwndBefore); // delay samples and RTT still count; the window waits for the hold's end
         }
         receiverDuplicates = Math.max(receiverDuplicates, Integer.toUnsignedLong(duplicates));
         receiverOutOfOrder = Math.max(receiverOutOfOrder, Integer.toUnsignedLong(outOfOrder));
@@ -138,7 +197,11 @@ public final class SenderFlow {
     public Tick onTick(long now) {
         if (rtoDeadline < 0 || now < rtoDeadline) {
             if (window.detectLosses(now) > 0) {
+                double cwndBefore = controller.cwnd();
                 controller.onLoss(now);
+                if (held(now)) {
+                    controller.restoreCwnd(cwndBefore);
+                }
                 return Tick.RESEND;
             }
             return Tick.NOTHING;

@@ -14,6 +14,7 @@ public final class LedbatPort extends PortType {
         request(OpenStream.class);
         request(SendData.class);
         request(CloseStream.class);
+        request(ForegroundActive.class);
         indication(StreamOpened.class);
         indication(DataReceived.class);
         indication(SendProgress.class);

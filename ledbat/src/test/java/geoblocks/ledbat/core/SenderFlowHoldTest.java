@@ -1,0 +1,129 @@
+package geoblocks.ledbat.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A flow held for the application's own foreground traffic ({@link SenderFlow#holdUntil}): new data
+ * only as a trickle, retransmissions as usual, the window kept for the hold's end. Fake clock (µs).
+ */
+class SenderFlowHoldTest {
+    static final int MSS = 1400;
+    static final long MS = 1_000;
+    static final long OWD = 10 * MS;
+    static final byte[] NO_SACK = new byte[0];
+
+    /** Sends what the flow allows at {@code now} and acknowledges all of it {@code 2 * OWD} later; returns the time then. */
+    static long roundTrip(SenderFlow f, long now) {
+        List<Segment> sent = SenderFlowTest.pump(f, now);
+        if (sent.isEmpty()) {
+            return now;
+        }
+        long next = sent.get(sent.size() - 1).seq() + 1;
+        long at = now + 2 * OWD;
+        assertTrue(f.onAck(at, next, NO_SACK, 0, now, OWD, 0, 0));
+        return at;
+    }
+
+    static SenderFlow busyFlow() {
+        SenderFlow f = SenderFlowTest.flow(SenderFlowTest.settings());
+        f.offer(f.open(1), new byte[50 * 1024 * 1024]);
+        return f;
+    }
+
+    @Test
+    void heldFlow_sendsOnlyATrickle_otherFlowsDoNot() {
+        SenderFlow held = busyFlow();
+        SenderFlow other = busyFlow();
+        long t = 0;
+        for (int i = 0; i < 8; i++) { // grow both windows first (slow start), with data left to send
+            t = roundTrip(held, t);
+            roundTrip(other, t - 2 * OWD);
+        }
+        long trickle = SenderFlowTest.settings().holdTrickleMicros;
+        assertEquals(200 * MS, trickle, "the default trickle: one segment per 200 ms");
+        held.holdUntil(t, t + 2_000 * MS);
+        assertTrue(held.held(t));
+        assertNull(held.nextToSend(t), "held: nothing new at once");
+        long end = t + 2_000 * MS;
+        int heldSegments = 0;
+        long otherBytes = 0;
+        for (long now = t; now < end; now += 5 * MS) {
+            if (held.sendDue(now)) {
+                List<Segment> s = SenderFlowTest.pump(held, now);
+                heldSegments += s.size();
+                if (!s.isEmpty()) {
+                    assertTrue(held.onAck(now + 2 * OWD, s.get(s.size() - 1).seq() + 1, NO_SACK, 0, now, OWD, 0, 0));
+                }
+            }
+            for (Segment s : SenderFlowTest.pump(other, now)) {
+                otherBytes += s.length();
+            }
+            other.onAck(now + 1, other.window().nextSeq(), NO_SACK, 0, now, OWD, 0, 0);
+        }
+        assertTrue(held.window().hasWork(), "data left to send");
+        assertTrue(heldSegments >= 8 && heldSegments <= 10, "one segment per 200 ms over 2 s: " + heldSegments);
+        assertTrue(otherBytes > 100L * MSS, "the flow to another peer keeps sending: " + otherBytes + " bytes");
+    }
+
+    @Test
+    void afterTheHold_theFlowResumesWithTheWindowItHad() {
+        SenderFlow f = busyFlow();
+        long t = 0;
+        for (int i = 0; i < 8; i++) {
+            t = roundTrip(f, t);
+        }
+        double before = f.controller().cwnd();
+        assertTrue(before > 10 * MSS, "a grown window: " + before);
+        f.holdUntil(t, t + 1_000 * MS);
+        long now = t;
+        while (now + 5 * MS < t + 1_000 * MS) {
+            now += 5 * MS;
+            if (f.sendDue(now)) {
+                now = roundTrip(f, now);
+            }
+        }
+        now = t + 1_000 * MS;
+        assertEquals(before, f.controller().cwnd(), 1.0, "the trickle's ACKs did not shrink the window");
+        assertFalse(f.held(now));
+        assertTrue(f.sendDue(now), "the hold ended: the timer should pump once");
+        assertFalse(f.sendDue(now), "once");
+        List<Segment> burst = SenderFlowTest.pump(f, now);
+        assertTrue(burst.size() * (double) MSS >= before - MSS, "the whole window at once: " + burst.size() + " segments");
+    }
+
+    @Test
+    void aLaterRequestExtendsTheHold_aPastOneIsIgnored() {
+        SenderFlow f = busyFlow();
+        f.holdUntil(0, 1_000 * MS);
+        f.holdUntil(500 * MS, 1_500 * MS);
+        f.holdUntil(600 * MS, 900 * MS);
+        assertTrue(f.held(1_499 * MS));
+        assertFalse(f.held(1_500 * MS));
+        SenderFlow g = busyFlow();
+        g.holdUntil(100 * MS, 100 * MS);
+        assertFalse(g.held(100 * MS));
+        assertFalse(g.sendDue(100 * MS), "never held: nothing for the timer");
+    }
+
+    @Test
+    void retransmissionsGoWhileHeld_soTheFlowDoesNotTimeOut() {
+        SenderFlow f = busyFlow();
+        List<Segment> first = SenderFlowTest.pump(f, 0);
+        assertEquals(2, first.size());
+        f.holdUntil(0, 60_000 * MS);
+        long cto = f.controller().rto().cto();
+        assertEquals(SenderFlow.Tick.RETRANSMIT, f.onTick(cto));
+        Segment again = f.nextToSend(cto);
+        assertTrue(again != null && again.isRetransmission(), "the lost segment goes again while held");
+        f.armTimer(cto);
+        // its ACK arrives: progress, so no further timeout counts against the flow
+        assertTrue(f.onAck(cto + 2 * OWD, 2, NO_SACK, 0, cto, OWD, 0, 0));
+        assertEquals(0, f.consecutiveTimeouts());
+    }
+}
