@@ -54,6 +54,8 @@ final class NodeContext implements Node {
     /** The cluster layout this node acts on (see {@link #layout(Layout)}), with its members' resolved addresses. */
     private Layout layout;
     private Map<String, NetAddress> addresses;
+    /** Where regions the layout removed were (messages may still go there; none is accepted from there). */
+    private Map<String, NetAddress> former = Map.of();
     private Map<NetAddress, String> byAddress;
     /** Every member region of the layout, and every one but this node's. */
     private List<String> regions;
@@ -136,6 +138,17 @@ final class NodeContext implements Node {
                 Logs.warn(region + ": region " + r + " of layout version " + l.version() + " is unreachable: " + e.getMessage());
             }
         });
+        Map<String, NetAddress> gone = new HashMap<>();
+        l.regions().forEach((r, g) -> {
+            if (!g.member()) {
+                try {
+                    gone.put(r, parse(g.address()));
+                } catch (IllegalArgumentException e) {
+                    // unresolvable: nothing is sent there
+                }
+            }
+        });
+        this.former = gone;
         this.layout = l;
         this.addresses = a;
         this.byAddress = back;
@@ -296,6 +309,9 @@ final class NodeContext implements Node {
     @Override
     public NetAddress addressOf(String r) {
         NetAddress a = addresses.get(r);
+        if (a == null) {
+            a = former.get(r); // removed while work for it was under way
+        }
         if (a == null) {
             throw new IllegalArgumentException("unknown region '" + r + "'; known: " + addresses.keySet());
         }

@@ -25,6 +25,7 @@ class ClientPortTest {
                 new ClientPort.Move(7, "n", List.of("seoul", "dublin")),
                 new ClientPort.Status(8),
                 new ClientPort.Policies(9),
+                new ClientPort.Cluster(9, "add", "mumbai", "10.0.3.1:47000", "ap-south", 4L << 40, true),
                 new ClientPort.NetBench(10, "dublin", "udp", 2, 1_000_000, 50_000_000, 3000, 1200));
         Set<Class<?>> covered = new HashSet<>();
         for (ClientPort.Request r : all) {
