@@ -28,6 +28,8 @@ final class S3Call {
     final String requestId;
     /** The payload hash the signature covers (hex SHA-256, UNSIGNED-PAYLOAD), null for an anonymous request. */
     String payloadHash;
+    /** The access key id that signed the request (its principal, see {@link S3Access}); null for an anonymous one. */
+    String requester;
 
     S3Call(Exchange ex, String bucket, String key, Map<String, List<String>> query, String requestId) {
         this.ex = ex;

@@ -55,7 +55,7 @@ public final class S3Xml {
         return ISO.format(Instant.ofEpochMilli(millis));
     }
 
-    private static void el(StringBuilder sb, String name, Object value) {
+    static void el(StringBuilder sb, String name, Object value) {
         sb.append('<').append(name).append('>').append(escape(String.valueOf(value))).append("</").append(name).append('>');
     }
 
@@ -398,7 +398,7 @@ public final class S3Xml {
         return true;
     }
 
-    private static Element parse(byte[] body, String rootName) throws S3Exception {
+    static Element parse(byte[] body, String rootName) throws S3Exception {
         if (body.length > MAX_BODY) {
             throw new S3Exception(S3Error.MALFORMED_XML, "XML bodies are at most " + MAX_BODY + " bytes, this has " + body.length);
         }
@@ -437,7 +437,7 @@ public final class S3Xml {
         }
     }
 
-    private static List<Element> children(Element e) {
+    static List<Element> children(Element e) {
         List<Element> out = new ArrayList<>();
         NodeList nl = e.getChildNodes();
         for (int i = 0; i < nl.getLength(); i++) {
