@@ -60,6 +60,17 @@ final class S3Acls {
         }
         return buckets.find(call.bucket).thenCompose(b -> {
             String owner = owner(b);
+            if (call.key != null && call.method().equals("PUT") && !call.has("acl") && !call.has("uploadId")) {
+                try { // a PutObject whose ACL the bucket's BlockPublicAcls refuses: before the body is stored
+                    S3Access.Acl wanted = requested(call);
+                    S3Exception refused = wanted == null ? null : S3Access.refusal(wanted, b.access().block());
+                    if (refused != null) {
+                        throw new CompletionException(refused);
+                    }
+                } catch (S3Exception e) {
+                    throw new CompletionException(e);
+                }
+            }
             if (call.requester != null && call.requester.equals(owner)) {
                 return CompletableFuture.completedFuture(null);
             }
