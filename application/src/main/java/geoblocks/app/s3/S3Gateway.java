@@ -126,9 +126,15 @@ public final class S3Gateway {
             if (!path.startsWith("/")) {
                 throw new IllegalArgumentException("the path must start with '/'");
             }
-            int slash = path.indexOf('/', 1);
-            bucket = path.length() <= 1 ? null : slash < 0 ? path.substring(1) : path.substring(1, slash);
-            key = slash < 0 ? null : path.substring(slash + 1);
+            String virtual = settings.virtualBucket(ex.request().headers().get("Host"));
+            if (virtual != null) { // virtual-hosted style: the bucket in the Host, the whole path is the key
+                bucket = virtual;
+                key = path.length() <= 1 ? null : path.substring(1);
+            } else {
+                int slash = path.indexOf('/', 1);
+                bucket = path.length() <= 1 ? null : slash < 0 ? path.substring(1) : path.substring(1, slash);
+                key = slash < 0 ? null : path.substring(slash + 1);
+            }
             if (key != null && key.isEmpty()) {
                 key = null;
             }
@@ -285,7 +291,11 @@ public final class S3Gateway {
             return false;
         }
         InetSocketAddress at = settings.endpoints().get(target);
-        call.ex.header("Location", "http://" + at.getAddress().getHostAddress() + ":" + at.getPort() + call.ex.request().uri());
+        boolean tls = call.ex.context().pipeline().get(io.netty.handler.ssl.SslHandler.class) != null;
+        // a virtual-hosted request is sent on in path style: the target's host is its address
+        String uri = settings.virtualBucket(call.headers().get("Host")) == null ? call.ex.request().uri()
+                : "/" + call.bucket + call.ex.request().uri();
+        call.ex.header("Location", (tls ? "https://" : "http://") + at.getAddress().getHostAddress() + ":" + at.getPort() + uri);
         call.ex.header("x-geoblocks-redirect", settings.region() + " -> " + target);
         if (call.ex.expectsContinue() || io.netty.handler.codec.http.HttpUtil.getContentLength(call.ex.request(), 0L) > 0) {
             call.ex.closeAfterAnswer(); // the body, if the client sends it anyway, is not read as a request

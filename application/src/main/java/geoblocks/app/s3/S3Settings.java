@@ -23,7 +23,29 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
         int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
         boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
         Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks,
-        Duration createWait, String clusterSecret) {
+        Duration createWait, String clusterSecret, java.util.List<String> virtualHostDomains) {
+
+    /**
+     * The bucket a virtual-hosted-style request names in its {@code Host} ({@code BUCKET.DOMAIN[:port]}
+     * for a configured domain), or null for path style.
+     */
+    public String virtualBucket(String host) {
+        if (host == null) {
+            return null;
+        }
+        String h = host.trim().toLowerCase(java.util.Locale.ROOT);
+        int colon = h.lastIndexOf(':');
+        if (colon > 0 && !h.endsWith("]")) {
+            h = h.substring(0, colon);
+        }
+        for (String d : virtualHostDomains) {
+            String suffix = "." + d.toLowerCase(java.util.Locale.ROOT);
+            if (h.endsWith(suffix) && h.length() > suffix.length()) {
+                return h.substring(0, h.length() - suffix.length());
+            }
+        }
+        return null;
+    }
 
     public static S3Settings of(Config root, ClusterConfig cluster, String region, HttpSettings http, Path dataDir) {
         Config c = root.getConfig("geoblocks.s3");
@@ -63,7 +85,8 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
                 (int) Math.min(Integer.MAX_VALUE, root.getBytes("geoblocks.node.max-block-size")), maxObject,
                 c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
                 c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), sweep, retryMin, retryMax, endpoints, networks,
-                createWait, root.getString("geoblocks.cluster.secret"));
+                createWait, root.getString("geoblocks.cluster.secret"), c.hasPath("virtual-host-domains")
+                        ? c.getStringList("virtual-host-domains") : java.util.List.of());
     }
 
     /** A new empty file in the spool directory (made if missing), named {@code prefix...part}. */
