@@ -215,15 +215,14 @@ final class S3Acls {
         if (!put) {
             buckets.find(call.bucket).thenCompose(b -> {
                 String owner = owner(b);
-                if (call.key == null) {
-                    return CompletableFuture.completedFuture(AclXml.policy(owner, keys::displayName, b.access().acl()));
-                }
-                return objectAcl(call.bucket, call.key).thenApply(acl -> {
-                    if (acl == null) {
-                        throw new CompletionException(new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + call.key + "'"));
-                    }
-                    return AclXml.policy(owner, keys::displayName, acl);
-                });
+                CompletableFuture<S3Access.Acl> acl = call.key == null ? CompletableFuture.completedFuture(b.access().acl())
+                        : objectAcl(call.bucket, call.key).thenApply(a -> {
+                            if (a == null) {
+                                throw new CompletionException(new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + call.key + "'"));
+                            }
+                            return a;
+                        });
+                return acl.thenCompose(a -> names(owner, a).thenApply(x -> AclXml.policy(owner, keys::displayName, a)));
             }).whenComplete((xml, t) -> call.later(() -> {
                 if (t != null) {
                     call.fail(t);
@@ -272,6 +271,20 @@ final class S3Acls {
             }
         }))));
         call.ex.sendContinue();
+    }
+
+    /** Reads the records of the keys an ACL names that this node has not seen yet (for their display names). */
+    private CompletableFuture<Void> names(String owner, S3Access.Acl acl) {
+        java.util.List<CompletableFuture<Void>> loads = new java.util.ArrayList<>();
+        java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+        ids.add(owner);
+        acl.grants().forEach(g -> ids.add(g.grantee()));
+        for (String id : ids) {
+            if (AccessKeys.validId(id) && !keys.known(id)) {
+                loads.add(keys.load(id));
+            }
+        }
+        return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new));
     }
 
     /** PUT, GET and DELETE {@code ?publicAccessBlock} of a bucket (owner only, checked by {@link #authorize}). */
