@@ -14,7 +14,9 @@ for line in open(sys.argv[1]):
     if prev is None or r["outcome"] in ("failed", "teardown-error"):
         final[name] = r
 counts = collections.Counter("failed" if r["outcome"] == "teardown-error" else r["outcome"] for r in final.values())
-print("passed %d, failed %d, skipped %d (of %d tests)" % (counts["passed"], counts["failed"], counts["skipped"], len(final)))
+print("with a result: passed %d, failed %d, skipped %d (of %d tests; a test whose worker was killed by the"
+      " timeout may have none: pytest's own summary above counts it as failed)"
+      % (counts["passed"], counts["failed"], counts["skipped"], len(final)))
 
 
 def group(name, r):
