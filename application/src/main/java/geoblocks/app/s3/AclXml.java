@@ -13,16 +13,15 @@ final class AclXml {
 
     private AclXml() {}
 
-    /** A Get*Acl answer: the owner (id and display name), its FULL_CONTROL grant, then the ACL's grants. */
+    /** A Get*Acl answer: the owner (id and display name), the ACL's grants, then the owner's FULL_CONTROL grant. */
     static byte[] policy(String owner, Function<String, String> displayName, S3Access.Acl acl) {
         StringBuilder sb = new StringBuilder(HEAD).append("<AccessControlPolicy xmlns=\"").append(S3Xml.NS).append("\">");
         sb.append("<Owner>");
         S3Xml.el(sb, "ID", owner);
         S3Xml.el(sb, "DisplayName", displayName.apply(owner));
         sb.append("</Owner><AccessControlList>");
-        List<S3Access.Grant> all = new ArrayList<>();
+        List<S3Access.Grant> all = new ArrayList<>(acl.grants()); // the owner's FULL_CONTROL last, as RGW lists it
         all.add(new S3Access.Grant(owner, S3Access.Perm.FULL_CONTROL));
-        all.addAll(acl.grants());
         for (S3Access.Grant g : all) {
             sb.append("<Grant>");
             if (g.grantee().equals(S3Access.ALL_USERS) || g.grantee().equals(S3Access.AUTHENTICATED)) {
