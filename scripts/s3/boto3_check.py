@@ -242,9 +242,9 @@ except urllib.error.HTTPError as e:
     assert e.code == 403 and b"AccessDenied" in e.read(), e.code
 ok("auth-refused")
 
-# a public-read bucket's objects can be read unsigned (and only read)
+# a public-read object can be read unsigned (and only read): as in S3 the object's ACL decides, not the bucket's
 s3.create_bucket(Bucket="it-public", ACL="public-read")
-s3.put_object(Bucket="it-public", Key="hello.txt", Body=b"hello", ContentType="text/plain")
+s3.put_object(Bucket="it-public", Key="hello.txt", Body=b"hello", ContentType="text/plain", ACL="public-read")
 r = urllib.request.urlopen(ENDPOINT + "/it-public/hello.txt")
 assert r.read() == b"hello" and r.headers["Content-Type"] == "text/plain"
 try:

@@ -52,8 +52,17 @@ class S3GatewayIT {
                 return new ItSupport.Run(-1, e.toString());
             }
         });
+        // HTTPS beside plain HTTP on each node's port, with a self-signed certificate for 127.0.0.1 and localhost
+        Files.createDirectories(work);
+        ItSupport.Run cert = run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                "-nodes", "-keyout", work.resolve("key.pem").toString(), "-out", work.resolve("cert.pem").toString(), "-days", "2",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:keys-vhost.localhost"),
+                Map.of(), 60);
+        assertEquals(0, cert.code(), "openssl could not make a self-signed certificate:\n" + cert.out());
         nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true,
-                "geoblocks.http.head-timeout = " + HEAD_TIMEOUT_S + " s\ngeoblocks.http.body-grace = " + BODY_GRACE_S + " s\n",
+                "geoblocks.http.head-timeout = " + HEAD_TIMEOUT_S + " s\ngeoblocks.http.body-grace = " + BODY_GRACE_S + " s\n"
+                        + "geoblocks.http.tls { mode = optional, cert-chain = \"" + work.resolve("cert.pem") + "\", private-key = \""
+                        + work.resolve("key.pem") + "\" }\n",
                 20_000, 30);
         ItSupport.Run install = installing.get();
         assertEquals(0, install.code(), "scripts/install-s3-test-tools.sh failed:\n" + install.out());
@@ -121,6 +130,30 @@ class S3GatewayIT {
         assertTrue(r.out().contains("ok compare-and-swap-race"), r.out());
         assertTrue(r.out().contains("ok copy-source-conditions"), r.out());
         assertTrue(r.out().contains("ok versioning"), r.out());
+    }
+
+    /**
+     * Access keys made with the CLI (a second key, its grants, a revoked key refused at two nodes),
+     * canned ACLs with unsigned reads of a public-read object, PublicAccessBlock and virtual-hosted
+     * addressing, all over HTTPS with the self-signed certificate (boto3 verifies it as its CA).
+     */
+    @Test
+    void boto3_keysAclsPublicReadRevocationAndVirtualHosts_overHttps() throws Exception {
+        StringBuilder client = new StringBuilder();
+        for (String a : LocalCluster.launcher(List.of())) {
+            client.append('\'').append(a.replace("'", "'\\''")).append("' ");
+        }
+        client.append("client --config '").append(nodes.cluster().configFile()).append("'");
+        ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/keys_check.py").toString(),
+                endpoint("seoul").replace("http:", "https:"), endpoint("dublin").replace("http:", "https:"), "seoul", "dublin"),
+                Map.of("GEOBLOCKS_CLIENT", client.toString(), "GEOBLOCKS_CA", work.resolve("cert.pem").toString()), 600);
+        System.out.println(r.out());
+        assertEquals(0, r.code(), r.out());
+        for (String check : List.of("key-create", "key-list", "second-key", "private", "bucket-grant", "public-read",
+                "public-access-block", "not-implemented", "demo-key", "revoke", "virtual-hosted")) {
+            assertTrue(r.out().contains("ok " + check), check + " missing:\n" + r.out());
+        }
+        assertTrue(r.out().contains("all checks passed (https)"), r.out());
     }
 
     @Test

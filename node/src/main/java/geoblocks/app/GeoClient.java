@@ -172,6 +172,12 @@ public final class GeoClient implements AutoCloseable {
         return (List<VersionEntry>) call(region, new ClientPort.Versions(op, name), null);
     }
 
+    /** One page of the names under {@code prefix} after {@code after} ("" for the start), at most {@code limit}. */
+    public ClientPort.Listing listPage(String region, String prefix, String after, int limit) throws IOException {
+        long op = ops.incrementAndGet();
+        return (ClientPort.Listing) call(region, new ClientPort.ListPage(op, prefix, after, limit, false), null);
+    }
+
     /** Deletes {@code name} (a tombstone version); returns the node's note. */
     public String delete(String region, String name) throws IOException {
         return remove(region, name).info();

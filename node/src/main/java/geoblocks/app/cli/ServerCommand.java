@@ -129,6 +129,7 @@ public final class ServerCommand implements Callable<Integer> {
             throw new IllegalStateException("node " + region + " could not bind " + self + " within 30 s");
         }
         HttpServer server = null;
+        geoblocks.app.http.HttpTls tls = geoblocks.app.http.HttpTls.of(cfg.config());
         if (http.isPresent()) {
             HttpSettings h = http.get();
             HttpRefusals refusals = new HttpRefusals();
@@ -139,7 +140,8 @@ public final class ServerCommand implements Callable<Integer> {
                         new NodeStore(gatewayBridge), System::currentTimeMillis).mount(router);
             }
             server = HttpServer.start(h.bind(), router, new BasicAuth(h.accessKey(), h.secretKey()),
-                    HttpSettings.limits(cfg.config()), refusals);
+                    HttpSettings.limits(cfg.config()), refusals, tls.context(self.getIp().getHostAddress()),
+                    tls.mode() == geoblocks.app.http.HttpTls.Mode.OPTIONAL);
         }
         System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s%s)%n", region, self,
                 net.describe(self),
@@ -148,9 +150,11 @@ public final class ServerCommand implements Callable<Integer> {
                 blocks.removedTempFiles() > 0 ? ", removed " + blocks.removedTempFiles() + " partial writes" : "",
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");
         if (server != null) {
-            System.out.printf("geoblocks node %s dashboard and metrics on http://%s:%d/%s%n", region,
+            System.out.printf("geoblocks node %s dashboard and metrics on %s://%s:%d/%s%s%n", region,
+                    tls.mode() == geoblocks.app.http.HttpTls.Mode.REQUIRED ? "https" : "http",
                     server.address().getAddress().getHostAddress(), server.address().getPort(),
-                    s3 ? " (and the S3 gateway)" : "");
+                    s3 ? " (and the S3 gateway)" : "", !tls.on() ? "" : ", TLS " + tls.mode().name().toLowerCase(
+                            java.util.Locale.ROOT) + " with " + tls.source());
         }
         System.out.flush();
         HttpServer httpServer = server;

@@ -65,7 +65,7 @@ public final class Exchange {
         this.body = sink;
     }
 
-    BodySink body() {
+    public BodySink body() {
         return body;
     }
 

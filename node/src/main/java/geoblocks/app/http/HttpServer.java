@@ -71,6 +71,15 @@ public final class HttpServer implements AutoCloseable {
     /** As above, counting what the port refuses in {@code refusals}. */
     public static HttpServer start(InetSocketAddress address, Router router, BasicAuth auth, Limits limits,
             HttpRefusals refusals) throws InterruptedException {
+        return start(address, router, auth, limits, refusals, null, false);
+    }
+
+    /**
+     * As above, with TLS when {@code tls} is not null: on every connection, or with {@code optional}
+     * only on those that start with a TLS handshake (the others are plain HTTP, on the same port).
+     */
+    public static HttpServer start(InetSocketAddress address, Router router, BasicAuth auth, Limits limits,
+            HttpRefusals refusals, io.netty.handler.ssl.SslContext tls, boolean optional) throws InterruptedException {
         java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
         EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("geoblocks-http", true));
         try {
@@ -85,6 +94,10 @@ public final class HttpServer implements AutoCloseable {
                                 return;
                             }
                             c.closeFuture().addListener(f -> open.decrementAndGet());
+                            if (tls != null) {
+                                c.pipeline().addLast(optional ? new io.netty.handler.ssl.OptionalSslHandler(tls)
+                                        : tls.newHandler(c.alloc()));
+                            }
                             c.pipeline().addLast(new IdleStateHandler(0, 0, 60, TimeUnit.SECONDS))
                                     .addLast(new HeadDeadline(limits.headTimeoutMs(), refusals))
                                     .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_CHUNK))

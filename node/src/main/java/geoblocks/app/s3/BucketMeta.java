@@ -10,22 +10,36 @@ import java.util.Map;
  * lines: its home region (S3's LocationConstraint: where its objects live once migrated), the
  * placement policy and block size its objects are stored with, whether anonymous reads are allowed,
  * when it was made, and its versioning state (a line {@code versioning=Enabled|Suspended}, absent
- * until PutBucketVersioning sets it). Invariant: block size > 0; home and policy not empty.
+ * until PutBucketVersioning sets it), and its owner, ACL and PublicAccessBlock ({@link BucketAccess}: lines
+ * {@code owner=}, {@code acl=}, {@code public-access-block=}, absent in records made before keys). Invariant: block size > 0; home and policy not empty.
  */
 public record BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis,
-        ObjectVersions.Status versioning) {
+        ObjectVersions.Status versioning, BucketAccess access) {
     /** A bucket whose versioning was never set. */
     public BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis) {
         this(name, home, policy, blockSize, publicRead, createdMillis, ObjectVersions.Status.OFF);
     }
 
+    /** A bucket of before access keys: no owner line, the ACL from {@code publicRead}. */
+    public BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis,
+            ObjectVersions.Status versioning) {
+        this(name, home, policy, blockSize, publicRead, createdMillis, versioning, BucketAccess.legacy(publicRead));
+    }
+
     /** This bucket with versioning {@code s}. */
     public BucketMeta withVersioning(ObjectVersions.Status s) {
-        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, s);
+        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, s, access);
+    }
+
+    /** This bucket with {@code a} as its access settings (its public-read line follows the ACL, for older nodes). */
+    public BucketMeta withAccess(BucketAccess a) {
+        boolean pub = a.acl().grants().contains(new S3Access.Grant(S3Access.ALL_USERS, S3Access.Perm.READ));
+        return new BucketMeta(name, home, policy, blockSize, pub, createdMillis, versioning, a);
     }
 
     public BucketMeta {
         java.util.Objects.requireNonNull(versioning, "versioning");
+        java.util.Objects.requireNonNull(access, "access");
         if (blockSize <= 0) {
             throw new IllegalArgumentException("bucket block size must be > 0, was " + blockSize);
         }
@@ -37,7 +51,8 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
     public byte[] encode() {
         String s = "format=1\nname=" + name + "\nhome=" + home + "\npolicy=" + policy + "\nblock-size=" + blockSize
                 + "\npublic-read=" + publicRead + "\ncreated=" + createdMillis + "\n"
-                + (versioning == ObjectVersions.Status.OFF ? "" : "versioning=" + versioning.xml() + "\n");
+                + (versioning == ObjectVersions.Status.OFF ? "" : "versioning=" + versioning.xml() + "\n")
+                + (access.equals(BucketAccess.legacy(publicRead)) ? "" : access.lines());
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -54,9 +69,11 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
             if (!"1".equals(kv.get("format"))) {
                 throw new IOException("bucket record of '" + bucket + "' has format " + kv.get("format") + ", expected 1");
             }
+            boolean publicRead = Boolean.parseBoolean(kv.get("public-read"));
             return new BucketMeta(require(kv, "name", bucket), require(kv, "home", bucket), require(kv, "policy", bucket),
-                    Integer.parseInt(require(kv, "block-size", bucket)), Boolean.parseBoolean(kv.get("public-read")),
-                    Long.parseLong(require(kv, "created", bucket)), ObjectVersions.Status.ofRecord(kv.get("versioning")));
+                    Integer.parseInt(require(kv, "block-size", bucket)), publicRead,
+                    Long.parseLong(require(kv, "created", bucket)), ObjectVersions.Status.ofRecord(kv.get("versioning")),
+                    BucketAccess.decode(kv, publicRead));
         } catch (IllegalArgumentException e) {
             throw new IOException("bucket record of '" + bucket + "' is damaged: " + e.getMessage(), e);
         }

@@ -80,28 +80,33 @@ final class S3Buckets {
         });
     }
 
+    /** ListBuckets: the buckets the caller's key owns (the owner is in the record file's metadata). */
     void listBuckets(S3Call call) {
-        bucketRecords(new java.util.TreeMap<>(), "").whenComplete((created, t) -> call.later(() -> {
+        String me = call.requester == null ? settings.accessKey() : call.requester;
+        bucketRecords(new java.util.TreeMap<>(), "", me).whenComplete((created, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
                 return;
             }
-            call.xml(200, S3Xml.buckets(settings.accessKey(), created));
+            call.xml(200, S3Xml.buckets(me, created));
         }));
     }
 
-    /** Every bucket record after {@code after}, page by page: bucket name to creation time. */
-    private CompletableFuture<Map<String, Long>> bucketRecords(Map<String, Long> created, String after) {
+    /** Every bucket record after {@code after} owned by {@code owner}, page by page: bucket name to creation time. */
+    private CompletableFuture<Map<String, Long>> bucketRecords(Map<String, Long> created, String after, String owner) {
         return store.listPage(S3Names.BUCKETS_PREFIX, after, ObjectListing.FETCH).thenCompose(page -> {
             for (ListEntry e : page.entries()) {
                 String b = S3Names.bucketOfRecord(e.name());
-                if (b != null) {
+                if (b != null && e.meta().getOrDefault(META_OWNER, settings.accessKey()).equals(owner)) {
                     created.put(b, e.createdMillis());
                 }
             }
-            return page.more() ? bucketRecords(created, page.last()) : CompletableFuture.completedFuture(created);
+            return page.more() ? bucketRecords(created, page.last(), owner) : CompletableFuture.completedFuture(created);
         });
     }
+
+    /** Metadata of a bucket's record file: the owner's key id (ListBuckets reads it from the listing). */
+    static final String META_OWNER = "owner";
 
     void create(S3Call call) {
         String problem = S3Names.bucketProblem(call.bucket);
@@ -114,12 +119,22 @@ final class S3Buckets {
                 BucketMeta meta = newBucket(call, S3Xml.locationConstraint(body));
                 byte[] record = meta.encode();
                 CreateWait wait = new CreateWait(System.nanoTime(), settings.createWait().toNanos());
-                putRecord(call.bucket, record, wait).whenComplete((w, t) -> call.later(() -> {
-                            Throwable c = t == null ? null : NodeStore.cause(t);
+                putRecord(call.bucket, record, wait, meta.access().owner()).thenApply(w -> (Object) w).exceptionallyCompose(t -> {
+                            Throwable c = NodeStore.cause(t);
                             if (c instanceof NodeStore.StoreException s && s.exists()) {
-                                call.fail(S3Error.BUCKET_ALREADY_OWNED_BY_YOU, "bucket '" + call.bucket + "' exists");
-                            } else if (c != null) {
-                                call.fail(c);
+                                cache.remove(call.bucket);
+                                return find(call.bucket).thenApply(other -> {
+                                    boolean mine = other.access().ownerOr(settings.accessKey()).equals(meta.access().owner());
+                                    throw new java.util.concurrent.CompletionException(mine
+                                            ? new S3Exception(S3Error.BUCKET_ALREADY_OWNED_BY_YOU, "bucket '" + call.bucket + "' exists")
+                                            : new S3Exception(S3Error.BUCKET_ALREADY_EXISTS, "bucket '" + call.bucket
+                                                    + "' exists and belongs to another key"));
+                                });
+                            }
+                            return CompletableFuture.failedFuture(c);
+                        }).whenComplete((w, t) -> call.later(() -> {
+                            if (t != null) {
+                                call.fail(t); // a taken name: BucketAlreadyOwnedByYou, or BucketAlreadyExists for another owner
                             } else {
                                 cache.put(call.bucket, new Cached(meta, clock.getAsLong()));
                                 call.ex.header("Location", "/" + call.bucket);
@@ -134,14 +149,14 @@ final class S3Buckets {
     }
 
     /** Stores a new bucket's record if the name is free, asking again while {@code wait} says so ({@link CreateWait}). */
-    private CompletableFuture<ClientPort.Written> putRecord(String bucket, byte[] record, CreateWait wait) {
+    private CompletableFuture<ClientPort.Written> putRecord(String bucket, byte[] record, CreateWait wait, String owner) {
         return store.put(S3Names.bucketFile(bucket), null, new BytesSource(record), "tworandom", MAX_RECORD, "all", true,
-                Map.of()).handle((w, t) -> {
+                Map.of(META_OWNER, owner)).handle((w, t) -> {
                     Throwable c = t == null ? null : NodeStore.cause(t);
                     if (c instanceof NodeStore.StoreException s && wait.retry(s, System.nanoTime())) {
                         return CompletableFuture.supplyAsync(() -> null,
                                 CompletableFuture.delayedExecutor(CreateWait.RETRY_NANOS, TimeUnit.NANOSECONDS))
-                                .thenCompose(x -> putRecord(bucket, record, wait));
+                                .thenCompose(x -> putRecord(bucket, record, wait, owner));
                     }
                     return t == null ? CompletableFuture.completedFuture(w) : CompletableFuture.<ClientPort.Written>failedFuture(c);
                 }).thenCompose(f -> f);
@@ -171,14 +186,17 @@ final class S3Buckets {
         if (policy.isBlank() || policy.length() > 64) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-geoblocks-policy must name a placement policy");
         }
-        String acl = call.headers().get("x-amz-acl", "private");
-        return new BucketMeta(call.bucket, home, policy, blockSize, acl.equals("public-read"), clock.getAsLong());
+        String owner = call.requester == null ? settings.accessKey() : call.requester;
+        S3Access.Acl acl = S3Acls.requested(call);
+        acl = acl == null ? S3Access.Acl.PRIVATE : S3Access.withoutOwner(acl, owner);
+        return new BucketMeta(call.bucket, home, policy, blockSize, false, clock.getAsLong())
+                .withAccess(new BucketAccess(owner, acl, S3Access.PublicAccessBlock.NONE));
     }
 
     /** Stores a changed record of an existing bucket (a newer version of its record file; the newest wins) and caches it. */
     CompletableFuture<BucketMeta> update(BucketMeta meta) {
         return store.put(S3Names.bucketFile(meta.name()), null, new BytesSource(meta.encode()), "tworandom", MAX_RECORD,
-                "all", false, Map.of()).thenApply(w -> {
+                "all", false, Map.of(META_OWNER, meta.access().ownerOr(settings.accessKey()))).thenApply(w -> {
                     cache.put(meta.name(), new Cached(meta, clock.getAsLong()));
                     return meta;
                 });

@@ -30,6 +30,8 @@ final class S3Call {
     String payloadHash;
     /** For a signed aws-chunked body: what its chunk signatures chain from (null otherwise). */
     AwsChunked.Seed chunkSeed;
+    /** The access key id that signed the request (its principal, see {@link S3Access}); null for an anonymous one. */
+    String requester;
 
     S3Call(Exchange ex, String bucket, String key, Map<String, List<String>> query, String requestId) {
         this.ex = ex;

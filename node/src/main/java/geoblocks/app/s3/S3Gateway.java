@@ -28,10 +28,10 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
-    static final Set<String> UNSUPPORTED = Set.of("acl", "policy", "cors",
+    static final Set<String> UNSUPPORTED = Set.of("policy", "cors",
             "lifecycle", "website", "logging", "notification", "replication", "encryption", "object-lock", "retention",
             "legal-hold", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
-            "ownershipControls", "publicAccessBlock", "requestPayment", "intelligent-tiering");
+            "ownershipControls", "requestPayment", "intelligent-tiering");
     private final S3Settings settings;
     private final SigV4 sigv4;
     private final S3Buckets buckets;
@@ -40,13 +40,17 @@ public final class S3Gateway {
     private final S3Versioning versioning;
     private final S3Tagging tagging;
     private final S3Attributes attributes;
+    private final S3KeyStore keys;
+    private final S3Acls acls;
     private final LongSupplier clock;
     private final AtomicLong requests = new AtomicLong();
 
     public S3Gateway(S3Settings settings, ClusterConfig cluster, NodeStore store, LongSupplier clock) throws IOException {
         this.settings = settings;
         this.clock = clock;
-        this.sigv4 = new SigV4(Map.of(settings.accessKey(), settings.secretKey()), Set.of(settings.region(), "us-east-1"));
+        this.keys = new S3KeyStore(store, new AccessKeys(settings.clusterSecret()), settings.accessKey(),
+                settings.secretKey(), clock);
+        this.sigv4 = new SigV4(keys::secret, Set.of(settings.region(), "us-east-1"));
         clearSpool(settings.spoolDir());
         SecureRandom random = new SecureRandom();
         MultipartUploads uploads = new MultipartUploads(() -> {
@@ -68,6 +72,8 @@ public final class S3Gateway {
         multipart.tagging(tagging);
         multipart.versioning(versioning);
         this.attributes = new S3Attributes(store, buckets, versioning);
+        this.acls = new S3Acls(store, buckets, keys, settings.accessKey());
+        objects.afterPut(acls::afterPut);
     }
 
     /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
@@ -127,9 +133,15 @@ public final class S3Gateway {
             if (!path.startsWith("/")) {
                 throw new IllegalArgumentException("the path must start with '/'");
             }
-            int slash = path.indexOf('/', 1);
-            bucket = path.length() <= 1 ? null : slash < 0 ? path.substring(1) : path.substring(1, slash);
-            key = slash < 0 ? null : path.substring(slash + 1);
+            String virtual = settings.virtualBucket(ex.request().headers().get("Host"));
+            if (virtual != null) { // virtual-hosted style: the bucket in the Host, the whole path is the key
+                bucket = virtual;
+                key = path.length() <= 1 ? null : path.substring(1);
+            } else {
+                int slash = path.indexOf('/', 1);
+                bucket = path.length() <= 1 ? null : slash < 0 ? path.substring(1) : path.substring(1, slash);
+                key = slash < 0 ? null : path.substring(slash + 1);
+            }
             if (key != null && key.isEmpty()) {
                 key = null;
             }
@@ -147,22 +159,95 @@ public final class S3Gateway {
             }
         }
         if (signed(ex.request())) {
-            SigV4.Verdict v = sigv4.verify(new SigV4.Request(ex.request().method().name(), rawPath, query,
-                    headers(ex.request())), clock.getAsLong());
-            if (!v.ok()) {
-                call.fail(v.error(), v.message());
+            SigV4.Request signedRequest = new SigV4.Request(ex.request().method().name(), rawPath, query,
+                    headers(ex.request()));
+            String keyId = SigV4.accessKeyId(signedRequest);
+            if (!keys.known(keyId)) { // a key not cached: read its record first, holding the body meanwhile
+                DeferredBody held = DeferredBody.install(ex);
+                S3Call c = call;
+                keys.load(keyId).whenComplete((x, t) -> onLoop(c, () -> {
+                    try {
+                        verified(c, signedRequest, rawPath, held);
+                    } finally {
+                        resume(held); // idempotent: verified resumes it once the operation has its sink
+                    }
+                }));
                 return;
             }
-            call.payloadHash = v.payloadHash();
-            call.chunkSeed = v.seed();
-        } else if (key == null || !(call.method().equals("GET") || call.method().equals("HEAD"))) {
+            verified(call, signedRequest, rawPath, null);
+        } else if (key == null || call.method().equals("POST")) {
             refuseUnsigned(call);
+        } else {
+            authorized(call, rawPath, null);
+        }
+    }
+
+    /** Runs {@code r} on the call's event loop: at once when already there. */
+    private static void onLoop(S3Call call, Runnable r) {
+        if (call.ex.context().executor().inEventLoop()) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                call.fail(e);
+            }
+        } else {
+            call.later(r);
+        }
+    }
+
+    /** Checks the signature (the key is cached now); {@code held}: the body held while the key was read, or null. */
+    private void verified(S3Call call, SigV4.Request r, String rawPath, DeferredBody held) {
+        SigV4.Verdict v = sigv4.verify(r, clock.getAsLong());
+        if (!v.ok()) {
+            call.fail(v.error(), v.message());
+            resume(held);
             return;
         }
+        call.payloadHash = v.payloadHash();
+        call.chunkSeed = v.seed();
+        call.requester = v.accessKey();
+        authorized(call, rawPath, held);
+    }
+
+    /** Redirects (DataBridge) or checks the permission ({@link S3Acls#authorize}) and dispatches. */
+    private void authorized(S3Call call, String rawPath, DeferredBody held) {
         if (redirected(call, rawPath)) {
+            resume(held);
             return;
         }
-        dispatch(call);
+        try {
+            if (call.key != null && call.method().equals("PUT") && !call.has("acl") && !call.has("uploadId")) {
+                S3Acls.requested(call); // a bad x-amz-acl or grant header is refused before the body
+            }
+        } catch (S3Exception e) {
+            call.fail(e);
+            resume(held);
+            return;
+        }
+        java.util.concurrent.CompletableFuture<Void> decision = acls.authorize(call);
+        if (decision.isDone() && !decision.isCompletedExceptionally()) {
+            dispatch(call);
+            resume(held);
+            return;
+        }
+        DeferredBody body = held != null ? held : DeferredBody.install(call.ex);
+        decision.whenComplete((x, t) -> onLoop(call, () -> {
+            try {
+                if (t != null) {
+                    call.fail(t);
+                } else {
+                    dispatch(call);
+                }
+            } finally {
+                resume(body);
+            }
+        }));
+    }
+
+    private static void resume(DeferredBody held) {
+        if (held != null) {
+            held.resume();
+        }
     }
 
     /**
@@ -172,8 +257,8 @@ public final class S3Gateway {
      * the node's requests, and does not tell which bucket names exist.
      */
     private void refuseUnsigned(S3Call call) {
-        call.fail(S3Error.ACCESS_DENIED, "this request needs an AWS Signature V4 (access key and secret key of the"
-                + " gateway); unsigned requests may only read objects of public-read buckets");
+        call.fail(S3Error.ACCESS_DENIED, "this request needs an AWS Signature V4 (an access key and its secret);"
+                + " unsigned requests may only read, write or delete objects whose ACLs allow it");
     }
 
     /** Header values by lower-case name (repeated headers joined with ','), as SigV4 canonicalizes them. */
@@ -214,7 +299,11 @@ public final class S3Gateway {
             return false;
         }
         InetSocketAddress at = settings.endpoints().get(target);
-        call.ex.header("Location", "http://" + at.getAddress().getHostAddress() + ":" + at.getPort() + call.ex.request().uri());
+        boolean tls = call.ex.context().pipeline().get(io.netty.handler.ssl.SslHandler.class) != null;
+        // a virtual-hosted request is sent on in path style: the target's host is its address
+        String uri = settings.virtualBucket(call.headers().get("Host")) == null ? call.ex.request().uri()
+                : "/" + call.bucket + call.ex.request().uri();
+        call.ex.header("Location", (tls ? "https://" : "http://") + at.getAddress().getHostAddress() + ":" + at.getPort() + uri);
         call.ex.header("x-geoblocks-redirect", settings.region() + " -> " + target);
         if (call.ex.expectsContinue() || io.netty.handler.codec.http.HttpUtil.getContentLength(call.ex.request(), 0L) > 0) {
             call.ex.closeAfterAnswer(); // the body, if the client sends it anyway, is not read as a request
@@ -227,6 +316,14 @@ public final class S3Gateway {
     private void dispatch(S3Call call) {
         if (call.bucket != null && S3ObjectCalls.dispatch(call, tagging, multipart, attributes)) {
             return; // tagging, ListMultipartUploads, ListParts, GetObjectAttributes
+        }
+        if (call.bucket != null && call.has("acl")) {
+            acls.acl(call);
+            return;
+        }
+        if (call.bucket != null && call.key == null && call.has("publicAccessBlock")) {
+            acls.publicAccessBlock(call);
+            return;
         }
         for (String sub : call.query.keySet()) {
             if (UNSUPPORTED.contains(sub)) {

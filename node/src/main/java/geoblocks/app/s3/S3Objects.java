@@ -44,6 +44,16 @@ final class S3Objects {
     private final S3Versioning versioning;
     private S3Tagging tagging;
     private final LongSupplier clock;
+    /** Runs after a PutObject stored its version, before the client is answered (the object's ACL, {@link S3Acls#afterPut}). */
+    interface AfterPut {
+        java.util.concurrent.CompletableFuture<Void> apply(S3Call call, BucketMeta bucket, ClientPort.Written w);
+    }
+
+    private AfterPut afterPut = (c, b, w) -> java.util.concurrent.CompletableFuture.completedFuture(null);
+
+    void afterPut(AfterPut a) {
+        this.afterPut = a;
+    }
 
     S3Objects(NodeStore store, S3Settings settings, S3Buckets buckets, BodyReceiver receiver, Migration migration,
             S3Versioning versioning, LongSupplier clock) {
@@ -87,7 +97,7 @@ final class S3Objects {
             Map<String, String> extra = checksum == null ? Map.of() : Map.of(Checksums.META, checksum.encode());
             store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra)
                     .thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), tags).thenApply(x -> w))
-                    .whenComplete((w, t) -> {
+                    .thenCompose(w -> afterPut.apply(call, bucket, w).thenApply(x -> w)).whenComplete((w, t) -> {
                 spool.discard();
                 call.later(() -> {
                     if (t != null) {
@@ -193,10 +203,7 @@ final class S3Objects {
         String[] shownId = new String[1];
         buckets.find(call.bucket).thenCompose(b -> {
             bucket[0] = b;
-            if (call.anonymous() && !b.publicRead()) {
-                throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
-                        "unsigned requests may only read objects of public-read buckets"));
-            }
+            // who may read was decided before (S3Acls.authorize)
             if (versionId == null) {
                 return store.stat(name);
             }

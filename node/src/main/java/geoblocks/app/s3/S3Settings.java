@@ -16,13 +16,36 @@ import java.util.Map;
  * credentials (the HTTP server's), bucket defaults, limits, where bodies are spooled (under the node's
  * data directory), and for DataBridge every region's HTTP endpoint, the client networks, and how often
  * unfinished migrations are swept and retried, and how long a CreateBucket waits for the bucket
- * name's owner to be able to decide creates ({@code createWait}).
+ * name's owner to be able to decide creates ({@code createWait}), and the cluster secret (access keys'
+ * secrets are sealed under it, {@link AccessKeys}).
  */
 public record S3Settings(String region, String accessKey, String secretKey, String defaultPolicy, int defaultBlockSize,
         int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
         boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
         Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks,
-        Duration createWait) {
+        Duration createWait, String clusterSecret, java.util.List<String> virtualHostDomains) {
+
+    /**
+     * The bucket a virtual-hosted-style request names in its {@code Host} ({@code BUCKET.DOMAIN[:port]}
+     * for a configured domain), or null for path style.
+     */
+    public String virtualBucket(String host) {
+        if (host == null) {
+            return null;
+        }
+        String h = host.trim().toLowerCase(java.util.Locale.ROOT);
+        int colon = h.lastIndexOf(':');
+        if (colon > 0 && !h.endsWith("]")) {
+            h = h.substring(0, colon);
+        }
+        for (String d : virtualHostDomains) {
+            String suffix = "." + d.toLowerCase(java.util.Locale.ROOT);
+            if (h.endsWith(suffix) && h.length() > suffix.length()) {
+                return h.substring(0, h.length() - suffix.length());
+            }
+        }
+        return null;
+    }
 
     public static S3Settings of(Config root, ClusterConfig cluster, String region, HttpSettings http, Path dataDir) {
         Config c = root.getConfig("geoblocks.s3");
@@ -62,7 +85,8 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
                 (int) Math.min(Integer.MAX_VALUE, root.getBytes("geoblocks.node.max-block-size")), maxObject,
                 c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
                 c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), sweep, retryMin, retryMax, endpoints, networks,
-                createWait);
+                createWait, root.getString("geoblocks.cluster.secret"), c.hasPath("virtual-host-domains")
+                        ? c.getStringList("virtual-host-domains") : java.util.List.of());
     }
 
     /** A new empty file in the spool directory (made if missing), named {@code prefix...part}. */

@@ -31,13 +31,42 @@ public final class SigV4 {
     static final long MAX_EXPIRES_S = 7 * 24 * 3600L;
     private static final HexFormat HEX = HexFormat.of();
 
-    private final Map<String, String> secrets;
+    private final java.util.function.Function<String, String> secrets;
     private final Set<String> regions;
 
     /** {@code secrets}: secret key per access key id; {@code regions}: the credential scope regions accepted. */
     public SigV4(Map<String, String> secrets, Set<String> regions) {
-        this.secrets = Map.copyOf(secrets);
+        this(Map.copyOf(secrets)::get, regions);
+    }
+
+    /** {@code secrets}: the secret of an access key id, null when unknown or revoked. */
+    public SigV4(java.util.function.Function<String, String> secrets, Set<String> regions) {
+        this.secrets = secrets;
         this.regions = Set.copyOf(regions);
+    }
+
+    /**
+     * The access key id a signed request names (its Credential's first field, in the Authorization
+     * header or the presigned query), or null when it names none: to look the key up before {@link #verify}.
+     */
+    public static String accessKeyId(Request r) {
+        String auth = r.headers().get("authorization");
+        String credential = null;
+        if (auth != null && auth.startsWith(ALGORITHM + " ")) {
+            for (String p : auth.substring(ALGORITHM.length() + 1).split(",")) {
+                int eq = p.indexOf('=');
+                if (eq > 0 && p.substring(0, eq).trim().equals("Credential")) {
+                    credential = p.substring(eq + 1).trim();
+                }
+            }
+        } else if (auth == null) {
+            credential = first(r.query(), "X-Amz-Credential");
+        }
+        if (credential == null) {
+            return null;
+        }
+        int slash = credential.indexOf('/');
+        return slash > 0 ? credential.substring(0, slash) : null;
     }
 
     /**
@@ -158,7 +187,7 @@ public final class SigV4 {
             return Verdict.fail(S3Error.AUTHORIZATION_HEADER_MALFORMED,
                     "the credential must be KEY/DATE/REGION/s3/aws4_request: " + credential);
         }
-        String secret = secrets.get(scope[0]);
+        String secret = secrets.apply(scope[0]);
         if (secret == null) {
             return Verdict.fail(S3Error.INVALID_ACCESS_KEY_ID, "unknown access key id '" + scope[0] + "'");
         }

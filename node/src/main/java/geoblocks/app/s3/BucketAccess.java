@@ -1,0 +1,56 @@
+package geoblocks.app.s3;
+
+import java.util.Map;
+
+/**
+ * A bucket's access settings, kept as lines of its record ({@link BucketMeta}): its owner (the access
+ * key id that created it; a record without the line, made before keys existed, is owned by the config's
+ * key, shown as {@code null} here), its ACL and its PublicAccessBlock.
+ */
+public record BucketAccess(String owner, S3Access.Acl acl, S3Access.PublicAccessBlock block) {
+    public BucketAccess {
+        java.util.Objects.requireNonNull(acl, "acl");
+        java.util.Objects.requireNonNull(block, "block");
+    }
+
+    /** A record of before: no owner line, the ACL from its public-read flag. */
+    static BucketAccess legacy(boolean publicRead) {
+        return new BucketAccess(null, publicRead ? new S3Access.Acl(java.util.List.of(
+                new S3Access.Grant(S3Access.ALL_USERS, S3Access.Perm.READ))) : S3Access.Acl.PRIVATE,
+                S3Access.PublicAccessBlock.NONE);
+    }
+
+    /** The owner's key id, {@code rootKey} (the config's key) for a record without one. */
+    public String ownerOr(String rootKey) {
+        return owner == null ? rootKey : owner;
+    }
+
+    public BucketAccess withAcl(S3Access.Acl a) {
+        return new BucketAccess(owner, a, block);
+    }
+
+    public BucketAccess withBlock(S3Access.PublicAccessBlock b) {
+        return new BucketAccess(owner, acl, b);
+    }
+
+    /** The record lines ({@code owner=}, {@code acl=}, {@code public-access-block=}); none for a legacy record. */
+    String lines() {
+        StringBuilder s = new StringBuilder();
+        if (owner != null) {
+            s.append("owner=").append(owner).append('\n');
+        }
+        s.append("acl=").append(acl.encode()).append('\n');
+        if (block.any()) {
+            s.append("public-access-block=").append(block.encode()).append('\n');
+        }
+        return s.toString();
+    }
+
+    static BucketAccess decode(Map<String, String> kv, boolean publicRead) {
+        if (!kv.containsKey("acl") && !kv.containsKey("owner")) {
+            return legacy(publicRead);
+        }
+        return new BucketAccess(kv.get("owner"), S3Access.Acl.decode(kv.get("acl")),
+                S3Access.PublicAccessBlock.decode(kv.get("public-access-block")));
+    }
+}
