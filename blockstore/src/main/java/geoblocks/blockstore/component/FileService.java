@@ -114,6 +114,8 @@ public final class FileService extends ComponentDefinition {
     /** LEDBAT bytes each peer had acknowledged at the last PeerStats. */
     private final java.util.Map<NetAddress, Long> ledbatAcked = new java.util.HashMap<>();
     private int ticks;
+    /** Ticks (250 ms) between two checks of the data directories: 5 s. */
+    private static final int DISK_CHECK_TICKS = 20;
 
     public FileService(FileServiceInit init) {
         NodeSettings settings = init.settings;
@@ -200,6 +202,7 @@ public final class FileService extends ComponentDefinition {
         on(store, BlockRead.class, node::read);
         on(store, BlockFilesListed.class, l -> gc.onListed(l));
         on(store, BlocksCollected.class, c -> gc.onCollected(c));
+        on(store, BlockStorePort.DisksLost.class, this::onDisksLost);
         on(net, FileMsg.class, this::onMsg);
         on(ledbat, StreamOpened.class, o -> {
             if (!netBench.onOpened(o)) {
@@ -272,9 +275,24 @@ public final class FileService extends ComponentDefinition {
         node.versions().sweep();
         lastTick = now;
         refused.log(now);
+        if (ticks % DISK_CHECK_TICKS == 0) {
+            trigger(new BlockStorePort.CheckDisks(), store);
+        }
         if (++ticks % 4 == 0) {
             publishSnapshot(now);
         }
+    }
+
+    /**
+     * Disks failed: their blocks are missing here now. The scrubber starts a pass at once, which
+     * finds each block this node should hold and lacks and pulls it from a peer onto the disks that
+     * work, as it restores a node that lost its only disk.
+     */
+    private void onDisksLost(BlockStorePort.DisksLost lost) {
+        for (String d : lost.disks()) {
+            Logs.warn(node.region() + ": lost data directory " + d + "; repairing its blocks from peers");
+        }
+        scrubber.startPassNow(node.now());
     }
 
     /** Starts or stops the 1 ms timer that paces a bench net UDP test. */

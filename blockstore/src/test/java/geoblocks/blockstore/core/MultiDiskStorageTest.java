@@ -26,7 +26,7 @@ class MultiDiskStorageTest extends BlockStorageContract {
     Path root;
 
     @Override
-    BlockStorage newStore() throws IOException {
+    protected BlockStorage newStore() throws IOException {
         return MultiDiskStorage.open(List.of(new DataDir(root.resolve("d1"), 0, 0), new DataDir(root.resolve("d2"), 0, 0)));
     }
 
