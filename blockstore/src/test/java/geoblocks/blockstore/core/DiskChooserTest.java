@@ -40,6 +40,32 @@ class DiskChooserTest {
     }
 
     @Test
+    void directoriesOnOneFileSystem_whoseFreeSpaceOthersMove_takeTurns() {
+        long total = 500L << 30;
+        long[] stored = new long[2];
+        int[] chosen = new int[2];
+        for (int i = 0; i < 100; i++) {
+            long free = (200L << 30) - i * 7919L * 1024; // other writers move it between the two looks
+            List<DiskChooser.Disk> view = List.of(
+                    new DiskChooser.Disk(true, new DiskSpace(total, free, 0), stored[0], 0),
+                    new DiskChooser.Disk(true, new DiskSpace(total, free - 4096 + (i % 3) * 4096, 0), stored[1], 0));
+            int d = DiskChooser.choose(view, MIB);
+            stored[d] += MIB;
+            chosen[d]++;
+        }
+        assertEquals(50, chosen[0]);
+        assertEquals(50, chosen[1]);
+    }
+
+    @Test
+    void freeSpaceIsComparedInStepsOfOnePercentOfTheLargestDisk() {
+        // 0.5 MiB apart on 100 MiB disks: the same step, so the one holding less wins
+        assertEquals(1, DiskChooser.choose(List.of(
+                new DiskChooser.Disk(true, new DiskSpace(100 * MIB, 50 * MIB + MIB / 2, 0), 10 * MIB, 0),
+                new DiskChooser.Disk(true, new DiskSpace(100 * MIB, 50 * MIB, 0), 9 * MIB, 0)), MIB));
+    }
+
+    @Test
     void choose_countsWritesUnderWay_soABurstSpreads() {
         List<DiskChooser.Disk> disks = List.of(
                 new DiskChooser.Disk(true, new DiskSpace(100 * MIB, 50 * MIB, 0), 0, 8 * MIB),
