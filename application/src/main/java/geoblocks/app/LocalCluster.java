@@ -112,6 +112,11 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Starts (or restarts) one node process with extra JVM arguments (e.g. -Dgeoblocks.node.x=y). */
     public void startNode(String region, List<String> extraJvmArgs) throws IOException {
+        startNode(region, extraJvmArgs, List.of());
+    }
+
+    /** As above, with extra arguments of {@code server} (e.g. a second {@code --data}). */
+    public void startNode(String region, List<String> extraJvmArgs, List<String> serverArgs) throws IOException {
         listenCountAtStart.put(region, countListening(region));
         List<String> args = new ArrayList<>(List.of("-XX:+ExitOnOutOfMemoryError")); // die, don't limp
         args.addAll(jvmArgs);
@@ -119,6 +124,7 @@ public final class LocalCluster implements AutoCloseable {
         List<String> cmd = new ArrayList<>(launcher(args));
         cmd.addAll(List.of("server", "--id", region, "--config", configFile.toString(),
                 "--data", dataDir(region).toString()));
+        cmd.addAll(serverArgs);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log(region).toFile())).start();
         processes.put(region, p);

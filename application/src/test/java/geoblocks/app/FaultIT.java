@@ -378,4 +378,53 @@ class FaultIT {
             return -1;
         }
     }
+
+    @Test
+    @Order(8)
+    void nodeWithTwoDisks_losesOne_itsBlocksComeBackFromPeers_andTheOtherKeepsServing() throws Exception {
+        Path disk2 = work.resolve("mumbai-disk2");
+        cluster.kill("mumbai");
+        cluster.startNode("mumbai", List.of(), List.of("--data", disk2.toString()));
+        cluster.awaitListening("mumbai");
+        awaitAllUp();
+        Path in = file("disks-in", 12 * 65536 + 5, 9);
+        client.put("mumbai", in, "two-disks", "localclosest", 65536, null);
+        Manifest m = client.stat("mumbai", "two-disks");
+        List<Integer> onDisk1 = new ArrayList<>();
+        List<Integer> onDisk2 = new ArrayList<>();
+        for (int i = 0; i < m.blocks().size(); i++) {
+            assertTrue(m.blocks().get(i).replicas().contains("mumbai"), m.blocks().get(i).toString());
+            if (FileBlockStorage.inspect(disk2).contains(m.blockId(i))) {
+                onDisk2.add(i);
+            } else if (healthy("mumbai", m, i)) {
+                onDisk1.add(i);
+            }
+        }
+        assertEquals(m.blocks().size(), onDisk1.size() + onDisk2.size(), "every block on one disk: " + onDisk1 + onDisk2);
+        assertFalse(onDisk1.isEmpty() || onDisk2.isEmpty(), "blocks spread over both disks: " + onDisk1 + " " + onDisk2);
+
+        try (Stream<Path> files = Files.walk(disk2)) { // the second disk dies under the running node
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        await(60, "the lost disk's blocks back on mumbai's other disk", () -> {
+            for (int i = 0; i < m.blocks().size(); i++) {
+                if (!healthy("mumbai", m, i)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        // found by the 5 s disk check, or sooner by a repair whose write met the missing directory
+        await(30, "mumbai's log naming the lost disk", () -> {
+            try {
+                return Files.readString(cluster.log("mumbai")).contains("lost data directory " + disk2 + ": ");
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        assertTrue(client.status("mumbai").repaired() >= onDisk2.size(), "repaired " + client.status("mumbai").repaired());
+        Path out = work.resolve("disks-out");
+        client.get("mumbai", "two-disks", out, null);
+        assertEquals(-1, Files.mismatch(in, out));
+    }
 }

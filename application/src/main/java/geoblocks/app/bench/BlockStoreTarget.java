@@ -1,28 +1,36 @@
 package geoblocks.app.bench;
 
 import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.FileBlockStorage;
 import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * The node's own block store ({@link FileBlockStorage}) as a bench target: a slot is a block; a
- * write is {@code put} (CRC32C, temp file, fsync, rename, directory fsync), a read is {@code get}
- * (header and CRC32C checked). Rewriting a slot replaces its block, as a node overwrites a replica.
+ * A node's block store as a bench target: its own disk ({@link FileBlockStorage}: a write is
+ * {@code put}, CRC32C, temp file, fsync, rename, directory fsync) or an S3-backed region's bucket
+ * ({@code s3}: a PUT with the CRC32C in its metadata); a read is {@code get} (CRC32C checked). A slot
+ * is a block; rewriting a slot replaces its block, as a node overwrites a replica.
  */
 final class BlockStoreTarget implements StorageTarget {
-    private final FileBlockStorage store;
+    private final BlockStorage store;
+    private final String name;
     private final String prefix;
 
     BlockStoreTarget(Path dir, String prefix) throws IOException {
-        this.store = new FileBlockStorage(dir, 0);
+        this(new FileBlockStorage(dir, 0), "blockstore", prefix);
+    }
+
+    BlockStoreTarget(BlockStorage store, String name, String prefix) {
+        this.store = store;
+        this.name = name;
         this.prefix = prefix;
     }
 
     @Override
     public String name() {
-        return "blockstore";
+        return name;
     }
 
     private BlockId id(int stream, long slot) {
@@ -44,6 +52,13 @@ final class BlockStoreTarget implements StorageTarget {
         for (BlockId id : store.list()) {
             if (id.value().startsWith(prefix + "-")) {
                 store.delete(id);
+            }
+        }
+        if (store instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IOException(e.getMessage(), e);
             }
         }
     }

@@ -1,5 +1,7 @@
 package geoblocks.app.bench;
 
+import geoblocks.s3storage.S3BlockStorage;
+import geoblocks.s3storage.S3StorageSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,10 +25,17 @@ import org.HdrHistogram.Histogram;
 public final class StorageBench {
     private final Path dir;
     private final StoragePlan plan;
+    private final S3StorageSettings s3;
 
     public StorageBench(Path dir, StoragePlan plan) {
+        this(dir, plan, null);
+    }
+
+    /** With {@code s3}: the bucket target {@code s3} measures (its prefix is the bench's own). */
+    public StorageBench(Path dir, StoragePlan plan, S3StorageSettings s3) {
         this.dir = dir;
         this.plan = plan;
+        this.s3 = s3;
     }
 
     /** Every run of the plan, in order; {@code each} sees each as it finishes. */
@@ -50,6 +59,12 @@ public final class StorageBench {
     }
 
     private StorageTarget open(String target, int streams, int bs) throws IOException {
+        if (target.equals("s3")) {
+            if (s3 == null) {
+                throw new IllegalArgumentException("target s3 needs --s3-endpoint and --s3-bucket");
+            }
+            return new BlockStoreTarget(S3BlockStorage.open(s3, System::currentTimeMillis), "s3", "bench");
+        }
         return target.equals("raw") ? new RawDiskTarget(dir.resolve("raw"), streams, bs)
                 : new BlockStoreTarget(dir.resolve("blockstore"), "bench");
     }

@@ -39,9 +39,21 @@ public final class StorageBenchCommand implements Callable<Integer> {
     int maxOps;
 
     @Option(names = "--targets", defaultValue = "blockstore,raw", split = ",",
-            description = "blockstore (FileBlockStorage: CRC32C, fsync, rename) and/or raw (pwrite + fdatasync, pread)"
-                    + " (default: ${DEFAULT-VALUE}).")
+            description = "blockstore (FileBlockStorage: CRC32C, fsync, rename), raw (pwrite + fdatasync, pread) and/or s3"
+                    + " (an S3-backed region's S3BlockStorage in --s3-bucket) (default: ${DEFAULT-VALUE}).")
     List<String> targets;
+
+    @Option(names = "--s3-endpoint", paramLabel = "URL", description = "S3 endpoint of target s3, e.g. http://127.0.0.1:8333.")
+    java.net.URI s3Endpoint;
+
+    @Option(names = "--s3-bucket", paramLabel = "BUCKET", description = "Existing bucket of target s3 (the bench writes under"
+            + " a prefix of its own and deletes what it wrote).")
+    String s3Bucket;
+
+    @Option(names = "--s3-region", defaultValue = "us-east-1", paramLabel = "REGION",
+            description = "Signing region of target s3 (default: ${DEFAULT-VALUE}); credentials from AWS_ACCESS_KEY_ID and"
+                    + " AWS_SECRET_ACCESS_KEY.")
+    String s3Region;
 
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the data and the random slots (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -73,7 +85,11 @@ public final class StorageBenchCommand implements Callable<Integer> {
                         plan.maxOps(), Sizes.human(plan.bytesPerStream()));
                 System.out.println(StorageReport.header());
             }
-            List<StorageRun> runs = new StorageBench(work, plan).run(r -> {
+            geoblocks.s3storage.S3StorageSettings s3 = s3Endpoint == null ? null
+                    : new geoblocks.s3storage.S3StorageSettings(s3Endpoint, s3Bucket,
+                            "geoblocks-bench-" + work.getFileName() + "/", s3Region, System.getenv("AWS_ACCESS_KEY_ID"),
+                            System.getenv("AWS_SECRET_ACCESS_KEY"), 0);
+            List<StorageRun> runs = new StorageBench(work, plan, s3).run(r -> {
                 if (!json) {
                     System.out.println(StorageReport.row(r));
                 }

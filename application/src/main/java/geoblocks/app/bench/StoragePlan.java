@@ -21,9 +21,10 @@ public record StoragePlan(List<String> targets, List<Integer> blockSizes, List<I
         targets = List.copyOf(targets);
         blockSizes = List.copyOf(blockSizes);
         streams = List.copyOf(streams);
-        require(!targets.isEmpty(), "--targets must name at least one of blockstore, raw");
+        require(!targets.isEmpty(), "--targets must name at least one of blockstore, raw, s3");
         for (String t : targets) {
-            require(t.equals("blockstore") || t.equals("raw"), "--targets must be blockstore and/or raw, got '" + t + "'");
+            require(t.equals("blockstore") || t.equals("raw") || t.equals("s3"),
+                    "--targets must be among blockstore, raw and s3, got '" + t + "'");
         }
         require(!blockSizes.isEmpty(), "--block-sizes must not be empty");
         for (int b : blockSizes) {

@@ -40,6 +40,8 @@ public final class BlockStoreComponent extends ComponentDefinition {
     private final BlockStorage storage;
     private final Executor io;
     private final LoadMeter meter;
+    /** A disk check is running: the next one waits (a hung disk must not pile checks onto the I/O threads). */
+    private final java.util.concurrent.atomic.AtomicBoolean checking = new java.util.concurrent.atomic.AtomicBoolean();
 
     public BlockStoreComponent(BlockStoreInit init) {
         this.storage = init.storage;
@@ -51,6 +53,28 @@ public final class BlockStoreComponent extends ComponentDefinition {
         handle(port, BlockStorePort.SyncMeta.class, s -> io.execute(() -> syncMeta(s)));
         handle(port, ListBlockFiles.class, l -> io.execute(() -> list(l)));
         handle(port, CollectBlocks.class, c -> io.execute(() -> collect(c)));
+        handle(port, BlockStorePort.CheckDisks.class, c -> {
+            if (checking.compareAndSet(false, true)) {
+                io.execute(this::checkDisks);
+            }
+        });
+    }
+
+    /** Probes the disks; those that failed since the last check are logged and reported to the file service. */
+    private void checkDisks() {
+        try {
+            List<String> lost = storage.checkDisks();
+            for (String d : lost) {
+                LOG.error("data directory failed: {}", d);
+            }
+            if (!lost.isEmpty()) {
+                trigger(new BlockStorePort.DisksLost(List.copyOf(lost)), port);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("checking the data directories failed: {}", e.toString());
+        } finally {
+            checking.set(false);
+        }
     }
 
     private void syncMeta(BlockStorePort.SyncMeta s) {

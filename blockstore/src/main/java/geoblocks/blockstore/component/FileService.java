@@ -125,6 +125,9 @@ public final class FileService extends ComponentDefinition {
     private java.util.UUID tickTimer;
     private long tickNanos;
     private long lastSnapshot = Long.MIN_VALUE;
+    private long lastDiskCheck = Long.MIN_VALUE;
+    /** Between two checks of the data directories: 5 s. */
+    private static final long DISK_CHECK_NANOS = 5_000_000_000L;
 
     public FileService(FileServiceInit init) {
         NodeSettings settings = init.settings;
@@ -222,6 +225,7 @@ public final class FileService extends ComponentDefinition {
         on(store, BlockRead.class, node::read);
         on(store, BlockFilesListed.class, l -> gc.onListed(l));
         on(store, BlocksCollected.class, c -> gc.onCollected(c));
+        on(store, BlockStorePort.DisksLost.class, this::onDisksLost);
         on(net, FileMsg.class, this::onMsg);
         on(ledbat, StreamOpened.class, o -> {
             activity();
@@ -297,6 +301,10 @@ public final class FileService extends ComponentDefinition {
         node.versions().sweep();
         lastTick = now;
         refused.log(now);
+        if (lastDiskCheck == Long.MIN_VALUE || now - lastDiskCheck >= DISK_CHECK_NANOS) {
+            lastDiskCheck = now;
+            trigger(new BlockStorePort.CheckDisks(), store);
+        }
         if (lastSnapshot == Long.MIN_VALUE || now - lastSnapshot >= SNAPSHOT_NANOS) {
             lastSnapshot = now;
             drainer.tick();
@@ -366,6 +374,18 @@ public final class FileService extends ComponentDefinition {
         notPlaceable.removeAll(l.owners());
         trigger(new PlacementPort.NotPlaceable(notPlaceable), placementPort);
         antiEntropy.wake();
+    }
+
+    /**
+     * Disks failed: their blocks are missing here now. The scrubber starts a pass at once, which
+     * finds each block this node should hold and lacks and pulls it from a peer onto the disks that
+     * work, as it restores a node that lost its only disk.
+     */
+    private void onDisksLost(BlockStorePort.DisksLost lost) {
+        for (String d : lost.disks()) {
+            Logs.warn(node.region() + ": lost data directory " + d + "; repairing its blocks from peers");
+        }
+        scrubber.startPassNow(node.now());
     }
 
     /** Starts or stops the 1 ms timer that paces a bench net UDP test. */

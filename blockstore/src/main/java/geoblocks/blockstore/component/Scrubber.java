@@ -66,6 +66,20 @@ final class Scrubber {
         next();
     }
 
+    /**
+     * Starts a new pass from the first name at once, whatever the pass interval and wherever a pass
+     * under way was (blocks it checked may be among those just lost).
+     */
+    void startPassNow(long now) {
+        passStart = now;
+        passDone = false;
+        passBlocks = 0;
+        cursorName = "";
+        cursorVersion = 0;
+        cursorBlock = 0;
+        next();
+    }
+
     /** Verifies the next block this node holds, if credit allows and nothing is in progress. */
     private void next() {
         if (busy || credit <= 0 || passDone) {

@@ -57,4 +57,13 @@ public interface BlockStorage {
     default DiskSpace space() {
         return DiskSpace.UNKNOWN;
     }
+
+    /**
+     * Checks the disks the blocks are on and returns those that failed since the last call, each as
+     * "DIR: why" (a failed disk's blocks are missing here from then on, to be repaired from peers).
+     * The node calls it every few seconds on its I/O threads. A store on one disk, or in memory: none.
+     */
+    default List<String> checkDisks() {
+        return List.of();
+    }
 }

@@ -42,6 +42,8 @@ public final class FileBlockStorage implements BlockStorage {
     private final AtomicLong tmpSeq = new AtomicLong();
     private final int removedTempFiles;
     private final long minFreeBytes;
+    /** Most data bytes this store may hold (0: the whole file system). */
+    private final long capacityBytes;
     /** The file system the blocks live on, looked up once (resolving it costs ~70 us per call). */
     private final FileStore store;
     private final StoredTally tally;
@@ -59,10 +61,25 @@ public final class FileBlockStorage implements BlockStorage {
      * clear message instead of half-written files.
      */
     public FileBlockStorage(Path root, long minFreeBytes) throws IOException {
+        this(root, minFreeBytes, 0);
+    }
+
+    /**
+     * A store that holds at most {@code capacityBytes} data bytes (0: as much as the file system
+     * takes), one of several data directories on one file system or a share of a big disk: its free
+     * space is the smaller of the file system's and what the capacity leaves, and a write leaving less
+     * than {@code minFreeBytes} of that is refused ("disk full").
+     */
+    public FileBlockStorage(Path root, long minFreeBytes, long capacityBytes) throws IOException {
         if (minFreeBytes < 0) {
             throw new IllegalArgumentException("min free bytes must be >= 0, was " + minFreeBytes);
         }
+        if (capacityBytes < 0 || capacityBytes > 0 && capacityBytes <= minFreeBytes) {
+            throw new IllegalArgumentException("capacity must be 0 (the whole disk) or above the reserve of "
+                    + minFreeBytes + " bytes, was " + capacityBytes);
+        }
         this.minFreeBytes = minFreeBytes;
+        this.capacityBytes = capacityBytes;
         this.store = Files.getFileStore(Files.createDirectories(root));
         this.blocksDir = root.resolve("blocks");
         this.tmpDir = root.resolve("tmp");
@@ -93,6 +110,7 @@ public final class FileBlockStorage implements BlockStorage {
         this.tmpDir = tmpDir;
         this.removedTempFiles = 0;
         this.minFreeBytes = Long.MAX_VALUE;
+        this.capacityBytes = 0;
         this.store = null; // read-only: put is refused before it is consulted
         this.tally = new StoredTally(Files.isDirectory(blocksDir) ? scanUnchecked(blocksDir) : StoredBlocks.NONE);
         initStripes();
@@ -169,7 +187,7 @@ public final class FileBlockStorage implements BlockStorage {
         if (store == null) {
             throw new IOException("store opened read-only with inspect(); block " + id + " not written");
         }
-        long free = store.getUsableSpace();
+        long free = freeBytes(store.getUsableSpace());
         if (free - data.length - HEADER < minFreeBytes) {
             throw new IOException("disk full: " + (free >> 20) + " MiB free, block " + id + " needs "
                     + data.length + " bytes and " + (minFreeBytes >> 20) + " MiB must stay free");
@@ -266,14 +284,26 @@ public final class FileBlockStorage implements BlockStorage {
         }
     }
 
-    /** The file system's total and usable bytes and this store's reserve ({@code minFreeBytes}); unknown when read-only. */
+    /** The file system's {@code usable} bytes, or less when the capacity leaves less. */
+    private long freeBytes(long usable) {
+        return capacityBytes > 0 ? Math.min(usable, Math.max(0, capacityBytes - tally.totals().bytes())) : usable;
+    }
+
+    /** The directory this store keeps its blocks in ({@code root/blocks}). */
+    public Path blocksDir() {
+        return blocksDir;
+    }
+
+    /** The disk's total bytes (at most the capacity), its free bytes (the file system's, or less when the capacity leaves less) and this store's reserve ({@code minFreeBytes}); unknown when read-only. */
     @Override
     public DiskSpace space() {
         if (store == null) {
             return DiskSpace.UNKNOWN;
         }
         try {
-            return new DiskSpace(store.getTotalSpace(), store.getUsableSpace(), minFreeBytes);
+            long total = store.getTotalSpace();
+            return new DiskSpace(capacityBytes > 0 ? Math.min(capacityBytes, total) : total,
+                    freeBytes(store.getUsableSpace()), minFreeBytes);
         } catch (IOException e) {
             return DiskSpace.UNKNOWN;
         }

@@ -21,6 +21,8 @@ public final class BlockStorePort extends PortType {
         indication(MetaSynced.class);
         indication(BlockFilesListed.class);
         indication(BlocksCollected.class);
+        request(CheckDisks.class);
+        indication(DisksLost.class);
     }
 
     /** Store a block durably; answered by {@link BlockStored} once it is on disk (or failed). */
@@ -64,4 +66,10 @@ public final class BlockStorePort extends PortType {
 
     /** How many of a {@link CollectBlocks}' blocks were deleted and their data bytes; {@code error}: the first failure. */
     public record BlocksCollected(long req, long blocks, long bytes, String error) implements KompicsEvent {}
+
+    /** Check the disks the blocks are on (see {@code BlockStorage#checkDisks}), on the I/O executor. */
+    public record CheckDisks() implements KompicsEvent {}
+
+    /** Disks that failed since the last report, each as "DIR: why": their blocks are missing here now. */
+    public record DisksLost(List<String> disks) implements KompicsEvent {}
 }

@@ -20,29 +20,30 @@ import org.junit.jupiter.api.Test;
 /**
  * The {@link BlockStorage} contract, run against every implementation by a tiny subclass: checksums
  * verified on put and get, missing blocks reported as {@link NoSuchBlockException}, sorted listing,
- * and replacement that readers see as the old or the new copy, never a mix.
+ * and replacement that readers see as the old or the new copy, never a mix. Public, with its test-jar,
+ * for backends in other modules (s3storage).
  */
-abstract class BlockStorageContract {
-    static final BlockId A = BlockId.of("a");
-    static final BlockId B = BlockId.of("b");
+public abstract class BlockStorageContract {
+    protected static final BlockId A = BlockId.of("a");
+    protected static final BlockId B = BlockId.of("b");
 
-    BlockStorage store;
+    protected BlockStorage store;
 
     /** A fresh, empty store. */
-    abstract BlockStorage newStore() throws IOException;
+    protected abstract BlockStorage newStore() throws IOException;
 
     @BeforeEach
     void openStore() throws IOException {
         store = newStore();
     }
 
-    static byte[] randomBytes(long seed, int n) {
+    protected static byte[] randomBytes(long seed, int n) {
         byte[] b = new byte[n];
         new Random(seed).nextBytes(b);
         return b;
     }
 
-    static void put(BlockStorage s, BlockId id, byte[] data) throws IOException {
+    protected static void put(BlockStorage s, BlockId id, byte[] data) throws IOException {
         s.put(id, data, Checksums.crc32c(data));
     }
 
@@ -259,7 +260,7 @@ abstract class BlockStorageContract {
     }
 
     /** Every block of every shard, as {@link BlockStorage#listShard} lists them with no age limit. */
-    static List<BlockFile> allFiles(BlockStorage s) throws IOException {
+    protected static List<BlockFile> allFiles(BlockStorage s) throws IOException {
         List<BlockFile> out = new ArrayList<>();
         for (int i = 0; i < s.shards(); i++) {
             out.addAll(s.listShard(i, Long.MAX_VALUE));

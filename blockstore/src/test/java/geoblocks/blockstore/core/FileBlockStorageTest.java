@@ -22,7 +22,7 @@ class FileBlockStorageTest extends BlockStorageContract {
     Path root;
 
     @Override
-    BlockStorage newStore() throws IOException {
+    protected BlockStorage newStore() throws IOException {
         return new FileBlockStorage(root);
     }
 

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class MemoryBlockStorageTest extends BlockStorageContract {
 
     @Override
-    BlockStorage newStore() {
+    protected BlockStorage newStore() {
         return new MemoryBlockStorage(System::currentTimeMillis); // the contract rewrites a block after a listing and expects a later stamp
     }
 

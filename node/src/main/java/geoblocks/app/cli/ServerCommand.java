@@ -21,7 +21,13 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.component.NodeParent;
+import geoblocks.app.DataDirs;
+import geoblocks.blockstore.core.BlockStorage;
+import geoblocks.blockstore.core.DataDir;
 import geoblocks.blockstore.core.FileBlockStorage;
+import geoblocks.blockstore.core.MultiDiskStorage;
+import geoblocks.s3storage.S3BlockStorage;
+import geoblocks.s3storage.S3StorageSettings;
 import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.liveness.DetectorSettings;
 import geoblocks.blockstore.meta.LegacyUpgrade;
@@ -54,8 +60,10 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "HOCON cluster config (default: built-in local 4-region cluster).")
     Path config;
 
-    @Option(names = "--data", paramLabel = "DIR", description = "Data directory (default: geoblocks-data/REGION).")
-    Path data;
+    @Option(names = "--data", paramLabel = "DIR[,capacity=SIZE][,reserve=SIZE]",
+            description = "Data directory, repeated for several disks (default: geoblocks.node.data-dirs, else"
+                    + " geoblocks-data/REGION). The first also holds the metadata (meta/).")
+    List<String> data;
 
     /** Daemon threads for block I/O: blocked in fsync most of the time, so many are cheap. */
     static java.util.concurrent.ExecutorService ioPool(int threads) {
@@ -70,6 +78,45 @@ public final class ServerCommand implements Callable<Integer> {
         });
     }
 
+    /**
+     * The region's bucket when {@code geoblocks.s3-storage.REGION} is set (the data directory then holds
+     * only the metadata); else one directory: a {@link FileBlockStorage}; several: a
+     * {@link MultiDiskStorage} over them.
+     */
+    private BlockStorage openBlocks(AppConfig cfg, List<DataDir> dirs) throws java.io.IOException {
+        Optional<S3StorageSettings> s3 = S3StorageSettings.of(cfg.config(), region, System.getenv());
+        if (s3.isPresent()) {
+            if (dirs.size() > 1) {
+                throw new IllegalArgumentException("region " + region + " keeps its blocks in S3 (geoblocks.s3-storage."
+                        + region + "): give it one data directory, for its metadata, not " + dirs.size());
+            }
+            return S3BlockStorage.open(s3.get(), System::currentTimeMillis);
+        }
+        if (dirs.size() == 1) {
+            DataDir d = dirs.get(0);
+            return new FileBlockStorage(d.path(), d.reserveBytes(), d.capacityBytes());
+        }
+        MultiDiskStorage multi = MultiDiskStorage.open(dirs);
+        for (String lost : multi.checkDisks()) {
+            System.err.printf("%s: data directory %s; its blocks are repaired from peers onto the others%n", region, lost);
+        }
+        return multi;
+    }
+
+    private static String describe(BlockStorage blocks) {
+        if (blocks instanceof FileBlockStorage f) {
+            return f.removedTempFiles() > 0 ? ", removed " + f.removedTempFiles() + " partial writes" : "";
+        }
+        if (blocks instanceof S3BlockStorage) {
+            return ", blocks in S3";
+        }
+        if (blocks instanceof MultiDiskStorage m) {
+            long working = m.disks().stream().filter(MultiDiskStorage.DiskState::healthy).count();
+            return ", " + m.disks().size() + " disks, " + working + " working";
+        }
+        return "";
+    }
+
     @Override
     public Integer call() throws Exception {
         AppConfig cfg = AppConfig.load(config);
@@ -81,8 +128,9 @@ public final class ServerCommand implements Callable<Integer> {
             throw new IllegalStateException("port " + self.getPort() + " on " + self.getIp().getHostAddress()
                     + " is in use: is node " + region + " already running?");
         }
-        Path dir = data != null ? data : Path.of(cfg.config().getString("geoblocks.node.data-dir"), region);
-        FileBlockStorage blocks = new FileBlockStorage(dir, cfg.config().getBytes("geoblocks.node.min-free-disk"));
+        List<DataDir> dirs = DataDirs.resolve(cfg.config(), region, data);
+        Path dir = dirs.get(0).path();
+        BlockStorage blocks = openBlocks(cfg, dirs);
         MetaSettings metaSettings = new MetaSettings(cfg.config().getBytes("geoblocks.node.meta.block-cache"),
                 cfg.config().getBytes("geoblocks.node.meta.write-buffer"), true);
         RocksMetaEngine engine = RocksMetaEngine.open(dir.resolve("meta"), metaSettings);
@@ -147,7 +195,7 @@ public final class ServerCommand implements Callable<Integer> {
                 net.describe(self),
                 dir.toAbsolutePath(), blocks.stored().blocks(), manifests.size(),
                 owed.isEmpty() ? "" : ", " + owed.size() + " queued replica copies to resume",
-                blocks.removedTempFiles() > 0 ? ", removed " + blocks.removedTempFiles() + " partial writes" : "",
+                describe(blocks),
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");
         if (server != null) {
             System.out.printf("geoblocks node %s dashboard and metrics on %s://%s:%d/%s%s%n", region,
