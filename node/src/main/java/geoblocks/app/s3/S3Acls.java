@@ -1,8 +1,6 @@
 package geoblocks.app.s3;
 
-import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ClientPort;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -132,28 +130,14 @@ final class S3Acls {
 
     /** A side record's version and ACL, null when there is none. */
     private CompletableFuture<String[]> readSmall(String file) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ByteSink sink = new ByteSink() {
-            @Override
-            public void begin() {
-                bytes.reset();
-            }
-
-            @Override
-            public void write(long offset, byte[] data) throws IOException {
-                if (bytes.size() + data.length > MAX_RECORD) {
-                    throw new IOException("ACL record too large");
-                }
-                bytes.write(data);
-            }
-        };
+        SmallRecord sink = new SmallRecord(MAX_RECORD, "ACL record " + file);
         return store.get(file, "", sink).handle((m, t) -> {
             if (t != null) {
                 return null;
             }
             String version = null;
             String acl = null;
-            for (String line : new String(bytes.toByteArray(), StandardCharsets.UTF_8).split("\n")) {
+            for (String line : new String(sink.bytes(), StandardCharsets.UTF_8).split("\n")) {
                 if (line.startsWith("version=")) {
                     version = line.substring(8);
                 } else if (line.startsWith("acl=")) {

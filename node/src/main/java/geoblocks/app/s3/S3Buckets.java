@@ -1,9 +1,7 @@
 package geoblocks.app.s3;
 
-import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.wire.FileOp.ListEntry;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -45,21 +43,7 @@ final class S3Buckets {
         if (c != null && now - c.at() < CACHE_MS) {
             return CompletableFuture.completedFuture(c.meta());
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ByteSink sink = new ByteSink() {
-            @Override
-            public void begin() {
-                bytes.reset();
-            }
-
-            @Override
-            public void write(long offset, byte[] data) throws IOException {
-                if (bytes.size() + data.length > MAX_RECORD) {
-                    throw new IOException("bucket record of '" + bucket + "' exceeds " + MAX_RECORD + " bytes");
-                }
-                bytes.write(data);
-            }
-        };
+        SmallRecord sink = new SmallRecord(MAX_RECORD, "bucket record of '" + bucket + "'");
         return store.get(S3Names.bucketFile(bucket), "", sink).handle((m, t) -> {
             if (t != null) {
                 Throwable cause = NodeStore.cause(t);
@@ -71,7 +55,7 @@ final class S3Buckets {
                 throw new java.util.concurrent.CompletionException(cause);
             }
             try {
-                BucketMeta meta = BucketMeta.decode(bucket, bytes.toByteArray());
+                BucketMeta meta = BucketMeta.decode(bucket, sink.bytes());
                 cache.put(bucket, new Cached(meta, clock.getAsLong()));
                 return meta;
             } catch (IOException e) {

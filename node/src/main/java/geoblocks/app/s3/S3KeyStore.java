@@ -1,7 +1,5 @@
 package geoblocks.app.s3;
 
-import geoblocks.blockstore.client.ByteSink;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -67,26 +65,12 @@ final class S3KeyStore {
             cache.put(id, new Cached(null, null, clock.getAsLong()));
             return CompletableFuture.completedFuture(null);
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ByteSink sink = new ByteSink() {
-            @Override
-            public void begin() {
-                bytes.reset();
-            }
-
-            @Override
-            public void write(long offset, byte[] data) throws IOException {
-                if (bytes.size() + data.length > MAX_RECORD) {
-                    throw new IOException("access key record too large");
-                }
-                bytes.write(data);
-            }
-        };
+        SmallRecord sink = new SmallRecord(MAX_RECORD, "access key record " + id);
         return store.get(AccessKeys.file(id), "", sink).handle((m, t) -> {
             Cached c = new Cached(null, null, clock.getAsLong());
             if (t == null) {
                 try {
-                    AccessKeys.Key k = AccessKeys.Key.decode(id, bytes.toByteArray());
+                    AccessKeys.Key k = AccessKeys.Key.decode(id, sink.bytes());
                     c = new Cached(k.name(), k.revoked() ? null : keys.open(k), clock.getAsLong());
                 } catch (IOException e) {
                     c = new Cached(null, null, clock.getAsLong()); // damaged or sealed under another secret: refused

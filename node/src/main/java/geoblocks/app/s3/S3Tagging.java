@@ -1,8 +1,6 @@
 package geoblocks.app.s3;
 
-import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ClientPort;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -54,21 +52,7 @@ final class S3Tagging {
 
     /** As above, EMPTY also when the file was written before {@code sinceMillis} (a bucket of the same name before). */
     CompletableFuture<TagSet> read(String file, long sinceMillis) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ByteSink sink = new ByteSink() {
-            @Override
-            public void begin() {
-                bytes.reset();
-            }
-
-            @Override
-            public void write(long offset, byte[] data) throws IOException {
-                if (bytes.size() + data.length > MAX_FILE) {
-                    throw new IOException("tag file " + file + " exceeds " + MAX_FILE + " bytes");
-                }
-                bytes.write(data);
-            }
-        };
+        SmallRecord sink = new SmallRecord(MAX_FILE, "tag file " + file);
         return store.get(file, "", sink).handle((m, t) -> {
             if (t != null) {
                 Throwable c = NodeStore.cause(t);
@@ -81,7 +65,7 @@ final class S3Tagging {
                 return TagSet.EMPTY;
             }
             try {
-                return TagSet.decode(bytes.toByteArray());
+                return TagSet.decode(sink.bytes());
             } catch (S3Exception e) {
                 throw new CompletionException(e);
             }
