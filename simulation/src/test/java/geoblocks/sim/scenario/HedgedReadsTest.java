@@ -69,7 +69,9 @@ class HedgedReadsTest {
             assertEquals(r.get("first/" + size).p50(), r.get("hedged/" + size).p50(), "p50 at " + size + ": " + r);
             double first = r.get("first/" + size).bytesInPerRead();
             double hedged = r.get("hedged/" + size).bytesInPerRead();
-            assertTrue(hedged >= first && hedged < 1.1 * first, first + " <= " + hedged + " < 1.1 x");
+            // bytes in per read count the node's control traffic too (RTT probes, which ProbePlan now
+            // sends only when a peer was silent): rare hedges add about nothing, so allow 0.1 % of noise
+            assertTrue(hedged >= 0.999 * first && hedged < 1.1 * first, first + " <= " + hedged + " < 1.1 x");
         }
         assertTrue(r.get("hedged/1000").p99() < r.get("first/1000").p99(), r.toString());
     }
