@@ -289,10 +289,6 @@ final class S3Objects {
         call.ex.header("Last-Modified", HTTP_DATE.format(Instant.ofEpochMilli(m.createdMillis())));
         call.ex.header("Accept-Ranges", "bytes");
         call.ex.header("x-geoblocks-version", m.version().id());
-        Checksums.Stored checksum = Checksums.Stored.of(m.meta());
-        if (checksum != null && !range.partial() && "ENABLED".equalsIgnoreCase(call.headers().get("x-amz-checksum-mode"))) {
-            checksum.headers().forEach(call.ex::header); // a whole object's checksum (S3 sends none for a range)
-        }
         if (range.partial()) {
             call.ex.header("Content-Range", range.contentRange(m.size()));
         }
@@ -308,6 +304,11 @@ final class S3Objects {
                 call.ex.context().writeAndFlush(io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
             }
             return;
+        }
+        Checksums.Stored checksum = Checksums.Stored.of(m.meta());
+        if (checksum != null && !range.partial() && "ENABLED".equalsIgnoreCase(call.headers().get("x-amz-checksum-mode"))) {
+            // a whole object's checksum, on a 200 only (S3 sends none for a range; SDKs check it against the body)
+            checksum.headers().forEach(call.ex::header);
         }
         int status = range.partial() ? 206 : 200;
         if (call.method().equals("HEAD") || range.length() == 0) {
