@@ -244,7 +244,8 @@ class CliIT {
         // and the background part: bytes and copies still to send, the LEDBAT flow per peer region
         assertTrue(java.util.regex.Pattern.compile("\"background\":\\{\"queued_bytes\":\\d+,\"queued_copies\":\\d+,"
                 + "\"peers\":\\{(\"[a-z]+\":\\{\"active\":(true|false),\"streams\":\\d+,\"cwnd_bytes\":\\d+,[^}]*"
-                + "\"retransmissions\":\\d+\\},?)*\\}\\},\"gc\":\\{\"collected_blocks\":\\d+,\"collected_bytes\":\\d+,[^$]*\\}\\}$")
+                + "\"retransmissions\":\\d+\\},?)*\\}\\},\"gc\":\\{\"collected_blocks\":\\d+,\"collected_bytes\":\\d+,[^$]*\\},"
+                + "\"layout_version\":\\d+\\}$")
                 .matcher(status.out().trim()).find(), status.out());
         Run text = run("client", "--at", "seoul", "--config", cfg, "status");
         assertTrue(text.out().contains("block transfers between nodes: ledbat "), text.out());

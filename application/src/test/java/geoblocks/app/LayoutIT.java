@@ -69,6 +69,16 @@ class LayoutIT {
         for (int i = 0; i < 6; i++) {
             client.put(LocalCluster.REGIONS.get(i % 4), in, "before/" + i, "tworandom", 65536, null);
         }
+        // a change waits until every member reported the current version to the node asked (at its
+        // anti-entropy exchanges, every 1-8 s): wait for that, as an operator reads `cluster show`
+        await(60, "every region reported layout version 0 to seoul", () -> {
+            try {
+                return client.cluster("seoul", "show", "", "", "", 0, false).regions().stream()
+                        .allMatch(g -> g.reportedVersion() == 0);
+            } catch (IOException e) {
+                return false;
+            }
+        });
         ClusterReply drained = client.cluster("seoul", "drain", "dublin", "", "", 0, false);
         assertEquals(1, LayoutCodec.decode(drained.layout()).version());
         await(30, "every node on layout version 1", () -> LocalCluster.REGIONS.stream().allMatch(r -> {
