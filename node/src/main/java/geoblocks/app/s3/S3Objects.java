@@ -224,12 +224,7 @@ final class S3Objects {
             });
         }).whenComplete((stat, t) -> call.later(() -> {
             if (t != null) {
-                Throwable c = NodeStore.cause(t);
-                if (c instanceof NodeStore.StoreException s && s.notFound()) {
-                    call.fail(S3Error.NO_SUCH_KEY, "no object '" + call.key + "' in bucket '" + call.bucket + "'");
-                } else {
-                    call.fail(c);
-                }
+                call.failObject(t);
                 return;
             }
             Manifest m = stat.manifest();
