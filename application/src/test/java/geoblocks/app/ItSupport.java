@@ -37,12 +37,16 @@ final class ItSupport {
             }
         }
 
-        /** As {@link #start}, then waits up to {@code upSeconds} until every node measures every peer. */
+        /**
+         * As {@link #start}, then waits up to {@code upSeconds} until every node measures every peer, and
+         * as long again until every node's {@code /readyz} says ready.
+         */
         static Nodes startAllUp(Path dir, boolean wan, String extraConfig, long timeoutMs, int upSeconds)
                 throws IOException, InterruptedException {
             Nodes n = start(dir, wan, extraConfig, timeoutMs);
             try {
                 awaitAllUp(n.client, upSeconds);
+                awaitReady(n.cluster, upSeconds);
             } catch (InterruptedException | RuntimeException | Error e) {
                 n.close();
                 throw e;
@@ -76,6 +80,26 @@ final class ItSupport {
             try {
                 return client.status(r).peers().stream().allMatch(p -> p.rttMs() >= 0);
             } catch (IOException e) {
+                return false;
+            }
+        }));
+    }
+
+    /**
+     * Waits until every region's {@code /readyz} answers 200: peers settled and creates decidable (a
+     * node that started with no manifests decides creates only after comparing with every region up).
+     */
+    static void awaitReady(LocalCluster cluster, int seconds) throws InterruptedException {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        await(seconds, "every region ready (/readyz)", () -> LocalCluster.REGIONS.stream().allMatch(r -> {
+            try {
+                return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                        + cluster.httpPort(r) + "/readyz")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return false;
             }
         }));
