@@ -51,7 +51,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
             description = "Fraction of the writes mumbai misses (stopped), to time its anti-entropy catch-up (default: ${DEFAULT-VALUE}).")
     double missed;
 
-    @Option(names = "--gets", defaultValue = "2000", description = "Objects to get back (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--gets", defaultValue = "2000", description = "GETs of objects picked at random (seeded) among those put; more GETs than objects repeat some (default: ${DEFAULT-VALUE}).")
     int gets;
 
     @Option(names = "--idle-seconds", defaultValue = "10", description = "Idle CPU sampling window (default: ${DEFAULT-VALUE}).")
@@ -71,6 +71,11 @@ public final class MetaBenchCommand implements Callable<Integer> {
 
     @Option(names = "--region", defaultValue = "us-east-1", description = "Signing region (default: ${DEFAULT-VALUE}).")
     String region;
+
+    @Option(names = "--client", defaultValue = "lean",
+            description = "HTTP client: lean (one blocking keep-alive connection per thread) or jdk (java.net.http.HttpClient,"
+                    + " about 0.5 ms of CPU per small request; always used for https) (default: ${DEFAULT-VALUE}).")
+    String client;
 
     @Option(names = "--bucket", defaultValue = "bench", description = "Bucket (default: ${DEFAULT-VALUE}).")
     String bucket;
@@ -104,25 +109,37 @@ public final class MetaBenchCommand implements Callable<Integer> {
                 warmup, r.perSecond());
     }
 
+    private boolean jdkClient() {
+        return switch (client) {
+            case "lean" -> false;
+            case "jdk" -> true;
+            default -> throw new IllegalArgumentException("--client must be lean or jdk, was '" + client + "'");
+        };
+    }
+
     @Override
     public Integer call() throws Exception {
         if (objects < 1 || size < 0 || threads < 1 || missed < 0 || missed >= 1) {
             throw new IllegalArgumentException("need --objects >= 1, --size >= 0, --threads >= 1, 0 <= --missed < 1");
         }
         if (endpoint != null) {
-            S3BenchClient c = new S3BenchClient(endpoint, accessKey, secretKey, region);
-            c.createBucket(bucket);
-            warmUp(c);
-            Rate put = fill(c, 0, objects);
-            System.out.printf("PUT %d x %d B: %.0f/s (%d failed)%n", objects, size, put.perSecond(), put.failed());
-            reportReads(c);
-            return 0;
+            try (S3BenchClient c = new S3BenchClient(endpoint, accessKey, secretKey, region, jdkClient())) {
+                System.out.println("client: " + c.transport() + ", " + threads + " threads");
+                c.createBucket(bucket);
+                warmUp(c);
+                Rate put = fill(c, 0, objects);
+                System.out.printf("PUT %d x %d B: %.0f/s (%d failed)%s%n", objects, size, put.perSecond(), put.failed(),
+                        put.clientCpu());
+                reportReads(c);
+                return 0;
+            }
         }
         Path dir = workDir != null ? workDir : Files.createTempDirectory("geoblocks-bench-meta");
         System.out.printf("starting 4 nodes at -Xmx%s in %s%n", heap, dir);
         try (LocalCluster cluster = LocalCluster.start(dir, false, List.of("-Xmx" + heap))) {
             URI s3 = URI.create("http://127.0.0.1:" + cluster.httpPort(AT));
-            S3BenchClient c = new S3BenchClient(s3, accessKey, secretKey, region);
+            S3BenchClient c = new S3BenchClient(s3, accessKey, secretKey, region, jdkClient());
+            System.out.println("client: " + c.transport() + ", " + threads + " threads");
             awaitTrue(120, "CreateBucket to succeed at " + AT, () -> {
                 c.createBucket(bucket);
                 return true;
@@ -130,7 +147,8 @@ public final class MetaBenchCommand implements Callable<Integer> {
             warmUp(c);
             int first = (int) Math.round(objects * (1 - missed));
             Rate put = fill(c, 0, first);
-            System.out.printf("PUT %d x %d B, 4 nodes up: %.0f/s (%d failed)%n", first, size, put.perSecond(), put.failed());
+            System.out.printf("PUT %d x %d B, 4 nodes up: %.0f/s (%d failed)%s%n", first, size, put.perSecond(), put.failed(),
+                    put.clientCpu());
             if (first < objects) {
                 cluster.kill(MISSER);
                 awaitTrue(60, AT + " to see " + MISSER + " down", () -> metric(cluster, AT, "geoblocks_peer_up", MISSER) == 0);
@@ -175,7 +193,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
 
     private void reportReads(S3BenchClient c) throws Exception {
         Rate get = read(c);
-        System.out.printf("GET %d: %.0f/s (%d failed)%n", Math.min(gets, objects), get.perSecond(), get.failed());
+        System.out.printf("GET %d: %.0f/s (%d failed)%s%n", gets, get.perSecond(), get.failed(), get.clientCpu());
         double[] ms = new double[5];
         int keys = 0;
         for (int i = 0; i < ms.length; i++) {
@@ -188,10 +206,22 @@ public final class MetaBenchCommand implements Callable<Integer> {
                 ms[2], ms[0]);
     }
 
-    record Rate(int done, int failed, double seconds) {
+    /** {@code cpuNanos}: this process's CPU time over the phase (the client's cost, to tell whether it was the limit). */
+    record Rate(int done, int failed, double seconds, long cpuNanos) {
         double perSecond() {
             return done / seconds;
         }
+
+        String clientCpu() {
+            return cpuNanos < 0 || done == 0 ? "" : String.format(", client CPU %.2f ms per request, %.0f %% of a core",
+                    cpuNanos / 1e6 / done, cpuNanos / 1e7 / seconds);
+        }
+    }
+
+    /** This process's CPU time so far, or -1 where the JVM does not tell. */
+    private static long processCpuNanos() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
     }
 
     private Rate fill(S3BenchClient c, int from, int to) throws Exception {
@@ -206,6 +236,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
         AtomicLong done = new AtomicLong();
         String firstError[] = {null};
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         List<Future<?>> fs = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -239,11 +270,11 @@ public final class MetaBenchCommand implements Callable<Integer> {
         if (firstError[0] != null) {
             System.out.println("  first failure: " + firstError[0]);
         }
-        return new Rate(to - from, failed.get(), (System.nanoTime() - t0) / 1e9);
+        return new Rate(to - from, failed.get(), (System.nanoTime() - t0) / 1e9, cpu0 < 0 ? -1 : processCpuNanos() - cpu0);
     }
 
     private Rate read(S3BenchClient c) throws Exception {
-        return read(c, "obj/", Math.min(gets, objects), objects);
+        return read(c, "obj/", gets, objects);
     }
 
     /** {@code n} gets of keys picked at random (seeded) among the first {@code of} under {@code prefix}. */
@@ -256,6 +287,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
         AtomicInteger next = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         List<Future<?>> fs = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -276,7 +308,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
             f.get();
         }
         pool.shutdown();
-        return new Rate(n, failed.get(), (System.nanoTime() - t0) / 1e9);
+        return new Rate(n, failed.get(), (System.nanoTime() - t0) / 1e9, cpu0 < 0 ? -1 : processCpuNanos() - cpu0);
     }
 
     interface Check {

@@ -62,6 +62,7 @@ final class Scrubber {
             cursorName = "";
             cursorVersion = 0;
             cursorBlock = 0;
+            page = List.of();
         }
         next();
     }
@@ -77,8 +78,20 @@ final class Scrubber {
         cursorName = "";
         cursorVersion = 0;
         cursorBlock = 0;
+        page = List.of();
         next();
     }
+
+    /** Names read per engine scan while looking for the next block held here. */
+    static final int PAGE = 256;
+    /**
+     * Names one call looks at before it yields to the next tick: a store of objects kept inline (no
+     * blocks) is walked a bounded slice at a time, not in one long stall of the node's thread.
+     */
+    static final int NAMES_PER_CALL = 4096;
+    /** Histories after {@link #cursorName}, read ahead to skip names without blocks here; may be stale. */
+    private List<ManifestHistory> page = List.of();
+    private int pageAt;
 
     /** Verifies the next block this node holds, if credit allows and nothing is in progress. */
     private void next() {
@@ -86,6 +99,7 @@ final class Scrubber {
             return;
         }
         Optional<ManifestHistory> h = node.manifests().history(cursorName);
+        int names = 0;
         while (true) {
             if (h.isPresent()) {
                 List<Manifest> versions = h.get().versions();
@@ -103,18 +117,37 @@ final class Scrubber {
                     cursorBlock = 0;
                 }
             }
-            List<ManifestHistory> after = node.manifests().histories(cursorName, 1);
-            if (after.isEmpty()) {
-                passDone = true;
-                passes++;
-                lastPassEnd = node.now();
-                return;
+            if (++names > NAMES_PER_CALL) {
+                return; // the rest at the next tick: cursorName's versions are done, so it resumes after it
             }
-            h = Optional.of(after.get(0));
-            cursorName = h.get().name();
+            if (pageAt >= page.size()) {
+                page = node.manifests().histories(cursorName, PAGE);
+                pageAt = 0;
+                if (page.isEmpty()) {
+                    passDone = true;
+                    passes++;
+                    lastPassEnd = node.now();
+                    return;
+                }
+            }
+            ManifestHistory ahead = page.get(pageAt++);
+            cursorName = ahead.name();
             cursorVersion = 0;
             cursorBlock = 0;
+            // the page may be stale: a name with a block here is read again before its blocks are verified
+            h = holdsHere(ahead) ? node.manifests().history(cursorName) : Optional.empty();
         }
+    }
+
+    private boolean holdsHere(ManifestHistory h) {
+        for (Manifest m : h.versions()) {
+            for (Manifest.BlockRef b : m.blocks()) {
+                if (b.replicas().contains(node.region())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private void verify(Manifest m, int index) {

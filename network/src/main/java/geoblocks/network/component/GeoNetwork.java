@@ -36,7 +36,7 @@ public final class GeoNetwork extends ComponentDefinition {
     public GeoNetwork(GeoNetworkInit init) {
         self = init.self;
         core = new NetworkCore(init.settings, init.self, init.secret, init.codecs,
-                m -> trigger(m, net), e -> trigger(e, control));
+                m -> trigger(m, net), e -> trigger(e, control), init.local);
         subscribe(onSend, net);
         onStart(started -> {
             try {
@@ -85,6 +85,13 @@ public final class GeoNetwork extends ComponentDefinition {
         final NetworkSettings settings;
         final String secret;
         final CodecRegistry codecs;
+        LocalLinks local;
+
+        /** TCP messages to endpoints registered in {@code links} (in this process) skip the sockets; see {@link LocalLinks}. */
+        public GeoNetworkInit withLocalLinks(LocalLinks links) {
+            this.local = links;
+            return this;
+        }
 
         public GeoNetworkInit(NetAddress self, NetworkSettings settings, String secret, CodecRegistry codecs) {
             this.self = self;

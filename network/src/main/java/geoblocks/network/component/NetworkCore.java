@@ -61,9 +61,17 @@ final class NetworkCore {
     private Channel server;
     private UdpEndpoint udp;
     private Bootstrap dialer;
+    /** In-process endpoints reached without sockets, or null. */
+    private final LocalLinks local;
 
     NetworkCore(NetworkSettings settings, NetAddress self, String secret, CodecRegistry codecs,
             Consumer<NetMsg> deliver, Consumer<KompicsEvent> control) {
+        this(settings, self, secret, codecs, deliver, control, null);
+    }
+
+    NetworkCore(NetworkSettings settings, NetAddress self, String secret, CodecRegistry codecs,
+            Consumer<NetMsg> deliver, Consumer<KompicsEvent> control, LocalLinks local) {
+        this.local = local;
         this.settings = settings;
         this.self = self;
         this.secret = secret.getBytes(StandardCharsets.UTF_8);
@@ -99,10 +107,16 @@ final class NetworkCore {
                 tls ? "TLS 1.3 (" + tlsContexts.provider + ") + AES-GCM datagrams"
                         : "cluster-secret handshake, unencrypted TCP + AES-GCM datagrams",
                 settings.maxFrameBytes(), udp.describe());
+        if (local != null) {
+            local.register(self, deliver);
+        }
         return port;
     }
 
     void stop() {
+        if (local != null) {
+            local.unregister(self);
+        }
         if (group != null) {
             group.shutdownGracefully(0, 200, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
         }
@@ -150,6 +164,11 @@ final class NetworkCore {
         int id = codecs.idOf(m);
         int size = codecs.encodedSize(id, m);
         Frames.checkFits(m, size, settings.maxFrameBytes()); // refused here, on the sender's thread
+        Consumer<NetMsg> inProcess = local == null ? null : local.find(dst);
+        if (inProcess != null) {
+            inProcess.accept(m);
+            return;
+        }
         links.send(dst, new Outgoing(m, id, size));
     }
 

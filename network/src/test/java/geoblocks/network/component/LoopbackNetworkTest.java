@@ -32,6 +32,10 @@ class LoopbackNetworkTest {
     static Pair.Side a;
     static Pair.Side b;
     static Pair.Side x;
+    /** Two sides in one process that reach each other through LocalLinks (and others by sockets). */
+    static final LocalLinks LINKS = new LocalLinks();
+    static Pair.Side l1;
+    static Pair.Side l2;
 
     @BeforeAll
     static void start() throws Exception {
@@ -39,8 +43,10 @@ class LoopbackNetworkTest {
         a = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls);
         b = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls);
         x = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), "some-other-secret-456789", tls);
-        Kompics.createAndStart(Pair.class, new Pair.PairInit(List.of(a, b, x)), 2);
-        for (Pair.Side s : List.of(a, b, x)) {
+        l1 = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls).withLocalLinks(LINKS);
+        l2 = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls).withLocalLinks(LINKS);
+        Kompics.createAndStart(Pair.class, new Pair.PairInit(List.of(a, b, x, l1, l2)), 2);
+        for (Pair.Side s : List.of(a, b, x, l1, l2)) {
             assertNotNull(waitFor(s, ListeningStatus.class), "listening");
         }
     }
@@ -89,6 +95,28 @@ class LoopbackNetworkTest {
             assertArrayEquals(sent[i], m.payload);
             assertEquals(a.self, m.getHeader().source());
         }
+    }
+
+    @Test
+    void localLinks_deliverTheSameObjectsInOrder_andOtherPeersStillBySocket() throws Exception {
+        assertEquals(2, LINKS.size(), "both in-process sides registered when they listened");
+        java.util.List<TestMsg> sent = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            TestMsg m = new TestMsg(new NetHeader(l1.self, l2.self, Transport.TCP), 9000 + i, new byte[] {(byte) i});
+            sent.add(m);
+            l1.send(m);
+        }
+        for (TestMsg expected : sent) {
+            TestMsg m = receive(l2);
+            assertNotNull(m, "message " + expected.seq);
+            assertTrue(m == expected, "in-process delivery hands over the sent object, not a decoded copy");
+        }
+        byte[] payload = {7, 7, 7};
+        l1.send(new TestMsg(new NetHeader(l1.self, a.self, Transport.TCP), 9500, payload));
+        TestMsg overTcp = a.await(9500);
+        assertNotNull(overTcp, "a side outside LocalLinks is reached by socket");
+        assertTrue(overTcp.payload != payload, "decoded from the wire");
+        assertArrayEquals(payload, overTcp.payload);
     }
 
     @Test

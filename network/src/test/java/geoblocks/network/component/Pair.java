@@ -29,11 +29,18 @@ public final class Pair extends ComponentDefinition {
         final BlockingQueue<KompicsEvent> received = new LinkedBlockingQueue<>();
         final BlockingQueue<KompicsEvent> control = new LinkedBlockingQueue<>();
         volatile Endpoint endpoint;
+        /** Shared with the sides it reaches in-process, or null (sockets only). */
+        LocalLinks local;
 
         Side(NetAddress self, String secret, NetworkSettings settings) {
             this.self = self;
             this.secret = secret;
             this.settings = settings;
+        }
+
+        Side withLocalLinks(LocalLinks links) {
+            this.local = links;
+            return this;
         }
 
         void send(KompicsEvent e) {
@@ -56,7 +63,8 @@ public final class Pair extends ComponentDefinition {
     public Pair(PairInit init) {
         for (Side s : init.sides) {
             CodecRegistry codecs = new CodecRegistry().register(42, TestMsg.CODEC);
-            Component net = create(GeoNetwork.class, new GeoNetwork.GeoNetworkInit(s.self, s.settings, s.secret, codecs));
+            GeoNetwork.GeoNetworkInit netInit = new GeoNetwork.GeoNetworkInit(s.self, s.settings, s.secret, codecs);
+            Component net = create(GeoNetwork.class, s.local == null ? netInit : netInit.withLocalLinks(s.local));
             Component ep = create(Endpoint.class, new EndpointInit(s));
             connect(ep.getNegative(Network.class), net.getPositive(Network.class), Channel.TWO_WAY);
             connect(ep.getNegative(NetworkControl.class), net.getPositive(NetworkControl.class), Channel.TWO_WAY);

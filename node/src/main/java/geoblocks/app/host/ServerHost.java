@@ -20,20 +20,24 @@ import se.sics.kompics.network.Transport;
 import se.sics.kompics.network.netty.NettyInit;
 import se.sics.kompics.network.netty.NettyNetwork;
 import geoblocks.network.component.GeoNetwork;
+import geoblocks.network.component.LocalLinks;
 import se.sics.kompics.timer.Timer;
 import se.sics.kompics.timer.java.JavaTimer;
 
 /**
  * Production host of one node: the network (ours or Kompics' NettyNetwork, TCP and UDP) and JavaTimer under the node
- * parent; with an S3 gateway, also a client component of the node on a second network endpoint of the same runtime.
+ * parent; with an S3 gateway, also a client component of the node on a second network endpoint of the same runtime
+ * (on our network the two reach each other through {@link LocalLinks}, without sockets).
  */
 public final class ServerHost extends ComponentDefinition {
 
     public ServerHost(ServerInit init) {
         Component timer = create(JavaTimer.class, Init.NONE);
+        // the node and its gateway's client reach each other in-process, without sockets (ours only)
+        LocalLinks local = new LocalLinks();
         Component netty = init.net.kompics()
                 ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
-                : create(GeoNetwork.class, init.net.init(init.self));
+                : create(GeoNetwork.class, init.net.init(init.self).withLocalLinks(local));
         Component node = create(NodeParent.class, init.node.withLedbatBursts(!init.net.kompics()));
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
@@ -42,7 +46,7 @@ public final class ServerHost extends ComponentDefinition {
             // the S3 gateway's client of this node: its own network endpoint in this runtime, talking to the node
             Component gwNet = init.net.kompics()
                     ? create(NettyNetwork.class, new NettyInit(init.gatewaySelf, 0, ImmutableSet.of(Transport.TCP)))
-                    : create(GeoNetwork.class, init.net.init(init.gatewaySelf));
+                    : create(GeoNetwork.class, init.net.init(init.gatewaySelf).withLocalLinks(local));
             Component client = create(ClientComponent.class, new ClientComponent.ClientInit(init.gatewaySelf, init.self,
                     "own node", init.gatewaySettings, init.gatewayTimeoutMs));
             Component bridge = create(Bridge.class, new Bridge.BridgeInit(init.gateway));

@@ -209,6 +209,28 @@ public final class Exchange {
         return keepAlive;
     }
 
+    /**
+     * Answers with the status, the headers set and the whole of {@code content} in one write and one
+     * flush (a small body: the client reads one segment, not a head and then a body). Not for HEAD.
+     */
+    public void respondWhole(int status, ByteBuf content) {
+        if (answered) {
+            throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
+        }
+        answered = true;
+        count(status);
+        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), content);
+        r.headers().set(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+        extraHeaders.forEach((k, v) -> r.headers().set(k, v));
+        boolean keepAlive = HttpUtil.isKeepAlive(request) && !closeAfter;
+        r.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+        if (keepAlive) {
+            ctx.writeAndFlush(r);
+        } else {
+            ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
     private boolean closeAfter;
 
     /** Closes the connection after the answer (e.g. an answer sent before a body the client may still send). */

@@ -335,7 +335,7 @@ final class S3Objects {
 
     /**
      * A small object stored inline: its bytes came with the manifest of the stat, so the range is
-     * answered from them (checked against their CRC32C first) without a download or a spool file.
+     * answered from them (checked against their CRC32C first) without a download or a spool file, and sent with the head in one write.
      */
     private void serveInline(S3Call call, Manifest m, ByteRange range, int status) {
         byte[] data;
@@ -345,12 +345,7 @@ final class S3Objects {
             call.fail(new IOException("object '" + call.key + "': " + e.getMessage(), e));
             return;
         }
-        boolean keepAlive = call.ex.respondHead(status, range.length());
-        io.netty.channel.ChannelFuture f = call.ex.context().writeAndFlush(new io.netty.handler.codec.http.DefaultLastHttpContent(
-                io.netty.buffer.Unpooled.wrappedBuffer(data, (int) range.first(), (int) range.length())));
-        if (!keepAlive) {
-            f.addListener(io.netty.channel.ChannelFutureListener.CLOSE);
-        }
+        call.ex.respondWhole(status, io.netty.buffer.Unpooled.wrappedBuffer(data, (int) range.first(), (int) range.length()));
     }
 
     /**

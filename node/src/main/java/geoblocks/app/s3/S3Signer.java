@@ -1,7 +1,5 @@
 package geoblocks.app.s3;
 
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -22,6 +20,10 @@ public final class S3Signer {
     private final String accessKey;
     private final String secret;
     private final String region;
+    /** The signing key and its date: derived once a day (four HMACs), not per request. */
+    private volatile DatedKey key;
+
+    private record DatedKey(String date, byte[] key) {}
 
     public S3Signer(String accessKey, String secret, String region) {
         this.accessKey = accessKey;
@@ -31,11 +33,7 @@ public final class S3Signer {
 
     /** SHA-256 of a body, hex (the x-amz-content-sha256 of a signed payload). */
     public static String payloadHash(byte[] body) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return HexFormat.of().formatHex(SigV4.SHA256.get().digest(body));
     }
 
     /** URI-encodes one path segment or query value as S3 signs it. */
@@ -59,12 +57,21 @@ public final class S3Signer {
                 + canonicalHeaders + "\n" + signed + "\n" + payloadHash;
         String scope = date + "/" + region + "/s3/aws4_request";
         String toSign = "AWS4-HMAC-SHA256\n" + amzDate + "\n" + scope + "\n" + SigV4.sha256Hex(canonical);
-        String sig = HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(secret, date, region, "s3"), toSign));
+        String sig = HexFormat.of().formatHex(SigV4.hmac(signingKey(date), toSign));
         Map<String, String> h = new LinkedHashMap<>();
         h.put("x-amz-date", amzDate);
         h.put("x-amz-content-sha256", payloadHash);
         h.put("Authorization", "AWS4-HMAC-SHA256 Credential=" + accessKey + "/" + scope + ", SignedHeaders=" + signed
                 + ", Signature=" + sig);
         return h;
+    }
+
+    private byte[] signingKey(String date) {
+        DatedKey k = key;
+        if (k == null || !k.date().equals(date)) {
+            k = new DatedKey(date, SigV4.signingKey(secret, date, region, "s3"));
+            key = k;
+        }
+        return k.key();
     }
 }

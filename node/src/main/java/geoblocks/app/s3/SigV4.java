@@ -358,7 +358,7 @@ public final class SigV4 {
     }
 
     /** One digest and one MAC per thread: looking up a provider costs more than the hash of a small request. */
-    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+    static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (GeneralSecurityException e) {
