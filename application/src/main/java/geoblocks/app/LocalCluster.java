@@ -44,6 +44,37 @@ public final class LocalCluster implements AutoCloseable {
     /** As above, with {@code extraConfig} (HOCON) appended to the generated cluster config. */
     public static LocalCluster start(Path workDir, boolean emulateWan, List<String> jvmArgs, String extraConfig)
             throws IOException {
+        List<String> fresh = REGIONS.stream().filter(r -> !Files.exists(workDir.resolve("data").resolve(r))).toList();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(workDir, emulateWan, jvmArgs, extraConfig);
+            } catch (IOException e) {
+                // the ports are chosen free, then bound by the nodes: another process (or a node's own
+                // gateway endpoint) may take one in between; new ports, a fresh start
+                if (attempt == 3 || e.getMessage() == null || !e.getMessage().contains("Address already in use")) {
+                    throw e;
+                }
+                System.err.println("local cluster: a port was taken before its node bound it; starting again on new ports");
+                for (String r : fresh) { // what this start made; data that was there before stays
+                    deleteTree(workDir.resolve("data").resolve(r));
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static LocalCluster startOnce(Path workDir, boolean emulateWan, List<String> jvmArgs, String extraConfig)
+            throws IOException {
         Files.createDirectories(workDir);
         InetAddress lo = InetAddress.getLoopbackAddress();
         StringBuilder conf = new StringBuilder("geoblocks.cluster {\n  emulate-wan = " + emulateWan + "\n  regions = [\n");
