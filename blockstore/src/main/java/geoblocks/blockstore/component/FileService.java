@@ -27,7 +27,10 @@ import geoblocks.blockstore.port.OpsPort;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.BenchOp.*;
+import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
+import geoblocks.blockstore.wire.PeerOp.*;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
@@ -520,47 +523,55 @@ public final class FileService extends ComponentDefinition {
         }
     }
 
-    /** Who handles each request that arrives: client requests, then requests only cluster members may send. */
+    /**
+     * Who handles each request that arrives, family by family. Who may send each follows from its
+     * family (see {@link OpHandlers}); {@code complete()} refuses to start a node that lacks a handler.
+     */
     private OpHandlers handlers() {
         return new OpHandlers()
-                .client(PutBegin.class, uploads::onBegin)
-                .client(PutData.class, uploads::onData)
-                .client(GetBegin.class, downloads::onBegin)
-                .client(GetRead.class, downloads::onRead)
-                .client(GetRange.class, downloads::onRange)
-                .client(GetAck.class, downloads::onAck)
-                .client(ListReq.class, requests::onList)
-                .client(StatReq.class, requests::onStat)
-                .client(DeleteReq.class, requests::onDelete)
-                .client(StatusReq.class, requests::onStatus)
-                .client(MoveReq.class, migrations::onMove)
-                .client(ClusterReq.class, membership::onRequest)
-                .client(PoliciesReq.class, (from, p) -> node.send(from, new PoliciesReply(p.req(), node.region(),
+                // client family
+                .on(PutBegin.class, uploads::onBegin)
+                .on(PutData.class, uploads::onData)
+                .on(GetBegin.class, downloads::onBegin)
+                .on(GetRead.class, downloads::onRead)
+                .on(GetRange.class, downloads::onRange)
+                .on(GetAck.class, downloads::onAck)
+                .on(ListReq.class, requests::onList)
+                .on(StatReq.class, requests::onStat)
+                .on(DeleteReq.class, requests::onDelete)
+                .on(StatusReq.class, requests::onStatus)
+                .on(MoveReq.class, migrations::onMove)
+                .on(ClusterReq.class, membership::onRequest)
+                .on(PoliciesReq.class, (from, p) -> node.send(from, new PoliciesReply(p.req(), node.region(),
                         node.policies().policies().stream()
                                 .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList())))
-                .client(VersionsReq.class, requests::onVersions)
-                .client(NetBenchReq.class, netBench::onRequest)
-                .client(NetBenchData.class, netBench::onData)
-                .client(NetBenchAck.class, netBench::onAck)
-                .peer(ReplicaData.class, replicas::onReplicaData)
-                .peer(FetchBlock.class, replicas::onFetch)
-                .peer(FetchPaced.class, paced::onFetch)
-                .peer(FetchMore.class, paced::onMore)
-                .peer(FetchCancel.class, paced::onCancel)
-                .peer(LookupManifest.class, replicas::onLookup)
-                .peer(DeleteFile.class, replicas::onDelete)
-                .peer(BackgroundFetch.class, background::onFetch)
-                .peer(BackgroundOffer.class, background::onOffer)
-                .peer(MoveCopy.class, migrations::onMoveCopy)
-                .peer(DropBlocks.class, migrations::onDrop)
-                .peer(HoldBlocks.class, (from, h) -> migrations.onHold(h))
-                .peer(CreateClaim.class, replicas::onClaim)
-                .peer(SyncDigest.class, antiEntropy::onDigest)
-                .peer(LayoutSync.class, membership::onSync)
-                .peer(SyncNamesReq.class, antiEntropy::onNamesReq)
-                .peer(NetBenchOpen.class, netBench::onOpen)
-                .peer(NetBenchEnd.class, netBench::onEnd)
-                .peer(ManifestPart.class, ManifestPart::publish, replicas::onPublish); // else a reply to a lookup
+                .on(VersionsReq.class, requests::onVersions)
+                // node-to-node family
+                .on(ReplicaData.class, replicas::onReplicaData)
+                .on(FetchBlock.class, replicas::onFetch)
+                .on(FetchPaced.class, paced::onFetch)
+                .on(FetchMore.class, paced::onMore)
+                .on(FetchCancel.class, paced::onCancel)
+                .on(LookupManifest.class, replicas::onLookup)
+                .on(DeleteFile.class, replicas::onDelete)
+                .on(BackgroundFetch.class, background::onFetch)
+                .on(BackgroundOffer.class, background::onOffer)
+                .on(MoveCopy.class, migrations::onMoveCopy)
+                .on(DropBlocks.class, migrations::onDrop)
+                .on(HoldBlocks.class, (from, h) -> migrations.onHold(h))
+                .on(CreateClaim.class, replicas::onClaim)
+                .on(SyncDigest.class, antiEntropy::onDigest)
+                .on(LayoutSync.class, membership::onSync)
+                .on(SyncNamesReq.class, antiEntropy::onNamesReq)
+                // shared: a publication (any other manifest part is a reply)
+                .on(ManifestPart.class, replicas::onPublish)
+                // bench net family
+                .on(NetBenchReq.class, netBench::onRequest)
+                .on(NetBenchOpen.class, netBench::onOpen)
+                .on(NetBenchEnd.class, netBench::onEnd)
+                .on(NetBenchData.class, netBench::onData)
+                .on(NetBenchAck.class, netBench::onAck)
+                .complete();
     }
 
     static final class Tick extends Timeout {

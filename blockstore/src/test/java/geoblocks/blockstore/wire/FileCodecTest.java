@@ -12,7 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.WriteCondition;
+import geoblocks.blockstore.wire.BenchOp.*;
+import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
+import geoblocks.blockstore.wire.PeerOp.*;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
 import geoblocks.net.Wire;
@@ -186,17 +189,34 @@ class FileCodecTest {
     }
 
     @Test
+    void eachFamilysCodec_hasTheRowsOfExactlyItsOps() {
+        assertEquals(opTypes(ClientOp.class), rowTypes(ClientCodec.ROWS));
+        assertEquals(opTypes(PeerOp.class), rowTypes(PeerCodec.ROWS));
+        assertEquals(opTypes(BenchOp.class), rowTypes(BenchCodec.ROWS));
+        assertEquals(Set.of(ManifestPart.class, Done.class, Failed.class), opTypes(FileOp.Shared.class));
+        assertEquals(new HashSet<>(FileOps.records()), opTypes(FileOp.class));
+    }
+
+    private static Set<Class<?>> rowTypes(List<OpRow<?>> rows) {
+        Set<Class<?>> out = new HashSet<>();
+        rows.forEach(r -> out.add(r.type()));
+        return out;
+    }
+
+    @Test
     void controlOps_areTheOrderIndependentOnes() {
         Set<String> control = new java.util.TreeSet<>();
-        for (Class<?> c : FileOp.Control.class.getPermittedSubclasses()) {
-            control.add(c.getSimpleName());
+        for (Class<?> c : FileOps.records()) {
+            if (FileOp.Control.class.isAssignableFrom(c)) {
+                control.add(c.getSimpleName());
+            }
         }
         assertEquals(Set.of("BackgroundStored", "Claimed", "CreateClaim", "FetchCancel", "FetchMore", "GetAck",
                 "HoldBlocks", "LayoutSync", "LookupManifest", "ManifestPart", "NetBenchAck", "PutProgress", "ReplicaStored",
                 "StatPending", "StatusReq", "SyncDigest", "SyncLeaves", "SyncNames", "SyncNamesReq"), control,
                 "a new control op must not depend on arriving after the blocks sent before it (FileOp.Control)");
         assertTrue(new FileMsg(V4,
-                new FileOp.GetAck(1, 2)).isControl());
+                new ClientOp.GetAck(1, 2)).isControl());
         assertFalse(new FileMsg(V4,
                 new FileOp.Done(1, "")).isControl(), "an answer that ends a transfer follows its data");
     }
