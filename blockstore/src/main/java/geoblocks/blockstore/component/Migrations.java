@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.BlockCollector;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
+import geoblocks.blockstore.core.MoveCopies;
 import geoblocks.blockstore.core.MovePlan;
 import geoblocks.blockstore.core.MoveRecord;
 import geoblocks.blockstore.meta.MetaMoveStore;
@@ -21,9 +22,7 @@ import geoblocks.blockstore.wire.ClientOp.MoveReq;
 import geoblocks.blockstore.wire.ClientOp.PutProgress;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -55,14 +54,8 @@ import java.util.function.Consumer;
  * so no block collector takes a copy that the new manifest is about to name.
  */
 final class Migrations {
-    /** Block copies in flight per move. */
-    static final int PARALLEL = 4;
-    /** Attempts per block copy before the move fails. */
-    static final int ATTEMPTS = 3;
     /** A copy may wait while foreground traffic has the link: it times out after this many RPC timeouts. */
     static final int COPY_TIMEOUT_RPCS = 8;
-    /** The client hears progress at least this often, so its deadline never passes during a long move. */
-    static final long HEARTBEAT_NANOS = 2_000_000_000L;
 
     private final Node node;
     private final BlockPull pulls;
@@ -231,7 +224,7 @@ final class Migrations {
                     m.waiting = false;
                     m.resume();
                 }
-            } else if (now - m.lastProgress > HEARTBEAT_NANOS) {
+            } else if (m.copies.heartbeatDue(now)) {
                 m.progress();
             }
         }
@@ -272,13 +265,8 @@ final class Migrations {
         final long req;
         final Manifest from;
         final MovePlan plan;
-        final ArrayDeque<MovePlan.Copy> todo;
-        final Map<MovePlan.Copy, Integer> failures = new HashMap<>();
-        final int total;
-        int inFlight;
-        int done;
-        long movedBytes;
-        long lastProgress = node.now();
+        /** Which copies start when, retries, and the client's heartbeat. */
+        final MoveCopies<MovePlan.Copy> copies;
         /** Why the move cannot finish, once it cannot; null while it can. */
         Failure failure;
         /** A move resumed after a restart, waiting for its targets to be up. */
@@ -289,20 +277,17 @@ final class Migrations {
             this.req = req;
             this.from = from;
             this.plan = plan;
-            this.todo = new ArrayDeque<>(plan.copies());
-            this.total = todo.size();
+            this.copies = new MoveCopies<>(plan.copies(), node.now());
         }
 
         void pump() {
-            while (failure == null && inFlight < PARALLEL && !todo.isEmpty()) {
-                copy(todo.poll());
+            for (MovePlan.Copy c : copies.start()) {
+                copy(c);
             }
-            if (inFlight == 0 && (failure != null || todo.isEmpty())) {
-                if (failure != null) {
-                    abandon();
-                } else {
-                    commit();
-                }
+            switch (copies.state()) {
+                case FAILED -> abandon();
+                case COPIED -> commit();
+                case RUNNING -> { }
             }
         }
 
@@ -338,25 +323,20 @@ final class Migrations {
             pump();
         }
 
+        /** Makes copy {@code c} (started by {@link #copies}); its end goes back to the schedule. */
         void copy(MovePlan.Copy c) {
-            inFlight++;
             Manifest.BlockRef ref = from.blocks().get(c.block());
             BlockId id = from.blockId(c.block());
             Consumer<String> finished = why -> {
-                inFlight--;
-                if (why != null && failure == null) {
-                    if (failures.merge(c, 1, Integer::sum) < ATTEMPTS) {
-                        Logs.warn(node.region() + ": copy of block " + c.block() + " of '" + from.name() + "' to "
-                                + c.target() + " failed, trying again: " + why);
-                        todo.add(c);
-                    } else {
-                        failure = new Failure(FailureCode.UNAVAILABLE,
-                                "copy of block " + c.block() + " to " + c.target() + " failed " + ATTEMPTS + " times: " + why);
-                    }
-                } else if (why == null) {
-                    done++;
-                    movedBytes += ref.length();
+                if (why == null) {
+                    copies.succeeded(c, ref.length(), node.now());
                     progress();
+                } else if (copies.failed(c)) {
+                    Logs.warn(node.region() + ": copy of block " + c.block() + " of '" + from.name() + "' to "
+                            + c.target() + " failed, trying again: " + why);
+                } else if (failure == null) {
+                    failure = new Failure(FailureCode.UNAVAILABLE, "copy of block " + c.block() + " to " + c.target()
+                            + " failed " + MoveCopies.ATTEMPTS + " times: " + why);
                 }
                 pump();
             };
@@ -371,9 +351,9 @@ final class Migrations {
         }
 
         void progress() {
-            lastProgress = node.now();
+            copies.reported(node.now());
             if (client != null) {
-                node.send(client, new PutProgress(req, movedBytes));
+                node.send(client, new PutProgress(req, copies.movedBytes()));
             }
         }
 
@@ -402,7 +382,7 @@ final class Migrations {
         /** The moved manifest is stored here: publish it, then have the old homes drop their copies. */
         void publishAndDrop(Manifest moved) {
             new ManifestPublisher(node, moved, unreached -> {
-                String summary = "moved '" + from.name() + "' to " + plan.targets() + ": " + total + " block copies"
+                String summary = "moved '" + from.name() + "' to " + plan.targets() + ": " + copies.total() + " block copies"
                         + pulls.via();
                 if (!unreached.isEmpty()) {
                     end(null, summary + "; old copies kept until " + unreached + " have the new manifest");
