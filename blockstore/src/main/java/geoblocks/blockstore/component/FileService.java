@@ -1,6 +1,5 @@
 package geoblocks.blockstore.component;
 
-import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.OutputGate;
 import geoblocks.blockstore.meta.MetaGcTotals;
@@ -9,8 +8,6 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.liveness.HeardReports;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
-import geoblocks.blockstore.core.placement.PolicyCatalog;
-import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.PlacementPort;
 import geoblocks.blockstore.port.BlockStorePort.BlockFilesListed;
@@ -19,8 +16,6 @@ import geoblocks.blockstore.port.BlockStorePort.BlocksCollected;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.blockstore.port.RttPort.RttUpdate;
-import geoblocks.blockstore.core.ReplicationQueue;
-import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.OpsPort;
@@ -31,7 +26,6 @@ import geoblocks.blockstore.wire.BenchOp.*;
 import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.blockstore.wire.PeerOp.*;
-import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import se.sics.kompics.network.Transport;
@@ -42,11 +36,9 @@ import geoblocks.ledbat.port.SendProgress;
 import geoblocks.ledbat.port.StreamClosed;
 import geoblocks.ledbat.port.StreamFailed;
 import geoblocks.ledbat.port.StreamOpened;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.Negative;
 import se.sics.kompics.Positive;
@@ -556,9 +548,9 @@ public final class FileService extends ComponentDefinition {
                 .on(DeleteFile.class, replicas::onDelete)
                 .on(BackgroundFetch.class, background::onFetch)
                 .on(BackgroundOffer.class, background::onOffer)
-                .on(MoveCopy.class, migrations::onMoveCopy)
-                .on(DropBlocks.class, migrations::onDrop)
-                .on(HoldBlocks.class, (from, h) -> migrations.onHold(h))
+                .on(MoveCopy.class, migrations.target()::onMoveCopy)
+                .on(DropBlocks.class, migrations.target()::onDrop)
+                .on(HoldBlocks.class, (from, h) -> migrations.target().onHold(h))
                 .on(CreateClaim.class, replicas::onClaim)
                 .on(SyncDigest.class, antiEntropy::onDigest)
                 .on(LayoutSync.class, membership::onSync)
@@ -583,61 +575,6 @@ public final class FileService extends ComponentDefinition {
     static final class BenchTick extends Timeout {
         BenchTick(SchedulePeriodicTimeout spt) {
             super(spt);
-        }
-    }
-
-    public static final class FileServiceInit extends Init<FileService> {
-        final NetAddress self;
-        final String region;
-        final ClusterConfig cluster;
-        final NodeSettings settings;
-        final ManifestStore manifests;
-        final long seed;
-        final ReplicationQueueStore replicationQueue;
-        /** The copies {@code replicationQueue} held at start, resumed by the replicator. */
-        final List<ReplicationQueue.Copy> resumedCopies;
-        /** Names and rules of the placement policies (the placement component has the policies). */
-        PolicyCatalog policies = PolicySet.defaults().catalog();
-        /** The block collector's grace and sweep interval. */
-        GcSettings gc = GcSettings.DEFAULTS;
-        /** How long and how many client requests wait for transfer memory. */
-        geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
-
-        public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
-                ManifestStore manifests, long seed) {
-            this(self, region, cluster, settings, manifests, seed, ReplicationQueueStore.inMemory(), List.of());
-        }
-
-        /** With the replication queue kept in {@code replicationQueue}, which held {@code resumedCopies} at start. */
-        public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
-                ManifestStore manifests, long seed, ReplicationQueueStore replicationQueue,
-                List<ReplicationQueue.Copy> resumedCopies) {
-            this.replicationQueue = replicationQueue;
-            this.resumedCopies = List.copyOf(resumedCopies);
-            this.self = self;
-            this.region = region;
-            this.cluster = cluster;
-            this.settings = settings;
-            this.manifests = manifests;
-            this.seed = seed;
-        }
-
-        /** This init with the block collector's settings. */
-        public FileServiceInit withGc(GcSettings settings) {
-            this.gc = settings;
-            return this;
-        }
-
-        /** This init with the admission queue's settings. */
-        public FileServiceInit withAdmission(geoblocks.blockstore.core.AdmissionSettings settings) {
-            this.admission = settings;
-            return this;
-        }
-
-        /** This init with the names and rules of the node's placement policies. */
-        public FileServiceInit withPolicies(PolicyCatalog catalog) {
-            this.policies = catalog;
-            return this;
         }
     }
 }

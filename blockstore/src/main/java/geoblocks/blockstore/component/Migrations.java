@@ -1,6 +1,5 @@
 package geoblocks.blockstore.component;
 
-import geoblocks.blockstore.core.BlockCollector;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
@@ -64,6 +63,8 @@ final class Migrations {
     private final MetaMoveStore store;
     private final long holdEveryNanos;
     private long lastHold;
+    /** This node's side of moves others coordinate, and the drops of its own moves here. */
+    private final MoveTarget target;
 
     /**
      * Resumes the moves kept in the node's metadata engine (each starts once its targets are up);
@@ -75,6 +76,7 @@ final class Migrations {
         this.deleteLocal = deleteLocal;
         this.holdEveryNanos = holdEveryNanos;
         this.lastHold = node.now();
+        this.target = new MoveTarget(node, pulls, deleteLocal);
         this.store = new MetaMoveStore(node.manifests().engine());
         resume();
     }
@@ -125,6 +127,11 @@ final class Migrations {
         Set<String> all = new HashSet<>(node.peerRegions());
         all.add(node.region());
         return all;
+    }
+
+    /** This node as a move's target or old home: copies, drops and keep-alives from coordinators. */
+    MoveTarget target() {
+        return target;
     }
 
     /** Whether this node coordinates a move of {@code name} now. */
@@ -250,14 +257,6 @@ final class Migrations {
                         i + FileCodec.MAX_LIST)))));
             }
         });
-    }
-
-    /** A coordinator's keep-alive: the copies of these files here belong to moves in flight. */
-    void onHold(HoldBlocks h) {
-        long now = node.now();
-        for (String fileId : h.fileIds()) {
-            node.inFlight().touch(fileId, now);
-        }
     }
 
     private final class Move {
@@ -419,7 +418,7 @@ final class Migrations {
                     ids.add(from.blockId(b).value());
                 }
                 if (region.equals(node.region())) {
-                    dropHere(from.name(), ids);
+                    target.dropHere(from.name(), ids);
                     return;
                 }
                 for (int i = 0; i < ids.size(); i += FileCodec.MAX_LIST) {
@@ -446,67 +445,5 @@ final class Migrations {
                 node.send(client, error != null ? error.reply(req) : new Done(req, info));
             }
         }
-    }
-
-    // ---- targets and old homes
-
-    /**
-     * Brings a block here for a move and answers Done once it is durable. A good copy already here (a
-     * move resumed after its coordinator restarted) is rewritten in place instead of pulled again, so
-     * its write time is new and no collection decided before this copy request can delete it.
-     */
-    void onMoveCopy(NetAddress coordinator, MoveCopy c) {
-        BlockId id = BlockId.of(c.blockId());
-        BlockCollector.FileBlock.of(id).ifPresent(f -> node.inFlight().touch(f.fileId(), node.now()));
-        Consumer<String> answer = why -> node.send(coordinator,
-                why == null ? new Done(c.req(), "stored") : new Failed(c.req(), FailureCode.UNAVAILABLE, node.region() + ": " + why));
-        if (c.length() < 0 || !node.admission().tryReserve(c.length())) {
-            pulls.pull(id, c.length(), c.crc(), c.holders(), answer); // no room to look first: pull as before
-            return;
-        }
-        node.readLocal(id, read -> {
-            if (read.block() != null && read.block().crc() == c.crc() && read.block().length() == c.length()) {
-                node.storeLocal(id, read.block().data(), c.crc(), stored -> {
-                    node.admission().release(c.length());
-                    if (stored.error() == null) {
-                        answer.accept(null);
-                    } else {
-                        pulls.pull(id, c.length(), c.crc(), c.holders(), answer);
-                    }
-                });
-                return;
-            }
-            node.admission().release(c.length());
-            pulls.pull(id, c.length(), c.crc(), c.holders(), answer);
-        });
-    }
-
-    /** Deletes local copies of blocks whose file moved away. */
-    void onDrop(NetAddress coordinator, DropBlocks d) {
-        Manifest.validateName(d.name());
-        int dropped = dropHere(d.name(), d.blockIds());
-        node.send(coordinator, new Done(d.req(), "dropped " + dropped + " blocks at " + node.region()));
-    }
-
-    /**
-     * Deletes the local copies of {@code ids}, except those that any version of {@code name} this node
-     * keeps (earlier ones and tombstoned names included) homes here; returns how many.
-     */
-    private int dropHere(String name, List<String> ids) {
-        List<BlockId> blocks = new ArrayList<>();
-        for (String id : ids) {
-            blocks.add(BlockId.of(id)); // refuses a malformed id before anything is deleted
-        }
-        node.manifests().history(name).ifPresent(h -> {
-            for (Manifest m : h.versions()) {
-                for (int i = 0; i < m.blocks().size(); i++) {
-                    if (m.blocks().get(i).replicas().contains(node.region())) {
-                        blocks.remove(m.blockId(i));
-                    }
-                }
-            }
-        });
-        deleteLocal.accept(new DeleteBlocks(blocks));
-        return blocks.size();
     }
 }

@@ -188,7 +188,7 @@ class MigrationsTest {
         FakeNode target = new FakeNode(); // another node, its own engine
         Migrations there = migrations(target);
         assertFalse(target.inFlight().inFlight("fmv", target.now));
-        there.onHold(holds.get(0));
+        there.target().onHold(holds.get(0));
         assertTrue(target.inFlight().inFlight("fmv", target.now));
     }
 
@@ -203,7 +203,7 @@ class MigrationsTest {
         target.disk.put(id, data, crc);
         Migrations there = migrations(target);
         wall[0] = 2_000;
-        there.onMoveCopy(CLIENT, new MoveCopy(5, id.value(), data.length, crc, List.of("seoul")));
+        there.target().onMoveCopy(CLIENT, new MoveCopy(5, id.value(), data.length, crc, List.of("seoul")));
         assertEquals(List.of(new Done(5, "stored")), sent(target, FileOp.class), "answered at once, nothing pulled");
         long written = -1;
         for (int i = 0; i < target.disk.shards(); i++) {
