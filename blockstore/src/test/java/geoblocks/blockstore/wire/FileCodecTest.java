@@ -189,21 +189,6 @@ class FileCodecTest {
     }
 
     @Test
-    void eachFamilysCodec_hasTheRowsOfExactlyItsOps() {
-        assertEquals(opTypes(ClientOp.class), rowTypes(ClientCodec.ROWS));
-        assertEquals(opTypes(PeerOp.class), rowTypes(PeerCodec.ROWS));
-        assertEquals(opTypes(BenchOp.class), rowTypes(BenchCodec.ROWS));
-        assertEquals(Set.of(ManifestPart.class, Done.class, Failed.class), opTypes(FileOp.Shared.class));
-        assertEquals(new HashSet<>(FileOps.records()), opTypes(FileOp.class));
-    }
-
-    private static Set<Class<?>> rowTypes(List<OpRow<?>> rows) {
-        Set<Class<?>> out = new HashSet<>();
-        rows.forEach(r -> out.add(r.type()));
-        return out;
-    }
-
-    @Test
     void controlOps_areTheOrderIndependentOnes() {
         Set<String> control = new java.util.TreeSet<>();
         for (Class<?> c : FileOps.records()) {
