@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import geoblocks.blockstore.wire.ClientOp;
 import static geoblocks.app.ItSupport.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -91,7 +92,7 @@ class AckLocalIT {
     @Test
     @Order(1)
     void ackLocal_returns_thenEveryChosenReplicaArrivesOverLedbat() throws Exception {
-        FileOp.Transfers before = client.status("seoul").transfers();
+        ClientOp.Transfers before = client.status("seoul").transfers();
         Path in = file("async-in", 6 * BLOCK + 123, 1);
         String info = client.put("seoul", in, "async", "localclosest", BLOCK, "local", null);
         assertTrue(info.startsWith("stored"), info);
@@ -102,7 +103,7 @@ class AckLocalIT {
         }
         await(20, "pending copies of 'async' to drain", () -> drained("seoul", "async"));
         await(10, "every replica on disk", () -> allReplicasOnDisk(m));
-        FileOp.Transfers after = client.status("seoul").transfers();
+        ClientOp.Transfers after = client.status("seoul").transfers();
         long remote = m.blocks().stream().mapToLong(Manifest.BlockRef::length).sum();
         assertTrue(after.ledbatSent() - before.ledbatSent() >= remote,
                 "the async copies rode LEDBAT: " + before + " -> " + after);
@@ -188,12 +189,12 @@ class AckLocalIT {
                 return false;
             }
         });
-        FileOp.Transfers before = client.status("dublin").transfers();
+        ClientOp.Transfers before = client.status("dublin").transfers();
         client.put("dublin", file("tcp-in", 3 * BLOCK, 3), "tcp", "localclosest", BLOCK, "local", null);
         await(20, "pending copies of 'tcp' to drain", () -> drained("dublin", "tcp"));
         Manifest m = client.stat("dublin", "tcp");
         await(10, "every replica on disk", () -> allReplicasOnDisk(m));
-        FileOp.Transfers after = client.status("dublin").transfers();
+        ClientOp.Transfers after = client.status("dublin").transfers();
         assertTrue(after.tcpSent() - before.tcpSent() >= 3L * BLOCK, before + " -> " + after);
         assertEquals(before.ledbatSent(), after.ledbatSent());
     }

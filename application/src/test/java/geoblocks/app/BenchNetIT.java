@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.wire.FileOp.NetBenchResult;
+import geoblocks.blockstore.wire.BenchOp.NetBenchResult;
 import geoblocks.sim.harness.Content;
 import java.io.IOException;
 import java.nio.file.Files;

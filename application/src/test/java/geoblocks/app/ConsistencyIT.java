@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Owners;
 import geoblocks.blockstore.core.Version;
-import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

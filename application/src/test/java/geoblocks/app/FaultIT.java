@@ -1,5 +1,7 @@
 package geoblocks.app;
 
+import geoblocks.blockstore.wire.PeerOp;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
 import static geoblocks.app.ItSupport.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,7 +15,7 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.net.MessageAuth;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
@@ -134,7 +136,7 @@ class FaultIT {
             if (List.of(except).contains(r)) {
                 continue;
             }
-            FileOp.Transfers x = client.status(r).transfers();
+            ClientOp.Transfers x = client.status(r).transfers();
             t[0] += x.tcpSent();
             t[1] += x.tcpReceived();
             t[2] += x.ledbatSent();
@@ -241,10 +243,10 @@ class FaultIT {
         Random rnd = new Random(42);
         MessageAuth auth = new MessageAuth(config.secret());
         NetAddress fake = NetAddress.of("127.0.0.1", 9);
-        List<FileOp> valid = List.of(new FileOp.StatusReq(1), new FileOp.ListReq(2, "", "", 10),
-                new FileOp.PutBegin(3, "fuzz", 1L << 40, 1 << 20, "local"), new FileOp.GetBegin(4, "acked-0"),
-                new FileOp.ReplicaData(5, "b-x-0", 0, 1 << 30, 0, false, new byte[100]),
-                new FileOp.FetchBlock(6, "../../etc/passwd"), new FileOp.ManifestPart(7, true, 0, 1 << 30, new byte[10]));
+        List<FileOp> valid = List.of(new ClientOp.StatusReq(1), new ClientOp.ListReq(2, "", "", 10),
+                new ClientOp.PutBegin(3, "fuzz", 1L << 40, 1 << 20, "local"), new ClientOp.GetBegin(4, "acked-0"),
+                new PeerOp.ReplicaData(5, "b-x-0", 0, 1 << 30, 0, false, new byte[100]),
+                new PeerOp.FetchBlock(6, "../../etc/passwd"), new FileOp.ManifestPart(7, true, 0, 1 << 30, new byte[10]));
         int sent = 0;
         try (DatagramSocket udp = new DatagramSocket()) {
             for (int i = 0; i < 3000; i++) {

@@ -10,7 +10,7 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.core.layout.RegionState;
-import geoblocks.blockstore.wire.FileOp.ClusterReply;
+import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

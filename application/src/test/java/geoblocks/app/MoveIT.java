@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import geoblocks.blockstore.wire.ClientOp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -114,7 +115,7 @@ class MoveIT {
             }
             return true;
         });
-        FileOp.Transfers seoul = client.status("seoul").transfers();
+        ClientOp.Transfers seoul = client.status("seoul").transfers();
         assertTrue(seoul.ledbatSent() - seoulLedbatBefore >= 2L * before.size(), "seoul pushed both copies over LEDBAT: " + seoul);
         Path after = work.resolve("after.bin");
         client.get("mumbai", "move/a", after, null);

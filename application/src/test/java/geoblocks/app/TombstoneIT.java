@@ -14,7 +14,7 @@ import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.Version;
-import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -9,9 +9,9 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.read.ReadOptions;
-import geoblocks.blockstore.wire.FileOp.ListEntry;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
-import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp.ListEntry;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -205,24 +205,24 @@ public final class GeoClient implements AutoCloseable {
      * The cluster layout as the node of {@code region} holds it, after applying {@code action}
      * ("show", "add", "drain", "remove"; see ClientPort.Cluster).
      */
-    public geoblocks.blockstore.wire.FileOp.ClusterReply cluster(String region, String action, String target,
+    public geoblocks.blockstore.wire.ClientOp.ClusterReply cluster(String region, String action, String target,
             String address, String zone, long capacityBytes, boolean force) throws IOException {
         long op = ops.incrementAndGet();
-        return (geoblocks.blockstore.wire.FileOp.ClusterReply) call(region,
+        return (geoblocks.blockstore.wire.ClientOp.ClusterReply) call(region,
                 new ClientPort.Cluster(op, action, target, address, zone, capacityBytes, force), null);
     }
 
     /** The placement policies the node of {@code region} knows, with their rules. */
-    public geoblocks.blockstore.wire.FileOp.PoliciesReply policies(String region) throws IOException {
+    public geoblocks.blockstore.wire.ClientOp.PoliciesReply policies(String region) throws IOException {
         long op = ops.incrementAndGet();
-        return (geoblocks.blockstore.wire.FileOp.PoliciesReply) call(region, new ClientPort.Policies(op), null);
+        return (geoblocks.blockstore.wire.ClientOp.PoliciesReply) call(region, new ClientPort.Policies(op), null);
     }
 
     /** Has the node of {@code region} measure its network to region {@code to} (bench net); the node's figures. */
-    public geoblocks.blockstore.wire.FileOp.NetBenchResult netBench(String region, String to, String mode, int streams,
+    public geoblocks.blockstore.wire.BenchOp.NetBenchResult netBench(String region, String to, String mode, int streams,
             long bytes, long rateBps, int durationMs, int payload) throws IOException {
         long op = ops.incrementAndGet();
-        return (geoblocks.blockstore.wire.FileOp.NetBenchResult) call(region,
+        return (geoblocks.blockstore.wire.BenchOp.NetBenchResult) call(region,
                 new ClientPort.NetBench(op, to, mode, streams, bytes, rateBps, durationMs, payload), null);
     }
 

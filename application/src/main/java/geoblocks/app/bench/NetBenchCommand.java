@@ -3,7 +3,7 @@ package geoblocks.app.bench;
 import geoblocks.app.AppConfig;
 import geoblocks.app.GeoClient;
 import geoblocks.app.Sizes;
-import geoblocks.blockstore.wire.FileOp.NetBenchResult;
+import geoblocks.blockstore.wire.BenchOp.NetBenchResult;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;

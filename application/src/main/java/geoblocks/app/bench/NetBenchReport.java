@@ -1,7 +1,7 @@
 package geoblocks.app.bench;
 
 import geoblocks.app.http.JsonWriter;
-import geoblocks.blockstore.wire.FileOp.NetBenchResult;
+import geoblocks.blockstore.wire.BenchOp.NetBenchResult;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,5 +1,6 @@
 package geoblocks.app.cli;
 
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.app.AppConfig;
 import geoblocks.app.GeoClient;
 import geoblocks.app.LocalCluster;
@@ -57,7 +58,7 @@ public final class DemoCommand implements Callable<Integer> {
             System.out.printf("%-14s %-34s %9s %9s  %s%n", "POLICY", "REPLICAS (blocks per region)", "PUT ms", "GET ms", "CHECK");
             int failures = 0;
             // every policy the node lists (client policies): the five seeds, localclosest3, balanced, and any in its config
-            List<String> policies = client.policies(uploadAt).policies().stream().map(FileOp.PolicyInfo::name).toList();
+            List<String> policies = client.policies(uploadAt).policies().stream().map(ClientOp.PolicyInfo::name).toList();
             for (int i = 0; i < policies.size(); i++) {
                 String policy = policies.get(i);
                 Path in = work.resolve("in-" + policy + ".bin");

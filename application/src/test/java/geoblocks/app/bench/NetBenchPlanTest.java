@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.blockstore.wire.FileOp.NetBenchResult;
+import geoblocks.blockstore.wire.BenchOp.NetBenchResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

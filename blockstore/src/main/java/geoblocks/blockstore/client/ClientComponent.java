@@ -1,14 +1,16 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.wire.BenchOp;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.DeleteReq;
-import geoblocks.blockstore.wire.FileOp.StatReq;
-import geoblocks.blockstore.wire.FileOp.StatusReq;
-import geoblocks.blockstore.wire.FileOp.VersionsReq;
+import geoblocks.blockstore.wire.ClientOp.DeleteReq;
+import geoblocks.blockstore.wire.ClientOp.StatReq;
+import geoblocks.blockstore.wire.ClientOp.StatusReq;
+import geoblocks.blockstore.wire.ClientOp.VersionsReq;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import java.util.HashMap;
@@ -83,17 +85,17 @@ public final class ClientComponent extends ComponentDefinition {
         handle(port, ClientPort.Delete.class, d -> begin(d.op(),
                 SimpleTransfers.oneShot(this, d.op(), new DeleteReq(d.op(), d.name(), d.condition(), d.meta()))));
         handle(port, ClientPort.Move.class, m -> begin(m.op(),
-                SimpleTransfers.oneShot(this, m.op(), new FileOp.MoveReq(m.op(), m.name(), m.regions()))));
+                SimpleTransfers.oneShot(this, m.op(), new ClientOp.MoveReq(m.op(), m.name(), m.regions()))));
         handle(port, ClientPort.Versions.class, v -> begin(v.op(),
                 SimpleTransfers.versions(this, v.op(), new VersionsReq(v.op(), v.name()))));
         handle(port, ClientPort.Status.class, s -> begin(s.op(),
                 SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
         handle(port, ClientPort.Cluster.class, c -> begin(c.op(), SimpleTransfers.oneShot(this, c.op(),
-                new FileOp.ClusterReq(c.op(), c.action(), c.region(), c.address(), c.zone(), c.capacityBytes(), c.force()))));
+                new ClientOp.ClusterReq(c.op(), c.action(), c.region(), c.address(), c.zone(), c.capacityBytes(), c.force()))));
         handle(port, ClientPort.Policies.class, p -> begin(p.op(),
-                SimpleTransfers.oneShot(this, p.op(), new FileOp.PoliciesReq(p.op()))));
+                SimpleTransfers.oneShot(this, p.op(), new ClientOp.PoliciesReq(p.op()))));
         handle(port, ClientPort.NetBench.class, b -> begin(b.op(), SimpleTransfers.oneShot(this, b.op(),
-                new FileOp.NetBenchReq(b.op(), b.to(), b.mode(), b.streams(), b.bytes(), b.rateBps(), b.durationMs(),
+                new BenchOp.NetBenchReq(b.op(), b.to(), b.mode(), b.streams(), b.bytes(), b.rateBps(), b.durationMs(),
                         b.payload()))));
         handle(net, FileMsg.class, this::onMsg);
         handle(control, NetworkException.class, this::onNetworkFailure);

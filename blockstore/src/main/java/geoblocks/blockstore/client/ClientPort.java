@@ -1,5 +1,7 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.wire.BenchOp;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.core.Compression;
@@ -143,7 +145,7 @@ public final class ClientPort extends PortType {
     /** What a put or delete made: the version's id and the node's note. */
     public record Written(String version, String info) {}
 
-    /** Every version kept of {@code name}, newest first; value: a List of FileOp.VersionEntry. */
+    /** Every version kept of {@code name}, newest first; value: a List of ClientOp.VersionEntry. */
     public record Versions(long op, String name) implements Request {
         @Override
         public Versions withOp(long op) {
@@ -176,11 +178,11 @@ public final class ClientPort extends PortType {
     }
 
     /**
-     * A page of a listing: entries (FileOp.ListEntry) ascending by name, and whether the node holds
+     * A page of a listing: entries (ClientOp.ListEntry) ascending by name, and whether the node holds
      * more names under the prefix after the last one (then the page is not empty: ask again with
      * its last name as {@code after}).
      */
-    public record Listing(java.util.List<geoblocks.blockstore.wire.FileOp.ListEntry> entries, boolean more) {
+    public record Listing(java.util.List<geoblocks.blockstore.wire.ClientOp.ListEntry> entries, boolean more) {
         public Listing {
             entries = java.util.List.copyOf(entries);
         }
@@ -191,7 +193,7 @@ public final class ClientPort extends PortType {
         }
     }
 
-    /** List every file (page after page); value: a List of FileOp.ListEntry. */
+    /** List every file (page after page); value: a List of ClientOp.ListEntry. */
     public record ListFiles(long op) implements Request {
         @Override
         public ListFiles withOp(long op) {
@@ -268,7 +270,7 @@ public final class ClientPort extends PortType {
         }
     }
 
-    /** Value: the node's FileOp.StatusReply (its region and RTT to each peer). */
+    /** Value: the node's ClientOp.StatusReply (its region and RTT to each peer). */
     public record Status(long op) implements Request {
         @Override
         public Status withOp(long op) {
@@ -279,7 +281,7 @@ public final class ClientPort extends PortType {
     /**
      * The cluster layout: {@code action} "show", or "add" ({@code address}, {@code zone}: empty for the
      * region id, {@code capacityBytes}), "drain" or "remove" of {@code region}; {@code force} overrides
-     * the waits. Value: the node's FileOp.ClusterReply.
+     * the waits. Value: the node's ClientOp.ClusterReply.
      */
     public record Cluster(long op, String action, String region, String address, String zone, long capacityBytes,
             boolean force) implements Request {
@@ -289,7 +291,7 @@ public final class ClientPort extends PortType {
         }
     }
 
-    /** Value: the node's FileOp.PoliciesReply (every placement policy it knows, with its rules). */
+    /** Value: the node's ClientOp.PoliciesReply (every placement policy it knows, with its rules). */
     public record Policies(long op) implements Request {
         @Override
         public Policies withOp(long op) {
@@ -299,7 +301,7 @@ public final class ClientPort extends PortType {
 
     /**
      * Ask the node to measure its network to region {@code to} (bench net; the fields as in
-     * FileOp.NetBenchReq); value: the node's FileOp.NetBenchResult.
+     * BenchOp.NetBenchReq); value: the node's BenchOp.NetBenchResult.
      */
     public record NetBench(long op, String to, String mode, int streams, long bytes, long rateBps, int durationMs,
             int payload) implements Request {

@@ -1,16 +1,18 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.wire.BenchOp;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.ListEntry;
-import geoblocks.blockstore.wire.FileOp.ListPart;
-import geoblocks.blockstore.wire.FileOp.ListReq;
+import geoblocks.blockstore.wire.ClientOp.ListEntry;
+import geoblocks.blockstore.wire.ClientOp.ListPart;
+import geoblocks.blockstore.wire.ClientOp.ListReq;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +22,8 @@ final class SimpleTransfers {
     private SimpleTransfers() {}
 
     /**
-     * Sends one request and finishes on {@link Done}, {@link FileOp.Committed}, {@link StatusReply},
-     * {@link FileOp.PoliciesReply}, {@link FileOp.ClusterReply}, {@link FileOp.NetBenchResult} or {@link Failed}; {@link FileOp.PutProgress} on the way (a move's
+     * Sends one request and finishes on {@link Done}, {@link ClientOp.Committed}, {@link StatusReply},
+     * {@link ClientOp.PoliciesReply}, {@link ClientOp.ClusterReply}, {@link BenchOp.NetBenchResult} or {@link Failed}; {@link ClientOp.PutProgress} on the way (a move's
      * copied bytes) is passed on as progress.
      */
     static Transfer oneShot(ClientComponent client, long op, FileOp request) {
@@ -35,19 +37,19 @@ final class SimpleTransfers {
             public void onReply(FileOp reply) {
                 if (reply instanceof Done d) {
                     client.finish(op, null, d.info());
-                } else if (reply instanceof FileOp.Committed c) {
+                } else if (reply instanceof ClientOp.Committed c) {
                     client.finish(op, null, new ClientPort.Written(c.version(), c.info()));
                 } else if (reply instanceof StatusReply s) {
                     client.finish(op, null, s);
-                } else if (reply instanceof FileOp.ClusterReply c) {
+                } else if (reply instanceof ClientOp.ClusterReply c) {
                     client.finish(op, null, c);
-                } else if (reply instanceof FileOp.PoliciesReply p) {
+                } else if (reply instanceof ClientOp.PoliciesReply p) {
                     client.finish(op, null, p);
-                } else if (reply instanceof FileOp.NetBenchResult r) {
+                } else if (reply instanceof BenchOp.NetBenchResult r) {
                     client.finish(op, null, r);
                 } else if (reply instanceof Failed f) {
                     client.finish(op, Failure.of(f), null);
-                } else if (reply instanceof FileOp.PutProgress p) {
+                } else if (reply instanceof ClientOp.PutProgress p) {
                     client.progress(op, p.durableBytes(), -1);
                 }
             }
@@ -68,9 +70,9 @@ final class SimpleTransfers {
 
             @Override
             public void onReply(FileOp reply) throws IOException {
-                if (reply instanceof FileOp.StatPending p) {
+                if (reply instanceof ClientOp.StatPending p) {
                     known |= p.known();
-                    for (FileOp.PendingCopy c : p.copies()) {
+                    for (ClientOp.PendingCopy c : p.copies()) {
                         pending.computeIfAbsent(c.block(), k -> new ArrayList<>()).add(c.region());
                     }
                 } else if (reply instanceof ManifestPart p) {
@@ -91,7 +93,7 @@ final class SimpleTransfers {
     /** Collects the versions of a name, sent newest first over one or more messages. */
     static Transfer versions(ClientComponent client, long op, FileOp request) {
         return new Transfer() {
-            final List<FileOp.VersionEntry> all = new ArrayList<>();
+            final List<ClientOp.VersionEntry> all = new ArrayList<>();
 
             @Override
             public void start() {
@@ -100,7 +102,7 @@ final class SimpleTransfers {
 
             @Override
             public void onReply(FileOp reply) {
-                if (reply instanceof FileOp.VersionList l) {
+                if (reply instanceof ClientOp.VersionList l) {
                     all.addAll(l.versions());
                     if (!l.more()) {
                         client.finish(op, null, List.copyOf(all));

@@ -1,7 +1,7 @@
 package geoblocks.blockstore.component;
 
-import geoblocks.blockstore.wire.FileOp.Background;
-import geoblocks.blockstore.wire.FileOp.LedbatPeer;
+import geoblocks.blockstore.wire.ClientOp.Background;
+import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
 import geoblocks.ledbat.port.PeerStats;
 import geoblocks.net.NetAddress;
 import java.util.ArrayList;

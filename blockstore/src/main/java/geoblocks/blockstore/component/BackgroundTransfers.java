@@ -6,9 +6,9 @@ import geoblocks.blockstore.core.IncomingBlock;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.BlockStreamHeader;
-import geoblocks.blockstore.wire.FileOp.BackgroundFetch;
-import geoblocks.blockstore.wire.FileOp.BackgroundOffer;
-import geoblocks.blockstore.wire.FileOp.BackgroundStored;
+import geoblocks.blockstore.wire.PeerOp.BackgroundFetch;
+import geoblocks.blockstore.wire.PeerOp.BackgroundOffer;
+import geoblocks.blockstore.wire.PeerOp.BackgroundStored;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.ledbat.port.CloseStream;
@@ -183,7 +183,7 @@ final class BackgroundTransfers {
     }
 
     /** The background part of the status reply; {@code queuedCopies}: copies the replication queue still owes. */
-    geoblocks.blockstore.wire.FileOp.Background status(int queuedCopies) {
+    geoblocks.blockstore.wire.ClientOp.Background status(int queuedCopies) {
         Map<NetAddress, String> regions = new HashMap<>();
         for (String r : node.peerRegions()) {
             regions.put(node.addressOf(r), r);

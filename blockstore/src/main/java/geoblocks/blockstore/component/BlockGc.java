@@ -8,7 +8,7 @@ import geoblocks.blockstore.port.BlockStorePort.BlockFilesListed;
 import geoblocks.blockstore.port.BlockStorePort.BlocksCollected;
 import geoblocks.blockstore.port.BlockStorePort.CollectBlocks;
 import geoblocks.blockstore.port.BlockStorePort.ListBlockFiles;
-import geoblocks.blockstore.wire.FileOp.Gc;
+import geoblocks.blockstore.wire.ClientOp.Gc;
 import geoblocks.blockstore.meta.MetaGcTotals;
 import java.io.IOException;
 import java.util.ArrayDeque;

@@ -5,22 +5,22 @@ import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.FailureCode;
-import geoblocks.blockstore.wire.FileOp.Committed;
-import geoblocks.blockstore.wire.FileOp.DeleteReq;
+import geoblocks.blockstore.wire.ClientOp.Committed;
+import geoblocks.blockstore.wire.ClientOp.DeleteReq;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.ListEntry;
-import geoblocks.blockstore.wire.FileOp.ListPart;
-import geoblocks.blockstore.wire.FileOp.ListReq;
-import geoblocks.blockstore.wire.FileOp.PeerRtt;
-import geoblocks.blockstore.wire.FileOp.PendingCopy;
-import geoblocks.blockstore.wire.FileOp.StatPending;
-import geoblocks.blockstore.wire.FileOp.StatReq;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
-import geoblocks.blockstore.wire.FileOp.StatusReq;
-import geoblocks.blockstore.wire.FileOp.Transfers;
-import geoblocks.blockstore.wire.FileOp.VersionEntry;
-import geoblocks.blockstore.wire.FileOp.VersionList;
-import geoblocks.blockstore.wire.FileOp.VersionsReq;
+import geoblocks.blockstore.wire.ClientOp.ListEntry;
+import geoblocks.blockstore.wire.ClientOp.ListPart;
+import geoblocks.blockstore.wire.ClientOp.ListReq;
+import geoblocks.blockstore.wire.ClientOp.PeerRtt;
+import geoblocks.blockstore.wire.ClientOp.PendingCopy;
+import geoblocks.blockstore.wire.ClientOp.StatPending;
+import geoblocks.blockstore.wire.ClientOp.StatReq;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.StatusReq;
+import geoblocks.blockstore.wire.ClientOp.Transfers;
+import geoblocks.blockstore.wire.ClientOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp.VersionList;
+import geoblocks.blockstore.wire.ClientOp.VersionsReq;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -47,8 +47,8 @@ final class ClientRequests {
     private final TransferCounters counters;
     private final RefusedInput refused;
     /** The block collector's figures for status (set by the file service). */
-    private java.util.function.Supplier<geoblocks.blockstore.wire.FileOp.Gc> gc =
-            () -> geoblocks.blockstore.wire.FileOp.Gc.NONE;
+    private java.util.function.Supplier<geoblocks.blockstore.wire.ClientOp.Gc> gc =
+            () -> geoblocks.blockstore.wire.ClientOp.Gc.NONE;
 
     ClientRequests(Node node, Replicator replicator, Scrubber scrubber, BackgroundTransfers background,
             TransferCounters counters, RefusedInput refused) {
@@ -151,7 +151,7 @@ final class ClientRequests {
     }
 
     /** Where status reads the block collector's figures. */
-    void gcStatus(java.util.function.Supplier<geoblocks.blockstore.wire.FileOp.Gc> gc) {
+    void gcStatus(java.util.function.Supplier<geoblocks.blockstore.wire.ClientOp.Gc> gc) {
         this.gc = gc;
     }
 

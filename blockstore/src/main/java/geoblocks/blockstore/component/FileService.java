@@ -1,6 +1,5 @@
 package geoblocks.blockstore.component;
 
-import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.OutputGate;
 import geoblocks.blockstore.meta.MetaGcTotals;
@@ -9,8 +8,6 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.liveness.HeardReports;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
-import geoblocks.blockstore.core.placement.PolicyCatalog;
-import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.PlacementPort;
 import geoblocks.blockstore.port.BlockStorePort.BlockFilesListed;
@@ -19,16 +16,16 @@ import geoblocks.blockstore.port.BlockStorePort.BlocksCollected;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.blockstore.port.RttPort.RttUpdate;
-import geoblocks.blockstore.core.ReplicationQueue;
-import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.OpsPort;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.BenchOp.*;
+import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
-import geoblocks.net.ClusterConfig;
+import geoblocks.blockstore.wire.PeerOp.*;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import se.sics.kompics.network.Transport;
@@ -39,11 +36,9 @@ import geoblocks.ledbat.port.SendProgress;
 import geoblocks.ledbat.port.StreamClosed;
 import geoblocks.ledbat.port.StreamFailed;
 import geoblocks.ledbat.port.StreamOpened;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.Negative;
 import se.sics.kompics.Positive;
@@ -520,47 +515,55 @@ public final class FileService extends ComponentDefinition {
         }
     }
 
-    /** Who handles each request that arrives: client requests, then requests only cluster members may send. */
+    /**
+     * Who handles each request that arrives, family by family. Who may send each follows from its
+     * family (see {@link OpHandlers}); {@code complete()} refuses to start a node that lacks a handler.
+     */
     private OpHandlers handlers() {
         return new OpHandlers()
-                .client(PutBegin.class, uploads::onBegin)
-                .client(PutData.class, uploads::onData)
-                .client(GetBegin.class, downloads::onBegin)
-                .client(GetRead.class, downloads::onRead)
-                .client(GetRange.class, downloads::onRange)
-                .client(GetAck.class, downloads::onAck)
-                .client(ListReq.class, requests::onList)
-                .client(StatReq.class, requests::onStat)
-                .client(DeleteReq.class, requests::onDelete)
-                .client(StatusReq.class, requests::onStatus)
-                .client(MoveReq.class, migrations::onMove)
-                .client(ClusterReq.class, membership::onRequest)
-                .client(PoliciesReq.class, (from, p) -> node.send(from, new PoliciesReply(p.req(), node.region(),
+                // client family
+                .on(PutBegin.class, uploads::onBegin)
+                .on(PutData.class, uploads::onData)
+                .on(GetBegin.class, downloads::onBegin)
+                .on(GetRead.class, downloads::onRead)
+                .on(GetRange.class, downloads::onRange)
+                .on(GetAck.class, downloads::onAck)
+                .on(ListReq.class, requests::onList)
+                .on(StatReq.class, requests::onStat)
+                .on(DeleteReq.class, requests::onDelete)
+                .on(StatusReq.class, requests::onStatus)
+                .on(MoveReq.class, migrations::onMove)
+                .on(ClusterReq.class, membership::onRequest)
+                .on(PoliciesReq.class, (from, p) -> node.send(from, new PoliciesReply(p.req(), node.region(),
                         node.policies().policies().stream()
                                 .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList())))
-                .client(VersionsReq.class, requests::onVersions)
-                .client(NetBenchReq.class, netBench::onRequest)
-                .client(NetBenchData.class, netBench::onData)
-                .client(NetBenchAck.class, netBench::onAck)
-                .peer(ReplicaData.class, replicas::onReplicaData)
-                .peer(FetchBlock.class, replicas::onFetch)
-                .peer(FetchPaced.class, paced::onFetch)
-                .peer(FetchMore.class, paced::onMore)
-                .peer(FetchCancel.class, paced::onCancel)
-                .peer(LookupManifest.class, replicas::onLookup)
-                .peer(DeleteFile.class, replicas::onDelete)
-                .peer(BackgroundFetch.class, background::onFetch)
-                .peer(BackgroundOffer.class, background::onOffer)
-                .peer(MoveCopy.class, migrations::onMoveCopy)
-                .peer(DropBlocks.class, migrations::onDrop)
-                .peer(HoldBlocks.class, (from, h) -> migrations.onHold(h))
-                .peer(CreateClaim.class, replicas::onClaim)
-                .peer(SyncDigest.class, antiEntropy::onDigest)
-                .peer(LayoutSync.class, membership::onSync)
-                .peer(SyncNamesReq.class, antiEntropy::onNamesReq)
-                .peer(NetBenchOpen.class, netBench::onOpen)
-                .peer(NetBenchEnd.class, netBench::onEnd)
-                .peer(ManifestPart.class, ManifestPart::publish, replicas::onPublish); // else a reply to a lookup
+                .on(VersionsReq.class, requests::onVersions)
+                // node-to-node family
+                .on(ReplicaData.class, replicas::onReplicaData)
+                .on(FetchBlock.class, replicas::onFetch)
+                .on(FetchPaced.class, paced::onFetch)
+                .on(FetchMore.class, paced::onMore)
+                .on(FetchCancel.class, paced::onCancel)
+                .on(LookupManifest.class, replicas::onLookup)
+                .on(DeleteFile.class, replicas::onDelete)
+                .on(BackgroundFetch.class, background::onFetch)
+                .on(BackgroundOffer.class, background::onOffer)
+                .on(MoveCopy.class, migrations.target()::onMoveCopy)
+                .on(DropBlocks.class, migrations.target()::onDrop)
+                .on(HoldBlocks.class, (from, h) -> migrations.target().onHold(h))
+                .on(CreateClaim.class, replicas::onClaim)
+                .on(SyncDigest.class, antiEntropy::onDigest)
+                .on(LayoutSync.class, membership::onSync)
+                .on(SyncNamesReq.class, antiEntropy::onNamesReq)
+                // shared: a publication (any other manifest part is a reply)
+                .on(ManifestPart.class, replicas::onPublish)
+                // bench net family
+                .on(NetBenchReq.class, netBench::onRequest)
+                .on(NetBenchOpen.class, netBench::onOpen)
+                .on(NetBenchEnd.class, netBench::onEnd)
+                .on(NetBenchData.class, netBench::onData)
+                .on(NetBenchAck.class, netBench::onAck)
+                .complete();
     }
 
     static final class Tick extends Timeout {
@@ -572,61 +575,6 @@ public final class FileService extends ComponentDefinition {
     static final class BenchTick extends Timeout {
         BenchTick(SchedulePeriodicTimeout spt) {
             super(spt);
-        }
-    }
-
-    public static final class FileServiceInit extends Init<FileService> {
-        final NetAddress self;
-        final String region;
-        final ClusterConfig cluster;
-        final NodeSettings settings;
-        final ManifestStore manifests;
-        final long seed;
-        final ReplicationQueueStore replicationQueue;
-        /** The copies {@code replicationQueue} held at start, resumed by the replicator. */
-        final List<ReplicationQueue.Copy> resumedCopies;
-        /** Names and rules of the placement policies (the placement component has the policies). */
-        PolicyCatalog policies = PolicySet.defaults().catalog();
-        /** The block collector's grace and sweep interval. */
-        GcSettings gc = GcSettings.DEFAULTS;
-        /** How long and how many client requests wait for transfer memory. */
-        geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
-
-        public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
-                ManifestStore manifests, long seed) {
-            this(self, region, cluster, settings, manifests, seed, ReplicationQueueStore.inMemory(), List.of());
-        }
-
-        /** With the replication queue kept in {@code replicationQueue}, which held {@code resumedCopies} at start. */
-        public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
-                ManifestStore manifests, long seed, ReplicationQueueStore replicationQueue,
-                List<ReplicationQueue.Copy> resumedCopies) {
-            this.replicationQueue = replicationQueue;
-            this.resumedCopies = List.copyOf(resumedCopies);
-            this.self = self;
-            this.region = region;
-            this.cluster = cluster;
-            this.settings = settings;
-            this.manifests = manifests;
-            this.seed = seed;
-        }
-
-        /** This init with the block collector's settings. */
-        public FileServiceInit withGc(GcSettings settings) {
-            this.gc = settings;
-            return this;
-        }
-
-        /** This init with the admission queue's settings. */
-        public FileServiceInit withAdmission(geoblocks.blockstore.core.AdmissionSettings settings) {
-            this.admission = settings;
-            return this;
-        }
-
-        /** This init with the names and rules of the node's placement policies. */
-        public FileServiceInit withPolicies(PolicyCatalog catalog) {
-            this.policies = catalog;
-            return this;
         }
     }
 }

@@ -6,7 +6,7 @@ import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.LookupManifest;
+import geoblocks.blockstore.wire.PeerOp.LookupManifest;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.net.NetAddress;
 import java.io.IOException;

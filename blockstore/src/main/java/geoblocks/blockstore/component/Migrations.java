@@ -1,9 +1,9 @@
 package geoblocks.blockstore.component;
 
-import geoblocks.blockstore.core.BlockCollector;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
+import geoblocks.blockstore.core.MoveCopies;
 import geoblocks.blockstore.core.MovePlan;
 import geoblocks.blockstore.core.MoveRecord;
 import geoblocks.blockstore.meta.MetaMoveStore;
@@ -13,17 +13,15 @@ import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FailureException;
 import geoblocks.blockstore.wire.FileOp.Done;
-import geoblocks.blockstore.wire.FileOp.DropBlocks;
+import geoblocks.blockstore.wire.PeerOp.DropBlocks;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.HoldBlocks;
-import geoblocks.blockstore.wire.FileOp.MoveCopy;
-import geoblocks.blockstore.wire.FileOp.MoveReq;
-import geoblocks.blockstore.wire.FileOp.PutProgress;
+import geoblocks.blockstore.wire.PeerOp.HoldBlocks;
+import geoblocks.blockstore.wire.PeerOp.MoveCopy;
+import geoblocks.blockstore.wire.ClientOp.MoveReq;
+import geoblocks.blockstore.wire.ClientOp.PutProgress;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -55,14 +53,8 @@ import java.util.function.Consumer;
  * so no block collector takes a copy that the new manifest is about to name.
  */
 final class Migrations {
-    /** Block copies in flight per move. */
-    static final int PARALLEL = 4;
-    /** Attempts per block copy before the move fails. */
-    static final int ATTEMPTS = 3;
     /** A copy may wait while foreground traffic has the link: it times out after this many RPC timeouts. */
     static final int COPY_TIMEOUT_RPCS = 8;
-    /** The client hears progress at least this often, so its deadline never passes during a long move. */
-    static final long HEARTBEAT_NANOS = 2_000_000_000L;
 
     private final Node node;
     private final BlockPull pulls;
@@ -71,6 +63,8 @@ final class Migrations {
     private final MetaMoveStore store;
     private final long holdEveryNanos;
     private long lastHold;
+    /** This node's side of moves others coordinate, and the drops of its own moves here. */
+    private final MoveTarget target;
 
     /**
      * Resumes the moves kept in the node's metadata engine (each starts once its targets are up);
@@ -82,6 +76,7 @@ final class Migrations {
         this.deleteLocal = deleteLocal;
         this.holdEveryNanos = holdEveryNanos;
         this.lastHold = node.now();
+        this.target = new MoveTarget(node, pulls, deleteLocal);
         this.store = new MetaMoveStore(node.manifests().engine());
         resume();
     }
@@ -132,6 +127,11 @@ final class Migrations {
         Set<String> all = new HashSet<>(node.peerRegions());
         all.add(node.region());
         return all;
+    }
+
+    /** This node as a move's target or old home: copies, drops and keep-alives from coordinators. */
+    MoveTarget target() {
+        return target;
     }
 
     /** Whether this node coordinates a move of {@code name} now. */
@@ -231,7 +231,7 @@ final class Migrations {
                     m.waiting = false;
                     m.resume();
                 }
-            } else if (now - m.lastProgress > HEARTBEAT_NANOS) {
+            } else if (m.copies.heartbeatDue(now)) {
                 m.progress();
             }
         }
@@ -259,26 +259,13 @@ final class Migrations {
         });
     }
 
-    /** A coordinator's keep-alive: the copies of these files here belong to moves in flight. */
-    void onHold(HoldBlocks h) {
-        long now = node.now();
-        for (String fileId : h.fileIds()) {
-            node.inFlight().touch(fileId, now);
-        }
-    }
-
     private final class Move {
         final NetAddress client;
         final long req;
         final Manifest from;
         final MovePlan plan;
-        final ArrayDeque<MovePlan.Copy> todo;
-        final Map<MovePlan.Copy, Integer> failures = new HashMap<>();
-        final int total;
-        int inFlight;
-        int done;
-        long movedBytes;
-        long lastProgress = node.now();
+        /** Which copies start when, retries, and the client's heartbeat. */
+        final MoveCopies<MovePlan.Copy> copies;
         /** Why the move cannot finish, once it cannot; null while it can. */
         Failure failure;
         /** A move resumed after a restart, waiting for its targets to be up. */
@@ -289,20 +276,17 @@ final class Migrations {
             this.req = req;
             this.from = from;
             this.plan = plan;
-            this.todo = new ArrayDeque<>(plan.copies());
-            this.total = todo.size();
+            this.copies = new MoveCopies<>(plan.copies(), node.now());
         }
 
         void pump() {
-            while (failure == null && inFlight < PARALLEL && !todo.isEmpty()) {
-                copy(todo.poll());
+            for (MovePlan.Copy c : copies.start()) {
+                copy(c);
             }
-            if (inFlight == 0 && (failure != null || todo.isEmpty())) {
-                if (failure != null) {
-                    abandon();
-                } else {
-                    commit();
-                }
+            switch (copies.state()) {
+                case FAILED -> abandon();
+                case COPIED -> commit();
+                case RUNNING -> { }
             }
         }
 
@@ -338,25 +322,20 @@ final class Migrations {
             pump();
         }
 
+        /** Makes copy {@code c} (started by {@link #copies}); its end goes back to the schedule. */
         void copy(MovePlan.Copy c) {
-            inFlight++;
             Manifest.BlockRef ref = from.blocks().get(c.block());
             BlockId id = from.blockId(c.block());
             Consumer<String> finished = why -> {
-                inFlight--;
-                if (why != null && failure == null) {
-                    if (failures.merge(c, 1, Integer::sum) < ATTEMPTS) {
-                        Logs.warn(node.region() + ": copy of block " + c.block() + " of '" + from.name() + "' to "
-                                + c.target() + " failed, trying again: " + why);
-                        todo.add(c);
-                    } else {
-                        failure = new Failure(FailureCode.UNAVAILABLE,
-                                "copy of block " + c.block() + " to " + c.target() + " failed " + ATTEMPTS + " times: " + why);
-                    }
-                } else if (why == null) {
-                    done++;
-                    movedBytes += ref.length();
+                if (why == null) {
+                    copies.succeeded(c, ref.length(), node.now());
                     progress();
+                } else if (copies.failed(c)) {
+                    Logs.warn(node.region() + ": copy of block " + c.block() + " of '" + from.name() + "' to "
+                            + c.target() + " failed, trying again: " + why);
+                } else if (failure == null) {
+                    failure = new Failure(FailureCode.UNAVAILABLE, "copy of block " + c.block() + " to " + c.target()
+                            + " failed " + MoveCopies.ATTEMPTS + " times: " + why);
                 }
                 pump();
             };
@@ -371,9 +350,9 @@ final class Migrations {
         }
 
         void progress() {
-            lastProgress = node.now();
+            copies.reported(node.now());
             if (client != null) {
-                node.send(client, new PutProgress(req, movedBytes));
+                node.send(client, new PutProgress(req, copies.movedBytes()));
             }
         }
 
@@ -402,7 +381,7 @@ final class Migrations {
         /** The moved manifest is stored here: publish it, then have the old homes drop their copies. */
         void publishAndDrop(Manifest moved) {
             new ManifestPublisher(node, moved, unreached -> {
-                String summary = "moved '" + from.name() + "' to " + plan.targets() + ": " + total + " block copies"
+                String summary = "moved '" + from.name() + "' to " + plan.targets() + ": " + copies.total() + " block copies"
                         + pulls.via();
                 if (!unreached.isEmpty()) {
                     end(null, summary + "; old copies kept until " + unreached + " have the new manifest");
@@ -439,7 +418,7 @@ final class Migrations {
                     ids.add(from.blockId(b).value());
                 }
                 if (region.equals(node.region())) {
-                    dropHere(from.name(), ids);
+                    target.dropHere(from.name(), ids);
                     return;
                 }
                 for (int i = 0; i < ids.size(); i += FileCodec.MAX_LIST) {
@@ -466,67 +445,5 @@ final class Migrations {
                 node.send(client, error != null ? error.reply(req) : new Done(req, info));
             }
         }
-    }
-
-    // ---- targets and old homes
-
-    /**
-     * Brings a block here for a move and answers Done once it is durable. A good copy already here (a
-     * move resumed after its coordinator restarted) is rewritten in place instead of pulled again, so
-     * its write time is new and no collection decided before this copy request can delete it.
-     */
-    void onMoveCopy(NetAddress coordinator, MoveCopy c) {
-        BlockId id = BlockId.of(c.blockId());
-        BlockCollector.FileBlock.of(id).ifPresent(f -> node.inFlight().touch(f.fileId(), node.now()));
-        Consumer<String> answer = why -> node.send(coordinator,
-                why == null ? new Done(c.req(), "stored") : new Failed(c.req(), FailureCode.UNAVAILABLE, node.region() + ": " + why));
-        if (c.length() < 0 || !node.admission().tryReserve(c.length())) {
-            pulls.pull(id, c.length(), c.crc(), c.holders(), answer); // no room to look first: pull as before
-            return;
-        }
-        node.readLocal(id, read -> {
-            if (read.block() != null && read.block().crc() == c.crc() && read.block().length() == c.length()) {
-                node.storeLocal(id, read.block().data(), c.crc(), stored -> {
-                    node.admission().release(c.length());
-                    if (stored.error() == null) {
-                        answer.accept(null);
-                    } else {
-                        pulls.pull(id, c.length(), c.crc(), c.holders(), answer);
-                    }
-                });
-                return;
-            }
-            node.admission().release(c.length());
-            pulls.pull(id, c.length(), c.crc(), c.holders(), answer);
-        });
-    }
-
-    /** Deletes local copies of blocks whose file moved away. */
-    void onDrop(NetAddress coordinator, DropBlocks d) {
-        Manifest.validateName(d.name());
-        int dropped = dropHere(d.name(), d.blockIds());
-        node.send(coordinator, new Done(d.req(), "dropped " + dropped + " blocks at " + node.region()));
-    }
-
-    /**
-     * Deletes the local copies of {@code ids}, except those that any version of {@code name} this node
-     * keeps (earlier ones and tombstoned names included) homes here; returns how many.
-     */
-    private int dropHere(String name, List<String> ids) {
-        List<BlockId> blocks = new ArrayList<>();
-        for (String id : ids) {
-            blocks.add(BlockId.of(id)); // refuses a malformed id before anything is deleted
-        }
-        node.manifests().history(name).ifPresent(h -> {
-            for (Manifest m : h.versions()) {
-                for (int i = 0; i < m.blocks().size(); i++) {
-                    if (m.blocks().get(i).replicas().contains(node.region())) {
-                        blocks.remove(m.blockId(i));
-                    }
-                }
-            }
-        });
-        deleteLocal.accept(new DeleteBlocks(blocks));
-        return blocks.size();
     }
 }

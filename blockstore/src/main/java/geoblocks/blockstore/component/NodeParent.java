@@ -61,7 +61,7 @@ public final class NodeParent extends ComponentDefinition {
         PolicySet policies = init.policies != null ? init.policies : PolicySet.defaults();
         Component placement = create(PlacementComponent.class, new PlacementComponent.PlacementInit(init.region,
                 new ArrayList<>(peers.keySet()), policies, init.seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL));
-        Component files = create(FileService.class, new FileService.FileServiceInit(init.self, init.region,
+        Component files = create(FileService.class, new FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));

@@ -1,44 +1,40 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.FileOps;
 import geoblocks.net.NetAddress;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
- * Which part of the file service handles each op that arrives: one handler per op class, registered
- * as a client request (anyone who proved the cluster secret may send it) or a peer request (only
- * cluster members; anyone else gets {@code notMember}). An op with no handler, or whose handler's
- * condition does not hold (a {@code ManifestPart} that is not a publication), is a reply: {@link
- * #dispatch} says so and the caller routes it to the request waiting for it. Pure: no Kompics.
+ * Which part of the file service handles each op that arrives: one handler per op class that a
+ * node handles ({@link FileOp.Handled}: every request of every family, and manifest publications).
+ * Who may send an op is not listed here but follows from its family ({@link FileOp#kind()}): a
+ * client request from anyone who proved the cluster secret, a peer request only from a cluster
+ * member (anyone else gets {@code notMember}); a reply goes back to the caller, which routes it to
+ * the request waiting for it. {@link #complete()} checks that every handled op class has a handler.
+ * Pure: no Kompics.
  */
 final class OpHandlers {
-    private record Handler(boolean peerOnly, Predicate<FileOp> when, BiConsumer<NetAddress, FileOp> handle) {}
+    private final Map<Class<?>, BiConsumer<NetAddress, FileOp>> byClass = new HashMap<>();
 
-    private final Map<Class<?>, Handler> byClass = new HashMap<>();
-
-    /** {@code type} is a client request, handled by {@code handle}. */
-    <T extends FileOp> OpHandlers client(Class<T> type, BiConsumer<NetAddress, T> handle) {
-        return add(type, false, op -> true, handle);
-    }
-
-    /** {@code type} is a node-to-node request, handled by {@code handle} when a cluster member sent it. */
-    <T extends FileOp> OpHandlers peer(Class<T> type, BiConsumer<NetAddress, T> handle) {
-        return add(type, true, op -> true, handle);
-    }
-
-    /** As {@link #peer(Class, BiConsumer)}, for the ops of {@code type} that satisfy {@code when}; the others are replies. */
-    <T extends FileOp> OpHandlers peer(Class<T> type, Predicate<T> when, BiConsumer<NetAddress, T> handle) {
-        return add(type, true, op -> when.test(type.cast(op)), handle);
-    }
-
-    private <T extends FileOp> OpHandlers add(Class<T> type, boolean peerOnly, Predicate<FileOp> when,
-            BiConsumer<NetAddress, T> handle) {
-        Handler h = new Handler(peerOnly, when, (from, op) -> handle.accept(from, type.cast(op)));
-        if (byClass.putIfAbsent(type, h) != null) {
+    /** The ops of {@code type} are handled by {@code handle}; a second handler for one class is refused. */
+    <T extends FileOp & FileOp.Handled> OpHandlers on(Class<T> type, BiConsumer<NetAddress, T> handle) {
+        if (byClass.putIfAbsent(type, (from, op) -> handle.accept(from, type.cast(op))) != null) {
             throw new IllegalStateException(type.getSimpleName() + " has a handler already");
+        }
+        return this;
+    }
+
+    /** This registry, after checking that every op class a node handles ({@link FileOps#handled()}) has a handler. */
+    OpHandlers complete() {
+        List<String> missing = FileOps.handled().stream().filter(c -> !byClass.containsKey(c))
+                .map(Class::getSimpleName).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("no handler for " + String.join(", ", missing));
         }
         return this;
     }
@@ -49,19 +45,34 @@ final class OpHandlers {
     }
 
     /**
-     * Hands {@code op} from {@code from} to its handler, or for a peer request from a non-member
-     * ({@code member} false) to {@code notMember}; false when {@code op} is a reply (no handler).
+     * Takes {@code op} from {@code from} by its kind: a client request goes to its handler; a peer
+     * request too if {@code member} holds for {@code from}, else to {@code notMember}; false when
+     * {@code op} is a reply.
+     *
+     * @throws IllegalStateException for a request without a handler (a registry not {@link #complete()})
      */
     boolean dispatch(NetAddress from, FileOp op, Predicate<NetAddress> member, BiConsumer<NetAddress, FileOp> notMember) {
-        Handler h = byClass.get(op.getClass());
-        if (h == null || !h.when().test(op)) {
-            return false;
-        }
-        if (h.peerOnly() && !member.test(from)) {
-            notMember.accept(from, op);
-        } else {
-            h.handle().accept(from, op);
+        switch (op.kind()) {
+            case CLIENT_REQUEST -> handler(op).accept(from, op);
+            case PEER_REQUEST -> {
+                if (member.test(from)) {
+                    handler(op).accept(from, op);
+                } else {
+                    notMember.accept(from, op);
+                }
+            }
+            case REPLY -> {
+                return false;
+            }
         }
         return true;
+    }
+
+    private BiConsumer<NetAddress, FileOp> handler(FileOp op) {
+        BiConsumer<NetAddress, FileOp> h = byClass.get(op.getClass());
+        if (h == null) {
+            throw new IllegalStateException("no handler for " + op.getClass().getSimpleName());
+        }
+        return h;
     }
 }

@@ -3,8 +3,8 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.Failure;
-import geoblocks.blockstore.wire.FileOp.ReplicaData;
-import geoblocks.blockstore.wire.FileOp.ReplicaStored;
+import geoblocks.blockstore.wire.PeerOp.ReplicaData;
+import geoblocks.blockstore.wire.PeerOp.ReplicaStored;
 import geoblocks.net.NetAddress;
 import java.util.function.Consumer;
 

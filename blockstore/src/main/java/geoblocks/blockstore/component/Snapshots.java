@@ -6,7 +6,7 @@ import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.NodeSnapshot.FileView;
 import geoblocks.blockstore.port.NodeSnapshot.Placed;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

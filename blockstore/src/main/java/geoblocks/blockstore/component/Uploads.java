@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.BlockId;
@@ -13,11 +14,11 @@ import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FailureException;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.Committed;
+import geoblocks.blockstore.wire.ClientOp.Committed;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.PutBegin;
-import geoblocks.blockstore.wire.FileOp.PutData;
-import geoblocks.blockstore.wire.FileOp.PutProgress;
+import geoblocks.blockstore.wire.ClientOp.PutBegin;
+import geoblocks.blockstore.wire.ClientOp.PutData;
+import geoblocks.blockstore.wire.ClientOp.PutProgress;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -76,7 +77,7 @@ final class Uploads {
             Manifest.validateName(b.name());
             Manifest.validateMeta(b.meta());
             String policy = node.policies().canonical(b.policy());
-            if (!FileOp.ACK_ALL.equals(b.ack()) && !FileOp.ACK_LOCAL.equals(b.ack())) {
+            if (!ClientOp.ACK_ALL.equals(b.ack()) && !ClientOp.ACK_LOCAL.equals(b.ack())) {
                 throw new IllegalArgumentException("ack must be all or local, was '" + b.ack() + "'");
             }
             if (b.size() < 0) {
@@ -183,7 +184,7 @@ final class Uploads {
             this.size = b.size();
             this.blockSize = b.blockSize();
             this.policy = policy;
-            this.ackLocal = FileOp.ACK_LOCAL.equals(b.ack());
+            this.ackLocal = ClientOp.ACK_LOCAL.equals(b.ack());
             this.condition = b.condition();
             this.meta = b.meta();
             this.fileId = Long.toHexString(node.random().nextLong() | Long.MIN_VALUE)

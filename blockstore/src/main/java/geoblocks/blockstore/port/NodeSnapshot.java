@@ -2,7 +2,7 @@ package geoblocks.blockstore.port;
 
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.MeasuredRttMatrix;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import java.util.List;
 import java.util.Map;
 import se.sics.kompics.KompicsEvent;

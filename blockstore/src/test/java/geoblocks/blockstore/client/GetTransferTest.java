@@ -1,5 +1,6 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.wire.ClientOp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,7 +16,7 @@ import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.GetData;
+import geoblocks.blockstore.wire.ClientOp.GetData;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -214,7 +215,7 @@ class GetTransferTest {
         Link link = new Link();
         GetTransfer t = new GetTransfer(link, new ClientPort.Get(OP, NAME, null, new Sink()), 1 << 20);
         t.start();
-        assertEquals(List.of(new FileOp.GetBegin(OP, NAME, "")), link.sent);
+        assertEquals(List.of(new ClientOp.GetBegin(OP, NAME, "")), link.sent);
         assertSame(null, link.error);
     }
 

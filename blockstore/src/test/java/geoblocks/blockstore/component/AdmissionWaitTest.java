@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.wire.ClientOp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,14 +8,14 @@ import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.BlockData;
+import geoblocks.blockstore.wire.PeerOp.BlockData;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.FetchBlock;
-import geoblocks.blockstore.wire.FileOp.GetBegin;
-import geoblocks.blockstore.wire.FileOp.PutBegin;
-import geoblocks.blockstore.wire.FileOp.PutData;
-import geoblocks.blockstore.wire.FileOp.PutProgress;
-import geoblocks.blockstore.wire.FileOp.ReplicaData;
+import geoblocks.blockstore.wire.PeerOp.FetchBlock;
+import geoblocks.blockstore.wire.ClientOp.GetBegin;
+import geoblocks.blockstore.wire.ClientOp.PutBegin;
+import geoblocks.blockstore.wire.ClientOp.PutData;
+import geoblocks.blockstore.wire.ClientOp.PutProgress;
+import geoblocks.blockstore.wire.PeerOp.ReplicaData;
 import geoblocks.net.NetAddress;
 import java.util.Arrays;
 import java.util.List;
@@ -57,7 +58,7 @@ class AdmissionWaitTest {
         FakeNode node = new FakeNode();
         node.budget().tryReserve(SHARE - 1000); // other work holds the client share
         Uploads up = uploads(node);
-        up.onBegin(CLIENT, new PutBegin(1, "a", 2 * BLOCK, BLOCK, "tworandom", FileOp.ACK_ALL, false, Map.of()));
+        up.onBegin(CLIENT, new PutBegin(1, "a", 2 * BLOCK, BLOCK, "tworandom", ClientOp.ACK_ALL, false, Map.of()));
         assertEquals(List.of(), sentTo(node, CLIENT, PutProgress.class), "not accepted yet");
         assertEquals(List.of(), sentTo(node, CLIENT, Failed.class), "and not refused");
         assertEquals(1, node.admission().stats().waiting());
@@ -74,7 +75,7 @@ class AdmissionWaitTest {
     void anUploadWaitingPastTheDeadline_isRefusedAsBusy() {
         FakeNode node = new FakeNode();
         node.budget().tryReserve(SHARE);
-        uploads(node).onBegin(CLIENT, new PutBegin(1, "a", BLOCK, BLOCK, "tworandom", FileOp.ACK_ALL, false, Map.of()));
+        uploads(node).onBegin(CLIENT, new PutBegin(1, "a", BLOCK, BLOCK, "tworandom", ClientOp.ACK_ALL, false, Map.of()));
         node.now += 10_000 * MS;
         node.admission().expire(node.now);
         assertEquals(List.of(), sentTo(node, CLIENT, Failed.class), "not before the deadline");
@@ -94,13 +95,13 @@ class AdmissionWaitTest {
         byte[] block = new byte[BLOCK];
         Arrays.fill(block, (byte) 7);
         int crc = Checksums.crc32c(block);
-        up.onBegin(CLIENT, new PutBegin(1, "a", 2L * BLOCK, BLOCK, "tworandom", FileOp.ACK_ALL, false, Map.of()));
+        up.onBegin(CLIENT, new PutBegin(1, "a", 2L * BLOCK, BLOCK, "tworandom", ClientOp.ACK_ALL, false, Map.of()));
         up.onData(CLIENT, new PutData(1, 0, 0, crc, true, block)); // block 0: prepaid at admission
         assertEquals(2, replicasSent(node), "block 0 went to both replicas");
 
         long held = node.budget().used();
         node.budget().tryReserve(SHARE - held); // the share is full now
-        up.onBegin(OTHER_CLIENT, new PutBegin(1, "b", BLOCK, BLOCK, "tworandom", FileOp.ACK_ALL, false, Map.of()));
+        up.onBegin(OTHER_CLIENT, new PutBegin(1, "b", BLOCK, BLOCK, "tworandom", ClientOp.ACK_ALL, false, Map.of()));
         byte[] half = Arrays.copyOf(block, BLOCK / 2);
         up.onData(CLIENT, new PutData(1, 1, 0, 0, false, half)); // block 1 needs a buffer: it waits
         up.onData(CLIENT, new PutData(1, 1, BLOCK / 2, crc, true, half));
@@ -132,7 +133,7 @@ class AdmissionWaitTest {
         long fetch = node.sent.stream().map(s -> s[1]).filter(op -> op instanceof FetchBlock).map(op -> ((FetchBlock) op).req())
                 .findFirst().orElseThrow();
         assertTrue(node.waiting.remove(fetch).onReply(new BlockData(fetch, 0, data.length, 0, data)));
-        assertEquals(1, sentTo(node, CLIENT, FileOp.GetData.class).size(), "the block went to the client");
+        assertEquals(1, sentTo(node, CLIENT, ClientOp.GetData.class).size(), "the block went to the client");
         assertEquals(List.of(), sentTo(node, CLIENT, Failed.class));
     }
 }

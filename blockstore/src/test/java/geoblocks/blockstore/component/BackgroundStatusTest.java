@@ -3,8 +3,8 @@ package geoblocks.blockstore.component;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.blockstore.wire.FileOp.Background;
-import geoblocks.blockstore.wire.FileOp.LedbatPeer;
+import geoblocks.blockstore.wire.ClientOp.Background;
+import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
 import geoblocks.ledbat.port.PeerStats;
 import geoblocks.net.NetAddress;
 import java.util.List;

@@ -15,7 +15,7 @@ import geoblocks.blockstore.port.BlockStorePort.BlockFilesListed;
 import geoblocks.blockstore.port.BlockStorePort.BlocksCollected;
 import geoblocks.blockstore.port.BlockStorePort.CollectBlocks;
 import geoblocks.blockstore.port.BlockStorePort.ListBlockFiles;
-import geoblocks.blockstore.wire.FileOp.Gc;
+import geoblocks.blockstore.wire.ClientOp.Gc;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

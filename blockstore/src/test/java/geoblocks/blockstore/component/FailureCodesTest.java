@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.wire.ClientOp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,12 +12,12 @@ import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.CreateClaim;
+import geoblocks.blockstore.wire.PeerOp.CreateClaim;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.GetBegin;
-import geoblocks.blockstore.wire.FileOp.LookupManifest;
-import geoblocks.blockstore.wire.FileOp.PutBegin;
-import geoblocks.blockstore.wire.FileOp.PutData;
+import geoblocks.blockstore.wire.ClientOp.GetBegin;
+import geoblocks.blockstore.wire.PeerOp.LookupManifest;
+import geoblocks.blockstore.wire.ClientOp.PutBegin;
+import geoblocks.blockstore.wire.ClientOp.PutData;
 import geoblocks.net.NetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -102,7 +103,7 @@ class FailureCodesTest {
         FakeNode node = new FakeNode();
         String name = ownedBy(node, "saopaulo");
         stored(node, name);
-        uploads(node).onBegin(CLIENT, new PutBegin(1, name, 5, 1 << 20, "local", FileOp.ACK_ALL, true));
+        uploads(node).onBegin(CLIENT, new PutBegin(1, name, 5, 1 << 20, "local", ClientOp.ACK_ALL, true));
         assertEquals(FailureCode.EXISTS, failedTo(node, CLIENT).code());
     }
 
@@ -110,7 +111,7 @@ class FailureCodesTest {
     void putIfAbsent_ownerDown_isUnavailable() {
         FakeNode node = new FakeNode();
         node.rtt = new RttTable("saopaulo", Map.of("mumbai", 300.0, "seoul", 400.0), Set.of("dublin"));
-        uploads(node).onBegin(CLIENT, new PutBegin(1, ownedBy(node, "dublin"), 5, 1 << 20, "local", FileOp.ACK_ALL,
+        uploads(node).onBegin(CLIENT, new PutBegin(1, ownedBy(node, "dublin"), 5, 1 << 20, "local", ClientOp.ACK_ALL,
                 true));
         assertEquals(FailureCode.UNAVAILABLE, failedTo(node, CLIENT).code());
     }
@@ -121,7 +122,7 @@ class FailureCodesTest {
         node.placeAt = List.of("saopaulo");
         Uploads up = uploads(node);
         String name = ownedBy(node, "dublin");
-        up.onBegin(CLIENT, new PutBegin(1, name, SMALL.length, 1 << 20, "local", FileOp.ACK_ALL, true));
+        up.onBegin(CLIENT, new PutBegin(1, name, SMALL.length, 1 << 20, "local", ClientOp.ACK_ALL, true));
         up.onData(CLIENT, new PutData(1, 0, 0, Checksums.crc32c(SMALL), true, SMALL));
         long claim = node.sent.stream().filter(s -> s[1] instanceof CreateClaim).map(s -> ((CreateClaim) s[1]).req())
                 .findFirst().orElseThrow();

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.wire.ClientOp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,20 +15,20 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.Committed;
+import geoblocks.blockstore.wire.ClientOp.Committed;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.FetchBlock;
-import geoblocks.blockstore.wire.FileOp.FetchPaced;
-import geoblocks.blockstore.wire.FileOp.GetBegin;
-import geoblocks.blockstore.wire.FileOp.GetData;
-import geoblocks.blockstore.wire.FileOp.GetRange;
+import geoblocks.blockstore.wire.PeerOp.FetchBlock;
+import geoblocks.blockstore.wire.PeerOp.FetchPaced;
+import geoblocks.blockstore.wire.ClientOp.GetBegin;
+import geoblocks.blockstore.wire.ClientOp.GetData;
+import geoblocks.blockstore.wire.ClientOp.GetRange;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
-import geoblocks.blockstore.wire.FileOp.MoveReq;
-import geoblocks.blockstore.wire.FileOp.PutBegin;
-import geoblocks.blockstore.wire.FileOp.PutData;
-import geoblocks.blockstore.wire.FileOp.PutProgress;
-import geoblocks.blockstore.wire.FileOp.ReplicaData;
+import geoblocks.blockstore.wire.ClientOp.MoveReq;
+import geoblocks.blockstore.wire.ClientOp.PutBegin;
+import geoblocks.blockstore.wire.ClientOp.PutData;
+import geoblocks.blockstore.wire.ClientOp.PutProgress;
+import geoblocks.blockstore.wire.PeerOp.ReplicaData;
 import geoblocks.net.NetAddress;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -101,7 +102,7 @@ class InlineObjectsTest {
     void smallPut_storesTheBytesInTheManifest_writesNoBlock_andAcksOnceThePolicysRegionsHoldIt() {
         FakeNode node = new FakeNode();
         node.placeAt = List.of("saopaulo", "dublin");
-        put(node, FileOp.ACK_ALL, DATA);
+        put(node, ClientOp.ACK_ALL, DATA);
 
         assertEquals(1, node.placed.size(), "the policy is asked where the object's copies go");
         assertEquals("tworandom", node.placed.get(0).policy());
@@ -133,7 +134,7 @@ class InlineObjectsTest {
     void aChosenRegionThatDoesNotConfirm_failsThePut_asAnUnknownOutcome() {
         FakeNode node = new FakeNode();
         node.placeAt = List.of("saopaulo", "dublin");
-        put(node, FileOp.ACK_ALL, DATA);
+        put(node, ClientOp.ACK_ALL, DATA);
         Map<String, Long> pubs = publications(node);
         answer(node, pubs.get("mumbai"), new Done(pubs.get("mumbai"), "stored"));
         answer(node, pubs.get("seoul"), new Done(pubs.get("seoul"), "stored"));
@@ -152,7 +153,7 @@ class InlineObjectsTest {
     void ackLocal_waitsForTheFirstChosenRegionOnly_evenWhenThisNodeWasNotChosen() {
         FakeNode node = new FakeNode();
         node.placeAt = List.of("mumbai", "dublin"); // this node holds no copy; dublin is the nearest chosen
-        put(node, FileOp.ACK_LOCAL, DATA);
+        put(node, ClientOp.ACK_LOCAL, DATA);
         Map<String, Long> pubs = publications(node);
         node.waiting.remove(pubs.get("mumbai")).onTimeout("silent");
         answer(node, pubs.get("seoul"), new Done(pubs.get("seoul"), "stored"));
@@ -163,7 +164,7 @@ class InlineObjectsTest {
 
         FakeNode other = new FakeNode();
         other.placeAt = List.of("mumbai", "dublin");
-        put(other, FileOp.ACK_LOCAL, DATA);
+        put(other, ClientOp.ACK_LOCAL, DATA);
         Map<String, Long> p2 = publications(other);
         answer(other, p2.get("mumbai"), new Done(p2.get("mumbai"), "stored"));
         answer(other, p2.get("seoul"), new Done(p2.get("seoul"), "stored"));
@@ -177,7 +178,7 @@ class InlineObjectsTest {
         FakeNode node = new FakeNode();
         node.placeAt = List.of("saopaulo");
         Uploads up = uploads(node);
-        up.onBegin(CLIENT, new PutBegin(1, NAME, DATA.length, 1 << 20, "local", FileOp.ACK_ALL, false, Map.of()));
+        up.onBegin(CLIENT, new PutBegin(1, NAME, DATA.length, 1 << 20, "local", ClientOp.ACK_ALL, false, Map.of()));
         Compression.Encoded e = Compression.ZSTD.encode(DATA, DATA.length);
         assertEquals(BlockCodec.ZSTD, e.codec(), "repetitive text compresses");
         byte[] stored = e.stored();
@@ -194,7 +195,7 @@ class InlineObjectsTest {
         FakeNode node = new FakeNode();
         node.placeAt = List.of("saopaulo");
         Uploads up = uploads(node);
-        up.onBegin(CLIENT, new PutBegin(1, NAME, DATA.length, 256, "local", FileOp.ACK_ALL, false, Map.of()));
+        up.onBegin(CLIENT, new PutBegin(1, NAME, DATA.length, 256, "local", ClientOp.ACK_ALL, false, Map.of()));
         for (int b = 0, off = 0; off < DATA.length; b++, off += 256) {
             byte[] part = java.util.Arrays.copyOfRange(DATA, off, Math.min(DATA.length, off + 256));
             up.onData(CLIENT, new PutData(1, b, 0, Checksums.crc32c(part), true, part));
@@ -209,14 +210,14 @@ class InlineObjectsTest {
         FakeNode big = new FakeNode();
         big.settings = big.settings.withInlineMax(DATA.length - 1);
         big.placeAt = List.of("dublin");
-        put(big, FileOp.ACK_ALL, DATA);
+        put(big, ClientOp.ACK_ALL, DATA);
         assertEquals(1, sentTo(big, big.addressOf("dublin"), ReplicaData.class).size(), "a block copy to dublin");
         assertFalse(big.manifests().find(NAME).isPresent(), "no manifest before the block is durable");
 
         FakeNode off = new FakeNode();
         off.settings = off.settings.withInlineMax(0);
         off.placeAt = List.of("dublin");
-        put(off, FileOp.ACK_ALL, new byte[] {1});
+        put(off, ClientOp.ACK_ALL, new byte[] {1});
         assertEquals(1, sent(off, ReplicaData.class).size(), "inline-max = 0: even one byte goes to a block");
     }
 
@@ -235,7 +236,7 @@ class InlineObjectsTest {
     void get_andRangedGet_ofAnInlineObject_answerWithTheManifestAlone() throws IOException {
         FakeNode node = new FakeNode();
         node.placeAt = List.of("saopaulo");
-        put(node, FileOp.ACK_ALL, DATA);
+        put(node, ClientOp.ACK_ALL, DATA);
         Downloads d = new Downloads(node);
         d.onBegin(CLIENT, new GetBegin(2, NAME));
         Manifest got = manifestSent(node, 2);
@@ -256,7 +257,7 @@ class InlineObjectsTest {
     void move_ofAnInlineObject_hasNothingToMove() {
         FakeNode node = new FakeNode();
         node.placeAt = List.of("saopaulo");
-        put(node, FileOp.ACK_ALL, DATA);
+        put(node, ClientOp.ACK_ALL, DATA);
         int before = node.sent.size();
         new Migrations(node, null, x -> {}, 1_000_000_000L).onMove(CLIENT, new MoveReq(9, NAME, List.of("dublin")));
         List<Done> done = sentTo(node, CLIENT, Done.class);

@@ -13,13 +13,16 @@ import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
 import geoblocks.blockstore.meta.MetaMoveStore;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
+import geoblocks.blockstore.core.MoveCopies;
+import geoblocks.blockstore.wire.ClientOp.PutProgress;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Done;
-import geoblocks.blockstore.wire.FileOp.DropBlocks;
-import geoblocks.blockstore.wire.FileOp.HoldBlocks;
+import geoblocks.blockstore.wire.PeerOp.DropBlocks;
+import geoblocks.blockstore.wire.PeerOp.HoldBlocks;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
-import geoblocks.blockstore.wire.FileOp.MoveCopy;
-import geoblocks.blockstore.wire.FileOp.MoveReq;
+import geoblocks.blockstore.wire.PeerOp.MoveCopy;
+import geoblocks.blockstore.wire.ClientOp.MoveReq;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -63,6 +66,20 @@ class MigrationsTest {
             Pending.Waiter w = type.isInstance(op) ? node.waiting.remove(op.req()) : null;
             if (w != null) {
                 w.onReply(new Done(op.req(), "ok"));
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Answers every {@link MoveCopy} sent and not answered yet with Failed; returns how many. */
+    private static int refuseCopies(FakeNode node) {
+        int n = 0;
+        for (Object[] s : new ArrayList<>(node.sent)) {
+            FileOp op = (FileOp) s[1];
+            Pending.Waiter w = op instanceof MoveCopy ? node.waiting.remove(op.req()) : null;
+            if (w != null) {
+                w.onReply(new FileOp.Failed(op.req(), FailureCode.UNAVAILABLE, "disk full"));
                 n++;
             }
         }
@@ -171,7 +188,7 @@ class MigrationsTest {
         FakeNode target = new FakeNode(); // another node, its own engine
         Migrations there = migrations(target);
         assertFalse(target.inFlight().inFlight("fmv", target.now));
-        there.onHold(holds.get(0));
+        there.target().onHold(holds.get(0));
         assertTrue(target.inFlight().inFlight("fmv", target.now));
     }
 
@@ -186,7 +203,7 @@ class MigrationsTest {
         target.disk.put(id, data, crc);
         Migrations there = migrations(target);
         wall[0] = 2_000;
-        there.onMoveCopy(CLIENT, new MoveCopy(5, id.value(), data.length, crc, List.of("seoul")));
+        there.target().onMoveCopy(CLIENT, new MoveCopy(5, id.value(), data.length, crc, List.of("seoul")));
         assertEquals(List.of(new Done(5, "stored")), sent(target, FileOp.class), "answered at once, nothing pulled");
         long written = -1;
         for (int i = 0; i < target.disk.shards(); i++) {
@@ -197,5 +214,59 @@ class MigrationsTest {
         assertEquals(2_000, written, "written again: a collection decided before cannot delete it");
         assertTrue(target.inFlight().inFlight("fmv", target.now));
         assertEquals(0, target.budget.used(), "the memory it read the block into is returned");
+    }
+
+    @Test
+    void aCopyThatFailsItsLastAttempt_failsTheMove_theClientHearsIt_andTheManifestStays() throws IOException {
+        FakeNode node = node();
+        node.manifests().save(file());
+        Migrations m = migrations(node);
+        m.onMove(CLIENT, new MoveReq(7, "f", TARGETS));
+        for (int attempt = 1; attempt < MoveCopies.ATTEMPTS; attempt++) {
+            assertEquals(4, refuseCopies(node), "attempt " + attempt + ": every copy fails");
+            assertTrue(sent(node, FileOp.Failed.class).isEmpty(), "tried again");
+        }
+        assertEquals(4 * MoveCopies.ATTEMPTS - 4, sent(node, MoveCopy.class).size() - 4);
+        assertEquals(4, refuseCopies(node));
+        List<FileOp.Failed> failed = sent(node, FileOp.Failed.class);
+        assertEquals(1, failed.size());
+        assertEquals(FailureCode.UNAVAILABLE, failed.get(0).code());
+        assertTrue(failed.get(0).error().contains("failed " + MoveCopies.ATTEMPTS + " times"), failed.get(0).error());
+        assertEquals(4 * MoveCopies.ATTEMPTS, sent(node, MoveCopy.class).size(), "no copy after the move failed");
+        assertEquals(0, node.manifests().find("f").orElseThrow().locEpoch(), "the file stays where it was");
+        assertEquals(List.of(), kept());
+        assertEquals(0, m.moves());
+    }
+
+    @Test
+    void aCopyThatFailsOnce_isTriedAgain_andTheMoveCompletes() throws IOException {
+        FakeNode node = node();
+        node.manifests().save(file());
+        Migrations m = migrations(node);
+        m.onMove(CLIENT, new MoveReq(7, "f", TARGETS));
+        assertEquals(4, refuseCopies(node));
+        assertEquals(4, answer(node, MoveCopy.class), "the second attempts succeed");
+        assertEquals(3, answer(node, ManifestPart.class));
+        assertEquals(1, node.manifests().find("f").orElseThrow().locEpoch());
+        assertEquals(1, sent(node, Done.class).size(), "the client hears one Done");
+    }
+
+    @Test
+    void aLongMove_sendsTheClientProgress_atLeastEveryHeartbeat() throws IOException {
+        FakeNode node = node();
+        node.manifests().save(file());
+        Migrations m = migrations(node);
+        m.onMove(CLIENT, new MoveReq(7, "f", TARGETS));
+        node.now += MoveCopies.HEARTBEAT_NANOS;
+        m.tick(node.now);
+        assertEquals(List.of(), sent(node, PutProgress.class), "not yet");
+        node.now += 1;
+        m.tick(node.now);
+        assertEquals(List.of(new PutProgress(7, 0)), sent(node, PutProgress.class), "nothing copied yet, but alive");
+        m.tick(node.now + 1);
+        assertEquals(1, sent(node, PutProgress.class).size(), "once per heartbeat");
+        Object[] first = node.sent.stream().filter(x -> x[1] instanceof MoveCopy).findFirst().orElseThrow();
+        node.waiting.remove(((MoveCopy) first[1]).req()).onReply(new Done(((MoveCopy) first[1]).req(), "stored"));
+        assertEquals(new PutProgress(7, 10), sent(node, PutProgress.class).get(1), "a copied block is progress");
     }
 }

@@ -6,9 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.BenchOp.NetBenchData;
+import geoblocks.blockstore.wire.BenchOp.NetBenchOpen;
+import geoblocks.blockstore.wire.ClientOp.GetAck;
 import geoblocks.blockstore.wire.FileOp.Done;
-import geoblocks.blockstore.wire.FileOp.FetchBlock;
-import geoblocks.blockstore.wire.FileOp.GetBegin;
+import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.wire.PeerOp.BlockData;
+import geoblocks.blockstore.wire.PeerOp.LookupManifest;
+import geoblocks.blockstore.wire.PeerOp.FetchBlock;
+import geoblocks.blockstore.wire.ClientOp.GetBegin;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.net.NetAddress;
 import java.util.ArrayList;
@@ -21,9 +27,9 @@ class OpHandlersTest {
 
     private final List<String> log = new ArrayList<>();
     private final OpHandlers handlers = new OpHandlers()
-            .client(GetBegin.class, (from, g) -> log.add("get " + g.name() + " from " + from.getPort()))
-            .peer(FetchBlock.class, (from, f) -> log.add("fetch " + f.blockId()))
-            .peer(ManifestPart.class, ManifestPart::publish, (from, p) -> log.add("publish " + p.req()));
+            .on(GetBegin.class, (from, g) -> log.add("get " + g.name() + " from " + from.getPort()))
+            .on(FetchBlock.class, (from, f) -> log.add("fetch " + f.blockId()))
+            .on(ManifestPart.class, (from, p) -> log.add("publish " + p.req()));
 
     private boolean dispatch(NetAddress from, FileOp op) {
         return handlers.dispatch(from, op, MEMBER::equals, (peer, o) -> log.add("refused " + o.getClass().getSimpleName()));
@@ -43,7 +49,7 @@ class OpHandlersTest {
     }
 
     @Test
-    void opsWithoutAHandler_orOutsideItsCondition_areReplies() {
+    void replies_andManifestPartsThatAreNotPublications_goBackToTheCaller() {
         assertFalse(dispatch(MEMBER, new Done(1, "ok")));
         assertFalse(dispatch(MEMBER, new ManifestPart(2, false, 0, 1, new byte[1])), "a lookup's answer");
         assertTrue(dispatch(MEMBER, new ManifestPart(3, true, 0, 1, new byte[1])));
@@ -55,7 +61,33 @@ class OpHandlersTest {
     @Test
     void aSecondHandlerForOneClass_isRefused() {
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> handlers.client(GetBegin.class, (from, g) -> { }));
+                () -> handlers.on(GetBegin.class, (from, g) -> { }));
         assertTrue(e.getMessage().contains("GetBegin"), e.getMessage());
+    }
+
+    @Test
+    void complete_namesEveryHandledOpWithoutAHandler() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, handlers::complete);
+        assertTrue(e.getMessage().contains("PutBegin"), e.getMessage());
+        assertTrue(e.getMessage().contains("NetBenchOpen"), e.getMessage());
+        assertFalse(e.getMessage().contains("GetBegin"), "GetBegin has a handler: " + e.getMessage());
+        assertFalse(e.getMessage().contains("Done"), "a reply needs no handler: " + e.getMessage());
+    }
+
+    @Test
+    void aRequestWithoutAHandler_isAnError_notAReply() {
+        assertThrows(IllegalStateException.class, () -> dispatch(STRANGER, new GetAck(1, 2)));
+        assertThrows(IllegalStateException.class, () -> dispatch(MEMBER, new LookupManifest(1, "a")));
+    }
+
+    @Test
+    void whoMaySend_followsTheFamily() {
+        assertEquals(FileOp.Kind.CLIENT_REQUEST, new GetBegin(1, "a").kind());
+        assertEquals(FileOp.Kind.PEER_REQUEST, new FetchBlock(1, "b").kind());
+        assertEquals(FileOp.Kind.REPLY, new BlockData(1, 0, 0, 0, new byte[0]).kind());
+        assertEquals(FileOp.Kind.PEER_REQUEST, new NetBenchOpen(1, 2, "tcp").kind());
+        assertEquals(FileOp.Kind.CLIENT_REQUEST, new NetBenchData(1, 2, 0, 0, 0, new byte[0]).kind(),
+                "bench data is counted from anyone, as before the families");
+        assertEquals(FileOp.Kind.REPLY, new Failed(1, geoblocks.blockstore.wire.FailureCode.BUSY, "x").kind());
     }
 }

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.read.ReadOptions;
-import geoblocks.blockstore.wire.FileOp.BlockData;
-import geoblocks.blockstore.wire.FileOp.FetchCancel;
-import geoblocks.blockstore.wire.FileOp.FetchPaced;
+import geoblocks.blockstore.wire.PeerOp.BlockData;
+import geoblocks.blockstore.wire.PeerOp.FetchCancel;
+import geoblocks.blockstore.wire.PeerOp.FetchPaced;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

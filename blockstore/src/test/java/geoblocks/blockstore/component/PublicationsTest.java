@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.wire.ClientOp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,12 +13,12 @@ import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.Committed;
+import geoblocks.blockstore.wire.ClientOp.Committed;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
-import geoblocks.blockstore.wire.FileOp.PutBegin;
-import geoblocks.blockstore.wire.FileOp.PutData;
+import geoblocks.blockstore.wire.ClientOp.PutBegin;
+import geoblocks.blockstore.wire.ClientOp.PutData;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,7 @@ class PublicationsTest {
     private static void put(FakeNode node, long req, String name) {
         Uploads up = new Uploads(node, new Replicator(node, ReplicationQueueStore.inMemory(), List.of(),
                 new ReplicaCopy(node, null)));
-        up.onBegin(CLIENT, new PutBegin(req, name, DATA.length, 1 << 20, "tworandom", FileOp.ACK_ALL, false, Map.of()));
+        up.onBegin(CLIENT, new PutBegin(req, name, DATA.length, 1 << 20, "tworandom", ClientOp.ACK_ALL, false, Map.of()));
         up.onData(CLIENT, new PutData(req, 0, 0, Checksums.crc32c(DATA), true, DATA));
     }
 

@@ -1,5 +1,7 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.wire.PeerOp;
+import geoblocks.blockstore.wire.ClientOp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -9,19 +11,19 @@ import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.FileOp.DeleteReq;
+import geoblocks.blockstore.wire.ClientOp.DeleteReq;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.FileOp.GetBegin;
-import geoblocks.blockstore.wire.FileOp.GetData;
-import geoblocks.blockstore.wire.FileOp.ListPart;
-import geoblocks.blockstore.wire.FileOp.ListReq;
+import geoblocks.blockstore.wire.ClientOp.GetBegin;
+import geoblocks.blockstore.wire.ClientOp.GetData;
+import geoblocks.blockstore.wire.ClientOp.ListPart;
+import geoblocks.blockstore.wire.ClientOp.ListReq;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
-import geoblocks.blockstore.wire.FileOp.PutBegin;
-import geoblocks.blockstore.wire.FileOp.PutProgress;
-import geoblocks.blockstore.wire.FileOp.StatPending;
-import geoblocks.blockstore.wire.FileOp.StatReq;
-import geoblocks.blockstore.wire.FileOp.StatusReq;
+import geoblocks.blockstore.wire.ClientOp.PutBegin;
+import geoblocks.blockstore.wire.ClientOp.PutProgress;
+import geoblocks.blockstore.wire.ClientOp.StatPending;
+import geoblocks.blockstore.wire.ClientOp.StatReq;
+import geoblocks.blockstore.wire.ClientOp.StatusReq;
 import geoblocks.net.NetAddress;
 import java.util.List;
 import java.util.Map;
@@ -53,9 +55,9 @@ class RequestTimingTest {
     @Test
     void putAndDelete_endAtCommitted_theVersionWritten() {
         timing.received(CLIENT, new PutBegin(8, "b", 10, 4, "local", "all"), 0);
-        timing.sent(CLIENT, new FileOp.Committed(8, "v1", "stored"), 20 * MS, 0);
+        timing.sent(CLIENT, new ClientOp.Committed(8, "v1", "stored"), 20 * MS, 0);
         timing.received(CLIENT, new DeleteReq(9, "b"), 0);
-        timing.sent(CLIENT, new FileOp.Committed(9, "v2", "deleted"), 5 * MS, 0);
+        timing.sent(CLIENT, new ClientOp.Committed(9, "v2", "deleted"), 5 * MS, 0);
         assertEquals(Map.of("ok", 1L), counts("put"));
         assertEquals(Map.of("ok", 1L), counts("delete"));
         assertEquals(0, timing.openCount());
@@ -94,7 +96,7 @@ class RequestTimingTest {
                 List.of(new Manifest.BlockRef(8, 0, List.of("seoul")), new Manifest.BlockRef(8, 0, List.of("seoul")),
                         new Manifest.BlockRef(4, 0, List.of("seoul"))));
         byte[] bytes = ManifestCodec.encode(m);
-        timing.received(CLIENT, new FileOp.GetRange(6, "f", "", "", "", 9, 10), 0);
+        timing.received(CLIENT, new ClientOp.GetRange(6, "f", "", "", "", 9, 10), 0);
         timing.sent(CLIENT, new ManifestPart(6, false, 0, bytes.length, bytes), MS, 0);
         assertEquals(Map.of(), counts("get"));
         timing.sent(CLIENT, new GetData(6, 8, new byte[8]), 4 * MS, 0);
@@ -138,8 +140,8 @@ class RequestTimingTest {
     void nodeOpsAndConnectionWarmUps_areNotClientRequests() {
         assertNull(RequestTiming.kindOf(new StatusReq(0)));
         assertEquals("status", RequestTiming.kindOf(new StatusReq(3)));
-        assertNull(RequestTiming.kindOf(new FileOp.FetchBlock(3, "b")));
-        timing.received(CLIENT, new FileOp.FetchBlock(3, "b"), 0);
+        assertNull(RequestTiming.kindOf(new PeerOp.FetchBlock(3, "b")));
+        timing.received(CLIENT, new PeerOp.FetchBlock(3, "b"), 0);
         assertEquals(0, timing.openCount());
     }
 

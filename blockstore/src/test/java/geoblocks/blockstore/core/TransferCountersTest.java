@@ -32,7 +32,7 @@ class TransferCountersTest {
         assertEquals(30, c.tcpBackgroundSent());
         assertEquals(12, c.tcpReceived());
         assertEquals(7, c.tcpBackgroundReceived());
-        geoblocks.blockstore.wire.FileOp.Transfers t = new geoblocks.blockstore.wire.FileOp.Transfers(c.tcpSent(),
+        geoblocks.blockstore.wire.ClientOp.Transfers t = new geoblocks.blockstore.wire.ClientOp.Transfers(c.tcpSent(),
                 c.tcpReceived(), 1000, 2000, c.tcpBackgroundSent(), c.tcpBackgroundReceived());
         assertEquals(100, t.foregroundSent());
         assertEquals(1030, t.backgroundSent());

@@ -9,15 +9,15 @@ import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.read.ReadOptions;
-import geoblocks.blockstore.wire.FileOp.Background;
-import geoblocks.blockstore.wire.FileOp.LedbatPeer;
+import geoblocks.blockstore.wire.ClientOp.Background;
+import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
 import geoblocks.blockstore.core.Version;
-import geoblocks.blockstore.wire.FileOp.ListEntry;
-import geoblocks.blockstore.wire.FileOp.PeerRtt;
-import geoblocks.blockstore.wire.FileOp.PoliciesReply;
-import geoblocks.blockstore.wire.FileOp.PolicyInfo;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
-import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp.ListEntry;
+import geoblocks.blockstore.wire.ClientOp.PeerRtt;
+import geoblocks.blockstore.wire.ClientOp.PoliciesReply;
+import geoblocks.blockstore.wire.ClientOp.PolicyInfo;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -382,7 +382,7 @@ final class ClientOps {
             Background b = s.background();
             System.out.printf("background: %d bytes still to send, %d replica copies owed%n", b.queuedBytes(),
                     b.queuedCopies());
-            geoblocks.blockstore.wire.FileOp.Gc g = s.gc();
+            geoblocks.blockstore.wire.ClientOp.Gc g = s.gc();
             System.out.printf("block collection: %d blocks (%d bytes) collected; %d passes%s%s; %d moves in flight%n",
                     g.collectedBlocks(), g.collectedBytes(), g.passes(),
                     g.running() ? ", one running (" + g.passChecked() + " checked, " + g.passCollected() + " collected, "

@@ -2,7 +2,7 @@ package geoblocks.app.cli;
 
 import geoblocks.app.GeoClient;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -5,13 +5,13 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.wire.FileOp.Background;
-import geoblocks.blockstore.wire.FileOp.LedbatPeer;
+import geoblocks.blockstore.wire.ClientOp.Background;
+import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
 import geoblocks.blockstore.core.Version;
-import geoblocks.blockstore.wire.FileOp.PeerRtt;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
-import geoblocks.blockstore.wire.FileOp.Transfers;
-import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp.PeerRtt;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.Transfers;
+import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import java.util.List;
 
 /** Minimal JSON rendering of a manifest for {@code stat --json} and of a node's {@code status --json}. */
@@ -126,7 +126,7 @@ final class Json {
      * "collected":N,"in_flight":N},"last_pass_end_ms":N|null,"settled_since_ms":N|null,"moves":N}}: the block
      * collector's lifetime totals, its sweeps, and the moves this node coordinates (kept in its engine).
      */
-    private static void gc(StringBuilder s, geoblocks.blockstore.wire.FileOp.Gc g) {
+    private static void gc(StringBuilder s, geoblocks.blockstore.wire.ClientOp.Gc g) {
         s.append(",\"gc\":{\"collected_blocks\":").append(g.collectedBlocks()).append(",\"collected_bytes\":")
                 .append(g.collectedBytes()).append(",\"passes\":").append(g.passes()).append(",\"running\":")
                 .append(g.running()).append(",\"pass\":{\"checked\":").append(g.passChecked())
@@ -162,10 +162,10 @@ final class Json {
     }
 
     /** {@code policies --json}: the node's region and every policy's name, kind, copies and rules. */
-    static String policies(geoblocks.blockstore.wire.FileOp.PoliciesReply r) {
+    static String policies(geoblocks.blockstore.wire.ClientOp.PoliciesReply r) {
         StringBuilder s = new StringBuilder("{\"region\":").append(str(r.region())).append(",\"policies\":[");
         for (int i = 0; i < r.policies().size(); i++) {
-            geoblocks.blockstore.wire.FileOp.PolicyInfo p = r.policies().get(i);
+            geoblocks.blockstore.wire.ClientOp.PolicyInfo p = r.policies().get(i);
             s.append(i == 0 ? "" : ",").append("{\"name\":").append(str(p.name())).append(",\"kind\":").append(str(p.kind()))
                     .append(",\"copies\":").append(p.copies()).append(",\"rules\":").append(str(p.rules())).append('}');
         }

@@ -5,7 +5,7 @@ import geoblocks.app.GeoClient;
 import geoblocks.app.s3.AccessKeys;
 import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ClientPort;
-import geoblocks.blockstore.wire.FileOp.ListEntry;
+import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.security.SecureRandom;

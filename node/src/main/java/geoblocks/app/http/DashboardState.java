@@ -4,10 +4,10 @@ import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
-import geoblocks.blockstore.wire.FileOp.LedbatPeer;
-import geoblocks.blockstore.wire.FileOp.PeerRtt;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
-import geoblocks.blockstore.wire.FileOp.Transfers;
+import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
+import geoblocks.blockstore.wire.ClientOp.PeerRtt;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.Transfers;
 import java.util.List;
 import java.util.Map;
 
@@ -80,7 +80,7 @@ final class DashboardState {
                 .field("unrepairable", st.unrepairable()).field("passes", sc.passes()).field("running", sc.running())
                 .field("passBlocks", sc.passBlocks()).field("passStartMillis", sc.passStartMillis())
                 .field("lastPassEndMillis", sc.lastPassEndMillis()).end();
-        geoblocks.blockstore.wire.FileOp.Gc g = st.gc();
+        geoblocks.blockstore.wire.ClientOp.Gc g = st.gc();
         j.name("gc").begin().field("collectedBlocks", g.collectedBlocks()).field("collectedBytes", g.collectedBytes())
                 .field("passes", g.passes()).field("running", g.running()).field("passChecked", g.passChecked())
                 .field("passCollected", g.passCollected()).field("passInFlight", g.passInFlight())

@@ -3,10 +3,10 @@ package geoblocks.app.http;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
-import geoblocks.blockstore.wire.FileOp.LedbatPeer;
-import geoblocks.blockstore.wire.FileOp.PeerRtt;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
-import geoblocks.blockstore.wire.FileOp.Transfers;
+import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
+import geoblocks.blockstore.wire.ClientOp.PeerRtt;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.Transfers;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
@@ -184,7 +184,7 @@ public final class NodeMetrics implements MultiCollector {
         }
     }
 
-    private static void gc(MetricSnapshots.Builder out, geoblocks.blockstore.wire.FileOp.Gc gc) {
+    private static void gc(MetricSnapshots.Builder out, geoblocks.blockstore.wire.ClientOp.Gc gc) {
         out.metricSnapshot(counter("geoblocks_gc_collected_blocks",
                 "Blocks the block collector deleted (no kept version placed them here, nothing in flight named them,"
                         + " older than the grace), over this node's life.", List.of(c(gc.collectedBlocks()))));

@@ -1,7 +1,7 @@
 package geoblocks.app.http;
 
-import geoblocks.blockstore.wire.FileOp.LedbatPeer;
-import geoblocks.blockstore.wire.FileOp.Transfers;
+import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
+import geoblocks.blockstore.wire.ClientOp.Transfers;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package geoblocks.app.s3;
 
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.wire.FileOp.ListEntry;
+import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

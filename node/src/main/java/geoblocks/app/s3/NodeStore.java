@@ -136,9 +136,9 @@ public final class NodeStore {
 
     /** Every version kept of {@code name}, newest first (tombstones included). */
     @SuppressWarnings("unchecked")
-    public CompletableFuture<List<geoblocks.blockstore.wire.FileOp.VersionEntry>> versions(String name) {
+    public CompletableFuture<List<geoblocks.blockstore.wire.ClientOp.VersionEntry>> versions(String name) {
         return call(op -> new ClientPort.Versions(op, name))
-                .thenApply(v -> (List<geoblocks.blockstore.wire.FileOp.VersionEntry>) v);
+                .thenApply(v -> (List<geoblocks.blockstore.wire.ClientOp.VersionEntry>) v);
     }
 
     /** The stat of version {@code version} of {@code name} (empty: the newest). */

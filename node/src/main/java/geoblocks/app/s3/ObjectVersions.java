@@ -2,7 +2,7 @@ package geoblocks.app.s3;
 
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.Version;
-import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package geoblocks.app.s3;
 
 import geoblocks.blockstore.client.ClientPort;
-import geoblocks.blockstore.wire.FileOp.ListEntry;
+import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,5 +1,6 @@
 package geoblocks.app.s3;
 
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.WriteCondition;
@@ -181,9 +182,9 @@ final class S3Objects {
                     + Manifest.MAX_META_BYTES + " bytes of metadata a version holds: " + e.getMessage()));
         }
         if (targets == null) {
-            return store.put(name, file, source, bucket.policy(), bucket.blockSize(), FileOp.ACK_ALL, condition, meta);
+            return store.put(name, file, source, bucket.policy(), bucket.blockSize(), ClientOp.ACK_ALL, condition, meta);
         }
-        return store.put(name, file, source, "local", bucket.blockSize(), FileOp.ACK_LOCAL, condition, meta)
+        return store.put(name, file, source, "local", bucket.blockSize(), ClientOp.ACK_LOCAL, condition, meta)
                 .thenApply(w -> {
                     migration.start(name, w.version(), targets);
                     return w;

@@ -1,6 +1,6 @@
 package geoblocks.app.s3;
 
-import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -8,11 +8,11 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.Version;
-import geoblocks.blockstore.wire.FileOp.Background;
-import geoblocks.blockstore.wire.FileOp.LedbatPeer;
-import geoblocks.blockstore.wire.FileOp.PeerRtt;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
-import geoblocks.blockstore.wire.FileOp.Transfers;
+import geoblocks.blockstore.wire.ClientOp.Background;
+import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
+import geoblocks.blockstore.wire.ClientOp.PeerRtt;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.Transfers;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -66,7 +66,7 @@ class JsonTest {
     @Test
     void status_rendersTheBlockCollector() {
         StatusReply r = new StatusReply(1, "x", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
-                new Background(0, 0, List.of()), new geoblocks.blockstore.wire.FileOp.Gc(12, 786_432, 3, true, 500, 4, 2,
+                new Background(0, 0, List.of()), new geoblocks.blockstore.wire.ClientOp.Gc(12, 786_432, 3, true, 500, 4, 2,
                         1_800_000_000_000L, 1_799_999_000_000L, 1));
         assertTrue(Json.status(r).endsWith(",\"gc\":{\"collected_blocks\":12,\"collected_bytes\":786432,\"passes\":3,"
                 + "\"running\":true,\"pass\":{\"checked\":500,\"collected\":4,\"in_flight\":2},"

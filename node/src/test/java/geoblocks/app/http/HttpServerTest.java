@@ -8,11 +8,11 @@ import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
-import geoblocks.blockstore.wire.FileOp.Background;
-import geoblocks.blockstore.wire.FileOp.LedbatPeer;
-import geoblocks.blockstore.wire.FileOp.PeerRtt;
-import geoblocks.blockstore.wire.FileOp.StatusReply;
-import geoblocks.blockstore.wire.FileOp.Transfers;
+import geoblocks.blockstore.wire.ClientOp.Background;
+import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
+import geoblocks.blockstore.wire.ClientOp.PeerRtt;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
+import geoblocks.blockstore.wire.ClientOp.Transfers;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -94,7 +94,7 @@ class HttpServerTest {
         StatusReply status = new StatusReply(0, "seoul", List.of(new PeerRtt("dublin", 252.5), new PeerRtt("mumbai", -1)),
                 4, 2, 100, 3, 1, new Transfers(5000, 6000, 700, 800, 90, 100),
                 new Background(1234, 2, List.of(new LedbatPeer("dublin", true, 1, 65536, 10, 4096, 12.5, Double.NaN, 260, 7))),
-                new geoblocks.blockstore.wire.FileOp.Gc(9, 4096, 2, false, 30, 9, 3, timeMillis - 1000, -1, 1));
+                new geoblocks.blockstore.wire.ClientOp.Gc(9, 4096, 2, false, 30, 9, 3, timeMillis - 1000, -1, 1));
         return new NodeSnapshot("seoul", timeMillis, status, stats.snapshot(), 1,
                 Map.of("seoul", new NodeSnapshot.Placed(2, 2048), "dublin", new NodeSnapshot.Placed(1, 1024)),
                 List.of(new NodeSnapshot.FileView("f", 3072, 1024, "local", "seoul", 5, 3,

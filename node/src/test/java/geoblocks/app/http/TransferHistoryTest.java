@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.blockstore.wire.FileOp.LedbatPeer;
-import geoblocks.blockstore.wire.FileOp.Transfers;
+import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
+import geoblocks.blockstore.wire.ClientOp.Transfers;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

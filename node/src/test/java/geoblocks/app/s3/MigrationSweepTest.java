@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.Version;
-import geoblocks.blockstore.wire.FileOp.ListEntry;
+import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

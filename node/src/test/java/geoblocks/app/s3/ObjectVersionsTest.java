@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import geoblocks.app.s3.ObjectVersions.Status;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package geoblocks.sim.bgfg;
 
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
@@ -77,11 +78,11 @@ public final class BgFgClientHost extends ComponentDefinition {
         if (busyOp < 0 && p == Phase.PUT_FG) {
             busyOp = ++nextOp;
             trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(init.seed, 0), init.fgBytes), init.fgName, "local",
-                    init.blockSize, FileOp.ACK_ALL, false), client);
+                    init.blockSize, ClientOp.ACK_ALL, false), client);
         } else if (busyOp < 0 && p == Phase.PUT_BG) {
             busyOp = ++nextOp;
             trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(init.seed, 1), init.bgBytes), init.bgName,
-                    "localclosest", init.blockSize, FileOp.ACK_LOCAL, false), client);
+                    "localclosest", init.blockSize, ClientOp.ACK_LOCAL, false), client);
         } else if (!statPending && p.compareTo(Phase.WARMUP) >= 0 && p != Phase.DONE && now() - lastStatMs >= 500) {
             statPending = true;
             lastStatMs = now();
@@ -132,9 +133,9 @@ public final class BgFgClientHost extends ComponentDefinition {
             }
             return;
         }
-        if (r.value() instanceof FileOp.StatusReply s) {
+        if (r.value() instanceof ClientOp.StatusReply s) {
             statusPending = false;
-            FileOp.Transfers t = s.transfers();
+            ClientOp.Transfers t = s.transfers();
             BgFgBoard.record("S|" + now() + "|" + BgFgBoard.downloaded + "|" + t.ledbatReceived() + "|" + t.tcpReceived()
                     + "|" + BgFgBoard.tcpReplicaBytes + "|" + BgFgBoard.tcpBlockBytes);
         } else if (r.value() instanceof ClientPort.FileStat st) {

@@ -2,8 +2,8 @@ package geoblocks.sim.bgfg;
 
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.wire.FileMsg;
-import geoblocks.blockstore.wire.FileOp.BlockData;
-import geoblocks.blockstore.wire.FileOp.ReplicaData;
+import geoblocks.blockstore.wire.PeerOp.BlockData;
+import geoblocks.blockstore.wire.PeerOp.ReplicaData;
 import geoblocks.sim.tcp.TcpTransport;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;

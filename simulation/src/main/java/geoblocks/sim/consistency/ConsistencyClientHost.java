@@ -4,7 +4,7 @@ import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.blockstore.wire.FileOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.Content;
 import geoblocks.sim.harness.SimRegistry;

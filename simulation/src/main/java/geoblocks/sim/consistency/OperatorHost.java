@@ -93,7 +93,7 @@ public final class OperatorHost extends ComponentDefinition {
         long version = -1;
         if (r.ok()) {
             try {
-                version = LayoutCodec.decode(((geoblocks.blockstore.wire.FileOp.ClusterReply) r.value()).layout()).version();
+                version = LayoutCodec.decode(((geoblocks.blockstore.wire.ClientOp.ClusterReply) r.value()).layout()).version();
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }

@@ -1,5 +1,6 @@
 package geoblocks.sim.databridge;
 
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.NodeSettings;
@@ -86,7 +87,7 @@ public final class DataBridgeClientHost extends ComponentDefinition {
         startMs = now();
         step = Step.PUT;
         trigger(new ClientPort.Put(++op, null, Content.source(Content.key(init.seed, 0), init.bytes), name, "local",
-                init.blockSize, direct() ? FileOp.ACK_ALL : FileOp.ACK_LOCAL, false), direct() ? homeClient : nearClient);
+                init.blockSize, direct() ? ClientOp.ACK_ALL : ClientOp.ACK_LOCAL, false), direct() ? homeClient : nearClient);
     }
 
     private void onResult(ClientPort.Result r) {

@@ -1,0 +1,73 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.GcSettings;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.ReplicationQueue;
+import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.core.placement.PolicyCatalog;
+import geoblocks.blockstore.core.placement.PolicySet;
+import geoblocks.net.ClusterConfig;
+import geoblocks.net.NetAddress;
+import java.util.List;
+import se.sics.kompics.Init;
+
+/**
+ * What a {@link FileService} starts with: its address, region and cluster, its settings and
+ * metadata store, the replication queue it resumes, and optionally the block collector's and
+ * admission queue's settings and the names of the placement policies.
+ */
+public final class FileServiceInit extends Init<FileService> {
+    final NetAddress self;
+    final String region;
+    final ClusterConfig cluster;
+    final NodeSettings settings;
+    final ManifestStore manifests;
+    final long seed;
+    final ReplicationQueueStore replicationQueue;
+    /** The copies {@code replicationQueue} held at start, resumed by the replicator. */
+    final List<ReplicationQueue.Copy> resumedCopies;
+    /** Names and rules of the placement policies (the placement component has the policies). */
+    PolicyCatalog policies = PolicySet.defaults().catalog();
+    /** The block collector's grace and sweep interval. */
+    GcSettings gc = GcSettings.DEFAULTS;
+    /** How long and how many client requests wait for transfer memory. */
+    geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
+
+    public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
+            ManifestStore manifests, long seed) {
+        this(self, region, cluster, settings, manifests, seed, ReplicationQueueStore.inMemory(), List.of());
+    }
+
+    /** With the replication queue kept in {@code replicationQueue}, which held {@code resumedCopies} at start. */
+    public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
+            ManifestStore manifests, long seed, ReplicationQueueStore replicationQueue,
+            List<ReplicationQueue.Copy> resumedCopies) {
+        this.replicationQueue = replicationQueue;
+        this.resumedCopies = List.copyOf(resumedCopies);
+        this.self = self;
+        this.region = region;
+        this.cluster = cluster;
+        this.settings = settings;
+        this.manifests = manifests;
+        this.seed = seed;
+    }
+
+    /** This init with the block collector's settings. */
+    public FileServiceInit withGc(GcSettings settings) {
+        this.gc = settings;
+        return this;
+    }
+
+    /** This init with the admission queue's settings. */
+    public FileServiceInit withAdmission(geoblocks.blockstore.core.AdmissionSettings settings) {
+        this.admission = settings;
+        return this;
+    }
+
+    /** This init with the names and rules of the node's placement policies. */
+    public FileServiceInit withPolicies(PolicyCatalog catalog) {
+        this.policies = catalog;
+        return this;
+    }
+}

@@ -1,0 +1,326 @@
+package geoblocks.blockstore.wire;
+
+import geoblocks.blockstore.core.WriteCondition;
+import java.util.List;
+
+/**
+ * The client family of the file protocol: what a client asks the node it talks to (its
+ * coordinator) and what that node answers, besides the {@linkplain FileOp.Shared shared} replies
+ * (Done, Failed, manifest parts). Each op is a {@link Request}, which the coordinator hands to the
+ * part registered for its class and takes from anyone who proved the cluster secret, or a
+ * {@link Reply}, which goes to the request waiting for it. Encoded by {@link ClientCodec}.
+ */
+public sealed interface ClientOp extends FileOp {
+    /** A request from a client to its coordinator. */
+    sealed interface Request extends ClientOp, FileOp.Handled {
+        @Override
+        default Kind kind() {
+            return Kind.CLIENT_REQUEST;
+        }
+    }
+
+    /** The coordinator's answer to a client request. */
+    sealed interface Reply extends ClientOp {
+        @Override
+        default Kind kind() {
+            return Kind.REPLY;
+        }
+    }
+
+    /**
+     * Start an upload of {@code size} bytes in blocks of {@code blockSize} with a placement policy;
+     * {@code ack} is {@link #ACK_ALL} (done when every replica is durable) or {@link #ACK_LOCAL}
+     * (done when the first copy is durable; the others follow from the coordinator's replication queue).
+     * Without a {@code condition} the upload becomes the name's newest version (an overwrite); with
+     * one (e.g. {@link WriteCondition#ABSENT}, {@code put --if-absent}) it becomes a version only if
+     * the name's live version meets it, as decided by the name's owner region.
+     */
+    record PutBegin(long req, String name, long size, int blockSize, String policy, String ack, WriteCondition condition,
+            java.util.Map<String, String> meta) implements Request {
+        public PutBegin {
+            java.util.Objects.requireNonNull(condition, "condition");
+        }
+
+        public PutBegin(long req, String name, long size, int blockSize, String policy) {
+            this(req, name, size, blockSize, policy, ACK_ALL, false);
+        }
+
+        public PutBegin(long req, String name, long size, int blockSize, String policy, String ack) {
+            this(req, name, size, blockSize, policy, ack, false);
+        }
+
+        public PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent) {
+            this(req, name, size, blockSize, policy, ack, ifAbsent ? WriteCondition.ABSENT : WriteCondition.NONE,
+                    java.util.Map.of());
+        }
+
+        public PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent,
+                java.util.Map<String, String> meta) {
+            this(req, name, size, blockSize, policy, ack, ifAbsent ? WriteCondition.ABSENT : WriteCondition.NONE, meta);
+        }
+
+        /** Exactly a create if absent. */
+        public boolean ifAbsent() {
+            return condition.absentOnly();
+        }
+    }
+
+    String ACK_ALL = "all";
+
+    String ACK_LOCAL = "local";
+
+    /**
+     * Stored bytes {@code offset..} of block {@code block}; the last chunk of a block carries the
+     * stored bytes' CRC32C, the block's codec id ({@code BlockCodec}: 0 none, 1 gzip, 2 zstd) and
+     * the original bytes' CRC32C (equal to {@code blockCrc} when uncompressed).
+     */
+    record PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data, int codec, int rawCrc)
+            implements Request {
+        /** A chunk of an uncompressed block. */
+        public PutData(long req, int block, int offset, int blockCrc, boolean last, byte[] data) {
+            this(req, block, offset, blockCrc, last, data, 0, blockCrc);
+        }
+    }
+
+    /**
+     * Download {@code name}: its newest version when {@code version} is empty, else that version's
+     * id; blocks read as the node's {@code geoblocks.node.read} default says (first by RTT unless set).
+     */
+    record GetBegin(long req, String name, String version) implements Request {
+        public GetBegin(long req, String name) {
+            this(req, name, "");
+        }
+    }
+
+    /** Flow control of a download: the client has consumed {@code consumed} bytes. */
+    record GetAck(long req, long consumed) implements Request, Control {}
+
+    /**
+     * One page of the live files whose names start with {@code prefix} ("" for every file), after
+     * {@code after} (exclusive; "" for the start of the prefix), in UTF-8 byte order: at most
+     * {@code limit} entries, fewer when the node caps it ({@link FileCodec#MAX_LIST}) or the page
+     * reaches {@link FileCodec#MAX_LIST_PART_BYTES}. Answered by one {@link ListPart}. With
+     * {@code deleted}, names whose newest version is a tombstone are listed too (as entries of size 0
+     * without metadata), read from the names' version records instead of the listing table.
+     */
+    record ListReq(long req, String prefix, String after, int limit, boolean deleted) implements Request {
+        /** Live files only. */
+        public ListReq(long req, String prefix, String after, int limit) {
+            this(req, prefix, after, limit, false);
+        }
+    }
+
+    /** The manifest of {@code name}: its newest version when {@code version} is empty, else that version's. */
+    record StatReq(long req, String name, String version) implements Request {
+        public StatReq(long req, String name) {
+            this(req, name, "");
+        }
+    }
+
+    /** Every version of {@code name} the node keeps, tombstones included. */
+    record VersionsReq(long req, String name) implements Request {}
+
+    /** Delete {@code name}: a tombstone version carrying {@code meta}, only if the live version meets {@code condition}. */
+    record DeleteReq(long req, String name, WriteCondition condition, java.util.Map<String, String> meta) implements Request {
+        public DeleteReq {
+            java.util.Objects.requireNonNull(condition, "condition");
+            meta = java.util.Map.copyOf(meta);
+        }
+
+        public DeleteReq(long req, String name) {
+            this(req, name, WriteCondition.NONE, java.util.Map.of());
+        }
+    }
+
+    record StatusReq(long req) implements Request, Control {}
+
+    /** The node's placement policies ({@code client policies}); answered by {@link PoliciesReply}. */
+    record PoliciesReq(long req) implements Request {}
+
+    /** Blocks covering bytes {@code 0..durableBytes} are durable on every replica the policy wants (for a move: block bytes copied so far). */
+    record PutProgress(long req, long durableBytes) implements Reply, Control {}
+
+    record GetData(long req, long offset, byte[] data) implements Reply {}
+
+    /** One replica copy still owed: block {@code block} to region {@code region}. */
+    record PendingCopy(int block, String region) {}
+
+    /**
+     * Sent before the manifest parts of a stat: the copies the node's replication queue still owes
+     * for the file ({@code known}: this node coordinated the upload, so its queue is the authority;
+     * otherwise the list is empty and says nothing). Long lists come in several messages. A control
+     * message like the {@link ManifestPart}s that follow it: on the bulk lane the manifest overtook it
+     * and the client finished the stat without the owed copies.
+     */
+    record StatPending(long req, boolean known, List<PendingCopy> copies) implements Reply, Control {}
+
+    /**
+     * One version as {@code versions} lists it: size, where and when it was uploaded, and its
+     * clock (hybrid logical clock value and the region whose clock stamped it), location epoch,
+     * whether it is a tombstone (a delete), and its metadata (at most Manifest.MAX_META_BYTES).
+     */
+    record VersionEntry(long clock, String clockRegion, long size, String uploadedAt, long createdMillis,
+            long locEpoch, boolean deleted, java.util.Map<String, String> meta) {
+        public VersionEntry {
+            meta = java.util.Map.copyOf(meta);
+        }
+
+        /** Without metadata. */
+        public VersionEntry(long clock, String clockRegion, long size, String uploadedAt, long createdMillis,
+                long locEpoch, boolean deleted) {
+            this(clock, clockRegion, size, uploadedAt, createdMillis, locEpoch, deleted, java.util.Map.of());
+        }
+
+        /** The version's id, as {@code get --version} takes it (see core.Version). */
+        public String id() {
+            return String.format("%016x@%s", clock, clockRegion);
+        }
+    }
+
+    /** Versions of a name, newest first; long lists come in several messages, the last with {@code more} false. */
+    record VersionList(long req, List<VersionEntry> versions, boolean more) implements Reply {}
+
+    /** A put or delete that made version {@code version} (its id); {@code info} says what else happened. */
+    record Committed(long req, String version, String info) implements Reply {
+        public Committed {
+            info = FileOp.clip(info);
+        }
+    }
+
+    record ListEntry(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis,
+            java.util.Map<String, String> meta) {
+        public ListEntry(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis) {
+            this(name, size, blockSize, policy, uploadedAt, createdMillis, java.util.Map.of());
+        }
+    }
+
+    /**
+     * A page of a listing, names ascending; {@code more}: the node may hold more names under the
+     * prefix after the last entry (ask again with it as {@code after}). An empty page with
+     * {@code more} never comes: a page holds at least one entry when more follow.
+     */
+    record ListPart(long req, List<ListEntry> entries, boolean more) implements Reply {}
+
+    /** One peer as the coordinator sees it: RTT in ms, or negative when down. */
+    record PeerRtt(String region, double rttMs) {}
+
+    /**
+     * The node's region, its view of each peer, how much network input it refused, what its
+     * scrubber found (blocks verified, replicas repaired, replicas it could not repair), block bytes
+     * per transport, and its background (LEDBAT) sending state.
+     */
+    record StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
+            long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background, Gc gc)
+            implements Reply {
+        /** A reply without block collection figures ({@link Gc#NONE}). */
+        public StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
+                long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background) {
+            this(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable, transfers, background,
+                    Gc.NONE);
+        }
+    }
+
+    /**
+     * The block collector of a node: blocks and data bytes it collected over its life (kept in its
+     * metadata engine), sweep passes finished since it started, whether one is running, and for the
+     * running pass (else the last) the blocks older than the grace it checked, collected, and kept
+     * because their file is in flight; when the last pass ended (epoch ms, -1: none yet); since when
+     * every peer has been up ({@code settledSinceMillis}, epoch ms; -1: a peer is down, nothing is
+     * collected); and the moves this node coordinates (kept in its engine until they end).
+     */
+    record Gc(long collectedBlocks, long collectedBytes, long passes, boolean running, long passChecked,
+            long passCollected, long passInFlight, long lastPassEndMillis, long settledSinceMillis, int moves) {
+        public static final Gc NONE = new Gc(0, 0, 0, false, 0, 0, 0, -1, -1, 0);
+    }
+
+    /** One placement policy of a node: name, kind (seed, built-in, declarative, custom), copies and rules. */
+    record PolicyInfo(String name, String kind, int copies, String rules) {
+        public PolicyInfo {
+            rules = FileOp.clip(rules);
+        }
+    }
+
+    /** Every placement policy the node knows, in the order it lists them. */
+    record PoliciesReply(long req, String region, List<PolicyInfo> policies) implements Reply {}
+
+    /** Node-to-node block bytes sent and received per transport (see {@code TransferCounters}). */
+    record Transfers(long tcpSent, long tcpReceived, long ledbatSent, long ledbatReceived, long tcpBackgroundSent,
+            long tcpBackgroundReceived) {
+        /** Background block bytes sent: every LEDBAT byte plus background copies forced over TCP. */
+        public long backgroundSent() {
+            return ledbatSent + tcpBackgroundSent;
+        }
+
+        public long backgroundReceived() {
+            return ledbatReceived + tcpBackgroundReceived;
+        }
+
+        /** Foreground block bytes sent: TCP block data a client waits for (reads, --ack all replicas). */
+        public long foregroundSent() {
+            return tcpSent - tcpBackgroundSent;
+        }
+
+        public long foregroundReceived() {
+            return tcpReceived - tcpBackgroundReceived;
+        }
+    }
+
+    /**
+     * Background sending: {@code queuedBytes} of background blocks this node still has to get
+     * acknowledged (pushes offered, opening or on their LEDBAT stream, minus what the peer
+     * acknowledged), {@code queuedCopies} replica copies its replication queue still owes (waiting or
+     * under way), and the LEDBAT flow to each peer region it sent to recently.
+     */
+    record Background(long queuedBytes, int queuedCopies, List<LedbatPeer> peers) {}
+
+    /**
+     * The LEDBAT flow to one peer region: all background streams to it share this one flow and its
+     * controller. {@code active}: a flow is running now (else the figures of delay are the last
+     * flow's); sizes in bytes; delays in ms, NaN when not measured yet; the base delay is the
+     * one-way delay as measured (it contains the two hosts' clock offset, so it can even be
+     * negative); retransmissions are packets sent again, in total.
+     */
+    record LedbatPeer(String region, boolean active, int streams, long cwndBytes, long queuedBytes,
+            long inFlightBytes, double queuingDelayMs, double baseDelayMs, double rttMs, long retransmissions) {}
+
+    /**
+     * The cluster layout (client {@code cluster}): {@code action} "show", or "add" (with {@code address},
+     * {@code zone}, empty for the region id, and {@code capacityBytes}), "drain" or "remove" of
+     * {@code region}, {@code force} to override the waits ({@code LayoutChanges}). Answered with
+     * {@link ClusterReply} or Failed.
+     */
+    record ClusterReq(long req, String action, String region, String address, String zone, long capacityBytes,
+            boolean force) implements Request {}
+
+    /** What a node reported about one region: the layout version it last reported, its live replicas and bytes. */
+    record RegionReport(String region, long reportedVersion, long replicas, long bytes) {}
+
+    /**
+     * The node's layout after the request ({@code LayoutCodec} bytes), what it knows of each region,
+     * and the warnings of a forced change.
+     */
+    record ClusterReply(long req, byte[] layout, List<RegionReport> regions, List<String> warnings) implements Reply {}
+
+    /** Move a file's replicas to {@code regions} (client move); answered with progress, then Done or Failed. */
+    record MoveReq(long req, String name, List<String> regions) implements Request {}
+
+    /**
+     * Download {@code name} as {@link GetBegin} does, reading blocks with strategy {@code read}
+     * (first, parallel, hedged) over replicas ranked by {@code rank} (rtt, load); see
+     * {@code core.read.ReadOptions}; an empty one: the node's default for it. Its fetches are
+     * cancellable ({@link PeerOp.FetchPaced}).
+     */
+    record GetRead(long req, String name, String version, String read, String rank) implements Request {}
+
+    /**
+     * Download original bytes {@code first..last} (inclusive; {@code last} beyond the end means to
+     * the end) of {@code name} as {@link GetBegin} does, but only the blocks that cover them: the
+     * node sends the manifest, then those blocks whole, as stored, with {@link GetData} offsets in
+     * the whole file's stored stream (the first one at the first needed block's stored offset, see
+     * {@code core.read.RangePlan}); {@link GetAck}s count in the same stream. {@code read} and
+     * {@code rank} as in {@link GetRead}; both empty: the node's default, as {@link GetBegin}.
+     * A range that starts beyond the last byte is answered by {@link Failed}.
+     */
+    record GetRange(long req, String name, String version, String read, String rank, long first, long last)
+            implements Request {}
+}
