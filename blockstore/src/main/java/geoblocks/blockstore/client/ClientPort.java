@@ -21,6 +21,7 @@ public final class ClientPort extends PortType {
         request(ListPage.class);
         request(Stat.class);
         request(Delete.class);
+        request(Purge.class);
         request(Status.class);
         request(Move.class);
         request(Policies.class);
@@ -254,6 +255,24 @@ public final class ClientPort extends PortType {
         @Override
         public Delete withOp(long op) {
             return new Delete(op, name, condition, meta);
+        }
+    }
+
+    /**
+     * Purges version {@code version} ({@code clock@region}) of {@code name} in every region: it is no
+     * longer listed or served, and when it was the newest the version below it serves again; its
+     * blocks go to the block collector. Value: a {@link Written} naming the version; NOT_FOUND when
+     * the name has no such version.
+     */
+    public record Purge(long op, String name, String version) implements Request {
+        public Purge {
+            java.util.Objects.requireNonNull(name, "name");
+            java.util.Objects.requireNonNull(version, "version");
+        }
+
+        @Override
+        public Purge withOp(long op) {
+            return new Purge(op, name, version);
         }
     }
 

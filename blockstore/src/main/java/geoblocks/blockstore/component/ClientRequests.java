@@ -117,7 +117,7 @@ final class ClientRequests {
     /** Every version kept of a name, newest first, tombstones included. */
     void onVersions(NetAddress from, VersionsReq v) {
         ManifestLookup.history(node, v.name(), h -> {
-            if (h.isEmpty()) {
+            if (h.isEmpty() || h.get().current().isEmpty()) {
                 node.send(from, new Failed(v.req(), FailureCode.NOT_FOUND, "no such file '" + v.name() + "' (no version of it is kept here)"));
                 return;
             }
@@ -125,6 +125,9 @@ final class ClientRequests {
             List<Manifest> versions = h.get().versions();
             for (int i = versions.size() - 1; i >= 0; i--) {
                 Manifest m = versions.get(i);
+                if (m.purged()) {
+                    continue; // taken out of the history: never shown
+                }
                 all.add(new VersionEntry(m.version().clock(), m.version().region(), m.size(), m.uploadedAt(),
                         m.createdMillis(), m.locEpoch(), m.deleted(), m.meta()));
             }
@@ -203,6 +206,39 @@ final class ClientRequests {
             String kept = "; earlier versions kept for " + duration(node.settings().versionRetentionMs());
             new ManifestPublisher(node, t, unreached -> node.send(client, new Committed(d.req(), t.version().id(),
                     "deleted" + kept + (unreached.isEmpty() ? "" : "; not yet at " + unreached
+                            + " (anti-entropy brings it when they are reachable)")))).start();
+        });
+    }
+
+    /**
+     * Purges one version of the name (S3's DeleteObject with a versionId): its stub is stored here
+     * ({@link Versions#purge}) and published to the peers that are up (anti-entropy brings it to the
+     * others, and every copy of the version yields to it). Answers Committed with the version's id.
+     */
+    void onPurge(NetAddress client, geoblocks.blockstore.wire.FileOp.PurgeReq p) {
+        Version version;
+        try {
+            Manifest.validateName(p.name());
+            version = Version.parse(p.version());
+        } catch (IllegalArgumentException | NullPointerException e) {
+            node.send(client, new Failed(p.req(), FailureCode.INVALID, "purge: " + e.getMessage()));
+            return;
+        }
+        ManifestLookup.find(node, p.name(), version, found -> {
+            if (found.isEmpty()) {
+                node.send(client, new Failed(p.req(), FailureCode.NOT_FOUND, "no version " + version.id() + " of '" + p.name() + "'"));
+                return;
+            }
+            Manifest stub;
+            try {
+                stub = node.versions().purge(p.name(), version).orElseThrow(() -> new IOException("the version vanished"));
+            } catch (IOException e) {
+                node.send(client, new Failed(p.req(), FailureCode.INTERNAL, "storing the purge of " + version.id() + " of '"
+                        + p.name() + "' failed: " + e.getMessage()));
+                return;
+            }
+            new ManifestPublisher(node, stub, unreached -> node.send(client, new Committed(p.req(), version.id(),
+                    "purged" + (unreached.isEmpty() ? "" : "; not yet at " + unreached
                             + " (anti-entropy brings it when they are reachable)")))).start();
         });
     }

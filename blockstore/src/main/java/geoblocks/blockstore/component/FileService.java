@@ -532,6 +532,7 @@ public final class FileService extends ComponentDefinition {
                 .client(ListReq.class, requests::onList)
                 .client(StatReq.class, requests::onStat)
                 .client(DeleteReq.class, requests::onDelete)
+                .client(geoblocks.blockstore.wire.FileOp.PurgeReq.class, requests::onPurge)
                 .client(StatusReq.class, requests::onStatus)
                 .client(MoveReq.class, migrations::onMove)
                 .client(ClusterReq.class, membership::onRequest)

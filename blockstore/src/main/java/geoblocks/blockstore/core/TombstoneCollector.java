@@ -83,6 +83,11 @@ public final class TombstoneCollector {
                 (long) GRACE_ROUNDS * regions.size() * settings.antiEntropyIntervalMs());
     }
 
+    /** How long a lone tombstone is kept at most, and a purged version's stub ({@link ManifestHistory#prune}). */
+    public long tombstoneRetentionMs() {
+        return tombstoneRetentionMs;
+    }
+
     /**
      * True when {@code arriving}, a history of a name this node does not hold (after the version
      * retention), is a lone tombstone every region acknowledged whose version retention passed:

@@ -359,7 +359,9 @@ public final class FileCodec implements WireCodec<FileMsg> {
                     o.str(g.region()); o.i64(g.reportedVersion()); o.i64(g.replicas()); o.i64(g.bytes());
                 }
                 strings(o, p.warnings());
-            }));
+            }),
+            op(56, PurgeReq.class, (req, r) -> new PurgeReq(req, r.str(), r.str()),
+                    (p, o) -> { o.str(p.name()); o.str(p.version()); }));
 
     private static final Map<Class<?>, Op<?>> BY_CLASS = new HashMap<>();
     private static final Op<?>[] BY_TAG;

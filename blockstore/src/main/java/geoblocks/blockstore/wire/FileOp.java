@@ -130,6 +130,13 @@ public sealed interface FileOp {
         }
     }
 
+    /**
+     * Purges version {@code version} ({@code clock@region}) of {@code name}: the version is taken out
+     * of the name's history in every region (a stub replaces it, see Manifest#purgedAt) and its blocks
+     * are left to the block collector. Answered Committed (the version) or Failed NOT_FOUND.
+     */
+    record PurgeReq(long req, String name, String version) implements FileOp {}
+
     record StatusReq(long req) implements Control {}
 
     /** The node's placement policies ({@code client policies}); answered by {@link PoliciesReply}. */
