@@ -36,6 +36,7 @@ public final class S3Gateway {
     private final SigV4 sigv4;
     private final S3Buckets buckets;
     private final S3Objects objects;
+    private final S3Deletes deletes;
     private final S3Multipart multipart;
     private final S3Versioning versioning;
     private final S3Tagging tagging;
@@ -66,6 +67,7 @@ public final class S3Gateway {
         BodyReceiver receiver = new BodyReceiver(settings);
         this.versioning = new S3Versioning(store, buckets);
         this.objects = new S3Objects(store, settings, buckets, receiver, migration, versioning, clock);
+        this.deletes = new S3Deletes(store, buckets, versioning);
         this.multipart = new S3Multipart(store, settings, buckets, uploads, objects, receiver, clock);
         this.tagging = new S3Tagging(store, buckets, versioning);
         objects.tagging(tagging);
@@ -374,7 +376,7 @@ public final class S3Gateway {
                 }
                 case "POST" -> {
                     if (call.has("delete")) {
-                        objects.deleteMany(call);
+                        deletes.deleteMany(call);
                     } else {
                         call.fail(S3Error.NOT_IMPLEMENTED, "POST on a bucket needs ?delete");
                     }
@@ -403,7 +405,7 @@ public final class S3Gateway {
                 if (upload) {
                     multipart.abortMultipart(call);
                 } else {
-                    objects.delete(call);
+                    deletes.delete(call);
                 }
             }
             case "POST" -> {
