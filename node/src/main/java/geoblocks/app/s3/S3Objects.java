@@ -43,6 +43,7 @@ final class S3Objects {
     private final Migration migration;
     private final S3Versioning versioning;
     private S3Tagging tagging;
+    private final HeaderRecords headers;
     private final LongSupplier clock;
     /** Runs after a PutObject stored its version, before the client is answered (the object's ACL, {@link S3Acls#afterPut}). */
     interface AfterPut {
@@ -64,6 +65,12 @@ final class S3Objects {
         this.receiver = receiver;
         this.migration = migration;
         this.clock = clock;
+        this.headers = new HeaderRecords(store);
+    }
+
+    /** Where objects' user metadata and standard headers are kept. */
+    HeaderRecords headers() {
+        return headers;
     }
 
     /** Where the tags of objects are kept (x-amz-tagging on PUT and copies, x-amz-tagging-count on HEAD). */
@@ -83,9 +90,11 @@ final class S3Objects {
         }
         WriteCondition condition;
         TagSet tags;
+        ObjectHeaders kept;
         try {
             condition = Preconditions.write(call.headers().get("If-Match"), call.headers().get("If-None-Match"));
             tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
+            kept = requested(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -94,8 +103,14 @@ final class S3Objects {
             String etag = ETags.hex(spool.md5());
             Checksums.Stored checksum = spool.checksumAlgorithm() == null ? null : new Checksums.Stored(
                     spool.checksumAlgorithm(), Checksums.Type.FULL_OBJECT, Checksums.base64(spool.checksumValue()));
-            Map<String, String> extra = checksum == null ? Map.of() : Map.of(Checksums.META, checksum.encode());
-            store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra)
+            Map<String, String> extra = new java.util.HashMap<>();
+            if (checksum != null) {
+                extra.put(Checksums.META, checksum.encode());
+            }
+            headers.write(kept).thenCompose(h -> {
+                extra.putAll(h);
+                return store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra);
+            })
                     .thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), tags).thenApply(x -> w))
                     .thenCompose(w -> afterPut.apply(call, bucket, w).thenApply(x -> w)).whenComplete((w, t) -> {
                 spool.discard();
@@ -113,6 +128,11 @@ final class S3Objects {
                 });
             });
         });
+    }
+
+    /** The user metadata and standard headers a PutObject, CopyObject (REPLACE) or CreateMultipartUpload asks to keep. */
+    static ObjectHeaders requested(S3Call call) throws S3Exception {
+        return ObjectHeaders.of(call.headers().names(), call.headers()::get);
     }
 
     /**
@@ -232,20 +252,27 @@ final class S3Objects {
                 call.ex.header("x-amz-version-id", shownId[0] != null ? shownId[0]
                         : ObjectVersions.id(false, m.meta(), m.version().id()));
             }
-            if (call.method().equals("HEAD") && tagging != null) { // x-amz-tagging-count: one lookup, on HEAD only
-                tagging.read(S3Tagging.objectFile(call.bucket, call.key, m.version().id())).whenComplete((tags, t2) -> call.later(() -> {
-                    if (tags != null && tags.size() > 0) {
-                        call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
-                    }
-                    serve(call, name, m);
-                }));
-                return;
-            }
-            serve(call, name, m);
+            headers.read(m.meta()).whenComplete((h, t1) -> call.later(() -> {
+                if (t1 != null) {
+                    call.fail(NodeStore.cause(t1));
+                    return;
+                }
+                if (call.method().equals("HEAD") && tagging != null) { // x-amz-tagging-count: one lookup, on HEAD only
+                    tagging.read(S3Tagging.objectFile(call.bucket, call.key, m.version().id())).whenComplete((tags, t2) -> call.later(() -> {
+                        if (tags != null && tags.size() > 0) {
+                            call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
+                        }
+                        serve(call, name, m, h);
+                    }));
+                    return;
+                }
+                serve(call, name, m, h);
+            }));
         }));
     }
 
-    private void serve(S3Call call, String name, Manifest m) {
+    private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept) {
+        kept.headers().forEach(call.ex::header);
         ByteRange range;
         String rangeHeader = call.headers().get("Range");
         if (call.param("partNumber") != null) { // a part of a multipart object, by the part boundaries kept
@@ -356,7 +383,9 @@ final class S3Objects {
     /**
      * CopyObject: the source's newest version (or {@code ?versionId}) is downloaded into a spool file
      * and stored as the destination, keeping its ETag and, unless the metadata directive is REPLACE,
-     * its content type.
+     * its content type, user metadata and standard headers (the same {@link HeaderRecords} record).
+     * A copy of an object onto itself without REPLACE (and without a source versionId) is refused
+     * InvalidRequest, as S3 does.
      */
     void copy(S3Call call) {
         String header = call.headers().get("x-amz-copy-source");
@@ -379,8 +408,15 @@ final class S3Objects {
         boolean replace = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-metadata-directive", "COPY"));
         boolean replaceTags = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-tagging-directive", "COPY"));
         TagSet newTags;
+        ObjectHeaders newHeaders;
         try {
             newTags = replaceTags ? TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS) : null;
+            newHeaders = replace ? requested(call) : null;
+            if (!replace && version.isEmpty() && srcBucket.equals(call.bucket) && srcKey.equals(call.key)) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, "This copy request is illegal because it is trying to copy an"
+                        + " object to itself without changing the object's metadata, storage class, website redirect"
+                        + " location or encryption attributes.");
+            }
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -424,8 +460,17 @@ final class S3Objects {
             String type = replace ? call.headers().get("Content-Type", "binary/octet-stream")
                     : m.meta().getOrDefault(META_TYPE, "binary/octet-stream");
             String checksum = m.meta().get(Checksums.META); // the same bytes: the same checksum
-            return store(call, dst[0], file, null, etag, type, WriteCondition.NONE,
-                    checksum == null ? Map.of() : Map.of(Checksums.META, checksum));
+            Map<String, String> extra = new java.util.HashMap<>();
+            if (checksum != null) {
+                extra.put(Checksums.META, checksum);
+            }
+            java.util.concurrent.CompletableFuture<Map<String, String>> kept = replace ? headers.write(newHeaders)
+                    : java.util.concurrent.CompletableFuture.completedFuture(m.meta().containsKey(HeaderRecords.META)
+                            ? Map.of(HeaderRecords.META, m.meta().get(HeaderRecords.META)) : Map.of()); // the same record
+            return kept.thenCompose(h -> {
+                extra.putAll(h);
+                return store(call, dst[0], file, null, etag, type, WriteCondition.NONE, extra);
+            });
         }).thenCompose(w -> {
             stored[0] = w;
             java.util.concurrent.CompletableFuture<TagSet> tags = replaceTags
