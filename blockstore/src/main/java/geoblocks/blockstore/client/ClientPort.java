@@ -235,7 +235,9 @@ public final class ClientPort extends PortType {
     /**
      * Deletes the name (a tombstone version); value: a {@link Written}. With a {@code condition} the
      * name's owner region decides whether its live version meets it (a compare-and-swap delete).
-     * The tombstone carries {@code meta} (at most Manifest.MAX_META_BYTES).
+     * The tombstone carries {@code meta} (at most Manifest.MAX_META_BYTES). A name without a live
+     * version is NOT_FOUND, unless {@code meta} marks the tombstone kept (Manifest.META_KEEP): then it
+     * is stored all the same, and kept as the name's only version until purged.
      */
     public record Delete(long op, String name, WriteCondition condition, java.util.Map<String, String> meta)
             implements Request {

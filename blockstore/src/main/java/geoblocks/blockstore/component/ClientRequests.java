@@ -177,7 +177,9 @@ final class ClientRequests {
 
     /**
      * Deletes the name: a tombstone stamped above the version found, stored here and published to
-     * the peers that are up (the others get it by anti-entropy). The earlier versions stay, readable
+     * the peers that are up (the others get it by anti-entropy). A name without a live version is
+     * NOT_FOUND, unless the tombstone is marked {@link Manifest#META_KEEP} (an S3 delete marker in a
+     * versioned bucket, a version of its own). The earlier versions stay, readable
      * with {@code get --version}, until the retention drops them.
      */
     void onDelete(NetAddress client, DeleteReq d) {
@@ -192,7 +194,7 @@ final class ClientRequests {
             return;
         }
         ManifestLookup.find(node, d.name(), found -> {
-            if (found.isEmpty()) {
+            if (found.isEmpty() && !d.meta().containsKey(Manifest.META_KEEP)) { // a kept tombstone is a version of its own
                 node.send(client, new Failed(d.req(), FailureCode.NOT_FOUND, "no such file '" + d.name() + "'"));
                 return;
             }

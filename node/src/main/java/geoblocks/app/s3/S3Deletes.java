@@ -76,7 +76,9 @@ final class S3Deletes {
         if (versionId != null) {
             return purge(b, key, name, versionId, ifMatch);
         }
-        return store.delete(name, condition).handle((w, t) -> {
+        // in a bucket with versioning Enabled a delete marker is a version in its own right: kept, and made
+        // even when the key has no live version (the node stores a tombstone marked keep in any case)
+        return store.delete(name, condition, ObjectVersions.marks(b.versioning())).handle((w, t) -> {
             if (t != null) {
                 Throwable c = NodeStore.cause(t);
                 if (c instanceof NodeStore.StoreException s && s.notFound()) {

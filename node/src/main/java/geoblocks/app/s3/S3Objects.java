@@ -244,7 +244,13 @@ final class S3Objects {
             });
         }).whenComplete((stat, t) -> call.later(() -> {
             if (t != null) {
-                call.failObject(t);
+                Throwable c = NodeStore.cause(t);
+                if (versionId == null && bucket[0] != null && bucket[0].versioning() != ObjectVersions.Status.OFF
+                        && c instanceof NodeStore.StoreException s && s.notFound()) {
+                    markerHeaders(call, name, bucket[0], c);
+                } else {
+                    call.failObject(t);
+                }
                 return;
             }
             Manifest m = stat.manifest();
@@ -268,6 +274,21 @@ final class S3Objects {
                 }
                 serve(call, name, m, h);
             }));
+        }));
+    }
+
+    /** A 404 of a versioned key whose current version is a delete marker says so, with the marker's id (S3). */
+    private void markerHeaders(S3Call call, String name, BucketMeta bucket, Throwable notFound) {
+        versioning.versions(name).whenComplete((vs, t) -> call.later(() -> {
+            List<ObjectVersions.V> shown = t == null ? List.of() : null;
+            if (t == null) {
+                shown = ObjectVersions.visible(call.key, vs, bucket.versioning());
+            }
+            if (shown != null && !shown.isEmpty() && shown.get(0).latest() && shown.get(0).deleteMarker()) {
+                call.ex.header("x-amz-delete-marker", "true");
+                call.ex.header("x-amz-version-id", shown.get(0).versionId());
+            }
+            call.failObject(notFound);
         }));
     }
 
