@@ -28,8 +28,7 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
-    static final Set<String> UNSUPPORTED = Set.of("policy", "cors",
-            "lifecycle", "website", "logging", "notification", "replication", "encryption", "object-lock", "retention",
+    static final Set<String> UNSUPPORTED = Set.of("policy", "cors", "website", "logging", "notification", "replication", "encryption", "object-lock", "retention",
             "legal-hold", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
             "ownershipControls", "requestPayment", "intelligent-tiering");
     private final S3Settings settings;
@@ -37,6 +36,7 @@ public final class S3Gateway {
     private final S3Buckets buckets;
     private final S3Objects objects;
     private final S3Deletes deletes;
+    private final S3Lifecycle lifecycle;
     private final S3Multipart multipart;
     private final S3Versioning versioning;
     private final S3Tagging tagging;
@@ -76,6 +76,9 @@ public final class S3Gateway {
         this.attributes = new S3Attributes(store, buckets, versioning);
         this.acls = new S3Acls(store, buckets, keys, settings.accessKey());
         objects.afterPut(acls::afterPut);
+        this.lifecycle = new S3Lifecycle(store, buckets, versioning, tagging, multipart, settings.region(), cluster.regionIds(),
+                clock, settings.lifecycleDay());
+        lifecycle.runEvery(settings.lifecycleInterval());
     }
 
     /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
@@ -321,6 +324,15 @@ public final class S3Gateway {
         }
         if (call.bucket != null && call.has("acl")) {
             acls.acl(call);
+            return;
+        }
+        if (call.bucket != null && call.key == null && call.has("lifecycle")) {
+            switch (call.method()) {
+                case "GET" -> lifecycle.get(call);
+                case "PUT" -> lifecycle.put(call);
+                case "DELETE" -> lifecycle.delete(call);
+                default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?lifecycle");
+            }
             return;
         }
         if (call.bucket != null && call.key == null && call.has("publicAccessBlock")) {

@@ -250,6 +250,33 @@ final class S3Multipart {
         }
     }
 
+    /**
+     * Aborts the uploads in progress here that {@code abort} picks (a lifecycle's
+     * AbortIncompleteMultipartUpload), removing their parts; returns how many.
+     */
+    int abortWhere(java.util.function.Predicate<MultipartUploads.Upload> abort) {
+        int n = 0;
+        for (MultipartUploads.Upload u : uploads.snapshot().values()) {
+            if (!abort.test(u)) {
+                continue;
+            }
+            try {
+                removeParts(uploads.abort(u.id(), u.bucket(), u.key()));
+                uploadTags.remove(u.id());
+                uploadHeaders.remove(u.id());
+                n++;
+            } catch (S3Exception e) {
+                // completed or aborted meanwhile
+            }
+        }
+        return n;
+    }
+
+    /** The uploads in progress here. */
+    java.util.Collection<MultipartUploads.Upload> uploadsInProgress() {
+        return uploads.snapshot().values();
+    }
+
     private void expireUploads() {
         removeParts(uploads.expire(clock.getAsLong() - settings.multipartExpiry().toMillis()));
         uploadTags.keySet().retainAll(uploads.snapshot().keySet());
