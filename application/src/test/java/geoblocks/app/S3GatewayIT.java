@@ -182,7 +182,8 @@ class S3GatewayIT {
                 endpoint("dublin"), Integer.toString(LIFECYCLE_DAY_S)), Map.of(), 600);
         System.out.println(r.out());
         assertEquals(0, r.code(), r.out());
-        for (String check : List.of("delete-versions", "metadata", "lifecycle-config", "lifecycle-runner")) {
+        for (String check : List.of("delete-versions", "metadata", "lifecycle-config", "lifecycle-runner",
+                "encryption-refused")) {
             assertTrue(r.out().contains("ok " + check), check + " missing:\n" + r.out());
         }
         assertTrue(r.out().contains("ALL OK"), r.out());

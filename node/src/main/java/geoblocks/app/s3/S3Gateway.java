@@ -81,6 +81,17 @@ public final class S3Gateway {
         lifecycle.runEvery(settings.lifecycleInterval());
     }
 
+    /** The first header asking for server-side encryption ({@code x-amz-server-side-encryption*}, also of a copy source), or null. */
+    static String encryptionHeader(Iterable<String> names) {
+        for (String n : names) {
+            String l = n.toLowerCase(java.util.Locale.ROOT);
+            if (l.startsWith("x-amz-server-side-encryption") || l.startsWith("x-amz-copy-source-server-side-encryption")) {
+                return n;
+            }
+        }
+        return null;
+    }
+
     /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
     private static void clearSpool(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
@@ -319,6 +330,12 @@ public final class S3Gateway {
     }
 
     private void dispatch(S3Call call) {
+        String sse = encryptionHeader(call.headers().names());
+        if (sse != null) {
+            call.fail(S3Error.NOT_IMPLEMENTED, "server-side encryption (SSE-S3, SSE-KMS, SSE-C) is not supported: " + sse
+                    + " was sent, and the gateway stores objects unencrypted");
+            return;
+        }
         if (call.bucket != null && S3ObjectCalls.dispatch(call, tagging, multipart, attributes)) {
             return; // tagging, ListMultipartUploads, ListParts, GetObjectAttributes
         }
