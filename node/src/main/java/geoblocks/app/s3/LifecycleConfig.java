@@ -196,13 +196,11 @@ record LifecycleConfig(List<Rule> rules) {
 
     /** Reads a Filter (or the And inside it) into tags and sizes; returns its prefix. */
     private static String filter(Element f, Map<String, String> tags, Long[] sizes, boolean inAnd) throws S3Exception {
-        String prefix = "";
-        int conditions = 0;
+        String prefix = ""; // several conditions outside an And are taken as their And (as Ceph does; AWS refuses them)
         for (Element c : S3Xml.children(f)) {
             switch (c.getLocalName()) {
                 case "Prefix" -> {
                     prefix = c.getTextContent();
-                    conditions++;
                 }
                 case "Tag" -> {
                     String k = null;
@@ -221,28 +219,21 @@ record LifecycleConfig(List<Rule> rules) {
                     if (tags.put(k, v) != null) {
                         throw new S3Exception(S3Error.INVALID_ARGUMENT, "the filter names the tag '" + k + "' twice");
                     }
-                    conditions++;
                 }
                 case "ObjectSizeGreaterThan" -> {
                     sizes[0] = size(c);
-                    conditions++;
                 }
                 case "ObjectSizeLessThan" -> {
                     sizes[1] = size(c);
-                    conditions++;
                 }
                 case "And" -> {
                     if (inAnd) {
                         throw new S3Exception(S3Error.MALFORMED_XML, "an And cannot hold another And");
                     }
                     prefix = filter(c, tags, sizes, true);
-                    conditions++;
                 }
                 default -> throw new S3Exception(S3Error.MALFORMED_XML, "unexpected element <" + c.getLocalName() + "> in a Filter");
             }
-        }
-        if (!inAnd && conditions > 1) {
-            throw new S3Exception(S3Error.MALFORMED_XML, "a Filter has one condition; use And for several");
         }
         if (sizes[0] != null && sizes[1] != null && sizes[1] <= sizes[0]) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "ObjectSizeLessThan must be above ObjectSizeGreaterThan");

@@ -51,6 +51,18 @@ class LifecycleConfigTest {
     }
 
     @Test
+    void severalConditionsOutsideAnAnd_areTheirAnd_asCephTakesThem() throws S3Exception {
+        LifecycleConfig.Rule r = parse("<Rule><ID>x</ID><Filter><Prefix>a/</Prefix><Tag><Key>k</Key><Value>v</Value></Tag>"
+                + "<ObjectSizeLessThan>9</ObjectSizeLessThan></Filter><Status>Enabled</Status>" + EXP + "</Rule>").rules().get(0);
+        assertEquals("a/", r.prefix());
+        assertEquals(java.util.Map.of("k", "v"), r.tags());
+        assertEquals(9L, r.sizeLessThan());
+        assertTrue(new String(parse("<Rule><ID>x</ID><Filter><Prefix>a/</Prefix><Tag><Key>k</Key><Value>v</Value></Tag></Filter>"
+                + "<Status>Enabled</Status>" + EXP + "</Rule>").toXml(), StandardCharsets.UTF_8)
+                .contains("<Filter><And><Prefix>a/</Prefix><Tag>"), "written back as an And");
+    }
+
+    @Test
     void refusesWithS3sCodes() {
         assertEquals(S3Error.INVALID_ARGUMENT, refused("<Rule><ID>" + "a".repeat(256) + "</ID><Prefix/><Status>Enabled</Status>" + EXP + "</Rule>"));
         assertEquals(S3Error.INVALID_ARGUMENT, refused("<Rule><ID>x</ID><Prefix/><Status>Enabled</Status>" + EXP + "</Rule>"
@@ -68,8 +80,8 @@ class LifecycleConfigTest {
                 + "<Expiration><Days>1</Days><ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker></Expiration></Rule>"));
         assertEquals(S3Error.MALFORMED_XML, refused("<Rule><ID>x</ID><Prefix>a</Prefix><Filter><Prefix>b</Prefix></Filter>"
                 + "<Status>Enabled</Status>" + EXP + "</Rule>"));
-        assertEquals(S3Error.MALFORMED_XML, refused("<Rule><ID>x</ID><Filter><Prefix>a</Prefix><Tag><Key>k</Key><Value>v</Value></Tag>"
-                + "</Filter><Status>Enabled</Status>" + EXP + "</Rule>"), "two conditions without And");
+        assertEquals(S3Error.MALFORMED_XML, refused("<Rule><ID>x</ID><Filter><And><And></And></And></Filter>"
+                + "<Status>Enabled</Status>" + EXP + "</Rule>"), "an And in an And");
         assertEquals(S3Error.INVALID_REQUEST, refused("<Rule><ID>x</ID><Prefix/><Status>Enabled</Status></Rule>"), "no action");
         assertEquals(S3Error.INVALID_REQUEST, refused("<Rule><ID>x</ID><Filter><Tag><Key>k</Key><Value>v</Value></Tag></Filter>"
                 + "<Status>Enabled</Status><AbortIncompleteMultipartUpload><DaysAfterInitiation>1</DaysAfterInitiation>"
