@@ -92,4 +92,11 @@ class LifecycleConfigTest {
         assertEquals(S3Error.MALFORMED_XML, assertThrows(S3Exception.class,
                 () -> LifecycleConfig.parse("<nope/>".getBytes(StandardCharsets.UTF_8))).error());
     }
+
+    @Test
+    void theDefaultLifecycleSettings_parse_aDayOf24hEvery10min() {
+        com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.load().getConfig("geoblocks.s3.lifecycle");
+        assertEquals(java.time.Duration.ofHours(24), c.getDuration("day"));
+        assertEquals(java.time.Duration.ofMinutes(10), c.getDuration("interval"));
+    }
 }
