@@ -12,6 +12,8 @@
 #   --port-base P     node ports P+1..P+4, HTTP ports P+11..P+14 (default 47700)
 #   --demo-key        use the config's demo key as every user (for a node.jar without `client key`)
 #   --keep            keep the work directory (cluster config and data, node logs, suite output)
+#   --lifecycle-day S the nodes' lifecycle day in seconds (default 10: the suite's lc_debug_interval, as Ceph's
+#                     rgw_lc_debug_interval; geoblocks.s3.lifecycle.day), rules applied every second
 # Python: $S3TESTS_PYTHON, else a virtualenv at ${S3TESTS_VENV:-~/.cache/geoblocks/s3-tests-venv} made
 # from PyPI with the suite's dependencies (GEOBLOCKS-README.md) when missing.
 set -euo pipefail
@@ -23,6 +25,7 @@ TIMEOUT=20
 BASE=47700
 DEMO=0
 KEEP=0
+LCDAY=10
 while [ $# -gt 0 ]; do
   case "$1" in
     --jar) JAR="$2"; shift 2 ;;
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
     --port-base) BASE="$2"; shift 2 ;;
     --demo-key) DEMO=1; shift ;;
     --keep) KEEP=1; shift ;;
+    --lifecycle-day) LCDAY="$2"; shift 2 ;;
     --) shift; break ;;
     *) echo "unknown option $1 (see the head of $0)" >&2; exit 2 ;;
   esac
@@ -63,6 +67,7 @@ geoblocks.cluster {
   ]
   emulate-wan = false
 }
+geoblocks.s3.lifecycle { day = $LCDAY s, interval = 1 s }
 EOF
 PIDS=()
 cleanup() {
@@ -106,6 +111,7 @@ host = 127.0.0.1
 port = $((BASE + 11))
 is_secure = False
 ssl_verify = False
+lc_debug_interval = $LCDAY
 [fixtures]
 bucket prefix = s3c-{random}-
 iam name prefix = s3-tests-

@@ -37,6 +37,8 @@ class S3GatewayIT {
     private static final String BODY_GRACE_S = "2";
     @TempDir
     static Path work;
+    /** A lifecycle day of this cluster (geoblocks.s3.lifecycle.day), short so rules act within the test. */
+    static final int LIFECYCLE_DAY_S = 2;
     static ItSupport.Nodes nodes;
     static Path venv;
     static Path scripts;
@@ -62,7 +64,8 @@ class S3GatewayIT {
         nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true,
                 "geoblocks.http.head-timeout = " + HEAD_TIMEOUT_S + " s\ngeoblocks.http.body-grace = " + BODY_GRACE_S + " s\n"
                         + "geoblocks.http.tls { mode = optional, cert-chain = \"" + work.resolve("cert.pem") + "\", private-key = \""
-                        + work.resolve("key.pem") + "\" }\n",
+                        + work.resolve("key.pem") + "\" }\n"
+                        + "geoblocks.s3.lifecycle { day = " + LIFECYCLE_DAY_S + " s, interval = 500 ms }\n",
                 20_000, 30);
         ItSupport.Run install = installing.get();
         assertEquals(0, install.code(), "scripts/install-s3-test-tools.sh failed:\n" + install.out());
@@ -166,6 +169,24 @@ class S3GatewayIT {
         for (String check : List.of("checksum-headers", "aws-chunked", "multipart-checksums-listing-attributes", "tagging")) {
             assertTrue(r.out().contains("ok " + check), r.out());
         }
+    }
+
+    /**
+     * DeleteObject(s) with a versionId (noncurrent and current versions, delete markers), user metadata
+     * and standard headers (PUT, copy, REPLACE, multipart, the 2 KB limit), and lifecycle rules applied by
+     * the nodes once the cluster's short lifecycle day has passed.
+     */
+    @Test
+    void boto3_versionDeletesMetadataAndLifecycle() throws Exception {
+        ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/lifecycle_check.py").toString(), endpoint("seoul"),
+                endpoint("dublin"), Integer.toString(LIFECYCLE_DAY_S)), Map.of(), 600);
+        System.out.println(r.out());
+        assertEquals(0, r.code(), r.out());
+        for (String check : List.of("delete-versions", "metadata", "lifecycle-config", "lifecycle-runner",
+                "encryption-refused")) {
+            assertTrue(r.out().contains("ok " + check), check + " missing:\n" + r.out());
+        }
+        assertTrue(r.out().contains("ALL OK"), r.out());
     }
 
     @Test

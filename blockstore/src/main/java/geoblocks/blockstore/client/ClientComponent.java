@@ -84,6 +84,8 @@ public final class ClientComponent extends ComponentDefinition {
                 SimpleTransfers.stat(this, s.op(), new StatReq(s.op(), s.name(), s.version()))));
         handle(port, ClientPort.Delete.class, d -> begin(d.op(),
                 SimpleTransfers.oneShot(this, d.op(), new DeleteReq(d.op(), d.name(), d.condition(), d.meta()))));
+        handle(port, ClientPort.Purge.class, p -> begin(p.op(),
+                SimpleTransfers.oneShot(this, p.op(), new geoblocks.blockstore.wire.ClientOp.PurgeReq(p.op(), p.name(), p.version()))));
         handle(port, ClientPort.Move.class, m -> begin(m.op(),
                 SimpleTransfers.oneShot(this, m.op(), new ClientOp.MoveReq(m.op(), m.name(), m.regions()))));
         handle(port, ClientPort.Versions.class, v -> begin(v.op(),

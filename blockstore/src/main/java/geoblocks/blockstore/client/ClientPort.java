@@ -23,6 +23,7 @@ public final class ClientPort extends PortType {
         request(ListPage.class);
         request(Stat.class);
         request(Delete.class);
+        request(Purge.class);
         request(Status.class);
         request(Move.class);
         request(Policies.class);
@@ -236,7 +237,9 @@ public final class ClientPort extends PortType {
     /**
      * Deletes the name (a tombstone version); value: a {@link Written}. With a {@code condition} the
      * name's owner region decides whether its live version meets it (a compare-and-swap delete).
-     * The tombstone carries {@code meta} (at most Manifest.MAX_META_BYTES).
+     * The tombstone carries {@code meta} (at most Manifest.MAX_META_BYTES). A name without a live
+     * version is NOT_FOUND, unless {@code meta} marks the tombstone kept (Manifest.META_KEEP): then it
+     * is stored all the same, and kept as the name's only version until purged.
      */
     public record Delete(long op, String name, WriteCondition condition, java.util.Map<String, String> meta)
             implements Request {
@@ -256,6 +259,24 @@ public final class ClientPort extends PortType {
         @Override
         public Delete withOp(long op) {
             return new Delete(op, name, condition, meta);
+        }
+    }
+
+    /**
+     * Purges version {@code version} ({@code clock@region}) of {@code name} in every region: it is no
+     * longer listed or served, and when it was the newest the version below it serves again; its
+     * blocks go to the block collector. Value: a {@link Written} naming the version; NOT_FOUND when
+     * the name has no such version.
+     */
+    public record Purge(long op, String name, String version) implements Request {
+        public Purge {
+            java.util.Objects.requireNonNull(name, "name");
+            java.util.Objects.requireNonNull(version, "version");
+        }
+
+        @Override
+        public Purge withOp(long op) {
+            return new Purge(op, name, version);
         }
     }
 

@@ -117,7 +117,7 @@ final class ClientRequests {
     /** Every version kept of a name, newest first, tombstones included. */
     void onVersions(NetAddress from, VersionsReq v) {
         ManifestLookup.history(node, v.name(), h -> {
-            if (h.isEmpty()) {
+            if (h.isEmpty() || h.get().current().isEmpty()) {
                 node.send(from, new Failed(v.req(), FailureCode.NOT_FOUND, "no such file '" + v.name() + "' (no version of it is kept here)"));
                 return;
             }
@@ -125,6 +125,9 @@ final class ClientRequests {
             List<Manifest> versions = h.get().versions();
             for (int i = versions.size() - 1; i >= 0; i--) {
                 Manifest m = versions.get(i);
+                if (m.purged()) {
+                    continue; // taken out of the history: never shown
+                }
                 all.add(new VersionEntry(m.version().clock(), m.version().region(), m.size(), m.uploadedAt(),
                         m.createdMillis(), m.locEpoch(), m.deleted(), m.meta()));
             }
@@ -174,7 +177,9 @@ final class ClientRequests {
 
     /**
      * Deletes the name: a tombstone stamped above the version found, stored here and published to
-     * the peers that are up (the others get it by anti-entropy). The earlier versions stay, readable
+     * the peers that are up (the others get it by anti-entropy). A name without a live version is
+     * NOT_FOUND, unless the tombstone is marked {@link Manifest#META_KEEP} (an S3 delete marker in a
+     * versioned bucket, a version of its own). The earlier versions stay, readable
      * with {@code get --version}, until the retention drops them.
      */
     void onDelete(NetAddress client, DeleteReq d) {
@@ -189,7 +194,7 @@ final class ClientRequests {
             return;
         }
         ManifestLookup.find(node, d.name(), found -> {
-            if (found.isEmpty()) {
+            if (found.isEmpty() && !d.meta().containsKey(Manifest.META_KEEP)) { // a kept tombstone is a version of its own
                 node.send(client, new Failed(d.req(), FailureCode.NOT_FOUND, "no such file '" + d.name() + "'"));
                 return;
             }
@@ -203,6 +208,39 @@ final class ClientRequests {
             String kept = "; earlier versions kept for " + duration(node.settings().versionRetentionMs());
             new ManifestPublisher(node, t, unreached -> node.send(client, new Committed(d.req(), t.version().id(),
                     "deleted" + kept + (unreached.isEmpty() ? "" : "; not yet at " + unreached
+                            + " (anti-entropy brings it when they are reachable)")))).start();
+        });
+    }
+
+    /**
+     * Purges one version of the name (S3's DeleteObject with a versionId): its stub is stored here
+     * ({@link Versions#purge}) and published to the peers that are up (anti-entropy brings it to the
+     * others, and every copy of the version yields to it). Answers Committed with the version's id.
+     */
+    void onPurge(NetAddress client, geoblocks.blockstore.wire.ClientOp.PurgeReq p) {
+        Version version;
+        try {
+            Manifest.validateName(p.name());
+            version = Version.parse(p.version());
+        } catch (IllegalArgumentException | NullPointerException e) {
+            node.send(client, new Failed(p.req(), FailureCode.INVALID, "purge: " + e.getMessage()));
+            return;
+        }
+        ManifestLookup.find(node, p.name(), version, found -> {
+            if (found.isEmpty()) {
+                node.send(client, new Failed(p.req(), FailureCode.NOT_FOUND, "no version " + version.id() + " of '" + p.name() + "'"));
+                return;
+            }
+            Manifest stub;
+            try {
+                stub = node.versions().purge(p.name(), version).orElseThrow(() -> new IOException("the version vanished"));
+            } catch (IOException e) {
+                node.send(client, new Failed(p.req(), FailureCode.INTERNAL, "storing the purge of " + version.id() + " of '"
+                        + p.name() + "' failed: " + e.getMessage()));
+                return;
+            }
+            new ManifestPublisher(node, stub, unreached -> node.send(client, new Committed(p.req(), version.id(),
+                    "purged" + (unreached.isEmpty() ? "" : "; not yet at " + unreached
                             + " (anti-entropy brings it when they are reachable)")))).start();
         });
     }

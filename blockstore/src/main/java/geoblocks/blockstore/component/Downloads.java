@@ -163,6 +163,9 @@ final class Downloads {
             return version == null ? "no such file '" + name + "'"
                     : "no version " + version.id() + " of '" + name + "' (versions lists the ones kept)";
         }
+        if (found.get().purged()) {
+            return "version " + version.id() + " of '" + name + "' was purged (deleted for good)";
+        }
         if (found.get().deleted()) {
             return "version " + version.id() + " of '" + name + "' is a delete (tombstone): it has no content";
         }
@@ -314,7 +317,7 @@ final class Downloads {
                 fetch(m, block, ok, why -> {
                     // the same version as this node keeps it now: a move or re-replication raised its epoch
                     Manifest now = node.manifests().history(m.name()).flatMap(h -> h.find(m.version())).orElse(null);
-                    if (now != null && now.fileId().equals(m.fileId())
+                    if (now != null && !now.deleted() && now.fileId().equals(m.fileId()) // not purged meanwhile
                             && !now.blocks().get(block).replicas().equals(m.blocks().get(block).replicas())) {
                         fetch(now, block, ok, this::unreadable); // the file moved while being read: its new homes
                     } else {

@@ -531,6 +531,7 @@ public final class FileService extends ComponentDefinition {
                 .on(ListReq.class, requests::onList)
                 .on(StatReq.class, requests::onStat)
                 .on(DeleteReq.class, requests::onDelete)
+                .on(geoblocks.blockstore.wire.ClientOp.PurgeReq.class, requests::onPurge)
                 .on(StatusReq.class, requests::onStatus)
                 .on(MoveReq.class, migrations::onMove)
                 .on(ClusterReq.class, membership::onRequest)

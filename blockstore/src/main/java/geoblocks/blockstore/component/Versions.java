@@ -80,6 +80,24 @@ final class Versions {
         return t;
     }
 
+    /**
+     * Purges version {@code v} of {@code name} here: replaces it by its stub ({@link Manifest#purgedAt}),
+     * which every copy of the version that meets it yields to, so the version is gone from every
+     * region once the stub spread (publication, anti-entropy). Its blocks are no longer referenced and
+     * the block collector removes them (never those another kept version names). Returns the stub
+     * kept, or empty when this node keeps no such version.
+     */
+    Optional<Manifest> purge(String name, Version v) throws IOException {
+        Optional<Manifest> m = store.history(name).flatMap(h -> h.find(v));
+        if (m.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!m.get().purged()) {
+            merge(ManifestHistory.of(m.get().purgedAt(wallMillis.getAsLong())));
+        }
+        return store.history(name).flatMap(h -> h.find(v)).or(() -> Optional.of(m.get().purgedAt(wallMillis.getAsLong())));
+    }
+
     /** The owner's decision on a conditional write: the version it stored, or why it refused (never both). */
     record Claim(Manifest stored, WriteCondition.Outcome outcome) {}
 
@@ -110,7 +128,7 @@ final class Versions {
         }
         long now = wallMillis.getAsLong();
         if (store.history(incoming.name()).isEmpty()
-                && tombstones.forgottenHere(incoming.prune(now, versionRetentionMs).kept(), now)) {
+                && tombstones.forgottenHere(incoming.prune(now, versionRetentionMs, tombstones.tombstoneRetentionMs()).kept(), now)) {
             return Optional.empty(); // a copy still travelling of a tombstone this node already forgot
         }
         return prune(store.merge(incoming.acknowledgedBy(region)));
@@ -129,7 +147,7 @@ final class Versions {
                 clock.observe(m.version().clock());
             }
             if (store.history(h.name()).isEmpty()
-                    && tombstones.forgottenHere(h.prune(now, versionRetentionMs).kept(), now)) {
+                    && tombstones.forgottenHere(h.prune(now, versionRetentionMs, tombstones.tombstoneRetentionMs()).kept(), now)) {
                 continue; // a copy still travelling of a tombstone this node already forgot
             }
             kept.add(h.acknowledgedBy(region));
@@ -163,7 +181,7 @@ final class Versions {
             h = store.merge(h.acknowledgedBy(region));
         }
         long now = wallMillis.getAsLong();
-        ManifestHistory.Pruned p = h.prune(now, versionRetentionMs);
+        ManifestHistory.Pruned p = h.prune(now, versionRetentionMs, tombstones.tombstoneRetentionMs());
         ManifestHistory kept = p.kept();
         List<Manifest> gone = new ArrayList<>(p.dropped());
         TombstoneCollector.Decision d = tombstones.decide(kept, now);

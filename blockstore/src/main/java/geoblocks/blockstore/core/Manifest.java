@@ -37,6 +37,12 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
     public static final String META_KEEP = "keep";
     /** Most bytes an object stored inline may have, whatever {@code geoblocks.node.inline-max} says. */
     public static final int MAX_INLINE_BYTES = 16 << 10;
+    /**
+     * Location epochs from here up mark a <b>purged</b> version ({@link #purged}): a version taken out
+     * of its name's history on purpose (S3's DeleteObject with a versionId). Far above any count of
+     * real moves, so the purged copy outranks every copy of the version that meets it.
+     */
+    public static final long PURGED_EPOCH = 1L << 40;
     /** Most UTF-8 bytes a file name may hold: 63 (longest bucket) + 1 ('/') + 1,024 (S3's longest key). */
     public static final int MAX_NAME_BYTES = 1088;
 
@@ -165,6 +171,29 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
     /** True when the version retention keeps this version after it is superseded ({@link #META_KEEP}). */
     public boolean keep() {
         return meta.containsKey(META_KEEP);
+    }
+
+    /**
+     * True for the stub a purge left in place of a version ({@link #purgedAt}): no blocks, no
+     * content; reads, listings and {@link ManifestHistory#live} skip it.
+     */
+    public boolean purged() {
+        return deleted && locEpoch >= PURGED_EPOCH;
+    }
+
+    /**
+     * This version purged at wall time {@code nowMillis}: a tombstone with the same {@link Version}
+     * and an epoch of at least {@link #PURGED_EPOCH}, so wherever it meets a copy of this version it
+     * replaces it ({@link ManifestHistory#merge}) and the version's blocks lose their reference (the
+     * block collector then removes them). Its {@code createdMillis} is the purge's time (what
+     * {@link ManifestHistory#prune} measures the stub's retention from). A purged version is itself.
+     */
+    public Manifest purgedAt(long nowMillis) {
+        if (purged()) {
+            return this;
+        }
+        return new Manifest(name, fileId, 0, 1, "", uploadedAt, nowMillis, List.of(), version,
+                Math.min(locEpoch, PURGED_EPOCH - 1) + PURGED_EPOCH, true);
     }
 
     /** True when the content is held in the manifest ({@link #inline}), not in blocks. */

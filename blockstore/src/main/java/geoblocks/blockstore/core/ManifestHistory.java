@@ -67,10 +67,19 @@ public record ManifestHistory(String name, List<Manifest> versions, List<String>
         return versions.get(versions.size() - 1);
     }
 
-    /** The head, unless it is a tombstone. */
+    /** The head, unless it is a tombstone; a purged version ({@link Manifest#purged}) is skipped, so the one below it serves. */
     public Optional<Manifest> live() {
-        Manifest h = head();
-        return h.deleted() ? Optional.empty() : Optional.of(h);
+        return current().filter(m -> !m.deleted());
+    }
+
+    /** The newest version that is not purged (a tombstone or a live version); empty when every version is purged. */
+    public Optional<Manifest> current() {
+        for (int i = versions.size() - 1; i >= 0; i--) {
+            if (!versions.get(i).purged()) {
+                return Optional.of(versions.get(i));
+            }
+        }
+        return Optional.empty();
     }
 
     public Optional<Manifest> find(Version v) {
@@ -140,21 +149,46 @@ public record ManifestHistory(String name, List<Manifest> versions, List<String>
     /** What {@link #prune} keeps (at least the head) and what it drops. */
     public record Pruned(ManifestHistory kept, List<Manifest> dropped) {}
 
-    /**
-     * Drops what the version retention no longer keeps at wall time {@code nowMillis}: every version
-     * whose successor was stamped more than {@code versionRetentionMs} ago, unless it is marked
-     * {@link Manifest#keep}. The head stays (a lone tombstone goes by {@link TombstoneCollector}'s decision).
-     */
+    /** As {@link #prune(long, long, long)} with purged stubs kept for ever. */
     public Pruned prune(long nowMillis, long versionRetentionMs) {
+        return prune(nowMillis, versionRetentionMs, Long.MAX_VALUE);
+    }
+
+    /**
+     * Drops what the retention no longer keeps at wall time {@code nowMillis}: every version whose
+     * successor (the next newer version that is not purged) was stamped more than
+     * {@code versionRetentionMs} ago, unless it is marked {@link Manifest#keep}; and every purged stub
+     * purged more than {@code purgedRetentionMs} ago (until then it stops a copy of the purged version
+     * coming back from a region that missed the purge; as with a tombstone's retention, a region away
+     * longer can bring it back). At least one version stays (a lone tombstone or stub goes by
+     * {@link TombstoneCollector}'s decision). The regions that acknowledged the head stay only while
+     * the head does.
+     */
+    public Pruned prune(long nowMillis, long versionRetentionMs, long purgedRetentionMs) {
         List<Manifest> kept = new ArrayList<>(versions.size());
         List<Manifest> dropped = new ArrayList<>();
-        for (int i = 0; i < versions.size(); i++) {
+        long successorMillis = Long.MIN_VALUE; // stamp of the nearest newer version that is not purged
+        boolean hasSuccessor = false;
+        for (int i = versions.size() - 1; i >= 0; i--) {
             Manifest m = versions.get(i);
-            boolean superseded = i < versions.size() - 1
-                    && versions.get(i + 1).version().millis() + versionRetentionMs <= nowMillis;
-            (superseded && !m.keep() ? dropped : kept).add(m);
+            boolean drop;
+            if (m.purged()) {
+                drop = nowMillis - m.createdMillis() >= purgedRetentionMs;
+            } else {
+                drop = hasSuccessor && !m.keep() && nowMillis - successorMillis >= versionRetentionMs;
+                successorMillis = m.version().millis();
+                hasSuccessor = true;
+            }
+            (drop ? dropped : kept).add(0, m);
         }
-        return new Pruned(dropped.isEmpty() ? this : new ManifestHistory(name, kept, acknowledged), List.copyOf(dropped));
+        if (kept.isEmpty()) { // everything left was purged long ago: the newest stub stays, for the collector
+            kept.add(dropped.remove(dropped.size() - 1));
+        }
+        if (dropped.isEmpty()) {
+            return new Pruned(this, List.of());
+        }
+        boolean sameHead = kept.get(kept.size() - 1).equals(head());
+        return new Pruned(new ManifestHistory(name, kept, sameHead ? acknowledged : List.of()), List.copyOf(dropped));
     }
 
     /** True when the only version left is a tombstone (the name reads as absent and keeps nothing else). */

@@ -446,7 +446,7 @@ public final class ManifestStore implements AutoCloseable {
 
     /**
      * As {@link #listing}, but read from the version records, so that names whose head is a
-     * tombstone are listed too (size 0, no metadata): at most {@code limit} names after {@code after}.
+     * tombstone are listed too (size 0, no metadata; purged versions are skipped): at most {@code limit} names after {@code after}.
      */
     public List<Listed> listingWithDeleted(String prefix, String after, int limit) {
         List<Listed> out = new ArrayList<>();
@@ -454,7 +454,10 @@ public final class ManifestStore implements AutoCloseable {
             return out;
         }
         scanHistories(prefix, after, h -> {
-            Manifest m = h.head();
+            Manifest m = h.current().orElse(null);
+            if (m == null) { // every version purged: nothing to show
+                return true;
+            }
             out.add(new Listed(h.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis(),
                     m.deleted() ? Map.of() : m.meta()));
             return out.size() < limit;

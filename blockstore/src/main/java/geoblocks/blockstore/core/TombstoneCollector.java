@@ -34,6 +34,9 @@ import java.util.Objects;
  * (it is in the set), so it held it and already forgot it (or lost its disk; either way every
  * region holds or held the tombstone, so no older version can come back).
  *
+ * <p>A lone tombstone marked {@link Manifest#META_KEEP} (an S3 delete marker in a versioned bucket) is
+ * a version of its own: it is never collected here; a purge replaces it by a stub, which is.
+ *
  * <p>Fallback: a lone tombstone stamped more than {@code tombstoneRetentionMs} ago goes whatever
  * the acknowledgements ({@link Decision#EXPIRED}), so a region that never returns cannot keep
  * tombstones forever; a region that returns after that can bring the file back.
@@ -83,20 +86,25 @@ public final class TombstoneCollector {
                 (long) GRACE_ROUNDS * regions.size() * settings.antiEntropyIntervalMs());
     }
 
+    /** How long a lone tombstone is kept at most, and a purged version's stub ({@link ManifestHistory#prune}). */
+    public long tombstoneRetentionMs() {
+        return tombstoneRetentionMs;
+    }
+
     /**
      * True when {@code arriving}, a history of a name this node does not hold (after the version
      * retention), is a lone tombstone every region acknowledged whose version retention passed:
      * this node forgot it already, and stores nothing.
      */
     public boolean forgottenHere(ManifestHistory arriving, long nowMillis) {
-        return arriving.loneTombstone() && arriving.acknowledged().containsAll(regions)
+        return arriving.loneTombstone() && !arriving.head().keep() && arriving.acknowledged().containsAll(regions)
                 && arriving.head().version().millis() + versionRetentionMs <= nowMillis;
     }
 
     /** The decision for {@code h} at wall time {@code nowMillis}; remembers when {@code h}'s tombstone was first seen fully acknowledged. */
     public Decision decide(ManifestHistory h, long nowMillis) {
         Objects.requireNonNull(h, "history");
-        if (!h.loneTombstone()) {
+        if (!h.loneTombstone() || h.head().keep()) { // a kept tombstone (an S3 delete marker) goes only by a purge
             fullyAcknowledged.remove(h.name());
             return Decision.KEEP;
         }

@@ -130,7 +130,9 @@ final class ClientCodec {
                     o.str(g.region()); o.i64(g.reportedVersion()); o.i64(g.replicas()); o.i64(g.bytes());
                 }
                 strings(o, p.warnings());
-            }));
+            }),
+            OpRow.of(56, PurgeReq.class, (req, r) -> new PurgeReq(req, r.str(), r.str()),
+                    (p, o) -> { o.str(p.name()); o.str(p.version()); }));
 
     private static ListPart listPart(long req, Fields.In r) throws MalformedMessageException {
         int n = r.count();

@@ -120,6 +120,13 @@ public sealed interface ClientOp extends FileOp {
     /** Every version of {@code name} the node keeps, tombstones included. */
     record VersionsReq(long req, String name) implements Request {}
 
+    /**
+     * Purges version {@code version} ({@code clock@region}) of {@code name}: the version is taken out
+     * of the name's history in every region (a stub replaces it, see Manifest#purgedAt) and its blocks
+     * are left to the block collector. Answered Committed (the version) or Failed NOT_FOUND.
+     */
+    record PurgeReq(long req, String name, String version) implements Request {}
+
     /** Delete {@code name}: a tombstone version carrying {@code meta}, only if the live version meets {@code condition}. */
     record DeleteReq(long req, String name, WriteCondition condition, java.util.Map<String, String> meta) implements Request {
         public DeleteReq {

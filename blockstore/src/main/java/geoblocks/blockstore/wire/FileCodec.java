@@ -136,7 +136,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
      */
     private static final List<OpRow<?>> TABLE = join(ClientCodec.ROWS, SHARED, PeerCodec.ROWS, BenchCodec.ROWS);
     /** The largest tag in use. */
-    static final int LAST_TAG = 55;
+    static final int LAST_TAG = 56;
 
     private static final Map<Class<?>, OpRow<?>> BY_CLASS = new HashMap<>();
     private static final OpRow<?>[] BY_TAG;

@@ -22,6 +22,7 @@ class ClientPortTest {
                 new ClientPort.ListPage(4, "photos/", "photos/a", 50),
                 new ClientPort.Stat(5, "n", "v2"),
                 new ClientPort.Delete(6, "n"),
+                new ClientPort.Purge(6, "n", "0000018c00000001@seoul"),
                 new ClientPort.Move(7, "n", List.of("seoul", "dublin")),
                 new ClientPort.Status(8),
                 new ClientPort.Policies(9),

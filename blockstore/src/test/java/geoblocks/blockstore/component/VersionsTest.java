@@ -74,6 +74,38 @@ class VersionsTest {
         assertTrue(again.version().compareTo(tomb.version()) > 0, "a create after a delete the wall clock is behind of");
     }
 
+    @Test
+    void purge_replacesTheVersionByItsStub_theOneBelowServes_andTheFileIdLosesItsReference() throws IOException {
+        Versions v = versions("seoul");
+        Manifest a = v.commit(draft("p", "f1", List.of("seoul")));
+        Manifest b = v.commit(draft("p", "f2", List.of("seoul")));
+        ManifestStore store = new ManifestStore(disk);
+        assertEquals(List.of("p"), store.namesOfFile("f2"));
+        Manifest stub = v.purge("p", b.version()).orElseThrow();
+        assertTrue(stub.purged());
+        assertEquals(b.version(), stub.version());
+        store = new ManifestStore(disk);
+        assertEquals(Optional.of(a), store.find("p")); // the older version serves again
+        assertEquals(List.of(), store.namesOfFile("f2")); // so the block collector may take f2's blocks
+        assertEquals(List.of("p"), store.namesOfFile("f1")); // never those of a version kept
+        assertEquals(List.of(), deleted); // nothing deleted here directly: the collector decides by references
+        // the old copy arriving again (a region that missed the purge) changes nothing
+        v.merge(ManifestHistory.of(b));
+        assertEquals(Optional.of(a), new ManifestStore(disk).find("p"));
+        assertEquals(Optional.empty(), v.purge("p", new Version(HybridClock.of(1, 0), "seoul")));
+    }
+
+    @Test
+    void purge_ofTheOnlyVersion_leavesALoneStub_acknowledgedHere() throws IOException {
+        Versions v = versions("seoul");
+        Manifest a = v.commit(draft("q", "f1", List.of("seoul")));
+        v.purge("q", a.version());
+        ManifestHistory h = new ManifestStore(disk).history("q").orElseThrow();
+        assertTrue(h.loneTombstone());
+        assertEquals(List.of("seoul"), h.acknowledged());
+        assertEquals(Optional.empty(), new ManifestStore(disk).find("q"));
+    }
+
     private static Manifest tagged(String name, String fileId, String etag) {
         return new Manifest(name, fileId, 4, 4, "local", "seoul", 1, List.of(new Manifest.BlockRef(4, 7, List.of("seoul"))),
                 Version.legacy(1, "seoul"), 0, false, java.util.Map.of("etag", etag));

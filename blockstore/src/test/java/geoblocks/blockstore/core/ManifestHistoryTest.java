@@ -82,6 +82,9 @@ class ManifestHistoryTest {
                 m = m.withLocations(m.blocks().stream().map(b -> new Manifest.BlockRef(b.length(), b.crc(),
                         List.of(regions[r.nextInt(3)]))).toList());
             }
+            if (r.nextInt(5) == 0) { // purged (at one of two times: two regions purged it)
+                m = m.purgedAt(100 + r.nextInt(2));
+            }
             Manifest chosen = m;
             all.removeIf(x -> x.version().equals(chosen.version()));
             all.add(m);

@@ -50,6 +50,19 @@ class TombstoneCollectorTest {
     }
 
     @Test
+    void aKeptTombstone_isNeverCollectedNorTakenForForgotten_itsPurgedStubIs() {
+        Manifest kept = tomb(10_000).withMeta(java.util.Map.of(Manifest.META_KEEP, "1"));
+        ManifestHistory h = new ManifestHistory("n", List.of(kept), List.of("seoul", "dublin", "mumbai"));
+        assertEquals(KEEP, c.decide(h, 30_000));
+        assertEquals(KEEP, c.decide(h, 10_000_000)); // not even the fallback
+        assertEquals(false, c.forgottenHere(h, 10_000_000));
+        ManifestHistory purged = new ManifestHistory("n", List.of(kept.purgedAt(20_000)), List.of("seoul", "dublin", "mumbai"));
+        assertEquals(true, c.forgottenHere(purged, 30_000));
+        assertEquals(KEEP, c.decide(purged, 30_000));
+        assertEquals(ACKNOWLEDGED, c.decide(purged, 35_000));
+    }
+
+    @Test
     void aDifferentTombstoneOfTheName_restartsTheGrace() {
         c.decide(lone(10_000, "seoul", "dublin", "mumbai"), 20_000);
         ManifestHistory newer = lone(12_000, "seoul", "dublin", "mumbai"); // re-created and deleted again

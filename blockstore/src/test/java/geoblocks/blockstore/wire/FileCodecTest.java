@@ -104,6 +104,7 @@ class FileCodecTest {
                 new ListReq(5, maxString, unicode, Integer.MAX_VALUE),
                 new StatReq(6, maxString),
                 new DeleteReq(7, "gone.txt"),
+                new geoblocks.blockstore.wire.ClientOp.PurgeReq(7, "gone.txt", "0000018c00000001@seoul"),
                 new StatusReq(8),
                 new PutProgress(9, 42L << 30),
                 new GetData(10, 1L << 40, bytes(3, 60_000)),
@@ -172,7 +173,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(opTypes(FileOp.class), covered);
-        assertEquals(55, covered.size());
+        assertEquals(56, covered.size());
     }
 
     /** The records of a sealed op interface, those of its sealed sub-interfaces (FileOp.Control) included. */
@@ -330,7 +331,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 56, 100, 255}) {
+        for (int tag : new int[] {0, 57, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());

@@ -134,6 +134,11 @@ public final class NodeStore {
         return call(op -> new ClientPort.Delete(op, name, condition, meta)).thenApply(v -> (ClientPort.Written) v);
     }
 
+    /** Purges version {@code version} ({@code clock@region}) of {@code name} in every region (ClientPort.Purge). */
+    public CompletableFuture<ClientPort.Written> purge(String name, String version) {
+        return call(op -> new ClientPort.Purge(op, name, version)).thenApply(v -> (ClientPort.Written) v);
+    }
+
     /** Every version kept of {@code name}, newest first (tombstones included). */
     @SuppressWarnings("unchecked")
     public CompletableFuture<List<geoblocks.blockstore.wire.ClientOp.VersionEntry>> versions(String name) {

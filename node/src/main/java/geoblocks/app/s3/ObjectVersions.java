@@ -18,9 +18,10 @@ import java.util.Map;
  *   <li>a tombstone: a delete marker, listed with the node's version id;</li>
  *   <li>in a bucket whose versioning was never set ({@link Status#OFF}) only the live head, as {@code null}.</li>
  * </ul>
- * A DeleteObject of the current version ({@code versionId} = the latest) stores a tombstone marked
- * {@link #META_REMOVES} with the version it removes: neither is shown, so the key reads as absent
- * and lists nothing of them (S3 would make the next older version current; here it stays noncurrent).
+ * A DeleteObject with a {@code versionId} purges that version in the node ({@link #purge}): it is no
+ * longer kept, and the version below it becomes current. Tombstones marked {@link #META_REMOVES}
+ * (stored by earlier releases for a delete of the current version) still hide themselves and the
+ * version they name.
  * Pure: unit-tested in ObjectVersionsTest.
  */
 public final class ObjectVersions {
@@ -134,6 +135,33 @@ public final class ObjectVersions {
 
     private static V of(String key, VersionEntry e, String id, boolean latest) {
         return new V(key, id, e.id(), latest, e.deleted(), e.size(), e.createdMillis(), e.meta().get(S3Objects.META_ETAG));
+    }
+
+    /**
+     * What a DeleteObject with {@code versionId} purges: the shown version it names and the node
+     * versions behind it, or null when no shown version has that id. A node id names one version;
+     * {@code null} names the bucket's null version, and every unmarked live version is purged with
+     * it (S3 keeps one null version and overwrites it; the node keeps the replaced ones for its
+     * retention, and they would show again).
+     */
+    public record Purge(V shown, List<String> nodeVersions) {}
+
+    public static Purge purge(String key, List<VersionEntry> newestFirst, Status s, String versionId) {
+        V v = find(key, newestFirst, s, versionId);
+        if (v == null) {
+            return null;
+        }
+        List<String> nodes = new ArrayList<>();
+        if (NULL.equals(v.versionId())) {
+            for (VersionEntry e : newestFirst) {
+                if (!e.deleted() && NULL.equals(id(false, e.meta(), e.id()))) {
+                    nodes.add(e.id());
+                }
+            }
+        } else {
+            nodes.add(v.nodeVersion());
+        }
+        return new Purge(v, nodes);
     }
 
     /** The shown version {@code versionId} names ({@code null} or a node id), or null when none is shown. */

@@ -28,14 +28,15 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
-    static final Set<String> UNSUPPORTED = Set.of("policy", "cors",
-            "lifecycle", "website", "logging", "notification", "replication", "encryption", "object-lock", "retention",
+    static final Set<String> UNSUPPORTED = Set.of("policy", "cors", "website", "logging", "notification", "replication", "encryption", "object-lock", "retention",
             "legal-hold", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
             "ownershipControls", "requestPayment", "intelligent-tiering");
     private final S3Settings settings;
     private final SigV4 sigv4;
     private final S3Buckets buckets;
     private final S3Objects objects;
+    private final S3Deletes deletes;
+    private final S3Lifecycle lifecycle;
     private final S3Multipart multipart;
     private final S3Versioning versioning;
     private final S3Tagging tagging;
@@ -66,6 +67,7 @@ public final class S3Gateway {
         BodyReceiver receiver = new BodyReceiver(settings);
         this.versioning = new S3Versioning(store, buckets);
         this.objects = new S3Objects(store, settings, buckets, receiver, migration, versioning, clock);
+        this.deletes = new S3Deletes(store, buckets, versioning);
         this.multipart = new S3Multipart(store, settings, buckets, uploads, objects, receiver, clock);
         this.tagging = new S3Tagging(store, buckets, versioning);
         objects.tagging(tagging);
@@ -74,6 +76,20 @@ public final class S3Gateway {
         this.attributes = new S3Attributes(store, buckets, versioning);
         this.acls = new S3Acls(store, buckets, keys, settings.accessKey());
         objects.afterPut(acls::afterPut);
+        this.lifecycle = new S3Lifecycle(store, buckets, versioning, tagging, multipart, settings.region(), cluster.regionIds(),
+                clock, settings.lifecycleDay());
+        lifecycle.runEvery(settings.lifecycleInterval());
+    }
+
+    /** The first header asking for server-side encryption ({@code x-amz-server-side-encryption*}, also of a copy source), or null. */
+    static String encryptionHeader(Iterable<String> names) {
+        for (String n : names) {
+            String l = n.toLowerCase(java.util.Locale.ROOT);
+            if (l.startsWith("x-amz-server-side-encryption") || l.startsWith("x-amz-copy-source-server-side-encryption")) {
+                return n;
+            }
+        }
+        return null;
     }
 
     /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
@@ -314,11 +330,26 @@ public final class S3Gateway {
     }
 
     private void dispatch(S3Call call) {
+        String sse = encryptionHeader(call.headers().names());
+        if (sse != null) {
+            call.fail(S3Error.NOT_IMPLEMENTED, "server-side encryption (SSE-S3, SSE-KMS, SSE-C) is not supported: " + sse
+                    + " was sent, and the gateway stores objects unencrypted");
+            return;
+        }
         if (call.bucket != null && S3ObjectCalls.dispatch(call, tagging, multipart, attributes)) {
             return; // tagging, ListMultipartUploads, ListParts, GetObjectAttributes
         }
         if (call.bucket != null && call.has("acl")) {
             acls.acl(call);
+            return;
+        }
+        if (call.bucket != null && call.key == null && call.has("lifecycle")) {
+            switch (call.method()) {
+                case "GET" -> lifecycle.get(call);
+                case "PUT" -> lifecycle.put(call);
+                case "DELETE" -> lifecycle.delete(call);
+                default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?lifecycle");
+            }
             return;
         }
         if (call.bucket != null && call.key == null && call.has("publicAccessBlock")) {
@@ -374,7 +405,7 @@ public final class S3Gateway {
                 }
                 case "POST" -> {
                     if (call.has("delete")) {
-                        objects.deleteMany(call);
+                        deletes.deleteMany(call);
                     } else {
                         call.fail(S3Error.NOT_IMPLEMENTED, "POST on a bucket needs ?delete");
                     }
@@ -403,7 +434,7 @@ public final class S3Gateway {
                 if (upload) {
                     multipart.abortMultipart(call);
                 } else {
-                    objects.delete(call);
+                    deletes.delete(call);
                 }
             }
             case "POST" -> {

@@ -31,6 +31,8 @@ final class S3Multipart {
     private S3Versioning versioning;
     /** The tags asked for by CreateMultipartUpload (x-amz-tagging), stored with the object on Complete. */
     private final java.util.concurrent.ConcurrentHashMap<String, TagSet> uploadTags = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The headers record CreateMultipartUpload asked for (x-amz-meta-*, Cache-Control, ...), named in the object's metadata on Complete. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Map<String, String>> uploadHeaders = new java.util.concurrent.ConcurrentHashMap<>();
 
     S3Multipart(NodeStore store, S3Settings settings, S3Buckets buckets, MultipartUploads uploads, S3Objects objects,
             BodyReceiver receiver, LongSupplier clock) {
@@ -86,13 +88,19 @@ final class S3Multipart {
         }
         Checksums.Type type2 = checksumType;
         TagSet tags;
+        ObjectHeaders kept;
         try {
             tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
+            kept = S3Objects.requested(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
         }
-        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
+        Map<String, String> keptMeta = new java.util.HashMap<>();
+        buckets.find(call.bucket).thenCompose(b -> objects.headers().write(kept).thenApply(h -> {
+            keptMeta.putAll(h);
+            return b;
+        })).whenComplete((b, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
                 return;
@@ -100,6 +108,9 @@ final class S3Multipart {
             MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong(), checksum, type2);
             if (tags.size() > 0) {
                 uploadTags.put(u.id(), tags);
+            }
+            if (!keptMeta.isEmpty()) {
+                uploadHeaders.put(u.id(), Map.copyOf(keptMeta));
             }
             if (checksum != null) {
                 call.ex.header("x-amz-checksum-algorithm", checksum.upper());
@@ -193,6 +204,7 @@ final class S3Multipart {
                 call.fail(e);
                 return;
             }
+            extra.putAll(uploadHeaders.getOrDefault(done.upload().id(), Map.of()));
             PartsSource source = new PartsSource(done.parts());
             buckets.find(call.bucket).thenCompose(b -> {
                 bucket[0] = b;
@@ -231,15 +243,44 @@ final class S3Multipart {
         try {
             removeParts(uploads.abort(call.param("uploadId"), call.bucket, call.key));
             uploadTags.remove(call.param("uploadId"));
+            uploadHeaders.remove(call.param("uploadId"));
             call.empty(204);
         } catch (S3Exception e) {
             call.fail(e);
         }
     }
 
+    /**
+     * Aborts the uploads in progress here that {@code abort} picks (a lifecycle's
+     * AbortIncompleteMultipartUpload), removing their parts; returns how many.
+     */
+    int abortWhere(java.util.function.Predicate<MultipartUploads.Upload> abort) {
+        int n = 0;
+        for (MultipartUploads.Upload u : uploads.snapshot().values()) {
+            if (!abort.test(u)) {
+                continue;
+            }
+            try {
+                removeParts(uploads.abort(u.id(), u.bucket(), u.key()));
+                uploadTags.remove(u.id());
+                uploadHeaders.remove(u.id());
+                n++;
+            } catch (S3Exception e) {
+                // completed or aborted meanwhile
+            }
+        }
+        return n;
+    }
+
+    /** The uploads in progress here. */
+    java.util.Collection<MultipartUploads.Upload> uploadsInProgress() {
+        return uploads.snapshot().values();
+    }
+
     private void expireUploads() {
         removeParts(uploads.expire(clock.getAsLong() - settings.multipartExpiry().toMillis()));
         uploadTags.keySet().retainAll(uploads.snapshot().keySet());
+        uploadHeaders.keySet().retainAll(uploads.snapshot().keySet());
     }
 
     /** A query parameter that must be a number 0..max (a larger one is max), else InvalidArgument. */

@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The single-object operations: PutObject, CopyObject, GetObject (with Range), HeadObject, DeleteObject
- * and DeleteObjects. Bodies are received by {@link BodyReceiver} and stored from their spool files; downloads stream through {@link SpooledDownload}.
+ * The single-object operations: PutObject, CopyObject, GetObject (with Range) and HeadObject (deletes are
+ * {@link S3Deletes}). Bodies are received by {@link BodyReceiver} and stored from their spool files; downloads stream through {@link SpooledDownload}.
  * An object whose bucket's home is this node's region is stored with the bucket's policy (ack all);
  * anywhere else it is stored here with policy {@code local} and ack local, then moved home in the
  * background ({@link Migration}): DataBridge's near node. Multipart uploads are {@link S3Multipart}.
@@ -44,6 +44,7 @@ final class S3Objects {
     private final Migration migration;
     private final S3Versioning versioning;
     private S3Tagging tagging;
+    private final HeaderRecords headers;
     private final LongSupplier clock;
     /** Runs after a PutObject stored its version, before the client is answered (the object's ACL, {@link S3Acls#afterPut}). */
     interface AfterPut {
@@ -65,6 +66,12 @@ final class S3Objects {
         this.receiver = receiver;
         this.migration = migration;
         this.clock = clock;
+        this.headers = new HeaderRecords(store);
+    }
+
+    /** Where objects' user metadata and standard headers are kept. */
+    HeaderRecords headers() {
+        return headers;
     }
 
     /** Where the tags of objects are kept (x-amz-tagging on PUT and copies, x-amz-tagging-count on HEAD). */
@@ -84,9 +91,11 @@ final class S3Objects {
         }
         WriteCondition condition;
         TagSet tags;
+        ObjectHeaders kept;
         try {
             condition = Preconditions.write(call.headers().get("If-Match"), call.headers().get("If-None-Match"));
             tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
+            kept = requested(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -95,8 +104,14 @@ final class S3Objects {
             String etag = ETags.hex(spool.md5());
             Checksums.Stored checksum = spool.checksumAlgorithm() == null ? null : new Checksums.Stored(
                     spool.checksumAlgorithm(), Checksums.Type.FULL_OBJECT, Checksums.base64(spool.checksumValue()));
-            Map<String, String> extra = checksum == null ? Map.of() : Map.of(Checksums.META, checksum.encode());
-            store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra)
+            Map<String, String> extra = new java.util.HashMap<>();
+            if (checksum != null) {
+                extra.put(Checksums.META, checksum.encode());
+            }
+            headers.write(kept).thenCompose(h -> {
+                extra.putAll(h);
+                return store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra);
+            })
                     .thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), tags).thenApply(x -> w))
                     .thenCompose(w -> afterPut.apply(call, bucket, w).thenApply(x -> w)).whenComplete((w, t) -> {
                 spool.discard();
@@ -114,6 +129,11 @@ final class S3Objects {
                 });
             });
         });
+    }
+
+    /** The user metadata and standard headers a PutObject, CopyObject (REPLACE) or CreateMultipartUpload asks to keep. */
+    static ObjectHeaders requested(S3Call call) throws S3Exception {
+        return ObjectHeaders.of(call.headers().names(), call.headers()::get);
     }
 
     /**
@@ -225,7 +245,13 @@ final class S3Objects {
             });
         }).whenComplete((stat, t) -> call.later(() -> {
             if (t != null) {
-                call.failObject(t);
+                Throwable c = NodeStore.cause(t);
+                if (versionId == null && bucket[0] != null && bucket[0].versioning() != ObjectVersions.Status.OFF
+                        && c instanceof NodeStore.StoreException s && s.notFound()) {
+                    markerHeaders(call, name, bucket[0], c);
+                } else {
+                    call.failObject(t);
+                }
                 return;
             }
             Manifest m = stat.manifest();
@@ -233,20 +259,42 @@ final class S3Objects {
                 call.ex.header("x-amz-version-id", shownId[0] != null ? shownId[0]
                         : ObjectVersions.id(false, m.meta(), m.version().id()));
             }
-            if (call.method().equals("HEAD") && tagging != null) { // x-amz-tagging-count: one lookup, on HEAD only
-                tagging.read(S3Tagging.objectFile(call.bucket, call.key, m.version().id())).whenComplete((tags, t2) -> call.later(() -> {
-                    if (tags != null && tags.size() > 0) {
-                        call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
-                    }
-                    serve(call, name, m);
-                }));
-                return;
-            }
-            serve(call, name, m);
+            headers.read(m.meta()).whenComplete((h, t1) -> call.later(() -> {
+                if (t1 != null) {
+                    call.fail(NodeStore.cause(t1));
+                    return;
+                }
+                if (call.method().equals("HEAD") && tagging != null) { // x-amz-tagging-count: one lookup, on HEAD only
+                    tagging.read(S3Tagging.objectFile(call.bucket, call.key, m.version().id())).whenComplete((tags, t2) -> call.later(() -> {
+                        if (tags != null && tags.size() > 0) {
+                            call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
+                        }
+                        serve(call, name, m, h);
+                    }));
+                    return;
+                }
+                serve(call, name, m, h);
+            }));
         }));
     }
 
-    private void serve(S3Call call, String name, Manifest m) {
+    /** A 404 of a versioned key whose current version is a delete marker says so, with the marker's id (S3). */
+    private void markerHeaders(S3Call call, String name, BucketMeta bucket, Throwable notFound) {
+        versioning.versions(name).whenComplete((vs, t) -> call.later(() -> {
+            List<ObjectVersions.V> shown = t == null ? List.of() : null;
+            if (t == null) {
+                shown = ObjectVersions.visible(call.key, vs, bucket.versioning());
+            }
+            if (shown != null && !shown.isEmpty() && shown.get(0).latest() && shown.get(0).deleteMarker()) {
+                call.ex.header("x-amz-delete-marker", "true");
+                call.ex.header("x-amz-version-id", shown.get(0).versionId());
+            }
+            call.failObject(notFound);
+        }));
+    }
+
+    private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept) {
+        kept.headers().forEach(call.ex::header);
         ByteRange range;
         String rangeHeader = call.headers().get("Range");
         if (call.param("partNumber") != null) { // a part of a multipart object, by the part boundaries kept
@@ -352,7 +400,9 @@ final class S3Objects {
     /**
      * CopyObject: the source's newest version (or {@code ?versionId}) is downloaded into a spool file
      * and stored as the destination, keeping its ETag and, unless the metadata directive is REPLACE,
-     * its content type.
+     * its content type, user metadata and standard headers (the same {@link HeaderRecords} record).
+     * A copy of an object onto itself without REPLACE (and without a source versionId) is refused
+     * InvalidRequest, as S3 does.
      */
     void copy(S3Call call) {
         String header = call.headers().get("x-amz-copy-source");
@@ -375,8 +425,15 @@ final class S3Objects {
         boolean replace = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-metadata-directive", "COPY"));
         boolean replaceTags = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-tagging-directive", "COPY"));
         TagSet newTags;
+        ObjectHeaders newHeaders;
         try {
             newTags = replaceTags ? TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS) : null;
+            newHeaders = replace ? requested(call) : null;
+            if (!replace && version.isEmpty() && srcBucket.equals(call.bucket) && srcKey.equals(call.key)) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, "This copy request is illegal because it is trying to copy an"
+                        + " object to itself without changing the object's metadata, storage class, website redirect"
+                        + " location or encryption attributes.");
+            }
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -420,8 +477,17 @@ final class S3Objects {
             String type = replace ? call.headers().get("Content-Type", "binary/octet-stream")
                     : m.meta().getOrDefault(META_TYPE, "binary/octet-stream");
             String checksum = m.meta().get(Checksums.META); // the same bytes: the same checksum
-            return store(call, dst[0], file, null, etag, type, WriteCondition.NONE,
-                    checksum == null ? Map.of() : Map.of(Checksums.META, checksum));
+            Map<String, String> extra = new java.util.HashMap<>();
+            if (checksum != null) {
+                extra.put(Checksums.META, checksum);
+            }
+            java.util.concurrent.CompletableFuture<Map<String, String>> kept = replace ? headers.write(newHeaders)
+                    : java.util.concurrent.CompletableFuture.completedFuture(m.meta().containsKey(HeaderRecords.META)
+                            ? Map.of(HeaderRecords.META, m.meta().get(HeaderRecords.META)) : Map.of()); // the same record
+            return kept.thenCompose(h -> {
+                extra.putAll(h);
+                return store(call, dst[0], file, null, etag, type, WriteCondition.NONE, extra);
+            });
         }).thenCompose(w -> {
             stored[0] = w;
             java.util.concurrent.CompletableFuture<TagSet> tags = replaceTags
@@ -474,160 +540,5 @@ final class S3Objects {
         } catch (IllegalArgumentException e) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-amz-copy-source '" + header + "' is not valid: " + e.getMessage());
         }
-    }
-
-    /** DeleteObjects ({@code POST /BUCKET?delete}): up to 1000 keys, deleted {@value #DELETE_BATCH} at a time. */
-    void deleteMany(S3Call call) {
-        call.ex.onBody(new SmallBody(call, body -> {
-            S3Xml.DeleteRequest req;
-            try {
-                req = S3Xml.deleteObjects(body);
-            } catch (S3Exception e) {
-                call.fail(e);
-                return;
-            }
-            List<String> deleted = java.util.Collections.synchronizedList(new ArrayList<>());
-            List<String[]> errors = java.util.Collections.synchronizedList(new ArrayList<>());
-            buckets.find(call.bucket).thenCompose(b -> deleteBatch(call, b, req, 0, deleted, errors))
-                    .whenComplete((v, t) -> call.later(() -> {
-                        if (t != null) {
-                            call.fail(t);
-                        } else {
-                            call.xml(200, S3Xml.deleteResult(req.quiet() ? List.of() : sorted(deleted, req), errors));
-                        }
-                    }));
-        }));
-        call.ex.sendContinue();
-    }
-
-    static final int DELETE_BATCH = 16;
-
-    private java.util.concurrent.CompletableFuture<Void> deleteBatch(S3Call call, BucketMeta bucket, S3Xml.DeleteRequest req,
-            int from, List<String> deleted, List<String[]> errors) {
-        List<String> keys = req.keys();
-        if (from >= keys.size()) {
-            return java.util.concurrent.CompletableFuture.completedFuture(null);
-        }
-        List<java.util.concurrent.CompletableFuture<?>> batch = new ArrayList<>();
-        for (int i = from; i < Math.min(keys.size(), from + DELETE_BATCH); i++) {
-            String key = keys.get(i);
-            String version = req.versionId(i);
-            S3Exception bad = S3Names.keyProblem(call.bucket, key);
-            if (bad == null && version != null) {
-                try {
-                    version = ObjectVersions.parseId(version);
-                } catch (S3Exception e) {
-                    bad = e;
-                }
-            }
-            if (bad != null) {
-                errors.add(new String[] {key, bad.error().code(), bad.getMessage()});
-                continue;
-            }
-            String name = S3Names.fileName(call.bucket, key);
-            String entry = version == null ? key : key + "\n" + version;
-            WriteCondition condition;
-            try {
-                condition = Preconditions.write(req.etag(i), null);
-            } catch (S3Exception e) {
-                errors.add(new String[] {key, e.error().code(), e.getMessage()});
-                continue;
-            }
-            batch.add((version == null ? store.delete(name, condition) : deleteVersion(bucket, key, name, version, condition))
-                    .handle((w, t) -> {
-                        Throwable c = t == null ? null : writeFailure(call, t);
-                        if (c == null || (c instanceof NodeStore.StoreException s && s.notFound())
-                                || (c instanceof S3Exception e && e.error() == S3Error.NO_SUCH_KEY)) {
-                            deleted.add(entry);
-                        } else if (c instanceof S3Exception e) {
-                            errors.add(new String[] {key, e.error().code(), e.getMessage()});
-                        } else {
-                            errors.add(new String[] {key, S3Error.INTERNAL_ERROR.code(), String.valueOf(c.getMessage())});
-                        }
-                        return null;
-                    }));
-        }
-        return java.util.concurrent.CompletableFuture.allOf(batch.toArray(new java.util.concurrent.CompletableFuture[0]))
-                .thenCompose(v -> deleteBatch(call, bucket, req, from + DELETE_BATCH, deleted, errors));
-    }
-
-    /** The deleted entries in the order the request listed them. */
-    private static List<String> sorted(List<String> deleted, S3Xml.DeleteRequest req) {
-        java.util.Set<String> done = new java.util.HashSet<>(deleted);
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < req.keys().size(); i++) {
-            String entry = req.versionId(i) == null ? req.keys().get(i) : req.keys().get(i) + "\n" + req.versionId(i);
-            if (done.remove(entry)) {
-                out.add(entry);
-            }
-        }
-        return out;
-    }
-
-    void delete(S3Call call) {
-        String name = S3Names.fileName(call.bucket, call.key);
-        WriteCondition condition;
-        String versionId;
-        try {
-            if (call.headers().contains("x-amz-if-match-last-modified-time") || call.headers().contains("x-amz-if-match-size")) {
-                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "x-amz-if-match-last-modified-time and x-amz-if-match-size"
-                        + " are not supported (If-Match is)");
-            }
-            condition = Preconditions.write(call.headers().get("If-Match"), null);
-            versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
-        BucketMeta[] bucket = new BucketMeta[1];
-        buckets.find(call.bucket).thenCompose(b -> {
-            bucket[0] = b;
-            return versionId == null ? store.delete(name, condition) : deleteVersion(b, call.key, name, versionId, condition);
-        }).whenComplete((w, t) -> call.later(() -> {
-            Throwable c = t == null ? null : NodeStore.cause(t);
-            boolean absent = c instanceof NodeStore.StoreException s && s.notFound();
-            if (c != null && !absent) {
-                call.fail(writeFailure(call, c));
-                return;
-            }
-            if (versionId != null) {
-                call.ex.header("x-amz-version-id", versionId);
-            } else if (w != null && bucket[0].versioning() != ObjectVersions.Status.OFF) {
-                call.ex.header("x-amz-delete-marker", "true"); // the tombstone is the delete marker
-                call.ex.header("x-amz-version-id", w.version());
-            }
-            call.empty(204); // S3 answers 204 whether or not the key existed
-        }));
-    }
-
-    /**
-     * DeleteObject with a versionId. The node cannot take one version out of a name's history in every
-     * region (versions merge by union), so only the current version can be deleted: by a tombstone
-     * that names it ({@link ObjectVersions#META_REMOVES}; neither is shown), stored only if the
-     * object's ETag is still that version's (the owner region decides, as for If-Match), so a
-     * version written meanwhile is never deleted by it. In a bucket whose versioning was never set
-     * that is a plain delete. A version not there is deleted already (204); a noncurrent version or
-     * a delete marker is refused NotImplemented.
-     */
-    private java.util.concurrent.CompletableFuture<ClientPort.Written> deleteVersion(BucketMeta b, String key, String name,
-            String versionId, WriteCondition condition) {
-        return versioning.versions(name).thenCompose(vs -> {
-            ObjectVersions.V v = ObjectVersions.find(key, vs, b.versioning(), versionId);
-            if (v == null) {
-                return java.util.concurrent.CompletableFuture.completedFuture(null);
-            }
-            if (v.latest() && !v.deleteMarker()) {
-                if (b.versioning() == ObjectVersions.Status.OFF) {
-                    return store.delete(name, condition);
-                }
-                WriteCondition current = condition.none()
-                        ? WriteCondition.on(META_ETAG, v.etag() == null ? "*" : ETags.quote(v.etag()), null) : condition;
-                return store.delete(name, current, Map.of(ObjectVersions.META_REMOVES, v.nodeVersion()));
-            }
-            throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.NOT_IMPLEMENTED,
-                    "only the current version of an object can be deleted by its versionId (version '" + versionId
-                            + "' of '" + key + "' is " + (v.deleteMarker() ? "a delete marker" : "not current")
-                            + "); DELETE without versionId adds a delete marker"));
-        });
     }
 }

@@ -17,13 +17,15 @@ import java.util.Map;
  * data directory), and for DataBridge every region's HTTP endpoint, the client networks, and how often
  * unfinished migrations are swept and retried, and how long a CreateBucket waits for the bucket
  * name's owner to be able to decide creates ({@code createWait}), and the cluster secret (access keys'
- * secrets are sealed under it, {@link AccessKeys}).
+ * secrets are sealed under it, {@link AccessKeys}), and the lifecycle's day and how often its rules
+ * are applied ({@link S3Lifecycle}).
  */
 public record S3Settings(String region, String accessKey, String secretKey, String defaultPolicy, int defaultBlockSize,
         int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
         boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
         Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks,
-        Duration createWait, String clusterSecret, java.util.List<String> virtualHostDomains) {
+        Duration createWait, String clusterSecret, java.util.List<String> virtualHostDomains, Duration lifecycleDay,
+        Duration lifecycleInterval) {
 
     /**
      * The bucket a virtual-hosted-style request names in its {@code Host} ({@code BUCKET.DOMAIN[:port]}
@@ -80,13 +82,18 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
         if (createWait.isNegative()) {
             throw new IllegalArgumentException("geoblocks.s3.create-wait must be >= 0, was " + createWait);
         }
+        Duration day = c.getDuration("lifecycle.day");
+        Duration every = c.getDuration("lifecycle.interval");
+        if (day.toMillis() <= 0 || every.toMillis() <= 0) {
+            throw new IllegalArgumentException("geoblocks.s3.lifecycle.day and .interval must be > 0, were " + day + " and " + every);
+        }
         return new S3Settings(region, http.accessKey(), http.secretKey(), c.getString("default-policy"),
                 (int) Math.min(Integer.MAX_VALUE, c.getBytes("default-block-size")),
                 (int) Math.min(Integer.MAX_VALUE, root.getBytes("geoblocks.node.max-block-size")), maxObject,
                 c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
                 c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), sweep, retryMin, retryMax, endpoints, networks,
                 createWait, root.getString("geoblocks.cluster.secret"), c.hasPath("virtual-host-domains")
-                        ? c.getStringList("virtual-host-domains") : java.util.List.of());
+                        ? c.getStringList("virtual-host-domains") : java.util.List.of(), day, every);
     }
 
     /** A new empty file in the spool directory (made if missing), named {@code prefix...part}. */

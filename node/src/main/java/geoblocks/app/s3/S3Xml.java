@@ -291,14 +291,19 @@ public final class S3Xml {
      * A DeleteObjects answer: the keys deleted (none when quiet; an entry {@code KEY + '\n' + VERSIONID}
      * when a version was named: keys hold no control characters) and the errors, each (key, code, message).
      */
-    public static byte[] deleteResult(List<String> deleted, List<String[]> errors) {
+    static byte[] deleteResult(List<S3Deletes.Deleted> deleted, List<String[]> errors) {
         StringBuilder sb = new StringBuilder(HEAD).append("<DeleteResult xmlns=\"").append(NS).append("\">");
-        for (String k : deleted) {
+        for (S3Deletes.Deleted d : deleted) {
             sb.append("<Deleted>");
-            int v = k.indexOf('\n');
-            el(sb, "Key", v < 0 ? k : k.substring(0, v));
-            if (v >= 0) {
-                el(sb, "VersionId", k.substring(v + 1));
+            el(sb, "Key", d.key());
+            if (d.versionId() != null) {
+                el(sb, "VersionId", d.versionId());
+            }
+            if (d.deleteMarker()) {
+                el(sb, "DeleteMarker", "true");
+            }
+            if (d.markerVersionId() != null) {
+                el(sb, "DeleteMarkerVersionId", d.markerVersionId());
             }
             sb.append("</Deleted>");
         }

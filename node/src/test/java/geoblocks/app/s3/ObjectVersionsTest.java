@@ -89,4 +89,25 @@ class ObjectVersionsTest {
         assertEquals(List.of("0000000000000008@seoul"), ids(ObjectVersions.visible("k", two, Status.ENABLED)),
                 "the older version stays, noncurrent (S3 would make it current)");
     }
+
+    @Test
+    void purge_aNodeIdNamesThatVersion_aMarkerToo_nullNamesEveryUnmarkedLiveVersion() {
+        List<VersionEntry> vs = List.of(tomb(9), put(8, true), put(5, false), put(4, false));
+        ObjectVersions.Purge p = ObjectVersions.purge("k", vs, Status.ENABLED, "0000000000000008@seoul");
+        assertEquals(List.of("0000000000000008@seoul"), p.nodeVersions());
+        p = ObjectVersions.purge("k", vs, Status.ENABLED, "0000000000000009@dublin");
+        assertEquals(List.of("0000000000000009@dublin"), p.nodeVersions());
+        assertEquals(true, p.shown().deleteMarker());
+        // the null version: the shown one and the older one the node still keeps (it would show next)
+        p = ObjectVersions.purge("k", vs, Status.ENABLED, "null");
+        assertEquals(List.of("0000000000000005@seoul", "0000000000000004@seoul"), p.nodeVersions());
+        assertEquals("0000000000000005@seoul", p.shown().nodeVersion());
+        // not shown: nothing to purge
+        assertNull(ObjectVersions.purge("k", vs, Status.ENABLED, "0000000000000004@seoul"));
+        assertNull(ObjectVersions.purge("k", vs, Status.ENABLED, "0000000000000001@seoul"));
+        // a bucket never versioned: null is its live head, and every version under it goes too
+        p = ObjectVersions.purge("k", List.of(put(3, false), tomb(2), put(1, false)), Status.OFF, "null");
+        assertEquals(List.of("0000000000000003@seoul", "0000000000000001@seoul"), p.nodeVersions());
+        assertNull(ObjectVersions.purge("k", List.of(tomb(4), put(3, false)), Status.OFF, "null"));
+    }
 }

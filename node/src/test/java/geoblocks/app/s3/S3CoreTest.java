@@ -187,14 +187,20 @@ class S3CoreTest {
         assertEquals(java.util.Arrays.asList(null, "v"), r.versionIds());
         assertEquals(java.util.Arrays.asList(null, "\"e\""), S3Xml.deleteObjects(("<Delete><Object><Key>a</Key></Object>"
                 + "<Object><Key>b</Key><ETag>\"e\"</ETag></Object></Delete>").getBytes(StandardCharsets.UTF_8)).etags());
-        String withVersion = new String(S3Xml.deleteResult(List.of("c\nv"), List.of()), StandardCharsets.UTF_8);
+        String withVersion = new String(S3Xml.deleteResult(List.of(new S3Deletes.Deleted("c", "v", false, null),
+                new S3Deletes.Deleted("m", "w", true, null), new S3Deletes.Deleted("n", null, true, "x")), List.of()),
+                StandardCharsets.UTF_8);
         assertTrue(withVersion.contains("<Deleted><Key>c</Key><VersionId>v</VersionId></Deleted>"), withVersion);
+        assertTrue(withVersion.contains("<Deleted><Key>m</Key><VersionId>w</VersionId><DeleteMarker>true</DeleteMarker></Deleted>"),
+                withVersion); // a delete marker deleted by its id
+        assertTrue(withVersion.contains("<Deleted><Key>n</Key><DeleteMarker>true</DeleteMarker>"
+                + "<DeleteMarkerVersionId>x</DeleteMarkerVersionId></Deleted>"), withVersion); // a marker made
         assertEquals(S3Error.MALFORMED_XML, assertThrows(S3Exception.class,
                 () -> S3Xml.deleteObjects("<Delete></Delete>".getBytes(StandardCharsets.UTF_8))).error());
         assertEquals(S3Error.MALFORMED_XML, assertThrows(S3Exception.class,
                 () -> S3Xml.deleteObjects(("<Delete>" + "<Object><Key>k</Key></Object>".repeat(1001) + "</Delete>")
                         .getBytes(StandardCharsets.UTF_8))).error());
-        String xml = new String(S3Xml.deleteResult(List.of("a & b"), List.<String[]>of(new String[] {"<x>", "InvalidArgument", "bad"})),
+        String xml = new String(S3Xml.deleteResult(List.of(new S3Deletes.Deleted("a & b", null, false, null)), List.<String[]>of(new String[] {"<x>", "InvalidArgument", "bad"})),
                 StandardCharsets.UTF_8);
         assertTrue(xml.contains("<Deleted><Key>a &amp; b</Key></Deleted>"), xml);
         assertTrue(xml.contains("<Error><Key>&lt;x&gt;</Key><Code>InvalidArgument</Code><Message>bad</Message></Error>"), xml);
@@ -257,5 +263,15 @@ class S3CoreTest {
                 + "<IsLatest>false</IsLatest>"), xml);
         assertTrue(xml.contains("<NextKeyMarker>a&amp;b</NextKeyMarker><NextVersionIdMarker>0000000000000001@seoul"), xml);
         assertTrue(xml.contains("<CommonPrefixes><Prefix>d/</Prefix></CommonPrefixes>"), xml);
+    }
+
+    @Test
+    void encryptionHeaders_areFound_whateverTheirCase_andOthersAreNot() {
+        assertEquals("X-Amz-Server-Side-Encryption", S3Gateway.encryptionHeader(List.of("Host", "X-Amz-Server-Side-Encryption")));
+        assertEquals("x-amz-server-side-encryption-customer-algorithm",
+                S3Gateway.encryptionHeader(List.of("x-amz-server-side-encryption-customer-algorithm")));
+        assertEquals("x-amz-copy-source-server-side-encryption-customer-key",
+                S3Gateway.encryptionHeader(List.of("x-amz-copy-source-server-side-encryption-customer-key")));
+        assertEquals(null, S3Gateway.encryptionHeader(List.of("Host", "x-amz-meta-server-side-encryption", "Content-Type")));
     }
 }

@@ -1,0 +1,191 @@
+package geoblocks.app.s3;
+
+import geoblocks.blockstore.core.WriteCondition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * DeleteObject and DeleteObjects. Without a {@code versionId} a delete stores a tombstone (the
+ * delete marker of a versioned bucket), with {@code If-Match} decided by the name's owner region.
+ * With a {@code versionId} it purges that version in the node ({@link ObjectVersions#purge},
+ * {@link NodeStore#purge}): the version is taken out of the name's history in every region, the
+ * version below it becomes current, and its blocks are left to the block collector, which keeps
+ * every block a kept version still names. Deleting a delete marker by its id makes the key readable
+ * again, as in S3.
+ */
+final class S3Deletes {
+    /** Keys of one DeleteObjects deleted at once. */
+    static final int DELETE_BATCH = 16;
+
+    private final NodeStore store;
+    private final S3Buckets buckets;
+    private final S3Versioning versioning;
+
+    S3Deletes(NodeStore store, S3Buckets buckets, S3Versioning versioning) {
+        this.store = store;
+        this.buckets = buckets;
+        this.versioning = versioning;
+    }
+
+    /**
+     * What one delete did, as S3 reports it: the key, the version id asked for (or null), whether a
+     * delete marker was made or deleted, and the marker's version id when one was made.
+     */
+    record Deleted(String key, String versionId, boolean deleteMarker, String markerVersionId) {}
+
+    void delete(S3Call call) {
+        String name = S3Names.fileName(call.bucket, call.key);
+        WriteCondition condition;
+        String versionId;
+        try {
+            if (call.headers().contains("x-amz-if-match-last-modified-time") || call.headers().contains("x-amz-if-match-size")) {
+                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "x-amz-if-match-last-modified-time and x-amz-if-match-size"
+                        + " are not supported (If-Match is)");
+            }
+            condition = Preconditions.write(call.headers().get("If-Match"), null);
+            versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        String ifMatch = call.headers().get("If-Match");
+        buckets.find(call.bucket).thenCompose(b -> one(b, call.key, name, versionId, condition, ifMatch))
+                .whenComplete((d, t) -> call.later(() -> {
+                    if (t != null) {
+                        call.fail(S3Objects.writeFailure(call, NodeStore.cause(t)));
+                        return;
+                    }
+                    if (d.deleteMarker()) {
+                        call.ex.header("x-amz-delete-marker", "true");
+                    }
+                    String shown = d.versionId() != null ? d.versionId() : d.markerVersionId();
+                    if (shown != null) {
+                        call.ex.header("x-amz-version-id", shown);
+                    }
+                    call.empty(204); // S3 answers 204 whether or not the key existed
+                }));
+    }
+
+    /**
+     * One delete: a tombstone (a delete marker when the bucket's versioning was set), or with
+     * {@code versionId} a purge. A key or version that is not there is deleted already.
+     */
+    private CompletableFuture<Deleted> one(BucketMeta b, String key, String name, String versionId,
+            WriteCondition condition, String ifMatch) {
+        if (versionId != null) {
+            return purge(b, key, name, versionId, ifMatch);
+        }
+        // in a bucket with versioning Enabled a delete marker is a version in its own right: kept, and made
+        // even when the key has no live version (the node stores a tombstone marked keep in any case)
+        return store.delete(name, condition, ObjectVersions.marks(b.versioning())).handle((w, t) -> {
+            if (t != null) {
+                Throwable c = NodeStore.cause(t);
+                if (c instanceof NodeStore.StoreException s && s.notFound()) {
+                    return new Deleted(key, null, false, null); // nothing there: deleted already
+                }
+                throw new java.util.concurrent.CompletionException(c);
+            }
+            boolean marker = b.versioning() != ObjectVersions.Status.OFF; // the tombstone is the delete marker
+            return new Deleted(key, null, marker, marker ? w.version() : null);
+        });
+    }
+
+    /** Purges the version(s) {@code versionId} names; If-Match is checked against that version's ETag. */
+    private CompletableFuture<Deleted> purge(BucketMeta b, String key, String name, String versionId, String ifMatch) {
+        return versioning.versions(name).thenCompose(vs -> {
+            ObjectVersions.Purge p = ObjectVersions.purge(key, vs, b.versioning(), versionId);
+            if (p == null) {
+                return CompletableFuture.completedFuture(new Deleted(key, versionId, false, null));
+            }
+            if (ifMatch != null && (p.shown().deleteMarker() || !Preconditions.matches(ifMatch, p.shown().etag()))) {
+                throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
+                        "version '" + versionId + "' of '" + key + "' does not have the ETag If-Match names"));
+            }
+            CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+            for (String node : p.nodeVersions()) {
+                all = all.thenCompose(x -> store.purge(name, node).handle((w, t) -> {
+                    Throwable c = t == null ? null : NodeStore.cause(t);
+                    if (c != null && !(c instanceof NodeStore.StoreException s && s.notFound())) {
+                        throw new java.util.concurrent.CompletionException(c);
+                    }
+                    return null;
+                }));
+            }
+            return all.thenApply(x -> new Deleted(key, versionId, p.shown().deleteMarker(), null));
+        });
+    }
+
+    /** DeleteObjects ({@code POST /BUCKET?delete}): up to 1000 keys, deleted {@value #DELETE_BATCH} at a time. */
+    void deleteMany(S3Call call) {
+        call.ex.onBody(new SmallBody(call, body -> {
+            S3Xml.DeleteRequest req;
+            try {
+                req = S3Xml.deleteObjects(body);
+            } catch (S3Exception e) {
+                call.fail(e);
+                return;
+            }
+            Deleted[] done = new Deleted[req.keys().size()];
+            List<String[]> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+            buckets.find(call.bucket).thenCompose(b -> batch(call, b, req, 0, done, errors))
+                    .whenComplete((v, t) -> call.later(() -> {
+                        if (t != null) {
+                            call.fail(t);
+                            return;
+                        }
+                        List<Deleted> deleted = new ArrayList<>();
+                        for (Deleted d : done) { // in the order the request listed them
+                            if (d != null) {
+                                deleted.add(d);
+                            }
+                        }
+                        call.xml(200, S3Xml.deleteResult(req.quiet() ? List.of() : deleted, errors));
+                    }));
+        }));
+        call.ex.sendContinue();
+    }
+
+    private CompletableFuture<Void> batch(S3Call call, BucketMeta bucket, S3Xml.DeleteRequest req, int from,
+            Deleted[] done, List<String[]> errors) {
+        List<String> keys = req.keys();
+        if (from >= keys.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        List<CompletableFuture<?>> batch = new ArrayList<>();
+        for (int i = from; i < Math.min(keys.size(), from + DELETE_BATCH); i++) {
+            String key = keys.get(i);
+            String version = req.versionId(i);
+            WriteCondition condition;
+            try {
+                S3Exception bad = S3Names.keyProblem(call.bucket, key);
+                if (bad != null) {
+                    throw bad;
+                }
+                version = version == null ? null : ObjectVersions.parseId(version);
+                condition = Preconditions.write(req.etag(i), null);
+            } catch (S3Exception e) {
+                errors.add(new String[] {key, e.error().code(), e.getMessage()});
+                continue;
+            }
+            int at = i;
+            batch.add(one(bucket, key, S3Names.fileName(call.bucket, key), version, condition, req.etag(i)).handle((d, t) -> {
+                if (t == null) {
+                    done[at] = d;
+                    return null;
+                }
+                Throwable c = S3Objects.writeFailure(call, NodeStore.cause(t));
+                if (c instanceof S3Exception e && e.error() == S3Error.NO_SUCH_KEY) {
+                    done[at] = new Deleted(key, req.versionId(at), false, null);
+                } else if (c instanceof S3Exception e) {
+                    errors.add(new String[] {key, e.error().code(), e.getMessage()});
+                } else {
+                    errors.add(new String[] {key, S3Error.INTERNAL_ERROR.code(), String.valueOf(c.getMessage())});
+                }
+                return null;
+            }));
+        }
+        return CompletableFuture.allOf(batch.toArray(new CompletableFuture[0]))
+                .thenCompose(v -> batch(call, bucket, req, from + DELETE_BATCH, done, errors));
+    }
+}
