@@ -103,7 +103,7 @@ public final class FileService extends ComponentDefinition {
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
-    private final Drainer drainer;
+    private final Rebalancer rebalancer;
     private final BlockGc gc;
     private final NetBench netBench;
     /** The part that handles each request (see {@link #handlers()}). */
@@ -190,8 +190,8 @@ public final class FileService extends ComponentDefinition {
             throw new java.io.UncheckedIOException("reading the block collection totals failed", e);
         }
         requests.gcStatus(() -> gc.status(migrations.moves()));
-        this.drainer = new Drainer(node, migrations);
-        node.drainFigures(() -> new long[] {drainer.started, drainer.pendingLastPass});
+        this.rebalancer = new Rebalancer(node, migrations);
+        node.rebalance(rebalancer::figures);
         this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         this.handlers = handlers();
@@ -307,7 +307,7 @@ public final class FileService extends ComponentDefinition {
         }
         if (lastSnapshot == Long.MIN_VALUE || now - lastSnapshot >= SNAPSHOT_NANOS) {
             lastSnapshot = now;
-            drainer.tick();
+            rebalancer.tick();
             publishSnapshot(now);
         }
         long want = pace.intervalAt(now, busy());

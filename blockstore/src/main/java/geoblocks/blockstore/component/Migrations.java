@@ -1,6 +1,5 @@
 package geoblocks.blockstore.component;
 
-import geoblocks.blockstore.core.BlockCollector;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
@@ -32,20 +31,20 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * Moves of a file's replicas to new regions ({@code client move NAME --to R,...}), coordinated by
- * the node the client asked, in the steps of {@link MovePlan}, for the current version of the file
- * (earlier versions kept stay where they are): every target that lacks a block pulls it from a
- * holder as background traffic ({@link MoveCopy}, then {@link BlockPull}: over LEDBAT unless
+ * Moves of one version's replicas to new regions, coordinated by the node the client asked
+ * ({@code client move NAME --to R,...}: the current version) or by the node that drains or
+ * rebalances ({@link #start}: any version it keeps), in the steps of {@link MovePlan}, one move per
+ * version at a time: every target that lacks a block pulls it from a holder as background traffic ({@link MoveCopy}, then {@link BlockPull}: over LEDBAT unless
  * background-transport = tcp), a few blocks at a time; only when all are durable is the manifest
  * rewritten (the same version at the next location epoch, stored and published the way
  * re-replication publishes a location change; anti-entropy carries it to peers that missed it);
  * only when every peer that is up has stored it do the old homes delete their copies
  * ({@link DropBlocks}), and none deletes a block that a version it keeps still homes there. A peer
  * that did not get the new manifest keeps the old copies alive (nothing it could read disappears;
- * its block collector deletes them once anti-entropy brings the new manifest). A failed copy, or a
- * newer version (or a delete) written meanwhile, ends the move with the manifest unchanged and the
- * new copies deleted again. The client hears the moved bytes as progress and one Done or Failed at
- * the end.
+ * its block collector deletes them once anti-entropy brings the new manifest). A failed copy, the
+ * version dropped meanwhile by the retention, or (for a client's move) a newer version or a delete
+ * written meanwhile, ends the move with the manifest unchanged and the new copies deleted again.
+ * The client hears the moved bytes as progress and one Done or Failed at the end.
  *
  * <p>Every move is kept in the metadata engine ({@link MetaMoveStore}) from before its first copy
  * until it ends, so a coordinator restarted mid-move resumes it (once its targets are up; a move
@@ -66,11 +65,15 @@ final class Migrations {
 
     private final Node node;
     private final BlockPull pulls;
-    private final Consumer<DeleteBlocks> deleteLocal;
-    private final Map<String, Move> active = new TreeMap<>();
+    private final MoveTargets targetSide;
+    /** Moves under way by {@link MetaMoveStore#key(String, String)}: one per version (name and file id). */
+    private final TreeMap<String, Move> active = new TreeMap<>();
     private final MetaMoveStore store;
     private final long holdEveryNanos;
     private long lastHold;
+    /** Moves that committed since start, and the block bytes they copied. */
+    long committed;
+    long committedBytes;
 
     /**
      * Resumes the moves kept in the node's metadata engine (each starts once its targets are up);
@@ -79,7 +82,7 @@ final class Migrations {
     Migrations(Node node, BlockPull pulls, Consumer<DeleteBlocks> deleteLocal, long holdEveryNanos) {
         this.node = node;
         this.pulls = pulls;
-        this.deleteLocal = deleteLocal;
+        this.targetSide = new MoveTargets(node, pulls, deleteLocal);
         this.holdEveryNanos = holdEveryNanos;
         this.lastHold = node.now();
         this.store = new MetaMoveStore(node.manifests().engine());
@@ -94,10 +97,10 @@ final class Migrations {
             Logs.warn(node.region() + ": reading the moves in flight failed; they do not resume: " + e.getMessage());
             return;
         }
-        for (String name : kept.unreadable()) {
-            Logs.warn(node.region() + ": the kept move of '" + name + "' is unreadable; dropped (its copies are"
-                    + " collected after the grace)");
-            forget(name);
+        for (String key : kept.unreadable()) {
+            Logs.warn(node.region() + ": the kept move " + MetaMoveStore.describe(key) + " is unreadable; dropped (its"
+                    + " copies are collected after the grace)");
+            forget(key);
         }
         for (MoveRecord r : kept.moves()) {
             MovePlan plan;
@@ -105,12 +108,12 @@ final class Migrations {
                 plan = new MovePlan(r.from(), r.targets(), cluster());
             } catch (IllegalArgumentException e) {
                 Logs.warn(node.region() + ": the kept move of '" + r.name() + "' cannot resume: " + e.getMessage());
-                forget(r.name());
+                forget(MetaMoveStore.key(r));
                 continue;
             }
             Move m = new Move(null, 0, r.from(), plan);
             m.waiting = true;
-            active.put(r.name(), m);
+            active.put(m.key, m);
             node.inFlight().hold(r.from().fileId());
         }
         if (!active.isEmpty()) {
@@ -119,11 +122,12 @@ final class Migrations {
         }
     }
 
-    private void forget(String name) {
+    private void forget(String key) {
         try {
-            store.remove(name);
+            store.remove(key);
         } catch (IOException e) {
-            Logs.warn(node.region() + ": removing the kept move of '" + name + "' failed: " + e.getMessage());
+            Logs.warn(node.region() + ": removing the kept move " + MetaMoveStore.describe(key) + " failed: "
+                    + e.getMessage());
         }
     }
 
@@ -134,18 +138,26 @@ final class Migrations {
         return all;
     }
 
-    /** Whether this node coordinates a move of {@code name} now. */
+    /** Whether this node coordinates a move of any version of {@code name} now. */
     boolean moving(String name) {
-        return active.containsKey(name);
+        String k = MetaMoveStore.key(name, "");
+        String next = active.ceilingKey(k);
+        return next != null && next.startsWith(k);
+    }
+
+    /** Whether this node coordinates a move of version {@code m} now. */
+    boolean moving(Manifest m) {
+        return active.containsKey(MetaMoveStore.key(m.name(), m.fileId()));
     }
 
     /**
-     * Starts moving version {@code from} (the current one here) to {@code targets} with no client
-     * waiting (a drain): kept, copied, committed and dropped as a client's move. False when a move of
-     * the name runs, the plan has nothing to do, or keeping it failed.
+     * Starts moving version {@code from} (any version this node keeps, the current one or an earlier
+     * one) to {@code targets} with no client waiting (a drain or a rebalance): kept, copied, committed
+     * and dropped as a client's move; it commits while the version is kept, superseded or not. False
+     * when a move of that version runs, the plan has nothing to do, or keeping it failed.
      */
     boolean start(Manifest from, List<String> targets) {
-        if (active.containsKey(from.name()) || from.isInline() || from.deleted()) {
+        if (moving(from) || from.isInline() || from.deleted()) {
             return false;
         }
         MovePlan plan = new MovePlan(from, targets, cluster());
@@ -159,7 +171,7 @@ final class Migrations {
             return false;
         }
         Move m = new Move(null, 0, from, plan);
-        active.put(from.name(), m);
+        active.put(m.key, m);
         node.inFlight().hold(from.fileId());
         m.pump();
         return true;
@@ -181,7 +193,7 @@ final class Migrations {
                     throw new FailureException(FailureCode.UNAVAILABLE, "region '" + t + "' is down; move when it is up");
                 }
             }
-            if (active.containsKey(r.name())) {
+            if (moving(r.name())) {
                 throw new FailureException(FailureCode.BUSY, "'" + r.name() + "' is being moved right now");
             }
         } catch (IllegalArgumentException e) {
@@ -193,7 +205,7 @@ final class Migrations {
                 node.send(client, new Failed(r.req(), FailureCode.NOT_FOUND, "no such file '" + r.name() + "'"));
                 return;
             }
-            if (active.containsKey(r.name())) {
+            if (moving(r.name())) {
                 node.send(client, new Failed(r.req(), FailureCode.BUSY, "'" + r.name() + "' is being moved right now"));
                 return;
             }
@@ -214,7 +226,7 @@ final class Migrations {
                 return;
             }
             Move m = new Move(client, r.req(), found.get(), plan);
-            active.put(r.name(), m);
+            active.put(m.key, m);
             node.inFlight().hold(found.get().fileId());
             m.pump();
         });
@@ -259,15 +271,12 @@ final class Migrations {
         });
     }
 
-    /** A coordinator's keep-alive: the copies of these files here belong to moves in flight. */
     void onHold(HoldBlocks h) {
-        long now = node.now();
-        for (String fileId : h.fileIds()) {
-            node.inFlight().touch(fileId, now);
-        }
+        targetSide.onHold(h);
     }
 
     private final class Move {
+        final String key;
         final NetAddress client;
         final long req;
         final Manifest from;
@@ -285,6 +294,7 @@ final class Migrations {
         boolean waiting;
 
         Move(NetAddress client, long req, Manifest from, MovePlan plan) {
+            this.key = MetaMoveStore.key(from.name(), from.fileId());
             this.client = client;
             this.req = req;
             this.from = from;
@@ -316,15 +326,30 @@ final class Migrations {
         }
 
         /**
+         * The version being moved as this node keeps it now (at whatever location epoch), or null when
+         * it keeps it no more (the retention dropped it, or the name was forgotten). A client's move
+         * also ends when the version is no longer the current one (as the client asked to move that).
+         */
+        Manifest kept() {
+            Manifest v = node.manifests().history(from.name()).flatMap(h -> h.find(from.version())).orElse(null);
+            if (v == null || v.deleted() || !v.fileId().equals(from.fileId())) {
+                return null;
+            }
+            Manifest head = node.manifests().find(from.name()).orElse(null);
+            return client != null && (head == null || !head.version().equals(from.version())) ? null : v;
+        }
+
+        /**
          * A move resumed after a restart: already committed (the manifest names the targets at a
-         * later epoch), superseded (another version or a delete is current: its copies go), or
-         * copied again from the start (copies already made are only rewritten in place).
+         * later epoch), gone (the version is kept no more: its copies go), or copied again from the
+         * start (copies already made are only rewritten in place).
          */
         void resume() {
-            Manifest current = node.manifests().find(from.name()).orElse(null);
-            if (current == null || !current.fileId().equals(from.fileId()) || !current.version().equals(from.version())) {
-                failure = new Failure(FailureCode.NEWER_EXISTS,
-                        "'" + from.name() + "' got a newer version or was deleted while the move was interrupted");
+            Manifest current = kept();
+            if (current == null) {
+                failure = new Failure(FailureCode.NEWER_EXISTS, "version " + from.version().id() + " of '" + from.name()
+                        + "' is kept no more (dropped by the retention, or the name was forgotten) while the move was"
+                        + " interrupted");
                 abandon();
                 return;
             }
@@ -379,11 +404,12 @@ final class Migrations {
 
         /** Every copy is durable: the manifest names the targets, then the old homes drop their copies. */
         void commit() {
-            Manifest current = node.manifests().find(from.name()).orElse(null);
+            Manifest current = kept();
             Manifest moved;
             try {
                 if (current == null) {
-                    throw new IllegalStateException("'" + from.name() + "' was deleted while moving");
+                    throw new IllegalStateException("version " + from.version().id() + " of '" + from.name() + "' "
+                            + (client != null ? "is no longer the current one" : "is kept no more") + " after the copies");
                 }
                 moved = plan.moved(current); // the same version (else it throws), the next location epoch
                 node.versions().merge(ManifestHistory.of(moved));
@@ -396,6 +422,8 @@ final class Migrations {
                 abandon();
                 return;
             }
+            committed++;
+            committedBytes += movedBytes;
             publishAndDrop(moved);
         }
 
@@ -439,7 +467,7 @@ final class Migrations {
                     ids.add(from.blockId(b).value());
                 }
                 if (region.equals(node.region())) {
-                    dropHere(from.name(), ids);
+                    targetSide.dropHere(from.name(), ids);
                     return;
                 }
                 for (int i = 0; i < ids.size(); i += FileCodec.MAX_LIST) {
@@ -454,8 +482,8 @@ final class Migrations {
         }
 
         void end(Failure error, String info) {
-            active.remove(from.name());
-            forget(from.name());
+            active.remove(key);
+            forget(key);
             node.inFlight().release(from.fileId(), node.now());
             if (error != null) {
                 Logs.warn(node.region() + ": " + error.text());
@@ -468,65 +496,13 @@ final class Migrations {
         }
     }
 
-    // ---- targets and old homes
+    // ---- targets and old homes (MoveTargets)
 
-    /**
-     * Brings a block here for a move and answers Done once it is durable. A good copy already here (a
-     * move resumed after its coordinator restarted) is rewritten in place instead of pulled again, so
-     * its write time is new and no collection decided before this copy request can delete it.
-     */
     void onMoveCopy(NetAddress coordinator, MoveCopy c) {
-        BlockId id = BlockId.of(c.blockId());
-        BlockCollector.FileBlock.of(id).ifPresent(f -> node.inFlight().touch(f.fileId(), node.now()));
-        Consumer<String> answer = why -> node.send(coordinator,
-                why == null ? new Done(c.req(), "stored") : new Failed(c.req(), FailureCode.UNAVAILABLE, node.region() + ": " + why));
-        if (c.length() < 0 || !node.admission().tryReserve(c.length())) {
-            pulls.pull(id, c.length(), c.crc(), c.holders(), answer); // no room to look first: pull as before
-            return;
-        }
-        node.readLocal(id, read -> {
-            if (read.block() != null && read.block().crc() == c.crc() && read.block().length() == c.length()) {
-                node.storeLocal(id, read.block().data(), c.crc(), stored -> {
-                    node.admission().release(c.length());
-                    if (stored.error() == null) {
-                        answer.accept(null);
-                    } else {
-                        pulls.pull(id, c.length(), c.crc(), c.holders(), answer);
-                    }
-                });
-                return;
-            }
-            node.admission().release(c.length());
-            pulls.pull(id, c.length(), c.crc(), c.holders(), answer);
-        });
+        targetSide.onMoveCopy(coordinator, c);
     }
 
-    /** Deletes local copies of blocks whose file moved away. */
     void onDrop(NetAddress coordinator, DropBlocks d) {
-        Manifest.validateName(d.name());
-        int dropped = dropHere(d.name(), d.blockIds());
-        node.send(coordinator, new Done(d.req(), "dropped " + dropped + " blocks at " + node.region()));
-    }
-
-    /**
-     * Deletes the local copies of {@code ids}, except those that any version of {@code name} this node
-     * keeps (earlier ones and tombstoned names included) homes here; returns how many.
-     */
-    private int dropHere(String name, List<String> ids) {
-        List<BlockId> blocks = new ArrayList<>();
-        for (String id : ids) {
-            blocks.add(BlockId.of(id)); // refuses a malformed id before anything is deleted
-        }
-        node.manifests().history(name).ifPresent(h -> {
-            for (Manifest m : h.versions()) {
-                for (int i = 0; i < m.blocks().size(); i++) {
-                    if (m.blocks().get(i).replicas().contains(node.region())) {
-                        blocks.remove(m.blockId(i));
-                    }
-                }
-            }
-        });
-        deleteLocal.accept(new DeleteBlocks(blocks));
-        return blocks.size();
+        targetSide.onDrop(coordinator, d);
     }
 }
