@@ -31,6 +31,8 @@ final class Rebalancer {
     static final int PAGE = 100;
     /** Moves this node runs at once (drains and fills together). */
     static final int MAX_MOVES = 4;
+    /** The most the rates of a plan are multiplied by after passes that picked nothing. */
+    static final double MAX_BOOST = 64;
 
     /** What the last full pass found, and the moves started since start; see {@code NodeSnapshot.Layout}. */
     record Figures(long drainStarted, long drainPending, Map<String, Long> drainPendingByRegion, Set<String> drained,
@@ -55,6 +57,9 @@ final class Rebalancer {
     private Set<String> drainedLastPass = Set.of();
     private long versionsLastPass = -1;
     private RebalancePlan plan;
+    /** Fill moves started in this pass; the rates' boost of the next plan (doubled after a pass that started none while short). */
+    private long fillsThisPass;
+    private double boost = 1;
 
     Rebalancer(NodeContext node, Migrations migrations) {
         this.node = node;
@@ -97,6 +102,7 @@ final class Rebalancer {
                 if (move.isPresent() && migrations.start(live.get(), move.get().targets())) {
                     running.add(live.get());
                     fillStarted++;
+                    fillsThisPass++;
                 }
             }
         }
@@ -123,7 +129,10 @@ final class Rebalancer {
         pendingLastPass = Map.copyOf(pendingThisPass);
         versionsLastPass = versionsThisPass;
         heldLastPass = Map.copyOf(heldThisPass);
-        plan = new RebalancePlan(l, heldLastPass);
+        boolean stuck = plan != null && plan.shortTotal() > 0 && fillsThisPass == 0 && running.isEmpty();
+        boost = stuck ? Math.min(boost * 2, MAX_BOOST) : 1;
+        plan = new RebalancePlan(l, heldLastPass, boost);
+        fillsThisPass = 0;
         pendingThisPass.clear();
         versionsThisPass = 0;
         heldThisPass = new TreeMap<>();

@@ -35,7 +35,11 @@ import java.util.TreeMap;
  * and moving stops. The short region it goes to is chosen by another hash, in proportion to what
  * each is short. A version moves at most one copy, never to a region that holds it already, and
  * only when all its blocks have the same homes (the shape every upload has; a version whose blocks
- * re-replication spread apart stays). The expected bytes moved are {@code D}.
+ * re-replication spread apart stays), and only when the move lowers the sum of the squared distances
+ * of the two regions from their targets (whole versions: a big one in a small store stays, rather
+ * than be traded back and forth). The expected bytes moved are {@code D}. In a small
+ * store the hashes of the few versions may all miss the rates; a node whose last pass found regions
+ * short and picked nothing boosts the rates (see the three-argument constructor).
  */
 public final class RebalancePlan {
     /** Policies whose copies spread over the regions, so they follow a layout change. */
@@ -55,6 +59,18 @@ public final class RebalancePlan {
 
     /** {@code held}: spread bytes each region holds ({@link #add} over every current version); missing regions hold 0. */
     public RebalancePlan(Layout layout, Map<String, Long> held) {
+        this(layout, held, 1);
+    }
+
+    /**
+     * As above, every rate multiplied by {@code boost} (at least 1; a rate stays at most 1): a node
+     * whose last pass found regions short and picked no copy boosts the next, so a store of few
+     * versions, whose hashes may all miss the rates, still fills.
+     */
+    public RebalancePlan(Layout layout, Map<String, Long> held, double boost) {
+        if (!(boost >= 1)) {
+            throw new IllegalArgumentException("boost must be at least 1, was " + boost);
+        }
         this.layout = layout;
         this.held = Map.copyOf(held);
         List<String> active = layout.owners();
@@ -80,7 +96,8 @@ public final class RebalancePlan {
         for (String r : active) {
             long excess = held(r) - target.get(r);
             if (shortTotal > 0 && excess > 0 && excessTotal > 0) {
-                giveRate.put(r, Math.min(1.0, excess * ((double) Math.min(shortTotal, excessTotal) / excessTotal) / held(r)));
+                giveRate.put(r, Math.min(1.0,
+                        boost * excess * ((double) Math.min(shortTotal, excessTotal) / excessTotal) / held(r)));
             }
         }
     }
@@ -170,11 +187,26 @@ public final class RebalancePlan {
                     break;
                 }
             }
+            if (!improves(m.size(), source, target)) {
+                return Optional.empty();
+            }
             List<String> targets = new ArrayList<>(homes);
             targets.set(targets.indexOf(source), target);
             return Optional.of(new Move(homes, source, target, List.copyOf(targets)));
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether moving {@code size} bytes from {@code source} to {@code target} lowers the sum of the
+     * squared distances of the regions from their targets ({@code (d_s - size)^2 + (d_t + size)^2 <
+     * d_s^2 + d_t^2}, that is {@code size < d_s - d_t} with {@code d = held - target}): each move
+     * lowers that sum, so no sequence of moves trades a version back and forth.
+     */
+    private boolean improves(long size, String source, String target) {
+        long ds = held(source) - this.target.get(source);
+        long dt = held(target) - this.target.get(target);
+        return size < ds - dt;
     }
 
     /** A number in [0, 1) from a 64-bit FNV-1a hash of {@code a} and {@code b}, mixed (SplitMix64's finalizer). */

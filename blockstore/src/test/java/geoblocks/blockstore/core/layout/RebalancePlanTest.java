@@ -2,6 +2,7 @@ package geoblocks.blockstore.core.layout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.Manifest;
@@ -135,5 +136,27 @@ class RebalancePlanTest {
             below += u < 0.25 ? 1 : 0;
         }
         assertTrue(below > 2300 && below < 2700, below + " of 10000 below 0.25");
+    }
+
+    @Test
+    void inASmallStore_aBoostFindsACopy_andNoMoveOnlyTradesPlaces() {
+        List<Manifest> files = List.of(file("x", "tworandom", 3, List.of("a", "b")), file("y", "tworandom", 3,
+                List.of("b", "c")), file("z", "tworandom", 3, List.of("a", "c")));
+        Map<String, Long> h = held(files); // 6000 each of a, b, c; d's share is 4500
+        RebalancePlan p = new RebalancePlan(FOUR, h);
+        assertEquals(Map.of("d", 4500L), p.shortBy());
+        for (Manifest m : files) {
+            p.decide(m, UP).ifPresent(mv -> assertEquals("d", mv.target()));
+        }
+        RebalancePlan boosted = new RebalancePlan(FOUR, h, 64);
+        int picked = 0;
+        for (Manifest m : files) {
+            picked += boosted.decide(m, UP).isPresent() ? 1 : 0;
+        }
+        assertTrue(picked >= 1, "with every rate at 1 each version is picked");
+        List<Manifest> one = List.of(file("only", "tworandom", 3, List.of("a", "b")));
+        RebalancePlan q = new RebalancePlan(FOUR, held(one), 64); // a, b 1500 above their share, c, d 1500 below
+        assertEquals(Optional.empty(), q.decide(one.get(0), UP), "d would only trade places with a");
+        assertThrows(IllegalArgumentException.class, () -> new RebalancePlan(FOUR, h, 0.5));
     }
 }
