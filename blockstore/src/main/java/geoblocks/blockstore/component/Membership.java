@@ -220,7 +220,8 @@ final class Membership {
         for (String id : l.regions().keySet()) {
             ManifestStore.Placed p = placed.get(id);
             boolean draining = l.region(id).member() && !l.placeable(id);
-            long pending = !draining || f.drainPending() < 0 ? -1 : f.drainPendingByRegion().getOrDefault(id, 0L);
+            long pending = !draining ? -1 : f.drainPendingByRegion().containsKey(id) ? f.drainPendingByRegion().get(id)
+                    : f.drained().contains(id) ? 0 : -1; // -1: no full pass has counted it since it drains
             regions.add(new RegionReport(id, reported.getOrDefault(id, -1L), p == null ? 0 : p.blocks(),
                     p == null ? 0 : p.bytes(), pending, f.shortBy().getOrDefault(id, 0L)));
         }

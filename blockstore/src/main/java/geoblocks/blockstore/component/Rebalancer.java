@@ -22,7 +22,8 @@ import java.util.TreeSet;
  * dropped). First every kept version (the current one and the earlier ones) with a copy at a
  * draining region; then, for the current version, the copy {@link RebalancePlan} picks to fill a
  * short region (a newcomer). The plan is built from the spread bytes each region held as the last
- * full pass counted them. At most {@value #MAX_MOVES} of its moves run at once, so moving stays
+ * full pass counted them, and only once the layout changed (version 1 or later): a cluster on its
+ * static config never moves data for balance. At most {@value #MAX_MOVES} of its moves run at once, so moving stays
  * paced behind the LEDBAT background's own yielding. Counts what it started, what it found to move,
  * and which draining regions its last full pass found empty.
  */
@@ -131,7 +132,7 @@ final class Rebalancer {
         heldLastPass = Map.copyOf(heldThisPass);
         boolean stuck = plan != null && plan.shortTotal() > 0 && fillsThisPass == 0 && running.isEmpty();
         boost = stuck ? Math.min(boost * 2, MAX_BOOST) : 1;
-        plan = new RebalancePlan(l, heldLastPass, boost);
+        plan = l.version() == 0 ? null : new RebalancePlan(l, heldLastPass, boost);
         fillsThisPass = 0;
         pendingThisPass.clear();
         versionsThisPass = 0;

@@ -297,7 +297,7 @@ public final class NodeMetrics implements MultiCollector {
         out.metricSnapshot(counter("geoblocks_moves_committed",
                 "Moves this node coordinated that committed since it started (drains, fills and clients' moves).",
                 List.of(c(l.movesCommitted()))));
-        out.metricSnapshot(counter("geoblocks_moved",
+        out.metricSnapshot(counter("geoblocks_moved_bytes",
                 "Block bytes copied by the moves this node coordinated that committed since it started.", Unit.BYTES,
                 List.of(c(l.movedBytes()))));
         if (l.drainPending() >= 0) {
@@ -314,13 +314,13 @@ public final class NodeMetrics implements MultiCollector {
         if (l.fillPendingBytes() >= 0) {
             List<GaugeDataPointSnapshot> by = new ArrayList<>();
             by.add(g(l.fillPendingBytes()));
-            out.metricSnapshot(gauge("geoblocks_rebalance_pending",
+            out.metricSnapshot(gauge("geoblocks_rebalance_pending_bytes",
                     "Bytes of spread copies the short regions (a newcomer) lacked of their share at this node's last pass:"
                             + " what still has to move to them.", Unit.BYTES, by));
             List<GaugeDataPointSnapshot> shortBy = new ArrayList<>();
             l.shortBytes().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                     .forEach(e -> shortBy.add(g(e.getValue(), "region", e.getKey())));
-            out.metricSnapshot(gauge("geoblocks_rebalance_short",
+            out.metricSnapshot(gauge("geoblocks_rebalance_short_bytes",
                     "Per region short of its share of spread copies: the bytes it lacks (as this node's last pass counted).",
                     Unit.BYTES, shortBy));
         }
