@@ -32,8 +32,9 @@ import java.util.TreeSet;
  * {@value #PROBE_AT_MS} ms. The checks: {@link ConsistencyCheck}'s (every acknowledged version
  * readable at another region, never two winning creators, convergence, read-your-writes), plus:
  * all changes were applied, every node ends on the same layout (version 3: mumbai active, dublin
- * removed), no kept version (current or earlier) keeps a block at dublin, mumbai holds copies of
- * versions uploaded elsewhere (moved there), and no version created {@value #DRAIN_MARGIN_MS} ms
+ * removed), no kept version (current or earlier) keeps a block at dublin, mumbai holds copies and
+ * its share of the current versions' spread copies (within the rebalance's tolerance and one largest
+ * file: whole versions move), and no version created {@value #DRAIN_MARGIN_MS} ms
  * after every node could know of the drain (when it was applied, or when the partition healed if it
  * was applied during the partition) has a block at dublin. {@link Outcome} also carries the spread
  * bytes at the end: mumbai's, what it got by moves, and its even share.
@@ -156,8 +157,13 @@ public final class Membership {
             }
         }
         Spread spread = Spread.of(placed);
-        if (spread.movedToNewcomer() == 0) {
-            violations.add(NEWCOMER + " holds no copy that a move put there at the end");
+        if (spread.movedToNewcomer() == 0 && spread.newcomerBytes() == 0) {
+            violations.add(NEWCOMER + " holds no copy at the end, neither a moved nor a new one");
+        }
+        if (spread.newcomerBytes() < spread.shareBytes() * (1 - geoblocks.blockstore.core.layout.RebalancePlan.TOLERANCE)
+                - Consistency.SIZE) {
+            violations.add(NEWCOMER + " holds " + spread.newcomerBytes() + " bytes of current spread copies at the end,"
+                    + " short of its share " + spread.shareBytes() + " by more than the tolerance and one largest file");
         }
         if (finals.size() != Consistency.REGIONS.length || digests.size() != 1) {
             violations.add("nodes did not converge on one layout: " + finals.stream().map(f -> String.join("|", f)).toList());

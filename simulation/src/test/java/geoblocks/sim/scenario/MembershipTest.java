@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * added, another drained (its copies moved away) and removed, with concurrent puts, deletes, racing
  * creates and a partition. Every seed must pass the consistency checks and the scenario's own
  * (changes applied, one final layout everywhere, no new copies at the drained region, none of any
- * kept version left there, copies moved to the newcomer). {@code -Dgeoblocks.sim.membership.seeds=N}
+ * kept version left there, the newcomer holding its share of spread copies). {@code -Dgeoblocks.sim.membership.seeds=N}
  * (default 4) and {@code .first=S} (default 1) choose the seeds.
  */
 class MembershipTest {
