@@ -2,6 +2,7 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.MovePlan;
 import geoblocks.blockstore.core.MoveRecord;
@@ -427,9 +428,15 @@ final class Migrations {
             publishAndDrop(moved);
         }
 
-        /** The moved manifest is stored here: publish it, then have the old homes drop their copies. */
+        /**
+         * The moved manifest is stored here: publish it, then have the old homes drop their copies. An
+         * earlier version goes with the name's whole history, so a peer that forgot the name (the
+         * retention dropped the version and its tombstone was collected) does not take it as current.
+         */
         void publishAndDrop(Manifest moved) {
-            new ManifestPublisher(node, moved, unreached -> {
+            byte[] payload = node.manifests().history(from.name()).filter(h -> !h.head().version().equals(moved.version()))
+                    .map(ManifestCodec::encodeHistory).orElseGet(() -> ManifestCodec.encode(moved));
+            new ManifestPublisher(node, payload, unreached -> {
                 String summary = "moved '" + from.name() + "' to " + plan.targets() + ": " + total + " block copies"
                         + pulls.via();
                 if (!unreached.isEmpty()) {

@@ -82,7 +82,9 @@ final class Rebalancer {
             cursor = h.name();
             boolean mine = l.ownerOf(h.name()).equals(node.region());
             boolean may = mine && node.notReadyToDecide(h.name()) == null;
-            for (Manifest m : DrainPlan.toMove(h, passLayout)) {
+            // versions the retention is about to drop are not worth moving (and a peer may have forgotten them)
+            ManifestHistory kept = h.prune(node.wallMillis(), node.settings().versionRetentionMs()).kept();
+            for (Manifest m : DrainPlan.toMove(kept, passLayout)) {
                 versionsThisPass++;
                 DrainPlan.unplaceable(m, passLayout).forEach(r -> pendingThisPass.merge(r, 1L, Long::sum));
                 if (may && DrainPlan.needsMove(m, l) && room(m)) {

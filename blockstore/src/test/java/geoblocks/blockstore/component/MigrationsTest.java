@@ -194,6 +194,16 @@ class MigrationsTest {
         while (answer(node, ManifestPart.class) > 0) {
             // publications to one peer go one batch at a time
         }
+        boolean withHistory = false;
+        for (ManifestPart p : sent(node, ManifestPart.class)) {
+            List<geoblocks.blockstore.core.ManifestHistory> hs = geoblocks.blockstore.core.ManifestCodec.isBatch(p.data())
+                    ? geoblocks.blockstore.core.ManifestCodec.decodeBatch(p.data())
+                    : List.of(geoblocks.blockstore.core.ManifestCodec.decodeAny(p.data()));
+            for (geoblocks.blockstore.core.ManifestHistory ph : hs) {
+                withHistory |= ph.versions().size() == 2 && ph.versions().get(0).locEpoch() == 1;
+            }
+        }
+        assertTrue(withHistory, "the moved earlier version is published with the name's history, its head included");
         ManifestHistoryView h = new ManifestHistoryView(node);
         h.at(file()).blocks().forEach(b -> assertEquals(TARGETS, b.replicas()));
         h.at(newer()).blocks().forEach(b -> assertEquals(List.of("seoul"), b.replicas()));
