@@ -245,11 +245,12 @@ class CliIT {
         assertTrue(java.util.regex.Pattern.compile("\"background\":\\{\"queued_bytes\":\\d+,\"queued_copies\":\\d+,"
                 + "\"peers\":\\{(\"[a-z]+\":\\{\"active\":(true|false),\"streams\":\\d+,\"cwnd_bytes\":\\d+,[^}]*"
                 + "\"retransmissions\":\\d+\\},?)*\\}\\},\"gc\":\\{\"collected_blocks\":\\d+,\"collected_bytes\":\\d+,[^$]*\\},"
-                + "\"layout_version\":\\d+\\}$")
+                + "\"layout_version\":\\d+,\"rebalance\":\\{\"toDrain\":\\{[^}]*\\},\"shortBytes\":\\{[^}]*\\}\\}\\}$")
                 .matcher(status.out().trim()).find(), status.out());
         Run text = run("client", "--at", "seoul", "--config", cfg, "status");
         assertTrue(text.out().contains("block transfers between nodes: ledbat "), text.out());
         assertTrue(text.out().contains("background: "), text.out());
+        assertTrue(text.out().contains("rebalance: to drain off nothing; short of their share "), text.out());
 
         // the longest name (1,088 bytes; ASCII, so the test does not depend on the platform's encoding of
         // arguments: boto3 in S3GatewayIT sends multi-byte ones), stored with --ack local (its copy waits in the

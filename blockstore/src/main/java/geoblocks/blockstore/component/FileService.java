@@ -98,7 +98,7 @@ public final class FileService extends ComponentDefinition {
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
-    private final Drainer drainer;
+    private final Rebalancer rebalancer;
     private final BlockGc gc;
     private final NetBench netBench;
     /** The part that handles each request (see {@link #handlers()}). */
@@ -185,8 +185,8 @@ public final class FileService extends ComponentDefinition {
             throw new java.io.UncheckedIOException("reading the block collection totals failed", e);
         }
         requests.gcStatus(() -> gc.status(migrations.moves()));
-        this.drainer = new Drainer(node, migrations);
-        node.drainFigures(() -> new long[] {drainer.started, drainer.pendingLastPass});
+        this.rebalancer = new Rebalancer(node, migrations);
+        node.rebalance(rebalancer::figures);
         this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         this.handlers = handlers();
@@ -302,7 +302,7 @@ public final class FileService extends ComponentDefinition {
         }
         if (lastSnapshot == Long.MIN_VALUE || now - lastSnapshot >= SNAPSHOT_NANOS) {
             lastSnapshot = now;
-            drainer.tick();
+            rebalancer.tick();
             publishSnapshot(now);
         }
         long want = pace.intervalAt(now, busy());
@@ -549,9 +549,9 @@ public final class FileService extends ComponentDefinition {
                 .on(DeleteFile.class, replicas::onDelete)
                 .on(BackgroundFetch.class, background::onFetch)
                 .on(BackgroundOffer.class, background::onOffer)
-                .on(MoveCopy.class, migrations.target()::onMoveCopy)
-                .on(DropBlocks.class, migrations.target()::onDrop)
-                .on(HoldBlocks.class, (from, h) -> migrations.target().onHold(h))
+                .on(MoveCopy.class, migrations::onMoveCopy)
+                .on(DropBlocks.class, migrations::onDrop)
+                .on(HoldBlocks.class, (from, h) -> migrations.onHold(h))
                 .on(CreateClaim.class, replicas::onClaim)
                 .on(SyncDigest.class, antiEntropy::onDigest)
                 .on(LayoutSync.class, membership::onSync)

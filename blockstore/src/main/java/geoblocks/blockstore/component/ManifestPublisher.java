@@ -13,19 +13,24 @@ import java.util.function.Consumer;
  */
 final class ManifestPublisher {
     private final Node node;
-    private final Manifest manifest;
+    /** The encoded manifest or history. */
+    private final byte[] bytes;
     private final Consumer<List<String>> done;
     private final List<String> unreached = new ArrayList<>();
     private int waiting;
 
     ManifestPublisher(Node node, Manifest manifest, Consumer<List<String>> done) {
+        this(node, ManifestCodec.encode(manifest), done);
+    }
+
+    /** Publishes {@code encoded}: a manifest ({@link ManifestCodec#encode}) or a history ({@link ManifestCodec#encodeHistory}). */
+    ManifestPublisher(Node node, byte[] encoded, Consumer<List<String>> done) {
         this.node = node;
-        this.manifest = manifest;
+        this.bytes = encoded;
         this.done = done;
     }
 
     void start() {
-        byte[] bytes = ManifestCodec.encode(manifest);
         List<String> up = new ArrayList<>();
         for (String peer : node.peerRegions()) {
             (node.rtt().isUp(peer) ? up : unreached).add(peer);

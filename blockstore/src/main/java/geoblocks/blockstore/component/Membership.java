@@ -197,14 +197,15 @@ final class Membership {
         return m;
     }
 
-    /** The members of {@code l} that hold no replica of a live version (as this node's manifests say). */
+    /**
+     * The draining members of {@code l} that hold no copy of a version this node keeps: the
+     * rebalancer's last full pass began with them not active and found no kept version there.
+     */
     private Set<String> drained(Layout l) {
-        Map<String, ManifestStore.Placed> placed = node.manifests().placed();
         Set<String> out = new TreeSet<>();
-        for (String m : l.members()) {
-            ManifestStore.Placed p = placed.get(m);
-            if (p == null || p.blocks() == 0) {
-                out.add(m);
+        for (String r : node.rebalance().drained()) {
+            if (l.members().contains(r) && !l.placeable(r)) {
+                out.add(r);
             }
         }
         return out;
@@ -214,11 +215,15 @@ final class Membership {
         Layout l = store.current();
         Map<String, ManifestStore.Placed> placed = node.manifests().placed();
         Map<String, Long> reported = reportedWithSelf();
+        Rebalancer.Figures f = node.rebalance();
         List<RegionReport> regions = new ArrayList<>();
         for (String id : l.regions().keySet()) {
             ManifestStore.Placed p = placed.get(id);
+            boolean draining = l.region(id).member() && !l.placeable(id);
+            long pending = !draining ? -1 : f.drainPendingByRegion().containsKey(id) ? f.drainPendingByRegion().get(id)
+                    : f.drained().contains(id) ? 0 : -1; // -1: no full pass has counted it since it drains
             regions.add(new RegionReport(id, reported.getOrDefault(id, -1L), p == null ? 0 : p.blocks(),
-                    p == null ? 0 : p.bytes()));
+                    p == null ? 0 : p.bytes(), pending, f.shortBy().getOrDefault(id, 0L)));
         }
         return new ClusterReply(req, LayoutCodec.encode(l), regions, warnings);
     }

@@ -2,6 +2,7 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.MoveCopies;
 import geoblocks.blockstore.core.MovePlan;
@@ -30,20 +31,20 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * Moves of a file's replicas to new regions ({@code client move NAME --to R,...}), coordinated by
- * the node the client asked, in the steps of {@link MovePlan}, for the current version of the file
- * (earlier versions kept stay where they are): every target that lacks a block pulls it from a
- * holder as background traffic ({@link MoveCopy}, then {@link BlockPull}: over LEDBAT unless
+ * Moves of one version's replicas to new regions, coordinated by the node the client asked
+ * ({@code client move NAME --to R,...}: the current version) or by the node that drains or
+ * rebalances ({@link #start}: any version it keeps), in the steps of {@link MovePlan}, one move per
+ * version at a time: every target that lacks a block pulls it from a holder as background traffic ({@link MoveCopy}, then {@link BlockPull}: over LEDBAT unless
  * background-transport = tcp), a few blocks at a time; only when all are durable is the manifest
  * rewritten (the same version at the next location epoch, stored and published the way
  * re-replication publishes a location change; anti-entropy carries it to peers that missed it);
  * only when every peer that is up has stored it do the old homes delete their copies
  * ({@link DropBlocks}), and none deletes a block that a version it keeps still homes there. A peer
  * that did not get the new manifest keeps the old copies alive (nothing it could read disappears;
- * its block collector deletes them once anti-entropy brings the new manifest). A failed copy, or a
- * newer version (or a delete) written meanwhile, ends the move with the manifest unchanged and the
- * new copies deleted again. The client hears the moved bytes as progress and one Done or Failed at
- * the end.
+ * its block collector deletes them once anti-entropy brings the new manifest). A failed copy, the
+ * version dropped meanwhile by the retention, or (for a client's move) a newer version or a delete
+ * written meanwhile, ends the move with the manifest unchanged and the new copies deleted again.
+ * The client hears the moved bytes as progress and one Done or Failed at the end.
  *
  * <p>Every move is kept in the metadata engine ({@link MetaMoveStore}) from before its first copy
  * until it ends, so a coordinator restarted mid-move resumes it (once its targets are up; a move
@@ -58,13 +59,15 @@ final class Migrations {
 
     private final Node node;
     private final BlockPull pulls;
-    private final Consumer<DeleteBlocks> deleteLocal;
-    private final Map<String, Move> active = new TreeMap<>();
+    private final MoveTargets targetSide;
+    /** Moves under way by {@link MetaMoveStore#key(String, String)}: one per version (name and file id). */
+    private final TreeMap<String, Move> active = new TreeMap<>();
     private final MetaMoveStore store;
     private final long holdEveryNanos;
     private long lastHold;
-    /** This node's side of moves others coordinate, and the drops of its own moves here. */
-    private final MoveTarget target;
+    /** Moves that committed since start, and the block bytes they copied. */
+    long committed;
+    long committedBytes;
 
     /**
      * Resumes the moves kept in the node's metadata engine (each starts once its targets are up);
@@ -73,10 +76,9 @@ final class Migrations {
     Migrations(Node node, BlockPull pulls, Consumer<DeleteBlocks> deleteLocal, long holdEveryNanos) {
         this.node = node;
         this.pulls = pulls;
-        this.deleteLocal = deleteLocal;
+        this.targetSide = new MoveTargets(node, pulls, deleteLocal);
         this.holdEveryNanos = holdEveryNanos;
         this.lastHold = node.now();
-        this.target = new MoveTarget(node, pulls, deleteLocal);
         this.store = new MetaMoveStore(node.manifests().engine());
         resume();
     }
@@ -89,10 +91,10 @@ final class Migrations {
             Logs.warn(node.region() + ": reading the moves in flight failed; they do not resume: " + e.getMessage());
             return;
         }
-        for (String name : kept.unreadable()) {
-            Logs.warn(node.region() + ": the kept move of '" + name + "' is unreadable; dropped (its copies are"
-                    + " collected after the grace)");
-            forget(name);
+        for (String key : kept.unreadable()) {
+            Logs.warn(node.region() + ": the kept move " + MetaMoveStore.describe(key) + " is unreadable; dropped (its"
+                    + " copies are collected after the grace)");
+            forget(key);
         }
         for (MoveRecord r : kept.moves()) {
             MovePlan plan;
@@ -100,12 +102,12 @@ final class Migrations {
                 plan = new MovePlan(r.from(), r.targets(), cluster());
             } catch (IllegalArgumentException e) {
                 Logs.warn(node.region() + ": the kept move of '" + r.name() + "' cannot resume: " + e.getMessage());
-                forget(r.name());
+                forget(MetaMoveStore.key(r));
                 continue;
             }
             Move m = new Move(null, 0, r.from(), plan);
             m.waiting = true;
-            active.put(r.name(), m);
+            active.put(m.key, m);
             node.inFlight().hold(r.from().fileId());
         }
         if (!active.isEmpty()) {
@@ -114,11 +116,12 @@ final class Migrations {
         }
     }
 
-    private void forget(String name) {
+    private void forget(String key) {
         try {
-            store.remove(name);
+            store.remove(key);
         } catch (IOException e) {
-            Logs.warn(node.region() + ": removing the kept move of '" + name + "' failed: " + e.getMessage());
+            Logs.warn(node.region() + ": removing the kept move " + MetaMoveStore.describe(key) + " failed: "
+                    + e.getMessage());
         }
     }
 
@@ -129,23 +132,26 @@ final class Migrations {
         return all;
     }
 
-    /** This node as a move's target or old home: copies, drops and keep-alives from coordinators. */
-    MoveTarget target() {
-        return target;
+    /** Whether this node coordinates a move of any version of {@code name} now. */
+    boolean moving(String name) {
+        String k = MetaMoveStore.key(name, "");
+        String next = active.ceilingKey(k);
+        return next != null && next.startsWith(k);
     }
 
-    /** Whether this node coordinates a move of {@code name} now. */
-    boolean moving(String name) {
-        return active.containsKey(name);
+    /** Whether this node coordinates a move of version {@code m} now. */
+    boolean moving(Manifest m) {
+        return active.containsKey(MetaMoveStore.key(m.name(), m.fileId()));
     }
 
     /**
-     * Starts moving version {@code from} (the current one here) to {@code targets} with no client
-     * waiting (a drain): kept, copied, committed and dropped as a client's move. False when a move of
-     * the name runs, the plan has nothing to do, or keeping it failed.
+     * Starts moving version {@code from} (any version this node keeps, the current one or an earlier
+     * one) to {@code targets} with no client waiting (a drain or a rebalance): kept, copied, committed
+     * and dropped as a client's move; it commits while the version is kept, superseded or not. False
+     * when a move of that version runs, the plan has nothing to do, or keeping it failed.
      */
     boolean start(Manifest from, List<String> targets) {
-        if (active.containsKey(from.name()) || from.isInline() || from.deleted()) {
+        if (moving(from) || from.isInline() || from.deleted()) {
             return false;
         }
         MovePlan plan = new MovePlan(from, targets, cluster());
@@ -159,7 +165,7 @@ final class Migrations {
             return false;
         }
         Move m = new Move(null, 0, from, plan);
-        active.put(from.name(), m);
+        active.put(m.key, m);
         node.inFlight().hold(from.fileId());
         m.pump();
         return true;
@@ -181,7 +187,7 @@ final class Migrations {
                     throw new FailureException(FailureCode.UNAVAILABLE, "region '" + t + "' is down; move when it is up");
                 }
             }
-            if (active.containsKey(r.name())) {
+            if (moving(r.name())) {
                 throw new FailureException(FailureCode.BUSY, "'" + r.name() + "' is being moved right now");
             }
         } catch (IllegalArgumentException e) {
@@ -193,7 +199,7 @@ final class Migrations {
                 node.send(client, new Failed(r.req(), FailureCode.NOT_FOUND, "no such file '" + r.name() + "'"));
                 return;
             }
-            if (active.containsKey(r.name())) {
+            if (moving(r.name())) {
                 node.send(client, new Failed(r.req(), FailureCode.BUSY, "'" + r.name() + "' is being moved right now"));
                 return;
             }
@@ -214,7 +220,7 @@ final class Migrations {
                 return;
             }
             Move m = new Move(client, r.req(), found.get(), plan);
-            active.put(r.name(), m);
+            active.put(m.key, m);
             node.inFlight().hold(found.get().fileId());
             m.pump();
         });
@@ -259,7 +265,12 @@ final class Migrations {
         });
     }
 
+    void onHold(HoldBlocks h) {
+        targetSide.onHold(h);
+    }
+
     private final class Move {
+        final String key;
         final NetAddress client;
         final long req;
         final Manifest from;
@@ -272,6 +283,7 @@ final class Migrations {
         boolean waiting;
 
         Move(NetAddress client, long req, Manifest from, MovePlan plan) {
+            this.key = MetaMoveStore.key(from.name(), from.fileId());
             this.client = client;
             this.req = req;
             this.from = from;
@@ -300,15 +312,30 @@ final class Migrations {
         }
 
         /**
+         * The version being moved as this node keeps it now (at whatever location epoch), or null when
+         * it keeps it no more (the retention dropped it, or the name was forgotten). A client's move
+         * also ends when the version is no longer the current one (as the client asked to move that).
+         */
+        Manifest kept() {
+            Manifest v = node.manifests().history(from.name()).flatMap(h -> h.find(from.version())).orElse(null);
+            if (v == null || v.deleted() || !v.fileId().equals(from.fileId())) {
+                return null;
+            }
+            Manifest head = node.manifests().find(from.name()).orElse(null);
+            return client != null && (head == null || !head.version().equals(from.version())) ? null : v;
+        }
+
+        /**
          * A move resumed after a restart: already committed (the manifest names the targets at a
-         * later epoch), superseded (another version or a delete is current: its copies go), or
-         * copied again from the start (copies already made are only rewritten in place).
+         * later epoch), gone (the version is kept no more: its copies go), or copied again from the
+         * start (copies already made are only rewritten in place).
          */
         void resume() {
-            Manifest current = node.manifests().find(from.name()).orElse(null);
-            if (current == null || !current.fileId().equals(from.fileId()) || !current.version().equals(from.version())) {
-                failure = new Failure(FailureCode.NEWER_EXISTS,
-                        "'" + from.name() + "' got a newer version or was deleted while the move was interrupted");
+            Manifest current = kept();
+            if (current == null) {
+                failure = new Failure(FailureCode.NEWER_EXISTS, "version " + from.version().id() + " of '" + from.name()
+                        + "' is kept no more (dropped by the retention, or the name was forgotten) while the move was"
+                        + " interrupted");
                 abandon();
                 return;
             }
@@ -358,11 +385,12 @@ final class Migrations {
 
         /** Every copy is durable: the manifest names the targets, then the old homes drop their copies. */
         void commit() {
-            Manifest current = node.manifests().find(from.name()).orElse(null);
+            Manifest current = kept();
             Manifest moved;
             try {
                 if (current == null) {
-                    throw new IllegalStateException("'" + from.name() + "' was deleted while moving");
+                    throw new IllegalStateException("version " + from.version().id() + " of '" + from.name() + "' "
+                            + (client != null ? "is no longer the current one" : "is kept no more") + " after the copies");
                 }
                 moved = plan.moved(current); // the same version (else it throws), the next location epoch
                 node.versions().merge(ManifestHistory.of(moved));
@@ -375,12 +403,20 @@ final class Migrations {
                 abandon();
                 return;
             }
+            committed++;
+            committedBytes += copies.movedBytes();
             publishAndDrop(moved);
         }
 
-        /** The moved manifest is stored here: publish it, then have the old homes drop their copies. */
+        /**
+         * The moved manifest is stored here: publish it, then have the old homes drop their copies. An
+         * earlier version goes with the name's whole history, so a peer that forgot the name (the
+         * retention dropped the version and its tombstone was collected) does not take it as current.
+         */
         void publishAndDrop(Manifest moved) {
-            new ManifestPublisher(node, moved, unreached -> {
+            byte[] payload = node.manifests().history(from.name()).filter(h -> !h.head().version().equals(moved.version()))
+                    .map(ManifestCodec::encodeHistory).orElseGet(() -> ManifestCodec.encode(moved));
+            new ManifestPublisher(node, payload, unreached -> {
                 String summary = "moved '" + from.name() + "' to " + plan.targets() + ": " + copies.total() + " block copies"
                         + pulls.via();
                 if (!unreached.isEmpty()) {
@@ -418,7 +454,7 @@ final class Migrations {
                     ids.add(from.blockId(b).value());
                 }
                 if (region.equals(node.region())) {
-                    target.dropHere(from.name(), ids);
+                    targetSide.dropHere(from.name(), ids);
                     return;
                 }
                 for (int i = 0; i < ids.size(); i += FileCodec.MAX_LIST) {
@@ -433,8 +469,8 @@ final class Migrations {
         }
 
         void end(Failure error, String info) {
-            active.remove(from.name());
-            forget(from.name());
+            active.remove(key);
+            forget(key);
             node.inFlight().release(from.fileId(), node.now());
             if (error != null) {
                 Logs.warn(node.region() + ": " + error.text());
@@ -445,5 +481,15 @@ final class Migrations {
                 node.send(client, error != null ? error.reply(req) : new Done(req, info));
             }
         }
+    }
+
+    // ---- targets and old homes (MoveTargets)
+
+    void onMoveCopy(NetAddress coordinator, MoveCopy c) {
+        targetSide.onMoveCopy(coordinator, c);
+    }
+
+    void onDrop(NetAddress coordinator, DropBlocks d) {
+        targetSide.onDrop(coordinator, d);
     }
 }

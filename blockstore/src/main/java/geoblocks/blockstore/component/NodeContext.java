@@ -63,7 +63,7 @@ final class NodeContext implements Node {
     /** Says whether this node may decide the conditional writes of a name under the layout (see FileService). */
     private java.util.function.Function<String, String> handover = name -> null;
     private java.util.function.Supplier<Map<String, Long>> layoutReports = Map::of;
-    private java.util.function.Supplier<long[]> drainFigures = () -> new long[] {0, -1};
+    private java.util.function.Supplier<Rebalancer.Figures> rebalance = () -> Rebalancer.Figures.NONE;
     private final NodeSettings settings;
     private final ManifestStore manifests;
     private final Versions versions;
@@ -180,13 +180,13 @@ final class NodeContext implements Node {
         this.layoutReports = reports;
     }
 
-    /** Drain moves this node started, and versions to move it found in its last pass (-1: none finished). */
-    long[] drainFigures() {
-        return drainFigures.get();
+    /** What the rebalancer started and found to move (drains and fills), see {@link Rebalancer.Figures}. */
+    Rebalancer.Figures rebalance() {
+        return rebalance.get();
     }
 
-    void drainFigures(java.util.function.Supplier<long[]> figures) {
-        this.drainFigures = figures;
+    void rebalance(java.util.function.Supplier<Rebalancer.Figures> figures) {
+        this.rebalance = figures;
     }
 
     /** The layout this node acts on. */

@@ -39,9 +39,10 @@ final class Snapshots {
         }
         Map<String, String> states = new TreeMap<>();
         node.layout().regions().forEach((id, r) -> states.put(id, r.state().label()));
-        long[] drain = node.drainFigures();
+        Rebalancer.Figures f = node.rebalance();
         NodeSnapshot.Layout layout = new NodeSnapshot.Layout(node.layout().version(), states, node.layoutReports(),
-                drain[0], drain[1]);
+                f.drainStarted(), f.drainPending(), f.drainPendingByRegion(), f.fillStarted(), f.fillPendingBytes(),
+                f.shortBy(), f.committed(), f.committedBytes());
         return new NodeSnapshot(node.region(), nowMillis, status, stats.snapshot(), files, Map.copyOf(byRegion),
                 List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests,
                 new NodeSnapshot.Tombstones(manifests.names() - files, node.versions().tombstonesAcknowledged,

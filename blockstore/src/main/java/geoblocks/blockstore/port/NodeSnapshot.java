@@ -42,17 +42,25 @@ public record NodeSnapshot(String region, long timeMillis, StatusReply status, R
 
     /**
      * The cluster layout this node acts on: its version, each region's state (active, draining,
-     * removed) and the layout version each region last reported to this node; the moves it started to
-     * empty draining regions, and the versions with copies there it found in its last pass over its
-     * manifests (-1: no pass finished while a region drains).
+     * removed) and the layout version each region last reported to this node. Then what its
+     * rebalancer did: the moves it started to empty draining regions, and the kept versions (current
+     * and earlier) with copies there it found in its last pass over its manifests, in all and per
+     * draining region (-1: no pass finished yet); the moves it started to fill short regions (a
+     * newcomer), and the bytes the regions were short of their share of spread copies at its last
+     * pass, in all and per region (-1: no pass finished yet); and the moves this node coordinated
+     * that committed since it started (drains, fills and clients' moves) with the block bytes they
+     * copied.
      */
     public record Layout(long version, Map<String, String> states, Map<String, Long> reported, long drainMovesStarted,
-            long drainPending) {
-        public static final Layout NONE = new Layout(0, Map.of(), Map.of(), 0, -1);
+            long drainPending, Map<String, Long> drainPendingByRegion, long fillMovesStarted, long fillPendingBytes,
+            Map<String, Long> shortBytes, long movesCommitted, long movedBytes) {
+        public static final Layout NONE = new Layout(0, Map.of(), Map.of(), 0, -1, Map.of(), 0, -1, Map.of(), 0, 0);
 
         public Layout {
             states = Map.copyOf(states);
             reported = Map.copyOf(reported);
+            drainPendingByRegion = Map.copyOf(drainPendingByRegion);
+            shortBytes = Map.copyOf(shortBytes);
         }
     }
 

@@ -120,14 +120,15 @@ final class ClientCodec {
                 int n = r.count();
                 List<RegionReport> regions = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    regions.add(new RegionReport(r.str(), r.i64(), r.i64(), r.i64()));
+                    regions.add(new RegionReport(r.str(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64()));
                 }
                 return new ClusterReply(req, layout, regions, strings(r));
             }, (p, o) -> {
                 o.bytes(p.layout());
                 o.u16(p.regions().size());
                 for (RegionReport g : p.regions()) {
-                    o.str(g.region()); o.i64(g.reportedVersion()); o.i64(g.replicas()); o.i64(g.bytes());
+                    o.str(g.region()); o.i64(g.reportedVersion()); o.i64(g.replicas()); o.i64(g.bytes()); o.i64(g.pendingVersions());
+                    o.i64(g.shortBytes());
                 }
                 strings(o, p.warnings());
             }),

@@ -299,8 +299,13 @@ public sealed interface ClientOp extends FileOp {
     record ClusterReq(long req, String action, String region, String address, String zone, long capacityBytes,
             boolean force) implements Request {}
 
-    /** What a node reported about one region: the layout version it last reported, its live replicas and bytes. */
-    record RegionReport(String region, long reportedVersion, long replicas, long bytes) {}
+    /**
+     * What a node reported about one region: the layout version it last reported, its live replicas and
+     * bytes; while it drains, the kept versions with a copy there (-1: not draining, or not counted yet);
+     * the bytes it is short of its share of spread copies (0: none; see RebalancePlan).
+     */
+    record RegionReport(String region, long reportedVersion, long replicas, long bytes, long pendingVersions,
+            long shortBytes) {}
 
     /**
      * The node's layout after the request ({@code LayoutCodec} bytes), what it knows of each region,

@@ -155,14 +155,37 @@ class MigrationsTest {
         assertEquals(1, node.manifests().find("f").orElseThrow().locEpoch(), "not rewritten a second time");
     }
 
+    private static Manifest newer() {
+        Version v2 = new Version(HybridClock.of(900, 0), "dublin");
+        return new Manifest("f", "fnew", 5, 10, "local", "dublin", 900, List.of(
+                new Manifest.BlockRef(5, 3, List.of("dublin"))), v2, 0, false);
+    }
+
     @Test
-    void restartAfterANewerVersion_abandonsTheMove_andDropsItsCopies() throws IOException {
+    void restartAfterANewerVersion_stillMovesTheEarlierVersion_whichIsKept() throws IOException {
         FakeNode first = node();
         first.manifests().save(file());
         new MetaMoveStore(engine).save(new MoveRecord(file(), TARGETS, 1));
-        Version v2 = new Version(HybridClock.of(900, 0), "dublin");
-        first.manifests().save(new Manifest("f", "fnew", 5, 10, "local", "dublin", 900, List.of(
-                new Manifest.BlockRef(5, 3, List.of("dublin"))), v2, 0, false));
+        first.manifests().save(newer());
+
+        FakeNode node = node();
+        Migrations after = migrations(node);
+        after.tick(node.now);
+        assertEquals(4, answer(node, MoveCopy.class), "the earlier version is still kept: it moves");
+        assertEquals(3, answer(node, ManifestPart.class));
+        Manifest moved = node.manifests().history("f").orElseThrow().find(file().version()).orElseThrow();
+        assertEquals(1, moved.locEpoch());
+        moved.blocks().forEach(b -> assertEquals(TARGETS, b.replicas()));
+        assertEquals("fnew", node.manifests().find("f").orElseThrow().fileId(), "the current version is untouched");
+        assertEquals(List.of("b-fmv-0", "b-fmv-1"), sent(node, DropBlocks.class).get(0).blockIds());
+        assertEquals(List.of(), kept());
+    }
+
+    @Test
+    void restartAfterTheVersionWasDropped_abandonsTheMove_andDropsItsCopies() throws IOException {
+        FakeNode first = node();
+        first.manifests().save(newer()); // the retention dropped the moved version: only the newer one is kept
+        new MetaMoveStore(engine).save(new MoveRecord(file(), TARGETS, 1));
 
         FakeNode node = node();
         Migrations after = migrations(node);
@@ -171,6 +194,62 @@ class MigrationsTest {
         List<DropBlocks> drops = sent(node, DropBlocks.class);
         assertEquals(2, drops.size(), "the copies made for it, at both targets");
         assertEquals(List.of(), kept());
+    }
+
+    @Test
+    void start_movesAnEarlierVersion_andOnlyIt_whileEachVersionHasItsOwnRecord() throws IOException {
+        FakeNode node = node();
+        node.manifests().save(file());
+        node.manifests().save(newer());
+        Migrations m = migrations(node);
+        assertTrue(m.start(file(), TARGETS));
+        assertFalse(m.start(file(), TARGETS), "one move per version at a time");
+        assertTrue(m.moving("f") && m.moving(file()) && !m.moving(newer()));
+        assertTrue(m.start(newer(), List.of("seoul")), "another version of the name moves beside it");
+        assertEquals(2, kept().size());
+        assertEquals(5, answer(node, MoveCopy.class), "2 blocks of the earlier version to 2 targets, 1 of the newer");
+        while (answer(node, ManifestPart.class) > 0) {
+            // publications to one peer go one batch at a time
+        }
+        boolean withHistory = false;
+        for (ManifestPart p : sent(node, ManifestPart.class)) {
+            List<geoblocks.blockstore.core.ManifestHistory> hs = geoblocks.blockstore.core.ManifestCodec.isBatch(p.data())
+                    ? geoblocks.blockstore.core.ManifestCodec.decodeBatch(p.data())
+                    : List.of(geoblocks.blockstore.core.ManifestCodec.decodeAny(p.data()));
+            for (geoblocks.blockstore.core.ManifestHistory ph : hs) {
+                withHistory |= ph.versions().size() == 2 && ph.versions().get(0).locEpoch() == 1;
+            }
+        }
+        assertTrue(withHistory, "the moved earlier version is published with the name's history, its head included");
+        ManifestHistoryView h = new ManifestHistoryView(node);
+        h.at(file()).blocks().forEach(b -> assertEquals(TARGETS, b.replicas()));
+        h.at(newer()).blocks().forEach(b -> assertEquals(List.of("seoul"), b.replicas()));
+        assertEquals(2, m.committed);
+        assertEquals(45, m.committedBytes, "4 copies of 10 bytes and 1 of 5");
+        assertFalse(m.moving("f"));
+        assertEquals(List.of(), kept());
+    }
+
+    /** A node's kept copy of one version. */
+    private record ManifestHistoryView(FakeNode node) {
+        Manifest at(Manifest v) {
+            return node.manifests().history(v.name()).orElseThrow().find(v.version()).orElseThrow();
+        }
+    }
+
+    @Test
+    void clientMove_ofAVersionSupersededMeanwhile_failsAndLeavesTheManifest() throws IOException {
+        FakeNode node = node();
+        node.manifests().save(file());
+        Migrations m = migrations(node);
+        m.onMove(CLIENT, new MoveReq(7, "f", TARGETS));
+        node.manifests().save(newer());
+        answer(node, MoveCopy.class);
+        List<FileOp.Failed> failed = sent(node, FileOp.Failed.class);
+        assertEquals(1, failed.size());
+        assertTrue(failed.get(0).error().contains("no longer the current one"), failed.get(0).error());
+        assertEquals(0, node.manifests().history("f").orElseThrow().find(file().version()).orElseThrow().locEpoch());
+        assertEquals(0, m.committed);
     }
 
     @Test
@@ -188,7 +267,7 @@ class MigrationsTest {
         FakeNode target = new FakeNode(); // another node, its own engine
         Migrations there = migrations(target);
         assertFalse(target.inFlight().inFlight("fmv", target.now));
-        there.target().onHold(holds.get(0));
+        there.onHold(holds.get(0));
         assertTrue(target.inFlight().inFlight("fmv", target.now));
     }
 
@@ -203,7 +282,7 @@ class MigrationsTest {
         target.disk.put(id, data, crc);
         Migrations there = migrations(target);
         wall[0] = 2_000;
-        there.target().onMoveCopy(CLIENT, new MoveCopy(5, id.value(), data.length, crc, List.of("seoul")));
+        there.onMoveCopy(CLIENT, new MoveCopy(5, id.value(), data.length, crc, List.of("seoul")));
         assertEquals(List.of(new Done(5, "stored")), sent(target, FileOp.class), "answered at once, nothing pulled");
         long written = -1;
         for (int i = 0; i < target.disk.shards(); i++) {

@@ -348,15 +348,17 @@ final class ClientOps {
                     }
                     next += periodNanos;
                     StatusReply s = c.status(parent.at);
-                    long layout = geoblocks.blockstore.core.layout.LayoutCodec.decode(
-                            c.cluster(parent.at, "show", "", "", "", 0, false).layout()).version();
+                    geoblocks.blockstore.wire.ClientOp.ClusterReply cr = c.cluster(parent.at, "show", "", "", "", 0, false);
+                    long layout = geoblocks.blockstore.core.layout.LayoutCodec.decode(cr.layout()).version();
                     if (json) {
                         String line = Json.status(s);
-                        line = line.substring(0, line.length() - 1) + ",\"layout_version\":" + layout + "}";
+                        line = line.substring(0, line.length() - 1) + ",\"layout_version\":" + layout + ",\"rebalance\":"
+                                + ClusterOps.rebalanceJson(cr) + "}";
                         System.out.println(every == null ? line : "{\"time_ms\":" + System.currentTimeMillis() + "," + line.substring(1));
                     } else {
                         print(s);
                         System.out.println("cluster layout version " + layout + " (client cluster show lists it)");
+                        System.out.println(ClusterOps.rebalanceText(cr));
                     }
                     System.out.flush();
                 }

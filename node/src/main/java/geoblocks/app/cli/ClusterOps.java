@@ -48,22 +48,59 @@ final class ClusterOps implements Runnable {
         Map<String, RegionReport> reports = new TreeMap<>();
         r.regions().forEach(g -> reports.put(g.region(), g));
         StringBuilder s = new StringBuilder(String.format("cluster layout version %d (as node %s holds it)%n", l.version(), at));
-        s.append(String.format("  %-12s %-9s %-22s %-12s %10s %9s %9s %14s%n", "REGION", "STATE", "ADDRESS", "ZONE",
-                "CAPACITY", "REPORTED", "REPLICAS", "BYTES"));
+        s.append(String.format("  %-12s %-9s %-22s %-12s %10s %9s %9s %14s %9s %12s%n", "REGION", "STATE", "ADDRESS",
+                "ZONE", "CAPACITY", "REPORTED", "REPLICAS", "BYTES", "TO-DRAIN", "SHORT"));
         for (Region g : l.regions().values()) {
             RegionReport rep = reports.get(g.id());
-            s.append(String.format("  %-12s %-9s %-22s %-12s %10s %9s %9d %14d%n", g.id(), g.state().label(), g.address(),
-                    g.zone(), g.capacityBytes() == 0 ? "-" : geoblocks.app.Sizes.human(g.capacityBytes()),
+            s.append(String.format("  %-12s %-9s %-22s %-12s %10s %9s %9d %14d %9s %12d%n", g.id(), g.state().label(),
+                    g.address(), g.zone(), g.capacityBytes() == 0 ? "-" : geoblocks.app.Sizes.human(g.capacityBytes()),
                     rep == null || rep.reportedVersion() < 0 ? "-" : Long.toString(rep.reportedVersion()),
-                    rep == null ? 0 : rep.replicas(), rep == null ? 0 : rep.bytes()));
+                    rep == null ? 0 : rep.replicas(), rep == null ? 0 : rep.bytes(),
+                    rep == null || rep.pendingVersions() < 0 ? "-" : Long.toString(rep.pendingVersions()),
+                    rep == null ? 0 : rep.shortBytes()));
         }
         s.append("owners: ").append(l.owners());
         if (l.ownersSince() > 0) {
             s.append(" since version ").append(l.ownersSince()).append(" (before: ").append(l.ownersBefore()).append(')');
         }
         s.append(String.format("%n(REPORTED: the layout version each region last reported to this node; REPLICAS, BYTES:"
-                + " live replicas each region holds, as this node's manifests say; a draining region may be removed at 0)"));
+                + " live replicas each region holds, as this node's manifests say; TO-DRAIN: kept versions, current or"
+                + " earlier, with a copy at a draining region, as this node's last pass counted them: it may be removed at"
+                + " 0; SHORT: bytes a region lacks of its share of spread copies, which rebalancing moves to it)"));
         return s.toString();
+    }
+
+    /** The rebalancing line of {@code status}: what is left to drain off and to fill, as the node's last pass counted. */
+    static String rebalanceText(ClusterReply r) {
+        StringBuilder drain = new StringBuilder();
+        StringBuilder fill = new StringBuilder();
+        for (RegionReport g : r.regions()) {
+            if (g.pendingVersions() >= 0) {
+                drain.append(drain.length() == 0 ? "" : ", ").append(g.region()).append(' ').append(g.pendingVersions())
+                        .append(" kept versions");
+            }
+            if (g.shortBytes() > 0) {
+                fill.append(fill.length() == 0 ? "" : ", ").append(g.region()).append(' ')
+                        .append(geoblocks.app.Sizes.human(g.shortBytes()));
+            }
+        }
+        return "rebalance: to drain off " + (drain.length() == 0 ? "nothing" : drain) + "; short of their share "
+                + (fill.length() == 0 ? "none" : fill);
+    }
+
+    /** As {@link #rebalanceText}, JSON: {@code {"toDrain":{region:versions},"shortBytes":{region:bytes}}}. */
+    static String rebalanceJson(ClusterReply r) {
+        StringBuilder drain = new StringBuilder();
+        StringBuilder fill = new StringBuilder();
+        for (RegionReport g : r.regions()) {
+            if (g.pendingVersions() >= 0) {
+                drain.append(drain.length() == 0 ? "" : ",").append(Json.str(g.region())).append(':').append(g.pendingVersions());
+            }
+            if (g.shortBytes() > 0) {
+                fill.append(fill.length() == 0 ? "" : ",").append(Json.str(g.region())).append(':').append(g.shortBytes());
+            }
+        }
+        return "{\"toDrain\":{" + drain + "},\"shortBytes\":{" + fill + "}}";
     }
 
     static String json(ClusterReply r) throws java.io.IOException {
@@ -81,7 +118,9 @@ final class ClusterOps implements Runnable {
                     .append(",\"capacityBytes\":").append(g.capacityBytes())
                     .append(",\"reportedVersion\":").append(rep == null ? -1 : rep.reportedVersion())
                     .append(",\"replicas\":").append(rep == null ? 0 : rep.replicas())
-                    .append(",\"bytes\":").append(rep == null ? 0 : rep.bytes()).append('}');
+                    .append(",\"bytes\":").append(rep == null ? 0 : rep.bytes())
+                    .append(",\"pendingVersions\":").append(rep == null ? -1 : rep.pendingVersions())
+                    .append(",\"shortBytes\":").append(rep == null ? 0 : rep.shortBytes()).append('}');
             first = false;
         }
         s.append("],\"owners\":[");

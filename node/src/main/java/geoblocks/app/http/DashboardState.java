@@ -32,7 +32,17 @@ final class DashboardState {
         StatusReply st = s.status();
         j.field("ready", true).field("region", s.region()).field("timeMillis", s.timeMillis())
                 .field("ageMs", Math.max(0, nowMillis - s.timeMillis())).field("layoutVersion", s.layout().version())
-                .field("drainMovesStarted", s.layout().drainMovesStarted()).field("drainPending", s.layout().drainPending());
+                .field("drainMovesStarted", s.layout().drainMovesStarted()).field("drainPending", s.layout().drainPending())
+                .field("fillMovesStarted", s.layout().fillMovesStarted())
+                .field("fillPendingBytes", s.layout().fillPendingBytes())
+                .field("movesCommitted", s.layout().movesCommitted()).field("movedBytes", s.layout().movedBytes());
+        j.name("rebalance").begin();
+        j.name("drainPendingVersions").begin();
+        new java.util.TreeMap<>(s.layout().drainPendingByRegion()).forEach(j::field);
+        j.end();
+        j.name("shortBytes").begin();
+        new java.util.TreeMap<>(s.layout().shortBytes()).forEach(j::field);
+        j.end().end();
         j.name("regions").beginArray();
         j.begin().field("region", s.region()).field("self", true).field("up", true).field("rttMs", 0).end();
         for (PeerRtt p : st.peers()) {

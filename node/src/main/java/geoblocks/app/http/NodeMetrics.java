@@ -103,14 +103,7 @@ public final class NodeMetrics implements MultiCollector {
         out.metricSnapshot(gauge("geoblocks_layout_version",
                 "Version of the cluster layout this node acts on (0: its static config).", null,
                 List.of(g(s.layout().version()))));
-        out.metricSnapshot(gauge("geoblocks_drain_moves_started",
-                "Moves this node started since it started to empty draining regions (a count; see docs/operations.md).",
-                null, List.of(g(s.layout().drainMovesStarted()))));
-        if (s.layout().drainPending() >= 0) {
-            out.metricSnapshot(gauge("geoblocks_drain_pending_versions",
-                    "Versions with copies at a draining region this node found in its last pass over its manifests.", null,
-                    List.of(g(s.layout().drainPending()))));
-        }
+        rebalance(out, s.layout());
         out.metricSnapshot(gauge("geoblocks_tombstones",
                 "Deleted names whose tombstone this node keeps until every region acknowledged it.", null,
                 List.of(g(s.tombstones().kept()))));
@@ -289,6 +282,47 @@ public final class NodeMetrics implements MultiCollector {
     private static void addMs(List<GaugeDataPointSnapshot> to, double ms, String peer) {
         if (!Double.isNaN(ms)) {
             to.add(g(ms / 1000.0, "peer", peer));
+        }
+    }
+
+    /** What the node's rebalancer did and found (see NodeSnapshot.Layout and docs/operations.md). */
+    private static void rebalance(MetricSnapshots.Builder out, NodeSnapshot.Layout l) {
+        out.metricSnapshot(gauge("geoblocks_drain_moves_started",
+                "Moves this node started since it started to empty draining regions (a count; see docs/operations.md).",
+                null, List.of(g(l.drainMovesStarted()))));
+        out.metricSnapshot(counter("geoblocks_rebalance_moves_started",
+                "Moves this node started since it started: to empty draining regions (drain) and to fill regions short of"
+                        + " their share, such as a newcomer (fill).",
+                List.of(c(l.drainMovesStarted(), "kind", "drain"), c(l.fillMovesStarted(), "kind", "fill"))));
+        out.metricSnapshot(counter("geoblocks_moves_committed",
+                "Moves this node coordinated that committed since it started (drains, fills and clients' moves).",
+                List.of(c(l.movesCommitted()))));
+        out.metricSnapshot(counter("geoblocks_moved_bytes",
+                "Block bytes copied by the moves this node coordinated that committed since it started.", Unit.BYTES,
+                List.of(c(l.movedBytes()))));
+        if (l.drainPending() >= 0) {
+            out.metricSnapshot(gauge("geoblocks_drain_pending_versions",
+                    "Kept versions (current and earlier) with copies at a draining region this node found in its last pass"
+                            + " over its manifests.", null, List.of(g(l.drainPending()))));
+            List<GaugeDataPointSnapshot> by = new ArrayList<>();
+            l.drainPendingByRegion().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+                    .forEach(e -> by.add(g(e.getValue(), "region", e.getKey())));
+            out.metricSnapshot(gauge("geoblocks_rebalance_pending_versions",
+                    "Per draining region: kept versions with a copy there, as this node's last pass counted them.", null,
+                    by));
+        }
+        if (l.fillPendingBytes() >= 0) {
+            List<GaugeDataPointSnapshot> by = new ArrayList<>();
+            by.add(g(l.fillPendingBytes()));
+            out.metricSnapshot(gauge("geoblocks_rebalance_pending_bytes",
+                    "Bytes of spread copies the short regions (a newcomer) lacked of their share at this node's last pass:"
+                            + " what still has to move to them.", Unit.BYTES, by));
+            List<GaugeDataPointSnapshot> shortBy = new ArrayList<>();
+            l.shortBytes().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+                    .forEach(e -> shortBy.add(g(e.getValue(), "region", e.getKey())));
+            out.metricSnapshot(gauge("geoblocks_rebalance_short_bytes",
+                    "Per region short of its share of spread copies: the bytes it lacks (as this node's last pass counted).",
+                    Unit.BYTES, shortBy));
         }
     }
 

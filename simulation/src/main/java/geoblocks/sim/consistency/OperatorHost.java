@@ -33,9 +33,10 @@ import se.sics.kompics.timer.Timer;
  * from its metadata engine and the placements of every version its first node keeps.
  *
  * <p>Records: {@code L|change|action|region|callMs|returnMs|ok|version|error} per attempt,
- * {@code F|region|version|digest|states} per node at the end, and {@code P|name|version|createdMillis|regions|head}
- * for every kept version with blocks (the regions holding any of its blocks, joined by {@code ;}; head:
- * whether it is the name's current version).
+ * {@code F|region|version|digest|states} per node at the end, and
+ * {@code P|name|version|createdMillis|regions|head|uploadedAt|policy|size|locEpoch} for every kept
+ * version with blocks (the regions holding any of its blocks, joined by {@code ;}; head: whether it is
+ * the name's current version; locEpoch: how often its homes changed, by moves or re-replication).
  */
 public final class OperatorHost extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
@@ -127,7 +128,7 @@ public final class OperatorHost extends ComponentDefinition {
                 java.util.Set<String> regions = new java.util.TreeSet<>();
                 m.blocks().forEach(b -> regions.addAll(b.replicas()));
                 out.add("P|" + m.name() + "|" + m.version().id() + "|" + m.createdMillis() + "|" + String.join(";", regions)
-                        + "|" + (i == h.versions().size() - 1));
+                        + "|" + (i == h.versions().size() - 1) + "|" + m.uploadedAt() + "|" + m.policy() + "|" + m.size() + "|" + m.locEpoch());
             }
         }
     }

@@ -23,17 +23,21 @@ import java.util.TreeSet;
  * regions (seoul, dublin, saopaulo, configured with those three). At {@value #ADD_AT_MS} ms an
  * operator adds mumbai through seoul's node ({@code client cluster add}); mumbai's node starts at
  * {@value #NEWCOMER_STARTS_MS} ms with all four regions in its config. Between 15 and 30 s (by the
- * seed) the operator drains dublin, asking again every second while the node refuses; the nodes
- * move the current versions with copies there to active regions ({@code Drainer}, background
- * copies); from {@value #REMOVE_AT_MS} ms, after the clients' verification reads, the operator asks
- * every second to remove dublin, which the node refuses while dublin still holds a copy of a live
- * version; the final probe is at {@value #PROBE_AT_MS} ms. The checks:
- * {@link ConsistencyCheck}'s (every acknowledged version readable at another region, never two winning
- * creators, convergence, read-your-writes), plus: both changes were applied, every node ends on the
- * same layout (version 3: mumbai active, dublin removed), no current version keeps a block at dublin,
- * and no version created
- * {@value #DRAIN_MARGIN_MS} ms after every node could know of the drain (when it was applied, or
- * when the partition healed if it was applied during the partition) has a block at dublin.
+ * seed) the operator drains dublin, asking again every second while the node refuses. The nodes'
+ * rebalancers move every kept version (current and earlier: the scenario keeps them all) with copies
+ * at dublin to active regions, and move copies of spread policies ({@code random}, {@code tworandom})
+ * onto mumbai while it is short of its share (background copies). From {@value #REMOVE_AT_MS} ms,
+ * after the clients' verification reads, the operator asks every second to remove dublin, which the
+ * node refuses while its last pass found a kept version with a copy at dublin; the final probe is at
+ * {@value #PROBE_AT_MS} ms. The checks: {@link ConsistencyCheck}'s (every acknowledged version
+ * readable at another region, never two winning creators, convergence, read-your-writes), plus:
+ * all changes were applied, every node ends on the same layout (version 3: mumbai active, dublin
+ * removed), no kept version (current or earlier) keeps a block at dublin, mumbai holds copies and
+ * its share of the current versions' spread copies (within the rebalance's tolerance and one largest
+ * file: whole versions move), and no version created {@value #DRAIN_MARGIN_MS} ms
+ * after every node could know of the drain (when it was applied, or when the partition healed if it
+ * was applied during the partition) has a block at dublin. {@link Outcome} also carries the spread
+ * bytes at the end: mumbai's, what it got by moves, and its even share.
  */
 public final class Membership {
     static final String NEWCOMER = "mumbai";
@@ -96,7 +100,7 @@ public final class Membership {
 
     /** What a run showed: the consistency check, this scenario's own violations, and the operator's attempts. */
     public record Outcome(long seed, ConsistencyCheck.Report consistency, List<String> violations, int addAttempts,
-            int drainAttempts, long drainAppliedMs, int removeAttempts, long removeAppliedMs) {
+            int drainAttempts, long drainAppliedMs, int removeAttempts, long removeAppliedMs, Spread spread) {
         public boolean ok() {
             return consistency.ok() && violations.isEmpty();
         }
@@ -147,10 +151,19 @@ public final class Membership {
             }
         }
         for (String[] f : placed) {
-            if (Boolean.parseBoolean(f[5]) && List.of(f[4].split(";")).contains(DRAINED)) {
-                violations.add("the current version " + f[2] + " of '" + f[1] + "' still has a block at " + DRAINED
-                        + " at the end: " + f[4]);
+            if (List.of(f[4].split(";")).contains(DRAINED)) {
+                violations.add((Boolean.parseBoolean(f[5]) ? "the current" : "the earlier") + " version " + f[2] + " of '"
+                        + f[1] + "' still has a block at " + DRAINED + " at the end: " + f[4]);
             }
+        }
+        Spread spread = Spread.of(placed);
+        if (spread.movedToNewcomer() == 0 && spread.newcomerBytes() == 0) {
+            violations.add(NEWCOMER + " holds no copy at the end, neither a moved nor a new one");
+        }
+        if (spread.newcomerBytes() < spread.shareBytes() * (1 - geoblocks.blockstore.core.layout.RebalancePlan.TOLERANCE)
+                - Consistency.SIZE) {
+            violations.add(NEWCOMER + " holds " + spread.newcomerBytes() + " bytes of current spread copies at the end,"
+                    + " short of its share " + spread.shareBytes() + " by more than the tolerance and one largest file");
         }
         if (finals.size() != Consistency.REGIONS.length || digests.size() != 1) {
             violations.add("nodes did not converge on one layout: " + finals.stream().map(f -> String.join("|", f)).toList());
@@ -167,6 +180,40 @@ public final class Membership {
                 }
             }
         }
-        return new Outcome(seed, report, violations, attempts[0], attempts[1], appliedMs[1], attempts[2], appliedMs[2]);
+        return new Outcome(seed, report, violations, attempts[0], attempts[1], appliedMs[1], attempts[2], appliedMs[2],
+                spread);
+    }
+
+    /**
+     * What the newcomer holds at the end (from the {@code P} records): kept versions with a copy
+     * there whose homes changed since the upload (location epoch above 0: a move put it there, a drain's
+     * or a fill's); and of the current versions of spread policies, the bytes of copies there, those
+     * of them that moved there, and its even share of all such bytes over the three active regions
+     * (the rebalance's target).
+     */
+    public record Spread(int movedToNewcomer, long newcomerBytes, long newcomerMovedBytes, long shareBytes) {
+        static Spread of(List<String[]> placed) {
+            int moved = 0;
+            long bytes = 0;
+            long movedBytes = 0;
+            long total = 0;
+            for (String[] f : placed) {
+                List<String> at = List.of(f[4].split(";"));
+                boolean there = at.contains(NEWCOMER);
+                boolean movedThere = there && Long.parseLong(f[9]) > 0;
+                if (movedThere) {
+                    moved++;
+                }
+                if (Boolean.parseBoolean(f[5]) && geoblocks.blockstore.core.layout.RebalancePlan.SPREAD.contains(f[7])) {
+                    long size = Long.parseLong(f[8]);
+                    total += size * at.size();
+                    if (there) {
+                        bytes += size;
+                        movedBytes += movedThere ? size : 0;
+                    }
+                }
+            }
+            return new Spread(moved, bytes, movedBytes, total / 3);
+        }
     }
 }

@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
  * The cluster layout changing under the consistency workload (see {@link Membership}): a region
  * added, another drained (its copies moved away) and removed, with concurrent puts, deletes, racing
  * creates and a partition. Every seed must pass the consistency checks and the scenario's own
- * (changes applied, one final layout everywhere, no new copies at the drained region, none of a
- * current version left there). {@code -Dgeoblocks.sim.membership.seeds=N}
- * (default 10) and {@code .first=S} (default 1) choose the seeds.
+ * (changes applied, one final layout everywhere, no new copies at the drained region, none of any
+ * kept version left there, the newcomer holding its share of spread copies). {@code -Dgeoblocks.sim.membership.seeds=N}
+ * (default 4) and {@code .first=S} (default 1) choose the seeds.
  */
 class MembershipTest {
-    private static final int SEEDS = Integer.getInteger("geoblocks.sim.membership.seeds", 10);
+    private static final int SEEDS = Integer.getInteger("geoblocks.sim.membership.seeds", 4);
     private static final long FIRST = Long.getLong("geoblocks.sim.membership.first", 1);
 
     @Test
@@ -25,6 +25,10 @@ class MembershipTest {
         int creates = 0;
         int drainRetries = 0;
         int removeRetries = 0;
+        long newcomerBytes = 0;
+        long newcomerMoved = 0;
+        long share = 0;
+        int movedVersions = 0;
         long t0 = System.nanoTime();
         for (long seed = FIRST; seed < FIRST + SEEDS; seed++) {
             Membership.Outcome o = Membership.run(seed);
@@ -36,11 +40,21 @@ class MembershipTest {
                     .filter(w -> w.kind().equals("CREATE") && w.outcome().equals("ok")).count();
             drainRetries += o.drainAttempts() - 1;
             removeRetries += o.removeAttempts() - 1;
+            newcomerBytes += o.spread().newcomerBytes();
+            newcomerMoved += o.spread().newcomerMovedBytes();
+            share += o.spread().shareBytes();
+            movedVersions += o.spread().movedToNewcomer();
+            System.out.printf("membership seed %d: drain applied at %d ms, remove at %d ms; mumbai: %d kept versions moved"
+                    + " there, %d bytes of current spread copies (%d moved there), its share %d%n", seed,
+                    o.drainAppliedMs(), o.removeAppliedMs(), o.spread().movedToNewcomer(), o.spread().newcomerBytes(),
+                    o.spread().newcomerMovedBytes(), o.spread().shareBytes());
         }
         System.out.printf("membership: %d seeds from %d in %.1f s: %d acknowledged writes (%d creates), %d drain"
                 + " attempts and %d remove attempts refused before one was applied, %d failed%n", SEEDS, FIRST,
                 (System.nanoTime() - t0) / 1e9, acked, creates, drainRetries, removeRetries, failed.size());
         assertTrue(failed.isEmpty(), () -> failed.size() + " seeds failed, first: " + failed.get(0));
         assertTrue(creates > 0, "no create was acknowledged");
+        System.out.printf("membership: mumbai got %d kept versions by moves; of current spread copies it holds %d bytes"
+                + " (%d moved there) against an even share of %d%n", movedVersions, newcomerBytes, newcomerMoved, share);
     }
 }

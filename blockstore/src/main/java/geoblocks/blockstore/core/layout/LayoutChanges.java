@@ -30,8 +30,8 @@ public final class LayoutChanges {
 
     /**
      * Applies {@code change} to {@code current}. {@code reported}: the layout version each region
-     * last reported (regions missing: none); {@code drained}: the regions that hold no replica of a
-     * live version.
+     * last reported (regions missing: none); {@code drained}: the regions that hold no copy of any
+     * kept version (current or earlier).
      */
     public static Applied apply(Layout current, LayoutChange change, Map<String, Long> reported, Set<String> drained,
             boolean force) {
@@ -84,7 +84,8 @@ public final class LayoutChanges {
                     warnings.add("forced: " + why + "; its replicas count no more, re-replication restores them from "
                             + "other copies where there are any");
                 } else if (!drained.contains(m.region())) {
-                    String why = "region '" + m.region() + "' still holds replicas of live versions";
+                    String why = "region '" + m.region() + "' still holds copies of kept versions (or the pass over the"
+                            + " manifests that counts them has not finished since it began draining)";
                     if (!force) {
                         throw new IllegalStateException(why + ": wait until `cluster show` lists it drained, or use --force");
                     }

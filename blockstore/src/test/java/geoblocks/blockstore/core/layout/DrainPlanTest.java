@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.Version;
 import java.util.List;
 import java.util.Map;
@@ -57,5 +58,30 @@ class DrainPlanTest {
         assertFalse(DrainPlan.needsMove(t, B_DRAINING));
         Manifest in = Manifest.inline("f", "i1", 10, "local", "b", 1, new Version(7, "b"), Map.of(), new byte[] {1});
         assertFalse(DrainPlan.needsMove(in, B_DRAINING));
+    }
+
+    static Manifest version(String fileId, long clock, List<String> homes) {
+        return new Manifest("f", fileId, 10, 10, "tworandom", "a", clock, List.of(new Manifest.BlockRef(10, 1, homes)),
+                new Version(clock, "a"), 0, false, Map.of());
+    }
+
+    @Test
+    void toMove_listsEveryKeptVersionWithACopyThere_newestFirst_notOnlyTheCurrentOne() {
+        Manifest v1 = version("v1", 1, List.of("b", "c"));
+        Manifest v2 = version("v2", 2, List.of("a", "c"));
+        Manifest v3 = version("v3", 3, List.of("b", "d"));
+        Manifest gone = Manifest.tombstone("f", "t4", "a", 4, new Version(4, "a"));
+        ManifestHistory h = new ManifestHistory("f", List.of(v1, v2, v3, gone));
+        assertEquals(List.of(v3, v1), DrainPlan.toMove(h, B_DRAINING), "the deleted name's earlier versions count too");
+        assertEquals(List.of(), DrainPlan.toMove(h, FOUR));
+        assertEquals(java.util.Set.of("b"), DrainPlan.unplaceable(v1, B_DRAINING));
+    }
+
+    @Test
+    void fillsTheEmptiestActiveRegionsFirst_whenByteCountsAreGiven() {
+        Manifest m = file(List.of(List.of("b", "d")));
+        assertEquals(List.of("d", "c"), DrainPlan.targets(m, B_DRAINING, ALL_UP, Map.of("a", 500L, "c", 20L, "d", 900L)));
+        assertEquals(List.of("d", "a"), DrainPlan.targets(m, B_DRAINING, ALL_UP, Map.of("a", 20L, "c", 20L)),
+                "by id among equals");
     }
 }

@@ -119,7 +119,7 @@ class LayoutChangesTest {
         Map<String, Long> at1 = Map.of("a", 1L, "b", 1L, "c", 1L);
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> LayoutChanges.apply(drained, new LayoutChange.Remove("c"), at1, Set.of(), false));
-        assertTrue(e.getMessage().contains("still holds replicas"), e.getMessage());
+        assertTrue(e.getMessage().contains("still holds copies of kept versions"), e.getMessage());
         Layout removed = LayoutChanges.apply(drained, new LayoutChange.Remove("c"), at1, Set.of("c"), false).layout();
         assertEquals(2, removed.version());
         assertEquals(List.of("a", "b"), removed.members());

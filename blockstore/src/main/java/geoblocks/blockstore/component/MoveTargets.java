@@ -6,8 +6,8 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp.Done;
-import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.PeerOp.DropBlocks;
+import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.PeerOp.HoldBlocks;
 import geoblocks.blockstore.wire.PeerOp.MoveCopy;
 import geoblocks.net.NetAddress;
@@ -16,20 +16,28 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * A node's side of the moves other nodes coordinate ({@link Migrations}): it brings the blocks a
- * move copies here ({@link MoveCopy}), deletes the copies of a file that moved away
- * ({@link DropBlocks}, never one a version it keeps still homes here), and keeps the files of
- * running moves in flight while their coordinator says so ({@link HoldBlocks}).
+ * The side of a move ({@link Migrations}) at its targets and old homes: a target brings a block
+ * here and answers once it is durable ({@link MoveCopy}), keeps the copies of moves in flight while
+ * their coordinator says so ({@link HoldBlocks}), and an old home deletes its copies once the moved
+ * manifest is published ({@link DropBlocks}), never one that a version it keeps still homes here.
  */
-final class MoveTarget {
+final class MoveTargets {
     private final Node node;
     private final BlockPull pulls;
     private final Consumer<DeleteBlocks> deleteLocal;
 
-    MoveTarget(Node node, BlockPull pulls, Consumer<DeleteBlocks> deleteLocal) {
+    MoveTargets(Node node, BlockPull pulls, Consumer<DeleteBlocks> deleteLocal) {
         this.node = node;
         this.pulls = pulls;
         this.deleteLocal = deleteLocal;
+    }
+
+    /** A coordinator's keep-alive: the copies of these files here belong to moves in flight. */
+    void onHold(HoldBlocks h) {
+        long now = node.now();
+        for (String fileId : h.fileIds()) {
+            node.inFlight().touch(fileId, now);
+        }
     }
 
     /**
@@ -90,13 +98,5 @@ final class MoveTarget {
         });
         deleteLocal.accept(new DeleteBlocks(blocks));
         return blocks.size();
-    }
-
-    /** A coordinator's keep-alive: the copies of these files here belong to moves in flight. */
-    void onHold(HoldBlocks h) {
-        long now = node.now();
-        for (String fileId : h.fileIds()) {
-            node.inFlight().touch(fileId, now);
-        }
     }
 }

@@ -1,0 +1,150 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestHistory;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.layout.DrainPlan;
+import geoblocks.blockstore.core.layout.Layout;
+import geoblocks.blockstore.core.layout.RebalancePlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Moves copies after a layout change (glue; {@link DrainPlan} and {@link RebalancePlan} decide):
+ * walks this node's manifests a page a tick, and for each name this node owns and has handed over
+ * starts moves ({@link Migrations#start}: background copies, over LEDBAT unless
+ * background-transport = tcp, then the manifest at the next location epoch, then the old copies
+ * dropped). First every kept version (the current one and the earlier ones) with a copy at a
+ * draining region; then, for the current version, the copy {@link RebalancePlan} picks to fill a
+ * short region (a newcomer). The plan is built from the spread bytes each region held as the last
+ * full pass counted them, and only once the layout changed (version 1 or later): a cluster on its
+ * static config never moves data for balance. At most {@value #MAX_MOVES} of its moves run at once, so moving stays
+ * paced behind the LEDBAT background's own yielding. Counts what it started, what it found to move,
+ * and which draining regions its last full pass found empty.
+ */
+final class Rebalancer {
+    /** Names looked at per tick. */
+    static final int PAGE = 100;
+    /** Moves this node runs at once (drains and fills together). */
+    static final int MAX_MOVES = 4;
+    /** The most the rates of a plan are multiplied by after passes that picked nothing. */
+    static final double MAX_BOOST = 64;
+
+    /** What the last full pass found, and the moves started since start; see {@code NodeSnapshot.Layout}. */
+    record Figures(long drainStarted, long drainPending, Map<String, Long> drainPendingByRegion, Set<String> drained,
+            long fillStarted, long fillPendingBytes, Map<String, Long> shortBy, long committed, long committedBytes) {
+        static final Figures NONE = new Figures(0, -1, Map.of(), Set.of(), 0, -1, Map.of(), 0, 0);
+    }
+
+    private final NodeContext node;
+    private final Migrations migrations;
+    private final List<Manifest> running = new ArrayList<>();
+    private String cursor = "";
+    private long drainStarted;
+    private long fillStarted;
+    /** The layout when this pass began; its non-active members are what the pass counts as draining. */
+    private Layout passLayout;
+    private final Map<String, Long> pendingThisPass = new TreeMap<>();
+    private long versionsThisPass;
+    private Map<String, Long> heldThisPass = new TreeMap<>();
+    /** The last full pass: spread bytes per region, and versions with copies at each non-active member. */
+    private Map<String, Long> heldLastPass = Map.of();
+    private Map<String, Long> pendingLastPass = Map.of();
+    private Set<String> drainedLastPass = Set.of();
+    private long versionsLastPass = -1;
+    private RebalancePlan plan;
+    /** Fill moves started in this pass; the rates' boost of the next plan (doubled after a pass that started none while short). */
+    private long fillsThisPass;
+    private double boost = 1;
+
+    Rebalancer(NodeContext node, Migrations migrations) {
+        this.node = node;
+        this.migrations = migrations;
+    }
+
+    void tick() {
+        Layout l = node.layout();
+        if (passLayout == null) {
+            passLayout = l;
+        }
+        running.removeIf(m -> !migrations.moving(m));
+        List<String> up = new ArrayList<>(node.upPeers());
+        up.add(node.region());
+        Map<String, Long> bytes = new TreeMap<>();
+        node.manifests().placed().forEach((r, p) -> bytes.put(r, p.bytes()));
+        List<ManifestHistory> page = node.manifests().histories(cursor, PAGE);
+        for (ManifestHistory h : page) {
+            cursor = h.name();
+            boolean mine = l.ownerOf(h.name()).equals(node.region());
+            boolean may = mine && node.notReadyToDecide(h.name()) == null;
+            // versions the retention is about to drop are not worth moving (and a peer may have forgotten them)
+            ManifestHistory kept = h.prune(node.wallMillis(), node.settings().versionRetentionMs()).kept();
+            for (Manifest m : DrainPlan.toMove(kept, passLayout)) {
+                versionsThisPass++;
+                DrainPlan.unplaceable(m, passLayout).forEach(r -> pendingThisPass.merge(r, 1L, Long::sum));
+                if (may && DrainPlan.needsMove(m, l) && room(m)) {
+                    List<String> targets = DrainPlan.targets(m, l, up, bytes);
+                    if (!targets.isEmpty() && migrations.start(m, targets)) {
+                        running.add(m);
+                        drainStarted++;
+                    }
+                }
+            }
+            Optional<Manifest> live = h.live();
+            if (live.isEmpty()) {
+                continue;
+            }
+            RebalancePlan.add(heldThisPass, live.get());
+            if (may && plan != null && room(live.get())) {
+                Optional<RebalancePlan.Move> move = plan.decide(live.get(), up);
+                if (move.isPresent() && migrations.start(live.get(), move.get().targets())) {
+                    running.add(live.get());
+                    fillStarted++;
+                    fillsThisPass++;
+                }
+            }
+        }
+        if (page.size() < PAGE) {
+            endPass(l);
+        }
+    }
+
+    private boolean room(Manifest m) {
+        return running.size() < MAX_MOVES && !migrations.moving(m);
+    }
+
+    private void endPass(Layout l) {
+        cursor = "";
+        Map<String, ManifestStore.Placed> placed = node.manifests().placed();
+        Set<String> drained = new TreeSet<>();
+        for (String r : passLayout.members()) {
+            ManifestStore.Placed p = placed.get(r);
+            if (!passLayout.placeable(r) && !pendingThisPass.containsKey(r) && (p == null || p.blocks() == 0)) {
+                drained.add(r);
+            }
+        }
+        drainedLastPass = Set.copyOf(drained);
+        pendingLastPass = Map.copyOf(pendingThisPass);
+        versionsLastPass = versionsThisPass;
+        heldLastPass = Map.copyOf(heldThisPass);
+        boolean stuck = plan != null && plan.shortTotal() > 0 && fillsThisPass == 0 && running.isEmpty();
+        boost = stuck ? Math.min(boost * 2, MAX_BOOST) : 1;
+        plan = l.version() == 0 ? null : new RebalancePlan(l, heldLastPass, boost);
+        fillsThisPass = 0;
+        pendingThisPass.clear();
+        versionsThisPass = 0;
+        heldThisPass = new TreeMap<>();
+        passLayout = l;
+    }
+
+    Figures figures() {
+        return new Figures(drainStarted, versionsLastPass, pendingLastPass, drainedLastPass, fillStarted,
+                plan == null ? -1 : plan.shortTotal(), plan == null ? Map.of() : plan.shortBy(), migrations.committed,
+                migrations.committedBytes);
+    }
+}
