@@ -266,13 +266,11 @@ final class BackgroundTransfers {
     /** A peer announces a push: expect it. */
     void onOffer(NetAddress peer, BackgroundOffer o) {
         BlockId.of(o.blockId());
-        if (!expected.expect(peer, o.blockId(), o.length(), o.crc(), new Waiting(0, why -> {
+        expected.expect(peer, o.blockId(), o.length(), o.crc(), new Waiting(0, why -> {
             if (why != null) {
                 Logs.warn(node.region() + ": background block " + o.blockId() + " from " + peer + " not stored: " + why);
             }
-        }), node.now())) {
-            expected.renew(peer, o.blockId(), node.now()); // offered again (the peer restarted): its push comes now
-        }
+        }), node.now());
         node.send(peer, new Done(o.req(), "ready"));
     }
 

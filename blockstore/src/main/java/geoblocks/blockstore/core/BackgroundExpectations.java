@@ -34,8 +34,8 @@ public final class BackgroundExpectations<T> {
         public final String blockId;
         public final int length;
         public final int crc;
-        /** When it was asked for (made, or announced again: {@link BackgroundExpectations#renew}). */
-        public long asked;
+        /** When it was asked for (made). */
+        public final long asked;
         /** The caller's attachment; {@link #join} may replace it. */
         public T attachment;
         private long deadline;
@@ -83,22 +83,6 @@ public final class BackgroundExpectations<T> {
             return false;
         }
         expected.put(k, new Expected<>(peer, blockId, length, crc, attachment, now, now + timeoutNanos));
-        return true;
-    }
-
-    /**
-     * The peer announces again a block already expected from it (it restarted and offers it anew):
-     * the expectation counts as asked now, its deadline moves, and it is no longer passed over.
-     * Returns false when it is not expected.
-     */
-    public boolean renew(NetAddress peer, String blockId, long now) {
-        Expected<T> e = expected.get(new Key(peer, blockId));
-        if (e == null) {
-            return false;
-        }
-        e.asked = now;
-        e.passedOver = false;
-        e.deadline = now + timeoutNanos;
         return true;
     }
 

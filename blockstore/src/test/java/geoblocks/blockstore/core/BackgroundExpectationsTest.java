@@ -186,19 +186,6 @@ class BackgroundExpectationsTest {
         assertNotNull(expected.touch(A, "live", now), "the live one stays");
     }
 
-    /** GcUnderFaults seed 5: seoul restarted and its replication queue offered the block again. */
-    @Test
-    void aBlockOfferedAgain_countsAsAskedAgain_andIsNotPassedOver() {
-        expected.expect(A, "offered", 100, 1, "offered before the restart", now);
-        now += 11 * SEC;
-        assertTrue(expected.renew(A, "offered", now), "offered again after the restart");
-        expected.expect(A, "after", 100, 2, "offered after", now + SEC);
-        assertNull(expected.admit(A, header("after", 100, 2), now + SEC));
-        assertEquals(List.of(), expected.expire(now + 2 * SEC), "not passed over");
-        assertNull(expected.admit(A, header("offered", 100, 1), now + 2 * SEC), "its push is taken");
-        assertFalse(expected.renew(A, "never", now), "nothing to renew");
-    }
-
     @Test
     void anIdleBlock_askedWithinTheTimeoutOfTheBlockArriving_waitsItsTurnWhileThePeerProgresses() {
         expected.expect(A, "queued", 100, 1, "queued behind", now);
