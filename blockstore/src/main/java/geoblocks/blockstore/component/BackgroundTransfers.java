@@ -292,6 +292,11 @@ final class BackgroundTransfers {
             discarding.add(key);
             refuse(d.peer(), in, r);
         } else if (in.admitted()) {
+            // the block's own data keeps it alive; the peer's data keeps its blocks waiting their turn
+            BackgroundExpectations.Expected<Waiting> e = expected.touch(d.peer(), in.header().blockId(), node.now());
+            if (e != null && e.attachment.touchReq() != 0) {
+                node.touch(e.attachment.touchReq());
+            }
             touchPeer(d.peer());
         }
     }
@@ -342,8 +347,8 @@ final class BackgroundTransfers {
     }
 
     /**
-     * Data from {@code peer}: every block expected from it stays alive, at most once a second (its
-     * blocks share one flow and queue behind the one arriving, oldest first).
+     * Data from {@code peer}: every block expected from it and not yet arriving stays alive, at most
+     * once a second (its blocks share one flow and queue behind the one arriving, oldest first).
      */
     private void touchPeer(NetAddress peer) {
         long now = node.now();
@@ -359,10 +364,13 @@ final class BackgroundTransfers {
         }
     }
 
-    /** Expectations past their deadline fail. */
+    /** Expectations past their deadline, or passed over by their peer, fail (their callers ask again). */
     void tick(long now) {
         for (BackgroundExpectations.Expected<Waiting> e : expected.expire(now)) {
-            e.attachment.done.accept("no block " + e.blockId + " from " + e.peer + " in time");
+            e.attachment.done.accept(e.passedOver()
+                    ? "block " + e.blockId + " was passed over by " + e.peer + " (it sends blocks asked for later;"
+                            + " restarted or lost the request)"
+                    : "no block " + e.blockId + " from " + e.peer + " in time");
         }
     }
 

@@ -14,7 +14,16 @@ import java.util.Objects;
  * length and CRC32C it must have (from the manifest or the sender's offer) and a deadline. A stream
  * header is admitted only when it matches an expectation that is not already being received; an
  * expectation ends when its block is stored or refused ({@link #remove}) or when its deadline passes
- * without progress ({@link #expire}). Pure: time is passed in as nanoseconds.
+ * without progress ({@link #expire}).
+ *
+ * <p>A peer's blocks share one flow and arrive roughly in the order they were asked for, so while
+ * any of them arrives the idle others wait their turn ({@link #touchPeer}); a block being received
+ * lives on its own data ({@link #touch}). A block the peer will never
+ * send (it restarted and forgot the request, or the request was lost) must not wait forever behind
+ * that progress: once the peer starts sending a block asked for more than the timeout after an idle
+ * one (the timeout is also the reordering allowed), the idle one is {@linkplain Expected#passedOver
+ * passed over}: no progress keeps it any more and the next {@link #expire} ends it, so its caller
+ * asks again. Pure: time is passed in as nanoseconds.
  *
  * @param <T> what the caller attaches to an expectation (its callback)
  */
@@ -25,18 +34,30 @@ public final class BackgroundExpectations<T> {
         public final String blockId;
         public final int length;
         public final int crc;
+        /** When it was asked for (made). */
+        public final long asked;
         /** The caller's attachment; {@link #join} may replace it. */
         public T attachment;
         private long deadline;
         private boolean receiving;
+        private boolean passedOver;
 
-        Expected(NetAddress peer, String blockId, int length, int crc, T attachment, long deadline) {
+        Expected(NetAddress peer, String blockId, int length, int crc, T attachment, long asked, long deadline) {
+            this.asked = asked;
             this.peer = peer;
             this.blockId = blockId;
             this.length = length;
             this.crc = crc;
             this.attachment = attachment;
             this.deadline = deadline;
+        }
+
+        /**
+         * The peer sent a block asked for more than the timeout after this one while this one was
+         * idle: it will not come (the peer restarted or lost the request).
+         */
+        public boolean passedOver() {
+            return passedOver;
         }
     }
 
@@ -61,7 +82,7 @@ public final class BackgroundExpectations<T> {
         if (expected.containsKey(k)) {
             return false;
         }
-        expected.put(k, new Expected<>(peer, blockId, length, crc, attachment, now + timeoutNanos));
+        expected.put(k, new Expected<>(peer, blockId, length, crc, attachment, now, now + timeoutNanos));
         return true;
     }
 
@@ -80,7 +101,12 @@ public final class BackgroundExpectations<T> {
         return true;
     }
 
-    /** Null when {@code h} from {@code peer} matches an idle expectation (now marked receiving), else why not. */
+    /**
+     * Null when {@code h} from {@code peer} matches an idle expectation (now marked receiving), else
+     * why not. Admitting it passes over every idle expectation from the peer asked for more than the
+     * timeout before it (they end at the next {@link #expire}); one passed over that arrives before
+     * then is still admitted.
+     */
     public String admit(NetAddress peer, BlockStreamHeader h, long now) {
         Expected<T> e = expected.get(new Key(peer, h.blockId()));
         if (e == null) {
@@ -97,14 +123,21 @@ public final class BackgroundExpectations<T> {
                     + Checksums.hex(e.crc);
         }
         e.receiving = true;
+        e.passedOver = false;
         e.deadline = now + timeoutNanos;
+        for (Expected<T> other : expected.values()) {
+            if (other.peer.equals(peer) && !other.receiving && e.asked - other.asked > timeoutNanos) {
+                other.passedOver = true;
+                other.deadline = now - 1; // due now
+            }
+        }
         return null;
     }
 
-    /** Progress on {@code peer}'s block: its deadline moves; the expectation, or null. */
+    /** Progress on {@code peer}'s block: its deadline moves (not if passed over); the expectation, or null. */
     public Expected<T> touch(NetAddress peer, String blockId, long now) {
         Expected<T> e = expected.get(new Key(peer, blockId));
-        if (e != null) {
+        if (e != null && !e.passedOver) {
             e.deadline = now + timeoutNanos;
         }
         return e;
@@ -116,13 +149,16 @@ public final class BackgroundExpectations<T> {
     }
 
     /**
-     * Progress from {@code peer} on any block: every expectation from it moves its deadline (the
-     * peer's blocks share one flow and may wait their turn behind the one arriving); returns them.
+     * Progress from {@code peer} on any block: every idle expectation from it (not yet being
+     * received, not passed over) moves its deadline, since the peer's blocks share one flow and wait
+     * their turn behind the one arriving; returns them. A block already being received moves only
+     * with its own data ({@link #touch}): its stream is sent, so if its data stops while the peer's
+     * other blocks arrive, the peer no longer sends it (it restarted mid-stream).
      */
     public List<Expected<T>> touchPeer(NetAddress peer, long now) {
         List<Expected<T>> touched = new ArrayList<>();
         for (Expected<T> e : expected.values()) {
-            if (e.peer.equals(peer)) {
+            if (e.peer.equals(peer) && !e.receiving && !e.passedOver) {
                 e.deadline = now + timeoutNanos;
                 touched.add(e);
             }

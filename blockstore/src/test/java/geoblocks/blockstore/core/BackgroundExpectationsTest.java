@@ -2,6 +2,7 @@ package geoblocks.blockstore.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,6 +124,95 @@ class BackgroundExpectationsTest {
         assertNull(expected.admit(A, header("f-0", 1, 1), now));
         now += 9 * SEC;
         assertEquals(List.of(), expected.expire(now));
+    }
+
+    /**
+     * GcUnderFaults with the foreground hold on: pulls from seoul were in flight when seoul was
+     * killed; its new incarnation never sends those blocks, yet it streams blocks asked for later,
+     * and that progress kept the orphaned expectations (and the resumed move's copies joined to
+     * them) alive until the end of the run.
+     */
+    @Test
+    void anIdleBlock_passedOverByABlockAskedAfterItFromTheSamePeer_endsAtTheNextExpire_despiteThePeersProgress() {
+        expected.expect(A, "orphan", 100, 1, "asked before the holder restarted", now);
+        assertTrue(expected.join(A, "orphan", 100, 1, first -> first + "+resumed copy"));
+        now += 11 * SEC; // more than the timeout later (the timeout is also the reordering allowed)
+        expected.expect(A, "after", 100, 2, "asked after the restart", now);
+        expected.expect(B, "other", 100, 3, "another peer's", now - 11 * SEC);
+        assertNull(expected.admit(A, header("after", 100, 2), now));
+        for (int i = 0; i < 30; i++) { // the holder keeps streaming: progress on its flow
+            now += SEC;
+            expected.touch(A, "after", now);
+            List<BackgroundExpectations.Expected<String>> touched = expected.touchPeer(A, now);
+            assertTrue(touched.stream().noneMatch(e -> e.blockId.equals("orphan")), "the orphan is not kept alive");
+            List<BackgroundExpectations.Expected<String>> gone = expected.expire(now);
+            if (i == 0) {
+                assertEquals(2, gone.size(), gone.toString()); // the orphan and B's block (no progress from B)
+                BackgroundExpectations.Expected<String> orphan = gone.stream()
+                        .filter(e -> e.blockId.equals("orphan")).findFirst().orElseThrow();
+                assertTrue(orphan.passedOver(), "ended as passed over, not as a plain timeout");
+                assertEquals("asked before the holder restarted+resumed copy", orphan.attachment, "both callers learn it");
+                assertFalse(gone.stream().filter(e -> e.blockId.equals("other")).findFirst().orElseThrow().passedOver());
+            } else {
+                assertEquals(List.of(), gone, "the block arriving stays");
+            }
+        }
+        assertEquals(1, expected.size());
+    }
+
+    /**
+     * GcUnderFaults seed 3: saopaulo was killed while its stream of a block to seoul was half way;
+     * its new incarnation streams other blocks to seoul, and that progress kept the dead stream's
+     * expectation (and the resumed move's copy joined to it) alive for 90 s.
+     */
+    @Test
+    void aBlockWhoseStreamStopped_isNotKeptAliveByThePeersOtherBlocks_onlyByItsOwnData() {
+        expected.expect(A, "dead", 100, 1, "its sender restarted mid-stream", now);
+        expected.expect(A, "live", 100, 2, "streaming", now);
+        assertNull(expected.admit(A, header("dead", 100, 1), now));
+        now += 2 * SEC;
+        assertNull(expected.admit(A, header("live", 100, 2), now));
+        List<BackgroundExpectations.Expected<String>> gone = List.of();
+        for (int i = 1; i <= 30 && gone.isEmpty(); i++) {
+            now += SEC;
+            assertNotNull(expected.touch(A, "live", now)); // the live stream's own data
+            List<BackgroundExpectations.Expected<String>> touched = expected.touchPeer(A, now);
+            assertTrue(touched.stream().noneMatch(e -> e.blockId.equals("dead")), "at " + i + " s: " + touched);
+            gone = expected.expire(now);
+        }
+        assertEquals(1, gone.size(), gone.toString());
+        assertEquals("dead", gone.get(0).blockId);
+        assertEquals(1_000 * SEC + 11 * SEC, now, "ended one timeout after it was admitted, its last progress");
+        assertNotNull(expected.touch(A, "live", now), "the live one stays");
+    }
+
+    @Test
+    void anIdleBlock_askedWithinTheTimeoutOfTheBlockArriving_waitsItsTurnWhileThePeerProgresses() {
+        expected.expect(A, "queued", 100, 1, "queued behind", now);
+        now += 9 * SEC; // asked less than the timeout apart: the holder may serve them out of order
+        expected.expect(A, "first", 100, 2, "arriving", now);
+        assertNull(expected.admit(A, header("first", 100, 2), now));
+        for (int i = 0; i < 60; i++) {
+            now += SEC;
+            expected.touch(A, "first", now); // its own data
+            expected.touchPeer(A, now);
+            assertEquals(List.of(), expected.expire(now), "at " + i + " s");
+        }
+        assertNull(expected.admit(A, header("queued", 100, 1), now), "its turn comes");
+    }
+
+    @Test
+    void aBlockAlreadyArriving_isNotPassedOver_andAPassedOverBlockThatArrivesAfterAllIsTaken() {
+        expected.expect(A, "arriving", 100, 1, "x", now);
+        expected.expect(A, "late", 100, 4, "y", now);
+        assertNull(expected.admit(A, header("arriving", 100, 1), now));
+        now += 11 * SEC;
+        expected.touch(A, "arriving", now);
+        expected.expect(A, "after", 100, 2, "z", now);
+        assertNull(expected.admit(A, header("after", 100, 2), now)); // passes "late" over, not "arriving"
+        assertNull(expected.admit(A, header("late", 100, 4), now), "it came after all, before the expiry");
+        assertEquals(List.of(), expected.expire(now + 1));
+        assertEquals(3, expected.size());
     }
 
     @Test

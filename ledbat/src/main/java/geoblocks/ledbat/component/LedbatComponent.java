@@ -184,7 +184,7 @@ public final class LedbatComponent extends ComponentDefinition {
     /** Foreground traffic with the peer: hold its flow (and one opened during the hold) but for a trickle. */
     private void onForeground(ForegroundActive a) {
         if (!settings.foregroundHold) {
-            return; // off by default (foreground-hold)
+            return; // foreground-hold = false
         }
         long now = nowMicros();
         long until = now + a.holdMicros();

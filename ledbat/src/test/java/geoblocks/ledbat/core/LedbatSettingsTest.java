@@ -70,4 +70,13 @@ class LedbatSettingsTest {
             assertTrue(e.getMessage().contains(bad.getKey()), e.getMessage());
         }
     }
+
+    @Test
+    void foregroundHold_onByDefault_offWhenSet_elseRefusedNamingTheKey() {
+        assertTrue(LedbatSettings.defaults(Map.of()).foregroundHold);
+        assertTrue(!LedbatSettings.defaults(Map.of("foreground-hold", false)).foregroundHold);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LedbatSettings.defaults(Map.of("foreground-hold", "maybe")));
+        assertTrue(e.getMessage().contains("foreground-hold"), e.getMessage());
+    }
 }
