@@ -46,7 +46,7 @@ class MoveRecordTest {
         store.save(MOVE);
         store.save(other);
         assertEquals(List.of(other, MOVE), new MetaMoveStore(engine).load().moves());
-        store.remove("a");
+        store.remove(MetaMoveStore.key(other)); // records are kept per version: name and file id
         assertEquals(List.of(MOVE), new MetaMoveStore(engine).load().moves());
         engine.write(new geoblocks.blockstore.meta.MetaBatch().put("mbad".getBytes(), new byte[] {1, 2, 3}));
         MetaMoveStore.Loaded loaded = new MetaMoveStore(engine).load();
