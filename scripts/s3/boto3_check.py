@@ -14,6 +14,8 @@ import boto3
 import botocore
 from botocore.config import Config
 
+from s3check import expect_error, ok, path_client
+
 ENDPOINT = sys.argv[1]
 OTHER = sys.argv[2] if len(sys.argv) > 2 else ENDPOINT
 KEY, SECRET = "geoblocks-demo", "geoblocks-local-demo-secret"
@@ -21,10 +23,7 @@ MIB = 1024 * 1024
 
 
 def client(endpoint=ENDPOINT, secret=SECRET, region="us-east-1"):
-    # s3v4: boto3 presigns with Signature Version 2 unless told otherwise; the gateway speaks only V4
-    return boto3.client("s3", endpoint_url=endpoint, aws_access_key_id=KEY, aws_secret_access_key=secret,
-                        region_name=region, config=Config(s3={"addressing_style": "path"}, signature_version="s3v4",
-                                                          retries={"max_attempts": 2, "mode": "standard"}))
+    return path_client(endpoint, KEY, secret, region)
 
 
 def data(size, seed):
@@ -37,19 +36,6 @@ def data(size, seed):
     return bytes(out[:size])
 
 
-def ok(name, detail=""):
-    print("ok", name, detail, flush=True)
-
-
-def expect_error(code, fn):
-    try:
-        fn()
-    except botocore.exceptions.ClientError as e:
-        got = e.response["Error"]["Code"]
-        if got != code:
-            raise AssertionError("expected %s, got %s: %s" % (code, got, e))
-        return e
-    raise AssertionError("expected %s, the call succeeded" % code)
 
 
 def delete_and_check_gone(key, size):

@@ -22,6 +22,8 @@ import boto3
 import botocore
 from botocore.config import Config
 
+from s3check import expect_error, ok, path_client
+
 ENDPOINT, OTHER, REGION, OTHER_REGION = sys.argv[1:5]
 CLIENT = shlex.split(os.environ["GEOBLOCKS_CLIENT"])
 CA = os.environ.get("GEOBLOCKS_CA")
@@ -44,26 +46,10 @@ def new_key(region, name):
 
 
 def client(key, endpoint=ENDPOINT):
-    return boto3.client("s3", endpoint_url=endpoint, aws_access_key_id=key[0], aws_secret_access_key=key[1],
-                        region_name="us-east-1", verify=CA if CA else True,
-                        config=Config(s3={"addressing_style": "path"}, signature_version="s3v4",
-                                      request_checksum_calculation=CHECKSUMS,
-                                      retries={"max_attempts": 1, "mode": "standard"}))
+    return path_client(endpoint, key[0], key[1], "us-east-1", attempts=1, verify=CA if CA else True,
+                       request_checksum_calculation=CHECKSUMS)
 
 
-def ok(name, detail=""):
-    print("ok", name, detail, flush=True)
-
-
-def expect_error(code, fn):
-    try:
-        fn()
-    except botocore.exceptions.ClientError as e:
-        got = e.response["Error"]["Code"]
-        if got != code:
-            raise AssertionError("expected %s, got %s: %s" % (code, got, e))
-        return e
-    raise AssertionError("expected %s, the call succeeded" % code)
 
 
 def anonymous_get(url):

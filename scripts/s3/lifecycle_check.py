@@ -13,30 +13,17 @@ import boto3
 import botocore
 from botocore.config import Config
 
+from s3check import expect_error, ok, path_client
+
 ENDPOINT, OTHER, DAY = sys.argv[1], sys.argv[2], float(sys.argv[3])
 KEY, SECRET, REGION = "geoblocks-demo", "geoblocks-local-demo-secret", "us-east-1"
 MIB = 1024 * 1024
 
 
 def client(endpoint=ENDPOINT):
-    return boto3.client("s3", endpoint_url=endpoint, aws_access_key_id=KEY, aws_secret_access_key=SECRET,
-                        region_name=REGION, config=Config(s3={"addressing_style": "path"}, signature_version="s3v4",
-                                                          retries={"max_attempts": 2, "mode": "standard"}))
+    return path_client(endpoint, KEY, SECRET, REGION)
 
 
-def ok(name, detail=""):
-    print("ok", name, detail, flush=True)
-
-
-def expect_error(code, fn):
-    try:
-        fn()
-    except botocore.exceptions.ClientError as e:
-        got = e.response["Error"]["Code"]
-        if got != code:
-            raise AssertionError("expected %s, got %s: %s" % (code, got, e))
-        return e
-    raise AssertionError("expected %s, the call succeeded" % code)
 
 
 def versions(s3, bucket, key=None):

@@ -19,6 +19,8 @@ import boto3
 import botocore
 from botocore.config import Config
 
+from s3check import expect_error, ok, path_client
+
 ENDPOINT = sys.argv[1]
 OTHER = sys.argv[2] if len(sys.argv) > 2 else ENDPOINT
 KEY, SECRET, REGION = "geoblocks-demo", "geoblocks-local-demo-secret", "us-east-1"
@@ -27,24 +29,9 @@ EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
 
 
 def client(endpoint=ENDPOINT):
-    return boto3.client("s3", endpoint_url=endpoint, aws_access_key_id=KEY, aws_secret_access_key=SECRET,
-                        region_name=REGION, config=Config(s3={"addressing_style": "path"}, signature_version="s3v4",
-                                                          retries={"max_attempts": 2, "mode": "standard"}))
+    return path_client(endpoint, KEY, SECRET, REGION)
 
 
-def ok(name, detail=""):
-    print("ok", name, detail, flush=True)
-
-
-def expect_error(code, fn):
-    try:
-        fn()
-    except botocore.exceptions.ClientError as e:
-        got = e.response["Error"]["Code"]
-        if got != code:
-            raise AssertionError("expected %s, got %s: %s" % (code, got, e))
-        return e
-    raise AssertionError("expected %s, the call succeeded" % code)
 
 
 def b64(b):
