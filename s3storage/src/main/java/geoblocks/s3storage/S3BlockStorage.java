@@ -163,7 +163,7 @@ public final class S3BlockStorage implements BlockStorage, AutoCloseable {
             if (settings.capacityBytes() > 0) {
                 long after = stored().bytes() - Math.max(0, previous) + data.length;
                 if (after > settings.capacityBytes()) {
-                    throw new IOException("disk full: the S3 storage's capacity of " + (settings.capacityBytes() >> 20)
+                    throw new geoblocks.blockstore.core.DiskFullException("disk full: the S3 storage's capacity of " + (settings.capacityBytes() >> 20)
                             + " MiB is used up; block " + id + " needs " + data.length + " bytes");
                 }
             }

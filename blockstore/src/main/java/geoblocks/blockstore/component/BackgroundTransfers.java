@@ -2,6 +2,10 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BackgroundExpectations;
 import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.HolderFallback;
+import geoblocks.blockstore.core.ProgressWatch;
+import geoblocks.blockstore.core.PushBacklog;
+import geoblocks.blockstore.core.TouchThrottle;
 import geoblocks.blockstore.core.IncomingBlock;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.wire.FailureCode;
@@ -20,7 +24,6 @@ import geoblocks.ledbat.port.StreamClosed;
 import geoblocks.ledbat.port.StreamFailed;
 import geoblocks.ledbat.port.StreamOpened;
 import geoblocks.net.NetAddress;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -37,31 +40,16 @@ import se.sics.kompics.KompicsEvent;
  * memory budget ({@link IncomingBlock}), stores them durably, and only then confirms with
  * {@link BackgroundStored} over TCP, which the sender's pending request waits for. Control
  * messages (fetch, offer, confirmation) travel over TCP. Glue only: the decisions are in the core
- * classes.
+ * classes ({@link BackgroundExpectations}, {@link IncomingBlock}, {@link PushBacklog} for the
+ * backlog, {@link HolderFallback} for which holder to ask next, {@link TouchThrottle} and
+ * {@link ProgressWatch} for keeping expectations and pushes alive).
  */
 final class BackgroundTransfers {
     /** What an expected block does when it is stored ({@code null}) or fails; {@code touchReq} is kept alive by its progress. */
     private record Waiting(long touchReq, Consumer<String> done) {}
 
-    /** A push: its bytes (header and block) and how many of them the peer acknowledged so far. */
-    private static final class Outgoing {
-        final long req;
-        final NetAddress peer;
-        final byte[] header;
-        final byte[] data;
-        long acked;
-
-        Outgoing(long req, NetAddress peer, byte[] header, byte[] data) {
-            this.req = req;
-            this.peer = peer;
-            this.header = header;
-            this.data = data;
-        }
-
-        long bytes() {
-            return header.length + (long) data.length;
-        }
-    }
+    /** A push: its bytes (header and block) and its place in the backlog. */
+    private record Outgoing(long req, NetAddress peer, byte[] header, byte[] data, PushBacklog.Push backlog) {}
 
     private record StreamKey(NetAddress peer, int streamId) {}
 
@@ -72,16 +60,16 @@ final class BackgroundTransfers {
     private final Map<Long, Outgoing> opening = new HashMap<>();
     private final Map<Integer, Outgoing> sending = new HashMap<>();
     private static final long TOUCH_EVERY_NANOS = 1_000_000_000L;
-    /** When expectations from each peer were last kept alive by its data. */
-    private final Map<NetAddress, Long> lastTouch = new HashMap<>();
-    /** Bytes the transport last reported acknowledged per peer (all flows), to see progress. */
-    private final Map<NetAddress, Long> ackedByPeer = new HashMap<>();
+    /** Expectations from a peer are kept alive by its data at most once a second. */
+    private final TouchThrottle<NetAddress> peerTouches = new TouchThrottle<>(TOUCH_EVERY_NANOS);
+    /** Bytes the transport reported acknowledged per peer (all flows), to see progress. */
+    private final ProgressWatch<NetAddress> peerProgress = new ProgressWatch<>();
     private final Map<StreamKey, IncomingBlock> incoming = new HashMap<>();
     private final Set<StreamKey> discarding = new HashSet<>();
     /** Incoming streams refused: unexpected, bad header, wrong length or checksum, no memory. */
     long refused;
     /** Bytes of pushes not yet acknowledged by their peer (offered, opening or streaming). */
-    private long backlog;
+    private final PushBacklog backlog = new PushBacklog();
     private final BackgroundStatus status = new BackgroundStatus();
 
     BackgroundTransfers(Node node, Consumer<KompicsEvent> ledbat, TransferCounters counters) {
@@ -98,8 +86,7 @@ final class BackgroundTransfers {
         long req = node.expect(peer, Pending.Waiter.until(BackgroundStored.class,
                 s -> s.ok() ? null : peer + " refused block " + id + ": " + s.error(), done));
         byte[] header = new BlockStreamHeader(req, id.value(), data.length, crc).encode();
-        Outgoing out = new Outgoing(req, peer, header, data);
-        backlog += out.bytes();
+        Outgoing out = new Outgoing(req, peer, header, data, backlog.start(header.length + (long) data.length));
         opening.put(req, out);
         ledbat.accept(new OpenStream(peer, req));
     }
@@ -109,21 +96,21 @@ final class BackgroundTransfers {
      * peer expects it; {@code done} gets null once the peer stored it durably, else why not.
      */
     void offerAndPush(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
-        backlog += data.length;   // waits for the answer to the offer
+        backlog.offered(data.length);   // waits for the answer to the offer
         long req = node.expect(peer, Pending.Waiter.of(op -> {
             if (op instanceof Done) {
-                backlog -= data.length;
+                backlog.offerSettled(data.length);
                 push(peer, id, data, crc, done);
                 return true;
             }
             if (op instanceof Failed f) {
-                backlog -= data.length;
+                backlog.offerSettled(data.length);
                 done.accept("offer refused: " + f.error());
                 return true;
             }
             return false;
         }, why -> {
-            backlog -= data.length;
+            backlog.offerSettled(data.length);
             done.accept("offer unanswered: " + why);
         }));
         node.send(peer, new BackgroundOffer(req, id.value(), data.length, crc));
@@ -135,31 +122,17 @@ final class BackgroundTransfers {
             return;
         }
         sending.put(o.streamId(), out);
-        ledbat.accept(new SendData(o.streamId(), out.header));
-        ledbat.accept(new SendData(o.streamId(), out.data));
+        ledbat.accept(new SendData(o.streamId(), out.header()));
+        ledbat.accept(new SendData(o.streamId(), out.data()));
         ledbat.accept(new CloseStream(o.streamId()));
     }
 
     void onProgress(SendProgress p) {
         Outgoing out = sending.get(p.streamId());
         if (out != null) {
-            acknowledged(out, p.ackedBytes());
-            node.touch(out.req);
+            backlog.acknowledged(out.backlog(), p.ackedBytes());
+            node.touch(out.req());
         }
-    }
-
-    private void acknowledged(Outgoing out, long acked) {
-        long now = Math.min(acked, out.bytes());
-        if (now > out.acked) {
-            backlog -= now - out.acked;
-            out.acked = now;
-        }
-    }
-
-    /** A push ended (stream closed or failed): none of its bytes are owed any more. */
-    private void ended(Outgoing out) {
-        backlog -= out.bytes() - out.acked;
-        out.acked = out.bytes();
     }
 
     /**
@@ -171,11 +144,10 @@ final class BackgroundTransfers {
     void onPeerStats(geoblocks.ledbat.port.PeerStats s) {
         status.onPeerStats(s);
         for (geoblocks.ledbat.port.PeerStats.Peer p : s.peers()) {
-            Long before = ackedByPeer.put(p.peer(), p.ackedBytes());
-            if (before != null && p.ackedBytes() > before) {
+            if (peerProgress.advanced(p.peer(), p.ackedBytes())) {
                 for (Outgoing out : sending.values()) {
-                    if (out.peer.equals(p.peer())) {
-                        node.touch(out.req);
+                    if (out.peer().equals(p.peer())) {
+                        node.touch(out.req());
                     }
                 }
             }
@@ -188,7 +160,7 @@ final class BackgroundTransfers {
         for (String r : node.peerRegions()) {
             regions.put(node.addressOf(r), r);
         }
-        return status.reply(backlog, queuedCopies, regions);
+        return status.reply(backlog.bytes(), queuedCopies, regions);
     }
 
     /** A peer asks for a block it needs: read ours and push it. */
@@ -220,19 +192,18 @@ final class BackgroundTransfers {
 
     /** Asks {@code holders} in turn to push block {@code id}; {@code done} gets null once it is stored here. */
     void pull(List<NetAddress> holders, BlockId id, int length, int crc, Consumer<String> done) {
-        pullFrom(holders, 0, id, length, crc, new ArrayList<>(), done);
+        pullFrom(new HolderFallback<>(holders), id, length, crc, done);
     }
 
-    private void pullFrom(List<NetAddress> holders, int i, BlockId id, int length, int crc, List<String> problems,
-            Consumer<String> done) {
-        if (i == holders.size()) {
-            done.accept(problems.isEmpty() ? "no replica to ask" : String.join("; ", problems));
+    private void pullFrom(HolderFallback<NetAddress> holders, BlockId id, int length, int crc, Consumer<String> done) {
+        NetAddress holder = holders.next();
+        if (holder == null) {
+            done.accept(holders.why());
             return;
         }
-        NetAddress holder = holders.get(i);
         Consumer<String> next = why -> {
-            problems.add(holder + ": " + why);
-            pullFrom(holders, i + 1, id, length, crc, problems, done);
+            holders.failed(holder, why);
+            pullFrom(holders, id, length, crc, done);
         };
         long req = node.expect(holder, Pending.Waiter.of(op -> {
             if (op instanceof Failed f) {
@@ -305,7 +276,7 @@ final class BackgroundTransfers {
         if (c.sender()) {
             Outgoing out = sending.remove(c.streamId());
             if (out != null) {
-                ended(out);
+                backlog.ended(out.backlog());
                 counters.ledbatSent(c.bytes());
             }
             return;
@@ -330,8 +301,8 @@ final class BackgroundTransfers {
         if (f.sender()) {
             Outgoing out = sending.remove(f.streamId());
             if (out != null) {
-                ended(out);
-                node.fail(out.req, "LEDBAT stream to " + f.peer() + " failed: " + f.reason());
+                backlog.ended(out.backlog());
+                node.fail(out.req(), "LEDBAT stream to " + f.peer() + " failed: " + f.reason());
             }
             return;
         }
@@ -352,11 +323,9 @@ final class BackgroundTransfers {
      */
     private void touchPeer(NetAddress peer) {
         long now = node.now();
-        Long last = lastTouch.get(peer);
-        if (last != null && now - last < TOUCH_EVERY_NANOS) {
+        if (!peerTouches.due(peer, now)) {
             return;
         }
-        lastTouch.put(peer, now);
         for (BackgroundExpectations.Expected<Waiting> e : expected.touchPeer(peer, now)) {
             if (e.attachment.touchReq != 0) {
                 node.touch(e.attachment.touchReq);

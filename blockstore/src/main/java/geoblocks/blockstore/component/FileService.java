@@ -22,7 +22,6 @@ import geoblocks.blockstore.port.OpsPort;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.BenchOp.*;
 import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.blockstore.wire.PeerOp.*;
@@ -101,16 +100,17 @@ public final class FileService extends ComponentDefinition {
     private final Rebalancer rebalancer;
     private final BlockGc gc;
     private final NetBench netBench;
-    /** The part that handles each request (see {@link #handlers()}). */
+    /** The part that handles each request ({@link RequestRoutes}). */
     private final OpHandlers handlers;
+    /** What every tick runs. */
+    private final Housekeeping housekeeping;
     /** The bench net pacing timer while a UDP test sends, else null. */
     private java.util.UUID pacingTimer;
-    private long lastTick;
     private final RequestStats requestStats = new RequestStats(RECENT_REQUESTS);
     private final RequestTiming timing = new RequestTiming(requestStats);
     private final HeardReports heardReports = new HeardReports(HeardReports.DEFAULT_SPACING_NANOS);
-    /** LEDBAT bytes each peer had acknowledged at the last PeerStats. */
-    private final java.util.Map<NetAddress, Long> ledbatAcked = new java.util.HashMap<>();
+    /** LEDBAT bytes each peer acknowledged, to see it progress between two PeerStats. */
+    private final geoblocks.blockstore.core.ProgressWatch<NetAddress> ledbatAcked = new geoblocks.blockstore.core.ProgressWatch<>();
     /** The tick's interval: 250 ms while the node works, 1 s once idle (see {@link geoblocks.blockstore.core.TickPace}). */
     private final geoblocks.blockstore.core.TickPace pace = new geoblocks.blockstore.core.TickPace(250_000_000L,
             1_000_000_000L, 2_000_000_000L);
@@ -119,10 +119,6 @@ public final class FileService extends ComponentDefinition {
             geoblocks.blockstore.core.ForegroundHold.DEFAULT_HOLD_NANOS);
     private java.util.UUID tickTimer;
     private long tickNanos;
-    private long lastSnapshot = Long.MIN_VALUE;
-    private long lastDiskCheck = Long.MIN_VALUE;
-    /** Between two checks of the data directories: 5 s. */
-    private static final long DISK_CHECK_NANOS = 5_000_000_000L;
 
     public FileService(FileServiceInit init) {
         NodeSettings settings = init.settings;
@@ -141,7 +137,6 @@ public final class FileService extends ComponentDefinition {
         node.timer(e -> trigger(e, timer));
         node.gcGrace(init.gc.graceMs());
         node.admission(init.admission);
-        this.lastTick = node.now();
         this.replicas = new ReplicaServer(node);
         this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
@@ -159,7 +154,7 @@ public final class FileService extends ComponentDefinition {
         node.createsReady(antiEntropy::notReadyToDecideCreates);
         try {
             java.util.Map<String, String> fromConfig = new java.util.TreeMap<>();
-            init.cluster.regions().forEach((r, a) -> fromConfig.put(r, NodeContext.hostPort(a)));
+            init.cluster.regions().forEach((r, a) -> fromConfig.put(r, LayoutAddresses.hostPort(a)));
             this.membership = new Membership(node, MetaLayoutStore.open(init.manifests.engine(), fromConfig),
                     antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged);
         } catch (java.io.IOException e) {
@@ -170,10 +165,9 @@ public final class FileService extends ComponentDefinition {
         this.migrations = new Migrations(node, pulls, this::gated,
                 Math.max(1000, init.gc.graceMs() / 4) * 1_000_000L);
         try {
-            // the real wall clock, not node.wallMillis() (which adds the configured clock offset): the
-            // cutoff is compared with block files' modification times. A lambda, not a method
-            // reference: the simulator rewrites calls to System.currentTimeMillis, not references
-            this.gc = new BlockGc(node, init.gc, () -> System.currentTimeMillis(), e -> {
+            // the machine's clock, not node.wallMillis() (which adds the configured clock offset): the
+            // cutoff is compared with block files' modification times
+            this.gc = new BlockGc(node, init.gc, node::machineMillis, e -> {
                 if (e instanceof BlockStorePort.CollectBlocks) {
                     gated(e); // judged on the manifests written so far: only once they are durable
                 } else {
@@ -189,7 +183,14 @@ public final class FileService extends ComponentDefinition {
         node.rebalance(rebalancer::figures);
         this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
-        this.handlers = handlers();
+        NodeParts parts = new NodeParts(uploads, downloads, replicas, paced, background, scrubber, rereplicator,
+                replicator, migrations, gc, antiEntropy, membership, requests, netBench);
+        this.handlers = RequestRoutes.of(node, parts);
+        this.housekeeping = new Housekeeping(node, parts, refused, () -> trigger(new BlockStorePort.CheckDisks(), store),
+                now -> {
+                    rebalancer.tick();
+                    publishSnapshot(now);
+                });
         on(timer, BenchTick.class, t -> netBench.pace());
         onStart(s -> scheduleTick(pace.fastNanos()));
         on(timer, Tick.class, t -> tick());
@@ -253,8 +254,7 @@ public final class FileService extends ComponentDefinition {
         });
         on(ledbat, PeerStats.class, s -> {
             for (PeerStats.Peer p : s.peers()) {
-                Long before = ledbatAcked.put(p.peer(), p.ackedBytes());
-                if (before != null && before < p.ackedBytes()) {
+                if (ledbatAcked.advanced(p.peer(), p.ackedBytes())) {
                     heard(p.peer()); // the peer acknowledged LEDBAT data since the last stats
                 }
             }
@@ -278,41 +278,12 @@ public final class FileService extends ComponentDefinition {
 
     private void tick() {
         long now = node.now();
-        node.admission().expire(now);
-        node.pending().expire(now, "");
-        long idle = 2 * node.settings().rpcTimeoutMs() * 1_000_000L;
-        uploads.expire(now, idle);
-        downloads.expire(now, idle);
-        replicas.expire(now, idle);
-        paced.expire(now, idle);
-        scrubber.tick(now, now - lastTick);
-        rereplicator.tick(now);
-        replicator.tick();
-        background.tick(now);
-        migrations.tick(now);
-        gc.tick(now);
-        antiEntropy.tick(now);
-        netBench.tick(now);
-        node.versions().sweep();
-        lastTick = now;
-        refused.log(now);
-        if (lastDiskCheck == Long.MIN_VALUE || now - lastDiskCheck >= DISK_CHECK_NANOS) {
-            lastDiskCheck = now;
-            trigger(new BlockStorePort.CheckDisks(), store);
-        }
-        if (lastSnapshot == Long.MIN_VALUE || now - lastSnapshot >= SNAPSHOT_NANOS) {
-            lastSnapshot = now;
-            rebalancer.tick();
-            publishSnapshot(now);
-        }
+        housekeeping.tick(now);
         long want = pace.intervalAt(now, busy());
         if (want != tickNanos) {
             scheduleTick(want);
         }
     }
-
-    /** Snapshots about once a second: at every fourth fast tick, at every slow one. */
-    private static final long SNAPSHOT_NANOS = 900_000_000L;
 
     /** Work under way that needs the fast tick: memory reserved, requests waiting for it, copies owed, a bench pacing. */
     private boolean busy() {
@@ -513,58 +484,6 @@ public final class FileService extends ComponentDefinition {
         if (!node.pending().reply(from, op, node.now())) {
             refused.lateReply();
         }
-    }
-
-    /**
-     * Who handles each request that arrives, family by family. Who may send each follows from its
-     * family (see {@link OpHandlers}); {@code complete()} refuses to start a node that lacks a handler.
-     */
-    private OpHandlers handlers() {
-        return new OpHandlers()
-                // client family
-                .on(PutBegin.class, uploads::onBegin)
-                .on(PutData.class, uploads::onData)
-                .on(GetBegin.class, downloads::onBegin)
-                .on(GetRead.class, downloads::onRead)
-                .on(GetRange.class, downloads::onRange)
-                .on(GetAck.class, downloads::onAck)
-                .on(ListReq.class, requests::onList)
-                .on(StatReq.class, requests::onStat)
-                .on(DeleteReq.class, requests::onDelete)
-                .on(geoblocks.blockstore.wire.ClientOp.PurgeReq.class, requests::onPurge)
-                .on(StatusReq.class, requests::onStatus)
-                .on(MoveReq.class, migrations::onMove)
-                .on(ClusterReq.class, membership::onRequest)
-                .on(PoliciesReq.class, (from, p) -> node.send(from, new PoliciesReply(p.req(), node.region(),
-                        node.policies().policies().stream()
-                                .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList())))
-                .on(VersionsReq.class, requests::onVersions)
-                // node-to-node family
-                .on(ReplicaData.class, replicas::onReplicaData)
-                .on(FetchBlock.class, replicas::onFetch)
-                .on(FetchPaced.class, paced::onFetch)
-                .on(FetchMore.class, paced::onMore)
-                .on(FetchCancel.class, paced::onCancel)
-                .on(LookupManifest.class, replicas::onLookup)
-                .on(DeleteFile.class, replicas::onDelete)
-                .on(BackgroundFetch.class, background::onFetch)
-                .on(BackgroundOffer.class, background::onOffer)
-                .on(MoveCopy.class, migrations::onMoveCopy)
-                .on(DropBlocks.class, migrations::onDrop)
-                .on(HoldBlocks.class, (from, h) -> migrations.onHold(h))
-                .on(CreateClaim.class, replicas::onClaim)
-                .on(SyncDigest.class, antiEntropy::onDigest)
-                .on(LayoutSync.class, membership::onSync)
-                .on(SyncNamesReq.class, antiEntropy::onNamesReq)
-                // shared: a publication (any other manifest part is a reply)
-                .on(ManifestPart.class, replicas::onPublish)
-                // bench net family
-                .on(NetBenchReq.class, netBench::onRequest)
-                .on(NetBenchOpen.class, netBench::onOpen)
-                .on(NetBenchEnd.class, netBench::onEnd)
-                .on(NetBenchData.class, netBench::onData)
-                .on(NetBenchAck.class, netBench::onAck)
-                .complete();
     }
 
     static final class Tick extends Timeout {

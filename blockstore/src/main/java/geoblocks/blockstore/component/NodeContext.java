@@ -53,13 +53,7 @@ final class NodeContext implements Node {
     private final String region;
     /** The cluster layout this node acts on (see {@link #layout(Layout)}), with its members' resolved addresses. */
     private Layout layout;
-    private Map<String, NetAddress> addresses;
-    /** Where regions the layout removed were (messages may still go there; none is accepted from there). */
-    private Map<String, NetAddress> former = Map.of();
-    private Map<NetAddress, String> byAddress;
-    /** Every member region of the layout, and every one but this node's. */
-    private List<String> regions;
-    private List<String> peers;
+    private LayoutAddresses book;
     /** Says whether this node may decide the conditional writes of a name under the layout (see FileService). */
     private java.util.function.Function<String, String> handover = name -> null;
     private java.util.function.Supplier<Map<String, Long>> layoutReports = Map::of;
@@ -99,7 +93,7 @@ final class NodeContext implements Node {
         this.self = self;
         this.region = region;
         Map<String, String> fromConfig = new java.util.TreeMap<>();
-        cluster.regions().forEach((r, a) -> fromConfig.put(r, hostPort(a)));
+        cluster.regions().forEach((r, a) -> fromConfig.put(r, LayoutAddresses.hostPort(a)));
         layout(Layout.fromConfig(fromConfig));
         this.settings = settings;
         this.manifests = manifests;
@@ -109,16 +103,10 @@ final class NodeContext implements Node {
         this.counters = counters;
         this.network = network;
         this.blockStore = blockStore;
-        this.rtt = new RttTable(region, Map.of(), Set.copyOf(peers));
-        this.rttMatrix = new MeasuredRttMatrix(regions, List.of());
+        this.rtt = new RttTable(region, Map.of(), Set.copyOf(book.peers()));
+        this.rttMatrix = new MeasuredRttMatrix(book.regions(), List.of());
         this.versions = new Versions(manifests, region, this::wallMillis, settings.versionRetentionMs(),
-                TombstoneCollector.of(regions, settings), ids -> blockStore.accept(new DeleteBlocks(ids)));
-    }
-
-    /** {@code a} as {@code host:port}, the form a {@link Layout} keeps. */
-    static String hostPort(NetAddress a) {
-        String ip = a.getIp().getHostAddress();
-        return (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + a.getPort();
+                TombstoneCollector.of(book.regions(), settings), ids -> blockStore.accept(new DeleteBlocks(ids)));
     }
 
     /**
@@ -127,48 +115,13 @@ final class NodeContext implements Node {
      * address does not resolve is logged and left out until a layout with a good one arrives.
      */
     void layout(Layout l) {
-        Map<String, NetAddress> a = new java.util.LinkedHashMap<>();
-        Map<NetAddress, String> back = new HashMap<>();
-        l.addresses().forEach((r, hp) -> {
-            try {
-                NetAddress n = r.equals(region) ? self : parse(hp);
-                a.put(r, n);
-                back.put(n, r);
-            } catch (IllegalArgumentException e) {
-                Logs.warn(region + ": region " + r + " of layout version " + l.version() + " is unreachable: " + e.getMessage());
-            }
-        });
-        Map<String, NetAddress> gone = new HashMap<>();
-        l.regions().forEach((r, g) -> {
-            if (!g.member()) {
-                try {
-                    gone.put(r, parse(g.address()));
-                } catch (IllegalArgumentException e) {
-                    // unresolvable: nothing is sent there
-                }
-            }
-        });
-        this.former = gone;
+        LayoutAddresses b = LayoutAddresses.of(l, region, self);
+        b.unreachable().forEach(why -> Logs.warn(region + ": " + why));
         this.layout = l;
-        this.addresses = a;
-        this.byAddress = back;
-        this.regions = List.copyOf(a.keySet());
-        List<String> others = new ArrayList<>(regions);
-        others.remove(region);
-        this.peers = List.copyOf(others);
-        if (versions != null && !regions.isEmpty()) {
-            versions.tombstones(TombstoneCollector.of(regions, settings)); // every member acknowledges a tombstone
+        this.book = b;
+        if (versions != null && !b.regions().isEmpty()) {
+            versions.tombstones(TombstoneCollector.of(b.regions(), settings)); // every member acknowledges a tombstone
         }
-    }
-
-    private static NetAddress parse(String hostPort) {
-        if (hostPort.startsWith("[")) {
-            int end = hostPort.indexOf("]:");
-            if (end > 0) {
-                return NetAddress.of(hostPort.substring(1, end), Integer.parseInt(hostPort.substring(end + 2)));
-            }
-        }
-        return NetAddress.parse(hostPort);
     }
 
     /** The layout version each region last reported to this node (this node's own included). */
@@ -268,7 +221,7 @@ final class NodeContext implements Node {
 
     /** The region of a cluster member's address, empty for anyone else. */
     java.util.Optional<String> regionOf(NetAddress address) {
-        return java.util.Optional.ofNullable(byAddress.get(address));
+        return book.regionOf(address);
     }
 
     /** Bytes of block data a node-to-node TCP message carries (0 for other messages), for the transfer counters. */
@@ -308,38 +261,31 @@ final class NodeContext implements Node {
 
     @Override
     public NetAddress addressOf(String r) {
-        NetAddress a = addresses.get(r);
-        if (a == null) {
-            a = former.get(r); // removed while work for it was under way
-        }
-        if (a == null) {
-            throw new IllegalArgumentException("unknown region '" + r + "'; known: " + addresses.keySet());
-        }
-        return a;
+        return book.addressOf(r);
     }
 
     @Override
     public List<String> lookupPeers() {
         if (now() - startNanos < 2 * settings.downAfterMs() * 1_000_000L) {
-            return peers; // just started: the RTT table does not know who is up yet
+            return book.peers(); // just started: the RTT table does not know who is up yet
         }
         return upPeers();
     }
 
     /** Peers whose first RTT probes have not settled yet (see {@link RttTable#unsettled}). */
     List<String> unsettledPeers() {
-        return List.copyOf(rtt.unsettled(peers, now() - startNanos, settings.downAfterMs() * 1_000_000L));
+        return List.copyOf(rtt.unsettled(book.peers(), now() - startNanos, settings.downAfterMs() * 1_000_000L));
     }
 
     @Override
     public List<String> peerRegions() {
-        return peers;
+        return book.peers();
     }
 
     @Override
     public List<String> upPeers() {
         List<String> up = new ArrayList<>();
-        for (String p : peers) {
+        for (String p : book.peers()) {
             if (rtt.isUp(p)) {
                 up.add(p);
             }
@@ -386,6 +332,14 @@ final class NodeContext implements Node {
     @Override
     public long wallMillis() {
         return System.currentTimeMillis() + settings.clockOffsetMs();
+    }
+
+    /**
+     * The machine's wall clock in milliseconds, without the configured clock offset: for comparisons
+     * with what the file system stamps (block files' modification times), which no offset shifts.
+     */
+    long machineMillis() {
+        return System.currentTimeMillis();
     }
 
     @Override

@@ -189,7 +189,7 @@ public final class FileBlockStorage implements BlockStorage {
         }
         long free = freeBytes(store.getUsableSpace());
         if (free - data.length - HEADER < minFreeBytes) {
-            throw new IOException("disk full: " + (free >> 20) + " MiB free, block " + id + " needs "
+            throw new DiskFullException("disk full: " + (free >> 20) + " MiB free, block " + id + " needs "
                     + data.length + " bytes and " + (minFreeBytes >> 20) + " MiB must stay free");
         }
         Path target = pathOf(id);

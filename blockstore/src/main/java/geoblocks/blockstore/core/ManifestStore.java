@@ -7,10 +7,6 @@ import geoblocks.blockstore.meta.MetaEngine;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +37,8 @@ import java.util.TreeMap;
  *
  * <p>Decoded histories of recently used names are cached: at most {@link #CACHE} of them and
  * {@link #CACHE_BYTES} of their encodings (inline objects make some histories kilobytes long).
- * Not thread-safe: one component owns it.
+ * Not thread-safe: one component owns it. The reads in name order (listings, the newest names, the
+ * names of a file) are in {@link ManifestScans}, the per-name digests in {@link NameDigests}.
  */
 public final class ManifestStore implements AutoCloseable {
     /** Buckets names are hashed into for anti-entropy digests. */
@@ -69,6 +66,7 @@ public final class ManifestStore implements AutoCloseable {
     /** Writes made so far (each one batch); with deferred syncs, the owner syncs up to a count. */
     private long writes;
     private final HistoryCache cache = new HistoryCache(CACHE, CACHE_BYTES);
+    private final ManifestScans scans = new ManifestScans(this);
 
     /** Histories decoded and kept in memory now, and their encoded bytes (tests). */
     long[] cached() {
@@ -202,10 +200,10 @@ public final class ManifestStore implements AutoCloseable {
                 batch.delete(nameDigestKey(name));
             } else {
                 batch.put(historyKey(name), newBytes);
-                batch.put(nameDigestKey(name), longBytes(digest(newBytes)));
+                batch.put(nameDigestKey(name), longBytes(NameDigests.hash(newBytes)));
                 clock = Math.max(clock, now.maxClock());
             }
-            long delta = (oldBytes == null ? 0 : digest(oldBytes)) ^ (newBytes == null ? 0 : digest(newBytes));
+            long delta = (oldBytes == null ? 0 : NameDigests.hash(oldBytes)) ^ (newBytes == null ? 0 : NameDigests.hash(newBytes));
             leafDelta.merge(leafOf(name), delta, (a, b) -> a ^ b);
             namesDelta += (old == null ? 0 : -1) + (now == null ? 0 : 1);
             Manifest oldLive = old == null ? null : old.live().orElse(null);
@@ -317,26 +315,19 @@ public final class ManifestStore implements AutoCloseable {
         return out;
     }
 
-    private static long digest(byte[] encoded) {
-        return ByteBuffer.wrap(SHA256.get().digest(encoded)).getLong();
-    }
-
-    /** One SHA-256 per thread: the provider lookup of getInstance cost more than hashing a small history. */
-    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
-    });
-
-    private ManifestHistory decode(byte[] bytes) {
+    /** The history encoded in {@code bytes}, or null (counted as corrupt) when they do not decode. */
+    ManifestHistory decode(byte[] bytes) {
         try {
             return ManifestCodec.decodeAny(bytes);
         } catch (IOException | RuntimeException e) {
             corrupt++;
             return null;
         }
+    }
+
+    /** A stored record under another name's key (never served). */
+    void countCorrupt() {
+        corrupt++;
     }
 
     /** The head of the name, unless the name is absent or its head is a tombstone. */
@@ -376,145 +367,34 @@ public final class ManifestStore implements AutoCloseable {
         return list("", after, limit);
     }
 
-    /**
-     * Up to {@code limit} live heads whose names start with {@code prefix} and sort after
-     * {@code after} (exclusive), in UTF-8 byte order; one iterator seek, no walk of other names.
-     */
+    /** Live heads by prefix after a name, in name order: see {@link ManifestScans#list}. */
     public List<Manifest> list(String prefix, String after, int limit) {
-        List<Manifest> out = new ArrayList<>();
-        if (limit <= 0) {
-            return out;
-        }
-        scanHistories(prefix, after, h -> {
-            h.live().ifPresent(out::add);
-            return out.size() < limit;
-        });
-        return out;
+        return scans.list(prefix, after, limit);
     }
 
-    /**
-     * Up to {@code limit} live names starting with {@code prefix} after {@code after} (exclusive),
-     * in UTF-8 byte order, from the listing records: one seek, no history decoded.
-     */
+    /** Live names by prefix from the listing records, no history decoded: see {@link ManifestScans#listing}. */
     public List<Listed> listing(String prefix, String after, int limit) {
-        List<Listed> out = new ArrayList<>();
-        if (limit <= 0) {
-            return out;
-        }
-        byte[] p = key(LISTED, utf8(prefix));
-        byte[] a = key(LISTED, utf8(after));
-        byte[] from = Arrays.compareUnsigned(a, p) > 0 ? successor(a) : p;
-        byte[] to = upperBound(p);
-        if (to != null && Arrays.compareUnsigned(from, to) >= 0) {
-            return out;
-        }
-        try {
-            engine.scan(from, to, (k, v) -> {
-                if (Arrays.equals(k, a)) {
-                    return true;
-                }
-                String name = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);
-                try {
-                    out.add(Listed.decode(name, v));
-                } catch (IOException | RuntimeException e) {
-                    corrupt++;
-                }
-                return out.size() < limit;
-            });
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        return out;
+        return scans.listing(prefix, after, limit);
     }
 
     /** Up to {@code limit} histories (tombstoned names included) with names after {@code after}. */
     public List<ManifestHistory> histories(String after, int limit) {
-        List<ManifestHistory> out = new ArrayList<>();
-        if (limit <= 0) {
-            return out;
-        }
-        scanHistories("", after, h -> {
-            out.add(h);
-            return out.size() < limit;
-        });
-        return out;
+        return scans.histories(after, limit);
     }
 
-    private interface HistoryVisitor {
-        boolean visit(ManifestHistory h);
-    }
-
-    /**
-     * As {@link #listing}, but read from the version records, so that names whose head is a
-     * tombstone are listed too (size 0, no metadata; purged versions are skipped): at most {@code limit} names after {@code after}.
-     */
+    /** Names by prefix, tombstoned ones too: see {@link ManifestScans#listingWithDeleted}. */
     public List<Listed> listingWithDeleted(String prefix, String after, int limit) {
-        List<Listed> out = new ArrayList<>();
-        if (limit <= 0) {
-            return out;
-        }
-        scanHistories(prefix, after, h -> {
-            Manifest m = h.current().orElse(null);
-            if (m == null) { // every version purged: nothing to show
-                return true;
-            }
-            out.add(new Listed(h.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis(),
-                    m.deleted() ? Map.of() : m.meta()));
-            return out.size() < limit;
-        });
-        return out;
+        return scans.listingWithDeleted(prefix, after, limit);
     }
-
-    private void scanHistories(String prefix, String after, HistoryVisitor v) {
-        byte[] p = historyKey(prefix);
-        byte[] a = historyKey(after);
-        byte[] from = Arrays.compareUnsigned(a, p) > 0 ? successor(a) : p;
-        byte[] to = upperBound(p);
-        if (to != null && Arrays.compareUnsigned(from, to) >= 0) {
-            return;
-        }
-        try {
-            engine.scan(from, to, (k, value) -> {
-                if (Arrays.equals(k, a)) {
-                    return true;
-                }
-                ManifestHistory h = decode(value);
-                if (h != null && !Arrays.equals(historyKey(h.name()), k)) {
-                    corrupt++; // a record under another name's key: never served
-                    return true;
-                }
-                return h == null || v.visit(h);
-            });
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
 
     /** The names whose kept versions were uploaded as {@code fileId} (its blocks are then referenced). */
     public List<String> namesOfFile(String fileId) throws IOException {
-        byte[] p = ByteBuffer.allocate(2 + utf8(fileId).length).put(FILE).put(utf8(fileId)).put((byte) 0).array();
-        List<String> out = new ArrayList<>();
-        engine.scan(p, upperBound(p), (k, v) -> {
-            out.add(new String(k, p.length, k.length - p.length, StandardCharsets.UTF_8));
-            return true;
-        });
-        return out;
+        return scans.namesOfFile(fileId);
     }
 
     /** Up to {@code limit} live heads, newest first (by creation time), read from an index: no walk. */
     public List<Manifest> newest(int limit) {
-        List<Manifest> out = new ArrayList<>();
-        try {
-            engine.scan(new byte[] {RECENT}, new byte[] {RECENT + 1}, (k, v) -> {
-                String name = new String(k, 9, k.length - 9, StandardCharsets.UTF_8);
-                find(name).ifPresent(out::add);
-                return out.size() < limit;
-            });
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        return out;
+        return scans.newest(limit);
     }
 
     /** Per region, the block replicas of live heads and their bytes, kept on every change. */
@@ -551,41 +431,17 @@ public final class ManifestStore implements AutoCloseable {
 
     /** Name and digest of every name in {@code wanted} buckets, in name order. */
     public Map<String, Long> digests(Set<Integer> wanted) {
-        Map<String, Long> out = new TreeMap<>();
-        for (int b : wanted) {
-            scanDigests(new byte[] {NAME_DIGEST, (byte) b}, out);
-        }
-        return out;
+        return NameDigests.ofBuckets(engine, wanted);
     }
 
     /** Name and digest of every name in {@code wanted} leaves (bucket * LEAVES + leaf), in name order. */
     public Map<String, Long> leafNameDigests(Set<Integer> wanted) {
-        Map<String, Long> out = new TreeMap<>();
-        for (int leaf : wanted) {
-            scanDigests(new byte[] {NAME_DIGEST, (byte) (leaf >>> 8), (byte) leaf}, out);
-        }
-        return out;
-    }
-
-    private void scanDigests(byte[] prefix, Map<String, Long> out) {
-        try {
-            engine.scan(prefix, upperBound(prefix), (k, v) -> {
-                out.put(new String(k, 3, k.length - 3, StandardCharsets.UTF_8), ByteBuffer.wrap(v).getLong());
-                return true;
-            });
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return NameDigests.ofLeaves(engine, wanted);
     }
 
     /** The digest of one name's history, or empty. */
     public Optional<Long> digest(String name) {
-        try {
-            byte[] v = engine.get(nameDigestKey(name));
-            return v == null ? Optional.empty() : Optional.of(ByteBuffer.wrap(v).getLong());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return NameDigests.of(engine, name);
     }
 
     /** The engine under this store (other keepers of node state share it, under their own prefixes). */

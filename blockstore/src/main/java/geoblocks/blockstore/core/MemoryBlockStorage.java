@@ -56,7 +56,7 @@ public final class MemoryBlockStorage implements BlockStorage {
             Block old = blocks.get(id);
             long after = usedBytes - (old == null ? 0 : old.data().length) + data.length;
             if (capacityBytes > 0 && capacityBytes - after < reserveBytes) {
-                throw new IOException("disk full: " + ((capacityBytes - usedBytes) >> 20) + " MiB free, block " + id
+                throw new DiskFullException("disk full: " + ((capacityBytes - usedBytes) >> 20) + " MiB free, block " + id
                         + " needs " + data.length + " bytes and " + (reserveBytes >> 20) + " MiB must stay free");
             }
             blocks.put(id, new Block(data.clone(), crc));

@@ -176,7 +176,7 @@ public final class MultiDiskStorage implements BlockStorage {
                 } catch (IOException | RuntimeException e) {
                     only = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
                     refusals.add(d.name + ": " + e.getMessage());
-                    allFull &= String.valueOf(e.getMessage()).startsWith("disk full");
+                    allFull &= e instanceof DiskFullException;
                     suspect(d, e);
                     continue;
                 } finally {
@@ -192,9 +192,10 @@ public final class MultiDiskStorage implements BlockStorage {
             if (refusals.size() == 1) {
                 throw only;
             }
-            throw new IOException((allFull ? "disk full: " : "") + (refusals.isEmpty()
+            String why = (refusals.isEmpty()
                     ? "no working data directory has room for block " + id + " (" + data.length + " bytes)"
-                    : "no data directory took block " + id + ": " + String.join("; ", refusals)) + describeFailed());
+                    : "no data directory took block " + id + ": " + String.join("; ", refusals)) + describeFailed();
+            throw allFull ? new DiskFullException(why) : new IOException(why);
         }
     }
 

@@ -88,6 +88,7 @@ class MultiDiskStorageTest extends BlockStorageContract {
                 put(s, id(i), randomBytes(i, 900));
             }
         });
+        assertTrue(full instanceof DiskFullException, "every disk refused for room, so the node's refusal is typed: " + full);
         assertTrue(full.getMessage().startsWith("disk full"), full.getMessage());
         assertTrue(s.stored().bytes() <= 40_000 - 2_000, s.stored().toString());
     }

@@ -75,26 +75,35 @@ public final class Exchange {
 
     /** Answers with {@code status}, a content type and the whole body; keeps the connection when the client asked to. */
     public void respond(int status, String contentType, byte[] content) {
-        if (answered) {
-            throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
-        }
-        answered = true;
-        count(status);
         boolean head = request.method().equals(HttpMethod.HEAD);
         ByteBuf buf = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(content);
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), buf);
         r.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
         r.headers().set(HttpHeaderNames.CONTENT_LENGTH, content.length);
         r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+        send(status, r, true);
+    }
+
+    /**
+     * Where every answer ends: refuses a second answer, counts the status, adds the headers set and
+     * the connection's fate (kept alive unless the client or {@link #closeAfterAnswer} says close),
+     * writes {@code r} in one flush and, when {@code complete} (nothing follows it), closes a
+     * connection that is not kept alive once written. Returns whether the connection stays open.
+     */
+    private boolean send(int status, io.netty.handler.codec.http.HttpResponse r, boolean complete) {
+        if (answered) {
+            throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
+        }
+        answered = true;
+        count(status);
         extraHeaders.forEach((k, v) -> r.headers().set(k, v));
         boolean keepAlive = HttpUtil.isKeepAlive(request) && !closeAfter;
-        if (keepAlive) {
-            r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            ctx.writeAndFlush(r);
-        } else {
-            r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+        r.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+        io.netty.channel.ChannelFuture written = ctx.writeAndFlush(r);
+        if (complete && !keepAlive) {
+            written.addListener(ChannelFutureListener.CLOSE);
         }
+        return keepAlive;
     }
 
     private final Map<String, String> extraHeaders = new java.util.LinkedHashMap<>();
@@ -185,28 +194,12 @@ public final class Exchange {
      * stays open afterwards.
      */
     public boolean respondHead(int status, long contentLength) {
-        if (answered) {
-            throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
-        }
-        answered = true;
-        count(status);
-        io.netty.handler.codec.http.HttpResponse r = request.method().equals(HttpMethod.HEAD)
+        boolean head = request.method().equals(HttpMethod.HEAD);
+        io.netty.handler.codec.http.HttpResponse r = head
                 ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), Unpooled.EMPTY_BUFFER)
                 : new io.netty.handler.codec.http.DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
         r.headers().set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
-        extraHeaders.forEach((k, v) -> r.headers().set(k, v));
-        boolean keepAlive = HttpUtil.isKeepAlive(request) && !closeAfter;
-        r.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
-        if (request.method().equals(HttpMethod.HEAD)) {
-            if (keepAlive) {
-                ctx.writeAndFlush(r);
-            } else {
-                ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
-            }
-        } else {
-            ctx.writeAndFlush(r);
-        }
-        return keepAlive;
+        return send(status, r, head); // a HEAD answer is complete; any other's body follows from the route
     }
 
     /**
@@ -214,21 +207,9 @@ public final class Exchange {
      * flush (a small body: the client reads one segment, not a head and then a body). Not for HEAD.
      */
     public void respondWhole(int status, ByteBuf content) {
-        if (answered) {
-            throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
-        }
-        answered = true;
-        count(status);
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), content);
         r.headers().set(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
-        extraHeaders.forEach((k, v) -> r.headers().set(k, v));
-        boolean keepAlive = HttpUtil.isKeepAlive(request) && !closeAfter;
-        r.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
-        if (keepAlive) {
-            ctx.writeAndFlush(r);
-        } else {
-            ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
-        }
+        send(status, r, true);
     }
 
     private boolean closeAfter;

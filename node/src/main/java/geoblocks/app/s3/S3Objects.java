@@ -8,9 +8,6 @@ import geoblocks.blockstore.wire.FileOp;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single-object operations: PutObject, CopyObject, GetObject (with Range) and HeadObject (deletes are
- * {@link S3Deletes}). Bodies are received by {@link BodyReceiver} and stored from their spool files; downloads stream through {@link SpooledDownload}.
+ * {@link S3Deletes}; GetObject and HeadObject are served by {@link S3ObjectReads}). Bodies are received by {@link BodyReceiver} and stored from their spool files; downloads stream through {@link SpooledDownload}.
  * An object whose bucket's home is this node's region is stored with the bucket's policy (ack all);
  * anywhere else it is stored here with policy {@code local} and ack local, then moved home in the
  * background ({@link Migration}): DataBridge's near node. Multipart uploads are {@link S3Multipart}.
@@ -35,7 +32,6 @@ final class S3Objects {
     /** Set on objects stored away from their bucket's home: the regions they are being moved to. */
     static final String META_MIGRATE = PendingMigration.META;
     static final int MAX_CONTENT_TYPE = 100;
-    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
 
     private final NodeStore store;
     private final S3Settings settings;
@@ -45,6 +41,7 @@ final class S3Objects {
     private final S3Versioning versioning;
     private S3Tagging tagging;
     private final HeaderRecords headers;
+    private final S3ObjectReads reads;
     private final LongSupplier clock;
     /** Runs after a PutObject stored its version, before the client is answered (the object's ACL, {@link S3Acls#afterPut}). */
     interface AfterPut {
@@ -67,6 +64,7 @@ final class S3Objects {
         this.migration = migration;
         this.clock = clock;
         this.headers = new HeaderRecords(store);
+        this.reads = new S3ObjectReads(store, settings, buckets, versioning, headers);
     }
 
     /** Where objects' user metadata and standard headers are kept. */
@@ -77,6 +75,7 @@ final class S3Objects {
     /** Where the tags of objects are kept (x-amz-tagging on PUT and copies, x-amz-tagging-count on HEAD). */
     void tagging(S3Tagging t) {
         this.tagging = t;
+        reads.tagging(t);
     }
 
     void put(S3Call call) {
@@ -211,190 +210,9 @@ final class S3Objects {
                 });
     }
 
+    /** GetObject and HeadObject: {@link S3ObjectReads}. */
     void get(S3Call call) {
-        String name = S3Names.fileName(call.bucket, call.key);
-        String versionId;
-        try {
-            versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
-        BucketMeta[] bucket = new BucketMeta[1];
-        String[] shownId = new String[1];
-        buckets.find(call.bucket).thenCompose(b -> {
-            bucket[0] = b;
-            // who may read was decided before (S3Acls.authorize)
-            if (versionId == null) {
-                return store.stat(name);
-            }
-            return versioning.versions(name).thenCompose(vs -> {
-                ObjectVersions.V v = ObjectVersions.find(call.key, vs, b.versioning(), versionId);
-                if (v == null) {
-                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.NO_SUCH_VERSION,
-                            "no version '" + versionId + "' of '" + call.key + "' in bucket '" + call.bucket + "'"));
-                }
-                shownId[0] = v.versionId();
-                if (v.deleteMarker()) {
-                    call.ex.header("x-amz-delete-marker", "true");
-                    call.ex.header("x-amz-version-id", v.versionId());
-                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.METHOD_NOT_ALLOWED,
-                            "version '" + versionId + "' of '" + call.key + "' is a delete marker"));
-                }
-                return store.stat(name, v.nodeVersion());
-            });
-        }).whenComplete((stat, t) -> call.later(() -> {
-            if (t != null) {
-                Throwable c = NodeStore.cause(t);
-                if (versionId == null && bucket[0] != null && bucket[0].versioning() != ObjectVersions.Status.OFF
-                        && c instanceof NodeStore.StoreException s && s.notFound()) {
-                    markerHeaders(call, name, bucket[0], c);
-                } else {
-                    call.failObject(t);
-                }
-                return;
-            }
-            Manifest m = stat.manifest();
-            if (bucket[0].versioning() != ObjectVersions.Status.OFF) {
-                call.ex.header("x-amz-version-id", shownId[0] != null ? shownId[0]
-                        : ObjectVersions.id(false, m.meta(), m.version().id()));
-            }
-            headers.read(m.meta()).whenComplete((h, t1) -> call.later(() -> {
-                if (t1 != null) {
-                    call.fail(NodeStore.cause(t1));
-                    return;
-                }
-                if (call.method().equals("HEAD") && tagging != null) { // x-amz-tagging-count: one lookup, on HEAD only
-                    tagging.read(S3Tagging.objectFile(call.bucket, call.key, m.version().id())).whenComplete((tags, t2) -> call.later(() -> {
-                        if (tags != null && tags.size() > 0) {
-                            call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
-                        }
-                        serve(call, name, m, h);
-                    }));
-                    return;
-                }
-                serve(call, name, m, h);
-            }));
-        }));
-    }
-
-    /** A 404 of a versioned key whose current version is a delete marker says so, with the marker's id (S3). */
-    private void markerHeaders(S3Call call, String name, BucketMeta bucket, Throwable notFound) {
-        versioning.versions(name).whenComplete((vs, t) -> call.later(() -> {
-            List<ObjectVersions.V> shown = t == null ? List.of() : null;
-            if (t == null) {
-                shown = ObjectVersions.visible(call.key, vs, bucket.versioning());
-            }
-            if (shown != null && !shown.isEmpty() && shown.get(0).latest() && shown.get(0).deleteMarker()) {
-                call.ex.header("x-amz-delete-marker", "true");
-                call.ex.header("x-amz-version-id", shown.get(0).versionId());
-            }
-            call.failObject(notFound);
-        }));
-    }
-
-    private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept) {
-        kept.headers().forEach(call.ex::header);
-        ByteRange range;
-        String rangeHeader = call.headers().get("Range");
-        if (call.param("partNumber") != null) { // a part of a multipart object, by the part boundaries kept
-            try {
-                int n;
-                try {
-                    n = Integer.parseInt(call.param("partNumber").trim());
-                } catch (NumberFormatException e) {
-                    throw new S3Exception(S3Error.INVALID_ARGUMENT, "partNumber must be an integer, was '"
-                            + call.param("partNumber") + "'");
-                }
-                String etag = m.meta().get(META_ETAG);
-                long[] r = ObjectParts.range(n, m.size(), etag, m.meta());
-                int count = ObjectParts.count(etag);
-                if (count > 0) {
-                    call.ex.header("x-amz-mp-parts-count", Integer.toString(count));
-                }
-                rangeHeader = count == 0 || m.size() == 0 ? null : "bytes=" + r[0] + "-" + r[1];
-            } catch (S3Exception e) {
-                call.fail(e);
-                return;
-            }
-        }
-        try {
-            range = ByteRange.parse(rangeHeader, m.size());
-        } catch (S3Exception e) {
-            call.ex.header("Content-Range", "bytes */" + m.size());
-            call.fail(e);
-            return;
-        }
-        String etag = m.meta().get(META_ETAG);
-        if (etag != null) {
-            call.ex.header("ETag", ETags.quote(etag));
-        }
-        call.ex.header("Content-Type", m.meta().getOrDefault(META_TYPE, "binary/octet-stream"));
-        call.ex.header("Last-Modified", HTTP_DATE.format(Instant.ofEpochMilli(m.createdMillis())));
-        call.ex.header("Accept-Ranges", "bytes");
-        call.ex.header("x-geoblocks-version", m.version().id());
-        if (range.partial()) {
-            call.ex.header("Content-Range", range.contentRange(m.size()));
-        }
-        int cond = Preconditions.status(call.headers().get("If-Match"), call.headers().get("If-None-Match"),
-                call.headers().get("If-Modified-Since"), call.headers().get("If-Unmodified-Since"), etag, m.createdMillis());
-        if (cond == 412) {
-            call.fail(S3Error.PRECONDITION_FAILED, "the object's ETag or date does not meet If-Match / If-Unmodified-Since");
-            return;
-        }
-        if (cond == 304) {
-            call.ex.respondHead(304, 0);
-            if (!call.method().equals("HEAD")) {
-                call.ex.context().writeAndFlush(io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
-            }
-            return;
-        }
-        Checksums.Stored checksum = Checksums.Stored.of(m.meta());
-        if (checksum != null && !range.partial() && "ENABLED".equalsIgnoreCase(call.headers().get("x-amz-checksum-mode"))) {
-            // a whole object's checksum, on a 200 only (S3 sends none for a range; SDKs check it against the body)
-            checksum.headers().forEach(call.ex::header);
-        }
-        int status = range.partial() ? 206 : 200;
-        if (call.method().equals("HEAD") || range.length() == 0) {
-            boolean keepAlive = call.ex.respondHead(status, range.length());
-            if (!call.method().equals("HEAD")) {
-                io.netty.channel.ChannelFuture f = call.ex.context().writeAndFlush(
-                        io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
-                if (!keepAlive) {
-                    f.addListener(io.netty.channel.ChannelFutureListener.CLOSE);
-                }
-            }
-            return;
-        }
-        if (m.isInline()) {
-            serveInline(call, m, range, status);
-            return;
-        }
-        boolean keepAlive = call.ex.respondHead(status, range.length());
-        SpooledDownload download;
-        try {
-            download = new SpooledDownload(call.ex.context(), settings, range.first(), range.length(), keepAlive);
-        } catch (IOException e) {
-            call.ex.context().close();
-            return;
-        }
-        store.get(name, m.version().id(), download, range.partial() ? range.blocks() : null).whenComplete((done, t) ->
-                download.finish(t == null ? null : String.valueOf(NodeStore.cause(t).getMessage())));
-    }
-
-    /**
-     * A small object stored inline: its bytes came with the manifest of the stat, so the range is
-     * answered from them (checked against their CRC32C first) without a download or a spool file, and sent with the head in one write.
-     */
-    private void serveInline(S3Call call, Manifest m, ByteRange range, int status) {
-        byte[] data;
-        try {
-            data = m.inline().verified();
-        } catch (IOException e) {
-            call.fail(new IOException("object '" + call.key + "': " + e.getMessage(), e));
-            return;
-        }
-        call.ex.respondWhole(status, io.netty.buffer.Unpooled.wrappedBuffer(data, (int) range.first(), (int) range.length()));
+        reads.get(call);
     }
 
     /**

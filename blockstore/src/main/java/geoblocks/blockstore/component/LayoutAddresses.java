@@ -1,0 +1,113 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.layout.Layout;
+import geoblocks.net.NetAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where a node's messages go under one cluster layout: each member region's address (this node's
+ * own as it is bound), the region of each member address (whom messages are accepted from), and
+ * where regions the layout removed were (messages may still go there; none is accepted from
+ * there). Immutable; a new layout makes a new one ({@link #of}). A member whose address does not
+ * resolve is left out and named in {@link #unreachable()}.
+ */
+final class LayoutAddresses {
+    private final Map<String, NetAddress> addresses;
+    private final Map<String, NetAddress> former;
+    private final Map<NetAddress, String> byAddress;
+    private final List<String> regions;
+    private final List<String> peers;
+    private final List<String> unreachable;
+
+    private LayoutAddresses(Map<String, NetAddress> addresses, Map<String, NetAddress> former,
+            Map<NetAddress, String> byAddress, String self, List<String> unreachable) {
+        this.addresses = addresses;
+        this.former = former;
+        this.byAddress = byAddress;
+        this.regions = List.copyOf(addresses.keySet());
+        List<String> others = new ArrayList<>(regions);
+        others.remove(self);
+        this.peers = List.copyOf(others);
+        this.unreachable = List.copyOf(unreachable);
+    }
+
+    /** The addresses of layout {@code l} as node {@code region} at {@code self} sees them. */
+    static LayoutAddresses of(Layout l, String region, NetAddress self) {
+        Map<String, NetAddress> a = new LinkedHashMap<>();
+        Map<NetAddress, String> back = new HashMap<>();
+        List<String> problems = new ArrayList<>();
+        l.addresses().forEach((r, hp) -> {
+            try {
+                NetAddress n = r.equals(region) ? self : parse(hp);
+                a.put(r, n);
+                back.put(n, r);
+            } catch (IllegalArgumentException e) {
+                problems.add("region " + r + " of layout version " + l.version() + " is unreachable: " + e.getMessage());
+            }
+        });
+        Map<String, NetAddress> gone = new HashMap<>();
+        l.regions().forEach((r, g) -> {
+            if (!g.member()) {
+                try {
+                    gone.put(r, parse(g.address()));
+                } catch (IllegalArgumentException e) {
+                    // unresolvable: nothing is sent there
+                }
+            }
+        });
+        return new LayoutAddresses(a, gone, back, region, problems);
+    }
+
+    /** {@code a} as {@code host:port}, the form a {@link Layout} keeps. */
+    static String hostPort(NetAddress a) {
+        String ip = a.getIp().getHostAddress();
+        return (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + a.getPort();
+    }
+
+    private static NetAddress parse(String hostPort) {
+        if (hostPort.startsWith("[")) {
+            int end = hostPort.indexOf("]:");
+            if (end > 0) {
+                return NetAddress.of(hostPort.substring(1, end), Integer.parseInt(hostPort.substring(end + 2)));
+            }
+        }
+        return NetAddress.parse(hostPort);
+    }
+
+    /** Where region {@code r} is: a member's address, else where a removed region was. */
+    NetAddress addressOf(String r) {
+        NetAddress a = addresses.get(r);
+        if (a == null) {
+            a = former.get(r); // removed while work for it was under way
+        }
+        if (a == null) {
+            throw new IllegalArgumentException("unknown region '" + r + "'; known: " + addresses.keySet());
+        }
+        return a;
+    }
+
+    /** The region of a member's address, empty for anyone else (a removed region's included). */
+    Optional<String> regionOf(NetAddress address) {
+        return Optional.ofNullable(byAddress.get(address));
+    }
+
+    /** Every member region with a resolved address, this node's included, in layout order. */
+    List<String> regions() {
+        return regions;
+    }
+
+    /** Every member region but this node's. */
+    List<String> peers() {
+        return peers;
+    }
+
+    /** Why members were left out (their addresses did not resolve). */
+    List<String> unreachable() {
+        return unreachable;
+    }
+}

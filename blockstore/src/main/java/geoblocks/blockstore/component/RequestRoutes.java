@@ -1,0 +1,62 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.wire.BenchOp.*;
+import geoblocks.blockstore.wire.ClientOp.*;
+import geoblocks.blockstore.wire.FileOp.*;
+import geoblocks.blockstore.wire.PeerOp.*;
+
+/**
+ * Who handles each request that arrives at a node, family by family. Who may send each follows from
+ * its family (see {@link OpHandlers}); {@code complete()} refuses to start a node that lacks a handler.
+ */
+final class RequestRoutes {
+    private RequestRoutes() {}
+
+    static OpHandlers of(Node node, NodeParts p) {
+        return new OpHandlers()
+                // client family
+                .on(PutBegin.class, p.uploads()::onBegin)
+                .on(PutData.class, p.uploads()::onData)
+                .on(GetBegin.class, p.downloads()::onBegin)
+                .on(GetRead.class, p.downloads()::onRead)
+                .on(GetRange.class, p.downloads()::onRange)
+                .on(GetAck.class, p.downloads()::onAck)
+                .on(ListReq.class, p.requests()::onList)
+                .on(StatReq.class, p.requests()::onStat)
+                .on(DeleteReq.class, p.requests()::onDelete)
+                .on(geoblocks.blockstore.wire.ClientOp.PurgeReq.class, p.requests()::onPurge)
+                .on(StatusReq.class, p.requests()::onStatus)
+                .on(MoveReq.class, p.migrations()::onMove)
+                .on(ClusterReq.class, p.membership()::onRequest)
+                .on(PoliciesReq.class, (from, r) -> node.send(from, new PoliciesReply(r.req(), node.region(),
+                        node.policies().policies().stream()
+                                .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList())))
+                .on(VersionsReq.class, p.requests()::onVersions)
+                // node-to-node family
+                .on(ReplicaData.class, p.replicas()::onReplicaData)
+                .on(FetchBlock.class, p.replicas()::onFetch)
+                .on(FetchPaced.class, p.paced()::onFetch)
+                .on(FetchMore.class, p.paced()::onMore)
+                .on(FetchCancel.class, p.paced()::onCancel)
+                .on(LookupManifest.class, p.replicas()::onLookup)
+                .on(DeleteFile.class, p.replicas()::onDelete)
+                .on(BackgroundFetch.class, p.background()::onFetch)
+                .on(BackgroundOffer.class, p.background()::onOffer)
+                .on(MoveCopy.class, p.migrations()::onMoveCopy)
+                .on(DropBlocks.class, p.migrations()::onDrop)
+                .on(HoldBlocks.class, (from, h) -> p.migrations().onHold(h))
+                .on(CreateClaim.class, p.replicas()::onClaim)
+                .on(SyncDigest.class, p.antiEntropy()::onDigest)
+                .on(LayoutSync.class, p.membership()::onSync)
+                .on(SyncNamesReq.class, p.antiEntropy()::onNamesReq)
+                // shared: a publication (any other manifest part is a reply)
+                .on(ManifestPart.class, p.replicas()::onPublish)
+                // bench net family
+                .on(NetBenchReq.class, p.netBench()::onRequest)
+                .on(NetBenchOpen.class, p.netBench()::onOpen)
+                .on(NetBenchEnd.class, p.netBench()::onEnd)
+                .on(NetBenchData.class, p.netBench()::onData)
+                .on(NetBenchAck.class, p.netBench()::onAck)
+                .complete();
+    }
+}

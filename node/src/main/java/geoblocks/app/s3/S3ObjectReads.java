@@ -1,0 +1,227 @@
+package geoblocks.app.s3;
+
+import geoblocks.blockstore.core.Manifest;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+/**
+ * GetObject and HeadObject (with Range, partNumber, conditional headers and versionId): find the
+ * version (a delete marker answers 404 or 405 with its id, as S3 does), then serve it: the
+ * object's kept headers, its ETag and dates, a 304 or 412 from the preconditions, and the bytes:
+ * an inline object's from the manifest the stat brought, any other's streamed from the node
+ * through {@link SpooledDownload}.
+ */
+final class S3ObjectReads {
+    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
+    private static final String META_ETAG = S3Objects.META_ETAG;
+    private static final String META_TYPE = S3Objects.META_TYPE;
+
+    private final NodeStore store;
+    private final S3Settings settings;
+    private final S3Buckets buckets;
+    private final S3Versioning versioning;
+    private final HeaderRecords headers;
+    private S3Tagging tagging;
+
+    S3ObjectReads(NodeStore store, S3Settings settings, S3Buckets buckets, S3Versioning versioning, HeaderRecords headers) {
+        this.store = store;
+        this.settings = settings;
+        this.buckets = buckets;
+        this.versioning = versioning;
+        this.headers = headers;
+    }
+
+    /** Where the tags of objects are kept (x-amz-tagging-count on HEAD). */
+    void tagging(S3Tagging t) {
+        this.tagging = t;
+    }
+
+    void get(S3Call call) {
+        String name = S3Names.fileName(call.bucket, call.key);
+        String versionId;
+        try {
+            versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        BucketMeta[] bucket = new BucketMeta[1];
+        String[] shownId = new String[1];
+        buckets.find(call.bucket).thenCompose(b -> {
+            bucket[0] = b;
+            // who may read was decided before (S3Acls.authorize)
+            if (versionId == null) {
+                return store.stat(name);
+            }
+            return versioning.versions(name).thenCompose(vs -> {
+                ObjectVersions.V v = ObjectVersions.find(call.key, vs, b.versioning(), versionId);
+                if (v == null) {
+                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.NO_SUCH_VERSION,
+                            "no version '" + versionId + "' of '" + call.key + "' in bucket '" + call.bucket + "'"));
+                }
+                shownId[0] = v.versionId();
+                if (v.deleteMarker()) {
+                    call.ex.header("x-amz-delete-marker", "true");
+                    call.ex.header("x-amz-version-id", v.versionId());
+                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.METHOD_NOT_ALLOWED,
+                            "version '" + versionId + "' of '" + call.key + "' is a delete marker"));
+                }
+                return store.stat(name, v.nodeVersion());
+            });
+        }).whenComplete((stat, t) -> call.later(() -> {
+            if (t != null) {
+                Throwable c = NodeStore.cause(t);
+                if (versionId == null && bucket[0] != null && bucket[0].versioning() != ObjectVersions.Status.OFF
+                        && c instanceof NodeStore.StoreException s && s.notFound()) {
+                    markerHeaders(call, name, bucket[0], c);
+                } else {
+                    call.failObject(t);
+                }
+                return;
+            }
+            Manifest m = stat.manifest();
+            if (bucket[0].versioning() != ObjectVersions.Status.OFF) {
+                call.ex.header("x-amz-version-id", shownId[0] != null ? shownId[0]
+                        : ObjectVersions.id(false, m.meta(), m.version().id()));
+            }
+            headers.read(m.meta()).whenComplete((h, t1) -> call.later(() -> {
+                if (t1 != null) {
+                    call.fail(NodeStore.cause(t1));
+                    return;
+                }
+                if (call.method().equals("HEAD") && tagging != null) { // x-amz-tagging-count: one lookup, on HEAD only
+                    tagging.read(S3Tagging.objectFile(call.bucket, call.key, m.version().id())).whenComplete((tags, t2) -> call.later(() -> {
+                        if (tags != null && tags.size() > 0) {
+                            call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
+                        }
+                        serve(call, name, m, h);
+                    }));
+                    return;
+                }
+                serve(call, name, m, h);
+            }));
+        }));
+    }
+
+    /** A 404 of a versioned key whose current version is a delete marker says so, with the marker's id (S3). */
+    private void markerHeaders(S3Call call, String name, BucketMeta bucket, Throwable notFound) {
+        versioning.versions(name).whenComplete((vs, t) -> call.later(() -> {
+            List<ObjectVersions.V> shown = t == null ? List.of() : null;
+            if (t == null) {
+                shown = ObjectVersions.visible(call.key, vs, bucket.versioning());
+            }
+            if (shown != null && !shown.isEmpty() && shown.get(0).latest() && shown.get(0).deleteMarker()) {
+                call.ex.header("x-amz-delete-marker", "true");
+                call.ex.header("x-amz-version-id", shown.get(0).versionId());
+            }
+            call.failObject(notFound);
+        }));
+    }
+
+    private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept) {
+        kept.headers().forEach(call.ex::header);
+        ByteRange range;
+        String rangeHeader = call.headers().get("Range");
+        if (call.param("partNumber") != null) { // a part of a multipart object, by the part boundaries kept
+            try {
+                int n;
+                try {
+                    n = Integer.parseInt(call.param("partNumber").trim());
+                } catch (NumberFormatException e) {
+                    throw new S3Exception(S3Error.INVALID_ARGUMENT, "partNumber must be an integer, was '"
+                            + call.param("partNumber") + "'");
+                }
+                String etag = m.meta().get(META_ETAG);
+                long[] r = ObjectParts.range(n, m.size(), etag, m.meta());
+                int count = ObjectParts.count(etag);
+                if (count > 0) {
+                    call.ex.header("x-amz-mp-parts-count", Integer.toString(count));
+                }
+                rangeHeader = count == 0 || m.size() == 0 ? null : "bytes=" + r[0] + "-" + r[1];
+            } catch (S3Exception e) {
+                call.fail(e);
+                return;
+            }
+        }
+        try {
+            range = ByteRange.parse(rangeHeader, m.size());
+        } catch (S3Exception e) {
+            call.ex.header("Content-Range", "bytes */" + m.size());
+            call.fail(e);
+            return;
+        }
+        String etag = m.meta().get(META_ETAG);
+        if (etag != null) {
+            call.ex.header("ETag", ETags.quote(etag));
+        }
+        call.ex.header("Content-Type", m.meta().getOrDefault(META_TYPE, "binary/octet-stream"));
+        call.ex.header("Last-Modified", HTTP_DATE.format(Instant.ofEpochMilli(m.createdMillis())));
+        call.ex.header("Accept-Ranges", "bytes");
+        call.ex.header("x-geoblocks-version", m.version().id());
+        if (range.partial()) {
+            call.ex.header("Content-Range", range.contentRange(m.size()));
+        }
+        int cond = Preconditions.status(call.headers().get("If-Match"), call.headers().get("If-None-Match"),
+                call.headers().get("If-Modified-Since"), call.headers().get("If-Unmodified-Since"), etag, m.createdMillis());
+        if (cond == 412) {
+            call.fail(S3Error.PRECONDITION_FAILED, "the object's ETag or date does not meet If-Match / If-Unmodified-Since");
+            return;
+        }
+        if (cond == 304) {
+            call.ex.respondHead(304, 0);
+            if (!call.method().equals("HEAD")) {
+                call.ex.context().writeAndFlush(io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
+            }
+            return;
+        }
+        Checksums.Stored checksum = Checksums.Stored.of(m.meta());
+        if (checksum != null && !range.partial() && "ENABLED".equalsIgnoreCase(call.headers().get("x-amz-checksum-mode"))) {
+            // a whole object's checksum, on a 200 only (S3 sends none for a range; SDKs check it against the body)
+            checksum.headers().forEach(call.ex::header);
+        }
+        int status = range.partial() ? 206 : 200;
+        if (call.method().equals("HEAD") || range.length() == 0) {
+            boolean keepAlive = call.ex.respondHead(status, range.length());
+            if (!call.method().equals("HEAD")) {
+                io.netty.channel.ChannelFuture f = call.ex.context().writeAndFlush(
+                        io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
+                if (!keepAlive) {
+                    f.addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                }
+            }
+            return;
+        }
+        if (m.isInline()) {
+            serveInline(call, m, range, status);
+            return;
+        }
+        boolean keepAlive = call.ex.respondHead(status, range.length());
+        SpooledDownload download;
+        try {
+            download = new SpooledDownload(call.ex.context(), settings, range.first(), range.length(), keepAlive);
+        } catch (IOException e) {
+            call.ex.context().close();
+            return;
+        }
+        store.get(name, m.version().id(), download, range.partial() ? range.blocks() : null).whenComplete((done, t) ->
+                download.finish(t == null ? null : String.valueOf(NodeStore.cause(t).getMessage())));
+    }
+
+    /**
+     * A small object stored inline: its bytes came with the manifest of the stat, so the range is
+     * answered from them (checked against their CRC32C first) without a download or a spool file, and sent with the head in one write.
+     */
+    private void serveInline(S3Call call, Manifest m, ByteRange range, int status) {
+        byte[] data;
+        try {
+            data = m.inline().verified();
+        } catch (IOException e) {
+            call.fail(new IOException("object '" + call.key + "': " + e.getMessage(), e));
+            return;
+        }
+        call.ex.respondWhole(status, io.netty.buffer.Unpooled.wrappedBuffer(data, (int) range.first(), (int) range.length()));
+    }
+}
