@@ -44,6 +44,8 @@ final class S3Objects {
     private final Migration migration;
     private final S3Versioning versioning;
     private S3Tagging tagging;
+    private S3Copy copier;
+    private S3Encryption encryption;
     private final HeaderRecords headers;
     private final LongSupplier clock;
     /** Runs after a PutObject stored its version, before the client is answered (the object's ACL, {@link S3Acls#afterPut}). */
@@ -79,6 +81,12 @@ final class S3Objects {
         this.tagging = t;
     }
 
+    /** CopyObject ({@link S3Copy}) and server-side encryption ({@link S3Encryption}). */
+    void copyAndEncryption(S3Copy c, S3Encryption e) {
+        this.copier = c;
+        this.encryption = e;
+    }
+
     void put(S3Call call) {
         String type = call.headers().get("Content-Type", "binary/octet-stream");
         if (type.length() > MAX_CONTENT_TYPE) {
@@ -86,31 +94,45 @@ final class S3Objects {
             return;
         }
         if (call.headers().contains("x-amz-copy-source")) {
-            copy(call);
+            copier.copy(call);
             return;
         }
         WriteCondition condition;
         TagSet tags;
         ObjectHeaders kept;
+        SseRequest sse;
         try {
             condition = Preconditions.write(call.headers().get("If-Match"), call.headers().get("If-None-Match"));
             tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
             kept = requested(call);
+            sse = encryption.writeRequest(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
         }
         receiver.receive(call, buckets.find(call.bucket), true, (bucket, spool) -> {
-            String etag = ETags.hex(spool.md5());
+            S3Encryption.Plan plan;
+            try {
+                plan = encryption.plan(sse, bucket);
+            } catch (S3Exception e) {
+                spool.discard();
+                call.fail(e);
+                return;
+            }
+            String etag = plan == null ? ETags.hex(spool.md5()) : plan.etag(ETags.hex(spool.md5()));
             Checksums.Stored checksum = spool.checksumAlgorithm() == null ? null : new Checksums.Stored(
                     spool.checksumAlgorithm(), Checksums.Type.FULL_OBJECT, Checksums.base64(spool.checksumValue()));
             Map<String, String> extra = new java.util.HashMap<>();
-            if (checksum != null) {
+            if (checksum != null && (plan == null || !plan.customer())) { // an SSE-C object keeps no plaintext checksum
                 extra.put(Checksums.META, checksum.encode());
             }
             headers.write(kept).thenCompose(h -> {
                 extra.putAll(h);
-                return store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra);
+                if (plan == null) {
+                    return store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra);
+                }
+                extra.put(SseParams.META, plan.params().encode());
+                return storeEncrypted(call, bucket, plan, spool, etag, type, condition, extra);
             })
                     .thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), tags).thenApply(x -> w))
                     .thenCompose(w -> afterPut.apply(call, bucket, w).thenApply(x -> w)).whenComplete((w, t) -> {
@@ -124,11 +146,38 @@ final class S3Objects {
                     if (checksum != null) {
                         checksum.headers().forEach(call.ex::header);
                     }
+                    S3Encryption.answer(call, plan == null ? null : plan.params(), sse);
                     written(call, bucket, w);
                     call.empty(200);
                 });
             });
         });
+    }
+
+    /** Stores a received body encrypted as {@code plan} says: sealed chunk by chunk as the node reads it ({@link SseStreams}). */
+    private java.util.concurrent.CompletableFuture<ClientPort.Written> storeEncrypted(S3Call call, BucketMeta bucket,
+            S3Encryption.Plan plan, BodySpool spool, String etag, String type, WriteCondition condition, Map<String, String> extra) {
+        geoblocks.blockstore.client.ByteSource plain = spool.source();
+        SseStreams.FileSource file = null;
+        if (plain == null) {
+            try {
+                file = new SseStreams.FileSource(spool.file());
+            } catch (IOException e) {
+                return java.util.concurrent.CompletableFuture.failedFuture(e);
+            }
+            plain = file;
+        }
+        SseStreams.FileSource opened = file;
+        return store(call, bucket, null, new SseStreams.Encrypting(plan.cipher(), plain), etag, type, condition, extra)
+                .whenComplete((w, t) -> {
+                    if (opened != null) {
+                        try {
+                            opened.close();
+                        } catch (IOException e) {
+                            LOG.debug("closing a spooled body: {}", e.toString());
+                        }
+                    }
+                });
     }
 
     /** The user metadata and standard headers a PutObject, CopyObject (REPLACE) or CreateMultipartUpload asks to keep. */
@@ -214,8 +263,10 @@ final class S3Objects {
     void get(S3Call call) {
         String name = S3Names.fileName(call.bucket, call.key);
         String versionId;
+        SseRequest sse;
         try {
             versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
+            sse = encryption.readRequest(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -269,11 +320,11 @@ final class S3Objects {
                         if (tags != null && tags.size() > 0) {
                             call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
                         }
-                        serve(call, name, m, h);
+                        serve(call, name, m, h, sse);
                     }));
                     return;
                 }
-                serve(call, name, m, h);
+                serve(call, name, m, h, sse);
             }));
         }));
     }
@@ -293,7 +344,16 @@ final class S3Objects {
         }));
     }
 
-    private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept) {
+    private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept, SseRequest sse) {
+        byte[] dataKey;
+        try {
+            dataKey = encryption.readKey(m.meta(), sse, false); // a missing or wrong SSE-C key: 400, before any data
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        long size = S3Encryption.plainSize(m.meta(), m.size());
+        S3Encryption.answer(call, S3Encryption.params(m.meta()), sse);
         kept.headers().forEach(call.ex::header);
         ByteRange range;
         String rangeHeader = call.headers().get("Range");
@@ -307,21 +367,21 @@ final class S3Objects {
                             + call.param("partNumber") + "'");
                 }
                 String etag = m.meta().get(META_ETAG);
-                long[] r = ObjectParts.range(n, m.size(), etag, m.meta());
+                long[] r = ObjectParts.range(n, size, etag, m.meta());
                 int count = ObjectParts.count(etag);
                 if (count > 0) {
                     call.ex.header("x-amz-mp-parts-count", Integer.toString(count));
                 }
-                rangeHeader = count == 0 || m.size() == 0 ? null : "bytes=" + r[0] + "-" + r[1];
+                rangeHeader = count == 0 || size == 0 ? null : "bytes=" + r[0] + "-" + r[1];
             } catch (S3Exception e) {
                 call.fail(e);
                 return;
             }
         }
         try {
-            range = ByteRange.parse(rangeHeader, m.size());
+            range = ByteRange.parse(rangeHeader, size);
         } catch (S3Exception e) {
-            call.ex.header("Content-Range", "bytes */" + m.size());
+            call.ex.header("Content-Range", "bytes */" + size);
             call.fail(e);
             return;
         }
@@ -334,7 +394,7 @@ final class S3Objects {
         call.ex.header("Accept-Ranges", "bytes");
         call.ex.header("x-geoblocks-version", m.version().id());
         if (range.partial()) {
-            call.ex.header("Content-Range", range.contentRange(m.size()));
+            call.ex.header("Content-Range", range.contentRange(size));
         }
         int cond = Preconditions.status(call.headers().get("If-Match"), call.headers().get("If-None-Match"),
                 call.headers().get("If-Modified-Since"), call.headers().get("If-Unmodified-Since"), etag, m.createdMillis());
@@ -367,7 +427,7 @@ final class S3Objects {
             return;
         }
         if (m.isInline()) {
-            serveInline(call, m, range, status);
+            serveInline(call, m, range, status, dataKey);
             return;
         }
         boolean keepAlive = call.ex.respondHead(status, range.length());
@@ -378,6 +438,14 @@ final class S3Objects {
             call.ex.context().close();
             return;
         }
+        if (dataKey != null) { // the chunks holding the range, opened on their way to the client
+            long[] span = SseCipher.cipherSpan(range.first(), range.last(), m.size());
+            SseStreams.Decrypting sink = new SseStreams.Decrypting(new SseCipher(dataKey), m.size(), span[0], span[1], download);
+            store.get(name, m.version().id(), sink, new ClientPort.Range(span[0], span[1] - 1)).whenComplete((done, t) ->
+                    download.finish(t == null ? (sink.complete() ? null : "the object's stored bytes ended early")
+                            : String.valueOf(NodeStore.cause(t).getMessage())));
+            return;
+        }
         store.get(name, m.version().id(), download, range.partial() ? range.blocks() : null).whenComplete((done, t) ->
                 download.finish(t == null ? null : String.valueOf(NodeStore.cause(t).getMessage())));
     }
@@ -386,135 +454,18 @@ final class S3Objects {
      * A small object stored inline: its bytes came with the manifest of the stat, so the range is
      * answered from them (checked against their CRC32C first) without a download or a spool file, and sent with the head in one write.
      */
-    private void serveInline(S3Call call, Manifest m, ByteRange range, int status) {
+    private void serveInline(S3Call call, Manifest m, ByteRange range, int status, byte[] dataKey) {
         byte[] data;
         try {
             data = m.inline().verified();
+            if (dataKey != null) {
+                data = SseStreams.decryptBytes(new SseCipher(dataKey), data);
+            }
         } catch (IOException e) {
             call.fail(new IOException("object '" + call.key + "': " + e.getMessage(), e));
             return;
         }
         call.ex.respondWhole(status, io.netty.buffer.Unpooled.wrappedBuffer(data, (int) range.first(), (int) range.length()));
-    }
-
-    /**
-     * CopyObject: the source's newest version (or {@code ?versionId}) is downloaded into a spool file
-     * and stored as the destination, keeping its ETag and, unless the metadata directive is REPLACE,
-     * its content type, user metadata and standard headers (the same {@link HeaderRecords} record).
-     * A copy of an object onto itself without REPLACE (and without a source versionId) is refused
-     * InvalidRequest, as S3 does.
-     */
-    void copy(S3Call call) {
-        String header = call.headers().get("x-amz-copy-source");
-        int q = header.indexOf("?versionId=");
-        String srcBucket;
-        String srcKey;
-        String version;
-        try {
-            String[] src = copySource(header);
-            srcBucket = src[0];
-            srcKey = src[1];
-            version = q >= 0 ? ObjectVersions.parseId(PercentCoding.decode(header.substring(q + "?versionId=".length()))) : "";
-        } catch (IllegalArgumentException e) {
-            call.fail(S3Error.INVALID_ARGUMENT, "the versionId of x-amz-copy-source is not valid: " + e.getMessage());
-            return;
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
-        boolean replace = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-metadata-directive", "COPY"));
-        boolean replaceTags = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-tagging-directive", "COPY"));
-        TagSet newTags;
-        ObjectHeaders newHeaders;
-        try {
-            newTags = replaceTags ? TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS) : null;
-            newHeaders = replace ? requested(call) : null;
-            if (!replace && version.isEmpty() && srcBucket.equals(call.bucket) && srcKey.equals(call.key)) {
-                throw new S3Exception(S3Error.INVALID_REQUEST, "This copy request is illegal because it is trying to copy an"
-                        + " object to itself without changing the object's metadata, storage class, website redirect"
-                        + " location or encryption attributes.");
-            }
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
-        String srcName = S3Names.fileName(srcBucket, srcKey);
-        String pinned = version;
-        Path file;
-        try {
-            file = settings.spoolFile("copy-");
-        } catch (IOException e) {
-            call.fail(e);
-            return;
-        }
-        BucketMeta[] dst = new BucketMeta[1];
-        Manifest[] src = new Manifest[1];
-        String[] srcShownId = new String[1];
-        ClientPort.Written[] stored = new ClientPort.Written[1];
-        buckets.find(call.bucket).thenCompose(b -> {
-            dst[0] = b;
-            return buckets.find(srcBucket);
-        }).thenCompose(b -> pinned.isEmpty() ? java.util.concurrent.CompletableFuture.completedFuture("")
-                : versioning.versions(srcName).thenApply(vs -> {
-                    ObjectVersions.V v = ObjectVersions.find(srcKey, vs, b.versioning(), pinned);
-                    if (v == null || v.deleteMarker()) {
-                        throw new java.util.concurrent.CompletionException(new S3Exception(v == null
-                                ? S3Error.NO_SUCH_VERSION : S3Error.INVALID_REQUEST, "version '" + pinned + "' of '" + srcKey
-                                + "' in bucket '" + srcBucket + "' " + (v == null ? "does not exist" : "is a delete marker")));
-                    }
-                    srcShownId[0] = v.versionId();
-                    return v.nodeVersion();
-                })).thenCompose(nodeVersion -> store.getFile(srcName, nodeVersion, file)).thenCompose(m -> {
-            src[0] = m;
-            String etag = m.meta().getOrDefault(META_ETAG, "");
-            if (!Preconditions.copySource(call.headers().get("x-amz-copy-source-if-match"),
-                    call.headers().get("x-amz-copy-source-if-none-match"),
-                    call.headers().get("x-amz-copy-source-if-modified-since"),
-                    call.headers().get("x-amz-copy-source-if-unmodified-since"), etag, m.createdMillis())) {
-                throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
-                        "the copy source's ETag or date does not meet the x-amz-copy-source-if-* conditions"));
-            }
-            String type = replace ? call.headers().get("Content-Type", "binary/octet-stream")
-                    : m.meta().getOrDefault(META_TYPE, "binary/octet-stream");
-            String checksum = m.meta().get(Checksums.META); // the same bytes: the same checksum
-            Map<String, String> extra = new java.util.HashMap<>();
-            if (checksum != null) {
-                extra.put(Checksums.META, checksum);
-            }
-            java.util.concurrent.CompletableFuture<Map<String, String>> kept = replace ? headers.write(newHeaders)
-                    : java.util.concurrent.CompletableFuture.completedFuture(m.meta().containsKey(HeaderRecords.META)
-                            ? Map.of(HeaderRecords.META, m.meta().get(HeaderRecords.META)) : Map.of()); // the same record
-            return kept.thenCompose(h -> {
-                extra.putAll(h);
-                return store(call, dst[0], file, null, etag, type, WriteCondition.NONE, extra);
-            });
-        }).thenCompose(w -> {
-            stored[0] = w;
-            java.util.concurrent.CompletableFuture<TagSet> tags = replaceTags
-                    ? java.util.concurrent.CompletableFuture.completedFuture(newTags)
-                    : tagging.read(S3Tagging.objectFile(srcBucket, srcKey, src[0].version().id()));
-            return tags.thenCompose(ts -> tagging.tagWritten(call.bucket, call.key, w.version(), ts)).thenApply(x -> w);
-        }).whenComplete((w, t) -> {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException e) {
-                LOG.debug("could not remove copy spool {}: {}", file, e.toString());
-            }
-            call.later(() -> {
-                Throwable c = t == null ? null : NodeStore.cause(t);
-                if (c instanceof NodeStore.StoreException s && s.notFound()) {
-                    call.fail(S3Error.NO_SUCH_KEY, "no object '" + srcKey + "' in bucket '" + srcBucket + "' to copy");
-                } else if (c != null) {
-                    call.fail(c);
-                } else {
-                    if (srcShownId[0] != null) {
-                        call.ex.header("x-amz-copy-source-version-id", srcShownId[0]);
-                    }
-                    written(call, dst[0], stored[0]);
-                    call.xml(200, S3Xml.copyResult(src[0].meta().getOrDefault(META_ETAG, ""), clock.getAsLong()));
-                }
-            });
-        });
     }
 
     /** The bucket and key an {@code x-amz-copy-source} names ({@code [/]BUCKET/KEY[?versionId=V]}, URL-encoded). */
