@@ -345,16 +345,7 @@ final class S3Objects {
     }
 
     private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept, SseRequest sse) {
-        byte[] dataKey;
-        try {
-            dataKey = encryption.readKey(m.meta(), sse, false); // a missing or wrong SSE-C key: 400, before any data
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
         long size = S3Encryption.plainSize(m.meta(), m.size());
-        S3Encryption.answer(call, S3Encryption.params(m.meta()), sse);
-        kept.headers().forEach(call.ex::header);
         ByteRange range;
         String rangeHeader = call.headers().get("Range");
         if (call.param("partNumber") != null) { // a part of a multipart object, by the part boundaries kept
@@ -378,6 +369,15 @@ final class S3Objects {
                 return;
             }
         }
+        byte[] dataKey; // after partNumber's checks (an invalid part is InvalidPart whatever the key), before any data
+        try {
+            dataKey = encryption.readKey(m.meta(), sse, false); // a missing or wrong SSE-C key: 400
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        S3Encryption.answer(call, S3Encryption.params(m.meta()), sse);
+        kept.headers().forEach(call.ex::header);
         try {
             range = ByteRange.parse(rangeHeader, size);
         } catch (S3Exception e) {
