@@ -61,11 +61,18 @@ class S3GatewayIT {
                 "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:keys-vhost.localhost"),
                 Map.of(), 60);
         assertEquals(0, cert.code(), "openssl could not make a self-signed certificate:\n" + cert.out());
+        // SSE-S3 cluster keys, outside the data directories: a new first key, an older one kept for reading
+        byte[] k = new byte[64];
+        new java.security.SecureRandom().nextBytes(k);
+        java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+        Files.writeString(work.resolve("sse.keys"), "# SSE-S3 keys\nit2 " + b64.encodeToString(java.util.Arrays.copyOf(k, 32))
+                + "\nit1 " + b64.encodeToString(java.util.Arrays.copyOfRange(k, 32, 64)) + "\n");
         nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true,
                 "geoblocks.http.head-timeout = " + HEAD_TIMEOUT_S + " s\ngeoblocks.http.body-grace = " + BODY_GRACE_S + " s\n"
                         + "geoblocks.http.tls { mode = optional, cert-chain = \"" + work.resolve("cert.pem") + "\", private-key = \""
                         + work.resolve("key.pem") + "\" }\n"
-                        + "geoblocks.s3.lifecycle { day = " + LIFECYCLE_DAY_S + " s, interval = 500 ms }\n",
+                        + "geoblocks.s3.lifecycle { day = " + LIFECYCLE_DAY_S + " s, interval = 500 ms }\n"
+                        + "geoblocks.s3.sse.key-file = \"" + work.resolve("sse.keys") + "\"\n",
                 20_000, 30);
         ItSupport.Run install = installing.get();
         assertEquals(0, install.code(), "scripts/install-s3-test-tools.sh failed:\n" + install.out());
@@ -157,6 +164,21 @@ class S3GatewayIT {
             assertTrue(r.out().contains("ok " + check), check + " missing:\n" + r.out());
         }
         assertTrue(r.out().contains("all checks passed (https)"), r.out());
+    }
+
+    /** SSE-C, SSE-S3, copies and bucket defaults over HTTPS; then no data directory holds an encrypted object's plaintext. */
+    @Test
+    void boto3_sseCAndSseS3_overHttps_andNoPlaintextOnDisk() throws Exception {
+        ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/sse_check.py").toString(),
+                endpoint("seoul").replace("http:", "https:"), endpoint("dublin").replace("http:", "https:"), endpoint("seoul"),
+                work.resolve("cluster").resolve("data").toString()), Map.of("GEOBLOCKS_CA", work.resolve("cert.pem").toString()), 600);
+        System.out.println(r.out());
+        assertEquals(0, r.code(), r.out());
+        for (String check : List.of("sse-c-put-get", "sse-c-range", "sse-c-wrong-key", "sse-c-sizes", "sse-c-multipart", "sse-s3",
+                "sse-copy", "bucket-encryption", "sse-at-rest")) {
+            assertTrue(r.out().contains("ok " + check), check + " missing:\n" + r.out());
+        }
+        assertTrue(r.out().contains("all sse checks passed"), r.out());
     }
 
     @Test

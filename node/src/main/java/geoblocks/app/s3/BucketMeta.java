@@ -11,10 +11,20 @@ import java.util.Map;
  * placement policy and block size its objects are stored with, whether anonymous reads are allowed,
  * when it was made, and its versioning state (a line {@code versioning=Enabled|Suspended}, absent
  * until PutBucketVersioning sets it), and its owner, ACL and PublicAccessBlock ({@link BucketAccess}: lines
- * {@code owner=}, {@code acl=}, {@code public-access-block=}, absent in records made before keys). Invariant: block size > 0; home and policy not empty.
+ * {@code owner=}, {@code acl=}, {@code public-access-block=}, absent in records made before keys), and its
+ * default encryption (a line {@code encryption=AES256}, absent unless PutBucketEncryption set it). Invariant: block size > 0; home and policy not empty.
  */
 public record BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis,
-        ObjectVersions.Status versioning, BucketAccess access) {
+        ObjectVersions.Status versioning, BucketAccess access, String encryption) {
+    /** The value of {@code encryption} for SSE-S3 by default. */
+    public static final String SSE_S3 = "AES256";
+
+    /** A bucket without default encryption. */
+    public BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis,
+            ObjectVersions.Status versioning, BucketAccess access) {
+        this(name, home, policy, blockSize, publicRead, createdMillis, versioning, access, null);
+    }
+
     /** A bucket whose versioning was never set. */
     public BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis) {
         this(name, home, policy, blockSize, publicRead, createdMillis, ObjectVersions.Status.OFF);
@@ -28,18 +38,26 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
 
     /** This bucket with versioning {@code s}. */
     public BucketMeta withVersioning(ObjectVersions.Status s) {
-        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, s, access);
+        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, s, access, encryption);
     }
 
     /** This bucket with {@code a} as its access settings (its public-read line follows the ACL, for older nodes). */
     public BucketMeta withAccess(BucketAccess a) {
         boolean pub = a.acl().grants().contains(new S3Access.Grant(S3Access.ALL_USERS, S3Access.Perm.READ));
-        return new BucketMeta(name, home, policy, blockSize, pub, createdMillis, versioning, a);
+        return new BucketMeta(name, home, policy, blockSize, pub, createdMillis, versioning, a, encryption);
+    }
+
+    /** This bucket with default encryption {@code e} ({@link #SSE_S3}, or null for none). */
+    public BucketMeta withEncryption(String e) {
+        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, versioning, access, e);
     }
 
     public BucketMeta {
         java.util.Objects.requireNonNull(versioning, "versioning");
         java.util.Objects.requireNonNull(access, "access");
+        if (encryption != null && !encryption.equals(SSE_S3)) {
+            throw new IllegalArgumentException("bucket default encryption must be " + SSE_S3 + " or none, was '" + encryption + "'");
+        }
         if (blockSize <= 0) {
             throw new IllegalArgumentException("bucket block size must be > 0, was " + blockSize);
         }
@@ -52,7 +70,8 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
         String s = "format=1\nname=" + name + "\nhome=" + home + "\npolicy=" + policy + "\nblock-size=" + blockSize
                 + "\npublic-read=" + publicRead + "\ncreated=" + createdMillis + "\n"
                 + (versioning == ObjectVersions.Status.OFF ? "" : "versioning=" + versioning.xml() + "\n")
-                + (access.equals(BucketAccess.legacy(publicRead)) ? "" : access.lines());
+                + (access.equals(BucketAccess.legacy(publicRead)) ? "" : access.lines())
+                + (encryption == null ? "" : "encryption=" + encryption + "\n");
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -73,7 +92,7 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
             return new BucketMeta(require(kv, "name", bucket), require(kv, "home", bucket), require(kv, "policy", bucket),
                     Integer.parseInt(require(kv, "block-size", bucket)), publicRead,
                     Long.parseLong(require(kv, "created", bucket)), ObjectVersions.Status.ofRecord(kv.get("versioning")),
-                    BucketAccess.decode(kv, publicRead));
+                    BucketAccess.decode(kv, publicRead), kv.get("encryption"));
         } catch (IllegalArgumentException e) {
             throw new IOException("bucket record of '" + bucket + "' is damaged: " + e.getMessage(), e);
         }

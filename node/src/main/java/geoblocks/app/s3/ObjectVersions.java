@@ -134,7 +134,7 @@ public final class ObjectVersions {
     }
 
     private static V of(String key, VersionEntry e, String id, boolean latest) {
-        return new V(key, id, e.id(), latest, e.deleted(), e.size(), e.createdMillis(), e.meta().get(S3Objects.META_ETAG));
+        return new V(key, id, e.id(), latest, e.deleted(), S3Encryption.plainSize(e.meta(), e.size()), e.createdMillis(), e.meta().get(S3Objects.META_ETAG));
     }
 
     /**

@@ -16,13 +16,15 @@ import java.util.concurrent.CompletionException;
  * {@code versionId}, from the version's manifest alone.
  */
 final class S3Attributes {
+    private final S3Encryption encryption;
     static final Set<String> KNOWN = Set.of("etag", "checksum", "objectparts", "storageclass", "objectsize");
     private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
     private final NodeStore store;
     private final S3Buckets buckets;
     private final S3Versioning versioning;
 
-    S3Attributes(NodeStore store, S3Buckets buckets, S3Versioning versioning) {
+    S3Attributes(NodeStore store, S3Buckets buckets, S3Versioning versioning, S3Encryption encryption) {
+        this.encryption = encryption;
         this.store = store;
         this.buckets = buckets;
         this.versioning = versioning;
@@ -50,7 +52,9 @@ final class S3Attributes {
         String versionId;
         int maxParts;
         int marker;
+        SseRequest sse;
         try {
+            sse = encryption.readRequest(call);
             wanted = requested(call.headers().get("x-amz-object-attributes"));
             versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
             maxParts = headerInt(call, "x-amz-max-parts", 1000);
@@ -85,11 +89,17 @@ final class S3Attributes {
                 return;
             }
             Manifest m = st.manifest();
+            try {
+                encryption.readKey(m.meta(), sse, false); // an SSE-C object's attributes need its key, as its data does
+            } catch (S3Exception e) {
+                call.fail(e);
+                return;
+            }
             if (status[0] != ObjectVersions.Status.OFF) {
                 call.ex.header("x-amz-version-id", shown[0] != null ? shown[0] : ObjectVersions.id(false, m.meta(), m.version().id()));
             }
             call.ex.header("Last-Modified", HTTP_DATE.format(Instant.ofEpochMilli(m.createdMillis())));
-            call.xml(200, S3ObjectXml.attributes(wanted, m.meta().get(S3Objects.META_ETAG), m.size(),
+            call.xml(200, S3ObjectXml.attributes(wanted, m.meta().get(S3Objects.META_ETAG), S3Encryption.plainSize(m.meta(), m.size()),
                     Checksums.Stored.of(m.meta()), ObjectParts.count(m.meta().get(S3Objects.META_ETAG)),
                     ObjectParts.partSize(m.meta()), marker, maxParts));
         }));

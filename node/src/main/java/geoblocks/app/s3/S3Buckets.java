@@ -276,7 +276,8 @@ final class S3Buckets {
                     List<ObjectListing.Entry> keys = new ArrayList<>(page.entries().size());
                     for (ListEntry e : page.entries()) {
                         if (e.name().startsWith(base)) {
-                            keys.add(new ObjectListing.Entry(e.name().substring(base.length()), e.size(), e.createdMillis(),
+                            keys.add(new ObjectListing.Entry(e.name().substring(base.length()),
+                                    S3Encryption.plainSize(e.meta(), e.size()), e.createdMillis(),
                                     e.meta().get(S3Objects.META_ETAG)));
                         }
                     }

@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
-    static final Set<String> UNSUPPORTED = Set.of("policy", "cors", "website", "logging", "notification", "replication", "encryption", "object-lock", "retention",
+    static final Set<String> UNSUPPORTED = Set.of("policy", "cors", "website", "logging", "notification", "replication", "object-lock", "retention",
             "legal-hold", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
             "ownershipControls", "requestPayment", "intelligent-tiering");
     private final S3Settings settings;
@@ -43,6 +43,7 @@ public final class S3Gateway {
     private final S3Attributes attributes;
     private final S3KeyStore keys;
     private final S3Acls acls;
+    private final S3Encryption encryption;
     private final LongSupplier clock;
     private final AtomicLong requests = new AtomicLong();
 
@@ -71,25 +72,19 @@ public final class S3Gateway {
         this.multipart = new S3Multipart(store, settings, buckets, uploads, objects, receiver, clock);
         this.tagging = new S3Tagging(store, buckets, versioning);
         objects.tagging(tagging);
+        this.encryption = new S3Encryption(settings.sse(), buckets);
+        S3Copy copier = new S3Copy(store, settings, buckets, versioning, objects, encryption, clock);
+        copier.tagging(tagging);
+        objects.copyAndEncryption(copier, encryption);
+        multipart.encryption(encryption);
         multipart.tagging(tagging);
         multipart.versioning(versioning);
-        this.attributes = new S3Attributes(store, buckets, versioning);
+        this.attributes = new S3Attributes(store, buckets, versioning, encryption);
         this.acls = new S3Acls(store, buckets, keys, settings.accessKey());
         objects.afterPut(acls::afterPut);
         this.lifecycle = new S3Lifecycle(store, buckets, versioning, tagging, multipart, settings.region(), cluster.regionIds(),
                 clock, settings.lifecycleDay());
         lifecycle.runEvery(settings.lifecycleInterval());
-    }
-
-    /** The first header asking for server-side encryption ({@code x-amz-server-side-encryption*}, also of a copy source), or null. */
-    static String encryptionHeader(Iterable<String> names) {
-        for (String n : names) {
-            String l = n.toLowerCase(java.util.Locale.ROOT);
-            if (l.startsWith("x-amz-server-side-encryption") || l.startsWith("x-amz-copy-source-server-side-encryption")) {
-                return n;
-            }
-        }
-        return null;
     }
 
     /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
@@ -330,12 +325,6 @@ public final class S3Gateway {
     }
 
     private void dispatch(S3Call call) {
-        String sse = encryptionHeader(call.headers().names());
-        if (sse != null) {
-            call.fail(S3Error.NOT_IMPLEMENTED, "server-side encryption (SSE-S3, SSE-KMS, SSE-C) is not supported: " + sse
-                    + " was sent, and the gateway stores objects unencrypted");
-            return;
-        }
         if (call.bucket != null && S3ObjectCalls.dispatch(call, tagging, multipart, attributes)) {
             return; // tagging, ListMultipartUploads, ListParts, GetObjectAttributes
         }
@@ -349,6 +338,15 @@ public final class S3Gateway {
                 case "PUT" -> lifecycle.put(call);
                 case "DELETE" -> lifecycle.delete(call);
                 default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?lifecycle");
+            }
+            return;
+        }
+        if (call.bucket != null && call.key == null && call.has("encryption")) {
+            switch (call.method()) {
+                case "GET" -> encryption.getBucket(call);
+                case "PUT" -> encryption.putBucket(call);
+                case "DELETE" -> encryption.deleteBucket(call);
+                default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?encryption");
             }
             return;
         }

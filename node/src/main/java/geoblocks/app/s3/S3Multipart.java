@@ -29,6 +29,9 @@ final class S3Multipart {
     private final LongSupplier clock;
     private S3Tagging tagging;
     private S3Versioning versioning;
+    private S3Encryption encryption;
+    /** The encryption an upload was begun with (never a key: an SSE-C upload's parts and Complete carry it). */
+    private final java.util.concurrent.ConcurrentHashMap<String, SseParams> uploadSse = new java.util.concurrent.ConcurrentHashMap<>();
     /** The tags asked for by CreateMultipartUpload (x-amz-tagging), stored with the object on Complete. */
     private final java.util.concurrent.ConcurrentHashMap<String, TagSet> uploadTags = new java.util.concurrent.ConcurrentHashMap<>();
     /** The headers record CreateMultipartUpload asked for (x-amz-meta-*, Cache-Control, ...), named in the object's metadata on Complete. */
@@ -47,6 +50,10 @@ final class S3Multipart {
 
     void tagging(S3Tagging t) {
         this.tagging = t;
+    }
+
+    void encryption(S3Encryption e) {
+        this.encryption = e;
     }
 
     /** The versions of names, for UploadPartCopy of a source named by versionId. */
@@ -89,18 +96,28 @@ final class S3Multipart {
         Checksums.Type type2 = checksumType;
         TagSet tags;
         ObjectHeaders kept;
+        SseRequest sse;
         try {
             tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
             kept = S3Objects.requested(call);
+            sse = encryption.writeRequest(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
         }
         Map<String, String> keptMeta = new java.util.HashMap<>();
-        buckets.find(call.bucket).thenCompose(b -> objects.headers().write(kept).thenApply(h -> {
-            keptMeta.putAll(h);
-            return b;
-        })).whenComplete((b, t) -> call.later(() -> {
+        SseParams[] sseParams = new SseParams[1];
+        buckets.find(call.bucket).thenCompose(b -> {
+            try {
+                sseParams[0] = encryption.uploadParams(sse, b);
+            } catch (S3Exception e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+            return objects.headers().write(kept).thenApply(h -> {
+                keptMeta.putAll(h);
+                return b;
+            });
+        }).whenComplete((b, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
                 return;
@@ -112,6 +129,10 @@ final class S3Multipart {
             if (!keptMeta.isEmpty()) {
                 uploadHeaders.put(u.id(), Map.copyOf(keptMeta));
             }
+            if (sseParams[0] != null) {
+                uploadSse.put(u.id(), sseParams[0]);
+            }
+            S3Encryption.answer(call, sseParams[0], sse);
             if (checksum != null) {
                 call.ex.header("x-amz-checksum-algorithm", checksum.upper());
                 call.ex.header("x-amz-checksum-type", type2.name());
@@ -123,13 +144,16 @@ final class S3Multipart {
     void uploadPart(S3Call call) {
         int number;
         MultipartUploads.Upload upload;
+        SseRequest sse;
         try {
             number = MultipartUploads.partNumber(call.param("partNumber"));
             upload = uploads.find(call.param("uploadId"), call.bucket, call.key);
+            sse = encryption.uploadRequest(call, uploadSse.get(upload.id())); // an SSE-C upload's key on every part
         } catch (S3Exception e) {
             call.fail(e);
             return;
         }
+        S3Encryption.answer(call, uploadSse.get(upload.id()), sse);
         if (call.headers().contains("x-amz-copy-source")) {
             copyPart(call, upload, number);
             return;
@@ -161,7 +185,12 @@ final class S3Multipart {
         call.ex.onBody(new SmallBody(call, body -> {
             MultipartUploads.Completed done;
             BucketMeta[] bucket = new BucketMeta[1];
+            SseParams sseParams = uploadSse.get(String.valueOf(call.param("uploadId")));
+            S3Encryption.Plan plan;
             try {
+                SseRequest sse = encryption.uploadRequest(call, sseParams);
+                plan = sseParams == null ? null : encryption.plan(sseParams, sse);
+                S3Encryption.answer(call, sseParams, sse);
                 List<Object[]> parts = S3Xml.completeParts(body);
                 List<Integer> numbers = new ArrayList<>();
                 List<String> etags = new ArrayList<>();
@@ -178,12 +207,16 @@ final class S3Multipart {
                 call.fail(e);
                 return;
             }
+            String etag = plan == null ? done.etag() : plan.etag(done.etag());
             if (done.repeat()) { // completed before with these parts: the same answer, nothing stored again
-                completed(call, done);
+                completed(call, done, etag);
                 return;
             }
             Map<String, String> extra = new java.util.HashMap<>();
-            if (done.checksum() != null) {
+            if (plan != null) {
+                extra.put(SseParams.META, plan.params().encode());
+            }
+            if (done.checksum() != null && (plan == null || !plan.customer())) {
                 extra.put(Checksums.META, new Checksums.Stored(done.upload().checksum(), done.upload().checksumType(),
                         done.checksum()).encode());
             }
@@ -206,9 +239,10 @@ final class S3Multipart {
             }
             extra.putAll(uploadHeaders.getOrDefault(done.upload().id(), Map.of()));
             PartsSource source = new PartsSource(done.parts());
+            geoblocks.blockstore.client.ByteSource stored = plan == null ? source : new SseStreams.Encrypting(plan.cipher(), source);
             buckets.find(call.bucket).thenCompose(b -> {
                 bucket[0] = b;
-                return objects.store(call, b, null, source, done.etag(), done.upload().contentType(), condition, extra);
+                return objects.store(call, b, null, stored, etag, done.upload().contentType(), condition, extra);
             }).thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), uploadTags.remove(done.upload().id()))
                     .thenApply(x -> w)).whenComplete((w, t) -> {
                 try {
@@ -224,18 +258,18 @@ final class S3Multipart {
                         return;
                     }
                     S3Objects.written(call, bucket[0], w);
-                    completed(call, done);
+                    completed(call, done, etag);
                 });
             });
         }));
     }
 
     /** The CompleteMultipartUpload answer, with the object's checksum when it has one. */
-    private static void completed(S3Call call, MultipartUploads.Completed done) {
+    private static void completed(S3Call call, MultipartUploads.Completed done, String etag) {
         String host = call.headers().get("Host", "localhost");
         Checksums.Stored checksum = done.checksum() == null ? null
                 : new Checksums.Stored(done.upload().checksum(), done.upload().checksumType(), done.checksum());
-        call.xml(200, S3ObjectXml.completeMultipart("http://" + host + call.resource(), call.bucket, call.key, done.etag(),
+        call.xml(200, S3ObjectXml.completeMultipart("http://" + host + call.resource(), call.bucket, call.key, etag,
                 checksum));
     }
 
@@ -244,6 +278,7 @@ final class S3Multipart {
             removeParts(uploads.abort(call.param("uploadId"), call.bucket, call.key));
             uploadTags.remove(call.param("uploadId"));
             uploadHeaders.remove(call.param("uploadId"));
+            uploadSse.remove(call.param("uploadId"));
             call.empty(204);
         } catch (S3Exception e) {
             call.fail(e);
@@ -264,6 +299,7 @@ final class S3Multipart {
                 removeParts(uploads.abort(u.id(), u.bucket(), u.key()));
                 uploadTags.remove(u.id());
                 uploadHeaders.remove(u.id());
+                uploadSse.remove(u.id());
                 n++;
             } catch (S3Exception e) {
                 // completed or aborted meanwhile
@@ -281,6 +317,7 @@ final class S3Multipart {
         removeParts(uploads.expire(clock.getAsLong() - settings.multipartExpiry().toMillis()));
         uploadTags.keySet().retainAll(uploads.snapshot().keySet());
         uploadHeaders.keySet().retainAll(uploads.snapshot().keySet());
+        uploadSse.keySet().retainAll(uploads.snapshot().keySet());
     }
 
     /** A query parameter that must be a number 0..max (a larger one is max), else InvalidArgument. */
@@ -355,8 +392,10 @@ final class S3Multipart {
     private void copyPart(S3Call call, MultipartUploads.Upload upload, int number) {
         String[] src;
         String version;
+        SseRequest srcSse;
         String header = call.headers().get("x-amz-copy-source");
         try {
+            srcSse = encryption.copySourceRequest(call);
             src = S3Objects.copySource(header);
             int q = header.indexOf("?versionId=");
             version = q < 0 ? null : ObjectVersions.parseId(PercentCoding.decode(header.substring(q + "?versionId=".length())));
@@ -399,8 +438,14 @@ final class S3Multipart {
                     throw new S3Exception(S3Error.PRECONDITION_FAILED,
                             "the copy source's ETag or date does not meet the x-amz-copy-source-if-* conditions");
                 }
-                range = ByteRange.parse(rangeHeader, m.size());
+                byte[] key = encryption.readKey(m.meta(), srcSse, true);
+                range = ByteRange.parse(rangeHeader, S3Encryption.plainSize(m.meta(), m.size()));
                 sink[0] = new RangeFileSink(file, range.first(), range.length());
+                if (key != null) { // the chunks holding the range, opened into the part file
+                    long[] span = SseCipher.cipherSpan(range.first(), range.last(), m.size());
+                    return store.get(srcName, m.version().id(), new SseStreams.Decrypting(new SseCipher(key), m.size(), span[0],
+                            span[1], sink[0]), new geoblocks.blockstore.client.ClientPort.Range(span[0], span[1] - 1));
+                }
             } catch (S3Exception | IOException e) {
                 throw new java.util.concurrent.CompletionException(e);
             }

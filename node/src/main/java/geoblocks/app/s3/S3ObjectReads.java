@@ -1,5 +1,6 @@
 package geoblocks.app.s3;
 
+import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import java.io.IOException;
 import java.time.Instant;
@@ -25,6 +26,7 @@ final class S3ObjectReads {
     private final S3Versioning versioning;
     private final HeaderRecords headers;
     private S3Tagging tagging;
+    private S3Encryption encryption;
 
     S3ObjectReads(NodeStore store, S3Settings settings, S3Buckets buckets, S3Versioning versioning, HeaderRecords headers) {
         this.store = store;
@@ -32,6 +34,11 @@ final class S3ObjectReads {
         this.buckets = buckets;
         this.versioning = versioning;
         this.headers = headers;
+    }
+
+    /** Which key opens an encrypted object ({@link S3Encryption}). */
+    void encryption(S3Encryption e) {
+        this.encryption = e;
     }
 
     /** Where the tags of objects are kept (x-amz-tagging-count on HEAD). */
@@ -42,8 +49,10 @@ final class S3ObjectReads {
     void get(S3Call call) {
         String name = S3Names.fileName(call.bucket, call.key);
         String versionId;
+        SseRequest sse;
         try {
             versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
+            sse = encryption.readRequest(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -97,11 +106,11 @@ final class S3ObjectReads {
                         if (tags != null && tags.size() > 0) {
                             call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
                         }
-                        serve(call, name, m, h);
+                        serve(call, name, m, h, sse);
                     }));
                     return;
                 }
-                serve(call, name, m, h);
+                serve(call, name, m, h, sse);
             }));
         }));
     }
@@ -121,8 +130,8 @@ final class S3ObjectReads {
         }));
     }
 
-    private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept) {
-        kept.headers().forEach(call.ex::header);
+    private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept, SseRequest sse) {
+        long size = S3Encryption.plainSize(m.meta(), m.size());
         ByteRange range;
         String rangeHeader = call.headers().get("Range");
         if (call.param("partNumber") != null) { // a part of a multipart object, by the part boundaries kept
@@ -135,21 +144,30 @@ final class S3ObjectReads {
                             + call.param("partNumber") + "'");
                 }
                 String etag = m.meta().get(META_ETAG);
-                long[] r = ObjectParts.range(n, m.size(), etag, m.meta());
+                long[] r = ObjectParts.range(n, size, etag, m.meta());
                 int count = ObjectParts.count(etag);
                 if (count > 0) {
                     call.ex.header("x-amz-mp-parts-count", Integer.toString(count));
                 }
-                rangeHeader = count == 0 || m.size() == 0 ? null : "bytes=" + r[0] + "-" + r[1];
+                rangeHeader = count == 0 || size == 0 ? null : "bytes=" + r[0] + "-" + r[1];
             } catch (S3Exception e) {
                 call.fail(e);
                 return;
             }
         }
+        byte[] dataKey; // after partNumber's checks (an invalid part is InvalidPart whatever the key), before any data
         try {
-            range = ByteRange.parse(rangeHeader, m.size());
+            dataKey = encryption.readKey(m.meta(), sse, false); // a missing or wrong SSE-C key: 400
         } catch (S3Exception e) {
-            call.ex.header("Content-Range", "bytes */" + m.size());
+            call.fail(e);
+            return;
+        }
+        S3Encryption.answer(call, S3Encryption.params(m.meta()), sse);
+        kept.headers().forEach(call.ex::header);
+        try {
+            range = ByteRange.parse(rangeHeader, size);
+        } catch (S3Exception e) {
+            call.ex.header("Content-Range", "bytes */" + size);
             call.fail(e);
             return;
         }
@@ -162,7 +180,7 @@ final class S3ObjectReads {
         call.ex.header("Accept-Ranges", "bytes");
         call.ex.header("x-geoblocks-version", m.version().id());
         if (range.partial()) {
-            call.ex.header("Content-Range", range.contentRange(m.size()));
+            call.ex.header("Content-Range", range.contentRange(size));
         }
         int cond = Preconditions.status(call.headers().get("If-Match"), call.headers().get("If-None-Match"),
                 call.headers().get("If-Modified-Since"), call.headers().get("If-Unmodified-Since"), etag, m.createdMillis());
@@ -195,7 +213,7 @@ final class S3ObjectReads {
             return;
         }
         if (m.isInline()) {
-            serveInline(call, m, range, status);
+            serveInline(call, m, range, status, dataKey);
             return;
         }
         boolean keepAlive = call.ex.respondHead(status, range.length());
@@ -206,6 +224,14 @@ final class S3ObjectReads {
             call.ex.context().close();
             return;
         }
+        if (dataKey != null) { // the chunks holding the range, opened on their way to the client
+            long[] span = SseCipher.cipherSpan(range.first(), range.last(), m.size());
+            SseStreams.Decrypting sink = new SseStreams.Decrypting(new SseCipher(dataKey), m.size(), span[0], span[1], download);
+            store.get(name, m.version().id(), sink, new ClientPort.Range(span[0], span[1] - 1)).whenComplete((done, t) ->
+                    download.finish(t == null ? (sink.complete() ? null : "the object's stored bytes ended early")
+                            : String.valueOf(NodeStore.cause(t).getMessage())));
+            return;
+        }
         store.get(name, m.version().id(), download, range.partial() ? range.blocks() : null).whenComplete((done, t) ->
                 download.finish(t == null ? null : String.valueOf(NodeStore.cause(t).getMessage())));
     }
@@ -214,10 +240,13 @@ final class S3ObjectReads {
      * A small object stored inline: its bytes came with the manifest of the stat, so the range is
      * answered from them (checked against their CRC32C first) without a download or a spool file, and sent with the head in one write.
      */
-    private void serveInline(S3Call call, Manifest m, ByteRange range, int status) {
+    private void serveInline(S3Call call, Manifest m, ByteRange range, int status, byte[] dataKey) {
         byte[] data;
         try {
             data = m.inline().verified();
+            if (dataKey != null) {
+                data = SseStreams.decryptBytes(new SseCipher(dataKey), data);
+            }
         } catch (IOException e) {
             call.fail(new IOException("object '" + call.key + "': " + e.getMessage(), e));
             return;

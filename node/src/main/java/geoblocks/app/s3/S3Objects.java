@@ -40,6 +40,8 @@ final class S3Objects {
     private final Migration migration;
     private final S3Versioning versioning;
     private S3Tagging tagging;
+    private S3Copy copier;
+    private S3Encryption encryption;
     private final HeaderRecords headers;
     private final S3ObjectReads reads;
     private final LongSupplier clock;
@@ -78,6 +80,13 @@ final class S3Objects {
         reads.tagging(t);
     }
 
+    /** CopyObject ({@link S3Copy}) and server-side encryption ({@link S3Encryption}). */
+    void copyAndEncryption(S3Copy c, S3Encryption e) {
+        this.copier = c;
+        this.encryption = e;
+        reads.encryption(e);
+    }
+
     void put(S3Call call) {
         String type = call.headers().get("Content-Type", "binary/octet-stream");
         if (type.length() > MAX_CONTENT_TYPE) {
@@ -85,31 +94,45 @@ final class S3Objects {
             return;
         }
         if (call.headers().contains("x-amz-copy-source")) {
-            copy(call);
+            copier.copy(call);
             return;
         }
         WriteCondition condition;
         TagSet tags;
         ObjectHeaders kept;
+        SseRequest sse;
         try {
             condition = Preconditions.write(call.headers().get("If-Match"), call.headers().get("If-None-Match"));
             tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
             kept = requested(call);
+            sse = encryption.writeRequest(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
         }
         receiver.receive(call, buckets.find(call.bucket), true, (bucket, spool) -> {
-            String etag = ETags.hex(spool.md5());
+            S3Encryption.Plan plan;
+            try {
+                plan = encryption.plan(sse, bucket);
+            } catch (S3Exception e) {
+                spool.discard();
+                call.fail(e);
+                return;
+            }
+            String etag = plan == null ? ETags.hex(spool.md5()) : plan.etag(ETags.hex(spool.md5()));
             Checksums.Stored checksum = spool.checksumAlgorithm() == null ? null : new Checksums.Stored(
                     spool.checksumAlgorithm(), Checksums.Type.FULL_OBJECT, Checksums.base64(spool.checksumValue()));
             Map<String, String> extra = new java.util.HashMap<>();
-            if (checksum != null) {
+            if (checksum != null && (plan == null || !plan.customer())) { // an SSE-C object keeps no plaintext checksum
                 extra.put(Checksums.META, checksum.encode());
             }
             headers.write(kept).thenCompose(h -> {
                 extra.putAll(h);
-                return store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra);
+                if (plan == null) {
+                    return store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra);
+                }
+                extra.put(SseParams.META, plan.params().encode());
+                return storeEncrypted(call, bucket, plan, spool, etag, type, condition, extra);
             })
                     .thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), tags).thenApply(x -> w))
                     .thenCompose(w -> afterPut.apply(call, bucket, w).thenApply(x -> w)).whenComplete((w, t) -> {
@@ -123,11 +146,38 @@ final class S3Objects {
                     if (checksum != null) {
                         checksum.headers().forEach(call.ex::header);
                     }
+                    S3Encryption.answer(call, plan == null ? null : plan.params(), sse);
                     written(call, bucket, w);
                     call.empty(200);
                 });
             });
         });
+    }
+
+    /** Stores a received body encrypted as {@code plan} says: sealed chunk by chunk as the node reads it ({@link SseStreams}). */
+    private java.util.concurrent.CompletableFuture<ClientPort.Written> storeEncrypted(S3Call call, BucketMeta bucket,
+            S3Encryption.Plan plan, BodySpool spool, String etag, String type, WriteCondition condition, Map<String, String> extra) {
+        geoblocks.blockstore.client.ByteSource plain = spool.source();
+        SseStreams.FileSource file = null;
+        if (plain == null) {
+            try {
+                file = new SseStreams.FileSource(spool.file());
+            } catch (IOException e) {
+                return java.util.concurrent.CompletableFuture.failedFuture(e);
+            }
+            plain = file;
+        }
+        SseStreams.FileSource opened = file;
+        return store(call, bucket, null, new SseStreams.Encrypting(plan.cipher(), plain), etag, type, condition, extra)
+                .whenComplete((w, t) -> {
+                    if (opened != null) {
+                        try {
+                            opened.close();
+                        } catch (IOException e) {
+                            LOG.debug("closing a spooled body: {}", e.toString());
+                        }
+                    }
+                });
     }
 
     /** The user metadata and standard headers a PutObject, CopyObject (REPLACE) or CreateMultipartUpload asks to keep. */
@@ -213,126 +263,6 @@ final class S3Objects {
     /** GetObject and HeadObject: {@link S3ObjectReads}. */
     void get(S3Call call) {
         reads.get(call);
-    }
-
-    /**
-     * CopyObject: the source's newest version (or {@code ?versionId}) is downloaded into a spool file
-     * and stored as the destination, keeping its ETag and, unless the metadata directive is REPLACE,
-     * its content type, user metadata and standard headers (the same {@link HeaderRecords} record).
-     * A copy of an object onto itself without REPLACE (and without a source versionId) is refused
-     * InvalidRequest, as S3 does.
-     */
-    void copy(S3Call call) {
-        String header = call.headers().get("x-amz-copy-source");
-        int q = header.indexOf("?versionId=");
-        String srcBucket;
-        String srcKey;
-        String version;
-        try {
-            String[] src = copySource(header);
-            srcBucket = src[0];
-            srcKey = src[1];
-            version = q >= 0 ? ObjectVersions.parseId(PercentCoding.decode(header.substring(q + "?versionId=".length()))) : "";
-        } catch (IllegalArgumentException e) {
-            call.fail(S3Error.INVALID_ARGUMENT, "the versionId of x-amz-copy-source is not valid: " + e.getMessage());
-            return;
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
-        boolean replace = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-metadata-directive", "COPY"));
-        boolean replaceTags = "REPLACE".equalsIgnoreCase(call.headers().get("x-amz-tagging-directive", "COPY"));
-        TagSet newTags;
-        ObjectHeaders newHeaders;
-        try {
-            newTags = replaceTags ? TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS) : null;
-            newHeaders = replace ? requested(call) : null;
-            if (!replace && version.isEmpty() && srcBucket.equals(call.bucket) && srcKey.equals(call.key)) {
-                throw new S3Exception(S3Error.INVALID_REQUEST, "This copy request is illegal because it is trying to copy an"
-                        + " object to itself without changing the object's metadata, storage class, website redirect"
-                        + " location or encryption attributes.");
-            }
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
-        String srcName = S3Names.fileName(srcBucket, srcKey);
-        String pinned = version;
-        Path file;
-        try {
-            file = settings.spoolFile("copy-");
-        } catch (IOException e) {
-            call.fail(e);
-            return;
-        }
-        BucketMeta[] dst = new BucketMeta[1];
-        Manifest[] src = new Manifest[1];
-        String[] srcShownId = new String[1];
-        ClientPort.Written[] stored = new ClientPort.Written[1];
-        buckets.find(call.bucket).thenCompose(b -> {
-            dst[0] = b;
-            return buckets.find(srcBucket);
-        }).thenCompose(b -> pinned.isEmpty() ? java.util.concurrent.CompletableFuture.completedFuture("")
-                : versioning.versions(srcName).thenApply(vs -> {
-                    ObjectVersions.V v = ObjectVersions.find(srcKey, vs, b.versioning(), pinned);
-                    if (v == null || v.deleteMarker()) {
-                        throw new java.util.concurrent.CompletionException(new S3Exception(v == null
-                                ? S3Error.NO_SUCH_VERSION : S3Error.INVALID_REQUEST, "version '" + pinned + "' of '" + srcKey
-                                + "' in bucket '" + srcBucket + "' " + (v == null ? "does not exist" : "is a delete marker")));
-                    }
-                    srcShownId[0] = v.versionId();
-                    return v.nodeVersion();
-                })).thenCompose(nodeVersion -> store.getFile(srcName, nodeVersion, file)).thenCompose(m -> {
-            src[0] = m;
-            String etag = m.meta().getOrDefault(META_ETAG, "");
-            if (!Preconditions.copySource(call.headers().get("x-amz-copy-source-if-match"),
-                    call.headers().get("x-amz-copy-source-if-none-match"),
-                    call.headers().get("x-amz-copy-source-if-modified-since"),
-                    call.headers().get("x-amz-copy-source-if-unmodified-since"), etag, m.createdMillis())) {
-                throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
-                        "the copy source's ETag or date does not meet the x-amz-copy-source-if-* conditions"));
-            }
-            String type = replace ? call.headers().get("Content-Type", "binary/octet-stream")
-                    : m.meta().getOrDefault(META_TYPE, "binary/octet-stream");
-            String checksum = m.meta().get(Checksums.META); // the same bytes: the same checksum
-            Map<String, String> extra = new java.util.HashMap<>();
-            if (checksum != null) {
-                extra.put(Checksums.META, checksum);
-            }
-            java.util.concurrent.CompletableFuture<Map<String, String>> kept = replace ? headers.write(newHeaders)
-                    : java.util.concurrent.CompletableFuture.completedFuture(m.meta().containsKey(HeaderRecords.META)
-                            ? Map.of(HeaderRecords.META, m.meta().get(HeaderRecords.META)) : Map.of()); // the same record
-            return kept.thenCompose(h -> {
-                extra.putAll(h);
-                return store(call, dst[0], file, null, etag, type, WriteCondition.NONE, extra);
-            });
-        }).thenCompose(w -> {
-            stored[0] = w;
-            java.util.concurrent.CompletableFuture<TagSet> tags = replaceTags
-                    ? java.util.concurrent.CompletableFuture.completedFuture(newTags)
-                    : tagging.read(S3Tagging.objectFile(srcBucket, srcKey, src[0].version().id()));
-            return tags.thenCompose(ts -> tagging.tagWritten(call.bucket, call.key, w.version(), ts)).thenApply(x -> w);
-        }).whenComplete((w, t) -> {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException e) {
-                LOG.debug("could not remove copy spool {}: {}", file, e.toString());
-            }
-            call.later(() -> {
-                Throwable c = t == null ? null : NodeStore.cause(t);
-                if (c instanceof NodeStore.StoreException s && s.notFound()) {
-                    call.fail(S3Error.NO_SUCH_KEY, "no object '" + srcKey + "' in bucket '" + srcBucket + "' to copy");
-                } else if (c != null) {
-                    call.fail(c);
-                } else {
-                    if (srcShownId[0] != null) {
-                        call.ex.header("x-amz-copy-source-version-id", srcShownId[0]);
-                    }
-                    written(call, dst[0], stored[0]);
-                    call.xml(200, S3Xml.copyResult(src[0].meta().getOrDefault(META_ETAG, ""), clock.getAsLong()));
-                }
-            });
-        });
     }
 
     /** The bucket and key an {@code x-amz-copy-source} names ({@code [/]BUCKET/KEY[?versionId=V]}, URL-encoded). */

@@ -18,14 +18,23 @@ import java.util.Map;
  * unfinished migrations are swept and retried, and how long a CreateBucket waits for the bucket
  * name's owner to be able to decide creates ({@code createWait}), and the cluster secret (access keys'
  * secrets are sealed under it, {@link AccessKeys}), and the lifecycle's day and how often its rules
- * are applied ({@link S3Lifecycle}).
+ * are applied ({@link S3Lifecycle}), and server-side encryption's cluster keys and whether SSE-C needs
+ * HTTPS ({@code sse}, {@link S3Encryption}).
  */
 public record S3Settings(String region, String accessKey, String secretKey, String defaultPolicy, int defaultBlockSize,
         int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
         boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
         Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks,
         Duration createWait, String clusterSecret, java.util.List<String> virtualHostDomains, Duration lifecycleDay,
-        Duration lifecycleInterval) {
+        Duration lifecycleInterval, Sse sse) {
+
+    /**
+     * {@code geoblocks.s3.sse}: the SSE-S3 cluster keys ({@code key-file}, {@link SseKeyFile#NONE} when
+     * not set) and whether requests carrying an SSE-C key must come over HTTPS ({@code require-https}).
+     */
+    public record Sse(SseKeyFile keys, boolean requireHttps) {
+        public static final Sse DEFAULT = new Sse(SseKeyFile.NONE, true);
+    }
 
     /**
      * The bucket a virtual-hosted-style request names in its {@code Host} ({@code BUCKET.DOMAIN[:port]}
@@ -93,7 +102,23 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
                 c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
                 c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), sweep, retryMin, retryMax, endpoints, networks,
                 createWait, root.getString("geoblocks.cluster.secret"), c.hasPath("virtual-host-domains")
-                        ? c.getStringList("virtual-host-domains") : java.util.List.of(), day, every);
+                        ? c.getStringList("virtual-host-domains") : java.util.List.of(), day, every, sse(c));
+    }
+
+    private static Sse sse(Config c) {
+        if (!c.hasPath("sse")) {
+            return Sse.DEFAULT;
+        }
+        String file = c.hasPath("sse.key-file") ? c.getString("sse.key-file").trim() : "";
+        boolean https = !c.hasPath("sse.require-https") || c.getBoolean("sse.require-https");
+        if (file.isEmpty()) {
+            return new Sse(SseKeyFile.NONE, https);
+        }
+        try {
+            return new Sse(SseKeyFile.read(Path.of(file)), https);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("geoblocks.s3.sse.key-file '" + file + "' cannot be read: " + e, e);
+        }
     }
 
     /** A new empty file in the spool directory (made if missing), named {@code prefix...part}. */

@@ -94,7 +94,7 @@ class HttpTlsTest {
         S3Settings s = new S3Settings("seoul", "k", "s", "local", 1, 1, 1, Duration.ofHours(1), java.nio.file.Path.of("x"),
                 false, false, 1, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofMinutes(1), java.util.Map.of(),
                 new geoblocks.app.s3.ClientNetworks(), Duration.ofSeconds(15), "secret-secret-secret",
-                java.util.List.of("localhost", "s3.example.com"), Duration.ofDays(1), Duration.ofMinutes(10));
+                java.util.List.of("localhost", "s3.example.com"), Duration.ofDays(1), Duration.ofMinutes(10), S3Settings.Sse.DEFAULT);
         assertEquals("photos", s.virtualBucket("photos.localhost:47201"));
         assertEquals("my.bucket", s.virtualBucket("My.Bucket.s3.example.com"));
         assertEquals(null, s.virtualBucket("localhost:47201"));

@@ -28,7 +28,7 @@ class BodySpoolTest {
         return new S3Settings("seoul", "k", "s", "local", 1 << 20, 1 << 20, 1L << 30, Duration.ofHours(1), dir.resolve("spool"),
                 false, false, 1, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofMinutes(1), Map.of(),
                 new ClientNetworks(), Duration.ofSeconds(15), "test-cluster-secret-123",
-                java.util.List.of("localhost"), Duration.ofDays(1), Duration.ofMinutes(10));
+                java.util.List.of("localhost"), Duration.ofDays(1), Duration.ofMinutes(10), S3Settings.Sse.DEFAULT);
     }
 
     static byte[] bytes(int n) {

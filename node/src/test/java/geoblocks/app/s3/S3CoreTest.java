@@ -264,14 +264,4 @@ class S3CoreTest {
         assertTrue(xml.contains("<NextKeyMarker>a&amp;b</NextKeyMarker><NextVersionIdMarker>0000000000000001@seoul"), xml);
         assertTrue(xml.contains("<CommonPrefixes><Prefix>d/</Prefix></CommonPrefixes>"), xml);
     }
-
-    @Test
-    void encryptionHeaders_areFound_whateverTheirCase_andOthersAreNot() {
-        assertEquals("X-Amz-Server-Side-Encryption", S3Gateway.encryptionHeader(List.of("Host", "X-Amz-Server-Side-Encryption")));
-        assertEquals("x-amz-server-side-encryption-customer-algorithm",
-                S3Gateway.encryptionHeader(List.of("x-amz-server-side-encryption-customer-algorithm")));
-        assertEquals("x-amz-copy-source-server-side-encryption-customer-key",
-                S3Gateway.encryptionHeader(List.of("x-amz-copy-source-server-side-encryption-customer-key")));
-        assertEquals(null, S3Gateway.encryptionHeader(List.of("Host", "x-amz-meta-server-side-encryption", "Content-Type")));
-    }
 }
