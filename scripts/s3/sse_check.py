@@ -34,7 +34,7 @@ def sse_c(key):
 
 
 def copy_source_c(key):
-    return {"Copy" + k: v for k, v in sse_c(key).items()}
+    return {"CopySource" + k: v for k, v in sse_c(key).items()}
 
 
 def body(size, marker, seed):
