@@ -388,7 +388,9 @@ class DashboardIT {
             String[] got = b.script("const c = " + c + "; return c.dataset.rtt + ' ' + c.textContent").replace("\"", "")
                     .split(" ");
             double rtt = Double.parseDouble(got[0]);
-            assertTrue(rtt > 100 && rtt < 200, pair[0] + " to " + pair[1] + " measured " + rtt + " ms (emulated 122 ms)");
+            // above the emulated delay; the upper bound leaves room for probes answered late on a loaded
+            // machine (219 ms was seen in a CI run), and still catches a figure in the wrong unit
+            assertTrue(rtt > 100 && rtt < 500, pair[0] + " to " + pair[1] + " measured " + rtt + " ms (emulated 122 ms)");
             assertEquals(rtt, Double.parseDouble(got[1]), 0.051, "the cell shows the figure in ms with one decimal");
         }
     }
