@@ -123,6 +123,14 @@ final class S3Copy {
             Path plain = file;
             try {
                 byte[] srcKeyBytes = encryption.readKey(m.meta(), srcSse, true);
+                plan[0] = encryption.plan(dstSse, dst[0]);
+                if (!Preconditions.copySource(call.headers().get("x-amz-copy-source-if-match"),
+                        call.headers().get("x-amz-copy-source-if-none-match"),
+                        call.headers().get("x-amz-copy-source-if-modified-since"),
+                        call.headers().get("x-amz-copy-source-if-unmodified-since"), etag, m.createdMillis())) {
+                    throw new S3Exception(S3Error.PRECONDITION_FAILED,
+                            "the copy source's ETag or date does not meet the x-amz-copy-source-if-* conditions");
+                } // checked before the source is decrypted: a refused copy decrypts nothing
                 if (srcKeyBytes != null) { // the source opened into a plaintext spool file
                     byte[] md5 = SseStreams.decryptFile(new SseCipher(srcKeyBytes), file, plainFile);
                     plain = plainFile;
@@ -130,17 +138,8 @@ final class S3Copy {
                         etag = ETags.hex(md5); // the source showed a keyed ETag: the copy's is the plaintext's MD5
                     }
                 }
-                plan[0] = encryption.plan(dstSse, dst[0]);
             } catch (S3Exception | IOException e) {
                 throw new CompletionException(e);
-            }
-            if (!Preconditions.copySource(call.headers().get("x-amz-copy-source-if-match"),
-                    call.headers().get("x-amz-copy-source-if-none-match"),
-                    call.headers().get("x-amz-copy-source-if-modified-since"),
-                    call.headers().get("x-amz-copy-source-if-unmodified-since"),
-                    m.meta().getOrDefault(S3Objects.META_ETAG, ""), m.createdMillis())) {
-                throw new CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
-                        "the copy source's ETag or date does not meet the x-amz-copy-source-if-* conditions"));
             }
             String type = replace ? call.headers().get("Content-Type", "binary/octet-stream")
                     : m.meta().getOrDefault(S3Objects.META_TYPE, "binary/octet-stream");
@@ -160,15 +159,7 @@ final class S3Copy {
                 if (plan[0] == null) {
                     return objects.store(call, dst[0], from, null, shownEtag, type, WriteCondition.NONE, extra);
                 }
-                extra.put(SseParams.META, plan[0].params().encode());
-                SseStreams.FileSource plainSource;
-                try {
-                    plainSource = new SseStreams.FileSource(from);
-                } catch (IOException e) {
-                    return CompletableFuture.failedFuture(e);
-                }
-                return objects.store(call, dst[0], null, new SseStreams.Encrypting(plan[0].cipher(), plainSource), shownEtag,
-                        type, WriteCondition.NONE, extra).whenComplete((w, t) -> close(plainSource));
+                return objects.storeEncrypted(call, dst[0], plan[0], from, null, shownEtag, type, WriteCondition.NONE, extra);
             });
         }).thenCompose(w -> {
             stored[0] = w;
@@ -196,14 +187,6 @@ final class S3Copy {
         });
     }
 
-    private static void close(AutoCloseable c) {
-        try {
-            c.close();
-        } catch (Exception e) {
-            LOG.debug("closing a copy's source: {}", e.toString());
-        }
-    }
-
     private static void delete(Path f) {
         try {
             Files.deleteIfExists(f);
@@ -214,6 +197,26 @@ final class S3Copy {
 
     /** The bucket and key an {@code x-amz-copy-source} names ({@code [/]BUCKET/KEY[?versionId=V]}, URL-encoded). */
     static String[] copySource(String header) throws S3Exception {
-        return S3Objects.copySource(header);
+        String source = header;
+        int q = source.indexOf('?');
+        if (q >= 0) {
+            source = source.substring(0, q);
+        }
+        try {
+            String path = PercentCoding.decode(source.startsWith("/") ? source.substring(1) : source);
+            int slash = path.indexOf('/');
+            if (slash <= 0 || slash == path.length() - 1) {
+                throw new IllegalArgumentException("it must be BUCKET/KEY");
+            }
+            String bucket = path.substring(0, slash);
+            String key = path.substring(slash + 1);
+            S3Exception bad = S3Names.keyProblem(bucket, key);
+            if (bad != null) {
+                throw bad;
+            }
+            return new String[] {bucket, key};
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-amz-copy-source '" + header + "' is not valid: " + e.getMessage());
+        }
     }
 }

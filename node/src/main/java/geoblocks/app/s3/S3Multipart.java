@@ -396,7 +396,7 @@ final class S3Multipart {
         String header = call.headers().get("x-amz-copy-source");
         try {
             srcSse = encryption.copySourceRequest(call);
-            src = S3Objects.copySource(header);
+            src = S3Copy.copySource(header);
             int q = header.indexOf("?versionId=");
             version = q < 0 ? null : ObjectVersions.parseId(PercentCoding.decode(header.substring(q + "?versionId=".length())));
         } catch (IllegalArgumentException e) {

@@ -131,8 +131,7 @@ final class S3Objects {
                 if (plan == null) {
                     return store(call, bucket, spool.file(), spool.source(), etag, type, condition, extra);
                 }
-                extra.put(SseParams.META, plan.params().encode());
-                return storeEncrypted(call, bucket, plan, spool, etag, type, condition, extra);
+                return storeEncrypted(call, bucket, plan, spool.file(), spool.source(), etag, type, condition, extra);
             })
                     .thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), tags).thenApply(x -> w))
                     .thenCompose(w -> afterPut.apply(call, bucket, w).thenApply(x -> w)).whenComplete((w, t) -> {
@@ -154,25 +153,31 @@ final class S3Objects {
         });
     }
 
-    /** Stores a received body encrypted as {@code plan} says: sealed chunk by chunk as the node reads it ({@link SseStreams}). */
-    private java.util.concurrent.CompletableFuture<ClientPort.Written> storeEncrypted(S3Call call, BucketMeta bucket,
-            S3Encryption.Plan plan, BodySpool spool, String etag, String type, WriteCondition condition, Map<String, String> extra) {
-        geoblocks.blockstore.client.ByteSource plain = spool.source();
-        SseStreams.FileSource file = null;
+    /**
+     * Stores plaintext (the bytes of {@code source}, or else of {@code file}) encrypted as {@code plan}
+     * says: sealed chunk by chunk as the node reads it ({@link SseStreams}); {@code plan}'s parameters go
+     * into {@code extra}. A PutObject's body and a CopyObject's source both end here.
+     */
+    java.util.concurrent.CompletableFuture<ClientPort.Written> storeEncrypted(S3Call call, BucketMeta bucket,
+            S3Encryption.Plan plan, Path file, geoblocks.blockstore.client.ByteSource source, String etag, String type,
+            WriteCondition condition, Map<String, String> extra) {
+        extra.put(SseParams.META, plan.params().encode());
+        geoblocks.blockstore.client.ByteSource plain = source;
+        SseStreams.FileSource opened = null;
         if (plain == null) {
             try {
-                file = new SseStreams.FileSource(spool.file());
+                opened = new SseStreams.FileSource(file);
             } catch (IOException e) {
                 return java.util.concurrent.CompletableFuture.failedFuture(e);
             }
-            plain = file;
+            plain = opened;
         }
-        SseStreams.FileSource opened = file;
+        SseStreams.FileSource toClose = opened;
         return store(call, bucket, null, new SseStreams.Encrypting(plan.cipher(), plain), etag, type, condition, extra)
                 .whenComplete((w, t) -> {
-                    if (opened != null) {
+                    if (toClose != null) {
                         try {
-                            opened.close();
+                            toClose.close();
                         } catch (IOException e) {
                             LOG.debug("closing a spooled body: {}", e.toString());
                         }
@@ -263,30 +268,5 @@ final class S3Objects {
     /** GetObject and HeadObject: {@link S3ObjectReads}. */
     void get(S3Call call) {
         reads.get(call);
-    }
-
-    /** The bucket and key an {@code x-amz-copy-source} names ({@code [/]BUCKET/KEY[?versionId=V]}, URL-encoded). */
-    static String[] copySource(String header) throws S3Exception {
-        String source = header;
-        int q = source.indexOf('?');
-        if (q >= 0) {
-            source = source.substring(0, q);
-        }
-        try {
-            String path = PercentCoding.decode(source.startsWith("/") ? source.substring(1) : source);
-            int slash = path.indexOf('/');
-            if (slash <= 0 || slash == path.length() - 1) {
-                throw new IllegalArgumentException("it must be BUCKET/KEY");
-            }
-            String bucket = path.substring(0, slash);
-            String key = path.substring(slash + 1);
-            S3Exception bad = S3Names.keyProblem(bucket, key);
-            if (bad != null) {
-                throw bad;
-            }
-            return new String[] {bucket, key};
-        } catch (IllegalArgumentException e) {
-            throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-amz-copy-source '" + header + "' is not valid: " + e.getMessage());
-        }
     }
 }

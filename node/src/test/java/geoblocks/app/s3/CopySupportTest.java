@@ -16,10 +16,10 @@ class CopySupportTest {
 
     @Test
     void copySource_acceptsS3FormsAndRefusesBadOnes() throws Exception {
-        assertArrayEquals(new String[] {"bkt", "a b/c"}, S3Objects.copySource("bkt/a%20b/c"));
-        assertArrayEquals(new String[] {"bkt", "k"}, S3Objects.copySource("/bkt/k?versionId=v1"));
+        assertArrayEquals(new String[] {"bkt", "a b/c"}, S3Copy.copySource("bkt/a%20b/c"));
+        assertArrayEquals(new String[] {"bkt", "k"}, S3Copy.copySource("/bkt/k?versionId=v1"));
         for (String bad : new String[] {"bkt", "bkt/", "/k", "bkt/../x", "bkt/%zz"}) {
-            S3Exception e = assertThrows(S3Exception.class, () -> S3Objects.copySource(bad), bad);
+            S3Exception e = assertThrows(S3Exception.class, () -> S3Copy.copySource(bad), bad);
             assertEquals(S3Error.INVALID_ARGUMENT, e.error(), bad);
         }
     }
