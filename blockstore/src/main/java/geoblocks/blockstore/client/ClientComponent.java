@@ -175,9 +175,10 @@ public final class ClientComponent extends ComponentDefinition {
         for (Long op : active.keySet().toArray(new Long[0])) {
             if (now - lastHeard.get(op) > timeoutNanos) {
                 // the request may have taken effect before the node went silent
+                String state = active.get(op).state();
                 finish(op, new Failure(FailureCode.OUTCOME_UNKNOWN, "no answer from node " + nodeName + " (" + node
-                        + ") within " + timeoutNanos / 1_000_000 + " ms (is it running, with the same cluster secret?)"),
-                        null);
+                        + ") within " + timeoutNanos / 1_000_000 + " ms (is it running, with the same cluster secret?)"
+                        + (state.isEmpty() ? "" : "; " + state)), null);
             }
         }
     }

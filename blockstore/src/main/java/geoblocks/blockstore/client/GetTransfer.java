@@ -101,6 +101,15 @@ final class GetTransfer implements Transfer {
         }
     }
 
+    @Override
+    public String state() {
+        if (manifest == null) {
+            return "no manifest received yet";
+        }
+        return "received " + (received - plan.storedStart()) + " of " + (storedEnd - plan.storedStart())
+                + " stored bytes, acknowledged up to " + acked;
+    }
+
     private void onManifest(ManifestPart p) throws IOException {
         if (manifestParts == null) {
             manifestParts = new Assembly(p.total(), MAX_MANIFEST);

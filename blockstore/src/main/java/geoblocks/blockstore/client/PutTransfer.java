@@ -123,6 +123,15 @@ final class PutTransfer implements Transfer {
         }
     }
 
+    @Override
+    public String state() {
+        if (!accepted) {
+            return "the node had not yet admitted the upload";
+        }
+        return "sent " + sent + " of " + size + " bytes, " + durable + " reported durable"
+                + (sent >= size ? "; waiting for the commit" : "; waiting for the node to report progress");
+    }
+
     private int blockLength() {
         return (int) Math.min(put.blockSize(), size - (long) block * put.blockSize());
     }

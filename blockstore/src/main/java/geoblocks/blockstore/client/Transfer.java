@@ -10,6 +10,11 @@ interface Transfer {
     /** Handles one reply from the node. */
     void onReply(FileOp op) throws Exception;
 
+    /** Where the operation stands, for a failure that needs saying (e.g. the node went silent); "" when nothing useful. */
+    default String state() {
+        return "";
+    }
+
     /** Releases files; called once after the result, success or not. */
     default void close() {}
 }

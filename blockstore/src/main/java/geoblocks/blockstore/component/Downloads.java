@@ -143,11 +143,23 @@ final class Downloads {
         }
     }
 
-    /** Fails downloads whose client has acknowledged nothing for {@code idleNanos} (it went away). */
+    /**
+     * Fails downloads whose client has acknowledged nothing for {@code idleNanos} while bytes it was
+     * sent wait for its acknowledgement (it went away). A download whose client has acknowledged
+     * everything sent is waiting for this node (a block fetch, bounded by its own timeouts, or
+     * memory, bounded by the admission wait): it is not the client's silence. One with neither, that
+     * nothing moved for four times as long, is stuck and fails.
+     */
     void expire(long now, long idleNanos) {
         for (Download d : active.values().toArray(new Download[0])) {
-            if (now - d.lastActivity > idleNanos) {
-                d.fail(FailureCode.INVALID, "the client acknowledged nothing for " + idleNanos / 1_000_000 + " ms");
+            long idle = now - d.lastActivity;
+            long unacked = d.window.unacknowledged();
+            if (unacked > 0 && idle > idleNanos) {
+                d.fail(FailureCode.INVALID, "the client acknowledged nothing for " + idleNanos / 1_000_000 + " ms ("
+                        + unacked + " bytes sent and not acknowledged)");
+            } else if (idle > 4 * idleNanos && d.window.fetching() == 0 && !d.waiting) {
+                d.fail(FailureCode.INTERNAL, "no progress for " + 4 * idleNanos / 1_000_000
+                        + " ms, with no block being fetched and no wait for memory");
             }
         }
     }
@@ -290,9 +302,13 @@ final class Downloads {
                 return;
             }
             for (long base = window.sendOffset(); ; base = window.sendOffset()) {
+                boolean allAcked = window.unacknowledged() == 0;
                 byte[] data = window.nextToSend();
                 if (data == null) {
                     break;
+                }
+                if (allAcked) {
+                    lastActivity = node.now(); // the client's turn to acknowledge starts now
                 }
                 long offset = plan.storedStart() + base;
                 Assembly.split(data, node.settings().chunkBytes(), (off, part) ->

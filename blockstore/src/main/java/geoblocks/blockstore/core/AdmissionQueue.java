@@ -143,22 +143,28 @@ public final class AdmissionQueue implements TransferMemory {
 
     /** Refuses every request that has waited longer than the maximum; returns how many. */
     public int expire(long now) {
-        List<Map.Entry<Long, Entry>> late = new ArrayList<>();
+        // tickets, not the map's entries: removing a TreeMap node can move another key's mapping into
+        // it, so a held Map.Entry may name a different request after an earlier removal
+        List<Long> late = new ArrayList<>();
         for (Map.Entry<Long, Entry> e : waiting.entrySet()) {
             if (now - e.getValue().since > maxWaitNanos) {
-                late.add(e);
+                late.add(e.getKey());
             }
         }
-        for (Map.Entry<Long, Entry> e : late) {
-            waiting.remove(e.getKey());
-            Entry w = e.getValue();
+        int refused = 0;
+        for (long ticket : late) {
+            Entry w = waiting.remove(ticket);
+            if (w == null) {
+                continue; // cancelled by an earlier refusal's waiter
+            }
+            refused++;
             waitingBytes -= w.bytes;
             refusedTimeout++;
             waitedNanos += now - w.since;
             w.waiter.refused(FailureCode.BUSY, budget.busy(w.bytes).replace("; retry later", "") + " after waiting "
                     + (now - w.since) / 1_000_000 + " ms in the admission queue (geoblocks.node.admission.wait); retry later");
         }
-        return late.size();
+        return refused;
     }
 
     /** Forgets the waiting request of {@code ticket}, if any (it ended otherwise); its waiter is not called. */

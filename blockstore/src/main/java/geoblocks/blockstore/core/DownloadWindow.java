@@ -119,6 +119,16 @@ public final class DownloadWindow {
         return true;
     }
 
+    /** Bytes sent to the client that it has not acknowledged yet. */
+    public long unacknowledged() {
+        return sent - acked;
+    }
+
+    /** Blocks being fetched now. */
+    public int fetching() {
+        return inFlight;
+    }
+
     /** Every block is sent and acknowledged. */
     public boolean finished() {
         return nextSend == lengths.size() && acked == sent;
