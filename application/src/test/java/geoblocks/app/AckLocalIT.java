@@ -156,9 +156,14 @@ class AckLocalIT {
 
     /** The replication queue in the region's metadata engine, read as a follower (the node may be running). */
     private static List<ReplicationQueue.Copy> queueOnDisk(String region) throws IOException {
+        Path follower = Files.createTempDirectory("ack-it-follower");
         try (geoblocks.blockstore.meta.RocksMetaEngine e = geoblocks.blockstore.meta.RocksMetaEngine.openSecondary(
-                cluster.dataDir(region).resolve("meta"), Files.createTempDirectory("ack-it-follower"))) {
+                cluster.dataDir(region).resolve("meta"), follower)) {
             return new geoblocks.blockstore.meta.MetaReplicationQueueStore(e).load();
+        } finally {
+            try (java.util.stream.Stream<Path> files = Files.walk(follower)) { // the follower's own files, polled often
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
     }
 
