@@ -138,6 +138,9 @@ public final class ClientComponent extends ComponentDefinition {
             return;
         }
         lastHeard.put(op.req(), System.nanoTime());
+        if (op instanceof geoblocks.blockstore.wire.ClientOp.Waiting) {
+            return; // the node still works on it (waiting for memory): heard, nothing else to do
+        }
         try {
             t.onReply(op);
         } catch (Exception e) {

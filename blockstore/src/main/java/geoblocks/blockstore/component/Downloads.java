@@ -10,6 +10,7 @@ import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.core.read.RangePlan;
 import geoblocks.blockstore.core.read.ReadOptions;
 import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.PeerOp.BlockData;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -140,6 +141,16 @@ final class Downloads {
         if (d != null && d.window.acknowledge(a.consumed() - d.plan.storedStart())) {
             d.lastActivity = node.now();
             d.pump();
+        }
+    }
+
+    /** Tells the client of every download waiting for memory that its node still works on it ({@link ClientOp.Waiting}). */
+    void remindWaiting(long now) {
+        for (Download d : active.values()) {
+            if (d.waiting) {
+                node.send(d.key.client, new ClientOp.Waiting(d.key.req,
+                        (now - d.waitingSince) / 1_000_000));
+            }
         }
     }
 
@@ -286,6 +297,8 @@ final class Downloads {
         boolean failed;
         /** Waiting in the admission queue for the memory of its next block. */
         boolean waiting;
+        /** Since when, while {@link #waiting}. */
+        long waitingSince;
 
         Download(Key key, Manifest m, ReadOptions options, RangePlan plan, long ticket) {
             this.key = key;
@@ -353,6 +366,7 @@ final class Downloads {
          */
         void waitForMemory(long bytes) {
             waiting = true;
+            waitingSince = node.now();
             node.admission().admit(ticket, bytes, node.now(), new AdmissionQueue.Waiter() {
                 @Override
                 public void admitted() {

@@ -11,6 +11,8 @@ final class Housekeeping {
     static final long DISK_CHECK_NANOS = 5_000_000_000L;
     /** Snapshots about once a second: at every fourth fast tick, at every slow one. */
     static final long SNAPSHOT_NANOS = 900_000_000L;
+    /** How often the client of a request waiting for memory hears {@code Waiting} (well within any client's silence timeout). */
+    static final long REMIND_NANOS = 2_000_000_000L;
 
     private final NodeContext node;
     private final NodeParts parts;
@@ -18,6 +20,7 @@ final class Housekeeping {
     private final Runnable checkDisks;
     private final java.util.function.LongConsumer snapshot;
     private long lastTick;
+    private long lastReminder;
     private long lastSnapshot = Long.MIN_VALUE;
     private long lastDiskCheck = Long.MIN_VALUE;
 
@@ -40,6 +43,11 @@ final class Housekeeping {
         node.pending().expire(now, "");
         long idle = 2 * node.settings().rpcTimeoutMs() * 1_000_000L;
         parts.uploads().expire(now, idle);
+        if (now - lastReminder >= REMIND_NANOS) {
+            lastReminder = now;
+            parts.uploads().remindWaiting(now);
+            parts.downloads().remindWaiting(now);
+        }
         parts.downloads().expire(now, idle);
         parts.replicas().expire(now, idle);
         parts.paced().expire(now, idle);

@@ -60,8 +60,8 @@ final class Uploads {
     private final Node node;
     private final Replicator replicator;
     private final Map<Key, Upload> active = new HashMap<>();
-    /** Uploads waiting in the admission queue to begin. */
-    private final Set<Key> queued = new java.util.HashSet<>();
+    /** Uploads waiting in the admission queue to begin, with when they began to wait. */
+    private final Map<Key, Long> queued = new HashMap<>();
 
     private record Key(NetAddress client, long req) {}
 
@@ -97,7 +97,7 @@ final class Uploads {
                             b.condition()));
                 }
             }
-            if (active.containsKey(key) || queued.contains(key)) {
+            if (active.containsKey(key) || queued.containsKey(key)) {
                 throw new IllegalArgumentException("request " + b.req() + " is already active");
             }
             long blocks = (b.size() + b.blockSize() - 1) / b.blockSize();
@@ -108,7 +108,7 @@ final class Uploads {
             long meta = 1024 + 16 * Math.max(1, blocks) + (node.settings().inlines(b.size()) ? b.size() : 0);
             long firstBlock = Math.min(b.size(), b.blockSize());
             // admitted with its metadata and its first block's buffer, in arrival order when memory is short
-            queued.add(key);
+            queued.put(key, node.now());
             node.admission().admit(ticket, meta + firstBlock, node.now(), new AdmissionQueue.Waiter() {
                 @Override
                 public void admitted() {
@@ -139,6 +139,19 @@ final class Uploads {
         u.add(d);
     }
 
+    /**
+     * Tells the client of every upload waiting for memory (not yet admitted, or its next block's
+     * buffer) that its node still works on it ({@link ClientOp.Waiting}), so the wait is not silence.
+     */
+    void remindWaiting(long now) {
+        queued.forEach((k, since) -> node.send(k.client, new ClientOp.Waiting(k.req, (now - since) / 1_000_000)));
+        for (Upload u : active.values()) {
+            if (u.stash != null) {
+                node.send(u.key.client, new ClientOp.Waiting(u.key.req, (now - u.waitingSince) / 1_000_000));
+            }
+        }
+    }
+
     /** Fails uploads whose client has been silent for {@code idleNanos} (it went away). */
     void expire(long now, long idleNanos) {
         for (Upload u : active.values().toArray(new Upload[0])) {
@@ -164,6 +177,8 @@ final class Uploads {
         final long ticket;
         /** Pieces that arrived while the upload waits for the memory of a block's buffer, else null. */
         java.util.ArrayDeque<PutData> stash;
+        /** When the upload began to wait for its next block's buffer (while {@link #stash} is set). */
+        long waitingSince;
         long stashedBytes;
         final Manifest.BlockRef[] refs;
         final UploadAssembly assembly;
@@ -242,6 +257,7 @@ final class Uploads {
          */
         void waitForMemory(long need, PutData first) {
             stash = new java.util.ArrayDeque<>();
+            waitingSince = node.now();
             stash.add(first);
             stashedBytes = first.data().length;
             node.admission().admit(ticket, need, node.now(), new AdmissionQueue.Waiter() {

@@ -11,10 +11,11 @@ import java.util.concurrent.TimeUnit;
  */
 public record AdmissionSettings(long waitMs, int queue) {
     /**
-     * Requests wait up to 5 s (within the 10 s of silence after which {@code client} commands give
-     * up), at most 1,000 at once.
+     * Requests wait up to 15 s, at most 1,000 at once. A waiting request's client hears
+     * {@code Waiting} every 2 s, so the wait may exceed the clients' silence timeouts (10 s for
+     * {@code client} commands).
      */
-    public static final AdmissionSettings DEFAULTS = new AdmissionSettings(5_000, 1000);
+    public static final AdmissionSettings DEFAULTS = new AdmissionSettings(15_000, 1000);
 
     public AdmissionSettings {
         if (waitMs < 0 || waitMs > 3_600_000) {

@@ -110,6 +110,7 @@ final class ClientCodec {
                         o.str(p.name()); o.str(p.version()); o.str(p.read()); o.str(p.rank()); o.i64(p.first());
                         o.i64(p.last());
                     }),
+            OpRow.of(57, Waiting.class, (req, r) -> new Waiting(req, r.i64()), (p, o) -> o.i64(p.waitedMillis())),
             OpRow.of(54, ClusterReq.class, (req, r) -> new ClusterReq(req, r.str(), r.str(), r.str(), r.str(), r.i64(), r.bool()),
                     (p, o) -> {
                         o.str(p.action()); o.str(p.region()); o.str(p.address()); o.str(p.zone());

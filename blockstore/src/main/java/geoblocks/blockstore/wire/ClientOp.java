@@ -144,6 +144,14 @@ public sealed interface ClientOp extends FileOp {
     /** The node's placement policies ({@code client policies}); answered by {@link PoliciesReply}. */
     record PoliciesReq(long req) implements Request {}
 
+    /**
+     * The node still works on request {@code req}: it has waited {@code waitedMillis} in the admission
+     * queue for transfer memory (an upload not yet admitted, or a running transfer whose next block
+     * finds none). Sent every 2 s while it waits, so the client hears from its
+     * node and does not take the wait for silence; the request goes on, or is refused, later.
+     */
+    record Waiting(long req, long waitedMillis) implements Reply, Control {}
+
     /** Blocks covering bytes {@code 0..durableBytes} are durable on every replica the policy wants (for a move: block bytes copied so far). */
     record PutProgress(long req, long durableBytes) implements Reply, Control {}
 

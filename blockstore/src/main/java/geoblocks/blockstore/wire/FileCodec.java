@@ -38,7 +38,7 @@ import java.util.Map;
 public final class FileCodec implements WireCodec<FileMsg> {
     public static final FileCodec INSTANCE = new FileCodec();
     /** The file protocol's version byte; a change of any op's layout or tags takes the next one. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     /**
      * The version as its byte on the wire: 0x80 + VERSION. Nodes from before the version byte read
      * it as an op tag, and they know no tag above 52, so they refuse a versioned message as an
@@ -136,7 +136,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
      */
     private static final List<OpRow<?>> TABLE = join(ClientCodec.ROWS, SHARED, PeerCodec.ROWS, BenchCodec.ROWS);
     /** The largest tag in use. */
-    static final int LAST_TAG = 56;
+    static final int LAST_TAG = 57;
 
     private static final Map<Class<?>, OpRow<?>> BY_CLASS = new HashMap<>();
     private static final OpRow<?>[] BY_TAG;

@@ -136,4 +136,37 @@ class AdmissionWaitTest {
         assertEquals(1, sentTo(node, CLIENT, ClientOp.GetData.class).size(), "the block went to the client");
         assertEquals(List.of(), sentTo(node, CLIENT, Failed.class));
     }
+
+    /**
+     * The clients of waiting requests hear {@code Waiting} with how long they have waited, at each
+     * reminder, so a wait longer than a client's silence timeout does not end it; admitted or
+     * refused requests are not reminded.
+     */
+    @Test
+    void waitingRequests_areReminded_untilAdmittedOrRefused() throws Exception {
+        FakeNode node = new FakeNode();
+        byte[] data = new byte[1000];
+        node.manifests().save(new Manifest("f.bin", "f1", data.length, BLOCK, "local", "dublin", 1L,
+                List.of(new Manifest.BlockRef(data.length, Checksums.crc32c(data), List.of("dublin")))));
+        node.budget().tryReserve(SHARE);
+        Uploads up = uploads(node);
+        Downloads down = new Downloads(node);
+        up.onBegin(CLIENT, new PutBegin(1, "a", BLOCK, BLOCK, "tworandom", ClientOp.ACK_ALL, false, Map.of()));
+        node.now += 1000 * MS;
+        down.onBegin(OTHER_CLIENT, new GetBegin(2, "f.bin"));
+        node.now += 2000 * MS;
+        up.remindWaiting(node.now);
+        down.remindWaiting(node.now);
+        assertEquals(List.of(new ClientOp.Waiting(1, 3000)), sentTo(node, CLIENT, ClientOp.Waiting.class));
+        assertEquals(List.of(new ClientOp.Waiting(2, 2000)), sentTo(node, OTHER_CLIENT, ClientOp.Waiting.class));
+
+        node.budget().release(SHARE); // both are admitted: no more reminders
+        pump(node);
+        assertEquals(List.of(0L), sentTo(node, CLIENT, PutProgress.class).stream().map(PutProgress::durableBytes).toList());
+        node.now += 2000 * MS;
+        up.remindWaiting(node.now);
+        down.remindWaiting(node.now);
+        assertEquals(1, sentTo(node, CLIENT, ClientOp.Waiting.class).size());
+        assertEquals(1, sentTo(node, OTHER_CLIENT, ClientOp.Waiting.class).size());
+    }
 }

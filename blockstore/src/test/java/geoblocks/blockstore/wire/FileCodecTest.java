@@ -107,6 +107,7 @@ class FileCodecTest {
                 new geoblocks.blockstore.wire.ClientOp.PurgeReq(7, "gone.txt", "0000018c00000001@seoul"),
                 new StatusReq(8),
                 new PutProgress(9, 42L << 30),
+                new ClientOp.Waiting(9, 5000),
                 new GetData(10, 1L << 40, bytes(3, 60_000)),
                 new GetData(10, 0, new byte[0]),
                 new ListPart(11, List.of(), false),
@@ -173,7 +174,7 @@ class FileCodecTest {
         Set<Class<?>> covered = new HashSet<>();
         samples().forEach(op -> covered.add(op.getClass()));
         assertEquals(opTypes(FileOp.class), covered);
-        assertEquals(56, covered.size());
+        assertEquals(57, covered.size());
     }
 
     /** The records of a sealed op interface, those of its sealed sub-interfaces (FileOp.Control) included. */
@@ -199,7 +200,7 @@ class FileCodecTest {
         }
         assertEquals(Set.of("BackgroundStored", "Claimed", "CreateClaim", "FetchCancel", "FetchMore", "GetAck",
                 "HoldBlocks", "LayoutSync", "LookupManifest", "ManifestPart", "NetBenchAck", "PutProgress", "ReplicaStored",
-                "StatPending", "StatusReq", "SyncDigest", "SyncLeaves", "SyncNames", "SyncNamesReq"), control,
+                "StatPending", "StatusReq", "SyncDigest", "SyncLeaves", "SyncNames", "SyncNamesReq", "Waiting"), control,
                 "a new control op must not depend on arriving after the blocks sent before it (FileOp.Control)");
         assertTrue(new FileMsg(V4,
                 new ClientOp.GetAck(1, 2)).isControl());
@@ -331,7 +332,7 @@ class FileCodecTest {
 
     @Test
     void decode_unknownTag_throwsMalformedNamingIt() {
-        for (int tag : new int[] {0, 57, 100, 255}) {
+        for (int tag : new int[] {0, 58, 100, 255}) {
             byte[] wire = headerAndTag(tag, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());

@@ -39,7 +39,7 @@ class FileOpFamiliesTest {
                 + opsOf(FileOp.Shared.class).size();
         assertEquals(FileOps.records().size(), sum);
         assertEquals(FileOps.records().size(), new HashSet<>(FileOps.records()).size());
-        assertEquals(56, sum);
+        assertEquals(57, sum);
     }
 
     @Test
