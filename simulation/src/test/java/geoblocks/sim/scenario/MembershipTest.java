@@ -44,8 +44,9 @@ class MembershipTest {
             newcomerMoved += o.spread().newcomerMovedBytes();
             share += o.spread().shareBytes();
             movedVersions += o.spread().movedToNewcomer();
-            System.out.printf("membership seed %d: drain applied at %d ms, remove at %d ms; mumbai: %d kept versions moved"
+            System.out.printf("membership seed %d %s: drain applied at %d ms, remove at %d ms; mumbai: %d kept versions moved"
                     + " there, %d bytes of current spread copies (%d moved there), its share %d%n", seed,
+                    o.ok() ? "ok" : "FAILED",
                     o.drainAppliedMs(), o.removeAppliedMs(), o.spread().movedToNewcomer(), o.spread().newcomerBytes(),
                     o.spread().newcomerMovedBytes(), o.spread().shareBytes());
         }
