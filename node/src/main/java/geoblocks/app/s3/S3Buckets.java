@@ -173,8 +173,13 @@ final class S3Buckets {
         String owner = call.requester == null ? settings.accessKey() : call.requester;
         S3Access.Acl acl = S3Acls.requested(call);
         acl = acl == null ? S3Access.Acl.PRIVATE : S3Access.withoutOwner(acl, owner);
-        return new BucketMeta(call.bucket, home, policy, blockSize, false, clock.getAsLong())
+        BucketMeta b = new BucketMeta(call.bucket, home, policy, blockSize, false, clock.getAsLong())
                 .withAccess(new BucketAccess(owner, acl, S3Access.PublicAccessBlock.NONE));
+        String lock = call.headers().get("x-amz-bucket-object-lock-enabled");
+        if (lock != null && lock.trim().equalsIgnoreCase("true")) { // object lock needs versioning, on for good
+            b = b.withVersioning(ObjectVersions.Status.ENABLED).withObjectLock(ObjectLock.Config.ENABLED);
+        }
+        return b;
     }
 
     /** Stores a changed record of an existing bucket (a newer version of its record file; the newest wins) and caches it. */

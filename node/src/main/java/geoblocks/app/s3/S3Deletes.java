@@ -21,11 +21,13 @@ final class S3Deletes {
     private final NodeStore store;
     private final S3Buckets buckets;
     private final S3Versioning versioning;
+    private final S3ObjectLock objectLock;
 
-    S3Deletes(NodeStore store, S3Buckets buckets, S3Versioning versioning) {
+    S3Deletes(NodeStore store, S3Buckets buckets, S3Versioning versioning, S3ObjectLock objectLock) {
         this.store = store;
         this.buckets = buckets;
         this.versioning = versioning;
+        this.objectLock = objectLock;
     }
 
     /**
@@ -50,7 +52,7 @@ final class S3Deletes {
             return;
         }
         String ifMatch = call.headers().get("If-Match");
-        buckets.find(call.bucket).thenCompose(b -> one(b, call.key, name, versionId, condition, ifMatch))
+        buckets.find(call.bucket).thenCompose(b -> one(b, call.key, name, versionId, condition, ifMatch, objectLock.bypass(call, b)))
                 .whenComplete((d, t) -> call.later(() -> {
                     if (t != null) {
                         call.fail(S3Objects.writeFailure(call, NodeStore.cause(t)));
@@ -72,9 +74,9 @@ final class S3Deletes {
      * {@code versionId} a purge. A key or version that is not there is deleted already.
      */
     private CompletableFuture<Deleted> one(BucketMeta b, String key, String name, String versionId,
-            WriteCondition condition, String ifMatch) {
+            WriteCondition condition, String ifMatch, boolean bypass) {
         if (versionId != null) {
-            return purge(b, key, name, versionId, ifMatch);
+            return purge(b, key, name, versionId, ifMatch, bypass);
         }
         // in a bucket with versioning Enabled a delete marker is a version in its own right: kept, and made
         // even when the key has no live version (the node stores a tombstone marked keep in any case)
@@ -91,8 +93,12 @@ final class S3Deletes {
         });
     }
 
-    /** Purges the version(s) {@code versionId} names; If-Match is checked against that version's ETag. */
-    private CompletableFuture<Deleted> purge(BucketMeta b, String key, String name, String versionId, String ifMatch) {
+    /**
+     * Purges the version(s) {@code versionId} names; If-Match is checked against that version's ETag, and
+     * the versions' object lock ({@link S3ObjectLock#deleteRefusal}: AccessDenied while retained or held).
+     */
+    private CompletableFuture<Deleted> purge(BucketMeta b, String key, String name, String versionId, String ifMatch,
+            boolean bypass) {
         return versioning.versions(name).thenCompose(vs -> {
             ObjectVersions.Purge p = ObjectVersions.purge(key, vs, b.versioning(), versionId);
             if (p == null) {
@@ -102,7 +108,12 @@ final class S3Deletes {
                 throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
                         "version '" + versionId + "' of '" + key + "' does not have the ETag If-Match names"));
             }
-            CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+            CompletableFuture<Void> all = objectLock.deleteRefusal(b, key, vs, p.nodeVersions(), bypass).thenAccept(refused -> {
+                if (refused != null) {
+                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
+                            "version '" + versionId + "' of '" + key + "' cannot be deleted: " + refused));
+                }
+            });
             for (String node : p.nodeVersions()) {
                 all = all.thenCompose(x -> store.purge(name, node).handle((w, t) -> {
                     Throwable c = t == null ? null : NodeStore.cause(t);
@@ -128,7 +139,7 @@ final class S3Deletes {
             }
             Deleted[] done = new Deleted[req.keys().size()];
             List<String[]> errors = java.util.Collections.synchronizedList(new ArrayList<>());
-            buckets.find(call.bucket).thenCompose(b -> batch(call, b, req, 0, done, errors))
+            buckets.find(call.bucket).thenCompose(b -> batch(call, b, req, 0, done, errors, objectLock.bypass(call, b)))
                     .whenComplete((v, t) -> call.later(() -> {
                         if (t != null) {
                             call.fail(t);
@@ -147,7 +158,7 @@ final class S3Deletes {
     }
 
     private CompletableFuture<Void> batch(S3Call call, BucketMeta bucket, S3Xml.DeleteRequest req, int from,
-            Deleted[] done, List<String[]> errors) {
+            Deleted[] done, List<String[]> errors, boolean bypass) {
         List<String> keys = req.keys();
         if (from >= keys.size()) {
             return CompletableFuture.completedFuture(null);
@@ -165,11 +176,11 @@ final class S3Deletes {
                 version = version == null ? null : ObjectVersions.parseId(version);
                 condition = Preconditions.write(req.etag(i), null);
             } catch (S3Exception e) {
-                errors.add(new String[] {key, e.error().code(), e.getMessage()});
+                errors.add(new String[] {key, e.error().code(), e.getMessage(), req.versionId(i)});
                 continue;
             }
             int at = i;
-            batch.add(one(bucket, key, S3Names.fileName(call.bucket, key), version, condition, req.etag(i)).handle((d, t) -> {
+            batch.add(one(bucket, key, S3Names.fileName(call.bucket, key), version, condition, req.etag(i), bypass).handle((d, t) -> {
                 if (t == null) {
                     done[at] = d;
                     return null;
@@ -178,14 +189,14 @@ final class S3Deletes {
                 if (c instanceof S3Exception e && e.error() == S3Error.NO_SUCH_KEY) {
                     done[at] = new Deleted(key, req.versionId(at), false, null);
                 } else if (c instanceof S3Exception e) {
-                    errors.add(new String[] {key, e.error().code(), e.getMessage()});
+                    errors.add(new String[] {key, e.error().code(), e.getMessage(), req.versionId(at)});
                 } else {
-                    errors.add(new String[] {key, S3Error.INTERNAL_ERROR.code(), String.valueOf(c.getMessage())});
+                    errors.add(new String[] {key, S3Error.INTERNAL_ERROR.code(), String.valueOf(c.getMessage()), req.versionId(at)});
                 }
                 return null;
             }));
         }
         return CompletableFuture.allOf(batch.toArray(new CompletableFuture[0]))
-                .thenCompose(v -> batch(call, bucket, req, from + DELETE_BATCH, done, errors));
+                .thenCompose(v -> batch(call, bucket, req, from + DELETE_BATCH, done, errors, bypass));
     }
 }

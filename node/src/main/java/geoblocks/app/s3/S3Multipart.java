@@ -30,6 +30,7 @@ final class S3Multipart {
     private S3Tagging tagging;
     private S3Versioning versioning;
     private S3Encryption encryption;
+    private S3ObjectLock objectLock;
     /** The encryption an upload was begun with (never a key: an SSE-C upload's parts and Complete carry it). */
     private final java.util.concurrent.ConcurrentHashMap<String, SseParams> uploadSse = new java.util.concurrent.ConcurrentHashMap<>();
     /** The tags asked for by CreateMultipartUpload (x-amz-tagging), stored with the object on Complete. */
@@ -50,6 +51,10 @@ final class S3Multipart {
 
     void tagging(S3Tagging t) {
         this.tagging = t;
+    }
+
+    void objectLock(S3ObjectLock l) {
+        this.objectLock = l;
     }
 
     void encryption(S3Encryption e) {
@@ -101,6 +106,7 @@ final class S3Multipart {
             tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
             kept = S3Objects.requested(call);
             sse = encryption.writeRequest(call);
+            objectLock.checkHeaders(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -110,6 +116,7 @@ final class S3Multipart {
         buckets.find(call.bucket).thenCompose(b -> {
             try {
                 sseParams[0] = encryption.uploadParams(sse, b);
+                keptMeta.putAll(objectLock.versionMeta(call.headers()::get, b)); // kept until Complete
             } catch (S3Exception e) {
                 throw new java.util.concurrent.CompletionException(e);
             }

@@ -26,6 +26,7 @@ final class S3ObjectReads {
     private final S3Versioning versioning;
     private final HeaderRecords headers;
     private S3Tagging tagging;
+    private S3ObjectLock objectLock;
     private S3Encryption encryption;
 
     S3ObjectReads(NodeStore store, S3Settings settings, S3Buckets buckets, S3Versioning versioning, HeaderRecords headers) {
@@ -44,6 +45,10 @@ final class S3ObjectReads {
     /** Where the tags of objects are kept (x-amz-tagging-count on HEAD). */
     void tagging(S3Tagging t) {
         this.tagging = t;
+    }
+
+    void objectLock(S3ObjectLock l) {
+        this.objectLock = l;
     }
 
     void get(S3Call call) {
@@ -96,7 +101,8 @@ final class S3ObjectReads {
                 call.ex.header("x-amz-version-id", shownId[0] != null ? shownId[0]
                         : ObjectVersions.id(false, m.meta(), m.version().id()));
             }
-            headers.read(m.meta()).whenComplete((h, t1) -> call.later(() -> {
+            headers.read(m.meta()).thenCompose(h -> objectLock.answerHeaders(call, bucket[0], m).thenApply(x -> h))
+                    .whenComplete((h, t1) -> call.later(() -> {
                 if (t1 != null) {
                     call.fail(NodeStore.cause(t1));
                     return;

@@ -289,7 +289,8 @@ public final class S3Xml {
 
     /**
      * A DeleteObjects answer: the keys deleted (none when quiet; an entry {@code KEY + '\n' + VERSIONID}
-     * when a version was named: keys hold no control characters) and the errors, each (key, code, message).
+     * when a version was named: keys hold no control characters) and the errors, each (key, code, message,
+     * and the version id the request named, or null).
      */
     static byte[] deleteResult(List<S3Deletes.Deleted> deleted, List<String[]> errors) {
         StringBuilder sb = new StringBuilder(HEAD).append("<DeleteResult xmlns=\"").append(NS).append("\">");
@@ -310,6 +311,9 @@ public final class S3Xml {
         for (String[] e : errors) {
             sb.append("<Error>");
             el(sb, "Key", e[0]);
+            if (e.length > 3 && e[3] != null) {
+                el(sb, "VersionId", e[3]);
+            }
             el(sb, "Code", e[1]);
             el(sb, "Message", e[2]);
             sb.append("</Error>");
