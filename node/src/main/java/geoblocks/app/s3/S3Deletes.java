@@ -38,21 +38,17 @@ final class S3Deletes {
 
     void delete(S3Call call) {
         String name = S3Names.fileName(call.bucket, call.key);
-        WriteCondition condition;
+        DeleteConditions conditions;
         String versionId;
         try {
-            if (call.headers().contains("x-amz-if-match-last-modified-time") || call.headers().contains("x-amz-if-match-size")) {
-                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "x-amz-if-match-last-modified-time and x-amz-if-match-size"
-                        + " are not supported (If-Match is)");
-            }
-            condition = Preconditions.write(call.headers().get("If-Match"), null);
+            conditions = DeleteConditions.parse(call.headers().get("If-Match"),
+                    call.headers().get("x-amz-if-match-last-modified-time"), call.headers().get("x-amz-if-match-size"));
             versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
         } catch (S3Exception e) {
             call.fail(e);
             return;
         }
-        String ifMatch = call.headers().get("If-Match");
-        buckets.find(call.bucket).thenCompose(b -> one(b, call.key, name, versionId, condition, ifMatch, objectLock.bypass(call, b)))
+        buckets.find(call.bucket).thenCompose(b -> one(b, call.key, name, versionId, conditions, objectLock.bypass(call, b)))
                 .whenComplete((d, t) -> call.later(() -> {
                     if (t != null) {
                         call.fail(S3Objects.writeFailure(call, NodeStore.cause(t)));
@@ -71,13 +67,39 @@ final class S3Deletes {
 
     /**
      * One delete: a tombstone (a delete marker when the bucket's versioning was set), or with
-     * {@code versionId} a purge. A key or version that is not there is deleted already.
+     * {@code versionId} a purge. A key or version that is not there is deleted already. With
+     * conditions ({@link DeleteConditions}) the current version is read and decided on first, and the
+     * tombstone is stored only if the current version's ETag is still the one decided on (the name's
+     * owner region checks it, as for If-Match on a PUT).
      */
     private CompletableFuture<Deleted> one(BucketMeta b, String key, String name, String versionId,
-            WriteCondition condition, String ifMatch, boolean bypass) {
+            DeleteConditions conditions, boolean bypass) {
         if (versionId != null) {
-            return purge(b, key, name, versionId, ifMatch, bypass);
+            return purge(b, key, name, versionId, conditions, bypass);
         }
+        if (!conditions.any()) {
+            return tombstone(b, key, name, WriteCondition.NONE);
+        }
+        return versioning.versions(name).thenCompose(vs -> {
+            List<ObjectVersions.V> shown = ObjectVersions.visible(key, vs, b.versioning());
+            ObjectVersions.V head = shown.isEmpty() || !shown.get(0).latest() ? null : shown.get(0);
+            WriteCondition unchanged;
+            try {
+                unchanged = head == null || head.deleteMarker() ? WriteCondition.NONE
+                        : Preconditions.write(head.etag() == null ? "*" : ETags.quote(head.etag()), null);
+            } catch (S3Exception e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+            return switch (conditions.decide(head)) {
+                case GONE -> CompletableFuture.completedFuture(new Deleted(key, null, false, null));
+                case FAILED -> throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
+                        "the current version of '" + key + "' does not meet the delete's conditions"));
+                case PASSED -> tombstone(b, key, name, unchanged);
+            };
+        });
+    }
+
+    private CompletableFuture<Deleted> tombstone(BucketMeta b, String key, String name, WriteCondition condition) {
         // in a bucket with versioning Enabled a delete marker is a version in its own right: kept, and made
         // even when the key has no live version (the node stores a tombstone marked keep in any case)
         return store.delete(name, condition, ObjectVersions.marks(b.versioning())).handle((w, t) -> {
@@ -97,16 +119,16 @@ final class S3Deletes {
      * Purges the version(s) {@code versionId} names; If-Match is checked against that version's ETag, and
      * the versions' object lock ({@link S3ObjectLock#deleteRefusal}: AccessDenied while retained or held).
      */
-    private CompletableFuture<Deleted> purge(BucketMeta b, String key, String name, String versionId, String ifMatch,
-            boolean bypass) {
+    private CompletableFuture<Deleted> purge(BucketMeta b, String key, String name, String versionId,
+            DeleteConditions conditions, boolean bypass) {
         return versioning.versions(name).thenCompose(vs -> {
             ObjectVersions.Purge p = ObjectVersions.purge(key, vs, b.versioning(), versionId);
             if (p == null) {
                 return CompletableFuture.completedFuture(new Deleted(key, versionId, false, null));
             }
-            if (ifMatch != null && (p.shown().deleteMarker() || !Preconditions.matches(ifMatch, p.shown().etag()))) {
+            if (conditions.decide(p.shown()) == DeleteConditions.Verdict.FAILED) {
                 throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
-                        "version '" + versionId + "' of '" + key + "' does not have the ETag If-Match names"));
+                        "version '" + versionId + "' of '" + key + "' does not meet the delete's conditions"));
             }
             CompletableFuture<Void> all = objectLock.deleteRefusal(b, key, vs, p.nodeVersions(), bypass).thenAccept(refused -> {
                 if (refused != null) {
@@ -167,20 +189,20 @@ final class S3Deletes {
         for (int i = from; i < Math.min(keys.size(), from + DELETE_BATCH); i++) {
             String key = keys.get(i);
             String version = req.versionId(i);
-            WriteCondition condition;
+            DeleteConditions conditions;
             try {
                 S3Exception bad = S3Names.keyProblem(call.bucket, key);
                 if (bad != null) {
                     throw bad;
                 }
                 version = version == null ? null : ObjectVersions.parseId(version);
-                condition = Preconditions.write(req.etag(i), null);
+                conditions = DeleteConditions.parse(req.etag(i), req.modified(i), req.size(i));
             } catch (S3Exception e) {
                 errors.add(new String[] {key, e.error().code(), e.getMessage(), req.versionId(i)});
                 continue;
             }
             int at = i;
-            batch.add(one(bucket, key, S3Names.fileName(call.bucket, key), version, condition, req.etag(i), bypass).handle((d, t) -> {
+            batch.add(one(bucket, key, S3Names.fileName(call.bucket, key), version, conditions, bypass).handle((d, t) -> {
                 if (t == null) {
                     done[at] = d;
                     return null;
