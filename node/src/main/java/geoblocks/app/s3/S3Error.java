@@ -3,6 +3,7 @@ package geoblocks.app.s3;
 /** The S3 error codes the gateway answers with, each with its HTTP status and default message. */
 public enum S3Error {
     ACCESS_DENIED("AccessDenied", 403, "Access Denied"),
+    ACCESS_CONTROL_LIST_NOT_SUPPORTED("AccessControlListNotSupported", 400, "The bucket does not allow ACLs"),
     AUTHORIZATION_HEADER_MALFORMED("AuthorizationHeaderMalformed", 400, "The authorization header is malformed"),
     AUTHORIZATION_QUERY_PARAMETERS_ERROR("AuthorizationQueryParametersError", 400, "Error parsing the X-Amz-Credential parameter"),
     BAD_DIGEST("BadDigest", 400, "The Content-MD5 you specified did not match what we received."),
@@ -15,6 +16,7 @@ public enum S3Error {
     INTERNAL_ERROR("InternalError", 500, "We encountered an internal error. Please try again."),
     INVALID_ACCESS_KEY_ID("InvalidAccessKeyId", 403, "The AWS Access Key Id you provided does not exist in our records."),
     INVALID_ARGUMENT("InvalidArgument", 400, "Invalid Argument"),
+    INVALID_BUCKET_ACL_WITH_OBJECT_OWNERSHIP("InvalidBucketAclWithObjectOwnership", 400, "Bucket cannot have ACLs set with ObjectOwnership's BucketOwnerEnforced setting"),
     INVALID_BUCKET_STATE("InvalidBucketState", 409, "The request is not valid with the current state of the bucket."),
     INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),
     INVALID_ENCRYPTION_ALGORITHM("InvalidEncryptionAlgorithmError", 400, "The encryption request you specified is not valid. The valid value is AES256."),
@@ -39,6 +41,7 @@ public enum S3Error {
     NO_SUCH_PUBLIC_ACCESS_BLOCK("NoSuchPublicAccessBlockConfiguration", 404, "The public access block configuration was not found"),
     NO_SUCH_OBJECT_LOCK_CONFIGURATION("NoSuchObjectLockConfiguration", 404, "The specified object does not have an ObjectLock configuration."),
     OBJECT_LOCK_CONFIGURATION_NOT_FOUND("ObjectLockConfigurationNotFoundError", 404, "Object Lock configuration does not exist for this bucket."),
+    OWNERSHIP_CONTROLS_NOT_FOUND("OwnershipControlsNotFoundError", 404, "The bucket ownership controls were not found"),
     NO_SUCH_UPLOAD("NoSuchUpload", 404, "The specified multipart upload does not exist."),
     NO_SUCH_VERSION("NoSuchVersion", 404, "The specified version does not exist."),
     NOT_IMPLEMENTED("NotImplemented", 501, "A header or query you provided implies functionality that is not implemented."),

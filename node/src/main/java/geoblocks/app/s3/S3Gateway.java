@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  */
 public final class S3Gateway {
     static final Set<String> UNSUPPORTED = Set.of("policy", "cors", "website", "logging", "notification", "replication", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
-            "ownershipControls", "requestPayment", "intelligent-tiering");
+            "requestPayment", "intelligent-tiering");
     private final S3Settings settings;
     private final SigV4 sigv4;
     private final S3Buckets buckets;
@@ -44,6 +44,7 @@ public final class S3Gateway {
     private final S3Acls acls;
     private final S3Encryption encryption;
     private final S3ObjectLock objectLock;
+    private final S3Ownership ownership;
     private final LongSupplier clock;
     private final AtomicLong requests = new AtomicLong();
 
@@ -69,6 +70,7 @@ public final class S3Gateway {
         this.versioning = new S3Versioning(store, buckets);
         this.objectLock = new S3ObjectLock(store, buckets, versioning, new ObjectLock(clock),
                 b -> b.access().ownerOr(settings.accessKey()));
+        this.ownership = new S3Ownership(buckets);
         this.objects = new S3Objects(store, settings, buckets, receiver, migration, versioning, clock);
         objects.objectLock(objectLock);
         this.deletes = new S3Deletes(store, buckets, versioning, objectLock);
@@ -333,8 +335,8 @@ public final class S3Gateway {
         if (call.bucket != null && S3ObjectCalls.dispatch(call, tagging, multipart, attributes)) {
             return; // tagging, ListMultipartUploads, ListParts, GetObjectAttributes
         }
-        if (call.bucket != null && objectLock.route(call)) {
-            return; // object lock configuration, retention, legal hold
+        if (call.bucket != null && (objectLock.route(call) || ownership.route(call))) {
+            return; // object lock configuration, retention, legal hold; ownership controls
         }
         if (call.bucket != null && call.has("acl")) {
             acls.acl(call);
