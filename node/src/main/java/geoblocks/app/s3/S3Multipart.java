@@ -31,6 +31,7 @@ final class S3Multipart {
     private S3Versioning versioning;
     private S3Encryption encryption;
     private S3ObjectLock objectLock;
+    private final PartChecksums partChecksums;
     /** The encryption an upload was begun with (never a key: an SSE-C upload's parts and Complete carry it). */
     private final java.util.concurrent.ConcurrentHashMap<String, SseParams> uploadSse = new java.util.concurrent.ConcurrentHashMap<>();
     /** The tags asked for by CreateMultipartUpload (x-amz-tagging), stored with the object on Complete. */
@@ -47,6 +48,7 @@ final class S3Multipart {
         this.objects = objects;
         this.receiver = receiver;
         this.clock = clock;
+        this.partChecksums = new PartChecksums(store);
     }
 
     void tagging(S3Tagging t) {
@@ -247,7 +249,11 @@ final class S3Multipart {
             extra.putAll(uploadHeaders.getOrDefault(done.upload().id(), Map.of()));
             PartsSource source = new PartsSource(done.parts());
             geoblocks.blockstore.client.ByteSource stored = plan == null ? source : new SseStreams.Encrypting(plan.cipher(), source);
-            buckets.find(call.bucket).thenCompose(b -> {
+            PartChecksums.Parts partSums = plan != null && plan.customer() ? null : PartChecksums.of(done); // SSE-C: none kept
+            partChecksums.write(partSums).thenCompose(pm -> {
+                extra.putAll(pm);
+                return buckets.find(call.bucket);
+            }).thenCompose(b -> {
                 bucket[0] = b;
                 return objects.store(call, b, null, stored, etag, done.upload().contentType(), condition, extra);
             }).thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), uploadTags.remove(done.upload().id()))

@@ -255,6 +255,13 @@ final class S3Objects {
             meta.put(META_MIGRATE, String.join(",", targets));
         }
         try {
+            if (meta.containsKey(PartChecksums.META)) { // the parts' checksums too
+                try {
+                    Manifest.validateMeta(meta);
+                } catch (IllegalArgumentException e) {
+                    meta.remove(PartChecksums.META);
+                }
+            }
             if (meta.containsKey(ObjectParts.META)) { // the part size is a convenience: dropped when it does not fit
                 try {
                     Manifest.validateMeta(meta);
