@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
  * {@link NodeStore#purge}): the version is taken out of the name's history in every region, the
  * version below it becomes current, and its blocks are left to the block collector, which keeps
  * every block a kept version still names. Deleting a delete marker by its id makes the key readable
- * again, as in S3.
+ * again, as in S3. Conditions (If-Match, last-modified time, size) are decided by {@link DeleteConditions};
+ * a version under an object lock retention or legal hold is refused AccessDenied ({@link S3ObjectLock}).
  */
 final class S3Deletes {
     /** Keys of one DeleteObjects deleted at once. */
