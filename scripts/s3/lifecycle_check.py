@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Checks version deletes, object metadata and bucket lifecycle of a geoblocks gateway with boto3 (used by
+"""Checks version deletes, object lock, object metadata and bucket lifecycle of a geoblocks gateway with boto3 (used by
 S3GatewayIT, whose cluster runs with a short lifecycle day: geoblocks.s3.lifecycle.day = DAY_S seconds).
 
 Usage: lifecycle_check.py ENDPOINT OTHER_ENDPOINT DAY_S
 Prints one line per check ("ok NAME ..."); exits non-zero on the first failure with its reason.
 """
+import datetime
 import sys
 import time
 import uuid
@@ -77,6 +78,36 @@ assert sorted((x["Key"], x["VersionId"], x.get("DeleteMarker", False)) for x in 
 assert versions(s3, b) == ([], []), versions(s3, b)
 ok("delete-versions", "noncurrent, current, delete markers, DeleteObjects")
 
+# --- object lock: a retained or held version is refused to DeleteObject(s) with its versionId, at either node
+b4 = "lc-lock-" + run
+s3.create_bucket(Bucket=b4, ObjectLockEnabledForBucket=True)
+assert s3.get_bucket_versioning(Bucket=b4)["Status"] == "Enabled"
+expect_error("InvalidBucketState", lambda: s3.put_bucket_versioning(Bucket=b4, VersioningConfiguration={"Status": "Suspended"}))
+until = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).replace(microsecond=0)
+kept = s3.put_object(Bucket=b4, Key="r", Body=b"retained", ObjectLockMode="GOVERNANCE", ObjectLockRetainUntilDate=until)["VersionId"]
+h = s3.head_object(Bucket=b4, Key="r")
+assert h["ObjectLockMode"] == "GOVERNANCE" and h["ObjectLockRetainUntilDate"] == until, h
+wait_until("the other node lists the version",
+           lambda: kept in [v["VersionId"] for v in far.list_object_versions(Bucket=b4).get("Versions", [])], 30)
+for c in (s3, far):  # the retention travels in the version's metadata
+    expect_error("AccessDenied", lambda: c.delete_object(Bucket=b4, Key="r", VersionId=kept))
+d = s3.delete_objects(Bucket=b4, Delete={"Objects": [{"Key": "r", "VersionId": kept}]})
+assert [(e["Key"], e["VersionId"], e["Code"]) for e in d["Errors"]] == [("r", kept, "AccessDenied")], d
+expect_error("AccessDenied", lambda: s3.put_object_retention(Bucket=b4, Key="r", Retention={
+    "Mode": "GOVERNANCE", "RetainUntilDate": until - datetime.timedelta(minutes=5)}))  # shortened without the bypass
+s3.put_object_legal_hold(Bucket=b4, Key="r", LegalHold={"Status": "ON"})
+wait_until("the other node sees the legal hold",
+           lambda: far.get_object_legal_hold(Bucket=b4, Key="r")["LegalHold"]["Status"] == "ON", 30)
+expect_error("AccessDenied", lambda: far.delete_object(Bucket=b4, Key="r", VersionId=kept, BypassGovernanceRetention=True))
+s3.put_object_legal_hold(Bucket=b4, Key="r", LegalHold={"Status": "OFF"})
+m = s3.delete_object(Bucket=b4, Key="r")  # without a versionId: a delete marker, allowed
+assert m["DeleteMarker"], m
+assert s3.get_object(Bucket=b4, Key="r", VersionId=kept)["Body"].read() == b"retained"
+r = s3.delete_object(Bucket=b4, Key="r", VersionId=kept, BypassGovernanceRetention=True)  # the owner bypasses governance
+assert r["VersionId"] == kept, r
+expect_error("NoSuchVersion", lambda: s3.get_object(Bucket=b4, Key="r", VersionId=kept))
+ok("object-lock", "retention and legal hold refuse version deletes at both nodes, governance bypass, delete markers allowed")
+
 # --- user metadata and standard headers
 b2 = "lc-meta-" + run
 s3.create_bucket(Bucket=b2)
@@ -123,6 +154,13 @@ old = s3.put_object(Bucket=b3, Key="v/a", Body=b"1")["VersionId"]
 cur = s3.put_object(Bucket=b3, Key="v/a", Body=b"2")["VersionId"]
 s3.put_object(Bucket=b3, Key="v/b", Body=b"1")
 s3.delete_object(Bucket=b3, Key="v/b")  # a marker over one version: both go (noncurrent, then the marker alone)
+# in an object lock bucket, a noncurrent version under a legal hold outlives its NoncurrentVersionExpiration
+s3.put_bucket_lifecycle_configuration(Bucket=b4, LifecycleConfiguration={"Rules": [
+    {"ID": "nc", "Filter": {"Prefix": ""}, "Status": "Enabled", "NoncurrentVersionExpiration": {"NoncurrentDays": 1}}]})
+held = s3.put_object(Bucket=b4, Key="a-held", Body=b"1", ObjectLockLegalHoldStatus="ON")["VersionId"]
+s3.put_object(Bucket=b4, Key="a-held", Body=b"2")
+s3.put_object(Bucket=b4, Key="z-free", Body=b"1")
+free_cur = s3.put_object(Bucket=b4, Key="z-free", Body=b"2")["VersionId"]
 upload = s3.create_multipart_upload(Bucket=b3, Key="up/x")["UploadId"]
 s3.put_bucket_lifecycle_configuration(Bucket=b3, LifecycleConfiguration={"Rules": rules})
 got = s3.get_bucket_lifecycle_configuration(Bucket=b3)["Rules"]
@@ -142,6 +180,12 @@ expect_error("NoSuchVersion", lambda: s3.get_object(Bucket=b3, Key="v/a", Versio
 s3.delete_bucket_lifecycle(Bucket=b3)
 expect_error("NoSuchLifecycleConfiguration", lambda: s3.get_bucket_lifecycle_configuration(Bucket=b3))
 ok("lifecycle-runner", "expiration, noncurrent, expired marker, multipart abort")
+# the runner visits a bucket's keys in order: once z-free's noncurrent version is gone, a-held's was decided on
+wait_until("z-free's noncurrent version is purged", lambda: versions(s3, b4, "z-free")[0] == [("z-free", free_cur, True)],
+           10 * DAY + 30)
+assert held in [v[1] for v in versions(s3, b4, "a-held")[0]], "a held version is not expired: " + str(versions(s3, b4))
+s3.put_object_legal_hold(Bucket=b4, Key="a-held", VersionId=held, LegalHold={"Status": "OFF"})
+ok("object-lock-lifecycle", "a held noncurrent version is kept past its NoncurrentVersionExpiration")
 # --- encryption the gateway cannot give is refused, never silently ignored (sse_check.py checks what it gives)
 expect_error("NotImplemented", lambda: s3.put_object(Bucket=b2, Key="sse", Body=b"x", ServerSideEncryption="aws:kms"))
 expect_error("InvalidRequest", lambda: s3.put_object(Bucket=b2, Key="sse", Body=b"x", SSECustomerAlgorithm="AES256",

@@ -194,7 +194,8 @@ class S3GatewayIT {
     }
 
     /**
-     * DeleteObject(s) with a versionId (noncurrent and current versions, delete markers), user metadata
+     * DeleteObject(s) with a versionId (noncurrent and current versions, delete markers), object lock (a
+     * retention or legal hold refuses a version delete at both nodes, and keeps a version from the lifecycle), user metadata
      * and standard headers (PUT, copy, REPLACE, multipart, the 2 KB limit), and lifecycle rules applied by
      * the nodes once the cluster's short lifecycle day has passed.
      */
@@ -204,8 +205,8 @@ class S3GatewayIT {
                 endpoint("dublin"), Integer.toString(LIFECYCLE_DAY_S)), Map.of(), 600);
         System.out.println(r.out());
         assertEquals(0, r.code(), r.out());
-        for (String check : List.of("delete-versions", "metadata", "lifecycle-config", "lifecycle-runner",
-                "encryption-refused")) {
+        for (String check : List.of("delete-versions", "object-lock", "metadata", "lifecycle-config", "lifecycle-runner",
+                "object-lock-lifecycle", "encryption-refused")) {
             assertTrue(r.out().contains("ok " + check), check + " missing:\n" + r.out());
         }
         assertTrue(r.out().contains("ALL OK"), r.out());

@@ -5,12 +5,18 @@ import java.util.Map;
 /**
  * A bucket's access settings, kept as lines of its record ({@link BucketMeta}): its owner (the access
  * key id that created it; a record without the line, made before keys existed, is owned by the config's
- * key, shown as {@code null} here), its ACL and its PublicAccessBlock.
+ * key, shown as {@code null} here), its ACL, its PublicAccessBlock and its ownership controls (a line
+ * {@code ownership=}, absent until set; {@link ObjectOwnership}).
  */
-public record BucketAccess(String owner, S3Access.Acl acl, S3Access.PublicAccessBlock block) {
+public record BucketAccess(String owner, S3Access.Acl acl, S3Access.PublicAccessBlock block, ObjectOwnership ownership) {
     public BucketAccess {
         java.util.Objects.requireNonNull(acl, "acl");
         java.util.Objects.requireNonNull(block, "block");
+    }
+
+    /** Without ownership controls. */
+    public BucketAccess(String owner, S3Access.Acl acl, S3Access.PublicAccessBlock block) {
+        this(owner, acl, block, null);
     }
 
     /** A record of before: no owner line, the ACL from its public-read flag. */
@@ -26,11 +32,16 @@ public record BucketAccess(String owner, S3Access.Acl acl, S3Access.PublicAccess
     }
 
     public BucketAccess withAcl(S3Access.Acl a) {
-        return new BucketAccess(owner, a, block);
+        return new BucketAccess(owner, a, block, ownership);
     }
 
     public BucketAccess withBlock(S3Access.PublicAccessBlock b) {
-        return new BucketAccess(owner, acl, b);
+        return new BucketAccess(owner, acl, b, ownership);
+    }
+
+    /** These settings with ownership controls {@code o} (null: none). */
+    public BucketAccess withOwnership(ObjectOwnership o) {
+        return new BucketAccess(owner, acl, block, o);
     }
 
     /** The record lines ({@code owner=}, {@code acl=}, {@code public-access-block=}); none for a legacy record. */
@@ -43,6 +54,9 @@ public record BucketAccess(String owner, S3Access.Acl acl, S3Access.PublicAccess
         if (block.any()) {
             s.append("public-access-block=").append(block.encode()).append('\n');
         }
+        if (ownership != null) {
+            s.append("ownership=").append(ownership.xml()).append('\n');
+        }
         return s.toString();
     }
 
@@ -51,6 +65,7 @@ public record BucketAccess(String owner, S3Access.Acl acl, S3Access.PublicAccess
             return legacy(publicRead);
         }
         return new BucketAccess(kv.get("owner"), S3Access.Acl.decode(kv.get("acl")),
-                S3Access.PublicAccessBlock.decode(kv.get("public-access-block")));
+                S3Access.PublicAccessBlock.decode(kv.get("public-access-block")),
+                kv.containsKey("ownership") ? ObjectOwnership.ofRecord(kv.get("ownership")) : null);
     }
 }

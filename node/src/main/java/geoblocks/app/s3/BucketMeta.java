@@ -12,12 +12,19 @@ import java.util.Map;
  * when it was made, and its versioning state (a line {@code versioning=Enabled|Suspended}, absent
  * until PutBucketVersioning sets it), and its owner, ACL and PublicAccessBlock ({@link BucketAccess}: lines
  * {@code owner=}, {@code acl=}, {@code public-access-block=}, absent in records made before keys), and its
- * default encryption (a line {@code encryption=AES256}, absent unless PutBucketEncryption set it). Invariant: block size > 0; home and policy not empty.
+ * default encryption (a line {@code encryption=AES256}, absent unless PutBucketEncryption set it), and its object
+ * lock configuration (a line {@code object-lock=Enabled[ MODE Nd|Ny]}, absent unless object lock was enabled; it is never removed). Invariant: block size > 0; home and policy not empty.
  */
 public record BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis,
-        ObjectVersions.Status versioning, BucketAccess access, String encryption) {
+        ObjectVersions.Status versioning, BucketAccess access, String encryption, ObjectLock.Config objectLock) {
     /** The value of {@code encryption} for SSE-S3 by default. */
     public static final String SSE_S3 = "AES256";
+
+    /** A bucket without object lock. */
+    public BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis,
+            ObjectVersions.Status versioning, BucketAccess access, String encryption) {
+        this(name, home, policy, blockSize, publicRead, createdMillis, versioning, access, encryption, null);
+    }
 
     /** A bucket without default encryption. */
     public BucketMeta(String name, String home, String policy, int blockSize, boolean publicRead, long createdMillis,
@@ -38,18 +45,23 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
 
     /** This bucket with versioning {@code s}. */
     public BucketMeta withVersioning(ObjectVersions.Status s) {
-        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, s, access, encryption);
+        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, s, access, encryption, objectLock);
     }
 
     /** This bucket with {@code a} as its access settings (its public-read line follows the ACL, for older nodes). */
     public BucketMeta withAccess(BucketAccess a) {
         boolean pub = a.acl().grants().contains(new S3Access.Grant(S3Access.ALL_USERS, S3Access.Perm.READ));
-        return new BucketMeta(name, home, policy, blockSize, pub, createdMillis, versioning, a, encryption);
+        return new BucketMeta(name, home, policy, blockSize, pub, createdMillis, versioning, a, encryption, objectLock);
     }
 
     /** This bucket with default encryption {@code e} ({@link #SSE_S3}, or null for none). */
     public BucketMeta withEncryption(String e) {
-        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, versioning, access, e);
+        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, versioning, access, e, objectLock);
+    }
+
+    /** This bucket with object lock configuration {@code c} (object lock enabled; null: disabled). */
+    public BucketMeta withObjectLock(ObjectLock.Config c) {
+        return new BucketMeta(name, home, policy, blockSize, publicRead, createdMillis, versioning, access, encryption, c);
     }
 
     public BucketMeta {
@@ -71,7 +83,8 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
                 + "\npublic-read=" + publicRead + "\ncreated=" + createdMillis + "\n"
                 + (versioning == ObjectVersions.Status.OFF ? "" : "versioning=" + versioning.xml() + "\n")
                 + (access.equals(BucketAccess.legacy(publicRead)) ? "" : access.lines())
-                + (encryption == null ? "" : "encryption=" + encryption + "\n");
+                + (encryption == null ? "" : "encryption=" + encryption + "\n")
+                + (objectLock == null ? "" : "object-lock=" + objectLock.encode() + "\n");
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -92,7 +105,8 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
             return new BucketMeta(require(kv, "name", bucket), require(kv, "home", bucket), require(kv, "policy", bucket),
                     Integer.parseInt(require(kv, "block-size", bucket)), publicRead,
                     Long.parseLong(require(kv, "created", bucket)), ObjectVersions.Status.ofRecord(kv.get("versioning")),
-                    BucketAccess.decode(kv, publicRead), kv.get("encryption"));
+                    BucketAccess.decode(kv, publicRead), kv.get("encryption"),
+                    ObjectLock.Config.decode(kv.get("object-lock")));
         } catch (IllegalArgumentException e) {
             throw new IOException("bucket record of '" + bucket + "' is damaged: " + e.getMessage(), e);
         }

@@ -58,6 +58,12 @@ final class S3Acls {
         }
         return buckets.find(call.bucket).thenCompose(b -> {
             String owner = owner(b);
+            boolean objectWrite = call.key != null && ((call.method().equals("PUT") && !call.has("acl") && !call.has("uploadId"))
+                    || (call.method().equals("POST") && call.has("uploads")));
+            S3Exception disabled = objectWrite ? ObjectOwnership.aclRefusal(b.access().ownership(), call.headers()::get, true, false) : null;
+            if (disabled != null) { // BucketOwnerEnforced: ACLs are disabled (refused before the body)
+                throw new CompletionException(disabled);
+            }
             if (call.key != null && call.method().equals("PUT") && !call.has("acl") && !call.has("uploadId")) {
                 try { // a PutObject whose ACL the bucket's BlockPublicAcls refuses: before the body is stored
                     S3Access.Acl wanted = requested(call);
@@ -228,6 +234,10 @@ final class S3Acls {
                 if (fromHeaders == null && !hasBody) {
                     throw new S3Exception(S3Error.MALFORMED_XML, "PutAcl needs x-amz-acl, x-amz-grant-* headers or an"
                             + " AccessControlPolicy body");
+                }
+                S3Exception disabled = ObjectOwnership.aclRefusal(b.access().ownership(), call.headers()::get, call.key != null, hasBody);
+                if (disabled != null) {
+                    throw disabled;
                 }
                 acl = fromHeaders != null ? S3Access.withoutOwner(fromHeaders, owner) : AclXml.parsePolicy(body, owner);
                 S3Exception refused = S3Access.refusal(acl, b.access().block());

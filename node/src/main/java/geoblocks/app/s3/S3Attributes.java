@@ -23,11 +23,14 @@ final class S3Attributes {
     private final S3Buckets buckets;
     private final S3Versioning versioning;
 
+    private final PartChecksums partChecksums;
+
     S3Attributes(NodeStore store, S3Buckets buckets, S3Versioning versioning, S3Encryption encryption) {
         this.encryption = encryption;
         this.store = store;
         this.buckets = buckets;
         this.versioning = versioning;
+        this.partChecksums = new PartChecksums(store);
     }
 
     /** The attributes asked for (lower case), or InvalidArgument. */
@@ -99,9 +102,17 @@ final class S3Attributes {
                 call.ex.header("x-amz-version-id", shown[0] != null ? shown[0] : ObjectVersions.id(false, m.meta(), m.version().id()));
             }
             call.ex.header("Last-Modified", HTTP_DATE.format(Instant.ofEpochMilli(m.createdMillis())));
-            call.xml(200, S3ObjectXml.attributes(wanted, m.meta().get(S3Objects.META_ETAG), S3Encryption.plainSize(m.meta(), m.size()),
-                    Checksums.Stored.of(m.meta()), ObjectParts.count(m.meta().get(S3Objects.META_ETAG)),
-                    ObjectParts.partSize(m.meta()), marker, maxParts));
+            java.util.concurrent.CompletableFuture<PartChecksums.Parts> sums = wanted.contains("objectparts")
+                    ? partChecksums.read(m.meta()) : java.util.concurrent.CompletableFuture.completedFuture(null);
+            sums.whenComplete((p, t2) -> call.later(() -> {
+                if (t2 != null) {
+                    call.fail(NodeStore.cause(t2));
+                    return;
+                }
+                call.xml(200, S3ObjectXml.attributes(wanted, m.meta().get(S3Objects.META_ETAG), S3Encryption.plainSize(m.meta(), m.size()),
+                        Checksums.Stored.of(m.meta()), ObjectParts.count(m.meta().get(S3Objects.META_ETAG)),
+                        ObjectParts.partSize(m.meta()), marker, maxParts, p));
+            }));
         }));
     }
 

@@ -173,8 +173,22 @@ final class S3Buckets {
         String owner = call.requester == null ? settings.accessKey() : call.requester;
         S3Access.Acl acl = S3Acls.requested(call);
         acl = acl == null ? S3Access.Acl.PRIVATE : S3Access.withoutOwner(acl, owner);
-        return new BucketMeta(call.bucket, home, policy, blockSize, false, clock.getAsLong())
+        BucketMeta b = new BucketMeta(call.bucket, home, policy, blockSize, false, clock.getAsLong())
                 .withAccess(new BucketAccess(owner, acl, S3Access.PublicAccessBlock.NONE));
+        String ownership = call.headers().get("x-amz-object-ownership");
+        if (ownership != null) {
+            ObjectOwnership o = ObjectOwnership.parse(ownership.trim(), S3Error.INVALID_ARGUMENT);
+            if (!ObjectOwnership.allowedWith(o, acl)) {
+                throw new S3Exception(S3Error.INVALID_BUCKET_ACL_WITH_OBJECT_OWNERSHIP, "a bucket with BucketOwnerEnforced"
+                        + " cannot be created with an ACL that grants access");
+            }
+            b = b.withAccess(b.access().withOwnership(o));
+        }
+        String lock = call.headers().get("x-amz-bucket-object-lock-enabled");
+        if (lock != null && lock.trim().equalsIgnoreCase("true")) { // object lock needs versioning, on for good
+            b = b.withVersioning(ObjectVersions.Status.ENABLED).withObjectLock(ObjectLock.Config.ENABLED);
+        }
+        return b;
     }
 
     /** Stores a changed record of an existing bucket (a newer version of its record file; the newest wins) and caches it. */

@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
  * {@link NodeStore#purge}): the version is taken out of the name's history in every region, the
  * version below it becomes current, and its blocks are left to the block collector, which keeps
  * every block a kept version still names. Deleting a delete marker by its id makes the key readable
- * again, as in S3.
+ * again, as in S3. Conditions (If-Match, last-modified time, size) are decided by {@link DeleteConditions};
+ * a version under an object lock retention or legal hold is refused AccessDenied ({@link S3ObjectLock}).
  */
 final class S3Deletes {
     /** Keys of one DeleteObjects deleted at once. */
@@ -21,11 +22,13 @@ final class S3Deletes {
     private final NodeStore store;
     private final S3Buckets buckets;
     private final S3Versioning versioning;
+    private final S3ObjectLock objectLock;
 
-    S3Deletes(NodeStore store, S3Buckets buckets, S3Versioning versioning) {
+    S3Deletes(NodeStore store, S3Buckets buckets, S3Versioning versioning, S3ObjectLock objectLock) {
         this.store = store;
         this.buckets = buckets;
         this.versioning = versioning;
+        this.objectLock = objectLock;
     }
 
     /**
@@ -36,21 +39,17 @@ final class S3Deletes {
 
     void delete(S3Call call) {
         String name = S3Names.fileName(call.bucket, call.key);
-        WriteCondition condition;
+        DeleteConditions conditions;
         String versionId;
         try {
-            if (call.headers().contains("x-amz-if-match-last-modified-time") || call.headers().contains("x-amz-if-match-size")) {
-                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "x-amz-if-match-last-modified-time and x-amz-if-match-size"
-                        + " are not supported (If-Match is)");
-            }
-            condition = Preconditions.write(call.headers().get("If-Match"), null);
+            conditions = DeleteConditions.parse(call.headers().get("If-Match"),
+                    call.headers().get("x-amz-if-match-last-modified-time"), call.headers().get("x-amz-if-match-size"));
             versionId = call.param("versionId") == null ? null : ObjectVersions.parseId(call.param("versionId"));
         } catch (S3Exception e) {
             call.fail(e);
             return;
         }
-        String ifMatch = call.headers().get("If-Match");
-        buckets.find(call.bucket).thenCompose(b -> one(b, call.key, name, versionId, condition, ifMatch))
+        buckets.find(call.bucket).thenCompose(b -> one(b, call.key, name, versionId, conditions, objectLock.bypass(call, b)))
                 .whenComplete((d, t) -> call.later(() -> {
                     if (t != null) {
                         call.fail(S3Objects.writeFailure(call, NodeStore.cause(t)));
@@ -69,13 +68,39 @@ final class S3Deletes {
 
     /**
      * One delete: a tombstone (a delete marker when the bucket's versioning was set), or with
-     * {@code versionId} a purge. A key or version that is not there is deleted already.
+     * {@code versionId} a purge. A key or version that is not there is deleted already. With
+     * conditions ({@link DeleteConditions}) the current version is read and decided on first, and the
+     * tombstone is stored only if the current version's ETag is still the one decided on (the name's
+     * owner region checks it, as for If-Match on a PUT).
      */
     private CompletableFuture<Deleted> one(BucketMeta b, String key, String name, String versionId,
-            WriteCondition condition, String ifMatch) {
+            DeleteConditions conditions, boolean bypass) {
         if (versionId != null) {
-            return purge(b, key, name, versionId, ifMatch);
+            return purge(b, key, name, versionId, conditions, bypass);
         }
+        if (!conditions.any()) {
+            return tombstone(b, key, name, WriteCondition.NONE);
+        }
+        return versioning.versions(name).thenCompose(vs -> {
+            List<ObjectVersions.V> shown = ObjectVersions.visible(key, vs, b.versioning());
+            ObjectVersions.V head = shown.isEmpty() || !shown.get(0).latest() ? null : shown.get(0);
+            WriteCondition unchanged;
+            try {
+                unchanged = head == null || head.deleteMarker() ? WriteCondition.NONE
+                        : Preconditions.write(head.etag() == null ? "*" : ETags.quote(head.etag()), null);
+            } catch (S3Exception e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+            return switch (conditions.decide(head)) {
+                case GONE -> CompletableFuture.completedFuture(new Deleted(key, null, false, null));
+                case FAILED -> throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
+                        "the current version of '" + key + "' does not meet the delete's conditions"));
+                case PASSED -> tombstone(b, key, name, unchanged);
+            };
+        });
+    }
+
+    private CompletableFuture<Deleted> tombstone(BucketMeta b, String key, String name, WriteCondition condition) {
         // in a bucket with versioning Enabled a delete marker is a version in its own right: kept, and made
         // even when the key has no live version (the node stores a tombstone marked keep in any case)
         return store.delete(name, condition, ObjectVersions.marks(b.versioning())).handle((w, t) -> {
@@ -91,18 +116,27 @@ final class S3Deletes {
         });
     }
 
-    /** Purges the version(s) {@code versionId} names; If-Match is checked against that version's ETag. */
-    private CompletableFuture<Deleted> purge(BucketMeta b, String key, String name, String versionId, String ifMatch) {
+    /**
+     * Purges the version(s) {@code versionId} names; If-Match is checked against that version's ETag, and
+     * the versions' object lock ({@link S3ObjectLock#deleteRefusal}: AccessDenied while retained or held).
+     */
+    private CompletableFuture<Deleted> purge(BucketMeta b, String key, String name, String versionId,
+            DeleteConditions conditions, boolean bypass) {
         return versioning.versions(name).thenCompose(vs -> {
             ObjectVersions.Purge p = ObjectVersions.purge(key, vs, b.versioning(), versionId);
             if (p == null) {
                 return CompletableFuture.completedFuture(new Deleted(key, versionId, false, null));
             }
-            if (ifMatch != null && (p.shown().deleteMarker() || !Preconditions.matches(ifMatch, p.shown().etag()))) {
+            if (conditions.decide(p.shown()) == DeleteConditions.Verdict.FAILED) {
                 throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
-                        "version '" + versionId + "' of '" + key + "' does not have the ETag If-Match names"));
+                        "version '" + versionId + "' of '" + key + "' does not meet the delete's conditions"));
             }
-            CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+            CompletableFuture<Void> all = objectLock.deleteRefusal(b, key, vs, p.nodeVersions(), bypass).thenAccept(refused -> {
+                if (refused != null) {
+                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
+                            "version '" + versionId + "' of '" + key + "' cannot be deleted: " + refused));
+                }
+            });
             for (String node : p.nodeVersions()) {
                 all = all.thenCompose(x -> store.purge(name, node).handle((w, t) -> {
                     Throwable c = t == null ? null : NodeStore.cause(t);
@@ -128,7 +162,7 @@ final class S3Deletes {
             }
             Deleted[] done = new Deleted[req.keys().size()];
             List<String[]> errors = java.util.Collections.synchronizedList(new ArrayList<>());
-            buckets.find(call.bucket).thenCompose(b -> batch(call, b, req, 0, done, errors))
+            buckets.find(call.bucket).thenCompose(b -> batch(call, b, req, 0, done, errors, objectLock.bypass(call, b)))
                     .whenComplete((v, t) -> call.later(() -> {
                         if (t != null) {
                             call.fail(t);
@@ -147,7 +181,7 @@ final class S3Deletes {
     }
 
     private CompletableFuture<Void> batch(S3Call call, BucketMeta bucket, S3Xml.DeleteRequest req, int from,
-            Deleted[] done, List<String[]> errors) {
+            Deleted[] done, List<String[]> errors, boolean bypass) {
         List<String> keys = req.keys();
         if (from >= keys.size()) {
             return CompletableFuture.completedFuture(null);
@@ -156,20 +190,20 @@ final class S3Deletes {
         for (int i = from; i < Math.min(keys.size(), from + DELETE_BATCH); i++) {
             String key = keys.get(i);
             String version = req.versionId(i);
-            WriteCondition condition;
+            DeleteConditions conditions;
             try {
                 S3Exception bad = S3Names.keyProblem(call.bucket, key);
                 if (bad != null) {
                     throw bad;
                 }
                 version = version == null ? null : ObjectVersions.parseId(version);
-                condition = Preconditions.write(req.etag(i), null);
+                conditions = DeleteConditions.parse(req.etag(i), req.modified(i), req.size(i));
             } catch (S3Exception e) {
-                errors.add(new String[] {key, e.error().code(), e.getMessage()});
+                errors.add(new String[] {key, e.error().code(), e.getMessage(), req.versionId(i)});
                 continue;
             }
             int at = i;
-            batch.add(one(bucket, key, S3Names.fileName(call.bucket, key), version, condition, req.etag(i)).handle((d, t) -> {
+            batch.add(one(bucket, key, S3Names.fileName(call.bucket, key), version, conditions, bypass).handle((d, t) -> {
                 if (t == null) {
                     done[at] = d;
                     return null;
@@ -178,14 +212,14 @@ final class S3Deletes {
                 if (c instanceof S3Exception e && e.error() == S3Error.NO_SUCH_KEY) {
                     done[at] = new Deleted(key, req.versionId(at), false, null);
                 } else if (c instanceof S3Exception e) {
-                    errors.add(new String[] {key, e.error().code(), e.getMessage()});
+                    errors.add(new String[] {key, e.error().code(), e.getMessage(), req.versionId(at)});
                 } else {
-                    errors.add(new String[] {key, S3Error.INTERNAL_ERROR.code(), String.valueOf(c.getMessage())});
+                    errors.add(new String[] {key, S3Error.INTERNAL_ERROR.code(), String.valueOf(c.getMessage()), req.versionId(at)});
                 }
                 return null;
             }));
         }
         return CompletableFuture.allOf(batch.toArray(new CompletableFuture[0]))
-                .thenCompose(v -> batch(call, bucket, req, from + DELETE_BATCH, done, errors));
+                .thenCompose(v -> batch(call, bucket, req, from + DELETE_BATCH, done, errors, bypass));
     }
 }

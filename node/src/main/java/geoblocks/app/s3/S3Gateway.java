@@ -28,9 +28,8 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
-    static final Set<String> UNSUPPORTED = Set.of("policy", "cors", "website", "logging", "notification", "replication", "object-lock", "retention",
-            "legal-hold", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
-            "ownershipControls", "requestPayment", "intelligent-tiering");
+    static final Set<String> UNSUPPORTED = Set.of("policy", "cors", "website", "logging", "notification", "replication", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
+            "requestPayment", "intelligent-tiering");
     private final S3Settings settings;
     private final SigV4 sigv4;
     private final S3Buckets buckets;
@@ -44,6 +43,8 @@ public final class S3Gateway {
     private final S3KeyStore keys;
     private final S3Acls acls;
     private final S3Encryption encryption;
+    private final S3ObjectLock objectLock;
+    private final S3Ownership ownership;
     private final LongSupplier clock;
     private final AtomicLong requests = new AtomicLong();
 
@@ -67,8 +68,12 @@ public final class S3Gateway {
         migration.sweepEvery(settings.migrationSweepInterval());
         BodyReceiver receiver = new BodyReceiver(settings);
         this.versioning = new S3Versioning(store, buckets);
+        this.objectLock = new S3ObjectLock(store, buckets, versioning, new ObjectLock(clock),
+                b -> b.access().ownerOr(settings.accessKey()));
+        this.ownership = new S3Ownership(buckets);
         this.objects = new S3Objects(store, settings, buckets, receiver, migration, versioning, clock);
-        this.deletes = new S3Deletes(store, buckets, versioning);
+        objects.objectLock(objectLock);
+        this.deletes = new S3Deletes(store, buckets, versioning, objectLock);
         this.multipart = new S3Multipart(store, settings, buckets, uploads, objects, receiver, clock);
         this.tagging = new S3Tagging(store, buckets, versioning);
         objects.tagging(tagging);
@@ -79,11 +84,13 @@ public final class S3Gateway {
         multipart.encryption(encryption);
         multipart.tagging(tagging);
         multipart.versioning(versioning);
+        multipart.objectLock(objectLock);
         this.attributes = new S3Attributes(store, buckets, versioning, encryption);
         this.acls = new S3Acls(store, buckets, keys, settings.accessKey());
         objects.afterPut(acls::afterPut);
         this.lifecycle = new S3Lifecycle(store, buckets, versioning, tagging, multipart, settings.region(), cluster.regionIds(),
                 clock, settings.lifecycleDay());
+        lifecycle.objectLock(objectLock);
         lifecycle.runEvery(settings.lifecycleInterval());
     }
 
@@ -327,6 +334,9 @@ public final class S3Gateway {
     private void dispatch(S3Call call) {
         if (call.bucket != null && S3ObjectCalls.dispatch(call, tagging, multipart, attributes)) {
             return; // tagging, ListMultipartUploads, ListParts, GetObjectAttributes
+        }
+        if (call.bucket != null && (objectLock.route(call) || ownership.route(call))) {
+            return; // object lock configuration, retention, legal hold; ownership controls
         }
         if (call.bucket != null && call.has("acl")) {
             acls.acl(call);

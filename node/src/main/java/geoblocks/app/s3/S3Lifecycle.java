@@ -47,6 +47,14 @@ final class S3Lifecycle {
     final java.util.concurrent.atomic.AtomicLong expired = new java.util.concurrent.atomic.AtomicLong();
     final java.util.concurrent.atomic.AtomicLong purged = new java.util.concurrent.atomic.AtomicLong();
     final java.util.concurrent.atomic.AtomicLong aborted = new java.util.concurrent.atomic.AtomicLong();
+    /** Purges left undone because the version was under an object lock retention or legal hold. */
+    final java.util.concurrent.atomic.AtomicLong locked = new java.util.concurrent.atomic.AtomicLong();
+    private S3ObjectLock objectLock;
+
+    /** The object lock check made before a version is purged. */
+    void objectLock(S3ObjectLock l) {
+        this.objectLock = l;
+    }
 
     S3Lifecycle(NodeStore store, S3Buckets buckets, S3Versioning versioning, S3Tagging tagging, S3Multipart multipart,
             String region, Collection<String> regions, LongSupplier clock, Duration day) {
@@ -265,11 +273,21 @@ final class S3Lifecycle {
             return ignoreGone(store.delete(name, onlyIfUnchanged, ObjectVersions.marks(b.versioning())), expired);
         }
         ObjectVersions.Purge p = ObjectVersions.purge(key, vs, b.versioning(), a.version().versionId());
-        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        for (String v : p == null ? List.<String>of() : p.nodeVersions()) {
-            chain = chain.thenCompose(x -> ignoreGone(store.purge(name, v), purged));
+        if (p == null) {
+            return CompletableFuture.completedFuture(null);
         }
-        return chain;
+        // a version under an object lock retention or legal hold stays (it is tried again on a later pass)
+        return objectLock.deleteRefusal(b, key, vs, p.nodeVersions(), false).thenCompose(refused -> {
+            CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+            if (refused != null) {
+                locked.incrementAndGet();
+                return chain;
+            }
+            for (String v : p.nodeVersions()) {
+                chain = chain.thenCompose(x -> ignoreGone(store.purge(name, v), purged));
+            }
+            return chain;
+        });
     }
 
     /** Counts a done change; a version gone or changed meanwhile (NOT_FOUND, a failed condition) is left as it is. */

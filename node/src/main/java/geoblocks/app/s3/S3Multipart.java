@@ -30,6 +30,8 @@ final class S3Multipart {
     private S3Tagging tagging;
     private S3Versioning versioning;
     private S3Encryption encryption;
+    private S3ObjectLock objectLock;
+    private final PartChecksums partChecksums;
     /** The encryption an upload was begun with (never a key: an SSE-C upload's parts and Complete carry it). */
     private final java.util.concurrent.ConcurrentHashMap<String, SseParams> uploadSse = new java.util.concurrent.ConcurrentHashMap<>();
     /** The tags asked for by CreateMultipartUpload (x-amz-tagging), stored with the object on Complete. */
@@ -46,10 +48,15 @@ final class S3Multipart {
         this.objects = objects;
         this.receiver = receiver;
         this.clock = clock;
+        this.partChecksums = new PartChecksums(store);
     }
 
     void tagging(S3Tagging t) {
         this.tagging = t;
+    }
+
+    void objectLock(S3ObjectLock l) {
+        this.objectLock = l;
     }
 
     void encryption(S3Encryption e) {
@@ -101,6 +108,7 @@ final class S3Multipart {
             tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
             kept = S3Objects.requested(call);
             sse = encryption.writeRequest(call);
+            objectLock.checkHeaders(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -110,6 +118,7 @@ final class S3Multipart {
         buckets.find(call.bucket).thenCompose(b -> {
             try {
                 sseParams[0] = encryption.uploadParams(sse, b);
+                keptMeta.putAll(objectLock.versionMeta(call.headers()::get, b)); // kept until Complete
             } catch (S3Exception e) {
                 throw new java.util.concurrent.CompletionException(e);
             }
@@ -240,7 +249,11 @@ final class S3Multipart {
             extra.putAll(uploadHeaders.getOrDefault(done.upload().id(), Map.of()));
             PartsSource source = new PartsSource(done.parts());
             geoblocks.blockstore.client.ByteSource stored = plan == null ? source : new SseStreams.Encrypting(plan.cipher(), source);
-            buckets.find(call.bucket).thenCompose(b -> {
+            PartChecksums.Parts partSums = plan != null && plan.customer() ? null : PartChecksums.of(done); // SSE-C: none kept
+            partChecksums.write(partSums).thenCompose(pm -> {
+                extra.putAll(pm);
+                return buckets.find(call.bucket);
+            }).thenCompose(b -> {
                 bucket[0] = b;
                 return objects.store(call, b, null, stored, etag, done.upload().contentType(), condition, extra);
             }).thenCompose(w -> tagging.tagWritten(call.bucket, call.key, w.version(), uploadTags.remove(done.upload().id()))

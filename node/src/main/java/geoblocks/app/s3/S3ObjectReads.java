@@ -26,6 +26,8 @@ final class S3ObjectReads {
     private final S3Versioning versioning;
     private final HeaderRecords headers;
     private S3Tagging tagging;
+    private S3ObjectLock objectLock;
+    private final PartChecksums partChecksums;
     private S3Encryption encryption;
 
     S3ObjectReads(NodeStore store, S3Settings settings, S3Buckets buckets, S3Versioning versioning, HeaderRecords headers) {
@@ -34,6 +36,7 @@ final class S3ObjectReads {
         this.buckets = buckets;
         this.versioning = versioning;
         this.headers = headers;
+        this.partChecksums = new PartChecksums(store);
     }
 
     /** Which key opens an encrypted object ({@link S3Encryption}). */
@@ -44,6 +47,10 @@ final class S3ObjectReads {
     /** Where the tags of objects are kept (x-amz-tagging-count on HEAD). */
     void tagging(S3Tagging t) {
         this.tagging = t;
+    }
+
+    void objectLock(S3ObjectLock l) {
+        this.objectLock = l;
     }
 
     void get(S3Call call) {
@@ -96,7 +103,13 @@ final class S3ObjectReads {
                 call.ex.header("x-amz-version-id", shownId[0] != null ? shownId[0]
                         : ObjectVersions.id(false, m.meta(), m.version().id()));
             }
-            headers.read(m.meta()).whenComplete((h, t1) -> call.later(() -> {
+            String[] partSum = new String[1]; // GET partNumber with checksum mode: the part's checksum, kept since Complete
+            headers.read(m.meta()).thenCompose(h -> objectLock.answerHeaders(call, bucket[0], m).thenApply(x -> h))
+                    .thenCompose(h -> partChecksum(call, m).thenApply(c -> {
+                        partSum[0] = c;
+                        return h;
+                    }))
+                    .whenComplete((h, t1) -> call.later(() -> {
                 if (t1 != null) {
                     call.fail(NodeStore.cause(t1));
                     return;
@@ -106,11 +119,11 @@ final class S3ObjectReads {
                         if (tags != null && tags.size() > 0) {
                             call.ex.header("x-amz-tagging-count", Integer.toString(tags.size()));
                         }
-                        serve(call, name, m, h, sse);
+                        serve(call, name, m, h, sse, partSum[0]);
                     }));
                     return;
                 }
-                serve(call, name, m, h, sse);
+                serve(call, name, m, h, sse, partSum[0]);
             }));
         }));
     }
@@ -130,7 +143,23 @@ final class S3ObjectReads {
         }));
     }
 
-    private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept, SseRequest sse) {
+    /** The checksum of the part a {@code partNumber} read with {@code x-amz-checksum-mode: ENABLED} asks for, or null. */
+    private java.util.concurrent.CompletableFuture<String> partChecksum(S3Call call, Manifest m) {
+        if (call.param("partNumber") == null || !"ENABLED".equalsIgnoreCase(call.headers().get("x-amz-checksum-mode"))
+                || Checksums.Stored.of(m.meta()) == null) {
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
+        int n;
+        try {
+            n = Integer.parseInt(call.param("partNumber").trim());
+        } catch (NumberFormatException e) {
+            return java.util.concurrent.CompletableFuture.completedFuture(null); // refused by serve
+        }
+        return partChecksums.read(m.meta()).thenApply(p -> p == null ? null : p.part(n));
+    }
+
+    /** {@code partSum}: the checksum of the part read by {@code partNumber}, sent with a 200 (null: none). */
+    private void serve(S3Call call, String name, Manifest m, ObjectHeaders kept, SseRequest sse, String partSum) {
         long size = S3Encryption.plainSize(m.meta(), m.size());
         ByteRange range;
         String rangeHeader = call.headers().get("Range");
@@ -199,6 +228,8 @@ final class S3ObjectReads {
         if (checksum != null && !range.partial() && "ENABLED".equalsIgnoreCase(call.headers().get("x-amz-checksum-mode"))) {
             // a whole object's checksum, on a 200 only (S3 sends none for a range; SDKs check it against the body)
             checksum.headers().forEach(call.ex::header);
+        } else if (checksum != null && partSum != null) { // a part's own checksum, with the object's type (S3)
+            new Checksums.Stored(checksum.algorithm(), checksum.type(), partSum).headers().forEach(call.ex::header);
         }
         int status = range.partial() ? 206 : 200;
         if (call.method().equals("HEAD") || range.length() == 0) {

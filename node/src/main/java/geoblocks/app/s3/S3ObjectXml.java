@@ -114,6 +114,12 @@ final class S3ObjectXml {
      */
     static byte[] attributes(java.util.Set<String> wanted, String etag, long size, Checksums.Stored checksum, int parts,
             long partSize, int marker, int maxParts) {
+        return attributes(wanted, etag, size, checksum, parts, partSize, marker, maxParts, null);
+    }
+
+    /** As above; each listed part with its checksum when {@code partSums} has it. */
+    static byte[] attributes(java.util.Set<String> wanted, String etag, long size, Checksums.Stored checksum, int parts,
+            long partSize, int marker, int maxParts, PartChecksums.Parts partSums) {
         StringBuilder sb = new StringBuilder(S3Xml.HEAD).append("<GetObjectAttributesResponse xmlns=\"").append(NS).append("\">");
         if (wanted.contains("etag") && etag != null) {
             S3Xml.el(sb, "ETag", etag);
@@ -137,6 +143,9 @@ final class S3ObjectXml {
                     sb.append("<Part>");
                     S3Xml.el(sb, "PartNumber", n);
                     S3Xml.el(sb, "Size", n == parts ? size - (long) (parts - 1) * partSize : partSize);
+                    if (partSums != null && partSums.part(n) != null) {
+                        S3Xml.el(sb, "Checksum" + partSums.algorithm().upper(), partSums.part(n));
+                    }
                     sb.append("</Part>");
                 }
             }

@@ -42,6 +42,7 @@ final class S3Objects {
     private S3Tagging tagging;
     private S3Copy copier;
     private S3Encryption encryption;
+    private S3ObjectLock objectLock;
     private final HeaderRecords headers;
     private final S3ObjectReads reads;
     private final LongSupplier clock;
@@ -80,6 +81,12 @@ final class S3Objects {
         reads.tagging(t);
     }
 
+    /** Object lock: the retention and hold a new version is written with, the lock headers of reads. */
+    void objectLock(S3ObjectLock l) {
+        this.objectLock = l;
+        reads.objectLock(l);
+    }
+
     /** CopyObject ({@link S3Copy}) and server-side encryption ({@link S3Encryption}). */
     void copyAndEncryption(S3Copy c, S3Encryption e) {
         this.copier = c;
@@ -106,6 +113,7 @@ final class S3Objects {
             tags = TagSet.fromQuery(call.headers().get("x-amz-tagging"), TagSet.MAX_OBJECT_TAGS);
             kept = requested(call);
             sse = encryption.writeRequest(call);
+            objectLock.checkHeaders(call);
         } catch (S3Exception e) {
             call.fail(e);
             return;
@@ -237,11 +245,23 @@ final class S3Objects {
         meta.put(META_TYPE, type);
         meta.putAll(extra);
         meta.putAll(ObjectVersions.marks(bucket.versioning()));
+        try {
+            meta.putAll(objectLock.versionMeta(call, bucket, extra)); // the retention and hold it starts with
+        } catch (S3Exception e) {
+            return java.util.concurrent.CompletableFuture.failedFuture(e);
+        }
         List<String> targets = bucket.home().equals(settings.region()) ? null : migration.targets(bucket.home());
         if (targets != null) {
             meta.put(META_MIGRATE, String.join(",", targets));
         }
         try {
+            if (meta.containsKey(PartChecksums.META)) { // the parts' checksums too
+                try {
+                    Manifest.validateMeta(meta);
+                } catch (IllegalArgumentException e) {
+                    meta.remove(PartChecksums.META);
+                }
+            }
             if (meta.containsKey(ObjectParts.META)) { // the part size is a convenience: dropped when it does not fit
                 try {
                     Manifest.validateMeta(meta);

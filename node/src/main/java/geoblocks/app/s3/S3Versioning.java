@@ -43,8 +43,14 @@ final class S3Versioning {
                 call.fail(e);
                 return;
             }
-            buckets.find(call.bucket).thenCompose(b -> b.versioning() == status
-                    ? CompletableFuture.completedFuture(b) : buckets.update(b.withVersioning(status)))
+            buckets.find(call.bucket).thenCompose(b -> {
+                if (b.objectLock() != null && status != ObjectVersions.Status.ENABLED) {
+                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.INVALID_BUCKET_STATE,
+                            "versioning cannot be suspended on a bucket with object lock"));
+                }
+                return b.versioning() == status
+                    ? CompletableFuture.completedFuture(b) : buckets.update(b.withVersioning(status));
+            })
                     .whenComplete((b, t) -> call.later(() -> {
                         if (t != null) {
                             call.fail(t);

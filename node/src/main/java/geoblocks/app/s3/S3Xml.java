@@ -233,10 +233,27 @@ public final class S3Xml {
      * The keys of a DeleteObjects body (at most 1000), each with its optional VersionId and ETag
      * (the key is deleted only if its current ETag is that one), and whether it asked for a quiet answer.
      */
-    public record DeleteRequest(List<String> keys, boolean quiet, List<String> versionIds, List<String> etags) {
-        /** Without version ids or ETags. */
+    public record DeleteRequest(List<String> keys, boolean quiet, List<String> versionIds, List<String> etags,
+            List<String> modifiedTimes, List<String> sizes) {
+        /** Without version ids or conditions. */
         public DeleteRequest(List<String> keys, boolean quiet) {
             this(keys, quiet, java.util.Collections.nCopies(keys.size(), null), java.util.Collections.nCopies(keys.size(), null));
+        }
+
+        /** Without LastModifiedTime and Size conditions. */
+        public DeleteRequest(List<String> keys, boolean quiet, List<String> versionIds, List<String> etags) {
+            this(keys, quiet, versionIds, etags, java.util.Collections.nCopies(keys.size(), null),
+                    java.util.Collections.nCopies(keys.size(), null));
+        }
+
+        /** The LastModifiedTime the {@code i}-th key's version must have to be deleted, or null. */
+        public String modified(int i) {
+            return modifiedTimes.get(i);
+        }
+
+        /** The Size the {@code i}-th key's version must have to be deleted, or null. */
+        public String size(int i) {
+            return sizes.get(i);
         }
 
         /** The ETag the {@code i}-th key must have to be deleted (an If-Match), or null. */
@@ -255,6 +272,8 @@ public final class S3Xml {
         List<String> keys = new ArrayList<>();
         List<String> versions = new ArrayList<>();
         List<String> etags = new ArrayList<>();
+        List<String> times = new ArrayList<>();
+        List<String> sizes = new ArrayList<>();
         boolean quiet = false;
         for (Element e : children(root)) {
             if (e.getLocalName().equals("Quiet")) {
@@ -263,6 +282,8 @@ public final class S3Xml {
                 String key = null;
                 String version = null;
                 String etag = null;
+                String time = null;
+                String size = null;
                 for (Element f : children(e)) {
                     if (f.getLocalName().equals("Key")) {
                         key = f.getTextContent();
@@ -270,6 +291,10 @@ public final class S3Xml {
                         version = f.getTextContent().trim();
                     } else if (f.getLocalName().equals("ETag")) {
                         etag = f.getTextContent().trim();
+                    } else if (f.getLocalName().equals("LastModifiedTime")) {
+                        time = f.getTextContent().trim();
+                    } else if (f.getLocalName().equals("Size")) {
+                        size = f.getTextContent().trim();
                     }
                 }
                 if (key == null) {
@@ -278,18 +303,22 @@ public final class S3Xml {
                 keys.add(key);
                 versions.add(version == null || version.isEmpty() ? null : version);
                 etags.add(etag == null || etag.isEmpty() ? null : etag);
+                times.add(time == null || time.isEmpty() ? null : time);
+                sizes.add(size == null || size.isEmpty() ? null : size);
             }
         }
         if (keys.isEmpty() || keys.size() > 1000) {
             throw new S3Exception(S3Error.MALFORMED_XML, "DeleteObjects takes 1..1000 keys, this has " + keys.size());
         }
         return new DeleteRequest(keys, quiet, java.util.Collections.unmodifiableList(versions),
-                java.util.Collections.unmodifiableList(etags));
+                java.util.Collections.unmodifiableList(etags), java.util.Collections.unmodifiableList(times),
+                java.util.Collections.unmodifiableList(sizes));
     }
 
     /**
      * A DeleteObjects answer: the keys deleted (none when quiet; an entry {@code KEY + '\n' + VERSIONID}
-     * when a version was named: keys hold no control characters) and the errors, each (key, code, message).
+     * when a version was named: keys hold no control characters) and the errors, each (key, code, message,
+     * and the version id the request named, or null).
      */
     static byte[] deleteResult(List<S3Deletes.Deleted> deleted, List<String[]> errors) {
         StringBuilder sb = new StringBuilder(HEAD).append("<DeleteResult xmlns=\"").append(NS).append("\">");
@@ -310,6 +339,9 @@ public final class S3Xml {
         for (String[] e : errors) {
             sb.append("<Error>");
             el(sb, "Key", e[0]);
+            if (e.length > 3 && e[3] != null) {
+                el(sb, "VersionId", e[3]);
+            }
             el(sb, "Code", e[1]);
             el(sb, "Message", e[2]);
             sb.append("</Error>");
