@@ -153,7 +153,7 @@ public final class BenchCommand implements Callable<Integer> {
                         System.out.printf("warm-up: every file put and got once per policy, untimed (%.1f s)%n%n",
                                 (System.nanoTime() - t0) / 1e9);
                     }
-                    System.out.printf("%-10s %-8s %-14s %9s %9s %9s %9s %9s %9s%n", "AT", "BLOCK", "POLICY", "PUT MB/s", "p50 ms",
+                    System.out.printf("%-12s %-8s %-14s %9s %9s %9s %9s %9s %9s%n", "AT", "BLOCK", "POLICY", "PUT MB/s", "p50 ms",
                             "max ms", "GET MB/s", "p50 ms", "max ms");
                     int run = 0;
                     for (String where : at) {
@@ -178,7 +178,7 @@ public final class BenchCommand implements Callable<Integer> {
                                     }
                                     Files.delete(out);
                                 }
-                                System.out.printf("%-10s %-8s %-14s %9.1f %9.0f %9.0f %9.1f %9.0f %9.0f%n",
+                                System.out.printf("%-12s %-8s %-14s %9.1f %9.0f %9.0f %9.1f %9.0f %9.0f%n",
                                         where + (where.equals(s3Backed) ? " (S3)" : ""), Sizes.human(Sizes.parse(bs)), policy,
                                         mbps(bytes, put), median(put), max(put), mbps(bytes, get), median(get), max(get));
                                 for (int i = 0; i < files; i++) {
