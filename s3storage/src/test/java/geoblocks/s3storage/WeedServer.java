@@ -19,12 +19,12 @@ import java.util.concurrent.TimeUnit;
  * {@code scripts/install-seaweedfs.sh}, which builds it once per machine; when that fails the test
  * fails with the script's output (it never skips).
  */
-final class WeedServer implements AutoCloseable {
-    static final String ACCESS_KEY = "geoblocks-test";
-    static final String SECRET_KEY = "geoblocks-test-secret-key";
+public final class WeedServer implements AutoCloseable {
+    public static final String ACCESS_KEY = "geoblocks-test";
+    public static final String SECRET_KEY = "geoblocks-test-secret-key";
     private final Process process;
     private final Path log;
-    final URI endpoint;
+    public final URI endpoint;
 
     private WeedServer(Process process, Path log, URI endpoint) {
         this.process = process;
@@ -58,7 +58,7 @@ final class WeedServer implements AutoCloseable {
     }
 
     /** Starts weed in {@code dir} and waits until its S3 port answers a request. */
-    static WeedServer start(Path dir) throws IOException, InterruptedException {
+    public static WeedServer start(Path dir) throws IOException, InterruptedException {
         Path weed = binary();
         Path config = dir.resolve("s3.json");
         Files.writeString(config, "{\"identities\":[{\"name\":\"geoblocks\",\"credentials\":[{\"accessKey\":\"" + ACCESS_KEY
@@ -93,7 +93,7 @@ final class WeedServer implements AutoCloseable {
         throw new IllegalStateException("weed's S3 port " + port + " did not open within 90 s:\n" + tail());
     }
 
-    String tail() throws IOException {
+    public String tail() throws IOException {
         List<String> lines = Files.readAllLines(log);
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
     }

@@ -48,8 +48,22 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Policies: local = 1 replica, localclosest = 2 (default: ${DEFAULT-VALUE}).")
     List<String> policies;
 
-    @Option(names = "--at", defaultValue = "dublin", description = "Region to put and get at (default: ${DEFAULT-VALUE}).")
-    String at;
+    @Option(names = "--at", defaultValue = "dublin", split = ",",
+            description = "Regions to put and get at, one row each (default: ${DEFAULT-VALUE}).")
+    List<String> at;
+
+    @Option(names = "--s3-backed", paramLabel = "REGION",
+            description = "Keep this region's blocks in --s3-bucket at --s3-endpoint (geoblocks.s3-storage.REGION), e.g."
+                    + " --s3-backed mumbai --at dublin,mumbai to compare it with a local-disk region; credentials from"
+                    + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.")
+    String s3Backed;
+
+    @Option(names = "--s3-endpoint", paramLabel = "URL", description = "S3 endpoint of --s3-backed, e.g. http://127.0.0.1:8333.")
+    String s3Endpoint;
+
+    @Option(names = "--s3-bucket", paramLabel = "BUCKET", description = "Existing bucket of --s3-backed (the bench writes"
+            + " under a prefix of its own).")
+    String s3Bucket;
 
     @Option(names = "--wan", description = "Turn the emulated WAN on (off by default: measures our code and the disk).")
     boolean wan;
@@ -75,8 +89,28 @@ public final class BenchCommand implements Callable<Integer> {
         return jvm;
     }
 
+    /** The cluster config's S3 section for {@code --s3-backed}, empty without it. */
+    String s3Config(Path work) {
+        if (s3Backed == null) {
+            return "";
+        }
+        if (s3Endpoint == null || s3Bucket == null) {
+            throw new IllegalArgumentException("--s3-backed needs --s3-endpoint and --s3-bucket");
+        }
+        if (!LocalCluster.REGIONS.contains(s3Backed)) {
+            throw new IllegalArgumentException("unknown region '" + s3Backed + "' in --s3-backed; known: " + LocalCluster.REGIONS);
+        }
+        return "\ngeoblocks.s3-storage." + s3Backed + " { endpoint = \"" + s3Endpoint + "\", bucket = \"" + s3Bucket
+                + "\", prefix = \"geoblocks-bench-" + work.getFileName() + "/\" }\n";
+    }
+
     @Override
     public Integer call() throws Exception {
+        for (String a : at) {
+            if (!LocalCluster.REGIONS.contains(a)) {
+                throw new IllegalArgumentException("unknown region '" + a + "' in --at; known: " + LocalCluster.REGIONS);
+            }
+        }
         long bytes = Sizes.parse(size);
         Path work = workDir != null ? workDir : Files.createTempDirectory("geoblocks-bench-");
         Files.createDirectories(work);
@@ -91,58 +125,65 @@ public final class BenchCommand implements Callable<Integer> {
                 inputs.add(p);
             }
             // the bench deletes its files between rows: keep no earlier versions, so its disk use stays one row's
-            String config = network.config() + "\ngeoblocks.node { version-retention = 1 s, tombstone-retention = 1 s }";
+            String config = network.config() + "\ngeoblocks.node { version-retention = 1 s, tombstone-retention = 1 s }"
+                    + s3Config(work);
             try (LocalCluster cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm(), config)) {
                 AppConfig cfg = AppConfig.load(cluster.configFile());
                 try (GeoClient client = GeoClient.start(cfg, 60_000)) {
-                    System.out.printf("cluster: 4 nodes on loopback, emulated WAN %s; %d files of %s per row, put and get at %s%n",
-                            wan ? "on" : "off", files, Sizes.human(bytes), at);
-                    System.out.printf("network: %s, chunks of %s%n%n", NetworkChoice.of(cfg).describe(cfg.cluster().address(at)),
+                    System.out.printf("cluster: 4 nodes on loopback, emulated WAN %s; %d files of %s per row, put and get at %s%s%n",
+                            wan ? "on" : "off", files, Sizes.human(bytes), at,
+                            s3Backed == null ? "" : "; " + s3Backed + " keeps its blocks in S3 (" + s3Endpoint + ", bucket " + s3Bucket + ")");
+                    System.out.printf("network: %s, chunks of %s%n%n", NetworkChoice.of(cfg).describe(cfg.cluster().address(at.get(0))),
                             Sizes.human(cfg.node().chunkBytes()));
                     Cluster.awaitAllUp(client, LocalCluster.REGIONS, 30_000);
                     if (warmup) {
                         long t0 = System.nanoTime();
-                        for (String policy : policies) {
-                            for (int i = 0; i < files; i++) {
-                                String name = "bench-warmup-" + policy + "-" + i;
-                                client.put(at, inputs.get(i), name, policy, (int) Sizes.parse(blockSizes.get(0)), null);
-                                Path out = work.resolve("out");
-                                client.get(at, name, out, null);
-                                Files.delete(out);
-                                client.delete(at, name);
+                        for (String where : at) {
+                            for (String policy : policies) {
+                                for (int i = 0; i < files; i++) {
+                                    String name = "bench-warmup-" + where + "-" + policy + "-" + i;
+                                    client.put(where, inputs.get(i), name, policy, (int) Sizes.parse(blockSizes.get(0)), null);
+                                    Path out = work.resolve("out");
+                                    client.get(where, name, out, null);
+                                    Files.delete(out);
+                                    client.delete(where, name);
+                                }
                             }
                         }
                         System.out.printf("warm-up: every file put and got once per policy, untimed (%.1f s)%n%n",
                                 (System.nanoTime() - t0) / 1e9);
                     }
-                    System.out.printf("%-8s %-14s %9s %9s %9s %9s %9s %9s%n", "BLOCK", "POLICY", "PUT MB/s", "p50 ms",
+                    System.out.printf("%-12s %-8s %-14s %9s %9s %9s %9s %9s %9s%n", "AT", "BLOCK", "POLICY", "PUT MB/s", "p50 ms",
                             "max ms", "GET MB/s", "p50 ms", "max ms");
                     int run = 0;
-                    for (String bs : blockSizes) {
-                        for (String policy : policies) {
-                            run++;
-                            double[] put = new double[files];
-                            double[] get = new double[files];
-                            for (int i = 0; i < files; i++) {
-                                String name = "bench-" + run + "-" + i;
-                                long t0 = System.nanoTime();
-                                client.put(at, inputs.get(i), name, policy, (int) Sizes.parse(bs), null);
-                                put[i] = (System.nanoTime() - t0) / 1e6;
-                            }
-                            for (int i = 0; i < files; i++) {
-                                Path out = work.resolve("out");
-                                long t0 = System.nanoTime();
-                                client.get(at, "bench-" + run + "-" + i, out, null);
-                                get[i] = (System.nanoTime() - t0) / 1e6;
-                                if (Files.mismatch(inputs.get(i), out) != -1) {
-                                    throw new IOException("bench-" + run + "-" + i + " came back different");
+                    for (String where : at) {
+                        for (String bs : blockSizes) {
+                            for (String policy : policies) {
+                                run++;
+                                double[] put = new double[files];
+                                double[] get = new double[files];
+                                for (int i = 0; i < files; i++) {
+                                    String name = "bench-" + run + "-" + i;
+                                    long t0 = System.nanoTime();
+                                    client.put(where, inputs.get(i), name, policy, (int) Sizes.parse(bs), null);
+                                    put[i] = (System.nanoTime() - t0) / 1e6;
                                 }
-                                Files.delete(out);
-                            }
-                            System.out.printf("%-8s %-14s %9.1f %9.0f %9.0f %9.1f %9.0f %9.0f%n", Sizes.human(Sizes.parse(bs)),
-                                    policy, mbps(bytes, put), median(put), max(put), mbps(bytes, get), median(get), max(get));
-                            for (int i = 0; i < files; i++) {
-                                client.delete(at, "bench-" + run + "-" + i);
+                                for (int i = 0; i < files; i++) {
+                                    Path out = work.resolve("out");
+                                    long t0 = System.nanoTime();
+                                    client.get(where, "bench-" + run + "-" + i, out, null);
+                                    get[i] = (System.nanoTime() - t0) / 1e6;
+                                    if (Files.mismatch(inputs.get(i), out) != -1) {
+                                        throw new IOException("bench-" + run + "-" + i + " came back different");
+                                    }
+                                    Files.delete(out);
+                                }
+                                System.out.printf("%-12s %-8s %-14s %9.1f %9.0f %9.0f %9.1f %9.0f %9.0f%n",
+                                        where + (where.equals(s3Backed) ? " (S3)" : ""), Sizes.human(Sizes.parse(bs)), policy,
+                                        mbps(bytes, put), median(put), max(put), mbps(bytes, get), median(get), max(get));
+                                for (int i = 0; i < files; i++) {
+                                    client.delete(where, "bench-" + run + "-" + i);
+                                }
                             }
                         }
                     }

@@ -105,6 +105,11 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--work-dir", paramLabel = "DIR", description = "Local cluster's data and node logs (default: a temp dir, deleted after).")
     Path workDir;
 
+    @Option(names = "--follow-layout", description = "With --config: send requests only to the cluster layout's members,"
+            + " refreshed every second from `cluster show` (a region added gets requests, a removed one none), instead of"
+            + " every region of the config. The config must list every region that may join, with its address.")
+    boolean followLayout;
+
     @Option(names = "--keep-files", description = "With --config: leave the test's files in the cluster (default: delete them after the check).")
     boolean keepFiles;
 
@@ -136,8 +141,10 @@ public final class LoadCommand implements Callable<Integer> {
                     cfg.cluster(), cfg.node(), cfg.network());
             try (GeoClient client = GeoClient.start(withRetries, timeoutMs);
                     RequestLog log = outDir == null ? RequestLog.none() : RequestLog.to(outDir.resolve("requests.csv"))) {
-                List<String> regions = cfg.cluster().regionIds();
-                awaitAllUp(client, regions, 60_000);
+                List<String> configured = cfg.cluster().regionIds();
+                LayoutFollower follower = followLayout ? LayoutFollower.start(client, configured, out) : null;
+                Targets targets = follower != null ? follower.targets() : new Targets(configured, configured);
+                awaitAllUp(client, targets.get(), 60_000);
                 out.printf("load: %d threads, %s%.0f s, read ratio %.2f, sizes %s, think 0-%d ms, policy %s, blocks of %s, seed %d%s%n",
                         s.threads(), s.warmupMs() > 0 ? s.warmupMs() / 1e3 + " s warm-up + " : "", s.durationMs() / 1e3, s.readRatio(),
                         s.sizes().stream().map(Sizes::human).collect(Collectors.joining(", ")), s.thinkMaxMs(), s.policy(),
@@ -145,7 +152,15 @@ public final class LoadCommand implements Callable<Integer> {
                                 + " at " + s.kill().atMs() / 1e3 + " s" + (s.restartAfterMs() >= 0 ? ", restart " + s.restartAfterMs() / 1e3 + " s later" : ""));
                 String runTag = Long.toString(System.currentTimeMillis(), 36);
                 AdmissionFigures admissionBefore = AdmissionFigures.read(cfg);
-                LoadRun.Result r = new LoadRun(client, regions, s, nodes(cluster), runTag, log, out).run();
+                LoadRun.Result r;
+                try {
+                    r = new LoadRun(client, targets, s, nodes(cluster), runTag, log, out).run();
+                } finally {
+                    if (follower != null) {
+                        follower.close();
+                    }
+                }
+                List<String> regions = targets.get();
                 Thread.sleep(1500); // the nodes' metrics come from snapshots published about once a second
                 AdmissionFigures admission = AdmissionFigures.read(cfg).since(admissionBefore);
                 LoadReport.printRun(out, r);
@@ -197,6 +212,9 @@ public final class LoadCommand implements Callable<Integer> {
         long bs = Sizes.parse(blockSize);
         if (bs > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("block size " + blockSize + " is too large");
+        }
+        if (followLayout && config == null) {
+            throw new IllegalArgumentException("--follow-layout needs --config (a cluster whose layout changes)");
         }
         if (config != null && (wan || kill != null || !nodeJvmOpts.isEmpty())) {
             throw new IllegalArgumentException("--wan, --kill and --node-jvm-opt only apply to the local cluster, not with --config");

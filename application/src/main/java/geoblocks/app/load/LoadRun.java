@@ -39,7 +39,7 @@ final class LoadRun {
             boolean restarted, long failedBeforeKill) {}
 
     private final GeoClient client;
-    private final List<String> regions;
+    private final Targets regions;
     private final LoadSettings s;
     private final Nodes nodes;
     private final String runTag;
@@ -55,16 +55,17 @@ final class LoadRun {
     private long startMillis;
     private long deadlineNanos;
 
-    LoadRun(GeoClient client, List<String> regions, LoadSettings settings, Nodes nodes, String runTag,
+    /** {@code regions}: where each request goes, as they are when it starts (fixed, or following the layout). */
+    LoadRun(GeoClient client, Targets regions, LoadSettings settings, Nodes nodes, String runTag,
             RequestLog log, PrintStream out) {
         if (settings.kill() != null && nodes == null) {
             throw new IllegalArgumentException("--kill needs a cluster this command started (not --config)");
         }
-        if (settings.kill() != null && !regions.contains(settings.kill().region())) {
+        if (settings.kill() != null && !regions.get().contains(settings.kill().region())) {
             throw new IllegalArgumentException("unknown region '" + settings.kill().region() + "' in --kill; known: " + regions);
         }
         this.client = client;
-        this.regions = List.copyOf(regions);
+        this.regions = regions;
         this.s = settings;
         this.nodes = nodes;
         this.runTag = runTag;
@@ -123,7 +124,8 @@ final class LoadRun {
         }
         for (int i = 0; i < s.preload(); i++) {
             long size = s.sizes().get(i % s.sizes().size());
-            String region = regions.get(i % regions.size());
+            List<String> now = regions.get();
+            String region = now.get(i % now.size());
             long index = nextIndex.getAndIncrement();
             long key = Content.key(s.seed(), index);
             String name = name(index);
@@ -142,7 +144,8 @@ final class LoadRun {
         try {
             think(rnd);
             while (System.nanoTime() < deadlineNanos && fatal.get() == null) {
-                String region = regions.get(rnd.nextInt(regions.size()));
+                List<String> now = regions.get();
+                String region = now.get(rnd.nextInt(now.size()));
                 boolean read = rnd.nextDouble() < s.readRatio();
                 AckedFiles.File f = read ? acked.random(rnd) : null;
                 if (f != null) {

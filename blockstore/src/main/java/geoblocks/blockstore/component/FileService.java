@@ -474,7 +474,7 @@ public final class FileService extends ComponentDefinition {
     private void dispatch(NetAddress from, FileOp op) {
         counters.tcpReceived(NodeContext.blockBytes(op), NodeContext.isBackground(op));
         timing.received(from, op, node.now());
-        if (handlers.dispatch(from, op, peer -> node.regionOf(peer).isPresent(), (peer, o) -> node.send(peer,
+        if (handlers.dispatch(from, op, peer -> node.servesRequest(peer, op), (peer, o) -> node.send(peer,
                 new Failed(o.req(), FailureCode.INVALID, "node-to-node request from " + peer + ", not a cluster member")))) {
             return;
         }

@@ -96,6 +96,11 @@ final class LayoutAddresses {
         return Optional.ofNullable(byAddress.get(address));
     }
 
+    /** The region a removed member's node was at {@code address}, empty for anyone else. */
+    Optional<String> formerRegionOf(NetAddress address) {
+        return former.entrySet().stream().filter(e -> e.getValue().equals(address)).map(Map.Entry::getKey).findFirst();
+    }
+
     /** Every member region with a resolved address, this node's included, in layout order. */
     List<String> regions() {
         return regions;

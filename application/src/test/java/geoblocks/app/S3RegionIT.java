@@ -1,0 +1,116 @@
+package geoblocks.app;
+
+import static geoblocks.app.ItSupport.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.blockstore.core.Manifest;
+import geoblocks.s3storage.WeedServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * A region whose blocks live in a real S3 server, with real node processes: SeaweedFS's
+ * {@code weed server -s3} (installed and started as {@code S3BlockStorageTest} does) holds mumbai's
+ * blocks ({@code geoblocks.s3-storage.mumbai}); the other three regions keep theirs on disk. A file
+ * put with a copy at mumbai lands in the bucket and reads back at every region; its objects deleted
+ * behind the node's back (a lost copy) are put back by mumbai's scrubber from the other copy.
+ */
+@ExtendWith(QuickLaunch.class)
+class S3RegionIT {
+    static final String BUCKET = "geoblocks-region-it";
+    static final String PREFIX = "mumbai/";
+    @TempDir
+    static Path work;
+    static WeedServer weed;
+    static S3Client s3;
+    static ItSupport.Nodes nodes;
+
+    @BeforeAll
+    static void start() throws Exception {
+        weed = WeedServer.start(Files.createDirectories(work.resolve("weed")));
+        s3 = S3Client.builder().endpointOverride(weed.endpoint).region(Region.US_EAST_1).forcePathStyle(true)
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(WeedServer.ACCESS_KEY, WeedServer.SECRET_KEY)))
+                .httpClientBuilder(UrlConnectionHttpClient.builder()).build();
+        s3.createBucket(b -> b.bucket(BUCKET));
+        nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), false,
+                "geoblocks.node { scrub-rate = 64 MiB, scrub-pass-interval = 1 s }\n"
+                        + "geoblocks.s3-storage.mumbai { endpoint = \"" + weed.endpoint + "\", bucket = " + BUCKET
+                        + ", prefix = \"" + PREFIX + "\", access-key = " + WeedServer.ACCESS_KEY
+                        + ", secret-key = " + WeedServer.SECRET_KEY + " }\n", 20_000, 60);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (nodes != null) {
+            nodes.close();
+        }
+        if (s3 != null) {
+            s3.close();
+        }
+        if (weed != null) {
+            weed.close();
+        }
+    }
+
+    /** The block objects under mumbai's prefix. */
+    static Set<String> objects() {
+        Set<String> keys = new TreeSet<>();
+        s3.listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(PREFIX)).contents().stream().map(S3Object::key)
+                .forEach(keys::add);
+        return keys;
+    }
+
+    @Test
+    void putGetAndRepair_ofARegionKeptInS3() throws Exception {
+        GeoClient client = nodes.client();
+        Path in = ItSupport.randomFile(work, "in", 5 * 65536 + 123, 7);
+        client.put("mumbai", in, "in-s3", "localclosest", 65536, null);
+        Manifest m = client.stat("seoul", "in-s3");
+        assertEquals(6, m.blocks().size());
+        m.blocks().forEach(b -> assertTrue(b.replicas().contains("mumbai") && b.replicas().size() == 2, b.replicas().toString()));
+        Set<String> stored = objects();
+        assertEquals(6, stored.size(), "one object per block in the bucket: " + stored);
+        for (String r : LocalCluster.REGIONS) {
+            Path out = work.resolve("out-" + r);
+            client.get(r, "in-s3", out, null);
+            assertEquals(-1, Files.mismatch(in, out), "read at " + r);
+        }
+        // a file that lives only in S3 (policy local at mumbai) reads back elsewhere too
+        client.put("mumbai", in, "only-s3", "local", 65536, null);
+        assertEquals(12, objects().size());
+        client.get("dublin", "only-s3", work.resolve("only"), null);
+        assertEquals(-1, Files.mismatch(in, work.resolve("only")));
+
+        // lose mumbai's copies of in-s3 behind the node's back: the scrubber puts them back from the other copy
+        Set<String> lost = new TreeSet<>(stored);
+        for (String key : lost) {
+            s3.deleteObject(b -> b.bucket(BUCKET).key(key));
+        }
+        assertEquals(6, objects().size());
+        await(30, "mumbai's scrubber restores its lost copies in the bucket", () -> objects().containsAll(lost));
+        assertTrue(client.status("mumbai").repaired() >= 6, "mumbai repaired " + client.status("mumbai").repaired());
+        String other = m.blocks().get(0).replicas().stream().filter(r -> !r.equals("mumbai")).findFirst().orElseThrow();
+        // mumbai reads its own copy first: the restored objects serve the get
+        Path out = work.resolve("out-again");
+        client.get("mumbai", "in-s3", out, null);
+        assertEquals(-1, Files.mismatch(in, out), "read at mumbai after the repair (other copy at " + other + ")");
+        assertEquals(List.of(), client.stat("mumbai", "in-s3").blocks().stream()
+                .filter(b -> !b.replicas().contains("mumbai")).toList(), "the manifest still places a copy at mumbai");
+    }
+}
