@@ -202,7 +202,7 @@ public final class S3Gateway {
             return;
         }
         if (signed(ex.request())) {
-            SigV4.Request signedRequest = new SigV4.Request(ex.request().method().name(), rawPath, query,
+            SigV4.Request signedRequest = new SigV4.Request(ex.request().method().name(), rawPath, call.query,
                     headers(ex.request()));
             String keyId = SigV4.accessKeyId(signedRequest);
             if (!keys.known(keyId)) { // a key not cached: read its record first, holding the body meanwhile

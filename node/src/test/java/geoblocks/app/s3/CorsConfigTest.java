@@ -55,7 +55,7 @@ class CorsConfigTest {
         assertEquals("*", m.allowOrigin());
         assertEquals("X-Amz-Date", m.allowHeaders());
         assertEquals("x-amz-meta-header1", m.expose());
-        assertEquals(30, m.maxAge());
+        assertEquals(Integer.valueOf(30), m.maxAge());
         assertNull(c.match("example.origin", "GET", List.of("authorization")));
         CorsConfig noHeaders = CorsConfig.parse(xml("<CORSRule><AllowedMethod>GET</AllowedMethod><AllowedOrigin>*</AllowedOrigin>"
                 + "<ExposeHeader>x-amz-meta-header1</ExposeHeader></CORSRule>"));
