@@ -28,7 +28,7 @@ final class SigV2 {
             "response-content-language", "response-expires", "response-cache-control", "response-content-disposition",
             "response-content-encoding", "object-lock", "retention", "legal-hold", "publicAccessBlock",
             "ownershipControls", "encryption", "replication", "accelerate", "policyStatus", "attributes", "select",
-            "select-type", "analytics", "inventory", "metrics", "intelligent-tiering", "requestPayment");
+            "select-type", "analytics", "inventory", "metrics", "intelligent-tiering");
 
     private SigV2() {}
 
