@@ -165,7 +165,7 @@ final class S3PostObject {
             String type = form.fields.getOrDefault("content-type", "binary/octet-stream");
             String etag = ETags.hex(form.md5.digest());
             return objects.headers().write(kept).thenCompose(extra -> objects.store(put, bucket, form.file, null, etag,
-                    type, null, new java.util.HashMap<>(extra)).thenApply(w -> new Object[] {bucket, w, etag}));
+                    type, geoblocks.blockstore.core.WriteCondition.NONE, new java.util.HashMap<>(extra)).thenApply(w -> new Object[] {bucket, w, etag}));
         }).whenComplete((r, t) -> {
             form.discard();
             call.later(() -> {
