@@ -115,10 +115,6 @@ final class S3PostObject {
         String accessKey;
         PostPolicy policy = null;
         try {
-            S3Exception bad = S3Names.keyProblem(call.bucket, key);
-            if (bad != null) {
-                throw bad;
-            }
             String policyField = form.fields.get("policy");
             accessKey = policyField == null ? null : credential(form.fields);
             if (policyField != null) {
@@ -138,7 +134,12 @@ final class S3PostObject {
                     verify(form.fields, accessKey);
                     Map<String, String> withBucket = new TreeMap<>(form.fields);
                     withBucket.put("bucket", call.bucket);
+                    withBucket.put("key", finalKey); // the conditions see the key with ${filename} replaced
                     checked.check(withBucket, form.size, clock.getAsLong());
+                }
+                S3Exception bad = S3Names.keyProblem(call.bucket, finalKey); // after the signature: 403 before 400
+                if (bad != null) {
+                    throw bad;
                 }
             } catch (S3Exception e) {
                 return java.util.concurrent.CompletableFuture.failedFuture(e);
