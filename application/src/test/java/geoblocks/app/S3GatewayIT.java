@@ -181,6 +181,18 @@ class S3GatewayIT {
         assertTrue(r.out().contains("all sse checks passed"), r.out());
     }
 
+    /** POST object: V2- and V4-signed browser-form uploads and their refusals (scripts/s3/post_check.py). */
+    @Test
+    void postObject_browserFormUploads() throws Exception {
+        ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/post_check.py").toString(), endpoint("seoul")), Map.of(), 300);
+        System.out.println(r.out());
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("ALL OK"), r.out());
+        for (String check : List.of("post-v2", "post-v4-filename-201", "post-refusals")) {
+            assertTrue(r.out().contains("ok " + check), r.out());
+        }
+    }
+
     @Test
     void boto3_checksumsAwsChunkedTaggingUploadListingAndAttributes() throws Exception {
         ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/objects_check.py").toString(), endpoint("seoul"),

@@ -35,6 +35,7 @@ public enum S3Error {
     MISSING_CONTENT_LENGTH("MissingContentLength", 411, "You must provide the Content-Length HTTP header."),
     NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist"),
     NO_SUCH_LIFECYCLE_CONFIGURATION("NoSuchLifecycleConfiguration", 404, "The lifecycle configuration does not exist."),
+    NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
     NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
     NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist."),
     NO_SUCH_ENCRYPTION_CONFIGURATION("ServerSideEncryptionConfigurationNotFoundError", 404, "The server side encryption configuration was not found"),

@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
-    static final Set<String> UNSUPPORTED = Set.of("policy", "cors", "website", "logging", "notification", "replication", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
+    static final Set<String> UNSUPPORTED = Set.of("policy", "website", "logging", "notification", "replication", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
             "requestPayment", "intelligent-tiering");
     private final S3Settings settings;
     private final SigV4 sigv4;
@@ -45,6 +45,8 @@ public final class S3Gateway {
     private final S3Encryption encryption;
     private final S3ObjectLock objectLock;
     private final S3Ownership ownership;
+    private final S3PostObject postObject;
+    private final S3Cors cors;
     private final LongSupplier clock;
     private final AtomicLong requests = new AtomicLong();
 
@@ -92,6 +94,8 @@ public final class S3Gateway {
                 clock, settings.lifecycleDay());
         lifecycle.objectLock(objectLock);
         lifecycle.runEvery(settings.lifecycleInterval());
+        this.postObject = new S3PostObject(settings, buckets, objects, keys, acls, clock);
+        this.cors = new S3Cors(store, buckets, clock);
     }
 
     /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
@@ -125,7 +129,7 @@ public final class S3Gateway {
             }
         };
         router.override(S3Gateway::signed, route);
-        for (String m : List.of("GET", "PUT", "POST", "DELETE", "HEAD")) {
+        for (String m : List.of("GET", "PUT", "POST", "DELETE", "HEAD", "OPTIONS")) {
             router.add(m, "/*", false, route);
         }
         return router;
@@ -169,6 +173,30 @@ public final class S3Gateway {
             return;
         }
         call = new S3Call(ex, bucket, key, query, id);
+        if (call.method().equals("OPTIONS")) {
+            cors.preflight(call); // a CORS preflight: unsigned, answered from the bucket's rules
+            return;
+        }
+        if (S3Cors.applies(call)) { // the Access-Control-* headers first, then the request as usual
+            DeferredBody held = DeferredBody.install(ex);
+            S3Call c = call;
+            cors.decorate(call, () -> {
+                try {
+                    proceed(c, rawPath);
+                } finally {
+                    resume(held);
+                }
+            });
+            return;
+        }
+        proceed(call, rawPath);
+    }
+
+    /** A parsed request: names checked, then the signature, the permission and the dispatch. */
+    private void proceed(S3Call call, String rawPath) {
+        Exchange ex = call.ex;
+        String bucket = call.bucket;
+        String key = call.key;
         if (bucket != null && key != null) {
             S3Exception bad = S3Names.keyProblem(bucket, key);
             if (bad != null) {
@@ -176,8 +204,12 @@ public final class S3Gateway {
                 return;
             }
         }
+        if (!signed(ex.request()) && S3PostObject.is(call)) {
+            postObject.post(call); // a browser-based upload: the form carries its own signature
+            return;
+        }
         if (signed(ex.request())) {
-            SigV4.Request signedRequest = new SigV4.Request(ex.request().method().name(), rawPath, query,
+            SigV4.Request signedRequest = new SigV4.Request(ex.request().method().name(), rawPath, call.query,
                     headers(ex.request()));
             String keyId = SigV4.accessKeyId(signedRequest);
             if (!keys.known(keyId)) { // a key not cached: read its record first, holding the body meanwhile
@@ -358,6 +390,10 @@ public final class S3Gateway {
                 case "DELETE" -> encryption.deleteBucket(call);
                 default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?encryption");
             }
+            return;
+        }
+        if (call.bucket != null && call.key == null && call.has("cors")) {
+            cors.call(call);
             return;
         }
         if (call.bucket != null && call.key == null && call.has("publicAccessBlock")) {

@@ -50,6 +50,9 @@ public final class SigV4 {
      * header or the presigned query), or null when it names none: to look the key up before {@link #verify}.
      */
     public static String accessKeyId(Request r) {
+        if (SigV2.is(r)) {
+            return SigV2.accessKeyId(r);
+        }
         String auth = r.headers().get("authorization");
         String credential = null;
         if (auth != null && auth.startsWith(ALGORITHM + " ")) {
@@ -101,6 +104,9 @@ public final class SigV4 {
 
     /** Verifies {@code r} at wall time {@code nowMillis}. */
     public Verdict verify(Request r, long nowMillis) {
+        if (SigV2.is(r)) {
+            return SigV2.verify(r, secrets, nowMillis);
+        }
         String auth = r.headers().get("authorization");
         if (auth != null && auth.startsWith("AWS")) {
             return verifyHeader(r, auth, nowMillis);

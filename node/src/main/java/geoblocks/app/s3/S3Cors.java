@@ -1,0 +1,187 @@
+package geoblocks.app.s3;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * CORS (docs/s3.md): Put/Get/DeleteBucketCors keep a bucket's {@link CorsConfig} in a record of its own
+ * ({@code .s3-cors/BUCKET}, stored on every region like the bucket's other settings; a record older than
+ * the bucket is a previous bucket's and ignored); a preflight {@code OPTIONS} is answered from it; and any
+ * request with an {@code Origin} gets the Access-Control-* headers of the rule it matches (also on an
+ * error answer). Configurations are cached {@value #CACHE_MS} ms.
+ */
+final class S3Cors {
+    static final String PREFIX = ".s3-cors/";
+    static final int MAX_FILE = 64 * 1024;
+    static final long CACHE_MS = 1000;
+    private final NodeStore store;
+    private final S3Buckets buckets;
+    private final LongSupplier clock;
+    private record Cached(CorsConfig config, long at) {}
+    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+
+    S3Cors(NodeStore store, S3Buckets buckets, LongSupplier clock) {
+        this.store = store;
+        this.buckets = buckets;
+        this.clock = clock;
+    }
+
+    static String file(String bucket) {
+        return PREFIX + bucket;
+    }
+
+    /** GET, PUT or DELETE {@code ?cors} of a bucket. */
+    void call(S3Call call) {
+        switch (call.method()) {
+            case "GET" -> buckets.find(call.bucket).thenCompose(b -> read(call.bucket, b.createdMillis()))
+                    .whenComplete((c, t) -> call.later(() -> {
+                        if (t != null) {
+                            call.fail(t);
+                        } else if (c == null) {
+                            call.fail(S3Error.NO_SUCH_CORS_CONFIGURATION, "bucket '" + call.bucket + "' has no CORS configuration");
+                        } else {
+                            call.xml(200, c.toXml());
+                        }
+                    }));
+            case "PUT" -> {
+                call.ex.onBody(new SmallBody(call, body -> {
+                    CorsConfig c;
+                    try {
+                        c = CorsConfig.parse(body);
+                    } catch (S3Exception e) {
+                        call.fail(e);
+                        return;
+                    }
+                    byte[] record = c.toXml();
+                    buckets.find(call.bucket).thenCompose(b -> store.put(file(call.bucket), null, new S3Buckets.BytesSource(record),
+                            "tworandom", MAX_FILE, "all", false, Map.of())).whenComplete((w, t) -> call.later(() -> {
+                                cache.remove(call.bucket);
+                                if (t != null) {
+                                    call.fail(t);
+                                } else {
+                                    call.empty(200);
+                                }
+                            }));
+                }));
+                call.ex.sendContinue();
+            }
+            case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> store.delete(file(call.bucket)).handle((w, t) -> {
+                Throwable c = t == null ? null : NodeStore.cause(t);
+                if (c != null && !(c instanceof NodeStore.StoreException s && s.notFound())) {
+                    throw new CompletionException(c);
+                }
+                return null;
+            })).whenComplete((x, t) -> call.later(() -> {
+                cache.remove(call.bucket);
+                if (t != null) {
+                    call.fail(t);
+                } else {
+                    call.empty(204);
+                }
+            }));
+            default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?cors");
+        }
+    }
+
+    /** The bucket's configuration, or null (none, or one older than the bucket, {@code sinceMillis}). */
+    CompletableFuture<CorsConfig> read(String bucket, long sinceMillis) {
+        SmallRecord sink = new SmallRecord(MAX_FILE, "CORS configuration of '" + bucket + "'");
+        return store.get(file(bucket), "", sink).handle((m, t) -> {
+            if (t != null) {
+                Throwable c = NodeStore.cause(t);
+                if (c instanceof NodeStore.StoreException s && s.notFound()) {
+                    return null;
+                }
+                throw new CompletionException(c);
+            }
+            if (m.createdMillis() < sinceMillis) {
+                return null;
+            }
+            try {
+                return CorsConfig.parse(sink.bytes());
+            } catch (S3Exception e) {
+                throw new CompletionException(e);
+            }
+        });
+    }
+
+    /** The bucket's configuration through the cache; null when it has none or the bucket does not exist. */
+    CompletableFuture<CorsConfig> config(String bucket) {
+        Cached c = cache.get(bucket);
+        long now = clock.getAsLong();
+        if (c != null && now - c.at() < CACHE_MS) {
+            return CompletableFuture.completedFuture(c.config());
+        }
+        return buckets.find(bucket).thenCompose(b -> read(bucket, b.createdMillis())).handle((cfg, t) -> {
+            CorsConfig v = t == null ? cfg : null;
+            if (cache.size() > 10_000) {
+                cache.clear();
+            }
+            cache.put(bucket, new Cached(v, now));
+            return v;
+        });
+    }
+
+    /** Whether {@code call} carries an Origin that CORS headers may answer. */
+    static boolean applies(S3Call call) {
+        return call.bucket != null && call.headers().get("Origin") != null;
+    }
+
+    /** The headers of {@code m} on the answer. */
+    static void headers(S3Call call, CorsConfig.Match m) {
+        call.ex.header("Access-Control-Allow-Origin", m.allowOrigin());
+        call.ex.header("Access-Control-Allow-Methods", m.allowMethods());
+        if (m.allowHeaders() != null) {
+            call.ex.header("Access-Control-Allow-Headers", m.allowHeaders());
+        }
+        if (m.expose() != null) {
+            call.ex.header("Access-Control-Expose-Headers", m.expose());
+        }
+        if (m.maxAge() != null) {
+            call.ex.header("Access-Control-Max-Age", String.valueOf(m.maxAge()));
+        }
+        call.ex.header("Vary", "Origin, Access-Control-Request-Headers, Access-Control-Request-Method");
+    }
+
+    /**
+     * Adds the Access-Control-* headers of an actual request with an Origin (the method is
+     * Access-Control-Request-Method when sent, else the request's), then runs {@code then}.
+     */
+    void decorate(S3Call call, Runnable then) {
+        config(call.bucket).whenComplete((c, t) -> call.later(() -> {
+            if (c != null) {
+                String method = call.headers().get("Access-Control-Request-Method");
+                CorsConfig.Match m = c.match(call.headers().get("Origin"), method != null ? method : call.method(), List.of());
+                if (m != null) {
+                    headers(call, m);
+                }
+            }
+            then.run();
+        }));
+    }
+
+    /** A preflight OPTIONS: 400 without Origin and Access-Control-Request-Method, 403 when no rule allows it, else 200. */
+    void preflight(S3Call call) {
+        String origin = call.headers().get("Origin");
+        String method = call.headers().get("Access-Control-Request-Method");
+        if (call.bucket == null || origin == null || method == null) {
+            call.fail(S3Error.INVALID_REQUEST, "a CORS preflight needs a bucket, an Origin and an Access-Control-Request-Method");
+            return;
+        }
+        List<String> requested = CorsConfig.headerList(call.headers().get("Access-Control-Request-Headers"));
+        config(call.bucket).whenComplete((c, t) -> call.later(() -> {
+            CorsConfig.Match m = c == null ? null : c.match(origin, method, requested);
+            if (m == null) {
+                call.fail(S3Error.ACCESS_DENIED, "CORSResponse: " + (c == null ? "this bucket has no CORS configuration"
+                        : "this CORS request is not allowed by the bucket's rules"));
+                return;
+            }
+            headers(call, m);
+            call.empty(200);
+        }));
+    }
+}

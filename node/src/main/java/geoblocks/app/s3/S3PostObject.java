@@ -1,0 +1,317 @@
+package geoblocks.app.s3;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+
+/**
+ * POST object (browser-based upload, docs/s3.md): a multipart/form-data POST to a bucket's URL. The
+ * form is read as it streams ({@link FormData}); the file part goes straight to a spool file. Then the
+ * policy's signature (V2 {@code AWSAccessKeyId}/{@code signature}, or V4 {@code x-amz-credential}/
+ * {@code x-amz-signature}) and conditions ({@link PostPolicy}) are checked, the requester's WRITE
+ * permission on the bucket ({@link S3Access}; without a policy the request is anonymous), and the
+ * object stored as PutObject stores it.
+ */
+final class S3PostObject {
+    static final int MAX_FIELD = 20 << 10;
+    static final int MAX_FIELDS = 64;
+    private final S3Settings settings;
+    private final S3Buckets buckets;
+    private final S3Objects objects;
+    private final S3KeyStore keys;
+    private final S3Acls acls;
+    private final LongSupplier clock;
+
+    S3PostObject(S3Settings settings, S3Buckets buckets, S3Objects objects, S3KeyStore keys, S3Acls acls, LongSupplier clock) {
+        this.settings = settings;
+        this.buckets = buckets;
+        this.objects = objects;
+        this.keys = keys;
+        this.acls = acls;
+        this.clock = clock;
+    }
+
+    /** Whether {@code call} is a POST object: a POST on a bucket (no key, no subresource) with a form body. */
+    static boolean is(S3Call call) {
+        return call.method().equals("POST") && call.bucket != null && call.key == null && call.query.isEmpty()
+                && FormData.boundary(call.headers().get("Content-Type")) != null;
+    }
+
+    /** Reads the form; its end continues in {@link #received}. */
+    void post(S3Call call) {
+        Form form = new Form(call);
+        FormData parser;
+        try {
+            parser = new FormData(FormData.boundary(call.headers().get("Content-Type")), MAX_FIELD, MAX_FIELDS, form);
+        } catch (IllegalArgumentException e) {
+            call.fail(S3Error.INVALID_ARGUMENT, "POST object: " + e.getMessage());
+            return;
+        }
+        call.ex.onBody(new geoblocks.app.http.Exchange.BodySink() {
+            private boolean failed;
+
+            @Override
+            public void onChunk(io.netty.buffer.ByteBuf chunk) {
+                if (failed) {
+                    return;
+                }
+                try {
+                    parser.feed(chunk.nioBuffer());
+                } catch (Exception e) {
+                    failed = true;
+                    form.discard();
+                    call.fail(S3Error.INVALID_ARGUMENT, "POST object: the form is malformed: " + e.getMessage());
+                }
+            }
+
+            @Override
+            public void onEnd() {
+                if (failed) {
+                    return;
+                }
+                try {
+                    parser.finish();
+                    form.close();
+                } catch (Exception e) {
+                    form.discard();
+                    call.fail(S3Error.INVALID_ARGUMENT, "POST object: the form is malformed: " + e.getMessage());
+                    return;
+                }
+                received(call, form);
+            }
+
+            @Override
+            public void onAbort() {
+                form.discard();
+            }
+        });
+        call.ex.sendContinue();
+    }
+
+    /** The form has been read: checks it, then stores the file. */
+    private void received(S3Call call, Form form) {
+        if (!form.fileSeen) {
+            form.discard();
+            call.fail(S3Error.INVALID_ARGUMENT, "POST requires exactly one file upload per request (a field named 'file')");
+            return;
+        }
+        String key = form.fields.get("key");
+        if (key == null || key.isEmpty()) {
+            form.discard();
+            call.fail(S3Error.INVALID_ARGUMENT, "Bucket POST must contain a field named 'key'");
+            return;
+        }
+        key = key.replace("${filename}", form.filename == null ? "" : form.filename);
+        String finalKey = key;
+        String accessKey;
+        PostPolicy policy = null;
+        try {
+            String policyField = form.fields.get("policy");
+            accessKey = policyField == null ? null : credential(form.fields);
+            if (policyField != null) {
+                policy = PostPolicy.parse(policyField);
+            }
+        } catch (S3Exception e) {
+            form.discard();
+            call.fail(e);
+            return;
+        }
+        PostPolicy checked = policy;
+        java.util.concurrent.CompletableFuture<Void> keyLoaded = accessKey == null || keys.known(accessKey)
+                ? java.util.concurrent.CompletableFuture.completedFuture(null) : keys.load(accessKey);
+        keyLoaded.thenCompose(x -> {
+            try {
+                if (checked != null) {
+                    verify(form.fields, accessKey);
+                    Map<String, String> withBucket = new TreeMap<>(form.fields);
+                    withBucket.put("bucket", call.bucket);
+                    withBucket.put("key", finalKey); // the conditions see the key with ${filename} replaced
+                    checked.check(withBucket, form.size, clock.getAsLong());
+                }
+                S3Exception bad = S3Names.keyProblem(call.bucket, finalKey); // after the signature: 403 before 400
+                if (bad != null) {
+                    throw bad;
+                }
+            } catch (S3Exception e) {
+                return java.util.concurrent.CompletableFuture.failedFuture(e);
+            }
+            return buckets.find(call.bucket);
+        }).thenCompose(b -> {
+            BucketMeta bucket = (BucketMeta) b;
+            String owner = acls.owner(bucket);
+            boolean ok = (accessKey != null && accessKey.equals(owner))
+                    || S3Access.allowed(accessKey, owner, bucket.access().acl(), S3Access.Perm.WRITE, bucket.access().block());
+            if (!ok) {
+                return java.util.concurrent.CompletableFuture.failedFuture(new S3Exception(S3Error.ACCESS_DENIED,
+                        "POST object: " + (accessKey == null ? "an anonymous upload" : "key " + accessKey)
+                                + " may not write to bucket '" + call.bucket + "'"));
+            }
+            S3Call put = new S3Call(call.ex, call.bucket, finalKey, Map.of(), call.requestId);
+            put.requester = accessKey;
+            ObjectHeaders kept;
+            try {
+                kept = ObjectHeaders.of(form.fields.keySet(), form.fields::get);
+            } catch (S3Exception e) {
+                return java.util.concurrent.CompletableFuture.failedFuture(e);
+            }
+            String type = form.fields.getOrDefault("content-type", "binary/octet-stream");
+            String etag = ETags.hex(form.md5.digest());
+            return objects.headers().write(kept).thenCompose(extra -> objects.store(put, bucket, form.file, null, etag,
+                    type, geoblocks.blockstore.core.WriteCondition.NONE, new java.util.HashMap<>(extra)).thenApply(w -> new Object[] {bucket, w, etag}));
+        }).whenComplete((r, t) -> {
+            form.discard();
+            call.later(() -> {
+                if (t != null) {
+                    call.fail(NodeStore.cause(t));
+                    return;
+                }
+                answer(call, (BucketMeta) r[0], (geoblocks.blockstore.client.ClientPort.Written) r[1], finalKey, (String) r[2], form.fields);
+            });
+        });
+    }
+
+    /** The access key the form names (V2 or V4); InvalidArgument when a policy comes without a signature. */
+    private static String credential(Map<String, String> f) throws S3Exception {
+        String cred = f.get("x-amz-credential");
+        if (cred != null && f.get("x-amz-signature") != null) {
+            int slash = cred.indexOf('/');
+            return slash < 0 ? cred : cred.substring(0, slash);
+        }
+        String id = f.get("awsaccesskeyid");
+        if (id == null || f.get("signature") == null) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "a POST with a policy needs AWSAccessKeyId and signature"
+                    + " (or x-amz-credential and x-amz-signature) fields");
+        }
+        return id;
+    }
+
+    /** Checks the form's signature of its policy with the key's secret. */
+    private void verify(Map<String, String> f, String accessKey) throws S3Exception {
+        String secret = keys.secret(accessKey);
+        if (secret == null) {
+            throw new S3Exception(S3Error.INVALID_ACCESS_KEY_ID, "no access key '" + accessKey + "'");
+        }
+        String policy = f.get("policy");
+        boolean ok;
+        if (f.get("x-amz-signature") != null) {
+            String[] parts = f.getOrDefault("x-amz-credential", "").split("/");
+            if (parts.length != 5 || !parts[3].equals("s3") || !parts[4].equals("aws4_request")) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-amz-credential must be key/date/region/s3/aws4_request");
+            }
+            ok = PostPolicy.same(PostPolicy.signV4(secret, parts[1], parts[2], policy), f.get("x-amz-signature").toLowerCase(Locale.ROOT));
+        } else {
+            ok = PostPolicy.same(PostPolicy.signV2(secret, policy), f.get("signature"));
+        }
+        if (!ok) {
+            throw new S3Exception(S3Error.SIGNATURE_DOES_NOT_MATCH, "the form's signature does not match its policy");
+        }
+    }
+
+    private void answer(S3Call call, BucketMeta bucket, geoblocks.blockstore.client.ClientPort.Written w, String key,
+            String etag, Map<String, String> f) {
+        call.ex.header("ETag", ETags.quote(etag));
+        S3Objects.written(call, bucket, w);
+        String redirect = f.get("success_action_redirect");
+        if (redirect == null) {
+            redirect = f.get("redirect");
+        }
+        if (redirect != null && !redirect.isEmpty()) {
+            String q = "bucket=" + java.net.URLEncoder.encode(call.bucket, StandardCharsets.UTF_8) + "&key=" + java.net.URLEncoder.encode(key, StandardCharsets.UTF_8)
+                    + "&etag=" + java.net.URLEncoder.encode(ETags.quote(etag), StandardCharsets.UTF_8);
+            call.ex.header("Location", redirect + (redirect.contains("?") ? "&" : "?") + q);
+            call.empty(303);
+            return;
+        }
+        String status = f.getOrDefault("success_action_status", "204");
+        if (status.equals("200")) {
+            call.empty(200);
+        } else if (status.equals("201")) {
+            String location = "/" + call.bucket + "/" + key;
+            String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<PostResponse><Location>" + S3Xml.escape(location)
+                    + "</Location><Bucket>" + S3Xml.escape(call.bucket) + "</Bucket><Key>" + S3Xml.escape(key)
+                    + "</Key><ETag>" + S3Xml.escape(ETags.quote(etag)) + "</ETag></PostResponse>";
+            call.xml(201, xml.getBytes(StandardCharsets.UTF_8));
+        } else {
+            call.empty(204);
+        }
+    }
+
+    /** The form as it is read: fields by lower-case name, the file part in a spool file. */
+    private final class Form implements FormData.Listener {
+        final S3Call call;
+        final Map<String, String> fields = new TreeMap<>();
+        final MessageDigest md5;
+        Path file;
+        FileChannel out;
+        String filename;
+        long size;
+        boolean fileSeen;
+
+        Form(S3Call call) {
+            this.call = call;
+            try {
+                md5 = MessageDigest.getInstance("MD5");
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public void field(String name, String value) {
+            fields.putIfAbsent(name.toLowerCase(Locale.ROOT), value);
+        }
+
+        @Override
+        public void fileStart(String name, String contentType) throws IOException {
+            fileSeen = true;
+            filename = name;
+            file = settings.spoolFile("post");
+            out = FileChannel.open(file, StandardOpenOption.WRITE);
+        }
+
+        @Override
+        public void fileBytes(ByteBuffer bytes) throws IOException {
+            size += bytes.remaining();
+            if (size > settings.maxObjectSize()) {
+                throw new IOException("the file exceeds the gateway's limit of " + settings.maxObjectSize() + " bytes");
+            }
+            md5.update(bytes.duplicate());
+            while (bytes.hasRemaining()) {
+                out.write(bytes);
+            }
+        }
+
+        @Override
+        public void fileEnd() throws IOException {
+            out.close();
+            out = null;
+        }
+
+        void close() throws IOException {
+            if (out != null) {
+                out.close();
+                out = null;
+            }
+        }
+
+        void discard() {
+            try {
+                close();
+                if (file != null) {
+                    Files.deleteIfExists(file);
+                }
+            } catch (IOException e) {
+                // a spool file left behind is removed when the node restarts (S3Gateway.clearSpool)
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Checks POST object (browser-based uploads) on a geoblocks gateway with requests and boto3 (used by S3GatewayIT):
+a V2-signed and a V4-signed form upload, success_action_status 201, ${filename}, and the refusals of a
+bad signature, an expired policy, a field no condition covers and a file outside content-length-range.
+
+Usage: post_check.py ENDPOINT [BUCKET]
+Prints one line per check ("ok NAME ..."); exits non-zero on the first failure with its reason.
+"""
+import base64
+import datetime
+import hashlib
+import hmac
+import json
+import sys
+import xml.etree.ElementTree as ET
+
+import requests
+
+from s3check import ok, path_client
+
+ENDPOINT = sys.argv[1]
+BUCKET = sys.argv[2] if len(sys.argv) > 2 else "post-check"
+KEY, SECRET, REGION = "geoblocks-demo", "geoblocks-local-demo-secret", "us-east-1"
+
+
+def policy(conditions, seconds=600):
+    exp = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=seconds)
+    doc = {"expiration": exp.strftime("%Y-%m-%dT%H:%M:%SZ"), "conditions": conditions}
+    return base64.b64encode(json.dumps(doc).encode()).decode()
+
+
+def v2(p):
+    return base64.b64encode(hmac.new(SECRET.encode(), p.encode(), hashlib.sha1).digest()).decode()
+
+
+def v4_fields(p, date):
+    def h(k, m):
+        return hmac.new(k, m.encode(), hashlib.sha256).digest()
+    k = h(h(h(h(("AWS4" + SECRET).encode(), date), REGION), "s3"), "aws4_request")
+    return {"x-amz-algorithm": "AWS4-HMAC-SHA256", "x-amz-credential": f"{KEY}/{date}/{REGION}/s3/aws4_request",
+            "x-amz-date": date + "T000000Z", "x-amz-signature": hmac.new(k, p.encode(), hashlib.sha256).hexdigest()}
+
+
+def post(fields, data=b"bar", filename="hello.txt"):
+    files = [(k, (None, v)) for k, v in fields.items()] + [("file", (filename, data, "text/plain"))]
+    return requests.post(f"{ENDPOINT}/{BUCKET}", files=files, timeout=30)
+
+
+def expect(r, status, name):
+    if r.status_code != status:
+        print(f"FAIL {name}: HTTP {r.status_code}, wanted {status}: {r.text[:300]}")
+        sys.exit(1)
+
+
+def main():
+    s3 = path_client(ENDPOINT, KEY, SECRET, REGION)
+    s3.create_bucket(Bucket=BUCKET)
+    base = [{"bucket": BUCKET}, ["starts-with", "$key", "up/"], ["starts-with", "$Content-Type", "text/"],
+            ["content-length-range", 0, 1024]]
+    p = policy(base)
+    fields = {"key": "up/v2.txt", "AWSAccessKeyId": KEY, "policy": p, "signature": v2(p), "Content-Type": "text/plain"}
+    expect(post(fields), 204, "v2")
+    got = s3.get_object(Bucket=BUCKET, Key="up/v2.txt")
+    assert got["Body"].read() == b"bar" and got["ContentType"] == "text/plain", got
+    ok("post-v2", "204, the object reads back")
+
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d")
+    p4 = policy(base + [{"x-amz-algorithm": "AWS4-HMAC-SHA256"}, ["starts-with", "$x-amz-credential", KEY],
+                        ["starts-with", "$x-amz-date", date], ["eq", "$success_action_status", "201"]])
+    f4 = {"key": "up/${filename}", "policy": p4, "Content-Type": "text/plain", "success_action_status": "201"}
+    f4.update(v4_fields(p4, date))
+    r = post(f4, data=b"four", filename="named.txt")
+    expect(r, 201, "v4")
+    assert ET.fromstring(r.content).find("Key").text == "up/named.txt", r.text
+    assert s3.get_object(Bucket=BUCKET, Key="up/named.txt")["Body"].read() == b"four"
+    ok("post-v4-filename-201", "the key took the file's name")
+
+    bad = dict(fields, signature=v2(p)[::-1])
+    expect(post(bad), 403, "bad signature")
+    old = policy(base, seconds=-60)
+    expect(post(dict(fields, policy=old, signature=v2(old))), 403, "expired")
+    expect(post(dict(fields, **{"x-amz-meta-extra": "1"})), 403, "uncovered field")
+    expect(post(fields, data=b"x" * 2000), 400, "too large")
+    ok("post-refusals", "bad signature 403, expired 403, uncovered field 403, too large 400")
+    print("ALL OK")
+
+
+if __name__ == "__main__":
+    main()
