@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks POST object (browser-based uploads) on a geoblocks gateway with requests and boto3 (used by S3GatewayIT):
+"""Checks POST object (browser-based uploads) on a geoblocks gateway with urllib and boto3 (used by S3GatewayIT):
 a V2-signed and a V4-signed form upload, success_action_status 201, ${filename}, and the refusals of a
 bad signature, an expired policy, a field no condition covers and a file outside content-length-range.
 
@@ -12,9 +12,10 @@ import hashlib
 import hmac
 import json
 import sys
+import urllib.error
+import urllib.request
+import uuid
 import xml.etree.ElementTree as ET
-
-import requests
 
 from s3check import ok, path_client
 
@@ -41,9 +42,28 @@ def v4_fields(p, date):
             "x-amz-date": date + "T000000Z", "x-amz-signature": hmac.new(k, p.encode(), hashlib.sha256).hexdigest()}
 
 
+class Answer:
+    def __init__(self, status, content):
+        self.status_code = status
+        self.content = content
+        self.text = content.decode("utf-8", "replace")
+
+
 def post(fields, data=b"bar", filename="hello.txt"):
-    files = [(k, (None, v)) for k, v in fields.items()] + [("file", (filename, data, "text/plain"))]
-    return requests.post(f"{ENDPOINT}/{BUCKET}", files=files, timeout=30)
+    """A multipart/form-data POST of the fields, then the file (as a browser sends it)."""
+    boundary = uuid.uuid4().hex
+    body = b""
+    for k, v in fields.items():
+        body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n").encode()
+    body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{filename}\"\r\n"
+             "Content-Type: text/plain\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    req = urllib.request.Request(f"{ENDPOINT}/{BUCKET}", data=body, method="POST",
+                                 headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return Answer(r.status, r.read())
+    except urllib.error.HTTPError as e:
+        return Answer(e.code, e.read())
 
 
 def expect(r, status, name):
