@@ -51,6 +51,15 @@ final class Replicator {
         dirty = false;
     }
 
+    /** Queues, durably, a copy of block i of the file to each region {@code owed} lists for i (nothing when none). */
+    void enqueueOwed(String name, String fileId, Map<Integer, List<String>> owed) throws IOException {
+        List<Copy> copies = new java.util.ArrayList<>();
+        owed.forEach((i, regions) -> regions.forEach(region -> copies.add(new Copy(name, fileId, i, region))));
+        if (!copies.isEmpty()) {
+            enqueue(copies);
+        }
+    }
+
     /** The regions still owed a copy of each block of {@code m}. */
     Map<Integer, List<String>> pending(Manifest m) {
         return queue.pending(m.name(), m.fileId());

@@ -7,7 +7,6 @@ import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.CorruptBlockException;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.UploadAssembly;
 import geoblocks.blockstore.core.placement.PlacementRequest;
 import geoblocks.blockstore.wire.Failure;
@@ -447,11 +446,7 @@ final class Uploads {
 
         /** With ack local: saves the copies the replication queue owes (per block and region) in it, durably. */
         void queueCopies() throws IOException {
-            List<ReplicationQueue.Copy> owed = new ArrayList<>();
-            later.forEach((i, regions) -> regions.forEach(region -> owed.add(new ReplicationQueue.Copy(name, fileId, i, region))));
-            if (!owed.isEmpty()) {
-                replicator.enqueue(owed);
-            }
+            replicator.enqueueOwed(name, fileId, later);
         }
 
         /** Queues the owed copies of a created version; null, or why they could not be queued (scrubbers repair them then). */
