@@ -160,11 +160,23 @@ class TombstoneIT {
 
     /** The name's history in the region's own manifest store, read from its data directory. */
     private static Optional<ManifestHistory> history(String region) {
-        try (geoblocks.blockstore.meta.RocksMetaEngine engine = geoblocks.blockstore.meta.RocksMetaEngine.openSecondary(
-                cluster.dataDir(region).resolve("meta"), java.nio.file.Files.createTempDirectory("tombstone-it-follower"))) {
-            return new ManifestStore(engine).history(NAME);
+        java.nio.file.Path follower = null;
+        try {
+            follower = java.nio.file.Files.createTempDirectory("tombstone-it-follower");
+            try (geoblocks.blockstore.meta.RocksMetaEngine engine = geoblocks.blockstore.meta.RocksMetaEngine.openSecondary(
+                    cluster.dataDir(region).resolve("meta"), follower)) {
+                return new ManifestStore(engine).history(NAME);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            if (follower != null) { // the secondary's own files: one directory per poll otherwise stays in /tmp
+                try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(follower)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                } catch (IOException e) {
+                    // best effort: a leftover temp directory does not change the test's result
+                }
+            }
         }
     }
 

@@ -9,10 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * Permissions glue: who the request is ({@link S3Call#requester}), what it needs ({@link S3Authorization}),
- * and the decision ({@link S3Access#allowed}) on the bucket's record and, for object reads by others
- * than the bucket owner, the object's ACL. Also Get/PutBucketAcl, Get/PutObjectAcl and
- * Put/Get/DeletePublicAccessBlock.
+ * ACL glue: objects' ACLs (read for {@link S3Authorizer}, stored after a PutObject), Get/PutBucketAcl,
+ * Get/PutObjectAcl and Put/Get/DeletePublicAccessBlock.
  *
  * <p>An object's ACL is the small file {@code .s3-acls/BUCKET/SHA256(KEY)} naming the version it
  * applies to: a newer version of the object (a PUT without an ACL) is private again, as in S3.
@@ -43,73 +41,6 @@ final class S3Acls {
 
     String owner(BucketMeta b) {
         return b.access().ownerOr(rootKey);
-    }
-
-    /**
-     * Checks {@code call} against what it needs; completes normally when allowed, else with the S3
-     * error (AccessDenied, NoSuchBucket, ...). Runs the node lookups it needs (the bucket's record,
-     * cached; for an object read by someone other than the bucket owner, the object's version and ACL).
-     */
-    CompletableFuture<Void> authorize(S3Call call) {
-        S3Authorization.Need need = S3Authorization.need(call.method(), call.bucket, call.key, call.query.keySet(),
-                call.headers().contains("x-amz-copy-source"));
-        if (need.kind() == S3Authorization.Kind.NONE) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return buckets.find(call.bucket).thenCompose(b -> {
-            String owner = owner(b);
-            boolean objectWrite = call.key != null && ((call.method().equals("PUT") && !call.has("acl") && !call.has("uploadId"))
-                    || (call.method().equals("POST") && call.has("uploads")));
-            S3Exception disabled = objectWrite ? ObjectOwnership.aclRefusal(b.access().ownership(), call.headers()::get, true, false) : null;
-            if (disabled != null) { // BucketOwnerEnforced: ACLs are disabled (refused before the body)
-                throw new CompletionException(disabled);
-            }
-            if (call.key != null && call.method().equals("PUT") && !call.has("acl") && !call.has("uploadId")) {
-                try { // a PutObject whose ACL the bucket's BlockPublicAcls refuses: before the body is stored
-                    S3Access.Acl wanted = requested(call);
-                    S3Exception refused = wanted == null ? null : S3Access.refusal(wanted, b.access().block());
-                    if (refused != null) {
-                        throw new CompletionException(refused);
-                    }
-                } catch (S3Exception e) {
-                    throw new CompletionException(e);
-                }
-            }
-            if (call.requester != null && call.requester.equals(owner)) {
-                return CompletableFuture.completedFuture(null);
-            }
-            BucketAccess a = b.access();
-            boolean bucketOk = S3Access.allowed(call.requester, owner, a.acl(), need.perm(), a.block());
-            switch (need.kind()) {
-                case OWNER -> throw denied(call, "only the bucket's owner may do this");
-                case BUCKET -> {
-                    if (!bucketOk) {
-                        throw denied(call, "the bucket's ACL does not grant " + need.perm() + " to "
-                                + (call.requester == null ? "anonymous requests" : "key " + call.requester));
-                    }
-                    return CompletableFuture.completedFuture(null);
-                }
-                default -> {
-                    return objectAcl(call.bucket, call.key).thenApply(acl -> {
-                        if (acl == null) { // no such object: 404 to whoever may list the bucket, else 403 (as S3)
-                            if (S3Access.allowed(call.requester, owner, a.acl(), S3Access.Perm.READ, a.block())) {
-                                return null;
-                            }
-                            throw denied(call, "no access to this object");
-                        }
-                        if (!S3Access.allowed(call.requester, owner, acl, need.perm(), a.block())) {
-                            throw denied(call, "the object's ACL does not grant " + need.perm() + " to "
-                                    + (call.requester == null ? "anonymous requests" : "key " + call.requester));
-                        }
-                        return null;
-                    });
-                }
-            }
-        });
-    }
-
-    private static CompletionException denied(S3Call call, String why) {
-        return new CompletionException(new S3Exception(S3Error.ACCESS_DENIED, "Access Denied: " + why));
     }
 
     /** The ACL of the current version of {@code key}; null when the key has no live version. */
@@ -195,7 +126,7 @@ final class S3Acls {
         return storeObjectAcl(call.bucket, call.key, w.version(), acl);
     }
 
-    /** GET or PUT {@code ?acl} of a bucket or an object (the permission was checked by {@link #authorize}). */
+    /** GET or PUT {@code ?acl} of a bucket or an object (the permission was checked by {@link S3Authorizer#authorize}). */
     void acl(S3Call call) {
         boolean put = call.method().equals("PUT");
         if (!put && !call.method().equals("GET")) {
@@ -281,7 +212,7 @@ final class S3Acls {
         return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new));
     }
 
-    /** PUT, GET and DELETE {@code ?publicAccessBlock} of a bucket (owner only, checked by {@link #authorize}). */
+    /** PUT, GET and DELETE {@code ?publicAccessBlock} of a bucket (owner only, checked by {@link S3Authorizer#authorize}). */
     void publicAccessBlock(S3Call call) {
         switch (call.method()) {
             case "GET" -> buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {

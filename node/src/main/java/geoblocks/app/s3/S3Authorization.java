@@ -53,4 +53,54 @@ public final class S3Authorization {
         }
         return new Need(Kind.BUCKET, S3Access.Perm.WRITE);
     }
+
+    /** Bucket subresources and their policy actions' stems (Get..., Put...; DELETE is Put... unless listed in DELETES). */
+    private static final String[][] BUCKET_SUBS = {
+        {"policy", "BucketPolicy"}, {"policyStatus", "BucketPolicyStatus"}, {"acl", "BucketAcl"},
+        {"versioning", "BucketVersioning"}, {"publicAccessBlock", "BucketPublicAccessBlock"}, {"cors", "BucketCORS"},
+        {"lifecycle", "LifecycleConfiguration"}, {"tagging", "BucketTagging"}, {"encryption", "EncryptionConfiguration"},
+        {"object-lock", "BucketObjectLockConfiguration"}, {"location", "BucketLocation"},
+        {"ownershipControls", "BucketOwnershipControls"}, {"logging", "BucketLogging"}, {"website", "BucketWebsite"},
+        {"notification", "BucketNotification"}, {"replication", "ReplicationConfiguration"},
+    };
+    private static final String[][] OBJECT_SUBS = {
+        {"acl", "ObjectAcl"}, {"tagging", "ObjectTagging"}, {"retention", "ObjectRetention"},
+        {"legal-hold", "ObjectLegalHold"}, {"attributes", "ObjectAttributes"},
+    };
+
+    /**
+     * The policy action of a request ({@code s3:GetObject}, {@code s3:ListBucket}, ...), as AWS names it for
+     * bucket policies; null for calls on no bucket (ListBuckets). A DELETE of a bucket subresource is its
+     * {@code Put} action except DeleteBucketPolicy; of an object with {@code versionId}, {@code s3:DeleteObjectVersion}.
+     */
+    public static String action(String method, String key, Set<String> query) {
+        boolean version = query.contains("versionId");
+        String[][] subs = key == null ? BUCKET_SUBS : OBJECT_SUBS;
+        for (String[] sub : subs) {
+            if (query.contains(sub[0])) {
+                String stem = sub[1] + (version && key != null ? "Version" : "");
+                return switch (method) {
+                    case "GET", "HEAD" -> "s3:Get" + stem;
+                    case "DELETE" -> sub[0].equals("policy") || sub[0].equals("tagging") ? "s3:Delete" + stem
+                            : "s3:Put" + stem;
+                    default -> "s3:Put" + stem;
+                };
+            }
+        }
+        if (key == null) {
+            return switch (method) {
+                case "GET", "HEAD" -> query.contains("versions") ? "s3:ListBucketVersions"
+                        : query.contains("uploads") ? "s3:ListBucketMultipartUploads" : "s3:ListBucket";
+                case "DELETE" -> "s3:DeleteBucket";
+                case "POST" -> "s3:DeleteObject"; // DeleteObjects: every key named
+                default -> "s3:CreateBucket";
+            };
+        }
+        boolean upload = query.contains("uploadId");
+        return switch (method) {
+            case "GET", "HEAD" -> upload ? "s3:ListMultipartUploadParts" : version ? "s3:GetObjectVersion" : "s3:GetObject";
+            case "DELETE" -> upload ? "s3:AbortMultipartUpload" : version ? "s3:DeleteObjectVersion" : "s3:DeleteObject";
+            default -> "s3:PutObject"; // PUT (also copies and parts), POST ?uploads and ?uploadId
+        };
+    }
 }

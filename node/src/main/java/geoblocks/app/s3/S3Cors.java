@@ -3,7 +3,6 @@ package geoblocks.app.s3;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -69,13 +68,7 @@ final class S3Cors {
                 }));
                 call.ex.sendContinue();
             }
-            case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> store.delete(file(call.bucket)).handle((w, t) -> {
-                Throwable c = t == null ? null : NodeStore.cause(t);
-                if (c != null && !(c instanceof NodeStore.StoreException s && s.notFound())) {
-                    throw new CompletionException(c);
-                }
-                return null;
-            })).whenComplete((x, t) -> call.later(() -> {
+            case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket))).whenComplete((x, t) -> call.later(() -> {
                 cache.remove(call.bucket);
                 if (t != null) {
                     call.fail(t);
@@ -89,24 +82,7 @@ final class S3Cors {
 
     /** The bucket's configuration, or null (none, or one older than the bucket, {@code sinceMillis}). */
     CompletableFuture<CorsConfig> read(String bucket, long sinceMillis) {
-        SmallRecord sink = new SmallRecord(MAX_FILE, "CORS configuration of '" + bucket + "'");
-        return store.get(file(bucket), "", sink).handle((m, t) -> {
-            if (t != null) {
-                Throwable c = NodeStore.cause(t);
-                if (c instanceof NodeStore.StoreException s && s.notFound()) {
-                    return null;
-                }
-                throw new CompletionException(c);
-            }
-            if (m.createdMillis() < sinceMillis) {
-                return null;
-            }
-            try {
-                return CorsConfig.parse(sink.bytes());
-            } catch (S3Exception e) {
-                throw new CompletionException(e);
-            }
-        });
+        return SideRecords.read(store, file(bucket), sinceMillis, MAX_FILE, "CORS configuration of '" + bucket + "'", CorsConfig::parse);
     }
 
     /** The bucket's configuration through the cache; null when it has none or the bucket does not exist. */

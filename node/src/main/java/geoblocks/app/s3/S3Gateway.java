@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
-    static final Set<String> UNSUPPORTED = Set.of("policy", "website", "logging", "notification", "replication", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
+    static final Set<String> UNSUPPORTED = Set.of("website", "logging", "notification", "replication", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
             "requestPayment", "intelligent-tiering");
     private final S3Settings settings;
     private final SigV4 sigv4;
@@ -42,6 +42,8 @@ public final class S3Gateway {
     private final S3Attributes attributes;
     private final S3KeyStore keys;
     private final S3Acls acls;
+    private final S3Authorizer authorizer;
+    private final S3BucketCalls bucketCalls;
     private final S3Encryption encryption;
     private final S3ObjectLock objectLock;
     private final S3Ownership ownership;
@@ -96,6 +98,9 @@ public final class S3Gateway {
         lifecycle.runEvery(settings.lifecycleInterval());
         this.postObject = new S3PostObject(settings, buckets, objects, keys, acls, clock);
         this.cors = new S3Cors(store, buckets, clock);
+        S3Policies policies = new S3Policies(store, buckets, tagging, clock);
+        this.authorizer = new S3Authorizer(buckets, acls, policies);
+        this.bucketCalls = new S3BucketCalls(lifecycle, encryption, cors, acls, policies);
     }
 
     /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
@@ -259,7 +264,7 @@ public final class S3Gateway {
         authorized(call, rawPath, held);
     }
 
-    /** Redirects (DataBridge) or checks the permission ({@link S3Acls#authorize}) and dispatches. */
+    /** Redirects (DataBridge) or checks the permission ({@link S3Authorizer#authorize}) and dispatches. */
     private void authorized(S3Call call, String rawPath, DeferredBody held) {
         if (redirected(call, rawPath)) {
             resume(held);
@@ -274,7 +279,7 @@ public final class S3Gateway {
             resume(held);
             return;
         }
-        java.util.concurrent.CompletableFuture<Void> decision = acls.authorize(call);
+        java.util.concurrent.CompletableFuture<Void> decision = authorizer.authorize(call);
         if (decision.isDone() && !decision.isCompletedExceptionally()) {
             dispatch(call);
             resume(held);
@@ -374,31 +379,8 @@ public final class S3Gateway {
             acls.acl(call);
             return;
         }
-        if (call.bucket != null && call.key == null && call.has("lifecycle")) {
-            switch (call.method()) {
-                case "GET" -> lifecycle.get(call);
-                case "PUT" -> lifecycle.put(call);
-                case "DELETE" -> lifecycle.delete(call);
-                default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?lifecycle");
-            }
-            return;
-        }
-        if (call.bucket != null && call.key == null && call.has("encryption")) {
-            switch (call.method()) {
-                case "GET" -> encryption.getBucket(call);
-                case "PUT" -> encryption.putBucket(call);
-                case "DELETE" -> encryption.deleteBucket(call);
-                default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?encryption");
-            }
-            return;
-        }
-        if (call.bucket != null && call.key == null && call.has("cors")) {
-            cors.call(call);
-            return;
-        }
-        if (call.bucket != null && call.key == null && call.has("publicAccessBlock")) {
-            acls.publicAccessBlock(call);
-            return;
+        if (bucketCalls.dispatch(call)) {
+            return; // lifecycle, encryption, CORS, PublicAccessBlock, policy, policy status
         }
         for (String sub : call.query.keySet()) {
             if (UNSUPPORTED.contains(sub)) {

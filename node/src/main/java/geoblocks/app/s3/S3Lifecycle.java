@@ -108,13 +108,7 @@ final class S3Lifecycle {
     }
 
     void delete(S3Call call) {
-        buckets.find(call.bucket).thenCompose(b -> store.delete(file(call.bucket)).handle((w, t) -> {
-            Throwable c = t == null ? null : NodeStore.cause(t);
-            if (c != null && !(c instanceof NodeStore.StoreException s && s.notFound())) {
-                throw new CompletionException(c);
-            }
-            return null;
-        })).whenComplete((x, t) -> call.later(() -> {
+        buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket))).whenComplete((x, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
             } else {
@@ -125,24 +119,7 @@ final class S3Lifecycle {
 
     /** The bucket's configuration, or null when it has none (or only one older than the bucket, {@code sinceMillis}). */
     CompletableFuture<LifecycleConfig> read(String bucket, long sinceMillis) {
-        SmallRecord sink = new SmallRecord(MAX_FILE, "lifecycle configuration of '" + bucket + "'");
-        return store.get(file(bucket), "", sink).handle((m, t) -> {
-            if (t != null) {
-                Throwable c = NodeStore.cause(t);
-                if (c instanceof NodeStore.StoreException s && s.notFound()) {
-                    return null;
-                }
-                throw new CompletionException(c);
-            }
-            if (m.createdMillis() < sinceMillis) {
-                return null;
-            }
-            try {
-                return LifecycleConfig.parse(sink.bytes());
-            } catch (S3Exception e) {
-                throw new CompletionException(e);
-            }
-        });
+        return SideRecords.read(store, file(bucket), sinceMillis, MAX_FILE, "lifecycle configuration of '" + bucket + "'", LifecycleConfig::parse);
     }
 
     /** Runs a pass every {@code interval} (the first one interval from now), each after the last one ended. */

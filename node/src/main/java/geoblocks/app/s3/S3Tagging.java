@@ -72,6 +72,12 @@ final class S3Tagging {
         });
     }
 
+    /** The tags of the current version of {@code key}; EMPTY when it has none or there is no such object. */
+    CompletableFuture<TagSet> current(String bucket, String key) {
+        return store.stat(S3Names.fileName(bucket, key)).handle((st, t) -> t == null ? st.manifest().version().id() : null)
+                .thenCompose(v -> v == null ? CompletableFuture.completedFuture(TagSet.EMPTY) : read(objectFile(bucket, key, v)));
+    }
+
     /** Stores {@code tags} as {@code file} (an empty set deletes it). */
     CompletableFuture<Void> write(String file, TagSet tags) {
         if (tags.size() == 0) {
