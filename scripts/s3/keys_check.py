@@ -253,7 +253,22 @@ vh.delete_object(Bucket=vb, Key="dir/v.txt")
 vh.delete_bucket(Bucket=vb)
 ok("virtual-hosted", "create, put, list, get and delete at %s.localhost:%s" % (vb, port))
 
-for k in ["secret.txt", "from-bob", "pub.txt"]:
+# additional checksums the way current SDKs send them over HTTPS: aws-chunked bodies with a trailing checksum
+import base64
+import hashlib
+dflt = path_client(ENDPOINT, alice[0], alice[1], "us-east-1", attempts=1, verify=CA if CA else True)
+body = bytes(range(256)) * 4096  # 1 MiB
+r = dflt.put_object(Bucket=bucket, Key="ck-sha256", Body=body, ChecksumAlgorithm="SHA256")
+want = base64.b64encode(hashlib.sha256(body).digest()).decode()
+assert r["ChecksumSHA256"] == want, r
+g = dflt.get_object(Bucket=bucket, Key="ck-sha256", ChecksumMode="ENABLED")
+assert g["Body"].read() == body and g["ChecksumSHA256"] == want, g
+r = dflt.put_object(Bucket=bucket, Key="ck-crc32c", Body=body, ChecksumAlgorithm="CRC32C")
+h = dflt.head_object(Bucket=bucket, Key="ck-crc32c", ChecksumMode="ENABLED")
+assert h["ChecksumCRC32C"] == r["ChecksumCRC32C"], (h, r)
+ok("checksums-https", "SHA256 and CRC32C sent as aws-chunked trailers over %s, kept and returned" % ENDPOINT.split(":")[0])
+
+for k in ["secret.txt", "from-bob", "pub.txt", "ck-sha256", "ck-crc32c"]:
     a.delete_object(Bucket=bucket, Key=k)
 a.delete_bucket(Bucket=bucket)
 print("all checks passed (%s)" % scheme)

@@ -194,8 +194,9 @@ public final class ObjectListing {
         /** The page (complete once {@link #next} is null). */
         public Page page() {
             String last = count() == 0 ? null : lastItem;
-            return new Page(List.copyOf(contents), List.copyOf(prefixes), truncated,
-                    truncated && last != null ? encodeToken(last) : null);
+            // max-keys 0 asks for no items: an empty page that is not truncated (as S3), not one without a token
+            boolean more = truncated && q.maxKeys() > 0;
+            return new Page(List.copyOf(contents), List.copyOf(prefixes), more, more && last != null ? encodeToken(last) : null);
         }
 
         /** Fetches answered so far. */
