@@ -34,9 +34,11 @@ public final class S3Names {
 
     /** Null when {@code bucket} is a valid bucket name, else why not. */
     public static String bucketProblem(String bucket) {
-        if (!BUCKET.matcher(bucket).matches() || bucket.contains("..") || IPV4.matcher(bucket).matches()) {
+        if (!BUCKET.matcher(bucket).matches() || bucket.contains("..") || bucket.contains(".-") || bucket.contains("-.")
+                || IPV4.matcher(bucket).matches()) {
             return "bucket name '" + bucket + "' must be 3..63 characters of a-z, 0-9, '.', '-', start and end with a"
-                    + " letter or digit, and not look like an IP address";
+                    + " letter or digit, have no '..', '.-' or '-.' (each dot-separated part is a DNS label, as"
+                    + " virtual-hosted addressing needs), and not look like an IP address";
         }
         return null;
     }

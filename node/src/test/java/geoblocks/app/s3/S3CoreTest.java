@@ -19,7 +19,8 @@ class S3CoreTest {
     @Test
     void bucketNames_followS3Rules() {
         assertNull(S3Names.bucketProblem("photos-2024.eu"));
-        for (String bad : List.of("ab", "Photos", "-abc", "abc-", "a..b", "192.168.1.1", "a_b", "x".repeat(64))) {
+        assertNull(S3Names.bucketProblem("a-b.c-d"));
+        for (String bad : List.of("ab", "Photos", "-abc", "abc-", "a..b", "foo-.bar", "foo.-bar", "192.168.1.1", "a_b", "x".repeat(64))) {
             assertNotNull(S3Names.bucketProblem(bad), bad);
         }
     }
