@@ -64,16 +64,22 @@ record ObjectHeaders(Map<String, String> headers) {
         return new ObjectHeaders(out);
     }
 
-    /** A Content-Encoding without the {@code aws-chunked} framing (S3 does not keep it); empty when nothing else. */
+    /**
+     * A Content-Encoding without the {@code aws-chunked} framing (S3 does not keep it); empty when nothing else.
+     * A value without aws-chunked is kept as sent; otherwise the other codings are joined with ", ".
+     */
     static String withoutAwsChunked(String encoding) {
         StringBuilder sb = new StringBuilder();
+        boolean framed = false;
         for (String part : encoding.split(",")) {
             String p = part.trim();
-            if (!p.isEmpty() && !p.equalsIgnoreCase("aws-chunked")) {
-                sb.append(sb.length() == 0 ? "" : ",").append(p);
+            if (p.equalsIgnoreCase("aws-chunked")) {
+                framed = true;
+            } else if (!p.isEmpty()) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(p);
             }
         }
-        return sb.toString();
+        return framed ? sb.toString() : encoding.trim();
     }
 
     private static int utf8(String s) {

@@ -37,6 +37,11 @@ class ObjectHeadersTest {
         assertEquals(Map.of("color", "blue", "empty", ""), h.userMetadata());
         assertEquals(h, ObjectHeaders.decode(h.encode()));
         assertEquals(ObjectHeaders.NONE, of(Map.of("Content-Encoding", "aws-chunked")), "only the framing: nothing kept");
+        assertEquals("", ObjectHeaders.withoutAwsChunked("aws-chunked, aws-chunked"));
+        assertEquals("deflate, gzip", ObjectHeaders.withoutAwsChunked("deflate, gzip"), "kept as sent");
+        assertEquals("deflate,gzip", ObjectHeaders.withoutAwsChunked("deflate,gzip"), "kept as sent");
+        assertEquals("deflate, gzip", ObjectHeaders.withoutAwsChunked("aws-chunked,deflate,gzip"), "the rest joined as HTTP lists are");
+        assertEquals("gzip", ObjectHeaders.withoutAwsChunked("gzip, aws-chunked"));
     }
 
     @Test
