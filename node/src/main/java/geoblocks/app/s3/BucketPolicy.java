@@ -19,7 +19,8 @@ import java.util.function.Function;
  *       but not used. {@code NotPrincipal}, {@code NotAction} and {@code NotResource} are refused (MalformedPolicy).</li>
  *   <li>{@code Principal}: {@code "*"} or {@code {"AWS": ...}} with {@code "*"}, an access key id, or an ARN
  *       {@code arn:aws:iam::ID:root} / {@code arn:aws:iam::ID:user/NAME} whose ID or NAME is an access key id
- *       (a key is its own account here). {@code "*"} also matches unsigned requests.</li>
+ *       (a key is its own account here); {@code {"CanonicalUser": KEYID}}; {@code {"Service": ...}} is accepted
+ *       and matches no request (no AWS service calls this gateway). {@code "*"} also matches unsigned requests.</li>
  *   <li>{@code Action}: {@code "*"} or {@code s3:Name} patterns, case-insensitive, with {@code *} and {@code ?}.</li>
  *   <li>{@code Resource}: {@code arn:aws:s3:::BUCKET} or {@code arn:aws:s3:::BUCKET/KEY} patterns with
  *       {@code *} and {@code ?}; each must be able to name this bucket.</li>
@@ -172,14 +173,23 @@ public final class BucketPolicy {
         if ("*".equals(p)) {
             return List.of("*");
         }
-        if (p instanceof Map<?, ?> m && m.size() == 1 && m.containsKey("AWS")) {
+        if (p instanceof Map<?, ?> m && !m.isEmpty()) {
             List<String> out = new ArrayList<>();
-            for (String v : strings(m.get("AWS"), "Principal AWS")) {
-                out.add(principalId(v));
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                String type = String.valueOf(e.getKey());
+                for (String v : strings(e.getValue(), "Principal " + type)) {
+                    switch (type) {
+                        case "AWS" -> out.add(principalId(v));
+                        case "CanonicalUser" -> out.add(v);
+                        case "Service" -> out.add("service:" + v); // a service is never a key: matches no request here
+                        default -> throw bad("Principal type '" + type + "' is not supported (AWS, CanonicalUser, Service)");
+                    }
+                }
             }
             return List.copyOf(out);
         }
-        throw bad("Principal must be \"*\" or {\"AWS\": ...} (access key ids or arn:aws:iam::ID:root ARNs)");
+        throw bad("Principal must be \"*\" or {\"AWS\": ...} (access key ids or arn:aws:iam::ID:root ARNs),"
+                + " {\"CanonicalUser\": ...} or {\"Service\": ...}");
     }
 
     /** {@code *}, a key id, or the ID (or user NAME, after a '/') of an IAM ARN. */

@@ -49,6 +49,13 @@ class BucketPolicyTest {
         assertEquals(Decision.NONE, eval(arn, OTHER, "s3:GetObject", "arn:aws:s3:::bkt/k", Map.of()));
         assertFalse(arn.isPublic());
         assertTrue(star.isPublic());
+        BucketPolicy service = policy("{\"Effect\":\"Allow\",\"Principal\":{\"Service\":\"logging.s3.amazonaws.com\"},"
+                + "\"Action\":\"s3:PutObject\",\"Resource\":\"arn:aws:s3:::bkt/*\"}");
+        assertEquals(Decision.NONE, eval(service, null, "s3:PutObject", "arn:aws:s3:::bkt/k", Map.of()), "a service is no key");
+        assertEquals(Decision.NONE, eval(service, ALT, "s3:PutObject", "arn:aws:s3:::bkt/k", Map.of()));
+        BucketPolicy canonical = policy("{\"Effect\":\"Allow\",\"Principal\":{\"CanonicalUser\":\"" + ALT + "\"},"
+                + "\"Action\":\"s3:GetObject\",\"Resource\":\"arn:aws:s3:::bkt/*\"}");
+        assertEquals(Decision.ALLOW, eval(canonical, ALT, "s3:GetObject", "arn:aws:s3:::bkt/k", Map.of()));
     }
 
     @Test
