@@ -7,6 +7,8 @@ package geoblocks.app.s3;
  * starts at or past the end is unsatisfiable (416).
  */
 public record ByteRange(long first, long last, boolean partial) {
+    private static final java.util.regex.Pattern COPY_RANGE = java.util.regex.Pattern.compile("bytes=(\\d{1,18})-(\\d{1,18})");
+
     /** The range {@code header} asks of an object of {@code size} bytes. */
     public static ByteRange parse(String header, long size) throws S3Exception {
         ByteRange whole = new ByteRange(0, size - 1, false);
@@ -44,6 +46,29 @@ public record ByteRange(long first, long last, boolean partial) {
         } catch (NumberFormatException e) {
             return whole;
         }
+    }
+
+    /**
+     * The range of an {@code x-amz-copy-source-range} (UploadPartCopy), which S3 reads strictly: null header is the
+     * whole object; anything but {@code bytes=A-B} with {@code 0 <= A <= B} is InvalidArgument, and a range past
+     * the end of an object of {@code size} bytes is InvalidRange.
+     */
+    public static ByteRange copySource(String header, long size) throws S3Exception {
+        if (header == null) {
+            return new ByteRange(0, size - 1, false);
+        }
+        java.util.regex.Matcher m = COPY_RANGE.matcher(header.trim());
+        if (!m.matches() || Long.parseLong(m.group(1)) > Long.parseLong(m.group(2))) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-amz-copy-source-range must be bytes=FIRST-LAST with FIRST <= LAST,"
+                    + " was '" + header + "'");
+        }
+        long first = Long.parseLong(m.group(1));
+        long last = Long.parseLong(m.group(2));
+        if (last >= size) {
+            throw new S3Exception(S3Error.INVALID_RANGE, "x-amz-copy-source-range '" + header + "' reaches past the end of"
+                    + " the source object of " + size + " bytes");
+        }
+        return new ByteRange(first, last, true);
     }
 
     private static S3Exception unsatisfiable(String header, long size) {

@@ -452,7 +452,7 @@ final class S3Multipart {
                             "the copy source's ETag or date does not meet the x-amz-copy-source-if-* conditions");
                 }
                 byte[] key = encryption.readKey(m.meta(), srcSse, true);
-                range = ByteRange.parse(rangeHeader, S3Encryption.plainSize(m.meta(), m.size()));
+                range = ByteRange.copySource(rangeHeader, S3Encryption.plainSize(m.meta(), m.size()));
                 sink[0] = new RangeFileSink(file, range.first(), range.length());
                 if (key != null) { // the chunks holding the range, opened into the part file
                     long[] span = SseCipher.cipherSpan(range.first(), range.last(), m.size());

@@ -56,6 +56,12 @@ class S3CoreTest {
 
     @Test
     void ranges_followRfc9110AndS3() throws Exception {
+        assertEquals(new ByteRange(0, 99, false), ByteRange.copySource(null, 100));
+        assertEquals(new ByteRange(0, 2, true), ByteRange.copySource("bytes=0-2", 100));
+        for (String bad : List.of("0-2", "bytes=0", "bytes=hello-world", "bytes=0-bar", "bytes=hello-", "bytes=0-2,3-5", "bytes=5-2")) {
+            assertEquals(S3Error.INVALID_ARGUMENT, assertThrows(S3Exception.class, () -> ByteRange.copySource(bad, 100)).error(), bad);
+        }
+        assertEquals(S3Error.INVALID_RANGE, assertThrows(S3Exception.class, () -> ByteRange.copySource("bytes=0-21", 5)).error());
         assertEquals(new ByteRange(0, 99, false), ByteRange.parse(null, 100));
         assertEquals(new ByteRange(10, 19, true), ByteRange.parse("bytes=10-19", 100));
         assertEquals(new ByteRange(90, 99, true), ByteRange.parse("bytes=90-500", 100));
