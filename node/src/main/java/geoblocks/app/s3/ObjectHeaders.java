@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -62,6 +63,32 @@ record ObjectHeaders(Map<String, String> headers) {
             }
         }
         return new ObjectHeaders(out);
+    }
+
+    /** GetObject's response-* query parameters and the headers they set. */
+    private static final String[][] OVERRIDES = {{"response-content-type", "Content-Type"},
+        {"response-content-language", "Content-Language"}, {"response-expires", "Expires"},
+        {"response-cache-control", "Cache-Control"}, {"response-content-disposition", "Content-Disposition"},
+        {"response-content-encoding", "Content-Encoding"}};
+
+    /**
+     * The headers GetObject's {@code response-*} parameters set on the answer (empty when none is given), as S3
+     * serves them: signed requests only (an unsigned one is {@code 400 InvalidRequest}).
+     */
+    static Map<String, String> responseOverrides(java.util.function.Function<String, String> param, boolean signed)
+            throws S3Exception {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String[] o : OVERRIDES) {
+            String v = param.apply(o[0]);
+            if (v != null) {
+                out.put(o[1], v);
+            }
+        }
+        if (!out.isEmpty() && !signed) {
+            throw new S3Exception(S3Error.INVALID_REQUEST, "Request specific response headers cannot be used for anonymous"
+                    + " GET requests.");
+        }
+        return out;
     }
 
     /**

@@ -205,6 +205,14 @@ final class S3ObjectReads {
             call.ex.header("ETag", ETags.quote(etag));
         }
         call.ex.header("Content-Type", m.meta().getOrDefault(META_TYPE, "binary/octet-stream"));
+        if (call.method().equals("GET")) {
+            try { // response-content-type and the like: what this answer's headers say, not the object's
+                ObjectHeaders.responseOverrides(call::param, call.requester != null).forEach(call.ex::header);
+            } catch (S3Exception e) {
+                call.fail(e);
+                return;
+            }
+        }
         call.ex.header("Last-Modified", HTTP_DATE.format(Instant.ofEpochMilli(m.createdMillis())));
         call.ex.header("Accept-Ranges", "bytes");
         call.ex.header("x-geoblocks-version", m.version().id());

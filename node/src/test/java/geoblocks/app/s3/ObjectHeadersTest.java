@@ -73,4 +73,16 @@ class ObjectHeadersTest {
         assertEquals(S3Error.INTERNAL_ERROR, assertThrows(S3Exception.class,
                 () -> ObjectHeaders.decode("novalue".getBytes(java.nio.charset.StandardCharsets.UTF_8))).error());
     }
+
+    @Test
+    void responseParameters_setTheAnswersHeaders_forSignedGetsOnly() throws S3Exception {
+        Map<String, String> q = Map.of("response-content-type", "foo/bar", "response-content-disposition", "bla",
+                "response-cache-control", "no-cache", "versionId", "x");
+        assertEquals(Map.of("Content-Type", "foo/bar", "Content-Disposition", "bla", "Cache-Control", "no-cache"),
+                ObjectHeaders.responseOverrides(q::get, true));
+        assertEquals(Map.of(), ObjectHeaders.responseOverrides(Map.<String, String>of()::get, false));
+        S3Exception e = org.junit.jupiter.api.Assertions.assertThrows(S3Exception.class,
+                () -> ObjectHeaders.responseOverrides(q::get, false));
+        assertEquals(S3Error.INVALID_REQUEST, e.error());
+    }
 }
