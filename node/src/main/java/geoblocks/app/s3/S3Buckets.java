@@ -26,6 +26,7 @@ final class S3Buckets {
     private final Collection<String> regions;
     private final LongSupplier clock;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    private java.util.function.UnaryOperator<String> displayNames = id -> id;
 
     private record Cached(BucketMeta meta, long at) {}
 
@@ -64,6 +65,17 @@ final class S3Buckets {
         });
     }
 
+    /** Sets how a key id is shown as a name (its key's name, when the node knows it). */
+    void displayNames(java.util.function.UnaryOperator<String> names) {
+        this.displayNames = names;
+    }
+
+    /** The owner of bucket {@code b}'s objects as listings show it: the bucket's owner (objects are the bucket owner's). */
+    S3ListXml.Owner ownerOf(BucketMeta b) {
+        String id = b.access().ownerOr(settings.accessKey());
+        return new S3ListXml.Owner(id, displayNames.apply(id));
+    }
+
     /** ListBuckets: the buckets the caller's key owns (the owner is in the record file's metadata). */
     void listBuckets(S3Call call) {
         String me = call.requester == null ? settings.accessKey() : call.requester;
@@ -72,7 +84,7 @@ final class S3Buckets {
                 call.fail(t);
                 return;
             }
-            call.xml(200, S3Xml.buckets(me, created));
+            call.xml(200, S3Xml.buckets(me, displayNames.apply(me), created));
         }));
     }
 
@@ -259,13 +271,17 @@ final class S3Buckets {
         }
         boolean url = "url".equals(call.param("encoding-type"));
         ObjectListing.Query query = q;
-        collect(call.bucket, query, pager).whenComplete((page, t) -> call.later(() -> {
+        boolean owners = !v2 || "true".equals(call.param("fetch-owner")); // v1 always shows owners, v2 when asked
+        collect(call.bucket, query, pager).thenCombine(find(call.bucket), (page, b) -> {
+            S3ListXml.Owner owner = owners ? ownerOf(b) : null;
+            return v2 ? S3ListXml.listV2(call.bucket, query, query.token(), page, url, owner)
+                    : S3ListXml.listV1(call.bucket, query, marker, page, url, owner);
+        }).whenComplete((xml, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
-                return;
+            } else {
+                call.xml(200, xml);
             }
-            call.xml(200, v2 ? S3Xml.listV2(call.bucket, query, query.token(), page, url)
-                    : S3Xml.listV1(call.bucket, query, marker, page, url));
         }));
     }
 

@@ -91,6 +91,7 @@ public final class S3Gateway {
         multipart.objectLock(objectLock);
         this.attributes = new S3Attributes(store, buckets, versioning, encryption);
         this.acls = new S3Acls(store, buckets, keys, settings.accessKey());
+        buckets.displayNames(keys::displayName);
         objects.afterPut(acls::afterPut);
         this.lifecycle = new S3Lifecycle(store, buckets, versioning, tagging, multipart, settings.region(), cluster.regionIds(),
                 clock, settings.lifecycleDay());

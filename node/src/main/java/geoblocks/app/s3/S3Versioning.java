@@ -104,8 +104,8 @@ final class S3Versioning {
             if (t != null) {
                 call.fail(t);
             } else {
-                call.xml(200, S3Xml.listVersions(call.bucket, prefix, delimiter, keyMarker,
-                        versionIdMarker == null ? "" : versionIdMarker, maxKeys, page, url));
+                call.xml(200, S3ListXml.listVersions(call.bucket, prefix, delimiter, keyMarker,
+                        versionIdMarker == null ? "" : versionIdMarker, maxKeys, page, url, buckets.ownerOf(bucket[0])));
             }
         }));
     }

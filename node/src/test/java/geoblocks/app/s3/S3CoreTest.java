@@ -220,7 +220,7 @@ class S3CoreTest {
         List<ObjectListing.Entry> keys = ObjectListingTest.keys("a/1", "a/2", "b", "c");
         ObjectListing.Query first = new ObjectListing.Query("", "/", null, null, 2);
         ObjectListing.Page p = ObjectListing.page(keys, first);
-        String xml = new String(S3Xml.listV1("bkt", first, null, p, false), StandardCharsets.UTF_8);
+        String xml = new String(S3ListXml.listV1("bkt", first, null, p, false, null), StandardCharsets.UTF_8);
         assertTrue(xml.contains("<Marker></Marker><NextMarker>b</NextMarker>"), xml);
         assertTrue(xml.contains("<IsTruncated>true</IsTruncated>"), xml);
         // the next page asks with marker=b, which the gateway turns into the token of item "b"
@@ -237,13 +237,18 @@ class S3CoreTest {
         ObjectListing.Query q = new ObjectListing.Query("a/", "/", null, null, 2);
         ObjectListing.Page p = new ObjectListing.Page(List.of(new ObjectListing.Entry("a/x&y", 3, 0, "abc")),
                 List.of("a/b/"), true, "dG9r");
-        String xml = new String(S3Xml.listV2("bkt", q, null, p, false), StandardCharsets.UTF_8);
+        String xml = new String(S3ListXml.listV2("bkt", q, null, p, false, null), StandardCharsets.UTF_8);
         assertTrue(xml.contains("<Key>a/x&amp;y</Key>"), xml);
         assertTrue(xml.contains("<ETag>&quot;abc&quot;</ETag>"), xml);
         assertTrue(xml.contains("<KeyCount>2</KeyCount><IsTruncated>true</IsTruncated><NextContinuationToken>dG9r"), xml);
         assertTrue(xml.contains("<CommonPrefixes><Prefix>a/b/</Prefix></CommonPrefixes>"), xml);
-        String url = new String(S3Xml.listV2("bkt", q, null, p, true), StandardCharsets.UTF_8);
+        String url = new String(S3ListXml.listV2("bkt", q, null, p, true, null), StandardCharsets.UTF_8);
         assertTrue(url.contains("<Key>a/x%26y</Key>"), url);
+        assertTrue(!xml.contains("<Owner>"), "no owner unless fetch-owner");
+        String owned = new String(S3ListXml.listV2("bkt", q, null, p, false, new S3ListXml.Owner("GBOWNER", "alice")),
+                StandardCharsets.UTF_8);
+        assertTrue(owned.contains("<StorageClass>STANDARD</StorageClass><Owner><ID>GBOWNER</ID><DisplayName>alice</DisplayName>"
+                + "</Owner></Contents>"), owned);
     }
 
     @Test
@@ -264,11 +269,14 @@ class S3CoreTest {
         VersionListing.Page p = new VersionListing.Page(List.of(new ObjectVersions.V("a&b", "null", "x", true, false, 3, 0, "e"),
                 new ObjectVersions.V("a&b", "0000000000000001@seoul", "x", false, true, 0, 0, null)), List.of("d/"), true, "a&b",
                 "0000000000000001@seoul");
-        String xml = new String(S3Xml.listVersions("bkt", "", "/", "", "", 2, p, false), StandardCharsets.UTF_8);
+        String xml = new String(S3ListXml.listVersions("bkt", "", "/", "", "", 2, p, false, new S3ListXml.Owner("GBOWNER", "alice")), StandardCharsets.UTF_8);
         assertTrue(xml.contains("<Version><Key>a&amp;b</Key><VersionId>null</VersionId><IsLatest>true</IsLatest>"), xml);
         assertTrue(xml.contains("<DeleteMarker><Key>a&amp;b</Key><VersionId>0000000000000001@seoul</VersionId>"
                 + "<IsLatest>false</IsLatest>"), xml);
         assertTrue(xml.contains("<NextKeyMarker>a&amp;b</NextKeyMarker><NextVersionIdMarker>0000000000000001@seoul"), xml);
         assertTrue(xml.contains("<CommonPrefixes><Prefix>d/</Prefix></CommonPrefixes>"), xml);
+        assertTrue(xml.contains("<StorageClass>STANDARD</StorageClass><Owner><ID>GBOWNER</ID><DisplayName>alice</DisplayName>"
+                + "</Owner></Version>"), xml);
+        assertTrue(xml.contains("<Owner><ID>GBOWNER</ID><DisplayName>alice</DisplayName></Owner></DeleteMarker>"), xml);
     }
 }
