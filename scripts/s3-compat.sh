@@ -126,7 +126,8 @@ iam path prefix = /s3-tests/
 display_name = $(name main)
 user_id = ${ID[main]}
 email = main@example.com
-api_name = default
+# the LocationConstraint test_bucket_get_location creates with (RGW's zonegroup; here a region)
+api_name = seoul
 access_key = ${ID[main]}
 secret_key = ${SECRET[main]}
 [s3 alt]
