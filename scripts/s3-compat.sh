@@ -14,6 +14,8 @@
 #   --keep            keep the work directory (cluster config and data, node logs, suite output)
 #   --lifecycle-day S the nodes' lifecycle day in seconds (default 10: the suite's lc_debug_interval, as Ceph's
 #                     rgw_lc_debug_interval; geoblocks.s3.lifecycle.day), rules applied every second
+# Outputs: $S3COMPAT_OUT (a file): a copy of the results (one JSON line per test); $S3COMPAT_REASONS_MD (a
+# file): the failing tests under their reasons (scripts/s3/s3compat_reasons.tsv) as Markdown, for docs/s3.md.
 # Python: $S3TESTS_PYTHON, else a virtualenv at ${S3TESTS_VENV:-~/.cache/geoblocks/s3-tests-venv} made
 # from PyPI with the suite's dependencies (GEOBLOCKS-README.md) when missing.
 set -euo pipefail
@@ -124,7 +126,8 @@ iam path prefix = /s3-tests/
 display_name = $(name main)
 user_id = ${ID[main]}
 email = main@example.com
-api_name = default
+# the LocationConstraint test_bucket_get_location creates with (RGW's zonegroup; here a region)
+api_name = seoul
 access_key = ${ID[main]}
 secret_key = ${SECRET[main]}
 [s3 alt]
@@ -177,3 +180,9 @@ set -e
 echo "pytest exit code $code; its summary: $(grep -E '(passed|failed).* in [0-9.]+s' "$WORK/pytest.log" | tail -1)"
 "$PY" "$ROOT/scripts/s3/s3compat_summary.py" "$RESULTS" ${S3COMPAT_VERBOSE:+-v}
 cp "$RESULTS" "${S3COMPAT_OUT:-/dev/null}" 2>/dev/null || true
+if [ -n "${S3COMPAT_REASONS_MD:-}" ]; then
+  "$PY" "$ROOT/scripts/s3/s3compat_summary.py" "$RESULTS" --reasons "$ROOT/scripts/s3/s3compat_reasons.tsv" \
+    --markdown --log "$WORK/pytest.log" > "$S3COMPAT_REASONS_MD"
+  echo "failing tests by reason: $S3COMPAT_REASONS_MD ($(grep -c '^#### ' "$S3COMPAT_REASONS_MD") groups;" \
+    "$(grep -o '^#### Unclassified ([0-9]*)' "$S3COMPAT_REASONS_MD" || echo 'none unclassified'))"
+fi

@@ -3,7 +3,7 @@
 
 Usage: bad_input.py ENDPOINT HEAD_TIMEOUT_S BODY_GRACE_S SPOOL_DIR
 Malformed XML, a body shorter or longer than its Content-Length, a bad Content-Length, oversize headers,
-path traversal in keys, unsigned writes, Signature V2, a slow-loris head and a slow-loris body (whose
+path traversal in keys, subresources of calls not served, unsigned writes, Signature V2, a slow-loris head and a slow-loris body (whose
 spool file in SPOOL_DIR, the node's s3-spool directory, must be removed); then the node still serves.
 The node runs with geoblocks.http.head-timeout = HEAD_TIMEOUT_S, body-grace = BODY_GRACE_S and the
 default body-min-rate (1 KiB/s).
@@ -112,6 +112,26 @@ for bad in (b"<CompleteMultipartUpload><Part>", b"not xml at all",
     check("malformed-xml-complete", exchange(signed_head("POST", "/it-bad/mp?uploadId=" + up,
                                                          {"Content-Length": str(len(bad))}), bad), 400, "MalformedXML")
 s3.abort_multipart_upload(Bucket="it-bad", Key="mp", UploadId=up)
+
+# subresources of calls the gateway does not serve are NotImplemented and change nothing: not served as the
+# call without them (a DELETE ?metadataTable is no DeleteBucket, a PUT KEY?renameObject no PutObject, a
+# DELETE KEY?annotation no DeleteObject)
+s3.create_bucket(Bucket="it-bad-empty")
+s3.put_object(Bucket="it-bad", Key="kept", Body=b"kept")
+for method, path, headers in (("DELETE", "/it-bad-empty?metadataTable", {}),
+                              ("DELETE", "/it-bad-empty?metadataConfiguration", {}),
+                              ("GET", "/it-bad-empty?session", {}),
+                              ("PUT", "/it-bad-empty?metadataJournalTable", {"Content-Length": "0"}),
+                              ("GET", "/it-bad-empty?abac", {}),
+                              ("PUT", "/it-bad/kept?renameObject", {"Content-Length": "0", "x-amz-rename-source": "/it-bad/x"}),
+                              ("PUT", "/it-bad/kept?encryption", {"Content-Length": "0"}),
+                              ("DELETE", "/it-bad/kept?annotation", {})):
+    check("unsupported-%s-%s" % (method, path.split("?")[1]), exchange(signed_head(method, path, headers)), 501,
+          "NotImplemented")
+s3.head_bucket(Bucket="it-bad-empty")
+assert s3.get_object(Bucket="it-bad", Key="kept")["Body"].read() == b"kept"
+s3.delete_bucket(Bucket="it-bad-empty")
+print("ok unsupported-subresources-change-nothing", flush=True)
 
 # a body shorter than its Content-Length, then the client half-closes: the server reads the end of its
 # input, which closes the connection (no half-closed connections), so there is no one to answer
