@@ -59,7 +59,7 @@ final class S3ListXml {
             Owner owner) {
         StringBuilder sb = new StringBuilder(HEAD).append("<ListBucketResult xmlns=\"").append(NS).append("\">");
         el(sb, "Name", bucket);
-        el(sb, "Prefix", enc(q.prefix(), urlEncode));
+        el(sb, "Prefix", q.prefix()); // v1 answers Prefix as sent, encoding-type or not (clients do not decode it)
         el(sb, "Marker", enc(marker == null ? "" : marker, urlEncode));
         if (p.nextToken() != null) {
             el(sb, "NextMarker", enc(ObjectListing.decodeTokenUnchecked(p.nextToken()), urlEncode));

@@ -51,6 +51,11 @@ final class SigV2 {
 
     /** The string to sign; {@code date}: the Date header's value, or the query's Expires. */
     static String stringToSign(SigV4.Request r, String date) {
+        return stringToSign(r, date, r.rawPath());
+    }
+
+    /** As above with {@code path} as the resource's path. */
+    private static String stringToSign(SigV4.Request r, String date, String path) {
         Map<String, String> h = r.headers();
         StringBuilder sb = new StringBuilder();
         sb.append(r.method()).append('\n');
@@ -64,7 +69,7 @@ final class SigV2 {
             }
         }
         amz.forEach((k, v) -> sb.append(k).append(':').append(v).append('\n'));
-        sb.append(r.rawPath());
+        sb.append(path);
         TreeSet<String> subs = new TreeSet<>();
         for (String k : r.query().keySet()) {
             if (SUBRESOURCES.contains(k)) {
@@ -134,6 +139,11 @@ final class SigV2 {
             return SigV4.Verdict.fail(S3Error.INVALID_ACCESS_KEY_ID, "no access key '" + id + "'");
         }
         String want = sign(secret, stringToSign(r, date));
+        String path = r.rawPath();
+        if (!PostPolicy.same(want, signature) && path.length() > 1 && path.indexOf('/', 1) < 0) {
+            // a bucket's resource signed as /BUCKET/ (botocore's V2 signer does so): the same resource
+            want = sign(secret, stringToSign(r, date, path + "/"));
+        }
         if (!PostPolicy.same(want, signature)) {
             return SigV4.Verdict.fail(S3Error.SIGNATURE_DOES_NOT_MATCH, S3Error.SIGNATURE_DOES_NOT_MATCH.message());
         }
@@ -145,12 +155,26 @@ final class SigV2 {
         return v == null || v.isEmpty() ? null : v.get(0);
     }
 
-    /** An RFC 1123 date (or the ISO basic form SigV4 uses), in epoch millis; null when neither. */
+    private static final DateTimeFormatter NO_WEEKDAY = DateTimeFormatter.ofPattern("d MMM yyyy HH:mm:ss z", java.util.Locale.ROOT);
+
+    /**
+     * An RFC 1123 date (or the ISO basic form SigV4 uses), in epoch millis; null when neither. A weekday
+     * that is not the date's is ignored (as S3 reads such dates), so the date is judged by its distance from now.
+     */
     static Long httpDate(String s) {
+        String t = s.trim();
         try {
-            return ZonedDateTime.parse(s.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+            return ZonedDateTime.parse(t, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
         } catch (DateTimeParseException e) {
-            return SigV4.parseAmzDate(s.trim());
+            int comma = t.indexOf(", ");
+            if (comma == 3) {
+                try {
+                    return ZonedDateTime.parse(t.substring(5), NO_WEEKDAY).toInstant().toEpochMilli();
+                } catch (DateTimeParseException e2) {
+                    // not RFC 1123 without its weekday either
+                }
+            }
+            return SigV4.parseAmzDate(t);
         }
     }
 }

@@ -69,4 +69,21 @@ class SigV2Test {
         assertEquals("PUT\nabc=\ntext/plain\n\nx-amz-acl:private\nx-amz-date:Tue, 27 Mar 2007 19:36:42 +0000\nx-amz-meta-b:two\n"
                 + "/b/k?acl&uploadId=u1", SigV2.stringToSign(r, ""));
     }
+
+    @Test
+    void aDateWithTheWrongWeekday_isReadForItsDate_soFarDatesAreSkewedNotInvalid() {
+        assertEquals(SigV2.httpDate("Sun, 07 Jul 2030 21:53:04 GMT"), SigV2.httpDate("Tue, 07 Jul 2030 21:53:04 GMT"));
+        assertEquals(null, SigV2.httpDate("Tue, 7 Jull 2030 21:53:04 GMT"));
+    }
+
+    @Test
+    void aBucketsResource_signedWithATrailingSlash_verifies_anObjectsDoesNot() {
+        String date = "Tue, 27 Mar 2007 19:36:42 +0000";
+        String withSlash = SigV2.sign(SECRET, SigV2.stringToSign(new SigV4.Request("PUT", "/johnsmith/", Map.of(), headers("date", date)), date));
+        SigV4.Request bucket = new SigV4.Request("PUT", "/johnsmith", Map.of(), headers("date", date, "authorization", "AWS " + KEY + ":" + withSlash));
+        assertTrue(verifier.verify(bucket, GET_AT).ok(), "botocore signs a bucket as /BUCKET/");
+        String objSlash = SigV2.sign(SECRET, SigV2.stringToSign(new SigV4.Request("PUT", "/johnsmith/k/", Map.of(), headers("date", date)), date));
+        SigV4.Request object = new SigV4.Request("PUT", "/johnsmith/k", Map.of(), headers("date", date, "authorization", "AWS " + KEY + ":" + objSlash));
+        assertEquals(S3Error.SIGNATURE_DOES_NOT_MATCH, verifier.verify(object, GET_AT).error(), "an object's key is not another key");
+    }
 }
