@@ -28,16 +28,6 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
-    /**
-     * Subresources of calls not served, answered 501 NotImplemented. A subresource missing here would be served
-     * as the call without it (a DELETE ?metadataTable as DeleteBucket, a PUT KEY?renameObject as PutObject).
-     * {@code encryption} reaches this check only on an object (UpdateObjectEncryption): the bucket's is
-     * served before ({@link S3BucketCalls}).
-     */
-    static final Set<String> UNSUPPORTED = Set.of("website", "logging", "notification", "replication", "torrent", "restore", "select", "accelerate", "analytics", "inventory", "metrics",
-            "requestPayment", "intelligent-tiering", "session", "abac", "metadataTable", "metadataConfiguration",
-            "metadataInventoryTable", "metadataJournalTable", "metadataAnnotationTable", "annotation", "renameObject",
-            "encryption");
     private final S3Settings settings;
     private final SigV4 sigv4;
     private final S3Buckets buckets;
@@ -391,11 +381,11 @@ public final class S3Gateway {
         if (bucketCalls.dispatch(call)) {
             return; // lifecycle, encryption, CORS, PublicAccessBlock, policy, policy status
         }
-        for (String sub : call.query.keySet()) {
-            if (UNSUPPORTED.contains(sub)) {
-                call.fail(S3Error.NOT_IMPLEMENTED, "the ?" + sub + " subresource is not supported by this gateway");
-                return;
-            }
+        String sub = Subresources.notServed(call.method(), call.query.keySet());
+        if (sub != null) { // a call this gateway does not serve, not the basic call without its subresource
+            call.fail(S3Error.NOT_IMPLEMENTED, "the ?" + sub + " subresource is not supported by this gateway on "
+                    + call.method());
+            return;
         }
         String m = call.method();
         if (call.bucket == null) {
