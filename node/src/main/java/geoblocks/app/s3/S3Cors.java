@@ -3,7 +3,6 @@ package geoblocks.app.s3;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -19,14 +18,12 @@ final class S3Cors {
     static final long CACHE_MS = 1000;
     private final NodeStore store;
     private final S3Buckets buckets;
-    private final LongSupplier clock;
-    private record Cached(CorsConfig config, long at) {}
-    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    private final SettingCache<CorsConfig> cache;
 
     S3Cors(NodeStore store, S3Buckets buckets, LongSupplier clock) {
         this.store = store;
         this.buckets = buckets;
-        this.clock = clock;
+        this.cache = new SettingCache<>(clock, CACHE_MS);
     }
 
     static String file(String bucket) {
@@ -58,7 +55,7 @@ final class S3Cors {
                     byte[] record = c.toXml();
                     buckets.find(call.bucket).thenCompose(b -> store.put(file(call.bucket), null, new S3Buckets.BytesSource(record),
                             "tworandom", MAX_FILE, "all", false, Map.of())).whenComplete((w, t) -> call.later(() -> {
-                                cache.remove(call.bucket);
+                                cache.forget(call.bucket);
                                 if (t != null) {
                                     call.fail(t);
                                 } else {
@@ -69,7 +66,7 @@ final class S3Cors {
                 call.ex.sendContinue();
             }
             case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket))).whenComplete((x, t) -> call.later(() -> {
-                cache.remove(call.bucket);
+                cache.forget(call.bucket);
                 if (t != null) {
                     call.fail(t);
                 } else {
@@ -87,19 +84,8 @@ final class S3Cors {
 
     /** The bucket's configuration through the cache; null when it has none or the bucket does not exist. */
     CompletableFuture<CorsConfig> config(String bucket) {
-        Cached c = cache.get(bucket);
-        long now = clock.getAsLong();
-        if (c != null && now - c.at() < CACHE_MS) {
-            return CompletableFuture.completedFuture(c.config());
-        }
-        return buckets.find(bucket).thenCompose(b -> read(bucket, b.createdMillis())).handle((cfg, t) -> {
-            CorsConfig v = t == null ? cfg : null;
-            if (cache.size() > 10_000) {
-                cache.clear();
-            }
-            cache.put(bucket, new Cached(v, now));
-            return v;
-        });
+        return cache.get(bucket, () -> buckets.find(bucket).thenCompose(b -> read(bucket, b.createdMillis()))
+                .handle((cfg, t) -> t == null ? cfg : null));
     }
 
     /** Whether {@code call} carries an Origin that CORS headers may answer. */

@@ -101,17 +101,8 @@ final class S3ObjectLock {
 
     /** A record's text, or null when there is none. */
     private CompletableFuture<String> read(String file) {
-        SmallRecord sink = new SmallRecord(MAX_RECORD, "object lock record " + file);
-        return store.get(file, "", sink).handle((m, t) -> {
-            if (t != null) {
-                Throwable c = NodeStore.cause(t);
-                if (c instanceof NodeStore.StoreException s && s.notFound()) {
-                    return null;
-                }
-                throw new CompletionException(c);
-            }
-            return new String(sink.bytes(), StandardCharsets.UTF_8);
-        });
+        return SideRecords.read(store, file, Long.MIN_VALUE, MAX_RECORD, "object lock record " + file,
+                b -> new String(b, StandardCharsets.UTF_8));
     }
 
     private CompletableFuture<Void> write(String file, String text) {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -22,15 +21,13 @@ final class S3Policies {
     private final NodeStore store;
     private final S3Buckets buckets;
     private final S3Tagging tagging;
-    private final LongSupplier clock;
-    private record Cached(BucketPolicy policy, long at) {}
-    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    private final SettingCache<BucketPolicy> cache;
 
     S3Policies(NodeStore store, S3Buckets buckets, S3Tagging tagging, LongSupplier clock) {
         this.store = store;
         this.buckets = buckets;
         this.tagging = tagging;
-        this.clock = clock;
+        this.cache = new SettingCache<>(clock, CACHE_MS);
     }
 
     static String file(String bucket) {
@@ -65,7 +62,7 @@ final class S3Policies {
                     return store.put(file(call.bucket), null, new S3Buckets.BytesSource(body), "tworandom",
                             BucketPolicy.MAX_BYTES, "all", false, Map.of());
                 }).whenComplete((w, t) -> call.later(() -> {
-                    cache.remove(call.bucket);
+                    cache.forget(call.bucket);
                     if (t != null) {
                         call.fail(t);
                     } else {
@@ -76,7 +73,7 @@ final class S3Policies {
             }
             case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket)))
                     .whenComplete((x, t) -> call.later(() -> {
-                        cache.remove(call.bucket);
+                        cache.forget(call.bucket);
                         if (t != null) {
                             call.fail(t);
                         } else {
@@ -111,20 +108,9 @@ final class S3Policies {
                 b -> BucketPolicy.parse(new String(b, StandardCharsets.UTF_8), bucket));
     }
 
-    /** The bucket's policy through the cache; null when it has none. */
+    /** The bucket's policy through the cache; null when it has none (a failed read fails: no policy is not assumed). */
     CompletableFuture<BucketPolicy> policy(BucketMeta b) {
-        Cached c = cache.get(b.name());
-        long now = clock.getAsLong();
-        if (c != null && now - c.at() < CACHE_MS) {
-            return CompletableFuture.completedFuture(c.policy());
-        }
-        return read(b.name(), b.createdMillis()).thenApply(p -> {
-            if (cache.size() > 10_000) {
-                cache.clear();
-            }
-            cache.put(b.name(), new Cached(p, now));
-            return p;
-        });
+        return cache.get(b.name(), () -> read(b.name(), b.createdMillis()));
     }
 
     /**
