@@ -33,11 +33,14 @@ public final class MultipartUploads {
         }
     }
 
-    /** An upload in progress; {@code checksum}/{@code checksumType}: the algorithm and type it was created with, or null. */
+    /**
+     * An upload in progress; {@code checksum}/{@code checksumType}: the algorithm and type it was created with, or null;
+     * {@code initiator}: the key id that created it (null: unknown, an unsigned or config-key request).
+     */
     public record Upload(String id, String bucket, String key, String contentType, long startedMillis,
-            TreeMap<Integer, Part> parts, Checksums.Algorithm checksum, Checksums.Type checksumType) {
+            TreeMap<Integer, Part> parts, Checksums.Algorithm checksum, Checksums.Type checksumType, String initiator) {
         public Upload(String id, String bucket, String key, String contentType, long startedMillis, TreeMap<Integer, Part> parts) {
-            this(id, bucket, key, contentType, startedMillis, parts, null, null);
+            this(id, bucket, key, contentType, startedMillis, parts, null, null, null);
         }
     }
 
@@ -67,13 +70,16 @@ public final class MultipartUploads {
     }
 
     public synchronized Upload create(String bucket, String key, String contentType, long nowMillis) {
-        return create(bucket, key, contentType, nowMillis, null, null);
+        return create(bucket, key, contentType, nowMillis, null, null, null);
     }
 
-    /** An upload whose parts carry additional checksums of {@code checksum} (null: none), of {@code type}. */
+    /**
+     * An upload whose parts carry additional checksums of {@code checksum} (null: none), of {@code type}, created by
+     * the key {@code initiator} (null: unknown).
+     */
     public synchronized Upload create(String bucket, String key, String contentType, long nowMillis,
-            Checksums.Algorithm checksum, Checksums.Type type) {
-        Upload u = new Upload(ids.get(), bucket, key, contentType, nowMillis, new TreeMap<>(), checksum, type);
+            Checksums.Algorithm checksum, Checksums.Type type, String initiator) {
+        Upload u = new Upload(ids.get(), bucket, key, contentType, nowMillis, new TreeMap<>(), checksum, type, initiator);
         uploads.put(u.id(), u);
         return u;
     }

@@ -72,7 +72,11 @@ final class S3Buckets {
 
     /** The owner of bucket {@code b}'s objects as listings show it: the bucket's owner (objects are the bucket owner's). */
     S3ListXml.Owner ownerOf(BucketMeta b) {
-        String id = b.access().ownerOr(settings.accessKey());
+        return shown(b.access().ownerOr(settings.accessKey()));
+    }
+
+    /** Key {@code id} as listings show it: the id and the key's name. */
+    S3ListXml.Owner shown(String id) {
         return new S3ListXml.Owner(id, displayNames.apply(id));
     }
 

@@ -41,6 +41,7 @@ public final class S3Gateway {
     private final S3KeyStore keys;
     private final S3Acls acls;
     private final S3Authorizer authorizer;
+    private final S3UploadListings uploadListings;
     private final S3BucketCalls bucketCalls;
     private final S3Encryption encryption;
     private final S3ObjectLock objectLock;
@@ -77,6 +78,7 @@ public final class S3Gateway {
         objects.objectLock(objectLock);
         this.deletes = new S3Deletes(store, buckets, versioning, objectLock);
         this.multipart = new S3Multipart(store, settings, buckets, uploads, objects, receiver, clock);
+        this.uploadListings = new S3UploadListings(uploads, buckets);
         this.tagging = new S3Tagging(store, buckets, versioning);
         objects.tagging(tagging);
         this.encryption = new S3Encryption(settings.sse(), buckets);
@@ -368,7 +370,7 @@ public final class S3Gateway {
     }
 
     private void dispatch(S3Call call) {
-        if (call.bucket != null && S3ObjectCalls.dispatch(call, tagging, multipart, attributes)) {
+        if (call.bucket != null && S3ObjectCalls.dispatch(call, tagging, uploadListings, attributes)) {
             return; // tagging, ListMultipartUploads, ListParts, GetObjectAttributes
         }
         if (call.bucket != null && (objectLock.route(call) || ownership.route(call))) {

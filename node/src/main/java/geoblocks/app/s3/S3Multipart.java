@@ -131,7 +131,7 @@ final class S3Multipart {
                 call.fail(t);
                 return;
             }
-            MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong(), checksum, type2);
+            MultipartUploads.Upload u = uploads.create(call.bucket, call.key, type, clock.getAsLong(), checksum, type2, call.requester);
             if (tags.size() > 0) {
                 uploadTags.put(u.id(), tags);
             }
@@ -334,60 +334,6 @@ final class S3Multipart {
     }
 
     /** A query parameter that must be a number 0..max (a larger one is max), else InvalidArgument. */
-    static int intParam(S3Call call, String name, int dflt, int max) throws S3Exception {
-        String v = call.param(name);
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            int n = Integer.parseInt(v.trim());
-            if (n >= 0) {
-                return Math.min(n, max);
-            }
-        } catch (NumberFormatException e) {
-            // below
-        }
-        throw new S3Exception(S3Error.INVALID_ARGUMENT, name + " must be a non-negative integer, was '" + v + "'");
-    }
-
-    /**
-     * ListMultipartUploads ({@code GET /BUCKET?uploads}): the uploads in progress at this node (uploads
-     * live in the gateway where they were created), with prefix, delimiter, markers and max-uploads.
-     */
-    void listUploads(S3Call call) {
-        int max;
-        try {
-            max = intParam(call, "max-uploads", 1000, 1000);
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
-        boolean url = "url".equals(call.param("encoding-type"));
-        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
-            if (t != null) {
-                call.fail(t);
-                return;
-            }
-            UploadListing.Page page = UploadListing.uploads(uploads.snapshot().values(), call.bucket, call.param("prefix"),
-                    call.param("delimiter"), call.param("key-marker"), call.param("upload-id-marker"), max);
-            call.xml(200, S3ObjectXml.listUploads(call.bucket, settings.accessKey(), call.param("prefix"),
-                    call.param("delimiter"), call.param("key-marker"), call.param("upload-id-marker"), max, url, page));
-        }));
-    }
-
-    /** ListParts ({@code GET /BUCKET/KEY?uploadId=ID}), with part-number-marker and max-parts. */
-    void listParts(S3Call call) {
-        try {
-            MultipartUploads.Upload u = uploads.find(call.param("uploadId"), call.bucket, call.key);
-            int marker = intParam(call, "part-number-marker", 0, MultipartUploads.MAX_PARTS);
-            int max = intParam(call, "max-parts", 1000, 1000);
-            call.xml(200, S3ObjectXml.listParts(u, settings.accessKey(), marker, max,
-                    UploadListing.parts(uploads.partsOf(u), marker, max)));
-        } catch (S3Exception e) {
-            call.fail(e);
-        }
-    }
-
     private static void removeParts(java.util.Collection<MultipartUploads.Part> parts) {
         for (MultipartUploads.Part p : parts) {
             try {

@@ -8,7 +8,7 @@ final class S3ObjectCalls {
     private S3ObjectCalls() {}
 
     /** Whether {@code call} is one of these calls (then it is being answered). */
-    static boolean dispatch(S3Call call, S3Tagging tagging, S3Multipart multipart, S3Attributes attributes) {
+    static boolean dispatch(S3Call call, S3Tagging tagging, S3UploadListings listings, S3Attributes attributes) {
         String m = call.method();
         if (call.has("tagging")) {
             boolean object = call.key != null;
@@ -43,11 +43,11 @@ final class S3ObjectCalls {
             return true;
         }
         if (m.equals("GET") && call.key == null && call.has("uploads")) {
-            multipart.listUploads(call);
+            listings.listUploads(call);
             return true;
         }
         if ((m.equals("GET") || m.equals("HEAD")) && call.key != null && call.has("uploadId")) {
-            multipart.listParts(call);
+            listings.listParts(call);
             return true;
         }
         return false;

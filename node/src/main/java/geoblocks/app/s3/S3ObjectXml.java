@@ -25,10 +25,10 @@ final class S3ObjectXml {
         return sb.append("</CompleteMultipartUploadResult>").toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void owner(StringBuilder sb, String element, String id) {
+    private static void owner(StringBuilder sb, String element, S3ListXml.Owner who) {
         sb.append('<').append(element).append('>');
-        S3Xml.el(sb, "ID", id);
-        S3Xml.el(sb, "DisplayName", id);
+        S3Xml.el(sb, "ID", who.id());
+        S3Xml.el(sb, "DisplayName", who.displayName());
         sb.append("</").append(element).append('>');
     }
 
@@ -36,7 +36,8 @@ final class S3ObjectXml {
         return url ? SigV4.encode(s) : s;
     }
 
-    static byte[] listUploads(String bucket, String owner, String prefix, String delimiter, String keyMarker,
+    static byte[] listUploads(String bucket, S3ListXml.Owner owner,
+            java.util.function.Function<MultipartUploads.Upload, S3ListXml.Owner> initiator, String prefix, String delimiter, String keyMarker,
             String uploadIdMarker, int max, boolean url, UploadListing.Page page) {
         StringBuilder sb = new StringBuilder(S3Xml.HEAD).append("<ListMultipartUploadsResult xmlns=\"").append(NS).append("\">");
         S3Xml.el(sb, "Bucket", bucket);
@@ -59,7 +60,7 @@ final class S3ObjectXml {
             sb.append("<Upload>");
             S3Xml.el(sb, "Key", enc(u.key(), url));
             S3Xml.el(sb, "UploadId", u.id());
-            owner(sb, "Initiator", owner);
+            owner(sb, "Initiator", initiator.apply(u));
             owner(sb, "Owner", owner);
             S3Xml.el(sb, "StorageClass", "STANDARD");
             S3Xml.el(sb, "Initiated", S3Xml.iso(u.startedMillis()));
@@ -77,12 +78,13 @@ final class S3ObjectXml {
         return sb.append("</ListMultipartUploadsResult>").toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    static byte[] listParts(MultipartUploads.Upload u, String owner, int marker, int max, UploadListing.Parts page) {
+    static byte[] listParts(MultipartUploads.Upload u, S3ListXml.Owner owner, S3ListXml.Owner initiator, int marker, int max,
+            UploadListing.Parts page) {
         StringBuilder sb = new StringBuilder(S3Xml.HEAD).append("<ListPartsResult xmlns=\"").append(NS).append("\">");
         S3Xml.el(sb, "Bucket", u.bucket());
         S3Xml.el(sb, "Key", u.key());
         S3Xml.el(sb, "UploadId", u.id());
-        owner(sb, "Initiator", owner);
+        owner(sb, "Initiator", initiator);
         owner(sb, "Owner", owner);
         S3Xml.el(sb, "StorageClass", "STANDARD");
         S3Xml.el(sb, "PartNumberMarker", marker);

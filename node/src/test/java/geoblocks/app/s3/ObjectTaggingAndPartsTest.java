@@ -133,7 +133,12 @@ class ObjectTaggingAndPartsTest {
     @Test
     void multipart_checksumAndRepeatedComplete() throws S3Exception {
         MultipartUploads m = new MultipartUploads(() -> "id" + System.nanoTime());
-        MultipartUploads.Upload u = m.create("b", "k", "t", 0, Checksums.Algorithm.CRC32, Checksums.Type.FULL_OBJECT);
+        MultipartUploads.Upload u = m.create("b", "k", "t", 0, Checksums.Algorithm.CRC32, Checksums.Type.FULL_OBJECT, "GBALICE");
+        assertEquals("GBALICE", u.initiator());
+        String parts = new String(S3ObjectXml.listParts(u, new S3ListXml.Owner("GBOWNER", "owner"), new S3ListXml.Owner("GBALICE",
+                "alice"), 0, 1000, UploadListing.parts(m.partsOf(u), 0, 1000)), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(parts.contains("<Initiator><ID>GBALICE</ID><DisplayName>alice</DisplayName></Initiator>"
+                + "<Owner><ID>GBOWNER</ID><DisplayName>owner</DisplayName></Owner>"), parts);
         byte[] p1 = new byte[(int) MultipartUploads.MIN_PART];
         byte[] p2 = "tail".getBytes();
         m.addPart(u.id(), new MultipartUploads.Part(1, p1.length, "e1", Path.of("a"), Checksums.Algorithm.CRC32,

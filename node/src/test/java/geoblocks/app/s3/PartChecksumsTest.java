@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class PartChecksumsTest {
     static MultipartUploads.Completed completed(Checksums.Algorithm upload, Checksums.Algorithm... parts) throws S3Exception {
         MultipartUploads m = new MultipartUploads(() -> "id" + System.nanoTime());
-        MultipartUploads.Upload u = m.create("b", "k", "t", 0, upload, upload == null ? null : Checksums.defaultType(upload));
+        MultipartUploads.Upload u = m.create("b", "k", "t", 0, upload, upload == null ? null : Checksums.defaultType(upload), null);
         List<Integer> numbers = new java.util.ArrayList<>();
         List<String> etags = new java.util.ArrayList<>();
         for (int i = 0; i < parts.length; i++) {
