@@ -133,8 +133,14 @@ public final class SigV4 {
                     "the Authorization header needs Credential, SignedHeaders and Signature: " + auth);
         }
         String amzDate = r.headers().get("x-amz-date");
+        if (amzDate == null && r.headers().get("date") != null) {
+            // SigV4 allows the Date header instead (botocore signs so when a Date is set): the same instant,
+            // written in the string to sign as x-amz-date would be
+            Long d = SigV2.httpDate(r.headers().get("date"));
+            amzDate = d == null ? r.headers().get("date") : AMZ_DATE.format(java.time.Instant.ofEpochMilli(d));
+        }
         if (amzDate == null) {
-            return Verdict.fail(S3Error.ACCESS_DENIED, "a signed request needs an x-amz-date header");
+            return Verdict.fail(S3Error.ACCESS_DENIED, "a signed request needs an x-amz-date (or Date) header");
         }
         Long t = parseAmzDate(amzDate);
         if (t == null) {
@@ -311,6 +317,9 @@ public final class SigV4 {
     }
 
     /** {@code yyyyMMdd'T'HHmmss'Z'} as epoch millis, or null when it is not that (parsed by hand: every request has one). */
+    private static final java.time.format.DateTimeFormatter AMZ_DATE =
+            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC);
+
     static Long parseAmzDate(String s) {
         if (s == null || s.length() != 16 || s.charAt(8) != 'T' || s.charAt(15) != 'Z') {
             return null;

@@ -187,4 +187,18 @@ class SigV4Test {
         assertTrue(verifier.verify(getObject(good), AT).ok());
         assertEquals(S3Error.SIGNATURE_DOES_NOT_MATCH, verifier.verify(getObject(good.replace('f', '0')), AT).error());
     }
+
+    @Test
+    void aDateHeader_insteadOfXAmzDate_signsTheSameInstant_asBotocoreDoes() {
+        String date = "Fri, 24 May 2013 00:00:00 GMT";
+        String canonical = "GET\n/test.txt\n\ndate:" + date + "\nhost:examplebucket.s3.amazonaws.com\nx-amz-content-sha256:"
+                + EMPTY_SHA + "\n\ndate;host;x-amz-content-sha256\n" + EMPTY_SHA;
+        String toSign = "AWS4-HMAC-SHA256\n20130524T000000Z\n20130524/us-east-1/s3/aws4_request\n" + SigV4.sha256Hex(canonical);
+        String sig = java.util.HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(SECRET, "20130524", "us-east-1", "s3"), toSign));
+        SigV4.Request r = new SigV4.Request("GET", "/test.txt", Map.of(), headers("host", "examplebucket.s3.amazonaws.com",
+                "x-amz-content-sha256", EMPTY_SHA, "date", date, "authorization", auth("date;host;x-amz-content-sha256", sig)));
+        SigV4.Verdict v = verifier.verify(r, AT);
+        assertTrue(v.ok(), String.valueOf(v.message()));
+        assertEquals(S3Error.REQUEST_TIME_TOO_SKEWED, verifier.verify(r, AT + 16 * 60_000).error());
+    }
 }
