@@ -128,6 +128,9 @@ final class PostPolicy {
             }
             covered.add(c.field());
             String v = fields.get(c.field());
+            if (v == null && c.op().equals("starts-with") && c.value().isEmpty()) {
+                continue; // ["starts-with", "$field", ""]: any value, none too (the field is optional)
+            }
             if (v == null) {
                 throw denied("the policy names the field '" + c.field() + "' that the form does not have");
             }

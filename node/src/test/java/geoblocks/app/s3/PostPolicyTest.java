@@ -44,6 +44,13 @@ class PostPolicyTest {
         Map<String, String> f = form();
         f.put("x-ignore-foo", "bar"); // x-ignore-* need no condition
         assertDoesNotThrow(() -> p.check(f, 1024, NOW));
+        // ["starts-with", "$field", ""]: any value, and the field may be absent
+        PostPolicy optional = PostPolicy.parse(b64("{\"expiration\":\"2030-01-01T00:00:00Z\",\"conditions\":[{\"bucket\":\"b\"},"
+                + "[\"starts-with\",\"$key\",\"\"],[\"starts-with\",\"$x-amz-server-side-encryption\",\"\"]]}"));
+        Map<String, String> g = new HashMap<>(Map.of("bucket", "b", "key", "k", "policy", "p", "awsaccesskeyid", "k", "signature", "s"));
+        assertDoesNotThrow(() -> optional.check(g, 3, NOW));
+        g.put("x-amz-server-side-encryption", "AES256");
+        assertDoesNotThrow(() -> optional.check(g, 3, NOW));
     }
 
     @Test
