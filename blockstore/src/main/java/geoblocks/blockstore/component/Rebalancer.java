@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.layout.DrainPlan;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.RebalancePlan;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,8 +23,10 @@ import java.util.TreeSet;
  * dropped). First every kept version (the current one and the earlier ones) with a copy at a
  * draining region; then, for the current version, the copy {@link RebalancePlan} picks to fill a
  * short region (a newcomer). The plan is built from the spread bytes each region held as the last
- * full pass counted them, and only once the layout changed (version 1 or later): a cluster on its
- * static config never moves data for balance. At most {@value #MAX_MOVES} of its moves run at once, so moving stays
+ * full pass counted them (its picks counted at their targets), and only once the layout changed
+ * (version 1 or later): a cluster on its static config never moves data for balance. The plan
+ * decides every current version, whoever owns it, so that it counts the moves other nodes start
+ * from the same count; this node starts the picks it owns. At most {@value #MAX_MOVES} of its moves run at once, so moving stays
  * paced behind the LEDBAT background's own yielding. Counts what it started, what it found to move,
  * and which draining regions its last full pass found empty.
  */
@@ -32,8 +35,6 @@ final class Rebalancer {
     static final int PAGE = 100;
     /** Moves this node runs at once (drains and fills together). */
     static final int MAX_MOVES = 4;
-    /** The most the rates of a plan are multiplied by after passes that picked nothing. */
-    static final double MAX_BOOST = 64;
 
     /** What the last full pass found, and the moves started since start; see {@code NodeSnapshot.Layout}. */
     record Figures(long drainStarted, long drainPending, Map<String, Long> drainPendingByRegion, Set<String> drained,
@@ -58,9 +59,12 @@ final class Rebalancer {
     private Set<String> drainedLastPass = Set.of();
     private long versionsLastPass = -1;
     private RebalancePlan plan;
-    /** Fill moves started in this pass; the rates' boost of the next plan (doubled after a pass that started none while short). */
-    private long fillsThisPass;
-    private double boost = 1;
+    /**
+     * The fill moves the plan picked, by file id, in this pass and in the last: a pass counts its
+     * picks at their targets, and the next puts them back where they are before deciding them again.
+     */
+    private Map<String, RebalancePlan.Move> pickedThisPass = new HashMap<>();
+    private Map<String, RebalancePlan.Move> pickedLastPass = Map.of();
 
     Rebalancer(NodeContext node, Migrations migrations) {
         this.node = node;
@@ -99,13 +103,21 @@ final class Rebalancer {
             if (live.isEmpty()) {
                 continue;
             }
-            RebalancePlan.add(heldThisPass, live.get());
-            if (may && plan != null && room(live.get())) {
-                Optional<RebalancePlan.Move> move = plan.decide(live.get(), up);
-                if (move.isPresent() && migrations.start(live.get(), move.get().targets())) {
+            // every node decides every current version (the plan counts the moves it picks), and starts its own
+            Optional<RebalancePlan.Move> move = Optional.empty();
+            if (plan != null) {
+                RebalancePlan.Move before = pickedLastPass.get(live.get().fileId());
+                if (before != null) {
+                    plan.recount(live.get(), before.targets());
+                }
+                move = plan.decide(live.get(), up);
+                move.ifPresent(mv -> pickedThisPass.put(live.get().fileId(), mv));
+            }
+            RebalancePlan.add(heldThisPass, live.get(), move.orElse(null));
+            if (may && move.isPresent() && room(live.get())) {
+                if (migrations.start(live.get(), move.get().targets())) {
                     running.add(live.get());
                     fillStarted++;
-                    fillsThisPass++;
                 }
             }
         }
@@ -132,10 +144,9 @@ final class Rebalancer {
         pendingLastPass = Map.copyOf(pendingThisPass);
         versionsLastPass = versionsThisPass;
         heldLastPass = Map.copyOf(heldThisPass);
-        boolean stuck = plan != null && plan.shortTotal() > 0 && fillsThisPass == 0 && running.isEmpty();
-        boost = stuck ? Math.min(boost * 2, MAX_BOOST) : 1;
-        plan = l.version() == 0 ? null : new RebalancePlan(l, heldLastPass, boost);
-        fillsThisPass = 0;
+        plan = l.version() == 0 ? null : new RebalancePlan(l, heldLastPass);
+        pickedLastPass = pickedThisPass;
+        pickedThisPass = new HashMap<>();
         pendingThisPass.clear();
         versionsThisPass = 0;
         heldThisPass = new TreeMap<>();

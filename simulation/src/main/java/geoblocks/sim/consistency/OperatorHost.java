@@ -34,9 +34,11 @@ import se.sics.kompics.timer.Timer;
  *
  * <p>Records: {@code L|change|action|region|callMs|returnMs|ok|version|error} per attempt,
  * {@code F|region|version|digest|states} per node at the end, and
- * {@code P|name|version|createdMillis|regions|head|uploadedAt|policy|size|locEpoch} for every kept
+ * {@code P|name|version|createdMillis|regions|head|uploadedAt|policy|size|locEpoch|bytesAt} for every kept
  * version with blocks (the regions holding any of its blocks, joined by {@code ;}; head: whether it is
- * the name's current version; locEpoch: how often its homes changed, by moves or re-replication).
+ * the name's current version; locEpoch: how often its homes changed, by moves or re-replication;
+ * bytesAt: {@code region=bytes} joined by {@code ;}, the bytes of its blocks' copies at each region,
+ * as the rebalancer counts them).
  */
 public final class OperatorHost extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
@@ -125,10 +127,13 @@ public final class OperatorHost extends ComponentDefinition {
                 if (m.deleted() || m.blocks().isEmpty()) {
                     continue;
                 }
-                java.util.Set<String> regions = new java.util.TreeSet<>();
-                m.blocks().forEach(b -> regions.addAll(b.replicas()));
-                out.add("P|" + m.name() + "|" + m.version().id() + "|" + m.createdMillis() + "|" + String.join(";", regions)
-                        + "|" + (i == h.versions().size() - 1) + "|" + m.uploadedAt() + "|" + m.policy() + "|" + m.size() + "|" + m.locEpoch());
+                java.util.Map<String, Long> bytes = new java.util.TreeMap<>();
+                m.blocks().forEach(b -> b.replicas().forEach(r -> bytes.merge(r, (long) b.length(), Long::sum)));
+                StringBuilder at = new StringBuilder();
+                bytes.forEach((r, n) -> at.append(at.length() == 0 ? "" : ";").append(r).append('=').append(n));
+                out.add("P|" + m.name() + "|" + m.version().id() + "|" + m.createdMillis() + "|" + String.join(";", bytes.keySet())
+                        + "|" + (i == h.versions().size() - 1) + "|" + m.uploadedAt() + "|" + m.policy() + "|" + m.size() + "|" + m.locEpoch()
+                        + "|" + at);
             }
         }
     }

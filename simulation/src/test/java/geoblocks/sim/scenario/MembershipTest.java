@@ -12,11 +12,18 @@ import org.junit.jupiter.api.Test;
  * creates and a partition. Every seed must pass the consistency checks and the scenario's own
  * (changes applied, one final layout everywhere, no new copies at the drained region, none of any
  * kept version left there, the newcomer holding its share of spread copies). {@code -Dgeoblocks.sim.membership.seeds=N}
- * (default 4) and {@code .first=S} (default 1) choose the seeds.
+ * (default 4) and {@code .first=S} (default 1) choose the seeds; without {@code .first} the
+ * regression seeds run as well.
  */
 class MembershipTest {
     private static final int SEEDS = Integer.getInteger("geoblocks.sim.membership.seeds", 4);
     private static final long FIRST = Long.getLong("geoblocks.sim.membership.first", 1);
+    /**
+     * Seeds that failed once, run too unless {@code .first} is given: 291 (two large versions picked
+     * from one count by two nodes overfilled mumbai, then went back and forth for ever) and 354 (no
+     * current version spread at the end, and mumbai's moved copies rightly moved on).
+     */
+    private static final List<Long> REGRESSIONS = List.of(291L, 354L);
 
     @Test
     void addDrainRemoveUnderLoad_keepEveryAcknowledgedVersion_createsStayExclusive_layoutsConverge() {
@@ -30,7 +37,14 @@ class MembershipTest {
         long share = 0;
         int movedVersions = 0;
         long t0 = System.nanoTime();
+        List<Long> seeds = new ArrayList<>();
         for (long seed = FIRST; seed < FIRST + SEEDS; seed++) {
+            seeds.add(seed);
+        }
+        if (!System.getProperties().containsKey("geoblocks.sim.membership.first")) {
+            seeds.addAll(REGRESSIONS);
+        }
+        for (long seed : seeds) {
             Membership.Outcome o = Membership.run(seed);
             if (!o.ok()) {
                 failed.add("seed " + seed + ": " + o.consistency().violations() + " " + o.violations());
@@ -51,7 +65,7 @@ class MembershipTest {
                     o.spread().newcomerMovedBytes(), o.spread().shareBytes());
         }
         System.out.printf("membership: %d seeds from %d in %.1f s: %d acknowledged writes (%d creates), %d drain"
-                + " attempts and %d remove attempts refused before one was applied, %d failed%n", SEEDS, FIRST,
+                + " attempts and %d remove attempts refused before one was applied, %d failed%n", seeds.size(), FIRST,
                 (System.nanoTime() - t0) / 1e9, acked, creates, drainRetries, removeRetries, failed.size());
         assertTrue(failed.isEmpty(), () -> failed.size() + " seeds failed, first: " + failed.get(0));
         assertTrue(creates > 0, "no create was acknowledged");

@@ -23,23 +23,31 @@ import java.util.TreeMap;
  * bytes times its weight over the sum of weights, where the weight is the region's declared
  * capacity when every active region declares one, else 1. A region holding less than its target
  * by more than {@link #TOLERANCE} of it is <em>short</em>; a region holding more than its target
- * has an excess. The bytes short, {@code D}, are the least that must move: every copy that moves
- * goes from a region with an excess to a short one, and region {@code r} gives away
- * {@code excess(r) * D / (sum of excesses)} in expectation (never more than its excess, as the
- * excesses add up to at least {@code D}). So each copy at {@code r} moves with probability
- * {@code rate(r) = excess(r) * D / (sum of excesses) / held(r)}. The choice is made by a hash of the
- * version's file id, not at random: a version moves one copy, from home {@code h}, when its hash in
- * [0, 1) falls in {@code h}'s interval of length {@code rate(h)} (the intervals of its homes laid
- * end to end, by region id), so every node picks the same copies, a pass that meets a version
- * already moving picks it again (no double counting), and as the short regions fill the rates fall
- * and moving stops. The short region it goes to is chosen by another hash, in proportion to what
- * each is short. A version moves at most one copy, never to a region that holds it already, and
- * only when all its blocks have the same homes (the shape every upload has; a version whose blocks
- * re-replication spread apart stays), and only when the move lowers the sum of the squared distances
- * of the two regions from their targets (whole versions: a big one in a small store stays, rather
- * than be traded back and forth). The expected bytes moved are {@code D}. In a small
- * store the hashes of the few versions may all miss the rates; a node whose last pass found regions
- * short and picked nothing boosts the rates (see the three-argument constructor).
+ * has an excess. The bytes short, {@code D}, are the least that must move.
+ *
+ * <p>The moves of one pass over the versions are picked together, against a <em>running count</em>:
+ * it starts as the pass's {@code held}, and every move {@link #decide} picks is applied to it. A
+ * version moves one copy, from a home that is above its target on the running count to a region
+ * that is below its target there and short on either count, and only when the move lowers the sum of the
+ * squared distances of the two regions from their targets (whole versions: a big one in a small
+ * store stays, rather than be traded back and forth). So the moves picked from one count add up to
+ * about {@code D} (the last one may pass a target by less than its size), never more: a short
+ * region fills up to its target and no further, and a giving region gives down to its target and
+ * no further. Which home gives is chosen by a hash of the version's file id among its homes with an
+ * excess, in proportion to their excess; the short region that gets it by another hash, in
+ * proportion to what each still lacks. A version moves at most one copy, never to a region that
+ * holds it already, and only when all its blocks have the same homes (the shape every upload has;
+ * a version whose blocks re-replication spread apart stays).
+ *
+ * <p>Every node asks {@link #decide} about every current version in name order, not only about those
+ * it moves itself, so nodes that counted the same bytes pick the same moves, and a move one node
+ * starts is counted by the others. A move picked in a pass is counted at its targets in the count
+ * that pass makes ({@link #add(Map, Manifest, Move)}), as it is under way; in the next pass
+ * {@link #recount} first puts the version back where it is now (done: nothing changes; under way or
+ * never started: it is decided again, so it is neither counted twice nor forgotten). Without the
+ * running count, two large versions picked from one count could both go to a region short of less
+ * than their sum, leave it with an excess and their old home short, and the next count would send
+ * them back: for ever, as nodes picking from the same count do not see each other's moves.
  */
 public final class RebalancePlan {
     /** Policies whose copies spread over the regions, so they follow a layout change. */
@@ -52,27 +60,17 @@ public final class RebalancePlan {
 
     private final Layout layout;
     private final Map<String, Long> held;
+    /** {@code held} with the moves picked so far applied (and versions recounted where they are). */
+    private final Map<String, Long> running;
     private final Map<String, Long> target = new TreeMap<>();
     private final Map<String, Long> shortBy = new TreeMap<>();
-    private final Map<String, Double> giveRate = new TreeMap<>();
     private long shortTotal;
 
     /** {@code held}: spread bytes each region holds ({@link #add} over every current version); missing regions hold 0. */
     public RebalancePlan(Layout layout, Map<String, Long> held) {
-        this(layout, held, 1);
-    }
-
-    /**
-     * As above, every rate multiplied by {@code boost} (at least 1; a rate stays at most 1): a node
-     * whose last pass found regions short and picked no copy boosts the next, so a store of few
-     * versions, whose hashes may all miss the rates, still fills.
-     */
-    public RebalancePlan(Layout layout, Map<String, Long> held, double boost) {
-        if (!(boost >= 1)) {
-            throw new IllegalArgumentException("boost must be at least 1, was " + boost);
-        }
         this.layout = layout;
         this.held = Map.copyOf(held);
+        this.running = new TreeMap<>(held);
         List<String> active = layout.owners();
         boolean declared = active.stream().allMatch(r -> layout.region(r).capacityBytes() > 0);
         double weights = 0;
@@ -81,7 +79,6 @@ public final class RebalancePlan {
             weights += declared ? layout.region(r).capacityBytes() : 1;
             total += held(r);
         }
-        long excessTotal = 0;
         for (String r : active) {
             long t = Math.round(total * (declared ? layout.region(r).capacityBytes() : 1) / weights);
             target.put(r, t);
@@ -89,15 +86,6 @@ public final class RebalancePlan {
             if (t - h > TOLERANCE * t) {
                 shortBy.put(r, t - h);
                 shortTotal += t - h;
-            } else if (h > t) {
-                excessTotal += h - t;
-            }
-        }
-        for (String r : active) {
-            long excess = held(r) - target.get(r);
-            if (shortTotal > 0 && excess > 0 && excessTotal > 0) {
-                giveRate.put(r, Math.min(1.0,
-                        boost * excess * ((double) Math.min(shortTotal, excessTotal) / excessTotal) / held(r)));
             }
         }
     }
@@ -113,13 +101,36 @@ public final class RebalancePlan {
 
     /** Adds the bytes {@code m}'s copies put at each region to {@code held} (when it is spread). */
     public static void add(Map<String, Long> held, Manifest m) {
+        add(held, m, null);
+    }
+
+    /**
+     * As {@link #add(Map, Manifest)}, but when {@code picked} (a move of {@code m} a plan picked; may be
+     * null) every block counts at its targets: the move is under way.
+     */
+    public static void add(Map<String, Long> held, Manifest m, Move picked) {
         if (!spread(m)) {
             return;
         }
         for (Manifest.BlockRef b : m.blocks()) {
-            for (String r : b.replicas()) {
+            for (String r : picked == null ? b.replicas() : picked.targets()) {
                 held.merge(r, (long) b.length(), Long::sum);
             }
+        }
+    }
+
+    /**
+     * {@code m} was counted in this plan's {@code held} at {@code countedAt} (the targets of a move
+     * picked for it in the last pass); from now on it counts where its blocks are (the move is done,
+     * or is decided again by {@link #decide}).
+     */
+    public void recount(Manifest m, List<String> countedAt) {
+        if (!spread(m)) {
+            return;
+        }
+        for (Manifest.BlockRef b : m.blocks()) {
+            countedAt.forEach(r -> running.merge(r, -(long) b.length(), Long::sum));
+            b.replicas().forEach(r -> running.merge(r, (long) b.length(), Long::sum));
         }
     }
 
@@ -139,11 +150,12 @@ public final class RebalancePlan {
     }
 
     /**
-     * The move of one copy of {@code m} this plan picks, if any. {@code up}: the regions that are up
-     * now (this node's included); a move goes only to a region that is up.
+     * The move of one copy of {@code m} this plan picks, if any, applied to the running count.
+     * {@code up}: the regions that are up now (this node's included); a move goes only to a region
+     * that is up. Ask once per version and pass.
      */
     public Optional<Move> decide(Manifest m, Collection<String> up) {
-        if (shortTotal == 0 || !spread(m)) {
+        if (!spread(m)) {
             return Optional.empty();
         }
         List<String> homes = m.blocks().get(0).replicas();
@@ -159,54 +171,75 @@ public final class RebalancePlan {
         }
         List<String> to = new ArrayList<>();
         long weight = 0;
-        for (Map.Entry<String, Long> e : shortBy.entrySet()) {
-            if (!homes.contains(e.getKey()) && up.contains(e.getKey())) {
-                to.add(e.getKey());
-                weight += e.getValue();
+        for (String r : target.keySet()) {
+            long below = target.get(r) - running(r);
+            boolean wasShort = shortBy.containsKey(r) || below > TOLERANCE * target.get(r);
+            if (wasShort && below > 0 && !homes.contains(r) && up.contains(r)) {
+                to.add(r);
+                weight += below;
             }
         }
         if (to.isEmpty()) {
             return Optional.empty();
         }
+        long size = 0;
+        for (Manifest.BlockRef b : m.blocks()) {
+            size += b.length();
+        }
         List<String> sources = new ArrayList<>(homes);
         sources.sort(null);
-        double u = unit(m.fileId(), "");
-        double below = 0;
-        for (String source : sources) {
-            double rate = giveRate.getOrDefault(source, 0.0);
-            below += rate;
-            if (rate <= 0 || u >= below) {
+        long excess = 0;
+        for (String h : sources) {
+            excess += Math.max(0, running(h) - target.getOrDefault(h, 0L));
+        }
+        if (excess == 0) {
+            return Optional.empty();
+        }
+        String source = pick(sources, unit(m.fileId(), ""), excess, r -> running(r) - target.getOrDefault(r, 0L));
+        String target = pick(to, unit(m.fileId(), "\0to"), weight, r -> this.target.get(r) - running(r));
+        if (!improves(size, source, target)) {
+            return Optional.empty();
+        }
+        running.merge(source, -size, Long::sum);
+        running.merge(target, size, Long::sum);
+        List<String> targets = new ArrayList<>(homes);
+        targets.set(targets.indexOf(source), target);
+        return Optional.of(new Move(homes, source, target, List.copyOf(targets)));
+    }
+
+    /** The region of {@code among} that {@code u} in [0, 1) falls on, each weighing its positive {@code weight} of {@code total}. */
+    private static String pick(List<String> among, double u, long total, java.util.function.ToLongFunction<String> weight) {
+        double left = u * total;
+        String last = null;
+        for (String r : among) {
+            long w = weight.applyAsLong(r);
+            if (w <= 0) {
                 continue;
             }
-            double pick = unit(m.fileId(), "\0to") * weight;
-            String target = to.get(to.size() - 1);
-            for (String t : to) {
-                pick -= shortBy.get(t);
-                if (pick < 0) {
-                    target = t;
-                    break;
-                }
+            last = r;
+            left -= w;
+            if (left < 0) {
+                return r;
             }
-            if (!improves(m.size(), source, target)) {
-                return Optional.empty();
-            }
-            List<String> targets = new ArrayList<>(homes);
-            targets.set(targets.indexOf(source), target);
-            return Optional.of(new Move(homes, source, target, List.copyOf(targets)));
         }
-        return Optional.empty();
+        return last;
     }
 
     /**
      * Whether moving {@code size} bytes from {@code source} to {@code target} lowers the sum of the
-     * squared distances of the regions from their targets ({@code (d_s - size)^2 + (d_t + size)^2 <
-     * d_s^2 + d_t^2}, that is {@code size < d_s - d_t} with {@code d = held - target}): each move
-     * lowers that sum, so no sequence of moves trades a version back and forth.
+     * squared distances of the regions from their targets on the running count ({@code (d_s - size)^2
+     * + (d_t + size)^2 < d_s^2 + d_t^2}, that is {@code size < d_s - d_t} with {@code d = running -
+     * target}), with the source above its target: each move lowers that sum, so no sequence of moves
+     * trades a version back and forth.
      */
     private boolean improves(long size, String source, String target) {
-        long ds = held(source) - this.target.get(source);
-        long dt = held(target) - this.target.get(target);
-        return size < ds - dt;
+        long ds = running(source) - this.target.get(source);
+        long dt = running(target) - this.target.get(target);
+        return ds > 0 && size < ds - dt;
+    }
+
+    private long running(String r) {
+        return running.getOrDefault(r, 0L);
     }
 
     /** A number in [0, 1) from a 64-bit FNV-1a hash of {@code a} and {@code b}, mixed (SplitMix64's finalizer). */
