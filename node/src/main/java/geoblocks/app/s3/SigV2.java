@@ -159,10 +159,15 @@ final class SigV2 {
 
     /**
      * An RFC 1123 date (or the ISO basic form SigV4 uses), in epoch millis; null when neither. A weekday
-     * that is not the date's is ignored (as S3 reads such dates), so the date is judged by its distance from now.
+     * that is not the date's is ignored (as S3 reads such dates), so the date is judged by its distance from now; a
+     * date before 1970 is null.
      */
     static Long httpDate(String s) {
-        String t = s.trim();
+        Long t = anyHttpDate(s.trim());
+        return t == null || t < 0 ? null : t; // a date before 1970 is no valid request date (as S3 reads it)
+    }
+
+    private static Long anyHttpDate(String t) {
         try {
             return ZonedDateTime.parse(t, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
         } catch (DateTimeParseException e) {

@@ -74,6 +74,7 @@ class SigV2Test {
     void aDateWithTheWrongWeekday_isReadForItsDate_soFarDatesAreSkewedNotInvalid() {
         assertEquals(SigV2.httpDate("Sun, 07 Jul 2030 21:53:04 GMT"), SigV2.httpDate("Tue, 07 Jul 2030 21:53:04 GMT"));
         assertEquals(null, SigV2.httpDate("Tue, 7 Jull 2030 21:53:04 GMT"));
+        assertEquals(null, SigV2.httpDate("Tue, 07 Jul 1950 21:53:04 GMT"), "before 1970: not a request date");
     }
 
     @Test
