@@ -3,6 +3,8 @@ package geoblocks.app;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.parallel.ResourceAccessMode.READ;
+import static org.junit.jupiter.api.parallel.ResourceAccessMode.READ_WRITE;
 
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Owners;
@@ -15,8 +17,14 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,9 +38,19 @@ import org.junit.jupiter.api.io.TempDir;
  * only the blocks covering the range, Content-MD5 checks, a CreateMultipartUpload redirected, and a small
  * object stored inline (no block file on any node) served whole, ranged and by HEAD from other nodes. boto3 and the aws CLI are installed
  * into a virtualenv by {@code scripts/install-s3-test-tools.sh} when missing.
+ *
+ * <p>The methods share the one cluster and run side by side (at most {@link ItParallelism}'s number at
+ * once): each works in buckets and files of its own, and most of their time is spent waiting on the
+ * emulated WAN, a lifecycle day or a client timeout. The two that count what a node did (the block
+ * bytes dublin received for a range, seoul's body timeouts) take the cluster to themselves
+ * ({@code READ_WRITE} on {@link #CLUSTER}), first; the others then start longest first.
  */
 @ExtendWith(QuickLaunch.class)
+@Execution(ExecutionMode.CONCURRENT)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class S3GatewayIT {
+    /** The cluster: shared ({@code READ}) by the methods that only use it, held alone ({@code READ_WRITE}) by those that count its traffic. */
+    static final String CLUSTER = "geoblocks.S3GatewayIT.cluster";
     private static final String HEAD_TIMEOUT_S = "2";
     private static final String BODY_GRACE_S = "2";
     @TempDir
@@ -128,6 +146,8 @@ class S3GatewayIT {
     }
 
     @Test
+    @Order(3)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void boto3_bucketsObjectsRangesMultipartListingAuthAndPresign() throws Exception {
         ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/boto3_check.py").toString(), endpoint("seoul"),
                 endpoint("dublin")), Map.of(), 900);
@@ -148,6 +168,8 @@ class S3GatewayIT {
      * addressing, all over HTTPS with the self-signed certificate (boto3 verifies it as its CA).
      */
     @Test
+    @Order(5)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void boto3_keysAclsPublicReadRevocationAndVirtualHosts_overHttps() throws Exception {
         StringBuilder client = new StringBuilder();
         for (String a : LocalCluster.launcher(List.of())) {
@@ -168,6 +190,8 @@ class S3GatewayIT {
 
     /** SSE-C, SSE-S3, copies and bucket defaults over HTTPS; then no data directory holds an encrypted object's plaintext. */
     @Test
+    @Order(6)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void boto3_sseCAndSseS3_overHttps_andNoPlaintextOnDisk() throws Exception {
         ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/sse_check.py").toString(),
                 endpoint("seoul").replace("http:", "https:"), endpoint("dublin").replace("http:", "https:"), endpoint("seoul"),
@@ -183,6 +207,8 @@ class S3GatewayIT {
 
     /** POST object: V2- and V4-signed browser-form uploads and their refusals (scripts/s3/post_check.py). */
     @Test
+    @Order(11)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void postObject_browserFormUploads() throws Exception {
         ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/post_check.py").toString(), endpoint("seoul")), Map.of(), 300);
         System.out.println(r.out());
@@ -194,6 +220,8 @@ class S3GatewayIT {
     }
 
     @Test
+    @Order(9)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void boto3_checksumsAwsChunkedTaggingUploadListingAndAttributes() throws Exception {
         ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/objects_check.py").toString(), endpoint("seoul"),
                 endpoint("dublin")), Map.of(), 600);
@@ -212,6 +240,8 @@ class S3GatewayIT {
      * the nodes once the cluster's short lifecycle day has passed.
      */
     @Test
+    @Order(4)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void boto3_versionDeletesMetadataAndLifecycle() throws Exception {
         ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/lifecycle_check.py").toString(), endpoint("seoul"),
                 endpoint("dublin"), Integer.toString(LIFECYCLE_DAY_S)), Map.of(), 600);
@@ -225,6 +255,8 @@ class S3GatewayIT {
     }
 
     @Test
+    @Order(8)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void awsCli_makesABucketCopiesBothWaysAndLists() throws Exception {
         Map<String, String> env = Map.of("AWS_ACCESS_KEY_ID", "geoblocks-demo", "AWS_SECRET_ACCESS_KEY",
                 "geoblocks-local-demo-secret", "AWS_DEFAULT_REGION", "us-east-1", "AWS_CONFIG_FILE", "/dev/null",
@@ -257,6 +289,8 @@ class S3GatewayIT {
     }
 
     @Test
+    @Order(7)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void curl_putAtAFarNode_isRedirectedBeforeTheBody_andTheObjectEndsAtHome() throws Exception {
         ItSupport.Run mb = run(List.of(python(), "-c", "import boto3; from botocore.config import Config; boto3.client('s3', "
                 + "endpoint_url='" + endpoint("dublin") + "', aws_access_key_id='geoblocks-demo', aws_secret_access_key="
@@ -340,6 +374,8 @@ class S3GatewayIT {
     }
 
     @Test
+    @Order(1)
+    @ResourceLock(value = CLUSTER, mode = READ_WRITE)
     void rangedGet_ofAFewBytesNearTheEnd_fetchesOnlyTheLastBlock() throws Exception {
         int block = 1 << 20;
         int size = 8 * block;
@@ -411,6 +447,8 @@ class S3GatewayIT {
     }
 
     @Test
+    @Order(10)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void smallObject_isStoredInline_noBlockFileOnAnyNode_andServedWholeRangedAndHeadEverywhere() throws Exception {
         ItSupport.Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", "-H", "x-geoblocks-policy: tworandom",
                 endpoint("seoul") + "/it-inline");
@@ -459,6 +497,8 @@ class S3GatewayIT {
     }
 
     @Test
+    @Order(12)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void putWithAWrongContentMd5_isBadDigest_aMalformedOne_InvalidDigest_andNothingIsStored() throws Exception {
         ItSupport.Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", endpoint("seoul") + "/it-digest");
         assertEquals(0, mb.code(), mb.out());
@@ -482,6 +522,8 @@ class S3GatewayIT {
     }
 
     @Test
+    @Order(13)
+    @ResourceLock(value = CLUSTER, mode = READ)
     void createMultipartUploadAtAFarNode_isRedirectedToTheClientsNearestNode() throws Exception {
         ItSupport.Run mb = curl("-X", "PUT", "-H", "Content-Length: 0", endpoint("seoul") + "/it-mp-bridge");
         assertEquals(0, mb.code(), mb.out());
@@ -496,6 +538,8 @@ class S3GatewayIT {
     }
 
     @Test
+    @Order(2)
+    @ResourceLock(value = CLUSTER, mode = READ_WRITE)
     void badInput_getsClearErrors_andSlowClientsAreCutOff() throws Exception {
         ItSupport.Run r = run(List.of(python(), scripts.resolve("s3/bad_input.py").toString(), endpoint("seoul"),
                 HEAD_TIMEOUT_S, BODY_GRACE_S, nodes.cluster().dataDir("seoul").resolve("s3-spool").toString()), Map.of(), 300);
