@@ -7,12 +7,11 @@ import org.junit.platform.engine.support.hierarchical.ParallelExecutionConfigura
 import org.junit.platform.engine.support.hierarchical.ParallelExecutionConfigurationStrategy;
 
 /**
- * How many test methods of an end-to-end class marked {@code @Execution(CONCURRENT)} run at once
- * (the failsafe configuration names this class; classes without the mark run their methods one
- * after the other, as before). {@code geoblocks.it.parallelism} (default 4) threads and never more:
- * JUnit's fixed strategy lets its pool add a thread for each one blocked on a {@code @ResourceLock},
- * so a method that needs the cluster to itself would have every other method start at once the
- * moment it finished. Here a method waiting for a lock holds its thread, and at most this many run.
+ * How many end-to-end test methods marked {@code @Execution(CONCURRENT)} run at once (the failsafe
+ * configuration names this class; methods without the mark run one after the other, as before):
+ * {@code geoblocks.it.parallelism} (default 4) threads and never more. JUnit's fixed strategy lets
+ * its pool add threads while one waits (in a join, or for a lock), so more methods than that could
+ * run at once on the 2 cores; here a thread that waits holds its place.
  */
 public final class ItParallelism implements ParallelExecutionConfigurationStrategy {
     @Override
