@@ -13,13 +13,13 @@ import org.junit.jupiter.api.Test;
  * in the simulator (see {@link Consistency}): every seed must pass every check of
  * {@link ConsistencyCheck}. {@code -Dgeoblocks.sim.consistency.seeds=N} (default 50: the build's
  * sweep; {@code -Dgeoblocks.sim.consistency.seeds=200} is the sweep docs/consistency.md reports),
- * {@code .first=S} (default 1) and {@code .retention-seeds=R} (default 20) choose the seeds;
- * {@code node.jar simulate consistency} runs longer sweeps.
+ * {@code .first=S} (default 1) choose the seeds; {@code node.jar simulate consistency} runs longer
+ * sweeps. The same runs with a short retention are {@link ConsistencyRetentionTest}'s (a class of its
+ * own so that the build's two test JVMs each take one of the two sweeps).
  */
 class ConsistencyTest {
     private static final int SEEDS = Integer.getInteger("geoblocks.sim.consistency.seeds", 50);
     private static final long FIRST = Long.getLong("geoblocks.sim.consistency.first", 1);
-    private static final int RETENTION_SEEDS = Integer.getInteger("geoblocks.sim.consistency.retention-seeds", 20);
 
     @Test
     void everySeed_convergesWithNoAcknowledgedWriteLost_andCreatesAreExclusive() {
@@ -44,27 +44,6 @@ class ConsistencyTest {
                 (System.nanoTime() - t0) / 1e9, acked, creates, during, bothSides, failed.size());
         assertTrue(failed.isEmpty(), () -> failed.size() + " seeds failed, first: " + failed.get(0));
         assertTrue(bothSides >= SEEDS * 8 / 10, "too few seeds wrote on both sides of the partition: " + bothSides);
-    }
-
-    /**
-     * With a 5 s retention every superseded version is dropped everywhere, with its blocks, and every
-     * lone tombstone once every region acknowledged it; a name deleted during the partition while the
-     * other side held it stays deleted.
-     */
-    @Test
-    void shortRetention_everyRegionKeepsOnlyTheWinner_andDroppedVersionsLeaveNoBlocks() {
-        List<String> failed = new ArrayList<>();
-        int dropped = 0;
-        for (long seed = FIRST; seed < FIRST + RETENTION_SEEDS; seed++) {
-            ConsistencyCheck.Report r = Consistency.run(seed, true);
-            if (!r.ok()) {
-                failed.add("seed " + seed + ": " + r.violations());
-            }
-            dropped += (int) r.records().stream().filter(l -> l.startsWith("B|0|")).count()
-                    - (int) r.records().stream().filter(l -> l.startsWith("B|1|")).count();
-        }
-        assertTrue(failed.isEmpty(), () -> failed.size() + " seeds failed, first: " + failed.get(0));
-        assertTrue(dropped > 0, "the retention dropped no block at all");
     }
 
     @Test
