@@ -56,5 +56,7 @@ echo "running the suite against Garage (work $WORK): $WORKERS workers, $TIMEOUT 
   -p s3compat_plugin -p no:cacheprovider -n "$WORKERS" --timeout-method=thread --max-worker-restart=10000 \
   --timeout "$TIMEOUT" -q -rN "$@" > "$WORK/pytest.log" 2>&1)
 echo "garage: pytest's summary: $(grep -E '(passed|failed).* in [0-9.]+s' "$WORK/pytest.log" | tail -1)"
-"$PY" "$ROOT/scripts/s3/s3compat_summary.py" "$RESULTS" | head -3
+"$PY" "$ROOT/scripts/s3/s3compat_summary.py" "$RESULTS" > "$WORK/summary.txt"
+head -3 "$WORK/summary.txt"
+echo "failures by group: $WORK/summary.txt"
 cp "$RESULTS" "${S3COMPAT_OUT:-/dev/null}" 2>/dev/null || true
