@@ -92,22 +92,31 @@ final class S3Authorizer {
                 return CompletableFuture.completedFuture(null);
             }
             default -> {
-                return acls.objectAcl(call.bucket, call.key).thenCompose(acl -> {
-                    if (acl == null) { // no such object: 404 to whoever may list the bucket at this key, else 403
-                        return mayList(call, b, owner, call.key).thenApply(list -> {
-                            if (!list) {
-                                throw denied("no access to this object");
-                            }
-                            return null;
-                        });
-                    }
-                    if (!S3Access.allowed(call.requester, owner, acl, need.perm(), a.block())) {
-                        throw denied("the object's ACL does not grant " + need.perm() + " to " + who(call));
-                    }
-                    return CompletableFuture.completedFuture(null);
-                });
+                return byObjectAcl(call, b, owner, call.key, need.perm(), "the object");
             }
         }
+    }
+
+    /**
+     * The object ACL's decision on {@code perm} over {@code key} of bucket {@code b}; a missing object is 404 to
+     * whoever may list the bucket at that key (the request goes on and finds it missing), else 403.
+     */
+    private CompletableFuture<Void> byObjectAcl(S3Call call, BucketMeta b, String owner, String key, S3Access.Perm perm,
+            String what) {
+        return acls.objectAcl(b.name(), key).thenCompose(acl -> {
+            if (acl == null) {
+                return mayList(call, b, owner, key).thenApply(list -> {
+                    if (!list) {
+                        throw denied("no access to " + what);
+                    }
+                    return null;
+                });
+            }
+            if (!S3Access.allowed(call.requester, owner, acl, perm, b.access().block())) {
+                throw denied(what + "'s ACL does not grant " + perm + " to " + who(call));
+            }
+            return CompletableFuture.completedFuture(null);
+        });
     }
 
     /** Whether the requester may list bucket {@code b} at {@code key}: the ACL's READ, or the policy's ListBucket with that prefix. */
@@ -141,20 +150,7 @@ final class S3Authorizer {
                 if (d == BucketPolicy.Decision.ALLOW || (call.requester != null && call.requester.equals(owner))) {
                     return CompletableFuture.completedFuture(null);
                 }
-                return acls.objectAcl(src[0], src[1]).thenCompose(acl -> {
-                    if (acl == null) {
-                        return mayList(call, b, owner, src[1]).thenApply(list -> {
-                            if (!list) {
-                                throw denied("no access to the copy source");
-                            }
-                            return null;
-                        });
-                    }
-                    if (!S3Access.allowed(call.requester, owner, acl, S3Access.Perm.READ, b.access().block())) {
-                        throw denied("the copy source's ACL does not grant READ to " + who(call));
-                    }
-                    return CompletableFuture.completedFuture(null);
-                });
+                return byObjectAcl(call, b, owner, src[1], S3Access.Perm.READ, "the copy source");
             });
         });
     }

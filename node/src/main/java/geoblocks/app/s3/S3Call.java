@@ -88,6 +88,17 @@ final class S3Call {
         });
     }
 
+    /** A completion handler for a node request: answers {@code status} with no body on the event loop, or the failure. */
+    <T> java.util.function.BiConsumer<T, Throwable> emptyWhenDone(int status) {
+        return (x, t) -> later(() -> {
+            if (t != null) {
+                fail(t);
+            } else {
+                empty(status);
+            }
+        });
+    }
+
     void fail(S3Error e, String message) {
         fail(new S3Exception(e, message));
     }

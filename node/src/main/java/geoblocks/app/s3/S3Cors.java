@@ -54,25 +54,11 @@ final class S3Cors {
                     }
                     byte[] record = c.toXml();
                     buckets.find(call.bucket).thenCompose(b -> store.put(file(call.bucket), null, new S3Buckets.BytesSource(record),
-                            "tworandom", MAX_FILE, "all", false, Map.of())).whenComplete((w, t) -> call.later(() -> {
-                                cache.forget(call.bucket);
-                                if (t != null) {
-                                    call.fail(t);
-                                } else {
-                                    call.empty(200);
-                                }
-                            }));
+                            "tworandom", MAX_FILE, "all", false, Map.of())).whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(200));
                 }));
                 call.ex.sendContinue();
             }
-            case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket))).whenComplete((x, t) -> call.later(() -> {
-                cache.forget(call.bucket);
-                if (t != null) {
-                    call.fail(t);
-                } else {
-                    call.empty(204);
-                }
-            }));
+            case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket))).whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(204));
             default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?cors");
         }
     }

@@ -96,13 +96,7 @@ final class S3Lifecycle {
             }
             byte[] record = c.toXml();
             buckets.find(call.bucket).thenCompose(b -> store.put(file(call.bucket), null, new S3Buckets.BytesSource(record),
-                    "tworandom", MAX_FILE, "all", false, Map.of())).whenComplete((w, t) -> call.later(() -> {
-                        if (t != null) {
-                            call.fail(t);
-                        } else {
-                            call.empty(200);
-                        }
-                    }));
+                    "tworandom", MAX_FILE, "all", false, Map.of())).whenComplete(call.emptyWhenDone(200));
         }));
         call.ex.sendContinue();
     }

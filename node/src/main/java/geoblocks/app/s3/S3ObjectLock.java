@@ -194,13 +194,7 @@ final class S3ObjectLock {
                             + " versioning Enabled (or x-amz-bucket-object-lock-enabled when the bucket is created)"));
                 }
                 return buckets.update(b.withObjectLock(c));
-            }).whenComplete((b, t) -> call.later(() -> {
-                if (t != null) {
-                    call.fail(t);
-                } else {
-                    call.empty(200);
-                }
-            }));
+            }).whenComplete(call.emptyWhenDone(200));
         }));
         call.ex.sendContinue();
     }
@@ -286,13 +280,7 @@ final class S3ObjectLock {
                     throw new CompletionException(new S3Exception(S3Error.ACCESS_DENIED, refused));
                 }
                 return write(retentionFile(call.bucket, call.key, tg.nodeVersion()), wanted == null ? "-" : wanted.encode());
-            })).whenComplete((x, t) -> call.later(() -> {
-                if (t != null) {
-                    call.fail(t);
-                } else {
-                    call.empty(200);
-                }
-            }));
+            })).whenComplete(call.emptyWhenDone(200));
         }));
         call.ex.sendContinue();
     }
@@ -325,13 +313,7 @@ final class S3ObjectLock {
                 return;
             }
             target(call).thenCompose(tg -> write(holdFile(call.bucket, call.key, tg.nodeVersion()), on ? "ON" : "OFF"))
-                    .whenComplete((x, t) -> call.later(() -> {
-                        if (t != null) {
-                            call.fail(t);
-                        } else {
-                            call.empty(200);
-                        }
-                    }));
+                    .whenComplete(call.emptyWhenDone(200));
         }));
         call.ex.sendContinue();
     }

@@ -61,25 +61,11 @@ final class S3Policies {
                     }
                     return store.put(file(call.bucket), null, new S3Buckets.BytesSource(body), "tworandom",
                             BucketPolicy.MAX_BYTES, "all", false, Map.of());
-                }).whenComplete((w, t) -> call.later(() -> {
-                    cache.forget(call.bucket);
-                    if (t != null) {
-                        call.fail(t);
-                    } else {
-                        call.empty(204);
-                    }
-                }))));
+                }).whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(204))));
                 call.ex.sendContinue();
             }
             case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket)))
-                    .whenComplete((x, t) -> call.later(() -> {
-                        cache.forget(call.bucket);
-                        if (t != null) {
-                            call.fail(t);
-                        } else {
-                            call.empty(204);
-                        }
-                    }));
+                    .whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(204));
             default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?policy");
         }
     }

@@ -203,24 +203,12 @@ final class S3Tagging {
                 call.fail(e);
                 return;
             }
-            buckets.find(call.bucket).thenCompose(b -> write(bucketFile(call.bucket), tags)).whenComplete((x, t) -> call.later(() -> {
-                if (t != null) {
-                    call.fail(t);
-                } else {
-                    call.empty(204);
-                }
-            }));
+            buckets.find(call.bucket).thenCompose(b -> write(bucketFile(call.bucket), tags)).whenComplete(call.emptyWhenDone(204));
         }));
         call.ex.sendContinue();
     }
 
     void deleteBucket(S3Call call) {
-        buckets.find(call.bucket).thenCompose(b -> write(bucketFile(call.bucket), TagSet.EMPTY)).whenComplete((x, t) -> call.later(() -> {
-            if (t != null) {
-                call.fail(t);
-            } else {
-                call.empty(204);
-            }
-        }));
+        buckets.find(call.bucket).thenCompose(b -> write(bucketFile(call.bucket), TagSet.EMPTY)).whenComplete(call.emptyWhenDone(204));
     }
 }

@@ -51,13 +51,7 @@ final class S3Versioning {
                 return b.versioning() == status
                     ? CompletableFuture.completedFuture(b) : buckets.update(b.withVersioning(status));
             })
-                    .whenComplete((b, t) -> call.later(() -> {
-                        if (t != null) {
-                            call.fail(t);
-                        } else {
-                            call.empty(200);
-                        }
-                    }));
+                    .whenComplete(call.emptyWhenDone(200));
         }));
         call.ex.sendContinue();
     }
