@@ -106,12 +106,16 @@ final class S3Call {
     /** Answers with the S3 error a failure stands for; a node's refusal becomes the matching code. */
     /** As {@link #fail(Throwable)}, a name the node does not have being this call's key: NoSuchKey. */
     void failObject(Throwable t) {
+        fail(missingObject(t));
+    }
+
+    /** The failure {@code t} of a node request on this call's key: a name the node does not have is NoSuchKey. */
+    Throwable missingObject(Throwable t) {
         Throwable c = NodeStore.cause(t);
         if (c instanceof NodeStore.StoreException s && s.notFound()) {
-            fail(S3Error.NO_SUCH_KEY, "no object '" + key + "' in bucket '" + bucket + "'");
-        } else {
-            fail(c);
+            return new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + key + "' in bucket '" + bucket + "'");
         }
+        return c;
     }
 
     void fail(Throwable t) {

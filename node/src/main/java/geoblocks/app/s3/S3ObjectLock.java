@@ -218,7 +218,7 @@ final class S3ObjectLock {
             if (versionId == null) {
                 return store.stat(name).handle((st, t) -> {
                     if (t != null) {
-                        throw new CompletionException(missing(call, t));
+                        throw new CompletionException(call.missingObject(t));
                     }
                     Manifest m = st.manifest();
                     call.ex.header("x-amz-version-id", ObjectVersions.id(false, m.meta(), m.version().id()));
@@ -236,14 +236,6 @@ final class S3ObjectLock {
                 return new Target(b, v.nodeVersion(), e.meta());
             });
         });
-    }
-
-    private static Throwable missing(S3Call call, Throwable t) {
-        Throwable c = NodeStore.cause(t);
-        if (c instanceof NodeStore.StoreException s && s.notFound()) {
-            return new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + call.key + "' in bucket '" + call.bucket + "'");
-        }
-        return c;
     }
 
     /** {@code ?retention} on an object: Get/PutObjectRetention. */

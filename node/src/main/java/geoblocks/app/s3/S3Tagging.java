@@ -127,18 +127,10 @@ final class S3Tagging {
         });
     }
 
-    private static Throwable missing(S3Call call, Throwable t) {
-        Throwable c = NodeStore.cause(t);
-        if (c instanceof NodeStore.StoreException s && s.notFound()) {
-            return new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + call.key + "' in bucket '" + call.bucket + "'");
-        }
-        return c;
-    }
-
     void getObject(S3Call call) {
         version(call).thenCompose(v -> read(objectFile(call.bucket, call.key, v))).whenComplete((tags, t) -> call.later(() -> {
             if (t != null) {
-                call.fail(missing(call, t));
+                call.fail(call.missingObject(t));
             } else {
                 call.xml(200, tags.xml());
             }
@@ -156,7 +148,7 @@ final class S3Tagging {
             }
             version(call).thenCompose(v -> write(objectFile(call.bucket, call.key, v), tags)).whenComplete((x, t) -> call.later(() -> {
                 if (t != null) {
-                    call.fail(missing(call, t));
+                    call.fail(call.missingObject(t));
                 } else {
                     call.empty(200);
                 }
@@ -168,7 +160,7 @@ final class S3Tagging {
     void deleteObject(S3Call call) {
         version(call).thenCompose(v -> write(objectFile(call.bucket, call.key, v), TagSet.EMPTY)).whenComplete((x, t) -> call.later(() -> {
             if (t != null) {
-                call.fail(missing(call, t));
+                call.fail(call.missingObject(t));
             } else {
                 call.empty(204);
             }
