@@ -221,7 +221,7 @@ public final class SigV4 {
             if (v == null) {
                 return Verdict.fail(S3Error.ACCESS_DENIED, "signed header '" + n + "' is missing from the request");
             }
-            headers.append(n).append(':').append(v.trim().replaceAll(" +", " ")).append('\n');
+            headers.append(n).append(':').append(collapseSpaces(v.trim())).append('\n');
         }
         String canonical = r.method() + "\n" + canonicalUri(r.rawPath()) + "\n" + canonicalQuery(r.query(), skipQuery)
                 + "\n" + headers + "\n" + signedHeaders + "\n" + payloadHash;
@@ -387,4 +387,11 @@ public final class SigV4 {
             throw new IllegalStateException(e);
         }
     });
+
+    private static final java.util.regex.Pattern SPACES = java.util.regex.Pattern.compile(" {2,}");
+
+    /** A header value's runs of spaces as one (SigV4's canonical form); most values have none. */
+    static String collapseSpaces(String v) {
+        return v.contains("  ") ? SPACES.matcher(v).replaceAll(" ") : v;
+    }
 }

@@ -1,6 +1,7 @@
 package geoblocks.app.s3;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -200,5 +201,13 @@ class SigV4Test {
         SigV4.Verdict v = verifier.verify(r, AT);
         assertTrue(v.ok(), String.valueOf(v.message()));
         assertEquals(S3Error.REQUEST_TIME_TOO_SKEWED, verifier.verify(r, AT + 16 * 60_000).error());
+    }
+
+    @Test
+    void headerValues_haveTheirRunsOfSpacesCollapsed_asTheCanonicalFormWants() {
+        assertEquals("a b c", SigV4.collapseSpaces("a   b  c"));
+        assertEquals("a b", SigV4.collapseSpaces("a b"));
+        String plain = "no-double-spaces here";
+        assertSame(plain, SigV4.collapseSpaces(plain));
     }
 }
