@@ -389,7 +389,9 @@ public final class FileService extends ComponentDefinition {
         if (s.error() != null) {
             Logs.warn(node.region() + ": syncing the metadata engine failed, trying again: " + s.error());
         }
-        if (gate.synced(s.error() == null, manifests.writes()) >= 0) {
+        long next = gate.synced(s.error() == null, manifests.writes());
+        manifests.synced(gate.synced());
+        if (next >= 0) {
             trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
         }
     }

@@ -67,6 +67,8 @@ public final class ManifestStore implements AutoCloseable {
     private long writes;
     private final HistoryCache cache = new HistoryCache(CACHE, CACHE_BYTES);
     private final ManifestScans scans = new ManifestScans(this);
+    /** Names written and not yet synced (with deferred syncs), for {@link #sharedReads}. */
+    private final UnsyncedNames unsynced = new UnsyncedNames();
 
     /** Histories decoded and kept in memory now, and their encoded bytes (tests). */
     long[] cached() {
@@ -120,6 +122,21 @@ public final class ManifestStore implements AutoCloseable {
     /** Writes made since the store opened (a sequence number for {@link OutputGate}). */
     public long writes() {
         return writes;
+    }
+
+    /** The owner's sync covering every write up to number {@code upTo} ({@link #writes}) ended. */
+    public void synced(long upTo) {
+        unsynced.synced(upTo);
+    }
+
+    /** Names whose last write waits for a sync (tests, status). */
+    public int unsyncedNames() {
+        return unsynced.size();
+    }
+
+    /** Reads of these manifests that other threads may make: durable live versions only ({@link SharedManifestReads}). */
+    public SharedManifestReads sharedReads() {
+        return new SharedManifestReads(engine, unsynced);
     }
 
     /** Histories that failed to decode when read (each counted once per read; never served). */
@@ -275,6 +292,7 @@ public final class ManifestStore implements AutoCloseable {
             batch.put(NAMES, longBytes(names + namesDelta));
             batch.put(MAX_CLOCK, longBytes(clock));
             if (deferSync) {
+                unsynced.writing(cached.keySet(), writes + 1); // before the write: see UnsyncedNames
                 engine.writeUnsynced(batch);
             } else {
                 engine.write(batch);

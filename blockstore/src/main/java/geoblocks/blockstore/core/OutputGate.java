@@ -67,6 +67,11 @@ public final class OutputGate<E> {
         return writesNow;
     }
 
+    /** Every write up to this count is durable (covered by a sync that ended). */
+    public long synced() {
+        return synced;
+    }
+
     /** The write count the running sync covers, or -1. */
     public long syncCovers() {
         return syncing;

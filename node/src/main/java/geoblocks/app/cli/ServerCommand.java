@@ -185,7 +185,7 @@ public final class ServerCommand implements Callable<Integer> {
                     .mount(new Router(), h.probesNeedAuth());
             if (s3) {
                 new S3Gateway(S3Settings.of(cfg.config(), cfg.cluster(), region, h, dir), cfg.cluster(),
-                        new NodeStore(gatewayBridge), System::currentTimeMillis).mount(router);
+                        new NodeStore(gatewayBridge, manifests.sharedReads(), region), System::currentTimeMillis).mount(router);
             }
             server = HttpServer.start(h.bind(), router, new BasicAuth(h.accessKey(), h.secretKey()),
                     HttpSettings.limits(cfg.config()), refusals, tls.context(self.getIp().getHostAddress()),

@@ -5,6 +5,7 @@ import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.SharedManifestReads;
 import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.FailureCode;
 import java.nio.file.Path;
@@ -24,6 +25,8 @@ import se.sics.kompics.KompicsEvent;
 public final class NodeStore {
     private final CompletableFuture<Bridge> bridge;
     private final AtomicLong ops = new AtomicLong();
+    private final SharedManifestReads local;
+    private final String region;
 
     /** The node's answer when it refused or failed a request: its code (see {@link S3Error#forNode}) and message. */
     public static final class StoreException extends RuntimeException {
@@ -58,7 +61,32 @@ public final class NodeStore {
     }
 
     public NodeStore(CompletableFuture<Bridge> bridge) {
+        this(bridge, null, null);
+    }
+
+    /**
+     * As above; with {@code local} (the node's {@link SharedManifestReads}, in the same process) and
+     * the node's {@code region}, a stat of the newest version of an inline object that the node holds
+     * durably is answered from the store at once, on the caller's thread, with what the node would
+     * answer; everything else goes to the node.
+     */
+    public NodeStore(CompletableFuture<Bridge> bridge, SharedManifestReads local, String region) {
         this.bridge = bridge;
+        this.local = local;
+        this.region = region;
+    }
+
+    /** The stat of an inline newest version of {@code name} from the local store, or null when the node must answer. */
+    private ClientPort.FileStat localStat(String name) {
+        if (local == null) {
+            return null;
+        }
+        Manifest m = local.live(name).orElse(null);
+        if (m == null || !m.isInline()) {
+            return null;
+        }
+        // as the node's stat: an inline version has no blocks, so no copy of it is pending anywhere
+        return new ClientPort.FileStat(m, m.uploadedAt().equals(region), java.util.Map.of());
     }
 
     private CompletableFuture<Object> call(java.util.function.LongFunction<KompicsEvent> request) {
@@ -103,7 +131,7 @@ public final class NodeStore {
     }
 
     public CompletableFuture<ClientPort.FileStat> stat(String name) {
-        return call(op -> new ClientPort.Stat(op, name)).thenApply(v -> (ClientPort.FileStat) v);
+        return stat(name, "");
     }
 
     /**
@@ -148,6 +176,10 @@ public final class NodeStore {
 
     /** The stat of version {@code version} of {@code name} (empty: the newest). */
     public CompletableFuture<ClientPort.FileStat> stat(String name, String version) {
+        ClientPort.FileStat here = version == null || version.isEmpty() ? localStat(name) : null;
+        if (here != null) {
+            return CompletableFuture.completedFuture(here);
+        }
         return call(op -> new ClientPort.Stat(op, name, version)).thenApply(v -> (ClientPort.FileStat) v);
     }
 
