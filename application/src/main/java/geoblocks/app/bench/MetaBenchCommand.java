@@ -83,10 +83,10 @@ public final class MetaBenchCommand implements Callable<Integer> {
     private static final String AT = "seoul";
     private static final String MISSER = "mumbai";
 
-    @Option(names = "--warmup", defaultValue = "10000",
+    @Option(names = "--warmup", defaultValue = "30000",
             description = "Puts and gets of other keys (warm/...) before anything is timed, so the figures are the warm"
-                    + " JIT's, as for a node that has been running (default: ${DEFAULT-VALUE}; with 3,000 the nodes"
-                    + " still compiled through the timed puts; 0: none).")
+                    + " JIT's, as for a node that has been running (default: ${DEFAULT-VALUE}; with 3,000 or 10,000"
+                    + " the nodes still compiled through the timed puts; 0: none).")
     int warmup;
 
     static String key(int i) {
