@@ -148,8 +148,8 @@ class SenderFlowHoldTest {
         hold(f, t, t + 2_000 * MS, fg);
         long bytes = heldBytes(f, t, 2_000 * MS);
         double share = SenderFlowTest.settings().holdShare;
-        assertEquals(0.03, share, 1e-9, "the default share");
-        assertTrue(Math.abs(bytes - share * fg * 2) <= 2 * MSS, "3 % of 2.5 MB/s over 2 s: " + bytes + " bytes");
+        assertEquals(0.02, share, 1e-9, "the default share");
+        assertTrue(Math.abs(bytes - share * fg * 2) <= 2 * MSS, "2 % of 2.5 MB/s over 2 s: " + bytes + " bytes");
     }
 
     @Test
