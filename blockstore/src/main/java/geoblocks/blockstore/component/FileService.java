@@ -290,23 +290,13 @@ public final class FileService extends ComponentDefinition {
         return node.admission().anyWaiting() || node.budget().used() > 0 || replicator.size() > 0 || pacingTimer != null;
     }
 
-    /**
-     * Node-to-node messages of foreground data: an upload's replica, a block served to or fetched
-     * from a peer for a download (with {@code background-transport = tcp} a scrub repair's fetch
-     * too), and the requests and credit that ask for them.
-     */
-    static boolean isForegroundData(FileOp op) {
-        return op instanceof ReplicaData r ? !r.background()
-                : op instanceof BlockData || op instanceof FetchBlock || op instanceof FetchPaced
-                        || op instanceof FetchMore;
-    }
-
-    /** Foreground data to or from {@code peer}: its LEDBAT background holds back (ForegroundHold). */
-    private void foreground(NetAddress peer) {
+    /** Foreground data of {@code bytes} with {@code peer}: its LEDBAT background holds back (ForegroundHold). */
+    private void foreground(NetAddress peer, long bytes) {
         java.util.Optional<String> region = node.regionOf(peer);
-        if (region.isPresent() && !region.get().equals(node.region())
-                && foregroundHold.onForeground(region.get(), node.now())) {
-            trigger(new geoblocks.ledbat.port.ForegroundActive(peer, foregroundHold.holdNanos() / 1000), ledbat);
+        long rate = region.isEmpty() || region.get().equals(node.region()) ? -1
+                : foregroundHold.onForeground(region.get(), node.now(), bytes);
+        if (rate >= 0) {
+            trigger(new geoblocks.ledbat.port.ForegroundActive(peer, foregroundHold.holdNanos() / 1000, rate), ledbat);
         }
     }
 
@@ -406,8 +396,9 @@ public final class FileService extends ComponentDefinition {
             if (!(m.op() instanceof Control)) {
                 activity();
             }
-            if (isForegroundData(m.op())) {
-                foreground(m.getHeader().destination());
+            long fg = geoblocks.blockstore.core.ForegroundHold.foregroundBytes(m.op());
+            if (fg >= 0) {
+                foreground(m.getHeader().destination(), fg);
             }
         }
         trigger(e, net);
@@ -460,8 +451,9 @@ public final class FileService extends ComponentDefinition {
         if (!(op instanceof Control)) {
             activity();
         }
-        if (isForegroundData(op)) {
-            foreground(from);
+        long fg = geoblocks.blockstore.core.ForegroundHold.foregroundBytes(op);
+        if (fg >= 0) {
+            foreground(from, fg);
         }
         try {
             dispatch(from, op);

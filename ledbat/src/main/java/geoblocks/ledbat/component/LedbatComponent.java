@@ -1,5 +1,6 @@
 package geoblocks.ledbat.component;
 
+import geoblocks.ledbat.core.HoldPacer;
 import geoblocks.ledbat.core.LedbatSettings;
 import geoblocks.ledbat.core.ReceiveWindow;
 import geoblocks.ledbat.core.ReceiverFlow;
@@ -65,8 +66,8 @@ public final class LedbatComponent extends ComponentDefinition {
     private final Map<Integer, OutFlow> flowsById = new HashMap<>();
     private final Map<Integer, StreamRef> sendStreams = new HashMap<>();
     private final Map<InFlow.Key, InFlow> receivers = new HashMap<>();
-    /** Until when new data to each peer is held for the application's foreground traffic (microseconds). */
-    private final Map<NetAddress, Long> holds = new HashMap<>();
+    /** The holds of new data to each peer for the application's foreground traffic (while they last). */
+    private final Map<NetAddress, HoldPacer> holds = new HashMap<>();
     /** The receiving flow of the last data packet: consecutive packets mostly belong to one flow. */
     private InFlow lastIn;
     private final Deliveries deliveries = new Deliveries();
@@ -147,10 +148,9 @@ public final class LedbatComponent extends ComponentDefinition {
                 fid = nextFlowId++ & 0x7fffffff;
             } while (flowsById.containsKey(fid));
             f = new OutFlow(self, req.peer(), new SenderFlow(fid, settings, path.base), path);
-            Long held = holds.get(req.peer());
+            HoldPacer held = holds.get(req.peer());
             if (held != null) {
-                long now = nowMicros();
-                f.core.holdUntil(now, held);
+                f.core.holdWith(held);
             }
             path.active = f;
             flowsById.put(fid, f);
@@ -181,17 +181,17 @@ public final class LedbatComponent extends ComponentDefinition {
         pump(s.flow, nowMicros());
     }
 
-    /** Foreground traffic with the peer: hold its flow (and one opened during the hold) but for a trickle. */
+    /** Foreground traffic with the peer: hold its flow (and one opened during the hold), see HoldPacer. */
     private void onForeground(ForegroundActive a) {
         if (!settings.foregroundHold) {
             return; // foreground-hold = false
         }
         long now = nowMicros();
-        long until = now + a.holdMicros();
-        holds.merge(a.peer(), until, Math::max);
+        HoldPacer pacer = holds.computeIfAbsent(a.peer(), p -> HoldPacer.of(settings));
+        pacer.hold(now, now + a.holdMicros(), a.foregroundBytesPerSecond());
         PeerPath path = paths.get(a.peer());
         if (path != null && path.active != null) {
-            path.active.core.holdUntil(now, until);
+            path.active.core.holdWith(pacer);
         }
     }
 
@@ -348,7 +348,7 @@ public final class LedbatComponent extends ComponentDefinition {
             }
         }
         if (!holds.isEmpty()) {
-            holds.values().removeIf(until -> until <= now);
+            holds.values().removeIf(h -> !h.held(now));
         }
         boolean idle = flowsById.isEmpty() && receivers.isEmpty();
         if (settings.statsIntervalMillis > 0 && (now >= nextStatsMicros || idle)) {

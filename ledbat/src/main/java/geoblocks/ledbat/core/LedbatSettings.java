@@ -43,8 +43,12 @@ public final class LedbatSettings {
     public final long tickMillis;
     public final long statsIntervalMillis;
     public final long progressBytes;
-    /** While a flow is held for foreground traffic (see SenderFlow.holdUntil): one new segment per this long. */
+    /** A new hold for foreground traffic (see HoldPacer) paces new data at one segment per this long at least. */
     public final long holdTrickleMicros;
+    /** While held, the flow may send this share of the foreground's reported rate (HoldPacer). */
+    public final double holdShare;
+    /** A hold's floor doubles every this long it lasts without a break (HoldPacer; 0: never). */
+    public final long holdAgeMicros;
     /**
      * Whether a flow is held at all when the application reports foreground traffic with its peer
      * (ForegroundActive). On by default: see docs/ledbat.md, "Holding a flow for foreground traffic".
@@ -83,7 +87,10 @@ public final class LedbatSettings {
         progressBytes = range(num(raw, "progress-bytes"), 1, 1L << 40, "progress-bytes").longValue();
         holdTrickleMicros = raw.apply("hold-trickle-ms") == null ? 200_000L
                 : range(num(raw, "hold-trickle-ms"), 1, 60_000, "hold-trickle-ms").longValue() * 1000L;
-        foregroundHold = raw.apply("foreground-hold") != null && bool(raw, "foreground-hold");
+        holdShare = raw.apply("hold-share") == null ? 0.02 : range(num(raw, "hold-share"), 0, 1, "hold-share").doubleValue();
+        holdAgeMicros = raw.apply("hold-age-ms") == null ? 10_000_000L
+                : range(num(raw, "hold-age-ms"), 0, 3_600_000, "hold-age-ms").longValue() * 1000L;
+        foregroundHold = raw.apply("foreground-hold") == null || bool(raw, "foreground-hold");
         fifoStreams = parseScheduling(str(raw, "stream-scheduling"));
         if (minCwnd > initCwnd) {
             throw new IllegalArgumentException("min-cwnd (" + minCwnd + ") must not exceed init-cwnd (" + initCwnd + ")");

@@ -31,11 +31,10 @@ public final class SenderFlow {
     private long receiverDuplicates;
     private long receiverOutOfOrder;
     private long minRtt = Long.MAX_VALUE;
-    /** New data is held until then (foreground traffic with the peer), but for a trickle; MIN_VALUE: not held. */
-    private long holdUntil = Long.MIN_VALUE;
-    /** While held: when the next trickle segment may go. */
-    private long nextTrickle;
-    private long heldMicros;
+    /** The peer's hold for foreground traffic (paces new data while held); null: never held. */
+    private HoldPacer hold;
+    /** Held when {@link #sendDue} last looked (to send at once when the hold ends). */
+    private boolean wasHeld;
 
     /** @param base the base-delay history of the path to the peer (kept across flows) */
     public SenderFlow(int id, LedbatSettings settings, BaseDelayHistory base) {
@@ -67,18 +66,18 @@ public final class SenderFlow {
     }
 
     /**
-     * The next segment the flow's congestion window allows now, or null. While {@link #holdUntil held},
-     * new data goes only as a trickle (one segment per {@code hold-trickle-ms}); a retransmission
-     * goes as the window allows, since holding it back would time the flow out.
+     * The next segment the flow's congestion window allows now, or null. While {@link #held held},
+     * new data goes only as its {@link HoldPacer} allows; a retransmission goes as the window
+     * allows, since holding it back would time the flow out.
      */
     public Segment nextToSend(long now) {
-        if (now < holdUntil && !window.retransmitPending()) {
-            if (now < nextTrickle) {
+        if (held(now) && !window.retransmitPending()) {
+            if (!hold.mayStart(now)) {
                 return null;
             }
             Segment s = window.nextToSend(now, controller.cwnd());
             if (s != null) {
-                nextTrickle = now + settings.holdTrickleMicros;
+                hold.sent(now, Math.max(1, s.length()));
             }
             return s;
         }
@@ -86,39 +85,35 @@ public final class SenderFlow {
     }
 
     /**
-     * Foreground traffic of the application's own shares the path to the peer: until {@code
-     * untilMicros} (or a later time already set) the flow sends new data only as a trickle, which
-     * keeps its streams and the receiver's expectations alive. LEDBAT's delay signal yields to
-     * traffic the application does not own; this yields at once to traffic it knows it owns.
+     * Foreground traffic of the application's own shares the path to the peer: while {@code pacer}
+     * holds (the peer's, shared by its flows), the flow sends new data only at the pacer's rate,
+     * which keeps its streams moving and the receiver's expectations alive. LEDBAT's delay signal
+     * yields to traffic the application does not own; this yields at once to traffic it knows it owns.
      */
-    public void holdUntil(long nowMicros, long untilMicros) {
-        if (untilMicros <= nowMicros) {
-            return;
-        }
-        if (nowMicros >= holdUntil) {
-            nextTrickle = nowMicros + settings.holdTrickleMicros; // the first trickle segment a trickle after the start
-        }
-        holdUntil = Math.max(holdUntil, untilMicros);
+    public void holdWith(HoldPacer pacer) {
+        hold = pacer;
     }
 
-    /** Held at {@code now} (see {@link #holdUntil}). */
+    /** Held at {@code now} (see {@link #holdWith}). */
     public boolean held(long now) {
-        return now < holdUntil;
+        return hold != null && hold.held(now);
     }
 
     /**
      * Whether the timer should try to send at {@code now}: the hold ended since the last call (the
-     * window may have room it could not use), or a trickle segment is due while held.
+     * window may have room it could not use), or the pacer lets a segment go while held.
      */
     public boolean sendDue(long now) {
-        if (holdUntil == Long.MIN_VALUE) {
+        if (hold == null) {
             return false;
         }
-        if (now >= holdUntil) {
-            holdUntil = Long.MIN_VALUE;
-            return window.hasWork();
+        if (!hold.held(now)) {
+            boolean ended = wasHeld;
+            wasHeld = false;
+            return ended && window.hasWork();
         }
-        return now >= nextTrickle && window.hasWork();
+        wasHeld = true;
+        return window.hasWork() && hold.mayStart(now);
     }
 
     /**

@@ -72,9 +72,19 @@ class LedbatSettingsTest {
     }
 
     @Test
-    void foregroundHold_offByDefault_onWhenSet_elseRefusedNamingTheKey() {
-        assertTrue(!LedbatSettings.defaults(Map.of()).foregroundHold);
-        assertTrue(LedbatSettings.defaults(Map.of("foreground-hold", true)).foregroundHold);
+    void foregroundHold_onByDefault_offWhenSet_elseRefusedNamingTheKey() {
+        LedbatSettings d = LedbatSettings.defaults(Map.of());
+        assertTrue(d.foregroundHold);
+        assertEquals(0.02, d.holdShare);
+        assertEquals(10_000_000L, d.holdAgeMicros);
+        assertTrue(!LedbatSettings.defaults(Map.of("foreground-hold", false)).foregroundHold);
+        assertEquals(0.5, LedbatSettings.defaults(Map.of("hold-share", 0.5)).holdShare);
+        assertEquals(0L, LedbatSettings.defaults(Map.of("hold-age-ms", 0)).holdAgeMicros);
+        for (Map.Entry<String, Object> bad : Map.<String, Object>of("hold-share", 1.5, "hold-age-ms", -1).entrySet()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> LedbatSettings.defaults(Map.of(bad.getKey(), bad.getValue())));
+            assertTrue(e.getMessage().contains(bad.getKey()), e.getMessage());
+        }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> LedbatSettings.defaults(Map.of("foreground-hold", "maybe")));
         assertTrue(e.getMessage().contains("foreground-hold"), e.getMessage());

@@ -9,8 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A flow held for the application's own foreground traffic ({@link SenderFlow#holdUntil}): new data
- * only as a trickle, retransmissions as usual, the window kept for the hold's end. Fake clock (µs).
+ * A flow held for the application's own foreground traffic ({@link SenderFlow#holdWith}): new data
+ * only as its {@link HoldPacer} allows (a trickle, or a share of the foreground's rate),
+ * retransmissions as usual, the window kept for the hold's end. Fake clock (µs).
  */
 class SenderFlowHoldTest {
     static final int MSS = 1400;
@@ -30,6 +31,14 @@ class SenderFlowHoldTest {
         return at;
     }
 
+    /** Holds {@code f} from {@code now} until {@code until} for foreground of {@code fgRate} bytes/s; returns its pacer. */
+    static HoldPacer hold(SenderFlow f, long now, long until, long fgRate) {
+        HoldPacer p = HoldPacer.of(SenderFlowTest.settings());
+        p.hold(now, until, fgRate);
+        f.holdWith(p);
+        return p;
+    }
+
     static SenderFlow busyFlow() {
         SenderFlow f = SenderFlowTest.flow(SenderFlowTest.settings());
         f.offer(f.open(1), new byte[50 * 1024 * 1024]);
@@ -47,7 +56,7 @@ class SenderFlowHoldTest {
         }
         long trickle = SenderFlowTest.settings().holdTrickleMicros;
         assertEquals(200 * MS, trickle, "the default trickle: one segment per 200 ms");
-        held.holdUntil(t, t + 2_000 * MS);
+        hold(held, t, t + 2_000 * MS, 0);
         assertTrue(held.held(t));
         assertNull(held.nextToSend(t), "held: nothing new at once");
         long end = t + 2_000 * MS;
@@ -80,7 +89,7 @@ class SenderFlowHoldTest {
         }
         double before = f.controller().cwnd();
         assertTrue(before > 10 * MSS, "a grown window: " + before);
-        f.holdUntil(t, t + 1_000 * MS);
+        hold(f, t, t + 1_000 * MS, 0);
         long now = t;
         while (now + 5 * MS < t + 1_000 * MS) {
             now += 5 * MS;
@@ -100,15 +109,58 @@ class SenderFlowHoldTest {
     @Test
     void aLaterRequestExtendsTheHold_aPastOneIsIgnored() {
         SenderFlow f = busyFlow();
-        f.holdUntil(0, 1_000 * MS);
-        f.holdUntil(500 * MS, 1_500 * MS);
-        f.holdUntil(600 * MS, 900 * MS);
+        HoldPacer p = hold(f, 0, 1_000 * MS, 0);
+        p.hold(500 * MS, 1_500 * MS, 0);
+        p.hold(600 * MS, 900 * MS, 0);
         assertTrue(f.held(1_499 * MS));
         assertFalse(f.held(1_500 * MS));
         SenderFlow g = busyFlow();
-        g.holdUntil(100 * MS, 100 * MS);
+        hold(g, 100 * MS, 100 * MS, 0);
         assertFalse(g.held(100 * MS));
         assertFalse(g.sendDue(100 * MS), "never held: nothing for the timer");
+    }
+
+    /** Sends what a held flow may over {@code micros} from {@code t} (ACKed at once); returns the bytes. */
+    static long heldBytes(SenderFlow f, long t, long micros) {
+        long bytes = 0;
+        for (long now = t; now < t + micros; now += 5 * MS) {
+            if (f.sendDue(now)) {
+                List<Segment> s = SenderFlowTest.pump(f, now);
+                for (Segment seg : s) {
+                    bytes += seg.length();
+                }
+                if (!s.isEmpty()) {
+                    assertTrue(f.onAck(now + 1, s.get(s.size() - 1).seq() + 1, NO_SACK, 0, now, OWD, 0, 0));
+                }
+            }
+        }
+        return bytes;
+    }
+
+    @Test
+    void heldForAHeavyForeground_theFlowKeepsItsShare_notATrickle() {
+        SenderFlow f = busyFlow();
+        long t = 0;
+        for (int i = 0; i < 8; i++) {
+            t = roundTrip(f, t);
+        }
+        long fg = 2_500_000; // the foreground moves 20 Mbit/s with the peer
+        hold(f, t, t + 2_000 * MS, fg);
+        long bytes = heldBytes(f, t, 2_000 * MS);
+        double share = SenderFlowTest.settings().holdShare;
+        assertEquals(0.02, share, 1e-9, "the default share");
+        assertTrue(Math.abs(bytes - share * fg * 2) <= 2 * MSS, "2 % of 2.5 MB/s over 2 s: " + bytes + " bytes");
+    }
+
+    @Test
+    void aFlowOpenedDuringAHold_isHeldByTheSamePacer() {
+        SenderFlow first = busyFlow();
+        HoldPacer p = hold(first, 0, 2_000 * MS, 0);
+        SenderFlow second = busyFlow();
+        second.holdWith(p);
+        assertTrue(second.held(1 * MS));
+        assertNull(second.nextToSend(1 * MS), "held from its start: nothing at once");
+        assertTrue(heldBytes(second, 0, 2_000 * MS) <= 10L * MSS, "a trickle");
     }
 
     @Test
@@ -116,7 +168,7 @@ class SenderFlowHoldTest {
         SenderFlow f = busyFlow();
         List<Segment> first = SenderFlowTest.pump(f, 0);
         assertEquals(2, first.size());
-        f.holdUntil(0, 60_000 * MS);
+        hold(f, 0, 60_000 * MS, 0);
         long cto = f.controller().rto().cto();
         assertEquals(SenderFlow.Tick.RETRANSMIT, f.onTick(cto));
         Segment again = f.nextToSend(cto);

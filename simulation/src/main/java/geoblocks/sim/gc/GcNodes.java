@@ -59,8 +59,17 @@ public final class GcNodes {
             }
             STORES.put(region, manifests);
             NodeSettings settings = NodeSettings.defaults().withVersions(3_600_000, 3_600_000, 1000, 0);
+            // the replication queue lives in the node's metadata engine, as in production (ServerCommand), so
+            // a restarted node resumes the copies it still owed for puts acknowledged with --ack local
+            geoblocks.blockstore.meta.MetaReplicationQueueStore queue = new geoblocks.blockstore.meta.MetaReplicationQueueStore(engine);
+            java.util.List<geoblocks.blockstore.core.ReplicationQueue.Copy> owed;
+            try {
+                owed = queue.load();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
             return ProductionNode.nodeInit(region, regions, settings, blocks, manifests, seed)
-                    .withGc(new GcSettings(graceMs, intervalMs));
+                    .withGc(new GcSettings(graceMs, intervalMs)).withReplicationQueue(queue, owed);
         }
     }
 
