@@ -65,6 +65,9 @@ conf() { # REGION-LINES...
   echo "  background-transport = ledbat"
   echo "  scrub-rate = 0"
   echo "}"
+  echo "geoblocks.http.secret-key = \"$SECRET\"   # the HTTP server binds a non-loopback address"
+  echo "geoblocks.placement.balanced.copies = 1   # a alone has one region (the default, 2, needs two)"
+  echo "geoblocks.s3.migrated-copies = 1"
   [[ $HOLD == default ]] || echo "geoblocks.ledbat.foreground-hold = $HOLD"
 }
 conf "$REGION_A" > "$OUT/alone.conf"
@@ -123,8 +126,14 @@ done
 PIDS+=($!)
 
 bg_received() { # b's background bytes received, from the sampler's last line
-  tail -n 5 "$OUT/status-b.jsonl" 2>/dev/null | grep '^{' | tail -1 \
-    | python3 -c 'import json,sys; l=sys.stdin.read().strip(); print(json.loads(l)["transfers"]["background"]["bytes_received"] if l else 0)' 2>/dev/null || echo 0
+  python3 - "$OUT/status-b.jsonl" <<'PY' 2>/dev/null || echo 0
+import json, sys
+lines = [l for l in open(sys.argv[1]).read().splitlines()[-5:] if l.startswith("{")]
+try:
+    print(json.loads(lines[-1])["transfers"]["background"]["bytes_received"] if lines else 0)
+except ValueError:
+    print(0)
+PY
 }
 for i in $(seq 240); do
   [[ $(bg_received) -gt $((1 << 20)) ]] && break
