@@ -112,8 +112,8 @@ public final class RttMonitor extends ComponentDefinition {
      * probed there.
      */
     private void members(Map<String, NetAddress> members) {
-        if (members.equals(peers)) {
-            return;
+        if (matrix != null && members.equals(peers)) {
+            return; // unchanged (a node alone starts with no peers and still needs its matrix)
         }
         estimators.keySet().retainAll(members.keySet());
         detectors.keySet().retainAll(members.keySet());
