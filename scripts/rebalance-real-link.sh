@@ -187,35 +187,18 @@ kill "$SAMPLER" 2>/dev/null || true
 
 # --- analysis -------------------------------------------------------------------------------------
 python3 - "$OUT" "$FG_MIB" "$RATE" "$HOLD" "$FG1_T0" "$FG1_T1" "$BG_T0" "$BG_ALONE_T1" "$FG2_T0" "$FG2_T1" "$FILL_T1" <<'PY'
-import csv, json, os, sys
+import csv, os, sys
+sys.path.insert(0, "scripts/lib")
+from status_samples import load, mbps, write_csv
 out, fg_mib, rate, hold = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 fg1_t0, fg1_t1, bg_t0, bg_alone_t1, fg2_t0, fg2_t1, fill_t1 = (int(v) for v in sys.argv[5:12])
-rows = []
-for line in open(os.path.join(out, "status-b.jsonl")):
-    line = line.strip()
-    if line.startswith("{"):
-        s = json.loads(line)
-        t = s["transfers"]
-        rows.append((s["time_ms"], t["foreground"]["bytes_received"], t["background"]["bytes_received"]))
-if len(rows) < 4:
-    sys.exit("error: too few status samples from b (%d); see %s/status-b.err" % (len(rows), out))
-def at(t_ms, col):
-    prev = rows[0]
-    for r in rows:
-        if r[0] >= t_ms:
-            if r[0] == prev[0]:
-                return r[col]
-            return prev[col] + (r[col] - prev[col]) * (t_ms - prev[0]) / (r[0] - prev[0])
-        prev = r
-    return rows[-1][col]
-def mbps(col, t0, t1):
-    return (at(t1, col) - at(t0, col)) * 8 / ((t1 - t0) / 1000.0) / 1e6
+rows = load(out)
 fg_bits = fg_mib * 1048576 * 8
 fg_alone = fg_bits / ((fg1_t1 - fg1_t0) / 1000.0) / 1e6
 fg_during = fg_bits / ((fg2_t1 - fg2_t0) / 1000.0) / 1e6
-bg_alone = mbps(2, bg_t0 + 2000, bg_alone_t1)  # skip the first 2 s
-bg_during = mbps(2, fg2_t0, fg2_t1)
-bg_after = mbps(2, fg2_t1, min(fg2_t1 + 10000, fill_t1)) if fill_t1 > fg2_t1 + 2000 else float("nan")
+bg_alone = mbps(rows, 2, bg_t0 + 2000, bg_alone_t1)  # skip the first 2 s
+bg_during = mbps(rows, 2, fg2_t0, fg2_t1)
+bg_after = mbps(rows, 2, fg2_t1, min(fg2_t1 + 10000, fill_t1)) if fill_t1 > fg2_t1 + 2000 else float("nan")
 moved = 0.0
 with open(os.path.join(out, "metrics.csv")) as f:
     m = [r for r in csv.DictReader(f) if r["a_moved_bytes"] or r["b_moved_bytes"]]
@@ -226,11 +209,7 @@ if m:
 else:
     fills = "?"
 t_zero = rows[0][0]
-with open(os.path.join(out, "samples.csv"), "w") as f:
-    f.write("time_s,foreground_mbps,background_mbps\n")
-    for a, b in zip(rows, rows[3:]):
-        dt = (b[0] - a[0]) / 1000.0
-        f.write("%.2f,%.3f,%.3f\n" % ((b[0] - t_zero) / 1000.0, (b[1] - a[1]) * 8 / dt / 1e6, (b[2] - a[2]) * 8 / dt / 1e6))
+write_csv(rows, out)
 ratio = fg_during / fg_alone
 with open(os.path.join(out, "summary.txt"), "w") as f:
     f.write("rebalancing a -> b over LEDBAT, link %s, foreground-hold %s\n" % (rate, hold))

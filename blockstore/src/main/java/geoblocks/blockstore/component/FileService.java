@@ -290,8 +290,12 @@ public final class FileService extends ComponentDefinition {
         return node.admission().anyWaiting() || node.budget().used() > 0 || replicator.size() > 0 || pacingTimer != null;
     }
 
-    /** Foreground data of {@code bytes} with {@code peer}: its LEDBAT background holds back (ForegroundHold). */
-    private void foreground(NetAddress peer, long bytes) {
+    /** When {@code op} is foreground data with {@code peer}: its LEDBAT background holds back (ForegroundHold). */
+    private void foreground(NetAddress peer, FileOp op) {
+        long bytes = geoblocks.blockstore.core.ForegroundHold.foregroundBytes(op);
+        if (bytes < 0) {
+            return;
+        }
         java.util.Optional<String> region = node.regionOf(peer);
         long rate = region.isEmpty() || region.get().equals(node.region()) ? -1
                 : foregroundHold.onForeground(region.get(), node.now(), bytes);
@@ -396,10 +400,7 @@ public final class FileService extends ComponentDefinition {
             if (!(m.op() instanceof Control)) {
                 activity();
             }
-            long fg = geoblocks.blockstore.core.ForegroundHold.foregroundBytes(m.op());
-            if (fg >= 0) {
-                foreground(m.getHeader().destination(), fg);
-            }
+            foreground(m.getHeader().destination(), m.op());
         }
         trigger(e, net);
     }
@@ -451,10 +452,7 @@ public final class FileService extends ComponentDefinition {
         if (!(op instanceof Control)) {
             activity();
         }
-        long fg = geoblocks.blockstore.core.ForegroundHold.foregroundBytes(op);
-        if (fg >= 0) {
-            foreground(from, fg);
-        }
+        foreground(from, op);
         try {
             dispatch(from, op);
         } catch (RuntimeException e) {

@@ -86,7 +86,7 @@ public final class NodeStore {
             return null;
         }
         // as the node's stat: an inline version has no blocks, so no copy of it is pending anywhere
-        return new ClientPort.FileStat(m, m.uploadedAt().equals(region), java.util.Map.of());
+        return new ClientPort.FileStat(m, m.uploadedAt().equals(region), Map.of());
     }
 
     private CompletableFuture<Object> call(java.util.function.LongFunction<KompicsEvent> request) {

@@ -5,7 +5,9 @@ import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
+import geoblocks.blockstore.meta.MetaReplicationQueueStore;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
@@ -51,23 +53,19 @@ public final class GcNodes {
         public NodeParent.NodeInit init(NetAddress self) {
             MemoryBlockStorage blocks = BLOCKS.computeIfAbsent(region, r -> new MemoryBlockStorage(() -> System.currentTimeMillis()));
             MemoryMetaEngine engine = ENGINES.computeIfAbsent(region, r -> new MemoryMetaEngine());
+            // the replication queue lives in the node's metadata engine, as in production (ServerCommand), so
+            // a restarted node resumes the copies it still owed for puts acknowledged with --ack local
+            MetaReplicationQueueStore queue = new MetaReplicationQueueStore(engine);
             ManifestStore manifests;
+            List<ReplicationQueue.Copy> owed;
             try {
                 manifests = new ManifestStore(engine);
+                owed = queue.load();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
             STORES.put(region, manifests);
             NodeSettings settings = NodeSettings.defaults().withVersions(3_600_000, 3_600_000, 1000, 0);
-            // the replication queue lives in the node's metadata engine, as in production (ServerCommand), so
-            // a restarted node resumes the copies it still owed for puts acknowledged with --ack local
-            geoblocks.blockstore.meta.MetaReplicationQueueStore queue = new geoblocks.blockstore.meta.MetaReplicationQueueStore(engine);
-            java.util.List<geoblocks.blockstore.core.ReplicationQueue.Copy> owed;
-            try {
-                owed = queue.load();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
             return ProductionNode.nodeInit(region, regions, settings, blocks, manifests, seed)
                     .withGc(new GcSettings(graceMs, intervalMs)).withReplicationQueue(queue, owed);
         }
