@@ -209,7 +209,7 @@ public final class LedbatComponent extends ComponentDefinition {
         Segment seg;
         List<DataPacket> burst = null;
         while ((seg = c.nextToSend(now)) != null) {
-            DataPacket p = new DataPacket(f.header, c.id(), seg.seq(), now, seg.streamId(), seg.fin(), c.ackNow(seg),
+            DataPacket p = new DataPacket(f.header, c.id(), seg.seq(), now, seg.streamId(), seg.fin(), c.ackNow(seg, now),
                     seg.data(), seg.offset(), seg.length());
             if (!bursts) {
                 trigger(p, net);
@@ -348,7 +348,7 @@ public final class LedbatComponent extends ComponentDefinition {
             }
         }
         if (!holds.isEmpty()) {
-            holds.values().removeIf(h -> !h.held(now));
+            holds.values().removeIf(h -> h.forgotten(now)); // kept while a new hold would continue its age
         }
         boolean idle = flowsById.isEmpty() && receivers.isEmpty();
         if (settings.statsIntervalMillis > 0 && (now >= nextStatsMicros || idle)) {

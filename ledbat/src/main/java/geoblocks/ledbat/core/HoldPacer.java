@@ -13,9 +13,13 @@ package geoblocks.ledbat.core;
  * share of what the foreground moves instead of stopping: a move or a repair to a peer that is
  * being served keeps going, at a rate that grows with the foreground it yields to;</li>
  * <li>the floor starts as the trickle (one MSS per {@code hold-trickle-ms}) and doubles every
- * {@code hold-age-ms} the hold has lasted without a break (aging), so a hold that lasts, for
- * foreground too light to give the background a useful share, gives way step by step and the
- * background cannot be starved by it: after k ages the floor is 2^k trickles.</li>
+ * {@code hold-age-ms} the hold has lasted (aging), so a hold that lasts, for foreground too light
+ * to give the background a useful share, gives way step by step and the background cannot be starved
+ * by it: after k ages the floor is 2^k trickles. A hold that starts again within {@code hold-age-ms}
+ * of the last one's end continues its age: foreground that comes and goes (a steady stream of
+ * requests with short pauses between them) would otherwise restart the floor at the trickle at every
+ * pause and keep the background, e.g. a drain that must finish, at the trickle for as long as the
+ * requests go on.</li>
  * </ul>
  * The bucket holds at most {@link #BURST_MICROS} of the rate (at least one MSS), so a held flow never
  * bursts into the foreground's queue; it starts a hold one MSS in debt, so the first segment of a
@@ -61,14 +65,17 @@ public final class HoldPacer {
     /**
      * Foreground traffic with the peer at {@code now}, moving {@code foregroundBytesPerSecond} (0:
      * not known yet): held until {@code until} (or a later time already set). A hold that had ended
-     * starts afresh (its age and the bucket); one still running keeps its age.
+     * starts its bucket afresh, and its age too unless it ended less than {@code ageMicros} ago (see
+     * {@link #forgotten}); one still running keeps its age.
      */
     public void hold(long now, long until, long foregroundBytesPerSecond) {
         if (until <= now) {
             return;
         }
         if (now >= holdUntil) {
-            heldSince = now;
+            if (forgotten(now)) {
+                heldSince = now;
+            }
             tokens = -mss;
             refilledAt = now;
         } else {
@@ -80,6 +87,15 @@ public final class HoldPacer {
 
     public boolean held(long now) {
         return now < holdUntil;
+    }
+
+    /**
+     * Whether nothing of an earlier hold matters at {@code now}: never held, or the last hold ended
+     * {@code ageMicros} or more ago (a new hold starts at the trickle). Until then the pacer is kept
+     * for the age a new hold continues.
+     */
+    public boolean forgotten(long now) {
+        return holdUntil == Long.MIN_VALUE || now - holdUntil >= ageMicros;
     }
 
     /** While held: whether a new segment may go now. */

@@ -75,7 +75,7 @@ public final class SenderFlow {
             if (!hold.mayStart(now)) {
                 return null;
             }
-            Segment s = window.nextToSend(now, controller.cwnd());
+            Segment s = window.nextToSend(now, sendWindow(now));
             if (s != null) {
                 hold.sent(now, Math.max(1, s.length()));
             }
@@ -92,6 +92,23 @@ public final class SenderFlow {
      */
     public void holdWith(HoldPacer pacer) {
         hold = pacer;
+    }
+
+    /**
+     * The bytes the flow may have in flight at {@code now}: its congestion window, and while held at
+     * least what the pacer's rate puts in flight over one smoothed RTT (plus one segment). The window
+     * does not change while held (it waits for the hold's end, see {@link #onAck}), so without this a
+     * flow held after its window had shrunk (a timeout, a slowdown) would stay below its pacer's rate
+     * for the whole hold however far the hold aged: under foreground that never ends for long, a
+     * drain's copies crawled at two segments per RTT.
+     */
+    double sendWindow(long now) {
+        double cwnd = controller.cwnd();
+        if (!held(now)) {
+            return cwnd;
+        }
+        long srtt = controller.rto().srtt();
+        return srtt <= 0 ? cwnd : Math.max(cwnd, hold.rate(now) * srtt / 1e6 + settings.mss);
     }
 
     /** Held at {@code now} (see {@link #holdWith}). */
@@ -121,9 +138,9 @@ public final class SenderFlow {
      * FIN or a retransmission, or the last segment of this burst (nothing left to send, or the
      * window is full), so the receiver needs no delayed-ACK timer.
      */
-    public boolean ackNow(Segment s) {
+    public boolean ackNow(Segment s, long now) {
         return s.fin() || s.isRetransmission() || !window.hasWork()
-                || window.flightBytes() + settings.mss > controller.cwnd();
+                || window.flightBytes() + settings.mss > sendWindow(now);
     }
 
     /** Arms the retransmission timer after sending if something is outstanding and it is not armed (RFC 6298 section 5.1). */

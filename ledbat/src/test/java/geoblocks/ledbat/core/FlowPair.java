@@ -71,7 +71,7 @@ final class FlowPair {
         while ((s = sender.nextToSend(now)) != null) {
             sent.add(s);
             long tx = transmissions++;
-            boolean ackNow = sender.ackNow(s);
+            boolean ackNow = sender.ackNow(s, now);
             if (drop.test(tx)) {
                 continue;
             }

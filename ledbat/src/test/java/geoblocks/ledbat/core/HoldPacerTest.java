@@ -72,16 +72,32 @@ class HoldPacerTest {
     }
 
     @Test
-    void aHoldThatEnded_startsAfresh_aRunningOneKeepsItsAge() {
+    void aHoldThatEndedLongAgo_startsAfresh_aRunningOneKeepsItsAge() {
         HoldPacer p = pacer();
         p.hold(0, 2 * S, 0);
         p.hold(1 * S, 12 * S, 0); // extends: the same hold
         assertEquals(2 * 7_000.0, p.rate(11 * S), 1e-6, "aged once by 11 s");
-        p.hold(13 * S, 15 * S, 0); // after a break: a new hold
-        assertEquals(7_000.0, p.rate(14 * S), 1e-6, "a new hold starts at the trickle");
-        assertFalse(p.mayStart(13 * S), "and one segment in debt");
-        p.hold(14 * S, 13 * S, 0);
-        assertTrue(p.held(14_999 * MS) && !p.held(15 * S), "an earlier end does not shorten the hold");
+        assertFalse(p.forgotten(21_999 * MS), "kept for an age after its end");
+        assertTrue(p.forgotten(22 * S));
+        p.hold(23 * S, 25 * S, 0); // an age after its end: a new hold
+        assertEquals(7_000.0, p.rate(24 * S), 1e-6, "a new hold starts at the trickle");
+        assertFalse(p.mayStart(23 * S), "and one segment in debt");
+        p.hold(24 * S, 23 * S, 0);
+        assertTrue(p.held(24_999 * MS) && !p.held(25 * S), "an earlier end does not shorten the hold");
+    }
+
+    @Test
+    void foregroundThatComesAndGoes_keepsAgingTheHold_theBackgroundIsNotStarvedByPauses() {
+        HoldPacer p = pacer();
+        assertTrue(p.forgotten(0), "never held");
+        // requests of 2 s with pauses of 3 s between them, for 60 s: holds of 2 s with breaks
+        for (long t = 0; t < 60 * S; t += 5 * S) {
+            p.hold(t, t + 2 * S, 1_000);
+            assertFalse(p.mayStart(t), "each hold starts one segment in debt");
+        }
+        assertEquals(32 * 7_000.0, p.rate(55 * S), 1e-6, "the age runs from the first hold: 5 doublings by 55 s");
+        long bytes = send(p, 55 * S, 57 * S);
+        assertEquals(2 * 32 * 7_000, bytes, 2 * MSS, "2 s at 32 trickles");
     }
 
     @Test

@@ -178,4 +178,29 @@ class SenderFlowHoldTest {
         assertTrue(f.onAck(cto + 2 * OWD, 2, NO_SACK, 0, cto, OWD, 0, 0));
         assertEquals(0, f.consecutiveTimeouts());
     }
+
+    @Test
+    void heldWithASmallWindow_thePacerNotTheWindowSetsTheRate_andTheWindowWaitsForTheHoldsEnd() {
+        SenderFlow f = busyFlow(); // a window of 2 segments (never grown): 2 x 1400 B per 20 ms RTT is 140 kB/s
+        double before = f.controller().cwnd();
+        assertEquals(2.0 * MSS, before, 1.0);
+        long fg = 25_000_000; // 2 % of it: 500 kB/s
+        hold(f, 0, 2_000 * MS, fg);
+        java.util.ArrayDeque<long[]> acks = new java.util.ArrayDeque<>(); // {at, cumulative ack, sent at}
+        long bytes = 0;
+        for (long now = 0; now < 2_000 * MS; now += 1 * MS) {
+            while (!acks.isEmpty() && acks.peekFirst()[0] <= now) {
+                long[] a = acks.pollFirst();
+                assertTrue(f.onAck(a[0], a[1], NO_SACK, 0, a[2], OWD, 0, 0));
+            }
+            if (f.sendDue(now)) {
+                for (Segment seg : SenderFlowTest.pump(f, now)) {
+                    bytes += seg.length();
+                    acks.addLast(new long[] {now + 2 * OWD, seg.seq() + 1, now});
+                }
+            }
+        }
+        assertTrue(Math.abs(bytes - 1_000_000) <= 30_000, "the pacer's 500 kB/s over 2 s, not the window's 140: " + bytes);
+        assertEquals(before, f.controller().cwnd(), 1.0, "the window itself waits for the hold's end");
+    }
 }

@@ -76,9 +76,9 @@ class SenderFlowTest {
         SendStream s = f.open(1);
         f.offer(s, new byte[10 * MSS]);
         Segment a = f.nextToSend(0);
-        assertFalse(f.ackNow(a));
+        assertFalse(f.ackNow(a, 0));
         Segment b = f.nextToSend(0);
-        assertTrue(f.ackNow(b), "the window is full after the second segment");
+        assertTrue(f.ackNow(b, 0), "the window is full after the second segment");
         assertNull(f.nextToSend(0));
     }
 
