@@ -23,7 +23,8 @@
 # Environment: JAR (application/target/node.jar), OUT (/tmp/rebalance-real-link-<time>),
 # HOLD (true | false | default: sets geoblocks.ledbat.foreground-hold in both nodes' config, or
 # leaves the build's default), FG_MIB (32), BG_FILES (8), BG_FILE_MIB (32), BG_ALONE_S (20),
-# FILL_TIMEOUT_S (600), and the link's RATE (20mbit), BUFFER_MS (400), RTT_MS, JITTER_MS, LOSS_PCT (0)
+# FILL_TIMEOUT_S (600), NODE_JAVA_OPTS (extra JVM options for the nodes and clients, e.g.
+# -Dgeoblocks.ledbat.hold-share=0.01 to try a setting), and the link's RATE (20mbit), BUFFER_MS (400), RTT_MS, JITTER_MS, LOSS_PCT (0)
 # as in node-real-link.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,7 +74,8 @@ conf() { # REGION-LINES...
 conf "$REGION_A" > "$OUT/alone.conf"
 conf "$REGION_A" "$REGION_B" > "$OUT/both.conf"
 
-JAVA=(java -Xmx2g -jar "$JAR")
+read -r -a NODE_OPTS <<< "${NODE_JAVA_OPTS:-}"
+JAVA=(java -Xmx2g "${NODE_OPTS[@]}" -jar "$JAR")
 ip netns exec "$S" "${JAVA[@]}" server --id a --config "$OUT/alone.conf" --data "$OUT/data-a" > "$OUT/node-a.out" 2>&1 &
 PIDS+=($!)
 at_a() { ip netns exec "$S" "${JAVA[@]}" client --at a --config "$OUT/both.conf" "$@"; }

@@ -87,7 +87,7 @@ public final class LedbatSettings {
         progressBytes = range(num(raw, "progress-bytes"), 1, 1L << 40, "progress-bytes").longValue();
         holdTrickleMicros = raw.apply("hold-trickle-ms") == null ? 200_000L
                 : range(num(raw, "hold-trickle-ms"), 1, 60_000, "hold-trickle-ms").longValue() * 1000L;
-        holdShare = raw.apply("hold-share") == null ? 0.02 : range(num(raw, "hold-share"), 0, 1, "hold-share").doubleValue();
+        holdShare = raw.apply("hold-share") == null ? 0.01 : range(num(raw, "hold-share"), 0, 1, "hold-share").doubleValue();
         holdAgeMicros = raw.apply("hold-age-ms") == null ? 10_000_000L
                 : range(num(raw, "hold-age-ms"), 0, 3_600_000, "hold-age-ms").longValue() * 1000L;
         foregroundHold = raw.apply("foreground-hold") == null || bool(raw, "foreground-hold");

@@ -75,7 +75,7 @@ class LedbatSettingsTest {
     void foregroundHold_onByDefault_offWhenSet_elseRefusedNamingTheKey() {
         LedbatSettings d = LedbatSettings.defaults(Map.of());
         assertTrue(d.foregroundHold);
-        assertEquals(0.02, d.holdShare);
+        assertEquals(0.01, d.holdShare);
         assertEquals(10_000_000L, d.holdAgeMicros);
         assertTrue(!LedbatSettings.defaults(Map.of("foreground-hold", false)).foregroundHold);
         assertEquals(0.5, LedbatSettings.defaults(Map.of("hold-share", 0.5)).holdShare);

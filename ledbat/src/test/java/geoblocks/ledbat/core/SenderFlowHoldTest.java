@@ -148,8 +148,8 @@ class SenderFlowHoldTest {
         hold(f, t, t + 2_000 * MS, fg);
         long bytes = heldBytes(f, t, 2_000 * MS);
         double share = SenderFlowTest.settings().holdShare;
-        assertEquals(0.02, share, 1e-9, "the default share");
-        assertTrue(Math.abs(bytes - share * fg * 2) <= 2 * MSS, "2 % of 2.5 MB/s over 2 s: " + bytes + " bytes");
+        assertEquals(0.01, share, 1e-9, "the default share");
+        assertTrue(Math.abs(bytes - share * fg * 2) <= 2 * MSS, "1 % of 2.5 MB/s over 2 s: " + bytes + " bytes");
     }
 
     @Test
@@ -184,7 +184,7 @@ class SenderFlowHoldTest {
         SenderFlow f = busyFlow(); // a window of 2 segments (never grown): 2 x 1400 B per 20 ms RTT is 140 kB/s
         double before = f.controller().cwnd();
         assertEquals(2.0 * MSS, before, 1.0);
-        long fg = 25_000_000; // 2 % of it: 500 kB/s
+        long fg = 50_000_000; // 1 % of it: 500 kB/s
         hold(f, 0, 2_000 * MS, fg);
         java.util.ArrayDeque<long[]> acks = new java.util.ArrayDeque<>(); // {at, cumulative ack, sent at}
         long bytes = 0;
