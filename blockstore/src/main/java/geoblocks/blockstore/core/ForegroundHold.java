@@ -23,8 +23,14 @@ import java.util.Map;
  * share of (LEDBAT's HoldPacer). Time is passed in (nanoseconds); pure.
  */
 public final class ForegroundHold {
-    /** The hold after the last foreground message with a peer. */
-    public static final long DEFAULT_HOLD_NANOS = 2_000_000_000L;
+    /**
+     * The hold after the last foreground message with a peer. A message is counted when this node
+     * hands it to the network, and its bytes may wait in the socket's send buffer and the path's
+     * queue for a second or more on a slow link (a 20 Mbit/s bottleneck with a 400 ms buffer: the
+     * last blocks of a get reached the reader up to 0.8 s after a 2 s hold had ended), so the hold
+     * outlasts that.
+     */
+    public static final long DEFAULT_HOLD_NANOS = 3_000_000_000L;
 
     private final long holdNanos;
     private final Map<String, Peer> peers = new HashMap<>();
