@@ -333,6 +333,9 @@ public final class FileService extends ComponentDefinition {
         java.util.Set<String> notPlaceable = new java.util.TreeSet<>(l.members());
         notPlaceable.removeAll(l.owners());
         trigger(new PlacementPort.NotPlaceable(notPlaceable), placementPort);
+        java.util.Map<String, String> zones = new java.util.TreeMap<>();
+        l.regions().values().forEach(r -> zones.put(r.id(), r.zone()));
+        trigger(new PlacementPort.LayoutZones(zones), placementPort);
         antiEntropy.wake();
     }
 

@@ -34,6 +34,7 @@ public final class PlacementComponent extends ComponentDefinition {
     private final LoadView loads = new LoadView();
     private RttTable rtt;
     private Set<String> notPlaceable = Set.of();
+    private java.util.Map<String, String> zones = java.util.Map.of();
 
     public PlacementComponent(PlacementInit init) {
         this.policies = init.policies;
@@ -45,11 +46,12 @@ public final class PlacementComponent extends ComponentDefinition {
         });
         handle(port, Place.class, this::onPlace);
         handle(port, PlacementPort.NotPlaceable.class, n -> notPlaceable = n.regions());
+        handle(port, PlacementPort.LayoutZones.class, z -> zones = z.zoneOf());
     }
 
     private void onPlace(Place p) {
         PlacementRequest r = p.request();
-        PlacementInput in = new PlacementInput(rtt, loads.current(), r.blockBytes(), r.held(), random, notPlaceable);
+        PlacementInput in = new PlacementInput(rtt, loads.current(), r.blockBytes(), r.held(), random, notPlaceable, zones);
         PolicySet.Decision d = policies.decide(r, in);
         if (d.ok()) {
             loads.placed(d.regions(), r.blockBytes());

@@ -15,6 +15,7 @@ public final class PlacementPort extends PortType {
     {
         request(Place.class);
         request(NotPlaceable.class);
+        request(LayoutZones.class);
         indication(Placed.class);
         indication(PlacementRefused.class);
     }
@@ -33,6 +34,17 @@ public final class PlacementPort extends PortType {
     public record NotPlaceable(java.util.Set<String> regions) implements KompicsEvent {
         public NotPlaceable {
             regions = java.util.Set.copyOf(regions);
+        }
+    }
+
+    /**
+     * From now on the regions are in these zones of the cluster layout (region to zone; a region
+     * missing, or its own zone, is a zone of its own): seed and built-in policies spread a block's
+     * copies over zones (ZoneSpread).
+     */
+    public record LayoutZones(java.util.Map<String, String> zoneOf) implements KompicsEvent {
+        public LayoutZones {
+            zoneOf = java.util.Map.copyOf(zoneOf);
         }
     }
 }

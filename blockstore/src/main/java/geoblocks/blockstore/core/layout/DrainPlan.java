@@ -74,7 +74,9 @@ public final class DrainPlan {
      * The regions {@code m} moves to, or empty when it needs no move or cannot move yet (too few
      * active regions up to keep its copies). {@code up}: the active regions that are up now, this
      * node's included; {@code heldBytes}: bytes each region holds (missing: 0), to fill the emptiest
-     * first.
+     * first. The active regions that hold most of its blocks stay; the others are chosen among the
+     * active regions up, those in zones of the layout the version has no copy in first, then the
+     * emptiest first.
      */
     public static List<String> targets(Manifest m, Layout layout, Collection<String> up, Map<String, Long> heldBytes) {
         if (!needsMove(m, layout)) {
@@ -99,7 +101,20 @@ public final class DrainPlan {
             }
         }
         others.sort(Comparator.comparing((String r) -> heldBytes.getOrDefault(r, 0L)).thenComparing(Comparator.naturalOrder()));
-        out.addAll(others);
+        // regions in zones the version does not have yet first (zones of the layout: failure domains)
+        Set<String> zones = new java.util.HashSet<>();
+        for (String r : out) {
+            zones.add(layout.zoneOf(r));
+        }
+        List<String> later = new ArrayList<>();
+        for (String r : others) {
+            if (zones.add(layout.zoneOf(r))) {
+                out.add(r);
+            } else {
+                later.add(r);
+            }
+        }
+        out.addAll(later);
         int want = Math.min(copies, layout.owners().size());
         if (out.size() < want) {
             return List.of();

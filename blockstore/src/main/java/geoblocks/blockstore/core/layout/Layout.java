@@ -94,6 +94,12 @@ public final class Layout {
         return regions.get(id);
     }
 
+    /** The zone of region {@code id}: its declared zone, or the region itself (also for a region not in the layout). */
+    public String zoneOf(String id) {
+        Region r = regions.get(id);
+        return r == null ? id : r.zone();
+    }
+
     /** The regions that are not removed (the nodes of the cluster), sorted. */
     public List<String> members() {
         List<String> m = new ArrayList<>();

@@ -36,8 +36,9 @@ import java.util.TreeMap;
  * no further. Which home gives is chosen by a hash of the version's file id among its homes with an
  * excess, in proportion to their excess; the short region that gets it by another hash, in
  * proportion to what each still lacks. A version moves at most one copy, never to a region that
- * holds it already, and only when all its blocks have the same homes (the shape every upload has;
- * a version whose blocks re-replication spread apart stays).
+ * holds it already, nor into a zone of the layout where another copy of the version stays (so a
+ * fill never undoes the zone spread placement made), and only when all its blocks have the same
+ * homes (the shape every upload has; a version whose blocks re-replication spread apart stays).
  *
  * <p>Every node asks {@link #decide} about every current version in name order, not only about those
  * it moves itself, so nodes that counted the same bytes pick the same moves, and a move one node
@@ -196,6 +197,21 @@ public final class RebalancePlan {
             return Optional.empty();
         }
         String source = pick(sources, unit(m.fileId(), ""), excess, r -> running(r) - target.getOrDefault(r, 0L));
+        Set<String> keptZones = new java.util.HashSet<>();
+        for (String h : homes) {
+            if (!h.equals(source)) {
+                keptZones.add(layout.zoneOf(h));
+            }
+        }
+        if (to.removeIf(r -> keptZones.contains(layout.zoneOf(r)))) { // never into a zone its other copies have
+            weight = 0;
+            for (String r : to) {
+                weight += this.target.get(r) - running(r);
+            }
+            if (to.isEmpty()) {
+                return Optional.empty();
+            }
+        }
         String target = pick(to, unit(m.fileId(), "\0to"), weight, r -> this.target.get(r) - running(r));
         if (!improves(size, source, target)) {
             return Optional.empty();

@@ -26,6 +26,8 @@ public final class PlacementInput {
     private final Random random;
     private final List<String> candidates;
     private final Set<String> notPlaceable;
+    /** Region to its zone in the cluster layout, for regions whose zone is not the region itself. */
+    private final Map<String, String> zones;
 
     public PlacementInput(RttTable rtt, Map<String, NodeLoad> loads, long blockBytes, List<String> held, Random random) {
         this(rtt, loads, blockBytes, held, random, Set.of());
@@ -34,7 +36,23 @@ public final class PlacementInput {
     /** As above; no copy goes to {@code notPlaceable} (regions of the cluster layout that are draining). */
     public PlacementInput(RttTable rtt, Map<String, NodeLoad> loads, long blockBytes, List<String> held, Random random,
             Set<String> notPlaceable) {
+        this(rtt, loads, blockBytes, held, random, notPlaceable, Map.of());
+    }
+
+    /**
+     * As above, with the zones of the cluster layout ({@code zones}: region to zone; a region not in
+     * it, or mapped to itself, is a zone of its own), which {@link ZoneSpread} spreads copies over.
+     */
+    public PlacementInput(RttTable rtt, Map<String, NodeLoad> loads, long blockBytes, List<String> held, Random random,
+            Set<String> notPlaceable, Map<String, String> zones) {
         this.notPlaceable = Set.copyOf(notPlaceable);
+        Map<String, String> z = new TreeMap<>();
+        zones.forEach((region, zone) -> {
+            if (!region.equals(zone)) {
+                z.put(region, zone);
+            }
+        });
+        this.zones = Map.copyOf(z);
         this.rtt = rtt;
         this.loads = Map.copyOf(loads);
         this.blockBytes = blockBytes;
@@ -47,6 +65,16 @@ public final class PlacementInput {
             }
         }
         this.candidates = List.copyOf(c);
+    }
+
+    /** The zone of {@code region} in the cluster layout: its declared zone, or the region itself. */
+    public String zoneOf(String region) {
+        return zones.getOrDefault(region, region);
+    }
+
+    /** Whether the layout groups any regions into zones (else every region is a zone of its own). */
+    public boolean zonesDeclared() {
+        return !zones.isEmpty();
     }
 
     public String self() {

@@ -28,6 +28,9 @@ public final class PolicySet {
     private final Map<String, PlacementPolicy> byName;
     private final Map<String, String> kinds;
 
+    /** Seed policies that pick their regions at random (ZoneSpread picks their moved copies at random too). */
+    private static final Set<String> RANDOM_POLICIES = Set.of(Policy.RANDOM.id(), Policy.TWORANDOM.id());
+
     private PolicySet(Map<String, PlacementPolicy> byName, Map<String, String> kinds) {
         this.byName = byName;
         this.kinds = kinds;
@@ -170,6 +173,10 @@ public final class PolicySet {
                 regions = List.of(DEFAULT_REPLACEMENT.replace(in));
             } else {
                 regions = r.isReplacement() ? List.of(p.replace(in)) : p.place(in);
+                String kind = kinds.get(p.name());
+                if ("seed".equals(kind) || "built-in".equals(kind)) {
+                    regions = ZoneSpread.spread(regions, in, RANDOM_POLICIES.contains(p.name()));
+                }
             }
         } catch (PlacementException e) {
             return new Decision(null, e.getMessage());

@@ -84,4 +84,24 @@ class DrainPlanTest {
         assertEquals(List.of("d", "a"), DrainPlan.targets(m, B_DRAINING, ALL_UP, Map.of("a", 20L, "c", 20L)),
                 "by id among equals");
     }
+
+    /** a and c in zone x, b (draining) and d in zone y. */
+    static Layout zoned(String bZone) {
+        Map<String, Region> r = new java.util.TreeMap<>();
+        r.put("a", new Region("a", "10.0.0.1:1", "x", 0, RegionState.ACTIVE));
+        r.put("b", new Region("b", "10.0.0.2:1", bZone, 0, RegionState.DRAINING));
+        r.put("c", new Region("c", "10.0.0.3:1", "x", 0, RegionState.ACTIVE));
+        r.put("d", new Region("d", "10.0.0.4:1", "y", 0, RegionState.ACTIVE));
+        return new Layout(1, r, List.of("a", "b", "c", "d"), 1);
+    }
+
+    @Test
+    void zones_theMovedCopyGoesToAZoneTheVersionLacks_evenIfItIsNotTheEmptiest() {
+        Manifest m = file(List.of(List.of("b", "a")));
+        Map<String, Long> bytes = Map.of("a", 0L, "c", 0L, "d", 1_000_000L);
+        assertEquals(List.of("a", "c"), DrainPlan.targets(m, B_DRAINING, ALL_UP, bytes), "no zones: the emptiest (c)");
+        assertEquals(List.of("a", "d"), DrainPlan.targets(m, zoned("y"), ALL_UP, bytes), "c shares a's zone x; d is in y");
+        assertEquals(List.of("a", "c"), DrainPlan.targets(m, zoned("y"), List.of("a", "c"), bytes),
+                "d is down: the copy count wins over the zones");
+    }
 }

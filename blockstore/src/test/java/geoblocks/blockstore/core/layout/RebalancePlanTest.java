@@ -223,4 +223,35 @@ class RebalancePlanTest {
         }
         assertTrue(moved >= 133_333 - 10_000 && moved <= 133_333 + 10_000, "moved " + moved + " of 133333 short");
     }
+
+    @Test
+    void zones_aFillNeverPutsTwoCopiesOfAVersionInOneZone() {
+        Map<String, Region> r = new TreeMap<>();
+        r.put("a", new Region("a", "10.0.0.1:1", "east", 0, RegionState.ACTIVE));
+        r.put("b", new Region("b", "10.0.0.2:1", "b", 0, RegionState.ACTIVE));
+        r.put("c", new Region("c", "10.0.0.3:1", "c", 0, RegionState.ACTIVE));
+        r.put("d", new Region("d", "10.0.0.4:1", "east", 0, RegionState.ACTIVE)); // the newcomer, in a's zone
+        Layout zoned = new Layout(1, r, List.of("a", "b", "c"), 1);
+        List<Manifest> files = spreadOverThree(3000);
+        RebalancePlan p = new RebalancePlan(zoned, held(files));
+        long moved = 0;
+        int fromPairWithA = 0;
+        for (Manifest m : files) {
+            Optional<RebalancePlan.Move> mv = p.decide(m, UP);
+            if (mv.isPresent()) {
+                assertFalse(mv.get().targets().containsAll(List.of("a", "d")), "a and d share zone east: " + mv.get());
+                moved += m.size();
+                fromPairWithA += m.blocks().get(0).replicas().contains("a") ? 1 : 0;
+            }
+        }
+        assertTrue(moved > 0.9 * p.shortTotal(), "the newcomer still fills: moved " + moved + " of " + p.shortTotal());
+        assertTrue(fromPairWithA > 0, "versions with a copy at a move too (a's own copy goes to d)");
+        RebalancePlan plain = new RebalancePlan(FOUR, held(files));
+        boolean sameZoneWithout = false;
+        for (Manifest m : files) {
+            Optional<RebalancePlan.Move> mv = plain.decide(m, UP);
+            sameZoneWithout |= mv.isPresent() && mv.get().targets().containsAll(List.of("a", "d"));
+        }
+        assertTrue(sameZoneWithout, "without zones some moves keep a's copy and add d's: the check above can fail");
+    }
 }
