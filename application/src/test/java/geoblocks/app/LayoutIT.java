@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code local} put at dublin is refused, creates of names dublin owned are decided by their new
  * owners once handed over; the files that had copies at dublin move off it and stay readable;
  * {@code remove} of an active region is refused, of dublin accepted once drained; {@code /metrics}
- * shows the version.
+ * shows the version; {@code cluster set} puts seoul and mumbai in one zone, and a {@code localclosest}
+ * put at seoul then places its second copy in another zone.
  */
 @ExtendWith(QuickLaunch.class)
 class LayoutIT {
@@ -162,5 +163,36 @@ class LayoutIT {
                 }
             });
         }
+
+        // zones: seoul and mumbai in one zone (`cluster set`); localclosest at seoul then keeps its
+        // second copy out of seoul's zone: saopaulo, the only other zone left
+        for (String r : List.of("seoul", "mumbai")) {
+            await(60, "cluster set " + r + " --zone asia accepted", () -> {
+                try {
+                    client.cluster("saopaulo", "set", r, "", "asia", -1, false);
+                    return true;
+                } catch (IOException e) {
+                    return false; // refused until every member reported the version before
+                }
+            });
+        }
+        for (String r : List.of("seoul", "saopaulo", "mumbai")) {
+            await(30, r + " sees seoul and mumbai in zone asia", () -> {
+                try {
+                    Layout l = layoutAt(r);
+                    return l.region("seoul").zone().equals("asia") && l.region("mumbai").zone().equals("asia");
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+        }
+        for (int i = 0; i < 4; i++) {
+            client.put("seoul", in, "zoned/" + i, "localclosest", 65536, null);
+            for (Manifest.BlockRef b : client.stat("seoul", "zoned/" + i).blocks()) {
+                assertEquals(List.of("seoul", "saopaulo"), b.replicas(), "not mumbai, seoul's zone");
+            }
+        }
+        IOException nothing = assertThrows(IOException.class, () -> client.cluster("seoul", "set", "seoul", "", "asia", -1, false));
+        assertTrue(nothing.getMessage().contains("nothing to change"), nothing.getMessage());
     }
 }

@@ -139,8 +139,9 @@ final class Membership {
                     case "add" -> new LayoutChange.Add(r.region(), r.address(), r.zone().isEmpty() ? null : r.zone(),
                             r.capacityBytes());
                     case "drain" -> new LayoutChange.Drain(r.region());
+                    case "set" -> new LayoutChange.Set(r.region(), r.zone().isEmpty() ? null : r.zone(), r.capacityBytes());
                     case "remove" -> new LayoutChange.Remove(r.region());
-                    default -> throw new IllegalArgumentException("cluster action must be show, add, drain or remove, was '"
+                    default -> throw new IllegalArgumentException("cluster action must be show, add, set, drain or remove, was '"
                             + r.action() + "'");
                 };
                 applied = LayoutChanges.apply(before, change, reportedWithSelf(), drained(before), r.force());

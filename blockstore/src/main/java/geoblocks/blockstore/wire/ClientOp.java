@@ -300,7 +300,8 @@ public sealed interface ClientOp extends FileOp {
 
     /**
      * The cluster layout (client {@code cluster}): {@code action} "show", or "add" (with {@code address},
-     * {@code zone}, empty for the region id, and {@code capacityBytes}), "drain" or "remove" of
+     * {@code zone}, empty for the region id, and {@code capacityBytes}), "set" (of {@code region}: its
+     * {@code zone}, empty to keep it, and {@code capacityBytes}, negative to keep it), "drain" or "remove" of
      * {@code region}, {@code force} to override the waits ({@code LayoutChanges}). Answered with
      * {@link ClusterReply} or Failed.
      */

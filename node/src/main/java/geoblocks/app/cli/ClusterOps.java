@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
         description = "Show or change the cluster layout (regions, addresses, states; owners of names).",
-        subcommands = {ClusterOps.Show.class, ClusterOps.Add.class, ClusterOps.Drain.class, ClusterOps.Remove.class})
+        subcommands = {ClusterOps.Show.class, ClusterOps.Add.class, ClusterOps.Set.class, ClusterOps.Drain.class, ClusterOps.Remove.class})
 final class ClusterOps implements Runnable {
     @ParentCommand ClientCommand parent;
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -162,6 +162,29 @@ final class ClusterOps implements Runnable {
         public Integer call() throws Exception {
             long bytes = capacity == null ? 0 : geoblocks.app.Sizes.parse(capacity);
             return parent.send("add", region, address, zone == null ? "" : zone, bytes, force, json);
+        }
+    }
+
+    @Command(name = "set", mixinStandardHelpOptions = true,
+            description = "Change a region's zone or declared capacity (e.g. to put regions of the static config in zones).")
+    static final class Set implements Callable<Integer> {
+        @ParentCommand ClusterOps parent;
+        @Parameters(paramLabel = "REGION") String region;
+        @Option(names = "--zone", paramLabel = "ZONE", description = "Its new zone.") String zone;
+        @Option(names = "--capacity", paramLabel = "SIZE", description = "Its new declared capacity, e.g. 4T (0: none).")
+        String capacity;
+        @Option(names = "--force", description = "Apply even if a region has not reported the current layout version.")
+        boolean force;
+        @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            if (zone == null && capacity == null) {
+                System.err.println("error: cluster set needs --zone or --capacity");
+                return 2;
+            }
+            long bytes = capacity == null ? -1 : geoblocks.app.Sizes.parse(capacity);
+            return parent.send("set", region, "", zone == null ? "" : zone, bytes, force, json);
         }
     }
 

@@ -30,6 +30,19 @@ public sealed interface LayoutChange {
         }
     }
 
+    /**
+     * Change a member's zone ({@code zone}; null: keep it) or declared capacity ({@code capacityBytes};
+     * negative: keep it, 0: not declared). Its state, address and names stay.
+     */
+    record Set(String region, String zone, long capacityBytes) implements LayoutChange {
+        public Set {
+            Region.checkId(region);
+            if (zone == null && capacityBytes < 0) {
+                throw new IllegalArgumentException("cluster set needs a zone or a capacity to change");
+            }
+        }
+    }
+
     /** Take {@code region} out of the cluster (normally once drained). */
     record Remove(String region) implements LayoutChange {
         public Remove {

@@ -72,6 +72,15 @@ public final class LayoutChanges {
                 }
                 lastActive(current, d.region(), "drain");
                 next.put(d.region(), r.withState(RegionState.DRAINING));
+        } else if (change instanceof LayoutChange.Set s) {
+                known(r, s.region(), current);
+                Region changed = new Region(r.id(), r.address(), s.zone() == null ? r.zone() : s.zone(),
+                        s.capacityBytes() < 0 ? r.capacityBytes() : s.capacityBytes(), r.state());
+                if (changed.equals(r)) {
+                    throw new IllegalArgumentException("region '" + r.id() + "' already has zone " + r.zone()
+                            + " and capacity " + r.capacityBytes() + ": nothing to change");
+                }
+                next.put(r.id(), changed);
         } else if (change instanceof LayoutChange.Remove m) {
                 known(r, m.region(), current);
                 if (r.state() == RegionState.ACTIVE) {

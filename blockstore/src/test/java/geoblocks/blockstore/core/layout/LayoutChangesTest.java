@@ -160,4 +160,31 @@ class LayoutChangesTest {
         assertTrue(add.newerThan(drain) ^ drain.newerThan(add), "exactly one of two layouts of one version wins");
         assertFalse(add.newerThan(add));
     }
+
+    @Test
+    void set_changesZoneOrCapacity_keepsStateAddressAndOwners() {
+        Layout l = apply(THREE, new LayoutChange.Set("b", "east", -1)).layout();
+        assertEquals(1, l.version());
+        assertEquals("east", l.region("b").zone());
+        assertEquals(0, l.region("b").capacityBytes());
+        assertEquals(THREE.region("b").address(), l.region("b").address());
+        assertEquals(RegionState.ACTIVE, l.region("b").state());
+        assertEquals(THREE.owners(), l.owners());
+        assertEquals(0, l.ownersSince(), "owners did not change");
+        Layout c = LayoutChanges.apply(l, new LayoutChange.Set("b", null, 4_000_000_000L),
+                Map.of("a", 1L, "b", 1L, "c", 1L), Set.of(), false).layout();
+        assertEquals("east", c.region("b").zone(), "kept");
+        assertEquals(4_000_000_000L, c.region("b").capacityBytes());
+    }
+
+    @Test
+    void set_unknownRegion_nothingToChange_orNothingGiven_isRefused() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> apply(THREE, new LayoutChange.Set("z", "east", -1)))
+                .getMessage().contains("not in the layout"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> apply(THREE, new LayoutChange.Set("b", "b", -1)))
+                .getMessage().contains("nothing to change"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new LayoutChange.Set("b", null, -1))
+                .getMessage().contains("zone or a capacity"));
+        assertThrows(IllegalArgumentException.class, () -> apply(THREE, new LayoutChange.Set("b", " ", -1)), "blank zone");
+    }
 }
