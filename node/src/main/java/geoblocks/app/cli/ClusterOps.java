@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
@@ -151,17 +152,30 @@ final class ClusterOps implements Runnable {
         @ParentCommand ClusterOps parent;
         @Parameters(index = "0", paramLabel = "REGION") String region;
         @Parameters(index = "1", paramLabel = "HOST:PORT") String address;
-        @Option(names = "--zone", paramLabel = "ZONE", description = "Its zone (default: the region id).") String zone;
-        @Option(names = "--capacity", paramLabel = "SIZE", description = "Its declared capacity, e.g. 4T (default: not declared).")
+        @Mixin RegionSettings settings;
+
+        @Override
+        public Integer call() throws Exception {
+            return parent.send("add", region, address, settings.zone(), settings.capacityBytes(0), settings.force, settings.json);
+        }
+    }
+
+    /** The options of {@code add} and {@code set}: a region's zone and capacity, --force, --json. */
+    static final class RegionSettings {
+        @Option(names = "--zone", paramLabel = "ZONE", description = "Its zone (add: default the region id).") String zone;
+        @Option(names = "--capacity", paramLabel = "SIZE", description = "Its declared capacity, e.g. 4T (add: default"
+                + " not declared; set: 0 for none).")
         String capacity;
         @Option(names = "--force", description = "Apply even if a region has not reported the current layout version.")
         boolean force;
         @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
 
-        @Override
-        public Integer call() throws Exception {
-            long bytes = capacity == null ? 0 : geoblocks.app.Sizes.parse(capacity);
-            return parent.send("add", region, address, zone == null ? "" : zone, bytes, force, json);
+        String zone() {
+            return zone == null ? "" : zone;
+        }
+
+        long capacityBytes(long otherwise) {
+            return capacity == null ? otherwise : geoblocks.app.Sizes.parse(capacity);
         }
     }
 
@@ -170,21 +184,15 @@ final class ClusterOps implements Runnable {
     static final class Set implements Callable<Integer> {
         @ParentCommand ClusterOps parent;
         @Parameters(paramLabel = "REGION") String region;
-        @Option(names = "--zone", paramLabel = "ZONE", description = "Its new zone.") String zone;
-        @Option(names = "--capacity", paramLabel = "SIZE", description = "Its new declared capacity, e.g. 4T (0: none).")
-        String capacity;
-        @Option(names = "--force", description = "Apply even if a region has not reported the current layout version.")
-        boolean force;
-        @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
+        @Mixin RegionSettings settings;
 
         @Override
         public Integer call() throws Exception {
-            if (zone == null && capacity == null) {
+            if (settings.zone == null && settings.capacity == null) {
                 System.err.println("error: cluster set needs --zone or --capacity");
                 return 2;
             }
-            long bytes = capacity == null ? -1 : geoblocks.app.Sizes.parse(capacity);
-            return parent.send("set", region, "", zone == null ? "" : zone, bytes, force, json);
+            return parent.send("set", region, "", settings.zone(), settings.capacityBytes(-1), settings.force, settings.json);
         }
     }
 
