@@ -330,9 +330,7 @@ public final class FileService extends ComponentDefinition {
             peers.put(p, node.addressOf(p));
         }
         trigger(new RttPort.Members(peers), rttPort);
-        java.util.Set<String> notPlaceable = new java.util.TreeSet<>(l.members());
-        notPlaceable.removeAll(l.owners());
-        trigger(new PlacementPort.NotPlaceable(notPlaceable), placementPort);
+        trigger(new PlacementPort.NotPlaceable(l.notPlaceable()), placementPort);
         java.util.Map<String, String> zones = new java.util.TreeMap<>();
         l.regions().values().forEach(r -> zones.put(r.id(), r.zone()));
         trigger(new PlacementPort.LayoutZones(zones), placementPort);

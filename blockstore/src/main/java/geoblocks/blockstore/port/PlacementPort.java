@@ -30,7 +30,7 @@ public final class PlacementPort extends PortType {
 
     public record PlacementRefused(long req, String reason) implements KompicsEvent {}
 
-    /** From now on no copy goes to {@code regions} (members of the cluster layout that are not active: draining). */
+    /** From now on no copy goes to {@code regions} (regions of the cluster layout that are not active: draining or removed). */
     public record NotPlaceable(java.util.Set<String> regions) implements KompicsEvent {
         public NotPlaceable {
             regions = java.util.Set.copyOf(regions);

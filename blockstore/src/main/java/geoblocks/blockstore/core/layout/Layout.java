@@ -94,6 +94,17 @@ public final class Layout {
         return regions.get(id);
     }
 
+    /**
+     * The regions no new copy may go to: every region of the layout that is not active, draining ones
+     * and removed ones (a removed region's node may still answer RTT probes for a while, and the
+     * placement component must not take its last RTT table's word for it).
+     */
+    public java.util.Set<String> notPlaceable() {
+        java.util.Set<String> out = new java.util.TreeSet<>(regions.keySet());
+        out.removeAll(owners);
+        return out;
+    }
+
     /** The zone of region {@code id}: its declared zone, or the region itself (also for a region not in the layout). */
     public String zoneOf(String id) {
         Region r = regions.get(id);

@@ -145,7 +145,7 @@ public final class PlacementInput {
             return region + " already holds the block";
         }
         if (notPlaceable.contains(region)) {
-            return region + " is draining (cluster layout): it takes no new copies";
+            return region + " is draining or removed (cluster layout): it takes no new copies";
         }
         if (!fits(region)) {
             NodeLoad l = loads.get(region);

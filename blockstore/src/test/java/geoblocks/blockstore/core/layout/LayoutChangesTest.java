@@ -187,4 +187,15 @@ class LayoutChangesTest {
                 .getMessage().contains("zone or a capacity"));
         assertThrows(IllegalArgumentException.class, () -> apply(THREE, new LayoutChange.Set("b", " ", -1)), "blank zone");
     }
+
+    @Test
+    void notPlaceable_isEveryRegionThatIsNotActive_drainingAndRemoved() {
+        assertEquals(Set.of(), THREE.notPlaceable());
+        Layout drained = apply(THREE, new LayoutChange.Drain("b")).layout();
+        assertEquals(Set.of("b"), drained.notPlaceable());
+        Layout removed = LayoutChanges.apply(drained, new LayoutChange.Remove("b"), Map.of("a", 1L, "b", 1L, "c", 1L),
+                Set.of("b"), false).layout();
+        assertFalse(removed.members().contains("b"));
+        assertEquals(Set.of("b"), removed.notPlaceable(), "a removed region takes no copy either");
+    }
 }
