@@ -33,7 +33,7 @@ public final class PlacementInput {
         this(rtt, loads, blockBytes, held, random, Set.of());
     }
 
-    /** As above; no copy goes to {@code notPlaceable} (regions of the cluster layout that are draining). */
+    /** As above; no copy goes to {@code notPlaceable} (regions of the cluster layout that are not active: draining or removed). */
     public PlacementInput(RttTable rtt, Map<String, NodeLoad> loads, long blockBytes, List<String> held, Random random,
             Set<String> notPlaceable) {
         this(rtt, loads, blockBytes, held, random, notPlaceable, Map.of());
