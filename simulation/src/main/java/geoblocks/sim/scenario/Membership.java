@@ -4,6 +4,7 @@ import geoblocks.net.RttMatrix;
 import geoblocks.sim.consistency.ConsistencyCheck;
 import geoblocks.sim.consistency.ConsistencyNodes;
 import geoblocks.sim.consistency.OperatorHost;
+import geoblocks.sim.consistency.ReplicaWatchHost;
 import geoblocks.sim.harness.NodePlan;
 import geoblocks.sim.harness.SimPlan;
 import geoblocks.sim.harness.SimResult;
@@ -55,8 +56,28 @@ public final class Membership {
      */
     static final long PROBE_AT_MS = 175_000;
     static final long FINAL_AT_MS = PROBE_AT_MS - 500;
+    /** The replica watch looks this often ({@link ReplicaWatchHost}). */
+    static final long WATCH_MS = 1_000;
+    /** The regions whose node the seed may crash: every one that holds data through the rebalance. */
+    static final String[] CRASHABLE = {"seoul", "saopaulo", DRAINED, NEWCOMER};
+    /**
+     * Bytes moved may be at most this many times the minimum that had to move ({@link #minimumBytes}):
+     * every byte moved once, plus moves of versions superseded or moved on before they were needed,
+     * and spread copies moved twice when two passes counted differently.
+     */
+    static final double MOVED_FACTOR = 2.0;
 
     private Membership() {}
+
+    /** The node the seed crashes, when (from 3 s before the drain is asked for to 10 s after) and when it starts again (4 to 10 s later). */
+    public record Crash(String region, long killMs, long restartMs) {}
+
+    static Crash crash(long seed) {
+        Random r = new Random(seed * 0x9E3779B97F4A7C15L + 0xC8A5L); // mixed: close seeds would pick the same first region
+        String region = CRASHABLE[r.nextInt(CRASHABLE.length)];
+        long kill = drainAtMs(seed) - 3_000 + r.nextInt(13_000);
+        return new Crash(region, kill, kill + 4_000 + r.nextInt(6_000));
+    }
 
     static long drainAtMs(long seed) {
         return 15_000 + new Random(seed ^ 0xD4A1L).nextInt(15_000);
@@ -75,7 +96,7 @@ public final class Membership {
             }
             net.host("10.0." + i + ".1", regions[i]).host("10.0." + i + ".100", regions[i]);
         }
-        net.host("10.0.0.200", "seoul").host("10.0.0.201", "seoul");
+        net.host("10.0.0.200", "seoul").host("10.0.0.201", "seoul").host("10.0.0.202", "seoul");
         Consistency.Cut c = Consistency.cut(seed);
         net.partition(c.fromMs(), c.toMs(), c.sideA(), c.sideB());
         List<NodePlan> nodes = new ArrayList<>();
@@ -83,7 +104,7 @@ public final class Membership {
             long offset = r.nextInt(4001) - 2000;
             boolean newcomer = regions[i].equals(NEWCOMER);
             nodes.add(new NodePlan(regions[i], newcomer ? NEWCOMER_STARTS_MS : 0, "10.0." + i + ".1", 47000,
-                    new ConsistencyNodes.Node(regions[i], newcomer ? all : first, seed * 7 + i, offset, Consistency.KEEP_MS)));
+                    new ConsistencyNodes.Durable(regions[i], newcomer ? all : first, seed * 7 + i, offset, Consistency.KEEP_MS)));
         }
         for (int i = 0; i < regions.length; i++) {
             nodes.add(new NodePlan("client-" + regions[i], 0, "10.0." + i + ".100", 48000,
@@ -95,12 +116,17 @@ public final class Membership {
                         new OperatorHost.Change(drainAtMs(seed), "drain", DRAINED, null),
                         new OperatorHost.Change(REMOVE_AT_MS, "remove", DRAINED, null)), FINAL_AT_MS)));
         nodes.add(new NodePlan("probe", 0, "10.0.0.200", 49000, new ConsistencyNodes.Probe(List.of(PROBE_AT_MS))));
-        return new SimPlan(seed, net.build(), nodes, PROBE_AT_MS + 1_000, 10_000);
+        Crash crash = crash(seed);
+        nodes.add(new NodePlan("watch", 0, "10.0.0.202", 49200, new ConsistencyNodes.Watch(WATCH_MS, PROBE_AT_MS, DRAINED,
+                List.of(new ReplicaWatchHost.Down(crash.region(), crash.killMs(), crash.restartMs())))));
+        return new SimPlan(seed, net.build(), nodes, PROBE_AT_MS + 1_000, 10_000,
+                List.of(new SimPlan.Restart(crash.region(), crash.killMs(), crash.restartMs())));
     }
 
     /** What a run showed: the consistency check, this scenario's own violations, and the operator's attempts. */
     public record Outcome(long seed, ConsistencyCheck.Report consistency, List<String> violations, int addAttempts,
-            int drainAttempts, long drainAppliedMs, int removeAttempts, long removeAppliedMs, Spread spread) {
+            int drainAttempts, long drainAppliedMs, int removeAttempts, long removeAppliedMs, Spread spread, Crash crash,
+            Copies copies, Moved moved, List<String> homes) {
         public boolean ok() {
             return consistency.ok() && violations.isEmpty();
         }
@@ -113,12 +139,20 @@ public final class Membership {
         List<String[]> changes = new ArrayList<>();
         List<String[]> finals = new ArrayList<>();
         List<String[]> placed = new ArrayList<>();
+        List<String[]> ticks = new ArrayList<>();
+        List<String[]> under = new ArrayList<>();
+        List<String[]> atDrained = new ArrayList<>();
+        List<String> homes = new ArrayList<>();
         for (String line : result.extra()) {
             String[] f = line.split("\\|", -1);
             switch (f[0]) {
                 case "L" -> changes.add(f);
                 case "F" -> finals.add(f);
                 case "P" -> placed.add(f);
+                case "T" -> ticks.add(f);
+                case "H" -> under.add(f);
+                case "K" -> atDrained.add(f);
+                case "E" -> homes.add(line);
                 default -> others.add(line);
             }
         }
@@ -182,8 +216,201 @@ public final class Membership {
                 }
             }
         }
+        Copies copies = Copies.of(report, ticks, under, appliedMs[1], violations);
+        Moved moved = Moved.of(ticks, atDrained, appliedMs[1], spread);
+        if (moved.bytes() > MOVED_FACTOR * moved.minimum()) {
+            violations.add("the nodes' committed moves copied " + moved.bytes() + " bytes, more than " + MOVED_FACTOR
+                    + " times the minimum " + moved.minimum() + " (" + moved + ")");
+        }
         return new Outcome(seed, report, violations, attempts[0], attempts[1], appliedMs[1], attempts[2], appliedMs[2],
-                spread);
+                spread, crash(seed), copies, moved, homes);
+    }
+
+    /**
+     * How long acknowledged current versions had fewer copies than their policies promise, from the
+     * replica watch ({@code H} and {@code T} records, every {@value #WATCH_MS} ms): a version counts from
+     * the return of the put or create that was acknowledged with it, while it is the head of its name at
+     * some up node. It is below its promise at a look when its copies on disk (a crashed node's too: it
+     * comes back with them) at the regions its policy may use then (every region before the drain was
+     * applied, all but {@value #DRAINED} after) are fewer than its policy's copies; short only of live
+     * copies (a copy at the crashed node while it is down) is counted apart, as explained by the crash.
+     * {@code drainDoneMs}: the first look from which on every node reported the drain's layout (or a
+     * later one) with nothing left to drain (what its operator sees as TO-DRAIN 0); {@code boundMs}: from
+     * the drain being applied until then, plus one look. Every stretch below promise must begin at or
+     * after the drain was applied and end by {@code drainDoneMs} plus one look: so its length is within
+     * {@code boundMs}, the time the rebalance needed.
+     */
+    public record Copies(int versions, int stretches, long longestMs, String longestVersion, long drainDoneMs,
+            long boundMs, long longestCrashOnlyMs) {
+        static Copies of(ConsistencyCheck.Report report, List<String[]> ticks, List<String[]> under, long drainMs,
+                List<String> violations) {
+            Map<String, Long> acked = new java.util.HashMap<>();
+            for (ConsistencyCheck.Write w : report.writes()) {
+                if (w.outcome().equals("ok") && !w.kind().equals("DELETE")) {
+                    acked.merge(w.name() + "|" + w.version(), w.returnMs(), Math::min);
+                }
+            }
+            long done = -1;
+            for (int i = ticks.size() - 1; i >= 0; i--) {
+                String[] t = ticks.get(i);
+                long at = Long.parseLong(t[1]);
+                if (drainMs < 0 || at < drainMs || !drained(t[2])) {
+                    break;
+                }
+                done = at;
+            }
+            if (drainMs >= 0 && done < 0) {
+                violations.add("TO-DRAIN never stayed at 0 on every node after the drain (" + drainMs + " ms); last look: "
+                        + (ticks.isEmpty() ? "none" : String.join("|", ticks.get(ticks.size() - 1))));
+            }
+            long bound = done < 0 ? -1 : done - drainMs + WATCH_MS;
+            // per version, the looks at which it was below its promise, and those short only of the crashed node's copies
+            Map<String, TreeSet<Long>> below = new java.util.TreeMap<>();
+            Map<String, TreeSet<Long>> crashOnly = new java.util.TreeMap<>();
+            for (String[] h : under) {
+                long at = Long.parseLong(h[1]);
+                String key = h[2] + "|" + h[3];
+                Long ackedAt = acked.get(key);
+                if (ackedAt == null || at < ackedAt) {
+                    continue;
+                }
+                boolean drainedNow = drainMs >= 0 && at >= drainMs;
+                int promise = Integer.parseInt(h[5]);
+                int durable = Integer.parseInt(h[drainedNow ? 7 : 6]);
+                int live = Integer.parseInt(h[drainedNow ? 9 : 8]);
+                if (durable < promise) {
+                    below.computeIfAbsent(key, k -> new TreeSet<>()).add(at);
+                } else if (live < promise) {
+                    crashOnly.computeIfAbsent(key, k -> new TreeSet<>()).add(at);
+                }
+            }
+            int stretches = 0;
+            long longest = 0;
+            String longestVersion = "";
+            for (Map.Entry<String, TreeSet<Long>> e : below.entrySet()) {
+                for (long[] st : stretches(e.getValue())) {
+                    stretches++;
+                    long length = st[1] - st[0] + WATCH_MS;
+                    if (length > longest) {
+                        longest = length;
+                        longestVersion = e.getKey();
+                    }
+                    if (drainMs < 0 || st[0] < drainMs || done < 0 || st[1] > done + WATCH_MS) {
+                        violations.add("version " + e.getKey() + " (acknowledged at " + acked.get(e.getKey())
+                                + " ms) had fewer copies than its policy promises from " + st[0] + " to " + st[1]
+                                + " ms, outside the rebalance: drain applied at " + drainMs + " ms, nothing left to drain"
+                                + " from " + done + " ms");
+                    }
+                }
+            }
+            long crashLongest = 0;
+            for (TreeSet<Long> at : crashOnly.values()) {
+                for (long[] st : stretches(at)) {
+                    crashLongest = Math.max(crashLongest, st[1] - st[0] + WATCH_MS);
+                }
+            }
+            return new Copies(acked.size(), stretches, longest, longestVersion, done, bound, crashLongest);
+        }
+
+        /** True when every node of a {@code T} record reports layout version 2 or later and nothing left to drain. */
+        static boolean drained(String nodes) {
+            String[] each = nodes.split(",");
+            if (each.length != Consistency.REGIONS.length) {
+                return false;
+            }
+            for (String n : each) {
+                String[] f = n.split(":");
+                if (f.length != 3 || Long.parseLong(f[1]) < 2 || Long.parseLong(f[2]) != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Runs of consecutive looks ({@value #WATCH_MS} ms apart): first and last of each. */
+        static List<long[]> stretches(TreeSet<Long> at) {
+            List<long[]> out = new ArrayList<>();
+            long[] cur = null;
+            for (long t : at) {
+                if (cur != null && t - cur[1] <= WATCH_MS + WATCH_MS / 2) {
+                    cur[1] = t;
+                } else {
+                    cur = new long[] {t, t};
+                    out.add(cur);
+                }
+            }
+            return out;
+        }
+    }
+
+    /**
+     * The bytes the nodes' committed moves copied (their own count, {@code geoblocks_moved_bytes_total},
+     * summed over the nodes and over a crashed node's runs, from the replica watch's last look) against
+     * the minimum that had to move ({@link #minimumBytes}). {@code drainSpreadBytes},
+     * {@code drainOtherBytes}: the bytes of kept versions' copies at {@value #DRAINED} from the drain
+     * being applied on (each version's largest, whether it was there then or arrived later), of spread
+     * policies and of the others; {@code fillBytes}: what the newcomer had to get by moves to hold its
+     * even share at the end (its share of the current spread copies' bytes, less those it holds that no
+     * move brought; 0 when uploads gave it enough).
+     */
+    public record Moved(long bytes, long moves, long drainSpreadBytes, long drainOtherBytes, long fillBytes) {
+        /**
+         * The least any rebalance could move: the drained copies of non-spread versions, plus the larger of
+         * the drained spread copies and the newcomer's deficit (a drained spread copy moved to the newcomer
+         * serves both).
+         */
+        public long minimumBytes() {
+            return drainOtherBytes + Math.max(drainSpreadBytes, fillBytes);
+        }
+
+        public long minimum() {
+            return minimumBytes();
+        }
+
+        public double ratio() {
+            return minimumBytes() == 0 ? (bytes == 0 ? 1 : Double.POSITIVE_INFINITY) : (double) bytes / minimumBytes();
+        }
+
+        static Moved of(List<String[]> ticks, List<String[]> atDrained, long drainMs, Spread spread) {
+            long bytes = 0;
+            long moves = 0;
+            if (!ticks.isEmpty()) {
+                String[] last = ticks.get(ticks.size() - 1);
+                moves = Long.parseLong(last[3]);
+                bytes = Long.parseLong(last[4]);
+            }
+            Map<String, Long> most = new java.util.HashMap<>();
+            Map<String, String> policy = new java.util.HashMap<>();
+            Map<String, Long> atDrain = new java.util.HashMap<>();
+            for (String[] k : atDrained) {
+                long at = Long.parseLong(k[1]);
+                String key = k[2] + "|" + k[3];
+                long b = Long.parseLong(k[5]);
+                if (!k[4].equals("?")) {
+                    policy.put(key, k[4]);
+                }
+                if (drainMs < 0) {
+                    continue;
+                }
+                if (at <= drainMs) {
+                    atDrain.put(key, b); // its bytes there when the drain was applied: the last value before
+                } else {
+                    most.merge(key, b, Math::max);
+                }
+            }
+            atDrain.forEach((k, b) -> most.merge(k, b, Math::max));
+            long spreadBytes = 0;
+            long other = 0;
+            for (Map.Entry<String, Long> e : most.entrySet()) {
+                if (geoblocks.blockstore.core.layout.RebalancePlan.SPREAD.contains(policy.get(e.getKey()))) {
+                    spreadBytes += e.getValue();
+                } else {
+                    other += e.getValue();
+                }
+            }
+            long fill = Math.max(0, spread.shareBytes() - (spread.newcomerBytes() - spread.newcomerMovedBytes()));
+            return new Moved(bytes, moves, spreadBytes, other, fill);
+        }
     }
 
     /**

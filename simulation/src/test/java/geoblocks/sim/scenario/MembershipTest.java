@@ -63,6 +63,20 @@ class MembershipTest {
                     o.ok() ? "ok" : "FAILED",
                     o.drainAppliedMs(), o.removeAppliedMs(), o.spread().movedToNewcomer(), o.spread().newcomerBytes(),
                     o.spread().newcomerMovedBytes(), o.spread().shareBytes());
+            System.out.printf("membership seed %d: %s crashed %d..%d ms; %d acknowledged versions, %d stretches below"
+                    + " promise, longest %d ms (%s), TO-DRAIN 0 from %d ms, bound %d ms, longest short only of the"
+                    + " crashed node %d ms; moved %d bytes in %d moves, minimum %d (drain spread %d, other %d, fill %d),"
+                    + " ratio %.2f%n", seed, o.crash().region(), o.crash().killMs(), o.crash().restartMs(),
+                    o.copies().versions(), o.copies().stretches(), o.copies().longestMs(), o.copies().longestVersion(),
+                    o.copies().drainDoneMs(), o.copies().boundMs(), o.copies().longestCrashOnlyMs(), o.moved().bytes(),
+                    o.moved().moves(), o.moved().minimumBytes(), o.moved().drainSpreadBytes(), o.moved().drainOtherBytes(),
+                    o.moved().fillBytes(), o.moved().ratio());
+            if (Boolean.getBoolean("geoblocks.sim.membership.homes")) {
+                o.homes().forEach(h -> System.out.println("  " + h));
+            }
+            if (!o.ok()) {
+                System.out.println("membership seed " + seed + " FAILED: " + o.consistency().violations() + " " + o.violations());
+            }
         }
         System.out.printf("membership: %d seeds from %d in %.1f s: %d acknowledged writes (%d creates), %d drain"
                 + " attempts and %d remove attempts refused before one was applied, %d failed%n", seeds.size(), FIRST,
