@@ -65,7 +65,7 @@ public final class Membership {
      * every byte moved once, plus moves of versions superseded or moved on before they were needed,
      * and spread copies moved twice when two passes counted differently.
      */
-    static final double MOVED_FACTOR = 2.0;
+    static final double MOVED_FACTOR = 3.0;
 
     private Membership() {}
 
