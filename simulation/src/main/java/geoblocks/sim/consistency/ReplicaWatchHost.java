@@ -42,8 +42,9 @@ import se.sics.kompics.timer.Timer;
  * copies are its least-copied block's. {@code durable}: copies anywhere (a down node's store counts:
  * it comes back with it); {@code live}: at up nodes only; {@code ...Active}: not counting
  * {@code drained};
- * <li>{@code E|t|name|version|policy|size|locEpoch|replicas;...}: when a kept version's newest homes (the
- * manifest with the highest location epoch any node has; each block's regions) change;
+ * <li>{@code E|t|name|version|policy|size|locEpoch|regions=length;...}: when a kept version's newest
+ * homes change (the manifest with the highest location epoch any node has; each block's regions and
+ * its stored length);
  * <li>{@code K|t|name|version|policy|bytes}: when the bytes of a kept version's (current or earlier)
  * copies at {@code drained} change (0 when they go).
  * </ul>
@@ -163,7 +164,7 @@ public final class ReplicaWatchHost extends ComponentDefinition {
             }
             StringJoiner where = new StringJoiner(";");
             for (Manifest.BlockRef b : m.blocks()) {
-                where.add(String.join(",", b.replicas()));
+                where.add(String.join(",", b.replicas()) + "=" + b.length());
             }
             String home = m.locEpoch() + "|" + where;
             if (!home.equals(homes.put(e.getKey(), home))) {

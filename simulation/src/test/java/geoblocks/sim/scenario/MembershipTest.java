@@ -65,11 +65,11 @@ class MembershipTest {
                     o.spread().newcomerMovedBytes(), o.spread().shareBytes());
             System.out.printf("membership seed %d: %s crashed %d..%d ms; %d acknowledged versions, %d stretches below"
                     + " promise, longest %d ms (%s), TO-DRAIN 0 from %d ms, bound %d ms, longest short only of the"
-                    + " crashed node %d ms; moved %d bytes in %d moves, minimum %d (drain spread %d, other %d, fill %d),"
+                    + " crashed node %d ms; moved %d bytes in %d moves (the nodes counted %d in %d), minimum %d (drain spread %d, other %d, fill %d),"
                     + " ratio %.2f%n", seed, o.crash().region(), o.crash().killMs(), o.crash().restartMs(),
                     o.copies().versions(), o.copies().stretches(), o.copies().longestMs(), o.copies().longestVersion(),
                     o.copies().drainDoneMs(), o.copies().boundMs(), o.copies().longestCrashOnlyMs(), o.moved().bytes(),
-                    o.moved().moves(), o.moved().minimumBytes(), o.moved().drainSpreadBytes(), o.moved().drainOtherBytes(),
+                    o.moved().moves(), o.moved().countedBytes(), o.moved().countedMoves(), o.moved().minimumBytes(), o.moved().drainSpreadBytes(), o.moved().drainOtherBytes(),
                     o.moved().fillBytes(), o.moved().ratio());
             if (Boolean.getBoolean("geoblocks.sim.membership.homes")) {
                 o.homes().forEach(h -> System.out.println("  " + h));
