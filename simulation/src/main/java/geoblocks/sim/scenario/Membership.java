@@ -350,12 +350,13 @@ public final class Membership {
 
     /**
      * The bytes moves copied against the minimum that had to move ({@link #minimumBytes}). {@code bytes},
-     * {@code moves}: from the replica watch's {@code E} records, for each new location epoch of a kept
-     * version (a committed move: a drain's, a fill's), the bytes of its blocks' copies at regions they
-     * were not at before. {@code countedBytes}, {@code countedMoves}: the nodes' own count (the
-     * {@code geoblocks_moved_bytes_total} and moves-committed of their snapshots, summed over the nodes and
-     * a crashed node's runs, at the watch's last look); it misses what a crashed node committed after its
-     * last snapshot (about once a second), so the check uses the watch's. {@code drainSpreadBytes},
+     * {@code moves}: the larger of two counts. The replica watch's ({@code E} records): for each new
+     * location epoch of a kept version (a committed move: a drain's, a fill's), the bytes of its blocks'
+     * copies at regions they were not at before (and one copy for each further move between two looks).
+     * The nodes' own, {@code countedBytes} and {@code countedMoves} (the {@code geoblocks_moved_bytes_total}
+     * and moves committed of their snapshots, summed over the nodes and a crashed node's runs, at the
+     * watch's last look): it misses what a crashed node committed after its last snapshot (about once a
+     * second). {@code drainSpreadBytes},
      * {@code drainOtherBytes}: the bytes of kept versions' copies at {@value #DRAINED} from the drain
      * being applied on (each version's largest, whether it was there then or arrived later), of spread
      * policies and of the others; {@code fillBytes}: what the newcomer had to get by moves to hold its
@@ -411,11 +412,12 @@ public final class Membership {
                     long length = Long.parseLong(blocks[i].substring(eq + 1));
                     Set<String> now = new TreeSet<>(List.of(blocks[i].substring(0, eq).split(",")));
                     if (was == null || i >= was.length) {
-                        bytes += length; // moved before the watch saw it: at least one copy
+                        bytes += length * epoch; // moved before the watch saw it: at least one copy a move
                         continue;
                     }
                     now.removeAll(List.of(was[i].substring(0, was[i].lastIndexOf('=')).split(",")));
-                    bytes += length * now.size();
+                    // moves between two looks: the copies at new regions, and at least one copy for each other move
+                    bytes += length * (now.size() + epoch - beforeEpoch - 1);
                 }
             }
             Map<String, Long> most = new java.util.HashMap<>();
@@ -449,7 +451,10 @@ public final class Membership {
             }
             long fill = Math.min(spread.newcomerMovedBytes(),
                     Math.max(0, spread.shareBytes() - (spread.newcomerBytes() - spread.newcomerMovedBytes())));
-            return new Moved(bytes, moves, counted, countedMoves, spreadBytes, other, fill);
+            // the check takes the larger count: the nodes' misses a crashed node's last second, the watch's may
+            // miss a copy when a version moved twice between two looks
+            return new Moved(Math.max(bytes, counted), Math.max(moves, countedMoves), counted, countedMoves, spreadBytes,
+                    other, fill);
         }
     }
 

@@ -36,6 +36,12 @@ class MembershipTest {
         long newcomerMoved = 0;
         long share = 0;
         int movedVersions = 0;
+        List<Double> ratios = new ArrayList<>();
+        long longestBelow = 0;
+        String longestBelowSeed = "";
+        long longestCrashOnly = 0;
+        long moved = 0;
+        long minimum = 0;
         long t0 = System.nanoTime();
         List<Long> seeds = new ArrayList<>();
         for (long seed = FIRST; seed < FIRST + SEEDS; seed++) {
@@ -58,6 +64,14 @@ class MembershipTest {
             newcomerMoved += o.spread().newcomerMovedBytes();
             share += o.spread().shareBytes();
             movedVersions += o.spread().movedToNewcomer();
+            ratios.add(o.moved().ratio());
+            moved += o.moved().bytes();
+            minimum += o.moved().minimumBytes();
+            if (o.copies().longestMs() > longestBelow) {
+                longestBelow = o.copies().longestMs();
+                longestBelowSeed = "seed " + seed + ", bound " + o.copies().boundMs() + " ms";
+            }
+            longestCrashOnly = Math.max(longestCrashOnly, o.copies().longestCrashOnlyMs());
             System.out.printf("membership seed %d %s: drain applied at %d ms, remove at %d ms; mumbai: %d kept versions moved"
                     + " there, %d bytes of current spread copies (%d moved there), its share %d%n", seed,
                     o.ok() ? "ok" : "FAILED",
@@ -81,6 +95,11 @@ class MembershipTest {
         System.out.printf("membership: %d seeds from %d in %.1f s: %d acknowledged writes (%d creates), %d drain"
                 + " attempts and %d remove attempts refused before one was applied, %d failed%n", seeds.size(), FIRST,
                 (System.nanoTime() - t0) / 1e9, acked, creates, drainRetries, removeRetries, failed.size());
+        ratios.sort(null);
+        System.out.printf("membership: bytes moved %d against a minimum of %d; per seed moved/minimum median %.2f,"
+                + " largest %.2f (allowed %.1f); longest below promise %d ms (%s); longest short only of a crashed"
+                + " node's copies %d ms%n", moved, minimum, ratios.get(ratios.size() / 2), ratios.get(ratios.size() - 1),
+                Membership.MOVED_FACTOR, longestBelow, longestBelowSeed, longestCrashOnly);
         assertTrue(failed.isEmpty(), () -> failed.size() + " seeds failed, first: " + failed.get(0));
         assertTrue(creates > 0, "no create was acknowledged");
         System.out.printf("membership: mumbai got %d kept versions by moves; of current spread copies it holds %d bytes"
