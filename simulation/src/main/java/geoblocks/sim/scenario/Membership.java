@@ -31,14 +31,27 @@ import java.util.TreeSet;
  * onto mumbai while it is short of its share (background copies). From {@value #REMOVE_AT_MS} ms,
  * after the clients' verification reads, the operator asks every second to remove dublin, which the
  * node refuses while its last pass found a kept version with a copy at dublin; the final probe is at
- * {@value #PROBE_AT_MS} ms. The checks: {@link ConsistencyCheck}'s (every acknowledged version
- * readable at another region, never two winning creators, convergence, read-your-writes), plus:
- * all changes were applied, every node ends on the same layout (version 3: mumbai active, dublin
- * removed), no kept version (current or earlier) keeps a block at dublin, mumbai holds copies and
- * its share of the current versions' spread copies (within the rebalance's tolerance and one largest
- * file: whole versions move), and no version created {@value #DRAIN_MARGIN_MS} ms
- * after every node could know of the drain (when it was applied, or when the partition healed if it
- * was applied during the partition) has a block at dublin. {@link Outcome} also carries the spread
+ * {@value #PROBE_AT_MS} ms.
+ *
+ * <p>A node crashes in the middle ({@link #crash}): the seed picks one of seoul, saopaulo, dublin and
+ * mumbai, kills it between 3 s before and 10 s after the drain is first asked for, and starts it again
+ * 4 to 10 s later from what it kept, as production restarts a node ({@link ConsistencyNodes.Durable}:
+ * the same block store and metadata engine, so its manifests, layout and owed copies; its config
+ * unchanged). A replica watch ({@link ReplicaWatchHost}) looks at every node's stores every
+ * {@value #WATCH_MS} ms.
+ *
+ * <p>The checks: {@link ConsistencyCheck}'s (every acknowledged version readable at another region,
+ * never two winning creators, convergence, read-your-writes), plus: all changes were applied, every
+ * node ends on the same layout (version 3: mumbai active, dublin removed), no kept version (current or
+ * earlier) keeps a block at dublin, mumbai holds copies and its share of the current versions' spread
+ * copies (within the rebalance's tolerance and one largest file: whole versions move), no version
+ * created {@value #DRAIN_MARGIN_MS} ms after every node could know of the drain (when it was applied,
+ * or when the partition healed if it was applied during the partition) has a block at dublin;
+ * {@link Copies}: no acknowledged current version had fewer copies than its policy promises outside
+ * the rebalance (every stretch below promise begins once the drain is applied and ends by the time
+ * every node reports nothing left to drain, the stretches explained by the crashed node's copies
+ * being down counted apart); and {@link Moved}: the bytes moves copied are at most
+ * {@value #MOVED_FACTOR} times the minimum that had to move. {@link Outcome} also carries the spread
  * bytes at the end: mumbai's, what it got by moves, and its even share.
  */
 public final class Membership {
@@ -233,11 +246,11 @@ public final class Membership {
 
     /**
      * How long acknowledged current versions had fewer copies than their policies promise, from the
-     * replica watch ({@code H} and {@code T} records, every {@value #WATCH_MS} ms): a version counts from
+     * replica watch ({@code H} and {@code T} records, every {@value Membership#WATCH_MS} ms): a version counts from
      * the return of the put or create that was acknowledged with it, while it is the head of its name at
      * some up node. It is below its promise at a look when its copies on disk (a crashed node's too: it
      * comes back with them) at the regions its policy may use then (every region before the drain was
-     * applied, all but {@value #DRAINED} after) are fewer than its policy's copies; short only of live
+     * applied, all but {@value Membership#DRAINED} after) are fewer than its policy's copies; short only of live
      * copies (a copy at the crashed node while it is down) is counted apart, as explained by the crash.
      * {@code drainDoneMs}: the first look from which on every node reported the drain's layout (or a
      * later one) with nothing left to drain (what its operator sees as TO-DRAIN 0); {@code boundMs}: from
@@ -332,7 +345,7 @@ public final class Membership {
             return true;
         }
 
-        /** Runs of consecutive looks ({@value #WATCH_MS} ms apart): first and last of each. */
+        /** Runs of consecutive looks ({@value Membership#WATCH_MS} ms apart): first and last of each. */
         static List<long[]> stretches(TreeSet<Long> at) {
             List<long[]> out = new ArrayList<>();
             long[] cur = null;
@@ -357,7 +370,7 @@ public final class Membership {
      * and moves committed of their snapshots, summed over the nodes and a crashed node's runs, at the
      * watch's last look): it misses what a crashed node committed after its last snapshot (about once a
      * second). {@code drainSpreadBytes},
-     * {@code drainOtherBytes}: the bytes of kept versions' copies at {@value #DRAINED} from the drain
+     * {@code drainOtherBytes}: the bytes of kept versions' copies at {@value Membership#DRAINED} from the drain
      * being applied on (each version's largest, whether it was there then or arrived later), of spread
      * policies and of the others; {@code fillBytes}: what the newcomer had to get by moves to hold its
      * even share of the current spread copies at the end (its share less the spread bytes it holds that

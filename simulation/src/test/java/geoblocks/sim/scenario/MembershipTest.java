@@ -9,11 +9,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The cluster layout changing under the consistency workload (see {@link Membership}): a region
  * added, another drained (its copies moved away) and removed, with concurrent puts, deletes, racing
- * creates and a partition. Every seed must pass the consistency checks and the scenario's own
- * (changes applied, one final layout everywhere, no new copies at the drained region, none of any
- * kept version left there, the newcomer holding its share of spread copies). {@code -Dgeoblocks.sim.membership.seeds=N}
- * (default 4) and {@code .first=S} (default 1) choose the seeds; without {@code .first} the
- * regression seeds run as well.
+ * creates, a partition and a node crashed and restarted in the middle. Every seed must pass the
+ * consistency checks and the scenario's own (changes applied, one final layout everywhere, no new
+ * copies at the drained region, none of any kept version left there, the newcomer holding its share
+ * of spread copies, no acknowledged current version below its promised copies outside the rebalance,
+ * bytes moved within {@link Membership#MOVED_FACTOR} times the minimum).
+ * {@code -Dgeoblocks.sim.membership.seeds=N} (default 4; hundreds: e.g. 300, about 2 s a seed on an
+ * idle machine) and {@code .first=S} (default 1) choose the seeds; without {@code .first} the
+ * regression seeds run as well. {@code .homes=true} prints every version's homes as they changed.
  */
 class MembershipTest {
     private static final int SEEDS = Integer.getInteger("geoblocks.sim.membership.seeds", 4);
