@@ -394,7 +394,7 @@ final class Migrations {
                 }
                 moved = plan.moved(current); // the same version (else it throws), the next location epoch
                 node.versions().merge(ManifestHistory.of(moved));
-            } catch (IllegalStateException e) { // deleted, or a newer version (see MovePlan.moved)
+            } catch (IllegalStateException e) { // deleted, a newer version, or homes changed under it (see MovePlan.moved)
                 failure = new Failure(FailureCode.NEWER_EXISTS, e.getMessage());
                 abandon();
                 return;

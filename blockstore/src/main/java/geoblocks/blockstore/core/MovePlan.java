@@ -104,15 +104,30 @@ public final class MovePlan {
     /**
      * The manifest after the move: {@code current} (the same version as planned, at whatever location
      * epoch it has now) with every block's replicas set to the targets and the epoch one higher.
+     * A target the plan made no copy at (it was a home of the block when planned) must still be a home
+     * of the block in {@code current}: another move committed meanwhile may have dropped that copy, and
+     * naming the target would then name a copy that does not exist.
      *
      * @throws IllegalStateException when {@code current} is another file or version than the one
-     *     planned (a newer version written under the same name meanwhile), or a delete
+     *     planned (a newer version written under the same name meanwhile), or a delete, or when its
+     *     homes changed so that a target would hold no copy
      */
     public Manifest moved(Manifest current) {
         if (!current.fileId().equals(from.fileId()) || !current.version().equals(from.version()) || current.deleted()) {
             throw new IllegalStateException("'" + from.name() + "' got a newer version while moving (version "
                     + from.version().id() + " of file " + from.fileId() + " is now "
                     + (current.deleted() ? "a delete " : "") + current.version().id() + " of file " + current.fileId() + ")");
+        }
+        for (int i = 0; i < from.blocks().size(); i++) {
+            List<String> was = from.blocks().get(i).replicas();
+            List<String> now = i < current.blocks().size() ? current.blocks().get(i).replicas() : List.of();
+            for (String t : to) {
+                if (was.contains(t) && !now.contains(t)) {
+                    throw new IllegalStateException("the homes of '" + from.name() + "' changed while moving (location"
+                            + " epoch " + from.locEpoch() + " is now " + current.locEpoch() + "): block " + i
+                            + " is no longer at " + t + ", where this move made no copy of it");
+                }
+            }
         }
         List<Manifest.BlockRef> blocks = new ArrayList<>();
         for (Manifest.BlockRef b : current.blocks()) {

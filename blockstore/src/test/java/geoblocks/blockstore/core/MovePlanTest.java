@@ -75,6 +75,28 @@ class MovePlanTest {
     }
 
     @Test
+    void moved_refusesWhenATargetItMadeNoCopyAtLostItsCopyMeanwhile() {
+        // planned at epoch 0 (seoul+dublin): to dublin+mumbai copies only to mumbai, dublin already holds the blocks
+        Manifest before = file();
+        MovePlan p = new MovePlan(before, List.of("dublin", "mumbai"), CLUSTER);
+        // meanwhile another move committed: the blocks left dublin for saopaulo (and dublin dropped its copies)
+        Manifest current = before.withLocations(List.of(
+                new Manifest.BlockRef(100, 1, List.of("seoul", "saopaulo")),
+                new Manifest.BlockRef(100, 2, List.of("seoul", "saopaulo")),
+                new Manifest.BlockRef(50, 3, List.of("saopaulo"))));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> p.moved(current));
+        assertTrue(e.getMessage().contains("no longer at dublin"), e.getMessage());
+        // a target it copied to, or one still a home, is fine: the copies are there
+        Manifest stillAtDublin = before.withLocations(List.of(
+                new Manifest.BlockRef(100, 1, List.of("dublin", "saopaulo")),
+                new Manifest.BlockRef(100, 2, List.of("dublin", "saopaulo")),
+                new Manifest.BlockRef(50, 3, List.of("dublin"))));
+        Manifest after = p.moved(stillAtDublin);
+        assertEquals(List.of("dublin", "mumbai"), after.blocks().get(0).replicas());
+        assertEquals(2, after.locEpoch());
+    }
+
+    @Test
     void moved_refusesANewerVersionWrittenUnderTheSameName() {
         MovePlan p = new MovePlan(file(), List.of("mumbai"), CLUSTER);
         Manifest other = new Manifest("f", "id2", 250, 100, "local", "seoul", 6L, file().blocks())

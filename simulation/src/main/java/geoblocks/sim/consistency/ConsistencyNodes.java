@@ -5,9 +5,15 @@ import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.ReplicationQueue;
+import geoblocks.blockstore.meta.MemoryMetaEngine;
+import geoblocks.blockstore.meta.MetaReplicationQueueStore;
+import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +30,15 @@ import se.sics.kompics.Init;
 public final class ConsistencyNodes {
     static final Map<String, ManifestStore> STORES = new LinkedHashMap<>();
     static final Map<String, MemoryBlockStorage> BLOCKS = new LinkedHashMap<>();
+    /** The metadata engines of {@link Durable} nodes (their "disk", with {@link #BLOCKS}): a restarted node finds them as it left them. */
+    static final Map<String, MemoryMetaEngine> ENGINES = new LinkedHashMap<>();
+    /** The latest snapshot each {@link Durable} node published ({@link ObservedNodeHost}); cleared when it starts again. */
+    static final Map<String, NodeSnapshot> SNAPSHOTS = new LinkedHashMap<>();
+    /**
+     * Per {@link Durable} node, what its earlier runs (before a restart) reported last: moves committed
+     * and the block bytes they copied (a node counts from its start).
+     */
+    static final Map<String, long[]> EARLIER_MOVES = new LinkedHashMap<>();
     /** Block size of the clients' uploads. */
     public static final int BLOCK = 32 << 10;
     /**
@@ -71,6 +86,56 @@ public final class ConsistencyNodes {
         }
     }
 
+    /**
+     * As {@link Node}, but restartable as production restarts a node: its block store and metadata
+     * engine (manifests, layout, replication queue) live in {@link #BLOCKS} and {@link #ENGINES}, so
+     * a node killed and started again opens what it left there (a new {@link ManifestStore} on the
+     * engine, the copies it still owed loaded from the queue, as ServerCommand does); it runs under
+     * {@link ObservedNodeHost}, which keeps its latest snapshot.
+     */
+    public record Durable(String region, Map<String, String> regions, long seed, long clockOffsetMs, long retentionMs)
+            implements NodeFactory {
+        public Durable {
+            regions = new LinkedHashMap<>(regions);
+        }
+
+        @Override
+        public Map<String, Object> config() {
+            return Map.of("geoblocks.ledbat.tick-ms", 200L);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return ObservedNodeHost.class;
+        }
+
+        @Override
+        public ObservedNodeHost.ObservedInit init(NetAddress self) {
+            MemoryBlockStorage blocks = BLOCKS.computeIfAbsent(region, r -> new MemoryBlockStorage(() -> System.currentTimeMillis()));
+            MemoryMetaEngine engine = ENGINES.computeIfAbsent(region, r -> new MemoryMetaEngine());
+            MetaReplicationQueueStore queue = new MetaReplicationQueueStore(engine);
+            ManifestStore manifests;
+            List<ReplicationQueue.Copy> owed;
+            try {
+                manifests = new ManifestStore(engine);
+                owed = queue.load();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            STORES.put(region, manifests);
+            NodeSnapshot last = SNAPSHOTS.remove(region);
+            long[] earlier = EARLIER_MOVES.computeIfAbsent(region, r -> new long[2]);
+            if (last != null) {
+                earlier[0] += last.layout().movesCommitted();
+                earlier[1] += last.layout().movedBytes();
+            }
+            NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs,
+                    Math.max(retentionMs, TOMBSTONE_FALLBACK_MS), 1000, clockOffsetMs);
+            return new ObservedNodeHost.ObservedInit(region, ProductionNode.nodeInit(region, regions, settings, blocks,
+                    manifests, seed).withGc(new GcSettings(GC_GRACE_MS, GC_INTERVAL_MS)).withReplicationQueue(queue, owed));
+        }
+    }
+
     /** A client machine in {@code region} running {@code script} against that region's node from {@code startMs}. */
     public record Client(String region, Map<String, String> regions, List<Step> script, long stopWritesMs,
             long verifyAtMs) implements NodeFactory {
@@ -104,6 +169,23 @@ public final class ConsistencyNodes {
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
             return new OperatorHost.OperatorInit(self, NetAddress.parse(node), changes, finalAtMs);
+        }
+    }
+
+    /** The replica watch ({@link ReplicaWatchHost}): every {@code periodMs} until {@code untilMs}. */
+    public record Watch(long periodMs, long untilMs, String drained, List<ReplicaWatchHost.Down> down) implements NodeFactory {
+        public Watch {
+            down = List.copyOf(down);
+        }
+
+        @Override
+        public Class<? extends ComponentDefinition> component() {
+            return ReplicaWatchHost.class;
+        }
+
+        @Override
+        public Init<? extends ComponentDefinition> init(NetAddress self) {
+            return new ReplicaWatchHost.WatchInit(periodMs, untilMs, drained, down);
         }
     }
 
