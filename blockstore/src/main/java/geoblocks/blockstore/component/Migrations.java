@@ -99,7 +99,7 @@ final class Migrations {
         for (MoveRecord r : kept.moves()) {
             MovePlan plan;
             try {
-                plan = new MovePlan(r.from(), r.targets(), cluster());
+                plan = MovePlan.of(r, cluster());
             } catch (IllegalArgumentException e) {
                 Logs.warn(node.region() + ": the kept move of '" + r.name() + "' cannot resume: " + e.getMessage());
                 forget(MetaMoveStore.key(r));
@@ -154,12 +154,26 @@ final class Migrations {
         if (moving(from) || from.isInline() || from.deleted()) {
             return false;
         }
-        MovePlan plan = new MovePlan(from, targets, cluster());
+        return start(from, new MovePlan(from, targets, cluster()));
+    }
+
+    /**
+     * As {@link #start(Manifest, List)}, block by block (a drain): block {@code i} of {@code from} to
+     * {@code blockTargets.get(i)}.
+     */
+    boolean startBlockwise(Manifest from, List<List<String>> blockTargets) {
+        if (moving(from) || from.isInline() || from.deleted()) {
+            return false;
+        }
+        return start(from, MovePlan.blockwise(from, blockTargets, cluster()));
+    }
+
+    private boolean start(Manifest from, MovePlan plan) {
         if (plan.noop()) {
             return false;
         }
         try {
-            store.save(new MoveRecord(from, plan.targets(), node.wallMillis()));
+            store.save(plan.record(node.wallMillis()));
         } catch (IOException e) {
             Logs.warn(node.region() + ": keeping the drain move of '" + from.name() + "' failed: " + e.getMessage());
             return false;
@@ -214,7 +228,7 @@ final class Migrations {
                 return;
             }
             try { // kept before any copy is made: a restart resumes it, and no copy goes unaccounted for
-                store.save(new MoveRecord(found.get(), plan.targets(), node.wallMillis()));
+                store.save(plan.record(node.wallMillis()));
             } catch (IOException e) {
                 node.send(client, new Failed(r.req(), FailureCode.INTERNAL, "keeping the move of '" + r.name() + "' failed: " + e.getMessage()));
                 return;

@@ -92,8 +92,8 @@ final class Rebalancer {
                 versionsThisPass++;
                 DrainPlan.unplaceable(m, passLayout).forEach(r -> pendingThisPass.merge(r, 1L, Long::sum));
                 if (may && DrainPlan.needsMove(m, l) && room(m)) {
-                    List<String> targets = DrainPlan.targets(m, l, up, bytes);
-                    if (!targets.isEmpty() && migrations.start(m, targets)) {
+                    List<List<String>> targets = DrainPlan.targets(m, l, up, bytes);
+                    if (!targets.isEmpty() && migrations.startBlockwise(m, targets)) {
                         running.add(m);
                         drainStarted++;
                     }

@@ -134,4 +134,33 @@ class MovePlanTest {
                 () -> new MovePlan(file(), List.of("mumbai", "mumbai"), CLUSTER));
         assertTrue(twice.getMessage().contains("twice"), twice.getMessage());
     }
+
+    @Test
+    void blockwise_copiesDropsAndCommitsOnlyTheBlocksWhoseHomesChange() {
+        // dublin drained: blocks 0 and 1 swap dublin for mumbai, block 2 (dublin only) goes to saopaulo
+        MovePlan p = MovePlan.blockwise(file(), List.of(List.of("seoul", "mumbai"), List.of("seoul", "mumbai"),
+                List.of("saopaulo")), CLUSTER);
+        assertEquals(List.of("seoul", "mumbai", "saopaulo"), p.targets());
+        assertEquals(List.of(
+                new MovePlan.Copy(0, "mumbai", List.of("seoul", "dublin")),
+                new MovePlan.Copy(1, "mumbai", List.of("seoul", "dublin")),
+                new MovePlan.Copy(2, "saopaulo", List.of("dublin"))), p.copies(), "no copy to seoul: it keeps blocks 0 and 1");
+        assertEquals(Map.of("dublin", List.of(0, 1, 2)), p.drops());
+        Manifest after = p.moved(file());
+        assertEquals(List.of("seoul", "mumbai"), after.blocks().get(0).replicas());
+        assertEquals(List.of("saopaulo"), after.blocks().get(2).replicas());
+        assertTrue(p.noopFor(after));
+        assertFalse(p.noop());
+        assertEquals(p.record(7).blockTargets(), MovePlan.of(p.record(7), CLUSTER).record(7).blockTargets());
+    }
+
+    @Test
+    void blockwise_needsHomesForEveryBlock_knownAndDistinct() {
+        assertThrows(IllegalArgumentException.class,
+                () -> MovePlan.blockwise(file(), List.of(List.of("seoul"), List.of("seoul")), CLUSTER));
+        assertThrows(IllegalArgumentException.class,
+                () -> MovePlan.blockwise(file(), List.of(List.of("seoul"), List.of(), List.of("seoul")), CLUSTER));
+        assertThrows(IllegalArgumentException.class,
+                () -> MovePlan.blockwise(file(), List.of(List.of("seoul"), List.of("paris"), List.of("seoul")), CLUSTER));
+    }
 }

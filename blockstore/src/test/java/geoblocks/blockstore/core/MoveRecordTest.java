@@ -21,8 +21,28 @@ class MoveRecordTest {
     }
 
     @Test
+    void blockwise_encodeThenDecode_givesTheSameRecord_andAWholeMoveStaysVersion1() throws IOException {
+        Manifest from = Manifests.of("a", 3000, 1024); // three blocks
+        MoveRecord r = MoveRecord.blockwise(from, List.of(List.of("seoul"), List.of("mumbai", "seoul"), List.of("dublin")), 5);
+        assertEquals(List.of("seoul", "mumbai", "dublin"), r.targets());
+        byte[] b = r.encode();
+        assertEquals(MoveRecord.BLOCKWISE, b[4]);
+        assertEquals(r, MoveRecord.decode(b, "test"));
+        assertEquals(MoveRecord.WHOLE, MOVE.encode()[4], "a whole move is written as before (version 1)");
+        MoveRecord same = MoveRecord.blockwise(from, java.util.Collections.nCopies(3, List.of("seoul", "mumbai")), 5);
+        assertEquals(MoveRecord.WHOLE, same.encode()[4]);
+        assertEquals(same, MoveRecord.decode(same.encode(), "test"));
+    }
+
+    @Test
     void decode_damagedOrTruncated_isRefused() {
-        byte[] b = MOVE.encode();
+        for (byte[] b : List.of(MOVE.encode(), MoveRecord.blockwise(Manifests.of("a", 3000, 1024),
+                List.of(List.of("seoul"), List.of("mumbai", "seoul"), List.of("dublin")), 5).encode())) {
+            refusesDamage(b);
+        }
+    }
+
+    private static void refusesDamage(byte[] b) {
         for (int i = 0; i < b.length; i += 7) {
             byte[] d = b.clone();
             d[i] ^= 0x10;
@@ -36,6 +56,9 @@ class MoveRecordTest {
     @Test
     void record_needsTargets_andALiveVersion() {
         assertThrows(IllegalArgumentException.class, () -> new MoveRecord(MOVE.from(), List.of(), 0));
+        Manifest from = Manifests.of("a", 3000, 1024);
+        assertThrows(IllegalArgumentException.class, () -> MoveRecord.blockwise(from, List.of(List.of("seoul")), 0),
+                "homes for one block of three");
     }
 
     @Test

@@ -5,15 +5,11 @@ import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
-import geoblocks.blockstore.meta.MetaReplicationQueueStore;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,18 +107,6 @@ public final class ConsistencyNodes {
 
         @Override
         public ObservedNodeHost.ObservedInit init(NetAddress self) {
-            MemoryBlockStorage blocks = BLOCKS.computeIfAbsent(region, r -> new MemoryBlockStorage(() -> System.currentTimeMillis()));
-            MemoryMetaEngine engine = ENGINES.computeIfAbsent(region, r -> new MemoryMetaEngine());
-            MetaReplicationQueueStore queue = new MetaReplicationQueueStore(engine);
-            ManifestStore manifests;
-            List<ReplicationQueue.Copy> owed;
-            try {
-                manifests = new ManifestStore(engine);
-                owed = queue.load();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            STORES.put(region, manifests);
             NodeSnapshot last = SNAPSHOTS.remove(region);
             long[] earlier = EARLIER_MOVES.computeIfAbsent(region, r -> new long[2]);
             if (last != null) {
@@ -131,8 +115,8 @@ public final class ConsistencyNodes {
             }
             NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs,
                     Math.max(retentionMs, TOMBSTONE_FALLBACK_MS), 1000, clockOffsetMs);
-            return new ObservedNodeHost.ObservedInit(region, ProductionNode.nodeInit(region, regions, settings, blocks,
-                    manifests, seed).withGc(new GcSettings(GC_GRACE_MS, GC_INTERVAL_MS)).withReplicationQueue(queue, owed));
+            return new ObservedNodeHost.ObservedInit(region, ProductionNode.durableNodeInit(region, regions, settings, seed,
+                    BLOCKS, ENGINES, STORES).withGc(new GcSettings(GC_GRACE_MS, GC_INTERVAL_MS)));
         }
     }
 

@@ -5,14 +5,10 @@ import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
-import geoblocks.blockstore.meta.MetaReplicationQueueStore;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,23 +47,11 @@ public final class GcNodes {
 
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
-            MemoryBlockStorage blocks = BLOCKS.computeIfAbsent(region, r -> new MemoryBlockStorage(() -> System.currentTimeMillis()));
-            MemoryMetaEngine engine = ENGINES.computeIfAbsent(region, r -> new MemoryMetaEngine());
-            // the replication queue lives in the node's metadata engine, as in production (ServerCommand), so
-            // a restarted node resumes the copies it still owed for puts acknowledged with --ack local
-            MetaReplicationQueueStore queue = new MetaReplicationQueueStore(engine);
-            ManifestStore manifests;
-            List<ReplicationQueue.Copy> owed;
-            try {
-                manifests = new ManifestStore(engine);
-                owed = queue.load();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            STORES.put(region, manifests);
             NodeSettings settings = NodeSettings.defaults().withVersions(3_600_000, 3_600_000, 1000, 0);
-            return ProductionNode.nodeInit(region, regions, settings, blocks, manifests, seed)
-                    .withGc(new GcSettings(graceMs, intervalMs)).withReplicationQueue(queue, owed);
+            // the replication queue lives in the node's metadata engine, as in production, so a restarted
+            // node resumes the copies it still owed for puts acknowledged with --ack local
+            return ProductionNode.durableNodeInit(region, regions, settings, seed, BLOCKS, ENGINES, STORES)
+                    .withGc(new GcSettings(graceMs, intervalMs));
         }
     }
 

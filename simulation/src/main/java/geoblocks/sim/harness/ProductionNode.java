@@ -5,9 +5,13 @@ import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.ReplicationQueue;
+import geoblocks.blockstore.meta.MemoryMetaEngine;
+import geoblocks.blockstore.meta.MetaReplicationQueueStore;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 import se.sics.kompics.ComponentDefinition;
 
@@ -44,5 +48,29 @@ public interface ProductionNode extends NodeFactory {
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a new memory store holds nothing to read
         }
+    }
+
+    /**
+     * The node of {@code region} over the "disk" it left in {@code blocks} and {@code engines} (made
+     * empty at its first start), opened as production opens a restarted node (ServerCommand): a new
+     * {@link ManifestStore} on its metadata engine, put in {@code stores}, and the copies it still owed
+     * for puts acknowledged with {@code --ack local}, loaded from the replication queue kept there.
+     */
+    static NodeParent.NodeInit durableNodeInit(String region, Map<String, String> regions, NodeSettings settings,
+            long seed, Map<String, MemoryBlockStorage> blocks, Map<String, MemoryMetaEngine> engines,
+            Map<String, ManifestStore> stores) {
+        MemoryBlockStorage disk = blocks.computeIfAbsent(region, r -> new MemoryBlockStorage(() -> System.currentTimeMillis()));
+        MemoryMetaEngine engine = engines.computeIfAbsent(region, r -> new MemoryMetaEngine());
+        MetaReplicationQueueStore queue = new MetaReplicationQueueStore(engine);
+        ManifestStore manifests;
+        List<ReplicationQueue.Copy> owed;
+        try {
+            manifests = new ManifestStore(engine);
+            owed = queue.load();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        stores.put(region, manifests);
+        return nodeInit(region, regions, settings, disk, manifests, seed).withReplicationQueue(queue, owed);
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * consistency checks and the scenario's own (changes applied, one final layout everywhere, no new
  * copies at the drained region, none of any kept version left there, the newcomer holding its share
  * of spread copies, no acknowledged current version below its promised copies outside the rebalance,
- * bytes moved within {@link Membership#MOVED_FACTOR} times the minimum).
+ * bytes moved within {@link Membership#MOVED_FACTOR} times the minimum plus {@link Membership#MOVED_SLACK}).
  * {@code -Dgeoblocks.sim.membership.seeds=N} (default 4; hundreds: e.g. 300, about 2 s a seed on an
  * idle machine) and {@code .first=S} (default 1) choose the seeds; without {@code .first} the
  * regression seeds run as well. {@code .homes=true} prints every version's homes as they changed.

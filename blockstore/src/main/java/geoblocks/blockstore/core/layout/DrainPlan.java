@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -16,12 +15,11 @@ import java.util.TreeSet;
  * keeps counts, the current one and the earlier ones kept for {@code get --version} alike
  * ({@link #toMove}): a region is drained only when no kept version has a copy there. The owner of
  * the name in the layout (an active region, so never the draining one) moves it once its handover
- * is done; the version keeps as many copies as its most replicated block has, on active regions:
- * first those that hold most of its blocks already (so the least moves), then other active regions
- * that are up, those holding the fewest bytes of current versions first (by id among equals), so
- * a drain fills a newcomer before the others. Every block then lives at those regions (a move's
- * targets hold every block), and the copies at the draining region go once the new ones are
- * durable. Pure.
+ * is done, block by block: each block keeps its copies at active regions and replaces each copy
+ * at a region the layout does not place on by one at another active region that is up, those
+ * holding the fewest bytes of current versions first (by id among equals), so a drain fills a
+ * newcomer before the others, and only the drained copies move. The copies at the draining region
+ * go once the new ones are durable. Pure.
  */
 public final class DrainPlan {
     private DrainPlan() {}
@@ -66,65 +64,76 @@ public final class DrainPlan {
     }
 
     /** As {@link #targets(Manifest, Layout, Collection, Map)} with no byte counts (other regions by id). */
-    public static List<String> targets(Manifest m, Layout layout, Collection<String> up) {
+    public static List<List<String>> targets(Manifest m, Layout layout, Collection<String> up) {
         return targets(m, layout, up, Map.of());
     }
 
     /**
-     * The regions {@code m} moves to, or empty when it needs no move or cannot move yet (too few
-     * active regions up to keep its copies). {@code up}: the active regions that are up now, this
-     * node's included; {@code heldBytes}: bytes each region holds (missing: 0), to fill the emptiest
-     * first. The active regions that hold most of its blocks stay; the others are chosen among the
-     * active regions up, those in zones of the layout the version has no copy in first, then the
-     * emptiest first.
+     * Each block's homes after the move ({@code MovePlan.blockwise}), or empty when {@code m} needs no
+     * move or cannot move yet. {@code up}: the active regions that are up now, this node's included;
+     * {@code heldBytes}: bytes each region holds (missing: 0), to fill the emptiest first. A block
+     * keeps its homes at active regions, in order, and gets a new home for each copy it has where the
+     * layout does not place (up to as many copies as there are active regions): among the active
+     * regions that are up and hold no copy of it, those in zones of the layout the block has no other
+     * copy in first, then the emptiest, then by id. So only copies at draining or removed regions
+     * move, and blocks of one version that shared their homes share them after (the choice depends on
+     * the kept homes only). It waits while a kept home or a needed new one is down.
      */
-    public static List<String> targets(Manifest m, Layout layout, Collection<String> up, Map<String, Long> heldBytes) {
+    public static List<List<String>> targets(Manifest m, Layout layout, Collection<String> up, Map<String, Long> heldBytes) {
         if (!needsMove(m, layout)) {
             return List.of();
         }
-        int copies = 0;
-        Map<String, Integer> held = new TreeMap<>();
+        List<String> candidates = new ArrayList<>();
+        for (String r : layout.owners()) {
+            if (up.contains(r)) {
+                candidates.add(r);
+            }
+        }
+        candidates.sort(Comparator.comparing((String r) -> heldBytes.getOrDefault(r, 0L)).thenComparing(Comparator.naturalOrder()));
+        List<List<String>> out = new ArrayList<>();
         for (Manifest.BlockRef b : m.blocks()) {
-            copies = Math.max(copies, b.replicas().size());
+            List<String> homes = new ArrayList<>();
+            int moving = 0;
             for (String r : b.replicas()) {
                 if (layout.placeable(r)) {
-                    held.merge(r, 1, Integer::sum);
+                    if (!up.contains(r)) {
+                        return List.of(); // a kept home is down: wait rather than decide without it
+                    }
+                    homes.add(r);
+                } else {
+                    moving++;
                 }
             }
-        }
-        List<String> out = new ArrayList<>(held.keySet());
-        out.sort(Comparator.comparing((String r) -> -held.get(r)).thenComparing(Comparator.naturalOrder()));
-        List<String> others = new ArrayList<>();
-        for (String r : layout.owners()) {
-            if (!held.containsKey(r) && up.contains(r)) {
-                others.add(r);
+            int want = Math.min(b.replicas().size(), layout.owners().size());
+            Set<String> zones = new java.util.HashSet<>();
+            homes.forEach(r -> zones.add(layout.zoneOf(r)));
+            List<String> later = new ArrayList<>();
+            for (String r : candidates) {
+                if (homes.size() >= want || moving == 0) {
+                    break;
+                }
+                if (homes.contains(r)) {
+                    continue;
+                }
+                if (zones.add(layout.zoneOf(r))) {
+                    homes.add(r);
+                    moving--;
+                } else {
+                    later.add(r);
+                }
             }
-        }
-        others.sort(Comparator.comparing((String r) -> heldBytes.getOrDefault(r, 0L)).thenComparing(Comparator.naturalOrder()));
-        // regions in zones the version does not have yet first (zones of the layout: failure domains)
-        Set<String> zones = new java.util.HashSet<>();
-        for (String r : out) {
-            zones.add(layout.zoneOf(r));
-        }
-        List<String> later = new ArrayList<>();
-        for (String r : others) {
-            if (zones.add(layout.zoneOf(r))) {
-                out.add(r);
-            } else {
-                later.add(r);
+            for (String r : later) {
+                if (homes.size() >= want || moving == 0) {
+                    break;
+                }
+                homes.add(r);
+                moving--;
             }
-        }
-        out.addAll(later);
-        int want = Math.min(copies, layout.owners().size());
-        if (out.size() < want) {
-            return List.of();
-        }
-        List<String> targets = new ArrayList<>(out.subList(0, want));
-        for (String r : targets) {
-            if (!up.contains(r)) {
-                return List.of(); // a target must be up to take its copies
+            if (homes.size() < want) {
+                return List.of(); // too few active regions up to keep its copies
             }
+            out.add(List.copyOf(homes));
         }
-        return targets;
+        return out;
     }
 }

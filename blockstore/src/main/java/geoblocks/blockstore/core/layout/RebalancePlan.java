@@ -39,6 +39,12 @@ import java.util.TreeMap;
  * holds it already, nor into a zone of the layout where another copy of the version stays (so a
  * fill never undoes the zone spread placement made), and only when all its blocks have the same
  * homes (the shape every upload has; a version whose blocks re-replication spread apart stays).
+ * A fill moves only versions that are still where their upload put them (location epoch 0): one that
+ * any move has moved (an earlier fill, a drain, re-replication, an operator's {@code client move})
+ * stays. A fill corrects where placement put a version under an older layout, once; without that
+ * rule a workload that keeps writing shifts the counts by a file at a time, and small versions were
+ * traded back and forth between regions near their targets (Membership seed 2123: one version moved
+ * four times in 8 s).
  *
  * <p>Every node asks {@link #decide} about every current version in name order, not only about those
  * it moves itself, so nodes that counted the same bytes pick the same moves, and a move one node
@@ -156,8 +162,8 @@ public final class RebalancePlan {
      * that is up. Ask once per version and pass.
      */
     public Optional<Move> decide(Manifest m, Collection<String> up) {
-        if (!spread(m)) {
-            return Optional.empty();
+        if (!spread(m) || m.locEpoch() > 0) {
+            return Optional.empty(); // a version whose homes changed since its upload stays (see the class's doc)
         }
         List<String> homes = m.blocks().get(0).replicas();
         for (Manifest.BlockRef b : m.blocks()) {

@@ -32,17 +32,33 @@ class DrainPlanTest {
     }
 
     @Test
-    void keepsTheCopyCount_preferringRegionsThatHoldMostBlocks() {
+    void keepsEachBlocksCopyCount_movingOnlyTheDrainedCopies() {
         Manifest m = file(List.of(List.of("b", "c"), List.of("b", "c"), List.of("d", "b")));
         assertTrue(DrainPlan.needsMove(m, B_DRAINING));
-        assertEquals(List.of("c", "d"), DrainPlan.targets(m, B_DRAINING, ALL_UP));
+        assertEquals(List.of(List.of("c", "a"), List.of("c", "a"), List.of("d", "a")), DrainPlan.targets(m, B_DRAINING, ALL_UP),
+                "three copies at b, three new ones; c's and d's copies stay");
+    }
+
+    @Test
+    void blocksWithNoCopyAtTheDrainingRegion_stayWhereTheyAre() {
+        // random with one copy a block: only the block at b moves (the whole version used to go to a)
+        Manifest m = file(List.of(List.of("a"), List.of("b"), List.of("c")));
+        assertEquals(List.of(List.of("a"), List.of("d"), List.of("c")),
+                DrainPlan.targets(m, B_DRAINING, ALL_UP, Map.of("a", 50L, "c", 40L, "d", 30L)));
+    }
+
+    @Test
+    void aVersionWholeAtTheDrainingRegion_staysTogether_atTheEmptiest() {
+        Manifest m = file(List.of(List.of("b"), List.of("b"), List.of("b")));
+        assertEquals(List.of(List.of("c"), List.of("c"), List.of("c")),
+                DrainPlan.targets(m, B_DRAINING, ALL_UP, Map.of("a", 50L, "c", 10L, "d", 30L)));
     }
 
     @Test
     void fillsWithActiveRegionsThatAreUp_byId() {
         Manifest m = file(List.of(List.of("b", "d")));
-        assertEquals(List.of("d", "a"), DrainPlan.targets(m, B_DRAINING, ALL_UP));
-        assertEquals(List.of("d", "c"), DrainPlan.targets(m, B_DRAINING, List.of("c", "d")));
+        assertEquals(List.of(List.of("d", "a")), DrainPlan.targets(m, B_DRAINING, ALL_UP));
+        assertEquals(List.of(List.of("d", "c")), DrainPlan.targets(m, B_DRAINING, List.of("c", "d")));
     }
 
     @Test
@@ -80,8 +96,8 @@ class DrainPlanTest {
     @Test
     void fillsTheEmptiestActiveRegionsFirst_whenByteCountsAreGiven() {
         Manifest m = file(List.of(List.of("b", "d")));
-        assertEquals(List.of("d", "c"), DrainPlan.targets(m, B_DRAINING, ALL_UP, Map.of("a", 500L, "c", 20L, "d", 900L)));
-        assertEquals(List.of("d", "a"), DrainPlan.targets(m, B_DRAINING, ALL_UP, Map.of("a", 20L, "c", 20L)),
+        assertEquals(List.of(List.of("d", "c")), DrainPlan.targets(m, B_DRAINING, ALL_UP, Map.of("a", 500L, "c", 20L, "d", 900L)));
+        assertEquals(List.of(List.of("d", "a")), DrainPlan.targets(m, B_DRAINING, ALL_UP, Map.of("a", 20L, "c", 20L)),
                 "by id among equals");
     }
 
@@ -99,9 +115,9 @@ class DrainPlanTest {
     void zones_theMovedCopyGoesToAZoneTheVersionLacks_evenIfItIsNotTheEmptiest() {
         Manifest m = file(List.of(List.of("b", "a")));
         Map<String, Long> bytes = Map.of("a", 0L, "c", 0L, "d", 1_000_000L);
-        assertEquals(List.of("a", "c"), DrainPlan.targets(m, B_DRAINING, ALL_UP, bytes), "no zones: the emptiest (c)");
-        assertEquals(List.of("a", "d"), DrainPlan.targets(m, zoned("y"), ALL_UP, bytes), "c shares a's zone x; d is in y");
-        assertEquals(List.of("a", "c"), DrainPlan.targets(m, zoned("y"), List.of("a", "c"), bytes),
+        assertEquals(List.of(List.of("a", "c")), DrainPlan.targets(m, B_DRAINING, ALL_UP, bytes), "no zones: the emptiest (c)");
+        assertEquals(List.of(List.of("a", "d")), DrainPlan.targets(m, zoned("y"), ALL_UP, bytes), "c shares a's zone x; d is in y");
+        assertEquals(List.of(List.of("a", "c")), DrainPlan.targets(m, zoned("y"), List.of("a", "c"), bytes),
                 "d is down: the copy count wins over the zones");
     }
 }

@@ -92,6 +92,21 @@ class RebalancePlanTest {
     }
 
     @Test
+    void aVersionAnyMoveMovedAlready_staysWhereItIs() {
+        Map<String, Long> h = held(spreadOverThree(300));
+        int fresh = 0;
+        int moved = 0;
+        RebalancePlan p = new RebalancePlan(FOUR, h);
+        RebalancePlan q = new RebalancePlan(FOUR, h);
+        for (Manifest m : spreadOverThree(300)) {
+            fresh += p.decide(m, UP).isPresent() ? 1 : 0;
+            moved += q.decide(m.withLocations(m.blocks()), UP).isPresent() ? 1 : 0; // location epoch 1
+        }
+        assertTrue(fresh > 50, "the newcomer gets its share from versions at epoch 0: " + fresh);
+        assertEquals(0, moved, "versions an earlier move (or re-replication) placed stay");
+    }
+
+    @Test
     void pinnedCopies_nonUniformVersions_downRegionsAndDrainingHomes_stay() {
         Map<String, Long> h = held(spreadOverThree(300));
         RebalancePlan p = new RebalancePlan(FOUR, h);
