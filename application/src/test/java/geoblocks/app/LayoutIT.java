@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code local} put at dublin is refused, creates of names dublin owned are decided by their new
  * owners once handed over; the files that had copies at dublin move off it and stay readable;
  * {@code remove} of an active region is refused, of dublin accepted once drained; {@code /metrics}
- * shows the version; {@code cluster set} puts seoul and mumbai in one zone, and a {@code localclosest}
- * put at seoul then places its second copy in another zone.
+ * shows the version; {@code cluster set} puts seoul and mumbai in one zone, a {@code localclosest}
+ * put at seoul then places its second copy in another zone, and a version moved to seoul and mumbai
+ * before is moved by the rebalancer to seoul and saopaulo.
  */
 @ExtendWith(QuickLaunch.class)
 class LayoutIT {
@@ -165,7 +166,10 @@ class LayoutIT {
         }
 
         // zones: seoul and mumbai in one zone (`cluster set`); localclosest at seoul then keeps its
-        // second copy out of seoul's zone: saopaulo, the only other zone left
+        // second copy out of seoul's zone: saopaulo, the only other zone left; a tworandom version at
+        // seoul and mumbai from before moves its mumbai copy to saopaulo (the rebalancer's zone move)
+        client.put("seoul", in, "zone-repair", "tworandom", 65536, null);
+        client.move("seoul", "zone-repair", List.of("seoul", "mumbai"), p -> { });
         for (String r : List.of("seoul", "mumbai")) {
             await(60, "cluster set " + r + " --zone asia accepted", () -> {
                 try {
@@ -192,6 +196,21 @@ class LayoutIT {
                 assertEquals(List.of("seoul", "saopaulo"), b.replicas(), "not mumbai, seoul's zone");
             }
         }
+        await(60, "the copies of zone-repair spread over zones: seoul and saopaulo", () -> {
+            try {
+                for (Manifest.BlockRef b : client.stat("saopaulo", "zone-repair").blocks()) {
+                    if (!new java.util.TreeSet<>(b.replicas()).equals(new java.util.TreeSet<>(List.of("seoul", "saopaulo")))) {
+                        return false;
+                    }
+                }
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        Manifest repaired = client.get("mumbai", "zone-repair", work.resolve("zone-repair.out"), null);
+        assertEquals(-1L, java.nio.file.Files.mismatch(in, work.resolve("zone-repair.out")));
+        assertEquals(2, repaired.locEpoch(), "one client move, one zone move");
         await(30, "a set that changes nothing refused as such (once every member reported the version)", () -> {
             IOException e = assertThrows(IOException.class, () -> client.cluster("seoul", "set", "seoul", "", "asia", -1, false));
             return e.getMessage().contains("nothing to change");

@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.layout.DrainPlan;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.RebalancePlan;
+import geoblocks.blockstore.core.layout.ZoneRepair;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +23,8 @@ import java.util.TreeSet;
  * background-transport = tcp, then the manifest at the next location epoch, then the old copies
  * dropped). First every kept version (the current one and the earlier ones) with a copy at a
  * draining region; then, for the current version, the copy {@link RebalancePlan} picks to fill a
- * short region (a newcomer). The plan is built from the spread bytes each region held as the last
+ * short region (a newcomer), or else, for a version of a seed or built-in policy with two copies in
+ * one zone of the layout, the move {@link ZoneRepair} picks to spread them over zones. The plan is built from the spread bytes each region held as the last
  * full pass counted them (its picks counted at their targets), and only once the layout changed
  * (version 1 or later): a cluster on its static config never moves data for balance. The plan
  * decides every current version, whoever owns it, so that it counts the moves other nodes start
@@ -38,8 +40,9 @@ final class Rebalancer {
 
     /** What the last full pass found, and the moves started since start; see {@code NodeSnapshot.Layout}. */
     record Figures(long drainStarted, long drainPending, Map<String, Long> drainPendingByRegion, Set<String> drained,
-            long fillStarted, long fillPendingBytes, Map<String, Long> shortBy, long committed, long committedBytes) {
-        static final Figures NONE = new Figures(0, -1, Map.of(), Set.of(), 0, -1, Map.of(), 0, 0);
+            long fillStarted, long fillPendingBytes, Map<String, Long> shortBy, long committed, long committedBytes,
+            long zoneStarted) {
+        static final Figures NONE = new Figures(0, -1, Map.of(), Set.of(), 0, -1, Map.of(), 0, 0, 0);
     }
 
     private final NodeContext node;
@@ -48,6 +51,7 @@ final class Rebalancer {
     private String cursor = "";
     private long drainStarted;
     private long fillStarted;
+    private long zoneStarted;
     /** The layout when this pass began; its non-active members are what the pass counts as draining. */
     private Layout passLayout;
     private final Map<String, Long> pendingThisPass = new TreeMap<>();
@@ -119,6 +123,13 @@ final class Rebalancer {
                     running.add(live.get());
                     fillStarted++;
                 }
+            } else if (may && move.isEmpty() && l.version() > 0 && room(live.get())
+                    && node.policies().zoneSpread(live.get().policy())) {
+                List<String> zoned = ZoneRepair.targets(live.get(), l, up, bytes);
+                if (!zoned.isEmpty() && migrations.start(live.get(), zoned)) {
+                    running.add(live.get());
+                    zoneStarted++;
+                }
             }
         }
         if (page.size() < PAGE) {
@@ -156,6 +167,6 @@ final class Rebalancer {
     Figures figures() {
         return new Figures(drainStarted, versionsLastPass, pendingLastPass, drainedLastPass, fillStarted,
                 plan == null ? -1 : plan.shortTotal(), plan == null ? Map.of() : plan.shortBy(), migrations.committed,
-                migrations.committedBytes);
+                migrations.committedBytes, zoneStarted);
     }
 }

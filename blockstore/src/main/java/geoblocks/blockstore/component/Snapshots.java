@@ -42,7 +42,7 @@ final class Snapshots {
         Rebalancer.Figures f = node.rebalance();
         NodeSnapshot.Layout layout = new NodeSnapshot.Layout(node.layout().version(), states, node.layoutReports(),
                 f.drainStarted(), f.drainPending(), f.drainPendingByRegion(), f.fillStarted(), f.fillPendingBytes(),
-                f.shortBy(), f.committed(), f.committedBytes());
+                f.shortBy(), f.committed(), f.committedBytes(), f.zoneStarted());
         return new NodeSnapshot(node.region(), nowMillis, status, stats.snapshot(), files, Map.copyOf(byRegion),
                 List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests,
                 new NodeSnapshot.Tombstones(manifests.names() - files, node.versions().tombstonesAcknowledged,

@@ -47,14 +47,14 @@ public record NodeSnapshot(String region, long timeMillis, StatusReply status, R
      * and earlier) with copies there it found in its last pass over its manifests, in all and per
      * draining region (-1: no pass finished yet); the moves it started to fill short regions (a
      * newcomer), and the bytes the regions were short of their share of spread copies at its last
-     * pass, in all and per region (-1: no pass finished yet); and the moves this node coordinated
-     * that committed since it started (drains, fills and clients' moves) with the block bytes they
-     * copied.
+     * pass, in all and per region (-1: no pass finished yet); the moves this node coordinated
+     * that committed since it started (drains, fills, zone moves and clients' moves) with the block
+     * bytes they copied; and the moves it started to spread a version's copies over zones.
      */
     public record Layout(long version, Map<String, String> states, Map<String, Long> reported, long drainMovesStarted,
             long drainPending, Map<String, Long> drainPendingByRegion, long fillMovesStarted, long fillPendingBytes,
-            Map<String, Long> shortBytes, long movesCommitted, long movedBytes) {
-        public static final Layout NONE = new Layout(0, Map.of(), Map.of(), 0, -1, Map.of(), 0, -1, Map.of(), 0, 0);
+            Map<String, Long> shortBytes, long movesCommitted, long movedBytes, long zoneMovesStarted) {
+        public static final Layout NONE = new Layout(0, Map.of(), Map.of(), 0, -1, Map.of(), 0, -1, Map.of(), 0, 0, 0);
 
         public Layout {
             states = Map.copyOf(states);

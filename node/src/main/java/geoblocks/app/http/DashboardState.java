@@ -34,6 +34,7 @@ final class DashboardState {
                 .field("ageMs", Math.max(0, nowMillis - s.timeMillis())).field("layoutVersion", s.layout().version())
                 .field("drainMovesStarted", s.layout().drainMovesStarted()).field("drainPending", s.layout().drainPending())
                 .field("fillMovesStarted", s.layout().fillMovesStarted())
+                .field("zoneMovesStarted", s.layout().zoneMovesStarted())
                 .field("fillPendingBytes", s.layout().fillPendingBytes())
                 .field("movesCommitted", s.layout().movesCommitted()).field("movedBytes", s.layout().movedBytes());
         j.name("rebalance").begin();

@@ -291,11 +291,12 @@ public final class NodeMetrics implements MultiCollector {
                 "Moves this node started since it started to empty draining regions (a count; see docs/operations.md).",
                 null, List.of(g(l.drainMovesStarted()))));
         out.metricSnapshot(counter("geoblocks_rebalance_moves_started",
-                "Moves this node started since it started: to empty draining regions (drain) and to fill regions short of"
-                        + " their share, such as a newcomer (fill).",
-                List.of(c(l.drainMovesStarted(), "kind", "drain"), c(l.fillMovesStarted(), "kind", "fill"))));
+                "Moves this node started since it started: to empty draining regions (drain), to fill regions short of"
+                        + " their share, such as a newcomer (fill), and to spread a version's copies over zones (zone).",
+                List.of(c(l.drainMovesStarted(), "kind", "drain"), c(l.fillMovesStarted(), "kind", "fill"),
+                        c(l.zoneMovesStarted(), "kind", "zone"))));
         out.metricSnapshot(counter("geoblocks_moves_committed",
-                "Moves this node coordinated that committed since it started (drains, fills and clients' moves).",
+                "Moves this node coordinated that committed since it started (drains, fills, zone moves and clients' moves).",
                 List.of(c(l.movesCommitted()))));
         out.metricSnapshot(counter("geoblocks_moved_bytes",
                 "Block bytes copied by the moves this node coordinated that committed since it started.", Unit.BYTES,

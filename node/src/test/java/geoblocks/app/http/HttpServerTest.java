@@ -237,12 +237,13 @@ class HttpServerTest {
                 s.rttMatrix(), s.scrub(), s.unsettledPeers(), s.peerDownTransitions(), s.createsNotReady(), s.admission(),
                 new NodeSnapshot.Layout(3, java.util.Map.of("seoul", "active", "dublin", "draining"),
                         java.util.Map.of("seoul", 3L, "dublin", 2L), 5, 17, java.util.Map.of("dublin", 17L), 4, 9000,
-                        java.util.Map.of("mumbai", 9000L), 8, 65536)));
+                        java.util.Map.of("mumbai", 9000L), 8, 65536, 2)));
         String t = send("GET", "/metrics", null, null).body();
         assertTrue(t.lines().anyMatch("geoblocks_layout_version 3.0"::equals), t);
         assertTrue(t.lines().anyMatch("geoblocks_drain_moves_started 5.0"::equals), t);
         assertTrue(t.lines().anyMatch("geoblocks_drain_pending_versions 17.0"::equals), t);
         assertTrue(t.lines().anyMatch("geoblocks_rebalance_moves_started_total{kind=\"drain\"} 5.0"::equals), t);
+        assertTrue(t.lines().anyMatch("geoblocks_rebalance_moves_started_total{kind=\"zone\"} 2.0"::equals), t);
         assertTrue(t.lines().anyMatch("geoblocks_rebalance_moves_started_total{kind=\"fill\"} 4.0"::equals), t);
         assertTrue(t.lines().anyMatch("geoblocks_rebalance_pending_versions{region=\"dublin\"} 17.0"::equals), t);
         assertTrue(t.lines().anyMatch("geoblocks_rebalance_pending_bytes 9000.0"::equals), t);
@@ -250,7 +251,7 @@ class HttpServerTest {
         assertTrue(t.lines().anyMatch("geoblocks_moves_committed_total 8.0"::equals), t);
         assertTrue(t.lines().anyMatch("geoblocks_moved_bytes_total 65536.0"::equals), t);
         String state = send("GET", "/api/state", AUTH, null).body();
-        assertTrue(state.contains("\"fillMovesStarted\":4,\"fillPendingBytes\":9000,\"movesCommitted\":8,"
+        assertTrue(state.contains("\"fillMovesStarted\":4,\"zoneMovesStarted\":2,\"fillPendingBytes\":9000,\"movesCommitted\":8,"
                 + "\"movedBytes\":65536,\"rebalance\":{\"drainPendingVersions\":{\"dublin\":17},"
                 + "\"shortBytes\":{\"mumbai\":9000}}"), state);
         latest.set(snapshot(clock.get()));

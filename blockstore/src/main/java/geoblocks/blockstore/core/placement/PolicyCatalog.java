@@ -27,4 +27,17 @@ public record PolicyCatalog(List<PolicyDescription> policies) {
     public String names() {
         return String.join(", ", policies.stream().map(PolicyDescription::name).toList());
     }
+
+    /**
+     * Whether placement spreads the copies of {@code name} over the layout's zones ({@link ZoneSpread}):
+     * a seed or built-in policy. Declarative and custom policies state their own zone rules.
+     */
+    public boolean zoneSpread(String name) {
+        for (PolicyDescription p : policies) {
+            if (p.name().equals(name)) {
+                return p.kind().equals("seed") || p.kind().equals("built-in");
+            }
+        }
+        return false;
+    }
 }
