@@ -3,7 +3,6 @@ package geoblocks.blockstore.core.layout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.core.Version;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,9 +23,7 @@ class ZoneRepairTest {
     }
 
     static Manifest file(List<List<String>> blocks) {
-        List<Manifest.BlockRef> refs = blocks.stream().map(h -> new Manifest.BlockRef(10, 1, h)).toList();
-        return new Manifest("f", "id1", 10L * refs.size(), 10, "tworandom", "a", 1, refs, new Version(5, "a"), 0, false,
-                Map.of());
+        return DrainPlanTest.file(blocks); // tworandom, blocks of 10 bytes
     }
 
     @Test
