@@ -56,6 +56,17 @@ public final class ConsistencyCheck {
 
     public static Report check(long seed, List<String> regions, List<String> records, List<String> faults,
             long cutFromMs, long cutToMs, Set<String> sideA, boolean retention) {
+        return check(seed, regions, records, faults, cutFromMs, cutToMs, sideA, retention, Map.of());
+    }
+
+    /**
+     * As above, with the times a region's node was down ({@code down}: region to {from, to} ms, a node
+     * crashed and started again): a read-your-writes read at that region that got no answer (an error)
+     * while it was outstanding across that window is not a violation (the node died with the request;
+     * a stale or missing version answered by a running node still is).
+     */
+    public static Report check(long seed, List<String> regions, List<String> records, List<String> faults,
+            long cutFromMs, long cutToMs, Set<String> sideA, boolean retention, Map<String, long[]> down) {
         List<Write> writes = new ArrayList<>();
         List<Read> reads = new ArrayList<>();
         List<String> violations = new ArrayList<>();
@@ -108,7 +119,7 @@ public final class ConsistencyCheck {
         if (retention) {
             checkDroppedBlocks(regions, probes, blocks, violations);
         }
-        checkReadYourWrites(reads, violations);
+        checkReadYourWrites(reads, down, violations);
         checkClocks(writes, violations);
         int during = 0;
         Set<String> writers = new TreeSet<>();
@@ -255,16 +266,20 @@ public final class ConsistencyCheck {
         }
     }
 
-    private static void checkReadYourWrites(List<Read> reads, List<String> violations) {
+    private static void checkReadYourWrites(List<Read> reads, Map<String, long[]> down, List<String> violations) {
         for (Read r : reads) {
             if (!r.why().startsWith("ryw:")) {
                 continue;
+            }
+            long[] d = down.get(r.region());
+            if (d != null && r.head().startsWith("error:") && r.callMs() <= d[1] && r.returnMs() >= d[0]) {
+                continue; // the region's node was down while the read was outstanding: it died with the request
             }
             Version own = Version.parse(r.why().substring(4));
             String head = r.head().replace("(deleted)", "");
             if (head.equals("none") || head.startsWith("error:")) {
                 violations.add("read-your-writes: after writing " + own + " of '" + r.name() + "' at " + r.region()
-                        + " the region answered " + r.head());
+                        + " the region answered " + r.head() + " (read from " + r.callMs() + " to " + r.returnMs() + " ms)");
             } else if (Version.parse(head).compareTo(own) < 0) {
                 violations.add("read-your-writes: after writing " + own + " of '" + r.name() + "' at " + r.region()
                         + " the region served the older " + head);

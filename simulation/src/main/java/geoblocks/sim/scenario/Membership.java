@@ -182,8 +182,9 @@ public final class Membership {
             }
         }
         Consistency.Cut c = Consistency.cut(seed);
+        Crash crashed = crash(seed);
         ConsistencyCheck.Report report = ConsistencyCheck.check(seed, List.of(Consistency.REGIONS), others, result.faults(),
-                c.fromMs(), c.toMs(), c.sideA(), false);
+                c.fromMs(), c.toMs(), c.sideA(), false, Map.of(crashed.region(), new long[] {crashed.killMs(), crashed.restartMs()}));
         List<String> violations = new ArrayList<>();
         int[] attempts = new int[3];
         long[] appliedMs = {-1, -1, -1};
