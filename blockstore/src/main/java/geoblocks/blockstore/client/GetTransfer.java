@@ -29,11 +29,12 @@ import java.util.zip.CRC32C;
 /**
  * Downloads a file: receives the manifest, then the bytes in order, checking each block's CRC32C
  * against the manifest as it completes, and writing to {@code OUT.part}; only a complete, verified
- * file is fsync'ed and renamed to {@code OUT}. The node streams blocks as stored; compressed blocks
- * are collected one at a time, decompressed (bounded by their original length) and checked
- * against both checksums before they are written. A failure deletes the partial file. With a
- * {@link ByteSink} the bytes go to the sink instead, each part after it was fed to its block's
- * checksum (a corrupt block fails the download when its last part arrives). A ranged get
+ * file is fsync'ed and renamed to {@code OUT} (the disk starts on the bytes while the rest
+ * arrives, {@link FlushBehind}, so the final fsync has little left to write). The node streams
+ * blocks as stored; compressed blocks are collected one at a time, decompressed (bounded by their
+ * original length) and checked against both checksums before they are written. A failure deletes
+ * the partial file. With a {@link ByteSink} the bytes go to the sink instead, each part after it
+ * was fed to its block's checksum (a corrupt block fails the download when its last part arrives). A ranged get
  * ({@code GetRange}) receives only the blocks its {@link RangePlan} names, from the first one's
  * stored offset on; each is checked whole as above, and only the range's bytes of it are written
  * (to the file from its start, to the sink at their offsets in the file). An inline version's
@@ -53,6 +54,8 @@ final class GetTransfer implements Transfer {
     /** The blocks to receive and the bytes of them to keep. */
     private RangePlan plan;
     private FileChannel out;
+    /** Starts the disk on the file's bytes while the rest arrives (with {@link #out}). */
+    private FlushBehind flush;
     /** Stored offset of the next byte to receive (the node streams blocks as stored). */
     private long received;
     /** Stored offset one past the last byte to receive. */
@@ -132,6 +135,7 @@ final class GetTransfer implements Transfer {
         if (part != null) {
             out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
+            flush = new FlushBehind(out);
         }
         if (manifest.isInline()) {
             byte[] content;
@@ -237,6 +241,7 @@ final class GetTransfer implements Transfer {
                 while (buf.hasRemaining()) {
                     out.write(buf, at - plan.first() + buf.position());
                 }
+                flush.wrote(keep.length);
             }
         }
         written += raw.length;
@@ -247,6 +252,7 @@ final class GetTransfer implements Transfer {
             client.send(new GetAck(get.op(), received)); // lets the node return the last window's memory
         }
         if (out != null) {
+            flush.finish();
             out.force(true);
             out.close();
             out = null;
@@ -259,6 +265,11 @@ final class GetTransfer implements Transfer {
     public void close() {
         try {
             if (out != null) {
+                try {
+                    flush.finish(); // not closing the file under a running flush
+                } catch (IOException ignored) {
+                    // the download failed already
+                }
                 out.close();
                 Files.deleteIfExists(part);
             }

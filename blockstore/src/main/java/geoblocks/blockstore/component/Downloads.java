@@ -239,7 +239,8 @@ final class Downloads {
                         retry.accept(read.error());
                     } else {
                         node.serviceLatency().firstByte(region, node.now() - started, node.now());
-                        check(region, started, read.block().data(), retry);
+                        // the store verified the bytes against the CRC32C it returns (BlockStorage's contract)
+                        check(region, started, read.block().data(), read.block().crc(), retry);
                     }
                 });
                 return;
@@ -259,7 +260,8 @@ final class Downloads {
                     if (!parts[0].add(b.offset(), b.data())) {
                         return false;
                     }
-                    check(region, started, parts[0].bytes(), retry);
+                    byte[] data = parts[0].bytes();
+                    check(region, started, data, Checksums.crc32c(data), retry);
                     return true;
                 }
                 if (op instanceof Failed f) {
@@ -271,8 +273,8 @@ final class Downloads {
             node.send(peer, new FetchBlock(req, id.value()));
         }
 
-        void check(String region, long started, byte[] data, Consumer<String> retry) {
-            int crc = Checksums.crc32c(data);
+        /** {@code crc}: the CRC32C of {@code data}, computed here or verified by this node's store. */
+        void check(String region, long started, byte[] data, int crc, Consumer<String> retry) {
             if (data.length != ref.length() || crc != ref.crc()) {
                 retry.accept("checksum " + Checksums.hex(crc) + " != manifest " + Checksums.hex(ref.crc()));
             } else {

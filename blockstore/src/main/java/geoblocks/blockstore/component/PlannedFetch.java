@@ -113,7 +113,8 @@ final class PlannedFetch {
                 fail(region, read.error());
             } else {
                 node.serviceLatency().firstByte(region, node.now() - started.get(region), node.now());
-                check(region, read.block().data());
+                // the store verified the bytes against the CRC32C it returns (BlockStorage's contract)
+                check(region, read.block().data(), read.block().crc());
             }
         });
     }
@@ -167,13 +168,14 @@ final class PlannedFetch {
         node.send(peer, new FetchMore(b.req(), parts.received()));
         if (complete) {
             assemblies.remove(region);
-            check(region, parts.bytes());
+            byte[] data = parts.bytes();
+            check(region, data, Checksums.crc32c(data));
         }
         return complete;
     }
 
-    private void check(String region, byte[] data) {
-        int crc = Checksums.crc32c(data);
+    /** {@code crc}: the CRC32C of {@code data}, computed here or verified by this node's store. */
+    private void check(String region, byte[] data, int crc) {
         if (data.length != ref.length() || crc != ref.crc()) {
             fail(region, "checksum " + Checksums.hex(crc) + " != manifest " + Checksums.hex(ref.crc()));
             return;

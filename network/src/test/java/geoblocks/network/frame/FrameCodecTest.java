@@ -108,6 +108,45 @@ class FrameCodecTest {
     }
 
     @Test
+    void decoder_frameSpanningReads_isGatheredInOneBufferOfExactlyItsLength() throws Exception {
+        byte[] p = payload(1 << 20, 9);
+        ByteBuf frame = Frames.data(ALLOC, codecs, new BlobMsg(HEADER, p), MAX);
+        byte[] wire = bytes(frame);
+        frame.release();
+        // as a socket delivers it: 64 KiB reads, the last one carrying the start of a second frame
+        ByteBuf next = Frames.data(ALLOC, codecs, new BlobMsg(HEADER, payload(100, 10)), MAX);
+        byte[] second = bytes(next);
+        next.release();
+        byte[] stream = new byte[wire.length + second.length];
+        System.arraycopy(wire, 0, stream, 0, wire.length);
+        System.arraycopy(second, 0, stream, wire.length, second.length);
+        for (int off = 0; off < stream.length; off += 65_536) {
+            channel.writeInbound(Unpooled.wrappedBuffer(stream, off, Math.min(65_536, stream.length - off)));
+        }
+        ByteBuf first = channel.readInbound();
+        try {
+            assertEquals(wire.length - Frames.LENGTH_BYTES, first.readableBytes());
+            assertEquals(first.readableBytes(), first.capacity(), "gathered at its exact length, never grown");
+            assertEquals(ID, first.readUnsignedByte());
+            assertArrayEquals(p, assertInstanceOf(BlobMsg.class, codecs.decode(ID, first.nioBuffer())).payload);
+        } finally {
+            first.release();
+        }
+        assertArrayEquals(payload(100, 10), readMessage().payload, "the frame after it, from the same read");
+        assertNull(channel.readInbound());
+    }
+
+    @Test
+    void decoder_afterAnOversizeLength_dropsEverythingElse() {
+        ByteBuf header = Unpooled.buffer(4).writeInt(MAX + 1);
+        assertThrows(TooLongFrameException.class, () -> channel.writeInbound(header));
+        ByteBuf good = Frames.data(ALLOC, codecs, new BlobMsg(HEADER, payload(10, 11)), MAX);
+        channel.writeInbound(good);
+        assertNull(channel.readInbound(), "the stream is out of step: nothing after the bad length is a frame");
+        assertEquals(0, good.refCnt(), "dropped bytes are released");
+    }
+
+    @Test
     void decoder_truncatedFrame_yieldsNothingUntilCompleted() throws Exception {
         ByteBuf frame = Frames.data(ALLOC, codecs, new BlobMsg(HEADER, payload(500, 5)), MAX);
         byte[] wire = bytes(frame);
