@@ -250,6 +250,7 @@ public final class LocalCluster implements AutoCloseable {
         if (!options.isEmpty()) {
             cmd.addAll(List.of(options.split("\\s+")));
         }
+        cmd.add("--add-opens=java.base/java.nio=ALL-UNNAMED"); // NettyMemory (a jar's manifest says it too)
         cmd.addAll(jvmArgs);
         String jar = System.getProperty("geoblocks.nodeJar");
         String cp = System.getProperty("java.class.path");

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
+        geoblocks.network.NettyMemory.beforeNetty();
         if (args.length > 0 && !args[0].equals("server") && System.getProperty("kompics.log") == null) {
             // client-side commands report failures in their own words; Netty's connect
             // errors (with stack traces) would only repeat them

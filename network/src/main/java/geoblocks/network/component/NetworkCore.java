@@ -102,11 +102,12 @@ final class NetworkCore {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeoutMs());
         udp = new UdpEndpoint(this);
         udp.bind(group, transports, new InetSocketAddress(self.getIp(), port));
-        LOG.info("geoblocks network on {}:{}: {} transport, {}, max frame {} bytes, UDP {}",
+        LOG.info("geoblocks network on {}:{}: {} transport, {}, max frame {} bytes, {} direct memory, UDP {}",
                 self.getIp().getHostAddress(), port, transports.name(),
                 tls ? "TLS 1.3 (" + tlsContexts.provider + ") + AES-GCM datagrams"
                         : "cluster-secret handshake, unencrypted TCP + AES-GCM datagrams",
-                settings.maxFrameBytes(), udp.describe());
+                settings.maxFrameBytes(), geoblocks.network.NettyMemory.unzeroed() ? "unzeroed" : "zeroed",
+                udp.describe());
         if (local != null) {
             local.register(self, deliver);
         }
