@@ -14,7 +14,7 @@ import java.util.concurrent.Executors;
  * bytes written to the file, a flush of the file's data ({@code fdatasync}) starts on a background
  * thread unless one is still running. The fsync that makes the finished file durable then finds
  * only the last few MiB dirty instead of the whole file (a 32 MiB download's final fsync took
- * 17-26 ms on our disk without it, 4-5 ms with it). The file is as durable as before when
+ * 17-26 ms on our disk without it, 3-6 ms with it). The file is as durable as before when
  * {@link #finish} returns and the caller's fsync succeeds; nothing is skipped, the disk only
  * starts earlier. Not thread-safe: one download's thread calls it.
  */

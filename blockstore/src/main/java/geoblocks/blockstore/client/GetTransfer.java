@@ -34,12 +34,12 @@ import java.util.zip.CRC32C;
  * blocks as stored; compressed blocks are collected one at a time, decompressed (bounded by their
  * original length) and checked against both checksums before they are written. A failure deletes
  * the partial file. With a {@link ByteSink} the bytes go to the sink instead, each part after it
- * was fed to its block's checksum (a corrupt block fails the download when its last part arrives). A ranged get
- * ({@code GetRange}) receives only the blocks its {@link RangePlan} names, from the first one's
- * stored offset on; each is checked whole as above, and only the range's bytes of it are written
- * (to the file from its start, to the sink at their offsets in the file). An inline version's
- * bytes come in its manifest: they are checked against their CRC32C and written (the range's part
- * of them) without any data message.
+ * was fed to its block's checksum (a corrupt block fails the download when its last part arrives).
+ * A ranged get ({@code GetRange}) receives only the blocks its {@link RangePlan} names, from the
+ * first one's stored offset on; each is checked whole as above, and only the range's bytes of it
+ * are written (to the file from its start, to the sink at their offsets in the file). An inline
+ * version's bytes come in its manifest: they are checked against their CRC32C and written (the
+ * range's part of them) without any data message.
  */
 final class GetTransfer implements Transfer {
     /** Largest manifest a client accepts (a million blocks' worth). */
