@@ -9,6 +9,8 @@ import java.util.Objects;
  * sendmmsg) instead of paying one event per datagram. A transport envelope, not a message family:
  * it has no codec, and only a network that unpacks it may receive it (geoblocks' GeoNetwork does;
  * Kompics' NettyNetwork and the simulator do not, so senders emit bursts only when told to).
+ * GeoNetwork also delivers bursts: datagrams of a family registered as bursting that one read of
+ * its socket received from one peer, to receivers that handle NetBurst (LEDBAT's component).
  * Immutable; every part has this burst's destination and transport.
  */
 public final class NetBurst extends NetMsg {

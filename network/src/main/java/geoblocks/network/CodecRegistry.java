@@ -15,6 +15,7 @@ import java.util.Map;
  */
 public final class CodecRegistry {
     private final WireCodec<?>[] byId = new WireCodec<?>[256];
+    private final boolean[] bursting = new boolean[256];
     private final Map<Class<?>, Integer> idByClass = new HashMap<>();
     private final Map<Class<?>, Integer> resolved = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -34,6 +35,23 @@ public final class CodecRegistry {
         byId[id] = codec;
         idByClass.put(codec.messageClass(), id);
         return this;
+    }
+
+    /**
+     * As {@link #register}, and datagrams of this family that one read of the UDP socket receives
+     * from one peer may be delivered together as one {@link geoblocks.net.NetBurst}. Only for a
+     * family whose receivers all handle NetBurst on the Network port (LEDBAT's component does);
+     * a receiver that does not would never see those datagrams.
+     */
+    public CodecRegistry registerBursting(int id, WireCodec<?> codec) {
+        register(id, codec);
+        bursting[id] = true;
+        return this;
+    }
+
+    /** Whether family {@code id} was registered with {@link #registerBursting}. */
+    public boolean bursting(int id) {
+        return id >= 0 && id < 256 && bursting[id];
     }
 
     /**

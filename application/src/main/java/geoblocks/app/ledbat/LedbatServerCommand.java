@@ -36,7 +36,7 @@ public final class LedbatServerCommand implements Callable<Integer> {
         LedbatOptions.registerCodec();
         geoblocks.app.host.NetworkChoice net = options.network();
         Kompics.createAndStart(LedbatHost.class, new LedbatHost.HostInit(self, settings, options.udpBufferBytes(),
-                ServerDriver.class, Init.NONE, false, options.verbose, net), 2, LedbatOptions.KOMPICS_BATCH);
+                ServerDriver.class, Init.NONE, false, options.verbose, net), Integer.getInteger("gb.workers", 2), LedbatOptions.KOMPICS_BATCH);
         System.out.println("ledbat server listening on " + self + " (UDP, network " + net.describe(self) + ")");
         Kompics.waitForTermination();
         return 0;

@@ -47,7 +47,8 @@ import se.sics.kompics.timer.Timer;
  * the flow exists while it has open streams, and the next stream after it ends starts a new one
  * (new flow id). The receiver keeps one {@link ReceiverFlow} per (peer, flow id). Flows to the same
  * peer share that path's base-delay history ({@link PeerPath}). It starts no thread; one periodic
- * timer drives retransmission timeouts and statistics.
+ * timer drives retransmission timeouts and statistics. Packets may also arrive as a
+ * {@link NetBurst} (several from one peer in one event); each is handled as if it came alone.
  */
 public final class LedbatComponent extends ComponentDefinition {
     /** A receiving flow that hears nothing for this long is dropped (its open streams fail). */
@@ -104,6 +105,7 @@ public final class LedbatComponent extends ComponentDefinition {
         handle(ledbat, ForegroundActive.class, this::onForeground);
         handle(net, DataPacket.class, this::onData);
         handle(net, AckPacket.class, this::onAck);
+        handle(net, NetBurst.class, this::onBurst);
         handle(timer, Tick.class, this::onTick);
     }
 
@@ -259,6 +261,22 @@ public final class LedbatComponent extends ComponentDefinition {
     private void endFlow(OutFlow f, long now) {
         flowsById.remove(f.core.id());
         f.path.ended(f.core, now);
+    }
+
+    /**
+     * Packets a network delivered together (GeoNetwork gathers what one read of its socket brings
+     * from one peer when LEDBAT's codec is registered as bursting): each is handled as if it came alone.
+     */
+    private void onBurst(NetBurst b) {
+        for (geoblocks.net.NetMsg m : b.parts()) {
+            if (m instanceof DataPacket d) {
+                onData(d);
+            } else if (m instanceof AckPacket a) {
+                onAck(a);
+            } else {
+                stale++; // not ours: another family's burst reached this port
+            }
+        }
     }
 
     // ---- receiver side ----

@@ -19,7 +19,8 @@ import se.sics.kompics.timer.java.JavaTimer;
 
 /**
  * Two LEDBAT nodes on 127.0.0.1 in one JVM, each with its own NettyNetwork (UDP) and a shared
- * JavaTimer; optionally a {@link LossyShim} under the sender's LEDBAT; a sending and a receiving
+ * JavaTimer; optionally a {@link LossyShim} under the sender's LEDBAT (and one that only reorders
+ * under the receiver's); a sending and a receiving
  * {@link Endpoint}.
  */
 public final class LoopbackHost extends ComponentDefinition {
@@ -38,7 +39,15 @@ public final class LoopbackHost extends ComponentDefinition {
         } else {
             connect(ledA.getNegative(Network.class), netA.getPositive(Network.class), Channel.TWO_WAY);
         }
-        connect(ledB.getNegative(Network.class), netB.getPositive(Network.class), Channel.TWO_WAY);
+        if (init.shim != null) {
+            // under the receiver a shim that only reorders: the data packets it holds back reach
+            // the receiver in NetBursts with the next one
+            Component shimB = create(LossyShim.class, new LossyShim.ShimInit(init.shim.seed + 1, 0, 0, 0.05));
+            connect(shimB.getNegative(Network.class), netB.getPositive(Network.class), Channel.TWO_WAY);
+            connect(ledB.getNegative(Network.class), shimB.getPositive(Network.class), Channel.TWO_WAY);
+        } else {
+            connect(ledB.getNegative(Network.class), netB.getPositive(Network.class), Channel.TWO_WAY);
+        }
         connect(ledA.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(ledB.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         Component sender = create(Endpoint.class, new Endpoint.EndpointInit(init.b, init.streams, init.bytes, init.result));

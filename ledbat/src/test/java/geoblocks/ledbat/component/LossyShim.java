@@ -11,7 +11,7 @@ import se.sics.kompics.network.Network;
 /**
  * Test shim between a LEDBAT component and the network: drops, duplicates and reorders messages in
  * both directions with the given probabilities (seeded). Reordering holds one message back until the
- * next one has passed.
+ * next one has passed; upward, the two then leave together in one NetBurst.
  */
 public final class LossyShim extends ComponentDefinition {
     private final Negative<Network> up = provides(Network.class);
@@ -27,6 +27,8 @@ public final class LossyShim extends ComponentDefinition {
     static volatile long reordered;
     /** NetBursts the LEDBAT side handed down (unpacked into their datagrams here). */
     static volatile long bursts;
+    /** Held-back messages handed up together with the next one as a NetBurst (the LEDBAT side unpacks them). */
+    static volatile long burstsUp;
 
     public LossyShim(ShimInit init) {
         random = new Random(init.seed);
@@ -56,7 +58,16 @@ public final class LossyShim extends ComponentDefinition {
             reordered++;
             return m;
         }
-        trigger(m, port);
+        if (held != null && port == up && m instanceof geoblocks.net.NetMsg a && held instanceof geoblocks.net.NetMsg h
+                && a.getHeader().equals(h.getHeader())) {
+            // upward, a held message leaves with the next in one NetBurst, as GeoNetwork delivers
+            // what one read of its socket brought from one peer
+            burstsUp++;
+            trigger(new geoblocks.net.NetBurst(a.getHeader(), java.util.List.of(a, h)), port);
+            held = null;
+        } else {
+            trigger(m, port);
+        }
         if (r > 1 - dup) {
             duplicated++;
             trigger(m, port);

@@ -9,7 +9,6 @@ import geoblocks.network.udp.DatagramSealer;
 import geoblocks.network.udp.PairKeys;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
@@ -22,7 +21,6 @@ import io.netty.channel.unix.SegmentedDatagramPacket;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,7 +40,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * seals it when it writes it, control first. Datagrams queued in one burst go out in one flush, as
  * GSO segments (equal-size runs to one peer) on epoll where the kernel supports UDP_SEGMENT, else
  * sendmmsg.
- * Receiving uses GRO and recvmmsg on epoll. A datagram that is too short, names an unknown key,
+ * Receiving uses GRO and recvmmsg on epoll; datagrams of a bursting family (see
+ * {@link geoblocks.network.CodecRegistry#registerBursting}) that one read brings from one peer are
+ * delivered as one {@link geoblocks.net.NetBurst} ({@link InboundBursts}). A datagram that is too short, names an unknown key,
  * fails its tag, is replayed, or does not decode is dropped and counted.
  */
 final class UdpEndpoint {
@@ -86,9 +86,12 @@ final class UdpEndpoint {
     private static final long HELD_NANOS = 1_000_000_000L;
     /** Datagrams with an unknown key id, oldest first; only touched on the UDP channel's event loop. */
     private final ArrayDeque<Held> held = new ArrayDeque<>();
+    /** What one read decodes, gathered into bursts; only touched on the UDP channel's event loop. */
+    private final InboundBursts inbound;
 
     UdpEndpoint(NetworkCore core) {
         this.core = core;
+        this.inbound = new InboundBursts(core::deliver);
     }
 
     void bind(EventLoopGroup group, Transports t, InetSocketAddress at) throws InterruptedException {
@@ -212,74 +215,95 @@ final class UdpEndpoint {
     /** A datagram queued to be encoded and sealed under {@code sender}'s keys when it is written. */
     private record Unsealed(NetMsg msg, int codecId, int size, Sender sender, InetSocketAddress to) {}
 
-    /** On the event loop: encodes and seals one queued datagram. */
-    private DatagramPacket seal(Unsealed u) {
+    /**
+     * On the event loop: encodes {@code u} and seals it at {@code out}'s position (which advances by
+     * the datagram's length, {@code u.size() + OVERHEAD}).
+     */
+    private void seal(Unsealed u, ByteBuffer out) {
         ByteBuffer body = scratch.get();
         body.clear();
         body.put((byte) u.codecId());
         core.codecs().encode(u.codecId(), u.msg(), u.size() - 1, body);
         body.flip();
-        ByteBuf buf = channel.alloc().directBuffer(u.size() + DatagramSealer.OVERHEAD);
         Sender s = u.sender();
         synchronized (s) {
-            int n = s.sealer.seal(s.nextSeq++, body, buf.nioBuffer(0, u.size() + DatagramSealer.OVERHEAD));
-            buf.writerIndex(n);
+            s.sealer.seal(s.nextSeq++, body, out);
         }
-        return new DatagramPacket(buf, u.to());
     }
 
-    /** Drain writer: seals a batch in order and writes it, as GSO runs when the kernel offers them. */
+    /**
+     * Drain writer: seals a batch in order and writes it. With GSO, each run of equal-size datagrams
+     * to one peer (the last may be shorter) is sealed into one buffer and written as one segmented
+     * send; otherwise each datagram has its own buffer (sendmmsg batches them on epoll).
+     */
     private void writeBatch(List<Object> batch) {
-        List<DatagramPacket> sealed = new ArrayList<>(batch.size());
-        for (Object o : batch) {
+        int n = batch.size();
+        for (int i = 0; i < n;) {
+            int end = gso ? runEnd(batch, i) : i + 1;
+            i = writeRun(batch, i, end);
+        }
+    }
+
+    /** The end (exclusive) of the GSO run that starts at {@code from}. */
+    private static int runEnd(List<Object> batch, int from) {
+        Unsealed first = (Unsealed) batch.get(from);
+        int seg = first.size() + DatagramSealer.OVERHEAD;
+        int end = from + 1;
+        while (end < batch.size() && end - from < GSO_MAX_SEGMENTS && (end - from + 1) * seg <= GSO_MAX_BYTES) {
+            Unsealed u = (Unsealed) batch.get(end);
+            int len = u.size() + DatagramSealer.OVERHEAD;
+            if (len > seg || !u.to().equals(first.to())) {
+                break;
+            }
+            end++;
+            if (len < seg) {
+                break; // a shorter datagram ends its run
+            }
+        }
+        return end;
+    }
+
+    /**
+     * Seals {@code batch[from, end)} (one peer; equal sizes but the last) into one buffer and
+     * writes it; a datagram that fails to seal is logged and skipped, and what was sealed before it
+     * is written. Returns the index after the last datagram handled.
+     */
+    private int writeRun(List<Object> batch, int from, int end) {
+        Unsealed first = (Unsealed) batch.get(from);
+        int seg = first.size() + DatagramSealer.OVERHEAD;
+        int total = 0;
+        for (int k = from; k < end; k++) {
+            total += ((Unsealed) batch.get(k)).size() + DatagramSealer.OVERHEAD;
+        }
+        ByteBuf buf = channel.alloc().directBuffer(total);
+        ByteBuffer nio = buf.internalNioBuffer(0, total);
+        int base = nio.position();
+        int sealed = 0;
+        int k = from;
+        for (; k < end; k++) {
+            Unsealed u = (Unsealed) batch.get(k);
+            nio.limit(base + sealed + u.size() + DatagramSealer.OVERHEAD).position(base + sealed);
             try {
-                sealed.add(seal((Unsealed) o));
+                seal(u, nio);
             } catch (RuntimeException e) {
-                core.logRefused("cannot send " + ((Unsealed) o).msg() + ": " + e.getMessage());
+                core.logRefused("cannot send " + u.msg() + ": " + e.getMessage());
+                k++;
+                break;
+            }
+            sealed += u.size() + DatagramSealer.OVERHEAD;
+        }
+        if (sealed == 0) {
+            buf.release();
+        } else {
+            buf.writerIndex(sealed);
+            if (sealed <= seg) {
+                channel.write(new DatagramPacket(buf, first.to()), channel.voidPromise());
+            } else {
+                channel.write(new io.netty.channel.epoll.SegmentedDatagramPacket(buf, seg, first.to()),
+                        channel.voidPromise());
             }
         }
-        if (!gso) {
-            for (DatagramPacket d : sealed) {
-                channel.write(d, channel.voidPromise());
-            }
-            return;
-        }
-        writeSegmented(sealed);
-    }
-
-    /** Runs of equal-size datagrams to one peer become one segmented send. */
-    private void writeSegmented(List<DatagramPacket> packets) {
-        List<DatagramPacket> run = new ArrayList<>(GSO_MAX_SEGMENTS);
-        for (DatagramPacket p : packets) {
-            if (!run.isEmpty()) {
-                DatagramPacket first = run.get(0);
-                int seg = first.content().readableBytes();
-                boolean fits = p.recipient().equals(first.recipient())
-                        && p.content().readableBytes() <= seg
-                        && run.get(run.size() - 1).content().readableBytes() == seg
-                        && (run.size() + 1) * seg <= GSO_MAX_BYTES && run.size() < GSO_MAX_SEGMENTS;
-                if (!fits) {
-                    writeRun(run);
-                }
-            }
-            run.add(p);
-        }
-        writeRun(run);
-    }
-
-    private void writeRun(List<DatagramPacket> run) {
-        if (run.size() == 1) {
-            channel.write(run.get(0), channel.voidPromise());
-        } else if (run.size() > 1) {
-            int seg = run.get(0).content().readableBytes();
-            CompositeByteBuf c = channel.alloc().compositeDirectBuffer(run.size());
-            for (DatagramPacket d : run) {
-                c.addComponent(true, d.content());
-            }
-            channel.write(new io.netty.channel.epoll.SegmentedDatagramPacket(c, seg, run.get(0).recipient()),
-                    channel.voidPromise());
-        }
-        run.clear();
+        return k;
     }
 
     /**
@@ -337,6 +361,7 @@ final class UdpEndpoint {
                 refuseHeld(h);
             }
         }
+        inbound.flush();
     }
 
     private void receive(ByteBuf content, InetSocketAddress from) {
@@ -369,7 +394,7 @@ final class UdpEndpoint {
                 throw new MalformedMessageException("datagram of session with " + r.peer() + " claims source "
                         + m.getHeader().source());
             }
-            core.deliver(m);
+            inbound.add(m, core.codecs().bursting(id));
         } catch (MalformedMessageException e) {
             WireStats.malformed();
             core.logRefused("datagram from " + from + ": " + e.getMessage());
@@ -388,6 +413,12 @@ final class UdpEndpoint {
             } else {
                 receive(c, p.sender());
             }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            inbound.flush(); // the end of one read of the socket: hand on what it gathered
+            ctx.fireChannelReadComplete();
         }
 
         @Override

@@ -36,6 +36,8 @@ class LoopbackNetworkTest {
     static final LocalLinks LINKS = new LocalLinks();
     static Pair.Side l1;
     static Pair.Side l2;
+    /** Registers the test family as bursting: its endpoint unpacks NetBursts and counts them. */
+    static Pair.Side bursting;
 
     @BeforeAll
     static void start() throws Exception {
@@ -45,8 +47,9 @@ class LoopbackNetworkTest {
         x = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), "some-other-secret-456789", tls);
         l1 = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls).withLocalLinks(LINKS);
         l2 = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls).withLocalLinks(LINKS);
-        Kompics.createAndStart(Pair.class, new Pair.PairInit(List.of(a, b, x, l1, l2)), 2);
-        for (Pair.Side s : List.of(a, b, x, l1, l2)) {
+        bursting = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls).bursting();
+        Kompics.createAndStart(Pair.class, new Pair.PairInit(List.of(a, b, x, l1, l2, bursting)), 2);
+        for (Pair.Side s : List.of(a, b, x, l1, l2, bursting)) {
             assertNotNull(waitFor(s, ListeningStatus.class), "listening");
         }
     }
@@ -173,6 +176,55 @@ class LoopbackNetworkTest {
             }
         }
         assertTrue(got.size() >= 38, "received " + got.size() + " of the 40 parts of a burst on loopback");
+    }
+
+    @Test
+    void udpBurst_ofMixedSizes_everyPartArrivesIntact() throws Exception {
+        // runs of equal sizes are sealed into one buffer each (GSO); shorter datagrams end a run
+        int[] sizes = {1400, 1400, 1400, 900, 1400, 1400, 200, 200, 200, 1400, 1400, 1400, 1400, 17};
+        Random random = new Random(11);
+        java.util.List<TestMsg> parts = new java.util.ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            byte[] payload = new byte[sizes[i]];
+            random.nextBytes(payload);
+            parts.add(new TestMsg(new NetHeader(a.self, b.self, Transport.UDP), 7100 + i, payload));
+        }
+        a.send(new geoblocks.net.NetBurst(new NetHeader(a.self, b.self, Transport.UDP), parts));
+        java.util.Map<Long, byte[]> got = new java.util.HashMap<>();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (got.size() < sizes.length && System.nanoTime() < end) {
+            TestMsg m = (TestMsg) b.received.poll(100, TimeUnit.MILLISECONDS);
+            if (m != null && m.seq >= 7100 && m.seq < 7100 + sizes.length) {
+                got.put(m.seq, m.payload);
+            }
+        }
+        assertTrue(got.size() >= sizes.length - 1, "received " + got.size() + " of " + sizes.length);
+        for (var e : got.entrySet()) {
+            assertArrayEquals(parts.get((int) (e.getKey() - 7100)).payload, e.getValue(), "part " + e.getKey());
+        }
+    }
+
+    @Test
+    void burstingFamily_arrivesInBurstsFromOnePeer_andEveryPartIsThere() throws Exception {
+        java.util.List<TestMsg> parts = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            parts.add(new TestMsg(new NetHeader(a.self, bursting.self, Transport.UDP), 7200 + i, new byte[1400]));
+        }
+        a.send(new geoblocks.net.NetBurst(new NetHeader(a.self, bursting.self, Transport.UDP), parts));
+        java.util.Set<Long> got = new java.util.HashSet<>();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (got.size() < 40 && System.nanoTime() < end) {
+            TestMsg m = (TestMsg) bursting.received.poll(100, TimeUnit.MILLISECONDS);
+            if (m != null && m.seq >= 7200 && m.seq < 7240) {
+                assertEquals(a.self, m.getHeader().source());
+                got.add(m.seq);
+            }
+        }
+        assertTrue(got.size() >= 38, "received " + got.size() + " of the 40 parts");
+        assertTrue(bursting.bursts.get() >= 1, "the parts came in bursts (" + bursting.bursts.get() + ")");
+        for (KompicsEvent e : b.received) {
+            assertTrue(!(e instanceof geoblocks.net.NetBurst), "a side whose family is not bursting got a burst");
+        }
     }
 
     @Test

@@ -31,11 +31,19 @@ public final class Pair extends ComponentDefinition {
         volatile Endpoint endpoint;
         /** Shared with the sides it reaches in-process, or null (sockets only). */
         LocalLinks local;
+        /** The test family is registered as bursting; bursts received are counted and unpacked. */
+        boolean bursting;
+        final java.util.concurrent.atomic.AtomicInteger bursts = new java.util.concurrent.atomic.AtomicInteger();
 
         Side(NetAddress self, String secret, NetworkSettings settings) {
             this.self = self;
             this.secret = secret;
             this.settings = settings;
+        }
+
+        Side bursting() {
+            this.bursting = true;
+            return this;
         }
 
         Side withLocalLinks(LocalLinks links) {
@@ -62,7 +70,8 @@ public final class Pair extends ComponentDefinition {
 
     public Pair(PairInit init) {
         for (Side s : init.sides) {
-            CodecRegistry codecs = new CodecRegistry().register(42, TestMsg.CODEC);
+            CodecRegistry codecs = s.bursting ? new CodecRegistry().registerBursting(42, TestMsg.CODEC)
+                    : new CodecRegistry().register(42, TestMsg.CODEC);
             GeoNetwork.GeoNetworkInit netInit = new GeoNetwork.GeoNetworkInit(s.self, s.settings, s.secret, codecs);
             Component net = create(GeoNetwork.class, s.local == null ? netInit : netInit.withLocalLinks(s.local));
             Component ep = create(Endpoint.class, new EndpointInit(s));
@@ -88,6 +97,15 @@ public final class Pair extends ComponentDefinition {
             Side side = init.side;
             side.endpoint = this;
             handle(net, TestMsg.class, side.received::add);
+            handle(net, geoblocks.net.NetBurst.class, b -> {
+                side.bursts.incrementAndGet();
+                for (geoblocks.net.NetMsg p : b.parts()) {
+                    if (!p.getHeader().equals(b.getHeader())) {
+                        throw new IllegalStateException(p + " in a burst of " + b.getHeader());
+                    }
+                    side.received.add(p);
+                }
+            });
             handle(ctl, se.sics.kompics.network.ListeningStatus.class, side.control::add);
             handle(ctl, se.sics.kompics.network.NetworkException.class, side.control::add);
         }

@@ -12,7 +12,7 @@ import geoblocks.network.component.GeoNetwork;
  * Which component provides the Network port of a host ({@code geoblocks.network.implementation}):
  * our {@link GeoNetwork} or Kompics' NettyNetwork, and what ours needs (settings, the cluster
  * secret, the message families with the same ids as the Kompics serializers: file 100, RTT 101,
- * LEDBAT 110).
+ * LEDBAT 110; LEDBAT's datagrams are received in bursts, see CodecRegistry#registerBursting).
  */
 public record NetworkChoice(NetworkSettings settings, String secret) {
 
@@ -43,6 +43,6 @@ public record NetworkChoice(NetworkSettings settings, String secret) {
         return new CodecRegistry()
                 .register(FILE_CODEC_ID, FileCodec.INSTANCE)
                 .register(RTT_CODEC_ID, RttProbe.CODEC)
-                .register(LedbatCodec.SERIALIZER_ID, LedbatCodec.INSTANCE);
+                .registerBursting(LedbatCodec.SERIALIZER_ID, LedbatCodec.INSTANCE); // LedbatComponent handles NetBurst
     }
 }
