@@ -56,6 +56,7 @@ public final class LedbatClientCommand implements Callable<Integer> {
             perStream = total / parallel;
         }
         long millis = bytes != null ? -1 : (long) ((seconds == null ? 10 : seconds) * 1000);
+        int workers = options.workers();
         NetAddress server = NetAddress.parse(remote);
         if (logDir != null) {
             Files.createDirectories(logDir);
@@ -68,7 +69,7 @@ public final class LedbatClientCommand implements Callable<Integer> {
         Kompics.createAndStart(LedbatHost.class, new LedbatHost.HostInit(self, options.settings(),
                 options.udpBufferBytes(), ClientDriver.class,
                 new ClientDriver.ClientInit(server, parallel, millis, perStream, logDir, outcome), true,
-                options.verbose, options.network()), Integer.getInteger("gb.workers", 2), LedbatOptions.KOMPICS_BATCH);
+                options.verbose, options.network()), workers, LedbatOptions.KOMPICS_BATCH);
         long limit = millis > 0 ? millis / 1000 + 120 : 3600;
         boolean done = outcome.await(limit);
         double wall = (System.nanoTime() - t0) / 1e9;

@@ -37,6 +37,19 @@ final class LedbatOptions {
     @Option(names = "--verbose", description = "Print socket buffer sizes and other details on stderr.")
     boolean verbose;
 
+    @Option(names = "--workers", paramLabel = "N", defaultValue = "1",
+            description = "Kompics worker threads (default ${DEFAULT-VALUE}: the transport and its driver on one thread, "
+                    + "the network's event loop on another; a second worker adds hand-offs between them).")
+    int workers;
+
+    /** The worker count, checked. */
+    int workers() {
+        if (workers < 1 || workers > 64) {
+            throw new IllegalArgumentException("--workers must be 1..64, was " + workers);
+        }
+        return workers;
+    }
+
     LedbatSettings settings() {
         Map<String, Object> over = new HashMap<>();
         // --parallel streams of the test application share the flow in turn (the node's block

@@ -28,6 +28,7 @@ public final class LedbatServerCommand implements Callable<Integer> {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("--port must be in 1..65535, was " + port);
         }
+        int workers = options.workers();
         NetAddress self = NetAddress.of(bind, port);
         if (self.getIp().isAnyLocalAddress()) {
             throw new IllegalArgumentException("--bind needs the concrete IP clients send to, not " + bind);
@@ -36,7 +37,7 @@ public final class LedbatServerCommand implements Callable<Integer> {
         LedbatOptions.registerCodec();
         geoblocks.app.host.NetworkChoice net = options.network();
         Kompics.createAndStart(LedbatHost.class, new LedbatHost.HostInit(self, settings, options.udpBufferBytes(),
-                ServerDriver.class, Init.NONE, false, options.verbose, net), Integer.getInteger("gb.workers", 2), LedbatOptions.KOMPICS_BATCH);
+                ServerDriver.class, Init.NONE, false, options.verbose, net), workers, LedbatOptions.KOMPICS_BATCH);
         System.out.println("ledbat server listening on " + self + " (UDP, network " + net.describe(self) + ")");
         Kompics.waitForTermination();
         return 0;

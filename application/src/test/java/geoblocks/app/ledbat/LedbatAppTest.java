@@ -87,6 +87,8 @@ class LedbatAppTest {
         assertEquals(1, Main.run("ledbat", "client", "--remote", "127.0.0.1:9", "--bytes", "12X"));
         assertEquals(1, Main.run("ledbat", "client", "--remote", "127.0.0.1:9", "--parallel", "0"));
         assertEquals(1, Main.run("ledbat", "server", "--port", "70000"));
+        assertEquals(1, Main.run("ledbat", "server", "--workers", "0"));
+        assertEquals(1, Main.run("ledbat", "client", "--remote", "127.0.0.1:9", "--workers", "65"));
     }
 
     private static StreamStats stats(NetAddress peer, long t, long acked) {
