@@ -12,12 +12,20 @@ import se.sics.kompics.network.Address;
  */
 public final class NetAddress implements Address {
     private final InetSocketAddress socket;
+    /** The ip's bytes, for {@link Wire} (InetAddress.getAddress() copies them on every call). Never written. */
+    private final byte[] ipBytes;
 
     public NetAddress(InetAddress ip, int port) {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be in 0..65535, was " + port);
         }
         this.socket = new InetSocketAddress(Objects.requireNonNull(ip, "ip"), port);
+        this.ipBytes = ip.getAddress();
+    }
+
+    /** The ip's bytes (4 or 16), shared: callers in this package only read them. */
+    byte[] ipBytes() {
+        return ipBytes;
     }
 
     /** Parses {@code host:port}; the host is resolved once, here. */

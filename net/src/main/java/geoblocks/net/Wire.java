@@ -33,19 +33,21 @@ public final class Wire {
         NetAddress src = readAddress(in);
         NetAddress dst = readAddress(in);
         int p = readU8(in, "transport");
-        Transport[] all = Transport.values();
-        if (p >= all.length) {
+        if (p >= TRANSPORTS.length) {
             throw new MalformedMessageException("unknown transport ordinal " + p);
         }
-        return new NetHeader(src, dst, all[p]);
+        return new NetHeader(src, dst, TRANSPORTS[p]);
     }
 
+    /** Transport.values() copies the array on every call; read-only here. */
+    private static final Transport[] TRANSPORTS = Transport.values();
+
     public static int addressSize(NetAddress a) {
-        return 1 + a.getIp().getAddress().length + 2;
+        return 1 + a.ipBytes().length + 2;
     }
 
     public static void writeAddress(NetAddress a, ByteBuffer out) {
-        byte[] ip = a.getIp().getAddress();
+        byte[] ip = a.ipBytes();
         out.put((byte) ip.length).put(ip).putShort((short) a.getPort());
     }
 
@@ -55,13 +57,66 @@ public final class Wire {
             throw new MalformedMessageException("ip length must be 4 or 16, was " + len);
         }
         need(in, len + 2, "address");
+        AddressCache cache = ADDRESSES.get();
+        NetAddress known = cache.find(in, len);
+        if (known != null) {
+            in.position(in.position() + len + 2);
+            return known;
+        }
         byte[] ip = new byte[len];
         in.get(ip);
         int port = Short.toUnsignedInt(in.getShort());
+        NetAddress a;
         try {
-            return new NetAddress(InetAddress.getByAddress(ip), port);
+            a = new NetAddress(InetAddress.getByAddress(ip), port);
         } catch (UnknownHostException e) {
             throw new MalformedMessageException("bad ip bytes: " + e.getMessage());
+        }
+        cache.keep(ip, port, a);
+        return a;
+    }
+
+    /**
+     * Per thread, the last few addresses decoded: a stream of datagrams between two peers carries the
+     * same two addresses in every header, and reusing their (immutable) NetAddress saves three
+     * allocations and a parse per address.
+     */
+    private static final ThreadLocal<AddressCache> ADDRESSES = ThreadLocal.withInitial(AddressCache::new);
+
+    static final class AddressCache {
+        static final int SIZE = 4;
+        private final byte[][] ips = new byte[SIZE][];
+        private final int[] ports = new int[SIZE];
+        private final NetAddress[] addresses = new NetAddress[SIZE];
+        private int next;
+
+        /** The cached address whose {@code len} ip bytes and port are at {@code in}'s position, or null. */
+        NetAddress find(ByteBuffer in, int len) {
+            int p = in.position();
+            int port = Short.toUnsignedInt(in.getShort(p + len));
+            for (int i = 0; i < SIZE; i++) {
+                byte[] ip = ips[i];
+                if (ip != null && ip.length == len && ports[i] == port && sameBytes(in, p, ip)) {
+                    return addresses[i];
+                }
+            }
+            return null;
+        }
+
+        void keep(byte[] ip, int port, NetAddress a) {
+            ips[next] = ip;
+            ports[next] = port;
+            addresses[next] = a;
+            next = (next + 1) % SIZE;
+        }
+
+        private static boolean sameBytes(ByteBuffer in, int p, byte[] ip) {
+            for (int i = 0; i < ip.length; i++) {
+                if (in.get(p + i) != ip[i]) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 

@@ -28,13 +28,49 @@ public final class ReceiverFlow implements ReceiveWindow.Sink {
     private static final class Stream {
         final int id;
         long offset;
-        final List<byte[]> chunks = new ArrayList<>(4);
-        long pendingBytes;
+        /**
+         * The bytes delivered since the last flush: {@code pending[0, pendingBytes)}. A lone payload is
+         * kept as it is (never written to); the next one copies both into a buffer of this stream's,
+         * sized like the last flush, so a steady ACK pattern fills it exactly and hands it out whole.
+         */
+        byte[] pending;
+        int pendingBytes;
+        boolean pendingIsPayload;
+        int lastFlushBytes;
         boolean fin;
         boolean dirty;
 
         Stream(int id) {
             this.id = id;
+        }
+
+        void append(byte[] payload) {
+            if (pending == null) {
+                pending = payload;
+                pendingBytes = payload.length;
+                pendingIsPayload = true;
+                return;
+            }
+            int need = pendingBytes + payload.length;
+            if (pendingIsPayload || need > pending.length) {
+                int size = pendingIsPayload ? Math.max(need, lastFlushBytes) : Math.max(need, pending.length * 2);
+                byte[] b = new byte[size];
+                System.arraycopy(pending, 0, b, 0, pendingBytes);
+                pending = b;
+                pendingIsPayload = false;
+            }
+            System.arraycopy(payload, 0, pending, pendingBytes, payload.length);
+            pendingBytes = need;
+        }
+
+        /** The pending bytes as one array of exactly their length; nothing is pending afterwards. */
+        byte[] take() {
+            byte[] data = pendingBytes == pending.length ? pending : java.util.Arrays.copyOf(pending, pendingBytes);
+            lastFlushBytes = pendingBytes;
+            pending = null;
+            pendingBytes = 0;
+            pendingIsPayload = false;
+            return data;
         }
     }
 
@@ -100,8 +136,7 @@ public final class ReceiverFlow implements ReceiveWindow.Sink {
         }
         last = s;
         if (payload.length > 0) {
-            s.chunks.add(payload);
-            s.pendingBytes += payload.length;
+            s.append(payload);
         }
         if (fin) {
             s.fin = true;
@@ -121,21 +156,9 @@ public final class ReceiverFlow implements ReceiveWindow.Sink {
         for (Stream s : dirty) {
             s.dirty = false;
             if (s.pendingBytes > 0) {
-                byte[] data;
-                if (s.chunks.size() == 1) {
-                    data = s.chunks.get(0);
-                } else {
-                    data = new byte[(int) s.pendingBytes];
-                    int pos = 0;
-                    for (byte[] c : s.chunks) {
-                        System.arraycopy(c, 0, data, pos, c.length);
-                        pos += c.length;
-                    }
-                }
-                s.chunks.clear();
                 long at = s.offset;
-                s.offset += s.pendingBytes;
-                s.pendingBytes = 0;
+                byte[] data = s.take();
+                s.offset += data.length;
                 out.data(s.id, at, data);
             }
             if (s.fin) {

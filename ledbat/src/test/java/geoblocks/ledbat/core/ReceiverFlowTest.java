@@ -44,6 +44,57 @@ class ReceiverFlowTest {
     }
 
     @Test
+    void deliveredBytes_comeOutInOrder_asOneArrayOfExactlyTheirLength_aLonePayloadAsItIs() {
+        List<byte[]> got = new ArrayList<>();
+        ReceiverFlow.Delivery keep = new ReceiverFlow.Delivery() {
+            @Override
+            public void data(int stream, long offset, byte[] data) {
+                got.add(data);
+            }
+
+            @Override
+            public void closed(int stream, long bytes) {
+            }
+        };
+        ReceiverFlow f = new ReceiverFlow(1, 1024, 0);
+        byte[] lone = numbered(0, 700);
+        f.onSegment(0, 0, 3, lone, false);
+        f.flush(keep);
+        assertTrue(got.get(0) == lone, "a lone payload is handed on without a copy");
+        // three in order, then a gap filled: each flush gives one array, exact, bytes in order
+        for (int round = 0; round < 3; round++) {
+            got.clear();
+            long base = 1 + round * 5L;
+            f.onSegment(0, base, 3, numbered(1, 1400), false);
+            f.onSegment(0, base + 1, 3, numbered(2, 1400), false);
+            f.onSegment(0, base + 3, 3, numbered(4, 10), false);      // out of order, held
+            f.onSegment(0, base + 2, 3, numbered(3, 1400), false);    // fills the gap
+            f.onSegment(0, base + 4, 3, numbered(5, 1), false);
+            f.flush(keep);
+            assertEquals(1, got.size());
+            byte[] expected = concat(numbered(1, 1400), numbered(2, 1400), numbered(3, 1400), numbered(4, 10),
+                    numbered(5, 1));
+            org.junit.jupiter.api.Assertions.assertArrayEquals(expected, got.get(0), "round " + round);
+        }
+    }
+
+    static byte[] numbered(int seed, int n) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (seed * 31 + i);
+        }
+        return b;
+    }
+
+    static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            o.writeBytes(p);
+        }
+        return o.toByteArray();
+    }
+
+    @Test
     void ackDue_onFinReorderingDuplicatesAckNowOrEveryNth() {
         ReceiverFlow f = new ReceiverFlow(1, 1024, 0);
         ReceiveWindow.Outcome o = f.onSegment(0, 0, 1, b(10), false);

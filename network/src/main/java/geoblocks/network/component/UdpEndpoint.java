@@ -62,7 +62,7 @@ final class UdpEndpoint {
     private final Map<Integer, Receiver> receivers = new ConcurrentHashMap<>();
     private final Map<NetAddress, ArrayDeque<Integer>> keysByPeer = new ConcurrentHashMap<>();
     private final Map<NetAddress, ArrayDeque<NetMsg>> pending = new ConcurrentHashMap<>();
-    private final ThreadLocal<ByteBuffer> scratch = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(MAX_DATAGRAM));
+    private final ThreadLocal<ByteBuffer> scratch = ThreadLocal.withInitial(() -> ByteBuffer.allocate(MAX_DATAGRAM));
     private Channel channel;
     private OutboundQueue out;
     private boolean gso;
