@@ -1,16 +1,11 @@
 package geoblocks.blockstore.component;
 
-import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.core.ManifestCodec;
-import geoblocks.blockstore.core.ManifestHistory;
-import geoblocks.blockstore.core.MoveCopies;
 import geoblocks.blockstore.core.MovePlan;
 import geoblocks.blockstore.core.MoveRecord;
 import geoblocks.blockstore.meta.MetaMoveStore;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.wire.FileCodec;
-import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FailureException;
 import geoblocks.blockstore.wire.FileOp.Done;
@@ -19,7 +14,6 @@ import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.PeerOp.HoldBlocks;
 import geoblocks.blockstore.wire.PeerOp.MoveCopy;
 import geoblocks.blockstore.wire.ClientOp.MoveReq;
-import geoblocks.blockstore.wire.ClientOp.PutProgress;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -54,9 +48,6 @@ import java.util.function.Consumer;
  * so no block collector takes a copy that the new manifest is about to name.
  */
 final class Migrations {
-    /** A copy may wait while foreground traffic has the link: it times out after this many RPC timeouts. */
-    static final int COPY_TIMEOUT_RPCS = 8;
-
     private final Node node;
     private final BlockPull pulls;
     private final MoveTargets targetSide;
@@ -105,7 +96,7 @@ final class Migrations {
                 forget(MetaMoveStore.key(r));
                 continue;
             }
-            Move m = new Move(null, 0, r.from(), plan);
+            Move m = move(null, 0, r.from(), plan);
             m.waiting = true;
             active.put(m.key, m);
             node.inFlight().hold(r.from().fileId());
@@ -178,12 +169,31 @@ final class Migrations {
             Logs.warn(node.region() + ": keeping the drain move of '" + from.name() + "' failed: " + e.getMessage());
             return false;
         }
-        Move m = new Move(null, 0, from, plan);
+        Move m = move(null, 0, from, plan);
         active.put(m.key, m);
         node.inFlight().hold(from.fileId());
         m.pump();
         return true;
     }
+
+    private Move move(NetAddress client, long req, Manifest from, MovePlan plan) {
+        return new Move(node, pulls, targetSide, owner, client, req, from, plan);
+    }
+
+    /** How a move reports back: the committed counters, and the end that takes it out of the table and the engine. */
+    private final Move.Owner owner = new Move.Owner() {
+        @Override
+        public void committed(long bytes) {
+            committed++;
+            committedBytes += bytes;
+        }
+
+        @Override
+        public void ended(Move m) {
+            active.remove(m.key);
+            forget(m.key);
+        }
+    };
 
     /** Moves this node coordinates now (each kept in the engine until it ends). */
     int moves() {
@@ -233,7 +243,7 @@ final class Migrations {
                 node.send(client, new Failed(r.req(), FailureCode.INTERNAL, "keeping the move of '" + r.name() + "' failed: " + e.getMessage()));
                 return;
             }
-            Move m = new Move(client, r.req(), found.get(), plan);
+            Move m = move(client, r.req(), found.get(), plan);
             active.put(m.key, m);
             node.inFlight().hold(found.get().fileId());
             m.pump();
@@ -281,220 +291,6 @@ final class Migrations {
 
     void onHold(HoldBlocks h) {
         targetSide.onHold(h);
-    }
-
-    private final class Move {
-        final String key;
-        final NetAddress client;
-        final long req;
-        final Manifest from;
-        final MovePlan plan;
-        /** Which copies start when, retries, and the client's heartbeat. */
-        final MoveCopies<MovePlan.Copy> copies;
-        /** Why the move cannot finish, once it cannot; null while it can. */
-        Failure failure;
-        /** A move resumed after a restart, waiting for its targets to be up. */
-        boolean waiting;
-
-        Move(NetAddress client, long req, Manifest from, MovePlan plan) {
-            this.key = MetaMoveStore.key(from.name(), from.fileId());
-            this.client = client;
-            this.req = req;
-            this.from = from;
-            this.plan = plan;
-            this.copies = new MoveCopies<>(plan.copies(), node.now());
-        }
-
-        void pump() {
-            for (MovePlan.Copy c : copies.start()) {
-                copy(c);
-            }
-            switch (copies.state()) {
-                case FAILED -> abandon();
-                case COPIED -> commit();
-                case RUNNING -> { }
-            }
-        }
-
-        boolean targetsUp() {
-            for (String t : plan.targets()) {
-                if (!t.equals(node.region()) && !node.rtt().isUp(t)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /**
-         * The version being moved as this node keeps it now (at whatever location epoch), or null when
-         * it keeps it no more (the retention dropped it, or the name was forgotten). A client's move
-         * also ends when the version is no longer the current one (as the client asked to move that).
-         */
-        Manifest kept() {
-            Manifest v = node.manifests().history(from.name()).flatMap(h -> h.find(from.version())).orElse(null);
-            if (v == null || v.deleted() || !v.fileId().equals(from.fileId())) {
-                return null;
-            }
-            Manifest head = node.manifests().find(from.name()).orElse(null);
-            return client != null && (head == null || !head.version().equals(from.version())) ? null : v;
-        }
-
-        /**
-         * A move resumed after a restart: already committed (the manifest names the targets at a
-         * later epoch), gone (the version is kept no more: its copies go), or copied again from the
-         * start (copies already made are only rewritten in place).
-         */
-        void resume() {
-            Manifest current = kept();
-            if (current == null) {
-                failure = new Failure(FailureCode.NEWER_EXISTS, "version " + from.version().id() + " of '" + from.name()
-                        + "' is kept no more (dropped by the retention, or the name was forgotten) while the move was"
-                        + " interrupted");
-                abandon();
-                return;
-            }
-            if (current.locEpoch() > from.locEpoch() && plan.noopFor(current)) {
-                Logs.info(node.region() + ": resumed move of '" + from.name() + "' was committed; publishing it and"
-                        + " dropping the old copies");
-                publishAndDrop(current);
-                return;
-            }
-            Logs.info(node.region() + ": resuming the move of '" + from.name() + "' to " + plan.targets());
-            pump();
-        }
-
-        /** Makes copy {@code c} (started by {@link #copies}); its end goes back to the schedule. */
-        void copy(MovePlan.Copy c) {
-            Manifest.BlockRef ref = from.blocks().get(c.block());
-            BlockId id = from.blockId(c.block());
-            Consumer<String> finished = why -> {
-                if (why == null) {
-                    copies.succeeded(c, ref.length(), node.now());
-                    progress();
-                } else if (copies.failed(c)) {
-                    Logs.warn(node.region() + ": copy of block " + c.block() + " of '" + from.name() + "' to "
-                            + c.target() + " failed, trying again: " + why);
-                } else if (failure == null) {
-                    failure = new Failure(FailureCode.UNAVAILABLE, "copy of block " + c.block() + " to " + c.target()
-                            + " failed " + MoveCopies.ATTEMPTS + " times: " + why);
-                }
-                pump();
-            };
-            if (c.target().equals(node.region())) {
-                pulls.pull(id, ref.length(), ref.crc(), c.holders(), finished);
-                return;
-            }
-            NetAddress target = node.addressOf(c.target());
-            long r = node.expect(target, Pending.Waiter.until(Done.class, finished),
-                    COPY_TIMEOUT_RPCS * node.settings().rpcTimeoutMs() * 1_000_000L);
-            node.send(target, new MoveCopy(r, id.value(), ref.length(), ref.crc(), c.holders()));
-        }
-
-        void progress() {
-            copies.reported(node.now());
-            if (client != null) {
-                node.send(client, new PutProgress(req, copies.movedBytes()));
-            }
-        }
-
-        /** Every copy is durable: the manifest names the targets, then the old homes drop their copies. */
-        void commit() {
-            Manifest current = kept();
-            Manifest moved;
-            try {
-                if (current == null) {
-                    throw new IllegalStateException("version " + from.version().id() + " of '" + from.name() + "' "
-                            + (client != null ? "is no longer the current one" : "is kept no more") + " after the copies");
-                }
-                moved = plan.moved(current); // the same version (else it throws), the next location epoch
-                node.versions().merge(ManifestHistory.of(moved));
-            } catch (IllegalStateException e) { // deleted, a newer version, or homes changed under it (see MovePlan.moved)
-                failure = new Failure(FailureCode.NEWER_EXISTS, e.getMessage());
-                abandon();
-                return;
-            } catch (IOException e) {
-                failure = new Failure(FailureCode.INTERNAL, e.getMessage());
-                abandon();
-                return;
-            }
-            committed++;
-            committedBytes += copies.movedBytes();
-            publishAndDrop(moved);
-        }
-
-        /**
-         * The moved manifest is stored here: publish it, then have the old homes drop their copies. An
-         * earlier version goes with the name's whole history, so a peer that forgot the name (the
-         * retention dropped the version and its tombstone was collected) does not take it as current.
-         */
-        void publishAndDrop(Manifest moved) {
-            byte[] payload = node.manifests().history(from.name()).filter(h -> !h.head().version().equals(moved.version()))
-                    .map(ManifestCodec::encodeHistory).orElseGet(() -> ManifestCodec.encode(moved));
-            new ManifestPublisher(node, payload, unreached -> {
-                String summary = "moved '" + from.name() + "' to " + plan.targets() + ": " + copies.total() + " block copies"
-                        + pulls.via();
-                if (!unreached.isEmpty()) {
-                    end(null, summary + "; old copies kept until " + unreached + " have the new manifest");
-                    return;
-                }
-                Map<String, List<Integer>> drops = plan.drops();
-                drop(drops);
-                end(null, summary + "; old copies deleted at " + drops.keySet());
-            }).start();
-        }
-
-        /** The move cannot finish: the manifest stays, the copies made for it go. */
-        void abandon() {
-            Map<String, List<Integer>> made = plan.copiesMade();
-            // never drop a copy any kept version of the file names (its locations may have changed meanwhile)
-            node.manifests().history(from.name()).ifPresent(h -> {
-                for (Manifest kept : h.versions()) {
-                    if (kept.fileId().equals(from.fileId())) {
-                        for (Map.Entry<String, List<Integer>> e : made.entrySet()) {
-                            e.getValue().removeIf(b -> b < kept.blocks().size()
-                                    && kept.blocks().get(b).replicas().contains(e.getKey()));
-                        }
-                    }
-                }
-            });
-            drop(made);
-            end(failure.prefixed("move of '" + from.name() + "' failed, the file stays where it was: "), null);
-        }
-
-        void drop(Map<String, List<Integer>> byRegion) {
-            byRegion.forEach((region, blocks) -> {
-                List<String> ids = new ArrayList<>();
-                for (int b : blocks) {
-                    ids.add(from.blockId(b).value());
-                }
-                if (region.equals(node.region())) {
-                    targetSide.dropHere(from.name(), ids);
-                    return;
-                }
-                for (int i = 0; i < ids.size(); i += FileCodec.MAX_LIST) {
-                    NetAddress peer = node.addressOf(region);
-                    long r = node.expect(peer, Pending.Waiter.of(op -> true,
-                            why -> Logs.warn(node.region() + ": " + region + " did not confirm dropping moved blocks of '"
-                                    + from.name() + "': " + why)));
-                    node.send(peer, new DropBlocks(r, from.name(),
-                            List.copyOf(ids.subList(i, Math.min(ids.size(), i + FileCodec.MAX_LIST)))));
-                }
-            });
-        }
-
-        void end(Failure error, String info) {
-            active.remove(key);
-            forget(key);
-            node.inFlight().release(from.fileId(), node.now());
-            if (error != null) {
-                Logs.warn(node.region() + ": " + error.text());
-            } else {
-                Logs.info(node.region() + ": " + info);
-            }
-            if (client != null) {
-                node.send(client, error != null ? error.reply(req) : new Done(req, info));
-            }
-        }
     }
 
     // ---- targets and old homes (MoveTargets)
