@@ -62,7 +62,11 @@ final class UdpEndpoint {
     private final Map<Integer, Receiver> receivers = new ConcurrentHashMap<>();
     private final Map<NetAddress, ArrayDeque<Integer>> keysByPeer = new ConcurrentHashMap<>();
     private final Map<NetAddress, ArrayDeque<NetMsg>> pending = new ConcurrentHashMap<>();
-    private final ThreadLocal<ByteBuffer> scratch = ThreadLocal.withInitial(() -> ByteBuffer.allocate(MAX_DATAGRAM));
+    /**
+     * A datagram's body before sealing and after opening. Only touched on the UDP channel's event loop
+     * (seal in a drain, open in a read or a retry of held datagrams), so one per endpoint is enough.
+     */
+    private final ByteBuffer scratch = ByteBuffer.allocate(MAX_DATAGRAM);
     private Channel channel;
     private OutboundQueue out;
     private boolean gso;
@@ -220,7 +224,8 @@ final class UdpEndpoint {
      * the datagram's length, {@code u.size() + OVERHEAD}).
      */
     private void seal(Unsealed u, ByteBuffer out) {
-        ByteBuffer body = scratch.get();
+        assert channel.eventLoop().inEventLoop() : "sealed off the event loop";
+        ByteBuffer body = scratch;
         body.clear();
         body.put((byte) u.codecId());
         core.codecs().encode(u.codecId(), u.msg(), u.size() - 1, body);
@@ -375,7 +380,8 @@ final class UdpEndpoint {
                 holdUnknown(content, from);
                 return;
             }
-            body = scratch.get();
+            assert channel == null || channel.eventLoop().inEventLoop() : "opened off the event loop";
+            body = scratch;
             body.clear();
             seq = r.opener().open(d, body);
             body.flip();
