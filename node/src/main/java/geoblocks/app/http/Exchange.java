@@ -29,7 +29,8 @@ public final class Exchange {
     private final QueryStringDecoder uri;
     private final HttpRefusals refusals;
     private BodySink body;
-    private boolean answered;
+    /** Set by whichever thread answers; read on the event loop (the idle check). */
+    private volatile boolean answered;
 
     /** Receives the request body: each chunk (released by the server after the call), then its end. */
     public interface BodySink {

@@ -16,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A node's HTTP server on Netty's HTTP/1.1 codec: each request goes through the {@link Router};
  * routes marked as authenticated need the {@link BasicAuth} credentials. Bodies stream to routes
- * (see {@link Exchange}). Malformed requests get 400, oversized heads 431, and a connection idle
- * for 60 s is closed, and so is one whose request head does not arrive within the head timeout
+ * (see {@link Exchange}). Malformed requests get 400, oversized heads 431, and a connection with
+ * no traffic for 60 s ({@link Limits#idleMs}) is closed unless its last request still waits for its
+ * answer, and so is one whose request head does not arrive within the head timeout
  * (slow-loris); a request body slower than its {@link BodyDeadline} is answered with a timeout (the
  * route may say how, see {@link Exchange#onBodyTimeout}) and its connection closed; connections
  * above the cap are closed at once. Each of these refusals is counted in
@@ -40,15 +41,22 @@ public final class HttpServer implements AutoCloseable {
      * Bounds on clients: a request head must arrive within {@code headTimeoutMs}; a request body must keep
      * within {@code body} ({@link BodyDeadline}); at most {@code maxConnections} open.
      */
-    public record Limits(long headTimeoutMs, int maxConnections, BodyDeadline body) {
+    public record Limits(long headTimeoutMs, int maxConnections, BodyDeadline body, long idleMs) {
+        /** A connection with no request being answered and no traffic for this long is closed. */
+        public static final long IDLE_MS = 60_000;
         public static final Limits DEFAULT = new Limits(10_000, 512, BodyDeadline.DEFAULT);
 
         public Limits {
-            if (headTimeoutMs < 1 || maxConnections < 1) {
-                throw new IllegalArgumentException("head timeout and max connections must be >= 1, were " + headTimeoutMs
-                        + " ms and " + maxConnections);
+            if (headTimeoutMs < 1 || maxConnections < 1 || idleMs < 1) {
+                throw new IllegalArgumentException("head timeout, max connections and idle time must be >= 1, were "
+                        + headTimeoutMs + " ms, " + maxConnections + " and " + idleMs + " ms");
             }
             java.util.Objects.requireNonNull(body, "body");
+        }
+
+        /** With the default idle time. */
+        public Limits(long headTimeoutMs, int maxConnections, BodyDeadline body) {
+            this(headTimeoutMs, maxConnections, body, IDLE_MS);
         }
 
         /** With the default bound on bodies. */
@@ -98,7 +106,7 @@ public final class HttpServer implements AutoCloseable {
                                 c.pipeline().addLast(optional ? new io.netty.handler.ssl.OptionalSslHandler(tls)
                                         : tls.newHandler(c.alloc()));
                             }
-                            c.pipeline().addLast(new IdleStateHandler(0, 0, 60, TimeUnit.SECONDS))
+                            c.pipeline().addLast(new IdleStateHandler(0, 0, limits.idleMs(), TimeUnit.MILLISECONDS))
                                     .addLast(new HeadDeadline(limits.headTimeoutMs(), refusals))
                                     .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_CHUNK))
                                     .addLast(new RouterHandler(router, auth, refusals, limits.body()));

@@ -30,6 +30,8 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
     private final HttpRefusals refusals;
     private final BodyDeadline bodyLimit;
     private Exchange current;
+    /** The latest request on this connection, answered or not (current is cleared once its body is in). */
+    private Exchange last;
     private BodyClock body;   // the current body's clock; made with the connection's context
 
     RouterHandler(Router router, BasicAuth auth, HttpRefusals refusals, BodyDeadline bodyLimit) {
@@ -79,6 +81,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             body.stop();
             Exchange ex = new Exchange(ctx, req, refusals);
             current = ex;
+            last = ex;
             if (!req.decoderResult().isFailure() && hasBody(req)) {
                 ex.onContinue(() -> startBodyClock(ctx, ex));
                 if (!HttpUtil.is100ContinueExpected(req)) {
@@ -185,7 +188,10 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent) {
+        // idle = nothing read or written for the idle time: closed unless the last request still
+        // waits for its answer (a slow backend; its own deadlines answer it), which would otherwise
+        // leave the client with a connection closed and no response
+        if (evt instanceof IdleStateEvent && (last == null || last.answered())) {
             ctx.close();
         }
     }

@@ -103,6 +103,30 @@ class HttpLimitsTest {
     }
 
     @Test
+    void aRequestStillBeingAnswered_outlivesTheIdleTime_whileAnIdleConnectionIsClosed() throws Exception {
+        Router router = new Router().add("GET", "/slow", false, ex -> ex.context().executor().schedule(
+                () -> ex.respondText(200, "late\n"), 1_500, TimeUnit.MILLISECONDS));
+        HttpServer idle = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), router, null,
+                new HttpServer.Limits(10_000, 8, BodyDeadline.DEFAULT, 500), new HttpRefusals());
+        try {
+            try (Socket s = new Socket("127.0.0.1", idle.address().getPort())) {
+                s.setSoTimeout(5000);
+                s.getOutputStream().write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                String answer = new String(s.getInputStream().readNBytes(15), StandardCharsets.US_ASCII);
+                assertEquals("HTTP/1.1 200 OK", answer, "answered 1.5 s later, past the 0.5 s idle time");
+                // answered and then quiet: closed after the idle time
+                byte[] rest = new byte[4096];
+                long t0 = System.nanoTime();
+                while (s.getInputStream().read(rest) >= 0) {
+                    assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(4), "not closed when idle");
+                }
+            }
+        } finally {
+            idle.close();
+        }
+    }
+
+    @Test
     void aHeadThatDoesNotArriveInTime_closesTheConnection() throws Exception {
         try (Socket s = connect()) {
             s.getOutputStream().write("GET / HTT".getBytes(StandardCharsets.US_ASCII));
