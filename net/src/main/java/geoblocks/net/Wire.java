@@ -30,8 +30,9 @@ public final class Wire {
     }
 
     public static NetHeader readHeader(ByteBuffer in) throws MalformedMessageException {
-        NetAddress src = readAddress(in);
-        NetAddress dst = readAddress(in);
+        AddressCache cache = ADDRESSES.get(); // one lookup for both addresses
+        NetAddress src = readAddress(in, cache);
+        NetAddress dst = readAddress(in, cache);
         int p = readU8(in, "transport");
         if (p >= TRANSPORTS.length) {
             throw new MalformedMessageException("unknown transport ordinal " + p);
@@ -52,12 +53,15 @@ public final class Wire {
     }
 
     public static NetAddress readAddress(ByteBuffer in) throws MalformedMessageException {
+        return readAddress(in, ADDRESSES.get());
+    }
+
+    private static NetAddress readAddress(ByteBuffer in, AddressCache cache) throws MalformedMessageException {
         int len = readU8(in, "ip length");
         if (len != 4 && len != 16) {
             throw new MalformedMessageException("ip length must be 4 or 16, was " + len);
         }
         need(in, len + 2, "address");
-        AddressCache cache = ADDRESSES.get();
         NetAddress known = cache.find(in, len);
         if (known != null) {
             in.position(in.position() + len + 2);

@@ -167,14 +167,7 @@ class LoopbackNetworkTest {
             parts.add(new TestMsg(new NetHeader(a.self, b.self, Transport.UDP), 7000 + i, new byte[1400]));
         }
         a.send(new geoblocks.net.NetBurst(new NetHeader(a.self, b.self, Transport.UDP), parts));
-        java.util.Set<Long> got = new java.util.HashSet<>();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (got.size() < 40 && System.nanoTime() < end) {
-            TestMsg m = (TestMsg) b.received.poll(100, TimeUnit.MILLISECONDS);
-            if (m != null && m.seq >= 7000 && m.seq < 7040) {
-                got.add(m.seq);
-            }
-        }
+        java.util.Map<Long, TestMsg> got = b.collect(7000, 40);
         assertTrue(got.size() >= 38, "received " + got.size() + " of the 40 parts of a burst on loopback");
     }
 
@@ -190,17 +183,10 @@ class LoopbackNetworkTest {
             parts.add(new TestMsg(new NetHeader(a.self, b.self, Transport.UDP), 7100 + i, payload));
         }
         a.send(new geoblocks.net.NetBurst(new NetHeader(a.self, b.self, Transport.UDP), parts));
-        java.util.Map<Long, byte[]> got = new java.util.HashMap<>();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (got.size() < sizes.length && System.nanoTime() < end) {
-            TestMsg m = (TestMsg) b.received.poll(100, TimeUnit.MILLISECONDS);
-            if (m != null && m.seq >= 7100 && m.seq < 7100 + sizes.length) {
-                got.put(m.seq, m.payload);
-            }
-        }
+        java.util.Map<Long, TestMsg> got = b.collect(7100, sizes.length);
         assertTrue(got.size() >= sizes.length - 1, "received " + got.size() + " of " + sizes.length);
         for (var e : got.entrySet()) {
-            assertArrayEquals(parts.get((int) (e.getKey() - 7100)).payload, e.getValue(), "part " + e.getKey());
+            assertArrayEquals(parts.get((int) (e.getKey() - 7100)).payload, e.getValue().payload, "part " + e.getKey());
         }
     }
 
@@ -211,14 +197,9 @@ class LoopbackNetworkTest {
             parts.add(new TestMsg(new NetHeader(a.self, bursting.self, Transport.UDP), 7200 + i, new byte[1400]));
         }
         a.send(new geoblocks.net.NetBurst(new NetHeader(a.self, bursting.self, Transport.UDP), parts));
-        java.util.Set<Long> got = new java.util.HashSet<>();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (got.size() < 40 && System.nanoTime() < end) {
-            TestMsg m = (TestMsg) bursting.received.poll(100, TimeUnit.MILLISECONDS);
-            if (m != null && m.seq >= 7200 && m.seq < 7240) {
-                assertEquals(a.self, m.getHeader().source());
-                got.add(m.seq);
-            }
+        java.util.Map<Long, TestMsg> got = bursting.collect(7200, 40);
+        for (TestMsg m : got.values()) {
+            assertEquals(a.self, m.getHeader().source());
         }
         assertTrue(got.size() >= 38, "received " + got.size() + " of the 40 parts");
         assertTrue(bursting.bursts.get() >= 1, "the parts came in bursts (" + bursting.bursts.get() + ")");

@@ -55,6 +55,22 @@ public final class Pair extends ComponentDefinition {
             endpoint.send(e);
         }
 
+        /**
+         * The received TestMsgs with sequence numbers in {@code [first, first + count)}, by number, once
+         * all have come or after 10 s (others are skipped).
+         */
+        java.util.Map<Long, TestMsg> collect(long first, int count) throws InterruptedException {
+            java.util.Map<Long, TestMsg> got = new java.util.HashMap<>();
+            long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (got.size() < count && System.nanoTime() < end) {
+                TestMsg m = (TestMsg) received.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (m != null && m.seq >= first && m.seq < first + count) {
+                    got.put(m.seq, m);
+                }
+            }
+            return got;
+        }
+
         /** The received TestMsg with sequence number {@code n} (others are skipped), or null after 10 s. */
         TestMsg await(long n) throws InterruptedException {
             long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
