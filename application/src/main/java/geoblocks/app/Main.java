@@ -39,6 +39,9 @@ public final class Main implements Runnable {
         });
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            if (System.getenv("GEOBLOCKS_TRACE") != null) {
+                e.printStackTrace(cmd.getErr()); // GEOBLOCKS_TRACE=1: where it was thrown
+            }
             return ExitCodes.of(e);
         });
         return cl.execute(args);

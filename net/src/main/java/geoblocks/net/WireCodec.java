@@ -21,4 +21,37 @@ public interface WireCodec<M extends NetMsg> {
 
     /** Reads one message from the buffer's position, leaving the position after it. */
     M decode(ByteBuffer in) throws MalformedMessageException;
+
+    /**
+     * The {@link Bytes} that end {@code msg}'s encoding, which a transport may send from where they
+     * are instead of copying them ({@link #encodeHead} writes everything before them), or null (the
+     * default: the message carries none). The message owns them (see {@link Bytes}).
+     */
+    default Bytes tail(M msg) {
+        return null;
+    }
+
+    /**
+     * Writes {@code msg} without the bytes of its {@link #tail}: {@link #encodedSize} less the tail's
+     * length. Only called for a message with a tail.
+     */
+    default void encodeHead(M msg, ByteBuffer out) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no message tails");
+    }
+
+    /**
+     * As {@link #decode(ByteBuffer)}, where the message may keep bytes of {@code in} as {@link Bytes}
+     * that {@code keeper} makes (views of the received memory, released by the message's consumer)
+     * instead of copying them. The default copies, as {@link #decode(ByteBuffer)} does.
+     */
+    default M decode(ByteBuffer in, Keeper keeper) throws MalformedMessageException {
+        return decode(in);
+    }
+
+    /** Makes {@link Bytes} over a stretch of the buffer being decoded, valid after the decode returns. */
+    @FunctionalInterface
+    interface Keeper {
+        /** The {@code length} bytes at {@code position} of the buffer being decoded. */
+        Bytes keep(int position, int length);
+    }
 }

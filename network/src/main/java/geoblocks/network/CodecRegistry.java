@@ -1,5 +1,6 @@
 package geoblocks.network;
 
+import geoblocks.net.Bytes;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetMsg;
 import geoblocks.net.WireCodec;
@@ -95,15 +96,60 @@ public final class CodecRegistry {
         }
     }
 
+    /** The bytes that end {@code msg}'s encoding, to send without copying them, or null ({@link WireCodec#tail}). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public Bytes tail(int id, NetMsg msg) {
+        return ((WireCodec) byId[id]).tail(msg);
+    }
+
+    /** Writes {@code msg} without its tail: exactly {@code size} (its encoded size) less the tail's length. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public void encodeHead(int id, NetMsg msg, int size, Bytes tail, ByteBuffer out) {
+        WireCodec c = byId[id];
+        int start = out.position();
+        c.encodeHead(msg, out);
+        if (out.position() - start != size - tail.length()) {
+            throw new IllegalStateException(c.getClass().getSimpleName() + " wrote a head of " + (out.position() - start)
+                    + " bytes but announced " + size + " with a tail of " + tail.length());
+        }
+    }
+
+    /** Releases the bytes {@code msg} carries as its tail, if it has any (a message sent nowhere, dropped or refused). */
+    public void release(NetMsg msg) {
+        Integer id = idByClassOrNull(msg);
+        if (id != null) {
+            Bytes t = tail(id, msg);
+            if (t != null) {
+                t.release();
+            }
+        }
+    }
+
+    private Integer idByClassOrNull(NetMsg msg) {
+        try {
+            return idOf(msg);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     /** Decodes one message of family {@code id}; the whole of {@code in} must be that message. */
     public NetMsg decode(int id, ByteBuffer in) throws MalformedMessageException {
+        return decode(id, in, null);
+    }
+
+    /**
+     * As {@link #decode(int, ByteBuffer)}; the message may keep bytes of {@code in} through {@code keeper}
+     * (null: copies). When decoding fails, the caller releases whatever the keeper made.
+     */
+    public NetMsg decode(int id, ByteBuffer in, WireCodec.Keeper keeper) throws MalformedMessageException {
         WireCodec<?> c = id >= 0 && id < 256 ? byId[id] : null;
         if (c == null) {
             throw new MalformedMessageException("unknown codec id " + id);
         }
         NetMsg msg;
         try {
-            msg = c.decode(in);
+            msg = keeper == null ? c.decode(in) : c.decode(in, keeper);
         } catch (RuntimeException e) {
             throw new MalformedMessageException(c.messageClass().getSimpleName() + ": " + e);
         }

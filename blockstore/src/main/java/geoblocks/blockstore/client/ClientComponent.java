@@ -5,6 +5,7 @@ import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.wire.ClientOp.GetData;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.ClientOp.DeleteReq;
@@ -132,6 +133,18 @@ public final class ClientComponent extends ComponentDefinition {
     }
 
     private void onMsg(FileMsg msg) {
+        try {
+            onOp(msg);
+        } finally {
+            // Every client component on a network sees every message (one per region in a client
+            // host): the one whose node sent it owns its bytes and returns them to the pool.
+            if (msg.op() instanceof GetData d && msg.getHeader().source().equals(node)) {
+                d.data().release();
+            }
+        }
+    }
+
+    private void onOp(FileMsg msg) {
         FileOp op = msg.op();
         Transfer t = active.get(op.req());
         if (t == null || !msg.getHeader().source().equals(node)) {

@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
@@ -144,7 +143,7 @@ final class GetTransfer implements Transfer {
             } catch (IOException e) {
                 throw new IOException("'" + manifest.name() + "': " + e.getMessage(), e);
             }
-            write(content); // written = 0: the range's bytes of the whole content
+            write(ByteBuffer.wrap(content)); // written = 0: the range's bytes of the whole content
             complete();
             return;
         }
@@ -154,12 +153,13 @@ final class GetTransfer implements Transfer {
     }
 
     private void onData(GetData d) throws IOException {
-        if (d.offset() != received || d.data().length > storedEnd - received) {
-            throw new IOException("data at offset " + d.offset() + " (" + d.data().length
+        int length = d.data().length();
+        if (d.offset() != received || length > storedEnd - received) {
+            throw new IOException("data at offset " + d.offset() + " (" + length
                     + " bytes) does not follow " + received + " of " + storedEnd);
         }
-        consume(d.data());
-        received += d.data().length;
+        consume(d.data().nio());
+        received += length;
         client.progress(get.op(), Math.min(plan.length(), Math.max(0, written - plan.first())), plan.length());
         if (received == storedEnd) {
             complete();
@@ -171,24 +171,25 @@ final class GetTransfer implements Transfer {
 
     /**
      * Feeds stored bytes to their blocks: an uncompressed block's bytes are checked by its running
-     * CRC32C and written as they come; a compressed block is collected, checked (stored CRC32C),
-     * decompressed, checked again (original CRC32C) and then written.
+     * CRC32C and written as they come (straight from the received buffer); a compressed block is
+     * collected, checked (stored CRC32C), decompressed, checked again (original CRC32C) and then
+     * written. {@code data} is read, never kept.
      */
-    private void consume(byte[] data) throws IOException {
-        int off = 0;
-        while (off < data.length) {
+    private void consume(ByteBuffer data) throws IOException {
+        while (data.hasRemaining()) {
             Manifest.BlockRef ref = manifest.blocks().get(block);
-            int n = Math.min(data.length - off, ref.length() - inBlock);
-            crc.update(data, off, n);
+            int n = Math.min(data.remaining(), ref.length() - inBlock);
+            ByteBuffer part = data.slice(data.position(), n);
+            crc.update(part.duplicate());
             if (ref.codec() == BlockCodec.NONE) {
-                write(off == 0 && n == data.length ? data : Arrays.copyOfRange(data, off, off + n));
+                write(part);
             } else {
                 if (packed == null) {
                     packed = new byte[ref.length()];
                 }
-                System.arraycopy(data, off, packed, inBlock, n);
+                part.get(packed, inBlock, n);
             }
-            off += n;
+            data.position(data.position() + n);
             inBlock += n;
             if (inBlock == ref.length()) {
                 endBlock(ref);
@@ -215,7 +216,7 @@ final class GetTransfer implements Transfer {
                 throw new IOException(blockName() + " (" + ref.codec().label() + ") decompressed with checksum "
                         + Checksums.hex(rawCrc) + ", manifest says " + Checksums.hex(ref.rawCrc()));
             }
-            write(raw);
+            write(ByteBuffer.wrap(raw));
         }
         crc.reset();
         block++;
@@ -228,23 +229,26 @@ final class GetTransfer implements Transfer {
     }
 
     /** Takes the next original bytes of the file (checked): writes those in the range. */
-    private void write(byte[] raw) throws IOException {
-        int from = plan.keepFrom(written, raw.length);
-        int to = plan.keepTo(written, raw.length);
+    private void write(ByteBuffer raw) throws IOException {
+        int length = raw.remaining();
+        int from = plan.keepFrom(written, length);
+        int to = plan.keepTo(written, length);
         if (from < to) {
-            byte[] keep = from == 0 && to == raw.length ? raw : Arrays.copyOfRange(raw, from, to);
+            ByteBuffer keep = raw.slice(raw.position() + from, to - from);
             long at = written + from;
             if (out == null) {
-                get.sink().write(at, keep);
+                byte[] copy = new byte[keep.remaining()];
+                keep.get(copy);
+                get.sink().write(at, copy);
             } else {
-                ByteBuffer buf = ByteBuffer.wrap(keep);
-                while (buf.hasRemaining()) {
-                    out.write(buf, at - plan.first() + buf.position());
+                int n = keep.remaining();
+                while (keep.hasRemaining()) {
+                    out.write(keep, at - plan.first() + keep.position());
                 }
-                flush.wrote(keep.length);
+                flush.wrote(n);
             }
         }
-        written += raw.length;
+        written += length;
     }
 
     private void complete() throws IOException {

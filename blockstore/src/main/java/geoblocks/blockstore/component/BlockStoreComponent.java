@@ -1,6 +1,7 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.Block;
+import geoblocks.blockstore.core.BlockBytes;
 import geoblocks.blockstore.core.BlockFile;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.BlockStorage;
@@ -146,6 +147,12 @@ public final class BlockStoreComponent extends ComponentDefinition {
 
     private void read(ReadBlock r) {
         try {
+            if (r.into() != null) {
+                BlockBytes b = storage.read(r.id(), r.into());
+                meter.recordIo(b.length());
+                trigger(new BlockRead(r.req(), r.id(), null, null, b), port);
+                return;
+            }
             Block b = storage.get(r.id());
             meter.recordIo(b.length());
             trigger(new BlockRead(r.req(), r.id(), b, null), port);

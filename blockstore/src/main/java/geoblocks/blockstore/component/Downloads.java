@@ -21,6 +21,8 @@ import geoblocks.blockstore.wire.ClientOp.GetData;
 import geoblocks.blockstore.wire.ClientOp.GetRange;
 import geoblocks.blockstore.wire.ClientOp.GetRead;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
+import geoblocks.blockstore.port.BlockStorePort.BlockRead;
+import geoblocks.net.Bytes;
 import geoblocks.net.NetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -210,7 +212,18 @@ final class Downloads {
     /** Fetches block {@code id} (length and checksum per {@code ref}) from {@code order}'s regions in turn. */
     static void fetchFrom(Node node, BlockId id, Manifest.BlockRef ref, List<String> order, Consumer<byte[]> ok,
             Consumer<String> failed) {
-        new BlockFetch(node, id, ref, order, ok, failed).next(new ArrayList<>());
+        new BlockFetch(node, id, ref, order, null, b -> ok.accept(b.toArray()), failed).next(new ArrayList<>());
+    }
+
+    /**
+     * As {@link #fetch}, a copy in this node's store read into bytes from {@code into} (a pooled
+     * buffer the network sends as it is): {@code ok} owns the bytes it gets and releases them.
+     */
+    static void fetchBytes(Node node, Manifest m, int index, Bytes.Allocator into, Consumer<Bytes> ok,
+            Consumer<String> failed) {
+        Manifest.BlockRef ref = m.blocks().get(index);
+        new BlockFetch(node, m.blockId(index), ref, node.rtt().readOrder(ref.replicas()), into, ok, failed)
+                .next(new ArrayList<>());
     }
 
     /**
@@ -219,7 +232,7 @@ final class Downloads {
      * do, so load-aware ranking and hedge delays also learn from plain reads.
      */
     private record BlockFetch(Node node, BlockId id, Manifest.BlockRef ref, List<String> order,
-            Consumer<byte[]> ok, Consumer<String> failed) {
+            Bytes.Allocator into, Consumer<Bytes> ok, Consumer<String> failed) {
 
         void next(List<String> errors) {
             if (errors.size() == order.size()) {
@@ -234,15 +247,24 @@ final class Downloads {
                 next(errors);
             };
             if (region.equals(node.region())) {
-                node.readLocal(id, read -> {
-                    if (read.block() == null) {
+                Consumer<BlockRead> local = read -> {
+                    if (read.error() != null) {
                         retry.accept(read.error());
                     } else {
                         node.serviceLatency().firstByte(region, node.now() - started, node.now());
                         // the store verified the bytes against the CRC32C it returns (BlockStorage's contract)
-                        check(region, started, read.block().data(), read.block().crc(), retry);
+                        if (read.bytes() != null) {
+                            check(region, started, read.bytes().data(), read.bytes().crc(), retry);
+                        } else {
+                            check(region, started, Bytes.wrap(read.block().data()), read.block().crc(), retry);
+                        }
                     }
-                });
+                };
+                if (into == null) {
+                    node.readLocal(id, local);
+                } else {
+                    node.readLocal(id, into, local);
+                }
                 return;
             }
             NetAddress peer = node.addressOf(region);
@@ -261,7 +283,7 @@ final class Downloads {
                         return false;
                     }
                     byte[] data = parts[0].bytes();
-                    check(region, started, data, Checksums.crc32c(data), retry);
+                    check(region, started, Bytes.wrap(data), Checksums.crc32c(data), retry);
                     return true;
                 }
                 if (op instanceof Failed f) {
@@ -274,12 +296,13 @@ final class Downloads {
         }
 
         /** {@code crc}: the CRC32C of {@code data}, computed here or verified by this node's store. */
-        void check(String region, long started, byte[] data, int crc, Consumer<String> retry) {
-            if (data.length != ref.length() || crc != ref.crc()) {
+        void check(String region, long started, Bytes data, int crc, Consumer<String> retry) {
+            if (data.length() != ref.length() || crc != ref.crc()) {
+                data.release();
                 retry.accept("checksum " + Checksums.hex(crc) + " != manifest " + Checksums.hex(ref.crc()));
             } else {
                 long now = node.now();
-                node.serviceLatency().completed(region, data.length, now - started, now);
+                node.serviceLatency().completed(region, data.length(), now - started, now);
                 ok.accept(data);
             }
         }
@@ -318,7 +341,7 @@ final class Downloads {
             }
             for (long base = window.sendOffset(); ; base = window.sendOffset()) {
                 boolean allAcked = window.unacknowledged() == 0;
-                byte[] data = window.nextToSend();
+                Bytes data = window.nextToSend();
                 if (data == null) {
                     break;
                 }
@@ -326,8 +349,16 @@ final class Downloads {
                     lastActivity = node.now(); // the client's turn to acknowledge starts now
                 }
                 long offset = plan.storedStart() + base;
-                Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
-                        node.send(key.client, new GetData(key.req, offset + off, part)));
+                int chunk = node.settings().chunkBytes();
+                if (data.length() <= chunk) {
+                    node.send(key.client, new GetData(key.req, offset, data)); // the message owns the bytes now
+                } else {
+                    for (int off = 0; off < data.length(); off += chunk) {
+                        node.send(key.client, new GetData(key.req, offset + off,
+                                data.slice(off, Math.min(chunk, data.length() - off))));
+                    }
+                    data.release(); // each slice holds its own share
+                }
             }
             if (window.allSent()) {
                 if (window.finished()) {
@@ -339,10 +370,12 @@ final class Downloads {
             while (!failed && (index = window.nextFetch()) >= 0) {
                 int slot = index;
                 int block = plan.firstBlock() + slot;
-                Consumer<byte[]> ok = data -> {
+                Consumer<Bytes> ok = data -> {
                     if (!failed) {
                         window.fetched(slot, data);
                         pump();
+                    } else {
+                        data.release();
                     }
                 };
                 fetch(m, block, ok, why -> {
@@ -390,11 +423,11 @@ final class Downloads {
             });
         }
 
-        void fetch(Manifest of, int block, Consumer<byte[]> ok, Consumer<String> failed) {
+        void fetch(Manifest of, int block, Consumer<Bytes> ok, Consumer<String> failed) {
             if (options == null) {
-                Downloads.fetch(node, of, block, ok, failed);
+                Downloads.fetchBytes(node, of, block, node.sendBuffers(), ok, failed);
             } else {
-                PlannedFetch.fetch(node, of, block, options, ok, failed);
+                PlannedFetch.fetch(node, of, block, options, data -> ok.accept(Bytes.wrap(data)), failed);
             }
         }
 

@@ -137,6 +137,7 @@ public final class FileService extends ComponentDefinition {
         node.timer(e -> trigger(e, timer));
         node.gcGrace(init.gc.graceMs());
         node.admission(init.admission);
+        node.sendBuffers(init.sendBuffers);
         this.replicas = new ReplicaServer(node);
         this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
@@ -447,6 +448,9 @@ public final class FileService extends ComponentDefinition {
     }
 
     private void onMsg(FileMsg msg) {
+        if (msg.op() instanceof GetData d) {
+            d.data().release(); // a node takes no download data: dropped below, its buffer returned now
+        }
         NetAddress from = msg.getHeader().source();
         heard(from);
         FileOp op = msg.op();

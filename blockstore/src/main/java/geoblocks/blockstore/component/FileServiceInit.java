@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.core.placement.PolicySet;
+import geoblocks.net.Bytes;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import java.util.List;
@@ -33,6 +34,8 @@ public final class FileServiceInit extends Init<FileService> {
     GcSettings gc = GcSettings.DEFAULTS;
     /** How long and how many client requests wait for transfer memory. */
     geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
+    /** What blocks read for clients are read into. */
+    Bytes.Allocator sendBuffers = Bytes.Allocator.HEAP;
 
     public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
             ManifestStore manifests, long seed) {
@@ -62,6 +65,16 @@ public final class FileServiceInit extends Init<FileService> {
     /** This init with the admission queue's settings. */
     public FileServiceInit withAdmission(geoblocks.blockstore.core.AdmissionSettings settings) {
         this.admission = settings;
+        return this;
+    }
+
+    /**
+     * This init with the blocks it sends to clients read into {@code buffers} (default: heap arrays).
+     * Only a network that sends a {@code GetData}'s bytes and then releases them may be given pooled
+     * buffers (GeoNetwork, with {@code geoblocks.network.PooledBytes.ALLOCATOR}).
+     */
+    public FileServiceInit withSendBuffers(Bytes.Allocator buffers) {
+        this.sendBuffers = buffers;
         return this;
     }
 

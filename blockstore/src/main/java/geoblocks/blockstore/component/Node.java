@@ -118,6 +118,15 @@ interface Node {
 
     void readLocal(BlockId id, Consumer<BlockRead> done);
 
+    /**
+     * Reads block {@code id} into bytes from {@code into} (see {@code BlockStorage#read}): {@code done}
+     * gets a {@link BlockRead} with {@code bytes}, which it then owns and releases, or with an error.
+     */
+    void readLocal(BlockId id, geoblocks.net.Bytes.Allocator into, Consumer<BlockRead> done);
+
+    /** What blocks read to be sent to clients are read into ({@code FileServiceInit#withSendBuffers}). */
+    geoblocks.net.Bytes.Allocator sendBuffers();
+
     /** Asks the placement component where a block's copies go: {@code placed} gets the regions, or {@code refused} why not. */
     void place(PlacementRequest request, Consumer<java.util.List<String>> placed, Consumer<String> refused);
 

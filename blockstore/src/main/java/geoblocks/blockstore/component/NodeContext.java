@@ -26,6 +26,7 @@ import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.PeerOp.BlockData;
 import geoblocks.blockstore.wire.PeerOp.ReplicaData;
+import geoblocks.net.Bytes;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
@@ -77,6 +78,7 @@ final class NodeContext implements Node {
     private final Publications publications = new Publications(this);
     private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
     private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
+    private Bytes.Allocator sendBuffers = Bytes.Allocator.HEAP;
     private final Map<Long, Runnable> wakeups = new HashMap<>();
     private final ServiceLatency serviceLatency = ServiceLatency.defaults();
     private Consumer<KompicsEvent> timer = e -> {
@@ -461,6 +463,23 @@ final class NodeContext implements Node {
         long req = newReq();
         readWaiters.put(req, done);
         blockStore.accept(new ReadBlock(req, id));
+    }
+
+    @Override
+    public void readLocal(BlockId id, Bytes.Allocator into, Consumer<BlockRead> done) {
+        long req = newReq();
+        readWaiters.put(req, done);
+        blockStore.accept(new ReadBlock(req, id, into));
+    }
+
+    @Override
+    public Bytes.Allocator sendBuffers() {
+        return sendBuffers;
+    }
+
+    /** Blocks read to be sent to clients go into {@code buffers} (set before any request). */
+    void sendBuffers(Bytes.Allocator buffers) {
+        this.sendBuffers = buffers;
     }
 
     @Override

@@ -17,6 +17,7 @@ import geoblocks.blockstore.port.RttPort;
 import geoblocks.ledbat.component.LedbatComponent;
 import geoblocks.ledbat.component.LedbatInit;
 import geoblocks.ledbat.port.LedbatPort;
+import geoblocks.net.Bytes;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import geoblocks.net.WanEmulator;
@@ -63,7 +64,8 @@ public final class NodeParent extends ComponentDefinition {
                 new ArrayList<>(peers.keySet()), policies, init.seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL));
         Component files = create(FileService.class, new FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
-                .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission));
+                .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission)
+                .withSendBuffers(init.sendBuffers));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         if (init.cluster.emulateWan()) {
             // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
@@ -128,6 +130,8 @@ public final class NodeParent extends ComponentDefinition {
         final DetectorSettings detector;
         /** The admission queue's settings. */
         final AdmissionSettings admission;
+        /** What blocks read for clients are read into (see FileServiceInit#withSendBuffers). */
+        final Bytes.Allocator sendBuffers;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -139,13 +143,15 @@ public final class NodeParent extends ComponentDefinition {
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
-                    null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS, AdmissionSettings.DEFAULTS);
+                    null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS, AdmissionSettings.DEFAULTS,
+                    Bytes.Allocator.HEAP);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io, boolean ledbatBursts,
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
-                GcSettings gc, DetectorSettings detector, AdmissionSettings admission) {
+                GcSettings gc, DetectorSettings detector, AdmissionSettings admission, Bytes.Allocator sendBuffers) {
+            this.sendBuffers = sendBuffers;
             this.detector = detector;
             this.policies = policies;
             this.gc = gc;
@@ -166,7 +172,7 @@ public final class NodeParent extends ComponentDefinition {
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers);
         }
 
         /**
@@ -175,31 +181,40 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withReplicationQueue(ReplicationQueueStore queue, List<ReplicationQueue.Copy> resumed) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, resumed,
-                    policies, gc, detector, admission);
+                    policies, gc, detector, admission, sendBuffers);
         }
 
         /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
         public NodeInit withPolicies(PolicySet set) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, set, gc, detector, admission);
+                    resumedCopies, set, gc, detector, admission, sendBuffers);
         }
 
         /** This init with the failure detector's settings (geoblocks.node.failure-detector). */
         public NodeInit withDetector(DetectorSettings failureDetector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, failureDetector, admission);
+                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers);
         }
 
         /** This init with the block collector's settings (geoblocks.node.gc-grace, gc-interval). */
         public NodeInit withGc(GcSettings collector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, collector, detector, admission);
+                    resumedCopies, policies, collector, detector, admission, sendBuffers);
+        }
+
+        /**
+         * This init with the blocks it sends to clients read into {@code buffers}: the network's pool
+         * when the network sends them as they are and releases them (GeoNetwork), else the heap.
+         */
+        public NodeInit withSendBuffers(Bytes.Allocator buffers) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, policies, gc, detector, admission, buffers);
         }
 
         /** This init with the admission queue's settings (geoblocks.node.admission). */
         public NodeInit withAdmission(AdmissionSettings settings) {
             return new NodeInit(region, cluster, this.settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, settings);
+                    resumedCopies, policies, gc, detector, settings, sendBuffers);
         }
     }
 }

@@ -86,7 +86,7 @@ final class RequestTiming {
         } else if (op instanceof ManifestPart m && !m.publish()) {
             result = manifestPart(o, m);
         } else if (op instanceof GetData d && o.kind.equals("get") && o.size >= 0
-                && d.offset() + d.data().length >= o.size) {
+                && d.offset() + d.data().length() >= o.size) {
             result = "ok";
         }
         if (result != null) {

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core;
 
+import geoblocks.net.Bytes;
 import java.io.IOException;
 import java.util.List;
 
@@ -16,6 +17,16 @@ public interface BlockStorage {
 
     /** Reads and verifies a block; {@link NoSuchBlockException} or {@link CorruptBlockException}. */
     Block get(BlockId id) throws IOException;
+
+    /**
+     * As {@link #get}, into bytes from {@code into} (a pooled direct buffer, say, that the network
+     * sends without copying); the caller owns, and releases, the bytes returned. Nothing is held
+     * when it throws. The default reads {@link #get}'s array.
+     */
+    default BlockBytes read(BlockId id, Bytes.Allocator into) throws IOException {
+        Block b = get(id);
+        return new BlockBytes(Bytes.wrap(b.data()), b.crc());
+    }
 
     /** Deletes a block; false if it was not there. */
     boolean delete(BlockId id) throws IOException;

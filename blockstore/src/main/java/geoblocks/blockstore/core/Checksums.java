@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core;
 
+import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /** CRC32C helpers: the checksum of every block, on the wire, on disk and in manifests. */
@@ -13,6 +14,13 @@ public final class Checksums {
     public static int crc32c(byte[] data, int off, int len) {
         CRC32C c = new CRC32C();
         c.update(data, off, len);
+        return (int) c.getValue();
+    }
+
+    /** The CRC32C of {@code data}'s remaining bytes (its position is left as it was). */
+    public static int crc32c(ByteBuffer data) {
+        CRC32C c = new CRC32C();
+        c.update(data.duplicate());
         return (int) c.getValue();
     }
 

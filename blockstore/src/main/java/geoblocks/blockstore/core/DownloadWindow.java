@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core;
 
+import geoblocks.net.Bytes;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,7 @@ public final class DownloadWindow {
     private final int parallel;
     private final int ahead;
     private final TransferMemory budget;
-    private final Map<Integer, byte[]> ready = new HashMap<>();
+    private final Map<Integer, Bytes> ready = new HashMap<>();
     private int nextFetch;
     private int inFlight;
     private int nextSend;
@@ -83,8 +84,8 @@ public final class DownloadWindow {
         return nextFetch < lengths.size() ? lengths.get(nextFetch) : 0;
     }
 
-    /** Block {@code index} arrived (checked): it waits for its turn to be sent. */
-    public void fetched(int index, byte[] data) {
+    /** Block {@code index} arrived (checked): it waits for its turn to be sent (the window holds its bytes until then). */
+    public void fetched(int index, Bytes data) {
         inFlight--;
         ready.put(index, data);
     }
@@ -94,15 +95,15 @@ public final class DownloadWindow {
         return sent;
     }
 
-    /** The next block the client may receive now (in order, within the window), or null. */
-    public byte[] nextToSend() {
+    /** The next block the client may receive now (in order, within the window), or null; the caller owns its bytes. */
+    public Bytes nextToSend() {
         if (sent - acked >= window) {
             return null;
         }
-        byte[] data = ready.remove(nextSend);
+        Bytes data = ready.remove(nextSend);
         if (data != null) {
             nextSend++;
-            sent += data.length;
+            sent += data.length();
         }
         return data;
     }
@@ -139,11 +140,12 @@ public final class DownloadWindow {
         return nextSend == lengths.size();
     }
 
-    /** Releases everything still reserved (the download ended, either way). */
+    /** Releases everything still reserved, and the bytes of blocks fetched but not sent (the download ended, either way). */
     public void releaseAll() {
         budget.release(reserved + prepaid);
         reserved = 0;
         prepaid = 0;
+        ready.values().forEach(Bytes::release);
         ready.clear();
     }
 }

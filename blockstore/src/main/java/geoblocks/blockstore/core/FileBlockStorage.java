@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core;
 
+import geoblocks.net.Bytes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -229,6 +230,13 @@ public final class FileBlockStorage implements BlockStorage {
 
     @Override
     public Block get(BlockId id) throws IOException {
+        BlockBytes b = read(id, Bytes.Allocator.HEAP);
+        return new Block(b.data().toArray(), b.crc());
+    }
+
+    /** Reads the block's header, then its data into {@code into}'s bytes, and verifies both checksums. */
+    @Override
+    public BlockBytes read(BlockId id, Bytes.Allocator into) throws IOException {
         Path p = pathOf(id);
         try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
             long size = ch.size();
@@ -248,14 +256,20 @@ public final class FileBlockStorage implements BlockStorage {
             if (length != size - HEADER) {
                 throw new CorruptBlockException(id, "header says " + length + " data bytes, file holds " + (size - HEADER));
             }
-            byte[] data = new byte[(int) length];
-            readFully(ch, ByteBuffer.wrap(data), HEADER);
-            int crc = h.getInt(16);
-            int actual = Checksums.crc32c(data);
-            if (actual != crc) {
-                throw new CorruptBlockException(id, "data checksum " + Checksums.hex(actual) + " != stored " + Checksums.hex(crc));
+            Bytes data = into.allocate((int) length);
+            try {
+                ByteBuffer body = data.nio();
+                readFully(ch, body, HEADER);
+                int crc = h.getInt(16);
+                int actual = Checksums.crc32c(body.flip());
+                if (actual != crc) {
+                    throw new CorruptBlockException(id, "data checksum " + Checksums.hex(actual) + " != stored " + Checksums.hex(crc));
+                }
+                return new BlockBytes(data, crc);
+            } catch (IOException | RuntimeException e) {
+                data.release();
+                throw e;
             }
-            return new Block(data, crc);
         } catch (NoSuchFileException e) {
             throw new NoSuchBlockException(id);
         }

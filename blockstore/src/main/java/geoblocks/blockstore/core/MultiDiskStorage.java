@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core;
 
+import geoblocks.net.Bytes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -240,6 +241,22 @@ public final class MultiDiskStorage implements BlockStorage {
 
     @Override
     public Block get(BlockId id) throws IOException {
+        return find(id, BlockStorage::get);
+    }
+
+    @Override
+    public BlockBytes read(BlockId id, Bytes.Allocator into) throws IOException {
+        return find(id, (store, block) -> store.read(block, into));
+    }
+
+    /** One disk's read of a block. */
+    @FunctionalInterface
+    private interface DiskRead<T> {
+        T read(BlockStorage store, BlockId id) throws IOException;
+    }
+
+    /** Reads the block from the disk that holds it (looking twice, for a block moving between disks). */
+    private <T> T find(BlockId id, DiskRead<T> read) throws IOException {
         for (int look = 0; look < 2; look++) {
             CorruptBlockException corrupt = null;
             for (Disk d : disks) {
@@ -247,7 +264,7 @@ public final class MultiDiskStorage implements BlockStorage {
                     continue;
                 }
                 try {
-                    return d.store.get(id);
+                    return read.read(d.store, id);
                 } catch (NoSuchBlockException e) {
                     // not on this disk
                 } catch (CorruptBlockException e) {

@@ -1,8 +1,10 @@
 package geoblocks.blockstore.port;
 
 import geoblocks.blockstore.core.Block;
+import geoblocks.blockstore.core.BlockBytes;
 import geoblocks.blockstore.core.BlockFile;
 import geoblocks.blockstore.core.BlockId;
+import geoblocks.net.Bytes;
 import java.util.List;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.PortType;
@@ -31,11 +33,25 @@ public final class BlockStorePort extends PortType {
     /** {@code error} is null on success. */
     public record BlockStored(long req, BlockId id, String error) implements KompicsEvent {}
 
-    /** Read and verify a block; answered by {@link BlockRead}. */
-    public record ReadBlock(long req, BlockId id) implements KompicsEvent {}
+    /**
+     * Read and verify a block; answered by {@link BlockRead}: into a heap array ({@code into} null),
+     * or into bytes from {@code into} (see {@code BlockStorage#read}).
+     */
+    public record ReadBlock(long req, BlockId id, Bytes.Allocator into) implements KompicsEvent {
+        public ReadBlock(long req, BlockId id) {
+            this(req, id, null);
+        }
+    }
 
-    /** {@code block} is null and {@code error} says why when the read failed (missing, corrupt, I/O). */
-    public record BlockRead(long req, BlockId id, Block block, String error) implements KompicsEvent {}
+    /**
+     * {@code block} (a heap read) or {@code bytes} (a read with an allocator; the receiver releases
+     * them) is null and {@code error} says why when the read failed (missing, corrupt, I/O).
+     */
+    public record BlockRead(long req, BlockId id, Block block, String error, BlockBytes bytes) implements KompicsEvent {
+        public BlockRead(long req, BlockId id, Block block, String error) {
+            this(req, id, block, error, null);
+        }
+    }
 
     /** Delete blocks; best effort, no answer. */
     public record DeleteBlocks(List<BlockId> ids) implements KompicsEvent {}

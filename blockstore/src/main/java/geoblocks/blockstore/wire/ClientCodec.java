@@ -42,8 +42,8 @@ final class ClientCodec {
                     (p, o) -> { o.str(p.name()); cond(o, p.condition()); meta(o, p.meta()); }),
             OpRow.of(8, StatusReq.class, (req, r) -> new StatusReq(req), (p, o) -> { }),
             OpRow.of(9, PutProgress.class, (req, r) -> new PutProgress(req, r.i64()), (p, o) -> o.i64(p.durableBytes())),
-            OpRow.of(10, GetData.class, (req, r) -> new GetData(req, r.i64(), r.bytes()),
-                    (p, o) -> { o.i64(p.offset()); o.bytes(p.data()); }),
+            OpRow.of(10, GetData.class, (req, r) -> new GetData(req, r.i64(), r.tail()),
+                    (p, o) -> { o.i64(p.offset()); o.tail(p.data()); }),
             OpRow.of(11, ListPart.class, ClientCodec::listPart, (p, o) -> {
                 o.u16(p.entries().size());
                 for (ListEntry e : p.entries()) {

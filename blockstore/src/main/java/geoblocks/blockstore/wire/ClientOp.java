@@ -155,7 +155,16 @@ public sealed interface ClientOp extends FileOp {
     /** Blocks covering bytes {@code 0..durableBytes} are durable on every replica the policy wants (for a move: block bytes copied so far). */
     record PutProgress(long req, long durableBytes) implements Reply, Control {}
 
-    record GetData(long req, long offset, byte[] data) implements Reply {}
+    /**
+     * Stored bytes of a download at {@code offset} of its stored stream. {@code data} may be a pooled
+     * buffer (a block the node read for this, or the frame it arrived in): the message owns it, and
+     * whoever consumes the message releases it (see {@link geoblocks.net.Bytes}).
+     */
+    record GetData(long req, long offset, geoblocks.net.Bytes data) implements Reply {
+        public GetData(long req, long offset, byte[] data) {
+            this(req, offset, geoblocks.net.Bytes.wrap(data));
+        }
+    }
 
     /** One replica copy still owed: block {@code block} to region {@code region}. */
     record PendingCopy(int block, String region) {}

@@ -1,8 +1,10 @@
 package geoblocks.blockstore.wire;
 
 import geoblocks.blockstore.core.WriteCondition;
+import geoblocks.net.Bytes;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.Wire;
+import geoblocks.net.WireCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,8 @@ final class Fields {
         void bool(boolean v);
         void str(String s);
         void bytes(byte[] b);
+        /** Bytes encoded as {@link #bytes} are, and the last field of the op: a transport may send them as they are. */
+        void tail(Bytes b);
     }
 
     /** Counts the bytes an op's fields take. */
@@ -40,6 +44,7 @@ final class Fields {
         public void bool(boolean v) { n += 1; }
         public void str(String s) { n += Wire.stringSize(s); }
         public void bytes(byte[] b) { n += 4 + b.length; }
+        public void tail(Bytes b) { n += 4 + b.length(); }
     }
 
     /** Writes an op's fields into a buffer. */
@@ -53,12 +58,30 @@ final class Fields {
         public void bool(boolean v) { b.put((byte) (v ? 1 : 0)); }
         public void str(String s) { Wire.writeString(s, b); }
         public void bytes(byte[] d) { Wire.writeBytes(d, b); }
+        public void tail(Bytes d) { b.putInt(d.length()).put(d.nio()); }
+    }
+
+    /** Writes an op's fields but the bytes of its {@link Out#tail} (their length is written). */
+    static final class HeadWriter implements Out {
+        private final Writer w;
+        HeadWriter(ByteBuffer b) { this.w = new Writer(b); }
+        public void i32(int v) { w.i32(v); }
+        public void i64(long v) { w.i64(v); }
+        public void u16(int v) { w.u16(v); }
+        public void u8(int v) { w.u8(v); }
+        public void bool(boolean v) { w.bool(v); }
+        public void str(String s) { w.str(s); }
+        public void bytes(byte[] d) { w.bytes(d); }
+        public void tail(Bytes d) { w.i32(d.length()); }
     }
 
     /** Reads an op's fields, bounding strings, data and lists ({@link FileCodec}'s limits). */
     static final class In {
         private final ByteBuffer b;
-        In(ByteBuffer b) { this.b = b; }
+        private final WireCodec.Keeper keeper;
+        In(ByteBuffer b) { this(b, null); }
+        /** {@code keeper}: makes the {@link #tail()} bytes views of the input; null copies them. */
+        In(ByteBuffer b, WireCodec.Keeper keeper) { this.b = b; this.keeper = keeper; }
         int i32() throws MalformedMessageException { return Wire.readInt(b, "i32 field"); }
         long i64() throws MalformedMessageException { return Wire.readLong(b, "i64 field"); }
         int u8() throws MalformedMessageException { return Wire.readU8(b, "u8 field"); }
@@ -79,6 +102,20 @@ final class Fields {
             }
         }
         byte[] bytes() throws MalformedMessageException { return Wire.readBytes(b, FileCodec.MAX_DATA, "data"); }
+        /** Bytes written by {@link Out#tail}: kept where they are when a keeper was given, else copied. */
+        Bytes tail() throws MalformedMessageException {
+            if (keeper == null) {
+                return Bytes.wrap(bytes());
+            }
+            int len = Wire.readInt(b, "data length");
+            if (len < 0 || len > FileCodec.MAX_DATA) {
+                throw new MalformedMessageException("data length " + len + " outside 0.." + FileCodec.MAX_DATA);
+            }
+            Wire.need(b, len, "data");
+            Bytes kept = keeper.keep(b.position(), len);
+            b.position(b.position() + len);
+            return kept;
+        }
         int count() throws MalformedMessageException {
             Wire.need(b, 2, "list count");
             int n = Short.toUnsignedInt(b.getShort());

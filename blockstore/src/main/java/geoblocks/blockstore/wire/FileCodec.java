@@ -4,6 +4,7 @@ import geoblocks.blockstore.wire.BenchOp.*;
 import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.blockstore.wire.PeerOp.*;
+import geoblocks.net.Bytes;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
 import geoblocks.net.Wire;
@@ -87,8 +88,31 @@ public final class FileCodec implements WireCodec<FileMsg> {
         e.write(op, new Fields.Writer(out));
     }
 
+    /** A {@link GetData}'s block bytes: a transport may send them as they are. */
+    @Override
+    public Bytes tail(FileMsg msg) {
+        return msg.op() instanceof GetData d ? d.data() : null;
+    }
+
+    @Override
+    public void encodeHead(FileMsg msg, ByteBuffer out) {
+        FileOp op = msg.op();
+        OpRow<?> e = entry(op);
+        Wire.writeHeader(msg.getHeader(), out);
+        out.put((byte) VERSION_BYTE);
+        out.put((byte) e.tag());
+        out.putLong(op.req());
+        e.write(op, new Fields.HeadWriter(out));
+    }
+
     @Override
     public FileMsg decode(ByteBuffer in) throws MalformedMessageException {
+        return decode(in, null);
+    }
+
+    /** With a keeper, a {@link GetData}'s bytes stay in the received buffer (the consumer releases them). */
+    @Override
+    public FileMsg decode(ByteBuffer in, Keeper keeper) throws MalformedMessageException {
         NetHeader h = Wire.readHeader(in);
         int version = Wire.readU8(in, "file protocol version");
         if (version != VERSION_BYTE) {
@@ -106,7 +130,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
         if (e == null) {
             throw new MalformedMessageException("unknown file op tag " + tag);
         }
-        Fields.In r = new Fields.In(in);
+        Fields.In r = new Fields.In(in, keeper);
         long req = r.i64();
         return new FileMsg(h, e.reader().read(req, r));
     }

@@ -117,6 +117,71 @@ class GetTransferTest {
         }
     }
 
+    /** Bytes in a direct buffer (as a view of a received frame is), that count their releases. */
+    private static final class DirectBytes extends geoblocks.net.Bytes {
+        final java.nio.ByteBuffer buf;
+        int releases;
+
+        DirectBytes(byte[] data) {
+            buf = java.nio.ByteBuffer.allocateDirect(data.length).put(data).flip();
+        }
+
+        @Override public int length() { return buf.remaining(); }
+        @Override public java.nio.ByteBuffer nio() { return buf.duplicate(); }
+        @Override public geoblocks.net.Bytes slice(int offset, int length) { throw new UnsupportedOperationException(); }
+        @Override public void release() { releases++; }
+    }
+
+    @Test
+    void plainBlocks_fromDirectBuffers_acrossBlockEnds_areWrittenToTheFile_wholeOrARange() throws Exception {
+        byte[] file = new byte[2 * BLOCK + 5000];
+        new Random(11).nextBytes(file);
+        List<Manifest.BlockRef> refs = new ArrayList<>();
+        for (int off = 0; off < file.length; off += BLOCK) {
+            byte[] b = Arrays.copyOfRange(file, off, Math.min(file.length, off + BLOCK));
+            refs.add(new Manifest.BlockRef(b.length, Checksums.crc32c(b), List.of("seoul")));
+        }
+        Manifest m = manifest(refs, file.length);
+        byte[] mb = ManifestCodec.encode(m);
+        // the whole file, in parts of 50,000 bytes: most of them span the end of a block
+        Link link = new Link();
+        Path out = dir.resolve("whole");
+        GetTransfer t = new GetTransfer(link, new ClientPort.Get(OP, NAME, out), 1 << 20);
+        t.start();
+        t.onReply(new ManifestPart(OP, false, 0, mb.length, mb));
+        List<DirectBytes> parts = new ArrayList<>();
+        for (int off = 0; off < file.length; off += 50_000) {
+            DirectBytes d = new DirectBytes(Arrays.copyOfRange(file, off, Math.min(file.length, off + 50_000)));
+            parts.add(d);
+            t.onReply(new GetData(OP, off, d));
+        }
+        assertEquals(null, link.error);
+        assertEquals(1, link.finished);
+        assertArrayEquals(file, Files.readAllBytes(out));
+        parts.forEach(d -> assertEquals(0, d.releases, "the transfer reads its parts, its component releases them"));
+        // bytes 70,000..140,000 (past the end): the node sends blocks 1 and 2 from block 1's stored offset
+        Link ranged = new Link();
+        Path part = dir.resolve("range");
+        GetTransfer r = new GetTransfer(ranged, new ClientPort.Get(OP, NAME, part, null, "", null,
+                new ClientPort.Range(70_000, 140_000)), 1 << 20);
+        r.start();
+        r.onReply(new ManifestPart(OP, false, 0, mb.length, mb));
+        for (int off = BLOCK; off < file.length; off += 50_000) {
+            r.onReply(new GetData(OP, off, new DirectBytes(Arrays.copyOfRange(file, off, Math.min(file.length, off + 50_000)))));
+        }
+        assertEquals(null, ranged.error);
+        assertArrayEquals(Arrays.copyOfRange(file, 70_000, file.length), Files.readAllBytes(part)); // the range ends with the file
+        // a flipped byte in a direct part fails the block, naming it
+        Link bad = new Link();
+        GetTransfer c = new GetTransfer(bad, new ClientPort.Get(OP, NAME, dir.resolve("bad")), 1 << 20);
+        c.start();
+        c.onReply(new ManifestPart(OP, false, 0, mb.length, mb));
+        byte[] flipped = Arrays.copyOf(file, BLOCK);
+        flipped[BLOCK - 1] ^= 1;
+        IOException e = assertThrows(IOException.class, () -> c.onReply(new GetData(OP, 0, new DirectBytes(flipped))));
+        assertTrue(e.getMessage().contains("block 0"), e.getMessage());
+    }
+
     @Test
     void compressedBlocks_roundTrip_toTheSink() throws Exception {
         byte[] a = text(BLOCK, 1);

@@ -110,7 +110,7 @@ final class FakeNode implements Node {
     @Override public void cancel(long req) { waiting.remove(req); }
     @Override public void fail(long req, String why) { waiting.remove(req).onTimeout(why); }
     /** When set, the node's block store: reads and writes complete at once. */
-    geoblocks.blockstore.core.MemoryBlockStorage disk;
+    geoblocks.blockstore.core.BlockStorage disk;
     @Override public void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done) {
         if (disk == null) {
             throw new UnsupportedOperationException();
@@ -132,6 +132,21 @@ final class FakeNode implements Node {
         } catch (java.io.IOException e) {
             done.accept(new BlockRead(nextReq++, id, null, e.getMessage()));
         }
+    }
+    @Override public void readLocal(BlockId id, geoblocks.net.Bytes.Allocator into, Consumer<BlockRead> done) {
+        if (disk == null) {
+            throw new UnsupportedOperationException();
+        }
+        try {
+            done.accept(new BlockRead(nextReq++, id, null, null, disk.read(id, into)));
+        } catch (java.io.IOException e) {
+            done.accept(new BlockRead(nextReq++, id, null, e.getMessage()));
+        }
+    }
+    /** What blocks for clients are read into (heap unless a test counts releases). */
+    geoblocks.net.Bytes.Allocator sendBuffers = geoblocks.net.Bytes.Allocator.HEAP;
+    @Override public geoblocks.net.Bytes.Allocator sendBuffers() {
+        return sendBuffers;
     }
     /** Where {@link #place} puts every request (null: placing is not expected), and the requests it got. */
     List<String> placeAt;

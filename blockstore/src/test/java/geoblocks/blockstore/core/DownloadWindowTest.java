@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.net.Bytes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -33,7 +34,7 @@ class DownloadWindowTest {
         DownloadWindow w = new DownloadWindow(lengths(10, 1000, 1000), 1000, 1000, 3, budget);
         assertEquals(List.of(0, 1, 2), drainFetches(w));
         assertEquals(3000, budget.used());
-        w.fetched(1, new byte[1000]);
+        w.fetched(1, Bytes.wrap(new byte[1000]));
         assertEquals(List.of(3), drainFetches(w));
     }
 
@@ -47,7 +48,8 @@ class DownloadWindowTest {
     void send_isInOrderAndWithinTheWindow_acksReleaseMemory() {
         DownloadWindow w = new DownloadWindow(lengths(4, 1000, 500), 1000, 2000, 4, budget);
         assertEquals(List.of(0, 1, 2, 3), drainFetches(w));
-        byte[] b0 = new byte[1000], b1 = new byte[1000], b2 = new byte[1000], b3 = new byte[500];
+        Bytes b0 = Bytes.wrap(new byte[1000]), b1 = Bytes.wrap(new byte[1000]), b2 = Bytes.wrap(new byte[1000]),
+                b3 = Bytes.wrap(new byte[500]);
         w.fetched(1, b1);
         assertNull(w.nextToSend()); // block 0 first
         w.fetched(0, b0);
@@ -78,7 +80,7 @@ class DownloadWindowTest {
         int fetched = 0;
         for (int round = 0; round < 10; round++) {
             for (int i : drainFetches(w)) {
-                w.fetched(i, new byte[1000]);
+                w.fetched(i, Bytes.wrap(new byte[1000]));
                 fetched++;
             }
         }
@@ -91,7 +93,7 @@ class DownloadWindowTest {
         DownloadWindow w = new DownloadWindow(lengths(3, 1000, 1000), 1000, 4000, 3, small);
         assertEquals(0, w.nextFetch());
         assertEquals(DownloadWindow.NONE, w.nextFetch()); // block 0 in flight will free memory
-        w.fetched(0, new byte[1000]);
+        w.fetched(0, Bytes.wrap(new byte[1000]));
         assertEquals(DownloadWindow.NONE, w.nextFetch()); // block 0 held until the client has it
         small.tryReserve(500);
         DownloadWindow starved = new DownloadWindow(lengths(3, 1000, 1000), 1000, 4000, 3, small);
@@ -99,5 +101,37 @@ class DownloadWindowTest {
         assertEquals(1000, starved.nextFetchLength());
         w.releaseAll();
         assertEquals(500, small.used());
+    }
+
+    @Test
+    void releaseAll_releasesTheBytesOfBlocksFetchedButNotSent_notThoseHandedOut() {
+        DownloadWindow w = new DownloadWindow(lengths(3, 1000, 1000), 1000, 1000, 3, budget);
+        assertEquals(List.of(0, 1, 2), drainFetches(w));
+        TrackedBytes b0 = new TrackedBytes(1000), b1 = new TrackedBytes(1000), b2 = new TrackedBytes(1000);
+        w.fetched(0, b0);
+        w.fetched(2, b2);
+        assertSame(b0, w.nextToSend()); // handed out: the caller owns it now
+        w.fetched(1, b1);
+        assertNull(w.nextToSend()); // the window (1000 bytes) is full until the client acknowledges
+        w.releaseAll();
+        assertEquals(0, b0.releases, "the block handed out is the caller's to release");
+        assertEquals(1, b1.releases);
+        assertEquals(1, b2.releases);
+        assertEquals(0, budget.used());
+    }
+
+    /** Heap bytes that count their releases. */
+    static final class TrackedBytes extends Bytes {
+        final Bytes inner;
+        int releases;
+
+        TrackedBytes(int length) {
+            inner = Bytes.wrap(new byte[length]);
+        }
+
+        @Override public int length() { return inner.length(); }
+        @Override public java.nio.ByteBuffer nio() { return inner.nio(); }
+        @Override public Bytes slice(int offset, int length) { return inner.slice(offset, length); }
+        @Override public void release() { releases++; }
     }
 }

@@ -6,8 +6,11 @@ import static geoblocks.blockstore.wire.WireTesting.assertRecordEquals;
 import static geoblocks.blockstore.wire.WireTesting.decode;
 import static geoblocks.blockstore.wire.WireTesting.decodeOrMalformed;
 import static geoblocks.blockstore.wire.WireTesting.encode;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +19,7 @@ import geoblocks.blockstore.wire.BenchOp.*;
 import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.blockstore.wire.PeerOp.*;
+import geoblocks.net.Bytes;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
 import geoblocks.net.Wire;
@@ -222,6 +226,49 @@ class FileCodecTest {
                 assertRecordEquals((Record) op, (Record) back.op());
             }
         }
+    }
+
+    @Test
+    void getData_headThenTail_isTheWholeEncoding_andOnlyGetDataHasATail() {
+        byte[] block = bytes(7, 50_000);
+        FileMsg msg = new FileMsg(V6, new GetData(10, 1L << 33, block));
+        byte[] whole = encode(CODEC, msg);
+        Bytes tail = CODEC.tail(msg);
+        assertEquals(block.length, tail.length());
+        ByteBuffer head = ByteBuffer.allocate(CODEC.encodedSize(msg) - tail.length());
+        CODEC.encodeHead(msg, head);
+        assertEquals(0, head.remaining(), "the head fills exactly the size less the tail");
+        ByteBuffer joined = ByteBuffer.allocate(whole.length).put(head.flip()).put(tail.nio());
+        assertArrayEquals(whole, joined.array());
+        assertNull(CODEC.tail(new FileMsg(V4, new Done(1, "no data"))));
+    }
+
+    @Test
+    void getData_decodedWithAKeeper_keepsTheBlockWhereItIs_elseCopies() throws MalformedMessageException {
+        byte[] block = bytes(9, 30_000);
+        byte[] wire = encode(CODEC, new FileMsg(V4, new GetData(3, 77, block)));
+        int[] asked = new int[2];
+        Bytes kept = Bytes.wrap(block);
+        FileMsg back = CODEC.decode(ByteBuffer.wrap(wire), (position, length) -> {
+            asked[0] = position;
+            asked[1] = length;
+            assertArrayEquals(block, Arrays.copyOfRange(wire, position, position + length),
+                    "the keeper is asked for exactly the block's bytes");
+            return kept;
+        });
+        assertSame(kept, ((GetData) back.op()).data());
+        assertEquals(wire.length - block.length, asked[0], "the block ends the message");
+        assertEquals(block.length, asked[1]);
+        assertEquals(77, ((GetData) back.op()).offset());
+        // without a keeper the bytes are a copy
+        Bytes copied = ((GetData) CODEC.decode(ByteBuffer.wrap(wire)).op()).data();
+        wire[wire.length - 1] ^= 1;
+        assertArrayEquals(block, copied.toArray());
+        // a length past the end is refused before the keeper is asked
+        byte[] cut = Arrays.copyOf(wire, wire.length - 1);
+        assertThrows(MalformedMessageException.class, () -> CODEC.decode(ByteBuffer.wrap(cut), (p, l) -> {
+            throw new AssertionError("asked to keep " + l + " bytes that are not there");
+        }));
     }
 
     @Test

@@ -55,7 +55,10 @@ final class WireTesting {
             try {
                 Object e = c.getAccessor().invoke(expected);
                 Object a = c.getAccessor().invoke(actual);
-                if (e instanceof byte[] eb) {
+                if (e instanceof geoblocks.net.Bytes eb) {
+                    assertEquals(true, Arrays.equals(eb.toArray(), ((geoblocks.net.Bytes) a).toArray()),
+                            expected.getClass().getSimpleName() + "." + c.getName() + " differs");
+                } else if (e instanceof byte[] eb) {
                     assertEquals(true, Arrays.equals(eb, (byte[]) a),
                             expected.getClass().getSimpleName() + "." + c.getName() + " differs");
                 } else {

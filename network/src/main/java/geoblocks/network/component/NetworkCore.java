@@ -21,6 +21,7 @@ import io.netty.util.AttributeKey;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -175,7 +176,12 @@ final class NetworkCore {
         }
         int id = codecs.idOf(m);
         int size = codecs.encodedSize(id, m);
-        Frames.checkFits(m, size, settings.maxFrameBytes()); // refused here, on the sender's thread
+        try {
+            Frames.checkFits(m, size, settings.maxFrameBytes()); // refused here, on the sender's thread
+        } catch (IllegalArgumentException e) {
+            codecs.release(m);
+            throw e;
+        }
         Consumer<NetMsg> inProcess = local == null ? null : local.find(dst);
         if (inProcess != null) {
             inProcess.accept(m);
@@ -262,6 +268,7 @@ final class NetworkCore {
                 frame = Frames.data(ch.alloc(), codecs, o.msg(), o.codecId(), o.size(), settings.maxFrameBytes());
             } catch (RuntimeException e) {
                 LOG.error("cannot send {}: {}", o.msg(), e.getMessage());
+                codecs.release(o.msg());
                 return;
             }
             if (o.msg().isControl()) {
@@ -285,8 +292,11 @@ final class NetworkCore {
         }
 
         @Override
-        public void failed(NetAddress peer, String why, int dropped) {
-            LOG.warn("{}; {} queued message(s) dropped", why, dropped);
+        public void failed(NetAddress peer, String why, List<Outgoing> dropped) {
+            LOG.warn("{}; {} queued message(s) dropped", why, dropped.size());
+            for (Outgoing o : dropped) {
+                codecs.release(o.msg()); // bytes they carried, sent nowhere
+            }
             control.accept(new NetworkException(why, peer, Transport.TCP));
         }
 

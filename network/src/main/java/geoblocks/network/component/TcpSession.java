@@ -3,17 +3,21 @@ package geoblocks.network.component;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetMsg;
+import geoblocks.net.WireCodec;
 import geoblocks.net.WireStats;
 import geoblocks.network.frame.Control;
 import geoblocks.network.frame.Frames;
 import geoblocks.network.session.Handshake;
 import geoblocks.network.session.HandshakeException;
+import geoblocks.network.PooledBytes;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSession;
@@ -31,6 +35,14 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
     private Handshake handshake;
     private ScheduledFuture<?> timeout;
     private String failure;
+    /** The frame being decoded (on the channel's event loop only), and the bytes messages kept of it. */
+    private ByteBuf decoding;
+    private final List<PooledBytes> kept = new ArrayList<>(2);
+    private final WireCodec.Keeper keeper = (position, length) -> {
+        PooledBytes b = new PooledBytes(decoding.retainedSlice(decoding.readerIndex() + position, length));
+        kept.add(b);
+        return b;
+    };
 
     /** {@code dialled}: the peer we dialled, or null on an accepted connection. */
     TcpSession(NetworkCore core, NetAddress dialled) {
@@ -104,20 +116,33 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * Decodes a data frame; bytes a message keeps ({@link geoblocks.net.WireCodec#decode(java.nio.ByteBuffer,
+     * geoblocks.net.WireCodec.Keeper) decode with a keeper}) are slices of the frame holding their own
+     * reference, released by the message's consumer (the frame itself is released after this).
+     */
     private void onData(int kind, ByteBuf frame) {
         NetMsg m;
+        kept.clear();
+        decoding = frame;
         try {
-            m = core.codecs().decode(kind, frame.nioBuffer());
+            m = core.codecs().decode(kind, frame.nioBuffer(), keeper);
         } catch (MalformedMessageException e) {
+            kept.forEach(PooledBytes::release);
+            decoding = null;
             WireStats.malformed();
             core.logRefused("malformed message from " + handshake.peer() + ": " + e.getMessage());
             return;
         }
         if (!m.getHeader().source().equals(handshake.peer())) {
+            kept.forEach(PooledBytes::release);
+            decoding = null;
             WireStats.malformed();
             core.logRefused("message from " + handshake.peer() + " claims source " + m.getHeader().source());
             return;
         }
+        decoding = null;
+        kept.clear(); // the message owns them now
         core.deliver(m);
     }
 

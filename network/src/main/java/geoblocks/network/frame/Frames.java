@@ -1,7 +1,9 @@
 package geoblocks.network.frame;
 
+import geoblocks.net.Bytes;
 import geoblocks.net.NetMsg;
 import geoblocks.network.CodecRegistry;
+import geoblocks.network.PooledBytes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.ByteBuffer;
@@ -9,12 +11,16 @@ import java.nio.ByteBuffer;
 /**
  * Builds outgoing TCP frames (layout in {@link FrameDecoder}) in one pooled direct buffer each:
  * the codec writes straight into the buffer that goes to the socket, so a message's bytes are
- * copied once on the way out (codec into the frame). Frames over the configured maximum are
- * refused here, before they reach the wire.
+ * copied once on the way out (codec into the frame). A message whose codec names a {@link
+ * PooledBytes} tail of at least {@value #MIN_SENT_AS_IS} bytes (a block a node read from disk for a
+ * client) is not copied at all: the frame is its head followed by the tail's own buffer. Frames over
+ * the configured maximum are refused here, before they reach the wire.
  */
 public final class Frames {
     public static final int CONTROL = 0;
     public static final int LENGTH_BYTES = 4;
+    /** Tails this long or longer go as they are, after a head buffer; shorter ones are copied into the frame. */
+    static final int MIN_SENT_AS_IS = 8 * 1024;
 
     private Frames() {}
 
@@ -28,13 +34,43 @@ public final class Frames {
     public static ByteBuf data(ByteBufAllocator alloc, CodecRegistry codecs, NetMsg msg, int id, int size,
             int maxFrameBytes) {
         checkFits(msg, size, maxFrameBytes);
+        Bytes tail = codecs.tail(id, msg);
+        if (tail instanceof PooledBytes pooled && tail.length() >= MIN_SENT_AS_IS) {
+            return withTail(alloc, codecs, msg, id, size, pooled);
+        }
         ByteBuf buf = alloc.ioBuffer(LENGTH_BYTES + 1 + size);
         try {
             buf.writeInt(1 + size).writeByte(id);
             ByteBuffer out = buf.nioBuffer(buf.writerIndex(), size);
             codecs.encode(id, msg, size, out);
             buf.writerIndex(buf.writerIndex() + size);
+            if (tail != null) {
+                tail.release(); // copied into the frame; sending hands the message's bytes over
+            }
             return buf;
+        } catch (RuntimeException e) {
+            buf.release();
+            throw e;
+        }
+    }
+
+    /**
+     * The frame as the head (length, id and the message up to its tail) in a buffer of its own,
+     * followed by the tail's buffer itself: the tail's bytes are not copied. The frame holds its own
+     * reference to the tail's memory; the message's is released here (sending hands it over).
+     */
+    private static ByteBuf withTail(ByteBufAllocator alloc, CodecRegistry codecs, NetMsg msg, int id, int size,
+            PooledBytes tail) {
+        int head = size - tail.length();
+        ByteBuf buf = alloc.ioBuffer(LENGTH_BYTES + 1 + head);
+        try {
+            buf.writeInt(1 + size).writeByte(id);
+            ByteBuffer out = buf.nioBuffer(buf.writerIndex(), head);
+            codecs.encodeHead(id, msg, size, tail, out);
+            buf.writerIndex(buf.writerIndex() + head);
+            ByteBuf body = tail.buf().retainedSlice();
+            tail.release();
+            return alloc.compositeDirectBuffer(2).addComponents(true, buf, body);
         } catch (RuntimeException e) {
             buf.release();
             throw e;

@@ -36,8 +36,8 @@ public final class PeerLinks<C, M> {
 
         void close(C conn);
 
-        /** The connect to {@code peer} failed; {@code dropped} queued messages are gone. */
-        void failed(NetAddress peer, String why, int dropped);
+        /** The connect to {@code peer} failed; the {@code dropped} queued messages are gone. */
+        void failed(NetAddress peer, String why, java.util.List<M> dropped);
 
         /** The last connection to {@code peer} closed. */
         void dropped(NetAddress peer);
@@ -157,9 +157,9 @@ public final class PeerLinks<C, M> {
                 if (l != null && l.dialling) {
                     l.dialling = false;
                     if (l.active == null && !hasLiveSession(dialledPeer)) {
-                        int n = l.queue.size();
+                        java.util.List<M> dropped = new java.util.ArrayList<>(l.queue);
                         l.queue.clear();
-                        io.failed(dialledPeer, why, n);
+                        io.failed(dialledPeer, why, dropped);
                     }
                 }
             }

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
+import geoblocks.net.Bytes;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import geoblocks.net.WireStats;
 import geoblocks.network.NetworkSettings;
+import geoblocks.network.PooledBytes;
 import java.net.ServerSocket;
 import java.util.List;
 import java.util.Random;
@@ -38,6 +40,9 @@ class LoopbackNetworkTest {
     static Pair.Side l2;
     /** Registers the test family as bursting: its endpoint unpacks NetBursts and counts them. */
     static Pair.Side bursting;
+    /** Two sides on plain TCP (security auth, as the built-in loopback cluster runs). */
+    static Pair.Side p1;
+    static Pair.Side p2;
 
     @BeforeAll
     static void start() throws Exception {
@@ -48,8 +53,11 @@ class LoopbackNetworkTest {
         l1 = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls).withLocalLinks(LINKS);
         l2 = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls).withLocalLinks(LINKS);
         bursting = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, tls).bursting();
-        Kompics.createAndStart(Pair.class, new Pair.PairInit(List.of(a, b, x, l1, l2, bursting)), 2);
-        for (Pair.Side s : List.of(a, b, x, l1, l2, bursting)) {
+        NetworkSettings auth = NetworkSettings.from(ConfigFactory.load()).withSecurity("auth");
+        p1 = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, auth);
+        p2 = new Pair.Side(NetAddress.of("127.0.0.1", freePort()), SECRET, auth);
+        Kompics.createAndStart(Pair.class, new Pair.PairInit(List.of(a, b, x, l1, l2, bursting, p1, p2)), 2);
+        for (Pair.Side s : List.of(a, b, x, l1, l2, bursting, p1, p2)) {
             assertNotNull(waitFor(s, ListeningStatus.class), "listening");
         }
     }
@@ -229,5 +237,71 @@ class LoopbackNetworkTest {
         NetworkException e = waitFor(b, NetworkException.class);
         assertNotNull(e);
         assertEquals(nobody.asSocket(), e.peer.asSocket());
+    }
+
+    /** A pooled buffer of {@code n} seeded random bytes, as a node reads a block for a client. */
+    static PooledBytes pooled(int n, long seed) {
+        Bytes b = PooledBytes.ALLOCATOR.allocate(n);
+        byte[] fill = new byte[n];
+        new Random(seed).nextBytes(fill);
+        b.nio().put(fill);
+        return (PooledBytes) b;
+    }
+
+    /** Waits up to 10 s for {@code done}. */
+    static boolean eventually(java.util.function.BooleanSupplier done) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!done.getAsBoolean() && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        return done.getAsBoolean();
+    }
+
+    @Test
+    void pooledTails_overPlainTcpAndTls_arriveIntactAsViewsOfTheFrame_andEveryBufferGoesBack() throws Exception {
+        for (Pair.Side[] pair : List.of(new Pair.Side[] {p1, p2}, new Pair.Side[] {a, b})) {
+            Pair.Side from = pair[0];
+            Pair.Side to = pair[1];
+            List<PooledBytes> sent = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                // a block, a small tail that is copied into its frame, and one just long enough to go as it is
+                int n = i % 3 == 0 ? 1 << 20 : i % 3 == 1 ? 100 : 8192;
+                PooledBytes data = pooled(n, i);
+                sent.add(data);
+                from.send(new geoblocks.network.TailMsg(new NetHeader(from.self, to.self, Transport.TCP), i, data));
+            }
+            for (int i = 0; i < sent.size(); i++) {
+                geoblocks.network.TailMsg m = to.tails.poll(10, TimeUnit.SECONDS);
+                assertNotNull(m, "message " + i + " to " + to.self);
+                assertEquals(i, m.seq);
+                byte[] expected = new byte[sent.get(i).length()];
+                new Random(i).nextBytes(expected);
+                assertArrayEquals(expected, m.data.toArray(), "message " + i + ": the bytes sent");
+                assertTrue(m.data instanceof PooledBytes, "received bytes are a view of the frame, not a copy");
+                PooledBytes kept = (PooledBytes) m.data;
+                assertEquals(1, kept.buf().refCnt(), "the message holds the only reference to its view");
+                kept.release();
+                assertEquals(0, kept.buf().refCnt(), "released by its consumer");
+            }
+            for (int i = 0; i < sent.size(); i++) {
+                PooledBytes data = sent.get(i);
+                assertTrue(data.released(), "the network released message " + i + "'s reference");
+                int message = i;
+                assertTrue(eventually(() -> data.buf().refCnt() == 0),
+                        "message " + message + "'s buffer went back to the pool once written");
+            }
+        }
+    }
+
+    @Test
+    void pooledTail_toAnUnreachablePeer_isReleasedWhenItsQueueIsDropped() throws Exception {
+        NetAddress nobody = NetAddress.of("127.0.0.1", freePort());
+        PooledBytes data = pooled(64 << 10, 7);
+        p1.send(new geoblocks.network.TailMsg(new NetHeader(p1.self, nobody, Transport.TCP), 1, data));
+        NetworkException e = waitFor(p1, NetworkException.class);
+        assertNotNull(e);
+        assertEquals(nobody.asSocket(), e.peer.asSocket());
+        assertTrue(eventually(() -> data.buf().refCnt() == 0), "the dropped message's buffer went back to the pool");
+        assertTrue(data.released());
     }
 }

@@ -28,6 +28,8 @@ public final class Pair extends ComponentDefinition {
         final NetworkSettings settings;
         final BlockingQueue<KompicsEvent> received = new LinkedBlockingQueue<>();
         final BlockingQueue<KompicsEvent> control = new LinkedBlockingQueue<>();
+        /** Received {@link geoblocks.network.TailMsg}s (registered on every side, id 43). */
+        final BlockingQueue<geoblocks.network.TailMsg> tails = new LinkedBlockingQueue<>();
         volatile Endpoint endpoint;
         /** Shared with the sides it reaches in-process, or null (sockets only). */
         LocalLinks local;
@@ -86,8 +88,8 @@ public final class Pair extends ComponentDefinition {
 
     public Pair(PairInit init) {
         for (Side s : init.sides) {
-            CodecRegistry codecs = s.bursting ? new CodecRegistry().registerBursting(42, TestMsg.CODEC)
-                    : new CodecRegistry().register(42, TestMsg.CODEC);
+            CodecRegistry codecs = (s.bursting ? new CodecRegistry().registerBursting(42, TestMsg.CODEC)
+                    : new CodecRegistry().register(42, TestMsg.CODEC)).register(43, geoblocks.network.TailMsg.CODEC);
             GeoNetwork.GeoNetworkInit netInit = new GeoNetwork.GeoNetworkInit(s.self, s.settings, s.secret, codecs);
             Component net = create(GeoNetwork.class, s.local == null ? netInit : netInit.withLocalLinks(s.local));
             Component ep = create(Endpoint.class, new EndpointInit(s));
@@ -113,6 +115,7 @@ public final class Pair extends ComponentDefinition {
             Side side = init.side;
             side.endpoint = this;
             handle(net, TestMsg.class, side.received::add);
+            handle(net, geoblocks.network.TailMsg.class, side.tails::add);
             handle(net, geoblocks.net.NetBurst.class, b -> {
                 side.bursts.incrementAndGet();
                 for (geoblocks.net.NetMsg p : b.parts()) {

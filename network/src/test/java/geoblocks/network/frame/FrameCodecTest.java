@@ -2,6 +2,7 @@ package geoblocks.network.frame;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -63,6 +64,35 @@ class FrameCodecTest {
         } finally {
             frame.release();
         }
+    }
+
+    @Test
+    void data_pooledTail_isTheFramesSecondPartWithoutACopy_andTheSameBytesAsACopiedFrame() throws Exception {
+        CodecRegistry tails = new CodecRegistry().register(ID, geoblocks.network.TailMsg.CODEC);
+        byte[] p = payload(256 << 10, 3);
+        geoblocks.network.PooledBytes data = (geoblocks.network.PooledBytes) geoblocks.network.PooledBytes.ALLOCATOR.allocate(p.length);
+        data.nio().put(p);
+        long address = data.buf().memoryAddress();
+        ByteBuf frame = Frames.data(ALLOC, tails, new geoblocks.network.TailMsg(HEADER, 9, data), MAX);
+        ByteBuf copied = Frames.data(ALLOC, tails, new geoblocks.network.TailMsg(HEADER, 9, geoblocks.net.Bytes.wrap(p)), MAX);
+        try {
+            io.netty.buffer.CompositeByteBuf c = assertInstanceOf(io.netty.buffer.CompositeByteBuf.class, frame);
+            assertEquals(2, c.numComponents(), "the head, then the tail");
+            assertEquals(address, c.component(1).memoryAddress(), "the tail's own memory, not a copy");
+            assertArrayEquals(bytes(copied), bytes(frame), "the same frame as when the tail is copied");
+            assertTrue(data.released(), "sending handed the message's reference over");
+            assertEquals(1, data.buf().refCnt(), "the frame holds the memory until it is written");
+        } finally {
+            frame.release();
+            copied.release();
+        }
+        assertEquals(0, data.buf().refCnt());
+        // a short tail is copied into the frame, and the message's reference released at once
+        geoblocks.network.PooledBytes small = (geoblocks.network.PooledBytes) geoblocks.network.PooledBytes.ALLOCATOR.allocate(100);
+        ByteBuf one = Frames.data(ALLOC, tails, new geoblocks.network.TailMsg(HEADER, 10, small), MAX);
+        assertFalse(one instanceof io.netty.buffer.CompositeByteBuf);
+        assertEquals(0, small.buf().refCnt());
+        one.release();
     }
 
     @Test

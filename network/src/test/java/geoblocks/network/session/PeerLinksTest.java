@@ -50,8 +50,8 @@ class PeerLinksTest {
         }
 
         @Override
-        public void failed(NetAddress peer, String why, int dropped) {
-            calls.add("failed " + peer + " " + why + " " + dropped);
+        public void failed(NetAddress peer, String why, java.util.List<String> droppedMsgs) {
+            calls.add("failed " + peer + " " + why + " " + droppedMsgs.size());
         }
 
         @Override
@@ -291,7 +291,7 @@ class PeerLinksTest {
                     closes.add(name + " " + conn);
                 }
 
-                public void failed(NetAddress peer, String why, int dropped) {
+                public void failed(NetAddress peer, String why, java.util.List<String> droppedMsgs) {
                     throw new AssertionError("failed " + why);
                 }
 

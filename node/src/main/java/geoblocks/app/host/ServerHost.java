@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableSet;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.component.NodeParent;
+import geoblocks.net.Bytes;
 import geoblocks.net.NetAddress;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.OpsPort;
@@ -19,6 +20,7 @@ import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.Transport;
 import se.sics.kompics.network.netty.NettyInit;
 import se.sics.kompics.network.netty.NettyNetwork;
+import geoblocks.network.PooledBytes;
 import geoblocks.network.component.GeoNetwork;
 import geoblocks.network.component.LocalLinks;
 import se.sics.kompics.timer.Timer;
@@ -38,7 +40,8 @@ public final class ServerHost extends ComponentDefinition {
         Component netty = init.net.kompics()
                 ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
                 : create(GeoNetwork.class, init.net.init(init.self).withLocalLinks(local));
-        Component node = create(NodeParent.class, init.node.withLedbatBursts(!init.net.kompics()));
+        Component node = create(NodeParent.class, init.node.withLedbatBursts(!init.net.kompics())
+                .withSendBuffers(init.net.kompics() ? Bytes.Allocator.HEAP : PooledBytes.ALLOCATOR));
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);
