@@ -52,12 +52,21 @@ final class ReplicaServer {
         }
     }
 
-    /** Starts or continues an incoming transfer; returns the bytes once complete, else null. */
+    /**
+     * Starts or continues an incoming transfer; returns the bytes once complete, else null. A
+     * transfer that arrives whole in one message is taken even when the memory budget is spent (its
+     * bytes are in memory already: refusing it would free nothing, only fail the client's upload
+     * that sent it); one in parts reserves its size first and is refused as busy when it does not fit.
+     */
     private byte[] receive(Key key, int total, int max, int offset, byte[] part) {
         Incoming in = incoming.get(key);
         if (in == null) {
             if (total < 0 || total > max) {
                 throw new IllegalArgumentException("announced size " + total + " outside 0.." + max);
+            }
+            if (offset == 0 && part.length == total) {
+                node.budget().reserveHeld(total); // released when stored, as a reserved one is
+                return part;
             }
             if (!node.budget().tryReserve(total)) {
                 throw node.budget().refusal(total);

@@ -4,7 +4,10 @@ package geoblocks.blockstore.core;
  * Bytes a node may hold in transfer buffers (blocks being uploaded, replicated or downloaded,
  * manifests in flight). Every large buffer is reserved here before it is allocated, so floods of
  * requests or huge declared sizes are refused ("node busy") instead of exhausting the heap.
- * Invariant: 0 <= used <= capacity. Not thread-safe: one component owns it.
+ * Bytes that are in memory already ({@link #reserveHeld}: a whole block that arrived in one message)
+ * are counted even beyond the capacity, since refusing them would free nothing; new reservations
+ * then fail until enough is released. Invariant: 0 <= used, and used <= capacity unless held bytes
+ * took it over. Not thread-safe: one component owns it.
  */
 public final class MemoryBudget implements TransferMemory {
     private final long capacity;
@@ -28,6 +31,17 @@ public final class MemoryBudget implements TransferMemory {
         }
         used += bytes;
         return true;
+    }
+
+    /**
+     * Counts {@code bytes} that are in memory already (they arrived whole in one message), even
+     * beyond the capacity: until they are released, {@link #tryReserve} refuses what no longer fits.
+     */
+    public void reserveHeld(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
+        }
+        used += bytes;
     }
 
     @Override
