@@ -237,9 +237,7 @@ final class GetTransfer implements Transfer {
             ByteBuffer keep = raw.slice(raw.position() + from, to - from);
             long at = written + from;
             if (out == null) {
-                byte[] copy = new byte[keep.remaining()];
-                keep.get(copy);
-                get.sink().write(at, copy);
+                get.sink().write(at, array(keep));
             } else {
                 int n = keep.remaining();
                 while (keep.hasRemaining()) {
@@ -249,6 +247,20 @@ final class GetTransfer implements Transfer {
             }
         }
         written += length;
+    }
+
+    /**
+     * The bytes left in {@code b} for a sink: the array behind it when they are exactly that array
+     * (heap bytes a node in this process sent: handed on as they came), else a copy (the received
+     * buffer goes back to the pool once the message is handled).
+     */
+    private static byte[] array(ByteBuffer b) {
+        if (b.hasArray() && b.arrayOffset() + b.position() == 0 && b.remaining() == b.array().length) {
+            return b.array();
+        }
+        byte[] copy = new byte[b.remaining()];
+        b.get(copy);
+        return copy;
     }
 
     private void complete() throws IOException {

@@ -425,7 +425,7 @@ final class Downloads {
 
         void fetch(Manifest of, int block, Consumer<Bytes> ok, Consumer<String> failed) {
             if (options == null) {
-                Downloads.fetchBytes(node, of, block, node.sendBuffers(), ok, failed);
+                Downloads.fetchBytes(node, of, block, node.sendBuffers(key.client), ok, failed);
             } else {
                 PlannedFetch.fetch(node, of, block, options, data -> ok.accept(Bytes.wrap(data)), failed);
             }

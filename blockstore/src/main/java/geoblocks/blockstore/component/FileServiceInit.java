@@ -35,7 +35,7 @@ public final class FileServiceInit extends Init<FileService> {
     /** How long and how many client requests wait for transfer memory. */
     geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
     /** What blocks read for clients are read into. */
-    Bytes.Allocator sendBuffers = Bytes.Allocator.HEAP;
+    java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
 
     public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
             ManifestStore manifests, long seed) {
@@ -69,11 +69,12 @@ public final class FileServiceInit extends Init<FileService> {
     }
 
     /**
-     * This init with the blocks it sends to clients read into {@code buffers} (default: heap arrays).
+     * This init with the blocks it sends to a client read into {@code buffers.apply(client)} (default:
+     * heap arrays).
      * Only a network that sends a {@code GetData}'s bytes and then releases them may be given pooled
      * buffers (GeoNetwork, with {@code geoblocks.network.PooledBytes.ALLOCATOR}).
      */
-    public FileServiceInit withSendBuffers(Bytes.Allocator buffers) {
+    public FileServiceInit withSendBuffers(java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> buffers) {
         this.sendBuffers = buffers;
         return this;
     }

@@ -124,8 +124,8 @@ interface Node {
      */
     void readLocal(BlockId id, geoblocks.net.Bytes.Allocator into, Consumer<BlockRead> done);
 
-    /** What blocks read to be sent to clients are read into ({@code FileServiceInit#withSendBuffers}). */
-    geoblocks.net.Bytes.Allocator sendBuffers();
+    /** What blocks read to be sent to {@code client} are read into ({@code FileServiceInit#withSendBuffers}). */
+    geoblocks.net.Bytes.Allocator sendBuffers(NetAddress client);
 
     /** Asks the placement component where a block's copies go: {@code placed} gets the regions, or {@code refused} why not. */
     void place(PlacementRequest request, Consumer<java.util.List<String>> placed, Consumer<String> refused);

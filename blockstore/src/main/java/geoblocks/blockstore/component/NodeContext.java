@@ -78,7 +78,7 @@ final class NodeContext implements Node {
     private final Publications publications = new Publications(this);
     private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
     private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
-    private Bytes.Allocator sendBuffers = Bytes.Allocator.HEAP;
+    private java.util.function.Function<NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
     private final Map<Long, Runnable> wakeups = new HashMap<>();
     private final ServiceLatency serviceLatency = ServiceLatency.defaults();
     private Consumer<KompicsEvent> timer = e -> {
@@ -473,12 +473,12 @@ final class NodeContext implements Node {
     }
 
     @Override
-    public Bytes.Allocator sendBuffers() {
-        return sendBuffers;
+    public Bytes.Allocator sendBuffers(NetAddress client) {
+        return sendBuffers.apply(client);
     }
 
     /** Blocks read to be sent to clients go into {@code buffers} (set before any request). */
-    void sendBuffers(Bytes.Allocator buffers) {
+    void sendBuffers(java.util.function.Function<NetAddress, Bytes.Allocator> buffers) {
         this.sendBuffers = buffers;
     }
 

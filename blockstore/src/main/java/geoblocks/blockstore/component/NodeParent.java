@@ -131,7 +131,7 @@ public final class NodeParent extends ComponentDefinition {
         /** The admission queue's settings. */
         final AdmissionSettings admission;
         /** What blocks read for clients are read into (see FileServiceInit#withSendBuffers). */
-        final Bytes.Allocator sendBuffers;
+        final java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -144,13 +144,14 @@ public final class NodeParent extends ComponentDefinition {
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
                     null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS, AdmissionSettings.DEFAULTS,
-                    Bytes.Allocator.HEAP);
+                    client -> Bytes.Allocator.HEAP);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io, boolean ledbatBursts,
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
-                GcSettings gc, DetectorSettings detector, AdmissionSettings admission, Bytes.Allocator sendBuffers) {
+                GcSettings gc, DetectorSettings detector, AdmissionSettings admission,
+                java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers) {
             this.sendBuffers = sendBuffers;
             this.detector = detector;
             this.policies = policies;
@@ -203,10 +204,11 @@ public final class NodeParent extends ComponentDefinition {
         }
 
         /**
-         * This init with the blocks it sends to clients read into {@code buffers}: the network's pool
-         * when the network sends them as they are and releases them (GeoNetwork), else the heap.
+         * This init with the blocks it sends to a client read into {@code buffers.apply(client)}: the
+         * network's pool when the network sends them as they are and releases them (GeoNetwork, to a
+         * client reached by socket), else the heap (an in-process client gets the arrays themselves).
          */
-        public NodeInit withSendBuffers(Bytes.Allocator buffers) {
+        public NodeInit withSendBuffers(java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> buffers) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
                     resumedCopies, policies, gc, detector, admission, buffers);
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -74,10 +75,14 @@ class GetTransferTest {
         @Override
         public void begin() {}
 
+        /** The arrays written, as given. */
+        final List<byte[]> parts = new ArrayList<>();
+
         @Override
         public void write(long offset, byte[] data) {
             assertEquals(bytes.size(), offset, "writes arrive in order");
             bytes.writeBytes(data);
+            parts.add(data);
         }
     }
 
@@ -180,6 +185,29 @@ class GetTransferTest {
         flipped[BLOCK - 1] ^= 1;
         IOException e = assertThrows(IOException.class, () -> c.onReply(new GetData(OP, 0, new DirectBytes(flipped))));
         assertTrue(e.getMessage().contains("block 0"), e.getMessage());
+    }
+
+    @Test
+    void wholeHeapBlocks_reachTheSinkAsTheArraysTheyCameIn_directOnesAsCopies() throws Exception {
+        byte[] a = text(BLOCK, 3);
+        byte[] b = text(BLOCK, 4);
+        List<Manifest.BlockRef> refs = List.of(new Manifest.BlockRef(a.length, Checksums.crc32c(a), List.of("seoul")),
+                new Manifest.BlockRef(b.length, Checksums.crc32c(b), List.of("seoul")));
+        Manifest m = manifest(refs, a.length + b.length);
+        byte[] mb = ManifestCodec.encode(m);
+        Link link = new Link();
+        Sink sink = new Sink();
+        GetTransfer t = new GetTransfer(link, new ClientPort.Get(OP, NAME, null, sink), 1 << 20);
+        t.start();
+        t.onReply(new ManifestPart(OP, false, 0, mb.length, mb));
+        t.onReply(new GetData(OP, 0, a)); // heap, as an in-process node sends it
+        DirectBytes direct = new DirectBytes(b); // a view of a received frame
+        t.onReply(new GetData(OP, a.length, direct));
+        assertEquals(null, link.error);
+        assertEquals(2, sink.parts.size());
+        assertSame(a, sink.parts.get(0), "no copy of a whole heap block");
+        assertNotSame(b, sink.parts.get(1));
+        assertArrayEquals(b, sink.parts.get(1), "a direct block is copied out before its buffer goes back");
     }
 
     @Test

@@ -145,7 +145,7 @@ class AntiEntropyTest {
         @Override public void readLocal(BlockId id, geoblocks.net.Bytes.Allocator into, Consumer<BlockRead> done) {
             throw new UnsupportedOperationException();
         }
-        @Override public geoblocks.net.Bytes.Allocator sendBuffers() { return geoblocks.net.Bytes.Allocator.HEAP; }
+        @Override public geoblocks.net.Bytes.Allocator sendBuffers(NetAddress client) { return geoblocks.net.Bytes.Allocator.HEAP; }
         @Override public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
             throw new UnsupportedOperationException();
         }

@@ -145,7 +145,7 @@ final class FakeNode implements Node {
     }
     /** What blocks for clients are read into (heap unless a test counts releases). */
     geoblocks.net.Bytes.Allocator sendBuffers = geoblocks.net.Bytes.Allocator.HEAP;
-    @Override public geoblocks.net.Bytes.Allocator sendBuffers() {
+    @Override public geoblocks.net.Bytes.Allocator sendBuffers(NetAddress client) {
         return sendBuffers;
     }
     /** Where {@link #place} puts every request (null: placing is not expected), and the requests it got. */

@@ -41,7 +41,8 @@ public final class ServerHost extends ComponentDefinition {
                 ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
                 : create(GeoNetwork.class, init.net.init(init.self).withLocalLinks(local));
         Component node = create(NodeParent.class, init.node.withLedbatBursts(!init.net.kompics())
-                .withSendBuffers(init.net.kompics() ? Bytes.Allocator.HEAP : PooledBytes.ALLOCATOR));
+                .withSendBuffers(client -> init.net.kompics() || client.equals(init.gatewaySelf) ? Bytes.Allocator.HEAP
+                        : PooledBytes.ALLOCATOR)); // the S3 gateway's client, in this process, takes the arrays
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);
