@@ -114,22 +114,11 @@ public final class CodecRegistry {
         }
     }
 
-    /** Releases the bytes {@code msg} carries as its tail, if it has any (a message sent nowhere, dropped or refused). */
-    public void release(NetMsg msg) {
-        Integer id = idByClassOrNull(msg);
-        if (id != null) {
-            Bytes t = tail(id, msg);
-            if (t != null) {
-                t.release();
-            }
-        }
-    }
-
-    private Integer idByClassOrNull(NetMsg msg) {
-        try {
-            return idOf(msg);
-        } catch (IllegalArgumentException e) {
-            return null;
+    /** Releases the bytes {@code msg} (of family {@code id}) carries as its tail, if any (a message sent nowhere, dropped or refused). */
+    public void release(int id, NetMsg msg) {
+        Bytes t = tail(id, msg);
+        if (t != null) {
+            t.release();
         }
     }
 

@@ -20,8 +20,6 @@ import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.core.read.ServiceLatency;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
-import geoblocks.blockstore.port.BlockStorePort.ReadBlock;
-import geoblocks.blockstore.port.BlockStorePort.StoreBlock;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.PeerOp.BlockData;
@@ -76,8 +74,7 @@ final class NodeContext implements Node {
     private final PolicyCatalog policies;
     private final Pending pending = new Pending();
     private final Publications publications = new Publications(this);
-    private final Map<Long, Consumer<BlockStored>> storeWaiters = new HashMap<>();
-    private final Map<Long, Consumer<BlockRead>> readWaiters = new HashMap<>();
+    private final LocalBlocks blocks;
     private java.util.function.Function<NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
     private final Map<Long, Runnable> wakeups = new HashMap<>();
     private final ServiceLatency serviceLatency = ServiceLatency.defaults();
@@ -109,6 +106,7 @@ final class NodeContext implements Node {
         this.counters = counters;
         this.network = network;
         this.blockStore = blockStore;
+        this.blocks = new LocalBlocks(blockStore, this::newReq);
         this.rtt = new RttTable(region, Map.of(), Set.copyOf(book.peers()));
         this.rttMatrix = new MeasuredRttMatrix(book.regions(), List.of());
         this.versions = new Versions(manifests, region, this::wallMillis, settings.versionRetentionMs(),
@@ -218,12 +216,12 @@ final class NodeContext implements Node {
 
     /** A block-store answer: runs the waiter of its request. */
     void stored(BlockStored s) {
-        complete(storeWaiters, s.req(), s);
+        blocks.stored(s);
     }
 
     /** A block-store answer: runs the waiter of its request. */
     void read(BlockRead r) {
-        complete(readWaiters, r.req(), r);
+        blocks.read(r);
     }
 
     /** The region of a cluster member's address, empty for anyone else. */
@@ -257,13 +255,6 @@ final class NodeContext implements Node {
     /** A TCP message of the background class (a background copy over TCP). */
     static boolean isBackground(FileOp op) {
         return op instanceof ReplicaData p && p.background();
-    }
-
-    private static <T> void complete(Map<Long, Consumer<T>> waiters, long req, T answer) {
-        Consumer<T> w = waiters.remove(req);
-        if (w != null) {
-            w.accept(answer);
-        }
     }
 
     @Override
@@ -429,13 +420,11 @@ final class NodeContext implements Node {
 
     @Override
     public void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done) {
-        long req = newReq();
         touch(id);
-        storeWaiters.put(req, stored -> {
+        blocks.store(id, data, crc, stored -> {
             touch(id);
             done.accept(stored);
         });
-        blockStore.accept(new StoreBlock(req, id, data, crc));
     }
 
     /** Keeps the file of block {@code id} in flight: a copy of it is landing here. */
@@ -460,16 +449,12 @@ final class NodeContext implements Node {
 
     @Override
     public void readLocal(BlockId id, Consumer<BlockRead> done) {
-        long req = newReq();
-        readWaiters.put(req, done);
-        blockStore.accept(new ReadBlock(req, id));
+        blocks.read(id, null, done);
     }
 
     @Override
     public void readLocal(BlockId id, Bytes.Allocator into, Consumer<BlockRead> done) {
-        long req = newReq();
-        readWaiters.put(req, done);
-        blockStore.accept(new ReadBlock(req, id, into));
+        blocks.read(id, into, done);
     }
 
     @Override

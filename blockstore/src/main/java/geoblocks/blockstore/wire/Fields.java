@@ -48,7 +48,7 @@ final class Fields {
     }
 
     /** Writes an op's fields into a buffer. */
-    static final class Writer implements Out {
+    static class Writer implements Out {
         private final ByteBuffer b;
         Writer(ByteBuffer b) { this.b = b; }
         public void i32(int v) { b.putInt(v); }
@@ -62,17 +62,9 @@ final class Fields {
     }
 
     /** Writes an op's fields but the bytes of its {@link Out#tail} (their length is written). */
-    static final class HeadWriter implements Out {
-        private final Writer w;
-        HeadWriter(ByteBuffer b) { this.w = new Writer(b); }
-        public void i32(int v) { w.i32(v); }
-        public void i64(long v) { w.i64(v); }
-        public void u16(int v) { w.u16(v); }
-        public void u8(int v) { w.u8(v); }
-        public void bool(boolean v) { w.bool(v); }
-        public void str(String s) { w.str(s); }
-        public void bytes(byte[] d) { w.bytes(d); }
-        public void tail(Bytes d) { w.i32(d.length()); }
+    static final class HeadWriter extends Writer {
+        HeadWriter(ByteBuffer b) { super(b); }
+        @Override public void tail(Bytes d) { i32(d.length()); }
     }
 
     /** Reads an op's fields, bounding strings, data and lists ({@link FileCodec}'s limits). */

@@ -79,13 +79,18 @@ public final class FileCodec implements WireCodec<FileMsg> {
 
     @Override
     public void encode(FileMsg msg, ByteBuffer out) {
+        write(msg, out, new Fields.Writer(out));
+    }
+
+    /** The header, version, tag and {@code req}, then the op's fields through {@code fields} (which writes to {@code out}). */
+    private static void write(FileMsg msg, ByteBuffer out, Fields.Writer fields) {
         FileOp op = msg.op();
         OpRow<?> e = entry(op);
         Wire.writeHeader(msg.getHeader(), out);
         out.put((byte) VERSION_BYTE);
         out.put((byte) e.tag());
         out.putLong(op.req());
-        e.write(op, new Fields.Writer(out));
+        e.write(op, fields);
     }
 
     /** A {@link GetData}'s block bytes: a transport may send them as they are. */
@@ -96,13 +101,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
 
     @Override
     public void encodeHead(FileMsg msg, ByteBuffer out) {
-        FileOp op = msg.op();
-        OpRow<?> e = entry(op);
-        Wire.writeHeader(msg.getHeader(), out);
-        out.put((byte) VERSION_BYTE);
-        out.put((byte) e.tag());
-        out.putLong(op.req());
-        e.write(op, new Fields.HeadWriter(out));
+        write(msg, out, new Fields.HeadWriter(out));
     }
 
     @Override

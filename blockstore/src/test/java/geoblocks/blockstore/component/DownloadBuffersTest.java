@@ -80,6 +80,17 @@ class DownloadBuffersTest {
         return m;
     }
 
+    /** Makes the node read blocks for clients into {@link Tracked} buffers; the list fills as it allocates. */
+    private static List<Tracked> trackSendBuffers(FakeNode node) {
+        List<Tracked> allocated = new ArrayList<>();
+        node.sendBuffers = n -> {
+            Tracked t = new Tracked(n);
+            allocated.add(t);
+            return t;
+        };
+        return allocated;
+    }
+
     private static List<GetData> data(FakeNode node) {
         return node.sent.stream().filter(s -> s[0].equals(CLIENT) && s[1] instanceof GetData)
                 .map(s -> (GetData) s[1]).toList();
@@ -90,12 +101,7 @@ class DownloadBuffersTest {
         FakeNode node = new FakeNode();
         List<byte[]> contents = new ArrayList<>();
         stored(node, 3, contents);
-        List<Tracked> allocated = new ArrayList<>();
-        node.sendBuffers = n -> {
-            Tracked t = new Tracked(n);
-            allocated.add(t);
-            return t;
-        };
+        List<Tracked> allocated = trackSendBuffers(node);
         Downloads down = new Downloads(node);
         down.onBegin(CLIENT, new GetBegin(1, "f.bin"));
         down.onAck(CLIENT, new GetAck(1, 3L * BLOCK));
@@ -126,12 +132,7 @@ class DownloadBuffersTest {
         FakeNode node = new FakeNode();
         int blocks = (int) (node.settings().getWindowBytes() / BLOCK) + 8; // more than the window holds
         stored(node, blocks, new ArrayList<>());
-        List<Tracked> allocated = new ArrayList<>();
-        node.sendBuffers = n -> {
-            Tracked t = new Tracked(n);
-            allocated.add(t);
-            return t;
-        };
+        List<Tracked> allocated = trackSendBuffers(node);
         Downloads down = new Downloads(node);
         down.onBegin(CLIENT, new GetBegin(1, "f.bin")); // the client acknowledges nothing from now on
         long sentBlocks = allocated.stream().filter(t -> !t.slices.isEmpty()).count();

@@ -179,7 +179,7 @@ final class NetworkCore {
         try {
             Frames.checkFits(m, size, settings.maxFrameBytes()); // refused here, on the sender's thread
         } catch (IllegalArgumentException e) {
-            codecs.release(m);
+            codecs.release(id, m);
             throw e;
         }
         Consumer<NetMsg> inProcess = local == null ? null : local.find(dst);
@@ -268,7 +268,7 @@ final class NetworkCore {
                 frame = Frames.data(ch.alloc(), codecs, o.msg(), o.codecId(), o.size(), settings.maxFrameBytes());
             } catch (RuntimeException e) {
                 LOG.error("cannot send {}: {}", o.msg(), e.getMessage());
-                codecs.release(o.msg());
+                codecs.release(o.codecId(), o.msg());
                 return;
             }
             if (o.msg().isControl()) {
@@ -295,7 +295,7 @@ final class NetworkCore {
         public void failed(NetAddress peer, String why, List<Outgoing> dropped) {
             LOG.warn("{}; {} queued message(s) dropped", why, dropped.size());
             for (Outgoing o : dropped) {
-                codecs.release(o.msg()); // bytes they carried, sent nowhere
+                codecs.release(o.codecId(), o.msg()); // bytes they carried, sent nowhere
             }
             control.accept(new NetworkException(why, peer, Transport.TCP));
         }
