@@ -6,7 +6,7 @@
 # prometheus_client, in order, stopping at the first that works (a stock Debian 12 refuses plain
 # `pip install` under PEP 668 and may have no pip at all):
 #   1. already importable by $PYTHON (default python3);
-#   2. `pip install --user` when pip is there and the interpreter allows it;
+#   2. `pip install --user` of scripts/requirements/metrics.txt (version and hash locked) when pip is there and the interpreter allows it;
 #   3. a virtual environment at ${XDG_CACHE_HOME:-~/.cache}/geoblocks/metrics-venv, whose site-packages
 #      scripts/check-metrics.py adds to its path when the plain import fails;
 #   4. Debian's package python3-prometheus-client (apt-get; root, or sudo without a password).
@@ -15,6 +15,8 @@ set -euo pipefail
 PYTHON=${PYTHON:-python3}
 VENV=${XDG_CACHE_HOME:-$HOME/.cache}/geoblocks/metrics-venv
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# prometheus_client at the version and hash this lock names (pip's steps below)
+LOCK="$HERE/requirements/metrics.txt"
 
 as_root() {
   if [[ $(id -u) -eq 0 ]]; then "$@"; elif sudo -n true 2>/dev/null; then sudo "$@"; else
@@ -38,14 +40,14 @@ fi
 
 if ! parser_ok; then
   if "$PYTHON" -m pip --version >/dev/null 2>&1; then
-    echo "install-test-tools: trying pip install --user prometheus_client" >&2
-    "$PYTHON" -m pip install --user --quiet --disable-pip-version-check prometheus_client >&2 || true
+    echo "install-test-tools: trying pip install --user of $LOCK" >&2
+    "$PYTHON" -m pip install --user --quiet --disable-pip-version-check --no-deps --require-hashes -r "$LOCK" >&2 || true
   fi
 fi
 if ! parser_ok; then
   echo "install-test-tools: trying a virtual environment at $VENV" >&2
   if [[ -x $VENV/bin/python ]] || "$PYTHON" -m venv "$VENV" >&2; then
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check prometheus_client >&2 || true
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r "$LOCK" >&2 || true
   fi
 fi
 if ! parser_ok; then

@@ -51,8 +51,9 @@ else
   VENV="${S3TESTS_VENV:-$HOME/.cache/geoblocks/s3-tests-venv}"
   if ! "$VENV/bin/python" -c 'import boto3, pytest, xdist, pytest_timeout, munch, gevent, isodate, lxml, httplib2, pytz, yaml' 2>/dev/null; then
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check PyYAML boto3 botocore munch gevent isodate requests pytz \
-      httplib2 lxml pytest pytest-timeout pytest-xdist
+    # every package (the transitive ones too) at the version and hash the lock names
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps --require-hashes \
+      -r "$(dirname "$0")/requirements/s3-tests.txt"
   fi
   PY="$VENV/bin/python"
 fi
