@@ -193,6 +193,37 @@ a.delete_bucket_policy(Bucket=pbucket)
 expect_error("NoSuchBucketPolicy", lambda: a.get_bucket_policy(Bucket=pbucket))
 ok("bucket-policy", "Allow to one key by ARN, Deny with a Null condition (the owner too), copy sources, malformed refused")
 
+# requests signed whole: whoever holds a presigned PUT URL can add no header its signer did not sign
+def raw_put(url, headers, data=b"dropped"):
+    ctx = ssl.create_default_context(cafile=CA) if CA else None
+    req = urllib.request.Request(url, data=data, method="PUT", headers=headers)
+    try:
+        with urllib.request.urlopen(req, context=ctx) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+drop = a.generate_presigned_url("put_object", Params={"Bucket": bucket, "Key": "drop.txt"}, ExpiresIn=300)
+for extra in ({"x-amz-copy-source": "/%s/secret.txt" % bucket}, {"x-amz-acl": "public-read"},
+              {"x-amz-object-lock-mode": "GOVERNANCE", "x-amz-object-lock-retain-until-date": "2099-01-01T00:00:00Z"}):
+    status, body = raw_put(drop, extra)
+    assert status == 403 and b"were not signed" in body, (extra, status, body)
+expect_error("NoSuchKey", lambda: a.get_object(Bucket=bucket, Key="drop.txt"))
+status, body = raw_put(drop, {})
+assert status == 200, (status, body)
+assert a.get_object(Bucket=bucket, Key="drop.txt")["Body"].read() == b"dropped"
+assert anonymous_get("%s/%s/drop.txt" % (ENDPOINT, bucket)) == 403
+a.delete_object(Bucket=bucket, Key="drop.txt")
+ok("signed-whole", "a presigned PUT with an unsigned x-amz-copy-source, x-amz-acl or object lock: 403; as signed: 200")
+
+# any region of the cluster is a valid signing region at every gateway (a client signs with the bucket's location)
+for r in (OTHER_REGION, REGION):
+    signer = path_client(ENDPOINT, alice[0], alice[1], r, attempts=1, verify=CA if CA else True,
+                         request_checksum_calculation=CHECKSUMS)
+    assert signer.get_object(Bucket=bucket, Key="secret.txt")["Body"].read() == b"alice only"
+ok("signing-regions", "requests signed for %s and %s both work at %s's gateway" % (OTHER_REGION, REGION, REGION))
+
 expect_error("NotImplemented", lambda: a.put_object(Bucket=bucket, Key="p3", Body=b"x", ACL="log-delivery-write"))
 ok("not-implemented", "other canned ACLs")
 

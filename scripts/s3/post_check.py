@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks POST object (browser-based uploads) on a geoblocks gateway with urllib and boto3 (used by S3GatewayIT):
 a V2-signed and a V4-signed form upload, success_action_status 201, ${filename}, and the refusals of a
-bad signature, an expired policy, a field no condition covers and a file outside content-length-range.
+bad signature, an expired policy, a field no condition covers and a file outside content-length-range;
+a bucket policy's Deny refuses a POST as it refuses a PUT, and a bucket's default encryption (SSE-S3, the
+node needs geoblocks.s3.sse.key-file) encrypts a POSTed object.
 
 Usage: post_check.py ENDPOINT [BUCKET]
 Prints one line per check ("ok NAME ..."); exits non-zero on the first failure with its reason.
@@ -49,7 +51,7 @@ class Answer:
         self.text = content.decode("utf-8", "replace")
 
 
-def post(fields, data=b"bar", filename="hello.txt"):
+def post(fields, data=b"bar", filename="hello.txt", bucket=None):
     """A multipart/form-data POST of the fields, then the file (as a browser sends it)."""
     boundary = uuid.uuid4().hex
     body = b""
@@ -57,7 +59,7 @@ def post(fields, data=b"bar", filename="hello.txt"):
         body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n").encode()
     body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{filename}\"\r\n"
              "Content-Type: text/plain\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
-    req = urllib.request.Request(f"{ENDPOINT}/{BUCKET}", data=body, method="POST",
+    req = urllib.request.Request(f"{ENDPOINT}/{bucket or BUCKET}", data=body, method="POST",
                                  headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
@@ -102,6 +104,29 @@ def main():
     expect(post(dict(fields, **{"x-amz-meta-extra": "1"})), 403, "uncovered field")
     expect(post(fields, data=b"x" * 2000), 400, "too large")
     ok("post-refusals", "bad signature 403, expired 403, uncovered field 403, too large 400")
+
+    # the bucket's policy decides a POST as it decides a PUT of the same key: a Deny refuses (the owner too)
+    s3.put_bucket_policy(Bucket=BUCKET, Policy=json.dumps({"Version": "2012-10-17", "Statement": [
+        {"Effect": "Deny", "Principal": "*", "Action": "s3:PutObject", "Resource": f"arn:aws:s3:::{BUCKET}/up/denied/*"}]}))
+    r = post(dict(fields, key="up/denied/x.txt"))
+    expect(r, 403, "denied by the bucket policy")
+    assert "policy denies" in r.text, r.text
+    expect(post(dict(fields, key="up/allowed.txt")), 204, "a key the policy does not deny")
+    s3.delete_bucket_policy(Bucket=BUCKET)
+    ok("post-bucket-policy", "a POST the bucket policy denies: 403; another key: 204")
+
+    # the bucket's default encryption applies to a POSTed object as to a PUT one
+    enc = BUCKET + "-enc"
+    s3.create_bucket(Bucket=enc)
+    s3.put_bucket_encryption(Bucket=enc, ServerSideEncryptionConfiguration={
+        "Rules": [{"ApplyServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}]})
+    pe = policy([{"bucket": enc}, ["starts-with", "$key", "up/"], ["starts-with", "$Content-Type", "text/"]])
+    expect(post({"key": "up/sealed.txt", "AWSAccessKeyId": KEY, "policy": pe, "signature": v2(pe),
+                 "Content-Type": "text/plain"}, data=b"sealed", bucket=enc), 204, "default encryption")
+    head = s3.head_object(Bucket=enc, Key="up/sealed.txt")
+    assert head.get("ServerSideEncryption") == "AES256", head
+    assert s3.get_object(Bucket=enc, Key="up/sealed.txt")["Body"].read() == b"sealed"
+    ok("post-default-encryption", "a POST to a bucket with SSE-S3 by default is stored encrypted (HEAD: AES256)")
     print("ALL OK")
 
 

@@ -49,7 +49,7 @@ final class BodyReceiver {
     }
 
     /** Whether the request signs a payload hash (not UNSIGNED-PAYLOAD) that the body must match. */
-    private static boolean signedPayload(S3Call call) {
+    static boolean signedPayload(S3Call call) {
         return call.payloadHash != null && call.payloadHash.length() == 64;
     }
 

@@ -56,7 +56,7 @@ public final class S3Gateway {
         this.clock = clock;
         this.keys = new S3KeyStore(store, new AccessKeys(settings.clusterSecret()), settings.accessKey(),
                 settings.secretKey(), clock);
-        this.sigv4 = new SigV4(keys::secret, Set.of(settings.region(), "us-east-1"));
+        this.sigv4 = new SigV4(keys::secret, signingRegions(settings.region(), cluster.regionIds()));
         clearSpool(settings.spoolDir());
         SecureRandom random = new SecureRandom();
         MultipartUploads uploads = new MultipartUploads(() -> {
@@ -97,9 +97,9 @@ public final class S3Gateway {
                 clock, settings.lifecycleDay());
         lifecycle.objectLock(objectLock);
         lifecycle.runEvery(settings.lifecycleInterval());
-        this.postObject = new S3PostObject(settings, buckets, objects, keys, acls, clock);
         this.cors = new S3Cors(store, buckets, clock);
         S3Policies policies = new S3Policies(store, buckets, tagging, clock);
+        this.postObject = new S3PostObject(settings, buckets, objects, keys, acls, policies, encryption, clock);
         this.authorizer = new S3Authorizer(buckets, acls, policies);
         this.bucketCalls = new S3BucketCalls(lifecycle, encryption, cors, acls, policies);
     }
@@ -236,6 +236,18 @@ public final class S3Gateway {
         } else {
             authorized(call, rawPath, null);
         }
+    }
+
+    /**
+     * The credential-scope regions a request may be signed for here: every region of the cluster (each
+     * gateway serves every bucket, and a client signs with the location GetBucketLocation gave it), and
+     * {@code us-east-1} (what clients use when told no region).
+     */
+    static Set<String> signingRegions(String self, java.util.Collection<String> cluster) {
+        Set<String> r = new java.util.TreeSet<>(cluster);
+        r.add(self);
+        r.add("us-east-1");
+        return r;
     }
 
     /** Runs {@code r} on the call's event loop: at once when already there. */

@@ -17,9 +17,11 @@ import java.util.function.LongSupplier;
  * POST object (browser-based upload, docs/s3.md): a multipart/form-data POST to a bucket's URL. The
  * form is read as it streams ({@link FormData}); the file part goes straight to a spool file. Then the
  * policy's signature (V2 {@code AWSAccessKeyId}/{@code signature}, or V4 {@code x-amz-credential}/
- * {@code x-amz-signature}) and conditions ({@link PostPolicy}) are checked, the requester's WRITE
- * permission on the bucket ({@link S3Access}; without a policy the request is anonymous), and the
- * object stored as PutObject stores it.
+ * {@code x-amz-signature}) and conditions ({@link PostPolicy}) are checked, then what a PutObject of
+ * the key would need: the bucket's policy ({@link S3Policies}: a Deny refuses, the owner included; an
+ * Allow grants; the form's {@code x-amz-*} fields are its condition keys), else the owner or the bucket
+ * ACL's WRITE ({@link S3Access}; without a signed form the request is anonymous). The object is stored
+ * as PutObject stores it, encrypted as the form's SSE fields or else the bucket's default encryption say.
  */
 final class S3PostObject {
     static final int MAX_FIELD = 20 << 10;
@@ -29,14 +31,19 @@ final class S3PostObject {
     private final S3Objects objects;
     private final S3KeyStore keys;
     private final S3Acls acls;
+    private final S3Policies policies;
+    private final S3Encryption encryption;
     private final LongSupplier clock;
 
-    S3PostObject(S3Settings settings, S3Buckets buckets, S3Objects objects, S3KeyStore keys, S3Acls acls, LongSupplier clock) {
+    S3PostObject(S3Settings settings, S3Buckets buckets, S3Objects objects, S3KeyStore keys, S3Acls acls,
+            S3Policies policies, S3Encryption encryption, LongSupplier clock) {
         this.settings = settings;
         this.buckets = buckets;
         this.objects = objects;
         this.keys = keys;
         this.acls = acls;
+        this.policies = policies;
+        this.encryption = encryption;
         this.clock = clock;
     }
 
@@ -147,26 +154,9 @@ final class S3PostObject {
             return buckets.find(call.bucket);
         }).thenCompose(b -> {
             BucketMeta bucket = (BucketMeta) b;
-            String owner = acls.owner(bucket);
-            boolean ok = (accessKey != null && accessKey.equals(owner))
-                    || S3Access.allowed(accessKey, owner, bucket.access().acl(), S3Access.Perm.WRITE, bucket.access().block());
-            if (!ok) {
-                return java.util.concurrent.CompletableFuture.failedFuture(new S3Exception(S3Error.ACCESS_DENIED,
-                        "POST object: " + (accessKey == null ? "an anonymous upload" : "key " + accessKey)
-                                + " may not write to bucket '" + call.bucket + "'"));
-            }
             S3Call put = new S3Call(call.ex, call.bucket, finalKey, Map.of(), call.requestId);
             put.requester = accessKey;
-            ObjectHeaders kept;
-            try {
-                kept = ObjectHeaders.of(form.fields.keySet(), form.fields::get);
-            } catch (S3Exception e) {
-                return java.util.concurrent.CompletableFuture.failedFuture(e);
-            }
-            String type = form.fields.getOrDefault("content-type", "binary/octet-stream");
-            String etag = ETags.hex(form.md5.digest());
-            return objects.headers().write(kept).thenCompose(extra -> objects.store(put, bucket, form.file, null, etag,
-                    type, geoblocks.blockstore.core.WriteCondition.NONE, new java.util.HashMap<>(extra)).thenApply(w -> new Object[] {bucket, w, etag}));
+            return permitted(call, put, bucket, form.fields).thenCompose(x -> store(put, bucket, form));
         }).whenComplete((r, t) -> {
             form.discard();
             call.later(() -> {
@@ -174,9 +164,73 @@ final class S3PostObject {
                     call.fail(NodeStore.cause(t));
                     return;
                 }
+                S3Encryption.Plan plan = (S3Encryption.Plan) r[3];
+                S3Encryption.answer(call, plan == null ? null : plan.params(), null);
                 answer(call, (BucketMeta) r[0], (geoblocks.blockstore.client.ClientPort.Written) r[1], finalKey, (String) r[2], form.fields);
             });
         });
+    }
+
+    /**
+     * Whether {@code put} (the form's object write, by its signer or anonymous) may write: the bucket's policy on
+     * {@code s3:PutObject} of the key first (a Deny refuses whoever asks; an Allow grants), else the owner, else
+     * the bucket ACL's WRITE; AccessDenied otherwise. The form's {@code x-amz-*} and {@code acl} fields are the
+     * policy's request condition keys ({@code s3:x-amz-server-side-encryption}, {@code s3:x-amz-acl}, ...).
+     */
+    private java.util.concurrent.CompletableFuture<Void> permitted(S3Call call, S3Call put, BucketMeta bucket,
+            Map<String, String> fields) {
+        String owner = acls.owner(bucket);
+        Map<String, String> conditions = new TreeMap<>();
+        fields.forEach((k, v) -> {
+            if (k.startsWith("x-amz-")) {
+                conditions.put("s3:" + k, v);
+            }
+        });
+        if (fields.containsKey("acl")) {
+            conditions.put("s3:x-amz-acl", fields.get("acl"));
+        }
+        String who = put.requester == null ? "an anonymous upload" : "key " + put.requester;
+        return policies.decide(call, bucket, owner, "s3:PutObject", "arn:aws:s3:::" + bucket.name() + "/" + put.key,
+                put.key, false, conditions).thenApply(d -> {
+                    if (d == BucketPolicy.Decision.DENY) {
+                        throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
+                                "POST object: the bucket's policy denies s3:PutObject to " + who));
+                    }
+                    boolean ok = d == BucketPolicy.Decision.ALLOW || (put.requester != null && put.requester.equals(owner))
+                            || S3Access.allowed(put.requester, owner, bucket.access().acl(), S3Access.Perm.WRITE,
+                                    bucket.access().block());
+                    if (!ok) {
+                        throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
+                                "POST object: " + who + " may not write to bucket '" + bucket.name() + "'"));
+                    }
+                    return null;
+                });
+    }
+
+    /** Stores the form's file as {@code put}'s object, encrypted as its SSE fields or the bucket's default say. */
+    private java.util.concurrent.CompletableFuture<Object[]> store(S3Call put, BucketMeta bucket, Form form) {
+        ObjectHeaders kept;
+        S3Encryption.Plan plan;
+        try {
+            kept = ObjectHeaders.of(form.fields.keySet(), form.fields::get);
+            plan = encryption.plan(SseRequest.write(form.fields::get), bucket);
+        } catch (S3Exception e) {
+            return java.util.concurrent.CompletableFuture.failedFuture(e);
+        }
+        if (plan != null && plan.customer()) {
+            return java.util.concurrent.CompletableFuture.failedFuture(new S3Exception(S3Error.NOT_IMPLEMENTED,
+                    "POST object with a customer-provided key (SSE-C) is not supported"));
+        }
+        String type = form.fields.getOrDefault("content-type", "binary/octet-stream");
+        String plainTag = ETags.hex(form.md5.digest());
+        String etag = plan == null ? plainTag : plan.etag(plainTag);
+        return objects.headers().write(kept).thenCompose(extra -> {
+            java.util.Map<String, String> meta = new java.util.HashMap<>(extra);
+            return plan == null
+                    ? objects.store(put, bucket, form.file, null, etag, type, geoblocks.blockstore.core.WriteCondition.NONE, meta)
+                    : objects.storeEncrypted(put, bucket, plan, form.file, null, etag, type,
+                            geoblocks.blockstore.core.WriteCondition.NONE, meta);
+        }).thenApply(w -> new Object[] {bucket, w, etag, plan});
     }
 
     /** The access key the form names (V2 or V4); InvalidArgument when a policy comes without a signature. */

@@ -133,6 +133,11 @@ final class SigV2 {
             if (nowMillis / 1000 > expires) {
                 return SigV4.Verdict.fail(S3Error.ACCESS_DENIED, "Request has expired");
             }
+            if (expires - nowMillis / 1000 > SigV4.MAX_EXPIRES_S) {
+                // as SigV4's X-Amz-Expires: a presigned URL lives at most 7 days, so a leaked one is not good for ever
+                return SigV4.Verdict.fail(S3Error.ACCESS_DENIED, "a presigned URL may live at most " + SigV4.MAX_EXPIRES_S
+                        + " s (7 days); its Expires is " + (expires - nowMillis / 1000) + " s away");
+            }
         }
         String secret = secrets.apply(id);
         if (secret == null) {

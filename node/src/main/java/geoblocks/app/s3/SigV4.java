@@ -215,6 +215,11 @@ public final class SigV4 {
         if (!names.contains("host")) {
             return Verdict.fail(S3Error.ACCESS_DENIED, "the signed headers must include host");
         }
+        String unsigned = unsignedAmzHeaders(r.headers(), names);
+        if (unsigned != null) {
+            return Verdict.fail(S3Error.ACCESS_DENIED, "There were headers present in the request which were not signed: "
+                    + unsigned);
+        }
         StringBuilder headers = new StringBuilder();
         for (String n : names) {
             String v = r.headers().get(n);
@@ -238,6 +243,24 @@ public final class SigV4 {
         AwsChunked.Seed seed = payloadHash.startsWith(AwsChunked.SIGNED)
                 ? new AwsChunked.Seed(key, amzDate, scopeText, expected) : null;
         return new Verdict(scope[0], null, null, payloadHash, seed);
+    }
+
+    /**
+     * The {@code x-amz-*} headers of a request that its signature does not cover, comma-separated, or null
+     * when there are none. As AWS S3 does, every such header that is present must be signed: the gateway
+     * obeys them ({@code x-amz-copy-source}, {@code x-amz-acl}, object lock, SSE-C, ...), so an unsigned one
+     * would let whoever holds a presigned URL change what it does. {@code x-amz-content-sha256} is exempt:
+     * its value is the canonical request's payload hash (signed that way), and a presigned request's
+     * payload is UNSIGNED-PAYLOAD whatever the header says.
+     */
+    static String unsignedAmzHeaders(Map<String, String> headers, List<String> signed) {
+        StringBuilder out = null;
+        for (String h : headers.keySet()) {
+            if (h.startsWith("x-amz-") && !h.equals("x-amz-content-sha256") && !signed.contains(h)) {
+                out = out == null ? new StringBuilder(h) : out.append(", ").append(h);
+            }
+        }
+        return out == null ? null : out.toString();
     }
 
     /**

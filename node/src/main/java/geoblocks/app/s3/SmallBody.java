@@ -8,6 +8,8 @@ import java.util.function.Consumer;
 /**
  * A request body the gateway reads whole (an XML document): at most {@link S3Xml#MAX_BODY} bytes are
  * kept; a longer body is read to its end and then refused as MalformedXML, so the connection stays in step.
+ * A body whose request signs its hash ({@code x-amz-content-sha256} with a SHA-256, not UNSIGNED-PAYLOAD)
+ * must match it, else XAmzContentSHA256Mismatch: a captured signed request cannot carry another body.
  */
 final class SmallBody implements Exchange.BodySink {
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -35,6 +37,15 @@ final class SmallBody implements Exchange.BodySink {
             call.fail(S3Error.MALFORMED_XML, "XML bodies are at most " + S3Xml.MAX_BODY + " bytes");
             return;
         }
-        onDone.accept(bytes.toByteArray());
+        byte[] body = bytes.toByteArray();
+        if (BodyReceiver.signedPayload(call)) {
+            String got = java.util.HexFormat.of().formatHex(SigV4.SHA256.get().digest(body));
+            if (!got.equalsIgnoreCase(call.payloadHash)) {
+                call.fail(S3Error.SHA256_MISMATCH, "x-amz-content-sha256 " + call.payloadHash + " does not match the"
+                        + " body's " + got);
+                return;
+            }
+        }
+        onDone.accept(body);
     }
 }

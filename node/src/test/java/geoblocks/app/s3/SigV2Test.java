@@ -44,6 +44,17 @@ class SigV2Test {
     }
 
     @Test
+    void aPresignedUrl_livingLongerThanSevenDays_isRefused() {
+        SigV4.Request presigned = new SigV4.Request("GET", "/johnsmith/photos/puppy.jpg", Map.of("AWSAccessKeyId", List.of(KEY),
+                "Expires", List.of("1175139620"), "Signature", List.of("NpgCjnDzrM+WFzoENXmpNDUsSn8=")), headers());
+        long sevenDays = 7 * 24 * 3600L * 1000;
+        assertTrue(verifier.verify(presigned, 1175139620L * 1000 - sevenDays).ok()); // exactly 7 days away
+        SigV4.Verdict v = verifier.verify(presigned, 1175139620L * 1000 - sevenDays - 1000);
+        assertEquals(S3Error.ACCESS_DENIED, v.error());
+        assertTrue(v.message().contains("at most 604800 s"), v.message());
+    }
+
+    @Test
     void wrongSignatureSkewUnknownKeyAndMissingDateAreRefused() {
         SigV4.Request bad = new SigV4.Request("GET", "/johnsmith/photos/puppy.jpg", Map.of(),
                 headers("date", "Tue, 27 Mar 2007 19:36:42 +0000", "authorization", "AWS " + KEY + ":AAAAs1WEIj+Ydj0vQ697zp+IXMU="));

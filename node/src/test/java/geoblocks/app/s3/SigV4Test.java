@@ -102,6 +102,37 @@ class SigV4Test {
     }
 
     @Test
+    void presignedUrl_withAnUnsignedAmzHeaderAdded_isRefused_whateverTheHeader() {
+        // the attack: a presigned URL handed to someone, who adds headers the signer never saw (a copy of a
+        // private object into the presigned key, a public ACL, an object lock): each is refused by name
+        for (String[] extra : new String[][] {{"x-amz-copy-source", "/priv/secret.txt"}, {"x-amz-acl", "public-read"},
+                {"x-amz-object-lock-mode", "COMPLIANCE"}, {"x-amz-server-side-encryption-customer-key", "a2V5"}}) {
+            Map<String, String> h = headers("host", "examplebucket.s3.amazonaws.com", extra[0], extra[1]);
+            SigV4.Verdict v = verifier.verify(new SigV4.Request("GET", "/test.txt",
+                    presignedQuery("aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404"), h), AT + 1000);
+            assertEquals(S3Error.ACCESS_DENIED, v.error(), extra[0]);
+            assertEquals("There were headers present in the request which were not signed: " + extra[0], v.message());
+        }
+        // x-amz-content-sha256 unsigned changes nothing (a presigned payload is UNSIGNED-PAYLOAD): accepted
+        SigV4.Verdict v = verifier.verify(new SigV4.Request("GET", "/test.txt",
+                presignedQuery("aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404"),
+                headers("host", "examplebucket.s3.amazonaws.com", "x-amz-content-sha256", EMPTY_SHA)), AT + 1000);
+        assertTrue(v.ok(), v.message());
+        assertEquals(SigV4.UNSIGNED, v.payloadHash());
+    }
+
+    @Test
+    void headerSignedRequest_withAnUnsignedAmzHeaderAdded_isRefused() {
+        SigV4.Request r = getObject("f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41");
+        Map<String, String> h = new HashMap<>(r.headers());
+        h.put("x-amz-acl", "public-read");
+        h.put("x-amz-tagging", "a=b");
+        SigV4.Verdict v = verifier.verify(new SigV4.Request("GET", "/test.txt", Map.of(), h), AT);
+        assertEquals(S3Error.ACCESS_DENIED, v.error());
+        assertTrue(v.message().contains("x-amz-acl") && v.message().contains("x-amz-tagging"), v.message());
+    }
+
+    @Test
     void tamperedSignatureOrWrongSecret_isSignatureDoesNotMatch() {
         SigV4.Verdict v = verifier.verify(getObject("f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb42"), AT);
         assertEquals(S3Error.SIGNATURE_DOES_NOT_MATCH, v.error());
