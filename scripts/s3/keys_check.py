@@ -193,6 +193,25 @@ a.delete_bucket_policy(Bucket=pbucket)
 expect_error("NoSuchBucketPolicy", lambda: a.get_bucket_policy(Bucket=pbucket))
 ok("bucket-policy", "Allow to one key by ARN, Deny with a Null condition (the owner too), copy sources, malformed refused")
 
+# a request whose access key and bucket policy the node must both read first keeps its body meanwhile: a
+# PutBucketPolicy sent when neither was cached had been left unanswered (the held body was dropped)
+carol = new_key(REGION, "carol")
+c_held = boto3.client("s3", endpoint_url=ENDPOINT, aws_access_key_id=carol[0], aws_secret_access_key=carol[1],
+                      region_name="us-east-1", verify=CA if CA else True,
+                      config=Config(s3={"addressing_style": "path"}, signature_version="s3v4", read_timeout=20,
+                                    retries={"max_attempts": 1}, request_checksum_calculation=CHECKSUMS))
+hbucket = bucket + "-held"
+c_held.create_bucket(Bucket=hbucket)
+time.sleep(5.5)  # the node's cache of carol's key (5 s) and of the bucket's policy (1 s) run out
+held_doc = json.dumps({"Version": "2012-10-17", "Statement": [{"Effect": "Deny", "Principal": "*", "Action": "s3:PutObject",
+                                                              "Resource": "arn:aws:s3:::%s/locked/*" % hbucket}]})
+started = time.time()
+c_held.put_bucket_policy(Bucket=hbucket, Policy=held_doc)
+assert c_held.get_bucket_policy(Bucket=hbucket)["Policy"] == held_doc
+c_held.delete_bucket_policy(Bucket=hbucket)
+c_held.delete_bucket(Bucket=hbucket)
+ok("held-body", "PutBucketPolicy with its key and policy read first: answered in %.2f s" % (time.time() - started))
+
 # requests signed whole: whoever holds a presigned PUT URL can add no header its signer did not sign
 def raw_put(url, headers, data=b"dropped"):
     ctx = ssl.create_default_context(cafile=CA) if CA else None

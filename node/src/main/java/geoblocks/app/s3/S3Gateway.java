@@ -186,20 +186,21 @@ public final class S3Gateway {
         if (S3Cors.applies(call)) { // the Access-Control-* headers first, then the request as usual
             DeferredBody held = DeferredBody.install(ex);
             S3Call c = call;
-            cors.decorate(call, () -> {
-                try {
-                    proceed(c, rawPath);
-                } finally {
-                    resume(held);
-                }
-            });
+            cors.decorate(call, () -> proceed(c, rawPath, held));
             return;
         }
-        proceed(call, rawPath);
+        proceed(call, rawPath, null);
     }
 
-    /** A parsed request: names checked, then the signature, the permission and the dispatch. */
-    private void proceed(S3Call call, String rawPath) {
+    /*
+     * The body of a request that waits for a lookup (its CORS rules, its access key, its permission) is
+     * held in one DeferredBody, which is resumed once, when the request is answered or its operation has
+     * registered the sink of its body: every path below ends in exactly one resume. Resuming earlier drops
+     * what was held (a PutBucketPolicy whose key and policy were both read first was never answered).
+     */
+
+    /** A parsed request: names checked, then the signature, the permission and the dispatch; {@code held}: its body held, or null. */
+    private void proceed(S3Call call, String rawPath, DeferredBody held) {
         Exchange ex = call.ex;
         String bucket = call.bucket;
         String key = call.key;
@@ -207,11 +208,13 @@ public final class S3Gateway {
             S3Exception bad = S3Names.keyProblem(bucket, key);
             if (bad != null) {
                 call.fail(bad);
+                resume(held);
                 return;
             }
         }
         if (!signed(ex.request()) && S3PostObject.is(call)) {
             postObject.post(call); // a browser-based upload: the form carries its own signature
+            resume(held);
             return;
         }
         if (signed(ex.request())) {
@@ -219,22 +222,17 @@ public final class S3Gateway {
                     headers(ex.request()));
             String keyId = SigV4.accessKeyId(signedRequest);
             if (!keys.known(keyId)) { // a key not cached: read its record first, holding the body meanwhile
-                DeferredBody held = DeferredBody.install(ex);
+                DeferredBody body = held != null ? held : DeferredBody.install(ex);
                 S3Call c = call;
-                keys.load(keyId).whenComplete((x, t) -> onLoop(c, () -> {
-                    try {
-                        verified(c, signedRequest, rawPath, held);
-                    } finally {
-                        resume(held); // idempotent: verified resumes it once the operation has its sink
-                    }
-                }));
+                keys.load(keyId).whenComplete((x, t) -> onLoop(c, body, () -> verified(c, signedRequest, rawPath, body)));
                 return;
             }
-            verified(call, signedRequest, rawPath, null);
+            verified(call, signedRequest, rawPath, held);
         } else if (key == null || call.method().equals("POST")) {
             refuseUnsigned(call);
+            resume(held);
         } else {
-            authorized(call, rawPath, null);
+            authorized(call, rawPath, held);
         }
     }
 
@@ -250,16 +248,20 @@ public final class S3Gateway {
         return r;
     }
 
-    /** Runs {@code r} on the call's event loop: at once when already there. */
-    private static void onLoop(S3Call call, Runnable r) {
-        if (call.ex.context().executor().inEventLoop()) {
+    /** Runs {@code r} on the call's event loop: at once when already there; if it throws, answers and resumes {@code held}. */
+    private static void onLoop(S3Call call, DeferredBody held, Runnable r) {
+        Runnable guarded = () -> {
             try {
                 r.run();
             } catch (RuntimeException e) {
                 call.fail(e);
+                resume(held);
             }
+        };
+        if (call.ex.context().executor().inEventLoop()) {
+            guarded.run();
         } else {
-            call.later(r);
+            call.ex.context().executor().execute(guarded);
         }
     }
 
@@ -299,7 +301,7 @@ public final class S3Gateway {
             return;
         }
         DeferredBody body = held != null ? held : DeferredBody.install(call.ex);
-        decision.whenComplete((x, t) -> onLoop(call, () -> {
+        decision.whenComplete((x, t) -> onLoop(call, body, () -> {
             try {
                 if (t != null) {
                     call.fail(t);
