@@ -103,14 +103,21 @@ s3.create_bucket(Bucket="it-bad")
 
 # malformed XML, in CreateBucket and CompleteMultipartUpload bodies
 body = b"<CreateBucketConfiguration><LocationConstraint>dublin"
-check("malformed-xml-create", exchange(signed_head("PUT", "/it-bad2", {"Content-Length": str(len(body))}), body),
-      400, "MalformedXML")
+check("malformed-xml-create", exchange(signed_head("PUT", "/it-bad2", {"Content-Length": str(len(body))}, body=body),
+                                       body), 400, "MalformedXML")
+# a signed small body is the one its signature names: a captured PutBucketPolicy replayed with another body is refused
+pol = b'{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Principal":"*","Action":"s3:GetObject","Resource":"arn:aws:s3:::it-bad/x/*"}]}'
+evil = b'{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"s3:GetObject","Resource":"arn:aws:s3:::it-bad/*"}]}'
+check("replayed-small-body", exchange(signed_head("PUT", "/it-bad?policy", {"Content-Length": str(len(evil))}, body=pol),
+                                      evil), 400, "XAmzContentSHA256Mismatch")
+expect_no_policy = exchange(signed_head("GET", "/it-bad?policy", {}))
+assert b"NoSuchBucketPolicy" in expect_no_policy, expect_no_policy[:300]
 up = s3.create_multipart_upload(Bucket="it-bad", Key="mp")["UploadId"]
 for bad in (b"<CompleteMultipartUpload><Part>", b"not xml at all",
             b'<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><CompleteMultipartUpload>&e;</CompleteMultipartUpload>',
             b"<CompleteMultipartUpload><Part><PartNumber>0</PartNumber><ETag>x</ETag></Part></CompleteMultipartUpload>"):
     check("malformed-xml-complete", exchange(signed_head("POST", "/it-bad/mp?uploadId=" + up,
-                                                         {"Content-Length": str(len(bad))}), bad), 400, "MalformedXML")
+                                                         {"Content-Length": str(len(bad))}, body=bad), bad), 400, "MalformedXML")
 s3.abort_multipart_upload(Bucket="it-bad", Key="mp", UploadId=up)
 
 # subresources of calls the gateway does not serve are NotImplemented and change nothing: not served as the

@@ -84,10 +84,18 @@ public final class LocalCluster implements AutoCloseable {
             int port = unusedPort(lo, used);
             int http = unusedPort(lo, used);
             httpPorts.put(r, http);
+            // each node's key, made in its data directory before its first start and named in the config:
+            // a connection that claims a node's address must prove its key (NodeIdentity)
+            java.security.KeyPair key = geoblocks.network.session.NodeIdentity.loadOrCreate(
+                    workDir.resolve("data").resolve(r).resolve("node.key"));
             conf.append("    { id = ").append(r).append(", address = \"").append(lo.getHostAddress())
-                    .append(':').append(port).append("\", http-port = ").append(http).append(" }\n");
+                    .append(':').append(port).append("\", http-port = ").append(http).append(", key = \"")
+                    .append(geoblocks.network.session.NodeIdentity.format(key.getPublic())).append("\" }\n");
         }
-        conf.append("  ]\n}\n").append(extraConfig).append('\n');
+        conf.append("  ]\n}\n");
+        // the dashboard's own credentials (not the S3 key): known, for the demo's README and the tests
+        conf.append("geoblocks.http.dashboard.password = \"").append(geoblocks.app.http.HttpSettings.DEMO_DASHBOARD_PASSWORD)
+                .append("\"\n").append(extraConfig).append('\n');
         Path cfg = workDir.resolve("cluster.conf");
         Files.writeString(cfg, conf);
         LocalCluster c = new LocalCluster(workDir, cfg, jvmArgs, httpPorts);

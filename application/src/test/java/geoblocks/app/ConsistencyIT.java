@@ -233,8 +233,8 @@ class ConsistencyIT {
         Path in = ItSupport.randomFile(work, "lost-in", 50_000, 11);
         String id = client.write("dublin", in, null, n, "local", 1 << 20, "all", true, null).version();
         cluster.kill("mumbai");
-        try (java.util.stream.Stream<Path> files = Files.walk(cluster.dataDir("mumbai"))) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try (java.util.stream.Stream<Path> files = Files.walk(cluster.dataDir("mumbai"))) { // all but its node key
+            files.sorted(java.util.Comparator.reverseOrder()).filter(p -> !p.endsWith("node.key")).forEach(p -> p.toFile().delete());
         }
         cluster.startNode("mumbai");
         cluster.awaitListening("mumbai");

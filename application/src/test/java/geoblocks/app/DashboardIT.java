@@ -42,8 +42,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(QuickLaunch.class)
 class DashboardIT {
-    private static final String USER = "geoblocks-demo";
-    private static final String SECRET = "geoblocks-local-demo-secret";
+    /** The dashboard's own credentials (LocalCluster's config), not the S3 root key. */
+    private static final String USER = "admin";
+    private static final String SECRET = geoblocks.app.http.HttpSettings.DEMO_DASHBOARD_PASSWORD;
+    private static final String S3_KEY = "geoblocks-demo";
+    private static final String S3_SECRET = "geoblocks-local-demo-secret";
     private static final String FILE = "photos/dashboard-demo.jpg";
     private static final int BLOCK = 65536;
     /** How long scripts/install-test-tools.sh may take (apt waits up to 5 minutes for its lock, then downloads). */
@@ -253,6 +256,19 @@ class DashboardIT {
         HttpResponse<String> state = get(base + "/api/state", basic(USER, SECRET));
         assertEquals(200, state.statusCode());
         assertTrue(!state.body().contains(SECRET), "the dashboard's state never carries the secret");
+        // the S3 root key is not a dashboard login
+        assertEquals(401, get(base + "/api/state", basic(S3_KEY, S3_SECRET)).statusCode());
+        assertEquals(401, get(base + "/", basic(USER, S3_SECRET)).statusCode());
+        // guessing is bounded: after 10 failed logins from one address it is refused, the right password too,
+        // for a minute (at saopaulo, whose dashboard this test does not read again)
+        String other = "http://127.0.0.1:" + cluster.httpPort("saopaulo");
+        for (int i = 0; i < 10; i++) {
+            assertEquals(401, get(other + "/api/state", basic(USER, "guess-" + i)).statusCode());
+        }
+        HttpResponse<String> locked = get(other + "/api/state", basic(USER, SECRET));
+        assertEquals(429, locked.statusCode(), locked.body());
+        long retry = Long.parseLong(locked.headers().firstValue("Retry-After").orElse("0"));
+        assertTrue(retry > 50 && retry <= 60, "Retry-After " + retry);
         String forbidden = "geoblocks_refused_input_total{cause=\"http_forbidden\"}";
         String getErrors = "geoblocks_requests_total{op=\"get\",result=\"error\"}";
         Map<String, Double> beforeNope = parse(get(base + "/metrics", null).body());

@@ -152,8 +152,8 @@ class FaultIT {
         client.put("mumbai", in, "survives-disk-loss", "localfarthest", 65536, null);
         Manifest m = client.stat("mumbai", "survives-disk-loss");
         cluster.kill("mumbai");
-        try (Stream<Path> files = Files.walk(cluster.dataDir("mumbai"))) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try (Stream<Path> files = Files.walk(cluster.dataDir("mumbai"))) { // all but its node key (its identity)
+            files.sorted(java.util.Comparator.reverseOrder()).filter(p -> !p.endsWith("node.key")).forEach(p -> p.toFile().delete());
         }
         cluster.startNode("mumbai");
         cluster.awaitListening("mumbai");

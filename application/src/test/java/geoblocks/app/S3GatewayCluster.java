@@ -97,9 +97,23 @@ abstract class S3GatewayCluster {
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws IOException {
         if (nodes != null) {
             nodes.close();
+            // every check has run (presigned URLs, refused and failed requests, new keys): no node logged a
+            // presigned signature or the secret key
+            java.util.regex.Pattern signature = java.util.regex.Pattern.compile(
+                    "(?i)(X-Amz-Signature|[?&]Signature)=(?!REDACTED)[^&\\s]+");
+            for (String r : LocalCluster.REGIONS) {
+                String log = Files.readString(nodes.cluster().log(r));
+                java.util.regex.Matcher m = signature.matcher(log);
+                if (m.find()) {
+                    org.junit.jupiter.api.Assertions.fail(r + "'s log holds a presigned signature: "
+                            + log.substring(Math.max(0, m.start() - 200), Math.min(log.length(), m.end() + 50)));
+                }
+                org.junit.jupiter.api.Assertions.assertFalse(log.contains("geoblocks-local-demo-secret"),
+                        r + "'s log holds the secret key");
+            }
         }
     }
 

@@ -82,7 +82,7 @@ final class LedbatOptions {
         com.typesafe.config.Config c = ConfigFactory.parseMap(Map.of("implementation", network.name, "security", security,
                 "udp-buffer", udpBufferBytes())).atPath("geoblocks.network").withFallback(ConfigFactory.load());
         return new geoblocks.app.host.NetworkChoice(geoblocks.network.NetworkSettings.from(c),
-                c.getString("geoblocks.cluster.secret"));
+                c.getString("geoblocks.cluster.secret"), geoblocks.network.session.NodeIdentity.NONE);
     }
 
     static void registerCodec() {

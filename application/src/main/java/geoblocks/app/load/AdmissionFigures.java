@@ -32,9 +32,9 @@ record AdmissionFigures(long atOnce, long queued, double waitSeconds, double max
                     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://"
                             + s.get().bind().getAddress().getHostAddress() + ":" + s.get().bind().getPort() + "/metrics"))
                             .timeout(Duration.ofSeconds(10));
-                    if (s.get().probesNeedAuth()) {
+                    if (s.get().probesNeedAuth() && !s.get().dashboardPassword().isEmpty()) {
                         b.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
-                                (s.get().accessKey() + ":" + s.get().secretKey()).getBytes(StandardCharsets.UTF_8)));
+                                (s.get().dashboardUser() + ":" + s.get().dashboardPassword()).getBytes(StandardCharsets.UTF_8)));
                     }
                     HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
                     if (r.statusCode() == 200) {

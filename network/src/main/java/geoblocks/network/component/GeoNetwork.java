@@ -37,6 +37,7 @@ public final class GeoNetwork extends ComponentDefinition {
         self = init.self;
         core = new NetworkCore(init.settings, init.self, init.secret, init.codecs,
                 m -> trigger(m, net), e -> trigger(e, control), init.local);
+        core.identity(init.identity);
         subscribe(onSend, net);
         onStart(started -> {
             try {
@@ -86,6 +87,13 @@ public final class GeoNetwork extends ComponentDefinition {
         final String secret;
         final CodecRegistry codecs;
         LocalLinks local;
+        geoblocks.network.session.NodeIdentity identity = geoblocks.network.session.NodeIdentity.NONE;
+
+        /** The cluster's node keys and this process's own (a node's; none for a client): see NodeIdentity. */
+        public GeoNetworkInit withIdentity(geoblocks.network.session.NodeIdentity identity) {
+            this.identity = identity;
+            return this;
+        }
 
         /** TCP messages to endpoints registered in {@code links} (in this process) skip the sockets; see {@link LocalLinks}. */
         public GeoNetworkInit withLocalLinks(LocalLinks links) {

@@ -1,5 +1,7 @@
 package geoblocks.network.component;
 
+import geoblocks.network.session.NodeIdentity;
+
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetBurst;
 import geoblocks.net.NetMsg;
@@ -73,6 +75,8 @@ final class NetworkCore {
     private Bootstrap dialer;
     /** In-process endpoints reached without sockets, or null. */
     private final LocalLinks local;
+    /** The cluster's node keys and ours (NONE: the cluster secret alone, as before node keys). */
+    private NodeIdentity identity = NodeIdentity.NONE;
 
     NetworkCore(NetworkSettings settings, NetAddress self, String secret, CodecRegistry codecs,
             Consumer<NetMsg> deliver, Consumer<KompicsEvent> control) {
@@ -222,6 +226,15 @@ final class NetworkCore {
 
     NetAddress self() {
         return self;
+    }
+
+    /** Sets the node keys the handshakes use; before {@link #start}. */
+    void identity(NodeIdentity identity) {
+        this.identity = identity;
+    }
+
+    NodeIdentity identity() {
+        return identity;
     }
 
     byte[] secret() {

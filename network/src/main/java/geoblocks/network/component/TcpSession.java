@@ -85,7 +85,7 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
 
     private void start(ChannelHandlerContext ctx, byte[] localCert, byte[] peerCert) {
         handshake = new Handshake(dialled != null ? Handshake.Role.INITIATOR : Handshake.Role.ACCEPTOR,
-                core.self(), dialled, core.secret(), core.nonce(), localCert, peerCert);
+                core.self(), dialled, core.secret(), core.nonce(), localCert, peerCert, core.identity());
         ctx.writeAndFlush(Frames.control(ctx.alloc(), handshake.hello()));
     }
 

@@ -11,10 +11,13 @@ import java.nio.ByteBuffer;
  *
  * <pre>
  * HELLO       | 1 | version u8 | address (Wire.writeAddress) | nonce (16 bytes) |
- * PROOF       | 2 | HMAC-SHA256 (32 bytes)                                     |
+ * PROOF       | 2 | HMAC-SHA256 (32 bytes) | [Ed25519 signature (64 bytes)]    |
  * RETIRE      | 3 |   (the sender writes nothing more on this connection)       |
  * RETIRE_ACK  | 4 |   (every frame before the peer's RETIRE has been delivered) |
  * </pre>
+ *
+ * A PROOF carries the signature only when its sender is a node with a key (see NodeIdentity); a
+ * client's PROOF is the 32-byte MAC alone, as every PROOF was before node keys.
  */
 public sealed interface Control {
     int HELLO = 1;
@@ -24,12 +27,20 @@ public sealed interface Control {
     int VERSION = 1;
     int NONCE_BYTES = 16;
     int MAC_BYTES = 32;
+    int SIGNATURE_BYTES = 64;
 
     /** First frame each side sends: who it is (its listening address) and a fresh nonce. */
     record Hello(int version, NetAddress address, byte[] nonce) implements Control {}
 
-    /** Second frame: proof of the cluster secret over both hellos (see Handshake). */
-    record Proof(byte[] mac) implements Control {}
+    /**
+     * Second frame: proof of the cluster secret over both hellos, and a node's signature of them with its
+     * node key ({@code signature} empty from a client; see Handshake).
+     */
+    record Proof(byte[] mac, byte[] signature) implements Control {
+        public Proof(byte[] mac) {
+            this(mac, new byte[0]);
+        }
+    }
 
     /** Duplicate connection: the sender has written its last frame on this connection. */
     record Retire() implements Control {}
@@ -41,8 +52,8 @@ public sealed interface Control {
         if (c instanceof Hello h) {
             return 1 + 1 + Wire.addressSize(h.address()) + NONCE_BYTES;
         }
-        if (c instanceof Proof) {
-            return 1 + MAC_BYTES;
+        if (c instanceof Proof p) {
+            return 1 + MAC_BYTES + p.signature().length;
         }
         return 1;
     }
@@ -53,7 +64,7 @@ public sealed interface Control {
             Wire.writeAddress(h.address(), out);
             out.put(h.nonce());
         } else if (c instanceof Proof p) {
-            out.put((byte) PROOF).put(p.mac());
+            out.put((byte) PROOF).put(p.mac()).put(p.signature());
         } else if (c instanceof Retire) {
             out.put((byte) RETIRE);
         } else {
@@ -81,7 +92,13 @@ public sealed interface Control {
                 Wire.need(in, MAC_BYTES, "proof");
                 byte[] mac = new byte[MAC_BYTES];
                 in.get(mac);
-                c = new Proof(mac);
+                byte[] signature = new byte[0];
+                if (in.hasRemaining()) {
+                    Wire.need(in, SIGNATURE_BYTES, "proof signature");
+                    signature = new byte[SIGNATURE_BYTES];
+                    in.get(signature);
+                }
+                c = new Proof(mac, signature);
             }
             case RETIRE -> c = new Retire();
             case RETIRE_ACK -> c = new RetireAck();

@@ -29,6 +29,12 @@ import javax.crypto.spec.SecretKeySpec;
  * (who must present his own certificate) fail the check. The role byte keeps a PROOF from being
  * reflected back. After both proofs verified, {@link #sessionSecret} is an HMAC of the transcript
  * under the secret: both ends compute the same value, and nobody without the secret can.
+ *
+ * <p>Node keys ({@link NodeIdentity}): a node with a key also signs, in its PROOF,
+ * {@code "geoblocks-node-key-v1" | role of the prover | transcript} with Ed25519. A side whose peer
+ * claims the address of a keyed member checks that signature against the member's key, and refuses the
+ * connection without it: holding the cluster secret (every client does) no longer makes anyone a node.
+ * A peer at an address no keyed member has (a client) signs nothing and is taken as a client.
  */
 public final class Handshake {
     public enum Role { INITIATOR, ACCEPTOR }
@@ -42,6 +48,7 @@ public final class Handshake {
     private final byte[] nonce;
     private final byte[] localCert;
     private final byte[] peerCert;
+    private final NodeIdentity identity;
     private Control.Hello peerHello;
     private boolean proofSent;
     private boolean peerVerified;
@@ -55,6 +62,12 @@ public final class Handshake {
      */
     public Handshake(Role role, NetAddress self, NetAddress expectedPeer, byte[] secret, byte[] nonce,
             byte[] localCert, byte[] peerCert) {
+        this(role, self, expectedPeer, secret, nonce, localCert, peerCert, NodeIdentity.NONE);
+    }
+
+    /** As above, with the cluster's node keys and this side's own ({@code identity}). */
+    public Handshake(Role role, NetAddress self, NetAddress expectedPeer, byte[] secret, byte[] nonce,
+            byte[] localCert, byte[] peerCert, NodeIdentity identity) {
         if (nonce.length != Control.NONCE_BYTES) {
             throw new IllegalArgumentException("nonce must be " + Control.NONCE_BYTES + " bytes, was " + nonce.length);
         }
@@ -71,6 +84,7 @@ public final class Handshake {
         this.nonce = nonce.clone();
         this.localCert = localCert.clone();
         this.peerCert = peerCert.clone();
+        this.identity = identity;
     }
 
     /** Our HELLO: send it first. */
@@ -94,7 +108,7 @@ public final class Handshake {
         }
         peerHello = h;
         proofSent = true;
-        return new Control.Proof(mac(role));
+        return new Control.Proof(mac(role), identity.signs() ? identity.sign(signed(role)) : new byte[0]);
     }
 
     /** The peer's PROOF arrived: true when the handshake is now complete. */
@@ -109,6 +123,12 @@ public final class Handshake {
         if (!MessageDigest.isEqual(mac(peerRole), p.mac())) {
             throw new HandshakeException(peerHello.address() + " failed the cluster-secret proof (bad proof): both ends"
                     + " need the same cluster secret (geoblocks.cluster.secret)");
+        }
+        java.security.PublicKey key = identity.keyOf(peerHello.address());
+        if (key != null && !NodeIdentity.verify(key, signed(peerRole), p.signature())) {
+            throw new HandshakeException(peerHello.address() + " claims the address of a cluster member but did not"
+                    + (p.signature().length == 0 ? " sign with" : " prove") + " that member's node key"
+                    + " (geoblocks.cluster.regions[].key): the cluster secret alone makes nobody a node");
         }
         peerVerified = true;
         return complete();
@@ -136,6 +156,15 @@ public final class Handshake {
             throw new IllegalStateException("handshake not complete");
         }
         return hmac("geoblocks-session-v1", 0);
+    }
+
+    /** What a node signs with its key: the label, the prover's role and the transcript. */
+    private byte[] signed(Role prover) {
+        byte[] label = "geoblocks-node-key-v1".getBytes(StandardCharsets.US_ASCII);
+        byte[] t = transcript();
+        ByteBuffer b = ByteBuffer.allocate(label.length + 1 + t.length);
+        b.put(label).put((byte) (prover == Role.INITIATOR ? 1 : 2)).put(t);
+        return b.array();
     }
 
     private byte[] mac(Role prover) {

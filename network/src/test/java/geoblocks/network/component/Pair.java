@@ -33,6 +33,8 @@ public final class Pair extends ComponentDefinition {
         volatile Endpoint endpoint;
         /** Shared with the sides it reaches in-process, or null (sockets only). */
         LocalLinks local;
+        /** The node keys this side's handshakes use (NONE: the cluster secret alone). */
+        geoblocks.network.session.NodeIdentity identity = geoblocks.network.session.NodeIdentity.NONE;
         /** The test family is registered as bursting; bursts received are counted and unpacked. */
         boolean bursting;
         final java.util.concurrent.atomic.AtomicInteger bursts = new java.util.concurrent.atomic.AtomicInteger();
@@ -45,6 +47,11 @@ public final class Pair extends ComponentDefinition {
 
         Side bursting() {
             this.bursting = true;
+            return this;
+        }
+
+        Side withIdentity(geoblocks.network.session.NodeIdentity identity) {
+            this.identity = identity;
             return this;
         }
 
@@ -90,7 +97,8 @@ public final class Pair extends ComponentDefinition {
         for (Side s : init.sides) {
             CodecRegistry codecs = (s.bursting ? new CodecRegistry().registerBursting(42, TestMsg.CODEC)
                     : new CodecRegistry().register(42, TestMsg.CODEC)).register(43, geoblocks.network.TailMsg.CODEC);
-            GeoNetwork.GeoNetworkInit netInit = new GeoNetwork.GeoNetworkInit(s.self, s.settings, s.secret, codecs);
+            GeoNetwork.GeoNetworkInit netInit = new GeoNetwork.GeoNetworkInit(s.self, s.settings, s.secret, codecs)
+                    .withIdentity(s.identity);
             Component net = create(GeoNetwork.class, s.local == null ? netInit : netInit.withLocalLinks(s.local));
             Component ep = create(Endpoint.class, new EndpointInit(s));
             connect(ep.getNegative(Network.class), net.getPositive(Network.class), Channel.TWO_WAY);

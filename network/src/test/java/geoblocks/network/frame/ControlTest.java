@@ -142,10 +142,12 @@ class ControlTest {
     }
 
     @Test
-    void read_proofWithTrailingByte_namesTheCount() {
+    void read_proofWithTrailingBytes_isACutSignature_orExtraBytes_namingTheCount() {
         byte[] body = encode(new Control.Proof(seq(32, 0)));
         String m = refusal(Arrays.copyOf(body, body.length + 1));
-        assertTrue(m.contains("type " + Control.PROOF + " has 1 extra bytes"), m);
+        assertTrue(m.contains("proof signature") && m.contains("have 1"), m);
+        m = refusal(Arrays.copyOf(body, body.length + Control.SIGNATURE_BYTES + 2));
+        assertTrue(m.contains("type " + Control.PROOF + " has 2 extra bytes"), m);
     }
 
     @ParameterizedTest

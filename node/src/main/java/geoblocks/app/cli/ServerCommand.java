@@ -103,6 +103,34 @@ public final class ServerCommand implements Callable<Integer> {
         return multi;
     }
 
+    /** The node key file in a node's data directory (NodeIdentity: PKCS#8 private key, then the public key). */
+    static final String NODE_KEY_FILE = "node.key";
+
+    /**
+     * The network of node {@code self}, signing its handshakes with its node key when the config names one for
+     * it: the key kept in {@code DATA/node.key} (made at the first start) must be the one the config names,
+     * else the node refuses to start. Without keys in the config, the node key is made and printed all the
+     * same, for the operator to put in the config.
+     */
+    static NetworkChoice withNodeKey(NetworkChoice net, geoblocks.net.NetAddress self, java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path file = dir.resolve(NODE_KEY_FILE);
+        java.security.KeyPair kp = geoblocks.network.session.NodeIdentity.loadOrCreate(file);
+        String mine = geoblocks.network.session.NodeIdentity.format(kp.getPublic());
+        java.security.PublicKey named = net.identity().keyOf(self);
+        if (named == null) {
+            System.out.printf("node key %s (in %s; the config names no key for this node: its handshakes are checked by"
+                    + " the cluster secret only)%n", mine, file.toAbsolutePath());
+            return net;
+        }
+        if (!java.util.Arrays.equals(named.getEncoded(), kp.getPublic().getEncoded())) {
+            throw new IllegalStateException("the config names the key " + geoblocks.network.session.NodeIdentity.format(named)
+                    + " for " + self + ", but " + file.toAbsolutePath() + " holds " + mine + ": give the config this node's key"
+                    + " (key = \"" + mine + "\" in its region entry), or restore the node's key file");
+        }
+        return net.signingWith(kp.getPrivate());
+    }
+
     private static String describe(BlockStorage blocks) {
         if (blocks instanceof FileBlockStorage f) {
             return f.removedTempFiles() > 0 ? ", removed " + f.removedTempFiles() + " partial writes" : "";
@@ -151,7 +179,7 @@ public final class ServerCommand implements Callable<Integer> {
                 .withReplicationQueue(queue, owed).withPolicies(policies).withGc(GcSettings.from(cfg.config()))
                 .withDetector(DetectorSettings.from(cfg.config()).coveringDownAfter(cfg.node().downAfterMs()))
                 .withAdmission(geoblocks.blockstore.core.AdmissionSettings.from(cfg.config()));
-        NetworkChoice net = NetworkChoice.of(cfg);
+        NetworkChoice net = withNodeKey(NetworkChoice.of(cfg), cfg.cluster().address(region), dir);
         Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, self.getIp());
         if (http.isPresent() && !Ports.isFree(self.getIp(), http.get().bind().getPort())) {
             throw new IllegalStateException("http-port " + http.get().bind().getPort() + " on "
@@ -187,7 +215,15 @@ public final class ServerCommand implements Callable<Integer> {
                 new S3Gateway(S3Settings.of(cfg.config(), cfg.cluster(), region, h, dir), cfg.cluster(),
                         new NodeStore(gatewayBridge, manifests.sharedReads(), region), System::currentTimeMillis).mount(router);
             }
-            server = HttpServer.start(h.bind(), router, new BasicAuth(h.accessKey(), h.secretKey()),
+            String dashboardPassword = h.dashboardPassword();
+            if (dashboardPassword.isEmpty()) {
+                dashboardPassword = geoblocks.app.http.DashboardPassword.loadOrCreate(dir, new java.security.SecureRandom());
+                System.out.printf("geoblocks node %s dashboard user %s, password in %s%n", region, h.dashboardUser(),
+                        dir.resolve(geoblocks.app.http.DashboardPassword.FILE).toAbsolutePath());
+            }
+            BasicAuth dashboard = new BasicAuth(h.dashboardUser(), dashboardPassword,
+                    geoblocks.app.http.LoginThrottle.standard(System::currentTimeMillis));
+            server = HttpServer.start(h.bind(), router, dashboard,
                     HttpSettings.limits(cfg.config()), refusals, tls.context(self.getIp().getHostAddress()),
                     tls.mode() == geoblocks.app.http.HttpTls.Mode.OPTIONAL);
         }

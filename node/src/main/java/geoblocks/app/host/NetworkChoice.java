@@ -7,18 +7,56 @@ import geoblocks.net.NetAddress;
 import geoblocks.network.CodecRegistry;
 import geoblocks.network.NetworkSettings;
 import geoblocks.network.component.GeoNetwork;
+import geoblocks.network.session.NodeIdentity;
+import com.typesafe.config.Config;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Which component provides the Network port of a host ({@code geoblocks.network.implementation}):
  * our {@link GeoNetwork} or Kompics' NettyNetwork, and what ours needs (settings, the cluster
  * secret, the message families with the same ids as the Kompics serializers: file 100, RTT 101,
- * LEDBAT 110; LEDBAT's datagrams are received in bursts, see CodecRegistry#registerBursting).
+ * LEDBAT 110; LEDBAT's datagrams are received in bursts, see CodecRegistry#registerBursting), and
+ * the cluster's node keys ({@code geoblocks.cluster.regions[].key}, see NodeIdentity) with this
+ * process's own key when it is a node whose key the config names.
  */
-public record NetworkChoice(NetworkSettings settings, String secret) {
+public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity) {
 
-    /** The network of a loaded configuration, with its cluster secret. */
+    /** The network of a loaded configuration, with its cluster secret and the member keys it names (a client's view). */
     public static NetworkChoice of(geoblocks.app.AppConfig config) {
-        return new NetworkChoice(config.network(), config.secret());
+        return new NetworkChoice(config.network(), config.secret(), new NodeIdentity(null, memberKeys(config.config())));
+    }
+
+    /**
+     * The member keys a config names: {@code key = "ed25519:..."} in a region's entry, by the region's
+     * address; regions without one have none (their connections are checked by the cluster secret only).
+     */
+    public static Map<NetAddress, PublicKey> memberKeys(Config root) {
+        Map<NetAddress, PublicKey> keys = new LinkedHashMap<>();
+        for (Config r : root.getConfigList("geoblocks.cluster.regions")) {
+            if (r.hasPath("key")) {
+                try {
+                    keys.put(NetAddress.parse(r.getString("address")), NodeIdentity.parse(r.getString("key")));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("geoblocks.cluster.regions: region '" + r.getString("id") + "': "
+                            + e.getMessage());
+                }
+            }
+        }
+        return keys;
+    }
+
+    /** The same, signing its handshakes with {@code ownKey} (a node whose key the config names). */
+    public NetworkChoice signingWith(PrivateKey ownKey) {
+        return new NetworkChoice(settings, secret, identity.withOwn(ownKey));
+    }
+
+    /** Without the cluster secret. */
+    @Override
+    public String toString() {
+        return "NetworkChoice[settings=" + settings + ", secret=" + geoblocks.app.http.Redact.secret(secret) + "]";
     }
 
     public boolean kompics() {
@@ -32,7 +70,7 @@ public record NetworkChoice(NetworkSettings settings, String secret) {
     }
 
     public GeoNetwork.GeoNetworkInit init(NetAddress self) {
-        return new GeoNetwork.GeoNetworkInit(self, settings, secret, codecs());
+        return new GeoNetwork.GeoNetworkInit(self, settings, secret, codecs()).withIdentity(identity);
     }
 
     /** Message family ids, the same on both networks (Kompics' serializer ids, see Runtime). */

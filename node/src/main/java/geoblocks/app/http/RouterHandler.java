@@ -154,10 +154,22 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             }
             return;
         }
-        if (m.entry().authenticated() && auth != null && !auth.accepts(req.headers().get(HttpHeaderNames.AUTHORIZATION))) {
-            ex.header("WWW-Authenticate", "Basic realm=\"geoblocks\", charset=\"UTF-8\"");
-            ex.respondText(401, "credentials needed: the gateway's access key id and secret key (HTTP Basic)\n");
-            return;
+        if (m.entry().authenticated() && auth != null) {
+            String address = ex.context().channel().remoteAddress() instanceof java.net.InetSocketAddress a
+                    && a.getAddress() != null ? a.getAddress().getHostAddress() : "?";
+            BasicAuth.Verdict v = auth.check(req.headers().get(HttpHeaderNames.AUTHORIZATION), address);
+            if (v == BasicAuth.Verdict.LOCKED) {
+                long wait = auth.retryAfterSeconds(address);
+                ex.header("Retry-After", Long.toString(wait));
+                ex.respondText(429, "too many failed logins from " + address + ": try again in " + wait + " s\n");
+                return;
+            }
+            if (v == BasicAuth.Verdict.DENIED) {
+                ex.header("WWW-Authenticate", "Basic realm=\"geoblocks\", charset=\"UTF-8\"");
+                ex.respondText(401, "credentials needed: the dashboard's user and password (HTTP Basic,"
+                        + " geoblocks.http.dashboard)\n");
+                return;
+            }
         }
         try {
             m.entry().route().handle(ex);
@@ -167,7 +179,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
     }
 
     private static void fail(Exchange ex, Throwable e) {
-        LOG.warn("HTTP {} {} failed: {}", ex.request().method(), ex.request().uri(), e.toString());
+        LOG.warn("HTTP {} {} failed: {}", ex.request().method(), Redact.uri(ex.request().uri()), e.toString());
         if (!ex.answered()) {
             ex.respondText(500, "internal error: " + e + "\n");
         }

@@ -70,7 +70,13 @@ public final class AccessKeys {
     }
 
     /** A new key with its secret in clear: shown once by the CLI, never stored so. */
-    public record Created(Key key, String secret) {}
+    public record Created(Key key, String secret) {
+        /** Without the secret: it is shown once, by the CLI, and never logged. */
+        @Override
+        public String toString() {
+            return "Created[key=" + key + ", secret=" + geoblocks.app.http.Redact.secret(secret) + "]";
+        }
+    }
 
     /** Keys sealed under {@code clusterSecret} (the config's geoblocks.cluster.secret). */
     public AccessKeys(String clusterSecret) {

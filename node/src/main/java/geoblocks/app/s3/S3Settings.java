@@ -58,6 +58,14 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
         return null;
     }
 
+    /** The region, keys by id and the policy; the secret key and cluster secret only as set or not. */
+    @Override
+    public String toString() {
+        return "S3Settings[region=" + region + ", accessKey=" + accessKey + ", secretKey="
+                + geoblocks.app.http.Redact.secret(secretKey) + ", clusterSecret=" + geoblocks.app.http.Redact.secret(clusterSecret)
+                + ", defaultPolicy=" + defaultPolicy + ", endpoints=" + endpoints + "]";
+    }
+
     public static S3Settings of(Config root, ClusterConfig cluster, String region, HttpSettings http, Path dataDir) {
         Config c = root.getConfig("geoblocks.s3");
         Map<String, InetSocketAddress> endpoints = new LinkedHashMap<>();

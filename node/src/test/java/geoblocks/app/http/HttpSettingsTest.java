@@ -16,7 +16,8 @@ class HttpSettingsTest {
                   { id = seoul, address = "127.0.0.1:47101", http-port = 47201 }
                   { id = dublin, address = "127.0.0.1:47102" }
                 ]
-                geoblocks.http { access-key = "k", secret-key = "geoblocks-local-demo-secret", probes-need-auth = false }
+                geoblocks.http { access-key = "k", secret-key = "geoblocks-local-demo-secret", probes-need-auth = false,
+                  dashboard { user = admin, password = "" } }
                 """ + extra).resolve();
     }
 

@@ -1,0 +1,179 @@
+package geoblocks.network.session;
+
+import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Map;
+
+/**
+ * Who the nodes of a cluster are, for the handshake: each member's Ed25519 public key (RFC 8032) by
+ * the address it is known at ({@code geoblocks.cluster.regions[].key}), and this process's own private
+ * key when it is a node (a client has none). A connection that claims a keyed member's address must
+ * sign the handshake transcript with that member's key, so the cluster secret alone makes nobody a
+ * node. Keys are written as {@code ed25519:} and the base64 of the key's 32 bytes. Immutable.
+ */
+public final class NodeIdentity {
+    /** No keys at all: every connection is who its cluster-secret proof and claimed address say (the old rule). */
+    public static final NodeIdentity NONE = new NodeIdentity(null, Map.of());
+    public static final String PREFIX = "ed25519:";
+    public static final int SIGNATURE_BYTES = 64;
+    /** The X.509 SubjectPublicKeyInfo of an Ed25519 key, before its 32 bytes (RFC 8410). */
+    private static final byte[] SPKI_PREFIX = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
+
+    private final PrivateKey own;
+    private final Map<NetAddress, PublicKey> members;
+
+    /** {@code own}: this node's private key, null for a client; {@code members}: the keyed members by address. */
+    public NodeIdentity(PrivateKey own, Map<NetAddress, PublicKey> members) {
+        this.own = own;
+        this.members = Map.copyOf(members);
+    }
+
+    /** The same member keys, with {@code own} as this process's key. */
+    public NodeIdentity withOwn(PrivateKey own) {
+        return new NodeIdentity(own, members);
+    }
+
+    /** Whether this process signs its handshakes (it is a node with a key). */
+    public boolean signs() {
+        return own != null;
+    }
+
+    /** The key a connection claiming {@code address} must prove, or null when no keyed member has that address. */
+    public PublicKey keyOf(NetAddress address) {
+        return members.get(address);
+    }
+
+    /** How many members have keys. */
+    public int keyedMembers() {
+        return members.size();
+    }
+
+    byte[] sign(byte[] data) {
+        try {
+            Signature s = Signature.getInstance("Ed25519");
+            s.initSign(own);
+            s.update(data);
+            return s.sign();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot sign with the node key: " + e.getMessage(), e);
+        }
+    }
+
+    static boolean verify(PublicKey key, byte[] data, byte[] signature) {
+        if (signature.length != SIGNATURE_BYTES) {
+            return false;
+        }
+        try {
+            Signature s = Signature.getInstance("Ed25519");
+            s.initVerify(key);
+            s.update(data);
+            return s.verify(signature);
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
+    /** A new Ed25519 key pair. */
+    public static KeyPair generate() {
+        try {
+            return KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Ed25519 is not available in this JDK", e);
+        }
+    }
+
+    /** {@code ed25519:BASE64} of a public key. */
+    public static String format(PublicKey key) {
+        byte[] der = key.getEncoded();
+        return PREFIX + Base64.getEncoder().encodeToString(Arrays.copyOfRange(der, der.length - 32, der.length));
+    }
+
+    /** The public key written as {@link #format} writes it; IllegalArgumentException naming what is wrong. */
+    public static PublicKey parse(String text) {
+        String t = text.trim();
+        if (!t.startsWith(PREFIX)) {
+            throw new IllegalArgumentException("a node key is written " + PREFIX + "BASE64, was '" + text + "'");
+        }
+        byte[] raw;
+        try {
+            raw = Base64.getDecoder().decode(t.substring(PREFIX.length()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("node key '" + text + "' is not base64: " + e.getMessage());
+        }
+        if (raw.length != 32) {
+            throw new IllegalArgumentException("an Ed25519 node key is 32 bytes, '" + text + "' has " + raw.length);
+        }
+        byte[] der = Arrays.copyOf(SPKI_PREFIX, SPKI_PREFIX.length + 32);
+        System.arraycopy(raw, 0, der, SPKI_PREFIX.length, 32);
+        try {
+            return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(der));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException("node key '" + text + "' is not an Ed25519 key: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The node key pair kept in {@code file} (owner-only permissions; two lines: the private key as
+     * PKCS#8 in base64, then the public key as {@link #format} writes it), made and written there first
+     * (a temporary file, then renamed) when there is none.
+     */
+    public static KeyPair loadOrCreate(Path file) throws IOException {
+        if (Files.exists(file)) {
+            try {
+                String[] lines = Files.readString(file, StandardCharsets.US_ASCII).trim().split("\\s+");
+                if (lines.length != 2) {
+                    throw new IllegalArgumentException("it holds " + lines.length + " lines, not 2");
+                }
+                byte[] der = Base64.getDecoder().decode(lines[0]);
+                PrivateKey priv = KeyFactory.getInstance("Ed25519").generatePrivate(new PKCS8EncodedKeySpec(der));
+                PublicKey pub = parse(lines[1]);
+                byte[] probe = "geoblocks-node-key-check".getBytes(StandardCharsets.US_ASCII);
+                if (!verify(pub, probe, new NodeIdentity(priv, Map.of()).sign(probe))) {
+                    throw new IllegalArgumentException("its public key is not its private key's");
+                }
+                return new KeyPair(pub, priv);
+            } catch (IllegalArgumentException | GeneralSecurityException e) {
+                throw new IOException("node key file " + file + " is damaged (" + e.getMessage() + "): restore it, or delete it"
+                        + " and give the cluster the new key the node makes", e);
+            }
+        }
+        KeyPair kp = generate();
+        Path dir = file.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+        try {
+            try {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: the directory's permissions guard it
+            }
+            Files.writeString(tmp, Base64.getEncoder().encodeToString(kp.getPrivate().getEncoded()) + "\n"
+                    + format(kp.getPublic()) + "\n", StandardCharsets.US_ASCII);
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return kp;
+    }
+}

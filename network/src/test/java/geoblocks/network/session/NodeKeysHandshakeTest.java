@@ -1,0 +1,124 @@
+package geoblocks.network.session;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import geoblocks.net.NetAddress;
+import geoblocks.network.frame.Control;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyPair;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Node keys in the handshake: with the cluster's member keys known, a connection that claims a member's
+ * address must sign with that member's key; the cluster secret (which every client holds) is not enough.
+ */
+class NodeKeysHandshakeTest {
+    private static final NetAddress SEOUL = NetAddress.of("10.0.0.1", 1000);
+    private static final NetAddress DUBLIN = NetAddress.of("10.0.0.2", 2000);
+    private static final NetAddress CLIENT = NetAddress.of("10.0.0.9", 9000);
+    private static final byte[] SECRET = "cluster-secret-0123456789".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] NO_CERT = new byte[0];
+    private static final KeyPair SEOUL_KEY = NodeIdentity.generate();
+    private static final KeyPair DUBLIN_KEY = NodeIdentity.generate();
+    private static final Map<NetAddress, java.security.PublicKey> MEMBERS =
+            Map.of(SEOUL, SEOUL_KEY.getPublic(), DUBLIN, DUBLIN_KEY.getPublic());
+
+    private static byte[] nonce(int v) {
+        byte[] b = new byte[16];
+        Arrays.fill(b, (byte) v);
+        return b;
+    }
+
+    /** Seoul accepting a connection from whoever says it is at {@code claimed}, holding {@code key} (null: none). */
+    private static Handshake[] pair(NetAddress claimed, java.security.PrivateKey key) {
+        Handshake seoul = new Handshake(Handshake.Role.ACCEPTOR, SEOUL, null, SECRET, nonce(2), NO_CERT, NO_CERT,
+                new NodeIdentity(SEOUL_KEY.getPrivate(), MEMBERS));
+        Handshake peer = new Handshake(Handshake.Role.INITIATOR, claimed, SEOUL, SECRET, nonce(1), NO_CERT, NO_CERT,
+                new NodeIdentity(key, MEMBERS));
+        return new Handshake[] {seoul, peer};
+    }
+
+    @Test
+    void aClientWithTheClusterSecret_claimingDublinsAddress_isRefused() throws Exception {
+        Handshake[] h = pair(DUBLIN, null);
+        Control.Proof fromSeoul = h[0].onHello(h[1].hello());
+        Control.Proof fromImpostor = h[1].onHello(h[0].hello());
+        assertEquals(0, fromImpostor.signature().length);
+        assertTrue(h[1].onProof(fromSeoul), "the impostor knows the secret, and seoul proves its own key");
+        String m = assertThrows(HandshakeException.class, () -> h[0].onProof(fromImpostor)).getMessage();
+        assertTrue(m.contains(DUBLIN.toString()) && m.contains("node key"), m);
+        assertFalse(h[0].complete());
+    }
+
+    @Test
+    void aPeerSigningWithAnotherKey_claimingDublinsAddress_isRefused() throws Exception {
+        Handshake[] h = pair(DUBLIN, NodeIdentity.generate().getPrivate());
+        Control.Proof fromImpostor = h[1].onHello(h[0].hello());
+        h[0].onHello(h[1].hello());
+        assertEquals(NodeIdentity.SIGNATURE_BYTES, fromImpostor.signature().length);
+        assertThrows(HandshakeException.class, () -> h[0].onProof(fromImpostor));
+    }
+
+    @Test
+    void dublinWithItsKey_completes_andAClientAtItsOwnAddress_completesAsAClient() throws Exception {
+        for (Handshake[] h : new Handshake[][] {pair(DUBLIN, DUBLIN_KEY.getPrivate()), pair(CLIENT, null)}) {
+            Control.Proof fromSeoul = h[0].onHello(h[1].hello());
+            Control.Proof fromPeer = h[1].onHello(h[0].hello());
+            assertTrue(h[1].onProof(fromSeoul));
+            assertTrue(h[0].onProof(fromPeer));
+            assertArrayEquals(h[0].sessionSecret(), h[1].sessionSecret());
+        }
+    }
+
+    @Test
+    void aProofWithoutSeoulsSignature_isRefusedByTheNodeThatDialledSeoul() throws Exception {
+        // dublin dials seoul; someone at seoul's address without seoul's key answers
+        Handshake impostor = new Handshake(Handshake.Role.ACCEPTOR, SEOUL, null, SECRET, nonce(2), NO_CERT, NO_CERT);
+        Handshake dublin = new Handshake(Handshake.Role.INITIATOR, DUBLIN, SEOUL, SECRET, nonce(1), NO_CERT, NO_CERT,
+                new NodeIdentity(DUBLIN_KEY.getPrivate(), MEMBERS));
+        Control.Proof fromImpostor = impostor.onHello(dublin.hello());
+        dublin.onHello(impostor.hello());
+        assertThrows(HandshakeException.class, () -> dublin.onProof(fromImpostor));
+    }
+
+    @Test
+    void proofFrames_withAndWithoutASignature_roundTrip_andACutSignatureIsMalformed() throws Exception {
+        Control.Proof signed = new Control.Proof(new byte[Control.MAC_BYTES], new byte[Control.SIGNATURE_BYTES]);
+        Control.Proof plain = new Control.Proof(new byte[Control.MAC_BYTES]);
+        for (Control.Proof p : new Control.Proof[] {signed, plain}) {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(Control.size(p));
+            Control.write(p, b);
+            b.flip();
+            assertEquals(p.signature().length, ((Control.Proof) Control.read(b)).signature().length);
+        }
+        java.nio.ByteBuffer cut = java.nio.ByteBuffer.allocate(1 + Control.MAC_BYTES + 10);
+        cut.put((byte) Control.PROOF).put(new byte[Control.MAC_BYTES + 10]).flip();
+        assertThrows(geoblocks.net.MalformedMessageException.class, () -> Control.read(cut));
+    }
+
+    @Test
+    void keysAreWrittenAndReadBack_andTheKeyFileIsOwnerOnly(@TempDir Path dir) throws Exception {
+        KeyPair kp = NodeIdentity.loadOrCreate(dir.resolve("node.key"));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("node.key"))));
+        KeyPair again = NodeIdentity.loadOrCreate(dir.resolve("node.key"));
+        assertArrayEquals(kp.getPublic().getEncoded(), again.getPublic().getEncoded());
+        assertArrayEquals(kp.getPrivate().getEncoded(), again.getPrivate().getEncoded());
+        String text = NodeIdentity.format(kp.getPublic());
+        assertTrue(text.startsWith("ed25519:") && text.length() == 8 + 44, text);
+        assertArrayEquals(kp.getPublic().getEncoded(), NodeIdentity.parse(text).getEncoded());
+        assertThrows(IllegalArgumentException.class, () -> NodeIdentity.parse("ed25519:AAAA"));
+        assertThrows(IllegalArgumentException.class, () -> NodeIdentity.parse("rsa:" + text.substring(8)));
+        Files.writeString(dir.resolve("bad.key"), "not a key\n");
+        assertThrows(java.io.IOException.class, () -> NodeIdentity.loadOrCreate(dir.resolve("bad.key")));
+    }
+}

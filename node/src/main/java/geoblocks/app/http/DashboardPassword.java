@@ -1,0 +1,55 @@
+package geoblocks.app.http;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+/**
+ * The dashboard password a node makes for itself when the config sets none: 24 random bytes (base64url,
+ * 32 characters), kept in {@code DATA/dashboard-password} with owner-only permissions, written to a
+ * temporary file and renamed into place, so a node reads the same password after every restart.
+ */
+public final class DashboardPassword {
+    public static final String FILE = "dashboard-password";
+
+    private DashboardPassword() {}
+
+    /** The password kept in {@code dataDir}, made and kept there first when there is none. */
+    public static String loadOrCreate(Path dataDir, SecureRandom random) throws IOException {
+        Path file = dataDir.resolve(FILE);
+        if (Files.exists(file)) {
+            String p = Files.readString(file, StandardCharsets.UTF_8).trim();
+            if (p.isEmpty()) {
+                throw new IOException(file + " is empty: delete it and the node makes a new dashboard password");
+            }
+            return p;
+        }
+        byte[] b = new byte[24];
+        random.nextBytes(b);
+        String p = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        Files.createDirectories(dataDir);
+        Path tmp = Files.createTempFile(dataDir, FILE, ".tmp");
+        try {
+            try {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: the directory's own permissions guard it
+            }
+            Files.writeString(tmp, p + "\n", StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return p;
+    }
+}
