@@ -122,6 +122,14 @@ assert [o["Key"] for o in b.list_objects_v2(Bucket=bucket)["Contents"]] == ["sec
 b.put_object(Bucket=bucket, Key="from-bob", Body=b"bob")
 expect_error("AccessDenied", lambda: b.get_object(Bucket=bucket, Key="secret.txt"))  # objects have their own ACL
 ok("bucket-grant", "READ and WRITE granted to bob by id: he lists and writes, but reads no object")
+# a WRITE grant does not let bob change the tags (or retention, legal hold) of alice's objects: only she, or a
+# bucket policy that allows s3:PutObjectTagging, may
+tags = {"TagSet": [{"Key": "class", "Value": "public"}]}
+expect_error("AccessDenied", lambda: b.put_object_tagging(Bucket=bucket, Key="secret.txt", Tagging=tags))
+expect_error("AccessDenied", lambda: b.delete_object_tagging(Bucket=bucket, Key="secret.txt"))
+a.put_object_tagging(Bucket=bucket, Key="secret.txt", Tagging=tags)
+a.delete_object_tagging(Bucket=bucket, Key="secret.txt")
+ok("tagging-permission", "bob's WRITE grant: PutObjectTagging and DeleteObjectTagging refused; the owner's allowed")
 
 # canned ACLs on objects, unsigned reads
 a.put_object(Bucket=bucket, Key="pub.txt", Body=b"hello", ACL="public-read")

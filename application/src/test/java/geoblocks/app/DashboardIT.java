@@ -278,7 +278,8 @@ class DashboardIT {
         assertTrue(nope.body().contains("<Code>AccessDenied</Code>"), nope.body());
         String malformed = "geoblocks_refused_input_total{cause=\"http_malformed\"}";
         Map<String, Double> before = parse(get(base + "/metrics", null).body());
-        assertEquals(2.0, before.get("geoblocks_refused_input_total{cause=\"http_unauthenticated\"}"), "the two 401s above");
+        assertEquals(4.0, before.get("geoblocks_refused_input_total{cause=\"http_unauthenticated\"}"),
+                "the four 401s above at seoul (the ten at saopaulo are its own)");
         assertEquals(beforeNope.get(forbidden) + 1, before.get(forbidden), "GET /nope counted as refused (forbidden)");
         // and the node was not asked: a bucket lookup would have ended, as a failed get, before the 403, so a
         // snapshot taken after the 403 would hold it

@@ -41,8 +41,16 @@ public record NetworkSettings(String implementation, String transport, int ioThr
                 c.getDuration("handshake-timeout", TimeUnit.MILLISECONDS));
     }
 
-    /** Whether TLS is on for a network bound to {@code loopback}-ness as given ({@code auto} rule). */
+    /**
+     * Whether TLS is on for a network bound to {@code loopback}-ness as given ({@code auto} rule). {@code auth}
+     * (the cluster-secret handshake, then frames with no MAC) is refused off loopback: after the handshake an
+     * on-path attacker could change any frame, a ManifestPart too, so between hosts every frame goes in TLS.
+     */
     public boolean tls(boolean loopback) {
+        if (security.equals("auth") && !loopback) {
+            throw new IllegalArgumentException("geoblocks.network.security = auth is for loopback only: its frames carry"
+                    + " no MAC after the handshake, so anyone on the path could change them; use tls (or auto) between hosts");
+        }
         return security.equals("tls") || (security.equals("auto") && !loopback);
     }
 

@@ -10,6 +10,10 @@ import java.util.Set;
  *   <li>BUCKET WRITE: PutObject, CopyObject (the destination), DeleteObject(s), multipart uploads;</li>
  *   <li>BUCKET READ_ACP / WRITE_ACP: Get/PutBucketAcl;</li>
  *   <li>OBJECT READ: GetObject, HeadObject (the object's ACL); OBJECT READ_ACP / WRITE_ACP: Get/PutObjectAcl;</li>
+ *   <li>POLICY: changes of an object's retention, legal hold or tags (PUT or DELETE of {@code ?retention},
+ *       {@code ?legal-hold}, {@code ?tagging}): the bucket's owner, or a bucket-policy Allow of the action
+ *       ({@code s3:PutObjectRetention}, ...); no ACL grants them, as none does in S3 (a WRITE grantee could
+ *       otherwise lock the owner's objects or rewrite the tags its lifecycle and policies match);</li>
  *   <li>OWNER: everything else on a bucket (DeleteBucket, versioning, location, PublicAccessBlock,
  *       policy, and any other subresource).</li>
  * </ul>
@@ -17,7 +21,10 @@ import java.util.Set;
 public final class S3Authorization {
     private S3Authorization() {}
 
-    public enum Kind { NONE, BUCKET, OBJECT, OWNER }
+    public enum Kind { NONE, BUCKET, OBJECT, OWNER, POLICY }
+
+    /** Object subresources whose changes need the owner or a policy's Allow ({@link Kind#POLICY}). */
+    private static final Set<String> GUARDED = Set.of("retention", "legal-hold", "tagging");
 
     public record Need(Kind kind, S3Access.Perm perm) {}
 
@@ -50,6 +57,9 @@ public final class S3Authorization {
         }
         if ((method.equals("GET") || method.equals("HEAD")) && !query.contains("uploadId")) {
             return new Need(Kind.OBJECT, S3Access.Perm.READ);
+        }
+        if ((method.equals("PUT") || method.equals("DELETE")) && query.stream().anyMatch(GUARDED::contains)) {
+            return new Need(Kind.POLICY, S3Access.Perm.FULL_CONTROL);
         }
         return new Need(Kind.BUCKET, S3Access.Perm.WRITE);
     }

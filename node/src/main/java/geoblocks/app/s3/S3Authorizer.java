@@ -75,9 +75,37 @@ final class S3Authorizer {
                 }
                 boolean granted = isOwner || (d == BucketPolicy.Decision.ALLOW && need.kind() != S3Authorization.Kind.OWNER);
                 CompletableFuture<Void> target = granted ? CompletableFuture.completedFuture(null) : byAcl(call, b, owner, need);
-                return target.thenCompose(x -> copySource(call));
+                CompletableFuture<Void> lock = objectWrite && !isOwner ? lockHeaders(call, b, owner)
+                        : CompletableFuture.completedFuture(null);
+                return target.thenCompose(x -> lock).thenCompose(x -> copySource(call));
             });
         });
+    }
+
+    /**
+     * An object write by someone other than the bucket's owner that sets a retention or a legal hold: each needs
+     * a bucket-policy Allow of its action ({@code s3:PutObjectRetention}, {@code s3:PutObjectLegalHold}), as the
+     * subresource calls do; a WRITE grant alone would let its grantee lock the owner's bucket.
+     */
+    private CompletableFuture<Void> lockHeaders(S3Call call, BucketMeta b, String owner) {
+        CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+        boolean retention = call.headers().contains("x-amz-object-lock-mode")
+                || call.headers().contains("x-amz-object-lock-retain-until-date");
+        boolean hold = call.headers().contains("x-amz-object-lock-legal-hold");
+        for (String action : new String[] {retention ? "s3:PutObjectRetention" : null, hold ? "s3:PutObjectLegalHold" : null}) {
+            if (action == null) {
+                continue;
+            }
+            all = all.thenCompose(x -> policies.decide(call, b, owner, action, arn(call.bucket, call.key), call.key, false,
+                    Map.of()).thenApply(d -> {
+                        if (d != BucketPolicy.Decision.ALLOW) {
+                            throw denied("only the bucket's owner, or a bucket policy that allows " + action + ", may set"
+                                    + " an object's " + (action.endsWith("Retention") ? "retention" : "legal hold"));
+                        }
+                        return null;
+                    }));
+        }
+        return all;
     }
 
     /** The ACLs' decision for a request that is not the owner's and that the policy did not allow. */
@@ -85,6 +113,8 @@ final class S3Authorizer {
         BucketAccess a = b.access();
         switch (need.kind()) {
             case OWNER -> throw denied("only the bucket's owner may do this");
+            case POLICY -> throw denied("only the bucket's owner, or a bucket policy that allows "
+                    + S3Authorization.action(call.method(), call.key, call.query.keySet()) + ", may do this");
             case BUCKET -> {
                 if (!S3Access.allowed(call.requester, owner, a.acl(), need.perm(), a.block())) {
                     throw denied("the bucket's ACL does not grant " + need.perm() + " to " + who(call));

@@ -136,6 +136,14 @@ class S3AccessTest {
         assertEquals(new S3Authorization.Need(Kind.BUCKET, Perm.WRITE), S3Authorization.need("PUT", "b", "k", Set.of(), true));
         assertEquals(new S3Authorization.Need(Kind.BUCKET, Perm.WRITE), S3Authorization.need("DELETE", "b", "k", Set.of(), false));
         assertEquals(new S3Authorization.Need(Kind.BUCKET, Perm.WRITE), S3Authorization.need("GET", "b", "k", Set.of("uploadId"), false));
+        // an object's retention, legal hold and tags change only by the owner or a policy's Allow: no ACL grants it
+        for (String sub : List.of("retention", "legal-hold", "tagging")) {
+            assertEquals(Kind.POLICY, S3Authorization.need("PUT", "b", "k", Set.of(sub), false).kind(), sub);
+            assertEquals(Kind.POLICY, S3Authorization.need("PUT", "b", "k", Set.of(sub, "versionId"), false).kind(), sub);
+        }
+        assertEquals(Kind.POLICY, S3Authorization.need("DELETE", "b", "k", Set.of("tagging"), false).kind());
+        assertEquals(Kind.OBJECT, S3Authorization.need("GET", "b", "k", Set.of("tagging"), false).kind());
+        assertEquals("s3:PutObjectRetention", S3Authorization.action("PUT", "k", Set.of("retention")));
     }
 
     @Test
