@@ -3,11 +3,8 @@ package geoblocks.network.session;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -155,25 +152,8 @@ public final class NodeIdentity {
             }
         }
         KeyPair kp = generate();
-        Path dir = file.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-        try {
-            try {
-                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: the directory's permissions guard it
-            }
-            Files.writeString(tmp, Base64.getEncoder().encodeToString(kp.getPrivate().getEncoded()) + "\n"
-                    + format(kp.getPublic()) + "\n", StandardCharsets.US_ASCII);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        geoblocks.net.SecretFile.write(file, Base64.getEncoder().encodeToString(kp.getPrivate().getEncoded()) + "\n"
+                + format(kp.getPublic()) + "\n");
         return kp;
     }
 }

@@ -2,11 +2,8 @@ package geoblocks.app.http;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
 
@@ -33,23 +30,7 @@ public final class DashboardPassword {
         byte[] b = new byte[24];
         random.nextBytes(b);
         String p = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-        Files.createDirectories(dataDir);
-        Path tmp = Files.createTempFile(dataDir, FILE, ".tmp");
-        try {
-            try {
-                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: the directory's own permissions guard it
-            }
-            Files.writeString(tmp, p + "\n", StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        geoblocks.net.SecretFile.write(file, p + "\n");
         return p;
     }
 }

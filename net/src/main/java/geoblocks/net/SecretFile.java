@@ -1,0 +1,40 @@
+package geoblocks.net;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * A file that holds a secret (a node key, a dashboard password): written whole to a temporary file
+ * that only its owner may read, then renamed into place, so it is never seen half-written or with
+ * wider permissions.
+ */
+public final class SecretFile {
+    private SecretFile() {}
+
+    /** Writes {@code text} (UTF-8) to {@code file} as described; creates its directory. */
+    public static void write(Path file, String text) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+        try {
+            try {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: the directory's own permissions guard it
+            }
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}
