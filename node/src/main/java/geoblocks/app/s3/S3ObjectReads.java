@@ -258,7 +258,8 @@ final class S3ObjectReads {
         boolean keepAlive = call.ex.respondHead(status, range.length());
         SpooledDownload download;
         try {
-            download = new SpooledDownload(call.ex.context(), settings, range.first(), range.length(), keepAlive);
+            download = new SpooledDownload(call.ex.context(), settings, range.first(), range.length(), keepAlive,
+                    dataKey != null); // an SSE object's plaintext is sealed on disk under a key of this download's
         } catch (IOException e) {
             call.ex.context().close();
             return;

@@ -25,6 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * in the object. A retried download streams the range again from its first byte: bytes already in
  * the file are skipped (the version is pinned, so they are the same). A client that goes away
  * fails the download at its next write; the file is removed at the end.
+ *
+ * <p>The plaintext of an encrypted (SSE) object never rests on disk: its download's file is sealed with
+ * AES-256-CTR under a key and counter made for the download and kept only in memory ({@code sealed}); the
+ * file is written and read strictly in order, so one cipher stream seals and another opens.
  */
 public final class SpooledDownload implements ByteSink {
     static final int CHUNK = 64 * 1024;
@@ -40,11 +44,33 @@ public final class SpooledDownload implements ByteSink {
     private volatile boolean closed;
     private volatile String failure;
     private long sent;
+    /** Seals what is written and opens what is read (the same key stream, in order); null: plaintext file. */
+    private final javax.crypto.Cipher sealer;
+    private final javax.crypto.Cipher opener;
 
     /** Streams bytes {@code first .. first+length-1} of the object to {@code ctx}, after the response head was sent. */
     public SpooledDownload(ChannelHandlerContext ctx, S3Settings settings, long first, long length, boolean keepAlive)
             throws IOException {
+        this(ctx, settings, first, length, keepAlive, false);
+    }
+
+    /** As above; {@code sealed}: the file holds the bytes sealed under a key only this download has (SSE plaintext). */
+    public SpooledDownload(ChannelHandlerContext ctx, S3Settings settings, long first, long length, boolean keepAlive,
+            boolean sealed) throws IOException {
         this.ctx = ctx;
+        if (sealed) {
+            byte[] key = new byte[32];
+            byte[] iv = new byte[16];
+            java.security.SecureRandom random = new java.security.SecureRandom();
+            random.nextBytes(key);
+            random.nextBytes(iv);
+            this.sealer = ctr(javax.crypto.Cipher.ENCRYPT_MODE, key, iv);
+            this.opener = ctr(javax.crypto.Cipher.DECRYPT_MODE, key, iv);
+            java.util.Arrays.fill(key, (byte) 0);
+        } else {
+            this.sealer = null;
+            this.opener = null;
+        }
         this.file = settings.spoolFile("get-");
         this.out = FileChannel.open(file, StandardOpenOption.WRITE);
         this.in = FileChannel.open(file, StandardOpenOption.READ);
@@ -76,6 +102,9 @@ public final class SpooledDownload implements ByteSink {
             return;
         }
         ByteBuffer b = ByteBuffer.wrap(data, (int) (from - offset), (int) (to - from));
+        if (sealer != null) {
+            b = ByteBuffer.wrap(sealer.update(data, (int) (from - offset), (int) (to - from)));
+        }
         while (b.hasRemaining()) {
             out.write(b);
         }
@@ -112,7 +141,17 @@ public final class SpooledDownload implements ByteSink {
             while (sent < have && ctx.channel().isWritable()) {
                 int n = (int) Math.min(CHUNK, have - sent);
                 ByteBuf buf = ctx.alloc().buffer(n);
-                buf.writeBytes(in, sent, n);
+                if (opener == null) {
+                    buf.writeBytes(in, sent, n);
+                } else {
+                    ByteBuffer sealedBytes = ByteBuffer.allocate(n);
+                    while (sealedBytes.hasRemaining()) {
+                        if (in.read(sealedBytes, sent + sealedBytes.position()) < 0) {
+                            throw new IOException("the spool file ended before byte " + (sent + n));
+                        }
+                    }
+                    buf.writeBytes(opener.update(sealedBytes.array()));
+                }
                 sent += n;
                 ctx.writeAndFlush(new DefaultHttpContent(buf)).addListener(f -> schedule());
             }
@@ -129,6 +168,16 @@ public final class SpooledDownload implements ByteSink {
             } else {
                 ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
             }
+        }
+    }
+
+    private static javax.crypto.Cipher ctr(int mode, byte[] key, byte[] iv) throws IOException {
+        try {
+            javax.crypto.Cipher c = javax.crypto.Cipher.getInstance("AES/CTR/NoPadding");
+            c.init(mode, new javax.crypto.spec.SecretKeySpec(key, "AES"), new javax.crypto.spec.IvParameterSpec(iv));
+            return c;
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException("AES-CTR is not available to seal a spooled download: " + e.getMessage(), e);
         }
     }
 

@@ -25,6 +25,11 @@ class BodySpoolTest {
     Path dir;
 
     S3Settings settings() {
+        return settingsAt(dir);
+    }
+
+    /** Gateway settings whose spool directory is {@code dir}/spool. */
+    static S3Settings settingsAt(Path dir) {
         return new S3Settings("seoul", "k", "s", "local", 1 << 20, 1 << 20, 1L << 30, Duration.ofHours(1), dir.resolve("spool"),
                 false, false, 1, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofMinutes(1), Map.of(),
                 new ClientNetworks(), Duration.ofSeconds(15), "test-cluster-secret-123",
