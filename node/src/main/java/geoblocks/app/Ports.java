@@ -40,6 +40,27 @@ public final class Ports {
         throw new IllegalStateException("no free TCP+UDP port on " + ip.getHostAddress());
     }
 
+    /**
+     * Why node {@code region} cannot listen on {@code ip:port}, or null when it can: an address that is not
+     * one of this host's (a public address behind NAT, a typo) is named as such, not taken for a port in use.
+     */
+    public static String bindProblem(InetAddress ip, int port, String region) {
+        if (isFree(ip, port)) {
+            return null;
+        }
+        boolean local;
+        try {
+            local = ip.isAnyLocalAddress() || ip.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(ip) != null;
+        } catch (java.net.SocketException e) {
+            local = true; // cannot tell: report what is certain, the bind failed
+        }
+        if (!local) {
+            return ip.getHostAddress() + " is not an address of this host, so node " + region + " cannot listen on it:"
+                    + " a node binds the address its region entry names (an address behind NAT is not supported yet)";
+        }
+        return "port " + port + " on " + ip.getHostAddress() + " is in use: is node " + region + " already running?";
+    }
+
     /** True when nothing listens on {@code port} over TCP or UDP. */
     public static boolean isFree(InetAddress ip, int port) {
         try (ServerSocket tcp = new ServerSocket()) {

@@ -152,9 +152,9 @@ public final class ServerCommand implements Callable<Integer> {
         PolicySet policies = PolicySet.build(PlacementSettings.from(cfg.config(), cfg.cluster().regionIds()),
                 PolicySet.class.getClassLoader());
         NetAddress self = cfg.cluster().address(region);
-        if (!Ports.isFree(self.getIp(), self.getPort())) {
-            throw new IllegalStateException("port " + self.getPort() + " on " + self.getIp().getHostAddress()
-                    + " is in use: is node " + region + " already running?");
+        String bindProblem = Ports.bindProblem(self.getIp(), self.getPort(), region);
+        if (bindProblem != null) {
+            throw new IllegalStateException(bindProblem);
         }
         List<DataDir> dirs = DataDirs.resolve(cfg.config(), region, data);
         Path dir = dirs.get(0).path();
