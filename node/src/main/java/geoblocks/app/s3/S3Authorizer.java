@@ -29,7 +29,8 @@ final class S3Authorizer {
         this.policies = policies;
     }
 
-    private static String arn(String bucket, String key) {
+    /** The ARN bucket policies name a bucket ({@code key} null) or an object by. */
+    static String arn(String bucket, String key) {
         return "arn:aws:s3:::" + bucket + (key == null ? "" : "/" + key);
     }
 

@@ -186,7 +186,7 @@ public final class S3Gateway {
         if (S3Cors.applies(call)) { // the Access-Control-* headers first, then the request as usual
             DeferredBody held = DeferredBody.install(ex);
             S3Call c = call;
-            cors.decorate(call, () -> proceed(c, rawPath, held));
+            cors.decorate(call, () -> onLoop(c, held, () -> proceed(c, rawPath, held)));
             return;
         }
         proceed(call, rawPath, null);

@@ -164,9 +164,8 @@ final class S3PostObject {
                     call.fail(NodeStore.cause(t));
                     return;
                 }
-                S3Encryption.Plan plan = (S3Encryption.Plan) r[3];
-                S3Encryption.answer(call, plan == null ? null : plan.params(), null);
-                answer(call, (BucketMeta) r[0], (geoblocks.blockstore.client.ClientPort.Written) r[1], finalKey, (String) r[2], form.fields);
+                S3Encryption.answer(call, r.plan() == null ? null : r.plan().params(), null);
+                answer(call, r.bucket(), r.written(), finalKey, r.etag(), form.fields);
             });
         });
     }
@@ -190,7 +189,7 @@ final class S3PostObject {
             conditions.put("s3:x-amz-acl", fields.get("acl"));
         }
         String who = put.requester == null ? "an anonymous upload" : "key " + put.requester;
-        return policies.decide(call, bucket, owner, "s3:PutObject", "arn:aws:s3:::" + bucket.name() + "/" + put.key,
+        return policies.decide(call, bucket, owner, "s3:PutObject", S3Authorizer.arn(bucket.name(), put.key),
                 put.key, false, conditions).thenApply(d -> {
                     if (d == BucketPolicy.Decision.DENY) {
                         throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
@@ -207,8 +206,12 @@ final class S3PostObject {
                 });
     }
 
+    /** A stored upload: its bucket, what the node wrote, its ETag and how it was encrypted (null: not). */
+    private record Stored(BucketMeta bucket, geoblocks.blockstore.client.ClientPort.Written written, String etag,
+            S3Encryption.Plan plan) {}
+
     /** Stores the form's file as {@code put}'s object, encrypted as its SSE fields or the bucket's default say. */
-    private java.util.concurrent.CompletableFuture<Object[]> store(S3Call put, BucketMeta bucket, Form form) {
+    private java.util.concurrent.CompletableFuture<Stored> store(S3Call put, BucketMeta bucket, Form form) {
         ObjectHeaders kept;
         S3Encryption.Plan plan;
         try {
@@ -230,7 +233,7 @@ final class S3PostObject {
                     ? objects.store(put, bucket, form.file, null, etag, type, geoblocks.blockstore.core.WriteCondition.NONE, meta)
                     : objects.storeEncrypted(put, bucket, plan, form.file, null, etag, type,
                             geoblocks.blockstore.core.WriteCondition.NONE, meta);
-        }).thenApply(w -> new Object[] {bucket, w, etag, plan});
+        }).thenApply(w -> new Stored(bucket, w, etag, plan));
     }
 
     /** The access key the form names (V2 or V4); InvalidArgument when a policy comes without a signature. */
