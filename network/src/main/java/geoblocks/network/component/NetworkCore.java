@@ -146,6 +146,7 @@ final class NetworkCore {
                 OutboundQueue out = new OutboundQueue(ch, null, true);
                 ch.attr(OUT).set(out);
                 ch.pipeline().addLast("out", out); // hears writability changes (first: before TLS and framing)
+                ch.pipeline().addLast("heard", new FirstBytes());
                 if (tls) {
                     ch.pipeline().addLast("tls", dialled == null
                             ? tlsContexts.server.newHandler(ch.alloc())

@@ -72,6 +72,12 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof SslHandshakeCompletionEvent e) {
             if (!e.isSuccess()) {
+                if (dialled == null && !FirstBytes.heard(ctx.channel())) {
+                    // closed before it sent a byte: a reachability check or a scan, not an attempt at the handshake
+                    failure = "closed by " + ctx.channel().remoteAddress() + " before it sent anything";
+                    ctx.close();
+                    return;
+                }
                 WireStats.unauthenticated();
                 fail(ctx, "TLS handshake failed: " + e.cause());
                 return;

@@ -60,6 +60,28 @@ class TlsTrustTest {
     }
 
     @Test
+    void aConnectionClosedBeforeItsFirstByte_isNoRefusedInput_whileBytesThatAreNotTlsAre() throws Exception {
+        long before = WireStats.unauthenticatedCount();
+        try (java.net.Socket probe = new java.net.Socket()) { // a client's reachability check: connect, send nothing
+            probe.connect(a.self.asSocket(), 5000);
+            probe.setSoTimeout(10_000);
+            probe.shutdownOutput();
+            assertEquals(-1, probe.getInputStream().read(), "the node closes its side");
+        }
+        assertEquals(before, WireStats.unauthenticatedCount(), "a connection that sent nothing is not counted");
+        try (java.net.Socket garbage = new java.net.Socket()) {
+            garbage.connect(a.self.asSocket(), 5000);
+            garbage.setSoTimeout(10_000);
+            garbage.getOutputStream().write("GET / HTTP/1.1\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            garbage.shutdownOutput();
+            while (garbage.getInputStream().read() >= 0) {
+                // the node answers with a TLS alert, then closes
+            }
+        }
+        assertEquals(before + 1, RawPeer.awaitCount(WireStats::unauthenticatedCount, before + 1), "bytes that are not TLS are");
+    }
+
+    @Test
     void trustedCertificate_andSecret_deliver() throws Exception {
         b.send(new TestMsg(new NetHeader(b.self, a.self, Transport.TCP), 1, new byte[] {42}));
         TestMsg m = (TestMsg) a.received.poll(10, TimeUnit.SECONDS);
