@@ -40,7 +40,7 @@ fi
 
 if ! parser_ok; then
   if "$PYTHON" -m pip --version >/dev/null 2>&1; then
-    echo "install-test-tools: trying pip install --user of $LOCK" >&2
+    echo "install-test-tools: installing $LOCK for this user with pip" >&2
     "$PYTHON" -m pip install --user --quiet --disable-pip-version-check --no-deps --require-hashes -r "$LOCK" >&2 || true
   fi
 fi

@@ -39,7 +39,8 @@ class SpooledDownloadTest {
         d.write(half, java.util.Arrays.copyOfRange(data, half, data.length));
         d.finish(null);
         ByteArrayOutputStream got = new ByteArrayOutputStream();
-        for (int i = 0; i < 100 && !(lastSeen); i++) {
+        boolean lastSeen = false;
+        for (int i = 0; i < 100 && !lastSeen; i++) {
             ch.runPendingTasks();
             Object o;
             while ((o = ch.readOutbound()) != null) {
@@ -54,8 +55,6 @@ class SpooledDownloadTest {
         return new byte[][] {got.toByteArray(), onDisk};
     }
 
-    boolean lastSeen;
-
     @Test
     void anSseObjectsPlaintext_isSealedInItsSpoolFile_andReachesTheClientWhole() throws Exception {
         byte[] data = new byte[300_000];
@@ -64,7 +63,7 @@ class SpooledDownloadTest {
         assertArrayEquals(data, r[0]);
         assertEquals(150_000, r[1].length, "the first half was spooled");
         assertTrue(!java.util.Arrays.equals(java.util.Arrays.copyOf(data, 150_000), r[1]), "the spool holds no plaintext");
-        assertTrue(indexOf(r[1], java.util.Arrays.copyOfRange(data, 1000, 1032)) < 0, "no run of the plaintext on disk");
+        assertTrue(SseCipherTest.indexOf(r[1], java.util.Arrays.copyOfRange(data, 1000, 1032)) < 0, "no run of the plaintext on disk");
     }
 
     @Test
@@ -74,18 +73,5 @@ class SpooledDownloadTest {
         byte[][] r = stream(data, false);
         assertArrayEquals(data, r[0]);
         assertArrayEquals(java.util.Arrays.copyOf(data, 100_000), r[1]);
-    }
-
-    static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }

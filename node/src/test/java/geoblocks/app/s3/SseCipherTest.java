@@ -280,7 +280,8 @@ class SseCipherTest {
         assertThrows(IllegalArgumentException.class, () -> new SseCipher(new byte[16]));
     }
 
-    private static int indexOf(byte[] hay, byte[] needle) {
+    /** Where {@code needle} first occurs in {@code hay}, or -1 (shared with SpooledDownloadTest). */
+    static int indexOf(byte[] hay, byte[] needle) {
         outer:
         for (int i = 0; i + needle.length <= hay.length; i++) {
             for (int j = 0; j < needle.length; j++) {
