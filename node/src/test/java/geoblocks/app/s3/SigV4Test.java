@@ -184,6 +184,34 @@ class SigV4Test {
         assertNull(v.error());
     }
 
+    /** A PUT signed as botocore signs it, for {@code region}'s credential scope. */
+    static SigV4.Request signedFor(String region, String date) {
+        String canonical = "PUT\n/bkt/k\n\nhost:127.0.0.1:47201\nx-amz-content-sha256:UNSIGNED-PAYLOAD\n"
+                + "x-amz-date:" + date + "\n\nhost;x-amz-content-sha256;x-amz-date\nUNSIGNED-PAYLOAD";
+        String toSign = "AWS4-HMAC-SHA256\n" + date + "\n" + date.substring(0, 8) + "/" + region + "/s3/aws4_request\n"
+                + SigV4.sha256Hex(canonical);
+        String sig = java.util.HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(SECRET, date.substring(0, 8), region, "s3"),
+                toSign));
+        return new SigV4.Request("PUT", "/bkt/k", Map.of(), headers("host", "127.0.0.1:47201",
+                "x-amz-content-sha256", "UNSIGNED-PAYLOAD", "x-amz-date", date, "authorization", "AWS4-HMAC-SHA256 Credential="
+                        + KEY + "/" + date.substring(0, 8) + "/" + region + "/s3/aws4_request, SignedHeaders=host;"
+                        + "x-amz-content-sha256;x-amz-date, Signature=" + sig));
+    }
+
+    @Test
+    void everyRegionOfTheCluster_isAValidSigningRegion_atEveryGateway() {
+        // seoul's gateway of a cluster of seoul, dublin and saopaulo: a client signing with the bucket's location works
+        SigV4 seoul = new SigV4(Map.of(KEY, SECRET), S3Gateway.signingRegions("seoul", List.of("seoul", "dublin", "saopaulo")));
+        String date = "20260101T120000Z";
+        long at = SigV4.parseAmzDate(date);
+        for (String region : List.of("seoul", "dublin", "saopaulo", "us-east-1")) {
+            SigV4.Verdict v = seoul.verify(signedFor(region, date), at);
+            assertTrue(v.ok(), region + ": " + v.message());
+        }
+        SigV4.Verdict other = seoul.verify(signedFor("tokyo", date), at);
+        assertEquals(S3Error.AUTHORIZATION_HEADER_MALFORMED, other.error(), "a region of no cluster member");
+    }
+
     @Test
     void isSigned_onlyForAwsCredentials_notForTheDashboardsBasicAuth() {
         assertTrue(SigV4.isSigned("AWS4-HMAC-SHA256 Credential=x", Map.of()));
