@@ -35,6 +35,8 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
     private Handshake handshake;
     private ScheduledFuture<?> timeout;
     private String failure;
+    /** Whether this connection's TLS handshake succeeded: a TLS error before that is counted by its failure event. */
+    private boolean tlsUp;
     /** The frame being decoded (on the channel's event loop only), and the bytes messages kept of it. */
     private ByteBuf decoding;
     private final List<PooledBytes> kept = new ArrayList<>(2);
@@ -82,6 +84,7 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
                 fail(ctx, "TLS handshake failed: " + e.cause());
                 return;
             }
+            tlsUp = true;
             SSLSession s = ctx.pipeline().get(SslHandler.class).engine().getSession();
             start(ctx, TlsContexts.fingerprint(s.getLocalCertificates()[0]),
                     TlsContexts.fingerprint(s.getPeerCertificates()[0]));
@@ -176,8 +179,8 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof TooLongFrameException) {
             WireStats.malformed();
-        } else if (cause.getCause() instanceof javax.net.ssl.SSLException) {
-            WireStats.unauthenticated();
+        } else if (cause.getCause() instanceof javax.net.ssl.SSLException && tlsUp) {
+            WireStats.unauthenticated(); // during the TLS handshake, its failure event counts it (once)
         }
         fail(ctx, cause.getMessage() == null ? cause.toString() : cause.getMessage());
     }
