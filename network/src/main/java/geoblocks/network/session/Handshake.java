@@ -124,8 +124,7 @@ public final class Handshake {
             throw new HandshakeException(peerHello.address() + " failed the cluster-secret proof (bad proof): both ends"
                     + " need the same cluster secret (geoblocks.cluster.secret)");
         }
-        if (identity.keyOf(peerHello.address()) != null
-                && !identity.verifies(peerHello.address(), signed(peerRole), p.signature())) {
+        if (!identity.accepts(peerHello.address(), signed(peerRole), p.signature())) {
             throw new HandshakeException(peerHello.address() + " claims the address of a cluster member but did not"
                     + (p.signature().length == 0 ? " sign with" : " prove") + " that member's node key"
                     + " (geoblocks.cluster.regions[].key): the cluster secret alone makes nobody a node");

@@ -35,7 +35,6 @@ public final class NodeIdentity {
     /** The X.509 SubjectPublicKeyInfo of an Ed25519 key, before its 32 bytes (RFC 8410). */
     private static final byte[] SPKI_PREFIX = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
 
-    private final PrivateKey own;
     private final Map<NetAddress, PublicKey> members;
     /**
      * The same keys for Bouncy Castle's Ed25519 (RFC 8032), which signs and verifies in tens of microseconds where
@@ -46,7 +45,6 @@ public final class NodeIdentity {
 
     /** {@code own}: this node's private key, null for a client; {@code members}: the keyed members by address. */
     public NodeIdentity(PrivateKey own, Map<NetAddress, PublicKey> members) {
-        this.own = own;
         this.members = Map.copyOf(members);
         this.ownRaw = own == null ? null : new Ed25519PrivateKeyParameters(last32(own.getEncoded()), 0);
         Map<NetAddress, Ed25519PublicKeyParameters> raw = new java.util.HashMap<>();
@@ -70,17 +68,12 @@ public final class NodeIdentity {
 
     /** Whether this process signs its handshakes (it is a node with a key). */
     public boolean signs() {
-        return own != null;
+        return ownRaw != null;
     }
 
     /** The key a connection claiming {@code address} must prove, or null when no keyed member has that address. */
     public PublicKey keyOf(NetAddress address) {
         return members.get(address);
-    }
-
-    /** How many members have keys. */
-    public int keyedMembers() {
-        return members.size();
     }
 
     byte[] sign(byte[] data) {
@@ -90,10 +83,13 @@ public final class NodeIdentity {
         return s.generateSignature();
     }
 
-    /** Whether {@code signature} is the member at {@code address}'s over {@code data} (false when it has no key). */
-    boolean verifies(NetAddress address, byte[] data, byte[] signature) {
+    /**
+     * Whether a peer claiming {@code address} proved who it is: true when no keyed member has that address (a
+     * client, or a cluster without keys), else whether {@code signature} is that member's over {@code data}.
+     */
+    boolean accepts(NetAddress address, byte[] data, byte[] signature) {
         Ed25519PublicKeyParameters k = membersRaw.get(address);
-        return k != null && verify(k, data, signature);
+        return k == null || verify(k, data, signature);
     }
 
     static boolean verify(PublicKey key, byte[] data, byte[] signature) {

@@ -39,7 +39,13 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.placement.PlacementSettings;
 import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.net.NetAddress;
+import geoblocks.network.session.NodeIdentity;
+import geoblocks.app.http.DashboardPassword;
+import geoblocks.app.http.LoginThrottle;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -112,19 +118,18 @@ public final class ServerCommand implements Callable<Integer> {
      * else the node refuses to start. Without keys in the config, the node key is made and printed all the
      * same, for the operator to put in the config.
      */
-    static NetworkChoice withNodeKey(NetworkChoice net, geoblocks.net.NetAddress self, java.nio.file.Path dir)
-            throws java.io.IOException {
-        java.nio.file.Path file = dir.resolve(NODE_KEY_FILE);
-        java.security.KeyPair kp = geoblocks.network.session.NodeIdentity.loadOrCreate(file);
-        String mine = geoblocks.network.session.NodeIdentity.format(kp.getPublic());
-        java.security.PublicKey named = net.identity().keyOf(self);
+    static NetworkChoice withNodeKey(NetworkChoice net, NetAddress self, Path dir) throws IOException {
+        Path file = dir.resolve(NODE_KEY_FILE);
+        KeyPair kp = NodeIdentity.loadOrCreate(file);
+        String mine = NodeIdentity.format(kp.getPublic());
+        PublicKey named = net.identity().keyOf(self);
         if (named == null) {
             System.out.printf("node key %s (in %s; the config names no key for this node: its handshakes are checked by"
                     + " the cluster secret only)%n", mine, file.toAbsolutePath());
             return net;
         }
         if (!java.util.Arrays.equals(named.getEncoded(), kp.getPublic().getEncoded())) {
-            throw new IllegalStateException("the config names the key " + geoblocks.network.session.NodeIdentity.format(named)
+            throw new IllegalStateException("the config names the key " + NodeIdentity.format(named)
                     + " for " + self + ", but " + file.toAbsolutePath() + " holds " + mine + ": give the config this node's key"
                     + " (key = \"" + mine + "\" in its region entry), or restore the node's key file");
         }
@@ -217,12 +222,12 @@ public final class ServerCommand implements Callable<Integer> {
             }
             String dashboardPassword = h.dashboardPassword();
             if (dashboardPassword.isEmpty()) {
-                dashboardPassword = geoblocks.app.http.DashboardPassword.loadOrCreate(dir, new java.security.SecureRandom());
+                dashboardPassword = DashboardPassword.loadOrCreate(dir, new SecureRandom());
                 System.out.printf("geoblocks node %s dashboard user %s, password in %s%n", region, h.dashboardUser(),
-                        dir.resolve(geoblocks.app.http.DashboardPassword.FILE).toAbsolutePath());
+                        dir.resolve(DashboardPassword.FILE).toAbsolutePath());
             }
             BasicAuth dashboard = new BasicAuth(h.dashboardUser(), dashboardPassword,
-                    geoblocks.app.http.LoginThrottle.standard(System::currentTimeMillis));
+                    LoginThrottle.standard(System::currentTimeMillis));
             server = HttpServer.start(h.bind(), router, dashboard,
                     HttpSettings.limits(cfg.config()), refusals, tls.context(self.getIp().getHostAddress()),
                     tls.mode() == geoblocks.app.http.HttpTls.Mode.OPTIONAL);

@@ -115,6 +115,12 @@ public final class Exchange {
         return this;
     }
 
+    /** The client's IP address as text, or null when the connection has none (not an IP socket). */
+    public String clientIp() {
+        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : null;
+    }
+
     /** The connection's context: for routes that stream an answer ({@link #respondHead}) or finish later. */
     public ChannelHandlerContext context() {
         return ctx;

@@ -155,8 +155,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<HttpObject> {
             return;
         }
         if (m.entry().authenticated() && auth != null) {
-            String address = ex.context().channel().remoteAddress() instanceof java.net.InetSocketAddress a
-                    && a.getAddress() != null ? a.getAddress().getHostAddress() : "?";
+            String address = ex.clientIp() != null ? ex.clientIp() : "?";
             BasicAuth.Verdict v = auth.check(req.headers().get(HttpHeaderNames.AUTHORIZATION), address);
             if (v == BasicAuth.Verdict.LOCKED) {
                 long wait = auth.retryAfterSeconds(address);

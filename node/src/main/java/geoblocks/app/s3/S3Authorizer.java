@@ -89,14 +89,15 @@ final class S3Authorizer {
      * subresource calls do; a WRITE grant alone would let its grantee lock the owner's bucket.
      */
     private CompletableFuture<Void> lockHeaders(S3Call call, BucketMeta b, String owner) {
+        java.util.List<String> actions = new java.util.ArrayList<>(2);
+        if (call.headers().contains("x-amz-object-lock-mode") || call.headers().contains("x-amz-object-lock-retain-until-date")) {
+            actions.add("s3:PutObjectRetention");
+        }
+        if (call.headers().contains("x-amz-object-lock-legal-hold")) {
+            actions.add("s3:PutObjectLegalHold");
+        }
         CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
-        boolean retention = call.headers().contains("x-amz-object-lock-mode")
-                || call.headers().contains("x-amz-object-lock-retain-until-date");
-        boolean hold = call.headers().contains("x-amz-object-lock-legal-hold");
-        for (String action : new String[] {retention ? "s3:PutObjectRetention" : null, hold ? "s3:PutObjectLegalHold" : null}) {
-            if (action == null) {
-                continue;
-            }
+        for (String action : actions) {
             all = all.thenCompose(x -> policies.decide(call, b, owner, action, arn(call.bucket, call.key), call.key, false,
                     Map.of()).thenApply(d -> {
                         if (d != BucketPolicy.Decision.ALLOW) {

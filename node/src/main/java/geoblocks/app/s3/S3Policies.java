@@ -1,6 +1,5 @@
 package geoblocks.app.s3;
 
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -151,7 +150,7 @@ final class S3Policies {
                     case "s3:versionid" -> call.param("versionId");
                     case "aws:referer" -> call.headers().get("Referer");
                     case "aws:useragent" -> call.headers().get("User-Agent");
-                    case "aws:sourceip" -> sourceIp(call);
+                    case "aws:sourceip" -> call.ex.clientIp();
                     case "aws:securetransport" -> String.valueOf(call.ex.context().pipeline()
                             .get(io.netty.handler.ssl.SslHandler.class) != null);
                     case "aws:principaltype" -> call.requester == null ? "Anonymous" : "User";
@@ -171,12 +170,5 @@ final class S3Policies {
         } catch (S3Exception e) {
             return header;
         }
-    }
-
-    private static String sourceIp(S3Call call) {
-        if (call.ex.context().channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null) {
-            return a.getAddress().getHostAddress();
-        }
-        return null;
     }
 }
