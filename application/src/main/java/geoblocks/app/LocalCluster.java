@@ -93,7 +93,9 @@ public final class LocalCluster implements AutoCloseable {
                     .append(geoblocks.network.session.NodeIdentity.format(key.getPublic())).append("\" }\n");
         }
         conf.append("  ]\n}\n");
-        // the dashboard's own credentials (not the S3 key): known, for the demo's README and the tests
+        // the admin API's root token and the dashboard's own credentials (not the S3 key): known, for the
+        // demo's README and the tests
+        conf.append("geoblocks.admin.token = \"").append(geoblocks.app.admin.AdminTokens.DEMO_ROOT).append("\"\n");
         conf.append("geoblocks.http.dashboard.password = \"").append(geoblocks.app.http.HttpSettings.DEMO_DASHBOARD_PASSWORD)
                 .append("\"\n").append(extraConfig).append('\n');
         Path cfg = workDir.resolve("cluster.conf");

@@ -170,7 +170,7 @@ class LayoutIT {
         // seoul and mumbai from before moves its mumbai copy to saopaulo (the rebalancer's zone move; the
         // fill never moves localclosest copies, so only the zone move can)
         client.put("seoul", in, "zone-repair", "localclosest", 65536, null);
-        client.move("seoul", "zone-repair", List.of("seoul", "mumbai"), p -> { }); // a no-op if it is there already
+        client.move("seoul", "zone-repair", List.of("seoul", "mumbai")); // a no-op if it is there already
         long movedEpoch = client.stat("seoul", "zone-repair").locEpoch();
         for (String r : List.of("seoul", "mumbai")) {
             await(60, "cluster set " + r + " --zone asia accepted", () -> {

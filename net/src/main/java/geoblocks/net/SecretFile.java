@@ -37,4 +37,24 @@ public final class SecretFile {
             Files.deleteIfExists(tmp);
         }
     }
+
+    /**
+     * The secret kept in {@code file}; when there is none, {@code prefix} and 24 random bytes (base64url),
+     * written there first as above, so the same secret is read after every restart. An empty file is an
+     * error naming it (delete it and a new secret is made).
+     */
+    public static String loadOrCreate(Path file, String prefix, java.security.SecureRandom random) throws IOException {
+        if (Files.exists(file)) {
+            String p = Files.readString(file, StandardCharsets.UTF_8).trim();
+            if (p.isEmpty()) {
+                throw new IOException(file + " is empty: delete it and the node makes a new secret there");
+            }
+            return p;
+        }
+        byte[] b = new byte[24];
+        random.nextBytes(b);
+        String p = prefix + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        write(file, p + "\n");
+        return p;
+    }
 }

@@ -26,6 +26,7 @@ public final class ExitCodes {
             case INVALID -> 8;
             case OUTCOME_UNKNOWN -> 9;
             case PRECONDITION_FAILED -> 10;
+            case FORBIDDEN -> 11;
         };
     }
 

@@ -37,9 +37,13 @@ public final class GeoClient implements AutoCloseable {
     private final AtomicLong ops = new AtomicLong();
     private final AtomicLong retriedBusy = new AtomicLong();
     private final BusyRetry busyRetry;
+    private final AppConfig config;
+    private final long timeoutMs;
 
-    private GeoClient(BusyRetry busyRetry) {
+    private GeoClient(BusyRetry busyRetry, AppConfig config, long timeoutMs) {
         this.busyRetry = busyRetry;
+        this.config = config;
+        this.timeoutMs = timeoutMs;
     }
 
     public static GeoClient start(AppConfig config, long timeoutMs) {
@@ -63,7 +67,8 @@ public final class GeoClient implements AutoCloseable {
         com.typesafe.config.Config cc = config.config();
         GeoClient c = new GeoClient(new BusyRetry(cc.getInt("geoblocks.client.busy-retries"),
                 cc.getDuration("geoblocks.client.busy-backoff", TimeUnit.MILLISECONDS),
-                cc.getDuration("geoblocks.client.busy-backoff-cap", TimeUnit.MILLISECONDS), new java.util.Random()));
+                cc.getDuration("geoblocks.client.busy-backoff-cap", TimeUnit.MILLISECONDS), new java.util.Random()),
+                config, timeoutMs);
         try {
             listening.get(30, TimeUnit.SECONDS);
             for (Map.Entry<String, CompletableFuture<Bridge>> e : futures.entrySet()) {
@@ -189,11 +194,23 @@ public final class GeoClient implements AutoCloseable {
         return (ClientPort.Written) call(region, new ClientPort.Delete(op, name), null);
     }
 
-    /** Moves the file's replicas to {@code regions}; returns what the node did. */
-    public String move(String region, String name, List<String> regions, Consumer<ClientPort.Progress> progress)
-            throws IOException {
-        long op = ops.incrementAndGet();
-        return (String) call(region, new ClientPort.Move(op, name, regions), progress);
+    /**
+     * Moves the file's replicas to {@code regions}; returns what the node did. An admin operation: it goes
+     * through the node's admin API ({@link AdminClient}, with the config's or the environment's admin token)
+     * and answers when the move ended.
+     */
+    public String move(String region, String name, List<String> regions) throws IOException {
+        Object answer = geoblocks.app.s3.MiniJson.parse(admin(region, "POST", "/moves", AdminClient.moveRequest(name, regions)));
+        return String.valueOf(((Map<?, ?>) answer).get("result"));
+    }
+
+    private String admin(String region, String method, String path, String json) throws IOException {
+        try {
+            return AdminClient.of(config, region, timeoutMs).call(method, path, json);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted waiting for the admin API of " + region);
+        }
     }
 
     public StatusReply status(String region) throws IOException {
@@ -203,13 +220,23 @@ public final class GeoClient implements AutoCloseable {
 
     /**
      * The cluster layout as the node of {@code region} holds it, after applying {@code action}
-     * ("show", "add", "drain", "remove"; see ClientPort.Cluster).
+     * ("show", "add", "set", "drain", "remove"; see ClientPort.Cluster). A change is an admin operation: it
+     * goes through the node's admin API ({@link AdminClient}); the layout answered is then the node's
+     * {@code show} right after it (with the change's warnings), so a change another operator made in between
+     * would show too.
      */
     public geoblocks.blockstore.wire.ClientOp.ClusterReply cluster(String region, String action, String target,
             String address, String zone, long capacityBytes, boolean force) throws IOException {
+        List<String> warnings = List.of();
+        if (!action.equals("show")) {
+            Object answer = geoblocks.app.s3.MiniJson.parse(admin(region, "POST", "/cluster",
+                    AdminClient.clusterChange(action, target, address, zone, capacityBytes, force)));
+            warnings = ((List<?>) ((Map<?, ?>) answer).get("warnings")).stream().map(String::valueOf).toList();
+        }
         long op = ops.incrementAndGet();
-        return (geoblocks.blockstore.wire.ClientOp.ClusterReply) call(region,
-                new ClientPort.Cluster(op, action, target, address, zone, capacityBytes, force), null);
+        geoblocks.blockstore.wire.ClientOp.ClusterReply r = (geoblocks.blockstore.wire.ClientOp.ClusterReply) call(region,
+                new ClientPort.Cluster(op, "show", "", "", "", 0, false), null);
+        return new geoblocks.blockstore.wire.ClientOp.ClusterReply(r.req(), r.layout(), r.regions(), warnings);
     }
 
     /** The placement policies the node of {@code region} knows, with their rules. */

@@ -54,7 +54,7 @@ final class DataBridgeUpload implements DataBridgeBenchCommand.Uploads {
         try {
             client.put(plan.near(), file, name, "local", plan.blockSize(), "local", null);
             waitMs = ms(t0);
-            client.move(plan.near(), name, List.of(plan.home()), null);
+            client.move(plan.near(), name, List.of(plan.home()));
             double homeMs = ms(t0);
             checkHome(name);
             client.delete(plan.home(), name);

@@ -14,4 +14,19 @@ public interface ByteSource {
 
     /** Fills {@code dst} from its position to its limit with the bytes at {@code offset}. */
     void read(long offset, ByteBuffer dst) throws IOException;
+
+    /** The bytes of {@code bytes} (not copied: the caller leaves them alone until the upload ends). */
+    static ByteSource of(byte[] bytes) {
+        return new ByteSource() {
+            @Override
+            public long size() {
+                return bytes.length;
+            }
+
+            @Override
+            public void read(long offset, ByteBuffer dst) {
+                dst.put(bytes, (int) offset, dst.remaining());
+            }
+        };
+    }
 }

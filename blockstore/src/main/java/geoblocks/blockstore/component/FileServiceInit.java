@@ -36,6 +36,8 @@ public final class FileServiceInit extends Init<FileService> {
     geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
     /** What blocks read for clients are read into. */
     java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
+    /** Which clients may send admin operations ({@link geoblocks.blockstore.wire.FileOps#isAdmin}): nobody unless set. */
+    java.util.function.Predicate<NetAddress> adminClients = client -> false;
 
     public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
             ManifestStore manifests, long seed) {
@@ -76,6 +78,12 @@ public final class FileServiceInit extends Init<FileService> {
      */
     public FileServiceInit withSendBuffers(java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> buffers) {
         this.sendBuffers = buffers;
+        return this;
+    }
+
+    /** This init accepting admin operations from the clients {@code which} picks (default: from nobody). */
+    public FileServiceInit withAdminClients(java.util.function.Predicate<NetAddress> which) {
+        this.adminClients = which;
         return this;
     }
 

@@ -65,7 +65,7 @@ public final class NodeParent extends ComponentDefinition {
         Component files = create(FileService.class, new FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission)
-                .withSendBuffers(init.sendBuffers));
+                .withSendBuffers(init.sendBuffers).withAdminClients(init.adminClients));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         if (init.cluster.emulateWan()) {
             // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
@@ -132,6 +132,8 @@ public final class NodeParent extends ComponentDefinition {
         final AdmissionSettings admission;
         /** What blocks read for clients are read into (see FileServiceInit#withSendBuffers). */
         final java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers;
+        /** Which clients may send admin operations (see FileServiceInit#withAdminClients); nobody unless set. */
+        final java.util.function.Predicate<NetAddress> adminClients;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -144,15 +146,17 @@ public final class NodeParent extends ComponentDefinition {
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
                     null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS, AdmissionSettings.DEFAULTS,
-                    client -> Bytes.Allocator.HEAP);
+                    client -> Bytes.Allocator.HEAP, client -> false);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io, boolean ledbatBursts,
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
                 GcSettings gc, DetectorSettings detector, AdmissionSettings admission,
-                java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers) {
+                java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers,
+                java.util.function.Predicate<NetAddress> adminClients) {
             this.sendBuffers = sendBuffers;
+            this.adminClients = adminClients;
             this.detector = detector;
             this.policies = policies;
             this.gc = gc;
@@ -173,7 +177,7 @@ public final class NodeParent extends ComponentDefinition {
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, adminClients);
         }
 
         /**
@@ -182,25 +186,25 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withReplicationQueue(ReplicationQueueStore queue, List<ReplicationQueue.Copy> resumed) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, resumed,
-                    policies, gc, detector, admission, sendBuffers);
+                    policies, gc, detector, admission, sendBuffers, adminClients);
         }
 
         /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
         public NodeInit withPolicies(PolicySet set) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, set, gc, detector, admission, sendBuffers);
+                    resumedCopies, set, gc, detector, admission, sendBuffers, adminClients);
         }
 
         /** This init with the failure detector's settings (geoblocks.node.failure-detector). */
         public NodeInit withDetector(DetectorSettings failureDetector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers);
+                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers, adminClients);
         }
 
         /** This init with the block collector's settings (geoblocks.node.gc-grace, gc-interval). */
         public NodeInit withGc(GcSettings collector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, collector, detector, admission, sendBuffers);
+                    resumedCopies, policies, collector, detector, admission, sendBuffers, adminClients);
         }
 
         /**
@@ -210,13 +214,23 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withSendBuffers(java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> buffers) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, buffers);
+                    resumedCopies, policies, gc, detector, admission, buffers, adminClients);
+        }
+
+        /**
+         * This init accepting admin operations (cluster changes, moves, purges: {@code FileOps.isAdmin}) from
+         * the clients {@code which} picks; from nobody else. Production names its S3 gateway's in-process client,
+         * through which the admin HTTP API (with its tokens) reaches the node.
+         */
+        public NodeInit withAdminClients(java.util.function.Predicate<NetAddress> which) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, which);
         }
 
         /** This init with the admission queue's settings (geoblocks.node.admission). */
         public NodeInit withAdmission(AdmissionSettings settings) {
             return new NodeInit(region, cluster, this.settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, settings, sendBuffers);
+                    resumedCopies, policies, gc, detector, settings, sendBuffers, adminClients);
         }
     }
 }

@@ -21,6 +21,7 @@ final class RefusedInput {
     private long dropped;
     private long lateReplies;
     private long channelErrors;
+    private long forbidden;
     private long logged;
     private long lastLogNanos;
 
@@ -53,8 +54,14 @@ final class RefusedInput {
         return WireStats.malformedCount() + dropped + channelErrors + refusedStreams.getAsLong();
     }
 
+    /** An admin operation from a client not allowed to send one: counted as unauthenticated; true for the first of each 1000 (logged). */
+    boolean forbidden() {
+        return forbidden++ % 1000 == 0;
+    }
+
+    /** Unauthenticated input: failed handshakes and frames before one (the network's count), and forbidden admin operations. */
     long unauthenticated() {
-        return WireStats.unauthenticatedCount();
+        return WireStats.unauthenticatedCount() + forbidden;
     }
 
     /** Logs how much was refused since the last line, if anything was and 10 s have passed. */

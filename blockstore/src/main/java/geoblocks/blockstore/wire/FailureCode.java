@@ -24,7 +24,9 @@ public enum FailureCode {
     /** An answer was lost after the request may have taken effect: it may or may not have happened. */
     OUTCOME_UNKNOWN(7),
     /** A conditional write (If-Match / If-None-Match on a tag): the name's live version does not meet it (its owner region decided). */
-    PRECONDITION_FAILED(8);
+    PRECONDITION_FAILED(8),
+    /** The sender may not ask this: an admin operation from a client, not through the admin API with a token. */
+    FORBIDDEN(9);
 
     private final int wire;
 

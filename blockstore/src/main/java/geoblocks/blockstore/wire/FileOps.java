@@ -13,6 +13,16 @@ public final class FileOps {
 
     private FileOps() {}
 
+    /**
+     * Whether {@code op} is an admin operation: a cluster change ({@code cluster} other than {@code show}), a
+     * move or a purge. A node takes these only from the clients its init names (its own S3 gateway's
+     * client, through which the admin HTTP API and its tokens reach the node), never from other clients.
+     */
+    public static boolean isAdmin(FileOp op) {
+        return op instanceof ClientOp.ClusterReq c ? !c.action().equals("show")
+                : op instanceof ClientOp.MoveReq || op instanceof ClientOp.PurgeReq;
+    }
+
     /** Every op record, families in declaration order. */
     public static List<Class<? extends FileOp>> records() {
         return RECORDS;

@@ -234,6 +234,11 @@ final class NetworkCore {
         this.identity = identity;
     }
 
+    /** Whether {@code address} is an endpoint of this process reached without sockets ({@link LocalLinks}). */
+    boolean inProcess(NetAddress address) {
+        return local != null && local.find(address) != null;
+    }
+
     NodeIdentity identity() {
         return identity;
     }

@@ -160,6 +160,12 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
             throw new HandshakeException("control frame before our TLS handshake finished");
         }
         if (c instanceof Control.Hello h) {
+            if (core.inProcess(h.address())) {
+                // the node's own S3 gateway client lives in this process and is reached without sockets;
+                // a connection claiming its address is someone borrowing that client's standing (admin operations)
+                throw new HandshakeException(h.address() + " claims the address of an endpoint inside this process"
+                        + " (the node's own S3 gateway client): refused");
+            }
             ctx.writeAndFlush(Frames.control(ctx.alloc(), handshake.onHello(h)));
         } else if (c instanceof Control.Proof p) {
             if (handshake.onProof(p)) {

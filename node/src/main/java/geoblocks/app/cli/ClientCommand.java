@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
         description = "Upload, download, list, inspect and delete files through the node of one region.",
         subcommands = {ClientOps.Put.class, ClientOps.Get.class, ClientOps.Ls.class, ClientOps.Stat.class,
             ClientOps.Versions.class, ClientOps.Rm.class, ClientOps.Move.class, ClientOps.Status.class,
-            ClientOps.Policies.class, ClusterOps.class, KeyCommand.class})
+            ClientOps.Policies.class, ClusterOps.class, KeyCommand.class, TokenCommand.class})
 public final class ClientCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -37,7 +37,12 @@ public final class ClientCommand implements Runnable {
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                "missing command: put, get, ls, stat, versions, rm, move, status, policies, cluster or key");
+                "missing command: put, get, ls, stat, versions, rm, move, status, policies, cluster, key or token");
+    }
+
+    /** The client of the admin API of the node of {@code --at} (cluster changes, moves, tokens). */
+    geoblocks.app.AdminClient admin() {
+        return geoblocks.app.AdminClient.of(AppConfig.load(config), at, timeoutMs);
     }
 
     /**

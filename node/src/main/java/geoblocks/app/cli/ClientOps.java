@@ -1,5 +1,7 @@
 package geoblocks.app.cli;
 
+
+import geoblocks.app.AdminClient;
 import geoblocks.app.AppConfig;
 import geoblocks.app.GeoClient;
 import geoblocks.app.Sizes;
@@ -296,7 +298,7 @@ final class ClientOps {
     }
 
     @Command(name = "move", mixinStandardHelpOptions = true,
-            description = "Move a file's replicas to other regions, in the background (over LEDBAT unless the nodes' background-transport is tcp): the manifest changes once the new copies are durable, then the old copies are deleted.")
+            description = "Move a file's replicas to other regions, in the background (over LEDBAT unless the nodes' background-transport is tcp): the manifest changes once the new copies are durable, then the old copies are deleted. An admin operation: it goes through the node's admin API with an admin token (GEOBLOCKS_ADMIN_TOKEN, else geoblocks.admin.token).")
     static final class Move implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
         @Parameters(paramLabel = "NAME") String name;
@@ -306,16 +308,23 @@ final class ClientOps {
 
         @Override
         public Integer call() throws Exception {
-            long[] last = {System.nanoTime()};
-            try (GeoClient c = parent.open()) {
-                String result = c.move(parent.at, name, to, p -> {
-                    long now = System.nanoTime();
-                    if (now - last[0] > 1_000_000_000L) {
-                        last[0] = now;
-                        System.err.printf("move: %.1f MiB copied%n", p.bytes() / 1048576.0);
-                    }
-                });
-                System.out.println(result);
+            AdminClient admin = parent.admin();
+            String json = AdminClient.moveRequest(name, to);
+            // the admin API answers when the move ended: say every 5 s that it is still running
+            long start = System.nanoTime();
+            java.util.concurrent.ScheduledExecutorService ticker = java.util.concurrent.Executors
+                    .newSingleThreadScheduledExecutor(r -> {
+                        Thread t = new Thread(r, "move-progress");
+                        t.setDaemon(true);
+                        return t;
+                    });
+            ticker.scheduleAtFixedRate(() -> System.err.printf("move: still copying after %d s%n",
+                    (System.nanoTime() - start) / 1_000_000_000L), 5, 5, java.util.concurrent.TimeUnit.SECONDS);
+            try {
+                Object answer = geoblocks.app.s3.MiniJson.parse(admin.call("POST", "/moves", json));
+                System.out.println(((java.util.Map<?, ?>) answer).get("result"));
+            } finally {
+                ticker.shutdownNow();
             }
             return 0;
         }

@@ -1,13 +1,12 @@
 package geoblocks.app.cli;
 
-import geoblocks.app.GeoClient;
-import geoblocks.blockstore.core.layout.Layout;
-import geoblocks.blockstore.core.layout.LayoutCodec;
-import geoblocks.blockstore.core.layout.Region;
+import geoblocks.app.AdminClient;
+
+import geoblocks.app.s3.MiniJson;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.blockstore.wire.ClientOp.RegionReport;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,9 +15,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code client --at R cluster show | add REGION HOST:PORT | drain REGION | remove REGION}: the
+ * {@code client --at R cluster show | add REGION HOST:PORT | set | drain REGION | remove REGION}: the
  * cluster layout as the node of R holds it, and changes applied there (the node spreads them to
- * every member).
+ * every member), through the node's admin API with an admin token.
  */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
         description = "Show or change the cluster layout (regions, addresses, states; owners of names).",
@@ -32,37 +31,51 @@ final class ClusterOps implements Runnable {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command: show, add, drain or remove");
     }
 
+    /**
+     * Sends the request to the node's admin API (an admin token is needed, see {@link AdminClient}) and
+     * prints the layout it answers: text, or the API's JSON with {@code json}.
+     */
     int send(String action, String region, String address, String zone, long capacity, boolean force, boolean json)
             throws Exception {
-        try (GeoClient c = parent.open()) {
-            ClusterReply r = c.cluster(parent.at, action, region, address, zone, capacity, force);
-            for (String w : r.warnings()) {
-                System.err.println("warning: " + w);
-            }
-            System.out.println(json ? json(r) : text(parent.at, r));
+        AdminClient admin = parent.admin();
+        String answer;
+        if (action.equals("show")) {
+            answer = admin.call("GET", "/cluster", null);
+        } else {
+            answer = admin.call("POST", "/cluster", AdminClient.clusterChange(action, region, address, zone, capacity, force));
         }
+        Map<?, ?> doc = (Map<?, ?>) MiniJson.parse(answer);
+        for (Object w : (List<?>) doc.get("warnings")) {
+            System.err.println("warning: " + w);
+        }
+        System.out.println(json ? answer : text(parent.at, doc));
         return 0;
     }
 
-    static String text(String at, ClusterReply r) throws java.io.IOException {
-        Layout l = LayoutCodec.decode(r.layout());
-        Map<String, RegionReport> reports = new TreeMap<>();
-        r.regions().forEach(g -> reports.put(g.region(), g));
-        StringBuilder s = new StringBuilder(String.format("cluster layout version %d (as node %s holds it)%n", l.version(), at));
+    private static long num(Map<?, ?> m, String k) {
+        return ((Number) m.get(k)).longValue();
+    }
+
+    /** The admin API's cluster document ({@code ClusterJson}) as the table {@code cluster show} prints. */
+    static String text(String at, Map<?, ?> doc) {
+        StringBuilder s = new StringBuilder(String.format("cluster layout version %d (as node %s holds it)%n",
+                num(doc, "version"), at));
         s.append(String.format("  %-12s %-9s %-22s %-12s %10s %9s %9s %14s %9s %12s%n", "REGION", "STATE", "ADDRESS",
                 "ZONE", "CAPACITY", "REPORTED", "REPLICAS", "BYTES", "TO-DRAIN", "SHORT"));
-        for (Region g : l.regions().values()) {
-            RegionReport rep = reports.get(g.id());
-            s.append(String.format("  %-12s %-9s %-22s %-12s %10s %9s %9d %14d %9s %12d%n", g.id(), g.state().label(),
-                    g.address(), g.zone(), g.capacityBytes() == 0 ? "-" : geoblocks.app.Sizes.human(g.capacityBytes()),
-                    rep == null || rep.reportedVersion() < 0 ? "-" : Long.toString(rep.reportedVersion()),
-                    rep == null ? 0 : rep.replicas(), rep == null ? 0 : rep.bytes(),
-                    rep == null || rep.pendingVersions() < 0 ? "-" : Long.toString(rep.pendingVersions()),
-                    rep == null ? 0 : rep.shortBytes()));
+        for (Object o : (List<?>) doc.get("regions")) {
+            Map<?, ?> g = (Map<?, ?>) o;
+            long capacity = num(g, "capacityBytes");
+            long reported = num(g, "reportedVersion");
+            long pending = num(g, "pendingVersions");
+            s.append(String.format("  %-12s %-9s %-22s %-12s %10s %9s %9d %14d %9s %12d%n", g.get("region"), g.get("state"),
+                    g.get("address"), g.get("zone"), capacity == 0 ? "-" : geoblocks.app.Sizes.human(capacity),
+                    reported < 0 ? "-" : Long.toString(reported), num(g, "replicas"), num(g, "bytes"),
+                    pending < 0 ? "-" : Long.toString(pending), num(g, "shortBytes")));
         }
-        s.append("owners: ").append(l.owners());
-        if (l.ownersSince() > 0) {
-            s.append(" since version ").append(l.ownersSince()).append(" (before: ").append(l.ownersBefore()).append(')');
+        s.append("owners: ").append(doc.get("owners"));
+        if (num(doc, "ownersSince") > 0) {
+            s.append(" since version ").append(num(doc, "ownersSince")).append(" (before: ").append(doc.get("ownersBefore"))
+                    .append(')');
         }
         s.append(String.format("%n(REPORTED: the layout version each region last reported to this node; REPLICAS, BYTES:"
                 + " live replicas each region holds, as this node's manifests say; TO-DRAIN: kept versions, current or"
@@ -102,37 +115,6 @@ final class ClusterOps implements Runnable {
             }
         }
         return "{\"toDrain\":{" + drain + "},\"shortBytes\":{" + fill + "}}";
-    }
-
-    static String json(ClusterReply r) throws java.io.IOException {
-        Layout l = LayoutCodec.decode(r.layout());
-        Map<String, RegionReport> reports = new TreeMap<>();
-        r.regions().forEach(g -> reports.put(g.region(), g));
-        StringBuilder s = new StringBuilder("{\"version\":").append(l.version()).append(",\"regions\":[");
-        boolean first = true;
-        for (Region g : l.regions().values()) {
-            RegionReport rep = reports.get(g.id());
-            s.append(first ? "" : ",").append("{\"region\":").append(Json.str(g.id()))
-                    .append(",\"state\":").append(Json.str(g.state().label()))
-                    .append(",\"address\":").append(Json.str(g.address()))
-                    .append(",\"zone\":").append(Json.str(g.zone()))
-                    .append(",\"capacityBytes\":").append(g.capacityBytes())
-                    .append(",\"reportedVersion\":").append(rep == null ? -1 : rep.reportedVersion())
-                    .append(",\"replicas\":").append(rep == null ? 0 : rep.replicas())
-                    .append(",\"bytes\":").append(rep == null ? 0 : rep.bytes())
-                    .append(",\"pendingVersions\":").append(rep == null ? -1 : rep.pendingVersions())
-                    .append(",\"shortBytes\":").append(rep == null ? 0 : rep.shortBytes()).append('}');
-            first = false;
-        }
-        s.append("],\"owners\":[");
-        for (int i = 0; i < l.owners().size(); i++) {
-            s.append(i == 0 ? "" : ",").append(Json.str(l.owners().get(i)));
-        }
-        s.append("],\"ownersSince\":").append(l.ownersSince()).append(",\"warnings\":[");
-        for (int i = 0; i < r.warnings().size(); i++) {
-            s.append(i == 0 ? "" : ",").append(Json.str(r.warnings().get(i)));
-        }
-        return s.append("]}").toString();
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Print the layout: regions, states, owners.")

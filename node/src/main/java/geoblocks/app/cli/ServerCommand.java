@@ -1,6 +1,11 @@
 package geoblocks.app.cli;
 
 import geoblocks.app.AppConfig;
+import geoblocks.app.admin.AdminApi;
+import geoblocks.app.admin.AdminBackend;
+import geoblocks.app.admin.AdminTokenStore;
+import geoblocks.app.admin.AdminTokens;
+import geoblocks.app.admin.NodeAdminBackend;
 import geoblocks.app.Ports;
 import geoblocks.app.Runtime;
 import geoblocks.app.host.ServerHost;
@@ -150,6 +155,27 @@ public final class ServerCommand implements Callable<Integer> {
         return "";
     }
 
+    /**
+     * The admin API's root token: the config's {@code geoblocks.admin.token}, else the one the node made in
+     * {@code DATA/admin-token} (printed where). The demo token is refused off loopback.
+     */
+    static String adminRootToken(AppConfig cfg, Path dir, NetAddress self) throws java.io.IOException {
+        String root = cfg.config().getString("geoblocks.admin.token");
+        if (root.isEmpty()) {
+            root = geoblocks.net.SecretFile.loadOrCreate(dir.resolve(AdminTokens.ROOT_FILE), "gbr_", new SecureRandom());
+            System.out.printf("geoblocks node admin API root token in %s%n", dir.resolve(AdminTokens.ROOT_FILE).toAbsolutePath());
+        }
+        String problem = AdminTokens.rootProblem(root);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        if (root.equals(AdminTokens.DEMO_ROOT) && !self.getIp().isLoopbackAddress()) {
+            throw new IllegalArgumentException("geoblocks.admin.token is the built-in demo token but the node binds "
+                    + self.getIp().getHostAddress() + ": set your own, or none (the node makes one in DATA/admin-token)");
+        }
+        return root;
+    }
+
     @Override
     public Integer call() throws Exception {
         AppConfig cfg = AppConfig.load(config);
@@ -198,7 +224,9 @@ public final class ServerCommand implements Callable<Integer> {
         });
         CompletableFuture<Bridge> gatewayBridge = new CompletableFuture<>();
         boolean s3 = http.isPresent() && cfg.config().getBoolean("geoblocks.s3.enabled");
-        if (s3) {
+        String adminRoot = http.isPresent() ? adminRootToken(cfg, dir, self) : null;
+        if (http.isPresent()) {
+            // the S3 gateway's client: the admin API reaches the node through it too (the one admin client)
             hostInit.withGatewayClient(self.withPort(Ports.freePort(self.getIp())), cfg.node(), 30_000, gatewayBridge);
         }
         Kompics.createAndStart(ServerHost.class, hostInit,
@@ -216,10 +244,14 @@ public final class ServerCommand implements Callable<Integer> {
             HttpRefusals refusals = new HttpRefusals();
             Router router = new OpsRoutes(snapshots::get, dir, System::currentTimeMillis, blocks::stored, refusals, history)
                     .mount(new Router(), h.probesNeedAuth());
+            NodeStore nodeStore = new NodeStore(gatewayBridge, manifests.sharedReads(), region);
             if (s3) {
                 new S3Gateway(S3Settings.of(cfg.config(), cfg.cluster(), region, h, dir), cfg.cluster(),
-                        new NodeStore(gatewayBridge, manifests.sharedReads(), region), System::currentTimeMillis).mount(router);
+                        nodeStore, System::currentTimeMillis).mount(router);
             }
+            AdminBackend admin = new NodeAdminBackend(nodeStore);
+            new AdminApi(admin, new AdminTokenStore(admin, System::currentTimeMillis), adminRoot, System::currentTimeMillis,
+                    new SecureRandom(), LoginThrottle.standard(System::currentTimeMillis)).mount(router);
             String dashboardPassword = h.dashboardPassword();
             if (dashboardPassword.isEmpty()) {
                 dashboardPassword = DashboardPassword.loadOrCreate(dir, new SecureRandom());

@@ -42,7 +42,9 @@ public final class ServerHost extends ComponentDefinition {
                 : create(GeoNetwork.class, init.net.init(init.self).withLocalLinks(local));
         Component node = create(NodeParent.class, init.node.withLedbatBursts(!init.net.kompics())
                 .withSendBuffers(client -> init.net.kompics() || client.equals(init.gatewaySelf) ? Bytes.Allocator.HEAP
-                        : PooledBytes.ALLOCATOR)); // the S3 gateway's client, in this process, takes the arrays
+                        : PooledBytes.ALLOCATOR) // the S3 gateway's client, in this process, takes the arrays
+                // admin operations only from that client: the admin HTTP API, with its tokens, reaches the node through it
+                .withAdminClients(client -> client.equals(init.gatewaySelf)));
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);

@@ -42,7 +42,7 @@ final class HeaderRecords {
             return CompletableFuture.completedFuture(Map.of(META, id));
         }
         byte[] b = h.encode();
-        return store.put(PREFIX + id, null, new S3Buckets.BytesSource(b), "tworandom", MAX_FILE, "all", false, Map.of())
+        return store.put(PREFIX + id, null, geoblocks.blockstore.client.ByteSource.of(b), "tworandom", MAX_FILE, "all", false, Map.of())
                 .thenApply(w -> {
                     remember(id, h);
                     return Map.of(META, id);

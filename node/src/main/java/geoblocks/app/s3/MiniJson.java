@@ -11,7 +11,7 @@ import java.util.Map;
  * and strings, booleans and null as themselves. Bounded nesting; any error is an
  * {@link IllegalArgumentException} naming the offset.
  */
-final class MiniJson {
+public final class MiniJson {
     static final int MAX_DEPTH = 32;
     private final String s;
     private int i;
@@ -20,7 +20,7 @@ final class MiniJson {
         this.s = s;
     }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         MiniJson p = new MiniJson(text);
         Object v = p.value(0);
         p.ws();

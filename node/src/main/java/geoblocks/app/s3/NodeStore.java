@@ -188,6 +188,16 @@ public final class NodeStore {
         return call(op -> new ClientPort.Move(op, name, regions)).thenApply(v -> (String) v);
     }
 
+    /**
+     * A {@code cluster} request at this node: {@code show}, or a layout change (an admin operation: the node
+     * takes it from this client only, see {@code FileOps.isAdmin}).
+     */
+    public CompletableFuture<geoblocks.blockstore.wire.ClientOp.ClusterReply> cluster(String action, String region,
+            String address, String zone, long capacityBytes, boolean force) {
+        return call(op -> new ClientPort.Cluster(op, action, region, address, zone, capacityBytes, force))
+                .thenApply(v -> (geoblocks.blockstore.wire.ClientOp.ClusterReply) v);
+    }
+
     /** The cause a future failed with, unwrapped. */
     public static Throwable cause(Throwable t) {
         while (t instanceof CompletionException && t.getCause() != null) {

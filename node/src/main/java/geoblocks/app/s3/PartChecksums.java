@@ -80,7 +80,7 @@ final class PartChecksums {
             return CompletableFuture.completedFuture(Map.of());
         }
         String id = parts.id();
-        return store.put(PREFIX + id, null, new S3Buckets.BytesSource(parts.encode()), "tworandom", MAX_FILE, "all", false, Map.of())
+        return store.put(PREFIX + id, null, geoblocks.blockstore.client.ByteSource.of(parts.encode()), "tworandom", MAX_FILE, "all", false, Map.of())
                 .thenApply(w -> Map.of(META, id));
     }
 

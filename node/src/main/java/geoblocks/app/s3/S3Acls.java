@@ -88,7 +88,7 @@ final class S3Acls {
     /** Stores {@code acl} as the ACL of version {@code version} of {@code key} (nothing when private and none was set). */
     CompletableFuture<Void> storeObjectAcl(String bucket, String key, String version, S3Access.Acl acl) {
         byte[] rec = ("version=" + version + "\nacl=" + acl.encode() + "\n").getBytes(StandardCharsets.UTF_8);
-        return store.put(aclFile(bucket, key), null, new S3Buckets.BytesSource(rec), "tworandom", MAX_RECORD, "all", false,
+        return store.put(aclFile(bucket, key), null, geoblocks.blockstore.client.ByteSource.of(rec), "tworandom", MAX_RECORD, "all", false,
                 Map.of()).thenApply(w -> null);
     }
 

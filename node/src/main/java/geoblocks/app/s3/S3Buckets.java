@@ -150,7 +150,7 @@ final class S3Buckets {
 
     /** Stores a new bucket's record if the name is free, asking again while {@code wait} says so ({@link CreateWait}). */
     private CompletableFuture<ClientPort.Written> putRecord(String bucket, byte[] record, CreateWait wait, String owner) {
-        return store.put(S3Names.bucketFile(bucket), null, new BytesSource(record), "tworandom", MAX_RECORD, "all", true,
+        return store.put(S3Names.bucketFile(bucket), null, geoblocks.blockstore.client.ByteSource.of(record), "tworandom", MAX_RECORD, "all", true,
                 Map.of(META_OWNER, owner)).handle((w, t) -> {
                     Throwable c = t == null ? null : NodeStore.cause(t);
                     if (c instanceof NodeStore.StoreException s && wait.retry(s, System.nanoTime())) {
@@ -209,7 +209,7 @@ final class S3Buckets {
 
     /** Stores a changed record of an existing bucket (a newer version of its record file; the newest wins) and caches it. */
     CompletableFuture<BucketMeta> update(BucketMeta meta) {
-        return store.put(S3Names.bucketFile(meta.name()), null, new BytesSource(meta.encode()), "tworandom", MAX_RECORD,
+        return store.put(S3Names.bucketFile(meta.name()), null, geoblocks.blockstore.client.ByteSource.of(meta.encode()), "tworandom", MAX_RECORD,
                 "all", false, Map.of(META_OWNER, meta.access().ownerOr(settings.accessKey()))).thenApply(w -> {
                     cache.put(meta.name(), new Cached(meta, clock.getAsLong()));
                     return meta;
@@ -318,18 +318,5 @@ final class S3Buckets {
                     pager.accept(keys, page.more());
                     return collect(bucket, q, pager, deleted);
                 });
-    }
-
-    /** A byte array as an upload's source. */
-    record BytesSource(byte[] bytes) implements geoblocks.blockstore.client.ByteSource {
-        @Override
-        public long size() {
-            return bytes.length;
-        }
-
-        @Override
-        public void read(long offset, java.nio.ByteBuffer dst) {
-            dst.put(bytes, (int) offset, dst.remaining());
-        }
     }
 }

@@ -93,6 +93,7 @@ public enum S3Error {
             case BUSY -> SLOW_DOWN; // out of transfer memory after the admission queue's wait: SDKs back off
             case UNAVAILABLE -> SERVICE_UNAVAILABLE;
             case INVALID, INTERNAL, OUTCOME_UNKNOWN -> INTERNAL_ERROR;
+            case FORBIDDEN -> ACCESS_DENIED; // the gateway's own client is an admin client: not expected
         };
     }
 }

@@ -95,7 +95,7 @@ final class S3Lifecycle {
                 return;
             }
             byte[] record = c.toXml();
-            buckets.find(call.bucket).thenCompose(b -> store.put(file(call.bucket), null, new S3Buckets.BytesSource(record),
+            buckets.find(call.bucket).thenCompose(b -> store.put(file(call.bucket), null, geoblocks.blockstore.client.ByteSource.of(record),
                     "tworandom", MAX_FILE, "all", false, Map.of())).whenComplete(call.emptyWhenDone(200));
         }));
         call.ex.sendContinue();

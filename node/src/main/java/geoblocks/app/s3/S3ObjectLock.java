@@ -107,7 +107,7 @@ final class S3ObjectLock {
 
     private CompletableFuture<Void> write(String file, String text) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
-        return store.put(file, null, new S3Buckets.BytesSource(b), "tworandom", MAX_RECORD, "all", false, Map.of())
+        return store.put(file, null, geoblocks.blockstore.client.ByteSource.of(b), "tworandom", MAX_RECORD, "all", false, Map.of())
                 .thenApply(w -> null);
     }
 

@@ -58,7 +58,7 @@ final class S3Policies {
                         return CompletableFuture.failedFuture(new S3Exception(S3Error.ACCESS_DENIED, "the bucket's"
                                 + " PublicAccessBlock (BlockPublicPolicy) refuses policies that grant to everyone"));
                     }
-                    return store.put(file(call.bucket), null, new S3Buckets.BytesSource(body), "tworandom",
+                    return store.put(file(call.bucket), null, geoblocks.blockstore.client.ByteSource.of(body), "tworandom",
                             BucketPolicy.MAX_BYTES, "all", false, Map.of());
                 }).whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(204))));
                 call.ex.sendContinue();

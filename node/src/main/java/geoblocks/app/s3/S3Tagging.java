@@ -90,7 +90,7 @@ final class S3Tagging {
             });
         }
         byte[] b = tags.encode();
-        return store.put(file, null, new S3Buckets.BytesSource(b), "tworandom", MAX_FILE, "all", false, Map.of())
+        return store.put(file, null, geoblocks.blockstore.client.ByteSource.of(b), "tworandom", MAX_FILE, "all", false, Map.of())
                 .thenApply(w -> null);
     }
 

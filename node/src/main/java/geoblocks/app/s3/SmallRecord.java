@@ -9,13 +9,13 @@ import java.io.IOException;
  * file): a {@link ByteSink} that keeps at most {@code max} bytes and starts over when the download
  * does. Not thread-safe: one download writes it.
  */
-final class SmallRecord implements ByteSink {
+public final class SmallRecord implements ByteSink {
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final int max;
     private final String what;
 
     /** {@code what} names the record in the error when it is longer than {@code max} bytes. */
-    SmallRecord(int max, String what) {
+    public SmallRecord(int max, String what) {
         this.max = max;
         this.what = what;
     }
@@ -34,7 +34,7 @@ final class SmallRecord implements ByteSink {
     }
 
     /** The bytes written since the last {@link #begin}. */
-    byte[] bytes() {
+    public byte[] bytes() {
         return bytes.toByteArray();
     }
 }

@@ -3,6 +3,7 @@ package geoblocks.app.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.app.admin.ClusterJson;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.LayoutChange;
 import geoblocks.blockstore.core.layout.LayoutChanges;
@@ -25,7 +26,7 @@ class ClusterOpsTest {
 
     @Test
     void text_listsEveryRegionWithStateReportAndReplicas_thenTheOwners() throws Exception {
-        String t = ClusterOps.text("seoul", reply());
+        String t = ClusterOps.text("seoul", (Map<?, ?>) geoblocks.app.s3.MiniJson.parse(ClusterJson.render(reply())));
         assertTrue(t.startsWith("cluster layout version 1 (as node seoul holds it)"), t);
         assertTrue(t.lines().anyMatch(l -> l.matches("\\s+dublin\\s+draining\\s+10\\.0\\.1\\.1:47101\\s+dublin\\s+-\\s+0\\s+12\\s+4096\\s+3\\s+0")), t);
         assertTrue(t.lines().anyMatch(l -> l.matches("\\s+seoul\\s+active\\s+\\S+\\s+seoul\\s+-\\s+1\\s+30\\s+8192\\s+-\\s+2048")),
@@ -41,6 +42,7 @@ class ClusterOpsTest {
                 + "{\"region\":\"seoul\",\"state\":\"active\",\"address\":\"10.0.0.1:47101\",\"zone\":\"seoul\","
                 + "\"capacityBytes\":0,\"reportedVersion\":1,\"replicas\":30,\"bytes\":8192,"
                 + "\"pendingVersions\":-1,\"shortBytes\":2048}],\"owners\":[\"seoul\"],"
-                + "\"ownersSince\":1,\"warnings\":[\"forced: x\"]}", ClusterOps.json(reply()));
+                + "\"ownersSince\":1,\"ownersBefore\":[\"dublin\",\"seoul\"],\"warnings\":[\"forced: x\"]}",
+                ClusterJson.render(reply()));
     }
 }

@@ -38,7 +38,10 @@ public interface ProductionNode extends NodeFactory {
     /** The node of {@code region} (of {@code regions}: region -> "ip:port") over {@code blocks} and {@code manifests}. */
     static NodeParent.NodeInit nodeInit(String region, Map<String, String> regions, NodeSettings settings,
             BlockStorage blocks, ManifestStore manifests, long seed) {
-        return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), settings, blocks, manifests, seed);
+        // the simulator has no HTTP: its operator and client hosts send cluster changes, moves and purges
+        // themselves, standing for the admin API (which production reaches through the S3 gateway's client)
+        return new NodeParent.NodeInit(region, NodeFactory.cluster(regions), settings, blocks, manifests, seed)
+                .withAdminClients(client -> true);
     }
 
     /** An empty manifest store in memory. */
