@@ -317,7 +317,8 @@ public final class AdminApi {
         AdminTokens.Minted m = AdminTokens.mint(name, scopes, ttlMillis, clock.getAsLong(), random);
         LOG.info("admin: {} creates admin token {} ({}) with scopes {}, expiring {}", c.who(), m.record().id(), name,
                 AdminScope.labels(scopes), Instant.ofEpochMilli(m.record().expiresMillis()));
-        return tokens.save(m.record(), true).thenApply(x -> {
+        // not create-if-absent: that needs the name's owner region up, and an 80-bit random id does not collide
+        return tokens.save(m.record(), false).thenApply(x -> {
             JsonWriter w = new JsonWriter().begin();
             fields(w, m.record());
             return new Answer(201, w.field("token", m.token()).end().toString());

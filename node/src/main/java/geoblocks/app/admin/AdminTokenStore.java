@@ -51,7 +51,7 @@ public final class AdminTokenStore {
         });
     }
 
-    /** Stores {@code token} ({@code create}: a new id, refused if taken) and caches it. */
+    /** Stores {@code token} ({@code create}: only if its id has no record, as the name's owner region decides) and caches it. */
     public CompletableFuture<Void> save(AdminToken token, boolean create) {
         return backend.write(AdminTokens.file(token.id()), token.encode(), create)
                 .thenRun(() -> cache.put(token.id(), new Cached(token, clock.getAsLong())));

@@ -54,6 +54,8 @@ class NodeOverNetworksTest {
 
     /** The client's bridge per network and region. */
     private static final Map<Net, Map<String, Bridge>> CLIENTS = new EnumMap<>(Net.class);
+    /** Seoul's S3 gateway client per network: the one client seoul takes admin operations from. */
+    private static final Map<Net, Bridge> GATEWAYS = new EnumMap<>(Net.class);
     private static final AtomicLong OPS = new AtomicLong();
 
     @TempDir
@@ -81,6 +83,7 @@ class NodeOverNetworksTest {
         geoblocks.app.Runtime.prepare(configs.get(Net.KOMPICS_NETTY));
         List<CompletableFuture<ListeningStatus>> listening = new ArrayList<>();
         Map<Net, Map<String, CompletableFuture<Bridge>>> bridges = new EnumMap<>(Net.class);
+        Map<Net, CompletableFuture<Bridge>> gateways = new EnumMap<>(Net.class);
         List<Object[]> hosts = new ArrayList<>();
         for (Net n : Net.values()) {
             AppConfig cfg = configs.get(n);
@@ -90,8 +93,12 @@ class NodeOverNetworksTest {
                 listening.add(l);
                 NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(),
                         new MemoryBlockStorage(System::currentTimeMillis), new ManifestStore(new MemoryMetaEngine()), 1);
-                hosts.add(new Object[] {ServerHost.class,
-                    new ServerHost.ServerInit(cfg.cluster().address(region), node, l, net)});
+                ServerHost.ServerInit host = new ServerHost.ServerInit(cfg.cluster().address(region), node, l, net);
+                if (region.equals("seoul")) {
+                    gateways.put(n, new CompletableFuture<>());
+                    host.withGatewayClient(NetAddress.of("127.0.0.1", freePort()), cfg.node(), 30_000, gateways.get(n));
+                }
+                hosts.add(new Object[] {ServerHost.class, host});
             }
             Map<String, CompletableFuture<Bridge>> futures = new LinkedHashMap<>();
             cfg.cluster().regionIds().forEach(r -> futures.put(r, new CompletableFuture<>()));
@@ -111,6 +118,7 @@ class NodeOverNetworksTest {
                 m.put(e.getKey(), e.getValue().get(30, TimeUnit.SECONDS));
             }
             CLIENTS.put(n, m);
+            GATEWAYS.put(n, gateways.get(n).get(30, TimeUnit.SECONDS));
         }
     }
 
@@ -153,6 +161,37 @@ class NodeOverNetworksTest {
         ClientPort.Result missing = call(n, "dublin", new ClientPort.Get(OPS.incrementAndGet(), "no-such.bin",
                 tmp.resolve("none-" + n), null, "", null));
         assertEquals(geoblocks.blockstore.wire.FailureCode.NOT_FOUND, missing.code(), "a typed failure crosses " + n);
+    }
+
+    /**
+     * A client holding the cluster secret (every CLI client does) sends the admin operations straight to
+     * seoul: a forced removal of dublin, a move and a purge. Each is refused as FORBIDDEN and nothing changes;
+     * the same requests from seoul's own S3 gateway client (through which the admin API reaches the node)
+     * pass the gate and are decided on their merits.
+     */
+    @ParameterizedTest
+    @EnumSource(Net.class)
+    void adminOperationsFromAClient_areRefused_butNotFromTheNodesGatewayClient(Net n) throws Exception {
+        List<ClientPort.Request> admin = List.of(
+                new ClientPort.Cluster(OPS.incrementAndGet(), "remove", "dublin", "", "", 0, true),
+                new ClientPort.Move(OPS.incrementAndGet(), "no-such-file", List.of("seoul")),
+                new ClientPort.Purge(OPS.incrementAndGet(), "no-such-file", "0000018c00000001@seoul"));
+        for (ClientPort.Request r : admin) {
+            ClientPort.Result refused = call(n, "seoul", r);
+            assertEquals(geoblocks.blockstore.wire.FailureCode.FORBIDDEN, refused.code(), r + ": " + refused.error());
+            assertTrue(refused.error().contains("admin API"), refused.error());
+        }
+        ClientPort.Result show = call(n, "seoul", new ClientPort.Cluster(OPS.incrementAndGet(), "show", "", "", "", 0, false));
+        assertTrue(show.ok(), "show is not an admin operation: " + show.error());
+        geoblocks.blockstore.core.layout.Layout l = geoblocks.blockstore.core.layout.LayoutCodec.decode(
+                ((geoblocks.blockstore.wire.ClientOp.ClusterReply) show.value()).layout());
+        assertEquals(0, l.version(), "the layout is unchanged");
+        assertTrue(l.members().contains("dublin"), "dublin is still a member: " + l.members());
+
+        ClientPort.Request move = new ClientPort.Move(OPS.incrementAndGet(), "no-such-file", List.of("seoul"));
+        ClientPort.Result viaGateway = GATEWAYS.get(n).submit(move.op(), move, null).get(60, TimeUnit.SECONDS);
+        assertEquals(geoblocks.blockstore.wire.FailureCode.NOT_FOUND, viaGateway.code(),
+                "the gateway's client passes the gate: " + viaGateway.error());
     }
 
     /** Creates every host of the test under one root (one Kompics runtime per JVM). */
