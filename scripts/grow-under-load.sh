@@ -41,10 +41,12 @@ print(" ".join(str(s.getsockname()[1]) for s in ss))')"
 i=0
 for r in "${REGIONS[@]}"; do PORT[$r]=${FREE[$i]}; HTTP[$r]=${FREE[$((i+1))]}; i=$((i+2)); done
 
-conf() { # the regions given, in a cluster config
+ADMIN_TOKEN="grow-under-load-$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+conf() { # the regions given, in a cluster config (with the admin API's root token `cluster` commands send)
   echo "geoblocks.cluster.regions = ["
   for r in "$@"; do echo "  { id = $r, address = \"127.0.0.1:${PORT[$r]}\", http-port = ${HTTP[$r]} }"; done
   echo "]"
+  echo "geoblocks.admin.token = \"$ADMIN_TOKEN\""
 }
 conf seoul dublin saopaulo >"$WORK/three.conf"          # the first three nodes' static config: version 0
 conf seoul dublin saopaulo mumbai >"$WORK/four.conf"    # the newcomer's and the clients' config

@@ -67,6 +67,7 @@ conf() { # REGION-LINES...
   echo "  scrub-rate = 0"
   echo "}"
   echo "geoblocks.http.secret-key = \"$SECRET\"   # the HTTP server binds a non-loopback address"
+  echo "geoblocks.admin.token = \"$SECRET-admin-api\"   # the root token \`cluster add\` sends"
   echo "geoblocks.placement.balanced.copies = 1   # a alone has one region (the default, 2, needs two)"
   echo "geoblocks.s3.migrated-copies = 1"
   [[ $HOLD == default ]] || echo "geoblocks.ledbat.foreground-hold = $HOLD"
