@@ -229,6 +229,9 @@ class CliIT {
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         assertEquals(401, anonymous.statusCode(), anonymous.body());
         assertEquals("Bearer realm=\"geoblocks-admin\"", anonymous.headers().firstValue("WWW-Authenticate").orElse(""));
+        // the demo cluster's nodes prove keys (its config names them): a region is added with its node's key only
+        Run keyless = run("client", "--at", "seoul", "--config", cfg, "cluster", "add", "paris", "127.0.0.1:1");
+        assertOneLineError(keyless, 8, "add region paris with its node's key");
         Run after = run("client", "--at", "seoul", "--config", cfg, "cluster", "show", "--json");
         assertTrue(after.out().startsWith("{\"version\":0,"), "nothing changed: " + after.out());
     }

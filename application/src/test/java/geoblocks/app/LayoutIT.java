@@ -217,5 +217,27 @@ class LayoutIT {
             IOException e = assertThrows(IOException.class, () -> client.cluster("seoul", "set", "seoul", "", "asia", -1, false));
             return e.getMessage().contains("nothing to change");
         });
+
+        // a region added with its node's key: the layout names the key (and every node's network checks it)
+        String parisKey = geoblocks.network.session.NodeIdentity.format(geoblocks.network.session.NodeIdentity.generate()
+                .getPublic());
+        AdminClient admin = AdminClient.of(nodes.config(), "seoul", 10_000);
+        await(60, "cluster add paris --key accepted", () -> {
+            try {
+                admin.call("POST", "/cluster", AdminClient.clusterChange("add", "paris", "127.0.0.1:1", "", 0, false, parisKey));
+                return true;
+            } catch (IOException | InterruptedException e) {
+                return false; // refused until every member reported the version before
+            }
+        });
+        for (String r : List.of("seoul", "saopaulo", "mumbai")) {
+            await(30, r + " holds paris's key", () -> {
+                try {
+                    return parisKey.equals(layoutAt(r).region("paris").key());
+                } catch (IOException | NullPointerException e) {
+                    return false;
+                }
+            });
+        }
     }
 }

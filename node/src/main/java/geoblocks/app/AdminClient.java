@@ -113,7 +113,7 @@ public final class AdminClient {
 
     /** The body of {@code POST /cluster}: a layout change ({@code capacityBytes} negative: not given). */
     public static String clusterChange(String action, String region, String address, String zone, long capacityBytes,
-            boolean force) {
+            boolean force, String key) {
         geoblocks.app.http.JsonWriter w = new geoblocks.app.http.JsonWriter().begin().field("action", action)
                 .field("region", region).field("force", force);
         if (!address.isEmpty()) {
@@ -124,6 +124,9 @@ public final class AdminClient {
         }
         if (capacityBytes >= 0) {
             w.field("capacityBytes", capacityBytes);
+        }
+        if (!key.isEmpty()) {
+            w.field("key", key);
         }
         return w.end().toString();
     }

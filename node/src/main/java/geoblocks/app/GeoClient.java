@@ -230,7 +230,7 @@ public final class GeoClient implements AutoCloseable {
         List<String> warnings = List.of();
         if (!action.equals("show")) {
             Object answer = geoblocks.app.s3.MiniJson.parse(admin(region, "POST", "/cluster",
-                    AdminClient.clusterChange(action, target, address, zone, capacityBytes, force)));
+                    AdminClient.clusterChange(action, target, address, zone, capacityBytes, force, "")));
             warnings = ((List<?>) ((Map<?, ?>) answer).get("warnings")).stream().map(String::valueOf).toList();
         }
         long op = ops.incrementAndGet();

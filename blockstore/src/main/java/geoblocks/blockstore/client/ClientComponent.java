@@ -94,7 +94,8 @@ public final class ClientComponent extends ComponentDefinition {
         handle(port, ClientPort.Status.class, s -> begin(s.op(),
                 SimpleTransfers.oneShot(this, s.op(), new StatusReq(s.op()))));
         handle(port, ClientPort.Cluster.class, c -> begin(c.op(), SimpleTransfers.oneShot(this, c.op(),
-                new ClientOp.ClusterReq(c.op(), c.action(), c.region(), c.address(), c.zone(), c.capacityBytes(), c.force()))));
+                new ClientOp.ClusterReq(c.op(), c.action(), c.region(), c.address(), c.zone(), c.capacityBytes(), c.force(),
+                        c.key()))));
         handle(port, ClientPort.Policies.class, p -> begin(p.op(),
                 SimpleTransfers.oneShot(this, p.op(), new ClientOp.PoliciesReq(p.op()))));
         handle(port, ClientPort.NetBench.class, b -> begin(b.op(), SimpleTransfers.oneShot(this, b.op(),

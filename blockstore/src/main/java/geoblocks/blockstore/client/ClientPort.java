@@ -305,10 +305,16 @@ public final class ClientPort extends PortType {
      * the waits. Value: the node's ClientOp.ClusterReply.
      */
     public record Cluster(long op, String action, String region, String address, String zone, long capacityBytes,
-            boolean force) implements Request {
+            boolean force, String key) implements Request {
+        /** Without a node key (see ClientOp.ClusterReq). */
+        public Cluster(long op, String action, String region, String address, String zone, long capacityBytes,
+                boolean force) {
+            this(op, action, region, address, zone, capacityBytes, force, "");
+        }
+
         @Override
         public Cluster withOp(long op) {
-            return new Cluster(op, action, region, address, zone, capacityBytes, force);
+            return new Cluster(op, action, region, address, zone, capacityBytes, force, key);
         }
     }
 

@@ -88,6 +88,8 @@ public final class FileService extends ComponentDefinition {
     private final RefusedInput refused;
     /** Who may send admin operations ({@link geoblocks.blockstore.wire.FileOps#isAdmin}). */
     private final java.util.function.Predicate<NetAddress> adminClients;
+    /** Where the network learns the node keys the layout names. */
+    private final MemberKeys memberKeys;
     private final Replicator replicator;
     private final Uploads uploads;
     private final Downloads downloads;
@@ -145,6 +147,7 @@ public final class FileService extends ComponentDefinition {
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
         this.adminClients = init.adminClients;
+        this.memberKeys = init.memberKeys;
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
         BlockPull pulls = new BlockPull(node, viaLedbat);
         this.scrubber = new Scrubber(node, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L,
@@ -160,7 +163,7 @@ public final class FileService extends ComponentDefinition {
             java.util.Map<String, String> fromConfig = new java.util.TreeMap<>();
             init.cluster.regions().forEach((r, a) -> fromConfig.put(r, LayoutAddresses.hostPort(a)));
             this.membership = new Membership(node, MetaLayoutStore.open(init.manifests.engine(), fromConfig),
-                    antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged);
+                    antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged, init.memberKeys.required());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("reading the cluster layout failed: " + e.getMessage(), e);
         }
@@ -327,8 +330,14 @@ public final class FileService extends ComponentDefinition {
         trigger(spt, timer);
     }
 
-    /** The node acts on layout {@code l}: the RTT monitor probes its members, placement skips what is not active. */
+    /**
+     * The node acts on layout {@code l}: its network checks the node keys it names, the RTT monitor probes its
+     * members, placement skips what is not active.
+     */
     private void layoutChanged(geoblocks.blockstore.core.layout.Layout l) {
+        java.util.Map<String, String> keys = new java.util.TreeMap<>();
+        l.regions().values().stream().filter(r -> r.member() && r.keyed()).forEach(r -> keys.put(r.address(), r.key()));
+        memberKeys.layoutKeys(keys);
         java.util.Map<String, NetAddress> peers = new java.util.LinkedHashMap<>();
         for (String p : node.peerRegions()) {
             peers.put(p, node.addressOf(p));

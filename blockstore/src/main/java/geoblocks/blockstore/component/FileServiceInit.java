@@ -38,6 +38,8 @@ public final class FileServiceInit extends Init<FileService> {
     java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
     /** Which clients may send admin operations ({@link geoblocks.blockstore.wire.FileOps#isAdmin}): nobody unless set. */
     java.util.function.Predicate<NetAddress> adminClients = client -> false;
+    /** Where the network learns the layout's node keys. */
+    MemberKeys memberKeys = MemberKeys.NONE;
 
     public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
             ManifestStore manifests, long seed) {
@@ -84,6 +86,12 @@ public final class FileServiceInit extends Init<FileService> {
     /** This init accepting admin operations from the clients {@code which} picks (default: from nobody). */
     public FileServiceInit withAdminClients(java.util.function.Predicate<NetAddress> which) {
         this.adminClients = which;
+        return this;
+    }
+
+    /** This init telling {@code keys} the node keys each layout names (default: nobody). */
+    public FileServiceInit withMemberKeys(MemberKeys keys) {
+        this.memberKeys = keys;
         return this;
     }
 

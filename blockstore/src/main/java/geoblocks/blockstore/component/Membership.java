@@ -45,7 +45,10 @@ final class Membership {
     private final LongPredicate syncedSince;
     private final Consumer<Layout> changed;
 
-    Membership(NodeContext node, MetaLayoutStore store, LongPredicate syncedSince, Consumer<Layout> changed) {
+    /** {@code keysRequired}: the cluster's nodes prove keys, so a region is added only with its key. */
+    Membership(NodeContext node, MetaLayoutStore store, LongPredicate syncedSince, Consumer<Layout> changed,
+            boolean keysRequired) {
+        this.keysRequired = keysRequired;
         this.node = node;
         this.store = store;
         this.handover = new OwnerHandover(node.region());
@@ -56,6 +59,8 @@ final class Membership {
         node.handover(this::refusal);
         node.layoutReports(this::reportedWithSelf);
     }
+
+    private final boolean keysRequired;
 
     Layout current() {
         return store.current();
@@ -136,8 +141,15 @@ final class Membership {
             LayoutChanges.Applied applied;
             try {
                 LayoutChange change = switch (r.action()) {
-                    case "add" -> new LayoutChange.Add(r.region(), r.address(), r.zone().isEmpty() ? null : r.zone(),
-                            r.capacityBytes());
+                    case "add" -> {
+                        if (keysRequired && r.key().isEmpty()) {
+                            throw new IllegalArgumentException("the cluster's nodes prove node keys: add region " + r.region()
+                                    + " with its node's key (cluster add ... --key ed25519:...; the node prints it at start,"
+                                    + " and keeps it in DATA/node.key), or it could never be told from an impostor");
+                        }
+                        yield new LayoutChange.Add(r.region(), r.address(), r.zone().isEmpty() ? null : r.zone(),
+                                r.capacityBytes(), r.key());
+                    }
                     case "drain" -> new LayoutChange.Drain(r.region());
                     case "set" -> new LayoutChange.Set(r.region(), r.zone().isEmpty() ? null : r.zone(), r.capacityBytes());
                     case "remove" -> new LayoutChange.Remove(r.region());

@@ -65,7 +65,7 @@ public final class NodeParent extends ComponentDefinition {
         Component files = create(FileService.class, new FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission)
-                .withSendBuffers(init.sendBuffers).withAdminClients(init.adminClients));
+                .withSendBuffers(init.sendBuffers).withAdminClients(init.adminClients).withMemberKeys(init.memberKeys));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         if (init.cluster.emulateWan()) {
             // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
@@ -134,6 +134,8 @@ public final class NodeParent extends ComponentDefinition {
         final java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers;
         /** Which clients may send admin operations (see FileServiceInit#withAdminClients); nobody unless set. */
         final java.util.function.Predicate<NetAddress> adminClients;
+        /** Where the network learns the layout's node keys (see FileServiceInit#withMemberKeys). */
+        final MemberKeys memberKeys;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -146,7 +148,7 @@ public final class NodeParent extends ComponentDefinition {
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
                     null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS, AdmissionSettings.DEFAULTS,
-                    client -> Bytes.Allocator.HEAP, client -> false);
+                    client -> Bytes.Allocator.HEAP, client -> false, MemberKeys.NONE);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -154,9 +156,10 @@ public final class NodeParent extends ComponentDefinition {
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
                 GcSettings gc, DetectorSettings detector, AdmissionSettings admission,
                 java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers,
-                java.util.function.Predicate<NetAddress> adminClients) {
+                java.util.function.Predicate<NetAddress> adminClients, MemberKeys memberKeys) {
             this.sendBuffers = sendBuffers;
             this.adminClients = adminClients;
+            this.memberKeys = memberKeys;
             this.detector = detector;
             this.policies = policies;
             this.gc = gc;
@@ -177,7 +180,7 @@ public final class NodeParent extends ComponentDefinition {
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, adminClients);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, adminClients, memberKeys);
         }
 
         /**
@@ -186,25 +189,25 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withReplicationQueue(ReplicationQueueStore queue, List<ReplicationQueue.Copy> resumed) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, resumed,
-                    policies, gc, detector, admission, sendBuffers, adminClients);
+                    policies, gc, detector, admission, sendBuffers, adminClients, memberKeys);
         }
 
         /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
         public NodeInit withPolicies(PolicySet set) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, set, gc, detector, admission, sendBuffers, adminClients);
+                    resumedCopies, set, gc, detector, admission, sendBuffers, adminClients, memberKeys);
         }
 
         /** This init with the failure detector's settings (geoblocks.node.failure-detector). */
         public NodeInit withDetector(DetectorSettings failureDetector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers, adminClients);
+                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers, adminClients, memberKeys);
         }
 
         /** This init with the block collector's settings (geoblocks.node.gc-grace, gc-interval). */
         public NodeInit withGc(GcSettings collector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, collector, detector, admission, sendBuffers, adminClients);
+                    resumedCopies, policies, collector, detector, admission, sendBuffers, adminClients, memberKeys);
         }
 
         /**
@@ -214,7 +217,7 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withSendBuffers(java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> buffers) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, buffers, adminClients);
+                    resumedCopies, policies, gc, detector, admission, buffers, adminClients, memberKeys);
         }
 
         /**
@@ -224,13 +227,19 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withAdminClients(java.util.function.Predicate<NetAddress> which) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, which);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, which, memberKeys);
+        }
+
+        /** This init telling {@code keys} the node keys each layout names (production: the node's network). */
+        public NodeInit withMemberKeys(MemberKeys keys) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, adminClients, keys);
         }
 
         /** This init with the admission queue's settings (geoblocks.node.admission). */
         public NodeInit withAdmission(AdmissionSettings settings) {
             return new NodeInit(region, cluster, this.settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, settings, sendBuffers, adminClients);
+                    resumedCopies, policies, gc, detector, settings, sendBuffers, adminClients, memberKeys);
         }
     }
 }

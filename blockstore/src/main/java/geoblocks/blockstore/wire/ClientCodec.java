@@ -111,10 +111,14 @@ final class ClientCodec {
                         o.i64(p.last());
                     }),
             OpRow.of(57, Waiting.class, (req, r) -> new Waiting(req, r.i64()), (p, o) -> o.i64(p.waitedMillis())),
-            OpRow.of(54, ClusterReq.class, (req, r) -> new ClusterReq(req, r.str(), r.str(), r.str(), r.str(), r.i64(), r.bool()),
+            OpRow.of(54, ClusterReq.class, (req, r) -> new ClusterReq(req, r.str(), r.str(), r.str(), r.str(), r.i64(), r.bool(),
+                    r.more() ? r.str() : ""),
                     (p, o) -> {
                         o.str(p.action()); o.str(p.region()); o.str(p.address()); o.str(p.zone());
                         o.i64(p.capacityBytes()); o.bool(p.force());
+                        if (!p.key().isEmpty()) {
+                            o.str(p.key()); // trailing, only when named: a request without a key encodes as before
+                        }
                     }),
             OpRow.of(55, ClusterReply.class, (req, r) -> {
                 byte[] layout = r.bytes();

@@ -312,10 +312,17 @@ public sealed interface ClientOp extends FileOp {
      * {@code zone}, empty for the region id, and {@code capacityBytes}), "set" (of {@code region}: its
      * {@code zone}, empty to keep it, and {@code capacityBytes}, negative to keep it), "drain" or "remove" of
      * {@code region}, {@code force} to override the waits ({@code LayoutChanges}). Answered with
-     * {@link ClusterReply} or Failed.
+     * {@link ClusterReply} or Failed. "add" may name the new node's public {@code key} (empty: none); on the
+     * wire the key is a trailing field, present only when not empty, so a request without one encodes as
+     * before it existed.
      */
     record ClusterReq(long req, String action, String region, String address, String zone, long capacityBytes,
-            boolean force) implements Request {}
+            boolean force, String key) implements Request {
+        public ClusterReq(long req, String action, String region, String address, String zone, long capacityBytes,
+                boolean force) {
+            this(req, action, region, address, zone, capacityBytes, force, "");
+        }
+    }
 
     /**
      * What a node reported about one region: the layout version it last reported, its live replicas and

@@ -85,6 +85,8 @@ final class Fields {
             return v == 1;
         }
         String str() throws MalformedMessageException { return Wire.readString(b, FileCodec.MAX_STRING, "string field"); }
+        /** Whether the op has bytes left: an optional trailing field follows. */
+        boolean more() { return b.hasRemaining(); }
         FailureCode failureCode() throws MalformedMessageException {
             int v = Wire.readU8(b, "failure code");
             try {

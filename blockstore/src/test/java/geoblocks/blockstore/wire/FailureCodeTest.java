@@ -30,7 +30,8 @@ class FailureCodeTest {
         assertEquals(6, FailureCode.INVALID.wire());
         assertEquals(7, FailureCode.OUTCOME_UNKNOWN.wire());
         assertEquals(8, FailureCode.PRECONDITION_FAILED.wire());
-        assertEquals(9, FailureCode.values().length);
+        assertEquals(9, FailureCode.FORBIDDEN.wire());
+        assertEquals(10, FailureCode.values().length);
     }
 
     @Test

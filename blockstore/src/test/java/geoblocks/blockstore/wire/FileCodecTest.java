@@ -7,6 +7,7 @@ import static geoblocks.blockstore.wire.WireTesting.decode;
 import static geoblocks.blockstore.wire.WireTesting.decodeOrMalformed;
 import static geoblocks.blockstore.wire.WireTesting.encode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -139,6 +140,7 @@ class FileCodecTest {
                 new LayoutSync(0, Long.MAX_VALUE, -1, bytes(8, 300)),
                 new ClusterReq(44, "show", "", "", "", 0, false),
                 new ClusterReq(44, "add", "mumbai", "10.0.3.1:47000", "ap-south", 4L << 40, true),
+                new ClusterReq(44, "add", "mumbai", "10.0.3.1:47000", "", 0, false, "ed25519:" + "A".repeat(43) + "="),
                 new ClusterReply(45, bytes(9, 40), List.of(), List.of()),
                 new ClusterReply(45, bytes(9, 200), List.of(new RegionReport("seoul", 3, 120, 1L << 30, -1, 1L << 20),
                         new RegionReport("dublin", -1, 0, 0, 17, 0)), List.of("forced: " + unicode)),
@@ -358,11 +360,21 @@ class FileCodecTest {
         for (FileOp op : samples()) {
             byte[] wire = encode(CODEC, new FileMsg(V4, op));
             boolean huge = wire.length > 8192;
+            // an optional trailing field (a ClusterReq's key): cut just before it, the request is the same without it
+            int optional = op instanceof ClientOp.ClusterReq c && !c.key().isEmpty()
+                    ? encode(CODEC, new FileMsg(V4, new ClusterReq(c.req(), c.action(), c.region(), c.address(), c.zone(),
+                            c.capacityBytes(), c.force()))).length : -1;
             for (int len = 0; len < wire.length; len++) {
                 if (huge && len > 4096 && len < wire.length - 4096 && len % 61 != 0) {
                     continue;
                 }
                 int cut = len;
+                if (cut == optional) {
+                    ClientOp.ClusterReq c = (ClientOp.ClusterReq) op;
+                    assertEquals(new ClusterReq(c.req(), c.action(), c.region(), c.address(), c.zone(), c.capacityBytes(),
+                            c.force()), assertDoesNotThrow(() -> decode(CODEC, wire, cut)).op());
+                    continue;
+                }
                 assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, cut),
                         () -> op.getClass().getSimpleName() + " cut to " + cut + " of " + wire.length);
             }
@@ -398,7 +410,7 @@ class FileCodecTest {
     @Test
     void decode_unknownFailureCode_throwsMalformedNamingIt() {
         byte[] good = encode(CODEC, new FileMsg(V4, new Failed(3, FailureCode.BUSY, "why")));
-        for (int v : new int[] {9, 0x7f, 0xff}) {
+        for (int v : new int[] {10, 0x7f, 0xff}) {
             byte[] bad = good.clone();
             bad[H + 2 + 8] = (byte) v;
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));

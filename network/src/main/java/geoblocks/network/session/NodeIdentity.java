@@ -25,7 +25,10 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
  * the address it is known at ({@code geoblocks.cluster.regions[].key}), and this process's own private
  * key when it is a node (a client has none). A connection that claims a keyed member's address must
  * sign the handshake transcript with that member's key, so the cluster secret alone makes nobody a
- * node. Keys are written as {@code ed25519:} and the base64 of the key's 32 bytes. Immutable.
+ * node. Keys are written as {@code ed25519:} and the base64 of the key's 32 bytes. The config's keys are
+ * fixed; the keys the cluster layout names ({@link #learn}, for regions added with a key) are replaced as
+ * the layout changes, and win over the config's for the same address. Thread-safe: handshakes read a
+ * snapshot of the keys.
  */
 public final class NodeIdentity {
     /** No keys at all: every connection is who its cluster-secret proof and claimed address say (the old rule). */
@@ -35,26 +38,50 @@ public final class NodeIdentity {
     /** The X.509 SubjectPublicKeyInfo of an Ed25519 key, before its 32 bytes (RFC 8410). */
     private static final byte[] SPKI_PREFIX = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
 
-    private final Map<NetAddress, PublicKey> members;
+    /** The config's keys (fixed). */
+    private final Map<NetAddress, PublicKey> configured;
+    /** The config's keys overlaid by the layout's: what handshakes check, replaced whole by {@link #learn}. */
+    private volatile Map<NetAddress, PublicKey> members;
     /**
      * The same keys for Bouncy Castle's Ed25519 (RFC 8032), which signs and verifies in tens of microseconds where
      * the JDK 17 provider took about 0.65 ms per operation (2.6 ms of CPU per connection for both ends).
      */
     private final Ed25519PrivateKeyParameters ownRaw;
-    private final Map<NetAddress, Ed25519PublicKeyParameters> membersRaw;
+    private volatile Map<NetAddress, Ed25519PublicKeyParameters> membersRaw;
 
     /** {@code own}: this node's private key, null for a client; {@code members}: the keyed members by address. */
     public NodeIdentity(PrivateKey own, Map<NetAddress, PublicKey> members) {
-        this.members = Map.copyOf(members);
+        this.configured = Map.copyOf(members);
         this.ownRaw = own == null ? null : new Ed25519PrivateKeyParameters(last32(own.getEncoded()), 0);
-        Map<NetAddress, Ed25519PublicKeyParameters> raw = new java.util.HashMap<>();
-        this.members.forEach((a, k) -> raw.put(a, raw(k)));
-        this.membersRaw = Map.copyOf(raw);
+        set(configured);
     }
 
-    /** The same member keys, with {@code own} as this process's key. */
+    private void set(Map<NetAddress, PublicKey> keys) {
+        Map<NetAddress, Ed25519PublicKeyParameters> raw = new java.util.HashMap<>();
+        keys.forEach((a, k) -> raw.put(a, raw(k)));
+        this.membersRaw = Map.copyOf(raw);
+        this.members = Map.copyOf(keys);
+    }
+
+    /** The same config keys, with {@code own} as this process's key (and none learned from a layout yet). */
     public NodeIdentity withOwn(PrivateKey own) {
-        return new NodeIdentity(own, members);
+        return new NodeIdentity(own, configured);
+    }
+
+    /**
+     * The keys the cluster layout names now, by member address: from the next handshake on, a connection
+     * claiming one of these addresses must prove that key (instead of the config's, if it named one);
+     * addresses the previous layout named and this one does not fall back to the config's key, or none.
+     */
+    public synchronized void learn(Map<NetAddress, PublicKey> layoutKeys) {
+        Map<NetAddress, PublicKey> next = new java.util.HashMap<>(configured);
+        next.putAll(layoutKeys);
+        set(next);
+    }
+
+    /** Whether the cluster's nodes prove keys: the config or the layout names at least one. */
+    public boolean keyed() {
+        return !members.isEmpty();
     }
 
     /** The key's 32 bytes: the end of its X.509 (public) or PKCS#8 (private) encoding, as RFC 8410 lays them out. */

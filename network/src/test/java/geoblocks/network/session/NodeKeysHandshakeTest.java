@@ -80,6 +80,44 @@ class NodeKeysHandshakeTest {
         }
     }
 
+    /** Seoul's side with {@code identity}, accepting a connection that claims {@code claimed} and signs with {@code key}. */
+    private static boolean completes(NodeIdentity identity, NetAddress claimed, java.security.PrivateKey key) throws Exception {
+        Handshake seoul = new Handshake(Handshake.Role.ACCEPTOR, SEOUL, null, SECRET, nonce(2), NO_CERT, NO_CERT, identity);
+        Handshake peer = new Handshake(Handshake.Role.INITIATOR, claimed, SEOUL, SECRET, nonce(1), NO_CERT, NO_CERT,
+                new NodeIdentity(key, Map.of()));
+        Control.Proof fromSeoul = seoul.onHello(peer.hello());
+        Control.Proof fromPeer = peer.onHello(seoul.hello());
+        peer.onProof(fromSeoul);
+        try {
+            return seoul.onProof(fromPeer);
+        } catch (HandshakeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * A region added with {@code cluster add ... --key}: the config does not name it, the layout does. Once the
+     * layout is learned, a connection claiming its address must prove that key (an impostor holding the cluster
+     * secret did get in before); a later layout without it drops the requirement again.
+     */
+    @Test
+    void aKeyTheLayoutNames_isRequiredFromTheNextHandshake_andOnlyWhileTheLayoutNamesIt() throws Exception {
+        NetAddress mumbai = NetAddress.of("10.0.0.3", 3000);
+        KeyPair mumbaiKey = NodeIdentity.generate();
+        NodeIdentity seoul = new NodeIdentity(SEOUL_KEY.getPrivate(), MEMBERS);
+        assertTrue(completes(seoul, mumbai, null), "before: the config names no key for mumbai's address");
+        seoul.learn(Map.of(mumbai, mumbaiKey.getPublic()));
+        assertFalse(completes(seoul, mumbai, null), "an impostor with the secret only");
+        assertFalse(completes(seoul, mumbai, NodeIdentity.generate().getPrivate()), "an impostor with another key");
+        assertTrue(completes(seoul, mumbai, mumbaiKey.getPrivate()), "the node the layout names");
+        assertFalse(completes(seoul, DUBLIN, null), "the config's keys still hold");
+        assertTrue(seoul.keyed());
+        seoul.learn(Map.of());
+        assertTrue(completes(seoul, mumbai, null), "a layout without mumbai's key");
+        assertFalse(completes(seoul, DUBLIN, null), "the config's keys stay whatever the layout says");
+        assertFalse(new NodeIdentity(null, Map.of()).keyed());
+    }
+
     @Test
     void aProofWithoutSeoulsSignature_isRefusedByTheNodeThatDialledSeoul() throws Exception {
         // dublin dials seoul; someone at seoul's address without seoul's key answers

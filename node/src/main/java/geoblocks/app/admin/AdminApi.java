@@ -255,7 +255,7 @@ public final class AdminApi {
     }
 
     private CompletableFuture<Answer> showCluster(Call c) {
-        return backend.cluster("show", "", "", "", 0, false).thenApply(r -> new Answer(200, render(r)));
+        return backend.cluster("show", "", "", "", 0, false, "").thenApply(r -> new Answer(200, render(r)));
     }
 
     private CompletableFuture<Answer> changeCluster(Call c) {
@@ -268,8 +268,12 @@ public final class AdminApi {
         String zone = string(c.body(), "zone", false);
         long capacity = number(c.body(), "capacityBytes", action.equals("set") ? -1 : 0);
         boolean force = Boolean.TRUE.equals(c.body().get("force"));
+        String key = string(c.body(), "key", false);
+        if (!key.isEmpty() && !action.equals("add")) {
+            throw new IllegalArgumentException("a node key is given with add only");
+        }
         LOG.info("admin: {} asks cluster {} {}{}", c.who(), action, region, force ? " (forced)" : "");
-        return backend.cluster(action, region, address, zone, capacity, force).thenApply(r -> new Answer(200, render(r)));
+        return backend.cluster(action, region, address, zone, capacity, force, key).thenApply(r -> new Answer(200, render(r)));
     }
 
     private CompletableFuture<Answer> move(Call c) {

@@ -11,9 +11,9 @@ import java.util.concurrent.CompletableFuture;
  * ({@code NodeStore.StoreException}, with its code).
  */
 public interface AdminBackend {
-    /** {@code show}, or a layout change: add, set, drain, remove. */
+    /** {@code show}, or a layout change: add (with the new node's {@code key}, empty for none), set, drain, remove. */
     CompletableFuture<ClusterReply> cluster(String action, String region, String address, String zone, long capacityBytes,
-            boolean force);
+            boolean force, String key);
 
     /** Moves the replicas of {@code name} to {@code regions}; completes with the node's summary. */
     CompletableFuture<String> move(String name, List<String> regions);

@@ -31,7 +31,7 @@ public final class ClusterJson {
                     .field("replicas", rep == null ? 0 : rep.replicas())
                     .field("bytes", rep == null ? 0 : rep.bytes())
                     .field("pendingVersions", rep == null ? -1 : rep.pendingVersions())
-                    .field("shortBytes", rep == null ? 0 : rep.shortBytes()).end();
+                    .field("shortBytes", rep == null ? 0 : rep.shortBytes()).field("key", g.key()).end();
         }
         w.endArray().name("owners").beginArray();
         l.owners().forEach(w::value);

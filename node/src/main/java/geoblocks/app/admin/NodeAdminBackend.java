@@ -21,8 +21,8 @@ public final class NodeAdminBackend implements AdminBackend {
 
     @Override
     public CompletableFuture<ClusterReply> cluster(String action, String region, String address, String zone,
-            long capacityBytes, boolean force) {
-        return store.cluster(action, region, address, zone, capacityBytes, force);
+            long capacityBytes, boolean force, String key) {
+        return store.cluster(action, region, address, zone, capacityBytes, force, key);
     }
 
     @Override

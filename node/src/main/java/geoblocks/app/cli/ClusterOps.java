@@ -37,12 +37,17 @@ final class ClusterOps implements Runnable {
      */
     int send(String action, String region, String address, String zone, long capacity, boolean force, boolean json)
             throws Exception {
+        return send(action, region, address, zone, capacity, force, "", json);
+    }
+
+    int send(String action, String region, String address, String zone, long capacity, boolean force, String key,
+            boolean json) throws Exception {
         AdminClient admin = parent.admin();
         String answer;
         if (action.equals("show")) {
             answer = admin.call("GET", "/cluster", null);
         } else {
-            answer = admin.call("POST", "/cluster", AdminClient.clusterChange(action, region, address, zone, capacity, force));
+            answer = admin.call("POST", "/cluster", AdminClient.clusterChange(action, region, address, zone, capacity, force, key));
         }
         Map<?, ?> doc = (Map<?, ?>) MiniJson.parse(answer);
         for (Object w : (List<?>) doc.get("warnings")) {
@@ -134,11 +139,16 @@ final class ClusterOps implements Runnable {
         @ParentCommand ClusterOps parent;
         @Parameters(index = "0", paramLabel = "REGION") String region;
         @Parameters(index = "1", paramLabel = "HOST:PORT") String address;
+        @Option(names = "--key", paramLabel = "ed25519:KEY", description = "The new node's public key (it prints it at"
+                + " start; DATA/node.key): its peers then refuse any connection claiming HOST:PORT without it. Required"
+                + " when the cluster's nodes have keys.")
+        String key;
         @Mixin RegionSettings settings;
 
         @Override
         public Integer call() throws Exception {
-            return parent.send("add", region, address, settings.zone(), settings.capacityBytes(0), settings.force, settings.json);
+            return parent.send("add", region, address, settings.zone(), settings.capacityBytes(0), settings.force,
+                    key == null ? "" : key, settings.json);
         }
     }
 

@@ -129,9 +129,11 @@ public final class ServerCommand implements Callable<Integer> {
         String mine = NodeIdentity.format(kp.getPublic());
         PublicKey named = net.identity().keyOf(self);
         if (named == null) {
-            System.out.printf("node key %s (in %s; the config names no key for this node: its handshakes are checked by"
-                    + " the cluster secret only)%n", mine, file.toAbsolutePath());
-            return net;
+            // it signs all the same: a region added with `cluster add ... --key` is named in the layout, not the config
+            System.out.printf("node key %s (in %s; the config names no key for this node: a layout that names it, after"
+                    + " `cluster add REGION HOST:PORT --key %s`, makes peers check it; until then only the cluster"
+                    + " secret is)%n", mine, file.toAbsolutePath(), mine);
+            return net.signingWith(kp.getPrivate());
         }
         if (!java.util.Arrays.equals(named.getEncoded(), kp.getPublic().getEncoded())) {
             throw new IllegalStateException("the config names the key " + NodeIdentity.format(named)

@@ -44,7 +44,10 @@ public final class ServerHost extends ComponentDefinition {
                 .withSendBuffers(client -> init.net.kompics() || client.equals(init.gatewaySelf) ? Bytes.Allocator.HEAP
                         : PooledBytes.ALLOCATOR) // the S3 gateway's client, in this process, takes the arrays
                 // admin operations only from that client: the admin HTTP API, with its tokens, reaches the node through it
-                .withAdminClients(client -> client.equals(init.gatewaySelf)));
+                .withAdminClients(client -> client.equals(init.gatewaySelf))
+                // the node keys the layout names reach the handshakes of this node's network
+                .withMemberKeys(init.net.kompics() ? geoblocks.blockstore.component.MemberKeys.NONE
+                        : new LayoutKeys(init.net.identity())));
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);

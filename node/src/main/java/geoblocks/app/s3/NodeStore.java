@@ -193,8 +193,8 @@ public final class NodeStore {
      * takes it from this client only, see {@code FileOps.isAdmin}).
      */
     public CompletableFuture<geoblocks.blockstore.wire.ClientOp.ClusterReply> cluster(String action, String region,
-            String address, String zone, long capacityBytes, boolean force) {
-        return call(op -> new ClientPort.Cluster(op, action, region, address, zone, capacityBytes, force))
+            String address, String zone, long capacityBytes, boolean force, String key) {
+        return call(op -> new ClientPort.Cluster(op, action, region, address, zone, capacityBytes, force, key))
                 .thenApply(v -> (geoblocks.blockstore.wire.ClientOp.ClusterReply) v);
     }
 

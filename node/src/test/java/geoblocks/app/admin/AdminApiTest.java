@@ -42,8 +42,8 @@ class AdminApiTest {
 
         @Override
         public CompletableFuture<ClusterReply> cluster(String action, String region, String address, String zone,
-                long capacityBytes, boolean force) {
-            asked.add("cluster " + action + " " + region);
+                long capacityBytes, boolean force, String key) {
+            asked.add("cluster " + action + " " + region + (key.isEmpty() ? "" : " " + key));
             if (action.equals("remove") && !force) {
                 return CompletableFuture.failedFuture(new NodeStore.StoreException(FailureCode.PRECONDITION_FAILED,
                         "region " + region + " is active: drain it first"));

@@ -8,14 +8,22 @@ public sealed interface LayoutChange {
     /** The region the change is about. */
     String region();
 
-    /** Add region {@code region} at {@code address} (or re-add a removed one), active. Zone null: the region id. */
-    record Add(String region, String address, String zone, long capacityBytes) implements LayoutChange {
+    /**
+     * Add region {@code region} at {@code address} (or re-add a removed one), active, its node proving
+     * {@code key} (empty: the layout names none). Zone null: the region id.
+     */
+    record Add(String region, String address, String zone, long capacityBytes, String key) implements LayoutChange {
         public Add {
             Region.checkId(region);
             Region.checkAddress(address);
+            Region.checkKey(key);
             if (capacityBytes < 0) {
                 throw new IllegalArgumentException("capacity must not be negative, was " + capacityBytes);
             }
+        }
+
+        public Add(String region, String address, String zone, long capacityBytes) {
+            this(region, address, zone, capacityBytes, "");
         }
 
         public Add(String region, String address) {

@@ -62,9 +62,13 @@ public final class LayoutChanges {
                     if (o.member() && o.address().equals(a.address())) {
                         throw new IllegalArgumentException("address " + a.address() + " is already region '" + o.id() + "'s");
                     }
+                    if (o.member() && !a.key().isEmpty() && o.key().equals(a.key())) {
+                        throw new IllegalArgumentException("key " + a.key() + " is already region '" + o.id() + "'s: each"
+                                + " node has a key of its own");
+                    }
                 }
                 next.put(a.region(), new Region(a.region(), a.address(), a.zone() == null ? a.region() : a.zone(),
-                        a.capacityBytes(), RegionState.ACTIVE));
+                        a.capacityBytes(), RegionState.ACTIVE, a.key()));
         } else if (change instanceof LayoutChange.Drain d) {
                 known(r, d.region(), current);
                 if (r.state() != RegionState.ACTIVE) {
@@ -75,7 +79,7 @@ public final class LayoutChanges {
         } else if (change instanceof LayoutChange.Set s) {
                 known(r, s.region(), current);
                 Region changed = new Region(r.id(), r.address(), s.zone() == null ? r.zone() : s.zone(),
-                        s.capacityBytes() < 0 ? r.capacityBytes() : s.capacityBytes(), r.state());
+                        s.capacityBytes() < 0 ? r.capacityBytes() : s.capacityBytes(), r.state(), r.key());
                 if (changed.equals(r)) {
                     throw new IllegalArgumentException("region '" + r.id() + "' already has zone " + r.zone()
                             + " and capacity " + r.capacityBytes() + ": nothing to change");

@@ -24,11 +24,17 @@ import java.util.zip.CRC32C;
  * str = u16 length + UTF-8 bytes; st = RegionState ordinal; the CRC32C covers every byte before it.
  * </pre>
  *
+ * Format 2 is the same with each region's node key ({@code str}, empty for none) after its state. A
+ * layout that names no key is written as format 1, byte for byte as before (so its digest is too), and
+ * both formats are read.
+ *
  * Decoding checks every length, the checksum and the layout's own invariants, and throws
  * {@link CorruptLayoutException} naming the problem.
  */
 public final class LayoutCodec {
     static final int FORMAT = 1;
+    /** The format that carries node keys: written when some region's key is named. */
+    static final int FORMAT_KEYS = 2;
     /** Regions a layout may hold (the u16 count allows more; no cluster needs them). */
     public static final int MAX_REGIONS = 1_000;
 
@@ -44,9 +50,10 @@ public final class LayoutCodec {
     }
 
     private static void body(Layout l, ByteArrayOutputStream out) {
+        boolean keys = l.regions().values().stream().anyMatch(Region::keyed);
         out.write('G');
         out.write('L');
-        out.write(FORMAT);
+        out.write(keys ? FORMAT_KEYS : FORMAT);
         i64(out, l.version());
         i64(out, l.ownersSince());
         u16(out, l.ownersBefore().size());
@@ -58,6 +65,9 @@ public final class LayoutCodec {
             str(out, r.zone());
             i64(out, r.capacityBytes());
             out.write(r.state().ordinal());
+            if (keys) {
+                str(out, r.key());
+            }
         }
     }
 
@@ -68,9 +78,11 @@ public final class LayoutCodec {
         if (bytes[0] != 'G' || bytes[1] != 'L') {
             throw new CorruptLayoutException("not a layout: magic bytes are " + bytes[0] + "," + bytes[1]);
         }
-        if (bytes[2] != FORMAT) {
-            throw new CorruptLayoutException("layout format " + bytes[2] + " is not known (this build reads " + FORMAT + ")");
+        if (bytes[2] != FORMAT && bytes[2] != FORMAT_KEYS) {
+            throw new CorruptLayoutException("layout format " + bytes[2] + " is not known (this build reads " + FORMAT
+                    + " and " + FORMAT_KEYS + ")");
         }
+        boolean keys = bytes[2] == FORMAT_KEYS;
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - 4);
         int stored = ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt();
@@ -103,7 +115,8 @@ public final class LayoutCodec {
                 if (st >= RegionState.values().length) {
                     throw new CorruptLayoutException("region '" + id + "' has unknown state " + st);
                 }
-                if (regions.put(id, new Region(id, address, zone, capacity, RegionState.values()[st])) != null) {
+                String key = keys ? str(b) : "";
+                if (regions.put(id, new Region(id, address, zone, capacity, RegionState.values()[st], key)) != null) {
                     throw new CorruptLayoutException("region '" + id + "' is listed twice");
                 }
             }

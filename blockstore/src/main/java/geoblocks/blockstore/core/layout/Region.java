@@ -4,11 +4,16 @@ import java.util.regex.Pattern;
 
 /**
  * One region of a {@link Layout}: its id, its node's address ({@code host:port}), its zone, its
- * declared capacity in bytes (0: not declared) and its state. Invariant: the id matches
- * {@link #ID}, the address has a host and a port in 1..65535, the zone is not blank and the
- * capacity is not negative.
+ * declared capacity in bytes (0: not declared), its state, and its node's public key ({@code ed25519:}
+ * and 44 characters of base64; empty: the layout names none, and the config's
+ * {@code geoblocks.cluster.regions[].key}, if any, is the one its peers check). Invariant: the id matches
+ * {@link #ID}, the address has a host and a port in 1..65535, the zone is not blank, the capacity is not
+ * negative and the key is empty or well-formed.
  */
-public record Region(String id, String address, String zone, long capacityBytes, RegionState state) {
+public record Region(String id, String address, String zone, long capacityBytes, RegionState state, String key) {
+    /** What a node key looks like in a layout (the network's {@code NodeIdentity} format). */
+    public static final String KEY = "ed25519:[A-Za-z0-9+/]{43}=";
+    private static final Pattern KEY_PATTERN = Pattern.compile(KEY);
     /** What a region id may be (the cluster config's rule): 1 to 32 of a-z, 0-9 and -, not starting with -. */
     public static final String ID = "[a-z0-9][a-z0-9-]{0,31}";
     private static final Pattern ID_PATTERN = Pattern.compile(ID);
@@ -24,6 +29,19 @@ public record Region(String id, String address, String zone, long capacityBytes,
         }
         if (state == null) {
             throw new IllegalArgumentException("region '" + id + "' needs a state");
+        }
+        checkKey(key);
+    }
+
+    /** A region whose key the layout does not name. */
+    public Region(String id, String address, String zone, long capacityBytes, RegionState state) {
+        this(id, address, zone, capacityBytes, state, "");
+    }
+
+    /** Throws when {@code key} is neither empty nor a node key ({@link #KEY}). */
+    public static void checkKey(String key) {
+        if (key == null || !(key.isEmpty() || KEY_PATTERN.matcher(key).matches())) {
+            throw new IllegalArgumentException("a node key looks like ed25519: and 44 characters of base64, was '" + key + "'");
         }
     }
 
@@ -52,7 +70,11 @@ public record Region(String id, String address, String zone, long capacityBytes,
     }
 
     public Region withState(RegionState s) {
-        return new Region(id, address, zone, capacityBytes, s);
+        return new Region(id, address, zone, capacityBytes, s, key);
+    }
+
+    public boolean keyed() {
+        return !key.isEmpty();
     }
 
     public boolean member() {

@@ -51,4 +51,37 @@ class LayoutCodecTest {
         CorruptLayoutException e = assertThrows(CorruptLayoutException.class, () -> LayoutCodec.decode(b));
         assertTrue(e.getMessage().contains("format 9"), e.getMessage());
     }
+
+    static final String KEY = "ed25519:" + "Q".repeat(42) + "A=";
+
+    @Test
+    void aLayoutWithoutKeys_isFormat1AsBefore_andOneWithAKey_isFormat2AndKeepsIt() throws Exception {
+        byte[] plain = LayoutCodec.encode(sample());
+        assertEquals(1, plain[2], "no key named: the format and bytes of before keys existed");
+        Layout keyed = LayoutChanges.apply(sample(), new LayoutChange.Add("paris", "10.0.0.9:7000", null, 0, KEY),
+                Map.of("seoul", 2L, "dublin", 2L, "mumbai", 2L), Set.of(), false).layout();
+        byte[] b = LayoutCodec.encode(keyed);
+        assertEquals(2, b[2]);
+        Layout back = LayoutCodec.decode(b);
+        assertEquals(keyed, back);
+        assertEquals(KEY, back.region("paris").key());
+        assertEquals("", back.region("seoul").key());
+        assertEquals(keyed.digest(), back.digest());
+        for (int i = 0; i < b.length; i++) {
+            byte[] bad = b.clone();
+            bad[i] ^= 0x41;
+            assertThrows(CorruptLayoutException.class, () -> LayoutCodec.decode(bad), "byte " + i);
+        }
+    }
+
+    @Test
+    void addingAKeyAnotherMemberHas_orAMalformedKey_isRefused() {
+        Layout keyed = LayoutChanges.apply(sample(), new LayoutChange.Add("paris", "10.0.0.9:7000", null, 0, KEY),
+                Map.of("seoul", 2L, "dublin", 2L, "mumbai", 2L), Set.of(), false).layout();
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> LayoutChanges.apply(keyed,
+                new LayoutChange.Add("rome", "10.0.0.10:7000", null, 0, KEY), Map.of("seoul", 3L, "dublin", 3L,
+                        "mumbai", 3L, "paris", 3L), Set.of(), false));
+        assertTrue(twice.getMessage().contains("already region 'paris'"), twice.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new LayoutChange.Add("rome", "10.0.0.10:7000", null, 0, "ed25519:x"));
+    }
 }
