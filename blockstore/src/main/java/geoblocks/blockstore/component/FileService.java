@@ -86,8 +86,8 @@ public final class FileService extends ComponentDefinition {
     private final TransferCounters counters = new TransferCounters();
     private final BackgroundTransfers background;
     private final RefusedInput refused;
-    /** Who may send admin operations ({@link geoblocks.blockstore.wire.FileOps#isAdmin}). */
-    private final java.util.function.Predicate<NetAddress> adminClients;
+    /** Who may send admin operations and reserved names. */
+    private final AdminGate admin;
     /** Where the network learns the node keys the layout names. */
     private final MemberKeys memberKeys;
     private final Replicator replicator;
@@ -146,7 +146,7 @@ public final class FileService extends ComponentDefinition {
         this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
-        this.adminClients = init.adminClients;
+        this.admin = init.admin;
         this.memberKeys = init.memberKeys;
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
         BlockPull pulls = new BlockPull(node, viaLedbat);
@@ -483,14 +483,14 @@ public final class FileService extends ComponentDefinition {
     private void dispatch(NetAddress from, FileOp op) {
         counters.tcpReceived(NodeContext.blockBytes(op), NodeContext.isBackground(op));
         timing.received(from, op, node.now());
-        if (geoblocks.blockstore.wire.FileOps.isAdmin(op) && !adminClients.test(from)) {
+        if (!admin.admits(from, op)) {
             if (refused.forbidden()) {
                 LOG.warn("{}: refused {} from {}: admin operations come only through the admin API", node.region(),
                         op.getClass().getSimpleName(), from);
             }
             node.send(from, new Failed(op.req(), FailureCode.FORBIDDEN, op.getClass().getSimpleName() + " is an admin"
-                    + " operation: a client may not send it to a node; use the node's admin API with an admin token"
-                    + " (node.jar client cluster/move/purge do)"));
+                    + " operation (or touches a name reserved to the node's gateway): a client may not send it to a node;"
+                    + " use the node's admin API with an admin token (node.jar client cluster, move, token do)"));
             return;
         }
         if (handlers.dispatch(from, op, peer -> node.servesRequest(peer, op), (peer, o) -> node.send(peer,

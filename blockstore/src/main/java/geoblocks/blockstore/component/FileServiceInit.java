@@ -36,8 +36,8 @@ public final class FileServiceInit extends Init<FileService> {
     geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
     /** What blocks read for clients are read into. */
     java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
-    /** Which clients may send admin operations ({@link geoblocks.blockstore.wire.FileOps#isAdmin}): nobody unless set. */
-    java.util.function.Predicate<NetAddress> adminClients = client -> false;
+    /** Which clients may send admin operations and reserved names (nobody, none, unless set). */
+    AdminGate admin = AdminGate.NOBODY;
     /** Where the network learns the layout's node keys. */
     MemberKeys memberKeys = MemberKeys.NONE;
 
@@ -83,9 +83,9 @@ public final class FileServiceInit extends Init<FileService> {
         return this;
     }
 
-    /** This init accepting admin operations from the clients {@code which} picks (default: from nobody). */
-    public FileServiceInit withAdminClients(java.util.function.Predicate<NetAddress> which) {
-        this.adminClients = which;
+    /** This init with the admin gate {@code gate} (default: nobody is an admin client, no name is reserved). */
+    public FileServiceInit withAdmin(AdminGate gate) {
+        this.admin = gate;
         return this;
     }
 

@@ -65,7 +65,7 @@ public final class NodeParent extends ComponentDefinition {
         Component files = create(FileService.class, new FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission)
-                .withSendBuffers(init.sendBuffers).withAdminClients(init.adminClients).withMemberKeys(init.memberKeys));
+                .withSendBuffers(init.sendBuffers).withAdmin(init.admin).withMemberKeys(init.memberKeys));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         if (init.cluster.emulateWan()) {
             // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
@@ -132,8 +132,8 @@ public final class NodeParent extends ComponentDefinition {
         final AdmissionSettings admission;
         /** What blocks read for clients are read into (see FileServiceInit#withSendBuffers). */
         final java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers;
-        /** Which clients may send admin operations (see FileServiceInit#withAdminClients); nobody unless set. */
-        final java.util.function.Predicate<NetAddress> adminClients;
+        /** Which clients may send admin operations and reserved names (see AdminGate); nobody, none, unless set. */
+        final AdminGate admin;
         /** Where the network learns the layout's node keys (see FileServiceInit#withMemberKeys). */
         final MemberKeys memberKeys;
 
@@ -148,7 +148,7 @@ public final class NodeParent extends ComponentDefinition {
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
                     null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS, AdmissionSettings.DEFAULTS,
-                    client -> Bytes.Allocator.HEAP, client -> false, MemberKeys.NONE);
+                    client -> Bytes.Allocator.HEAP, AdminGate.NOBODY, MemberKeys.NONE);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -156,9 +156,9 @@ public final class NodeParent extends ComponentDefinition {
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
                 GcSettings gc, DetectorSettings detector, AdmissionSettings admission,
                 java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers,
-                java.util.function.Predicate<NetAddress> adminClients, MemberKeys memberKeys) {
+                AdminGate admin, MemberKeys memberKeys) {
             this.sendBuffers = sendBuffers;
-            this.adminClients = adminClients;
+            this.admin = admin;
             this.memberKeys = memberKeys;
             this.detector = detector;
             this.policies = policies;
@@ -180,7 +180,7 @@ public final class NodeParent extends ComponentDefinition {
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, adminClients, memberKeys);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys);
         }
 
         /**
@@ -189,25 +189,25 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withReplicationQueue(ReplicationQueueStore queue, List<ReplicationQueue.Copy> resumed) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, resumed,
-                    policies, gc, detector, admission, sendBuffers, adminClients, memberKeys);
+                    policies, gc, detector, admission, sendBuffers, admin, memberKeys);
         }
 
         /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
         public NodeInit withPolicies(PolicySet set) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, set, gc, detector, admission, sendBuffers, adminClients, memberKeys);
+                    resumedCopies, set, gc, detector, admission, sendBuffers, admin, memberKeys);
         }
 
         /** This init with the failure detector's settings (geoblocks.node.failure-detector). */
         public NodeInit withDetector(DetectorSettings failureDetector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers, adminClients, memberKeys);
+                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers, admin, memberKeys);
         }
 
         /** This init with the block collector's settings (geoblocks.node.gc-grace, gc-interval). */
         public NodeInit withGc(GcSettings collector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, collector, detector, admission, sendBuffers, adminClients, memberKeys);
+                    resumedCopies, policies, collector, detector, admission, sendBuffers, admin, memberKeys);
         }
 
         /**
@@ -217,7 +217,7 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withSendBuffers(java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> buffers) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, buffers, adminClients, memberKeys);
+                    resumedCopies, policies, gc, detector, admission, buffers, admin, memberKeys);
         }
 
         /**
@@ -227,19 +227,28 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withAdminClients(java.util.function.Predicate<NetAddress> which) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, which, memberKeys);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withClients(which), memberKeys);
+        }
+
+        /**
+         * This init reserving the names under {@code prefixes} to admin clients (reads and writes alike): where the
+         * node's gateway keeps admin token records and sealed access keys.
+         */
+        public NodeInit withAdminNames(List<String> prefixes) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withPrefixes(prefixes), memberKeys);
         }
 
         /** This init telling {@code keys} the node keys each layout names (production: the node's network). */
         public NodeInit withMemberKeys(MemberKeys keys) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, adminClients, keys);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, keys);
         }
 
         /** This init with the admission queue's settings (geoblocks.node.admission). */
         public NodeInit withAdmission(AdmissionSettings settings) {
             return new NodeInit(region, cluster, this.settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, settings, sendBuffers, adminClients, memberKeys);
+                    resumedCopies, policies, gc, detector, settings, sendBuffers, admin, memberKeys);
         }
     }
 }

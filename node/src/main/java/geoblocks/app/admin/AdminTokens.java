@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * {@code DATA/admin-token}): every scope, no expiry, not revocable except by changing it.
  */
 public final class AdminTokens {
-    public static final String PREFIX = ".admin-tokens/";
+    /** Names under this are read and written by the node's own gateway client only (the node refuses other clients). */
+    public static final String RESERVED = ".admin/";
+    public static final String PREFIX = RESERVED + "tokens/";
     /** The root token of the local demo cluster (LocalCluster's config), refused off loopback. */
     public static final String DEMO_ROOT = "geoblocks-local-admin-token";
     /** The file in a node's first data directory that holds the root token it made (config empty). */

@@ -188,6 +188,17 @@ class NodeOverNetworksTest {
         assertEquals(0, l.version(), "the layout is unchanged");
         assertTrue(l.members().contains("dublin"), "dublin is still a member: " + l.members());
 
+        // a record where the admin API keeps its tokens: a client that wrote one would have minted itself a token
+        Path record = tmp.resolve("forged-token-" + n);
+        Files.writeString(record, "geoblocks-admin-token-v1\n");
+        for (ClientPort.Request r : List.of(
+                new ClientPort.Put(OPS.incrementAndGet(), record, ".admin/tokens/aaaaaaaaaaaaaaaa", "tworandom", 4096),
+                new ClientPort.Get(OPS.incrementAndGet(), ".admin/tokens/aaaaaaaaaaaaaaaa", tmp.resolve("read-" + n), null, "",
+                        null))) {
+            ClientPort.Result refused = call(n, "seoul", r);
+            assertEquals(geoblocks.blockstore.wire.FailureCode.FORBIDDEN, refused.code(), r + ": " + refused.error());
+        }
+
         ClientPort.Request move = new ClientPort.Move(OPS.incrementAndGet(), "no-such-file", List.of("seoul"));
         ClientPort.Result viaGateway = GATEWAYS.get(n).submit(move.op(), move, null).get(60, TimeUnit.SECONDS);
         assertEquals(geoblocks.blockstore.wire.FailureCode.NOT_FOUND, viaGateway.code(),
