@@ -56,10 +56,10 @@ public final class AdminApi {
     }
 
     /** A request as the operations see it: who asked, the body's JSON object, and the path after the route's prefix. */
-    private record Call(String who, Set<AdminScope> scopes, Map<String, Object> body, String rest) {}
+    record Call(String who, Set<AdminScope> scopes, Map<String, Object> body, String rest) {}
 
     @FunctionalInterface
-    private interface Handler {
+    interface Handler {
         CompletableFuture<Answer> handle(Call call);
     }
 
@@ -71,8 +71,12 @@ public final class AdminApi {
         }
     }
 
+    /**
+     * The API over {@code backend}, with its token records in {@code tokens}, the node's {@code rootToken}, and the
+     * S3 access keys sealed with {@code accessKeys} (the cluster secret's).
+     */
     public AdminApi(AdminBackend backend, AdminTokenStore tokens, String rootToken, LongSupplier clockMillis,
-            SecureRandom random, LoginThrottle throttle) {
+            SecureRandom random, LoginThrottle throttle, geoblocks.app.s3.AccessKeys accessKeys) {
         if (AdminTokens.rootProblem(rootToken) != null) {
             throw new IllegalArgumentException(AdminTokens.rootProblem(rootToken));
         }
@@ -92,6 +96,10 @@ public final class AdminApi {
         ops.add(new Op("GET", BASE + "/tokens", AdminScope.TOKENS, this::listTokens));
         ops.add(new Op("POST", BASE + "/tokens", AdminScope.TOKENS, this::createToken));
         ops.add(new Op("DELETE", BASE + "/tokens/*", AdminScope.TOKENS, this::revokeToken));
+        AccessKeyAdmin keys = new AccessKeyAdmin(backend, accessKeys, clockMillis, random);
+        ops.add(new Op("GET", BASE + "/keys", AdminScope.KEYS, keys::list));
+        ops.add(new Op("POST", BASE + "/keys", AdminScope.KEYS, keys::create));
+        ops.add(new Op("DELETE", BASE + "/keys/*", AdminScope.KEYS, keys::revoke));
     }
 
     /** The routes' methods and paths ("/x" or "/x/*"), for the OpenAPI check. */
@@ -215,7 +223,7 @@ public final class AdminApi {
         }
     }
 
-    private static CompletableFuture<Answer> done(Answer a) {
+    static CompletableFuture<Answer> done(Answer a) {
         return CompletableFuture.completedFuture(a);
     }
 
@@ -370,7 +378,7 @@ public final class AdminApi {
         }
     }
 
-    private static String string(Map<String, Object> body, String key, boolean required) {
+    static String string(Map<String, Object> body, String key, boolean required) {
         Object v = body.get(key);
         if (v == null) {
             if (required) {

@@ -12,7 +12,9 @@ public enum AdminScope {
     /** Move a file's replicas, purge a version (bypassing S3 object lock). */
     DATA,
     /** Create, list and revoke admin tokens (never with scopes the creating token lacks). */
-    TOKENS;
+    TOKENS,
+    /** Create, list and revoke the S3 gateway's access keys. */
+    KEYS;
 
     public String label() {
         return name().toLowerCase(Locale.ROOT);
@@ -25,7 +27,7 @@ public enum AdminScope {
                 return s;
             }
         }
-        throw new IllegalArgumentException("admin scope must be cluster, data or tokens, was '" + label + "'");
+        throw new IllegalArgumentException("admin scope must be cluster, data, tokens or keys, was '" + label + "'");
     }
 
     /** Scopes from labels separated by commas; at least one. */

@@ -1,17 +1,10 @@
 package geoblocks.app.cli;
 
-import geoblocks.app.AppConfig;
-import geoblocks.app.GeoClient;
+import geoblocks.app.http.JsonWriter;
 import geoblocks.app.s3.AccessKeys;
-import geoblocks.blockstore.client.ByteSink;
-import geoblocks.blockstore.client.ClientPort;
-import geoblocks.blockstore.wire.ClientOp.ListEntry;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.security.SecureRandom;
-import java.time.Instant;
-import java.util.ArrayList;
+import geoblocks.app.s3.MiniJson;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,11 +13,12 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code client --at REGION key create NAME | list | revoke KEYID}: the S3 gateway's access keys
- * ({@link AccessKeys}), stored as small records that every region receives. The secret is printed once,
- * at create; the record holds it sealed under the cluster secret of the config.
+ * ({@link AccessKeys}), stored as small records that every region receives, managed through the node's admin
+ * API with a token of scope {@code keys}. The secret is printed once, at create; the record holds it sealed
+ * under the cluster secret.
  */
 @Command(name = "key", mixinStandardHelpOptions = true,
-        description = "Create, list and revoke S3 access keys (replicated to every region).",
+        description = "Create, list and revoke S3 access keys (replicated to every region; through the admin API).",
         subcommands = {KeyCommand.Create.class, KeyCommand.ListKeys.class, KeyCommand.Revoke.class})
 final class KeyCommand implements Runnable {
     @ParentCommand ClientCommand parent;
@@ -33,43 +27,6 @@ final class KeyCommand implements Runnable {
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command: create, list or revoke");
-    }
-
-    static AccessKeys keys(ClientCommand parent) {
-        return new AccessKeys(AppConfig.load(parent.config).secret());
-    }
-
-    static AccessKeys.Key read(GeoClient c, String at, String id) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        c.get(at, AccessKeys.file(id), new ByteSink() {
-            @Override
-            public void begin() {
-                bytes.reset();
-            }
-
-            @Override
-            public void write(long offset, byte[] data) {
-                bytes.write(data, 0, data.length);
-            }
-        });
-        return AccessKeys.Key.decode(id, bytes.toByteArray());
-    }
-
-    static void write(GeoClient c, String at, AccessKeys.Key k, boolean create) throws IOException {
-        byte[] rec = k.encode();
-        c.write(at, null, new Bytes(rec), AccessKeys.file(k.id()), "tworandom", 4096, "all", create, null);
-    }
-
-    record Bytes(byte[] b) implements geoblocks.blockstore.client.ByteSource {
-        @Override
-        public long size() {
-            return b.length;
-        }
-
-        @Override
-        public void read(long offset, java.nio.ByteBuffer dst) {
-            dst.put(b, (int) offset, dst.remaining());
-        }
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
@@ -86,15 +43,14 @@ final class KeyCommand implements Runnable {
             if (problem != null) {
                 throw new IllegalArgumentException(problem);
             }
-            AccessKeys.Created k = keys(key.parent).create(name, System.currentTimeMillis(), new SecureRandom());
-            try (GeoClient c = key.parent.open()) {
-                write(c, key.parent.at, k.key(), true);
-            }
+            Map<?, ?> k = (Map<?, ?>) MiniJson.parse(key.parent.admin().call("POST", "/keys",
+                    new JsonWriter().begin().field("name", name).end().toString()));
             if (json) {
-                System.out.println("{\"id\":\"" + k.key().id() + "\",\"name\":\"" + name + "\",\"secret\":\"" + k.secret() + "\"}");
+                System.out.println(new JsonWriter().begin().field("id", (String) k.get("id")).field("name", name)
+                        .field("secret", (String) k.get("secret")).end());
             } else {
-                System.out.println("access key id:     " + k.key().id());
-                System.out.println("secret access key: " + k.secret());
+                System.out.println("access key id:     " + k.get("id"));
+                System.out.println("secret access key: " + k.get("secret"));
                 System.out.println("name:              " + name);
                 System.out.println("(the secret is shown only now; it is stored encrypted under the cluster secret)");
             }
@@ -108,27 +64,14 @@ final class KeyCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (GeoClient c = key.parent.open()) {
-                List<String> ids = new ArrayList<>();
-                String after = "";
-                while (true) {
-                    ClientPort.Listing page = c.listPage(key.parent.at, AccessKeys.PREFIX, after, 1000);
-                    for (ListEntry e : page.entries()) {
-                        ids.add(e.name().substring(AccessKeys.PREFIX.length()));
-                        after = e.name();
-                    }
-                    if (!page.more() || page.entries().isEmpty()) {
-                        break;
-                    }
-                }
-                System.out.printf("%-20s %-24s %-24s %s%n", "KEY ID", "NAME", "CREATED", "STATE");
-                for (String id : ids) {
-                    AccessKeys.Key k = read(c, key.parent.at, id);
-                    System.out.printf("%-20s %-24s %-24s %s%n", k.id(), k.name(), Instant.ofEpochMilli(k.createdMillis()),
-                            k.revoked() ? "revoked " + Instant.ofEpochMilli(k.revokedMillis()) : "active");
-                }
-                System.out.println(ids.size() + " key(s)");
+            List<?> keys = (List<?>) ((Map<?, ?>) MiniJson.parse(key.parent.admin().call("GET", "/keys", null))).get("keys");
+            System.out.printf("%-20s %-24s %-24s %s%n", "KEY ID", "NAME", "CREATED", "STATE");
+            for (Object o : keys) {
+                Map<?, ?> k = (Map<?, ?>) o;
+                System.out.printf("%-20s %-24s %-24s %s%n", k.get("id"), k.get("name"), k.get("created"),
+                        k.get("revoked") != null ? "revoked " + k.get("revoked") : "active");
             }
+            System.out.println(keys.size() + " key(s)");
             return 0;
         }
     }
@@ -144,15 +87,8 @@ final class KeyCommand implements Runnable {
             if (!AccessKeys.validId(id)) {
                 throw new IllegalArgumentException("'" + id + "' is not an access key id made by `key create` (GB and 18 more)");
             }
-            try (GeoClient c = key.parent.open()) {
-                AccessKeys.Key k = read(c, key.parent.at, id);
-                if (k.revoked()) {
-                    System.out.println("key " + id + " (" + k.name() + ") was already revoked at " + Instant.ofEpochMilli(k.revokedMillis()));
-                    return 0;
-                }
-                write(c, key.parent.at, k.revoke(System.currentTimeMillis()), false);
-                System.out.println("revoked key " + id + " (" + k.name() + ")");
-            }
+            Map<?, ?> k = (Map<?, ?>) MiniJson.parse(key.parent.admin().call("DELETE", "/keys/" + id, null));
+            System.out.println("revoked key " + id + " (" + k.get("name") + ")");
             return 0;
         }
     }

@@ -253,7 +253,8 @@ public final class ServerCommand implements Callable<Integer> {
             }
             AdminBackend admin = new NodeAdminBackend(nodeStore);
             new AdminApi(admin, new AdminTokenStore(admin, System::currentTimeMillis), adminRoot, System::currentTimeMillis,
-                    new SecureRandom(), LoginThrottle.standard(System::currentTimeMillis)).mount(router);
+                    new SecureRandom(), LoginThrottle.standard(System::currentTimeMillis),
+                    new geoblocks.app.s3.AccessKeys(cfg.secret())).mount(router);
             String dashboardPassword = h.dashboardPassword();
             if (dashboardPassword.isEmpty()) {
                 dashboardPassword = DashboardPassword.loadOrCreate(dir, new SecureRandom());

@@ -55,7 +55,7 @@ final class TokenCommand implements Runnable {
         @ParentCommand TokenCommand parent;
         @Parameters(paramLabel = "NAME", description = "A name for people: 1-64 of A-Z a-z 0-9 . _ @ + = -") String name;
         @Option(names = "--scope", required = true, split = ",", paramLabel = "SCOPE[,SCOPE...]",
-                description = "cluster (layout), data (move, purge), tokens (these commands).")
+                description = "cluster (layout), data (move, purge), tokens (these commands), keys (S3 access keys).")
         List<String> scopes;
         @Option(names = "--expires", defaultValue = "30d", paramLabel = "DURATION",
                 description = "How long it lives, 1m to 366d (default: ${DEFAULT-VALUE}).")

@@ -45,8 +45,8 @@ public final class ServerHost extends ComponentDefinition {
                         : PooledBytes.ALLOCATOR) // the S3 gateway's client, in this process, takes the arrays
                 // admin operations only from that client: the admin HTTP API, with its tokens, reaches the node through it
                 .withAdminClients(client -> client.equals(init.gatewaySelf))
-                // and the names where it keeps admin token records: no other client reads or writes them
-                .withAdminNames(java.util.List.of(geoblocks.app.admin.AdminTokens.RESERVED))
+                // and the names where it keeps admin token records and sealed access keys: no other client touches them
+                .withAdminNames(java.util.List.of(geoblocks.app.admin.AdminTokens.RESERVED, geoblocks.app.s3.AccessKeys.PREFIX))
                 // the node keys the layout names reach the handshakes of this node's network
                 .withMemberKeys(init.net.kompics() ? geoblocks.blockstore.component.MemberKeys.NONE
                         : new LayoutKeys(init.net.identity())));

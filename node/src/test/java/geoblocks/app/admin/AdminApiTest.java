@@ -33,7 +33,7 @@ class AdminApiTest {
     final AtomicLong clock = new AtomicLong(1_800_000_000_000L);
     final Backend backend = new Backend();
     final AdminApi api = new AdminApi(backend, new AdminTokenStore(backend, clock::get), ROOT, clock::get, seeded(),
-            new LoginThrottle(10, 60_000, 60_000, clock::get));
+            new LoginThrottle(10, 60_000, 60_000, clock::get), new geoblocks.app.s3.AccessKeys("cluster-secret-for-the-test"));
 
     /** Records in memory; the admin operations are logged, and answered with a two-region layout. */
     static final class Backend implements AdminBackend {
@@ -185,6 +185,29 @@ class AdminApiTest {
     }
 
     @Test
+    void accessKeys_areMadeListedAndRevoked_withTheKeysScopeOnly() throws Exception {
+        String data = mint(ROOT, "data", 3600);
+        assertEquals(403, call("POST", "/_admin/v1/keys", data, "{\"name\":\"alice\"}").status());
+        String keysToken = mint(ROOT, "keys", 3600);
+        AdminApi.Answer made = call("POST", "/_admin/v1/keys", keysToken, "{\"name\":\"alice\"}");
+        assertEquals(201, made.status(), made.json());
+        String id = (String) json(made).get("id");
+        String secret = (String) json(made).get("secret");
+        byte[] rec = backend.records.get(geoblocks.app.s3.AccessKeys.file(id));
+        assertTrue(rec != null && !new String(rec, StandardCharsets.UTF_8).contains(secret), "stored sealed, not as is");
+        assertEquals(secret, new geoblocks.app.s3.AccessKeys("cluster-secret-for-the-test").open(
+                geoblocks.app.s3.AccessKeys.Key.decode(id, rec)), "the gateway opens it with the cluster secret");
+        AdminApi.Answer list = call("GET", "/_admin/v1/keys", keysToken, null);
+        assertTrue(list.json().contains(id) && !list.json().contains(secret), list.json());
+        AdminApi.Answer revoked = call("DELETE", "/_admin/v1/keys/" + id, keysToken, null);
+        assertEquals(200, revoked.status(), revoked.json());
+        assertTrue(geoblocks.app.s3.AccessKeys.Key.decode(id, backend.records.get(geoblocks.app.s3.AccessKeys.file(id)))
+                .revoked());
+        assertEquals(404, call("DELETE", "/_admin/v1/keys/GB" + "A".repeat(18), keysToken, null).status());
+        assertEquals(400, call("POST", "/_admin/v1/keys", keysToken, "{\"name\":\"no spaces\"}").status());
+    }
+
+    @Test
     void tenBadTokensFromOneAddress_lockItOutForAMinute() {
         for (int i = 0; i < 10; i++) {
             assertEquals(401, call("GET", "/_admin/v1/cluster", "guess-" + i, null).status());
@@ -206,6 +229,7 @@ class AdminApiTest {
         assertEquals(400, call("POST", "/_admin/v1/tokens", ROOT,
                 "{\"name\":\"t\",\"scopes\":[\"data\"],\"ttlSeconds\":99999999999999}").status());
         assertEquals(400, call("DELETE", "/_admin/v1/tokens/NOT-AN-ID", ROOT, null).status());
+        assertEquals(400, call("DELETE", "/_admin/v1/keys/NOT-AN-ID", ROOT, null).status());
         assertEquals(404, call("DELETE", "/_admin/v1/tokens/abcdefghijklmnop", ROOT, null).status());
         assertEquals(404, call("GET", "/_admin/v1/nothing", ROOT, null).status());
         assertEquals(List.of(), backend.asked);

@@ -194,6 +194,9 @@ class NodeOverNetworksTest {
         for (ClientPort.Request r : List.of(
                 new ClientPort.Put(OPS.incrementAndGet(), record, ".admin/tokens/aaaaaaaaaaaaaaaa", "tworandom", 4096),
                 new ClientPort.Get(OPS.incrementAndGet(), ".admin/tokens/aaaaaaaaaaaaaaaa", tmp.resolve("read-" + n), null, "",
+                        null),
+                // and a sealed S3 access key (its secret opens with the cluster secret every client holds)
+                new ClientPort.Get(OPS.incrementAndGet(), ".s3-keys/GBAAAAAAAAAAAAAAAAAA", tmp.resolve("key-" + n), null, "",
                         null))) {
             ClientPort.Result refused = call(n, "seoul", r);
             assertEquals(geoblocks.blockstore.wire.FailureCode.FORBIDDEN, refused.code(), r + ": " + refused.error());
