@@ -286,6 +286,7 @@ public final class FileService extends ComponentDefinition {
     private void tick() {
         long now = node.now();
         housekeeping.tick(now);
+        ownKeySettled();
         long want = pace.intervalAt(now, busy());
         if (want != tickNanos) {
             scheduleTick(want);
@@ -335,9 +336,11 @@ public final class FileService extends ComponentDefinition {
      * members, placement skips what is not active.
      */
     private void layoutChanged(geoblocks.blockstore.core.layout.Layout l) {
-        java.util.Map<String, String> keys = new java.util.TreeMap<>();
-        l.regions().values().stream().filter(r -> r.member() && r.keyed()).forEach(r -> keys.put(r.address(), r.key()));
+        java.util.Map<String, java.util.List<String>> keys = new java.util.TreeMap<>();
+        l.regions().values().stream().filter(r -> r.member() && r.keyed()).forEach(r -> keys.put(r.address(),
+                r.previousKey().isEmpty() ? java.util.List.of(r.key()) : java.util.List.of(r.key(), r.previousKey())));
         memberKeys.layoutKeys(keys);
+        ownKeySettled();
         java.util.Map<String, NetAddress> peers = new java.util.LinkedHashMap<>();
         for (String p : node.peerRegions()) {
             peers.put(p, node.addressOf(p));
@@ -348,6 +351,29 @@ public final class FileService extends ComponentDefinition {
         l.regions().values().forEach(r -> zones.put(r.id(), r.zone()));
         trigger(new PlacementPort.LayoutZones(zones), placementPort);
         antiEntropy.wake();
+    }
+
+    /** The last own key reported settled to the network (null: none yet). */
+    private String settledOwnKey;
+
+    /**
+     * Tells the network once every member has reported the current layout version, and so accepts the key it
+     * names for this node (called on each layout change and tick; reports arrive with anti-entropy).
+     */
+    private void ownKeySettled() {
+        geoblocks.blockstore.core.layout.Layout l = membership.current();
+        geoblocks.blockstore.core.layout.Region own = l.region(node.region());
+        if (own == null || !own.keyed() || own.key().equals(settledOwnKey)) {
+            return;
+        }
+        java.util.Map<String, Long> reported = membership.reported();
+        for (String m : l.members()) {
+            if (reported.getOrDefault(m, -1L) < l.version()) {
+                return;
+            }
+        }
+        settledOwnKey = own.key();
+        memberKeys.ownKeySettled(own.key());
     }
 
     /**

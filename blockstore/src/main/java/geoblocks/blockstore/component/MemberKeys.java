@@ -16,13 +16,26 @@ public interface MemberKeys {
         }
 
         @Override
-        public void layoutKeys(Map<String, String> byAddress) {
+        public void layoutKeys(Map<String, java.util.List<String>> byAddress) {
+        }
+
+        @Override
+        public void ownKeySettled(String key) {
         }
     };
 
     /** Whether the cluster's nodes prove keys (its config names some): a region may then only be added with one. */
     boolean required();
 
-    /** The keys the current layout names, by member address ({@code host:port} to {@code ed25519:...}). */
-    void layoutKeys(Map<String, String> byAddress);
+    /**
+     * The keys the current layout names, by member address ({@code host:port} to {@code ed25519:...}): the
+     * member's key, then its previous one while it rotates (both accepted).
+     */
+    void layoutKeys(Map<String, java.util.List<String>> byAddress);
+
+    /**
+     * Every member has reported a layout version naming {@code key} as this node's key (so every peer
+     * accepts it): a node rotating its key may sign with the new one from now on.
+     */
+    void ownKeySettled(String key);
 }

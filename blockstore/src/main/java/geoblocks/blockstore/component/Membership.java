@@ -153,8 +153,10 @@ final class Membership {
                     case "drain" -> new LayoutChange.Drain(r.region());
                     case "set" -> new LayoutChange.Set(r.region(), r.zone().isEmpty() ? null : r.zone(), r.capacityBytes());
                     case "remove" -> new LayoutChange.Remove(r.region());
-                    default -> throw new IllegalArgumentException("cluster action must be show, add, set, drain or remove, was '"
-                            + r.action() + "'");
+                    case "rekey" -> new LayoutChange.Rekey(r.region(), r.key());
+                    case "retire-key" -> new LayoutChange.RetireKey(r.region());
+                    default -> throw new IllegalArgumentException("cluster action must be show, add, set, drain, remove,"
+                            + " rekey or retire-key, was '" + r.action() + "'");
                 };
                 applied = LayoutChanges.apply(before, change, reportedWithSelf(), drained(before), r.force());
             } catch (IllegalArgumentException e) {

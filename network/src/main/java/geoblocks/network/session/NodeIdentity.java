@@ -40,27 +40,40 @@ public final class NodeIdentity {
 
     /** The config's keys (fixed). */
     private final Map<NetAddress, PublicKey> configured;
-    /** The config's keys overlaid by the layout's: what handshakes check, replaced whole by {@link #learn}. */
-    private volatile Map<NetAddress, PublicKey> members;
+    /**
+     * The config's keys overlaid by the layout's: the keys a connection claiming each address may prove (the
+     * current one first; two while a member rotates its key), replaced whole by {@link #learn}.
+     */
+    private volatile Map<NetAddress, java.util.List<PublicKey>> members;
     /**
      * The same keys for Bouncy Castle's Ed25519 (RFC 8032), which signs and verifies in tens of microseconds where
      * the JDK 17 provider took about 0.65 ms per operation (2.6 ms of CPU per connection for both ends).
      */
-    private final Ed25519PrivateKeyParameters ownRaw;
-    private volatile Map<NetAddress, Ed25519PublicKeyParameters> membersRaw;
+    private volatile Ed25519PrivateKeyParameters ownRaw;
+    private volatile Map<NetAddress, java.util.List<Ed25519PublicKeyParameters>> membersRaw;
 
     /** {@code own}: this node's private key, null for a client; {@code members}: the keyed members by address. */
     public NodeIdentity(PrivateKey own, Map<NetAddress, PublicKey> members) {
         this.configured = Map.copyOf(members);
         this.ownRaw = own == null ? null : new Ed25519PrivateKeyParameters(last32(own.getEncoded()), 0);
-        set(configured);
+        Map<NetAddress, java.util.List<PublicKey>> keys = new java.util.HashMap<>();
+        configured.forEach((a, k) -> keys.put(a, java.util.List.of(k)));
+        set(keys);
     }
 
-    private void set(Map<NetAddress, PublicKey> keys) {
-        Map<NetAddress, Ed25519PublicKeyParameters> raw = new java.util.HashMap<>();
-        keys.forEach((a, k) -> raw.put(a, raw(k)));
+    private void set(Map<NetAddress, java.util.List<PublicKey>> keys) {
+        Map<NetAddress, java.util.List<Ed25519PublicKeyParameters>> raw = new java.util.HashMap<>();
+        keys.forEach((a, ks) -> raw.put(a, ks.stream().map(NodeIdentity::raw).toList()));
         this.membersRaw = Map.copyOf(raw);
         this.members = Map.copyOf(keys);
+    }
+
+    /**
+     * Signs from the next handshake on with {@code own} (a node that rotated its key, once every peer accepts
+     * the new one); connections already up keep their sessions.
+     */
+    public void useOwn(PrivateKey own) {
+        this.ownRaw = new Ed25519PrivateKeyParameters(last32(own.getEncoded()), 0);
     }
 
     /** The same config keys, with {@code own} as this process's key (and none learned from a layout yet). */
@@ -73,9 +86,14 @@ public final class NodeIdentity {
      * claiming one of these addresses must prove that key (instead of the config's, if it named one);
      * addresses the previous layout named and this one does not fall back to the config's key, or none.
      */
-    public synchronized void learn(Map<NetAddress, PublicKey> layoutKeys) {
-        Map<NetAddress, PublicKey> next = new java.util.HashMap<>(configured);
-        next.putAll(layoutKeys);
+    public synchronized void learn(Map<NetAddress, java.util.List<PublicKey>> layoutKeys) {
+        Map<NetAddress, java.util.List<PublicKey>> next = new java.util.HashMap<>();
+        configured.forEach((a, k) -> next.put(a, java.util.List.of(k)));
+        layoutKeys.forEach((a, ks) -> {
+            if (!ks.isEmpty()) {
+                next.put(a, java.util.List.copyOf(ks));
+            }
+        });
         set(next);
     }
 
@@ -100,7 +118,8 @@ public final class NodeIdentity {
 
     /** The key a connection claiming {@code address} must prove, or null when no keyed member has that address. */
     public PublicKey keyOf(NetAddress address) {
-        return members.get(address);
+        java.util.List<PublicKey> ks = members.get(address);
+        return ks == null ? null : ks.get(0);
     }
 
     byte[] sign(byte[] data) {
@@ -115,8 +134,16 @@ public final class NodeIdentity {
      * client, or a cluster without keys), else whether {@code signature} is that member's over {@code data}.
      */
     boolean accepts(NetAddress address, byte[] data, byte[] signature) {
-        Ed25519PublicKeyParameters k = membersRaw.get(address);
-        return k == null || verify(k, data, signature);
+        java.util.List<Ed25519PublicKeyParameters> ks = membersRaw.get(address);
+        if (ks == null) {
+            return true;
+        }
+        for (Ed25519PublicKeyParameters k : ks) {
+            if (verify(k, data, signature)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean verify(PublicKey key, byte[] data, byte[] signature) {

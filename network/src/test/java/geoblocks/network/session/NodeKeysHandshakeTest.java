@@ -106,7 +106,7 @@ class NodeKeysHandshakeTest {
         KeyPair mumbaiKey = NodeIdentity.generate();
         NodeIdentity seoul = new NodeIdentity(SEOUL_KEY.getPrivate(), MEMBERS);
         assertTrue(completes(seoul, mumbai, null), "before: the config names no key for mumbai's address");
-        seoul.learn(Map.of(mumbai, mumbaiKey.getPublic()));
+        seoul.learn(Map.of(mumbai, java.util.List.of(mumbaiKey.getPublic())));
         assertFalse(completes(seoul, mumbai, null), "an impostor with the secret only");
         assertFalse(completes(seoul, mumbai, NodeIdentity.generate().getPrivate()), "an impostor with another key");
         assertTrue(completes(seoul, mumbai, mumbaiKey.getPrivate()), "the node the layout names");
@@ -116,6 +116,33 @@ class NodeKeysHandshakeTest {
         assertTrue(completes(seoul, mumbai, null), "a layout without mumbai's key");
         assertFalse(completes(seoul, DUBLIN, null), "the config's keys stay whatever the layout says");
         assertFalse(new NodeIdentity(null, Map.of()).keyed());
+    }
+
+    /**
+     * A rotation: the layout names dublin's new key and, until retired, its old one. Both complete while the
+     * rotation runs (so dublin may switch when it likes), only the new one after; and a node that switched signs
+     * with its new key from its next handshake.
+     */
+    @Test
+    void duringARotation_bothKeysAreAccepted_thenOnlyTheNewOne() throws Exception {
+        KeyPair next = NodeIdentity.generate();
+        NodeIdentity seoul = new NodeIdentity(SEOUL_KEY.getPrivate(), MEMBERS);
+        seoul.learn(Map.of(DUBLIN, java.util.List.of(next.getPublic(), DUBLIN_KEY.getPublic())));
+        assertTrue(completes(seoul, DUBLIN, DUBLIN_KEY.getPrivate()), "the old key, still accepted");
+        assertTrue(completes(seoul, DUBLIN, next.getPrivate()), "the new key");
+        assertFalse(completes(seoul, DUBLIN, null));
+        seoul.learn(Map.of(DUBLIN, java.util.List.of(next.getPublic())));
+        assertFalse(completes(seoul, DUBLIN, DUBLIN_KEY.getPrivate()), "retired: the old key no more");
+        assertTrue(completes(seoul, DUBLIN, next.getPrivate()));
+
+        NodeIdentity dublin = new NodeIdentity(DUBLIN_KEY.getPrivate(), Map.of());
+        dublin.useOwn(next.getPrivate());
+        Handshake accept = new Handshake(Handshake.Role.ACCEPTOR, SEOUL, null, SECRET, nonce(2), NO_CERT, NO_CERT, seoul);
+        Handshake dial = new Handshake(Handshake.Role.INITIATOR, DUBLIN, SEOUL, SECRET, nonce(1), NO_CERT, NO_CERT, dublin);
+        Control.Proof fromSeoul = accept.onHello(dial.hello());
+        Control.Proof fromDublin = dial.onHello(accept.hello());
+        dial.onProof(fromSeoul);
+        assertTrue(accept.onProof(fromDublin), "dublin signs with the key it switched to");
     }
 
     @Test

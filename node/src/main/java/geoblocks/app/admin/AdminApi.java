@@ -47,6 +47,16 @@ public final class AdminApi {
     private final LoginThrottle throttle;
     private final byte[] openapi;
     private final List<Op> ops = new ArrayList<>();
+    private final KeyRotation rotation;
+
+    /** This node's region and how it makes its next node key (see {@code NodeKeys#prepareRotation}). */
+    public record KeyRotation(String region, NextKey next) {
+        /** The public key of the node's next key pair, made first if there is none. */
+        @FunctionalInterface
+        public interface NextKey {
+            String make() throws IOException;
+        }
+    }
 
     /** An answer: an HTTP status and a JSON document. */
     public record Answer(int status, String json) {
@@ -76,7 +86,8 @@ public final class AdminApi {
      * S3 access keys sealed with {@code accessKeys} (the cluster secret's).
      */
     public AdminApi(AdminBackend backend, AdminTokenStore tokens, String rootToken, LongSupplier clockMillis,
-            SecureRandom random, LoginThrottle throttle, geoblocks.app.s3.AccessKeys accessKeys) {
+            SecureRandom random, LoginThrottle throttle, geoblocks.app.s3.AccessKeys accessKeys, KeyRotation rotation) {
+        this.rotation = rotation;
         if (AdminTokens.rootProblem(rootToken) != null) {
             throw new IllegalArgumentException(AdminTokens.rootProblem(rootToken));
         }
@@ -91,6 +102,7 @@ public final class AdminApi {
                 new Answer(200, new String(openapi, StandardCharsets.UTF_8)))));
         ops.add(new Op("GET", BASE + "/cluster", AdminScope.CLUSTER, this::showCluster));
         ops.add(new Op("POST", BASE + "/cluster", AdminScope.CLUSTER, this::changeCluster));
+        ops.add(new Op("POST", BASE + "/node-key", AdminScope.CLUSTER, this::rotateNodeKey));
         ops.add(new Op("POST", BASE + "/moves", AdminScope.DATA, this::move));
         ops.add(new Op("POST", BASE + "/purges", AdminScope.DATA, this::purge));
         ops.add(new Op("GET", BASE + "/tokens", AdminScope.TOKENS, this::listTokens));
@@ -268,8 +280,9 @@ public final class AdminApi {
 
     private CompletableFuture<Answer> changeCluster(Call c) {
         String action = string(c.body(), "action", true);
-        if (!List.of("add", "set", "drain", "remove").contains(action)) {
-            throw new IllegalArgumentException("action must be add, set, drain or remove, was '" + action + "'");
+        if (!List.of("add", "set", "drain", "remove", "rekey", "retire-key").contains(action)) {
+            throw new IllegalArgumentException("action must be add, set, drain, remove, rekey or retire-key, was '" + action
+                    + "'");
         }
         String region = string(c.body(), "region", true);
         String address = string(c.body(), "address", action.equals("add"));
@@ -277,11 +290,26 @@ public final class AdminApi {
         long capacity = number(c.body(), "capacityBytes", action.equals("set") ? -1 : 0);
         boolean force = Boolean.TRUE.equals(c.body().get("force"));
         String key = string(c.body(), "key", false);
-        if (!key.isEmpty() && !action.equals("add")) {
-            throw new IllegalArgumentException("a node key is given with add only");
+        if (!key.isEmpty() && !action.equals("add") && !action.equals("rekey")) {
+            throw new IllegalArgumentException("a node key is given with add or rekey only");
         }
         LOG.info("admin: {} asks cluster {} {}{}", c.who(), action, region, force ? " (forced)" : "");
         return backend.cluster(action, region, address, zone, capacity, force, key).thenApply(r -> new Answer(200, render(r)));
+    }
+
+    /**
+     * Starts rotating this node's key: makes its next key and names it in the layout ({@code rekey}), the
+     * current one still accepted; the node signs with the new key once every member reported that layout.
+     */
+    private CompletableFuture<Answer> rotateNodeKey(Call c) {
+        String next;
+        try {
+            next = rotation.next().make();
+        } catch (IOException e) {
+            return done(Answer.error(500, "Internal", "making the next node key failed: " + e.getMessage()));
+        }
+        LOG.info("admin: {} rotates node {}'s key to {}", c.who(), rotation.region(), next);
+        return backend.cluster("rekey", rotation.region(), "", "", -1, false, next).thenApply(r -> new Answer(200, render(r)));
     }
 
     private CompletableFuture<Answer> move(Call c) {

@@ -31,7 +31,8 @@ public final class ClusterJson {
                     .field("replicas", rep == null ? 0 : rep.replicas())
                     .field("bytes", rep == null ? 0 : rep.bytes())
                     .field("pendingVersions", rep == null ? -1 : rep.pendingVersions())
-                    .field("shortBytes", rep == null ? 0 : rep.shortBytes()).field("key", g.key()).end();
+                    .field("shortBytes", rep == null ? 0 : rep.shortBytes()).field("key", g.key())
+                    .field("previousKey", g.previousKey()).end();
         }
         w.endArray().name("owners").beginArray();
         l.owners().forEach(w::value);

@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
         description = "Show or change the cluster layout (regions, addresses, states; owners of names).",
-        subcommands = {ClusterOps.Show.class, ClusterOps.Add.class, ClusterOps.Set.class, ClusterOps.Drain.class, ClusterOps.Remove.class})
+        subcommands = {ClusterOps.Show.class, ClusterOps.Add.class, ClusterOps.Set.class, ClusterOps.Drain.class,
+            ClusterOps.Remove.class, ClusterOps.Rekey.class, ClusterOps.RetireKey.class})
 final class ClusterOps implements Runnable {
     @ParentCommand ClientCommand parent;
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -216,6 +217,38 @@ final class ClusterOps implements Runnable {
         @Override
         public Integer call() throws Exception {
             return parent.send("remove", region, "", "", 0, force, json);
+        }
+    }
+
+    @Command(name = "rekey", mixinStandardHelpOptions = true,
+            description = "Rotate the node key of the --at node without downtime: it makes a new key and names it in the"
+                    + " layout, its current key still accepted, and signs with the new one once every member has it."
+                    + " Then `cluster retire-key REGION`.")
+    static final class Rekey implements Callable<Integer> {
+        @ParentCommand ClusterOps parent;
+        @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            String answer = parent.parent.admin().call("POST", "/node-key", null);
+            System.out.println(json ? answer : text(parent.parent.at, (Map<?, ?>) MiniJson.parse(answer)));
+            return 0;
+        }
+    }
+
+    @Command(name = "retire-key", mixinStandardHelpOptions = true,
+            description = "End a key rotation: stop accepting the region's previous node key (once every member reported"
+                    + " the layout with the new one).")
+    static final class RetireKey implements Callable<Integer> {
+        @ParentCommand ClusterOps parent;
+        @Parameters(paramLabel = "REGION") String region;
+        @Option(names = "--force", description = "Apply even if a region has not reported the current layout version.")
+        boolean force;
+        @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            return parent.send("retire-key", region, "", "", -1, force, json);
         }
     }
 }

@@ -48,6 +48,7 @@ import geoblocks.network.session.NodeIdentity;
 import geoblocks.app.http.DashboardPassword;
 import geoblocks.app.http.LoginThrottle;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.PublicKey;
@@ -118,15 +119,26 @@ public final class ServerCommand implements Callable<Integer> {
     static final String NODE_KEY_FILE = "node.key";
 
     /**
-     * The network of node {@code self}, signing its handshakes with its node key when the config names one for
-     * it: the key kept in {@code DATA/node.key} (made at the first start) must be the one the config names,
-     * else the node refuses to start. Without keys in the config, the node key is made and printed all the
-     * same, for the operator to put in the config.
+     * The network of node {@code self}, signing its handshakes with its node key, kept in {@code DATA/node.key}
+     * (made at the first start and printed, for the operator to name in the config or in {@code cluster add
+     * --key}). The key the config names for it must be that one, unless the stored cluster layout
+     * ({@code layout}, null: none) names it instead (the layout wins: a rotated key). A rotation whose next key
+     * ({@code DATA/node.key.next}) the layout names, its previous key retired (so every member accepts it),
+     * is finished here: that key becomes {@code node.key}.
      */
-    static NetworkChoice withNodeKey(NetworkChoice net, NetAddress self, Path dir) throws IOException {
+    static NetworkChoice withNodeKey(NetworkChoice net, NetAddress self, Path dir, geoblocks.blockstore.core.layout.Region own)
+            throws IOException {
         Path file = dir.resolve(NODE_KEY_FILE);
+        Path next = dir.resolve(geoblocks.app.host.NodeKeys.NEXT);
+        if (own != null && Files.exists(next) && own.previousKey().isEmpty()
+                && own.key().equals(NodeIdentity.format(NodeIdentity.loadOrCreate(next).getPublic()))) {
+            Files.move(next, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
         KeyPair kp = NodeIdentity.loadOrCreate(file);
         String mine = NodeIdentity.format(kp.getPublic());
+        if (own != null && (own.key().equals(mine) || own.previousKey().equals(mine))) {
+            return net.signingWith(kp.getPrivate()); // the layout names this key: it wins over the config's
+        }
         PublicKey named = net.identity().keyOf(self);
         if (named == null) {
             // it signs all the same: a region added with `cluster add ... --key` is named in the layout, not the config
@@ -212,7 +224,10 @@ public final class ServerCommand implements Callable<Integer> {
                 .withReplicationQueue(queue, owed).withPolicies(policies).withGc(GcSettings.from(cfg.config()))
                 .withDetector(DetectorSettings.from(cfg.config()).coveringDownAfter(cfg.node().downAfterMs()))
                 .withAdmission(geoblocks.blockstore.core.AdmissionSettings.from(cfg.config()));
-        NetworkChoice net = withNodeKey(NetworkChoice.of(cfg), cfg.cluster().address(region), dir);
+        geoblocks.blockstore.core.layout.Layout stored = geoblocks.blockstore.meta.MetaLayoutStore.read(engine);
+        NetworkChoice net = withNodeKey(NetworkChoice.of(cfg), cfg.cluster().address(region), dir,
+                stored == null ? null : stored.region(region));
+        geoblocks.app.host.NodeKeys nodeKeys = new geoblocks.app.host.NodeKeys(net.identity(), dir);
         Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, self.getIp());
         if (http.isPresent() && !Ports.isFree(self.getIp(), http.get().bind().getPort())) {
             throw new IllegalStateException("http-port " + http.get().bind().getPort() + " on "
@@ -223,7 +238,7 @@ public final class ServerCommand implements Callable<Integer> {
         ServerHost.ServerInit hostInit = new ServerHost.ServerInit(self, node, listening, net, s -> {
             snapshots.set(s);
             history.add(s.timeMillis(), s.status().transfers(), s.status().background().peers());
-        });
+        }).withNodeKeys(nodeKeys);
         CompletableFuture<Bridge> gatewayBridge = new CompletableFuture<>();
         boolean s3 = http.isPresent() && cfg.config().getBoolean("geoblocks.s3.enabled");
         String adminRoot = http.isPresent() ? adminRootToken(cfg, dir, self) : null;
@@ -254,7 +269,8 @@ public final class ServerCommand implements Callable<Integer> {
             AdminBackend admin = new NodeAdminBackend(nodeStore);
             new AdminApi(admin, new AdminTokenStore(admin, System::currentTimeMillis), adminRoot, System::currentTimeMillis,
                     new SecureRandom(), LoginThrottle.standard(System::currentTimeMillis),
-                    new geoblocks.app.s3.AccessKeys(cfg.secret())).mount(router);
+                    new geoblocks.app.s3.AccessKeys(cfg.secret()), new AdminApi.KeyRotation(region, nodeKeys::prepareRotation))
+                    .mount(router);
             String dashboardPassword = h.dashboardPassword();
             if (dashboardPassword.isEmpty()) {
                 dashboardPassword = DashboardPassword.loadOrCreate(dir, new SecureRandom());

@@ -48,8 +48,8 @@ public final class ServerHost extends ComponentDefinition {
                 // and the names where it keeps admin token records and sealed access keys: no other client touches them
                 .withAdminNames(java.util.List.of(geoblocks.app.admin.AdminTokens.RESERVED, geoblocks.app.s3.AccessKeys.PREFIX))
                 // the node keys the layout names reach the handshakes of this node's network
-                .withMemberKeys(init.net.kompics() ? geoblocks.blockstore.component.MemberKeys.NONE
-                        : new LayoutKeys(init.net.identity())));
+                .withMemberKeys(init.net.kompics() || init.keys == null ? geoblocks.blockstore.component.MemberKeys.NONE
+                        : init.keys));
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);
@@ -87,6 +87,15 @@ public final class ServerHost extends ComponentDefinition {
         final NetworkChoice net;
         /** Gets each snapshot the node publishes, on the host's thread (for the HTTP server: read from other threads). */
         final Consumer<NodeSnapshot> snapshots;
+        /** This node's keys (the layout's keys reach its network through them); null: none are followed. */
+        NodeKeys keys;
+
+        /** This init with the node's keys {@code k} (made over {@code net}'s identity). */
+        public ServerInit withNodeKeys(NodeKeys k) {
+            this.keys = k;
+            return this;
+        }
+
         /** When set: host a client of this node for the S3 gateway at {@code gatewaySelf}; its Bridge lands here. */
         CompletableFuture<Bridge> gateway;
         NetAddress gatewaySelf;

@@ -33,7 +33,8 @@ class AdminApiTest {
     final AtomicLong clock = new AtomicLong(1_800_000_000_000L);
     final Backend backend = new Backend();
     final AdminApi api = new AdminApi(backend, new AdminTokenStore(backend, clock::get), ROOT, clock::get, seeded(),
-            new LoginThrottle(10, 60_000, 60_000, clock::get), new geoblocks.app.s3.AccessKeys("cluster-secret-for-the-test"));
+            new LoginThrottle(10, 60_000, 60_000, clock::get), new geoblocks.app.s3.AccessKeys("cluster-secret-for-the-test"),
+            new AdminApi.KeyRotation("seoul", () -> "ed25519:" + "N".repeat(43) + "="));
 
     /** Records in memory; the admin operations are logged, and answered with a two-region layout. */
     static final class Backend implements AdminBackend {

@@ -38,10 +38,10 @@ class ClusterOpsTest {
     void json_isTheLayoutWithReportsAndWarnings() throws Exception {
         assertEquals("{\"version\":1,\"regions\":[{\"region\":\"dublin\",\"state\":\"draining\",\"address\":\"10.0.1.1:47101\","
                 + "\"zone\":\"dublin\",\"capacityBytes\":0,\"reportedVersion\":0,\"replicas\":12,\"bytes\":4096,"
-                + "\"pendingVersions\":3,\"shortBytes\":0,\"key\":\"\"},"
+                + "\"pendingVersions\":3,\"shortBytes\":0,\"key\":\"\",\"previousKey\":\"\"},"
                 + "{\"region\":\"seoul\",\"state\":\"active\",\"address\":\"10.0.0.1:47101\",\"zone\":\"seoul\","
                 + "\"capacityBytes\":0,\"reportedVersion\":1,\"replicas\":30,\"bytes\":8192,"
-                + "\"pendingVersions\":-1,\"shortBytes\":2048,\"key\":\"\"}],\"owners\":[\"seoul\"],"
+                + "\"pendingVersions\":-1,\"shortBytes\":2048,\"key\":\"\",\"previousKey\":\"\"}],\"owners\":[\"seoul\"],"
                 + "\"ownersSince\":1,\"ownersBefore\":[\"dublin\",\"seoul\"],\"warnings\":[\"forced: x\"]}",
                 ClusterJson.render(reply()));
     }

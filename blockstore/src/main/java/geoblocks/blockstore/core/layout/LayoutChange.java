@@ -51,6 +51,27 @@ public sealed interface LayoutChange {
         }
     }
 
+    /**
+     * Give member {@code region}'s node the key {@code key}; its current key stays accepted as the previous one
+     * until {@link RetireKey} (a rotation without downtime).
+     */
+    record Rekey(String region, String key) implements LayoutChange {
+        public Rekey {
+            Region.checkId(region);
+            Region.checkKey(key);
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException("rekey needs the new key");
+            }
+        }
+    }
+
+    /** Stop accepting member {@code region}'s previous key (the rotation's end). */
+    record RetireKey(String region) implements LayoutChange {
+        public RetireKey {
+            Region.checkId(region);
+        }
+    }
+
     /** Take {@code region} out of the cluster (normally once drained). */
     record Remove(String region) implements LayoutChange {
         public Remove {

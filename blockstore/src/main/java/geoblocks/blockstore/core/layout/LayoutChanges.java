@@ -62,7 +62,7 @@ public final class LayoutChanges {
                     if (o.member() && o.address().equals(a.address())) {
                         throw new IllegalArgumentException("address " + a.address() + " is already region '" + o.id() + "'s");
                     }
-                    if (o.member() && !a.key().isEmpty() && o.key().equals(a.key())) {
+                    if (o.member() && !a.key().isEmpty() && (o.key().equals(a.key()) || o.previousKey().equals(a.key()))) {
                         throw new IllegalArgumentException("key " + a.key() + " is already region '" + o.id() + "'s: each"
                                 + " node has a key of its own");
                     }
@@ -79,12 +79,35 @@ public final class LayoutChanges {
         } else if (change instanceof LayoutChange.Set s) {
                 known(r, s.region(), current);
                 Region changed = new Region(r.id(), r.address(), s.zone() == null ? r.zone() : s.zone(),
-                        s.capacityBytes() < 0 ? r.capacityBytes() : s.capacityBytes(), r.state(), r.key());
+                        s.capacityBytes() < 0 ? r.capacityBytes() : s.capacityBytes(), r.state(), r.key(), r.previousKey());
                 if (changed.equals(r)) {
                     throw new IllegalArgumentException("region '" + r.id() + "' already has zone " + r.zone()
                             + " and capacity " + r.capacityBytes() + ": nothing to change");
                 }
                 next.put(r.id(), changed);
+        } else if (change instanceof LayoutChange.Rekey k) {
+                known(r, k.region(), current);
+                if (!r.previousKey().isEmpty()) {
+                    throw new IllegalArgumentException("region '" + r.id() + "' is already rotating its key: retire its"
+                            + " previous key first (`cluster retire-key " + r.id() + "`)");
+                }
+                if (r.key().equals(k.key())) {
+                    throw new IllegalArgumentException("region '" + r.id() + "' already has key " + k.key()
+                            + ": nothing to change");
+                }
+                for (Region o : current.regions().values()) {
+                    if (o.member() && (o.key().equals(k.key()) || o.previousKey().equals(k.key()))) {
+                        throw new IllegalArgumentException("key " + k.key() + " is already region '" + o.id() + "'s: each"
+                                + " node has a key of its own");
+                    }
+                }
+                next.put(r.id(), r.rekeyed(k.key()));
+        } else if (change instanceof LayoutChange.RetireKey k) {
+                known(r, k.region(), current);
+                if (r.previousKey().isEmpty()) {
+                    throw new IllegalArgumentException("region '" + r.id() + "' has no previous key to retire");
+                }
+                next.put(r.id(), r.keyRetired());
         } else if (change instanceof LayoutChange.Remove m) {
                 known(r, m.region(), current);
                 if (r.state() == RegionState.ACTIVE) {

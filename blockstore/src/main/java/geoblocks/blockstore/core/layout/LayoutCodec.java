@@ -24,7 +24,8 @@ import java.util.zip.CRC32C;
  * str = u16 length + UTF-8 bytes; st = RegionState ordinal; the CRC32C covers every byte before it.
  * </pre>
  *
- * Format 2 is the same with each region's node key ({@code str}, empty for none) after its state. A
+ * Format 2 is the same with each region's node key and previous key ({@code str} each, empty for none)
+ * after its state. A
  * layout that names no key is written as format 1, byte for byte as before (so its digest is too), and
  * both formats are read.
  *
@@ -67,6 +68,7 @@ public final class LayoutCodec {
             out.write(r.state().ordinal());
             if (keys) {
                 str(out, r.key());
+                str(out, r.previousKey());
             }
         }
     }
@@ -116,7 +118,8 @@ public final class LayoutCodec {
                     throw new CorruptLayoutException("region '" + id + "' has unknown state " + st);
                 }
                 String key = keys ? str(b) : "";
-                if (regions.put(id, new Region(id, address, zone, capacity, RegionState.values()[st], key)) != null) {
+                String previous = keys ? str(b) : "";
+                if (regions.put(id, new Region(id, address, zone, capacity, RegionState.values()[st], key, previous)) != null) {
                     throw new CorruptLayoutException("region '" + id + "' is listed twice");
                 }
             }

@@ -4,13 +4,15 @@ import java.util.regex.Pattern;
 
 /**
  * One region of a {@link Layout}: its id, its node's address ({@code host:port}), its zone, its
- * declared capacity in bytes (0: not declared), its state, and its node's public key ({@code ed25519:}
+ * declared capacity in bytes (0: not declared), its state, its node's public key ({@code ed25519:}
  * and 44 characters of base64; empty: the layout names none, and the config's
- * {@code geoblocks.cluster.regions[].key}, if any, is the one its peers check). Invariant: the id matches
- * {@link #ID}, the address has a host and a port in 1..65535, the zone is not blank, the capacity is not
- * negative and the key is empty or well-formed.
+ * {@code geoblocks.cluster.regions[].key}, if any, is the one its peers check), and while that key is
+ * being rotated, the key before it ({@code previousKey}, still accepted; empty otherwise). Invariant: the
+ * id matches {@link #ID}, the address has a host and a port in 1..65535, the zone is not blank, the
+ * capacity is not negative, the keys are empty or well-formed, and a previous key comes with a key.
  */
-public record Region(String id, String address, String zone, long capacityBytes, RegionState state, String key) {
+public record Region(String id, String address, String zone, long capacityBytes, RegionState state, String key,
+        String previousKey) {
     /** What a node key looks like in a layout (the network's {@code NodeIdentity} format). */
     public static final String KEY = "ed25519:[A-Za-z0-9+/]{43}=";
     private static final Pattern KEY_PATTERN = Pattern.compile(KEY);
@@ -31,11 +33,20 @@ public record Region(String id, String address, String zone, long capacityBytes,
             throw new IllegalArgumentException("region '" + id + "' needs a state");
         }
         checkKey(key);
+        checkKey(previousKey);
+        if (!previousKey.isEmpty() && (key.isEmpty() || key.equals(previousKey))) {
+            throw new IllegalArgumentException("region '" + id + "' has a previous key without a new one");
+        }
     }
 
     /** A region whose key the layout does not name. */
     public Region(String id, String address, String zone, long capacityBytes, RegionState state) {
-        this(id, address, zone, capacityBytes, state, "");
+        this(id, address, zone, capacityBytes, state, "", "");
+    }
+
+    /** A region with key {@code key} and no key being rotated out. */
+    public Region(String id, String address, String zone, long capacityBytes, RegionState state, String key) {
+        this(id, address, zone, capacityBytes, state, key, "");
     }
 
     /** Throws when {@code key} is neither empty nor a node key ({@link #KEY}). */
@@ -70,7 +81,17 @@ public record Region(String id, String address, String zone, long capacityBytes,
     }
 
     public Region withState(RegionState s) {
-        return new Region(id, address, zone, capacityBytes, s, key);
+        return new Region(id, address, zone, capacityBytes, s, key, previousKey);
+    }
+
+    /** This region with {@code next} as its key and its current key as the previous one, still accepted. */
+    public Region rekeyed(String next) {
+        return new Region(id, address, zone, capacityBytes, state, next, key);
+    }
+
+    /** This region without its previous key. */
+    public Region keyRetired() {
+        return new Region(id, address, zone, capacityBytes, state, key, "");
     }
 
     public boolean keyed() {

@@ -84,4 +84,30 @@ class LayoutCodecTest {
         assertTrue(twice.getMessage().contains("already region 'paris'"), twice.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new LayoutChange.Add("rome", "10.0.0.10:7000", null, 0, "ed25519:x"));
     }
+
+    @Test
+    void aRotation_keepsThePreviousKeyUntilRetired_andOneRotationAtATime() throws Exception {
+        String next = "ed25519:" + "R".repeat(42) + "A=";
+        Map<String, Long> reported = Map.of("seoul", 2L, "dublin", 2L, "mumbai", 2L, "paris", 2L);
+        Layout keyed = LayoutChanges.apply(sample(), new LayoutChange.Add("paris", "10.0.0.9:7000", null, 0, KEY),
+                Map.of("seoul", 2L, "dublin", 2L, "mumbai", 2L), Set.of(), false).layout();
+        Map<String, Long> at3 = Map.of("seoul", 3L, "dublin", 3L, "mumbai", 3L, "paris", 3L);
+        Layout rotating = LayoutChanges.apply(keyed, new LayoutChange.Rekey("paris", next), at3, Set.of(), false).layout();
+        assertEquals(next, rotating.region("paris").key());
+        assertEquals(KEY, rotating.region("paris").previousKey());
+        assertEquals(rotating, LayoutCodec.decode(LayoutCodec.encode(rotating)), "both keys survive the codec");
+        Map<String, Long> at4 = Map.of("seoul", 4L, "dublin", 4L, "mumbai", 4L, "paris", 4L);
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> LayoutChanges.apply(rotating,
+                new LayoutChange.Rekey("paris", "ed25519:" + "S".repeat(42) + "A="), at4, Set.of(), false));
+        assertTrue(twice.getMessage().contains("retire its previous key first"), twice.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> LayoutChanges.apply(rotating, new LayoutChange.Add("rome",
+                "10.0.0.10:7000", null, 0, KEY), at4, Set.of(), false), "the previous key is still paris's");
+        Layout retired = LayoutChanges.apply(rotating, new LayoutChange.RetireKey("paris"), at4, Set.of(), false).layout();
+        assertEquals(next, retired.region("paris").key());
+        assertEquals("", retired.region("paris").previousKey());
+        assertThrows(IllegalArgumentException.class, () -> LayoutChanges.apply(retired, new LayoutChange.RetireKey("paris"),
+                Map.of("seoul", 5L, "dublin", 5L, "mumbai", 5L, "paris", 5L), Set.of(), false));
+        assertThrows(IllegalStateException.class, () -> LayoutChanges.apply(keyed, new LayoutChange.Rekey("paris", next),
+                reported, Set.of(), false), "a rotation waits, like any change, for every member to report the current version");
+    }
 }
