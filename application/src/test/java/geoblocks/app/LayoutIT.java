@@ -218,6 +218,8 @@ class LayoutIT {
             return e.getMessage().contains("nothing to change");
         });
 
+        rotateMumbaisKeyUnderLoad(in);
+
         // a region added with its node's key: the layout names the key (and every node's network checks it)
         String parisKey = geoblocks.network.session.NodeIdentity.format(geoblocks.network.session.NodeIdentity.generate()
                 .getPublic());
@@ -239,5 +241,102 @@ class LayoutIT {
                 }
             });
         }
+    }
+
+    private static String keyIn(Path file) throws IOException {
+        return geoblocks.network.session.NodeIdentity.format(geoblocks.network.session.NodeIdentity.loadOrCreate(file)
+                .getPublic());
+    }
+
+    /**
+     * Mumbai's node key is rotated while puts at seoul and gets at saopaulo run: cluster rekey at mumbai names its
+     * new key in the layout (the old one still accepted), mumbai signs with the new one once every member has it,
+     * retire-key ends it; no request fails. Then mumbai restarts, its config still naming the old key: it starts on
+     * the layout's key, and a move onto it and a read of that copy go over connections that prove the new key.
+     */
+    private void rotateMumbaisKeyUnderLoad(Path in) throws Exception {
+        Path keyFile = nodes.cluster().dataDir("mumbai").resolve("node.key");
+        String before = keyIn(keyFile);
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        Thread load = new Thread(() -> {
+            for (int i = 0; running.get(); i++) {
+                try {
+                    client.put("seoul", in, "rotation/" + i, "tworandom", 65536, null);
+                    client.get("saopaulo", "rotation/" + i, work.resolve("rotation.out"), null);
+                    done.incrementAndGet();
+                } catch (IOException | RuntimeException e) {
+                    failures.add(i + ": " + e.getMessage());
+                }
+            }
+        }, "rotation-load");
+        load.start();
+        AdminClient atMumbai = AdminClient.of(nodes.config(), "mumbai", 10_000);
+        String[] next = new String[1];
+        await(60, "cluster rekey at mumbai accepted", () -> {
+            try {
+                java.util.Map<?, ?> doc = (java.util.Map<?, ?>) geoblocks.app.s3.MiniJson.parse(
+                        atMumbai.call("POST", "/node-key", null));
+                for (Object o : (List<?>) doc.get("regions")) {
+                    java.util.Map<?, ?> g = (java.util.Map<?, ?>) o;
+                    if (g.get("region").equals("mumbai")) {
+                        next[0] = (String) g.get("key");
+                        assertEquals(before, g.get("previousKey"), "the old key stays accepted while rotating");
+                    }
+                }
+                return true;
+            } catch (IOException | InterruptedException e) {
+                return false; // refused until every member reported the version before
+            }
+        });
+        assertTrue(next[0] != null && !next[0].equals(before), "a new key: " + next[0]);
+        await(60, "mumbai signs with its new key, once every member has it", () -> {
+            try {
+                return next[0].equals(keyIn(keyFile));
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        AdminClient atSeoul = AdminClient.of(nodes.config(), "seoul", 10_000);
+        await(60, "cluster retire-key mumbai accepted", () -> {
+            try {
+                atSeoul.call("POST", "/cluster", "{\"action\":\"retire-key\",\"region\":\"mumbai\"}");
+                return true;
+            } catch (IOException | InterruptedException e) {
+                return false;
+            }
+        });
+        await(30, "every node holds mumbai's new key alone", () -> List.of("seoul", "saopaulo", "mumbai").stream().allMatch(r -> {
+            try {
+                geoblocks.blockstore.core.layout.Region m = layoutAt(r).region("mumbai");
+                return m.key().equals(next[0]) && m.previousKey().isEmpty();
+            } catch (IOException e) {
+                return false;
+            }
+        }));
+        Thread.sleep(1000); // a few more requests after the rotation ended
+        running.set(false);
+        load.join(60_000);
+        assertEquals(List.of(), failures, "no request failed during the rotation");
+        assertTrue(done.get() >= 5, "requests ran during the rotation: " + done.get());
+        System.out.printf("LayoutIT: mumbai's key rotated under load: %d put+get pairs, %d failed%n", done.get(),
+                failures.size());
+
+        nodes.cluster().kill("mumbai");
+        nodes.cluster().startNode("mumbai");
+        nodes.cluster().awaitListening("mumbai");
+        client.put("seoul", in, "rotation/moved", "local", 65536, null);
+        await(60, "a move onto the restarted mumbai", () -> {
+            try {
+                client.move("seoul", "rotation/moved", List.of("mumbai"));
+                return true;
+            } catch (IOException e) {
+                return false; // until seoul sees mumbai up again
+            }
+        });
+        Manifest m = client.get("seoul", "rotation/moved", work.resolve("rotation-moved.out"), null);
+        m.blocks().forEach(b -> assertEquals(List.of("mumbai"), b.replicas()));
+        assertEquals(-1L, java.nio.file.Files.mismatch(in, work.resolve("rotation-moved.out")));
     }
 }

@@ -15,6 +15,7 @@ import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,11 @@ public final class GeoClient implements AutoCloseable {
     private final AppConfig config;
     private final long timeoutMs;
 
-    private GeoClient(BusyRetry busyRetry, AppConfig config, long timeoutMs) {
+    /** The node keys this client checks (the config's, then the layouts its nodes answered). */
+    private final geoblocks.network.session.NodeIdentity identity;
+
+    private GeoClient(BusyRetry busyRetry, AppConfig config, long timeoutMs, geoblocks.network.session.NodeIdentity identity) {
+        this.identity = identity;
         this.busyRetry = busyRetry;
         this.config = config;
         this.timeoutMs = timeoutMs;
@@ -62,13 +67,14 @@ public final class GeoClient implements AutoCloseable {
         Map<String, CompletableFuture<Bridge>> futures = new LinkedHashMap<>();
         config.cluster().regionIds().forEach(r -> futures.put(r, new CompletableFuture<>()));
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
+        NetworkChoice net = NetworkChoice.of(config);
         Kompics.createAndStart(ClientHost.class, new ClientHost.ClientHostInit(self, config.cluster(),
-                config.node(), timeoutMs, futures, listening, NetworkChoice.of(config), region), 2);
+                config.node(), timeoutMs, futures, listening, net, region), 2);
         com.typesafe.config.Config cc = config.config();
         GeoClient c = new GeoClient(new BusyRetry(cc.getInt("geoblocks.client.busy-retries"),
                 cc.getDuration("geoblocks.client.busy-backoff", TimeUnit.MILLISECONDS),
                 cc.getDuration("geoblocks.client.busy-backoff-cap", TimeUnit.MILLISECONDS), new java.util.Random()),
-                config, timeoutMs);
+                config, timeoutMs, net.identity());
         try {
             listening.get(30, TimeUnit.SECONDS);
             for (Map.Entry<String, CompletableFuture<Bridge>> e : futures.entrySet()) {
@@ -236,7 +242,32 @@ public final class GeoClient implements AutoCloseable {
         long op = ops.incrementAndGet();
         geoblocks.blockstore.wire.ClientOp.ClusterReply r = (geoblocks.blockstore.wire.ClientOp.ClusterReply) call(region,
                 new ClientPort.Cluster(op, "show", "", "", "", 0, false), null);
+        learnKeys(r.layout());
         return new geoblocks.blockstore.wire.ClientOp.ClusterReply(r.req(), r.layout(), r.regions(), warnings);
+    }
+
+    /**
+     * Checks the node keys {@code layout} names from the next connection on (a node that proved its own key
+     * answered it): a node whose key was rotated is then accepted although the config names its old key.
+     */
+    private void learnKeys(byte[] layout) {
+        try {
+            java.util.Map<NetAddress, List<java.security.PublicKey>> keys = new java.util.HashMap<>();
+            for (geoblocks.blockstore.core.layout.Region g : geoblocks.blockstore.core.layout.LayoutCodec.decode(layout)
+                    .regions().values()) {
+                if (g.member() && g.keyed()) {
+                    List<java.security.PublicKey> ks = new ArrayList<>();
+                    ks.add(geoblocks.network.session.NodeIdentity.parse(g.key()));
+                    if (!g.previousKey().isEmpty()) {
+                        ks.add(geoblocks.network.session.NodeIdentity.parse(g.previousKey()));
+                    }
+                    keys.put(NetAddress.parse(g.address()), ks);
+                }
+            }
+            identity.learn(keys);
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            // a layout this client cannot read teaches it nothing; the config's keys stay
+        }
     }
 
     /** The placement policies the node of {@code region} knows, with their rules. */

@@ -163,7 +163,7 @@ public final class FileService extends ComponentDefinition {
             java.util.Map<String, String> fromConfig = new java.util.TreeMap<>();
             init.cluster.regions().forEach((r, a) -> fromConfig.put(r, LayoutAddresses.hostPort(a)));
             this.membership = new Membership(node, MetaLayoutStore.open(init.manifests.engine(), fromConfig),
-                    antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged, init.memberKeys.required());
+                    antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged, init.memberKeys);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("reading the cluster layout failed: " + e.getMessage(), e);
         }

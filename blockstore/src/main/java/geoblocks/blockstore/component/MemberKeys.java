@@ -22,6 +22,11 @@ public interface MemberKeys {
         @Override
         public void ownKeySettled(String key) {
         }
+
+        @Override
+        public String checkedKey(String address) {
+            return "";
+        }
     };
 
     /** Whether the cluster's nodes prove keys (its config names some): a region may then only be added with one. */
@@ -38,4 +43,7 @@ public interface MemberKeys {
      * accepts it): a node rotating its key may sign with the new one from now on.
      */
     void ownKeySettled(String key);
+
+    /** The key the network checks now for a connection claiming {@code address} ({@code host:port}); "" for none. */
+    String checkedKey(String address);
 }

@@ -45,10 +45,13 @@ final class Membership {
     private final LongPredicate syncedSince;
     private final Consumer<Layout> changed;
 
-    /** {@code keysRequired}: the cluster's nodes prove keys, so a region is added only with its key. */
+    /**
+     * {@code keys}: the node keys the network checks (when it checks any, a region is added only with its key,
+     * and a rotation of a key the config names keeps that key as the previous one).
+     */
     Membership(NodeContext node, MetaLayoutStore store, LongPredicate syncedSince, Consumer<Layout> changed,
-            boolean keysRequired) {
-        this.keysRequired = keysRequired;
+            MemberKeys keys) {
+        this.keys = keys;
         this.node = node;
         this.store = store;
         this.handover = new OwnerHandover(node.region());
@@ -60,7 +63,7 @@ final class Membership {
         node.layoutReports(this::reportedWithSelf);
     }
 
-    private final boolean keysRequired;
+    private final MemberKeys keys;
 
     Layout current() {
         return store.current();
@@ -142,7 +145,7 @@ final class Membership {
             try {
                 LayoutChange change = switch (r.action()) {
                     case "add" -> {
-                        if (keysRequired && r.key().isEmpty()) {
+                        if (keys.required() && r.key().isEmpty()) {
                             throw new IllegalArgumentException("the cluster's nodes prove node keys: add region " + r.region()
                                     + " with its node's key (cluster add ... --key ed25519:...; the node prints it at start,"
                                     + " and keeps it in DATA/node.key), or it could never be told from an impostor");
@@ -153,7 +156,11 @@ final class Membership {
                     case "drain" -> new LayoutChange.Drain(r.region());
                     case "set" -> new LayoutChange.Set(r.region(), r.zone().isEmpty() ? null : r.zone(), r.capacityBytes());
                     case "remove" -> new LayoutChange.Remove(r.region());
-                    case "rekey" -> new LayoutChange.Rekey(r.region(), r.key());
+                    case "rekey" -> {
+                        geoblocks.blockstore.core.layout.Region g = store.current().region(r.region());
+                        // a key only the config names is the one peers check until the layout names another
+                        yield new LayoutChange.Rekey(r.region(), r.key(), g == null ? "" : keys.checkedKey(g.address()));
+                    }
                     case "retire-key" -> new LayoutChange.RetireKey(r.region());
                     default -> throw new IllegalArgumentException("cluster action must be show, add, set, drain, remove,"
                             + " rekey or retire-key, was '" + r.action() + "'");

@@ -60,6 +60,16 @@ public final class NodeKeys implements MemberKeys {
         identity.learn(keys);
     }
 
+    @Override
+    public String checkedKey(String address) {
+        try {
+            PublicKey k = identity.keyOf(NetAddress.parse(address));
+            return k == null ? "" : NodeIdentity.format(k);
+        } catch (IllegalArgumentException e) {
+            return "";
+        }
+    }
+
     /** The public key of the next key pair, made and kept in {@code DATA/node.key.next} first if there is none. */
     public synchronized String prepareRotation() throws IOException {
         if (dataDir == null) {

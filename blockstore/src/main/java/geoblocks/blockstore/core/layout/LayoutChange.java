@@ -53,15 +53,21 @@ public sealed interface LayoutChange {
 
     /**
      * Give member {@code region}'s node the key {@code key}; its current key stays accepted as the previous one
-     * until {@link RetireKey} (a rotation without downtime).
+     * until {@link RetireKey} (a rotation without downtime). {@code unnamed}: the key its peers check when the
+     * layout names none (the config's; empty: none), kept as the previous one in that case.
      */
-    record Rekey(String region, String key) implements LayoutChange {
+    record Rekey(String region, String key, String unnamed) implements LayoutChange {
         public Rekey {
             Region.checkId(region);
             Region.checkKey(key);
+            Region.checkKey(unnamed);
             if (key.isEmpty()) {
                 throw new IllegalArgumentException("rekey needs the new key");
             }
+        }
+
+        public Rekey(String region, String key) {
+            this(region, key, "");
         }
     }
 

@@ -101,7 +101,10 @@ public final class LayoutChanges {
                                 + " node has a key of its own");
                     }
                 }
-                next.put(r.id(), r.rekeyed(k.key()));
+                Region named = r.key().isEmpty() && !k.unnamed().isEmpty() && !k.unnamed().equals(k.key())
+                        ? new Region(r.id(), r.address(), r.zone(), r.capacityBytes(), r.state(), k.unnamed()) : r;
+                next.put(r.id(), named.key().isEmpty() ? new Region(r.id(), r.address(), r.zone(), r.capacityBytes(),
+                        r.state(), k.key()) : named.rekeyed(k.key()));
         } else if (change instanceof LayoutChange.RetireKey k) {
                 known(r, k.region(), current);
                 if (r.previousKey().isEmpty()) {

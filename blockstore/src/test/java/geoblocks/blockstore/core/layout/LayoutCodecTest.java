@@ -110,4 +110,16 @@ class LayoutCodecTest {
         assertThrows(IllegalStateException.class, () -> LayoutChanges.apply(keyed, new LayoutChange.Rekey("paris", next),
                 reported, Set.of(), false), "a rotation waits, like any change, for every member to report the current version");
     }
+
+    @Test
+    void rotatingAKeyOnlyTheConfigNames_keepsTheConfigsKeyAsThePrevious() {
+        String next = "ed25519:" + "R".repeat(42) + "A=";
+        Layout rotating = LayoutChanges.apply(sample(), new LayoutChange.Rekey("seoul", next, KEY),
+                Map.of("seoul", 2L, "dublin", 2L, "mumbai", 2L), Set.of(), false).layout();
+        assertEquals(next, rotating.region("seoul").key());
+        assertEquals(KEY, rotating.region("seoul").previousKey(), "the key peers checked before stays accepted");
+        Layout fresh = LayoutChanges.apply(sample(), new LayoutChange.Rekey("seoul", next),
+                Map.of("seoul", 2L, "dublin", 2L, "mumbai", 2L), Set.of(), false).layout();
+        assertEquals("", fresh.region("seoul").previousKey(), "no key anywhere before: none to keep");
+    }
 }
