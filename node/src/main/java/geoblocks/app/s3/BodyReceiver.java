@@ -15,9 +15,11 @@ final class BodyReceiver {
     static final long MEMORY_BODIES = 4L << 20;
     private final S3Settings settings;
     private final BodySpool.MemoryGrant memory = new BodySpool.MemoryGrant(MEMORY_BODIES);
+    private final SpoolSpace space;
 
-    BodyReceiver(S3Settings settings) {
+    BodyReceiver(S3Settings settings, SpoolSpace space) {
         this.settings = settings;
+        this.space = space;
     }
 
     /** A spooled body checked against Content-Length, Content-MD5 and the signed payload hash. */
@@ -121,7 +123,7 @@ final class BodyReceiver {
             declared = announced(call, mode);
             ChecksumRequest wanted = checksum;
             ChunkedSink[] sink = new ChunkedSink[1];
-            spool = new BodySpool(settings, declared, signedPayload(call), inMemory ? memory : null, s -> {
+            spool = new BodySpool(settings, declared, signedPayload(call), inMemory ? memory : null, space, s -> {
                 state[1] = s;
                 if (state[0] != null) {
                     ready(call, (BucketMeta) state[0], s, declared, wanted, sink[0], then);
@@ -136,6 +138,9 @@ final class BodyReceiver {
             }
         } catch (S3Exception e) {
             call.fail(e);
+            return;
+        } catch (BodySpool.SpoolFull e) {
+            call.fail(e.error());
             return;
         } catch (IOException e) {
             call.fail(e);

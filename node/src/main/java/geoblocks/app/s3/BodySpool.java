@@ -54,6 +54,23 @@ public final class BodySpool implements Exchange.BodySink {
         }
     }
 
+    /** The body's share of the spool while it arrives (null: in memory, or not limited). */
+    private SpoolSpace.Reservation room;
+
+    /** The spool had no room for a body: the S3 error to answer. */
+    public static final class SpoolFull extends IOException {
+        private final S3Exception error;
+
+        SpoolFull(S3Exception error) {
+            super(error.getMessage());
+            this.error = error;
+        }
+
+        public S3Exception error() {
+            return error;
+        }
+    }
+
     private final Path file;
     private final FileChannel out;
     /** The body when kept in memory, else null. */
@@ -77,12 +94,28 @@ public final class BodySpool implements Exchange.BodySink {
      */
     public BodySpool(S3Settings settings, long limit, boolean sha256, MemoryGrant grant, Consumer<BodySpool> onDone)
             throws IOException {
+        this(settings, limit, sha256, grant, null, onDone);
+    }
+
+    /**
+     * As above; a body spooled to a file is first admitted by {@code space} (null: always), for {@code limit}
+     * bytes: an S3Exception when the spool has no room, before a file is made.
+     */
+    public BodySpool(S3Settings settings, long limit, boolean sha256, MemoryGrant grant, SpoolSpace space,
+            Consumer<BodySpool> onDone) throws IOException {
         if (grant != null && limit >= 0 && limit <= MEMORY_MAX && grant.tryTake(limit)) {
             this.memory = new byte[(int) limit];
             this.grant = grant;
             this.file = null;
             this.out = null;
         } else {
+            if (space != null) {
+                try {
+                    this.room = space.admit(Math.max(0, limit));
+                } catch (S3Exception e) {
+                    throw new SpoolFull(e);
+                }
+            }
             this.file = settings.spoolFile("body-");
             this.out = FileChannel.open(file, StandardOpenOption.WRITE);
         }
@@ -126,6 +159,7 @@ public final class BodySpool implements Exchange.BodySink {
         if (out != null) {
             out.close();
         }
+        release();
         md5Result = md5.digest();
         sha256Result = sha256 == null ? null : ETags.hex(sha256.digest());
         checksumResult = checksum == null ? null : checksum.result();
@@ -214,6 +248,13 @@ public final class BodySpool implements Exchange.BodySink {
             Files.deleteIfExists(file);
         } catch (IOException e) {
             // best effort: the spool directory is emptied at start
+        }
+        release();
+    }
+
+    private void release() {
+        if (room != null) {
+            room.release();
         }
     }
 }

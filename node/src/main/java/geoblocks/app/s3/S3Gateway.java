@@ -69,7 +69,8 @@ public final class S3Gateway {
                 new MigrationSweep(settings.region(), clock, settings.migrationRetryMin().toMillis(),
                         settings.migrationRetryMax().toMillis()));
         migration.sweepEvery(settings.migrationSweepInterval());
-        BodyReceiver receiver = new BodyReceiver(settings);
+        SpoolSpace spool = settings.spoolSpace(clock);
+        BodyReceiver receiver = new BodyReceiver(settings, spool);
         this.versioning = new S3Versioning(store, buckets);
         this.objectLock = new S3ObjectLock(store, buckets, versioning, new ObjectLock(clock),
                 b -> b.access().ownerOr(settings.accessKey()));
@@ -99,7 +100,7 @@ public final class S3Gateway {
         lifecycle.runEvery(settings.lifecycleInterval());
         this.cors = new S3Cors(store, buckets, clock);
         S3Policies policies = new S3Policies(store, buckets, tagging, clock);
-        this.postObject = new S3PostObject(settings, buckets, objects, keys, acls, policies, encryption, clock);
+        this.postObject = new S3PostObject(settings, buckets, objects, keys, acls, policies, encryption, clock, spool);
         this.authorizer = new S3Authorizer(buckets, acls, policies);
         this.bucketCalls = new S3BucketCalls(lifecycle, encryption, cors, acls, policies);
     }

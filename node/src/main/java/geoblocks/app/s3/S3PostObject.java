@@ -35,8 +35,11 @@ final class S3PostObject {
     private final S3Encryption encryption;
     private final LongSupplier clock;
 
+    private final SpoolSpace space;
+
     S3PostObject(S3Settings settings, S3Buckets buckets, S3Objects objects, S3KeyStore keys, S3Acls acls,
-            S3Policies policies, S3Encryption encryption, LongSupplier clock) {
+            S3Policies policies, S3Encryption encryption, LongSupplier clock, SpoolSpace space) {
+        this.space = space;
         this.settings = settings;
         this.buckets = buckets;
         this.objects = objects;
@@ -55,11 +58,21 @@ final class S3PostObject {
 
     /** Reads the form; its end continues in {@link #received}. */
     void post(S3Call call) {
-        Form form = new Form(call);
+        // the form's file goes to the spool: admitted for the whole body (it bounds the file), or the largest object
+        long announced = io.netty.handler.codec.http.HttpUtil.getContentLength(call.ex.request(), -1L);
+        SpoolSpace.Reservation room;
+        try {
+            room = space.admit(announced < 0 ? settings.maxObjectSize() : Math.min(announced, settings.maxObjectSize()));
+        } catch (S3Exception e) {
+            call.fail(e);
+            return;
+        }
+        Form form = new Form(call, room);
         FormData parser;
         try {
             parser = new FormData(FormData.boundary(call.headers().get("Content-Type")), MAX_FIELD, MAX_FIELDS, form);
         } catch (IllegalArgumentException e) {
+            room.release();
             call.fail(S3Error.INVALID_ARGUMENT, "POST object: " + e.getMessage());
             return;
         }
@@ -88,6 +101,7 @@ final class S3PostObject {
                 try {
                     parser.finish();
                     form.close();
+                    room.release(); // the file is on disk: counted there
                 } catch (Exception e) {
                     form.discard();
                     call.fail(S3Error.INVALID_ARGUMENT, "POST object: the form is malformed: " + e.getMessage());
@@ -313,7 +327,10 @@ final class S3PostObject {
         long size;
         boolean fileSeen;
 
-        Form(S3Call call) {
+        final SpoolSpace.Reservation room;
+
+        Form(S3Call call, SpoolSpace.Reservation room) {
+            this.room = room;
             this.call = call;
             try {
                 md5 = MessageDigest.getInstance("MD5");
@@ -361,6 +378,7 @@ final class S3PostObject {
         }
 
         void discard() {
+            room.release();
             try {
                 close();
                 if (file != null) {

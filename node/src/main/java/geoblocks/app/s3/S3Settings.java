@@ -26,7 +26,49 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
         boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
         Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks,
         Duration createWait, String clusterSecret, java.util.List<String> virtualHostDomains, Duration lifecycleDay,
-        Duration lifecycleInterval, Sse sse) {
+        Duration lifecycleInterval, Sse sse, Spool spool) {
+
+    /**
+     * {@code geoblocks.s3.spool}: the most bytes of request bodies the spool may hold ({@code quota}, 0: no
+     * quota) and the bytes its disk keeps free ({@code min-free}); see {@link SpoolSpace}.
+     */
+    public record Spool(long quota, long minFree) {
+        public static final Spool DEFAULT = new Spool(64L << 30, 1L << 30);
+    }
+
+    /** As above, with the default spool limits. */
+    public S3Settings(String region, String accessKey, String secretKey, String defaultPolicy, int defaultBlockSize,
+            int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
+            boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
+            Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks,
+            Duration createWait, String clusterSecret, java.util.List<String> virtualHostDomains, Duration lifecycleDay,
+            Duration lifecycleInterval, Sse sse) {
+        this(region, accessKey, secretKey, defaultPolicy, defaultBlockSize, maxBlockSize, maxObjectSize, multipartExpiry,
+                spoolDir, redirectPuts, redirectGets, migratedCopies, migrationSweepInterval, migrationRetryMin,
+                migrationRetryMax, endpoints, networks, createWait, clusterSecret, virtualHostDomains, lifecycleDay,
+                lifecycleInterval, sse, Spool.DEFAULT);
+    }
+
+    /**
+     * The spool's limits over its directory: the bytes of the files in it (read by listing it) and the bytes its
+     * disk can still take.
+     */
+    public SpoolSpace spoolSpace(java.util.function.LongSupplier clockMillis) {
+        return new SpoolSpace(spool.quota(), spool.minFree(), () -> {
+            try (java.util.stream.Stream<Path> files = Files.list(spoolDir)) {
+                return files.mapToLong(f -> f.toFile().length()).sum();
+            } catch (IOException e) {
+                return 0; // no spool directory yet: nothing spooled
+            }
+        }, () -> {
+            try {
+                Files.createDirectories(spoolDir);
+                return Files.getFileStore(spoolDir).getUsableSpace();
+            } catch (IOException e) {
+                return Long.MAX_VALUE; // the file that would be made names the problem itself
+            }
+        }, clockMillis);
+    }
 
     /**
      * {@code geoblocks.s3.sse}: the SSE-S3 cluster keys ({@code key-file}, {@link SseKeyFile#NONE} when
@@ -110,7 +152,8 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
                 c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
                 c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), sweep, retryMin, retryMax, endpoints, networks,
                 createWait, root.getString("geoblocks.cluster.secret"), c.hasPath("virtual-host-domains")
-                        ? c.getStringList("virtual-host-domains") : java.util.List.of(), day, every, sse(c));
+                        ? c.getStringList("virtual-host-domains") : java.util.List.of(), day, every, sse(c),
+                c.hasPath("spool") ? new Spool(c.getBytes("spool.quota"), c.getBytes("spool.min-free")) : Spool.DEFAULT);
     }
 
     private static Sse sse(Config c) {
