@@ -216,7 +216,8 @@ public final class FileService extends ComponentDefinition {
             }
         });
         on(control, NetworkException.class, e -> {
-            refused.channelError();
+            refused.linkFailed(); // our own link: not input anyone sent
+
             if (e.peer != null) {
                 NetAddress peer = new NetAddress(e.peer.getIp(), e.peer.getPort());
                 node.pending().failPeer(peer, "cannot reach " + peer + ": " + e.message);

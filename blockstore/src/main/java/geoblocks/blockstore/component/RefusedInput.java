@@ -7,10 +7,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Network input the node refused: undecodable or unauthenticated messages (counted by the
- * network's codecs), requests nobody could handle, channels closed over errors, and background
+ * network's codecs), requests nobody could handle, forbidden admin operations, and background
  * streams refused. Reported by status and logged at most every 10 s, as one line, when it changed.
  * Well-formed replies to requests this node no longer waits for (they came after a timeout, a
- * failover or a cancel) are expected under load and counted apart, in the log line only.
+ * failover or a cancel) are expected under load and counted apart, in the log line only; so are this
+ * node's own links that failed (a peer that is down, a connection that broke with messages queued):
+ * nobody sent anything to refuse.
  */
 final class RefusedInput {
     private static final Logger LOG = LoggerFactory.getLogger(FileService.class);
@@ -20,7 +22,7 @@ final class RefusedInput {
     private final LongSupplier refusedStreams;
     private long dropped;
     private long lateReplies;
-    private long channelErrors;
+    private long linkFailures;
     private long forbidden;
     private long logged;
     private long lastLogNanos;
@@ -44,14 +46,18 @@ final class RefusedInput {
         lateReplies++;
     }
 
-    /** The network closed a channel over an error (bad frames, resets) or could not open one. */
-    void channelError() {
-        channelErrors++;
+    /** A link of this node failed: a peer it could not reach, or a connection that broke with messages queued. */
+    void linkFailed() {
+        linkFailures++;
     }
 
-    /** Input refused as malformed or unexpected: undecodable, unknown requests, channel errors, refused streams. */
+    long linkFailures() {
+        return linkFailures;
+    }
+
+    /** Input refused as malformed or unexpected: undecodable, unknown requests, refused streams. */
     long malformedOrUnexpected() {
-        return WireStats.malformedCount() + dropped + channelErrors + refusedStreams.getAsLong();
+        return WireStats.malformedCount() + dropped + refusedStreams.getAsLong();
     }
 
     /** An admin operation from a client not allowed to send one: counted as unauthenticated; true for the first of each 1000 (logged). */
@@ -69,8 +75,8 @@ final class RefusedInput {
         long refused = malformedOrUnexpected() + unauthenticated();
         if (refused != logged && now - lastLogNanos > LOG_EVERY_NANOS) {
             LOG.warn("{}: refused {} network messages in the last period ({} malformed/unexpected, {} unauthenticated so far;"
-                    + " {} late replies ignored)", region, refused - logged, malformedOrUnexpected(), unauthenticated(),
-                    lateReplies);
+                    + " {} late replies ignored, {} own links failed)", region, refused - logged, malformedOrUnexpected(),
+                    unauthenticated(), lateReplies, linkFailures);
             logged = refused;
             lastLogNanos = now;
         }
