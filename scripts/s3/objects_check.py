@@ -184,6 +184,23 @@ assert attrs["Checksum"]["ChecksumCRC32"] == crc32(p1 + p2), attrs
 assert [p["Size"] for p in attrs["ObjectParts"]["Parts"]] == [len(p1), len(p2)], attrs
 ok("multipart-checksums-listing-attributes")
 
+# a Complete that fails (its If-None-Match finds the key) keeps the upload and its parts: completed again after
+up = s3.create_multipart_upload(Bucket=B, Key="mp")
+e1 = s3.upload_part(Bucket=B, Key="mp", UploadId=up["UploadId"], PartNumber=1, Body=b"z" * 1000)
+listed = [{"PartNumber": 1, "ETag": e1["ETag"]}]
+def if_none_match(request, **kw):
+    request.headers["If-None-Match"] = "*"
+
+
+s3.meta.events.register("before-sign.s3.CompleteMultipartUpload", if_none_match)
+expect_error("PreconditionFailed", lambda: s3.complete_multipart_upload(Bucket=B, Key="mp", UploadId=up["UploadId"],
+                                                                          MultipartUpload={"Parts": listed}))
+s3.meta.events.unregister("before-sign.s3.CompleteMultipartUpload", if_none_match)
+assert [p["PartNumber"] for p in s3.list_parts(Bucket=B, Key="mp", UploadId=up["UploadId"])["Parts"]] == [1]
+done = s3.complete_multipart_upload(Bucket=B, Key="mp", UploadId=up["UploadId"], MultipartUpload={"Parts": listed})
+assert s3.get_object(Bucket=B, Key="mp")["Body"].read() == b"z" * 1000
+ok("multipart-failed-complete-kept", "412, then listed and completed again")
+
 # tagging: on PUT, put/get/delete, limits, at another node, on a bucket
 s3.put_object(Bucket=B, Key="tagged", Body=b"t", Tagging="b=2&a=1")
 assert s3.get_object_tagging(Bucket=B, Key="tagged")["TagSet"] == [{"Key": "a", "Value": "1"}, {"Key": "b", "Value": "2"}]

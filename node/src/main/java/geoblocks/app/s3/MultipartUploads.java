@@ -203,9 +203,14 @@ public final class MultipartUploads {
         return true;
     }
 
-    /** Forgets a completed upload (its Complete was refused: a retry must not be answered as done). */
-    public synchronized void forget(String id) {
-        recent.remove(id);
+    /**
+     * Takes back a Complete that failed after {@link #complete} accepted it (the object was not stored): the
+     * upload is open again with every part it had, so the client may complete it again, or abort it, as S3
+     * allows; a retry is not answered as done.
+     */
+    public synchronized void reopen(Completed c) {
+        recent.remove(c.upload().id());
+        uploads.putIfAbsent(c.upload().id(), c.upload());
     }
 
     /** Removes upload {@code id}; returns its parts (whose files the caller removes). */

@@ -233,8 +233,9 @@ final class S3Multipart {
             if (partSize > 0) {
                 extra.put(ObjectParts.META, Long.toString(partSize)); // GET partNumber, GetObjectAttributes
             }
+            // a Complete that fails keeps the upload and its parts: the client may complete it again or abort it
             if (done.size() > settings.maxObjectSize()) {
-                removeParts(done.upload().parts().values());
+                uploads.reopen(done);
                 call.fail(S3Error.ENTITY_TOO_LARGE, done.size() + " bytes exceed the gateway's limit of " + settings.maxObjectSize());
                 return;
             }
@@ -242,7 +243,7 @@ final class S3Multipart {
             try {
                 condition = Preconditions.write(call.headers().get("If-Match"), call.headers().get("If-None-Match"));
             } catch (S3Exception e) {
-                removeParts(done.upload().parts().values());
+                uploads.reopen(done);
                 call.fail(e);
                 return;
             }
@@ -263,10 +264,13 @@ final class S3Multipart {
                 } catch (IOException e) {
                     LOG.debug("closing part files: {}", e.toString());
                 }
-                removeParts(done.upload().parts().values());
+                if (t != null) {
+                    uploads.reopen(done);
+                } else {
+                    removeParts(done.upload().parts().values());
+                }
                 call.later(() -> {
                     if (t != null) {
-                        uploads.forget(done.upload().id());
                         call.fail(S3Objects.writeFailure(call, t));
                         return;
                     }

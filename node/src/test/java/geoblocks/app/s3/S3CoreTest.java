@@ -115,6 +115,22 @@ class S3CoreTest {
         return new MultipartUploads(() -> "up" + n.incrementAndGet());
     }
 
+    /** A Complete whose store failed is taken back: the upload is open again with its parts, and completes again. */
+    @Test
+    void multipart_aFailedCompleteIsReopened_andCompletesAgain() throws Exception {
+        MultipartUploads m = uploads();
+        MultipartUploads.Upload u = m.create("bkt", "k", "text/plain", 100);
+        m.addPart(u.id(), new MultipartUploads.Part(1, MultipartUploads.MIN_PART, E1, Path.of("p1")));
+        m.addPart(u.id(), new MultipartUploads.Part(2, 3, E2, Path.of("p2")));
+        MultipartUploads.Completed first = m.complete(u.id(), "bkt", "k", List.of(1, 2), List.of(E1, E2));
+        assertEquals(S3Error.NO_SUCH_UPLOAD, assertThrows(S3Exception.class, () -> m.find(u.id(), "bkt", "k")).error());
+        m.reopen(first); // the object was not stored
+        assertEquals(2, m.find(u.id(), "bkt", "k").parts().size(), "open again, every part kept");
+        MultipartUploads.Completed again = m.complete(u.id(), "bkt", "k", List.of(1, 2), List.of(E1, E2));
+        assertFalse(again.repeat(), "stored for real this time, not answered as done");
+        assertEquals(first.etag(), again.etag());
+    }
+
     @Test
     void multipart_completeChecksOrderEtagsAndSizes() throws Exception {
         MultipartUploads m = uploads();
