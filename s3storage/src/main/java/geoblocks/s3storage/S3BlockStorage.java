@@ -70,11 +70,22 @@ public final class S3BlockStorage implements BlockStorage, AutoCloseable {
         }
     }
 
-    /**
-     * Connects, checks that the bucket answers, and counts the blocks already there; an unreachable
-     * endpoint, a missing bucket or refused credentials fail here with an {@link IOException} saying so.
-     */
+    /** The object under the prefix that names the region whose blocks live there. */
+    static final String OWNER = "geoblocks-owner";
+
+    /** As {@link #open(S3StorageSettings, LongSupplier, String)} for region {@code test} (tests). */
     public static S3BlockStorage open(S3StorageSettings settings, LongSupplier clockMillis) throws IOException {
+        return open(settings, clockMillis, "test");
+    }
+
+    /**
+     * Connects, checks that the bucket answers, claims its prefix for region {@code owner} and counts the
+     * blocks already there; an unreachable endpoint, a missing bucket, refused credentials, or a prefix another
+     * region claimed (its {@value #OWNER} object names it: two regions in one place would collect each other's
+     * blocks) fail here with an {@link IOException} saying so. A prefix nobody claimed is claimed now, blocks
+     * already there included (a region from before claims).
+     */
+    public static S3BlockStorage open(S3StorageSettings settings, LongSupplier clockMillis, String owner) throws IOException {
         S3Client client = S3Client.builder()
                 .endpointOverride(settings.endpoint())
                 .region(Region.of(settings.signingRegion()))
@@ -91,6 +102,7 @@ public final class S3BlockStorage implements BlockStorage, AutoCloseable {
         S3BlockStorage store = new S3BlockStorage(settings, client, clockMillis);
         try {
             client.headBucket(b -> b.bucket(settings.bucket()));
+            store.claim(owner);
             long n = 0;
             long total = 0;
             for (S3Object o : store.objects(settings.prefix() + "blocks/")) {
@@ -103,6 +115,35 @@ public final class S3BlockStorage implements BlockStorage, AutoCloseable {
         } catch (SdkException e) {
             client.close();
             throw store.failure("opening bucket " + settings.bucket(), e);
+        }
+    }
+
+    /** Claims the prefix for {@code owner}, or throws naming the region that has it. */
+    private void claim(String owner) throws IOException {
+        String key = settings.prefix() + OWNER;
+        String holder = ownerOf(key);
+        if (holder == null) {
+            s3.putObject(p -> p.bucket(settings.bucket()).key(key).contentType("text/plain"),
+                    RequestBody.fromString(owner + "\n", java.nio.charset.StandardCharsets.UTF_8));
+            holder = ownerOf(key); // read back: of two regions starting at once, the later write wins and the other stops
+        }
+        if (!owner.equals(holder)) {
+            throw new IOException("s3://" + settings.bucket() + "/" + settings.prefix() + " holds region " + holder
+                    + "'s blocks (" + key + " names it), not region " + owner + "'s: give region " + owner
+                    + " a prefix or bucket of its own (geoblocks.s3-storage." + owner + ".prefix): two regions in one"
+                    + " place would collect each other's blocks");
+        }
+    }
+
+    /** The region {@code key} names, or null when there is no such object. */
+    private String ownerOf(String key) {
+        try {
+            return s3.getObjectAsBytes(g -> g.bucket(settings.bucket()).key(key)).asUtf8String().trim();
+        } catch (SdkException e) {
+            if (notFound(e)) {
+                return null;
+            }
+            throw e;
         }
     }
 

@@ -106,6 +106,25 @@ class S3BlockStorageTest extends BlockStorageContract {
         assertTrue(e.getMessage().contains("no valid " + S3BlockStorage.CRC), e.getMessage());
     }
 
+    /**
+     * Two regions given the same bucket and prefix would collect each other's blocks (each one's GC lists the
+     * other's as unreferenced): the first to open claims the prefix, the second is refused naming the first,
+     * and the first opens again; another prefix in the same bucket is another region's.
+     */
+    @Test
+    void aPrefixAnotherRegionClaimed_isRefusedNamingIt() throws IOException {
+        S3StorageSettings shared = weed.settings(BUCKET, "shared-" + prefix);
+        S3BlockStorage seoul = S3BlockStorage.open(shared, System::currentTimeMillis, "seoul");
+        opened.add(seoul);
+        put(seoul, A, randomBytes(4, 100));
+        IOException e = assertThrows(IOException.class, () -> S3BlockStorage.open(shared, System::currentTimeMillis, "dublin"));
+        assertTrue(e.getMessage().contains("holds region seoul's blocks") && e.getMessage().contains("region dublin"),
+                e.getMessage());
+        opened.add(S3BlockStorage.open(shared, System::currentTimeMillis, "seoul"));
+        opened.add(S3BlockStorage.open(weed.settings(BUCKET, "other-" + prefix), System::currentTimeMillis, "dublin"));
+        assertArrayEquals(randomBytes(4, 100), seoul.get(A).data(), "seoul's block is still there");
+    }
+
     @Test
     void badCredentials_failToOpenSayingWhat_withoutTheSecret() {
         S3StorageSettings wrong = new S3StorageSettings(weed.endpoint, BUCKET, "", "us-east-1", WeedServer.ACCESS_KEY,

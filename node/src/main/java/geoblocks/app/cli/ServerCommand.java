@@ -102,7 +102,7 @@ public final class ServerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("region " + region + " keeps its blocks in S3 (geoblocks.s3-storage."
                         + region + "): give it one data directory, for its metadata, not " + dirs.size());
             }
-            return S3BlockStorage.open(s3.get(), System::currentTimeMillis);
+            return S3BlockStorage.open(s3.get(), System::currentTimeMillis, region);
         }
         if (dirs.size() == 1) {
             DataDir d = dirs.get(0);
