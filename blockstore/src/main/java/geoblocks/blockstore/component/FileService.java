@@ -155,7 +155,7 @@ public final class FileService extends ComponentDefinition {
         ReplicaCopy copies = new ReplicaCopy(node, viaLedbat);
         this.rereplicator = new Rereplicator(node, settings.replaceAfterMs() * 1_000_000L, copies);
         this.replicator = new Replicator(node, init.replicationQueue, init.resumedCopies, copies);
-        this.uploads = new Uploads(node, replicator);
+        this.uploads = new Uploads(node, replicator, Math.max(1000, init.gc.graceMs() / 4) * 1_000_000L);
         this.downloads = new Downloads(node);
         this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
         node.createsReady(antiEntropy::notReadyToDecideCreates);

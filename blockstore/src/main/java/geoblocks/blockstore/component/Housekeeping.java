@@ -43,6 +43,7 @@ final class Housekeeping {
         node.pending().expire(now, "");
         long idle = 2 * node.settings().rpcTimeoutMs() * 1_000_000L;
         parts.uploads().expire(now, idle);
+        parts.uploads().hold(now);
         if (now - lastReminder >= REMIND_NANOS) {
             lastReminder = now;
             parts.uploads().remindWaiting(now);

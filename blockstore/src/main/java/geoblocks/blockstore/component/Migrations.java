@@ -281,12 +281,7 @@ final class Migrations {
                 }
             }
         }
-        byTarget.forEach((t, ids) -> {
-            for (int i = 0; i < ids.size(); i += FileCodec.MAX_LIST) {
-                node.send(node.addressOf(t), new HoldBlocks(0, List.copyOf(ids.subList(i, Math.min(ids.size(),
-                        i + FileCodec.MAX_LIST)))));
-            }
-        });
+        Holds.send(node, byTarget);
     }
 
     void onHold(HoldBlocks h) {

@@ -64,9 +64,51 @@ final class Uploads {
 
     private record Key(NetAddress client, long req) {}
 
+    /** How often the regions holding blocks of uploads in progress are told to keep them (a quarter of the GC grace). */
+    private final long holdEveryNanos;
+    private long lastHold;
+
     Uploads(Node node, Replicator replicator) {
+        this(node, replicator, 150_000_000_000L); // a quarter of the default 10 min grace
+    }
+
+    Uploads(Node node, Replicator replicator, long holdEveryNanos) {
         this.node = node;
         this.replicator = replicator;
+        this.holdEveryNanos = holdEveryNanos;
+        this.lastHold = node.now();
+    }
+
+    /**
+     * Every {@code holdEveryNanos}: tells each other region that is up and holds blocks of an upload in progress to
+     * keep them ({@link geoblocks.blockstore.wire.PeerOp.HoldBlocks}). Until the version's manifest reaches it, a
+     * region protects an upload's blocks only by the touch their arrival gave, which lasts one GC grace; an upload
+     * that sends it no more blocks (its placement moved elsewhere) and runs longer than that would lose them.
+     */
+    void hold(long now) {
+        if (now - lastHold < holdEveryNanos) {
+            return;
+        }
+        lastHold = now;
+        Map<String, List<String>> byRegion = new TreeMap<>();
+        for (Upload u : active.values()) {
+            if (u.failed || u.released || u.inline != null) {
+                continue;
+            }
+            java.util.Set<String> regions = new java.util.TreeSet<>();
+            for (Manifest.BlockRef r : u.refs) {
+                if (r != null) {
+                    regions.addAll(r.replicas());
+                }
+            }
+            regions.remove(node.region());
+            for (String g : regions) {
+                if (node.rtt().isUp(g)) {
+                    byRegion.computeIfAbsent(g, k -> new ArrayList<>()).add(u.fileId);
+                }
+            }
+        }
+        Holds.send(node, byRegion);
     }
 
     void onBegin(NetAddress client, PutBegin b) {

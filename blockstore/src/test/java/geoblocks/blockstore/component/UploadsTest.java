@@ -126,6 +126,40 @@ class UploadsTest {
         assertEquals(0, node.budget.used(), "every buffer returned");
     }
 
+    /**
+     * An upload in progress keeps its blocks at the other regions that hold them: every hold interval they are told
+     * to keep its file (HoldBlocks), however long the upload runs and whether or not it still sends them blocks;
+     * once it has ended (here: failed), the keep-alives stop.
+     */
+    @Test
+    void anUploadInProgress_tellsTheRegionsHoldingItsBlocksToKeepThem_untilItEnds() {
+        Uploads slow = new Uploads(node, replicator, 60_000 * FakeNode.MS);
+        slow.onBegin(CLIENT, new PutBegin(1, "f.bin", SIZE, BLOCK, "tworandom", ClientOp.ACK_ALL));
+        byte[] part = java.util.Arrays.copyOfRange(data, 0, BLOCK);
+        slow.onData(CLIENT, new PutData(1, 0, 0, Checksums.crc32c(part), true, part));
+        ReplicaData d = unanswered().get(0);
+        node.waiting.remove(d.req()).onReply(new ReplicaStored(d.req(), d.blockId()));
+        String fileId = geoblocks.blockstore.core.BlockCollector.FileBlock.of(BlockId.of(d.blockId())).orElseThrow().fileId();
+        slow.hold(node.now + 59_000 * FakeNode.MS);
+        assertTrue(sent(geoblocks.blockstore.wire.PeerOp.HoldBlocks.class).isEmpty(), "not before the interval");
+        for (int i = 1; i <= 3; i++) { // three intervals with no block sent: the upload stalls longer than a grace
+            slow.hold(node.now + i * 60_000 * FakeNode.MS);
+        }
+        List<Object[]> holds = node.sent.stream().filter(x -> x[1] instanceof geoblocks.blockstore.wire.PeerOp.HoldBlocks)
+                .toList();
+        assertEquals(3, holds.size(), "one keep-alive per interval");
+        for (Object[] h : holds) {
+            assertEquals(node.addressOf("dublin"), h[0], "to dublin, which holds block 0 (not to this region)");
+            assertEquals(List.of(fileId), ((geoblocks.blockstore.wire.PeerOp.HoldBlocks) h[1]).fileIds());
+        }
+        byte[] second = java.util.Arrays.copyOfRange(data, BLOCK, 2 * BLOCK);
+        slow.onData(CLIENT, new PutData(1, 1, 0, Checksums.crc32c(second) ^ 1, true, second)); // a bad block: it fails
+        assertEquals(1, sent(Failed.class).size());
+        slow.hold(node.now + 10 * 60_000 * FakeNode.MS);
+        assertEquals(3, node.sent.stream().filter(x -> x[1] instanceof geoblocks.blockstore.wire.PeerOp.HoldBlocks).count(),
+                "no keep-alive for an upload that ended");
+    }
+
     @Test
     void aReplicaThatFails_failsTheUpload_withItsCode_andNoVersionIsMade() {
         begin(ClientOp.ACK_ALL);
