@@ -25,6 +25,7 @@ import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.blockstore.wire.PeerOp.*;
+import geoblocks.blockstore.core.MetaSyncHealth;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import se.sics.kompics.network.Transport;
@@ -79,6 +80,8 @@ public final class FileService extends ComponentDefinition {
     private final ManifestStore manifests;
     private final OutputGate<KompicsEvent> gate = new OutputGate<>(this::emit);
     private long syncReq;
+    /** Whether the metadata engine's syncs work (readiness), and when to try a failed one again. */
+    private final MetaSyncHealth syncHealth = new MetaSyncHealth();
     /** A {@link NodeSnapshot} about once a second, for the operator's HTTP server; unconnected in the simulator. */
     private final Negative<OpsPort> ops = provides(OpsPort.class);
 
@@ -421,13 +424,29 @@ public final class FileService extends ComponentDefinition {
     }
 
     private void onMetaSynced(BlockStorePort.MetaSynced s) {
+        long now = node.now();
+        long delay = 0;
         if (s.error() != null) {
-            Logs.warn(node.region() + ": syncing the metadata engine failed, trying again: " + s.error());
+            MetaSyncHealth.Retry r = syncHealth.failed(now, s.error());
+            delay = r.delayNanos();
+            if (r.log()) {
+                Logs.warn(node.region() + ": syncing the metadata engine failed (" + syncHealth.failures() + " in a row),"
+                        + " trying again in " + delay / 1_000_000 + " ms; answers after metadata writes are held: " + s.error());
+            }
+        } else {
+            long was = syncHealth.succeeded(now);
+            if (was >= 0) {
+                Logs.info(node.region() + ": syncing the metadata engine works again, after " + was / 1_000_000 + " ms");
+            }
         }
         long next = gate.synced(s.error() == null, manifests.writes());
         manifests.synced(gate.synced());
         if (next >= 0) {
-            trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
+            if (delay == 0) {
+                trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
+            } else {
+                node.schedule(delay, () -> trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store));
+            }
         }
     }
 
@@ -449,7 +468,7 @@ public final class FileService extends ComponentDefinition {
     private void publishSnapshot(long now) {
         long millis = node.wallMillis();
         timing.expire(now, millis, ABANDONED_NANOS);
-        trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(),
+        trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(), syncHealth.fault(node.now()),
                 scrubber.progress(now, millis), millis), ops);
     }
 

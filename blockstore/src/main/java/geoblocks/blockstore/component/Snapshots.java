@@ -24,7 +24,7 @@ final class Snapshots {
     private Snapshots() {}
 
     static NodeSnapshot build(NodeContext node, StatusReply status, RequestStats stats, int openRequests,
-            NodeSnapshot.Scrub scrub, long nowMillis) {
+            String storageFault, NodeSnapshot.Scrub scrub, long nowMillis) {
         ManifestStore manifests = node.manifests();
         Map<String, Placed> byRegion = new TreeMap<>();
         byRegion.put(node.region(), new Placed(0, 0));
@@ -47,7 +47,7 @@ final class Snapshots {
                 List.copyOf(views), node.budget().used(), node.budget().capacity(), openRequests,
                 new NodeSnapshot.Tombstones(manifests.names() - files, node.versions().tombstonesAcknowledged,
                         node.versions().tombstonesExpired), node.rttMatrix(), scrub, node.unsettledPeers(),
-                node.downTransitions(), node.notReadyToDecideCreates(), node.admission().stats(), layout);
+                node.downTransitions(), node.notReadyToDecideCreates(), node.admission().stats(), layout, storageFault);
     }
 
     private static FileView view(Manifest m) {

@@ -24,9 +24,21 @@ public record NodeSnapshot(String region, long timeMillis, StatusReply status, R
         long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
         long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
         List<String> unsettledPeers, Map<String, Long> peerDownTransitions, String createsNotReady,
-        geoblocks.blockstore.core.AdmissionQueue.Stats admission, Layout layout) implements KompicsEvent {
+        geoblocks.blockstore.core.AdmissionQueue.Stats admission, Layout layout, String storageFault)
+        implements KompicsEvent {
     public NodeSnapshot {
         peerDownTransitions = Map.copyOf(peerDownTransitions);
+    }
+
+    /** A snapshot without a storage fault ({@code storageFault}: null while the metadata engine's syncs work). */
+    public NodeSnapshot(String region, long timeMillis, StatusReply status, RequestStats.Snapshot requests,
+            long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
+            long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
+            List<String> unsettledPeers, Map<String, Long> peerDownTransitions, String createsNotReady,
+            geoblocks.blockstore.core.AdmissionQueue.Stats admission, Layout layout) {
+        this(region, timeMillis, status, requests, files, placed, recentFiles, memoryUsedBytes, memoryCapacityBytes,
+                openRequests, tombstones, rttMatrix, scrub, unsettledPeers, peerDownTransitions, createsNotReady, admission,
+                layout, null);
     }
 
     /** A snapshot of a node that runs the layout of its static config (version 0, as {@link Layout#NONE} says). */

@@ -65,7 +65,7 @@ class SnapshotsTest {
     private static NodeSnapshot snapshot(NodeContext node) {
         StatusReply status = new StatusReply(0, "seoul", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
                 new Background(0, 0, List.of()));
-        return Snapshots.build(node, status, new RequestStats(10), 0, new NodeSnapshot.Scrub(0, false, 0, -1, -1), 1);
+        return Snapshots.build(node, status, new RequestStats(10), 0, null, new NodeSnapshot.Scrub(0, false, 0, -1, -1), 1);
     }
 
     private static Manifest file(Random r, String name, long clock) {

@@ -17,8 +17,8 @@ import java.util.function.Supplier;
 /**
  * The operator's routes: {@code GET /metrics} (Prometheus text format from the client library's
  * registry: the node's metrics and the JVM's), {@code /healthz} (the node publishes snapshots),
- * {@code /readyz} (and its data directory is writable, and every peer's first RTT probes have
- * settled: measured up, or down-after passed since the node started), {@code /} (the dashboard
+ * {@code /readyz} (and its data directory is writable, its metadata engine's syncs work, and every peer's
+ * first RTT probes have settled: measured up, or down-after passed since the node started), {@code /} (the dashboard
  * page from the jar) and {@code /api/state} (the dashboard's JSON, with the chart history). The
  * page and its JSON always need the credentials; the three probes only when {@code probesNeedAuth}.
  */
@@ -85,6 +85,10 @@ public final class OpsRoutes {
             return;
         }
         NodeSnapshot s = latest.get();
+        if (s.storageFault() != null) {
+            ex.respondText(503, "storage fault: " + s.storageFault() + "\n");
+            return;
+        }
         if (!s.unsettledPeers().isEmpty()) {
             ex.respondText(503, "probing peers: " + String.join(", ", s.unsettledPeers())
                     + " neither measured up yet nor past down-after since the node started\n");

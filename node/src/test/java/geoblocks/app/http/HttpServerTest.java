@@ -222,6 +222,23 @@ class HttpServerTest {
     }
 
     @Test
+    void readiness_isRefusedWhileTheMetadataSyncsFail() throws Exception {
+        NodeSnapshot s = snapshot(clock.get());
+        String fault = "syncing the metadata engine has failed 3 time(s) over 2 s, answers after metadata writes are held:"
+                + " No space left on device";
+        latest.set(new NodeSnapshot(s.region(), s.timeMillis(), s.status(), s.requests(), s.files(), s.placed(),
+                s.recentFiles(), s.memoryUsedBytes(), s.memoryCapacityBytes(), s.openRequests(), s.tombstones(),
+                s.rttMatrix(), s.scrub(), s.unsettledPeers(), s.peerDownTransitions(), s.createsNotReady(), s.admission(),
+                s.layout(), fault));
+        HttpResponse<String> faulty = send("GET", "/readyz", null, null);
+        assertEquals(503, faulty.statusCode());
+        assertEquals("storage fault: " + fault + "\n", faulty.body());
+        assertEquals(200, send("GET", "/healthz", null, null).statusCode(), "alive: it publishes snapshots");
+        latest.set(s);
+        assertEquals(200, send("GET", "/readyz", null, null).statusCode());
+    }
+
+    @Test
     void metrics_countEachPeersDownTransitions() throws Exception {
         latest.set(snapshot(clock.get()));
         String t = send("GET", "/metrics", null, null).body();
