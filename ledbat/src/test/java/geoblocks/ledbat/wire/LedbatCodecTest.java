@@ -57,6 +57,35 @@ class LedbatCodecTest {
     }
 
     @Test
+    void probe_paddedToASize_roundTripsWithThatSize_andItsAckNamesIt() throws Exception {
+        ProbePacket p = ProbePacket.ofSize(H, 12345, 1442);
+        assertEquals(1442, p.wireSize());
+        byte[] bytes = encode(p);
+        for (int i = LedbatCodec.probeFixedSize(H); i < bytes.length; i++) {
+            assertEquals(0, bytes[i], "padding is zeros at " + i);
+        }
+        ProbePacket back = (ProbePacket) C.decode(ByteBuffer.wrap(bytes));
+        assertEquals(12345, back.probeId());
+        assertEquals(1442, back.wireSize());
+        assertTrue(back.alone(), "a probe travels in a datagram of its own");
+        ProbeAck a = (ProbeAck) C.decode(ByteBuffer.wrap(encode(new ProbeAck(H.reply(), 12345, back.wireSize()))));
+        assertEquals(12345, a.probeId());
+        assertEquals(1442, a.probeSize());
+        assertEquals(H.reply(), a.getHeader());
+    }
+
+    @Test
+    void probeAck_truncated_orWithFlags_isMalformed() {
+        byte[] bytes = encode(new ProbeAck(H, 1, 1300));
+        assertThrows(MalformedMessageException.class,
+                () -> C.decode(ByteBuffer.wrap(java.util.Arrays.copyOf(bytes, bytes.length - 1))));
+        byte[] flagged = bytes.clone();
+        flagged[LedbatCodec.probeFixedSize(H) - 5] = 1;   // the flags byte, after version and type
+        assertThrows(MalformedMessageException.class, () -> C.decode(ByteBuffer.wrap(flagged)));
+        assertThrows(IllegalArgumentException.class, () -> new ProbePacket(H, 1, -1));
+    }
+
+    @Test
     void ackPacket_roundTrip_keepsEveryField() throws Exception {
         AckPacket a = ack();
         AckPacket back = (AckPacket) C.decode(ByteBuffer.wrap(encode(a)));
