@@ -19,10 +19,13 @@ package geoblocks.ledbat.core;
  *
  * <p>A path whose MTU drops while data flows (section 4.3, black-hole detection): once
  * {@link #BLACK_HOLE_LOSSES} data packets larger than the base are lost in a row (no larger packet
- * acknowledged between them), the search sends a probe of the base size; if that one is acknowledged
- * while the larger ones were not, the confirmed size falls back to the base and the search starts again
- * below the size that stopped passing. A lost base probe means the path lost everything (congestion,
- * an outage), not an MTU change: the suspicion is dropped. A data packet of the confirmed size refused
+ * acknowledged between them), the search re-probes the confirmed size; if {@link #MAX_PROBES} such
+ * probes in a row are lost (and no large data packet was acknowledged meanwhile), it sends a probe of
+ * the base size, and if that one is acknowledged the confirmed size falls back to the base and the
+ * search starts again below the size that stopped passing. A confirmed-size probe that passes, or a
+ * large data packet acknowledged, ends the suspicion (congestion, not the MTU: a retransmission
+ * timeout marks a whole window of full-size packets lost at once); so does a lost base probe (an
+ * outage). A data packet of the confirmed size refused
  * by the local stack (the interface's MTU was lowered) drops to the base at once.
  *
  * <p>Invariant: {@code base <= confirmed <= ceiling <= max}, where {@code ceiling} is the largest size
@@ -55,8 +58,10 @@ public final class PathMtuSearch {
     /** When a complete search below {@code max} searches upwards again; meaningless otherwise. */
     private long raiseAt;
     private int largeLosses;
-    /** A base-size probe is due or outstanding to check for a black hole. */
+    /** Checking for a black hole: probes of the confirmed size, then one of the base size. */
     private boolean suspect;
+    /** Probes of the confirmed size lost in a row while checking. */
+    private int checkLosses;
     /** The largest size was probed in this search (after it, the interval is halved). */
     private boolean tried;
     private long probesSent;
@@ -109,7 +114,7 @@ public final class PathMtuSearch {
         }
         int size;
         if (suspect) {
-            size = base;
+            size = checkLosses < MAX_PROBES ? confirmed : base;
             checking = true;
         } else {
             if (candidate == 0) {
@@ -143,8 +148,11 @@ public final class PathMtuSearch {
         probesLost++;
         if (checking) {
             checking = false;
-            suspect = false;   // even the base size did not pass: loss, not the MTU
-            largeLosses = 0;
+            if (size == base) {
+                endSuspicion();   // even the base size did not pass: an outage, not the MTU
+            } else {
+                checkLosses++;
+            }
             return;
         }
         if (size == candidate && ++lostInARow >= MAX_PROBES) {
@@ -161,9 +169,9 @@ public final class PathMtuSearch {
         if (check) {
             checking = false;
             if (suspect) {
-                suspect = false;
-                largeLosses = 0;
-                if (confirmed > base) {
+                boolean baseOnly = size == base && checkLosses >= MAX_PROBES;
+                endSuspicion();   // the confirmed size passed: congestion, not the MTU
+                if (baseOnly && confirmed > base) {
                     blackHoles++;   // the base passes while larger data did not: the path's MTU dropped
                     int stopped = confirmed;
                     confirmed = base;
@@ -173,6 +181,9 @@ public final class PathMtuSearch {
                 }
             }
             return;
+        }
+        if (suspect && size >= confirmed) {
+            endSuspicion();   // a late answer to a check: the confirmed size passes
         }
         if (size > confirmed && size <= max) {
             confirmed = size;
@@ -197,8 +208,7 @@ public final class PathMtuSearch {
             checking = false;
         }
         if (size <= base) {
-            suspect = false;   // below the base nothing is searched: the path cannot carry this transport
-            largeLosses = 0;
+            endSuspicion();   // below the base nothing is searched: the path cannot carry this transport
             return;
         }
         if (size <= confirmed) {
@@ -214,8 +224,7 @@ public final class PathMtuSearch {
      */
     public void dataOutcome(int lost, boolean largeAcked) {
         if (largeAcked) {
-            largeLosses = 0;
-            suspect = false;   // a large packet passed: no black hole (a check in flight ends unused)
+            endSuspicion();   // a large packet passed: no black hole (a check in flight ends unused)
             return;
         }
         largeLosses += lost;
@@ -225,6 +234,12 @@ public final class PathMtuSearch {
                 probing = 0;   // an upward probe in flight is moot; the check goes next
             }
         }
+    }
+
+    private void endSuspicion() {
+        suspect = false;
+        largeLosses = 0;
+        checkLosses = 0;
     }
 
     private void fail(int size, long now) {

@@ -174,9 +174,17 @@ class PathMtuSearchTest {
         assertTrue(s.complete(), "two losses are congestion as far as the search knows");
         s.dataOutcome(1, false);
         assertFalse(s.complete());
-        assertEquals(1200, s.nextProbe(p.now + MS), "a base-size probe checks for a black hole");
-        s.probeAcked(1200, p.now + 2 * MS);
-        assertEquals(1200, s.confirmed(), "the base passes, full-size data does not: back to the base");
+        long now = p.now;
+        for (int i = 0; i < PathMtuSearch.MAX_PROBES; i++) {
+            assertEquals(MAX, s.nextProbe(now), "first the confirmed size is probed again");
+            now += TIMEOUT;
+            s.expire(now, TIMEOUT);
+        }
+        assertEquals(MAX, s.confirmed(), "lost probes alone prove nothing");
+        assertEquals(1200, s.nextProbe(now), "then a base-size probe checks for a black hole");
+        s.probeAcked(1200, now + MS);
+        assertEquals(1200, s.confirmed(), "the base passes, the confirmed size does not: back to the base");
+        p.now = now + MS;
         assertEquals(1, s.blackHoles());
         p.pathMtu = 1380;
         p.now += 2 * MS;
@@ -190,10 +198,30 @@ class PathMtuSearchTest {
         Path p = new Path(1472, false);
         p.run(s, 10);
         s.dataOutcome(5, false);   // an outage: everything is lost
-        assertEquals(1200, s.nextProbe(p.now));
-        s.expire(p.now + TIMEOUT, TIMEOUT);
+        long now = p.now;
+        for (int i = 0; i < PathMtuSearch.MAX_PROBES; i++) {
+            assertEquals(MAX, s.nextProbe(now));
+            now += TIMEOUT;
+            s.expire(now, TIMEOUT);
+        }
+        assertEquals(1200, s.nextProbe(now));
+        s.expire(now + TIMEOUT, TIMEOUT);
         assertEquals(MAX, s.confirmed());
         assertTrue(s.complete());
+        assertEquals(0, s.blackHoles());
+    }
+
+    @Test
+    void windowLostToATimeout_whileTheConfirmedSizeStillPasses_isNoBlackHole() {
+        PathMtuSearch s = new PathMtuSearch(MAX);
+        Path p = new Path(1472, false);
+        p.run(s, 10);
+        s.dataOutcome(40, false);   // a retransmission timeout: the whole window counts as lost at once
+        assertEquals(MAX, s.nextProbe(p.now), "the confirmed size is probed");
+        s.probeAcked(MAX, p.now + MS);
+        assertTrue(s.complete());
+        assertEquals(MAX, s.confirmed());
+        assertEquals(0, s.nextProbe(p.now + 2 * MS), "nothing more to check");
         assertEquals(0, s.blackHoles());
     }
 
