@@ -48,6 +48,27 @@ class MtuRealLinkIT {
 
     @ParameterizedTest(name = "MTU {0}")
     @ValueSource(ints = {1280, 1420})
+    void ackLocalPut_overAnOverlaySizedLink_copiesInTheBackgroundWithin10s(int mtu) throws Exception {
+        Path out = Files.createTempDirectory("mtu-node-real-link-" + mtu + "-");
+        ProcessBuilder pb = new ProcessBuilder(script.resolveSibling("mtu-node-real-link.sh").toString())
+                .redirectErrorStream(true).redirectOutput(out.resolve("script.out").toFile());
+        pb.environment().put("JAR", jar.toString());
+        pb.environment().put("OUT", out.resolve("run").toString());   // the script empties its OUT of *.out
+        pb.environment().put("MTU", Integer.toString(mtu));
+        pb.environment().put("PUT_MIB", "20");
+        pb.environment().put("DONE_S", "10");
+        pb.environment().put("NET", "10.231." + (140 + (mtu & 0x3f)));
+        Process p = pb.start();
+        assertTrue(p.waitFor(240, TimeUnit.SECONDS), "the script did not end within 240 s; see " + out);
+        String log = Files.readString(out.resolve("script.out"));
+        String result = log.lines().filter(l -> l.startsWith("RESULT")).findFirst().orElse("(no RESULT line)");
+        assertEquals(0, p.exitValue(), result + "\n" + log);
+        assertTrue(result.contains("copied=yes") && result.contains("too_long_logged=0"), result);
+        assertTrue(result.contains("path_mtu=" + (mtu - 28)), "path MTU of a " + mtu + "-byte link: " + result);
+    }
+
+    @ParameterizedTest(name = "MTU {0}")
+    @ValueSource(ints = {1280, 1420})
     void ledbat_overAnOverlaySizedLink_completes_andLearnsTheLinksMtu(int mtu) throws Exception {
         Path out = Files.createTempDirectory("mtu-real-link-" + mtu + "-");
         ProcessBuilder pb = new ProcessBuilder(script.toString()).redirectErrorStream(true)
