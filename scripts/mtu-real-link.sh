@@ -6,14 +6,14 @@
 #
 #   a ns  10.231.129.1 --veth pair, MTU $MTU (tbf $RATE on a's egress if RATE is set)-- 10.231.129.2  b ns
 #
-# Moves BYTES from a to b once and prints one line:
+# Moves BYTES (or sends for TIME seconds) from a to b once and prints one line:
 #   RESULT mtu=M bytes=B seconds=S mbps=X too_long_logged=N path_mtu=P load="l1 l2 l3"
 # (path_mtu: the path MTU b's... no: a's LEDBAT confirmed for b, from the client's --verbose report when
 # it prints one, else "?"). Exit status 0 when the client finished within MAX_S seconds and no log line
 # says "Message too long"; 1 otherwise; 2 on a setup error. Namespaces are removed on exit.
 #
 # Environment: JAR (default application/target/node.jar), OUT (default /tmp/mtu-real-link-<time>),
-# MTU (1420), BYTES (20MiB), MAX_S (60), RATE (empty: no bottleneck; e.g. 200mbit: a tbf on a's
+# MTU (1420), BYTES (20MiB), TIME (empty; seconds to send for instead of BYTES, for throughput), MAX_S (60), RATE (empty: no bottleneck; e.g. 200mbit: a tbf on a's
 # egress), NET (10.231.129: the /24 the two ends use; keep it inside 10.231.128.0/17),
 # JAVA_OPTS (extra JVM options of both ends, e.g. -Dgeoblocks.ledbat.path-mtu-search=false),
 # LEDBAT_ARGS (extra client/server options).
@@ -28,6 +28,7 @@ JAR=${JAR:-application/target/node.jar}
 OUT=${OUT:-/tmp/mtu-real-link-$(date +%Y%m%d-%H%M%S)}
 MTU=${MTU:-1420}
 BYTES=${BYTES:-20MiB}
+TIME=${TIME:-}
 MAX_S=${MAX_S:-60}
 RATE=${RATE:-}
 NET=${NET:-10.231.129}
@@ -68,7 +69,8 @@ PIDS+=($!)
 sleep 1.5
 START=$(date +%s%3N)
 set +e
-ip netns exec $A timeout "$((MAX_S + 15))" "${JAVA[@]}" ledbat client --remote $NET.2:7400 --bytes "$BYTES" --verbose \
+if [[ -n $TIME ]]; then AMOUNT=(--time "$TIME"); BYTES="${TIME}s"; else AMOUNT=(--bytes "$BYTES"); fi
+ip netns exec $A timeout "$((MAX_S + 15))" "${JAVA[@]}" ledbat client --remote $NET.2:7400 "${AMOUNT[@]}" --verbose \
     $LEDBAT_ARGS > "$OUT/client.out" 2>&1
 RC=$?
 set -e
@@ -76,7 +78,7 @@ END=$(date +%s%3N)
 cat "$OUT/client.out"
 TOO_LONG=$(cat "$OUT/client.out" "$OUT/server.out" | grep -c "Message too long" || true)
 SECONDS_TAKEN=$(python3 -c "print(round(($END - $START) / 1000, 2))")
-MBPS=$(grep -o '[0-9.]* Mbit/s' "$OUT/client.out" | head -1 | cut -d' ' -f1 || true)
+MBPS=$(grep '^total' "$OUT/client.out" | grep -o '[0-9.]* Mbit/s' | head -1 | cut -d' ' -f1 || true)
 PATH_MTU=$(grep -o 'path MTU [0-9]*' "$OUT/client.out" | tail -1 | cut -d' ' -f3 || true)
 echo "RESULT mtu=$MTU bytes=$BYTES seconds=$SECONDS_TAKEN mbps=${MBPS:-?} too_long_logged=$TOO_LONG path_mtu=${PATH_MTU:-?} load=\"$LOAD\" client_rc=$RC" \
     | tee "$OUT/result.txt"
