@@ -66,7 +66,8 @@ LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 JAVA=(java $JAVA_OPTS -Dcom.barchart.udt.library.extract.location="$OUT/udt" -jar "$JAR")
 ip netns exec $B "${JAVA[@]}" ledbat server --bind $NET.2 --port 7400 --verbose $LEDBAT_ARGS > "$OUT/server.out" 2>&1 &
 PIDS+=($!)
-sleep 1.5
+# the client starts once the server listens (a JVM on a loaded machine takes seconds to start)
+for _ in $(seq 150); do grep -q "listening on" "$OUT/server.out" 2>/dev/null && break; sleep 0.2; done
 START=$(date +%s%3N)
 set +e
 if [[ -n $TIME ]]; then AMOUNT=(--time "$TIME"); BYTES="${TIME}s"; else AMOUNT=(--bytes "$BYTES"); fi

@@ -22,6 +22,7 @@ import geoblocks.ledbat.port.StreamStats;
 import geoblocks.ledbat.port.TransportStats;
 import geoblocks.ledbat.wire.AckPacket;
 import geoblocks.ledbat.wire.DataPacket;
+import geoblocks.ledbat.wire.LedbatCodec;
 import geoblocks.ledbat.wire.ProbeAck;
 import geoblocks.ledbat.wire.ProbePacket;
 import geoblocks.net.DatagramRefused;
@@ -228,21 +229,36 @@ public final class LedbatComponent extends ComponentDefinition {
         Segment seg;
         List<DataPacket> burst = null;
         while ((seg = c.nextToSend(now)) != null) {
-            DataPacket p = new DataPacket(f.header, c.id(), seg.seq(), now, seg.streamId(), seg.fin(), c.ackNow(seg, now),
-                    seg.data(), seg.offset(), seg.length());
-            if (!bursts) {
-                trigger(p, net);
-            } else {
-                if (burst == null) {
-                    burst = new ArrayList<>();
+            boolean ackNow = c.ackNow(seg, now);
+            int room = c.window().mss();
+            if (seg.length() > room) {
+                // cut before the path's MTU went down: sent again in parts that fit (the receiver joins them)
+                int part = Math.max(1, room - LedbatCodec.PART_FIELDS);
+                for (int at = 0; at < seg.length(); at += part) {
+                    int len = Math.min(part, seg.length() - at);
+                    burst = send(new DataPacket(f.header, c.id(), seg.seq(), now, seg.streamId(), seg.fin(),
+                            ackNow && at + len == seg.length(), seg.data(), seg.offset() + at, len, at, seg.length()), burst);
                 }
-                burst.add(p);
+                continue;
             }
+            burst = send(new DataPacket(f.header, c.id(), seg.seq(), now, seg.streamId(), seg.fin(), ackNow,
+                    seg.data(), seg.offset(), seg.length()), burst);
         }
         if (burst != null) {
             trigger(burst.size() == 1 ? burst.get(0) : new NetBurst(f.header, burst), net);
         }
         c.armTimer(now);
+    }
+
+    /** Triggers {@code p} at once, or adds it to {@code burst} (made when null) when sending bursts. */
+    private List<DataPacket> send(DataPacket p, List<DataPacket> burst) {
+        if (!bursts) {
+            trigger(p, net);
+            return burst;
+        }
+        List<DataPacket> b = burst != null ? burst : new ArrayList<>();
+        b.add(p);
+        return b;
     }
 
     // ---- path MTU (RFC 8899) ----
@@ -400,7 +416,12 @@ public final class LedbatComponent extends ComponentDefinition {
         }
         lastIn = r;
         ReceiverFlow c = r.core;
-        ReceiveWindow.Outcome o = c.onSegment(now, p.seq(), p.streamId(), p.payload(), p.fin());
+        ReceiveWindow.Outcome o = p.part()
+                ? c.onPart(now, p.seq(), p.streamId(), p.partOffset(), p.segmentLength(), p.payload(), p.fin())
+                : c.onSegment(now, p.seq(), p.streamId(), p.payload(), p.fin());
+        if (o == null) {
+            return;   // a part of a segment whose other parts have not all arrived
+        }
         if (o == ReceiveWindow.Outcome.BEYOND_WINDOW) {
             beyondWindow++;
         }

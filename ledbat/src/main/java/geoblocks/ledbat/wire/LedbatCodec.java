@@ -15,7 +15,8 @@ import se.sics.kompics.network.Transport;
  * +-------+-------+-------+-------+-------+-------+
  * |version| type  | flags |         flow id       |   version = 2; type 1 = DATA, 2 = ACK,
  * +-------+-------+-------+-------+-------+-------+   3 = PROBE, 4 = PROBE-ACK (flow id = probe id)
- *                                                     DATA flags: bit 0 = FIN (of the stream), bit 1 = ACK-NOW
+ *                                                     DATA flags: bit 0 = FIN (of the stream), bit 1 = ACK-NOW,
+ *                                                     bit 2 = PART (a part of a segment: two u16 follow the length)
  * DATA:
  * +-----------------------------------------------+
  * |      flow sequence number (u48, 6 bytes)      |
@@ -24,6 +25,7 @@ import se.sics.kompics.network.Transport;
  * +-------------------------------+---------------+---------------+
  * |        stream id (i32)        | length (u16)  | payload ...   |
  * +-------------------------------+---------------+---------------+   payload length <= 1400 bytes
+ * | with PART: part offset (u16) | segment length (u16) |   where the payload lies in its segment's
  * ACK:
  * +---------------------------------------------------------------+
  * |          cumulative ack = next seq expected (u63)             |
@@ -68,6 +70,9 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
     private static final byte[] ZEROS = new byte[1024];
     static final int FLAG_FIN = 1;
     static final int FLAG_ACK_NOW = 2;
+    static final int FLAG_PART = 4;
+    /** Bytes a PART adds to a DATA packet: part offset and segment length. */
+    public static final int PART_FIELDS = 4;
     static final int COMMON = 1 + 1 + 1 + 4;
     static final int DATA_FIXED = 6 + 8 + 4 + 2;
     static final int ACK_FIXED = 8 + 8 + 8 + 4 + 4 + 1;
@@ -81,7 +86,7 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
     public int encodedSize(LedbatPacket msg) {
         int common = Wire.headerSize(msg.getHeader()) + COMMON;
         if (msg instanceof DataPacket d) {
-            return common + DATA_FIXED + d.length();
+            return common + DATA_FIXED + (d.part() ? PART_FIELDS : 0) + d.length();
         }
         if (msg instanceof AckPacket a) {
             return common + ACK_FIXED + a.sack().length;
@@ -107,10 +112,13 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
         Wire.writeHeader(msg.getHeader(), out);
         out.put((byte) VERSION);
         if (msg instanceof DataPacket d) {
-            out.put((byte) TYPE_DATA).put((byte) ((d.fin() ? FLAG_FIN : 0) | (d.ackNow() ? FLAG_ACK_NOW : 0)))
-                    .putInt(d.flowId());
+            out.put((byte) TYPE_DATA).put((byte) ((d.fin() ? FLAG_FIN : 0) | (d.ackNow() ? FLAG_ACK_NOW : 0)
+                    | (d.part() ? FLAG_PART : 0))).putInt(d.flowId());
             out.putShort((short) (d.seq() >>> 32)).putInt((int) d.seq());
             out.putLong(d.timestampMicros()).putInt(d.streamId()).putShort((short) d.length());
+            if (d.part()) {
+                out.putShort((short) d.partOffset()).putShort((short) d.segmentLength());
+            }
             out.put(d.array(), d.offset(), d.length());
         } else if (msg instanceof ProbePacket p) {
             out.put((byte) TYPE_PROBE).put((byte) 0).putInt(p.flowId());
@@ -145,7 +153,7 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
         int flow = Wire.readInt(in, "flow id");
         switch (type) {
             case TYPE_DATA -> {
-                if ((flags & ~(FLAG_FIN | FLAG_ACK_NOW)) != 0) {
+                if ((flags & ~(FLAG_FIN | FLAG_ACK_NOW | FLAG_PART)) != 0) {
                     throw new MalformedMessageException("unknown DATA flags 0x" + Integer.toHexString(flags));
                 }
                 Wire.need(in, 6, "sequence number");
@@ -157,11 +165,22 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
                 if (len > MAX_PAYLOAD) {
                     throw new MalformedMessageException("payload length " + len + " exceeds " + MAX_PAYLOAD);
                 }
+                int partOffset = -1;
+                int segmentLength = len;
+                if ((flags & FLAG_PART) != 0) {
+                    Wire.need(in, PART_FIELDS, "part fields");
+                    partOffset = Short.toUnsignedInt(in.getShort());
+                    segmentLength = Short.toUnsignedInt(in.getShort());
+                    if (segmentLength > MAX_PAYLOAD || partOffset + len > segmentLength) {
+                        throw new MalformedMessageException("part " + partOffset + "+" + len + " does not lie in a segment of "
+                                + segmentLength + " bytes (max " + MAX_PAYLOAD + ")");
+                    }
+                }
                 Wire.need(in, len, "payload");
                 byte[] payload = new byte[len];
                 in.get(payload);
                 return new DataPacket(h, flow, seq, ts, stream, (flags & FLAG_FIN) != 0, (flags & FLAG_ACK_NOW) != 0,
-                        payload, 0, len);
+                        payload, 0, len, partOffset, segmentLength);
             }
             case TYPE_ACK -> {
                 if (flags != 0) {

@@ -26,6 +26,11 @@ public final class LossyShim extends ComponentDefinition {
     private Msg<?, ?> heldUp;
     private final int pathMtu;
     private final boolean refuse;
+    /** Messages sent down before the path MTU applies (the path narrows mid-transfer). */
+    private final long narrowAfter;
+    private long sentDown;
+    /** Segments sent in parts after the path narrowed. */
+    static volatile long parts;
     /** Datagrams above the path MTU: DATA packets and probes. */
     static volatile long oversizeData;
     static volatile long oversizeProbes;
@@ -44,6 +49,7 @@ public final class LossyShim extends ComponentDefinition {
         reorder = init.reorder;
         pathMtu = init.pathMtu;
         refuse = init.refuse;
+        narrowAfter = init.narrowAfter;
         handle(up, Msg.class, m -> {
             if (m instanceof geoblocks.net.NetBurst b) {
                 bursts++;
@@ -61,7 +67,10 @@ public final class LossyShim extends ComponentDefinition {
 
     /** Whether {@code m} fits the path MTU; if not, it is counted and refused or dropped. */
     private boolean fits(Msg<?, ?> m) {
-        if (pathMtu == 0 || !(m instanceof geoblocks.net.NetMsg n)) {
+        if (m instanceof geoblocks.ledbat.wire.DataPacket d && d.part()) {
+            parts++;
+        }
+        if (pathMtu == 0 || !(m instanceof geoblocks.net.NetMsg n) || sentDown++ < narrowAfter) {
             return true;
         }
         int size = n.wireSize() + geoblocks.net.Wire.DATAGRAM_OVERHEAD;
@@ -117,9 +126,21 @@ public final class LossyShim extends ComponentDefinition {
         final double reorder;
         final int pathMtu;
         final boolean refuse;
+        final long narrowAfter;
 
         public ShimInit(long seed, double loss, double dup, double reorder) {
             this(seed, loss, dup, reorder, 0, false);
+        }
+
+        /** The path MTU applies only after {@code narrowAfter} messages went down: the path narrows mid-transfer. */
+        public ShimInit(long seed, int pathMtu, boolean refuse, long narrowAfter) {
+            this.seed = seed;
+            this.loss = 0;
+            this.dup = 0;
+            this.reorder = 0;
+            this.pathMtu = pathMtu;
+            this.refuse = refuse;
+            this.narrowAfter = narrowAfter;
         }
 
         /** With a path MTU in UDP payload bytes (0: none) above which datagrams are refused or dropped. */
@@ -130,6 +151,7 @@ public final class LossyShim extends ComponentDefinition {
             this.reorder = reorder;
             this.pathMtu = pathMtu;
             this.refuse = refuse;
+            this.narrowAfter = 0;
         }
     }
 }
