@@ -300,9 +300,13 @@ public final class LedbatComponent extends ComponentDefinition {
         OutFlow f = path.active;
         if (f != null) {
             int payload = path.payload();
-            if (payload != f.core.window().mss()) {
+            int was = f.core.window().mss();
+            if (payload != was) {
                 f.core.window().mss(payload);
-                pump(f, nowMicros());   // a larger size may have room in the window now
+                if (payload < was) {
+                    f.core.window().loseLargerThan(payload);   // they cannot arrive: again in parts, now
+                }
+                pump(f, nowMicros());   // a larger size may have room in the window now, or parts are due
             }
         }
     }
@@ -339,6 +343,9 @@ public final class LedbatComponent extends ComponentDefinition {
         f.path.mtu.expire(now * 1000, timeout * 1000);
         if (f.path.mtu.confirmed() != before) {
             pathChanged(f.path);
+        }
+        if (f.path.mtu.probing() == 0 && !f.path.mtu.complete()) {
+            probe(f, now);   // the next probe now, not at the next ACK (a flow backing off after timeouts waits long)
         }
     }
 

@@ -25,7 +25,7 @@ package geoblocks.ledbat.core;
  * search starts again below the size that stopped passing. A confirmed-size probe that passes, or a
  * large data packet acknowledged, ends the suspicion (congestion, not the MTU: a retransmission
  * timeout marks a whole window of full-size packets lost at once); so does a lost base probe (an
- * outage). A data packet of the confirmed size refused
+ * outage), though then the next large loss checks again. A data packet of the confirmed size refused
  * by the local stack (the interface's MTU was lowered) drops to the base at once.
  *
  * <p>Invariant: {@code base <= confirmed <= ceiling <= max}, where {@code ceiling} is the largest size
@@ -149,7 +149,9 @@ public final class PathMtuSearch {
         if (checking) {
             checking = false;
             if (size == base) {
-                endSuspicion();   // even the base size did not pass: an outage, not the MTU
+                // even the base size did not pass: an outage, not the MTU; the next large loss checks again
+                suspect = false;
+                checkLosses = 0;
             } else {
                 checkLosses++;
             }

@@ -384,6 +384,23 @@ public final class SendWindow {
         }
     }
 
+    /**
+     * The path's MTU went down to {@code payload} bytes of segment: every segment in flight that is
+     * longer cannot arrive, so it is marked lost at once (to be sent again in parts) instead of waiting
+     * for the retransmission timer. Not a congestion signal. Returns how many.
+     */
+    public int loseLargerThan(int payload) {
+        int found = 0;
+        for (long q = una; q < nextSeq; q++) {
+            Segment s = get(q);
+            if (s.state == Segment.State.IN_FLIGHT && s.length > payload) {
+                markLost(s);
+                found++;
+            }
+        }
+        return found;
+    }
+
     /** The retransmission timer expired: every segment in flight is considered lost. Returns how many. */
     public int onTimeout() {
         lastLosses = 0;
