@@ -7,14 +7,15 @@
 #   a ns  10.231.129.1 --veth pair, MTU $MTU (tbf $RATE on a's egress if RATE is set)-- 10.231.129.2  b ns
 #
 # Moves BYTES (or sends for TIME seconds) from a to b once and prints one line:
-#   RESULT mtu=M bytes=B seconds=S mbps=X too_long_logged=N path_mtu=P load="l1 l2 l3"
-# (path_mtu: the path MTU b's... no: a's LEDBAT confirmed for b, from the client's --verbose report when
-# it prints one, else "?"). Exit status 0 when the client finished within MAX_S seconds and no log line
-# says "Message too long"; 1 otherwise; 2 on a setup error. Namespaces are removed on exit.
+#   RESULT mtu=M bytes=B seconds=S mbps=X too_long_logged=N path_mtu=P load="l1 l2 l3" client_rc=R
+# (path_mtu: the path MTU a's LEDBAT confirmed to b, in UDP payload bytes, as the client's total line
+# reports it; "?" when it does not, e.g. an older node.jar). Exit status 0 when the client finished
+# within MAX_S seconds and no log line says "Message too long"; 1 otherwise; 2 on a setup error.
+# Namespaces are removed on exit.
 #
 # Environment: JAR (default application/target/node.jar), OUT (default /tmp/mtu-real-link-<time>),
-# MTU (1420), BYTES (20MiB), TIME (empty; seconds to send for instead of BYTES, for throughput), MAX_S (60), RATE (empty: no bottleneck; e.g. 200mbit: a tbf on a's
-# egress), NET (10.231.129: the /24 the two ends use; keep it inside 10.231.128.0/17),
+# MTU (1420), BYTES (20MiB), TIME (empty; seconds to send for instead of BYTES, for throughput),
+# MAX_S (60), RATE (empty: no bottleneck; e.g. 100mbit: a tbf on a's egress), NET (10.231.129: the /24 the two ends use; keep it inside 10.231.128.0/17),
 # JAVA_OPTS (extra JVM options of both ends, e.g. -Dgeoblocks.ledbat.path-mtu-search=false),
 # LEDBAT_ARGS (extra client/server options).
 set -euo pipefail
