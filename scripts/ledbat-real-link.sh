@@ -19,6 +19,7 @@
 # DURATION (30), TCP_START (14), TCP_STOP (24), RATE (20mbit), BUFFER_MS (400: the bottleneck buffer), PARALLEL (1),
 # LEDBAT_ARGS (extra client/server options, e.g. "--target 10" or "--mode ledbat++"),
 # JAVA_OPTS (extra JVM options of both ends, e.g. -Dgeoblocks.ledbat.slow-start=false),
+# MTU (1500: of every veth end; e.g. 1420, an overlay's),
 # RTT_MS (0), JITTER_MS (0), LOSS_PCT (0), JITTER_FIFO (0; 1 = jitter never reorders): with any of the first three set, the router forwards through
 # scripts/delayline (TUN devices + policy routing; this kernel has no netem), RTT_MS/2 each way.
 # NICE (-5): scheduling priority of every process the run starts (endpoints, meters), so that other
@@ -70,7 +71,7 @@ rm -f "$OUT"/log/stream-*.csv "$OUT/log/start_epoch_ms" "$OUT"/*.csv "$OUT"/summ
 OUT=$(realpath "$OUT")
 
 topology_up lb
-echo "topology up: sender 10.77.1.1 -> router (tbf $RATE, delay line RTT ${RTT_MS} ms, jitter ${JITTER_MS} ms, loss ${LOSS_PCT} %) -> receiver 10.77.2.1, $PING"
+echo "topology up: sender 10.77.1.1 -> router (tbf $RATE, delay line RTT ${RTT_MS} ms, jitter ${JITTER_MS} ms, loss ${LOSS_PCT} %, MTU $MTU) -> receiver 10.77.2.1, $PING"
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 
 now_ms() { date +%s%3N; }
@@ -145,7 +146,7 @@ trap - EXIT INT TERM
 
 # --- analysis -------------------------------------------------------------------------------
 cat > "$OUT/meta.json" <<JSON
-{"impl": "$LEDBAT_IMPL", "rtt_ms": $RTT_MS, "jitter_ms": $JITTER_MS, "loss_pct": $LOSS_PCT, "rate": "$RATE",
+{"impl": "$LEDBAT_IMPL", "mtu": $MTU, "rtt_ms": $RTT_MS, "jitter_ms": $JITTER_MS, "loss_pct": $LOSS_PCT, "rate": "$RATE",
  "duration_s": $DURATION, "start_epoch_ms": $START_MS, "tcp_start_epoch_ms": $TCP_ON, "tcp_stop_epoch_ms": $TCP_OFF,
  "idle_ping_ms": "$BASE_PING", "load": "$LOAD", "ledbat_args": "$LEDBAT_ARGS", "java_opts": "$JAVA_OPTS"}
 JSON

@@ -8,6 +8,7 @@
 # userspace delay line (scripts/delayline: TUN devices + policy routing; this kernel has no netem)
 # holding packets RTT_MS/2 each way. Sets PING (idle ping sender -> receiver) and registers a trap
 # that kills every pid in PIDS and removes the namespaces on exit. Needs OUT (for delayline.out).
+# MTU (1500): the MTU of the four veth ends (1420: WireGuard's; the path MTU LEDBAT searches).
 # Sourcing it checks that the script runs as root and sets the link's defaults: RATE (20mbit), BUFFER_MS (400),
 # RTT_MS, JITTER_MS and LOSS_PCT (0), JITTER_FIFO (0: jitter may reorder; 1: it never does), NICE (-5: the priority callers give the processes they start)
 # and DELAYLINE_RT (1: the delay line runs under SCHED_FIFO priority 10 via chrt, since on a loaded
@@ -20,6 +21,7 @@ if [[ $(id -u) -ne 0 ]]; then
   exit 2
 fi
 RATE=${RATE:-20mbit}
+MTU=${MTU:-1500}
 BUFFER_MS=${BUFFER_MS:-400}   # tbf latency: the bottleneck's buffer in ms of RATE
 RTT_MS=${RTT_MS:-0}
 JITTER_MS=${JITTER_MS:-0}
@@ -58,6 +60,10 @@ topology_up() {
   ip link add lc$suffix type veth peer name lrc$suffix
   ip link set ls$suffix netns $S;  ip link set lrs$suffix netns $R
   ip link set lc$suffix netns $C;  ip link set lrc$suffix netns $R
+  if [[ $MTU != 1500 ]]; then
+    ip -n $S link set ls$suffix mtu "$MTU"; ip -n $R link set lrs$suffix mtu "$MTU"
+    ip -n $C link set lc$suffix mtu "$MTU"; ip -n $R link set lrc$suffix mtu "$MTU"
+  fi
   ip -n $S addr add 10.77.1.1/24 dev ls$suffix;    ip -n $S link set ls$suffix up
   ip -n $R addr add 10.77.1.254/24 dev lrs$suffix; ip -n $R link set lrs$suffix up
   ip -n $R addr add 10.77.2.254/24 dev lrc$suffix; ip -n $R link set lrc$suffix up

@@ -177,6 +177,9 @@ class DashboardIT {
         }
         assertTrue(samples.get("geoblocks_ledbat_cwnd_bytes{peer=\"" + far + "\"}") >= 0); // 0 once the flow ended
         assertTrue(samples.containsKey("geoblocks_ledbat_retransmissions_total{peer=\"" + far + "\"}"));
+        // loopback: the search starts at 1,200 and its first probe confirms LEDBAT's largest datagram, 1,471
+        double mtu = samples.getOrDefault("geoblocks_ledbat_path_mtu_bytes" + ofFar, 0.0);
+        assertTrue(mtu >= 1200 && mtu <= 1471, "path MTU to " + far + ": " + mtu);
         assertTrue(samples.get("geoblocks_transfer_sent_bytes_total{class=\"foreground\",transport=\"tcp\"}") > 0);
         assertTrue(samples.containsKey("geoblocks_transfer_sent_bytes_total{class=\"background\",transport=\"ledbat\"}"));
         assertTrue(samples.containsKey("geoblocks_refused_input_total{cause=\"unauthenticated\"}"));

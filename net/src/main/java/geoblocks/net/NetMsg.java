@@ -30,6 +30,14 @@ public abstract class NetMsg implements Msg<NetAddress, NetHeader> {
         return false;
     }
 
+    /**
+     * True for a datagram that must travel in a datagram of its own, never in a batch with others (a
+     * path MTU probe: the stack may refuse its size, and a refused GSO batch is refused whole).
+     */
+    public boolean alone() {
+        return false;
+    }
+
     /** Bytes this message occupies on the wire (body plus header); the simulator's links use it. */
     public abstract int wireSize();
 

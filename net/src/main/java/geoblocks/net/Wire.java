@@ -17,6 +17,13 @@ import se.sics.kompics.network.Transport;
  * </pre>
  */
 public final class Wire {
+    /**
+     * Bytes GeoNetwork adds to a message's encoding in a UDP datagram: the codec id (1) and the
+     * sealing (key id 4, sequence number 8, GCM tag 16). A datagram's UDP payload is the encoding plus
+     * this; the path MTU search of LEDBAT counts in UDP payload bytes.
+     */
+    public static final int DATAGRAM_OVERHEAD = 1 + 4 + 8 + 16;
+
     private Wire() {}
 
     public static int headerSize(NetHeader h) {

@@ -4,13 +4,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Counts of network input this JVM refused: malformed (did not decode) and unauthenticated (bad
- * or missing cluster MAC); and of bulk datagrams it dropped because its send queue was full.
+ * or missing cluster MAC); of bulk datagrams it dropped because its send queue was full; and of
+ * datagrams the local stack refused as too big for the path (EMSGSIZE).
  * JVM-global because Kompics' serializer registry is.
  */
 public final class WireStats {
     private static final AtomicLong MALFORMED = new AtomicLong();
     private static final AtomicLong UNAUTHENTICATED = new AtomicLong();
     private static final AtomicLong UDP_QUEUE_DROPPED = new AtomicLong();
+    private static final AtomicLong UDP_TOO_BIG = new AtomicLong();
 
     private WireStats() {}
 
@@ -29,6 +31,15 @@ public final class WireStats {
 
     public static long udpQueueDroppedCount() {
         return UDP_QUEUE_DROPPED.get();
+    }
+
+    /** A datagram the local stack refused to send as too big for the path (EMSGSIZE). */
+    public static void udpTooBig() {
+        UDP_TOO_BIG.incrementAndGet();
+    }
+
+    public static long udpTooBigCount() {
+        return UDP_TOO_BIG.get();
     }
 
     public static long malformedCount() {

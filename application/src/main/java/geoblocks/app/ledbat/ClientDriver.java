@@ -81,6 +81,11 @@ public final class ClientDriver extends ComponentDefinition {
         handle(ledbat, StreamFailed.class, f -> finish(1, "stream " + f.streamId() + " failed: " + f.reason()));
         handle(ledbat, DataReceived.class, this::onReply);
         handle(ledbat, StreamStats.class, this::onStats);
+        handle(ledbat, geoblocks.ledbat.port.PeerStats.class, p -> {
+            for (geoblocks.ledbat.port.PeerStats.Peer peer : p.peers()) {
+                pathMtu = peer.pathMtuBytes();   // one peer: the server
+            }
+        });
         handle(timer, TimeUp.class, t -> stopAll());
     }
 
@@ -218,10 +223,14 @@ public final class ClientDriver extends ComponentDefinition {
             }
         }
         double secs = (end - startNanos) / 1e9;
-        out.append(String.format("total: %d bytes in %.2f s = %.1f Mbit/s over %d stream(s)%s", total, secs,
-                total * 8 / secs / 1e6, init.parallel, ok ? "" : " -- CHECKSUM MISMATCH"));
+        out.append(String.format("total: %d bytes in %.2f s = %.1f Mbit/s over %d stream(s)%s%s", total, secs,
+                total * 8 / secs / 1e6, init.parallel, ok ? "" : " -- CHECKSUM MISMATCH",
+                pathMtu > 0 ? ", path MTU " + pathMtu + " bytes of UDP payload" : ""));
         finish(ok ? 0 : 1, out.toString());
     }
+
+    /** The path MTU LEDBAT last reported to the server (UDP payload bytes), 0 before any report. */
+    private int pathMtu;
 
     private void finish(int code, String report) {
         init.outcome.complete(code, report);

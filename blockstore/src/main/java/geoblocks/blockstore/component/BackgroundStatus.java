@@ -34,7 +34,7 @@ final class BackgroundStatus {
                 peers.add(new LedbatPeer(region, p.active(), p.streams(), p.cwndBytes(), p.queuedBytes(),
                         p.flightBytes(), ms(p.queuingDelayMicros()), p.baseDelayMicros() == Long.MIN_VALUE ? Double.NaN
                         : p.baseDelayMicros() / 1000.0, ms(p.rttMicros()),
-                        p.retransmissions()));
+                        p.retransmissions(), p.pathMtuBytes()));
             }
         }
         peers.sort(java.util.Comparator.comparing(LedbatPeer::region));

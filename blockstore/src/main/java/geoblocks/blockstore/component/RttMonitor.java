@@ -154,8 +154,8 @@ public final class RttMonitor extends ComponentDefinition {
         }
         for (Map.Entry<String, NetAddress> peer : peers.entrySet()) {
             if (plan.shouldPing(peer.getKey(), table.isUp(peer.getKey()), now)) {
-                trigger(new RttProbe(new NetHeader(self, peer.getValue(), Transport.UDP), false, seq, now, mine, myRow),
-                        net);
+                trigger(new RttProbe(new NetHeader(self, peer.getValue(), Transport.UDP), false, seq, now, mine, myRow)
+                        .fitted(), net);
             }
         }
         publish(table, now);
@@ -185,7 +185,7 @@ public final class RttMonitor extends ComponentDefinition {
         }
         if (!p.isPong()) {
             // this node's load and row only to cluster members
-            trigger(peer != null ? p.echo(mine, myRow) : p.echo(), net);
+            trigger(peer != null ? p.echo(mine, myRow).fitted() : p.echo(), net);
             if (peer != null) {
                 plan.pinged(peer); // it heard from us (this answer), we from it: no ping of ours needed
                 heard(peer, detectors.get(peer), now); // a ping is proof of life too

@@ -171,8 +171,18 @@ final class ClientCodec {
                     Double.longBitsToDouble(r.i64()), Double.longBitsToDouble(r.i64()),
                     Double.longBitsToDouble(r.i64()), r.i64()));
         }
-        Background background = new Background(queuedBytes, queuedCopies, flows);
         Gc gc = new Gc(r.i64(), r.i64(), r.i64(), r.bool(), r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), r.i32());
+        if (r.more()) {
+            // appended after the rest (a reply of an older node has none): each LEDBAT peer's path MTU
+            int k = r.count();
+            if (k != m) {
+                throw new MalformedMessageException(k + " path MTUs for " + m + " LEDBAT peers");
+            }
+            for (int i = 0; i < m; i++) {
+                flows.set(i, flows.get(i).withPathMtu(r.i32()));
+            }
+        }
+        Background background = new Background(queuedBytes, queuedCopies, flows);
         return new StatusReply(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable,
                 transfers, background, gc);
     }
@@ -201,6 +211,14 @@ final class ClientCodec {
         o.i64(g.collectedBlocks()); o.i64(g.collectedBytes()); o.i64(g.passes()); o.bool(g.running());
         o.i64(g.passChecked()); o.i64(g.passCollected()); o.i64(g.passInFlight()); o.i64(g.lastPassEndMillis());
         o.i64(g.settledSinceMillis()); o.i32(g.moves());
+        if (!b.peers().isEmpty()) {
+            // appended after the rest, and only when there are peers: a reply without them encodes as
+            // before; a reader of the older layout refuses one with them (bytes after the message)
+            o.u16(b.peers().size());
+            for (LedbatPeer l : b.peers()) {
+                o.i32(l.pathMtuBytes());
+            }
+        }
     }
 
     /** Bytes {@code e} takes in a {@link ListPart} (see {@link FileCodec#MAX_LIST_PART_BYTES}). */

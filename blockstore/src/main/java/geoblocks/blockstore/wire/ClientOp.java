@@ -302,10 +302,25 @@ public sealed interface ClientOp extends FileOp {
      * controller. {@code active}: a flow is running now (else the figures of delay are the last
      * flow's); sizes in bytes; delays in ms, NaN when not measured yet; the base delay is the
      * one-way delay as measured (it contains the two hosts' clock offset, so it can even be
-     * negative); retransmissions are packets sent again, in total.
+     * negative); retransmissions are packets sent again, in total; {@code pathMtuBytes} is the path MTU
+     * LEDBAT's search confirmed to the peer, in UDP payload bytes (0: not known, e.g. from an older node).
      */
     record LedbatPeer(String region, boolean active, int streams, long cwndBytes, long queuedBytes,
-            long inFlightBytes, double queuingDelayMs, double baseDelayMs, double rttMs, long retransmissions) {}
+            long inFlightBytes, double queuingDelayMs, double baseDelayMs, double rttMs, long retransmissions,
+            int pathMtuBytes) {
+        /** Without a path MTU (0: not known). */
+        public LedbatPeer(String region, boolean active, int streams, long cwndBytes, long queuedBytes,
+                long inFlightBytes, double queuingDelayMs, double baseDelayMs, double rttMs, long retransmissions) {
+            this(region, active, streams, cwndBytes, queuedBytes, inFlightBytes, queuingDelayMs, baseDelayMs, rttMs,
+                    retransmissions, 0);
+        }
+
+        /** The same figures with {@code pathMtuBytes}. */
+        public LedbatPeer withPathMtu(int pathMtuBytes) {
+            return new LedbatPeer(region, active, streams, cwndBytes, queuedBytes, inFlightBytes, queuingDelayMs,
+                    baseDelayMs, rttMs, retransmissions, pathMtuBytes);
+        }
+    }
 
     /**
      * The cluster layout (client {@code cluster}): {@code action} "show", or "add" (with {@code address},

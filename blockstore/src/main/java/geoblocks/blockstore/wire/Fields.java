@@ -110,6 +110,8 @@ final class Fields {
             b.position(b.position() + len);
             return kept;
         }
+        /** Bytes are left: a field an older writer did not append may follow. */
+        boolean more() { return b.hasRemaining(); }
         int count() throws MalformedMessageException {
             Wire.need(b, 2, "list count");
             int n = Short.toUnsignedInt(b.getShort());

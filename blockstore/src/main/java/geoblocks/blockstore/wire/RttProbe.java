@@ -100,6 +100,24 @@ public final class RttProbe extends NetMsg {
         return new RttProbe(getHeader().reply(), true, seq, sentNanos, load, row);
     }
 
+    /**
+     * UDP payload this probe may fill: the size every path is assumed to take (QUIC's 1,200 bytes). RTT
+     * probes do not search the path MTU, and the network never fragments (docs/network.md).
+     */
+    public static final int MAX_DATAGRAM = 1200;
+
+    /**
+     * This probe, or the same without its RTT row when the row would make its datagram (as GeoNetwork
+     * sends it) larger than {@link #MAX_DATAGRAM}: only a cluster near the row's limits (32 peers with
+     * 32-byte ids) gets there, and a probe without a row is one its peers already accept.
+     */
+    public RttProbe fitted() {
+        if (row == null || wireSize() + geoblocks.net.Wire.DATAGRAM_OVERHEAD <= MAX_DATAGRAM) {
+            return this;
+        }
+        return new RttProbe(getHeader(), pong, seq, sentNanos, load, null);
+    }
+
     /** Probes and their answers leave before the bulk datagrams queued to the same peer. */
     @Override
     public boolean isControl() {

@@ -124,7 +124,7 @@ class FileCodecTest {
                         new PeerRtt("x", Double.NaN), new PeerRtt("y", -0.0), new PeerRtt("z", Double.POSITIVE_INFINITY)), 7, Long.MAX_VALUE, 3, 2, 1,
                         new Transfers(1, 2L << 40, Long.MAX_VALUE, 4, 1, 3),
                         new Background(5L << 30, 17, List.of(new LedbatPeer("mumbai", true, 4, 123_456, 1 << 20, 99_000,
-                                97.5, 80.25, 160.125, 12), new LedbatPeer("dublin", false, 0, 0, 0, 0, Double.NaN, -3.5, Double.NaN, 0))),
+                                97.5, 80.25, 160.125, 12, 1392), new LedbatPeer("dublin", false, 0, 0, 0, 0, Double.NaN, -3.5, Double.NaN, 0))),
                         new Gc(Long.MAX_VALUE, 7L << 40, 3, true, 100, 4, 2, 1_700_000_000_000L, -1, 12)),
                 new ManifestPart(13, true, 0, 100, bytes(4, 100)),
                 new ManifestPart(13, false, 60_000, 200_000, bytes(5, 60_000)),
@@ -228,6 +228,19 @@ class FileCodecTest {
                 assertRecordEquals((Record) op, (Record) back.op());
             }
         }
+    }
+
+    @Test
+    void statusReply_ofAnOlderNode_withoutPathMtus_decodesWithNone() throws MalformedMessageException {
+        List<LedbatPeer> peers = List.of(new LedbatPeer("mumbai", true, 4, 123_456, 1 << 20, 99_000, 97.5, 80.25,
+                160.125, 12, 1392), new LedbatPeer("seoul", true, 1, 2, 3, 4, 5, 6, 7, 8, 1471));
+        StatusReply r = new StatusReply(12, "dublin", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
+                new Background(0, 0, peers));
+        byte[] wire = encode(CODEC, new FileMsg(V4, r));
+        byte[] older = java.util.Arrays.copyOf(wire, wire.length - 2 - 4 * peers.size());   // as c64bb8f wrote it
+        StatusReply back = (StatusReply) CODEC.decode(ByteBuffer.wrap(older)).op();
+        assertEquals(List.of(0, 0), back.background().peers().stream().map(LedbatPeer::pathMtuBytes).toList());
+        assertEquals(peers.get(0).withPathMtu(0), back.background().peers().get(0));
     }
 
     @Test
@@ -364,8 +377,11 @@ class FileCodecTest {
             int optional = op instanceof ClientOp.ClusterReq c && !c.key().isEmpty()
                     ? encode(CODEC, new FileMsg(V4, new ClusterReq(c.req(), c.action(), c.region(), c.address(), c.zone(),
                             c.capacityBytes(), c.force()))).length : -1;
+            // a status reply cut before its appended path MTUs is the older layout, and valid
+            int older = op instanceof StatusReply r && !r.background().peers().isEmpty()
+                    ? wire.length - 2 - 4 * r.background().peers().size() : -1;
             for (int len = 0; len < wire.length; len++) {
-                if (huge && len > 4096 && len < wire.length - 4096 && len % 61 != 0) {
+                if (huge && len > 4096 && len < wire.length - 4096 && len % 61 != 0 || len == older) {
                     continue;
                 }
                 int cut = len;

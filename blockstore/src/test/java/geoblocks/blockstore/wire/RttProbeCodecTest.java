@@ -126,6 +126,24 @@ class RttProbeCodecTest {
         assertTrue(e.getMessage().contains("free -1"), e.getMessage());
     }
 
+    @Test
+    void fitted_dropsTheRow_onlyWhenTheDatagramWouldExceed1200Bytes() {
+        NodeLoad load = NodeLoad.UNKNOWN;
+        RttProbe small = new RttProbe(V4, false, 3, 9, load, ROW);
+        assertTrue(small.fitted() == small, "an ordinary row fits");
+        java.util.Map<String, Long> big = new java.util.TreeMap<>();
+        for (int i = 0; i < RttRow.MAX_PEERS; i++) {
+            big.put(String.format("%02d", i) + "x".repeat(RttRow.MAX_ID_BYTES - 2), 1000L + i);
+        }
+        RttProbe full = new RttProbe(V6, false, 3, 9, load, new RttRow(big));
+        assertTrue(full.wireSize() + Wire.DATAGRAM_OVERHEAD > RttProbe.MAX_DATAGRAM, "the full row is too big");
+        RttProbe fitted = full.fitted();
+        assertEquals(null, fitted.row());
+        assertEquals(load, fitted.load());
+        assertEquals(full.getHeader(), fitted.getHeader());
+        assertTrue(fitted.wireSize() + Wire.DATAGRAM_OVERHEAD <= RttProbe.MAX_DATAGRAM);
+    }
+
     private static final RttRow ROW = new RttRow(java.util.Map.of("dublin", 252_000L, "mumbai", 160_500L,
             "saopaulo", RttRow.DOWN, "a-" + "x".repeat(30), RttRow.MAX_MICROS));
 

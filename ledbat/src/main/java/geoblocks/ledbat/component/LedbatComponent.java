@@ -22,8 +22,13 @@ import geoblocks.ledbat.port.StreamStats;
 import geoblocks.ledbat.port.TransportStats;
 import geoblocks.ledbat.wire.AckPacket;
 import geoblocks.ledbat.wire.DataPacket;
+import geoblocks.ledbat.wire.LedbatCodec;
+import geoblocks.ledbat.wire.ProbeAck;
+import geoblocks.ledbat.wire.ProbePacket;
+import geoblocks.net.DatagramRefused;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetBurst;
+import geoblocks.net.Wire;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -49,8 +54,15 @@ import se.sics.kompics.timer.Timer;
  * peer share that path's base-delay history ({@link PeerPath}). It starts no thread; one periodic
  * timer drives retransmission timeouts and statistics. Packets may also arrive as a
  * {@link NetBurst} (several from one peer in one event); each is handled as if it came alone.
+ * Each peer's path MTU is searched while a flow to it runs ({@link geoblocks.ledbat.core.PathMtuSearch}:
+ * padded {@link ProbePacket}s, answered by {@link ProbeAck}s, and the network's {@link DatagramRefused}
+ * reports); the flow's new segments carry what the confirmed size allows.
  */
 public final class LedbatComponent extends ComponentDefinition {
+    /** A path MTU probe unanswered for this long, or twice the smoothed RTT if longer, is lost. */
+    private static final long PROBE_TIMEOUT_MICROS = 200_000L;
+    /** A path MTU probe is lost after this long while the flow has no RTT sample yet. */
+    private static final long PROBE_TIMEOUT_NO_RTT_MICROS = 1_000_000L;
     /** A receiving flow that hears nothing for this long is dropped (its open streams fail). */
     private static final long RECEIVER_IDLE_MICROS = 120_000_000L;
     private static final byte[] NO_SACK = new byte[0];
@@ -106,6 +118,9 @@ public final class LedbatComponent extends ComponentDefinition {
         handle(net, DataPacket.class, this::onData);
         handle(net, AckPacket.class, this::onAck);
         handle(net, NetBurst.class, this::onBurst);
+        handle(net, ProbePacket.class, this::onProbe);
+        handle(net, ProbeAck.class, this::onProbeAck);
+        handle(net, DatagramRefused.class, this::onRefused);
         handle(timer, Tick.class, this::onTick);
     }
 
@@ -142,7 +157,7 @@ public final class LedbatComponent extends ComponentDefinition {
     // ---- sender side ----
 
     private void onOpen(OpenStream req) {
-        PeerPath path = paths.computeIfAbsent(req.peer(), p -> new PeerPath(p, settings.baseHistoryMinutes));
+        PeerPath path = paths.computeIfAbsent(req.peer(), p -> new PeerPath(self, p, settings));
         OutFlow f = path.active;
         if (f == null) {
             int fid;
@@ -207,25 +222,131 @@ public final class LedbatComponent extends ComponentDefinition {
 
     /** Sends whatever the flow's window and cwnd allow; arms the retransmission timer. */
     private void pump(OutFlow f, long now) {
+        if (f.path.mtu != null) {
+            probe(f, now);
+        }
         SenderFlow c = f.core;
         Segment seg;
         List<DataPacket> burst = null;
         while ((seg = c.nextToSend(now)) != null) {
-            DataPacket p = new DataPacket(f.header, c.id(), seg.seq(), now, seg.streamId(), seg.fin(), c.ackNow(seg, now),
-                    seg.data(), seg.offset(), seg.length());
-            if (!bursts) {
-                trigger(p, net);
-            } else {
-                if (burst == null) {
-                    burst = new ArrayList<>();
+            boolean ackNow = c.ackNow(seg, now);
+            int room = c.window().mss();
+            if (seg.length() > room) {
+                // cut before the path's MTU went down: sent again in parts that fit (the receiver joins them)
+                int part = Math.max(1, room - LedbatCodec.PART_FIELDS);
+                for (int at = 0; at < seg.length(); at += part) {
+                    int len = Math.min(part, seg.length() - at);
+                    burst = send(new DataPacket(f.header, c.id(), seg.seq(), now, seg.streamId(), seg.fin(),
+                            ackNow && at + len == seg.length(), seg.data(), seg.offset() + at, len, at, seg.length()), burst);
                 }
-                burst.add(p);
+                continue;
             }
+            burst = send(new DataPacket(f.header, c.id(), seg.seq(), now, seg.streamId(), seg.fin(), ackNow,
+                    seg.data(), seg.offset(), seg.length()), burst);
         }
         if (burst != null) {
             trigger(burst.size() == 1 ? burst.get(0) : new NetBurst(f.header, burst), net);
         }
         c.armTimer(now);
+    }
+
+    /** Triggers {@code p} at once, or adds it to {@code burst} (made when null) when sending bursts. */
+    private List<DataPacket> send(DataPacket p, List<DataPacket> burst) {
+        if (!bursts) {
+            trigger(p, net);
+            return burst;
+        }
+        List<DataPacket> b = burst != null ? burst : new ArrayList<>();
+        b.add(p);
+        return b;
+    }
+
+    // ---- path MTU (RFC 8899) ----
+
+    /** Sends the probe the path's MTU search asks for, if any (one at a time, outside the window). */
+    private void probe(OutFlow f, long now) {
+        int size = f.path.mtu.nextProbe(now * 1000);
+        if (size > 0) {
+            trigger(ProbePacket.ofSize(f.header, f.path.nextProbeId++, size - Wire.DATAGRAM_OVERHEAD), net);
+        }
+    }
+
+    /** A peer's probe: answer with the size that arrived. */
+    private void onProbe(ProbePacket p) {
+        trigger(new ProbeAck(p.getHeader().reply(), p.probeId(), p.wireSize()), net);
+    }
+
+    private void onProbeAck(ProbeAck a) {
+        PeerPath path = paths.get(a.getHeader().source());
+        if (path == null || path.mtu == null) {
+            stale++;
+            return;
+        }
+        path.mtu.probeAcked(a.probeSize() + Wire.DATAGRAM_OVERHEAD, System.nanoTime());
+        pathChanged(path);
+    }
+
+    /** The local stack refused a datagram to a peer as too big (EMSGSIZE): the size fails at once. */
+    private void onRefused(DatagramRefused r) {
+        PeerPath path = paths.get(r.peer());
+        if (path != null && path.mtu != null) {
+            path.mtu.refused(r.datagramBytes(), System.nanoTime());
+            pathChanged(path);
+        }
+    }
+
+    /** The path's confirmed MTU may have changed: the active flow cuts its next segments to it. */
+    private void pathChanged(PeerPath path) {
+        OutFlow f = path.active;
+        if (f != null) {
+            int payload = path.payload();
+            int was = f.core.window().mss();
+            if (payload != was) {
+                f.core.window().mss(payload);
+                if (payload < was) {
+                    f.core.window().loseLargerThan(payload);   // they cannot arrive: again in parts, now
+                }
+                pump(f, nowMicros());   // a larger size may have room in the window now, or parts are due
+            }
+        }
+    }
+
+    /** Feeds the flow's losses and acknowledgements of segments above the base size to black-hole detection. */
+    private void mtuOutcome(OutFlow f) {
+        if (f.path.mtu == null) {
+            return;
+        }
+        var w = f.core.window();
+        long lost = w.largeLost() - f.seenLargeLost;
+        long acked = w.largeAcked() - f.seenLargeAcked;
+        if (lost == 0 && acked == 0) {
+            return;
+        }
+        f.seenLargeLost = w.largeLost();
+        f.seenLargeAcked = w.largeAcked();
+        if (lost > 0) {
+            f.path.mtu.dataOutcome((int) Math.min(lost, Integer.MAX_VALUE), false);
+        }
+        if (acked > 0) {
+            f.path.mtu.dataOutcome(0, true);
+        }
+    }
+
+    /** Declares the path's outstanding probe lost once it waited longer than the flow's RTT allows. */
+    private void expireProbe(OutFlow f, long now) {
+        if (f.path.mtu == null || f.path.mtu.probing() == 0) {
+            return;
+        }
+        long srtt = f.core.controller().rto().srtt();
+        long timeout = srtt <= 0 ? PROBE_TIMEOUT_NO_RTT_MICROS : Math.max(PROBE_TIMEOUT_MICROS, 2 * srtt);
+        int before = f.path.mtu.confirmed();
+        f.path.mtu.expire(now * 1000, timeout * 1000);
+        if (f.path.mtu.confirmed() != before) {
+            pathChanged(f.path);
+        }
+        if (f.path.mtu.probing() == 0 && !f.path.mtu.complete()) {
+            probe(f, now);   // the next probe now, not at the next ACK (a flow backing off after timeouts waits long)
+        }
     }
 
     private void onAck(AckPacket ack) {
@@ -241,6 +362,7 @@ public final class LedbatComponent extends ComponentDefinition {
             invalid++;
             return;
         }
+        mtuOutcome(f);
         for (SendStream s : c.progressed()) {
             if (!s.isDone() && s.progressDue(settings.progressBytes)) {
                 trigger(new SendProgress(s.id(), s.ackedBytes(), s.queuedBytes()), ledbat);
@@ -273,6 +395,10 @@ public final class LedbatComponent extends ComponentDefinition {
                 onData(d);
             } else if (m instanceof AckPacket a) {
                 onAck(a);
+            } else if (m instanceof ProbePacket p) {
+                onProbe(p);
+            } else if (m instanceof ProbeAck a) {
+                onProbeAck(a);
             } else {
                 stale++; // not ours: another family's burst reached this port
             }
@@ -297,7 +423,12 @@ public final class LedbatComponent extends ComponentDefinition {
         }
         lastIn = r;
         ReceiverFlow c = r.core;
-        ReceiveWindow.Outcome o = c.onSegment(now, p.seq(), p.streamId(), p.payload(), p.fin());
+        ReceiveWindow.Outcome o = p.part()
+                ? c.onPart(now, p.seq(), p.streamId(), p.partOffset(), p.segmentLength(), p.payload(), p.fin())
+                : c.onSegment(now, p.seq(), p.streamId(), p.payload(), p.fin());
+        if (o == null) {
+            return;   // a part of a segment whose other parts have not all arrived
+        }
         if (o == ReceiveWindow.Outcome.BEYOND_WINDOW) {
             beyondWindow++;
         }
@@ -333,7 +464,12 @@ public final class LedbatComponent extends ComponentDefinition {
         long now = nowMicros();
         for (Iterator<OutFlow> it = flowsById.values().iterator(); it.hasNext();) {
             OutFlow f = it.next();
-            switch (f.core.onTick(now)) {
+            SenderFlow.Tick tick = f.core.onTick(now);
+            if (tick == SenderFlow.Tick.RETRANSMIT || tick == SenderFlow.Tick.RESEND) {
+                mtuOutcome(f);
+            }
+            expireProbe(f, now);
+            switch (tick) {
                 case RETRANSMIT, RESEND -> pump(f, now);
                 case NOTHING -> {
                     if (f.core.sendDue(now)) {

@@ -11,11 +11,16 @@ final class OutFlow {
     final NetHeader header;
     final SenderFlow core;
     final PeerPath path;
+    /** The window's large-segment counters as last fed to the path MTU search. */
+    long seenLargeLost;
+    long seenLargeAcked;
 
     OutFlow(NetAddress self, NetAddress peer, SenderFlow core, PeerPath path) {
         this.peer = peer;
         this.header = new NetHeader(self, peer, Transport.UDP);
         this.core = core;
         this.path = path;
+        core.window().mss(path.payload());
+        core.window().largeAbove(path.basePayload());
     }
 }

@@ -54,6 +54,12 @@ public final class LedbatSettings {
      * (ForegroundActive). On by default: see docs/ledbat.md, "Holding a flow for foreground traffic".
      */
     public final boolean foregroundHold;
+    /**
+     * Whether the path MTU to each peer is searched (PathMtuSearch, RFC 8899): segments start at what a
+     * 1,200-byte datagram carries and grow as probes confirm larger sizes. False: every segment carries
+     * {@code mss} bytes whatever the path.
+     */
+    public final boolean pathMtuSearch;
     /** Streams of one flow take the window in order (fifo: oldest first, to its end) or in turn (round-robin). */
     public final boolean fifoStreams;
 
@@ -92,6 +98,7 @@ public final class LedbatSettings {
                 : range(num(raw, "hold-age-ms"), 0, 3_600_000, "hold-age-ms").longValue() * 1000L;
         foregroundHold = raw.apply("foreground-hold") == null || bool(raw, "foreground-hold");
         fifoStreams = parseScheduling(str(raw, "stream-scheduling"));
+        pathMtuSearch = raw.apply("path-mtu-search") == null || bool(raw, "path-mtu-search");
         if (minCwnd > initCwnd) {
             throw new IllegalArgumentException("min-cwnd (" + minCwnd + ") must not exceed init-cwnd (" + initCwnd + ")");
         }

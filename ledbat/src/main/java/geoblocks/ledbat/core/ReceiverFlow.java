@@ -86,6 +86,8 @@ public final class ReceiverFlow implements ReceiveWindow.Sink {
     private long lastHeard;
     private long duplicates;
     private long outOfOrder;
+    /** Segments arriving in parts (created at the first part: most flows never see one). */
+    private SegmentParts parts;
 
     public ReceiverFlow(int id, int capacityPackets, long now) {
         this.id = id;
@@ -116,6 +118,30 @@ public final class ReceiverFlow implements ReceiveWindow.Sink {
         }
         next = window.next();
         unacked++;
+        return o;
+    }
+
+    /**
+     * Accepts one part of a segment (its sender's path MTU went down after it cut the segment): the
+     * segment is accepted as {@link #onSegment} would once every byte arrived. Returns what became of
+     * the segment then, or null while parts are missing. A part of a segment already received counts
+     * as a duplicate.
+     */
+    public ReceiveWindow.Outcome onPart(long now, long seq, int stream, int partOffset, int segmentLength,
+            byte[] payload, boolean fin) {
+        if (seq < next) {
+            return onSegment(now, seq, stream, payload, fin);   // a duplicate: nothing is delivered
+        }
+        lastHeard = now;
+        if (parts == null) {
+            parts = new SegmentParts();
+        }
+        byte[] whole = parts.add(seq, stream, partOffset, segmentLength, payload, fin);
+        if (whole == null) {
+            return null;
+        }
+        ReceiveWindow.Outcome o = onSegment(now, seq, stream, whole, fin);
+        parts.forgetBelow(next);
         return o;
     }
 

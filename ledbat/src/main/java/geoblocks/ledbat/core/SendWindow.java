@@ -30,7 +30,11 @@ public final class SendWindow {
 
     static final int DUP_THRESH = 3;
 
-    private final int mss;
+    private int mss;
+    /** Segments with more payload than this count as large (for a path MTU search's black-hole detection). */
+    private int largeAbove = Integer.MAX_VALUE;
+    private long largeLost;
+    private long largeAcked;
     private Segment[] ring = new Segment[1024];
     private long una;
     private long nextSeq;
@@ -67,6 +71,26 @@ public final class SendWindow {
     public SendWindow(int mss, boolean fifo) {
         this.mss = mss;
         this.fifo = fifo;
+    }
+
+    /**
+     * The payload of segments cut from now on (a path MTU search confirmed another size); segments
+     * already cut keep theirs.
+     */
+    public void mss(int mss) {
+        if (mss <= 0) {
+            throw new IllegalArgumentException("mss must be positive, was " + mss);
+        }
+        this.mss = mss;
+    }
+
+    public int mss() {
+        return mss;
+    }
+
+    /** Segments with more than {@code payload} bytes count in {@link #largeLost} and {@link #largeAcked}. */
+    public void largeAbove(int payload) {
+        largeAbove = payload;
     }
 
     /** A new stream on this flow. */
@@ -283,6 +307,9 @@ public final class SendWindow {
         if (s.state == Segment.State.IN_FLIGHT) {
             flightBytes -= s.length;
         }
+        if (s.length > largeAbove) {
+            largeAcked++;
+        }
         if (s.transmissions == 1 && s.txIndex < highestAckedTxAtAck) {
             reorderedPackets++;   // sent once, acknowledged after a later one: it arrived late
         }
@@ -352,6 +379,26 @@ public final class SendWindow {
         retransmit.add(s.seq, 0);
         lostPackets++;
         lastLosses++;
+        if (s.length > largeAbove) {
+            largeLost++;
+        }
+    }
+
+    /**
+     * The path's MTU went down to {@code payload} bytes of segment: every segment in flight that is
+     * longer cannot arrive, so it is marked lost at once (to be sent again in parts) instead of waiting
+     * for the retransmission timer. Not a congestion signal. Returns how many.
+     */
+    public int loseLargerThan(int payload) {
+        int found = 0;
+        for (long q = una; q < nextSeq; q++) {
+            Segment s = get(q);
+            if (s.state == Segment.State.IN_FLIGHT && s.length > payload) {
+                markLost(s);
+                found++;
+            }
+        }
+        return found;
     }
 
     /** The retransmission timer expired: every segment in flight is considered lost. Returns how many. */
@@ -447,5 +494,15 @@ public final class SendWindow {
 
     public long lostPackets() {
         return lostPackets;
+    }
+
+    /** Segments larger than {@link #largeAbove} found lost (each loss of each transmission). */
+    public long largeLost() {
+        return largeLost;
+    }
+
+    /** Segments larger than {@link #largeAbove} acknowledged. */
+    public long largeAcked() {
+        return largeAcked;
     }
 }

@@ -108,7 +108,7 @@ public final class SenderFlow {
             return cwnd;
         }
         long srtt = controller.rto().srtt();
-        return srtt <= 0 ? cwnd : Math.max(cwnd, hold.rate(now) * srtt / 1e6 + settings.mss);
+        return srtt <= 0 ? cwnd : Math.max(cwnd, hold.rate(now) * srtt / 1e6 + window.mss());
     }
 
     /** Held at {@code now} (see {@link #holdWith}). */
@@ -140,7 +140,7 @@ public final class SenderFlow {
      */
     public boolean ackNow(Segment s, long now) {
         return s.fin() || s.isRetransmission() || !window.hasWork()
-                || window.flightBytes() + settings.mss > sendWindow(now);
+                || window.flightBytes() + window.mss() > sendWindow(now);
     }
 
     /** Arms the retransmission timer after sending if something is outstanding and it is not armed (RFC 6298 section 5.1). */

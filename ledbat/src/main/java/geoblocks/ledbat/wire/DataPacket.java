@@ -18,10 +18,31 @@ public final class DataPacket extends LedbatPacket {
     private final byte[] data;
     private final int offset;
     private final int length;
+    /** With a part: where this payload starts in its segment's; -1 for a whole segment. */
+    private final int partOffset;
+    /** With a part: the whole segment's payload length. */
+    private final int segmentLength;
 
     public DataPacket(NetHeader header, int flowId, long seq, long timestampMicros, int streamId, boolean fin,
             boolean ackNow, byte[] data, int offset, int length) {
+        this(header, flowId, seq, timestampMicros, streamId, fin, ackNow, data, offset, length, -1, length);
+    }
+
+    /**
+     * A part of a segment (the PART flag): {@code length} bytes of its payload from {@code partOffset}, of
+     * {@code segmentLength} in all. A segment cut before its path's MTU went down is sent again in parts
+     * that fit; the receiver joins them before the segment counts as received. {@code partOffset} -1 =
+     * a whole segment.
+     */
+    public DataPacket(NetHeader header, int flowId, long seq, long timestampMicros, int streamId, boolean fin,
+            boolean ackNow, byte[] data, int offset, int length, int partOffset, int segmentLength) {
         super(requireHeader(header), flowId);
+        if (partOffset >= 0 && (segmentLength > LedbatCodec.MAX_PAYLOAD || partOffset + length > segmentLength)) {
+            throw new IllegalArgumentException("part " + partOffset + "+" + length + " does not lie in a segment of "
+                    + segmentLength + " bytes (max " + LedbatCodec.MAX_PAYLOAD + ")");
+        }
+        this.partOffset = partOffset;
+        this.segmentLength = partOffset >= 0 ? segmentLength : length;
         if (seq < 0 || seq > LedbatCodec.MAX_SEQ) {
             throw new IllegalArgumentException("sequence number must be in 0..2^48-1, was " + seq);
         }
@@ -82,6 +103,21 @@ public final class DataPacket extends LedbatPacket {
         return length;
     }
 
+    /** A part of a segment, not a whole one. */
+    public boolean part() {
+        return partOffset >= 0;
+    }
+
+    /** Where this part's payload starts in its segment's (-1: a whole segment). */
+    public int partOffset() {
+        return partOffset;
+    }
+
+    /** The whole segment's payload length (this packet's for a whole segment). */
+    public int segmentLength() {
+        return segmentLength;
+    }
+
     /**
      * Deliberately without the header: Kompics' NettyNetwork builds this string eagerly for a debug
      * log line on every received message, and formatting two IP addresses per datagram showed up in
@@ -89,6 +125,7 @@ public final class DataPacket extends LedbatPacket {
      */
     @Override
     public String toString() {
-        return "Data{flow=" + flowId() + " stream=" + streamId + " seq=" + seq + " len=" + length + (fin ? " FIN}" : "}");
+        return "Data{flow=" + flowId() + " stream=" + streamId + " seq=" + seq + " len=" + length
+                + (partOffset >= 0 ? " part@" + partOffset + "/" + segmentLength : "") + (fin ? " FIN}" : "}");
     }
 }

@@ -13,8 +13,10 @@ import se.sics.kompics.network.Transport;
  * <pre>
  *  0       1       2       3       4       5       6
  * +-------+-------+-------+-------+-------+-------+
- * |version| type  | flags |         flow id       |   version = 2; type 1 = DATA, 2 = ACK
- * +-------+-------+-------+-------+-------+-------+   DATA flags: bit 0 = FIN (of the stream), bit 1 = ACK-NOW
+ * |version| type  | flags |         flow id       |   version = 2; type 1 = DATA, 2 = ACK,
+ * +-------+-------+-------+-------+-------+-------+   3 = PROBE, 4 = PROBE-ACK (flow id = probe id)
+ *                                                     DATA flags: bit 0 = FIN (of the stream), bit 1 = ACK-NOW,
+ *                                                     bit 2 = PART (a part of a segment: two u16 follow the length)
  * DATA:
  * +-----------------------------------------------+
  * |      flow sequence number (u48, 6 bytes)      |
@@ -23,6 +25,7 @@ import se.sics.kompics.network.Transport;
  * +-------------------------------+---------------+---------------+
  * |        stream id (i32)        | length (u16)  | payload ...   |
  * +-------------------------------+---------------+---------------+   payload length <= 1400 bytes
+ * | with PART: part offset (u16) | segment length (u16) |   where the payload lies in its segment's
  * ACK:
  * +---------------------------------------------------------------+
  * |          cumulative ack = next seq expected (u63)             |
@@ -35,12 +38,19 @@ import se.sics.kompics.network.Transport;
  * +-------+-----------------------+-------------------------------+
  * |sackLen| SACK bitmap, sackLen <= 128 bytes; bit i (LSB first)  |
  * +-------+  = packet cumAck + 1 + i received                     |
+ * PROBE (path MTU, RFC 8899):          PROBE-ACK:
+ * +-------------------------------+    +---------------+
+ * | padding: zero bytes to the    |    | size (u16)    |  the encoded size of the PROBE received
+ * | size probed (not checked)     |    +---------------+
+ * +-------------------------------+
  * </pre>
  *
  * A DATA datagram with a full payload is 1 (Kompics serializer id) + 15 (IPv4 header) + 27 + 1400 =
  * 1,443 bytes, under the 1,500 bytes Kompics' UDP receive path handles; sealed by GeoNetwork
  * (+28) and with IPv4 and UDP headers (+28) it is a 1,499-byte IP packet, within a 1,500-byte MTU
- * (hence the 6-byte sequence number: 2^48 packets per flow). Decoding checks every field
+ * (hence the 6-byte sequence number: 2^48 packets per flow). That is the largest; the payload of
+ * each peer's packets follows the path MTU its search confirmed (LedbatComponent, PathMtuSearch), and
+ * PROBEs are padded to the size being tried. Decoding checks every field
  * and throws {@link MalformedMessageException} naming the bad value.
  */
 public final class LedbatCodec implements WireCodec<LedbatPacket> {
@@ -51,10 +61,18 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
     /** DATA sequence numbers are 48 bits on the wire. */
     public static final long MAX_SEQ = (1L << 48) - 1;
     public static final int MAX_SACK = 128;
+    /** Most padding of a PROBE: its datagram stays within the largest UDP payload. */
+    public static final int MAX_PROBE_PADDING = 65_000;
     static final int TYPE_DATA = 1;
     static final int TYPE_ACK = 2;
+    static final int TYPE_PROBE = 3;
+    static final int TYPE_PROBE_ACK = 4;
+    private static final byte[] ZEROS = new byte[1024];
     static final int FLAG_FIN = 1;
     static final int FLAG_ACK_NOW = 2;
+    static final int FLAG_PART = 4;
+    /** Bytes a PART adds to a DATA packet: part offset and segment length. */
+    public static final int PART_FIELDS = 4;
     static final int COMMON = 1 + 1 + 1 + 4;
     static final int DATA_FIXED = 6 + 8 + 4 + 2;
     static final int ACK_FIXED = 8 + 8 + 8 + 4 + 4 + 1;
@@ -68,9 +86,25 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
     public int encodedSize(LedbatPacket msg) {
         int common = Wire.headerSize(msg.getHeader()) + COMMON;
         if (msg instanceof DataPacket d) {
-            return common + DATA_FIXED + d.length();
+            return common + DATA_FIXED + (d.part() ? PART_FIELDS : 0) + d.length();
         }
-        return common + ACK_FIXED + ((AckPacket) msg).sack().length;
+        if (msg instanceof AckPacket a) {
+            return common + ACK_FIXED + a.sack().length;
+        }
+        if (msg instanceof ProbePacket p) {
+            return common + p.padding();
+        }
+        return common + 2;
+    }
+
+    /** Size of a DATA packet's encoding with {@code payload} bytes under {@code header}. */
+    public static int dataSize(NetHeader header, int payload) {
+        return Wire.headerSize(header) + COMMON + DATA_FIXED + payload;
+    }
+
+    /** Size of an empty PROBE's encoding under {@code header} (padding adds to it). */
+    public static int probeFixedSize(NetHeader header) {
+        return Wire.headerSize(header) + COMMON;
     }
 
     @Override
@@ -78,11 +112,23 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
         Wire.writeHeader(msg.getHeader(), out);
         out.put((byte) VERSION);
         if (msg instanceof DataPacket d) {
-            out.put((byte) TYPE_DATA).put((byte) ((d.fin() ? FLAG_FIN : 0) | (d.ackNow() ? FLAG_ACK_NOW : 0)))
-                    .putInt(d.flowId());
+            out.put((byte) TYPE_DATA).put((byte) ((d.fin() ? FLAG_FIN : 0) | (d.ackNow() ? FLAG_ACK_NOW : 0)
+                    | (d.part() ? FLAG_PART : 0))).putInt(d.flowId());
             out.putShort((short) (d.seq() >>> 32)).putInt((int) d.seq());
             out.putLong(d.timestampMicros()).putInt(d.streamId()).putShort((short) d.length());
+            if (d.part()) {
+                out.putShort((short) d.partOffset()).putShort((short) d.segmentLength());
+            }
             out.put(d.array(), d.offset(), d.length());
+        } else if (msg instanceof ProbePacket p) {
+            out.put((byte) TYPE_PROBE).put((byte) 0).putInt(p.flowId());
+            for (int left = p.padding(); left > 0;) {
+                int n = Math.min(left, ZEROS.length);
+                out.put(ZEROS, 0, n);   // zeros, not whatever the buffer held before
+                left -= n;
+            }
+        } else if (msg instanceof ProbeAck a) {
+            out.put((byte) TYPE_PROBE_ACK).put((byte) 0).putInt(a.flowId()).putShort((short) a.probeSize());
         } else {
             AckPacket a = (AckPacket) msg;
             out.put((byte) TYPE_ACK).put((byte) 0).putInt(a.flowId());
@@ -107,7 +153,7 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
         int flow = Wire.readInt(in, "flow id");
         switch (type) {
             case TYPE_DATA -> {
-                if ((flags & ~(FLAG_FIN | FLAG_ACK_NOW)) != 0) {
+                if ((flags & ~(FLAG_FIN | FLAG_ACK_NOW | FLAG_PART)) != 0) {
                     throw new MalformedMessageException("unknown DATA flags 0x" + Integer.toHexString(flags));
                 }
                 Wire.need(in, 6, "sequence number");
@@ -119,11 +165,22 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
                 if (len > MAX_PAYLOAD) {
                     throw new MalformedMessageException("payload length " + len + " exceeds " + MAX_PAYLOAD);
                 }
+                int partOffset = -1;
+                int segmentLength = len;
+                if ((flags & FLAG_PART) != 0) {
+                    Wire.need(in, PART_FIELDS, "part fields");
+                    partOffset = Short.toUnsignedInt(in.getShort());
+                    segmentLength = Short.toUnsignedInt(in.getShort());
+                    if (segmentLength > MAX_PAYLOAD || partOffset + len > segmentLength) {
+                        throw new MalformedMessageException("part " + partOffset + "+" + len + " does not lie in a segment of "
+                                + segmentLength + " bytes (max " + MAX_PAYLOAD + ")");
+                    }
+                }
                 Wire.need(in, len, "payload");
                 byte[] payload = new byte[len];
                 in.get(payload);
                 return new DataPacket(h, flow, seq, ts, stream, (flags & FLAG_FIN) != 0, (flags & FLAG_ACK_NOW) != 0,
-                        payload, 0, len);
+                        payload, 0, len, partOffset, segmentLength);
             }
             case TYPE_ACK -> {
                 if (flags != 0) {
@@ -142,6 +199,24 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
                 byte[] sack = new byte[sackLen];
                 in.get(sack);
                 return new AckPacket(h, flow, cum, echo, delay, dups, ooo, sack);
+            }
+            case TYPE_PROBE -> {
+                if (flags != 0) {
+                    throw new MalformedMessageException("unknown PROBE flags 0x" + Integer.toHexString(flags));
+                }
+                int padding = in.remaining();
+                if (padding > MAX_PROBE_PADDING) {
+                    throw new MalformedMessageException("probe padding " + padding + " exceeds " + MAX_PROBE_PADDING);
+                }
+                in.position(in.limit());   // padding, skipped unread
+                return new ProbePacket(h, flow, padding);
+            }
+            case TYPE_PROBE_ACK -> {
+                if (flags != 0) {
+                    throw new MalformedMessageException("unknown PROBE-ACK flags 0x" + Integer.toHexString(flags));
+                }
+                Wire.need(in, 2, "probe size");
+                return new ProbeAck(h, flow, Short.toUnsignedInt(in.getShort()));
             }
             default -> throw new MalformedMessageException("unknown LEDBAT packet type " + type);
         }

@@ -6,12 +6,13 @@ import java.util.Objects;
 import se.sics.kompics.network.Transport;
 
 /**
- * Base of the LEDBAT datagrams ({@link DataPacket}, {@link AckPacket}): a UDP header plus the
+ * Base of the LEDBAT datagrams ({@link DataPacket}, {@link AckPacket}, and the path MTU search's
+ * {@link ProbePacket} and {@link ProbeAck}, whose flow id field is a probe id): a UDP header plus the
  * sender-chosen flow id that, with the sender's address, names the flow (the one congestion-controlled
  * connection that carries every stream from that sender to this peer). Immutable; every
  * transmission is a new instance. Layouts are drawn in {@link LedbatCodec}.
  */
-public abstract sealed class LedbatPacket extends NetMsg permits DataPacket, AckPacket {
+public abstract sealed class LedbatPacket extends NetMsg permits DataPacket, AckPacket, ProbePacket, ProbeAck {
     private final int flowId;
 
     protected LedbatPacket(NetHeader header, int flowId) {

@@ -62,6 +62,7 @@ public final class Endpoint extends ComponentDefinition {
             init.result.maxPeers.accumulateAndGet(p.peers().size(), Math::max);
             for (PeerStats.Peer peer : p.peers()) {
                 init.result.maxStreamsPerPeer.accumulateAndGet(peer.streams(), Math::max);
+                init.result.pathMtu.set(peer.pathMtuBytes());
             }
         });
         handle(ledbat, StreamStats.class, s -> {

@@ -10,7 +10,9 @@ import se.sics.kompics.network.Network;
 
 /**
  * Test shim between a LEDBAT component and the network: drops, duplicates and reorders messages in
- * both directions with the given probabilities (seeded). Reordering holds one message back until the
+ * both directions with the given probabilities (seeded). With a path MTU, a datagram sent down whose
+ * UDP payload (as GeoNetwork would send it) exceeds it is refused as the kernel does (a
+ * DatagramRefused handed up) or silently dropped (a black hole). Reordering holds one message back until the
  * next one has passed; upward, the two then leave together in one NetBurst.
  */
 public final class LossyShim extends ComponentDefinition {
@@ -22,6 +24,16 @@ public final class LossyShim extends ComponentDefinition {
     private final double reorder;
     private Msg<?, ?> heldDown;
     private Msg<?, ?> heldUp;
+    private final int pathMtu;
+    private final boolean refuse;
+    /** Messages sent down before the path MTU applies (the path narrows mid-transfer). */
+    private final long narrowAfter;
+    private long sentDown;
+    /** Segments sent in parts after the path narrowed. */
+    static volatile long parts;
+    /** Datagrams above the path MTU: DATA packets and probes. */
+    static volatile long oversizeData;
+    static volatile long oversizeProbes;
     static volatile long dropped;
     static volatile long duplicated;
     static volatile long reordered;
@@ -35,17 +47,45 @@ public final class LossyShim extends ComponentDefinition {
         loss = init.loss;
         dup = init.dup;
         reorder = init.reorder;
+        pathMtu = init.pathMtu;
+        refuse = init.refuse;
+        narrowAfter = init.narrowAfter;
         handle(up, Msg.class, m -> {
             if (m instanceof geoblocks.net.NetBurst b) {
                 bursts++;
                 for (geoblocks.net.NetMsg part : b.parts()) {
-                    heldDown = pass(part, down, heldDown);
+                    if (fits(part)) {
+                        heldDown = pass(part, down, heldDown);
+                    }
                 }
-            } else {
+            } else if (fits(m)) {
                 heldDown = pass(m, down, heldDown);
             }
         });
         handle(down, Msg.class, m -> heldUp = pass(m, up, heldUp));
+    }
+
+    /** Whether {@code m} fits the path MTU; if not, it is counted and refused or dropped. */
+    private boolean fits(Msg<?, ?> m) {
+        if (m instanceof geoblocks.ledbat.wire.DataPacket d && d.part()) {
+            parts++;
+        }
+        if (pathMtu == 0 || !(m instanceof geoblocks.net.NetMsg n) || sentDown++ < narrowAfter) {
+            return true;
+        }
+        int size = n.wireSize() + geoblocks.net.Wire.DATAGRAM_OVERHEAD;
+        if (size <= pathMtu) {
+            return true;
+        }
+        if (n instanceof geoblocks.ledbat.wire.ProbePacket) {
+            oversizeProbes++;
+        } else {
+            oversizeData++;
+        }
+        if (refuse) {
+            trigger(new geoblocks.net.DatagramRefused(n.getHeader(), size), up);
+        }
+        return false;
     }
 
     private Msg<?, ?> pass(Msg<?, ?> m, se.sics.kompics.Port<Network> port, Msg<?, ?> held) {
@@ -84,12 +124,34 @@ public final class LossyShim extends ComponentDefinition {
         final double loss;
         final double dup;
         final double reorder;
+        final int pathMtu;
+        final boolean refuse;
+        final long narrowAfter;
 
         public ShimInit(long seed, double loss, double dup, double reorder) {
+            this(seed, loss, dup, reorder, 0, false);
+        }
+
+        /** The path MTU applies only after {@code narrowAfter} messages went down: the path narrows mid-transfer. */
+        public ShimInit(long seed, int pathMtu, boolean refuse, long narrowAfter) {
+            this.seed = seed;
+            this.loss = 0;
+            this.dup = 0;
+            this.reorder = 0;
+            this.pathMtu = pathMtu;
+            this.refuse = refuse;
+            this.narrowAfter = narrowAfter;
+        }
+
+        /** With a path MTU in UDP payload bytes (0: none) above which datagrams are refused or dropped. */
+        public ShimInit(long seed, double loss, double dup, double reorder, int pathMtu, boolean refuse) {
             this.seed = seed;
             this.loss = loss;
             this.dup = dup;
             this.reorder = reorder;
+            this.pathMtu = pathMtu;
+            this.refuse = refuse;
+            this.narrowAfter = 0;
         }
     }
 }

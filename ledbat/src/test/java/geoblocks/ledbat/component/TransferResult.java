@@ -20,6 +20,8 @@ final class TransferResult {
     final AtomicLong maxPeers = new AtomicLong();
     final AtomicLong maxStreamsPerPeer = new AtomicLong();
     final AtomicLong cwndMismatches = new AtomicLong();
+    /** The last path MTU the sender's PeerStats reported. */
+    final AtomicLong pathMtu = new AtomicLong();
     volatile String firstFailure;
 
     TransferResult(int streams) {

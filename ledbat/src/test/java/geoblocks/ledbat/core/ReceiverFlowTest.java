@@ -28,6 +28,18 @@ class ReceiverFlowTest {
     }
 
     @Test
+    void segmentInParts_isDeliveredOnceWhole_inItsPlace_andALatePartIsADuplicate() {
+        ReceiverFlow f = new ReceiverFlow(1, 1024, 0);
+        assertEquals(null, f.onPart(0, 0, 10, 700, 1400, b(700), false), "half a segment is no segment");
+        assertEquals(ReceiveWindow.Outcome.OUT_OF_ORDER, f.onSegment(0, 1, 10, b(1000), false));
+        assertEquals(ReceiveWindow.Outcome.FILLED_GAP, f.onPart(0, 0, 10, 0, 1400, b(700), false));
+        f.flush(delivery);
+        assertEquals(List.of("data 10@0+2400"), out);
+        assertEquals(ReceiveWindow.Outcome.DUPLICATE, f.onPart(0, 0, 10, 0, 1400, b(700), false));
+        assertEquals(2, f.next());
+    }
+
+    @Test
     void interleavedStreams_areDeliveredPerStream_withOffsets_oneDeliveryPerStreamPerFlush() {
         ReceiverFlow f = new ReceiverFlow(1, 1024, 0);
         f.onSegment(0, 0, 10, b(100), false);

@@ -35,6 +35,23 @@ class SendWindowTest {
     }
 
     @Test
+    void smallerMss_cutsTheNextSegmentsSmaller_andLoseLargerThan_resendsOnlyTheLongOnesInFlight() {
+        SendWindow w = new SendWindow(MSS, false);
+        w.largeAbove(60);
+        SendStream st = w.open(1);
+        w.offer(st, new byte[350]);
+        assertEquals(List.of(100, 100), sendAll(w, 0, 200).stream().map(Segment::length).toList());
+        w.mss(80);   // the path's MTU went down
+        assertEquals(List.of(80, 70), sendAll(w, 1, BIG).stream().map(Segment::length).toList());
+        assertEquals(2, w.loseLargerThan(80), "the two 100-byte segments cannot pass");
+        assertEquals(150, w.flightBytes());
+        assertEquals(2, w.largeLost());
+        List<Segment> again = sendAll(w, 2, BIG);
+        assertEquals(List.of(0L, 1L), again.stream().map(Segment::seq).toList(), "only they go again (in parts)");
+        assertTrue(again.get(0).isRetransmission());
+    }
+
+    @Test
     void offer_cutsMssSegmentsWithConsecutiveSeqs_acrossChunks() {
         SendWindow w = new SendWindow(MSS, false);
         SendStream st = w.open(1);

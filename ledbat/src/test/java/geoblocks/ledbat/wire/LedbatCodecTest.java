@@ -57,6 +57,56 @@ class LedbatCodecTest {
     }
 
     @Test
+    void dataPart_roundTripsItsPlaceInTheSegment_andOneOutsideItIsMalformed() throws Exception {
+        byte[] arr = new byte[1400];
+        new Random(3).nextBytes(arr);
+        DataPacket part = new DataPacket(H, 77, 42, 5, 9, true, false, arr, 1000, 400, 1000, 1400);
+        byte[] bytes = encode(part);
+        assertEquals(LedbatCodec.dataSize(H, 400) + LedbatCodec.PART_FIELDS, bytes.length);
+        DataPacket back = (DataPacket) C.decode(ByteBuffer.wrap(bytes));
+        assertTrue(back.part());
+        assertEquals(1000, back.partOffset());
+        assertEquals(1400, back.segmentLength());
+        assertArrayEquals(java.util.Arrays.copyOfRange(arr, 1000, 1400), back.payload());
+        assertTrue(back.fin());
+        // the segment length says 1,300: 1,000 + 400 does not fit
+        int at = LedbatCodec.dataSize(H, 0) + 2;   // after the length: part offset, then segment length
+        bytes[at] = (byte) (1300 >> 8);
+        bytes[at + 1] = (byte) 1300;
+        assertThrows(MalformedMessageException.class, () -> C.decode(ByteBuffer.wrap(bytes)));
+        assertThrows(IllegalArgumentException.class, () -> new DataPacket(H, 1, 0, 0, 1, false, false, arr, 0, 400, 1100, 1400));
+    }
+
+    @Test
+    void probe_paddedToASize_roundTripsWithThatSize_andItsAckNamesIt() throws Exception {
+        ProbePacket p = ProbePacket.ofSize(H, 12345, 1442);
+        assertEquals(1442, p.wireSize());
+        byte[] bytes = encode(p);
+        for (int i = LedbatCodec.probeFixedSize(H); i < bytes.length; i++) {
+            assertEquals(0, bytes[i], "padding is zeros at " + i);
+        }
+        ProbePacket back = (ProbePacket) C.decode(ByteBuffer.wrap(bytes));
+        assertEquals(12345, back.probeId());
+        assertEquals(1442, back.wireSize());
+        assertTrue(back.alone(), "a probe travels in a datagram of its own");
+        ProbeAck a = (ProbeAck) C.decode(ByteBuffer.wrap(encode(new ProbeAck(H.reply(), 12345, back.wireSize()))));
+        assertEquals(12345, a.probeId());
+        assertEquals(1442, a.probeSize());
+        assertEquals(H.reply(), a.getHeader());
+    }
+
+    @Test
+    void probeAck_truncated_orWithFlags_isMalformed() {
+        byte[] bytes = encode(new ProbeAck(H, 1, 1300));
+        assertThrows(MalformedMessageException.class,
+                () -> C.decode(ByteBuffer.wrap(java.util.Arrays.copyOf(bytes, bytes.length - 1))));
+        byte[] flagged = bytes.clone();
+        flagged[LedbatCodec.probeFixedSize(H) - 5] = 1;   // the flags byte, after version and type
+        assertThrows(MalformedMessageException.class, () -> C.decode(ByteBuffer.wrap(flagged)));
+        assertThrows(IllegalArgumentException.class, () -> new ProbePacket(H, 1, -1));
+    }
+
+    @Test
     void ackPacket_roundTrip_keepsEveryField() throws Exception {
         AckPacket a = ack();
         AckPacket back = (AckPacket) C.decode(ByteBuffer.wrap(encode(a)));

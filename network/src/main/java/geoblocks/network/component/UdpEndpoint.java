@@ -13,10 +13,15 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.unix.Errors;
+import io.netty.channel.unix.IntegerUnixChannelOption;
 import io.netty.channel.unix.SegmentedDatagramPacket;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -39,7 +44,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * answers) or the ordered lane of the socket's {@link OutboundQueue}; the event loop encodes and
  * seals it when it writes it, control first. Datagrams queued in one burst go out in one flush, as
  * GSO segments (equal-size runs to one peer) on epoll where the kernel supports UDP_SEGMENT, else
- * sendmmsg.
+ * sendmmsg. A datagram that says it travels {@linkplain NetMsg#alone() alone} (a path MTU probe) is never
+ * batched. On epoll the socket never fragments (IP_MTU_DISCOVER = IP_PMTUDISC_PROBE: DF set, the
+ * interface's MTU the limit), so a datagram too big for the interface is refused (EMSGSIZE) instead of
+ * going out in IP fragments; such a refusal is counted and delivered up as a
+ * {@link geoblocks.net.DatagramRefused} naming the peer and the size, for LEDBAT's path MTU search.
  * Receiving uses GRO and recvmmsg on epoll; datagrams of a bursting family (see
  * {@link geoblocks.network.CodecRegistry#registerBursting}) that one read brings from one peer are
  * delivered as one {@link geoblocks.net.NetBurst} ({@link InboundBursts}). A datagram that is too short, names an unknown key,
@@ -51,6 +60,19 @@ final class UdpEndpoint {
     private static final int GSO_MAX_BYTES = 65_000;
     private static final int GSO_MAX_SEGMENTS = 64;
     private static final int KEYS_KEPT_PER_PEER = 4;
+    /**
+     * UDP payload every path is assumed to take (QUIC's 1,200 bytes): only larger datagrams are watched
+     * for refusals as too big (a smaller refusal is the socket's error, logged).
+     */
+    static final int SAFE_DATAGRAM = 1200;
+    /** Linux's EMSGSIZE, as Netty's native errors carry it (negated). */
+    private static final int EMSGSIZE = 90;
+    // setsockopt(IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_PROBE) and its IPv6 twin: set DF, never
+    // fragment, and ignore the kernel's ICMP-learned path MTU (the path MTU is searched above UDP)
+    private static final IntegerUnixChannelOption IP_MTU_DISCOVER = new IntegerUnixChannelOption("IP_MTU_DISCOVER", 0, 10);
+    private static final IntegerUnixChannelOption IPV6_MTU_DISCOVER =
+            new IntegerUnixChannelOption("IPV6_MTU_DISCOVER", 41, 23);
+    private static final int PMTUDISC_PROBE = 3;
     /**
      * Bulk datagrams waiting to be sealed and written above which new ones are dropped: about 11 MiB
      * of 1,400-byte datagrams, several times the 4 MiB socket buffer.
@@ -71,7 +93,12 @@ final class UdpEndpoint {
     private OutboundQueue out;
     private boolean gso;
     private boolean gro;
+    /** IP_MTU_DISCOVER was set: the socket does not fragment. */
+    private boolean dontFragment;
     private int maxDatagram = MAX_DATAGRAM;
+    /** Logs refusals as too big at most once per 10 s (a refused size can repeat for every datagram). */
+    private final RefusedLog tooBigLog = new RefusedLog(org.slf4j.LoggerFactory.getLogger(UdpEndpoint.class),
+            "too big for the path");
 
     private static final class Sender {
         final DatagramSealer sealer;
@@ -121,12 +148,22 @@ final class UdpEndpoint {
         } else {
             b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM));
         }
+        if (t.epoll()) {
+            // never fragment: a datagram too big for the interface is refused, not split (see the class comment)
+            b.option(at.getAddress() instanceof java.net.Inet6Address ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, PMTUDISC_PROBE);
+        }
         channel = b.bind(at).sync().channel();
+        if (t.epoll()) {
+            Integer v = channel.config().getOption(at.getAddress() instanceof java.net.Inet6Address ? IPV6_MTU_DISCOVER
+                    : IP_MTU_DISCOVER);
+            dontFragment = v != null && v == PMTUDISC_PROBE;
+        }
         out = new OutboundQueue(channel, this::writeBatch, false);
     }
 
     String describe() {
         return (gso ? "GSO sends" : "batched sends") + (gro ? ", GRO receives" : "")
+                + (dontFragment ? ", no fragmentation" : ", the kernel may fragment")
                 + ", buffers " + core.settings().udpBufferBytes() + " B";
     }
 
@@ -217,7 +254,7 @@ final class UdpEndpoint {
     }
 
     /** A datagram queued to be encoded and sealed under {@code sender}'s keys when it is written. */
-    private record Unsealed(NetMsg msg, int codecId, int size, Sender sender, InetSocketAddress to) {}
+    record Unsealed(NetMsg msg, int codecId, int size, Sender sender, InetSocketAddress to) {}
 
     /**
      * On the event loop: encodes {@code u} and seals it at {@code out}'s position (which advances by
@@ -249,15 +286,21 @@ final class UdpEndpoint {
         }
     }
 
-    /** The end (exclusive) of the GSO run that starts at {@code from}. */
-    private static int runEnd(List<Object> batch, int from) {
+    /**
+     * The end (exclusive) of the GSO run that starts at {@code from}: datagrams of one size to one peer
+     * (the last may be shorter); a datagram that travels alone is a run of its own.
+     */
+    static int runEnd(List<Object> batch, int from) {
         Unsealed first = (Unsealed) batch.get(from);
         int seg = first.size() + DatagramSealer.OVERHEAD;
         int end = from + 1;
+        if (first.msg().alone()) {
+            return end;
+        }
         while (end < batch.size() && end - from < GSO_MAX_SEGMENTS && (end - from + 1) * seg <= GSO_MAX_BYTES) {
             Unsealed u = (Unsealed) batch.get(end);
             int len = u.size() + DatagramSealer.OVERHEAD;
-            if (len > seg || !u.to().equals(first.to())) {
+            if (len > seg || !u.to().equals(first.to()) || u.msg().alone()) {
                 break;
             }
             end++;
@@ -301,14 +344,58 @@ final class UdpEndpoint {
             buf.release();
         } else {
             buf.writerIndex(sealed);
+            // datagrams above the safe size may be refused as too big: hear of it (one promise per run)
+            ChannelPromise promise = seg > SAFE_DATAGRAM ? channel.newPromise().addListener(new Refusal(first.msg(), seg))
+                    : channel.voidPromise();
             if (sealed <= seg) {
-                channel.write(new DatagramPacket(buf, first.to()), channel.voidPromise());
+                channel.write(new DatagramPacket(buf, first.to()), promise);
             } else {
-                channel.write(new io.netty.channel.epoll.SegmentedDatagramPacket(buf, seg, first.to()),
-                        channel.voidPromise());
+                channel.write(new io.netty.channel.epoll.SegmentedDatagramPacket(buf, seg, first.to()), promise);
             }
         }
         return k;
+    }
+
+    /**
+     * Hears whether a write of datagrams of {@code size} bytes to {@code msg}'s peer failed: EMSGSIZE
+     * (too big for the interface, and the socket does not fragment) is counted, logged at most every
+     * 10 s, and delivered up as a DatagramRefused; any other failure is logged as the socket's.
+     */
+    private final class Refusal implements ChannelFutureListener {
+        private final NetMsg msg;
+        private final int size;
+
+        Refusal(NetMsg msg, int size) {
+            this.msg = msg;
+            this.size = size;
+        }
+
+        @Override
+        public void operationComplete(ChannelFuture f) {
+            Throwable cause = f.cause();
+            if (cause == null) {
+                return;
+            }
+            if (tooBig(cause)) {
+                WireStats.udpTooBig();
+                if (!msg.alone()) {   // a probe refused is the search at work, not news
+                    tooBigLog.log("datagram of " + size + " bytes to " + msg.getHeader().destination()
+                            + " refused by the local stack (EMSGSIZE); LEDBAT's path MTU search takes a smaller size");
+                }
+                core.deliver(new geoblocks.net.DatagramRefused(msg.getHeader(), size));
+            } else {
+                core.logRefused("UDP socket: " + cause);
+            }
+        }
+    }
+
+    /** Whether a send failed because the datagram is larger than the path (as the host knows it) takes. */
+    static boolean tooBig(Throwable cause) {
+        if (cause instanceof Errors.NativeIoException e) {
+            return e.expectedErr() == -EMSGSIZE;
+        }
+        String m = cause.getMessage();
+        return cause instanceof java.io.IOException && m != null && m.contains("Message too long");
     }
 
     /**

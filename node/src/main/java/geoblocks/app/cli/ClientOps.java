@@ -401,9 +401,10 @@ final class ClientOps {
                     g.settledSinceMillis() < 0 ? ", paused: a peer is down" : "", g.moves());
             for (LedbatPeer p : b.peers()) {
                 System.out.printf("  ledbat to %-10s %s, %d stream(s), cwnd %d bytes, %d queued, %d in flight,"
-                        + " queuing delay %s, base delay %s, rtt %s, %d retransmissions%n", p.region(),
+                        + " queuing delay %s, base delay %s, rtt %s, %d retransmissions%s%n", p.region(),
                         p.active() ? "active" : "idle", p.streams(), p.cwndBytes(), p.queuedBytes(), p.inFlightBytes(),
-                        ms(p.queuingDelayMs()), ms(p.baseDelayMs()), ms(p.rttMs()), p.retransmissions());
+                        ms(p.queuingDelayMs()), ms(p.baseDelayMs()), ms(p.rttMs()), p.retransmissions(),
+                        p.pathMtuBytes() > 0 ? ", path MTU " + p.pathMtuBytes() + " bytes of UDP payload" : "");
             }
         }
     }

@@ -152,7 +152,9 @@ final class Json {
                     .append(",\"queued_bytes\":").append(p.queuedBytes()).append(",\"in_flight_bytes\":")
                     .append(p.inFlightBytes()).append(",\"queuing_delay_ms\":").append(num(p.queuingDelayMs()))
                     .append(",\"base_delay_ms\":").append(num(p.baseDelayMs())).append(",\"rtt_ms\":")
-                    .append(num(p.rttMs())).append(",\"retransmissions\":").append(p.retransmissions()).append('}');
+                    .append(num(p.rttMs())).append(",\"retransmissions\":").append(p.retransmissions())
+                    .append(",\"path_mtu_bytes\":").append(p.pathMtuBytes() > 0 ? String.valueOf(p.pathMtuBytes()) : "null")
+                    .append('}');
         }
         s.append("}}");
     }

@@ -83,7 +83,8 @@ final class DashboardState {
             j.begin().field("region", p.region()).field("active", p.active()).field("streams", p.streams())
                     .field("cwndBytes", p.cwndBytes()).field("inFlightBytes", p.inFlightBytes())
                     .field("queuingDelayMs", p.queuingDelayMs()).field("baseDelayMs", p.baseDelayMs())
-                    .field("rttMs", p.rttMs()).field("retransmissions", p.retransmissions()).end();
+                    .field("rttMs", p.rttMs()).field("retransmissions", p.retransmissions())
+                    .field("pathMtuBytes", p.pathMtuBytes()).end();
         }
         j.endArray().end();
         NodeSnapshot.Scrub sc = s.scrub();

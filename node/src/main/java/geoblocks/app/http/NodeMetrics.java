@@ -253,7 +253,11 @@ public final class NodeMetrics implements MultiCollector {
         List<GaugeDataPointSnapshot> inFlight = new ArrayList<>();
         List<GaugeDataPointSnapshot> active = new ArrayList<>();
         List<CounterDataPointSnapshot> retx = new ArrayList<>();
+        List<GaugeDataPointSnapshot> mtu = new ArrayList<>();
         for (LedbatPeer p : st.background().peers()) {
+            if (p.pathMtuBytes() > 0) {
+                mtu.add(g(p.pathMtuBytes(), "peer", p.region()));
+            }
             cwnd.add(g(p.cwndBytes(), "peer", p.region()));
             inFlight.add(g(p.inFlightBytes(), "peer", p.region()));
             active.add(g(p.active() ? 1 : 0, "peer", p.region()));
@@ -277,6 +281,9 @@ public final class NodeMetrics implements MultiCollector {
         out.metricSnapshot(gauge("geoblocks_ledbat_rtt_seconds", "LEDBAT round-trip time per peer (absent until measured).",
                 Unit.SECONDS, rtt));
         out.metricSnapshot(counter("geoblocks_ledbat_retransmissions", "LEDBAT packets sent again, per peer.", retx));
+        out.metricSnapshot(gauge("geoblocks_ledbat_path_mtu_bytes",
+                "Path MTU to each peer confirmed by LEDBAT's search (RFC 8899), in UDP payload bytes: its largest "
+                        + "datagram to the peer (IPv4 adds 28 bytes of headers, IPv6 48).", Unit.BYTES, mtu));
     }
 
     private static void addMs(List<GaugeDataPointSnapshot> to, double ms, String peer) {

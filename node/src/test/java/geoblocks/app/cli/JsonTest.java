@@ -45,7 +45,7 @@ class JsonTest {
         StatusReply r = new StatusReply(1, "seoul", List.of(new PeerRtt("mumbai", 160.5)), 0, 0, 3, 1, 0,
                 new Transfers(10, 20, 30, 40, 4, 0), new Background(262_175, 2, List.of(
                         new LedbatPeer("dublin", false, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, 0),
-                        new LedbatPeer("mumbai", true, 4, 1_048_576, 500_000, 250_000, 97.5, 80.25, 258.0, 12))));
+                        new LedbatPeer("mumbai", true, 4, 1_048_576, 500_000, 250_000, 97.5, 80.25, 258.0, 12, 1392))));
         String json = Json.status(r);
         assertEquals("{\"region\":\"seoul\",\"peers\":[{\"region\":\"mumbai\",\"up\":true,\"rtt_ms\":160.5}],"
                 + "\"refused\":{\"malformed\":0,\"unauthenticated\":0},\"scrubber\":{\"scrubbed\":3,\"repaired\":1,"
@@ -55,10 +55,10 @@ class JsonTest {
                 + "\"background\":{\"bytes_sent\":34,\"bytes_received\":40}},"
                 + "\"background\":{\"queued_bytes\":262175,\"queued_copies\":2,\"peers\":{"
                 + "\"dublin\":{\"active\":false,\"streams\":0,\"cwnd_bytes\":0,\"queued_bytes\":0,\"in_flight_bytes\":0,"
-                + "\"queuing_delay_ms\":null,\"base_delay_ms\":null,\"rtt_ms\":null,\"retransmissions\":0},"
+                + "\"queuing_delay_ms\":null,\"base_delay_ms\":null,\"rtt_ms\":null,\"retransmissions\":0,\"path_mtu_bytes\":null},"
                 + "\"mumbai\":{\"active\":true,\"streams\":4,\"cwnd_bytes\":1048576,\"queued_bytes\":500000,"
                 + "\"in_flight_bytes\":250000,\"queuing_delay_ms\":97.5,\"base_delay_ms\":80.25,\"rtt_ms\":258.0,"
-                + "\"retransmissions\":12}}},\"gc\":{\"collected_blocks\":0,\"collected_bytes\":0,\"passes\":0,"
+                + "\"retransmissions\":12,\"path_mtu_bytes\":1392}}},\"gc\":{\"collected_blocks\":0,\"collected_bytes\":0,\"passes\":0,"
                 + "\"running\":false,\"pass\":{\"checked\":0,\"collected\":0,\"in_flight\":0},"
                 + "\"last_pass_end_ms\":null,\"settled_since_ms\":null,\"moves\":0}}", json);
     }

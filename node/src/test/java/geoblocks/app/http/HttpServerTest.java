@@ -93,7 +93,8 @@ class HttpServerTest {
         stats.record("put", "error", 700_000_000, timeMillis, "g", "upload failed");
         StatusReply status = new StatusReply(0, "seoul", List.of(new PeerRtt("dublin", 252.5), new PeerRtt("mumbai", -1)),
                 4, 2, 100, 3, 1, new Transfers(5000, 6000, 700, 800, 90, 100),
-                new Background(1234, 2, List.of(new LedbatPeer("dublin", true, 1, 65536, 10, 4096, 12.5, Double.NaN, 260, 7))),
+                new Background(1234, 2, List.of(new LedbatPeer("dublin", true, 1, 65536, 10, 4096, 12.5, Double.NaN, 260, 7,
+                        1392))),
                 new geoblocks.blockstore.wire.ClientOp.Gc(9, 4096, 2, false, 30, 9, 3, timeMillis - 1000, -1, 1));
         return new NodeSnapshot("seoul", timeMillis, status, stats.snapshot(), 1,
                 Map.of("seoul", new NodeSnapshot.Placed(2, 2048), "dublin", new NodeSnapshot.Placed(1, 1024)),
@@ -141,6 +142,7 @@ class HttpServerTest {
                 "geoblocks_ledbat_cwnd_bytes{peer=\"dublin\"} 65536",
                 "geoblocks_ledbat_queuing_delay_seconds{peer=\"dublin\"} 0.0125",
                 "geoblocks_ledbat_retransmissions_total{peer=\"dublin\"} 7",
+                "geoblocks_ledbat_path_mtu_bytes{peer=\"dublin\"} 1392",
                 "geoblocks_placed_blocks{region=\"seoul\"} 2",
                 "geoblocks_placed_bytes{region=\"dublin\"} 1024",
                 "geoblocks_files 1",
