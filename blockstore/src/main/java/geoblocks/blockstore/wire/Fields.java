@@ -85,8 +85,6 @@ final class Fields {
             return v == 1;
         }
         String str() throws MalformedMessageException { return Wire.readString(b, FileCodec.MAX_STRING, "string field"); }
-        /** Whether the op has bytes left: an optional trailing field follows. */
-        boolean more() { return b.hasRemaining(); }
         FailureCode failureCode() throws MalformedMessageException {
             int v = Wire.readU8(b, "failure code");
             try {
@@ -110,7 +108,7 @@ final class Fields {
             b.position(b.position() + len);
             return kept;
         }
-        /** Bytes are left: a field an older writer did not append may follow. */
+        /** Bytes are left: an optional trailing field follows (one an older writer did not append, or left out when empty). */
         boolean more() { return b.hasRemaining(); }
         int count() throws MalformedMessageException {
             Wire.need(b, 2, "list count");
