@@ -56,7 +56,8 @@ public final class Ports {
         }
         if (!local) {
             return ip.getHostAddress() + " is not an address of this host, so node " + region + " cannot listen on it:"
-                    + " a node binds the address its region entry names (an address behind NAT is not supported yet)";
+                    + " a node listens on the address its region entry names, unless the entry names another with"
+                    + " bind = \"ADDRESS\" (0.0.0.0, or the private address a NAT forwards it to)";
         }
         return "port " + port + " on " + ip.getHostAddress() + " is in use: is node " + region + " already running?";
     }

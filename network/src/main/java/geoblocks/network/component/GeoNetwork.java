@@ -38,6 +38,9 @@ public final class GeoNetwork extends ComponentDefinition {
         core = new NetworkCore(init.settings, init.self, init.secret, init.codecs,
                 m -> trigger(m, net), e -> trigger(e, control), init.local);
         core.identity(init.identity);
+        if (init.bind != null) {
+            core.bindTo(init.bind);
+        }
         subscribe(onSend, net);
         onStart(started -> {
             try {
@@ -88,6 +91,17 @@ public final class GeoNetwork extends ComponentDefinition {
         final CodecRegistry codecs;
         LocalLinks local;
         geoblocks.network.session.NodeIdentity identity = geoblocks.network.session.NodeIdentity.NONE;
+        /** The address to listen on when not {@code self}'s own (e.g. 0.0.0.0, or a private address behind NAT); null: self's. */
+        java.net.InetAddress bind;
+
+        /**
+         * Listens on {@code address} (TCP and UDP, at {@code self}'s port) while peers know this endpoint as
+         * {@code self} (it names itself so in its handshakes): a node whose advertised address is not on its host.
+         */
+        public GeoNetworkInit withBind(java.net.InetAddress address) {
+            this.bind = address;
+            return this;
+        }
 
         /** The cluster's node keys and this process's own (a node's; none for a client): see NodeIdentity. */
         public GeoNetworkInit withIdentity(geoblocks.network.session.NodeIdentity identity) {

@@ -77,6 +77,8 @@ final class NetworkCore {
     private final LocalLinks local;
     /** The cluster's node keys and ours (NONE: the cluster secret alone, as before node keys). */
     private NodeIdentity identity = NodeIdentity.NONE;
+    /** Where to listen when not at {@link #self} (see GeoNetworkInit#withBind); null: self's address. */
+    private java.net.InetAddress bind;
 
     NetworkCore(NetworkSettings settings, NetAddress self, String secret, CodecRegistry codecs,
             Consumer<NetMsg> deliver, Consumer<KompicsEvent> control) {
@@ -109,7 +111,7 @@ final class NetworkCore {
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .childOption(ChannelOption.RCVBUF_ALLOCATOR, READS)
                 .childHandler(pipeline(null));
-        server = sb.bind(self.asSocket()).sync().channel();
+        server = sb.bind(new InetSocketAddress(bindIp(), self.getPort())).sync().channel();
         int port = ((InetSocketAddress) server.localAddress()).getPort();
         dialer = new Bootstrap().group(group).channel(transports.socket())
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -117,9 +119,10 @@ final class NetworkCore {
                 .option(ChannelOption.RCVBUF_ALLOCATOR, READS)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeoutMs());
         udp = new UdpEndpoint(this);
-        udp.bind(group, transports, new InetSocketAddress(self.getIp(), port));
-        LOG.info("geoblocks network on {}:{}: {} transport, {}, max frame {} bytes, {} direct memory, UDP {}",
-                self.getIp().getHostAddress(), port, transports.name(),
+        udp.bind(group, transports, new InetSocketAddress(bindIp(), port));
+        LOG.info("geoblocks network on {}:{}{}: {} transport, {}, max frame {} bytes, {} direct memory, UDP {}",
+                self.getIp().getHostAddress(), port, bind == null ? "" : " (listening on " + bind.getHostAddress() + ")",
+                transports.name(),
                 tls ? "TLS 1.3 (" + tlsContexts.provider + ") + AES-GCM datagrams"
                         : "cluster-secret handshake, unencrypted TCP + AES-GCM datagrams",
                 settings.maxFrameBytes(), geoblocks.network.NettyMemory.unzeroed() ? "unzeroed" : "zeroed",
@@ -232,6 +235,15 @@ final class NetworkCore {
     /** Sets the node keys the handshakes use; before {@link #start}. */
     void identity(NodeIdentity identity) {
         this.identity = identity;
+    }
+
+    /** Listens on {@code address} instead of this endpoint's own (advertised) address; before {@link #start}. */
+    void bindTo(java.net.InetAddress address) {
+        this.bind = address;
+    }
+
+    private java.net.InetAddress bindIp() {
+        return bind != null ? bind : self.getIp();
     }
 
     /** Whether {@code address} is an endpoint of this process reached without sockets ({@link LocalLinks}). */

@@ -86,8 +86,21 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
             }
             tlsUp = true;
             SSLSession s = ctx.pipeline().get(SslHandler.class).engine().getSession();
-            start(ctx, TlsContexts.fingerprint(s.getLocalCertificates()[0]),
-                    TlsContexts.fingerprint(s.getPeerCertificates()[0]));
+            java.security.cert.Certificate[] mine = s.getLocalCertificates();
+            java.security.cert.Certificate[] theirs;
+            try {
+                theirs = s.getPeerCertificates();
+            } catch (javax.net.ssl.SSLPeerUnverifiedException ex) {
+                theirs = null;
+            }
+            if (mine == null || mine.length == 0 || theirs == null || theirs.length == 0) {
+                // a session torn down as it completed has no certificates left: refuse it, once, with why
+                WireStats.unauthenticated();
+                fail(ctx, "TLS session with " + ctx.channel().remoteAddress() + " has no " + (mine == null
+                        || mine.length == 0 ? "local" : "peer") + " certificate");
+                return;
+            }
+            start(ctx, TlsContexts.fingerprint(mine[0]), TlsContexts.fingerprint(theirs[0]));
         }
         super.userEventTriggered(ctx, evt);
     }

@@ -60,6 +60,14 @@ public final class Pair extends ComponentDefinition {
             return this;
         }
 
+        /** Listens on {@code address} while known as {@link #self} (see GeoNetworkInit#withBind). */
+        Side listeningOn(java.net.InetAddress address) {
+            this.bind = address;
+            return this;
+        }
+
+        java.net.InetAddress bind;
+
         void send(KompicsEvent e) {
             endpoint.send(e);
         }
@@ -99,6 +107,9 @@ public final class Pair extends ComponentDefinition {
                     : new CodecRegistry().register(42, TestMsg.CODEC)).register(43, geoblocks.network.TailMsg.CODEC);
             GeoNetwork.GeoNetworkInit netInit = new GeoNetwork.GeoNetworkInit(s.self, s.settings, s.secret, codecs)
                     .withIdentity(s.identity);
+            if (s.bind != null) {
+                netInit.withBind(s.bind);
+            }
             Component net = create(GeoNetwork.class, s.local == null ? netInit : netInit.withLocalLinks(s.local));
             Component ep = create(Endpoint.class, new EndpointInit(s));
             connect(ep.getNegative(Network.class), net.getPositive(Network.class), Channel.TWO_WAY);

@@ -170,6 +170,26 @@ public final class ServerCommand implements Callable<Integer> {
     }
 
     /**
+     * Where node {@code region} listens when not at the address of its region entry:
+     * {@code geoblocks.cluster.regions[].bind} (e.g. 0.0.0.0, or the private address a NAT forwards the
+     * advertised one to), or null when the entry has none.
+     */
+    static java.net.InetAddress bindAddress(com.typesafe.config.Config root, String region) {
+        for (com.typesafe.config.Config r : root.getConfigList("geoblocks.cluster.regions")) {
+            if (r.getString("id").equals(region) && r.hasPath("bind")) {
+                String b = r.getString("bind").trim();
+                try {
+                    return java.net.InetAddress.getByName(b);
+                } catch (java.net.UnknownHostException e) {
+                    throw new IllegalArgumentException("geoblocks.cluster.regions: region '" + region + "': bind '" + b
+                            + "' is not an address: " + e.getMessage());
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
      * The admin API's root token: the config's {@code geoblocks.admin.token}, else the one the node made in
      * {@code DATA/admin-token} (printed where). The demo token is refused off loopback.
      */
@@ -197,7 +217,9 @@ public final class ServerCommand implements Callable<Integer> {
         PolicySet policies = PolicySet.build(PlacementSettings.from(cfg.config(), cfg.cluster().regionIds()),
                 PolicySet.class.getClassLoader());
         NetAddress self = cfg.cluster().address(region);
-        String bindProblem = Ports.bindProblem(self.getIp(), self.getPort(), region);
+        java.net.InetAddress bind = bindAddress(cfg.config(), region); // null: listen on the address itself
+        java.net.InetAddress listenIp = bind != null ? bind : self.getIp();
+        String bindProblem = Ports.bindProblem(listenIp, self.getPort(), region);
         if (bindProblem != null) {
             throw new IllegalStateException(bindProblem);
         }
@@ -227,11 +249,14 @@ public final class ServerCommand implements Callable<Integer> {
         geoblocks.blockstore.core.layout.Layout stored = geoblocks.blockstore.meta.MetaLayoutStore.read(engine);
         NetworkChoice net = withNodeKey(NetworkChoice.of(cfg), cfg.cluster().address(region), dir,
                 stored == null ? null : stored.region(region));
+        if (bind != null) {
+            net = net.listeningOn(bind);
+        }
         geoblocks.app.host.NodeKeys nodeKeys = new geoblocks.app.host.NodeKeys(net.identity(), dir);
-        Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, self.getIp());
-        if (http.isPresent() && !Ports.isFree(self.getIp(), http.get().bind().getPort())) {
+        Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, listenIp);
+        if (http.isPresent() && !Ports.isFree(listenIp, http.get().bind().getPort())) {
             throw new IllegalStateException("http-port " + http.get().bind().getPort() + " on "
-                    + self.getIp().getHostAddress() + " is in use");
+                    + listenIp.getHostAddress() + " is in use");
         }
         AtomicReference<NodeSnapshot> snapshots = new AtomicReference<>();
         TransferHistory history = new TransferHistory(TransferHistory.DEFAULT_CAPACITY);
@@ -244,7 +269,9 @@ public final class ServerCommand implements Callable<Integer> {
         String adminRoot = http.isPresent() ? adminRootToken(cfg, dir, self) : null;
         if (http.isPresent()) {
             // the S3 gateway's client: the admin API reaches the node through it too (the one admin client)
-            hostInit.withGatewayClient(self.withPort(Ports.freePort(self.getIp())), cfg.node(), 30_000, gatewayBridge);
+            // its address only has to be unique: it reaches the node in-process (listening where the node does)
+            java.net.InetAddress gw = listenIp.isAnyLocalAddress() ? java.net.InetAddress.getLoopbackAddress() : listenIp;
+            hostInit.withGatewayClient(new NetAddress(gw, Ports.freePort(gw)), cfg.node(), 30_000, gatewayBridge);
         }
         Kompics.createAndStart(ServerHost.class, hostInit,
                 Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()));

@@ -22,7 +22,20 @@ import java.util.Map;
  * the cluster's node keys ({@code geoblocks.cluster.regions[].key}, see NodeIdentity) with this
  * process's own key when it is a node whose key the config names.
  */
-public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity) {
+public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity, java.net.InetAddress bind) {
+    /** Listening on the address it is known at. */
+    public NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity) {
+        this(settings, secret, identity, null);
+    }
+
+    /**
+     * The same, listening on {@code address} (TCP, UDP and the HTTP port) while peers and clients know the node by
+     * the address of its region entry: {@code geoblocks.cluster.regions[].bind} (0.0.0.0, or the private address
+     * a NAT forwards the advertised one to).
+     */
+    public NetworkChoice listeningOn(java.net.InetAddress address) {
+        return new NetworkChoice(settings, secret, identity, address);
+    }
 
     /** The network of a loaded configuration, with its cluster secret and the member keys it names (a client's view). */
     public static NetworkChoice of(geoblocks.app.AppConfig config) {
@@ -50,7 +63,7 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
 
     /** The same, signing its handshakes with {@code ownKey} (a node whose key the config names). */
     public NetworkChoice signingWith(PrivateKey ownKey) {
-        return new NetworkChoice(settings, secret, identity.withOwn(ownKey));
+        return new NetworkChoice(settings, secret, identity.withOwn(ownKey), bind);
     }
 
     /** Without the cluster secret. */
@@ -70,7 +83,8 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
     }
 
     public GeoNetwork.GeoNetworkInit init(NetAddress self) {
-        return new GeoNetwork.GeoNetworkInit(self, settings, secret, codecs()).withIdentity(identity);
+        GeoNetwork.GeoNetworkInit init = new GeoNetwork.GeoNetworkInit(self, settings, secret, codecs()).withIdentity(identity);
+        return bind == null ? init : init.withBind(bind);
     }
 
     /** Message family ids, the same on both networks (Kompics' serializer ids, see Runtime). */
