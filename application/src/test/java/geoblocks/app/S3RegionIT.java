@@ -69,9 +69,10 @@ class S3RegionIT {
     }
 
     /** The block objects under mumbai's prefix. */
+    /** The block objects under the region's prefix (not its owner marker, geoblocks-owner). */
     static Set<String> objects() {
         Set<String> keys = new TreeSet<>();
-        s3.listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(PREFIX)).contents().stream().map(S3Object::key)
+        s3.listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(PREFIX + "blocks/")).contents().stream().map(S3Object::key)
                 .forEach(keys::add);
         return keys;
     }
