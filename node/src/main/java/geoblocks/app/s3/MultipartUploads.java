@@ -213,6 +213,18 @@ public final class MultipartUploads {
         uploads.putIfAbsent(c.upload().id(), c.upload());
     }
 
+    /** Puts back an upload read from its journal at start (see {@link MultipartJournal}). */
+    public synchronized void restore(Upload u) {
+        uploads.put(u.id(), u);
+    }
+
+    /** A copy of upload {@code id} as it is now, parts included, or null when it is not in progress. */
+    public synchronized Upload copy(String id) {
+        Upload u = uploads.get(id);
+        return u == null ? null : new Upload(u.id(), u.bucket(), u.key(), u.contentType(), u.startedMillis(),
+                new TreeMap<>(u.parts()), u.checksum(), u.checksumType(), u.initiator());
+    }
+
     /** Removes upload {@code id}; returns its parts (whose files the caller removes). */
     public synchronized List<Part> abort(String id, String bucket, String key) throws S3Exception {
         Upload u = find(id, bucket, key);

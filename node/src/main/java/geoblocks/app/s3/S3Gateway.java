@@ -28,6 +28,7 @@ import java.util.stream.Stream;
  * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
  */
 public final class S3Gateway {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(S3Gateway.class);
     private final S3Settings settings;
     private final SigV4 sigv4;
     private final S3Buckets buckets;
@@ -57,7 +58,19 @@ public final class S3Gateway {
         this.keys = new S3KeyStore(store, new AccessKeys(settings.clusterSecret()), settings.accessKey(),
                 settings.secretKey(), clock);
         this.sigv4 = new SigV4(keys::secret, signingRegions(settings.region(), cluster.regionIds()));
-        clearSpool(settings.spoolDir());
+        // multipart uploads in progress survive a restart: their journals and parts stay, the rest of the spool goes
+        List<String> damaged = new java.util.ArrayList<>();
+        List<MultipartJournal.Recovered> recovered = new MultipartJournal(settings.spoolDir()).load(damaged);
+        Set<Path> keep = new java.util.HashSet<>();
+        for (MultipartJournal.Recovered r : recovered) {
+            keep.add(new MultipartJournal(settings.spoolDir()).file(r.upload().id()));
+            r.upload().parts().values().forEach(p -> keep.add(p.file()));
+        }
+        clearSpool(settings.spoolDir(), keep);
+        if (!recovered.isEmpty() || !damaged.isEmpty()) {
+            LOG.info("{}: {} multipart upload(s) in progress resumed from the spool{}", settings.region(), recovered.size(),
+                    damaged.isEmpty() ? "" : "; unreadable journals dropped: " + damaged);
+        }
         SecureRandom random = new SecureRandom();
         MultipartUploads uploads = new MultipartUploads(() -> {
             byte[] b = new byte[16];
@@ -79,6 +92,7 @@ public final class S3Gateway {
         objects.objectLock(objectLock);
         this.deletes = new S3Deletes(store, buckets, versioning, objectLock);
         this.multipart = new S3Multipart(store, settings, buckets, uploads, objects, receiver, clock);
+        multipart.restore(recovered);
         this.uploadListings = new S3UploadListings(uploads, buckets);
         this.tagging = new S3Tagging(store, buckets, versioning);
         objects.tagging(tagging);
@@ -105,14 +119,19 @@ public final class S3Gateway {
         this.bucketCalls = new S3BucketCalls(lifecycle, encryption, cors, acls, policies);
     }
 
-    /** Spool files of a previous run (bodies, parts, downloads) belong to requests that are gone. */
-    private static void clearSpool(Path dir) throws IOException {
+    /**
+     * Spool files of a previous run (bodies, downloads, temporary files) belong to requests that are gone; the
+     * multipart uploads' journals and parts ({@code keep}) stay.
+     */
+    private static void clearSpool(Path dir, Set<Path> keep) throws IOException {
         if (!Files.isDirectory(dir)) {
             return;
         }
         try (Stream<Path> files = Files.list(dir)) {
             for (Path p : (Iterable<Path>) files::iterator) {
-                Files.deleteIfExists(p);
+                if (!keep.contains(p)) {
+                    Files.deleteIfExists(p);
+                }
             }
         }
     }

@@ -39,8 +39,12 @@ final class S3Multipart {
     /** The headers record CreateMultipartUpload asked for (x-amz-meta-*, Cache-Control, ...), named in the object's metadata on Complete. */
     private final java.util.concurrent.ConcurrentHashMap<String, Map<String, String>> uploadHeaders = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** Where the uploads are kept so they survive a restart. */
+    private final MultipartJournal journal;
+
     S3Multipart(NodeStore store, S3Settings settings, S3Buckets buckets, MultipartUploads uploads, S3Objects objects,
             BodyReceiver receiver, LongSupplier clock) {
+        this.journal = new MultipartJournal(settings.spoolDir());
         this.store = store;
         this.settings = settings;
         this.buckets = buckets;
@@ -49,6 +53,45 @@ final class S3Multipart {
         this.receiver = receiver;
         this.clock = clock;
         this.partChecksums = new PartChecksums(store);
+    }
+
+    /** Puts back the uploads a previous run left in progress (read by {@link MultipartJournal#load}). */
+    void restore(List<MultipartJournal.Recovered> recovered) {
+        for (MultipartJournal.Recovered r : recovered) {
+            uploads.restore(r.upload());
+            if (r.tags() != null && r.tags().size() > 0) {
+                uploadTags.put(r.upload().id(), r.tags());
+            }
+            if (!r.headers().isEmpty()) {
+                uploadHeaders.put(r.upload().id(), r.headers());
+            }
+            if (r.sse() != null) {
+                uploadSse.put(r.upload().id(), r.sse());
+            }
+        }
+    }
+
+    /** Rewrites upload {@code id}'s journal as it is now (nothing when it ended meanwhile). */
+    private void persist(String id) {
+        MultipartUploads.Upload u = uploads.copy(id);
+        if (u == null) {
+            return;
+        }
+        try {
+            journal.write(u, uploadTags.get(id), uploadHeaders.get(id), uploadSse.get(id));
+        } catch (IOException e) {
+            LOG.warn("multipart upload {}: its journal could not be written, so it would not survive a restart: {}", id,
+                    e.toString());
+        }
+    }
+
+    /** Forgets upload {@code id}'s journal (it completed or was aborted). */
+    private void unpersist(String id) {
+        try {
+            journal.delete(id);
+        } catch (IOException e) {
+            LOG.warn("multipart upload {}: its journal could not be removed: {}", id, e.toString());
+        }
     }
 
     void tagging(S3Tagging t) {
@@ -141,6 +184,7 @@ final class S3Multipart {
             if (sseParams[0] != null) {
                 uploadSse.put(u.id(), sseParams[0]);
             }
+            persist(u.id());
             S3Encryption.answer(call, sseParams[0], sse);
             if (checksum != null) {
                 call.ex.header("x-amz-checksum-algorithm", checksum.upper());
@@ -172,6 +216,7 @@ final class S3Multipart {
             try {
                 MultipartUploads.Part old = uploads.addPart(upload.id(), new MultipartUploads.Part(number, spool.size(), etag,
                         spool.file(), spool.checksumAlgorithm(), spool.checksumValue(), clock.getAsLong()));
+                persist(upload.id());
                 if (old != null) {
                     Files.deleteIfExists(old.file());
                 }
@@ -268,6 +313,7 @@ final class S3Multipart {
                     uploads.reopen(done);
                 } else {
                     removeParts(done.upload().parts().values());
+                    unpersist(done.upload().id());
                 }
                 call.later(() -> {
                     if (t != null) {
@@ -293,6 +339,7 @@ final class S3Multipart {
     void abortMultipart(S3Call call) {
         try {
             removeParts(uploads.abort(call.param("uploadId"), call.bucket, call.key));
+            unpersist(call.param("uploadId"));
             uploadTags.remove(call.param("uploadId"));
             uploadHeaders.remove(call.param("uploadId"));
             uploadSse.remove(call.param("uploadId"));
@@ -314,6 +361,7 @@ final class S3Multipart {
             }
             try {
                 removeParts(uploads.abort(u.id(), u.bucket(), u.key()));
+                unpersist(u.id());
                 uploadTags.remove(u.id());
                 uploadHeaders.remove(u.id());
                 uploadSse.remove(u.id());
@@ -335,6 +383,11 @@ final class S3Multipart {
         uploadTags.keySet().retainAll(uploads.snapshot().keySet());
         uploadHeaders.keySet().retainAll(uploads.snapshot().keySet());
         uploadSse.keySet().retainAll(uploads.snapshot().keySet());
+        try {
+            journal.retain(uploads.snapshot().keySet());
+        } catch (IOException e) {
+            LOG.warn("removing the journals of expired multipart uploads failed: {}", e.toString());
+        }
     }
 
     /** A query parameter that must be a number 0..max (a larger one is max), else InvalidArgument. */
@@ -431,6 +484,7 @@ final class S3Multipart {
                 String etag = ETags.hex(sink[0].md5());
                 MultipartUploads.Part old = uploads.addPart(upload.id(),
                         new MultipartUploads.Part(number, sink[0].written(), etag, file));
+                persist(upload.id());
                 if (old != null) {
                     Files.deleteIfExists(old.file());
                 }
