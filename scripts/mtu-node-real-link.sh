@@ -18,36 +18,21 @@
 # JAVA_OPTS (extra JVM options of the nodes, e.g. -Dgeoblocks.ledbat.path-mtu-search=false).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [[ $(id -u) -ne 0 ]]; then
-  echo "error: run as root (needs ip netns)" >&2
-  exit 2
-fi
-command -v ip >/dev/null || { echo "error: needs ip (iproute2)" >&2; exit 2; }
-command -v python3 >/dev/null || { echo "error: needs python3" >&2; exit 2; }
-JAR=${JAR:-application/target/node.jar}
+source scripts/lib/netns.sh
+netns_require python3
 OUT=${OUT:-/tmp/mtu-node-real-link-$(date +%Y%m%d-%H%M%S)}
 MTU=${MTU:-1420}
 PUT_MIB=${PUT_MIB:-20}
 DONE_S=${DONE_S:-10}
 NET=${NET:-10.231.140}
 JAVA_OPTS=${JAVA_OPTS:-}
-[[ -f $JAR ]] || { echo "error: $JAR not found; build it: mvn -B -q install -DskipTests" >&2; exit 2; }
-JAR=$(realpath "$JAR")
+netns_jar
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 rm -rf "$OUT/data-a" "$OUT/data-b" "$OUT"/*.out "$OUT"/*.log
 
 A=mtn-a-$$; B=mtn-b-$$
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]:-}"; do [[ -n $p ]] && kill "$p" 2>/dev/null || true; done
-  for ns in $A $B; do for p in $(ip netns pids "$ns" 2>/dev/null); do kill "$p" 2>/dev/null || true; done; done
-  sleep 0.5
-  for ns in $A $B; do for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done; done
-  for ns in $A $B; do ip netns del "$ns" 2>/dev/null || true; done
-}
-trap cleanup EXIT INT TERM
-for ns in $A $B; do ip netns add "$ns"; ip -n "$ns" link set lo up; done
+netns_up $A $B
 ip link add na$$ type veth peer name nb$$
 ip link set na$$ netns $A; ip link set nb$$ netns $B
 ip -n $A link set na$$ mtu "$MTU"; ip -n $B link set nb$$ mtu "$MTU"

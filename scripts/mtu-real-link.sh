@@ -20,12 +20,8 @@
 # LEDBAT_ARGS (extra client/server options).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [[ $(id -u) -ne 0 ]]; then
-  echo "error: run as root (needs ip netns)" >&2
-  exit 2
-fi
-command -v ip >/dev/null || { echo "error: needs ip (iproute2)" >&2; exit 2; }
-JAR=${JAR:-application/target/node.jar}
+source scripts/lib/netns.sh
+netns_require
 OUT=${OUT:-/tmp/mtu-real-link-$(date +%Y%m%d-%H%M%S)}
 MTU=${MTU:-1420}
 BYTES=${BYTES:-20MiB}
@@ -35,23 +31,13 @@ RATE=${RATE:-}
 NET=${NET:-10.231.129}
 JAVA_OPTS=${JAVA_OPTS:-}
 LEDBAT_ARGS=${LEDBAT_ARGS:-}
-[[ -f $JAR ]] || { echo "error: $JAR not found; build it: mvn -B -q install -DskipTests" >&2; exit 2; }
+netns_jar
 [[ $MTU =~ ^[0-9]+$ && $MTU -ge 1280 && $MTU -le 65535 ]] || { echo "error: MTU must be 1280..65535, was '$MTU'" >&2; exit 2; }
-JAR=$(realpath "$JAR")
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 
 A=mtu-a-$$; B=mtu-b-$$
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]:-}"; do [[ -n $p ]] && kill "$p" 2>/dev/null || true; done
-  for ns in $A $B; do for p in $(ip netns pids "$ns" 2>/dev/null); do kill "$p" 2>/dev/null || true; done; done
-  sleep 0.3
-  for ns in $A $B; do for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done; done
-  for ns in $A $B; do ip netns del "$ns" 2>/dev/null || true; done
-}
-trap cleanup EXIT INT TERM
-for ns in $A $B; do ip netns add "$ns"; ip -n "$ns" link set lo up; done
+netns_up $A $B
 ip link add ma$$ type veth peer name mb$$
 ip link set ma$$ netns $A; ip link set mb$$ netns $B
 ip -n $A link set ma$$ mtu "$MTU"; ip -n $B link set mb$$ mtu "$MTU"

@@ -16,33 +16,18 @@
 # NET_PRIVATE (10.231.160), NET_PUBLIC (10.231.161).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [[ $(id -u) -ne 0 ]]; then
-  echo "error: run as root (needs ip netns and nft)" >&2
-  exit 2
-fi
-command -v ip >/dev/null || { echo "error: needs ip (iproute2)" >&2; exit 2; }
-command -v nft >/dev/null || { echo "error: needs nft (apt-get install nftables)" >&2; exit 2; }
-JAR=${JAR:-application/target/node.jar}
+source scripts/lib/netns.sh
+netns_require nft   # scripts/install-nat-tools.sh installs it
 OUT=${OUT:-/tmp/nat-node-real-link-$(date +%Y%m%d-%H%M%S)}
 PRIV=${NET_PRIVATE:-10.231.160}
 PUB=${NET_PUBLIC:-10.231.161}
-[[ -f $JAR ]] || { echo "error: $JAR not found; build it: mvn -B -q install -DskipTests" >&2; exit 2; }
-JAR=$(realpath "$JAR")
+netns_jar
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 rm -rf "$OUT/data-a" "$OUT/data-b" "$OUT"/*.out
 
 A=nat-a-$$; R=nat-r-$$; B=nat-b-$$
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]:-}"; do [[ -n $p ]] && kill "$p" 2>/dev/null || true; done
-  for ns in $A $R $B; do for p in $(ip netns pids "$ns" 2>/dev/null); do kill "$p" 2>/dev/null || true; done; done
-  sleep 0.5
-  for ns in $A $R $B; do for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done; done
-  for ns in $A $R $B; do ip netns del "$ns" 2>/dev/null || true; done
-}
-trap cleanup EXIT INT TERM
-for ns in $A $R $B; do ip netns add "$ns"; ip -n "$ns" link set lo up; done
+netns_up $A $R $B
 ip link add xa$$ type veth peer name xra$$
 ip link add xb$$ type veth peer name xrb$$
 ip link set xa$$ netns $A; ip link set xra$$ netns $R

@@ -2,10 +2,7 @@ package geoblocks.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -27,23 +24,9 @@ class MtuRealLinkIT {
 
     @BeforeAll
     static void canRun() throws Exception {
-        String nodeJar = System.getProperty("geoblocks.nodeJar");
-        assumeTrue(nodeJar != null && Files.isRegularFile(Path.of(nodeJar)), "no node.jar (geoblocks.nodeJar) to run");
-        jar = Path.of(nodeJar);
-        script = Path.of("").toAbsolutePath().getParent().resolve("scripts/mtu-real-link.sh");
-        assumeTrue(Files.isExecutable(script), "scripts/mtu-real-link.sh not found at " + script);
-        assumeTrue("0".equals(run("id", "-u").trim()), "needs root to create network namespaces");
-        String ns = "gb-mtu-check-" + ProcessHandle.current().pid();
-        String out = run("sh", "-c", "command -v python3 >/dev/null && ip netns add " + ns + " && ip netns del " + ns
-                + " && echo ok");
-        assumeTrue(out.trim().endsWith("ok"), "cannot create a network namespace here (ip, python3): " + out.trim());
-    }
-
-    private static String run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor(30, TimeUnit.SECONDS);
-        return out;
+        jar = RealLinks.nodeJar();
+        script = RealLinks.script("mtu-real-link.sh");
+        RealLinks.assumeNamespaces("ip python3");
     }
 
     @ParameterizedTest(name = "MTU {0}")

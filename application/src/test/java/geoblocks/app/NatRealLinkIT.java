@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -27,25 +25,12 @@ class NatRealLinkIT {
 
     @BeforeAll
     static void canRun() throws Exception {
-        String nodeJar = System.getProperty("geoblocks.nodeJar");
-        assumeTrue(nodeJar != null && Files.isRegularFile(Path.of(nodeJar)), "no node.jar (geoblocks.nodeJar) to run");
-        jar = Path.of(nodeJar);
-        Path scripts = Path.of("").toAbsolutePath().getParent().resolve("scripts");
-        script = scripts.resolve("nat-node-real-link.sh");
-        assumeTrue(Files.isExecutable(script), "scripts/nat-node-real-link.sh not found at " + script);
-        assumeTrue("0".equals(run("id", "-u").trim()), "needs root to create network namespaces");
-        String ns = "gb-nat-check-" + ProcessHandle.current().pid();
-        String out = run("sh", "-c", "ip netns add " + ns + " && ip netns del " + ns + " && echo ok");
-        assumeTrue(out.trim().endsWith("ok"), "cannot create a network namespace here (ip): " + out.trim());
-        String nft = run(scripts.resolve("install-nat-tools.sh").toString());
-        assumeTrue(run("sh", "-c", "command -v nft || true").contains("nft"), "no nft and it could not be installed: " + nft);
-    }
-
-    private static String run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor(300, TimeUnit.SECONDS);
-        return out;
+        jar = RealLinks.nodeJar();
+        script = RealLinks.script("nat-node-real-link.sh");
+        RealLinks.assumeNamespaces("ip");
+        String nft = RealLinks.run(script.resolveSibling("install-nat-tools.sh").toString());
+        assumeTrue(RealLinks.run("sh", "-c", "command -v nft || true").contains("nft"),
+                "no nft and it could not be installed: " + nft);
     }
 
     @Test

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import se.sics.kompics.Kompics;
-import se.sics.kompics.network.ListeningStatus;
 import se.sics.kompics.network.Transport;
 
 /**
@@ -33,10 +32,7 @@ class BindAddressTest {
                 .listeningOn(InetAddress.getByName("0.0.0.0"));
         peer = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), "bind-test-secret-0123", tls);
         List<Pair.Side> all = List.of(wide, peer);
-        Kompics.createAndStart(Pair.class, new Pair.PairInit(all), 2);
-        for (Pair.Side side : all) {
-            assertNotNull(LoopbackNetworkTest.waitFor(side, ListeningStatus.class), "listening");
-        }
+        Pair.start(all);
     }
 
     @AfterAll

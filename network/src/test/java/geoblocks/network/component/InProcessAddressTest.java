@@ -16,7 +16,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import se.sics.kompics.Kompics;
-import se.sics.kompics.network.ListeningStatus;
 import se.sics.kompics.network.Transport;
 
 /**
@@ -45,10 +44,7 @@ class InProcessAddressTest {
         impostor = new Pair.Side(gw, SECRET, tls); // claims the gateway client's address, without the links
         client = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, tls);
         List<Pair.Side> all = List.of(node, impostor, client);
-        Kompics.createAndStart(Pair.class, new Pair.PairInit(all), 2);
-        for (Pair.Side side : all) {
-            assertNotNull(LoopbackNetworkTest.waitFor(side, ListeningStatus.class), "listening");
-        }
+        Pair.start(all);
     }
 
     @AfterAll

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import se.sics.kompics.Kompics;
-import se.sics.kompics.network.ListeningStatus;
 import se.sics.kompics.network.Transport;
 
 /**
@@ -61,10 +60,7 @@ class NodeKeysNetworkTest {
         plainSeoul = new Pair.Side(ps, SECRET, auth).withIdentity(clientView.withOwn(SEOUL.getPrivate()));
         plainImpostor = new Pair.Side(pd, SECRET, auth).withIdentity(clientView);
         List<Pair.Side> all = List.of(seoul, impostor, mumbai, client, plainSeoul, plainImpostor);
-        Kompics.createAndStart(Pair.class, new Pair.PairInit(all), 2);
-        for (Pair.Side side : all) {
-            assertNotNull(LoopbackNetworkTest.waitFor(side, ListeningStatus.class), "listening");
-        }
+        Pair.start(all);
     }
 
     @AfterAll

@@ -101,6 +101,15 @@ public final class Pair extends ComponentDefinition {
         }
     }
 
+    /** Starts every side in this JVM's Kompics runtime and waits until each is listening. */
+    static void start(List<Side> sides) throws InterruptedException {
+        se.sics.kompics.Kompics.createAndStart(Pair.class, new PairInit(sides), 2);
+        for (Side s : sides) {
+            org.junit.jupiter.api.Assertions.assertNotNull(LoopbackNetworkTest.waitFor(s,
+                    se.sics.kompics.network.ListeningStatus.class), "listening");
+        }
+    }
+
     public Pair(PairInit init) {
         for (Side s : init.sides) {
             CodecRegistry codecs = (s.bursting ? new CodecRegistry().registerBursting(42, TestMsg.CODEC)

@@ -25,7 +25,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import se.sics.kompics.Kompics;
-import se.sics.kompics.network.ListeningStatus;
 import se.sics.kompics.network.Transport;
 
 /**
@@ -51,10 +50,7 @@ class TcpSessionTest {
         node = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, auth);
         peer = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, auth);
         impatient = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, shortHandshake);
-        Kompics.createAndStart(Pair.class, new Pair.PairInit(List.of(node, peer, impatient)), 2);
-        for (Pair.Side s : List.of(node, peer, impatient)) {
-            assertNotNull(LoopbackNetworkTest.waitFor(s, ListeningStatus.class), "listening");
-        }
+        Pair.start(List.of(node, peer, impatient));
     }
 
     @AfterAll

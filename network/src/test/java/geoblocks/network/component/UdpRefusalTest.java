@@ -25,7 +25,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import se.sics.kompics.Kompics;
-import se.sics.kompics.network.ListeningStatus;
 import se.sics.kompics.network.NetworkException;
 import se.sics.kompics.network.Transport;
 
@@ -48,10 +47,7 @@ class UdpRefusalTest {
         NetworkSettings auth = NetworkSettings.from(ConfigFactory.load()).withSecurity("auth");
         node = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, auth);
         peer = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, auth);
-        Kompics.createAndStart(Pair.class, new Pair.PairInit(List.of(node, peer)), 2);
-        for (Pair.Side s : List.of(node, peer)) {
-            assertNotNull(LoopbackNetworkTest.waitFor(s, ListeningStatus.class), "listening");
-        }
+        Pair.start(List.of(node, peer));
         // authenticate node and peer over TCP first: a datagram sent in the first instants of a
         // new session can overtake the receiver's key installation (see realPeerStillGetsThrough)
         exchangeTcp(peer, node);

@@ -1,6 +1,7 @@
 package geoblocks.app.admin;
 
 import geoblocks.app.http.Exchange;
+import geoblocks.app.http.Resources;
 import geoblocks.app.http.JsonWriter;
 import geoblocks.app.http.LoginThrottle;
 import geoblocks.app.http.Router;
@@ -10,7 +11,6 @@ import geoblocks.blockstore.wire.FailureCode;
 import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -97,7 +97,7 @@ public final class AdminApi {
         this.clock = clockMillis;
         this.random = random;
         this.throttle = throttle;
-        this.openapi = resource("/geoblocks/admin/openapi.json");
+        this.openapi = Resources.read("/geoblocks/admin/openapi.json");
         ops.add(new Op("GET", BASE + "/openapi.json", null, c -> CompletableFuture.completedFuture(
                 new Answer(200, new String(openapi, StandardCharsets.UTF_8)))));
         ops.add(new Op("GET", BASE + "/cluster", AdminScope.CLUSTER, this::showCluster));
@@ -446,14 +446,4 @@ public final class AdminApi {
         return out;
     }
 
-    private static byte[] resource(String name) {
-        try (InputStream in = AdminApi.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + name + " missing from the jar");
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read resource " + name + ": " + e, e);
-        }
-    }
 }

@@ -50,6 +50,11 @@ final class ClusterOps implements Runnable {
         } else {
             answer = admin.call("POST", "/cluster", AdminClient.clusterChange(action, region, address, zone, capacity, force, key));
         }
+        return show(answer, json);
+    }
+
+    /** Prints the admin API's cluster document: its warnings on stderr, then it as JSON or as the table. */
+    int show(String answer, boolean json) {
         Map<?, ?> doc = (Map<?, ?>) MiniJson.parse(answer);
         for (Object w : (List<?>) doc.get("warnings")) {
             System.err.println("warning: " + w);
@@ -230,9 +235,7 @@ final class ClusterOps implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            String answer = parent.parent.admin().call("POST", "/node-key", null);
-            System.out.println(json ? answer : text(parent.parent.at, (Map<?, ?>) MiniJson.parse(answer)));
-            return 0;
+            return parent.show(parent.parent.admin().call("POST", "/node-key", null), json);
         }
     }
 

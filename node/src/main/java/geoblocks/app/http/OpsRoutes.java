@@ -7,7 +7,6 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +49,7 @@ public final class OpsRoutes {
         this.history = history;
         registry.register(new NodeMetrics(latest, clockMillis, stored, refusals));
         JvmMetrics.builder().register(registry);
-        this.page = resource("/geoblocks/dashboard/index.html");
+        this.page = Resources.read("/geoblocks/dashboard/index.html");
     }
 
     /** Adds the routes to {@code router}. */
@@ -123,14 +122,4 @@ public final class OpsRoutes {
         }
     }
 
-    private static byte[] resource(String name) {
-        try (InputStream in = OpsRoutes.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + name + " missing from the jar");
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read resource " + name + ": " + e, e);
-        }
-    }
 }

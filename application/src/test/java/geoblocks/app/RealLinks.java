@@ -1,0 +1,48 @@
+package geoblocks.app;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the real-link ITs share (MtuRealLinkIT, NatRealLinkIT): the node.jar under test, the scripts they
+ * run, and the assumptions that let them run (root, network namespaces), each skipping the test with why.
+ */
+final class RealLinks {
+    private RealLinks() {}
+
+    /** The node.jar the build made (geoblocks.nodeJar), or the test is skipped. */
+    static Path nodeJar() {
+        String nodeJar = System.getProperty("geoblocks.nodeJar");
+        assumeTrue(nodeJar != null && Files.isRegularFile(Path.of(nodeJar)), "no node.jar (geoblocks.nodeJar) to run");
+        return Path.of(nodeJar);
+    }
+
+    /** The repository's {@code scripts/NAME}, or the test is skipped. */
+    static Path script(String name) {
+        Path script = Path.of("").toAbsolutePath().getParent().resolve("scripts").resolve(name);
+        assumeTrue(Files.isExecutable(script), "scripts/" + name + " not found at " + script);
+        return script;
+    }
+
+    /** Skips the test unless it runs as root on a machine where it can make network namespaces (and has {@code tools}). */
+    static void assumeNamespaces(String tools) throws IOException, InterruptedException {
+        assumeTrue("0".equals(run("id", "-u").trim()), "needs root to create network namespaces");
+        String ns = "gb-check-" + ProcessHandle.current().pid();
+        String out = run("sh", "-c", "command -v " + tools + " >/dev/null && ip netns add " + ns + " && ip netns del " + ns
+                + " && echo ok");
+        assumeTrue(out.trim().endsWith("ok"), "cannot create a network namespace here (" + tools + "): " + out.trim());
+    }
+
+    /** Runs {@code cmd}, waiting up to 5 minutes; its output and errors. */
+    static String run(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(300, TimeUnit.SECONDS);
+        return out;
+    }
+}
