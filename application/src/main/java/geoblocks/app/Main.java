@@ -12,7 +12,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** Entry point of node.jar: dispatches to the server, client, demo, bench, ledbat and simulate commands. */
-@Command(name = "node.jar", mixinStandardHelpOptions = true, version = "geoblocks 0.1.0",
+@Command(name = "node.jar", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "geoblocks: a geo-distributed block store on Kompics, with a LEDBAT transport.",
         subcommands = {ServerCommand.class, ClientCommand.class, DemoCommand.class, BenchCommand.class, LedbatCommand.class,
                 SimulateCommand.class, PlotSeriesCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class})

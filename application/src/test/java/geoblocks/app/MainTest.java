@@ -46,4 +46,22 @@ class MainTest {
     void missingSubcommand_isOneErrorLine_exit2() {
         assertOneErrorLine(run("client", "--at", "seoul"), "missing command", "node.jar client");
     }
+
+    /** --version names the build: the project's version and the commit the build came from (issue 45). */
+    @Test
+    void version_namesTheVersionAndTheCommit() {
+        PrintStream before = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        int exit;
+        try {
+            exit = Main.run("--version");
+        } finally {
+            System.setOut(before);
+        }
+        assertEquals(0, exit);
+        String v = out.toString(StandardCharsets.UTF_8).strip();
+        assertTrue(v.matches("geoblocks \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(commit ([0-9a-f]{12}|unknown)\\)"), v);
+        assertEquals(v, BuildVersion.describe());
+    }
 }
