@@ -7,7 +7,8 @@ import java.util.Locale;
  * Strategies: {@code first} asks the first replica and the next one only when it fails (the
  * default); {@code parallel} asks every replica at once, keeps the first complete block and cancels
  * the others; {@code hedged} asks the first replica, and a second one if the block has not arrived
- * after the first replica's observed p95 fetch time ("The Tail at Scale", Dean and Barroso, 2013),
+ * after 1.25 times the first replica's median fetch time for blocks of its size ("The Tail at Scale", Dean and
+ * Barroso, 2013, the delay from the fast mode: ServiceLatency#hedgeDelayNanos),
  * cancelling the loser. Ranks: {@code rtt} orders replicas this node first, then by RTT; {@code load}
  * by measured service latency ({@link ServiceLatency}).
  */

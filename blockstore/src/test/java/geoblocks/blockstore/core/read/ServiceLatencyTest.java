@@ -62,7 +62,7 @@ class ServiceLatencyTest {
     }
 
     @Test
-    void hedgeDelay_isTheP95OfTheSameSizeClass_onceThereAreEnoughSamples() {
+    void hedgeDelay_isAFactorOfTheMedianOfTheSameSizeClass_onceThereAreEnoughSamples() {
         ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
         s.firstByte("mumbai", 900 * MS, 0);
         assertEquals(2 * 122 * MS + 50 * MS + 100_000, s.hedgeDelayNanos("mumbai", 1000, RTT, 0),
@@ -72,20 +72,25 @@ class ServiceLatencyTest {
             s.completed("mumbai", 1 << 20, (200 + i) * MS, i); // 201..220 ms for 1 MiB
             s.completed("mumbai", 1000, 5 * S, i); // another size class: ignored
         }
-        assertEquals(219 * MS, s.hedgeDelayNanos("mumbai", (1 << 20) - 5, RTT, 20)); // nearest rank: 19th of 20
-        assertEquals(5 * S, s.hedgeDelayNanos("mumbai", 900, RTT, 20));
+        assertEquals(262_500_000L, s.hedgeDelayNanos("mumbai", (1 << 20) - 5, RTT, 20)); // 1.25 x 210 ms (10th of 20)
+        assertEquals(6_250_000_000L, s.hedgeDelayNanos("mumbai", 900, RTT, 20));
+        for (int i = 21; i <= 25; i++) {
+            s.completed("mumbai", 1 << 20, 900 * MS, i); // a burst: a fifth of the fetches slow
+        }
+        assertEquals(266_250_000L, s.hedgeDelayNanos("mumbai", 1 << 20, RTT, 25), "the burst hardly moves it (1.25 x 213)");
     }
 
     @Test
-    void cancelledLosers_countAsLowerBounds_soTheP95DoesNotFallToTheWinners() {
+    void cancelledLosers_countAsLowerBounds_soTheMedianDoesNotFallToTheWinners() {
         ServiceLatency s = new ServiceLatency(0.25, 64, 10 * S);
-        for (int i = 0; i < 18; i++) {
+        for (int i = 0; i < 8; i++) {
             s.completed("mumbai", 4096, 130 * MS, i);
         }
-        assertEquals(130 * MS, s.hedgeDelayNanos("mumbai", 4096, RTT, 18));
-        s.cancelled("mumbai", 4096, 400 * MS, 19); // hedged twice: mumbai had taken 400 ms when the other replica won
-        s.cancelled("mumbai", 4096, 450 * MS, 20);
-        assertEquals(400 * MS, s.hedgeDelayNanos("mumbai", 4096, RTT, 21)); // 19th of 20
+        assertEquals(162_500_000L, s.hedgeDelayNanos("mumbai", 4096, RTT, 8));
+        for (int i = 0; i < 10; i++) { // hedged ten times: mumbai had taken 400 ms when the other replica won
+            s.cancelled("mumbai", 4096, 400 * MS, 9 + i);
+        }
+        assertEquals(500 * MS, s.hedgeDelayNanos("mumbai", 4096, RTT, 20)); // 1.25 x 400 ms (9th of 18)
     }
 
     @Test
@@ -97,7 +102,7 @@ class ServiceLatencyTest {
         for (int i = 8; i < 16; i++) {
             s.completed("mumbai", 4096, 100 * MS, i);
         }
-        assertEquals(100 * MS, s.hedgeDelayNanos("mumbai", 4096, RTT, 16));
+        assertEquals(125 * MS, s.hedgeDelayNanos("mumbai", 4096, RTT, 16));
     }
 
     @Test
