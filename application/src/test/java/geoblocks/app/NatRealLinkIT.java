@@ -1,12 +1,10 @@
 package geoblocks.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +18,11 @@ import org.junit.jupiter.api.Test;
  * scripts/install-nat-tools.sh when missing); skipped with the reason otherwise.
  */
 class NatRealLinkIT {
-    static Path jar;
     static Path script;
 
     @BeforeAll
     static void canRun() throws Exception {
-        jar = RealLinks.nodeJar();
+        RealLinks.nodeJar(); // skipped without one
         script = RealLinks.script("nat-node-real-link.sh");
         RealLinks.assumeNamespaces("ip");
         String nft = RealLinks.run(script.resolveSibling("install-nat-tools.sh").toString());
@@ -36,15 +33,7 @@ class NatRealLinkIT {
     @Test
     void aNodeBehindNat_joinsServesAndReplicates() throws Exception {
         Path out = Files.createTempDirectory("nat-node-real-link-");
-        ProcessBuilder pb = new ProcessBuilder(script.toString()).redirectErrorStream(true)
-                .redirectOutput(out.resolve("script.out").toFile());
-        pb.environment().put("JAR", jar.toString());
-        pb.environment().put("OUT", out.resolve("run").toString());
-        Process p = pb.start();
-        assertTrue(p.waitFor(240, TimeUnit.SECONDS), "the script did not end within 240 s; see " + out);
-        String log = Files.readString(out.resolve("script.out"));
-        String result = log.lines().filter(l -> l.startsWith("RESULT")).findFirst().orElse("(no RESULT line)");
-        assertEquals(0, p.exitValue(), result + "\n" + log);
+        String result = RealLinks.runScript(script, java.util.Map.of("OUT", out.resolve("run").toString()), out, 240);
         assertEquals("RESULT up=yes put_b=ok get_a=ok put_a=ok get_b=ok mismatch_logged=0", result);
     }
 }

@@ -38,6 +38,25 @@ final class RealLinks {
         assumeTrue(out.trim().endsWith("ok"), "cannot create a network namespace here (" + tools + "): " + out.trim());
     }
 
+    /**
+     * Runs {@code script} with {@code env} (JAR set to the node.jar), its output in {@code out}/script.out, and
+     * returns its RESULT line once it ended within {@code timeoutS} with exit status 0 (else the test fails
+     * with the log).
+     */
+    static String runScript(Path script, java.util.Map<String, String> env, Path out, int timeoutS) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(script.toString()).redirectErrorStream(true)
+                .redirectOutput(out.resolve("script.out").toFile());
+        pb.environment().put("JAR", nodeJar().toString());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        org.junit.jupiter.api.Assertions.assertTrue(p.waitFor(timeoutS, TimeUnit.SECONDS),
+                "the script did not end within " + timeoutS + " s; see " + out);
+        String log = Files.readString(out.resolve("script.out"));
+        String result = log.lines().filter(l -> l.startsWith("RESULT")).findFirst().orElse("(no RESULT line)");
+        org.junit.jupiter.api.Assertions.assertEquals(0, p.exitValue(), result + "\n" + log);
+        return result;
+    }
+
     /** Runs {@code cmd}, waiting up to 5 minutes; its output and errors. */
     static String run(String... cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

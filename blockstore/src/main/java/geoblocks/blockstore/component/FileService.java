@@ -91,8 +91,6 @@ public final class FileService extends ComponentDefinition {
     private final RefusedInput refused;
     /** Who may send admin operations and reserved names. */
     private final AdminGate admin;
-    /** Where the network learns the node keys the layout names. */
-    private final MemberKeys memberKeys;
     private final Replicator replicator;
     private final Uploads uploads;
     private final Downloads downloads;
@@ -150,7 +148,6 @@ public final class FileService extends ComponentDefinition {
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
         this.admin = init.admin;
-        this.memberKeys = init.memberKeys;
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
         BlockPull pulls = new BlockPull(node, viaLedbat);
         this.scrubber = new Scrubber(node, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L,
@@ -290,7 +287,7 @@ public final class FileService extends ComponentDefinition {
     private void tick() {
         long now = node.now();
         housekeeping.tick(now);
-        ownKeySettled();
+        membership.ownKeySettled();
         long want = pace.intervalAt(now, busy());
         if (want != tickNanos) {
             scheduleTick(want);
@@ -340,11 +337,7 @@ public final class FileService extends ComponentDefinition {
      * members, placement skips what is not active.
      */
     private void layoutChanged(geoblocks.blockstore.core.layout.Layout l) {
-        java.util.Map<String, java.util.List<String>> keys = new java.util.TreeMap<>();
-        l.regions().values().stream().filter(r -> r.member() && r.keyed()).forEach(r -> keys.put(r.address(),
-                r.previousKey().isEmpty() ? java.util.List.of(r.key()) : java.util.List.of(r.key(), r.previousKey())));
-        memberKeys.layoutKeys(keys);
-        ownKeySettled();
+        membership.tellKeys(l);
         java.util.Map<String, NetAddress> peers = new java.util.LinkedHashMap<>();
         for (String p : node.peerRegions()) {
             peers.put(p, node.addressOf(p));
@@ -355,29 +348,6 @@ public final class FileService extends ComponentDefinition {
         l.regions().values().forEach(r -> zones.put(r.id(), r.zone()));
         trigger(new PlacementPort.LayoutZones(zones), placementPort);
         antiEntropy.wake();
-    }
-
-    /** The last own key reported settled to the network (null: none yet). */
-    private String settledOwnKey;
-
-    /**
-     * Tells the network once every member has reported the current layout version, and so accepts the key it
-     * names for this node (called on each layout change and tick; reports arrive with anti-entropy).
-     */
-    private void ownKeySettled() {
-        geoblocks.blockstore.core.layout.Layout l = membership.current();
-        geoblocks.blockstore.core.layout.Region own = l.region(node.region());
-        if (own == null || !own.keyed() || own.key().equals(settledOwnKey)) {
-            return;
-        }
-        java.util.Map<String, Long> reported = membership.reported();
-        for (String m : l.members()) {
-            if (reported.getOrDefault(m, -1L) < l.version()) {
-                return;
-            }
-        }
-        settledOwnKey = own.key();
-        memberKeys.ownKeySettled(own.key());
     }
 
     /**

@@ -69,9 +69,36 @@ final class Membership {
         return store.current();
     }
 
-    /** The versions each region last reported (this one's own included). */
-    Map<String, Long> reported() {
-        return handover.reported();
+    /** The last own key reported settled to the network (null: none yet). */
+    private String settledOwnKey;
+
+    /** Hands the network the node keys layout {@code l} names: each member's key, and its previous one while it rotates. */
+    void tellKeys(Layout l) {
+        Map<String, List<String>> byAddress = new TreeMap<>();
+        l.regions().values().stream().filter(r -> r.member() && r.keyed()).forEach(r -> byAddress.put(r.address(),
+                r.previousKey().isEmpty() ? List.of(r.key()) : List.of(r.key(), r.previousKey())));
+        keys.layoutKeys(byAddress);
+        ownKeySettled();
+    }
+
+    /**
+     * Tells the network once every member has reported the current layout version, and so accepts the key it
+     * names for this node (on each layout change and tick; reports arrive with anti-entropy).
+     */
+    void ownKeySettled() {
+        Layout l = store.current();
+        geoblocks.blockstore.core.layout.Region own = l.region(node.region());
+        if (own == null || !own.keyed() || own.key().equals(settledOwnKey)) {
+            return;
+        }
+        Map<String, Long> reported = handover.reported();
+        for (String m : l.members()) {
+            if (reported.getOrDefault(m, -1L) < l.version()) {
+                return;
+            }
+        }
+        settledOwnKey = own.key();
+        keys.ownKeySettled(own.key());
     }
 
     /** Null when this node may decide the conditional writes of {@code name} now, else why not. */
@@ -236,7 +263,7 @@ final class Membership {
     ClusterReply reply(long req, List<String> warnings) {
         Layout l = store.current();
         Map<String, ManifestStore.Placed> placed = node.manifests().placed();
-        Map<String, Long> reported = reportedWithSelf();
+        Map<String, Long> reported = handover.reported();
         Rebalancer.Figures f = node.rebalance();
         List<RegionReport> regions = new ArrayList<>();
         for (String id : l.regions().keySet()) {

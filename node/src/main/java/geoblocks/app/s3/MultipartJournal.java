@@ -111,6 +111,29 @@ final class MultipartJournal {
         }
     }
 
+    /**
+     * At start: the uploads kept in the directory ({@link #load}), and every other file of a previous run removed
+     * (bodies, downloads, temporary files: their requests are gone), the uploads' journals and parts kept.
+     */
+    List<Recovered> recoverSpool(List<String> damaged) throws IOException {
+        List<Recovered> recovered = load(damaged);
+        java.util.Set<Path> keep = new java.util.HashSet<>();
+        for (Recovered r : recovered) {
+            keep.add(file(r.upload().id()));
+            r.upload().parts().values().forEach(p -> keep.add(p.file()));
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (!keep.contains(p)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // no spool directory yet: nothing to remove
+        }
+        return recovered;
+    }
+
     /** The uploads kept in the directory; {@code damaged} gets the journals that could not be read (removed). */
     List<Recovered> load(List<String> damaged) throws IOException {
         List<Recovered> out = new ArrayList<>();

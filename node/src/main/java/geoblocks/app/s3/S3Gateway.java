@@ -60,13 +60,7 @@ public final class S3Gateway {
         this.sigv4 = new SigV4(keys::secret, signingRegions(settings.region(), cluster.regionIds()));
         // multipart uploads in progress survive a restart: their journals and parts stay, the rest of the spool goes
         List<String> damaged = new java.util.ArrayList<>();
-        List<MultipartJournal.Recovered> recovered = new MultipartJournal(settings.spoolDir()).load(damaged);
-        Set<Path> keep = new java.util.HashSet<>();
-        for (MultipartJournal.Recovered r : recovered) {
-            keep.add(new MultipartJournal(settings.spoolDir()).file(r.upload().id()));
-            r.upload().parts().values().forEach(p -> keep.add(p.file()));
-        }
-        clearSpool(settings.spoolDir(), keep);
+        List<MultipartJournal.Recovered> recovered = new MultipartJournal(settings.spoolDir()).recoverSpool(damaged);
         if (!recovered.isEmpty() || !damaged.isEmpty()) {
             LOG.info("{}: {} multipart upload(s) in progress resumed from the spool{}", settings.region(), recovered.size(),
                     damaged.isEmpty() ? "" : "; unreadable journals dropped: " + damaged);
@@ -117,23 +111,6 @@ public final class S3Gateway {
         this.postObject = new S3PostObject(settings, buckets, objects, keys, acls, policies, encryption, clock, spool);
         this.authorizer = new S3Authorizer(buckets, acls, policies);
         this.bucketCalls = new S3BucketCalls(lifecycle, encryption, cors, acls, policies);
-    }
-
-    /**
-     * Spool files of a previous run (bodies, downloads, temporary files) belong to requests that are gone; the
-     * multipart uploads' journals and parts ({@code keep}) stay.
-     */
-    private static void clearSpool(Path dir, Set<Path> keep) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                if (!keep.contains(p)) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
     }
 
     /** Whether a request carries SigV4 credentials (header or presigned query). */

@@ -85,6 +85,14 @@ final class S3Multipart {
         }
     }
 
+    /** Forgets aborted upload {@code id}: what Complete would have stored with it, and its journal. */
+    private void forget(String id) {
+        uploadTags.remove(id);
+        uploadHeaders.remove(id);
+        uploadSse.remove(id);
+        unpersist(id);
+    }
+
     /** Forgets upload {@code id}'s journal (it completed or was aborted). */
     private void unpersist(String id) {
         try {
@@ -339,10 +347,7 @@ final class S3Multipart {
     void abortMultipart(S3Call call) {
         try {
             removeParts(uploads.abort(call.param("uploadId"), call.bucket, call.key));
-            unpersist(call.param("uploadId"));
-            uploadTags.remove(call.param("uploadId"));
-            uploadHeaders.remove(call.param("uploadId"));
-            uploadSse.remove(call.param("uploadId"));
+            forget(call.param("uploadId"));
             call.empty(204);
         } catch (S3Exception e) {
             call.fail(e);
@@ -361,10 +366,7 @@ final class S3Multipart {
             }
             try {
                 removeParts(uploads.abort(u.id(), u.bucket(), u.key()));
-                unpersist(u.id());
-                uploadTags.remove(u.id());
-                uploadHeaders.remove(u.id());
-                uploadSse.remove(u.id());
+                forget(u.id());
                 n++;
             } catch (S3Exception e) {
                 // completed or aborted meanwhile
