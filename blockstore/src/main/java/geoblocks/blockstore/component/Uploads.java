@@ -11,7 +11,6 @@ import geoblocks.blockstore.core.UploadAssembly;
 import geoblocks.blockstore.core.placement.PlacementRequest;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
-import geoblocks.blockstore.wire.FailureException;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.ClientOp.Committed;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -115,37 +114,11 @@ final class Uploads {
         Key key = new Key(client, b.req());
         long ticket = node.admission().ticket(); // its place in line, should it wait for memory
         try {
-            Manifest.validateName(b.name());
-            Manifest.validateMeta(b.meta());
-            String policy = node.policies().canonical(b.policy());
-            if (!ClientOp.ACK_ALL.equals(b.ack()) && !ClientOp.ACK_LOCAL.equals(b.ack())) {
-                throw new IllegalArgumentException("ack must be all or local, was '" + b.ack() + "'");
-            }
-            if (b.size() < 0) {
-                throw new IllegalArgumentException("file size must be >= 0, was " + b.size());
-            }
-            int max = node.settings().maxBlockSize();
-            if (b.blockSize() < 1 || b.blockSize() > max) {
-                throw new IllegalArgumentException("block size must be in 1.." + max + " bytes, was " + b.blockSize());
-            }
-            if (!b.condition().none()) {
-                String owner = node.ownerOf(b.name());
-                if (b.condition().absentOnly() && node.manifests().find(b.name()).isPresent()) {
-                    throw new FailureException(FailureCode.EXISTS, CreateIfAbsent.exists(b.name(), owner));
-                }
-                if (!owner.equals(node.region()) && !node.rtt().isUp(owner)) {
-                    throw new FailureException(FailureCode.UNAVAILABLE, CreateIfAbsent.ownerDown(node, b.name(), owner,
-                            b.condition()));
-                }
-            }
+            String policy = PutBeginChecks.check(node, b);
             if (active.containsKey(key) || queued.containsKey(key)) {
                 throw new IllegalArgumentException("request " + b.req() + " is already active");
             }
-            long blocks = (b.size() + b.blockSize() - 1) / b.blockSize();
-            if (blocks > node.settings().maxBlocksPerFile()) {
-                throw new IllegalArgumentException(b.size() + " bytes in blocks of " + b.blockSize() + " would be "
-                        + blocks + " blocks, more than " + node.settings().maxBlocksPerFile() + " per file: use larger blocks");
-            }
+            long blocks = PutBeginChecks.blocks(node, b);
             long meta = 1024 + 16 * Math.max(1, blocks) + (node.settings().inlines(b.size()) ? b.size() : 0);
             long firstBlock = Math.min(b.size(), b.blockSize());
             // admitted with its metadata and its first block's buffer, in arrival order when memory is short
