@@ -38,6 +38,14 @@ public abstract class NetMsg implements Msg<NetAddress, NetHeader> {
         return false;
     }
 
+    /**
+     * The version of its family's format this message is written at (read at, when received), or -1
+     * for a family without versions ({@link WireCodec#versions}).
+     */
+    public int wireVersion() {
+        return -1;
+    }
+
     /** Bytes this message occupies on the wire (body plus header); the simulator's links use it. */
     public abstract int wireSize();
 

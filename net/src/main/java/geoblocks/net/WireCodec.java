@@ -19,6 +19,15 @@ public interface WireCodec<M extends NetMsg> {
     /** Writes {@code msg} at the buffer's position; the buffer has {@link #encodedSize} bytes left. */
     void encode(M msg, ByteBuffer out);
 
+    /**
+     * The versions of this family's format that this codec reads and writes, which the transport's
+     * handshake offers the peer (see {@link PeerVersions}); null (the default) for a family without a
+     * version of its own, which the handshake leaves out.
+     */
+    default VersionRange versions() {
+        return null;
+    }
+
     /** Reads one message from the buffer's position, leaving the position after it. */
     M decode(ByteBuffer in) throws MalformedMessageException;
 

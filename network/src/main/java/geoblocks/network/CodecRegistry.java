@@ -17,6 +17,7 @@ import java.util.Map;
 public final class CodecRegistry {
     private final WireCodec<?>[] byId = new WireCodec<?>[256];
     private final boolean[] bursting = new boolean[256];
+    private final geoblocks.net.VersionRange[] pinned = new geoblocks.net.VersionRange[256];
     private final Map<Class<?>, Integer> idByClass = new HashMap<>();
     private final Map<Class<?>, Integer> resolved = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -48,6 +49,41 @@ public final class CodecRegistry {
         register(id, codec);
         bursting[id] = true;
         return this;
+    }
+
+    /**
+     * Offers family {@code id}'s versions only up to {@code highest}: this network plays a build
+     * that knows no later one (an upgrade test's "previous release"). IllegalArgumentException when
+     * the family has no such version.
+     */
+    public CodecRegistry speakAtMost(int id, int highest) {
+        if (byId[id] == null || byId[id].versions() == null) {
+            throw new IllegalArgumentException("no versioned codec under id " + id);
+        }
+        pinned[id] = byId[id].versions().atMost(highest);
+        return this;
+    }
+
+    /** The versions this network offers of each versioned family, by codec id (see Handshake). */
+    public java.util.SortedMap<Integer, geoblocks.net.VersionRange> offered() {
+        java.util.SortedMap<Integer, geoblocks.net.VersionRange> m = new java.util.TreeMap<>();
+        for (int id = 1; id < 256; id++) {
+            geoblocks.net.VersionRange r = versions(id);
+            if (r != null) {
+                m.put(id, r);
+            }
+        }
+        return m;
+    }
+
+    /** The versions this network speaks of family {@code id} (pinned or the codec's own), or null. */
+    public geoblocks.net.VersionRange versions(int id) {
+        return pinned[id] != null ? pinned[id] : byId[id] == null ? null : byId[id].versions();
+    }
+
+    /** Family {@code id}'s name for people: its codec's class name. */
+    public String name(int id) {
+        return byId[id] == null ? "protocol " + id : byId[id].getClass().getSimpleName() + " (codec " + id + ")";
     }
 
     /** Whether family {@code id} was registered with {@link #registerBursting}. */

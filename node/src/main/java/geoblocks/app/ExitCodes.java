@@ -27,6 +27,7 @@ public final class ExitCodes {
             case OUTCOME_UNKNOWN -> 9;
             case PRECONDITION_FAILED -> 10;
             case FORBIDDEN -> 11;
+            case UNSUPPORTED -> 12;
         };
     }
 

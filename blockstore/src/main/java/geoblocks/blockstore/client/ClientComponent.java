@@ -69,12 +69,15 @@ public final class ClientComponent extends ComponentDefinition {
         }
     };
 
+    private final geoblocks.net.PeerVersions versions;
+
     public ClientComponent(ClientInit init) {
         this.self = init.self;
         this.node = init.node;
         this.nodeName = init.nodeName;
         this.settings = init.settings;
         this.timeoutNanos = init.timeoutMs * 1_000_000L;
+        this.versions = init.versions;
         handle(timer, Tick.class, t -> expire());
         handle(port, ClientPort.Put.class, p -> begin(p.op(),
                 new PutTransfer(this, p, settings.putWindowBytes(), settings.chunkBytes())));
@@ -201,7 +204,8 @@ public final class ClientComponent extends ComponentDefinition {
     }
 
     void send(FileOp op) {
-        trigger(new FileMsg(new NetHeader(self, node, Transport.TCP), op), net);
+        trigger(new FileMsg(new NetHeader(self, node, Transport.TCP), op,
+                versions.versionFor(node, geoblocks.blockstore.wire.FileCodec.CODEC_ID, geoblocks.blockstore.wire.FileCodec.RANGE)), net);
     }
 
     void progress(long op, long bytes, long total) {
@@ -232,6 +236,14 @@ public final class ClientComponent extends ComponentDefinition {
         final String nodeName;
         final NodeSettings settings;
         final long timeoutMs;
+        /** The file protocol version agreed with the node (see PeerVersions); nothing fills it unless set. */
+        geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+
+        /** Writes to the node at the version {@code versions} holds for it: the one the client's network agreed. */
+        public ClientInit withVersions(geoblocks.net.PeerVersions versions) {
+            this.versions = versions;
+            return this;
+        }
 
         public ClientInit(NetAddress self, NetAddress node, String nodeName, NodeSettings settings, long timeoutMs) {
             this.self = self;

@@ -143,6 +143,7 @@ public final class FileService extends ComponentDefinition {
         node.gcGrace(init.gc.graceMs());
         node.admission(init.admission);
         node.sendBuffers(init.sendBuffers);
+        node.wireVersions(init.versions);
         this.replicas = new ReplicaServer(node);
         this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
@@ -188,7 +189,8 @@ public final class FileService extends ComponentDefinition {
         requests.gcStatus(() -> gc.status(migrations.moves()));
         this.rebalancer = new Rebalancer(node, migrations);
         node.rebalance(rebalancer::figures);
-        this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op)),
+        this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op,
+                init.versions.versionFor(to, geoblocks.blockstore.wire.FileCodec.CODEC_ID, geoblocks.blockstore.wire.FileCodec.RANGE))),
                 e -> trigger(e, ledbat), this::pacing);
         NodeParts parts = new NodeParts(uploads, downloads, replicas, paced, background, scrubber, rereplicator,
                 replicator, migrations, gc, antiEntropy, membership, requests, netBench);

@@ -40,6 +40,8 @@ public final class FileServiceInit extends Init<FileService> {
     AdminGate admin = AdminGate.NOBODY;
     /** Where the network learns the layout's node keys. */
     MemberKeys memberKeys = MemberKeys.NONE;
+    /** The file protocol version agreed with each peer (nothing fills it unless set: the lowest version for all). */
+    geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
 
     public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
             ManifestStore manifests, long seed) {
@@ -90,6 +92,12 @@ public final class FileServiceInit extends Init<FileService> {
     }
 
     /** This init telling {@code keys} the node keys each layout names (default: nobody). */
+    /** Writes messages to each peer at the file protocol version {@code versions} holds for it (see PeerVersions). */
+    public FileServiceInit withVersions(geoblocks.net.PeerVersions versions) {
+        this.versions = versions;
+        return this;
+    }
+
     public FileServiceInit withMemberKeys(MemberKeys keys) {
         this.memberKeys = keys;
         return this;

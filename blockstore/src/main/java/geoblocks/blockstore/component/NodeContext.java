@@ -20,6 +20,7 @@ import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.core.read.ServiceLatency;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.PeerOp.BlockData;
@@ -86,6 +87,7 @@ final class NodeContext implements Node {
     private RttTable rtt;
     private MeasuredRttMatrix rttMatrix;
     private long reqSeq;
+    private geoblocks.net.PeerVersions wireVersions = new geoblocks.net.PeerVersions();
     private java.util.function.Supplier<String> createsReady = () -> null;
 
     NodeContext(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings, ManifestStore manifests,
@@ -388,7 +390,8 @@ final class NodeContext implements Node {
     @Override
     public void send(NetAddress to, FileOp op) {
         counters.tcpSent(blockBytes(op), isBackground(op));
-        network.accept(new FileMsg(new NetHeader(self, to, Transport.TCP), op));
+        network.accept(new FileMsg(new NetHeader(self, to, Transport.TCP), op,
+                wireVersions.versionFor(to, FileCodec.CODEC_ID, FileCodec.RANGE)));
     }
 
     @Override
@@ -460,6 +463,11 @@ final class NodeContext implements Node {
     @Override
     public Bytes.Allocator sendBuffers(NetAddress client) {
         return sendBuffers.apply(client);
+    }
+
+    /** Messages go to each peer at the file protocol version {@code versions} holds for it (set before any request). */
+    void wireVersions(geoblocks.net.PeerVersions versions) {
+        this.wireVersions = versions;
     }
 
     /** Blocks read to be sent to clients go into {@code buffers} (set before any request). */

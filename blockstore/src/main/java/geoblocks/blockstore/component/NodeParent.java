@@ -65,7 +65,7 @@ public final class NodeParent extends ComponentDefinition {
         Component files = create(FileService.class, new FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission)
-                .withSendBuffers(init.sendBuffers).withAdmin(init.admin).withMemberKeys(init.memberKeys));
+                .withSendBuffers(init.sendBuffers).withAdmin(init.admin).withMemberKeys(init.memberKeys).withVersions(init.versions));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         if (init.cluster.emulateWan()) {
             // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
@@ -136,6 +136,8 @@ public final class NodeParent extends ComponentDefinition {
         final AdminGate admin;
         /** Where the network learns the layout's node keys (see FileServiceInit#withMemberKeys). */
         final MemberKeys memberKeys;
+        /** The file protocol version agreed with each peer, which the node writes its messages at (see PeerVersions). */
+        final geoblocks.net.PeerVersions versions;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -148,7 +150,7 @@ public final class NodeParent extends ComponentDefinition {
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
                     null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS, AdmissionSettings.DEFAULTS,
-                    client -> Bytes.Allocator.HEAP, AdminGate.NOBODY, MemberKeys.NONE);
+                    client -> Bytes.Allocator.HEAP, AdminGate.NOBODY, MemberKeys.NONE, new geoblocks.net.PeerVersions());
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -156,7 +158,8 @@ public final class NodeParent extends ComponentDefinition {
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
                 GcSettings gc, DetectorSettings detector, AdmissionSettings admission,
                 java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers,
-                AdminGate admin, MemberKeys memberKeys) {
+                AdminGate admin, MemberKeys memberKeys, geoblocks.net.PeerVersions versions) {
+            this.versions = versions;
             this.sendBuffers = sendBuffers;
             this.admin = admin;
             this.memberKeys = memberKeys;
@@ -180,7 +183,7 @@ public final class NodeParent extends ComponentDefinition {
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions);
         }
 
         /**
@@ -189,25 +192,25 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withReplicationQueue(ReplicationQueueStore queue, List<ReplicationQueue.Copy> resumed) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, resumed,
-                    policies, gc, detector, admission, sendBuffers, admin, memberKeys);
+                    policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions);
         }
 
         /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
         public NodeInit withPolicies(PolicySet set) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, set, gc, detector, admission, sendBuffers, admin, memberKeys);
+                    resumedCopies, set, gc, detector, admission, sendBuffers, admin, memberKeys, versions);
         }
 
         /** This init with the failure detector's settings (geoblocks.node.failure-detector). */
         public NodeInit withDetector(DetectorSettings failureDetector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers, admin, memberKeys);
+                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers, admin, memberKeys, versions);
         }
 
         /** This init with the block collector's settings (geoblocks.node.gc-grace, gc-interval). */
         public NodeInit withGc(GcSettings collector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, collector, detector, admission, sendBuffers, admin, memberKeys);
+                    resumedCopies, policies, collector, detector, admission, sendBuffers, admin, memberKeys, versions);
         }
 
         /**
@@ -217,7 +220,7 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withSendBuffers(java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> buffers) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, buffers, admin, memberKeys);
+                    resumedCopies, policies, gc, detector, admission, buffers, admin, memberKeys, versions);
         }
 
         /**
@@ -227,7 +230,7 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withAdminClients(java.util.function.Predicate<NetAddress> which) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withClients(which), memberKeys);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withClients(which), memberKeys, versions);
         }
 
         /**
@@ -236,19 +239,29 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withAdminNames(List<String> prefixes) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withPrefixes(prefixes), memberKeys);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withPrefixes(prefixes), memberKeys, versions);
         }
 
         /** This init telling {@code keys} the node keys each layout names (production: the node's network). */
         public NodeInit withMemberKeys(MemberKeys keys) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, keys);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, keys, versions);
+        }
+
+        /**
+         * This init writing its messages to each peer at the file protocol version {@code versions} holds
+         * for it (production: the one its network's handshakes fill); by default a registry nothing fills,
+         * so every message goes at the lowest version this build speaks.
+         */
+        public NodeInit withVersions(geoblocks.net.PeerVersions versions) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions);
         }
 
         /** This init with the admission queue's settings (geoblocks.node.admission). */
         public NodeInit withAdmission(AdmissionSettings settings) {
             return new NodeInit(region, cluster, this.settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, settings, sendBuffers, admin, memberKeys);
+                    resumedCopies, policies, gc, detector, settings, sendBuffers, admin, memberKeys, versions);
         }
     }
 }

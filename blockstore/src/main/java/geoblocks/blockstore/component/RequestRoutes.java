@@ -12,6 +12,13 @@ import geoblocks.blockstore.wire.PeerOp.*;
 final class RequestRoutes {
     private RequestRoutes() {}
 
+    /** The answer to an op this node does not know (a newer peer's): UNSUPPORTED, naming the tag and what this node speaks. */
+    static Failed unsupported(Unknown u) {
+        return new Failed(u.req(), geoblocks.blockstore.wire.FailureCode.UNSUPPORTED, "op tag " + u.tag()
+                + " is not known to this node (file protocol " + geoblocks.blockstore.wire.FileCodec.RANGE
+                + "): it runs an older geoblocks than the sender");
+    }
+
     static OpHandlers of(Node node, NodeParts p) {
         return new OpHandlers()
                 // client family
@@ -49,8 +56,9 @@ final class RequestRoutes {
                 .on(SyncDigest.class, p.antiEntropy()::onDigest)
                 .on(LayoutSync.class, p.membership()::onSync)
                 .on(SyncNamesReq.class, p.antiEntropy()::onNamesReq)
-                // shared: a publication (any other manifest part is a reply)
+                // shared: a publication (any other manifest part is a reply), an op this node does not know
                 .on(ManifestPart.class, p.replicas()::onPublish)
+                .on(Unknown.class, (from, u) -> node.send(from, unsupported(u)))
                 // bench net family
                 .on(NetBenchReq.class, p.netBench()::onRequest)
                 .on(NetBenchOpen.class, p.netBench()::onOpen)

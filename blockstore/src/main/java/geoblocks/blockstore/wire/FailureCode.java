@@ -26,7 +26,12 @@ public enum FailureCode {
     /** A conditional write (If-Match / If-None-Match on a tag): the name's live version does not meet it (its owner region decided). */
     PRECONDITION_FAILED(8),
     /** The sender may not ask this: an admin operation from a client, not through the admin API with a token. */
-    FORBIDDEN(9);
+    FORBIDDEN(9),
+    /**
+     * The node does not know the operation (a newer peer's op): nothing happened. File protocol 4 on;
+     * written as {@link #INVALID} to a peer that speaks only version 3.
+     */
+    UNSUPPORTED(10);
 
     private final int wire;
 

@@ -17,7 +17,7 @@ import java.util.Map;
 
 /**
  * Codec of the file protocol. Layout: header (see {@link Wire}), the protocol version byte
- * (0x80 + {@value #VERSION}; any other is refused with a message that names both), a one-byte op tag, the
+ * (0x80 + the version, one of {@link #RANGE}; any other is refused with a message that names both), a one-byte op tag, the
  * request id, then the op's fields in record order: i8/i32/i64 big-endian, booleans as one byte,
  * strings as u16 length + UTF-8, byte arrays as i32 length + bytes, lists as u16 count + elements.
  *
@@ -26,6 +26,17 @@ import java.util.Map;
  * | header         | version | tag | req i64 | op fields ...              |
  * +----------------+---------+-----+---------+----------------------------+
  * </pre>
+ *
+ * <p>Versions: this build reads and writes versions {@link #RANGE}; a message is written at the version
+ * its {@link FileMsg} carries, which the sender picks per peer (the version the transport's handshake
+ * agreed, see {@code geoblocks.net.PeerVersions}). Every version keeps the prefix {@code header |
+ * version | tag | req}. What changed:
+ * <ul>
+ * <li>3: the first version with a version byte;
+ * <li>4: {@link FailureCode#UNSUPPORTED}, and an unknown op tag decodes as {@link FileOp.Unknown}, which
+ *     the node answers UNSUPPORTED (version 3 refuses the message, and its sender waits out its
+ *     timeout). At version 3, UNSUPPORTED is written as INVALID.
+ * </ul>
  *
  * One table ({@link #TABLE}) gives each op its tag, class, reader and writer; encoding and
  * decoding both use it, and it is checked at class load to cover every op once. Each family of
@@ -38,10 +49,14 @@ import java.util.Map;
  */
 public final class FileCodec implements WireCodec<FileMsg> {
     public static final FileCodec INSTANCE = new FileCodec();
-    /** The file protocol's version byte; a change of any op's layout or tags takes the next one. */
-    public static final int VERSION = 3;
+    /** The file protocol's newest version; a change of any op's layout or tags takes the next one. */
+    public static final int VERSION = 4;
+    /** The versions this build reads and writes: its own and the previous release's. */
+    public static final geoblocks.net.VersionRange RANGE = new geoblocks.net.VersionRange(3, VERSION);
+    /** The file protocol's codec id on a geoblocks network (its frames' kind byte, its Kompics serializer id). */
+    public static final int CODEC_ID = 100;
     /**
-     * The version as its byte on the wire: 0x80 + VERSION. Nodes from before the version byte read
+     * A version's byte on the wire is 0x80 + the version. Nodes from before the version byte read
      * it as an op tag, and they know no tag above 52, so they refuse a versioned message as an
      * unknown op instead of misreading it; their messages (a tag of 1..52 there) are refused here.
      */
@@ -71,9 +86,15 @@ public final class FileCodec implements WireCodec<FileMsg> {
     }
 
     @Override
+    public geoblocks.net.VersionRange versions() {
+        return RANGE;
+    }
+
+    @Override
     public int encodedSize(FileMsg msg) {
         Fields.Counter c = new Fields.Counter();
-        entry(msg.op()).write(msg.op(), c);
+        FileOp op = asWritten(msg);
+        entry(op).write(op, c);
         return Wire.headerSize(msg.getHeader()) + 2 + 8 + c.n;
     }
 
@@ -84,10 +105,10 @@ public final class FileCodec implements WireCodec<FileMsg> {
 
     /** The header, version, tag and {@code req}, then the op's fields through {@code fields} (which writes to {@code out}). */
     private static void write(FileMsg msg, ByteBuffer out, Fields.Writer fields) {
-        FileOp op = msg.op();
+        FileOp op = asWritten(msg);
         OpRow<?> e = entry(op);
         Wire.writeHeader(msg.getHeader(), out);
-        out.put((byte) VERSION_BYTE);
+        out.put((byte) (0x80 + msg.wireVersion()));
         out.put((byte) e.tag());
         out.putLong(op.req());
         e.write(op, fields);
@@ -114,24 +135,41 @@ public final class FileCodec implements WireCodec<FileMsg> {
     public FileMsg decode(ByteBuffer in, Keeper keeper) throws MalformedMessageException {
         NetHeader h = Wire.readHeader(in);
         int version = Wire.readU8(in, "file protocol version");
-        if (version != VERSION_BYTE) {
-            if (version < 0x80) {
-                throw new MalformedMessageException("a file message from before protocol versions (byte " + version
-                        + " where the version byte goes; this node speaks version " + VERSION + "): run the same"
-                        + " geoblocks build on every node and client");
-            }
-            version -= 0x80;
-            throw new MalformedMessageException("file protocol version " + version + " is not spoken here (this node"
-                    + " speaks version " + VERSION + "): run the same geoblocks build on every node and client");
+        if (version < 0x80) {
+            throw new MalformedMessageException("a file message from before protocol versions (byte " + version
+                    + " where the version byte goes; this node speaks versions " + RANGE + "): upgrade the sender"
+                    + " (see docs/upgrading.md)");
+        }
+        version -= 0x80;
+        if (!RANGE.contains(version)) {
+            throw new MalformedMessageException(geoblocks.net.VersionRange.mismatch("file protocol", RANGE,
+                    geoblocks.net.VersionRange.only(version)));
         }
         int tag = Wire.readU8(in, "op tag");
         OpRow<?> e = tag < BY_TAG.length ? BY_TAG[tag] : null;
-        if (e == null) {
-            throw new MalformedMessageException("unknown file op tag " + tag);
-        }
         Fields.In r = new Fields.In(in, keeper);
+        if (e == null) {
+            if (version < 4) {
+                throw new MalformedMessageException("unknown file op tag " + tag);
+            }
+            long req = r.i64();
+            in.position(in.limit()); // the fields of an op we do not know: the frame ends them
+            return new FileMsg(h, new FileOp.Unknown(req, tag), version);
+        }
         long req = r.i64();
-        return new FileMsg(h, e.reader().read(req, r));
+        FileOp op = e.reader().read(req, r);
+        if (version < 4 && op instanceof Failed f && f.code() == FailureCode.UNSUPPORTED) {
+            throw new MalformedMessageException("failure code UNSUPPORTED in a version 3 message (it came with 4)");
+        }
+        return new FileMsg(h, op, version);
+    }
+
+    /** {@code msg}'s op as its version writes it: at 3, an UNSUPPORTED failure is INVALID (3 has no such code). */
+    private static FileOp asWritten(FileMsg msg) {
+        if (msg.wireVersion() < 4 && msg.op() instanceof Failed f && f.code() == FailureCode.UNSUPPORTED) {
+            return new Failed(f.req(), FailureCode.INVALID, f.error());
+        }
+        return msg.op();
     }
 
     /** The table's entry for {@code op}'s class. */
@@ -186,7 +224,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
             BY_TAG[e.tag()] = e;
         }
         for (Class<? extends FileOp> c : FileOps.records()) {
-            if (!BY_CLASS.containsKey(c)) {
+            if (!BY_CLASS.containsKey(c) && c != FileOp.Unknown.class) { // Unknown: only the decoder makes one
                 throw new ExceptionInInitializerError(c.getSimpleName() + " has no row in the file protocol");
             }
         }

@@ -10,10 +10,26 @@ import se.sics.kompics.PatternExtractor;
  */
 public final class FileMsg extends NetMsg implements PatternExtractor<Class<Object>, FileOp> {
     private final FileOp op;
+    private final int version;
 
+    /** A message written at the lowest version this build speaks ({@link FileCodec#RANGE}), which every peer in range reads. */
     public FileMsg(NetHeader header, FileOp op) {
+        this(header, op, FileCodec.RANGE.min());
+    }
+
+    /** A message written (or read) at file protocol {@code version}, one of {@link FileCodec#RANGE}. */
+    public FileMsg(NetHeader header, FileOp op, int version) {
         super(header);
         this.op = java.util.Objects.requireNonNull(op, "op");
+        if (!FileCodec.RANGE.contains(version)) {
+            throw new IllegalArgumentException("file protocol version " + version + " is outside " + FileCodec.RANGE);
+        }
+        this.version = version;
+    }
+
+    @Override
+    public int wireVersion() {
+        return version;
     }
 
     public FileOp op() {

@@ -91,6 +91,19 @@ public sealed interface FileOp permits ClientOp, PeerOp, BenchOp, FileOp.Shared 
         }
     }
 
+    /**
+     * A request whose op tag this node does not know, sent by a newer peer at a version both speak
+     * (file protocol 4 on): never written, only made by the decoder, so that the node answers it
+     * {@link FailureCode#UNSUPPORTED} instead of leaving the sender to time out. The frame's length
+     * lets the decoder skip the op's fields without knowing them.
+     */
+    record Unknown(long req, int tag) implements Shared, Handled {
+        @Override
+        public Kind kind() {
+            return Kind.CLIENT_REQUEST;
+        }
+    }
+
     /** Longest {@link Failed}/{@link Done} text; well below the codec's string limit. */
     int MAX_TEXT_BYTES = 1024;
 

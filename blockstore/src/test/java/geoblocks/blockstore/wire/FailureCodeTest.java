@@ -31,7 +31,8 @@ class FailureCodeTest {
         assertEquals(7, FailureCode.OUTCOME_UNKNOWN.wire());
         assertEquals(8, FailureCode.PRECONDITION_FAILED.wire());
         assertEquals(9, FailureCode.FORBIDDEN.wire());
-        assertEquals(10, FailureCode.values().length);
+        assertEquals(10, FailureCode.UNSUPPORTED.wire());
+        assertEquals(11, FailureCode.values().length);
     }
 
     @Test

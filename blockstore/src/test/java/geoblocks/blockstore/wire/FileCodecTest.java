@@ -189,7 +189,7 @@ class FileCodecTest {
         for (Class<?> c : sealed.getPermittedSubclasses()) {
             if (c.isInterface()) {
                 out.addAll(opTypes(c));
-            } else {
+            } else if (c != FileOp.Unknown.class) { // only the decoder makes one; never written
                 out.add(c);
             }
         }
@@ -296,8 +296,10 @@ class FileCodecTest {
         assertEquals(0, in.remaining());
     }
 
-    /** The pinned encodings: one line per op, "SimpleName hex" (see {@link #golden()}). */
-    private static final String GOLDEN = "file-protocol-v" + FileCodec.VERSION + ".txt";
+    /** The pinned encodings of one version: one line per op, "SimpleName hex" (see {@link #golden}). */
+    private static String goldenFile(int version) {
+        return "file-protocol-v" + version + ".txt";
+    }
 
     /**
      * Per op class, the encoding (V4 header) of its smallest sample: every op's tag, field order and
@@ -305,11 +307,11 @@ class FileCodecTest {
      * fails this test; such a change needs a new protocol version and a new golden file (write it
      * with -Dfileprotocol.golden.write=PATH and check the diff by hand).
      */
-    private static java.util.Map<String, String> golden() {
+    private static java.util.Map<String, String> golden(int version) {
         java.util.Map<String, String> out = new java.util.TreeMap<>();
         java.util.Map<String, Integer> sizes = new java.util.HashMap<>();
         for (FileOp op : samples()) {
-            byte[] wire = encode(CODEC, new FileMsg(V4, op));
+            byte[] wire = encode(CODEC, new FileMsg(V4, op, version));
             String name = op.getClass().getSimpleName();
             if (!sizes.containsKey(name) || wire.length < sizes.get(name)) {
                 sizes.put(name, wire.length);
@@ -319,11 +321,15 @@ class FileCodecTest {
         return out;
     }
 
-    @Test
-    void encode_everyOp_matchesThePinnedBytes() throws Exception {
-        java.util.Map<String, String> actual = golden();
+    /** Every version this build speaks has its pinned bytes: a node writes each, to peers of either release. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {3, 4})
+    void encode_everyOp_matchesThePinnedBytes(int version) throws Exception {
+        assertTrue(FileCodec.RANGE.contains(version));
+        String GOLDEN = goldenFile(version);
+        java.util.Map<String, String> actual = golden(version);
         String write = System.getProperty("fileprotocol.golden.write");
-        if (write != null) {
+        if (write != null && version == FileCodec.VERSION) {
             StringBuilder sb = new StringBuilder();
             actual.forEach((k, v) -> sb.append(k).append(' ').append(v).append('\n'));
             java.nio.file.Files.writeString(java.nio.file.Path.of(write), sb);
@@ -343,22 +349,34 @@ class FileCodecTest {
         for (String op : pinned.keySet()) {
             assertEquals(pinned.get(op), actual.get(op), op + " no longer encodes as pinned");
         }
-        for (FileOp op : samples()) { // and the decoder reads the same tags
-            byte[] wire = encode(CODEC, new FileMsg(V4, op));
+        for (FileOp op : samples()) { // and the decoder reads the same tags, at the same version
+            byte[] wire = encode(CODEC, new FileMsg(V4, op, version));
             assertEquals(FileCodec.tagOf(op.getClass()), wire[H + 1] & 0xff);
-            assertEquals(op.getClass(), decode(CODEC, wire, wire.length).op().getClass());
+            FileMsg back = decode(CODEC, wire, wire.length);
+            assertEquals(op.getClass(), back.op().getClass());
+            assertEquals(version, back.wireVersion());
         }
+    }
+
+    @Test
+    void versions_theRangeIsTheOwnAndThePreviousRelease() {
+        assertEquals(new geoblocks.net.VersionRange(FileCodec.VERSION - 1, FileCodec.VERSION), FileCodec.RANGE);
+        assertEquals(FileCodec.RANGE, CODEC.versions());
+        assertEquals(FileCodec.RANGE.min(), new FileMsg(V4, new Done(1, "")).wireVersion(),
+                "a message with no version picked goes at the lowest, which every peer in range reads");
+        assertThrows(IllegalArgumentException.class, () -> new FileMsg(V4, new Done(1, ""), FileCodec.VERSION + 1));
     }
 
     @Test
     void decode_anotherProtocolVersion_isRefusedNamingBoth() {
         byte[] good = encode(CODEC, new FileMsg(V4, new Done(1, "x")));
-        for (int v : new int[] {0, FileCodec.VERSION + 1, 127}) {
+        for (int v : new int[] {0, FileCodec.RANGE.min() - 1, FileCodec.VERSION + 1, 127}) {
             byte[] bad = good.clone();
             bad[H] = (byte) (0x80 + v);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));
-            assertTrue(e.getMessage().contains("version " + v) && e.getMessage().contains("version " + FileCodec.VERSION),
+            assertTrue(e.getMessage().contains("the peer " + v) && e.getMessage().contains("version " + FileCodec.RANGE),
                     e.getMessage());
+            assertTrue(e.getMessage().contains(v > FileCodec.VERSION ? "upgrade this node" : "upgrade the peer"), e.getMessage());
         }
     }
 
@@ -405,28 +423,67 @@ class FileCodecTest {
         return b.array();
     }
 
+    private static byte[] headerTagReq(int version, int tag, long req, int extra) {
+        ByteBuffer b = ByteBuffer.allocate(H + 2 + 8 + extra);
+        Wire.writeHeader(V4, b);
+        b.put((byte) (0x80 + version));
+        b.put((byte) tag);
+        b.putLong(req);
+        return b.array();
+    }
+
     @Test
-    void decode_unknownTag_throwsMalformedNamingIt() {
+    void decode_unknownTag_atVersion3_throwsMalformedNamingIt() {
         for (int tag : new int[] {0, 58, 100, 255}) {
-            byte[] wire = headerAndTag(tag, 64);
+            byte[] wire = headerTagReq(3, tag, 7, 64);
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
             assertTrue(e.getMessage().contains(String.valueOf(tag)), e.getMessage());
         }
     }
 
+    /** From version 4, an op this build does not know (a newer peer's) is read as Unknown, its fields skipped, so the node can answer it. */
     @Test
-    void roundTrip_failed_keepsEveryCode() throws MalformedMessageException {
+    void decode_unknownTag_atVersion4_isAnUnknownRequest_withItsReq() throws MalformedMessageException {
+        for (int tag : new int[] {0, 58, 100, 255}) {
+            byte[] wire = headerTagReq(4, tag, 0x0102030405060708L, 64);
+            ByteBuffer in = ByteBuffer.wrap(wire);
+            FileMsg m = CODEC.decode(in);
+            assertEquals(new FileOp.Unknown(0x0102030405060708L, tag), m.op());
+            assertEquals(FileOp.Kind.CLIENT_REQUEST, m.op().kind(), "answered by the node whoever sent it");
+            assertEquals(0, in.remaining(), "the unknown fields are skipped to the frame's end");
+            assertEquals(4, m.wireVersion());
+        }
+        assertThrows(IllegalArgumentException.class, () -> encode(CODEC, new FileMsg(V4, new FileOp.Unknown(1, 200), 4)),
+                "Unknown is never written");
+    }
+
+    @Test
+    void roundTrip_failed_keepsEveryCode_atVersion4() throws MalformedMessageException {
         for (FailureCode code : FailureCode.values()) {
-            byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(3, code, "why")));
+            byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(3, code, "why"), 4));
             assertEquals(code.wire(), wire[H + 2 + 8], code.name());
             assertEquals(new Failed(3, code, "why"), decode(CODEC, wire, wire.length).op());
         }
     }
 
+    /** Version 3 has no UNSUPPORTED: a node answering a version-3 peer writes INVALID, and refuses code 10 at 3. */
+    @Test
+    void failed_unsupported_atVersion3_isWrittenInvalid_andRefusedWhenRead() {
+        FileMsg at3 = new FileMsg(V4, new Failed(3, FailureCode.UNSUPPORTED, "why"), 3);
+        byte[] wire = encode(CODEC, at3);
+        assertEquals(FailureCode.INVALID.wire(), wire[H + 2 + 8]);
+        assertEquals(wire.length, CODEC.encodedSize(at3));
+        assertEquals(new Failed(3, FailureCode.INVALID, "why"), assertDoesNotThrow(() -> decode(CODEC, wire, wire.length)).op());
+        byte[] forged = wire.clone();
+        forged[H + 2 + 8] = (byte) FailureCode.UNSUPPORTED.wire();
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, forged, forged.length));
+        assertTrue(e.getMessage().contains("UNSUPPORTED in a version 3 message"), e.getMessage());
+    }
+
     @Test
     void decode_unknownFailureCode_throwsMalformedNamingIt() {
         byte[] good = encode(CODEC, new FileMsg(V4, new Failed(3, FailureCode.BUSY, "why")));
-        for (int v : new int[] {10, 0x7f, 0xff}) {
+        for (int v : new int[] {11, 0x7f, 0xff}) {
             byte[] bad = good.clone();
             bad[H + 2 + 8] = (byte) v;
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));

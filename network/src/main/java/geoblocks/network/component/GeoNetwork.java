@@ -38,6 +38,9 @@ public final class GeoNetwork extends ComponentDefinition {
         core = new NetworkCore(init.settings, init.self, init.secret, init.codecs,
                 m -> trigger(m, net), e -> trigger(e, control), init.local);
         core.identity(init.identity);
+        if (init.versions != null) {
+            core.versions(init.versions);
+        }
         if (init.bind != null) {
             core.bindTo(init.bind);
         }
@@ -102,6 +105,17 @@ public final class GeoNetwork extends ComponentDefinition {
             this.bind = address;
             return this;
         }
+
+        /**
+         * Where the handshakes write the versions each peer agreed, for the components that write this
+         * network's messages (see {@link geoblocks.net.PeerVersions}); by default a registry of its own.
+         */
+        public GeoNetworkInit withVersions(geoblocks.net.PeerVersions versions) {
+            this.versions = versions;
+            return this;
+        }
+
+        geoblocks.net.PeerVersions versions;
 
         /** The cluster's node keys and this process's own (a node's; none for a client): see NodeIdentity. */
         public GeoNetworkInit withIdentity(geoblocks.network.session.NodeIdentity identity) {

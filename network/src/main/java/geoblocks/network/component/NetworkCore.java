@@ -77,6 +77,8 @@ final class NetworkCore {
     private final LocalLinks local;
     /** The cluster's node keys and ours (NONE: the cluster secret alone, as before node keys). */
     private NodeIdentity identity = NodeIdentity.NONE;
+    /** The versions each peer's handshake agreed, shared with the components that write messages. */
+    private geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
     /** Where to listen when not at {@link #self} (see GeoNetworkInit#withBind); null: self's address. */
     private java.net.InetAddress bind;
 
@@ -201,7 +203,21 @@ final class NetworkCore {
     /** A TCP message with its codec id and encoded size, computed once when it is sent. */
     private record Outgoing(NetMsg msg, int codecId, int size) {}
 
-    void established(Channel ch, NetAddress peer, boolean dialledBySelf, byte[] sessionSecret) {
+    void established(Channel ch, NetAddress peer, boolean dialledBySelf, byte[] sessionSecret, int[] agreed) {
+        if (versions.agreed(peer, agreed)) {
+            StringBuilder older = new StringBuilder();
+            for (int id = 1; id < 256; id++) {
+                geoblocks.net.VersionRange ours = codecs.versions(id);
+                if (agreed[id] >= 0 && ours != null && agreed[id] < ours.max()) {
+                    older.append(older.length() == 0 ? "" : ", ").append(codecs.name(id)).append(" at ").append(agreed[id])
+                            .append(" of ").append(ours);
+                }
+            }
+            if (older.length() > 0) {
+                LOG.warn("{} runs an older geoblocks: {}; messages to it go at that version until it is upgraded", peer,
+                        older);
+            }
+        }
         udp.onSession(peer, sessionSecret);
         links.established(ch, peer, dialledBySelf);
         control.accept(ConnectionStatus.established(peer, Transport.TCP));
@@ -230,6 +246,11 @@ final class NetworkCore {
 
     NetAddress self() {
         return self;
+    }
+
+    /** Shares where the handshakes write the versions they agree; before {@link #start}. */
+    void versions(geoblocks.net.PeerVersions versions) {
+        this.versions = versions;
     }
 
     /** Sets the node keys the handshakes use; before {@link #start}. */
@@ -334,6 +355,8 @@ final class NetworkCore {
         @Override
         public void dropped(NetAddress peer) {
             udp.forget(peer);
+            versions.forget(peer); // it may come back as another build: until its next handshake, the lowest version
+
             control.accept(ConnectionStatus.dropped(peer, Transport.TCP, true));
         }
     }

@@ -33,6 +33,8 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
     private final NetworkCore core;
     private final NetAddress dialled;
     private Handshake handshake;
+    /** The versions the handshake agreed, by protocol id (see Handshake#agreed); null before. */
+    private int[] agreed;
     private ScheduledFuture<?> timeout;
     private String failure;
     /** Whether this connection's TLS handshake succeeded: a TLS error before that is counted by its failure event. */
@@ -107,7 +109,8 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
 
     private void start(ChannelHandlerContext ctx, byte[] localCert, byte[] peerCert) {
         handshake = new Handshake(dialled != null ? Handshake.Role.INITIATOR : Handshake.Role.ACCEPTOR,
-                core.self(), dialled, core.secret(), core.nonce(), localCert, peerCert, core.identity());
+                core.self(), dialled, core.secret(), core.nonce(), localCert, peerCert, core.identity())
+                .offering(core.codecs().offered(), core.codecs()::name);
         ctx.writeAndFlush(Frames.control(ctx.alloc(), handshake.hello()));
     }
 
@@ -163,6 +166,14 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
             core.logRefused("message from " + handshake.peer() + " claims source " + m.getHeader().source());
             return;
         }
+        if (m.wireVersion() > agreed[kind]) {
+            kept.forEach(PooledBytes::release);
+            decoding = null;
+            WireStats.malformed();
+            core.logRefused(core.codecs().name(kind) + " message from " + handshake.peer() + " at version "
+                    + m.wireVersion() + ", above the " + agreed[kind] + " agreed in the handshake");
+            return;
+        }
         decoding = null;
         kept.clear(); // the message owns them now
         core.deliver(m);
@@ -183,7 +194,8 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
         } else if (c instanceof Control.Proof p) {
             if (handshake.onProof(p)) {
                 timeout.cancel(false);
-                core.established(ctx.channel(), handshake.peer(), dialled != null, handshake.sessionSecret());
+                agreed = handshake.agreed();
+                core.established(ctx.channel(), handshake.peer(), dialled != null, handshake.sessionSecret(), agreed);
             }
         } else if (!established()) {
             throw new HandshakeException(c.getClass().getSimpleName() + " before the handshake completed");

@@ -2,19 +2,29 @@ package geoblocks.network.frame;
 
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetAddress;
+import geoblocks.net.VersionRange;
 import geoblocks.net.Wire;
 import java.nio.ByteBuffer;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The transport's own control frames (frame kind 0), pure and Netty-free. Body layouts after the
  * kind byte:
  *
  * <pre>
- * HELLO       | 1 | version u8 | address (Wire.writeAddress) | nonce (16 bytes) |
+ * HELLO       | 1 | layout u8 = 2 | address (Wire.writeAddress) | nonce (16 bytes) |
+ *             | transport min u8 | transport max u8 | n u8 | n x (protocol id u8 | min u8 | max u8) |
  * PROOF       | 2 | HMAC-SHA256 (32 bytes) | [Ed25519 signature (64 bytes)]    |
  * RETIRE      | 3 |   (the sender writes nothing more on this connection)       |
  * RETIRE_ACK  | 4 |   (every frame before the peer's RETIRE has been delivered) |
  * </pre>
+ *
+ * <p>A HELLO offers the versions its sender speaks: of the transport itself, and of each message
+ * family it carries (by its codec id, see {@link geoblocks.net.WireCodec#versions}); the handshake
+ * agrees the highest version both ends share of each. Layout 2 is the first with ranges, and every
+ * later layout keeps its fields in this order: a later version may append fields, which this reader
+ * skips. A HELLO of layout 1 (the builds before version ranges) is refused with a message that says so.
  *
  * A PROOF carries the signature only when its sender is a node with a key (see NodeIdentity); a
  * client's PROOF is the 32-byte MAC alone, as every PROOF was before node keys.
@@ -24,13 +34,32 @@ public sealed interface Control {
     int PROOF = 2;
     int RETIRE = 3;
     int RETIRE_ACK = 4;
-    int VERSION = 1;
+    /** The HELLO layout this node writes; layouts from 2 on start alike (see above). */
+    int VERSION = 2;
+    /** The transport versions this node speaks: 2, the first with version ranges. */
+    VersionRange TRANSPORT = VersionRange.only(2);
     int NONCE_BYTES = 16;
     int MAC_BYTES = 32;
     int SIGNATURE_BYTES = 64;
 
-    /** First frame each side sends: who it is (its listening address) and a fresh nonce. */
-    record Hello(int version, NetAddress address, byte[] nonce) implements Control {}
+    /**
+     * First frame each side sends: who it is (its listening address), a fresh nonce, and the versions
+     * it speaks of the transport and of each message family (codec id to range).
+     */
+    record Hello(int version, NetAddress address, byte[] nonce, VersionRange transport,
+            SortedMap<Integer, VersionRange> protocols) implements Control {
+        public Hello {
+            protocols = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(protocols));
+            if (protocols.size() > 255) {
+                throw new IllegalArgumentException("at most 255 protocols in a HELLO, got " + protocols.size());
+            }
+        }
+
+        /** This node's HELLO layout and transport versions, with no message family offered. */
+        public Hello(int version, NetAddress address, byte[] nonce) {
+            this(version, address, nonce, TRANSPORT, new TreeMap<>());
+        }
+    }
 
     /**
      * Second frame: proof of the cluster secret over both hellos, and a node's signature of them with its
@@ -50,7 +79,7 @@ public sealed interface Control {
 
     static int size(Control c) {
         if (c instanceof Hello h) {
-            return 1 + 1 + Wire.addressSize(h.address()) + NONCE_BYTES;
+            return 1 + 1 + Wire.addressSize(h.address()) + NONCE_BYTES + 3 + 3 * h.protocols().size();
         }
         if (c instanceof Proof p) {
             return 1 + MAC_BYTES + p.signature().length;
@@ -63,6 +92,8 @@ public sealed interface Control {
             out.put((byte) HELLO).put((byte) h.version());
             Wire.writeAddress(h.address(), out);
             out.put(h.nonce());
+            out.put((byte) h.transport().min()).put((byte) h.transport().max()).put((byte) h.protocols().size());
+            h.protocols().forEach((id, r) -> out.put(id.byteValue()).put((byte) r.min()).put((byte) r.max()));
         } else if (c instanceof Proof p) {
             out.put((byte) PROOF).put(p.mac()).put(p.signature());
         } else if (c instanceof Retire) {
@@ -72,6 +103,15 @@ public sealed interface Control {
         }
     }
 
+    private static VersionRange range(ByteBuffer in, String what) throws MalformedMessageException {
+        int min = Wire.readU8(in, what);
+        int max = Wire.readU8(in, what);
+        if (min > max) {
+            throw new MalformedMessageException(what + ": min " + min + " above max " + max);
+        }
+        return new VersionRange(min, max);
+    }
+
     /** Reads one control body (everything in {@code in}); typed errors name the bad value. */
     static Control read(ByteBuffer in) throws MalformedMessageException {
         int type = Wire.readU8(in, "control type");
@@ -79,14 +119,28 @@ public sealed interface Control {
         switch (type) {
             case HELLO -> {
                 int version = Wire.readU8(in, "hello version");
-                if (version != VERSION) {
-                    throw new MalformedMessageException("hello version " + version + ", this node speaks " + VERSION);
+                if (version < VERSION) {
+                    throw new MalformedMessageException("hello version " + version + " from a geoblocks build before"
+                            + " version ranges, this node speaks " + VERSION + " and later: upgrade the peer (see"
+                            + " docs/upgrading.md)");
                 }
                 NetAddress a = Wire.readAddress(in);
                 Wire.need(in, NONCE_BYTES, "hello nonce");
                 byte[] nonce = new byte[NONCE_BYTES];
                 in.get(nonce);
-                c = new Hello(version, a, nonce);
+                VersionRange transport = range(in, "hello transport versions");
+                int n = Wire.readU8(in, "hello protocol count");
+                SortedMap<Integer, VersionRange> protocols = new TreeMap<>();
+                for (int i = 0; i < n; i++) {
+                    int id = Wire.readU8(in, "hello protocol id");
+                    if (protocols.put(id, range(in, "hello versions of protocol " + id)) != null) {
+                        throw new MalformedMessageException("hello names protocol " + id + " twice");
+                    }
+                }
+                if (version > VERSION) {
+                    in.position(in.limit()); // a later layout's appended fields: not ours to read
+                }
+                c = new Hello(version, a, nonce, transport, protocols);
             }
             case PROOF -> {
                 Wire.need(in, MAC_BYTES, "proof");

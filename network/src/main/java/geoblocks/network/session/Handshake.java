@@ -1,6 +1,7 @@
 package geoblocks.network.session;
 
 import geoblocks.net.NetAddress;
+import geoblocks.net.VersionRange;
 import geoblocks.net.Wire;
 import geoblocks.network.frame.Control;
 import java.io.ByteArrayOutputStream;
@@ -9,6 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.IntFunction;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -20,7 +24,7 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <pre>
  * "geoblocks-proof-v1" | role of the prover (1 initiator, 2 acceptor) | transcript
- * transcript = initiator address | acceptor address | nonce_i | nonce_a | cert_i | cert_a
+ * transcript = initiator address | acceptor address | nonce_i | nonce_a | cert_i | cert_a | versions_i | versions_a
  * </pre>
  *
  * where cert_x is the SHA-256 of x's TLS certificate, or empty without TLS. A side that does not
@@ -29,6 +33,12 @@ import javax.crypto.spec.SecretKeySpec;
  * (who must present his own certificate) fail the check. The role byte keeps a PROOF from being
  * reflected back. After both proofs verified, {@link #sessionSecret} is an HMAC of the transcript
  * under the secret: both ends compute the same value, and nobody without the secret can.
+ *
+ * <p>Versions: each HELLO offers the transport versions its sender speaks and, for each message
+ * family (by codec id), the versions of its format. On the peer's HELLO each side agrees the highest
+ * version both offer of the transport and of every family both carry ({@link #agreed}), or refuses
+ * the connection with a message that names both ranges and says which end is older. The offers are
+ * part of the transcript, so nobody in the middle can talk two ends down to an older version.
  *
  * <p>Node keys ({@link NodeIdentity}): a node with a key also signs, in its PROOF,
  * {@code "geoblocks-node-key-v1" | role of the prover | transcript} with Ed25519. A side whose peer
@@ -49,6 +59,9 @@ public final class Handshake {
     private final byte[] localCert;
     private final byte[] peerCert;
     private final NodeIdentity identity;
+    private SortedMap<Integer, VersionRange> offered = new TreeMap<>();
+    private IntFunction<String> names = id -> "protocol " + id;
+    private final int[] agreed = new int[256];
     private Control.Hello peerHello;
     private boolean proofSent;
     private boolean peerVerified;
@@ -87,9 +100,22 @@ public final class Handshake {
         this.identity = identity;
     }
 
+    /**
+     * Offers the versions of each message family this end carries (codec id to range; {@code names}
+     * names a family in refusals). Before {@link #hello}; none offered by default.
+     */
+    public Handshake offering(SortedMap<Integer, VersionRange> protocols, IntFunction<String> names) {
+        if (protocols.containsKey(0)) {
+            throw new IllegalArgumentException("protocol id 0 is the transport's own");
+        }
+        this.offered = new TreeMap<>(protocols);
+        this.names = names;
+        return this;
+    }
+
     /** Our HELLO: send it first. */
     public Control.Hello hello() {
-        return new Control.Hello(Control.VERSION, self, nonce.clone());
+        return new Control.Hello(Control.VERSION, self, nonce.clone(), Control.TRANSPORT, offered);
     }
 
     /** The peer's HELLO arrived: check it and return our PROOF to send. */
@@ -106,9 +132,41 @@ public final class Handshake {
         if (Arrays.equals(h.nonce(), nonce)) {
             throw new HandshakeException("peer echoed our nonce");
         }
+        agree(h);
         peerHello = h;
         proofSent = true;
         return new Control.Proof(mac(role), identity.signs() ? identity.sign(signed(role)) : new byte[0]);
+    }
+
+    /** Agrees every version both HELLOs offer (see the class comment), or refuses naming both ranges. */
+    private void agree(Control.Hello h) throws HandshakeException {
+        Arrays.fill(agreed, -1);
+        agreed[0] = Control.TRANSPORT.highestShared(h.transport());
+        if (agreed[0] < 0) {
+            throw new HandshakeException(h.address() + ": " + VersionRange.mismatch("transport", Control.TRANSPORT,
+                    h.transport()));
+        }
+        for (var e : offered.entrySet()) {
+            VersionRange theirs = h.protocols().get(e.getKey());
+            if (theirs != null) {
+                agreed[e.getKey()] = e.getValue().highestShared(theirs);
+                if (agreed[e.getKey()] < 0) {
+                    throw new HandshakeException(h.address() + ": " + VersionRange.mismatch(names.apply(e.getKey()),
+                            e.getValue(), theirs));
+                }
+            }
+        }
+    }
+
+    /**
+     * The versions agreed with the peer, by protocol id: 0 the transport, 1..255 the message families
+     * both offered; -1 where none was agreed. Known once the peer's HELLO arrived.
+     */
+    public int[] agreed() {
+        if (peerHello == null) {
+            throw new IllegalStateException("no HELLO from the peer yet");
+        }
+        return agreed.clone();
     }
 
     /** The peer's PROOF arrived: true when the handshake is now complete. */
@@ -200,6 +258,17 @@ public final class Handshake {
         for (byte[] part : new byte[][] {ni, na, ci, ca}) {
             out.write(part.length);
             out.writeBytes(part);
+        }
+        Control.Hello ours = hello();
+        for (Control.Hello h : initiator ? new Control.Hello[] {ours, peerHello} : new Control.Hello[] {peerHello, ours}) {
+            out.write(h.transport().min());
+            out.write(h.transport().max());
+            out.write(h.protocols().size());
+            h.protocols().forEach((id, r) -> {
+                out.write(id);
+                out.write(r.min());
+                out.write(r.max());
+            });
         }
         return out.toByteArray();
     }

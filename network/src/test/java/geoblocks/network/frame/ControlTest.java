@@ -88,13 +88,49 @@ class ControlTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 2, 255})
-    void read_helloOfOtherVersion_namesBothVersions(int version) {
+    @ValueSource(ints = {0, 1})
+    void read_helloFromBeforeVersionRanges_isRefusedSayingSo(int version) {
         byte[] body = encode(new Control.Hello(Control.VERSION, V4, seq(16, 0)));
         body[1] = (byte) version;
         String m = refusal(body);
-        assertTrue(m.contains("hello version " + version), m);
-        assertTrue(m.contains("speaks " + Control.VERSION), m);
+        assertTrue(m.contains("hello version " + version + " from a geoblocks build before version ranges"), m);
+        assertTrue(m.contains("speaks " + Control.VERSION + " and later"), m);
+    }
+
+    /** The HELLO layout 2, byte for byte: every later version starts alike, so this pins what they all share. */
+    @Test
+    void hello_layout2_goldenBytes() throws Exception {
+        java.util.TreeMap<Integer, geoblocks.net.VersionRange> offered = new java.util.TreeMap<>();
+        offered.put(100, new geoblocks.net.VersionRange(3, 4));
+        offered.put(110, geoblocks.net.VersionRange.only(2));
+        byte[] body = encode(new Control.Hello(2, V4, seq(16, 0), geoblocks.net.VersionRange.only(2), offered));
+        String hex = java.util.HexFormat.of().formatHex(body);
+        assertEquals("01" + "02" + "04" + "0a010203" + "b7fd" + "000102030405060708090a0b0c0d0e0f" + "0202" + "02"
+                + "640304" + "6e0202", hex);
+        Control.Hello h = (Control.Hello) read(body);
+        assertEquals(offered, h.protocols());
+        assertEquals(geoblocks.net.VersionRange.only(2), h.transport());
+    }
+
+    /** A later layout (3 on) may append fields: this reader takes what it knows and skips the rest. */
+    @ParameterizedTest
+    @ValueSource(ints = {3, 255})
+    void read_helloOfLaterLayout_skipsAppendedFields(int version) throws Exception {
+        byte[] body = encode(new Control.Hello(Control.VERSION, V4, seq(16, 0)));
+        body[1] = (byte) version;
+        byte[] longer = Arrays.copyOf(body, body.length + 5);
+        Control.Hello h = (Control.Hello) read(longer);
+        assertEquals(version, h.version());
+        assertEquals(V4, h.address());
+        assertEquals(Control.TRANSPORT, h.transport());
+    }
+
+    @Test
+    void read_helloWithRangeUpsideDown_namesIt() {
+        byte[] body = encode(new Control.Hello(Control.VERSION, V4, seq(16, 0)));
+        body[body.length - 3] = 5; // transport min above its max (2)
+        String m = refusal(body);
+        assertTrue(m.contains("hello transport versions: min 5 above max 2"), m);
     }
 
     @Test
@@ -121,7 +157,7 @@ class ControlTest {
     @Test
     void read_helloWithShortNonce_namesTheNonceAndItsLength() {
         byte[] body = encode(new Control.Hello(Control.VERSION, V4, seq(16, 0)));
-        String m = refusal(Arrays.copyOf(body, body.length - 1));
+        String m = refusal(Arrays.copyOf(body, body.length - 1 - 3)); // the ranges (3 bytes) and one nonce byte cut
         assertTrue(m.contains("truncated hello nonce"), m);
         assertTrue(m.contains("need 16 bytes, have 15"), m);
     }

@@ -222,4 +222,67 @@ class HandshakeTest {
     void peer_beforeHello_isIllegalState() {
         assertThrows(IllegalStateException.class, () -> acceptor(SECRET, fill(16, 2)).peer());
     }
+
+    private static java.util.SortedMap<Integer, geoblocks.net.VersionRange> offer(int id, int min, int max) {
+        java.util.SortedMap<Integer, geoblocks.net.VersionRange> m = new java.util.TreeMap<>();
+        m.put(id, new geoblocks.net.VersionRange(min, max));
+        return m;
+    }
+
+    @Test
+    void versions_bothEndsAgreeTheHighestShared_perFamily() throws Exception {
+        Handshake i = initiator(SECRET, fill(16, 1)).offering(offer(100, 3, 4), id -> "file protocol");
+        Handshake a = acceptor(SECRET, fill(16, 2)).offering(offer(100, 3, 3), id -> "file protocol");
+        run(i, a);
+        assertEquals(3, i.agreed()[100], "the new end speaks the old end's version");
+        assertEquals(3, a.agreed()[100]);
+        assertEquals(2, i.agreed()[0], "the transport");
+        assertEquals(-1, i.agreed()[110], "a family neither offered");
+    }
+
+    @Test
+    void versions_aFamilyOnlyOneEndCarries_isNotAgreed_andDoesNotStopTheConnection() throws Exception {
+        Handshake i = initiator(SECRET, fill(16, 1)).offering(offer(110, 2, 2), id -> "ledbat");
+        Handshake a = acceptor(SECRET, fill(16, 2));
+        run(i, a);
+        assertEquals(-1, i.agreed()[110]);
+        assertEquals(-1, a.agreed()[110]);
+    }
+
+    @Test
+    void versions_thatDoNotMeet_areRefusedOnBothSides_namingBothRanges() {
+        Handshake i = initiator(SECRET, fill(16, 1)).offering(offer(100, 5, 6), id -> "file protocol");
+        Handshake a = acceptor(SECRET, fill(16, 2)).offering(offer(100, 3, 4), id -> "file protocol");
+        String m = failure(() -> a.onHello(i.hello()));
+        assertTrue(m.contains("file protocol: this node speaks version 3-4, the peer 5-6"), m);
+        assertTrue(m.contains("upgrade this node"), m);
+        m = failure(() -> i.onHello(a.hello()));
+        assertTrue(m.contains("file protocol: this node speaks version 5-6, the peer 3-4"), m);
+        assertTrue(m.contains("upgrade the peer"), m);
+    }
+
+    @Test
+    void versions_aHelloOfferingAnotherTransport_isRefused() {
+        Handshake a = acceptor(SECRET, fill(16, 2));
+        Control.Hello future = new Control.Hello(Control.VERSION, I, fill(16, 9), geoblocks.net.VersionRange.only(7),
+                new java.util.TreeMap<>());
+        String m = failure(() -> a.onHello(future));
+        assertTrue(m.contains("transport: this node speaks version 2, the peer 7"), m);
+    }
+
+    /** Someone in the middle who cuts a HELLO's offer (to talk both ends down to an older version) breaks the proofs. */
+    @Test
+    void versions_aDowngradedOffer_failsTheProof() throws Exception {
+        Handshake i = initiator(SECRET, fill(16, 1)).offering(offer(100, 3, 4), id -> "file protocol");
+        Handshake a = acceptor(SECRET, fill(16, 2)).offering(offer(100, 3, 4), id -> "file protocol");
+        Control.Hello real = i.hello();
+        Control.Hello cut = new Control.Hello(real.version(), real.address(), real.nonce(), real.transport(), offer(100, 3, 3));
+        Control.Proof fromAcceptor = a.onHello(cut);
+        Control.Proof fromInitiator = i.onHello(a.hello());
+        assertEquals(3, a.agreed()[100], "the acceptor was talked down");
+        String m = failure(() -> i.onProof(fromAcceptor));
+        assertTrue(m.contains("bad proof"), m);
+        m = failure(() -> a.onProof(fromInitiator));
+        assertTrue(m.contains("bad proof"), m);
+    }
 }

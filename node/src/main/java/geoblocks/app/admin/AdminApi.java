@@ -252,6 +252,7 @@ public final class AdminApi {
                 case BUSY, UNAVAILABLE -> 503;
                 case OUTCOME_UNKNOWN -> 504;
                 case INTERNAL -> 500;
+                case UNSUPPORTED -> 501;
             };
             return Answer.error(status, code.name(), s.getMessage());
         }

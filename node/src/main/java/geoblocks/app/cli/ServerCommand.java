@@ -286,7 +286,8 @@ public final class ServerCommand implements Callable<Integer> {
         if (http.isPresent()) {
             HttpSettings h = http.get();
             HttpRefusals refusals = new HttpRefusals();
-            Router router = new OpsRoutes(snapshots::get, dir, System::currentTimeMillis, blocks::stored, refusals, history)
+            Router router = new OpsRoutes(snapshots::get, dir, System::currentTimeMillis, blocks::stored, refusals, history,
+                    hostInit.versions())
                     .mount(new Router(), h.probesNeedAuth());
             NodeStore nodeStore = new NodeStore(gatewayBridge, manifests.sharedReads(), region);
             if (s3) {
@@ -316,6 +317,10 @@ public final class ServerCommand implements Callable<Integer> {
                 owed.isEmpty() ? "" : ", " + owed.size() + " queued replica copies to resume",
                 describe(blocks),
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");
+        System.out.printf("geoblocks node %s runs %s: %s%s%n", region, geoblocks.app.BuildVersion.describe(),
+                geoblocks.app.BuildVersion.protocols(), net.previousRelease() ? " (" + NetworkChoice.PREVIOUS_RELEASE
+                        + ": it offers file protocol " + (geoblocks.blockstore.wire.FileCodec.RANGE.max() - 1)
+                        + " at most, as the previous release)" : "");
         if (server != null) {
             System.out.printf("geoblocks node %s dashboard and metrics on %s://%s:%d/%s%s%n", region,
                     tls.mode() == geoblocks.app.http.HttpTls.Mode.REQUIRED ? "https" : "http",

@@ -34,13 +34,15 @@ public final class ClientHost extends ComponentDefinition {
 
     public ClientHost(ClientHostInit init) {
         Component timer = create(JavaTimer.class, Init.NONE);
+        geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions(); // what our handshakes agree, per node
         Component netty = init.net.kompics()
                 ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
-                : create(GeoNetwork.class, init.net.init(init.self));
+                : create(GeoNetwork.class, init.net.init(init.self, versions));
         Positive<Network> path = wan(init, netty.getPositive(Network.class), timer.getPositive(Timer.class));
         init.cluster.regions().forEach((region, address) -> {
             Component client = create(ClientComponent.class,
-                    new ClientComponent.ClientInit(init.self, address, region, init.settings, init.timeoutMs));
+                    new ClientComponent.ClientInit(init.self, address, region, init.settings, init.timeoutMs)
+                            .withVersions(versions));
             Component bridge = create(Bridge.class, new Bridge.BridgeInit(init.bridges.get(region)));
             connect(client.getNegative(Network.class), path, Channel.TWO_WAY);
             connect(client.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);

@@ -22,10 +22,23 @@ import java.util.Map;
  * the cluster's node keys ({@code geoblocks.cluster.regions[].key}, see NodeIdentity) with this
  * process's own key when it is a node whose key the config names.
  */
-public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity, java.net.InetAddress bind) {
+public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity, java.net.InetAddress bind,
+        boolean previousRelease) {
     /** Listening on the address it is known at. */
     public NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity) {
-        this(settings, secret, identity, null);
+        this(settings, secret, identity, null, false);
+    }
+
+    /**
+     * The key that makes a process speak only the versions the previous release knows
+     * ({@code geoblocks.network.previous-release = true}): an upgrade test's stand-in for the old build
+     * until a release with version ranges exists to run instead (see docs/upgrading.md).
+     */
+    public static final String PREVIOUS_RELEASE = "geoblocks.network.previous-release";
+
+    /** This choice speaking only what the previous release knows (see {@link #PREVIOUS_RELEASE}). */
+    public NetworkChoice asPreviousRelease(boolean previous) {
+        return new NetworkChoice(settings, secret, identity, bind, previous);
     }
 
     /**
@@ -34,12 +47,14 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
      * a NAT forwards the advertised one to).
      */
     public NetworkChoice listeningOn(java.net.InetAddress address) {
-        return new NetworkChoice(settings, secret, identity, address);
+        return new NetworkChoice(settings, secret, identity, address, previousRelease);
     }
 
     /** The network of a loaded configuration, with its cluster secret and the member keys it names (a client's view). */
     public static NetworkChoice of(geoblocks.app.AppConfig config) {
-        return new NetworkChoice(config.network(), config.secret(), new NodeIdentity(null, memberKeys(config.config())));
+        Config c = config.config();
+        return new NetworkChoice(config.network(), config.secret(), new NodeIdentity(null, memberKeys(c)))
+                .asPreviousRelease(c.hasPath(PREVIOUS_RELEASE) && c.getBoolean(PREVIOUS_RELEASE));
     }
 
     /**
@@ -63,7 +78,7 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
 
     /** The same, signing its handshakes with {@code ownKey} (a node whose key the config names). */
     public NetworkChoice signingWith(PrivateKey ownKey) {
-        return new NetworkChoice(settings, secret, identity.withOwn(ownKey), bind);
+        return new NetworkChoice(settings, secret, identity.withOwn(ownKey), bind, previousRelease);
     }
 
     /** Without the cluster secret. */
@@ -82,13 +97,27 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
                 + (settings.tls(self.getIp().isLoopbackAddress()) ? "tls" : "auth") + ")";
     }
 
+    /** Our network at {@code self}, for components that write no versioned family (LEDBAT's host). */
     public GeoNetwork.GeoNetworkInit init(NetAddress self) {
-        GeoNetwork.GeoNetworkInit init = new GeoNetwork.GeoNetworkInit(self, settings, secret, codecs()).withIdentity(identity);
+        return init(self, new geoblocks.net.PeerVersions());
+    }
+
+    /**
+     * Our network at {@code self}, writing the versions its handshakes agree with each peer into
+     * {@code versions}, which the components writing its messages share.
+     */
+    public GeoNetwork.GeoNetworkInit init(NetAddress self, geoblocks.net.PeerVersions versions) {
+        CodecRegistry codecs = codecs();
+        if (previousRelease) {
+            codecs.speakAtMost(FILE_CODEC_ID, FileCodec.RANGE.max() - 1);
+        }
+        GeoNetwork.GeoNetworkInit init = new GeoNetwork.GeoNetworkInit(self, settings, secret, codecs).withIdentity(identity)
+                .withVersions(versions);
         return bind == null ? init : init.withBind(bind);
     }
 
     /** Message family ids, the same on both networks (Kompics' serializer ids, see Runtime). */
-    public static final int FILE_CODEC_ID = 100;
+    public static final int FILE_CODEC_ID = FileCodec.CODEC_ID;
     public static final int RTT_CODEC_ID = 101;
 
     public static CodecRegistry codecs() {

@@ -37,9 +37,12 @@ public final class ServerHost extends ComponentDefinition {
         Component timer = create(JavaTimer.class, Init.NONE);
         // the node and its gateway's client reach each other in-process, without sockets (ours only)
         LocalLinks local = new LocalLinks();
+        // the file protocol version each network's handshakes agree with each peer, for the components that write to it
+        geoblocks.net.PeerVersions nodeVersions = init.versions;
+        geoblocks.net.PeerVersions gatewayVersions = new geoblocks.net.PeerVersions();
         Component netty = init.net.kompics()
                 ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
-                : create(GeoNetwork.class, init.net.init(init.self).withLocalLinks(local));
+                : create(GeoNetwork.class, init.net.init(init.self, nodeVersions).withLocalLinks(local));
         Component node = create(NodeParent.class, init.node.withLedbatBursts(!init.net.kompics())
                 .withSendBuffers(client -> init.net.kompics() || client.equals(init.gatewaySelf) ? Bytes.Allocator.HEAP
                         : PooledBytes.ALLOCATOR) // the S3 gateway's client, in this process, takes the arrays
@@ -49,7 +52,8 @@ public final class ServerHost extends ComponentDefinition {
                 .withAdminNames(java.util.List.of(geoblocks.app.admin.AdminTokens.RESERVED, geoblocks.app.s3.AccessKeys.PREFIX))
                 // the node keys the layout names reach the handshakes of this node's network
                 .withMemberKeys(init.net.kompics() || init.keys == null ? geoblocks.blockstore.component.MemberKeys.NONE
-                        : init.keys));
+                        : init.keys)
+                .withVersions(nodeVersions));
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);
@@ -57,9 +61,9 @@ public final class ServerHost extends ComponentDefinition {
             // the S3 gateway's client of this node: its own network endpoint in this runtime, talking to the node
             Component gwNet = init.net.kompics()
                     ? create(NettyNetwork.class, new NettyInit(init.gatewaySelf, 0, ImmutableSet.of(Transport.TCP)))
-                    : create(GeoNetwork.class, init.net.init(init.gatewaySelf).withLocalLinks(local));
+                    : create(GeoNetwork.class, init.net.init(init.gatewaySelf, gatewayVersions).withLocalLinks(local));
             Component client = create(ClientComponent.class, new ClientComponent.ClientInit(init.gatewaySelf, init.self,
-                    "own node", init.gatewaySettings, init.gatewayTimeoutMs));
+                    "own node", init.gatewaySettings, init.gatewayTimeoutMs).withVersions(gatewayVersions));
             Component bridge = create(Bridge.class, new Bridge.BridgeInit(init.gateway));
             connect(client.getNegative(Network.class), gwNet.getPositive(Network.class), Channel.TWO_WAY);
             connect(client.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
@@ -87,6 +91,13 @@ public final class ServerHost extends ComponentDefinition {
         final NetworkChoice net;
         /** Gets each snapshot the node publishes, on the host's thread (for the HTTP server: read from other threads). */
         final Consumer<NodeSnapshot> snapshots;
+        /** The file protocol version the node's network agrees with each peer (for its metrics too). */
+        final geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+
+        public geoblocks.net.PeerVersions versions() {
+            return versions;
+        }
+
         /** This node's keys (the layout's keys reach its network through them); null: none are followed. */
         NodeKeys keys;
 

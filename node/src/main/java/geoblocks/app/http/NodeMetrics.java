@@ -39,13 +39,38 @@ public final class NodeMetrics implements MultiCollector {
     private final LongSupplier clockMillis;
     private final Supplier<StoredBlocks> stored;
     private final HttpRefusals httpRefusals;
+    private final geoblocks.net.PeerVersions versions;
 
     public NodeMetrics(Supplier<NodeSnapshot> latest, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
             HttpRefusals httpRefusals) {
+        this(latest, clockMillis, stored, httpRefusals, new geoblocks.net.PeerVersions());
+    }
+
+    /** With the file protocol version each peer's handshake agreed ({@code versions}, the node network's). */
+    public NodeMetrics(Supplier<NodeSnapshot> latest, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
+            HttpRefusals httpRefusals, geoblocks.net.PeerVersions versions) {
+        this.versions = versions;
         this.latest = latest;
         this.clockMillis = clockMillis;
         this.stored = stored;
         this.httpRefusals = httpRefusals;
+    }
+
+    /** The build (version, commit, protocol versions), and the file protocol version agreed with each peer. */
+    private void build(MetricSnapshots.Builder out) {
+        out.metricSnapshot(InfoSnapshot.builder().name("geoblocks_build")
+                .help("This node's build: its version, commit, and the versions it speaks of the file protocol and transport.")
+                .dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(Labels.of("version",
+                        geoblocks.app.BuildVersion.version(), "commit", geoblocks.app.BuildVersion.commit(), "file_protocol",
+                        geoblocks.blockstore.wire.FileCodec.RANGE.toString(), "transport",
+                        geoblocks.network.frame.Control.TRANSPORT.toString())).build())
+                .build());
+        List<GaugeDataPointSnapshot> peers = new ArrayList<>();
+        versions.byPeer(geoblocks.blockstore.wire.FileCodec.CODEC_ID).forEach((peer, v) -> peers.add(
+                GaugeDataPointSnapshot.builder().value(v).labels(Labels.of("peer", peer.toString())).build()));
+        out.metricSnapshot(gauge("geoblocks_peer_file_protocol",
+                "The file protocol version this node's last handshake with each peer agreed: below the node's own"
+                        + " newest while the peer runs an older geoblocks.", null, peers));
     }
 
     @Override
@@ -58,6 +83,7 @@ public final class NodeMetrics implements MultiCollector {
         out.metricSnapshot(gauge("geoblocks_stored_bytes",
                 "Data bytes of the blocks this node holds on its own disk (file headers not included).", Unit.BYTES,
                 List.of(g(here.bytes()))));
+        build(out);
         List<CounterDataPointSnapshot> refused = new ArrayList<>();
         if (s != null) {
             refused.add(c(s.status().malformed(), "cause", "malformed"));

@@ -41,13 +41,19 @@ public final class OpsRoutes {
      */
     public OpsRoutes(Supplier<NodeSnapshot> latest, Path dataDir, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
             HttpRefusals refusals, TransferHistory history) {
+        this(latest, dataDir, clockMillis, stored, refusals, history, new geoblocks.net.PeerVersions());
+    }
+
+    /** As above, with the file protocol versions the node's network agreed with each peer (see NodeMetrics). */
+    public OpsRoutes(Supplier<NodeSnapshot> latest, Path dataDir, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
+            HttpRefusals refusals, TransferHistory history, geoblocks.net.PeerVersions versions) {
         this.latest = latest;
         this.dataDir = dataDir;
         this.clock = clockMillis;
         this.stored = stored;
         this.refusals = refusals;
         this.history = history;
-        registry.register(new NodeMetrics(latest, clockMillis, stored, refusals));
+        registry.register(new NodeMetrics(latest, clockMillis, stored, refusals, versions));
         JvmMetrics.builder().register(registry);
         this.page = Resources.read("/geoblocks/dashboard/index.html");
     }

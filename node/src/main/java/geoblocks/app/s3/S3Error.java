@@ -94,6 +94,7 @@ public enum S3Error {
             case UNAVAILABLE -> SERVICE_UNAVAILABLE;
             case INVALID, INTERNAL, OUTCOME_UNKNOWN -> INTERNAL_ERROR;
             case FORBIDDEN -> ACCESS_DENIED; // the gateway's own client is an admin client: not expected
+            case UNSUPPORTED -> NOT_IMPLEMENTED; // the node runs an older build that does not know the operation
         };
     }
 }
