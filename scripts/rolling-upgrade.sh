@@ -81,7 +81,12 @@ restart() { # REGION old|new
 }
 agreed() { # REGION PEER: the file protocol version REGION's last handshake with PEER agreed
   curl -s --max-time 5 "http://127.0.0.1:${HTTP[$1]}/metrics" \
-    | awk -v m="geoblocks_peer_file_protocol{peer=\"127.0.0.1:${PORT[$2]}\"}" '$1 == m { print $2 }'
+    | awk -v m="geoblocks_peer_file_protocol{peer=\"127.0.0.1:${PORT[$2]}\"}" '$1 == m { sub(/\.0$/, "", $2); print $2 }'
+}
+seen_from() { # REGION: the file protocol version its handshakes agreed with each peer
+  local out="" p
+  for p in "${REGIONS[@]}"; do [ "$p" = "$1" ] || out="$out $p=$(agreed "$1" "$p")"; done
+  echo "$1 speaks file protocol with$out"
 }
 
 log "work dir $WORK; starting the four regions as the previous release"
@@ -102,15 +107,15 @@ for r in "${REGIONS[@]}"; do
   t0=$(date +%s)
   restart "$r" new
   UPGRADED=$((UPGRADED + 1))
-  log "$r upgraded (ready after $(( $(date +%s) - t0 )) s); seoul agrees file protocol $(agreed seoul dublin) with dublin, $(agreed dublin "$r") between dublin and $r"
+  log "$r upgraded (ready after $(( $(date +%s) - t0 )) s); $(seen_from "$([ "$r" = saopaulo ] && echo seoul || echo saopaulo)")"
   sleep "$SETTLE_S"
 done
 t0=$(date +%s)
 restart dublin old
-log "dublin rolled back to the previous release (ready after $(( $(date +%s) - t0 )) s); seoul agrees $(agreed seoul dublin) with it"
+log "dublin rolled back to the previous release (ready after $(( $(date +%s) - t0 )) s); $(seen_from seoul)"
 sleep "$SETTLE_S"
 restart dublin new
-log "dublin upgraded again; seoul agrees $(agreed seoul dublin) with it"
+log "dublin upgraded again; $(seen_from seoul)"
 
 log "waiting for bench load to end"
 LOAD_RC=0

@@ -103,4 +103,15 @@ class ReplicationQueueCodecTest {
         assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("truncated or damaged"),
                 e.getMessage());
     }
+
+    /** The queue file's format (version 1), byte for byte: a change needs a new version and a reader for this one. */
+    @Test
+    void format_version1_goldenBytes() throws IOException {
+        List<Copy> one = List.of(new Copy("a/b", "f1", 3, "seoul"));
+        String hex = java.util.HexFormat.of().formatHex(ReplicationQueueCodec.encode(one));
+        assertEquals(GOLDEN_V1, hex);
+        assertEquals(one, ReplicationQueueCodec.decode(java.util.HexFormat.of().parseHex(GOLDEN_V1), "golden"));
+    }
+
+    private static final String GOLDEN_V1 = "4742525101000000000000010003612f620002663100000003000573656f756c300297f7";
 }

@@ -227,4 +227,18 @@ class RttProbeCodecTest {
         MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, wire.length));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
+
+    /** An RTT ping and pong as they go on the wire, byte for byte (the probe has no version byte: a change of layout is a new codec id). */
+    @Test
+    void pingAndPong_goldenBytes() throws MalformedMessageException {
+        RttProbe ping = new RttProbe(V4, false, 1, 123_456_789L);
+        String hex = java.util.HexFormat.of().formatHex(encode(CODEC, ping));
+        assertEquals(GOLDEN_PING, hex);
+        RttProbe back = CODEC.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(GOLDEN_PING)));
+        assertEquals(123_456_789L, back.sentNanos());
+        assertEquals(GOLDEN_PONG, java.util.HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, true, 1, 123_456_789L))));
+    }
+
+    private static final String GOLDEN_PING = "047f000001b26e040a01020300010100000000000000000100000000075bcd15";
+    private static final String GOLDEN_PONG = "047f000001b26e040a01020300010101000000000000000100000000075bcd15";
 }

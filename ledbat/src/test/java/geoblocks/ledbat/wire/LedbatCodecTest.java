@@ -187,4 +187,18 @@ class LedbatCodecTest {
                 Transport.TCP), 1, 0, 0, 1, false, false, new byte[1], 0, 1));
         assertThrows(IllegalArgumentException.class, () -> new AckPacket(H, 1, 0, 0, 0, 0, 0, new byte[129]));
     }
+
+    /** LEDBAT version 2's DATA and ACK datagrams, byte for byte: a change of layout takes version 3. */
+    @Test
+    void version2_dataAndAck_goldenBytes() throws Exception {
+        DataPacket d = new DataPacket(H, 77, 5, 1_000_000L, 9, false, true, new byte[] {1, 2, 3, 4}, 0, 4);
+        assertEquals(GOLDEN_DATA, java.util.HexFormat.of().formatHex(encode(d)));
+        assertEquals(GOLDEN_ACK, java.util.HexFormat.of().formatHex(encode(ack())));
+        DataPacket back = (DataPacket) C.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(GOLDEN_DATA)));
+        assertArrayEquals(new byte[] {1, 2, 3, 4}, back.payload());
+        assertEquals(2, LedbatCodec.VERSION);
+    }
+
+    private static final String GOLDEN_DATA = "040a0000010fa0040a0000021388000201020000004d00000000000500000000000f424000000009000401020304";
+    private static final String GOLDEN_ACK = "040a0000010fa0040a0000021388000202000000004d000000000000002a00000000000f4241ffffffffffffec78000000030000000903010280";
 }

@@ -296,4 +296,15 @@ class FrameCodecTest {
         assertTrue(e.getMessage().contains("already has codec id " + ID), e.getMessage());
         assertEquals(ID, codecs.idOf(new BlobMsg(HEADER, new byte[0])));
     }
+
+    /** The frame layout, byte for byte: length (u32: kind and body), kind 0 (control), then the control body (RETIRE, type 3). */
+    @Test
+    void controlFrame_goldenBytes() {
+        ByteBuf f = Frames.control(ALLOC, new Control.Retire());
+        try {
+            assertEquals("00000002" + "00" + "03", java.util.HexFormat.of().formatHex(bytes(f)));
+        } finally {
+            f.release();
+        }
+    }
 }
