@@ -5,7 +5,7 @@
 #      wait until /readyz says ready and SETTLE_S more;
 #   2. rolls one region (dublin) back to the previous release the same way, and upgrades it again.
 # Then prints bench load's summary and one line:
-#   RESULT upgraded=4 rolledback=1 requests=N failed=N retries=N lost=N corrupt=N
+#   RESULT upgraded=4 rolledback=1 requests=N failed=N failovers=N lost=N corrupt=N
 # Exit code 0 only when every step ended and lost=0 corrupt=0 (failed requests are counted, not
 # fatal: requests in flight at a node that stops fail).
 #
@@ -15,7 +15,10 @@
 #
 # Settings (environment): JAR (application/target/node.jar), OLD_JAR (JAR, played as the previous
 # release), WORK (a new temp dir, kept), DURATION of the load in s (150), THREADS (8),
-# SIZES (50KiB,200KiB,1MiB), THINK_MS (300), SETTLE_S after each step (10), HEAP per node (256m).
+# SIZES (50KiB,200KiB,1MiB), THINK_MS (300), SETTLE_S after each step (10), HEAP per node (256m),
+# FAILOVER (3): bench load sends a request that failed as UNAVAILABLE (its node stopped: nothing was
+# decided) to the next region, up to that many times, as a client with several endpoints would; these
+# retries are counted (failovers=N), and only requests that failed after them count as failed.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -28,6 +31,7 @@ SIZES=${SIZES:-50KiB,200KiB,1MiB}
 THINK_MS=${THINK_MS:-300}
 SETTLE_S=${SETTLE_S:-10}
 HEAP=${HEAP:-256m}
+FAILOVER=${FAILOVER:-3}
 [ -f "$JAR" ] || { echo "no $JAR: build first (mvn -o -q install -DskipTests)" >&2; exit 2; }
 mkdir -p "$WORK"
 JAR=$(cd "$(dirname "$JAR")" && pwd)/$(basename "$JAR")
@@ -92,8 +96,9 @@ seen_from() { # REGION: the file protocol version its handshakes agreed with eac
 log "work dir $WORK; starting the four regions as the previous release"
 for r in "${REGIONS[@]}"; do start_node "$r" old; done
 for r in "${REGIONS[@]}"; do await_ready "$r"; done
+: >"$WORK/load.log"
 java -jar "$JAR" bench load --config "$WORK/cluster.conf" --duration "$DURATION" --threads "$THREADS" \
-  --sizes "$SIZES" --think-ms "$THINK_MS" --progress 10 --out "$WORK/load" >"$WORK/load.log" 2>&1 &
+  --sizes "$SIZES" --think-ms "$THINK_MS" --failover "$FAILOVER" --progress 10 --out "$WORK/load" >"$WORK/load.log" 2>&1 &
 LOAD_PID=$!
 until grep -q "the clock starts now" "$WORK/load.log"; do
   kill -0 "$LOAD_PID" 2>/dev/null || { echo "bench load ended early:"; cat "$WORK/load.log"; exit 1; }
@@ -126,5 +131,5 @@ echo
 echo "== bench load (log: $WORK/load.log)"
 sed -n '/^throughput over/,/^reading back/p' "$WORK/load.log" | head -40
 get() { echo "$RESULT" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"; }
-echo "RESULT upgraded=$UPGRADED rolledback=1 requests=$(get requests) failed=$(get failed) retries=$(get retries) lost=$(get lost) corrupt=$(get corrupt)"
+echo "RESULT upgraded=$UPGRADED rolledback=1 requests=$(get requests) failed=$(get failed) failovers=$(get failovers) lost=$(get lost) corrupt=$(get corrupt)"
 [ -n "$RESULT" ] && [ "$(get lost)" = 0 ] && [ "$(get corrupt)" = 0 ] && [ "$UPGRADED" = 4 ]

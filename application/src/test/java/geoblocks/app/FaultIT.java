@@ -301,6 +301,8 @@ class FaultIT {
         IOException full = assertThrows(IOException.class,
                 () -> client.put("saopaulo", file("full-in", 1000, 6), "no-room", "local", 65536, null));
         assertTrue(full.getMessage().contains("disk full"), full.getMessage());
+        assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE, NodeFailure.codeOf(full),
+                "a full disk is told apart from other failures: " + full);
         Path out = work.resolve("full-out");
         client.get("saopaulo", "after-fuzz", out, null);
         assertEquals(-1, Files.mismatch(work.resolve("after-fuzz"), out));

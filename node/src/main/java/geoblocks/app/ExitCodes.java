@@ -28,6 +28,7 @@ public final class ExitCodes {
             case PRECONDITION_FAILED -> 10;
             case FORBIDDEN -> 11;
             case UNSUPPORTED -> 12;
+            case INSUFFICIENT_STORAGE -> 13;
         };
     }
 

@@ -87,6 +87,11 @@ public final class LoadCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     geoblocks.app.NetworkOption network = new geoblocks.app.NetworkOption();
 
+    @Option(names = "--failover", defaultValue = "0", paramLabel = "N",
+            description = "Send a request that failed as UNAVAILABLE (its node down or restarting: nothing was decided)"
+                    + " again to the next region, up to N times; each counted as a failover, not a failure (default: ${DEFAULT-VALUE}).")
+    int failover;
+
     @Option(names = "--busy-retries", defaultValue = "0", paramLabel = "N",
             description = "Send a request a node refused as busy again up to N times, after a jittered backoff"
                     + " (default: ${DEFAULT-VALUE}: a refusal counts as a failed request, as the load test always did;"
@@ -117,6 +122,9 @@ public final class LoadCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (busyRetries < 0) { // before a local cluster starts
             throw new IllegalArgumentException("--busy-retries must be >= 0, was " + busyRetries);
+        }
+        if (failover < 0) {
+            throw new IllegalArgumentException("--failover must be >= 0, was " + failover);
         }
         LoadSettings s = settings();
         Path work = workDir != null ? workDir : Files.createTempDirectory("geoblocks-load-");
@@ -225,7 +233,7 @@ public final class LoadCommand implements Callable<Integer> {
         }
         return new LoadSettings(threads, Math.round(warmupS * 1000), Math.round(durationS * 1000), readRatio, bytes, thinkMs, policy, (int) bs, seed,
                 preload < 0 ? bytes.size() : preload, k,
-                restartAfterS < 0 ? -1 : Math.round(restartAfterS * 1000), Math.round(progressS * 1000), verifyThreads);
+                restartAfterS < 0 ? -1 : Math.round(restartAfterS * 1000), Math.round(progressS * 1000), verifyThreads, failover);
     }
 
     private static LoadRun.Nodes nodes(LocalCluster cluster) {

@@ -19,12 +19,13 @@ import org.HdrHistogram.Histogram;
 final class LoadReport {
     /** The counts that decide the outcome (the exit code fails when lost or corrupt is not 0). */
     record Summary(long requests, double requestsPerSec, double mbPerSec, int acked, int verified, int lost,
-            int corrupt, long failed, long okAfterKill, long missingReplicas, long refused, long retries, long queued) {
+            int corrupt, long failed, long okAfterKill, long missingReplicas, long refused, long retries, long queued,
+            long failovers) {
         String line() {
             return String.format(Locale.ROOT,
-                    "RESULT requests=%d req/s=%.1f MB/s=%.1f acked=%d verified=%d lost=%d corrupt=%d failed=%d ok-after-kill=%d missing-replicas=%d refused=%d retries=%d queued=%d",
+                    "RESULT requests=%d req/s=%.1f MB/s=%.1f acked=%d verified=%d lost=%d corrupt=%d failed=%d ok-after-kill=%d missing-replicas=%d refused=%d retries=%d queued=%d failovers=%d",
                     requests, requestsPerSec, mbPerSec, acked, verified, lost, corrupt, failed, okAfterKill, missingReplicas,
-                    refused, retries, queued);
+                    refused, retries, queued, failovers);
         }
     }
 
@@ -93,7 +94,7 @@ final class LoadReport {
         return new Summary(st.total(o -> o.ok) + st.total(o -> o.failed) + st.total(o -> o.corrupt), ok / secs,
                 st.total(o -> o.bytesInWindow) / 1e6 / secs, r.acked().size(), v.verified(), v.lost().size(),
                 corrupt.size(), st.total(o -> o.failed), st.total(o -> o.okAfterKill), missingReplicas,
-                st.total(o -> o.refused), retries, a.queued());
+                st.total(o -> o.refused), retries, a.queued(), st.failovers.sum());
     }
 
     static void printVerification(PrintStream out, Verifier.Outcome v, int acked) {

@@ -168,7 +168,14 @@ final class LoadRun {
         String name = name(index);
         long t0 = System.nanoTime();
         try {
-            client.put(region, Content.source(key, size), name, s.policy(), s.blockSize());
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    client.put(region, Content.source(key, size), name, s.policy(), s.blockSize());
+                    break;
+                } catch (IOException e) {
+                    region = failOver(e, attempt, region);
+                }
+            }
         } catch (IOException e) {
             long t1 = System.nanoTime();
             stats.failed(Op.WRITE, e.getMessage(), geoblocks.app.NodeFailure.codeOf(e));
@@ -185,7 +192,15 @@ final class LoadRun {
         Content.Checker check = new Content.Checker(f.key());
         long t0 = System.nanoTime();
         try {
-            client.get(region, f.name(), check);
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    client.get(region, f.name(), check);
+                    break;
+                } catch (IOException e) {
+                    region = failOver(e, attempt, region);
+                    check = new Content.Checker(f.key());
+                }
+            }
         } catch (IOException e) {
             long t1 = System.nanoTime();
             stats.failed(Op.READ, e.getMessage(), geoblocks.app.NodeFailure.codeOf(e));
@@ -204,6 +219,20 @@ final class LoadRun {
         }
         stats.ok(Op.READ, f.size(), t0, t1);
         log.row(millis(t0), elapsed(t0), thread, Op.READ, f.size(), (t1 - t0) / 1e6, "ok", region, f.name(), null);
+    }
+
+    /**
+     * The region to send a request to again after attempt {@code attempt} at {@code region} failed with
+     * {@code e}: the next one, when {@code e} is UNAVAILABLE (nothing was decided) and --failover allows
+     * another attempt; else {@code e} is rethrown (the request failed).
+     */
+    private String failOver(IOException e, int attempt, String region) throws IOException {
+        if (attempt >= s.failover() || geoblocks.app.NodeFailure.codeOf(e) != geoblocks.blockstore.wire.FailureCode.UNAVAILABLE) {
+            throw e;
+        }
+        stats.failovers.increment();
+        List<String> now = regions.get();
+        return now.get((now.indexOf(region) + 1) % now.size());
     }
 
     private void kill() {

@@ -14,7 +14,7 @@ import java.util.Objects;
  */
 record LoadSettings(int threads, long warmupMs, long durationMs, double readRatio, List<Long> sizes, long thinkMaxMs,
         String policy, int blockSize, long seed, int preload, Kill kill, long restartAfterMs,
-        long progressEveryMs, int verifyThreads) {
+        long progressEveryMs, int verifyThreads, int failover) {
 
     /** SIGKILL {@code region}'s node {@code atMs} after the run starts. */
     record Kill(String region, long atMs) {

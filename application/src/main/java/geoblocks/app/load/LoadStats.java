@@ -41,6 +41,8 @@ final class LoadStats {
 
     private final Map<Op, OpStats> ops = new LinkedHashMap<>();
     private final Map<String, LongAdder> failureCounts = new ConcurrentHashMap<>();
+    /** Requests sent again to another region after they failed as UNAVAILABLE (--failover). */
+    final LongAdder failovers = new LongAdder();
     private final Map<String, String> failureExamples = new ConcurrentHashMap<>();
     private final AtomicLong killAtNanos = new AtomicLong(Long.MAX_VALUE);
     private volatile long windowStartNanos = Long.MIN_VALUE;

@@ -135,14 +135,22 @@ public final class BlockStoreComponent extends ComponentDefinition {
 
     private void store(StoreBlock s) {
         String error = null;
+        geoblocks.blockstore.wire.FailureCode code = null;
         try {
             storage.put(s.id(), s.data(), s.crc());
             meter.recordIo(s.data().length);
         } catch (IOException | RuntimeException e) {
             error = e.getMessage();
+            code = codeOf(e);
             LOG.warn("store of {} failed: {}", s.id(), error);
         }
-        trigger(new BlockStored(s.req(), s.id(), error), port);
+        trigger(new BlockStored(s.req(), s.id(), error, code), port);
+    }
+
+    /** What a failed block write tells the writer: no room (INSUFFICIENT_STORAGE), or anything else (INTERNAL). */
+    static geoblocks.blockstore.wire.FailureCode codeOf(Exception e) {
+        return e instanceof geoblocks.blockstore.core.DiskFullException
+                ? geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE : geoblocks.blockstore.wire.FailureCode.INTERNAL;
     }
 
     private void read(ReadBlock r) {

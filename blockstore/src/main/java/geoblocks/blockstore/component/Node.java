@@ -130,6 +130,13 @@ interface Node {
     /** Asks the placement component where a block's copies go: {@code placed} gets the regions, or {@code refused} why not. */
     void place(PlacementRequest request, Consumer<java.util.List<String>> placed, Consumer<String> refused);
 
+    /** As {@link #place}, with why not typed: INSUFFICIENT_STORAGE when room kept a region out, else UNAVAILABLE. */
+    default void placeOrFail(PlacementRequest request, Consumer<java.util.List<String>> placed,
+            Consumer<geoblocks.blockstore.wire.Failure> refused) {
+        place(request, placed, why -> refused.accept(new geoblocks.blockstore.wire.Failure(
+                geoblocks.blockstore.wire.FailureCode.UNAVAILABLE, why)));
+    }
+
     /** Names and rules of the placement policies this node knows. */
     PolicyCatalog policies();
 

@@ -477,6 +477,12 @@ final class NodeContext implements Node {
 
     @Override
     public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
+        placements.place(request, placed, f -> refused.accept(f.text()));
+    }
+
+    @Override
+    public void placeOrFail(PlacementRequest request, Consumer<List<String>> placed,
+            Consumer<geoblocks.blockstore.wire.Failure> refused) {
         placements.place(request, placed, refused);
     }
 

@@ -57,7 +57,7 @@ public final class PlacementComponent extends ComponentDefinition {
             loads.placed(d.regions(), r.blockBytes());
             trigger(new Placed(p.req(), d.regions()), port);
         } else {
-            trigger(new PlacementRefused(p.req(), d.refusal()), port);
+            trigger(new PlacementRefused(p.req(), d.refusal(), d.code()), port);
         }
     }
 

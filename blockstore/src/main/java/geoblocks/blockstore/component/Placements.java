@@ -21,14 +21,15 @@ final class Placements {
     private final LongSupplier ids;
     private final Map<Long, Waiter> waiting = new HashMap<>();
 
-    private record Waiter(Consumer<List<String>> placed, Consumer<String> refused) {}
+    private record Waiter(Consumer<List<String>> placed, Consumer<geoblocks.blockstore.wire.Failure> refused) {}
 
     Placements(Consumer<KompicsEvent> send, LongSupplier ids) {
         this.send = send;
         this.ids = ids;
     }
 
-    void place(PlacementRequest r, Consumer<List<String>> placed, Consumer<String> refused) {
+    /** Asks for {@code r}'s regions; {@code refused} gets why not, typed (INSUFFICIENT_STORAGE when room kept a region out). */
+    void place(PlacementRequest r, Consumer<List<String>> placed, Consumer<geoblocks.blockstore.wire.Failure> refused) {
         long req = ids.getAsLong();
         waiting.put(req, new Waiter(placed, refused));
         send.accept(new Place(req, r));
@@ -44,7 +45,7 @@ final class Placements {
     void onRefused(PlacementRefused r) {
         Waiter w = waiting.remove(r.req());
         if (w != null) {
-            w.refused().accept(r.reason());
+            w.refused().accept(new geoblocks.blockstore.wire.Failure(r.code(), r.reason()));
         }
     }
 }

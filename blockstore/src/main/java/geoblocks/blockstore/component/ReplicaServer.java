@@ -122,7 +122,7 @@ final class ReplicaServer {
             node.budget().release(data.length);
             node.send(peer, stored.error() == null
                     ? new ReplicaStored(d.req(), d.blockId())
-                    : new Failed(d.req(), FailureCode.INTERNAL, node.region() + " could not store " + d.blockId() + ": " + stored.error()));
+                    : new Failed(d.req(), stored.code(), node.region() + " could not store " + d.blockId() + ": " + stored.error()));
         });
     }
 

@@ -301,11 +301,11 @@ final class Uploads {
                 keepInline(block);
                 return;
             }
-            node.place(PlacementRequest.upload(policy, block.data().length), targets -> {
+            node.placeOrFail(PlacementRequest.upload(policy, block.data().length), targets -> {
                 if (!failed) {
                     replicateTo(block, targets);
                 }
-            }, this::placementRefused);
+            }, this::fail);
         }
 
         void replicateTo(UploadAssembly.Block block, List<String> targets) {
@@ -323,17 +323,22 @@ final class Uploads {
             assembly.expectCopies(index, now.size());
             BlockId id = BlockId.ofFileBlock(fileId, index);
             for (String region : now) {
-                if (region.equals(node.region())) {
-                    node.storeLocal(id, data, blockCrc, stored -> {
-                        if (stored.error() == null) {
-                            acked(index);
-                        } else {
-                            fail(FailureCode.INTERNAL, "storing block " + index + " at " + region + " failed: " + stored.error());
-                        }
-                    });
-                } else {
-                    sendReplica(index, id, data, blockCrc, region);
-                }
+                copyTo(index, id, data, blockCrc, region, true);
+            }
+        }
+
+        /** One copy of block {@code index} to {@code region}: stored here, or sent (and moved once if that region goes silent). */
+        void copyTo(int index, BlockId id, byte[] data, int blockCrc, String region, boolean mayMove) {
+            if (region.equals(node.region())) {
+                node.storeLocal(id, data, blockCrc, stored -> {
+                    if (stored.error() == null) {
+                        acked(index);
+                    } else {
+                        fail(stored.code(), "storing block " + index + " at " + region + " failed: " + stored.error());
+                    }
+                });
+            } else {
+                sendReplica(index, id, data, blockCrc, region, mayMove);
             }
         }
 
@@ -359,15 +364,36 @@ final class Uploads {
             acked(index);
         }
 
-        void sendReplica(int index, BlockId id, byte[] data, int blockCrc, String region) {
+        void sendReplica(int index, BlockId id, byte[] data, int blockCrc, String region, boolean mayMove) {
             String what = "replica of block " + index + " at " + region + ": ";
             ReplicaCopy.foreground(node, node.addressOf(region), id, data, blockCrc, failure -> {
                 if (failure == null) {
                     acked(index);
+                } else if (mayMove && failure.code() == FailureCode.UNAVAILABLE && !failed) {
+                    moveCopy(index, id, data, blockCrc, region, failure.prefixed(what));
                 } else {
                     fail(failure.prefixed(what));
                 }
             });
+        }
+
+        /**
+         * {@code gone} did not answer for block {@code index} (stopped, restarting, unreachable; a copy it may
+         * have stored is unreferenced, and its GC takes it): the copy goes, once, to another region the policy
+         * allows, as a replacement does, instead of failing the upload; {@code why} fails it when none can take it.
+         */
+        void moveCopy(int index, BlockId id, byte[] data, int blockCrc, String gone, Failure why) {
+            List<String> replicas = refs[index].replicas();
+            node.placeOrFail(PlacementRequest.replacement(policy, data.length, replicas), placed -> {
+                if (failed) {
+                    return;
+                }
+                String to = placed.get(0);
+                List<String> now = new ArrayList<>(replicas);
+                now.set(now.indexOf(gone), to);
+                refs[index] = refs[index].withReplicas(now);
+                copyTo(index, id, data, blockCrc, to, false);
+            }, refused -> fail(why));
         }
 
         void acked(int index) {
@@ -390,7 +416,7 @@ final class Uploads {
             active.remove(key);
             releaseAll();
             if (inline != null) {
-                node.place(PlacementRequest.upload(policy, Math.max(1, size)), this::commitInline, this::placementRefused);
+                node.placeOrFail(PlacementRequest.upload(policy, Math.max(1, size)), this::commitInline, this::fail);
                 return;
             }
             long wall = node.wallMillis();
@@ -483,10 +509,6 @@ final class Uploads {
         }
 
         /** Placement found no regions for a block (too few up for the policy): nothing was stored. */
-        void placementRefused(String why) {
-            fail(FailureCode.UNAVAILABLE, why);
-        }
-
         void fail(FailureCode code, String why) {
             fail(new Failure(code, why));
         }

@@ -31,7 +31,13 @@ public final class BlockStorePort extends PortType {
     public record StoreBlock(long req, BlockId id, byte[] data, int crc) implements KompicsEvent {}
 
     /** {@code error} is null on success. */
-    public record BlockStored(long req, BlockId id, String error) implements KompicsEvent {}
+    public record BlockStored(long req, BlockId id, String error, geoblocks.blockstore.wire.FailureCode code)
+            implements KompicsEvent {
+        /** Stored ({@code error} null), or failed for a reason other than room: INTERNAL. */
+        public BlockStored(long req, BlockId id, String error) {
+            this(req, id, error, error == null ? null : geoblocks.blockstore.wire.FailureCode.INTERNAL);
+        }
+    }
 
     /**
      * Read and verify a block; answered by {@link BlockRead}: into a heap array ({@code into} null),

@@ -28,7 +28,12 @@ public final class PlacementPort extends PortType {
         }
     }
 
-    public record PlacementRefused(long req, String reason) implements KompicsEvent {}
+    public record PlacementRefused(long req, String reason, geoblocks.blockstore.wire.FailureCode code) implements KompicsEvent {
+        /** Refused for a reason other than room: UNAVAILABLE. */
+        public PlacementRefused(long req, String reason) {
+            this(req, reason, geoblocks.blockstore.wire.FailureCode.UNAVAILABLE);
+        }
+    }
 
     /** From now on no copy goes to {@code regions} (regions of the cluster layout that are not active: draining or removed). */
     public record NotPlaceable(java.util.Set<String> regions) implements KompicsEvent {

@@ -31,7 +31,13 @@ public enum FailureCode {
      * The node does not know the operation (a newer peer's op): nothing happened. File protocol 4 on;
      * written as {@link #INVALID} to a peer that speaks only version 3.
      */
-    UNSUPPORTED(10);
+    UNSUPPORTED(10),
+    /**
+     * The node's storage has no room for the write (its disk keeps less than its reserve free, or its
+     * capacity is reached): nothing was stored; reads go on. File protocol 4 on; written as
+     * {@link #INTERNAL} (what it was before) to a peer that speaks only version 3.
+     */
+    INSUFFICIENT_STORAGE(11);
 
     private final int wire;
 

@@ -35,7 +35,8 @@ import java.util.Map;
  * <li>3: the first version with a version byte;
  * <li>4: {@link FailureCode#UNSUPPORTED}, and an unknown op tag decodes as {@link FileOp.Unknown}, which
  *     the node answers UNSUPPORTED (version 3 refuses the message, and its sender waits out its
- *     timeout). At version 3, UNSUPPORTED is written as INVALID.
+ *     timeout); {@link FailureCode#INSUFFICIENT_STORAGE}. At version 3, UNSUPPORTED is written as
+ *     INVALID and INSUFFICIENT_STORAGE as INTERNAL.
  * </ul>
  *
  * One table ({@link #TABLE}) gives each op its tag, class, reader and writer; encoding and
@@ -158,19 +159,26 @@ public final class FileCodec implements WireCodec<FileMsg> {
         }
         long req = r.i64();
         FileOp op = e.reader().read(req, r);
-        if (version < 4 && op instanceof Failed f && f.code() == FailureCode.UNSUPPORTED) {
-            throw new MalformedMessageException("failure code UNSUPPORTED in a version 3 message (it came with 4)");
+        if (version < 4 && op instanceof Failed f && f.code().wire() >= FIRST_CODE_OF_4) {
+            throw new MalformedMessageException("failure code " + f.code() + " in a version 3 message (it came with 4)");
         }
         return new FileMsg(h, op, version);
     }
 
-    /** {@code msg}'s op as its version writes it: at 3, an UNSUPPORTED failure is INVALID (3 has no such code). */
+    /**
+     * {@code msg}'s op as its version writes it: at 3, which has neither code, an UNSUPPORTED failure is
+     * INVALID and an INSUFFICIENT_STORAGE one INTERNAL.
+     */
     private static FileOp asWritten(FileMsg msg) {
-        if (msg.wireVersion() < 4 && msg.op() instanceof Failed f && f.code() == FailureCode.UNSUPPORTED) {
-            return new Failed(f.req(), FailureCode.INVALID, f.error());
+        if (msg.wireVersion() < 4 && msg.op() instanceof Failed f && f.code().wire() >= FIRST_CODE_OF_4) {
+            return new Failed(f.req(), f.code() == FailureCode.UNSUPPORTED ? FailureCode.INVALID : FailureCode.INTERNAL,
+                    f.error());
         }
         return msg.op();
     }
+
+    /** The first failure code version 4 added (UNSUPPORTED); INSUFFICIENT_STORAGE came with it. */
+    private static final int FIRST_CODE_OF_4 = FailureCode.UNSUPPORTED.wire();
 
     /** The table's entry for {@code op}'s class. */
     private static OpRow<?> entry(FileOp op) {

@@ -116,12 +116,14 @@ final class FakeNode implements Node {
             throw new UnsupportedOperationException();
         }
         String error = null;
+        geoblocks.blockstore.wire.FailureCode code = null;
         try {
             disk.put(id, data, crc);
         } catch (java.io.IOException e) {
             error = e.getMessage();
+            code = BlockStoreComponent.codeOf(e);
         }
-        done.accept(new BlockStored(nextReq++, id, error));
+        done.accept(new BlockStored(nextReq++, id, error, code));
     }
     @Override public void readLocal(BlockId id, Consumer<BlockRead> done) {
         if (disk == null) {

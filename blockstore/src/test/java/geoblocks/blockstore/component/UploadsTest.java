@@ -180,6 +180,54 @@ class UploadsTest {
         assertEquals(0, node.budget.used());
     }
 
+    /**
+     * A replica target that stops answering (a node stopping for an upgrade, before its peers call it
+     * down) no longer fails the upload: the copy goes, once, to another region the policy allows, and
+     * the manifest names that region; if the second target is silent too, the upload fails.
+     */
+    @Test
+    void aReplicaTargetThatFallsSilent_hasTheCopyMovedOnce_andTheManifestNamesTheNewRegion() {
+        begin(ClientOp.ACK_ALL);
+        block(0, true);
+        ReplicaData toDublin = unanswered().get(0);
+        assertEquals(node.addressOf("dublin"), node.sent.stream().filter(x -> x[1] == toDublin).findFirst().orElseThrow()[0]);
+        node.placeAt = List.of("mumbai");
+        node.waiting.remove(toDublin.req()).onTimeout("cannot reach dublin: connection refused");
+        assertTrue(sent(Failed.class).isEmpty(), "the upload goes on");
+        assertEquals(List.of("saopaulo", "dublin"), node.placed.get(node.placed.size() - 1).held(),
+                "a replacement: neither the block's other copy nor the silent region");
+        ReplicaData toMumbai = unanswered().get(0);
+        assertEquals(node.addressOf("mumbai"), node.sent.stream().filter(x -> x[1] == toMumbai).findFirst().orElseThrow()[0]);
+        node.waiting.remove(toMumbai.req()).onReply(new ReplicaStored(toMumbai.req(), toMumbai.blockId()));
+        for (int b = 1; b < 3; b++) {
+            node.placeAt = List.of("saopaulo", "dublin");
+            block(b, true);
+            ReplicaData d = unanswered().get(0);
+            node.waiting.remove(d.req()).onReply(new ReplicaStored(d.req(), d.blockId()));
+        }
+        Manifest m = node.manifests().find("f.bin").orElseThrow();
+        assertEquals(List.of("saopaulo", "mumbai"), m.blocks().get(0).replicas(), "block 0 lives where it was copied");
+        assertEquals(List.of("saopaulo", "dublin"), m.blocks().get(1).replicas());
+        confirmPublications();
+        assertEquals(1, sent(Committed.class).size());
+
+        // the second target silent as well: the upload fails, UNAVAILABLE
+        uploads.onBegin(CLIENT, new PutBegin(2, "g.bin", SIZE, BLOCK, "tworandom", ClientOp.ACK_ALL));
+        byte[] part = java.util.Arrays.copyOfRange(data, 0, BLOCK);
+        node.placeAt = List.of("saopaulo", "dublin");
+        uploads.onData(CLIENT, new PutData(2, 0, 0, Checksums.crc32c(part), true, part));
+        node.placeAt = List.of("mumbai");
+        ReplicaData again = unanswered().get(0);
+        node.waiting.remove(again.req()).onTimeout("cannot reach dublin");
+        ReplicaData moved = unanswered().get(0);
+        node.waiting.remove(moved.req()).onTimeout("cannot reach mumbai");
+        List<Failed> failed = sent(Failed.class);
+        assertEquals(1, failed.size());
+        assertEquals(FailureCode.UNAVAILABLE, failed.get(0).code());
+        assertTrue(failed.get(0).error().contains("replica of block 0 at dublin") || failed.get(0).error().contains("at mumbai"),
+                failed.get(0).error());
+    }
+
     @Test
     void ackLocal_acknowledgesOnTheFirstCopy_andQueuesTheOthersBeforeTheManifest() {
         begin(ClientOp.ACK_LOCAL);

@@ -32,7 +32,8 @@ class FailureCodeTest {
         assertEquals(8, FailureCode.PRECONDITION_FAILED.wire());
         assertEquals(9, FailureCode.FORBIDDEN.wire());
         assertEquals(10, FailureCode.UNSUPPORTED.wire());
-        assertEquals(11, FailureCode.values().length);
+        assertEquals(11, FailureCode.INSUFFICIENT_STORAGE.wire());
+        assertEquals(12, FailureCode.values().length);
     }
 
     @Test

@@ -466,6 +466,17 @@ class FileCodecTest {
         }
     }
 
+    /** Version 3 has no INSUFFICIENT_STORAGE: a version-3 peer is told INTERNAL, what a full disk gave before; code 11 at 3 is refused. */
+    @Test
+    void failed_insufficientStorage_atVersion3_isWrittenInternal_andRefusedWhenRead() {
+        byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(3, FailureCode.INSUFFICIENT_STORAGE, "disk full"), 3));
+        assertEquals(FailureCode.INTERNAL.wire(), wire[H + 2 + 8]);
+        byte[] forged = wire.clone();
+        forged[H + 2 + 8] = (byte) FailureCode.INSUFFICIENT_STORAGE.wire();
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, forged, forged.length));
+        assertTrue(e.getMessage().contains("INSUFFICIENT_STORAGE in a version 3 message"), e.getMessage());
+    }
+
     /** Version 3 has no UNSUPPORTED: a node answering a version-3 peer writes INVALID, and refuses code 10 at 3. */
     @Test
     void failed_unsupported_atVersion3_isWrittenInvalid_andRefusedWhenRead() {
@@ -483,7 +494,7 @@ class FileCodecTest {
     @Test
     void decode_unknownFailureCode_throwsMalformedNamingIt() {
         byte[] good = encode(CODEC, new FileMsg(V4, new Failed(3, FailureCode.BUSY, "why")));
-        for (int v : new int[] {11, 0x7f, 0xff}) {
+        for (int v : new int[] {12, 0x7f, 0xff}) {
             byte[] bad = good.clone();
             bad[H + 2 + 8] = (byte) v;
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));

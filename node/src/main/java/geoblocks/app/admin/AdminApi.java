@@ -253,6 +253,7 @@ public final class AdminApi {
                 case OUTCOME_UNKNOWN -> 504;
                 case INTERNAL -> 500;
                 case UNSUPPORTED -> 501;
+                case INSUFFICIENT_STORAGE -> 507;
             };
             return Answer.error(status, code.name(), s.getMessage());
         }

@@ -38,6 +38,8 @@ public enum S3Error {
     NO_SUCH_LIFECYCLE_CONFIGURATION("NoSuchLifecycleConfiguration", 404, "The lifecycle configuration does not exist."),
     NO_SUCH_BUCKET_POLICY("NoSuchBucketPolicy", 404, "The bucket policy does not exist"),
     NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
+    /** The node's storage has no room (a full disk): nothing was stored; reads go on. HTTP 507 Insufficient Storage (RFC 4918). */
+    INSUFFICIENT_STORAGE("InsufficientStorage", 507, "The node has no room to store this: its disk is full."),
     NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
     NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist."),
     NO_SUCH_ENCRYPTION_CONFIGURATION("ServerSideEncryptionConfigurationNotFoundError", 404, "The server side encryption configuration was not found"),
@@ -95,6 +97,7 @@ public enum S3Error {
             case INVALID, INTERNAL, OUTCOME_UNKNOWN -> INTERNAL_ERROR;
             case FORBIDDEN -> ACCESS_DENIED; // the gateway's own client is an admin client: not expected
             case UNSUPPORTED -> NOT_IMPLEMENTED; // the node runs an older build that does not know the operation
+            case INSUFFICIENT_STORAGE -> INSUFFICIENT_STORAGE;
         };
     }
 }

@@ -137,6 +137,19 @@ public final class PlacementInput {
     }
 
     /** Why {@code region} is not a candidate, or null when it is. */
+    /**
+     * Whether room kept a region from taking the copy: one that is up, placeable and lacks the block
+     * has no room for it. A refused placement is then told as INSUFFICIENT_STORAGE, not UNAVAILABLE.
+     */
+    public boolean roomIsShort() {
+        for (String r : rtt.upRegions()) {
+            if (!held.contains(r) && !notPlaceable.contains(r) && !fits(r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public String whyNot(String region) {
         if (!rtt.isUp(region)) {
             return region + " is down";

@@ -151,7 +151,12 @@ public final class PolicySet {
     }
 
     /** The answer to one placement question: the regions, or why there are none. */
-    public record Decision(List<String> regions, String refusal) {
+    public record Decision(List<String> regions, String refusal, geoblocks.blockstore.wire.FailureCode code) {
+        /** Placed ({@code refusal} null), or refused for a reason other than room: UNAVAILABLE. */
+        public Decision(List<String> regions, String refusal) {
+            this(regions, refusal, refusal == null ? null : geoblocks.blockstore.wire.FailureCode.UNAVAILABLE);
+        }
+
         public boolean ok() {
             return refusal == null;
         }
@@ -179,12 +184,18 @@ public final class PolicySet {
                 }
             }
         } catch (PlacementException e) {
-            return new Decision(null, e.getMessage());
+            return refused(e.getMessage(), in);
         } catch (RuntimeException e) {
             return new Decision(null, "policy " + name + " failed: " + e);
         }
         String problem = check(name, regions, r.isReplacement() ? 1 : p.copies(), in);
-        return problem == null ? new Decision(List.copyOf(regions), null) : new Decision(null, problem);
+        return problem == null ? new Decision(List.copyOf(regions), null) : refused(problem, in);
+    }
+
+    /** A refusal: INSUFFICIENT_STORAGE when room kept a region out ({@link PlacementInput#roomIsShort}), else UNAVAILABLE. */
+    private static Decision refused(String why, PlacementInput in) {
+        return new Decision(null, why, in.roomIsShort() ? geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE
+                : geoblocks.blockstore.wire.FailureCode.UNAVAILABLE);
     }
 
     private static String check(String name, List<String> regions, int copies, PlacementInput in) {

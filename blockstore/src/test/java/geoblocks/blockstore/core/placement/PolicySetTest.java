@@ -43,6 +43,8 @@ class PolicySetTest {
         PolicySet.Decision full = set.decide(PlacementRequest.upload("pinned-dublin", MIB),
                 input("seoul", loads("dublin", disk(64, 4)), 1));
         assertTrue(full.refusal().startsWith("policy pinned-dublin chose dublin, but dublin reports disk full: 4 MiB free"), full.refusal());
+        assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE, full.code(), "room kept dublin out");
+        assertEquals(geoblocks.blockstore.wire.FailureCode.UNAVAILABLE, down.code(), "dublin is down, not full");
     }
 
     @Test
@@ -115,5 +117,18 @@ class PolicySetTest {
     static String decideWith(Answering a) {
         PolicySet set = PolicySet.build(PlacementSettings.defaults(), LOADER, List.of(a));
         return set.decide(PlacementRequest.upload("answering", MIB), input("seoul")).refusal();
+    }
+
+    /** A full disk where the policy needs a copy is told as such (INSUFFICIENT_STORAGE: S3 507, exit 13), not as a region down. */
+    @Test
+    void refusals_sayWhenRoomKeptARegionOut() {
+        PolicySet set = PolicySet.defaults();
+        PolicySet.Decision full = set.decide(PlacementRequest.upload("local", MIB), input("seoul", loads("seoul", disk(64, 4)), 1));
+        assertTrue(full.refusal().contains("seoul reports disk full"), full.refusal());
+        assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE, full.code());
+        PolicySet.Decision alone = set.decide(PlacementRequest.upload("tworandom", MIB),
+                input("seoul", Map.of(), 1, "dublin", "saopaulo", "mumbai"));
+        assertEquals(geoblocks.blockstore.wire.FailureCode.UNAVAILABLE, alone.code(), alone.refusal());
+        assertTrue(set.decide(PlacementRequest.upload("local", MIB), input("seoul")).ok());
     }
 }
