@@ -501,11 +501,32 @@ final class Uploads {
             }
         }
 
+        /**
+         * Publishes a stored version of blocks. With ack all, the client hears Committed only when every
+         * region holding one of its blocks confirmed storing the manifest too (so no single metadata disk
+         * holds the only reference to them), else OUTCOME_UNKNOWN, as an inline object; with ack local, once
+         * published whoever answered (the copies are still owed).
+         */
         void publish(Manifest m, String note) {
             releaseFile();
             replicator.pump();
-            new ManifestPublisher(node, m, unreached -> node.send(key.client, new Committed(key.req, m.version().id(),
-                    (unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached) + note))).start();
+            Set<String> holding = new TreeSet<>();
+            if (!ackLocal) {
+                m.blocks().forEach(b -> holding.addAll(b.replicas()));
+                holding.remove(node.region());
+            }
+            new ManifestPublisher(node, m, unreached -> {
+                List<String> missing = holding.stream().filter(unreached::contains).toList();
+                if (missing.isEmpty()) {
+                    node.send(key.client, new Committed(key.req, m.version().id(),
+                            (unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached) + note));
+                } else {
+                    node.send(key.client, new Failed(key.req, FailureCode.OUTCOME_UNKNOWN, "upload of '" + name + "' failed: "
+                            + missing + ", which hold its blocks, did not confirm storing its manifest (down, failed or"
+                            + " silent); version " + m.version().id() + " is stored at " + node.region() + " and may or may not"
+                            + " become the file's content (anti-entropy brings it to every region)"));
+                }
+            }).start();
         }
 
         /** Placement found no regions for a block (too few up for the policy): nothing was stored. */

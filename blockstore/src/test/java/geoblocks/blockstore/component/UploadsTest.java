@@ -181,6 +181,61 @@ class UploadsTest {
     }
 
     /**
+     * With ack all, a region that holds the upload's blocks must confirm the manifest before the client
+     * hears Committed: else the coordinator's metadata disk would hold the only reference to those
+     * blocks, and losing it would leave them to the other regions' GC. A peer without blocks may lag.
+     */
+    @Test
+    void ackAll_committedOnlyWhenEveryRegionHoldingBlocks_storedTheManifest() {
+        begin(ClientOp.ACK_ALL);
+        for (int b = 0; b < 3; b++) {
+            block(b, true);
+            ReplicaData d = unanswered().get(0);
+            node.waiting.remove(d.req()).onReply(new ReplicaStored(d.req(), d.blockId()));
+        }
+        int answered = 0;
+        for (ManifestPart p : sent(ManifestPart.class)) {
+            Pending.Waiter w = p.publish() ? node.waiting.remove(p.req()) : null;
+            if (w == null) {
+                continue;
+            }
+            NetAddress to = (NetAddress) node.sent.stream().filter(x -> x[1] == p).findFirst().orElseThrow()[0];
+            w.onReply(to.equals(node.addressOf("dublin")) ? new Failed(p.req(), FailureCode.INTERNAL, "dublin: disk error")
+                    : new Done(p.req(), "stored"));
+            answered++;
+        }
+        assertEquals(3, answered);
+        assertTrue(sent(Committed.class).isEmpty(), "dublin holds the blocks but not the manifest");
+        List<Failed> failed = sent(Failed.class);
+        assertEquals(1, failed.size());
+        assertEquals(FailureCode.OUTCOME_UNKNOWN, failed.get(0).code(), "the version exists here: it may still win");
+        assertTrue(failed.get(0).error().contains("[dublin], which hold its blocks, did not confirm"), failed.get(0).error());
+
+        // a peer that holds no block (mumbai) may lag: Committed, naming it
+        begin2();
+        for (ManifestPart p : sent(ManifestPart.class)) {
+            Pending.Waiter w = p.publish() ? node.waiting.remove(p.req()) : null;
+            if (w != null) {
+                NetAddress to = (NetAddress) node.sent.stream().filter(x -> x[1] == p).findFirst().orElseThrow()[0];
+                w.onReply(to.equals(node.addressOf("mumbai")) ? new Failed(p.req(), FailureCode.INTERNAL, "mumbai: busy")
+                        : new Done(p.req(), "stored"));
+            }
+        }
+        List<Committed> ok = sent(Committed.class);
+        assertEquals(1, ok.size());
+        assertTrue(ok.get(0).info().contains("manifest not yet at [mumbai]"), ok.get(0).info());
+    }
+
+    /** A second upload, g.bin (req 2), of one block at saopaulo and dublin, its replica answered. */
+    private void begin2() {
+        uploads.onBegin(CLIENT, new PutBegin(2, "g.bin", BLOCK, BLOCK, "tworandom", ClientOp.ACK_ALL));
+        byte[] part = java.util.Arrays.copyOfRange(data, 0, BLOCK);
+        uploads.onData(CLIENT, new PutData(2, 0, 0, Checksums.crc32c(part), true, part));
+        ReplicaData d = unanswered().get(0);
+        node.waiting.remove(d.req()).onReply(new ReplicaStored(d.req(), d.blockId()));
+    }
+
+    /**
      * A replica target that stops answering (a node stopping for an upgrade, before its peers call it
      * down) no longer fails the upload: the copy goes, once, to another region the policy allows, and
      * the manifest names that region; if the second target is silent too, the upload fails.
