@@ -502,10 +502,12 @@ final class Uploads {
         }
 
         /**
-         * Publishes a stored version of blocks. With ack all, the client hears Committed only when every
-         * region holding one of its blocks confirmed storing the manifest too (so no single metadata disk
-         * holds the only reference to them), else OUTCOME_UNKNOWN, as an inline object; with ack local, once
-         * published whoever answered (the copies are still owed).
+         * Publishes a stored version of blocks. With ack all and blocks at other regions, the client hears
+         * Committed only when at least one other region confirmed storing the manifest: then no single
+         * metadata disk holds the only reference to the blocks (anti-entropy brings it back to a region that
+         * lost it, and to a block holder that missed it, before that holder's GC may take them); else
+         * OUTCOME_UNKNOWN, as an inline object whose regions did not confirm. With ack local, once published
+         * whoever answered (the copies are still owed).
          */
         void publish(Manifest m, String note) {
             releaseFile();
@@ -516,15 +518,15 @@ final class Uploads {
                 holding.remove(node.region());
             }
             new ManifestPublisher(node, m, unreached -> {
-                List<String> missing = holding.stream().filter(unreached::contains).toList();
-                if (missing.isEmpty()) {
+                boolean confirmedElsewhere = node.peerRegions().stream().anyMatch(p -> !unreached.contains(p));
+                if (holding.isEmpty() || confirmedElsewhere) {
                     node.send(key.client, new Committed(key.req, m.version().id(),
                             (unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached) + note));
                 } else {
-                    node.send(key.client, new Failed(key.req, FailureCode.OUTCOME_UNKNOWN, "upload of '" + name + "' failed: "
-                            + missing + ", which hold its blocks, did not confirm storing its manifest (down, failed or"
-                            + " silent); version " + m.version().id() + " is stored at " + node.region() + " and may or may not"
-                            + " become the file's content (anti-entropy brings it to every region)"));
+                    node.send(key.client, new Failed(key.req, FailureCode.OUTCOME_UNKNOWN, "upload of '" + name + "' failed: no"
+                            + " other region confirmed storing its manifest (" + unreached + ": down, failed or silent), and "
+                            + holding + " hold its blocks; version " + m.version().id() + " is stored at " + node.region()
+                            + " alone and may or may not become the file's content (anti-entropy brings it to every region)"));
                 }
             }).start();
         }
