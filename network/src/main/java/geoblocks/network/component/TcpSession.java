@@ -133,6 +133,14 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
         } catch (HandshakeException e) {
             WireStats.unauthenticated();
             fail(ctx, e.getMessage());
+        } catch (Control.UnknownType e) {
+            // a later transport version's control frame: skipped by its length once the handshake is done
+            WireStats.malformed();
+            if (established()) {
+                core.logRefused("skipped from " + handshake.peer() + ": " + e.getMessage());
+            } else {
+                fail(ctx, "bad control frame: " + e.getMessage());
+            }
         } catch (MalformedMessageException e) {
             WireStats.malformed();
             fail(ctx, "bad control frame: " + e.getMessage());

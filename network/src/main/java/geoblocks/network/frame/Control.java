@@ -112,6 +112,18 @@ public sealed interface Control {
         return new VersionRange(min, max);
     }
 
+    /**
+     * A control frame of a type this build does not know: a later transport version's. Its frame's
+     * length delimits it, so a connection skips it instead of closing (once the handshake is done).
+     */
+    final class UnknownType extends MalformedMessageException {
+        private static final long serialVersionUID = 1L;
+
+        UnknownType(int type) {
+            super("unknown control frame type " + type);
+        }
+    }
+
     /** Reads one control body (everything in {@code in}); typed errors name the bad value. */
     static Control read(ByteBuffer in) throws MalformedMessageException {
         int type = Wire.readU8(in, "control type");
@@ -156,7 +168,7 @@ public sealed interface Control {
             }
             case RETIRE -> c = new Retire();
             case RETIRE_ACK -> c = new RetireAck();
-            default -> throw new MalformedMessageException("unknown control frame type " + type);
+            default -> throw new UnknownType(type);
         }
         if (in.hasRemaining()) {
             throw new MalformedMessageException("control frame type " + type + " has " + in.remaining() + " extra bytes");

@@ -12,6 +12,7 @@ import geoblocks.net.Wire;
 import geoblocks.net.WireStats;
 import geoblocks.network.NetworkSettings;
 import geoblocks.network.frame.Control;
+import geoblocks.network.frame.Frames;
 import geoblocks.network.session.Handshake;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -231,6 +232,20 @@ class TcpSessionTest {
             assertNotNull(awaitMessage(node, 777_004), "the valid message after two bad ones is delivered");
         }
         assertEquals(before + 2, WireStats.malformedCount());
+    }
+
+    /** A control frame of a later transport version's type is skipped by its length: the connection stays. */
+    @Test
+    void afterHandshake_unknownControlFrameType_isSkipped_andTheConnectionStays() throws Exception {
+        NetAddress self = NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort());
+        long before = WireStats.malformedCount();
+        try (RawPeer raw = new RawPeer(node.self)) {
+            handshake(raw, self);
+            raw.writeFrame(Frames.CONTROL, new byte[] {9, 1, 2, 3}); // type 9, with a body
+            raw.writeMessage(CODEC_ID, new TestMsg(new NetHeader(self, node.self, Transport.TCP), 777_005, new byte[1]));
+            assertNotNull(awaitMessage(node, 777_005), "the message after the unknown control frame is delivered");
+        }
+        assertEquals(before + 1, WireStats.malformedCount());
     }
 
     @Test
