@@ -33,35 +33,22 @@ JAR=$(cd "$(dirname "$JAR")" && pwd)/$(basename "$JAR")
 
 REGIONS=(seoul dublin saopaulo mumbai)
 declare -A PORT HTTP PID
-read -r -a FREE <<<"$(python3 -c '
-import socket
-ss=[socket.socket() for _ in range(8)]
-for s in ss: s.bind(("127.0.0.1",0))
-print(" ".join(str(s.getsockname()[1]) for s in ss))')"
-i=0
-for r in "${REGIONS[@]}"; do PORT[$r]=${FREE[$i]}; HTTP[$r]=${FREE[$((i+1))]}; i=$((i+2)); done
+LOAD_PID=
+. scripts/lib/local-cluster.sh
+pick_ports
 
 ADMIN_TOKEN="grow-under-load-$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
 conf() { # the regions given, in a cluster config (with the admin API's root token `cluster` commands send)
-  echo "geoblocks.cluster.regions = ["
-  for r in "$@"; do echo "  { id = $r, address = \"127.0.0.1:${PORT[$r]}\", http-port = ${HTTP[$r]} }"; done
-  echo "]"
+  regions_conf "$@"
   echo "geoblocks.admin.token = \"$ADMIN_TOKEN\""
 }
 conf seoul dublin saopaulo >"$WORK/three.conf"          # the first three nodes' static config: version 0
 conf seoul dublin saopaulo mumbai >"$WORK/four.conf"    # the newcomer's and the clients' config
 
-LOAD_PID=
-cleanup() {
-  [ -n "$LOAD_PID" ] && kill "$LOAD_PID" 2>/dev/null || true
-  for r in "${!PID[@]}"; do kill "${PID[$r]}" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT
+trap stop_all EXIT
 
 now() { date +%s.%N; }
 since() { python3 -c "print(f'{$(now) - $1:.1f}')"; }
-log() { echo "[$(date -u +%H:%M:%S)] $*"; }
 
 start_node() { # REGION CONFIG
   java -Xmx"$HEAP" -XX:+ExitOnOutOfMemoryError -jar "$JAR" server --id "$1" --config "$2" \

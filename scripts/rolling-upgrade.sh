@@ -41,27 +41,11 @@ PREVIOUS=()
 
 REGIONS=(seoul dublin saopaulo mumbai)
 declare -A PORT HTTP PID
-read -r -a FREE <<<"$(python3 -c '
-import socket
-ss=[socket.socket() for _ in range(8)]
-for s in ss: s.bind(("127.0.0.1",0))
-print(" ".join(str(s.getsockname()[1]) for s in ss))')"
-i=0
-for r in "${REGIONS[@]}"; do PORT[$r]=${FREE[$i]}; HTTP[$r]=${FREE[$((i+1))]}; i=$((i+2)); done
-{
-  echo "geoblocks.cluster.regions = ["
-  for r in "${REGIONS[@]}"; do echo "  { id = $r, address = \"127.0.0.1:${PORT[$r]}\", http-port = ${HTTP[$r]} }"; done
-  echo "]"
-} >"$WORK/cluster.conf"
-
 LOAD_PID=
-cleanup() {
-  [ -n "$LOAD_PID" ] && kill "$LOAD_PID" 2>/dev/null || true
-  for r in "${!PID[@]}"; do kill "${PID[$r]}" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT
-log() { echo "[$(date -u +%H:%M:%S)] $*"; }
+. scripts/lib/local-cluster.sh
+pick_ports
+regions_conf "${REGIONS[@]}" >"$WORK/cluster.conf"
+trap stop_all EXIT
 
 start_node() { # REGION old|new
   local jar=$JAR opts=()

@@ -96,13 +96,11 @@ class BenchNetIT {
 
     /** One sample of a region's /metrics, by its name and labels as printed. */
     private static double metric(String region, String sample) throws Exception {
-        java.net.http.HttpResponse<String> res = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
-                        + nodes.cluster().httpPort(region) + "/metrics")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
-        return res.body().lines().filter(l -> l.startsWith(sample + " ")).mapToDouble(l -> Double.parseDouble(
-                l.substring(sample.length() + 1).trim())).findFirst().orElseThrow(() -> new AssertionError(
-                        sample + " not in /metrics of " + region));
+        double v = ItSupport.metric(nodes.cluster(), region, sample);
+        if (Double.isNaN(v)) {
+            throw new AssertionError(sample + " not in /metrics of " + region);
+        }
+        return v;
     }
 
     @Test

@@ -65,6 +65,15 @@ final class ItSupport {
         }
     }
 
+    /** One sample of a region's /metrics, by its name and labels as printed; NaN when the node does not show it. */
+    static double metric(LocalCluster cluster, String region, String sample) throws IOException, InterruptedException {
+        java.net.http.HttpResponse<String> res = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + cluster.httpPort(region)
+                        + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        return res.body().lines().filter(l -> l.startsWith(sample + " ")).mapToDouble(l -> Double.parseDouble(
+                l.substring(sample.length() + 1).trim())).findFirst().orElse(Double.NaN);
+    }
+
     /** Polls {@code done} until it holds; fails the test after {@code seconds}. */
     static void await(int seconds, String what, BooleanSupplier done) throws InterruptedException {
         long deadline = System.currentTimeMillis() + seconds * 1000L;

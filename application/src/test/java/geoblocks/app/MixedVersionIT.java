@@ -71,16 +71,6 @@ class MixedVersionIT {
         }
     }
 
-    /** One sample of a region's /metrics, by its name and labels as printed; NaN when absent. */
-    private static double metric(String region, String sample) throws Exception {
-        java.net.http.HttpResponse<String> res = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
-                        + nodes.cluster().httpPort(region) + "/metrics")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
-        return res.body().lines().filter(l -> l.startsWith(sample + " ")).mapToDouble(l -> Double.parseDouble(
-                l.substring(sample.length() + 1).trim())).findFirst().orElse(Double.NaN);
-    }
-
     private static String address(String region) {
         return nodes.config().cluster().address(region).toString();
     }
@@ -108,7 +98,7 @@ class MixedVersionIT {
 
     private static double metricOrNaN(String region, String peer) {
         try {
-            return metric(region, "geoblocks_peer_file_protocol{peer=\"" + address(peer) + "\"}");
+            return ItSupport.metric(nodes.cluster(), region, "geoblocks_peer_file_protocol{peer=\"" + address(peer) + "\"}");
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
