@@ -25,10 +25,22 @@ final class DashboardState {
 
     static String render(NodeSnapshot s, long nowMillis, StoredBlocks stored, Map<String, Long> httpRefused,
             TransferHistory history) {
+        return render(s, nowMillis, stored, httpRefused, history, new geoblocks.net.PeerVersions());
+    }
+
+    /** As above, with the build and the file protocol version each peer's handshake agreed ({@code versions}). */
+    static String render(NodeSnapshot s, long nowMillis, StoredBlocks stored, Map<String, Long> httpRefused,
+            TransferHistory history, geoblocks.net.PeerVersions versions) {
         JsonWriter j = new JsonWriter().begin();
         if (s == null) {
             return j.field("ready", false).end().toString();
         }
+        j.name("build").begin().field("version", geoblocks.app.BuildVersion.version())
+                .field("commit", geoblocks.app.BuildVersion.commit())
+                .field("fileProtocol", geoblocks.blockstore.wire.FileCodec.RANGE.toString());
+        j.name("peerFileProtocol").begin();
+        versions.byPeer(geoblocks.blockstore.wire.FileCodec.CODEC_ID).forEach((peer, v) -> j.field(peer.toString(), v));
+        j.end().end();
         StatusReply st = s.status();
         j.field("ready", true).field("region", s.region()).field("timeMillis", s.timeMillis())
                 .field("ageMs", Math.max(0, nowMillis - s.timeMillis())).field("layoutVersion", s.layout().version())

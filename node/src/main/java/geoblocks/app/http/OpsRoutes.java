@@ -33,6 +33,7 @@ public final class OpsRoutes {
     private final HttpRefusals refusals;
     private final TransferHistory history;
     private final byte[] page;
+    private final geoblocks.net.PeerVersions versions;
 
     /**
      * Routes over the node's {@code latest} snapshot, its data directory, the blocks its storage holds
@@ -53,6 +54,7 @@ public final class OpsRoutes {
         this.stored = stored;
         this.refusals = refusals;
         this.history = history;
+        this.versions = versions;
         registry.register(new NodeMetrics(latest, clockMillis, stored, refusals, versions));
         JvmMetrics.builder().register(registry);
         this.page = Resources.read("/geoblocks/dashboard/index.html");
@@ -66,7 +68,7 @@ public final class OpsRoutes {
                 .add("GET", "/", true, ex -> ex.respond(200, "text/html; charset=utf-8", page))
                 .add("GET", "/api/state", true, ex -> ex.respond(200, "application/json",
                         DashboardState.render(latest.get(), clock.getAsLong(), stored.get(),
-                                refusals.counts(), history).getBytes(StandardCharsets.UTF_8)));
+                                refusals.counts(), history, versions).getBytes(StandardCharsets.UTF_8)));
     }
 
     private void metrics(Exchange ex) throws IOException {

@@ -321,6 +321,9 @@ class HttpServerTest {
         assertTrue(state.contains("\"gc\":{\"collectedBlocks\":9,\"collectedBytes\":4096,\"passes\":2,\"running\":false,"
                 + "\"passChecked\":30,\"passCollected\":9,\"passInFlight\":3,"), state);
         assertTrue(state.contains("\"history\":{\"capacity\":4,\"timeMillis\":[],"), "nothing fed yet: " + state);
+        assertTrue(state.contains("\"build\":{\"version\":\"" + geoblocks.app.BuildVersion.version() + "\",\"commit\":\""
+                + geoblocks.app.BuildVersion.commit() + "\",\"fileProtocol\":\"" + geoblocks.blockstore.wire.FileCodec.RANGE
+                + "\",\"peerFileProtocol\":{}}"), "the dashboard names the build: " + state);
         history.add(clock.get() - 1000, new Transfers(0, 0, 0, 0, 0, 0), List.of());
         history.add(clock.get(), new Transfers(2000, 0, 500, 0, 0, 0),
                 List.of(new LedbatPeer("dublin", true, 1, 65536, 10, 4096, 12.5, Double.NaN, 260, 7)));
