@@ -118,7 +118,7 @@ cleanup() {
   touch "$STOP_FILE"
   local p r
   for p in "${WORKER_PIDS[@]:-}"; do [[ -n $p ]] && wait "$p" 2>/dev/null || true; done
-  for r in "${!PID[@]}"; do kill -9 "${PID[$r]}" 2>/dev/null || true; wait "${PID[$r]}" 2>/dev/null || true; done
+  for r in "${!PID[@]}"; do kill -9 "${PID[$r]}" 2>/dev/null || true; gone "${PID[$r]}"; done
   for r in "${!LFS_PID[@]}"; do
     fusermount3 -u "$WORK/mnt/$r" 2>/dev/null || umount -l "$WORK/mnt/$r" 2>/dev/null || true
     # LazyFS ends with SIGABRT after an unmount (an upstream thread is never joined); the unmount is clean
@@ -145,6 +145,10 @@ start_node() { # REGION
   java -Xmx"$HEAP" -XX:+ExitOnOutOfMemoryError -jar "$JAR" server --id "$r" --config "$WORK/cluster.conf" \
     --data "$WORK/mnt/$r/data" >>"$WORK/node-$r.log" 2>&1 &
   PID[$r]=$!
+  disown "${PID[$r]}"   # no "Killed" job notices from the shell: the script waits for its death itself (gone)
+}
+gone() { # PID: waits until that process has ended
+  while alive "$1"; do sleep 0.05; done
 }
 alive() { # PID: running (not exited, nor a zombie not waited for yet)
   local st
@@ -283,7 +287,7 @@ for c in $(seq 1 "$CYCLES"); do
       || { echo "error: LazyFS of $r did not report its cache cleared" >&2; FAILED=1; end_run "$((c - 1))"; }
     kill -KILL "${PID[$r]}"
   done
-  for r in "${cut[@]}"; do wait "${PID[$r]}" 2>/dev/null || true; done
+  for r in "${cut[@]}"; do gone "${PID[$r]}"; done
   CUTS=$((CUTS + ${#cut[@]}))
   t_cut=$SECONDS
   for r in "${cut[@]}"; do start_node "$r"; done
