@@ -16,11 +16,13 @@
 # 1 s apart) is lost; one that reads back other bytes is corrupt. All random choices come from SEED; the
 # timing of real processes does not. The last line is
 #   RESULT cycles=N acked=N verified=N lost=N corrupt=N
-# and the exit status is non-zero when lost or corrupt is, or when a node did not come back.
+# and the exit status is non-zero when lost or corrupt is, or when a node did not come back. Before it, the
+# script says how many unsynced bytes the cuts dropped and of which files (LazyFS's unsynced-data report just
+# before each clear) and how full each LazyFS cache got (a full cache writes through: nothing to lose).
 #
 # Needs root, /dev/fuse and LazyFS (scripts/install-lazyfs.sh installs it; LAZYFS names a built binary).
 # Settings (environment; CYCLES also as the first argument): NODES (4), CYCLES (50), SEED (1), WORKERS
-# (2), LOAD_MIN_MS/LOAD_MAX_MS (1500/6000: the load runs this long before the cut), MAX_SIZE (262144 bytes),
+# (2), LOAD_MIN_MS/LOAD_MAX_MS (1500/6000: the load runs this long before the cut), MAX_SIZE (1048576 bytes),
 # BLOCK_SIZE (64KiB), SAMPLE (8), HEAP per node (256m), LAZYFS_CACHE per mount (128mb), READY_S (180),
 # JAR (application/target/node.jar), WORK (a new /tmp/geoblocks-power-* directory: logs, the acknowledged
 # list; the data directories are removed when the run passes, unless KEEP_DATA=1).
@@ -32,7 +34,7 @@ SEED=${SEED:-1}
 WORKERS=${WORKERS:-2}
 LOAD_MIN_MS=${LOAD_MIN_MS:-1500}
 LOAD_MAX_MS=${LOAD_MAX_MS:-6000}
-MAX_SIZE=${MAX_SIZE:-262144}
+MAX_SIZE=${MAX_SIZE:-1048576}
 BLOCK_SIZE=${BLOCK_SIZE:-64KiB}
 SAMPLE=${SAMPLE:-8}
 HEAP=${HEAP:-256m}
@@ -46,6 +48,9 @@ fail_setup() { echo "error: $*" >&2; exit 2; }
 [[ $NODES =~ ^[1-8]$ ]] || fail_setup "NODES must be 1 to 8, was '$NODES'"
 [[ $CYCLES =~ ^[0-9]+$ && $CYCLES -ge 1 ]] || fail_setup "CYCLES must be a positive number, was '$CYCLES'"
 [[ $SEED =~ ^[0-9]+$ ]] || fail_setup "SEED must be a number, was '$SEED'"
+[[ $LOAD_MIN_MS =~ ^[0-9]+$ && $LOAD_MAX_MS =~ ^[0-9]+$ && $LOAD_MAX_MS -ge $LOAD_MIN_MS ]] \
+  || fail_setup "LOAD_MIN_MS and LOAD_MAX_MS must be numbers, LOAD_MIN_MS <= LOAD_MAX_MS (were '$LOAD_MIN_MS', '$LOAD_MAX_MS')"
+[[ $WORKERS =~ ^[1-9][0-9]*$ ]] || fail_setup "WORKERS must be a positive number, was '$WORKERS'"
 [[ $(id -u) -eq 0 ]] || fail_setup "run as root (LazyFS mounts with allow_other)"
 [[ -c /dev/fuse ]] || fail_setup "no /dev/fuse: LazyFS needs FUSE"
 [[ -f $JAR ]] || fail_setup "$JAR not found; build it: mvn -B -q install -DskipTests"
@@ -112,6 +117,19 @@ EOF
   fail_setup "LazyFS for $r did not mount in 10 s; see $WORK/lazyfs-$r.log"
 }
 
+lazyfs_cmd() { # REGION COMMAND LOG-TEXT: sends lazyfs::COMMAND to that mount; 1 when LOG-TEXT is not logged once more within 10 s
+  local before n
+  before=$(grep -c "$3" "$WORK/lazyfs-$1.log" || true)
+  echo "lazyfs::$2" >"$LCONF/$1.fifo"
+  for _ in $(seq 200); do
+    n=$(grep -c "$3" "$WORK/lazyfs-$1.log" || true)
+    ((n > before)) && return 0
+    sleep 0.05
+  done
+  return 1
+}
+DROPPED=0   # unsynced bytes the cuts dropped (LazyFS's report just before each)
+
 STOP_FILE=$WORK/stop
 WORKER_PIDS=()
 cleanup() {
@@ -130,6 +148,14 @@ trap cleanup EXIT
 FAILED=0   # 1: a node did not come back, or LazyFS did not clear its cache
 end_run() { # CYCLES: stops everything, then prints the summary and the RESULT line last; exits with finish's status
   trap - EXIT
+  local r u
+  CACHE_USE=
+  for r in "${!LFS_PID[@]}"; do # a full cache would write through (lose nothing): report how full each got
+    if lazyfs_cmd "$r" display-cache-usage 'cache usage (%pages)'; then
+      u=$(grep -o 'cache usage (%pages) is [0-9.]*' "$WORK/lazyfs-$r.log" | tail -1 | grep -o '[0-9.]*$')
+      CACHE_USE+="${CACHE_USE:+, }$r ${u:0:4}%"
+    fi
+  done
   cleanup 2>/dev/null
   if finish "$1" && [[ $FAILED == 0 ]]; then
     [[ $KEEP_DATA == 1 ]] || rm -rf "$WORK/backing" "$WORK/tmp"
@@ -248,6 +274,10 @@ finish() { # prints the counts and the RESULT line, returns the exit status
     case ${RESULT_OF[$n]} in ok) verified=$((verified + 1)) ;; lost) lost=$((lost + 1)) ;; corrupt) corrupt=$((corrupt + 1)) ;; esac
   done
   log "done in $(($(date +%s) - T0)) s; refused puts (not acknowledged): $(cat "$WORK/refused.txt" 2>/dev/null | wc -l); logs in $WORK"
+  log "LazyFS cache in use at the end (of $LAZYFS_CACHE each; a full one writes through): ${CACHE_USE:-?}"
+  log "the cuts dropped $DROPPED unsynced bytes; files with unsynced data at a cut (at how many): $(grep -ho "=> file: '[^']*'" "$WORK"/lazyfs-*.log 2>/dev/null \
+    | sed -E "s/^=> file: '//; s/'\$//; s/.*\/data\///; s/[0-9]+/N/g" | awk -F/ '{print (NF > 2 ? $1 "/..." : $0)}' \
+    | sort | uniq -c | sort -rn | awk '{printf "%s%s (%s)", (NR > 1 ? ", " : ""), $2, $1}')"
   [[ -s $WORK/problems.txt ]] && { echo "problems:"; head -20 "$WORK/problems.txt"; }
   echo "RESULT cycles=$cycles acked=${#ACKED[@]} verified=$verified lost=$lost corrupt=$corrupt"
   ((lost == 0 && corrupt == 0 && verified == ${#ACKED[@]}))
@@ -277,6 +307,8 @@ for c in $(seq 1 "$CYCLES"); do
   # the power cut: freeze every node cut (nothing more reaches its disk), drop each mount's unsynced data, kill
   for r in "${cut[@]}"; do kill -STOP "${PID[$r]}"; done
   for r in "${cut[@]}"; do
+    lazyfs_cmd "$r" unsynced-data-report 'total number of bytes un-fsynced' || true
+    DROPPED=$((DROPPED + $(grep -o 'un-fsynced: [0-9]*' "$WORK/lazyfs-$r.log" | tail -1 | grep -o '[0-9]*$' || echo 0)))
     before=$(grep -c 'cache is cleared' "$WORK/lazyfs-$r.log" || true)
     echo "lazyfs::clear-cache" >"$LCONF/$r.fifo"
     for _ in $(seq 200); do
