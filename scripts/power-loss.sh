@@ -7,7 +7,10 @@
 #      name and sha256 are recorded only after the client reported success (acknowledged);
 #   2. at a random point, the power of one or more random nodes is cut: each is frozen (SIGSTOP, so that
 #      it writes nothing more), then `lazyfs::clear-cache` is written to its mount's fifo (and LazyFS
-#      reports the cache cleared), then the node is SIGKILLed, in that order;
+#      reports the cache cleared), then the node is SIGKILLed, in that order. A node syncs what it writes
+#      within milliseconds, so a random instant rarely finds unsynced data: while LazyFS reports none on
+#      the frozen nodes' mounts other than RocksDB's info LOG, they are thawed and frozen again 20-150 ms
+#      later, up to HUNT times, and the cut falls on the first freeze that finds some;
 #   3. the cut nodes are restarted on the same data directories and the script waits until every node's
 #      /readyz answers 200 with every peer up; the load stops;
 #   4. every object acknowledged in this cycle, and SAMPLE objects drawn from the earlier ones, are read
@@ -17,13 +20,13 @@
 # timing of real processes does not. The last line is
 #   RESULT cycles=N acked=N verified=N lost=N corrupt=N
 # and the exit status is non-zero when lost or corrupt is, or when a node did not come back. Before it, the
-# script says how many unsynced bytes the cuts dropped and of which files (LazyFS's unsynced-data report just
-# before each clear) and how full each LazyFS cache got (a full cache writes through: nothing to lose).
+# script says how many unsynced bytes the cuts dropped, how many cuts dropped data of other files than the
+# info LOG, and of which (LazyFS's unsynced-data report just before each clear) and how full each LazyFS cache got (a full cache writes through: nothing to lose).
 #
 # Needs root, /dev/fuse and LazyFS (scripts/install-lazyfs.sh installs it; LAZYFS names a built binary).
 # Settings (environment; CYCLES also as the first argument): NODES (4), CYCLES (50), SEED (1), WORKERS
 # (2), LOAD_MIN_MS/LOAD_MAX_MS (1500/6000: the load runs this long before the cut), MAX_SIZE (1048576 bytes),
-# BLOCK_SIZE (64KiB), SAMPLE (8), HEAP per node (256m), LAZYFS_CACHE per mount (128mb), READY_S (180),
+# BLOCK_SIZE (64KiB), SAMPLE (8), HEAP per node (256m), LAZYFS_CACHE per mount (128mb), READY_S (180), HUNT (20),
 # JAR (application/target/node.jar), WORK (a new /tmp/geoblocks-power-* directory: logs, the acknowledged
 # list; the data directories are removed when the run passes, unless KEEP_DATA=1).
 set -euo pipefail
@@ -40,6 +43,7 @@ SAMPLE=${SAMPLE:-8}
 HEAP=${HEAP:-256m}
 LAZYFS_CACHE=${LAZYFS_CACHE:-128mb}
 READY_S=${READY_S:-180}
+HUNT=${HUNT:-20}
 KEEP_DATA=${KEEP_DATA:-0}
 JAR=${JAR:-application/target/node.jar}
 ALL_REGIONS=(a b c d e f g h)
@@ -50,6 +54,7 @@ fail_setup() { echo "error: $*" >&2; exit 2; }
 [[ $SEED =~ ^[0-9]+$ ]] || fail_setup "SEED must be a number, was '$SEED'"
 [[ $LOAD_MIN_MS =~ ^[0-9]+$ && $LOAD_MAX_MS =~ ^[0-9]+$ && $LOAD_MAX_MS -ge $LOAD_MIN_MS ]] \
   || fail_setup "LOAD_MIN_MS and LOAD_MAX_MS must be numbers, LOAD_MIN_MS <= LOAD_MAX_MS (were '$LOAD_MIN_MS', '$LOAD_MAX_MS')"
+[[ $HUNT =~ ^[0-9]+$ ]] || fail_setup "HUNT must be a number, was '$HUNT'"
 [[ $WORKERS =~ ^[1-9][0-9]*$ ]] || fail_setup "WORKERS must be a positive number, was '$WORKERS'"
 [[ $(id -u) -eq 0 ]] || fail_setup "run as root (LazyFS mounts with allow_other)"
 [[ -c /dev/fuse ]] || fail_setup "no /dev/fuse: LazyFS needs FUSE"
@@ -129,6 +134,20 @@ lazyfs_cmd() { # REGION COMMAND LOG-TEXT: sends lazyfs::COMMAND to that mount; 1
   return 1
 }
 DROPPED=0   # unsynced bytes the cuts dropped (LazyFS's report just before each)
+CUT_EVENTS=0
+HITS=0      # cuts that dropped unsynced data other than RocksDB's info LOG
+report() { # REGION: LazyFS's unsynced-data report of that mount now: sets REPORT_BYTES, and REPORT_FILES (the
+           # files with unsynced data other than RocksDB's info LOG, one a line, also added to WORK/unsynced.txt)
+  local n log=$WORK/lazyfs-$1.log
+  n=$(wc -l <"$log")
+  REPORT_BYTES=0 REPORT_FILES=
+  lazyfs_cmd "$1" unsynced-data-report 'total number of bytes un-fsynced' || return 0
+  REPORT_BYTES=$(tail -n +$((n + 1)) "$log" | grep -o 'un-fsynced: [0-9]*' | tail -1 | grep -o '[0-9]*$' || echo 0)
+  REPORT_FILES=$(tail -n +$((n + 1)) "$log" | grep -o "=> file: '[^']*'" | sed -E "s/^=> file: '//; s/'\$//" \
+    | grep -v -E '/LOG(\.old.*)?$' || true)
+  [[ -n $REPORT_FILES ]] && REPORT_FILES+=$'\n'
+  return 0
+}
 
 STOP_FILE=$WORK/stop
 WORKER_PIDS=()
@@ -275,8 +294,8 @@ finish() { # prints the counts and the RESULT line, returns the exit status
   done
   log "done in $(($(date +%s) - T0)) s; refused puts (not acknowledged): $(cat "$WORK/refused.txt" 2>/dev/null | wc -l); logs in $WORK"
   log "LazyFS cache in use at the end (of $LAZYFS_CACHE each; a full one writes through): ${CACHE_USE:-?}"
-  log "the cuts dropped $DROPPED unsynced bytes; files with unsynced data at a cut (at how many): $(grep -ho "=> file: '[^']*'" "$WORK"/lazyfs-*.log 2>/dev/null \
-    | sed -E "s/^=> file: '//; s/'\$//; s/.*\/data\///; s/[0-9]+/N/g" | awk -F/ '{print (NF > 2 ? $1 "/..." : $0)}' \
+  log "the cuts dropped $DROPPED unsynced bytes; $HITS of $CUT_EVENTS cuts dropped data of other files than RocksDB's" \
+    "info LOG: $(sed -E 's/.*\/data\///; s/[0-9]+/N/g' "$WORK/dropped-files.txt" 2>/dev/null | awk -F/ '{print (NF > 2 ? $1 "/..." : $0)}' \
     | sort | uniq -c | sort -rn | awk '{printf "%s%s (%s)", (NR > 1 ? ", " : ""), $2, $1}')"
   [[ -s $WORK/problems.txt ]] && { echo "problems:"; head -20 "$WORK/problems.txt"; }
   echo "RESULT cycles=$cycles acked=${#ACKED[@]} verified=$verified lost=$lost corrupt=$corrupt"
@@ -285,7 +304,7 @@ finish() { # prints the counts and the RESULT line, returns the exit status
 
 # --- the run ---------------------------------------------------------------------------------------
 mkdir -p "$WORK/tmp"
-rm -f "$STOP_FILE" "$WORK"/acked-w*.txt "$WORK/problems.txt" "$WORK/refused.txt"
+rm -f "$STOP_FILE" "$WORK"/acked-w*.txt "$WORK/problems.txt" "$WORK/refused.txt" "$WORK/dropped-files.txt"
 log "work dir $WORK; $NODES nodes on LazyFS ($LAZYFS_CACHE cache each), $CYCLES cycles, seed $SEED"
 for r in "${REGIONS[@]}"; do mount_node "$r"; done
 for r in "${REGIONS[@]}"; do start_node "$r"; done
@@ -304,11 +323,28 @@ for c in $(seq 1 "$CYCLES"); do
   pool=("${REGIONS[@]}")
   for _ in $(seq "$k"); do j=$((RANDOM % ${#pool[@]})); cut+=("${pool[$j]}"); pool=("${pool[@]:0:$j}" "${pool[@]:$((j + 1))}"); done
   sleep "$(printf '%d.%03d' $((load_ms / 1000)) $((load_ms % 1000)))"
-  # the power cut: freeze every node cut (nothing more reaches its disk), drop each mount's unsynced data, kill
-  for r in "${cut[@]}"; do kill -STOP "${PID[$r]}"; done
+  # the power cut: freeze every node cut (nothing more reaches its disk). With HUNT > 0, while none of them
+  # holds unsynced data other than RocksDB's info LOG, thaw them and freeze them again 20-150 ms later, up to
+  # HUNT times. Then drop each mount's unsynced data, and kill.
+  tries=0
+  while :; do
+    for r in "${cut[@]}"; do kill -STOP "${PID[$r]}"; done
+    bytes=0 files=
+    for r in "${cut[@]}"; do report "$r"; bytes=$((bytes + REPORT_BYTES)); files+=$REPORT_FILES; done
+    [[ -n $files ]] && break
+    ((tries >= HUNT)) && break
+    for r in "${cut[@]}"; do kill -CONT "${PID[$r]}"; done
+    tries=$((tries + 1))
+    sleep "$(printf '0.%03d' $((20 + RANDOM % 131)))"
+  done
+  DROPPED=$((DROPPED + bytes))
+  hit="no unsynced data but the info LOG after $((tries + 1)) freezes"
+  if [[ -n $files ]]; then
+    HITS=$((HITS + 1))
+    echo -n "$files" >>"$WORK/dropped-files.txt"
+    hit="$(echo -n "$files" | grep -c .) files with unsynced data at freeze $((tries + 1))"
+  fi
   for r in "${cut[@]}"; do
-    lazyfs_cmd "$r" unsynced-data-report 'total number of bytes un-fsynced' || true
-    DROPPED=$((DROPPED + $(grep -o 'un-fsynced: [0-9]*' "$WORK/lazyfs-$r.log" | tail -1 | grep -o '[0-9]*$' || echo 0)))
     before=$(grep -c 'cache is cleared' "$WORK/lazyfs-$r.log" || true)
     echo "lazyfs::clear-cache" >"$LCONF/$r.fifo"
     for _ in $(seq 200); do
@@ -321,6 +357,7 @@ for c in $(seq 1 "$CYCLES"); do
   done
   for r in "${cut[@]}"; do gone "${PID[$r]}"; done
   CUTS=$((CUTS + ${#cut[@]}))
+  CUT_EVENTS=$((CUT_EVENTS + 1))
   t_cut=$SECONDS
   for r in "${cut[@]}"; do start_node "$r"; done
   if ! await_ready "${REGIONS[@]}"; then
@@ -344,7 +381,7 @@ for c in $(seq 1 "$CYCLES"); do
     check ${ACKED[$(((RANDOM * 32768 + RANDOM) % before_n))]} || bad=$((bad + 1))
   done
   ACKED+=("${new[@]:+${new[@]}}")
-  log "cycle $c/$CYCLES: cut ${cut[*]} after $load_ms ms of load; ready again in $ready_s s;" \
+  log "cycle $c/$CYCLES: cut ${cut[*]} after $load_ms ms of load ($hit); ready again in $ready_s s;" \
     "${#new[@]} acknowledged (${#ACKED[@]} in all); $((${#new[@]} + (before_n > 0 ? SAMPLE : 0))) read back, $bad failed"
 done
 log "reading back all ${#ACKED[@]} acknowledged objects ($CUTS node power cuts in $CYCLES cycles)"

@@ -56,7 +56,7 @@ class PowerLossIT {
         Path out = Files.createTempDirectory("power-loss-");
         String result = RealLinks.runScript(script, Map.of("WORK", out.resolve("run").toString(), "LAZYFS", lazyfs.toString(),
                 "NODES", "2", "CYCLES", "2", "SEED", "7", "LOAD_MIN_MS", "1500", "LOAD_MAX_MS", "3500", "SAMPLE", "4",
-                "MAX_SIZE", "262144", "LAZYFS_CACHE", "64mb"), out, 300);
+                "MAX_SIZE", "262144", "HUNT", "5"), out, 300);
         Matcher m = RESULT.matcher(result);
         assertTrue(m.matches(), "not a RESULT line: " + result);
         long acked = Long.parseLong(m.group(2));
