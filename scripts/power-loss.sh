@@ -295,7 +295,7 @@ finish() { # prints the counts and the RESULT line, returns the exit status
   log "done in $(($(date +%s) - T0)) s; refused puts (not acknowledged): $(cat "$WORK/refused.txt" 2>/dev/null | wc -l); logs in $WORK"
   log "LazyFS cache in use at the end (of $LAZYFS_CACHE each; a full one writes through): ${CACHE_USE:-?}"
   log "the cuts dropped $DROPPED unsynced bytes; $HITS of $CUT_EVENTS cuts dropped data of other files than RocksDB's" \
-    "info LOG: $(sed -E 's/.*\/data\///; s/[0-9]+/N/g' "$WORK/dropped-files.txt" 2>/dev/null | awk -F/ '{print (NF > 2 ? $1 "/..." : $0)}' \
+    "info LOG: $(sed -E 's/.*\/data\///' "$WORK/dropped-files.txt" 2>/dev/null | awk -F/ '{ n = $NF; sub(/.*\./, "*.", n); print (NF > 1 ? $1 "/" : "") n }' \
     | sort | uniq -c | sort -rn | awk '{printf "%s%s (%s)", (NR > 1 ? ", " : ""), $2, $1}')"
   [[ -s $WORK/problems.txt ]] && { echo "problems:"; head -20 "$WORK/problems.txt"; }
   echo "RESULT cycles=$cycles acked=${#ACKED[@]} verified=$verified lost=$lost corrupt=$corrupt"
