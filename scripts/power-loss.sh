@@ -296,7 +296,7 @@ finish() { # prints the counts and the RESULT line, returns the exit status
   log "LazyFS cache in use at the end (of $LAZYFS_CACHE each; a full one writes through): ${CACHE_USE:-?}"
   log "the cuts dropped $DROPPED unsynced bytes; $HITS of $CUT_EVENTS cuts dropped data of other files than RocksDB's" \
     "info LOG: $(sed -E 's/.*\/data\///' "$WORK/dropped-files.txt" 2>/dev/null | awk -F/ '{ n = $NF; sub(/.*\./, "*.", n); print (NF > 1 ? $1 "/" : "") n }' \
-    | sort | uniq -c | sort -rn | awk '{printf "%s%s (%s)", (NR > 1 ? ", " : ""), $2, $1}')"
+    | sort | uniq -c | sort -rn | awk '{printf "%s%s (%s)", (NR > 1 ? ", " : ""), $2, $1} END { if (NR == 0) printf "none" }')"
   [[ -s $WORK/problems.txt ]] && { echo "problems:"; head -20 "$WORK/problems.txt"; }
   echo "RESULT cycles=$cycles acked=${#ACKED[@]} verified=$verified lost=$lost corrupt=$corrupt"
   ((lost == 0 && corrupt == 0 && verified == ${#ACKED[@]}))
