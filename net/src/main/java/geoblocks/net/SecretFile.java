@@ -1,17 +1,21 @@
 package geoblocks.net;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * A file that holds a secret (a node key, a dashboard password): written whole to a temporary file
- * that only its owner may read, then renamed into place, so it is never seen half-written or with
- * wider permissions.
+ * that only its owner may read, fsync'ed, renamed into place and the directory fsync'ed, so it is never
+ * seen half-written or with wider permissions, and a power cut after {@link #write} returns leaves it
+ * whole (without the fsync a cut left the renamed file empty: scripts/power-loss.sh, the node key).
  */
 public final class SecretFile {
     private SecretFile() {}
@@ -27,14 +31,28 @@ public final class SecretFile {
             } catch (UnsupportedOperationException e) {
                 // not a POSIX file system: the directory's own permissions guard it
             }
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                while (bytes.hasRemaining()) {
+                    ch.write(bytes);
+                }
+                ch.force(true);
+            }
             try {
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, file);
             }
+            syncDirectory(dir);
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Makes the entries of {@code dir} (a rename into it) durable: fsync of the directory. */
+    static void syncDirectory(Path dir) throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
         }
     }
 
