@@ -1,14 +1,9 @@
 package geoblocks.net;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
@@ -22,38 +17,13 @@ public final class SecretFile {
 
     /** Writes {@code text} (UTF-8) to {@code file} as described; creates its directory. */
     public static void write(Path file, String text) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-        try {
+        DurableFile.replace(file, text.getBytes(StandardCharsets.UTF_8), tmp -> {
             try {
                 Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
             } catch (UnsupportedOperationException e) {
                 // not a POSIX file system: the directory's own permissions guard it
             }
-            ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                while (bytes.hasRemaining()) {
-                    ch.write(bytes);
-                }
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file);
-            }
-            syncDirectory(dir);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-    }
-
-    /** Makes the entries of {@code dir} (a rename into it) durable: fsync of the directory. */
-    static void syncDirectory(Path dir) throws IOException {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        }
+        });
     }
 
     /**

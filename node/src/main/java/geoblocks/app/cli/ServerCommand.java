@@ -133,6 +133,7 @@ public final class ServerCommand implements Callable<Integer> {
         if (own != null && Files.exists(next) && own.previousKey().isEmpty()
                 && own.key().equals(NodeIdentity.format(NodeIdentity.loadOrCreate(next).getPublic()))) {
             Files.move(next, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            geoblocks.net.DurableFile.syncDirectory(dir);
         }
         KeyPair kp = NodeIdentity.loadOrCreate(file);
         String mine = NodeIdentity.format(kp.getPublic());

@@ -94,6 +94,7 @@ public final class NodeKeys implements MemberKeys {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(dataDir.resolve(NEXT), dataDir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING);
             }
+            geoblocks.net.DurableFile.syncDirectory(dataDir); // the rename, durable (the key's bytes were synced when written)
             LOG.info("node key rotated: every member accepts {}; it signs from now on and is {}", key, dataDir.resolve(FILE));
         } catch (IOException e) {
             // signing with it already; the file is moved at the next start (the layout names it then)

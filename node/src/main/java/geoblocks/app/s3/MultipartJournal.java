@@ -78,18 +78,8 @@ final class MultipartJournal {
                     .append(p.checksum() == null ? "-" : Base64.getEncoder().encodeToString(p.checksum())).append(' ')
                     .append(p.addedMillis()).append('\n');
         }
-        Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, "mpu-tmp-", ".tmp");
-        try {
-            Files.writeString(tmp, s, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file(u.id()), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file(u.id()), StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        // fsynced, renamed into place, directory fsynced: a power cut leaves the old journal or the new one
+        geoblocks.net.DurableFile.replace(file(u.id()), s.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     void delete(String id) throws IOException {

@@ -222,6 +222,13 @@ final class S3Multipart {
         receiver.receive(call, buckets.find(call.bucket), false, upload.checksum(), (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
             try {
+                geoblocks.net.DurableFile.sync(spool.file()); // an acknowledged part survives a power cut (with its journal)
+            } catch (IOException e) {
+                spool.discard();
+                call.fail(new S3Exception(S3Error.INTERNAL_ERROR, "part " + number + " could not be synced to disk: " + e));
+                return;
+            }
+            try {
                 MultipartUploads.Part old = uploads.addPart(upload.id(), new MultipartUploads.Part(number, spool.size(), etag,
                         spool.file(), spool.checksumAlgorithm(), spool.checksumValue(), clock.getAsLong()));
                 persist(upload.id());
@@ -484,6 +491,7 @@ final class S3Multipart {
                             : c;
                 }
                 String etag = ETags.hex(sink[0].md5());
+                geoblocks.net.DurableFile.sync(file); // an acknowledged part survives a power cut (with its journal)
                 MultipartUploads.Part old = uploads.addPart(upload.id(),
                         new MultipartUploads.Part(number, sink[0].written(), etag, file));
                 persist(upload.id());
