@@ -77,6 +77,16 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
     static final int DATA_FIXED = 6 + 8 + 4 + 2;
     static final int ACK_FIXED = 8 + 8 + 8 + 4 + 4 + 1;
 
+    /**
+     * LEDBAT's versions, offered in the transport's handshake: two nodes whose ranges do not meet are
+     * told so when they connect, instead of dropping each other's datagrams as malformed. Every
+     * datagram carries its version byte; this build reads and writes {@value #VERSION} only.
+     */
+    @Override
+    public geoblocks.net.VersionRange versions() {
+        return geoblocks.net.VersionRange.only(VERSION);
+    }
+
     @Override
     public Class<LedbatPacket> messageClass() {
         return LedbatPacket.class;

@@ -92,6 +92,11 @@ public final class GeoNetwork extends ComponentDefinition {
         final NetworkSettings settings;
         final String secret;
         final CodecRegistry codecs;
+
+        /** The message families this network carries, and the versions its handshakes offer of each. */
+        public CodecRegistry codecs() {
+            return codecs;
+        }
         LocalLinks local;
         geoblocks.network.session.NodeIdentity identity = geoblocks.network.session.NodeIdentity.NONE;
         /** The address to listen on when not {@code self}'s own (e.g. 0.0.0.0, or a private address behind NAT); null: self's. */
