@@ -464,25 +464,11 @@ final class Uploads {
             publishInline(m, required, Set.of(node.region()));
         }
 
-        /**
-         * Publishes a stored inline version; the client hears Committed when every {@code required}
-         * region holds it ({@code holding} already do), else why not: the version exists, so the
-         * outcome is unknown to the client (it may still spread and win).
-         */
+        /** Publishes a stored inline version; the client hears what {@link UploadAcks#inline} decides. */
         void publishInline(Manifest m, List<String> required, Set<String> holding) {
             releaseFile(); // committed (no blocks to protect): the in-flight hold ends, as for a put of blocks
-            new ManifestPublisher(node, m, unreached -> {
-                List<String> missing = required.stream().filter(r -> !holding.contains(r) && unreached.contains(r)).toList();
-                if (missing.isEmpty()) {
-                    node.send(key.client, new Committed(key.req, m.version().id(), // as a put of blocks says: scripts read it
-                            unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached));
-                } else {
-                    node.send(key.client, new Failed(key.req, FailureCode.OUTCOME_UNKNOWN, "upload of '" + name + "' failed: " + missing
-                            + ", chosen by policy " + policy + ", did not confirm storing the manifest of this inline object"
-                            + " (down, failed or silent); version " + m.version().id() + " is stored at " + holding
-                            + " and may or may not become the file's content (anti-entropy brings it to every region)"));
-                }
-            }).start();
+            new ManifestPublisher(node, m, unreached -> node.send(key.client,
+                    UploadAcks.inline(key.req, name, m, policy, required, holding, unreached))).start();
         }
 
         /** With ack local: saves the copies the replication queue owes (per block and region) in it, durably. */
@@ -501,34 +487,12 @@ final class Uploads {
             }
         }
 
-        /**
-         * Publishes a stored version of blocks. With ack all and blocks at other regions, the client hears
-         * Committed only when at least one other region confirmed storing the manifest: then no single
-         * metadata disk holds the only reference to the blocks (anti-entropy brings it back to a region that
-         * lost it, and to a block holder that missed it, before that holder's GC may take them); else
-         * OUTCOME_UNKNOWN, as an inline object whose regions did not confirm. With ack local, once published
-         * whoever answered (the copies are still owed).
-         */
+        /** Publishes a stored version of blocks; the client hears what {@link UploadAcks#blocks} decides (ack all: a second copy of the manifest). */
         void publish(Manifest m, String note) {
             releaseFile();
             replicator.pump();
-            Set<String> holding = new TreeSet<>();
-            if (!ackLocal) {
-                m.blocks().forEach(b -> holding.addAll(b.replicas()));
-                holding.remove(node.region());
-            }
-            new ManifestPublisher(node, m, unreached -> {
-                boolean confirmedElsewhere = node.peerRegions().stream().anyMatch(p -> !unreached.contains(p));
-                if (holding.isEmpty() || confirmedElsewhere) {
-                    node.send(key.client, new Committed(key.req, m.version().id(),
-                            (unreached.isEmpty() ? "stored" : "stored; manifest not yet at " + unreached) + note));
-                } else {
-                    node.send(key.client, new Failed(key.req, FailureCode.OUTCOME_UNKNOWN, "upload of '" + name + "' failed: no"
-                            + " other region confirmed storing its manifest (" + unreached + ": down, failed or silent), and "
-                            + holding + " hold its blocks; version " + m.version().id() + " is stored at " + node.region()
-                            + " alone and may or may not become the file's content (anti-entropy brings it to every region)"));
-                }
-            }).start();
+            new ManifestPublisher(node, m, unreached -> node.send(key.client,
+                    UploadAcks.blocks(key.req, name, m, node.region(), ackLocal, node.peerRegions(), unreached, note))).start();
         }
 
         /** Placement found no regions for a block (too few up for the policy): nothing was stored. */
