@@ -204,8 +204,7 @@ public final class ClientComponent extends ComponentDefinition {
     }
 
     void send(FileOp op) {
-        trigger(new FileMsg(new NetHeader(self, node, Transport.TCP), op,
-                versions.versionFor(node, geoblocks.blockstore.wire.FileCodec.CODEC_ID, geoblocks.blockstore.wire.FileCodec.RANGE)), net);
+        trigger(FileMsg.to(versions, new NetHeader(self, node, Transport.TCP), op), net);
     }
 
     void progress(long op, long bytes, long total) {

@@ -189,8 +189,7 @@ public final class FileService extends ComponentDefinition {
         requests.gcStatus(() -> gc.status(migrations.moves()));
         this.rebalancer = new Rebalancer(node, migrations);
         node.rebalance(rebalancer::figures);
-        this.netBench = new NetBench(node, (to, op) -> toNetwork(new FileMsg(new NetHeader(init.self, to, Transport.UDP), op,
-                init.versions.versionFor(to, geoblocks.blockstore.wire.FileCodec.CODEC_ID, geoblocks.blockstore.wire.FileCodec.RANGE))),
+        this.netBench = new NetBench(node, (to, op) -> toNetwork(FileMsg.to(init.versions, new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         NodeParts parts = new NodeParts(uploads, downloads, replicas, paced, background, scrubber, rereplicator,
                 replicator, migrations, gc, antiEntropy, membership, requests, netBench);

@@ -127,14 +127,16 @@ interface Node {
     /** What blocks read to be sent to {@code client} are read into ({@code FileServiceInit#withSendBuffers}). */
     geoblocks.net.Bytes.Allocator sendBuffers(NetAddress client);
 
-    /** Asks the placement component where a block's copies go: {@code placed} gets the regions, or {@code refused} why not. */
-    void place(PlacementRequest request, Consumer<java.util.List<String>> placed, Consumer<String> refused);
+    /**
+     * Asks the placement component where a block's copies go: {@code placed} gets the regions, or {@code refused}
+     * why not, typed (INSUFFICIENT_STORAGE when room kept a region out, else UNAVAILABLE).
+     */
+    void placeOrFail(PlacementRequest request, Consumer<java.util.List<String>> placed,
+            Consumer<geoblocks.blockstore.wire.Failure> refused);
 
-    /** As {@link #place}, with why not typed: INSUFFICIENT_STORAGE when room kept a region out, else UNAVAILABLE. */
-    default void placeOrFail(PlacementRequest request, Consumer<java.util.List<String>> placed,
-            Consumer<geoblocks.blockstore.wire.Failure> refused) {
-        place(request, placed, why -> refused.accept(new geoblocks.blockstore.wire.Failure(
-                geoblocks.blockstore.wire.FailureCode.UNAVAILABLE, why)));
+    /** As {@link #placeOrFail}, with why not as text only. */
+    default void place(PlacementRequest request, Consumer<java.util.List<String>> placed, Consumer<String> refused) {
+        placeOrFail(request, placed, f -> refused.accept(f.text()));
     }
 
     /** Names and rules of the placement policies this node knows. */

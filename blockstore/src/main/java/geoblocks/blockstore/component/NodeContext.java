@@ -20,7 +20,6 @@ import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.core.read.ServiceLatency;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
-import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.PeerOp.BlockData;
@@ -390,8 +389,7 @@ final class NodeContext implements Node {
     @Override
     public void send(NetAddress to, FileOp op) {
         counters.tcpSent(blockBytes(op), isBackground(op));
-        network.accept(new FileMsg(new NetHeader(self, to, Transport.TCP), op,
-                wireVersions.versionFor(to, FileCodec.CODEC_ID, FileCodec.RANGE)));
+        network.accept(FileMsg.to(wireVersions, new NetHeader(self, to, Transport.TCP), op));
     }
 
     @Override
@@ -473,11 +471,6 @@ final class NodeContext implements Node {
     /** Blocks read to be sent to clients go into {@code buffers} (set before any request). */
     void sendBuffers(java.util.function.Function<NetAddress, Bytes.Allocator> buffers) {
         this.sendBuffers = buffers;
-    }
-
-    @Override
-    public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
-        placements.place(request, placed, f -> refused.accept(f.text()));
     }
 
     @Override

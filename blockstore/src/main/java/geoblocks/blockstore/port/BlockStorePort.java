@@ -31,13 +31,9 @@ public final class BlockStorePort extends PortType {
     public record StoreBlock(long req, BlockId id, byte[] data, int crc) implements KompicsEvent {}
 
     /** {@code error} is null on success. */
+    /** A block stored ({@code error} and {@code code} null) or not: INSUFFICIENT_STORAGE (no room) or INTERNAL. */
     public record BlockStored(long req, BlockId id, String error, geoblocks.blockstore.wire.FailureCode code)
-            implements KompicsEvent {
-        /** Stored ({@code error} null), or failed for a reason other than room: INTERNAL. */
-        public BlockStored(long req, BlockId id, String error) {
-            this(req, id, error, error == null ? null : geoblocks.blockstore.wire.FailureCode.INTERNAL);
-        }
-    }
+            implements KompicsEvent {}
 
     /**
      * Read and verify a block; answered by {@link BlockRead}: into a heap array ({@code into} null),

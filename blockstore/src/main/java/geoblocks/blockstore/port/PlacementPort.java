@@ -28,12 +28,8 @@ public final class PlacementPort extends PortType {
         }
     }
 
-    public record PlacementRefused(long req, String reason, geoblocks.blockstore.wire.FailureCode code) implements KompicsEvent {
-        /** Refused for a reason other than room: UNAVAILABLE. */
-        public PlacementRefused(long req, String reason) {
-            this(req, reason, geoblocks.blockstore.wire.FailureCode.UNAVAILABLE);
-        }
-    }
+    /** Why no regions: {@code code} INSUFFICIENT_STORAGE when room kept a region out, else UNAVAILABLE. */
+    public record PlacementRefused(long req, String reason, geoblocks.blockstore.wire.FailureCode code) implements KompicsEvent {}
 
     /** From now on no copy goes to {@code regions} (regions of the cluster layout that are not active: draining or removed). */
     public record NotPlaceable(java.util.Set<String> regions) implements KompicsEvent {

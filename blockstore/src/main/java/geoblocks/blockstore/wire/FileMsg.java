@@ -27,6 +27,11 @@ public final class FileMsg extends NetMsg implements PatternExtractor<Class<Obje
         this.version = version;
     }
 
+    /** A message to {@code header}'s destination, written at the file protocol version {@code versions} holds for it. */
+    public static FileMsg to(geoblocks.net.PeerVersions versions, NetHeader header, FileOp op) {
+        return new FileMsg(header, op, versions.versionFor(header.destination(), FileCodec.CODEC_ID, FileCodec.RANGE));
+    }
+
     @Override
     public int wireVersion() {
         return version;

@@ -146,7 +146,8 @@ class AntiEntropyTest {
             throw new UnsupportedOperationException();
         }
         @Override public geoblocks.net.Bytes.Allocator sendBuffers(NetAddress client) { return geoblocks.net.Bytes.Allocator.HEAP; }
-        @Override public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
+        @Override public void placeOrFail(PlacementRequest request, Consumer<List<String>> placed,
+                Consumer<geoblocks.blockstore.wire.Failure> refused) {
             throw new UnsupportedOperationException();
         }
         @Override public PolicyCatalog policies() { throw new UnsupportedOperationException(); }

@@ -153,7 +153,8 @@ final class FakeNode implements Node {
     /** Where {@link #place} puts every request (null: placing is not expected), and the requests it got. */
     List<String> placeAt;
     final List<PlacementRequest> placed = new ArrayList<>();
-    @Override public void place(PlacementRequest request, Consumer<List<String>> placed, Consumer<String> refused) {
+    @Override public void placeOrFail(PlacementRequest request, Consumer<List<String>> placed,
+            Consumer<geoblocks.blockstore.wire.Failure> refused) {
         if (placeAt == null) {
             throw new UnsupportedOperationException();
         }
