@@ -13,6 +13,58 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class PeerVersions {
     private final Map<NetAddress, int[]> agreed = new ConcurrentHashMap<>();
+    private final Map<NetAddress, Release> releases = new ConcurrentHashMap<>();
+    private volatile ClusterVersion required = ClusterVersion.V0_2;
+
+    /**
+     * What a peer's HELLO said it runs: its release line ({@link ClusterVersion#V0_2} for a HELLO of layout 2,
+     * which names none) and its build ("0.3.0 (commit 1a2b3c4d5e6f)"; empty when it named none).
+     */
+    public record Release(ClusterVersion line, String build) {
+        public Release {
+            java.util.Objects.requireNonNull(line, "line");
+            build = build == null ? "" : build;
+        }
+
+        /** "0.3.0 (commit 1a2b3c4d5e6f)", or "0.2.x" for a peer that named no build. */
+        public String describe() {
+            return build.isEmpty() ? line + ".x" : build;
+        }
+    }
+
+    /** {@code peer}'s latest handshake told what it runs. */
+    public void released(NetAddress peer, Release release) {
+        releases.put(peer, release);
+    }
+
+    /** What {@code peer}'s latest handshake said it runs, or null (no handshake since its last connection closed). */
+    public Release releaseOf(NetAddress peer) {
+        return releases.get(peer);
+    }
+
+    /** What each peer connected now said it runs. */
+    public Map<NetAddress, Release> releases() {
+        Map<NetAddress, Release> out = new java.util.TreeMap<>(java.util.Comparator.comparing(NetAddress::toString));
+        out.putAll(releases);
+        return out;
+    }
+
+    /**
+     * Refuse, from now on, handshakes with a peer whose release line is below {@code version}: the cluster's
+     * version rose to it, and what it switched on is more than an older build can read. Never lowers.
+     */
+    public void require(ClusterVersion version) {
+        synchronized (this) {
+            if (version.compareTo(required) > 0) {
+                required = version;
+            }
+        }
+    }
+
+    /** The lowest release line a peer may run to complete a handshake (0.2 until the cluster's version rose). */
+    public ClusterVersion required() {
+        return required;
+    }
 
     /**
      * The versions {@code peer}'s latest handshake agreed: protocol id (0..255) to version, -1 where none.
@@ -32,6 +84,7 @@ public final class PeerVersions {
      */
     public void forget(NetAddress peer) {
         agreed.remove(peer);
+        releases.remove(peer);
     }
 
     /** The version of protocol {@code id} each peer's latest handshake agreed (peers that agreed none left out). */

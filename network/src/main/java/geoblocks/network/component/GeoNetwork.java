@@ -44,6 +44,7 @@ public final class GeoNetwork extends ComponentDefinition {
         if (init.bind != null) {
             core.bindTo(init.bind);
         }
+        core.release(init.release, init.build);
         subscribe(onSend, net);
         onStart(started -> {
             try {
@@ -121,6 +122,19 @@ public final class GeoNetwork extends ComponentDefinition {
         }
 
         geoblocks.net.PeerVersions versions;
+        geoblocks.net.ClusterVersion release;
+        String build = "";
+
+        /**
+         * Names what this process runs in its handshakes (layout 3 HELLOs): its release line and build
+         * ("0.3.0 (commit 1a2b3c4d5e6f)"). Without it (or with a null release), HELLOs of layout 2 name none,
+         * as the previous release's do.
+         */
+        public GeoNetworkInit withRelease(geoblocks.net.ClusterVersion release, String build) {
+            this.release = release;
+            this.build = build == null ? "" : build;
+            return this;
+        }
 
         /** The cluster's node keys and this process's own (a node's; none for a client): see NodeIdentity. */
         public GeoNetworkInit withIdentity(geoblocks.network.session.NodeIdentity identity) {

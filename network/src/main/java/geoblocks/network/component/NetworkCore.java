@@ -203,7 +203,9 @@ final class NetworkCore {
     /** A TCP message with its codec id and encoded size, computed once when it is sent. */
     private record Outgoing(NetMsg msg, int codecId, int size) {}
 
-    void established(Channel ch, NetAddress peer, boolean dialledBySelf, byte[] sessionSecret, int[] agreed) {
+    void established(Channel ch, NetAddress peer, boolean dialledBySelf, byte[] sessionSecret, int[] agreed,
+            geoblocks.net.PeerVersions.Release release) {
+        versions.released(peer, release);
         if (versions.agreed(peer, agreed)) {
             StringBuilder older = new StringBuilder();
             for (int id = 1; id < 256; id++) {
@@ -251,6 +253,27 @@ final class NetworkCore {
     /** Shares where the handshakes write the versions they agree; before {@link #start}. */
     void versions(geoblocks.net.PeerVersions versions) {
         this.versions = versions;
+    }
+
+    geoblocks.net.PeerVersions versions() {
+        return versions;
+    }
+
+    private geoblocks.net.ClusterVersion release;
+    private String build = "";
+
+    /** What this process names in its HELLOs (null: layout 2, naming none); before {@link #start}. */
+    void release(geoblocks.net.ClusterVersion release, String build) {
+        this.release = release;
+        this.build = build;
+    }
+
+    geoblocks.net.ClusterVersion release() {
+        return release;
+    }
+
+    String build() {
+        return build;
     }
 
     /** Sets the node keys the handshakes use; before {@link #start}. */

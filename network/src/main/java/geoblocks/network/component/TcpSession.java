@@ -110,7 +110,8 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
     private void start(ChannelHandlerContext ctx, byte[] localCert, byte[] peerCert) {
         handshake = new Handshake(dialled != null ? Handshake.Role.INITIATOR : Handshake.Role.ACCEPTOR,
                 core.self(), dialled, core.secret(), core.nonce(), localCert, peerCert, core.identity())
-                .offering(core.codecs().offered(), core.codecs()::name);
+                .offering(core.codecs().offered(), core.codecs()::name).releasing(core.release(), core.build())
+                .requiring(core.versions().required());
         ctx.writeAndFlush(Frames.control(ctx.alloc(), handshake.hello()));
     }
 
@@ -203,7 +204,8 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
             if (handshake.onProof(p)) {
                 timeout.cancel(false);
                 agreed = handshake.agreed();
-                core.established(ctx.channel(), handshake.peer(), dialled != null, handshake.sessionSecret(), agreed);
+                core.established(ctx.channel(), handshake.peer(), dialled != null, handshake.sessionSecret(), agreed,
+                        handshake.peerRelease());
             }
         } else if (!established()) {
             throw new HandshakeException(c.getClass().getSimpleName() + " before the handshake completed");

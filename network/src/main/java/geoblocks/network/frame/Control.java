@@ -1,5 +1,6 @@
 package geoblocks.network.frame;
 
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetAddress;
 import geoblocks.net.VersionRange;
@@ -13,8 +14,9 @@ import java.util.TreeMap;
  * kind byte:
  *
  * <pre>
- * HELLO       | 1 | layout u8 = 2 | address (Wire.writeAddress) | nonce (16 bytes) |
+ * HELLO       | 1 | layout u8 = 3 | address (Wire.writeAddress) | nonce (16 bytes) |
  *             | transport min u8 | transport max u8 | n u8 | n x (protocol id u8 | min u8 | max u8) |
+ *             | release major u8 | release minor u8 | build length u8 | build (printable ASCII) |
  * PROOF       | 2 | HMAC-SHA256 (32 bytes) | [Ed25519 signature (64 bytes)]    |
  * RETIRE      | 3 |   (the sender writes nothing more on this connection)       |
  * RETIRE_ACK  | 4 |   (every frame before the peer's RETIRE has been delivered) |
@@ -24,7 +26,10 @@ import java.util.TreeMap;
  * family it carries (by its codec id, see {@link geoblocks.net.WireCodec#versions}); the handshake
  * agrees the highest version both ends share of each. Layout 2 is the first with ranges, and every
  * later layout keeps its fields in this order: a later version may append fields, which this reader
- * skips. A HELLO of layout 1 (the builds before version ranges) is refused with a message that says so.
+ * skips. Layout 3 (release 0.3) appends the sender's release line and build, so peers know what each
+ * other runs (the cluster version rises only when every member runs the new release); a layout 2
+ * HELLO (release 0.2.x) names none. A HELLO of layout 1 (the builds before version ranges) is refused
+ * with a message that says so.
  *
  * A PROOF carries the signature only when its sender is a node with a key (see NodeIdentity); a
  * client's PROOF is the 32-byte MAC alone, as every PROOF was before node keys.
@@ -35,7 +40,11 @@ public sealed interface Control {
     int RETIRE = 3;
     int RETIRE_ACK = 4;
     /** The HELLO layout this node writes; layouts from 2 on start alike (see above). */
-    int VERSION = 2;
+    int VERSION = 3;
+    /** The first HELLO layout, the previous release's, that names its sender's release: none did before. */
+    int LAYOUT_RANGES = 2;
+    /** Most bytes of a HELLO's build description. */
+    int MAX_BUILD_BYTES = 64;
     /** The transport versions this node speaks: 2, the first with version ranges. */
     VersionRange TRANSPORT = VersionRange.only(2);
     int NONCE_BYTES = 16;
@@ -47,17 +56,37 @@ public sealed interface Control {
      * it speaks of the transport and of each message family (codec id to range).
      */
     record Hello(int version, NetAddress address, byte[] nonce, VersionRange transport,
-            SortedMap<Integer, VersionRange> protocols) implements Control {
+            SortedMap<Integer, VersionRange> protocols, ClusterVersion release, String build) implements Control {
         public Hello {
             protocols = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(protocols));
             if (protocols.size() > 255) {
                 throw new IllegalArgumentException("at most 255 protocols in a HELLO, got " + protocols.size());
             }
+            if ((version >= 3) != (release != null)) {
+                throw new IllegalArgumentException("a HELLO of layout 3 on names its release, one of layout 2 none; layout "
+                        + version + (release == null ? " without" : " with") + " a release");
+            }
+            build = build == null ? "" : build;
+            if (build.length() > MAX_BUILD_BYTES || !build.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f)) {
+                throw new IllegalArgumentException("a HELLO's build is at most " + MAX_BUILD_BYTES
+                        + " printable ASCII characters, was '" + build + "'");
+            }
         }
 
-        /** This node's HELLO layout and transport versions, with no message family offered. */
-        public Hello(int version, NetAddress address, byte[] nonce) {
-            this(version, address, nonce, TRANSPORT, new TreeMap<>());
+        /** A layout 2 HELLO (the previous release's), which names no release. */
+        public Hello(int version, NetAddress address, byte[] nonce, VersionRange transport,
+                SortedMap<Integer, VersionRange> protocols) {
+            this(version, address, nonce, transport, protocols, null, "");
+        }
+
+        /** A HELLO of this node's layout and transport versions naming {@code release}, with no message family offered. */
+        public static Hello of(NetAddress address, byte[] nonce, ClusterVersion release) {
+            return new Hello(VERSION, address, nonce, TRANSPORT, new TreeMap<>(), release, "");
+        }
+
+        /** What the sender runs: the release its HELLO names, or 0.2 (a layout 2 HELLO, which only 0.2.x writes). */
+        public ClusterVersion releaseLine() {
+            return release == null ? ClusterVersion.V0_2 : release;
         }
     }
 
@@ -79,7 +108,8 @@ public sealed interface Control {
 
     static int size(Control c) {
         if (c instanceof Hello h) {
-            return 1 + 1 + Wire.addressSize(h.address()) + NONCE_BYTES + 3 + 3 * h.protocols().size();
+            return 1 + 1 + Wire.addressSize(h.address()) + NONCE_BYTES + 3 + 3 * h.protocols().size()
+                    + (h.release() == null ? 0 : 3 + h.build().length());
         }
         if (c instanceof Proof p) {
             return 1 + MAC_BYTES + p.signature().length;
@@ -94,6 +124,10 @@ public sealed interface Control {
             out.put(h.nonce());
             out.put((byte) h.transport().min()).put((byte) h.transport().max()).put((byte) h.protocols().size());
             h.protocols().forEach((id, r) -> out.put(id.byteValue()).put((byte) r.min()).put((byte) r.max()));
+            if (h.release() != null) {
+                out.put((byte) h.release().major()).put((byte) h.release().minor()).put((byte) h.build().length())
+                        .put(h.build().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            }
         } else if (c instanceof Proof p) {
             out.put((byte) PROOF).put(p.mac()).put(p.signature());
         } else if (c instanceof Retire) {
@@ -131,9 +165,9 @@ public sealed interface Control {
         switch (type) {
             case HELLO -> {
                 int version = Wire.readU8(in, "hello version");
-                if (version < VERSION) {
+                if (version < LAYOUT_RANGES) {
                     throw new MalformedMessageException("hello version " + version + " from a geoblocks build before"
-                            + " version ranges, this node speaks " + VERSION + " and later: upgrade the peer (see"
+                            + " version ranges, this node speaks " + LAYOUT_RANGES + " and later: upgrade the peer (see"
                             + " docs/upgrading.md)");
                 }
                 NetAddress a = Wire.readAddress(in);
@@ -149,10 +183,28 @@ public sealed interface Control {
                         throw new MalformedMessageException("hello names protocol " + id + " twice");
                     }
                 }
+                ClusterVersion release = null;
+                String build = "";
+                if (version >= 3) {
+                    release = new ClusterVersion(Wire.readU8(in, "hello release major"), Wire.readU8(in, "hello release minor"));
+                    int len = Wire.readU8(in, "hello build length");
+                    if (len > MAX_BUILD_BYTES) {
+                        throw new MalformedMessageException("hello build length " + len + " exceeds " + MAX_BUILD_BYTES);
+                    }
+                    Wire.need(in, len, "hello build");
+                    byte[] b = new byte[len];
+                    in.get(b);
+                    for (byte x : b) {
+                        if (x < 0x20 || x > 0x7e) {
+                            throw new MalformedMessageException("hello build must be printable ASCII, has byte " + (x & 0xff));
+                        }
+                    }
+                    build = new String(b, java.nio.charset.StandardCharsets.US_ASCII);
+                }
                 if (version > VERSION) {
                     in.position(in.limit()); // a later layout's appended fields: not ours to read
                 }
-                c = new Hello(version, a, nonce, transport, protocols);
+                c = new Hello(version, a, nonce, transport, protocols, release, build);
             }
             case PROOF -> {
                 Wire.need(in, MAC_BYTES, "proof");

@@ -25,6 +25,7 @@ import javax.crypto.spec.SecretKeySpec;
  * <pre>
  * "geoblocks-proof-v1" | role of the prover (1 initiator, 2 acceptor) | transcript
  * transcript = initiator address | acceptor address | nonce_i | nonce_a | cert_i | cert_a | versions_i | versions_a
+ *              [| release_i | build_i | release_a | build_a: when both HELLOs name a release, layout 3 on]
  * </pre>
  *
  * where cert_x is the SHA-256 of x's TLS certificate, or empty without TLS. A side that does not
@@ -62,6 +63,11 @@ public final class Handshake {
     private SortedMap<Integer, VersionRange> offered = new TreeMap<>();
     private IntFunction<String> names = id -> "protocol " + id;
     private final int[] agreed = new int[256];
+    /** What this end runs, named in its HELLO (null: a layout 2 HELLO, as the previous release writes). */
+    private geoblocks.net.ClusterVersion release;
+    private String build = "";
+    /** The lowest release a peer may run (the cluster's version). */
+    private geoblocks.net.ClusterVersion required = geoblocks.net.ClusterVersion.V0_2;
     private Control.Hello peerHello;
     private boolean proofSent;
     private boolean peerVerified;
@@ -113,9 +119,38 @@ public final class Handshake {
         return this;
     }
 
+    /**
+     * Names what this end runs in its HELLO: its release line and build ("0.3.0 (commit 1a2b3c4d5e6f)"), which the
+     * peer shows and checks against the cluster's version. Null {@code release}: a HELLO of layout 2, naming none
+     * (what the previous release writes; an upgrade test's stand-in for it). Before {@link #hello}.
+     */
+    public Handshake releasing(geoblocks.net.ClusterVersion release, String build) {
+        this.release = release;
+        this.build = release == null ? "" : build;
+        return this;
+    }
+
+    /**
+     * Refuses a peer whose release line is below {@code version} (the cluster's version: what it switched on is
+     * more than an older build reads). A layout 2 HELLO runs 0.2. Before the peer's HELLO.
+     */
+    public Handshake requiring(geoblocks.net.ClusterVersion version) {
+        this.required = version;
+        return this;
+    }
+
     /** Our HELLO: send it first. */
     public Control.Hello hello() {
-        return new Control.Hello(Control.VERSION, self, nonce.clone(), Control.TRANSPORT, offered);
+        return new Control.Hello(release == null ? Control.LAYOUT_RANGES : Control.VERSION, self, nonce.clone(),
+                Control.TRANSPORT, offered, release, build);
+    }
+
+    /** What the peer's HELLO said it runs: its release line (0.2 for layout 2) and build ("" when it named none). */
+    public geoblocks.net.PeerVersions.Release peerRelease() {
+        if (peerHello == null) {
+            throw new IllegalStateException("no HELLO from the peer yet");
+        }
+        return new geoblocks.net.PeerVersions.Release(peerHello.releaseLine(), peerHello.build());
     }
 
     /** The peer's HELLO arrived: check it and return our PROOF to send. */
@@ -133,6 +168,12 @@ public final class Handshake {
             throw new HandshakeException("peer echoed our nonce");
         }
         agree(h);
+        if (h.releaseLine().compareTo(required) < 0) {
+            throw new HandshakeException(h.address() + " runs geoblocks " + (h.build().isEmpty() ? h.releaseLine() + ".x"
+                    : h.build()) + ", below the cluster's version " + required + " (raised by `cluster finalize`: what it"
+                    + " switched on is more than release " + h.releaseLine() + " reads); upgrade it to " + required
+                    + " or later (see docs/upgrading.md)");
+        }
         peerHello = h;
         proofSent = true;
         return new Control.Proof(mac(role), identity.signs() ? identity.sign(signed(role)) : new byte[0]);
@@ -269,6 +310,16 @@ public final class Handshake {
                 out.write(r.min());
                 out.write(r.max());
             });
+        }
+        if (ours.release() != null && peerHello.release() != null) {
+            // both HELLOs name their releases (layout 3 on): so does the transcript, and a HELLO cut back to
+            // layout 2 on the way (to hide a release below the cluster's version) fails the proofs
+            for (Control.Hello h : initiator ? new Control.Hello[] {ours, peerHello} : new Control.Hello[] {peerHello, ours}) {
+                out.write(h.release().major());
+                out.write(h.release().minor());
+                out.write(h.build().length());
+                out.writeBytes(h.build().getBytes(StandardCharsets.US_ASCII));
+            }
         }
         return out.toByteArray();
     }

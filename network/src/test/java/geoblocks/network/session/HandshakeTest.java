@@ -86,7 +86,7 @@ class HandshakeTest {
     @Test
     void helloClaimingOurOwnAddress_isRefused() {
         Handshake a = acceptor(SECRET, fill(16, 2));
-        Control.Hello mirror = new Control.Hello(Control.VERSION, A, fill(16, 9));
+        Control.Hello mirror = Control.Hello.of(A, fill(16, 9), new geoblocks.net.ClusterVersion(0, 3));
         String m = failure(() -> a.onHello(mirror));
         assertTrue(m.contains("our own address"), m);
     }
@@ -94,7 +94,7 @@ class HandshakeTest {
     @Test
     void helloEchoingOurNonce_isRefused() {
         Handshake a = acceptor(SECRET, fill(16, 2));
-        String m = failure(() -> a.onHello(new Control.Hello(Control.VERSION, I, fill(16, 2))));
+        String m = failure(() -> a.onHello(Control.Hello.of(I, fill(16, 2), new geoblocks.net.ClusterVersion(0, 3))));
         assertTrue(m.contains("nonce"), m);
     }
 
@@ -264,7 +264,7 @@ class HandshakeTest {
     @Test
     void versions_aHelloOfferingAnotherTransport_isRefused() {
         Handshake a = acceptor(SECRET, fill(16, 2));
-        Control.Hello future = new Control.Hello(Control.VERSION, I, fill(16, 9), geoblocks.net.VersionRange.only(7),
+        Control.Hello future = new Control.Hello(Control.LAYOUT_RANGES, I, fill(16, 9), geoblocks.net.VersionRange.only(7),
                 new java.util.TreeMap<>());
         String m = failure(() -> a.onHello(future));
         assertTrue(m.contains("transport: this node speaks version 2, the peer 7"), m);
@@ -284,5 +284,57 @@ class HandshakeTest {
         assertTrue(m.contains("bad proof"), m);
         m = failure(() -> a.onProof(fromInitiator));
         assertTrue(m.contains("bad proof"), m);
+    }
+
+    private static final geoblocks.net.ClusterVersion V0_3 = new geoblocks.net.ClusterVersion(0, 3);
+
+    /** Two ends of layout 3 tell each other what they run. */
+    @Test
+    void releases_bothEndsLearnWhatThePeerRuns() throws Exception {
+        Handshake i = initiator(SECRET, fill(16, 1)).releasing(V0_3, "0.3.0 (commit aaaa)");
+        Handshake a = acceptor(SECRET, fill(16, 2)).releasing(V0_3, "0.3.1 (commit bbbb)");
+        run(i, a);
+        assertEquals(new geoblocks.net.PeerVersions.Release(V0_3, "0.3.1 (commit bbbb)"), i.peerRelease());
+        assertEquals(new geoblocks.net.PeerVersions.Release(V0_3, "0.3.0 (commit aaaa)"), a.peerRelease());
+    }
+
+    /** A 0.2.x peer (a HELLO of layout 2, naming no release) still completes with a 0.3 end, and runs 0.2. */
+    @Test
+    void releases_aPeerOfLayout2_completes_andRuns0_2() throws Exception {
+        Handshake i = initiator(SECRET, fill(16, 1)); // names none: layout 2, as 0.2.x writes
+        Handshake a = acceptor(SECRET, fill(16, 2)).releasing(V0_3, "0.3.0 (commit bbbb)");
+        assertEquals(Control.LAYOUT_RANGES, i.hello().version());
+        assertEquals(Control.VERSION, a.hello().version());
+        run(i, a);
+        assertEquals(geoblocks.net.ClusterVersion.V0_2, a.peerRelease().line());
+        assertEquals("0.2.x", a.peerRelease().describe());
+        assertEquals(V0_3, i.peerRelease().line());
+    }
+
+    /** Once the cluster's version is 0.3, a 0.2 peer is refused, with why and what to do. */
+    @Test
+    void releases_aPeerBelowTheClusterVersion_isRefused() {
+        Handshake i = initiator(SECRET, fill(16, 1));
+        Handshake a = acceptor(SECRET, fill(16, 2)).releasing(V0_3, "0.3.0").requiring(V0_3);
+        String m = failure(() -> a.onHello(i.hello()));
+        assertTrue(m.contains("runs geoblocks 0.2.x, below the cluster's version 0.3"), m);
+        assertTrue(m.contains("upgrade it to 0.3 or later"), m);
+        Handshake newer = initiator(SECRET, fill(16, 3)).releasing(new geoblocks.net.ClusterVersion(0, 4), "0.4.0");
+        Handshake a2 = acceptor(SECRET, fill(16, 4)).releasing(V0_3, "0.3.0").requiring(V0_3);
+        org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> run(newer, a2));
+    }
+
+    /** Someone in the middle who cuts a HELLO back to layout 2 (to hide its release) breaks the proofs. */
+    @Test
+    void releases_aHelloCutBackToLayout2_failsTheProof() throws Exception {
+        Handshake i = initiator(SECRET, fill(16, 1)).releasing(V0_3, "0.3.0");
+        Handshake a = acceptor(SECRET, fill(16, 2)).releasing(V0_3, "0.3.0");
+        Control.Hello real = i.hello();
+        Control.Hello cut = new Control.Hello(Control.LAYOUT_RANGES, real.address(), real.nonce(), real.transport(),
+                real.protocols());
+        Control.Proof fromAcceptor = a.onHello(cut);
+        Control.Proof fromInitiator = i.onHello(a.hello());
+        assertTrue(failure(() -> i.onProof(fromAcceptor)).contains("bad proof"));
+        assertTrue(failure(() -> a.onProof(fromInitiator)).contains("bad proof"));
     }
 }

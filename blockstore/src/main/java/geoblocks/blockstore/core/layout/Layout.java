@@ -1,6 +1,7 @@
 package geoblocks.blockstore.core.layout;
 
 import geoblocks.blockstore.core.Owners;
+import geoblocks.net.ClusterVersion;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -29,8 +30,20 @@ public final class Layout {
     private final long ownersSince;
     private final List<String> owners;
     private final long digest;
+    private final ClusterVersion clusterVersion;
 
+    /** A layout at cluster version 0.2 (the first, which no layout names). */
     public Layout(long version, Map<String, Region> regions, List<String> ownersBefore, long ownersSince) {
+        this(version, regions, ownersBefore, ownersSince, ClusterVersion.V0_2);
+    }
+
+    /**
+     * {@code clusterVersion}: the lowest release every member runs, as {@code cluster finalize} last raised it
+     * (see {@link ClusterUpgrade}): what a release behind it cannot read may be switched on, and nodes refuse
+     * peers below it.
+     */
+    public Layout(long version, Map<String, Region> regions, List<String> ownersBefore, long ownersSince,
+            ClusterVersion clusterVersion) {
         if (version < 0) {
             throw new IllegalArgumentException("layout version must not be negative, was " + version);
         }
@@ -67,6 +80,10 @@ public final class Layout {
             throw new IllegalArgumentException("a layout needs at least one active region; version " + version + " has none");
         }
         this.owners = List.copyOf(o);
+        this.clusterVersion = java.util.Objects.requireNonNull(clusterVersion, "clusterVersion");
+        if (clusterVersion.compareTo(ClusterVersion.V0_2) < 0) {
+            throw new IllegalArgumentException("the cluster version is 0.2 or later, was " + clusterVersion);
+        }
         this.digest = LayoutCodec.digest(this);
     }
 
@@ -82,6 +99,11 @@ public final class Layout {
 
     public long version() {
         return version;
+    }
+
+    /** The cluster's version: the lowest release its members may run (0.2 until {@code cluster finalize} raised it). */
+    public ClusterVersion clusterVersion() {
+        return clusterVersion;
     }
 
     /** Every region, removed ones included, by id. */
@@ -185,7 +207,8 @@ public final class Layout {
     @Override
     public boolean equals(Object o) {
         return o instanceof Layout l && l.version == version && l.regions.equals(regions)
-                && l.ownersBefore.equals(ownersBefore) && l.ownersSince == ownersSince;
+                && l.ownersBefore.equals(ownersBefore) && l.ownersSince == ownersSince
+                && l.clusterVersion.equals(clusterVersion);
     }
 
     @Override
@@ -195,6 +218,7 @@ public final class Layout {
 
     @Override
     public String toString() {
-        return "Layout[v" + version + " " + regions.values() + " ownersBefore=" + ownersBefore + "@" + ownersSince + "]";
+        return "Layout[v" + version + " " + regions.values() + " ownersBefore=" + ownersBefore + "@" + ownersSince
+                + (clusterVersion.equals(ClusterVersion.V0_2) ? "" : " cluster " + clusterVersion) + "]";
     }
 }

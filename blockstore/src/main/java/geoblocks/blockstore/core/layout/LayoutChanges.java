@@ -133,9 +133,9 @@ public final class LayoutChanges {
                 next.put(m.region(), r.withState(RegionState.REMOVED));
         }
         long v = current.version() + 1;
-        Layout probe = new Layout(v, next, current.ownersBefore(), current.ownersSince());
+        Layout probe = new Layout(v, next, current.ownersBefore(), current.ownersSince(), current.clusterVersion());
         if (!probe.owners().equals(current.owners())) {
-            probe = new Layout(v, next, current.owners(), v);
+            probe = new Layout(v, next, current.owners(), v, current.clusterVersion());
         }
         return new Applied(probe, warnings);
     }

@@ -27,7 +27,9 @@ import java.util.zip.CRC32C;
  * Format 2 is the same with each region's node key and previous key ({@code str} each, empty for none)
  * after its state. A
  * layout that names no key is written as format 1, byte for byte as before (so its digest is too), and
- * both formats are read.
+ * both formats are read. Format 3 (release 0.3) is format 2 followed, after the last region, by the
+ * cluster's version ({@code major u8 | minor u8}): written only once the cluster's version rose above
+ * 0.2 ({@code cluster finalize}), so until then every layout reads on the previous release too.
  *
  * Decoding checks every length, the checksum and the layout's own invariants, and throws
  * {@link CorruptLayoutException} naming the problem.
@@ -36,6 +38,8 @@ public final class LayoutCodec {
     static final int FORMAT = 1;
     /** The format that carries node keys: written when some region's key is named. */
     static final int FORMAT_KEYS = 2;
+    /** The format that carries the cluster's version: written once it is above 0.2. */
+    static final int FORMAT_CLUSTER_VERSION = 3;
     /** Regions a layout may hold (the u16 count allows more; no cluster needs them). */
     public static final int MAX_REGIONS = 1_000;
 
@@ -51,10 +55,11 @@ public final class LayoutCodec {
     }
 
     private static void body(Layout l, ByteArrayOutputStream out) {
-        boolean keys = l.regions().values().stream().anyMatch(Region::keyed);
+        boolean versioned = l.clusterVersion().compareTo(geoblocks.net.ClusterVersion.V0_2) > 0;
+        boolean keys = versioned || l.regions().values().stream().anyMatch(Region::keyed);
         out.write('G');
         out.write('L');
-        out.write(keys ? FORMAT_KEYS : FORMAT);
+        out.write(versioned ? FORMAT_CLUSTER_VERSION : keys ? FORMAT_KEYS : FORMAT);
         i64(out, l.version());
         i64(out, l.ownersSince());
         u16(out, l.ownersBefore().size());
@@ -71,6 +76,10 @@ public final class LayoutCodec {
                 str(out, r.previousKey());
             }
         }
+        if (versioned) {
+            out.write(l.clusterVersion().major());
+            out.write(l.clusterVersion().minor());
+        }
     }
 
     public static Layout decode(byte[] bytes) throws CorruptLayoutException {
@@ -80,11 +89,12 @@ public final class LayoutCodec {
         if (bytes[0] != 'G' || bytes[1] != 'L') {
             throw new CorruptLayoutException("not a layout: magic bytes are " + bytes[0] + "," + bytes[1]);
         }
-        if (bytes[2] != FORMAT && bytes[2] != FORMAT_KEYS) {
+        if (bytes[2] < FORMAT || bytes[2] > FORMAT_CLUSTER_VERSION) {
             throw new CorruptLayoutException("layout format " + bytes[2] + " is not known (this build reads " + FORMAT
-                    + " and " + FORMAT_KEYS + ")");
+                    + " to " + FORMAT_CLUSTER_VERSION + ": a newer geoblocks wrote it)");
         }
-        boolean keys = bytes[2] == FORMAT_KEYS;
+        boolean keys = bytes[2] >= FORMAT_KEYS;
+        boolean versioned = bytes[2] == FORMAT_CLUSTER_VERSION;
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - 4);
         int stored = ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt();
@@ -123,10 +133,18 @@ public final class LayoutCodec {
                     throw new CorruptLayoutException("region '" + id + "' is listed twice");
                 }
             }
+            geoblocks.net.ClusterVersion cluster = geoblocks.net.ClusterVersion.V0_2;
+            if (versioned) {
+                cluster = new geoblocks.net.ClusterVersion(Byte.toUnsignedInt(b.get()), Byte.toUnsignedInt(b.get()));
+                if (cluster.compareTo(geoblocks.net.ClusterVersion.V0_2) <= 0) {
+                    throw new CorruptLayoutException("a format 3 layout names cluster version " + cluster
+                            + ", which format 3 is never written for (it is above 0.2)");
+                }
+            }
             if (b.hasRemaining()) {
                 throw new CorruptLayoutException(b.remaining() + " bytes after the last region");
             }
-            return new Layout(version, regions, before, since);
+            return new Layout(version, regions, before, since, cluster);
         } catch (BufferUnderflowException e) {
             throw new CorruptLayoutException("layout cut short (" + bytes.length + " bytes)");
         } catch (IllegalArgumentException e) {
