@@ -17,9 +17,14 @@ public final class BuildVersion implements CommandLine.IVersionProvider {
         return "geoblocks " + version() + " (commit " + commit() + ")";
     }
 
-    /** The project version the jar was built as ("unknown" outside a packaged build). */
+    /** The project version the jar was built as (outside a packaged build: the version the net module was built as). */
     public static String version() {
-        return BUILD.getProperty("version", "unknown");
+        return BUILD.getProperty("version", geoblocks.net.ClusterVersion.BUILD_VERSION);
+    }
+
+    /** What a process names itself in its handshakes and status: "0.3.0 (commit 1a2b3c4d5e6f)", or "0.3.0". */
+    public static String build() {
+        return version() + (commit().equals("unknown") ? "" : " (commit " + commit() + ")");
     }
 
     /** The commit the jar was built from, 12 hex digits ("unknown" outside a git checkout or a packaged build). */

@@ -158,6 +158,13 @@ final class ClientRequests {
         this.gc = gc;
     }
 
+    /** Where status reads what the members run (null: nothing, as a node of file protocol 4 answered). */
+    void versionsStatus(java.util.function.Supplier<geoblocks.blockstore.wire.ClientOp.Versions> versions) {
+        this.versions = versions;
+    }
+
+    private java.util.function.Supplier<geoblocks.blockstore.wire.ClientOp.Versions> versions = () -> null;
+
     void onStatus(NetAddress from, StatusReq s) {
         node.send(from, status(s.req()));
     }
@@ -172,7 +179,7 @@ final class ClientRequests {
                 refused.unauthenticated(), scrubber.scrubbed, scrubber.repaired, scrubber.unrepairable,
                 new Transfers(counters.tcpSent(), counters.tcpReceived(), counters.ledbatSent(), counters.ledbatReceived(),
                         counters.tcpBackgroundSent(), counters.tcpBackgroundReceived()),
-                background.status(replicator.size()), gc.get());
+                background.status(replicator.size()), gc.get(), versions.get());
     }
 
     /**

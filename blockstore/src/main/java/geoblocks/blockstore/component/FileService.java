@@ -164,7 +164,8 @@ public final class FileService extends ComponentDefinition {
             java.util.Map<String, String> fromConfig = new java.util.TreeMap<>();
             init.cluster.regions().forEach((r, a) -> fromConfig.put(r, LayoutAddresses.hostPort(a)));
             this.membership = new Membership(node, MetaLayoutStore.open(init.manifests.engine(), fromConfig),
-                    antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged, init.memberKeys);
+                    antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged, init.memberKeys, init.versions,
+                    init.release);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("reading the cluster layout failed: " + e.getMessage(), e);
         }
@@ -187,6 +188,8 @@ public final class FileService extends ComponentDefinition {
             throw new java.io.UncheckedIOException("reading the block collection totals failed", e);
         }
         requests.gcStatus(() -> gc.status(migrations.moves()));
+        requests.versionsStatus(() -> new geoblocks.blockstore.wire.ClientOp.Versions(init.build,
+                membership.clusterVersion().toString(), membership.finalizeNote(), membership.builds(init.build)));
         this.rebalancer = new Rebalancer(node, migrations);
         node.rebalance(rebalancer::figures);
         this.netBench = new NetBench(node, (to, op) -> toNetwork(FileMsg.to(init.versions, new NetHeader(init.self, to, Transport.UDP), op)),

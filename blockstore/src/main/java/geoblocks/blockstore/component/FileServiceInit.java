@@ -42,6 +42,17 @@ public final class FileServiceInit extends Init<FileService> {
     MemberKeys memberKeys = MemberKeys.NONE;
     /** The file protocol version agreed with each peer (nothing fills it unless set: the lowest version for all). */
     geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+    /** The release line this node runs as (this build's, unless an upgrade test plays the previous release). */
+    geoblocks.net.ClusterVersion release = geoblocks.net.ClusterVersion.BUILD;
+    /** What this node names as its build in status ("0.3.0 (commit 1a2b3c4d5e6f)"). */
+    String build = geoblocks.net.ClusterVersion.BUILD_VERSION;
+
+    /** This node running as release line {@code release}, which names itself {@code build} in status. */
+    public FileServiceInit withRelease(geoblocks.net.ClusterVersion release, String build) {
+        this.release = release;
+        this.build = build;
+        return this;
+    }
 
     public FileServiceInit(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings,
             ManifestStore manifests, long seed) {

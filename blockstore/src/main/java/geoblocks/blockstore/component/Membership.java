@@ -15,6 +15,7 @@ import geoblocks.blockstore.wire.ClientOp.ClusterReq;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.PeerOp.LayoutSync;
 import geoblocks.blockstore.wire.ClientOp.RegionReport;
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -51,6 +52,26 @@ final class Membership {
      */
     Membership(NodeContext node, MetaLayoutStore store, LongPredicate syncedSince, Consumer<Layout> changed,
             MemberKeys keys) {
+        this(node, store, syncedSince, changed, keys, new geoblocks.net.PeerVersions(), ClusterVersion.BUILD);
+    }
+
+    /**
+     * {@code peers}: what each connected peer runs (its handshake said so), and where the lowest release a peer
+     * may run is set; {@code release}: the release line this node runs as. IllegalStateException when the stored
+     * layout's cluster version is above {@code release}: an older build must not run on a cluster that switched on
+     * what it cannot read.
+     */
+    Membership(NodeContext node, MetaLayoutStore store, LongPredicate syncedSince, Consumer<Layout> changed,
+            MemberKeys keys, geoblocks.net.PeerVersions peers, ClusterVersion release) {
+        if (store.current().clusterVersion().compareTo(release) > 0) {
+            throw new IllegalStateException("this node's cluster runs at cluster version " + store.current()
+                    .clusterVersion() + " (its layout version " + store.current().version() + " says so), above release "
+                    + release + " which this build runs: what the cluster switched on is more than " + release
+                    + " reads. Run " + store.current().clusterVersion() + " or later (see docs/upgrading.md)");
+        }
+        this.peers = peers;
+        this.release = release;
+        peers.require(store.current().clusterVersion());
         this.keys = keys;
         this.node = node;
         this.store = store;
@@ -64,6 +85,58 @@ final class Membership {
     }
 
     private final MemberKeys keys;
+    private final geoblocks.net.PeerVersions peers;
+    private final ClusterVersion release;
+
+    /** The release line each member runs, as far as this node knows now: its own, and each connected peer's. */
+    Map<String, ClusterVersion> running() {
+        Map<String, ClusterVersion> out = new TreeMap<>();
+        Layout l = store.current();
+        for (String m : l.members()) {
+            if (m.equals(node.region())) {
+                out.put(m, release);
+                continue;
+            }
+            NetAddress a = addressOrNull(m);
+            geoblocks.net.PeerVersions.Release r = a == null ? null : peers.releaseOf(a);
+            if (r != null) {
+                out.put(m, r.line());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * What each member runs, for status: the build its handshake named ("0.2.x" when none) and the file protocol
+     * version agreed with it (-1 for this node itself); members not connected now are left out. {@code ownBuild}:
+     * this node's.
+     */
+    List<geoblocks.blockstore.wire.ClientOp.MemberBuild> builds(String ownBuild) {
+        List<geoblocks.blockstore.wire.ClientOp.MemberBuild> out = new ArrayList<>();
+        for (String m : store.current().members()) {
+            if (m.equals(node.region())) {
+                out.add(new geoblocks.blockstore.wire.ClientOp.MemberBuild(m, ownBuild, -1)); // -1: itself, no peer
+                continue;
+            }
+            NetAddress a = addressOrNull(m);
+            geoblocks.net.PeerVersions.Release r = a == null ? null : peers.releaseOf(a);
+            if (r != null) {
+                out.add(new geoblocks.blockstore.wire.ClientOp.MemberBuild(m, r.describe(),
+                        peers.agreedWith(a, geoblocks.blockstore.wire.FileCodec.CODEC_ID)));
+            }
+        }
+        return out;
+    }
+
+    /** The cluster version. */
+    ClusterVersion clusterVersion() {
+        return store.current().clusterVersion();
+    }
+
+    /** Whether {@code cluster finalize} here could raise the cluster version now (see ClusterUpgrade#note). */
+    String finalizeNote() {
+        return geoblocks.blockstore.core.layout.ClusterUpgrade.note(store.current(), release, running());
+    }
 
     Layout current() {
         return store.current();
@@ -156,6 +229,11 @@ final class Membership {
             return false;
         }
         node.layout(l);
+        peers.require(l.clusterVersion());
+        if (l.clusterVersion().compareTo(release) > 0) {
+            Logs.warn(node.region() + ": the cluster's version is now " + l.clusterVersion() + ", above release "
+                    + release + " which this node runs: upgrade it (its peers refuse it from now on)");
+        }
         handover.report(node.region(), l.version());
         Logs.info(node.region() + ": cluster layout version " + l.version() + " " + how + ": members " + l.members()
                 + ", owners " + l.owners());
@@ -170,7 +248,7 @@ final class Membership {
             Layout before = store.current();
             LayoutChanges.Applied applied;
             try {
-                LayoutChange change = switch (r.action()) {
+                LayoutChange change = r.action().equals("finalize") ? null : switch (r.action()) {
                     case "add" -> {
                         if (keys.required() && r.key().isEmpty()) {
                             throw new IllegalArgumentException("the cluster's nodes prove node keys: add region " + r.region()
@@ -190,9 +268,12 @@ final class Membership {
                     }
                     case "retire-key" -> new LayoutChange.RetireKey(r.region());
                     default -> throw new IllegalArgumentException("cluster action must be show, add, set, drain, remove,"
-                            + " rekey or retire-key, was '" + r.action() + "'");
+                            + " rekey, retire-key or finalize, was '" + r.action() + "'");
                 };
-                applied = LayoutChanges.apply(before, change, reportedWithSelf(), drained(before), r.force());
+                applied = change == null
+                        ? new LayoutChanges.Applied(geoblocks.blockstore.core.layout.ClusterUpgrade.raise(before, release,
+                                running()), List.of())
+                        : LayoutChanges.apply(before, change, reportedWithSelf(), drained(before), r.force());
             } catch (IllegalArgumentException e) {
                 node.send(client, new Failed(r.req(), FailureCode.INVALID, e.getMessage()));
                 return;
@@ -200,7 +281,8 @@ final class Membership {
                 node.send(client, new Failed(r.req(), FailureCode.PRECONDITION_FAILED, e.getMessage()));
                 return;
             }
-            if (!adopt(applied.layout(), "applied (" + r.action() + " " + r.region() + ")")) {
+            if (!adopt(applied.layout(), "applied (" + r.action() + (change(r) ? " " + r.region() : " to cluster version "
+                    + applied.layout().clusterVersion()) + ")")) {
                 node.send(client, new Failed(r.req(), FailureCode.INTERNAL, "storing cluster layout version "
                         + applied.layout().version() + " failed; see the node's log"));
                 return;
@@ -221,6 +303,10 @@ final class Membership {
             }
         }
         node.send(client, reply(r.req(), warnings));
+    }
+
+    private static boolean change(ClusterReq r) {
+        return !r.action().equals("finalize");
     }
 
     private NetAddress addressOrNull(String peer) {

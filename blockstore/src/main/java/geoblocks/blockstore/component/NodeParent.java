@@ -65,7 +65,8 @@ public final class NodeParent extends ComponentDefinition {
         Component files = create(FileService.class, new FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission)
-                .withSendBuffers(init.sendBuffers).withAdmin(init.admin).withMemberKeys(init.memberKeys).withVersions(init.versions));
+                .withSendBuffers(init.sendBuffers).withAdmin(init.admin).withMemberKeys(init.memberKeys).withVersions(init.versions)
+                .withRelease(init.release, init.build));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         if (init.cluster.emulateWan()) {
             // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
@@ -138,6 +139,9 @@ public final class NodeParent extends ComponentDefinition {
         final MemberKeys memberKeys;
         /** The file protocol version agreed with each peer, which the node writes its messages at (see PeerVersions). */
         final geoblocks.net.PeerVersions versions;
+        /** The release line the node runs as, and the build it names in status (see FileServiceInit#withRelease). */
+        final geoblocks.net.ClusterVersion release;
+        final String build;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
         public NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -150,7 +154,8 @@ public final class NodeParent extends ComponentDefinition {
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
                     null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS, AdmissionSettings.DEFAULTS,
-                    client -> Bytes.Allocator.HEAP, AdminGate.NOBODY, MemberKeys.NONE, new geoblocks.net.PeerVersions());
+                    client -> Bytes.Allocator.HEAP, AdminGate.NOBODY, MemberKeys.NONE, new geoblocks.net.PeerVersions(),
+                    geoblocks.net.ClusterVersion.BUILD, geoblocks.net.ClusterVersion.BUILD_VERSION);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
@@ -158,8 +163,11 @@ public final class NodeParent extends ComponentDefinition {
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
                 GcSettings gc, DetectorSettings detector, AdmissionSettings admission,
                 java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers,
-                AdminGate admin, MemberKeys memberKeys, geoblocks.net.PeerVersions versions) {
+                AdminGate admin, MemberKeys memberKeys, geoblocks.net.PeerVersions versions,
+                geoblocks.net.ClusterVersion release, String build) {
             this.versions = versions;
+            this.release = release;
+            this.build = build;
             this.sendBuffers = sendBuffers;
             this.admin = admin;
             this.memberKeys = memberKeys;
@@ -183,7 +191,7 @@ public final class NodeParent extends ComponentDefinition {
         /** This init with LEDBAT bursts on or off ({@code true} only when the network is GeoNetwork). */
         public NodeInit withLedbatBursts(boolean bursts) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, bursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions, release, build);
         }
 
         /**
@@ -192,25 +200,25 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withReplicationQueue(ReplicationQueueStore queue, List<ReplicationQueue.Copy> resumed) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, queue, resumed,
-                    policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions);
+                    policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions, release, build);
         }
 
         /** This init with the placement policies in {@code set} (built from geoblocks.placement at start-up). */
         public NodeInit withPolicies(PolicySet set) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, set, gc, detector, admission, sendBuffers, admin, memberKeys, versions);
+                    resumedCopies, set, gc, detector, admission, sendBuffers, admin, memberKeys, versions, release, build);
         }
 
         /** This init with the failure detector's settings (geoblocks.node.failure-detector). */
         public NodeInit withDetector(DetectorSettings failureDetector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers, admin, memberKeys, versions);
+                    resumedCopies, policies, gc, failureDetector, admission, sendBuffers, admin, memberKeys, versions, release, build);
         }
 
         /** This init with the block collector's settings (geoblocks.node.gc-grace, gc-interval). */
         public NodeInit withGc(GcSettings collector) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, collector, detector, admission, sendBuffers, admin, memberKeys, versions);
+                    resumedCopies, policies, collector, detector, admission, sendBuffers, admin, memberKeys, versions, release, build);
         }
 
         /**
@@ -220,7 +228,7 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withSendBuffers(java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> buffers) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, buffers, admin, memberKeys, versions);
+                    resumedCopies, policies, gc, detector, admission, buffers, admin, memberKeys, versions, release, build);
         }
 
         /**
@@ -230,7 +238,7 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withAdminClients(java.util.function.Predicate<NetAddress> which) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withClients(which), memberKeys, versions);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withClients(which), memberKeys, versions, release, build);
         }
 
         /**
@@ -239,13 +247,13 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withAdminNames(List<String> prefixes) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withPrefixes(prefixes), memberKeys, versions);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withPrefixes(prefixes), memberKeys, versions, release, build);
         }
 
         /** This init telling {@code keys} the node keys each layout names (production: the node's network). */
         public NodeInit withMemberKeys(MemberKeys keys) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, keys, versions);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, keys, versions, release, build);
         }
 
         /**
@@ -255,13 +263,19 @@ public final class NodeParent extends ComponentDefinition {
          */
         public NodeInit withVersions(geoblocks.net.PeerVersions versions) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions);
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions, release, build);
+        }
+
+        /** This init running as release line {@code release}, naming itself {@code build} in status. */
+        public NodeInit withRelease(geoblocks.net.ClusterVersion release, String build) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions, release, build);
         }
 
         /** This init with the admission queue's settings (geoblocks.node.admission). */
         public NodeInit withAdmission(AdmissionSettings settings) {
             return new NodeInit(region, cluster, this.settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
-                    resumedCopies, policies, gc, detector, settings, sendBuffers, admin, memberKeys, versions);
+                    resumedCopies, policies, gc, detector, settings, sendBuffers, admin, memberKeys, versions, release, build);
         }
     }
 }

@@ -182,9 +182,22 @@ final class ClientCodec {
                 flows.set(i, flows.get(i).withPathMtu(r.i32()));
             }
         }
+        Versions versions = null;
+        if (r.more()) {
+            // appended after the path MTUs (file protocol 5 on): what the members run
+            String build = r.str();
+            String cluster = r.str();
+            String note = r.str();
+            int k = r.count();
+            List<MemberBuild> members = new ArrayList<>(k);
+            for (int i = 0; i < k; i++) {
+                members.add(new MemberBuild(r.str(), r.str(), r.i32()));
+            }
+            versions = new Versions(build, cluster, note, members);
+        }
         Background background = new Background(queuedBytes, queuedCopies, flows);
         return new StatusReply(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable,
-                transfers, background, gc);
+                transfers, background, gc, versions);
     }
 
     private static void statusReply(StatusReply p, Fields.Out o) {
@@ -211,12 +224,23 @@ final class ClientCodec {
         o.i64(g.collectedBlocks()); o.i64(g.collectedBytes()); o.i64(g.passes()); o.bool(g.running());
         o.i64(g.passChecked()); o.i64(g.passCollected()); o.i64(g.passInFlight()); o.i64(g.lastPassEndMillis());
         o.i64(g.settledSinceMillis()); o.i32(g.moves());
-        if (!b.peers().isEmpty()) {
-            // appended after the rest, and only when there are peers: a reply without them encodes as
-            // before; a reader of the older layout refuses one with them (bytes after the message)
+        if (!b.peers().isEmpty() || p.versions() != null) {
+            // appended after the rest, and only when there are peers (or versions follow): a reply without
+            // them encodes as before; a reader of the older layout refuses one with them (bytes after the message)
             o.u16(b.peers().size());
             for (LedbatPeer l : b.peers()) {
                 o.i32(l.pathMtuBytes());
+            }
+        }
+        Versions v = p.versions();
+        if (v != null) {
+            // file protocol 5 on (FileCodec writes a reply to an older peer without it)
+            o.str(v.build());
+            o.str(v.clusterVersion());
+            o.str(v.finalizeNote());
+            o.u16(v.members().size());
+            for (MemberBuild m : v.members()) {
+                o.str(m.region()); o.str(m.build()); o.i32(m.fileProtocol());
             }
         }
     }

@@ -234,8 +234,21 @@ public sealed interface ClientOp extends FileOp {
      * per transport, and its background (LEDBAT) sending state.
      */
     record StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
-            long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background, Gc gc)
-            implements Reply {
+            long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background, Gc gc,
+            Versions versions) implements Reply {
+        /** Without what the members run (null: a node of file protocol 4 or older sends none). */
+        public StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
+                long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background, Gc gc) {
+            this(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable, transfers, background,
+                    gc, null);
+        }
+
+        /** The same reply without what the members run (as written to a peer of file protocol 4 or older). */
+        public StatusReply withoutVersions() {
+            return new StatusReply(req, region, peers, malformed, unauthenticated, scrubbed, repaired, unrepairable,
+                    transfers, background, gc, null);
+        }
+
         /** A reply without block collection figures ({@link Gc#NONE}). */
         public StatusReply(long req, String region, List<PeerRtt> peers, long malformed, long unauthenticated,
                 long scrubbed, long repaired, long unrepairable, Transfers transfers, Background background) {
@@ -243,6 +256,25 @@ public sealed interface ClientOp extends FileOp {
                     Gc.NONE);
         }
     }
+
+    /**
+     * What the members of the answering node's cluster run (file protocol 5 on): its own {@code build}
+     * ("0.3.0 (commit 1a2b3c4d5e6f)"), the cluster's version ("0.2"), whether {@code cluster finalize} could
+     * raise it now ({@code finalizeNote}: "every member runs 0.3 or later: ..." or what holds it back; empty when
+     * there is nothing to raise), and each member's build as its handshake named it, with the file protocol
+     * version agreed with it (members not connected now are left out).
+     */
+    record Versions(String build, String clusterVersion, String finalizeNote, List<MemberBuild> members) {
+        public Versions {
+            build = FileOp.clip(build);
+            clusterVersion = FileOp.clip(clusterVersion);
+            finalizeNote = FileOp.clip(finalizeNote);
+            members = List.copyOf(members);
+        }
+    }
+
+    /** One member's build ("0.2.x" for one that named none) and the file protocol version agreed with it (-1: none). */
+    record MemberBuild(String region, String build, int fileProtocol) {}
 
     /**
      * The block collector of a node: blocks and data bytes it collected over its life (kept in its

@@ -37,6 +37,9 @@ import java.util.Map;
  *     the node answers UNSUPPORTED (version 3 refuses the message, and its sender waits out its
  *     timeout); {@link FailureCode#INSUFFICIENT_STORAGE}. At version 3, UNSUPPORTED is written as
  *     INVALID and INSUFFICIENT_STORAGE as INTERNAL.
+ * <li>5: a {@link ClientOp.StatusReply} ends with what the members run ({@link ClientOp.Versions}); written
+ *     to a peer at 3 or 4 without it. A {@code cluster finalize} request is a {@link ClientOp.ClusterReq} of
+ *     action "finalize", which a node of 4 answers INVALID (an action it does not know).
  * </ul>
  *
  * One table ({@link #TABLE}) gives each op its tag, class, reader and writer; encoding and
@@ -51,8 +54,11 @@ import java.util.Map;
 public final class FileCodec implements WireCodec<FileMsg> {
     public static final FileCodec INSTANCE = new FileCodec();
     /** The file protocol's newest version; a change of any op's layout or tags takes the next one. */
-    public static final int VERSION = 4;
-    /** The versions this build reads and writes: its own and the previous release's. */
+    public static final int VERSION = 5;
+    /**
+     * The versions this build reads and writes: its own, the previous release's (0.2.x speaks 3-4), and 3, which a
+     * 0.2.x node writes to a peer until their handshake agrees a version (its lowest: every peer in range reads it).
+     */
     public static final geoblocks.net.VersionRange RANGE = new geoblocks.net.VersionRange(3, VERSION);
     /** The file protocol's codec id on a geoblocks network (its frames' kind byte, its Kompics serializer id). */
     public static final int CODEC_ID = 100;
@@ -166,10 +172,14 @@ public final class FileCodec implements WireCodec<FileMsg> {
     }
 
     /**
-     * {@code msg}'s op as its version writes it: at 3, which has neither code, an UNSUPPORTED failure is
+     * {@code msg}'s op as its version writes it: below 5, a status reply without what the members run; at 3, which
+     * has neither failure code, an UNSUPPORTED failure is
      * INVALID and an INSUFFICIENT_STORAGE one INTERNAL.
      */
     private static FileOp asWritten(FileMsg msg) {
+        if (msg.wireVersion() < 5 && msg.op() instanceof StatusReply r && r.versions() != null) {
+            return r.withoutVersions();
+        }
         if (msg.wireVersion() < 4 && msg.op() instanceof Failed f && f.code().wire() >= FIRST_CODE_OF_4) {
             return new Failed(f.req(), f.code() == FailureCode.UNSUPPORTED ? FailureCode.INVALID : FailureCode.INTERNAL,
                     f.error());

@@ -323,7 +323,7 @@ class FileCodecTest {
 
     /** Every version this build speaks has its pinned bytes: a node writes each, to peers of either release. */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(ints = {3, 4})
+    @org.junit.jupiter.params.provider.ValueSource(ints = {3, 4, 5})
     void encode_everyOp_matchesThePinnedBytes(int version) throws Exception {
         assertTrue(FileCodec.RANGE.contains(version));
         String GOLDEN = goldenFile(version);
@@ -359,12 +359,39 @@ class FileCodecTest {
     }
 
     @Test
-    void versions_theRangeIsTheOwnAndThePreviousRelease() {
-        assertEquals(new geoblocks.net.VersionRange(FileCodec.VERSION - 1, FileCodec.VERSION), FileCodec.RANGE);
+    void versions_theRangeIsTheOwnAndThePreviousReleases_and3_whichA0_2NodeWritesBeforeItsHandshake() {
+        assertEquals(new geoblocks.net.VersionRange(3, FileCodec.VERSION), FileCodec.RANGE);
         assertEquals(FileCodec.RANGE, CODEC.versions());
         assertEquals(FileCodec.RANGE.min(), new FileMsg(V4, new Done(1, "")).wireVersion(),
                 "a message with no version picked goes at the lowest, which every peer in range reads");
         assertThrows(IllegalArgumentException.class, () -> new FileMsg(V4, new Done(1, ""), FileCodec.VERSION + 1));
+    }
+
+    /** File protocol 5: a status reply ends with what the members run; written at 4 without it, as 0.2.x reads it. */
+    @Test
+    void statusReply_carriesTheMembersVersionsAt5_andDropsThemAt4() throws Exception {
+        ClientOp.Versions v = new ClientOp.Versions("geoblocks 0.3.0 (commit 1a2b)", "0.2", "x", List.of(
+                new ClientOp.MemberBuild("dublin", "0.2.x", 4), new ClientOp.MemberBuild("seoul", "0.3.0", 5)));
+        StatusReply plain = new StatusReply(9, "seoul", List.of(), 0, 0, 0, 0, 0,
+                new ClientOp.Transfers(0, 0, 0, 0, 0, 0), new ClientOp.Background(0, 0, List.of()));
+        StatusReply with = new StatusReply(9, "seoul", List.of(), 0, 0, 0, 0, 0, plain.transfers(), plain.background(),
+                plain.gc(), v);
+        byte[] at5 = encode(CODEC, new FileMsg(V4, with, 5));
+        StatusReply back = (StatusReply) decode(CODEC, at5, at5.length).op();
+        assertEquals(v, back.versions());
+        byte[] plainAt5 = encode(CODEC, new FileMsg(V4, plain, 5));
+        String tail = java.util.HexFormat.of().formatHex(java.util.Arrays.copyOfRange(at5, plainAt5.length, at5.length));
+        assertEquals("0000" // no LEDBAT peers' path MTUs, written so the versions can follow
+                + "001d" + hex("geoblocks 0.3.0 (commit 1a2b)") + "0003" + hex("0.2") + "0001" + hex("x") + "0002"
+                + "0006" + hex("dublin") + "0005" + hex("0.2.x") + "00000004"
+                + "0005" + hex("seoul") + "0005" + hex("0.3.0") + "00000005", tail);
+        byte[] at4 = encode(CODEC, new FileMsg(V4, with, 4));
+        assertArrayEquals(encode(CODEC, new FileMsg(V4, plain, 4)), at4, "at 4, the reply 0.2.x reads");
+        assertEquals(null, ((StatusReply) decode(CODEC, at4, at4.length).op()).versions());
+    }
+
+    private static String hex(String s) {
+        return java.util.HexFormat.of().formatHex(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test

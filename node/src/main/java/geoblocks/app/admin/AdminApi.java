@@ -282,11 +282,11 @@ public final class AdminApi {
 
     private CompletableFuture<Answer> changeCluster(Call c) {
         String action = string(c.body(), "action", true);
-        if (!List.of("add", "set", "drain", "remove", "rekey", "retire-key").contains(action)) {
-            throw new IllegalArgumentException("action must be add, set, drain, remove, rekey or retire-key, was '" + action
-                    + "'");
+        if (!List.of("add", "set", "drain", "remove", "rekey", "retire-key", "finalize").contains(action)) {
+            throw new IllegalArgumentException("action must be add, set, drain, remove, rekey, retire-key or finalize, was '"
+                    + action + "'");
         }
-        String region = string(c.body(), "region", true);
+        String region = string(c.body(), "region", !action.equals("finalize"));
         String address = string(c.body(), "address", action.equals("add"));
         String zone = string(c.body(), "zone", false);
         long capacity = number(c.body(), "capacityBytes", action.equals("set") ? -1 : 0);

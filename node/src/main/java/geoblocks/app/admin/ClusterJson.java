@@ -12,7 +12,7 @@ import java.util.TreeMap;
 
 /**
  * A node's answer to a {@code cluster} request as JSON (the admin API's {@code Cluster} schema, and
- * {@code client cluster ... --json}): the layout version, each region with its state, address, zone,
+ * {@code client cluster ... --json}): the layout version, the cluster version, each region with its state, address, zone,
  * capacity and what this node last heard of it, the owners and the warnings of a change.
  */
 public final class ClusterJson {
@@ -22,7 +22,8 @@ public final class ClusterJson {
         Layout l = LayoutCodec.decode(r.layout());
         Map<String, RegionReport> reports = new TreeMap<>();
         r.regions().forEach(g -> reports.put(g.region(), g));
-        JsonWriter w = new JsonWriter().begin().field("version", l.version()).name("regions").beginArray();
+        JsonWriter w = new JsonWriter().begin().field("version", l.version())
+                .field("clusterVersion", l.clusterVersion().toString()).name("regions").beginArray();
         for (Region g : l.regions().values()) {
             RegionReport rep = reports.get(g.id());
             w.begin().field("region", g.id()).field("state", g.state().label()).field("address", g.address())

@@ -380,6 +380,17 @@ final class ClientOps {
             for (PeerRtt p : s.peers()) {
                 System.out.printf("  %-12s %s%n", p.region(), p.rttMs() < 0 ? "down" : String.format("%.1f ms", p.rttMs()));
             }
+            geoblocks.blockstore.wire.ClientOp.Versions v = s.versions();
+            if (v == null) {
+                System.out.println("versions: not reported (the node runs geoblocks 0.2.x: file protocol 4 or older)");
+            } else {
+                System.out.println("cluster version " + v.clusterVersion() + (v.finalizeNote().isEmpty() ? ""
+                        : " (" + v.finalizeNote() + ")"));
+                for (geoblocks.blockstore.wire.ClientOp.MemberBuild m : v.members()) {
+                    System.out.printf("  %-12s runs %s%s%n", m.region(), m.build(), m.fileProtocol() < 0 ? " (this node)"
+                            : ", file protocol " + m.fileProtocol() + " with this node");
+                }
+            }
             System.out.printf("refused input: %d malformed or unexpected, %d unauthenticated messages%n",
                     s.malformed(), s.unauthenticated());
             System.out.printf("scrubber: %d blocks verified, %d replicas repaired, %d could not be repaired%n",

@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "cluster", mixinStandardHelpOptions = true,
         description = "Show or change the cluster layout (regions, addresses, states; owners of names).",
         subcommands = {ClusterOps.Show.class, ClusterOps.Add.class, ClusterOps.Set.class, ClusterOps.Drain.class,
-            ClusterOps.Remove.class, ClusterOps.Rekey.class, ClusterOps.RetireKey.class})
+            ClusterOps.Remove.class, ClusterOps.Rekey.class, ClusterOps.RetireKey.class, ClusterOps.Finalize.class})
 final class ClusterOps implements Runnable {
     @ParentCommand ClientCommand parent;
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -69,8 +69,8 @@ final class ClusterOps implements Runnable {
 
     /** The admin API's cluster document ({@code ClusterJson}) as the table {@code cluster show} prints. */
     static String text(String at, Map<?, ?> doc) {
-        StringBuilder s = new StringBuilder(String.format("cluster layout version %d (as node %s holds it)%n",
-                num(doc, "version"), at));
+        StringBuilder s = new StringBuilder(String.format("cluster layout version %d (as node %s holds it), cluster version %s%n",
+                num(doc, "version"), at, doc.get("clusterVersion")));
         s.append(String.format("  %-12s %-9s %-22s %-12s %10s %9s %9s %14s %9s %12s%n", "REGION", "STATE", "ADDRESS",
                 "ZONE", "CAPACITY", "REPORTED", "REPLICAS", "BYTES", "TO-DRAIN", "SHORT"));
         for (Object o : (List<?>) doc.get("regions")) {
@@ -252,6 +252,21 @@ final class ClusterOps implements Runnable {
         @Override
         public Integer call() throws Exception {
             return parent.send("retire-key", region, "", "", -1, force, json);
+        }
+    }
+
+    @Command(name = "finalize", mixinStandardHelpOptions = true,
+            description = "Raise the cluster version to the release the node runs, once every member runs it and is up:"
+                    + " what that release stores or sends that older ones cannot read switches on, and nodes refuse peers"
+                    + " of an older release from then on. Until then any region may go back to the previous release."
+                    + " It never falls (see docs/upgrading.md).")
+    static final class Finalize implements Callable<Integer> {
+        @ParentCommand ClusterOps parent;
+        @Option(names = "--json", description = "Print JSON for scripts.") boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            return parent.send("finalize", "", "", "", -1, false, json);
         }
     }
 }

@@ -118,7 +118,29 @@ final class Json {
                 .append(",\"bytes_received\":").append(t.backgroundReceived()).append("}},");
         background(s, st.background());
         gc(s, st.gc());
+        versions(s, st.versions());
         return s.append('}').toString();
+    }
+
+    /**
+     * {@code "versions":{"build":"...","cluster_version":"0.2","finalize_note":"...","members":{"REGION":{"build":"0.3.0 (commit ...)",
+     * "file_protocol":N|null}}}}, or {@code "versions":null} from a node of file protocol 4 or older (0.2.x), which
+     * reports none. A member not connected to the node is left out; {@code file_protocol} is null for the node itself.
+     */
+    private static void versions(StringBuilder s, geoblocks.blockstore.wire.ClientOp.Versions v) {
+        if (v == null) {
+            s.append(",\"versions\":null");
+            return;
+        }
+        s.append(",\"versions\":{\"build\":").append(str(v.build())).append(",\"cluster_version\":")
+                .append(str(v.clusterVersion())).append(",\"finalize_note\":").append(str(v.finalizeNote()))
+                .append(",\"members\":{");
+        for (int i = 0; i < v.members().size(); i++) {
+            geoblocks.blockstore.wire.ClientOp.MemberBuild m = v.members().get(i);
+            s.append(i == 0 ? "" : ",").append(str(m.region())).append(":{\"build\":").append(str(m.build()))
+                    .append(",\"file_protocol\":").append(m.fileProtocol() < 0 ? "null" : m.fileProtocol()).append('}');
+        }
+        s.append("}}");
     }
 
     /**

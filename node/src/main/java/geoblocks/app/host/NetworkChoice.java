@@ -36,6 +36,11 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
      */
     public static final String PREVIOUS_RELEASE = "geoblocks.network.previous-release";
 
+    /** The release line a process of this choice runs as: this build's, or 0.2 when it plays the previous release. */
+    public geoblocks.net.ClusterVersion release() {
+        return previousRelease ? geoblocks.net.ClusterVersion.V0_2 : geoblocks.net.ClusterVersion.BUILD;
+    }
+
     /** This choice speaking only what the previous release knows (see {@link #PREVIOUS_RELEASE}). */
     public NetworkChoice asPreviousRelease(boolean previous) {
         return new NetworkChoice(settings, secret, identity, bind, previous);
@@ -112,7 +117,9 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
             codecs.speakAtMost(FILE_CODEC_ID, FileCodec.RANGE.max() - 1);
         }
         GeoNetwork.GeoNetworkInit init = new GeoNetwork.GeoNetworkInit(self, settings, secret, codecs).withIdentity(identity)
-                .withVersions(versions);
+                .withVersions(versions)
+                // the previous release's HELLO (layout 2) names no release: its peers take it for 0.2
+                .withRelease(previousRelease ? null : geoblocks.net.ClusterVersion.BUILD, geoblocks.app.BuildVersion.build());
         return bind == null ? init : init.withBind(bind);
     }
 

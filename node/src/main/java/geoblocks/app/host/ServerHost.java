@@ -53,7 +53,9 @@ public final class ServerHost extends ComponentDefinition {
                 // the node keys the layout names reach the handshakes of this node's network
                 .withMemberKeys(init.net.kompics() || init.keys == null ? geoblocks.blockstore.component.MemberKeys.NONE
                         : init.keys)
-                .withVersions(nodeVersions));
+                .withVersions(nodeVersions)
+                .withRelease(init.net.release(), geoblocks.app.BuildVersion.build()
+                        + (init.net.previousRelease() ? " as release 0.2" : "")));
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
         connect(node.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);

@@ -40,7 +40,15 @@ final class DashboardState {
                 .field("fileProtocol", geoblocks.blockstore.wire.FileCodec.RANGE.toString());
         j.name("peerFileProtocol").begin();
         versions.byPeer(geoblocks.blockstore.wire.FileCodec.CODEC_ID).forEach((peer, v) -> j.field(peer.toString(), v));
-        j.end().end();
+        j.end();
+        geoblocks.blockstore.wire.ClientOp.Versions members = s.status().versions();
+        if (members != null) {
+            j.field("clusterVersion", members.clusterVersion()).field("finalizeNote", members.finalizeNote());
+            j.name("memberBuilds").begin();
+            members.members().forEach(m -> j.field(m.region(), m.build()));
+            j.end();
+        }
+        j.end();
         StatusReply st = s.status();
         j.field("ready", true).field("region", s.region()).field("timeMillis", s.timeMillis())
                 .field("ageMs", Math.max(0, nowMillis - s.timeMillis())).field("layoutVersion", s.layout().version())

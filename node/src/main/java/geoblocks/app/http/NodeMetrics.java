@@ -73,6 +73,26 @@ public final class NodeMetrics implements MultiCollector {
                         + " newest while the peer runs an older geoblocks.", null, peers));
     }
 
+    /** The cluster's version, and what each member connected to this node runs (its handshake named it). */
+    private static void members(MetricSnapshots.Builder out, geoblocks.blockstore.wire.ClientOp.Versions v) {
+        out.metricSnapshot(InfoSnapshot.builder().name("geoblocks_cluster_version")
+                .help("The cluster's version (major.minor): the lowest release its members may run, as cluster finalize"
+                        + " last raised it; finalizable is the version cluster finalize at this node would raise it to"
+                        + " now, empty when none.")
+                .dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(Labels.of("version", v.clusterVersion(),
+                        "finalizable", v.finalizeNote().startsWith("every member runs ")
+                                ? v.finalizeNote().substring("every member runs ".length()).split(" ")[0] : "")).build())
+                .build());
+        InfoSnapshot.Builder b = InfoSnapshot.builder().name("geoblocks_member_build")
+                .help("What each member connected to this node runs, as its handshake named it (0.2.x: a 0.2 node, which"
+                        + " names no build); this node's own included.");
+        for (geoblocks.blockstore.wire.ClientOp.MemberBuild m : v.members()) {
+            b.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(Labels.of("region", m.region(), "build",
+                    m.build())).build());
+        }
+        out.metricSnapshot(b.build());
+    }
+
     @Override
     public MetricSnapshots collect() {
         NodeSnapshot s = latest.get();
@@ -84,6 +104,9 @@ public final class NodeMetrics implements MultiCollector {
                 "Data bytes of the blocks this node holds on its own disk (file headers not included).", Unit.BYTES,
                 List.of(g(here.bytes()))));
         build(out);
+        if (s != null && s.status().versions() != null) {
+            members(out, s.status().versions());
+        }
         List<CounterDataPointSnapshot> refused = new ArrayList<>();
         if (s != null) {
             refused.add(c(s.status().malformed(), "cause", "malformed"));

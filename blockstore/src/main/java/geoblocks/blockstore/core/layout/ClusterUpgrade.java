@@ -73,16 +73,16 @@ public final class ClusterUpgrade {
     }
 
     /**
-     * One line for operators: the cluster version, and whether {@code cluster finalize} could raise it now
-     * ("0.2 (every member runs 0.3: `cluster finalize` raises it)", "0.2 (dublin runs 0.2)", "0.3").
+     * For operators, whether {@code cluster finalize} at a node of release {@code self} could raise the cluster
+     * version now: "every member runs 0.3 or later: `cluster finalize` raises it to 0.3", "0.3 waits: dublin runs 0.2
+     * (upgrade it)", or "" (the cluster is at {@code self} already, or above).
      */
-    public static String describe(Layout current, ClusterVersion self, Map<String, ClusterVersion> running) {
-        ClusterVersion now = current.clusterVersion();
-        if (self.compareTo(now) <= 0) {
-            return now.toString();
+    public static String note(Layout current, ClusterVersion self, Map<String, ClusterVersion> running) {
+        if (self.compareTo(current.clusterVersion()) <= 0) {
+            return "";
         }
         List<String> behind = behind(current, self, new TreeMap<>(running));
-        return now + (behind.isEmpty() ? " (every member runs " + self + " or later: `cluster finalize` raises it to "
-                + self + ")" : " (" + self + " waits: " + String.join("; ", behind) + ")");
+        return behind.isEmpty() ? "every member runs " + self + " or later: `cluster finalize` raises it to " + self
+                : self + " waits: " + String.join("; ", behind);
     }
 }

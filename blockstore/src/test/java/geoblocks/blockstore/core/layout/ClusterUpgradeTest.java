@@ -97,12 +97,12 @@ class ClusterUpgradeTest {
     }
 
     @Test
-    void describe_saysWhatFinalizeWouldDo() {
+    void note_saysWhatFinalizeWouldDo() {
         Layout l = cluster();
-        assertEquals("0.2 (every member runs 0.3 or later: `cluster finalize` raises it to 0.3)",
-                ClusterUpgrade.describe(l, V3, Map.of("seoul", V3, "dublin", V3, "mumbai", V3)));
-        String d = ClusterUpgrade.describe(l, V3, Map.of("seoul", V3, "dublin", V2, "mumbai", V3));
-        assertTrue(d.startsWith("0.2 (0.3 waits: dublin runs 0.2"), d);
-        assertEquals("0.2", ClusterUpgrade.describe(l, V2, Map.of()), "a 0.2 node has nothing to finalize");
+        assertEquals("every member runs 0.3 or later: `cluster finalize` raises it to 0.3",
+                ClusterUpgrade.note(l, V3, Map.of("seoul", V3, "dublin", V3, "mumbai", V3)));
+        String d = ClusterUpgrade.note(l, V3, Map.of("seoul", V3, "dublin", V2, "mumbai", V3));
+        assertTrue(d.startsWith("0.3 waits: dublin runs 0.2 (upgrade it)"), d);
+        assertEquals("", ClusterUpgrade.note(l, V2, Map.of()), "a 0.2 node has nothing to finalize");
     }
 }
