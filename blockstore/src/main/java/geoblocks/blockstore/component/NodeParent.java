@@ -58,7 +58,8 @@ public final class NodeParent extends ComponentDefinition {
         Component blocks = create(BlockStoreComponent.class,
                 new BlockStoreComponent.BlockStoreInit(init.blocks, init.io, meter));
         Component monitor = create(RttMonitor.class,
-                new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings, meter, init.detector));
+                new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings, meter, init.detector)
+                        .withVersions(init.versions));
         PolicySet policies = init.policies != null ? init.policies : PolicySet.defaults();
         Component placement = create(PlacementComponent.class, new PlacementComponent.PlacementInit(init.region,
                 new ArrayList<>(peers.keySet()), policies, init.seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL));

@@ -73,6 +73,8 @@ public final class RttMonitor extends ComponentDefinition {
     private final Map<String, NodeLoad> freshLoads = new HashMap<>();
     private RttMatrixView matrix;
     private final NodeSettings settings;
+    /** The RTT probe version agreed with each peer (its TCP handshake's). */
+    private final geoblocks.net.PeerVersions versions;
     private final DetectorSettings detector;
     private NodeLoad mine;
     /** This node's RTT row as of the last round, sent with its load; null without a meter. */
@@ -87,6 +89,7 @@ public final class RttMonitor extends ComponentDefinition {
         this.plan = new ProbePlan(region, intervalMs * 1_000_000L);
         this.meter = init.meter;
         this.settings = init.settings;
+        this.versions = init.versions;
         this.detector = init.detector;
         members(init.peers);
         onStart(s -> {
@@ -155,7 +158,7 @@ public final class RttMonitor extends ComponentDefinition {
         for (Map.Entry<String, NetAddress> peer : peers.entrySet()) {
             if (plan.shouldPing(peer.getKey(), table.isUp(peer.getKey()), now)) {
                 trigger(new RttProbe(new NetHeader(self, peer.getValue(), Transport.UDP), false, seq, now, mine, myRow)
-                        .fitted(), net);
+                        .at(versions.versionFor(peer.getValue(), RttProbe.CODEC_ID, RttProbe.VERSIONS)).fitted(), net);
             }
         }
         publish(table, now);
@@ -235,6 +238,14 @@ public final class RttMonitor extends ComponentDefinition {
         final NodeSettings settings;
         final LoadMeter meter;
         final DetectorSettings detector;
+        /** The version of the RTT probe each peer's handshake agreed (nothing fills it unless set: version 1 for all). */
+        geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+
+        /** Probes each peer at the RTT probe version {@code versions} holds for it (see PeerVersions). */
+        public RttMonitorInit withVersions(geoblocks.net.PeerVersions versions) {
+            this.versions = versions;
+            return this;
+        }
 
         /** {@code peers}: every other node by region (self excluded); probes carry no load. */
         public RttMonitorInit(NetAddress self, String region, Map<String, NetAddress> peers, NodeSettings settings) {

@@ -22,16 +22,30 @@ import java.util.TreeMap;
  *
  * <pre>
  * +--------+---------+----------+----------------+----------------------------------------------------+
- * | header | pong u8 | seq i64  | sentNanos i64  | optional load: disk total i64 | disk free i64 |      |
- * |        | (0/1)   |          |                |   disk reserve i64 | block I/O bytes/s i64         |
+ * | header | kind u8 | seq i64  | sentNanos i64  | optional load: disk total i64 | disk free i64 |      |
+ * |        |         |          |                |   disk reserve i64 | block I/O bytes/s i64         |
  * +--------+---------+----------+----------------+----------------------------------------------------+
  * | optional row: count u8 (0..32), then per peer: id length u8 (1..32) | id (ASCII) |                  |
  * |   RTT u32 in microseconds (0xFFFFFFFF: down)                                                      |
  * +---------------------------------------------------------------------------------------------------+
+ * | version 2 on, after a row: extensions, each type u8 | length u8 | that many bytes (unknown: skipped) |
+ * +---------------------------------------------------------------------------------------------------+
  * </pre>
+ *
+ * <p>Versions ({@link #VERSIONS}): the kind byte holds the version in its high nibble and pong in its
+ * lowest bit. Version 1 (0.2.x and before) writes 0 (ping) or 1 (pong) and refuses any other byte; version
+ * 2 writes 0x20 or 0x21 and reads both versions. A node writes its probes to a peer at the version their
+ * TCP handshake agreed (the probe's family, codec {@value #CODEC_ID}, offers its range in the HELLO): a
+ * peer no handshake told about yet gets version 1, which every peer reads; a pong goes at its ping's
+ * version. Version 2 ends with extensions framed by their length, so a later addition is skipped by
+ * nodes that do not know it and needs no new version.
  */
 public final class RttProbe extends NetMsg {
     public static final Codec CODEC = new Codec();
+    /** The RTT probe's codec id on a geoblocks network (its Kompics serializer id too). */
+    public static final int CODEC_ID = 101;
+    /** The versions this build reads and writes. */
+    public static final geoblocks.net.VersionRange VERSIONS = new geoblocks.net.VersionRange(1, 2);
     private static final int LOAD_BYTES = 32;
     /** The wire's RTT of a peer that is down. */
     private static final long ROW_DOWN = 0xFFFF_FFFFL;
@@ -42,6 +56,8 @@ public final class RttProbe extends NetMsg {
     private final NodeLoad load;
     /** The sender's RTT row, or null (never without a load). */
     private final RttRow row;
+    /** The version this probe is written at (see the class comment). */
+    private final int version;
 
     public RttProbe(NetHeader header, boolean pong, long seq, long sentNanos) {
         this(header, pong, seq, sentNanos, null);
@@ -53,7 +69,15 @@ public final class RttProbe extends NetMsg {
 
     /** A probe carrying the sender's {@code load} and RTT {@code row} (null: none; a row needs a load). */
     public RttProbe(NetHeader header, boolean pong, long seq, long sentNanos, NodeLoad load, RttRow row) {
+        this(header, pong, seq, sentNanos, load, row, VERSIONS.min());
+    }
+
+    private RttProbe(NetHeader header, boolean pong, long seq, long sentNanos, NodeLoad load, RttRow row, int version) {
         super(header);
+        if (!VERSIONS.contains(version)) {
+            throw new IllegalArgumentException("RTT probe version " + version + " outside " + VERSIONS);
+        }
+        this.version = version;
         if (row != null && load == null) {
             throw new IllegalArgumentException("an RTT row rides after a load; give NodeLoad.UNKNOWN if none is measured");
         }
@@ -97,7 +121,17 @@ public final class RttProbe extends NetMsg {
 
     /** The pong of this ping, carrying the answering node's {@code load} and RTT {@code row} (null: none). */
     public RttProbe echo(NodeLoad load, RttRow row) {
-        return new RttProbe(getHeader().reply(), true, seq, sentNanos, load, row);
+        return new RttProbe(getHeader().reply(), true, seq, sentNanos, load, row, version);
+    }
+
+    /** This probe written at {@code version} (one of {@link #VERSIONS}). */
+    public RttProbe at(int version) {
+        return version == this.version ? this : new RttProbe(getHeader(), pong, seq, sentNanos, load, row, version);
+    }
+
+    @Override
+    public int wireVersion() {
+        return version;
     }
 
     /**
@@ -115,7 +149,7 @@ public final class RttProbe extends NetMsg {
         if (row == null || wireSize() + geoblocks.net.Wire.DATAGRAM_OVERHEAD <= MAX_DATAGRAM) {
             return this;
         }
-        return new RttProbe(getHeader(), pong, seq, sentNanos, load, null);
+        return new RttProbe(getHeader(), pong, seq, sentNanos, load, null, version);
     }
 
     /** Probes and their answers leave before the bulk datagrams queued to the same peer. */
@@ -137,6 +171,11 @@ public final class RttProbe extends NetMsg {
         }
 
         @Override
+        public geoblocks.net.VersionRange versions() {
+            return VERSIONS;
+        }
+
+        @Override
         public int encodedSize(RttProbe m) {
             return Wire.headerSize(m.getHeader()) + 17 + (m.load == null ? 0 : LOAD_BYTES) + rowSize(m.row);
         }
@@ -155,7 +194,7 @@ public final class RttProbe extends NetMsg {
         @Override
         public void encode(RttProbe m, ByteBuffer out) {
             Wire.writeHeader(m.getHeader(), out);
-            out.put((byte) (m.pong ? 1 : 0)).putLong(m.seq).putLong(m.sentNanos);
+            out.put((byte) ((m.version == 1 ? 0 : m.version << 4) | (m.pong ? 1 : 0))).putLong(m.seq).putLong(m.sentNanos);
             if (m.load != null) {
                 DiskSpace d = m.load.disk();
                 out.putLong(d.totalBytes()).putLong(d.freeBytes()).putLong(d.reserveBytes()).putLong(m.load.ioBytesPerSecond());
@@ -172,9 +211,12 @@ public final class RttProbe extends NetMsg {
         @Override
         public RttProbe decode(ByteBuffer in) throws MalformedMessageException {
             NetHeader h = Wire.readHeader(in);
-            int pong = Wire.readU8(in, "pong flag");
-            if (pong > 1) {
-                throw new MalformedMessageException("pong flag must be 0 or 1, was " + pong);
+            int kind = Wire.readU8(in, "probe kind");
+            int version = kind >>> 4 == 0 ? 1 : kind >>> 4;
+            int pong = kind & 0x0f;
+            if (pong > 1 || version == 1 && kind > 1 || !VERSIONS.contains(version)) {
+                throw new MalformedMessageException("RTT probe kind byte 0x" + Integer.toHexString(kind) + " is not a ping"
+                        + " or pong of a version this node reads (" + VERSIONS + ": 0x00/0x01, 0x20/0x21)");
             }
             long seq = Wire.readLong(in, "seq");
             long sent = Wire.readLong(in, "sent time");
@@ -191,7 +233,15 @@ public final class RttProbe extends NetMsg {
                 load = new NodeLoad(new DiskSpace(total, free, reserve), io);
             }
             RttRow row = in.hasRemaining() ? readRow(in) : null;
-            return new RttProbe(h, pong == 1, seq, sent, load, row);
+            if (version >= 2) {
+                while (in.hasRemaining()) { // extensions: none is known yet, each is skipped by its length
+                    Wire.readU8(in, "RTT probe extension type");
+                    int len = Wire.readU8(in, "RTT probe extension length");
+                    Wire.need(in, len, "RTT probe extension");
+                    in.position(in.position() + len);
+                }
+            }
+            return new RttProbe(h, pong == 1, seq, sent, load, row, version);
         }
 
         private static RttRow readRow(ByteBuffer in) throws MalformedMessageException {

@@ -76,7 +76,7 @@ class RttProbeCodecTest {
             byte[] bad = wire.clone();
             bad[at] = (byte) v;
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));
-            assertTrue(e.getMessage().contains(String.valueOf(v)), e.getMessage());
+            assertTrue(e.getMessage().contains("0x" + Integer.toHexString(v)), e.getMessage());
         }
     }
 
@@ -228,7 +228,7 @@ class RttProbeCodecTest {
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
 
-    /** An RTT ping and pong as they go on the wire, byte for byte (the probe has no version byte: a change of layout is a new codec id). */
+    /** An RTT ping and pong of version 1 (0.2.x) as they go on the wire, byte for byte: kind 0x00 and 0x01. */
     @Test
     void pingAndPong_goldenBytes() throws MalformedMessageException {
         RttProbe ping = new RttProbe(V4, false, 1, 123_456_789L);
@@ -241,4 +241,50 @@ class RttProbeCodecTest {
 
     private static final String GOLDEN_PING = "047f000001b26e040a01020300010100000000000000000100000000075bcd15";
     private static final String GOLDEN_PONG = "047f000001b26e040a01020300010101000000000000000100000000075bcd15";
+
+    /** Where the kind byte's two hex digits start. */
+    private static final int K = 2 * Wire.headerSize(V4);
+
+    /** Version 2: the kind byte carries the version (0x20 ping, 0x21 pong); everything after it is version 1's. */
+    @Test
+    void version2_pingAndPong_goldenBytes_andThePongAnswersAtThePingsVersion() throws MalformedMessageException {
+        RttProbe ping = new RttProbe(V4, false, 1, 123_456_789L).at(2);
+        String hex = java.util.HexFormat.of().formatHex(encode(CODEC, ping));
+        assertEquals(GOLDEN_PING.substring(0, K) + "20" + GOLDEN_PING.substring(K + 2), hex);
+        RttProbe back = CODEC.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(hex)));
+        assertEquals(2, back.wireVersion());
+        assertEquals(false, back.isPong());
+        RttProbe pong = back.echo();
+        assertEquals(2, pong.wireVersion(), "a pong goes at its ping's version, which the pinger reads");
+        assertEquals(GOLDEN_PONG.substring(0, K) + "21" + GOLDEN_PONG.substring(K + 2),
+                java.util.HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, true, 1, 123_456_789L).at(2))));
+        assertEquals(1, CODEC.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(GOLDEN_PING))).wireVersion());
+        assertEquals(new geoblocks.net.VersionRange(1, 2), CODEC.versions());
+        assertThrows(IllegalArgumentException.class, () -> ping.at(3));
+    }
+
+    /** Version 2 ends with extensions framed by their length: a node skips those it does not know. */
+    @Test
+    void version2_unknownExtensions_areSkipped_andACutOneIsMalformed() throws MalformedMessageException {
+        RttRow row = new RttRow(new java.util.TreeMap<>(java.util.Map.of("dublin", 1234L)));
+        RttProbe p = new RttProbe(V4, false, 7, 99L, new NodeLoad(new DiskSpace(100, 50, 10), 5), row).at(2);
+        byte[] wire = encode(CODEC, p);
+        byte[] ext = java.util.HexFormat.of().parseHex("07" + "03" + "aabbcc" + "fe" + "00");
+        byte[] longer = java.util.Arrays.copyOf(wire, wire.length + ext.length);
+        System.arraycopy(ext, 0, longer, wire.length, ext.length);
+        RttProbe back = decode(CODEC, longer, longer.length);
+        assertEquals(row, back.row());
+        assertEquals(7, back.seq());
+        assertEquals(2, back.wireVersion());
+        assertMalformed(java.util.Arrays.copyOf(longer, wire.length + 3), "RTT probe extension");
+        assertMalformed(java.util.Arrays.copyOf(longer, wire.length + 1), "RTT probe extension length");
+    }
+
+    /** A version this node does not read (kind 0x30: version 3) is refused, naming the byte. */
+    @Test
+    void aLaterVersionsKind_isRefusedNamingIt() {
+        byte[] wire = encode(CODEC, new RttProbe(V4, false, 1, 2L).at(2));
+        wire[Wire.headerSize(V4)] = 0x30;
+        assertMalformed(wire, "kind byte 0x30");
+    }
 }

@@ -115,6 +115,7 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
         CodecRegistry codecs = codecs();
         if (previousRelease) {
             codecs.speakAtMost(FILE_CODEC_ID, FileCodec.RANGE.max() - 1);
+            codecs.speakAtMost(RTT_CODEC_ID, RttProbe.VERSIONS.min()); // 0.2.x has only version 1, and offers none
         }
         GeoNetwork.GeoNetworkInit init = new GeoNetwork.GeoNetworkInit(self, settings, secret, codecs).withIdentity(identity)
                 .withVersions(versions)
@@ -125,7 +126,7 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
 
     /** Message family ids, the same on both networks (Kompics' serializer ids, see Runtime). */
     public static final int FILE_CODEC_ID = FileCodec.CODEC_ID;
-    public static final int RTT_CODEC_ID = 101;
+    public static final int RTT_CODEC_ID = RttProbe.CODEC_ID;
 
     public static CodecRegistry codecs() {
         return new CodecRegistry()

@@ -36,7 +36,7 @@ class ClusterOpsTest {
 
     @Test
     void json_isTheLayoutWithReportsAndWarnings() throws Exception {
-        assertEquals("{\"version\":1,\"regions\":[{\"region\":\"dublin\",\"state\":\"draining\",\"address\":\"10.0.1.1:47101\","
+        assertEquals("{\"version\":1,\"clusterVersion\":\"0.2\",\"regions\":[{\"region\":\"dublin\",\"state\":\"draining\",\"address\":\"10.0.1.1:47101\","
                 + "\"zone\":\"dublin\",\"capacityBytes\":0,\"reportedVersion\":0,\"replicas\":12,\"bytes\":4096,"
                 + "\"pendingVersions\":3,\"shortBytes\":0,\"key\":\"\",\"previousKey\":\"\"},"
                 + "{\"region\":\"seoul\",\"state\":\"active\",\"address\":\"10.0.0.1:47101\",\"zone\":\"seoul\","

@@ -60,7 +60,7 @@ class JsonTest {
                 + "\"in_flight_bytes\":250000,\"queuing_delay_ms\":97.5,\"base_delay_ms\":80.25,\"rtt_ms\":258.0,"
                 + "\"retransmissions\":12,\"path_mtu_bytes\":1392}}},\"gc\":{\"collected_blocks\":0,\"collected_bytes\":0,\"passes\":0,"
                 + "\"running\":false,\"pass\":{\"checked\":0,\"collected\":0,\"in_flight\":0},"
-                + "\"last_pass_end_ms\":null,\"settled_since_ms\":null,\"moves\":0}}", json);
+                + "\"last_pass_end_ms\":null,\"settled_since_ms\":null,\"moves\":0},\"versions\":null}", json);
     }
 
     @Test
@@ -68,9 +68,22 @@ class JsonTest {
         StatusReply r = new StatusReply(1, "x", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
                 new Background(0, 0, List.of()), new geoblocks.blockstore.wire.ClientOp.Gc(12, 786_432, 3, true, 500, 4, 2,
                         1_800_000_000_000L, 1_799_999_000_000L, 1));
-        assertTrue(Json.status(r).endsWith(",\"gc\":{\"collected_blocks\":12,\"collected_bytes\":786432,\"passes\":3,"
+        assertTrue(Json.status(r).contains(",\"gc\":{\"collected_blocks\":12,\"collected_bytes\":786432,\"passes\":3,"
                 + "\"running\":true,\"pass\":{\"checked\":500,\"collected\":4,\"in_flight\":2},"
-                + "\"last_pass_end_ms\":1800000000000,\"settled_since_ms\":1799999000000,\"moves\":1}}"), Json.status(r));
+                + "\"last_pass_end_ms\":1800000000000,\"settled_since_ms\":1799999000000,\"moves\":1},"), Json.status(r));
+    }
+
+    /** File protocol 5: what the members run; a 0.2.x node reports none (null). */
+    @Test
+    void status_rendersTheMembersVersions() {
+        StatusReply r = new StatusReply(1, "x", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
+                new Background(0, 0, List.of()), geoblocks.blockstore.wire.ClientOp.Gc.NONE,
+                new geoblocks.blockstore.wire.ClientOp.Versions("0.3.0 (commit ab)", "0.2", "note", List.of(
+                        new geoblocks.blockstore.wire.ClientOp.MemberBuild("x", "0.3.0 (commit ab)", -1),
+                        new geoblocks.blockstore.wire.ClientOp.MemberBuild("y", "0.2.x", 4))));
+        assertTrue(Json.status(r).endsWith(",\"versions\":{\"build\":\"0.3.0 (commit ab)\",\"cluster_version\":\"0.2\","
+                + "\"finalize_note\":\"note\",\"members\":{\"x\":{\"build\":\"0.3.0 (commit ab)\",\"file_protocol\":null},"
+                + "\"y\":{\"build\":\"0.2.x\",\"file_protocol\":4}}}}"), Json.status(r));
     }
 
     @Test
