@@ -24,7 +24,8 @@
 # THINK_MS (300), SETTLE_S after each step (10), HEAP per node (256m), FAILOVER (3): bench load sends a
 # request that failed as UNAVAILABLE (its node stopped: nothing was decided) to the next region, up to
 # that many times, as a client with several endpoints would; these retries are counted (failovers=N),
-# and only requests that failed after them count as failed.
+# and only requests that failed after them count as failed. bench load keeps its files (--keep-files):
+# the cluster is thrown away after.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -121,7 +122,8 @@ for r in "${REGIONS[@]}"; do start_node "$r" old; done
 for r in "${REGIONS[@]}"; do await_ready "$r"; done
 : >"$WORK/load.log"
 java -jar "$JAR" bench load --config "$WORK/cluster.conf" --duration "$DURATION" --threads "$THREADS" \
-  --sizes "$SIZES" --think-ms "$THINK_MS" --failover "$FAILOVER" --progress 10 --out "$WORK/load" >"$WORK/load.log" 2>&1 &
+  --sizes "$SIZES" --think-ms "$THINK_MS" --failover "$FAILOVER" --progress 10 --out "$WORK/load" --keep-files \
+  >"$WORK/load.log" 2>&1 &
 LOAD_PID=$!
 until grep -q "the clock starts now" "$WORK/load.log"; do
   kill -0 "$LOAD_PID" 2>/dev/null || { echo "bench load ended early:"; cat "$WORK/load.log"; exit 1; }
@@ -167,19 +169,28 @@ wait "$LOAD_PID" || LOAD_RC=$?
 LOAD_PID=
 RESULT=$(grep '^RESULT' "$WORK/load.log" || true)
 
-# the cluster version rose: the previous release must not rejoin (what it cannot read may now be on)
-log "starting dublin as the previous release once more: its peers must refuse it now"
+# the cluster version rose: the previous release must not rejoin (what it cannot read may now be on).
+# 0.2.0 does not start on the raised layout (format 3); a build that did would be refused by its peers.
+log "starting dublin as the previous release once more: it must not rejoin now"
 kill "${PID[dublin]}" && wait "${PID[dublin]}" 2>/dev/null || true
 start_node dublin old
 REFUSED_OLD=0
+HOW=""
 for _ in $(seq 1 60); do
-  if grep -q "below the cluster's version $FINALIZED" "$WORK/seoul.log" "$WORK/saopaulo.log" "$WORK/mumbai.log"; then
-    REFUSED_OLD=1; break
+  if ! kill -0 "${PID[dublin]}" 2>/dev/null; then
+    HOW="it did not start: $(grep -a -m1 -E "layout format|cluster runs at cluster version" "$WORK/dublin.log" || true)"
+    [ -n "${HOW#it did not start: }" ] && REFUSED_OLD=1
+    break
+  fi
+  if grep -q -a "below the cluster's version $FINALIZED" "$WORK/seoul.log" "$WORK/saopaulo.log" "$WORK/mumbai.log"; then
+    HOW="its peers refused it: $(grep -a -h -m1 "below the cluster's version" "$WORK/seoul.log" "$WORK/saopaulo.log" \
+      "$WORK/mumbai.log" | head -1 | cut -c1-240)"
+    REFUSED_OLD=1
+    break
   fi
   sleep 1
 done
-grep -h -m1 "below the cluster's version" "$WORK/seoul.log" "$WORK/saopaulo.log" "$WORK/mumbai.log" | head -1 | cut -c1-300 \
-  | sed 's/^/    /'
+log "dublin on the previous release: ${HOW:-still running after 60 s, and not refused}"
 restart dublin new
 log "dublin back on the current build; $(seen_from seoul)"
 

@@ -30,8 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  * most, and refuses anything above what its handshakes agreed, as the previous release would. Two of
  * the four regions (dublin, mumbai) are restarted so, and a client of each kind (this JVM's GeoClient, the
  * old build's CLI) puts, gets, lists, replicates and creates exclusively through old and new nodes alike.
+ * Last, the cluster version: {@code cluster finalize} is refused while old nodes are members, accepted once
+ * every node runs the new build, and from then on the old build (a node, a CLI) is refused.
  */
 @ExtendWith(QuickLaunch.class)
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class MixedVersionIT {
     private static final List<String> OLD = List.of("dublin", "mumbai");
     private static final String PREVIOUS = "-D" + NetworkChoice.PREVIOUS_RELEASE + "=true";
@@ -181,5 +184,70 @@ class MixedVersionIT {
                 }
             }
         }
+    }
+
+    /** Runs last: it raises the cluster version, after which the old build is refused. */
+    @Test
+    @org.junit.jupiter.api.Order(100)
+    void clusterVersion_risesOnlyWhenEveryMemberRunsTheNewBuild_andThenTheOldBuildIsRefused() throws Exception {
+        String next = geoblocks.net.ClusterVersion.BUILD.toString();
+        geoblocks.blockstore.wire.ClientOp.Versions v = nodes.client().status("seoul").versions();
+        assertEquals("0.2", v.clusterVersion());
+        assertTrue(v.finalizeNote().contains("dublin runs 0.2 (upgrade it)") && v.finalizeNote().contains("mumbai runs 0.2"),
+                v.finalizeNote());
+        assertTrue(v.members().contains(new geoblocks.blockstore.wire.ClientOp.MemberBuild("dublin", "0.2.x", 4)),
+                v.members().toString());
+        java.io.IOException refused = assertThrows(java.io.IOException.class,
+                () -> nodes.client().cluster("seoul", "finalize", "", "", "", -1, false));
+        assertTrue(refused.getMessage().contains("cannot raise the cluster version to " + next + ": dublin runs 0.2"),
+                refused.getMessage());
+
+        for (String region : OLD) { // the upgrade's last steps: the old nodes restart as the new build
+            nodes.cluster().kill(region);
+            nodes.cluster().startNode(region, List.of());
+            nodes.cluster().awaitListening(region);
+        }
+        ItSupport.awaitAllUp(nodes.client(), 30);
+        ItSupport.await(30, "seoul connected to every member on the new build", () -> {
+            try {
+                return nodes.client().status("seoul").versions().finalizeNote().startsWith("every member runs " + next);
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        });
+        var raised = nodes.client().cluster("seoul", "finalize", "", "", "", -1, false);
+        assertEquals(next, geoblocks.blockstore.core.layout.LayoutCodec.decode(raised.layout()).clusterVersion().toString());
+        for (String r : LocalCluster.REGIONS) {
+            ItSupport.await(30, r + " adopted cluster version " + next, () -> {
+                try {
+                    return geoblocks.blockstore.core.layout.LayoutCodec.decode(nodes.client().cluster(r, "show", "", "", "", 0,
+                            false).layout()).clusterVersion().toString().equals(next);
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
+        assertEquals(next, nodes.client().status("mumbai").versions().clusterVersion());
+
+        // the old build's CLI is refused now, and an old node does not start on a data directory of the raised cluster
+        ItSupport.Run oldStatus = old("--at", "seoul", "status");
+        assertTrue(oldStatus.code() != 0, "the old CLI must be refused: " + oldStatus.out());
+        ItSupport.await(30, "seoul refused the old CLI", () -> {
+            try {
+                return Files.readString(nodes.cluster().log("seoul")).contains("runs geoblocks 0.2.x, below the cluster's"
+                        + " version " + next);
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        });
+        nodes.cluster().kill("mumbai");
+        nodes.cluster().startNode("mumbai", List.of(PREVIOUS));
+        ItSupport.await(60, "mumbai on the old build refuses to start", () -> {
+            try {
+                return Files.readString(nodes.cluster().log("mumbai")).contains("cluster runs at cluster version " + next);
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        });
     }
 }
