@@ -221,6 +221,13 @@ public final class FileService extends ComponentDefinition {
 
             if (e.peer != null) {
                 NetAddress peer = new NetAddress(e.peer.getIp(), e.peer.getPort());
+                if (e.getCause() instanceof geoblocks.net.PeerUnreachable u) { // these requests never left: they did not happen
+                    for (geoblocks.net.NetMsg m : u.unsent()) {
+                        if (m instanceof FileMsg f) {
+                            node.pending().failUnsent(f.op().req(), peer, "cannot reach " + peer + ": " + e.message);
+                        }
+                    }
+                }
                 node.pending().failPeer(peer, "cannot reach " + peer + ": " + e.message);
             }
         });
