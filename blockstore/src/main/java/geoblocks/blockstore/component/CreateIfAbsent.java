@@ -32,13 +32,18 @@ final class CreateIfAbsent {
 
     /** Why a conditional write cannot be decided now: the owner is not reachable. */
     static String ownerDown(Node node, String name, String owner, WriteCondition condition) {
+        return ownerDown(name, owner, condition, "is down or cut off from " + node.region());
+    }
+
+    /** As above, with {@code state} saying what is known of the owner ("is down (...)"). */
+    static String ownerDown(String name, String owner, WriteCondition condition, String state) {
         if (condition.absentOnly()) {
-            return "cannot create '" + name + "' if absent now: its owner region " + owner + " is down or cut off from "
-                    + node.region() + ", and only the owner decides creates (so two never both succeed); retry when "
+            return "cannot create '" + name + "' if absent now: its owner region " + owner + " " + state
+                    + ", and only the owner decides creates (so two never both succeed); retry when "
                     + owner + " is back, or put without --if-absent (the newest version wins)";
         }
         return "cannot decide the conditional write of '" + name + "' (" + condition + ") now: its owner region "
-                + owner + " is down or cut off from " + node.region() + ", and only the owner decides conditional writes"
+                + owner + " " + state + ", and only the owner decides conditional writes"
                 + " (so two never both pass); retry when " + owner + " is back";
     }
 
@@ -96,19 +101,34 @@ final class CreateIfAbsent {
         }
         NetAddress addr = node.addressOf(owner);
         byte[] bytes = ManifestCodec.encode(draft);
-        long req = node.expect(addr, Pending.Waiter.of(op -> {
-            if (op instanceof Claimed c) {
-                granted(node, draft, owner, c, created, refused);
-                return true;
+        long req = node.expect(addr, new Pending.Waiter() {
+            @Override
+            public boolean onReply(geoblocks.blockstore.wire.FileOp op) {
+                if (op instanceof Claimed c) {
+                    granted(node, draft, owner, c, created, refused);
+                    return true;
+                }
+                if (op instanceof Failed f) {
+                    refused.accept(Failure.of(f));
+                    return true;
+                }
+                return false;
             }
-            if (op instanceof Failed f) {
-                refused.accept(Failure.of(f));
-                return true;
+
+            @Override
+            public void onTimeout(String why) {
+                refused.accept(new Failure(FailureCode.OUTCOME_UNKNOWN, "no answer from " + owner + ", the owner of '"
+                        + draft.name() + "' (" + why + "): the write may or may not have happened there; `versions "
+                        + draft.name() + "` will tell"));
             }
-            return false;
-        }, why -> refused.accept(new Failure(FailureCode.OUTCOME_UNKNOWN, "no answer from " + owner + ", the owner of '"
-                + draft.name() + "' (" + why + "): the write may or may not have happened there; `versions "
-                + draft.name() + "` will tell"))));
+
+            /** The claim never left (the owner refuses connections): nothing was decided, as when the owner is known down. */
+            @Override
+            public void onUnsent(String why) {
+                refused.accept(new Failure(FailureCode.UNAVAILABLE, ownerDown(draft.name(), owner, condition,
+                        "is down (" + why + ")")));
+            }
+        });
         Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
                 node.send(addr, new CreateClaim(req, off, bytes.length, part, condition)));
     }

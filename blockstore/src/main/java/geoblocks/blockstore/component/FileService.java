@@ -224,7 +224,18 @@ public final class FileService extends ComponentDefinition {
 
             if (e.peer != null) {
                 NetAddress peer = new NetAddress(e.peer.getIp(), e.peer.getPort());
-                node.pending().failPeer(peer, "cannot reach " + peer + ": " + e.message);
+                if (e.getCause() instanceof geoblocks.net.PeerUnreachable u) {
+                    // the requests it dropped never left: they did not happen. The others to that peer went on a
+                    // connection whose loss fails them (ConnectionStatus.Dropped), or are still on their way to the
+                    // network: the next connect names them unsent, or a new connection carries them
+                    for (geoblocks.net.NetMsg m : u.unsent()) {
+                        if (m instanceof FileMsg f) {
+                            node.pending().failUnsent(f.op().req(), peer, "cannot reach " + peer + ": " + e.message);
+                        }
+                    }
+                } else {
+                    node.pending().failPeer(peer, "cannot reach " + peer + ": " + e.message);
+                }
             }
         });
         on(placementPort, PlacementPort.Placed.class, node.placements()::onPlaced);

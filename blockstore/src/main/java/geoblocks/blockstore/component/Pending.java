@@ -29,6 +29,15 @@ final class Pending {
         void onTimeout(String why);
 
         /**
+         * The request never left this node: no connection to its peer could be made (refused, unreachable; the
+         * network dropped the queued message, see {@link geoblocks.net.PeerUnreachable}), so it did not happen
+         * there. By default as {@link #onTimeout}; a waiter whose timeout means "may have happened" tells apart.
+         */
+        default void onUnsent(String why) {
+            onTimeout(why);
+        }
+
+        /**
          * Waits for one answer: the first {@code type} reply gives {@code done} what {@code outcome}
          * makes of it (null: success), a {@link Failed} reply its error, a timeout why.
          */
@@ -139,6 +148,15 @@ final class Pending {
         for (Entry e : expired) {
             e.waiter.onTimeout("no answer from " + e.peer + " within " + (e.timeoutNanos / 1_000_000) + " ms"
                     + peerDescription);
+        }
+    }
+
+    /** Fails {@code req}, sent to {@code peer}, as never sent ({@link Waiter#onUnsent}); nothing when nobody waits for it there. */
+    void failUnsent(long req, NetAddress peer, String why) {
+        Entry e = byReq.get(req);
+        if (e != null && e.peer.equals(peer)) {
+            byReq.remove(req);
+            e.waiter.onUnsent(why);
         }
     }
 

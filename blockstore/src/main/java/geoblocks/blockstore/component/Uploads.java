@@ -451,7 +451,7 @@ final class Uploads {
                     geoblocks.blockstore.core.Version.legacy(wall, node.region()), meta, inline);
             if (!condition.none()) {
                 Set<String> holding = new TreeSet<>(List.of(node.region(), node.ownerOf(name))); // the owner stored it first
-                CreateIfAbsent.claim(node, draft, condition, m -> publishInline(m, required, holding), this::fail);
+                CreateIfAbsent.claim(node, draft, condition, m -> publishInline(m, targets, required, holding), this::fail);
                 return;
             }
             Manifest m;
@@ -461,14 +461,46 @@ final class Uploads {
                 fail(FailureCode.INTERNAL, "saving the manifest failed: " + e.getMessage());
                 return;
             }
-            publishInline(m, required, Set.of(node.region()));
+            publishInline(m, targets, required, Set.of(node.region()));
         }
 
-        /** Publishes a stored inline version; the client hears what {@link UploadAcks#inline} decides. */
-        void publishInline(Manifest m, List<String> required, Set<String> holding) {
+        /**
+         * Publishes a stored inline version ({@code targets}: the regions the policy chose); the client hears what
+         * {@link UploadAcks#inline} decides, once a stand-in was sought for each required region that did not confirm.
+         */
+        void publishInline(Manifest m, List<String> targets, List<String> required, Set<String> holding) {
             releaseFile(); // committed (no blocks to protect): the in-flight hold ends, as for a put of blocks
-            new ManifestPublisher(node, m, unreached -> node.send(key.client,
-                    UploadAcks.inline(key.req, name, m, policy, required, holding, unreached))).start();
+            new ManifestPublisher(node, m, unreached -> settleInline(m, new ArrayList<>(targets), new ArrayList<>(required),
+                    holding, unreached, new TreeMap<>())).start();
+        }
+
+        /**
+         * A required region that did not confirm the inline version (down, refusing connections, silent or failed:
+         * e.g. killed, before its peers call it down) is replaced, as a block's copy is ({@link #moveCopy}), by the
+         * region placement offers in its place if that region confirmed it ({@link UploadAcks#standIn}); then the next.
+         * When placement offers none that did, the client hears the failure {@link UploadAcks#inline} gives.
+         */
+        void settleInline(Manifest m, List<String> chosen, List<String> required, Set<String> holding,
+                List<String> unreached, Map<String, String> moved) {
+            List<String> missing = UploadAcks.missing(required, holding, unreached);
+            if (missing.isEmpty()) {
+                node.send(key.client, UploadAcks.inline(key.req, name, m, policy, required, holding, unreached, moved));
+                return;
+            }
+            String gone = missing.get(0);
+            Runnable answer = () -> node.send(key.client,
+                    UploadAcks.inline(key.req, name, m, policy, required, holding, unreached, moved));
+            node.placeOrFail(PlacementRequest.replacement(policy, Math.max(1, size), chosen), placed -> {
+                String to = placed.isEmpty() ? null : placed.get(0);
+                if (!UploadAcks.standIn(to, chosen, holding, node.peerRegions(), unreached)) {
+                    answer.run();
+                    return;
+                }
+                chosen.add(to);
+                required.set(required.indexOf(gone), to);
+                moved.put(gone, to);
+                settleInline(m, chosen, required, holding, unreached, moved);
+            }, refused -> answer.run());
         }
 
         /** With ack local: saves the copies the replication queue owes (per block and region) in it, durably. */

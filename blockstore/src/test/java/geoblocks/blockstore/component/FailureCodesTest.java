@@ -128,6 +128,8 @@ class FailureCodesTest {
                 .findFirst().orElseThrow();
         if (answer == null) {
             node.waiting.remove(claim).onTimeout("no answer in 15000 ms");
+        } else if (answer == UNSENT) {
+            node.waiting.remove(claim).onUnsent("cannot reach 127.0.0.1:7000: finishConnect(..) failed: Connection refused");
         } else {
             assertTrue(node.waiting.remove(claim).onReply(new Failed(claim, answer.code(), answer.error())));
         }
@@ -146,6 +148,22 @@ class FailureCodesTest {
     @Test
     void putIfAbsent_ownerSilent_isOutcomeUnknown() {
         assertEquals(FailureCode.OUTCOME_UNKNOWN, claimAnswered(null).code());
+    }
+
+    /** Stands for "the claim never left": the owner refused the connection, so the network dropped it unsent. */
+    private static final Failed UNSENT = new Failed(0, FailureCode.INTERNAL, "unsent");
+
+    /**
+     * The owner refuses connections (killed, before the detector calls it down): the claim never left this node, so
+     * nothing was decided and the create fails at once as when the owner is known down, naming the owner and that it
+     * is down; not as an unknown outcome.
+     */
+    @Test
+    void putIfAbsent_ownerRefusingConnections_isUnavailable_namingTheOwnerAsDown() {
+        Failed f = claimAnswered(UNSENT);
+        assertEquals(FailureCode.UNAVAILABLE, f.code(), f.error());
+        assertTrue(f.error().contains("its owner region dublin is down (cannot reach 127.0.0.1:7000"), f.error());
+        assertTrue(f.error().contains("Connection refused"), f.error());
     }
 
     @Test

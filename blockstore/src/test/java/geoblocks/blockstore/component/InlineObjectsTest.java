@@ -138,6 +138,7 @@ class InlineObjectsTest {
         Map<String, Long> pubs = publications(node);
         answer(node, pubs.get("mumbai"), new Done(pubs.get("mumbai"), "stored"));
         answer(node, pubs.get("seoul"), new Done(pubs.get("seoul"), "stored"));
+        // placement offers no stand-in (the fake answers with the regions already chosen)
         node.waiting.remove(pubs.get("dublin")).onTimeout("no answer in 15000 ms");
 
         assertTrue(sentTo(node, CLIENT, Committed.class).isEmpty(), "never acknowledged without dublin's copy");
@@ -147,6 +148,43 @@ class InlineObjectsTest {
         assertTrue(failed.get(0).error().contains("may or may not"), "the version exists here: " + failed.get(0).error());
         assertEquals(FailureCode.OUTCOME_UNKNOWN, failed.get(0).code(), "the version exists here");
         assertEquals(0, node.inFlight.held(), "no hold left behind");
+    }
+
+    /**
+     * A chosen region that refuses connections (killed, before its peers call it down: the publication fails at
+     * once) has a region the policy allows stand in for it, as a block's copy moves: placement is asked for a
+     * replacement, and the put is acknowledged once that region confirmed the manifest, saying where the copy went.
+     * A stand-in that did not confirm either leaves the put failed as before.
+     */
+    @Test
+    void aChosenRegionRefusingConnections_hasAnotherRegionThePolicyAllowsStandIn_andThePutSucceeds() {
+        FakeNode node = new FakeNode();
+        node.placeAt = List.of("saopaulo", "dublin");
+        put(node, ClientOp.ACK_ALL, DATA);
+        Map<String, Long> pubs = publications(node);
+        node.placeAt = List.of("seoul"); // what placement offers in dublin's place
+        node.waiting.remove(pubs.get("dublin")).onTimeout("cannot reach 127.0.0.1:7000: connection refused");
+        answer(node, pubs.get("mumbai"), new Done(pubs.get("mumbai"), "stored"));
+        answer(node, pubs.get("seoul"), new Done(pubs.get("seoul"), "stored"));
+
+        assertTrue(sentTo(node, CLIENT, Failed.class).isEmpty(), "no failure: " + sentTo(node, CLIENT, Failed.class));
+        List<Committed> acks = sentTo(node, CLIENT, Committed.class);
+        assertEquals(1, acks.size());
+        assertEquals("stored; manifest not yet at [dublin]; dublin did not confirm it: its copy is at seoul", acks.get(0).info());
+        assertEquals(2, node.placed.size());
+        assertEquals("tworandom", node.placed.get(1).policy());
+        assertEquals(List.of("saopaulo", "dublin"), node.placed.get(1).held(), "a replacement for the regions chosen");
+
+        FakeNode other = new FakeNode();
+        other.placeAt = List.of("saopaulo", "dublin");
+        put(other, ClientOp.ACK_ALL, DATA);
+        Map<String, Long> p2 = publications(other);
+        other.placeAt = List.of("seoul");
+        other.waiting.remove(p2.get("dublin")).onTimeout("cannot reach 127.0.0.1:7000: connection refused");
+        answer(other, p2.get("mumbai"), new Done(p2.get("mumbai"), "stored"));
+        other.waiting.remove(p2.get("seoul")).onTimeout("no answer in 15000 ms");
+        assertTrue(sentTo(other, CLIENT, Committed.class).isEmpty(), "seoul, the stand-in, did not confirm either");
+        assertEquals(FailureCode.OUTCOME_UNKNOWN, sentTo(other, CLIENT, Failed.class).get(0).code());
     }
 
     @Test

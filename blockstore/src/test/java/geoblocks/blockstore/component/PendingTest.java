@@ -58,4 +58,33 @@ class PendingTest {
         assertEquals(List.of("timeout 3: LEDBAT stream failed"), events);
         assertFalse(pending.reply(PEER, new Done(3, "late"), now));
     }
+
+    /** A request the network dropped unsent is failed as such, once, and only when it went to that peer. */
+    @Test
+    void failUnsent_tellsTheWaiterItNeverLeft_onlyForItsOwnPeer() {
+        pending.add(5, PEER, new Pending.Waiter() {
+            @Override
+            public boolean onReply(geoblocks.blockstore.wire.FileOp op) {
+                return true;
+            }
+
+            @Override
+            public void onTimeout(String why) {
+                events.add("timeout " + why);
+            }
+
+            @Override
+            public void onUnsent(String why) {
+                events.add("unsent " + why);
+            }
+        }, 100 * MS, now);
+        pending.failUnsent(5, new NetAddress(InetAddress.getLoopbackAddress(), 7002), "refused");
+        assertEquals(List.of(), events, "request 5 went to another peer: a reply of ours with its number, not it");
+        pending.failUnsent(5, PEER, "refused");
+        pending.failPeer(PEER, "cannot reach");
+        assertEquals(List.of("unsent refused"), events);
+        add(6);
+        pending.failUnsent(6, PEER, "refused");
+        assertEquals(List.of("unsent refused", "timeout 6: refused"), events, "by default as a timeout");
+    }
 }

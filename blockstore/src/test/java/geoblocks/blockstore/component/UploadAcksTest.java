@@ -53,4 +53,18 @@ class UploadAcksTest {
         assertInstanceOf(Committed.class, UploadAcks.inline(1, "f", m, "tworandom", List.of("saopaulo", "dublin"),
                 Set.of("saopaulo"), List.of("mumbai")));
     }
+
+    @Test
+    void standIn_isARegionNotChosenThatHoldsOrConfirmedTheInlineVersion() {
+        List<String> chosen = List.of("saopaulo", "dublin");
+        assertTrue(UploadAcks.standIn("seoul", chosen, Set.of("saopaulo"), PEERS, List.of("dublin")), "seoul confirmed");
+        assertTrue(!UploadAcks.standIn("seoul", chosen, Set.of("saopaulo"), PEERS, List.of("dublin", "seoul")),
+                "seoul did not confirm either");
+        assertTrue(!UploadAcks.standIn("saopaulo", chosen, Set.of("saopaulo"), PEERS, List.of("dublin")),
+                "already chosen: it cannot count twice");
+        assertTrue(!UploadAcks.standIn(null, chosen, Set.of("saopaulo"), PEERS, List.of("dublin")));
+        Committed c = assertInstanceOf(Committed.class, UploadAcks.inline(1, "f", at(List.of("saopaulo")), "tworandom",
+                List.of("saopaulo", "seoul"), Set.of("saopaulo"), List.of("dublin"), Map.of("dublin", "seoul")));
+        assertEquals("stored; manifest not yet at [dublin]; dublin did not confirm it: its copy is at seoul", c.info());
+    }
 }

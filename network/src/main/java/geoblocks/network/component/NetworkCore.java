@@ -369,10 +369,13 @@ final class NetworkCore {
         @Override
         public void failed(NetAddress peer, String why, List<Outgoing> dropped) {
             LOG.warn("{}; {} queued message(s) dropped", why, dropped.size());
+            List<NetMsg> unsent = new java.util.ArrayList<>(dropped.size());
             for (Outgoing o : dropped) {
                 codecs.release(o.codecId(), o.msg()); // bytes they carried, sent nowhere
+                unsent.add(o.msg());
             }
-            control.accept(new NetworkException(why, peer, Transport.TCP));
+            // typed: the senders of the unsent messages know their requests did not happen
+            control.accept(new NetworkException(why, peer, Transport.TCP, new geoblocks.net.PeerUnreachable(why, peer, unsent)));
         }
 
         @Override

@@ -228,10 +228,15 @@ class LoopbackNetworkTest {
     @Test
     void unreachablePeer_reportsNetworkException() throws Exception {
         NetAddress nobody = NetAddress.of("127.0.0.1", freePort());
-        b.send(new TestMsg(new NetHeader(b.self, nobody, Transport.TCP), 1, new byte[1]));
+        TestMsg m = new TestMsg(new NetHeader(b.self, nobody, Transport.TCP), 1, new byte[1]);
+        b.send(m);
         NetworkException e = waitFor(b, NetworkException.class);
         assertNotNull(e);
         assertEquals(nobody.asSocket(), e.peer.asSocket());
+        geoblocks.net.PeerUnreachable why = org.junit.jupiter.api.Assertions.assertInstanceOf(
+                geoblocks.net.PeerUnreachable.class, e.getCause(), "typed: the connection could not be made");
+        assertEquals(nobody, why.peer());
+        assertEquals(List.of(m), why.unsent(), "the queued message was never sent, and the sender is told which");
     }
 
     /**

@@ -293,7 +293,7 @@ public final class ServerCommand implements Callable<Integer> {
             NodeStore nodeStore = new NodeStore(gatewayBridge, manifests.sharedReads(), region);
             if (s3) {
                 new S3Gateway(S3Settings.of(cfg.config(), cfg.cluster(), region, h, dir), cfg.cluster(),
-                        nodeStore, System::currentTimeMillis).mount(router);
+                        nodeStore, System::currentTimeMillis).withNodeState(snapshots::get).mount(router);
             }
             AdminBackend admin = new NodeAdminBackend(nodeStore);
             new AdminApi(admin, new AdminTokenStore(admin, System::currentTimeMillis), adminRoot, System::currentTimeMillis,

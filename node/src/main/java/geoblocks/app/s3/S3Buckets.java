@@ -65,6 +65,14 @@ final class S3Buckets {
         });
     }
 
+    /** Whether the node is still settling after its start ({@link CreateWait#settling}); always, unless set. */
+    private java.util.function.BooleanSupplier settling = () -> true;
+
+    /** Sets where a CreateBucket refused as unavailable learns whether the node is still settling ({@link CreateWait}). */
+    void settling(java.util.function.BooleanSupplier settling) {
+        this.settling = settling;
+    }
+
     /** Sets how a key id is shown as a name (its key's name, when the node knows it). */
     void displayNames(java.util.function.UnaryOperator<String> names) {
         this.displayNames = names;
@@ -153,7 +161,7 @@ final class S3Buckets {
         return store.put(S3Names.bucketFile(bucket), null, geoblocks.blockstore.client.ByteSource.of(record), "tworandom", MAX_RECORD, "all", true,
                 Map.of(META_OWNER, owner)).handle((w, t) -> {
                     Throwable c = t == null ? null : NodeStore.cause(t);
-                    if (c instanceof NodeStore.StoreException s && wait.retry(s, System.nanoTime())) {
+                    if (c instanceof NodeStore.StoreException s && wait.retry(s, System.nanoTime(), settling.getAsBoolean())) {
                         return CompletableFuture.supplyAsync(() -> null,
                                 CompletableFuture.delayedExecutor(CreateWait.RETRY_NANOS, TimeUnit.NANOSECONDS))
                                 .thenCompose(x -> putRecord(bucket, record, wait, owner));

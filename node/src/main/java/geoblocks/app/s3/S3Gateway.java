@@ -119,6 +119,16 @@ public final class S3Gateway {
     }
 
     /** Mounts the gateway: signed requests at any path, unsigned ones under every path no other route has. */
+    /**
+     * Reads the node's state from its latest snapshot (null: none yet): a CreateBucket refused as unavailable waits
+     * for the owner only while the node is settling after its start ({@link CreateWait#settling}); without this it
+     * always waits up to create-wait.
+     */
+    public S3Gateway withNodeState(java.util.function.Supplier<geoblocks.blockstore.port.NodeSnapshot> snapshots) {
+        buckets.settling(() -> CreateWait.settling(snapshots.get()));
+        return this;
+    }
+
     public Router mount(Router router) {
         Route route = new Route() {
             @Override
