@@ -188,7 +188,7 @@ class MixedVersionIT {
 
     /** Runs last: it raises the cluster version, after which the old build is refused. */
     @Test
-    @org.junit.jupiter.api.Order(100)
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE) // the others have the default order, which is below
     void clusterVersion_risesOnlyWhenEveryMemberRunsTheNewBuild_andThenTheOldBuildIsRefused() throws Exception {
         String next = geoblocks.net.ClusterVersion.BUILD.toString();
         geoblocks.blockstore.wire.ClientOp.Versions v = nodes.client().status("seoul").versions();
@@ -242,12 +242,16 @@ class MixedVersionIT {
         });
         nodes.cluster().kill("mumbai");
         nodes.cluster().startNode("mumbai", List.of(PREVIOUS));
-        ItSupport.await(60, "mumbai on the old build refuses to start", () -> {
-            try {
-                return Files.readString(nodes.cluster().log("mumbai")).contains("cluster runs at cluster version " + next);
-            } catch (java.io.IOException e) {
-                return false;
-            }
-        });
+        try {
+            ItSupport.await(60, "mumbai on the old build refuses to start", () -> {
+                try {
+                    return Files.readString(nodes.cluster().log("mumbai")).contains("cluster runs at cluster version " + next);
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; mumbai's log:\n" + nodes.cluster().tail("mumbai"), e);
+        }
     }
 }

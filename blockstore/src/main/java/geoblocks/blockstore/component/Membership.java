@@ -63,11 +63,9 @@ final class Membership {
      */
     Membership(NodeContext node, MetaLayoutStore store, LongPredicate syncedSince, Consumer<Layout> changed,
             MemberKeys keys, geoblocks.net.PeerVersions peers, ClusterVersion release) {
-        if (store.current().clusterVersion().compareTo(release) > 0) {
-            throw new IllegalStateException("this node's cluster runs at cluster version " + store.current()
-                    .clusterVersion() + " (its layout version " + store.current().version() + " says so), above release "
-                    + release + " which this build runs: what the cluster switched on is more than " + release
-                    + " reads. Run " + store.current().clusterVersion() + " or later (see docs/upgrading.md)");
+        String tooOld = geoblocks.blockstore.core.layout.ClusterUpgrade.tooOld(store.current(), release);
+        if (tooOld != null) {
+            throw new IllegalStateException(tooOld);
         }
         this.peers = peers;
         this.release = release;

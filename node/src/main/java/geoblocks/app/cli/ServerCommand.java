@@ -250,6 +250,10 @@ public final class ServerCommand implements Callable<Integer> {
         geoblocks.blockstore.core.layout.Layout stored = geoblocks.blockstore.meta.MetaLayoutStore.read(engine);
         NetworkChoice net = withNodeKey(NetworkChoice.of(cfg), cfg.cluster().address(region), dir,
                 stored == null ? null : stored.region(region));
+        String tooOld = geoblocks.blockstore.core.layout.ClusterUpgrade.tooOld(stored, net.release());
+        if (tooOld != null) { // the cluster version rose above this build: refuse here, before anything starts
+            throw new IllegalStateException(tooOld);
+        }
         if (bind != null) {
             net = net.listeningOn(bind);
         }

@@ -85,4 +85,18 @@ public final class ClusterUpgrade {
         return behind.isEmpty() ? "every member runs " + self + " or later: `cluster finalize` raises it to " + self
                 : self + " waits: " + String.join("; ", behind);
     }
+
+    /**
+     * Why a node of release {@code release} must not run on a data directory whose stored layout is {@code stored}
+     * (its cluster version is above that release: what the cluster switched on is more than it reads), or null.
+     */
+    public static String tooOld(Layout stored, ClusterVersion release) {
+        if (stored == null || stored.clusterVersion().compareTo(release) <= 0) {
+            return null;
+        }
+        return "this node's cluster runs at cluster version " + stored.clusterVersion() + " (its layout version "
+                + stored.version() + " says so), above release " + release + " which this build runs: what the cluster"
+                + " switched on is more than " + release + " reads. Run " + stored.clusterVersion()
+                + " or later (see docs/upgrading.md)";
+    }
 }

@@ -105,4 +105,16 @@ class ClusterUpgradeTest {
         assertTrue(d.startsWith("0.3 waits: dublin runs 0.2 (upgrade it)"), d);
         assertEquals("", ClusterUpgrade.note(l, V2, Map.of()), "a 0.2 node has nothing to finalize");
     }
+
+    @Test
+    void tooOld_namesAReleaseBelowTheStoredClusterVersion_only() {
+        Layout up = ClusterUpgrade.raise(cluster(), V3, Map.of("seoul", V3, "dublin", V3, "mumbai", V3));
+        String m = ClusterUpgrade.tooOld(up, V2);
+        assertTrue(m.startsWith("this node's cluster runs at cluster version 0.3"), m);
+        assertTrue(m.contains("above release 0.2 which this build runs") && m.contains("Run 0.3 or later"), m);
+        assertNull(ClusterUpgrade.tooOld(up, V3));
+        assertNull(ClusterUpgrade.tooOld(up, V4));
+        assertNull(ClusterUpgrade.tooOld(cluster(), V2));
+        assertNull(ClusterUpgrade.tooOld(null, V2), "a new data directory has no layout yet");
+    }
 }
