@@ -142,7 +142,14 @@ final class BackgroundTransfers {
      * shared by several streams); giving those pushes up would send their blocks again.
      */
     void onPeerStats(geoblocks.ledbat.port.PeerStats s) {
-        status.onPeerStats(s);
+        status.onPeerStats(s, address -> {
+            for (String r : node.peerRegions()) {
+                if (node.addressOf(r).equals(address)) {
+                    return r;
+                }
+            }
+            return address.toString();
+        });
         for (geoblocks.ledbat.port.PeerStats.Peer p : s.peers()) {
             if (peerProgress.advanced(p.peer(), p.ackedBytes())) {
                 for (Outgoing out : sending.values()) {

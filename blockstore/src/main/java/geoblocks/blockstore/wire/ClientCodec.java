@@ -184,7 +184,19 @@ final class ClientCodec {
         }
         Versions versions = null;
         if (r.more()) {
-            // appended after the path MTUs (file protocol 5 on): what the members run
+            // appended after the path MTUs (file protocol 5 on): how long each LEDBAT flow has been stalled, then what
+            // the members run
+            int stalls = r.count();
+            if (stalls != m) {
+                throw new MalformedMessageException(stalls + " stall times for " + m + " LEDBAT peers");
+            }
+            for (int i = 0; i < m; i++) {
+                long stalled = r.i64();
+                if (stalled < 0) {
+                    throw new MalformedMessageException("a LEDBAT flow stalled for " + stalled + " ms");
+                }
+                flows.set(i, flows.get(i).stalledFor(stalled));
+            }
             String build = r.str();
             String cluster = r.str();
             String note = r.str();
@@ -235,6 +247,10 @@ final class ClientCodec {
         Versions v = p.versions();
         if (v != null) {
             // file protocol 5 on (FileCodec writes a reply to an older peer without it)
+            o.u16(b.peers().size());
+            for (LedbatPeer l : b.peers()) {
+                o.i64(l.stalledForMs());
+            }
             o.str(v.build());
             o.str(v.clusterVersion());
             o.str(v.finalizeNote());

@@ -335,11 +335,13 @@ public sealed interface ClientOp extends FileOp {
      * flow's); sizes in bytes; delays in ms, NaN when not measured yet; the base delay is the
      * one-way delay as measured (it contains the two hosts' clock offset, so it can even be
      * negative); retransmissions are packets sent again, in total; {@code pathMtuBytes} is the path MTU
-     * LEDBAT's search confirmed to the peer, in UDP payload bytes (0: not known, e.g. from an older node).
+     * LEDBAT's search confirmed to the peer, in UDP payload bytes (0: not known, e.g. from an older node);
+     * {@code stalledForMs}: how long the flow has had bytes waiting and next to none acknowledged (0: it is
+     * not stalled, or an older node that does not watch; see FlowStallWatch).
      */
     record LedbatPeer(String region, boolean active, int streams, long cwndBytes, long queuedBytes,
             long inFlightBytes, double queuingDelayMs, double baseDelayMs, double rttMs, long retransmissions,
-            int pathMtuBytes) {
+            int pathMtuBytes, long stalledForMs) {
         /** Without a path MTU (0: not known). */
         public LedbatPeer(String region, boolean active, int streams, long cwndBytes, long queuedBytes,
                 long inFlightBytes, double queuingDelayMs, double baseDelayMs, double rttMs, long retransmissions) {
@@ -347,10 +349,24 @@ public sealed interface ClientOp extends FileOp {
                     retransmissions, 0);
         }
 
+        /** Not stalled. */
+        public LedbatPeer(String region, boolean active, int streams, long cwndBytes, long queuedBytes,
+                long inFlightBytes, double queuingDelayMs, double baseDelayMs, double rttMs, long retransmissions,
+                int pathMtuBytes) {
+            this(region, active, streams, cwndBytes, queuedBytes, inFlightBytes, queuingDelayMs, baseDelayMs, rttMs,
+                    retransmissions, pathMtuBytes, 0);
+        }
+
         /** The same figures with {@code pathMtuBytes}. */
         public LedbatPeer withPathMtu(int pathMtuBytes) {
             return new LedbatPeer(region, active, streams, cwndBytes, queuedBytes, inFlightBytes, queuingDelayMs,
-                    baseDelayMs, rttMs, retransmissions, pathMtuBytes);
+                    baseDelayMs, rttMs, retransmissions, pathMtuBytes, stalledForMs);
+        }
+
+        /** The same figures, stalled for {@code ms} (0: not stalled). */
+        public LedbatPeer stalledFor(long ms) {
+            return new LedbatPeer(region, active, streams, cwndBytes, queuedBytes, inFlightBytes, queuingDelayMs,
+                    baseDelayMs, rttMs, retransmissions, pathMtuBytes, ms);
         }
     }
 

@@ -37,7 +37,8 @@ import java.util.Map;
  *     the node answers UNSUPPORTED (version 3 refuses the message, and its sender waits out its
  *     timeout); {@link FailureCode#INSUFFICIENT_STORAGE}. At version 3, UNSUPPORTED is written as
  *     INVALID and INSUFFICIENT_STORAGE as INTERNAL.
- * <li>5: a {@link ClientOp.StatusReply} ends with what the members run ({@link ClientOp.Versions}); written
+ * <li>5: a {@link ClientOp.StatusReply} ends with how long each LEDBAT flow has been stalled and what the
+ *     members run ({@link ClientOp.Versions}); written
  *     to a peer at 3 or 4 without it. A {@code cluster finalize} request is a {@link ClientOp.ClusterReq} of
  *     action "finalize", which a node of 4 answers INVALID (an action it does not know).
  * </ul>

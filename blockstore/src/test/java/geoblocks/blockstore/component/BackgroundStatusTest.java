@@ -29,7 +29,7 @@ class BackgroundStatusTest {
         s.onPeerStats(new PeerStats(1, List.of(
                 new PeerStats.Peer(MUMBAI, true, 4, 140_000, 1 << 20, 70_000, 95_500, 80_250, 258_000, 12, 1, 5 << 20, 4 << 20),
                 new PeerStats.Peer(STRANGER, true, 1, 2800, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-                new PeerStats.Peer(DUBLIN, false, 0, 0, 0, 0, -1, Long.MIN_VALUE, -1, 0, 0, 0, 0))));
+                new PeerStats.Peer(DUBLIN, false, 0, 0, 0, 0, -1, Long.MIN_VALUE, -1, 0, 0, 0, 0))), REGIONS::get);
         Background b = s.reply(3_000_000, 7, REGIONS);
         assertEquals(3_000_000, b.queuedBytes());
         assertEquals(7, b.queuedCopies());
@@ -42,8 +42,23 @@ class BackgroundStatusTest {
     @Test
     void reply_usesTheLatestStatistics() {
         BackgroundStatus s = new BackgroundStatus();
-        s.onPeerStats(new PeerStats(1, List.of(new PeerStats.Peer(MUMBAI, true, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1))));
-        s.onPeerStats(new PeerStats(2, List.of()));
+        s.onPeerStats(new PeerStats(1, List.of(new PeerStats.Peer(MUMBAI, true, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1))), REGIONS::get);
+        s.onPeerStats(new PeerStats(2, List.of()), REGIONS::get);
         assertEquals(List.of(), s.reply(0, 0, REGIONS).peers());
+    }
+
+    /** The MTU crawl of issue 42: 20 MiB waiting, 2 KB/s acknowledged: status says for how long it has been stalled. */
+    @Test
+    void reply_saysHowLongAFlowHasBeenStalled() {
+        BackgroundStatus s = new BackgroundStatus();
+        for (int t = 0; t <= 45; t++) { // the transport's statistics once a second, microseconds
+            s.onPeerStats(new PeerStats(t * 1_000_000L, List.of(
+                    new PeerStats.Peer(MUMBAI, true, 1, 2800, 20 << 20, 2800, 1000, 80_000, 160_000, 133, 4, 0, 2_000L * t),
+                    new PeerStats.Peer(DUBLIN, true, 1, 1 << 20, 1 << 20, 1 << 20, 1000, 80_000, 160_000, 0, 0, 0,
+                            (1L << 20) * t))), REGIONS::get);
+        }
+        List<LedbatPeer> peers = s.reply(0, 0, REGIONS).peers();
+        assertEquals(0, peers.get(0).stalledForMs(), "dublin moves a MiB a second");
+        assertEquals(45_000, peers.get(1).stalledForMs(), "mumbai: stalled since its first sample, 45 s ago");
     }
 }

@@ -382,12 +382,29 @@ class FileCodecTest {
         byte[] plainAt5 = encode(CODEC, new FileMsg(V4, plain, 5));
         String tail = java.util.HexFormat.of().formatHex(java.util.Arrays.copyOfRange(at5, plainAt5.length, at5.length));
         assertEquals("0000" // no LEDBAT peers' path MTUs, written so the versions can follow
+                + "0000" // nor their stall times
                 + "001d" + hex("geoblocks 0.3.0 (commit 1a2b)") + "0003" + hex("0.2") + "0001" + hex("x") + "0002"
                 + "0006" + hex("dublin") + "0005" + hex("0.2.x") + "00000004"
                 + "0005" + hex("seoul") + "0005" + hex("0.3.0") + "00000005", tail);
         byte[] at4 = encode(CODEC, new FileMsg(V4, with, 4));
         assertArrayEquals(encode(CODEC, new FileMsg(V4, plain, 4)), at4, "at 4, the reply 0.2.x reads");
         assertEquals(null, ((StatusReply) decode(CODEC, at4, at4.length).op()).versions());
+    }
+
+    /** File protocol 5: a LEDBAT flow's stall time rides after the path MTUs; at 4 it is not written (0: not watched). */
+    @Test
+    void statusReply_carriesStallTimesAt5_only() throws Exception {
+        ClientOp.Versions v = new ClientOp.Versions("b", "0.2", "", List.of());
+        LedbatPeer stalled = new LedbatPeer("mumbai", true, 1, 2800, 20 << 20, 2800, 1.0, 80.0, 160.0, 133, 1392)
+                .stalledFor(45_000);
+        StatusReply r = new StatusReply(9, "seoul", List.of(), 0, 0, 0, 0, 0, new ClientOp.Transfers(0, 0, 0, 0, 0, 0),
+                new ClientOp.Background(0, 0, List.of(stalled)), ClientOp.Gc.NONE, v);
+        byte[] at5 = encode(CODEC, new FileMsg(V4, r, 5));
+        assertEquals(45_000, ((StatusReply) decode(CODEC, at5, at5.length).op()).background().peers().get(0).stalledForMs());
+        byte[] at4 = encode(CODEC, new FileMsg(V4, r, 4));
+        StatusReply old = (StatusReply) decode(CODEC, at4, at4.length).op();
+        assertEquals(0, old.background().peers().get(0).stalledForMs());
+        assertEquals(1392, old.background().peers().get(0).pathMtuBytes());
     }
 
     private static String hex(String s) {

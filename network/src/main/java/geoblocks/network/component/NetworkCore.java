@@ -203,8 +203,19 @@ final class NetworkCore {
     /** A TCP message with its codec id and encoded size, computed once when it is sent. */
     private record Outgoing(NetMsg msg, int codecId, int size) {}
 
+    /** What to log about failed connections: a peer that stays down is warned about once, then summed up a minute. */
+    private final geoblocks.network.session.ConnectFailures connectFailures =
+            new geoblocks.network.session.ConnectFailures(60_000_000_000L);
+
     void established(Channel ch, NetAddress peer, boolean dialledBySelf, byte[] sessionSecret, int[] agreed,
             geoblocks.net.PeerVersions.Release release) {
+        String back;
+        synchronized (connectFailures) {
+            back = connectFailures.connected(peer, System.nanoTime());
+        }
+        if (back != null) {
+            LOG.info(back);
+        }
         versions.released(peer, release);
         if (versions.agreed(peer, agreed)) {
             StringBuilder older = new StringBuilder();
@@ -368,7 +379,13 @@ final class NetworkCore {
 
         @Override
         public void failed(NetAddress peer, String why, List<Outgoing> dropped) {
-            LOG.warn("{}; {} queued message(s) dropped", why, dropped.size());
+            String line;
+            synchronized (connectFailures) {
+                line = connectFailures.failed(peer, why, dropped.size(), System.nanoTime());
+            }
+            if (line != null) { // a peer that stays down: its first failure, then a summary a minute
+                LOG.warn(line);
+            }
             List<NetMsg> unsent = new java.util.ArrayList<>(dropped.size());
             for (Outgoing o : dropped) {
                 codecs.release(o.codecId(), o.msg()); // bytes they carried, sent nowhere

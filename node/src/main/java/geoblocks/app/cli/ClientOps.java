@@ -416,6 +416,11 @@ final class ClientOps {
                         p.active() ? "active" : "idle", p.streams(), p.cwndBytes(), p.queuedBytes(), p.inFlightBytes(),
                         ms(p.queuingDelayMs()), ms(p.baseDelayMs()), ms(p.rttMs()), p.retransmissions(),
                         p.pathMtuBytes() > 0 ? ", path MTU " + p.pathMtuBytes() + " bytes of UDP payload" : "");
+                if (p.stalledForMs() > 0) {
+                    System.out.printf("  WARNING: background copies to %s stalled for %d s: bytes waiting, next to none"
+                            + " acknowledged (a path that drops large datagrams, or a peer that stopped reading;"
+                            + " docs/network.md)%n", p.region(), p.stalledForMs() / 1000);
+                }
             }
         }
     }

@@ -176,6 +176,7 @@ final class Json {
                     .append(",\"base_delay_ms\":").append(num(p.baseDelayMs())).append(",\"rtt_ms\":")
                     .append(num(p.rttMs())).append(",\"retransmissions\":").append(p.retransmissions())
                     .append(",\"path_mtu_bytes\":").append(p.pathMtuBytes() > 0 ? String.valueOf(p.pathMtuBytes()) : "null")
+                    .append(",\"stalled_for_ms\":").append(p.stalledForMs())
                     .append('}');
         }
         s.append("}}");

@@ -104,7 +104,7 @@ final class DashboardState {
                     .field("cwndBytes", p.cwndBytes()).field("inFlightBytes", p.inFlightBytes())
                     .field("queuingDelayMs", p.queuingDelayMs()).field("baseDelayMs", p.baseDelayMs())
                     .field("rttMs", p.rttMs()).field("retransmissions", p.retransmissions())
-                    .field("pathMtuBytes", p.pathMtuBytes()).end();
+                    .field("pathMtuBytes", p.pathMtuBytes()).field("stalledForMs", p.stalledForMs()).end();
         }
         j.endArray().end();
         NodeSnapshot.Scrub sc = s.scrub();

@@ -303,7 +303,9 @@ public final class NodeMetrics implements MultiCollector {
         List<GaugeDataPointSnapshot> active = new ArrayList<>();
         List<CounterDataPointSnapshot> retx = new ArrayList<>();
         List<GaugeDataPointSnapshot> mtu = new ArrayList<>();
+        List<GaugeDataPointSnapshot> stalled = new ArrayList<>();
         for (LedbatPeer p : st.background().peers()) {
+            stalled.add(g(p.stalledForMs() / 1000.0, "peer", p.region()));
             if (p.pathMtuBytes() > 0) {
                 mtu.add(g(p.pathMtuBytes(), "peer", p.region()));
             }
@@ -330,6 +332,10 @@ public final class NodeMetrics implements MultiCollector {
         out.metricSnapshot(gauge("geoblocks_ledbat_rtt_seconds", "LEDBAT round-trip time per peer (absent until measured).",
                 Unit.SECONDS, rtt));
         out.metricSnapshot(counter("geoblocks_ledbat_retransmissions", "LEDBAT packets sent again, per peer.", retx));
+        out.metricSnapshot(gauge("geoblocks_ledbat_stalled_seconds",
+                "How long the LEDBAT flow to each peer has had bytes waiting with next to none acknowledged (under 128 KiB"
+                        + " in 30 s); 0 while it flows. A path that drops large datagrams, or a peer that stopped reading.",
+                Unit.SECONDS, stalled));
         out.metricSnapshot(gauge("geoblocks_ledbat_path_mtu_bytes",
                 "Path MTU to each peer confirmed by LEDBAT's search (RFC 8899), in UDP payload bytes: its largest "
                         + "datagram to the peer (IPv4 adds 28 bytes of headers, IPv6 48).", Unit.BYTES, mtu));

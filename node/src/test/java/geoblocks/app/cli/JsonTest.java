@@ -55,10 +55,10 @@ class JsonTest {
                 + "\"background\":{\"bytes_sent\":34,\"bytes_received\":40}},"
                 + "\"background\":{\"queued_bytes\":262175,\"queued_copies\":2,\"peers\":{"
                 + "\"dublin\":{\"active\":false,\"streams\":0,\"cwnd_bytes\":0,\"queued_bytes\":0,\"in_flight_bytes\":0,"
-                + "\"queuing_delay_ms\":null,\"base_delay_ms\":null,\"rtt_ms\":null,\"retransmissions\":0,\"path_mtu_bytes\":null},"
+                + "\"queuing_delay_ms\":null,\"base_delay_ms\":null,\"rtt_ms\":null,\"retransmissions\":0,\"path_mtu_bytes\":null,\"stalled_for_ms\":0},"
                 + "\"mumbai\":{\"active\":true,\"streams\":4,\"cwnd_bytes\":1048576,\"queued_bytes\":500000,"
                 + "\"in_flight_bytes\":250000,\"queuing_delay_ms\":97.5,\"base_delay_ms\":80.25,\"rtt_ms\":258.0,"
-                + "\"retransmissions\":12,\"path_mtu_bytes\":1392}}},\"gc\":{\"collected_blocks\":0,\"collected_bytes\":0,\"passes\":0,"
+                + "\"retransmissions\":12,\"path_mtu_bytes\":1392,\"stalled_for_ms\":0}}},\"gc\":{\"collected_blocks\":0,\"collected_bytes\":0,\"passes\":0,"
                 + "\"running\":false,\"pass\":{\"checked\":0,\"collected\":0,\"in_flight\":0},"
                 + "\"last_pass_end_ms\":null,\"settled_since_ms\":null,\"moves\":0},\"versions\":null}", json);
     }
