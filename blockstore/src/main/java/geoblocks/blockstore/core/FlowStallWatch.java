@@ -7,7 +7,9 @@ import java.util.Map;
 /**
  * Whether the background flow to each peer is stalled: it has bytes waiting (queued or in flight) and
  * the peer acknowledged fewer than {@code minBytes} of them over the last {@code windowMicros} (a whole
- * window of waiting bytes is needed first, so a flow that just started is never stalled). A path whose
+ * window of waiting bytes is needed first, so a flow that just started is never stalled). A stalled flow
+ * flows again once a window shows progress, or after a whole window with nothing waiting (a moment
+ * with nothing waiting, between two blocks, does not end a stall). A path whose
  * MTU drops its datagrams, or a peer that stopped reading, stalls; a flow that yields to foreground
  * traffic at LEDBAT's smallest window still moves a few kilobytes a second, which the defaults
  * ({@link #DEFAULT_WINDOW_MICROS}, {@link #DEFAULT_MIN_BYTES}) do not call a stall. Pure: the caller
@@ -29,6 +31,8 @@ public final class FlowStallWatch<K> {
     private static final class Flow {
         final ArrayDeque<Sample> samples = new ArrayDeque<>();
         long stalledSinceMicros = -1;
+        /** While stalled: since when nothing has been waiting (-1: bytes are waiting). */
+        long idleSinceMicros = -1;
     }
 
     private final long windowMicros;
@@ -55,10 +59,19 @@ public final class FlowStallWatch<K> {
     public Change<K> sample(K peer, long timeMicros, long waitingBytes, long ackedBytes) {
         Flow f = flows.computeIfAbsent(peer, k -> new Flow());
         if (waitingBytes <= 0) {
+            if (f.stalledSinceMicros >= 0) {
+                // a stalled flow between two blocks (one given up, the next not offered yet) is still stalled;
+                // only a whole window with nothing waiting ends it
+                f.idleSinceMicros = f.idleSinceMicros < 0 ? timeMicros : f.idleSinceMicros;
+                if (timeMicros - f.idleSinceMicros < windowMicros) {
+                    return null;
+                }
+            }
             f.samples.clear();
             f.samples.add(new Sample(timeMicros, ackedBytes));
             return f.stalledSinceMicros < 0 ? null : resumed(peer, f, 0, 0);
         }
+        f.idleSinceMicros = -1;
         f.samples.add(new Sample(timeMicros, ackedBytes));
         long start = timeMicros - windowMicros;
         while (f.samples.size() > 1 && secondOldest(f).timeMicros() <= start) {
@@ -82,6 +95,7 @@ public final class FlowStallWatch<K> {
     private Change<K> resumed(K peer, Flow f, long waiting, long acked) {
         Change<K> c = new Change<>(peer, false, f.stalledSinceMicros, waiting, acked);
         f.stalledSinceMicros = -1;
+        f.idleSinceMicros = -1;
         return c;
     }
 

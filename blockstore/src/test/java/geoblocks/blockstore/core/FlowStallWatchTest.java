@@ -65,8 +65,12 @@ class FlowStallWatchTest {
         for (int t = 0; t <= 40; t++) {
             v.sample("mumbai", t * S, 4096, 0);
         }
-        FlowStallWatch.Change<String> emptied = v.sample("mumbai", 41 * S, 0, 0);
-        assertFalse(emptied.stalled(), "nothing waiting: not stalled, whatever was acknowledged");
+        for (int t = 41; t < 71; t++) {
+            assertNull(v.sample("mumbai", t * S, 0, 0), "a moment with nothing waiting does not end a stall (" + t + " s)");
+        }
+        assertEquals(0, v.stalledSinceMicros("mumbai"));
+        FlowStallWatch.Change<String> emptied = v.sample("mumbai", 71 * S, 0, 0);
+        assertFalse(emptied.stalled(), "a whole window with nothing waiting ends it");
     }
 
     /** A flow that was idle (nothing waiting) and starts now needs a whole window of waiting before it can stall. */
@@ -95,5 +99,18 @@ class FlowStallWatchTest {
         assertEquals(-1, w.stalledSinceMicros("b"));
         assertThrows(IllegalArgumentException.class, () -> new FlowStallWatch<String>(0, 1));
         assertThrows(IllegalArgumentException.class, () -> new FlowStallWatch<String>(1, 0));
+    }
+
+    /** The stall seen in the namespace demo: blocks given up one after the other, nothing waiting for a moment between. */
+    @Test
+    void aStalledFlowBetweenTwoBlocks_staysStalled_untilItMoves() {
+        FlowStallWatch<String> w = new FlowStallWatch<>();
+        for (int t = 0; t <= 35; t++) {
+            w.sample("b", t * S, 8 << 20, 0);
+        }
+        assertNull(w.sample("b", 36 * S, 0, 0));
+        assertNull(w.sample("b", 37 * S, 8 << 20, 53));
+        assertEquals(0, w.stalledSinceMicros("b"), "one stall, not a new one after the gap");
+        assertFalse(w.sample("b", 38 * S, 8 << 20, 1 << 20).stalled(), "a MiB acknowledged: it flows again");
     }
 }
