@@ -323,7 +323,7 @@ class CliIT {
         // and the background part: bytes and copies still to send, the LEDBAT flow per peer region
         assertTrue(java.util.regex.Pattern.compile("\"background\":\\{\"queued_bytes\":\\d+,\"queued_copies\":\\d+,"
                 + "\"peers\":\\{(\"[a-z]+\":\\{\"active\":(true|false),\"streams\":\\d+,\"cwnd_bytes\":\\d+,[^}]*"
-                + "\"retransmissions\":\\d+,\"path_mtu_bytes\":\\d+\\},?)*\\}\\},\"gc\":\\{\"collected_blocks\":\\d+,\"collected_bytes\":\\d+,[^$]*\\},"
+                + "\"retransmissions\":\\d+,\"path_mtu_bytes\":\\d+,\"stalled_for_ms\":\\d+\\},?)*\\}\\},\"gc\":\\{\"collected_blocks\":\\d+,\"collected_bytes\":\\d+,[^$]*\\},"
                 + "\"layout_version\":\\d+,\"rebalance\":\\{\"toDrain\":\\{[^}]*\\},\"shortBytes\":\\{[^}]*\\}\\}\\}$")
                 .matcher(status.out().trim()).find(), status.out());
         Run text = run("client", "--at", "seoul", "--config", cfg, "status");

@@ -145,8 +145,89 @@ class FaultIT {
         return t;
     }
 
+    /**
+     * Issue 44: a node whose metadata directory is lost (wiped, or a new empty disk) while its blocks stay gets its
+     * manifests back from its peers and keeps every block it holds: its block collector, here with a 2 s grace and a
+     * sweep a second, waits until it compared manifests with every peer since its start, so it never judges its blocks
+     * on the empty engine.
+     */
     @Test
     @Order(2)
+    void nodeThatLostItsMetadataDirectory_rebuildsItFromPeers_andKeepsEveryBlock() throws Exception {
+        List<String> names = new ArrayList<>();
+        List<Manifest> manifests = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            String name = "meta-loss-" + i;
+            Path in = file(name, 3 * 65536 + 11 * i, 40 + i);
+            client.put("dublin", in, name, "localclosest", 65536, null); // a copy at dublin, the other at its closest
+            names.add(name);
+            manifests.add(client.stat("dublin", name));
+        }
+        java.util.Set<BlockId> before = new java.util.HashSet<>(storage("dublin").list());
+        for (Manifest m : manifests) {
+            for (int b = 0; b < m.blocks().size(); b++) {
+                assertTrue(before.contains(m.blockId(b)), "dublin holds block " + b + " of " + m.name());
+            }
+        }
+        cluster.kill("dublin");
+        Path meta = cluster.dataDir("dublin").resolve("meta");
+        assertTrue(Files.isDirectory(meta), "the metadata engine is in " + meta);
+        try (Stream<Path> files = Files.walk(meta)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        Thread.sleep(2_500); // every block file is now older than the grace the node restarts with
+        cluster.startNode("dublin", List.of("-Dgeoblocks.node.gc-grace=2s", "-Dgeoblocks.node.gc-interval=1s"));
+        cluster.awaitListening("dublin");
+        long t0 = System.nanoTime();
+        await(60, "dublin knows every manifest again", () -> {
+            try {
+                for (int i = 0; i < names.size(); i++) {
+                    if (!manifests.get(i).equals(client.stat("dublin", names.get(i)))) {
+                        return false;
+                    }
+                }
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        long rebuiltMs = (System.nanoTime() - t0) / 1_000_000;
+        long rebuiltAt = System.currentTimeMillis();
+        ClientOp.Gc[] lastGc = {null};
+        try {
+            // a pass lists one shard of the block store a tick (minutes for all of them): wait until it judged a dozen of
+            // dublin's blocks, each older than the grace; judged on the empty engine, they would have been collected
+            await(90, "dublin's block collector judged blocks, after the rebuild", () -> {
+                try {
+                    ClientOp.Gc gc = client.status("dublin").gc();
+                    lastGc[0] = gc;
+                    return (gc.running() ? gc.passChecked() : gc.passes() >= 1 ? Long.MAX_VALUE : 0)
+                            >= Math.min(12, before.size());
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; dublin's collector: " + lastGc[0] + "; rebuilt at " + rebuiltAt
+                    + "\n" + cluster.tail("dublin"), e);
+        }
+        assertEquals(0, lastGc[0].collectedBlocks(), "dublin collected nothing: " + lastGc[0]);
+        java.util.Set<BlockId> after = new java.util.HashSet<>(storage("dublin").list());
+        assertTrue(after.containsAll(before), "blocks collected after the rebuild: " + before.stream()
+                .filter(b -> !after.contains(b)).toList());
+        for (int i = 0; i < names.size(); i++) {
+            Path out = work.resolve("meta-loss-out-" + i);
+            client.get("dublin", names.get(i), out, null);
+            assertEquals(Files.size(file(names.get(i), 3 * 65536 + 11 * i, 40 + i)), Files.size(out));
+            assertTrue(java.util.Arrays.equals(Files.readAllBytes(file(names.get(i), 3 * 65536 + 11 * i, 40 + i)),
+                    Files.readAllBytes(out)), names.get(i) + " reads back byte for byte");
+        }
+        System.out.printf("dublin rebuilt %d manifests in %d ms after its metadata directory was lost; %d blocks kept%n",
+                names.size(), rebuiltMs, after.size());
+    }
+
+    @Test
+    @Order(3)
     void nodeThatLostItsDisk_getsItsManifestsAndReplicasBack() throws Exception {
         Path in = file("disk-in", 5 * 65536 + 7, 2);
         client.put("mumbai", in, "survives-disk-loss", "localfarthest", 65536, null);
@@ -170,7 +251,7 @@ class FaultIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void sigkillDuringUploads_losesNothingAcknowledged_andLeavesNoPartialBlock() throws Exception {
         List<Path> acked = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -217,7 +298,7 @@ class FaultIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void clientWithoutTheClusterSecret_isRejected() throws Exception {
         long before = client.status("seoul").unauthenticated();
         Path wrong = work.resolve("wrong.conf");
@@ -236,7 +317,7 @@ class FaultIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void fuzzing_withRandomAndMutatedMessages_doesNotStopTheNode() throws Exception {
         NetAddress seoul = config.cluster().address("seoul");
         StatusReply before = client.status("seoul");
@@ -292,7 +373,7 @@ class FaultIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void fullDisk_failsUploadsClearly_andTheNodeKeepsServingReads() throws Exception {
         cluster.kill("saopaulo");
         cluster.startNode("saopaulo", List.of("-Dgeoblocks.node.min-free-disk=1000000GiB"));
@@ -306,11 +387,11 @@ class FaultIT {
         Path out = work.resolve("full-out");
         client.get("saopaulo", "after-fuzz", out, null);
         assertEquals(-1, Files.mismatch(work.resolve("after-fuzz"), out));
-        // the last test (@Order 7): the cluster is closed after it, saopaulo with its full disk
+        // the last test (@Order 8): the cluster is closed after it, saopaulo with its full disk
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void blocksOnANodeGoneForGood_getANewReplicaElsewhere() throws Exception {
         Path in = file("replace-in", 6 * 65536 + 3, 8);
         client.put("seoul", in, "replace-me", "tworandom", 65536, null);
@@ -384,7 +465,7 @@ class FaultIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void nodeWithTwoDisks_losesOne_itsBlocksComeBackFromPeers_andTheOtherKeepsServing() throws Exception {
         Path disk2 = work.resolve("mumbai-disk2");
         cluster.kill("mumbai");
