@@ -47,6 +47,11 @@ public final class MetaBenchCommand implements Callable<Integer> {
     @Option(names = "--heap", defaultValue = "256m", description = "Each node's -Xmx (default: ${DEFAULT-VALUE}).")
     String heap;
 
+    @Option(names = "--meta-loss", defaultValue = "true", negatable = true,
+            description = "At the end, wipe dublin's metadata directory (its blocks stay) and time its rebuild from its peers"
+                    + " (default: ${DEFAULT-VALUE}).")
+    boolean metaLoss;
+
     @Option(names = "--missed", defaultValue = "0.1",
             description = "Fraction of the writes mumbai misses (stopped), to time its anti-entropy catch-up (default: ${DEFAULT-VALUE}).")
     double missed;
@@ -184,12 +189,50 @@ public final class MetaBenchCommand implements Callable<Integer> {
             awaitTrue(120, AT + " to serve a GET", () -> c.get(bucket, key(0)).length == size);
             System.out.printf("%nrestart of %s with %d objects: listening after %.1f s, serving GETs after %.1f s%n", AT,
                     objects + Math.max(0, warmup), listen, (System.nanoTime() - t0) / 1e9);
+            if (metaLoss) {
+                metadataLoss(cluster);
+            }
             return 0;
         } finally {
             if (workDir == null) {
                 deleteTree(dir);
             }
         }
+    }
+
+    /** The region whose metadata directory {@code --meta-loss} wipes. */
+    static final String WIPED = "dublin";
+
+    /**
+     * Issue 44's aim: a node whose metadata directory is lost (its blocks stay) back in service. Stops {@link #WIPED},
+     * deletes its {@code meta/}, starts it, and times listening and the rebuild of its manifests from its peers
+     * (anti-entropy) until it knows as many files as {@code AT}.
+     */
+    private void metadataLoss(LocalCluster cluster) throws Exception {
+        awaitTrue(120, WIPED + " to know every file", () -> metric(cluster, WIPED, "geoblocks_files", null)
+                >= metric(cluster, AT, "geoblocks_files", null));
+        double files = metric(cluster, AT, "geoblocks_files", null);
+        cluster.kill(WIPED);
+        Path meta = cluster.dataDir(WIPED).resolve("meta");
+        long metaBytes = bytesUnder(meta);
+        deleteTree(meta);
+        long t0 = System.nanoTime();
+        cluster.startNode(WIPED);
+        cluster.awaitListening(WIPED);
+        double listen = (System.nanoTime() - t0) / 1e9;
+        long[] last = {System.nanoTime(), 0};
+        awaitTrue(1800, WIPED + " to rebuild its manifests", () -> {
+            double now = metric(cluster, WIPED, "geoblocks_files", null);
+            if (System.nanoTime() - last[0] > 10_000_000_000L) {
+                System.out.printf("  %s rebuilding: %.0f of %.0f files after %.0f s%n", WIPED, now, files,
+                        (System.nanoTime() - t0) / 1e9);
+                last[0] = System.nanoTime();
+            }
+            return now >= files;
+        });
+        System.out.printf("%nmetadata loss at %s (%.1f MiB of meta/ wiped, blocks kept), %.0f files: listening after %.1f s,"
+                + " every manifest back from its peers %.1f s after start%n", WIPED, metaBytes / 1048576.0, files, listen,
+                (System.nanoTime() - t0) / 1e9);
     }
 
     private void reportReads(S3BenchClient c) throws Exception {
