@@ -167,11 +167,20 @@ final class UdpEndpoint {
                 + ", buffers " + core.settings().udpBufferBytes() + " B";
     }
 
+    /**
+     * The text a pair's datagram keys are derived from for {@code a}: the ip as the JDK writes it and the port
+     * ({@code 0:0:0:0:0:0:0:1:47100}), as addresses printed before they printed IPv6 bracketed, so that a peer
+     * on an older build derives the same keys.
+     */
+    static String keyLabel(NetAddress a) {
+        return a.getIp().getHostAddress() + ":" + a.getPort();
+    }
+
     /** A TCP session with {@code peer} authenticated: (re)key datagrams with it. */
     void onSession(NetAddress peer, byte[] sessionSecret) {
         // Always encrypted: with javax.crypto, AES-GCM encryption allocates less and runs faster
         // than GMAC over the plaintext (SealerBench), so authentication-only would cost more.
-        PairKeys keys = PairKeys.derive(sessionSecret, core.self().toString(), peer.toString(), true);
+        PairKeys keys = PairKeys.derive(sessionSecret, keyLabel(core.self()), keyLabel(peer), true);
         Receiver r = new Receiver(keys.receiver(), peer);
         receivers.put(r.opener().keyId(), r);
         ArrayDeque<Integer> kept = keysByPeer.computeIfAbsent(peer, p -> new ArrayDeque<>());
