@@ -78,7 +78,7 @@ public final class ClusterConfig {
             if (!id.matches(REGION_ID)) {
                 throw new IllegalArgumentException("region id must match " + REGION_ID + ", was '" + id + "'");
             }
-            if (regions.put(id, NetAddress.parse(r.getString("address"))) != null) {
+            if (regions.put(id, address(r, id)) != null) {
                 throw new IllegalArgumentException("region '" + id + "' is listed twice");
             }
         }
@@ -97,6 +97,16 @@ public final class ClusterConfig {
         double lossPercent = c.hasPath("wan-loss-percent") ? c.getDouble("wan-loss-percent") : 0;
         long seed = c.hasPath("wan-seed") ? c.getLong("wan-seed") : 1;
         return new ClusterConfig(regions, m, c.getBoolean("emulate-wan"), lossPercent / 100, seed);
+    }
+
+    /** Region {@code id}'s {@code address}; IllegalArgumentException naming the region and what is wrong. */
+    private static NetAddress address(Config region, String id) {
+        String typed = region.getString("address"); // unquoted, [::1]:47100 is a HOCON syntax error saying to quote it
+        try {
+            return NetAddress.parse(typed);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("geoblocks.cluster.regions: region '" + id + "': " + e.getMessage(), e);
+        }
     }
 
     private static String quote(String key) {

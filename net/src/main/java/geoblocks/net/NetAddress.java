@@ -14,6 +14,8 @@ public final class NetAddress implements Address {
     private final InetSocketAddress socket;
     /** The ip's bytes, for {@link Wire} (InetAddress.getAddress() copies them on every call). Never written. */
     private final byte[] ipBytes;
+    /** {@link #toString}'s text, made at its first call (the same text whichever thread makes it). */
+    private String text;
 
     public NetAddress(InetAddress ip, int port) {
         if (port < 0 || port > 65535) {
@@ -28,22 +30,16 @@ public final class NetAddress implements Address {
         return ipBytes;
     }
 
-    /** Parses {@code host:port}; the host is resolved once, here. */
+    /**
+     * Parses {@code host:port} or {@code [IPv6]:port} ({@link HostPort#parse}: an IPv6 address without
+     * brackets is refused, naming the bracketed form); the host is resolved once, here.
+     */
     public static NetAddress parse(String hostPort) {
-        int colon = hostPort == null ? -1 : hostPort.lastIndexOf(':');
-        if (colon <= 0 || colon == hostPort.length() - 1) {
-            throw new IllegalArgumentException("address must look like host:port, was '" + hostPort + "'");
-        }
-        String host = hostPort.substring(0, colon);
-        int port;
-        try {
-            port = Integer.parseInt(hostPort.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("port is not a number in '" + hostPort + "'");
-        }
-        return of(host, port);
+        HostPort hp = HostPort.parse(hostPort);
+        return of(hp.host(), hp.port());
     }
 
+    /** {@code host} (a name, an IPv4 or an IPv6 address, without brackets) resolved once, here, at {@code port}. */
     public static NetAddress of(String host, int port) {
         try {
             return new NetAddress(InetAddress.getByName(host), port);
@@ -91,8 +87,17 @@ public final class NetAddress implements Address {
         return socket.hashCode();
     }
 
+    /**
+     * {@code a.b.c.d:port}, or {@code [IPv6]:port} in the short form of RFC 5952 ({@link HostPort}): what
+     * {@link #parse} reads.
+     */
     @Override
     public String toString() {
-        return socket.getAddress().getHostAddress() + ":" + socket.getPort();
+        String t = text;
+        if (t == null) {
+            t = HostPort.of(socket.getAddress(), socket.getPort()).toString();
+            text = t;
+        }
+        return t;
     }
 }

@@ -64,11 +64,8 @@ public final class AdminClient {
             }
             b.sslContext(trusting(Path.of(tls.certChain())));
         }
-        String host = h.bind().getAddress().getHostAddress();
-        if (host.contains(":")) {
-            host = "[" + host + "]";
-        }
-        URI base = URI.create((https ? "https" : "http") + "://" + host + ":" + h.bind().getPort() + "/_admin/v1");
+        URI base = URI.create((https ? "https" : "http") + "://" + geoblocks.net.HostPort.of(h.bind().getAddress(),
+                h.bind().getPort()) + "/_admin/v1");
         return new AdminClient(b.build(), base, token.trim());
     }
 

@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import geoblocks.net.HostPort;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.net.DatagramSocket;
@@ -31,13 +32,13 @@ public final class Ports {
             try (ServerSocket tcp = new ServerSocket(0, 1, ip)) {
                 port = tcp.getLocalPort();
             } catch (IOException e) {
-                throw new IllegalStateException("cannot bind on " + ip.getHostAddress() + ": " + e.getMessage());
+                throw new IllegalStateException("cannot bind on " + HostPort.literal(ip) + ": " + e.getMessage());
             }
             if (isFree(ip, port)) {
                 return port;
             }
         }
-        throw new IllegalStateException("no free TCP+UDP port on " + ip.getHostAddress());
+        throw new IllegalStateException("no free TCP+UDP port on " + HostPort.literal(ip));
     }
 
     /**
@@ -55,11 +56,13 @@ public final class Ports {
             local = true; // cannot tell: report what is certain, the bind failed
         }
         if (!local) {
-            return ip.getHostAddress() + " is not an address of this host, so node " + region + " cannot listen on it:"
+            return HostPort.literal(ip) + " is not an address of this host, so node " + region
+                    + " cannot listen on it:"
                     + " a node listens on the address its region entry names, unless the entry names another with"
                     + " bind = \"ADDRESS\" (0.0.0.0, or the private address a NAT forwards it to)";
         }
-        return "port " + port + " on " + ip.getHostAddress() + " is in use: is node " + region + " already running?";
+        return "port " + port + " on " + HostPort.literal(ip) + " is in use: is node " + region
+                + " already running?";
     }
 
     /** True when nothing listens on {@code port} over TCP or UDP. */

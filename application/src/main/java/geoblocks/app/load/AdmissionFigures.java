@@ -30,7 +30,8 @@ record AdmissionFigures(long atOnce, long queued, double waitSeconds, double max
             if (s.isPresent()) {
                 try {
                     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://"
-                            + s.get().bind().getAddress().getHostAddress() + ":" + s.get().bind().getPort() + "/metrics"))
+                            + geoblocks.net.HostPort.of(s.get().bind().getAddress(), s.get().bind().getPort())
+                            + "/metrics"))
                             .timeout(Duration.ofSeconds(10));
                     if (s.get().probesNeedAuth() && !s.get().dashboardPassword().isEmpty()) {
                         b.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(

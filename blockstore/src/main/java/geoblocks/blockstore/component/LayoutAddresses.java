@@ -63,19 +63,15 @@ final class LayoutAddresses {
         return new LayoutAddresses(a, gone, back, region, problems);
     }
 
-    /** {@code a} as {@code host:port}, the form a {@link Layout} keeps. */
+    /**
+     * {@code a} as {@code host:port}, the form a {@link Layout} keeps: IPv6 in brackets, in the short form
+     * of RFC 5952 ({@code [fd31:231::2]:47100}), as {@code cluster add} sends it (one address, one string).
+     */
     static String hostPort(NetAddress a) {
-        String ip = a.getIp().getHostAddress();
-        return (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + a.getPort();
+        return a.toString();
     }
 
     private static NetAddress parse(String hostPort) {
-        if (hostPort.startsWith("[")) {
-            int end = hostPort.indexOf("]:");
-            if (end > 0) {
-                return NetAddress.of(hostPort.substring(1, end), Integer.parseInt(hostPort.substring(end + 2)));
-            }
-        }
         return NetAddress.parse(hostPort);
     }
 

@@ -69,6 +69,8 @@ class LayoutAddressesTest {
     @Test
     void hostPort_writesTheFormALayoutKeeps() {
         assertEquals("127.0.0.1:9001", LayoutAddresses.hostPort(SELF));
-        assertEquals("[0:0:0:0:0:0:0:1]:47104", LayoutAddresses.hostPort(NetAddress.of("::1", 47104)));
+        assertEquals("[::1]:47104", LayoutAddresses.hostPort(NetAddress.of("::1", 47104)));
+        assertEquals("[fd31:231::2]:47100", LayoutAddresses.hostPort(NetAddress.of("fd31:231:0:0:0:0:0:2", 47100)),
+                "IPv6 in brackets, in the short form (RFC 5952) a user types");
     }
 }

@@ -122,8 +122,9 @@ final class NetworkCore {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeoutMs());
         udp = new UdpEndpoint(this);
         udp.bind(group, transports, new InetSocketAddress(bindIp(), port));
-        LOG.info("geoblocks network on {}:{}{}: {} transport, {}, max frame {} bytes, {} direct memory, UDP {}",
-                self.getIp().getHostAddress(), port, bind == null ? "" : " (listening on " + bind.getHostAddress() + ")",
+        LOG.info("geoblocks network on {}{}: {} transport, {}, max frame {} bytes, {} direct memory, UDP {}",
+                geoblocks.net.HostPort.of(self.getIp(), port),
+                bind == null ? "" : " (listening on " + geoblocks.net.HostPort.literal(bind) + ")",
                 transports.name(),
                 tls ? "TLS 1.3 (" + tlsContexts.provider + ") + AES-GCM datagrams"
                         : "cluster-secret handshake, unencrypted TCP + AES-GCM datagrams",

@@ -90,6 +90,14 @@ final class UdpEndpoint {
      */
     private final ByteBuffer scratch = ByteBuffer.allocate(MAX_DATAGRAM);
     private Channel channel;
+    /**
+     * The socket for peers of the other address family than {@link #channel}'s address (an IPv6 peer of a
+     * node at an IPv4 address, or the reverse), on the same event loop; null when {@link #channel} reaches
+     * both (it is bound to the IPv6 wildcard, dual-stack) or this host has no socket of the other family.
+     */
+    private Channel otherFamily;
+    /** {@link #channel}'s address is IPv6. */
+    private boolean mainIpv6;
     private OutboundQueue out;
     private boolean gso;
     private boolean gro;
@@ -159,19 +167,64 @@ final class UdpEndpoint {
             dontFragment = v != null && v == PMTUDISC_PROBE;
         }
         out = new OutboundQueue(channel, this::writeBatch, false);
+        mainIpv6 = at.getAddress() instanceof java.net.Inet6Address;
+        if (!(mainIpv6 && at.getAddress().isAnyLocalAddress())) {
+            bindOtherFamily(b, t);
+        }
+    }
+
+    /**
+     * A socket bound to an IPv4 address (0.0.0.0 too) cannot send to an IPv6 peer, nor one bound to an IPv6
+     * address to an IPv4 peer (the kernel refuses: network unreachable), so in a cluster that mixes both
+     * families datagrams to peers of the other family leave from a second socket, at the other family's
+     * wildcard address and a port of the kernel's choosing (peers send to this node's advertised address,
+     * never back to where a datagram came from; datagrams are told apart by their key ids). A host without
+     * the other family has none, and such peers are unreachable over UDP, as before.
+     */
+    private void bindOtherFamily(Bootstrap main, Transports t) throws InterruptedException {
+        InetSocketAddress any = new InetSocketAddress(mainIpv6 ? "0.0.0.0" : "::", 0);
+        Bootstrap b = main.clone(channel.eventLoop()).handler(new Inbound());
+        if (t.epoll()) {
+            b.option(mainIpv6 ? IP_MTU_DISCOVER : IPV6_MTU_DISCOVER, PMTUDISC_PROBE);
+        }
+        ChannelFuture f = b.bind(any).await();
+        if (f.isSuccess()) {
+            otherFamily = f.channel();
+        } else {
+            org.slf4j.LoggerFactory.getLogger(UdpEndpoint.class).debug("no {} socket for peers of that family: {}",
+                    mainIpv6 ? "IPv4" : "IPv6", f.cause().toString());
+        }
+    }
+
+    /** The socket that reaches {@code to}: the main one, or the one of the other address family. */
+    private Channel channelFor(InetSocketAddress to) {
+        return otherFamily == null || (to.getAddress() instanceof java.net.Inet6Address) == mainIpv6 ? channel
+                : otherFamily;
     }
 
     String describe() {
         return (gso ? "GSO sends" : "batched sends") + (gro ? ", GRO receives" : "")
                 + (dontFragment ? ", no fragmentation" : ", the kernel may fragment")
+                + (otherFamily == null ? "" : ", " + (mainIpv6 ? "IPv4" : "IPv6") + " peers from "
+                        + geoblocks.net.HostPort.of(((InetSocketAddress) otherFamily.localAddress()).getAddress(),
+                                ((InetSocketAddress) otherFamily.localAddress()).getPort()))
                 + ", buffers " + core.settings().udpBufferBytes() + " B";
+    }
+
+    /**
+     * The text a pair's datagram keys are derived from for {@code a}: the ip as the JDK writes it and the port
+     * ({@code 0:0:0:0:0:0:0:1:47100}), as addresses printed before they printed IPv6 bracketed, so that a peer
+     * on an older build derives the same keys.
+     */
+    static String keyLabel(NetAddress a) {
+        return a.getIp().getHostAddress() + ":" + a.getPort();
     }
 
     /** A TCP session with {@code peer} authenticated: (re)key datagrams with it. */
     void onSession(NetAddress peer, byte[] sessionSecret) {
         // Always encrypted: with javax.crypto, AES-GCM encryption allocates less and runs faster
         // than GMAC over the plaintext (SealerBench), so authentication-only would cost more.
-        PairKeys keys = PairKeys.derive(sessionSecret, core.self().toString(), peer.toString(), true);
+        PairKeys keys = PairKeys.derive(sessionSecret, keyLabel(core.self()), keyLabel(peer), true);
         Receiver r = new Receiver(keys.receiver(), peer);
         receivers.put(r.opener().keyId(), r);
         ArrayDeque<Integer> kept = keysByPeer.computeIfAbsent(peer, p -> new ArrayDeque<>());
@@ -280,9 +333,14 @@ final class UdpEndpoint {
      */
     private void writeBatch(List<Object> batch) {
         int n = batch.size();
+        boolean other = false;
         for (int i = 0; i < n;) {
             int end = gso ? runEnd(batch, i) : i + 1;
+            other |= channelFor(((Unsealed) batch.get(i)).to()) != channel;
             i = writeRun(batch, i, end);
+        }
+        if (other) {
+            otherFamily.flush(); // the queue flushes the main socket
         }
     }
 
@@ -318,12 +376,13 @@ final class UdpEndpoint {
      */
     private int writeRun(List<Object> batch, int from, int end) {
         Unsealed first = (Unsealed) batch.get(from);
+        Channel ch = channelFor(first.to());
         int seg = first.size() + DatagramSealer.OVERHEAD;
         int total = 0;
         for (int k = from; k < end; k++) {
             total += ((Unsealed) batch.get(k)).size() + DatagramSealer.OVERHEAD;
         }
-        ByteBuf buf = channel.alloc().directBuffer(total);
+        ByteBuf buf = ch.alloc().directBuffer(total);
         ByteBuffer nio = buf.internalNioBuffer(0, total);
         int base = nio.position();
         int sealed = 0;
@@ -345,12 +404,12 @@ final class UdpEndpoint {
         } else {
             buf.writerIndex(sealed);
             // datagrams above the safe size may be refused as too big: hear of it (one promise per run)
-            ChannelPromise promise = seg > SAFE_DATAGRAM ? channel.newPromise().addListener(new Refusal(first.msg(), seg))
-                    : channel.voidPromise();
+            ChannelPromise promise = seg > SAFE_DATAGRAM ? ch.newPromise().addListener(new Refusal(first.msg(), seg))
+                    : ch.voidPromise();
             if (sealed <= seg) {
-                channel.write(new DatagramPacket(buf, first.to()), promise);
+                ch.write(new DatagramPacket(buf, first.to()), promise);
             } else {
-                channel.write(new io.netty.channel.epoll.SegmentedDatagramPacket(buf, seg, first.to()), promise);
+                ch.write(new io.netty.channel.epoll.SegmentedDatagramPacket(buf, seg, first.to()), promise);
             }
         }
         return k;

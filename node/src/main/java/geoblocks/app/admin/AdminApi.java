@@ -288,6 +288,11 @@ public final class AdminApi {
         }
         String region = string(c.body(), "region", !action.equals("finalize"));
         String address = string(c.body(), "address", action.equals("add"));
+        if (!address.isEmpty()) {
+            // checked and spelled here, as addresses are printed: [IPv6]:port in its short form, so that one
+            // address is one string in the layout (which compares them as text); a name stays as typed
+            address = geoblocks.net.HostPort.parse(address).toString();
+        }
         String zone = string(c.body(), "zone", false);
         long capacity = number(c.body(), "capacityBytes", action.equals("set") ? -1 : 0);
         boolean force = Boolean.TRUE.equals(c.body().get("force"));

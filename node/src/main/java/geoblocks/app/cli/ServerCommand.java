@@ -21,6 +21,7 @@ import geoblocks.app.s3.NodeStore;
 import geoblocks.app.s3.S3Gateway;
 import geoblocks.app.s3.S3Settings;
 import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.net.HostPort;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -206,7 +207,8 @@ public final class ServerCommand implements Callable<Integer> {
         }
         if (root.equals(AdminTokens.DEMO_ROOT) && !self.getIp().isLoopbackAddress()) {
             throw new IllegalArgumentException("geoblocks.admin.token is the built-in demo token but the node binds "
-                    + self.getIp().getHostAddress() + ": set your own, or none (the node makes one in DATA/admin-token)");
+                    + HostPort.literal(self.getIp()) + ": set your own, or none (the node makes one in"
+                    + " DATA/admin-token)");
         }
         return root;
     }
@@ -261,7 +263,7 @@ public final class ServerCommand implements Callable<Integer> {
         Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, listenIp);
         if (http.isPresent() && !Ports.isFree(listenIp, http.get().bind().getPort())) {
             throw new IllegalStateException("http-port " + http.get().bind().getPort() + " on "
-                    + listenIp.getHostAddress() + " is in use");
+                    + HostPort.literal(listenIp) + " is in use");
         }
         AtomicReference<NodeSnapshot> snapshots = new AtomicReference<>();
         TransferHistory history = new TransferHistory(TransferHistory.DEFAULT_CAPACITY);
@@ -327,9 +329,9 @@ public final class ServerCommand implements Callable<Integer> {
                         + ": it offers file protocol " + (geoblocks.blockstore.wire.FileCodec.RANGE.max() - 1)
                         + " at most, as the previous release)" : "");
         if (server != null) {
-            System.out.printf("geoblocks node %s dashboard and metrics on %s://%s:%d/%s%s%n", region,
+            System.out.printf("geoblocks node %s dashboard and metrics on %s://%s/%s%s%n", region,
                     tls.mode() == geoblocks.app.http.HttpTls.Mode.REQUIRED ? "https" : "http",
-                    server.address().getAddress().getHostAddress(), server.address().getPort(),
+                    HostPort.of(server.address().getAddress(), server.address().getPort()),
                     s3 ? " (and the S3 gateway)" : "", !tls.on() ? "" : ", TLS " + tls.mode().name().toLowerCase(
                             java.util.Locale.ROOT) + " with " + tls.source());
         }

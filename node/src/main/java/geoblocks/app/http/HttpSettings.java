@@ -1,6 +1,7 @@
 package geoblocks.app.http;
 
 import com.typesafe.config.Config;
+import geoblocks.net.HostPort;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Optional;
@@ -28,11 +29,12 @@ public record HttpSettings(InetSocketAddress bind, String accessKey, String secr
         }
         if (secretKey.equals(DEMO_SECRET) && !bind.getAddress().isLoopbackAddress()) {
             throw new IllegalArgumentException("geoblocks.http.secret-key is the built-in demo secret but the HTTP server"
-                    + " binds " + bind.getAddress().getHostAddress() + ": set your own secret-key");
+                    + " binds " + HostPort.literal(bind.getAddress()) + ": set your own secret-key");
         }
         if (dashboardPassword.equals(DEMO_DASHBOARD_PASSWORD) && !bind.getAddress().isLoopbackAddress()) {
             throw new IllegalArgumentException("geoblocks.http.dashboard.password is the built-in demo password but the HTTP"
-                    + " server binds " + bind.getAddress().getHostAddress() + ": set your own, or none (the node makes one)");
+                    + " server binds " + HostPort.literal(bind.getAddress())
+                    + ": set your own, or none (the node makes one)");
         }
         if (!dashboardPassword.isEmpty() && dashboardPassword.equals(secretKey)) {
             throw new IllegalArgumentException("geoblocks.http.dashboard.password must not be the S3 secret key"

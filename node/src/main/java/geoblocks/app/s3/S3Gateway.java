@@ -380,7 +380,7 @@ public final class S3Gateway {
         // a virtual-hosted request is sent on in path style: the target's host is its address
         String uri = settings.virtualBucket(call.headers().get("Host")) == null ? call.ex.request().uri()
                 : "/" + call.bucket + call.ex.request().uri();
-        call.ex.header("Location", (tls ? "https://" : "http://") + at.getAddress().getHostAddress() + ":" + at.getPort() + uri);
+        call.ex.header("Location", (tls ? "https://" : "http://") + geoblocks.net.HostPort.of(at.getAddress(), at.getPort()) + uri);
         call.ex.header("x-geoblocks-redirect", settings.region() + " -> " + target);
         if (call.ex.expectsContinue() || io.netty.handler.codec.http.HttpUtil.getContentLength(call.ex.request(), 0L) > 0) {
             call.ex.closeAfterAnswer(); // the body, if the client sends it anyway, is not read as a request

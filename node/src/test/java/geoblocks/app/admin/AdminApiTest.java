@@ -40,11 +40,16 @@ class AdminApiTest {
     static final class Backend implements AdminBackend {
         final Map<String, byte[]> records = new TreeMap<>();
         final List<String> asked = new ArrayList<>();
+        /** The address of each cluster change that names one, as the node is sent it. */
+        final List<String> addresses = new ArrayList<>();
 
         @Override
         public CompletableFuture<ClusterReply> cluster(String action, String region, String address, String zone,
                 long capacityBytes, boolean force, String key) {
             asked.add("cluster " + action + " " + region + (key.isEmpty() ? "" : " " + key));
+            if (!address.isEmpty()) {
+                addresses.add(address);
+            }
             if (action.equals("remove") && !force) {
                 return CompletableFuture.failedFuture(new NodeStore.StoreException(FailureCode.PRECONDITION_FAILED,
                         "region " + region + " is active: drain it first"));
@@ -141,6 +146,23 @@ class AdminApiTest {
         assertEquals(200, call("POST", "/_admin/v1/purges", ROOT, "{\"name\":\"f\",\"version\":\"1@seoul\"}").status());
         assertEquals(List.of("cluster show ", "cluster drain dublin", "cluster remove seoul", "move f [seoul]",
                 "purge f 1@seoul"), backend.asked);
+    }
+
+    @Test
+    void clusterAdd_sendsAnIpAddressInTheFormItIsPrinted_andRefusesAMalformedOne() {
+        AdminApi.Answer v6 = call("POST", "/_admin/v1/cluster", ROOT,
+                "{\"action\":\"add\",\"region\":\"tokyo\",\"address\":\"[FD31:231:0::2]:47100\"}");
+        assertEquals(200, v6.status(), v6.json());
+        AdminApi.Answer v4 = call("POST", "/_admin/v1/cluster", ROOT,
+                "{\"action\":\"add\",\"region\":\"lima\",\"address\":\"10.0.2.1:47101\"}");
+        assertEquals(200, v4.status(), v4.json());
+        assertEquals(List.of("[fd31:231::2]:47100", "10.0.2.1:47101"), backend.addresses,
+                "one address, one spelling: the layout compares them as text");
+        AdminApi.Answer bad = call("POST", "/_admin/v1/cluster", ROOT,
+                "{\"action\":\"add\",\"region\":\"oslo\",\"address\":\"fd31:231::3:47100\"}");
+        assertEquals(400, bad.status(), bad.json());
+        assertTrue(bad.json().contains("[fd31:231::3]:47100"), "says how to write it: " + bad.json());
+        assertEquals(List.of("cluster add tokyo", "cluster add lima"), backend.asked, "the malformed one reached no node");
     }
 
     @Test

@@ -10,12 +10,16 @@ public sealed interface LayoutChange {
 
     /**
      * Add region {@code region} at {@code address} (or re-add a removed one), active, its node proving
-     * {@code key} (empty: the layout names none). Zone null: the region id.
+     * {@code key} (empty: the layout names none). Zone null: the region id. The address is kept in the
+     * spelling addresses print in ({@link geoblocks.net.HostPort}: IPv6 in brackets, in its short form), so
+     * that one address is one string in the layout, which compares them as text; an unbracketed IPv6 address
+     * is refused, naming the bracketed form.
      */
     record Add(String region, String address, String zone, long capacityBytes, String key) implements LayoutChange {
         public Add {
             Region.checkId(region);
             Region.checkAddress(address);
+            address = geoblocks.net.HostPort.parse(address).toString();
             Region.checkKey(key);
             if (capacityBytes < 0) {
                 throw new IllegalArgumentException("capacity must not be negative, was " + capacityBytes);

@@ -79,6 +79,22 @@ class LayoutChangesTest {
     }
 
     @Test
+    void add_anIpv6Address_isBracketed_keptInItsShortForm_andOneAddressIsOneRegion() {
+        LayoutChange.Add a = new LayoutChange.Add("d", "[FD31:231:0::4]:7000");
+        assertEquals("[fd31:231::4]:7000", a.address(), "the spelling every node prints");
+        Layout l = apply(THREE, a).layout();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> apply(l, new LayoutChange.Add("e", "[fd31:231:0:0:0:0:0:4]:7000")));
+        assertTrue(e.getMessage().contains("already region 'd'"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new LayoutChange.Add("e", "fd31:231::5:7000"));
+        assertTrue(e.getMessage().contains("[fd31:231::5]:7000"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new LayoutChange.Add("e", "[fd31:231::5:7000"));
+        assertTrue(e.getMessage().contains("'[fd31:231::5:7000'"), e.getMessage());
+        assertEquals("node-4.example:7100", new LayoutChange.Add("e", "node-4.example:7100").address(),
+                "a name as typed");
+    }
+
+    @Test
     void drain_stopsPlacementAndOwnership_keepsMembership() {
         Layout l = apply(THREE, new LayoutChange.Drain("b")).layout();
         assertEquals(RegionState.DRAINING, l.region("b").state());
