@@ -49,7 +49,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
 
     @Option(names = "--meta-loss", defaultValue = "true", negatable = true,
             description = "At the end, wipe dublin's metadata directory (its blocks stay) and time its rebuild from its peers"
-                    + " (default: ${DEFAULT-VALUE}).")
+                    + " (default: ${DEFAULT-VALUE}; --no-meta-loss skips it).")
     boolean metaLoss;
 
     @Option(names = "--missed", defaultValue = "0.1",
