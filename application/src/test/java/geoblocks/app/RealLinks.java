@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the script-driven ITs share (MtuRealLinkIT, NatRealLinkIT, PowerLossIT): the node.jar under test, the scripts they
+ * What the script-driven ITs share (MtuRealLinkIT, NatRealLinkIT, Ipv6RealLinkIT, PowerLossIT): the node.jar under test, the scripts they
  * run, and the assumptions that let them run (root, network namespaces), each skipping the test with why.
  */
 final class RealLinks {
