@@ -48,8 +48,7 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
      * (TCP); without, every drain writes the control lane whole and then up to {@link #DRAIN_BATCH}
      * objects of the ordered lane (UDP, where the writer seals datagrams and batches them into GSO
      * sends), and schedules another drain for the rest, so control added meanwhile waits for at most
-     * one batch; control written there is flushed before the ordered batch is written (sealing a batch
-     * of 512 datagrams takes a while, and an RTT probe's time was stamped as it was sealed).
+     * one batch.
      */
     OutboundQueue(Channel channel, Consumer<List<Object>> writer, boolean respectWritability) {
         this.channel = channel;
@@ -83,11 +82,8 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
 
     private void drain() {
         scheduled.set(false);
-        boolean wroteControl = write(control, Integer.MAX_VALUE) > 0;
+        write(control, Integer.MAX_VALUE);
         if (!respectWritability) {
-            if (wroteControl && !ordered.isEmpty()) {
-                channel.flush(); // control leaves now, not after the ordered batch is sealed (RTT probes are stamped when sealed)
-            }
             write(ordered, DRAIN_BATCH);
             if (!ordered.isEmpty()) {
                 schedule();
@@ -102,8 +98,7 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
         channel.flush();
     }
 
-    /** Writes up to {@code most} objects of {@code q}; returns how many. */
-    private int write(Queue<Object> q, int most) {
+    private void write(Queue<Object> q, int most) {
         if (writer != null) {
             List<Object> batch = new ArrayList<>(Math.min(most, 64));
             Object m;
@@ -116,17 +111,15 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
             if (!batch.isEmpty()) {
                 writer.accept(batch);
             }
-            return batch.size();
-        }
-        Object m;
-        int n = 0;
-        for (; n < most && (m = q.poll()) != null; n++) {
-            if (q == ordered) {
-                orderedCount.decrementAndGet();
+        } else {
+            Object m;
+            for (int n = 0; n < most && (m = q.poll()) != null; n++) {
+                if (q == ordered) {
+                    orderedCount.decrementAndGet();
+                }
+                channel.write(m, channel.voidPromise());
             }
-            channel.write(m, channel.voidPromise());
         }
-        return n;
     }
 
     @Override
