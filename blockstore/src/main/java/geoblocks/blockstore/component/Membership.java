@@ -86,6 +86,12 @@ final class Membership {
     private final geoblocks.net.PeerVersions peers;
     private final ClusterVersion release;
 
+    /** What member {@code region}'s latest handshake said it runs, or null (not connected, or no address). */
+    private geoblocks.net.PeerVersions.Release releaseOf(String region) {
+        NetAddress a = addressOrNull(region);
+        return a == null ? null : peers.releaseOf(a);
+    }
+
     /** The release line each member runs, as far as this node knows now: its own, and each connected peer's. */
     Map<String, ClusterVersion> running() {
         Map<String, ClusterVersion> out = new TreeMap<>();
@@ -95,8 +101,7 @@ final class Membership {
                 out.put(m, release);
                 continue;
             }
-            NetAddress a = addressOrNull(m);
-            geoblocks.net.PeerVersions.Release r = a == null ? null : peers.releaseOf(a);
+            geoblocks.net.PeerVersions.Release r = releaseOf(m);
             if (r != null) {
                 out.put(m, r.line());
             }
@@ -116,11 +121,10 @@ final class Membership {
                 out.add(new geoblocks.blockstore.wire.ClientOp.MemberBuild(m, ownBuild, -1)); // -1: itself, no peer
                 continue;
             }
-            NetAddress a = addressOrNull(m);
-            geoblocks.net.PeerVersions.Release r = a == null ? null : peers.releaseOf(a);
+            geoblocks.net.PeerVersions.Release r = releaseOf(m);
             if (r != null) {
                 out.add(new geoblocks.blockstore.wire.ClientOp.MemberBuild(m, r.describe(),
-                        peers.agreedWith(a, geoblocks.blockstore.wire.FileCodec.CODEC_ID)));
+                        peers.agreedWith(addressOrNull(m), geoblocks.blockstore.wire.FileCodec.CODEC_ID)));
             }
         }
         return out;

@@ -57,22 +57,6 @@ public final class ClusterUpgrade {
     }
 
     /**
-     * The highest cluster version the members connected now would allow: the lowest release among them, when every
-     * member is connected; else null.
-     */
-    public static ClusterVersion reachable(Layout current, Map<String, ClusterVersion> running) {
-        ClusterVersion low = null;
-        for (String m : current.members()) {
-            ClusterVersion v = running.get(m);
-            if (v == null) {
-                return null;
-            }
-            low = low == null || v.compareTo(low) < 0 ? v : low;
-        }
-        return low;
-    }
-
-    /**
      * For operators, whether {@code cluster finalize} at a node of release {@code self} could raise the cluster
      * version now: "every member runs 0.3 or later: `cluster finalize` raises it to 0.3", "0.3 waits: dublin runs 0.2
      * (upgrade it)", or "" (the cluster is at {@code self} already, or above).

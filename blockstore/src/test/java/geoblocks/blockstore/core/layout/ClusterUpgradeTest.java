@@ -90,13 +90,6 @@ class ClusterUpgradeTest {
     }
 
     @Test
-    void reachable_isTheLowestReleaseWhenEveryMemberIsConnected() {
-        Layout l = cluster();
-        assertEquals(V3, ClusterUpgrade.reachable(l, Map.of("seoul", V4, "dublin", V3, "mumbai", V4)));
-        assertNull(ClusterUpgrade.reachable(l, Map.of("seoul", V4, "dublin", V3)));
-    }
-
-    @Test
     void note_saysWhatFinalizeWouldDo() {
         Layout l = cluster();
         assertEquals("every member runs 0.3 or later: `cluster finalize` raises it to 0.3",
