@@ -195,7 +195,7 @@ class FaultIT {
         long rebuiltAt = System.currentTimeMillis();
         ClientOp.Gc[] lastGc = {null};
         try {
-            // a pass lists one shard of the block store a tick (minutes for all of them): wait until it judged a dozen of
+            // a pass lists a shard of the block store a tick (runs of up to 16 empty ones at once): wait until it judged a dozen of
             // dublin's blocks, each older than the grace; judged on the empty engine, they would have been collected
             await(90, "dublin's block collector judged blocks, after the rebuild", () -> {
                 try {

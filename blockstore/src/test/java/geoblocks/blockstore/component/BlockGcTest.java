@@ -107,6 +107,33 @@ class BlockGcTest {
     }
 
     @Test
+    void emptyShards_areListedOneAfterTheOther_atMostARunATick_andAShardWithBlocksWaitsForTheTick() {
+        after(0);
+        after(GRACE);
+        ListBlockFiles list = last(ListBlockFiles.class);
+        assertEquals(0, list.shard());
+        int shards = 64;
+        for (int i = 1; i < BlockGc.EMPTY_RUN; i++) {
+            gc.onListed(new BlockFilesListed(list.req(), list.shard(), shards, List.of(), null));
+            ListBlockFiles next = last(ListBlockFiles.class);
+            assertEquals(i, next.shard(), "an empty shard's listing asks for the next at once");
+            list = next;
+        }
+        int sent = toStore.size();
+        gc.onListed(new BlockFilesListed(list.req(), list.shard(), shards, List.of(), null));
+        assertEquals(sent, toStore.size(), "a run of " + BlockGc.EMPTY_RUN + " empty shards waits for the tick");
+        after(250);
+        list = last(ListBlockFiles.class);
+        assertEquals(BlockGc.EMPTY_RUN, list.shard(), "the tick lists the next shard");
+        gc.onListed(new BlockFilesListed(list.req(), list.shard(), shards, List.of(old("ffailed")), null));
+        assertEquals(list, last(ListBlockFiles.class), "a shard with blocks is judged before the next is listed");
+        after(250);
+        assertEquals(List.of(old("ffailed")), last(CollectBlocks.class).blocks());
+        after(250);
+        assertEquals(BlockGc.EMPTY_RUN + 1, last(ListBlockFiles.class).shard());
+    }
+
+    @Test
     void peerDown_pausesThePass_andTheGraceStartsOverWhenItIsBack() {
         after(0);
         after(GRACE);
