@@ -1,5 +1,6 @@
 package geoblocks.sim.tcp;
 
+import geoblocks.ledbat.core.RtoEstimator;
 import java.io.Serializable;
 
 /**
@@ -26,6 +27,7 @@ public record TcpProfile(String congestionControl, int mss, int headerBytes, lon
     }
 
     RtoEstimator rto() {
-        return new RtoEstimator(1_000_000_000L, minRtoNs, 60_000_000_000L, linuxRto);
+        return new RtoEstimator(1_000_000_000L, minRtoNs, 60_000_000_000L, TcpSenderCore.GRANULARITY_NS,
+                linuxRto ? RtoEstimator.Rule.LINUX : RtoEstimator.Rule.RFC_6298);
     }
 }

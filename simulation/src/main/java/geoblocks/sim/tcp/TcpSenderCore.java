@@ -1,5 +1,6 @@
 package geoblocks.sim.tcp;
 
+import geoblocks.ledbat.core.RtoEstimator;
 import java.util.List;
 
 /**
@@ -19,6 +20,8 @@ import java.util.List;
  * is acknowledged.
  */
 final class TcpSenderCore {
+    /** The simulator's clock resolution, RFC 6298's G: 1 ms. */
+    static final long GRANULARITY_NS = 1_000_000;
     /** A segment to (re)send: bytes [seq, seq + len). */
     record Send(long seq, int len, boolean retransmission) {}
 
@@ -45,7 +48,8 @@ final class TcpSenderCore {
 
     TcpSenderCore(int mss, CongestionControl cc, long limitBytes) {
         // RFC 6298 (2.4): RTO at least 1 s, at most 60 s
-        this(mss, cc, limitBytes, new RtoEstimator(1_000_000_000L, 1_000_000_000L, 60_000_000_000L));
+        this(mss, cc, limitBytes, new RtoEstimator(1_000_000_000L, 1_000_000_000L, 60_000_000_000L, GRANULARITY_NS,
+                RtoEstimator.Rule.RFC_6298));
     }
 
     TcpSenderCore(int mss, CongestionControl cc, long limitBytes, RtoEstimator rto) {
@@ -114,9 +118,9 @@ final class TcpSenderCore {
                 inRecovery = false;
                 cc.setCwnd(cc.ssthresh());
             } else if (!inRecovery) {
-                cc.onAck(nowNs, acked, rto.srttNs());
+                cc.onAck(nowNs, acked, rto.srtt());
             }
-            rtoDeadlineNs = sndUna == highestSent ? -1 : nowNs + rto.rtoNs();
+            rtoDeadlineNs = sndUna == highestSent ? -1 : nowNs + rto.cto();
         } else if (ackNo == sndUna && highestSent > sndUna) {
             dupAcks++;
             boolean lossSignal = dupAcks >= DUP_THRESH || sacks.sackedIn(sndUna, highestSent) >= (long) DUP_THRESH * mss;
@@ -147,14 +151,14 @@ final class TcpSenderCore {
         }
         timeouts++;
         cc.onTimeout(nowNs, pipe());
-        rto.backoff();
+        rto.backOff();
         recover = highestSent;
         inRecovery = false;
         dupAcks = 0;
         sndNxt = sndUna;
         highRxt = sndUna;
         // the scoreboard is kept: the simulated receiver never reneges on SACKed data
-        rtoDeadlineNs = nowNs + rto.rtoNs();
+        rtoDeadlineNs = nowNs + rto.cto();
         fill(nowNs, out);
     }
 
@@ -183,7 +187,7 @@ final class TcpSenderCore {
             }
         }
         if (rtoDeadlineNs < 0 && highestSent > sndUna) {
-            rtoDeadlineNs = nowNs + rto.rtoNs();
+            rtoDeadlineNs = nowNs + rto.cto();
         }
     }
 
@@ -261,11 +265,11 @@ final class TcpSenderCore {
     }
 
     long srttNs() {
-        return rto.srttNs();
+        return rto.srtt();
     }
 
     long rtoNs() {
-        return rto.rtoNs();
+        return rto.cto();
     }
 
     long acked() {

@@ -1,5 +1,6 @@
 package geoblocks.sim.tcp;
 
+import geoblocks.ledbat.core.RtoEstimator;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -157,19 +158,19 @@ class TcpCoreTest {
 
     @Test
     void rto_followsRfc6298() {
-        RtoEstimator e = new RtoEstimator(1_000 * MS, 200 * MS, 60_000 * MS);
+        RtoEstimator e = new RtoEstimator(1_000 * MS, 200 * MS, 60_000 * MS, MS, RtoEstimator.Rule.RFC_6298);
         e.sample(100 * MS);
-        assertEquals(100 * MS, e.srttNs());
-        assertEquals(300 * MS, e.rtoNs()); // 100 + 4 * 50
+        assertEquals(100 * MS, e.srtt());
+        assertEquals(300 * MS, e.cto()); // 100 + 4 * 50
         e.sample(100 * MS);
-        assertEquals(100 * MS + 4 * 37_500_000L, e.rtoNs());
-        e.backoff();
-        assertEquals(2 * (100 * MS + 4 * 37_500_000L), e.rtoNs());
+        assertEquals(100 * MS + 4 * 37_500_000L, e.cto());
+        e.backOff();
+        assertEquals(2 * (100 * MS + 4 * 37_500_000L), e.cto());
         for (int i = 0; i < 20; i++) {
-            e.backoff();
+            e.backOff();
         }
-        assertEquals(60_000 * MS, e.rtoNs());
-        assertThrows(IllegalArgumentException.class, () -> new RtoEstimator(100, 200, 300));
+        assertEquals(60_000 * MS, e.cto());
+        assertThrows(IllegalArgumentException.class, () -> new RtoEstimator(100, 200, 300, MS, RtoEstimator.Rule.RFC_6298));
     }
 
     @Test
