@@ -19,7 +19,12 @@ import geoblocks.blockstore.port.RttPort.RttUpdate;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.OpsPort;
-import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.port.AdminOpsPort;
+import geoblocks.blockstore.port.BenchOpsPort;
+import geoblocks.blockstore.port.ClientOpsPort;
+import geoblocks.blockstore.port.Forbidden;
+import geoblocks.blockstore.port.LayoutPort;
+import geoblocks.blockstore.port.PeerOpsPort;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.ClientOp.*;
@@ -52,8 +57,8 @@ import se.sics.kompics.timer.Timeout;
 import se.sics.kompics.timer.Timer;
 
 /**
- * The file service of a node, as glue: it routes file ops from the network to the part that
- * handles them (uploads, downloads, client requests, the replica server, background transfers),
+ * The file service of a node, as glue: it routes the file ops its doors admitted ({@link FileIngress}: the
+ * client, peer, admin and bench ports) to the part that handles them (uploads, downloads, client requests, the replica server, background transfers),
  * runs their timers, follows the RTT monitor's table and the network's connection failures, and
  * passes LEDBAT's indications to the background transfers. The parts share a {@link NodeContext};
  * their decisions live in pure core classes. A message that cannot be handled is answered with
@@ -84,13 +89,18 @@ public final class FileService extends ComponentDefinition {
     private final MetaSyncHealth syncHealth = new MetaSyncHealth();
     /** A {@link NodeSnapshot} about once a second, for the operator's HTTP server; unconnected in the simulator. */
     private final Negative<OpsPort> ops = provides(OpsPort.class);
+    /** The layout this node acts on, for the file ingress's doors. */
+    private final Negative<LayoutPort> layoutOut = provides(LayoutPort.class);
+    /** The file messages the ingress admitted, family by family (see {@link FileIngress}). */
+    private final Positive<ClientOpsPort> clientOps = requires(ClientOpsPort.class);
+    private final Positive<PeerOpsPort> peerOps = requires(PeerOpsPort.class);
+    private final Positive<AdminOpsPort> adminOps = requires(AdminOpsPort.class);
+    private final Positive<BenchOpsPort> benchOps = requires(BenchOpsPort.class);
 
     private final NodeContext node;
     private final TransferCounters counters = new TransferCounters();
     private final BackgroundTransfers background;
     private final RefusedInput refused;
-    /** Who may send admin operations and reserved names. */
-    private final AdminGate admin;
     private final Replicator replicator;
     private final Uploads uploads;
     private final Downloads downloads;
@@ -148,7 +158,6 @@ public final class FileService extends ComponentDefinition {
         this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
-        this.admin = init.admin;
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
         BlockPull pulls = new BlockPull(node, viaLedbat);
         this.scrubber = new Scrubber(node, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L,
@@ -245,7 +254,12 @@ public final class FileService extends ComponentDefinition {
         on(store, BlockFilesListed.class, l -> gc.onListed(l));
         on(store, BlocksCollected.class, c -> gc.onCollected(c));
         on(store, BlockStorePort.DisksLost.class, this::onDisksLost);
-        on(net, FileMsg.class, this::onMsg);
+        on(clientOps, ClientOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
+        on(peerOps, PeerOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
+        on(adminOps, AdminOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
+        on(benchOps, BenchOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
+        on(clientOps, Forbidden.class, this::onForbidden);
+        on(adminOps, Forbidden.class, this::onForbidden);
         on(ledbat, StreamOpened.class, o -> {
             activity();
             if (!netBench.onOpened(o)) {
@@ -352,6 +366,7 @@ public final class FileService extends ComponentDefinition {
      * members, placement skips what is not active.
      */
     private void layoutChanged(geoblocks.blockstore.core.layout.Layout l) {
+        trigger(new LayoutPort.LayoutChanged(l), layoutOut);
         membership.tellKeys(l);
         java.util.Map<String, NetAddress> peers = new java.util.LinkedHashMap<>();
         for (String p : node.peerRegions()) {
@@ -490,13 +505,20 @@ public final class FileService extends ComponentDefinition {
         }
     }
 
-    private void onMsg(FileMsg msg) {
-        if (msg.op() instanceof GetData d) {
+    /** A request a door refused (FORBIDDEN, answered there): counted as unauthenticated input. */
+    private void onForbidden(Forbidden f) {
+        if (refused.forbidden()) {
+            LOG.warn("{}: refused {} from {}: admin operations come only through the admin API", node.region(), f.op(),
+                    f.from());
+        }
+    }
+
+    /** A file message a door admitted (see {@link FileIngress}). */
+    private void onMsg(NetAddress from, FileOp op) {
+        if (op instanceof GetData d) {
             d.data().release(); // a node takes no download data: dropped below, its buffer returned now
         }
-        NetAddress from = msg.getHeader().source();
         heard(from);
-        FileOp op = msg.op();
         if (!(op instanceof Control)) {
             activity();
         }
@@ -514,18 +536,7 @@ public final class FileService extends ComponentDefinition {
     private void dispatch(NetAddress from, FileOp op) {
         counters.tcpReceived(NodeContext.blockBytes(op), NodeContext.isBackground(op));
         timing.received(from, op, node.now());
-        if (!admin.admits(from, op)) {
-            if (refused.forbidden()) {
-                LOG.warn("{}: refused {} from {}: admin operations come only through the admin API", node.region(),
-                        op.getClass().getSimpleName(), from);
-            }
-            node.send(from, new Failed(op.req(), FailureCode.FORBIDDEN, op.getClass().getSimpleName() + " is an admin"
-                    + " operation (or touches a name reserved to the node's gateway): a client may not send it to a node;"
-                    + " use the node's admin API with an admin token (node.jar client cluster, move, token do)"));
-            return;
-        }
-        if (handlers.dispatch(from, op, peer -> node.servesRequest(peer, op), (peer, o) -> node.send(peer,
-                new Failed(o.req(), FailureCode.INVALID, "node-to-node request from " + peer + ", not a cluster member")))) {
+        if (handlers.dispatch(from, op)) {
             return;
         }
         if (op instanceof StatusReply && op.req() == WARM_UP) {

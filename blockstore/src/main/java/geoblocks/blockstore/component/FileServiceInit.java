@@ -36,8 +36,6 @@ public final class FileServiceInit extends Init<FileService> {
     geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
     /** What blocks read for clients are read into. */
     java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
-    /** Which clients may send admin operations and reserved names (nobody, none, unless set). */
-    AdminGate admin = AdminGate.NOBODY;
     /** Where the network learns the layout's node keys. */
     MemberKeys memberKeys = MemberKeys.NONE;
     /** The file protocol version agreed with each peer (nothing fills it unless set: the lowest version for all). */
@@ -96,19 +94,13 @@ public final class FileServiceInit extends Init<FileService> {
         return this;
     }
 
-    /** This init with the admin gate {@code gate} (default: nobody is an admin client, no name is reserved). */
-    public FileServiceInit withAdmin(AdminGate gate) {
-        this.admin = gate;
-        return this;
-    }
-
-    /** This init telling {@code keys} the node keys each layout names (default: nobody). */
     /** Writes messages to each peer at the file protocol version {@code versions} holds for it (see PeerVersions). */
     public FileServiceInit withVersions(geoblocks.net.PeerVersions versions) {
         this.versions = versions;
         return this;
     }
 
+    /** This init telling {@code keys} the node keys each layout names (default: nobody). */
     public FileServiceInit withMemberKeys(MemberKeys keys) {
         this.memberKeys = keys;
         return this;

@@ -12,6 +12,11 @@ import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.OpsPort;
+import geoblocks.blockstore.port.AdminOpsPort;
+import geoblocks.blockstore.port.BenchOpsPort;
+import geoblocks.blockstore.port.ClientOpsPort;
+import geoblocks.blockstore.port.LayoutPort;
+import geoblocks.blockstore.port.PeerOpsPort;
 import geoblocks.blockstore.port.PlacementPort;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.ledbat.component.LedbatComponent;
@@ -66,9 +71,12 @@ public final class NodeParent extends ComponentDefinition {
         Component files = create(FileService.class, new FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission)
-                .withSendBuffers(init.sendBuffers).withAdmin(init.admin).withMemberKeys(init.memberKeys).withVersions(init.versions)
+                .withSendBuffers(init.sendBuffers).withMemberKeys(init.memberKeys).withVersions(init.versions)
                 .withRelease(init.release, init.build));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
+        // file messages enter by the ingress, which authorizes each at its family's door; the file service only sends
+        Component ingress = create(FileIngress.class, new FileIngress.FileIngressInit(init.region, init.self, init.admin,
+                init.versions));
         if (init.cluster.emulateWan()) {
             // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
             // behind the blocks and bench datagrams of the file service and LEDBAT in one
@@ -77,16 +85,17 @@ public final class NodeParent extends ComponentDefinition {
             Positive<Network> probes = wan(init);
             Positive<Network> bulk = wan(init);
             connect(monitor.getNegative(Network.class), probes, Channel.ONE_WAY_POS);
-            for (Component c : new Component[] {files, ledbat}) {
+            for (Component c : new Component[] {files, ingress, ledbat}) {
                 connect(c.getNegative(Network.class), bulk, Channel.ONE_WAY_POS);
             }
-            for (Component c : new Component[] {monitor, files, ledbat}) {
+            for (Component c : new Component[] {monitor, ingress, ledbat}) {
                 connect(c.getNegative(Network.class), network, Channel.ONE_WAY_NEG);
             }
         } else {
-            for (Component c : new Component[] {monitor, files, ledbat}) {
+            for (Component c : new Component[] {monitor, ingress, ledbat}) {
                 connect(c.getNegative(Network.class), network, Channel.TWO_WAY);
             }
+            connect(files.getNegative(Network.class), network, Channel.ONE_WAY_POS);
         }
         for (Component c : new Component[] {monitor, files, ledbat}) {
             connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
@@ -98,6 +107,11 @@ public final class NodeParent extends ComponentDefinition {
         connect(files.getNegative(PlacementPort.class), placement.getPositive(PlacementPort.class), Channel.TWO_WAY);
         connect(files.getNegative(LedbatPort.class), ledbat.getPositive(LedbatPort.class), Channel.TWO_WAY);
         connect(files.getPositive(OpsPort.class), ops, Channel.TWO_WAY);
+        connect(ingress.getNegative(LayoutPort.class), files.getPositive(LayoutPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(ClientOpsPort.class), ingress.getPositive(ClientOpsPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(PeerOpsPort.class), ingress.getPositive(PeerOpsPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(AdminOpsPort.class), ingress.getPositive(AdminOpsPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(BenchOpsPort.class), ingress.getPositive(BenchOpsPort.class), Channel.TWO_WAY);
     }
 
     /** A new emulated WAN that sends into the network (requests only: ONE_WAY_POS carries requests). */

@@ -7,15 +7,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.Predicate;
 
 /**
  * Which part of the file service handles each op that arrives: one handler per op class that a
  * node handles ({@link FileOp.Handled}: every request of every family, and manifest publications).
- * Who may send an op is not listed here but follows from its family ({@link FileOp#kind()}): a
- * client request from anyone who proved the cluster secret, a peer request only from a cluster
- * member (anyone else gets {@code notMember}); a reply goes back to the caller, which routes it to
- * the request waiting for it. {@link #complete()} checks that every handled op class has a handler.
+ * Who may send an op is not decided here but at its family's door ({@link Doors}, in
+ * {@link FileIngress}); a reply goes back to the caller, which routes it to the request waiting
+ * for it. {@link #complete()} checks that every handled op class has a handler.
  * Pure: no Kompics.
  */
 final class OpHandlers {
@@ -45,26 +43,16 @@ final class OpHandlers {
     }
 
     /**
-     * Takes {@code op} from {@code from} by its kind: a client request goes to its handler; a peer
-     * request too if {@code member} holds for {@code from}, else to {@code notMember}; false when
-     * {@code op} is a reply.
+     * Hands request {@code op} from {@code from} to its handler; false when {@code op} is a reply. Who may
+     * send it was decided at its family's door ({@link Doors}) before it got here.
      *
      * @throws IllegalStateException for a request without a handler (a registry not {@link #complete()})
      */
-    boolean dispatch(NetAddress from, FileOp op, Predicate<NetAddress> member, BiConsumer<NetAddress, FileOp> notMember) {
-        switch (op.kind()) {
-            case CLIENT_REQUEST -> handler(op).accept(from, op);
-            case PEER_REQUEST -> {
-                if (member.test(from)) {
-                    handler(op).accept(from, op);
-                } else {
-                    notMember.accept(from, op);
-                }
-            }
-            case REPLY -> {
-                return false;
-            }
+    boolean dispatch(NetAddress from, FileOp op) {
+        if (op.kind() == FileOp.Kind.REPLY) {
+            return false;
         }
+        handler(op).accept(from, op);
         return true;
     }
 

@@ -1,0 +1,30 @@
+package geoblocks.blockstore.port;
+
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.OpFamily;
+import geoblocks.net.NetAddress;
+import java.util.Objects;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.PortType;
+
+/**
+ * The door of the {@link OpFamily#BENCH} family: the bench net measurement (a client's request, the test between
+ * two nodes). Every message of the family that the node's ingress ({@code component.FileIngress}) admitted
+ * arrives here as {@link Arrived}: a request authorized at this door, or a reply for the request waiting for it.
+ */
+public final class BenchOpsPort extends PortType {
+    {
+        indication(Arrived.class);
+    }
+
+    /** A message of the family from {@code from}, admitted at the door. */
+    public record Arrived(NetAddress from, FileOp op) implements KompicsEvent {
+        public Arrived {
+            Objects.requireNonNull(from, "from");
+            if (OpFamily.of(op) != OpFamily.BENCH) {
+                throw new IllegalArgumentException(op.getClass().getSimpleName() + " is of the " + OpFamily.of(op)
+                        + " family, not BENCH");
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package geoblocks.blockstore.port;
+
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.OpFamily;
+import geoblocks.net.NetAddress;
+import java.util.Objects;
+import se.sics.kompics.KompicsEvent;
+import se.sics.kompics.PortType;
+
+/**
+ * The door of the {@link OpFamily#CLIENT} family: a client's work on names (puts, gets, lists, status) and its
+ * answers, and requests whose tag this node does not know. Every message of the family that the node's ingress
+ * ({@code component.FileIngress}) admitted arrives here as {@link Arrived}: a request authorized at this door,
+ * or a reply for the request waiting for it. A request refused at this door is answered by the door and
+ * announced as {@link Forbidden} (for the node's count of unauthenticated input); it never reaches a handler.
+ */
+public final class ClientOpsPort extends PortType {
+    {
+        indication(Arrived.class);
+        indication(Forbidden.class);
+    }
+
+    /** A message of the family from {@code from}, admitted at the door. */
+    public record Arrived(NetAddress from, FileOp op) implements KompicsEvent {
+        public Arrived {
+            Objects.requireNonNull(from, "from");
+            if (OpFamily.of(op) != OpFamily.CLIENT) {
+                throw new IllegalArgumentException(op.getClass().getSimpleName() + " is of the " + OpFamily.of(op)
+                        + " family, not CLIENT");
+            }
+        }
+    }
+}
