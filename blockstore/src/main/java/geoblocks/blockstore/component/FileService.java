@@ -419,7 +419,7 @@ public final class FileService extends ComponentDefinition {
         if (!manifests.defersSyncs()) {
             emit(e);
         } else if (gate.offer(e, manifests.writes())) {
-            trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
+            trigger(new BlockStorePort.SyncMeta(++syncReq), store);
         }
     }
 
@@ -443,9 +443,9 @@ public final class FileService extends ComponentDefinition {
         manifests.synced(gate.synced());
         if (next >= 0) {
             if (delay == 0) {
-                trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
+                trigger(new BlockStorePort.SyncMeta(++syncReq), store);
             } else {
-                node.schedule(delay, () -> trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store));
+                node.schedule(delay, () -> trigger(new BlockStorePort.SyncMeta(++syncReq), store));
             }
         }
     }

@@ -61,7 +61,7 @@ public final class NodeParent extends ComponentDefinition {
         peers.remove(init.region);
         LoadMeter meter = new LoadMeter(init.blocks::space);
         Component blocks = create(BlockStoreComponent.class,
-                new BlockStoreComponent.BlockStoreInit(init.blocks, init.io, meter));
+                new BlockStoreComponent.BlockStoreInit(init.blocks, init.io, meter).withMeta(init.manifests.engine()));
         Component monitor = create(RttMonitor.class,
                 new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings, meter, init.detector)
                         .withVersions(init.versions));
