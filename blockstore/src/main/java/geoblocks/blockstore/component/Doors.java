@@ -35,21 +35,18 @@ final class Doors {
     private final RemovalGrace removalGrace = new RemovalGrace(REMOVED_READ_GRACE_NANOS);
     private LayoutAddresses book;
 
-    Doors(AdminGate admin, String region, NetAddress self) {
+    /** Doors for node {@code region} at {@code self}, whose members are {@code l}'s, noted at {@code now}. */
+    Doors(AdminGate admin, String region, NetAddress self, Layout l, long now) {
         this.admin = admin;
         this.region = region;
         this.self = self;
+        layout(l, now);
     }
 
     /** The members from now on are {@code l}'s, noted at {@code now}. */
     void layout(Layout l, long now) {
         book = LayoutAddresses.of(l, region, self);
         removalGrace.layout(l, now);
-    }
-
-    /** Whether a layout has arrived: before it, no peer request can be judged. */
-    boolean ready() {
-        return book != null;
     }
 
     /** Null when {@code from} may send {@code op} at {@code now}, else the answer it gets instead. */
@@ -74,9 +71,6 @@ final class Doors {
      * region removed less than {@link #REMOVED_READ_GRACE_NANOS} ago.
      */
     private boolean servesPeer(NetAddress peer, FileOp op, long now) {
-        if (book == null) {
-            throw new IllegalStateException("no layout yet: peer requests cannot be judged");
-        }
         if (book.regionOf(peer).isPresent()) {
             return true;
         }

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.port.AdminOpsPort;
 import geoblocks.blockstore.port.BenchOpsPort;
 import geoblocks.blockstore.port.ClientOpsPort;
@@ -13,10 +14,6 @@ import geoblocks.blockstore.wire.OpFamily;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import geoblocks.net.PeerVersions;
-import java.util.ArrayDeque;
-import java.util.Queue;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
 import se.sics.kompics.Negative;
@@ -25,17 +22,14 @@ import se.sics.kompics.network.Network;
 import se.sics.kompics.network.Transport;
 
 /**
- * Where file messages enter a node (glue; the rules are in {@link Doors}): each message the network
- * delivers goes to its family's door ({@link OpFamily}), which authorizes a request there and forwards what
- * it admits on that family's port. A refused request is answered from here with the {@link Failed} it has
- * always got and reaches no handler; one refused because its sender is no admin client is announced as
- * {@link Forbidden}. It follows the members on {@link LayoutPort}; what arrives before the first layout waits
- * for it (at most {@link #HELD_BEFORE_LAYOUT} messages, a moment at start).
+ * Where file messages enter a node (glue; the rules are in {@link Doors}): each message the network delivers
+ * goes to its family's door ({@link OpFamily}), which authorizes a request there and forwards what it admits on
+ * that family's port. A refused request is answered from here with the {@link Failed} it has always got and
+ * reaches no handler; one refused because its sender is no admin client (an admin operation, or a name reserved
+ * to admins) is announced as {@link Forbidden} on the admin port. It starts with the stored layout and follows
+ * the members on {@link LayoutPort}.
  */
 public final class FileIngress extends ComponentDefinition {
-    private static final Logger LOG = LoggerFactory.getLogger(FileIngress.class);
-    static final int HELD_BEFORE_LAYOUT = 10_000;
-
     private final Positive<Network> net = requires(Network.class);
     private final Positive<LayoutPort> layout = requires(LayoutPort.class);
     private final Negative<ClientOpsPort> client = provides(ClientOpsPort.class);
@@ -46,44 +40,23 @@ public final class FileIngress extends ComponentDefinition {
     private final Doors doors;
     private final NetAddress self;
     private final PeerVersions versions;
-    private final Queue<FileMsg> held = new ArrayDeque<>();
-    private long droppedBeforeLayout;
 
     public FileIngress(FileIngressInit init) {
-        this.doors = new Doors(init.admin, init.region, init.self);
+        this.doors = new Doors(init.admin, init.region, init.self, init.layout, System.nanoTime());
         this.self = init.self;
         this.versions = init.versions;
         handle(net, FileMsg.class, this::onMsg);
-        handle(layout, LayoutPort.LayoutChanged.class, c -> {
-            doors.layout(c.layout(), System.nanoTime());
-            while (!held.isEmpty()) {
-                onMsg(held.poll());
-            }
-        });
+        handle(layout, LayoutPort.LayoutChanged.class, c -> doors.layout(c.layout(), System.nanoTime()));
     }
 
     private void onMsg(FileMsg msg) {
-        if (!doors.ready()) {
-            if (held.size() < HELD_BEFORE_LAYOUT) {
-                held.add(msg);
-            } else if (droppedBeforeLayout++ % 1000 == 0) {
-                LOG.warn("{}: dropped a {} that arrived before the cluster layout ({} so far)", self,
-                        msg.op().getClass().getSimpleName(), droppedBeforeLayout);
-            }
-            return;
-        }
         NetAddress from = msg.getHeader().source();
         FileOp op = msg.op();
         Failed refused = doors.refusal(from, op, System.nanoTime());
         if (refused != null) {
             trigger(FileMsg.to(versions, new NetHeader(self, from, Transport.TCP), refused), net);
             if (Doors.forbidden(refused)) {
-                Forbidden f = new Forbidden(from, op.getClass().getSimpleName());
-                if (OpFamily.of(op) == OpFamily.ADMIN) {
-                    trigger(f, admin);
-                } else {
-                    trigger(f, client);
-                }
+                trigger(new Forbidden(from, op.getClass().getSimpleName()), admin); // the admin gate refused it
             }
             return;
         }
@@ -95,18 +68,23 @@ public final class FileIngress extends ComponentDefinition {
         }
     }
 
-    /** Who the node is, who its admin clients are, and what each peer speaks (for the refusals' encoding). */
+    /**
+     * Who the node is, who its admin clients are, what each peer speaks (for the refusals' encoding), and the
+     * layout it starts with (the stored one).
+     */
     public static final class FileIngressInit extends Init<FileIngress> {
         final String region;
         final NetAddress self;
         final AdminGate admin;
         final PeerVersions versions;
+        final Layout layout;
 
-        public FileIngressInit(String region, NetAddress self, AdminGate admin, PeerVersions versions) {
+        public FileIngressInit(String region, NetAddress self, AdminGate admin, PeerVersions versions, Layout layout) {
             this.region = region;
             this.self = self;
             this.admin = admin;
             this.versions = versions;
+            this.layout = java.util.Objects.requireNonNull(layout, "layout");
         }
     }
 }

@@ -1,9 +1,7 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.ManifestStore;
-import geoblocks.blockstore.core.OutputGate;
 import geoblocks.blockstore.meta.MetaGcTotals;
-import geoblocks.blockstore.meta.MetaLayoutStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.liveness.HeardReports;
 import geoblocks.blockstore.core.RttTable;
@@ -30,7 +28,6 @@ import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.blockstore.wire.PeerOp.*;
-import geoblocks.blockstore.core.MetaSyncHealth;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import se.sics.kompics.network.Transport;
@@ -67,7 +64,7 @@ import se.sics.kompics.timer.Timer;
 public final class FileService extends ComponentDefinition {
     private static final Logger LOG = LoggerFactory.getLogger(FileService.class);
     /** Request id of connection warm-ups; real ids start at 1. */
-    static final long WARM_UP = 0;
+    static final long WARM_UP = PeerFailures.WARM_UP;
     /** Finished requests the snapshot lists; a request unanswered this long counts as abandoned. */
     private static final int RECENT_REQUESTS = 30;
     private static final long ABANDONED_NANOS = 10 * 60 * 1_000_000_000L;
@@ -83,14 +80,12 @@ public final class FileService extends ComponentDefinition {
     /** Where blocks go: every upload and re-replication asks the placement component. */
     private final Positive<PlacementPort> placementPort = requires(PlacementPort.class);
     private final ManifestStore manifests;
-    private final OutputGate<KompicsEvent> gate = new OutputGate<>(this::emit);
-    private long syncReq;
-    /** Whether the metadata engine's syncs work (readiness), and when to try a failed one again. */
-    private final MetaSyncHealth syncHealth = new MetaSyncHealth();
+    /** Holds what follows a manifest write until a metadata sync covers it. */
+    private final GroupCommit commit;
     /** A {@link NodeSnapshot} about once a second, for the operator's HTTP server; unconnected in the simulator. */
     private final Negative<OpsPort> ops = provides(OpsPort.class);
-    /** The layout this node acts on, for the file ingress's doors. */
-    private final Negative<LayoutPort> layoutOut = provides(LayoutPort.class);
+    /** The layout this node acts on, from the membership component; it asks here for figures to answer {@code cluster}. */
+    private final Positive<LayoutPort> layoutIn = requires(LayoutPort.class);
     /** The file messages the ingress admitted, family by family (see {@link FileIngress}). */
     private final Positive<ClientOpsPort> clientOps = requires(ClientOpsPort.class);
     private final Positive<PeerOpsPort> peerOps = requires(PeerOpsPort.class);
@@ -98,6 +93,7 @@ public final class FileService extends ComponentDefinition {
     private final Positive<BenchOpsPort> benchOps = requires(BenchOpsPort.class);
 
     private final NodeContext node;
+    private final PeerFailures failures;
     private final TransferCounters counters = new TransferCounters();
     private final BackgroundTransfers background;
     private final RefusedInput refused;
@@ -108,7 +104,8 @@ public final class FileService extends ComponentDefinition {
     private final PacedFetches paced;
     private final Scrubber scrubber;
     private final AntiEntropy antiEntropy;
-    private final Membership membership;
+    /** The layout as the membership component announces it, and what this node decides with it. */
+    private final LayoutFollower follower;
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
@@ -139,7 +136,7 @@ public final class FileService extends ComponentDefinition {
         NodeSettings settings = init.settings;
         this.manifests = init.manifests;
         if (manifests.engine().syncs()) {
-            manifests.deferSyncs(); // group commit: see gated()
+            manifests.deferSyncs(); // group commit: see GroupCommit
         }
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
                 this::toNetwork, e -> {
@@ -149,6 +146,8 @@ public final class FileService extends ComponentDefinition {
                         trigger(e, store);
                     }
                 }, e -> trigger(e, placementPort), init.policies);
+        this.commit = new GroupCommit(node, manifests, this::emit, e -> trigger(e, store));
+        this.failures = new PeerFailures(node);
         node.timer(e -> trigger(e, timer));
         node.gcGrace(init.gc.graceMs());
         node.admission(init.admission);
@@ -169,16 +168,13 @@ public final class FileService extends ComponentDefinition {
         this.downloads = new Downloads(node);
         this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
         node.createsReady(antiEntropy::notReadyToDecideCreates);
-        try {
-            java.util.Map<String, String> fromConfig = new java.util.TreeMap<>();
-            init.cluster.regions().forEach((r, a) -> fromConfig.put(r, LayoutAddresses.hostPort(a)));
-            this.membership = new Membership(node, MetaLayoutStore.open(init.manifests.engine(), fromConfig),
-                    antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged, init.memberKeys, init.versions,
-                    init.release);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("reading the cluster layout failed: " + e.getMessage(), e);
-        }
-        antiEntropy.onExchange(membership::announce);
+        // the stored layout, until the membership component announces another
+        node.layout(java.util.Objects.requireNonNull(init.layout, "the layout to start with (FileServiceInit#withLayout)"));
+        this.follower = new LayoutFollower(node, antiEntropy::syncedWithEveryPeerStartedSince);
+        node.handover(follower::refusal);
+        node.layoutReports(follower::reportedWithSelf);
+        antiEntropy.onExchange(follower::announce);
+        MemberReleases releases = new MemberReleases(init.region, init.release, init.versions);
         this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
         this.migrations = new Migrations(node, pulls, this::gated,
                 Math.max(1000, init.gc.graceMs() / 4) * 1_000_000L);
@@ -198,13 +194,14 @@ public final class FileService extends ComponentDefinition {
         }
         requests.gcStatus(() -> gc.status(migrations.moves()));
         requests.versionsStatus(() -> new geoblocks.blockstore.wire.ClientOp.Versions(init.build,
-                membership.clusterVersion().toString(), membership.finalizeNote(), membership.builds(init.build)));
+                node.layout().clusterVersion().toString(), releases.finalizeNote(node.layout(), this::addressOrNull),
+                releases.builds(node.layout(), init.build, this::addressOrNull)));
         this.rebalancer = new Rebalancer(node, migrations);
         node.rebalance(rebalancer::figures);
         this.netBench = new NetBench(node, (to, op) -> toNetwork(FileMsg.to(init.versions, new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         NodeParts parts = new NodeParts(uploads, downloads, replicas, paced, background, scrubber, rereplicator,
-                replicator, migrations, gc, antiEntropy, membership, requests, netBench);
+                replicator, migrations, gc, antiEntropy, requests, netBench);
         this.handlers = RequestRoutes.of(node, parts);
         this.housekeeping = new Housekeeping(node, parts, refused, () -> trigger(new BlockStorePort.CheckDisks(), store),
                 now -> {
@@ -214,38 +211,20 @@ public final class FileService extends ComponentDefinition {
         on(timer, BenchTick.class, t -> netBench.pace());
         onStart(s -> scheduleTick(pace.fastNanos()));
         on(timer, Tick.class, t -> tick());
-        onStart(s -> layoutChanged(membership.current()));
-        on(store, BlockStorePort.MetaSynced.class, this::onMetaSynced);
+        on(layoutIn, LayoutPort.LayoutChanged.class, c -> layoutChanged(c.layout()));
+        on(layoutIn, LayoutPort.LayoutReports.class, r -> follower.reports(r.reported()));
+        on(layoutIn, LayoutPort.FiguresWanted.class, w -> trigger(clusterFigures(w.id()), layoutIn));
+        on(store, BlockStorePort.MetaSynced.class, commit::onSynced);
         on(timer, NodeContext.Wakeup.class, node::wake);
         on(rttPort, RttUpdate.class, u -> {
             node.setRttMatrix(u.matrix());
             node.setDownTransitions(u.downTransitions());
             onRtt(u.table());
         });
-        on(control, ConnectionStatus.Dropped.class, d -> {
-            if (d.last && d.peer != null) {
-                NetAddress peer = new NetAddress(d.peer.getIp(), d.peer.getPort());
-                node.pending().failPeer(peer, "connection to " + peer + " dropped");
-            }
-        });
+        on(control, ConnectionStatus.Dropped.class, failures::dropped);
         on(control, NetworkException.class, e -> {
             refused.linkFailed(); // our own link: not input anyone sent
-
-            if (e.peer != null) {
-                NetAddress peer = new NetAddress(e.peer.getIp(), e.peer.getPort());
-                if (e.getCause() instanceof geoblocks.net.PeerUnreachable u) {
-                    // the requests it dropped never left: they did not happen. The others to that peer went on a
-                    // connection whose loss fails them (ConnectionStatus.Dropped), or are still on their way to the
-                    // network: the next connect names them unsent, or a new connection carries them
-                    for (geoblocks.net.NetMsg m : u.unsent()) {
-                        if (m instanceof FileMsg f) {
-                            node.pending().failUnsent(f.op().req(), peer, "cannot reach " + peer + ": " + e.message);
-                        }
-                    }
-                } else {
-                    node.pending().failPeer(peer, "cannot reach " + peer + ": " + e.message);
-                }
-            }
+            failures.unreachable(e);
         });
         on(placementPort, PlacementPort.Placed.class, node.placements()::onPlaced);
         on(placementPort, PlacementPort.PlacementRefused.class, node.placements()::onRefused);
@@ -258,7 +237,6 @@ public final class FileService extends ComponentDefinition {
         on(peerOps, PeerOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
         on(adminOps, AdminOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
         on(benchOps, BenchOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
-        on(clientOps, Forbidden.class, this::onForbidden);
         on(adminOps, Forbidden.class, this::onForbidden);
         on(ledbat, StreamOpened.class, o -> {
             activity();
@@ -316,7 +294,6 @@ public final class FileService extends ComponentDefinition {
     private void tick() {
         long now = node.now();
         housekeeping.tick(now);
-        membership.ownKeySettled();
         long want = pace.intervalAt(now, busy());
         if (want != tickNanos) {
             scheduleTick(want);
@@ -366,8 +343,9 @@ public final class FileService extends ComponentDefinition {
      * members, placement skips what is not active.
      */
     private void layoutChanged(geoblocks.blockstore.core.layout.Layout l) {
-        trigger(new LayoutPort.LayoutChanged(l), layoutOut);
-        membership.tellKeys(l);
+        if (l != node.layout()) {
+            node.layout(l);
+        }
         java.util.Map<String, NetAddress> peers = new java.util.LinkedHashMap<>();
         for (String p : node.peerRegions()) {
             peers.put(p, node.addressOf(p));
@@ -410,44 +388,9 @@ public final class FileService extends ComponentDefinition {
         gated(e);
     }
 
-    /**
-     * Group commit: with a metadata engine whose syncs cost (RocksDB), manifest writes are made
-     * visible at once and synced together; a message or block deletion that follows a write waits
-     * in {@link #gate} until a sync covers that write, so nothing unsynced is ever revealed.
-     */
+    /** Emits {@code e} once the manifest writes before it are durable ({@link GroupCommit}). */
     private void gated(KompicsEvent e) {
-        if (!manifests.defersSyncs()) {
-            emit(e);
-        } else if (gate.offer(e, manifests.writes())) {
-            trigger(new BlockStorePort.SyncMeta(++syncReq), store);
-        }
-    }
-
-    private void onMetaSynced(BlockStorePort.MetaSynced s) {
-        long now = node.now();
-        long delay = 0;
-        if (s.error() != null) {
-            MetaSyncHealth.Retry r = syncHealth.failed(now, s.error());
-            delay = r.delayNanos();
-            if (r.log()) {
-                Logs.warn(node.region() + ": syncing the metadata engine failed (" + syncHealth.failures() + " in a row),"
-                        + " trying again in " + delay / 1_000_000 + " ms; answers after metadata writes are held: " + s.error());
-            }
-        } else {
-            long was = syncHealth.succeeded(now);
-            if (was >= 0) {
-                Logs.info(node.region() + ": syncing the metadata engine works again, after " + was / 1_000_000 + " ms");
-            }
-        }
-        long next = gate.synced(s.error() == null, manifests.writes());
-        manifests.synced(gate.synced());
-        if (next >= 0) {
-            if (delay == 0) {
-                trigger(new BlockStorePort.SyncMeta(++syncReq), store);
-            } else {
-                node.schedule(delay, () -> trigger(new BlockStorePort.SyncMeta(++syncReq), store));
-            }
-        }
+        commit.gated(e);
     }
 
     private void emit(KompicsEvent e) {
@@ -468,28 +411,28 @@ public final class FileService extends ComponentDefinition {
     private void publishSnapshot(long now) {
         long millis = node.wallMillis();
         timing.expire(now, millis, ABANDONED_NANOS);
-        trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(), syncHealth.fault(node.now()),
+        trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(), commit.fault(node.now()),
                 scrubber.progress(now, millis), millis), ops);
+    }
+
+    /** Where region {@code r} is, or null when it has no address that resolves. */
+    private NetAddress addressOrNull(String r) {
+        try {
+            return node.addressOf(r);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** The figures the membership component answers cluster request {@code id} with. */
+    private LayoutPort.ClusterFigures clusterFigures(long id) {
+        Rebalancer.Figures f = rebalancer.figures();
+        return new LayoutPort.ClusterFigures(id, manifests.placed(), f.drained(), f.drainPendingByRegion(), f.shortBy());
     }
 
     /** A new RTT table: stop waiting for peers that went down, open connections to peers that came up. */
     private void onRtt(RttTable table) {
-        RttTable before = node.rtt();
-        for (String peer : table.down()) {
-            if (before.isUp(peer)) { // just went down: stop waiting for it
-                node.pending().failPeer(node.addressOf(peer), peer + " stopped answering RTT probes");
-            }
-        }
-        for (String peer : table.upRttMs().keySet()) {
-            if (!before.isUp(peer)) {
-                // Just came up (or restarted): open the TCP connection now with a throwaway
-                // request. When two nodes connect to each other at once, Kompics' Netty keeps
-                // one channel and drops messages already written to the other ("Duplicate TCP
-                // channel"); this makes that race happen on this message, not on replica data.
-                node.send(node.addressOf(peer), new StatusReq(WARM_UP));
-            }
-        }
-        node.setRtt(table);
+        failures.rtt(table);
         rereplicator.onRtt(table, node.now());
     }
 
@@ -519,6 +462,9 @@ public final class FileService extends ComponentDefinition {
             d.data().release(); // a node takes no download data: dropped below, its buffer returned now
         }
         heard(from);
+        if (handlers.elsewhere(op)) {
+            return; // the membership component's (it takes them at the same door)
+        }
         if (!(op instanceof Control)) {
             activity();
         }

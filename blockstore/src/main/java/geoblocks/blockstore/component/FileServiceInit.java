@@ -36,8 +36,8 @@ public final class FileServiceInit extends Init<FileService> {
     geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
     /** What blocks read for clients are read into. */
     java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
-    /** Where the network learns the layout's node keys. */
-    MemberKeys memberKeys = MemberKeys.NONE;
+    /** The layout the node acts on at start; null: none given (the node parent always gives the stored one). */
+    geoblocks.blockstore.core.layout.Layout layout;
     /** The file protocol version agreed with each peer (nothing fills it unless set: the lowest version for all). */
     geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
     /** The release line this node runs as (this build's, unless an upgrade test plays the previous release). */
@@ -100,9 +100,9 @@ public final class FileServiceInit extends Init<FileService> {
         return this;
     }
 
-    /** This init telling {@code keys} the node keys each layout names (default: nobody). */
-    public FileServiceInit withMemberKeys(MemberKeys keys) {
-        this.memberKeys = keys;
+    /** This init acting on {@code initial} at start: the stored layout the membership component starts with. */
+    public FileServiceInit withLayout(geoblocks.blockstore.core.layout.Layout initial) {
+        this.layout = java.util.Objects.requireNonNull(initial, "initial");
         return this;
     }
 

@@ -17,6 +17,8 @@ import java.util.function.BiConsumer;
  * Pure: no Kompics.
  */
 final class OpHandlers {
+    /** The handler of the ops another component handles: nothing to do here. */
+    private static final BiConsumer<NetAddress, FileOp> ELSEWHERE = (from, op) -> { };
     private final Map<Class<?>, BiConsumer<NetAddress, FileOp>> byClass = new HashMap<>();
 
     /** The ops of {@code type} are handled by {@code handle}; a second handler for one class is refused. */
@@ -25,6 +27,26 @@ final class OpHandlers {
             throw new IllegalStateException(type.getSimpleName() + " has a handler already");
         }
         return this;
+    }
+
+    /**
+     * The ops of {@code types} are handled by another component that takes them at the same door (the
+     * membership's layout gossip and cluster requests): they count as handled, and {@link #dispatch} takes
+     * them without a handler here.
+     */
+    @SafeVarargs
+    final OpHandlers elsewhere(Class<? extends FileOp>... types) {
+        for (Class<? extends FileOp> type : types) {
+            if (byClass.putIfAbsent(type, ELSEWHERE) != null) {
+                throw new IllegalStateException(type.getSimpleName() + " has a handler already");
+            }
+        }
+        return this;
+    }
+
+    /** Whether {@code op} is handled by another component ({@link #elsewhere}). */
+    boolean elsewhere(FileOp op) {
+        return byClass.get(op.getClass()) == ELSEWHERE;
     }
 
     /** This registry, after checking that every op class a node handles ({@link FileOps#handled()}) has a handler. */

@@ -34,7 +34,6 @@ final class RequestRoutes {
                 .on(geoblocks.blockstore.wire.ClientOp.PurgeReq.class, p.requests()::onPurge)
                 .on(StatusReq.class, p.requests()::onStatus)
                 .on(MoveReq.class, p.migrations()::onMove)
-                .on(ClusterReq.class, p.membership()::onRequest)
                 .on(PoliciesReq.class, (from, r) -> node.send(from, new PoliciesReply(r.req(), node.region(),
                         node.policies().policies().stream()
                                 .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList())))
@@ -54,7 +53,6 @@ final class RequestRoutes {
                 .on(HoldBlocks.class, (from, h) -> p.migrations().onHold(h))
                 .on(CreateClaim.class, p.replicas()::onClaim)
                 .on(SyncDigest.class, p.antiEntropy()::onDigest)
-                .on(LayoutSync.class, p.membership()::onSync)
                 .on(SyncNamesReq.class, p.antiEntropy()::onNamesReq)
                 // shared: a publication (any other manifest part is a reply), an op this node does not know
                 .on(ManifestPart.class, p.replicas()::onPublish)
@@ -65,6 +63,8 @@ final class RequestRoutes {
                 .on(NetBenchEnd.class, p.netBench()::onEnd)
                 .on(NetBenchData.class, p.netBench()::onData)
                 .on(NetBenchAck.class, p.netBench()::onAck)
+                // the membership component takes these at the same doors (MembershipComponent)
+                .elsewhere(ClusterReq.class, LayoutSync.class)
                 .complete();
     }
 }

@@ -2,7 +2,6 @@ package geoblocks.blockstore.component;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.layout.Layout;
@@ -32,7 +31,8 @@ class DoorsTest {
     private static final NetAddress CLIENT = NetAddress.of("10.231.0.9", 6000);
     private static final long MINUTE = 60_000_000_000L;
 
-    private final Doors doors = new Doors(new AdminGate(GATEWAY::equals, List.of(".geoblocks/")), "seoul", SELF);
+    private final Doors doors = new Doors(new AdminGate(GATEWAY::equals, List.of(".geoblocks/")), "seoul", SELF,
+            layout(1, RegionState.ACTIVE), 0);
 
     private static Layout layout(long version, RegionState mumbai) {
         Map<String, Region> m = new TreeMap<>();
@@ -44,7 +44,6 @@ class DoorsTest {
 
     @Test
     void adminOperations_enterOnlyFromAdminClients_andAreAnsweredForbidden() {
-        doors.layout(layout(1, RegionState.ACTIVE), 0);
         FileOp move = new ClientOp.MoveReq(7, "a", List.of("dublin"));
         FileOp purge = new ClientOp.PurgeReq(8, "a", "v");
         FileOp remove = new ClientOp.ClusterReq(9, "remove", "dublin", "", "", 0, true);
@@ -62,7 +61,6 @@ class DoorsTest {
 
     @Test
     void reservedNames_enterOnlyFromAdminClients_otherNamesFromAnyone() {
-        doors.layout(layout(1, RegionState.ACTIVE), 0);
         assertEquals(FailureCode.FORBIDDEN, doors.refusal(CLIENT, new ClientOp.GetBegin(1, ".geoblocks/tokens"), 0).code());
         assertNull(doors.refusal(GATEWAY, new ClientOp.GetBegin(2, ".geoblocks/tokens"), 0));
         assertNull(doors.refusal(CLIENT, new ClientOp.GetBegin(3, "photos/a"), 0));
@@ -72,7 +70,6 @@ class DoorsTest {
 
     @Test
     void peerRequests_enterOnlyFromMembers_andAreAnsweredInvalid() {
-        doors.layout(layout(1, RegionState.ACTIVE), 0);
         assertNull(doors.refusal(DUBLIN, new PeerOp.FetchBlock(1, "b-1-0"), 0));
         assertNull(doors.refusal(DUBLIN, new FileOp.ManifestPart(2, true, 0, 1, new byte[1]), 0));
         FileOp.Failed f = doors.refusal(CLIENT, new PeerOp.ReplicaData(3, "b-1-0", 0, 1, 0, false, new byte[1]), 0);
@@ -87,7 +84,6 @@ class DoorsTest {
 
     @Test
     void aRemovedRegion_mayReadBlocksForAMinute_andNothingElse() {
-        doors.layout(layout(1, RegionState.ACTIVE), 0);
         doors.layout(layout(2, RegionState.REMOVED), 10);
         assertNull(doors.refusal(MUMBAI, new PeerOp.FetchBlock(1, "b-1-0"), 10 + MINUTE - 1));
         assertNull(doors.refusal(MUMBAI, new PeerOp.FetchPaced(2, "b-1-0"), 10));
@@ -97,15 +93,8 @@ class DoorsTest {
 
     @Test
     void replies_passEveryDoor_theRequestWaitingKnowsWhomItAsked() {
-        doors.layout(layout(1, RegionState.ACTIVE), 0);
         assertNull(doors.refusal(CLIENT, new FileOp.Done(1, "ok"), 0));
         assertNull(doors.refusal(CLIENT, new PeerOp.BlockData(2, 0, 0, 0, new byte[0]), 0));
         assertNull(doors.refusal(CLIENT, new FileOp.ManifestPart(3, false, 0, 1, new byte[1]), 0));
-    }
-
-    @Test
-    void beforeAnyLayout_peerRequestsCannotBeJudged() {
-        assertTrue(!doors.ready());
-        assertThrows(IllegalStateException.class, () -> doors.refusal(DUBLIN, new PeerOp.FetchBlock(1, "b"), 0));
     }
 }
