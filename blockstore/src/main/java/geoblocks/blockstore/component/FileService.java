@@ -3,7 +3,6 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.meta.MetaGcTotals;
 import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.blockstore.core.liveness.HeardReports;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.port.BlockStorePort;
@@ -55,9 +54,10 @@ import se.sics.kompics.timer.Timer;
 
 /**
  * The file service of a node, as glue: it routes the file ops its doors admitted ({@link FileIngress}: the
- * client, peer, admin and bench ports) to the part that handles them (uploads, downloads, client requests, the replica server, background transfers),
- * runs their timers, follows the RTT monitor's table and the network's connection failures, and
- * passes LEDBAT's indications to the background transfers. The parts share a {@link NodeContext};
+ * client, peer, admin and bench ports) to the part that handles them, door by door ({@link RequestRoutes}:
+ * uploads, downloads, client requests, the replica server, background transfers, ...), runs their timers,
+ * follows the layout the membership component announces ({@link LayoutFollower}), the RTT monitor's table
+ * and the network's connection failures, and passes LEDBAT's indications to the background transfers. The parts share a {@link NodeContext};
  * their decisions live in pure core classes. A message that cannot be handled is answered with
  * {@link Failed} or dropped; it never stops the component.
  */
@@ -112,23 +112,24 @@ public final class FileService extends ComponentDefinition {
     private final Rebalancer rebalancer;
     private final BlockGc gc;
     private final NetBench netBench;
-    /** The part that handles each request ({@link RequestRoutes}). */
-    private final OpHandlers handlers;
+    /** The part that handles each request, door by door ({@link RequestRoutes}). */
+    private final OpHandlers clientRoutes;
+    private final OpHandlers peerRoutes;
+    private final OpHandlers adminRoutes;
+    private final OpHandlers benchRoutes;
     /** What every tick runs. */
     private final Housekeeping housekeeping;
     /** The bench net pacing timer while a UDP test sends, else null. */
     private java.util.UUID pacingTimer;
     private final RequestStats requestStats = new RequestStats(RECENT_REQUESTS);
     private final RequestTiming timing = new RequestTiming(requestStats);
-    private final HeardReports heardReports = new HeardReports(HeardReports.DEFAULT_SPACING_NANOS);
+    /** Proof of life for the failure detector, foreground traffic for LEDBAT. */
+    private final PeerSignals signals;
     /** LEDBAT bytes each peer acknowledged, to see it progress between two PeerStats. */
     private final geoblocks.blockstore.core.ProgressWatch<NetAddress> ledbatAcked = new geoblocks.blockstore.core.ProgressWatch<>();
     /** The tick's interval: 250 ms while the node works, 1 s once idle (see {@link geoblocks.blockstore.core.TickPace}). */
     private final geoblocks.blockstore.core.TickPace pace = new geoblocks.blockstore.core.TickPace(250_000_000L,
             1_000_000_000L, 2_000_000_000L);
-    /** When to tell LEDBAT to hold the background to a peer this node moves foreground data with. */
-    private final geoblocks.blockstore.core.ForegroundHold foregroundHold = new geoblocks.blockstore.core.ForegroundHold(
-            geoblocks.blockstore.core.ForegroundHold.DEFAULT_HOLD_NANOS);
     private java.util.UUID tickTimer;
     private long tickNanos;
 
@@ -139,7 +140,7 @@ public final class FileService extends ComponentDefinition {
             manifests.deferSyncs(); // group commit: see GroupCommit
         }
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
-                this::toNetwork, e -> {
+                this::gated, e -> {
                     if (e instanceof BlockStorePort.DeleteBlocks) {
                         gated(e);
                     } else {
@@ -147,6 +148,7 @@ public final class FileService extends ComponentDefinition {
                     }
                 }, e -> trigger(e, placementPort), init.policies);
         this.commit = new GroupCommit(node, manifests, this::emit, e -> trigger(e, store));
+        this.signals = new PeerSignals(node, e -> trigger(e, rttPort), e -> trigger(e, ledbat));
         this.failures = new PeerFailures(node);
         node.timer(e -> trigger(e, timer));
         node.gcGrace(init.gc.graceMs());
@@ -198,11 +200,14 @@ public final class FileService extends ComponentDefinition {
                 releases.builds(node.layout(), init.build, this::addressOrNull)));
         this.rebalancer = new Rebalancer(node, migrations);
         node.rebalance(rebalancer::figures);
-        this.netBench = new NetBench(node, (to, op) -> toNetwork(FileMsg.to(init.versions, new NetHeader(init.self, to, Transport.UDP), op)),
+        this.netBench = new NetBench(node, (to, op) -> gated(FileMsg.to(init.versions, new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         NodeParts parts = new NodeParts(uploads, downloads, replicas, paced, background, scrubber, rereplicator,
                 replicator, migrations, gc, antiEntropy, requests, netBench);
-        this.handlers = RequestRoutes.of(node, parts);
+        this.clientRoutes = RequestRoutes.client(node, parts);
+        this.peerRoutes = RequestRoutes.peer(parts);
+        this.adminRoutes = RequestRoutes.admin(parts);
+        this.benchRoutes = RequestRoutes.bench(parts);
         this.housekeeping = new Housekeeping(node, parts, refused, () -> trigger(new BlockStorePort.CheckDisks(), store),
                 now -> {
                     rebalancer.tick();
@@ -233,10 +238,10 @@ public final class FileService extends ComponentDefinition {
         on(store, BlockFilesListed.class, l -> gc.onListed(l));
         on(store, BlocksCollected.class, c -> gc.onCollected(c));
         on(store, BlockStorePort.DisksLost.class, this::onDisksLost);
-        on(clientOps, ClientOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
-        on(peerOps, PeerOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
-        on(adminOps, AdminOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
-        on(benchOps, BenchOpsPort.Arrived.class, a -> onMsg(a.from(), a.op()));
+        on(clientOps, ClientOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), clientRoutes));
+        on(peerOps, PeerOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), peerRoutes));
+        on(adminOps, AdminOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), adminRoutes));
+        on(benchOps, BenchOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), benchRoutes));
         on(adminOps, Forbidden.class, this::onForbidden);
         on(ledbat, StreamOpened.class, o -> {
             activity();
@@ -252,7 +257,7 @@ public final class FileService extends ComponentDefinition {
         });
         on(ledbat, DataReceived.class, d -> {
             activity();
-            heard(d.peer());
+            signals.heard(d.peer());
             if (!netBench.claims(d)) {
                 background.onData(d);
             }
@@ -270,7 +275,7 @@ public final class FileService extends ComponentDefinition {
         on(ledbat, PeerStats.class, s -> {
             for (PeerStats.Peer p : s.peers()) {
                 if (ledbatAcked.advanced(p.peer(), p.ackedBytes())) {
-                    heard(p.peer()); // the peer acknowledged LEDBAT data since the last stats
+                    signals.heard(p.peer()); // the peer acknowledged LEDBAT data since the last stats
                 }
             }
             background.onPeerStats(s);
@@ -303,20 +308,6 @@ public final class FileService extends ComponentDefinition {
     /** Work under way that needs the fast tick: memory reserved, requests waiting for it, copies owed, a bench pacing. */
     private boolean busy() {
         return node.admission().anyWaiting() || node.budget().used() > 0 || replicator.size() > 0 || pacingTimer != null;
-    }
-
-    /** When {@code op} is foreground data with {@code peer}: its LEDBAT background holds back (ForegroundHold). */
-    private void foreground(NetAddress peer, FileOp op) {
-        long bytes = geoblocks.blockstore.core.ForegroundHold.foregroundBytes(op);
-        if (bytes < 0) {
-            return;
-        }
-        java.util.Optional<String> region = node.regionOf(peer);
-        long rate = region.isEmpty() || region.get().equals(node.region()) ? -1
-                : foregroundHold.onForeground(region.get(), node.now(), bytes);
-        if (rate >= 0) {
-            trigger(new geoblocks.ledbat.port.ForegroundActive(peer, foregroundHold.holdNanos() / 1000, rate), ledbat);
-        }
     }
 
     /** A transfer or a client request moved: the tick turns fast at once if it was slow. */
@@ -383,12 +374,10 @@ public final class FileService extends ComponentDefinition {
         }
     }
 
-    /** Every message out passes here (through the gate), so the request timing sees each request's last answer. */
-    private void toNetwork(KompicsEvent e) {
-        gated(e);
-    }
-
-    /** Emits {@code e} once the manifest writes before it are durable ({@link GroupCommit}). */
+    /**
+     * Every message out passes here, through the group commit ({@link GroupCommit}: what follows a manifest
+     * write waits until a metadata sync covers it), so the request timing sees each request's last answer.
+     */
     private void gated(KompicsEvent e) {
         commit.gated(e);
     }
@@ -403,7 +392,7 @@ public final class FileService extends ComponentDefinition {
             if (!(m.op() instanceof Control)) {
                 activity();
             }
-            foreground(m.getHeader().destination(), m.op());
+            signals.foreground(m.getHeader().destination(), m.op());
         }
         trigger(e, net);
     }
@@ -436,18 +425,6 @@ public final class FileService extends ComponentDefinition {
         rereplicator.onRtt(table, node.now());
     }
 
-    /**
-     * Tells the failure detector that a peer node is alive (a few times a second at most): every
-     * message from a peer is proof of life, not only its probe answers.
-     */
-    private void heard(NetAddress from) {
-        java.util.Optional<String> peer = node.regionOf(from);
-        long now = node.now();
-        if (peer.isPresent() && !peer.get().equals(node.region()) && heardReports.shouldReport(peer.get(), now)) {
-            trigger(new RttPort.Heard(peer.get(), now), rttPort);
-        }
-    }
-
     /** A request a door refused (FORBIDDEN, answered there): counted as unauthenticated input. */
     private void onForbidden(Forbidden f) {
         if (refused.forbidden()) {
@@ -456,21 +433,21 @@ public final class FileService extends ComponentDefinition {
         }
     }
 
-    /** A file message a door admitted (see {@link FileIngress}). */
-    private void onMsg(NetAddress from, FileOp op) {
+    /** A file message a door admitted (see {@link FileIngress}), for that door's {@code routes}. */
+    private void onMsg(NetAddress from, FileOp op, OpHandlers routes) {
         if (op instanceof GetData d) {
             d.data().release(); // a node takes no download data: dropped below, its buffer returned now
         }
-        heard(from);
-        if (handlers.elsewhere(op)) {
+        signals.heard(from);
+        if (routes.elsewhere(op)) {
             return; // the membership component's (it takes them at the same door)
         }
         if (!(op instanceof Control)) {
             activity();
         }
-        foreground(from, op);
+        signals.foreground(from, op);
         try {
-            dispatch(from, op);
+            dispatch(from, op, routes);
         } catch (RuntimeException e) {
             if (refused.dropped()) {
                 LOG.warn("{}: dropped {} from {} ({} dropped so far): {}", node.region(),
@@ -479,10 +456,10 @@ public final class FileService extends ComponentDefinition {
         }
     }
 
-    private void dispatch(NetAddress from, FileOp op) {
+    private void dispatch(NetAddress from, FileOp op, OpHandlers routes) {
         counters.tcpReceived(NodeContext.blockBytes(op), NodeContext.isBackground(op));
         timing.received(from, op, node.now());
-        if (handlers.dispatch(from, op)) {
+        if (routes.dispatch(from, op)) {
             return;
         }
         if (op instanceof StatusReply && op.req() == WARM_UP) {

@@ -2,6 +2,7 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOps;
+import geoblocks.blockstore.wire.OpFamily;
 import geoblocks.net.NetAddress;
 import java.util.HashMap;
 import java.util.List;
@@ -9,8 +10,9 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * Which part of the file service handles each op that arrives: one handler per op class that a
- * node handles ({@link FileOp.Handled}: every request of every family, and manifest publications).
+ * Which part of the file service handles each op that arrives at one door ({@link OpFamily}): one
+ * handler per op class of that family that a node handles ({@link FileOp.Handled}: every request,
+ * and manifest publications).
  * Who may send an op is not decided here but at its family's door ({@link Doors}, in
  * {@link FileIngress}); a reply goes back to the caller, which routes it to the request waiting
  * for it. {@link #complete()} checks that every handled op class has a handler.
@@ -20,9 +22,21 @@ final class OpHandlers {
     /** The handler of the ops another component handles: nothing to do here. */
     private static final BiConsumer<NetAddress, FileOp> ELSEWHERE = (from, op) -> { };
     private final Map<Class<?>, BiConsumer<NetAddress, FileOp>> byClass = new HashMap<>();
+    private final OpFamily family;
+
+    /** Handlers for the ops of {@code family}. */
+    OpHandlers(OpFamily family) {
+        this.family = family;
+    }
+
+    /** The door whose ops these handlers take. */
+    OpFamily family() {
+        return family;
+    }
 
     /** The ops of {@code type} are handled by {@code handle}; a second handler for one class is refused. */
     <T extends FileOp & FileOp.Handled> OpHandlers on(Class<T> type, BiConsumer<NetAddress, T> handle) {
+        ofThisFamily(type);
         if (byClass.putIfAbsent(type, (from, op) -> handle.accept(from, type.cast(op))) != null) {
             throw new IllegalStateException(type.getSimpleName() + " has a handler already");
         }
@@ -37,6 +51,7 @@ final class OpHandlers {
     @SafeVarargs
     final OpHandlers elsewhere(Class<? extends FileOp>... types) {
         for (Class<? extends FileOp> type : types) {
+            ofThisFamily(type);
             if (byClass.putIfAbsent(type, ELSEWHERE) != null) {
                 throw new IllegalStateException(type.getSimpleName() + " has a handler already");
             }
@@ -49,14 +64,24 @@ final class OpHandlers {
         return byClass.get(op.getClass()) == ELSEWHERE;
     }
 
-    /** This registry, after checking that every op class a node handles ({@link FileOps#handled()}) has a handler. */
+    /**
+     * This registry, after checking that every op class of its family that a node handles
+     * ({@link FileOps#handled()}) has a handler.
+     */
     OpHandlers complete() {
-        List<String> missing = FileOps.handled().stream().filter(c -> !byClass.containsKey(c))
-                .map(Class::getSimpleName).toList();
+        List<String> missing = FileOps.handled().stream().filter(c -> OpFamily.of(c) == family)
+                .filter(c -> !byClass.containsKey(c)).map(Class::getSimpleName).toList();
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("no handler for " + String.join(", ", missing));
+            throw new IllegalStateException("no " + family + " handler for " + String.join(", ", missing));
         }
         return this;
+    }
+
+    private void ofThisFamily(Class<?> type) {
+        if (OpFamily.of(type) != family) {
+            throw new IllegalArgumentException(type.getSimpleName() + " enters by the " + OpFamily.of(type)
+                    + " door, not " + family);
+        }
     }
 
     /** True when {@code type} has a handler. */
