@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.BlockFile;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.placement.LoadMeter;
+import geoblocks.blockstore.meta.MetaEngine;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
@@ -41,6 +42,8 @@ public final class BlockStoreComponent extends ComponentDefinition {
     private final BlockStorage storage;
     private final Executor io;
     private final LoadMeter meter;
+    /** The metadata engine whose writes {@link BlockStorePort.SyncMeta} makes durable (null: none). */
+    private final MetaEngine meta;
     /** A disk check is running: the next one waits (a hung disk must not pile checks onto the I/O threads). */
     private final java.util.concurrent.atomic.AtomicBoolean checking = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -48,6 +51,7 @@ public final class BlockStoreComponent extends ComponentDefinition {
         this.storage = init.storage;
         this.io = init.io;
         this.meter = init.meter;
+        this.meta = init.meta;
         handle(port, StoreBlock.class, this::onStore);
         handle(port, ReadBlock.class, this::onRead);
         handle(port, DeleteBlocks.class, this::onDelete);
@@ -81,7 +85,9 @@ public final class BlockStoreComponent extends ComponentDefinition {
     private void syncMeta(BlockStorePort.SyncMeta s) {
         String error = null;
         try {
-            s.sync().sync();
+            if (meta != null) {
+                meta.sync();
+            }
         } catch (IOException | RuntimeException e) {
             error = e.getMessage() == null ? e.toString() : e.getMessage();
             LOG.warn("metadata sync failed: {}", error);
@@ -188,6 +194,8 @@ public final class BlockStoreComponent extends ComponentDefinition {
         final BlockStorage storage;
         final Executor io;
         final LoadMeter meter;
+        /** Whose writes a SyncMeta makes durable; null (the default): none, a sync succeeds at once. */
+        MetaEngine meta;
 
         /** Runs I/O in the handler (simulator, tests). */
         public BlockStoreInit(BlockStorage storage) {
@@ -204,6 +212,12 @@ public final class BlockStoreComponent extends ComponentDefinition {
             this.storage = storage;
             this.io = io;
             this.meter = meter;
+        }
+
+        /** This init syncing {@code engine} on each {@link BlockStorePort.SyncMeta} (the node's metadata engine). */
+        public BlockStoreInit withMeta(MetaEngine engine) {
+            this.meta = java.util.Objects.requireNonNull(engine, "engine");
+            return this;
         }
     }
 }

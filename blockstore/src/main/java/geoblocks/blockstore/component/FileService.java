@@ -1,11 +1,8 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.ManifestStore;
-import geoblocks.blockstore.core.OutputGate;
 import geoblocks.blockstore.meta.MetaGcTotals;
-import geoblocks.blockstore.meta.MetaLayoutStore;
 import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.blockstore.core.liveness.HeardReports;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.port.BlockStorePort;
@@ -19,13 +16,17 @@ import geoblocks.blockstore.port.RttPort.RttUpdate;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.OpsPort;
-import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.port.AdminOpsPort;
+import geoblocks.blockstore.port.BenchOpsPort;
+import geoblocks.blockstore.port.ClientOpsPort;
+import geoblocks.blockstore.port.Forbidden;
+import geoblocks.blockstore.port.LayoutPort;
+import geoblocks.blockstore.port.PeerOpsPort;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.blockstore.wire.PeerOp.*;
-import geoblocks.blockstore.core.MetaSyncHealth;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import se.sics.kompics.network.Transport;
@@ -52,17 +53,18 @@ import se.sics.kompics.timer.Timeout;
 import se.sics.kompics.timer.Timer;
 
 /**
- * The file service of a node, as glue: it routes file ops from the network to the part that
- * handles them (uploads, downloads, client requests, the replica server, background transfers),
- * runs their timers, follows the RTT monitor's table and the network's connection failures, and
- * passes LEDBAT's indications to the background transfers. The parts share a {@link NodeContext};
+ * The file service of a node, as glue: it routes the file ops its doors admitted ({@link FileIngress}: the
+ * client, peer, admin and bench ports) to the part that handles them, door by door ({@link RequestRoutes}:
+ * uploads, downloads, client requests, the replica server, background transfers, ...), runs their timers,
+ * follows the layout the membership component announces ({@link LayoutFollower}), the RTT monitor's table
+ * and the network's connection failures, and passes LEDBAT's indications to the background transfers. The parts share a {@link NodeContext};
  * their decisions live in pure core classes. A message that cannot be handled is answered with
  * {@link Failed} or dropped; it never stops the component.
  */
 public final class FileService extends ComponentDefinition {
     private static final Logger LOG = LoggerFactory.getLogger(FileService.class);
     /** Request id of connection warm-ups; real ids start at 1. */
-    static final long WARM_UP = 0;
+    static final long WARM_UP = PeerFailures.WARM_UP;
     /** Finished requests the snapshot lists; a request unanswered this long counts as abandoned. */
     private static final int RECENT_REQUESTS = 30;
     private static final long ABANDONED_NANOS = 10 * 60 * 1_000_000_000L;
@@ -78,19 +80,23 @@ public final class FileService extends ComponentDefinition {
     /** Where blocks go: every upload and re-replication asks the placement component. */
     private final Positive<PlacementPort> placementPort = requires(PlacementPort.class);
     private final ManifestStore manifests;
-    private final OutputGate<KompicsEvent> gate = new OutputGate<>(this::emit);
-    private long syncReq;
-    /** Whether the metadata engine's syncs work (readiness), and when to try a failed one again. */
-    private final MetaSyncHealth syncHealth = new MetaSyncHealth();
+    /** Holds what follows a manifest write until a metadata sync covers it. */
+    private final GroupCommit commit;
     /** A {@link NodeSnapshot} about once a second, for the operator's HTTP server; unconnected in the simulator. */
     private final Negative<OpsPort> ops = provides(OpsPort.class);
+    /** The layout this node acts on, from the membership component; it asks here for figures to answer {@code cluster}. */
+    private final Positive<LayoutPort> layoutIn = requires(LayoutPort.class);
+    /** The file messages the ingress admitted, family by family (see {@link FileIngress}). */
+    private final Positive<ClientOpsPort> clientOps = requires(ClientOpsPort.class);
+    private final Positive<PeerOpsPort> peerOps = requires(PeerOpsPort.class);
+    private final Positive<AdminOpsPort> adminOps = requires(AdminOpsPort.class);
+    private final Positive<BenchOpsPort> benchOps = requires(BenchOpsPort.class);
 
     private final NodeContext node;
+    private final PeerFailures failures;
     private final TransferCounters counters = new TransferCounters();
     private final BackgroundTransfers background;
     private final RefusedInput refused;
-    /** Who may send admin operations and reserved names. */
-    private final AdminGate admin;
     private final Replicator replicator;
     private final Uploads uploads;
     private final Downloads downloads;
@@ -98,30 +104,32 @@ public final class FileService extends ComponentDefinition {
     private final PacedFetches paced;
     private final Scrubber scrubber;
     private final AntiEntropy antiEntropy;
-    private final Membership membership;
+    /** The layout as the membership component announces it, and what this node decides with it. */
+    private final LayoutFollower follower;
     private final Rereplicator rereplicator;
     private final ClientRequests requests;
     private final Migrations migrations;
     private final Rebalancer rebalancer;
     private final BlockGc gc;
     private final NetBench netBench;
-    /** The part that handles each request ({@link RequestRoutes}). */
-    private final OpHandlers handlers;
+    /** The part that handles each request, door by door ({@link RequestRoutes}). */
+    private final OpHandlers clientRoutes;
+    private final OpHandlers peerRoutes;
+    private final OpHandlers adminRoutes;
+    private final OpHandlers benchRoutes;
     /** What every tick runs. */
     private final Housekeeping housekeeping;
     /** The bench net pacing timer while a UDP test sends, else null. */
     private java.util.UUID pacingTimer;
     private final RequestStats requestStats = new RequestStats(RECENT_REQUESTS);
     private final RequestTiming timing = new RequestTiming(requestStats);
-    private final HeardReports heardReports = new HeardReports(HeardReports.DEFAULT_SPACING_NANOS);
+    /** Proof of life for the failure detector, foreground traffic for LEDBAT. */
+    private final PeerSignals signals;
     /** LEDBAT bytes each peer acknowledged, to see it progress between two PeerStats. */
     private final geoblocks.blockstore.core.ProgressWatch<NetAddress> ledbatAcked = new geoblocks.blockstore.core.ProgressWatch<>();
     /** The tick's interval: 250 ms while the node works, 1 s once idle (see {@link geoblocks.blockstore.core.TickPace}). */
     private final geoblocks.blockstore.core.TickPace pace = new geoblocks.blockstore.core.TickPace(250_000_000L,
             1_000_000_000L, 2_000_000_000L);
-    /** When to tell LEDBAT to hold the background to a peer this node moves foreground data with. */
-    private final geoblocks.blockstore.core.ForegroundHold foregroundHold = new geoblocks.blockstore.core.ForegroundHold(
-            geoblocks.blockstore.core.ForegroundHold.DEFAULT_HOLD_NANOS);
     private java.util.UUID tickTimer;
     private long tickNanos;
 
@@ -129,16 +137,19 @@ public final class FileService extends ComponentDefinition {
         NodeSettings settings = init.settings;
         this.manifests = init.manifests;
         if (manifests.engine().syncs()) {
-            manifests.deferSyncs(); // group commit: see gated()
+            manifests.deferSyncs(); // group commit: see GroupCommit
         }
         this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
-                this::toNetwork, e -> {
+                this::gated, e -> {
                     if (e instanceof BlockStorePort.DeleteBlocks) {
                         gated(e);
                     } else {
                         trigger(e, store);
                     }
                 }, e -> trigger(e, placementPort), init.policies);
+        this.commit = new GroupCommit(node, manifests, this::emit, e -> trigger(e, store));
+        this.signals = new PeerSignals(node, e -> trigger(e, rttPort), e -> trigger(e, ledbat));
+        this.failures = new PeerFailures(node);
         node.timer(e -> trigger(e, timer));
         node.gcGrace(init.gc.graceMs());
         node.admission(init.admission);
@@ -148,7 +159,6 @@ public final class FileService extends ComponentDefinition {
         this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
         this.refused = new RefusedInput(init.region, () -> background.refused);
-        this.admin = init.admin;
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
         BlockPull pulls = new BlockPull(node, viaLedbat);
         this.scrubber = new Scrubber(node, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L,
@@ -160,16 +170,13 @@ public final class FileService extends ComponentDefinition {
         this.downloads = new Downloads(node);
         this.antiEntropy = new AntiEntropy(node, settings.antiEntropyIntervalMs() * 1_000_000L, init.manifests.names() == 0);
         node.createsReady(antiEntropy::notReadyToDecideCreates);
-        try {
-            java.util.Map<String, String> fromConfig = new java.util.TreeMap<>();
-            init.cluster.regions().forEach((r, a) -> fromConfig.put(r, LayoutAddresses.hostPort(a)));
-            this.membership = new Membership(node, MetaLayoutStore.open(init.manifests.engine(), fromConfig),
-                    antiEntropy::syncedWithEveryPeerStartedSince, this::layoutChanged, init.memberKeys, init.versions,
-                    init.release);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("reading the cluster layout failed: " + e.getMessage(), e);
-        }
-        antiEntropy.onExchange(membership::announce);
+        // the stored layout, until the membership component announces another
+        node.layout(java.util.Objects.requireNonNull(init.layout, "the layout to start with (FileServiceInit#withLayout)"));
+        this.follower = new LayoutFollower(node, antiEntropy::syncedWithEveryPeerStartedSince);
+        node.handover(follower::refusal);
+        node.layoutReports(follower::reportedWithSelf);
+        antiEntropy.onExchange(follower::announce);
+        MemberReleases releases = new MemberReleases(init.region, init.release, init.versions);
         this.requests = new ClientRequests(node, replicator, scrubber, background, counters, refused);
         this.migrations = new Migrations(node, pulls, this::gated,
                 Math.max(1000, init.gc.graceMs() / 4) * 1_000_000L);
@@ -189,14 +196,18 @@ public final class FileService extends ComponentDefinition {
         }
         requests.gcStatus(() -> gc.status(migrations.moves()));
         requests.versionsStatus(() -> new geoblocks.blockstore.wire.ClientOp.Versions(init.build,
-                membership.clusterVersion().toString(), membership.finalizeNote(), membership.builds(init.build)));
+                node.layout().clusterVersion().toString(), releases.finalizeNote(node.layout(), this::addressOrNull),
+                releases.builds(node.layout(), init.build, this::addressOrNull)));
         this.rebalancer = new Rebalancer(node, migrations);
         node.rebalance(rebalancer::figures);
-        this.netBench = new NetBench(node, (to, op) -> toNetwork(FileMsg.to(init.versions, new NetHeader(init.self, to, Transport.UDP), op)),
+        this.netBench = new NetBench(node, (to, op) -> gated(FileMsg.to(init.versions, new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
         NodeParts parts = new NodeParts(uploads, downloads, replicas, paced, background, scrubber, rereplicator,
-                replicator, migrations, gc, antiEntropy, membership, requests, netBench);
-        this.handlers = RequestRoutes.of(node, parts);
+                replicator, migrations, gc, antiEntropy, requests, netBench);
+        this.clientRoutes = RequestRoutes.client(node, parts);
+        this.peerRoutes = RequestRoutes.peer(parts);
+        this.adminRoutes = RequestRoutes.admin(parts);
+        this.benchRoutes = RequestRoutes.bench(parts);
         this.housekeeping = new Housekeeping(node, parts, refused, () -> trigger(new BlockStorePort.CheckDisks(), store),
                 now -> {
                     rebalancer.tick();
@@ -205,38 +216,20 @@ public final class FileService extends ComponentDefinition {
         on(timer, BenchTick.class, t -> netBench.pace());
         onStart(s -> scheduleTick(pace.fastNanos()));
         on(timer, Tick.class, t -> tick());
-        onStart(s -> layoutChanged(membership.current()));
-        on(store, BlockStorePort.MetaSynced.class, this::onMetaSynced);
+        on(layoutIn, LayoutPort.LayoutChanged.class, c -> layoutChanged(c.layout()));
+        on(layoutIn, LayoutPort.LayoutReports.class, r -> follower.reports(r.reported()));
+        on(layoutIn, LayoutPort.FiguresWanted.class, w -> trigger(clusterFigures(w.id()), layoutIn));
+        on(store, BlockStorePort.MetaSynced.class, commit::onSynced);
         on(timer, NodeContext.Wakeup.class, node::wake);
         on(rttPort, RttUpdate.class, u -> {
             node.setRttMatrix(u.matrix());
             node.setDownTransitions(u.downTransitions());
             onRtt(u.table());
         });
-        on(control, ConnectionStatus.Dropped.class, d -> {
-            if (d.last && d.peer != null) {
-                NetAddress peer = new NetAddress(d.peer.getIp(), d.peer.getPort());
-                node.pending().failPeer(peer, "connection to " + peer + " dropped");
-            }
-        });
+        on(control, ConnectionStatus.Dropped.class, failures::dropped);
         on(control, NetworkException.class, e -> {
             refused.linkFailed(); // our own link: not input anyone sent
-
-            if (e.peer != null) {
-                NetAddress peer = new NetAddress(e.peer.getIp(), e.peer.getPort());
-                if (e.getCause() instanceof geoblocks.net.PeerUnreachable u) {
-                    // the requests it dropped never left: they did not happen. The others to that peer went on a
-                    // connection whose loss fails them (ConnectionStatus.Dropped), or are still on their way to the
-                    // network: the next connect names them unsent, or a new connection carries them
-                    for (geoblocks.net.NetMsg m : u.unsent()) {
-                        if (m instanceof FileMsg f) {
-                            node.pending().failUnsent(f.op().req(), peer, "cannot reach " + peer + ": " + e.message);
-                        }
-                    }
-                } else {
-                    node.pending().failPeer(peer, "cannot reach " + peer + ": " + e.message);
-                }
-            }
+            failures.unreachable(e);
         });
         on(placementPort, PlacementPort.Placed.class, node.placements()::onPlaced);
         on(placementPort, PlacementPort.PlacementRefused.class, node.placements()::onRefused);
@@ -245,7 +238,11 @@ public final class FileService extends ComponentDefinition {
         on(store, BlockFilesListed.class, l -> gc.onListed(l));
         on(store, BlocksCollected.class, c -> gc.onCollected(c));
         on(store, BlockStorePort.DisksLost.class, this::onDisksLost);
-        on(net, FileMsg.class, this::onMsg);
+        on(clientOps, ClientOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), clientRoutes));
+        on(peerOps, PeerOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), peerRoutes));
+        on(adminOps, AdminOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), adminRoutes));
+        on(benchOps, BenchOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), benchRoutes));
+        on(adminOps, Forbidden.class, this::onForbidden);
         on(ledbat, StreamOpened.class, o -> {
             activity();
             if (!netBench.onOpened(o)) {
@@ -260,7 +257,7 @@ public final class FileService extends ComponentDefinition {
         });
         on(ledbat, DataReceived.class, d -> {
             activity();
-            heard(d.peer());
+            signals.heard(d.peer());
             if (!netBench.claims(d)) {
                 background.onData(d);
             }
@@ -278,7 +275,7 @@ public final class FileService extends ComponentDefinition {
         on(ledbat, PeerStats.class, s -> {
             for (PeerStats.Peer p : s.peers()) {
                 if (ledbatAcked.advanced(p.peer(), p.ackedBytes())) {
-                    heard(p.peer()); // the peer acknowledged LEDBAT data since the last stats
+                    signals.heard(p.peer()); // the peer acknowledged LEDBAT data since the last stats
                 }
             }
             background.onPeerStats(s);
@@ -302,7 +299,6 @@ public final class FileService extends ComponentDefinition {
     private void tick() {
         long now = node.now();
         housekeeping.tick(now);
-        membership.ownKeySettled();
         long want = pace.intervalAt(now, busy());
         if (want != tickNanos) {
             scheduleTick(want);
@@ -312,20 +308,6 @@ public final class FileService extends ComponentDefinition {
     /** Work under way that needs the fast tick: memory reserved, requests waiting for it, copies owed, a bench pacing. */
     private boolean busy() {
         return node.admission().anyWaiting() || node.budget().used() > 0 || replicator.size() > 0 || pacingTimer != null;
-    }
-
-    /** When {@code op} is foreground data with {@code peer}: its LEDBAT background holds back (ForegroundHold). */
-    private void foreground(NetAddress peer, FileOp op) {
-        long bytes = geoblocks.blockstore.core.ForegroundHold.foregroundBytes(op);
-        if (bytes < 0) {
-            return;
-        }
-        java.util.Optional<String> region = node.regionOf(peer);
-        long rate = region.isEmpty() || region.get().equals(node.region()) ? -1
-                : foregroundHold.onForeground(region.get(), node.now(), bytes);
-        if (rate >= 0) {
-            trigger(new geoblocks.ledbat.port.ForegroundActive(peer, foregroundHold.holdNanos() / 1000, rate), ledbat);
-        }
     }
 
     /** A transfer or a client request moved: the tick turns fast at once if it was slow. */
@@ -352,7 +334,9 @@ public final class FileService extends ComponentDefinition {
      * members, placement skips what is not active.
      */
     private void layoutChanged(geoblocks.blockstore.core.layout.Layout l) {
-        membership.tellKeys(l);
+        if (l != node.layout()) {
+            node.layout(l);
+        }
         java.util.Map<String, NetAddress> peers = new java.util.LinkedHashMap<>();
         for (String p : node.peerRegions()) {
             peers.put(p, node.addressOf(p));
@@ -390,49 +374,12 @@ public final class FileService extends ComponentDefinition {
         }
     }
 
-    /** Every message out passes here (through the gate), so the request timing sees each request's last answer. */
-    private void toNetwork(KompicsEvent e) {
-        gated(e);
-    }
-
     /**
-     * Group commit: with a metadata engine whose syncs cost (RocksDB), manifest writes are made
-     * visible at once and synced together; a message or block deletion that follows a write waits
-     * in {@link #gate} until a sync covers that write, so nothing unsynced is ever revealed.
+     * Every message out passes here, through the group commit ({@link GroupCommit}: what follows a manifest
+     * write waits until a metadata sync covers it), so the request timing sees each request's last answer.
      */
     private void gated(KompicsEvent e) {
-        if (!manifests.defersSyncs()) {
-            emit(e);
-        } else if (gate.offer(e, manifests.writes())) {
-            trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
-        }
-    }
-
-    private void onMetaSynced(BlockStorePort.MetaSynced s) {
-        long now = node.now();
-        long delay = 0;
-        if (s.error() != null) {
-            MetaSyncHealth.Retry r = syncHealth.failed(now, s.error());
-            delay = r.delayNanos();
-            if (r.log()) {
-                Logs.warn(node.region() + ": syncing the metadata engine failed (" + syncHealth.failures() + " in a row),"
-                        + " trying again in " + delay / 1_000_000 + " ms; answers after metadata writes are held: " + s.error());
-            }
-        } else {
-            long was = syncHealth.succeeded(now);
-            if (was >= 0) {
-                Logs.info(node.region() + ": syncing the metadata engine works again, after " + was / 1_000_000 + " ms");
-            }
-        }
-        long next = gate.synced(s.error() == null, manifests.writes());
-        manifests.synced(gate.synced());
-        if (next >= 0) {
-            if (delay == 0) {
-                trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store);
-            } else {
-                node.schedule(delay, () -> trigger(new BlockStorePort.SyncMeta(++syncReq, manifests.engine()::sync), store));
-            }
-        }
+        commit.gated(e);
     }
 
     private void emit(KompicsEvent e) {
@@ -445,7 +392,7 @@ public final class FileService extends ComponentDefinition {
             if (!(m.op() instanceof Control)) {
                 activity();
             }
-            foreground(m.getHeader().destination(), m.op());
+            signals.foreground(m.getHeader().destination(), m.op());
         }
         trigger(e, net);
     }
@@ -453,56 +400,54 @@ public final class FileService extends ComponentDefinition {
     private void publishSnapshot(long now) {
         long millis = node.wallMillis();
         timing.expire(now, millis, ABANDONED_NANOS);
-        trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(), syncHealth.fault(node.now()),
+        trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(), commit.fault(node.now()),
                 scrubber.progress(now, millis), millis), ops);
+    }
+
+    /** Where region {@code r} is, or null when it has no address that resolves. */
+    private NetAddress addressOrNull(String r) {
+        try {
+            return node.addressOf(r);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** The figures the membership component answers cluster request {@code id} with. */
+    private LayoutPort.ClusterFigures clusterFigures(long id) {
+        Rebalancer.Figures f = rebalancer.figures();
+        return new LayoutPort.ClusterFigures(id, manifests.placed(), f.drained(), f.drainPendingByRegion(), f.shortBy());
     }
 
     /** A new RTT table: stop waiting for peers that went down, open connections to peers that came up. */
     private void onRtt(RttTable table) {
-        RttTable before = node.rtt();
-        for (String peer : table.down()) {
-            if (before.isUp(peer)) { // just went down: stop waiting for it
-                node.pending().failPeer(node.addressOf(peer), peer + " stopped answering RTT probes");
-            }
-        }
-        for (String peer : table.upRttMs().keySet()) {
-            if (!before.isUp(peer)) {
-                // Just came up (or restarted): open the TCP connection now with a throwaway
-                // request. When two nodes connect to each other at once, Kompics' Netty keeps
-                // one channel and drops messages already written to the other ("Duplicate TCP
-                // channel"); this makes that race happen on this message, not on replica data.
-                node.send(node.addressOf(peer), new StatusReq(WARM_UP));
-            }
-        }
-        node.setRtt(table);
+        failures.rtt(table);
         rereplicator.onRtt(table, node.now());
     }
 
-    /**
-     * Tells the failure detector that a peer node is alive (a few times a second at most): every
-     * message from a peer is proof of life, not only its probe answers.
-     */
-    private void heard(NetAddress from) {
-        java.util.Optional<String> peer = node.regionOf(from);
-        long now = node.now();
-        if (peer.isPresent() && !peer.get().equals(node.region()) && heardReports.shouldReport(peer.get(), now)) {
-            trigger(new RttPort.Heard(peer.get(), now), rttPort);
+    /** A request a door refused (FORBIDDEN, answered there): counted as unauthenticated input. */
+    private void onForbidden(Forbidden f) {
+        if (refused.forbidden()) {
+            LOG.warn("{}: refused {} from {}: admin operations come only through the admin API", node.region(), f.op(),
+                    f.from());
         }
     }
 
-    private void onMsg(FileMsg msg) {
-        if (msg.op() instanceof GetData d) {
+    /** A file message a door admitted (see {@link FileIngress}), for that door's {@code routes}. */
+    private void onMsg(NetAddress from, FileOp op, OpHandlers routes) {
+        if (op instanceof GetData d) {
             d.data().release(); // a node takes no download data: dropped below, its buffer returned now
         }
-        NetAddress from = msg.getHeader().source();
-        heard(from);
-        FileOp op = msg.op();
+        signals.heard(from);
+        if (routes.elsewhere(op)) {
+            return; // the membership component's (it takes them at the same door)
+        }
         if (!(op instanceof Control)) {
             activity();
         }
-        foreground(from, op);
+        signals.foreground(from, op);
         try {
-            dispatch(from, op);
+            dispatch(from, op, routes);
         } catch (RuntimeException e) {
             if (refused.dropped()) {
                 LOG.warn("{}: dropped {} from {} ({} dropped so far): {}", node.region(),
@@ -511,21 +456,10 @@ public final class FileService extends ComponentDefinition {
         }
     }
 
-    private void dispatch(NetAddress from, FileOp op) {
+    private void dispatch(NetAddress from, FileOp op, OpHandlers routes) {
         counters.tcpReceived(NodeContext.blockBytes(op), NodeContext.isBackground(op));
         timing.received(from, op, node.now());
-        if (!admin.admits(from, op)) {
-            if (refused.forbidden()) {
-                LOG.warn("{}: refused {} from {}: admin operations come only through the admin API", node.region(),
-                        op.getClass().getSimpleName(), from);
-            }
-            node.send(from, new Failed(op.req(), FailureCode.FORBIDDEN, op.getClass().getSimpleName() + " is an admin"
-                    + " operation (or touches a name reserved to the node's gateway): a client may not send it to a node;"
-                    + " use the node's admin API with an admin token (node.jar client cluster, move, token do)"));
-            return;
-        }
-        if (handlers.dispatch(from, op, peer -> node.servesRequest(peer, op), (peer, o) -> node.send(peer,
-                new Failed(o.req(), FailureCode.INVALID, "node-to-node request from " + peer + ", not a cluster member")))) {
+        if (routes.dispatch(from, op)) {
             return;
         }
         if (op instanceof StatusReply && op.req() == WARM_UP) {

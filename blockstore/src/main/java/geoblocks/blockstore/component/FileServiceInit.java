@@ -36,10 +36,8 @@ public final class FileServiceInit extends Init<FileService> {
     geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
     /** What blocks read for clients are read into. */
     java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
-    /** Which clients may send admin operations and reserved names (nobody, none, unless set). */
-    AdminGate admin = AdminGate.NOBODY;
-    /** Where the network learns the layout's node keys. */
-    MemberKeys memberKeys = MemberKeys.NONE;
+    /** The layout the node acts on at start; null: none given (the node parent always gives the stored one). */
+    geoblocks.blockstore.core.layout.Layout layout;
     /** The file protocol version agreed with each peer (nothing fills it unless set: the lowest version for all). */
     geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
     /** The release line this node runs as (this build's, unless an upgrade test plays the previous release). */
@@ -96,21 +94,15 @@ public final class FileServiceInit extends Init<FileService> {
         return this;
     }
 
-    /** This init with the admin gate {@code gate} (default: nobody is an admin client, no name is reserved). */
-    public FileServiceInit withAdmin(AdminGate gate) {
-        this.admin = gate;
-        return this;
-    }
-
-    /** This init telling {@code keys} the node keys each layout names (default: nobody). */
     /** Writes messages to each peer at the file protocol version {@code versions} holds for it (see PeerVersions). */
     public FileServiceInit withVersions(geoblocks.net.PeerVersions versions) {
         this.versions = versions;
         return this;
     }
 
-    public FileServiceInit withMemberKeys(MemberKeys keys) {
-        this.memberKeys = keys;
+    /** This init acting on {@code initial} at start: the stored layout the membership component starts with. */
+    public FileServiceInit withLayout(geoblocks.blockstore.core.layout.Layout initial) {
+        this.layout = java.util.Objects.requireNonNull(initial, "initial");
         return this;
     }
 

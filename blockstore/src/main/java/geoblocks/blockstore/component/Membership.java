@@ -12,7 +12,9 @@ import geoblocks.blockstore.meta.MetaLayoutStore;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.blockstore.wire.ClientOp.ClusterReq;
+import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Failed;
+import geoblocks.blockstore.port.LayoutPort;
 import geoblocks.blockstore.wire.PeerOp.LayoutSync;
 import geoblocks.blockstore.wire.ClientOp.RegionReport;
 import geoblocks.net.ClusterVersion;
@@ -22,130 +24,89 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Consumer;
-import java.util.function.LongPredicate;
 
 /**
- * The cluster layout at this node (glue; the rules are in {@code core.layout}): keeps it in the
- * metadata engine ({@link MetaLayoutStore}), spreads it with {@link LayoutSync} when an anti-entropy
- * exchange starts and after an operator's change ({@link LayoutGossip}), applies the client's
- * {@code cluster} requests ({@link LayoutChanges}), and says whether this node may decide the
- * conditional writes of a name ({@link OwnerHandover}). Every layout it adopts goes to the node's
- * context (peers, addresses, owners) and to {@code changed} (the RTT monitor and the placement
- * component).
+ * The cluster layout at this node (the membership component's logic; the rules are in {@code core.layout}):
+ * keeps it in the metadata engine ({@link MetaLayoutStore}), spreads it with {@link LayoutSync} after an
+ * operator's change and answers the {@link LayoutSync} of peers ({@link LayoutGossip}), applies the admin's
+ * {@code cluster} requests ({@link LayoutChanges}), tracks the layout version each region reported, and
+ * hands the network the node keys the layout names. Every layout it adopts, and every report, goes to its
+ * {@link Context} (the component tells the rest of the node on its layout port). It sees the node only
+ * through that narrow context; what it needs of the file service (replicas, the rebalancer's findings) comes
+ * with each request as {@link LayoutPort.ClusterFigures}.
  */
 final class Membership {
-    private final NodeContext node;
+    /** What the membership may do and know of its node. */
+    interface Context {
+        String region();
+
+        /** The clock, in nanoseconds. */
+        long now();
+
+        void send(NetAddress to, FileOp op);
+
+        /** Where region {@code r} is (a member's address, else where a removed region was), or null. */
+        NetAddress addressOrNull(String r);
+
+        /** The region of a member's address, empty for anyone else. */
+        Optional<String> regionOf(NetAddress address);
+
+        /** Layout {@code l} was adopted: the node acts on it from now on. */
+        void adopted(Layout l);
+
+        /** The layout version each region reported changed ({@code reported}: this node's own included). */
+        void reported(Map<String, Long> reported);
+    }
+
+    private final Context node;
     private final MetaLayoutStore store;
     private final OwnerHandover handover;
-    /** Whether an anti-entropy exchange with every member, started at or after the given time, has completed. */
-    private final LongPredicate syncedSince;
-    private final Consumer<Layout> changed;
+    private final MemberKeys keys;
+    private final MemberReleases releases;
+    private final geoblocks.net.PeerVersions peers;
+    private final ClusterVersion release;
+    /** The last own key reported settled to the network (null: none yet). */
+    private String settledOwnKey;
 
     /**
      * {@code keys}: the node keys the network checks (when it checks any, a region is added only with its key,
-     * and a rotation of a key the config names keeps that key as the previous one).
+     * and a rotation of a key the config names keeps that key as the previous one); {@code peers}: what each
+     * connected peer runs (its handshake said so), and where the lowest release a peer may run is set;
+     * {@code release}: the release line this node runs as. IllegalStateException when the stored layout's
+     * cluster version is above {@code release}: an older build must not run on a cluster that switched on what
+     * it cannot read.
      */
-    Membership(NodeContext node, MetaLayoutStore store, LongPredicate syncedSince, Consumer<Layout> changed,
-            MemberKeys keys) {
-        this(node, store, syncedSince, changed, keys, new geoblocks.net.PeerVersions(), ClusterVersion.BUILD);
-    }
-
-    /**
-     * {@code peers}: what each connected peer runs (its handshake said so), and where the lowest release a peer
-     * may run is set; {@code release}: the release line this node runs as. IllegalStateException when the stored
-     * layout's cluster version is above {@code release}: an older build must not run on a cluster that switched on
-     * what it cannot read.
-     */
-    Membership(NodeContext node, MetaLayoutStore store, LongPredicate syncedSince, Consumer<Layout> changed,
-            MemberKeys keys, geoblocks.net.PeerVersions peers, ClusterVersion release) {
+    Membership(Context node, MetaLayoutStore store, MemberKeys keys, geoblocks.net.PeerVersions peers,
+            ClusterVersion release) {
         String tooOld = geoblocks.blockstore.core.layout.ClusterUpgrade.tooOld(store.current(), release);
         if (tooOld != null) {
             throw new IllegalStateException(tooOld);
         }
         this.peers = peers;
         this.release = release;
+        this.releases = new MemberReleases(node.region(), release, peers);
         peers.require(store.current().clusterVersion());
         this.keys = keys;
         this.node = node;
         this.store = store;
         this.handover = new OwnerHandover(node.region());
-        this.syncedSince = syncedSince;
-        this.changed = changed;
         handover.report(node.region(), store.current().version());
-        node.layout(store.current());
-        node.handover(this::refusal);
-        node.layoutReports(this::reportedWithSelf);
-    }
-
-    private final MemberKeys keys;
-    private final geoblocks.net.PeerVersions peers;
-    private final ClusterVersion release;
-
-    /** What member {@code region}'s latest handshake said it runs, or null (not connected, or no address). */
-    private geoblocks.net.PeerVersions.Release releaseOf(String region) {
-        NetAddress a = addressOrNull(region);
-        return a == null ? null : peers.releaseOf(a);
-    }
-
-    /** The release line each member runs, as far as this node knows now: its own, and each connected peer's. */
-    Map<String, ClusterVersion> running() {
-        Map<String, ClusterVersion> out = new TreeMap<>();
-        Layout l = store.current();
-        for (String m : l.members()) {
-            if (m.equals(node.region())) {
-                out.put(m, release);
-                continue;
-            }
-            geoblocks.net.PeerVersions.Release r = releaseOf(m);
-            if (r != null) {
-                out.put(m, r.line());
-            }
-        }
-        return out;
-    }
-
-    /**
-     * What each member runs, for status: the build its handshake named ("0.2.x" when none) and the file protocol
-     * version agreed with it (-1 for this node itself); members not connected now are left out. {@code ownBuild}:
-     * this node's.
-     */
-    List<geoblocks.blockstore.wire.ClientOp.MemberBuild> builds(String ownBuild) {
-        List<geoblocks.blockstore.wire.ClientOp.MemberBuild> out = new ArrayList<>();
-        for (String m : store.current().members()) {
-            if (m.equals(node.region())) {
-                out.add(new geoblocks.blockstore.wire.ClientOp.MemberBuild(m, ownBuild, -1)); // -1: itself, no peer
-                continue;
-            }
-            geoblocks.net.PeerVersions.Release r = releaseOf(m);
-            if (r != null) {
-                out.add(new geoblocks.blockstore.wire.ClientOp.MemberBuild(m, r.describe(),
-                        peers.agreedWith(addressOrNull(m), geoblocks.blockstore.wire.FileCodec.CODEC_ID)));
-            }
-        }
-        return out;
-    }
-
-    /** The cluster version. */
-    ClusterVersion clusterVersion() {
-        return store.current().clusterVersion();
-    }
-
-    /** Whether {@code cluster finalize} here could raise the cluster version now (see ClusterUpgrade#note). */
-    String finalizeNote() {
-        return geoblocks.blockstore.core.layout.ClusterUpgrade.note(store.current(), release, running());
     }
 
     Layout current() {
         return store.current();
     }
 
-    /** The last own key reported settled to the network (null: none yet). */
-    private String settledOwnKey;
+    /** The highest layout version each region reported, this node's own (its current layout) included. */
+    Map<String, Long> reportedWithSelf() {
+        Map<String, Long> m = new TreeMap<>(handover.reported());
+        m.put(node.region(), store.current().version());
+        return m;
+    }
 
     /** Hands the network the node keys layout {@code l} names: each member's key, and its previous one while it rotates. */
     void tellKeys(Layout l) {
@@ -158,7 +119,7 @@ final class Membership {
 
     /**
      * Tells the network once every member has reported the current layout version, and so accepts the key it
-     * names for this node (on each layout change and tick; reports arrive with anti-entropy).
+     * names for this node (after each layout change and each report).
      */
     void ownKeySettled() {
         Layout l = store.current();
@@ -174,22 +135,6 @@ final class Membership {
         }
         settledOwnKey = own.key();
         keys.ownKeySettled(own.key());
-    }
-
-    /** Null when this node may decide the conditional writes of {@code name} now, else why not. */
-    String refusal(String name) {
-        Layout l = store.current();
-        if (!l.moved(name)) {
-            return handover.refusal(l, name, true);
-        }
-        OptionalLong since = handover.coveredSince(l, node.now());
-        return handover.refusal(l, name, since.isPresent() && syncedSince.test(since.getAsLong()));
-    }
-
-    /** An anti-entropy exchange with {@code peer} starts: tell it this node's layout version. */
-    void announce(String peer) {
-        Layout l = store.current();
-        node.send(node.addressOf(peer), new LayoutSync(0, l.version(), l.digest(), new byte[0]));
     }
 
     void onSync(NetAddress from, LayoutSync s) {
@@ -212,7 +157,8 @@ final class Membership {
             adopt(d.adopt(), "from " + peer);
         }
         Layout mine = store.current();
-        handover.coveredSince(mine, node.now());
+        node.reported(reportedWithSelf());
+        ownKeySettled();
         switch (d.reply()) {
             case VERSION -> node.send(from, new LayoutSync(0, mine.version(), mine.digest(), new byte[0]));
             case WHOLE -> node.send(from, new LayoutSync(0, mine.version(), mine.digest(), LayoutCodec.encode(mine)));
@@ -230,7 +176,6 @@ final class Membership {
                     + store.current().version() + ": " + e.getMessage());
             return false;
         }
-        node.layout(l);
         peers.require(l.clusterVersion());
         if (l.clusterVersion().compareTo(release) > 0) {
             Logs.warn(node.region() + ": the cluster's version is now " + l.clusterVersion() + ", above release "
@@ -239,12 +184,16 @@ final class Membership {
         handover.report(node.region(), l.version());
         Logs.info(node.region() + ": cluster layout version " + l.version() + " " + how + ": members " + l.members()
                 + ", owners " + l.owners());
-        changed.accept(l);
+        node.adopted(l);
+        tellKeys(l);
         return true;
     }
 
-    /** A client's {@code cluster} request: show the layout, or apply a change and send it to every member. */
-    void onRequest(NetAddress client, ClusterReq r) {
+    /**
+     * An admin's {@code cluster} request: show the layout, or apply a change and send it to every member;
+     * {@code f}: the node's figures as the request is handled.
+     */
+    void onRequest(NetAddress client, ClusterReq r, LayoutPort.ClusterFigures f) {
         List<String> warnings = List.of();
         if (!r.action().equals("show")) {
             Layout before = store.current();
@@ -274,8 +223,8 @@ final class Membership {
                 };
                 applied = change == null
                         ? new LayoutChanges.Applied(geoblocks.blockstore.core.layout.ClusterUpgrade.raise(before, release,
-                                running()), List.of())
-                        : LayoutChanges.apply(before, change, reportedWithSelf(), drained(before), r.force());
+                                releases.running(before, node::addressOrNull)), List.of())
+                        : LayoutChanges.apply(before, change, reportedWithSelf(), drained(before, f), r.force());
             } catch (IllegalArgumentException e) {
                 node.send(client, new Failed(r.req(), FailureCode.INVALID, e.getMessage()));
                 return;
@@ -298,25 +247,17 @@ final class Membership {
             byte[] whole = LayoutCodec.encode(l);
             for (String peer : tell) {
                 NetAddress to = before.members().contains(peer) && !l.members().contains(peer)
-                        ? parseOld(before, peer) : addressOrNull(peer);
+                        ? parseOld(before, peer) : node.addressOrNull(peer);
                 if (to != null) {
                     node.send(to, new LayoutSync(0, l.version(), l.digest(), whole));
                 }
             }
         }
-        node.send(client, reply(r.req(), warnings));
+        node.send(client, reply(r.req(), warnings, f));
     }
 
     private static boolean change(ClusterReq r) {
         return !r.action().equals("finalize");
-    }
-
-    private NetAddress addressOrNull(String peer) {
-        try {
-            return node.addressOf(peer);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     /** The address a region had in {@code before} (it was just removed), or null when it does not resolve. */
@@ -328,19 +269,13 @@ final class Membership {
         }
     }
 
-    private Map<String, Long> reportedWithSelf() {
-        Map<String, Long> m = new TreeMap<>(handover.reported());
-        m.put(node.region(), store.current().version());
-        return m;
-    }
-
     /**
      * The draining members of {@code l} that hold no copy of a version this node keeps: the
      * rebalancer's last full pass began with them not active and found no kept version there.
      */
-    private Set<String> drained(Layout l) {
+    private static Set<String> drained(Layout l, LayoutPort.ClusterFigures f) {
         Set<String> out = new TreeSet<>();
-        for (String r : node.rebalance().drained()) {
+        for (String r : f.drained()) {
             if (l.members().contains(r) && !l.placeable(r)) {
                 out.add(r);
             }
@@ -348,16 +283,15 @@ final class Membership {
         return out;
     }
 
-    ClusterReply reply(long req, List<String> warnings) {
+    ClusterReply reply(long req, List<String> warnings, LayoutPort.ClusterFigures f) {
         Layout l = store.current();
-        Map<String, ManifestStore.Placed> placed = node.manifests().placed();
+        Map<String, ManifestStore.Placed> placed = f.placed();
         Map<String, Long> reported = handover.reported();
-        Rebalancer.Figures f = node.rebalance();
         List<RegionReport> regions = new ArrayList<>();
         for (String id : l.regions().keySet()) {
             ManifestStore.Placed p = placed.get(id);
             boolean draining = l.region(id).member() && !l.placeable(id);
-            long pending = !draining ? -1 : f.drainPendingByRegion().containsKey(id) ? f.drainPendingByRegion().get(id)
+            long pending = !draining ? -1 : f.drainPending().containsKey(id) ? f.drainPending().get(id)
                     : f.drained().contains(id) ? 0 : -1; // -1: no full pass has counted it since it drains
             regions.add(new RegionReport(id, reported.getOrDefault(id, -1L), p == null ? 0 : p.blocks(),
                     p == null ? 0 : p.bytes(), pending, f.shortBy().getOrDefault(id, 0L)));

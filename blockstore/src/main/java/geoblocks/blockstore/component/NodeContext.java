@@ -53,10 +53,6 @@ final class NodeContext implements Node {
     /** The cluster layout this node acts on (see {@link #layout(Layout)}), with its members' resolved addresses. */
     private Layout layout;
     private LayoutAddresses book;
-    /** Block reads from a just-removed region's node are served this long after the removal (RemovalGrace). */
-    static final long REMOVED_READ_GRACE_NANOS = 60_000_000_000L;
-    private final geoblocks.blockstore.core.layout.RemovalGrace removalGrace =
-            new geoblocks.blockstore.core.layout.RemovalGrace(REMOVED_READ_GRACE_NANOS);
     /** Says whether this node may decide the conditional writes of a name under the layout (see FileService). */
     private java.util.function.Function<String, String> handover = name -> null;
     private java.util.function.Supplier<Map<String, Long>> layoutReports = Map::of;
@@ -124,7 +120,6 @@ final class NodeContext implements Node {
         b.unreachable().forEach(why -> Logs.warn(region + ": " + why));
         this.layout = l;
         this.book = b;
-        removalGrace.layout(l, now());
         if (versions != null && !b.regions().isEmpty()) {
             versions.tombstones(TombstoneCollector.of(b.regions(), settings)); // every member acknowledges a tombstone
         }
@@ -228,21 +223,6 @@ final class NodeContext implements Node {
     /** The region of a cluster member's address, empty for anyone else. */
     java.util.Optional<String> regionOf(NetAddress address) {
         return book.regionOf(address);
-    }
-
-    /**
-     * Whether this node serves request {@code op} from {@code peer}: a member's, or a block read from
-     * a region removed less than {@link #REMOVED_READ_GRACE_NANOS} ago (its clients' last gets).
-     */
-    boolean servesRequest(NetAddress peer, geoblocks.blockstore.wire.FileOp op) {
-        if (book.regionOf(peer).isPresent()) {
-            return true;
-        }
-        boolean read = op instanceof geoblocks.blockstore.wire.PeerOp.FetchBlock
-                || op instanceof geoblocks.blockstore.wire.PeerOp.FetchPaced
-                || op instanceof geoblocks.blockstore.wire.PeerOp.FetchMore
-                || op instanceof geoblocks.blockstore.wire.PeerOp.FetchCancel;
-        return read && book.formerRegionOf(peer).map(r -> removalGrace.serves(r, now())).orElse(false);
     }
 
     /** Bytes of block data a node-to-node TCP message carries (0 for other messages), for the transfer counters. */

@@ -10,8 +10,14 @@ import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.core.liveness.DetectorSettings;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.core.placement.PolicySet;
+import geoblocks.blockstore.meta.MetaLayoutStore;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.OpsPort;
+import geoblocks.blockstore.port.AdminOpsPort;
+import geoblocks.blockstore.port.BenchOpsPort;
+import geoblocks.blockstore.port.ClientOpsPort;
+import geoblocks.blockstore.port.LayoutPort;
+import geoblocks.blockstore.port.PeerOpsPort;
 import geoblocks.blockstore.port.PlacementPort;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.ledbat.component.LedbatComponent;
@@ -38,7 +44,8 @@ import se.sics.kompics.timer.Timer;
 
 /**
  * One geoblocks node: wires BlockStore, RTTMonitor, PlacementPolicy ({@link PlacementComponent}),
- * LEDBAT (background block streams) and FileService over the Network and Timer it requires, with the emulated WAN in between when the
+ * LEDBAT (background block streams), the file ingress (its client, peer, admin and bench doors), the
+ * membership (the cluster layout) and FileService over the Network and Timer it requires, with the emulated WAN in between when the
  * cluster asks for it (so LEDBAT's datagrams see the same emulated delays as the TCP messages): one emulator for the RTT
  * monitor's probes and one for the rest, on the way out only. The same parent runs
  * in production (under a host with NettyNetwork and JavaTimer) and in the simulator.
@@ -56,19 +63,25 @@ public final class NodeParent extends ComponentDefinition {
         peers.remove(init.region);
         LoadMeter meter = new LoadMeter(init.blocks::space);
         Component blocks = create(BlockStoreComponent.class,
-                new BlockStoreComponent.BlockStoreInit(init.blocks, init.io, meter));
+                new BlockStoreComponent.BlockStoreInit(init.blocks, init.io, meter).withMeta(init.manifests.engine()));
         Component monitor = create(RttMonitor.class,
                 new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings, meter, init.detector)
                         .withVersions(init.versions));
         PolicySet policies = init.policies != null ? init.policies : PolicySet.defaults();
         Component placement = create(PlacementComponent.class, new PlacementComponent.PlacementInit(init.region,
                 new ArrayList<>(peers.keySet()), policies, init.seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL));
+        MetaLayoutStore layouts = MembershipComponent.openStore(init.manifests.engine(), init.cluster);
+        Component membership = create(MembershipComponent.class, new MembershipComponent.MembershipInit(init.region,
+                init.self, layouts, init.memberKeys, init.versions, init.release));
         Component files = create(FileService.class, new FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission)
-                .withSendBuffers(init.sendBuffers).withAdmin(init.admin).withMemberKeys(init.memberKeys).withVersions(init.versions)
-                .withRelease(init.release, init.build));
+                .withSendBuffers(init.sendBuffers).withVersions(init.versions)
+                .withRelease(init.release, init.build).withLayout(layouts.current()));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
+        // file messages enter by the ingress, which authorizes each at its family's door; the file service only sends
+        Component ingress = create(FileIngress.class, new FileIngress.FileIngressInit(init.region, init.self, init.admin,
+                init.versions, layouts.current()));
         if (init.cluster.emulateWan()) {
             // The RTT monitor sends through an emulated WAN of its own, so its probes never queue
             // behind the blocks and bench datagrams of the file service and LEDBAT in one
@@ -77,15 +90,18 @@ public final class NodeParent extends ComponentDefinition {
             Positive<Network> probes = wan(init);
             Positive<Network> bulk = wan(init);
             connect(monitor.getNegative(Network.class), probes, Channel.ONE_WAY_POS);
-            for (Component c : new Component[] {files, ledbat}) {
+            for (Component c : new Component[] {files, ingress, membership, ledbat}) {
                 connect(c.getNegative(Network.class), bulk, Channel.ONE_WAY_POS);
             }
-            for (Component c : new Component[] {monitor, files, ledbat}) {
+            for (Component c : new Component[] {monitor, ingress, ledbat}) {
                 connect(c.getNegative(Network.class), network, Channel.ONE_WAY_NEG);
             }
         } else {
-            for (Component c : new Component[] {monitor, files, ledbat}) {
+            for (Component c : new Component[] {monitor, ingress, ledbat}) {
                 connect(c.getNegative(Network.class), network, Channel.TWO_WAY);
+            }
+            for (Component c : new Component[] {files, membership}) { // they only send: messages enter by the ingress
+                connect(c.getNegative(Network.class), network, Channel.ONE_WAY_POS);
             }
         }
         for (Component c : new Component[] {monitor, files, ledbat}) {
@@ -98,6 +114,15 @@ public final class NodeParent extends ComponentDefinition {
         connect(files.getNegative(PlacementPort.class), placement.getPositive(PlacementPort.class), Channel.TWO_WAY);
         connect(files.getNegative(LedbatPort.class), ledbat.getPositive(LedbatPort.class), Channel.TWO_WAY);
         connect(files.getPositive(OpsPort.class), ops, Channel.TWO_WAY);
+        for (Component c : new Component[] {ingress, files}) {
+            connect(c.getNegative(LayoutPort.class), membership.getPositive(LayoutPort.class), Channel.TWO_WAY);
+        }
+        connect(membership.getNegative(PeerOpsPort.class), ingress.getPositive(PeerOpsPort.class), Channel.TWO_WAY);
+        connect(membership.getNegative(AdminOpsPort.class), ingress.getPositive(AdminOpsPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(ClientOpsPort.class), ingress.getPositive(ClientOpsPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(PeerOpsPort.class), ingress.getPositive(PeerOpsPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(AdminOpsPort.class), ingress.getPositive(AdminOpsPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(BenchOpsPort.class), ingress.getPositive(BenchOpsPort.class), Channel.TWO_WAY);
     }
 
     /** A new emulated WAN that sends into the network (requests only: ONE_WAY_POS carries requests). */

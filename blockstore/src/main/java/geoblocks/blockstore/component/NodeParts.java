@@ -6,5 +6,5 @@ package geoblocks.blockstore.component;
  */
 record NodeParts(Uploads uploads, Downloads downloads, ReplicaServer replicas, PacedFetches paced,
         BackgroundTransfers background, Scrubber scrubber, Rereplicator rereplicator, Replicator replicator,
-        Migrations migrations, BlockGc gc, AntiEntropy antiEntropy, Membership membership, ClientRequests requests,
+        Migrations migrations, BlockGc gc, AntiEntropy antiEntropy, ClientRequests requests,
         NetBench netBench) {}

@@ -4,10 +4,12 @@ import geoblocks.blockstore.wire.BenchOp.*;
 import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.blockstore.wire.PeerOp.*;
+import geoblocks.blockstore.wire.OpFamily;
 
 /**
- * Who handles each request that arrives at a node, family by family. Who may send each follows from
- * its family (see {@link OpHandlers}); {@code complete()} refuses to start a node that lacks a handler.
+ * Who handles each request that arrives at a node, door by door ({@link OpFamily}): one table per family,
+ * each taking only its family's ops. Who may send each was decided at its door ({@link Doors});
+ * {@code complete()} refuses to start a node that lacks a handler.
  */
 final class RequestRoutes {
     private RequestRoutes() {}
@@ -19,9 +21,9 @@ final class RequestRoutes {
                 + "): it runs an older geoblocks than the sender");
     }
 
-    static OpHandlers of(Node node, NodeParts p) {
-        return new OpHandlers()
-                // client family
+    /** What a client asks of its node, and an op this node does not know (answered UNSUPPORTED). */
+    static OpHandlers client(Node node, NodeParts p) {
+        return new OpHandlers(OpFamily.CLIENT)
                 .on(PutBegin.class, p.uploads()::onBegin)
                 .on(PutData.class, p.uploads()::onData)
                 .on(GetBegin.class, p.downloads()::onBegin)
@@ -31,15 +33,18 @@ final class RequestRoutes {
                 .on(ListReq.class, p.requests()::onList)
                 .on(StatReq.class, p.requests()::onStat)
                 .on(DeleteReq.class, p.requests()::onDelete)
-                .on(geoblocks.blockstore.wire.ClientOp.PurgeReq.class, p.requests()::onPurge)
                 .on(StatusReq.class, p.requests()::onStatus)
-                .on(MoveReq.class, p.migrations()::onMove)
-                .on(ClusterReq.class, p.membership()::onRequest)
                 .on(PoliciesReq.class, (from, r) -> node.send(from, new PoliciesReply(r.req(), node.region(),
                         node.policies().policies().stream()
                                 .map(d -> new PolicyInfo(d.name(), d.kind(), d.copies(), d.rules())).toList())))
                 .on(VersionsReq.class, p.requests()::onVersions)
-                // node-to-node family
+                .on(Unknown.class, (from, u) -> node.send(from, unsupported(u)))
+                .complete();
+    }
+
+    /** What the other nodes ask of this one: replicas, reads of them, claims, anti-entropy, publications. */
+    static OpHandlers peer(NodeParts p) {
+        return new OpHandlers(OpFamily.PEER)
                 .on(ReplicaData.class, p.replicas()::onReplicaData)
                 .on(FetchBlock.class, p.replicas()::onFetch)
                 .on(FetchPaced.class, p.paced()::onFetch)
@@ -54,12 +59,26 @@ final class RequestRoutes {
                 .on(HoldBlocks.class, (from, h) -> p.migrations().onHold(h))
                 .on(CreateClaim.class, p.replicas()::onClaim)
                 .on(SyncDigest.class, p.antiEntropy()::onDigest)
-                .on(LayoutSync.class, p.membership()::onSync)
                 .on(SyncNamesReq.class, p.antiEntropy()::onNamesReq)
-                // shared: a publication (any other manifest part is a reply), an op this node does not know
+                // a publication (any other manifest part is a reply)
                 .on(ManifestPart.class, p.replicas()::onPublish)
-                .on(Unknown.class, (from, u) -> node.send(from, unsupported(u)))
-                // bench net family
+                // the membership component takes it at the same door (MembershipComponent)
+                .elsewhere(LayoutSync.class)
+                .complete();
+    }
+
+    /** What an admin asks: moves and purges (cluster changes go to the membership component). */
+    static OpHandlers admin(NodeParts p) {
+        return new OpHandlers(OpFamily.ADMIN)
+                .on(geoblocks.blockstore.wire.ClientOp.PurgeReq.class, p.requests()::onPurge)
+                .on(MoveReq.class, p.migrations()::onMove)
+                .elsewhere(ClusterReq.class)
+                .complete();
+    }
+
+    /** The bench net measurement. */
+    static OpHandlers bench(NodeParts p) {
+        return new OpHandlers(OpFamily.BENCH)
                 .on(NetBenchReq.class, p.netBench()::onRequest)
                 .on(NetBenchOpen.class, p.netBench()::onOpen)
                 .on(NetBenchEnd.class, p.netBench()::onEnd)

@@ -58,17 +58,14 @@ public final class BlockStorePort extends PortType {
     /** Delete blocks; best effort, no answer. */
     public record DeleteBlocks(List<BlockId> ids) implements KompicsEvent {}
 
-    /** Makes the metadata engine's writes so far durable (one WAL sync), on the I/O executor. */
-    public record SyncMeta(long req, MetaSync sync) implements KompicsEvent {}
+    /**
+     * Makes the metadata engine's writes so far durable (one WAL sync of the engine the component was given,
+     * {@code BlockStoreInit#withMeta}), on the I/O executor; answered by {@link MetaSynced} {@code req}.
+     */
+    public record SyncMeta(long req) implements KompicsEvent {}
 
     /** The sync of {@link SyncMeta} {@code req} ended; {@code error} is null when it succeeded. */
     public record MetaSynced(long req, String error) implements KompicsEvent {}
-
-    /** What a {@link SyncMeta} runs. */
-    @FunctionalInterface
-    public interface MetaSync {
-        void sync() throws java.io.IOException;
-    }
     /**
      * List the blocks of shard {@code shard} (see {@code BlockStorage#listShard}) last written at or
      * before {@code writtenBeforeMillis}: the block collector's sweep, one shard at a time.

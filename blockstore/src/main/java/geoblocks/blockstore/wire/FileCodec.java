@@ -201,7 +201,7 @@ public final class FileCodec implements WireCodec<FileMsg> {
     }
 
     /** The rows of the shared ops ({@link FileOp.Shared}). */
-    private static final List<OpRow<?>> SHARED = List.of(
+    static final List<OpRow<?>> SHARED = List.of(
             OpRow.of(13, ManifestPart.class, (req, r) -> new ManifestPart(req, r.bool(), r.i32(), r.i32(), r.bytes()),
                     (p, o) -> { o.bool(p.publish()); o.i32(p.offset()); o.i32(p.total()); o.bytes(p.data()); }),
             OpRow.of(14, Done.class, (req, r) -> new Done(req, r.str()), (p, o) -> o.str(p.info())),

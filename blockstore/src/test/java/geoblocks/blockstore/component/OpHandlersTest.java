@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.OpFamily;
+import geoblocks.blockstore.wire.ClientOp.ClusterReq;
+import geoblocks.blockstore.wire.PeerOp.LayoutSync;
 import geoblocks.blockstore.wire.BenchOp.NetBenchData;
 import geoblocks.blockstore.wire.BenchOp.NetBenchOpen;
 import geoblocks.blockstore.wire.ClientOp.GetAck;
@@ -26,13 +29,14 @@ class OpHandlersTest {
     private static final NetAddress STRANGER = NetAddress.of("127.0.0.1", 9000);
 
     private final List<String> log = new ArrayList<>();
-    private final OpHandlers handlers = new OpHandlers()
-            .on(GetBegin.class, (from, g) -> log.add("get " + g.name() + " from " + from.getPort()))
+    private final OpHandlers client = new OpHandlers(OpFamily.CLIENT)
+            .on(GetBegin.class, (from, g) -> log.add("get " + g.name() + " from " + from.getPort()));
+    private final OpHandlers peer = new OpHandlers(OpFamily.PEER)
             .on(FetchBlock.class, (from, f) -> log.add("fetch " + f.blockId()))
             .on(ManifestPart.class, (from, p) -> log.add("publish " + p.req()));
 
     private boolean dispatch(NetAddress from, FileOp op) {
-        return handlers.dispatch(from, op, MEMBER::equals, (peer, o) -> log.add("refused " + o.getClass().getSimpleName()));
+        return (OpFamily.of(op) == OpFamily.CLIENT ? client : peer).dispatch(from, op);
     }
 
     @Test
@@ -42,10 +46,9 @@ class OpHandlersTest {
     }
 
     @Test
-    void peerRequest_fromAMember_reachesItsHandler_fromAnyoneElse_isRefused() {
+    void peerRequest_reachesItsHandler_whoMaySendItIsTheDoorsConcern() {
         assertTrue(dispatch(MEMBER, new FetchBlock(1, "b-1-0")));
-        assertTrue(dispatch(STRANGER, new FetchBlock(2, "b-1-0")));
-        assertEquals(List.of("fetch b-1-0", "refused FetchBlock"), log);
+        assertEquals(List.of("fetch b-1-0"), log);
     }
 
     @Test
@@ -54,24 +57,44 @@ class OpHandlersTest {
         assertFalse(dispatch(MEMBER, new ManifestPart(2, false, 0, 1, new byte[1])), "a lookup's answer");
         assertTrue(dispatch(MEMBER, new ManifestPart(3, true, 0, 1, new byte[1])));
         assertEquals(List.of("publish 3"), log);
-        assertTrue(handlers.handles(GetBegin.class));
-        assertFalse(handlers.handles(Done.class));
+        assertTrue(client.handles(GetBegin.class));
+        assertFalse(peer.handles(Done.class));
     }
 
     @Test
     void aSecondHandlerForOneClass_isRefused() {
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> handlers.on(GetBegin.class, (from, g) -> { }));
+                () -> client.on(GetBegin.class, (from, g) -> { }));
         assertTrue(e.getMessage().contains("GetBegin"), e.getMessage());
     }
 
     @Test
+    void anOpOfAnotherDoor_isRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> client.on(FetchBlock.class, (from, f) -> { }));
+        assertTrue(e.getMessage().contains("FetchBlock") && e.getMessage().contains("PEER"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> client.elsewhere(LayoutSync.class));
+    }
+
+    @Test
+    void opsHandledElsewhere_countAsHandled_andAreTakenWithoutAHandler() {
+        OpHandlers admin = new OpHandlers(OpFamily.ADMIN).elsewhere(ClusterReq.class);
+        ClusterReq show = new ClusterReq(1, "show", "", "", "", 0, false);
+        assertTrue(admin.elsewhere(show));
+        assertTrue(admin.dispatch(STRANGER, show));
+        IllegalStateException e = assertThrows(IllegalStateException.class, admin::complete);
+        assertTrue(e.getMessage().contains("MoveReq") && !e.getMessage().contains("ClusterReq"), e.getMessage());
+    }
+
+    @Test
     void complete_namesEveryHandledOpWithoutAHandler() {
-        IllegalStateException e = assertThrows(IllegalStateException.class, handlers::complete);
+        IllegalStateException e = assertThrows(IllegalStateException.class, client::complete);
         assertTrue(e.getMessage().contains("PutBegin"), e.getMessage());
-        assertTrue(e.getMessage().contains("NetBenchOpen"), e.getMessage());
+        assertFalse(e.getMessage().contains("NetBenchOpen"), "another door's: " + e.getMessage());
         assertFalse(e.getMessage().contains("GetBegin"), "GetBegin has a handler: " + e.getMessage());
-        assertFalse(e.getMessage().contains("Done"), "a reply needs no handler: " + e.getMessage());
+        IllegalStateException p = assertThrows(IllegalStateException.class, peer::complete);
+        assertFalse(p.getMessage().contains("Done"), "a reply needs no handler: " + p.getMessage());
+        assertTrue(p.getMessage().contains("ReplicaData"), p.getMessage());
     }
 
     @Test

@@ -1,0 +1,81 @@
+package geoblocks.blockstore.component;
+
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MetaSyncHealth;
+import geoblocks.blockstore.core.OutputGate;
+import geoblocks.blockstore.port.BlockStorePort;
+import java.util.function.Consumer;
+import se.sics.kompics.KompicsEvent;
+
+/**
+ * Group commit, as glue (the rules are in {@link OutputGate} and {@link MetaSyncHealth}): with a metadata
+ * engine whose syncs cost (RocksDB), manifest writes are made visible at once and synced together; a
+ * message or block deletion that follows a write waits until a sync covers that write, so nothing unsynced
+ * is ever revealed. It asks the block store for a sync ({@link BlockStorePort.SyncMeta}, a request id) and
+ * takes its answer ({@link BlockStorePort.MetaSynced}); a failed sync is tried again after a delay.
+ */
+final class GroupCommit {
+    private final NodeContext node;
+    private final ManifestStore manifests;
+    private final OutputGate<KompicsEvent> gate;
+    private final Consumer<KompicsEvent> emit;
+    /** Where a sync request goes (the block store). */
+    private final Consumer<KompicsEvent> toStore;
+    /** Whether the metadata engine's syncs work (readiness), and when to try a failed one again. */
+    private final MetaSyncHealth health = new MetaSyncHealth();
+    private long syncReq;
+
+    /**
+     * {@code emit}: where what passed the gate goes. The manifests defer their syncs already when their engine's
+     * syncs cost ({@link ManifestStore#deferSyncs}), before anything is written.
+     */
+    GroupCommit(NodeContext node, ManifestStore manifests, Consumer<KompicsEvent> emit, Consumer<KompicsEvent> toStore) {
+        this.node = node;
+        this.manifests = manifests;
+        this.emit = emit;
+        this.gate = new OutputGate<>(emit);
+        this.toStore = toStore;
+    }
+
+    /** Emits {@code e} now, or once a sync covers the manifest writes made before it. */
+    void gated(KompicsEvent e) {
+        if (!manifests.defersSyncs()) {
+            emit.accept(e);
+        } else if (gate.offer(e, manifests.writes())) {
+            toStore.accept(new BlockStorePort.SyncMeta(++syncReq));
+        }
+    }
+
+    /** The block store's answer to a sync. */
+    void onSynced(BlockStorePort.MetaSynced s) {
+        long now = node.now();
+        long delay = 0;
+        if (s.error() != null) {
+            MetaSyncHealth.Retry r = health.failed(now, s.error());
+            delay = r.delayNanos();
+            if (r.log()) {
+                Logs.warn(node.region() + ": syncing the metadata engine failed (" + health.failures() + " in a row),"
+                        + " trying again in " + delay / 1_000_000 + " ms; answers after metadata writes are held: " + s.error());
+            }
+        } else {
+            long was = health.succeeded(now);
+            if (was >= 0) {
+                Logs.info(node.region() + ": syncing the metadata engine works again, after " + was / 1_000_000 + " ms");
+            }
+        }
+        long next = gate.synced(s.error() == null, manifests.writes());
+        manifests.synced(gate.synced());
+        if (next >= 0) {
+            if (delay == 0) {
+                toStore.accept(new BlockStorePort.SyncMeta(++syncReq));
+            } else {
+                node.schedule(delay, () -> toStore.accept(new BlockStorePort.SyncMeta(++syncReq)));
+            }
+        }
+    }
+
+    /** Why the metadata engine is not healthy at {@code now} (for readiness), or null. */
+    String fault(long now) {
+        return health.fault(now);
+    }
+}

@@ -1,0 +1,42 @@
+package geoblocks.blockstore.port;
+
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.OpFamily;
+import geoblocks.net.NetAddress;
+import java.util.Objects;
+import se.sics.kompics.PatternExtractor;
+import se.sics.kompics.PortType;
+
+/**
+ * The door of the {@link OpFamily#BENCH} family: the bench net measurement (a client's request, the test between
+ * two nodes). Every message of the family that the node's ingress ({@code component.FileIngress}) admitted
+ * arrives here as {@link Arrived}: a request authorized at this door, or a reply for the request waiting for it.
+ */
+public final class BenchOpsPort extends PortType {
+    {
+        indication(Arrived.class);
+    }
+
+    /** A message of the family from {@code from}, admitted at the door. */
+    public record Arrived(NetAddress from, FileOp op) implements PatternExtractor<Class<Object>, FileOp> {
+        public Arrived {
+            Objects.requireNonNull(from, "from");
+            if (OpFamily.of(op) != OpFamily.BENCH) {
+                throw new IllegalArgumentException(op.getClass().getSimpleName() + " is of the " + OpFamily.of(op)
+                        + " family, not BENCH");
+            }
+        }
+
+        /** The op's class: a component may subscribe to one op of the family ({@code ClassMatchedHandler}). */
+        @Override
+        @SuppressWarnings("unchecked")
+        public Class<Object> extractPattern() {
+            return (Class<Object>) (Class<?>) op.getClass();
+        }
+
+        @Override
+        public FileOp extractValue() {
+            return op;
+        }
+    }
+}
