@@ -126,33 +126,29 @@ final class S3Acls {
         return storeObjectAcl(call.bucket, call.key, w.version(), acl);
     }
 
-    /** GET or PUT {@code ?acl} of a bucket or an object (the permission was checked by {@link S3Authorizer#authorize}). */
-    void acl(S3Call call) {
-        boolean put = call.method().equals("PUT");
-        if (!put && !call.method().equals("GET")) {
-            call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?acl");
-            return;
-        }
-        if (!put) {
-            buckets.find(call.bucket).thenCompose(b -> {
-                String owner = owner(b);
-                CompletableFuture<S3Access.Acl> acl = call.key == null ? CompletableFuture.completedFuture(b.access().acl())
-                        : objectAcl(call.bucket, call.key).thenApply(a -> {
-                            if (a == null) {
-                                throw new CompletionException(new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + call.key + "'"));
-                            }
-                            return a;
-                        });
-                return acl.thenCompose(a -> names(owner, a).thenApply(x -> AclXml.policy(owner, keys::displayName, a)));
-            }).whenComplete((xml, t) -> call.later(() -> {
-                if (t != null) {
-                    call.fail(t);
-                } else {
-                    call.xml(200, xml);
-                }
-            }));
-            return;
-        }
+    /** GetBucketAcl or GetObjectAcl (the permission was checked by {@link S3Authorizer#authorize}). */
+    void getAcl(S3Call call) {
+        buckets.find(call.bucket).thenCompose(b -> {
+            String owner = owner(b);
+            CompletableFuture<S3Access.Acl> acl = call.key == null ? CompletableFuture.completedFuture(b.access().acl())
+                    : objectAcl(call.bucket, call.key).thenApply(a -> {
+                        if (a == null) {
+                            throw new CompletionException(new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + call.key + "'"));
+                        }
+                        return a;
+                    });
+            return acl.thenCompose(a -> names(owner, a).thenApply(x -> AclXml.policy(owner, keys::displayName, a)));
+        }).whenComplete((xml, t) -> call.later(() -> {
+            if (t != null) {
+                call.fail(t);
+            } else {
+                call.xml(200, xml);
+            }
+        }));
+    }
+
+    /** PutBucketAcl or PutObjectAcl: from x-amz-acl / x-amz-grant-* headers or an AccessControlPolicy body. */
+    void putAcl(S3Call call) {
         call.ex.onBody(new SmallBody(call, body -> buckets.find(call.bucket).thenCompose(b -> {
             String owner = owner(b);
             S3Access.Acl acl;
@@ -235,7 +231,7 @@ final class S3Acls {
                 }));
                 call.ex.sendContinue();
             }
-            default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?publicAccessBlock");
+            default -> throw new IllegalStateException("not a PublicAccessBlock call: " + call.method());
         }
     }
 

@@ -32,6 +32,8 @@ final class S3Call {
     AwsChunked.Seed chunkSeed;
     /** The access key id that signed the request (its principal, see {@link S3Access}); null for an anonymous one. */
     String requester;
+    /** What the request is: its operation, or the error it is answered with ({@link S3Router#parse}). */
+    S3Router.Route route;
 
     S3Call(Exchange ex, String bucket, String key, Map<String, List<String>> query, String requestId) {
         this.ex = ex;

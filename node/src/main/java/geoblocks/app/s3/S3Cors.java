@@ -59,7 +59,7 @@ final class S3Cors {
                 call.ex.sendContinue();
             }
             case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket))).whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(204));
-            default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?cors");
+            default -> throw new IllegalStateException("not a CORS configuration call: " + call.method());
         }
     }
 

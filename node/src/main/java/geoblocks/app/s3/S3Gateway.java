@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * Every request signed with AWS SigV4 comes here (whatever its path); unsigned ones come for every
  * path the operator's routes do not use, and may only read objects of public-read buckets. A request
  * is parsed (bucket, key, query), checked (names, signature), redirected by DataBridge when its
- * client is nearer another node, then dispatched to {@link S3Buckets}, {@link S3Objects} or {@link S3Multipart}.
+ * client is nearer another node, then sent to the handler of its operation: parsed once into an {@link S3Operation}
+ * ({@link S3Router}), dispatched in one switch ({@link #dispatch}).
  */
 public final class S3Gateway {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(S3Gateway.class);
@@ -43,7 +44,7 @@ public final class S3Gateway {
     private final S3Acls acls;
     private final S3Authorizer authorizer;
     private final S3UploadListings uploadListings;
-    private final S3BucketCalls bucketCalls;
+    private final S3Policies policies;
     private final S3Encryption encryption;
     private final S3ObjectLock objectLock;
     private final S3Ownership ownership;
@@ -107,10 +108,9 @@ public final class S3Gateway {
         lifecycle.objectLock(objectLock);
         lifecycle.runEvery(settings.lifecycleInterval());
         this.cors = new S3Cors(store, buckets, clock);
-        S3Policies policies = new S3Policies(store, buckets, tagging, clock);
+        this.policies = new S3Policies(store, buckets, tagging, clock);
         this.postObject = new S3PostObject(settings, buckets, objects, keys, acls, policies, encryption, clock, spool);
         this.authorizer = new S3Authorizer(buckets, acls, policies);
-        this.bucketCalls = new S3BucketCalls(lifecycle, encryption, cors, acls, policies);
     }
 
     /** Whether a request carries SigV4 credentials (header or presigned query). */
@@ -186,8 +186,12 @@ public final class S3Gateway {
             return;
         }
         call = new S3Call(ex, bucket, key, query, id);
-        if (call.method().equals("OPTIONS")) {
-            cors.preflight(call); // a CORS preflight: unsigned, answered from the bucket's rules
+        boolean signed = signed(ex.request());
+        call.route = S3Router.parse(new S3Router.Request(call.method(), bucket != null, key != null, query,
+                call.headers().contains("x-amz-copy-source"),
+                !signed && FormData.boundary(call.headers().get("Content-Type")) != null));
+        if (call.route.operation() == S3Operation.PreflightCors) {
+            dispatch(call); // a CORS preflight: unsigned, answered from the bucket's rules
             return;
         }
         if (S3Cors.applies(call)) { // the Access-Control-* headers first, then the request as usual
@@ -219,8 +223,8 @@ public final class S3Gateway {
                 return;
             }
         }
-        if (!signed(ex.request()) && S3PostObject.is(call)) {
-            postObject.post(call); // a browser-based upload: the form carries its own signature
+        if (call.route.operation() == S3Operation.PostObject) {
+            dispatch(call); // a browser-based upload (unsigned): the form carries its own signature
             resume(held);
             return;
         }
@@ -390,111 +394,70 @@ public final class S3Gateway {
         return true;
     }
 
+    /**
+     * Calls the handler of the request's operation ({@link S3Router#parse}), or answers the error a request that is
+     * no operation served here gets: the one place each S3 operation is sent to its handler.
+     */
     private void dispatch(S3Call call) {
-        if (call.bucket != null && S3ObjectCalls.dispatch(call, tagging, uploadListings, attributes)) {
-            return; // tagging, ListMultipartUploads, ListParts, GetObjectAttributes
-        }
-        if (call.bucket != null && (objectLock.route(call) || ownership.route(call))) {
-            return; // object lock configuration, retention, legal hold; ownership controls
-        }
-        if (call.bucket != null && call.has("acl")) {
-            acls.acl(call);
+        S3Router.Route route = call.route;
+        if (!route.served()) {
+            call.fail(route.error(), route.message());
             return;
         }
-        if (bucketCalls.dispatch(call)) {
-            return; // lifecycle, encryption, CORS, PublicAccessBlock, policy, policy status
-        }
-        String sub = Subresources.notServed(call.method(), call.query.keySet());
-        if (sub != null) { // a call this gateway does not serve, not the basic call without its subresource
-            call.fail(S3Error.NOT_IMPLEMENTED, "the ?" + sub + " subresource is not supported by this gateway on "
-                    + call.method());
-            return;
-        }
-        String m = call.method();
-        if (call.bucket == null) {
-            if (m.equals("GET") || m.equals("HEAD")) {
-                buckets.listBuckets(call);
-            } else {
-                call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on the service");
-            }
-            return;
-        }
-        if (call.key == null && (call.has("versioning") || call.has("versions"))) {
-            if (call.has("versioning") && m.equals("PUT")) {
-                versioning.put(call);
-            } else if (call.has("versioning") && m.equals("GET")) {
-                versioning.get(call);
-            } else if (call.has("versions") && m.equals("GET")) {
-                versioning.list(call);
-            } else {
-                call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on ?" + (call.has("versioning") ? "versioning" : "versions"));
-            }
-            return;
-        }
-        if (call.key == null) {
-            switch (m) {
-                case "PUT" -> buckets.create(call);
-                case "HEAD" -> buckets.head(call);
-                case "DELETE" -> buckets.delete(call);
-                case "GET" -> {
-                    if (call.has("location")) {
-                        buckets.location(call);
-                    } else if (call.has("uploads")) {
-                        call.fail(S3Error.NOT_IMPLEMENTED, "ListMultipartUploads is not supported");
-                    } else {
-                        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
-                            if (t != null) {
-                                call.fail(t);
-                            } else {
-                                buckets.listObjects(call);
-                            }
-                        }));
-                    }
-                }
-                case "POST" -> {
-                    if (call.has("delete")) {
-                        deletes.deleteMany(call);
-                    } else {
-                        call.fail(S3Error.NOT_IMPLEMENTED, "POST on a bucket needs ?delete");
-                    }
-                }
-                default -> call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on a bucket");
-            }
-            return;
-        }
-        boolean upload = call.has("uploadId");
-        switch (m) {
-            case "PUT" -> {
-                if (upload) {
-                    multipart.uploadPart(call);
+        switch (route.operation()) {
+            case ListBuckets -> buckets.listBuckets(call);
+            case PreflightCors -> cors.preflight(call); // unsigned, answered before authorization (handle)
+            case PostObject -> postObject.post(call); // the form carries its own signature (proceed)
+            case CreateBucket -> buckets.create(call);
+            case HeadBucket -> buckets.head(call);
+            case DeleteBucket -> buckets.delete(call);
+            case ListObjects, ListObjectsV2 -> buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
+                if (t != null) {
+                    call.fail(t);
                 } else {
-                    objects.put(call);
+                    buckets.listObjects(call);
                 }
-            }
-            case "GET", "HEAD" -> {
-                if (upload) {
-                    call.fail(S3Error.NOT_IMPLEMENTED, "ListParts is not supported");
-                } else {
-                    objects.get(call);
-                }
-            }
-            case "DELETE" -> {
-                if (upload) {
-                    multipart.abortMultipart(call);
-                } else {
-                    deletes.delete(call);
-                }
-            }
-            case "POST" -> {
-                if (call.has("uploads")) {
-                    multipart.createMultipart(call);
-                } else if (upload) {
-                    multipart.completeMultipart(call);
-                } else {
-                    call.fail(S3Error.NOT_IMPLEMENTED, "POST on an object needs ?uploads or ?uploadId");
-                }
-            }
-            default -> call.fail(S3Error.METHOD_NOT_ALLOWED, m + " is not allowed on an object");
+            }));
+            case ListObjectVersions -> versioning.list(call);
+            case ListMultipartUploads -> uploadListings.listUploads(call);
+            case GetBucketLocation -> buckets.location(call);
+            case DeleteObjects -> deletes.deleteMany(call);
+            case GetBucketVersioning -> versioning.get(call);
+            case PutBucketVersioning -> versioning.put(call);
+            case GetBucketAcl, GetObjectAcl -> acls.getAcl(call);
+            case PutBucketAcl, PutObjectAcl -> acls.putAcl(call);
+            case GetBucketTagging -> tagging.getBucket(call);
+            case PutBucketTagging -> tagging.putBucket(call);
+            case DeleteBucketTagging -> tagging.deleteBucket(call);
+            case GetBucketLifecycleConfiguration -> lifecycle.get(call);
+            case PutBucketLifecycleConfiguration -> lifecycle.put(call);
+            case DeleteBucketLifecycle -> lifecycle.delete(call);
+            case GetBucketEncryption -> encryption.getBucket(call);
+            case PutBucketEncryption -> encryption.putBucket(call);
+            case DeleteBucketEncryption -> encryption.deleteBucket(call);
+            case GetBucketCors, PutBucketCors, DeleteBucketCors -> cors.call(call);
+            case GetPublicAccessBlock, PutPublicAccessBlock, DeletePublicAccessBlock -> acls.publicAccessBlock(call);
+            case GetBucketPolicy, PutBucketPolicy, DeleteBucketPolicy -> policies.call(call);
+            case GetBucketPolicyStatus -> policies.status(call);
+            case GetObjectLockConfiguration -> objectLock.getConfig(call);
+            case PutObjectLockConfiguration -> objectLock.putConfig(call);
+            case GetBucketOwnershipControls, PutBucketOwnershipControls, DeleteBucketOwnershipControls -> ownership.call(call);
+            case GetObject, HeadObject -> objects.get(call);
+            case PutObject, CopyObject -> objects.put(call); // a copy: x-amz-copy-source (S3Copy)
+            case DeleteObject -> deletes.delete(call);
+            case GetObjectAttributes -> attributes.get(call);
+            case GetObjectTagging -> tagging.getObject(call);
+            case PutObjectTagging -> tagging.putObject(call);
+            case DeleteObjectTagging -> tagging.deleteObject(call);
+            case GetObjectRetention -> objectLock.getRetention(call);
+            case PutObjectRetention -> objectLock.putRetention(call);
+            case GetObjectLegalHold -> objectLock.getLegalHold(call);
+            case PutObjectLegalHold -> objectLock.putLegalHold(call);
+            case CreateMultipartUpload -> multipart.createMultipart(call);
+            case UploadPart, UploadPartCopy -> multipart.uploadPart(call); // a copy: x-amz-copy-source
+            case CompleteMultipartUpload -> multipart.completeMultipart(call);
+            case AbortMultipartUpload -> multipart.abortMultipart(call);
+            case ListParts -> uploadListings.listParts(call);
         }
     }
 }

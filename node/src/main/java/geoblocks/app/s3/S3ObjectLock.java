@@ -148,38 +148,21 @@ final class S3ObjectLock {
         });
     }
 
-    /** Answers {@code call} when it is an object lock call ({@code ?object-lock}, {@code ?retention}, {@code ?legal-hold}). */
-    boolean route(S3Call call) {
-        if (call.key == null && call.has("object-lock")) {
-            config(call);
-        } else if (call.key != null && call.has("retention")) {
-            retention(call);
-        } else if (call.key != null && call.has("legal-hold")) {
-            legalHold(call);
-        } else {
-            return false;
-        }
-        return true;
+    /** GetObjectLockConfiguration ({@code ?object-lock} GET). */
+    void getConfig(S3Call call) {
+        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
+            if (t != null) {
+                call.fail(t);
+            } else if (b.objectLock() == null) {
+                call.fail(S3Error.OBJECT_LOCK_CONFIGURATION_NOT_FOUND, "bucket '" + call.bucket + "' has no object lock configuration");
+            } else {
+                call.xml(200, ObjectLockXml.config(b.objectLock()));
+            }
+        }));
     }
 
-    /** {@code ?object-lock} on a bucket: Get/PutObjectLockConfiguration. */
-    void config(S3Call call) {
-        if (call.method().equals("GET")) {
-            buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
-                if (t != null) {
-                    call.fail(t);
-                } else if (b.objectLock() == null) {
-                    call.fail(S3Error.OBJECT_LOCK_CONFIGURATION_NOT_FOUND, "bucket '" + call.bucket + "' has no object lock configuration");
-                } else {
-                    call.xml(200, ObjectLockXml.config(b.objectLock()));
-                }
-            }));
-            return;
-        }
-        if (!call.method().equals("PUT")) {
-            call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?object-lock");
-            return;
-        }
+    /** PutObjectLockConfiguration ({@code ?object-lock} PUT). */
+    void putConfig(S3Call call) {
         call.ex.onBody(new SmallBody(call, body -> {
             ObjectLock.Config c;
             try {
@@ -238,25 +221,22 @@ final class S3ObjectLock {
         });
     }
 
-    /** {@code ?retention} on an object: Get/PutObjectRetention. */
-    void retention(S3Call call) {
-        if (call.method().equals("GET")) {
-            target(call).thenCompose(tg -> found(call.bucket, call.key, tg.nodeVersion(), tg.meta()))
-                    .whenComplete((f, t) -> call.later(() -> {
-                        if (t != null) {
-                            call.fail(t);
-                        } else if (f.retention() == null) {
-                            call.fail(S3Error.NO_SUCH_OBJECT_LOCK_CONFIGURATION, "the version has no retention");
-                        } else {
-                            call.xml(200, ObjectLockXml.retention(f.retention()));
-                        }
-                    }));
-            return;
-        }
-        if (!call.method().equals("PUT")) {
-            call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?retention");
-            return;
-        }
+    /** GetObjectRetention ({@code ?retention} GET). */
+    void getRetention(S3Call call) {
+        target(call).thenCompose(tg -> found(call.bucket, call.key, tg.nodeVersion(), tg.meta()))
+                .whenComplete((f, t) -> call.later(() -> {
+                    if (t != null) {
+                        call.fail(t);
+                    } else if (f.retention() == null) {
+                        call.fail(S3Error.NO_SUCH_OBJECT_LOCK_CONFIGURATION, "the version has no retention");
+                    } else {
+                        call.xml(200, ObjectLockXml.retention(f.retention()));
+                    }
+                }));
+    }
+
+    /** PutObjectRetention ({@code ?retention} PUT). */
+    void putRetention(S3Call call) {
         call.ex.onBody(new SmallBody(call, body -> {
             ObjectLock.Retention wanted;
             try {
@@ -277,25 +257,22 @@ final class S3ObjectLock {
         call.ex.sendContinue();
     }
 
-    /** {@code ?legal-hold} on an object: Get/PutObjectLegalHold. */
-    void legalHold(S3Call call) {
-        if (call.method().equals("GET")) {
-            target(call).thenCompose(tg -> found(call.bucket, call.key, tg.nodeVersion(), tg.meta()))
-                    .whenComplete((f, t) -> call.later(() -> {
-                        if (t != null) {
-                            call.fail(t);
-                        } else if (f.hold() == null) {
-                            call.fail(S3Error.NO_SUCH_OBJECT_LOCK_CONFIGURATION, "the version has no legal hold");
-                        } else {
-                            call.xml(200, ObjectLockXml.legalHold(f.hold()));
-                        }
-                    }));
-            return;
-        }
-        if (!call.method().equals("PUT")) {
-            call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?legal-hold");
-            return;
-        }
+    /** GetObjectLegalHold ({@code ?legal-hold} GET). */
+    void getLegalHold(S3Call call) {
+        target(call).thenCompose(tg -> found(call.bucket, call.key, tg.nodeVersion(), tg.meta()))
+                .whenComplete((f, t) -> call.later(() -> {
+                    if (t != null) {
+                        call.fail(t);
+                    } else if (f.hold() == null) {
+                        call.fail(S3Error.NO_SUCH_OBJECT_LOCK_CONFIGURATION, "the version has no legal hold");
+                    } else {
+                        call.xml(200, ObjectLockXml.legalHold(f.hold()));
+                    }
+                }));
+    }
+
+    /** PutObjectLegalHold ({@code ?legal-hold} PUT). */
+    void putLegalHold(S3Call call) {
         call.ex.onBody(new SmallBody(call, body -> {
             boolean on;
             try {

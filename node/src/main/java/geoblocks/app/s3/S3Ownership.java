@@ -11,11 +11,8 @@ final class S3Ownership {
         this.buckets = buckets;
     }
 
-    /** Answers {@code call} when it is an ownership controls call. */
-    boolean route(S3Call call) {
-        if (call.bucket == null || call.key != null || !call.has("ownershipControls")) {
-            return false;
-        }
+    /** Get, Put or DeleteBucketOwnershipControls. */
+    void call(S3Call call) {
         switch (call.method()) {
             case "GET" -> buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
                 if (t != null) {
@@ -37,9 +34,8 @@ final class S3Ownership {
                 }));
                 call.ex.sendContinue();
             }
-            default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?ownershipControls");
+            default -> throw new IllegalStateException("not an ownership controls call: " + call.method());
         }
-        return true;
     }
 
     private void set(S3Call call, ObjectOwnership o, int status) {

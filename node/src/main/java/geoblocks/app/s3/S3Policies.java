@@ -65,16 +65,12 @@ final class S3Policies {
             }
             case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket)))
                     .whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(204));
-            default -> call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?policy");
+            default -> throw new IllegalStateException("not a bucket policy call: " + call.method());
         }
     }
 
     /** GET {@code ?policyStatus}: public when the policy grants to everyone or the bucket's ACL grants to a group. */
     void status(S3Call call) {
-        if (!call.method().equals("GET")) {
-            call.fail(S3Error.METHOD_NOT_ALLOWED, call.method() + " is not allowed on ?policyStatus");
-            return;
-        }
         buckets.find(call.bucket).thenCompose(b -> read(call.bucket, b.createdMillis())
                 .thenApply(p -> (p != null && p.isPublic()) || b.access().acl().isPublic()))
                 .whenComplete((pub, t) -> call.later(() -> {

@@ -50,12 +50,6 @@ final class S3PostObject {
         this.clock = clock;
     }
 
-    /** Whether {@code call} is a POST object: a POST on a bucket (no key, no subresource) with a form body. */
-    static boolean is(S3Call call) {
-        return call.method().equals("POST") && call.bucket != null && call.key == null && call.query.isEmpty()
-                && FormData.boundary(call.headers().get("Content-Type")) != null;
-    }
-
     /** Reads the form; its end continues in {@link #received}. */
     void post(S3Call call) {
         // the form's file goes to the spool: admitted for the whole body (it bounds the file), or the largest object
