@@ -11,6 +11,7 @@ import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.core.layout.RegionState;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
+import geoblocks.node.s3.MiniJson;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -276,7 +277,7 @@ class LayoutIT {
         String[] next = new String[1];
         await(60, "cluster rekey at mumbai accepted", () -> {
             try {
-                java.util.Map<?, ?> doc = (java.util.Map<?, ?>) geoblocks.app.s3.MiniJson.parse(
+                java.util.Map<?, ?> doc = (java.util.Map<?, ?>) MiniJson.parse(
                         atMumbai.call("POST", "/node-key", null));
                 for (Object o : (List<?>) doc.get("regions")) {
                     java.util.Map<?, ?> g = (java.util.Map<?, ?>) o;

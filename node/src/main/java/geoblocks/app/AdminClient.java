@@ -2,9 +2,9 @@ package geoblocks.app;
 
 import geoblocks.app.http.HttpSettings;
 import geoblocks.app.http.HttpTls;
-import geoblocks.app.s3.MiniJson;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.node.s3.MiniJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -13,6 +13,7 @@ import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import geoblocks.net.NetAddress;
+import geoblocks.node.s3.MiniJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -206,7 +207,7 @@ public final class GeoClient implements AutoCloseable {
      * and answers when the move ended.
      */
     public String move(String region, String name, List<String> regions) throws IOException {
-        Object answer = geoblocks.app.s3.MiniJson.parse(admin(region, "POST", "/moves", AdminClient.moveRequest(name, regions)));
+        Object answer = MiniJson.parse(admin(region, "POST", "/moves", AdminClient.moveRequest(name, regions)));
         return String.valueOf(((Map<?, ?>) answer).get("result"));
     }
 
@@ -235,7 +236,7 @@ public final class GeoClient implements AutoCloseable {
             String address, String zone, long capacityBytes, boolean force) throws IOException {
         List<String> warnings = List.of();
         if (!action.equals("show")) {
-            Object answer = geoblocks.app.s3.MiniJson.parse(admin(region, "POST", "/cluster",
+            Object answer = MiniJson.parse(admin(region, "POST", "/cluster",
                     AdminClient.clusterChange(action, target, address, zone, capacityBytes, force, "")));
             warnings = ((List<?>) ((Map<?, ?>) answer).get("warnings")).stream().map(String::valueOf).toList();
         }

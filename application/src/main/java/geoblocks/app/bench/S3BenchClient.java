@@ -1,6 +1,6 @@
 package geoblocks.app.bench;
 
-import geoblocks.app.s3.S3Signer;
+import geoblocks.node.s3.auth.S3Signer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

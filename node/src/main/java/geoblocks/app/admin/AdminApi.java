@@ -1,13 +1,14 @@
 package geoblocks.app.admin;
 
 import geoblocks.app.http.Exchange;
-import geoblocks.app.http.Resources;
 import geoblocks.app.http.JsonWriter;
 import geoblocks.app.http.LoginThrottle;
+import geoblocks.app.http.Resources;
 import geoblocks.app.http.Router;
-import geoblocks.app.s3.MiniJson;
-import geoblocks.app.s3.NodeStore;
 import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.node.s3.MiniJson;
+import geoblocks.node.s3.NodeStore;
+import geoblocks.node.s3.auth.AccessKeys;
 import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -86,7 +87,7 @@ public final class AdminApi {
      * S3 access keys sealed with {@code accessKeys} (the cluster secret's).
      */
     public AdminApi(AdminBackend backend, AdminTokenStore tokens, String rootToken, LongSupplier clockMillis,
-            SecureRandom random, LoginThrottle throttle, geoblocks.app.s3.AccessKeys accessKeys, KeyRotation rotation) {
+            SecureRandom random, LoginThrottle throttle, AccessKeys accessKeys, KeyRotation rotation) {
         this.rotation = rotation;
         if (AdminTokens.rootProblem(rootToken) != null) {
             throw new IllegalArgumentException(AdminTokens.rootProblem(rootToken));

@@ -1,11 +1,11 @@
 package geoblocks.app.admin;
 
-import geoblocks.app.s3.NodeStore;
-import geoblocks.app.s3.SmallRecord;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
+import geoblocks.node.s3.NodeStore;
+import geoblocks.node.s3.body.SmallRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

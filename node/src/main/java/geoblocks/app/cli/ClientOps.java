@@ -1,6 +1,5 @@
 package geoblocks.app.cli;
 
-
 import geoblocks.app.AdminClient;
 import geoblocks.app.AppConfig;
 import geoblocks.app.GeoClient;
@@ -10,16 +9,17 @@ import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.core.read.ReadOptions;
 import geoblocks.blockstore.wire.ClientOp.Background;
 import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
-import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import geoblocks.blockstore.wire.ClientOp.PeerRtt;
 import geoblocks.blockstore.wire.ClientOp.PoliciesReply;
 import geoblocks.blockstore.wire.ClientOp.PolicyInfo;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
+import geoblocks.node.s3.MiniJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -321,7 +321,7 @@ final class ClientOps {
             ticker.scheduleAtFixedRate(() -> System.err.printf("move: still copying after %d s%n",
                     (System.nanoTime() - start) / 1_000_000_000L), 5, 5, java.util.concurrent.TimeUnit.SECONDS);
             try {
-                Object answer = geoblocks.app.s3.MiniJson.parse(admin.call("POST", "/moves", json));
+                Object answer = MiniJson.parse(admin.call("POST", "/moves", json));
                 System.out.println(((java.util.Map<?, ?>) answer).get("result"));
             } finally {
                 ticker.shutdownNow();

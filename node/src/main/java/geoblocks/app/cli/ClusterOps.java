@@ -1,18 +1,17 @@
 package geoblocks.app.cli;
 
 import geoblocks.app.AdminClient;
-
-import geoblocks.app.s3.MiniJson;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.blockstore.wire.ClientOp.RegionReport;
+import geoblocks.node.s3.MiniJson;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code client --at R cluster show | add REGION HOST:PORT | set | drain REGION | remove REGION}: the

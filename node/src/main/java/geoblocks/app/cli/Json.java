@@ -1,17 +1,17 @@
 package geoblocks.app.cli;
 
-import geoblocks.app.s3.PendingMigration;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.ClientOp.Background;
 import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
-import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.ClientOp.PeerRtt;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.Transfers;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
+import geoblocks.node.s3.migration.PendingMigration;
 import java.util.List;
 
 /** Minimal JSON rendering of a manifest for {@code stat --json} and of a node's {@code status --json}. */

@@ -4,10 +4,14 @@ import com.google.common.collect.ImmutableSet;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.component.NodeParent;
-import geoblocks.net.Bytes;
-import geoblocks.net.NetAddress;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.OpsPort;
+import geoblocks.net.Bytes;
+import geoblocks.net.NetAddress;
+import geoblocks.network.PooledBytes;
+import geoblocks.network.component.GeoNetwork;
+import geoblocks.network.component.LocalLinks;
+import geoblocks.node.s3.auth.AccessKeys;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import se.sics.kompics.Channel;
@@ -20,9 +24,6 @@ import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.Transport;
 import se.sics.kompics.network.netty.NettyInit;
 import se.sics.kompics.network.netty.NettyNetwork;
-import geoblocks.network.PooledBytes;
-import geoblocks.network.component.GeoNetwork;
-import geoblocks.network.component.LocalLinks;
 import se.sics.kompics.timer.Timer;
 import se.sics.kompics.timer.java.JavaTimer;
 
@@ -49,7 +50,7 @@ public final class ServerHost extends ComponentDefinition {
                 // admin operations only from that client: the admin HTTP API, with its tokens, reaches the node through it
                 .withAdminClients(client -> client.equals(init.gatewaySelf))
                 // and the names where it keeps admin token records and sealed access keys: no other client touches them
-                .withAdminNames(java.util.List.of(geoblocks.app.admin.AdminTokens.RESERVED, geoblocks.app.s3.AccessKeys.PREFIX))
+                .withAdminNames(java.util.List.of(geoblocks.app.admin.AdminTokens.RESERVED, AccessKeys.PREFIX))
                 // the node keys the layout names reach the handshakes of this node's network
                 .withMemberKeys(init.net.kompics() || init.keys == null ? geoblocks.blockstore.component.MemberKeys.NONE
                         : init.keys)

@@ -3,7 +3,6 @@ package geoblocks.app.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.app.s3.PendingMigration;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
@@ -13,6 +12,7 @@ import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
 import geoblocks.blockstore.wire.ClientOp.PeerRtt;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.Transfers;
+import geoblocks.node.s3.migration.PendingMigration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.typesafe.config.ConfigFactory;
-import geoblocks.app.s3.S3Settings;
+import geoblocks.node.s3.S3Settings;
+import geoblocks.node.s3.migration.ClientNetworks;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -93,7 +94,7 @@ class HttpTlsTest {
     void virtual_hosted_buckets_come_from_the_host() {
         S3Settings s = new S3Settings("seoul", "k", "s", "local", 1, 1, 1, Duration.ofHours(1), java.nio.file.Path.of("x"),
                 false, false, 1, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofMinutes(1), java.util.Map.of(),
-                new geoblocks.app.s3.ClientNetworks(), Duration.ofSeconds(15), "secret-secret-secret",
+                new ClientNetworks(), Duration.ofSeconds(15), "secret-secret-secret",
                 java.util.List.of("localhost", "s3.example.com"), Duration.ofDays(1), Duration.ofMinutes(10), S3Settings.Sse.DEFAULT);
         assertEquals("photos", s.virtualBucket("photos.localhost:47201"));
         assertEquals("my.bucket", s.virtualBucket("My.Bucket.s3.example.com"));
