@@ -1,42 +1,33 @@
 package geoblocks.node.s3.multipart;
 
-import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.node.s3.BucketMeta;
 import geoblocks.node.s3.NodeStore;
-import geoblocks.node.s3.PercentCoding;
 import geoblocks.node.s3.S3Buckets;
 import geoblocks.node.s3.S3Call;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
-import geoblocks.node.s3.S3Names;
 import geoblocks.node.s3.S3Settings;
 import geoblocks.node.s3.body.BodyReceiver;
-import geoblocks.node.s3.body.RangeFileSink;
 import geoblocks.node.s3.body.SmallBody;
 import geoblocks.node.s3.encryption.S3Encryption;
-import geoblocks.node.s3.encryption.SseCipher;
 import geoblocks.node.s3.encryption.SseParams;
 import geoblocks.node.s3.encryption.SseRequest;
 import geoblocks.node.s3.encryption.SseStreams;
 import geoblocks.node.s3.lock.S3ObjectLock;
-import geoblocks.node.s3.object.ByteRange;
 import geoblocks.node.s3.object.ChecksumRequest;
 import geoblocks.node.s3.object.Checksums;
 import geoblocks.node.s3.object.ETags;
 import geoblocks.node.s3.object.ObjectHeaders;
 import geoblocks.node.s3.object.Preconditions;
-import geoblocks.node.s3.object.S3Copy;
 import geoblocks.node.s3.object.S3Objects;
 import geoblocks.node.s3.object.S3Tagging;
 import geoblocks.node.s3.object.TagSet;
-import geoblocks.node.s3.versioning.ObjectVersions;
 import geoblocks.node.s3.versioning.S3Versioning;
 import geoblocks.node.s3.xml.S3ObjectXml;
 import geoblocks.node.s3.xml.S3Xml;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +55,7 @@ public final class S3Multipart {
     private S3Encryption encryption;
     private S3ObjectLock objectLock;
     private final PartChecksums partChecksums;
+    private final PartCopier partCopier;
     /** The encryption an upload was begun with (never a key: an SSE-C upload's parts and Complete carry it). */
     private final java.util.concurrent.ConcurrentHashMap<String, SseParams> uploadSse = new java.util.concurrent.ConcurrentHashMap<>();
     /** The tags asked for by CreateMultipartUpload (x-amz-tagging), stored with the object on Complete. */
@@ -85,6 +77,7 @@ public final class S3Multipart {
         this.receiver = receiver;
         this.clock = clock;
         this.partChecksums = new PartChecksums(store);
+        this.partCopier = new PartCopier(store, settings, buckets, uploads, clock, this::persist);
     }
 
     /** Puts back the uploads a previous run left in progress (read by {@link MultipartJournal#load}). */
@@ -143,11 +136,13 @@ public final class S3Multipart {
     }
 
     public void encryption(S3Encryption e) {
+        partCopier.encryption(e);
         this.encryption = e;
     }
 
     /** The versions of names, for UploadPartCopy of a source named by versionId. */
     public void versioning(S3Versioning v) {
+        partCopier.versioning(v);
         this.versioning = v;
     }
 
@@ -248,7 +243,7 @@ public final class S3Multipart {
         }
         S3Encryption.answer(call, uploadSse.get(upload.id()), sse);
         if (call.headers().contains("x-amz-copy-source")) {
-            copyPart(call, upload, number);
+            partCopier.copy(call, upload, number);
             return;
         }
         receiver.receive(call, buckets.find(call.bucket), false, upload.checksum(), (bucket, spool) -> {
@@ -440,105 +435,5 @@ public final class S3Multipart {
                 LOG.debug("could not remove part file {}: {}", p.file(), e.toString());
             }
         }
-    }
-
-    /**
-     * UploadPartCopy: bytes of an existing object ({@code x-amz-copy-source}, optionally
-     * {@code x-amz-copy-source-range: bytes=A-B}) become a part of the upload, spooled like an uploaded part.
-     */
-    private void copyPart(S3Call call, MultipartUploads.Upload upload, int number) {
-        String[] src;
-        String version;
-        SseRequest srcSse;
-        String header = call.headers().get("x-amz-copy-source");
-        try {
-            srcSse = encryption.copySourceRequest(call);
-            src = S3Copy.copySource(header);
-            int q = header.indexOf("?versionId=");
-            version = q < 0 ? null : ObjectVersions.parseId(PercentCoding.decode(header.substring(q + "?versionId=".length())));
-        } catch (IllegalArgumentException e) {
-            call.fail(S3Error.INVALID_ARGUMENT, "the versionId of x-amz-copy-source is not valid: " + e.getMessage());
-            return;
-        } catch (S3Exception e) {
-            call.fail(e);
-            return;
-        }
-        String srcName = S3Names.fileName(src[0], src[1]);
-        String rangeHeader = call.headers().get("x-amz-copy-source-range");
-        Path file;
-        try {
-            file = settings.spoolFile("part-");
-        } catch (IOException e) {
-            call.fail(e);
-            return;
-        }
-        RangeFileSink[] sink = new RangeFileSink[1];
-        buckets.find(src[0]).thenCompose(b -> version == null || versioning == null ? store.stat(srcName)
-                : versioning.versions(srcName).thenCompose(vs -> { // a source version named by id (S3 versions)
-                    ObjectVersions.V v = ObjectVersions.find(src[1], vs, b.versioning(), version);
-                    if (v == null || v.deleteMarker()) {
-                        throw new java.util.concurrent.CompletionException(new S3Exception(v == null
-                                ? S3Error.NO_SUCH_VERSION : S3Error.INVALID_REQUEST, "version '" + version + "' of '" + src[1]
-                                + "' in bucket '" + src[0] + "' " + (v == null ? "does not exist" : "is a delete marker")));
-                    }
-                    call.ex.header("x-amz-copy-source-version-id", v.versionId());
-                    return store.stat(srcName, v.nodeVersion());
-                })).thenCompose(st -> {
-            Manifest m = st.manifest();
-            ByteRange range;
-            try {
-                if (!Preconditions.copySource(call.headers().get("x-amz-copy-source-if-match"),
-                        call.headers().get("x-amz-copy-source-if-none-match"),
-                        call.headers().get("x-amz-copy-source-if-modified-since"),
-                        call.headers().get("x-amz-copy-source-if-unmodified-since"), m.meta().get(S3Objects.META_ETAG),
-                        m.createdMillis())) {
-                    throw new S3Exception(S3Error.PRECONDITION_FAILED,
-                            "the copy source's ETag or date does not meet the x-amz-copy-source-if-* conditions");
-                }
-                byte[] key = encryption.readKey(m.meta(), srcSse, true);
-                range = ByteRange.copySource(rangeHeader, S3Encryption.plainSize(m.meta(), m.size()));
-                sink[0] = new RangeFileSink(file, range.first(), range.length());
-                if (key != null) { // the chunks holding the range, opened into the part file
-                    long[] span = SseCipher.cipherSpan(range.first(), range.last(), m.size());
-                    return store.get(srcName, m.version().id(), new SseStreams.Decrypting(new SseCipher(key), m.size(), span[0],
-                            span[1], sink[0]), new geoblocks.blockstore.client.ClientPort.Range(span[0], span[1] - 1));
-                }
-            } catch (S3Exception | IOException e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-            return store.get(srcName, m.version().id(), sink[0], range.partial() ? range.blocks() : null);
-        }).whenComplete((m, t) -> call.later(() -> {
-            try {
-                if (sink[0] != null) {
-                    sink[0].close();
-                }
-            } catch (IOException e) {
-                LOG.debug("closing part copy {}: {}", file, e.toString());
-            }
-            Throwable c = t == null ? null : NodeStore.cause(t);
-            try {
-                if (c != null) {
-                    throw c instanceof NodeStore.StoreException s && s.notFound()
-                            ? new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + src[1] + "' in bucket '" + src[0] + "' to copy")
-                            : c;
-                }
-                String etag = ETags.hex(sink[0].md5());
-                geoblocks.net.DurableFile.sync(file); // an acknowledged part survives a power cut (with its journal)
-                MultipartUploads.Part old = uploads.addPart(upload.id(),
-                        new MultipartUploads.Part(number, sink[0].written(), etag, file));
-                persist(upload.id());
-                if (old != null) {
-                    Files.deleteIfExists(old.file());
-                }
-                call.xml(200, S3Xml.copyPartResult(etag, clock.getAsLong()));
-            } catch (Throwable e) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException io) {
-                    LOG.debug("could not remove {}: {}", file, io.toString());
-                }
-                call.fail(e);
-            }
-        }));
     }
 }
