@@ -14,6 +14,7 @@ import geoblocks.node.s3.auth.SigV4;
 import geoblocks.node.s3.body.BodyReceiver;
 import geoblocks.node.s3.body.DeferredBody;
 import geoblocks.node.s3.body.SpoolSpace;
+import geoblocks.node.s3.bucket.BucketDocuments;
 import geoblocks.node.s3.bucket.S3Cors;
 import geoblocks.node.s3.bucket.S3Lifecycle;
 import geoblocks.node.s3.encryption.S3Encryption;
@@ -77,6 +78,7 @@ public final class S3Gateway {
     private final S3Ownership ownership;
     private final S3PostObject postObject;
     private final S3Cors cors;
+    private final BucketDocuments documents;
     private final LongSupplier clock;
     private final AtomicLong requests = new AtomicLong();
 
@@ -135,6 +137,7 @@ public final class S3Gateway {
         lifecycle.objectLock(objectLock);
         lifecycle.runEvery(settings.lifecycleInterval());
         this.cors = new S3Cors(store, buckets, clock);
+        this.documents = new BucketDocuments(buckets);
         this.policies = new S3Policies(store, buckets, tagging, clock);
         this.postObject = new S3PostObject(settings, buckets, objects, keys, acls, policies, encryption, clock, spool);
         this.authorizer = new S3Authorizer(buckets, acls, policies);
@@ -456,19 +459,28 @@ public final class S3Gateway {
             case GetBucketTagging -> tagging.getBucket(call);
             case PutBucketTagging -> tagging.putBucket(call);
             case DeleteBucketTagging -> tagging.deleteBucket(call);
-            case GetBucketLifecycleConfiguration -> lifecycle.get(call);
-            case PutBucketLifecycleConfiguration -> lifecycle.put(call);
-            case DeleteBucketLifecycle -> lifecycle.delete(call);
-            case GetBucketEncryption -> encryption.getBucket(call);
-            case PutBucketEncryption -> encryption.putBucket(call);
-            case DeleteBucketEncryption -> encryption.deleteBucket(call);
-            case GetBucketCors, PutBucketCors, DeleteBucketCors -> cors.call(call);
-            case GetPublicAccessBlock, PutPublicAccessBlock, DeletePublicAccessBlock -> acls.publicAccessBlock(call);
-            case GetBucketPolicy, PutBucketPolicy, DeleteBucketPolicy -> policies.call(call);
+            // the bucket settings that are one document each: one generic handler (BucketDocuments)
+            case GetBucketLifecycleConfiguration -> documents.get(call, lifecycle.document());
+            case PutBucketLifecycleConfiguration -> documents.put(call, lifecycle.document());
+            case DeleteBucketLifecycle -> documents.delete(call, lifecycle.document());
+            case GetBucketEncryption -> documents.get(call, encryption.document());
+            case PutBucketEncryption -> documents.put(call, encryption.document());
+            case DeleteBucketEncryption -> documents.delete(call, encryption.document());
+            case GetBucketCors -> documents.get(call, cors.document());
+            case PutBucketCors -> documents.put(call, cors.document());
+            case DeleteBucketCors -> documents.delete(call, cors.document());
+            case GetPublicAccessBlock -> documents.get(call, acls.publicAccessBlock());
+            case PutPublicAccessBlock -> documents.put(call, acls.publicAccessBlock());
+            case DeletePublicAccessBlock -> documents.delete(call, acls.publicAccessBlock());
+            case GetBucketPolicy -> documents.get(call, policies.document());
+            case PutBucketPolicy -> documents.put(call, policies.document());
+            case DeleteBucketPolicy -> documents.delete(call, policies.document());
+            case GetObjectLockConfiguration -> documents.get(call, objectLock.config());
+            case PutObjectLockConfiguration -> documents.put(call, objectLock.config());
+            case GetBucketOwnershipControls -> documents.get(call, ownership.document());
+            case PutBucketOwnershipControls -> documents.put(call, ownership.document());
+            case DeleteBucketOwnershipControls -> documents.delete(call, ownership.document());
             case GetBucketPolicyStatus -> policies.status(call);
-            case GetObjectLockConfiguration -> objectLock.getConfig(call);
-            case PutObjectLockConfiguration -> objectLock.putConfig(call);
-            case GetBucketOwnershipControls, PutBucketOwnershipControls, DeleteBucketOwnershipControls -> ownership.call(call);
             case GetObject, HeadObject -> objects.get(call);
             case PutObject, CopyObject -> objects.put(call); // a copy: x-amz-copy-source (S3Copy)
             case DeleteObject -> deletes.delete(call);

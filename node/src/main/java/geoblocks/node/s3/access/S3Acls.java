@@ -12,7 +12,7 @@ import geoblocks.node.s3.auth.AccessKeys;
 import geoblocks.node.s3.auth.S3KeyStore;
 import geoblocks.node.s3.body.SmallBody;
 import geoblocks.node.s3.body.SmallRecord;
-import java.io.IOException;
+import geoblocks.node.s3.bucket.BucketDocument;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Map;
@@ -219,41 +219,13 @@ public final class S3Acls {
         return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new));
     }
 
-    /** PUT, GET and DELETE {@code ?publicAccessBlock} of a bucket (owner only, checked by {@link S3Authorizer#authorize}). */
-    public void publicAccessBlock(S3Call call) {
-        switch (call.method()) {
-            case "GET" -> buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
-                if (t != null) {
-                    call.fail(t);
-                } else if (!b.access().block().any()) {
-                    call.fail(S3Error.NO_SUCH_PUBLIC_ACCESS_BLOCK, "bucket '" + call.bucket + "' has no PublicAccessBlock");
-                } else {
-                    call.xml(200, AclXml.publicAccessBlock(b.access().block()));
-                }
-            }));
-            case "DELETE" -> setBlock(call, S3Access.PublicAccessBlock.NONE, 204);
-            case "PUT" -> {
-                call.ex.onBody(new SmallBody(call, body -> {
-                    try {
-                        setBlock(call, AclXml.parsePublicAccessBlock(body), 200);
-                    } catch (S3Exception e) {
-                        call.fail(e);
-                    }
-                }));
-                call.ex.sendContinue();
-            }
-            default -> throw new IllegalStateException("not a PublicAccessBlock call: " + call.method());
-        }
-    }
-
-    private void setBlock(S3Call call, S3Access.PublicAccessBlock block, int status) {
-        buckets.find(call.bucket).thenCompose(b -> buckets.update(b.withAccess(b.access().withBlock(block))))
-                .whenComplete((m, t) -> call.later(() -> {
-                    if (t != null) {
-                        call.fail(t);
-                    } else {
-                        call.empty(status);
-                    }
-                }));
+    /** Put/Get/DeletePublicAccessBlock (owner only, checked by {@link S3Authorizer#authorize}): a line of the bucket's record. */
+    public BucketDocument<S3Access.PublicAccessBlock> publicAccessBlock() {
+        return new BucketDocument<>("PublicAccessBlock", S3Error.NO_SUCH_PUBLIC_ACCESS_BLOCK,
+                (body, bucket) -> AclXml.parsePublicAccessBlock(body), BucketDocument.Check.none(), AclXml::publicAccessBlock,
+                BucketDocument.XML, BucketDocument.Storage.of(
+                        b -> CompletableFuture.completedFuture(b.access().block().any() ? b.access().block() : null),
+                        (b, block, body) -> buckets.update(b.withAccess(b.access().withBlock(block == null
+                                ? S3Access.PublicAccessBlock.NONE : block)))), 200);
     }
 }

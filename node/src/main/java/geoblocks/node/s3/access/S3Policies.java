@@ -1,12 +1,13 @@
 package geoblocks.node.s3.access;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.node.s3.BucketMeta;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.S3Buckets;
 import geoblocks.node.s3.S3Call;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
-import geoblocks.node.s3.body.SmallBody;
+import geoblocks.node.s3.bucket.BucketDocument;
 import geoblocks.node.s3.bucket.SettingCache;
 import geoblocks.node.s3.bucket.SideRecords;
 import geoblocks.node.s3.object.S3Copy;
@@ -46,40 +47,21 @@ public final class S3Policies {
         return PREFIX + bucket;
     }
 
-    /** GET, PUT or DELETE {@code ?policy} of a bucket (who may was decided by {@link S3Authorizer}). */
-    public void call(S3Call call) {
-        switch (call.method()) {
-            case "GET" -> buckets.find(call.bucket).thenCompose(b -> read(call.bucket, b.createdMillis()))
-                    .whenComplete((p, t) -> call.later(() -> {
-                        if (t != null) {
-                            call.fail(t);
-                        } else if (p == null) {
-                            call.fail(S3Error.NO_SUCH_BUCKET_POLICY, "bucket '" + call.bucket + "' has no policy");
-                        } else {
-                            call.ex.respond(200, "application/json", p.text().getBytes(StandardCharsets.UTF_8));
-                        }
-                    }));
-            case "PUT" -> {
-                call.ex.onBody(new SmallBody(call, body -> buckets.find(call.bucket).thenCompose(b -> {
-                    BucketPolicy p;
-                    try {
-                        p = BucketPolicy.parse(new String(body, StandardCharsets.UTF_8), call.bucket);
-                    } catch (S3Exception e) {
-                        return CompletableFuture.failedFuture(e);
-                    }
-                    if (p.isPublic() && b.access().block().blockPublicPolicy()) {
-                        return CompletableFuture.failedFuture(new S3Exception(S3Error.ACCESS_DENIED, "the bucket's"
-                                + " PublicAccessBlock (BlockPublicPolicy) refuses policies that grant to everyone"));
-                    }
-                    return store.put(file(call.bucket), null, geoblocks.blockstore.client.ByteSource.of(body), "tworandom",
-                            BucketPolicy.MAX_BYTES, "all", false, Map.of());
-                }).whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(204))));
-                call.ex.sendContinue();
-            }
-            case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket)))
-                    .whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(204));
-            default -> throw new IllegalStateException("not a bucket policy call: " + call.method());
-        }
+    /**
+     * Put/Get/DeleteBucketPolicy (who may was decided by {@link S3Authorizer}): the policy in its side record, kept as
+     * sent; the bucket's BlockPublicPolicy refuses one that grants to everyone. A change is seen at once by this
+     * node's cache.
+     */
+    public BucketDocument<BucketPolicy> document() {
+        return new BucketDocument<>("policy", S3Error.NO_SUCH_BUCKET_POLICY,
+                (body, bucket) -> BucketPolicy.parse(new String(body, StandardCharsets.UTF_8), bucket),
+                (b, p) -> p != null && p.isPublic() && b.access().block().blockPublicPolicy() ? new S3Exception(S3Error.ACCESS_DENIED,
+                        "the bucket's PublicAccessBlock (BlockPublicPolicy) refuses policies that grant to everyone") : null,
+                p -> p.text().getBytes(StandardCharsets.UTF_8), "application/json", BucketDocument.Storage.of(
+                        b -> read(b.name(), b.createdMillis()),
+                        (b, p, body) -> (p == null ? SideRecords.delete(store, file(b.name()))
+                                : store.put(file(b.name()), null, ByteSource.of(body), "tworandom", BucketPolicy.MAX_BYTES, "all",
+                                        false, Map.of())).whenComplete((x, t) -> cache.forget(b.name()))), 204);
     }
 
     /** GET {@code ?policyStatus}: public when the policy grants to everyone or the bucket's ACL grants to a group. */

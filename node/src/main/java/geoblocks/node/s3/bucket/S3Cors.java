@@ -1,11 +1,10 @@
 package geoblocks.node.s3.bucket;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.S3Buckets;
 import geoblocks.node.s3.S3Call;
 import geoblocks.node.s3.S3Error;
-import geoblocks.node.s3.S3Exception;
-import geoblocks.node.s3.body.SmallBody;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -36,37 +35,14 @@ public final class S3Cors {
         return PREFIX + bucket;
     }
 
-    /** GET, PUT or DELETE {@code ?cors} of a bucket. */
-    public void call(S3Call call) {
-        switch (call.method()) {
-            case "GET" -> buckets.find(call.bucket).thenCompose(b -> read(call.bucket, b.createdMillis()))
-                    .whenComplete((c, t) -> call.later(() -> {
-                        if (t != null) {
-                            call.fail(t);
-                        } else if (c == null) {
-                            call.fail(S3Error.NO_SUCH_CORS_CONFIGURATION, "bucket '" + call.bucket + "' has no CORS configuration");
-                        } else {
-                            call.xml(200, c.toXml());
-                        }
-                    }));
-            case "PUT" -> {
-                call.ex.onBody(new SmallBody(call, body -> {
-                    CorsConfig c;
-                    try {
-                        c = CorsConfig.parse(body);
-                    } catch (S3Exception e) {
-                        call.fail(e);
-                        return;
-                    }
-                    byte[] record = c.toXml();
-                    buckets.find(call.bucket).thenCompose(b -> store.put(file(call.bucket), null, geoblocks.blockstore.client.ByteSource.of(record),
-                            "tworandom", MAX_FILE, "all", false, Map.of())).whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(200));
-                }));
-                call.ex.sendContinue();
-            }
-            case "DELETE" -> buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket))).whenComplete((x, t) -> cache.forget(call.bucket)).whenComplete(call.emptyWhenDone(204));
-            default -> throw new IllegalStateException("not a CORS configuration call: " + call.method());
-        }
+    /** Put/Get/DeleteBucketCors: the configuration in its side record (a change is seen at once by this node's cache). */
+    public BucketDocument<CorsConfig> document() {
+        return new BucketDocument<>("CORS configuration", S3Error.NO_SUCH_CORS_CONFIGURATION, (body, bucket) -> CorsConfig.parse(body),
+                BucketDocument.Check.none(), CorsConfig::toXml, BucketDocument.XML, BucketDocument.Storage.of(
+                        b -> read(b.name(), b.createdMillis()),
+                        (b, c, body) -> (c == null ? SideRecords.delete(store, file(b.name()))
+                                : store.put(file(b.name()), null, ByteSource.of(c.toXml()), "tworandom", MAX_FILE, "all", false, Map.of()))
+                                .whenComplete((x, t) -> cache.forget(b.name()))), 200);
     }
 
     /** The bucket's configuration, or null (none, or one older than the bucket, {@code sinceMillis}). */

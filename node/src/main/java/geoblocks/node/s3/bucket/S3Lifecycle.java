@@ -3,15 +3,14 @@ package geoblocks.node.s3.bucket;
 import geoblocks.blockstore.core.Owners;
 import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.node.s3.BucketMeta;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.ObjectListing;
 import geoblocks.node.s3.S3Buckets;
-import geoblocks.node.s3.S3Call;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.S3Names;
-import geoblocks.node.s3.body.SmallBody;
 import geoblocks.node.s3.lock.S3ObjectLock;
 import geoblocks.node.s3.multipart.S3Multipart;
 import geoblocks.node.s3.object.ETags;
@@ -90,42 +89,14 @@ public final class S3Lifecycle {
         return PREFIX + bucket;
     }
 
-    public void get(S3Call call) {
-        buckets.find(call.bucket).thenCompose(b -> read(call.bucket, b.createdMillis())).whenComplete((c, t) -> call.later(() -> {
-            if (t != null) {
-                call.fail(t);
-            } else if (c == null) {
-                call.fail(S3Error.NO_SUCH_LIFECYCLE_CONFIGURATION, "bucket '" + call.bucket + "' has no lifecycle configuration");
-            } else {
-                call.xml(200, c.toXml());
-            }
-        }));
-    }
-
-    public void put(S3Call call) {
-        call.ex.onBody(new SmallBody(call, body -> {
-            LifecycleConfig c;
-            try {
-                c = LifecycleConfig.parse(body);
-            } catch (S3Exception e) {
-                call.fail(e);
-                return;
-            }
-            byte[] record = c.toXml();
-            buckets.find(call.bucket).thenCompose(b -> store.put(file(call.bucket), null, geoblocks.blockstore.client.ByteSource.of(record),
-                    "tworandom", MAX_FILE, "all", false, Map.of())).whenComplete(call.emptyWhenDone(200));
-        }));
-        call.ex.sendContinue();
-    }
-
-    public void delete(S3Call call) {
-        buckets.find(call.bucket).thenCompose(b -> SideRecords.delete(store, file(call.bucket))).whenComplete((x, t) -> call.later(() -> {
-            if (t != null) {
-                call.fail(t);
-            } else {
-                call.empty(204); // also when there was none
-            }
-        }));
+    /** Put/Get/DeleteBucketLifecycleConfiguration: the configuration in its side record. */
+    public BucketDocument<LifecycleConfig> document() {
+        return new BucketDocument<>("lifecycle configuration", S3Error.NO_SUCH_LIFECYCLE_CONFIGURATION,
+                (body, bucket) -> LifecycleConfig.parse(body), BucketDocument.Check.none(), LifecycleConfig::toXml, BucketDocument.XML,
+                BucketDocument.Storage.of(b -> read(b.name(), b.createdMillis()), (b, c, body) -> c == null
+                        ? SideRecords.delete(store, file(b.name()))
+                        : store.put(file(b.name()), null, ByteSource.of(c.toXml()), "tworandom", MAX_FILE, "all", false, Map.of())),
+                200);
     }
 
     /** The bucket's configuration, or null when it has none (or only one older than the bucket, {@code sinceMillis}). */

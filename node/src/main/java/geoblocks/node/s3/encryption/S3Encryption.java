@@ -6,11 +6,13 @@ import geoblocks.node.s3.S3Call;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.S3Settings;
-import geoblocks.node.s3.body.SmallBody;
+import geoblocks.node.s3.bucket.BucketDocument;
 import geoblocks.node.s3.xml.S3Xml;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.w3c.dom.Element;
@@ -234,54 +236,24 @@ public final class S3Encryption {
         }
     }
 
-    /** GetBucketEncryption: the default, or 404 ServerSideEncryptionConfigurationNotFoundError. */
-    public void getBucket(S3Call call) {
-        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
-            if (t != null) {
-                call.fail(t);
-            } else if (b.encryption() == null) {
-                call.fail(S3Error.NO_SUCH_ENCRYPTION_CONFIGURATION, "bucket '" + call.bucket + "' has no default encryption");
-            } else {
-                call.xml(200, (S3Xml.HEAD + "<ServerSideEncryptionConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+    /**
+     * Put/Get/DeleteBucketEncryption: SSE-S3 ({@code AES256}, {@link BucketMeta#SSE_S3}) as the bucket's default, a line
+     * of its record (SSE-KMS is NotImplemented; none: 404 ServerSideEncryptionConfigurationNotFoundError).
+     */
+    public BucketDocument<String> document() {
+        return new BucketDocument<>("default encryption", S3Error.NO_SUCH_ENCRYPTION_CONFIGURATION, (body, bucket) -> {
+            parseConfiguration(body);
+            if (!config.keys().configured()) {
+                throw notConfigured();
+            }
+            return BucketMeta.SSE_S3;
+        }, BucketDocument.Check.none(), e -> (S3Xml.HEAD + "<ServerSideEncryptionConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
                         + "<Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>AES256</SSEAlgorithm>"
                         + "</ApplyServerSideEncryptionByDefault><BucketKeyEnabled>false</BucketKeyEnabled></Rule>"
-                        + "</ServerSideEncryptionConfiguration>").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            }
-        }));
-    }
-
-    /** PutBucketEncryption: SSE-S3 ({@code AES256}) as the bucket's default; SSE-KMS is NotImplemented. */
-    public void putBucket(S3Call call) {
-        call.ex.onBody(new SmallBody(call, body -> {
-            try {
-                parseConfiguration(body);
-                if (!config.keys().configured()) {
-                    throw notConfigured();
-                }
-            } catch (S3Exception e) {
-                call.fail(e);
-                return;
-            }
-            update(call, BucketMeta.SSE_S3, 200);
-        }));
-        call.ex.sendContinue();
-    }
-
-    /** DeleteBucketEncryption: 204, whether or not there was a default. */
-    public void deleteBucket(S3Call call) {
-        update(call, null, 204);
-    }
-
-    private void update(S3Call call, String encryption, int status) {
-        buckets.find(call.bucket).thenCompose(b -> java.util.Objects.equals(b.encryption(), encryption)
-                ? CompletableFuture.completedFuture(b) : buckets.update(b.withEncryption(encryption)))
-                .whenComplete((b, t) -> call.later(() -> {
-                    if (t != null) {
-                        call.fail(t);
-                    } else {
-                        call.empty(status);
-                    }
-                }));
+                        + "</ServerSideEncryptionConfiguration>").getBytes(StandardCharsets.UTF_8), BucketDocument.XML,
+                BucketDocument.Storage.of(b -> CompletableFuture.completedFuture(b.encryption()),
+                        (b, e, body) -> Objects.equals(b.encryption(), e) ? CompletableFuture.completedFuture(b)
+                                : buckets.update(b.withEncryption(e))), 200);
     }
 
     /** Checks a {@code ServerSideEncryptionConfiguration}: one rule whose default algorithm is AES256. */

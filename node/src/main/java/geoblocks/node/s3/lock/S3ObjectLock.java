@@ -10,6 +10,7 @@ import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.S3Names;
 import geoblocks.node.s3.body.SmallBody;
+import geoblocks.node.s3.bucket.BucketDocument;
 import geoblocks.node.s3.bucket.SideRecords;
 import geoblocks.node.s3.object.S3Tagging;
 import geoblocks.node.s3.versioning.ObjectVersions;
@@ -161,38 +162,19 @@ public final class S3ObjectLock {
         });
     }
 
-    /** GetObjectLockConfiguration ({@code ?object-lock} GET). */
-    public void getConfig(S3Call call) {
-        buckets.find(call.bucket).whenComplete((b, t) -> call.later(() -> {
-            if (t != null) {
-                call.fail(t);
-            } else if (b.objectLock() == null) {
-                call.fail(S3Error.OBJECT_LOCK_CONFIGURATION_NOT_FOUND, "bucket '" + call.bucket + "' has no object lock configuration");
-            } else {
-                call.xml(200, ObjectLockXml.config(b.objectLock()));
-            }
-        }));
-    }
-
-    /** PutObjectLockConfiguration ({@code ?object-lock} PUT). */
-    public void putConfig(S3Call call) {
-        call.ex.onBody(new SmallBody(call, body -> {
-            ObjectLock.Config c;
-            try {
-                c = ObjectLockXml.config(body);
-            } catch (S3Exception e) {
-                call.fail(e);
-                return;
-            }
-            buckets.find(call.bucket).thenCompose(b -> {
-                if (b.objectLock() == null && b.versioning() != ObjectVersions.Status.ENABLED) {
-                    throw new CompletionException(new S3Exception(S3Error.INVALID_BUCKET_STATE, "object lock needs the bucket's"
-                            + " versioning Enabled (or x-amz-bucket-object-lock-enabled when the bucket is created)"));
-                }
-                return buckets.update(b.withObjectLock(c));
-            }).whenComplete(call.emptyWhenDone(200));
-        }));
-        call.ex.sendContinue();
+    /**
+     * Put/GetObjectLockConfiguration ({@code ?object-lock} on a bucket; there is no Delete): a line of the bucket's
+     * record, which a bucket takes only with its versioning Enabled (or with object lock enabled when created).
+     */
+    public BucketDocument<ObjectLock.Config> config() {
+        return new BucketDocument<>("object lock configuration", S3Error.OBJECT_LOCK_CONFIGURATION_NOT_FOUND,
+                (body, bucket) -> ObjectLockXml.config(body),
+                (b, c) -> b.objectLock() == null && b.versioning() != ObjectVersions.Status.ENABLED ? new S3Exception(
+                        S3Error.INVALID_BUCKET_STATE, "object lock needs the bucket's versioning Enabled (or"
+                        + " x-amz-bucket-object-lock-enabled when the bucket is created)") : null,
+                ObjectLockXml::config, BucketDocument.XML, BucketDocument.Storage.of(
+                        b -> CompletableFuture.completedFuture(b.objectLock()), (b, c, body) -> buckets.update(b.withObjectLock(c))),
+                200);
     }
 
     /** The version a retention or legal hold call names ({@code versionId}, else the current one), in an object lock bucket. */
