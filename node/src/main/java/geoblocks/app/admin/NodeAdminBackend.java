@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** The admin API's backend over the node's own S3 gateway client ({@link NodeStore}). */
 public final class NodeAdminBackend implements AdminBackend {
@@ -45,7 +46,7 @@ public final class NodeAdminBackend implements AdminBackend {
             if (NodeStore.cause(t) instanceof NodeStore.StoreException s && s.notFound()) {
                 return null;
             }
-            throw new java.util.concurrent.CompletionException(NodeStore.cause(t));
+            throw new CompletionException(NodeStore.cause(t));
         });
     }
 

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A bucket's settings, kept in its record file (see {@link S3Names#bucketFile}) as {@code key=value}
@@ -69,8 +70,8 @@ public record BucketMeta(String name, String home, String policy, int blockSize,
     }
 
     public BucketMeta {
-        java.util.Objects.requireNonNull(versioning, "versioning");
-        java.util.Objects.requireNonNull(access, "access");
+        Objects.requireNonNull(versioning, "versioning");
+        Objects.requireNonNull(access, "access");
         if (encryption != null && !encryption.equals(SSE_S3)) {
             throw new IllegalArgumentException("bucket default encryption must be " + SSE_S3 + " or none, was '" + encryption + "'");
         }

@@ -1,5 +1,6 @@
 package geoblocks.node.s3;
 
+import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.wire.FailureCode;
 
 /**
@@ -31,7 +32,7 @@ final class CreateWait {
      * decide the creates of the names it owns yet, or some peer's first RTT probes have not settled (neither measured
      * up nor past down-after), so a region it calls down may only not have answered yet.
      */
-    static boolean settling(geoblocks.blockstore.port.NodeSnapshot s) {
+    static boolean settling(NodeSnapshot s) {
         return s == null || s.createsNotReady() != null || !s.unsettledPeers().isEmpty();
     }
 

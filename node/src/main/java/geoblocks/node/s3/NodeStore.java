@@ -4,16 +4,20 @@ import geoblocks.app.host.Bridge;
 import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.SharedManifestReads;
 import geoblocks.blockstore.core.WriteCondition;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 import se.sics.kompics.KompicsEvent;
 
 /**
@@ -34,7 +38,7 @@ public final class NodeStore {
 
         public StoreException(FailureCode code, String message) {
             super(message, null, false, false);
-            this.code = java.util.Objects.requireNonNull(code, "code");
+            this.code = Objects.requireNonNull(code, "code");
         }
 
         public FailureCode code() {
@@ -89,7 +93,7 @@ public final class NodeStore {
         return new ClientPort.FileStat(m, m.uploadedAt().equals(region), Map.of());
     }
 
-    private CompletableFuture<Object> call(java.util.function.LongFunction<KompicsEvent> request) {
+    private CompletableFuture<Object> call(LongFunction<KompicsEvent> request) {
         long op = ops.incrementAndGet();
         return bridge.thenCompose(b -> b.submit(op, request.apply(op), null)).thenApply(r -> {
             if (!r.ok()) {
@@ -109,7 +113,7 @@ public final class NodeStore {
     public CompletableFuture<ClientPort.Written> put(String name, Path file, ByteSource source, String policy, int blockSize,
             String ack, WriteCondition condition, Map<String, String> meta) {
         return call(op -> new ClientPort.Put(op, file, source, name, policy, blockSize, ack, condition, meta,
-                geoblocks.blockstore.core.Compression.NONE)).thenApply(v -> (ClientPort.Written) v);
+                Compression.NONE)).thenApply(v -> (ClientPort.Written) v);
     }
 
     /** Streams version {@code version} (empty: newest) of {@code name} into {@code sink}. */
@@ -169,9 +173,9 @@ public final class NodeStore {
 
     /** Every version kept of {@code name}, newest first (tombstones included). */
     @SuppressWarnings("unchecked")
-    public CompletableFuture<List<geoblocks.blockstore.wire.ClientOp.VersionEntry>> versions(String name) {
+    public CompletableFuture<List<ClientOp.VersionEntry>> versions(String name) {
         return call(op -> new ClientPort.Versions(op, name))
-                .thenApply(v -> (List<geoblocks.blockstore.wire.ClientOp.VersionEntry>) v);
+                .thenApply(v -> (List<ClientOp.VersionEntry>) v);
     }
 
     /** The stat of version {@code version} of {@code name} (empty: the newest). */
@@ -192,10 +196,10 @@ public final class NodeStore {
      * A {@code cluster} request at this node: {@code show}, or a layout change (an admin operation: the node
      * takes it from this client only, see {@code FileOps.isAdmin}).
      */
-    public CompletableFuture<geoblocks.blockstore.wire.ClientOp.ClusterReply> cluster(String action, String region,
+    public CompletableFuture<ClientOp.ClusterReply> cluster(String action, String region,
             String address, String zone, long capacityBytes, boolean force, String key) {
         return call(op -> new ClientPort.Cluster(op, action, region, address, zone, capacityBytes, force, key))
-                .thenApply(v -> (geoblocks.blockstore.wire.ClientOp.ClusterReply) v);
+                .thenApply(v -> (ClientOp.ClusterReply) v);
     }
 
     /** The cause a future failed with, unwrapped. */

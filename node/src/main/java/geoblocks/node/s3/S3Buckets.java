@@ -1,5 +1,6 @@
 package geoblocks.node.s3;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import geoblocks.node.s3.access.BucketAccess;
@@ -19,10 +20,14 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The bucket operations (ListBuckets, CreateBucket, HeadBucket, GetBucketLocation, DeleteBucket,
@@ -38,7 +43,7 @@ public final class S3Buckets {
     private final Collection<String> regions;
     private final LongSupplier clock;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
-    private java.util.function.UnaryOperator<String> displayNames = id -> id;
+    private UnaryOperator<String> displayNames = id -> id;
 
     private record Cached(BucketMeta meta, long at) {}
 
@@ -62,31 +67,31 @@ public final class S3Buckets {
                 Throwable cause = NodeStore.cause(t);
                 if (cause instanceof NodeStore.StoreException s && s.notFound()) {
                     cache.remove(bucket);
-                    throw new java.util.concurrent.CompletionException(
+                    throw new CompletionException(
                             new S3Exception(S3Error.NO_SUCH_BUCKET, "bucket '" + bucket + "' does not exist"));
                 }
-                throw new java.util.concurrent.CompletionException(cause);
+                throw new CompletionException(cause);
             }
             try {
                 BucketMeta meta = BucketMeta.decode(bucket, sink.bytes());
                 cache.put(bucket, new Cached(meta, clock.getAsLong()));
                 return meta;
             } catch (IOException e) {
-                throw new java.util.concurrent.CompletionException(e);
+                throw new CompletionException(e);
             }
         });
     }
 
     /** Whether the node is still settling after its start ({@link CreateWait#settling}); always, unless set. */
-    private java.util.function.BooleanSupplier settling = () -> true;
+    private BooleanSupplier settling = () -> true;
 
     /** Sets where a CreateBucket refused as unavailable learns whether the node is still settling ({@link CreateWait}). */
-    void settling(java.util.function.BooleanSupplier settling) {
+    void settling(BooleanSupplier settling) {
         this.settling = settling;
     }
 
     /** Sets how a key id is shown as a name (its key's name, when the node knows it). */
-    void displayNames(java.util.function.UnaryOperator<String> names) {
+    void displayNames(UnaryOperator<String> names) {
         this.displayNames = names;
     }
 
@@ -103,7 +108,7 @@ public final class S3Buckets {
     /** ListBuckets: the buckets the caller's key owns (the owner is in the record file's metadata). */
     void listBuckets(S3Call call) {
         String me = call.requester == null ? settings.accessKey() : call.requester;
-        bucketRecords(new java.util.TreeMap<>(), "", me).whenComplete((created, t) -> call.later(() -> {
+        bucketRecords(new TreeMap<>(), "", me).whenComplete((created, t) -> call.later(() -> {
             if (t != null) {
                 call.fail(t);
                 return;
@@ -145,7 +150,7 @@ public final class S3Buckets {
                                 cache.remove(call.bucket);
                                 return find(call.bucket).thenApply(other -> {
                                     boolean mine = other.access().ownerOr(settings.accessKey()).equals(meta.access().owner());
-                                    throw new java.util.concurrent.CompletionException(mine
+                                    throw new CompletionException(mine
                                             ? new S3Exception(S3Error.BUCKET_ALREADY_OWNED_BY_YOU, "bucket '" + call.bucket + "' exists")
                                             : new S3Exception(S3Error.BUCKET_ALREADY_EXISTS, "bucket '" + call.bucket
                                                     + "' exists and belongs to another key"));
@@ -170,7 +175,7 @@ public final class S3Buckets {
 
     /** Stores a new bucket's record if the name is free, asking again while {@code wait} says so ({@link CreateWait}). */
     private CompletableFuture<ClientPort.Written> putRecord(String bucket, byte[] record, CreateWait wait, String owner) {
-        return store.put(S3Names.bucketFile(bucket), null, geoblocks.blockstore.client.ByteSource.of(record), "tworandom", MAX_RECORD, "all", true,
+        return store.put(S3Names.bucketFile(bucket), null, ByteSource.of(record), "tworandom", MAX_RECORD, "all", true,
                 Map.of(META_OWNER, owner)).handle((w, t) -> {
                     Throwable c = t == null ? null : NodeStore.cause(t);
                     if (c instanceof NodeStore.StoreException s && wait.retry(s, System.nanoTime(), settling.getAsBoolean())) {
@@ -229,7 +234,7 @@ public final class S3Buckets {
 
     /** Stores a changed record of an existing bucket (a newer version of its record file; the newest wins) and caches it. */
     public CompletableFuture<BucketMeta> update(BucketMeta meta) {
-        return store.put(S3Names.bucketFile(meta.name()), null, geoblocks.blockstore.client.ByteSource.of(meta.encode()), "tworandom", MAX_RECORD,
+        return store.put(S3Names.bucketFile(meta.name()), null, ByteSource.of(meta.encode()), "tworandom", MAX_RECORD,
                 "all", false, Map.of(META_OWNER, meta.access().ownerOr(settings.accessKey()))).thenApply(w -> {
                     cache.put(meta.name(), new Cached(meta, clock.getAsLong()));
                     return meta;
@@ -262,7 +267,7 @@ public final class S3Buckets {
         // empty: the node holds no live name under "bucket/" (one entry asked, one seek)
         find(call.bucket).thenCompose(m -> store.listPage(prefix, "", 1)).thenCompose(page -> {
             if (!page.entries().isEmpty()) {
-                throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.BUCKET_NOT_EMPTY,
+                throw new CompletionException(new S3Exception(S3Error.BUCKET_NOT_EMPTY,
                         "bucket '" + call.bucket + "' still holds '" + page.entries().get(0).name().substring(prefix.length())
                                 + "'"));
             }

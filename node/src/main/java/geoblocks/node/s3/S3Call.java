@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,7 +95,7 @@ public final class S3Call {
     }
 
     /** A completion handler for a node request: answers {@code status} with no body on the event loop, or the failure. */
-    public <T> java.util.function.BiConsumer<T, Throwable> emptyWhenDone(int status) {
+    public <T> BiConsumer<T, Throwable> emptyWhenDone(int status) {
         return (x, t) -> later(() -> {
             if (t != null) {
                 fail(t);

@@ -1,5 +1,6 @@
 package geoblocks.node.s3;
 
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.node.s3.access.ObjectOwnership;
 import geoblocks.node.s3.lock.ObjectLock;
 import geoblocks.node.s3.object.TagSet;
@@ -92,7 +93,7 @@ public enum S3Error {
      * BucketAlreadyOwnedByYou). INVALID is the gateway's fault, not the S3 client's (the gateway
      * checks what the client sent before it asks the node), hence 500.
      */
-    public static S3Error forNode(geoblocks.blockstore.wire.FailureCode code) {
+    public static S3Error forNode(FailureCode code) {
         return switch (code) {
             case NOT_FOUND -> NO_SUCH_KEY;
             case EXISTS, NEWER_EXISTS, PRECONDITION_FAILED -> PRECONDITION_FAILED;

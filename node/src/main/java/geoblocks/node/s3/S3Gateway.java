@@ -3,7 +3,9 @@ package geoblocks.node.s3;
 import geoblocks.app.http.Exchange;
 import geoblocks.app.http.Route;
 import geoblocks.app.http.Router;
+import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.net.ClusterConfig;
+import geoblocks.net.HostPort;
 import geoblocks.node.s3.access.S3Acls;
 import geoblocks.node.s3.access.S3Authorizer;
 import geoblocks.node.s3.access.S3Ownership;
@@ -36,17 +38,25 @@ import geoblocks.node.s3.post.S3PostObject;
 import geoblocks.node.s3.versioning.S3Versioning;
 import geoblocks.node.s3.xml.S3Xml;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The node's S3 gateway: a path-style subset of the S3 REST API on the node's HTTP server (docs/s3.md).
@@ -89,7 +99,7 @@ public final class S3Gateway {
                 settings.secretKey(), clock);
         this.sigv4 = new SigV4(keys::secret, signingRegions(settings.region(), cluster.regionIds()));
         // multipart uploads in progress survive a restart: their journals and parts stay, the rest of the spool goes
-        List<String> damaged = new java.util.ArrayList<>();
+        List<String> damaged = new ArrayList<>();
         List<MultipartJournal.Recovered> recovered = new MultipartJournal(settings.spoolDir()).recoverSpool(damaged);
         if (!recovered.isEmpty() || !damaged.isEmpty()) {
             LOG.info("{}: {} multipart upload(s) in progress resumed from the spool{}", settings.region(), recovered.size(),
@@ -154,7 +164,7 @@ public final class S3Gateway {
      * for the owner only while the node is settling after its start ({@link CreateWait#settling}); without this it
      * always waits up to create-wait.
      */
-    public S3Gateway withNodeState(java.util.function.Supplier<geoblocks.blockstore.port.NodeSnapshot> snapshots) {
+    public S3Gateway withNodeState(Supplier<NodeSnapshot> snapshots) {
         buckets.settling(() -> CreateWait.settling(snapshots.get()));
         return this;
     }
@@ -282,8 +292,8 @@ public final class S3Gateway {
      * gateway serves every bucket, and a client signs with the location GetBucketLocation gave it), and
      * {@code us-east-1} (what clients use when told no region).
      */
-    public static Set<String> signingRegions(String self, java.util.Collection<String> cluster) {
-        Set<String> r = new java.util.TreeSet<>(cluster);
+    public static Set<String> signingRegions(String self, Collection<String> cluster) {
+        Set<String> r = new TreeSet<>(cluster);
         r.add(self);
         r.add("us-east-1");
         return r;
@@ -335,7 +345,7 @@ public final class S3Gateway {
             resume(held);
             return;
         }
-        java.util.concurrent.CompletableFuture<Void> decision = authorizer.authorize(call);
+        CompletableFuture<Void> decision = authorizer.authorize(call);
         if (decision.isDone() && !decision.isCompletedExceptionally()) {
             dispatch(call);
             resume(held);
@@ -376,7 +386,7 @@ public final class S3Gateway {
     private static Map<String, String> headers(HttpRequest req) {
         Map<String, String> out = new TreeMap<>();
         for (Map.Entry<String, String> e : req.headers()) {
-            out.merge(e.getKey().toLowerCase(java.util.Locale.ROOT), e.getValue(), (a, b) -> a + "," + b);
+            out.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + "," + b);
         }
         return out;
     }
@@ -410,13 +420,13 @@ public final class S3Gateway {
             return false;
         }
         InetSocketAddress at = settings.endpoints().get(target);
-        boolean tls = call.ex.context().pipeline().get(io.netty.handler.ssl.SslHandler.class) != null;
+        boolean tls = call.ex.context().pipeline().get(SslHandler.class) != null;
         // a virtual-hosted request is sent on in path style: the target's host is its address
         String uri = settings.virtualBucket(call.headers().get("Host")) == null ? call.ex.request().uri()
                 : "/" + call.bucket + call.ex.request().uri();
-        call.ex.header("Location", (tls ? "https://" : "http://") + geoblocks.net.HostPort.of(at.getAddress(), at.getPort()) + uri);
+        call.ex.header("Location", (tls ? "https://" : "http://") + HostPort.of(at.getAddress(), at.getPort()) + uri);
         call.ex.header("x-geoblocks-redirect", settings.region() + " -> " + target);
-        if (call.ex.expectsContinue() || io.netty.handler.codec.http.HttpUtil.getContentLength(call.ex.request(), 0L) > 0) {
+        if (call.ex.expectsContinue() || HttpUtil.getContentLength(call.ex.request(), 0L) > 0) {
             call.ex.closeAfterAnswer(); // the body, if the client sends it anyway, is not read as a request
         }
         call.xml(307, S3Xml.error(S3Error.TEMPORARY_REDIRECT, "DataBridge: send this request to the node of region "

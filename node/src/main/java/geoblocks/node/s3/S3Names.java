@@ -1,5 +1,6 @@
 package geoblocks.node.s3;
 
+import geoblocks.blockstore.core.Manifest;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
@@ -22,7 +23,7 @@ public final class S3Names {
     public static final int MAX_FILE_NAME_BYTES = MAX_BUCKET_BYTES + 1 + MAX_KEY_BYTES;
 
     static {
-        if (MAX_FILE_NAME_BYTES > geoblocks.blockstore.core.Manifest.MAX_NAME_BYTES) {
+        if (MAX_FILE_NAME_BYTES > Manifest.MAX_NAME_BYTES) {
             throw new AssertionError("an S3 object's file name may not fit a geoblocks file name");
         }
     }

@@ -2,6 +2,7 @@ package geoblocks.node.s3;
 
 import com.typesafe.config.Config;
 import geoblocks.app.http.HttpSettings;
+import geoblocks.app.http.Redact;
 import geoblocks.net.ClusterConfig;
 import geoblocks.node.s3.auth.AccessKeys;
 import geoblocks.node.s3.body.SpoolSpace;
@@ -15,7 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 
 /**
  * The S3 gateway of one node, from {@code geoblocks.s3} (see reference.conf): its region, the
@@ -31,7 +36,7 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
         int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
         boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
         Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks,
-        Duration createWait, String clusterSecret, java.util.List<String> virtualHostDomains, Duration lifecycleDay,
+        Duration createWait, String clusterSecret, List<String> virtualHostDomains, Duration lifecycleDay,
         Duration lifecycleInterval, Sse sse, Spool spool) {
 
     /**
@@ -47,7 +52,7 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
             int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
             boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
             Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks,
-            Duration createWait, String clusterSecret, java.util.List<String> virtualHostDomains, Duration lifecycleDay,
+            Duration createWait, String clusterSecret, List<String> virtualHostDomains, Duration lifecycleDay,
             Duration lifecycleInterval, Sse sse) {
         this(region, accessKey, secretKey, defaultPolicy, defaultBlockSize, maxBlockSize, maxObjectSize, multipartExpiry,
                 spoolDir, redirectPuts, redirectGets, migratedCopies, migrationSweepInterval, migrationRetryMin,
@@ -59,9 +64,9 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
      * The spool's limits over its directory: the bytes of the files in it (read by listing it) and the bytes its
      * disk can still take.
      */
-    public SpoolSpace spoolSpace(java.util.function.LongSupplier clockMillis) {
+    public SpoolSpace spoolSpace(LongSupplier clockMillis) {
         return new SpoolSpace(spool.quota(), spool.minFree(), () -> {
-            try (java.util.stream.Stream<Path> files = Files.list(spoolDir)) {
+            try (Stream<Path> files = Files.list(spoolDir)) {
                 return files.mapToLong(f -> f.toFile().length()).sum();
             } catch (IOException e) {
                 return 0; // no spool directory yet: nothing spooled
@@ -92,13 +97,13 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
         if (host == null) {
             return null;
         }
-        String h = host.trim().toLowerCase(java.util.Locale.ROOT);
+        String h = host.trim().toLowerCase(Locale.ROOT);
         int colon = h.lastIndexOf(':');
         if (colon > 0 && !h.endsWith("]")) {
             h = h.substring(0, colon);
         }
         for (String d : virtualHostDomains) {
-            String suffix = "." + d.toLowerCase(java.util.Locale.ROOT);
+            String suffix = "." + d.toLowerCase(Locale.ROOT);
             if (h.endsWith(suffix) && h.length() > suffix.length()) {
                 return h.substring(0, h.length() - suffix.length());
             }
@@ -110,7 +115,7 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
     @Override
     public String toString() {
         return "S3Settings[region=" + region + ", accessKey=" + accessKey + ", secretKey="
-                + geoblocks.app.http.Redact.secret(secretKey) + ", clusterSecret=" + geoblocks.app.http.Redact.secret(clusterSecret)
+                + Redact.secret(secretKey) + ", clusterSecret=" + Redact.secret(clusterSecret)
                 + ", defaultPolicy=" + defaultPolicy + ", endpoints=" + endpoints + "]";
     }
 
@@ -158,7 +163,7 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
                 c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
                 c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), sweep, retryMin, retryMax, endpoints, networks,
                 createWait, root.getString("geoblocks.cluster.secret"), c.hasPath("virtual-host-domains")
-                        ? c.getStringList("virtual-host-domains") : java.util.List.of(), day, every, sse(c),
+                        ? c.getStringList("virtual-host-domains") : List.of(), day, every, sse(c),
                 c.hasPath("spool") ? new Spool(c.getBytes("spool.quota"), c.getBytes("spool.min-free")) : Spool.DEFAULT);
     }
 

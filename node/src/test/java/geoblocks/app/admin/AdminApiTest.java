@@ -12,16 +12,19 @@ import geoblocks.node.s3.MiniJson;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.auth.AccessKeys;
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -96,7 +99,7 @@ class AdminApiTest {
             SecureRandom r = SecureRandom.getInstance("SHA1PRNG");
             r.setSeed(7);
             return r;
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -269,7 +272,7 @@ class AdminApiTest {
         for (Map.Entry<?, ?> p : ((Map<?, ?>) d.get("paths")).entrySet()) {
             String path = ((String) p.getKey()).replace("/{id}", "/*");
             for (Map.Entry<?, ?> m : ((Map<?, ?>) p.getValue()).entrySet()) {
-                described.add(((String) m.getKey()).toUpperCase(java.util.Locale.ROOT) + " " + path);
+                described.add(((String) m.getKey()).toUpperCase(Locale.ROOT) + " " + path);
                 Map<?, ?> responses = (Map<?, ?>) ((Map<?, ?>) m.getValue()).get("responses");
                 boolean open = ((Map<?, ?>) m.getValue()).containsKey("security");
                 assertEquals(!open, responses.containsKey("401"), p.getKey() + " " + m.getKey() + " documents its 401");
@@ -277,7 +280,7 @@ class AdminApiTest {
         }
         assertEquals(new TreeSet<>(api.routes()), described);
         // every $ref names a component that exists
-        Iterator<String> refs = java.util.regex.Pattern.compile("\"\\$ref\": ?\"#/components/(\\w+)/(\\w+)\"").matcher(doc.json())
+        Iterator<String> refs = Pattern.compile("\"\\$ref\": ?\"#/components/(\\w+)/(\\w+)\"").matcher(doc.json())
                 .results().map(r -> r.group(1) + "/" + r.group(2)).iterator();
         Map<?, ?> components = (Map<?, ?>) d.get("components");
         while (refs.hasNext()) {

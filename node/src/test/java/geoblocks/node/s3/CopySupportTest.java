@@ -9,6 +9,7 @@ import geoblocks.node.s3.object.ETags;
 import geoblocks.node.s3.object.S3Copy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,13 +36,13 @@ class CopySupportTest {
         }
         Path f = Files.createFile(dir.resolve("part"));
         try (RangeFileSink s = new RangeFileSink(f, 10, 50)) {
-            s.write(0, java.util.Arrays.copyOfRange(all, 0, 30));
+            s.write(0, Arrays.copyOfRange(all, 0, 30));
             s.begin(); // a retried download: offset 0 again
-            s.write(0, java.util.Arrays.copyOfRange(all, 0, 40));
-            s.write(40, java.util.Arrays.copyOfRange(all, 40, 100));
+            s.write(0, Arrays.copyOfRange(all, 0, 40));
+            s.write(40, Arrays.copyOfRange(all, 40, 100));
             assertEquals(50, s.written());
-            assertArrayEquals(ETags.md5().digest(java.util.Arrays.copyOfRange(all, 10, 60)), s.md5());
+            assertArrayEquals(ETags.md5().digest(Arrays.copyOfRange(all, 10, 60)), s.md5());
         }
-        assertArrayEquals(java.util.Arrays.copyOfRange(all, 10, 60), Files.readAllBytes(f));
+        assertArrayEquals(Arrays.copyOfRange(all, 10, 60), Files.readAllBytes(f));
     }
 }

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.wire.FailureCode;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CreateWaitTest {
@@ -51,13 +54,13 @@ class CreateWaitTest {
     @Test
     void settling_whileNoSnapshot_createsNotReady_orAPeersFirstProbesHaveNotSettled() {
         assertTrue(CreateWait.settling(null), "no snapshot yet: the node just started");
-        assertTrue(CreateWait.settling(snapshot(java.util.List.of(), "seoul started with no manifests")));
-        assertTrue(CreateWait.settling(snapshot(java.util.List.of("mumbai"), null)));
-        assertFalse(CreateWait.settling(snapshot(java.util.List.of(), null)));
+        assertTrue(CreateWait.settling(snapshot(List.of(), "seoul started with no manifests")));
+        assertTrue(CreateWait.settling(snapshot(List.of("mumbai"), null)));
+        assertFalse(CreateWait.settling(snapshot(List.of(), null)));
     }
 
-    private static geoblocks.blockstore.port.NodeSnapshot snapshot(java.util.List<String> unsettled, String createsNotReady) {
-        return new geoblocks.blockstore.port.NodeSnapshot("seoul", 0, null, null, 0, java.util.Map.of(), java.util.List.of(),
-                0, 0, 0, null, null, null, unsettled, java.util.Map.of(), createsNotReady, null);
+    private static NodeSnapshot snapshot(List<String> unsettled, String createsNotReady) {
+        return new NodeSnapshot("seoul", 0, null, null, 0, Map.of(), List.of(),
+                0, 0, 0, null, null, null, unsettled, Map.of(), createsNotReady, null);
     }
 }

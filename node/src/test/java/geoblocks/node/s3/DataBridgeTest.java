@@ -8,6 +8,7 @@ import geoblocks.net.RttMatrix;
 import geoblocks.node.s3.migration.ClientNetworks;
 import geoblocks.node.s3.migration.Migration;
 import java.net.InetAddress;
+import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +44,7 @@ class DataBridgeTest {
         assertEquals("dublin", t.get(0));
         assertEquals(2, t.size());
         String nearest = REGIONS.stream().filter(r -> !r.equals("dublin"))
-                .min(java.util.Comparator.comparingDouble(r -> rtt.rttMs("dublin", r))).orElseThrow();
+                .min(Comparator.comparingDouble(r -> rtt.rttMs("dublin", r))).orElseThrow();
         assertEquals(nearest, t.get(1));
         assertEquals(List.of("seoul"), new Migration(null, rtt, REGIONS, 1, null).targets("seoul"));
         assertEquals(4, new Migration(null, rtt, REGIONS, 4, null).targets("mumbai").size());

@@ -9,6 +9,7 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.SharedManifestReads;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The gateway's stat of an inline object from the node's store ({@link NodeStore} with
- * {@link geoblocks.blockstore.core.SharedManifestReads}): answered at once, as the node would,
+ * {@link SharedManifestReads}): answered at once, as the node would,
  * only for the newest durable version of an inline object; every other stat waits for the node
  * (here a bridge that never comes, so such a stat stays open).
  */

@@ -6,8 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.core.Manifest;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class ObjectListingTest {
@@ -185,9 +191,9 @@ class ObjectListingTest {
     void afterAll_sortsAfterEveryKeyUnderThePrefix_andBeforeTheNextOne() {
         String cp = "photos/2024/";
         String end = ObjectListing.afterAll(cp);
-        assertTrue(end.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > geoblocks.blockstore.core.Manifest.MAX_NAME_BYTES);
+        assertTrue(end.getBytes(StandardCharsets.UTF_8).length > Manifest.MAX_NAME_BYTES);
         for (String under : List.of(cp, cp + "a", cp + "\uDBFF\uDFFF", cp + "\uFFFF".repeat(300),
-                cp + "\uDBFF\uDFFF".repeat((geoblocks.blockstore.core.Manifest.MAX_NAME_BYTES - cp.length()) / 4))) {
+                cp + "\uDBFF\uDFFF".repeat((Manifest.MAX_NAME_BYTES - cp.length()) / 4))) {
             assertTrue(ObjectListing.compare(under, end) < 0, under.length() + " chars");
         }
         for (String next : List.of("photos/20240", "photos/2025", "photos/2024\u0080", "q")) {
@@ -268,7 +274,7 @@ class ObjectListingTest {
         String base = "d/" + "k".repeat(S3Names.MAX_KEY_BYTES - 6);
         List<ObjectListing.Entry> bucket = keys(base + "/aa", base + "/ab", base + "b", "d/" + "\u00e9".repeat(511));
         for (ObjectListing.Entry e : bucket) {
-            assertTrue(e.key().getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= S3Names.MAX_KEY_BYTES);
+            assertTrue(e.key().getBytes(StandardCharsets.UTF_8).length <= S3Names.MAX_KEY_BYTES);
         }
         FakeNode node = new FakeNode(bucket, 1);
         ObjectListing.Page first = node.list(new ObjectListing.Query("d/", "/", null, null, 1));
@@ -284,10 +290,10 @@ class ObjectListingTest {
      */
     @Test
     void randomListings_matchTheDefinition_pageAfterPage() throws Exception {
-        java.util.Random r = new java.util.Random(22);
+        Random r = new Random(22);
         String[] parts = {"a", "b", "/", "//", "\u00e9", "\uE000", "\uD83D\uDE00", "-", "a/", "~"};
         for (int round = 0; round < 200; round++) {
-            java.util.Set<String> ks = new java.util.TreeSet<>();
+            Set<String> ks = new TreeSet<>();
             int n = r.nextInt(60);
             for (int i = 0; i < n; i++) {
                 StringBuilder k = new StringBuilder();
@@ -326,8 +332,8 @@ class ObjectListingTest {
                 ObjectListing.Page whole = reference(bucket, new ObjectListing.Query(prefix, delimiter, startAfter, null, 1000));
                 allWant.addAll(names(whole));
                 allWant.addAll(whole.commonPrefixes());
-                java.util.Collections.sort(all, ObjectListing::compare);
-                java.util.Collections.sort(allWant, ObjectListing::compare);
+                Collections.sort(all, ObjectListing::compare);
+                Collections.sort(allWant, ObjectListing::compare);
                 assertEquals(allWant, all, "round " + round);
             }
         }
@@ -335,13 +341,13 @@ class ObjectListingTest {
 
     @Test
     void overlongStartAfterMarkerAndPrefix_areAnsweredWithoutSendingThemToTheNode() throws Exception {
-        int max = geoblocks.blockstore.core.Manifest.MAX_NAME_BYTES;
+        int max = Manifest.MAX_NAME_BYTES;
         List<ObjectListing.Entry> bucket = keys("a", "b" + "x".repeat(1000), "c");
         String longAfter = "b" + "x".repeat(3000);
         String cut = ObjectListing.clamp(longAfter);
         assertTrue(cut.length() > max && cut.length() <= max + 4, cut.length() + " chars");
         String wide = "b" + "\u00e9".repeat(2000);
-        int wideBytes = ObjectListing.clamp(wide).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        int wideBytes = ObjectListing.clamp(wide).getBytes(StandardCharsets.UTF_8).length;
         assertTrue(wideBytes > max && wideBytes <= max + 4, wideBytes + " bytes");
         assertEquals("short", ObjectListing.clamp("short"));
         for (ObjectListing.Query q : List.of(new ObjectListing.Query("", "", longAfter, null, 10),
@@ -349,7 +355,7 @@ class ObjectListingTest {
                 new ObjectListing.Query("", "/", null, ObjectListing.encodeToken(wide), 10))) {
             ObjectListing.Pager p = new ObjectListing.Pager(q);
             ObjectListing.Fetch f = p.next();
-            assertTrue(f.after().getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= max + 4);
+            assertTrue(f.after().getBytes(StandardCharsets.UTF_8).length <= max + 4);
             assertEquals(names(reference(bucket, q)), names(new FakeNode(bucket, 1000).list(q)), q.toString());
         }
         ObjectListing.Pager none = new ObjectListing.Pager(new ObjectListing.Query("p".repeat(max + 1), "", null, null, 10));

@@ -17,6 +17,7 @@ import geoblocks.node.s3.xml.S3ObjectXml;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -144,7 +145,7 @@ class ObjectTaggingAndPartsTest {
         MultipartUploads.Upload u = m.create("b", "k", "t", 0, Checksums.Algorithm.CRC32, Checksums.Type.FULL_OBJECT, "GBALICE");
         assertEquals("GBALICE", u.initiator());
         String parts = new String(S3ObjectXml.listParts(u, new S3ListXml.Owner("GBOWNER", "owner"), new S3ListXml.Owner("GBALICE",
-                "alice"), 0, 1000, UploadListing.parts(m.partsOf(u), 0, 1000)), java.nio.charset.StandardCharsets.UTF_8);
+                "alice"), 0, 1000, UploadListing.parts(m.partsOf(u), 0, 1000)), StandardCharsets.UTF_8);
         assertTrue(parts.contains("<Initiator><ID>GBALICE</ID><DisplayName>alice</DisplayName></Initiator>"
                 + "<Owner><ID>GBOWNER</ID><DisplayName>owner</DisplayName></Owner>"), parts);
         byte[] p1 = new byte[(int) MultipartUploads.MIN_PART];
@@ -159,7 +160,7 @@ class ObjectTaggingAndPartsTest {
         assertEquals(S3Error.BAD_DIGEST, assertThrows(S3Exception.class, () -> m.complete(u.id(), "b", "k", List.of(1, 2),
                 List.of("e1", "e2"), null, "AAAAAA==")).error());
         assertEquals(S3Error.INVALID_PART, assertThrows(S3Exception.class, () -> m.complete(u.id(), "b", "k", List.of(1, 2),
-                List.of("e1", "e2"), java.util.Arrays.asList("AAAAAA==", null), null)).error());
+                List.of("e1", "e2"), Arrays.asList("AAAAAA==", null), null)).error());
         MultipartUploads.Completed c = m.complete(u.id(), "b", "k", List.of(1, 2), List.of("e1", "e2"), null, expected);
         assertEquals(expected, c.checksum());
         assertFalse(c.repeat());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.core.Manifest;
 import geoblocks.node.s3.multipart.MultipartUploads;
 import geoblocks.node.s3.object.ByteRange;
 import geoblocks.node.s3.object.ETags;
@@ -18,6 +19,9 @@ import geoblocks.node.s3.xml.S3Xml;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -47,9 +51,9 @@ class S3CoreTest {
         assertNull(S3Names.bucketProblem(longestBucket));
         for (String key : List.of("k".repeat(1024), "\u00e9".repeat(512), "a/".repeat(512), "\uD83D\uDE00".repeat(256))) {
             assertNull(S3Names.keyProblem(longestBucket, key));
-            assertEquals(geoblocks.blockstore.core.Manifest.MAX_NAME_BYTES,
+            assertEquals(Manifest.MAX_NAME_BYTES,
                     S3Names.fileName(longestBucket, key).getBytes(StandardCharsets.UTF_8).length);
-            geoblocks.blockstore.core.Manifest.validateName(S3Names.fileName(longestBucket, key));
+            Manifest.validateName(S3Names.fileName(longestBucket, key));
         }
         for (String key : List.of("k".repeat(1025), "\u00e9".repeat(512) + "k", "\uD83D\uDE00".repeat(257))) {
             S3Exception e = S3Names.keyProblem("bkt", key);
@@ -91,9 +95,9 @@ class S3CoreTest {
         // two parts "a" and "b": md5(md5("a") || md5("b")) - 2
         String a = ETags.hex(ETags.md5().digest("a".getBytes(StandardCharsets.US_ASCII)));
         String b = ETags.hex(ETags.md5().digest("b".getBytes(StandardCharsets.US_ASCII)));
-        java.security.MessageDigest all = ETags.md5();
-        all.update(java.util.HexFormat.of().parseHex(a));
-        all.update(java.util.HexFormat.of().parseHex(b));
+        MessageDigest all = ETags.md5();
+        all.update(HexFormat.of().parseHex(a));
+        all.update(HexFormat.of().parseHex(b));
         assertEquals(ETags.hex(all.digest()) + "-2", ETags.multipart(List.of("\"" + a + "\"", b)));
         assertEquals("x", ETags.unquote("\"x\""));
     }
@@ -215,8 +219,8 @@ class S3CoreTest {
         S3Xml.DeleteRequest r = S3Xml.deleteObjects(body);
         assertEquals(List.of("a & b", "c"), r.keys());
         assertTrue(r.quiet());
-        assertEquals(java.util.Arrays.asList(null, "v"), r.versionIds());
-        assertEquals(java.util.Arrays.asList(null, "\"e\""), S3Xml.deleteObjects(("<Delete><Object><Key>a</Key></Object>"
+        assertEquals(Arrays.asList(null, "v"), r.versionIds());
+        assertEquals(Arrays.asList(null, "\"e\""), S3Xml.deleteObjects(("<Delete><Object><Key>a</Key></Object>"
                 + "<Object><Key>b</Key><ETag>\"e\"</ETag></Object></Delete>").getBytes(StandardCharsets.UTF_8)).etags());
         String withVersion = new String(S3Xml.deleteResult(List.of(new S3Deletes.Deleted("c", "v", false, null),
                 new S3Deletes.Deleted("m", "w", true, null), new S3Deletes.Deleted("n", null, true, "x")), List.of()),

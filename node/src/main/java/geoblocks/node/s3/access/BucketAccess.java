@@ -1,7 +1,9 @@
 package geoblocks.node.s3.access;
 
 import geoblocks.node.s3.BucketMeta;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A bucket's access settings, kept as lines of its record ({@link BucketMeta}): its owner (the access
@@ -11,8 +13,8 @@ import java.util.Map;
  */
 public record BucketAccess(String owner, S3Access.Acl acl, S3Access.PublicAccessBlock block, ObjectOwnership ownership) {
     public BucketAccess {
-        java.util.Objects.requireNonNull(acl, "acl");
-        java.util.Objects.requireNonNull(block, "block");
+        Objects.requireNonNull(acl, "acl");
+        Objects.requireNonNull(block, "block");
     }
 
     /** Without ownership controls. */
@@ -22,7 +24,7 @@ public record BucketAccess(String owner, S3Access.Acl acl, S3Access.PublicAccess
 
     /** A record of before: no owner line, the ACL from its public-read flag. */
     public static BucketAccess legacy(boolean publicRead) {
-        return new BucketAccess(null, publicRead ? new S3Access.Acl(java.util.List.of(
+        return new BucketAccess(null, publicRead ? new S3Access.Acl(List.of(
                 new S3Access.Grant(S3Access.ALL_USERS, S3Access.Perm.READ))) : S3Access.Acl.PRIVATE,
                 S3Access.PublicAccessBlock.NONE);
     }

@@ -1,10 +1,11 @@
 package geoblocks.node.s3.access;
 
+import geoblocks.node.s3.MiniJson;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
-import geoblocks.node.s3.MiniJson;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -90,7 +91,7 @@ public final class BucketPolicy {
 
     /** Parses and checks {@code json} as a policy of {@code bucket}; MalformedPolicy (400) says what is wrong. */
     public static BucketPolicy parse(String json, String bucket) throws S3Exception {
-        if (json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_BYTES) {
+        if (json.getBytes(StandardCharsets.UTF_8).length > MAX_BYTES) {
             throw bad("a bucket policy is at most " + MAX_BYTES + " bytes");
         }
         Object doc;

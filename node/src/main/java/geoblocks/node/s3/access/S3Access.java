@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Who may do what to a bucket and its objects: access control lists (S3's grants and canned ACLs)
@@ -142,7 +143,7 @@ public final class S3Access {
      * {@code -full-control} headers (values such as {@code id="KEYID", uri="http://acs.../AllUsers"});
      * null when none is present. {@code emailAddress} grantees are NotImplemented.
      */
-    public static Acl grantHeaders(java.util.function.Function<String, String> header) throws S3Exception {
+    public static Acl grantHeaders(Function<String, String> header) throws S3Exception {
         List<Grant> gs = new ArrayList<>();
         boolean any = false;
         for (Perm p : Perm.values()) {

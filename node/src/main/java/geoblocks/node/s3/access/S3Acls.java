@@ -1,5 +1,6 @@
 package geoblocks.node.s3.access;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.node.s3.BucketMeta;
 import geoblocks.node.s3.NodeStore;
@@ -14,8 +15,14 @@ import geoblocks.node.s3.body.SmallBody;
 import geoblocks.node.s3.body.SmallRecord;
 import geoblocks.node.s3.bucket.BucketDocument;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -43,9 +50,9 @@ public final class S3Acls {
 
     static String aclFile(String bucket, String key) {
         try {
-            byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
             return PREFIX + bucket + "/" + HexFormat.of().formatHex(h);
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -99,7 +106,7 @@ public final class S3Acls {
     /** Stores {@code acl} as the ACL of version {@code version} of {@code key} (nothing when private and none was set). */
     CompletableFuture<Void> storeObjectAcl(String bucket, String key, String version, S3Access.Acl acl) {
         byte[] rec = ("version=" + version + "\nacl=" + acl.encode() + "\n").getBytes(StandardCharsets.UTF_8);
-        return store.put(aclFile(bucket, key), null, geoblocks.blockstore.client.ByteSource.of(rec), "tworandom", MAX_RECORD, "all", false,
+        return store.put(aclFile(bucket, key), null, ByteSource.of(rec), "tworandom", MAX_RECORD, "all", false,
                 Map.of()).thenApply(w -> null);
     }
 
@@ -207,8 +214,8 @@ public final class S3Acls {
 
     /** Reads the records of the keys an ACL names that this node has not seen yet (for their display names). */
     private CompletableFuture<Void> names(String owner, S3Access.Acl acl) {
-        java.util.List<CompletableFuture<Void>> loads = new java.util.ArrayList<>();
-        java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+        List<CompletableFuture<Void>> loads = new ArrayList<>();
+        Set<String> ids = new LinkedHashSet<>();
         ids.add(owner);
         acl.grants().forEach(g -> ids.add(g.grantee()));
         for (String id : ids) {

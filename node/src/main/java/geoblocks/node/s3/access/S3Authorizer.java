@@ -6,6 +6,8 @@ import geoblocks.node.s3.S3Call;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.object.S3Copy;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -95,7 +97,7 @@ public final class S3Authorizer {
      * subresource calls do; a WRITE grant alone would let its grantee lock the owner's bucket.
      */
     private CompletableFuture<Void> lockHeaders(S3Call call, BucketMeta b, String owner) {
-        java.util.List<String> actions = new java.util.ArrayList<>(2);
+        List<String> actions = new ArrayList<>(2);
         if (call.headers().contains("x-amz-object-lock-mode") || call.headers().contains("x-amz-object-lock-retain-until-date")) {
             actions.add("s3:PutObjectRetention");
         }

@@ -14,6 +14,7 @@ import geoblocks.node.s3.object.S3Copy;
 import geoblocks.node.s3.object.S3Tagging;
 import geoblocks.node.s3.object.TagSet;
 import geoblocks.node.s3.xml.S3Xml;
+import io.netty.handler.ssl.SslHandler;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -143,7 +144,7 @@ public final class S3Policies {
                     case "aws:useragent" -> call.headers().get("User-Agent");
                     case "aws:sourceip" -> call.ex.clientIp();
                     case "aws:securetransport" -> String.valueOf(call.ex.context().pipeline()
-                            .get(io.netty.handler.ssl.SslHandler.class) != null);
+                            .get(SslHandler.class) != null);
                     case "aws:principaltype" -> call.requester == null ? "Anonymous" : "User";
                     case "aws:userid", "aws:username" -> call.requester;
                     default -> null;

@@ -1,5 +1,6 @@
 package geoblocks.node.s3.auth;
 
+import geoblocks.app.http.Redact;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -74,7 +75,7 @@ public final class AccessKeys {
         /** Without the secret: it is shown once, by the CLI, and never logged. */
         @Override
         public String toString() {
-            return "Created[key=" + key + ", secret=" + geoblocks.app.http.Redact.secret(secret) + "]";
+            return "Created[key=" + key + ", secret=" + Redact.secret(secret) + "]";
         }
     }
 

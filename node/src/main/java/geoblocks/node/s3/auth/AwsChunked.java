@@ -2,9 +2,12 @@ package geoblocks.node.s3.auth;
 
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -309,7 +312,7 @@ public final class AwsChunked {
     private static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -319,7 +322,7 @@ public final class AwsChunked {
      * signed when {@code seed} is given, with {@code trailers} after the last chunk when not null.
      */
     static byte[] encode(byte[] data, int chunk, Seed seed, Map<String, String> trailers) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         String prev = seed == null ? null : seed.signature();
         int off = 0;
         boolean last = false;
@@ -329,7 +332,7 @@ public final class AwsChunked {
             String head = Integer.toHexString(n);
             if (seed != null) {
                 String toSign = "AWS4-HMAC-SHA256-PAYLOAD\n" + seed.amzDate() + "\n" + seed.scope() + "\n" + prev + "\n"
-                        + EMPTY_SHA256 + "\n" + HEX.formatHex(sha256().digest(java.util.Arrays.copyOfRange(data, off, off + n)));
+                        + EMPTY_SHA256 + "\n" + HEX.formatHex(sha256().digest(Arrays.copyOfRange(data, off, off + n)));
                 prev = HEX.formatHex(SigV4.hmac(seed.signingKey(), toSign));
                 head += ";chunk-signature=" + prev;
             }

@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -162,7 +163,7 @@ final class SigV2 {
         return v == null || v.isEmpty() ? null : v.get(0);
     }
 
-    private static final DateTimeFormatter NO_WEEKDAY = DateTimeFormatter.ofPattern("d MMM yyyy HH:mm:ss z", java.util.Locale.ROOT);
+    private static final DateTimeFormatter NO_WEEKDAY = DateTimeFormatter.ofPattern("d MMM yyyy HH:mm:ss z", Locale.ROOT);
 
     /**
      * An RFC 1123 date (or the ISO basic form SigV4 uses), in epoch millis; null when neither. A weekday

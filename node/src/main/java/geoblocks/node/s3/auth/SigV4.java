@@ -5,14 +5,22 @@ import geoblocks.node.s3.S3Error;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.time.DateTimeException;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -33,7 +41,7 @@ public final class SigV4 {
     static final long MAX_EXPIRES_S = 7 * 24 * 3600L;
     private static final HexFormat HEX = HexFormat.of();
 
-    private final java.util.function.Function<String, String> secrets;
+    private final Function<String, String> secrets;
     private final Set<String> regions;
 
     /** {@code secrets}: secret key per access key id; {@code regions}: the credential scope regions accepted. */
@@ -42,7 +50,7 @@ public final class SigV4 {
     }
 
     /** {@code secrets}: the secret of an access key id, null when unknown or revoked. */
-    public SigV4(java.util.function.Function<String, String> secrets, Set<String> regions) {
+    public SigV4(Function<String, String> secrets, Set<String> regions) {
         this.secrets = secrets;
         this.regions = Set.copyOf(regions);
     }
@@ -139,7 +147,7 @@ public final class SigV4 {
             // SigV4 allows the Date header instead (botocore signs so when a Date is set): the same instant,
             // written in the string to sign as x-amz-date would be
             Long d = SigV2.httpDate(r.headers().get("date"));
-            amzDate = d == null ? r.headers().get("date") : AMZ_DATE.format(java.time.Instant.ofEpochMilli(d));
+            amzDate = d == null ? r.headers().get("date") : AMZ_DATE.format(Instant.ofEpochMilli(d));
         }
         if (amzDate == null) {
             return Verdict.fail(S3Error.ACCESS_DENIED, "a signed request needs an x-amz-date (or Date) header");
@@ -207,7 +215,7 @@ public final class SigV4 {
         }
         if (!regions.contains(scope[2])) {
             return Verdict.fail(S3Error.AUTHORIZATION_HEADER_MALFORMED,
-                    "the credential's region must be one of " + new java.util.TreeSet<>(regions) + ", was '" + scope[2] + "'");
+                    "the credential's region must be one of " + new TreeSet<>(regions) + ", was '" + scope[2] + "'");
         }
         if (!scope[3].equals("s3") || !amzDate.startsWith(scope[1])) {
             return Verdict.fail(S3Error.AUTHORIZATION_HEADER_MALFORMED,
@@ -237,7 +245,7 @@ public final class SigV4 {
         byte[] key = cachedSigningKey(scope[0], secret, scope[1], scope[2], scope[3]);
         String expected = HEX.formatHex(hmac(key, toSign));
         if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
-                signature.toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII))) {
+                signature.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII))) {
             return Verdict.fail(S3Error.SIGNATURE_DOES_NOT_MATCH, "The request signature we calculated does not match"
                     + " the signature you provided. Check your key and signing method.");
         }
@@ -283,7 +291,7 @@ public final class SigV4 {
     }
 
     static final int KEY_CACHE = 256;
-    private final java.util.concurrent.ConcurrentHashMap<String, byte[]> signingKeys = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, byte[]> signingKeys = new ConcurrentHashMap<>();
 
     /** The signature of {@code toSign} under the derived key (for tests and presigning). */
     public static byte[] signingKey(String secret, String date, String region, String service) {
@@ -342,8 +350,8 @@ public final class SigV4 {
     }
 
     /** {@code yyyyMMdd'T'HHmmss'Z'} as epoch millis, or null when it is not that (parsed by hand: every request has one). */
-    private static final java.time.format.DateTimeFormatter AMZ_DATE =
-            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC);
+    private static final DateTimeFormatter AMZ_DATE =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     static Long parseAmzDate(String s) {
         if (s == null || s.length() != 16 || s.charAt(8) != 'T' || s.charAt(15) != 'Z') {
@@ -360,7 +368,7 @@ public final class SigV4 {
         }
         try {
             return LocalDateTime.of(year, month, day, hour, minute, second).toEpochSecond(ZoneOffset.UTC) * 1000;
-        } catch (java.time.DateTimeException e) {
+        } catch (DateTimeException e) {
             return null;
         }
     }
@@ -413,7 +421,7 @@ public final class SigV4 {
         }
     });
 
-    private static final java.util.regex.Pattern SPACES = java.util.regex.Pattern.compile(" {2,}");
+    private static final Pattern SPACES = Pattern.compile(" {2,}");
 
     /** A header value's runs of spaces as one (SigV4's canonical form); most values have none. */
     static String collapseSpaces(String v) {

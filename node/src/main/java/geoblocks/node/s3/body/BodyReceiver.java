@@ -1,5 +1,6 @@
 package geoblocks.node.s3.body;
 
+import geoblocks.app.http.Exchange;
 import geoblocks.node.s3.BucketMeta;
 import geoblocks.node.s3.S3Call;
 import geoblocks.node.s3.S3Error;
@@ -8,10 +9,18 @@ import geoblocks.node.s3.S3Settings;
 import geoblocks.node.s3.auth.AwsChunked;
 import geoblocks.node.s3.object.ChecksumRequest;
 import geoblocks.node.s3.object.Checksums;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
+import java.security.MessageDigest;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Receives the body of a PutObject or UploadPart: checks what the request announces, spools the body
@@ -46,7 +55,7 @@ public final class BodyReceiver {
             if (want.length != 16) {
                 throw new S3Exception(S3Error.INVALID_DIGEST, "Content-MD5 must be the base64 of 16 bytes, was '" + md5 + "'");
             }
-            if (!java.security.MessageDigest.isEqual(want, spool.md5())) {
+            if (!MessageDigest.isEqual(want, spool.md5())) {
                 throw new S3Exception(S3Error.BAD_DIGEST, "Content-MD5 " + md5 + " does not match the body's MD5 "
                         + Base64.getEncoder().encodeToString(spool.md5()));
             }
@@ -94,9 +103,9 @@ public final class BodyReceiver {
 
     /** The request's headers by lower-case name (repeated ones joined with ','). */
     public static Map<String, String> headerMap(S3Call call) {
-        Map<String, String> out = new java.util.TreeMap<>();
+        Map<String, String> out = new TreeMap<>();
         for (Map.Entry<String, String> e : call.headers()) {
-            out.merge(e.getKey().toLowerCase(java.util.Locale.ROOT), e.getValue(), (a, b) -> a + "," + b);
+            out.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + "," + b);
         }
         return out;
     }
@@ -107,8 +116,8 @@ public final class BodyReceiver {
      * event loop with both. {@code inMemory}: whether a small body may stay in memory (a PutObject, used
      * within the request) rather than a file (a part, kept until the upload completes).
      */
-    public void receive(S3Call call, java.util.concurrent.CompletableFuture<BucketMeta> check, boolean inMemory,
-            java.util.function.BiConsumer<BucketMeta, BodySpool> then) {
+    public void receive(S3Call call, CompletableFuture<BucketMeta> check, boolean inMemory,
+            BiConsumer<BucketMeta, BodySpool> then) {
         receive(call, check, inMemory, null, then);
     }
 
@@ -118,8 +127,8 @@ public final class BodyReceiver {
      * against the value sent in a header or an aws-chunked trailer; an aws-chunked body
      * ({@link AwsChunked}) is decoded as it streams, its chunk signatures checked.
      */
-    public void receive(S3Call call, java.util.concurrent.CompletableFuture<BucketMeta> check, boolean inMemory,
-            Checksums.Algorithm upload, java.util.function.BiConsumer<BucketMeta, BodySpool> then) {
+    public void receive(S3Call call, CompletableFuture<BucketMeta> check, boolean inMemory,
+            Checksums.Algorithm upload, BiConsumer<BucketMeta, BodySpool> then) {
         long declared;
         BodySpool spool;
         Object[] state = new Object[2]; // [0] bucket when checked, [1] spool when ended
@@ -177,7 +186,7 @@ public final class BodyReceiver {
     }
 
     private static void ready(S3Call call, BucketMeta m, BodySpool spool, long declared, ChecksumRequest checksum,
-            ChunkedSink chunked, java.util.function.BiConsumer<BucketMeta, BodySpool> then) {
+            ChunkedSink chunked, BiConsumer<BucketMeta, BodySpool> then) {
         try {
             verify(call, spool, declared);
             checksum.verify(spool.checksumValue(), chunked == null ? null : chunked.trailers);
@@ -190,26 +199,26 @@ public final class BodyReceiver {
     }
 
     /** An aws-chunked body: decoded as it streams into the spool; an encoding error answers at once. */
-    static final class ChunkedSink implements geoblocks.app.http.Exchange.BodySink {
+    static final class ChunkedSink implements Exchange.BodySink {
         private final AwsChunked decoder;
         private final BodySpool spool;
-        private final java.util.function.Consumer<S3Exception> onError;
+        private final Consumer<S3Exception> onError;
         private boolean failed;
         Map<String, String> trailers;
 
-        ChunkedSink(AwsChunked decoder, BodySpool spool, java.util.function.Consumer<S3Exception> onError) {
+        ChunkedSink(AwsChunked decoder, BodySpool spool, Consumer<S3Exception> onError) {
             this.decoder = decoder;
             this.spool = spool;
             this.onError = onError;
         }
 
         @Override
-        public void onChunk(io.netty.buffer.ByteBuf chunk) throws Exception {
+        public void onChunk(ByteBuf chunk) throws Exception {
             if (failed) {
                 return;
             }
             try {
-                decoder.feed(chunk.nioBuffer(), b -> spool.onChunk(io.netty.buffer.Unpooled.wrappedBuffer(b)));
+                decoder.feed(chunk.nioBuffer(), b -> spool.onChunk(Unpooled.wrappedBuffer(b)));
             } catch (S3Exception e) {
                 failed(e);
             }

@@ -1,6 +1,7 @@
 package geoblocks.node.s3.body;
 
 import geoblocks.app.http.Exchange;
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.S3Settings;
 import geoblocks.node.s3.object.Checksums;
@@ -13,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -31,7 +34,7 @@ public final class BodySpool implements Exchange.BodySink {
     /** Bytes of request bodies a gateway keeps in memory at once; past it, bodies go to temp files. */
     public static final class MemoryGrant {
         private final long capacity;
-        private final java.util.concurrent.atomic.AtomicLong used = new java.util.concurrent.atomic.AtomicLong();
+        private final AtomicLong used = new AtomicLong();
 
         public MemoryGrant(long capacity) {
             this.capacity = capacity;
@@ -127,7 +130,7 @@ public final class BodySpool implements Exchange.BodySink {
         this.onDone = onDone;
         try {
             this.sha256 = sha256 ? MessageDigest.getInstance("SHA-256") : null;
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -185,13 +188,13 @@ public final class BodySpool implements Exchange.BodySink {
     }
 
     /** The body as an upload source when it is kept in memory, else null ({@link #file()}). */
-    public geoblocks.blockstore.client.ByteSource source() {
+    public ByteSource source() {
         byte[] m = memory;
         if (m == null) {
             return null;
         }
         long n = size;
-        return new geoblocks.blockstore.client.ByteSource() {
+        return new ByteSource() {
             @Override
             public long size() {
                 return n;

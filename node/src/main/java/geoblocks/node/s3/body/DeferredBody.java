@@ -2,6 +2,7 @@ package geoblocks.node.s3.body;
 
 import geoblocks.app.http.Exchange;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -70,7 +71,7 @@ public final class DeferredBody implements Exchange.BodySink {
                 return;
             }
             for (byte[] b : chunks) {
-                io.netty.buffer.ByteBuf buf = io.netty.buffer.Unpooled.wrappedBuffer(b);
+                ByteBuf buf = Unpooled.wrappedBuffer(b);
                 sink.onChunk(buf);
             }
             chunks.clear();

@@ -7,6 +7,8 @@ import geoblocks.node.s3.auth.SigV4;
 import geoblocks.node.s3.xml.S3Xml;
 import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.HexFormat;
 import java.util.function.Consumer;
 
 /**
@@ -27,7 +29,7 @@ public final class SmallBody implements Exchange.BodySink {
     }
 
     @Override
-    public void onChunk(ByteBuf chunk) throws java.io.IOException {
+    public void onChunk(ByteBuf chunk) throws IOException {
         if (tooBig || bytes.size() + chunk.readableBytes() > S3Xml.MAX_BODY) {
             tooBig = true;
             return;
@@ -43,7 +45,7 @@ public final class SmallBody implements Exchange.BodySink {
         }
         byte[] body = bytes.toByteArray();
         if (BodyReceiver.signedPayload(call)) {
-            String got = java.util.HexFormat.of().formatHex(SigV4.SHA256.get().digest(body));
+            String got = HexFormat.of().formatHex(SigV4.SHA256.get().digest(body));
             if (!got.equalsIgnoreCase(call.payloadHash)) {
                 call.fail(S3Error.SHA256_MISMATCH, "x-amz-content-sha256 " + call.payloadHash + " does not match the"
                         + " body's " + got);

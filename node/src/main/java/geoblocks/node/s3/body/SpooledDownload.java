@@ -13,8 +13,14 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A GET's body on its way from the node to the HTTP client without blocking either side: the
@@ -46,8 +52,8 @@ public final class SpooledDownload implements ByteSink {
     private volatile String failure;
     private long sent;
     /** Seals what is written and opens what is read (the same key stream, in order); null: plaintext file. */
-    private final javax.crypto.Cipher sealer;
-    private final javax.crypto.Cipher opener;
+    private final Cipher sealer;
+    private final Cipher opener;
 
     /** Streams bytes {@code first .. first+length-1} of the object to {@code ctx}, after the response head was sent. */
     public SpooledDownload(ChannelHandlerContext ctx, S3Settings settings, long first, long length, boolean keepAlive)
@@ -62,12 +68,12 @@ public final class SpooledDownload implements ByteSink {
         if (sealed) {
             byte[] key = new byte[32];
             byte[] iv = new byte[16];
-            java.security.SecureRandom random = new java.security.SecureRandom();
+            SecureRandom random = new SecureRandom();
             random.nextBytes(key);
             random.nextBytes(iv);
-            this.sealer = ctr(javax.crypto.Cipher.ENCRYPT_MODE, key, iv);
-            this.opener = ctr(javax.crypto.Cipher.DECRYPT_MODE, key, iv);
-            java.util.Arrays.fill(key, (byte) 0);
+            this.sealer = ctr(Cipher.ENCRYPT_MODE, key, iv);
+            this.opener = ctr(Cipher.DECRYPT_MODE, key, iv);
+            Arrays.fill(key, (byte) 0);
         } else {
             this.sealer = null;
             this.opener = null;
@@ -172,12 +178,12 @@ public final class SpooledDownload implements ByteSink {
         }
     }
 
-    private static javax.crypto.Cipher ctr(int mode, byte[] key, byte[] iv) throws IOException {
+    private static Cipher ctr(int mode, byte[] key, byte[] iv) throws IOException {
         try {
-            javax.crypto.Cipher c = javax.crypto.Cipher.getInstance("AES/CTR/NoPadding");
-            c.init(mode, new javax.crypto.spec.SecretKeySpec(key, "AES"), new javax.crypto.spec.IvParameterSpec(iv));
+            Cipher c = Cipher.getInstance("AES/CTR/NoPadding");
+            c.init(mode, new SecretKeySpec(key, "AES"), new IvParameterSpec(iv));
             return c;
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             throw new IOException("AES-CTR is not available to seal a spooled download: " + e.getMessage(), e);
         }
     }

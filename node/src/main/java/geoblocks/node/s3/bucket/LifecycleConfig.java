@@ -5,11 +5,13 @@ import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.object.TagSet;
 import geoblocks.node.s3.xml.S3Xml;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +46,7 @@ record LifecycleConfig(List<Rule> rules) {
             boolean expiredObjectDeleteMarker, Integer noncurrentDays, Integer newerNoncurrentVersions,
             Integer abortDays) {
         Rule {
-            tags = java.util.Collections.unmodifiableMap(new TreeMap<>(tags));
+            tags = Collections.unmodifiableMap(new TreeMap<>(tags));
         }
 
         /** Whether the rule's filter takes object {@code key} of {@code size} bytes with {@code tags}. */
@@ -330,7 +332,7 @@ record LifecycleConfig(List<Rule> rules) {
                     S3Xml.el(sb, "Days", r.expirationDays());
                 }
                 if (r.expirationDateMillis() != null) {
-                    S3Xml.el(sb, "Date", java.time.Instant.ofEpochMilli(r.expirationDateMillis()).toString()
+                    S3Xml.el(sb, "Date", Instant.ofEpochMilli(r.expirationDateMillis()).toString()
                             .replace("Z", ".000Z"));
                 }
                 if (r.expiredObjectDeleteMarker()) {

@@ -1,9 +1,10 @@
 package geoblocks.node.s3.bucket;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.core.Owners;
 import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
-import geoblocks.blockstore.client.ByteSource;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.node.s3.BucketMeta;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.ObjectListing;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,11 +62,11 @@ public final class S3Lifecycle {
     private final LongSupplier clock;
     private final long dayMillis;
     /** Applied since start: versions expired, versions and markers purged, uploads aborted. */
-    final java.util.concurrent.atomic.AtomicLong expired = new java.util.concurrent.atomic.AtomicLong();
-    final java.util.concurrent.atomic.AtomicLong purged = new java.util.concurrent.atomic.AtomicLong();
-    final java.util.concurrent.atomic.AtomicLong aborted = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong expired = new AtomicLong();
+    final AtomicLong purged = new AtomicLong();
+    final AtomicLong aborted = new AtomicLong();
     /** Purges left undone because the version was under an object lock retention or legal hold. */
-    final java.util.concurrent.atomic.AtomicLong locked = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong locked = new AtomicLong();
     private S3ObjectLock objectLock;
 
     /** The object lock check made before a version is purged. */
@@ -221,7 +223,7 @@ public final class S3Lifecycle {
     }
 
     private CompletableFuture<Void> apply(BucketMeta b, String key, String name,
-            List<geoblocks.blockstore.wire.ClientOp.VersionEntry> vs, LifecycleRules.Action a) {
+            List<ClientOp.VersionEntry> vs, LifecycleRules.Action a) {
         if (a.kind() == LifecycleRules.Kind.EXPIRE_CURRENT) {
             WriteCondition onlyIfUnchanged;
             try {
@@ -250,7 +252,7 @@ public final class S3Lifecycle {
     }
 
     /** Counts a done change; a version gone or changed meanwhile (NOT_FOUND, a failed condition) is left as it is. */
-    private static CompletableFuture<Void> ignoreGone(CompletableFuture<?> f, java.util.concurrent.atomic.AtomicLong done) {
+    private static CompletableFuture<Void> ignoreGone(CompletableFuture<?> f, AtomicLong done) {
         return f.handle((w, t) -> {
             Throwable c = t == null ? null : NodeStore.cause(t);
             if (c == null) {

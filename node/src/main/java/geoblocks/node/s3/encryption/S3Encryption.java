@@ -8,6 +8,7 @@ import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.S3Settings;
 import geoblocks.node.s3.bucket.BucketDocument;
 import geoblocks.node.s3.xml.S3Xml;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -86,7 +87,7 @@ public final class S3Encryption {
 
     private void requireSecure(S3Call call, SseRequest r) throws S3Exception {
         if (r.kind() == SseRequest.Kind.C && config.requireHttps()
-                && call.ex.context().pipeline().get(io.netty.handler.ssl.SslHandler.class) == null) {
+                && call.ex.context().pipeline().get(SslHandler.class) == null) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "Requests specifying Server Side Encryption with Customer provided"
                     + " keys must be made over a secure connection (HTTPS; geoblocks.s3.sse.require-https)");
         }

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -101,7 +103,7 @@ public record SseParams(Mode mode, String keyId, byte[] iv, byte[] check) {
     }
 
     private static byte[] check(byte[] customerKey, byte[] iv) {
-        return java.util.Arrays.copyOf(hmac(customerKey, "geoblocks sse-c check v1 ", iv), 16);
+        return Arrays.copyOf(hmac(customerKey, "geoblocks sse-c check v1 ", iv), 16);
     }
 
     private static byte[] hmac(byte[] key, String label, byte[] data) {
@@ -117,13 +119,13 @@ public record SseParams(Mode mode, String keyId, byte[] iv, byte[] check) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SseParams p && p.mode == mode && java.util.Objects.equals(p.keyId, keyId)
-                && java.util.Arrays.equals(p.iv, iv) && java.util.Arrays.equals(p.check, check);
+        return o instanceof SseParams p && p.mode == mode && Objects.equals(p.keyId, keyId)
+                && Arrays.equals(p.iv, iv) && Arrays.equals(p.check, check);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Arrays.hashCode(iv);
+        return Arrays.hashCode(iv);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -64,7 +65,7 @@ public final class ObjectLock {
     /** A retention: the mode and the date (epoch ms) until which it holds. */
     public record Retention(Mode mode, long untilMillis) {
         public Retention {
-            java.util.Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(mode, "mode");
         }
 
         String encode() {
@@ -98,7 +99,7 @@ public final class ObjectLock {
     /** A bucket's default retention: a mode and a period of whole days or whole years (one of them 0). */
     public record Rule(Mode mode, int days, int years) {
         public Rule {
-            java.util.Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(mode, "mode");
             if ((days > 0) == (years > 0) || days < 0 || years < 0) {
                 throw new IllegalArgumentException("a default retention has days or years (> 0), not both: " + days + ", " + years);
             }

@@ -1,5 +1,6 @@
 package geoblocks.node.s3.lock;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import geoblocks.node.s3.BucketMeta;
@@ -121,7 +122,7 @@ public final class S3ObjectLock {
 
     private CompletableFuture<Void> write(String file, String text) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
-        return store.put(file, null, geoblocks.blockstore.client.ByteSource.of(b), "tworandom", MAX_RECORD, "all", false, Map.of())
+        return store.put(file, null, ByteSource.of(b), "tworandom", MAX_RECORD, "all", false, Map.of())
                 .thenApply(w -> null);
     }
 

@@ -3,6 +3,7 @@ package geoblocks.node.s3.migration;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -38,7 +39,7 @@ public final class ClientNetworks {
     }
 
     /** The region of a client at {@code address} that sent {@code header} (may be null), among {@code known}. */
-    public String regionOf(String header, InetAddress address, java.util.Collection<String> known) {
+    public String regionOf(String header, InetAddress address, Collection<String> known) {
         if (header != null && known.contains(header.trim())) {
             return header.trim();
         }

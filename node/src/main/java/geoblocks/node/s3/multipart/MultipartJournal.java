@@ -1,5 +1,6 @@
 package geoblocks.node.s3.multipart;
 
+import geoblocks.net.DurableFile;
 import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.encryption.SseParams;
 import geoblocks.node.s3.object.Checksums;
@@ -7,9 +8,11 @@ import geoblocks.node.s3.object.TagSet;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +84,7 @@ public final class MultipartJournal {
                     .append(p.addedMillis()).append('\n');
         }
         // fsynced, renamed into place, directory fsynced: a power cut leaves the old journal or the new one
-        geoblocks.net.DurableFile.replace(file(u.id()), s.toString().getBytes(StandardCharsets.UTF_8));
+        DurableFile.replace(file(u.id()), s.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     void delete(String id) throws IOException {
@@ -109,7 +112,7 @@ public final class MultipartJournal {
      */
     public List<Recovered> recoverSpool(List<String> damaged) throws IOException {
         List<Recovered> recovered = load(damaged);
-        java.util.Set<Path> keep = new java.util.HashSet<>();
+        Set<Path> keep = new HashSet<>();
         for (Recovered r : recovered) {
             keep.add(file(r.upload().id()));
             r.upload().parts().values().forEach(p -> keep.add(p.file()));
@@ -120,7 +123,7 @@ public final class MultipartJournal {
                     Files.deleteIfExists(p);
                 }
             }
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             // no spool directory yet: nothing to remove
         }
         return recovered;

@@ -7,6 +7,7 @@ import geoblocks.node.s3.object.ETags;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -61,7 +62,7 @@ public final class MultipartUploads {
 
     /** Uploads completed lately, remembered so a Complete sent again gets the same answer (S3 is idempotent there). */
     static final int RECENT = 256;
-    private final java.util.LinkedHashMap<String, Completed> recent = new java.util.LinkedHashMap<>(16, 0.75f, false) {
+    private final LinkedHashMap<String, Completed> recent = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Completed> e) {
             return size() > RECENT;

@@ -1,5 +1,6 @@
 package geoblocks.node.s3.multipart;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.body.SmallRecord;
 import geoblocks.node.s3.object.Checksums;
@@ -7,6 +8,7 @@ import geoblocks.node.s3.object.ETags;
 import geoblocks.node.s3.object.HeaderRecords;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +54,7 @@ public final class PartChecksums {
         String id() {
             try {
                 return ETags.hex(MessageDigest.getInstance("SHA-256").digest(encode())).substring(0, 20);
-            } catch (java.security.NoSuchAlgorithmException e) {
+            } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException(e);
             }
         }
@@ -85,7 +87,7 @@ public final class PartChecksums {
             return CompletableFuture.completedFuture(Map.of());
         }
         String id = parts.id();
-        return store.put(PREFIX + id, null, geoblocks.blockstore.client.ByteSource.of(parts.encode()), "tworandom", MAX_FILE, "all", false, Map.of())
+        return store.put(PREFIX + id, null, ByteSource.of(parts.encode()), "tworandom", MAX_FILE, "all", false, Map.of())
                 .thenApply(w -> Map.of(META, id));
     }
 

@@ -1,6 +1,8 @@
 package geoblocks.node.s3.multipart;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.core.WriteCondition;
+import geoblocks.net.DurableFile;
 import geoblocks.node.s3.BucketMeta;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.S3Buckets;
@@ -29,9 +31,14 @@ import geoblocks.node.s3.xml.S3Xml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,11 +64,11 @@ public final class S3Multipart {
     private final PartChecksums partChecksums;
     private final PartCopier partCopier;
     /** The encryption an upload was begun with (never a key: an SSE-C upload's parts and Complete carry it). */
-    private final java.util.concurrent.ConcurrentHashMap<String, SseParams> uploadSse = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, SseParams> uploadSse = new ConcurrentHashMap<>();
     /** The tags asked for by CreateMultipartUpload (x-amz-tagging), stored with the object on Complete. */
-    private final java.util.concurrent.ConcurrentHashMap<String, TagSet> uploadTags = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, TagSet> uploadTags = new ConcurrentHashMap<>();
     /** The headers record CreateMultipartUpload asked for (x-amz-meta-*, Cache-Control, ...), named in the object's metadata on Complete. */
-    private final java.util.concurrent.ConcurrentHashMap<String, Map<String, String>> uploadHeaders = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Map<String, String>> uploadHeaders = new ConcurrentHashMap<>();
 
     /** Where the uploads are kept so they survive a restart. */
     private final MultipartJournal journal;
@@ -191,14 +198,14 @@ public final class S3Multipart {
             call.fail(e);
             return;
         }
-        Map<String, String> keptMeta = new java.util.HashMap<>();
+        Map<String, String> keptMeta = new HashMap<>();
         SseParams[] sseParams = new SseParams[1];
         buckets.find(call.bucket).thenCompose(b -> {
             try {
                 sseParams[0] = encryption.uploadParams(sse, b);
                 keptMeta.putAll(objectLock.versionMeta(call.headers()::get, b)); // kept until Complete
             } catch (S3Exception e) {
-                throw new java.util.concurrent.CompletionException(e);
+                throw new CompletionException(e);
             }
             return objects.headers().write(kept).thenApply(h -> {
                 keptMeta.putAll(h);
@@ -249,7 +256,7 @@ public final class S3Multipart {
         receiver.receive(call, buckets.find(call.bucket), false, upload.checksum(), (bucket, spool) -> {
             String etag = ETags.hex(spool.md5());
             try {
-                geoblocks.net.DurableFile.sync(spool.file()); // an acknowledged part survives a power cut (with its journal)
+                DurableFile.sync(spool.file()); // an acknowledged part survives a power cut (with its journal)
             } catch (IOException e) {
                 spool.discard();
                 call.fail(new S3Exception(S3Error.INTERNAL_ERROR, "part " + number + " could not be synced to disk: " + e));
@@ -308,7 +315,7 @@ public final class S3Multipart {
                 completed(call, done, etag);
                 return;
             }
-            Map<String, String> extra = new java.util.HashMap<>();
+            Map<String, String> extra = new HashMap<>();
             if (plan != null) {
                 extra.put(SseParams.META, plan.params().encode());
             }
@@ -336,7 +343,7 @@ public final class S3Multipart {
             }
             extra.putAll(uploadHeaders.getOrDefault(done.upload().id(), Map.of()));
             PartsSource source = new PartsSource(done.parts());
-            geoblocks.blockstore.client.ByteSource stored = plan == null ? source : new SseStreams.Encrypting(plan.cipher(), source);
+            ByteSource stored = plan == null ? source : new SseStreams.Encrypting(plan.cipher(), source);
             PartChecksums.Parts partSums = plan != null && plan.customer() ? null : PartChecksums.of(done); // SSE-C: none kept
             partChecksums.write(partSums).thenCompose(pm -> {
                 extra.putAll(pm);
@@ -392,7 +399,7 @@ public final class S3Multipart {
      * Aborts the uploads in progress here that {@code abort} picks (a lifecycle's
      * AbortIncompleteMultipartUpload), removing their parts; returns how many.
      */
-    public int abortWhere(java.util.function.Predicate<MultipartUploads.Upload> abort) {
+    public int abortWhere(Predicate<MultipartUploads.Upload> abort) {
         int n = 0;
         for (MultipartUploads.Upload u : uploads.snapshot().values()) {
             if (!abort.test(u)) {
@@ -410,7 +417,7 @@ public final class S3Multipart {
     }
 
     /** The uploads in progress here. */
-    public java.util.Collection<MultipartUploads.Upload> uploadsInProgress() {
+    public Collection<MultipartUploads.Upload> uploadsInProgress() {
         return uploads.snapshot().values();
     }
 
@@ -427,7 +434,7 @@ public final class S3Multipart {
     }
 
     /** A query parameter that must be a number 0..max (a larger one is max), else InvalidArgument. */
-    private static void removeParts(java.util.Collection<MultipartUploads.Part> parts) {
+    private static void removeParts(Collection<MultipartUploads.Part> parts) {
         for (MultipartUploads.Part p : parts) {
             try {
                 Files.deleteIfExists(p.file());

@@ -1,7 +1,10 @@
 package geoblocks.node.s3.object;
 
+import geoblocks.blockstore.client.ClientPort;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A single byte range of an object (RFC 9110 section 14.1.2), from a {@code Range} header:
@@ -10,7 +13,7 @@ import geoblocks.node.s3.S3Exception;
  * starts at or past the end is unsatisfiable (416).
  */
 public record ByteRange(long first, long last, boolean partial) {
-    private static final java.util.regex.Pattern COPY_RANGE = java.util.regex.Pattern.compile("bytes=(\\d{1,18})-(\\d{1,18})");
+    private static final Pattern COPY_RANGE = Pattern.compile("bytes=(\\d{1,18})-(\\d{1,18})");
 
     /** The range {@code header} asks of an object of {@code size} bytes. */
     public static ByteRange parse(String header, long size) throws S3Exception {
@@ -60,7 +63,7 @@ public record ByteRange(long first, long last, boolean partial) {
         if (header == null) {
             return new ByteRange(0, size - 1, false);
         }
-        java.util.regex.Matcher m = COPY_RANGE.matcher(header.trim());
+        Matcher m = COPY_RANGE.matcher(header.trim());
         if (!m.matches() || Long.parseLong(m.group(1)) > Long.parseLong(m.group(2))) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-amz-copy-source-range must be bytes=FIRST-LAST with FIRST <= LAST,"
                     + " was '" + header + "'");
@@ -79,8 +82,8 @@ public record ByteRange(long first, long last, boolean partial) {
     }
 
     /** The range as the node's download takes it: only the blocks that cover it are read. */
-    public geoblocks.blockstore.client.ClientPort.Range blocks() {
-        return new geoblocks.blockstore.client.ClientPort.Range(first, last);
+    public ClientPort.Range blocks() {
+        return new ClientPort.Range(first, last);
     }
 
     public long length() {

@@ -1,11 +1,16 @@
 package geoblocks.node.s3.object;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
 
 /**
  * S3's additional checksums (CRC32, CRC32C, CRC64NVME, SHA-1, SHA-256): computing them while a body
@@ -97,13 +102,13 @@ public final class Checksums {
     /** A checksum being computed over streamed bytes. */
     public static final class Digest {
         private final Algorithm algorithm;
-        private final java.util.zip.Checksum zip;
+        private final Checksum zip;
         private final Crc64Nvme crc64;
         private final MessageDigest md;
 
         Digest(Algorithm a) {
             this.algorithm = a;
-            this.zip = a == Algorithm.CRC32 ? new java.util.zip.CRC32() : a == Algorithm.CRC32C ? new java.util.zip.CRC32C() : null;
+            this.zip = a == Algorithm.CRC32 ? new CRC32() : a == Algorithm.CRC32C ? new CRC32C() : null;
             this.crc64 = a == Algorithm.CRC64NVME ? new Crc64Nvme() : null;
             try {
                 this.md = a == Algorithm.SHA1 ? MessageDigest.getInstance("SHA-1")
@@ -289,7 +294,7 @@ public final class Checksums {
 
         void update(ByteBuffer b) {
             long c = crc;
-            ByteBuffer le = b.slice().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer le = b.slice().order(ByteOrder.LITTLE_ENDIAN);
             while (le.remaining() >= 8) {
                 long v = c ^ le.getLong();
                 c = TABLE[7][(int) (v & 0xff)] ^ TABLE[6][(int) ((v >>> 8) & 0xff)] ^ TABLE[5][(int) ((v >>> 16) & 0xff)]
@@ -323,7 +328,7 @@ public final class Checksums {
         }
 
         /** The checksum kept in {@code meta}, or null (also for a value this gateway cannot read). */
-        public static Stored of(java.util.Map<String, String> meta) {
+        public static Stored of(Map<String, String> meta) {
             String s = meta.get(META);
             if (s == null) {
                 return null;
@@ -337,8 +342,8 @@ public final class Checksums {
         }
 
         /** The response headers that show it ({@code x-amz-checksum-ALG} and {@code x-amz-checksum-type}). */
-        public java.util.Map<String, String> headers() {
-            return java.util.Map.of(algorithm.header(), value, "x-amz-checksum-type", type.name());
+        public Map<String, String> headers() {
+            return Map.of(algorithm.header(), value, "x-amz-checksum-type", type.name());
         }
     }
 }

@@ -1,5 +1,6 @@
 package geoblocks.node.s3.object;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.body.SmallRecord;
@@ -45,7 +46,7 @@ public final class HeaderRecords {
             return CompletableFuture.completedFuture(Map.of(META, id));
         }
         byte[] b = h.encode();
-        return store.put(PREFIX + id, null, geoblocks.blockstore.client.ByteSource.of(b), "tworandom", MAX_FILE, "all", false, Map.of())
+        return store.put(PREFIX + id, null, ByteSource.of(b), "tworandom", MAX_FILE, "all", false, Map.of())
                 .thenApply(w -> {
                     remember(id, h);
                     return Map.of(META, id);

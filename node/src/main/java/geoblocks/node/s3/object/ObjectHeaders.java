@@ -6,12 +6,14 @@ import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The headers an object keeps besides its ETag, content type and checksum: user metadata
@@ -39,7 +41,7 @@ public record ObjectHeaders(Map<String, String> headers) {
     }
 
     /** The headers kept from a request's ({@code get} reads one header by name, case-insensitively; {@code names} are all sent). */
-    public static ObjectHeaders of(Iterable<String> names, java.util.function.Function<String, String> get) throws S3Exception {
+    public static ObjectHeaders of(Iterable<String> names, Function<String, String> get) throws S3Exception {
         Map<String, String> out = new TreeMap<>();
         int userBytes = 0;
         for (String n : names) {
@@ -77,7 +79,7 @@ public record ObjectHeaders(Map<String, String> headers) {
      * The headers GetObject's {@code response-*} parameters set on the answer (empty when none is given), as S3
      * serves them: signed requests only (an unsigned one is {@code 400 InvalidRequest}).
      */
-    static Map<String, String> responseOverrides(java.util.function.Function<String, String> param, boolean signed)
+    static Map<String, String> responseOverrides(Function<String, String> param, boolean signed)
             throws S3Exception {
         Map<String, String> out = new LinkedHashMap<>();
         for (String[] o : OVERRIDES) {
@@ -147,7 +149,7 @@ public record ObjectHeaders(Map<String, String> headers) {
     String id() {
         try {
             return ETags.hex(MessageDigest.getInstance("SHA-256").digest(encode())).substring(0, 20);
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -20,6 +20,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -115,8 +116,8 @@ public final class S3Attributes {
                 call.ex.header("x-amz-version-id", shown[0] != null ? shown[0] : ObjectVersions.id(false, m.meta(), m.version().id()));
             }
             call.ex.header("Last-Modified", HTTP_DATE.format(Instant.ofEpochMilli(m.createdMillis())));
-            java.util.concurrent.CompletableFuture<PartChecksums.Parts> sums = wanted.contains("objectparts")
-                    ? partChecksums.read(m.meta()) : java.util.concurrent.CompletableFuture.completedFuture(null);
+            CompletableFuture<PartChecksums.Parts> sums = wanted.contains("objectparts")
+                    ? partChecksums.read(m.meta()) : CompletableFuture.completedFuture(null);
             sums.whenComplete((p, t2) -> call.later(() -> {
                 if (t2 != null) {
                     call.fail(NodeStore.cause(t2));

@@ -23,6 +23,7 @@ import geoblocks.node.s3.xml.S3Xml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -161,7 +162,7 @@ public final class S3Copy {
             String type = replace ? call.headers().get("Content-Type", "binary/octet-stream")
                     : m.meta().getOrDefault(S3Objects.META_TYPE, "binary/octet-stream");
             String checksum = m.meta().get(Checksums.META); // the same bytes: the same checksum
-            Map<String, String> extra = new java.util.HashMap<>();
+            Map<String, String> extra = new HashMap<>();
             if (checksum != null && (plan[0] == null || !plan[0].customer())) { // an SSE-C object keeps none
                 extra.put(Checksums.META, checksum);
             }

@@ -14,8 +14,10 @@ import geoblocks.node.s3.versioning.ObjectVersions;
 import geoblocks.node.s3.versioning.S3Versioning;
 import geoblocks.node.s3.xml.S3Xml;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * DeleteObject and DeleteObjects. Without a {@code versionId} a delete stores a tombstone (the
@@ -101,11 +103,11 @@ public final class S3Deletes {
                 unchanged = head == null || head.deleteMarker() ? WriteCondition.NONE
                         : Preconditions.write(head.etag() == null ? "*" : ETags.quote(head.etag()), null);
             } catch (S3Exception e) {
-                throw new java.util.concurrent.CompletionException(e);
+                throw new CompletionException(e);
             }
             return switch (conditions.decide(head)) {
                 case GONE -> CompletableFuture.completedFuture(new Deleted(key, null, false, null));
-                case FAILED -> throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
+                case FAILED -> throw new CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
                         "the current version of '" + key + "' does not meet the delete's conditions"));
                 case PASSED -> tombstone(b, key, name, unchanged);
             };
@@ -121,7 +123,7 @@ public final class S3Deletes {
                 if (c instanceof NodeStore.StoreException s && s.notFound()) {
                     return new Deleted(key, null, false, null); // nothing there: deleted already
                 }
-                throw new java.util.concurrent.CompletionException(c);
+                throw new CompletionException(c);
             }
             boolean marker = b.versioning() != ObjectVersions.Status.OFF; // the tombstone is the delete marker
             return new Deleted(key, null, marker, marker ? w.version() : null);
@@ -140,12 +142,12 @@ public final class S3Deletes {
                 return CompletableFuture.completedFuture(new Deleted(key, versionId, false, null));
             }
             if (conditions.decide(p.shown()) == DeleteConditions.Verdict.FAILED) {
-                throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
+                throw new CompletionException(new S3Exception(S3Error.PRECONDITION_FAILED,
                         "version '" + versionId + "' of '" + key + "' does not meet the delete's conditions"));
             }
             CompletableFuture<Void> all = objectLock.deleteRefusal(b, key, vs, p.nodeVersions(), bypass).thenAccept(refused -> {
                 if (refused != null) {
-                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
+                    throw new CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
                             "version '" + versionId + "' of '" + key + "' cannot be deleted: " + refused));
                 }
             });
@@ -153,7 +155,7 @@ public final class S3Deletes {
                 all = all.thenCompose(x -> store.purge(name, node).handle((w, t) -> {
                     Throwable c = t == null ? null : NodeStore.cause(t);
                     if (c != null && !(c instanceof NodeStore.StoreException s && s.notFound())) {
-                        throw new java.util.concurrent.CompletionException(c);
+                        throw new CompletionException(c);
                     }
                     return null;
                 }));
@@ -173,7 +175,7 @@ public final class S3Deletes {
                 return;
             }
             Deleted[] done = new Deleted[req.keys().size()];
-            List<String[]> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<String[]> errors = Collections.synchronizedList(new ArrayList<>());
             buckets.find(call.bucket).thenCompose(b -> batch(call, b, req, 0, done, errors, objectLock.bypass(call, b)))
                     .whenComplete((v, t) -> call.later(() -> {
                         if (t != null) {

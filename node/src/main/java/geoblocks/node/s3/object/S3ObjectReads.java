@@ -20,11 +20,17 @@ import geoblocks.node.s3.multipart.ObjectParts;
 import geoblocks.node.s3.multipart.PartChecksums;
 import geoblocks.node.s3.versioning.ObjectVersions;
 import geoblocks.node.s3.versioning.S3Versioning;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * GetObject and HeadObject (with Range, partNumber, conditional headers and versionId): find the
@@ -93,14 +99,14 @@ final class S3ObjectReads {
             return versioning.versions(name).thenCompose(vs -> {
                 ObjectVersions.V v = ObjectVersions.find(call.key, vs, b.versioning(), versionId);
                 if (v == null) {
-                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.NO_SUCH_VERSION,
+                    throw new CompletionException(new S3Exception(S3Error.NO_SUCH_VERSION,
                             "no version '" + versionId + "' of '" + call.key + "' in bucket '" + call.bucket + "'"));
                 }
                 shownId[0] = v.versionId();
                 if (v.deleteMarker()) {
                     call.ex.header("x-amz-delete-marker", "true");
                     call.ex.header("x-amz-version-id", v.versionId());
-                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.METHOD_NOT_ALLOWED,
+                    throw new CompletionException(new S3Exception(S3Error.METHOD_NOT_ALLOWED,
                             "version '" + versionId + "' of '" + call.key + "' is a delete marker"));
                 }
                 return store.stat(name, v.nodeVersion());
@@ -162,16 +168,16 @@ final class S3ObjectReads {
     }
 
     /** The checksum of the part a {@code partNumber} read with {@code x-amz-checksum-mode: ENABLED} asks for, or null. */
-    private java.util.concurrent.CompletableFuture<String> partChecksum(S3Call call, Manifest m) {
+    private CompletableFuture<String> partChecksum(S3Call call, Manifest m) {
         if (call.param("partNumber") == null || !"ENABLED".equalsIgnoreCase(call.headers().get("x-amz-checksum-mode"))
                 || Checksums.Stored.of(m.meta()) == null) {
-            return java.util.concurrent.CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(null);
         }
         int n;
         try {
             n = Integer.parseInt(call.param("partNumber").trim());
         } catch (NumberFormatException e) {
-            return java.util.concurrent.CompletableFuture.completedFuture(null); // refused by serve
+            return CompletableFuture.completedFuture(null); // refused by serve
         }
         return partChecksums.read(m.meta()).thenApply(p -> p == null ? null : p.part(n));
     }
@@ -246,7 +252,7 @@ final class S3ObjectReads {
         if (cond == 304) {
             call.ex.respondHead(304, 0);
             if (!call.method().equals("HEAD")) {
-                call.ex.context().writeAndFlush(io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
+                call.ex.context().writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
             }
             return;
         }
@@ -261,10 +267,10 @@ final class S3ObjectReads {
         if (call.method().equals("HEAD") || range.length() == 0) {
             boolean keepAlive = call.ex.respondHead(status, range.length());
             if (!call.method().equals("HEAD")) {
-                io.netty.channel.ChannelFuture f = call.ex.context().writeAndFlush(
-                        io.netty.handler.codec.http.LastHttpContent.EMPTY_LAST_CONTENT);
+                ChannelFuture f = call.ex.context().writeAndFlush(
+                        LastHttpContent.EMPTY_LAST_CONTENT);
                 if (!keepAlive) {
-                    f.addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                    f.addListener(ChannelFutureListener.CLOSE);
                 }
             }
             return;
@@ -309,6 +315,6 @@ final class S3ObjectReads {
             call.fail(new IOException("object '" + call.key + "': " + e.getMessage(), e));
             return;
         }
-        call.ex.respondWhole(status, io.netty.buffer.Unpooled.wrappedBuffer(data, (int) range.first(), (int) range.length()));
+        call.ex.respondWhole(status, Unpooled.wrappedBuffer(data, (int) range.first(), (int) range.length()));
     }
 }

@@ -1,5 +1,6 @@
 package geoblocks.node.s3.object;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.WriteCondition;
@@ -32,9 +33,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,10 +74,10 @@ public final class S3Objects {
     private final LongSupplier clock;
     /** Runs after a PutObject stored its version, before the client is answered (the object's ACL, {@link S3Acls#afterPut}). */
     public interface AfterPut {
-        java.util.concurrent.CompletableFuture<Void> apply(S3Call call, BucketMeta bucket, ClientPort.Written w);
+        CompletableFuture<Void> apply(S3Call call, BucketMeta bucket, ClientPort.Written w);
     }
 
-    private AfterPut afterPut = (c, b, w) -> java.util.concurrent.CompletableFuture.completedFuture(null);
+    private AfterPut afterPut = (c, b, w) -> CompletableFuture.completedFuture(null);
 
     public void afterPut(AfterPut a) {
         this.afterPut = a;
@@ -153,7 +156,7 @@ public final class S3Objects {
             String etag = plan == null ? ETags.hex(spool.md5()) : plan.etag(ETags.hex(spool.md5()));
             Checksums.Stored checksum = spool.checksumAlgorithm() == null ? null : new Checksums.Stored(
                     spool.checksumAlgorithm(), Checksums.Type.FULL_OBJECT, Checksums.base64(spool.checksumValue()));
-            Map<String, String> extra = new java.util.HashMap<>();
+            Map<String, String> extra = new HashMap<>();
             if (checksum != null && (plan == null || !plan.customer())) { // an SSE-C object keeps no plaintext checksum
                 extra.put(Checksums.META, checksum.encode());
             }
@@ -189,17 +192,17 @@ public final class S3Objects {
      * says: sealed chunk by chunk as the node reads it ({@link SseStreams}); {@code plan}'s parameters go
      * into {@code extra}. A PutObject's body and a CopyObject's source both end here.
      */
-    public java.util.concurrent.CompletableFuture<ClientPort.Written> storeEncrypted(S3Call call, BucketMeta bucket,
-            S3Encryption.Plan plan, Path file, geoblocks.blockstore.client.ByteSource source, String etag, String type,
+    public CompletableFuture<ClientPort.Written> storeEncrypted(S3Call call, BucketMeta bucket,
+            S3Encryption.Plan plan, Path file, ByteSource source, String etag, String type,
             WriteCondition condition, Map<String, String> extra) {
         extra.put(SseParams.META, plan.params().encode());
-        geoblocks.blockstore.client.ByteSource plain = source;
+        ByteSource plain = source;
         SseStreams.FileSource opened = null;
         if (plain == null) {
             try {
                 opened = new SseStreams.FileSource(file);
             } catch (IOException e) {
-                return java.util.concurrent.CompletableFuture.failedFuture(e);
+                return CompletableFuture.failedFuture(e);
             }
             plain = opened;
         }
@@ -250,8 +253,8 @@ public final class S3Objects {
     }
 
     /** Stores an object: at home with the bucket's policy, elsewhere here with ack local, then moved home. */
-    public java.util.concurrent.CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
-            geoblocks.blockstore.client.ByteSource source, String etag, String type, WriteCondition condition) {
+    public CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
+            ByteSource source, String etag, String type, WriteCondition condition) {
         return store(call, bucket, file, source, etag, type, condition, Map.of());
     }
 
@@ -259,8 +262,8 @@ public final class S3Objects {
      * As above, with {@code extra} metadata (an additional checksum); refused InvalidArgument when the
      * version's metadata would exceed what a version holds ({@code Manifest.MAX_META_BYTES}).
      */
-    public java.util.concurrent.CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
-            geoblocks.blockstore.client.ByteSource source, String etag, String type, WriteCondition condition,
+    public CompletableFuture<ClientPort.Written> store(S3Call call, BucketMeta bucket, Path file,
+            ByteSource source, String etag, String type, WriteCondition condition,
             Map<String, String> extra) {
         String name = S3Names.fileName(call.bucket, call.key);
         Map<String, String> meta = new LinkedHashMap<>();
@@ -271,7 +274,7 @@ public final class S3Objects {
         try {
             meta.putAll(objectLock.versionMeta(call, bucket, extra)); // the retention and hold it starts with
         } catch (S3Exception e) {
-            return java.util.concurrent.CompletableFuture.failedFuture(e);
+            return CompletableFuture.failedFuture(e);
         }
         List<String> targets = bucket.home().equals(settings.region()) ? null : migration.targets(bucket.home());
         if (targets != null) {
@@ -294,7 +297,7 @@ public final class S3Objects {
             }
             Manifest.validateMeta(meta);
         } catch (IllegalArgumentException e) {
-            return java.util.concurrent.CompletableFuture.failedFuture(new S3Exception(S3Error.INVALID_ARGUMENT,
+            return CompletableFuture.failedFuture(new S3Exception(S3Error.INVALID_ARGUMENT,
                     "the object's Content-Type (" + type.length() + " characters) and checksum do not fit the "
                     + Manifest.MAX_META_BYTES + " bytes of metadata a version holds: " + e.getMessage()));
         }

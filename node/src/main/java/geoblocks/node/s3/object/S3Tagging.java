@@ -1,5 +1,6 @@
 package geoblocks.node.s3.object;
 
+import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.S3Buckets;
@@ -14,6 +15,7 @@ import geoblocks.node.s3.versioning.S3Versioning;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -46,7 +48,7 @@ public final class S3Tagging {
         try {
             byte[] h = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
             return PREFIX + bucket + "/" + ETags.hex(h) + "/" + nodeVersion;
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -100,7 +102,7 @@ public final class S3Tagging {
             });
         }
         byte[] b = tags.encode();
-        return store.put(file, null, geoblocks.blockstore.client.ByteSource.of(b), "tworandom", MAX_FILE, "all", false, Map.of())
+        return store.put(file, null, ByteSource.of(b), "tworandom", MAX_FILE, "all", false, Map.of())
                 .thenApply(w -> null);
     }
 

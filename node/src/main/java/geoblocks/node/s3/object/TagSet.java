@@ -4,8 +4,10 @@ import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.auth.SigV4;
 import geoblocks.node.s3.xml.S3Xml;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.w3c.dom.Element;
@@ -41,7 +43,7 @@ public record TagSet(Map<String, String> tags) {
             throw new S3Exception(S3Error.INVALID_TAG, "a tag value must have at most " + MAX_VALUE + " characters, the one"
                     + " of '" + abbreviated(key) + "' has " + value.codePointCount(0, value.length()));
         }
-        if (key.toLowerCase(java.util.Locale.ROOT).startsWith("aws:")) {
+        if (key.toLowerCase(Locale.ROOT).startsWith("aws:")) {
             throw new S3Exception(S3Error.INVALID_TAG, "tag keys starting with 'aws:' are reserved");
         }
     }
@@ -104,8 +106,8 @@ public record TagSet(Map<String, String> tags) {
             String key;
             String value;
             try {
-                key = java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-                value = eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
                 throw new S3Exception(S3Error.INVALID_ARGUMENT, "x-amz-tagging is not URL-encoded: " + e.getMessage());
             }

@@ -2,6 +2,7 @@ package geoblocks.node.s3.post;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -97,7 +98,7 @@ public final class FormData {
 
     private void ensure(int cap) {
         if (cap > buf.length) {
-            buf = java.util.Arrays.copyOf(buf, Math.max(cap, buf.length * 2));
+            buf = Arrays.copyOf(buf, Math.max(cap, buf.length * 2));
         }
     }
 

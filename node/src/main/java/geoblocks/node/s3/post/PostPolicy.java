@@ -5,14 +5,20 @@ import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.auth.SigV4;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The policy document of a browser-based upload (POST object): decoded from its base64 form field,
@@ -120,7 +126,7 @@ public final class PostPolicy {
         if (nowMs >= expiresMs) {
             throw denied("Policy expired");
         }
-        java.util.HashSet<String> covered = new java.util.HashSet<>();
+        HashSet<String> covered = new HashSet<>();
         for (Condition c : conditions) {
             if (c.op().equals("content-length-range")) {
                 if (size >= 0 && (size < c.min() || size > c.max())) {
@@ -153,22 +159,22 @@ public final class PostPolicy {
     /** The V2 form signature: base64(HMAC-SHA1(secret, policy field as sent)). */
     public static String signV2(String secret, String policyField) {
         try {
-            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA1");
-            mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA1"));
+            Mac mac = Mac.getInstance("HmacSHA1");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA1"));
             return Base64.getEncoder().encodeToString(mac.doFinal(policyField.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }
 
     /** The V4 form signature: hex HMAC-SHA256 of the policy field under the credential's signing key. */
     static String signV4(String secret, String date, String region, String policyField) {
-        return java.util.HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(secret, date, region, "s3"), policyField));
+        return HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(secret, date, region, "s3"), policyField));
     }
 
     /** Constant-time comparison of two signatures. */
     public static boolean same(String a, String b) {
-        return a != null && b != null && java.security.MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8),
+        return a != null && b != null && MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8),
                 b.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -1,5 +1,8 @@
 package geoblocks.node.s3.post;
 
+import geoblocks.app.http.Exchange;
+import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.node.s3.BucketMeta;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.S3Buckets;
@@ -21,7 +24,10 @@ import geoblocks.node.s3.object.ETags;
 import geoblocks.node.s3.object.ObjectHeaders;
 import geoblocks.node.s3.object.S3Objects;
 import geoblocks.node.s3.xml.S3Xml;
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
+import java.net.URLEncoder;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -29,9 +35,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
 
 /**
@@ -74,7 +84,7 @@ public final class S3PostObject {
     /** Reads the form; its end continues in {@link #received}. */
     public void post(S3Call call) {
         // the form's file goes to the spool: admitted for the whole body (it bounds the file), or the largest object
-        long announced = io.netty.handler.codec.http.HttpUtil.getContentLength(call.ex.request(), -1L);
+        long announced = HttpUtil.getContentLength(call.ex.request(), -1L);
         SpoolSpace.Reservation room;
         try {
             room = space.admit(announced < 0 ? settings.maxObjectSize() : Math.min(announced, settings.maxObjectSize()));
@@ -91,11 +101,11 @@ public final class S3PostObject {
             call.fail(S3Error.INVALID_ARGUMENT, "POST object: " + e.getMessage());
             return;
         }
-        call.ex.onBody(new geoblocks.app.http.Exchange.BodySink() {
+        call.ex.onBody(new Exchange.BodySink() {
             private boolean failed;
 
             @Override
-            public void onChunk(io.netty.buffer.ByteBuf chunk) {
+            public void onChunk(ByteBuf chunk) {
                 if (failed) {
                     return;
                 }
@@ -162,8 +172,8 @@ public final class S3PostObject {
             return;
         }
         PostPolicy checked = policy;
-        java.util.concurrent.CompletableFuture<Void> keyLoaded = accessKey == null || keys.known(accessKey)
-                ? java.util.concurrent.CompletableFuture.completedFuture(null) : keys.load(accessKey);
+        CompletableFuture<Void> keyLoaded = accessKey == null || keys.known(accessKey)
+                ? CompletableFuture.completedFuture(null) : keys.load(accessKey);
         keyLoaded.thenCompose(x -> {
             try {
                 if (checked != null) {
@@ -178,7 +188,7 @@ public final class S3PostObject {
                     throw bad;
                 }
             } catch (S3Exception e) {
-                return java.util.concurrent.CompletableFuture.failedFuture(e);
+                return CompletableFuture.failedFuture(e);
             }
             return buckets.find(call.bucket);
         }).thenCompose(b -> {
@@ -205,7 +215,7 @@ public final class S3PostObject {
      * the bucket ACL's WRITE; AccessDenied otherwise. The form's {@code x-amz-*} and {@code acl} fields are the
      * policy's request condition keys ({@code s3:x-amz-server-side-encryption}, {@code s3:x-amz-acl}, ...).
      */
-    private java.util.concurrent.CompletableFuture<Void> permitted(S3Call call, S3Call put, BucketMeta bucket,
+    private CompletableFuture<Void> permitted(S3Call call, S3Call put, BucketMeta bucket,
             Map<String, String> fields) {
         String owner = acls.owner(bucket);
         Map<String, String> conditions = new TreeMap<>();
@@ -221,14 +231,14 @@ public final class S3PostObject {
         return policies.decide(call, bucket, owner, "s3:PutObject", S3Authorizer.arn(bucket.name(), put.key),
                 put.key, false, conditions).thenApply(d -> {
                     if (d == BucketPolicy.Decision.DENY) {
-                        throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
+                        throw new CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
                                 "POST object: the bucket's policy denies s3:PutObject to " + who));
                     }
                     boolean ok = d == BucketPolicy.Decision.ALLOW || (put.requester != null && put.requester.equals(owner))
                             || S3Access.allowed(put.requester, owner, bucket.access().acl(), S3Access.Perm.WRITE,
                                     bucket.access().block());
                     if (!ok) {
-                        throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
+                        throw new CompletionException(new S3Exception(S3Error.ACCESS_DENIED,
                                 "POST object: " + who + " may not write to bucket '" + bucket.name() + "'"));
                     }
                     return null;
@@ -236,32 +246,32 @@ public final class S3PostObject {
     }
 
     /** A stored upload: its bucket, what the node wrote, its ETag and how it was encrypted (null: not). */
-    private record Stored(BucketMeta bucket, geoblocks.blockstore.client.ClientPort.Written written, String etag,
+    private record Stored(BucketMeta bucket, ClientPort.Written written, String etag,
             S3Encryption.Plan plan) {}
 
     /** Stores the form's file as {@code put}'s object, encrypted as its SSE fields or the bucket's default say. */
-    private java.util.concurrent.CompletableFuture<Stored> store(S3Call put, BucketMeta bucket, Form form) {
+    private CompletableFuture<Stored> store(S3Call put, BucketMeta bucket, Form form) {
         ObjectHeaders kept;
         S3Encryption.Plan plan;
         try {
             kept = ObjectHeaders.of(form.fields.keySet(), form.fields::get);
             plan = encryption.plan(SseRequest.write(form.fields::get), bucket);
         } catch (S3Exception e) {
-            return java.util.concurrent.CompletableFuture.failedFuture(e);
+            return CompletableFuture.failedFuture(e);
         }
         if (plan != null && plan.customer()) {
-            return java.util.concurrent.CompletableFuture.failedFuture(new S3Exception(S3Error.NOT_IMPLEMENTED,
+            return CompletableFuture.failedFuture(new S3Exception(S3Error.NOT_IMPLEMENTED,
                     "POST object with a customer-provided key (SSE-C) is not supported"));
         }
         String type = form.fields.getOrDefault("content-type", "binary/octet-stream");
         String plainTag = ETags.hex(form.md5.digest());
         String etag = plan == null ? plainTag : plan.etag(plainTag);
         return objects.headers().write(kept).thenCompose(extra -> {
-            java.util.Map<String, String> meta = new java.util.HashMap<>(extra);
+            Map<String, String> meta = new HashMap<>(extra);
             return plan == null
-                    ? objects.store(put, bucket, form.file, null, etag, type, geoblocks.blockstore.core.WriteCondition.NONE, meta)
+                    ? objects.store(put, bucket, form.file, null, etag, type, WriteCondition.NONE, meta)
                     : objects.storeEncrypted(put, bucket, plan, form.file, null, etag, type,
-                            geoblocks.blockstore.core.WriteCondition.NONE, meta);
+                            WriteCondition.NONE, meta);
         }).thenApply(w -> new Stored(bucket, w, etag, plan));
     }
 
@@ -302,7 +312,7 @@ public final class S3PostObject {
         }
     }
 
-    private void answer(S3Call call, BucketMeta bucket, geoblocks.blockstore.client.ClientPort.Written w, String key,
+    private void answer(S3Call call, BucketMeta bucket, ClientPort.Written w, String key,
             String etag, Map<String, String> f) {
         call.ex.header("ETag", ETags.quote(etag));
         S3Objects.written(call, bucket, w);
@@ -311,8 +321,8 @@ public final class S3PostObject {
             redirect = f.get("redirect");
         }
         if (redirect != null && !redirect.isEmpty()) {
-            String q = "bucket=" + java.net.URLEncoder.encode(call.bucket, StandardCharsets.UTF_8) + "&key=" + java.net.URLEncoder.encode(key, StandardCharsets.UTF_8)
-                    + "&etag=" + java.net.URLEncoder.encode(ETags.quote(etag), StandardCharsets.UTF_8);
+            String q = "bucket=" + URLEncoder.encode(call.bucket, StandardCharsets.UTF_8) + "&key=" + URLEncoder.encode(key, StandardCharsets.UTF_8)
+                    + "&etag=" + URLEncoder.encode(ETags.quote(etag), StandardCharsets.UTF_8);
             call.ex.header("Location", redirect + (redirect.contains("?") ? "&" : "?") + q);
             call.empty(303);
             return;
@@ -349,7 +359,7 @@ public final class S3PostObject {
             this.call = call;
             try {
                 md5 = MessageDigest.getInstance("MD5");
-            } catch (java.security.NoSuchAlgorithmException e) {
+            } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException(e);
             }
         }

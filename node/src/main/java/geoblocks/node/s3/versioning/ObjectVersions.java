@@ -8,8 +8,10 @@ import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.encryption.S3Encryption;
 import geoblocks.node.s3.object.S3Objects;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How the node's versions of an object look through S3 versioning (docs/s3.md, "Versioning"). The
@@ -105,7 +107,7 @@ public final class ObjectVersions {
      */
     public static List<V> visible(String key, List<VersionEntry> newestFirst, Status s) {
         List<V> out = new ArrayList<>();
-        java.util.Set<String> removed = new java.util.HashSet<>();
+        Set<String> removed = new HashSet<>();
         for (VersionEntry e : newestFirst) {
             if (e.deleted() && e.meta().containsKey(META_REMOVES)) {
                 removed.add(e.id());

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -56,7 +57,7 @@ public final class S3Versioning {
             }
             buckets.find(call.bucket).thenCompose(b -> {
                 if (b.objectLock() != null && status != ObjectVersions.Status.ENABLED) {
-                    throw new java.util.concurrent.CompletionException(new S3Exception(S3Error.INVALID_BUCKET_STATE,
+                    throw new CompletionException(new S3Exception(S3Error.INVALID_BUCKET_STATE,
                             "versioning cannot be suspended on a bucket with object lock"));
                 }
                 return b.versioning() == status
@@ -139,7 +140,7 @@ public final class S3Versioning {
             if (c instanceof NodeStore.StoreException s && s.notFound()) {
                 return List.<VersionEntry>of();
             }
-            throw new java.util.concurrent.CompletionException(c);
+            throw new CompletionException(c);
         });
     }
 }

@@ -8,6 +8,8 @@ import geoblocks.node.s3.multipart.UploadListing;
 import geoblocks.node.s3.object.Checksums;
 import geoblocks.node.s3.object.ETags;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The XML documents of the object-side calls beyond the basic ones (multipart answers with
@@ -44,7 +46,7 @@ public final class S3ObjectXml {
     }
 
     public static byte[] listUploads(String bucket, S3ListXml.Owner owner,
-            java.util.function.Function<MultipartUploads.Upload, S3ListXml.Owner> initiator, String prefix, String delimiter, String keyMarker,
+            Function<MultipartUploads.Upload, S3ListXml.Owner> initiator, String prefix, String delimiter, String keyMarker,
             String uploadIdMarker, int max, boolean url, UploadListing.Page page) {
         StringBuilder sb = new StringBuilder(S3Xml.HEAD).append("<ListMultipartUploadsResult xmlns=\"").append(NS).append("\">");
         S3Xml.el(sb, "Bucket", bucket);
@@ -121,13 +123,13 @@ public final class S3ObjectXml {
      * the parts after {@code marker} (at most {@code maxParts}) when the part size is known
      * ({@code partSize} > 0), else only their count; it is left out for a single-part object.
      */
-    public static byte[] attributes(java.util.Set<String> wanted, String etag, long size, Checksums.Stored checksum, int parts,
+    public static byte[] attributes(Set<String> wanted, String etag, long size, Checksums.Stored checksum, int parts,
             long partSize, int marker, int maxParts) {
         return attributes(wanted, etag, size, checksum, parts, partSize, marker, maxParts, null);
     }
 
     /** As above; each listed part with its checksum when {@code partSums} has it. */
-    public static byte[] attributes(java.util.Set<String> wanted, String etag, long size, Checksums.Stored checksum, int parts,
+    public static byte[] attributes(Set<String> wanted, String etag, long size, Checksums.Stored checksum, int parts,
             long partSize, int marker, int maxParts, PartChecksums.Parts partSums) {
         StringBuilder sb = new StringBuilder(S3Xml.HEAD).append("<GetObjectAttributesResponse xmlns=\"").append(NS).append("\">");
         if (wanted.contains("etag") && etag != null) {

@@ -14,7 +14,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -76,13 +79,13 @@ public final class S3Xml {
     }
 
     /** ListAllMyBucketsResult: {@code created} holds each bucket's creation time by name, listed by name. */
-    public static byte[] buckets(String owner, String displayName, java.util.Map<String, Long> created) {
+    public static byte[] buckets(String owner, String displayName, Map<String, Long> created) {
         StringBuilder sb = new StringBuilder(HEAD).append("<ListAllMyBucketsResult xmlns=\"").append(NS).append("\">");
         sb.append("<Owner>");
         el(sb, "ID", owner);
         el(sb, "DisplayName", displayName);
         sb.append("</Owner><Buckets>");
-        new java.util.TreeMap<>(created).forEach((name, at) -> {
+        new TreeMap<>(created).forEach((name, at) -> {
             sb.append("<Bucket>");
             el(sb, "Name", name);
             el(sb, "CreationDate", iso(at));
@@ -173,13 +176,13 @@ public final class S3Xml {
             List<String> modifiedTimes, List<String> sizes) {
         /** Without version ids or conditions. */
         public DeleteRequest(List<String> keys, boolean quiet) {
-            this(keys, quiet, java.util.Collections.nCopies(keys.size(), null), java.util.Collections.nCopies(keys.size(), null));
+            this(keys, quiet, Collections.nCopies(keys.size(), null), Collections.nCopies(keys.size(), null));
         }
 
         /** Without LastModifiedTime and Size conditions. */
         public DeleteRequest(List<String> keys, boolean quiet, List<String> versionIds, List<String> etags) {
-            this(keys, quiet, versionIds, etags, java.util.Collections.nCopies(keys.size(), null),
-                    java.util.Collections.nCopies(keys.size(), null));
+            this(keys, quiet, versionIds, etags, Collections.nCopies(keys.size(), null),
+                    Collections.nCopies(keys.size(), null));
         }
 
         /** The LastModifiedTime the {@code i}-th key's version must have to be deleted, or null. */
@@ -246,9 +249,9 @@ public final class S3Xml {
         if (keys.isEmpty() || keys.size() > 1000) {
             throw new S3Exception(S3Error.MALFORMED_XML, "DeleteObjects takes 1..1000 keys, this has " + keys.size());
         }
-        return new DeleteRequest(keys, quiet, java.util.Collections.unmodifiableList(versions),
-                java.util.Collections.unmodifiableList(etags), java.util.Collections.unmodifiableList(times),
-                java.util.Collections.unmodifiableList(sizes));
+        return new DeleteRequest(keys, quiet, Collections.unmodifiableList(versions),
+                Collections.unmodifiableList(etags), Collections.unmodifiableList(times),
+                Collections.unmodifiableList(sizes));
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class BucketPolicyTest {
@@ -150,7 +151,7 @@ class BucketPolicyTest {
                     rx.append('.');
                 } else {
                     pat.append(alphabet.charAt(c));
-                    rx.append(java.util.regex.Pattern.quote(String.valueOf(alphabet.charAt(c))));
+                    rx.append(Pattern.quote(String.valueOf(alphabet.charAt(c))));
                 }
             }
             StringBuilder s = new StringBuilder();

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,7 @@ class S3SignerTest {
     private SigV4.Request request(String method, String rawPath, Map<String, String> query, Map<String, String> signed) {
         Map<String, String> headers = new HashMap<>();
         headers.put("host", "127.0.0.1:9000");
-        signed.forEach((k, v) -> headers.put(k.toLowerCase(java.util.Locale.ROOT), v));
+        signed.forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v));
         Map<String, List<String>> q = new HashMap<>();
         query.forEach((k, v) -> q.put(k, List.of(v)));
         return new SigV4.Request(method, rawPath, q, headers);
@@ -31,7 +33,7 @@ class S3SignerTest {
     void putWithLongUnicodeKey_andListWithQuery_verify() {
         byte[] body = "hello".getBytes(StandardCharsets.UTF_8);
         String key = "dir/" + "é".repeat(300) + " x+y";
-        String path = "/bench/" + String.join("/", java.util.Arrays.stream(key.split("/", -1)).map(S3Signer::encode).toList());
+        String path = "/bench/" + String.join("/", Arrays.stream(key.split("/", -1)).map(S3Signer::encode).toList());
         Map<String, String> h = signer.sign("PUT", "127.0.0.1:9000", path, Map.of(), S3Signer.payloadHash(body), now);
         SigV4.Verdict v = verifier.verify(request("PUT", path, Map.of(), h), now.toEpochMilli());
         assertTrue(v.ok(), v.message());

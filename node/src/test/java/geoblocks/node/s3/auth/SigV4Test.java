@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Gateway;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -177,7 +179,7 @@ class SigV4Test {
         String canonical = "PUT\n/bkt/a%20b/%C3%BC%2Bc\n\nhost:127.0.0.1:47201\nx-amz-content-sha256:UNSIGNED-PAYLOAD\n"
                 + "x-amz-date:" + date + "\n\nhost;x-amz-content-sha256;x-amz-date\nUNSIGNED-PAYLOAD";
         String toSign = "AWS4-HMAC-SHA256\n" + date + "\n20260101/seoul/s3/aws4_request\n" + SigV4.sha256Hex(canonical);
-        String sig = java.util.HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(SECRET, "20260101", "seoul", "s3"), toSign));
+        String sig = HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(SECRET, "20260101", "seoul", "s3"), toSign));
         SigV4.Request r = new SigV4.Request("PUT", path, Map.of(), headers("host", "127.0.0.1:47201",
                 "x-amz-content-sha256", "UNSIGNED-PAYLOAD", "x-amz-date", date, "authorization",
                 "AWS4-HMAC-SHA256 Credential=" + KEY + "/20260101/seoul/s3/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=" + sig));
@@ -192,7 +194,7 @@ class SigV4Test {
                 + "x-amz-date:" + date + "\n\nhost;x-amz-content-sha256;x-amz-date\nUNSIGNED-PAYLOAD";
         String toSign = "AWS4-HMAC-SHA256\n" + date + "\n" + date.substring(0, 8) + "/" + region + "/s3/aws4_request\n"
                 + SigV4.sha256Hex(canonical);
-        String sig = java.util.HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(SECRET, date.substring(0, 8), region, "s3"),
+        String sig = HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(SECRET, date.substring(0, 8), region, "s3"),
                 toSign));
         return new SigV4.Request("PUT", "/bkt/k", Map.of(), headers("host", "127.0.0.1:47201",
                 "x-amz-content-sha256", "UNSIGNED-PAYLOAD", "x-amz-date", date, "authorization", "AWS4-HMAC-SHA256 Credential="
@@ -233,8 +235,8 @@ class SigV4Test {
 
     @Test
     void amzDatesParseByHandAsTheFormatDefinesThem() {
-        assertEquals(java.time.Instant.parse("2013-05-24T00:00:00Z").toEpochMilli(), SigV4.parseAmzDate("20130524T000000Z"));
-        assertEquals(java.time.Instant.parse("2024-02-29T23:59:59Z").toEpochMilli(), SigV4.parseAmzDate("20240229T235959Z"));
+        assertEquals(Instant.parse("2013-05-24T00:00:00Z").toEpochMilli(), SigV4.parseAmzDate("20130524T000000Z"));
+        assertEquals(Instant.parse("2024-02-29T23:59:59Z").toEpochMilli(), SigV4.parseAmzDate("20240229T235959Z"));
         for (String bad : new String[] {"20130524T000000", "20130524 000000Z", "2013052AT000000Z", "20131324T000000Z",
                 "20230229T000000Z", "20130524T250000Z", "20130524T006000Z", "-0130524T000000Z", "", "20130524T000000ZZ"}) {
             assertNull(SigV4.parseAmzDate(bad), bad);
@@ -256,7 +258,7 @@ class SigV4Test {
         String canonical = "GET\n/test.txt\n\ndate:" + date + "\nhost:examplebucket.s3.amazonaws.com\nx-amz-content-sha256:"
                 + EMPTY_SHA + "\n\ndate;host;x-amz-content-sha256\n" + EMPTY_SHA;
         String toSign = "AWS4-HMAC-SHA256\n20130524T000000Z\n20130524/us-east-1/s3/aws4_request\n" + SigV4.sha256Hex(canonical);
-        String sig = java.util.HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(SECRET, "20130524", "us-east-1", "s3"), toSign));
+        String sig = HexFormat.of().formatHex(SigV4.hmac(SigV4.signingKey(SECRET, "20130524", "us-east-1", "s3"), toSign));
         SigV4.Request r = new SigV4.Request("GET", "/test.txt", Map.of(), headers("host", "examplebucket.s3.amazonaws.com",
                 "x-amz-content-sha256", EMPTY_SHA, "date", date, "authorization", auth("date;host;x-amz-content-sha256", sig)));
         SigV4.Verdict v = verifier.verify(r, AT);

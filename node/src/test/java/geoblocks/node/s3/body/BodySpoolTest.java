@@ -15,7 +15,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -36,7 +38,7 @@ class BodySpoolTest {
         return new S3Settings("seoul", "k", "s", "local", 1 << 20, 1 << 20, 1L << 30, Duration.ofHours(1), dir.resolve("spool"),
                 false, false, 1, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofMinutes(1), Map.of(),
                 new ClientNetworks(), Duration.ofSeconds(15), "test-cluster-secret-123",
-                java.util.List.of("localhost"), Duration.ofDays(1), Duration.ofMinutes(10), S3Settings.Sse.DEFAULT);
+                List.of("localhost"), Duration.ofDays(1), Duration.ofMinutes(10), S3Settings.Sse.DEFAULT);
     }
 
     static byte[] bytes(int n) {
@@ -82,8 +84,8 @@ class BodySpoolTest {
         assertEquals(0, spoolFiles());
         assertEquals(4321, grant.used());
         assertArrayEquals(body, read(s));
-        assertArrayEquals(java.security.MessageDigest.getInstance("MD5").digest(body), s.md5());
-        assertEquals(ETags.hex(java.security.MessageDigest.getInstance("SHA-256").digest(body)), s.sha256Hex());
+        assertArrayEquals(MessageDigest.getInstance("MD5").digest(body), s.md5());
+        assertEquals(ETags.hex(MessageDigest.getInstance("SHA-256").digest(body)), s.sha256Hex());
         s.discard();
         s.discard(); // idempotent: the grant is given back once
         assertEquals(0, grant.used());

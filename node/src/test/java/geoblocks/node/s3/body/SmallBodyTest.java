@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,7 @@ class SmallBodyTest {
     }
 
     static String sha256(byte[] b) {
-        return java.util.HexFormat.of().formatHex(SigV4.SHA256.get().digest(b));
+        return HexFormat.of().formatHex(SigV4.SHA256.get().digest(b));
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -31,14 +32,14 @@ class SpooledDownloadTest {
         EmbeddedChannel ch = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
         SpooledDownload d = new SpooledDownload(ch.pipeline().firstContext(), settings, 0, data.length, true, sealed);
         int half = data.length / 2;
-        d.write(0, java.util.Arrays.copyOfRange(data, 0, half));
+        d.write(0, Arrays.copyOfRange(data, 0, half));
         byte[] onDisk;
         try (Stream<Path> files = Files.list(dir.resolve("spool"))) {
             List<Path> all = files.toList();
             assertEquals(1, all.size(), all.toString());
             onDisk = Files.readAllBytes(all.get(0));
         }
-        d.write(half, java.util.Arrays.copyOfRange(data, half, data.length));
+        d.write(half, Arrays.copyOfRange(data, half, data.length));
         d.finish(null);
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         boolean lastSeen = false;
@@ -64,8 +65,8 @@ class SpooledDownloadTest {
         byte[][] r = stream(data, true);
         assertArrayEquals(data, r[0]);
         assertEquals(150_000, r[1].length, "the first half was spooled");
-        assertTrue(!java.util.Arrays.equals(java.util.Arrays.copyOf(data, 150_000), r[1]), "the spool holds no plaintext");
-        assertTrue(SseCipherTest.indexOf(r[1], java.util.Arrays.copyOfRange(data, 1000, 1032)) < 0, "no run of the plaintext on disk");
+        assertTrue(!Arrays.equals(Arrays.copyOf(data, 150_000), r[1]), "the spool holds no plaintext");
+        assertTrue(SseCipherTest.indexOf(r[1], Arrays.copyOfRange(data, 1000, 1032)) < 0, "no run of the plaintext on disk");
     }
 
     @Test
@@ -74,6 +75,6 @@ class SpooledDownloadTest {
         new Random(8).nextBytes(data);
         byte[][] r = stream(data, false);
         assertArrayEquals(data, r[0]);
-        assertArrayEquals(java.util.Arrays.copyOf(data, 100_000), r[1]);
+        assertArrayEquals(Arrays.copyOf(data, 100_000), r[1]);
     }
 }

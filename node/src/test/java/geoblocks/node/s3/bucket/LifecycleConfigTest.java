@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Lifecycle configurations: parsed and checked with S3's error codes, and written back as they were given. */
@@ -36,7 +38,7 @@ class LifecycleConfigTest {
         assertEquals(3, c.rules().size());
         LifecycleConfig.Rule b = c.rules().get(1);
         assertEquals("p/", b.prefix());
-        assertEquals(java.util.Map.of("k", "v"), b.tags());
+        assertEquals(Map.of("k", "v"), b.tags());
         assertEquals(1L, b.sizeGreaterThan());
         assertEquals(1_893_456_000_000L, b.expirationDateMillis());
         assertEquals(3, b.noncurrentDays());
@@ -57,7 +59,7 @@ class LifecycleConfigTest {
         LifecycleConfig.Rule r = parse("<Rule><ID>x</ID><Filter><Prefix>a/</Prefix><Tag><Key>k</Key><Value>v</Value></Tag>"
                 + "<ObjectSizeLessThan>9</ObjectSizeLessThan></Filter><Status>Enabled</Status>" + EXP + "</Rule>").rules().get(0);
         assertEquals("a/", r.prefix());
-        assertEquals(java.util.Map.of("k", "v"), r.tags());
+        assertEquals(Map.of("k", "v"), r.tags());
         assertEquals(9L, r.sizeLessThan());
         assertTrue(new String(parse("<Rule><ID>x</ID><Filter><Prefix>a/</Prefix><Tag><Key>k</Key><Value>v</Value></Tag></Filter>"
                 + "<Status>Enabled</Status>" + EXP + "</Rule>").toXml(), StandardCharsets.UTF_8)
@@ -98,7 +100,7 @@ class LifecycleConfigTest {
     @Test
     void theDefaultLifecycleSettings_parse_aDayOf24hEvery10min() {
         com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.load().getConfig("geoblocks.s3.lifecycle");
-        assertEquals(java.time.Duration.ofHours(24), c.getDuration("day"));
-        assertEquals(java.time.Duration.ofMinutes(10), c.getDuration("interval"));
+        assertEquals(Duration.ofHours(24), c.getDuration("day"));
+        assertEquals(Duration.ofMinutes(10), c.getDuration("interval"));
     }
 }

@@ -16,7 +16,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -201,7 +203,7 @@ public class SseCipherTest {
         SseCipher cipher = new SseCipher(k);
         int refused = 0;
         // cut at every chunk boundary and around it, and at random places
-        java.util.List<Integer> cuts = new java.util.ArrayList<>();
+        List<Integer> cuts = new ArrayList<>();
         for (int b = 0; b <= 3; b++) {
             for (int d = -17; d <= 17; d++) {
                 int at = b * SseCipher.SEALED + d;

@@ -9,6 +9,7 @@ import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,8 +71,8 @@ class MigrationSweepTest {
 
     @Test
     void aSweepStartsAFewMovesAtOnce_theRestLater() {
-        List<ListEntry> listing = new java.util.ArrayList<>();
-        List<Manifest> all = new java.util.ArrayList<>();
+        List<ListEntry> listing = new ArrayList<>();
+        List<Manifest> all = new ArrayList<>();
         for (int i = 0; i < MigrationSweep.MOVES_AT_ONCE + 3; i++) {
             Manifest m = manifest("b/k" + (100 + i), "seoul", 1, List.of("seoul"), true);
             all.add(m);
@@ -182,7 +183,7 @@ class MigrationSweepTest {
         // moves at once count the moves started from earlier pages
         MigrationSweep.Pass many = sweep.pass();
         for (int page = 0; page < 3; page++) {
-            List<ListEntry> entries = new java.util.ArrayList<>();
+            List<ListEntry> entries = new ArrayList<>();
             for (int i = 0; i < MigrationSweep.MOVES_AT_ONCE / 2 + 1; i++) {
                 entries.add(listed(manifest("b/p" + page + "-" + i, "seoul", 1, List.of("seoul"), true)));
             }
@@ -221,7 +222,7 @@ class MigrationSweepTest {
 
     @Test
     void aWalkThatLeavesPendingObjectsUnstartedWalksAgain() {
-        List<ListEntry> page = new java.util.ArrayList<>();
+        List<ListEntry> page = new ArrayList<>();
         for (int i = 0; i < MigrationSweep.MOVES_AT_ONCE + 3; i++) {
             page.add(listed(manifest("b/" + i, "seoul", 1, List.of("seoul"), true)));
         }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class MultipartJournalTest {
         TreeMap<Integer, MultipartUploads.Part> parts = new TreeMap<>();
         parts.put(1, new MultipartUploads.Part(1, 3, "e1", p1, Checksums.Algorithm.CRC32, new byte[] {9, 9, 9, 9}, 77));
         parts.put(2, new MultipartUploads.Part(2, 2, "e2", p2));
-        SseParams sse = SseParams.newS3("k1", new java.util.Random(3));
+        SseParams sse = SseParams.newS3("k1", new Random(3));
         TagSet tags = TagSet.fromQuery("a=1&b=two", 10);
         MultipartJournal j = new MultipartJournal(dir);
         j.write(upload("up1", parts), tags, Map.of("x-amz-meta-z", "v w"), sse);

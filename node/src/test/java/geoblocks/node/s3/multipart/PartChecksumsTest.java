@@ -12,6 +12,7 @@ import geoblocks.node.s3.object.ChecksumsTest;
 import geoblocks.node.s3.xml.S3ObjectXml;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -20,8 +21,8 @@ class PartChecksumsTest {
     static MultipartUploads.Completed completed(Checksums.Algorithm upload, Checksums.Algorithm... parts) throws S3Exception {
         MultipartUploads m = new MultipartUploads(() -> "id" + System.nanoTime());
         MultipartUploads.Upload u = m.create("b", "k", "t", 0, upload, upload == null ? null : Checksums.defaultType(upload), null);
-        List<Integer> numbers = new java.util.ArrayList<>();
-        List<String> etags = new java.util.ArrayList<>();
+        List<Integer> numbers = new ArrayList<>();
+        List<String> etags = new ArrayList<>();
         for (int i = 0; i < parts.length; i++) {
             byte[] body = ("part " + i).getBytes(StandardCharsets.UTF_8);
             byte[] padded = i < parts.length - 1 ? new byte[(int) MultipartUploads.MIN_PART] : body;

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +61,7 @@ public class ChecksumsTest {
     }
 
     private static void check(Checksums.Algorithm a, Checksums.Type t, byte[][] bodies, String whole, String... parts) {
-        List<Checksums.Part> ps = new java.util.ArrayList<>();
+        List<Checksums.Part> ps = new ArrayList<>();
         for (int i = 0; i < bodies.length; i++) {
             assertEquals(parts[i], Checksums.of(a, bodies[i]), a + " part " + (i + 1));
             ps.add(new Checksums.Part(raw(a, bodies[i]), bodies[i].length));
@@ -74,8 +76,8 @@ public class ChecksumsTest {
         for (Checksums.Algorithm a : List.of(Checksums.Algorithm.CRC32, Checksums.Algorithm.CRC32C, Checksums.Algorithm.CRC64NVME)) {
             for (int round = 0; round < 50; round++) {
                 int n = 1 + r.nextInt(6);
-                java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
-                List<Checksums.Part> ps = new java.util.ArrayList<>();
+                ByteArrayOutputStream all = new ByteArrayOutputStream();
+                List<Checksums.Part> ps = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
                     byte[] p = new byte[r.nextInt(3000)];
                     r.nextBytes(p);

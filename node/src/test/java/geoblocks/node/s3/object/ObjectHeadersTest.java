@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -15,8 +17,8 @@ import org.junit.jupiter.api.Test;
 class ObjectHeadersTest {
     private static ObjectHeaders of(Map<String, String> request) throws S3Exception {
         Map<String, String> lower = new LinkedHashMap<>();
-        request.forEach((k, v) -> lower.put(k.toLowerCase(java.util.Locale.ROOT), v));
-        return ObjectHeaders.of(request.keySet(), n -> lower.get(n.toLowerCase(java.util.Locale.ROOT)));
+        request.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
+        return ObjectHeaders.of(request.keySet(), n -> lower.get(n.toLowerCase(Locale.ROOT)));
     }
 
     @Test
@@ -73,7 +75,7 @@ class ObjectHeadersTest {
         assertEquals(h, ObjectHeaders.decode(h.encode()));
         assertTrue(ObjectHeaders.decode(new byte[0]).isEmpty());
         assertEquals(S3Error.INTERNAL_ERROR, assertThrows(S3Exception.class,
-                () -> ObjectHeaders.decode("novalue".getBytes(java.nio.charset.StandardCharsets.UTF_8))).error());
+                () -> ObjectHeaders.decode("novalue".getBytes(StandardCharsets.UTF_8))).error());
     }
 
     @Test

@@ -2,6 +2,7 @@ package geoblocks.node.s3.object;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
 import org.junit.jupiter.api.Test;
@@ -51,8 +52,8 @@ class PreconditionsTest {
 
     @Test
     void write_mapsIfMatchAndIfNoneMatchOntoTheETag_decidedByTheOwner() throws S3Exception {
-        assertEquals(geoblocks.blockstore.core.WriteCondition.NONE, Preconditions.write(null, null));
-        geoblocks.blockstore.core.WriteCondition c = Preconditions.write(null, "*");
+        assertEquals(WriteCondition.NONE, Preconditions.write(null, null));
+        WriteCondition c = Preconditions.write(null, "*");
         assertEquals("etag", c.field());
         assertEquals(true, c.absentOnly());
         assertEquals("\"abc\"", Preconditions.write("\"abc\"", null).ifMatch());

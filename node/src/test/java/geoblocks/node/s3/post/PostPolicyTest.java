@@ -11,6 +11,7 @@ import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -137,7 +138,7 @@ class PostPolicyTest {
     @Test
     void miniJsonReadsWhatPoliciesUse() {
         Object v = MiniJson.parse(" {\"a\": [1, -2, 3.5, true, false, null, \"x\\u0041\\n\"], \"b\": {}} ");
-        assertEquals(Map.of("a", java.util.Arrays.asList(1L, -2L, 3.5, true, false, null, "xA\n"), "b", Map.of()), v);
+        assertEquals(Map.of("a", Arrays.asList(1L, -2L, 3.5, true, false, null, "xA\n"), "b", Map.of()), v);
         assertThrows(IllegalArgumentException.class, () -> MiniJson.parse("[".repeat(100) + "]".repeat(100)));
         assertThrows(IllegalArgumentException.class, () -> MiniJson.parse("{\"a\":1} x"));
         assertThrows(IllegalArgumentException.class, () -> MiniJson.parse("\"unterminated"));

@@ -18,11 +18,11 @@ import se.sics.kompics.Kompics;
  * disabled, a fault handler that logs a failing handler instead of exiting the JVM, and a private
  * place for the UDT native library Kompics' Netty component extracts.
  */
-public final class Runtime {
-    private static final Logger LOG = LoggerFactory.getLogger(Runtime.class);
+public final class KompicsSetup {
+    private static final Logger LOG = LoggerFactory.getLogger(KompicsSetup.class);
     private static boolean done;
 
-    private Runtime() {}
+    private KompicsSetup() {}
 
     public static synchronized void prepare(AppConfig config) {
         if (done) {
