@@ -2,7 +2,7 @@ package geoblocks.node.s3;
 
 /**
  * Every operation the S3 gateway serves, named as AWS names it (so a search for {@code PutBucketPolicy} finds it).
- * A request is parsed into one of these once ({@link S3Router#parse}); {@code S3Gateway.dispatch} is the one
+ * A request is parsed into one of these once ({@link S3Router#parse}); {@link S3Handlers#dispatch} is the one
  * switch that calls each operation's handler. The table of which request is which operation is docs/s3.md.
  */
 enum S3Operation {
