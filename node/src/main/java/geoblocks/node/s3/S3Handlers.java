@@ -1,6 +1,5 @@
 package geoblocks.node.s3;
 
-import geoblocks.app.http.Route;
 import geoblocks.net.ClusterConfig;
 import geoblocks.node.s3.access.S3Acls;
 import geoblocks.node.s3.access.S3Authorizer;

@@ -2,11 +2,9 @@ package geoblocks.node.s3.auth;
 
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.post.PostPolicy;
-import java.nio.charset.StandardCharsets;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

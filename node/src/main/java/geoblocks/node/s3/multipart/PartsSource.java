@@ -4,7 +4,6 @@ import geoblocks.blockstore.client.ByteSource;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 

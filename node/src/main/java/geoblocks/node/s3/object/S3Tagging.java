@@ -12,7 +12,6 @@ import geoblocks.node.s3.body.SmallBody;
 import geoblocks.node.s3.body.SmallRecord;
 import geoblocks.node.s3.versioning.ObjectVersions;
 import geoblocks.node.s3.versioning.S3Versioning;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
