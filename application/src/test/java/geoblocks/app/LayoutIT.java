@@ -9,16 +9,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.LayoutCodec;
+import geoblocks.blockstore.core.layout.Region;
 import geoblocks.blockstore.core.layout.RegionState;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
+import geoblocks.network.session.NodeIdentity;
+import geoblocks.node.s3.MiniJson;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -140,7 +149,7 @@ class LayoutIT {
         for (int i = 0; i < 6; i++) { // moved off dublin, still readable
             Manifest m = client.get("saopaulo", "before/" + i, work.resolve("out" + i), null);
             m.blocks().forEach(b -> assertFalse(b.replicas().contains("dublin"), b.replicas().toString()));
-            assertEquals(java.nio.file.Files.mismatch(in, work.resolve("out" + i)), -1L);
+            assertEquals(Files.mismatch(in, work.resolve("out" + i)), -1L);
         }
         ClusterReply removed = client.cluster("mumbai", "remove", "dublin", "", "", 0, false);
         assertEquals(2, LayoutCodec.decode(removed.layout()).version());
@@ -201,7 +210,7 @@ class LayoutIT {
         await(60, "the copies of zone-repair spread over zones: seoul and saopaulo", () -> {
             try {
                 for (Manifest.BlockRef b : client.stat("saopaulo", "zone-repair").blocks()) {
-                    if (!new java.util.TreeSet<>(b.replicas()).equals(new java.util.TreeSet<>(List.of("seoul", "saopaulo")))) {
+                    if (!new TreeSet<>(b.replicas()).equals(new TreeSet<>(List.of("seoul", "saopaulo")))) {
                         return false;
                     }
                 }
@@ -211,7 +220,7 @@ class LayoutIT {
             }
         });
         Manifest repaired = client.get("mumbai", "zone-repair", work.resolve("zone-repair.out"), null);
-        assertEquals(-1L, java.nio.file.Files.mismatch(in, work.resolve("zone-repair.out")));
+        assertEquals(-1L, Files.mismatch(in, work.resolve("zone-repair.out")));
         assertEquals(movedEpoch + 1, repaired.locEpoch(), "one zone move after the client's move");
         await(30, "a set that changes nothing refused as such (once every member reported the version)", () -> {
             IOException e = assertThrows(IOException.class, () -> client.cluster("seoul", "set", "seoul", "", "asia", -1, false));
@@ -221,7 +230,7 @@ class LayoutIT {
         rotateMumbaisKeyUnderLoad(in);
 
         // a region added with its node's key: the layout names the key (and every node's network checks it)
-        String parisKey = geoblocks.network.session.NodeIdentity.format(geoblocks.network.session.NodeIdentity.generate()
+        String parisKey = NodeIdentity.format(NodeIdentity.generate()
                 .getPublic());
         AdminClient admin = AdminClient.of(nodes.config(), "seoul", 10_000);
         await(60, "cluster add paris --key accepted", () -> {
@@ -244,7 +253,7 @@ class LayoutIT {
     }
 
     private static String keyIn(Path file) throws IOException {
-        return geoblocks.network.session.NodeIdentity.format(geoblocks.network.session.NodeIdentity.loadOrCreate(file)
+        return NodeIdentity.format(NodeIdentity.loadOrCreate(file)
                 .getPublic());
     }
 
@@ -257,9 +266,9 @@ class LayoutIT {
     private void rotateMumbaisKeyUnderLoad(Path in) throws Exception {
         Path keyFile = nodes.cluster().dataDir("mumbai").resolve("node.key");
         String before = keyIn(keyFile);
-        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
-        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-        List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicInteger done = new AtomicInteger();
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
         Thread load = new Thread(() -> {
             for (int i = 0; running.get(); i++) {
                 try {
@@ -276,10 +285,10 @@ class LayoutIT {
         String[] next = new String[1];
         await(60, "cluster rekey at mumbai accepted", () -> {
             try {
-                java.util.Map<?, ?> doc = (java.util.Map<?, ?>) geoblocks.app.s3.MiniJson.parse(
+                Map<?, ?> doc = (Map<?, ?>) MiniJson.parse(
                         atMumbai.call("POST", "/node-key", null));
                 for (Object o : (List<?>) doc.get("regions")) {
-                    java.util.Map<?, ?> g = (java.util.Map<?, ?>) o;
+                    Map<?, ?> g = (Map<?, ?>) o;
                     if (g.get("region").equals("mumbai")) {
                         next[0] = (String) g.get("key");
                         assertEquals(before, g.get("previousKey"), "the old key stays accepted while rotating");
@@ -309,7 +318,7 @@ class LayoutIT {
         });
         await(30, "every node holds mumbai's new key alone", () -> List.of("seoul", "saopaulo", "mumbai").stream().allMatch(r -> {
             try {
-                geoblocks.blockstore.core.layout.Region m = layoutAt(r).region("mumbai");
+                Region m = layoutAt(r).region("mumbai");
                 return m.key().equals(next[0]) && m.previousKey().isEmpty();
             } catch (IOException e) {
                 return false;
@@ -337,6 +346,6 @@ class LayoutIT {
         });
         Manifest m = client.get("seoul", "rotation/moved", work.resolve("rotation-moved.out"), null);
         m.blocks().forEach(b -> assertEquals(List.of("mumbai"), b.replicas()));
-        assertEquals(-1L, java.nio.file.Files.mismatch(in, work.resolve("rotation-moved.out")));
+        assertEquals(-1L, Files.mismatch(in, work.resolve("rotation-moved.out")));
     }
 }

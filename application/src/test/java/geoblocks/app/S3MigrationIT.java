@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.app.s3.PendingMigration;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.node.s3.migration.PendingMigration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,21 +2,26 @@ package geoblocks.app;
 
 import geoblocks.app.http.HttpSettings;
 import geoblocks.app.http.HttpTls;
-import geoblocks.app.s3.MiniJson;
+import geoblocks.app.http.JsonWriter;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.net.HostPort;
+import geoblocks.node.s3.MiniJson;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -64,7 +69,7 @@ public final class AdminClient {
             }
             b.sslContext(trusting(Path.of(tls.certChain())));
         }
-        URI base = URI.create((https ? "https" : "http") + "://" + geoblocks.net.HostPort.of(h.bind().getAddress(),
+        URI base = URI.create((https ? "https" : "http") + "://" + HostPort.of(h.bind().getAddress(),
                 h.bind().getPort()) + "/_admin/v1");
         return new AdminClient(b.build(), base, token.trim());
     }
@@ -82,7 +87,7 @@ public final class AdminClient {
             SSLContext ctx = SSLContext.getInstance("TLS");
             ctx.init(null, tmf.getTrustManagers(), null);
             return ctx;
-        } catch (IOException | java.security.GeneralSecurityException e) {
+        } catch (IOException | GeneralSecurityException e) {
             throw new IllegalArgumentException("cannot read the certificate chain " + chain + ": " + e.getMessage(), e);
         }
     }
@@ -99,7 +104,7 @@ public final class AdminClient {
         HttpResponse<String> resp;
         try {
             resp = http.send(r.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (java.net.ConnectException e) {
+        } catch (ConnectException e) {
             throw new IOException("cannot reach the admin API at " + base + ": " + e.getMessage() + "; is the node running?", e);
         }
         if (resp.statusCode() / 100 == 2) {
@@ -111,7 +116,7 @@ public final class AdminClient {
     /** The body of {@code POST /cluster}: a layout change ({@code capacityBytes} negative: not given). */
     public static String clusterChange(String action, String region, String address, String zone, long capacityBytes,
             boolean force, String key) {
-        geoblocks.app.http.JsonWriter w = new geoblocks.app.http.JsonWriter().begin().field("action", action)
+        JsonWriter w = new JsonWriter().begin().field("action", action)
                 .field("region", region).field("force", force);
         if (!address.isEmpty()) {
             w.field("address", address);
@@ -129,8 +134,8 @@ public final class AdminClient {
     }
 
     /** The body of {@code POST /moves}. */
-    public static String moveRequest(String name, java.util.List<String> regions) {
-        geoblocks.app.http.JsonWriter w = new geoblocks.app.http.JsonWriter().begin().field("name", name).name("regions")
+    public static String moveRequest(String name, List<String> regions) {
+        JsonWriter w = new JsonWriter().begin().field("name", name).name("regions")
                 .beginArray();
         regions.forEach(w::value);
         return w.endArray().end().toString();

@@ -8,17 +8,27 @@ import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.layout.LayoutCodec;
+import geoblocks.blockstore.core.layout.Region;
 import geoblocks.blockstore.core.read.ReadOptions;
+import geoblocks.blockstore.wire.BenchOp;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.net.NetAddress;
+import geoblocks.network.session.NodeIdentity;
+import geoblocks.node.s3.MiniJson;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
+import java.security.PublicKey;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -42,9 +52,9 @@ public final class GeoClient implements AutoCloseable {
     private final long timeoutMs;
 
     /** The node keys this client checks (the config's, then the layouts its nodes answered). */
-    private final geoblocks.network.session.NodeIdentity identity;
+    private final NodeIdentity identity;
 
-    private GeoClient(BusyRetry busyRetry, AppConfig config, long timeoutMs, geoblocks.network.session.NodeIdentity identity) {
+    private GeoClient(BusyRetry busyRetry, AppConfig config, long timeoutMs, NodeIdentity identity) {
         this.identity = identity;
         this.busyRetry = busyRetry;
         this.config = config;
@@ -60,7 +70,7 @@ public final class GeoClient implements AutoCloseable {
      * its messages to and from other regions' nodes take their delay and loss; null: not placed.
      */
     public static GeoClient start(AppConfig config, long timeoutMs, String region) {
-        Runtime.prepare(config);
+        KompicsSetup.prepare(config);
         NetAddress first = config.cluster().regions().values().iterator().next();
         NetAddress self = new NetAddress(Ports.localAddressToward(first), 0);
         self = self.withPort(Ports.freePort(self.getIp()));
@@ -73,7 +83,7 @@ public final class GeoClient implements AutoCloseable {
         com.typesafe.config.Config cc = config.config();
         GeoClient c = new GeoClient(new BusyRetry(cc.getInt("geoblocks.client.busy-retries"),
                 cc.getDuration("geoblocks.client.busy-backoff", TimeUnit.MILLISECONDS),
-                cc.getDuration("geoblocks.client.busy-backoff-cap", TimeUnit.MILLISECONDS), new java.util.Random()),
+                cc.getDuration("geoblocks.client.busy-backoff-cap", TimeUnit.MILLISECONDS), new Random()),
                 config, timeoutMs, net.identity());
         try {
             listening.get(30, TimeUnit.SECONDS);
@@ -206,7 +216,7 @@ public final class GeoClient implements AutoCloseable {
      * and answers when the move ended.
      */
     public String move(String region, String name, List<String> regions) throws IOException {
-        Object answer = geoblocks.app.s3.MiniJson.parse(admin(region, "POST", "/moves", AdminClient.moveRequest(name, regions)));
+        Object answer = MiniJson.parse(admin(region, "POST", "/moves", AdminClient.moveRequest(name, regions)));
         return String.valueOf(((Map<?, ?>) answer).get("result"));
     }
 
@@ -215,7 +225,7 @@ public final class GeoClient implements AutoCloseable {
             return AdminClient.of(config, region, timeoutMs).call(method, path, json);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted waiting for the admin API of " + region);
+            throw new InterruptedIOException("interrupted waiting for the admin API of " + region);
         }
     }
 
@@ -231,19 +241,19 @@ public final class GeoClient implements AutoCloseable {
      * {@code show} right after it (with the change's warnings), so a change another operator made in between
      * would show too.
      */
-    public geoblocks.blockstore.wire.ClientOp.ClusterReply cluster(String region, String action, String target,
+    public ClientOp.ClusterReply cluster(String region, String action, String target,
             String address, String zone, long capacityBytes, boolean force) throws IOException {
         List<String> warnings = List.of();
         if (!action.equals("show")) {
-            Object answer = geoblocks.app.s3.MiniJson.parse(admin(region, "POST", "/cluster",
+            Object answer = MiniJson.parse(admin(region, "POST", "/cluster",
                     AdminClient.clusterChange(action, target, address, zone, capacityBytes, force, "")));
             warnings = ((List<?>) ((Map<?, ?>) answer).get("warnings")).stream().map(String::valueOf).toList();
         }
         long op = ops.incrementAndGet();
-        geoblocks.blockstore.wire.ClientOp.ClusterReply r = (geoblocks.blockstore.wire.ClientOp.ClusterReply) call(region,
+        ClientOp.ClusterReply r = (ClientOp.ClusterReply) call(region,
                 new ClientPort.Cluster(op, "show", "", "", "", 0, false), null);
         learnKeys(r.layout());
-        return new geoblocks.blockstore.wire.ClientOp.ClusterReply(r.req(), r.layout(), r.regions(), warnings);
+        return new ClientOp.ClusterReply(r.req(), r.layout(), r.regions(), warnings);
     }
 
     /**
@@ -252,35 +262,35 @@ public final class GeoClient implements AutoCloseable {
      */
     private void learnKeys(byte[] layout) {
         try {
-            java.util.Map<NetAddress, List<java.security.PublicKey>> keys = new java.util.HashMap<>();
-            for (geoblocks.blockstore.core.layout.Region g : geoblocks.blockstore.core.layout.LayoutCodec.decode(layout)
+            Map<NetAddress, List<PublicKey>> keys = new HashMap<>();
+            for (Region g : LayoutCodec.decode(layout)
                     .regions().values()) {
                 if (g.member() && g.keyed()) {
-                    List<java.security.PublicKey> ks = new ArrayList<>();
-                    ks.add(geoblocks.network.session.NodeIdentity.parse(g.key()));
+                    List<PublicKey> ks = new ArrayList<>();
+                    ks.add(NodeIdentity.parse(g.key()));
                     if (!g.previousKey().isEmpty()) {
-                        ks.add(geoblocks.network.session.NodeIdentity.parse(g.previousKey()));
+                        ks.add(NodeIdentity.parse(g.previousKey()));
                     }
                     keys.put(NetAddress.parse(g.address()), ks);
                 }
             }
             identity.learn(keys);
-        } catch (java.io.IOException | IllegalArgumentException e) {
+        } catch (IOException | IllegalArgumentException e) {
             // a layout this client cannot read teaches it nothing; the config's keys stay
         }
     }
 
     /** The placement policies the node of {@code region} knows, with their rules. */
-    public geoblocks.blockstore.wire.ClientOp.PoliciesReply policies(String region) throws IOException {
+    public ClientOp.PoliciesReply policies(String region) throws IOException {
         long op = ops.incrementAndGet();
-        return (geoblocks.blockstore.wire.ClientOp.PoliciesReply) call(region, new ClientPort.Policies(op), null);
+        return (ClientOp.PoliciesReply) call(region, new ClientPort.Policies(op), null);
     }
 
     /** Has the node of {@code region} measure its network to region {@code to} (bench net); the node's figures. */
-    public geoblocks.blockstore.wire.BenchOp.NetBenchResult netBench(String region, String to, String mode, int streams,
+    public BenchOp.NetBenchResult netBench(String region, String to, String mode, int streams,
             long bytes, long rateBps, int durationMs, int payload) throws IOException {
         long op = ops.incrementAndGet();
-        return (geoblocks.blockstore.wire.BenchOp.NetBenchResult) call(region,
+        return (BenchOp.NetBenchResult) call(region,
                 new ClientPort.NetBench(op, to, mode, streams, bytes, rateBps, durationMs, payload), null);
     }
 

@@ -1,11 +1,12 @@
 package geoblocks.app.bench;
 
-import geoblocks.app.s3.S3Signer;
+import geoblocks.node.s3.auth.S3Signer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -84,7 +85,7 @@ final class S3BenchClient implements AutoCloseable {
 
     private static void check(LeanHttp.Response r, String what) throws IOException {
         if (r.status() / 100 != 2) {
-            String body = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+            String body = new String(r.body(), StandardCharsets.UTF_8);
             throw new IOException(what + ": HTTP " + r.status() + " " + body.substring(0, Math.min(300, body.length())));
         }
     }
@@ -114,7 +115,7 @@ final class S3BenchClient implements AutoCloseable {
         q.put("prefix", prefix);
         LeanHttp.Response r = send("GET", path(bucket, null), q, new byte[0]);
         check(r, "ListObjectsV2 " + prefix);
-        String xml = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+        String xml = new String(r.body(), StandardCharsets.UTF_8);
         int n = 0;
         for (int i = xml.indexOf("<Key>"); i >= 0; i = xml.indexOf("<Key>", i + 5)) {
             n++;

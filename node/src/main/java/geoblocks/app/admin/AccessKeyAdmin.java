@@ -1,7 +1,7 @@
 package geoblocks.app.admin;
 
 import geoblocks.app.http.JsonWriter;
-import geoblocks.app.s3.AccessKeys;
+import geoblocks.node.s3.auth.AccessKeys;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Instant;

@@ -1,16 +1,20 @@
 package geoblocks.app.admin;
 
 import geoblocks.app.http.Exchange;
-import geoblocks.app.http.Resources;
 import geoblocks.app.http.JsonWriter;
 import geoblocks.app.http.LoginThrottle;
+import geoblocks.app.http.Resources;
 import geoblocks.app.http.Router;
-import geoblocks.app.s3.MiniJson;
-import geoblocks.app.s3.NodeStore;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.net.HostPort;
+import geoblocks.node.s3.MiniJson;
+import geoblocks.node.s3.NodeStore;
+import geoblocks.node.s3.auth.AccessKeys;
 import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -86,7 +90,7 @@ public final class AdminApi {
      * S3 access keys sealed with {@code accessKeys} (the cluster secret's).
      */
     public AdminApi(AdminBackend backend, AdminTokenStore tokens, String rootToken, LongSupplier clockMillis,
-            SecureRandom random, LoginThrottle throttle, geoblocks.app.s3.AccessKeys accessKeys, KeyRotation rotation) {
+            SecureRandom random, LoginThrottle throttle, AccessKeys accessKeys, KeyRotation rotation) {
         this.rotation = rotation;
         if (AdminTokens.rootProblem(rootToken) != null) {
             throw new IllegalArgumentException(AdminTokens.rootProblem(rootToken));
@@ -291,7 +295,7 @@ public final class AdminApi {
         if (!address.isEmpty()) {
             // checked and spelled here, as addresses are printed: [IPv6]:port in its short form, so that one
             // address is one string in the layout (which compares them as text); a name stays as typed
-            address = geoblocks.net.HostPort.parse(address).toString();
+            address = HostPort.parse(address).toString();
         }
         String zone = string(c.body(), "zone", false);
         long capacity = number(c.body(), "capacityBytes", action.equals("set") ? -1 : 0);
@@ -405,11 +409,11 @@ public final class AdminApi {
                 .field("revoked", t.revoked() ? Instant.ofEpochMilli(t.revokedMillis()).toString() : null);
     }
 
-    private static String render(geoblocks.blockstore.wire.ClientOp.ClusterReply r) {
+    private static String render(ClientOp.ClusterReply r) {
         try {
             return ClusterJson.render(r);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("the node's layout could not be read: " + e.getMessage(), e);
+            throw new UncheckedIOException("the node's layout could not be read: " + e.getMessage(), e);
         }
     }
 

@@ -1,15 +1,16 @@
 package geoblocks.app.admin;
 
-import geoblocks.app.s3.NodeStore;
-import geoblocks.app.s3.SmallRecord;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
+import geoblocks.node.s3.NodeStore;
+import geoblocks.node.s3.body.SmallRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** The admin API's backend over the node's own S3 gateway client ({@link NodeStore}). */
 public final class NodeAdminBackend implements AdminBackend {
@@ -45,7 +46,7 @@ public final class NodeAdminBackend implements AdminBackend {
             if (NodeStore.cause(t) instanceof NodeStore.StoreException s && s.notFound()) {
                 return null;
             }
-            throw new java.util.concurrent.CompletionException(NodeStore.cause(t));
+            throw new CompletionException(NodeStore.cause(t));
         });
     }
 

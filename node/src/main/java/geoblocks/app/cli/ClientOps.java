@@ -1,6 +1,5 @@
 package geoblocks.app.cli;
 
-
 import geoblocks.app.AdminClient;
 import geoblocks.app.AppConfig;
 import geoblocks.app.GeoClient;
@@ -10,21 +9,30 @@ import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.core.layout.LayoutCodec;
+import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.core.read.ReadOptions;
 import geoblocks.blockstore.wire.ClientOp.Background;
 import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
-import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import geoblocks.blockstore.wire.ClientOp.PeerRtt;
 import geoblocks.blockstore.wire.ClientOp.PoliciesReply;
 import geoblocks.blockstore.wire.ClientOp.PolicyInfo;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp;
+import geoblocks.node.s3.MiniJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -68,7 +76,7 @@ final class ClientOps {
         @Override
         public Integer call() throws Exception {
             Compression mode = Compression.parse(compress);
-            String p = policy.trim().toLowerCase(java.util.Locale.ROOT); // the node refuses a name it does not know
+            String p = policy.trim().toLowerCase(Locale.ROOT); // the node refuses a name it does not know
             if (p.isEmpty()) {
                 throw new IllegalArgumentException("--policy must not be empty");
             }
@@ -288,13 +296,13 @@ final class ClientOps {
             for (PolicyInfo p : r.policies()) {
                 s.append(String.format("  %-16s %-12s %6d  %s%n", p.name(), p.kind(), p.copies(), p.rules()));
             }
-            s.append("  (").append(geoblocks.blockstore.core.placement.PolicySet.COMMON_RULE).append(')');
+            s.append("  (").append(PolicySet.COMMON_RULE).append(')');
             return s.toString();
         }
     }
 
     private static String ms(double v) {
-        return Double.isFinite(v) ? String.format(java.util.Locale.ROOT, "%.1f ms", v) : "n/a";
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f ms", v) : "n/a";
     }
 
     @Command(name = "move", mixinStandardHelpOptions = true,
@@ -312,17 +320,17 @@ final class ClientOps {
             String json = AdminClient.moveRequest(name, to);
             // the admin API answers when the move ended: say every 5 s that it is still running
             long start = System.nanoTime();
-            java.util.concurrent.ScheduledExecutorService ticker = java.util.concurrent.Executors
+            ScheduledExecutorService ticker = Executors
                     .newSingleThreadScheduledExecutor(r -> {
                         Thread t = new Thread(r, "move-progress");
                         t.setDaemon(true);
                         return t;
                     });
             ticker.scheduleAtFixedRate(() -> System.err.printf("move: still copying after %d s%n",
-                    (System.nanoTime() - start) / 1_000_000_000L), 5, 5, java.util.concurrent.TimeUnit.SECONDS);
+                    (System.nanoTime() - start) / 1_000_000_000L), 5, 5, TimeUnit.SECONDS);
             try {
-                Object answer = geoblocks.app.s3.MiniJson.parse(admin.call("POST", "/moves", json));
-                System.out.println(((java.util.Map<?, ?>) answer).get("result"));
+                Object answer = MiniJson.parse(admin.call("POST", "/moves", json));
+                System.out.println(((Map<?, ?>) answer).get("result"));
             } finally {
                 ticker.shutdownNow();
             }
@@ -357,8 +365,8 @@ final class ClientOps {
                     }
                     next += periodNanos;
                     StatusReply s = c.status(parent.at);
-                    geoblocks.blockstore.wire.ClientOp.ClusterReply cr = c.cluster(parent.at, "show", "", "", "", 0, false);
-                    long layout = geoblocks.blockstore.core.layout.LayoutCodec.decode(cr.layout()).version();
+                    ClientOp.ClusterReply cr = c.cluster(parent.at, "show", "", "", "", 0, false);
+                    long layout = LayoutCodec.decode(cr.layout()).version();
                     if (json) {
                         String line = Json.status(s);
                         line = line.substring(0, line.length() - 1) + ",\"layout_version\":" + layout + ",\"rebalance\":"
@@ -380,13 +388,13 @@ final class ClientOps {
             for (PeerRtt p : s.peers()) {
                 System.out.printf("  %-12s %s%n", p.region(), p.rttMs() < 0 ? "down" : String.format("%.1f ms", p.rttMs()));
             }
-            geoblocks.blockstore.wire.ClientOp.Versions v = s.versions();
+            ClientOp.Versions v = s.versions();
             if (v == null) {
                 System.out.println("versions: not reported (the node runs geoblocks 0.2.x: file protocol 4 or older)");
             } else {
                 System.out.println("cluster version " + v.clusterVersion() + (v.finalizeNote().isEmpty() ? ""
                         : " (" + v.finalizeNote() + ")"));
-                for (geoblocks.blockstore.wire.ClientOp.MemberBuild m : v.members()) {
+                for (ClientOp.MemberBuild m : v.members()) {
                     System.out.printf("  %-12s runs %s%s%n", m.region(), m.build(), m.fileProtocol() < 0 ? " (this node)"
                             : ", file protocol " + m.fileProtocol() + " with this node");
                 }
@@ -404,7 +412,7 @@ final class ClientOps {
             Background b = s.background();
             System.out.printf("background: %d bytes still to send, %d replica copies owed%n", b.queuedBytes(),
                     b.queuedCopies());
-            geoblocks.blockstore.wire.ClientOp.Gc g = s.gc();
+            ClientOp.Gc g = s.gc();
             System.out.printf("block collection: %d blocks (%d bytes) collected; %d passes%s%s; %d moves in flight%n",
                     g.collectedBlocks(), g.collectedBytes(), g.passes(),
                     g.running() ? ", one running (" + g.passChecked() + " checked, " + g.passCollected() + " collected, "

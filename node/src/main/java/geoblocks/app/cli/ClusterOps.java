@@ -1,18 +1,18 @@
 package geoblocks.app.cli;
 
 import geoblocks.app.AdminClient;
-
-import geoblocks.app.s3.MiniJson;
+import geoblocks.app.Sizes;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.blockstore.wire.ClientOp.RegionReport;
+import geoblocks.node.s3.MiniJson;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code client --at R cluster show | add REGION HOST:PORT | set | drain REGION | remove REGION}: the
@@ -79,7 +79,7 @@ final class ClusterOps implements Runnable {
             long reported = num(g, "reportedVersion");
             long pending = num(g, "pendingVersions");
             s.append(String.format("  %-12s %-9s %-22s %-12s %10s %9s %9d %14d %9s %12d%n", g.get("region"), g.get("state"),
-                    g.get("address"), g.get("zone"), capacity == 0 ? "-" : geoblocks.app.Sizes.human(capacity),
+                    g.get("address"), g.get("zone"), capacity == 0 ? "-" : Sizes.human(capacity),
                     reported < 0 ? "-" : Long.toString(reported), num(g, "replicas"), num(g, "bytes"),
                     pending < 0 ? "-" : Long.toString(pending), num(g, "shortBytes")));
         }
@@ -106,7 +106,7 @@ final class ClusterOps implements Runnable {
             }
             if (g.shortBytes() > 0) {
                 fill.append(fill.length() == 0 ? "" : ", ").append(g.region()).append(' ')
-                        .append(geoblocks.app.Sizes.human(g.shortBytes()));
+                        .append(Sizes.human(g.shortBytes()));
             }
         }
         return "rebalance: to drain off " + (drain.length() == 0 ? "nothing" : drain) + "; short of their share "
@@ -173,7 +173,7 @@ final class ClusterOps implements Runnable {
         }
 
         long capacityBytes(long otherwise) {
-            return capacity == null ? otherwise : geoblocks.app.Sizes.parse(capacity);
+            return capacity == null ? otherwise : Sizes.parse(capacity);
         }
     }
 

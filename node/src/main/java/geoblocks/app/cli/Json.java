@@ -1,18 +1,20 @@
 package geoblocks.app.cli;
 
-import geoblocks.app.s3.PendingMigration;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.ClientOp.Background;
 import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
-import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.ClientOp.PeerRtt;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.Transfers;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
+import geoblocks.blockstore.wire.ClientOp;
+import geoblocks.node.s3.migration.PendingMigration;
 import java.util.List;
+import java.util.Map;
 
 /** Minimal JSON rendering of a manifest for {@code stat --json} and of a node's {@code status --json}. */
 final class Json {
@@ -59,7 +61,7 @@ final class Json {
     }
 
     /** A version's metadata as a JSON object (keys ascending). */
-    static String meta(java.util.Map<String, String> meta) {
+    static String meta(Map<String, String> meta) {
         StringBuilder s = new StringBuilder("{");
         meta.forEach((k, v) -> s.append(s.length() > 1 ? "," : "").append(str(k)).append(':').append(str(v)));
         return s.append('}').toString();
@@ -127,7 +129,7 @@ final class Json {
      * "file_protocol":N|null}}}}, or {@code "versions":null} from a node of file protocol 4 or older (0.2.x), which
      * reports none. A member not connected to the node is left out; {@code file_protocol} is null for the node itself.
      */
-    private static void versions(StringBuilder s, geoblocks.blockstore.wire.ClientOp.Versions v) {
+    private static void versions(StringBuilder s, ClientOp.Versions v) {
         if (v == null) {
             s.append(",\"versions\":null");
             return;
@@ -136,7 +138,7 @@ final class Json {
                 .append(str(v.clusterVersion())).append(",\"finalize_note\":").append(str(v.finalizeNote()))
                 .append(",\"members\":{");
         for (int i = 0; i < v.members().size(); i++) {
-            geoblocks.blockstore.wire.ClientOp.MemberBuild m = v.members().get(i);
+            ClientOp.MemberBuild m = v.members().get(i);
             s.append(i == 0 ? "" : ",").append(str(m.region())).append(":{\"build\":").append(str(m.build()))
                     .append(",\"file_protocol\":").append(m.fileProtocol() < 0 ? "null" : m.fileProtocol()).append('}');
         }
@@ -148,7 +150,7 @@ final class Json {
      * "collected":N,"in_flight":N},"last_pass_end_ms":N|null,"settled_since_ms":N|null,"moves":N}}: the block
      * collector's lifetime totals, its sweeps, and the moves this node coordinates (kept in its engine).
      */
-    private static void gc(StringBuilder s, geoblocks.blockstore.wire.ClientOp.Gc g) {
+    private static void gc(StringBuilder s, ClientOp.Gc g) {
         s.append(",\"gc\":{\"collected_blocks\":").append(g.collectedBlocks()).append(",\"collected_bytes\":")
                 .append(g.collectedBytes()).append(",\"passes\":").append(g.passes()).append(",\"running\":")
                 .append(g.running()).append(",\"pass\":{\"checked\":").append(g.passChecked())
@@ -187,10 +189,10 @@ final class Json {
     }
 
     /** {@code policies --json}: the node's region and every policy's name, kind, copies and rules. */
-    static String policies(geoblocks.blockstore.wire.ClientOp.PoliciesReply r) {
+    static String policies(ClientOp.PoliciesReply r) {
         StringBuilder s = new StringBuilder("{\"region\":").append(str(r.region())).append(",\"policies\":[");
         for (int i = 0; i < r.policies().size(); i++) {
-            geoblocks.blockstore.wire.ClientOp.PolicyInfo p = r.policies().get(i);
+            ClientOp.PolicyInfo p = r.policies().get(i);
             s.append(i == 0 ? "" : ",").append("{\"name\":").append(str(p.name())).append(",\"kind\":").append(str(p.kind()))
                     .append(",\"copies\":").append(p.copies()).append(",\"rules\":").append(str(p.rules())).append('}');
         }

@@ -1,8 +1,8 @@
 package geoblocks.app.cli;
 
 import geoblocks.app.http.JsonWriter;
-import geoblocks.app.s3.AccessKeys;
-import geoblocks.app.s3.MiniJson;
+import geoblocks.node.s3.auth.AccessKeys;
+import geoblocks.node.s3.MiniJson;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;

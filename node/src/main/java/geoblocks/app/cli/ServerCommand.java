@@ -1,63 +1,84 @@
 package geoblocks.app.cli;
 
 import geoblocks.app.AppConfig;
+import geoblocks.app.BuildVersion;
+import geoblocks.app.DataDirs;
+import geoblocks.app.KompicsSetup;
+import geoblocks.app.Ports;
 import geoblocks.app.admin.AdminApi;
 import geoblocks.app.admin.AdminBackend;
 import geoblocks.app.admin.AdminTokenStore;
 import geoblocks.app.admin.AdminTokens;
 import geoblocks.app.admin.NodeAdminBackend;
-import geoblocks.app.Ports;
-import geoblocks.app.Runtime;
+import geoblocks.app.host.Bridge;
+import geoblocks.app.host.NetworkChoice;
+import geoblocks.app.host.NodeKeys;
 import geoblocks.app.host.ServerHost;
 import geoblocks.app.http.BasicAuth;
+import geoblocks.app.http.DashboardPassword;
 import geoblocks.app.http.HttpRefusals;
 import geoblocks.app.http.HttpServer;
 import geoblocks.app.http.HttpSettings;
+import geoblocks.app.http.HttpTls;
+import geoblocks.app.http.LoginThrottle;
 import geoblocks.app.http.OpsRoutes;
 import geoblocks.app.http.Router;
 import geoblocks.app.http.TransferHistory;
-import geoblocks.app.host.Bridge;
-import geoblocks.app.s3.NodeStore;
-import geoblocks.app.s3.S3Gateway;
-import geoblocks.app.s3.S3Settings;
-import geoblocks.blockstore.port.NodeSnapshot;
-import geoblocks.net.HostPort;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
-import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.component.NodeParent;
-import geoblocks.app.DataDirs;
+import geoblocks.blockstore.core.AdmissionSettings;
 import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.DataDir;
 import geoblocks.blockstore.core.FileBlockStorage;
-import geoblocks.blockstore.core.MultiDiskStorage;
-import geoblocks.s3storage.S3BlockStorage;
-import geoblocks.s3storage.S3StorageSettings;
 import geoblocks.blockstore.core.GcSettings;
+import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MultiDiskStorage;
+import geoblocks.blockstore.core.ReplicationQueue;
+import geoblocks.blockstore.core.layout.ClusterUpgrade;
+import geoblocks.blockstore.core.layout.Layout;
+import geoblocks.blockstore.core.layout.Region;
 import geoblocks.blockstore.core.liveness.DetectorSettings;
+import geoblocks.blockstore.core.placement.PlacementSettings;
+import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.blockstore.meta.LegacyUpgrade;
+import geoblocks.blockstore.meta.MetaLayoutStore;
 import geoblocks.blockstore.meta.MetaReplicationQueueStore;
 import geoblocks.blockstore.meta.MetaSettings;
 import geoblocks.blockstore.meta.RocksMetaEngine;
-import geoblocks.blockstore.core.ReplicationQueue;
-import geoblocks.blockstore.core.ManifestStore;
-import geoblocks.blockstore.core.placement.PlacementSettings;
-import geoblocks.blockstore.core.placement.PolicySet;
+import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.net.DurableFile;
+import geoblocks.net.HostPort;
 import geoblocks.net.NetAddress;
+import geoblocks.net.SecretFile;
 import geoblocks.network.session.NodeIdentity;
-import geoblocks.app.http.DashboardPassword;
-import geoblocks.app.http.LoginThrottle;
+import geoblocks.node.s3.NodeStore;
+import geoblocks.node.s3.S3Gateway;
+import geoblocks.node.s3.S3Settings;
+import geoblocks.node.s3.auth.AccessKeys;
+import geoblocks.s3storage.S3BlockStorage;
+import geoblocks.s3storage.S3StorageSettings;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import se.sics.kompics.Kompics;
@@ -79,12 +100,12 @@ public final class ServerCommand implements Callable<Integer> {
     List<String> data;
 
     /** Daemon threads for block I/O: blocked in fsync most of the time, so many are cheap. */
-    static java.util.concurrent.ExecutorService ioPool(int threads) {
+    static ExecutorService ioPool(int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("geoblocks.node.io-threads must be >= 1, was " + threads);
         }
-        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-        return java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+        AtomicInteger n = new AtomicInteger();
+        return Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "blockstore-io-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
@@ -96,7 +117,7 @@ public final class ServerCommand implements Callable<Integer> {
      * only the metadata); else one directory: a {@link FileBlockStorage}; several: a
      * {@link MultiDiskStorage} over them.
      */
-    private BlockStorage openBlocks(AppConfig cfg, List<DataDir> dirs) throws java.io.IOException {
+    private BlockStorage openBlocks(AppConfig cfg, List<DataDir> dirs) throws IOException {
         Optional<S3StorageSettings> s3 = S3StorageSettings.of(cfg.config(), region, System.getenv());
         if (s3.isPresent()) {
             if (dirs.size() > 1) {
@@ -127,14 +148,14 @@ public final class ServerCommand implements Callable<Integer> {
      * ({@code DATA/node.key.next}) the layout names, its previous key retired (so every member accepts it),
      * is finished here: that key becomes {@code node.key}.
      */
-    static NetworkChoice withNodeKey(NetworkChoice net, NetAddress self, Path dir, geoblocks.blockstore.core.layout.Region own)
+    static NetworkChoice withNodeKey(NetworkChoice net, NetAddress self, Path dir, Region own)
             throws IOException {
         Path file = dir.resolve(NODE_KEY_FILE);
-        Path next = dir.resolve(geoblocks.app.host.NodeKeys.NEXT);
+        Path next = dir.resolve(NodeKeys.NEXT);
         if (own != null && Files.exists(next) && own.previousKey().isEmpty()
                 && own.key().equals(NodeIdentity.format(NodeIdentity.loadOrCreate(next).getPublic()))) {
-            Files.move(next, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            geoblocks.net.DurableFile.syncDirectory(dir);
+            Files.move(next, file, StandardCopyOption.REPLACE_EXISTING);
+            DurableFile.syncDirectory(dir);
         }
         KeyPair kp = NodeIdentity.loadOrCreate(file);
         String mine = NodeIdentity.format(kp.getPublic());
@@ -149,7 +170,7 @@ public final class ServerCommand implements Callable<Integer> {
                     + " secret is)%n", mine, file.toAbsolutePath(), mine);
             return net.signingWith(kp.getPrivate());
         }
-        if (!java.util.Arrays.equals(named.getEncoded(), kp.getPublic().getEncoded())) {
+        if (!Arrays.equals(named.getEncoded(), kp.getPublic().getEncoded())) {
             throw new IllegalStateException("the config names the key " + NodeIdentity.format(named)
                     + " for " + self + ", but " + file.toAbsolutePath() + " holds " + mine + ": give the config this node's key"
                     + " (key = \"" + mine + "\" in its region entry), or restore the node's key file");
@@ -176,13 +197,13 @@ public final class ServerCommand implements Callable<Integer> {
      * {@code geoblocks.cluster.regions[].bind} (e.g. 0.0.0.0, or the private address a NAT forwards the
      * advertised one to), or null when the entry has none.
      */
-    static java.net.InetAddress bindAddress(com.typesafe.config.Config root, String region) {
+    static InetAddress bindAddress(com.typesafe.config.Config root, String region) {
         for (com.typesafe.config.Config r : root.getConfigList("geoblocks.cluster.regions")) {
             if (r.getString("id").equals(region) && r.hasPath("bind")) {
                 String b = r.getString("bind").trim();
                 try {
-                    return java.net.InetAddress.getByName(b);
-                } catch (java.net.UnknownHostException e) {
+                    return InetAddress.getByName(b);
+                } catch (UnknownHostException e) {
                     throw new IllegalArgumentException("geoblocks.cluster.regions: region '" + region + "': bind '" + b
                             + "' is not an address: " + e.getMessage());
                 }
@@ -195,10 +216,10 @@ public final class ServerCommand implements Callable<Integer> {
      * The admin API's root token: the config's {@code geoblocks.admin.token}, else the one the node made in
      * {@code DATA/admin-token} (printed where). The demo token is refused off loopback.
      */
-    static String adminRootToken(AppConfig cfg, Path dir, NetAddress self) throws java.io.IOException {
+    static String adminRootToken(AppConfig cfg, Path dir, NetAddress self) throws IOException {
         String root = cfg.config().getString("geoblocks.admin.token");
         if (root.isEmpty()) {
-            root = geoblocks.net.SecretFile.loadOrCreate(dir.resolve(AdminTokens.ROOT_FILE), "gbr_", new SecureRandom());
+            root = SecretFile.loadOrCreate(dir.resolve(AdminTokens.ROOT_FILE), "gbr_", new SecureRandom());
             System.out.printf("geoblocks node admin API root token in %s%n", dir.resolve(AdminTokens.ROOT_FILE).toAbsolutePath());
         }
         String problem = AdminTokens.rootProblem(root);
@@ -220,8 +241,8 @@ public final class ServerCommand implements Callable<Integer> {
         PolicySet policies = PolicySet.build(PlacementSettings.from(cfg.config(), cfg.cluster().regionIds()),
                 PolicySet.class.getClassLoader());
         NetAddress self = cfg.cluster().address(region);
-        java.net.InetAddress bind = bindAddress(cfg.config(), region); // null: listen on the address itself
-        java.net.InetAddress listenIp = bind != null ? bind : self.getIp();
+        InetAddress bind = bindAddress(cfg.config(), region); // null: listen on the address itself
+        InetAddress listenIp = bind != null ? bind : self.getIp();
         String bindProblem = Ports.bindProblem(listenIp, self.getPort(), region);
         if (bindProblem != null) {
             throw new IllegalStateException(bindProblem);
@@ -242,24 +263,24 @@ public final class ServerCommand implements Callable<Integer> {
         }
         List<ReplicationQueue.Copy> owed = queue.load(); // read once; a damaged value stops the node here, naming it
 
-        Runtime.prepare(cfg);
+        KompicsSetup.prepare(cfg);
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
         NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(), blocks, manifests,
                 new SecureRandom().nextLong(), ioPool(cfg.config().getInt("geoblocks.node.io-threads")))
                 .withReplicationQueue(queue, owed).withPolicies(policies).withGc(GcSettings.from(cfg.config()))
                 .withDetector(DetectorSettings.from(cfg.config()).coveringDownAfter(cfg.node().downAfterMs()))
-                .withAdmission(geoblocks.blockstore.core.AdmissionSettings.from(cfg.config()));
-        geoblocks.blockstore.core.layout.Layout stored = geoblocks.blockstore.meta.MetaLayoutStore.read(engine);
+                .withAdmission(AdmissionSettings.from(cfg.config()));
+        Layout stored = MetaLayoutStore.read(engine);
         NetworkChoice net = withNodeKey(NetworkChoice.of(cfg), cfg.cluster().address(region), dir,
                 stored == null ? null : stored.region(region));
-        String tooOld = geoblocks.blockstore.core.layout.ClusterUpgrade.tooOld(stored, net.release());
+        String tooOld = ClusterUpgrade.tooOld(stored, net.release());
         if (tooOld != null) { // the cluster version rose above this build: refuse here, before anything starts
             throw new IllegalStateException(tooOld);
         }
         if (bind != null) {
             net = net.listeningOn(bind);
         }
-        geoblocks.app.host.NodeKeys nodeKeys = new geoblocks.app.host.NodeKeys(net.identity(), dir);
+        NodeKeys nodeKeys = new NodeKeys(net.identity(), dir);
         Optional<HttpSettings> http = HttpSettings.of(cfg.config(), region, listenIp);
         if (http.isPresent() && !Ports.isFree(listenIp, http.get().bind().getPort())) {
             throw new IllegalStateException("http-port " + http.get().bind().getPort() + " on "
@@ -277,19 +298,19 @@ public final class ServerCommand implements Callable<Integer> {
         if (http.isPresent()) {
             // the S3 gateway's client: the admin API reaches the node through it too (the one admin client)
             // its address only has to be unique: it reaches the node in-process (listening where the node does)
-            java.net.InetAddress gw = listenIp.isAnyLocalAddress() ? java.net.InetAddress.getLoopbackAddress() : listenIp;
+            InetAddress gw = listenIp.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : listenIp;
             hostInit.withGatewayClient(new NetAddress(gw, Ports.freePort(gw)), cfg.node(), 30_000, gatewayBridge);
         }
         Kompics.createAndStart(ServerHost.class, hostInit,
-                Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()));
+                Math.max(2, Runtime.getRuntime().availableProcessors()));
         try {
             listening.get(30, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             Kompics.shutdown();
             throw new IllegalStateException("node " + region + " could not bind " + self + " within 30 s");
         }
         HttpServer server = null;
-        geoblocks.app.http.HttpTls tls = geoblocks.app.http.HttpTls.of(cfg.config());
+        HttpTls tls = HttpTls.of(cfg.config());
         if (http.isPresent()) {
             HttpSettings h = http.get();
             HttpRefusals refusals = new HttpRefusals();
@@ -304,7 +325,7 @@ public final class ServerCommand implements Callable<Integer> {
             AdminBackend admin = new NodeAdminBackend(nodeStore);
             new AdminApi(admin, new AdminTokenStore(admin, System::currentTimeMillis), adminRoot, System::currentTimeMillis,
                     new SecureRandom(), LoginThrottle.standard(System::currentTimeMillis),
-                    new geoblocks.app.s3.AccessKeys(cfg.secret()), new AdminApi.KeyRotation(region, nodeKeys::prepareRotation))
+                    new AccessKeys(cfg.secret()), new AdminApi.KeyRotation(region, nodeKeys::prepareRotation))
                     .mount(router);
             String dashboardPassword = h.dashboardPassword();
             if (dashboardPassword.isEmpty()) {
@@ -316,7 +337,7 @@ public final class ServerCommand implements Callable<Integer> {
                     LoginThrottle.standard(System::currentTimeMillis));
             server = HttpServer.start(h.bind(), router, dashboard,
                     HttpSettings.limits(cfg.config()), refusals, tls.context(self.getIp().getHostAddress()),
-                    tls.mode() == geoblocks.app.http.HttpTls.Mode.OPTIONAL);
+                    tls.mode() == HttpTls.Mode.OPTIONAL);
         }
         System.out.printf("geoblocks node %s listening on %s (network %s; data %s: %d blocks, %d files%s%s%s)%n", region, self,
                 net.describe(self),
@@ -324,21 +345,21 @@ public final class ServerCommand implements Callable<Integer> {
                 owed.isEmpty() ? "" : ", " + owed.size() + " queued replica copies to resume",
                 describe(blocks),
                 cfg.cluster().emulateWan() ? ", emulated WAN on" : "");
-        System.out.printf("geoblocks node %s runs %s: %s%s%n", region, geoblocks.app.BuildVersion.describe(),
-                geoblocks.app.BuildVersion.protocols(), net.previousRelease() ? " (" + NetworkChoice.PREVIOUS_RELEASE
-                        + ": it offers file protocol " + (geoblocks.blockstore.wire.FileCodec.RANGE.max() - 1)
+        System.out.printf("geoblocks node %s runs %s: %s%s%n", region, BuildVersion.describe(),
+                BuildVersion.protocols(), net.previousRelease() ? " (" + NetworkChoice.PREVIOUS_RELEASE
+                        + ": it offers file protocol " + (FileCodec.RANGE.max() - 1)
                         + " at most, as the previous release)" : "");
         if (server != null) {
             System.out.printf("geoblocks node %s dashboard and metrics on %s://%s/%s%s%n", region,
-                    tls.mode() == geoblocks.app.http.HttpTls.Mode.REQUIRED ? "https" : "http",
+                    tls.mode() == HttpTls.Mode.REQUIRED ? "https" : "http",
                     HostPort.of(server.address().getAddress(), server.address().getPort()),
                     s3 ? " (and the S3 gateway)" : "", !tls.on() ? "" : ", TLS " + tls.mode().name().toLowerCase(
-                            java.util.Locale.ROOT) + " with " + tls.source());
+                            Locale.ROOT) + " with " + tls.source());
         }
         System.out.flush();
         HttpServer httpServer = server;
         CountDownLatch stop = new CountDownLatch(1);
-        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (httpServer != null) {
                 httpServer.close();
             }

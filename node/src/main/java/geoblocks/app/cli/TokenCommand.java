@@ -1,11 +1,12 @@
 package geoblocks.app.cli;
 
-
 import geoblocks.app.http.JsonWriter;
-import geoblocks.app.s3.MiniJson;
+import geoblocks.node.s3.MiniJson;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,7 +31,7 @@ final class TokenCommand implements Runnable {
 
     /** Seconds in {@code text}: a whole number with s, m, h or d ("30d", "12h"). */
     static long seconds(String text) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(text.trim());
+        Matcher m = Pattern.compile("(\\d{1,9})([smhd])").matcher(text.trim());
         if (!m.matches()) {
             throw new IllegalArgumentException("--expires takes a number and s, m, h or d (e.g. 30d, 12h), was '" + text + "'");
         }

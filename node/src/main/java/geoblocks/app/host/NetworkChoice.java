@@ -1,14 +1,20 @@
 package geoblocks.app.host;
 
+import com.typesafe.config.Config;
+import geoblocks.app.AppConfig;
+import geoblocks.app.BuildVersion;
+import geoblocks.app.http.Redact;
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.RttProbe;
 import geoblocks.ledbat.wire.LedbatCodec;
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
+import geoblocks.net.PeerVersions;
 import geoblocks.network.CodecRegistry;
 import geoblocks.network.NetworkSettings;
 import geoblocks.network.component.GeoNetwork;
 import geoblocks.network.session.NodeIdentity;
-import com.typesafe.config.Config;
+import java.net.InetAddress;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.LinkedHashMap;
@@ -22,7 +28,7 @@ import java.util.Map;
  * the cluster's node keys ({@code geoblocks.cluster.regions[].key}, see NodeIdentity) with this
  * process's own key when it is a node whose key the config names.
  */
-public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity, java.net.InetAddress bind,
+public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity, InetAddress bind,
         boolean previousRelease) {
     /** Listening on the address it is known at. */
     public NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity) {
@@ -37,8 +43,8 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
     public static final String PREVIOUS_RELEASE = "geoblocks.network.previous-release";
 
     /** The release line a process of this choice runs as: this build's, or 0.2 when it plays the previous release. */
-    public geoblocks.net.ClusterVersion release() {
-        return previousRelease ? geoblocks.net.ClusterVersion.V0_2 : geoblocks.net.ClusterVersion.BUILD;
+    public ClusterVersion release() {
+        return previousRelease ? ClusterVersion.V0_2 : ClusterVersion.BUILD;
     }
 
     /** This choice speaking only what the previous release knows (see {@link #PREVIOUS_RELEASE}). */
@@ -51,12 +57,12 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
      * the address of its region entry: {@code geoblocks.cluster.regions[].bind} (0.0.0.0, or the private address
      * a NAT forwards the advertised one to).
      */
-    public NetworkChoice listeningOn(java.net.InetAddress address) {
+    public NetworkChoice listeningOn(InetAddress address) {
         return new NetworkChoice(settings, secret, identity, address, previousRelease);
     }
 
     /** The network of a loaded configuration, with its cluster secret and the member keys it names (a client's view). */
-    public static NetworkChoice of(geoblocks.app.AppConfig config) {
+    public static NetworkChoice of(AppConfig config) {
         Config c = config.config();
         return new NetworkChoice(config.network(), config.secret(), new NodeIdentity(null, memberKeys(c)))
                 .asPreviousRelease(c.hasPath(PREVIOUS_RELEASE) && c.getBoolean(PREVIOUS_RELEASE));
@@ -89,7 +95,7 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
     /** Without the cluster secret. */
     @Override
     public String toString() {
-        return "NetworkChoice[settings=" + settings + ", secret=" + geoblocks.app.http.Redact.secret(secret) + "]";
+        return "NetworkChoice[settings=" + settings + ", secret=" + Redact.secret(secret) + "]";
     }
 
     public boolean kompics() {
@@ -104,14 +110,14 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
 
     /** Our network at {@code self}, for components that write no versioned family (LEDBAT's host). */
     public GeoNetwork.GeoNetworkInit init(NetAddress self) {
-        return init(self, new geoblocks.net.PeerVersions());
+        return init(self, new PeerVersions());
     }
 
     /**
      * Our network at {@code self}, writing the versions its handshakes agree with each peer into
      * {@code versions}, which the components writing its messages share.
      */
-    public GeoNetwork.GeoNetworkInit init(NetAddress self, geoblocks.net.PeerVersions versions) {
+    public GeoNetwork.GeoNetworkInit init(NetAddress self, PeerVersions versions) {
         CodecRegistry codecs = codecs();
         if (previousRelease) {
             codecs.speakAtMost(FILE_CODEC_ID, FileCodec.RANGE.max() - 1);
@@ -120,11 +126,11 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
         GeoNetwork.GeoNetworkInit init = new GeoNetwork.GeoNetworkInit(self, settings, secret, codecs).withIdentity(identity)
                 .withVersions(versions)
                 // the previous release's HELLO (layout 2) names no release: its peers take it for 0.2
-                .withRelease(previousRelease ? null : geoblocks.net.ClusterVersion.BUILD, geoblocks.app.BuildVersion.build());
+                .withRelease(previousRelease ? null : ClusterVersion.BUILD, BuildVersion.build());
         return bind == null ? init : init.withBind(bind);
     }
 
-    /** Message family ids, the same on both networks (Kompics' serializer ids, see Runtime). */
+    /** Message family ids, the same on both networks (Kompics' serializer ids, see KompicsSetup). */
     public static final int FILE_CODEC_ID = FileCodec.CODEC_ID;
     public static final int RTT_CODEC_ID = RttProbe.CODEC_ID;
 

@@ -1,13 +1,23 @@
 package geoblocks.app.host;
 
 import com.google.common.collect.ImmutableSet;
+import geoblocks.app.BuildVersion;
+import geoblocks.app.admin.AdminTokens;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
+import geoblocks.blockstore.component.MemberKeys;
 import geoblocks.blockstore.component.NodeParent;
-import geoblocks.net.Bytes;
-import geoblocks.net.NetAddress;
+import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.blockstore.port.OpsPort;
+import geoblocks.net.Bytes;
+import geoblocks.net.NetAddress;
+import geoblocks.net.PeerVersions;
+import geoblocks.network.PooledBytes;
+import geoblocks.network.component.GeoNetwork;
+import geoblocks.network.component.LocalLinks;
+import geoblocks.node.s3.auth.AccessKeys;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import se.sics.kompics.Channel;
@@ -20,9 +30,6 @@ import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.Transport;
 import se.sics.kompics.network.netty.NettyInit;
 import se.sics.kompics.network.netty.NettyNetwork;
-import geoblocks.network.PooledBytes;
-import geoblocks.network.component.GeoNetwork;
-import geoblocks.network.component.LocalLinks;
 import se.sics.kompics.timer.Timer;
 import se.sics.kompics.timer.java.JavaTimer;
 
@@ -38,8 +45,8 @@ public final class ServerHost extends ComponentDefinition {
         // the node and its gateway's client reach each other in-process, without sockets (ours only)
         LocalLinks local = new LocalLinks();
         // the file protocol version each network's handshakes agree with each peer, for the components that write to it
-        geoblocks.net.PeerVersions nodeVersions = init.versions;
-        geoblocks.net.PeerVersions gatewayVersions = new geoblocks.net.PeerVersions();
+        PeerVersions nodeVersions = init.versions;
+        PeerVersions gatewayVersions = new PeerVersions();
         Component netty = init.net.kompics()
                 ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
                 : create(GeoNetwork.class, init.net.init(init.self, nodeVersions).withLocalLinks(local));
@@ -49,12 +56,12 @@ public final class ServerHost extends ComponentDefinition {
                 // admin operations only from that client: the admin HTTP API, with its tokens, reaches the node through it
                 .withAdminClients(client -> client.equals(init.gatewaySelf))
                 // and the names where it keeps admin token records and sealed access keys: no other client touches them
-                .withAdminNames(java.util.List.of(geoblocks.app.admin.AdminTokens.RESERVED, geoblocks.app.s3.AccessKeys.PREFIX))
+                .withAdminNames(List.of(AdminTokens.RESERVED, AccessKeys.PREFIX))
                 // the node keys the layout names reach the handshakes of this node's network
-                .withMemberKeys(init.net.kompics() || init.keys == null ? geoblocks.blockstore.component.MemberKeys.NONE
+                .withMemberKeys(init.net.kompics() || init.keys == null ? MemberKeys.NONE
                         : init.keys)
                 .withVersions(nodeVersions)
-                .withRelease(init.net.release(), geoblocks.app.BuildVersion.build()
+                .withRelease(init.net.release(), BuildVersion.build()
                         + (init.net.previousRelease() ? " as release 0.2" : "")));
         connect(node.getNegative(Network.class), netty.getPositive(Network.class), Channel.TWO_WAY);
         connect(node.getNegative(Timer.class), timer.getPositive(Timer.class), Channel.TWO_WAY);
@@ -94,9 +101,9 @@ public final class ServerHost extends ComponentDefinition {
         /** Gets each snapshot the node publishes, on the host's thread (for the HTTP server: read from other threads). */
         final Consumer<NodeSnapshot> snapshots;
         /** The file protocol version the node's network agrees with each peer (for its metrics too). */
-        final geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+        final PeerVersions versions = new PeerVersions();
 
-        public geoblocks.net.PeerVersions versions() {
+        public PeerVersions versions() {
             return versions;
         }
 
@@ -113,10 +120,10 @@ public final class ServerHost extends ComponentDefinition {
         CompletableFuture<Bridge> gateway;
         NetAddress gatewaySelf;
         long gatewayTimeoutMs;
-        geoblocks.blockstore.core.NodeSettings gatewaySettings;
+        NodeSettings gatewaySettings;
 
         /** Also hosts a client component of this node, reachable through the Bridge {@code bridge} completes with. */
-        public ServerInit withGatewayClient(NetAddress self, geoblocks.blockstore.core.NodeSettings settings, long timeoutMs,
+        public ServerInit withGatewayClient(NetAddress self, NodeSettings settings, long timeoutMs,
                 CompletableFuture<Bridge> bridge) {
             this.gatewaySelf = self;
             this.gatewaySettings = settings;

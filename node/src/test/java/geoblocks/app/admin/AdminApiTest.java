@@ -4,23 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.app.http.LoginThrottle;
-import geoblocks.app.s3.MiniJson;
-import geoblocks.app.s3.NodeStore;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.node.s3.MiniJson;
+import geoblocks.node.s3.NodeStore;
+import geoblocks.node.s3.auth.AccessKeys;
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,7 +37,7 @@ class AdminApiTest {
     final AtomicLong clock = new AtomicLong(1_800_000_000_000L);
     final Backend backend = new Backend();
     final AdminApi api = new AdminApi(backend, new AdminTokenStore(backend, clock::get), ROOT, clock::get, seeded(),
-            new LoginThrottle(10, 60_000, 60_000, clock::get), new geoblocks.app.s3.AccessKeys("cluster-secret-for-the-test"),
+            new LoginThrottle(10, 60_000, 60_000, clock::get), new AccessKeys("cluster-secret-for-the-test"),
             new AdminApi.KeyRotation("seoul", () -> "ed25519:" + "N".repeat(43) + "="));
 
     /** Records in memory; the admin operations are logged, and answered with a two-region layout. */
@@ -95,7 +99,7 @@ class AdminApiTest {
             SecureRandom r = SecureRandom.getInstance("SHA1PRNG");
             r.setSeed(7);
             return r;
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -216,15 +220,15 @@ class AdminApiTest {
         assertEquals(201, made.status(), made.json());
         String id = (String) json(made).get("id");
         String secret = (String) json(made).get("secret");
-        byte[] rec = backend.records.get(geoblocks.app.s3.AccessKeys.file(id));
+        byte[] rec = backend.records.get(AccessKeys.file(id));
         assertTrue(rec != null && !new String(rec, StandardCharsets.UTF_8).contains(secret), "stored sealed, not as is");
-        assertEquals(secret, new geoblocks.app.s3.AccessKeys("cluster-secret-for-the-test").open(
-                geoblocks.app.s3.AccessKeys.Key.decode(id, rec)), "the gateway opens it with the cluster secret");
+        assertEquals(secret, new AccessKeys("cluster-secret-for-the-test").open(
+                AccessKeys.Key.decode(id, rec)), "the gateway opens it with the cluster secret");
         AdminApi.Answer list = call("GET", "/_admin/v1/keys", keysToken, null);
         assertTrue(list.json().contains(id) && !list.json().contains(secret), list.json());
         AdminApi.Answer revoked = call("DELETE", "/_admin/v1/keys/" + id, keysToken, null);
         assertEquals(200, revoked.status(), revoked.json());
-        assertTrue(geoblocks.app.s3.AccessKeys.Key.decode(id, backend.records.get(geoblocks.app.s3.AccessKeys.file(id)))
+        assertTrue(AccessKeys.Key.decode(id, backend.records.get(AccessKeys.file(id)))
                 .revoked());
         assertEquals(404, call("DELETE", "/_admin/v1/keys/GB" + "A".repeat(18), keysToken, null).status());
         assertEquals(400, call("POST", "/_admin/v1/keys", keysToken, "{\"name\":\"no spaces\"}").status());
@@ -268,7 +272,7 @@ class AdminApiTest {
         for (Map.Entry<?, ?> p : ((Map<?, ?>) d.get("paths")).entrySet()) {
             String path = ((String) p.getKey()).replace("/{id}", "/*");
             for (Map.Entry<?, ?> m : ((Map<?, ?>) p.getValue()).entrySet()) {
-                described.add(((String) m.getKey()).toUpperCase(java.util.Locale.ROOT) + " " + path);
+                described.add(((String) m.getKey()).toUpperCase(Locale.ROOT) + " " + path);
                 Map<?, ?> responses = (Map<?, ?>) ((Map<?, ?>) m.getValue()).get("responses");
                 boolean open = ((Map<?, ?>) m.getValue()).containsKey("security");
                 assertEquals(!open, responses.containsKey("401"), p.getKey() + " " + m.getKey() + " documents its 401");
@@ -276,7 +280,7 @@ class AdminApiTest {
         }
         assertEquals(new TreeSet<>(api.routes()), described);
         // every $ref names a component that exists
-        Iterator<String> refs = java.util.regex.Pattern.compile("\"\\$ref\": ?\"#/components/(\\w+)/(\\w+)\"").matcher(doc.json())
+        Iterator<String> refs = Pattern.compile("\"\\$ref\": ?\"#/components/(\\w+)/(\\w+)\"").matcher(doc.json())
                 .results().map(r -> r.group(1) + "/" + r.group(2)).iterator();
         Map<?, ?> components = (Map<?, ?>) d.get("components");
         while (refs.hasNext()) {

@@ -10,6 +10,7 @@ import geoblocks.blockstore.core.layout.LayoutChanges;
 import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.blockstore.wire.ClientOp.RegionReport;
+import geoblocks.node.s3.MiniJson;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,7 +27,7 @@ class ClusterOpsTest {
 
     @Test
     void text_listsEveryRegionWithStateReportAndReplicas_thenTheOwners() throws Exception {
-        String t = ClusterOps.text("seoul", (Map<?, ?>) geoblocks.app.s3.MiniJson.parse(ClusterJson.render(reply())));
+        String t = ClusterOps.text("seoul", (Map<?, ?>) MiniJson.parse(ClusterJson.render(reply())));
         assertTrue(t.startsWith("cluster layout version 1 (as node seoul holds it)"), t);
         assertTrue(t.lines().anyMatch(l -> l.matches("\\s+dublin\\s+draining\\s+10\\.0\\.1\\.1:47101\\s+dublin\\s+-\\s+0\\s+12\\s+4096\\s+3\\s+0")), t);
         assertTrue(t.lines().anyMatch(l -> l.matches("\\s+seoul\\s+active\\s+\\S+\\s+seoul\\s+-\\s+1\\s+30\\s+8192\\s+-\\s+2048")),

@@ -3,7 +3,6 @@ package geoblocks.app.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.app.s3.PendingMigration;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
@@ -13,6 +12,8 @@ import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
 import geoblocks.blockstore.wire.ClientOp.PeerRtt;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.Transfers;
+import geoblocks.blockstore.wire.ClientOp;
+import geoblocks.node.s3.migration.PendingMigration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -66,7 +67,7 @@ class JsonTest {
     @Test
     void status_rendersTheBlockCollector() {
         StatusReply r = new StatusReply(1, "x", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
-                new Background(0, 0, List.of()), new geoblocks.blockstore.wire.ClientOp.Gc(12, 786_432, 3, true, 500, 4, 2,
+                new Background(0, 0, List.of()), new ClientOp.Gc(12, 786_432, 3, true, 500, 4, 2,
                         1_800_000_000_000L, 1_799_999_000_000L, 1));
         assertTrue(Json.status(r).contains(",\"gc\":{\"collected_blocks\":12,\"collected_bytes\":786432,\"passes\":3,"
                 + "\"running\":true,\"pass\":{\"checked\":500,\"collected\":4,\"in_flight\":2},"
@@ -77,10 +78,10 @@ class JsonTest {
     @Test
     void status_rendersTheMembersVersions() {
         StatusReply r = new StatusReply(1, "x", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
-                new Background(0, 0, List.of()), geoblocks.blockstore.wire.ClientOp.Gc.NONE,
-                new geoblocks.blockstore.wire.ClientOp.Versions("0.3.0 (commit ab)", "0.2", "note", List.of(
-                        new geoblocks.blockstore.wire.ClientOp.MemberBuild("x", "0.3.0 (commit ab)", -1),
-                        new geoblocks.blockstore.wire.ClientOp.MemberBuild("y", "0.2.x", 4))));
+                new Background(0, 0, List.of()), ClientOp.Gc.NONE,
+                new ClientOp.Versions("0.3.0 (commit ab)", "0.2", "note", List.of(
+                        new ClientOp.MemberBuild("x", "0.3.0 (commit ab)", -1),
+                        new ClientOp.MemberBuild("y", "0.2.x", 4))));
         assertTrue(Json.status(r).endsWith(",\"versions\":{\"build\":\"0.3.0 (commit ab)\",\"cluster_version\":\"0.2\","
                 + "\"finalize_note\":\"note\",\"members\":{\"x\":{\"build\":\"0.3.0 (commit ab)\",\"file_protocol\":null},"
                 + "\"y\":{\"build\":\"0.2.x\",\"file_protocol\":4}}}}"), Json.status(r));
@@ -96,7 +97,7 @@ class JsonTest {
 
     @Test
     void stat_ofAnInlineObject_saysSo_andListsNoBlocks() {
-        Manifest m = Manifest.inline("b/k", "f1", 1 << 20, "local", "seoul", 5, new geoblocks.blockstore.core.Version(9,
+        Manifest m = Manifest.inline("b/k", "f1", 1 << 20, "local", "seoul", 5, new Version(9,
                 "seoul"), Map.of(), new byte[] {1, 2, 3});
         String json = Json.stat(new ClientPort.FileStat(m, true, Map.of()));
         assertTrue(json.contains("\"inline\":true,\"inline_crc32c\":\""), json);

@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.app.AppConfig;
+import geoblocks.app.KompicsSetup;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.component.NodeParent;
-import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
+import geoblocks.blockstore.core.layout.Layout;
+import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
+import geoblocks.blockstore.wire.ClientOp;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.net.NetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -80,7 +85,7 @@ class NodeOverNetworksTest {
             configs.put(n, AppConfig.load(file));
         }
         // JVM-wide serializers for Kompics' NettyNetwork; the same secret on both configs
-        geoblocks.app.Runtime.prepare(configs.get(Net.KOMPICS_NETTY));
+        KompicsSetup.prepare(configs.get(Net.KOMPICS_NETTY));
         List<CompletableFuture<ListeningStatus>> listening = new ArrayList<>();
         Map<Net, Map<String, CompletableFuture<Bridge>>> bridges = new EnumMap<>(Net.class);
         Map<Net, CompletableFuture<Bridge>> gateways = new EnumMap<>(Net.class);
@@ -145,10 +150,10 @@ class NodeOverNetworksTest {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         do {
             put = call(n, "seoul", new ClientPort.Put(OPS.incrementAndGet(), in, "smoke.bin", "tworandom", 64 * 1024));
-            if (put.code() == geoblocks.blockstore.wire.FailureCode.UNAVAILABLE) {
+            if (put.code() == FailureCode.UNAVAILABLE) {
                 Thread.sleep(200);
             }
-        } while (put.code() == geoblocks.blockstore.wire.FailureCode.UNAVAILABLE && System.nanoTime() < until);
+        } while (put.code() == FailureCode.UNAVAILABLE && System.nanoTime() < until);
         assertTrue(put.ok(), "put over " + n + ": " + put.error());
 
         Path out = tmp.resolve("out-" + n);
@@ -160,7 +165,7 @@ class NodeOverNetworksTest {
 
         ClientPort.Result missing = call(n, "dublin", new ClientPort.Get(OPS.incrementAndGet(), "no-such.bin",
                 tmp.resolve("none-" + n), null, "", null));
-        assertEquals(geoblocks.blockstore.wire.FailureCode.NOT_FOUND, missing.code(), "a typed failure crosses " + n);
+        assertEquals(FailureCode.NOT_FOUND, missing.code(), "a typed failure crosses " + n);
     }
 
     /**
@@ -178,13 +183,13 @@ class NodeOverNetworksTest {
                 new ClientPort.Purge(OPS.incrementAndGet(), "no-such-file", "0000018c00000001@seoul"));
         for (ClientPort.Request r : admin) {
             ClientPort.Result refused = call(n, "seoul", r);
-            assertEquals(geoblocks.blockstore.wire.FailureCode.FORBIDDEN, refused.code(), r + ": " + refused.error());
+            assertEquals(FailureCode.FORBIDDEN, refused.code(), r + ": " + refused.error());
             assertTrue(refused.error().contains("admin API"), refused.error());
         }
         ClientPort.Result show = call(n, "seoul", new ClientPort.Cluster(OPS.incrementAndGet(), "show", "", "", "", 0, false));
         assertTrue(show.ok(), "show is not an admin operation: " + show.error());
-        geoblocks.blockstore.core.layout.Layout l = geoblocks.blockstore.core.layout.LayoutCodec.decode(
-                ((geoblocks.blockstore.wire.ClientOp.ClusterReply) show.value()).layout());
+        Layout l = LayoutCodec.decode(
+                ((ClientOp.ClusterReply) show.value()).layout());
         assertEquals(0, l.version(), "the layout is unchanged");
         assertTrue(l.members().contains("dublin"), "dublin is still a member: " + l.members());
 
@@ -199,12 +204,12 @@ class NodeOverNetworksTest {
                 new ClientPort.Get(OPS.incrementAndGet(), ".s3-keys/GBAAAAAAAAAAAAAAAAAA", tmp.resolve("key-" + n), null, "",
                         null))) {
             ClientPort.Result refused = call(n, "seoul", r);
-            assertEquals(geoblocks.blockstore.wire.FailureCode.FORBIDDEN, refused.code(), r + ": " + refused.error());
+            assertEquals(FailureCode.FORBIDDEN, refused.code(), r + ": " + refused.error());
         }
 
         ClientPort.Request move = new ClientPort.Move(OPS.incrementAndGet(), "no-such-file", List.of("seoul"));
         ClientPort.Result viaGateway = GATEWAYS.get(n).submit(move.op(), move, null).get(60, TimeUnit.SECONDS);
-        assertEquals(geoblocks.blockstore.wire.FailureCode.NOT_FOUND, viaGateway.code(),
+        assertEquals(FailureCode.NOT_FOUND, viaGateway.code(),
                 "the gateway's client passes the gate: " + viaGateway.error());
     }
 

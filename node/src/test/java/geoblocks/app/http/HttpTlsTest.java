@@ -4,16 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.typesafe.config.ConfigFactory;
-import geoblocks.app.s3.S3Settings;
+import geoblocks.node.s3.S3Settings;
+import geoblocks.node.s3.migration.ClientNetworks;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 import org.junit.jupiter.api.Test;
 
 class HttpTlsTest {
@@ -21,7 +28,7 @@ class HttpTlsTest {
         SSLContext ctx = SSLContext.getInstance("TLS");
         // an X509ExtendedTrustManager that accepts any certificate does the host check itself (none), so the
         // self-signed certificate (no subject alternative names) is accepted
-        ctx.init(null, new TrustManager[] {new javax.net.ssl.X509ExtendedTrustManager() {
+        ctx.init(null, new TrustManager[] {new X509ExtendedTrustManager() {
             @Override
             public void checkClientTrusted(X509Certificate[] c, String a) {}
 
@@ -29,16 +36,16 @@ class HttpTlsTest {
             public void checkServerTrusted(X509Certificate[] c, String a) {}
 
             @Override
-            public void checkClientTrusted(X509Certificate[] c, String a, java.net.Socket s) {}
+            public void checkClientTrusted(X509Certificate[] c, String a, Socket s) {}
 
             @Override
-            public void checkServerTrusted(X509Certificate[] c, String a, java.net.Socket s) {}
+            public void checkServerTrusted(X509Certificate[] c, String a, Socket s) {}
 
             @Override
-            public void checkClientTrusted(X509Certificate[] c, String a, javax.net.ssl.SSLEngine e) {}
+            public void checkClientTrusted(X509Certificate[] c, String a, SSLEngine e) {}
 
             @Override
-            public void checkServerTrusted(X509Certificate[] c, String a, javax.net.ssl.SSLEngine e) {}
+            public void checkServerTrusted(X509Certificate[] c, String a, SSLEngine e) {}
 
             @Override
             public X509Certificate[] getAcceptedIssuers() {
@@ -91,10 +98,10 @@ class HttpTlsTest {
 
     @Test
     void virtual_hosted_buckets_come_from_the_host() {
-        S3Settings s = new S3Settings("seoul", "k", "s", "local", 1, 1, 1, Duration.ofHours(1), java.nio.file.Path.of("x"),
-                false, false, 1, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofMinutes(1), java.util.Map.of(),
-                new geoblocks.app.s3.ClientNetworks(), Duration.ofSeconds(15), "secret-secret-secret",
-                java.util.List.of("localhost", "s3.example.com"), Duration.ofDays(1), Duration.ofMinutes(10), S3Settings.Sse.DEFAULT);
+        S3Settings s = new S3Settings("seoul", "k", "s", "local", 1, 1, 1, Duration.ofHours(1), Path.of("x"),
+                false, false, 1, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofMinutes(1), Map.of(),
+                new ClientNetworks(), Duration.ofSeconds(15), "secret-secret-secret",
+                List.of("localhost", "s3.example.com"), Duration.ofDays(1), Duration.ofMinutes(10), S3Settings.Sse.DEFAULT);
         assertEquals("photos", s.virtualBucket("photos.localhost:47201"));
         assertEquals("my.bucket", s.virtualBucket("My.Bucket.s3.example.com"));
         assertEquals(null, s.virtualBucket("localhost:47201"));
