@@ -75,7 +75,7 @@ geoblocks.cluster {
 }
 geoblocks.s3.lifecycle { day = $LCDAY s, interval = 1 s }
 geoblocks.s3.sse { key-file = "$WORK/sse.keys", require-https = false }
-# the admin API's root token, which `client key create` sends
+# the admin API's root token, which client key create sends
 geoblocks.admin.token = "s3compat-$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
 EOF
 PIDS=()
