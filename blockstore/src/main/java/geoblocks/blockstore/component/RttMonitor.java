@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttEstimator;
 import geoblocks.blockstore.core.RttMatrixView;
 import geoblocks.blockstore.core.RttRow;
+import geoblocks.blockstore.core.RttSpikeFilter;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.core.liveness.ProbePlan;
@@ -37,7 +38,9 @@ import se.sics.kompics.timer.Timer;
 /**
  * The RTT monitor: pings the other nodes over UDP each probe interval (not those that sent it
  * something on their own since the last round, see {@link ProbePlan}), answers their pings, keeps
- * a median-filtered estimate per peer ({@link RttEstimator}) and publishes an {@link RttTable}
+ * a median-filtered estimate per peer without spikes ({@link RttEstimator}, {@link RttSpikeFilter}),
+ * measured from the times the network stamps as it writes and reads the probes, less the time the peer
+ * held the ping ({@link RttProbe#roundTripNanos}), and publishes an {@link RttTable}
  * after every round. Whether a peer is up is the failure detector's call ({@link PhiAccrualDetector}):
  * a peer is up once three of its answers measured its RTT and while it is not silent, where every
  * message from it counts (its pings, its pongs, and what the file service reports as {@link Heard}:
@@ -126,7 +129,8 @@ public final class RttMonitor extends ComponentDefinition {
         regionByAddress.clear();
         peers.forEach((r, a) -> {
             regionByAddress.put(a, r);
-            estimators.computeIfAbsent(r, x -> new RttEstimator(settings.rttWindow(), settings.downAfterMs() * 1_000_000L));
+            estimators.computeIfAbsent(r, x -> new RttEstimator(settings.rttWindow(), settings.downAfterMs() * 1_000_000L,
+                    RttSpikeFilter.defaults()));
             detectors.computeIfAbsent(r, x -> new PhiAccrualDetector(detector, intervalMs * 1_000_000L,
                     settings.downAfterMs() * 1_000_000L));
             downTransitions.putIfAbsent(r, 0L);
@@ -198,7 +202,7 @@ public final class RttMonitor extends ComponentDefinition {
         if (peer == null) {
             return; // not a cluster member
         }
-        long rttNanos = now - p.sentNanos();
+        long rttNanos = p.roundTripNanos(now); // the network's stamps, less the peer's hold (RttProbe)
         if (rttNanos < 0 || rttNanos > 60_000_000_000L) {
             return; // forged or wildly stale echo
         }
