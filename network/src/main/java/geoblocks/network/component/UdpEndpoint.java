@@ -54,7 +54,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * delivered as one {@link geoblocks.net.NetBurst} ({@link InboundBursts}). A datagram that is too short, names an unknown key,
  * fails its tag, is replayed, or does not decode is dropped and counted. Times for RTT probes: a message is
  * {@linkplain NetMsg#stampSent stamped} as it is encoded for the socket (after the lanes, the session wait and the
- * Kompics queues) and {@linkplain NetMsg#stampReceived as read} with the time its read returned (before opening,
+ * Kompics queues; with the time its sealing is expected to end, {@link SealTime}) and {@linkplain NetMsg#stampReceived as read} with the time its read returned (before opening,
  * decoding and the receiver's queue; a datagram held for its session keeps the time it was first read).
  */
 final class UdpEndpoint {
@@ -92,6 +92,8 @@ final class UdpEndpoint {
      * (seal in a drain, open in a read or a retry of held datagrams), so one per endpoint is enough.
      */
     private final ByteBuffer scratch = ByteBuffer.allocate(MAX_DATAGRAM);
+    /** How long stamped datagrams take to seal; only touched on the UDP channel's event loop. */
+    private final SealTime sealTime = new SealTime();
     private Channel channel;
     /**
      * The socket for peers of the other address family than {@link #channel}'s address (an IPv6 peer of a
@@ -321,12 +323,18 @@ final class UdpEndpoint {
         ByteBuffer body = scratch;
         body.clear();
         body.put((byte) u.codecId());
-        // stamped here, after every queue, so an RTT ping's send time is when it leaves (see NetMsg#stampSent)
-        core.codecs().encode(u.codecId(), u.msg().stampSent(System.nanoTime()), u.size() - 1, body);
+        // stamped here, after every queue, with the time its sealing is expected to end, so an RTT ping's
+        // send time is when it leaves (see NetMsg#stampSent and SealTime)
+        long start = System.nanoTime();
+        NetMsg m = u.msg().stampSent(start + sealTime.expectedNanos());
+        core.codecs().encode(u.codecId(), m, u.size() - 1, body);
         body.flip();
         Sender s = u.sender();
         synchronized (s) {
             s.sealer.seal(s.nextSeq++, body, out);
+        }
+        if (m != u.msg()) {
+            sealTime.took(System.nanoTime() - start);
         }
     }
 
