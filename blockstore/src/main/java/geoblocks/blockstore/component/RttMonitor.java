@@ -76,6 +76,14 @@ public final class RttMonitor extends ComponentDefinition {
     private final Map<String, NodeLoad> freshLoads = new HashMap<>();
     private RttMatrixView matrix;
     private final NodeSettings settings;
+    /** Whether the network's send stamps count: not through an emulated WAN, which delays probes before the network. */
+    private final boolean networkStamps;
+
+    /** {@code probe} as it goes: without the network's send stamp behind an emulated WAN (its delay is the path's). */
+    private RttProbe stamped(RttProbe probe) {
+        return networkStamps ? probe : probe.unstamped();
+    }
+
     /** The RTT probe version agreed with each peer (its TCP handshake's). */
     private final geoblocks.net.PeerVersions versions;
     private final DetectorSettings detector;
@@ -93,6 +101,7 @@ public final class RttMonitor extends ComponentDefinition {
         this.meter = init.meter;
         this.settings = init.settings;
         this.versions = init.versions;
+        this.networkStamps = init.networkStamps;
         this.detector = init.detector;
         members(init.peers);
         onStart(s -> {
@@ -161,8 +170,8 @@ public final class RttMonitor extends ComponentDefinition {
         }
         for (Map.Entry<String, NetAddress> peer : peers.entrySet()) {
             if (plan.shouldPing(peer.getKey(), table.isUp(peer.getKey()), now)) {
-                trigger(new RttProbe(new NetHeader(self, peer.getValue(), Transport.UDP), false, seq, now, mine, myRow)
-                        .at(versions.versionFor(peer.getValue(), RttProbe.CODEC_ID, RttProbe.VERSIONS)).fitted(), net);
+                trigger(stamped(new RttProbe(new NetHeader(self, peer.getValue(), Transport.UDP), false, seq, now, mine, myRow)
+                        .at(versions.versionFor(peer.getValue(), RttProbe.CODEC_ID, RttProbe.VERSIONS)).fitted()), net);
             }
         }
         publish(table, now);
@@ -192,7 +201,7 @@ public final class RttMonitor extends ComponentDefinition {
         }
         if (!p.isPong()) {
             // this node's load and row only to cluster members
-            trigger(peer != null ? p.echo(mine, myRow).fitted() : p.echo(), net);
+            trigger(stamped(peer != null ? p.echo(mine, myRow).fitted() : p.echo()), net);
             if (peer != null) {
                 plan.pinged(peer); // it heard from us (this answer), we from it: no ping of ours needed
                 heard(peer, detectors.get(peer), now); // a ping is proof of life too
@@ -244,6 +253,15 @@ public final class RttMonitor extends ComponentDefinition {
         final DetectorSettings detector;
         /** The version of the RTT probe each peer's handshake agreed (nothing fills it unless set: version 1 for all). */
         geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+
+        /** Whether the network's send stamps count (false behind an emulated WAN, see RttMonitor#stamped). */
+        boolean networkStamps = true;
+
+        /** Takes the network's send stamps as the probes' send times, or not ({@code false}: behind an emulated WAN). */
+        public RttMonitorInit withNetworkStamps(boolean use) {
+            this.networkStamps = use;
+            return this;
+        }
 
         /** Probes each peer at the RTT probe version {@code versions} holds for it (see PeerVersions). */
         public RttMonitorInit withVersions(geoblocks.net.PeerVersions versions) {

@@ -78,6 +78,8 @@ public final class RttProbe extends NetMsg {
     private final long heldSinceNanos;
     /** A pong's hold extension in nanoseconds, or -1 when it carries none. */
     private final long holdNanos;
+    /** Whether the network's send stamp counts (false: an emulated WAN delays it before the network; never on the wire). */
+    private final boolean stampable;
 
     public RttProbe(NetHeader header, boolean pong, long seq, long sentNanos) {
         this(header, pong, seq, sentNanos, null);
@@ -89,12 +91,13 @@ public final class RttProbe extends NetMsg {
 
     /** A probe carrying the sender's {@code load} and RTT {@code row} (null: none; a row needs a load). */
     public RttProbe(NetHeader header, boolean pong, long seq, long sentNanos, NodeLoad load, RttRow row) {
-        this(header, pong, seq, sentNanos, load, row, VERSIONS.min(), NOT_STAMPED, NOT_STAMPED, -1);
+        this(header, pong, seq, sentNanos, load, row, VERSIONS.min(), NOT_STAMPED, NOT_STAMPED, -1, true);
     }
 
     private RttProbe(NetHeader header, boolean pong, long seq, long sentNanos, NodeLoad load, RttRow row, int version,
-            long receivedNanos, long heldSinceNanos, long holdNanos) {
+            long receivedNanos, long heldSinceNanos, long holdNanos, boolean stampable) {
         super(header);
+        this.stampable = stampable;
         if (!VERSIONS.contains(version)) {
             throw new IllegalArgumentException("RTT probe version " + version + " outside " + VERSIONS);
         }
@@ -158,21 +161,34 @@ public final class RttProbe extends NetMsg {
     }
 
     /** A ping as sealed at {@code nanoTime}: that is its send time. A pong with a hold: held until then. */
+    /**
+     * This probe with the network's send stamp ignored, and no hold: what an RTT monitor sends through an emulated
+     * WAN, which delays it before the network (the stamp would leave the emulated delay out).
+     */
+    public RttProbe unstamped() {
+        return new RttProbe(getHeader(), pong, seq, sentNanos, load, row, version, receivedNanos, NOT_STAMPED, -1, false);
+    }
+
     @Override
     public RttProbe stampSent(long nanoTime) {
+        if (!stampable) {
+            return this;
+        }
         if (!pong) {
-            return new RttProbe(getHeader(), false, seq, nanoTime, load, row, version, receivedNanos, heldSinceNanos, holdNanos);
+            return new RttProbe(getHeader(), false, seq, nanoTime, load, row, version, receivedNanos, heldSinceNanos,
+                    holdNanos, stampable);
         }
         if (holdNanos < 0 || heldSinceNanos == NOT_STAMPED) {
             return this;
         }
         return new RttProbe(getHeader(), true, seq, sentNanos, load, row, version, receivedNanos, heldSinceNanos,
-                Math.max(0, nanoTime - heldSinceNanos));
+                Math.max(0, nanoTime - heldSinceNanos), stampable);
     }
 
     @Override
     public RttProbe stampReceived(long nanoTime) {
-        return new RttProbe(getHeader(), pong, seq, sentNanos, load, row, version, nanoTime, heldSinceNanos, holdNanos);
+        return new RttProbe(getHeader(), pong, seq, sentNanos, load, row, version, nanoTime, heldSinceNanos, holdNanos,
+                stampable);
     }
 
     public RttProbe echo() {
@@ -192,13 +208,13 @@ public final class RttProbe extends NetMsg {
     public RttProbe echo(NodeLoad load, RttRow row) {
         boolean hold = version >= 2 && row != null && receivedNanos != NOT_STAMPED;
         return new RttProbe(getHeader().reply(), true, seq, sentNanos, load, row, version, NOT_STAMPED,
-                receivedNanos, hold ? 0 : -1);
+                receivedNanos, hold ? 0 : -1, stampable);
     }
 
     /** This probe written at {@code version} (one of {@link #VERSIONS}); at version 1 without a hold. */
     public RttProbe at(int version) {
         return version == this.version ? this : new RttProbe(getHeader(), pong, seq, sentNanos, load, row, version,
-                receivedNanos, heldSinceNanos, version >= 2 ? holdNanos : -1);
+                receivedNanos, heldSinceNanos, version >= 2 ? holdNanos : -1, stampable);
     }
 
     @Override
@@ -221,7 +237,8 @@ public final class RttProbe extends NetMsg {
         if (row == null || wireSize() + geoblocks.net.Wire.DATAGRAM_OVERHEAD <= MAX_DATAGRAM) {
             return this;
         }
-        return new RttProbe(getHeader(), pong, seq, sentNanos, load, null, version, receivedNanos, heldSinceNanos, -1);
+        return new RttProbe(getHeader(), pong, seq, sentNanos, load, null, version, receivedNanos, heldSinceNanos, -1,
+                stampable);
     }
 
     /** Probes and their answers leave before the bulk datagrams queued to the same peer. */
@@ -329,7 +346,7 @@ public final class RttProbe extends NetMsg {
                     }
                 }
             }
-            return new RttProbe(h, pong == 1, seq, sent, load, row, version, NOT_STAMPED, NOT_STAMPED, hold);
+            return new RttProbe(h, pong == 1, seq, sent, load, row, version, NOT_STAMPED, NOT_STAMPED, hold, true);
         }
 
         private static RttRow readRow(ByteBuffer in) throws MalformedMessageException {

@@ -406,4 +406,24 @@ class RttProbeCodecTest {
             assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, cut), "cut to " + cut);
         }
     }
+
+    /**
+     * Behind an emulated WAN the probe is delayed before the network: its send stamp would leave that delay out, so an
+     * unstamped probe keeps its monitor's send time, and its pong carries no hold (it is taken whole).
+     */
+    @Test
+    void unstamped_keepsTheMonitorsSendTime_andItsPongNoHold() throws MalformedMessageException {
+        RttRow row = new RttRow(new java.util.TreeMap<>(java.util.Map.of("dublin", 1234L)));
+        RttProbe ping = new RttProbe(V4, false, 1, 1_000L, NodeLoad.UNKNOWN, row).at(2).unstamped();
+        assertEquals(1_000L, ((RttProbe) ping.stampSent(9_000L)).sentNanos(), "the monitor's send time stays");
+        RttProbe stampedPing = (RttProbe) new RttProbe(V4, false, 1, 1_000L).stampSent(9_000L);
+        assertEquals(9_000L, stampedPing.sentNanos(), "a probe sent straight to the network takes its stamp");
+        RttProbe read = ((RttProbe) decode(CODEC, encode(CODEC, ping), encode(CODEC, ping).length)).stampReceived(50_000L);
+        RttProbe pong = read.echo(NodeLoad.UNKNOWN, row).unstamped();
+        RttProbe sent = (RttProbe) pong.stampSent(80_000L);
+        RttProbe back = decode(CODEC, encode(CODEC, sent), encode(CODEC, sent).length);
+        assertEquals(encode(CODEC, new RttProbe(V4, true, 1, 1_000L, NodeLoad.UNKNOWN, row).at(2)).length,
+                encode(CODEC, sent).length, "no hold extension on the wire");
+        assertEquals(100_000L - 1_000L, back.stampReceived(100_000L).roundTripNanos(120_000L), "taken whole");
+    }
 }
