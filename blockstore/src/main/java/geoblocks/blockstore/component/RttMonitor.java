@@ -1,6 +1,7 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RoundTrip;
 import geoblocks.blockstore.core.RttEstimator;
 import geoblocks.blockstore.core.RttMatrixView;
 import geoblocks.blockstore.core.RttRow;
@@ -211,12 +212,12 @@ public final class RttMonitor extends ComponentDefinition {
         if (peer == null) {
             return; // not a cluster member
         }
-        long rttNanos = p.roundTripNanos(now); // the network's stamps, less the peer's hold (RttProbe)
-        if (rttNanos < 0 || rttNanos > 60_000_000_000L) {
-            return; // forged or wildly stale echo
+        long rttNanos = p.roundTripNanos(now); // the network's stamps, less the peer's hold (RttProbe, RoundTrip)
+        if (rttNanos != RoundTrip.NONE) {
+            estimators.get(peer).onSample(rttNanos / 1e6, now);
         }
-        estimators.get(peer).onSample(rttNanos / 1e6, now);
-        heard(peer, detectors.get(peer), now); // a peer that came up is told to placement at once
+        // proof of life whatever it measured (an echo of a stale ping too); a peer that came up is told to placement at once
+        heard(peer, detectors.get(peer), now);
     }
 
     /** Up: its RTT measured (three answers) and the failure detector does not call it down. */

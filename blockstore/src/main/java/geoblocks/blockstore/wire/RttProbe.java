@@ -1,6 +1,7 @@
 package geoblocks.blockstore.wire;
 
 import geoblocks.blockstore.core.DiskSpace;
+import geoblocks.blockstore.core.RoundTrip;
 import geoblocks.blockstore.core.RttRow;
 import geoblocks.blockstore.core.placement.NodeLoad;
 import geoblocks.net.MalformedMessageException;
@@ -151,16 +152,16 @@ public final class RttProbe extends NetMsg {
     }
 
     /**
-     * This pong's round trip in nanoseconds: from its ping's send time to its arrival (the network's read
-     * stamp, else {@code handledNanos}, when the monitor's handler ran), less the answering node's hold if it
-     * told it. Both ends are this node's clock; the hold is the other's, a duration.
+     * This pong's round trip in nanoseconds ({@link RoundTrip#nanos}): from its ping's send time to its arrival
+     * (the network's read stamp, else {@code handledNanos}, when the monitor's handler ran), less the answering
+     * node's hold if it told it, and 0 where the stamps' errors take it below zero; {@link RoundTrip#NONE} for an
+     * echo that measures nothing. Both ends are this node's clock; the hold is the other's, a duration.
      */
     public long roundTripNanos(long handledNanos) {
         long arrived = receivedNanos != NOT_STAMPED ? receivedNanos : handledNanos;
-        return arrived - sentNanos - Math.max(0, holdNanos);
+        return RoundTrip.nanos(sentNanos, arrived, holdNanos);
     }
 
-    /** A ping as sealed at {@code nanoTime}: that is its send time. A pong with a hold: held until then. */
     /**
      * This probe with the network's send stamp ignored, and no hold: what an RTT monitor sends through an emulated
      * WAN, which delays it before the network (the stamp would leave the emulated delay out).
@@ -169,6 +170,7 @@ public final class RttProbe extends NetMsg {
         return new RttProbe(getHeader(), pong, seq, sentNanos, load, row, version, receivedNanos, NOT_STAMPED, -1, false);
     }
 
+    /** A ping as sealed at {@code nanoTime}: that is its send time. A pong with a hold: held until then. */
     @Override
     public RttProbe stampSent(long nanoTime) {
         if (!stampable) {

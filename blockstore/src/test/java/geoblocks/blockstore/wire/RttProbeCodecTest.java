@@ -388,6 +388,23 @@ class RttProbeCodecTest {
         assertEquals(70_000, v1.roundTripNanos(9_000_000), "an older peer's pong: nothing to take off");
     }
 
+    /**
+     * Loopback, the pinger's send stamp 0.18 ms late (its sealing quicker than the shortest of its last four) and the
+     * peer's hold 0.05 ms long the same way: the stamps say -0.09 ms, which the monitor threw away, so a peer whose
+     * answers all came out so was never up. Now 0, a round trip too short to tell (RoundTrip).
+     */
+    @Test
+    void roundTrip_belowZeroByTheStampsErrors_isZero() throws MalformedMessageException {
+        RttProbe sealed = new RttProbe(V4, false, 7, 0, LOAD, ONE).at(2).stampSent(180_000);
+        RttProbe atPeer = CODEC.decode(ByteBuffer.wrap(encode(CODEC, sealed))).stampReceived(5_000_000_000L);
+        RttProbe pong = atPeer.echo(LOAD, ONE).stampSent(5_000_110_000L);
+        RttProbe back = CODEC.decode(ByteBuffer.wrap(encode(CODEC, pong))).stampReceived(200_000);
+        assertEquals(0, back.roundTripNanos(9_000_000));
+        RttProbe stale = CODEC.decode(ByteBuffer.wrap(encode(CODEC, pong))).stampReceived(61_000_000_000L);
+        assertEquals(geoblocks.blockstore.core.RoundTrip.NONE, stale.roundTripNanos(61_000_000_000L),
+                "the echo of a ping a minute old measures nothing");
+    }
+
     @Test
     void hold_malformed_isRefusedWithTheOffendingValue() throws MalformedMessageException {
         byte[] wire = encode(CODEC, deliveredPing(1, 2).echo(LOAD, ONE).stampSent(3));
