@@ -39,6 +39,26 @@ public abstract class NetMsg implements Msg<NetAddress, NetHeader> {
     }
 
     /**
+     * This message as the network writes it at {@code nanoTime} ({@link System#nanoTime} on the thread that
+     * encodes the datagram, just before it is sealed and handed to the socket, after every queue): a message
+     * that carries its own send time (an RTT ping) returns a copy carrying this one, of the same encoded size
+     * (its size was taken when it was queued); others return themselves. Called for datagrams only, once.
+     */
+    public NetMsg stampSent(long nanoTime) {
+        return this;
+    }
+
+    /**
+     * This message as the network read it off the socket at {@code nanoTime} ({@link System#nanoTime} on the
+     * thread that read the datagram, before it was opened, decoded or queued for its receiver): a message that
+     * wants its arrival time (an RTT probe) returns a copy that remembers it; others return themselves. Called
+     * for datagrams only, once, before the message is delivered.
+     */
+    public NetMsg stampReceived(long nanoTime) {
+        return this;
+    }
+
+    /**
      * The version of its family's format this message is written at (read at, when received), or -1
      * for a family without versions ({@link WireCodec#versions}).
      */

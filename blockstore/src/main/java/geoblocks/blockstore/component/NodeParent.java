@@ -66,7 +66,9 @@ public final class NodeParent extends ComponentDefinition {
                 new BlockStoreComponent.BlockStoreInit(init.blocks, init.io, meter).withMeta(init.manifests.engine()));
         Component monitor = create(RttMonitor.class,
                 new RttMonitor.RttMonitorInit(init.self, init.region, peers, init.settings, meter, init.detector)
-                        .withVersions(init.versions));
+                        .withVersions(init.versions)
+                        // an emulated WAN delays probes before the network: its send stamps would leave the delay out
+                        .withNetworkStamps(!init.cluster.emulateWan()));
         PolicySet policies = init.policies != null ? init.policies : PolicySet.defaults();
         Component placement = create(PlacementComponent.class, new PlacementComponent.PlacementInit(init.region,
                 new ArrayList<>(peers.keySet()), policies, init.seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL));

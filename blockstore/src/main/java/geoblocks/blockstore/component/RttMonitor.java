@@ -1,9 +1,11 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RoundTrip;
 import geoblocks.blockstore.core.RttEstimator;
 import geoblocks.blockstore.core.RttMatrixView;
 import geoblocks.blockstore.core.RttRow;
+import geoblocks.blockstore.core.RttSpikeFilter;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.core.liveness.ProbePlan;
@@ -37,7 +39,9 @@ import se.sics.kompics.timer.Timer;
 /**
  * The RTT monitor: pings the other nodes over UDP each probe interval (not those that sent it
  * something on their own since the last round, see {@link ProbePlan}), answers their pings, keeps
- * a median-filtered estimate per peer ({@link RttEstimator}) and publishes an {@link RttTable}
+ * a median-filtered estimate per peer without spikes ({@link RttEstimator}, {@link RttSpikeFilter}),
+ * measured from the times the network stamps as it writes and reads the probes, less the time the peer
+ * held the ping ({@link RttProbe#roundTripNanos}), and publishes an {@link RttTable}
  * after every round. Whether a peer is up is the failure detector's call ({@link PhiAccrualDetector}):
  * a peer is up once three of its answers measured its RTT and while it is not silent, where every
  * message from it counts (its pings, its pongs, and what the file service reports as {@link Heard}:
@@ -73,6 +77,14 @@ public final class RttMonitor extends ComponentDefinition {
     private final Map<String, NodeLoad> freshLoads = new HashMap<>();
     private RttMatrixView matrix;
     private final NodeSettings settings;
+    /** Whether the network's send stamps count: not through an emulated WAN, which delays probes before the network. */
+    private final boolean networkStamps;
+
+    /** {@code probe} as it goes: without the network's send stamp behind an emulated WAN (its delay is the path's). */
+    private RttProbe stamped(RttProbe probe) {
+        return networkStamps ? probe : probe.unstamped();
+    }
+
     /** The RTT probe version agreed with each peer (its TCP handshake's). */
     private final geoblocks.net.PeerVersions versions;
     private final DetectorSettings detector;
@@ -90,6 +102,7 @@ public final class RttMonitor extends ComponentDefinition {
         this.meter = init.meter;
         this.settings = init.settings;
         this.versions = init.versions;
+        this.networkStamps = init.networkStamps;
         this.detector = init.detector;
         members(init.peers);
         onStart(s -> {
@@ -126,7 +139,8 @@ public final class RttMonitor extends ComponentDefinition {
         regionByAddress.clear();
         peers.forEach((r, a) -> {
             regionByAddress.put(a, r);
-            estimators.computeIfAbsent(r, x -> new RttEstimator(settings.rttWindow(), settings.downAfterMs() * 1_000_000L));
+            estimators.computeIfAbsent(r, x -> new RttEstimator(settings.rttWindow(), settings.downAfterMs() * 1_000_000L,
+                    RttSpikeFilter.defaults()));
             detectors.computeIfAbsent(r, x -> new PhiAccrualDetector(detector, intervalMs * 1_000_000L,
                     settings.downAfterMs() * 1_000_000L));
             downTransitions.putIfAbsent(r, 0L);
@@ -157,8 +171,8 @@ public final class RttMonitor extends ComponentDefinition {
         }
         for (Map.Entry<String, NetAddress> peer : peers.entrySet()) {
             if (plan.shouldPing(peer.getKey(), table.isUp(peer.getKey()), now)) {
-                trigger(new RttProbe(new NetHeader(self, peer.getValue(), Transport.UDP), false, seq, now, mine, myRow)
-                        .at(versions.versionFor(peer.getValue(), RttProbe.CODEC_ID, RttProbe.VERSIONS)).fitted(), net);
+                trigger(stamped(new RttProbe(new NetHeader(self, peer.getValue(), Transport.UDP), false, seq, now, mine, myRow)
+                        .at(versions.versionFor(peer.getValue(), RttProbe.CODEC_ID, RttProbe.VERSIONS)).fitted()), net);
             }
         }
         publish(table, now);
@@ -188,7 +202,7 @@ public final class RttMonitor extends ComponentDefinition {
         }
         if (!p.isPong()) {
             // this node's load and row only to cluster members
-            trigger(peer != null ? p.echo(mine, myRow).fitted() : p.echo(), net);
+            trigger(stamped(peer != null ? p.echo(mine, myRow).fitted() : p.echo()), net);
             if (peer != null) {
                 plan.pinged(peer); // it heard from us (this answer), we from it: no ping of ours needed
                 heard(peer, detectors.get(peer), now); // a ping is proof of life too
@@ -198,12 +212,12 @@ public final class RttMonitor extends ComponentDefinition {
         if (peer == null) {
             return; // not a cluster member
         }
-        long rttNanos = now - p.sentNanos();
-        if (rttNanos < 0 || rttNanos > 60_000_000_000L) {
-            return; // forged or wildly stale echo
+        long rttNanos = p.roundTripNanos(now); // the network's stamps, less the peer's hold (RttProbe, RoundTrip)
+        if (rttNanos != RoundTrip.NONE) {
+            estimators.get(peer).onSample(rttNanos / 1e6, now);
         }
-        estimators.get(peer).onSample(rttNanos / 1e6, now);
-        heard(peer, detectors.get(peer), now); // a peer that came up is told to placement at once
+        // proof of life whatever it measured (an echo of a stale ping too); a peer that came up is told to placement at once
+        heard(peer, detectors.get(peer), now);
     }
 
     /** Up: its RTT measured (three answers) and the failure detector does not call it down. */
@@ -240,6 +254,15 @@ public final class RttMonitor extends ComponentDefinition {
         final DetectorSettings detector;
         /** The version of the RTT probe each peer's handshake agreed (nothing fills it unless set: version 1 for all). */
         geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+
+        /** Whether the network's send stamps count (false behind an emulated WAN, see RttMonitor#stamped). */
+        boolean networkStamps = true;
+
+        /** Takes the network's send stamps as the probes' send times, or not ({@code false}: behind an emulated WAN). */
+        public RttMonitorInit withNetworkStamps(boolean use) {
+            this.networkStamps = use;
+            return this;
+        }
 
         /** Probes each peer at the RTT probe version {@code versions} holds for it (see PeerVersions). */
         public RttMonitorInit withVersions(geoblocks.net.PeerVersions versions) {

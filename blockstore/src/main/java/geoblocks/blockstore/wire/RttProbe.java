@@ -1,6 +1,7 @@
 package geoblocks.blockstore.wire;
 
 import geoblocks.blockstore.core.DiskSpace;
+import geoblocks.blockstore.core.RoundTrip;
 import geoblocks.blockstore.core.RttRow;
 import geoblocks.blockstore.core.placement.NodeLoad;
 import geoblocks.net.MalformedMessageException;
@@ -30,7 +31,17 @@ import java.util.TreeMap;
  * +---------------------------------------------------------------------------------------------------+
  * | version 2 on, after a row: extensions, each type u8 | length u8 | that many bytes (unknown: skipped) |
  * +---------------------------------------------------------------------------------------------------+
+ * | extension 1, hold (pongs): type 0x01 | length 0x08 | hold i64 in nanoseconds (>= 0)                 |
+ * +---------------------------------------------------------------------------------------------------+
  * </pre>
+ *
+ * <p>Times (issue 42, an RTT that means something on a LAN): the network stamps a ping's send time as it
+ * seals the datagram ({@link #stampSent}) and every probe's arrival as the socket read returns
+ * ({@link #stampReceived}), so neither node's queues (Kompics, the network's lanes, a session being set up)
+ * count as round trip. A version 2 pong with a row also carries its {@link #HOLD} extension: how long the
+ * answering node held the ping, from the ping's arrival to the pong's sealing, both on its own clock; the
+ * prober takes it off (NTP's offset-free delay: (t4 - t1) - (t3 - t2)). A pong of version 1, or without a
+ * row (extensions only ride after one), carries no hold, and its round trip includes the answering node's.
  *
  * <p>Versions ({@link #VERSIONS}): the kind byte holds the version in its high nibble and pong in its
  * lowest bit. Version 1 (0.2.x and before) writes 0 (ping) or 1 (pong) and refuses any other byte; version
@@ -47,6 +58,10 @@ public final class RttProbe extends NetMsg {
     /** The versions this build reads and writes. */
     public static final geoblocks.net.VersionRange VERSIONS = new geoblocks.net.VersionRange(1, 2);
     private static final int LOAD_BYTES = 32;
+    /** Extension type of a pong's hold (see the class comment). */
+    public static final int HOLD = 1;
+    /** {@link #receivedNanos} of a probe the network did not stamp (built here, or delivered in-process). */
+    public static final long NOT_STAMPED = Long.MIN_VALUE;
     /** The wire's RTT of a peer that is down. */
     private static final long ROW_DOWN = 0xFFFF_FFFFL;
     private final boolean pong;
@@ -58,6 +73,14 @@ public final class RttProbe extends NetMsg {
     private final RttRow row;
     /** The version this probe is written at (see the class comment). */
     private final int version;
+    /** When the network read this probe (System.nanoTime), or NOT_STAMPED; never on the wire. */
+    private final long receivedNanos;
+    /** A pong to send: when its ping was read (this node's clock), or NOT_STAMPED; never on the wire. */
+    private final long heldSinceNanos;
+    /** A pong's hold extension in nanoseconds, or -1 when it carries none. */
+    private final long holdNanos;
+    /** Whether the network's send stamp counts (false: an emulated WAN delays it before the network; never on the wire). */
+    private final boolean stampable;
 
     public RttProbe(NetHeader header, boolean pong, long seq, long sentNanos) {
         this(header, pong, seq, sentNanos, null);
@@ -69,11 +92,13 @@ public final class RttProbe extends NetMsg {
 
     /** A probe carrying the sender's {@code load} and RTT {@code row} (null: none; a row needs a load). */
     public RttProbe(NetHeader header, boolean pong, long seq, long sentNanos, NodeLoad load, RttRow row) {
-        this(header, pong, seq, sentNanos, load, row, VERSIONS.min());
+        this(header, pong, seq, sentNanos, load, row, VERSIONS.min(), NOT_STAMPED, NOT_STAMPED, -1, true);
     }
 
-    private RttProbe(NetHeader header, boolean pong, long seq, long sentNanos, NodeLoad load, RttRow row, int version) {
+    private RttProbe(NetHeader header, boolean pong, long seq, long sentNanos, NodeLoad load, RttRow row, int version,
+            long receivedNanos, long heldSinceNanos, long holdNanos, boolean stampable) {
         super(header);
+        this.stampable = stampable;
         if (!VERSIONS.contains(version)) {
             throw new IllegalArgumentException("RTT probe version " + version + " outside " + VERSIONS);
         }
@@ -86,6 +111,12 @@ public final class RttProbe extends NetMsg {
         this.sentNanos = sentNanos;
         this.load = load;
         this.row = row;
+        if (holdNanos >= 0 && (version < 2 || row == null)) {
+            throw new IllegalStateException("a hold rides in a version 2 extension, after a row");
+        }
+        this.receivedNanos = receivedNanos;
+        this.heldSinceNanos = heldSinceNanos;
+        this.holdNanos = holdNanos;
     }
 
     public boolean isPong() {
@@ -110,6 +141,58 @@ public final class RttProbe extends NetMsg {
         return row;
     }
 
+    /** When the network read this probe off its socket (System.nanoTime), or {@link #NOT_STAMPED}. */
+    public long receivedNanos() {
+        return receivedNanos;
+    }
+
+    /** A pong's {@link #HOLD}: how long the answering node held the ping, in nanoseconds; -1 when it says nothing. */
+    public long holdNanos() {
+        return holdNanos;
+    }
+
+    /**
+     * This pong's round trip in nanoseconds ({@link RoundTrip#nanos}): from its ping's send time to its arrival
+     * (the network's read stamp, else {@code handledNanos}, when the monitor's handler ran), less the answering
+     * node's hold if it told it, and 0 where the stamps' errors take it below zero; {@link RoundTrip#NONE} for an
+     * echo that measures nothing. Both ends are this node's clock; the hold is the other's, a duration.
+     */
+    public long roundTripNanos(long handledNanos) {
+        long arrived = receivedNanos != NOT_STAMPED ? receivedNanos : handledNanos;
+        return RoundTrip.nanos(sentNanos, arrived, holdNanos);
+    }
+
+    /**
+     * This probe with the network's send stamp ignored, and no hold: what an RTT monitor sends through an emulated
+     * WAN, which delays it before the network (the stamp would leave the emulated delay out).
+     */
+    public RttProbe unstamped() {
+        return new RttProbe(getHeader(), pong, seq, sentNanos, load, row, version, receivedNanos, NOT_STAMPED, -1, false);
+    }
+
+    /** A ping as sealed at {@code nanoTime}: that is its send time. A pong with a hold: held until then. */
+    @Override
+    public RttProbe stampSent(long nanoTime) {
+        if (!stampable) {
+            return this;
+        }
+        if (!pong) {
+            return new RttProbe(getHeader(), false, seq, nanoTime, load, row, version, receivedNanos, heldSinceNanos,
+                    holdNanos, stampable);
+        }
+        if (holdNanos < 0 || heldSinceNanos == NOT_STAMPED) {
+            return this;
+        }
+        return new RttProbe(getHeader(), true, seq, sentNanos, load, row, version, receivedNanos, heldSinceNanos,
+                Math.max(0, nanoTime - heldSinceNanos), stampable);
+    }
+
+    @Override
+    public RttProbe stampReceived(long nanoTime) {
+        return new RttProbe(getHeader(), pong, seq, sentNanos, load, row, version, nanoTime, heldSinceNanos, holdNanos,
+                stampable);
+    }
+
     public RttProbe echo() {
         return echo(null);
     }
@@ -119,14 +202,21 @@ public final class RttProbe extends NetMsg {
         return echo(load, null);
     }
 
-    /** The pong of this ping, carrying the answering node's {@code load} and RTT {@code row} (null: none). */
+    /**
+     * The pong of this ping, carrying the answering node's {@code load} and RTT {@code row} (null: none), at the
+     * ping's version; with a {@link #HOLD} (filled in when the network seals it) when the network stamped the
+     * ping's arrival and the pong can carry extensions (version 2, a row).
+     */
     public RttProbe echo(NodeLoad load, RttRow row) {
-        return new RttProbe(getHeader().reply(), true, seq, sentNanos, load, row, version);
+        boolean hold = version >= 2 && row != null && receivedNanos != NOT_STAMPED;
+        return new RttProbe(getHeader().reply(), true, seq, sentNanos, load, row, version, NOT_STAMPED,
+                receivedNanos, hold ? 0 : -1, stampable);
     }
 
-    /** This probe written at {@code version} (one of {@link #VERSIONS}). */
+    /** This probe written at {@code version} (one of {@link #VERSIONS}); at version 1 without a hold. */
     public RttProbe at(int version) {
-        return version == this.version ? this : new RttProbe(getHeader(), pong, seq, sentNanos, load, row, version);
+        return version == this.version ? this : new RttProbe(getHeader(), pong, seq, sentNanos, load, row, version,
+                receivedNanos, heldSinceNanos, version >= 2 ? holdNanos : -1, stampable);
     }
 
     @Override
@@ -149,7 +239,8 @@ public final class RttProbe extends NetMsg {
         if (row == null || wireSize() + geoblocks.net.Wire.DATAGRAM_OVERHEAD <= MAX_DATAGRAM) {
             return this;
         }
-        return new RttProbe(getHeader(), pong, seq, sentNanos, load, null, version);
+        return new RttProbe(getHeader(), pong, seq, sentNanos, load, null, version, receivedNanos, heldSinceNanos, -1,
+                stampable);
     }
 
     /** Probes and their answers leave before the bulk datagrams queued to the same peer. */
@@ -177,7 +268,8 @@ public final class RttProbe extends NetMsg {
 
         @Override
         public int encodedSize(RttProbe m) {
-            return Wire.headerSize(m.getHeader()) + 17 + (m.load == null ? 0 : LOAD_BYTES) + rowSize(m.row);
+            return Wire.headerSize(m.getHeader()) + 17 + (m.load == null ? 0 : LOAD_BYTES) + rowSize(m.row)
+                    + (m.holdNanos >= 0 ? 2 + 8 : 0);
         }
 
         private static int rowSize(RttRow row) {
@@ -206,6 +298,9 @@ public final class RttProbe extends NetMsg {
                     out.put((byte) id.length).put(id).putInt((int) (us == RttRow.DOWN ? ROW_DOWN : us));
                 });
             }
+            if (m.holdNanos >= 0) { // only at version 2, after a row (the constructor's invariant)
+                out.put((byte) HOLD).put((byte) 8).putLong(m.holdNanos);
+            }
         }
 
         @Override
@@ -233,15 +328,27 @@ public final class RttProbe extends NetMsg {
                 load = new NodeLoad(new DiskSpace(total, free, reserve), io);
             }
             RttRow row = in.hasRemaining() ? readRow(in) : null;
+            long hold = -1;
             if (version >= 2) {
-                while (in.hasRemaining()) { // extensions: none is known yet, each is skipped by its length
-                    Wire.readU8(in, "RTT probe extension type");
+                while (in.hasRemaining()) { // extensions: the hold is read, unknown ones are skipped by their length
+                    int type = Wire.readU8(in, "RTT probe extension type");
                     int len = Wire.readU8(in, "RTT probe extension length");
                     Wire.need(in, len, "RTT probe extension");
-                    in.position(in.position() + len);
+                    if (type != HOLD) {
+                        in.position(in.position() + len);
+                        continue;
+                    }
+                    if (len != 8 || hold >= 0) {
+                        throw new MalformedMessageException(hold >= 0 ? "RTT probe hold extension given twice"
+                                : "RTT probe hold extension of " + len + " bytes, must be 8");
+                    }
+                    hold = in.getLong();
+                    if (hold < 0) {
+                        throw new MalformedMessageException("RTT probe hold must not be negative, was " + hold + " ns");
+                    }
                 }
             }
-            return new RttProbe(h, pong == 1, seq, sent, load, row, version);
+            return new RttProbe(h, pong == 1, seq, sent, load, row, version, NOT_STAMPED, NOT_STAMPED, hold, true);
         }
 
         private static RttRow readRow(ByteBuffer in) throws MalformedMessageException {

@@ -207,4 +207,58 @@ class RttEstimatorTest {
         });
         return new RttTable("seoul", up, down);
     }
+
+    private static RttEstimator filtered() {
+        return new RttEstimator(10, DOWN_AFTER, new RttSpikeFilter(60_000 * MS, 3));
+    }
+
+    /**
+     * Issue 42: after start a 0.05 ms link's first answers took 78-154 ms. The plain median reads 140 ms until
+     * low samples are most of the window; with the filter, the first low sample puts the spikes above the line.
+     */
+    @Test
+    void filtered_spikesBeforeTheBaseWasKnown_leaveTheEstimate() {
+        RttEstimator plain = estimator();
+        RttEstimator e = filtered();
+        double[] samples = {154, 140, 0.05, 0.06};
+        for (int i = 0; i < samples.length; i++) {
+            plain.onSample(samples[i], i * 1000 * MS);
+            e.onSample(samples[i], i * 1000 * MS);
+        }
+        assertEquals(70.03, plain.estimateMs(), 1e-9, "the plain median: half the window is spikes");
+        assertEquals(0.055, e.estimateMs(), 1e-9);
+        assertTrue(e.isUp(3000 * MS), "spikes are answers too: the peer is up");
+    }
+
+    @Test
+    void filtered_lanLinkWithQueueingSpikes_readsUnderAMillisecond() {
+        RttEstimator e = filtered();
+        double[] samples = {0.05, 6.5, 0.07, 3.2, 0.05, 8.1, 0.06, 0.3, 5.0, 0.05};
+        for (int i = 0; i < samples.length; i++) {
+            e.onSample(samples[i], i * 1000 * MS);
+        }
+        assertTrue(e.estimateMs() < 1, "read " + e.estimateMs() + " ms");
+        assertEquals(0.055, e.estimateMs(), 1e-9, "the median of 0.05, 0.05, 0.05, 0.06, 0.07, 0.3");
+    }
+
+    @Test
+    void filtered_aPathWhoseRttRose_isFollowed() {
+        RttEstimator e = filtered();
+        for (int i = 0; i < 10; i++) {
+            e.onSample(0.05, i * 1000 * MS);
+        }
+        for (int i = 10; i < 20; i++) {
+            e.onSample(50, i * 1000 * MS);
+        }
+        assertEquals(50, e.estimateMs(), "a level shift, not spikes");
+    }
+
+    @Test
+    void filtered_onlySpikesRetained_keepsThemAll() {
+        RttEstimator e = new RttEstimator(2, DOWN_AFTER, new RttSpikeFilter(60_000 * MS, 3));
+        e.onSample(0.05, 0);
+        e.onSample(9, 1000 * MS);
+        e.onSample(10, 2000 * MS);
+        assertEquals(9.5, e.estimateMs(), "never NaN while samples are retained");
+    }
 }

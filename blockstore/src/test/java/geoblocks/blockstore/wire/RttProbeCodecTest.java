@@ -287,4 +287,160 @@ class RttProbeCodecTest {
         wire[Wire.headerSize(V4)] = 0x30;
         assertMalformed(wire, "kind byte 0x30");
     }
+
+    private static final NodeLoad LOAD = new NodeLoad(new DiskSpace(100, 50, 10), 5);
+    private static final RttRow ONE = new RttRow(new java.util.TreeMap<>(java.util.Map.of("dublin", 1234L)));
+
+    /** A version 2 ping from a node with a load and a row, as the network delivers it: read at {@code readAt}. */
+    private static RttProbe deliveredPing(long sentNanos, long readAt) throws MalformedMessageException {
+        byte[] wire = encode(CODEC, new RttProbe(V4, false, 7, sentNanos, LOAD, ONE).at(2));
+        return CODEC.decode(ByteBuffer.wrap(wire)).stampReceived(readAt);
+    }
+
+    /** Extension 1, the hold: type 0x01, length 0x08, the nanoseconds (12,345 = 0x3039), after the row. */
+    @Test
+    void hold_goldenBytes_afterTheRow_andVersion2sBytesBeforeIt() throws MalformedMessageException {
+        RttProbe pong = deliveredPing(99, 1_000_000).echo(LOAD, ONE).stampSent(1_000_000 + 12_345);
+        assertEquals(12_345, pong.holdNanos());
+        String hex = java.util.HexFormat.of().formatHex(encode(CODEC, pong));
+        String without = java.util.HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, false, 7, 99, LOAD, ONE).echo(LOAD, ONE)
+                .at(2)));
+        assertEquals(without + "01" + "08" + "0000000000003039", hex, "version 2's bytes, then the extension");
+        assertEquals(GOLDEN_HOLD_PONG, hex);
+        assertEquals(hex.length() / 2, pong.wireSize());
+        RttProbe back = CODEC.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(GOLDEN_HOLD_PONG)));
+        assertEquals(12_345, back.holdNanos());
+        assertEquals(ONE, back.row());
+        assertEquals(LOAD, back.load());
+        assertTrue(back.isPong());
+        assertEquals(99, back.sentNanos());
+    }
+
+    /** Header (b to a, UDP) | 0x21 | seq 7 | sent 99 | load 100, 50, 10, 5 | row: dublin 1,234 µs | 01 08 12,345. */
+    private static final String GOLDEN_HOLD_PONG = "040a0102030001047f000001b26e01" + "21" + "0000000000000007" + "0000000000000063"
+            + "0000000000000064" + "0000000000000032" + "000000000000000a" + "0000000000000005" + "01" + "06" + "6475626c696e"
+            + "000004d2" + "01" + "08" + "0000000000003039";
+
+    /**
+     * A node that knows no hold (0.3.0's version 2) skips it as an unknown extension; this build reads a
+     * 0.3.0 pong (no extension) as saying nothing.
+     */
+    @Test
+    void hold_absentFromAnOlderPong_saysNothing() throws MalformedMessageException {
+        RttProbe older = CODEC.decode(ByteBuffer.wrap(encode(CODEC, new RttProbe(V4, true, 7, 99, LOAD, ONE).at(2))));
+        assertEquals(-1, older.holdNanos());
+        assertEquals(-1, CODEC.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(GOLDEN_PONG))).holdNanos());
+    }
+
+    @Test
+    void hold_onlyOnAStampedVersion2PingsPongWithARow() throws MalformedMessageException {
+        assertEquals(0, deliveredPing(1, 2).echo(LOAD, ONE).holdNanos(), "filled in when sealed");
+        RttProbe unstamped = CODEC.decode(ByteBuffer.wrap(encode(CODEC, new RttProbe(V4, false, 7, 1, LOAD, ONE).at(2))));
+        assertEquals(-1, unstamped.echo(LOAD, ONE).holdNanos(), "not read by the network: no hold to tell");
+        assertEquals(-1, unstamped.echo(LOAD, ONE).stampSent(5).holdNanos());
+        assertEquals(-1, deliveredPing(1, 2).echo(LOAD, null).holdNanos(), "no row: extensions cannot ride");
+        assertEquals(-1, deliveredPing(1, 2).echo(LOAD, ONE).at(1).holdNanos(), "version 1 has no extensions");
+        RttProbe v1 = CODEC.decode(ByteBuffer.wrap(encode(CODEC, new RttProbe(V4, false, 7, 1, LOAD, ONE)))).stampReceived(2);
+        RttProbe v1Pong = v1.echo(LOAD, ONE).stampSent(10);
+        assertEquals(-1, v1Pong.holdNanos(), "a version 1 pinger gets version 1's bytes");
+        assertEquals(java.util.HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, false, 7, 1, LOAD, ONE).echo(LOAD, ONE))),
+                java.util.HexFormat.of().formatHex(encode(CODEC, v1Pong)));
+    }
+
+    @Test
+    void hold_fittedWithoutItsRow_isDropped() throws MalformedMessageException {
+        java.util.Map<String, Long> big = new java.util.TreeMap<>();
+        for (int i = 0; i < RttRow.MAX_PEERS; i++) {
+            big.put(String.format("%02d", i) + "x".repeat(RttRow.MAX_ID_BYTES - 2), 1000L + i);
+        }
+        RttProbe pong = deliveredPing(1, 2).echo(LOAD, new RttRow(big)).fitted();
+        assertNull(pong.row());
+        assertEquals(-1, pong.holdNanos());
+        assertEquals(pong.wireSize(), encode(CODEC, pong.stampSent(50)).length);
+    }
+
+    @Test
+    void stampSent_setsAPingsSendTime_keepsItsSize() {
+        RttProbe ping = new RttProbe(V4, false, 7, 1, LOAD, ONE).at(2);
+        RttProbe sealed = ping.stampSent(777);
+        assertEquals(777, sealed.sentNanos());
+        assertEquals(ping.wireSize(), sealed.wireSize());
+        assertEquals(RttProbe.NOT_STAMPED, ping.receivedNanos());
+        assertEquals(42, ping.stampReceived(42).receivedNanos());
+        RttProbe pong = new RttProbe(V4, true, 7, 1, LOAD, ONE);
+        assertTrue(pong.stampSent(5) == pong, "a pong keeps its ping's send time");
+    }
+
+    /**
+     * NTP's delay: the pinger's two stamps (sealed at 1,000 ns, read at 71,000 ns) less the answering node's
+     * hold (20,000 ns on its own clock, which reads 5 s ahead): 50,000 ns, whatever the handler's time.
+     */
+    @Test
+    void roundTrip_isThePingersStampsLessThePeersHold() throws MalformedMessageException {
+        RttProbe sealed = new RttProbe(V4, false, 7, 0, LOAD, ONE).at(2).stampSent(1_000);
+        RttProbe atPeer = CODEC.decode(ByteBuffer.wrap(encode(CODEC, sealed))).stampReceived(5_000_000_000L);
+        RttProbe pong = atPeer.echo(LOAD, ONE).stampSent(5_000_020_000L);
+        RttProbe back = CODEC.decode(ByteBuffer.wrap(encode(CODEC, pong))).stampReceived(71_000);
+        assertEquals(50_000, back.roundTripNanos(9_000_000));
+        RttProbe unstamped = CODEC.decode(ByteBuffer.wrap(encode(CODEC, pong)));
+        assertEquals(9_000_000 - 1_000 - 20_000, unstamped.roundTripNanos(9_000_000), "no read stamp: the handler's time");
+        RttProbe v1 = CODEC.decode(ByteBuffer.wrap(encode(CODEC, new RttProbe(V4, true, 7, 1_000)))).stampReceived(71_000);
+        assertEquals(70_000, v1.roundTripNanos(9_000_000), "an older peer's pong: nothing to take off");
+    }
+
+    /**
+     * Loopback, the pinger's send stamp 0.18 ms late (its sealing quicker than the shortest of its last four) and the
+     * peer's hold 0.05 ms long the same way: the stamps say -0.09 ms, which the monitor threw away, so a peer whose
+     * answers all came out so was never up. Now 0, a round trip too short to tell (RoundTrip).
+     */
+    @Test
+    void roundTrip_belowZeroByTheStampsErrors_isZero() throws MalformedMessageException {
+        RttProbe sealed = new RttProbe(V4, false, 7, 0, LOAD, ONE).at(2).stampSent(180_000);
+        RttProbe atPeer = CODEC.decode(ByteBuffer.wrap(encode(CODEC, sealed))).stampReceived(5_000_000_000L);
+        RttProbe pong = atPeer.echo(LOAD, ONE).stampSent(5_000_110_000L);
+        RttProbe back = CODEC.decode(ByteBuffer.wrap(encode(CODEC, pong))).stampReceived(200_000);
+        assertEquals(0, back.roundTripNanos(9_000_000));
+        RttProbe stale = CODEC.decode(ByteBuffer.wrap(encode(CODEC, pong))).stampReceived(61_000_000_000L);
+        assertEquals(geoblocks.blockstore.core.RoundTrip.NONE, stale.roundTripNanos(61_000_000_000L),
+                "the echo of a ping a minute old measures nothing");
+    }
+
+    @Test
+    void hold_malformed_isRefusedWithTheOffendingValue() throws MalformedMessageException {
+        byte[] wire = encode(CODEC, deliveredPing(1, 2).echo(LOAD, ONE).stampSent(3));
+        int ext = wire.length - 10;
+        byte[] negative = wire.clone();
+        ByteBuffer.wrap(negative).putLong(ext + 2, -5);
+        assertMalformed(negative, "negative, was -5 ns");
+        byte[] shortOne = java.util.Arrays.copyOf(wire, ext + 2 + 4);
+        shortOne[ext + 1] = 4;
+        assertMalformed(shortOne, "of 4 bytes, must be 8");
+        byte[] twice = java.util.Arrays.copyOf(wire, wire.length + 10);
+        System.arraycopy(wire, ext, twice, wire.length, 10);
+        assertMalformed(twice, "twice");
+        for (int len = ext + 1; len < wire.length; len++) {
+            int cut = len;
+            assertThrows(MalformedMessageException.class, () -> decode(CODEC, wire, cut), "cut to " + cut);
+        }
+    }
+
+    /**
+     * Behind an emulated WAN the probe is delayed before the network: its send stamp would leave that delay out, so an
+     * unstamped probe keeps its monitor's send time, and its pong carries no hold (it is taken whole).
+     */
+    @Test
+    void unstamped_keepsTheMonitorsSendTime_andItsPongNoHold() throws MalformedMessageException {
+        RttRow row = new RttRow(new java.util.TreeMap<>(java.util.Map.of("dublin", 1234L)));
+        RttProbe ping = new RttProbe(V4, false, 1, 1_000L, NodeLoad.UNKNOWN, row).at(2).unstamped();
+        assertEquals(1_000L, ((RttProbe) ping.stampSent(9_000L)).sentNanos(), "the monitor's send time stays");
+        RttProbe stampedPing = (RttProbe) new RttProbe(V4, false, 1, 1_000L).stampSent(9_000L);
+        assertEquals(9_000L, stampedPing.sentNanos(), "a probe sent straight to the network takes its stamp");
+        RttProbe read = ((RttProbe) decode(CODEC, encode(CODEC, ping), encode(CODEC, ping).length)).stampReceived(50_000L);
+        RttProbe pong = read.echo(NodeLoad.UNKNOWN, row).unstamped();
+        RttProbe sent = (RttProbe) pong.stampSent(80_000L);
+        RttProbe back = decode(CODEC, encode(CODEC, sent), encode(CODEC, sent).length);
+        assertEquals(encode(CODEC, new RttProbe(V4, true, 1, 1_000L, NodeLoad.UNKNOWN, row).at(2)).length,
+                encode(CODEC, sent).length, "no hold extension on the wire");
+        assertEquals(100_000L - 1_000L, back.stampReceived(100_000L).roundTripNanos(120_000L), "taken whole");
+    }
 }

@@ -48,7 +48,8 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
      * (TCP); without, every drain writes the control lane whole and then up to {@link #DRAIN_BATCH}
      * objects of the ordered lane (UDP, where the writer seals datagrams and batches them into GSO
      * sends), and schedules another drain for the rest, so control added meanwhile waits for at most
-     * one batch.
+     * one batch; control written there is flushed before the ordered batch is written (sealing a batch
+     * of 512 datagrams takes a while, and an RTT probe's time was stamped as it was sealed).
      */
     OutboundQueue(Channel channel, Consumer<List<Object>> writer, boolean respectWritability) {
         this.channel = channel;
@@ -82,8 +83,11 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
 
     private void drain() {
         scheduled.set(false);
-        write(control, Integer.MAX_VALUE);
+        boolean wroteControl = write(control, Integer.MAX_VALUE) > 0;
         if (!respectWritability) {
+            if (wroteControl && !ordered.isEmpty()) {
+                channel.flush(); // control leaves now, not after the ordered batch is sealed (RTT probes are stamped when sealed)
+            }
             write(ordered, DRAIN_BATCH);
             if (!ordered.isEmpty()) {
                 schedule();
@@ -98,7 +102,8 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
         channel.flush();
     }
 
-    private void write(Queue<Object> q, int most) {
+    /** Writes up to {@code most} objects of {@code q}; returns how many. */
+    private int write(Queue<Object> q, int most) {
         if (writer != null) {
             List<Object> batch = new ArrayList<>(Math.min(most, 64));
             Object m;
@@ -111,15 +116,17 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
             if (!batch.isEmpty()) {
                 writer.accept(batch);
             }
-        } else {
-            Object m;
-            for (int n = 0; n < most && (m = q.poll()) != null; n++) {
-                if (q == ordered) {
-                    orderedCount.decrementAndGet();
-                }
-                channel.write(m, channel.voidPromise());
-            }
+            return batch.size();
         }
+        Object m;
+        int n = 0;
+        for (; n < most && (m = q.poll()) != null; n++) {
+            if (q == ordered) {
+                orderedCount.decrementAndGet();
+            }
+            channel.write(m, channel.voidPromise());
+        }
+        return n;
     }
 
     @Override

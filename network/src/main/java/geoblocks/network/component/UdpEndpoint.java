@@ -52,7 +52,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Receiving uses GRO and recvmmsg on epoll; datagrams of a bursting family (see
  * {@link geoblocks.network.CodecRegistry#registerBursting}) that one read brings from one peer are
  * delivered as one {@link geoblocks.net.NetBurst} ({@link InboundBursts}). A datagram that is too short, names an unknown key,
- * fails its tag, is replayed, or does not decode is dropped and counted.
+ * fails its tag, is replayed, or does not decode is dropped and counted. Times for RTT probes: a message is
+ * {@linkplain NetMsg#stampSent stamped} as it is encoded for the socket (after the lanes, the session wait and the
+ * Kompics queues; with the time its sealing is expected to end, {@link SealTime}) and {@linkplain NetMsg#stampReceived as read} with the time its read returned (before opening,
+ * decoding and the receiver's queue; a datagram held for its session keeps the time it was first read).
  */
 final class UdpEndpoint {
     /** Largest UDP payload. */
@@ -89,6 +92,8 @@ final class UdpEndpoint {
      * (seal in a drain, open in a read or a retry of held datagrams), so one per endpoint is enough.
      */
     private final ByteBuffer scratch = ByteBuffer.allocate(MAX_DATAGRAM);
+    /** How long stamped datagrams take to seal; only touched on the UDP channel's event loop. */
+    private final SealTime sealTime = new SealTime();
     private Channel channel;
     /**
      * The socket for peers of the other address family than {@link #channel}'s address (an IPv6 peer of a
@@ -318,11 +323,18 @@ final class UdpEndpoint {
         ByteBuffer body = scratch;
         body.clear();
         body.put((byte) u.codecId());
-        core.codecs().encode(u.codecId(), u.msg(), u.size() - 1, body);
+        // stamped here, after every queue, with the time its sealing is expected to end, so an RTT ping's
+        // send time is when it leaves (see NetMsg#stampSent and SealTime)
+        long start = System.nanoTime();
+        NetMsg m = u.msg().stampSent(start + sealTime.expectedNanos());
+        core.codecs().encode(u.codecId(), m, u.size() - 1, body);
         body.flip();
         Sender s = u.sender();
         synchronized (s) {
             s.sealer.seal(s.nextSeq++, body, out);
+        }
+        if (m != u.msg()) {
+            sealTime.took(System.nanoTime() - start);
         }
     }
 
@@ -463,8 +475,7 @@ final class UdpEndpoint {
      * one): keep a copy of up to {@value #HELD_MAX} such datagrams for a second and
      * retry them when a session is installed. What ages out or overflows is counted as refused.
      */
-    private void holdUnknown(ByteBuf content, InetSocketAddress from) {
-        long now = System.nanoTime();
+    private void holdUnknown(ByteBuf content, InetSocketAddress from, long now) {
         expireHeld(now);
         if (held.size() >= HELD_MAX) {
             refuseHeld(held.poll());
@@ -503,7 +514,7 @@ final class UdpEndpoint {
             Held h = held.poll();
             try {
                 if (receivers.containsKey(DatagramSealer.peekKeyId(h.data().nioBuffer()))) {
-                    receive(h.data(), h.from());
+                    receive(h.data(), h.from(), h.since()); // read then, held since
                     h.data().release();
                 } else {
                     held.add(h);
@@ -515,7 +526,8 @@ final class UdpEndpoint {
         inbound.flush();
     }
 
-    private void receive(ByteBuf content, InetSocketAddress from) {
+    /** One datagram, read off the socket at {@code readNanos} (System.nanoTime, see NetMsg#stampReceived). */
+    private void receive(ByteBuf content, InetSocketAddress from, long readNanos) {
         ByteBuffer d = content.nioBuffer();
         Receiver r;
         long seq;
@@ -523,7 +535,7 @@ final class UdpEndpoint {
         try {
             r = receivers.get(DatagramSealer.peekKeyId(d));
             if (r == null) {
-                holdUnknown(content, from);
+                holdUnknown(content, from, readNanos);
                 return;
             }
             assert channel == null || channel.eventLoop().inEventLoop() : "opened off the event loop";
@@ -541,7 +553,7 @@ final class UdpEndpoint {
                 throw new MalformedMessageException("empty datagram body (seq " + seq + ")");
             }
             int id = Byte.toUnsignedInt(body.get());
-            NetMsg m = core.codecs().decode(id, body);
+            NetMsg m = core.codecs().decode(id, body).stampReceived(readNanos);
             if (!m.getHeader().source().equals(r.peer())) {
                 throw new MalformedMessageException("datagram of session with " + r.peer() + " claims source "
                         + m.getHeader().source());
@@ -556,14 +568,15 @@ final class UdpEndpoint {
     private final class Inbound extends SimpleChannelInboundHandler<DatagramPacket> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
+            long read = System.nanoTime(); // before opening and decoding it (and those read with it)
             ByteBuf c = p.content();
             if (p instanceof SegmentedDatagramPacket sp && sp.segmentSize() > 0) {
                 int seg = sp.segmentSize();
                 for (int off = c.readerIndex(); off < c.writerIndex(); off += seg) {
-                    receive(c.slice(off, Math.min(seg, c.writerIndex() - off)), p.sender());
+                    receive(c.slice(off, Math.min(seg, c.writerIndex() - off)), p.sender(), read);
                 }
             } else {
-                receive(c, p.sender());
+                receive(c, p.sender(), read);
             }
         }
 

@@ -89,4 +89,23 @@ class OutboundQueueTest {
         assertEquals("datagram-2", udp.readOutbound());
         assertNull(udp.readOutbound());
     }
+
+    /** A probe is stamped as it is sealed: it must reach the socket before the ordered batch behind it is sealed. */
+    @Test
+    void withoutWritability_controlIsFlushed_beforeTheOrderedBatchIsWritten() {
+        EmbeddedChannel udp = new EmbeddedChannel();
+        List<Object> flushedWhenBulkWritten = new ArrayList<>();
+        OutboundQueue q = new OutboundQueue(udp, batch -> {
+            if (batch.get(0).toString().startsWith("datagram")) {
+                flushedWhenBulkWritten.addAll(udp.outboundMessages());
+            }
+            batch.forEach(o -> udp.write(o, udp.voidPromise()));
+        }, false);
+        q.add("datagram-1");
+        q.addControl("probe");
+        udp.runPendingTasks();
+        assertEquals(List.of("probe"), flushedWhenBulkWritten, "the probe was on its way before the bulk was sealed");
+        assertEquals("probe", udp.readOutbound());
+        assertEquals("datagram-1", udp.readOutbound());
+    }
 }

@@ -30,6 +30,10 @@ public final class Pair extends ComponentDefinition {
         final BlockingQueue<KompicsEvent> control = new LinkedBlockingQueue<>();
         /** Received {@link geoblocks.network.TailMsg}s (registered on every side, id 43). */
         final BlockingQueue<geoblocks.network.TailMsg> tails = new LinkedBlockingQueue<>();
+        /** Received {@link StampMsg}s (registered on every side, id 44), their handler's time set. */
+        final BlockingQueue<StampMsg> stamps = new LinkedBlockingQueue<>();
+        /** How long the handler of a StampMsg with sequence number 0 keeps this side's endpoint busy. */
+        volatile long stallMs;
         volatile Endpoint endpoint;
         /** Shared with the sides it reaches in-process, or null (sockets only). */
         LocalLinks local;
@@ -113,7 +117,8 @@ public final class Pair extends ComponentDefinition {
     public Pair(PairInit init) {
         for (Side s : init.sides) {
             CodecRegistry codecs = (s.bursting ? new CodecRegistry().registerBursting(42, TestMsg.CODEC)
-                    : new CodecRegistry().register(42, TestMsg.CODEC)).register(43, geoblocks.network.TailMsg.CODEC);
+                    : new CodecRegistry().register(42, TestMsg.CODEC)).register(43, geoblocks.network.TailMsg.CODEC)
+                    .register(44, StampMsg.CODEC);
             GeoNetwork.GeoNetworkInit netInit = new GeoNetwork.GeoNetworkInit(s.self, s.settings, s.secret, codecs)
                     .withIdentity(s.identity);
             if (s.bind != null) {
@@ -144,6 +149,17 @@ public final class Pair extends ComponentDefinition {
             side.endpoint = this;
             handle(net, TestMsg.class, side.received::add);
             handle(net, geoblocks.network.TailMsg.class, side.tails::add);
+            handle(net, StampMsg.class, m -> {
+                m.handledNanos = System.nanoTime();
+                side.stamps.add(m);
+                if (m.seq == 0 && side.stallMs > 0) {
+                    try {
+                        Thread.sleep(side.stallMs); // a busy receiver: what arrives meanwhile waits in its queue
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
             handle(net, geoblocks.net.NetBurst.class, b -> {
                 side.bursts.incrementAndGet();
                 for (geoblocks.net.NetMsg p : b.parts()) {
