@@ -51,7 +51,7 @@ public final class LocalCluster implements AutoCloseable {
             } catch (IOException e) {
                 // the ports are chosen free, then bound by the nodes: another process (or a node's own
                 // gateway endpoint) may take one in between; new ports, a fresh start
-                if (attempt == 3 || e.getMessage() == null || !e.getMessage().contains("Address already in use")) {
+                if (attempt == 3 || !portTaken(e.getMessage())) {
                     throw e;
                 }
                 System.err.println("local cluster: a port was taken before its node bound it; starting again on new ports");
@@ -60,6 +60,14 @@ public final class LocalCluster implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Whether a start failed because a port was taken: the JVM's words, or the node's own (it checks its ports
+     * before binding and says "port P on IP is in use: ..." or "http-port P on IP is in use").
+     */
+    static boolean portTaken(String message) {
+        return message != null && (message.contains("Address already in use") || message.contains(" is in use"));
     }
 
     private static void deleteTree(Path dir) throws IOException {
