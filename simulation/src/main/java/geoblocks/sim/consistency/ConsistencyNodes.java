@@ -30,6 +30,8 @@ public final class ConsistencyNodes {
     static final Map<String, MemoryMetaEngine> ENGINES = new LinkedHashMap<>();
     /** The latest snapshot each {@link Durable} node published ({@link ObservedNodeHost}); cleared when it starts again. */
     static final Map<String, NodeSnapshot> SNAPSHOTS = new LinkedHashMap<>();
+    /** Per {@link ObservedNodeHost} node, how many of its snapshots reported a storage fault (not ready). */
+    static final Map<String, Integer> STORAGE_FAULT_SNAPSHOTS = new LinkedHashMap<>();
     /**
      * Per {@link Durable} node, what its earlier runs (before a restart) reported last: moves committed
      * and the block bytes they copied (a node counts from its start).

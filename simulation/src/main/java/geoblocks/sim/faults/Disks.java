@@ -1,0 +1,104 @@
+package geoblocks.sim.faults;
+
+import geoblocks.blockstore.core.BlockId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+
+/**
+ * The disks of one storage-fault run: each node's {@link FaultyBlockStorage} and
+ * {@link FaultyMetaEngine}, which outlive the node as a disk outlives its process, the
+ * {@link FaultSchedule} they follow and the {@link FaultTally}. Faults that corrupt (bit flips, torn
+ * writes) hit only a block that another node holds intact, so that one good copy is always left to
+ * repair from (a block of a single-copy policy is never corrupted: nothing could repair it).
+ * Scheduled flips land at the first storage call at or after their time, on a block chosen then
+ * with the run's seeded random; one thread (the simulator's) uses it.
+ */
+public final class Disks {
+    private final FaultSchedule schedule;
+    private final LongSupplier clockMillis;
+    private final Random random;
+    private final FaultTally tally = new FaultTally();
+    private final Map<String, FaultyBlockStorage> blocks = new TreeMap<>();
+    private final Map<String, FaultyMetaEngine> engines = new TreeMap<>();
+    /** When each node's disk was last opened (simulated ms). */
+    private final Map<String, Long> openedAt = new TreeMap<>();
+    private int flipsDone;
+
+    public Disks(FaultSchedule schedule, LongSupplier clockMillis) {
+        this.schedule = schedule;
+        this.clockMillis = clockMillis;
+        this.random = new Random(schedule.choiceSeed());
+    }
+
+    public FaultTally tally() {
+        return tally;
+    }
+
+    public Map<String, FaultyBlockStorage> blocks() {
+        return blocks;
+    }
+
+    /**
+     * The disk of {@code region} as its node starts: made empty at its first start; after a crash,
+     * as the power cut left it (unsynced metadata dropped, recent deletions perhaps undone, recent
+     * puts perhaps torn).
+     */
+    public Disk open(String region) {
+        FaultyBlockStorage b = blocks.get(region);
+        if (b == null) {
+            b = new FaultyBlockStorage(clockMillis, now -> schedule.full(region, now), tally);
+            b.beforeEachCall(this::due);
+            blocks.put(region, b);
+            engines.put(region, new FaultyMetaEngine(clockMillis, now -> schedule.syncFails(region, now), tally));
+        } else {
+            long now = clockMillis.getAsLong();
+            FaultSchedule.Crash c = schedule.restartOf(region, now);
+            if (c != null && c.killMs() >= openedAt.get(region)) { // else the simulator asks again for the same start
+                try {
+                    engines.get(region).powerCut();
+                    b.powerCut(c.killMs(), random, id -> intactElsewhere(region, id));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                tally.add(FaultTally.CRASH);
+            }
+        }
+        openedAt.put(region, clockMillis.getAsLong());
+        return new Disk(b, engines.get(region));
+    }
+
+    /** A node's disk: its blocks and its metadata engine. */
+    public record Disk(FaultyBlockStorage blocks, FaultyMetaEngine engine) {}
+
+    /** True when a node other than {@code region} holds block {@code id} intact. */
+    boolean intactElsewhere(String region, BlockId id) {
+        return blocks.entrySet().stream().anyMatch(e -> !e.getKey().equals(region) && e.getValue().intact(id));
+    }
+
+    /** Lands every flip scheduled at or before now: each on a block, of a random node, held intact elsewhere too. */
+    void due() {
+        long now = clockMillis.getAsLong();
+        while (flipsDone < schedule.flipsAtMs().size() && schedule.flipsAtMs().get(flipsDone) <= now) {
+            flipsDone++;
+            List<String> regions = new ArrayList<>(blocks.keySet());
+            String region = regions.get(random.nextInt(regions.size()));
+            FaultyBlockStorage b = blocks.get(region);
+            List<BlockId> candidates = b.list().stream().filter(id -> b.intact(id) && intactElsewhere(region, id)).toList();
+            if (candidates.isEmpty()) {
+                continue; // nothing to flip that could be repaired: the flip is skipped (not counted)
+            }
+            try {
+                b.flip(candidates.get(random.nextInt(candidates.size())), random.nextLong());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+}

@@ -1,0 +1,169 @@
+package geoblocks.sim.scenario;
+
+import geoblocks.sim.consistency.ConsistencyCheck;
+import geoblocks.sim.consistency.ConsistencyNodes;
+import geoblocks.sim.consistency.StorageFaultNodes;
+import geoblocks.sim.faults.FaultSchedule;
+import geoblocks.sim.faults.FaultTally;
+import geoblocks.sim.harness.NodePlan;
+import geoblocks.sim.harness.SimPlan;
+import geoblocks.sim.harness.SimResult;
+import geoblocks.sim.harness.SimRunner;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * The consistency scenario ({@link Consistency}: the same clients, scripts, clock offsets and
+ * partition) with every node on a faulty disk ({@link geoblocks.sim.faults.Disks}), at times drawn
+ * from the seed: one node's metadata syncs fail for 2 to 8 s; two nodes lose power and start again
+ * 3 to 8 s later (their unsynced metadata writes are lost, block deletions of the last 2 s may come
+ * back, blocks put in the last second may be torn), in every other seed the first of them the node
+ * whose syncs fail, while they do (so it loses what it wrote since they began); one node's block
+ * disk is full for 3 to 10 s, and 4 to 8 bits flip in stored blocks between 8 and 70 s. Nodes scrub every 5 s. Then
+ * {@link ConsistencyCheck} must find every acknowledged write kept everywhere and readable byte for
+ * byte, and this scenario adds: no damaged block is left where a kept version names it, and a node
+ * whose syncs failed said so (a storage fault in its status, so not ready).
+ */
+public final class StorageFaults {
+    static final long FAULTS_FROM_MS = 8_000;
+    static final long FLIPS_TO_MS = 70_000;
+
+    private StorageFaults() {}
+
+    /** The faults of a seed. */
+    public static FaultSchedule schedule(long seed) {
+        Random r = new Random(seed * 0x9E3779B97F4A7C15L + 0x5F0L);
+        List<String> order = new ArrayList<>(List.of(Consistency.REGIONS));
+        Collections.shuffle(order, r);
+        long syncFrom = FAULTS_FROM_MS + r.nextInt(40_000);
+        FaultSchedule.Window sync = new FaultSchedule.Window(order.get(0), syncFrom, syncFrom + 2_000 + r.nextInt(6_000));
+        List<FaultSchedule.Crash> crashes = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            // every other seed, the node whose syncs fail loses power while they do: what it wrote since is lost
+            boolean inWindow = i == 0 && r.nextBoolean();
+            long kill = inWindow ? sync.fromMs() + 500 + r.nextInt((int) (sync.toMs() - sync.fromMs() - 500))
+                    : FAULTS_FROM_MS + r.nextInt(37_000);
+            crashes.add(new FaultSchedule.Crash(order.get(inWindow ? 0 : i + 1), kill, kill + 3_000 + r.nextInt(5_000)));
+        }
+        long fullFrom = FAULTS_FROM_MS + r.nextInt(40_000);
+        FaultSchedule.Window full = new FaultSchedule.Window(Consistency.REGIONS[r.nextInt(Consistency.REGIONS.length)],
+                fullFrom, fullFrom + 3_000 + r.nextInt(7_000));
+        List<Long> flips = new ArrayList<>();
+        int n = 4 + r.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            flips.add(FAULTS_FROM_MS + (long) r.nextInt((int) (FLIPS_TO_MS - FAULTS_FROM_MS)));
+        }
+        Collections.sort(flips);
+        return new FaultSchedule(crashes, List.of(sync), List.of(full), flips, r.nextLong());
+    }
+
+    /** Consistency's plan of the seed, its nodes on faulty disks, its crashes, and the fault probe. */
+    static SimPlan plan(long seed) {
+        SimPlan base = Consistency.plan(seed);
+        FaultSchedule faults = schedule(seed);
+        List<NodePlan> nodes = new ArrayList<>();
+        for (NodePlan p : base.nodes()) {
+            if (p.factory() instanceof ConsistencyNodes.Node n) {
+                nodes.add(new NodePlan(p.name(), p.startMs(), p.ip(), p.port(), new StorageFaultNodes.Node(n.region(),
+                        n.regions(), n.seed(), n.clockOffsetMs(), n.retentionMs(), faults)));
+            } else {
+                nodes.add(p);
+            }
+        }
+        nodes.add(new NodePlan("fault-probe", 0, "10.0.0.200", 49100, new StorageFaultNodes.Probe(Consistency.PROBE_AT_MS)));
+        List<SimPlan.Restart> restarts = faults.crashes().stream()
+                .map(c -> new SimPlan.Restart(c.region(), c.killMs(), c.restartMs())).toList();
+        return new SimPlan(seed, base.network(), nodes, base.durationMs(), base.sampleMs(),
+                restarts);
+    }
+
+    /** What a run showed: the consistency check, the faults injected by kind, damage left, and this scenario's violations. */
+    public record Outcome(long seed, ConsistencyCheck.Report consistency, Map<String, Long> faults,
+            Map<String, Integer> faultSnapshots, List<String> damagedLeft, List<String> violations) {
+        public boolean ok() {
+            return consistency.ok() && violations.isEmpty();
+        }
+
+        public long acknowledged() {
+            return consistency.writes().stream().filter(w -> w.outcome().equals("ok")).count();
+        }
+
+        /** Every violation, the consistency check's first. */
+        public List<String> allViolations() {
+            List<String> all = new ArrayList<>(consistency.violations());
+            all.addAll(violations);
+            return all;
+        }
+    }
+
+    /** Runs the scenario for {@code seed} (deterministic) and checks it. */
+    public static Outcome run(long seed) {
+        SimResult result = SimRunner.run(plan(seed));
+        FaultSchedule faults = schedule(seed);
+        List<String> others = new ArrayList<>();
+        Map<String, Long> injected = new TreeMap<>();
+        Map<String, Integer> snapshots = new TreeMap<>();
+        List<String> damaged = new ArrayList<>();
+        List<String> violations = new ArrayList<>();
+        for (String line : result.extra()) {
+            String[] f = line.split("\\|", -1);
+            switch (f[0]) {
+                case "X" -> injected.put(f[1], Long.parseLong(f[2]));
+                case "Y" -> snapshots.put(f[1], Integer.parseInt(f[2]));
+                case "D" -> {
+                    damaged.add(f[1] + ":" + f[2]);
+                    if (Boolean.parseBoolean(f[3])) {
+                        violations.add("a damaged copy of " + f[2] + " is still held at " + f[1]
+                                + " at the end, where a kept version names it");
+                    }
+                }
+                default -> others.add(line);
+            }
+        }
+        if (injected.getOrDefault(FaultTally.SYNC_FAILED, 0L) + injected.getOrDefault(FaultTally.WRITE_FAILED, 0L) > 0
+                && snapshots.getOrDefault(faults.syncFailures().get(0).region(), 0) == 0) {
+            violations.add(faults.syncFailures().get(0).region() + "'s metadata syncs failed, but its status never"
+                    + " reported a storage fault");
+        }
+        Map<String, long[]> down = new LinkedHashMap<>();
+        faults.crashes().forEach(c -> down.put(c.region(), new long[] {c.killMs(), c.restartMs()}));
+        Consistency.Cut c = Consistency.cut(seed);
+        ConsistencyCheck.Report report = ConsistencyCheck.check(seed, List.of(Consistency.REGIONS), others,
+                result.faults(), c.fromMs(), c.toMs(), c.sideA(), false, down);
+        return new Outcome(seed, report, injected, snapshots, damaged, violations);
+    }
+
+    /** One line of a run: seed, acknowledged writes, faults injected by kind, violations. */
+    public static String line(Outcome o) {
+        return String.format(Locale.ROOT, "seed %d: %d acknowledged writes; faults %s; %d violations%s", o.seed(),
+                o.acknowledged(), o.faults(), o.allViolations().size(), o.ok() ? "" : ": " + o.allViolations());
+    }
+
+    /**
+     * {@code simulate storage-faults --seed S --seeds N}: runs seeds S..S+N-1, prints a line per
+     * seed and the totals; returns 1 when a seed failed.
+     */
+    public static int runCli(long first, int count, PrintStream o) {
+        long t0 = System.nanoTime();
+        int failed = 0;
+        long acked = 0;
+        Map<String, Long> totals = new TreeMap<>();
+        for (long seed = first; seed < first + count; seed++) {
+            Outcome r = run(seed);
+            o.println(line(r));
+            failed += r.ok() ? 0 : 1;
+            acked += r.acknowledged();
+            r.faults().forEach((k, v) -> totals.merge(k, v, Long::sum));
+        }
+        o.printf(Locale.ROOT, "storage-faults: seeds %d..%d: %d failed; %d acknowledged writes; faults %s; %.0f s wall%n",
+                first, first + count - 1, failed, acked, totals, (System.nanoTime() - t0) / 1e9);
+        return failed == 0 ? 0 : 1;
+    }
+}
