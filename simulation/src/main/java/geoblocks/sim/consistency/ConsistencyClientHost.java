@@ -29,7 +29,8 @@ import se.sics.kompics.timer.Timer;
  * the name's versions at the same region (read-your-writes). From {@code verifyAtMs} on it
  * downloads every version it wrote and that was acknowledged through the next region's node (a
  * second client component), comparing every byte: the blocks of a version placed with the policy
- * {@code local} then come from another region.
+ * {@code local} then come from another region. A write still unanswered then is recorded as of
+ * unknown outcome (a read: as an error) and its late answer ignored.
  *
  * <p>Records: {@code W|region|name|kind|callMs|returnMs|outcome|version|key|error} (outcome: ok,
  * exists, refused, failed, unknown), {@code R|region|name|why|callMs|returnMs|head} (why: {@code read},
@@ -54,6 +55,9 @@ public final class ConsistencyClientHost extends ComponentDefinition {
     private Step current;
     private String readWhy;
     private Acked checking;
+    /** The op whose result is awaited (a result of any other op was given up on, and is ignored). */
+    private long awaited;
+    private boolean verifying;
 
     public ConsistencyClientHost(ClientInit init) {
         this.init = init;
@@ -70,8 +74,16 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         connect(r.getNegative(Network.class), net, Channel.TWO_WAY);
         connect(r.getNegative(Timer.class), timer, Channel.TWO_WAY);
         remote = r.getPositive(ClientPort.class);
-        onStart(s -> after(init.script.isEmpty() ? init.verifyAtMs : init.script.get(0).thinkMs()));
+        onStart(s -> {
+            after(init.script.isEmpty() ? init.verifyAtMs : init.script.get(0).thinkMs());
+            if (init.verifyAtMs < Long.MAX_VALUE) {
+                ScheduleTimeout st = new ScheduleTimeout(Math.max(1, init.verifyAtMs - now()));
+                st.setTimeoutEvent(new VerifyNow(st));
+                trigger(st, timer);
+            }
+        });
         handle(timer, Go.class, g -> step());
+        handle(timer, VerifyNow.class, v -> giveUpAndVerify());
         handle(client, ClientPort.Result.class, this::onResult);
         handle(remote, ClientPort.Result.class, this::onResult);
     }
@@ -88,11 +100,37 @@ public final class ConsistencyClientHost extends ComponentDefinition {
 
     private void submit(KompicsEvent request) {
         calledMs = now();
+        awaited = op;
         trigger(request, client);
+    }
+
+    /**
+     * At the verification time, a write or read still unanswered (its node died with it, say, and
+     * the client's timeout runs past the end) is recorded as of unknown outcome (a read: as an error)
+     * and given up on, so that verification starts anyway.
+     */
+    private void giveUpAndVerify() {
+        if (verifying || (current == null && readWhy == null)) {
+            return; // verifying already, or between steps: the script's own flow starts verifying
+        }
+        String why = "no answer by the verification time";
+        if (readWhy != null) {
+            out.add("R|" + init.region + "|" + readWhy + "|" + calledMs + "|" + now() + "|error:" + why);
+        } else {
+            out.add("W|" + init.region + "|" + current.name() + "|" + current.kind() + "|" + calledMs + "|" + now()
+                    + "|unknown||" + current.key() + "|" + why);
+        }
+        readWhy = null;
+        current = null;
+        next = init.script.size();
+        verifyNext();
     }
 
     /** Runs the next step of the script, or of the verification once the script is done. */
     private void step() {
+        if (verifying) {
+            return; // the verification time gave up on an unanswered step and verifies already
+        }
         if (next < init.script.size() && now() < init.stopWritesMs) {
             current = init.script.get(next++);
             op++;
@@ -121,17 +159,22 @@ public final class ConsistencyClientHost extends ComponentDefinition {
 
     /** Downloads the next acknowledged version this client wrote, at the next region. */
     private void verifyNext() {
+        verifying = true;
         if (verified >= written.size()) {
             return;
         }
         checking = written.get(verified++);
         op++;
+        awaited = op;
         calledMs = now();
         trigger(new ClientPort.Get(op, checking.name(), null, Content.failing(checking.key()), checking.version()),
                 remote);
     }
 
     private void onResult(ClientPort.Result r) {
+        if (r.op() != awaited) {
+            return; // given up on at the verification time
+        }
         long ret = now();
         if (readWhy != null) {
             String head = !r.ok() ? (r.code() == FailureCode.NOT_FOUND ? "none" : "error:" + r.error().replace('|', '/'))
@@ -192,6 +235,12 @@ public final class ConsistencyClientHost extends ComponentDefinition {
 
     static final class Go extends Timeout {
         Go(ScheduleTimeout st) {
+            super(st);
+        }
+    }
+
+    static final class VerifyNow extends Timeout {
+        VerifyNow(ScheduleTimeout st) {
             super(st);
         }
     }

@@ -17,6 +17,7 @@ import geoblocks.sim.harness.ProductionNode;
 import geoblocks.sim.harness.SimRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,9 +45,27 @@ public final class StorageFaultNodes {
 
     static Disks disks(FaultSchedule schedule) {
         if (disks == null) {
-            disks = new Disks(schedule, () -> System.currentTimeMillis());
+            disks = new Disks(schedule, () -> System.currentTimeMillis(), StorageFaultNodes::namedReplicas);
         }
         return disks;
+    }
+
+    /** The replicas that the versions {@code region}'s node keeps name, per block (none before it starts). */
+    static Map<BlockId, Set<String>> namedReplicas(String region) {
+        Map<BlockId, Set<String>> named = new HashMap<>();
+        ManifestStore store = ConsistencyNodes.STORES.get(region);
+        if (store == null) {
+            return named;
+        }
+        for (ManifestHistory h : store.histories("", Integer.MAX_VALUE)) {
+            for (Manifest m : h.versions()) {
+                for (int i = 0; i < m.blocks().size(); i++) {
+                    named.computeIfAbsent(BlockId.ofFileBlock(m.fileId(), i), k -> new HashSet<>())
+                            .addAll(m.blocks().get(i).replicas());
+                }
+            }
+        }
+        return named;
     }
 
     /** A restartable geoblocks node on a faulty disk that follows {@code schedule}. */
@@ -139,16 +158,11 @@ public final class StorageFaultNodes {
 
         private static Set<BlockId> referenced(String region) {
             Set<BlockId> ids = new HashSet<>();
-            ManifestStore store = ConsistencyNodes.STORES.get(region);
-            for (ManifestHistory h : store.histories("", Integer.MAX_VALUE)) {
-                for (Manifest m : h.versions()) {
-                    for (int i = 0; i < m.blocks().size(); i++) {
-                        if (m.blocks().get(i).replicas().contains(region)) {
-                            ids.add(BlockId.ofFileBlock(m.fileId(), i));
-                        }
-                    }
+            namedReplicas(region).forEach((id, replicas) -> {
+                if (replicas.contains(region)) {
+                    ids.add(id);
                 }
-            }
+            });
             return ids;
         }
 

@@ -7,15 +7,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
  * The disks of one storage-fault run: each node's {@link FaultyBlockStorage} and
  * {@link FaultyMetaEngine}, which outlive the node as a disk outlives its process, the
  * {@link FaultSchedule} they follow and the {@link FaultTally}. Faults that corrupt (bit flips, torn
- * writes) hit only a block that another node holds intact, so that one good copy is always left to
- * repair from (a block of a single-copy policy is never corrupted: nothing could repair it).
+ * writes) hit a node's block only where a version that node keeps names the block there and at
+ * another node that holds it intact, so that a good copy the repair can find is always left (a
+ * block of a single-copy policy is never corrupted: nothing could repair it).
  * Scheduled flips land at the first storage call at or after their time, on a block chosen then
  * with the run's seeded random; one thread (the simulator's) uses it.
  */
@@ -30,8 +33,13 @@ public final class Disks {
     private final Map<String, Long> openedAt = new TreeMap<>();
     private int flipsDone;
 
-    public Disks(FaultSchedule schedule, LongSupplier clockMillis) {
+    /** Per node, the nodes that the versions it keeps name as replicas of each block. */
+    private final Function<String, Map<BlockId, Set<String>>> namedReplicas;
+
+    /** {@code namedReplicas}: for a node, the replicas that the versions it keeps name, per block. */
+    public Disks(FaultSchedule schedule, LongSupplier clockMillis, Function<String, Map<BlockId, Set<String>>> namedReplicas) {
         this.schedule = schedule;
+        this.namedReplicas = namedReplicas;
         this.clockMillis = clockMillis;
         this.random = new Random(schedule.choiceSeed());
     }
@@ -61,8 +69,9 @@ public final class Disks {
             FaultSchedule.Crash c = schedule.restartOf(region, now);
             if (c != null && c.killMs() >= openedAt.get(region)) { // else the simulator asks again for the same start
                 try {
+                    Map<BlockId, Set<String>> named = namedReplicas.apply(region);
                     engines.get(region).powerCut();
-                    b.powerCut(c.killMs(), random, id -> intactElsewhere(region, id));
+                    b.powerCut(c.killMs(), random, id -> repairable(region, id, named));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -76,12 +85,14 @@ public final class Disks {
     /** A node's disk: its blocks and its metadata engine. */
     public record Disk(FaultyBlockStorage blocks, FaultyMetaEngine engine) {}
 
-    /** True when a node other than {@code region} holds block {@code id} intact. */
-    boolean intactElsewhere(String region, BlockId id) {
-        return blocks.entrySet().stream().anyMatch(e -> !e.getKey().equals(region) && e.getValue().intact(id));
+    /** True when {@code named} names {@code region} and another node that holds block {@code id} intact as its replicas. */
+    boolean repairable(String region, BlockId id, Map<BlockId, Set<String>> named) {
+        Set<String> replicas = named.getOrDefault(id, Set.of());
+        return replicas.contains(region) && replicas.stream()
+                .anyMatch(r -> !r.equals(region) && blocks.containsKey(r) && blocks.get(r).intact(id));
     }
 
-    /** Lands every flip scheduled at or before now: each on a block, of a random node, held intact elsewhere too. */
+    /** Lands every flip scheduled at or before now: each on a block of a random node that could be repaired there. */
     void due() {
         long now = clockMillis.getAsLong();
         while (flipsDone < schedule.flipsAtMs().size() && schedule.flipsAtMs().get(flipsDone) <= now) {
@@ -89,7 +100,8 @@ public final class Disks {
             List<String> regions = new ArrayList<>(blocks.keySet());
             String region = regions.get(random.nextInt(regions.size()));
             FaultyBlockStorage b = blocks.get(region);
-            List<BlockId> candidates = b.list().stream().filter(id -> b.intact(id) && intactElsewhere(region, id)).toList();
+            Map<BlockId, Set<String>> named = namedReplicas.apply(region);
+            List<BlockId> candidates = b.list().stream().filter(id -> b.intact(id) && repairable(region, id, named)).toList();
             if (candidates.isEmpty()) {
                 continue; // nothing to flip that could be repaired: the flip is skipped (not counted)
             }
