@@ -68,6 +68,21 @@ public final class StorageFaultNodes {
         return named;
     }
 
+    /**
+     * Records what a node's metadata kept through a power cut at {@code cutAtMs}, before it starts
+     * again ({@code P|region|cutAtMs|name|version,version,...}): every write the node acknowledged
+     * before the cut must be there, whatever its peers could later give back.
+     */
+    static void recordKept(String region, long cutAtMs, ManifestStore manifests) {
+        for (ManifestHistory h : manifests.histories("", Integer.MAX_VALUE)) {
+            StringBuilder ids = new StringBuilder();
+            for (Manifest m : h.versions()) {
+                ids.append(ids.length() == 0 ? "" : ",").append(m.version().id());
+            }
+            SimRegistry.extraRecords().add("P|" + region + "|" + cutAtMs + "|" + h.name() + "|" + ids);
+        }
+    }
+
     /** A restartable geoblocks node on a faulty disk that follows {@code schedule}. */
     public record Node(String region, Map<String, String> regions, long seed, long clockOffsetMs, long retentionMs,
             FaultSchedule schedule) implements NodeFactory {
@@ -99,6 +114,9 @@ public final class StorageFaultNodes {
                 throw new UncheckedIOException(e);
             }
             ConsistencyNodes.STORES.put(region, manifests);
+            if (disk.cutAtMs() >= 0) {
+                recordKept(region, disk.cutAtMs(), manifests);
+            }
             NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs,
                     Math.max(retentionMs, ConsistencyNodes.TOMBSTONE_FALLBACK_MS), 1000, clockOffsetMs)
                     .withScrub(NodeSettings.defaults().scrubBytesPerSecond(), SCRUB_PASS_MS);

@@ -59,6 +59,7 @@ public final class Disks {
      */
     public Disk open(String region) {
         FaultyBlockStorage b = blocks.get(region);
+        long cutAt = -1;
         if (b == null) {
             b = new FaultyBlockStorage(clockMillis, now -> schedule.full(region, now), tally);
             b.beforeEachCall(this::due);
@@ -76,14 +77,15 @@ public final class Disks {
                     throw new UncheckedIOException(e);
                 }
                 tally.add(FaultTally.CRASH);
+                cutAt = c.killMs();
             }
         }
         openedAt.put(region, clockMillis.getAsLong());
-        return new Disk(b, engines.get(region));
+        return new Disk(b, engines.get(region), cutAt);
     }
 
-    /** A node's disk: its blocks and its metadata engine. */
-    public record Disk(FaultyBlockStorage blocks, FaultyMetaEngine engine) {}
+    /** A node's disk: its blocks, its metadata engine, and when power was cut before this start (-1: never). */
+    public record Disk(FaultyBlockStorage blocks, FaultyMetaEngine engine, long cutAtMs) {}
 
     /** True when {@code named} names {@code region} and another node that holds block {@code id} intact as its replicas. */
     boolean repairable(String region, BlockId id, Map<BlockId, Set<String>> named) {

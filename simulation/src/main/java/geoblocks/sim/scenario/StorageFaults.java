@@ -28,8 +28,10 @@ import java.util.TreeMap;
  * whose syncs fail, while they do (so it loses what it wrote since they began); one node's block
  * disk is full for 3 to 10 s, and 4 to 8 bits flip in stored blocks between 8 and 70 s. Nodes scrub every 5 s. Then
  * {@link ConsistencyCheck} must find every acknowledged write kept everywhere and readable byte for
- * byte, and this scenario adds: no damaged block is left where a kept version names it, and a node
- * whose syncs failed said so (a storage fault in its status, so not ready).
+ * byte, and this scenario adds: a node that lost power kept, in its own metadata, every write it
+ * had acknowledged before (its peers would otherwise hide such a loss by anti-entropy), no damaged
+ * block is left where a kept version names it, and a node whose syncs failed said so (a storage
+ * fault in its status, so not ready).
  */
 public final class StorageFaults {
     static final long FAULTS_FROM_MS = 8_000;
@@ -84,9 +86,13 @@ public final class StorageFaults {
                 restarts);
     }
 
-    /** What a run showed: the consistency check, the faults injected by kind, damage left, and this scenario's violations. */
+    /**
+     * What a run showed: the consistency check, the faults injected by kind, the writes acknowledged
+     * by a node before it lost power (each checked in what it kept), the snapshots in which each node
+     * reported a storage fault, damaged blocks left, and this scenario's violations.
+     */
     public record Outcome(long seed, ConsistencyCheck.Report consistency, Map<String, Long> faults,
-            Map<String, Integer> faultSnapshots, List<String> damagedLeft, List<String> violations) {
+            int ackedBeforeCuts, Map<String, Integer> faultSnapshots, List<String> damagedLeft, List<String> violations) {
         public boolean ok() {
             return consistency.ok() && violations.isEmpty();
         }
@@ -112,6 +118,7 @@ public final class StorageFaults {
         Map<String, Integer> snapshots = new TreeMap<>();
         List<String> damaged = new ArrayList<>();
         List<String> violations = new ArrayList<>();
+        Map<String, java.util.Set<String>> keptAtCut = new TreeMap<>(); // region|name -> versions kept through its cut
         for (String line : result.extra()) {
             String[] f = line.split("\\|", -1);
             switch (f[0]) {
@@ -124,7 +131,23 @@ public final class StorageFaults {
                                 + " at the end, where a kept version names it");
                     }
                 }
+                case "P" -> keptAtCut.put(f[1] + "|" + f[3], new java.util.TreeSet<>(List.of(f[4].split(","))));
                 default -> others.add(line);
+            }
+        }
+        Map<String, long[]> down = new LinkedHashMap<>();
+        faults.crashes().forEach(c -> down.put(c.region(), new long[] {c.killMs(), c.restartMs()}));
+        int beforeCuts = 0;
+        for (String line : others) {
+            String[] f = line.split("\\|", -1);
+            long[] d = f[0].equals("W") && f[6].equals("ok") ? down.get(f[1]) : null;
+            if (d == null || Long.parseLong(f[5]) > d[0]) {
+                continue;
+            }
+            beforeCuts++;
+            if (!keptAtCut.getOrDefault(f[1] + "|" + f[2], java.util.Set.of()).contains(f[7])) {
+                violations.add(f[1] + " acknowledged " + f[3] + " " + f[7] + " of '" + f[2] + "' at " + f[5]
+                        + " ms but its metadata did not keep it through the power cut at " + d[0] + " ms");
             }
         }
         if (injected.getOrDefault(FaultTally.SYNC_FAILED, 0L) + injected.getOrDefault(FaultTally.WRITE_FAILED, 0L) > 0
@@ -132,18 +155,16 @@ public final class StorageFaults {
             violations.add(faults.syncFailures().get(0).region() + "'s metadata syncs failed, but its status never"
                     + " reported a storage fault");
         }
-        Map<String, long[]> down = new LinkedHashMap<>();
-        faults.crashes().forEach(c -> down.put(c.region(), new long[] {c.killMs(), c.restartMs()}));
         Consistency.Cut c = Consistency.cut(seed);
         ConsistencyCheck.Report report = ConsistencyCheck.check(seed, List.of(Consistency.REGIONS), others,
                 result.faults(), c.fromMs(), c.toMs(), c.sideA(), false, down);
-        return new Outcome(seed, report, injected, snapshots, damaged, violations);
+        return new Outcome(seed, report, injected, beforeCuts, snapshots, damaged, violations);
     }
 
     /** One line of a run: seed, acknowledged writes, faults injected by kind, violations. */
     public static String line(Outcome o) {
-        return String.format(Locale.ROOT, "seed %d: %d acknowledged writes; faults %s; %d violations%s", o.seed(),
-                o.acknowledged(), o.faults(), o.allViolations().size(), o.ok() ? "" : ": " + o.allViolations());
+        return String.format(Locale.ROOT, "seed %d: %d acknowledged writes (%d by a node before it lost power); faults %s; %d violations%s",
+                o.seed(), o.acknowledged(), o.ackedBeforeCuts(), o.faults(), o.allViolations().size(), o.ok() ? "" : ": " + o.allViolations());
     }
 
     /**
@@ -154,16 +175,18 @@ public final class StorageFaults {
         long t0 = System.nanoTime();
         int failed = 0;
         long acked = 0;
+        long beforeCuts = 0;
         Map<String, Long> totals = new TreeMap<>();
         for (long seed = first; seed < first + count; seed++) {
             Outcome r = run(seed);
             o.println(line(r));
             failed += r.ok() ? 0 : 1;
             acked += r.acknowledged();
+            beforeCuts += r.ackedBeforeCuts();
             r.faults().forEach((k, v) -> totals.merge(k, v, Long::sum));
         }
-        o.printf(Locale.ROOT, "storage-faults: seeds %d..%d: %d failed; %d acknowledged writes; faults %s; %.0f s wall%n",
-                first, first + count - 1, failed, acked, totals, (System.nanoTime() - t0) / 1e9);
+        o.printf(Locale.ROOT, "storage-faults: seeds %d..%d: %d failed; %d acknowledged writes (%d by a node before it"
+                + " lost power); faults %s; %.0f s wall%n", first, first + count - 1, failed, acked, beforeCuts, totals, (System.nanoTime() - t0) / 1e9);
         return failed == 0 ? 0 : 1;
     }
 }
