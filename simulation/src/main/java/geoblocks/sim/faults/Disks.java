@@ -64,7 +64,8 @@ public final class Disks {
             b = new FaultyBlockStorage(clockMillis, now -> schedule.full(region, now), tally);
             b.beforeEachCall(this::due);
             blocks.put(region, b);
-            engines.put(region, new FaultyMetaEngine(clockMillis, now -> schedule.syncFails(region, now), tally));
+            engines.put(region, new FaultyMetaEngine(clockMillis, now -> schedule.syncFails(region, now), tally,
+                    schedule.syncsLie()));
         } else {
             long now = clockMillis.getAsLong();
             FaultSchedule.Crash c = schedule.restartOf(region, now);

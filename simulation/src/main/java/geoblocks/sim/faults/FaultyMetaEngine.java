@@ -26,12 +26,22 @@ public final class FaultyMetaEngine implements MetaEngine {
     private final LongSupplier clockMillis;
     private final LongPredicate failing;
     private final FaultTally tally;
+    private final boolean syncsLie;
 
     /** {@code failing}: whether syncs fail at a simulated ms of {@code clockMillis}. */
     public FaultyMetaEngine(LongSupplier clockMillis, LongPredicate failing, FaultTally tally) {
+        this(clockMillis, failing, tally, false);
+    }
+
+    /**
+     * As above; with {@code syncsLie} a sync that does not fail makes nothing durable either (a disk
+     * that ignores flushes), so that a test can show the scenario's checks catch what that loses.
+     */
+    public FaultyMetaEngine(LongSupplier clockMillis, LongPredicate failing, FaultTally tally, boolean syncsLie) {
         this.clockMillis = clockMillis;
         this.failing = failing;
         this.tally = tally;
+        this.syncsLie = syncsLie;
     }
 
     @Override
@@ -66,6 +76,9 @@ public final class FaultyMetaEngine implements MetaEngine {
     }
 
     private void syncAll() throws IOException {
+        if (syncsLie) {
+            return;
+        }
         for (MetaBatch b : unsynced) {
             durable.write(b);
         }

@@ -63,13 +63,12 @@ public final class StorageFaults {
             flips.add(FAULTS_FROM_MS + (long) r.nextInt((int) (FLIPS_TO_MS - FAULTS_FROM_MS)));
         }
         Collections.sort(flips);
-        return new FaultSchedule(crashes, List.of(sync), List.of(full), flips, r.nextLong());
+        return new FaultSchedule(crashes, List.of(sync), List.of(full), flips, r.nextLong(), false);
     }
 
     /** Consistency's plan of the seed, its nodes on faulty disks, its crashes, and the fault probe. */
-    static SimPlan plan(long seed) {
+    static SimPlan plan(long seed, FaultSchedule faults) {
         SimPlan base = Consistency.plan(seed);
-        FaultSchedule faults = schedule(seed);
         List<NodePlan> nodes = new ArrayList<>();
         for (NodePlan p : base.nodes()) {
             if (p.factory() instanceof ConsistencyNodes.Node n) {
@@ -111,8 +110,12 @@ public final class StorageFaults {
 
     /** Runs the scenario for {@code seed} (deterministic) and checks it. */
     public static Outcome run(long seed) {
-        SimResult result = SimRunner.run(plan(seed));
-        FaultSchedule faults = schedule(seed);
+        return run(seed, schedule(seed));
+    }
+
+    /** Runs the scenario for {@code seed} with {@code faults} instead of the seed's own (tests of the checks). */
+    public static Outcome run(long seed, FaultSchedule faults) {
+        SimResult result = SimRunner.run(plan(seed, faults));
         List<String> others = new ArrayList<>();
         Map<String, Long> injected = new TreeMap<>();
         Map<String, Integer> snapshots = new TreeMap<>();

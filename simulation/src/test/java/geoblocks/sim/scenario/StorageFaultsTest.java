@@ -48,6 +48,15 @@ class StorageFaultsTest {
     }
 
     @Test
+    void syncsThatMakeNothingDurable_areCaught_asAcknowledgedWritesLostAtAPowerCut() {
+        StorageFaults.Outcome o = StorageFaults.run(1, StorageFaults.schedule(1).withLyingSyncs());
+
+        assertTrue(o.ackedBeforeCuts() > 0, "no write was acknowledged before a power cut: " + StorageFaults.line(o));
+        assertTrue(o.violations().stream().anyMatch(v -> v.contains("did not keep it through the power cut")),
+                () -> "a disk that ignores syncs went unnoticed: " + StorageFaults.line(o));
+    }
+
+    @Test
     void sameSeed_givesTheSameRecordsAndFaults() {
         StorageFaults.Outcome a = StorageFaults.run(5);
         StorageFaults.Outcome b = StorageFaults.run(5);
