@@ -63,14 +63,14 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         this.init = init;
         this.out = SimRegistry.extraRecords();
         Component c = create(ClientComponent.class, new ClientComponent.ClientInit(init.self,
-                NetAddress.parse(init.regions.get(init.region)), init.region, NodeSettings.defaults(), 60_000));
+                NetAddress.parse(init.regions.get(init.region)), init.region, NodeSettings.defaults(), init.timeoutMs));
         connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
         connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
         client = c.getPositive(ClientPort.class);
         List<String> regions = List.copyOf(init.regions.keySet());
         remoteRegion = regions.get((regions.indexOf(init.region) + 1) % regions.size());
         Component r = create(ClientComponent.class, new ClientComponent.ClientInit(init.self,
-                NetAddress.parse(init.regions.get(remoteRegion)), remoteRegion, NodeSettings.defaults(), 60_000));
+                NetAddress.parse(init.regions.get(remoteRegion)), remoteRegion, NodeSettings.defaults(), init.timeoutMs));
         connect(r.getNegative(Network.class), net, Channel.TWO_WAY);
         connect(r.getNegative(Timer.class), timer, Channel.TWO_WAY);
         remote = r.getPositive(ClientPort.class);
@@ -245,7 +245,7 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         }
     }
 
-    /** Who the client is, its region, the cluster, its script, when writes stop and when verification starts. */
+    /** Who the client is, its region, the cluster, its script, when writes stop and verification starts, its timeout. */
     public static final class ClientInit extends Init<ConsistencyClientHost> {
         final NetAddress self;
         final String region;
@@ -253,15 +253,17 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         final List<Step> script;
         final long stopWritesMs;
         final long verifyAtMs;
+        final long timeoutMs;
 
         ClientInit(NetAddress self, String region, Map<String, String> regions, List<Step> script, long stopWritesMs,
-                long verifyAtMs) {
+                long verifyAtMs, long timeoutMs) {
             this.self = self;
             this.region = region;
             this.regions = regions;
             this.script = script;
             this.stopWritesMs = stopWritesMs;
             this.verifyAtMs = verifyAtMs;
+            this.timeoutMs = timeoutMs;
         }
     }
 }

@@ -122,12 +122,27 @@ public final class ConsistencyNodes {
         }
     }
 
-    /** A client machine in {@code region} running {@code script} against that region's node from {@code startMs}. */
+    /**
+     * A client machine in {@code region} running {@code script} against that region's node; an
+     * operation the node does not answer for {@code timeoutMs} ends with an unknown outcome.
+     */
     public record Client(String region, Map<String, String> regions, List<Step> script, long stopWritesMs,
-            long verifyAtMs) implements NodeFactory {
+            long verifyAtMs, long timeoutMs) implements NodeFactory {
+        /** The client's default timeout: longer than any wait of a put for its replicas in these scenarios. */
+        public static final long TIMEOUT_MS = 60_000;
+
         public Client {
             regions = new LinkedHashMap<>(regions);
             script = List.copyOf(script);
+        }
+
+        public Client(String region, Map<String, String> regions, List<Step> script, long stopWritesMs, long verifyAtMs) {
+            this(region, regions, script, stopWritesMs, verifyAtMs, TIMEOUT_MS);
+        }
+
+        /** This client with another timeout. */
+        public Client withTimeout(long ms) {
+            return new Client(region, regions, script, stopWritesMs, verifyAtMs, ms);
         }
 
         @Override
@@ -137,7 +152,7 @@ public final class ConsistencyNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new ConsistencyClientHost.ClientInit(self, region, regions, script, stopWritesMs, verifyAtMs);
+            return new ConsistencyClientHost.ClientInit(self, region, regions, script, stopWritesMs, verifyAtMs, timeoutMs);
         }
     }
 

@@ -36,6 +36,12 @@ import java.util.TreeMap;
 public final class StorageFaults {
     static final long FAULTS_FROM_MS = 8_000;
     static final long FLIPS_TO_MS = 70_000;
+    /**
+     * The clients give up on their node after 10 s without a word from it (Consistency's: 60 s), so
+     * that a client whose node lost power with its request goes on with its script once the node is
+     * back, instead of waiting out the writes.
+     */
+    static final long CLIENT_TIMEOUT_MS = 10_000;
 
     private StorageFaults() {}
 
@@ -74,6 +80,8 @@ public final class StorageFaults {
             if (p.factory() instanceof ConsistencyNodes.Node n) {
                 nodes.add(new NodePlan(p.name(), p.startMs(), p.ip(), p.port(), new StorageFaultNodes.Node(n.region(),
                         n.regions(), n.seed(), n.clockOffsetMs(), n.retentionMs(), faults)));
+            } else if (p.factory() instanceof ConsistencyNodes.Client c) {
+                nodes.add(new NodePlan(p.name(), p.startMs(), p.ip(), p.port(), c.withTimeout(CLIENT_TIMEOUT_MS)));
             } else {
                 nodes.add(p);
             }
