@@ -161,10 +161,13 @@ public final class StorageFaults {
                         + " ms but its metadata did not keep it through the power cut at " + d[0] + " ms");
             }
         }
+        FaultSchedule.Window sync = faults.syncFailures().get(0);
+        boolean cutWhileFailing = faults.crashes().stream()
+                .anyMatch(k -> k.region().equals(sync.region()) && k.killMs() < sync.toMs() && k.restartMs() > sync.fromMs());
+        // a node cut while its syncs fail may die before its next snapshot (about one a second): not checked then
         if (injected.getOrDefault(FaultTally.SYNC_FAILED, 0L) + injected.getOrDefault(FaultTally.WRITE_FAILED, 0L) > 0
-                && snapshots.getOrDefault(faults.syncFailures().get(0).region(), 0) == 0) {
-            violations.add(faults.syncFailures().get(0).region() + "'s metadata syncs failed, but its status never"
-                    + " reported a storage fault");
+                && !cutWhileFailing && snapshots.getOrDefault(sync.region(), 0) == 0) {
+            violations.add(sync.region() + "'s metadata syncs failed, but its status never reported a storage fault");
         }
         Consistency.Cut c = Consistency.cut(seed);
         ConsistencyCheck.Report report = ConsistencyCheck.check(seed, List.of(Consistency.REGIONS), others,
