@@ -141,7 +141,8 @@ public final class StorageFaultNodes {
 
     /**
      * At {@code atMs} records the faults injected ({@code X|kind|count}), the snapshots in which each
-     * node reported a storage fault ({@code Y|region|count}), and every damaged block a node still
+     * node reported a storage fault ({@code Y|region|count}), each node whose latest snapshot still
+     * reports one ({@code Z|region|fault}), and every damaged block a node still
      * holds ({@code D|region|block|referenced}; referenced: a version the node keeps names it as a
      * replica there, so its scrubber should have repaired it).
      */
@@ -166,6 +167,11 @@ public final class StorageFaultNodes {
             }
             disks.tally().counts().forEach((kind, n) -> out.add("X|" + kind + "|" + n));
             ConsistencyNodes.STORAGE_FAULT_SNAPSHOTS.forEach((region, n) -> out.add("Y|" + region + "|" + n));
+            ConsistencyNodes.SNAPSHOTS.forEach((region, snap) -> {
+                if (snap.storageFault() != null) {
+                    out.add("Z|" + region + "|" + snap.storageFault().replace('|', '/'));
+                }
+            });
             for (Map.Entry<String, FaultyBlockStorage> e : disks.blocks().entrySet()) {
                 Set<BlockId> referenced = referenced(e.getKey());
                 for (BlockId id : e.getValue().damagedBlocks()) {

@@ -26,12 +26,12 @@ import java.util.TreeMap;
  * 3 to 8 s later (their unsynced metadata writes are lost, block deletions of the last 2 s may come
  * back, blocks put in the last second may be torn), in every other seed the first of them the node
  * whose syncs fail, while they do (so it loses what it wrote since they began); one node's block
- * disk is full for 3 to 10 s, and 4 to 8 bits flip in stored blocks between 8 and 70 s. Nodes scrub every 5 s. Then
- * {@link ConsistencyCheck} must find every acknowledged write kept everywhere and readable byte for
+ * disk is full for 3 to 10 s, and 4 to 8 bits flip in stored blocks between 8 and 70 s. Nodes
+ * scrub every 5 s. Then {@link ConsistencyCheck} must find every acknowledged write kept everywhere and readable byte for
  * byte, and this scenario adds: a node that lost power kept, in its own metadata, every write it
  * had acknowledged before (its peers would otherwise hide such a loss by anti-entropy), no damaged
- * block is left where a kept version names it, and a node whose syncs failed said so (a storage
- * fault in its status, so not ready).
+ * block is left where a kept version names it, a node whose syncs failed said so (a storage fault
+ * in its status, so not ready), and no node still says so at the end (it recovered).
  */
 public final class StorageFaults {
     static final long FAULTS_FROM_MS = 8_000;
@@ -142,6 +142,8 @@ public final class StorageFaults {
                                 + " at the end, where a kept version names it");
                     }
                 }
+                case "Z" -> violations.add(f[1] + " still reports a storage fault at the end, long after its syncs"
+                        + " failed: " + f[2]);
                 case "P" -> keptAtCut.put(f[1] + "|" + f[3], new java.util.TreeSet<>(List.of(f[4].split(","))));
                 default -> others.add(line);
             }

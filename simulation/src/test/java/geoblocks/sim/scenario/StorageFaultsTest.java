@@ -15,11 +15,11 @@ import org.junit.jupiter.api.Test;
  * {@link StorageFaults}): power cuts that drop unsynced metadata, failed syncs, torn writes, bit
  * flips and a full disk, and every seed must keep every acknowledged write, readable byte for byte,
  * with no damaged copy left where a kept version names it. {@code -Dgeoblocks.sim.storagefaults.seeds=N}
- * (default 3: the build's share), {@code .first=S} (default 1) choose the seeds;
+ * (default 2: the build's share), {@code .first=S} (default 1) choose the seeds;
  * {@code node.jar simulate storage-faults} runs longer sweeps.
  */
 class StorageFaultsTest {
-    private static final int SEEDS = Integer.getInteger("geoblocks.sim.storagefaults.seeds", 3);
+    private static final int SEEDS = Integer.getInteger("geoblocks.sim.storagefaults.seeds", 2);
     private static final long FIRST = Long.getLong("geoblocks.sim.storagefaults.first", 1);
 
     @Test
