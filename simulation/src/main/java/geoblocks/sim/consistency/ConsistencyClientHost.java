@@ -57,6 +57,8 @@ public final class ConsistencyClientHost extends ComponentDefinition {
     private Acked checking;
     /** The op whose result is awaited (a result of any other op was given up on, and is ignored). */
     private long awaited;
+    /** True while a request of the script is unanswered. */
+    private boolean outstanding;
     private boolean verifying;
 
     public ConsistencyClientHost(ClientInit init) {
@@ -101,6 +103,7 @@ public final class ConsistencyClientHost extends ComponentDefinition {
     private void submit(KompicsEvent request) {
         calledMs = now();
         awaited = op;
+        outstanding = true;
         trigger(request, client);
     }
 
@@ -110,9 +113,10 @@ public final class ConsistencyClientHost extends ComponentDefinition {
      * and given up on, so that verification starts anyway.
      */
     private void giveUpAndVerify() {
-        if (verifying || (current == null && readWhy == null)) {
+        if (verifying || !outstanding) {
             return; // verifying already, or between steps: the script's own flow starts verifying
         }
+        outstanding = false;
         String why = "no answer by the verification time";
         if (readWhy != null) {
             out.add("R|" + init.region + "|" + readWhy + "|" + calledMs + "|" + now() + "|error:" + why);
@@ -175,6 +179,7 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         if (r.op() != awaited) {
             return; // given up on at the verification time
         }
+        outstanding = false;
         long ret = now();
         if (readWhy != null) {
             String head = !r.ok() ? (r.code() == FailureCode.NOT_FOUND ? "none" : "error:" + r.error().replace('|', '/'))
