@@ -140,8 +140,9 @@ public final class StorageFaultNodes {
     }
 
     /**
-     * At {@code atMs} records the faults injected ({@code X|kind|count}), the snapshots in which each
-     * node reported a storage fault ({@code Y|region|count}), each node whose latest snapshot still
+     * At {@code atMs} records the faults injected ({@code X|kind|count}), per node the snapshots in
+     * which it reported a storage fault and the longest its syncs failed until one worked again
+     * ({@code Y|region|count|ms}), each node whose latest snapshot still
      * reports one ({@code Z|region|fault}), and every damaged block a node still
      * holds ({@code D|region|block|referenced}; referenced: a version the node keeps names it as a
      * replica there, so its scrubber should have repaired it).
@@ -166,7 +167,8 @@ public final class StorageFaultNodes {
                 return;
             }
             disks.tally().counts().forEach((kind, n) -> out.add("X|" + kind + "|" + n));
-            ConsistencyNodes.STORAGE_FAULT_SNAPSHOTS.forEach((region, n) -> out.add("Y|" + region + "|" + n));
+            disks.engines().forEach((region, e) -> out.add("Y|" + region + "|"
+                    + ConsistencyNodes.STORAGE_FAULT_SNAPSHOTS.getOrDefault(region, 0) + "|" + e.longestFailureMs()));
             ConsistencyNodes.SNAPSHOTS.forEach((region, snap) -> {
                 if (snap.storageFault() != null) {
                     out.add("Z|" + region + "|" + snap.storageFault().replace('|', '/'));

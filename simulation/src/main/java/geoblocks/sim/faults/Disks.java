@@ -52,10 +52,14 @@ public final class Disks {
         return blocks;
     }
 
+    public Map<String, FaultyMetaEngine> engines() {
+        return engines;
+    }
+
     /**
      * The disk of {@code region} as its node starts: made empty at its first start; after a crash,
-     * as the power cut left it (unsynced metadata dropped, recent deletions perhaps undone, recent
-     * puts perhaps torn).
+     * as the power cut left it (unsynced metadata dropped, in half the cuts all but a random prefix of
+     * it; recent deletions perhaps undone, recent puts perhaps torn).
      */
     public Disk open(String region) {
         FaultyBlockStorage b = blocks.get(region);
@@ -72,7 +76,8 @@ public final class Disks {
             if (c != null && c.killMs() >= openedAt.get(region)) { // else the simulator asks again for the same start
                 try {
                     Map<BlockId, Set<String>> named = namedReplicas.apply(region);
-                    engines.get(region).powerCut();
+                    FaultyMetaEngine e = engines.get(region);
+                    e.powerCut(random.nextBoolean() ? 0 : random.nextInt(e.unsyncedBatches() + 1));
                     b.powerCut(c.killMs(), random, id -> repairable(region, id, named));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);

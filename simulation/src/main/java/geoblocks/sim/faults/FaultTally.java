@@ -9,6 +9,8 @@ public final class FaultTally {
     public static final String CRASH = "crash";
     /** Metadata batches written unsynced and dropped by a power cut. */
     public static final String UNSYNCED_META_LOST = "unsynced-meta-lost";
+    /** Metadata batches written unsynced that a power cut kept (a prefix of the unsynced tail the disk had written). */
+    public static final String UNSYNCED_META_KEPT = "unsynced-meta-kept";
     /** Metadata syncs refused with an injected IOException. */
     public static final String SYNC_FAILED = "sync-failed";
     /** Synced metadata writes refused with an injected IOException (while syncs fail). */

@@ -15,7 +15,7 @@ import java.util.function.LongSupplier;
  * written with {@link #writeUnsynced} is visible at once but kept apart from the durable image
  * until the next {@link #sync} (or synced {@link #write}), which makes every earlier batch durable
  * too, as one WAL sync does; {@link #powerCut} drops what was never synced, as a power cut drops a
- * WAL tail. While {@code failing} holds for the simulated time, {@link #sync} and {@link #write}
+ * WAL tail, or all but a prefix of it (what the disk wrote unasked). While {@code failing} holds for the simulated time, {@link #sync} and {@link #write}
  * throw an {@link IOException} and make nothing durable (a synced write is then not applied
  * either); unsynced writes still land in memory, as RocksDB's memtable takes them.
  */
@@ -27,6 +27,10 @@ public final class FaultyMetaEngine implements MetaEngine {
     private final LongPredicate failing;
     private final FaultTally tally;
     private final boolean syncsLie;
+    /** When the syncs failing now first failed (simulated ms), or -1 while they work. */
+    private long failingSince = -1;
+    /** The longest a run of failed syncs lasted before one worked again (ms). */
+    private long longestFailureMs;
 
     /** {@code failing}: whether syncs fail at a simulated ms of {@code clockMillis}. */
     public FaultyMetaEngine(LongSupplier clockMillis, LongPredicate failing, FaultTally tally) {
@@ -52,6 +56,7 @@ public final class FaultyMetaEngine implements MetaEngine {
     @Override
     public synchronized void write(MetaBatch batch) throws IOException {
         if (failing.test(clockMillis.getAsLong())) {
+            failed();
             tally.add(FaultTally.WRITE_FAILED);
             throw new IOException("injected fault: syncing the metadata WAL failed, batch not written");
         }
@@ -69,13 +74,29 @@ public final class FaultyMetaEngine implements MetaEngine {
     @Override
     public synchronized void sync() throws IOException {
         if (failing.test(clockMillis.getAsLong())) {
+            failed();
             tally.add(FaultTally.SYNC_FAILED);
             throw new IOException("injected fault: syncing the metadata WAL failed");
         }
         syncAll();
     }
 
+    private void failed() {
+        if (failingSince < 0) {
+            failingSince = clockMillis.getAsLong();
+        }
+    }
+
+    /** The longest a run of failed syncs lasted until a sync worked again (ms; a run a power cut ended is not counted). */
+    public synchronized long longestFailureMs() {
+        return longestFailureMs;
+    }
+
     private void syncAll() throws IOException {
+        if (failingSince >= 0) {
+            longestFailureMs = Math.max(longestFailureMs, clockMillis.getAsLong() - failingSince);
+            failingSince = -1;
+        }
         if (syncsLie) {
             return;
         }
@@ -110,8 +131,22 @@ public final class FaultyMetaEngine implements MetaEngine {
      * again, for the restarted node). Returns the batches dropped.
      */
     public synchronized int powerCut() throws IOException {
-        int lost = unsynced.size();
+        return powerCut(0);
+    }
+
+    /**
+     * A power cut that the first {@code kept} unsynced batches survive (the disk had written them
+     * without being asked to sync: a WAL recovers such a prefix of its tail), the others are gone.
+     * Returns the batches dropped.
+     */
+    public synchronized int powerCut(int kept) throws IOException {
+        int survive = Math.min(kept, unsynced.size());
+        for (MetaBatch b : unsynced.subList(0, survive)) {
+            durable.write(b);
+        }
+        int lost = unsynced.size() - survive;
         unsynced.clear();
+        failingSince = -1;
         MemoryMetaEngine fresh = new MemoryMetaEngine();
         MetaBatch all = new MetaBatch();
         durable.scan(new byte[0], null, (k, v) -> {
@@ -121,6 +156,7 @@ public final class FaultyMetaEngine implements MetaEngine {
         fresh.write(all);
         visible = fresh;
         tally.add(FaultTally.UNSYNCED_META_LOST, lost);
+        tally.add(FaultTally.UNSYNCED_META_KEPT, survive);
         return lost;
     }
 

@@ -38,6 +38,21 @@ class FaultyMetaEngineTest {
     }
 
     @Test
+    void powerCut_mayKeepAPrefixOfTheUnsyncedBatches_inTheOrderWritten() throws IOException {
+        engine.writeUnsynced(new MetaBatch().put(b("a"), b("1")));
+        engine.writeUnsynced(new MetaBatch().put(b("a"), b("2")).put(b("b"), b("2")));
+        engine.writeUnsynced(new MetaBatch().put(b("c"), b("3")));
+
+        assertEquals(1, engine.powerCut(2));
+
+        assertArrayEquals(b("2"), engine.get(b("a")));
+        assertArrayEquals(b("2"), engine.get(b("b")));
+        assertNull(engine.get(b("c")));
+        assertEquals(2, tally.get(FaultTally.UNSYNCED_META_KEPT));
+        assertEquals(1, tally.get(FaultTally.UNSYNCED_META_LOST));
+    }
+
+    @Test
     void syncedWrite_makesEarlierUnsyncedWritesDurable_asOneWalSyncDoes() throws IOException {
         engine.writeUnsynced(new MetaBatch().put(b("a"), b("1")));
         engine.write(new MetaBatch().put(b("b"), b("2")));
@@ -62,6 +77,7 @@ class FaultyMetaEngineTest {
 
         now = 200;
         engine.sync();
+        assertEquals(50, engine.longestFailureMs(), "failing from 150 ms until the sync at 200 ms worked");
         engine.powerCut();
         assertArrayEquals(b("1"), engine.get(b("a")));
         assertArrayEquals(b("3"), engine.get(b("c")));
