@@ -143,7 +143,9 @@ public final class StorageFaultNodes {
      * At {@code atMs} records the faults injected ({@code X|kind|count}), per node the snapshots in
      * which it reported a storage fault and the longest its syncs failed until one worked again
      * ({@code Y|region|count|ms}), each node whose latest snapshot still
-     * reports one ({@code Z|region|fault}), and every damaged block a node still
+     * reports one ({@code Z|region|fault}), every block a kept version names at a node that the
+     * node does not hold ({@code M|region|block}), how many such (node, block) replicas there are
+     * ({@code N|count}), and every damaged block a node still
      * holds ({@code D|region|block|referenced}; referenced: a version the node keeps names it as a
      * replica there, so its scrubber should have repaired it).
      */
@@ -174,12 +176,17 @@ public final class StorageFaultNodes {
                     out.add("Z|" + region + "|" + snap.storageFault().replace('|', '/'));
                 }
             });
+            int named = 0;
             for (Map.Entry<String, FaultyBlockStorage> e : disks.blocks().entrySet()) {
                 Set<BlockId> referenced = referenced(e.getKey());
+                named += referenced.size();
                 for (BlockId id : e.getValue().damagedBlocks()) {
                     out.add("D|" + e.getKey() + "|" + id.value() + "|" + referenced.contains(id));
                 }
+                referenced.stream().filter(id -> !e.getValue().contains(id)).sorted()
+                        .forEach(id -> out.add("M|" + e.getKey() + "|" + id.value()));
             }
+            out.add("N|" + named);
         }
 
         private static Set<BlockId> referenced(String region) {

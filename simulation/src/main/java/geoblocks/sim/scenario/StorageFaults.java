@@ -29,8 +29,9 @@ import java.util.TreeMap;
  * scrub every 5 s. Then {@link ConsistencyCheck} must find every acknowledged write kept everywhere and readable byte for
  * byte, and this scenario adds: a node that lost power kept, in its own metadata, every write it
  * had acknowledged before (its peers would otherwise hide such a loss by anti-entropy), no damaged
- * block is left where a kept version names it, a node whose syncs failed for 2 s or more said so (a
- * storage fault in its status, so not ready), and no node still says so at the end (it recovered).
+ * block is left where a kept version names it and none is missing there (redundancy is restored), a
+ * node whose syncs failed for 2 s or more said so (a storage fault in its status, so not ready), and
+ * no node still says so at the end (it recovered).
  */
 public final class StorageFaults {
     static final long FAULTS_FROM_MS = 8_000;
@@ -100,12 +101,13 @@ public final class StorageFaults {
     /**
      * What a run showed: the consistency check, the faults injected by kind, the writes acknowledged
      * by a node before it lost power (each checked in what it kept), the nodes whose syncs failed for
-     * {@link #REPORT_WITHIN_MS} or more (each checked for a report), the snapshots in which each node
+     * {@link #REPORT_WITHIN_MS} or more (each checked for a report), the block replicas that kept
+     * versions name at the end (each checked: held and intact), the snapshots in which each node
      * reported a storage fault, damaged blocks left, and this scenario's violations.
      */
     public record Outcome(long seed, ConsistencyCheck.Report consistency, Map<String, Long> faults,
-            int ackedBeforeCuts, int longSyncFailures, Map<String, Integer> faultSnapshots, List<String> damagedLeft,
-            List<String> violations) {
+            int ackedBeforeCuts, int longSyncFailures, int replicasChecked, Map<String, Integer> faultSnapshots,
+            List<String> damagedLeft, List<String> violations) {
         public boolean ok() {
             return consistency.ok() && violations.isEmpty();
         }
@@ -137,6 +139,7 @@ public final class StorageFaults {
         List<String> violations = new ArrayList<>();
         Map<String, java.util.Set<String>> keptAtCut = new TreeMap<>(); // region|name -> versions kept through its cut
         int longFailures = 0;
+        int replicas = 0;
         for (String line : result.extra()) {
             String[] f = line.split("\\|", -1);
             switch (f[0]) {
@@ -156,6 +159,9 @@ public final class StorageFaults {
                                 + " at the end, where a kept version names it");
                     }
                 }
+                case "N" -> replicas = Integer.parseInt(f[1]);
+                case "M" -> violations.add("block " + f[2] + " is missing at " + f[1]
+                        + " at the end, where a kept version names it");
                 case "Z" -> violations.add(f[1] + " still reports a storage fault at the end, long after its syncs"
                         + " failed: " + f[2]);
                 case "P" -> keptAtCut.put(f[1] + "|" + f[3], new java.util.TreeSet<>(List.of(f[4].split(","))));
@@ -180,14 +186,15 @@ public final class StorageFaults {
         Consistency.Cut c = Consistency.cut(seed);
         ConsistencyCheck.Report report = ConsistencyCheck.check(seed, List.of(Consistency.REGIONS), others,
                 result.faults(), c.fromMs(), c.toMs(), c.sideA(), false, down);
-        return new Outcome(seed, report, injected, beforeCuts, longFailures, snapshots, damaged, violations);
+        return new Outcome(seed, report, injected, beforeCuts, longFailures, replicas, snapshots, damaged, violations);
     }
 
     /** One line of a run: seed, acknowledged writes, faults injected by kind, violations. */
     public static String line(Outcome o) {
-        return String.format(Locale.ROOT, "seed %d: %d acknowledged writes (%d by a node before it lost power); faults %s; syncs failed"
-                + " 2 s or more at %d node(s); %d violations%s", o.seed(), o.acknowledged(), o.ackedBeforeCuts(), o.faults(),
-                o.longSyncFailures(), o.allViolations().size(), o.ok() ? "" : ": " + o.allViolations());
+        return String.format(Locale.ROOT, "seed %d: %d acknowledged writes (%d by a node before it lost power);"
+                + " faults %s; syncs failed 2 s or more at %d node(s); %d replicas checked at the end; %d violations%s",
+                o.seed(), o.acknowledged(), o.ackedBeforeCuts(), o.faults(), o.longSyncFailures(), o.replicasChecked(),
+                o.allViolations().size(), o.ok() ? "" : ": " + o.allViolations());
     }
 
     /**
@@ -200,6 +207,7 @@ public final class StorageFaults {
         long acked = 0;
         long beforeCuts = 0;
         long longFailures = 0;
+        long replicas = 0;
         Map<String, Long> totals = new TreeMap<>();
         for (long seed = first; seed < first + count; seed++) {
             Outcome r = run(seed);
@@ -208,11 +216,13 @@ public final class StorageFaults {
             acked += r.acknowledged();
             beforeCuts += r.ackedBeforeCuts();
             longFailures += r.longSyncFailures();
+            replicas += r.replicasChecked();
             r.faults().forEach((k, v) -> totals.merge(k, v, Long::sum));
         }
-        o.printf(Locale.ROOT, "storage-faults: seeds %d..%d: %d failed; %d acknowledged writes (%d by a node before it"
-                + " lost power); faults %s; syncs failed 2 s or more at %d node(s); %.0f s wall%n", first,
-                first + count - 1, failed, acked, beforeCuts, totals, longFailures, (System.nanoTime() - t0) / 1e9);
+        o.printf(Locale.ROOT, "storage-faults: seeds %d..%d: %d failed; %d acknowledged writes (%d by a node before"
+                + " it lost power); faults %s; syncs failed 2 s or more at %d node(s); %d replicas checked at the end;"
+                + " %.0f s wall%n", first, first + count - 1, failed, acked, beforeCuts, totals, longFailures, replicas,
+                (System.nanoTime() - t0) / 1e9);
         return failed == 0 ? 0 : 1;
     }
 }

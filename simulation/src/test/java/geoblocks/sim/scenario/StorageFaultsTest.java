@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * Storage faults under the consistency workload, with the real nodes in the simulator (see
  * {@link StorageFaults}): power cuts that drop unsynced metadata, failed syncs, torn writes, bit
  * flips and a full disk, and every seed must keep every acknowledged write, readable byte for byte,
- * with no damaged copy left where a kept version names it. {@code -Dgeoblocks.sim.storagefaults.seeds=N}
+ * with every block replica a kept version names held intact at the end. {@code -Dgeoblocks.sim.storagefaults.seeds=N}
  * (default 2: the build's share), {@code .first=S} (default 1) choose the seeds;
  * {@code node.jar simulate storage-faults} runs longer sweeps.
  */
@@ -27,6 +27,7 @@ class StorageFaultsTest {
         List<String> failed = new ArrayList<>();
         Map<String, Long> faults = new TreeMap<>();
         long acked = 0;
+        long replicas = 0;
         long t0 = System.nanoTime();
         for (long seed = FIRST; seed < FIRST + SEEDS; seed++) {
             StorageFaults.Outcome o = StorageFaults.run(seed);
@@ -35,12 +36,14 @@ class StorageFaultsTest {
                 failed.add("seed " + seed + ": " + o.allViolations());
             }
             acked += o.acknowledged();
+            replicas += o.replicasChecked();
             o.faults().forEach((k, v) -> faults.merge(k, v, Long::sum));
         }
         System.out.printf("storage-faults: %d seeds from %d in %.1f s: %d acknowledged writes, faults %s, %d failed%n",
                 SEEDS, FIRST, (System.nanoTime() - t0) / 1e9, acked, faults, failed.size());
         assertTrue(failed.isEmpty(), () -> failed.size() + " seeds failed, first: " + failed.get(0));
         assertTrue(acked >= SEEDS * 10L, "too few acknowledged writes: " + acked);
+        assertTrue(replicas >= acked, "too few block replicas checked at the end: " + replicas);
         for (String kind : List.of(FaultTally.CRASH, FaultTally.UNSYNCED_META_LOST, FaultTally.SYNC_FAILED,
                 FaultTally.DISK_FULL, FaultTally.BIT_FLIP, FaultTally.CORRUPT_READ)) {
             assertTrue(faults.getOrDefault(kind, 0L) > 0, "no " + kind + " in " + SEEDS + " seeds: " + faults);
