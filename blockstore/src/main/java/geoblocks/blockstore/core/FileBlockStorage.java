@@ -20,7 +20,8 @@ import java.util.stream.Stream;
 /**
  * File-backed {@link BlockStorage}: one file per block under {@code root/blocks/xx/}, where xx is a
  * hash fan-out. A write goes to {@code root/tmp/}, is fsync'ed, atomically renamed into place and
- * the directory fsync'ed; only then does {@link #put} return. Temp files left by a crash are
+ * the directory fsync'ed (and {@code blocks/} too when the put created the fan-out directory); only
+ * then does {@link #put} return. Temp files left by a crash are
  * deleted when the store opens, and the blocks already there are counted once for {@link #stored()},
  * which each put and delete then keep current. File layout (big-endian):
  *
@@ -41,6 +42,7 @@ public final class FileBlockStorage implements BlockStorage {
     private final Path blocksDir;
     private final Path tmpDir;
     private final AtomicLong tmpSeq = new AtomicLong();
+    private final AtomicLong dirSyncs = new AtomicLong();
     private final int removedTempFiles;
     private final long minFreeBytes;
     /** Most data bytes this store may hold (0: the whole file system). */
@@ -194,7 +196,11 @@ public final class FileBlockStorage implements BlockStorage {
                     + data.length + " bytes and " + (minFreeBytes >> 20) + " MiB must stay free");
         }
         Path target = pathOf(id);
-        Files.createDirectories(target.getParent());
+        if (!Files.isDirectory(target.getParent())) {
+            Files.createDirectories(target.getParent());
+            // the new fan-out directory's own entry: unsynced, a power cut may lose it and every block in it
+            fsyncDir(blocksDir);
+        }
         Path tmp = tmpDir.resolve(id.value() + "." + tmpSeq.incrementAndGet() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             ByteBuffer header = header(data.length, crc);
@@ -222,10 +228,16 @@ public final class FileBlockStorage implements BlockStorage {
         return h.flip();
     }
 
-    private static void fsyncDir(Path dir) throws IOException {
+    private void fsyncDir(Path dir) throws IOException {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         }
+        dirSyncs.incrementAndGet();
+    }
+
+    /** Directory fsyncs made by puts so far (tests). */
+    long directorySyncs() {
+        return dirSyncs.get();
     }
 
     @Override

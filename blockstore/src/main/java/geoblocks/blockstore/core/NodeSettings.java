@@ -77,6 +77,14 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
                 versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault, inlineMaxBytes);
     }
 
+    /** These settings with another scrub rate and pass interval (simulator, tests). */
+    public NodeSettings withScrub(long scrubBytesPerSecond, long scrubPassIntervalMs) {
+        return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
+                probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
+                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
+                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault, inlineMaxBytes);
+    }
+
     /**
      * These settings with downloads that name no read strategy or rank (plain gets, S3 GETs) read as
      * {@code read} says (simulator, tests).

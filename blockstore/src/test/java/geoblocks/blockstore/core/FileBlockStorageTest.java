@@ -59,6 +59,16 @@ class FileBlockStorageTest extends BlockStorageContract {
     }
 
     @Test
+    void put_intoANewFanOutDirectory_syncsBlocksDirectoryToo_thenOnlyTheFanOutDirectory() throws IOException {
+        byte[] data = randomBytes(9, 100);
+        put(store, A, data); // creates A's fan-out directory: its entry in blocks/ must be durable as well
+        assertEquals(2, files().directorySyncs());
+        Files.delete(files().pathOf(A));
+        put(store, A, data); // the directory exists now
+        assertEquals(3, files().directorySyncs());
+    }
+
+    @Test
     void get_flippedDataByte_throwsCorrupt() throws IOException {
         byte[] data = randomBytes(2, 5000);
         byte[] file = storeAndReadFile(A, data);

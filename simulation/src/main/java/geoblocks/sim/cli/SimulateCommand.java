@@ -31,11 +31,12 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a simulator scenario: ledbat-vs-tcp, ledbat-fairness, ledbat-one-peer, placement,",
-            "placement-capacity, background-vs-foreground, consistency, hedged-reads, flooded-server, databridge,",
-            "compression. Writes CSV files and PNG plots to --out and prints a summary."})
+            "placement-capacity, background-vs-foreground, consistency, storage-faults, hedged-reads, flooded-server,",
+            "databridge, compression. Writes CSV files and PNG plots to --out and prints a summary."})
 public final class SimulateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "scenario: ledbat-vs-tcp | ledbat-fairness | ledbat-one-peer"
-            + " | placement | placement-capacity | background-vs-foreground | consistency | hedged-reads | flooded-server"
+            + " | placement | placement-capacity | background-vs-foreground | consistency | storage-faults | hedged-reads"
+            + " | flooded-server"
             + " | databridge | compression")
     String name;
 
@@ -150,7 +151,7 @@ public final class SimulateCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--seeds", description = "consistency: seeds to run, from --seed on (default ${DEFAULT-VALUE})")
+    @Option(names = "--seeds", description = "consistency, storage-faults: seeds to run, from --seed on (default ${DEFAULT-VALUE})")
     int seeds = 1;
 
     @Option(names = "--no-plot", description = "skip the PNG plots")
@@ -179,12 +180,15 @@ public final class SimulateCommand implements Callable<Integer> {
             case "flooded-server" -> FloodedServer.runCli(dir, reads.flooded(seed), !noPlot, o);
             case "compression" -> geoblocks.sim.scenario.Compression.runCli(dir, compressionParams(), !noPlot, o);
             case "databridge" -> DataBridge.runCli(dir, databridge.params(this), !noPlot, o, plan -> run(plan, o));
+            case "storage-faults" -> {
+                return geoblocks.sim.scenario.StorageFaults.runCli(seed, seeds, o);
+            }
             case "consistency" -> {
                 return Consistency.runCli(dir, seed, seeds, o);
             }
             default -> throw new IllegalArgumentException("unknown scenario '" + name + "'; known: ledbat-vs-tcp,"
                     + " ledbat-fairness, ledbat-one-peer, placement, placement-capacity, background-vs-foreground,"
-                    + " consistency, hedged-reads, flooded-server, databridge, compression");
+                    + " consistency, storage-faults, hedged-reads, flooded-server, databridge, compression");
         }
         return 0;
     }

@@ -29,7 +29,8 @@ import se.sics.kompics.timer.Timer;
  * the name's versions at the same region (read-your-writes). From {@code verifyAtMs} on it
  * downloads every version it wrote and that was acknowledged through the next region's node (a
  * second client component), comparing every byte: the blocks of a version placed with the policy
- * {@code local} then come from another region.
+ * {@code local} then come from another region. A write still unanswered then is recorded as of
+ * unknown outcome (a read: as an error) and its late answer ignored.
  *
  * <p>Records: {@code W|region|name|kind|callMs|returnMs|outcome|version|key|error} (outcome: ok,
  * exists, refused, failed, unknown), {@code R|region|name|why|callMs|returnMs|head} (why: {@code read},
@@ -54,24 +55,37 @@ public final class ConsistencyClientHost extends ComponentDefinition {
     private Step current;
     private String readWhy;
     private Acked checking;
+    /** The op whose result is awaited (a result of any other op was given up on, and is ignored). */
+    private long awaited;
+    /** True while a request of the script is unanswered. */
+    private boolean outstanding;
+    private boolean verifying;
 
     public ConsistencyClientHost(ClientInit init) {
         this.init = init;
         this.out = SimRegistry.extraRecords();
         Component c = create(ClientComponent.class, new ClientComponent.ClientInit(init.self,
-                NetAddress.parse(init.regions.get(init.region)), init.region, NodeSettings.defaults(), 60_000));
+                NetAddress.parse(init.regions.get(init.region)), init.region, NodeSettings.defaults(), init.timeoutMs));
         connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
         connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
         client = c.getPositive(ClientPort.class);
         List<String> regions = List.copyOf(init.regions.keySet());
         remoteRegion = regions.get((regions.indexOf(init.region) + 1) % regions.size());
         Component r = create(ClientComponent.class, new ClientComponent.ClientInit(init.self,
-                NetAddress.parse(init.regions.get(remoteRegion)), remoteRegion, NodeSettings.defaults(), 60_000));
+                NetAddress.parse(init.regions.get(remoteRegion)), remoteRegion, NodeSettings.defaults(), init.timeoutMs));
         connect(r.getNegative(Network.class), net, Channel.TWO_WAY);
         connect(r.getNegative(Timer.class), timer, Channel.TWO_WAY);
         remote = r.getPositive(ClientPort.class);
-        onStart(s -> after(init.script.isEmpty() ? init.verifyAtMs : init.script.get(0).thinkMs()));
+        onStart(s -> {
+            after(init.script.isEmpty() ? init.verifyAtMs : init.script.get(0).thinkMs());
+            if (init.verifyAtMs < Long.MAX_VALUE) {
+                ScheduleTimeout st = new ScheduleTimeout(Math.max(1, init.verifyAtMs - now()));
+                st.setTimeoutEvent(new VerifyNow(st));
+                trigger(st, timer);
+            }
+        });
         handle(timer, Go.class, g -> step());
+        handle(timer, VerifyNow.class, v -> giveUpAndVerify());
         handle(client, ClientPort.Result.class, this::onResult);
         handle(remote, ClientPort.Result.class, this::onResult);
     }
@@ -88,11 +102,39 @@ public final class ConsistencyClientHost extends ComponentDefinition {
 
     private void submit(KompicsEvent request) {
         calledMs = now();
+        awaited = op;
+        outstanding = true;
         trigger(request, client);
+    }
+
+    /**
+     * At the verification time, a write or read still unanswered (its node died with it, say, and
+     * the client's timeout runs past the end) is recorded as of unknown outcome (a read: as an error)
+     * and given up on, so that verification starts anyway.
+     */
+    private void giveUpAndVerify() {
+        if (verifying || !outstanding) {
+            return; // verifying already, or between steps: the script's own flow starts verifying
+        }
+        outstanding = false;
+        String why = "no answer by the verification time";
+        if (readWhy != null) {
+            out.add("R|" + init.region + "|" + readWhy + "|" + calledMs + "|" + now() + "|error:" + why);
+        } else {
+            out.add("W|" + init.region + "|" + current.name() + "|" + current.kind() + "|" + calledMs + "|" + now()
+                    + "|unknown||" + current.key() + "|" + why);
+        }
+        readWhy = null;
+        current = null;
+        next = init.script.size();
+        verifyNext();
     }
 
     /** Runs the next step of the script, or of the verification once the script is done. */
     private void step() {
+        if (verifying) {
+            return; // the verification time gave up on an unanswered step and verifies already
+        }
         if (next < init.script.size() && now() < init.stopWritesMs) {
             current = init.script.get(next++);
             op++;
@@ -121,17 +163,23 @@ public final class ConsistencyClientHost extends ComponentDefinition {
 
     /** Downloads the next acknowledged version this client wrote, at the next region. */
     private void verifyNext() {
+        verifying = true;
         if (verified >= written.size()) {
             return;
         }
         checking = written.get(verified++);
         op++;
+        awaited = op;
         calledMs = now();
         trigger(new ClientPort.Get(op, checking.name(), null, Content.failing(checking.key()), checking.version()),
                 remote);
     }
 
     private void onResult(ClientPort.Result r) {
+        if (r.op() != awaited) {
+            return; // given up on at the verification time
+        }
+        outstanding = false;
         long ret = now();
         if (readWhy != null) {
             String head = !r.ok() ? (r.code() == FailureCode.NOT_FOUND ? "none" : "error:" + r.error().replace('|', '/'))
@@ -196,7 +244,13 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         }
     }
 
-    /** Who the client is, its region, the cluster, its script, when writes stop and when verification starts. */
+    static final class VerifyNow extends Timeout {
+        VerifyNow(ScheduleTimeout st) {
+            super(st);
+        }
+    }
+
+    /** Who the client is, its region, the cluster, its script, when writes stop and verification starts, its timeout. */
     public static final class ClientInit extends Init<ConsistencyClientHost> {
         final NetAddress self;
         final String region;
@@ -204,15 +258,17 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         final List<Step> script;
         final long stopWritesMs;
         final long verifyAtMs;
+        final long timeoutMs;
 
         ClientInit(NetAddress self, String region, Map<String, String> regions, List<Step> script, long stopWritesMs,
-                long verifyAtMs) {
+                long verifyAtMs, long timeoutMs) {
             this.self = self;
             this.region = region;
             this.regions = regions;
             this.script = script;
             this.stopWritesMs = stopWritesMs;
             this.verifyAtMs = verifyAtMs;
+            this.timeoutMs = timeoutMs;
         }
     }
 }

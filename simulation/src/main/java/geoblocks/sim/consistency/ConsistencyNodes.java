@@ -30,6 +30,8 @@ public final class ConsistencyNodes {
     static final Map<String, MemoryMetaEngine> ENGINES = new LinkedHashMap<>();
     /** The latest snapshot each {@link Durable} node published ({@link ObservedNodeHost}); cleared when it starts again. */
     static final Map<String, NodeSnapshot> SNAPSHOTS = new LinkedHashMap<>();
+    /** Per {@link ObservedNodeHost} node, how many of its snapshots reported a storage fault (not ready). */
+    static final Map<String, Integer> STORAGE_FAULT_SNAPSHOTS = new LinkedHashMap<>();
     /**
      * Per {@link Durable} node, what its earlier runs (before a restart) reported last: moves committed
      * and the block bytes they copied (a node counts from its start).
@@ -120,12 +122,27 @@ public final class ConsistencyNodes {
         }
     }
 
-    /** A client machine in {@code region} running {@code script} against that region's node from {@code startMs}. */
+    /**
+     * A client machine in {@code region} running {@code script} against that region's node; an
+     * operation the node does not answer for {@code timeoutMs} ends with an unknown outcome.
+     */
     public record Client(String region, Map<String, String> regions, List<Step> script, long stopWritesMs,
-            long verifyAtMs) implements NodeFactory {
+            long verifyAtMs, long timeoutMs) implements NodeFactory {
+        /** The client's default timeout: longer than any wait of a put for its replicas in these scenarios. */
+        public static final long TIMEOUT_MS = 60_000;
+
         public Client {
             regions = new LinkedHashMap<>(regions);
             script = List.copyOf(script);
+        }
+
+        public Client(String region, Map<String, String> regions, List<Step> script, long stopWritesMs, long verifyAtMs) {
+            this(region, regions, script, stopWritesMs, verifyAtMs, TIMEOUT_MS);
+        }
+
+        /** This client with another timeout. */
+        public Client withTimeout(long ms) {
+            return new Client(region, regions, script, stopWritesMs, verifyAtMs, ms);
         }
 
         @Override
@@ -135,7 +152,7 @@ public final class ConsistencyNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new ConsistencyClientHost.ClientInit(self, region, regions, script, stopWritesMs, verifyAtMs);
+            return new ConsistencyClientHost.ClientInit(self, region, regions, script, stopWritesMs, verifyAtMs, timeoutMs);
         }
     }
 

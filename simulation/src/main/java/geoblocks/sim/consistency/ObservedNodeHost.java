@@ -17,7 +17,8 @@ import se.sics.kompics.timer.Timer;
  * production host's HTTP server does with the file service's snapshots: keeps the latest
  * ({@link ConsistencyNodes#SNAPSHOTS}), so that a scenario can read what the node reports to its
  * operator (its layout figures: what its rebalancer has left to drain, the bytes its committed moves
- * copied).
+ * copied), and counts the snapshots that reported a storage fault
+ * ({@link ConsistencyNodes#STORAGE_FAULT_SNAPSHOTS}).
  */
 public final class ObservedNodeHost extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
@@ -31,6 +32,9 @@ public final class ObservedNodeHost extends ComponentDefinition {
             @Override
             public void handle(NodeSnapshot s) {
                 ConsistencyNodes.SNAPSHOTS.put(init.region, s);
+                if (s.storageFault() != null) {
+                    ConsistencyNodes.STORAGE_FAULT_SNAPSHOTS.merge(init.region, 1, Integer::sum);
+                }
             }
         }, node.getPositive(OpsPort.class));
     }
