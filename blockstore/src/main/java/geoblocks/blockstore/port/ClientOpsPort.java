@@ -3,8 +3,6 @@ package geoblocks.blockstore.port;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.OpFamily;
 import geoblocks.net.NetAddress;
-import java.util.Objects;
-import se.sics.kompics.PatternExtractor;
 import se.sics.kompics.PortType;
 
 /**
@@ -21,25 +19,9 @@ public final class ClientOpsPort extends PortType {
     }
 
     /** A message of the family from {@code from}, admitted at the door. */
-    public record Arrived(NetAddress from, FileOp op) implements PatternExtractor<Class<Object>, FileOp> {
+    public record Arrived(NetAddress from, FileOp op) implements Admitted {
         public Arrived {
-            Objects.requireNonNull(from, "from");
-            if (OpFamily.of(op) != OpFamily.CLIENT) {
-                throw new IllegalArgumentException(op.getClass().getSimpleName() + " is of the " + OpFamily.of(op)
-                        + " family, not CLIENT");
-            }
-        }
-
-        /** The op's class: a component may subscribe to one op of the family ({@code ClassMatchedHandler}). */
-        @Override
-        @SuppressWarnings("unchecked")
-        public Class<Object> extractPattern() {
-            return (Class<Object>) (Class<?>) op.getClass();
-        }
-
-        @Override
-        public FileOp extractValue() {
-            return op;
+            Admitted.check(from, op, OpFamily.CLIENT);
         }
     }
 }
