@@ -384,6 +384,15 @@ class FaultIT {
         assertTrue(full.getMessage().contains("disk full"), full.getMessage());
         assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE, NodeFailure.codeOf(full),
                 "a full disk is told apart from other failures: " + full);
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        String base = "http://127.0.0.1:" + cluster.httpPort("saopaulo");
+        java.net.http.HttpResponse<String> ready = http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(base + "/readyz")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(503, ready.statusCode(), ready.body());
+        assertTrue(ready.body().startsWith("block disk full: "), "/readyz names the full disk: " + ready.body());
+        String metrics = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        assertTrue(metrics.contains("geoblocks_block_disk_full 1.0"), "the metric says the disk is full");
         Path out = work.resolve("full-out");
         client.get("saopaulo", "after-fuzz", out, null);
         assertEquals(-1, Files.mismatch(work.resolve("after-fuzz"), out));

@@ -29,6 +29,20 @@ public record DiskSpace(long totalBytes, long freeBytes, long reserveBytes) {
         return !known() || freeBytes - bytes >= reserveBytes;
     }
 
+    /**
+     * True when the disk is known and holds no more than its reserve free: every block write is refused (as
+     * "disk full") until space returns.
+     */
+    public boolean full() {
+        return known() && freeBytes <= reserveBytes;
+    }
+
+    /** "N MiB free of M MiB, R MiB kept free": for an operator. */
+    public String describe() {
+        return known() ? (freeBytes >> 20) + " MiB free of " + (totalBytes >> 20) + " MiB, " + (reserveBytes >> 20)
+                + " MiB kept free (min-free-disk)" : "unknown";
+    }
+
     /** This space after {@code bytes} more were written (free never below 0). */
     public DiskSpace minus(long bytes) {
         return known() ? new DiskSpace(totalBytes, Math.max(0, freeBytes - bytes), reserveBytes) : this;

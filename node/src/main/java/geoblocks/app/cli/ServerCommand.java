@@ -315,7 +315,7 @@ public final class ServerCommand implements Callable<Integer> {
             HttpSettings h = http.get();
             HttpRefusals refusals = new HttpRefusals();
             Router router = new OpsRoutes(snapshots::get, dir, System::currentTimeMillis, blocks::stored, refusals, history,
-                    hostInit.versions())
+                    hostInit.versions(), blocks::space)
                     .mount(new Router(), h.probesNeedAuth());
             NodeStore nodeStore = new NodeStore(gatewayBridge, manifests.sharedReads(), region);
             if (s3) {

@@ -1,5 +1,6 @@
 package geoblocks.app.http;
 
+import geoblocks.blockstore.core.DiskSpace;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.StoredBlocks;
@@ -31,6 +32,15 @@ final class DashboardState {
     /** As above, with the build and the file protocol version each peer's handshake agreed ({@code versions}). */
     static String render(NodeSnapshot s, long nowMillis, StoredBlocks stored, Map<String, Long> httpRefused,
             TransferHistory history, geoblocks.net.PeerVersions versions) {
+        return render(s, nowMillis, stored, httpRefused, history, versions, DiskSpace.UNKNOWN);
+    }
+
+    /**
+     * As above, with the space on the disk the node's blocks go to: {@code storage} says when writes are refused
+     * (a full block disk, failing metadata syncs), as /readyz does.
+     */
+    static String render(NodeSnapshot s, long nowMillis, StoredBlocks stored, Map<String, Long> httpRefused,
+            TransferHistory history, geoblocks.net.PeerVersions versions, DiskSpace disk) {
         JsonWriter j = new JsonWriter().begin();
         if (s == null) {
             return j.field("ready", false).end().toString();
@@ -47,6 +57,14 @@ final class DashboardState {
             j.name("memberBuilds").begin();
             members.members().forEach(m -> j.field(m.region(), m.build()));
             j.end();
+        }
+        j.end();
+        j.name("storage").begin().field("blockDiskFull", disk.full());
+        if (disk.known()) {
+            j.field("blockDisk", disk.describe());
+        }
+        if (s.storageFault() != null) {
+            j.field("fault", s.storageFault());
         }
         j.end();
         StatusReply st = s.status();

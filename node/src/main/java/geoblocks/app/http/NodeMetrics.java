@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import geoblocks.blockstore.core.DiskSpace;
 import java.util.function.Supplier;
 
 /**
@@ -40,15 +41,20 @@ public final class NodeMetrics implements MultiCollector {
     private final Supplier<StoredBlocks> stored;
     private final HttpRefusals httpRefusals;
     private final geoblocks.net.PeerVersions versions;
+    private final Supplier<DiskSpace> disk;
 
     public NodeMetrics(Supplier<NodeSnapshot> latest, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
             HttpRefusals httpRefusals) {
-        this(latest, clockMillis, stored, httpRefusals, new geoblocks.net.PeerVersions());
+        this(latest, clockMillis, stored, httpRefusals, new geoblocks.net.PeerVersions(), () -> DiskSpace.UNKNOWN);
     }
 
-    /** With the file protocol version each peer's handshake agreed ({@code versions}, the node network's). */
+    /**
+     * With the file protocol version each peer's handshake agreed ({@code versions}, the node network's) and the
+     * space on the disk the node's blocks go to ({@code disk}).
+     */
     public NodeMetrics(Supplier<NodeSnapshot> latest, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
-            HttpRefusals httpRefusals, geoblocks.net.PeerVersions versions) {
+            HttpRefusals httpRefusals, geoblocks.net.PeerVersions versions, Supplier<DiskSpace> disk) {
+        this.disk = disk;
         this.versions = versions;
         this.latest = latest;
         this.clockMillis = clockMillis;
@@ -103,6 +109,14 @@ public final class NodeMetrics implements MultiCollector {
         out.metricSnapshot(gauge("geoblocks_stored_bytes",
                 "Data bytes of the blocks this node holds on its own disk (file headers not included).", Unit.BYTES,
                 List.of(g(here.bytes()))));
+        DiskSpace space = disk.get();
+        if (space.known()) {
+            out.metricSnapshot(gauge("geoblocks_block_disk_free_bytes", "Free bytes on the disk this node's blocks go to"
+                    + " (block writes keep min-free-disk of it free).", Unit.BYTES, List.of(g(space.freeBytes()))));
+            out.metricSnapshot(gauge("geoblocks_block_disk_full", "1 while the disk this node's blocks go to has no room"
+                    + " beyond min-free-disk: block writes are refused and /readyz says so; 0 once space returns.", null,
+                    List.of(g(space.full() ? 1 : 0))));
+        }
         build(out);
         if (s != null && s.status().versions() != null) {
             members(out, s.status().versions());

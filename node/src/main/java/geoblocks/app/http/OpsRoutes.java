@@ -11,12 +11,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.LongSupplier;
+import geoblocks.blockstore.core.DiskSpace;
 import java.util.function.Supplier;
 
 /**
  * The operator's routes: {@code GET /metrics} (Prometheus text format from the client library's
  * registry: the node's metrics and the JVM's), {@code /healthz} (the node publishes snapshots),
- * {@code /readyz} (and its data directory is writable, its metadata engine's syncs work, and every peer's
+ * {@code /readyz} (and its data directory is writable, its metadata engine's syncs work, its block disk has room
+ * beyond min-free-disk, and every peer's
  * first RTT probes have settled: measured up, or down-after passed since the node started), {@code /} (the dashboard
  * page from the jar) and {@code /api/state} (the dashboard's JSON, with the chart history). The
  * page and its JSON always need the credentials; the three probes only when {@code probesNeedAuth}.
@@ -34,6 +36,8 @@ public final class OpsRoutes {
     private final TransferHistory history;
     private final byte[] page;
     private final geoblocks.net.PeerVersions versions;
+    /** The space on the disk the node's blocks go to (unknown where the storage cannot tell). */
+    private final Supplier<DiskSpace> disk;
 
     /**
      * Routes over the node's {@code latest} snapshot, its data directory, the blocks its storage holds
@@ -42,12 +46,16 @@ public final class OpsRoutes {
      */
     public OpsRoutes(Supplier<NodeSnapshot> latest, Path dataDir, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
             HttpRefusals refusals, TransferHistory history) {
-        this(latest, dataDir, clockMillis, stored, refusals, history, new geoblocks.net.PeerVersions());
+        this(latest, dataDir, clockMillis, stored, refusals, history, new geoblocks.net.PeerVersions(), () -> DiskSpace.UNKNOWN);
     }
 
-    /** As above, with the file protocol versions the node's network agreed with each peer (see NodeMetrics). */
+    /**
+     * As above, with the file protocol versions the node's network agreed with each peer (see NodeMetrics) and
+     * the space on the disk its blocks go to ({@code disk}: a full one makes the node not ready).
+     */
     public OpsRoutes(Supplier<NodeSnapshot> latest, Path dataDir, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
-            HttpRefusals refusals, TransferHistory history, geoblocks.net.PeerVersions versions) {
+            HttpRefusals refusals, TransferHistory history, geoblocks.net.PeerVersions versions, Supplier<DiskSpace> disk) {
+        this.disk = disk;
         this.latest = latest;
         this.dataDir = dataDir;
         this.clock = clockMillis;
@@ -55,7 +63,7 @@ public final class OpsRoutes {
         this.refusals = refusals;
         this.history = history;
         this.versions = versions;
-        registry.register(new NodeMetrics(latest, clockMillis, stored, refusals, versions));
+        registry.register(new NodeMetrics(latest, clockMillis, stored, refusals, versions, disk));
         JvmMetrics.builder().register(registry);
         this.page = Resources.read("/geoblocks/dashboard/index.html");
     }
@@ -68,7 +76,7 @@ public final class OpsRoutes {
                 .add("GET", "/", true, ex -> ex.respond(200, "text/html; charset=utf-8", page))
                 .add("GET", "/api/state", true, ex -> ex.respond(200, "application/json",
                         DashboardState.render(latest.get(), clock.getAsLong(), stored.get(),
-                                refusals.counts(), history, versions).getBytes(StandardCharsets.UTF_8)));
+                                refusals.counts(), history, versions, disk.get()).getBytes(StandardCharsets.UTF_8)));
     }
 
     private void metrics(Exchange ex) throws IOException {
@@ -94,6 +102,12 @@ public final class OpsRoutes {
         NodeSnapshot s = latest.get();
         if (s.storageFault() != null) {
             ex.respondText(503, "storage fault: " + s.storageFault() + "\n");
+            return;
+        }
+        DiskSpace space = disk.get();
+        if (space.full()) {
+            ex.respondText(503, "block disk full: " + space.describe() + "; block writes are refused until space"
+                    + " returns, reads go on\n");
             return;
         }
         if (!s.unsettledPeers().isEmpty()) {

@@ -1,5 +1,6 @@
 package geoblocks.app.http;
 
+import geoblocks.blockstore.core.DiskSpace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,6 +46,7 @@ class HttpServerTest {
     private final HttpRefusals refusals = new HttpRefusals();
     private final AtomicReference<StoredBlocks> stored = new AtomicReference<>(new StoredBlocks(3, 3 * 1024 + 17));
     private final TransferHistory history = new TransferHistory(4);
+    private final AtomicReference<DiskSpace> disk = new AtomicReference<>(DiskSpace.UNKNOWN);
 
     @BeforeEach
     void start() throws Exception {
@@ -53,7 +55,8 @@ class HttpServerTest {
 
     /** The operator's routes and two test routes; the probes need the credentials when {@code probesNeedAuth}. */
     private HttpServer start(boolean probesNeedAuth) throws InterruptedException {
-        Router router = new OpsRoutes(latest::get, data, clock::get, stored::get, refusals, history).mount(new Router(), probesNeedAuth)
+        Router router = new OpsRoutes(latest::get, data, clock::get, stored::get, refusals, history,
+                new geoblocks.net.PeerVersions(), disk::get).mount(new Router(), probesNeedAuth)
                 .add("GET", "/boom", false, ex -> {
                     throw new IllegalStateException("route failed");
                 })
@@ -238,6 +241,29 @@ class HttpServerTest {
         assertEquals(200, send("GET", "/healthz", null, null).statusCode(), "alive: it publishes snapshots");
         latest.set(s);
         assertEquals(200, send("GET", "/readyz", null, null).statusCode());
+    }
+
+    @Test
+    void aFullBlockDisk_makesTheNodeNotReady_andSaysSoInMetrics_untilSpaceReturns() throws Exception {
+        latest.set(snapshot(clock.get()));
+        long mib = 1 << 20;
+        disk.set(new DiskSpace(64 * mib, 8 * mib, 8 * mib));
+        HttpResponse<String> full = send("GET", "/readyz", null, null);
+        assertEquals(503, full.statusCode());
+        assertEquals("block disk full: 8 MiB free of 64 MiB, 8 MiB kept free (min-free-disk); block writes are refused"
+                + " until space returns, reads go on\n", full.body());
+        assertEquals(200, send("GET", "/healthz", null, null).statusCode(), "alive: it publishes snapshots");
+        String metrics = send("GET", "/metrics", null, null).body();
+        assertTrue(metrics.contains("geoblocks_block_disk_full 1.0"), metrics);
+        assertTrue(metrics.contains("geoblocks_block_disk_free_bytes " + (double) (8 * mib)), metrics);
+        String state = send("GET", "/api/state", AUTH, null).body();
+        assertTrue(state.contains("\"storage\":{\"blockDiskFull\":true,\"blockDisk\":\"8 MiB free of 64 MiB, 8 MiB kept"
+                + " free (min-free-disk)\"}"), "the dashboard's state says so: " + state);
+
+        disk.set(new DiskSpace(64 * mib, 9 * mib, 8 * mib)); // space returned: ready again, nothing else to do
+        assertEquals(200, send("GET", "/readyz", null, null).statusCode());
+        assertTrue(send("GET", "/metrics", null, null).body().contains("geoblocks_block_disk_full 0.0"));
+        assertTrue(send("GET", "/api/state", AUTH, null).body().contains("\"storage\":{\"blockDiskFull\":false,"));
     }
 
     @Test
