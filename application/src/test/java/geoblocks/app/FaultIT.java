@@ -523,4 +523,73 @@ class FaultIT {
         client.get("mumbai", "two-disks", out, null);
         assertEquals(-1, Files.mismatch(in, out));
     }
+
+    /**
+     * A real small file system (tmpfs, 64 MiB; as root, else skipped) under saopaulo's data directory, filled by
+     * another file until less than the node's reserve is free: uploads fail as INSUFFICIENT_STORAGE, /readyz and the
+     * metric say the block disk is full, reads go on; once the other file is gone the node takes uploads and is
+     * ready again without a restart.
+     */
+    @Test
+    @Order(10)
+    void smallFileSystemFilledUp_refusesUploads_saysSo_andRecoversWhenSpaceReturns() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+                "needs root to mount a tmpfs");
+        Path data = cluster.dataDir("saopaulo");
+        Path saved = work.resolve("saopaulo-data-saved");
+        cluster.kill("saopaulo");
+        Files.move(data, saved);
+        Files.createDirectories(data);
+        assertEquals(0, ItSupport.run(List.of("mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", data.toString()), work,
+                java.util.Map.of(), 30).code(), "mount a 64 MiB tmpfs");
+        try {
+            ItSupport.Run copy = ItSupport.run(List.of("cp", "-a", saved + "/.", data.toString()), work, java.util.Map.of(), 60);
+            assertEquals(0, copy.code(), copy.out());
+            cluster.startNode("saopaulo", List.of("-Dgeoblocks.node.min-free-disk=16MiB"));
+            cluster.awaitListening("saopaulo");
+            awaitAllUp();
+            Path in = file("tmpfs-in", 200_000, 12);
+            client.put("saopaulo", in, "tmpfs-before", "local", 65536, null);
+
+            long usable = Files.getFileStore(data).getUsableSpace();
+            Path filler = data.resolve("filler");
+            try (OutputStream o = Files.newOutputStream(filler)) {
+                byte[] chunk = new byte[1 << 20];
+                for (long left = usable - (12L << 20); left > 0; left -= chunk.length) {
+                    o.write(chunk, 0, (int) Math.min(chunk.length, left));
+                }
+            }
+            IOException full = assertThrows(IOException.class, () -> client.put("saopaulo", in, "tmpfs-full", "local", 65536, null));
+            assertEquals(FailureCode.INSUFFICIENT_STORAGE, NodeFailure.codeOf(full), "refused as a full disk: " + full);
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + cluster.httpPort("saopaulo");
+            java.net.http.HttpResponse<String> ready = http.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(base + "/readyz")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, ready.statusCode(), ready.body());
+            assertTrue(ready.body().startsWith("block disk full: "), ready.body());
+            Path out = work.resolve("tmpfs-out");
+            client.get("saopaulo", "tmpfs-before", out, null);
+            assertEquals(-1, Files.mismatch(in, out), "reads go on");
+
+            Files.delete(filler);
+            await(30, "saopaulo ready again once space returned", () -> {
+                try {
+                    return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/readyz")).build(),
+                            java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                } catch (IOException e) {
+                    return false;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            });
+            client.put("saopaulo", in, "tmpfs-after", "local", 65536, null);
+            String metrics = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(metrics.contains("geoblocks_block_disk_full 0.0"), "the metric clears by itself");
+        } finally {
+            cluster.kill("saopaulo");
+            ItSupport.run(List.of("umount", "-l", data.toString()), work, java.util.Map.of(), 30);
+        }
+    }
 }
