@@ -117,6 +117,11 @@ public final class NodeMetrics implements MultiCollector {
                     + " beyond min-free-disk: block writes are refused and /readyz says so; 0 once space returns.", null,
                     List.of(g(space.full() ? 1 : 0))));
         }
+        if (s != null) {
+            out.metricSnapshot(gauge("geoblocks_storage_fault", "1 while the metadata engine's syncs fail: answers that"
+                    + " follow a metadata write are held and /readyz says why; 0 once a sync works again.", null,
+                    List.of(g(s.storageFault() != null ? 1 : 0))));
+        }
         build(out);
         if (s != null && s.status().versions() != null) {
             members(out, s.status().versions());

@@ -239,8 +239,11 @@ class HttpServerTest {
         assertEquals(503, faulty.statusCode());
         assertEquals("storage fault: " + fault + "\n", faulty.body());
         assertEquals(200, send("GET", "/healthz", null, null).statusCode(), "alive: it publishes snapshots");
+        assertTrue(send("GET", "/metrics", null, null).body().contains("geoblocks_storage_fault 1.0"));
+        assertTrue(send("GET", "/api/state", AUTH, null).body().contains("\"fault\":\"" + fault + "\""));
         latest.set(s);
         assertEquals(200, send("GET", "/readyz", null, null).statusCode());
+        assertTrue(send("GET", "/metrics", null, null).body().contains("geoblocks_storage_fault 0.0"));
     }
 
     @Test
