@@ -238,7 +238,14 @@ public final class FileService extends ComponentDefinition {
         on(store, BlockFilesListed.class, l -> gc.onListed(l));
         on(store, BlocksCollected.class, c -> gc.onCollected(c));
         on(store, BlockStorePort.DisksLost.class, this::onDisksLost);
-        on(clientOps, ClientOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), clientRoutes));
+        on(clientOps, ClientOpsPort.Arrived.class, a -> {
+            Failed refused = SyncFaultRefusal.of(a.op(), commit.fault(node.now()));
+            if (refused != null) {
+                node.send(a.from(), refused);
+            } else {
+                onMsg(a.from(), a.op(), clientRoutes);
+            }
+        });
         on(peerOps, PeerOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), peerRoutes));
         on(adminOps, AdminOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), adminRoutes));
         on(benchOps, BenchOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), benchRoutes));
