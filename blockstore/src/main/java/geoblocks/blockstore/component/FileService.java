@@ -196,8 +196,8 @@ public final class FileService extends ComponentDefinition {
         }
         requests.gcStatus(() -> gc.status(migrations.moves()));
         requests.versionsStatus(() -> new geoblocks.blockstore.wire.ClientOp.Versions(init.build,
-                node.layout().clusterVersion().toString(), releases.finalizeNote(node.layout(), this::addressOrNull),
-                releases.builds(node.layout(), init.build, this::addressOrNull)));
+                node.layout().clusterVersion().toString(), releases.finalizeNote(node.layout(), node::addressOrNull),
+                releases.builds(node.layout(), init.build, node::addressOrNull)));
         this.rebalancer = new Rebalancer(node, migrations);
         node.rebalance(rebalancer::figures);
         this.netBench = new NetBench(node, (to, op) -> gated(FileMsg.to(init.versions, new NetHeader(init.self, to, Transport.UDP), op)),
@@ -409,15 +409,6 @@ public final class FileService extends ComponentDefinition {
         timing.expire(now, millis, ABANDONED_NANOS);
         trigger(Snapshots.build(node, requests.status(0), requestStats, timing.openCount(), commit.fault(node.now()),
                 scrubber.progress(now, millis), millis), ops);
-    }
-
-    /** Where region {@code r} is, or null when it has no address that resolves. */
-    private NetAddress addressOrNull(String r) {
-        try {
-            return node.addressOf(r);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     /** The figures the membership component answers cluster request {@code id} with. */

@@ -77,14 +77,17 @@ final class LayoutAddresses {
 
     /** Where region {@code r} is: a member's address, else where a removed region was. */
     NetAddress addressOf(String r) {
-        NetAddress a = addresses.get(r);
-        if (a == null) {
-            a = former.get(r); // removed while work for it was under way
-        }
+        NetAddress a = addressOrNull(r);
         if (a == null) {
             throw new IllegalArgumentException("unknown region '" + r + "'; known: " + addresses.keySet());
         }
         return a;
+    }
+
+    /** As {@link #addressOf}, or null for a region this book does not know. */
+    NetAddress addressOrNull(String r) {
+        NetAddress a = addresses.get(r);
+        return a != null ? a : former.get(r); // a removed region's, while work for it was under way
     }
 
     /** The region of a member's address, empty for anyone else (a removed region's included). */

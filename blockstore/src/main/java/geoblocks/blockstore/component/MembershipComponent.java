@@ -115,11 +115,7 @@ public final class MembershipComponent extends ComponentDefinition {
 
         @Override
         public NetAddress addressOrNull(String r) {
-            try {
-                return book.addressOf(r);
-            } catch (IllegalArgumentException e) {
-                return null;
-            }
+            return book.addressOrNull(r);
         }
 
         @Override

@@ -258,6 +258,11 @@ final class NodeContext implements Node {
         return book.addressOf(r);
     }
 
+    /** Where region {@code r} is, or null when the layout names no address for it. */
+    NetAddress addressOrNull(String r) {
+        return book.addressOrNull(r);
+    }
+
     @Override
     public List<String> lookupPeers() {
         if (now() - startNanos < 2 * settings.downAfterMs() * 1_000_000L) {
