@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import geoblocks.node.Ports;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -103,8 +104,8 @@ public final class LocalCluster implements AutoCloseable {
         conf.append("  ]\n}\n");
         // the admin API's root token and the dashboard's own credentials (not the S3 key): known, for the
         // demo's README and the tests
-        conf.append("geoblocks.admin.token = \"").append(geoblocks.app.admin.AdminTokens.DEMO_ROOT).append("\"\n");
-        conf.append("geoblocks.http.dashboard.password = \"").append(geoblocks.app.http.HttpSettings.DEMO_DASHBOARD_PASSWORD)
+        conf.append("geoblocks.admin.token = \"").append(geoblocks.node.admin.AdminTokens.DEMO_ROOT).append("\"\n");
+        conf.append("geoblocks.http.dashboard.password = \"").append(geoblocks.node.http.HttpSettings.DEMO_DASHBOARD_PASSWORD)
                 .append("\"\n").append(extraConfig).append('\n');
         Path cfg = workDir.resolve("cluster.conf");
         Files.writeString(cfg, conf);

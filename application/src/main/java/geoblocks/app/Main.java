@@ -1,12 +1,14 @@
 package geoblocks.app;
 
 import geoblocks.app.cli.BenchCommand;
-import geoblocks.app.cli.ClientCommand;
 import geoblocks.app.cli.DemoCommand;
 import geoblocks.app.cli.PlotSeriesCommand;
-import geoblocks.app.cli.ServerCommand;
 import geoblocks.app.ledbat.LedbatCommand;
 import geoblocks.app.probe.ProbeCommand;
+import geoblocks.node.BuildVersion;
+import geoblocks.node.ExitCodes;
+import geoblocks.node.cli.ClientCommand;
+import geoblocks.node.cli.ServerCommand;
 import geoblocks.sim.cli.SimulateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

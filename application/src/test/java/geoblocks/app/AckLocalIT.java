@@ -12,6 +12,7 @@ import geoblocks.blockstore.core.FileReplicationQueueStore;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.node.GeoClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

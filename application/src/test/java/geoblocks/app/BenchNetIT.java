@@ -8,6 +8,7 @@ import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.BenchOp.NetBenchResult;
+import geoblocks.node.GeoClient;
 import geoblocks.sim.harness.Content;
 import java.io.IOException;
 import java.nio.file.Files;

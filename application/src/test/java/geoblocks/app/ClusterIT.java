@@ -13,6 +13,8 @@ import geoblocks.blockstore.core.Policy;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import geoblocks.blockstore.wire.ClientOp.PeerRtt;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
+import geoblocks.node.GeoClient;
+import geoblocks.node.NodeFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,6 +9,8 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Owners;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
+import geoblocks.node.GeoClient;
+import geoblocks.node.NodeFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.node.GeoClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -44,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DashboardIT {
     /** The dashboard's own credentials (LocalCluster's config), not the S3 root key. */
     private static final String USER = "admin";
-    private static final String SECRET = geoblocks.app.http.HttpSettings.DEMO_DASHBOARD_PASSWORD;
+    private static final String SECRET = geoblocks.node.http.HttpSettings.DEMO_DASHBOARD_PASSWORD;
     private static final String S3_KEY = "geoblocks-demo";
     private static final String S3_SECRET = "geoblocks-local-demo-secret";
     private static final String FILE = "photos/dashboard-demo.jpg";

@@ -1,8 +1,8 @@
 package geoblocks.app;
 
-import geoblocks.blockstore.wire.PeerOp;
 import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.wire.PeerOp;
 import static geoblocks.app.ItSupport.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,13 +12,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.FileBlockStorage;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
-import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.net.MessageAuth;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
+import geoblocks.node.AppConfig;
+import geoblocks.node.ExitCodes;
+import geoblocks.node.GeoClient;
+import geoblocks.node.NodeFailure;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.DatagramPacket;

@@ -2,6 +2,8 @@ package geoblocks.app;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.node.AppConfig;
+import geoblocks.node.GeoClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

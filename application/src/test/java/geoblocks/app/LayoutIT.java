@@ -13,6 +13,8 @@ import geoblocks.blockstore.core.layout.Region;
 import geoblocks.blockstore.core.layout.RegionState;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.network.session.NodeIdentity;
+import geoblocks.node.AdminClient;
+import geoblocks.node.GeoClient;
 import geoblocks.node.s3.MiniJson;
 import java.io.IOException;
 import java.net.URI;

@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.app.host.NetworkChoice;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.node.ExitCodes;
+import geoblocks.node.GeoClient;
+import geoblocks.node.NodeFailure;
+import geoblocks.node.host.NetworkChoice;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;

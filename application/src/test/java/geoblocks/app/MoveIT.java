@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.core.FileBlockStorage;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.node.GeoClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

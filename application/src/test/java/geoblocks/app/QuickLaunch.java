@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import geoblocks.node.Ports;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

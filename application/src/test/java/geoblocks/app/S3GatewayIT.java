@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.client.ClientPort;
+import geoblocks.node.GeoClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

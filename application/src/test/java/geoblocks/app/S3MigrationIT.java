@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.node.GeoClient;
 import geoblocks.node.s3.migration.PendingMigration;
 import java.io.IOException;
 import java.nio.file.Files;

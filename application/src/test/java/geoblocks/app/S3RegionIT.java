@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.node.GeoClient;
 import geoblocks.s3storage.WeedServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -150,7 +151,7 @@ class S3RegionIT {
                 }
             });
             // a restarted node places blocks once its RTT probes found its peers up again
-            geoblocks.app.cli.Cluster.awaitAllUp(nodes.client(), List.of("seoul"), 60_000);
+            geoblocks.node.cli.Cluster.awaitAllUp(nodes.client(), List.of("seoul"), 60_000);
             assertEquals(List.of(1), gw.listParts(b -> b.bucket("restart-mp").key("big").uploadId(id)).parts().stream()
                     .map(p -> p.partNumber()).toList(), "the upload and its part survived the restart");
             String e2 = gw.uploadPart(b -> b.bucket("restart-mp").key("big").uploadId(id).partNumber(2),

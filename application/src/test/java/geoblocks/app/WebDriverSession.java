@@ -1,5 +1,6 @@
 package geoblocks.app;
 
+import geoblocks.node.Ports;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,10 +1,10 @@
 package geoblocks.app.bench;
 
-import geoblocks.app.AppConfig;
-import geoblocks.app.GeoClient;
 import geoblocks.app.LocalCluster;
-import geoblocks.app.Sizes;
-import geoblocks.app.cli.Cluster;
+import geoblocks.node.AppConfig;
+import geoblocks.node.GeoClient;
+import geoblocks.node.Sizes;
+import geoblocks.node.cli.Cluster;
 import geoblocks.sim.databridge.DataBridgePlan;
 import geoblocks.sim.databridge.DataBridgeReport;
 import geoblocks.sim.databridge.DataBridgeResult;

@@ -1,7 +1,7 @@
 package geoblocks.app.bench;
 
-import geoblocks.app.GeoClient;
 import geoblocks.blockstore.client.ClientPort;
+import geoblocks.node.GeoClient;
 import geoblocks.sim.databridge.DataBridgePlan;
 import geoblocks.sim.databridge.DataBridgeResult;
 import geoblocks.sim.databridge.HomeCheck;

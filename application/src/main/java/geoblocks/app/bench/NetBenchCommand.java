@@ -1,9 +1,9 @@
 package geoblocks.app.bench;
 
-import geoblocks.app.AppConfig;
-import geoblocks.app.GeoClient;
-import geoblocks.app.Sizes;
 import geoblocks.blockstore.wire.BenchOp.NetBenchResult;
+import geoblocks.node.AppConfig;
+import geoblocks.node.GeoClient;
+import geoblocks.node.Sizes;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;

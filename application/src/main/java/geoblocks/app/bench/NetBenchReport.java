@@ -1,7 +1,7 @@
 package geoblocks.app.bench;
 
-import geoblocks.app.http.JsonWriter;
 import geoblocks.blockstore.wire.BenchOp.NetBenchResult;
+import geoblocks.node.http.JsonWriter;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package geoblocks.app.bench;
 
-import geoblocks.app.Sizes;
+import geoblocks.node.Sizes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,7 +98,7 @@ public final class StorageBenchCommand implements Callable<Integer> {
                 System.out.println(StorageReport.json(plan, work.toString(), runs));
             }
         } finally {
-            geoblocks.app.cli.Cluster.deleteTree(work);
+            geoblocks.node.cli.Cluster.deleteTree(work);
         }
         return 0;
     }

@@ -1,15 +1,15 @@
 package geoblocks.app.cli;
 
-import geoblocks.app.AppConfig;
-import geoblocks.app.GeoClient;
 import geoblocks.app.LocalCluster;
-import geoblocks.app.NetworkOption;
-import geoblocks.app.Sizes;
-import geoblocks.app.host.NetworkChoice;
 import geoblocks.app.bench.DataBridgeBenchCommand;
 import geoblocks.app.bench.NetBenchCommand;
 import geoblocks.app.bench.StorageBenchCommand;
 import geoblocks.app.load.LoadCommand;
+import geoblocks.node.AppConfig;
+import geoblocks.node.GeoClient;
+import geoblocks.node.Sizes;
+import geoblocks.node.cli.Cluster;
+import geoblocks.node.host.NetworkChoice;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

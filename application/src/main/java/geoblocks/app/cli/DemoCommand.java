@@ -1,12 +1,13 @@
 package geoblocks.app.cli;
 
-import geoblocks.blockstore.wire.ClientOp;
-import geoblocks.app.AppConfig;
-import geoblocks.app.GeoClient;
 import geoblocks.app.LocalCluster;
-import geoblocks.app.Sizes;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.node.AppConfig;
+import geoblocks.node.GeoClient;
+import geoblocks.node.Sizes;
+import geoblocks.node.cli.Cluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,7 +1,7 @@
 package geoblocks.app.ledbat;
 
-import geoblocks.app.Sizes;
 import geoblocks.net.NetAddress;
+import geoblocks.node.Sizes;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import geoblocks.ledbat.component.LedbatInit;
 import geoblocks.ledbat.core.LedbatSettings;
 import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.net.NetAddress;
+import geoblocks.network.component.GeoNetwork;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
@@ -16,7 +17,6 @@ import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.Transport;
 import se.sics.kompics.network.netty.NettyInit;
 import se.sics.kompics.network.netty.NettyNetwork;
-import geoblocks.network.component.GeoNetwork;
 import se.sics.kompics.timer.Timer;
 import se.sics.kompics.timer.java.JavaTimer;
 
@@ -59,11 +59,11 @@ public final class LedbatHost extends ComponentDefinition {
         final Init<?> driverInit;
         final boolean driverNeedsTimer;
         final boolean verbose;
-        final geoblocks.app.host.NetworkChoice net;
+        final geoblocks.node.host.NetworkChoice net;
 
         HostInit(NetAddress self, LedbatSettings settings, int udpBufferBytes,
                 Class<? extends ComponentDefinition> driver, Init<?> driverInit, boolean driverNeedsTimer,
-                boolean verbose, geoblocks.app.host.NetworkChoice net) {
+                boolean verbose, geoblocks.node.host.NetworkChoice net) {
             this.net = net;
             this.self = self;
             this.settings = settings;

@@ -1,10 +1,10 @@
 package geoblocks.app.ledbat;
 
 import com.typesafe.config.ConfigFactory;
-import geoblocks.app.Sizes;
 import geoblocks.ledbat.core.LedbatSettings;
 import geoblocks.ledbat.wire.LedbatCodec;
 import geoblocks.net.netty.CodecSerializer;
+import geoblocks.node.Sizes;
 import java.util.HashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -28,7 +28,7 @@ final class LedbatOptions {
     String udpBuffer;
 
     @picocli.CommandLine.Mixin
-    geoblocks.app.NetworkOption network = new geoblocks.app.NetworkOption();
+    geoblocks.app.cli.NetworkOption network = new geoblocks.app.cli.NetworkOption();
 
     @Option(names = "--security", defaultValue = "auto",
             description = "With --network geoblocks: tls, auth or auto (auth on loopback, tls otherwise; default ${DEFAULT-VALUE}).")
@@ -78,10 +78,10 @@ final class LedbatOptions {
     }
 
     /** The network both ends use; they must agree on it, the security mode and geoblocks.cluster.secret. */
-    geoblocks.app.host.NetworkChoice network() {
+    geoblocks.node.host.NetworkChoice network() {
         com.typesafe.config.Config c = ConfigFactory.parseMap(Map.of("implementation", network.name, "security", security,
                 "udp-buffer", udpBufferBytes())).atPath("geoblocks.network").withFallback(ConfigFactory.load());
-        return new geoblocks.app.host.NetworkChoice(geoblocks.network.NetworkSettings.from(c),
+        return new geoblocks.node.host.NetworkChoice(geoblocks.network.NetworkSettings.from(c),
                 c.getString("geoblocks.cluster.secret"), geoblocks.network.session.NodeIdentity.NONE);
     }
 

@@ -35,7 +35,7 @@ public final class LedbatServerCommand implements Callable<Integer> {
         }
         LedbatSettings settings = options.settings();
         LedbatOptions.registerCodec();
-        geoblocks.app.host.NetworkChoice net = options.network();
+        geoblocks.node.host.NetworkChoice net = options.network();
         Kompics.createAndStart(LedbatHost.class, new LedbatHost.HostInit(self, settings, options.udpBufferBytes(),
                 ServerDriver.class, Init.NONE, false, options.verbose, net), workers, LedbatOptions.KOMPICS_BATCH);
         System.out.println("ledbat server listening on " + self + " (UDP, network " + net.describe(self) + ")");

@@ -1,7 +1,7 @@
 package geoblocks.app.load;
 
-import geoblocks.app.AppConfig;
-import geoblocks.app.http.HttpSettings;
+import geoblocks.node.AppConfig;
+import geoblocks.node.http.HttpSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,8 +1,8 @@
 package geoblocks.app.load;
 
-import geoblocks.app.GeoClient;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.LayoutCodec;
+import geoblocks.node.GeoClient;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;

@@ -1,10 +1,10 @@
 package geoblocks.app.load;
 
-import geoblocks.app.AppConfig;
-import geoblocks.app.GeoClient;
 import geoblocks.app.LocalCluster;
-import geoblocks.app.Sizes;
 import geoblocks.blockstore.core.Policy;
+import geoblocks.node.AppConfig;
+import geoblocks.node.GeoClient;
+import geoblocks.node.Sizes;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -85,7 +85,7 @@ public final class LoadCommand implements Callable<Integer> {
     List<String> nodeJvmOpts = new ArrayList<>();
 
     @picocli.CommandLine.Mixin
-    geoblocks.app.NetworkOption network = new geoblocks.app.NetworkOption();
+    geoblocks.app.cli.NetworkOption network = new geoblocks.app.cli.NetworkOption();
 
     @Option(names = "--failover", defaultValue = "0", paramLabel = "N",
             description = "Send a request that failed as UNAVAILABLE (its node down or restarting: nothing was decided)"
@@ -142,7 +142,7 @@ public final class LoadCommand implements Callable<Integer> {
                         LocalCluster.REGIONS, wan ? "on" : "off", String.join(" ", jvm), work);
                 cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm, network.config());
                 cfg = AppConfig.load(cluster.configFile());
-                out.printf("network: %s%n", geoblocks.app.host.NetworkChoice.of(cfg).describe(cfg.cluster().regions().values().iterator().next()));
+                out.printf("network: %s%n", geoblocks.node.host.NetworkChoice.of(cfg).describe(cfg.cluster().regions().values().iterator().next()));
             }
             AppConfig withRetries = new AppConfig(com.typesafe.config.ConfigFactory.parseMap(
                     java.util.Map.of("geoblocks.client.busy-retries", busyRetries)).withFallback(cfg.config()),

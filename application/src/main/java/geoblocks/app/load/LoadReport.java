@@ -1,8 +1,8 @@
 package geoblocks.app.load;
 
-import geoblocks.app.Sizes;
 import geoblocks.app.load.LoadStats.Op;
 import geoblocks.app.load.LoadStats.OpStats;
+import geoblocks.node.Sizes;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;

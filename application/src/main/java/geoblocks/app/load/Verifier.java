@@ -1,9 +1,9 @@
 package geoblocks.app.load;
 
-import geoblocks.app.GeoClient;
-import geoblocks.app.NodeFailure;
-import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.node.GeoClient;
+import geoblocks.node.NodeFailure;
 import geoblocks.sim.harness.Content;
 import java.io.IOException;
 import java.io.PrintStream;

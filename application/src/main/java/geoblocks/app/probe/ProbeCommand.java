@@ -1,7 +1,7 @@
 package geoblocks.app.probe;
 
-import geoblocks.app.AppConfig;
-import geoblocks.app.GeoClient;
+import geoblocks.node.AppConfig;
+import geoblocks.node.GeoClient;
 import geoblocks.sim.harness.Content;
 import java.io.IOException;
 import java.io.Writer;

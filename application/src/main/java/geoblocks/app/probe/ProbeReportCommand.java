@@ -1,6 +1,6 @@
 package geoblocks.app.probe;
 
-import geoblocks.app.Sizes;
+import geoblocks.node.Sizes;
 import geoblocks.sim.harness.Charts;
 import java.io.BufferedReader;
 import java.io.IOException;

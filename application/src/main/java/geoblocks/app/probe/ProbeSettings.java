@@ -1,6 +1,6 @@
 package geoblocks.app.probe;
 
-import geoblocks.app.Sizes;
+import geoblocks.node.Sizes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

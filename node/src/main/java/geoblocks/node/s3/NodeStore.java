@@ -1,6 +1,5 @@
 package geoblocks.node.s3;
 
-import geoblocks.app.host.Bridge;
 import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
@@ -10,6 +9,7 @@ import geoblocks.blockstore.core.SharedManifestReads;
 import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.node.host.Bridge;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

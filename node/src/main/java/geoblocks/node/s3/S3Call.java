@@ -1,6 +1,6 @@
 package geoblocks.node.s3;
 
-import geoblocks.app.http.Exchange;
+import geoblocks.node.http.Exchange;
 import geoblocks.node.s3.access.S3Access;
 import geoblocks.node.s3.auth.AwsChunked;
 import geoblocks.node.s3.xml.S3Xml;

@@ -1,11 +1,11 @@
 package geoblocks.node.s3;
 
-import geoblocks.app.http.Exchange;
-import geoblocks.app.http.Route;
-import geoblocks.app.http.Router;
 import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.HostPort;
+import geoblocks.node.http.Exchange;
+import geoblocks.node.http.Route;
+import geoblocks.node.http.Router;
 import geoblocks.node.s3.access.S3Acls;
 import geoblocks.node.s3.access.S3Authorizer;
 import geoblocks.node.s3.auth.AccessKeys;

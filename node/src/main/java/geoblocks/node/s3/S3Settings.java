@@ -1,9 +1,9 @@
 package geoblocks.node.s3;
 
 import com.typesafe.config.Config;
-import geoblocks.app.http.HttpSettings;
-import geoblocks.app.http.Redact;
 import geoblocks.net.ClusterConfig;
+import geoblocks.node.http.HttpSettings;
+import geoblocks.node.http.Redact;
 import geoblocks.node.s3.auth.AccessKeys;
 import geoblocks.node.s3.body.SpoolSpace;
 import geoblocks.node.s3.bucket.S3Lifecycle;

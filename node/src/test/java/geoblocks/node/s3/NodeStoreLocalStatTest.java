@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.app.host.Bridge;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
@@ -12,6 +11,7 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.SharedManifestReads;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
+import geoblocks.node.host.Bridge;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package geoblocks.node.s3.auth;
 
-import geoblocks.app.http.Redact;
+import geoblocks.node.http.Redact;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

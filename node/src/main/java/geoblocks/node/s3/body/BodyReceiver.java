@@ -1,6 +1,6 @@
 package geoblocks.node.s3.body;
 
-import geoblocks.app.http.Exchange;
+import geoblocks.node.http.Exchange;
 import geoblocks.node.s3.BucketMeta;
 import geoblocks.node.s3.S3Call;
 import geoblocks.node.s3.S3Error;

@@ -1,7 +1,7 @@
 package geoblocks.node.s3.body;
 
-import geoblocks.app.http.Exchange;
 import geoblocks.blockstore.client.ByteSource;
+import geoblocks.node.http.Exchange;
 import geoblocks.node.s3.S3Exception;
 import geoblocks.node.s3.S3Settings;
 import geoblocks.node.s3.object.Checksums;

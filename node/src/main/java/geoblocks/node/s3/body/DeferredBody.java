@@ -1,6 +1,6 @@
 package geoblocks.node.s3.body;
 
-import geoblocks.app.http.Exchange;
+import geoblocks.node.http.Exchange;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;

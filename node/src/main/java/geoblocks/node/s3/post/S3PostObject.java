@@ -1,8 +1,8 @@
 package geoblocks.node.s3.post;
 
-import geoblocks.app.http.Exchange;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.WriteCondition;
+import geoblocks.node.http.Exchange;
 import geoblocks.node.s3.BucketMeta;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.S3Buckets;

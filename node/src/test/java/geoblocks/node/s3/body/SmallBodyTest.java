@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import geoblocks.app.http.TestExchanges;
+import geoblocks.node.http.TestExchanges;
 import geoblocks.node.s3.S3Call;
 import geoblocks.node.s3.auth.SigV4;
 import io.netty.buffer.Unpooled;
