@@ -6,7 +6,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Tunables of a node, read from {@code geoblocks.node} (see blockstore's reference.conf) and
- * validated here, once.
+ * validated here, once. Build other settings by name ({@link #builder()}, {@link #toBuilder()}), not by
+ * the record's 22 positions.
  */
 public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBytes, int fetchParallelism,
         long rpcTimeoutMs, long probeIntervalMs, int rttWindow, long downAfterMs, int maxBlockSize,
@@ -62,27 +63,19 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
 
     /** These settings with {@code background-transport} set to {@code transport} (ledbat or tcp). */
     public NodeSettings withBackgroundTransport(String transport) {
-        return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
-                probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
-                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, transport,
-                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault, inlineMaxBytes);
+        return toBuilder().backgroundTransport(transport).build();
     }
 
     /** These settings with other version retentions, anti-entropy interval and clock offset (simulator, tests). */
     public NodeSettings withVersions(long versionRetentionMs, long tombstoneRetentionMs, long antiEntropyIntervalMs,
             long clockOffsetMs) {
-        return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
-                probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
-                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
-                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault, inlineMaxBytes);
+        return toBuilder().versionRetentionMs(versionRetentionMs).tombstoneRetentionMs(tombstoneRetentionMs)
+                .antiEntropyIntervalMs(antiEntropyIntervalMs).clockOffsetMs(clockOffsetMs).build();
     }
 
     /** These settings with another scrub rate and pass interval (simulator, tests). */
     public NodeSettings withScrub(long scrubBytesPerSecond, long scrubPassIntervalMs) {
-        return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
-                probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
-                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
-                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault, inlineMaxBytes);
+        return toBuilder().scrubBytesPerSecond(scrubBytesPerSecond).scrubPassIntervalMs(scrubPassIntervalMs).build();
     }
 
     /**
@@ -90,10 +83,7 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
      * {@code read} says (simulator, tests).
      */
     public NodeSettings withReadDefault(ReadOptions read) {
-        return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
-                probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
-                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
-                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, read, inlineMaxBytes);
+        return toBuilder().readDefault(read).build();
     }
 
     /**
@@ -101,10 +91,7 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
      * simulator, tests).
      */
     public NodeSettings withInlineMax(int bytes) {
-        return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
-                probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
-                memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
-                versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault, bytes);
+        return toBuilder().inlineMaxBytes(bytes).build();
     }
 
     /** True when an upload of {@code size} bytes is stored inline in its manifest. */
@@ -128,29 +115,30 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
     /** Settings with chunk-bytes = auto meaning {@code autoChunkBytes} (what the network in use carries well). */
     public static NodeSettings from(Config root, int autoChunkBytes) {
         Config c = root.getConfig("geoblocks.node");
-        return new NodeSettings(
-                c.getString("chunk-bytes").equals("auto") ? autoChunkBytes : intBytes(c, "chunk-bytes"),
-                c.getBytes("put-window").longValue(),
-                c.getBytes("get-window").longValue(),
-                c.getInt("fetch-parallelism"),
-                c.getDuration("rpc-timeout", TimeUnit.MILLISECONDS),
-                c.getDuration("probe-interval", TimeUnit.MILLISECONDS),
-                c.getInt("rtt-window"),
-                c.getDuration("down-after", TimeUnit.MILLISECONDS),
-                intBytes(c, "max-block-size"),
-                intBytes(c, "default-block-size"),
-                c.getInt("max-blocks-per-file"),
-                budget(c),
-                c.getBytes("scrub-rate"),
-                c.getDuration("scrub-pass-interval", TimeUnit.MILLISECONDS),
-                c.getDuration("replace-after", TimeUnit.MILLISECONDS),
-                c.getString("background-transport"),
-                c.getDuration("version-retention", TimeUnit.MILLISECONDS),
-                c.getDuration("tombstone-retention", TimeUnit.MILLISECONDS),
-                c.getDuration("anti-entropy-interval", TimeUnit.MILLISECONDS),
-                c.getDuration("clock-offset", TimeUnit.MILLISECONDS),
-                parseRead(c),
-                intBytes(c, "inline-max"));
+        return new Builder()
+                .chunkBytes(c.getString("chunk-bytes").equals("auto") ? autoChunkBytes : intBytes(c, "chunk-bytes"))
+                .putWindowBytes(c.getBytes("put-window").longValue())
+                .getWindowBytes(c.getBytes("get-window").longValue())
+                .fetchParallelism(c.getInt("fetch-parallelism"))
+                .rpcTimeoutMs(c.getDuration("rpc-timeout", TimeUnit.MILLISECONDS))
+                .probeIntervalMs(c.getDuration("probe-interval", TimeUnit.MILLISECONDS))
+                .rttWindow(c.getInt("rtt-window"))
+                .downAfterMs(c.getDuration("down-after", TimeUnit.MILLISECONDS))
+                .maxBlockSize(intBytes(c, "max-block-size"))
+                .defaultBlockSize(intBytes(c, "default-block-size"))
+                .maxBlocksPerFile(c.getInt("max-blocks-per-file"))
+                .memoryBudgetBytes(budget(c))
+                .scrubBytesPerSecond(c.getBytes("scrub-rate"))
+                .scrubPassIntervalMs(c.getDuration("scrub-pass-interval", TimeUnit.MILLISECONDS))
+                .replaceAfterMs(c.getDuration("replace-after", TimeUnit.MILLISECONDS))
+                .backgroundTransport(c.getString("background-transport"))
+                .versionRetentionMs(c.getDuration("version-retention", TimeUnit.MILLISECONDS))
+                .tombstoneRetentionMs(c.getDuration("tombstone-retention", TimeUnit.MILLISECONDS))
+                .antiEntropyIntervalMs(c.getDuration("anti-entropy-interval", TimeUnit.MILLISECONDS))
+                .clockOffsetMs(c.getDuration("clock-offset", TimeUnit.MILLISECONDS))
+                .readDefault(parseRead(c))
+                .inlineMaxBytes(intBytes(c, "inline-max"))
+                .build();
     }
 
     /** {@code read.strategy} and {@code read.rank}: how downloads that name neither read their blocks. */
@@ -179,15 +167,202 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
 
     /** A quarter of the maximum heap, and at least 64 MiB (two blocks of the default largest size). */
     public static long autoBudget() {
-        return Math.max(64L << 20, java.lang.Runtime.getRuntime().maxMemory() / 4);
+        return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
     }
 
     private static final long DAY_MS = 86_400_000L;
 
     /** Defaults as in reference.conf, for tests and the simulator. */
     public static NodeSettings defaults() {
-        return new NodeSettings(60_000, 16 << 20, 8 << 20, 4, 15_000, 1000, 10, 5000, 32 << 20, 1 << 20,
-                262_144, autoBudget(), 16L << 20, 600_000, 600_000, LEDBAT, DAY_MS, 30 * DAY_MS, 1000, 0, ReadOptions.DEFAULT,
-                DEFAULT_INLINE_MAX);
+        return new Builder().chunkBytes(60_000).putWindowBytes(16 << 20).getWindowBytes(8 << 20).fetchParallelism(4)
+                .rpcTimeoutMs(15_000).probeIntervalMs(1000).rttWindow(10).downAfterMs(5000).maxBlockSize(32 << 20)
+                .defaultBlockSize(1 << 20).maxBlocksPerFile(262_144).memoryBudgetBytes(autoBudget())
+                .scrubBytesPerSecond(16L << 20).scrubPassIntervalMs(600_000).replaceAfterMs(600_000)
+                .backgroundTransport(LEDBAT).versionRetentionMs(DAY_MS).tombstoneRetentionMs(30 * DAY_MS)
+                .antiEntropyIntervalMs(1000).clockOffsetMs(0).readDefault(ReadOptions.DEFAULT)
+                .inlineMaxBytes(DEFAULT_INLINE_MAX).build();
+    }
+
+    /** A builder starting from {@link #defaults()}: set what differs, by name, and {@link Builder#build()} validates. */
+    public static Builder builder() {
+        return defaults().toBuilder();
+    }
+
+    /** A builder holding these settings. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.chunkBytes = chunkBytes;
+        b.putWindowBytes = putWindowBytes;
+        b.getWindowBytes = getWindowBytes;
+        b.fetchParallelism = fetchParallelism;
+        b.rpcTimeoutMs = rpcTimeoutMs;
+        b.probeIntervalMs = probeIntervalMs;
+        b.rttWindow = rttWindow;
+        b.downAfterMs = downAfterMs;
+        b.maxBlockSize = maxBlockSize;
+        b.defaultBlockSize = defaultBlockSize;
+        b.maxBlocksPerFile = maxBlocksPerFile;
+        b.memoryBudgetBytes = memoryBudgetBytes;
+        b.scrubBytesPerSecond = scrubBytesPerSecond;
+        b.scrubPassIntervalMs = scrubPassIntervalMs;
+        b.replaceAfterMs = replaceAfterMs;
+        b.backgroundTransport = backgroundTransport;
+        b.versionRetentionMs = versionRetentionMs;
+        b.tombstoneRetentionMs = tombstoneRetentionMs;
+        b.antiEntropyIntervalMs = antiEntropyIntervalMs;
+        b.clockOffsetMs = clockOffsetMs;
+        b.readDefault = readDefault;
+        b.inlineMaxBytes = inlineMaxBytes;
+        return b;
+    }
+
+    /**
+     * Settings by name instead of 22 positions; {@link #build()} runs the record's checks, so a bad value is
+     * refused naming its key.
+     */
+    public static final class Builder {
+        private int chunkBytes;
+        private long putWindowBytes;
+        private long getWindowBytes;
+        private int fetchParallelism;
+        private long rpcTimeoutMs;
+        private long probeIntervalMs;
+        private int rttWindow;
+        private long downAfterMs;
+        private int maxBlockSize;
+        private int defaultBlockSize;
+        private int maxBlocksPerFile;
+        private long memoryBudgetBytes;
+        private long scrubBytesPerSecond;
+        private long scrubPassIntervalMs;
+        private long replaceAfterMs;
+        private String backgroundTransport;
+        private long versionRetentionMs;
+        private long tombstoneRetentionMs;
+        private long antiEntropyIntervalMs;
+        private long clockOffsetMs;
+        private ReadOptions readDefault;
+        private int inlineMaxBytes;
+
+        private Builder() {
+        }
+
+        public Builder chunkBytes(int v) {
+            this.chunkBytes = v;
+            return this;
+        }
+
+        public Builder putWindowBytes(long v) {
+            this.putWindowBytes = v;
+            return this;
+        }
+
+        public Builder getWindowBytes(long v) {
+            this.getWindowBytes = v;
+            return this;
+        }
+
+        public Builder fetchParallelism(int v) {
+            this.fetchParallelism = v;
+            return this;
+        }
+
+        public Builder rpcTimeoutMs(long v) {
+            this.rpcTimeoutMs = v;
+            return this;
+        }
+
+        public Builder probeIntervalMs(long v) {
+            this.probeIntervalMs = v;
+            return this;
+        }
+
+        public Builder rttWindow(int v) {
+            this.rttWindow = v;
+            return this;
+        }
+
+        public Builder downAfterMs(long v) {
+            this.downAfterMs = v;
+            return this;
+        }
+
+        public Builder maxBlockSize(int v) {
+            this.maxBlockSize = v;
+            return this;
+        }
+
+        public Builder defaultBlockSize(int v) {
+            this.defaultBlockSize = v;
+            return this;
+        }
+
+        public Builder maxBlocksPerFile(int v) {
+            this.maxBlocksPerFile = v;
+            return this;
+        }
+
+        public Builder memoryBudgetBytes(long v) {
+            this.memoryBudgetBytes = v;
+            return this;
+        }
+
+        public Builder scrubBytesPerSecond(long v) {
+            this.scrubBytesPerSecond = v;
+            return this;
+        }
+
+        public Builder scrubPassIntervalMs(long v) {
+            this.scrubPassIntervalMs = v;
+            return this;
+        }
+
+        public Builder replaceAfterMs(long v) {
+            this.replaceAfterMs = v;
+            return this;
+        }
+
+        public Builder backgroundTransport(String v) {
+            this.backgroundTransport = v;
+            return this;
+        }
+
+        public Builder versionRetentionMs(long v) {
+            this.versionRetentionMs = v;
+            return this;
+        }
+
+        public Builder tombstoneRetentionMs(long v) {
+            this.tombstoneRetentionMs = v;
+            return this;
+        }
+
+        public Builder antiEntropyIntervalMs(long v) {
+            this.antiEntropyIntervalMs = v;
+            return this;
+        }
+
+        public Builder clockOffsetMs(long v) {
+            this.clockOffsetMs = v;
+            return this;
+        }
+
+        public Builder readDefault(ReadOptions v) {
+            this.readDefault = v;
+            return this;
+        }
+
+        public Builder inlineMaxBytes(int v) {
+            this.inlineMaxBytes = v;
+            return this;
+        }
+
+        public NodeSettings build() {
+            return new NodeSettings(chunkBytes, putWindowBytes, getWindowBytes, fetchParallelism, rpcTimeoutMs,
+                    probeIntervalMs, rttWindow, downAfterMs, maxBlockSize, defaultBlockSize, maxBlocksPerFile,
+                    memoryBudgetBytes, scrubBytesPerSecond, scrubPassIntervalMs, replaceAfterMs, backgroundTransport,
+                    versionRetentionMs, tombstoneRetentionMs, antiEntropyIntervalMs, clockOffsetMs, readDefault,
+                    inlineMaxBytes);
+        }
     }
 }

@@ -88,23 +88,25 @@ class NodeSettingsTest {
     @Test
     void new_badValue_messageIncludesTheValue() {
         NodeSettings d = NodeSettings.defaults();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NodeSettings(
-                d.chunkBytes(), d.putWindowBytes(), d.getWindowBytes(), 0, d.rpcTimeoutMs(), d.probeIntervalMs(),
-                d.rttWindow(), d.downAfterMs(), d.maxBlockSize(), d.defaultBlockSize(), d.maxBlocksPerFile(),
-                d.memoryBudgetBytes(), d.scrubBytesPerSecond(), d.scrubPassIntervalMs(), d.replaceAfterMs(), d.backgroundTransport(),
-                d.versionRetentionMs(), d.tombstoneRetentionMs(), d.antiEntropyIntervalMs(), d.clockOffsetMs(),
-                d.readDefault(), d.inlineMaxBytes()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.toBuilder().fetchParallelism(0).build());
         assertTrue(e.getMessage().contains("geoblocks.node.fetch-parallelism"), e.getMessage());
         assertTrue(e.getMessage().endsWith("was 0"), e.getMessage());
     }
 
     @Test
     void new_boundaryValues_areAccepted() {
-        new NodeSettings(1024, 1024, 1024, 1, 100, 10, 1, 11, 1, 1, 1, 2, 0, 0, 0, "tcp", 1000, 1000, 10, -365L * 86_400_000,
-                ReadOptions.DEFAULT, 0);
-        new NodeSettings(60_000, 60_000, 60_000, 1, 100, 10, 1, 11, 256 << 20, 256 << 20, 4_000_000, 512L << 20, 1L << 40, 1, 1, "ledbat",
-                Long.MAX_VALUE / 2, Long.MAX_VALUE / 2, 10, 365L * 86_400_000, ReadOptions.DEFAULT,
-                geoblocks.blockstore.core.Manifest.MAX_INLINE_BYTES);
+        NodeSettings.builder().chunkBytes(1024).putWindowBytes(1024).getWindowBytes(1024).fetchParallelism(1)
+                .rpcTimeoutMs(100).probeIntervalMs(10).rttWindow(1).downAfterMs(11).maxBlockSize(1).defaultBlockSize(1)
+                .maxBlocksPerFile(1).memoryBudgetBytes(2).scrubBytesPerSecond(0).scrubPassIntervalMs(0).replaceAfterMs(0)
+                .backgroundTransport("tcp").versionRetentionMs(1000).tombstoneRetentionMs(1000).antiEntropyIntervalMs(10)
+                .clockOffsetMs(-365L * 86_400_000).readDefault(ReadOptions.DEFAULT).inlineMaxBytes(0).build();
+        NodeSettings.builder().chunkBytes(60_000).putWindowBytes(60_000).getWindowBytes(60_000).fetchParallelism(1)
+                .rpcTimeoutMs(100).probeIntervalMs(10).rttWindow(1).downAfterMs(11).maxBlockSize(256 << 20)
+                .defaultBlockSize(256 << 20).maxBlocksPerFile(4_000_000).memoryBudgetBytes(512L << 20)
+                .scrubBytesPerSecond(1L << 40).scrubPassIntervalMs(1).replaceAfterMs(1).backgroundTransport("ledbat")
+                .versionRetentionMs(Long.MAX_VALUE / 2).tombstoneRetentionMs(Long.MAX_VALUE / 2).antiEntropyIntervalMs(10)
+                .clockOffsetMs(365L * 86_400_000).readDefault(ReadOptions.DEFAULT)
+                .inlineMaxBytes(Manifest.MAX_INLINE_BYTES).build();
     }
 
     @Test

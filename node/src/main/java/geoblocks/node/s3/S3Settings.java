@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * name's owner to be able to decide creates ({@code createWait}), and the cluster secret (access keys'
  * secrets are sealed under it, {@link AccessKeys}), and the lifecycle's day and how often its rules
  * are applied ({@link S3Lifecycle}), and server-side encryption's cluster keys and whether SSE-C needs
- * HTTPS ({@code sse}, {@link S3Encryption}).
+ * HTTPS ({@code sse}, {@link S3Encryption}). Built by name ({@link #builder()}), not by its 24 positions.
  */
 public record S3Settings(String region, String accessKey, String secretKey, String defaultPolicy, int defaultBlockSize,
         int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
@@ -47,18 +47,6 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
         public static final Spool DEFAULT = new Spool(64L << 30, 1L << 30);
     }
 
-    /** As above, with the default spool limits. */
-    public S3Settings(String region, String accessKey, String secretKey, String defaultPolicy, int defaultBlockSize,
-            int maxBlockSize, long maxObjectSize, Duration multipartExpiry, Path spoolDir, boolean redirectPuts,
-            boolean redirectGets, int migratedCopies, Duration migrationSweepInterval, Duration migrationRetryMin,
-            Duration migrationRetryMax, Map<String, InetSocketAddress> endpoints, ClientNetworks networks,
-            Duration createWait, String clusterSecret, List<String> virtualHostDomains, Duration lifecycleDay,
-            Duration lifecycleInterval, Sse sse) {
-        this(region, accessKey, secretKey, defaultPolicy, defaultBlockSize, maxBlockSize, maxObjectSize, multipartExpiry,
-                spoolDir, redirectPuts, redirectGets, migratedCopies, migrationSweepInterval, migrationRetryMin,
-                migrationRetryMax, endpoints, networks, createWait, clusterSecret, virtualHostDomains, lifecycleDay,
-                lifecycleInterval, sse, Spool.DEFAULT);
-    }
 
     /**
      * The spool's limits over its directory: the bytes of the files in it (read by listing it) and the bytes its
@@ -157,14 +145,20 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
         if (day.toMillis() <= 0 || every.toMillis() <= 0) {
             throw new IllegalArgumentException("geoblocks.s3.lifecycle.day and .interval must be > 0, were " + day + " and " + every);
         }
-        return new S3Settings(region, http.accessKey(), http.secretKey(), c.getString("default-policy"),
-                (int) Math.min(Integer.MAX_VALUE, c.getBytes("default-block-size")),
-                (int) Math.min(Integer.MAX_VALUE, root.getBytes("geoblocks.node.max-block-size")), maxObject,
-                c.getDuration("multipart-expiry"), dataDir.resolve("s3-spool"), c.getBoolean("redirect-puts"),
-                c.getBoolean("redirect-gets"), c.getInt("migrated-copies"), sweep, retryMin, retryMax, endpoints, networks,
-                createWait, root.getString("geoblocks.cluster.secret"), c.hasPath("virtual-host-domains")
-                        ? c.getStringList("virtual-host-domains") : List.of(), day, every, sse(c),
-                c.hasPath("spool") ? new Spool(c.getBytes("spool.quota"), c.getBytes("spool.min-free")) : Spool.DEFAULT);
+        return builder().region(region).accessKey(http.accessKey()).secretKey(http.secretKey())
+                .defaultPolicy(c.getString("default-policy"))
+                .defaultBlockSize((int) Math.min(Integer.MAX_VALUE, c.getBytes("default-block-size")))
+                .maxBlockSize((int) Math.min(Integer.MAX_VALUE, root.getBytes("geoblocks.node.max-block-size")))
+                .maxObjectSize(maxObject).multipartExpiry(c.getDuration("multipart-expiry"))
+                .spoolDir(dataDir.resolve("s3-spool")).redirectPuts(c.getBoolean("redirect-puts"))
+                .redirectGets(c.getBoolean("redirect-gets")).migratedCopies(c.getInt("migrated-copies"))
+                .migrationSweepInterval(sweep).migrationRetryMin(retryMin).migrationRetryMax(retryMax)
+                .endpoints(endpoints).networks(networks).createWait(createWait)
+                .clusterSecret(root.getString("geoblocks.cluster.secret"))
+                .virtualHostDomains(c.hasPath("virtual-host-domains") ? c.getStringList("virtual-host-domains") : List.of())
+                .lifecycleDay(day).lifecycleInterval(every).sse(sse(c))
+                .spool(c.hasPath("spool") ? new Spool(c.getBytes("spool.quota"), c.getBytes("spool.min-free")) : Spool.DEFAULT)
+                .build();
     }
 
     private static Sse sse(Config c) {
@@ -187,5 +181,168 @@ public record S3Settings(String region, String accessKey, String secretKey, Stri
     public Path spoolFile(String prefix) throws IOException {
         Files.createDirectories(spoolDir);
         return Files.createTempFile(spoolDir, prefix, ".part");
+    }
+
+    /** A builder of gateway settings by name; endpoints, networks and virtual-host domains start empty, SSE and the spool at their defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Gateway settings by name instead of 24 positions. */
+    public static final class Builder {
+        private String region;
+        private String accessKey;
+        private String secretKey;
+        private String defaultPolicy;
+        private int defaultBlockSize;
+        private int maxBlockSize;
+        private long maxObjectSize;
+        private Duration multipartExpiry;
+        private Path spoolDir;
+        private boolean redirectPuts;
+        private boolean redirectGets;
+        private int migratedCopies;
+        private Duration migrationSweepInterval;
+        private Duration migrationRetryMin;
+        private Duration migrationRetryMax;
+        private Map<String, InetSocketAddress> endpoints = Map.of();
+        private ClientNetworks networks = new ClientNetworks();
+        private Duration createWait;
+        private String clusterSecret;
+        private List<String> virtualHostDomains = List.of();
+        private Duration lifecycleDay;
+        private Duration lifecycleInterval;
+        private Sse sse = Sse.DEFAULT;
+        private Spool spool = Spool.DEFAULT;
+
+        private Builder() {
+        }
+
+        public Builder region(String v) {
+            this.region = v;
+            return this;
+        }
+
+        public Builder accessKey(String v) {
+            this.accessKey = v;
+            return this;
+        }
+
+        public Builder secretKey(String v) {
+            this.secretKey = v;
+            return this;
+        }
+
+        public Builder defaultPolicy(String v) {
+            this.defaultPolicy = v;
+            return this;
+        }
+
+        public Builder defaultBlockSize(int v) {
+            this.defaultBlockSize = v;
+            return this;
+        }
+
+        public Builder maxBlockSize(int v) {
+            this.maxBlockSize = v;
+            return this;
+        }
+
+        public Builder maxObjectSize(long v) {
+            this.maxObjectSize = v;
+            return this;
+        }
+
+        public Builder multipartExpiry(Duration v) {
+            this.multipartExpiry = v;
+            return this;
+        }
+
+        public Builder spoolDir(Path v) {
+            this.spoolDir = v;
+            return this;
+        }
+
+        public Builder redirectPuts(boolean v) {
+            this.redirectPuts = v;
+            return this;
+        }
+
+        public Builder redirectGets(boolean v) {
+            this.redirectGets = v;
+            return this;
+        }
+
+        public Builder migratedCopies(int v) {
+            this.migratedCopies = v;
+            return this;
+        }
+
+        public Builder migrationSweepInterval(Duration v) {
+            this.migrationSweepInterval = v;
+            return this;
+        }
+
+        public Builder migrationRetryMin(Duration v) {
+            this.migrationRetryMin = v;
+            return this;
+        }
+
+        public Builder migrationRetryMax(Duration v) {
+            this.migrationRetryMax = v;
+            return this;
+        }
+
+        public Builder endpoints(Map<String, InetSocketAddress> v) {
+            this.endpoints = v;
+            return this;
+        }
+
+        public Builder networks(ClientNetworks v) {
+            this.networks = v;
+            return this;
+        }
+
+        public Builder createWait(Duration v) {
+            this.createWait = v;
+            return this;
+        }
+
+        public Builder clusterSecret(String v) {
+            this.clusterSecret = v;
+            return this;
+        }
+
+        public Builder virtualHostDomains(List<String> v) {
+            this.virtualHostDomains = v;
+            return this;
+        }
+
+        public Builder lifecycleDay(Duration v) {
+            this.lifecycleDay = v;
+            return this;
+        }
+
+        public Builder lifecycleInterval(Duration v) {
+            this.lifecycleInterval = v;
+            return this;
+        }
+
+        public Builder sse(Sse v) {
+            this.sse = v;
+            return this;
+        }
+
+        public Builder spool(Spool v) {
+            this.spool = v;
+            return this;
+        }
+
+        public S3Settings build() {
+            return new S3Settings(region, accessKey, secretKey, defaultPolicy, defaultBlockSize, maxBlockSize,
+                    maxObjectSize, multipartExpiry, spoolDir, redirectPuts, redirectGets, migratedCopies,
+                    migrationSweepInterval, migrationRetryMin, migrationRetryMax, endpoints, networks, createWait,
+                    clusterSecret, virtualHostDomains, lifecycleDay, lifecycleInterval, sse, spool);
+        }
     }
 }

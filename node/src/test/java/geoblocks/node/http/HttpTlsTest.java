@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.typesafe.config.ConfigFactory;
 import geoblocks.node.s3.S3Settings;
-import geoblocks.node.s3.migration.ClientNetworks;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -16,7 +15,6 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
@@ -98,10 +96,12 @@ class HttpTlsTest {
 
     @Test
     void virtual_hosted_buckets_come_from_the_host() {
-        S3Settings s = new S3Settings("seoul", "k", "s", "local", 1, 1, 1, Duration.ofHours(1), Path.of("x"),
-                false, false, 1, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofMinutes(1), Map.of(),
-                new ClientNetworks(), Duration.ofSeconds(15), "secret-secret-secret",
-                List.of("localhost", "s3.example.com"), Duration.ofDays(1), Duration.ofMinutes(10), S3Settings.Sse.DEFAULT);
+        S3Settings s = S3Settings.builder().region("seoul").accessKey("k").secretKey("s").defaultPolicy("local")
+                .defaultBlockSize(1).maxBlockSize(1).maxObjectSize(1).multipartExpiry(Duration.ofHours(1))
+                .spoolDir(Path.of("x")).migratedCopies(1).migrationSweepInterval(Duration.ofMinutes(1))
+                .migrationRetryMin(Duration.ofSeconds(1)).migrationRetryMax(Duration.ofMinutes(1))
+                .createWait(Duration.ofSeconds(15)).clusterSecret("secret-secret-secret").virtualHostDomains(List.of("localhost", "s3.example.com"))
+                .lifecycleDay(Duration.ofDays(1)).lifecycleInterval(Duration.ofMinutes(10)).build();
         assertEquals("photos", s.virtualBucket("photos.localhost:47201"));
         assertEquals("my.bucket", s.virtualBucket("My.Bucket.s3.example.com"));
         assertEquals(null, s.virtualBucket("localhost:47201"));

@@ -38,12 +38,7 @@ public final class CapacityNodes {
     }
 
     static NodeSettings noScrub() {
-        NodeSettings d = NodeSettings.defaults();
-        return new NodeSettings(d.chunkBytes(), d.putWindowBytes(), d.getWindowBytes(), d.fetchParallelism(),
-                d.rpcTimeoutMs(), d.probeIntervalMs(), d.rttWindow(), d.downAfterMs(), d.maxBlockSize(),
-                d.defaultBlockSize(), d.maxBlocksPerFile(), d.memoryBudgetBytes(), 0, d.scrubPassIntervalMs(),
-                d.replaceAfterMs(), d.backgroundTransport(), d.versionRetentionMs(), d.tombstoneRetentionMs(),
-                d.antiEntropyIntervalMs(), d.clockOffsetMs(), d.readDefault(), d.inlineMaxBytes());
+        return NodeSettings.builder().scrubBytesPerSecond(0).build();
     }
 
     /** The client machine of {@code region} in run {@code run}. */

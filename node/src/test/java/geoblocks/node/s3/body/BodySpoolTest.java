@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.node.s3.S3Settings;
-import geoblocks.node.s3.migration.ClientNetworks;
 import geoblocks.node.s3.object.ETags;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -35,10 +33,12 @@ class BodySpoolTest {
 
     /** Gateway settings whose spool directory is {@code dir}/spool. */
     static S3Settings settingsAt(Path dir) {
-        return new S3Settings("seoul", "k", "s", "local", 1 << 20, 1 << 20, 1L << 30, Duration.ofHours(1), dir.resolve("spool"),
-                false, false, 1, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofMinutes(1), Map.of(),
-                new ClientNetworks(), Duration.ofSeconds(15), "test-cluster-secret-123",
-                List.of("localhost"), Duration.ofDays(1), Duration.ofMinutes(10), S3Settings.Sse.DEFAULT);
+        return S3Settings.builder().region("seoul").accessKey("k").secretKey("s").defaultPolicy("local")
+                .defaultBlockSize(1 << 20).maxBlockSize(1 << 20).maxObjectSize(1L << 30).multipartExpiry(Duration.ofHours(1))
+                .spoolDir(dir.resolve("spool")).migratedCopies(1).migrationSweepInterval(Duration.ofMinutes(1))
+                .migrationRetryMin(Duration.ofSeconds(1)).migrationRetryMax(Duration.ofMinutes(1))
+                .createWait(Duration.ofSeconds(15)).clusterSecret("test-cluster-secret-123").virtualHostDomains(List.of("localhost"))
+                .lifecycleDay(Duration.ofDays(1)).lifecycleInterval(Duration.ofMinutes(10)).build();
     }
 
     static byte[] bytes(int n) {
