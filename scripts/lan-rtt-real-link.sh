@@ -15,12 +15,17 @@
 #   RESULT ping idle median_ms=M p99_ms=P n=N
 #   RESULT nodes idle median_ms=M p99_ms=P max_ms=X n=N (a->b median M1, b->a median M2)
 #   RESULT nodes idle-settled ...   (the same from SETTLE_S s after both were up: without the first answers)
+#   RESULT nodes idle-warm ...      (the same from WARM_S s after both were up: the datagram path compiled)
+#   RESULT nodes idle-minutes m1=M m2=M ...   (the median of each minute of the idle phase)
 #   RESULT ping load ...
 #   RESULT nodes load ...
 # (median and p99 over both nodes' samples of their peer's RTT). Namespaces are removed on exit.
 #
+# A fresh node's first minute reads higher than later ones: its datagram path (Netty's reads and writes,
+# which a probe a second runs through) is still interpreted; idle-warm and idle-minutes show that.
+#
 # Environment: JAR (default application/target/node.jar), OUT (default /tmp/lan-rtt-real-link-<time>),
-# NET (10.231.170: a /24 inside 10.231.0.0/16), IDLE_S (60), SETTLE_S (10), LOAD_WARM_S (100), LOAD_S (60), PINGS (100),
+# NET (10.231.170: a /24 inside 10.231.0.0/16), IDLE_S (300), SETTLE_S (10), WARM_S (120), LOAD_WARM_S (100), LOAD_S (60), PINGS (100),
 # THREADS (16), LOAD_ARGS (extra `bench load` options; default "--think-ms 200 --sizes 100KiB,1MiB,3MiB"),
 # JAVA_OPTS (extra JVM options of the nodes), KEEP_DATA (1: keep the nodes' data directories, which the
 # load fills with 10-13 GB; by default they are removed at the end).
@@ -34,8 +39,9 @@ fi
 netns_require python3 ping
 OUT=${OUT:-/tmp/lan-rtt-real-link-$(date +%Y%m%d-%H%M%S)}
 NET=${NET:-10.231.170}
-IDLE_S=${IDLE_S:-60}
+IDLE_S=${IDLE_S:-300}
 SETTLE_S=${SETTLE_S:-10}
+WARM_S=${WARM_S:-120}
 LOAD_WARM_S=${LOAD_WARM_S:-100}
 LOAD_S=${LOAD_S:-60}
 PINGS=${PINGS:-100}
@@ -159,10 +165,34 @@ print("median_ms=%.3f p99_ms=%.3f max_ms=%.3f n=%d (a->b median %s, b->a median 
       % (p(50), p(99), v[-1], len(v), med(per.get("a", [])), med(per.get("b", []))))
 PY
 }
+# the median of both nodes' reported peer RTTs in each minute between two times
+minute_medians() {
+  python3 - "$OUT" "$1" "$2" <<'PY'
+import json, os, statistics, sys
+out, t0, t1 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+minutes = {}
+for node, peer in (("a", "b"), ("b", "a")):
+    for line in open(os.path.join(out, "status-%s.jsonl" % node)):
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        s = json.loads(line)
+        if not t0 <= s["time_ms"] < t1:
+            continue
+        for p in s["peers"]:
+            if p["region"] == peer and p.get("rtt_ms") is not None:
+                minutes.setdefault((s["time_ms"] - t0) // 60000, []).append(p["rtt_ms"])
+print(" ".join("m%d=%.3f" % (m + 1, statistics.median(v)) for m, v in sorted(minutes.items())) or "none")
+PY
+}
 {
   echo "RESULT ping idle $PING_IDLE"
   echo "RESULT nodes idle $(node_figures "$T_IDLE" "$T_IDLE_END")"
   echo "RESULT nodes idle-settled $(node_figures $((T_IDLE + SETTLE_S * 1000)) "$T_IDLE_END")"
+  if (( IDLE_S > WARM_S )); then
+    echo "RESULT nodes idle-warm $(node_figures $((T_IDLE + WARM_S * 1000)) "$T_IDLE_END")"
+  fi
+  echo "RESULT nodes idle-minutes $(minute_medians "$T_IDLE" "$T_IDLE_END")"
   echo "RESULT ping load $PING_LOAD"
   echo "RESULT nodes load $(node_figures "$T_LOAD" "$T_LOAD_END")"
 } | tee "$OUT/result.txt"
