@@ -87,6 +87,28 @@ class BlockStoreFailuresTest {
         assertEquals(4, distinct.size());
     }
 
+    /** A replica asked for a block it cannot serve answers with its store's code (it was INTERNAL for every reason). */
+    @Test
+    void replicaServer_answersAFetchWithItsStoresCode() throws Exception {
+        FakeNode node = new FakeNode();
+        MemoryBlockStorage store = new MemoryBlockStorage(System::currentTimeMillis);
+        node.disk = store;
+        geoblocks.net.NetAddress peer = geoblocks.net.NetAddress.of("127.0.0.1", 7001);
+        ReplicaServer server = new ReplicaServer(node);
+        server.onFetch(peer, new geoblocks.blockstore.wire.PeerOp.FetchBlock(1, ID.value()));
+        byte[] data = {1, 2, 3};
+        store.put(ID, data, Checksums.crc32c(data));
+        store.corrupt(ID);
+        server.onFetch(peer, new geoblocks.blockstore.wire.PeerOp.FetchBlock(2, ID.value()));
+        node.disk = new FailingStorage(store);
+        server.onFetch(peer, new geoblocks.blockstore.wire.PeerOp.FetchBlock(3, ID.value()));
+        List<FailureCode> codes = new ArrayList<>();
+        for (Object[] sent : node.sent) {
+            codes.add(((geoblocks.blockstore.wire.FileOp.Failed) sent[1]).code());
+        }
+        assertEquals(List.of(FailureCode.BLOCK_MISSING, FailureCode.BLOCK_CORRUPT, FailureCode.IO_ERROR), codes);
+    }
+
     /** A store whose disk fails every read with an I/O error. */
     private static final class FailingStorage implements geoblocks.blockstore.core.BlockStorage {
         private final geoblocks.blockstore.core.BlockStorage inner;

@@ -247,7 +247,7 @@ class MigrationsTest {
         answer(node, MoveCopy.class);
         List<FileOp.Failed> failed = sent(node, FileOp.Failed.class);
         assertEquals(1, failed.size());
-        assertTrue(failed.get(0).error().contains("no longer the current one"), failed.get(0).error());
+        assertEquals(FailureCode.NEWER_EXISTS, failed.get(0).code(), failed.get(0).error());
         assertEquals(0, node.manifests().history("f").orElseThrow().find(file().version()).orElseThrow().locEpoch());
         assertEquals(0, m.committed);
     }
@@ -309,8 +309,7 @@ class MigrationsTest {
         assertEquals(4, refuseCopies(node));
         List<FileOp.Failed> failed = sent(node, FileOp.Failed.class);
         assertEquals(1, failed.size());
-        assertEquals(FailureCode.UNAVAILABLE, failed.get(0).code());
-        assertTrue(failed.get(0).error().contains("failed " + MoveCopies.ATTEMPTS + " times"), failed.get(0).error());
+        assertEquals(FailureCode.UNAVAILABLE, failed.get(0).code(), failed.get(0).error());
         assertEquals(4 * MoveCopies.ATTEMPTS, sent(node, MoveCopy.class).size(), "no copy after the move failed");
         assertEquals(0, node.manifests().find("f").orElseThrow().locEpoch(), "the file stays where it was");
         assertEquals(List.of(), kept());
