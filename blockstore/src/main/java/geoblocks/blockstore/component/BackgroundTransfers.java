@@ -208,11 +208,11 @@ final class BackgroundTransfers {
     private void pullFrom(HolderFallback<NetAddress> holders, BlockId id, int length, int crc, Consumer<Failure> done) {
         NetAddress holder = holders.next();
         if (holder == null) {
-            done.accept(new Failure(FailureCode.UNAVAILABLE, holders.why())); // no holder pushed it: a later pull may
+            done.accept(holders.why());
             return;
         }
         Consumer<Failure> next = why -> {
-            holders.failed(holder, why.text());
+            holders.failed(holder, why);
             pullFrom(holders, id, length, crc, done);
         };
         long req = node.expect(holder, Pending.Waiter.of(op -> {
