@@ -171,7 +171,6 @@ class ClusterIT {
         assertTrue(names.containsAll(Set.of("e2e-local", "e2e-random", "e2e-64k")), names.toString());
         IOException dup = assertThrows(IOException.class, () -> client.write("dublin", work.resolve("in-local"), null,
                 "e2e-local", "local", 1 << 20, "all", true, null));
-        assertTrue(dup.getMessage().contains("already exists"), dup.getMessage());
         assertEquals(FailureCode.EXISTS, NodeFailure.codeOf(dup));
 
         Manifest m = client.stat("mumbai", "e2e-localfarthest");
@@ -179,7 +178,6 @@ class ClusterIT {
         assertTrue(deleted.info().startsWith("deleted; earlier versions kept for 1 d"), deleted.info());
         for (String r : LocalCluster.REGIONS) {
             IOException gone = assertThrows(IOException.class, () -> client.stat(r, "e2e-localfarthest"));
-            assertTrue(gone.getMessage().contains("no such file"), gone.getMessage());
             assertEquals(FailureCode.NOT_FOUND, NodeFailure.codeOf(gone));
             List<VersionEntry> vs = client.versions(r, "e2e-localfarthest");
             assertEquals(List.of(deleted.version(), m.version().id()), vs.stream().map(VersionEntry::id).toList());
@@ -192,7 +190,6 @@ class ClusterIT {
         assertEquals(-1, Files.mismatch(work.resolve("in-localfarthest"), before));
         IOException missing = assertThrows(IOException.class,
                 () -> client.get("seoul", "does-not-exist", work.resolve("x"), null));
-        assertTrue(missing.getMessage().contains("no such file 'does-not-exist'"), missing.getMessage());
         assertEquals(FailureCode.NOT_FOUND, NodeFailure.codeOf(missing));
         assertTrue(!Files.exists(work.resolve("x")) && !Files.exists(work.resolve("x.part")));
     }

@@ -182,7 +182,6 @@ class ConsistencyIT {
             for (String r : LocalCluster.REGIONS) {
                 if (winner.equals(vd)) {
                     IOException gone = assertThrows(IOException.class, () -> client.stat(r, name));
-                    assertTrue(gone.getMessage().contains("no such file"), gone.getMessage());
                     assertEquals(FailureCode.NOT_FOUND, NodeFailure.codeOf(gone));
                 } else {
                     Path out = work.resolve(name + "-out-" + r);
@@ -209,7 +208,6 @@ class ConsistencyIT {
             String name = owned;
             IOException refused = assertThrows(IOException.class,
                     () -> client.write("seoul", in, null, name, "local", 1 << 20, "all", true, null));
-            assertTrue(refused.getMessage().contains("its owner region saopaulo is down or cut off"), refused.getMessage());
             assertEquals(FailureCode.UNAVAILABLE, NodeFailure.codeOf(refused));
             client.remove("seoul", "race-1"); // a delete it misses, too
         } finally {
@@ -220,7 +218,7 @@ class ConsistencyIT {
                 && head("saopaulo", "race-1").equals(head("seoul", "race-1")));
         System.out.printf("consistency IT: saopaulo caught up %.0f ms after it resumed%n", (System.nanoTime() - resumed) / 1e6);
         IOException gone = assertThrows(IOException.class, () -> client.stat("saopaulo", "race-1"));
-        assertTrue(gone.getMessage().contains("no such file"), gone.getMessage());
+        assertEquals(FailureCode.NOT_FOUND, NodeFailure.codeOf(gone), gone.getMessage());
     }
 
     /** An owner back with an empty disk decides a create only after comparing manifests with its peers. */
@@ -243,7 +241,7 @@ class ConsistencyIT {
         ItSupport.await(30, "seoul sees mumbai up", () -> sees("seoul", "mumbai", true));
         IOException refused = assertThrows(IOException.class,
                 () -> client.write("seoul", in, null, n, "local", 1 << 20, "all", true, null));
-        assertTrue(refused.getMessage().contains("already exists") || refused.getMessage().contains("cannot decide creates yet"),
+        assertTrue(NodeFailure.codeOf(refused) == FailureCode.EXISTS || NodeFailure.codeOf(refused) == FailureCode.UNAVAILABLE,
                 refused.getMessage());
         ItSupport.await(30, "mumbai has the name back", () -> head("mumbai", n).equals(id));
         for (String r : LocalCluster.REGIONS) {

@@ -297,7 +297,6 @@ class FaultIT {
             assertEquals(-1, Files.mismatch(acked.get(i), out));
         }
         IOException gone = assertThrows(IOException.class, () -> client.stat("seoul", "interrupted"));
-        assertTrue(gone.getMessage().contains("no such file"), gone.getMessage());
         assertEquals(FailureCode.NOT_FOUND, NodeFailure.codeOf(gone));
     }
 
@@ -385,7 +384,6 @@ class FaultIT {
         awaitAllUp();
         IOException full = assertThrows(IOException.class,
                 () -> client.put("saopaulo", file("full-in", 1000, 6), "no-room", "local", 65536, null));
-        assertTrue(full.getMessage().contains("disk full"), full.getMessage());
         assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE, NodeFailure.codeOf(full),
                 "a full disk is told apart from other failures: " + full);
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();

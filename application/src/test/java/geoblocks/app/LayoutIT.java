@@ -135,7 +135,7 @@ class LayoutIT {
         });
         IOException again = assertThrows(IOException.class,
                 () -> client.write("saopaulo", in, null, name, "tworandom", 65536, "all", true, null));
-        assertTrue(again.getMessage().contains("already exists"), again.getMessage());
+        assertEquals(geoblocks.blockstore.wire.FailureCode.EXISTS, NodeFailure.codeOf(again), again.getMessage());
 
         // the regions report the layout version with their anti-entropy rounds: until mumbai heard each at version 1,
         // any change is refused for that first (a correct refusal, but not the one this step is about)

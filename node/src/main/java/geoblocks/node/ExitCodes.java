@@ -29,6 +29,9 @@ public final class ExitCodes {
             case FORBIDDEN -> 11;
             case UNSUPPORTED -> 12;
             case INSUFFICIENT_STORAGE -> 13;
+            case BLOCK_MISSING -> 14;
+            case BLOCK_CORRUPT -> 15;
+            case IO_ERROR -> 16;
         };
     }
 

@@ -22,6 +22,24 @@ class ExitCodesTest {
         assertEquals(7, ExitCodes.of(FailureCode.UNAVAILABLE));
         assertEquals(8, ExitCodes.of(FailureCode.INVALID));
         assertEquals(9, ExitCodes.of(FailureCode.OUTCOME_UNKNOWN));
+        assertEquals(10, ExitCodes.of(FailureCode.PRECONDITION_FAILED));
+        assertEquals(11, ExitCodes.of(FailureCode.FORBIDDEN));
+        assertEquals(12, ExitCodes.of(FailureCode.UNSUPPORTED));
+        assertEquals(13, ExitCodes.of(FailureCode.INSUFFICIENT_STORAGE));
+        assertEquals(14, ExitCodes.of(FailureCode.BLOCK_MISSING));
+        assertEquals(15, ExitCodes.of(FailureCode.BLOCK_CORRUPT));
+        assertEquals(16, ExitCodes.of(FailureCode.IO_ERROR));
+    }
+
+    /** A full disk, a missing block, a corrupt block and an I/O error: four exit codes, none the generic 1. */
+    @Test
+    void storageFailures_exitDistinctly() {
+        Set<Integer> seen = new HashSet<>();
+        for (FailureCode c : new FailureCode[] {FailureCode.INSUFFICIENT_STORAGE, FailureCode.BLOCK_MISSING,
+                FailureCode.BLOCK_CORRUPT, FailureCode.IO_ERROR}) {
+            int exit = ExitCodes.of(new NodeFailure(new Failure(c, "why")));
+            assertTrue(seen.add(exit) && exit != ExitCodes.FAILURE, c + " -> " + exit);
+        }
     }
 
     @Test

@@ -165,7 +165,7 @@ final class AntiEntropy {
                 return true;
             }
             return false;
-        }, why -> end(peer + ": " + why)));
+        }, why -> end(peer + ": " + why.text())));
         node.send(addr, new SyncDigest(req, digests));
     }
 
@@ -337,7 +337,7 @@ final class AntiEntropy {
                     return true;
                 }
                 return false;
-            }, why -> end(peer + ": " + why)));
+            }, why -> end(peer + ": " + why.text())));
             node.send(addr, new SyncNamesReq(req, leaves));
         }
 
@@ -354,7 +354,7 @@ final class AntiEntropy {
                         store();
                     }
                     finished(null);
-                }, why -> finished("pulling '" + name + "': " + why)));
+                }, why -> finished("pulling '" + name + "': " + why.text())));
             }
             for (String name : plan.push()) {
                 w.add(() -> push(name));
@@ -407,7 +407,7 @@ final class AntiEntropy {
                 if (why == null) {
                     pushed++;
                 }
-                finished(why == null ? null : "pushing '" + name + "': " + why);
+                finished(why == null ? null : "pushing '" + name + "': " + why.text());
             }));
             Assembly.split(bytes, node.settings().chunkBytes(), (off, part) ->
                     node.send(addr, new ManifestPart(req, true, off, bytes.length, part)));

@@ -8,6 +8,7 @@ import geoblocks.blockstore.core.PushBacklog;
 import geoblocks.blockstore.core.TouchThrottle;
 import geoblocks.blockstore.core.IncomingBlock;
 import geoblocks.blockstore.core.TransferCounters;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.BlockStreamHeader;
 import geoblocks.blockstore.wire.PeerOp.BackgroundFetch;
@@ -46,7 +47,7 @@ import se.sics.kompics.KompicsEvent;
  */
 final class BackgroundTransfers {
     /** What an expected block does when it is stored ({@code null}) or fails; {@code touchReq} is kept alive by its progress. */
-    private record Waiting(long touchReq, Consumer<String> done) {}
+    private record Waiting(long touchReq, Consumer<Failure> done) {}
 
     /** A push: its bytes (header and block) and its place in the backlog. */
     private record Outgoing(long req, NetAddress peer, byte[] header, byte[] data, PushBacklog.Push backlog) {}
@@ -82,9 +83,10 @@ final class BackgroundTransfers {
     // ---- sending
 
     /** Pushes {@code data} to {@code peer}; {@code done} gets null once the peer stored it durably, else why not. */
-    void push(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
-        long req = node.expect(peer, Pending.Waiter.until(BackgroundStored.class,
-                s -> s.ok() ? null : peer + " refused block " + id + ": " + s.error(), done));
+    void push(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<Failure> done) {
+        // BackgroundStored carries no code: a refusal is UNAVAILABLE, as the block did not get there
+        long req = node.expect(peer, Pending.Waiter.until(BackgroundStored.class, s -> s.ok() ? null
+                : new Failure(FailureCode.UNAVAILABLE, peer + " refused block " + id + ": " + s.error()), done));
         byte[] header = new BlockStreamHeader(req, id.value(), data.length, crc).encode();
         Outgoing out = new Outgoing(req, peer, header, data, backlog.start(header.length + (long) data.length));
         opening.put(req, out);
@@ -95,7 +97,7 @@ final class BackgroundTransfers {
      * Announces block {@code id} to {@code peer} ({@link BackgroundOffer}), then pushes it once the
      * peer expects it; {@code done} gets null once the peer stored it durably, else why not.
      */
-    void offerAndPush(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
+    void offerAndPush(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<Failure> done) {
         backlog.offered(data.length);   // waits for the answer to the offer
         long req = node.expect(peer, Pending.Waiter.of(op -> {
             if (op instanceof Done) {
@@ -105,13 +107,13 @@ final class BackgroundTransfers {
             }
             if (op instanceof Failed f) {
                 backlog.offerSettled(data.length);
-                done.accept("offer refused: " + f.error());
+                done.accept(Failure.of(f).prefixed("offer refused: "));
                 return true;
             }
             return false;
         }, why -> {
             backlog.offerSettled(data.length);
-            done.accept("offer unanswered: " + why);
+            done.accept(why.prefixed("offer unanswered: "));
         }));
         node.send(peer, new BackgroundOffer(req, id.value(), data.length, crc));
     }
@@ -178,18 +180,19 @@ final class BackgroundTransfers {
             return;
         }
         node.readLocal(id, read -> {
-            String problem = read.block() == null ? read.error()
+            Failure problem = read.block() == null ? read.failure()
                     : read.block().crc() != f.crc() || read.block().length() != f.length()
-                            ? "copy of " + id + " here does not match the asked length and checksum" : null;
+                            ? new Failure(FailureCode.BLOCK_CORRUPT, "copy of " + id + " here does not match the asked length and checksum")
+                            : null;
             if (problem != null) {
                 node.admission().release(f.length());
-                node.send(peer, new Failed(f.req(), FailureCode.INTERNAL, node.region() + ": " + problem));
+                node.send(peer, problem.prefixed(node.region() + ": ").reply(f.req()));
                 return;
             }
             push(peer, id, read.block().data(), f.crc(), why -> {
                 node.admission().release(f.length());
                 if (why != null) {
-                    node.send(peer, new Failed(f.req(), FailureCode.UNAVAILABLE, node.region() + ": " + why));
+                    node.send(peer, why.prefixed(node.region() + ": ").reply(f.req()));
                 }
             });
         });
@@ -198,23 +201,23 @@ final class BackgroundTransfers {
     // ---- receiving
 
     /** Asks {@code holders} in turn to push block {@code id}; {@code done} gets null once it is stored here. */
-    void pull(List<NetAddress> holders, BlockId id, int length, int crc, Consumer<String> done) {
+    void pull(List<NetAddress> holders, BlockId id, int length, int crc, Consumer<Failure> done) {
         pullFrom(new HolderFallback<>(holders), id, length, crc, done);
     }
 
-    private void pullFrom(HolderFallback<NetAddress> holders, BlockId id, int length, int crc, Consumer<String> done) {
+    private void pullFrom(HolderFallback<NetAddress> holders, BlockId id, int length, int crc, Consumer<Failure> done) {
         NetAddress holder = holders.next();
         if (holder == null) {
             done.accept(holders.why());
             return;
         }
-        Consumer<String> next = why -> {
+        Consumer<Failure> next = why -> {
             holders.failed(holder, why);
             pullFrom(holders, id, length, crc, done);
         };
         long req = node.expect(holder, Pending.Waiter.of(op -> {
             if (op instanceof Failed f) {
-                failExpected(holder, id.value(), f.error(), next);
+                failExpected(holder, id.value(), Failure.of(f), next);
                 return true;
             }
             return false;
@@ -234,7 +237,7 @@ final class BackgroundTransfers {
                 first.done().accept(why);
                 w.done().accept(why);
             }))) {
-                next.accept("a different block " + id + " is already on its way from there");
+                next.accept(new Failure(FailureCode.UNAVAILABLE, "a different block " + id + " is already on its way from there"));
             }
             return;
         }
@@ -246,7 +249,7 @@ final class BackgroundTransfers {
         BlockId.of(o.blockId());
         expected.expect(peer, o.blockId(), o.length(), o.crc(), new Waiting(0, why -> {
             if (why != null) {
-                Logs.warn(node.region() + ": background block " + o.blockId() + " from " + peer + " not stored: " + why);
+                Logs.warn(node.region() + ": background block " + o.blockId() + " from " + peer + " not stored: " + why.text());
             }
         }), node.now());
         node.send(peer, new Done(o.req(), "ready"));
@@ -319,7 +322,8 @@ final class BackgroundTransfers {
         if (in != null) {
             in.abandon();
             if (in.admitted()) {
-                finishExpected(f.peer(), in.header().blockId(), "LEDBAT stream failed: " + f.reason());
+                finishExpected(f.peer(), in.header().blockId(),
+                        new Failure(FailureCode.UNAVAILABLE, "LEDBAT stream failed: " + f.reason()));
             }
         }
     }
@@ -343,10 +347,10 @@ final class BackgroundTransfers {
     /** Expectations past their deadline, or passed over by their peer, fail (their callers ask again). */
     void tick(long now) {
         for (BackgroundExpectations.Expected<Waiting> e : expected.expire(now)) {
-            e.attachment.done.accept(e.passedOver()
+            e.attachment.done.accept(new Failure(FailureCode.UNAVAILABLE, e.passedOver()
                     ? "block " + e.blockId + " was passed over by " + e.peer + " (it sends blocks asked for later;"
                             + " restarted or lost the request)"
-                    : "no block " + e.blockId + " from " + e.peer + " in time");
+                    : "no block " + e.blockId + " from " + e.peer + " in time"));
         }
     }
 
@@ -360,9 +364,9 @@ final class BackgroundTransfers {
         }
         node.storeLocal(BlockId.of(h.blockId()), c.data(), h.crc(), stored -> {
             node.admission().release(h.length());
-            boolean ok = stored.error() == null;
-            node.send(peer, new BackgroundStored(h.req(), h.blockId(), ok, ok ? "" : stored.error()));
-            finishExpected(peer, h.blockId(), ok ? null : "storing failed: " + stored.error());
+            boolean ok = stored.ok();
+            node.send(peer, new BackgroundStored(h.req(), h.blockId(), ok, ok ? "" : stored.failure().text()));
+            finishExpected(peer, h.blockId(), ok ? null : stored.failure().prefixed("storing failed: "));
         });
     }
 
@@ -372,13 +376,14 @@ final class BackgroundTransfers {
         if (r.header() != null) {
             node.send(peer, new BackgroundStored(r.header().req(), r.header().blockId(), false, r.reason()));
             if (in.admitted()) {
-                finishExpected(peer, r.header().blockId(), r.reason());
+                // a stream that fails its header, length or checksum checks, or finds no memory
+                finishExpected(peer, r.header().blockId(), new Failure(FailureCode.UNAVAILABLE, r.reason()));
             }
         }
     }
 
     /** The holder refused or did not answer a pull: every caller waiting for that block learns why. */
-    private void failExpected(NetAddress holder, String blockId, String why, Consumer<String> next) {
+    private void failExpected(NetAddress holder, String blockId, Failure why, Consumer<Failure> next) {
         BackgroundExpectations.Expected<Waiting> e = expected.remove(holder, blockId);
         if (e != null) {
             e.attachment.done().accept(why);
@@ -387,7 +392,7 @@ final class BackgroundTransfers {
         }
     }
 
-    private void finishExpected(NetAddress peer, String blockId, String why) {
+    private void finishExpected(NetAddress peer, String blockId, Failure why) {
         BackgroundExpectations.Expected<Waiting> e = expected.remove(peer, blockId);
         if (e != null) {
             e.attachment.done.accept(why);

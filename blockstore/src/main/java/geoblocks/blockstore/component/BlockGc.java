@@ -172,8 +172,8 @@ final class BlockGc {
         listing = false;
         shards = Math.max(1, l.shards());
         shard++;
-        if (l.error() != null) {
-            Logs.warn(node.region() + ": block collection could not list shard " + l.shard() + ": " + l.error());
+        if (l.failure() != null) {
+            Logs.warn(node.region() + ": block collection could not list shard " + l.shard() + ": " + l.failure().text());
             return;
         }
         todo.addAll(l.files());
@@ -192,8 +192,8 @@ final class BlockGc {
     void onCollected(BlocksCollected c) {
         collecting = Math.max(0, collecting - 1);
         passCollected += c.blocks();
-        if (c.error() != null) {
-            Logs.warn(node.region() + ": block collection: " + c.error());
+        if (c.failure() != null) {
+            Logs.warn(node.region() + ": block collection: " + c.failure().text());
         }
         if (c.blocks() == 0) {
             return;

@@ -2,6 +2,8 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.net.NetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,11 +27,11 @@ final class BlockPull {
     }
 
     /** Pulls block {@code id} from {@code holders} (nearest first); {@code done} gets null once it is durable here, else why not. */
-    void pull(BlockId id, int length, int crc, List<String> holders, Consumer<String> done) {
+    void pull(BlockId id, int length, int crc, List<String> holders, Consumer<Failure> done) {
         List<String> order = new ArrayList<>(node.rtt().readOrder(holders));
         order.remove(node.region());
         if (order.isEmpty()) {
-            done.accept("block " + id + " has no copy elsewhere");
+            done.accept(new Failure(FailureCode.BLOCK_MISSING, "block " + id + " has no copy elsewhere"));
             return;
         }
         if (ledbat != null) {
@@ -42,8 +44,8 @@ final class BlockPull {
         }
         Downloads.fetchFrom(node, id, new Manifest.BlockRef(length, crc, order), order,
                 data -> node.storeLocal(id, data, crc, stored -> done.accept(
-                        stored.error() == null ? null : "could not store it: " + stored.error())),
-                why -> done.accept("no copy answered: " + why));
+                        stored.ok() ? null : stored.failure().prefixed("could not store it: "))),
+                why -> done.accept(why.prefixed("no copy answered: ")));
     }
 
     /** " over LEDBAT" when pulls use it, else "": for messages. */

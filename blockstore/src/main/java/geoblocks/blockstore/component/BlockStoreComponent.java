@@ -17,6 +17,7 @@ import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.port.BlockStorePort.ListBlockFiles;
 import geoblocks.blockstore.port.BlockStorePort.ReadBlock;
 import geoblocks.blockstore.port.BlockStorePort.StoreBlock;
+import geoblocks.blockstore.wire.Failure;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -32,8 +33,9 @@ import se.sics.kompics.Negative;
  * production a pool, so many blocks are written and fsync'ed at once and the file system commits
  * them together (one fsync'ed 1 MiB block at a time reached 77 MB/s on our disk, eight at once
  * 150 MB/s); in the simulator and unit tests a direct executor, which runs it in the handler.
- * Answers are triggered when the I/O is done. Errors become answers with a message; nothing here
- * crashes the node. The bytes of every block written or read are counted in the node's
+ * Answers are triggered when the I/O is done. Errors become answers with a {@link Failure} typed by
+ * the exception ({@link Failure#ofStorage}: a full disk, a missing block, a corrupt block and another
+ * I/O error each keep their code); nothing here crashes the node. The bytes of every block written or read are counted in the node's
  * {@link LoadMeter} (its recent load, which the RTT probes carry).
  */
 public final class BlockStoreComponent extends ComponentDefinition {
@@ -83,16 +85,16 @@ public final class BlockStoreComponent extends ComponentDefinition {
     }
 
     private void syncMeta(BlockStorePort.SyncMeta s) {
-        String error = null;
+        Failure failure = null;
         try {
             if (meta != null) {
                 meta.sync();
             }
         } catch (IOException | RuntimeException e) {
-            error = e.getMessage() == null ? e.toString() : e.getMessage();
-            LOG.warn("metadata sync failed: {}", error);
+            failure = Failure.ofStorage(e);
+            LOG.warn("metadata sync failed: {}", failure.text());
         }
-        trigger(new BlockStorePort.MetaSynced(s.req(), error), port);
+        trigger(new BlockStorePort.MetaSynced(s.req(), failure), port);
     }
 
     private void list(ListBlockFiles l) {
@@ -101,15 +103,14 @@ public final class BlockStoreComponent extends ComponentDefinition {
             trigger(new BlockFilesListed(l.req(), l.shard(), storage.shards(), List.copyOf(files), null), port);
         } catch (IOException | RuntimeException e) {
             LOG.warn("listing block shard {} failed: {}", l.shard(), e.getMessage());
-            trigger(new BlockFilesListed(l.req(), l.shard(), storage.shards(), List.of(), String.valueOf(e.getMessage())),
-                    port);
+            trigger(new BlockFilesListed(l.req(), l.shard(), storage.shards(), List.of(), Failure.ofStorage(e)), port);
         }
     }
 
     private void collect(CollectBlocks c) {
         long blocks = 0;
         long bytes = 0;
-        String error = null;
+        Failure failure = null;
         for (BlockFile f : c.blocks()) {
             try {
                 long deleted = storage.deleteIfUnchanged(f.id(), f.modifiedMillis());
@@ -118,13 +119,13 @@ public final class BlockStoreComponent extends ComponentDefinition {
                     bytes += deleted;
                 }
             } catch (IOException | RuntimeException e) {
-                if (error == null) {
-                    error = f.id() + ": " + e.getMessage();
+                if (failure == null) {
+                    failure = Failure.ofStorage(e).prefixed(f.id() + ": ");
                 }
                 LOG.warn("collecting {} failed: {}", f.id(), e.getMessage());
             }
         }
-        trigger(new BlocksCollected(c.req(), blocks, bytes, error), port);
+        trigger(new BlocksCollected(c.req(), blocks, bytes, failure), port);
     }
 
     private void onStore(StoreBlock s) {
@@ -140,23 +141,15 @@ public final class BlockStoreComponent extends ComponentDefinition {
     }
 
     private void store(StoreBlock s) {
-        String error = null;
-        geoblocks.blockstore.wire.FailureCode code = null;
+        Failure failure = null;
         try {
             storage.put(s.id(), s.data(), s.crc());
             meter.recordIo(s.data().length);
         } catch (IOException | RuntimeException e) {
-            error = e.getMessage();
-            code = codeOf(e);
-            LOG.warn("store of {} failed: {}", s.id(), error);
+            failure = Failure.ofStorage(e);
+            LOG.warn("store of {} failed: {}", s.id(), failure.text());
         }
-        trigger(new BlockStored(s.req(), s.id(), error, code), port);
-    }
-
-    /** What a failed block write tells the writer: no room (INSUFFICIENT_STORAGE), or anything else (INTERNAL). */
-    static geoblocks.blockstore.wire.FailureCode codeOf(Exception e) {
-        return e instanceof geoblocks.blockstore.core.DiskFullException
-                ? geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE : geoblocks.blockstore.wire.FailureCode.INTERNAL;
+        trigger(new BlockStored(s.req(), s.id(), failure), port);
     }
 
     private void read(ReadBlock r) {
@@ -176,7 +169,7 @@ public final class BlockStoreComponent extends ComponentDefinition {
             } else {
                 LOG.warn("read of {} failed: {}", r.id(), e.getMessage());
             }
-            trigger(new BlockRead(r.req(), r.id(), null, e.getMessage()), port);
+            trigger(new BlockRead(r.req(), r.id(), null, Failure.ofStorage(e)), port);
         }
     }
 

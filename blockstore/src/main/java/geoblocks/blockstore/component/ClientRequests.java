@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.ClientOp.Committed;
 import geoblocks.blockstore.wire.ClientOp.DeleteReq;
@@ -23,6 +24,7 @@ import geoblocks.blockstore.wire.ClientOp.VersionList;
 import geoblocks.blockstore.wire.ClientOp.VersionsReq;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -209,7 +211,7 @@ final class ClientRequests {
             try {
                 t = node.versions().delete(d.name(), d.meta());
             } catch (IOException e) {
-                node.send(client, new Failed(d.req(), FailureCode.INTERNAL, "storing the delete of '" + d.name() + "' failed: " + e.getMessage()));
+                node.send(client, Failure.ofStorage(e).prefixed("storing the delete of '" + d.name() + "' failed: ").reply(d.req()));
                 return;
             }
             String kept = "; earlier versions kept for " + duration(node.settings().versionRetentionMs());
@@ -238,14 +240,19 @@ final class ClientRequests {
                 node.send(client, new Failed(p.req(), FailureCode.NOT_FOUND, "no version " + version.id() + " of '" + p.name() + "'"));
                 return;
             }
-            Manifest stub;
+            Optional<Manifest> purged;
+            String what = "storing the purge of " + version.id() + " of '" + p.name() + "' failed: ";
             try {
-                stub = node.versions().purge(p.name(), version).orElseThrow(() -> new IOException("the version vanished"));
+                purged = node.versions().purge(p.name(), version);
             } catch (IOException e) {
-                node.send(client, new Failed(p.req(), FailureCode.INTERNAL, "storing the purge of " + version.id() + " of '"
-                        + p.name() + "' failed: " + e.getMessage()));
+                node.send(client, Failure.ofStorage(e).prefixed(what).reply(p.req()));
                 return;
             }
+            if (purged.isEmpty()) {
+                node.send(client, new Failed(p.req(), FailureCode.INTERNAL, what + "the version vanished"));
+                return;
+            }
+            Manifest stub = purged.get();
             new ManifestPublisher(node, stub, unreached -> node.send(client, new Committed(p.req(), version.id(),
                     "purged" + (unreached.isEmpty() ? "" : "; not yet at " + unreached
                             + " (anti-entropy brings it when they are reachable)")))).start();

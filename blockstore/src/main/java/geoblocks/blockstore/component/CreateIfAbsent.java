@@ -91,7 +91,7 @@ final class CreateIfAbsent {
                     refused.accept(refusal(draft.name(), owner, condition, m.outcome()));
                 }
             } catch (IOException e) {
-                refused.accept(new Failure(FailureCode.INTERNAL, "storing the new version failed: " + e.getMessage()));
+                refused.accept(Failure.ofStorage(e).prefixed("storing the new version failed: "));
             }
             return;
         }
@@ -149,8 +149,9 @@ final class CreateIfAbsent {
         try {
             node.versions().merge(ManifestHistory.of(m));
         } catch (IOException e) {
-            refused.accept(new Failure(FailureCode.INTERNAL, "the owner " + owner + " created version " + m.version()
-                    + " but storing it here failed: " + e.getMessage() + " (anti-entropy will bring it)"));
+            Failure f = Failure.ofStorage(e);
+            refused.accept(new Failure(f.code(), "the owner " + owner + " created version " + m.version()
+                    + " but storing it here failed: " + f.text() + " (anti-entropy will bring it)"));
             return;
         }
         created.accept(m);

@@ -9,8 +9,10 @@ import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.core.read.RangePlan;
 import geoblocks.blockstore.core.read.ReadOptions;
+import geoblocks.blockstore.core.read.ReplicaFailures;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.ClientOp;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.PeerOp.BlockData;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -124,7 +126,8 @@ final class Downloads {
                 try {
                     found.get().inline().verified();
                 } catch (java.io.IOException e) {
-                    node.send(client, new Failed(g.req(), FailureCode.INTERNAL,
+                    // the bytes kept in the manifest fail their checksum: the file's content is corrupt here
+                    node.send(client, new Failed(g.req(), FailureCode.BLOCK_CORRUPT,
                             "'" + g.name() + "' at " + node.region() + ": " + e.getMessage()));
                     return;
                 }
@@ -204,15 +207,15 @@ final class Downloads {
     }
 
     /** Fetches block {@code index} of {@code m}, trying replicas nearest first; calls back with bytes or an error. */
-    static void fetch(Node node, Manifest m, int index, Consumer<byte[]> ok, Consumer<String> failed) {
+    static void fetch(Node node, Manifest m, int index, Consumer<byte[]> ok, Consumer<Failure> failed) {
         Manifest.BlockRef ref = m.blocks().get(index);
         fetchFrom(node, m.blockId(index), ref, node.rtt().readOrder(ref.replicas()), ok, failed);
     }
 
     /** Fetches block {@code id} (length and checksum per {@code ref}) from {@code order}'s regions in turn. */
     static void fetchFrom(Node node, BlockId id, Manifest.BlockRef ref, List<String> order, Consumer<byte[]> ok,
-            Consumer<String> failed) {
-        new BlockFetch(node, id, ref, order, null, b -> ok.accept(b.toArray()), failed).next(new ArrayList<>());
+            Consumer<Failure> failed) {
+        new BlockFetch(node, id, ref, order, null, b -> ok.accept(b.toArray()), failed).next(new ReplicaFailures());
     }
 
     /**
@@ -220,10 +223,10 @@ final class Downloads {
      * buffer the network sends as it is): {@code ok} owns the bytes it gets and releases them.
      */
     static void fetchBytes(Node node, Manifest m, int index, Bytes.Allocator into, Consumer<Bytes> ok,
-            Consumer<String> failed) {
+            Consumer<Failure> failed) {
         Manifest.BlockRef ref = m.blocks().get(index);
         new BlockFetch(node, m.blockId(index), ref, node.rtt().readOrder(ref.replicas()), into, ok, failed)
-                .next(new ArrayList<>());
+                .next(new ReplicaFailures());
     }
 
     /**
@@ -232,24 +235,24 @@ final class Downloads {
      * do, so load-aware ranking and hedge delays also learn from plain reads.
      */
     private record BlockFetch(Node node, BlockId id, Manifest.BlockRef ref, List<String> order,
-            Bytes.Allocator into, Consumer<Bytes> ok, Consumer<String> failed) {
+            Bytes.Allocator into, Consumer<Bytes> ok, Consumer<Failure> failed) {
 
-        void next(List<String> errors) {
+        void next(ReplicaFailures errors) {
             if (errors.size() == order.size()) {
-                failed.accept("block " + id + ": every replica failed: " + String.join("; ", errors));
+                failed.accept(errors.all(id));
                 return;
             }
             String region = order.get(errors.size());
             long started = node.now();
-            Consumer<String> retry = why -> {
+            Consumer<Failure> retry = why -> {
                 node.serviceLatency().failed(region, node.now() - started, node.now());
-                errors.add(region + ": " + why);
+                errors.add(region, why);
                 next(errors);
             };
             if (region.equals(node.region())) {
                 Consumer<BlockRead> local = read -> {
-                    if (read.error() != null) {
-                        retry.accept(read.error());
+                    if (read.failure() != null) {
+                        retry.accept(read.failure());
                     } else {
                         node.serviceLatency().firstByte(region, node.now() - started, node.now());
                         // the store verified the bytes against the CRC32C it returns (BlockStorage's contract)
@@ -274,7 +277,8 @@ final class Downloads {
                     if (parts[0] == null) {
                         node.serviceLatency().firstByte(region, node.now() - started, node.now());
                         if (b.total() != ref.length()) {
-                            retry.accept("sent " + b.total() + " bytes, manifest says " + ref.length());
+                            retry.accept(new Failure(FailureCode.BLOCK_CORRUPT, "sent " + b.total() + " bytes, manifest says "
+                                    + ref.length()));
                             return true;
                         }
                         parts[0] = new Assembly(b.total(), b.total());
@@ -287,7 +291,7 @@ final class Downloads {
                     return true;
                 }
                 if (op instanceof Failed f) {
-                    retry.accept(f.error());
+                    retry.accept(Failure.of(f));
                     return true;
                 }
                 return false;
@@ -296,10 +300,11 @@ final class Downloads {
         }
 
         /** {@code crc}: the CRC32C of {@code data}, computed here or verified by this node's store. */
-        void check(String region, long started, Bytes data, int crc, Consumer<String> retry) {
+        void check(String region, long started, Bytes data, int crc, Consumer<Failure> retry) {
             if (data.length() != ref.length() || crc != ref.crc()) {
                 data.release();
-                retry.accept("checksum " + Checksums.hex(crc) + " != manifest " + Checksums.hex(ref.crc()));
+                retry.accept(new Failure(FailureCode.BLOCK_CORRUPT, "checksum " + Checksums.hex(crc) + " != manifest "
+                        + Checksums.hex(ref.crc())));
             } else {
                 long now = node.now();
                 node.serviceLatency().completed(region, data.length(), now - started, now);
@@ -423,7 +428,7 @@ final class Downloads {
             });
         }
 
-        void fetch(Manifest of, int block, Consumer<Bytes> ok, Consumer<String> failed) {
+        void fetch(Manifest of, int block, Consumer<Bytes> ok, Consumer<Failure> failed) {
             if (options == null) {
                 Downloads.fetchBytes(node, of, block, node.sendBuffers(key.client), ok, failed);
             } else {
@@ -431,9 +436,13 @@ final class Downloads {
             }
         }
 
-        /** No replica of a block could be read (down, busy, silent or corrupt): the download cannot go on now. */
-        void unreadable(String why) {
-            fail(FailureCode.UNAVAILABLE, why);
+        /**
+         * No replica of a block could be read: the download cannot go on. Its code says why
+         * ({@link ReplicaFailures}): UNAVAILABLE when a replica was down, busy or silent, else the block is
+         * missing, corrupt or unreadable at every replica.
+         */
+        void unreadable(Failure why) {
+            fail(why.code(), why.text());
         }
 
         void fail(FailureCode code, String why) {

@@ -50,12 +50,12 @@ final class GroupCommit {
     void onSynced(BlockStorePort.MetaSynced s) {
         long now = node.now();
         long delay = 0;
-        if (s.error() != null) {
-            MetaSyncHealth.Retry r = health.failed(now, s.error());
+        if (s.failure() != null) {
+            MetaSyncHealth.Retry r = health.failed(now, s.failure().text());
             delay = r.delayNanos();
             if (r.log()) {
                 Logs.warn(node.region() + ": syncing the metadata engine failed (" + health.failures() + " in a row),"
-                        + " trying again in " + delay / 1_000_000 + " ms; answers after metadata writes are held: " + s.error());
+                        + " trying again in " + delay / 1_000_000 + " ms; answers after metadata writes are held: " + s.failure().text());
             }
         } else {
             long was = health.succeeded(now);
@@ -63,7 +63,7 @@ final class GroupCommit {
                 Logs.info(node.region() + ": syncing the metadata engine works again, after " + was / 1_000_000 + " ms");
             }
         }
-        long next = gate.synced(s.error() == null, manifests.writes());
+        long next = gate.synced(s.failure() == null, manifests.writes());
         manifests.synced(gate.synced());
         if (next >= 0) {
             if (delay == 0) {

@@ -5,6 +5,8 @@ import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.PeerOp.LookupManifest;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
@@ -91,13 +93,16 @@ final class ManifestLookup {
      * failed or did not answer, or its answer was bad or could not be stored).
      */
     static void pull(Node node, NetAddress peer, String name, Consumer<Optional<ManifestHistory>> merged,
-            Consumer<String> failed) {
+            Consumer<Failure> failed) {
         fetch(node, peer, name, h -> {
             Optional<ManifestHistory> kept;
             try {
                 kept = node.versions().merge(h);
-            } catch (IOException | IllegalArgumentException e) {
-                failed.accept(e.getMessage());
+            } catch (IOException e) {
+                failed.accept(Failure.ofStorage(e));
+                return;
+            } catch (IllegalArgumentException e) {
+                failed.accept(Failure.of(e, FailureCode.INVALID));
                 return;
             }
             merged.accept(kept);
@@ -109,7 +114,7 @@ final class ManifestLookup {
      * many at once): {@code got} gets the decoded history of that name, {@code failed} why there is
      * none (the peer failed or did not answer, or its answer was bad or named another file).
      */
-    static void fetch(Node node, NetAddress peer, String name, Consumer<ManifestHistory> got, Consumer<String> failed) {
+    static void fetch(Node node, NetAddress peer, String name, Consumer<ManifestHistory> got, Consumer<Failure> failed) {
         Assembly[] parts = new Assembly[1];
         long req = node.expect(peer, Pending.Waiter.of(op -> {
             if (op instanceof ManifestPart p && !p.publish()) {
@@ -126,14 +131,14 @@ final class ManifestLookup {
                         throw new IOException("asked for '" + name + "', got '" + h.name() + "'");
                     }
                 } catch (IOException | IllegalArgumentException e) {
-                    failed.accept(e.getMessage());
+                    failed.accept(Failure.of(e, FailureCode.INVALID)); // the peer's answer does not decode, or names another file
                     return true;
                 }
                 got.accept(h);
                 return true;
             }
             if (op instanceof Failed f) {
-                failed.accept(f.error());
+                failed.accept(Failure.of(f));
                 return true;
             }
             return false;

@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.MoveRecord;
 import geoblocks.blockstore.meta.MetaMoveStore;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FailureException;
 import geoblocks.blockstore.wire.FileOp.Done;
@@ -240,7 +241,7 @@ final class Migrations {
             try { // kept before any copy is made: a restart resumes it, and no copy goes unaccounted for
                 store.save(plan.record(node.wallMillis()));
             } catch (IOException e) {
-                node.send(client, new Failed(r.req(), FailureCode.INTERNAL, "keeping the move of '" + r.name() + "' failed: " + e.getMessage()));
+                node.send(client, Failure.ofStorage(e).prefixed("keeping the move of '" + r.name() + "' failed: ").reply(r.req()));
                 return;
             }
             Move m = move(client, r.req(), found.get(), plan);

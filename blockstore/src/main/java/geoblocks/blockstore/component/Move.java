@@ -133,16 +133,16 @@ final class Move {
     void copy(MovePlan.Copy c) {
         Manifest.BlockRef ref = from.blocks().get(c.block());
         BlockId id = from.blockId(c.block());
-        Consumer<String> finished = why -> {
+        Consumer<Failure> finished = why -> {
             if (why == null) {
                 copies.succeeded(c, ref.length(), node.now());
                 progress();
             } else if (copies.failed(c)) {
                 Logs.warn(node.region() + ": copy of block " + c.block() + " of '" + from.name() + "' to "
-                        + c.target() + " failed, trying again: " + why);
-            } else if (failure == null) {
-                failure = new Failure(FailureCode.UNAVAILABLE, "copy of block " + c.block() + " to " + c.target()
-                        + " failed " + MoveCopies.ATTEMPTS + " times: " + why);
+                        + c.target() + " failed, trying again: " + why.text());
+            } else if (failure == null) { // the last attempt's code: the target's full disk, a block no holder has...
+                failure = why.prefixed("copy of block " + c.block() + " to " + c.target()
+                        + " failed " + MoveCopies.ATTEMPTS + " times: ");
             }
             pump();
         };
@@ -179,7 +179,7 @@ final class Move {
             abandon();
             return;
         } catch (IOException e) {
-            failure = new Failure(FailureCode.INTERNAL, e.getMessage());
+            failure = Failure.ofStorage(e);
             abandon();
             return;
         }
@@ -240,7 +240,7 @@ final class Move {
                 NetAddress peer = node.addressOf(region);
                 long r = node.expect(peer, Pending.Waiter.of(op -> true,
                         why -> Logs.warn(node.region() + ": " + region + " did not confirm dropping moved blocks of '"
-                                + from.name() + "': " + why)));
+                                + from.name() + "': " + why.text())));
                 node.send(peer, new DropBlocks(r, from.name(),
                         List.copyOf(ids.subList(i, Math.min(ids.size(), i + FileCodec.MAX_LIST)))));
             }

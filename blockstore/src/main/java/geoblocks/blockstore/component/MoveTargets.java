@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.BlockCollector;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.PeerOp.DropBlocks;
@@ -48,8 +49,8 @@ final class MoveTargets {
     void onMoveCopy(NetAddress coordinator, MoveCopy c) {
         BlockId id = BlockId.of(c.blockId());
         BlockCollector.FileBlock.of(id).ifPresent(f -> node.inFlight().touch(f.fileId(), node.now()));
-        Consumer<String> answer = why -> node.send(coordinator,
-                why == null ? new Done(c.req(), "stored") : new Failed(c.req(), FailureCode.UNAVAILABLE, node.region() + ": " + why));
+        Consumer<Failure> answer = why -> node.send(coordinator,
+                why == null ? new Done(c.req(), "stored") : why.prefixed(node.region() + ": ").reply(c.req()));
         if (c.length() < 0 || !node.admission().tryReserve(c.length())) {
             pulls.pull(id, c.length(), c.crc(), c.holders(), answer); // no room to look first: pull as before
             return;
@@ -58,7 +59,7 @@ final class MoveTargets {
             if (read.block() != null && read.block().crc() == c.crc() && read.block().length() == c.length()) {
                 node.storeLocal(id, read.block().data(), c.crc(), stored -> {
                     node.admission().release(c.length());
-                    if (stored.error() == null) {
+                    if (stored.ok()) {
                         answer.accept(null);
                     } else {
                         pulls.pull(id, c.length(), c.crc(), c.holders(), answer);

@@ -151,7 +151,7 @@ final class NetBench {
                 fail(t, f.code(), f.error());
             }
             return true;
-        }, why -> fail(t, FailureCode.UNAVAILABLE, why)));
+        }, why -> fail(t, why.code(), why.text())));
         node.send(t.peer, new NetBenchOpen(req, t.id, r.mode()));
     }
 
@@ -306,7 +306,7 @@ final class NetBench {
                 fail(t, f.code(), f.error());
             }
             return true;
-        }, why -> fail(t, FailureCode.UNAVAILABLE, why)));
+        }, why -> fail(t, why.code(), why.text())));
         node.send(t.peer, new NetBenchEnd(req, t.id));
     }
 

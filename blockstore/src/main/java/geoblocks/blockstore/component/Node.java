@@ -87,7 +87,7 @@ interface Node {
      * publications to that peer under load, see {@link Publications}); {@code done} gets null once
      * the peer stored it, else why not (refused, unreachable, timed out).
      */
-    void publish(String peer, byte[] encoded, Consumer<String> done);
+    void publish(String peer, byte[] encoded, Consumer<geoblocks.blockstore.wire.Failure> done);
 
     /**
      * Allocates a request id and waits for replies to it from {@code peer} (see {@link Pending});
@@ -133,11 +133,6 @@ interface Node {
      */
     void placeOrFail(PlacementRequest request, Consumer<java.util.List<String>> placed,
             Consumer<geoblocks.blockstore.wire.Failure> refused);
-
-    /** As {@link #placeOrFail}, with why not as text only. */
-    default void place(PlacementRequest request, Consumer<java.util.List<String>> placed, Consumer<String> refused) {
-        placeOrFail(request, placed, f -> refused.accept(f.text()));
-    }
 
     /** Names and rules of the placement policies this node knows. */
     PolicyCatalog policies();

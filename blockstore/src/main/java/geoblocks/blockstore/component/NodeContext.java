@@ -367,7 +367,7 @@ final class NodeContext implements Node {
     }
 
     @Override
-    public void publish(String peer, byte[] encoded, Consumer<String> done) {
+    public void publish(String peer, byte[] encoded, Consumer<geoblocks.blockstore.wire.Failure> done) {
         publications.publish(peer, encoded, done);
     }
 

@@ -55,7 +55,7 @@ final class PacedFetches {
             }
             if (read.block() == null) {
                 fetches.remove(key);
-                node.send(peer, new Failed(f.req(), FailureCode.INTERNAL, node.region() + ": " + read.error()));
+                node.send(peer, read.failure().prefixed(node.region() + ": ").reply(f.req()));
                 return;
             }
             byte[] data = read.block().data();

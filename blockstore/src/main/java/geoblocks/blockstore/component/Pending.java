@@ -39,16 +39,17 @@ final class Pending {
 
         /**
          * Waits for one answer: the first {@code type} reply gives {@code done} what {@code outcome}
-         * makes of it (null: success), a {@link Failed} reply its error, a timeout why.
+         * makes of it (null: success), a {@link Failed} reply its failure (code kept), a timeout an
+         * {@link FailureCode#UNAVAILABLE} failure.
          */
-        static <T extends FileOp> Waiter until(Class<T> type, Function<T, String> outcome, Consumer<String> done) {
+        static <T extends FileOp> Waiter until(Class<T> type, Function<T, Failure> outcome, Consumer<Failure> done) {
             return of(op -> {
                 if (type.isInstance(op)) {
                     done.accept(outcome.apply(type.cast(op)));
                     return true;
                 }
                 if (op instanceof Failed f) {
-                    done.accept(f.error());
+                    done.accept(Failure.of(f));
                     return true;
                 }
                 return false;
@@ -60,25 +61,16 @@ final class Pending {
          * its failure (code kept), a timeout an {@link FailureCode#UNAVAILABLE} failure.
          */
         static Waiter outcome(Class<? extends FileOp> type, Consumer<Failure> done) {
-            return of(op -> {
-                if (type.isInstance(op)) {
-                    done.accept(null);
-                    return true;
-                }
-                if (op instanceof Failed f) {
-                    done.accept(Failure.of(f));
-                    return true;
-                }
-                return false;
-            }, why -> done.accept(new Failure(FailureCode.UNAVAILABLE, why)));
-        }
-
-        /** As {@link #until(Class, Function, Consumer)}, with any {@code type} reply a success. */
-        static Waiter until(Class<? extends FileOp> type, Consumer<String> done) {
             return until(type, op -> null, done);
         }
 
-        static Waiter of(java.util.function.Predicate<FileOp> onReply, java.util.function.Consumer<String> onTimeout) {
+        /** As {@link #outcome}. */
+        static Waiter until(Class<? extends FileOp> type, Consumer<Failure> done) {
+            return outcome(type, done);
+        }
+
+        /** {@code onReply} takes the replies; a timeout (or an unsent request) gives {@code failed} an UNAVAILABLE failure. */
+        static Waiter of(java.util.function.Predicate<FileOp> onReply, Consumer<Failure> failed) {
             return new Waiter() {
                 @Override
                 public boolean onReply(FileOp op) {
@@ -87,7 +79,7 @@ final class Pending {
 
                 @Override
                 public void onTimeout(String why) {
-                    onTimeout.accept(why);
+                    failed.accept(new Failure(FailureCode.UNAVAILABLE, why));
                 }
             };
         }

@@ -6,7 +6,10 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.read.ReadOptions;
 import geoblocks.blockstore.core.read.ReadPlan;
 import geoblocks.blockstore.core.read.ServiceLatency;
+import geoblocks.blockstore.core.read.ReplicaFailures;
 import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.PeerOp.BlockData;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.PeerOp.FetchCancel;
@@ -37,10 +40,10 @@ final class PlannedFetch {
     private final Manifest.BlockRef ref;
     private final ReadPlan plan;
     private final Consumer<byte[]> ok;
-    private final Consumer<String> failed;
+    private final Consumer<Failure> failed;
     private final Map<String, Long> reqs = new HashMap<>();
     private final Map<String, Long> started = new HashMap<>();
-    private final List<String> errors = new ArrayList<>();
+    private final ReplicaFailures errors = new ReplicaFailures();
     /** Peers told to stop: their chunks still in flight are taken and dropped until their request times out. */
     private final Set<String> cancelled = new HashSet<>();
     /** Blocks arriving from peers, by region. */
@@ -52,7 +55,7 @@ final class PlannedFetch {
     private boolean over;
 
     private PlannedFetch(Node node, BlockId id, Manifest.BlockRef ref, ReadOptions options, Consumer<byte[]> ok,
-            Consumer<String> failed) {
+            Consumer<Failure> failed) {
         this.node = node;
         this.id = id;
         this.ref = ref;
@@ -67,7 +70,7 @@ final class PlannedFetch {
 
     /** Fetches block {@code index} of {@code m} as {@code options} say; calls back with the bytes or an error. */
     static void fetch(Node node, Manifest m, int index, ReadOptions options, Consumer<byte[]> ok,
-            Consumer<String> failed) {
+            Consumer<Failure> failed) {
         PlannedFetch f = new PlannedFetch(node, m.blockId(index), m.blocks().get(index), options, ok, failed);
         f.ask(f.plan.start(node.now()));
     }
@@ -110,7 +113,7 @@ final class PlannedFetch {
     private void askLocal(String region) {
         node.readLocal(id, read -> {
             if (read.block() == null) {
-                fail(region, read.error());
+                fail(region, read.failure());
             } else {
                 node.serviceLatency().firstByte(region, node.now() - started.get(region), node.now());
                 // the store verified the bytes against the CRC32C it returns (BlockStorage's contract)
@@ -129,7 +132,7 @@ final class PlannedFetch {
                 return onData(region, peer, b);
             }
             if (op instanceof Failed f) {
-                fail(region, f.error());
+                fail(region, Failure.of(f));
                 return true;
             }
             return false;
@@ -144,12 +147,12 @@ final class PlannedFetch {
         if (parts == null) {
             node.serviceLatency().firstByte(region, node.now() - started.get(region), node.now());
             if (b.total() != ref.length()) {
-                fail(region, "sent " + b.total() + " bytes, manifest says " + ref.length());
+                fail(region, new Failure(FailureCode.BLOCK_CORRUPT, "sent " + b.total() + " bytes, manifest says " + ref.length()));
                 return true;
             }
             if (!assemblies.isEmpty()) { // the download reserved one block; a second one arriving at once reserves its own
                 if (!node.admission().tryReserve(b.total())) {
-                    fail(region, node.admission().busy(b.total()));
+                    fail(region, new Failure(FailureCode.BUSY, node.admission().busy(b.total())));
                     return true;
                 }
                 extraReserved += b.total();
@@ -162,7 +165,7 @@ final class PlannedFetch {
             complete = parts.add(b.offset(), b.data());
         } catch (IllegalArgumentException e) {
             assemblies.remove(region);
-            fail(region, e.getMessage());
+            fail(region, new Failure(FailureCode.INVALID, e.getMessage())); // the peer's chunks do not fit together
             return true;
         }
         node.send(peer, new FetchMore(b.req(), parts.received()));
@@ -177,7 +180,8 @@ final class PlannedFetch {
     /** {@code crc}: the CRC32C of {@code data}, computed here or verified by this node's store. */
     private void check(String region, byte[] data, int crc) {
         if (data.length != ref.length() || crc != ref.crc()) {
-            fail(region, "checksum " + Checksums.hex(crc) + " != manifest " + Checksums.hex(ref.crc()));
+            fail(region, new Failure(FailureCode.BLOCK_CORRUPT, "checksum " + Checksums.hex(crc) + " != manifest "
+                    + Checksums.hex(ref.crc())));
             return;
         }
         long now = node.now();
@@ -204,16 +208,16 @@ final class PlannedFetch {
         extraReserved = 0;
     }
 
-    private void fail(String region, String why) {
+    private void fail(String region, Failure why) {
         if (over) {
             return;
         }
         node.serviceLatency().failed(region, node.now() - started.getOrDefault(region, node.now()), node.now());
-        errors.add(region + ": " + why);
+        errors.add(region, why);
         List<String> next = plan.onFailed(region, node.now());
         if (plan.failedAll()) {
             end();
-            failed.accept("block " + id + ": every replica failed: " + String.join("; ", errors));
+            failed.accept(errors.all(id));
         } else {
             ask(next);
         }

@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.PublicationBatches;
 import geoblocks.blockstore.wire.Assembly;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.net.NetAddress;
@@ -23,7 +24,7 @@ final class Publications {
     static final int MAX_ITEMS = 64;
     static final int MAX_BYTES = 256 << 10;
 
-    private record Item(byte[] bytes, Consumer<String> done) {}
+    private record Item(byte[] bytes, Consumer<Failure> done) {}
 
     private final Node node;
     private final PublicationBatches<Item> batches = new PublicationBatches<>(WINDOW, MAX_ITEMS, MAX_BYTES);
@@ -33,7 +34,7 @@ final class Publications {
     }
 
     /** Publishes {@code encoded} (a manifest or history) to {@code peer}; {@code done} gets null once stored there, else why not. */
-    void publish(String peer, byte[] encoded, Consumer<String> done) {
+    void publish(String peer, byte[] encoded, Consumer<Failure> done) {
         send(batches.offer(peer, new Item(encoded, done), encoded.length));
     }
 

@@ -26,11 +26,11 @@ final class ReplicaCopy {
     }
 
     /** A background copy, over the configured transport. */
-    void background(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<String> done) {
+    void background(NetAddress peer, BlockId id, byte[] data, int crc, Consumer<Failure> done) {
         if (ledbat != null) {
             ledbat.offerAndPush(peer, id, data, crc, done);
         } else {
-            overTcp(node, peer, id, data, crc, true, f -> done.accept(f == null ? null : f.text()));
+            overTcp(node, peer, id, data, crc, true, done);
         }
     }
 

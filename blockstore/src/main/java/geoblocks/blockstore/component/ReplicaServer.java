@@ -120,9 +120,9 @@ final class ReplicaServer {
         }
         node.storeLocal(id, data, d.crc(), stored -> {
             node.budget().release(data.length);
-            node.send(peer, stored.error() == null
+            node.send(peer, stored.ok()
                     ? new ReplicaStored(d.req(), d.blockId())
-                    : new Failed(d.req(), stored.code(), node.region() + " could not store " + d.blockId() + ": " + stored.error()));
+                    : stored.failure().prefixed(node.region() + " could not store " + d.blockId() + ": ").reply(d.req()));
         });
     }
 
@@ -136,7 +136,7 @@ final class ReplicaServer {
         }
         node.readLocal(id, read -> {
             if (read.block() == null) {
-                node.send(peer, new Failed(f.req(), FailureCode.INTERNAL, node.region() + ": " + read.error()));
+                node.send(peer, read.failure().prefixed(node.region() + ": ").reply(f.req()));
                 return;
             }
             byte[] data = read.block().data();

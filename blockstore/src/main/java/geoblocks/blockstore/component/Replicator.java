@@ -4,6 +4,8 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueue.Copy;
 import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -106,10 +108,10 @@ final class Replicator {
         }
         Manifest.BlockRef ref = m.blocks().get(c.block());
         if (!node.admission().tryReserve(ref.length())) {
-            failed(c, node.admission().busy(ref.length()));
+            failed(c, new Failure(FailureCode.BUSY, node.admission().busy(ref.length())));
             return;
         }
-        Consumer<String> done = why -> {
+        Consumer<Failure> done = why -> {
             node.admission().release(ref.length());
             if (why == null) {
                 queue.succeeded(c);
@@ -120,12 +122,12 @@ final class Replicator {
             }
         };
         Downloads.fetch(node, m, c.block(), data -> copies.background(node.addressOf(c.target()), c.blockId(), data, ref.crc(), done),
-                why -> done.accept("cannot read the block: " + why));
+                why -> done.accept(why.prefixed("cannot read the block: ")));
     }
 
-    private void failed(Copy c, String why) {
+    private void failed(Copy c, Failure why) {
         long wait = queue.failed(c);
         Logs.warn(node.region() + ": copy of block " + c.block() + " of '" + c.name() + "' to " + c.target()
-                + " failed (attempt " + queue.failures(c) + ", next in " + wait / 1_000_000 + " ms): " + why);
+                + " failed (attempt " + queue.failures(c) + ", next in " + wait / 1_000_000 + " ms): " + why.text());
     }
 }

@@ -101,21 +101,21 @@ final class Rereplicator {
         held.remove(gone);
         BlockId id = m.blockId(index);
         busy = true;
-        node.place(PlacementRequest.replacement(m.policy(), ref.length(), held), targets -> {
+        node.placeOrFail(PlacementRequest.replacement(m.policy(), ref.length(), held), targets -> {
             String target = targets.get(0);
             Downloads.fetch(node, m, index, data -> store(m.name(), m.version(), index, id, data, ref.crc(), gone, target),
-                    why -> done("cannot read block " + id + " to re-replicate it: " + why));
-        }, why -> done("no region can take a new copy of block " + id + " of '" + m.name() + "': " + why));
+                    why -> done("cannot read block " + id + " to re-replicate it: " + why.text()));
+        }, why -> done("no region can take a new copy of block " + id + " of '" + m.name() + "': " + why.text()));
     }
 
     private void store(String name, Version version, int index, BlockId id, byte[] data, int crc, String gone,
             String target) {
         if (target.equals(node.region())) {
             node.storeLocal(id, data, crc, s -> {
-                if (s.error() == null) {
+                if (s.ok()) {
                     rewrite(name, version, index, gone, target);
                 } else {
-                    done("storing " + id + " here failed: " + s.error());
+                    done("storing " + id + " here failed: " + s.failure().text());
                 }
             });
             return;
@@ -124,7 +124,7 @@ final class Rereplicator {
             if (why == null) {
                 rewrite(name, version, index, gone, target);
             } else {
-                done("copy of " + id + " to " + target + copies.via() + " failed: " + why);
+                done("copy of " + id + " to " + target + copies.via() + " failed: " + why.text());
             }
         });
     }

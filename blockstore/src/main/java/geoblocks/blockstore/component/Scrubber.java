@@ -163,7 +163,7 @@ final class Scrubber {
                 next();
                 return;
             }
-            String problem = read.block() == null ? read.error()
+            String problem = read.block() == null ? read.failure().text()
                     : "checksum " + Checksums.hex(read.block().crc()) + " != manifest " + Checksums.hex(ref.crc());
             repair(m, id, ref, problem);
         });
@@ -188,10 +188,10 @@ final class Scrubber {
         next();
     }
 
-    private void unrepairable(Manifest m, BlockId id, String problem, String why) {
+    private void unrepairable(Manifest m, BlockId id, String problem, geoblocks.blockstore.wire.Failure why) {
         unrepairable++;
         passBlocks++;
-        Logs.warn(node.region() + ": block " + id + " of '" + m.name() + "' is bad here (" + problem + "): " + why);
+        Logs.warn(node.region() + ": block " + id + " of '" + m.name() + "' is bad here (" + problem + "): " + why.text());
         busy = false;
         next();
     }

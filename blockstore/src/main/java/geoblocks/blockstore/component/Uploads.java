@@ -331,10 +331,10 @@ final class Uploads {
         void copyTo(int index, BlockId id, byte[] data, int blockCrc, String region, boolean mayMove) {
             if (region.equals(node.region())) {
                 node.storeLocal(id, data, blockCrc, stored -> {
-                    if (stored.error() == null) {
+                    if (stored.ok()) {
                         acked(index);
                     } else {
-                        fail(stored.code(), "storing block " + index + " at " + region + " failed: " + stored.error());
+                        fail(stored.failure().prefixed("storing block " + index + " at " + region + " failed: "));
                     }
                 });
             } else {
@@ -434,7 +434,7 @@ final class Uploads {
                 queueCopies(); // durable before the manifest: a crash in between leaves no acked gap
                 m = node.versions().commit(draft);
             } catch (IOException e) {
-                fail(FailureCode.INTERNAL, "saving the manifest failed: " + e.getMessage());
+                fail(Failure.ofStorage(e).prefixed("saving the manifest failed: "));
                 return;
             }
             publish(m, "");
@@ -458,7 +458,7 @@ final class Uploads {
             try {
                 m = node.versions().commit(draft);
             } catch (IOException e) {
-                fail(FailureCode.INTERNAL, "saving the manifest failed: " + e.getMessage());
+                fail(Failure.ofStorage(e).prefixed("saving the manifest failed: "));
                 return;
             }
             publishInline(m, targets, required, Set.of(node.region()));

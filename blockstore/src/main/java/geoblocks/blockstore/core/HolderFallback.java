@@ -1,18 +1,23 @@
 package geoblocks.blockstore.core;
 
+import geoblocks.blockstore.core.read.ReplicaFailures;
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Which holder of a block to ask next: the holders in the given order, each once; a failed ask
- * moves to the next and keeps its reason, and when none is left the reasons together say why the
- * block could not be had. Pure: no clock, no I/O.
+ * moves to the next and keeps its failure, and when none is left the failures together say why the
+ * block could not be had, their codes added up as a read's are ({@link ReplicaFailures#combined}).
+ * Pure: no clock, no I/O.
  *
  * @param <H> a holder (an address)
  */
 public final class HolderFallback<H> {
     private final List<H> holders;
     private final List<String> problems = new ArrayList<>();
+    private final List<FailureCode> codes = new ArrayList<>();
     private int next;
 
     public HolderFallback(List<H> holders) {
@@ -24,13 +29,18 @@ public final class HolderFallback<H> {
         return next < holders.size() ? holders.get(next++) : null;
     }
 
-    /** Asking {@code holder} failed for {@code why}. */
-    public void failed(H holder, String why) {
-        problems.add(holder + ": " + why);
+    /** Asking {@code holder} failed with {@code why}. */
+    public void failed(H holder, Failure why) {
+        problems.add(holder + ": " + why.text());
+        codes.add(why.code());
     }
 
-    /** Why no holder gave the block: every failed ask's reason, or that there was none to ask. */
-    public String why() {
-        return problems.isEmpty() ? "no replica to ask" : String.join("; ", problems);
+    /**
+     * Why no holder gave the block: every failed ask's reason, with their codes added up (every holder
+     * without the block: BLOCK_MISSING; one down or busy: UNAVAILABLE), or that there was none to ask
+     * (UNAVAILABLE).
+     */
+    public Failure why() {
+        return new Failure(ReplicaFailures.combined(codes), problems.isEmpty() ? "no replica to ask" : String.join("; ", problems));
     }
 }

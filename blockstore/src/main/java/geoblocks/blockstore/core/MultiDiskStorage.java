@@ -196,8 +196,18 @@ public final class MultiDiskStorage implements BlockStorage {
             String why = (refusals.isEmpty()
                     ? "no working data directory has room for block " + id + " (" + data.length + " bytes)"
                     : "no data directory took block " + id + ": " + String.join("; ", refusals)) + describeFailed();
-            throw allFull ? new DiskFullException(why) : new IOException(why);
+            // no room is the refusal only when a working disk refused for it; with every disk failed it is an I/O failure
+            throw allFull && anyWorks() ? new DiskFullException(why) : new IOException(why);
         }
+    }
+
+    private boolean anyWorks() {
+        for (Disk d : disks) {
+            if (d.works()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String describeFailed() {

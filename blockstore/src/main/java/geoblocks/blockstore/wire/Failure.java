@@ -16,6 +16,23 @@ public record Failure(FailureCode code, String text) {
         return new Failure(f.code(), f.error());
     }
 
+    /**
+     * {@code e} as a failure: its code by its type ({@link FailureCode#of}), else {@code otherwise}; its
+     * message (or, without one, its type) as the text.
+     */
+    public static Failure of(Throwable e, FailureCode otherwise) {
+        return new Failure(FailureCode.of(e, otherwise), e.getMessage() == null ? e.toString() : e.getMessage());
+    }
+
+    /**
+     * What a block storage or metadata engine's exception is, the one place that classifies them: a full
+     * disk INSUFFICIENT_STORAGE, a missing block BLOCK_MISSING, a corrupt block BLOCK_CORRUPT, any other
+     * I/O error IO_ERROR, anything else (a bug) INTERNAL.
+     */
+    public static Failure ofStorage(Exception e) {
+        return of(e, e instanceof java.io.IOException ? FailureCode.IO_ERROR : FailureCode.INTERNAL);
+    }
+
     /** The same failure with {@code prefix} before its text. */
     public Failure prefixed(String prefix) {
         return new Failure(code, prefix + text);

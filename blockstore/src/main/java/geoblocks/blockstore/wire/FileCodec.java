@@ -39,7 +39,9 @@ import java.util.Map;
  *     INVALID and INSUFFICIENT_STORAGE as INTERNAL.
  * <li>5: a {@link ClientOp.StatusReply} ends with how long each LEDBAT flow has been stalled and what the
  *     members run ({@link ClientOp.Versions}); written
- *     to a peer at 3 or 4 without it. A {@code cluster finalize} request is a {@link ClientOp.ClusterReq} of
+ *     to a peer at 3 or 4 without it. Failure codes {@link FailureCode#BLOCK_MISSING},
+ *     {@link FailureCode#BLOCK_CORRUPT} (written as UNAVAILABLE at 3 and 4) and {@link FailureCode#IO_ERROR}
+ *     (written as INTERNAL). A {@code cluster finalize} request is a {@link ClientOp.ClusterReq} of
  *     action "finalize", which a node of 4 answers INVALID (an action it does not know).
  * </ul>
  *
@@ -166,30 +168,27 @@ public final class FileCodec implements WireCodec<FileMsg> {
         }
         long req = r.i64();
         FileOp op = e.reader().read(req, r);
-        if (version < 4 && op instanceof Failed f && f.code().wire() >= FIRST_CODE_OF_4) {
-            throw new MalformedMessageException("failure code " + f.code() + " in a version 3 message (it came with 4)");
+        if (op instanceof Failed f && version < f.code().since()) {
+            throw new MalformedMessageException("failure code " + f.code() + " in a version " + version
+                    + " message (it came with " + f.code().since() + ")");
         }
         return new FileMsg(h, op, version);
     }
 
     /**
-     * {@code msg}'s op as its version writes it: below 5, a status reply without what the members run; at 3, which
-     * has neither failure code, an UNSUPPORTED failure is
-     * INVALID and an INSUFFICIENT_STORAGE one INTERNAL.
+     * {@code msg}'s op as its version writes it: below 5, a status reply without what the members run; a
+     * failure whose code came with a later version carries the code it had before
+     * ({@link FailureCode#atVersion}).
      */
     private static FileOp asWritten(FileMsg msg) {
         if (msg.wireVersion() < 5 && msg.op() instanceof StatusReply r && r.versions() != null) {
             return r.withoutVersions();
         }
-        if (msg.wireVersion() < 4 && msg.op() instanceof Failed f && f.code().wire() >= FIRST_CODE_OF_4) {
-            return new Failed(f.req(), f.code() == FailureCode.UNSUPPORTED ? FailureCode.INVALID : FailureCode.INTERNAL,
-                    f.error());
+        if (msg.op() instanceof Failed f && msg.wireVersion() < f.code().since()) {
+            return new Failed(f.req(), f.code().atVersion(msg.wireVersion()), f.error());
         }
         return msg.op();
     }
-
-    /** The first failure code version 4 added (UNSUPPORTED); INSUFFICIENT_STORAGE came with it. */
-    private static final int FIRST_CODE_OF_4 = FailureCode.UNSUPPORTED.wire();
 
     /** The table's entry for {@code op}'s class. */
     private static OpRow<?> entry(FileOp op) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
@@ -121,8 +122,11 @@ class AntiEntropyFramesTest {
         SyncLeaves converged = (SyncLeaves) node.sent.get(0)[1];
         assertEquals(List.of(), converged.buckets());
         assertEquals(false, converged.more());
-        assertTrue(((Failed) node.sent.get(1)[1]).error().contains("256 buckets, got 2"));
-        assertTrue(((Failed) node.sent.get(2)[1]).error().contains("was 65536"));
+        for (int i = 1; i <= 2; i++) {
+            assertEquals(FailureCode.INVALID, ((Failed) node.sent.get(i)[1]).code(), ((Failed) node.sent.get(i)[1]).error());
+        }
+        assertTrue(((Failed) node.sent.get(1)[1]).error().contains("256 buckets, got 2"), "names the offending count");
+        assertTrue(((Failed) node.sent.get(2)[1]).error().contains("was 65536"), "names the offending leaf");
         SyncNames none = (SyncNames) node.sent.get(3)[1];
         assertEquals(List.of(), none.names());
         assertEquals(false, none.more());

@@ -124,7 +124,7 @@ class AntiEntropyTest {
         @Override public long now() { return now; }
         @Override public void send(NetAddress to, FileOp op) { wire.add(new Object[] {this, other, op}); }
         private final Publications publications = new Publications(this);
-        @Override public void publish(String peer, byte[] encoded, java.util.function.Consumer<String> done) {
+        @Override public void publish(String peer, byte[] encoded, java.util.function.Consumer<geoblocks.blockstore.wire.Failure> done) {
             publications.publish(peer, encoded, done);
         }
         @Override public long expect(NetAddress peer, Pending.Waiter waiter) {

@@ -73,9 +73,8 @@ class DoorsTest {
         assertNull(doors.refusal(DUBLIN, new PeerOp.FetchBlock(1, "b-1-0"), 0));
         assertNull(doors.refusal(DUBLIN, new FileOp.ManifestPart(2, true, 0, 1, new byte[1]), 0));
         FileOp.Failed f = doors.refusal(CLIENT, new PeerOp.ReplicaData(3, "b-1-0", 0, 1, 0, false, new byte[1]), 0);
-        assertEquals(FailureCode.INVALID, f.code());
+        assertEquals(FailureCode.INVALID, f.code(), f.error());
         assertEquals(3, f.req());
-        assertTrue(f.error().contains("not a cluster member"), f.error());
         assertEquals(FailureCode.INVALID, doors.refusal(CLIENT, new FileOp.ManifestPart(4, true, 0, 1, new byte[1]), 0)
                 .code(), "a publication is a peer request");
         assertEquals(FailureCode.INVALID, doors.refusal(CLIENT, new BenchOp.NetBenchOpen(5, 1, "tcp"), 0).code());

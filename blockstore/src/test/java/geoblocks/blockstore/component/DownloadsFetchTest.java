@@ -65,7 +65,7 @@ class DownloadsFetchTest {
         FakeNode node = new FakeNode();
         assertEquals(List.of("dublin", "mumbai"), node.latency.rank(List.of("mumbai", "dublin"), node.rtt, node.now));
         byte[][] got = new byte[1][];
-        String[] error = new String[1];
+        geoblocks.blockstore.wire.Failure[] error = new geoblocks.blockstore.wire.Failure[1];
         Downloads.fetch(node, M, 0, d -> got[0] = d, e -> error[0] = e);
         long dublin = lastFetch(node);
         node.now += 2_000 * MS;
@@ -117,5 +117,59 @@ class DownloadsFetchTest {
         asked.settings = asked.settings.withReadDefault(new ReadOptions(ReadOptions.Strategy.PARALLEL, false));
         firstFetchOf(asked, (d, c) -> d.onRange(c, new GetRange(1, "f.bin", "", "first", "rtt", 0, 5)));
         assertEquals(List.of("dublin"), asked.fetchedFrom(), "first/rtt asked for: one replica");
+    }
+    /**
+     * Every replica of a block failed: when each answered with a storage failure, the fetch fails with
+     * what they add up to (no copy: BLOCK_MISSING, a corrupt copy: BLOCK_CORRUPT, a disk error: IO_ERROR);
+     * when any failed otherwise (busy, down, or an older peer's INTERNAL), UNAVAILABLE, as before.
+     */
+    @Test
+    void everyReplicaFailed_theFetchFailsWithWhatTheirAnswersAddUpTo() {
+        assertEquals(FailureCode.BLOCK_MISSING, fetchFailing(FailureCode.BLOCK_MISSING, FailureCode.BLOCK_MISSING));
+        assertEquals(FailureCode.BLOCK_CORRUPT, fetchFailing(FailureCode.BLOCK_MISSING, FailureCode.BLOCK_CORRUPT));
+        assertEquals(FailureCode.IO_ERROR, fetchFailing(FailureCode.IO_ERROR, FailureCode.BLOCK_MISSING));
+        assertEquals(FailureCode.UNAVAILABLE, fetchFailing(FailureCode.BLOCK_MISSING, FailureCode.BUSY));
+        assertEquals(FailureCode.UNAVAILABLE, fetchFailing(FailureCode.BLOCK_CORRUPT, FailureCode.INTERNAL));
+    }
+
+    /** Bytes that fail the manifest's checksum at every replica: the block is corrupt, not unavailable. */
+    @Test
+    void everyReplicaSentBadBytes_theFetchFailsCorrupt() {
+        FakeNode node = new FakeNode();
+        geoblocks.blockstore.wire.Failure[] error = new geoblocks.blockstore.wire.Failure[1];
+        Downloads.fetch(node, M, 0, d -> { throw new AssertionError("read"); }, e -> error[0] = e);
+        byte[] bad = DATA.clone();
+        bad[0] ^= 1;
+        for (int i = 0; i < 2; i++) {
+            long req = lastFetch(node);
+            assertTrue(node.waiting.remove(req).onReply(new BlockData(req, 0, bad.length, 0, bad)));
+        }
+        assertEquals(FailureCode.BLOCK_CORRUPT, error[0].code(), error[0].text());
+    }
+
+    /** A download whose block no replica holds fails to its client as BLOCK_MISSING, not UNAVAILABLE. */
+    @Test
+    void download_ofABlockNoReplicaHolds_failsBlockMissing() throws Exception {
+        FakeNode node = new FakeNode();
+        firstFetchOf(node, (d, c) -> d.onBegin(c, new GetBegin(1, "f.bin")));
+        for (int i = 0; i < 2; i++) {
+            long req = lastFetch(node);
+            assertTrue(node.waiting.remove(req).onReply(new Failed(req, FailureCode.BLOCK_MISSING, "no block here")));
+        }
+        Failed f = node.sent.stream().map(s -> s[1]).filter(op -> op instanceof Failed).map(op -> (Failed) op)
+                .findFirst().orElseThrow();
+        assertEquals(FailureCode.BLOCK_MISSING, f.code(), f.error());
+    }
+
+    private static FailureCode fetchFailing(FailureCode first, FailureCode second) {
+        FakeNode node = new FakeNode();
+        geoblocks.blockstore.wire.Failure[] error = new geoblocks.blockstore.wire.Failure[1];
+        Downloads.fetch(node, M, 0, d -> { throw new AssertionError("read"); }, e -> error[0] = e);
+        long a = lastFetch(node);
+        assertTrue(node.waiting.remove(a).onReply(new Failed(a, first, "x")));
+        long b = lastFetch(node);
+        assertTrue(b != a, "the second replica asked");
+        assertTrue(node.waiting.remove(b).onReply(new Failed(b, second, "y")));
+        return error[0].code();
     }
 }

@@ -95,7 +95,7 @@ final class FakeNode implements Node {
     @Override public long now() { return now; }
     @Override public void send(NetAddress to, FileOp op) { sent.add(new Object[] {to, op}); }
     private final Publications publications = new Publications(this);
-    @Override public void publish(String peer, byte[] encoded, java.util.function.Consumer<String> done) {
+    @Override public void publish(String peer, byte[] encoded, java.util.function.Consumer<geoblocks.blockstore.wire.Failure> done) {
         publications.publish(peer, encoded, done);
     }
     @Override public long expect(NetAddress peer, Pending.Waiter waiter) {
@@ -115,15 +115,13 @@ final class FakeNode implements Node {
         if (disk == null) {
             throw new UnsupportedOperationException();
         }
-        String error = null;
-        geoblocks.blockstore.wire.FailureCode code = null;
+        geoblocks.blockstore.wire.Failure failure = null;
         try {
             disk.put(id, data, crc);
         } catch (java.io.IOException e) {
-            error = e.getMessage();
-            code = BlockStoreComponent.codeOf(e);
+            failure = geoblocks.blockstore.wire.Failure.ofStorage(e);
         }
-        done.accept(new BlockStored(nextReq++, id, error, code));
+        done.accept(new BlockStored(nextReq++, id, failure));
     }
     @Override public void readLocal(BlockId id, Consumer<BlockRead> done) {
         if (disk == null) {
@@ -132,7 +130,7 @@ final class FakeNode implements Node {
         try {
             done.accept(new BlockRead(nextReq++, id, disk.get(id), null));
         } catch (java.io.IOException e) {
-            done.accept(new BlockRead(nextReq++, id, null, e.getMessage()));
+            done.accept(new BlockRead(nextReq++, id, null, geoblocks.blockstore.wire.Failure.ofStorage(e)));
         }
     }
     @Override public void readLocal(BlockId id, geoblocks.net.Bytes.Allocator into, Consumer<BlockRead> done) {
@@ -142,7 +140,7 @@ final class FakeNode implements Node {
         try {
             done.accept(new BlockRead(nextReq++, id, null, null, disk.read(id, into)));
         } catch (java.io.IOException e) {
-            done.accept(new BlockRead(nextReq++, id, null, e.getMessage()));
+            done.accept(new BlockRead(nextReq++, id, null, geoblocks.blockstore.wire.Failure.ofStorage(e)));
         }
     }
     /** What blocks for clients are read into (heap unless a test counts releases). */

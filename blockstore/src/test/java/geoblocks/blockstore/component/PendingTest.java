@@ -23,7 +23,7 @@ class PendingTest {
         pending.add(req, PEER, Pending.Waiter.of(op -> {
             events.add("reply " + op.req());
             return true;
-        }, why -> events.add("timeout " + req + ": " + why)), 100 * MS, now);
+        }, why -> events.add("timeout " + req + ": " + why.code() + " " + why.text())), 100 * MS, now);
     }
 
     @Test
@@ -37,7 +37,7 @@ class PendingTest {
         now += 20 * MS;
         pending.expire(now, "");
         assertEquals(1, events.size());
-        assertTrue(events.get(0).startsWith("timeout 1: no answer from"), events.toString());
+        assertTrue(events.get(0).startsWith("timeout 1: UNAVAILABLE "), events.toString());
     }
 
     @Test
@@ -55,7 +55,7 @@ class PendingTest {
         add(3);
         pending.fail(3, "LEDBAT stream failed");
         pending.fail(3, "again");
-        assertEquals(List.of("timeout 3: LEDBAT stream failed"), events);
+        assertEquals(List.of("timeout 3: UNAVAILABLE LEDBAT stream failed"), events);
         assertFalse(pending.reply(PEER, new Done(3, "late"), now));
     }
 
@@ -85,6 +85,6 @@ class PendingTest {
         assertEquals(List.of("unsent refused"), events);
         add(6);
         pending.failUnsent(6, PEER, "refused");
-        assertEquals(List.of("unsent refused", "timeout 6: refused"), events, "by default as a timeout");
+        assertEquals(List.of("unsent refused", "timeout 6: UNAVAILABLE refused"), events, "by default as a timeout");
     }
 }

@@ -29,7 +29,7 @@ class PlannedFetchTest {
     void hedge_wakeupThatRunsEarly_isSetAgain_andTheHedgeGoesOutAtItsTime() {
         FakeNode node = new FakeNode();
         byte[][] got = new byte[1][];
-        String[] error = new String[1];
+        geoblocks.blockstore.wire.Failure[] error = new geoblocks.blockstore.wire.Failure[1];
         PlannedFetch.fetch(node, M, 0, new ReadOptions(ReadOptions.Strategy.HEDGED, false), d -> got[0] = d,
                 e -> error[0] = e);
         assertEquals(List.of("dublin"), node.fetchedFrom(), "nearest replica first");

@@ -199,8 +199,7 @@ class UploadsTest {
         List<Failed> failed = sent(Failed.class);
         assertEquals(1, failed.size());
         assertEquals(FailureCode.OUTCOME_UNKNOWN, failed.get(0).code(), "the version exists here: it may still win");
-        assertTrue(failed.get(0).error().contains("no other region confirmed storing its manifest"), failed.get(0).error());
-        assertTrue(failed.get(0).error().contains("[dublin] hold its blocks"), failed.get(0).error());
+        assertTrue(failed.get(0).error().contains("[dublin] hold its blocks"), "names where the blocks are: " + failed.get(0).error());
 
         // dublin, which holds the block, silent; mumbai confirms: one other copy of the reference is enough
         begin2();
@@ -279,9 +278,7 @@ class UploadsTest {
         node.waiting.remove(moved.req()).onTimeout("cannot reach mumbai");
         List<Failed> failed = sent(Failed.class);
         assertEquals(1, failed.size());
-        assertEquals(FailureCode.UNAVAILABLE, failed.get(0).code());
-        assertTrue(failed.get(0).error().contains("replica of block 0 at dublin") || failed.get(0).error().contains("at mumbai"),
-                failed.get(0).error());
+        assertEquals(FailureCode.UNAVAILABLE, failed.get(0).code(), failed.get(0).error());
     }
 
     @Test
@@ -322,7 +319,7 @@ class UploadsTest {
         uploads.expire(node.now + 11 * FakeNode.MS, 10 * FakeNode.MS);
         List<Failed> failed = sent(Failed.class);
         assertEquals(1, failed.size());
-        assertTrue(failed.get(0).error().contains("no data from the client"), failed.get(0).error());
+        assertEquals(FailureCode.INVALID, failed.get(0).code(), "the client went silent: " + failed.get(0).error());
         assertTrue(node.manifests().find("f.bin").isEmpty());
     }
 
@@ -336,7 +333,7 @@ class UploadsTest {
         failed.forEach(f -> assertEquals(FailureCode.INVALID, f.code()));
         assertTrue(failed.get(0).error().contains("ack must be all or local, was 'sometimes'"), failed.get(0).error());
         assertTrue(failed.get(1).error().contains("was -1"), failed.get(1).error());
-        assertTrue(failed.get(2).error().contains("block size"), failed.get(2).error());
+
         assertTrue(sent(PutProgress.class).isEmpty());
     }
 }

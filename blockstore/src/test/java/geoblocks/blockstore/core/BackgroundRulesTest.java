@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -49,18 +51,29 @@ class BackgroundRulesTest {
     void holderFallback_asksEachHolderOnceInOrder_andSaysWhyNoneGaveTheBlock() {
         HolderFallback<String> f = new HolderFallback<>(List.of("seoul", "dublin"));
         assertEquals("seoul", f.next());
-        f.failed("seoul", "busy");
+        f.failed("seoul", new Failure(FailureCode.BUSY, "busy"));
         assertEquals("dublin", f.next());
-        f.failed("dublin", "no such block");
+        f.failed("dublin", new Failure(FailureCode.BLOCK_MISSING, "no such block"));
         assertNull(f.next());
-        assertEquals("seoul: busy; dublin: no such block", f.why());
+        assertEquals(new Failure(FailureCode.UNAVAILABLE, "seoul: busy; dublin: no such block"), f.why(),
+                "a busy holder may have it later");
+    }
+
+    @Test
+    void holderFallback_everyHolderWithoutTheBlock_isBlockMissing() {
+        HolderFallback<String> f = new HolderFallback<>(List.of("seoul", "dublin"));
+        f.next();
+        f.failed("seoul", new Failure(FailureCode.BLOCK_MISSING, "no block"));
+        f.next();
+        f.failed("dublin", new Failure(FailureCode.BLOCK_CORRUPT, "corrupt"));
+        assertEquals(FailureCode.BLOCK_CORRUPT, f.why().code());
     }
 
     @Test
     void holderFallback_withNoHolder_saysSo() {
         HolderFallback<String> f = new HolderFallback<>(List.of());
         assertNull(f.next());
-        assertEquals("no replica to ask", f.why());
+        assertEquals(new Failure(FailureCode.UNAVAILABLE, "no replica to ask"), f.why());
     }
 
     @Test

@@ -294,7 +294,8 @@ class FileBlockStorageTest extends BlockStorageContract {
         FileBlockStorage full = new FileBlockStorage(dir, Long.MAX_VALUE / 2);
         byte[] data = {1, 2, 3};
         IOException e = assertThrows(IOException.class, () -> full.put(BlockId.of("x"), data, Checksums.crc32c(data)));
-        assertTrue(e.getMessage().startsWith("disk full: "), e.getMessage());
+        assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE,
+                geoblocks.blockstore.wire.Failure.ofStorage(e).code(), "typed as no room: " + e);
         assertFalse(full.contains(BlockId.of("x")));
         assertEquals(List.of(), full.list());
     }

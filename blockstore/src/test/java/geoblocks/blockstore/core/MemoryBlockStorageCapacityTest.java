@@ -33,7 +33,8 @@ class MemoryBlockStorageCapacityTest {
         MemoryBlockStorage s = new MemoryBlockStorage(1000, 100, () -> 0L);
         put(s, "a", 900);
         IOException e = assertThrows(IOException.class, () -> put(s, "b", 1));
-        assertTrue(e.getMessage().startsWith("disk full"), e.getMessage());
+        assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE,
+                geoblocks.blockstore.wire.Failure.ofStorage(e).code(), "typed as no room: " + e);
         assertFalse(s.contains(new BlockId("b")));
         assertEquals(100, s.space().freeBytes());
     }

@@ -33,7 +33,30 @@ class FailureCodeTest {
         assertEquals(9, FailureCode.FORBIDDEN.wire());
         assertEquals(10, FailureCode.UNSUPPORTED.wire());
         assertEquals(11, FailureCode.INSUFFICIENT_STORAGE.wire());
-        assertEquals(12, FailureCode.values().length);
+        assertEquals(12, FailureCode.BLOCK_MISSING.wire());
+        assertEquals(13, FailureCode.BLOCK_CORRUPT.wire());
+        assertEquals(14, FailureCode.IO_ERROR.wire());
+        assertEquals(15, FailureCode.values().length);
+    }
+
+    /** Each code's first file protocol version, and what an older version's message carries instead. */
+    @Test
+    void versions_newCodesFallBackToWhatTheFailureWasBefore() {
+        for (FailureCode c : FailureCode.values()) {
+            assertEquals(c, c.atVersion(5), c + " is in version 5");
+            assertTrue(c.atVersion(3).since() <= 3, c + " at 3 is a code version 3 has");
+        }
+        assertEquals(4, FailureCode.UNSUPPORTED.since());
+        assertEquals(FailureCode.INVALID, FailureCode.UNSUPPORTED.atVersion(3));
+        assertEquals(FailureCode.INTERNAL, FailureCode.INSUFFICIENT_STORAGE.atVersion(3));
+        assertEquals(FailureCode.INSUFFICIENT_STORAGE, FailureCode.INSUFFICIENT_STORAGE.atVersion(4));
+        for (FailureCode c : new FailureCode[] {FailureCode.BLOCK_MISSING, FailureCode.BLOCK_CORRUPT, FailureCode.IO_ERROR}) {
+            assertEquals(5, c.since(), c.name());
+        }
+        assertEquals(FailureCode.UNAVAILABLE, FailureCode.BLOCK_MISSING.atVersion(4));
+        assertEquals(FailureCode.UNAVAILABLE, FailureCode.BLOCK_CORRUPT.atVersion(4));
+        assertEquals(FailureCode.INTERNAL, FailureCode.IO_ERROR.atVersion(4));
+        assertEquals(FailureCode.INTERNAL, FailureCode.IO_ERROR.atVersion(3));
     }
 
     @Test

@@ -502,12 +502,50 @@ class FileCodecTest {
     }
 
     @Test
-    void roundTrip_failed_keepsEveryCode_atVersion4() throws MalformedMessageException {
+    void roundTrip_failed_keepsEveryCode_atVersion5() throws MalformedMessageException {
         for (FailureCode code : FailureCode.values()) {
-            byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(3, code, "why"), 4));
+            byte[] wire = encode(CODEC, new FileMsg(V4, new Failed(3, code, "why"), 5));
             assertEquals(code.wire(), wire[H + 2 + 8], code.name());
             assertEquals(new Failed(3, code, "why"), decode(CODEC, wire, wire.length).op());
         }
+    }
+
+    /** The bytes of a failure of each code version 5 added, pinned: the code's byte follows the request id. */
+    @Test
+    void failed_codesOf5_arePinned() {
+        String prefix = "047f000001b26e040a010203000101850f000000000000000f";
+        assertEquals(prefix + "0c0003776879", hex(new Failed(15, FailureCode.BLOCK_MISSING, "why")));
+        assertEquals(prefix + "0d0003776879", hex(new Failed(15, FailureCode.BLOCK_CORRUPT, "why")));
+        assertEquals(prefix + "0e0003776879", hex(new Failed(15, FailureCode.IO_ERROR, "why")));
+        assertEquals(prefix + "0b0003776879", hex(new Failed(15, FailureCode.INSUFFICIENT_STORAGE, "why")));
+    }
+
+    private static String hex(FileOp op) {
+        return java.util.HexFormat.of().formatHex(encode(CODEC, new FileMsg(V4, op, 5)));
+    }
+
+    /**
+     * Version 4 (0.2.x) has none of 5's codes: a 0.2.x peer is told what the failure was before (a block
+     * no replica could serve UNAVAILABLE, a disk's I/O error INTERNAL); 5's codes at 4 are refused when read.
+     */
+    @Test
+    void failed_codesOf5_atVersion4_areWrittenAsBefore_andRefusedWhenRead() {
+        java.util.Map<FailureCode, FailureCode> before = java.util.Map.of(FailureCode.BLOCK_MISSING, FailureCode.UNAVAILABLE,
+                FailureCode.BLOCK_CORRUPT, FailureCode.UNAVAILABLE, FailureCode.IO_ERROR, FailureCode.INTERNAL);
+        before.forEach((code, old) -> {
+            for (int version : new int[] {3, 4}) {
+                FileMsg m = new FileMsg(V4, new Failed(3, code, "why"), version);
+                byte[] wire = encode(CODEC, m);
+                assertEquals(old.wire(), wire[H + 2 + 8], code + " at " + version);
+                assertEquals(wire.length, CODEC.encodedSize(m));
+                assertEquals(new Failed(3, old, "why"), assertDoesNotThrow(() -> decode(CODEC, wire, wire.length)).op());
+                byte[] forged = wire.clone();
+                forged[H + 2 + 8] = (byte) code.wire();
+                MalformedMessageException e = assertThrows(MalformedMessageException.class,
+                        () -> decode(CODEC, forged, forged.length));
+                assertTrue(e.getMessage().contains(code + " in a version " + version + " message"), e.getMessage());
+            }
+        });
     }
 
     /** Version 3 has no INSUFFICIENT_STORAGE: a version-3 peer is told INTERNAL, what a full disk gave before; code 11 at 3 is refused. */
@@ -538,7 +576,7 @@ class FileCodecTest {
     @Test
     void decode_unknownFailureCode_throwsMalformedNamingIt() {
         byte[] good = encode(CODEC, new FileMsg(V4, new Failed(3, FailureCode.BUSY, "why")));
-        for (int v : new int[] {12, 0x7f, 0xff}) {
+        for (int v : new int[] {15, 0x7f, 0xff}) {
             byte[] bad = good.clone();
             bad[H + 2 + 8] = (byte) v;
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> decode(CODEC, bad, bad.length));

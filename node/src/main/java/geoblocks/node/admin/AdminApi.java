@@ -255,7 +255,7 @@ public final class AdminApi {
                 case EXISTS, NEWER_EXISTS, PRECONDITION_FAILED -> 409;
                 case BUSY, UNAVAILABLE -> 503;
                 case OUTCOME_UNKNOWN -> 504;
-                case INTERNAL -> 500;
+                case INTERNAL, BLOCK_MISSING, BLOCK_CORRUPT, IO_ERROR -> 500;
                 case UNSUPPORTED -> 501;
                 case INSUFFICIENT_STORAGE -> 507;
             };

@@ -45,6 +45,15 @@ public enum S3Error {
     NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
     /** The node's storage has no room (a full disk): nothing was stored; reads go on. HTTP 507 Insufficient Storage (RFC 4918). */
     INSUFFICIENT_STORAGE("InsufficientStorage", 507, "The node has no room to store this: its disk is full."),
+    /**
+     * A block of the object is missing at every region that should hold it (geoblocks' own code; no S3
+     * one fits). The gateway's fault, not the client's, hence 500; a retry does not help until a copy is restored.
+     */
+    BLOCK_MISSING("BlockMissing", 500, "A block of this object is missing at every region that should hold it."),
+    /** No region holds a block of the object intact (its copies fail their checksum): 500, geoblocks' own code. */
+    BLOCK_CORRUPT("BlockCorrupt", 500, "No region holds a block of this object intact: its copies are corrupt."),
+    /** The node's disk failed a read or write (neither full nor a corrupt block): 500, geoblocks' own code. */
+    STORAGE_IO_ERROR("StorageIOError", 500, "The node's disk failed a read or write."),
     NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
     NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist."),
     NO_SUCH_ENCRYPTION_CONFIGURATION("ServerSideEncryptionConfigurationNotFoundError", 404, "The server side encryption configuration was not found"),
@@ -91,7 +100,8 @@ public enum S3Error {
      * The one table from a node's failure codes to S3 errors, for any request whose handler has no
      * more specific answer (a missing bucket record is NoSuchBucket, a taken bucket name
      * BucketAlreadyOwnedByYou). INVALID is the gateway's fault, not the S3 client's (the gateway
-     * checks what the client sent before it asks the node), hence 500.
+     * checks what the client sent before it asks the node), hence 500. A missing or corrupt block and a
+     * disk's I/O error are the node's faults, not the client's: 500, each with its own code.
      */
     public static S3Error forNode(FailureCode code) {
         return switch (code) {
@@ -103,6 +113,9 @@ public enum S3Error {
             case FORBIDDEN -> ACCESS_DENIED; // the gateway's own client is an admin client: not expected
             case UNSUPPORTED -> NOT_IMPLEMENTED; // the node runs an older build that does not know the operation
             case INSUFFICIENT_STORAGE -> INSUFFICIENT_STORAGE;
+            case BLOCK_MISSING -> BLOCK_MISSING;
+            case BLOCK_CORRUPT -> BLOCK_CORRUPT;
+            case IO_ERROR -> STORAGE_IO_ERROR;
         };
     }
 }

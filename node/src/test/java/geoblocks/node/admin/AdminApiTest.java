@@ -288,4 +288,16 @@ class AdminApiTest {
             assertTrue(((Map<?, ?>) components.get(ref[0])).containsKey(ref[1]), "component " + ref[0] + "/" + ref[1]);
         }
     }
+    /** A node failure's status: its code decides; a full disk, a lost or corrupt block and an I/O error are the node's faults. */
+    @Test
+    void failure_statusIsTheCodes_storageFailuresAreServerSide() {
+        Map<FailureCode, Integer> expected = Map.of(FailureCode.NOT_FOUND, 404, FailureCode.INVALID, 400,
+                FailureCode.INSUFFICIENT_STORAGE, 507, FailureCode.BLOCK_MISSING, 500, FailureCode.BLOCK_CORRUPT, 500,
+                FailureCode.IO_ERROR, 500, FailureCode.UNAVAILABLE, 503);
+        expected.forEach((code, status) -> {
+            AdminApi.Answer a = AdminApi.failure(new NodeStore.StoreException(code, "why"), "get");
+            assertEquals(status, a.status(), code.name());
+            assertTrue(a.json().contains("\"" + code.name() + "\""), a.json());
+        });
+    }
 }

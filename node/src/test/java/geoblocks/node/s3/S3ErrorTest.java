@@ -33,6 +33,28 @@ class S3ErrorTest {
         assertEquals(500, S3Error.forNode(FailureCode.INTERNAL).status());
     }
 
+    /**
+     * A full disk, a missing block, a corrupt block and a disk's I/O error each keep their own S3 code;
+     * none looks like the client's fault (4xx): a full disk is 507, the others 500.
+     */
+    @Test
+    void forNode_storageFailures_areDistinct_andServerSide() {
+        assertEquals(S3Error.INSUFFICIENT_STORAGE, S3Error.forNode(FailureCode.INSUFFICIENT_STORAGE));
+        assertEquals(S3Error.BLOCK_MISSING, S3Error.forNode(FailureCode.BLOCK_MISSING));
+        assertEquals(S3Error.BLOCK_CORRUPT, S3Error.forNode(FailureCode.BLOCK_CORRUPT));
+        assertEquals(S3Error.STORAGE_IO_ERROR, S3Error.forNode(FailureCode.IO_ERROR));
+        assertEquals(507, S3Error.forNode(FailureCode.INSUFFICIENT_STORAGE).status());
+        java.util.Set<String> codes = new java.util.HashSet<>();
+        for (FailureCode c : new FailureCode[] {FailureCode.INSUFFICIENT_STORAGE, FailureCode.BLOCK_MISSING,
+                FailureCode.BLOCK_CORRUPT, FailureCode.IO_ERROR, FailureCode.INTERNAL}) {
+            assertEquals(true, codes.add(S3Error.forNode(c).code()), c + " shares its S3 code");
+            assertEquals(true, S3Error.forNode(c).status() >= 500, c + " is the node's fault");
+        }
+        assertEquals(500, S3Error.forNode(FailureCode.BLOCK_MISSING).status());
+        assertEquals(500, S3Error.forNode(FailureCode.BLOCK_CORRUPT).status());
+        assertEquals(500, S3Error.forNode(FailureCode.IO_ERROR).status());
+    }
+
     /** The words of a message never decide: a busy-sounding text with another code is not a 503. */
     @Test
     void storeException_isJudgedByItsCode() {
