@@ -15,6 +15,7 @@ import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.network.session.NodeIdentity;
 import geoblocks.node.AdminClient;
 import geoblocks.node.GeoClient;
+import geoblocks.node.NodeFailure;
 import geoblocks.node.s3.MiniJson;
 import java.io.IOException;
 import java.net.URI;

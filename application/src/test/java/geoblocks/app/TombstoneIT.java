@@ -16,6 +16,7 @@ import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import geoblocks.node.GeoClient;
+import geoblocks.node.NodeFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
