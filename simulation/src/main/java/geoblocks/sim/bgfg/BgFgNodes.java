@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import geoblocks.sim.tcp.TcpTransport;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -60,8 +61,7 @@ public final class BgFgNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new BgFgClientHost.ClientHostInit(self, NetAddress.parse(regions.get(region)), region, uploader, seed,
-                    "foreground", fgBytes, "background", bgBytes, blockSize, startMs, warmupMs);
+            return new SimClientHost.HostInit<>(self, this);
         }
     }
 }

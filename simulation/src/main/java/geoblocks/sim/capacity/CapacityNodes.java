@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import geoblocks.sim.placement.PlacementNodes;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,8 +62,7 @@ public final class CapacityNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new CapacityClientHost.CapacityClientInit(self, NetAddress.parse(regions.get(region)), region, run, last,
-                    policy, ops, seed, fileBytes, blockBytes, startDelayMs);
+            return new SimClientHost.HostInit<>(self, this);
         }
     }
 }

@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +46,7 @@ public final class CompressionNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new CompressionClientHost.Init(self, NetAddress.parse(regions.get(region)), region, jobs, blockSize,
-                    startDelayMs, clients);
+            return new SimClientHost.HostInit<>(self, this);
         }
     }
 }

@@ -10,6 +10,7 @@ import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,7 +153,7 @@ public final class ConsistencyNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new ConsistencyClientHost.ClientInit(self, region, regions, script, stopWritesMs, verifyAtMs, timeoutMs);
+            return new SimClientHost.HostInit<>(self, this);
         }
     }
 

@@ -6,6 +6,7 @@ import geoblocks.net.NetAddress;
 import geoblocks.sim.bgfg.NodeHost;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import geoblocks.sim.tcp.TcpTransport;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -69,10 +70,12 @@ public final class DataBridgeNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new DataBridgeClientHost.ClientHostInit(self, NetAddress.parse(regions.get(near)), near,
-                    NetAddress.parse(regions.get(home)), home, path, bytes, blockSize, seed, startMs, timeoutMs,
-                    new TcpTransport.TcpTransportInit(self, "client", peers("client", regions, null), TCP, MSS,
-                            INITIAL_WINDOW));
+            return new SimClientHost.HostInit<>(self, this);
+        }
+
+        /** The client's simulated TCP, toward every node. */
+        TcpTransport.TcpTransportInit tcp(NetAddress self) {
+            return new TcpTransport.TcpTransportInit(self, "client", peers("client", regions, null), TCP, MSS, INITIAL_WINDOW);
         }
     }
 }

@@ -9,6 +9,7 @@ import geoblocks.blockstore.meta.MemoryMetaEngine;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +71,7 @@ public final class GcNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new GcClientHost.ClientInit(self, region, regions, script, stopMs, verifyAtMs);
+            return new SimClientHost.HostInit<>(self, this);
         }
     }
 

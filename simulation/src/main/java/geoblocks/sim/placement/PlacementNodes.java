@@ -8,6 +8,7 @@ import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,8 +63,7 @@ public final class PlacementNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new PlacementClientHost.PlacementClientInit(self, NetAddress.parse(regions.get(region)), region, upload,
-                    jobs, startDelayMs, downloadDir, run, last);
+            return new SimClientHost.HostInit<>(self, this);
         }
     }
 }

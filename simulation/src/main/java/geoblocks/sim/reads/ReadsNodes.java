@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import geoblocks.sim.placement.PlacementNodes;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -50,8 +51,7 @@ public final class ReadsNodes {
 
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new ReadsClientHost.ReadsClientInit(self, NetAddress.parse(regions.get(region)), region, linkRegion,
-                    role, index, script, startDelayMs);
+            return new SimClientHost.HostInit<>(self, this);
         }
     }
 }
