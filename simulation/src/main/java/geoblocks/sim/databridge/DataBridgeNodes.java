@@ -1,6 +1,5 @@
 package geoblocks.sim.databridge;
 
-import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.bgfg.NodeHost;
@@ -50,7 +49,7 @@ public final class DataBridgeNodes {
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
             return new NodeHost.HostInit(ProductionNode.nodeInit(region, regions, NodeSettings.defaults(),
-                    new MemoryBlockStorage(() -> System.currentTimeMillis()), seed),
+                    ProductionNode.memoryBlocks(), seed),
                     new TcpTransport.TcpTransportInit(self, region, peers(region, regions, client), TCP, MSS, INITIAL_WINDOW),
                     false);
         }
@@ -58,7 +57,7 @@ public final class DataBridgeNodes {
 
     /** The client machine in {@code near}: one upload of {@code bytes} to {@code home} along {@code path}. */
     public record Client(Map<String, String> regions, String near, String home, String path, long bytes, int blockSize,
-            long seed, long startMs, long timeoutMs) implements NodeFactory {
+            long seed, long startMs, long timeoutMs) implements SimClientHost.Plan {
         public Client {
             regions = new LinkedHashMap<>(regions);
         }
@@ -66,11 +65,6 @@ public final class DataBridgeNodes {
         @Override
         public Class<? extends ComponentDefinition> component() {
             return DataBridgeClientHost.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new SimClientHost.HostInit<>(self, this);
         }
 
         /** The client's simulated TCP, toward every node. */

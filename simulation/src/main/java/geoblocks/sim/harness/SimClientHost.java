@@ -22,9 +22,10 @@ import se.sics.kompics.timer.Timer;
  * The base of the simulator's client machines: a simulated host (it requires Network and Timer)
  * that runs the production {@link ClientComponent}, unchanged, toward one or more nodes
  * ({@link #client}), wakes on its own timer ({@link #after}, {@link #every}) and writes its records
- * to {@link SimRegistry#extraRecords()}. Its {@link HostInit} is its address and its plan, the
- * scenario's serializable factory record. A scenario's host keeps only its script: what it does at
- * {@link #start()}, on each {@link #wake()} and on each client's {@link #onResult}.
+ * to {@link SimRegistry#extraRecords()}. Its {@link HostInit} is its address and its {@link Plan}, the
+ * scenario's serializable factory record, which the host reads as its settings. A scenario's host
+ * keeps only its script: what it does at {@link #start()}, on each {@link #wake()} and on each
+ * client's {@link #onResult}.
  *
  * <p>Every handler is subscribed in a constructor, as Kompics requires: the start and wake handlers
  * here, each client's result handler when {@link #client} creates it (so call it from the
@@ -32,7 +33,7 @@ import se.sics.kompics.timer.Timer;
  *
  * @param <P> the plan: the scenario's factory record this host was started from
  */
-public abstract class SimClientHost<P> extends ComponentDefinition {
+public abstract class SimClientHost<P extends SimClientHost.Plan> extends ComponentDefinition {
     protected final Positive<Network> net = requires(Network.class);
     protected final Positive<Timer> timer = requires(Timer.class);
 
@@ -121,12 +122,23 @@ public abstract class SimClientHost<P> extends ComponentDefinition {
         }
     }
 
+    /**
+     * A client host's factory record, and the plan the host follows: the host is started with its
+     * address and this record ({@link HostInit}), and reads its fields.
+     */
+    public interface Plan extends NodeFactory {
+        @Override
+        default Init<? extends ComponentDefinition> init(NetAddress self) {
+            return new HostInit<>(self, this);
+        }
+    }
+
     /** Who the host is and the plan it follows (the factory record that started it). */
-    public static final class HostInit<P> extends Init<SimClientHost<P>> {
+    public static final class HostInit<P extends Plan> extends Init<SimClientHost<P>> {
         final NetAddress self;
         final P plan;
 
-        public HostInit(NetAddress self, P plan) {
+        HostInit(NetAddress self, P plan) {
             this.self = self;
             this.plan = plan;
         }
