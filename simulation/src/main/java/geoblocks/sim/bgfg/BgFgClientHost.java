@@ -57,8 +57,8 @@ public final class BgFgClientHost extends SimClientHost<BgFgNodes.Client> {
         Phase p = BgFgBoard.phase();
         if (busyOp < 0 && p == Phase.PUT_FG) {
             busyOp = ++nextOp;
-            trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(plan.seed(), 0), plan.fgBytes()), FG_NAME, "local",
-                    plan.blockSize(), ClientOp.ACK_ALL, false), client);
+            trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(plan.seed(), 0), plan.fgBytes()), FG_NAME,
+                    "local", plan.blockSize(), ClientOp.ACK_ALL, false), client);
         } else if (busyOp < 0 && p == Phase.PUT_BG) {
             busyOp = ++nextOp;
             trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(plan.seed(), 1), plan.bgBytes()), BG_NAME,

@@ -50,8 +50,7 @@ public final class ConsistencyClientHost extends SimClientHost<ConsistencyNodes.
     public ConsistencyClientHost(HostInit<ConsistencyNodes.Client> init) {
         super(init);
         client = client(nodeOf(plan.region(), plan.regions()), plan.region(), plan.timeoutMs());
-        List<String> regions = List.copyOf(plan.regions().keySet());
-        remoteRegion = regions.get((regions.indexOf(plan.region()) + 1) % regions.size());
+        remoteRegion = nextRegion(plan.region(), plan.regions());
         remote = client(nodeOf(remoteRegion, plan.regions()), remoteRegion, plan.timeoutMs());
         handle(timer, VerifyNow.class, v -> giveUpAndVerify());
     }
@@ -60,9 +59,7 @@ public final class ConsistencyClientHost extends SimClientHost<ConsistencyNodes.
     protected void start() {
         after(plan.script().isEmpty() ? plan.verifyAtMs() : plan.script().get(0).thinkMs());
         if (plan.verifyAtMs() < Long.MAX_VALUE) {
-            ScheduleTimeout st = new ScheduleTimeout(Math.max(1, plan.verifyAtMs() - now()));
-            st.setTimeoutEvent(new VerifyNow(st));
-            trigger(st, timer);
+            schedule(Math.max(1, plan.verifyAtMs() - now()), VerifyNow::new);
         }
     }
 

@@ -43,8 +43,9 @@ public final class DataBridgeClientHost extends SimClientHost<DataBridgeNodes.Cl
         Component tcp = create(TcpTransport.class, plan.tcp(self));
         connect(tcp.getNegative(Network.class), net, Channel.TWO_WAY);
         connect(tcp.getNegative(Timer.class), timer, Channel.TWO_WAY);
-        nearClient = client(nodeOf(plan.near(), plan.regions()), plan.near(), plan.timeoutMs(), tcp.getPositive(Network.class));
-        homeClient = client(nodeOf(plan.home(), plan.regions()), plan.home(), plan.timeoutMs(), tcp.getPositive(Network.class));
+        Positive<Network> overTcp = tcp.getPositive(Network.class);
+        nearClient = client(nodeOf(plan.near(), plan.regions()), plan.near(), plan.timeoutMs(), overTcp);
+        homeClient = client(nodeOf(plan.home(), plan.regions()), plan.home(), plan.timeoutMs(), overTcp);
     }
 
     private boolean direct() {

@@ -40,9 +40,8 @@ public final class GcClientHost extends SimClientHost<GcNodes.Client> {
     public GcClientHost(HostInit<GcNodes.Client> init) {
         super(init);
         client = client(nodeOf(plan.region(), plan.regions()), plan.region(), 60_000);
-        List<String> regions = List.copyOf(plan.regions().keySet());
-        String nextRegion = regions.get((regions.indexOf(plan.region()) + 1) % regions.size());
-        remote = client(nodeOf(nextRegion, plan.regions()), nextRegion, 60_000);
+        String verifyRegion = nextRegion(plan.region(), plan.regions());
+        remote = client(nodeOf(verifyRegion, plan.regions()), verifyRegion, 60_000);
         handle(timer, Verify.class, v -> {
             verifying = true; // an operation still under way is not waited for (a move to a down region can take minutes)
             verifyNext();
@@ -54,9 +53,7 @@ public final class GcClientHost extends SimClientHost<GcNodes.Client> {
         if (!plan.script().isEmpty()) {
             after(plan.script().get(0).thinkMs());
         }
-        ScheduleTimeout st = new ScheduleTimeout(plan.verifyAtMs());
-        st.setTimeoutEvent(new Verify(st));
-        trigger(st, timer);
+        schedule(plan.verifyAtMs(), Verify::new);
     }
 
     private void submit(KompicsEvent request) {

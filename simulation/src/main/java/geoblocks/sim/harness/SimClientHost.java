@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
@@ -29,7 +30,8 @@ import se.sics.kompics.timer.Timer;
  *
  * <p>Every handler is subscribed in a constructor, as Kompics requires: the start and wake handlers
  * here, each client's result handler when {@link #client} creates it (so call it from the
- * subclass's constructor only). Timers of other kinds are the subclass's own {@link Timeout}s.
+ * subclass's constructor only). Timers of other kinds are the subclass's own {@link Timeout}s, set
+ * with {@link #schedule}.
  *
  * @param <P> the plan: the scenario's factory record this host was started from
  */
@@ -79,8 +81,13 @@ public abstract class SimClientHost<P extends SimClientHost.Plan> extends Compon
 
     /** {@link #wake()} once, in {@code ms} simulated ms (at least 1). */
     protected final void after(long ms) {
-        ScheduleTimeout st = new ScheduleTimeout(Math.max(1, ms));
-        st.setTimeoutEvent(new Wake(st));
+        schedule(Math.max(1, ms), Wake::new);
+    }
+
+    /** A timeout of the subclass's own kind ({@code event}, which it handles), in {@code delayMs} simulated ms. */
+    protected final void schedule(long delayMs, Function<ScheduleTimeout, ? extends Timeout> event) {
+        ScheduleTimeout st = new ScheduleTimeout(delayMs);
+        st.setTimeoutEvent(event.apply(st));
         trigger(st, timer);
     }
 
@@ -99,6 +106,12 @@ public abstract class SimClientHost<P extends SimClientHost.Plan> extends Compon
     /** The node of {@code region} in {@code regions} (region -> "ip:port"). */
     protected static NetAddress nodeOf(String region, Map<String, String> regions) {
         return NetAddress.parse(regions.get(region));
+    }
+
+    /** The region after {@code region} in the order of {@code regions} (the first after the last). */
+    protected static String nextRegion(String region, Map<String, String> regions) {
+        List<String> names = List.copyOf(regions.keySet());
+        return names.get((names.indexOf(region) + 1) % names.size());
     }
 
     /** {@code text} (an error) as one field of a record: no '|', no line break. */
