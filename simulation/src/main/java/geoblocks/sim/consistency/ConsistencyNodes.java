@@ -164,7 +164,7 @@ public final class ConsistencyNodes {
     }
 
     /** The operator: applies {@code changes} through the node at {@code node} (ip:port); reads the layouts at {@code finalAtMs}. */
-    public record Operator(String node, List<OperatorHost.Change> changes, long finalAtMs) implements NodeFactory {
+    public record Operator(String node, List<OperatorHost.Change> changes, long finalAtMs) implements SimClientHost.Plan {
         public Operator {
             changes = List.copyOf(changes);
         }
@@ -172,11 +172,6 @@ public final class ConsistencyNodes {
         @Override
         public Class<? extends ComponentDefinition> component() {
             return OperatorHost.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new OperatorHost.OperatorInit(self, NetAddress.parse(node), changes, finalAtMs);
         }
     }
 

@@ -54,8 +54,8 @@ public abstract class SimClientHost<P extends SimClientHost.Plan> extends Compon
     /** At the host's start: typically sets its first timer. */
     protected abstract void start();
 
-    /** When a timer set with {@link #after} or {@link #every} fires. */
-    protected abstract void wake();
+    /** When a timer set with {@link #after} or {@link #every} fires (a host that sets neither need not override it). */
+    protected void wake() {}
 
     /** A result of any of the host's clients. */
     protected abstract void onResult(ClientPort.Result r);
