@@ -28,10 +28,12 @@ import se.sics.kompics.timer.Timer;
  * keeps only its script: what it does at {@link #start()}, on each {@link #wake()} and on each
  * client's {@link #onResult}.
  *
- * <p>Every handler is subscribed in a constructor, as Kompics requires: the start and wake handlers
- * here, each client's result handler when {@link #client} creates it (so call it from the
- * subclass's constructor only). Timers of other kinds are the subclass's own {@link Timeout}s, set
- * with {@link #schedule}.
+ * <p>Handlers are subscribed and children created in constructors, as in any Kompics component:
+ * the start and wake handlers here, each client and its result handler when {@link #client} creates
+ * it (so call it from the subclass's constructor: a child created later would not start with the
+ * host). These handlers call the subclass only when events arrive, after its constructor has run.
+ * Timers of other kinds are the subclass's own {@link Timeout}s, set with {@link #schedule} and
+ * handled in its constructor.
  *
  * @param <P> the plan: the scenario's factory record this host was started from
  */
