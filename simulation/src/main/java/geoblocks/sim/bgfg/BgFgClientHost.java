@@ -1,24 +1,13 @@
 package geoblocks.sim.bgfg;
 
-import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
-import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.blockstore.wire.FileOp;
-import geoblocks.net.NetAddress;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.sim.bgfg.BgFgBoard.Phase;
 import geoblocks.sim.harness.Content;
-import se.sics.kompics.Channel;
-import se.sics.kompics.Component;
-import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
+import geoblocks.sim.harness.SimClientHost;
 import se.sics.kompics.Positive;
-import se.sics.kompics.network.Network;
-import se.sics.kompics.simulator.run.LauncherComp;
-import se.sics.kompics.timer.SchedulePeriodicTimeout;
-import se.sics.kompics.timer.Timeout;
-import se.sics.kompics.timer.Timer;
 
 /**
  * A simulated client machine running the production {@link ClientComponent} against the node of
@@ -29,13 +18,11 @@ import se.sics.kompics.timer.Timer;
  * 100 ms, recording {@code S|ms|downloaded|ledbatReceived|tcpReceived|tcpReplicaBytes|tcpBlockBytes}.
  * Gets are recorded as {@code G|n|startMs|endMs|bytes|error}, errors as {@code E|what}.
  */
-public final class BgFgClientHost extends ComponentDefinition {
+public final class BgFgClientHost extends SimClientHost<BgFgNodes.Client> {
     private static final long TICK_MS = 100;
+    private static final String FG_NAME = "foreground";
+    private static final String BG_NAME = "background";
 
-    private final Positive<Network> net = requires(Network.class);
-    private final Positive<Timer> timer = requires(Timer.class);
-
-    private final ClientHostInit init;
     private final Positive<ClientPort> client;
     private long nextOp;
     private long busyOp = -1;
@@ -47,46 +34,39 @@ public final class BgFgClientHost extends ComponentDefinition {
     private long getStartMs;
     private long getBytes;
 
-    public BgFgClientHost(ClientHostInit init) {
-        this.init = init;
-        Component c = create(ClientComponent.class, new ClientComponent.ClientInit(init.self, init.node, init.nodeRegion,
-                NodeSettings.defaults(), 120_000));
-        connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
-        connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
-        client = c.getPositive(ClientPort.class);
-        onStart(s -> {
-            SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(init.startMs, TICK_MS);
-            spt.setTimeoutEvent(new Tick(spt));
-            trigger(spt, timer);
-        });
-        handle(timer, Tick.class, t -> {
-            if (init.uploader) {
-                uploaderTick();
-            } else {
-                downloaderTick();
-            }
-        });
-        handle(client, ClientPort.Result.class, this::onResult);
+    public BgFgClientHost(HostInit<BgFgNodes.Client> init) {
+        super(init);
+        client = client(nodeOf(plan.region(), plan.regions()), plan.region(), 120_000);
     }
 
-    private static long now() {
-        return System.currentTimeMillis();
+    @Override
+    protected void start() {
+        every(plan.startMs(), TICK_MS);
+    }
+
+    @Override
+    protected void wake() {
+        if (plan.uploader()) {
+            uploaderTick();
+        } else {
+            downloaderTick();
+        }
     }
 
     private void uploaderTick() {
         Phase p = BgFgBoard.phase();
         if (busyOp < 0 && p == Phase.PUT_FG) {
             busyOp = ++nextOp;
-            trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(init.seed, 0), init.fgBytes), init.fgName, "local",
-                    init.blockSize, ClientOp.ACK_ALL, false), client);
+            trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(plan.seed(), 0), plan.fgBytes()), FG_NAME,
+                    "local", plan.blockSize(), ClientOp.ACK_ALL, false), client);
         } else if (busyOp < 0 && p == Phase.PUT_BG) {
             busyOp = ++nextOp;
-            trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(init.seed, 1), init.bgBytes), init.bgName,
-                    "localclosest", init.blockSize, ClientOp.ACK_LOCAL, false), client);
+            trigger(new ClientPort.Put(busyOp, null, Content.source(Content.key(plan.seed(), 1), plan.bgBytes()), BG_NAME,
+                    "localclosest", plan.blockSize(), ClientOp.ACK_LOCAL, false), client);
         } else if (!statPending && p.compareTo(Phase.WARMUP) >= 0 && p != Phase.DONE && now() - lastStatMs >= 500) {
             statPending = true;
             lastStatMs = now();
-            trigger(new ClientPort.Stat(++nextOp, init.bgName), client);
+            trigger(new ClientPort.Stat(++nextOp, BG_NAME), client);
         }
     }
 
@@ -96,7 +76,7 @@ public final class BgFgClientHost extends ComponentDefinition {
             trigger(new ClientPort.Status(++nextOp), client);
         }
         Phase p = BgFgBoard.phase();
-        boolean second = p == Phase.WARMUP && BgFgBoard.inPhaseMs() >= init.warmupMs;
+        boolean second = p == Phase.WARMUP && BgFgBoard.inPhaseMs() >= plan.warmupMs();
         if (busyOp < 0 && (p == Phase.GET_ALONE || second)) {
             if (second) {
                 BgFgBoard.enter(Phase.GET_WITH_BG);
@@ -105,7 +85,7 @@ public final class BgFgClientHost extends ComponentDefinition {
             gets++;
             getStartMs = now();
             getBytes = 0;
-            trigger(new ClientPort.Get(busyOp, init.fgName, null, new Sink()), client);
+            trigger(new ClientPort.Get(busyOp, FG_NAME, null, new Sink()), client);
         }
     }
 
@@ -123,10 +103,11 @@ public final class BgFgClientHost extends ComponentDefinition {
         }
     }
 
-    private void onResult(ClientPort.Result r) {
+    @Override
+    protected void onResult(ClientPort.Result r) {
         if (r.op() == busyOp) {
             busyOp = -1;
-            if (init.uploader) {
+            if (plan.uploader()) {
                 uploaded(r);
             } else {
                 got(r);
@@ -151,7 +132,7 @@ public final class BgFgClientHost extends ComponentDefinition {
         } else if (!r.ok()) {
             statusPending = false;
             statPending = false;
-            BgFgBoard.record("E|" + (init.uploader ? "stat: " : "status: ") + r.error());
+            BgFgBoard.record("E|" + (plan.uploader() ? "stat: " : "status: ") + r.error());
         }
     }
 
@@ -176,44 +157,6 @@ public final class BgFgClientHost extends ComponentDefinition {
 
     private static void finish() {
         BgFgBoard.enter(Phase.DONE);
-        LauncherComp.simulatorScheduler.shutdown();
-    }
-
-    static final class Tick extends Timeout {
-        Tick(SchedulePeriodicTimeout spt) {
-            super(spt);
-        }
-    }
-
-    /** Who the client is, its node, its role, the files and the script's timing. */
-    public static final class ClientHostInit extends Init<BgFgClientHost> {
-        final NetAddress self;
-        final NetAddress node;
-        final String nodeRegion;
-        final boolean uploader;
-        final long seed;
-        final String fgName;
-        final long fgBytes;
-        final String bgName;
-        final long bgBytes;
-        final int blockSize;
-        final long startMs;
-        final long warmupMs;
-
-        ClientHostInit(NetAddress self, NetAddress node, String nodeRegion, boolean uploader, long seed, String fgName,
-                long fgBytes, String bgName, long bgBytes, int blockSize, long startMs, long warmupMs) {
-            this.self = self;
-            this.node = node;
-            this.nodeRegion = nodeRegion;
-            this.uploader = uploader;
-            this.seed = seed;
-            this.fgName = fgName;
-            this.fgBytes = fgBytes;
-            this.bgName = bgName;
-            this.bgBytes = bgBytes;
-            this.blockSize = blockSize;
-            this.startMs = startMs;
-            this.warmupMs = warmupMs;
-        }
+        endSimulation();
     }
 }

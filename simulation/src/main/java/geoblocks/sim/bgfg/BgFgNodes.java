@@ -1,11 +1,11 @@
 package geoblocks.sim.bgfg;
 
 import geoblocks.blockstore.component.NodeParent;
-import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import geoblocks.sim.tcp.TcpTransport;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,7 +39,7 @@ public final class BgFgNodes {
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
             NodeParent.NodeInit node = ProductionNode.nodeInit(region, regions,
-                    NodeSettings.defaults().withBackgroundTransport(backgroundTransport), new MemoryBlockStorage(() -> System.currentTimeMillis()), seed);
+                    NodeSettings.defaults().withBackgroundTransport(backgroundTransport), ProductionNode.memoryBlocks(), seed);
             Map<NetAddress, String> peers = NodeFactory.peersOf(region, regions);
             return new NodeHost.HostInit(node,
                     new TcpTransport.TcpTransportInit(self, region, peers, tcpCc, MSS, INITIAL_WINDOW), far);
@@ -48,7 +48,7 @@ public final class BgFgNodes {
 
     /** A client machine in {@code region} talking to that region's node: the uploader or the downloader. */
     public record Client(String region, Map<String, String> regions, boolean uploader, long seed, long fgBytes,
-            long bgBytes, int blockSize, long startMs, long warmupMs) implements NodeFactory {
+            long bgBytes, int blockSize, long startMs, long warmupMs) implements SimClientHost.Plan {
         public Client {
             regions = new LinkedHashMap<>(regions);
         }
@@ -56,12 +56,6 @@ public final class BgFgNodes {
         @Override
         public Class<? extends ComponentDefinition> component() {
             return BgFgClientHost.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new BgFgClientHost.ClientHostInit(self, NetAddress.parse(regions.get(region)), region, uploader, seed,
-                    "foreground", fgBytes, "background", bgBytes, blockSize, startMs, warmupMs);
         }
     }
 }

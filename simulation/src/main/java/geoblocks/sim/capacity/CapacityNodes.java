@@ -4,14 +4,13 @@ import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
-import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import geoblocks.sim.placement.PlacementNodes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 
 /**
  * Node factories of placement-capacity: production nodes with a disk of a given size, and client
@@ -43,7 +42,7 @@ public final class CapacityNodes {
 
     /** The client machine of {@code region} in run {@code run}. */
     public record Client(String region, Map<String, String> regions, int run, boolean last, String policy,
-            List<CapacityOp> ops, long seed, long fileBytes, int blockBytes, long startDelayMs) implements NodeFactory {
+            List<CapacityOp> ops, long seed, long fileBytes, int blockBytes, long startDelayMs) implements SimClientHost.Plan {
         public Client {
             regions = new LinkedHashMap<>(regions);
             ops = List.copyOf(ops);
@@ -52,12 +51,6 @@ public final class CapacityNodes {
         @Override
         public Class<? extends ComponentDefinition> component() {
             return CapacityClientHost.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new CapacityClientHost.CapacityClientInit(self, NetAddress.parse(regions.get(region)), region, run, last,
-                    policy, ops, seed, fileBytes, blockBytes, startDelayMs);
         }
     }
 }

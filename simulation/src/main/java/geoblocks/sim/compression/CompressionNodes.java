@@ -4,13 +4,12 @@ import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
-import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 
 /** The hosts of the compression scenario: production nodes on memory storage, and the client machines. */
 public final class CompressionNodes {
@@ -24,7 +23,7 @@ public final class CompressionNodes {
 
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
-            MemoryBlockStorage blocks = new MemoryBlockStorage(() -> System.currentTimeMillis());
+            MemoryBlockStorage blocks = ProductionNode.memoryBlocks();
             CompressionBoard.store(slot, blocks);
             return ProductionNode.nodeInit(region, regions, NodeSettings.defaults(), blocks, seed);
         }
@@ -32,7 +31,7 @@ public final class CompressionNodes {
 
     /** A client machine that runs its jobs one after the other through the node of {@code region}. */
     public record Client(String region, Map<String, String> regions, List<CompressionJob> jobs, int blockSize,
-            long startDelayMs, int clients) implements NodeFactory {
+            long startDelayMs, int clients) implements SimClientHost.Plan {
         public Client {
             regions = new LinkedHashMap<>(regions);
             jobs = List.copyOf(jobs);
@@ -41,12 +40,6 @@ public final class CompressionNodes {
         @Override
         public Class<? extends ComponentDefinition> component() {
             return CompressionClientHost.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new CompressionClientHost.Init(self, NetAddress.parse(regions.get(region)), region, jobs, blockSize,
-                    startDelayMs, clients);
         }
     }
 }

@@ -1,26 +1,17 @@
 package geoblocks.sim.consistency;
 
-import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
-import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
-import geoblocks.net.NetAddress;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.sim.harness.Content;
-import geoblocks.sim.harness.SimRegistry;
+import geoblocks.sim.harness.SimClientHost;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import se.sics.kompics.Channel;
-import se.sics.kompics.Component;
-import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.Positive;
-import se.sics.kompics.network.Network;
 import se.sics.kompics.timer.ScheduleTimeout;
 import se.sics.kompics.timer.Timeout;
-import se.sics.kompics.timer.Timer;
 
 /**
  * A simulated client machine in one region: runs its script through the real
@@ -37,16 +28,11 @@ import se.sics.kompics.timer.Timer;
  * or {@code ryw:VERSION} after the write of VERSION; head: the newest version id, marked
  * {@code (deleted)} for a delete, {@code none}, or {@code error:...}), {@code G|region|at|name|version|ok|error}.
  */
-public final class ConsistencyClientHost extends ComponentDefinition {
-    private final Positive<Network> net = requires(Network.class);
-    private final Positive<Timer> timer = requires(Timer.class);
-
-    private final ClientInit init;
+public final class ConsistencyClientHost extends SimClientHost<ConsistencyNodes.Client> {
     private final Positive<ClientPort> client;
     /** The next region's node, for verification reads there. */
     private final Positive<ClientPort> remote;
     private final String remoteRegion;
-    private final List<String> out;
     private final List<Acked> written = new ArrayList<>();
     private int next;
     private int verified;
@@ -61,43 +47,20 @@ public final class ConsistencyClientHost extends ComponentDefinition {
     private boolean outstanding;
     private boolean verifying;
 
-    public ConsistencyClientHost(ClientInit init) {
-        this.init = init;
-        this.out = SimRegistry.extraRecords();
-        Component c = create(ClientComponent.class, new ClientComponent.ClientInit(init.self,
-                NetAddress.parse(init.regions.get(init.region)), init.region, NodeSettings.defaults(), init.timeoutMs));
-        connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
-        connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
-        client = c.getPositive(ClientPort.class);
-        List<String> regions = List.copyOf(init.regions.keySet());
-        remoteRegion = regions.get((regions.indexOf(init.region) + 1) % regions.size());
-        Component r = create(ClientComponent.class, new ClientComponent.ClientInit(init.self,
-                NetAddress.parse(init.regions.get(remoteRegion)), remoteRegion, NodeSettings.defaults(), init.timeoutMs));
-        connect(r.getNegative(Network.class), net, Channel.TWO_WAY);
-        connect(r.getNegative(Timer.class), timer, Channel.TWO_WAY);
-        remote = r.getPositive(ClientPort.class);
-        onStart(s -> {
-            after(init.script.isEmpty() ? init.verifyAtMs : init.script.get(0).thinkMs());
-            if (init.verifyAtMs < Long.MAX_VALUE) {
-                ScheduleTimeout st = new ScheduleTimeout(Math.max(1, init.verifyAtMs - now()));
-                st.setTimeoutEvent(new VerifyNow(st));
-                trigger(st, timer);
-            }
-        });
-        handle(timer, Go.class, g -> step());
+    public ConsistencyClientHost(HostInit<ConsistencyNodes.Client> init) {
+        super(init);
+        client = client(nodeOf(plan.region(), plan.regions()), plan.region(), plan.timeoutMs());
+        remoteRegion = nextRegion(plan.region(), plan.regions());
+        remote = client(nodeOf(remoteRegion, plan.regions()), remoteRegion, plan.timeoutMs());
         handle(timer, VerifyNow.class, v -> giveUpAndVerify());
-        handle(client, ClientPort.Result.class, this::onResult);
-        handle(remote, ClientPort.Result.class, this::onResult);
     }
 
-    private long now() {
-        return System.currentTimeMillis();
-    }
-
-    private void after(long ms) {
-        ScheduleTimeout st = new ScheduleTimeout(Math.max(1, ms));
-        st.setTimeoutEvent(new Go(st));
-        trigger(st, timer);
+    @Override
+    protected void start() {
+        after(plan.script().isEmpty() ? plan.verifyAtMs() : plan.script().get(0).thinkMs());
+        if (plan.verifyAtMs() < Long.MAX_VALUE) {
+            schedule(Math.max(1, plan.verifyAtMs() - now()), VerifyNow::new);
+        }
     }
 
     private void submit(KompicsEvent request) {
@@ -119,24 +82,25 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         outstanding = false;
         String why = "no answer by the verification time";
         if (readWhy != null) {
-            out.add("R|" + init.region + "|" + readWhy + "|" + calledMs + "|" + now() + "|error:" + why);
+            out.add("R|" + plan.region() + "|" + readWhy + "|" + calledMs + "|" + now() + "|error:" + why);
         } else {
-            out.add("W|" + init.region + "|" + current.name() + "|" + current.kind() + "|" + calledMs + "|" + now()
+            out.add("W|" + plan.region() + "|" + current.name() + "|" + current.kind() + "|" + calledMs + "|" + now()
                     + "|unknown||" + current.key() + "|" + why);
         }
         readWhy = null;
         current = null;
-        next = init.script.size();
+        next = plan.script().size();
         verifyNext();
     }
 
     /** Runs the next step of the script, or of the verification once the script is done. */
-    private void step() {
+    @Override
+    protected void wake() {
         if (verifying) {
             return; // the verification time gave up on an unanswered step and verifies already
         }
-        if (next < init.script.size() && now() < init.stopWritesMs) {
-            current = init.script.get(next++);
+        if (next < plan.script().size() && now() < plan.stopWritesMs()) {
+            current = plan.script().get(next++);
             op++;
             switch (current.kind()) {
                 case PUT, CREATE -> submit(new ClientPort.Put(op, null, Content.source(current.key(), current.size()),
@@ -148,8 +112,8 @@ public final class ConsistencyClientHost extends ComponentDefinition {
             return;
         }
         current = null;
-        if (now() < init.verifyAtMs) {
-            after(init.verifyAtMs - now());
+        if (now() < plan.verifyAtMs()) {
+            after(plan.verifyAtMs() - now());
             return;
         }
         verifyNext();
@@ -175,7 +139,8 @@ public final class ConsistencyClientHost extends ComponentDefinition {
                 remote);
     }
 
-    private void onResult(ClientPort.Result r) {
+    @Override
+    protected void onResult(ClientPort.Result r) {
         if (r.op() != awaited) {
             return; // given up on at the verification time
         }
@@ -184,13 +149,13 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         if (readWhy != null) {
             String head = !r.ok() ? (r.code() == FailureCode.NOT_FOUND ? "none" : "error:" + r.error().replace('|', '/'))
                     : headOf(r.value());
-            out.add("R|" + init.region + "|" + readWhy + "|" + calledMs + "|" + ret + "|" + head);
+            out.add("R|" + plan.region() + "|" + readWhy + "|" + calledMs + "|" + ret + "|" + head);
             readWhy = null;
             after(current == null ? 1 : nextThink());
             return;
         }
         if (checking != null) {
-            out.add("G|" + init.region + "|" + remoteRegion + "|" + checking.name() + "|" + checking.version() + "|"
+            out.add("G|" + plan.region() + "|" + remoteRegion + "|" + checking.name() + "|" + checking.version() + "|"
                     + r.ok() + "|" + (r.ok() ? "" : r.error().replace('|', '/')));
             checking = null;
             verifyNext();
@@ -199,7 +164,7 @@ public final class ConsistencyClientHost extends ComponentDefinition {
         Step s = current;
         String outcome = outcome(s, r);
         String version = r.ok() ? ((ClientPort.Written) r.value()).version() : "";
-        out.add("W|" + init.region + "|" + s.name() + "|" + s.kind() + "|" + calledMs + "|" + ret + "|" + outcome + "|"
+        out.add("W|" + plan.region() + "|" + s.name() + "|" + s.kind() + "|" + calledMs + "|" + ret + "|" + outcome + "|"
                 + version + "|" + s.key() + "|" + (r.ok() ? "" : r.error().replace('|', '/')));
         if (r.ok()) {
             if (s.kind() != Step.Kind.DELETE) {
@@ -212,7 +177,7 @@ public final class ConsistencyClientHost extends ComponentDefinition {
     }
 
     private long nextThink() {
-        return next < init.script.size() ? init.script.get(next).thinkMs() : 1;
+        return next < plan.script().size() ? plan.script().get(next).thinkMs() : 1;
     }
 
     @SuppressWarnings("unchecked")
@@ -238,37 +203,9 @@ public final class ConsistencyClientHost extends ComponentDefinition {
     /** An acknowledged put or create: the version it made and the key of its content. */
     private record Acked(String name, String version, long key) {}
 
-    static final class Go extends Timeout {
-        Go(ScheduleTimeout st) {
-            super(st);
-        }
-    }
-
     static final class VerifyNow extends Timeout {
         VerifyNow(ScheduleTimeout st) {
             super(st);
-        }
-    }
-
-    /** Who the client is, its region, the cluster, its script, when writes stop and verification starts, its timeout. */
-    public static final class ClientInit extends Init<ConsistencyClientHost> {
-        final NetAddress self;
-        final String region;
-        final Map<String, String> regions;
-        final List<Step> script;
-        final long stopWritesMs;
-        final long verifyAtMs;
-        final long timeoutMs;
-
-        ClientInit(NetAddress self, String region, Map<String, String> regions, List<Step> script, long stopWritesMs,
-                long verifyAtMs, long timeoutMs) {
-            this.self = self;
-            this.region = region;
-            this.regions = regions;
-            this.script = script;
-            this.stopWritesMs = stopWritesMs;
-            this.verifyAtMs = verifyAtMs;
-            this.timeoutMs = timeoutMs;
         }
     }
 }

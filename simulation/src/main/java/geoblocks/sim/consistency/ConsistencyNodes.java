@@ -10,6 +10,7 @@ import geoblocks.blockstore.port.NodeSnapshot;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +48,28 @@ public final class ConsistencyNodes {
     static final long GC_INTERVAL_MS = 5_000;
     /** Tombstone retention of every node: beyond every run, so only acknowledgements collect tombstones. */
     static final long TOMBSTONE_FALLBACK_MS = 3_600_000;
+    /**
+     * Every node's config: LEDBAT ticks every 200 ms instead of 5: nothing in these scenarios rides
+     * LEDBAT much (puts are acknowledged by every replica, little needs repair), and its idle ticks
+     * would be most of the simulator's events (4 nodes x 200 a second).
+     */
+    static final Map<String, Object> CONFIG = Map.of("geoblocks.ledbat.tick-ms", 200L);
 
     private ConsistencyNodes() {}
+
+    /**
+     * A node's settings: superseded versions kept {@code retentionMs}, tombstones (the fallback) at
+     * least {@link #TOMBSTONE_FALLBACK_MS}, the wall clock off by {@code clockOffsetMs}.
+     */
+    static NodeSettings settings(long retentionMs, long clockOffsetMs) {
+        return NodeSettings.defaults().withVersions(retentionMs, Math.max(retentionMs, TOMBSTONE_FALLBACK_MS), 1000,
+                clockOffsetMs);
+    }
+
+    /** A node's block collector: {@link #GC_GRACE_MS}, every {@link #GC_INTERVAL_MS}. */
+    static GcSettings gc() {
+        return new GcSettings(GC_GRACE_MS, GC_INTERVAL_MS);
+    }
 
     /**
      * A geoblocks node whose wall clock is off by {@code clockOffsetMs}; superseded versions kept
@@ -61,26 +82,19 @@ public final class ConsistencyNodes {
             regions = new LinkedHashMap<>(regions);
         }
 
-        /**
-         * LEDBAT ticks every 200 ms instead of 5: nothing in this scenario rides LEDBAT (puts are
-         * acknowledged by every replica, nothing needs repair), and its idle ticks would be most of
-         * the simulator's events (4 nodes x 200 a second).
-         */
         @Override
         public Map<String, Object> config() {
-            return Map.of("geoblocks.ledbat.tick-ms", 200L);
+            return CONFIG;
         }
 
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
             ManifestStore manifests = ProductionNode.memoryManifests();
-            MemoryBlockStorage blocks = new MemoryBlockStorage(() -> System.currentTimeMillis());
+            MemoryBlockStorage blocks = ProductionNode.memoryBlocks();
             STORES.put(region, manifests);
             BLOCKS.put(region, blocks);
-            NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs,
-                    Math.max(retentionMs, TOMBSTONE_FALLBACK_MS), 1000, clockOffsetMs);
-            return ProductionNode.nodeInit(region, regions, settings, blocks, manifests, seed)
-                    .withGc(new GcSettings(GC_GRACE_MS, GC_INTERVAL_MS));
+            return ProductionNode.nodeInit(region, regions, settings(retentionMs, clockOffsetMs), blocks, manifests, seed)
+                    .withGc(gc());
         }
     }
 
@@ -99,7 +113,7 @@ public final class ConsistencyNodes {
 
         @Override
         public Map<String, Object> config() {
-            return Map.of("geoblocks.ledbat.tick-ms", 200L);
+            return CONFIG;
         }
 
         @Override
@@ -115,10 +129,8 @@ public final class ConsistencyNodes {
                 earlier[0] += last.layout().movesCommitted();
                 earlier[1] += last.layout().movedBytes();
             }
-            NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs,
-                    Math.max(retentionMs, TOMBSTONE_FALLBACK_MS), 1000, clockOffsetMs);
-            return new ObservedNodeHost.ObservedInit(region, ProductionNode.durableNodeInit(region, regions, settings, seed,
-                    BLOCKS, ENGINES, STORES).withGc(new GcSettings(GC_GRACE_MS, GC_INTERVAL_MS)));
+            return new ObservedNodeHost.ObservedInit(region, ProductionNode.durableNodeInit(region, regions,
+                    settings(retentionMs, clockOffsetMs), seed, BLOCKS, ENGINES, STORES).withGc(gc()));
         }
     }
 
@@ -127,7 +139,7 @@ public final class ConsistencyNodes {
      * operation the node does not answer for {@code timeoutMs} ends with an unknown outcome.
      */
     public record Client(String region, Map<String, String> regions, List<Step> script, long stopWritesMs,
-            long verifyAtMs, long timeoutMs) implements NodeFactory {
+            long verifyAtMs, long timeoutMs) implements SimClientHost.Plan {
         /** The client's default timeout: longer than any wait of a put for its replicas in these scenarios. */
         public static final long TIMEOUT_MS = 60_000;
 
@@ -149,15 +161,10 @@ public final class ConsistencyNodes {
         public Class<? extends ComponentDefinition> component() {
             return ConsistencyClientHost.class;
         }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new ConsistencyClientHost.ClientInit(self, region, regions, script, stopWritesMs, verifyAtMs, timeoutMs);
-        }
     }
 
     /** The operator: applies {@code changes} through the node at {@code node} (ip:port); reads the layouts at {@code finalAtMs}. */
-    public record Operator(String node, List<OperatorHost.Change> changes, long finalAtMs) implements NodeFactory {
+    public record Operator(String node, List<OperatorHost.Change> changes, long finalAtMs) implements SimClientHost.Plan {
         public Operator {
             changes = List.copyOf(changes);
         }
@@ -165,11 +172,6 @@ public final class ConsistencyNodes {
         @Override
         public Class<? extends ComponentDefinition> component() {
             return OperatorHost.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new OperatorHost.OperatorInit(self, NetAddress.parse(node), changes, finalAtMs);
         }
     }
 

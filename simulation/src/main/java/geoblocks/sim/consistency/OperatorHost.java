@@ -1,29 +1,20 @@
 package geoblocks.sim.consistency;
 
-import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
-import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.meta.MetaLayoutStore;
 import geoblocks.net.NetAddress;
-import geoblocks.sim.harness.SimRegistry;
+import geoblocks.sim.harness.SimClientHost;
 import java.io.IOException;
 import java.io.Serializable;
-import java.util.List;
 import java.util.Map;
-import se.sics.kompics.Channel;
-import se.sics.kompics.Component;
-import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 import se.sics.kompics.Positive;
-import se.sics.kompics.network.Network;
 import se.sics.kompics.timer.ScheduleTimeout;
 import se.sics.kompics.timer.Timeout;
-import se.sics.kompics.timer.Timer;
 
 /**
  * The operator of the membership scenario: through the real client component, at each
@@ -40,12 +31,8 @@ import se.sics.kompics.timer.Timer;
  * bytesAt: {@code region=bytes} joined by {@code ;}, the bytes of its blocks' copies at each region,
  * as the rebalancer counts them).
  */
-public final class OperatorHost extends ComponentDefinition {
-    private final Positive<Network> net = requires(Network.class);
-    private final Positive<Timer> timer = requires(Timer.class);
-    private final OperatorInit init;
+public final class OperatorHost extends SimClientHost<ConsistencyNodes.Operator> {
     private final Positive<ClientPort> client;
-    private final List<String> out;
     private int current = -1;
     private long op;
     private long calledMs;
@@ -53,20 +40,9 @@ public final class OperatorHost extends ComponentDefinition {
     /** A change: at {@code atMs}, {@code action} ("add", "drain", "remove") of {@code region} ({@code address} for add). */
     public record Change(long atMs, String action, String region, String address) implements Serializable {}
 
-    public OperatorHost(OperatorInit init) {
-        this.init = init;
-        this.out = SimRegistry.extraRecords();
-        Component c = create(ClientComponent.class, new ClientComponent.ClientInit(init.self, init.node, "operator",
-                NodeSettings.defaults(), 10_000));
-        connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
-        connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
-        client = c.getPositive(ClientPort.class);
-        onStart(s -> {
-            for (int i = 0; i < init.changes.size(); i++) {
-                at(init.changes.get(i).atMs(), i);
-            }
-            at(init.finalAtMs, -1);
-        });
+    public OperatorHost(HostInit<ConsistencyNodes.Operator> init) {
+        super(init);
+        client = client(NetAddress.parse(plan.node()), "operator", 10_000);
         handle(timer, Go.class, g -> {
             if (g.change < 0) {
                 finish();
@@ -74,25 +50,31 @@ public final class OperatorHost extends ComponentDefinition {
                 apply(g.change);
             }
         });
-        handle(client, ClientPort.Result.class, this::onResult);
+    }
+
+    @Override
+    protected void start() {
+        for (int i = 0; i < plan.changes().size(); i++) {
+            at(plan.changes().get(i).atMs(), i);
+        }
+        at(plan.finalAtMs(), -1);
     }
 
     private void at(long ms, int change) {
-        ScheduleTimeout st = new ScheduleTimeout(Math.max(1, ms - System.currentTimeMillis()));
-        st.setTimeoutEvent(new Go(st, change));
-        trigger(st, timer);
+        schedule(Math.max(1, ms - now()), st -> new Go(st, change));
     }
 
     private void apply(int i) {
-        Change c = init.changes.get(i);
+        Change c = plan.changes().get(i);
         current = i;
-        calledMs = System.currentTimeMillis();
+        calledMs = now();
         trigger(new ClientPort.Cluster(++op, c.action(), c.region(), c.address() == null ? "" : c.address(), "", 0,
                 false), client);
     }
 
-    private void onResult(ClientPort.Result r) {
-        Change c = init.changes.get(current);
+    @Override
+    protected void onResult(ClientPort.Result r) {
+        Change c = plan.changes().get(current);
         long version = -1;
         if (r.ok()) {
             try {
@@ -101,10 +83,10 @@ public final class OperatorHost extends ComponentDefinition {
                 throw new IllegalStateException(e);
             }
         }
-        out.add("L|" + current + "|" + c.action() + "|" + c.region() + "|" + calledMs + "|" + System.currentTimeMillis()
+        out.add("L|" + current + "|" + c.action() + "|" + c.region() + "|" + calledMs + "|" + now()
                 + "|" + r.ok() + "|" + version + "|" + (r.ok() ? "" : r.error().replace('|', '/')));
-        if (!r.ok() && System.currentTimeMillis() < init.finalAtMs - 2_000) {
-            at(System.currentTimeMillis() + 1_000, current);
+        if (!r.ok() && now() < plan.finalAtMs() - 2_000) {
+            at(now() + 1_000, current);
         }
     }
 
@@ -144,21 +126,6 @@ public final class OperatorHost extends ComponentDefinition {
         Go(ScheduleTimeout st, int change) {
             super(st);
             this.change = change;
-        }
-    }
-
-    /** Who the operator is, the node it talks to, its changes and when it reads the final layouts. */
-    public static final class OperatorInit extends Init<OperatorHost> {
-        final NetAddress self;
-        final NetAddress node;
-        final List<Change> changes;
-        final long finalAtMs;
-
-        OperatorInit(NetAddress self, NetAddress node, List<Change> changes, long finalAtMs) {
-            this.self = self;
-            this.node = node;
-            this.changes = List.copyOf(changes);
-            this.finalAtMs = finalAtMs;
         }
     }
 }

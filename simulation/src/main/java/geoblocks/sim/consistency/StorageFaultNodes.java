@@ -1,13 +1,11 @@
 package geoblocks.sim.consistency;
 
+import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.BlockId;
-import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.blockstore.core.ReplicationQueue;
-import geoblocks.blockstore.meta.MetaReplicationQueueStore;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.faults.Disks;
 import geoblocks.sim.faults.FaultSchedule;
@@ -15,8 +13,6 @@ import geoblocks.sim.faults.FaultyBlockStorage;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
 import geoblocks.sim.harness.SimRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -92,7 +88,7 @@ public final class StorageFaultNodes {
 
         @Override
         public Map<String, Object> config() {
-            return Map.of("geoblocks.ledbat.tick-ms", 200L);
+            return ConsistencyNodes.CONFIG;
         }
 
         @Override
@@ -104,25 +100,14 @@ public final class StorageFaultNodes {
         @Override
         public ObservedNodeHost.ObservedInit init(NetAddress self) {
             Disks.Disk disk = disks(schedule).open(region);
-            MetaReplicationQueueStore queue = new MetaReplicationQueueStore(disk.engine());
-            ManifestStore manifests;
-            List<ReplicationQueue.Copy> owed;
-            try {
-                manifests = new ManifestStore(disk.engine());
-                owed = queue.load();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            ConsistencyNodes.STORES.put(region, manifests);
-            if (disk.cutAtMs() >= 0) {
-                recordKept(region, disk.cutAtMs(), manifests);
-            }
-            NodeSettings settings = NodeSettings.defaults().withVersions(retentionMs,
-                    Math.max(retentionMs, ConsistencyNodes.TOMBSTONE_FALLBACK_MS), 1000, clockOffsetMs)
+            NodeSettings settings = ConsistencyNodes.settings(retentionMs, clockOffsetMs)
                     .withScrub(NodeSettings.defaults().scrubBytesPerSecond(), SCRUB_PASS_MS);
-            return new ObservedNodeHost.ObservedInit(region, ProductionNode.nodeInit(region, regions, settings,
-                    disk.blocks(), manifests, seed).withReplicationQueue(queue, owed)
-                    .withGc(new GcSettings(ConsistencyNodes.GC_GRACE_MS, ConsistencyNodes.GC_INTERVAL_MS)));
+            NodeParent.NodeInit node = ProductionNode.reopenedNodeInit(region, regions, settings, seed, disk.blocks(),
+                    disk.engine(), ConsistencyNodes.STORES);
+            if (disk.cutAtMs() >= 0) {
+                recordKept(region, disk.cutAtMs(), ConsistencyNodes.STORES.get(region));
+            }
+            return new ObservedNodeHost.ObservedInit(region, node.withGc(ConsistencyNodes.gc()));
         }
     }
 

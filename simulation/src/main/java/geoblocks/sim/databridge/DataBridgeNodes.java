@@ -1,11 +1,11 @@
 package geoblocks.sim.databridge;
 
-import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.bgfg.NodeHost;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import geoblocks.sim.tcp.TcpTransport;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -49,7 +49,7 @@ public final class DataBridgeNodes {
         @Override
         public Init<? extends ComponentDefinition> init(NetAddress self) {
             return new NodeHost.HostInit(ProductionNode.nodeInit(region, regions, NodeSettings.defaults(),
-                    new MemoryBlockStorage(() -> System.currentTimeMillis()), seed),
+                    ProductionNode.memoryBlocks(), seed),
                     new TcpTransport.TcpTransportInit(self, region, peers(region, regions, client), TCP, MSS, INITIAL_WINDOW),
                     false);
         }
@@ -57,7 +57,7 @@ public final class DataBridgeNodes {
 
     /** The client machine in {@code near}: one upload of {@code bytes} to {@code home} along {@code path}. */
     public record Client(Map<String, String> regions, String near, String home, String path, long bytes, int blockSize,
-            long seed, long startMs, long timeoutMs) implements NodeFactory {
+            long seed, long startMs, long timeoutMs) implements SimClientHost.Plan {
         public Client {
             regions = new LinkedHashMap<>(regions);
         }
@@ -67,12 +67,9 @@ public final class DataBridgeNodes {
             return DataBridgeClientHost.class;
         }
 
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new DataBridgeClientHost.ClientHostInit(self, NetAddress.parse(regions.get(near)), near,
-                    NetAddress.parse(regions.get(home)), home, path, bytes, blockSize, seed, startMs, timeoutMs,
-                    new TcpTransport.TcpTransportInit(self, "client", peers("client", regions, null), TCP, MSS,
-                            INITIAL_WINDOW));
+        /** The client's simulated TCP, toward every node. */
+        TcpTransport.TcpTransportInit tcp(NetAddress self) {
+            return new TcpTransport.TcpTransportInit(self, "client", peers("client", regions, null), TCP, MSS, INITIAL_WINDOW);
         }
     }
 }

@@ -3,25 +3,16 @@ package geoblocks.sim.gc;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
-import geoblocks.blockstore.core.NodeSettings;
-import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.Content;
-import geoblocks.sim.harness.SimRegistry;
+import geoblocks.sim.harness.SimClientHost;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import se.sics.kompics.Channel;
-import se.sics.kompics.Component;
-import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.Positive;
-import se.sics.kompics.network.Network;
 import se.sics.kompics.timer.ScheduleTimeout;
 import se.sics.kompics.timer.Timeout;
-import se.sics.kompics.timer.Timer;
 
 /**
  * A simulated client machine of the block collection scenario: runs its script through the real
@@ -31,14 +22,9 @@ import se.sics.kompics.timer.Timer;
  * per put, create or abandoned put (outcome ok or failed), {@code M|region|name|targets|outcome|error}
  * per move and {@code G|region|name|version|ok|error} per verification read.
  */
-public final class GcClientHost extends ComponentDefinition {
-    private final Positive<Network> net = requires(Network.class);
-    private final Positive<Timer> timer = requires(Timer.class);
-
-    private final ClientInit init;
+public final class GcClientHost extends SimClientHost<GcNodes.Client> {
     private final Positive<ClientPort> client;
     private final Positive<ClientPort> remote;
-    private final List<String> out;
     private final List<long[]> writtenKeys = new ArrayList<>();
     private final List<String[]> written = new ArrayList<>();
     private int next;
@@ -51,50 +37,33 @@ public final class GcClientHost extends ComponentDefinition {
     private GcStep current;
     private String[] checking;
 
-    public GcClientHost(ClientInit init) {
-        this.init = init;
-        this.out = SimRegistry.extraRecords();
-        client = connectClient(init.region);
-        List<String> regions = List.copyOf(init.regions.keySet());
-        remote = connectClient(regions.get((regions.indexOf(init.region) + 1) % regions.size()));
-        onStart(s -> {
-            if (!init.script.isEmpty()) {
-                after(init.script.get(0).thinkMs());
-            }
-            ScheduleTimeout st = new ScheduleTimeout(init.verifyAtMs);
-            st.setTimeoutEvent(new Verify(st));
-            trigger(st, timer);
-        });
-        handle(timer, Go.class, g -> step());
+    public GcClientHost(HostInit<GcNodes.Client> init) {
+        super(init);
+        client = client(nodeOf(plan.region(), plan.regions()), plan.region(), 60_000);
+        String verifyRegion = nextRegion(plan.region(), plan.regions());
+        remote = client(nodeOf(verifyRegion, plan.regions()), verifyRegion, 60_000);
         handle(timer, Verify.class, v -> {
             verifying = true; // an operation still under way is not waited for (a move to a down region can take minutes)
             verifyNext();
         });
-        handle(client, ClientPort.Result.class, this::onResult);
-        handle(remote, ClientPort.Result.class, this::onResult);
     }
 
-    private Positive<ClientPort> connectClient(String region) {
-        Component c = create(ClientComponent.class, new ClientComponent.ClientInit(init.self,
-                NetAddress.parse(init.regions.get(region)), region, NodeSettings.defaults(), 60_000));
-        connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
-        connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
-        return c.getPositive(ClientPort.class);
-    }
-
-    private void after(long ms) {
-        ScheduleTimeout st = new ScheduleTimeout(Math.max(1, ms));
-        st.setTimeoutEvent(new Go(st));
-        trigger(st, timer);
+    @Override
+    protected void start() {
+        if (!plan.script().isEmpty()) {
+            after(plan.script().get(0).thinkMs());
+        }
+        schedule(plan.verifyAtMs(), Verify::new);
     }
 
     private void submit(KompicsEvent request) {
         trigger(request, client);
     }
 
-    private void step() {
-        if (!verifying && next < init.script.size() && System.currentTimeMillis() < init.stopMs) {
-            current = init.script.get(next++);
+    @Override
+    protected void wake() {
+        if (!verifying && next < plan.script().size() && now() < plan.stopMs()) {
+            current = plan.script().get(next++);
             scriptOp = ++op;
             GcStep s = current;
             switch (s.kind()) {
@@ -139,10 +108,11 @@ public final class GcClientHost extends ComponentDefinition {
         trigger(new ClientPort.Get(op, checking[0], null, Content.failing(key), checking[1]), remote);
     }
 
-    private void onResult(ClientPort.Result r) {
+    @Override
+    protected void onResult(ClientPort.Result r) {
         String error = r.ok() ? "" : r.error().replace('|', '/');
         if (r.op() == verifyOp && checking != null) {
-            out.add("G|" + init.region + "|" + checking[0] + "|" + checking[1] + "|" + r.ok() + "|" + error);
+            out.add("G|" + plan.region() + "|" + checking[0] + "|" + checking[1] + "|" + r.ok() + "|" + error);
             checking = null;
             verifyNext();
             return;
@@ -153,11 +123,11 @@ public final class GcClientHost extends ComponentDefinition {
         GcStep s = current;
         scriptOp = 0;
         if (s.kind() == GcStep.Kind.MOVE) {
-            out.add("M|" + init.region + "|" + s.name() + "|" + String.join(",", s.targets()) + "|"
+            out.add("M|" + plan.region() + "|" + s.name() + "|" + String.join(",", s.targets()) + "|"
                     + (r.ok() ? "ok" : "failed") + "|" + error);
         } else {
             String version = r.ok() ? ((ClientPort.Written) r.value()).version() : "";
-            out.add("W|" + init.region + "|" + s.name() + "|" + s.kind() + "|" + (r.ok() ? "ok" : "failed") + "|"
+            out.add("W|" + plan.region() + "|" + s.name() + "|" + s.kind() + "|" + (r.ok() ? "ok" : "failed") + "|"
                     + version + "|" + s.key() + "|" + error);
             if (r.ok()) {
                 written.add(new String[] {s.name(), version});
@@ -165,38 +135,13 @@ public final class GcClientHost extends ComponentDefinition {
             }
         }
         if (!verifying) {
-            after(next < init.script.size() ? init.script.get(next).thinkMs() : 1);
-        }
-    }
-
-    static final class Go extends Timeout {
-        Go(ScheduleTimeout st) {
-            super(st);
+            after(next < plan.script().size() ? plan.script().get(next).thinkMs() : 1);
         }
     }
 
     static final class Verify extends Timeout {
         Verify(ScheduleTimeout st) {
             super(st);
-        }
-    }
-
-    public static final class ClientInit extends Init<GcClientHost> {
-        final NetAddress self;
-        final String region;
-        final Map<String, String> regions;
-        final List<GcStep> script;
-        final long stopMs;
-        final long verifyAtMs;
-
-        ClientInit(NetAddress self, String region, Map<String, String> regions, List<GcStep> script, long stopMs,
-                long verifyAtMs) {
-            this.self = self;
-            this.region = region;
-            this.regions = regions;
-            this.script = script;
-            this.stopMs = stopMs;
-            this.verifyAtMs = verifyAtMs;
         }
     }
 }

@@ -9,6 +9,7 @@ import geoblocks.blockstore.meta.MemoryMetaEngine;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,7 @@ public final class GcNodes {
 
     /** A client machine in {@code region} running {@code script}, then verifying what it wrote from {@code verifyAtMs}. */
     public record Client(String region, Map<String, String> regions, List<GcStep> script, long stopMs, long verifyAtMs)
-            implements NodeFactory {
+            implements SimClientHost.Plan {
         public Client {
             regions = new LinkedHashMap<>(regions);
             script = List.copyOf(script);
@@ -66,11 +67,6 @@ public final class GcNodes {
         @Override
         public Class<? extends ComponentDefinition> component() {
             return GcClientHost.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new GcClientHost.ClientInit(self, region, regions, script, stopMs, verifyAtMs);
         }
     }
 

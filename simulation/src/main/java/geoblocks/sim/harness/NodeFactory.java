@@ -12,7 +12,8 @@ import se.sics.kompics.Init;
 /**
  * Builds one simulated node (its component class and init) inside the simulator. Implementations
  * are small serializable records of plain data: the simulator serializes the scenario and
- * rebuilds it in its own class loader, where the node is created.
+ * rebuilds it in its own class loader, where the node is created. A production node's record
+ * implements {@link ProductionNode}, a client machine's {@link SimClientHost.Plan}.
  */
 public interface NodeFactory extends Serializable {
     Class<? extends ComponentDefinition> component();

@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
+import geoblocks.blockstore.meta.MetaEngine;
 import geoblocks.blockstore.meta.MetaReplicationQueueStore;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
@@ -53,17 +54,31 @@ public interface ProductionNode extends NodeFactory {
         }
     }
 
+    /** An empty block store in memory, on the simulated clock. */
+    static MemoryBlockStorage memoryBlocks() {
+        return new MemoryBlockStorage(() -> System.currentTimeMillis());
+    }
+
     /**
      * The node of {@code region} over the "disk" it left in {@code blocks} and {@code engines} (made
-     * empty at its first start), opened as production opens a restarted node (ServerCommand): a new
-     * {@link ManifestStore} on its metadata engine, put in {@code stores}, and the copies it still owed
-     * for puts acknowledged with {@code --ack local}, loaded from the replication queue kept there.
+     * empty at its first start), opened as production opens a restarted node: see {@link #reopenedNodeInit}.
      */
     static NodeParent.NodeInit durableNodeInit(String region, Map<String, String> regions, NodeSettings settings,
             long seed, Map<String, MemoryBlockStorage> blocks, Map<String, MemoryMetaEngine> engines,
             Map<String, ManifestStore> stores) {
-        MemoryBlockStorage disk = blocks.computeIfAbsent(region, r -> new MemoryBlockStorage(() -> System.currentTimeMillis()));
+        MemoryBlockStorage disk = blocks.computeIfAbsent(region, r -> memoryBlocks());
         MemoryMetaEngine engine = engines.computeIfAbsent(region, r -> new MemoryMetaEngine());
+        return reopenedNodeInit(region, regions, settings, seed, disk, engine, stores);
+    }
+
+    /**
+     * The node of {@code region} over {@code blocks} and the metadata {@code engine} it left, opened
+     * as production opens a restarted node (ServerCommand): a new {@link ManifestStore} on the engine,
+     * put in {@code stores}, and the copies it still owed for puts acknowledged with {@code --ack local},
+     * loaded from the replication queue kept there.
+     */
+    static NodeParent.NodeInit reopenedNodeInit(String region, Map<String, String> regions, NodeSettings settings,
+            long seed, BlockStorage blocks, MetaEngine engine, Map<String, ManifestStore> stores) {
         MetaReplicationQueueStore queue = new MetaReplicationQueueStore(engine);
         ManifestStore manifests;
         List<ReplicationQueue.Copy> owed;
@@ -74,6 +89,6 @@ public interface ProductionNode extends NodeFactory {
             throw new UncheckedIOException(e);
         }
         stores.put(region, manifests);
-        return nodeInit(region, regions, settings, disk, manifests, seed).withReplicationQueue(queue, owed);
+        return nodeInit(region, regions, settings, blocks, manifests, seed).withReplicationQueue(queue, owed);
     }
 }

@@ -6,13 +6,12 @@ import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.placement.PlacementSettings;
 import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.net.NetAddress;
-import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 
 /** Node factories of the placement scenario: real geoblocks nodes (memory storage) and client hosts. */
 public final class PlacementNodes {
@@ -34,7 +33,7 @@ public final class PlacementNodes {
 
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
-            MemoryBlockStorage blocks = new MemoryBlockStorage(() -> System.currentTimeMillis());
+            MemoryBlockStorage blocks = ProductionNode.memoryBlocks();
             PlacementBoard.store(run, blocks);
             return ProductionNode.nodeInit(region, regions, NodeSettings.defaults(), blocks, seed)
                     .withPolicies(policies(placementConf, regions.keySet()));
@@ -49,7 +48,7 @@ public final class PlacementNodes {
 
     /** A client machine in {@code region} that uploads (or downloads) the jobs through that region's node. */
     public record Client(String region, Map<String, String> regions, boolean upload, List<PlacementJob> jobs,
-            long startDelayMs, String downloadDir, int run, boolean last) implements NodeFactory {
+            long startDelayMs, String downloadDir, int run, boolean last) implements SimClientHost.Plan {
         public Client {
             regions = new LinkedHashMap<>(regions);
             jobs = List.copyOf(jobs);
@@ -58,12 +57,6 @@ public final class PlacementNodes {
         @Override
         public Class<? extends ComponentDefinition> component() {
             return PlacementClientHost.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new PlacementClientHost.PlacementClientInit(self, NetAddress.parse(regions.get(region)), region, upload,
-                    jobs, startDelayMs, downloadDir, run, last);
         }
     }
 }

@@ -3,25 +3,16 @@ package geoblocks.sim.reads;
 import geoblocks.blockstore.client.ClientComponent;
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
-import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.read.ReadOptions;
-import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.Content;
+import geoblocks.sim.harness.SimClientHost;
 import geoblocks.sim.harness.SimRegistry;
 import geoblocks.sim.net.BottleneckLink;
 import geoblocks.sim.net.PathModel;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import se.sics.kompics.Channel;
-import se.sics.kompics.Component;
-import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 import se.sics.kompics.Positive;
-import se.sics.kompics.network.Network;
-import se.sics.kompics.timer.ScheduleTimeout;
-import se.sics.kompics.timer.Timeout;
-import se.sics.kompics.timer.Timer;
 
 /**
  * A simulated client machine of a reads simulation, running the real {@link ClientComponent}
@@ -31,14 +22,9 @@ import se.sics.kompics.timer.Timer;
  * {@code R|slot|regions} (the replicas of the first test file); the reader, when it is done,
  * {@code N|slot|reads} (noise reads finished in the slot so far).
  */
-public final class ReadsClientHost extends ComponentDefinition {
-    private final Positive<Network> net = requires(Network.class);
-    private final Positive<Timer> timer = requires(Timer.class);
-
-    private final ReadsClientInit init;
+public final class ReadsClientHost extends SimClientHost<ReadsNodes.Client> {
     private final ReadsScript s;
     private final Positive<ClientPort> client;
-    private final List<String> out;
     private final Random random;
     private long op;
     private int step;
@@ -46,32 +32,24 @@ public final class ReadsClientHost extends ComponentDefinition {
     private long bytesBefore;
     private boolean stat;
 
-    public ReadsClientHost(ReadsClientInit init) {
-        this.init = init;
-        this.s = init.script;
-        this.out = SimRegistry.extraRecords();
-        this.random = new Random(s.seed() * 131 + init.index);
-        Component c = create(ClientComponent.class, new ClientComponent.ClientInit(init.self, init.node, init.region,
-                NodeSettings.defaults(), 600_000));
-        connect(c.getNegative(Network.class), net, Channel.TWO_WAY);
-        connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
-        client = c.getPositive(ClientPort.class);
-        if (init.role == ReadsRole.READER) {
+    public ReadsClientHost(HostInit<ReadsNodes.Client> init) {
+        super(init);
+        this.s = plan.script();
+        this.random = new Random(s.seed() * 131 + plan.index());
+        client = client(nodeOf(plan.region(), plan.regions()), plan.region(), 600_000);
+        if (plan.role() == ReadsRole.READER) {
             ReadsBoard.register(s.slot());
         }
-        onStart(x -> after(init.startDelayMs));
-        handle(timer, Wake.class, w -> wake());
-        handle(client, ClientPort.Result.class, this::onResult);
     }
 
-    private void after(long ms) {
-        ScheduleTimeout st = new ScheduleTimeout(Math.max(1, ms));
-        st.setTimeoutEvent(new Wake(st));
-        trigger(st, timer);
+    @Override
+    protected void start() {
+        after(plan.startDelayMs());
     }
 
-    private void wake() {
-        switch (init.role) {
+    @Override
+    protected void wake() {
+        switch (plan.role()) {
             case UPLOADER -> upload();
             case READER -> {
                 if (!ReadsBoard.isReady(s.slot())) {
@@ -106,24 +84,25 @@ public final class ReadsClientHost extends ComponentDefinition {
     private void read() {
         int size = s.sizes().get(step / s.readsPerSize());
         if (step % s.readsPerSize() == 0) {
-            bytesBefore = bytesInto(init.linkRegion);
+            bytesBefore = bytesInto(plan.linkRegion());
         }
-        startedMs = System.currentTimeMillis();
+        startedMs = now();
         ReadOptions options = s.read().isEmpty() ? null : ReadOptions.parse(s.read(), s.rank());
         trigger(new ClientPort.Get(++op, s.testName(size), null, Content.failing(s.testKey(size)), "", options), client);
     }
 
-    private void onResult(ClientPort.Result r) {
-        switch (init.role) {
+    @Override
+    protected void onResult(ClientPort.Result r) {
+        switch (plan.role()) {
             case UPLOADER -> onUploaded(r);
             case READER -> {
                 int size = s.sizes().get(step / s.readsPerSize());
-                String error = r.ok() ? "" : r.error().replace('|', '/').replace('\n', ' ');
+                String error = r.ok() ? "" : field(r.error());
                 out.add("D|" + s.slot() + "|" + size + "|" + step % s.readsPerSize() + "|"
-                        + (System.currentTimeMillis() - startedMs) + "|" + error);
+                        + (now() - startedMs) + "|" + error);
                 step++;
                 if (step % s.readsPerSize() == 0) {
-                    out.add("B|" + s.slot() + "|" + size + "|" + (bytesInto(init.linkRegion) - bytesBefore));
+                    out.add("B|" + s.slot() + "|" + size + "|" + (bytesInto(plan.linkRegion()) - bytesBefore));
                 }
                 if (step == s.sizes().size() * s.readsPerSize()) {
                     out.add("N|" + s.slot() + "|" + ReadsBoard.noiseReads(s.slot()));
@@ -169,34 +148,5 @@ public final class ReadsClientHost extends ComponentDefinition {
             }
         }
         return sum;
-    }
-
-    static final class Wake extends Timeout {
-        Wake(ScheduleTimeout st) {
-            super(st);
-        }
-    }
-
-    public static final class ReadsClientInit extends Init<ReadsClientHost> {
-        final NetAddress self;
-        final NetAddress node;
-        final String region;
-        final String linkRegion;
-        final ReadsRole role;
-        final int index;
-        final ReadsScript script;
-        final long startDelayMs;
-
-        public ReadsClientInit(NetAddress self, NetAddress node, String region, String linkRegion, ReadsRole role,
-                int index, ReadsScript script, long startDelayMs) {
-            this.self = self;
-            this.node = node;
-            this.region = region;
-            this.linkRegion = linkRegion;
-            this.role = role;
-            this.index = index;
-            this.script = script;
-            this.startDelayMs = startDelayMs;
-        }
     }
 }

@@ -1,16 +1,14 @@
 package geoblocks.sim.reads;
 
 import geoblocks.blockstore.component.NodeParent;
-import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.NetAddress;
-import geoblocks.sim.harness.NodeFactory;
 import geoblocks.sim.harness.ProductionNode;
+import geoblocks.sim.harness.SimClientHost;
 import geoblocks.sim.placement.PlacementNodes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import se.sics.kompics.ComponentDefinition;
-import se.sics.kompics.Init;
 
 /** Node factories of the reads simulations: production nodes (memory storage) and client machines. */
 public final class ReadsNodes {
@@ -31,14 +29,15 @@ public final class ReadsNodes {
 
         @Override
         public NodeParent.NodeInit init(NetAddress self) {
-            return ProductionNode.nodeInit(region, regions, NodeSettings.defaults().withInlineMax(0), new MemoryBlockStorage(() -> System.currentTimeMillis()), seed)
+            return ProductionNode.nodeInit(region, regions, NodeSettings.defaults().withInlineMax(0),
+                    ProductionNode.memoryBlocks(), seed)
                     .withPolicies(PlacementNodes.policies(POLICIES, regions.keySet()));
         }
     }
 
     /** A client machine in {@code region} ({@code linkRegion}: its region's name in the network model). */
     public record Client(String region, String linkRegion, Map<String, String> regions, ReadsRole role, int index,
-            ReadsScript script, long startDelayMs) implements NodeFactory {
+            ReadsScript script, long startDelayMs) implements SimClientHost.Plan {
         public Client {
             regions = new LinkedHashMap<>(regions);
         }
@@ -46,12 +45,6 @@ public final class ReadsNodes {
         @Override
         public Class<? extends ComponentDefinition> component() {
             return ReadsClientHost.class;
-        }
-
-        @Override
-        public Init<? extends ComponentDefinition> init(NetAddress self) {
-            return new ReadsClientHost.ReadsClientInit(self, NetAddress.parse(regions.get(region)), region, linkRegion,
-                    role, index, script, startDelayMs);
         }
     }
 }

@@ -63,7 +63,7 @@ public final class RepairNodes {
         public NodeParent.NodeInit init(NetAddress self) {
             try {
                 Manifest m = manifest(seed, List.copyOf(regions.keySet()));
-                MemoryBlockStorage blocks = new MemoryBlockStorage(() -> System.currentTimeMillis());
+                MemoryBlockStorage blocks = ProductionNode.memoryBlocks();
                 if (holds) {
                     for (int i = 0; i < BLOCKS; i++) {
                         blocks.put(m.blockId(i), block(seed, i), m.blocks().get(i).crc());
