@@ -1,5 +1,7 @@
 package geoblocks.app;
 
+import geoblocks.blockstore.meta.MetaReplicationQueueStore;
+import geoblocks.blockstore.meta.RocksMetaEngine;
 import geoblocks.blockstore.wire.ClientOp;
 import static geoblocks.app.ItSupport.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,8 +19,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -158,12 +164,12 @@ class AckLocalIT {
     /** The replication queue in the region's metadata engine, read as a follower (the node may be running). */
     private static List<ReplicationQueue.Copy> queueOnDisk(String region) throws IOException {
         Path follower = Files.createTempDirectory("ack-it-follower");
-        try (geoblocks.blockstore.meta.RocksMetaEngine e = geoblocks.blockstore.meta.RocksMetaEngine.openSecondary(
+        try (RocksMetaEngine e = RocksMetaEngine.openSecondary(
                 cluster.dataDir(region).resolve("meta"), follower)) {
-            return new geoblocks.blockstore.meta.MetaReplicationQueueStore(e).load();
+            return new MetaReplicationQueueStore(e).load();
         } finally {
-            try (java.util.stream.Stream<Path> files = Files.walk(follower)) { // the follower's own files, polled often
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            try (Stream<Path> files = Files.walk(follower)) { // the follower's own files, polled often
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }
@@ -176,9 +182,9 @@ class AckLocalIT {
         Path q = cluster.dataDir("mumbai").resolve("replication-queue");
         new FileReplicationQueueStore(q).save(List.of(new ReplicationQueue.Copy("f", "id", 0, "seoul")));
         byte[] b = Files.readAllBytes(q);
-        Files.write(q, java.util.Arrays.copyOf(b, b.length - 3));
+        Files.write(q, Arrays.copyOf(b, b.length - 3));
         cluster.startNode("mumbai");
-        IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> cluster.awaitListening("mumbai"));
+        IOException e = Assertions.assertThrows(IOException.class, () -> cluster.awaitListening("mumbai"));
         assertTrue(e.getMessage().contains(q.toString()) && e.getMessage().contains("truncated or damaged"), e.getMessage());
     }
 

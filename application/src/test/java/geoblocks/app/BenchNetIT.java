@@ -6,15 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.Compression;
+import geoblocks.blockstore.core.FileBlockStorage;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.Owners;
 import geoblocks.blockstore.wire.BenchOp.NetBenchResult;
 import geoblocks.node.GeoClient;
 import geoblocks.sim.harness.Content;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,15 +77,15 @@ class BenchNetIT {
         GeoClient c = nodes.client();
         String name = null;
         for (int i = 0; name == null; i++) {
-            if (geoblocks.blockstore.core.Owners.ownerOf("flood-" + i, LocalCluster.REGIONS).equals("dublin")) {
+            if (Owners.ownerOf("flood-" + i, LocalCluster.REGIONS).equals("dublin")) {
                 name = "flood-" + i;
             }
         }
-        java.util.concurrent.CompletableFuture<NetBenchResult> flood = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<NetBenchResult> flood = CompletableFuture.supplyAsync(() -> {
             try {
                 return c.netBench("seoul", "dublin", "udp", 4, 0, 1_000_000_000L, 2000, 1200);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
         Thread.sleep(700); // into the flood
@@ -144,7 +148,7 @@ class BenchNetIT {
             Manifest.BlockRef b = m.blocks().get(i);
             assertEquals(BlockCodec.ZSTD, b.codec());
             for (String region : b.replicas()) {
-                assertEquals(b.length(), geoblocks.blockstore.core.FileBlockStorage.inspect(nodes.cluster().dataDir(region))
+                assertEquals(b.length(), FileBlockStorage.inspect(nodes.cluster().dataDir(region))
                         .get(m.blockId(i)).data().length, "block " + i + " at " + region);
             }
         }

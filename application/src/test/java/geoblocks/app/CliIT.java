@@ -3,14 +3,21 @@ package geoblocks.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.core.Manifest;
 import geoblocks.node.AdminClient;
 import geoblocks.node.Ports;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -18,6 +25,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,11 +46,11 @@ class CliIT {
     private static final AtomicInteger RUNS = new AtomicInteger();
 
     static Run run(String... args) throws IOException, InterruptedException {
-        return runWith(java.util.Map.of(), args);
+        return runWith(Map.of(), args);
     }
 
     /** As {@link #run}, with {@code env} added to the command's environment. */
-    static Run runWith(java.util.Map<String, String> env, String... args) throws IOException, InterruptedException {
+    static Run runWith(Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(LocalCluster.launcher(List.of()));
         cmd.addAll(List.of(args));
         int n = RUNS.incrementAndGet();
@@ -207,7 +217,7 @@ class CliIT {
         // the record reaches seoul by the metadata's replication: the token works there too (within seconds)
         Run refusedShow = null;
         for (int i = 0; i < 30; i++) {
-            refusedShow = runWith(java.util.Map.of(AdminClient.TOKEN_ENV, token), "client", "--at", "seoul", "--config", cfg,
+            refusedShow = runWith(Map.of(AdminClient.TOKEN_ENV, token), "client", "--at", "seoul", "--config", cfg,
                     "cluster", "show");
             if (refusedShow.err().contains("403")) {
                 break;
@@ -221,23 +231,23 @@ class CliIT {
                 list.out());
         Run revoke = run("client", "--at", "dublin", "--config", cfg, "token", "revoke", id);
         assertEquals(0, revoke.exit(), revoke.toString());
-        Run revoked = runWith(java.util.Map.of(AdminClient.TOKEN_ENV, token), "client", "--at", "dublin", "--config", cfg,
+        Run revoked = runWith(Map.of(AdminClient.TOKEN_ENV, token), "client", "--at", "dublin", "--config", cfg,
                 "move", "x", "--to", "seoul");
         assertOneLineError(revoked, 11, "was revoked at");
-        Run wrong = runWith(java.util.Map.of(AdminClient.TOKEN_ENV, "not-the-token"), "client", "--at", "seoul", "--config",
+        Run wrong = runWith(Map.of(AdminClient.TOKEN_ENV, "not-the-token"), "client", "--at", "seoul", "--config",
                 cfg, "cluster", "drain", "dublin");
         assertOneLineError(wrong, 11, "admin API: 401");
 
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newHttpClient();
         String base = "http://127.0.0.1:" + cluster.httpPort("seoul") + "/_admin/v1";
-        java.net.http.HttpResponse<String> doc = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                base + "/openapi.json")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> doc = http.send(HttpRequest.newBuilder(URI.create(
+                base + "/openapi.json")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, doc.statusCode());
         assertTrue(doc.body().contains("\"openapi\": \"3.0.3\""), doc.body());
-        java.net.http.HttpResponse<String> anonymous = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                base + "/cluster")).POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+        HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create(
+                base + "/cluster")).POST(HttpRequest.BodyPublishers.ofString(
                         "{\"action\":\"remove\",\"region\":\"dublin\",\"force\":true}")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(401, anonymous.statusCode(), anonymous.body());
         assertEquals("Bearer realm=\"geoblocks-admin\"", anonymous.headers().firstValue("WWW-Authenticate").orElse(""));
         // the demo cluster's nodes prove keys (its config names them): a region is added with its node's key only
@@ -254,7 +264,7 @@ class CliIT {
                 "--streams", "1", "--size", "4KiB", "--max-ops", "1", "--json");
         assertEquals(0, r.exit(), r.toString());
         assertTrue(Files.isDirectory(data), "created");
-        try (java.util.stream.Stream<Path> left = Files.list(data)) {
+        try (Stream<Path> left = Files.list(data)) {
             assertEquals(0, left.count(), "the bench's own directory is deleted after");
         }
         Path file = work.resolve("a-file");
@@ -265,7 +275,7 @@ class CliIT {
     @Test
     void unreachableNode_isReportedAtOnce() throws Exception {
         Path conf = work.resolve("dead.conf");
-        int port = Ports.freePort(java.net.InetAddress.getLoopbackAddress());
+        int port = Ports.freePort(InetAddress.getLoopbackAddress());
         Files.writeString(conf, "geoblocks.cluster.regions = [ { id = seoul, address = \"127.0.0.1:" + port + "\" } ]\n");
         assertOneLineError(run("client", "--at", "seoul", "--config", conf.toString(), "ls"), "cannot reach node seoul");
     }
@@ -313,7 +323,7 @@ class CliIT {
         // seoul sent the saopaulo replicas (a foreground put) as TCP block data; status shows it per transport
         Run status = run("client", "--at", "seoul", "--config", cfg, "status", "--json");
         assertEquals(0, status.exit(), status.toString());
-        java.util.regex.Matcher t = java.util.regex.Pattern.compile(
+        Matcher t = Pattern.compile(
                 "\"transfers\":\\{\"ledbat\":\\{\"bytes_sent\":(\\d+),\"bytes_received\":(\\d+)\\},"
                 + "\"tcp\":\\{\"bytes_sent\":(\\d+),\"bytes_received\":(\\d+)\\},"
                 + "\"foreground\":\\{\"bytes_sent\":(\\d+),\"bytes_received\":(\\d+)\\},"
@@ -323,7 +333,7 @@ class CliIT {
         assertEquals(t.group(3), t.group(5), "the saopaulo replicas were foreground: " + status.out());
         assertTrue(status.out().startsWith("{\"region\":\"seoul\",\"peers\":["), status.out());
         // and the background part: bytes and copies still to send, the LEDBAT flow per peer region
-        assertTrue(java.util.regex.Pattern.compile("\"background\":\\{\"queued_bytes\":\\d+,\"queued_copies\":\\d+,"
+        assertTrue(Pattern.compile("\"background\":\\{\"queued_bytes\":\\d+,\"queued_copies\":\\d+,"
                 + "\"peers\":\\{(\"[a-z]+\":\\{\"active\":(true|false),\"streams\":\\d+,\"cwnd_bytes\":\\d+,[^}]*"
                 + "\"retransmissions\":\\d+,\"path_mtu_bytes\":\\d+,\"stalled_for_ms\":\\d+\\},?)*\\}\\},\"gc\":\\{\"collected_blocks\":\\d+,\"collected_bytes\":\\d+,[^$]*\\},"
                 + "\"layout_version\":\\d+,\"rebalance\":\\{\"toDrain\":\\{[^}]*\\},\"shortBytes\":\\{[^}]*\\}\\}\\}$")
@@ -337,7 +347,7 @@ class CliIT {
         // arguments: boto3 in S3GatewayIT sends multi-byte ones), stored with --ack local (its copy waits in the
         // replication queue under that name), read elsewhere, listed; one byte more is refused
         String longHead = "cli/long/" + "d".repeat(500) + "/";
-        String longName = longHead + "n".repeat(geoblocks.blockstore.core.Manifest.MAX_NAME_BYTES - longHead.length());
+        String longName = longHead + "n".repeat(Manifest.MAX_NAME_BYTES - longHead.length());
         assertEquals(1088, longName.getBytes(StandardCharsets.UTF_8).length);
         Run putLong = run("client", "--at", "seoul", "--config", cfg, "put", in.toString(), "--policy", "localfarthest",
                 "--block-size", "256KiB", "--name", longName, "--ack", "local");
@@ -357,7 +367,7 @@ class CliIT {
         assertTrue(ls.out().lines().anyMatch(l -> l.startsWith(longName + " ")), ls.out());
 
         // versions: stat --json names the version; --if-absent refuses an existing name; a put overwrites
-        java.util.regex.Matcher id = java.util.regex.Pattern.compile("\"version\":\\{\"id\":\"([0-9a-f]{16}@seoul)\"")
+        Matcher id = Pattern.compile("\"version\":\\{\"id\":\"([0-9a-f]{16}@seoul)\"")
                 .matcher(stat.out());
         assertTrue(id.find(), stat.out());
         String first = id.group(1);

@@ -16,12 +16,15 @@ import geoblocks.blockstore.wire.ClientOp.VersionEntry;
 import geoblocks.node.GeoClient;
 import geoblocks.node.NodeFailure;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -252,11 +255,11 @@ class ClusterIT {
 
     /** Runs node.jar with {@code args} and returns its standard output; fails on a non-zero exit. */
     static String cli(String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(LocalCluster.launcher(List.of()));
+        List<String> cmd = new ArrayList<>(LocalCluster.launcher(List.of()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "node.jar hung");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "node.jar hung");
         assertEquals(0, p.exitValue(), String.join(" ", args) + ": " + out);
         return out;
     }

@@ -16,10 +16,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -78,7 +82,7 @@ class ConsistencyIT {
                     go.await();
                     return w.run();
                 } catch (IOException | InterruptedException e) {
-                    throw new java.util.concurrent.CompletionException(e);
+                    throw new CompletionException(e);
                 }
             }));
         }
@@ -149,7 +153,7 @@ class ConsistencyIT {
             for (CompletableFuture<ClientPort.Written> f : both) {
                 try {
                     won.add(f.get(60, TimeUnit.SECONDS));
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     refused.add(e.getCause().getMessage());
                 }
             }
@@ -233,8 +237,8 @@ class ConsistencyIT {
         Path in = ItSupport.randomFile(work, "lost-in", 50_000, 11);
         String id = client.write("dublin", in, null, n, "local", 1 << 20, "all", true, null).version();
         cluster.kill("mumbai");
-        try (java.util.stream.Stream<Path> files = Files.walk(cluster.dataDir("mumbai"))) { // all but its node key
-            files.sorted(java.util.Comparator.reverseOrder()).filter(p -> !p.endsWith("node.key")).forEach(p -> p.toFile().delete());
+        try (Stream<Path> files = Files.walk(cluster.dataDir("mumbai"))) { // all but its node key
+            files.sorted(Comparator.reverseOrder()).filter(p -> !p.endsWith("node.key")).forEach(p -> p.toFile().delete());
         }
         cluster.startNode("mumbai");
         cluster.awaitListening("mumbai");

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.node.GeoClient;
+import geoblocks.node.http.HttpSettings;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,11 +18,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,7 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DashboardIT {
     /** The dashboard's own credentials (LocalCluster's config), not the S3 root key. */
     private static final String USER = "admin";
-    private static final String SECRET = geoblocks.node.http.HttpSettings.DEMO_DASHBOARD_PASSWORD;
+    private static final String SECRET = HttpSettings.DEMO_DASHBOARD_PASSWORD;
     private static final String S3_KEY = "geoblocks-demo";
     private static final String S3_SECRET = "geoblocks-local-demo-secret";
     private static final String FILE = "photos/dashboard-demo.jpg";
@@ -64,11 +72,11 @@ class DashboardIT {
     @BeforeAll
     static void start() throws Exception {
         // the tools are checked (or installed) while the nodes start
-        java.util.concurrent.CompletableFuture<Void> installing = java.util.concurrent.CompletableFuture.runAsync(() -> {
+        CompletableFuture<Void> installing = CompletableFuture.runAsync(() -> {
             try {
                 installTools();
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
@@ -80,7 +88,7 @@ class DashboardIT {
         client = nodes.client();
         try {
             installing.join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             throw e.getCause() instanceof Error x ? x : new AssertionError(e.getCause());
         }
     }
@@ -114,7 +122,7 @@ class DashboardIT {
         client.put("seoul", in, FILE, "tworandom", BLOCK, null);
         Manifest m = client.stat("seoul", FILE);
         client.get("seoul", FILE, work.resolve("out.bin"), null);
-        assertTrue(java.util.Arrays.equals(Files.readAllBytes(in), Files.readAllBytes(work.resolve("out.bin"))));
+        assertTrue(Arrays.equals(Files.readAllBytes(in), Files.readAllBytes(work.resolve("out.bin"))));
         // a background copy: seoul keeps the first copy and sends the second to the farthest region over LEDBAT
         Path bulk = ItSupport.randomFile(work, "bulk.bin", 8 * BLOCK, 13);
         client.put("seoul", bulk, "backups/bulk.bin", "localfarthest", BLOCK, "local", null);
@@ -292,7 +300,7 @@ class DashboardIT {
         ItSupport.await(10, "a snapshot taken after the 403", () -> {
             try {
                 after[0] = get(base + "/api/state", basic(USER, SECRET)).body();
-                java.util.regex.Matcher t = java.util.regex.Pattern.compile("\"timeMillis\":(\\d+)").matcher(after[0]);
+                Matcher t = Pattern.compile("\"timeMillis\":(\\d+)").matcher(after[0]);
                 return t.find() && Long.parseLong(t.group(1)) > answered;
             } catch (IOException | InterruptedException e) {
                 return false;
@@ -302,7 +310,7 @@ class DashboardIT {
         assertEquals(beforeNope.getOrDefault(getErrors, 0.0), parse(get(base + "/metrics", null).body())
                 .getOrDefault(getErrors, 0.0), "GET /nope counted as a failed get");
         // a request line the decoder refuses: 400, counted, and the node keeps serving
-        try (java.net.Socket s = new java.net.Socket("127.0.0.1", cluster.httpPort("seoul"))) {
+        try (Socket s = new Socket("127.0.0.1", cluster.httpPort("seoul"))) {
             s.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
             s.setSoTimeout(5000);

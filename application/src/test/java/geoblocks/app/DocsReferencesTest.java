@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -98,7 +99,7 @@ class DocsReferencesTest {
     }
 
     /** What {@code pattern} finds inside backticks of every doc, and fails {@code exists}: "name (doc)". */
-    static Set<String> missing(Pattern pattern, java.util.function.Predicate<String> exists) {
+    static Set<String> missing(Pattern pattern, Predicate<String> exists) {
         Set<String> out = new TreeSet<>();
         docs.forEach((doc, text) -> {
             Matcher ticks = TICKS.matcher(text);

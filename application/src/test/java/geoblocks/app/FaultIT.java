@@ -28,16 +28,28 @@ import java.io.OutputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -112,7 +124,7 @@ class FaultIT {
         b[b.length - 10] ^= 1;
         Files.write(corrupt, b);
         Path truncated = storage(other).pathOf(m.blockId(1));
-        try (var ch = java.nio.channels.FileChannel.open(truncated, java.nio.file.StandardOpenOption.WRITE)) {
+        try (var ch = FileChannel.open(truncated, StandardOpenOption.WRITE)) {
             ch.truncate(1000);
         }
         Files.delete(storage("seoul").pathOf(m.blockId(2)));
@@ -167,7 +179,7 @@ class FaultIT {
             names.add(name);
             manifests.add(client.stat("dublin", name));
         }
-        java.util.Set<BlockId> before = new java.util.HashSet<>(storage("dublin").list());
+        Set<BlockId> before = new HashSet<>(storage("dublin").list());
         for (Manifest m : manifests) {
             for (int b = 0; b < m.blocks().size(); b++) {
                 assertTrue(before.contains(m.blockId(b)), "dublin holds block " + b + " of " + m.name());
@@ -177,7 +189,7 @@ class FaultIT {
         Path meta = cluster.dataDir("dublin").resolve("meta");
         assertTrue(Files.isDirectory(meta), "the metadata engine is in " + meta);
         try (Stream<Path> files = Files.walk(meta)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
         Thread.sleep(2_500); // every block file is now older than the grace the node restarts with
         cluster.startNode("dublin", List.of("-Dgeoblocks.node.gc-grace=2s", "-Dgeoblocks.node.gc-interval=1s"));
@@ -216,14 +228,14 @@ class FaultIT {
                     + "\n" + cluster.tail("dublin"), e);
         }
         assertEquals(0, lastGc[0].collectedBlocks(), "dublin collected nothing: " + lastGc[0]);
-        java.util.Set<BlockId> after = new java.util.HashSet<>(storage("dublin").list());
+        Set<BlockId> after = new HashSet<>(storage("dublin").list());
         assertTrue(after.containsAll(before), "blocks collected after the rebuild: " + before.stream()
                 .filter(b -> !after.contains(b)).toList());
         for (int i = 0; i < names.size(); i++) {
             Path out = work.resolve("meta-loss-out-" + i);
             client.get("dublin", names.get(i), out, null);
             assertEquals(Files.size(file(names.get(i), 3 * 65536 + 11 * i, 40 + i)), Files.size(out));
-            assertTrue(java.util.Arrays.equals(Files.readAllBytes(file(names.get(i), 3 * 65536 + 11 * i, 40 + i)),
+            assertTrue(Arrays.equals(Files.readAllBytes(file(names.get(i), 3 * 65536 + 11 * i, 40 + i)),
                     Files.readAllBytes(out)), names.get(i) + " reads back byte for byte");
         }
         System.out.printf("dublin rebuilt %d manifests in %d ms after its metadata directory was lost; %d blocks kept%n",
@@ -238,7 +250,7 @@ class FaultIT {
         Manifest m = client.stat("mumbai", "survives-disk-loss");
         cluster.kill("mumbai");
         try (Stream<Path> files = Files.walk(cluster.dataDir("mumbai"))) { // all but its node key (its identity)
-            files.sorted(java.util.Comparator.reverseOrder()).filter(p -> !p.endsWith("node.key")).forEach(p -> p.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).filter(p -> !p.endsWith("node.key")).forEach(p -> p.toFile().delete());
         }
         cluster.startNode("mumbai");
         cluster.awaitListening("mumbai");
@@ -384,16 +396,16 @@ class FaultIT {
         awaitAllUp();
         IOException full = assertThrows(IOException.class,
                 () -> client.put("saopaulo", file("full-in", 1000, 6), "no-room", "local", 65536, null));
-        assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE, NodeFailure.codeOf(full),
+        assertEquals(FailureCode.INSUFFICIENT_STORAGE, NodeFailure.codeOf(full),
                 "a full disk is told apart from other failures: " + full);
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newHttpClient();
         String base = "http://127.0.0.1:" + cluster.httpPort("saopaulo");
-        java.net.http.HttpResponse<String> ready = http.send(java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create(base + "/readyz")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> ready = http.send(HttpRequest.newBuilder(
+                URI.create(base + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(503, ready.statusCode(), ready.body());
         assertTrue(ready.body().startsWith("block disk full: "), "/readyz names the full disk: " + ready.body());
-        String metrics = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/metrics")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        String metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
         assertTrue(metrics.contains("geoblocks_block_disk_full 1.0"), "the metric says the disk is full");
         Path out = work.resolve("full-out");
         client.get("saopaulo", "after-fuzz", out, null);
@@ -502,7 +514,7 @@ class FaultIT {
         assertFalse(onDisk2.isEmpty(), "the second disk holds some of the file's blocks: " + onDisk1 + " " + onDisk2);
 
         try (Stream<Path> files = Files.walk(disk2)) { // the second disk dies under the running node
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
         await(60, "the lost disk's blocks back on mumbai's other disk", () -> {
             for (int i = 0; i < m.blocks().size(); i++) {
@@ -535,7 +547,7 @@ class FaultIT {
     @Test
     @Order(10)
     void smallFileSystemFilledUp_refusesUploads_saysSo_andRecoversWhenSpaceReturns() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
                 "needs root to mount a tmpfs");
         Path data = cluster.dataDir("saopaulo");
         Path saved = work.resolve("saopaulo-data-saved");
@@ -543,9 +555,9 @@ class FaultIT {
         Files.move(data, saved);
         Files.createDirectories(data);
         assertEquals(0, ItSupport.run(List.of("mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", data.toString()), work,
-                java.util.Map.of(), 30).code(), "mount a 64 MiB tmpfs");
+                Map.of(), 30).code(), "mount a 64 MiB tmpfs");
         try {
-            ItSupport.Run copy = ItSupport.run(List.of("cp", "-a", saved + "/.", data.toString()), work, java.util.Map.of(), 60);
+            ItSupport.Run copy = ItSupport.run(List.of("cp", "-a", saved + "/.", data.toString()), work, Map.of(), 60);
             assertEquals(0, copy.code(), copy.out());
             cluster.startNode("saopaulo", List.of("-Dgeoblocks.node.min-free-disk=16MiB"));
             cluster.awaitListening("saopaulo");
@@ -563,10 +575,10 @@ class FaultIT {
             }
             IOException full = assertThrows(IOException.class, () -> client.put("saopaulo", in, "tmpfs-full", "local", 65536, null));
             assertEquals(FailureCode.INSUFFICIENT_STORAGE, NodeFailure.codeOf(full), "refused as a full disk: " + full);
-            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            HttpClient http = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + cluster.httpPort("saopaulo");
-            java.net.http.HttpResponse<String> ready = http.send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create(base + "/readyz")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(
+                    URI.create(base + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(503, ready.statusCode(), ready.body());
             assertTrue(ready.body().startsWith("block disk full: "), ready.body());
             Path out = work.resolve("tmpfs-out");
@@ -576,8 +588,8 @@ class FaultIT {
             Files.delete(filler);
             await(30, "saopaulo ready again once space returned", () -> {
                 try {
-                    return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/readyz")).build(),
-                            java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                    return http.send(HttpRequest.newBuilder(URI.create(base + "/readyz")).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
                 } catch (IOException e) {
                     return false;
                 } catch (InterruptedException e) {
@@ -586,12 +598,12 @@ class FaultIT {
                 }
             });
             client.put("saopaulo", in, "tmpfs-after", "local", 65536, null);
-            String metrics = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/metrics")).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            String metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
             assertTrue(metrics.contains("geoblocks_block_disk_full 0.0"), "the metric clears by itself");
         } finally {
             cluster.kill("saopaulo");
-            ItSupport.run(List.of("umount", "-l", data.toString()), work, java.util.Map.of(), 30);
+            ItSupport.run(List.of("umount", "-l", data.toString()), work, Map.of(), 30);
         }
     }
 }

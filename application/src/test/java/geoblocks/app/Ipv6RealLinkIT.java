@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,7 @@ class Ipv6RealLinkIT {
     @Test
     void anIpv6Pair_andAMixedCluster_putCopyAndGetThroughEachOther() throws Exception {
         Path out = Files.createTempDirectory("ipv6-node-real-link-");
-        String result = RealLinks.runScript(script, java.util.Map.of("OUT", out.resolve("run").toString()), out, 120);
+        String result = RealLinks.runScript(script, Map.of("OUT", out.resolve("run").toString()), out, 120);
         assertEquals("RESULT up_v6=yes up_mixed=yes v6_copy=ok v6_get=ok v6_mtu=1452 mixed_c_to_a=ok mixed_a_to_c=ok url=ok"
                 + " unreachable_logged=0", result);
     }

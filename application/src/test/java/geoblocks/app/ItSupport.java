@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.node.AppConfig;
 import geoblocks.node.GeoClient;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,9 +73,9 @@ final class ItSupport {
 
     /** One sample of a region's /metrics, by its name and labels as printed; NaN when the node does not show it. */
     static double metric(LocalCluster cluster, String region, String sample) throws IOException, InterruptedException {
-        java.net.http.HttpResponse<String> res = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + cluster.httpPort(region)
-                        + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> res = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.httpPort(region)
+                        + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
         return res.body().lines().filter(l -> l.startsWith(sample + " ")).mapToDouble(l -> Double.parseDouble(
                 l.substring(sample.length() + 1).trim())).findFirst().orElse(Double.NaN);
     }
@@ -101,12 +105,12 @@ final class ItSupport {
      * node that started with no manifests decides creates only after comparing with every region up).
      */
     static void awaitReady(LocalCluster cluster, int seconds) throws InterruptedException {
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newHttpClient();
         await(seconds, "every region ready (/readyz)", () -> LocalCluster.REGIONS.stream().allMatch(r -> {
             try {
-                return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                         + cluster.httpPort(r) + "/readyz")).build(),
-                        java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
             } catch (IOException e) {
                 return false;
             } catch (InterruptedException e) {

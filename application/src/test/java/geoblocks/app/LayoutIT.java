@@ -12,6 +12,7 @@ import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.core.layout.Region;
 import geoblocks.blockstore.core.layout.RegionState;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.network.session.NodeIdentity;
 import geoblocks.node.AdminClient;
 import geoblocks.node.GeoClient;
@@ -136,7 +137,7 @@ class LayoutIT {
         });
         IOException again = assertThrows(IOException.class,
                 () -> client.write("saopaulo", in, null, name, "tworandom", 65536, "all", true, null));
-        assertEquals(geoblocks.blockstore.wire.FailureCode.EXISTS, NodeFailure.codeOf(again), again.getMessage());
+        assertEquals(FailureCode.EXISTS, NodeFailure.codeOf(again), again.getMessage());
 
         // the regions report the layout version with their anti-entropy rounds: until mumbai heard each at version 1,
         // any change is refused for that first (a correct refusal, but not the one this step is about)

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,29 +72,29 @@ class LoadIT {
     }
 
     /** Copies everything to two streams: the test reads the output, the build log still shows it. */
-    private static final class TeeStream extends java.io.OutputStream {
-        private final java.io.OutputStream a;
-        private final java.io.OutputStream b;
+    private static final class TeeStream extends OutputStream {
+        private final OutputStream a;
+        private final OutputStream b;
 
-        TeeStream(java.io.OutputStream a, java.io.OutputStream b) {
+        TeeStream(OutputStream a, OutputStream b) {
             this.a = a;
             this.b = b;
         }
 
         @Override
-        public void write(int c) throws java.io.IOException {
+        public void write(int c) throws IOException {
             a.write(c);
             b.write(c);
         }
 
         @Override
-        public void write(byte[] bytes, int off, int len) throws java.io.IOException {
+        public void write(byte[] bytes, int off, int len) throws IOException {
             a.write(bytes, off, len);
             b.write(bytes, off, len);
         }
 
         @Override
-        public void flush() throws java.io.IOException {
+        public void flush() throws IOException {
             a.flush();
             b.flush();
         }

@@ -8,21 +8,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.layout.LayoutCodec;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.ClientOp.ListEntry;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.net.ClusterVersion;
 import geoblocks.node.ExitCodes;
 import geoblocks.node.GeoClient;
 import geoblocks.node.NodeFailure;
 import geoblocks.node.host.NetworkChoice;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every node runs the new build, and from then on the old build (a node, a CLI) is refused.
  */
 @ExtendWith(QuickLaunch.class)
-@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MixedVersionIT {
     private static final List<String> OLD = List.of("dublin", "mumbai");
     private static final String PREVIOUS = "-D" + NetworkChoice.PREVIOUS_RELEASE + "=true";
@@ -112,10 +121,10 @@ class MixedVersionIT {
 
     /** A command of the old build's CLI (node.jar client with the previous release's versions), in a JVM of its own. */
     private static ItSupport.Run old(String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(LocalCluster.launcher(List.of()));
+        List<String> cmd = new ArrayList<>(LocalCluster.launcher(List.of()));
         cmd.addAll(List.of("client", "--config", oldConfig.toString()));
         cmd.addAll(List.of(args));
-        return ItSupport.run(cmd, work, java.util.Map.of(), 60);
+        return ItSupport.run(cmd, work, Map.of(), 60);
     }
 
     @Test
@@ -175,7 +184,7 @@ class MixedVersionIT {
                 if (oldFirst) {
                     ItSupport.Run won = old(oldPut);
                     assertEquals(0, won.code(), won.out());
-                    java.io.IOException lost = assertThrows(java.io.IOException.class, () -> nodes.client().write(pair[1],
+                    IOException lost = assertThrows(IOException.class, () -> nodes.client().write(pair[1],
                             file, null, name, "local", 65536, "all", true, null), name + ": the second create must lose");
                     assertEquals(FailureCode.EXISTS, NodeFailure.codeOf(lost), lost.toString());
                 } else {
@@ -191,16 +200,16 @@ class MixedVersionIT {
 
     /** Runs last: it raises the cluster version, after which the old build is refused. */
     @Test
-    @org.junit.jupiter.api.Order(Integer.MAX_VALUE) // the others have the default order, which is below
+    @Order(Integer.MAX_VALUE) // the others have the default order, which is below
     void clusterVersion_risesOnlyWhenEveryMemberRunsTheNewBuild_andThenTheOldBuildIsRefused() throws Exception {
-        String next = geoblocks.net.ClusterVersion.BUILD.toString();
-        geoblocks.blockstore.wire.ClientOp.Versions v = nodes.client().status("seoul").versions();
+        String next = ClusterVersion.BUILD.toString();
+        ClientOp.Versions v = nodes.client().status("seoul").versions();
         assertEquals("0.2", v.clusterVersion());
         assertTrue(v.finalizeNote().contains("dublin runs 0.2 (upgrade it)") && v.finalizeNote().contains("mumbai runs 0.2"),
                 v.finalizeNote());
-        assertTrue(v.members().contains(new geoblocks.blockstore.wire.ClientOp.MemberBuild("dublin", "0.2.x", 4)),
+        assertTrue(v.members().contains(new ClientOp.MemberBuild("dublin", "0.2.x", 4)),
                 v.members().toString());
-        java.io.IOException refused = assertThrows(java.io.IOException.class,
+        IOException refused = assertThrows(IOException.class,
                 () -> nodes.client().cluster("seoul", "finalize", "", "", "", -1, false));
         assertTrue(refused.getMessage().contains("cannot raise the cluster version to " + next + ": dublin runs 0.2"),
                 refused.getMessage());
@@ -214,16 +223,16 @@ class MixedVersionIT {
         ItSupport.await(30, "seoul connected to every member on the new build", () -> {
             try {
                 return nodes.client().status("seoul").versions().finalizeNote().startsWith("every member runs " + next);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 return false;
             }
         });
         var raised = nodes.client().cluster("seoul", "finalize", "", "", "", -1, false);
-        assertEquals(next, geoblocks.blockstore.core.layout.LayoutCodec.decode(raised.layout()).clusterVersion().toString());
+        assertEquals(next, LayoutCodec.decode(raised.layout()).clusterVersion().toString());
         for (String r : LocalCluster.REGIONS) {
             ItSupport.await(30, r + " adopted cluster version " + next, () -> {
                 try {
-                    return geoblocks.blockstore.core.layout.LayoutCodec.decode(nodes.client().cluster(r, "show", "", "", "", 0,
+                    return LayoutCodec.decode(nodes.client().cluster(r, "show", "", "", "", 0,
                             false).layout()).clusterVersion().toString().equals(next);
                 } catch (Exception e) {
                     return false;
@@ -239,7 +248,7 @@ class MixedVersionIT {
             try {
                 return Files.readString(nodes.cluster().log("seoul")).contains("runs geoblocks 0.2.x, below the cluster's"
                         + " version " + next);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 return false;
             }
         });
@@ -249,7 +258,7 @@ class MixedVersionIT {
             ItSupport.await(60, "mumbai on the old build refuses to start", () -> {
                 try {
                     return Files.readString(nodes.cluster().log("mumbai")).contains("cluster runs at cluster version " + next);
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     return false;
                 }
             });

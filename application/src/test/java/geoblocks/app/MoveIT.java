@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -76,7 +77,7 @@ class MoveIT {
                 Path out = work.resolve("read-" + (i++) + ".bin");
                 try {
                     client.get(i % 2 == 0 ? "dublin" : "saopaulo", "move/a", out, null);
-                    if (!java.util.Arrays.equals(original, Files.readAllBytes(out))) {
+                    if (!Arrays.equals(original, Files.readAllBytes(out))) {
                         readErrors.add("read " + i + " returned other bytes");
                     }
                     reads.incrementAndGet();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,7 +31,7 @@ class MtuRealLinkIT {
     @ValueSource(ints = {1280, 1420})
     void ackLocalPut_overAnOverlaySizedLink_copiesInTheBackgroundWithin10s(int mtu) throws Exception {
         Path out = Files.createTempDirectory("mtu-node-real-link-" + mtu + "-");
-        String result = RealLinks.runScript(script.resolveSibling("mtu-node-real-link.sh"), java.util.Map.of(
+        String result = RealLinks.runScript(script.resolveSibling("mtu-node-real-link.sh"), Map.of(
                 "OUT", out.resolve("run").toString(),   // the script empties its OUT of *.out
                 "MTU", Integer.toString(mtu), "PUT_MIB", "20", "DONE_S", "10",
                 "NET", "10.231." + (140 + (mtu & 0x3f))), out, 240);
@@ -43,7 +44,7 @@ class MtuRealLinkIT {
     void ledbat_overAnOverlaySizedLink_completes_andLearnsTheLinksMtu(int mtu) throws Exception {
         Path out = Files.createTempDirectory("mtu-real-link-" + mtu + "-");
         // a /24 of its own per MTU inside 10.231.128.0/17, so that two runs never share addresses
-        String result = RealLinks.runScript(script, java.util.Map.of("OUT", out.toString(), "MTU", Integer.toString(mtu),
+        String result = RealLinks.runScript(script, Map.of("OUT", out.toString(), "MTU", Integer.toString(mtu),
                 "BYTES", "20MiB", "MAX_S", "30", "NET", "10.231." + (130 + (mtu & 0x3f))), out, 120);
         assertTrue(result.contains("too_long_logged=0"), result);
         assertTrue(result.contains("path_mtu=" + (mtu - 28)), "path MTU of a " + mtu + "-byte link: " + result);

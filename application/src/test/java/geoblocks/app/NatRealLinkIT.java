@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +34,7 @@ class NatRealLinkIT {
     @Test
     void aNodeBehindNat_joinsServesAndReplicates() throws Exception {
         Path out = Files.createTempDirectory("nat-node-real-link-");
-        String result = RealLinks.runScript(script, java.util.Map.of("OUT", out.resolve("run").toString()), out, 240);
+        String result = RealLinks.runScript(script, Map.of("OUT", out.resolve("run").toString()), out, 240);
         assertEquals("RESULT up=yes put_b=ok get_a=ok put_a=ok get_b=ok mismatch_logged=0", result);
     }
 }

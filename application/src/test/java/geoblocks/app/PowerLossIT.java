@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import geoblocks.net.DurableFile;
 import geoblocks.net.SecretFile;
 import geoblocks.network.session.NodeIdentity;
 import java.io.IOException;
@@ -13,10 +14,13 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.SecureRandom;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -91,17 +95,17 @@ class PowerLossIT {
     void multipartPartsAndJournals_surviveAPowerCut_unsyncedFilesDoNot() throws Exception {
         try (Mount mount = Mount.of(lazyfs, Files.createTempDirectory("power-mpu-"))) {
             byte[] part = new byte[300_000];
-            new java.util.Random(3).nextBytes(part);
+            new Random(3).nextBytes(part);
             Path partFile = mount.dir().resolve("part-1");
             Files.write(partFile, part);
-            geoblocks.net.DurableFile.sync(partFile);
+            DurableFile.sync(partFile);
             Path journal = mount.dir().resolve("mpu-1.journal");
-            geoblocks.net.DurableFile.replace(journal, "journal v1\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            geoblocks.net.DurableFile.replace(journal, "journal v2\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            DurableFile.replace(journal, "journal v1\n".getBytes(StandardCharsets.UTF_8));
+            DurableFile.replace(journal, "journal v2\n".getBytes(StandardCharsets.UTF_8));
             Path unsynced = mount.dir().resolve("part-2");
             Files.write(unsynced, part);
             mount.cutPower();
-            org.junit.jupiter.api.Assertions.assertArrayEquals(part, Files.readAllBytes(partFile), "the synced part");
+            Assertions.assertArrayEquals(part, Files.readAllBytes(partFile), "the synced part");
             assertEquals("journal v2\n", Files.readString(journal), "the journal, replaced durably");
             assertEquals(0, Files.size(unsynced), "a part written without fsync is gone: LazyFS dropped its data");
         }
@@ -114,7 +118,7 @@ class PowerLossIT {
             Path dir = Files.createDirectories(work.resolve("mnt"));
             // LazyFS ignores a --config-path whose text contains "-o" (any case)
             Path conf = Files.createTempDirectory(Path.of("/tmp"), "gbpl");
-            assumeTrue(!conf.toString().toLowerCase(java.util.Locale.ROOT).contains("-o"), "a config path without -o: " + conf);
+            assumeTrue(!conf.toString().toLowerCase(Locale.ROOT).contains("-o"), "a config path without -o: " + conf);
             Path fifo = conf.resolve("faults.fifo");
             Files.writeString(conf.resolve("lazyfs.toml"), "[faults]\nfifo_path=\"" + fifo + "\"\n[cache]\napply_eviction=false\n"
                     + "[cache.simple]\ncustom_size=\"16mb\"\nblocks_per_page=1\n[filesystem]\nlog_all_operations=false\nlogfile=\"\"\n");

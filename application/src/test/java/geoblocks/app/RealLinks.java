@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * What the script-driven ITs share (MtuRealLinkIT, NatRealLinkIT, Ipv6RealLinkIT, PowerLossIT): the node.jar under test, the scripts they
@@ -43,17 +45,17 @@ final class RealLinks {
      * returns its RESULT line once it ended within {@code timeoutS} with exit status 0 (else the test fails
      * with the log).
      */
-    static String runScript(Path script, java.util.Map<String, String> env, Path out, int timeoutS) throws Exception {
+    static String runScript(Path script, Map<String, String> env, Path out, int timeoutS) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(script.toString()).redirectErrorStream(true)
                 .redirectOutput(out.resolve("script.out").toFile());
         pb.environment().put("JAR", nodeJar().toString());
         pb.environment().putAll(env);
         Process p = pb.start();
-        org.junit.jupiter.api.Assertions.assertTrue(p.waitFor(timeoutS, TimeUnit.SECONDS),
+        Assertions.assertTrue(p.waitFor(timeoutS, TimeUnit.SECONDS),
                 "the script did not end within " + timeoutS + " s; see " + out);
         String log = Files.readString(out.resolve("script.out"));
         String result = log.lines().filter(l -> l.startsWith("RESULT")).findFirst().orElse("(no RESULT line)");
-        org.junit.jupiter.api.Assertions.assertEquals(0, p.exitValue(), result + "\n" + log);
+        Assertions.assertEquals(0, p.exitValue(), result + "\n" + log);
         return result;
     }
 

@@ -6,11 +6,20 @@ import geoblocks.blockstore.core.Owners;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,10 +61,10 @@ abstract class S3GatewayCluster {
         assertEquals(0, cert.code(), "openssl could not make a self-signed certificate:\n" + cert.out());
         // SSE-S3 cluster keys, outside the data directories: a new first key, an older one kept for reading
         byte[] k = new byte[64];
-        new java.security.SecureRandom().nextBytes(k);
-        java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
-        Files.writeString(work.resolve("sse.keys"), "# SSE-S3 keys\nit2 " + b64.encodeToString(java.util.Arrays.copyOf(k, 32))
-                + "\nit1 " + b64.encodeToString(java.util.Arrays.copyOfRange(k, 32, 64)) + "\n");
+        new SecureRandom().nextBytes(k);
+        Base64.Encoder b64 = Base64.getEncoder();
+        Files.writeString(work.resolve("sse.keys"), "# SSE-S3 keys\nit2 " + b64.encodeToString(Arrays.copyOf(k, 32))
+                + "\nit1 " + b64.encodeToString(Arrays.copyOfRange(k, 32, 64)) + "\n");
         nodes = ItSupport.Nodes.startAllUp(work.resolve("cluster"), true,
                 "geoblocks.http.head-timeout = " + HEAD_TIMEOUT_S + " s\ngeoblocks.http.body-grace = " + BODY_GRACE_S + " s\n"
                         + "geoblocks.http.tls { mode = optional, cert-chain = \"" + work.resolve("cert.pem") + "\", private-key = \""
@@ -78,7 +87,7 @@ abstract class S3GatewayCluster {
             }
             probes.add("it-ready-probe-" + i);
         }
-        java.util.Set<String> done = new java.util.HashSet<>();
+        Set<String> done = new HashSet<>();
         ItSupport.await(90, "every region decides creates", () -> {
             for (String name : probes) {
                 if (!done.contains(name)) {
@@ -102,16 +111,16 @@ abstract class S3GatewayCluster {
             nodes.close();
             // every check has run (presigned URLs, refused and failed requests, new keys): no node logged a
             // presigned signature or the secret key
-            java.util.regex.Pattern signature = java.util.regex.Pattern.compile(
+            Pattern signature = Pattern.compile(
                     "(?i)(X-Amz-Signature|[?&]Signature)=(?!REDACTED)[^&\\s]+");
             for (String r : LocalCluster.REGIONS) {
                 String log = Files.readString(nodes.cluster().log(r));
-                java.util.regex.Matcher m = signature.matcher(log);
+                Matcher m = signature.matcher(log);
                 if (m.find()) {
-                    org.junit.jupiter.api.Assertions.fail(r + "'s log holds a presigned signature: "
+                    Assertions.fail(r + "'s log holds a presigned signature: "
                             + log.substring(Math.max(0, m.start() - 200), Math.min(log.length(), m.end() + 50)));
                 }
-                org.junit.jupiter.api.Assertions.assertFalse(log.contains("geoblocks-local-demo-secret"),
+                Assertions.assertFalse(log.contains("geoblocks-local-demo-secret"),
                         r + "'s log holds the secret key");
             }
         }
@@ -146,7 +155,7 @@ abstract class S3GatewayCluster {
     /** Block files of {@code fileId} under {@code region}'s data directory ({@code blocks/xx/b-FILEID-i.blk}). */
     static long blockFiles(String region, String fileId) throws IOException {
         Path blocks = nodes.cluster().dataDir(region).resolve("blocks");
-        try (java.util.stream.Stream<Path> files = Files.walk(blocks)) {
+        try (Stream<Path> files = Files.walk(blocks)) {
             return files.filter(Files::isRegularFile)
                     .filter(f -> f.getFileName().toString().startsWith("b-" + fileId + "-")).count();
         }

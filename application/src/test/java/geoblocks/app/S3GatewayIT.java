@@ -9,9 +9,14 @@ import geoblocks.node.GeoClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
@@ -79,7 +84,7 @@ class S3GatewayIT extends S3GatewayCluster {
         assertTrue(get.out().contains("< HTTP/1.1 206"), get.out());
         assertTrue(get.out().contains("< Content-Range: bytes " + first + "-" + last + "/" + size), get.out());
         byte[] whole = Files.readAllBytes(in);
-        assertArrayEquals(java.util.Arrays.copyOfRange(whole, (int) first, (int) last + 1), Files.readAllBytes(out));
+        assertArrayEquals(Arrays.copyOfRange(whole, (int) first, (int) last + 1), Files.readAllBytes(out));
         System.out.println("ranged GET of " + (last - first + 1) + " bytes of a " + size + "-byte object in blocks of "
                 + block + ": dublin received " + moved + " block bytes");
         assertTrue(moved >= block && moved < 2L * block, "dublin received " + moved + " block bytes for the range");
@@ -91,7 +96,7 @@ class S3GatewayIT extends S3GatewayCluster {
         get = curl("-H", "Range: bytes=" + first + "-" + last, "-o", out.toString(), endpoint("dublin") + "/it-range/big.bin");
         moved = foregroundReceived("dublin") - before;
         assertEquals(0, get.code(), get.out());
-        assertArrayEquals(java.util.Arrays.copyOfRange(whole, (int) first, (int) last + 1), Files.readAllBytes(out));
+        assertArrayEquals(Arrays.copyOfRange(whole, (int) first, (int) last + 1), Files.readAllBytes(out));
         System.out.println("ranged GET across a block boundary: dublin received " + moved + " block bytes");
         assertTrue(moved >= 2L * block && moved < 3L * block, "dublin received " + moved + " block bytes");
 
@@ -263,7 +268,7 @@ class S3GatewayIT extends S3GatewayCluster {
             assertTrue(json.startsWith("{\"name\":\"it-bridge/photo.bin\",\"size\":" + (3 << 20) + ","), json);
             assertTrue(json.contains("\"uploadedAt\":\"seoul\""), json);
             assertTrue(json.contains("\"migration\":{\"stored_at\":\"seoul\",\"to\":[\"dublin\",\"mumbai\"],\"done\":true}"), json);
-            assertTrue(!java.util.regex.Pattern.compile("\"(replicas|pending)\":\\[[^\\]]*\"seoul\"").matcher(json).find(),
+            assertTrue(!Pattern.compile("\"(replicas|pending)\":\\[[^\\]]*\"seoul\"").matcher(json).find(),
                     "no block left at seoul: " + json);
             Path out = work.resolve("bridge-out.bin");
             client.get("dublin", "it-bridge/photo.bin", out, null);
@@ -366,15 +371,15 @@ class S3GatewayIT extends S3GatewayCluster {
             assertArrayEquals(want, Files.readAllBytes(out));
             get = curl("-H", "Range: bytes=10-19", "-o", out.toString(), endpoint("mumbai") + "/it-inline/small.bin");
             assertTrue(get.out().contains("< HTTP/1.1 206") && get.out().contains("< Content-Range: bytes 10-19/1000"), get.out());
-            assertArrayEquals(java.util.Arrays.copyOfRange(want, 10, 20), Files.readAllBytes(out));
+            assertArrayEquals(Arrays.copyOfRange(want, 10, 20), Files.readAllBytes(out));
             ItSupport.Run head = curl("-I", endpoint("saopaulo") + "/it-inline/small.bin");
-            assertTrue(head.out().contains("< HTTP/1.1 200") && head.out().toLowerCase(java.util.Locale.ROOT)
+            assertTrue(head.out().contains("< HTTP/1.1 200") && head.out().toLowerCase(Locale.ROOT)
                     .contains("< content-length: 1000"), head.out());
             // the client's download path too (GetTransfer): whole and a range
             nodes.client().get("saopaulo", "it-inline/small.bin", out, null);
             assertArrayEquals(want, Files.readAllBytes(out));
             nodes.client().get("dublin", "it-inline/small.bin", out, "", null, new ClientPort.Range(990, 2000), null);
-            assertArrayEquals(java.util.Arrays.copyOfRange(want, 990, 1000), Files.readAllBytes(out));
+            assertArrayEquals(Arrays.copyOfRange(want, 990, 1000), Files.readAllBytes(out));
         }
 
         /** POST object: V2- and V4-signed browser-form uploads and their refusals (scripts/s3/post_check.py). */
@@ -399,7 +404,7 @@ class S3GatewayIT extends S3GatewayCluster {
             assertEquals(0, mb.code(), mb.out());
             assertTrue(mb.out().contains("< HTTP/1.1 200"), mb.out());
             Path in = ItSupport.randomFile(work, "digest.bin", 1024, 74);
-            String zeros = java.util.Base64.getEncoder().encodeToString(new byte[16]); // the MD5 of nothing we send
+            String zeros = Base64.getEncoder().encodeToString(new byte[16]); // the MD5 of nothing we send
             ItSupport.Run bad = curl("-T", in.toString(), "-H", "Content-MD5: " + zeros, endpoint("seoul") + "/it-digest/bad.bin");
             assertEquals(0, bad.code(), bad.out());
             assertTrue(bad.out().contains("< HTTP/1.1 400") && bad.out().contains("<Code>BadDigest</Code>"), bad.out());
@@ -410,8 +415,8 @@ class S3GatewayIT extends S3GatewayCluster {
             ItSupport.Run head = curl("-I", endpoint("seoul") + "/it-digest/bad.bin");
             assertTrue(head.out().contains("< HTTP/1.1 404"), "nothing was stored: " + head.out());
             // the right digest is taken
-            String md5 = java.util.Base64.getEncoder().encodeToString(
-                    java.security.MessageDigest.getInstance("MD5").digest(Files.readAllBytes(in)));
+            String md5 = Base64.getEncoder().encodeToString(
+                    MessageDigest.getInstance("MD5").digest(Files.readAllBytes(in)));
             ItSupport.Run good = curl("-T", in.toString(), "-H", "Content-MD5: " + md5, endpoint("seoul") + "/it-digest/bad.bin");
             assertTrue(good.out().contains("< HTTP/1.1 200"), good.out());
         }

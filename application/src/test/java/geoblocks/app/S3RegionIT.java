@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.node.GeoClient;
+import geoblocks.node.cli.Cluster;
 import geoblocks.s3storage.WeedServer;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
@@ -123,7 +127,7 @@ class S3RegionIT {
      */
     @Test
     void aMultipartUpload_survivesItsGatewaysRestart() throws Exception {
-        S3Client gw = S3Client.builder().endpointOverride(java.net.URI.create("http://127.0.0.1:"
+        S3Client gw = S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:"
                 + nodes.cluster().httpPort("seoul"))).region(Region.of("seoul")).forcePathStyle(true)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("geoblocks-demo",
                         "geoblocks-local-demo-secret")))
@@ -134,8 +138,8 @@ class S3RegionIT {
             String id = gw.createMultipartUpload(b -> b.bucket("restart-mp").key("big")).uploadId();
             byte[] one = new byte[5 << 20];
             byte[] two = new byte[1000];
-            new java.util.Random(5).nextBytes(one);
-            new java.util.Random(6).nextBytes(two);
+            new Random(5).nextBytes(one);
+            new Random(6).nextBytes(two);
             String e1 = gw.uploadPart(b -> b.bucket("restart-mp").key("big").uploadId(id).partNumber(1),
                     software.amazon.awssdk.core.sync.RequestBody.fromBytes(one)).eTag();
 
@@ -151,7 +155,7 @@ class S3RegionIT {
                 }
             });
             // a restarted node places blocks once its RTT probes found its peers up again
-            geoblocks.node.cli.Cluster.awaitAllUp(nodes.client(), List.of("seoul"), 60_000);
+            Cluster.awaitAllUp(nodes.client(), List.of("seoul"), 60_000);
             assertEquals(List.of(1), gw.listParts(b -> b.bucket("restart-mp").key("big").uploadId(id)).parts().stream()
                     .map(p -> p.partNumber()).toList(), "the upload and its part survived the restart");
             String e2 = gw.uploadPart(b -> b.bucket("restart-mp").key("big").uploadId(id).partNumber(2),
@@ -163,7 +167,7 @@ class S3RegionIT {
             byte[] want = new byte[one.length + two.length];
             System.arraycopy(one, 0, want, 0, one.length);
             System.arraycopy(two, 0, want, one.length, two.length);
-            assertTrue(java.util.Arrays.equals(want, got), "the object reads back whole: " + got.length + " bytes");
+            assertTrue(Arrays.equals(want, got), "the object reads back whole: " + got.length + " bytes");
         }
     }
 }

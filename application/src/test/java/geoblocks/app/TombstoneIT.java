@@ -14,7 +14,9 @@ import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.meta.RocksMetaEngine;
 import geoblocks.blockstore.wire.ClientOp.VersionEntry;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.node.GeoClient;
 import geoblocks.node.NodeFailure;
 import java.io.IOException;
@@ -27,8 +29,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -125,7 +129,7 @@ class TombstoneIT {
         long blocksGone = System.nanoTime();
         for (String r : LocalCluster.REGIONS) {
             IOException e = assertThrows(IOException.class, () -> client.stat(r, NAME), r);
-            assertEquals(geoblocks.blockstore.wire.FailureCode.NOT_FOUND, NodeFailure.codeOf(e), r + ": " + e.getMessage());
+            assertEquals(FailureCode.NOT_FOUND, NodeFailure.codeOf(e), r + ": " + e.getMessage());
         }
 
         await(90, "the tombstone collected at every region", () -> LocalCluster.REGIONS.stream().allMatch(r -> {
@@ -162,10 +166,10 @@ class TombstoneIT {
 
     /** The name's history in the region's own manifest store, read from its data directory. */
     private static Optional<ManifestHistory> history(String region) {
-        java.nio.file.Path follower = null;
+        Path follower = null;
         try {
-            follower = java.nio.file.Files.createTempDirectory("tombstone-it-follower");
-            try (geoblocks.blockstore.meta.RocksMetaEngine engine = geoblocks.blockstore.meta.RocksMetaEngine.openSecondary(
+            follower = Files.createTempDirectory("tombstone-it-follower");
+            try (RocksMetaEngine engine = RocksMetaEngine.openSecondary(
                     cluster.dataDir(region).resolve("meta"), follower)) {
                 return new ManifestStore(engine).history(NAME);
             }
@@ -173,8 +177,8 @@ class TombstoneIT {
             throw new UncheckedIOException(e);
         } finally {
             if (follower != null) { // the secondary's own files: one directory per poll otherwise stays in /tmp
-                try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(follower)) {
-                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                try (Stream<Path> files = Files.walk(follower)) {
+                    files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 } catch (IOException e) {
                     // best effort: a leftover temp directory does not change the test's result
                 }

@@ -2,6 +2,7 @@ package geoblocks.app;
 
 import geoblocks.node.Ports;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,7 +38,7 @@ final class WebDriverSession implements AutoCloseable {
     }
 
     static WebDriverSession start(Path profile, Path driverLog) throws IOException, InterruptedException {
-        int port = Ports.freePort(java.net.InetAddress.getLoopbackAddress());
+        int port = Ports.freePort(InetAddress.getLoopbackAddress());
         Process p = new ProcessBuilder(CHROMEDRIVER.toString(), "--port=" + port)
                 .redirectErrorStream(true).redirectOutput(driverLog.toFile()).start();
         String root = "http://127.0.0.1:" + port;

@@ -1,5 +1,12 @@
 package geoblocks.net;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * A release line, {@code major.minor} (0.3 for every 0.3.x build): what a build runs as, and the
  * cluster's version, which rises only when every member runs a release that knows what the new version
@@ -18,14 +25,14 @@ public record ClusterVersion(int major, int minor) implements Comparable<Cluster
     public static final ClusterVersion BUILD = of(BUILD_VERSION);
 
     private static String readBuildVersion() {
-        java.util.Properties p = new java.util.Properties();
-        try (java.io.InputStream in = ClusterVersion.class.getResourceAsStream("/geoblocks/net/release.properties")) {
+        Properties p = new Properties();
+        try (InputStream in = ClusterVersion.class.getResourceAsStream("/geoblocks/net/release.properties")) {
             if (in == null) {
                 throw new IllegalStateException("geoblocks/net/release.properties is missing from the classpath");
             }
             p.load(in);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return p.getProperty("version");
     }
@@ -41,7 +48,7 @@ public record ClusterVersion(int major, int minor) implements Comparable<Cluster
      * for anything that does not start with {@code major.minor}.
      */
     public static ClusterVersion of(String version) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,3})\\.(\\d{1,3})(?:[.\\-+][0-9A-Za-z.\\-+]*)?").matcher(
+        Matcher m = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})(?:[.\\-+][0-9A-Za-z.\\-+]*)?").matcher(
                 version == null ? "" : version.trim());
         if (!m.matches()) {
             throw new IllegalArgumentException("not a release version (major.minor[.patch]): '" + version + "'");

@@ -1,5 +1,6 @@
 package geoblocks.net;
 
+import java.util.Objects;
 import se.sics.kompics.network.Msg;
 import se.sics.kompics.network.Transport;
 
@@ -12,7 +13,7 @@ public abstract class NetMsg implements Msg<NetAddress, NetHeader> {
     private final NetHeader header;
 
     protected NetMsg(NetHeader header) {
-        this.header = java.util.Objects.requireNonNull(header, "header");
+        this.header = Objects.requireNonNull(header, "header");
     }
 
     @Override

@@ -2,6 +2,7 @@ package geoblocks.net;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Why a network reports a peer it could not reach: no connection to {@code peer} could be made (refused,
@@ -19,7 +20,7 @@ public final class PeerUnreachable extends IOException {
 
     public PeerUnreachable(String why, NetAddress peer, List<? extends NetMsg> unsent) {
         super(why, null);
-        this.peer = java.util.Objects.requireNonNull(peer, "peer");
+        this.peer = Objects.requireNonNull(peer, "peer");
         this.unsent = List.copyOf(unsent);
     }
 

@@ -1,6 +1,10 @@
 package geoblocks.net;
 
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -22,7 +26,7 @@ public final class PeerVersions {
      */
     public record Release(ClusterVersion line, String build) {
         public Release {
-            java.util.Objects.requireNonNull(line, "line");
+            Objects.requireNonNull(line, "line");
             build = build == null ? "" : build;
         }
 
@@ -44,7 +48,7 @@ public final class PeerVersions {
 
     /** What each peer connected now said it runs. */
     public Map<NetAddress, Release> releases() {
-        Map<NetAddress, Release> out = new java.util.TreeMap<>(java.util.Comparator.comparing(NetAddress::toString));
+        Map<NetAddress, Release> out = new TreeMap<>(Comparator.comparing(NetAddress::toString));
         out.putAll(releases);
         return out;
     }
@@ -75,7 +79,7 @@ public final class PeerVersions {
             throw new IllegalArgumentException("one entry per protocol id 0..255, got " + byProtocol.length);
         }
         int[] before = agreed.put(peer, byProtocol.clone());
-        return before == null || !java.util.Arrays.equals(before, byProtocol);
+        return before == null || !Arrays.equals(before, byProtocol);
     }
 
     /**
@@ -89,7 +93,7 @@ public final class PeerVersions {
 
     /** The version of protocol {@code id} each peer's latest handshake agreed (peers that agreed none left out). */
     public Map<NetAddress, Integer> byPeer(int id) {
-        Map<NetAddress, Integer> out = new java.util.TreeMap<>(java.util.Comparator.comparing(NetAddress::toString));
+        Map<NetAddress, Integer> out = new TreeMap<>(Comparator.comparing(NetAddress::toString));
         agreed.forEach((peer, v) -> {
             if (v[id] >= 0) {
                 out.put(peer, v[id]);

@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Base64;
 
 /**
  * A file that holds a secret (a node key, a dashboard password): written whole to a temporary file
@@ -31,7 +33,7 @@ public final class SecretFile {
      * written there first as above, so the same secret is read after every restart. An empty file is an
      * error naming it (delete it and a new secret is made).
      */
-    public static String loadOrCreate(Path file, String prefix, java.security.SecureRandom random) throws IOException {
+    public static String loadOrCreate(Path file, String prefix, SecureRandom random) throws IOException {
         if (Files.exists(file)) {
             String p = Files.readString(file, StandardCharsets.UTF_8).trim();
             if (p.isEmpty()) {
@@ -41,7 +43,7 @@ public final class SecretFile {
         }
         byte[] b = new byte[24];
         random.nextBytes(b);
-        String p = prefix + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        String p = prefix + Base64.getUrlEncoder().withoutPadding().encodeToString(b);
         write(file, p + "\n");
         return p;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Region addresses in {@code geoblocks.cluster.regions}: IPv4, bracketed IPv6, mixed, and the errors that name the region. */
@@ -20,7 +21,7 @@ class ClusterConfigAddressesTest {
         assertEquals(NetAddress.parse("[fd31:231::2]:47100"), c.address("b"));
         assertEquals("[fd31:231::2]:47100", c.address("b").toString());
         assertEquals("10.231.0.1:47100", c.address("a").toString());
-        assertEquals(java.util.Optional.of("b"), c.regionOf(NetAddress.parse("[fd31:231:0::2]:47100")));
+        assertEquals(Optional.of("b"), c.regionOf(NetAddress.parse("[fd31:231:0::2]:47100")));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -81,7 +82,7 @@ class VersionRangeTest {
         VersionRange ours = new VersionRange(3, 4);
         assertEquals(3, v.versionFor(peer, 100, ours), "no handshake yet: the lowest, which every peer in range reads");
         int[] agreed = new int[256];
-        java.util.Arrays.fill(agreed, -1);
+        Arrays.fill(agreed, -1);
         agreed[100] = 4;
         v.agreed(peer, agreed);
         assertEquals(4, v.versionFor(peer, 100, ours));

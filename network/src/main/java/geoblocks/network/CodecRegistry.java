@@ -3,10 +3,14 @@ package geoblocks.network;
 import geoblocks.net.Bytes;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetMsg;
+import geoblocks.net.VersionRange;
 import geoblocks.net.WireCodec;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The message families one network instance carries: each {@link WireCodec} under a one-byte id
@@ -17,9 +21,9 @@ import java.util.Map;
 public final class CodecRegistry {
     private final WireCodec<?>[] byId = new WireCodec<?>[256];
     private final boolean[] bursting = new boolean[256];
-    private final geoblocks.net.VersionRange[] pinned = new geoblocks.net.VersionRange[256];
+    private final VersionRange[] pinned = new VersionRange[256];
     private final Map<Class<?>, Integer> idByClass = new HashMap<>();
-    private final Map<Class<?>, Integer> resolved = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Class<?>, Integer> resolved = new ConcurrentHashMap<>();
 
     /** Adds {@code codec} under {@code id}; ids and message classes must be unique. */
     public CodecRegistry register(int id, WireCodec<?> codec) {
@@ -65,10 +69,10 @@ public final class CodecRegistry {
     }
 
     /** The versions this network offers of each versioned family, by codec id (see Handshake). */
-    public java.util.SortedMap<Integer, geoblocks.net.VersionRange> offered() {
-        java.util.SortedMap<Integer, geoblocks.net.VersionRange> m = new java.util.TreeMap<>();
+    public SortedMap<Integer, VersionRange> offered() {
+        SortedMap<Integer, VersionRange> m = new TreeMap<>();
         for (int id = 1; id < 256; id++) {
-            geoblocks.net.VersionRange r = versions(id);
+            VersionRange r = versions(id);
             if (r != null) {
                 m.put(id, r);
             }
@@ -77,7 +81,7 @@ public final class CodecRegistry {
     }
 
     /** The versions this network speaks of family {@code id} (pinned or the codec's own), or null. */
-    public geoblocks.net.VersionRange versions(int id) {
+    public VersionRange versions(int id) {
         return pinned[id] != null ? pinned[id] : byId[id] == null ? null : byId[id].versions();
     }
 

@@ -1,5 +1,7 @@
 package geoblocks.network;
 
+import io.netty.util.internal.PlatformDependent;
+
 /**
  * How Netty gets the direct memory its buffer pool is carved from. Netty creates a pool chunk
  * (4 MiB) when the chunks it has are full, and frees a chunk as soon as nothing in it is used, so
@@ -31,6 +33,6 @@ public final class NettyMemory {
 
     /** Whether Netty allocates its direct memory without zeroing it (after {@link #beforeNetty}, for the node's start line). */
     public static boolean unzeroed() {
-        return io.netty.util.internal.PlatformDependent.useDirectBufferNoCleaner();
+        return PlatformDependent.useDirectBufferNoCleaner();
     }
 }

@@ -1,6 +1,7 @@
 package geoblocks.node;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.ClusterConfig;
@@ -40,7 +41,7 @@ public record AppConfig(Config config, ClusterConfig cluster, NodeSettings node,
             }
             try {
                 c = ConfigFactory.parseFile(file.toFile()).withFallback(base).resolve();
-            } catch (com.typesafe.config.ConfigException e) {
+            } catch (ConfigException e) {
                 throw new IllegalArgumentException("config file " + file + ": " + e.getMessage());
             }
         }
@@ -58,7 +59,7 @@ public record AppConfig(Config config, ClusterConfig cluster, NodeSettings node,
                         + " (its frames stop at 65,536 bytes)");
             }
             return new AppConfig(c, ClusterConfig.from(c), node, net);
-        } catch (com.typesafe.config.ConfigException e) {
+        } catch (ConfigException e) {
             throw new IllegalArgumentException("bad configuration: " + e.getMessage());
         }
     }

@@ -1,5 +1,9 @@
 package geoblocks.node;
 
+import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.ledbat.wire.LedbatCodec;
+import geoblocks.net.ClusterVersion;
+import geoblocks.network.frame.Control;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
@@ -19,7 +23,7 @@ public final class BuildVersion implements CommandLine.IVersionProvider {
 
     /** The project version the jar was built as (outside a packaged build: the version the net module was built as). */
     public static String version() {
-        return BUILD.getProperty("version", geoblocks.net.ClusterVersion.BUILD_VERSION);
+        return BUILD.getProperty("version", ClusterVersion.BUILD_VERSION);
     }
 
     /** What a process names itself in its handshakes and status: "0.3.0 (commit 1a2b3c4d5e6f)", or "0.3.0". */
@@ -35,8 +39,8 @@ public final class BuildVersion implements CommandLine.IVersionProvider {
 
     /** The versions of each protocol this build speaks, for the start-up log and status: "file protocol 3-4, transport 2". */
     public static String protocols() {
-        return "file protocol " + geoblocks.blockstore.wire.FileCodec.RANGE + ", transport "
-                + geoblocks.network.frame.Control.TRANSPORT + ", LEDBAT " + geoblocks.ledbat.wire.LedbatCodec.VERSION;
+        return "file protocol " + FileCodec.RANGE + ", transport "
+                + Control.TRANSPORT + ", LEDBAT " + LedbatCodec.VERSION;
     }
 
     private static Properties read() {

@@ -1,5 +1,6 @@
 package geoblocks.node;
 
+import com.typesafe.config.Config;
 import geoblocks.blockstore.client.ByteSink;
 import geoblocks.blockstore.client.ByteSource;
 import geoblocks.blockstore.client.ClientPort;
@@ -80,7 +81,7 @@ public final class GeoClient implements AutoCloseable {
         NetworkChoice net = NetworkChoice.of(config);
         Kompics.createAndStart(ClientHost.class, new ClientHost.ClientHostInit(self, config.cluster(),
                 config.node(), timeoutMs, futures, listening, net, region), 2);
-        com.typesafe.config.Config cc = config.config();
+        Config cc = config.config();
         GeoClient c = new GeoClient(new BusyRetry(cc.getInt("geoblocks.client.busy-retries"),
                 cc.getDuration("geoblocks.client.busy-backoff", TimeUnit.MILLISECONDS),
                 cc.getDuration("geoblocks.client.busy-backoff-cap", TimeUnit.MILLISECONDS), new Random()),

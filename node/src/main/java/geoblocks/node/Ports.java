@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
+import java.net.SocketException;
 
 /** Finding addresses to bind: a free TCP+UDP port, and the local address that reaches a node. */
 public final class Ports {
@@ -51,8 +53,8 @@ public final class Ports {
         }
         boolean local;
         try {
-            local = ip.isAnyLocalAddress() || ip.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(ip) != null;
-        } catch (java.net.SocketException e) {
+            local = ip.isAnyLocalAddress() || ip.isLoopbackAddress() || NetworkInterface.getByInetAddress(ip) != null;
+        } catch (SocketException e) {
             local = true; // cannot tell: report what is certain, the bind failed
         }
         if (!local) {

@@ -6,10 +6,12 @@ import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.CorruptBlockException;
+import geoblocks.blockstore.core.DiskFullException;
 import geoblocks.blockstore.core.DiskSpace;
 import geoblocks.blockstore.core.NoSuchBlockException;
 import geoblocks.blockstore.core.StoredBlocks;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,7 +126,7 @@ public final class S3BlockStorage implements BlockStorage, AutoCloseable {
         String holder = ownerOf(key);
         if (holder == null) {
             s3.putObject(p -> p.bucket(settings.bucket()).key(key).contentType("text/plain"),
-                    RequestBody.fromString(owner + "\n", java.nio.charset.StandardCharsets.UTF_8));
+                    RequestBody.fromString(owner + "\n", StandardCharsets.UTF_8));
             holder = ownerOf(key); // read back: of two regions starting at once, the later write wins and the other stops
         }
         if (!owner.equals(holder)) {
@@ -204,7 +206,7 @@ public final class S3BlockStorage implements BlockStorage, AutoCloseable {
             if (settings.capacityBytes() > 0) {
                 long after = stored().bytes() - Math.max(0, previous) + data.length;
                 if (after > settings.capacityBytes()) {
-                    throw new geoblocks.blockstore.core.DiskFullException("disk full: the S3 storage's capacity of " + (settings.capacityBytes() >> 20)
+                    throw new DiskFullException("disk full: the S3 storage's capacity of " + (settings.capacityBytes() >> 20)
                             + " MiB is used up; block " + id + " needs " + data.length + " bytes");
                 }
             }

@@ -1,6 +1,7 @@
 package geoblocks.s3storage;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
 import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
@@ -49,7 +50,7 @@ public record S3StorageSettings(URI endpoint, String bucket, String prefix, Stri
                     c.hasPath("access-key") ? c.getString("access-key") : env.get("AWS_ACCESS_KEY_ID"),
                     c.hasPath("secret-key") ? c.getString("secret-key") : env.get("AWS_SECRET_ACCESS_KEY"),
                     c.hasPath("capacity") ? c.getBytes("capacity") : 0));
-        } catch (IllegalArgumentException | com.typesafe.config.ConfigException e) {
+        } catch (IllegalArgumentException | ConfigException e) {
             throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
         }
     }

@@ -8,6 +8,7 @@ import geoblocks.node.cli.Cluster;
 import geoblocks.sim.databridge.DataBridgePlan;
 import geoblocks.sim.databridge.DataBridgeReport;
 import geoblocks.sim.databridge.DataBridgeResult;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -171,7 +172,7 @@ public final class DataBridgeBenchCommand implements Callable<Integer> {
     }
 
     private Uploads httpUploads(AppConfig cfg, LocalCluster cluster, GeoClient client, DataBridgePlan plan, WanRelay relay)
-            throws java.io.IOException {
+            throws IOException {
         String key = cfg.config().getString("geoblocks.http.access-key");
         String secret = cfg.config().getString("geoblocks.http.secret-key");
         DataBridgeHttpUpload.createBucket(cluster.httpPort(plan.home()), plan, key, secret);

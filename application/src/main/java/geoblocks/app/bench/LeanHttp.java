@@ -10,7 +10,10 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A lean HTTP/1.1 client for benchmarks: one blocking keep-alive connection per calling thread, the
@@ -27,7 +30,7 @@ final class LeanHttp implements AutoCloseable {
     private final String host;
     private final int timeoutMs;
     private final ThreadLocal<Conn> conns = new ThreadLocal<>();
-    private final java.util.Set<Conn> all = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Conn> all = ConcurrentHashMap.newKeySet();
 
     LeanHttp(String hostName, int port, int timeoutMs) {
         this.address = new InetSocketAddress(hostName, port);
@@ -134,7 +137,7 @@ final class LeanHttp implements AutoCloseable {
                 if (name.equalsIgnoreCase("Content-Length")) {
                     length = Long.parseLong(value);
                 } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
-                    chunked = value.toLowerCase(java.util.Locale.ROOT).contains("chunked");
+                    chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
                 } else if (name.equalsIgnoreCase("Connection")) {
                     close = value.equalsIgnoreCase("close");
                 }

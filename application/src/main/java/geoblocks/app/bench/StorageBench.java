@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -124,7 +126,7 @@ public final class StorageBench {
     private static void await(CyclicBarrier b) throws InterruptedException {
         try {
             b.await();
-        } catch (java.util.concurrent.BrokenBarrierException e) {
+        } catch (BrokenBarrierException e) {
             throw new IllegalStateException("a bench stream failed to start", e);
         }
     }
@@ -132,7 +134,7 @@ public final class StorageBench {
     private static Stream get(Future<Stream> f) throws IOException, InterruptedException {
         try {
             return f.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             Throwable c = e.getCause();
             if (c instanceof IOException io) {
                 throw io;

@@ -1,6 +1,9 @@
 package geoblocks.app.bench;
 
 import geoblocks.node.Sizes;
+import geoblocks.node.cli.Cluster;
+import geoblocks.s3storage.S3StorageSettings;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +47,7 @@ public final class StorageBenchCommand implements Callable<Integer> {
     List<String> targets;
 
     @Option(names = "--s3-endpoint", paramLabel = "URL", description = "S3 endpoint of target s3, e.g. http://127.0.0.1:8333.")
-    java.net.URI s3Endpoint;
+    URI s3Endpoint;
 
     @Option(names = "--s3-bucket", paramLabel = "BUCKET", description = "Existing bucket of target s3 (the bench writes under"
             + " a prefix of its own and deletes what it wrote).")
@@ -85,8 +88,8 @@ public final class StorageBenchCommand implements Callable<Integer> {
                         plan.maxOps(), Sizes.human(plan.bytesPerStream()));
                 System.out.println(StorageReport.header());
             }
-            geoblocks.s3storage.S3StorageSettings s3 = s3Endpoint == null ? null
-                    : new geoblocks.s3storage.S3StorageSettings(s3Endpoint, s3Bucket,
+            S3StorageSettings s3 = s3Endpoint == null ? null
+                    : new S3StorageSettings(s3Endpoint, s3Bucket,
                             "geoblocks-bench-" + work.getFileName() + "/", s3Region, System.getenv("AWS_ACCESS_KEY_ID"),
                             System.getenv("AWS_SECRET_ACCESS_KEY"), 0);
             List<StorageRun> runs = new StorageBench(work, plan, s3).run(r -> {
@@ -98,7 +101,7 @@ public final class StorageBenchCommand implements Callable<Integer> {
                 System.out.println(StorageReport.json(plan, work.toString(), runs));
             }
         } finally {
-            geoblocks.node.cli.Cluster.deleteTree(work);
+            Cluster.deleteTree(work);
         }
         return 0;
     }

@@ -4,6 +4,7 @@ import geoblocks.ledbat.port.CloseStream;
 import geoblocks.ledbat.port.DataReceived;
 import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.ledbat.port.OpenStream;
+import geoblocks.ledbat.port.PeerStats;
 import geoblocks.ledbat.port.SendData;
 import geoblocks.ledbat.port.SendProgress;
 import geoblocks.ledbat.port.StreamClosed;
@@ -12,7 +13,10 @@ import geoblocks.ledbat.port.StreamOpened;
 import geoblocks.ledbat.port.StreamStats;
 import geoblocks.net.NetAddress;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -81,8 +85,8 @@ public final class ClientDriver extends ComponentDefinition {
         handle(ledbat, StreamFailed.class, f -> finish(1, "stream " + f.streamId() + " failed: " + f.reason()));
         handle(ledbat, DataReceived.class, this::onReply);
         handle(ledbat, StreamStats.class, this::onStats);
-        handle(ledbat, geoblocks.ledbat.port.PeerStats.class, p -> {
-            for (geoblocks.ledbat.port.PeerStats.Peer peer : p.peers()) {
+        handle(ledbat, PeerStats.class, p -> {
+            for (PeerStats.Peer peer : p.peers()) {
                 pathMtu = peer.pathMtuBytes();   // one peer: the server
             }
         });
@@ -94,10 +98,10 @@ public final class ClientDriver extends ComponentDefinition {
         if (init.logDir != null) {
             // wall-clock start of the time axis of the CSVs, so other measurements can be aligned
             try {
-                java.nio.file.Files.writeString(init.logDir.resolve("start_epoch_ms"),
+                Files.writeString(init.logDir.resolve("start_epoch_ms"),
                         System.currentTimeMillis() + "\n");
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
         for (int i = 0; i < init.parallel; i++) {

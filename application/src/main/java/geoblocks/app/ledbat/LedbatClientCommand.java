@@ -1,5 +1,6 @@
 package geoblocks.app.ledbat;
 
+import com.sun.management.OperatingSystemMXBean;
 import geoblocks.net.NetAddress;
 import geoblocks.node.Sizes;
 import java.lang.management.ManagementFactory;
@@ -81,6 +82,6 @@ public final class LedbatClientCommand implements Callable<Integer> {
     }
 
     private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 }

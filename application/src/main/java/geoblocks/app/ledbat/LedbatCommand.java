@@ -1,5 +1,6 @@
 package geoblocks.app.ledbat;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The LEDBAT test application: {@code ledbat server}, {@code ledbat client}, {@code ledbat plot}. */
@@ -9,6 +10,6 @@ import picocli.CommandLine.Command;
 public final class LedbatCommand implements Runnable {
     @Override
     public void run() {
-        new picocli.CommandLine(this).usage(System.out);
+        new CommandLine(this).usage(System.out);
     }
 }

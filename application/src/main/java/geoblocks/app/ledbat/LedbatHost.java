@@ -7,6 +7,7 @@ import geoblocks.ledbat.core.LedbatSettings;
 import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.net.NetAddress;
 import geoblocks.network.component.GeoNetwork;
+import geoblocks.node.host.NetworkChoice;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
@@ -59,11 +60,11 @@ public final class LedbatHost extends ComponentDefinition {
         final Init<?> driverInit;
         final boolean driverNeedsTimer;
         final boolean verbose;
-        final geoblocks.node.host.NetworkChoice net;
+        final NetworkChoice net;
 
         HostInit(NetAddress self, LedbatSettings settings, int udpBufferBytes,
                 Class<? extends ComponentDefinition> driver, Init<?> driverInit, boolean driverNeedsTimer,
-                boolean verbose, geoblocks.node.host.NetworkChoice net) {
+                boolean verbose, NetworkChoice net) {
             this.net = net;
             this.self = self;
             this.settings = settings;

@@ -1,12 +1,18 @@
 package geoblocks.app.ledbat;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import geoblocks.app.cli.NetworkOption;
 import geoblocks.ledbat.core.LedbatSettings;
 import geoblocks.ledbat.wire.LedbatCodec;
 import geoblocks.net.netty.CodecSerializer;
+import geoblocks.network.NetworkSettings;
+import geoblocks.network.session.NodeIdentity;
 import geoblocks.node.Sizes;
+import geoblocks.node.host.NetworkChoice;
 import java.util.HashMap;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /** Options shared by {@code ledbat server} and {@code ledbat client}. */
@@ -27,8 +33,8 @@ final class LedbatOptions {
             description = "SO_RCVBUF/SO_SNDBUF of the UDP socket (capped by net.core.rmem_max/wmem_max; default ${DEFAULT-VALUE}).")
     String udpBuffer;
 
-    @picocli.CommandLine.Mixin
-    geoblocks.app.cli.NetworkOption network = new geoblocks.app.cli.NetworkOption();
+    @CommandLine.Mixin
+    NetworkOption network = new NetworkOption();
 
     @Option(names = "--security", defaultValue = "auto",
             description = "With --network geoblocks: tls, auth or auto (auth on loopback, tls otherwise; default ${DEFAULT-VALUE}).")
@@ -64,8 +70,8 @@ final class LedbatOptions {
         if (gainDecrease != null) {
             over.put("gain-decrease", gainDecrease);
         }
-        com.typesafe.config.Config base = ConfigFactory.load();
-        com.typesafe.config.Config merged = ConfigFactory.parseMap(over).atPath(LedbatSettings.NAMESPACE).withFallback(base);
+        Config base = ConfigFactory.load();
+        Config merged = ConfigFactory.parseMap(over).atPath(LedbatSettings.NAMESPACE).withFallback(base);
         return LedbatSettings.from(merged);
     }
 
@@ -78,11 +84,11 @@ final class LedbatOptions {
     }
 
     /** The network both ends use; they must agree on it, the security mode and geoblocks.cluster.secret. */
-    geoblocks.node.host.NetworkChoice network() {
-        com.typesafe.config.Config c = ConfigFactory.parseMap(Map.of("implementation", network.name, "security", security,
+    NetworkChoice network() {
+        Config c = ConfigFactory.parseMap(Map.of("implementation", network.name, "security", security,
                 "udp-buffer", udpBufferBytes())).atPath("geoblocks.network").withFallback(ConfigFactory.load());
-        return new geoblocks.node.host.NetworkChoice(geoblocks.network.NetworkSettings.from(c),
-                c.getString("geoblocks.cluster.secret"), geoblocks.network.session.NodeIdentity.NONE);
+        return new NetworkChoice(NetworkSettings.from(c),
+                c.getString("geoblocks.cluster.secret"), NodeIdentity.NONE);
     }
 
     static void registerCodec() {

@@ -1,7 +1,10 @@
 package geoblocks.app.ledbat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,7 +21,7 @@ public final class LedbatPlotCommand implements Callable<Integer> {
 
     @Option(names = "--series", paramLabel = "LABEL=CSV",
             description = "Instead of --log: a real-link run's series.csv (scripts/reallink/linkmetrics.py), labelled; repeatable, drawn side by side.")
-    java.util.LinkedHashMap<String, Path> series = new java.util.LinkedHashMap<>();
+    LinkedHashMap<String, Path> series = new LinkedHashMap<>();
 
     @Option(names = "--tcp", paramLabel = "CSV", description = "TCP throughput CSV (time_s,throughput_mbps).")
     Path tcpCsv;
@@ -36,9 +39,9 @@ public final class LedbatPlotCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (!series.isEmpty()) {
-            List<Plotter.Series> bg = new java.util.ArrayList<>();
-            List<Plotter.Series> tcp = new java.util.ArrayList<>();
-            for (java.util.Map.Entry<String, Path> e : series.entrySet()) {
+            List<Plotter.Series> bg = new ArrayList<>();
+            List<Plotter.Series> tcp = new ArrayList<>();
+            for (Map.Entry<String, Path> e : series.entrySet()) {
                 Plotter.Series[] s = Plotter.readSeries(e.getValue(), e.getKey());
                 bg.add(s[0]);
                 tcp.add(s[1]);

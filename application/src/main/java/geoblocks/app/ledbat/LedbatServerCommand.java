@@ -2,6 +2,7 @@ package geoblocks.app.ledbat;
 
 import geoblocks.ledbat.core.LedbatSettings;
 import geoblocks.net.NetAddress;
+import geoblocks.node.host.NetworkChoice;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,7 +36,7 @@ public final class LedbatServerCommand implements Callable<Integer> {
         }
         LedbatSettings settings = options.settings();
         LedbatOptions.registerCodec();
-        geoblocks.node.host.NetworkChoice net = options.network();
+        NetworkChoice net = options.network();
         Kompics.createAndStart(LedbatHost.class, new LedbatHost.HostInit(self, settings, options.udpBufferBytes(),
                 ServerDriver.class, Init.NONE, false, options.verbose, net), workers, LedbatOptions.KOMPICS_BATCH);
         System.out.println("ledbat server listening on " + self + " (UDP, network " + net.describe(self) + ")");

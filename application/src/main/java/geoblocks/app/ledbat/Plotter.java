@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 
@@ -167,7 +169,7 @@ final class Plotter {
     }
 
     private static void panel(Graphics2D g, int index, String label, List<Series> series,
-            java.util.function.Function<Series, double[]> y, double tMax) {
+            Function<Series, double[]> y, double tMax) {
         int top = TOP + index * (PANEL_H + GAP);
         int plotW = W - LEFT - RIGHT;
         double yMax = 0;
@@ -241,6 +243,6 @@ final class Plotter {
     }
 
     private static String fmt(double v) {
-        return v == Math.rint(v) ? Long.toString((long) v) : String.format(java.util.Locale.ROOT, "%.1f", v);
+        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v);
     }
 }

@@ -1,7 +1,9 @@
 package geoblocks.app.load;
 
+import geoblocks.net.HostPort;
 import geoblocks.node.AppConfig;
 import geoblocks.node.http.HttpSettings;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,7 +32,7 @@ record AdmissionFigures(long atOnce, long queued, double waitSeconds, double max
             if (s.isPresent()) {
                 try {
                     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://"
-                            + geoblocks.net.HostPort.of(s.get().bind().getAddress(), s.get().bind().getPort())
+                            + HostPort.of(s.get().bind().getAddress(), s.get().bind().getPort())
                             + "/metrics"))
                             .timeout(Duration.ofSeconds(10));
                     if (s.get().probesNeedAuth() && !s.get().dashboardPassword().isEmpty()) {
@@ -41,7 +43,7 @@ record AdmissionFigures(long atOnce, long queued, double waitSeconds, double max
                     if (r.statusCode() == 200) {
                         one = parse(r.body());
                     }
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     one = null;
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

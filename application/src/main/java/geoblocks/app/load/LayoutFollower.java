@@ -5,6 +5,8 @@ import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.node.GeoClient;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -63,7 +65,7 @@ final class LayoutFollower implements AutoCloseable {
                 Layout l = LayoutCodec.decode(client.cluster(r, "show", "", "", "", 0, false).layout());
                 if (targets.adopt(l)) {
                     out.printf("[%s] layout version %d (from %s): requests now go to %s%n",
-                            java.time.LocalTime.now(java.time.ZoneOffset.UTC).withNano(0), l.version(), r, targets.get());
+                            LocalTime.now(ZoneOffset.UTC).withNano(0), l.version(), r, targets.get());
                 }
                 return;
             } catch (IOException | RuntimeException e) {

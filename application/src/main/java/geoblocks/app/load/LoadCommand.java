@@ -1,10 +1,13 @@
 package geoblocks.app.load;
 
+import com.typesafe.config.ConfigFactory;
 import geoblocks.app.LocalCluster;
+import geoblocks.app.cli.NetworkOption;
 import geoblocks.blockstore.core.Policy;
 import geoblocks.node.AppConfig;
 import geoblocks.node.GeoClient;
 import geoblocks.node.Sizes;
+import geoblocks.node.host.NetworkChoice;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -17,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -84,8 +88,8 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--node-jvm-opt", paramLabel = "OPT", description = "Local cluster: extra JVM option for every node (repeatable), e.g. -XX:StartFlightRecording=...")
     List<String> nodeJvmOpts = new ArrayList<>();
 
-    @picocli.CommandLine.Mixin
-    geoblocks.app.cli.NetworkOption network = new geoblocks.app.cli.NetworkOption();
+    @CommandLine.Mixin
+    NetworkOption network = new NetworkOption();
 
     @Option(names = "--failover", defaultValue = "0", paramLabel = "N",
             description = "Send a request that failed as UNAVAILABLE (its node down or restarting: nothing was decided)"
@@ -142,10 +146,10 @@ public final class LoadCommand implements Callable<Integer> {
                         LocalCluster.REGIONS, wan ? "on" : "off", String.join(" ", jvm), work);
                 cluster = LocalCluster.start(work.resolve("cluster"), wan, jvm, network.config());
                 cfg = AppConfig.load(cluster.configFile());
-                out.printf("network: %s%n", geoblocks.node.host.NetworkChoice.of(cfg).describe(cfg.cluster().regions().values().iterator().next()));
+                out.printf("network: %s%n", NetworkChoice.of(cfg).describe(cfg.cluster().regions().values().iterator().next()));
             }
-            AppConfig withRetries = new AppConfig(com.typesafe.config.ConfigFactory.parseMap(
-                    java.util.Map.of("geoblocks.client.busy-retries", busyRetries)).withFallback(cfg.config()),
+            AppConfig withRetries = new AppConfig(ConfigFactory.parseMap(
+                    Map.of("geoblocks.client.busy-retries", busyRetries)).withFallback(cfg.config()),
                     cfg.cluster(), cfg.node(), cfg.network());
             try (GeoClient client = GeoClient.start(withRetries, timeoutMs);
                     RequestLog log = outDir == null ? RequestLog.none() : RequestLog.to(outDir.resolve("requests.csv"))) {

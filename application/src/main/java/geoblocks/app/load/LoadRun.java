@@ -1,7 +1,9 @@
 package geoblocks.app.load;
 
 import geoblocks.app.load.LoadStats.Op;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.node.GeoClient;
+import geoblocks.node.NodeFailure;
 import geoblocks.sim.harness.Content;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -178,7 +180,7 @@ final class LoadRun {
             }
         } catch (IOException e) {
             long t1 = System.nanoTime();
-            stats.failed(Op.WRITE, e.getMessage(), geoblocks.node.NodeFailure.codeOf(e));
+            stats.failed(Op.WRITE, e.getMessage(), NodeFailure.codeOf(e));
             log.row(millis(t0), elapsed(t0), thread, Op.WRITE, size, (t1 - t0) / 1e6, "failed", region, name, e.getMessage());
             return;
         }
@@ -203,7 +205,7 @@ final class LoadRun {
             }
         } catch (IOException e) {
             long t1 = System.nanoTime();
-            stats.failed(Op.READ, e.getMessage(), geoblocks.node.NodeFailure.codeOf(e));
+            stats.failed(Op.READ, e.getMessage(), NodeFailure.codeOf(e));
             log.row(millis(t0), elapsed(t0), thread, Op.READ, f.size(), (t1 - t0) / 1e6, "failed", region, f.name(), e.getMessage());
             return;
         }
@@ -227,7 +229,7 @@ final class LoadRun {
      * another attempt; else {@code e} is rethrown (the request failed).
      */
     private String failOver(IOException e, int attempt, String region) throws IOException {
-        if (attempt >= s.failover() || geoblocks.node.NodeFailure.codeOf(e) != geoblocks.blockstore.wire.FailureCode.UNAVAILABLE) {
+        if (attempt >= s.failover() || NodeFailure.codeOf(e) != FailureCode.UNAVAILABLE) {
             throw e;
         }
         stats.failovers.increment();

@@ -1,5 +1,6 @@
 package geoblocks.app.load;
 
+import geoblocks.blockstore.wire.FailureCode;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SynchronizedHistogram;
@@ -105,9 +107,9 @@ final class LoadStats {
     }
 
     /** A failed request; {@code code}: the node's failure code, null for a local failure (I/O, timeout). */
-    void failed(Op op, String error, geoblocks.blockstore.wire.FailureCode code) {
+    void failed(Op op, String error, FailureCode code) {
         ops.get(op).failed.increment();
-        if (code == geoblocks.blockstore.wire.FailureCode.BUSY) {
+        if (code == FailureCode.BUSY) {
             ops.get(op).refused.increment();
         }
         String kind = op + ": " + (error == null ? "?" : error.replaceAll("load-[a-z0-9]+-\\d+", "NAME")
@@ -120,7 +122,7 @@ final class LoadStats {
         ops.get(op).corrupt.increment();
     }
 
-    long total(java.util.function.Function<OpStats, LongAdder> counter) {
+    long total(Function<OpStats, LongAdder> counter) {
         return ops.values().stream().mapToLong(s -> counter.apply(s).sum()).sum();
     }
 

@@ -4,6 +4,7 @@ import geoblocks.node.AppConfig;
 import geoblocks.node.GeoClient;
 import geoblocks.sim.harness.Content;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -86,7 +87,7 @@ public final class ProbeCommand implements Callable<Integer> {
                     csv.write(row.toCsv() + "\n");
                     csv.flush();
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException("cannot append to " + out, e);
+                    throw new UncheckedIOException("cannot append to " + out, e);
                 }
                 System.out.println(row.toCsv());
             });

@@ -9,11 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.knowm.xchart.XYChart;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -111,11 +113,11 @@ public final class ProbeReportCommand implements Callable<Integer> {
             XYChart c = Charts.timeSeries(op + ": hourly median latency", "ms (log)", series, 1000, 380);
             c.setXAxisTitle("hours since " + Instant.ofEpochSecond(base * 3600));
             c.getStyler().setMarkerSize(6); // an hour with one probe round is one point: show it
-            c.getSeriesMap().values().forEach(x -> x.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.CIRCLE));
+            c.getSeriesMap().values().forEach(x -> x.setMarker(SeriesMarkers.CIRCLE));
             c.getStyler().setYAxisLogarithmic(true);
             // whole decades around the data (XChart cannot label a log axis of one value)
-            double lo = series.values().stream().flatMapToDouble(xy -> java.util.Arrays.stream(xy[1])).min().orElse(1);
-            double hi = series.values().stream().flatMapToDouble(xy -> java.util.Arrays.stream(xy[1])).max().orElse(10);
+            double lo = series.values().stream().flatMapToDouble(xy -> Arrays.stream(xy[1])).min().orElse(1);
+            double hi = series.values().stream().flatMapToDouble(xy -> Arrays.stream(xy[1])).max().orElse(10);
             double decadeLo = Math.pow(10, Math.floor(Math.log10(Math.max(lo, 0.001))));
             c.getStyler().setYAxisMin(decadeLo);
             c.getStyler().setYAxisMax(Math.max(decadeLo * 10, Math.pow(10, Math.ceil(Math.log10(Math.max(hi, 0.001))))));

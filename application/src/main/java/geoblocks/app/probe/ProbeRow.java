@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -46,7 +47,7 @@ public record ProbeRow(Instant timestamp, String region, String op, long sizeByt
     }
 
     public String toCsv() {
-        return timestamp + "," + region + "," + op + "," + sizeBytes + "," + String.format(java.util.Locale.ROOT, "%.3f", latencyMs)
+        return timestamp + "," + region + "," + op + "," + sizeBytes + "," + String.format(Locale.ROOT, "%.3f", latencyMs)
                 + "," + quote(result);
     }
 

@@ -5,6 +5,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -33,7 +34,7 @@ public final class ProbeSummary {
         }
 
         private static String fmt(double v) {
-            return Double.isNaN(v) ? "" : String.format(java.util.Locale.ROOT, "%.3f", v);
+            return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.3f", v);
         }
     }
 

@@ -62,7 +62,7 @@ class StorageBenchTest {
             assertThrows(IllegalArgumentException.class, c::plan, String.join(" ", args));
         }
         StorageBenchCommand c = new StorageBenchCommand();
-        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "x"); // a missing dir is created
+        Path file = Files.writeString(dir.resolve("a-file"), "x"); // a missing dir is created
         new CommandLine(c).parseArgs("--data", file.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
         assertTrue(e.getMessage().contains("not a directory"), e.getMessage());

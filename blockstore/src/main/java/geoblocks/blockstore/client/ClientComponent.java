@@ -14,8 +14,10 @@ import geoblocks.blockstore.wire.ClientOp.StatusReq;
 import geoblocks.blockstore.wire.ClientOp.VersionsReq;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
+import geoblocks.net.PeerVersions;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
 import se.sics.kompics.KompicsEvent;
@@ -26,6 +28,7 @@ import se.sics.kompics.network.ConnectionStatus;
 import se.sics.kompics.network.NetworkControl;
 import se.sics.kompics.network.NetworkException;
 import se.sics.kompics.network.Transport;
+import se.sics.kompics.timer.CancelPeriodicTimeout;
 import se.sics.kompics.timer.SchedulePeriodicTimeout;
 import se.sics.kompics.timer.Timeout;
 import se.sics.kompics.timer.Timer;
@@ -40,7 +43,7 @@ public final class ClientComponent extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
     /** The periodic timeout check while operations are open, else null. */
-    private java.util.UUID tickId;
+    private UUID tickId;
     /** Connection failures (NettyNetwork); left unconnected in the simulator. */
     private final Positive<NetworkControl> control = requires(NetworkControl.class);
 
@@ -69,7 +72,7 @@ public final class ClientComponent extends ComponentDefinition {
         }
     };
 
-    private final geoblocks.net.PeerVersions versions;
+    private final PeerVersions versions;
 
     public ClientComponent(ClientInit init) {
         this.self = init.self;
@@ -89,7 +92,7 @@ public final class ClientComponent extends ComponentDefinition {
         handle(port, ClientPort.Delete.class, d -> begin(d.op(),
                 SimpleTransfers.oneShot(this, d.op(), new DeleteReq(d.op(), d.name(), d.condition(), d.meta()))));
         handle(port, ClientPort.Purge.class, p -> begin(p.op(),
-                SimpleTransfers.oneShot(this, p.op(), new geoblocks.blockstore.wire.ClientOp.PurgeReq(p.op(), p.name(), p.version()))));
+                SimpleTransfers.oneShot(this, p.op(), new ClientOp.PurgeReq(p.op(), p.name(), p.version()))));
         handle(port, ClientPort.Move.class, m -> begin(m.op(),
                 SimpleTransfers.oneShot(this, m.op(), new ClientOp.MoveReq(m.op(), m.name(), m.regions()))));
         handle(port, ClientPort.Versions.class, v -> begin(v.op(),
@@ -155,7 +158,7 @@ public final class ClientComponent extends ComponentDefinition {
             return;
         }
         lastHeard.put(op.req(), System.nanoTime());
-        if (op instanceof geoblocks.blockstore.wire.ClientOp.Waiting) {
+        if (op instanceof ClientOp.Waiting) {
             return; // the node still works on it (waiting for memory): heard, nothing else to do
         }
         try {
@@ -186,7 +189,7 @@ public final class ClientComponent extends ComponentDefinition {
     private void expire() {
         if (active.isEmpty()) {
             if (tickId != null) {
-                trigger(new se.sics.kompics.timer.CancelPeriodicTimeout(tickId), timer);
+                trigger(new CancelPeriodicTimeout(tickId), timer);
                 tickId = null;
             }
             return;
@@ -236,10 +239,10 @@ public final class ClientComponent extends ComponentDefinition {
         final NodeSettings settings;
         final long timeoutMs;
         /** The file protocol version agreed with the node (see PeerVersions); nothing fills it unless set. */
-        geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+        PeerVersions versions = new PeerVersions();
 
         /** Writes to the node at the version {@code versions} holds for it: the one the client's network agreed. */
-        public ClientInit withVersions(geoblocks.net.PeerVersions versions) {
+        public ClientInit withVersions(PeerVersions versions) {
             this.versions = versions;
             return this;
         }

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.wire.BenchOp;
 import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
@@ -8,6 +9,10 @@ import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.core.read.ReadOptions;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.PortType;
 
@@ -49,16 +54,16 @@ public final class ClientPort extends PortType {
      * downloads decompress it.
      */
     public record Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
-            WriteCondition condition, java.util.Map<String, String> meta, Compression compress) implements Request {
+            WriteCondition condition, Map<String, String> meta, Compression compress) implements Request {
         public Put {
-            java.util.Objects.requireNonNull(condition, "condition");
-            java.util.Objects.requireNonNull(meta, "meta");
-            java.util.Objects.requireNonNull(compress, "compress");
+            Objects.requireNonNull(condition, "condition");
+            Objects.requireNonNull(meta, "meta");
+            Objects.requireNonNull(compress, "compress");
         }
 
         /** With {@code ifAbsent}: {@link WriteCondition#ABSENT}, else unconditional. */
         public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
-                boolean ifAbsent, java.util.Map<String, String> meta, Compression compress) {
+                boolean ifAbsent, Map<String, String> meta, Compression compress) {
             this(op, file, source, name, policy, blockSize, ack, ifAbsent ? WriteCondition.ABSENT : WriteCondition.NONE,
                     meta, compress);
         }
@@ -71,19 +76,19 @@ public final class ClientPort extends PortType {
         /** Without metadata. */
         public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
                 boolean ifAbsent, Compression compress) {
-            this(op, file, source, name, policy, blockSize, ack, ifAbsent, java.util.Map.of(), compress);
+            this(op, file, source, name, policy, blockSize, ack, ifAbsent, Map.of(), compress);
         }
 
         /** Uncompressed. */
         public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
-                boolean ifAbsent, java.util.Map<String, String> meta) {
+                boolean ifAbsent, Map<String, String> meta) {
             this(op, file, source, name, policy, blockSize, ack, ifAbsent, meta, Compression.NONE);
         }
 
         /** Uncompressed, without metadata. */
         public Put(long op, Path file, ByteSource source, String name, String policy, int blockSize, String ack,
                 boolean ifAbsent) {
-            this(op, file, source, name, policy, blockSize, ack, ifAbsent, java.util.Map.of(), Compression.NONE);
+            this(op, file, source, name, policy, blockSize, ack, ifAbsent, Map.of(), Compression.NONE);
         }
 
         public Put(long op, Path file, String name, String policy, int blockSize) {
@@ -163,8 +168,8 @@ public final class ClientPort extends PortType {
      */
     public record ListPage(long op, String prefix, String after, int limit, boolean deleted) implements Request {
         public ListPage {
-            java.util.Objects.requireNonNull(prefix, "prefix");
-            java.util.Objects.requireNonNull(after, "after");
+            Objects.requireNonNull(prefix, "prefix");
+            Objects.requireNonNull(after, "after");
         }
 
         /** Live files only. */
@@ -183,9 +188,9 @@ public final class ClientPort extends PortType {
      * more names under the prefix after the last one (then the page is not empty: ask again with
      * its last name as {@code after}).
      */
-    public record Listing(java.util.List<geoblocks.blockstore.wire.ClientOp.ListEntry> entries, boolean more) {
+    public record Listing(List<ClientOp.ListEntry> entries, boolean more) {
         public Listing {
-            entries = java.util.List.copyOf(entries);
+            entries = List.copyOf(entries);
         }
 
         /** The last entry's name, or null when the page is empty. */
@@ -218,17 +223,17 @@ public final class ClientPort extends PortType {
      * A file's manifest and, when {@code pendingKnown} (the node that was asked coordinated its upload), the
      * regions per block index that its replication queue has still to copy the block to.
      */
-    public record FileStat(geoblocks.blockstore.core.Manifest manifest, boolean pendingKnown,
-            java.util.Map<Integer, java.util.List<String>> pending) {
+    public record FileStat(Manifest manifest, boolean pendingKnown,
+            Map<Integer, List<String>> pending) {
 
         /** Regions still owed a copy of block {@code i} (empty when none, or not known here). */
-        public java.util.List<String> pending(int i) {
-            return pending.getOrDefault(i, java.util.List.of());
+        public List<String> pending(int i) {
+            return pending.getOrDefault(i, List.of());
         }
 
         /** Regions with a durable copy of block {@code i}: the manifest's regions minus the pending ones. */
-        public java.util.List<String> held(int i) {
-            java.util.List<String> held = new java.util.ArrayList<>(manifest.blocks().get(i).replicas());
+        public List<String> held(int i) {
+            List<String> held = new ArrayList<>(manifest.blocks().get(i).replicas());
             held.removeAll(pending(i));
             return held;
         }
@@ -241,19 +246,19 @@ public final class ClientPort extends PortType {
      * version is NOT_FOUND, unless {@code meta} marks the tombstone kept (Manifest.META_KEEP): then it
      * is stored all the same, and kept as the name's only version until purged.
      */
-    public record Delete(long op, String name, WriteCondition condition, java.util.Map<String, String> meta)
+    public record Delete(long op, String name, WriteCondition condition, Map<String, String> meta)
             implements Request {
         public Delete {
-            java.util.Objects.requireNonNull(condition, "condition");
-            java.util.Objects.requireNonNull(meta, "meta");
+            Objects.requireNonNull(condition, "condition");
+            Objects.requireNonNull(meta, "meta");
         }
 
         public Delete(long op, String name) {
-            this(op, name, WriteCondition.NONE, java.util.Map.of());
+            this(op, name, WriteCondition.NONE, Map.of());
         }
 
         public Delete(long op, String name, WriteCondition condition) {
-            this(op, name, condition, java.util.Map.of());
+            this(op, name, condition, Map.of());
         }
 
         @Override
@@ -270,8 +275,8 @@ public final class ClientPort extends PortType {
      */
     public record Purge(long op, String name, String version) implements Request {
         public Purge {
-            java.util.Objects.requireNonNull(name, "name");
-            java.util.Objects.requireNonNull(version, "version");
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(version, "version");
         }
 
         @Override
@@ -284,7 +289,7 @@ public final class ClientPort extends PortType {
      * Move the file's replicas to {@code regions}; progress reports the block bytes copied so far
      * ({@code total} -1: the node does not announce it). Value: what the node did.
      */
-    public record Move(long op, String name, java.util.List<String> regions) implements Request {
+    public record Move(long op, String name, List<String> regions) implements Request {
         @Override
         public Move withOp(long op) {
             return new Move(op, name, regions);

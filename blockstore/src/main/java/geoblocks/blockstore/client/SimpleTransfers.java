@@ -16,6 +16,8 @@ import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The one-request operations: list (paged), stat, versions, delete, status, move and policies. */
 final class SimpleTransfers {
@@ -61,7 +63,7 @@ final class SimpleTransfers {
         return new Transfer() {
             Assembly parts;
             boolean known;
-            final java.util.Map<Integer, List<String>> pending = new java.util.TreeMap<>();
+            final Map<Integer, List<String>> pending = new TreeMap<>();
 
             @Override
             public void start() {
@@ -81,7 +83,7 @@ final class SimpleTransfers {
                     }
                     if (parts.add(p.offset(), p.data())) {
                         client.finish(op, null, new ClientPort.FileStat(ManifestCodec.decode(parts.bytes()), known,
-                                java.util.Map.copyOf(pending)));
+                                Map.copyOf(pending)));
                     }
                 } else if (reply instanceof Failed f) {
                     client.finish(op, Failure.of(f), null);

@@ -23,12 +23,14 @@ import geoblocks.net.Wire;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * Anti-entropy (repair in the background, as in Dynamo and Cassandra): every
@@ -84,14 +86,14 @@ final class AntiEntropy {
     /** Peers an exchange this node started has completed with, every name in it transferred. */
     private final Set<String> synced = new TreeSet<>();
     /** When (node.now()) the last exchange this node started with each peer completed, every name transferred. */
-    private final Map<String, Long> syncedAt = new java.util.HashMap<>();
+    private final Map<String, Long> syncedAt = new HashMap<>();
 
     /** When (node.now()) the last completed exchange this node started with each peer had started. */
-    private final Map<String, Long> syncStartedAt = new java.util.HashMap<>();
+    private final Map<String, Long> syncStartedAt = new HashMap<>();
     /** When the running (or last) exchange started. */
     private long exchangeStart;
     /** Told the peer of every exchange as it starts (the cluster layout's announcement). */
-    private java.util.function.Consumer<String> onExchange = p -> { };
+    private Consumer<String> onExchange = p -> { };
 
     /** Whether this node may decide creates yet (see {@link #notReadyToDecideCreates}). */
     private boolean decidesCreates;
@@ -262,7 +264,7 @@ final class AntiEntropy {
     }
 
     /** Calls {@code c} with the peer of every exchange as it starts. */
-    void onExchange(java.util.function.Consumer<String> c) {
+    void onExchange(Consumer<String> c) {
         this.onExchange = c;
     }
 

@@ -6,8 +6,10 @@ import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
 import geoblocks.ledbat.port.PeerStats;
 import geoblocks.net.NetAddress;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The background part of {@code status}: the latest per-peer LEDBAT figures (the transport's
@@ -22,7 +24,7 @@ final class BackgroundStatus {
     private final FlowStallWatch<NetAddress> stalls = new FlowStallWatch<>();
 
     /** {@code regionOf}: the region of a peer address, for the log (the address itself when none). */
-    void onPeerStats(PeerStats s, java.util.function.Function<NetAddress, String> regionOf) {
+    void onPeerStats(PeerStats s, Function<NetAddress, String> regionOf) {
         latest = s;
         for (PeerStats.Peer p : s.peers()) {
             FlowStallWatch.Change<NetAddress> c = stalls.sample(p.peer(), s.timeMicros(), p.queuedBytes() + p.flightBytes(),
@@ -57,7 +59,7 @@ final class BackgroundStatus {
                         p.retransmissions(), p.pathMtuBytes()).stalledFor(stalledForMs(p.peer())));
             }
         }
-        peers.sort(java.util.Comparator.comparing(LedbatPeer::region));
+        peers.sort(Comparator.comparing(LedbatPeer::region));
         return new Background(queuedBytes, queuedCopies, peers);
     }
 

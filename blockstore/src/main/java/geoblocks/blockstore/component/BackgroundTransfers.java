@@ -8,6 +8,7 @@ import geoblocks.blockstore.core.PushBacklog;
 import geoblocks.blockstore.core.TouchThrottle;
 import geoblocks.blockstore.core.IncomingBlock;
 import geoblocks.blockstore.core.TransferCounters;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.BlockStreamHeader;
@@ -19,6 +20,7 @@ import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.ledbat.port.CloseStream;
 import geoblocks.ledbat.port.DataReceived;
 import geoblocks.ledbat.port.OpenStream;
+import geoblocks.ledbat.port.PeerStats;
 import geoblocks.ledbat.port.SendData;
 import geoblocks.ledbat.port.SendProgress;
 import geoblocks.ledbat.port.StreamClosed;
@@ -143,7 +145,7 @@ final class BackgroundTransfers {
      * stream's own progress can be far slower than the request timeout allows (minimum window
      * shared by several streams); giving those pushes up would send their blocks again.
      */
-    void onPeerStats(geoblocks.ledbat.port.PeerStats s) {
+    void onPeerStats(PeerStats s) {
         status.onPeerStats(s, address -> {
             for (String r : node.peerRegions()) {
                 if (node.addressOf(r).equals(address)) {
@@ -152,7 +154,7 @@ final class BackgroundTransfers {
             }
             return address.toString();
         });
-        for (geoblocks.ledbat.port.PeerStats.Peer p : s.peers()) {
+        for (PeerStats.Peer p : s.peers()) {
             if (peerProgress.advanced(p.peer(), p.ackedBytes())) {
                 for (Outgoing out : sending.values()) {
                     if (out.peer().equals(p.peer())) {
@@ -164,7 +166,7 @@ final class BackgroundTransfers {
     }
 
     /** The background part of the status reply; {@code queuedCopies}: copies the replication queue still owes. */
-    geoblocks.blockstore.wire.ClientOp.Background status(int queuedCopies) {
+    ClientOp.Background status(int queuedCopies) {
         Map<NetAddress, String> regions = new HashMap<>();
         for (String r : node.peerRegions()) {
             regions.put(node.addressOf(r), r);

@@ -5,6 +5,7 @@ import geoblocks.blockstore.core.BlockBytes;
 import geoblocks.blockstore.core.BlockFile;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.BlockStorage;
+import geoblocks.blockstore.core.NoSuchBlockException;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.meta.MetaEngine;
 import geoblocks.blockstore.port.BlockStorePort;
@@ -20,7 +21,9 @@ import geoblocks.blockstore.port.BlockStorePort.StoreBlock;
 import geoblocks.blockstore.wire.Failure;
 import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import se.sics.kompics.ComponentDefinition;
@@ -47,7 +50,7 @@ public final class BlockStoreComponent extends ComponentDefinition {
     /** The metadata engine whose writes {@link BlockStorePort.SyncMeta} makes durable (null: none). */
     private final MetaEngine meta;
     /** A disk check is running: the next one waits (a hung disk must not pile checks onto the I/O threads). */
-    private final java.util.concurrent.atomic.AtomicBoolean checking = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean checking = new AtomicBoolean();
 
     public BlockStoreComponent(BlockStoreInit init) {
         this.storage = init.storage;
@@ -164,7 +167,7 @@ public final class BlockStoreComponent extends ComponentDefinition {
             meter.recordIo(b.length());
             trigger(new BlockRead(r.req(), r.id(), b, null), port);
         } catch (IOException | RuntimeException e) {
-            if (e instanceof geoblocks.blockstore.core.NoSuchBlockException) {
+            if (e instanceof NoSuchBlockException) {
                 LOG.debug("read of {}: {}", r.id(), e.getMessage()); // an answer, not a fault (moves ask first)
             } else {
                 LOG.warn("read of {} failed: {}", r.id(), e.getMessage());
@@ -209,7 +212,7 @@ public final class BlockStoreComponent extends ComponentDefinition {
 
         /** This init syncing {@code engine} on each {@link BlockStorePort.SyncMeta} (the node's metadata engine). */
         public BlockStoreInit withMeta(MetaEngine engine) {
-            this.meta = java.util.Objects.requireNonNull(engine, "engine");
+            this.meta = Objects.requireNonNull(engine, "engine");
             return this;
         }
     }

@@ -1,8 +1,10 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.Listed;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
@@ -27,6 +29,7 @@ import java.io.IOException;
 import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The client requests that are not transfers: list, stat (a version's manifest plus the copies the
@@ -49,8 +52,8 @@ final class ClientRequests {
     private final TransferCounters counters;
     private final RefusedInput refused;
     /** The block collector's figures for status (set by the file service). */
-    private java.util.function.Supplier<geoblocks.blockstore.wire.ClientOp.Gc> gc =
-            () -> geoblocks.blockstore.wire.ClientOp.Gc.NONE;
+    private Supplier<ClientOp.Gc> gc =
+            () -> ClientOp.Gc.NONE;
 
     ClientRequests(Node node, Replicator replicator, Scrubber scrubber, BackgroundTransfers background,
             TransferCounters counters, RefusedInput refused) {
@@ -77,9 +80,9 @@ final class ClientRequests {
         scan:
         while (true) {
             int want = Math.min(limit + 1 - entries.size(), LIST_CHUNK);
-            List<geoblocks.blockstore.core.Listed> chunk = l.deleted()
+            List<Listed> chunk = l.deleted()
                     ? node.manifests().listingWithDeleted(l.prefix(), after, want) : node.manifests().listing(l.prefix(), after, want);
-            for (geoblocks.blockstore.core.Listed m : chunk) {
+            for (Listed m : chunk) {
                 ListEntry e = new ListEntry(m.name(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(),
                         m.createdMillis(), m.meta());
                 int size = FileCodec.listEntrySize(e);
@@ -156,16 +159,16 @@ final class ClientRequests {
     }
 
     /** Where status reads the block collector's figures. */
-    void gcStatus(java.util.function.Supplier<geoblocks.blockstore.wire.ClientOp.Gc> gc) {
+    void gcStatus(Supplier<ClientOp.Gc> gc) {
         this.gc = gc;
     }
 
     /** Where status reads what the members run (null: nothing, as a node of file protocol 4 answered). */
-    void versionsStatus(java.util.function.Supplier<geoblocks.blockstore.wire.ClientOp.Versions> versions) {
+    void versionsStatus(Supplier<ClientOp.Versions> versions) {
         this.versions = versions;
     }
 
-    private java.util.function.Supplier<geoblocks.blockstore.wire.ClientOp.Versions> versions = () -> null;
+    private Supplier<ClientOp.Versions> versions = () -> null;
 
     void onStatus(NetAddress from, StatusReq s) {
         node.send(from, status(s.req()));
@@ -226,7 +229,7 @@ final class ClientRequests {
      * ({@link Versions#purge}) and published to the peers that are up (anti-entropy brings it to the
      * others, and every copy of the version yields to it). Answers Committed with the version's id.
      */
-    void onPurge(NetAddress client, geoblocks.blockstore.wire.ClientOp.PurgeReq p) {
+    void onPurge(NetAddress client, ClientOp.PurgeReq p) {
         Version version;
         try {
             Manifest.validateName(p.name());

@@ -8,6 +8,7 @@ import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.Assembly;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.PeerOp.Claimed;
 import geoblocks.blockstore.wire.PeerOp.CreateClaim;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -103,7 +104,7 @@ final class CreateIfAbsent {
         byte[] bytes = ManifestCodec.encode(draft);
         long req = node.expect(addr, new Pending.Waiter() {
             @Override
-            public boolean onReply(geoblocks.blockstore.wire.FileOp op) {
+            public boolean onReply(FileOp op) {
                 if (op instanceof Claimed c) {
                     granted(node, draft, owner, c, created, refused);
                     return true;

@@ -26,6 +26,7 @@ import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.net.Bytes;
 import geoblocks.net.NetAddress;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -125,7 +126,7 @@ final class Downloads {
             if (found.get().isInline()) {
                 try {
                     found.get().inline().verified();
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     // the bytes kept in the manifest fail their checksum: the file's content is corrupt here
                     node.send(client, new Failed(g.req(), FailureCode.BLOCK_CORRUPT,
                             "'" + g.name() + "' at " + node.region() + ": " + e.getMessage()));

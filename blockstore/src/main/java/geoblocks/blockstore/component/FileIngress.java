@@ -14,6 +14,7 @@ import geoblocks.blockstore.wire.OpFamily;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import geoblocks.net.PeerVersions;
+import java.util.Objects;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
 import se.sics.kompics.Negative;
@@ -84,7 +85,7 @@ public final class FileIngress extends ComponentDefinition {
             this.self = self;
             this.admin = admin;
             this.versions = versions;
-            this.layout = java.util.Objects.requireNonNull(layout, "layout");
+            this.layout = Objects.requireNonNull(layout, "layout");
         }
     }
 }

@@ -1,16 +1,22 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.AdmissionSettings;
 import geoblocks.blockstore.core.GcSettings;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.net.Bytes;
 import geoblocks.net.ClusterConfig;
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
+import geoblocks.net.PeerVersions;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 import se.sics.kompics.Init;
 
 /**
@@ -33,20 +39,20 @@ public final class FileServiceInit extends Init<FileService> {
     /** The block collector's grace and sweep interval. */
     GcSettings gc = GcSettings.DEFAULTS;
     /** How long and how many client requests wait for transfer memory. */
-    geoblocks.blockstore.core.AdmissionSettings admission = geoblocks.blockstore.core.AdmissionSettings.DEFAULTS;
+    AdmissionSettings admission = AdmissionSettings.DEFAULTS;
     /** What blocks read for clients are read into. */
-    java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
+    Function<NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
     /** The layout the node acts on at start; null: none given (the node parent always gives the stored one). */
-    geoblocks.blockstore.core.layout.Layout layout;
+    Layout layout;
     /** The file protocol version agreed with each peer (nothing fills it unless set: the lowest version for all). */
-    geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+    PeerVersions versions = new PeerVersions();
     /** The release line this node runs as (this build's, unless an upgrade test plays the previous release). */
-    geoblocks.net.ClusterVersion release = geoblocks.net.ClusterVersion.BUILD;
+    ClusterVersion release = ClusterVersion.BUILD;
     /** What this node names as its build in status ("0.3.0 (commit 1a2b3c4d5e6f)"). */
-    String build = geoblocks.net.ClusterVersion.BUILD_VERSION;
+    String build = ClusterVersion.BUILD_VERSION;
 
     /** This node running as release line {@code release}, which names itself {@code build} in status. */
-    public FileServiceInit withRelease(geoblocks.net.ClusterVersion release, String build) {
+    public FileServiceInit withRelease(ClusterVersion release, String build) {
         this.release = release;
         this.build = build;
         return this;
@@ -78,7 +84,7 @@ public final class FileServiceInit extends Init<FileService> {
     }
 
     /** This init with the admission queue's settings. */
-    public FileServiceInit withAdmission(geoblocks.blockstore.core.AdmissionSettings settings) {
+    public FileServiceInit withAdmission(AdmissionSettings settings) {
         this.admission = settings;
         return this;
     }
@@ -89,20 +95,20 @@ public final class FileServiceInit extends Init<FileService> {
      * Only a network that sends a {@code GetData}'s bytes and then releases them may be given pooled
      * buffers (GeoNetwork, with {@code geoblocks.network.PooledBytes.ALLOCATOR}).
      */
-    public FileServiceInit withSendBuffers(java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> buffers) {
+    public FileServiceInit withSendBuffers(Function<NetAddress, Bytes.Allocator> buffers) {
         this.sendBuffers = buffers;
         return this;
     }
 
     /** Writes messages to each peer at the file protocol version {@code versions} holds for it (see PeerVersions). */
-    public FileServiceInit withVersions(geoblocks.net.PeerVersions versions) {
+    public FileServiceInit withVersions(PeerVersions versions) {
         this.versions = versions;
         return this;
     }
 
     /** This init acting on {@code initial} at start: the stored layout the membership component starts with. */
-    public FileServiceInit withLayout(geoblocks.blockstore.core.layout.Layout initial) {
-        this.layout = java.util.Objects.requireNonNull(initial, "initial");
+    public FileServiceInit withLayout(Layout initial) {
+        this.layout = Objects.requireNonNull(initial, "initial");
         return this;
     }
 

@@ -1,5 +1,7 @@
 package geoblocks.blockstore.component;
 
+import java.util.function.LongConsumer;
+
 /**
  * What a node's file service does on every tick, in order: expire what waited too long (transfer
  * memory, pending requests, idle transfers), let each part take its periodic step, and at their own
@@ -18,7 +20,7 @@ final class Housekeeping {
     private final NodeParts parts;
     private final RefusedInput refused;
     private final Runnable checkDisks;
-    private final java.util.function.LongConsumer snapshot;
+    private final LongConsumer snapshot;
     private long lastTick;
     private long lastReminder;
     private long lastSnapshot = Long.MIN_VALUE;
@@ -29,7 +31,7 @@ final class Housekeeping {
      * the node's snapshot at the time it is given.
      */
     Housekeeping(NodeContext node, NodeParts parts, RefusedInput refused, Runnable checkDisks,
-            java.util.function.LongConsumer snapshot) {
+            LongConsumer snapshot) {
         this.node = node;
         this.parts = parts;
         this.refused = refused;

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,7 +17,7 @@ public interface MemberKeys {
         }
 
         @Override
-        public void layoutKeys(Map<String, java.util.List<String>> byAddress) {
+        public void layoutKeys(Map<String, List<String>> byAddress) {
         }
 
         @Override
@@ -36,7 +37,7 @@ public interface MemberKeys {
      * The keys the current layout names, by member address ({@code host:port} to {@code ed25519:...}): the
      * member's key, then its previous one while it rotates (both accepted).
      */
-    void layoutKeys(Map<String, java.util.List<String>> byAddress);
+    void layoutKeys(Map<String, List<String>> byAddress);
 
     /**
      * Every member has reported a layout version naming {@code key} as this node's key (so every peer

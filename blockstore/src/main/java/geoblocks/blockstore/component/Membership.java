@@ -1,6 +1,7 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.layout.ClusterUpgrade;
 import geoblocks.blockstore.core.layout.CorruptLayoutException;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.LayoutChange;
@@ -8,6 +9,7 @@ import geoblocks.blockstore.core.layout.LayoutChanges;
 import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.core.layout.LayoutGossip;
 import geoblocks.blockstore.core.layout.OwnerHandover;
+import geoblocks.blockstore.core.layout.Region;
 import geoblocks.blockstore.meta.MetaLayoutStore;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
@@ -19,6 +21,7 @@ import geoblocks.blockstore.wire.PeerOp.LayoutSync;
 import geoblocks.blockstore.wire.ClientOp.RegionReport;
 import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
+import geoblocks.net.PeerVersions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -67,7 +70,7 @@ final class Membership {
     private final OwnerHandover handover;
     private final MemberKeys keys;
     private final MemberReleases releases;
-    private final geoblocks.net.PeerVersions peers;
+    private final PeerVersions peers;
     private final ClusterVersion release;
     /** The last own key reported settled to the network (null: none yet). */
     private String settledOwnKey;
@@ -80,9 +83,9 @@ final class Membership {
      * cluster version is above {@code release}: an older build must not run on a cluster that switched on what
      * it cannot read.
      */
-    Membership(Context node, MetaLayoutStore store, MemberKeys keys, geoblocks.net.PeerVersions peers,
+    Membership(Context node, MetaLayoutStore store, MemberKeys keys, PeerVersions peers,
             ClusterVersion release) {
-        String tooOld = geoblocks.blockstore.core.layout.ClusterUpgrade.tooOld(store.current(), release);
+        String tooOld = ClusterUpgrade.tooOld(store.current(), release);
         if (tooOld != null) {
             throw new IllegalStateException(tooOld);
         }
@@ -123,7 +126,7 @@ final class Membership {
      */
     void ownKeySettled() {
         Layout l = store.current();
-        geoblocks.blockstore.core.layout.Region own = l.region(node.region());
+        Region own = l.region(node.region());
         if (own == null || !own.keyed() || own.key().equals(settledOwnKey)) {
             return;
         }
@@ -213,7 +216,7 @@ final class Membership {
                     case "set" -> new LayoutChange.Set(r.region(), r.zone().isEmpty() ? null : r.zone(), r.capacityBytes());
                     case "remove" -> new LayoutChange.Remove(r.region());
                     case "rekey" -> {
-                        geoblocks.blockstore.core.layout.Region g = store.current().region(r.region());
+                        Region g = store.current().region(r.region());
                         // a key only the config names is the one peers check until the layout names another
                         yield new LayoutChange.Rekey(r.region(), r.key(), g == null ? "" : keys.checkedKey(g.address()));
                     }
@@ -222,7 +225,7 @@ final class Membership {
                             + " rekey, retire-key or finalize, was '" + r.action() + "'");
                 };
                 applied = change == null
-                        ? new LayoutChanges.Applied(geoblocks.blockstore.core.layout.ClusterUpgrade.raise(before, release,
+                        ? new LayoutChanges.Applied(ClusterUpgrade.raise(before, release,
                                 releases.running(before, node::addressOrNull)), List.of())
                         : LayoutChanges.apply(before, change, reportedWithSelf(), drained(before, f), r.force());
             } catch (IllegalArgumentException e) {

@@ -1,6 +1,7 @@
 package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.layout.Layout;
+import geoblocks.blockstore.meta.MetaEngine;
 import geoblocks.blockstore.meta.MetaLayoutStore;
 import geoblocks.blockstore.port.AdminOpsPort;
 import geoblocks.blockstore.port.LayoutPort;
@@ -9,13 +10,17 @@ import geoblocks.blockstore.wire.ClientOp.ClusterReq;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.PeerOp.LayoutSync;
+import geoblocks.net.ClusterConfig;
 import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import geoblocks.net.PeerVersions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import se.sics.kompics.ClassMatchedHandler;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
@@ -86,13 +91,13 @@ public final class MembershipComponent extends ComponentDefinition {
      * The node's layout store in {@code engine}: the stored layout, or at first start the one {@code cluster}'s
      * config names. UncheckedIOException when it cannot be read.
      */
-    public static MetaLayoutStore openStore(geoblocks.blockstore.meta.MetaEngine engine, geoblocks.net.ClusterConfig cluster) {
-        Map<String, String> fromConfig = new java.util.TreeMap<>();
+    public static MetaLayoutStore openStore(MetaEngine engine, ClusterConfig cluster) {
+        Map<String, String> fromConfig = new TreeMap<>();
         cluster.regions().forEach((r, a) -> fromConfig.put(r, LayoutAddresses.hostPort(a)));
         try {
             return MetaLayoutStore.open(engine, fromConfig);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("reading the cluster layout failed: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the cluster layout failed: " + e.getMessage(), e);
         }
     }
 

@@ -29,6 +29,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -103,7 +104,7 @@ final class NetBench {
             this.peer = peer;
             int size = req.mode().equals("udp") ? req.payload() : node.settings().chunkBytes();
             this.chunk = new byte[size];
-            new java.util.Random(id).nextBytes(chunk);
+            new Random(id).nextBytes(chunk);
             this.share = new long[req.streams()];
             if (!req.mode().equals("udp")) {
                 for (int s = 0; s < share.length; s++) {

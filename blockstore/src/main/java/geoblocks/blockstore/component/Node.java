@@ -1,15 +1,22 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.InFlightFiles;
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.placement.PlacementRequest;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
+import geoblocks.blockstore.core.read.ServiceLatency;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.net.Bytes;
 import geoblocks.net.NetAddress;
+import java.util.List;
 import java.util.Random;
 import java.util.function.Consumer;
 
@@ -28,13 +35,13 @@ interface Node {
     NetAddress addressOf(String region);
 
     /** Peers to ask for a manifest: the ones that are up, or all of them while this node is new. */
-    java.util.List<String> lookupPeers();
+    List<String> lookupPeers();
 
     /** Every other region of the cluster, up or not. */
-    java.util.List<String> peerRegions();
+    List<String> peerRegions();
 
     /** Every other region of the cluster that is up now, in the order of {@link #peerRegions()}. */
-    java.util.List<String> upPeers();
+    List<String> upPeers();
 
     ManifestStore manifests();
 
@@ -68,13 +75,13 @@ interface Node {
      * Transfer memory of this node: reserve before allocating a block-sized buffer. Work for peers
      * (incoming replicas and manifests) reserves here directly; client work through {@link #admission()}.
      */
-    geoblocks.blockstore.core.MemoryBudget budget();
+    MemoryBudget budget();
 
     /**
      * Where client work (uploads and downloads this node coordinates, background copies) reserves its
      * transfer memory, and waits for it in order when the budget is full.
      */
-    geoblocks.blockstore.core.AdmissionQueue admission();
+    AdmissionQueue admission();
 
     Random random();
 
@@ -87,7 +94,7 @@ interface Node {
      * publications to that peer under load, see {@link Publications}); {@code done} gets null once
      * the peer stored it, else why not (refused, unreachable, timed out).
      */
-    void publish(String peer, byte[] encoded, Consumer<geoblocks.blockstore.wire.Failure> done);
+    void publish(String peer, byte[] encoded, Consumer<Failure> done);
 
     /**
      * Allocates a request id and waits for replies to it from {@code peer} (see {@link Pending});
@@ -114,7 +121,7 @@ interface Node {
     void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done);
 
     /** The files whose blocks are in flight here (uploads, moves, copies just stored), for the block collector. */
-    geoblocks.blockstore.core.InFlightFiles inFlight();
+    InFlightFiles inFlight();
 
     void readLocal(BlockId id, Consumer<BlockRead> done);
 
@@ -122,17 +129,17 @@ interface Node {
      * Reads block {@code id} into bytes from {@code into} (see {@code BlockStorage#read}): {@code done}
      * gets a {@link BlockRead} with {@code bytes}, which it then owns and releases, or with an error.
      */
-    void readLocal(BlockId id, geoblocks.net.Bytes.Allocator into, Consumer<BlockRead> done);
+    void readLocal(BlockId id, Bytes.Allocator into, Consumer<BlockRead> done);
 
     /** What blocks read to be sent to {@code client} are read into ({@code FileServiceInit#withSendBuffers}). */
-    geoblocks.net.Bytes.Allocator sendBuffers(NetAddress client);
+    Bytes.Allocator sendBuffers(NetAddress client);
 
     /**
      * Asks the placement component where a block's copies go: {@code placed} gets the regions, or {@code refused}
      * why not, typed (INSUFFICIENT_STORAGE when room kept a region out, else UNAVAILABLE).
      */
-    void placeOrFail(PlacementRequest request, Consumer<java.util.List<String>> placed,
-            Consumer<geoblocks.blockstore.wire.Failure> refused);
+    void placeOrFail(PlacementRequest request, Consumer<List<String>> placed,
+            Consumer<Failure> refused);
 
     /** Names and rules of the placement policies this node knows. */
     PolicyCatalog policies();
@@ -141,5 +148,5 @@ interface Node {
     void schedule(long delayNanos, Runnable task);
 
     /** This node's measured block-fetch latencies per replica region (load-aware ranking, hedge delays). */
-    geoblocks.blockstore.core.read.ServiceLatency serviceLatency();
+    ServiceLatency serviceLatency();
 }

@@ -20,6 +20,7 @@ import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.core.read.ServiceLatency;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.PeerOp.BlockData;
@@ -28,13 +29,18 @@ import geoblocks.net.Bytes;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
+import geoblocks.net.PeerVersions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.network.Transport;
 import se.sics.kompics.timer.ScheduleTimeout;
@@ -54,9 +60,9 @@ final class NodeContext implements Node {
     private Layout layout;
     private LayoutAddresses book;
     /** Says whether this node may decide the conditional writes of a name under the layout (see FileService). */
-    private java.util.function.Function<String, String> handover = name -> null;
-    private java.util.function.Supplier<Map<String, Long>> layoutReports = Map::of;
-    private java.util.function.Supplier<Rebalancer.Figures> rebalance = () -> Rebalancer.Figures.NONE;
+    private Function<String, String> handover = name -> null;
+    private Supplier<Map<String, Long>> layoutReports = Map::of;
+    private Supplier<Rebalancer.Figures> rebalance = () -> Rebalancer.Figures.NONE;
     private final NodeSettings settings;
     private final ManifestStore manifests;
     private final Versions versions;
@@ -71,7 +77,7 @@ final class NodeContext implements Node {
     private final Pending pending = new Pending();
     private final Publications publications = new Publications(this);
     private final LocalBlocks blocks;
-    private java.util.function.Function<NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
+    private Function<NetAddress, Bytes.Allocator> sendBuffers = client -> Bytes.Allocator.HEAP;
     private final Map<Long, Runnable> wakeups = new HashMap<>();
     private final ServiceLatency serviceLatency = ServiceLatency.defaults();
     private Consumer<KompicsEvent> timer = e -> {
@@ -82,8 +88,8 @@ final class NodeContext implements Node {
     private RttTable rtt;
     private MeasuredRttMatrix rttMatrix;
     private long reqSeq;
-    private geoblocks.net.PeerVersions wireVersions = new geoblocks.net.PeerVersions();
-    private java.util.function.Supplier<String> createsReady = () -> null;
+    private PeerVersions wireVersions = new PeerVersions();
+    private Supplier<String> createsReady = () -> null;
 
     NodeContext(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings, ManifestStore manifests,
             long seed, TransferCounters counters, Consumer<KompicsEvent> network, Consumer<KompicsEvent> blockStore,
@@ -92,7 +98,7 @@ final class NodeContext implements Node {
         this.policies = policies;
         this.self = self;
         this.region = region;
-        Map<String, String> fromConfig = new java.util.TreeMap<>();
+        Map<String, String> fromConfig = new TreeMap<>();
         cluster.regions().forEach((r, a) -> fromConfig.put(r, LayoutAddresses.hostPort(a)));
         layout(Layout.fromConfig(fromConfig));
         this.settings = settings;
@@ -130,7 +136,7 @@ final class NodeContext implements Node {
         return layoutReports.get();
     }
 
-    void layoutReports(java.util.function.Supplier<Map<String, Long>> reports) {
+    void layoutReports(Supplier<Map<String, Long>> reports) {
         this.layoutReports = reports;
     }
 
@@ -139,7 +145,7 @@ final class NodeContext implements Node {
         return rebalance.get();
     }
 
-    void rebalance(java.util.function.Supplier<Rebalancer.Figures> figures) {
+    void rebalance(Supplier<Rebalancer.Figures> figures) {
         this.rebalance = figures;
     }
 
@@ -149,7 +155,7 @@ final class NodeContext implements Node {
     }
 
     /** Sets what says whether this node may decide the conditional writes of a name now (the file service knows). */
-    void handover(java.util.function.Function<String, String> why) {
+    void handover(Function<String, String> why) {
         this.handover = why;
     }
 
@@ -221,7 +227,7 @@ final class NodeContext implements Node {
     }
 
     /** The region of a cluster member's address, empty for anyone else. */
-    java.util.Optional<String> regionOf(NetAddress address) {
+    Optional<String> regionOf(NetAddress address) {
         return book.regionOf(address);
     }
 
@@ -308,7 +314,7 @@ final class NodeContext implements Node {
     }
 
     /** Sets what says whether this node may decide creates yet (the file service knows). */
-    void createsReady(java.util.function.Supplier<String> why) {
+    void createsReady(Supplier<String> why) {
         this.createsReady = why;
     }
 
@@ -367,7 +373,7 @@ final class NodeContext implements Node {
     }
 
     @Override
-    public void publish(String peer, byte[] encoded, Consumer<geoblocks.blockstore.wire.Failure> done) {
+    public void publish(String peer, byte[] encoded, Consumer<Failure> done) {
         publications.publish(peer, encoded, done);
     }
 
@@ -449,18 +455,18 @@ final class NodeContext implements Node {
     }
 
     /** Messages go to each peer at the file protocol version {@code versions} holds for it (set before any request). */
-    void wireVersions(geoblocks.net.PeerVersions versions) {
+    void wireVersions(PeerVersions versions) {
         this.wireVersions = versions;
     }
 
     /** Blocks read to be sent to clients go into {@code buffers} (set before any request). */
-    void sendBuffers(java.util.function.Function<NetAddress, Bytes.Allocator> buffers) {
+    void sendBuffers(Function<NetAddress, Bytes.Allocator> buffers) {
         this.sendBuffers = buffers;
     }
 
     @Override
     public void placeOrFail(PlacementRequest request, Consumer<List<String>> placed,
-            Consumer<geoblocks.blockstore.wire.Failure> refused) {
+            Consumer<Failure> refused) {
         placements.place(request, placed, refused);
     }
 

@@ -25,13 +25,17 @@ import geoblocks.ledbat.component.LedbatInit;
 import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.net.Bytes;
 import geoblocks.net.ClusterConfig;
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
+import geoblocks.net.PeerVersions;
 import geoblocks.net.WanEmulator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Negative;
 import se.sics.kompics.Component;
@@ -160,15 +164,15 @@ public final class NodeParent extends ComponentDefinition {
         /** The admission queue's settings. */
         final AdmissionSettings admission;
         /** What blocks read for clients are read into (see FileServiceInit#withSendBuffers). */
-        final java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers;
+        final Function<NetAddress, Bytes.Allocator> sendBuffers;
         /** Which clients may send admin operations and reserved names (see AdminGate); nobody, none, unless set. */
         final AdminGate admin;
         /** Where the network learns the layout's node keys (see FileServiceInit#withMemberKeys). */
         final MemberKeys memberKeys;
         /** The file protocol version agreed with each peer, which the node writes its messages at (see PeerVersions). */
-        final geoblocks.net.PeerVersions versions;
+        final PeerVersions versions;
         /** The release line the node runs as, and the build it names in status (see FileServiceInit#withRelease). */
-        final geoblocks.net.ClusterVersion release;
+        final ClusterVersion release;
         final String build;
 
         /** A node whose block I/O runs in its handlers (simulator, tests). */
@@ -182,17 +186,17 @@ public final class NodeParent extends ComponentDefinition {
                 ManifestStore manifests, long seed, Executor io) {
             this(region, cluster, settings, blocks, manifests, seed, io, false, ReplicationQueueStore.inMemory(), List.of(),
                     null, GcSettings.DEFAULTS, DetectorSettings.DEFAULTS, AdmissionSettings.DEFAULTS,
-                    client -> Bytes.Allocator.HEAP, AdminGate.NOBODY, MemberKeys.NONE, new geoblocks.net.PeerVersions(),
-                    geoblocks.net.ClusterVersion.BUILD, geoblocks.net.ClusterVersion.BUILD_VERSION);
+                    client -> Bytes.Allocator.HEAP, AdminGate.NOBODY, MemberKeys.NONE, new PeerVersions(),
+                    ClusterVersion.BUILD, ClusterVersion.BUILD_VERSION);
         }
 
         private NodeInit(String region, ClusterConfig cluster, NodeSettings settings, BlockStorage blocks,
                 ManifestStore manifests, long seed, Executor io, boolean ledbatBursts,
                 ReplicationQueueStore replicationQueue, List<ReplicationQueue.Copy> resumedCopies, PolicySet policies,
                 GcSettings gc, DetectorSettings detector, AdmissionSettings admission,
-                java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> sendBuffers,
-                AdminGate admin, MemberKeys memberKeys, geoblocks.net.PeerVersions versions,
-                geoblocks.net.ClusterVersion release, String build) {
+                Function<NetAddress, Bytes.Allocator> sendBuffers,
+                AdminGate admin, MemberKeys memberKeys, PeerVersions versions,
+                ClusterVersion release, String build) {
             this.versions = versions;
             this.release = release;
             this.build = build;
@@ -254,7 +258,7 @@ public final class NodeParent extends ComponentDefinition {
          * network's pool when the network sends them as they are and releases them (GeoNetwork, to a
          * client reached by socket), else the heap (an in-process client gets the arrays themselves).
          */
-        public NodeInit withSendBuffers(java.util.function.Function<geoblocks.net.NetAddress, Bytes.Allocator> buffers) {
+        public NodeInit withSendBuffers(Function<NetAddress, Bytes.Allocator> buffers) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
                     resumedCopies, policies, gc, detector, admission, buffers, admin, memberKeys, versions, release, build);
         }
@@ -264,7 +268,7 @@ public final class NodeParent extends ComponentDefinition {
          * the clients {@code which} picks; from nobody else. Production names its S3 gateway's in-process client,
          * through which the admin HTTP API (with its tokens) reaches the node.
          */
-        public NodeInit withAdminClients(java.util.function.Predicate<NetAddress> which) {
+        public NodeInit withAdminClients(Predicate<NetAddress> which) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
                     resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withClients(which), memberKeys, versions, release, build);
         }
@@ -289,13 +293,13 @@ public final class NodeParent extends ComponentDefinition {
          * for it (production: the one its network's handshakes fill); by default a registry nothing fills,
          * so every message goes at the lowest version this build speaks.
          */
-        public NodeInit withVersions(geoblocks.net.PeerVersions versions) {
+        public NodeInit withVersions(PeerVersions versions) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
                     resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions, release, build);
         }
 
         /** This init running as release line {@code release}, naming itself {@code build} in status. */
-        public NodeInit withRelease(geoblocks.net.ClusterVersion release, String build) {
+        public NodeInit withRelease(ClusterVersion release, String build) {
             return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
                     resumedCopies, policies, gc, detector, admission, sendBuffers, admin, memberKeys, versions, release, build);
         }

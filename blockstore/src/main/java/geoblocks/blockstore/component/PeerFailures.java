@@ -4,6 +4,8 @@ import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.wire.ClientOp.StatusReq;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.net.NetAddress;
+import geoblocks.net.NetMsg;
+import geoblocks.net.PeerUnreachable;
 import se.sics.kompics.network.ConnectionStatus;
 import se.sics.kompics.network.NetworkException;
 
@@ -36,11 +38,11 @@ final class PeerFailures {
             return;
         }
         NetAddress peer = new NetAddress(e.peer.getIp(), e.peer.getPort());
-        if (e.getCause() instanceof geoblocks.net.PeerUnreachable u) {
+        if (e.getCause() instanceof PeerUnreachable u) {
             // the requests it dropped never left: they did not happen. The others to that peer went on a
             // connection whose loss fails them (ConnectionStatus.Dropped), or are still on their way to the
             // network: the next connect names them unsent, or a new connection carries them
-            for (geoblocks.net.NetMsg m : u.unsent()) {
+            for (NetMsg m : u.unsent()) {
                 if (m instanceof FileMsg f) {
                     node.pending().failUnsent(f.op().req(), peer, "cannot reach " + peer + ": " + e.message);
                 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Outstanding requests this node sent to other nodes, by request id. A reply is accepted only from
@@ -70,7 +71,7 @@ final class Pending {
         }
 
         /** {@code onReply} takes the replies; a timeout (or an unsent request) gives {@code failed} an UNAVAILABLE failure. */
-        static Waiter of(java.util.function.Predicate<FileOp> onReply, Consumer<Failure> failed) {
+        static Waiter of(Predicate<FileOp> onReply, Consumer<Failure> failed) {
             return new Waiter() {
                 @Override
                 public boolean onReply(FileOp op) {

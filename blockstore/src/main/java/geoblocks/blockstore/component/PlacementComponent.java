@@ -12,6 +12,7 @@ import geoblocks.blockstore.port.PlacementPort.PlacementRefused;
 import geoblocks.blockstore.port.RttPort;
 import geoblocks.blockstore.port.RttPort.RttUpdate;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import se.sics.kompics.ComponentDefinition;
@@ -34,12 +35,12 @@ public final class PlacementComponent extends ComponentDefinition {
     private final LoadView loads = new LoadView();
     private RttTable rtt;
     private Set<String> notPlaceable = Set.of();
-    private java.util.Map<String, String> zones = java.util.Map.of();
+    private Map<String, String> zones = Map.of();
 
     public PlacementComponent(PlacementInit init) {
         this.policies = init.policies;
         this.random = new Random(init.seed);
-        this.rtt = new RttTable(init.region, java.util.Map.of(), init.peers);
+        this.rtt = new RttTable(init.region, Map.of(), init.peers);
         handle(rttPort, RttUpdate.class, u -> {
             rtt = u.table();
             u.loads().forEach(loads::report);

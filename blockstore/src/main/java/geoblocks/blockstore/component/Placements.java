@@ -4,6 +4,7 @@ import geoblocks.blockstore.core.placement.PlacementRequest;
 import geoblocks.blockstore.port.PlacementPort.Place;
 import geoblocks.blockstore.port.PlacementPort.Placed;
 import geoblocks.blockstore.port.PlacementPort.PlacementRefused;
+import geoblocks.blockstore.wire.Failure;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ final class Placements {
     private final LongSupplier ids;
     private final Map<Long, Waiter> waiting = new HashMap<>();
 
-    private record Waiter(Consumer<List<String>> placed, Consumer<geoblocks.blockstore.wire.Failure> refused) {}
+    private record Waiter(Consumer<List<String>> placed, Consumer<Failure> refused) {}
 
     Placements(Consumer<KompicsEvent> send, LongSupplier ids) {
         this.send = send;
@@ -29,7 +30,7 @@ final class Placements {
     }
 
     /** Asks for {@code r}'s regions; {@code refused} gets why not, typed (INSUFFICIENT_STORAGE when room kept a region out). */
-    void place(PlacementRequest r, Consumer<List<String>> placed, Consumer<geoblocks.blockstore.wire.Failure> refused) {
+    void place(PlacementRequest r, Consumer<List<String>> placed, Consumer<Failure> refused) {
         long req = ids.getAsLong();
         waiting.put(req, new Waiter(placed, refused));
         send.accept(new Place(req, r));
@@ -45,7 +46,7 @@ final class Placements {
     void onRefused(PlacementRefused r) {
         Waiter w = waiting.remove(r.req());
         if (w != null) {
-            w.refused().accept(new geoblocks.blockstore.wire.Failure(r.code(), r.reason()));
+            w.refused().accept(new Failure(r.code(), r.reason()));
         }
     }
 }

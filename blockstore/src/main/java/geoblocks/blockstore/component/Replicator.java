@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.ReplicationQueueStore;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -55,7 +56,7 @@ final class Replicator {
 
     /** Queues, durably, a copy of block i of the file to each region {@code owed} lists for i (nothing when none). */
     void enqueueOwed(String name, String fileId, Map<Integer, List<String>> owed) throws IOException {
-        List<Copy> copies = new java.util.ArrayList<>();
+        List<Copy> copies = new ArrayList<>();
         owed.forEach((i, regions) -> regions.forEach(region -> copies.add(new Copy(name, fileId, i, region))));
         if (!copies.isEmpty()) {
             enqueue(copies);

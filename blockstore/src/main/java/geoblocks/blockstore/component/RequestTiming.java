@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.read.RangePlan;
@@ -109,7 +110,7 @@ final class RequestTiming {
                 o.manifest = new Assembly(m.total(), m.total());
             }
             if (o.manifest.add(m.offset(), m.data())) {
-                geoblocks.blockstore.core.Manifest mf = ManifestCodec.decode(o.manifest.bytes());
+                Manifest mf = ManifestCodec.decode(o.manifest.bytes());
                 o.manifest = null;
                 RangePlan plan = o.range == null ? RangePlan.whole(mf) : RangePlan.of(mf, o.range[0], o.range[1]);
                 o.size = plan.storedEnd();

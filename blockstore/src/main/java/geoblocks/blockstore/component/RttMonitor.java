@@ -18,6 +18,7 @@ import geoblocks.blockstore.port.RttPort.RttUpdate;
 import geoblocks.blockstore.wire.RttProbe;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
+import geoblocks.net.PeerVersions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -86,7 +87,7 @@ public final class RttMonitor extends ComponentDefinition {
     }
 
     /** The RTT probe version agreed with each peer (its TCP handshake's). */
-    private final geoblocks.net.PeerVersions versions;
+    private final PeerVersions versions;
     private final DetectorSettings detector;
     private NodeLoad mine;
     /** This node's RTT row as of the last round, sent with its load; null without a meter. */
@@ -253,7 +254,7 @@ public final class RttMonitor extends ComponentDefinition {
         final LoadMeter meter;
         final DetectorSettings detector;
         /** The version of the RTT probe each peer's handshake agreed (nothing fills it unless set: version 1 for all). */
-        geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+        PeerVersions versions = new PeerVersions();
 
         /** Whether the network's send stamps count (false behind an emulated WAN, see RttMonitor#stamped). */
         boolean networkStamps = true;
@@ -265,7 +266,7 @@ public final class RttMonitor extends ComponentDefinition {
         }
 
         /** Probes each peer at the RTT probe version {@code versions} holds for it (see PeerVersions). */
-        public RttMonitorInit withVersions(geoblocks.net.PeerVersions versions) {
+        public RttMonitorInit withVersions(PeerVersions versions) {
             this.versions = versions;
             return this;
         }

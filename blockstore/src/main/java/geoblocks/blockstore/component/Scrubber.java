@@ -5,6 +5,7 @@ import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.blockstore.wire.Failure;
 import java.util.List;
 import java.util.Optional;
 
@@ -188,7 +189,7 @@ final class Scrubber {
         next();
     }
 
-    private void unrepairable(Manifest m, BlockId id, String problem, geoblocks.blockstore.wire.Failure why) {
+    private void unrepairable(Manifest m, BlockId id, String problem, Failure why) {
         unrepairable++;
         passBlocks++;
         Logs.warn(node.region() + ": block " + id + " of '" + m.name() + "' is bad here (" + problem + "): " + why.text());

@@ -1,5 +1,7 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.Version;
+import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.BlockCodec;
@@ -19,6 +21,7 @@ import geoblocks.blockstore.wire.ClientOp.PutData;
 import geoblocks.blockstore.wire.ClientOp.PutProgress;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -94,7 +97,7 @@ final class Uploads {
             if (u.failed || u.released || u.inline != null) {
                 continue;
             }
-            java.util.Set<String> regions = new java.util.TreeSet<>();
+            Set<String> regions = new TreeSet<>();
             for (Manifest.BlockRef r : u.refs) {
                 if (r != null) {
                     regions.addAll(r.replicas());
@@ -183,14 +186,14 @@ final class Uploads {
         final int blockSize;
         final String policy;
         final boolean ackLocal;
-        final geoblocks.blockstore.core.WriteCondition condition;
+        final WriteCondition condition;
         /** With ack local: per block, the chosen regions that get their copy from the replication queue. */
         final Map<Integer, List<String>> later = new TreeMap<>();
         final String fileId;
         /** Its place in the admission queue's line, should it wait for memory again. */
         final long ticket;
         /** Pieces that arrived while the upload waits for the memory of a block's buffer, else null. */
-        java.util.ArrayDeque<PutData> stash;
+        ArrayDeque<PutData> stash;
         /** When the upload began to wait for its next block's buffer (while {@link #stash} is set). */
         long waitingSince;
         long stashedBytes;
@@ -204,7 +207,7 @@ final class Uploads {
         long metaReserved;
         long lastActivity = node.now();
 
-        final java.util.Map<String, String> meta;
+        final Map<String, String> meta;
 
         Upload(Key key, PutBegin b, String policy, long ticket) {
             this.key = key;
@@ -270,7 +273,7 @@ final class Uploads {
          * sends at most the window ahead of what is durable).
          */
         void waitForMemory(long need, PutData first) {
-            stash = new java.util.ArrayDeque<>();
+            stash = new ArrayDeque<>();
             waitingSince = node.now();
             stash.add(first);
             stashedBytes = first.data().length;
@@ -282,7 +285,7 @@ final class Uploads {
                         return;
                     }
                     assembly.prepay(need);
-                    java.util.ArrayDeque<PutData> pieces = stash;
+                    ArrayDeque<PutData> pieces = stash;
                     stash = null;
                     while (!pieces.isEmpty() && !failed) {
                         add(pieces.poll());
@@ -421,7 +424,7 @@ final class Uploads {
             }
             long wall = node.wallMillis();
             Manifest draft = new Manifest(name, fileId, size, blockSize, policy, node.region(), wall,
-                    List.of(refs), geoblocks.blockstore.core.Version.legacy(wall, node.region()), 0, false, meta);
+                    List.of(refs), Version.legacy(wall, node.region()), 0, false, meta);
             if (!condition.none()) {
                 CreateIfAbsent.claim(node, draft, condition, m -> {
                     String queued = enqueueCopies(); // after the decision: a refused create owes no copies
@@ -448,7 +451,7 @@ final class Uploads {
             List<String> required = ackLocal ? List.of(node.rtt().readOrder(targets).get(0)) : List.copyOf(targets);
             long wall = node.wallMillis();
             Manifest draft = Manifest.inline(name, fileId, blockSize, policy, node.region(), wall,
-                    geoblocks.blockstore.core.Version.legacy(wall, node.region()), meta, inline);
+                    Version.legacy(wall, node.region()), meta, inline);
             if (!condition.none()) {
                 Set<String> holding = new TreeSet<>(List.of(node.region(), node.ownerOf(name))); // the owner stored it first
                 CreateIfAbsent.claim(node, draft, condition, m -> publishInline(m, targets, required, holding), this::fail);

@@ -11,6 +11,7 @@ import geoblocks.blockstore.core.WriteCondition;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -68,11 +69,11 @@ final class Versions {
 
     /** Stores a tombstone that deletes {@code name} as its newest version here; returns it. */
     Manifest delete(String name) throws IOException {
-        return delete(name, java.util.Map.of());
+        return delete(name, Map.of());
     }
 
     /** As {@link #delete(String)}, the tombstone carrying {@code meta}. */
-    Manifest delete(String name, java.util.Map<String, String> meta) throws IOException {
+    Manifest delete(String name, Map<String, String> meta) throws IOException {
         Version v = new Version(clock.now(), region);
         Manifest t = Manifest.tombstone(name, "t" + Long.toHexString(v.clock()), region, wallMillis.getAsLong(), v)
                 .withMeta(meta);

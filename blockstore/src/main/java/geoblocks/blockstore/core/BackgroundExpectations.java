@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * The background blocks this node has agreed to receive, by (sending peer, block id), each with the
@@ -92,7 +93,7 @@ public final class BackgroundExpectations<T> {
      * {@code combine} of the old one, so both callers learn how it ends; false (nothing changed) when
      * nothing, or a different block, is expected under that key.
      */
-    public boolean join(NetAddress peer, String blockId, int length, int crc, java.util.function.UnaryOperator<T> combine) {
+    public boolean join(NetAddress peer, String blockId, int length, int crc, UnaryOperator<T> combine) {
         Expected<T> e = expected.get(new Key(peer, blockId));
         if (e == null || e.length != length || e.crc != crc) {
             return false;

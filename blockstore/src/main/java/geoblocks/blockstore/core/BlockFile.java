@@ -1,5 +1,7 @@
 package geoblocks.blockstore.core;
 
+import java.util.Objects;
+
 /**
  * One block as a {@link BlockStorage} holds it, for the block collector: its id, its data bytes and
  * when it was last written (epoch ms: a file's modification time, or when a memory store stored it).
@@ -8,7 +10,7 @@ package geoblocks.blockstore.core;
  */
 public record BlockFile(BlockId id, long bytes, long modifiedMillis) {
     public BlockFile {
-        java.util.Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(id, "id");
         if (bytes < 0) {
             throw new IllegalArgumentException("a block has >= 0 bytes, was " + bytes + " for " + id);
         }

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core;
 
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -66,7 +67,7 @@ public enum Compression {
     }
 
     private static Encoded plain(byte[] raw, int length, int rawCrc) {
-        byte[] stored = raw.length == length ? raw : java.util.Arrays.copyOf(raw, length);
+        byte[] stored = raw.length == length ? raw : Arrays.copyOf(raw, length);
         return new Encoded(BlockCodec.NONE, stored, length, rawCrc);
     }
 }

@@ -2,6 +2,7 @@ package geoblocks.blockstore.core;
 
 import geoblocks.net.Bytes;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
@@ -151,7 +152,7 @@ public final class FileBlockStorage implements BlockStorage {
         try {
             return scan(blocksDir);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot count the blocks in " + blocksDir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot count the blocks in " + blocksDir + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,9 +1,14 @@
 package geoblocks.blockstore.core;
 
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * One version of a stored file: everything needed to find and verify it from any node: its name,
@@ -120,28 +125,28 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         }
 
         /** A copy of the bytes, checked against the CRC32C once more (what a reader is served). */
-        public byte[] verified() throws java.io.IOException {
+        public byte[] verified() throws IOException {
             int actual = Checksums.crc32c(data);
             if (actual != crc) {
-                throw new java.io.IOException("inline data is corrupt: checksum " + Checksums.hex(actual)
+                throw new IOException("inline data is corrupt: checksum " + Checksums.hex(actual)
                         + " != stored " + Checksums.hex(crc));
             }
             return data.clone();
         }
 
         /** Writes the bytes to {@code out} (the codec; no copy). */
-        void writeTo(java.io.DataOutputStream out) throws java.io.IOException {
+        void writeTo(DataOutputStream out) throws IOException {
             out.write(data);
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Inline i && i.crc == crc && java.util.Arrays.equals(i.data, data);
+            return o instanceof Inline i && i.crc == crc && Arrays.equals(i.data, data);
         }
 
         @Override
         public int hashCode() {
-            return 31 * java.util.Arrays.hashCode(data) + crc;
+            return 31 * Arrays.hashCode(data) + crc;
         }
 
         @Override
@@ -220,7 +225,7 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         Objects.requireNonNull(fileId, "fileId");
         Objects.requireNonNull(version, "version");
         blocks = List.copyOf(blocks);
-        meta = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(validateMeta(meta)));
+        meta = Collections.unmodifiableMap(new TreeMap<>(validateMeta(meta)));
         if (locEpoch < 0) {
             throw new IllegalArgumentException("location epoch must be >= 0, was " + locEpoch);
         }

@@ -9,6 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Binary form of a {@link Manifest} (one version), stored on disk and sent between nodes (in
@@ -92,7 +94,7 @@ public final class ManifestCodec {
             }
             if (extended) {
                 out.writeByte(m.meta().size());
-                for (java.util.Map.Entry<String, String> e : m.meta().entrySet()) {
+                for (Map.Entry<String, String> e : m.meta().entrySet()) {
                     writeStr(out, e.getKey());
                     writeStr(out, e.getValue());
                 }
@@ -305,7 +307,7 @@ public final class ManifestCodec {
                     blocks.add(new Manifest.BlockRef(len, bcrc, replicas, codec, in.getInt(), in.getInt()));
                 }
             }
-            java.util.Map<String, String> meta = new java.util.TreeMap<>();
+            Map<String, String> meta = new TreeMap<>();
             if (format >= EXTENDED) {
                 int nMeta = Byte.toUnsignedInt(in.get());
                 for (int i = 0; i < nMeta; i++) {

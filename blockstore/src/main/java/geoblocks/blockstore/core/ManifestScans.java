@@ -3,6 +3,7 @@ package geoblocks.blockstore.core;
 import static geoblocks.blockstore.core.ManifestKeys.*;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -69,7 +70,7 @@ final class ManifestScans {
                 return out.size() < limit;
             });
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return out;
     }
@@ -133,7 +134,7 @@ final class ManifestScans {
                 return h == null || v.visit(h);
             });
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -159,7 +160,7 @@ final class ManifestScans {
                 return out.size() < limit;
             });
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return out;
     }

@@ -5,8 +5,10 @@ import static geoblocks.blockstore.core.ManifestKeys.*;
 import geoblocks.blockstore.meta.MetaBatch;
 import geoblocks.blockstore.meta.MetaEngine;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -204,7 +206,7 @@ public final class ManifestStore implements AutoCloseable {
         private final Map<Integer, Long> leafDelta = new TreeMap<>();
         private final Map<String, long[]> placedDelta = new TreeMap<>();
         private final Map<String, ManifestHistory> cached = new LinkedHashMap<>();
-        private final Map<String, Integer> cachedBytes = new java.util.HashMap<>();
+        private final Map<String, Integer> cachedBytes = new HashMap<>();
         private long liveDelta;
         private long namesDelta;
         private long clock = maxClock;
@@ -363,7 +365,7 @@ public final class ManifestStore implements AutoCloseable {
         try {
             bytes = engine.get(historyKey(name));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         if (bytes == null) {
             return Optional.empty();

@@ -2,6 +2,7 @@ package geoblocks.blockstore.core;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -104,7 +105,7 @@ public final class MemoryBlockStorage implements BlockStorage {
                 out.add(new BlockFile(id, b.data().length, at));
             }
         });
-        out.sort(java.util.Comparator.comparing(BlockFile::id)); // deterministic in the simulator
+        out.sort(Comparator.comparing(BlockFile::id)); // deterministic in the simulator
         return out;
     }
 

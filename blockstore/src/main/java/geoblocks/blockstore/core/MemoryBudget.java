@@ -1,5 +1,8 @@
 package geoblocks.blockstore.core;
 
+import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.wire.FailureException;
+
 /**
  * Bytes a node may hold in transfer buffers (blocks being uploaded, replicated or downloaded,
  * manifests in flight). Every large buffer is reserved here before it is allocated, so floods of
@@ -62,8 +65,8 @@ public final class MemoryBudget implements TransferMemory {
 
     /** The refusal a client sees, as a {@link geoblocks.blockstore.wire.FailureCode#BUSY} exception. */
     @Override
-    public geoblocks.blockstore.wire.FailureException refusal(long wanted) {
-        return new geoblocks.blockstore.wire.FailureException(geoblocks.blockstore.wire.FailureCode.BUSY, busy(wanted));
+    public FailureException refusal(long wanted) {
+        return new FailureException(FailureCode.BUSY, busy(wanted));
     }
 
     /** The refusal a client sees. */

@@ -1,11 +1,13 @@
 package geoblocks.blockstore.core;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The steps of moving a file's replicas to a new set of regions ({@code client move}), without
@@ -49,7 +51,7 @@ public final class MovePlan {
     public MovePlan(Manifest from, List<String> to, Set<String> cluster) {
         this.from = from;
         this.to = validate(to, cluster);
-        this.blockTo = java.util.Collections.nCopies(from.blocks().size(), this.to);
+        this.blockTo = Collections.nCopies(from.blocks().size(), this.to);
     }
 
     private MovePlan(Manifest from, List<List<String>> blockTo, Set<String> cluster, boolean checked) {
@@ -94,7 +96,7 @@ public final class MovePlan {
         Set<String> seen = new HashSet<>();
         for (String r : to) {
             if (!cluster.contains(r)) {
-                throw new IllegalArgumentException("unknown region '" + r + "'; the cluster has " + new java.util.TreeSet<>(cluster));
+                throw new IllegalArgumentException("unknown region '" + r + "'; the cluster has " + new TreeSet<>(cluster));
             }
             if (!seen.add(r)) {
                 throw new IllegalArgumentException("region '" + r + "' is named twice in --to");

@@ -5,6 +5,9 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -53,7 +56,7 @@ public record MoveRecord(Manifest from, List<String> targets, long startedMillis
                     + " blocks, the version has " + from.blocks().size());
         }
         for (List<String> b : blockTargets) {
-            if (b.isEmpty() || !targets.containsAll(b) || new java.util.HashSet<>(b).size() != b.size()) {
+            if (b.isEmpty() || !targets.containsAll(b) || new HashSet<>(b).size() != b.size()) {
                 throw new IllegalArgumentException("a move's block homes " + b + " must be distinct regions of " + targets);
             }
         }
@@ -61,7 +64,7 @@ public record MoveRecord(Manifest from, List<String> targets, long startedMillis
 
     /** A whole move: every block of {@code from} to {@code targets}. */
     public MoveRecord(Manifest from, List<String> targets, long startedMillis) {
-        this(from, targets, startedMillis, java.util.Collections.nCopies(from.blocks().size(), targets));
+        this(from, targets, startedMillis, Collections.nCopies(from.blocks().size(), targets));
     }
 
     /** A move block by block; its targets are every region some block goes to, in order of first mention. */
@@ -71,7 +74,7 @@ public record MoveRecord(Manifest from, List<String> targets, long startedMillis
 
     /** The regions of {@code blockTargets}, each once, in order of first mention. */
     public static List<String> union(List<List<String>> blockTargets) {
-        java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>();
+        LinkedHashSet<String> all = new LinkedHashSet<>();
         blockTargets.forEach(all::addAll);
         return List.copyOf(all);
     }

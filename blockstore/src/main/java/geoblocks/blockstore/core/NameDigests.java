@@ -4,6 +4,7 @@ import static geoblocks.blockstore.core.ManifestKeys.*;
 
 import geoblocks.blockstore.meta.MetaEngine;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -60,7 +61,7 @@ final class NameDigests {
                 return true;
             });
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -70,7 +71,7 @@ final class NameDigests {
             byte[] v = engine.get(nameDigestKey(name));
             return v == null ? Optional.empty() : Optional.of(ByteBuffer.wrap(v).getLong());
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

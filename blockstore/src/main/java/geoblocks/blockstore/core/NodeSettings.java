@@ -2,6 +2,7 @@ package geoblocks.blockstore.core;
 
 import com.typesafe.config.Config;
 import geoblocks.blockstore.core.read.ReadOptions;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,7 +18,7 @@ public record NodeSettings(int chunkBytes, long putWindowBytes, long getWindowBy
         int inlineMaxBytes) {
 
     public NodeSettings {
-        java.util.Objects.requireNonNull(readDefault, "readDefault");
+        Objects.requireNonNull(readDefault, "readDefault");
         require(chunkBytes >= 1024 && chunkBytes <= MAX_CHUNK, "chunk-bytes must be in 1024.." + MAX_CHUNK, chunkBytes);
         require(putWindowBytes >= chunkBytes, "put-window must be >= chunk-bytes", putWindowBytes);
         require(getWindowBytes >= chunkBytes, "get-window must be >= chunk-bytes", getWindowBytes);

@@ -1,8 +1,10 @@
 package geoblocks.blockstore.core;
 
+import geoblocks.net.ClusterConfig;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * One node's row of the cluster's RTT matrix, as its RTT probes carry it to the others: for each
@@ -16,9 +18,9 @@ public record RttRow(Map<String, Long> rttMicros) {
     public static final int MAX_PEERS = 32;
     public static final int MAX_ID_BYTES = 32;
     /** Region ids as the cluster config allows them. */
-    public static final String ID_PATTERN = geoblocks.net.ClusterConfig.REGION_ID;
+    public static final String ID_PATTERN = ClusterConfig.REGION_ID;
     /** {@link #ID_PATTERN} compiled once: rows are built for every probe (String.matches compiles each time). */
-    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile(ID_PATTERN);
+    private static final Pattern ID = Pattern.compile(ID_PATTERN);
 
     /** True when {@code region} is a region id as the cluster config allows them. */
     public static boolean validId(String region) {

@@ -1,5 +1,8 @@
 package geoblocks.blockstore.core;
 
+import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.blockstore.wire.FailureException;
+
 /**
  * Where a transfer reserves the memory of its buffers before it allocates them: the node's whole
  * {@link MemoryBudget}, or the share of it that client work may use ({@link AdmissionQueue}).
@@ -16,7 +19,7 @@ public interface TransferMemory {
     String busy(long wanted);
 
     /** The refusal of {@code wanted} more bytes, as a {@link geoblocks.blockstore.wire.FailureCode#BUSY} exception. */
-    default geoblocks.blockstore.wire.FailureException refusal(long wanted) {
-        return new geoblocks.blockstore.wire.FailureException(geoblocks.blockstore.wire.FailureCode.BUSY, busy(wanted));
+    default FailureException refusal(long wanted) {
+        return new FailureException(FailureCode.BUSY, busy(wanted));
     }
 }

@@ -1,5 +1,8 @@
 package geoblocks.blockstore.core;
 
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
@@ -21,7 +24,7 @@ public final class UploadAssembly {
      */
     public record Block(int index, byte[] data, int crc, BlockCodec codec, int rawLength, int rawCrc) {
         /** The manifest entry of this block at {@code replicas}. */
-        public Manifest.BlockRef ref(java.util.List<String> replicas) {
+        public Manifest.BlockRef ref(List<String> replicas) {
             return new Manifest.BlockRef(data.length, crc, replicas, codec, rawLength, rawCrc);
         }
     }
@@ -55,7 +58,7 @@ public final class UploadAssembly {
         this.blocks = Manifest.blockCount(size, blockSize);
         this.copiesMissing = new int[blocks];
         this.held = new int[blocks];
-        java.util.Arrays.fill(copiesMissing, -1);
+        Arrays.fill(copiesMissing, -1);
     }
 
     public int blocks() {
@@ -152,7 +155,7 @@ public final class UploadAssembly {
             budget.release(len - filled);
             reservedBlocks -= len - filled;
             held[current] = filled;
-            buf = java.util.Arrays.copyOf(buf, filled);
+            buf = Arrays.copyOf(buf, filled);
         }
         Block done = new Block(current, buf, actual, codec, len, codec == BlockCodec.NONE ? actual : rawCrc);
         current++;
@@ -165,7 +168,7 @@ public final class UploadAssembly {
     private BlockCodec codec(int codecId) {
         try {
             return BlockCodec.ofId(codecId);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("block " + current + ": " + e.getMessage());
         }
     }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.CompressionType;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
@@ -212,7 +213,7 @@ public final class RocksMetaEngine implements MetaEngine {
 
     /** Flushes memtables to files (tests and tools; a node never needs it: the WAL is durable). */
     public void flush() throws IOException {
-        try (org.rocksdb.FlushOptions f = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+        try (FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
             db.flush(f);
         } catch (RocksDBException e) {
             throw failure("flush", e);

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.port;
 
+import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
@@ -24,7 +25,7 @@ public record NodeSnapshot(String region, long timeMillis, StatusReply status, R
         long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
         long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
         List<String> unsettledPeers, Map<String, Long> peerDownTransitions, String createsNotReady,
-        geoblocks.blockstore.core.AdmissionQueue.Stats admission, Layout layout, String storageFault)
+        AdmissionQueue.Stats admission, Layout layout, String storageFault)
         implements KompicsEvent {
     public NodeSnapshot {
         peerDownTransitions = Map.copyOf(peerDownTransitions);
@@ -35,7 +36,7 @@ public record NodeSnapshot(String region, long timeMillis, StatusReply status, R
             long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
             long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
             List<String> unsettledPeers, Map<String, Long> peerDownTransitions, String createsNotReady,
-            geoblocks.blockstore.core.AdmissionQueue.Stats admission, Layout layout) {
+            AdmissionQueue.Stats admission, Layout layout) {
         this(region, timeMillis, status, requests, files, placed, recentFiles, memoryUsedBytes, memoryCapacityBytes,
                 openRequests, tombstones, rttMatrix, scrub, unsettledPeers, peerDownTransitions, createsNotReady, admission,
                 layout, null);
@@ -46,7 +47,7 @@ public record NodeSnapshot(String region, long timeMillis, StatusReply status, R
             long files, Map<String, Placed> placed, List<FileView> recentFiles, long memoryUsedBytes,
             long memoryCapacityBytes, int openRequests, Tombstones tombstones, MeasuredRttMatrix rttMatrix, Scrub scrub,
             List<String> unsettledPeers, Map<String, Long> peerDownTransitions, String createsNotReady,
-            geoblocks.blockstore.core.AdmissionQueue.Stats admission) {
+            AdmissionQueue.Stats admission) {
         this(region, timeMillis, status, requests, files, placed, recentFiles, memoryUsedBytes, memoryCapacityBytes,
                 openRequests, tombstones, rttMatrix, scrub, unsettledPeers, peerDownTransitions, createsNotReady, admission,
                 Layout.NONE);

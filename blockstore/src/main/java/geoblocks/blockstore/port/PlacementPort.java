@@ -1,7 +1,10 @@
 package geoblocks.blockstore.port;
 
 import geoblocks.blockstore.core.placement.PlacementRequest;
+import geoblocks.blockstore.wire.FailureCode;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.PortType;
 
@@ -29,12 +32,12 @@ public final class PlacementPort extends PortType {
     }
 
     /** Why no regions: {@code code} INSUFFICIENT_STORAGE when room kept a region out, else UNAVAILABLE. */
-    public record PlacementRefused(long req, String reason, geoblocks.blockstore.wire.FailureCode code) implements KompicsEvent {}
+    public record PlacementRefused(long req, String reason, FailureCode code) implements KompicsEvent {}
 
     /** From now on no copy goes to {@code regions} (regions of the cluster layout that are not active: draining or removed). */
-    public record NotPlaceable(java.util.Set<String> regions) implements KompicsEvent {
+    public record NotPlaceable(Set<String> regions) implements KompicsEvent {
         public NotPlaceable {
-            regions = java.util.Set.copyOf(regions);
+            regions = Set.copyOf(regions);
         }
     }
 
@@ -43,9 +46,9 @@ public final class PlacementPort extends PortType {
      * missing, or its own zone, is a zone of its own): seed and built-in policies spread a block's
      * copies over zones (ZoneSpread).
      */
-    public record LayoutZones(java.util.Map<String, String> zoneOf) implements KompicsEvent {
+    public record LayoutZones(Map<String, String> zoneOf) implements KompicsEvent {
         public LayoutZones {
-            zoneOf = java.util.Map.copyOf(zoneOf);
+            zoneOf = Map.copyOf(zoneOf);
         }
     }
 }

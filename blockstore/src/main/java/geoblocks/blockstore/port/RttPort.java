@@ -3,6 +3,10 @@ package geoblocks.blockstore.port;
 import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.placement.NodeLoad;
+import geoblocks.net.NetAddress;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.PortType;
@@ -33,14 +37,14 @@ public final class RttPort extends PortType {
         }
 
         public RttUpdate(RttTable table) {
-            this(table, Map.of(), new MeasuredRttMatrix(java.util.List.of(table.self()), java.util.List.of()));
+            this(table, Map.of(), new MeasuredRttMatrix(List.of(table.self()), List.of()));
         }
     }
 
     /** The cluster's other members now, by region (the cluster layout changed): probe these. */
-    public record Members(java.util.Map<String, geoblocks.net.NetAddress> peers) implements KompicsEvent {
+    public record Members(Map<String, NetAddress> peers) implements KompicsEvent {
         public Members {
-            peers = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(peers));
+            peers = Collections.unmodifiableMap(new LinkedHashMap<>(peers));
         }
     }
 

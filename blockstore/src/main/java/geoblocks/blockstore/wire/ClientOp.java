@@ -1,7 +1,10 @@
 package geoblocks.blockstore.wire;
 
 import geoblocks.blockstore.core.WriteCondition;
+import geoblocks.net.Bytes;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * The client family of the file protocol: what a client asks the node it talks to (its
@@ -36,9 +39,9 @@ public sealed interface ClientOp extends FileOp {
      * the name's live version meets it, as decided by the name's owner region.
      */
     record PutBegin(long req, String name, long size, int blockSize, String policy, String ack, WriteCondition condition,
-            java.util.Map<String, String> meta) implements Request {
+            Map<String, String> meta) implements Request {
         public PutBegin {
-            java.util.Objects.requireNonNull(condition, "condition");
+            Objects.requireNonNull(condition, "condition");
         }
 
         public PutBegin(long req, String name, long size, int blockSize, String policy) {
@@ -51,11 +54,11 @@ public sealed interface ClientOp extends FileOp {
 
         public PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent) {
             this(req, name, size, blockSize, policy, ack, ifAbsent ? WriteCondition.ABSENT : WriteCondition.NONE,
-                    java.util.Map.of());
+                    Map.of());
         }
 
         public PutBegin(long req, String name, long size, int blockSize, String policy, String ack, boolean ifAbsent,
-                java.util.Map<String, String> meta) {
+                Map<String, String> meta) {
             this(req, name, size, blockSize, policy, ack, ifAbsent ? WriteCondition.ABSENT : WriteCondition.NONE, meta);
         }
 
@@ -128,14 +131,14 @@ public sealed interface ClientOp extends FileOp {
     record PurgeReq(long req, String name, String version) implements Request {}
 
     /** Delete {@code name}: a tombstone version carrying {@code meta}, only if the live version meets {@code condition}. */
-    record DeleteReq(long req, String name, WriteCondition condition, java.util.Map<String, String> meta) implements Request {
+    record DeleteReq(long req, String name, WriteCondition condition, Map<String, String> meta) implements Request {
         public DeleteReq {
-            java.util.Objects.requireNonNull(condition, "condition");
-            meta = java.util.Map.copyOf(meta);
+            Objects.requireNonNull(condition, "condition");
+            meta = Map.copyOf(meta);
         }
 
         public DeleteReq(long req, String name) {
-            this(req, name, WriteCondition.NONE, java.util.Map.of());
+            this(req, name, WriteCondition.NONE, Map.of());
         }
     }
 
@@ -160,9 +163,9 @@ public sealed interface ClientOp extends FileOp {
      * buffer (a block the node read for this, or the frame it arrived in): the message owns it, and
      * whoever consumes the message releases it (see {@link geoblocks.net.Bytes}).
      */
-    record GetData(long req, long offset, geoblocks.net.Bytes data) implements Reply {
+    record GetData(long req, long offset, Bytes data) implements Reply {
         public GetData(long req, long offset, byte[] data) {
-            this(req, offset, geoblocks.net.Bytes.wrap(data));
+            this(req, offset, Bytes.wrap(data));
         }
     }
 
@@ -184,15 +187,15 @@ public sealed interface ClientOp extends FileOp {
      * whether it is a tombstone (a delete), and its metadata (at most Manifest.MAX_META_BYTES).
      */
     record VersionEntry(long clock, String clockRegion, long size, String uploadedAt, long createdMillis,
-            long locEpoch, boolean deleted, java.util.Map<String, String> meta) {
+            long locEpoch, boolean deleted, Map<String, String> meta) {
         public VersionEntry {
-            meta = java.util.Map.copyOf(meta);
+            meta = Map.copyOf(meta);
         }
 
         /** Without metadata. */
         public VersionEntry(long clock, String clockRegion, long size, String uploadedAt, long createdMillis,
                 long locEpoch, boolean deleted) {
-            this(clock, clockRegion, size, uploadedAt, createdMillis, locEpoch, deleted, java.util.Map.of());
+            this(clock, clockRegion, size, uploadedAt, createdMillis, locEpoch, deleted, Map.of());
         }
 
         /** The version's id, as {@code get --version} takes it (see core.Version). */
@@ -212,9 +215,9 @@ public sealed interface ClientOp extends FileOp {
     }
 
     record ListEntry(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis,
-            java.util.Map<String, String> meta) {
+            Map<String, String> meta) {
         public ListEntry(String name, long size, int blockSize, String policy, String uploadedAt, long createdMillis) {
-            this(name, size, blockSize, policy, uploadedAt, createdMillis, java.util.Map.of());
+            this(name, size, blockSize, policy, uploadedAt, createdMillis, Map.of());
         }
     }
 

@@ -1,5 +1,8 @@
 package geoblocks.blockstore.wire;
 
+import java.io.IOException;
+import java.util.Objects;
+
 /**
  * A failure on its way through a node's parts before it becomes a {@link FileOp.Failed} reply: its
  * code and its text. A part that wraps the text of a failure it relays keeps its code
@@ -7,8 +10,8 @@ package geoblocks.blockstore.wire;
  */
 public record Failure(FailureCode code, String text) {
     public Failure {
-        java.util.Objects.requireNonNull(code, "code");
-        java.util.Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(code, "code");
+        Objects.requireNonNull(text, "text");
     }
 
     /** The failure a {@link FileOp.Failed} reply carries. */
@@ -30,7 +33,7 @@ public record Failure(FailureCode code, String text) {
      * I/O error IO_ERROR, anything else (a bug) INTERNAL.
      */
     public static Failure ofStorage(Exception e) {
-        return of(e, e instanceof java.io.IOException ? FailureCode.IO_ERROR : FailureCode.INTERNAL);
+        return of(e, e instanceof IOException ? FailureCode.IO_ERROR : FailureCode.INTERNAL);
     }
 
     /** The same failure with {@code prefix} before its text. */

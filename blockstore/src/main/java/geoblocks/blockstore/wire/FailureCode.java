@@ -1,5 +1,9 @@
 package geoblocks.blockstore.wire;
 
+import geoblocks.blockstore.core.CorruptBlockException;
+import geoblocks.blockstore.core.DiskFullException;
+import geoblocks.blockstore.core.NoSuchBlockException;
+
 /**
  * What kind of failure a {@link FileOp.Failed} reports, so that callers decide on the kind and never
  * on the words (the text is for people and may be reworded). Each code has a fixed wire value; the
@@ -118,13 +122,13 @@ public enum FailureCode {
         if (e instanceof FailureException f) {
             return f.code();
         }
-        if (e instanceof geoblocks.blockstore.core.DiskFullException) {
+        if (e instanceof DiskFullException) {
             return INSUFFICIENT_STORAGE;
         }
-        if (e instanceof geoblocks.blockstore.core.NoSuchBlockException) {
+        if (e instanceof NoSuchBlockException) {
             return BLOCK_MISSING;
         }
-        if (e instanceof geoblocks.blockstore.core.CorruptBlockException) {
+        if (e instanceof CorruptBlockException) {
             return BLOCK_CORRUPT;
         }
         return otherwise;

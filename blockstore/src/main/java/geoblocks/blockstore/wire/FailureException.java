@@ -1,5 +1,7 @@
 package geoblocks.blockstore.wire;
 
+import java.util.Objects;
+
 /**
  * A refusal with its {@link FailureCode}, thrown where a request is checked and caught where the
  * {@link FileOp.Failed} reply is sent. An IllegalArgumentException, so the checks that already catch
@@ -10,7 +12,7 @@ public final class FailureException extends IllegalArgumentException {
 
     public FailureException(FailureCode code, String message) {
         super(message);
-        this.code = java.util.Objects.requireNonNull(code, "code");
+        this.code = Objects.requireNonNull(code, "code");
     }
 
     public FailureCode code() {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * The field encodings the file protocol's families share: i8/i32/i64 big-endian, booleans as one
@@ -183,7 +184,7 @@ final class Fields {
     }
 
     /** A list: u16 count, then each element as {@code one} writes it. */
-    static <T> void list(Out o, List<T> list, java.util.function.BiConsumer<Out, T> one) {
+    static <T> void list(Out o, List<T> list, BiConsumer<Out, T> one) {
         o.u16(list.size());
         for (T v : list) {
             one.accept(o, v);

@@ -2,6 +2,8 @@ package geoblocks.blockstore.wire;
 
 import geoblocks.net.NetHeader;
 import geoblocks.net.NetMsg;
+import geoblocks.net.PeerVersions;
+import java.util.Objects;
 import se.sics.kompics.PatternExtractor;
 
 /**
@@ -20,7 +22,7 @@ public final class FileMsg extends NetMsg implements PatternExtractor<Class<Obje
     /** A message written (or read) at file protocol {@code version}, one of {@link FileCodec#RANGE}. */
     public FileMsg(NetHeader header, FileOp op, int version) {
         super(header);
-        this.op = java.util.Objects.requireNonNull(op, "op");
+        this.op = Objects.requireNonNull(op, "op");
         if (!FileCodec.RANGE.contains(version)) {
             throw new IllegalArgumentException("file protocol version " + version + " is outside " + FileCodec.RANGE);
         }
@@ -28,7 +30,7 @@ public final class FileMsg extends NetMsg implements PatternExtractor<Class<Obje
     }
 
     /** A message to {@code header}'s destination, written at the file protocol version {@code versions} holds for it. */
-    public static FileMsg to(geoblocks.net.PeerVersions versions, NetHeader header, FileOp op) {
+    public static FileMsg to(PeerVersions versions, NetHeader header, FileOp op) {
         return new FileMsg(header, op, versions.versionFor(header.destination(), FileCodec.CODEC_ID, FileCodec.RANGE));
     }
 

@@ -1,5 +1,8 @@
 package geoblocks.blockstore.wire;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
 /**
  * An operation of the file protocol. Records, immutable; {@code req} ties replies to requests and
  * is allocated by whoever sent the request. The ops come in families, each sealed and in its own
@@ -81,7 +84,7 @@ public sealed interface FileOp permits ClientOp, PeerOp, BenchOp, FileOp.Shared 
      */
     record Failed(long req, FailureCode code, String error) implements Shared {
         public Failed {
-            java.util.Objects.requireNonNull(code, "code");
+            Objects.requireNonNull(code, "code");
             error = clip(error);
         }
 
@@ -112,7 +115,7 @@ public sealed interface FileOp permits ClientOp, PeerOp, BenchOp, FileOp.Shared 
         if (s == null) {
             return "";
         }
-        byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
         if (b.length <= MAX_TEXT_BYTES) {
             return s;
         }
@@ -120,6 +123,6 @@ public sealed interface FileOp permits ClientOp, PeerOp, BenchOp, FileOp.Shared 
         while (end > 0 && (b[end] & 0xC0) == 0x80) {
             end--; // do not split a multi-byte character
         }
-        return new String(b, 0, end, java.nio.charset.StandardCharsets.UTF_8) + "...";
+        return new String(b, 0, end, StandardCharsets.UTF_8) + "...";
     }
 }

@@ -2,6 +2,7 @@ package geoblocks.blockstore.wire;
 
 import geoblocks.blockstore.core.WriteCondition;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The node-to-node family of the file protocol: replicas and fetches of blocks, manifest lookups
@@ -83,7 +84,7 @@ public sealed interface PeerOp extends FileOp {
      */
     record CreateClaim(long req, int offset, int total, byte[] data, WriteCondition condition) implements Request, Control {
         public CreateClaim {
-            java.util.Objects.requireNonNull(condition, "condition");
+            Objects.requireNonNull(condition, "condition");
         }
 
         /** A claim of a create if absent. */

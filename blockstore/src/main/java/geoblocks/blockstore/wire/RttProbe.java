@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.placement.NodeLoad;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
 import geoblocks.net.NetMsg;
+import geoblocks.net.VersionRange;
 import geoblocks.net.Wire;
 import geoblocks.net.WireCodec;
 import java.nio.ByteBuffer;
@@ -56,7 +57,7 @@ public final class RttProbe extends NetMsg {
     /** The RTT probe's codec id on a geoblocks network (its Kompics serializer id too). */
     public static final int CODEC_ID = 101;
     /** The versions this build reads and writes. */
-    public static final geoblocks.net.VersionRange VERSIONS = new geoblocks.net.VersionRange(1, 2);
+    public static final VersionRange VERSIONS = new VersionRange(1, 2);
     private static final int LOAD_BYTES = 32;
     /** Extension type of a pong's hold (see the class comment). */
     public static final int HOLD = 1;
@@ -236,7 +237,7 @@ public final class RttProbe extends NetMsg {
      * 32-byte ids) gets there, and a probe without a row is one its peers already accept.
      */
     public RttProbe fitted() {
-        if (row == null || wireSize() + geoblocks.net.Wire.DATAGRAM_OVERHEAD <= MAX_DATAGRAM) {
+        if (row == null || wireSize() + Wire.DATAGRAM_OVERHEAD <= MAX_DATAGRAM) {
             return this;
         }
         return new RttProbe(getHeader(), pong, seq, sentNanos, load, null, version, receivedNanos, heldSinceNanos, -1,
@@ -262,7 +263,7 @@ public final class RttProbe extends NetMsg {
         }
 
         @Override
-        public geoblocks.net.VersionRange versions() {
+        public VersionRange versions() {
             return VERSIONS;
         }
 

@@ -2,9 +2,12 @@ package geoblocks.blockstore.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import geoblocks.blockstore.core.Compression;
+import geoblocks.blockstore.core.read.ReadOptions;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -13,9 +16,9 @@ class ClientPortTest {
     void withOp_changesOnlyTheOperationId_forEveryRequestType() {
         List<ClientPort.Request> all = List.of(
                 new ClientPort.Put(1, Path.of("in"), null, "n", "local", 4096, "local", true,
-                        java.util.Map.of("etag", "abc"), geoblocks.blockstore.core.Compression.ZSTD),
+                        Map.of("etag", "abc"), Compression.ZSTD),
                 new ClientPort.Get(2, "n", Path.of("out"), null, "v1",
-                        new geoblocks.blockstore.core.read.ReadOptions(geoblocks.blockstore.core.read.ReadOptions.Strategy.HEDGED, true),
+                        new ReadOptions(ReadOptions.Strategy.HEDGED, true),
                         new ClientPort.Range(5, 9)),
                 new ClientPort.Versions(3, "n"),
                 new ClientPort.ListFiles(4),

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.client;
 
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.ClientOp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,17 +17,21 @@ import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.ClientOp.GetData;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
+import geoblocks.net.Bytes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,7 +66,7 @@ class GetTransferTest {
         public void progress(long op, long bytes, long total) {}
 
         @Override
-        public void finish(long op, geoblocks.blockstore.wire.Failure failure, Object value) {
+        public void finish(long op, Failure failure, Object value) {
             finished++;
             this.error = failure == null ? null : failure.text();
             this.value = value;
@@ -123,17 +128,17 @@ class GetTransferTest {
     }
 
     /** Bytes in a direct buffer (as a view of a received frame is), that count their releases. */
-    private static final class DirectBytes extends geoblocks.net.Bytes {
-        final java.nio.ByteBuffer buf;
+    private static final class DirectBytes extends Bytes {
+        final ByteBuffer buf;
         int releases;
 
         DirectBytes(byte[] data) {
-            buf = java.nio.ByteBuffer.allocateDirect(data.length).put(data).flip();
+            buf = ByteBuffer.allocateDirect(data.length).put(data).flip();
         }
 
         @Override public int length() { return buf.remaining(); }
-        @Override public java.nio.ByteBuffer nio() { return buf.duplicate(); }
-        @Override public geoblocks.net.Bytes slice(int offset, int length) { throw new UnsupportedOperationException(); }
+        @Override public ByteBuffer nio() { return buf.duplicate(); }
+        @Override public Bytes slice(int offset, int length) { throw new UnsupportedOperationException(); }
         @Override public void release() { releases++; }
     }
 
@@ -316,7 +321,7 @@ class GetTransferTest {
     void inlineVersion_isWrittenFromItsManifest_whole_orItsRange_withNoDataMessage() throws Exception {
         byte[] data = text(3000, 11);
         Manifest m = Manifest.inline(NAME, FILE_ID, BLOCK, "local", "seoul", 1_700_000_000_000L,
-                new geoblocks.blockstore.core.Version(5, "seoul"), java.util.Map.of(), data);
+                new Version(5, "seoul"), Map.of(), data);
         byte[] mb = ManifestCodec.encode(m);
 
         Path out = dir.resolve("small.txt");

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.core.HybridClock;
+import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.PeerOp.SyncDigest;
@@ -93,8 +96,8 @@ class AntiEntropyScheduleTest {
         node.now += INTERVAL;
         ae.tick(node.now);
         assertTrue(asked().isEmpty(), "still backing off");
-        node.manifests().save(new geoblocks.blockstore.core.Manifest("w", "fw", 0, 1, "local", "saopaulo", 1,
-                List.of(), new geoblocks.blockstore.core.Version(geoblocks.blockstore.core.HybridClock.of(1, 0),
+        node.manifests().save(new Manifest("w", "fw", 0, 1, "local", "saopaulo", 1,
+                List.of(), new Version(HybridClock.of(1, 0),
                         "saopaulo"), 0, false));
         ae.tick(node.now);
         assertEquals(1, asked().size(), "a write: compare at the configured interval again");

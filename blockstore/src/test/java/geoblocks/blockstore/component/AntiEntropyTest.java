@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.InFlightFiles;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
@@ -23,6 +25,7 @@ import geoblocks.blockstore.meta.MetaBatch;
 import geoblocks.blockstore.meta.MetaEngine;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FileCodec;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
@@ -32,6 +35,7 @@ import geoblocks.blockstore.wire.PeerOp.SyncDigest;
 import geoblocks.blockstore.wire.PeerOp.SyncLeaves;
 import geoblocks.blockstore.wire.PeerOp.SyncNames;
 import geoblocks.blockstore.wire.PeerOp.SyncNamesReq;
+import geoblocks.net.Bytes;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import java.io.IOException;
@@ -111,20 +115,20 @@ class AntiEntropyTest {
         @Override public List<String> peerRegions() { return List.of(other.region); }
         @Override public List<String> upPeers() { return List.of(other.region); }
         @Override public ManifestStore manifests() { return store; }
-        final geoblocks.blockstore.core.InFlightFiles inFlight = new geoblocks.blockstore.core.InFlightFiles(600_000_000_000L);
-        @Override public geoblocks.blockstore.core.InFlightFiles inFlight() { return inFlight; }
+        final InFlightFiles inFlight = new InFlightFiles(600_000_000_000L);
+        @Override public InFlightFiles inFlight() { return inFlight; }
         @Override public Versions versions() { return versions; }
         @Override public String ownerOf(String name) { throw new UnsupportedOperationException(); }
         @Override public String notReadyToDecideCreates() { return antiEntropy.notReadyToDecideCreates(); }
         @Override public long wallMillis() { return now / MS; }
         @Override public MemoryBudget budget() { return budget; }
-        final geoblocks.blockstore.core.AdmissionQueue admission = new geoblocks.blockstore.core.AdmissionQueue(budget, 10_000_000_000L, 1000);
-        @Override public geoblocks.blockstore.core.AdmissionQueue admission() { return admission; }
+        final AdmissionQueue admission = new AdmissionQueue(budget, 10_000_000_000L, 1000);
+        @Override public AdmissionQueue admission() { return admission; }
         @Override public Random random() { return new Random(1); }
         @Override public long now() { return now; }
         @Override public void send(NetAddress to, FileOp op) { wire.add(new Object[] {this, other, op}); }
         private final Publications publications = new Publications(this);
-        @Override public void publish(String peer, byte[] encoded, java.util.function.Consumer<geoblocks.blockstore.wire.Failure> done) {
+        @Override public void publish(String peer, byte[] encoded, Consumer<Failure> done) {
             publications.publish(peer, encoded, done);
         }
         @Override public long expect(NetAddress peer, Pending.Waiter waiter) {
@@ -142,12 +146,12 @@ class AntiEntropyTest {
             throw new UnsupportedOperationException();
         }
         @Override public void readLocal(BlockId id, Consumer<BlockRead> done) { throw new UnsupportedOperationException(); }
-        @Override public void readLocal(BlockId id, geoblocks.net.Bytes.Allocator into, Consumer<BlockRead> done) {
+        @Override public void readLocal(BlockId id, Bytes.Allocator into, Consumer<BlockRead> done) {
             throw new UnsupportedOperationException();
         }
-        @Override public geoblocks.net.Bytes.Allocator sendBuffers(NetAddress client) { return geoblocks.net.Bytes.Allocator.HEAP; }
+        @Override public Bytes.Allocator sendBuffers(NetAddress client) { return Bytes.Allocator.HEAP; }
         @Override public void placeOrFail(PlacementRequest request, Consumer<List<String>> placed,
-                Consumer<geoblocks.blockstore.wire.Failure> refused) {
+                Consumer<Failure> refused) {
             throw new UnsupportedOperationException();
         }
         @Override public PolicyCatalog policies() { throw new UnsupportedOperationException(); }
@@ -306,7 +310,7 @@ class AntiEntropyTest {
         Peer[] p = pair(false, false);
         Peer seoul = p[0];
         long start = now;
-        List<Integer> compared = new java.util.ArrayList<>();
+        List<Integer> compared = new ArrayList<>();
         for (int s = 0; s <= 40; s++) {
             now = start + s * 1_000 * MS;
             if (s == 40) {

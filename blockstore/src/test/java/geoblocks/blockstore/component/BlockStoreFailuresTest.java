@@ -4,15 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.core.Block;
+import geoblocks.blockstore.core.BlockFile;
 import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.BlockStorage;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.DiskFullException;
 import geoblocks.blockstore.core.MemoryBlockStorage;
+import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FailureException;
+import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.PeerOp;
+import geoblocks.net.Bytes;
+import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -74,7 +82,7 @@ class BlockStoreFailuresTest {
         byte[] data = {1, 2, 3};
         store.put(ID, data, Checksums.crc32c(data));
         store.corrupt(ID);
-        node.readLocal(ID, geoblocks.net.Bytes.Allocator.HEAP, reads::add);
+        node.readLocal(ID, Bytes.Allocator.HEAP, reads::add);
         codes.add(reads.get(1).failure().code());
 
         node.disk = new FailingStorage(store);
@@ -93,37 +101,37 @@ class BlockStoreFailuresTest {
         FakeNode node = new FakeNode();
         MemoryBlockStorage store = new MemoryBlockStorage(System::currentTimeMillis);
         node.disk = store;
-        geoblocks.net.NetAddress peer = geoblocks.net.NetAddress.of("127.0.0.1", 7001);
+        NetAddress peer = NetAddress.of("127.0.0.1", 7001);
         ReplicaServer server = new ReplicaServer(node);
-        server.onFetch(peer, new geoblocks.blockstore.wire.PeerOp.FetchBlock(1, ID.value()));
+        server.onFetch(peer, new PeerOp.FetchBlock(1, ID.value()));
         byte[] data = {1, 2, 3};
         store.put(ID, data, Checksums.crc32c(data));
         store.corrupt(ID);
-        server.onFetch(peer, new geoblocks.blockstore.wire.PeerOp.FetchBlock(2, ID.value()));
+        server.onFetch(peer, new PeerOp.FetchBlock(2, ID.value()));
         node.disk = new FailingStorage(store);
-        server.onFetch(peer, new geoblocks.blockstore.wire.PeerOp.FetchBlock(3, ID.value()));
+        server.onFetch(peer, new PeerOp.FetchBlock(3, ID.value()));
         List<FailureCode> codes = new ArrayList<>();
         for (Object[] sent : node.sent) {
-            codes.add(((geoblocks.blockstore.wire.FileOp.Failed) sent[1]).code());
+            codes.add(((FileOp.Failed) sent[1]).code());
         }
         assertEquals(List.of(FailureCode.BLOCK_MISSING, FailureCode.BLOCK_CORRUPT, FailureCode.IO_ERROR), codes);
     }
 
     /** A store whose disk fails every read with an I/O error. */
-    private static final class FailingStorage implements geoblocks.blockstore.core.BlockStorage {
-        private final geoblocks.blockstore.core.BlockStorage inner;
+    private static final class FailingStorage implements BlockStorage {
+        private final BlockStorage inner;
 
-        FailingStorage(geoblocks.blockstore.core.BlockStorage inner) {
+        FailingStorage(BlockStorage inner) {
             this.inner = inner;
         }
 
         @Override public void put(BlockId id, byte[] data, int crc) throws IOException { throw new IOException("EIO"); }
-        @Override public geoblocks.blockstore.core.Block get(BlockId id) throws IOException { throw new IOException("EIO"); }
+        @Override public Block get(BlockId id) throws IOException { throw new IOException("EIO"); }
         @Override public boolean delete(BlockId id) throws IOException { return inner.delete(id); }
         @Override public boolean contains(BlockId id) { return inner.contains(id); }
         @Override public List<BlockId> list() throws IOException { return inner.list(); }
-        @Override public geoblocks.blockstore.core.StoredBlocks stored() { return inner.stored(); }
-        @Override public List<geoblocks.blockstore.core.BlockFile> listShard(int shard, long before) throws IOException {
+        @Override public StoredBlocks stored() { return inner.stored(); }
+        @Override public List<BlockFile> listShard(int shard, long before) throws IOException {
             return inner.listShard(shard, before);
         }
         @Override public long deleteIfUnchanged(BlockId id, long modifiedMillis) throws IOException {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
@@ -19,6 +20,7 @@ import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.net.NetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -65,7 +67,7 @@ class DownloadsFetchTest {
         FakeNode node = new FakeNode();
         assertEquals(List.of("dublin", "mumbai"), node.latency.rank(List.of("mumbai", "dublin"), node.rtt, node.now));
         byte[][] got = new byte[1][];
-        geoblocks.blockstore.wire.Failure[] error = new geoblocks.blockstore.wire.Failure[1];
+        Failure[] error = new Failure[1];
         Downloads.fetch(node, M, 0, d -> got[0] = d, e -> error[0] = e);
         long dublin = lastFetch(node);
         node.now += 2_000 * MS;
@@ -83,7 +85,7 @@ class DownloadsFetchTest {
     }
 
     /** What a download of M begun by {@code request} asks dublin for first: FetchBlock (plain) or FetchPaced (planned). */
-    private static Class<?> firstFetchOf(FakeNode node, java.util.function.BiConsumer<Downloads, NetAddress> request)
+    private static Class<?> firstFetchOf(FakeNode node, BiConsumer<Downloads, NetAddress> request)
             throws Exception {
         node.manifests().save(M);
         NetAddress client = NetAddress.of("127.0.0.1", 9000);
@@ -136,7 +138,7 @@ class DownloadsFetchTest {
     @Test
     void everyReplicaSentBadBytes_theFetchFailsCorrupt() {
         FakeNode node = new FakeNode();
-        geoblocks.blockstore.wire.Failure[] error = new geoblocks.blockstore.wire.Failure[1];
+        Failure[] error = new Failure[1];
         Downloads.fetch(node, M, 0, d -> { throw new AssertionError("read"); }, e -> error[0] = e);
         byte[] bad = DATA.clone();
         bad[0] ^= 1;
@@ -163,7 +165,7 @@ class DownloadsFetchTest {
 
     private static FailureCode fetchFailing(FailureCode first, FailureCode second) {
         FakeNode node = new FakeNode();
-        geoblocks.blockstore.wire.Failure[] error = new geoblocks.blockstore.wire.Failure[1];
+        Failure[] error = new Failure[1];
         Downloads.fetch(node, M, 0, d -> { throw new AssertionError("read"); }, e -> error[0] = e);
         long a = lastFetch(node);
         assertTrue(node.waiting.remove(a).onReply(new Failed(a, first, "x")));

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.wire.ClientOp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -85,7 +86,7 @@ class FailureCodesTest {
     void putData_blockBeyondTheMemory_isBusy() {
         FakeNode node = new FakeNode();
         node.placeAt = List.of("saopaulo");
-        node.disk = new geoblocks.blockstore.core.MemoryBlockStorage(() -> 0L);
+        node.disk = new MemoryBlockStorage(() -> 0L);
         Uploads up = uploads(node);
         up.onBegin(CLIENT, new PutBegin(1, "a", 8, 4, "local"));
         byte[] block = {1, 2, 3, 4};

@@ -1,20 +1,31 @@
 package geoblocks.blockstore.component;
 
+import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.BlockStorage;
+import geoblocks.blockstore.core.InFlightFiles;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.Owners;
 import geoblocks.blockstore.core.RttTable;
+import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.placement.PlacementRequest;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
+import geoblocks.blockstore.core.placement.PolicyDescription;
 import geoblocks.blockstore.core.read.ServiceLatency;
+import geoblocks.blockstore.meta.MemoryMetaEngine;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.PeerOp.FetchBlock;
 import geoblocks.blockstore.wire.PeerOp.FetchPaced;
+import geoblocks.net.Bytes;
 import geoblocks.net.NetAddress;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,9 +69,9 @@ final class FakeNode implements Node {
     @Override public ManifestStore manifests() {
         if (manifests == null) {
             try {
-                manifests = new ManifestStore(new geoblocks.blockstore.meta.MemoryMetaEngine());
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                manifests = new ManifestStore(new MemoryMetaEngine());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
         return manifests;
@@ -71,12 +82,12 @@ final class FakeNode implements Node {
             List<String> regions = new ArrayList<>(PEERS);
             regions.add(region());
             versions = new Versions(manifests(), region(), this::wallMillis, settings.versionRetentionMs(),
-                    geoblocks.blockstore.core.TombstoneCollector.of(regions, settings), ids -> {});
+                    TombstoneCollector.of(regions, settings), ids -> {});
         }
         return versions;
     }
     @Override public String ownerOf(String name) {
-        return geoblocks.blockstore.core.Owners.ownerOf(name, List.of("dublin", "mumbai", "saopaulo", "seoul"));
+        return Owners.ownerOf(name, List.of("dublin", "mumbai", "saopaulo", "seoul"));
     }
 
     /** This node over {@code store} (a restarted node reading what an earlier one kept). */
@@ -89,13 +100,13 @@ final class FakeNode implements Node {
     @Override public String notReadyToDecideCreates() { return notReady; }
     @Override public long wallMillis() { return now / MS; }
     @Override public MemoryBudget budget() { return budget; }
-    final geoblocks.blockstore.core.AdmissionQueue admission = new geoblocks.blockstore.core.AdmissionQueue(budget, 10_000_000_000L, 1000);
-    @Override public geoblocks.blockstore.core.AdmissionQueue admission() { return admission; }
+    final AdmissionQueue admission = new AdmissionQueue(budget, 10_000_000_000L, 1000);
+    @Override public AdmissionQueue admission() { return admission; }
     @Override public Random random() { return new Random(1); }
     @Override public long now() { return now; }
     @Override public void send(NetAddress to, FileOp op) { sent.add(new Object[] {to, op}); }
     private final Publications publications = new Publications(this);
-    @Override public void publish(String peer, byte[] encoded, java.util.function.Consumer<geoblocks.blockstore.wire.Failure> done) {
+    @Override public void publish(String peer, byte[] encoded, Consumer<Failure> done) {
         publications.publish(peer, encoded, done);
     }
     @Override public long expect(NetAddress peer, Pending.Waiter waiter) {
@@ -110,16 +121,16 @@ final class FakeNode implements Node {
     @Override public void cancel(long req) { waiting.remove(req); }
     @Override public void fail(long req, String why) { waiting.remove(req).onTimeout(why); }
     /** When set, the node's block store: reads and writes complete at once. */
-    geoblocks.blockstore.core.BlockStorage disk;
+    BlockStorage disk;
     @Override public void storeLocal(BlockId id, byte[] data, int crc, Consumer<BlockStored> done) {
         if (disk == null) {
             throw new UnsupportedOperationException();
         }
-        geoblocks.blockstore.wire.Failure failure = null;
+        Failure failure = null;
         try {
             disk.put(id, data, crc);
-        } catch (java.io.IOException e) {
-            failure = geoblocks.blockstore.wire.Failure.ofStorage(e);
+        } catch (IOException e) {
+            failure = Failure.ofStorage(e);
         }
         done.accept(new BlockStored(nextReq++, id, failure));
     }
@@ -129,30 +140,30 @@ final class FakeNode implements Node {
         }
         try {
             done.accept(new BlockRead(nextReq++, id, disk.get(id), null));
-        } catch (java.io.IOException e) {
-            done.accept(new BlockRead(nextReq++, id, null, geoblocks.blockstore.wire.Failure.ofStorage(e)));
+        } catch (IOException e) {
+            done.accept(new BlockRead(nextReq++, id, null, Failure.ofStorage(e)));
         }
     }
-    @Override public void readLocal(BlockId id, geoblocks.net.Bytes.Allocator into, Consumer<BlockRead> done) {
+    @Override public void readLocal(BlockId id, Bytes.Allocator into, Consumer<BlockRead> done) {
         if (disk == null) {
             throw new UnsupportedOperationException();
         }
         try {
             done.accept(new BlockRead(nextReq++, id, null, null, disk.read(id, into)));
-        } catch (java.io.IOException e) {
-            done.accept(new BlockRead(nextReq++, id, null, geoblocks.blockstore.wire.Failure.ofStorage(e)));
+        } catch (IOException e) {
+            done.accept(new BlockRead(nextReq++, id, null, Failure.ofStorage(e)));
         }
     }
     /** What blocks for clients are read into (heap unless a test counts releases). */
-    geoblocks.net.Bytes.Allocator sendBuffers = geoblocks.net.Bytes.Allocator.HEAP;
-    @Override public geoblocks.net.Bytes.Allocator sendBuffers(NetAddress client) {
+    Bytes.Allocator sendBuffers = Bytes.Allocator.HEAP;
+    @Override public Bytes.Allocator sendBuffers(NetAddress client) {
         return sendBuffers;
     }
     /** Where {@link #place} puts every request (null: placing is not expected), and the requests it got. */
     List<String> placeAt;
     final List<PlacementRequest> placed = new ArrayList<>();
     @Override public void placeOrFail(PlacementRequest request, Consumer<List<String>> placed,
-            Consumer<geoblocks.blockstore.wire.Failure> refused) {
+            Consumer<Failure> refused) {
         if (placeAt == null) {
             throw new UnsupportedOperationException();
         }
@@ -160,16 +171,16 @@ final class FakeNode implements Node {
         placed.accept(placeAt);
     }
     @Override public PolicyCatalog policies() {
-        return new PolicyCatalog(List.of(new geoblocks.blockstore.core.placement.PolicyDescription("local", "seed", 1, ""),
-                new geoblocks.blockstore.core.placement.PolicyDescription("tworandom", "seed", 2, "")));
+        return new PolicyCatalog(List.of(new PolicyDescription("local", "seed", 1, ""),
+                new PolicyDescription("tworandom", "seed", 2, "")));
     }
     @Override public void schedule(long delayNanos, Runnable task) {
         wakeupsAt.add(new long[] {now + delayNanos});
         wakeups.add(task);
     }
     @Override public ServiceLatency serviceLatency() { return latency; }
-    final geoblocks.blockstore.core.InFlightFiles inFlight = new geoblocks.blockstore.core.InFlightFiles(600_000 * MS);
-    @Override public geoblocks.blockstore.core.InFlightFiles inFlight() { return inFlight; }
+    final InFlightFiles inFlight = new InFlightFiles(600_000 * MS);
+    @Override public InFlightFiles inFlight() { return inFlight; }
 
     /** The fetch requests sent so far, by region. */
     List<String> fetchedFrom() {

@@ -34,6 +34,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -235,7 +236,7 @@ class InlineObjectsTest {
         Uploads up = uploads(node);
         up.onBegin(CLIENT, new PutBegin(1, NAME, DATA.length, 256, "local", ClientOp.ACK_ALL, false, Map.of()));
         for (int b = 0, off = 0; off < DATA.length; b++, off += 256) {
-            byte[] part = java.util.Arrays.copyOfRange(DATA, off, Math.min(DATA.length, off + 256));
+            byte[] part = Arrays.copyOfRange(DATA, off, Math.min(DATA.length, off + 256));
             up.onData(CLIENT, new PutData(1, b, 0, Checksums.crc32c(part), true, part));
         }
         Manifest m = node.manifests().find(NAME).orElseThrow();

@@ -4,9 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.core.BlockFile;
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.HybridClock;
 import geoblocks.blockstore.core.Manifest;
+import geoblocks.blockstore.core.ManifestCodec;
+import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.ManifestStore;
+import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.MoveRecord;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.Version;
@@ -217,10 +223,10 @@ class MigrationsTest {
         }
         boolean withHistory = false;
         for (ManifestPart p : sent(node, ManifestPart.class)) {
-            List<geoblocks.blockstore.core.ManifestHistory> hs = geoblocks.blockstore.core.ManifestCodec.isBatch(p.data())
-                    ? geoblocks.blockstore.core.ManifestCodec.decodeBatch(p.data())
-                    : List.of(geoblocks.blockstore.core.ManifestCodec.decodeAny(p.data()));
-            for (geoblocks.blockstore.core.ManifestHistory ph : hs) {
+            List<ManifestHistory> hs = ManifestCodec.isBatch(p.data())
+                    ? ManifestCodec.decodeBatch(p.data())
+                    : List.of(ManifestCodec.decodeAny(p.data()));
+            for (ManifestHistory ph : hs) {
                 withHistory |= ph.versions().size() == 2 && ph.versions().get(0).locEpoch() == 1;
             }
         }
@@ -279,10 +285,10 @@ class MigrationsTest {
     void moveCopy_ofABlockAlreadyHere_rewritesItInPlace_insteadOfPullingIt() throws IOException {
         FakeNode target = new FakeNode();
         long[] wall = {1_000};
-        target.disk = new geoblocks.blockstore.core.MemoryBlockStorage(() -> wall[0]);
+        target.disk = new MemoryBlockStorage(() -> wall[0]);
         byte[] data = "a block a move copied here before its coordinator restarted".getBytes();
-        int crc = geoblocks.blockstore.core.Checksums.crc32c(data);
-        geoblocks.blockstore.core.BlockId id = geoblocks.blockstore.core.BlockId.ofFileBlock("fmv", 0);
+        int crc = Checksums.crc32c(data);
+        BlockId id = BlockId.ofFileBlock("fmv", 0);
         target.disk.put(id, data, crc);
         Migrations there = migrations(target);
         wall[0] = 2_000;
@@ -290,7 +296,7 @@ class MigrationsTest {
         assertEquals(List.of(new Done(5, "stored")), sent(target, FileOp.class), "answered at once, nothing pulled");
         long written = -1;
         for (int i = 0; i < target.disk.shards(); i++) {
-            for (geoblocks.blockstore.core.BlockFile f : target.disk.listShard(i, Long.MAX_VALUE)) {
+            for (BlockFile f : target.disk.listShard(i, Long.MAX_VALUE)) {
                 written = f.id().equals(id) ? f.modifiedMillis() : written;
             }
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.OpFamily;
 import geoblocks.blockstore.wire.ClientOp.ClusterReq;
@@ -111,6 +112,6 @@ class OpHandlersTest {
         assertEquals(FileOp.Kind.PEER_REQUEST, new NetBenchOpen(1, 2, "tcp").kind());
         assertEquals(FileOp.Kind.CLIENT_REQUEST, new NetBenchData(1, 2, 0, 0, 0, new byte[0]).kind(),
                 "bench data is counted from anyone, as before the families");
-        assertEquals(FileOp.Kind.REPLY, new Failed(1, geoblocks.blockstore.wire.FailureCode.BUSY, "x").kind());
+        assertEquals(FileOp.Kind.REPLY, new Failed(1, FailureCode.BUSY, "x").kind());
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.net.NetAddress;
 import java.net.InetAddress;
@@ -64,7 +65,7 @@ class PendingTest {
     void failUnsent_tellsTheWaiterItNeverLeft_onlyForItsOwnPeer() {
         pending.add(5, PEER, new Pending.Waiter() {
             @Override
-            public boolean onReply(geoblocks.blockstore.wire.FileOp op) {
+            public boolean onReply(FileOp op) {
                 return true;
             }
 

@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.read.ReadOptions;
+import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.PeerOp.BlockData;
 import geoblocks.blockstore.wire.PeerOp.FetchCancel;
 import geoblocks.blockstore.wire.PeerOp.FetchPaced;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class PlannedFetchTest {
     private static final long MS = FakeNode.MS;
 
-    private static final byte[] DATA = "a block of hedged bytes".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] DATA = "a block of hedged bytes".getBytes(StandardCharsets.US_ASCII);
     private static final Manifest M = new Manifest("f.bin", "f1", DATA.length, 1 << 20, "local", "dublin", 1L,
             List.of(new Manifest.BlockRef(DATA.length, Checksums.crc32c(DATA), List.of("mumbai", "dublin"))));
 
@@ -29,7 +31,7 @@ class PlannedFetchTest {
     void hedge_wakeupThatRunsEarly_isSetAgain_andTheHedgeGoesOutAtItsTime() {
         FakeNode node = new FakeNode();
         byte[][] got = new byte[1][];
-        geoblocks.blockstore.wire.Failure[] error = new geoblocks.blockstore.wire.Failure[1];
+        Failure[] error = new Failure[1];
         PlannedFetch.fetch(node, M, 0, new ReadOptions(ReadOptions.Strategy.HEDGED, false), d -> got[0] = d,
                 e -> error[0] = e);
         assertEquals(List.of("dublin"), node.fetchedFrom(), "nearest replica first");

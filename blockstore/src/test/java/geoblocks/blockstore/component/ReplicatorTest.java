@@ -21,6 +21,7 @@ import geoblocks.blockstore.wire.PeerOp.ReplicaStored;
 import geoblocks.net.NetAddress;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,7 +60,7 @@ class ReplicatorTest {
 
     private static byte[] block(int b) {
         byte[] data = new byte[BLOCK];
-        java.util.Arrays.fill(data, (byte) (b + 1));
+        Arrays.fill(data, (byte) (b + 1));
         return data;
     }
 

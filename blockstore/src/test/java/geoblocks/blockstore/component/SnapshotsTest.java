@@ -22,6 +22,7 @@ import geoblocks.net.NetAddress;
 import geoblocks.net.RttMatrix;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,7 +71,7 @@ class SnapshotsTest {
 
     private static Manifest file(Random r, String name, long clock) {
         List<String> all = new ArrayList<>(List.of("seoul", "dublin", "saopaulo", "mumbai", "elsewhere"));
-        java.util.Collections.shuffle(all, r);
+        Collections.shuffle(all, r);
         int blocks = 1 + r.nextInt(80);
         List<Manifest.BlockRef> refs = new ArrayList<>();
         for (int b = 0; b < blocks; b++) {

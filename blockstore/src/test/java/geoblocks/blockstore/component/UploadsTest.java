@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.core.BlockCollector;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Manifest;
@@ -19,12 +20,16 @@ import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
+import geoblocks.blockstore.wire.PeerOp;
 import geoblocks.blockstore.wire.PeerOp.ReplicaData;
 import geoblocks.blockstore.wire.PeerOp.ReplicaStored;
 import geoblocks.net.NetAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,7 +50,7 @@ class UploadsTest {
     private final byte[] data = new byte[SIZE];
 
     UploadsTest() {
-        new java.util.Random(7).nextBytes(data);
+        new Random(7).nextBytes(data);
         node.disk = new MemoryBlockStorage(() -> 1_000L);
         node.placeAt = List.of("saopaulo", "dublin");
     }
@@ -57,7 +62,7 @@ class UploadsTest {
 
     /** Sends block {@code b} whole, with its checksum (or a wrong one). */
     private void block(int b, boolean rightCrc) {
-        byte[] part = java.util.Arrays.copyOfRange(data, b * BLOCK, Math.min(SIZE, (b + 1) * BLOCK));
+        byte[] part = Arrays.copyOfRange(data, b * BLOCK, Math.min(SIZE, (b + 1) * BLOCK));
         int crc = Checksums.crc32c(part) ^ (rightCrc ? 0 : 1);
         uploads.onData(CLIENT, new PutData(1, b, 0, crc, true, part));
     }
@@ -135,28 +140,28 @@ class UploadsTest {
     void anUploadInProgress_tellsTheRegionsHoldingItsBlocksToKeepThem_untilItEnds() {
         Uploads slow = new Uploads(node, replicator, 60_000 * FakeNode.MS);
         slow.onBegin(CLIENT, new PutBegin(1, "f.bin", SIZE, BLOCK, "tworandom", ClientOp.ACK_ALL));
-        byte[] part = java.util.Arrays.copyOfRange(data, 0, BLOCK);
+        byte[] part = Arrays.copyOfRange(data, 0, BLOCK);
         slow.onData(CLIENT, new PutData(1, 0, 0, Checksums.crc32c(part), true, part));
         ReplicaData d = unanswered().get(0);
         node.waiting.remove(d.req()).onReply(new ReplicaStored(d.req(), d.blockId()));
-        String fileId = geoblocks.blockstore.core.BlockCollector.FileBlock.of(BlockId.of(d.blockId())).orElseThrow().fileId();
+        String fileId = BlockCollector.FileBlock.of(BlockId.of(d.blockId())).orElseThrow().fileId();
         slow.hold(node.now + 59_000 * FakeNode.MS);
-        assertTrue(sent(geoblocks.blockstore.wire.PeerOp.HoldBlocks.class).isEmpty(), "not before the interval");
+        assertTrue(sent(PeerOp.HoldBlocks.class).isEmpty(), "not before the interval");
         for (int i = 1; i <= 3; i++) { // three intervals with no block sent: the upload stalls longer than a grace
             slow.hold(node.now + i * 60_000 * FakeNode.MS);
         }
-        List<Object[]> holds = node.sent.stream().filter(x -> x[1] instanceof geoblocks.blockstore.wire.PeerOp.HoldBlocks)
+        List<Object[]> holds = node.sent.stream().filter(x -> x[1] instanceof PeerOp.HoldBlocks)
                 .toList();
         assertEquals(3, holds.size(), "one keep-alive per interval");
         for (Object[] h : holds) {
             assertEquals(node.addressOf("dublin"), h[0], "to dublin, which holds block 0 (not to this region)");
-            assertEquals(List.of(fileId), ((geoblocks.blockstore.wire.PeerOp.HoldBlocks) h[1]).fileIds());
+            assertEquals(List.of(fileId), ((PeerOp.HoldBlocks) h[1]).fileIds());
         }
-        byte[] second = java.util.Arrays.copyOfRange(data, BLOCK, 2 * BLOCK);
+        byte[] second = Arrays.copyOfRange(data, BLOCK, 2 * BLOCK);
         slow.onData(CLIENT, new PutData(1, 1, 0, Checksums.crc32c(second) ^ 1, true, second)); // a bad block: it fails
         assertEquals(1, sent(Failed.class).size());
         slow.hold(node.now + 10 * 60_000 * FakeNode.MS);
-        assertEquals(3, node.sent.stream().filter(x -> x[1] instanceof geoblocks.blockstore.wire.PeerOp.HoldBlocks).count(),
+        assertEquals(3, node.sent.stream().filter(x -> x[1] instanceof PeerOp.HoldBlocks).count(),
                 "no keep-alive for an upload that ended");
     }
 
@@ -210,7 +215,7 @@ class UploadsTest {
     }
 
     /** Answers each publication waiting with what {@code answer} gives for its region (null: Done); returns how many. */
-    private int answerPublications(java.util.function.Function<String, Failed> answer) {
+    private int answerPublications(Function<String, Failed> answer) {
         int n = 0;
         for (ManifestPart p : sent(ManifestPart.class)) {
             Pending.Waiter w = p.publish() ? node.waiting.remove(p.req()) : null;
@@ -229,7 +234,7 @@ class UploadsTest {
     /** A second upload, g.bin (req 2), of one block at saopaulo and dublin, its replica answered. */
     private void begin2() {
         uploads.onBegin(CLIENT, new PutBegin(2, "g.bin", BLOCK, BLOCK, "tworandom", ClientOp.ACK_ALL));
-        byte[] part = java.util.Arrays.copyOfRange(data, 0, BLOCK);
+        byte[] part = Arrays.copyOfRange(data, 0, BLOCK);
         uploads.onData(CLIENT, new PutData(2, 0, 0, Checksums.crc32c(part), true, part));
         ReplicaData d = unanswered().get(0);
         node.waiting.remove(d.req()).onReply(new ReplicaStored(d.req(), d.blockId()));
@@ -268,7 +273,7 @@ class UploadsTest {
 
         // the second target silent as well: the upload fails, UNAVAILABLE
         uploads.onBegin(CLIENT, new PutBegin(2, "g.bin", SIZE, BLOCK, "tworandom", ClientOp.ACK_ALL));
-        byte[] part = java.util.Arrays.copyOfRange(data, 0, BLOCK);
+        byte[] part = Arrays.copyOfRange(data, 0, BLOCK);
         node.placeAt = List.of("saopaulo", "dublin");
         uploads.onData(CLIENT, new PutData(2, 0, 0, Checksums.crc32c(part), true, part));
         node.placeAt = List.of("mumbai");

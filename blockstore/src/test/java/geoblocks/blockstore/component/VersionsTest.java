@@ -13,9 +13,11 @@ import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.core.WriteCondition;
+import geoblocks.blockstore.meta.MemoryMetaEngine;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +26,7 @@ class VersionsTest {
     private static final List<String> REGIONS = List.of("seoul", "dublin");
     private long wall = 1_000_000;
     private final List<BlockId> deleted = new ArrayList<>();
-    private final geoblocks.blockstore.meta.MemoryMetaEngine disk = new geoblocks.blockstore.meta.MemoryMetaEngine();
+    private final MemoryMetaEngine disk = new MemoryMetaEngine();
 
     private Versions versions(String region) throws IOException {
         return new Versions(new ManifestStore(disk), region, () -> wall, 10_000,
@@ -108,7 +110,7 @@ class VersionsTest {
 
     private static Manifest tagged(String name, String fileId, String etag) {
         return new Manifest(name, fileId, 4, 4, "local", "seoul", 1, List.of(new Manifest.BlockRef(4, 7, List.of("seoul"))),
-                Version.legacy(1, "seoul"), 0, false, java.util.Map.of("etag", etag));
+                Version.legacy(1, "seoul"), 0, false, Map.of("etag", etag));
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.wire.FailureCode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class AdmissionQueueTest {
@@ -193,7 +194,7 @@ class AdmissionQueueTest {
      */
     @Test
     void expire_lateRequestsAmongNewerOnes_refusesExactlyTheLateOnes_once() {
-        java.util.Random random = new java.util.Random(7);
+        Random random = new Random(7);
         for (int round = 0; round < 300; round++) {
             int n = 1 + random.nextInt(60);
             MemoryBudget full = new MemoryBudget(400);

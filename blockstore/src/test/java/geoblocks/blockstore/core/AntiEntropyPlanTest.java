@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -199,7 +200,7 @@ class AntiEntropyPlanTest {
 
     /** {@code n} names and every piece of each, in name order. */
     static Map<String, List<ManifestHistory>> histories(Random r, int n) {
-        Map<String, List<ManifestHistory>> out = new java.util.LinkedHashMap<>();
+        Map<String, List<ManifestHistory>> out = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             String name = name(r, i);
             out.put(name, pieces(r, name));

@@ -35,7 +35,7 @@ class BackgroundExpectationsTest {
         expected.expect(A, "f-1", 100, 2, "queued behind it", now);
         expected.expect(B, "g-0", 100, 3, "other peer", now);
         assertEquals(2, expected.touchPeer(A, now + 8 * SEC).size());
-        java.util.List<BackgroundExpectations.Expected<String>> gone = expected.expire(now + 12 * SEC);
+        List<BackgroundExpectations.Expected<String>> gone = expected.expire(now + 12 * SEC);
         assertEquals(1, gone.size());
         assertEquals("g-0", gone.get(0).blockId);
         assertEquals(2, expected.expire(now + 19 * SEC).size());

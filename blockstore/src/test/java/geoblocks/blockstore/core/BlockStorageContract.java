@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -265,7 +266,7 @@ public abstract class BlockStorageContract {
         for (int i = 0; i < s.shards(); i++) {
             out.addAll(s.listShard(i, Long.MAX_VALUE));
         }
-        out.sort(java.util.Comparator.comparing(BlockFile::id));
+        out.sort(Comparator.comparing(BlockFile::id));
         return out;
     }
 

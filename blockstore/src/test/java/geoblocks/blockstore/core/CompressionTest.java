@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,13 +29,13 @@ class CompressionTest {
     /** Base64 of random bytes: text-like, compresses to about 3/4 (6 bits of entropy per byte). */
     private static byte[] base64(long seed, int n) {
         byte[] text = Base64.getEncoder().encode(random(seed, n));
-        return java.util.Arrays.copyOf(text, n);
+        return Arrays.copyOf(text, n);
     }
 
     /** {@code n} bytes of which the first {@code zeros} are zero and the rest random. */
     private static byte[] zerosThenRandom(long seed, int n, int zeros) {
         byte[] b = random(seed, n);
-        java.util.Arrays.fill(b, 0, zeros, (byte) 0);
+        Arrays.fill(b, 0, zeros, (byte) 0);
         return b;
     }
 
@@ -49,7 +53,7 @@ class CompressionTest {
     void codec_corruptOrTruncatedData_isACorruptBlockNeverAnotherException(BlockCodec codec) {
         byte[] raw = base64(4, 50_000);
         byte[] stored = codec.compress(raw, raw.length);
-        java.util.List<Integer> undetected = new java.util.ArrayList<>();
+        List<Integer> undetected = new ArrayList<>();
         for (int i = 0; i < stored.length; i += Math.max(1, stored.length / 500)) {
             byte[] bad = stored.clone();
             bad[i] ^= 0x5A;
@@ -67,7 +71,7 @@ class CompressionTest {
         // change unnoticed here; the stored CRC32C, checked before decoding, catches those
         assertTrue(undetected.stream().allMatch(i -> i < 10), "undetected flips at " + undetected);
         assertThrows(CorruptBlockException.class,
-                () -> codec.decompress(ID, java.util.Arrays.copyOf(stored, stored.length / 2), raw.length));
+                () -> codec.decompress(ID, Arrays.copyOf(stored, stored.length / 2), raw.length));
         assertThrows(CorruptBlockException.class, () -> codec.decompress(ID, random(5, 300), raw.length));
     }
 
@@ -85,7 +89,7 @@ class CompressionTest {
         for (BlockCodec c : BlockCodec.values()) {
             assertEquals(c, BlockCodec.ofId(c.id()));
         }
-        assertThrows(java.io.IOException.class, () -> BlockCodec.ofId(3));
+        assertThrows(IOException.class, () -> BlockCodec.ofId(3));
     }
 
     @Test
@@ -145,7 +149,7 @@ class CompressionTest {
     void encode_auto_sampleDecides_incompressibleStartMeansStoredAsItIs() {
         int n = 4 * Compression.SAMPLE_BYTES;
         byte[] raw = random(11, n);
-        java.util.Arrays.fill(raw, Compression.SAMPLE_BYTES, n, (byte) 'a'); // compressible after the sample
+        Arrays.fill(raw, Compression.SAMPLE_BYTES, n, (byte) 'a'); // compressible after the sample
         assertEquals(BlockCodec.NONE, Compression.AUTO.encode(raw, n).codec());
         assertEquals(BlockCodec.ZSTD, Compression.ZSTD.encode(raw, n).codec());
     }
@@ -157,6 +161,6 @@ class CompressionTest {
         assertEquals(30, e.rawLength());
         assertEquals(Checksums.crc32c(buf, 0, 30), e.rawCrc());
         byte[] back = e.codec().decompress(ID, e.stored(), e.rawLength());
-        assertArrayEquals(java.util.Arrays.copyOf(buf, 30), back);
+        assertArrayEquals(Arrays.copyOf(buf, 30), back);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.net.Bytes;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -130,7 +131,7 @@ class DownloadWindowTest {
         }
 
         @Override public int length() { return inner.length(); }
-        @Override public java.nio.ByteBuffer nio() { return inner.nio(); }
+        @Override public ByteBuffer nio() { return inner.nio(); }
         @Override public Bytes slice(int offset, int length) { return inner.slice(offset, length); }
         @Override public void release() { releases++; }
     }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -294,8 +296,8 @@ class FileBlockStorageTest extends BlockStorageContract {
         FileBlockStorage full = new FileBlockStorage(dir, Long.MAX_VALUE / 2);
         byte[] data = {1, 2, 3};
         IOException e = assertThrows(IOException.class, () -> full.put(BlockId.of("x"), data, Checksums.crc32c(data)));
-        assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE,
-                geoblocks.blockstore.wire.Failure.ofStorage(e).code(), "typed as no room: " + e);
+        assertEquals(FailureCode.INSUFFICIENT_STORAGE,
+                Failure.ofStorage(e).code(), "typed as no room: " + e);
         assertFalse(full.contains(BlockId.of("x")));
         assertEquals(List.of(), full.list());
     }

@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,7 +49,7 @@ class ManifestCodecTest {
 
     @Test
     void roundTrip_withMetadata_equalsOriginal_andWithoutItStaysFormat2() throws IOException {
-        java.util.Map<String, String> meta = java.util.Map.of("etag", "9e107d9d372bb6826bd81d3542a419d6", "content-type",
+        Map<String, String> meta = Map.of("etag", "9e107d9d372bb6826bd81d3542a419d6", "content-type",
                 "image/jpeg; charset=\u00fc");
         Manifest m = new Manifest(SAMPLE.name(), SAMPLE.fileId(), SAMPLE.size(), SAMPLE.blockSize(), SAMPLE.policy(),
                 SAMPLE.uploadedAt(), SAMPLE.createdMillis(), SAMPLE.blocks(), SAMPLE.version(), 3, false, meta);
@@ -59,10 +63,10 @@ class ManifestCodecTest {
 
     @Test
     void metadata_overItsLimit_isRefused() {
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new Manifest(SAMPLE.name(),
+        Assertions.assertThrows(IllegalArgumentException.class, () -> new Manifest(SAMPLE.name(),
                 SAMPLE.fileId(), SAMPLE.size(), SAMPLE.blockSize(), SAMPLE.policy(), SAMPLE.uploadedAt(),
                 SAMPLE.createdMillis(), SAMPLE.blocks(), SAMPLE.version(), 0, false,
-                java.util.Map.of("k", "v".repeat(Manifest.MAX_META_BYTES))));
+                Map.of("k", "v".repeat(Manifest.MAX_META_BYTES))));
     }
 
     @Test
@@ -89,7 +93,7 @@ class ManifestCodecTest {
 
     @Test
     void roundTrip_manyReplicasAndExtremeValues_equalsOriginal() throws IOException {
-        List<String> replicas = java.util.stream.IntStream.range(0, 255).mapToObj(i -> "r" + i).toList();
+        List<String> replicas = IntStream.range(0, 255).mapToObj(i -> "r" + i).toList();
         Manifest m = new Manifest("x", "id", Integer.MAX_VALUE, Integer.MAX_VALUE, "", "", Long.MIN_VALUE,
                 List.of(new Manifest.BlockRef(Integer.MAX_VALUE, -1, replicas)));
         assertEquals(m, roundTrip(m));
@@ -210,7 +214,7 @@ class ManifestCodecTest {
         v1.putInt(0x47424D48).put((byte) 1).putShort((short) 2).putInt(one.length).put(one).putInt(two.length).put(two);
         assertEquals(new ManifestHistory(SAMPLE.name(), List.of(a, t)), ManifestCodec.decodeAny(withCrc(v1.array())));
 
-        byte[] region = "seoul".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] region = "seoul".getBytes(StandardCharsets.UTF_8);
         ByteBuffer live = ByteBuffer.allocate(4 + 1 + 2 + 4 + one.length + 1 + 2 + region.length);
         live.putInt(0x47424D48).put((byte) 2).putShort((short) 1).putInt(one.length).put(one)
                 .put((byte) 1).putShort((short) region.length).put(region);
@@ -329,7 +333,7 @@ class ManifestCodecTest {
     @Test
     void roundTrip_compressedBlocksAndMetadata_keepBoth() throws IOException {
         Manifest c = compressed();
-        java.util.Map<String, String> meta = java.util.Map.of("etag", "0123456789abcdef0123456789abcdef-2");
+        Map<String, String> meta = Map.of("etag", "0123456789abcdef0123456789abcdef-2");
         Manifest m = new Manifest(c.name(), c.fileId(), c.size(), c.blockSize(), c.policy(), c.uploadedAt(),
                 c.createdMillis(), c.blocks(), c.version(), 0, false, meta);
         Manifest back = roundTrip(m);

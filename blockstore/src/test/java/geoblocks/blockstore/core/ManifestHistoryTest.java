@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -128,7 +129,7 @@ class ManifestHistoryTest {
     private static Manifest kept(long millis) {
         Manifest m = v(millis, "a");
         return new Manifest(m.name(), m.fileId(), m.size(), m.blockSize(), m.policy(), m.uploadedAt(), m.createdMillis(),
-                m.blocks(), m.version(), 0, false, java.util.Map.of(Manifest.META_KEEP, "1"));
+                m.blocks(), m.version(), 0, false, Map.of(Manifest.META_KEEP, "1"));
     }
 
     @Test

@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import geoblocks.blockstore.meta.LegacyUpgrade;
@@ -20,6 +22,8 @@ import geoblocks.blockstore.meta.MetaReplicationQueueStore;
 import geoblocks.blockstore.meta.MetaSettings;
 import geoblocks.blockstore.meta.RocksMetaEngine;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -210,7 +214,7 @@ class ManifestStoreTest {
             old = in.readAllBytes();
         }
         FileBlockStorage legacy = new FileBlockStorage(root.resolve("data/manifests"));
-        legacy.put(new BlockId("m-" + java.util.HexFormat.of().formatHex("photos/1".getBytes(StandardCharsets.UTF_8))),
+        legacy.put(new BlockId("m-" + HexFormat.of().formatHex("photos/1".getBytes(StandardCharsets.UTF_8))),
                 old, Checksums.crc32c(old));
         LegacyUpgrade.Result r = LegacyUpgrade.run(root.resolve("data"), store, new MetaReplicationQueueStore(engine));
         assertEquals(new LegacyUpgrade.Result(1, 0, 0), r);
@@ -242,14 +246,14 @@ class ManifestStoreTest {
         store.save(a2);
         store.save(b);
         other.save(b);
-        assertFalse(java.util.Arrays.equals(store.bucketDigests(), other.bucketDigests()));
+        assertFalse(Arrays.equals(store.bucketDigests(), other.bucketDigests()));
         other.save(a2);
         other.save(a1);
         assertArrayEquals(store.bucketDigests(), other.bucketDigests());
         assertEquals(store.digest("a"), other.digest("a"));
         int bucket = ManifestStore.bucketOf("a");
-        assertTrue(store.digests(java.util.Set.of(bucket)).containsKey("a"));
-        assertEquals(store.digests(java.util.Set.of(bucket)), other.digests(java.util.Set.of(bucket)));
+        assertTrue(store.digests(Set.of(bucket)).containsKey("a"));
+        assertEquals(store.digests(Set.of(bucket)), other.digests(Set.of(bucket)));
         store.replace("a", null);
         other.replace("a", null);
         assertArrayEquals(store.bucketDigests(), other.bucketDigests());
@@ -387,7 +391,7 @@ class ManifestStoreTest {
 
     @Test
     void listing_alwaysAgreesWithTheLiveHeads_afterRandomChanges_andARestart() throws IOException {
-        java.util.Random rnd = new java.util.Random(3);
+        Random rnd = new Random(3);
         long clock = 1;
         for (int step = 0; step < 300; step++) {
             String name = "k/" + rnd.nextInt(40);
@@ -405,11 +409,11 @@ class ManifestStoreTest {
         }
         for (int round = 0; round < 2; round++) {
             ManifestStore s = round == 0 ? store : reopen();
-            List<String> fromHeads = new java.util.ArrayList<>();
+            List<String> fromHeads = new ArrayList<>();
             for (Manifest m : s.list("k/", "", 1000)) {
                 fromHeads.add(m.name() + " " + m.size() + " " + m.meta());
             }
-            List<String> fromListing = new java.util.ArrayList<>();
+            List<String> fromListing = new ArrayList<>();
             for (Listed l : s.listing("k/", "", 1000)) {
                 fromListing.add(l.name() + " " + l.size() + " " + l.meta());
             }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
@@ -33,8 +35,8 @@ class MemoryBlockStorageCapacityTest {
         MemoryBlockStorage s = new MemoryBlockStorage(1000, 100, () -> 0L);
         put(s, "a", 900);
         IOException e = assertThrows(IOException.class, () -> put(s, "b", 1));
-        assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE,
-                geoblocks.blockstore.wire.Failure.ofStorage(e).code(), "typed as no room: " + e);
+        assertEquals(FailureCode.INSUFFICIENT_STORAGE,
+                Failure.ofStorage(e).code(), "typed as no room: " + e);
         assertFalse(s.contains(new BlockId("b")));
         assertEquals(100, s.space().freeBytes());
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.MoveCopies.State;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,7 @@ class MoveCopiesTest {
     private static final long S = 1_000_000_000L;
 
     private static MoveCopies<String> of(int n) {
-        List<String> copies = new java.util.ArrayList<>();
+        List<String> copies = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             copies.add("c" + i);
         }

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.meta.MemoryMetaEngine;
+import geoblocks.blockstore.meta.MetaBatch;
 import geoblocks.blockstore.meta.MetaMoveStore;
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +32,7 @@ class MoveRecordTest {
         assertEquals(MoveRecord.BLOCKWISE, b[4]);
         assertEquals(r, MoveRecord.decode(b, "test"));
         assertEquals(MoveRecord.WHOLE, MOVE.encode()[4], "a whole move is written as before (version 1)");
-        MoveRecord same = MoveRecord.blockwise(from, java.util.Collections.nCopies(3, List.of("seoul", "mumbai")), 5);
+        MoveRecord same = MoveRecord.blockwise(from, Collections.nCopies(3, List.of("seoul", "mumbai")), 5);
         assertEquals(MoveRecord.WHOLE, same.encode()[4]);
         assertEquals(same, MoveRecord.decode(same.encode(), "test"));
     }
@@ -49,7 +52,7 @@ class MoveRecordTest {
             assertThrows(IOException.class, () -> MoveRecord.decode(d, "test"), "flipped byte " + i);
         }
         for (int n : new int[] {0, 5, 17, b.length - 1}) {
-            assertThrows(IOException.class, () -> MoveRecord.decode(java.util.Arrays.copyOf(b, n), "test"), n + " bytes");
+            assertThrows(IOException.class, () -> MoveRecord.decode(Arrays.copyOf(b, n), "test"), n + " bytes");
         }
     }
 
@@ -71,7 +74,7 @@ class MoveRecordTest {
         assertEquals(List.of(other, MOVE), new MetaMoveStore(engine).load().moves());
         store.remove(MetaMoveStore.key(other)); // records are kept per version: name and file id
         assertEquals(List.of(MOVE), new MetaMoveStore(engine).load().moves());
-        engine.write(new geoblocks.blockstore.meta.MetaBatch().put("mbad".getBytes(), new byte[] {1, 2, 3}));
+        engine.write(new MetaBatch().put("mbad".getBytes(), new byte[] {1, 2, 3}));
         MetaMoveStore.Loaded loaded = new MetaMoveStore(engine).load();
         assertEquals(List.of(MOVE), loaded.moves());
         assertEquals(List.of("bad"), loaded.unreadable());

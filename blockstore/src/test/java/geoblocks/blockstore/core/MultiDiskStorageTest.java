@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -151,7 +153,7 @@ class MultiDiskStorageTest extends BlockStorageContract {
         assertEquals(2, store.checkDisks().size());
         assertThrows(NoSuchBlockException.class, () -> store.get(A));
         IOException e = assertThrows(IOException.class, () -> put(store, B, randomBytes(2, 10)));
-        assertEquals(geoblocks.blockstore.wire.FailureCode.IO_ERROR, geoblocks.blockstore.wire.Failure.ofStorage(e).code(),
+        assertEquals(FailureCode.IO_ERROR, Failure.ofStorage(e).code(),
                 "no disk left is an I/O failure, not no room: " + e);
         assertFalse(store.space().fits(1));
     }

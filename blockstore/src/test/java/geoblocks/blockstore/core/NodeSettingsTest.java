@@ -26,10 +26,10 @@ class NodeSettingsTest {
 
     @Test
     void from_autoChunk_takesTheNetworksValue_explicitValueWins() {
-        com.typesafe.config.Config ref = com.typesafe.config.ConfigFactory.load();
+        Config ref = ConfigFactory.load();
         assertEquals(NodeSettings.SMALL_FRAME_CHUNK, NodeSettings.from(ref).chunkBytes());
         assertEquals(1 << 20, NodeSettings.from(ref, 1 << 20).chunkBytes());
-        com.typesafe.config.Config set = com.typesafe.config.ConfigFactory.parseString("geoblocks.node.chunk-bytes = 8 KiB")
+        Config set = ConfigFactory.parseString("geoblocks.node.chunk-bytes = 8 KiB")
                 .withFallback(ref);
         assertEquals(8192, NodeSettings.from(set, 1 << 20).chunkBytes());
     }
@@ -144,8 +144,8 @@ class NodeSettingsTest {
     void from_read_defaultsToFirstByRtt_andIsSettable() {
         assertEquals(ReadOptions.DEFAULT, load("").readDefault());
         NodeSettings s = load("geoblocks.node.read { strategy = hedged, rank = load }");
-        assertEquals(new geoblocks.blockstore.core.read.ReadOptions(
-                geoblocks.blockstore.core.read.ReadOptions.Strategy.HEDGED, true), s.readDefault());
+        assertEquals(new ReadOptions(
+                ReadOptions.Strategy.HEDGED, true), s.readDefault());
         assertEquals(s.readDefault(), s.withBackgroundTransport(NodeSettings.TCP).readDefault(), "kept by with...");
         assertEquals(s.readDefault(), s.withVersions(2000, 2000, 10, 0).readDefault());
     }

@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -45,7 +49,7 @@ class PolicyTest {
     @EnumSource(Policy.class)
     void parse_ownId_roundTrips(Policy p) {
         assertEquals(p, Policy.parse(p.id()));
-        assertEquals(p.name().toLowerCase(java.util.Locale.ROOT), p.id());
+        assertEquals(p.name().toLowerCase(Locale.ROOT), p.id());
     }
 
     @Test
@@ -156,7 +160,7 @@ class PolicyTest {
     @Test
     void place_random_allUp_choosesAllFourRegions() throws PlacementException {
         Random rnd = new Random(8);
-        Set<String> seen = new java.util.TreeSet<>();
+        Set<String> seen = new TreeSet<>();
         for (int i = 0; i < 400; i++) {
             seen.addAll(Policy.RANDOM.place(ALL_UP, rnd));
         }
@@ -167,7 +171,7 @@ class PolicyTest {
     void place_tworandom_twoDistinctUpRegionsCoveringEveryPair() throws PlacementException {
         RttTable t = withDown("mumbai");
         Random rnd = new Random(9);
-        Map<Set<String>, Integer> pairs = new java.util.HashMap<>();
+        Map<Set<String>, Integer> pairs = new HashMap<>();
         Map<String, Integer> firsts = new TreeMap<>();
         for (int i = 0; i < DRAWS; i++) {
             List<String> placed = Policy.TWORANDOM.place(t, rnd);
@@ -207,11 +211,11 @@ class PolicyTest {
 
     @Test
     void place_sameSeed_independentOfMapInsertionOrder() throws PlacementException {
-        Map<String, Double> forward = new java.util.LinkedHashMap<>();
+        Map<String, Double> forward = new LinkedHashMap<>();
         forward.put("dublin", 252.0);
         forward.put("mumbai", 160.0);
         forward.put("saopaulo", 298.0);
-        Map<String, Double> backward = new java.util.LinkedHashMap<>();
+        Map<String, Double> backward = new LinkedHashMap<>();
         backward.put("saopaulo", 298.0);
         backward.put("mumbai", 160.0);
         backward.put("dublin", 252.0);

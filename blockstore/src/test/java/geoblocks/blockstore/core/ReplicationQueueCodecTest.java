@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.ReplicationQueue.Copy;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,7 +53,7 @@ class ReplicationQueueCodecTest {
     void decode_everyTruncation_isRefusedNamingTheFile() {
         byte[] good = ReplicationQueueCodec.encode(copies());
         for (int n = 0; n < good.length; n++) {
-            byte[] cut = java.util.Arrays.copyOf(good, n);
+            byte[] cut = Arrays.copyOf(good, n);
             CorruptQueueException e = assertThrows(CorruptQueueException.class,
                     () -> ReplicationQueueCodec.decode(cut, "/data/q"), "length " + n);
             assertTrue(e.getMessage().startsWith("/data/q: "), e.getMessage());
@@ -72,8 +75,8 @@ class ReplicationQueueCodecTest {
     @Test
     void decode_countLargerThanTheEntries_isRefusedEvenWithAValidChecksum() {
         byte[] b = ReplicationQueueCodec.encode(copies());
-        java.nio.ByteBuffer.wrap(b).putInt(8, 4);
-        java.nio.ByteBuffer.wrap(b).putInt(b.length - 4, Checksums.crc32c(b, 0, b.length - 4));
+        ByteBuffer.wrap(b).putInt(8, 4);
+        ByteBuffer.wrap(b).putInt(b.length - 4, Checksums.crc32c(b, 0, b.length - 4));
         CorruptQueueException e = assertThrows(CorruptQueueException.class, () -> ReplicationQueueCodec.decode(b, "q"));
         assertTrue(e.getMessage().contains("entry 3"), e.getMessage());
     }
@@ -98,7 +101,7 @@ class ReplicationQueueCodecTest {
         FileReplicationQueueStore store = new FileReplicationQueueStore(file);
         store.save(copies());
         byte[] b = Files.readAllBytes(file);
-        Files.write(file, java.util.Arrays.copyOf(b, b.length - 7));
+        Files.write(file, Arrays.copyOf(b, b.length - 7));
         CorruptQueueException e = assertThrows(CorruptQueueException.class, store::load);
         assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("truncated or damaged"),
                 e.getMessage());
@@ -108,9 +111,9 @@ class ReplicationQueueCodecTest {
     @Test
     void format_version1_goldenBytes() throws IOException {
         List<Copy> one = List.of(new Copy("a/b", "f1", 3, "seoul"));
-        String hex = java.util.HexFormat.of().formatHex(ReplicationQueueCodec.encode(one));
+        String hex = HexFormat.of().formatHex(ReplicationQueueCodec.encode(one));
         assertEquals(GOLDEN_V1, hex);
-        assertEquals(one, ReplicationQueueCodec.decode(java.util.HexFormat.of().parseHex(GOLDEN_V1), "golden"));
+        assertEquals(one, ReplicationQueueCodec.decode(HexFormat.of().parseHex(GOLDEN_V1), "golden"));
     }
 
     private static final String GOLDEN_V1 = "4742525101000000000000010003612f620002663100000003000573656f756c300297f7";

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.MeasuredRttMatrix.Link;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -107,7 +108,7 @@ class RttMatrixViewTest {
 
     @Test
     void rowOfALargeCluster_keepsTheFirstMaxPeersById() {
-        Map<String, Double> up = new java.util.HashMap<>();
+        Map<String, Double> up = new HashMap<>();
         for (int i = 0; i < RttRow.MAX_PEERS + 5; i++) {
             up.put(String.format("r%02d", i), 1.0);
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -97,7 +98,7 @@ class RttTableTest {
     @Test
     void new_copiesItsInputs() {
         Map<String, Double> up = new HashMap<>(Map.of("mumbai", 160.0));
-        Set<String> down = new java.util.HashSet<>(Set.of("dublin"));
+        Set<String> down = new HashSet<>(Set.of("dublin"));
         RttTable t = new RttTable("seoul", up, down);
         up.put("saopaulo", 1.0);
         down.add("x");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The decision to forget a deleted name, with wall time passed in (no clock, no processes). */
@@ -51,7 +52,7 @@ class TombstoneCollectorTest {
 
     @Test
     void aKeptTombstone_isNeverCollectedNorTakenForForgotten_itsPurgedStubIs() {
-        Manifest kept = tomb(10_000).withMeta(java.util.Map.of(Manifest.META_KEEP, "1"));
+        Manifest kept = tomb(10_000).withMeta(Map.of(Manifest.META_KEEP, "1"));
         ManifestHistory h = new ManifestHistory("n", List.of(kept), List.of("seoul", "dublin", "mumbai"));
         assertEquals(KEEP, c.decide(h, 30_000));
         assertEquals(KEEP, c.decide(h, 10_000_000)); // not even the fallback

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.blockstore.wire.ClientOp;
 import org.junit.jupiter.api.Test;
 
 class TransferCountersTest {
@@ -32,7 +33,7 @@ class TransferCountersTest {
         assertEquals(30, c.tcpBackgroundSent());
         assertEquals(12, c.tcpReceived());
         assertEquals(7, c.tcpBackgroundReceived());
-        geoblocks.blockstore.wire.ClientOp.Transfers t = new geoblocks.blockstore.wire.ClientOp.Transfers(c.tcpSent(),
+        ClientOp.Transfers t = new ClientOp.Transfers(c.tcpSent(),
                 c.tcpReceived(), 1000, 2000, c.tcpBackgroundSent(), c.tcpBackgroundReceived());
         assertEquals(100, t.foregroundSent());
         assertEquals(1030, t.backgroundSent());

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -172,7 +173,7 @@ class UploadAssemblyTest {
         assertEquals(Checksums.crc32c(raw), b.rawCrc());
         assertEquals(e.stored().length, a.reservedBytes());
         assertEquals(before + e.stored().length, budget.used());
-        Manifest.BlockRef ref = b.ref(java.util.List.of("seoul"));
+        Manifest.BlockRef ref = b.ref(List.of("seoul"));
         assertEquals(e.stored().length, ref.length());
         assertEquals(1000, ref.rawLength());
         // the next block starts at offset 0 of block 1

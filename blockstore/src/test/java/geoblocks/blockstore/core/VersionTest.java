@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,7 +16,7 @@ class VersionTest {
     void order_clockFirst_thenRegion() {
         List<Version> vs = new ArrayList<>(List.of(new Version(5, "seoul"), new Version(3, "tokyo"),
                 new Version(5, "dublin"), new Version(9, "a")));
-        java.util.Collections.sort(vs);
+        Collections.sort(vs);
         assertEquals(List.of(new Version(3, "tokyo"), new Version(5, "dublin"), new Version(5, "seoul"),
                 new Version(9, "a")), vs);
     }

@@ -3,6 +3,7 @@ package geoblocks.blockstore.port;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.net.Bytes;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.net.URISyntaxException;
@@ -28,7 +29,7 @@ class PortEventsTest {
         List<String> functions = new ArrayList<>();
         for (Class<?> e : events) {
             for (RecordComponent c : e.getRecordComponents()) {
-                if (isFunction(c.getType()) && c.getType() != geoblocks.net.Bytes.Allocator.class) {
+                if (isFunction(c.getType()) && c.getType() != Bytes.Allocator.class) {
                     functions.add(e.getName() + "." + c.getName() + ": " + c.getType().getName());
                 }
             }

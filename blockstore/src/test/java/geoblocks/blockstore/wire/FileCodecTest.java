@@ -109,7 +109,7 @@ class FileCodecTest {
                 new ListReq(5, maxString, unicode, Integer.MAX_VALUE),
                 new StatReq(6, maxString),
                 new DeleteReq(7, "gone.txt"),
-                new geoblocks.blockstore.wire.ClientOp.PurgeReq(7, "gone.txt", "0000018c00000001@seoul"),
+                new ClientOp.PurgeReq(7, "gone.txt", "0000018c00000001@seoul"),
                 new StatusReq(8),
                 new PutProgress(9, 42L << 30),
                 new ClientOp.Waiting(9, 5000),
@@ -237,7 +237,7 @@ class FileCodecTest {
         StatusReply r = new StatusReply(12, "dublin", List.of(), 0, 0, 0, 0, 0, new Transfers(0, 0, 0, 0, 0, 0),
                 new Background(0, 0, peers));
         byte[] wire = encode(CODEC, new FileMsg(V4, r));
-        byte[] older = java.util.Arrays.copyOf(wire, wire.length - 2 - 4 * peers.size());   // as c64bb8f wrote it
+        byte[] older = Arrays.copyOf(wire, wire.length - 2 - 4 * peers.size());   // as c64bb8f wrote it
         StatusReply back = (StatusReply) CODEC.decode(ByteBuffer.wrap(older)).op();
         assertEquals(List.of(0, 0), back.background().peers().stream().map(LedbatPeer::pathMtuBytes).toList());
         assertEquals(peers.get(0).withPathMtu(0), back.background().peers().get(0));
@@ -337,7 +337,7 @@ class FileCodecTest {
         java.util.Map<String, String> pinned = new java.util.TreeMap<>();
         try (java.io.InputStream in = FileCodecTest.class.getResourceAsStream(GOLDEN)) {
             assertTrue(in != null, GOLDEN + " is missing");
-            for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                 if (!line.isBlank()) {
                     String[] kv = line.split(" ");
                     pinned.put(kv[0], kv[1]);
@@ -380,7 +380,7 @@ class FileCodecTest {
         StatusReply back = (StatusReply) decode(CODEC, at5, at5.length).op();
         assertEquals(v, back.versions());
         byte[] plainAt5 = encode(CODEC, new FileMsg(V4, plain, 5));
-        String tail = java.util.HexFormat.of().formatHex(java.util.Arrays.copyOfRange(at5, plainAt5.length, at5.length));
+        String tail = java.util.HexFormat.of().formatHex(Arrays.copyOfRange(at5, plainAt5.length, at5.length));
         assertEquals("0000" // no LEDBAT peers' path MTUs, written so the versions can follow
                 + "0000" // nor their stall times
                 + "001d" + hex("geoblocks 0.3.0 (commit 1a2b)") + "0003" + hex("0.2") + "0001" + hex("x") + "0002"
@@ -408,7 +408,7 @@ class FileCodecTest {
     }
 
     private static String hex(String s) {
-        return java.util.HexFormat.of().formatHex(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return java.util.HexFormat.of().formatHex(s.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -667,7 +667,7 @@ class FileCodecTest {
         Failed decoded = (Failed) decode(CODEC, wire, wire.length).op();
         assertTrue(decoded.error().startsWith("no such file 'nnnn"), decoded.error());
         assertTrue(decoded.error().endsWith("..."), decoded.error());
-        assertTrue(decoded.error().getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= FileOp.MAX_TEXT_BYTES);
+        assertTrue(decoded.error().getBytes(StandardCharsets.UTF_8).length <= FileOp.MAX_TEXT_BYTES);
     }
 
     @Test

@@ -12,14 +12,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.DiskSpace;
+import geoblocks.blockstore.core.RoundTrip;
 import geoblocks.blockstore.core.RttRow;
 import geoblocks.blockstore.core.placement.NodeLoad;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
+import geoblocks.net.VersionRange;
 import geoblocks.net.Wire;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class RttProbeCodecTest {
@@ -96,8 +102,8 @@ class RttProbeCodecTest {
 
     @Test
     void load_roundTrips_andANoLoadProbeKeepsItsSize() throws MalformedMessageException {
-        geoblocks.blockstore.core.placement.NodeLoad load = new geoblocks.blockstore.core.placement.NodeLoad(
-                new geoblocks.blockstore.core.DiskSpace(Long.MAX_VALUE, 5L << 30, 256L << 20), 123_456_789);
+        NodeLoad load = new NodeLoad(
+                new DiskSpace(Long.MAX_VALUE, 5L << 30, 256L << 20), 123_456_789);
         for (RttProbe p : List.of(new RttProbe(V4, false, 3, 9, load), new RttProbe(V6, false, 4, 8).echo(load))) {
             byte[] wire = encode(CODEC, p);
             assertEquals(Wire.headerSize(p.getHeader()) + 17 + 32, wire.length);
@@ -113,7 +119,7 @@ class RttProbeCodecTest {
 
     @Test
     void load_truncatedOrNegative_throwsMalformed() {
-        byte[] wire = encode(CODEC, new RttProbe(V4, false, 3, 9, geoblocks.blockstore.core.placement.NodeLoad.UNKNOWN));
+        byte[] wire = encode(CODEC, new RttProbe(V4, false, 3, 9, NodeLoad.UNKNOWN));
         int end = Wire.headerSize(V4) + 17;
         for (int len = end + 1; len < wire.length; len++) {
             int cut = len;
@@ -131,7 +137,7 @@ class RttProbeCodecTest {
         NodeLoad load = NodeLoad.UNKNOWN;
         RttProbe small = new RttProbe(V4, false, 3, 9, load, ROW);
         assertTrue(small.fitted() == small, "an ordinary row fits");
-        java.util.Map<String, Long> big = new java.util.TreeMap<>();
+        Map<String, Long> big = new TreeMap<>();
         for (int i = 0; i < RttRow.MAX_PEERS; i++) {
             big.put(String.format("%02d", i) + "x".repeat(RttRow.MAX_ID_BYTES - 2), 1000L + i);
         }
@@ -144,14 +150,14 @@ class RttProbeCodecTest {
         assertTrue(fitted.wireSize() + Wire.DATAGRAM_OVERHEAD <= RttProbe.MAX_DATAGRAM);
     }
 
-    private static final RttRow ROW = new RttRow(java.util.Map.of("dublin", 252_000L, "mumbai", 160_500L,
+    private static final RttRow ROW = new RttRow(Map.of("dublin", 252_000L, "mumbai", 160_500L,
             "saopaulo", RttRow.DOWN, "a-" + "x".repeat(30), RttRow.MAX_MICROS));
 
     @Test
     void row_roundTripsInPingsAndPongs_andSizeMatches() throws MalformedMessageException {
         NodeLoad load = NodeLoad.UNKNOWN;
         for (RttProbe p : List.of(new RttProbe(V4, false, 3, 9, load, ROW), new RttProbe(V6, false, 4, 8).echo(load, ROW),
-                new RttProbe(V4, true, 5, 7, load, new RttRow(java.util.Map.of())))) {
+                new RttProbe(V4, true, 5, 7, load, new RttRow(Map.of())))) {
             byte[] wire = encode(CODEC, p);
             assertEquals(wire.length, p.wireSize());
             ByteBuffer in = ByteBuffer.wrap(wire);
@@ -193,7 +199,7 @@ class RttProbeCodecTest {
 
     @Test
     void row_malformed_isRefusedWithTheOffendingValue() {
-        byte[] wire = encode(CODEC, new RttProbe(V4, false, 3, 9, NodeLoad.UNKNOWN, new RttRow(java.util.Map.of("dublin", 1L))));
+        byte[] wire = encode(CODEC, new RttProbe(V4, false, 3, 9, NodeLoad.UNKNOWN, new RttRow(Map.of("dublin", 1L))));
         int at = Wire.headerSize(V4) + 17 + 32;
         assertMalformed(set(wire, at, RttRow.MAX_PEERS + 1), "count 33");
         assertMalformed(set(wire, at + 1, 0), "length 0");
@@ -201,7 +207,7 @@ class RttProbeCodecTest {
         assertMalformed(set(wire, at + 2, 'D'), "'Dublin'");
         assertMalformed(set(wire, at + 2, 0xC3), "'?ublin'");
         byte[] twice = encode(CODEC, new RttProbe(V4, false, 3, 9, NodeLoad.UNKNOWN,
-                new RttRow(java.util.Map.of("dublin", 1L, "dublix", 2L))));
+                new RttRow(Map.of("dublin", 1L, "dublix", 2L))));
         twice[at + 1 + 11 + 6] = 'n'; // second id, last letter: dublix -> dublin
         assertMalformed(twice, "'dublin' twice");
     }
@@ -232,11 +238,11 @@ class RttProbeCodecTest {
     @Test
     void pingAndPong_goldenBytes() throws MalformedMessageException {
         RttProbe ping = new RttProbe(V4, false, 1, 123_456_789L);
-        String hex = java.util.HexFormat.of().formatHex(encode(CODEC, ping));
+        String hex = HexFormat.of().formatHex(encode(CODEC, ping));
         assertEquals(GOLDEN_PING, hex);
-        RttProbe back = CODEC.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(GOLDEN_PING)));
+        RttProbe back = CODEC.decode(ByteBuffer.wrap(HexFormat.of().parseHex(GOLDEN_PING)));
         assertEquals(123_456_789L, back.sentNanos());
-        assertEquals(GOLDEN_PONG, java.util.HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, true, 1, 123_456_789L))));
+        assertEquals(GOLDEN_PONG, HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, true, 1, 123_456_789L))));
     }
 
     private static final String GOLDEN_PING = "047f000001b26e040a01020300010100000000000000000100000000075bcd15";
@@ -249,35 +255,35 @@ class RttProbeCodecTest {
     @Test
     void version2_pingAndPong_goldenBytes_andThePongAnswersAtThePingsVersion() throws MalformedMessageException {
         RttProbe ping = new RttProbe(V4, false, 1, 123_456_789L).at(2);
-        String hex = java.util.HexFormat.of().formatHex(encode(CODEC, ping));
+        String hex = HexFormat.of().formatHex(encode(CODEC, ping));
         assertEquals(GOLDEN_PING.substring(0, K) + "20" + GOLDEN_PING.substring(K + 2), hex);
-        RttProbe back = CODEC.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(hex)));
+        RttProbe back = CODEC.decode(ByteBuffer.wrap(HexFormat.of().parseHex(hex)));
         assertEquals(2, back.wireVersion());
         assertEquals(false, back.isPong());
         RttProbe pong = back.echo();
         assertEquals(2, pong.wireVersion(), "a pong goes at its ping's version, which the pinger reads");
         assertEquals(GOLDEN_PONG.substring(0, K) + "21" + GOLDEN_PONG.substring(K + 2),
-                java.util.HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, true, 1, 123_456_789L).at(2))));
-        assertEquals(1, CODEC.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(GOLDEN_PING))).wireVersion());
-        assertEquals(new geoblocks.net.VersionRange(1, 2), CODEC.versions());
+                HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, true, 1, 123_456_789L).at(2))));
+        assertEquals(1, CODEC.decode(ByteBuffer.wrap(HexFormat.of().parseHex(GOLDEN_PING))).wireVersion());
+        assertEquals(new VersionRange(1, 2), CODEC.versions());
         assertThrows(IllegalArgumentException.class, () -> ping.at(3));
     }
 
     /** Version 2 ends with extensions framed by their length: a node skips those it does not know. */
     @Test
     void version2_unknownExtensions_areSkipped_andACutOneIsMalformed() throws MalformedMessageException {
-        RttRow row = new RttRow(new java.util.TreeMap<>(java.util.Map.of("dublin", 1234L)));
+        RttRow row = new RttRow(new TreeMap<>(Map.of("dublin", 1234L)));
         RttProbe p = new RttProbe(V4, false, 7, 99L, new NodeLoad(new DiskSpace(100, 50, 10), 5), row).at(2);
         byte[] wire = encode(CODEC, p);
-        byte[] ext = java.util.HexFormat.of().parseHex("07" + "03" + "aabbcc" + "fe" + "00");
-        byte[] longer = java.util.Arrays.copyOf(wire, wire.length + ext.length);
+        byte[] ext = HexFormat.of().parseHex("07" + "03" + "aabbcc" + "fe" + "00");
+        byte[] longer = Arrays.copyOf(wire, wire.length + ext.length);
         System.arraycopy(ext, 0, longer, wire.length, ext.length);
         RttProbe back = decode(CODEC, longer, longer.length);
         assertEquals(row, back.row());
         assertEquals(7, back.seq());
         assertEquals(2, back.wireVersion());
-        assertMalformed(java.util.Arrays.copyOf(longer, wire.length + 3), "RTT probe extension");
-        assertMalformed(java.util.Arrays.copyOf(longer, wire.length + 1), "RTT probe extension length");
+        assertMalformed(Arrays.copyOf(longer, wire.length + 3), "RTT probe extension");
+        assertMalformed(Arrays.copyOf(longer, wire.length + 1), "RTT probe extension length");
     }
 
     /** A version this node does not read (kind 0x30: version 3) is refused, naming the byte. */
@@ -289,7 +295,7 @@ class RttProbeCodecTest {
     }
 
     private static final NodeLoad LOAD = new NodeLoad(new DiskSpace(100, 50, 10), 5);
-    private static final RttRow ONE = new RttRow(new java.util.TreeMap<>(java.util.Map.of("dublin", 1234L)));
+    private static final RttRow ONE = new RttRow(new TreeMap<>(Map.of("dublin", 1234L)));
 
     /** A version 2 ping from a node with a load and a row, as the network delivers it: read at {@code readAt}. */
     private static RttProbe deliveredPing(long sentNanos, long readAt) throws MalformedMessageException {
@@ -302,13 +308,13 @@ class RttProbeCodecTest {
     void hold_goldenBytes_afterTheRow_andVersion2sBytesBeforeIt() throws MalformedMessageException {
         RttProbe pong = deliveredPing(99, 1_000_000).echo(LOAD, ONE).stampSent(1_000_000 + 12_345);
         assertEquals(12_345, pong.holdNanos());
-        String hex = java.util.HexFormat.of().formatHex(encode(CODEC, pong));
-        String without = java.util.HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, false, 7, 99, LOAD, ONE).echo(LOAD, ONE)
+        String hex = HexFormat.of().formatHex(encode(CODEC, pong));
+        String without = HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, false, 7, 99, LOAD, ONE).echo(LOAD, ONE)
                 .at(2)));
         assertEquals(without + "01" + "08" + "0000000000003039", hex, "version 2's bytes, then the extension");
         assertEquals(GOLDEN_HOLD_PONG, hex);
         assertEquals(hex.length() / 2, pong.wireSize());
-        RttProbe back = CODEC.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(GOLDEN_HOLD_PONG)));
+        RttProbe back = CODEC.decode(ByteBuffer.wrap(HexFormat.of().parseHex(GOLDEN_HOLD_PONG)));
         assertEquals(12_345, back.holdNanos());
         assertEquals(ONE, back.row());
         assertEquals(LOAD, back.load());
@@ -329,7 +335,7 @@ class RttProbeCodecTest {
     void hold_absentFromAnOlderPong_saysNothing() throws MalformedMessageException {
         RttProbe older = CODEC.decode(ByteBuffer.wrap(encode(CODEC, new RttProbe(V4, true, 7, 99, LOAD, ONE).at(2))));
         assertEquals(-1, older.holdNanos());
-        assertEquals(-1, CODEC.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(GOLDEN_PONG))).holdNanos());
+        assertEquals(-1, CODEC.decode(ByteBuffer.wrap(HexFormat.of().parseHex(GOLDEN_PONG))).holdNanos());
     }
 
     @Test
@@ -343,13 +349,13 @@ class RttProbeCodecTest {
         RttProbe v1 = CODEC.decode(ByteBuffer.wrap(encode(CODEC, new RttProbe(V4, false, 7, 1, LOAD, ONE)))).stampReceived(2);
         RttProbe v1Pong = v1.echo(LOAD, ONE).stampSent(10);
         assertEquals(-1, v1Pong.holdNanos(), "a version 1 pinger gets version 1's bytes");
-        assertEquals(java.util.HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, false, 7, 1, LOAD, ONE).echo(LOAD, ONE))),
-                java.util.HexFormat.of().formatHex(encode(CODEC, v1Pong)));
+        assertEquals(HexFormat.of().formatHex(encode(CODEC, new RttProbe(V4, false, 7, 1, LOAD, ONE).echo(LOAD, ONE))),
+                HexFormat.of().formatHex(encode(CODEC, v1Pong)));
     }
 
     @Test
     void hold_fittedWithoutItsRow_isDropped() throws MalformedMessageException {
-        java.util.Map<String, Long> big = new java.util.TreeMap<>();
+        Map<String, Long> big = new TreeMap<>();
         for (int i = 0; i < RttRow.MAX_PEERS; i++) {
             big.put(String.format("%02d", i) + "x".repeat(RttRow.MAX_ID_BYTES - 2), 1000L + i);
         }
@@ -401,7 +407,7 @@ class RttProbeCodecTest {
         RttProbe back = CODEC.decode(ByteBuffer.wrap(encode(CODEC, pong))).stampReceived(200_000);
         assertEquals(0, back.roundTripNanos(9_000_000));
         RttProbe stale = CODEC.decode(ByteBuffer.wrap(encode(CODEC, pong))).stampReceived(61_000_000_000L);
-        assertEquals(geoblocks.blockstore.core.RoundTrip.NONE, stale.roundTripNanos(61_000_000_000L),
+        assertEquals(RoundTrip.NONE, stale.roundTripNanos(61_000_000_000L),
                 "the echo of a ping a minute old measures nothing");
     }
 
@@ -412,10 +418,10 @@ class RttProbeCodecTest {
         byte[] negative = wire.clone();
         ByteBuffer.wrap(negative).putLong(ext + 2, -5);
         assertMalformed(negative, "negative, was -5 ns");
-        byte[] shortOne = java.util.Arrays.copyOf(wire, ext + 2 + 4);
+        byte[] shortOne = Arrays.copyOf(wire, ext + 2 + 4);
         shortOne[ext + 1] = 4;
         assertMalformed(shortOne, "of 4 bytes, must be 8");
-        byte[] twice = java.util.Arrays.copyOf(wire, wire.length + 10);
+        byte[] twice = Arrays.copyOf(wire, wire.length + 10);
         System.arraycopy(wire, ext, twice, wire.length, 10);
         assertMalformed(twice, "twice");
         for (int len = ext + 1; len < wire.length; len++) {
@@ -430,7 +436,7 @@ class RttProbeCodecTest {
      */
     @Test
     void unstamped_keepsTheMonitorsSendTime_andItsPongNoHold() throws MalformedMessageException {
-        RttRow row = new RttRow(new java.util.TreeMap<>(java.util.Map.of("dublin", 1234L)));
+        RttRow row = new RttRow(new TreeMap<>(Map.of("dublin", 1234L)));
         RttProbe ping = new RttProbe(V4, false, 1, 1_000L, NodeLoad.UNKNOWN, row).at(2).unstamped();
         assertEquals(1_000L, ((RttProbe) ping.stampSent(9_000L)).sentNanos(), "the monitor's send time stays");
         RttProbe stampedPing = (RttProbe) new RttProbe(V4, false, 1, 1_000L).stampSent(9_000L);

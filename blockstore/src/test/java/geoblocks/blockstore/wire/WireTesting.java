@@ -3,6 +3,7 @@ package geoblocks.blockstore.wire;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import geoblocks.net.Bytes;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
@@ -55,8 +56,8 @@ final class WireTesting {
             try {
                 Object e = c.getAccessor().invoke(expected);
                 Object a = c.getAccessor().invoke(actual);
-                if (e instanceof geoblocks.net.Bytes eb) {
-                    assertEquals(true, Arrays.equals(eb.toArray(), ((geoblocks.net.Bytes) a).toArray()),
+                if (e instanceof Bytes eb) {
+                    assertEquals(true, Arrays.equals(eb.toArray(), ((Bytes) a).toArray()),
                             expected.getClass().getSimpleName() + "." + c.getName() + " differs");
                 } else if (e instanceof byte[] eb) {
                     assertEquals(true, Arrays.equals(eb, (byte[]) a),

@@ -28,15 +28,20 @@ import geoblocks.ledbat.wire.ProbePacket;
 import geoblocks.net.DatagramRefused;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetBurst;
+import geoblocks.net.NetMsg;
 import geoblocks.net.Wire;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Negative;
 import se.sics.kompics.Positive;
+import se.sics.kompics.Start;
+import se.sics.kompics.Stop;
 import se.sics.kompics.network.Network;
 import se.sics.kompics.timer.CancelPeriodicTimeout;
 import se.sics.kompics.timer.SchedulePeriodicTimeout;
@@ -106,8 +111,8 @@ public final class LedbatComponent extends ComponentDefinition {
         int seed = (int) (System.nanoTime() ^ self.hashCode());
         this.nextStreamId = seed & 0x3fffffff;
         this.nextFlowId = Integer.reverse(seed) & 0x3fffffff;
-        handle(control, se.sics.kompics.Start.class, e -> started = true); // ticks begin with the first flow
-        handle(control, se.sics.kompics.Stop.class, e -> {
+        handle(control, Start.class, e -> started = true); // ticks begin with the first flow
+        handle(control, Stop.class, e -> {
             started = false;
             stopTicking();
         });
@@ -149,7 +154,7 @@ public final class LedbatComponent extends ComponentDefinition {
     /** Stops the periodic timer (e.g. before the component is killed). */
     private void stopTicking() {
         if (tickId != null) {
-            trigger(new CancelPeriodicTimeout((java.util.UUID) tickId), timer);
+            trigger(new CancelPeriodicTimeout((UUID) tickId), timer);
             tickId = null;
         }
     }
@@ -390,7 +395,7 @@ public final class LedbatComponent extends ComponentDefinition {
      * from one peer when LEDBAT's codec is registered as bursting): each is handled as if it came alone.
      */
     private void onBurst(NetBurst b) {
-        for (geoblocks.net.NetMsg m : b.parts()) {
+        for (NetMsg m : b.parts()) {
             if (m instanceof DataPacket d) {
                 onData(d);
             } else if (m instanceof AckPacket a) {
@@ -436,7 +441,7 @@ public final class LedbatComponent extends ComponentDefinition {
             deliveries.peer = peer;
             c.flush(deliveries);
             int sackLen = c.writeSack(sackScratch);
-            byte[] sack = sackLen == 0 ? NO_SACK : java.util.Arrays.copyOf(sackScratch, sackLen);
+            byte[] sack = sackLen == 0 ? NO_SACK : Arrays.copyOf(sackScratch, sackLen);
             trigger(new AckPacket(r.replyHeader, c.id(), c.next(), p.timestampMicros(), now - p.timestampMicros(),
                     (int) c.duplicates(), (int) c.outOfOrder(), sack), net);
             c.release();

@@ -1,5 +1,7 @@
 package geoblocks.ledbat.core;
 
+import java.util.Arrays;
+
 /**
  * The base delay of RFC 6817 section 2.4.2 ("update_base_delay"): the minimum one-way delay over
  * the last BASE_HISTORY one-minute intervals. Each bucket remembers the minute it belongs to, so an
@@ -24,7 +26,7 @@ public final class BaseDelayHistory {
         this.minutes = minutes;
         this.bucketMinute = new long[minutes];
         this.bucketMin = new long[minutes];
-        java.util.Arrays.fill(bucketMinute, Long.MIN_VALUE);
+        Arrays.fill(bucketMinute, Long.MIN_VALUE);
     }
 
     /** Adds a one-way delay sample (µs, any offset) taken at {@code nowMicros}. */

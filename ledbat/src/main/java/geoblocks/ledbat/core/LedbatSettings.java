@@ -1,5 +1,9 @@
 package geoblocks.ledbat.core;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -121,15 +125,15 @@ public final class LedbatSettings {
     }
 
     /** Reads from a Typesafe config (e.g. {@code ConfigFactory.load()}). */
-    public static LedbatSettings from(com.typesafe.config.Config config) {
+    public static LedbatSettings from(Config config) {
         return from(k -> config.hasPath(k) ? config.getValue(k).unwrapped() : null);
     }
 
     /** The shipped defaults overridden by {@code overrides} (keys relative to the namespace). */
-    public static LedbatSettings defaults(java.util.Map<String, ?> overrides) {
-        com.typesafe.config.Config base = com.typesafe.config.ConfigFactory.parseResources(
+    public static LedbatSettings defaults(Map<String, ?> overrides) {
+        Config base = ConfigFactory.parseResources(
                 LedbatSettings.class.getClassLoader(), "reference.conf");
-        com.typesafe.config.Config over = com.typesafe.config.ConfigFactory.parseMap(overrides)
+        Config over = ConfigFactory.parseMap(overrides)
                 .atPath(NAMESPACE);
         return from(over.withFallback(base).resolve());
     }
@@ -140,7 +144,7 @@ public final class LedbatSettings {
     }
 
     private static Mode parseMode(String s) {
-        switch (s.toLowerCase(java.util.Locale.ROOT)) {
+        switch (s.toLowerCase(Locale.ROOT)) {
             case "rfc6817": return Mode.RFC6817;
             case "ledbat++": case "ledbatplusplus": return Mode.LEDBAT_PLUS_PLUS;
             default: throw new IllegalArgumentException("mode must be rfc6817 or ledbat++, was '" + s + "'");
@@ -148,7 +152,7 @@ public final class LedbatSettings {
     }
 
     private static boolean parseScheduling(String s) {
-        switch (s.toLowerCase(java.util.Locale.ROOT)) {
+        switch (s.toLowerCase(Locale.ROOT)) {
             case "fifo": return true;
             case "round-robin": return false;
             default: throw new IllegalArgumentException(NAMESPACE + ".stream-scheduling must be fifo or round-robin, was '"

@@ -1,5 +1,7 @@
 package geoblocks.ledbat.core;
 
+import java.util.Arrays;
+
 /**
  * The receiver side of one flow: buffers segments that arrive out of order (up to
  * {@code capacity} packets ahead), hands each segment (its stream, payload and FIN flag) to a
@@ -139,7 +141,7 @@ public final class ReceiveWindow {
         }
         int bits = (int) Math.min(highest - next, Math.min(out.length, MAX_SACK_BYTES) * 8L);
         int len = (bits + 7) / 8;
-        java.util.Arrays.fill(out, 0, len, (byte) 0);
+        Arrays.fill(out, 0, len, (byte) 0);
         for (int i = 0; i < bits; i++) {
             long q = next + 1 + i;
             if (q - next <= mask && present[(int) (q & mask)]) {

@@ -1,6 +1,7 @@
 package geoblocks.ledbat.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +66,7 @@ public final class ReceiverFlow implements ReceiveWindow.Sink {
 
         /** The pending bytes as one array of exactly their length; nothing is pending afterwards. */
         byte[] take() {
-            byte[] data = pendingBytes == pending.length ? pending : java.util.Arrays.copyOf(pending, pendingBytes);
+            byte[] data = pendingBytes == pending.length ? pending : Arrays.copyOf(pending, pendingBytes);
             lastFlushBytes = pendingBytes;
             pending = null;
             pendingBytes = 0;

@@ -1,5 +1,7 @@
 package geoblocks.ledbat.core;
 
+import java.util.Objects;
+
 /**
  * Retransmission timeout per RFC 6298 (the CTO of RFC 6817 section 2.4.2): SRTT and RTTVAR from
  * RTT samples (section 2), RTO = SRTT + max(G, 4 RTTVAR) clamped to [min, max] (sections 2.4, 2.5),
@@ -53,7 +55,7 @@ public final class RtoEstimator {
         this.minCto = minCto;
         this.maxCto = maxCto;
         this.granularity = granularity;
-        this.rule = java.util.Objects.requireNonNull(rule, "rule");
+        this.rule = Objects.requireNonNull(rule, "rule");
         this.cto = initialCto;
     }
 

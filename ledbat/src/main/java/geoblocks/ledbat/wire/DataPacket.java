@@ -1,6 +1,7 @@
 package geoblocks.ledbat.wire;
 
 import geoblocks.net.NetHeader;
+import java.util.Arrays;
 
 /**
  * A data segment of a flow: the flow's sequence number, the sender's send time in microseconds
@@ -88,7 +89,7 @@ public final class DataPacket extends LedbatPacket {
         if (offset == 0 && length == data.length) {
             return data;
         }
-        return java.util.Arrays.copyOfRange(data, offset, offset + length);
+        return Arrays.copyOfRange(data, offset, offset + length);
     }
 
     byte[] array() {

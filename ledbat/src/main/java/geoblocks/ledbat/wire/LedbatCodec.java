@@ -2,6 +2,7 @@ package geoblocks.ledbat.wire;
 
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
+import geoblocks.net.VersionRange;
 import geoblocks.net.Wire;
 import geoblocks.net.WireCodec;
 import java.nio.ByteBuffer;
@@ -83,8 +84,8 @@ public final class LedbatCodec implements WireCodec<LedbatPacket> {
      * datagram carries its version byte; this build reads and writes {@value #VERSION} only.
      */
     @Override
-    public geoblocks.net.VersionRange versions() {
-        return geoblocks.net.VersionRange.only(VERSION);
+    public VersionRange versions() {
+        return VersionRange.only(VERSION);
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.DatagramSocket;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import se.sics.kompics.Kompics;
 
 /** Runs a {@link LoopbackHost} transfer in this JVM (one per test class: the runtime is global). */
@@ -32,7 +33,7 @@ final class Loopback {
 
     /** As above; {@code whileRunning} runs in the calling thread once started, before waiting for the result. */
     static TransferResult run(NetAddress[] ab, LossyShim.ShimInit shim, int streams, long bytes, long timeoutSeconds,
-            Map<String, ?> overrides, java.util.function.Consumer<TransferResult> whileRunning) throws InterruptedException {
+            Map<String, ?> overrides, Consumer<TransferResult> whileRunning) throws InterruptedException {
         CodecSerializer.register(LedbatCodec.INSTANCE, LedbatCodec.SERIALIZER_ID, "ledbat");
         // no overrides: the components read geoblocks.ledbat from their Kompics config (reference.conf)
         LedbatSettings settings = overrides.isEmpty() ? null : LedbatSettings.defaults(overrides);

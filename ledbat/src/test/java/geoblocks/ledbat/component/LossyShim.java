@@ -1,9 +1,17 @@
 package geoblocks.ledbat.component;
 
+import geoblocks.ledbat.wire.DataPacket;
+import geoblocks.ledbat.wire.ProbePacket;
+import geoblocks.net.DatagramRefused;
+import geoblocks.net.NetBurst;
+import geoblocks.net.NetMsg;
+import geoblocks.net.Wire;
+import java.util.List;
 import java.util.Random;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
 import se.sics.kompics.Negative;
+import se.sics.kompics.Port;
 import se.sics.kompics.Positive;
 import se.sics.kompics.network.Msg;
 import se.sics.kompics.network.Network;
@@ -51,9 +59,9 @@ public final class LossyShim extends ComponentDefinition {
         refuse = init.refuse;
         narrowAfter = init.narrowAfter;
         handle(up, Msg.class, m -> {
-            if (m instanceof geoblocks.net.NetBurst b) {
+            if (m instanceof NetBurst b) {
                 bursts++;
-                for (geoblocks.net.NetMsg part : b.parts()) {
+                for (NetMsg part : b.parts()) {
                     if (fits(part)) {
                         heldDown = pass(part, down, heldDown);
                     }
@@ -67,28 +75,28 @@ public final class LossyShim extends ComponentDefinition {
 
     /** Whether {@code m} fits the path MTU; if not, it is counted and refused or dropped. */
     private boolean fits(Msg<?, ?> m) {
-        if (m instanceof geoblocks.ledbat.wire.DataPacket d && d.part()) {
+        if (m instanceof DataPacket d && d.part()) {
             parts++;
         }
-        if (pathMtu == 0 || !(m instanceof geoblocks.net.NetMsg n) || sentDown++ < narrowAfter) {
+        if (pathMtu == 0 || !(m instanceof NetMsg n) || sentDown++ < narrowAfter) {
             return true;
         }
-        int size = n.wireSize() + geoblocks.net.Wire.DATAGRAM_OVERHEAD;
+        int size = n.wireSize() + Wire.DATAGRAM_OVERHEAD;
         if (size <= pathMtu) {
             return true;
         }
-        if (n instanceof geoblocks.ledbat.wire.ProbePacket) {
+        if (n instanceof ProbePacket) {
             oversizeProbes++;
         } else {
             oversizeData++;
         }
         if (refuse) {
-            trigger(new geoblocks.net.DatagramRefused(n.getHeader(), size), up);
+            trigger(new DatagramRefused(n.getHeader(), size), up);
         }
         return false;
     }
 
-    private Msg<?, ?> pass(Msg<?, ?> m, se.sics.kompics.Port<Network> port, Msg<?, ?> held) {
+    private Msg<?, ?> pass(Msg<?, ?> m, Port<Network> port, Msg<?, ?> held) {
         double r = random.nextDouble();
         if (r < loss) {
             dropped++;
@@ -98,12 +106,12 @@ public final class LossyShim extends ComponentDefinition {
             reordered++;
             return m;
         }
-        if (held != null && port == up && m instanceof geoblocks.net.NetMsg a && held instanceof geoblocks.net.NetMsg h
+        if (held != null && port == up && m instanceof NetMsg a && held instanceof NetMsg h
                 && a.getHeader().equals(h.getHeader())) {
             // upward, a held message leaves with the next in one NetBurst, as GeoNetwork delivers
             // what one read of its socket brought from one peer
             burstsUp++;
-            trigger(new geoblocks.net.NetBurst(a.getHeader(), java.util.List.of(a, h)), port);
+            trigger(new NetBurst(a.getHeader(), List.of(a, h)), port);
             held = null;
         } else {
             trigger(m, port);

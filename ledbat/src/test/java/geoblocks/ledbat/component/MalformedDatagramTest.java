@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.ledbat.wire.AckPacket;
 import geoblocks.ledbat.wire.DataPacket;
 import geoblocks.ledbat.wire.LedbatCodec;
+import geoblocks.ledbat.wire.LedbatPacket;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import geoblocks.net.netty.CodecSerializer;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -55,7 +57,7 @@ class MalformedDatagramTest {
                     case 1 -> { // valid DATA truncated: serializer id + cut body
                         byte[] full = frame(c, new DataPacket(new NetHeader(stranger, to, Transport.UDP), 5, 0, 0,
                                 3, false, false, new byte[1000], 0, 1000));
-                        b = java.util.Arrays.copyOf(full, rnd.nextInt(full.length - 1) + 1);
+                        b = Arrays.copyOf(full, rnd.nextInt(full.length - 1) + 1);
                     }
                     case 2 -> { // DATA of an unknown flow far ahead (stale)
                         b = frame(c, new DataPacket(new NetHeader(stranger, to, Transport.UDP), rnd.nextInt(), 1L << 40,
@@ -90,7 +92,7 @@ class MalformedDatagramTest {
         }
     }
 
-    private static byte[] frame(LedbatCodec c, geoblocks.ledbat.wire.LedbatPacket p) {
+    private static byte[] frame(LedbatCodec c, LedbatPacket p) {
         ByteBuffer b = ByteBuffer.allocate(1 + c.encodedSize(p));
         b.put((byte) LedbatCodec.SERIALIZER_ID);
         c.encode(p, b);

@@ -2,6 +2,7 @@ package geoblocks.ledbat.core;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +76,7 @@ final class FlowPair {
             if (drop.test(tx)) {
                 continue;
             }
-            byte[] payload = java.util.Arrays.copyOfRange(s.data(), s.offset(), s.offset() + s.length());
+            byte[] payload = Arrays.copyOfRange(s.data(), s.offset(), s.offset() + s.length());
             long jitter = reorder == null ? 0 : reorder.nextInt(reorderSpreadMicros + 1);
             schedule(now + oneWayMicros + extraDelayMicros + jitter,
                     new Object[] {s.seq(), s.streamId(), payload, s.fin(), ackNow, now});
@@ -122,7 +123,7 @@ final class FlowPair {
                 int len = receiver.writeSack(sack);
                 long sentAt = (long) a[5];
                 long ackJitter = reorder == null || !reorderAcks ? 0 : reorder.nextInt(reorderSpreadMicros + 1);
-                schedule(now + oneWayMicros + ackJitter, new Object[] {receiver.next(), java.util.Arrays.copyOf(sack, len), sentAt,
+                schedule(now + oneWayMicros + ackJitter, new Object[] {receiver.next(), Arrays.copyOf(sack, len), sentAt,
                     now - sentAt});
                 receiver.release();
             }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -286,7 +287,7 @@ class LedbatControllerTest {
     static LedbatSettings rules(Object... kv) {
         Object[] base = {"slow-start", true, "multiplicative-decrease", true, "slow-start-reentry-rtts", 2,
             "yield-rise-ms", 5, "yield-factor", 0.1};
-        Object[] all = java.util.Arrays.copyOf(base, base.length + kv.length);
+        Object[] all = Arrays.copyOf(base, base.length + kv.length);
         System.arraycopy(kv, 0, all, base.length, kv.length);
         return settings(all);
     }

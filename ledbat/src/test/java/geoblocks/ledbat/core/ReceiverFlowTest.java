@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** Demultiplexing a flow's in-order segments into streams; acknowledgement decisions; releasing a quiet flow. */
@@ -86,7 +88,7 @@ class ReceiverFlowTest {
             assertEquals(1, got.size());
             byte[] expected = concat(numbered(1, 1400), numbered(2, 1400), numbered(3, 1400), numbered(4, 10),
                     numbered(5, 1));
-            org.junit.jupiter.api.Assertions.assertArrayEquals(expected, got.get(0), "round " + round);
+            Assertions.assertArrayEquals(expected, got.get(0), "round " + round);
         }
     }
 
@@ -99,7 +101,7 @@ class ReceiverFlowTest {
     }
 
     static byte[] concat(byte[]... parts) {
-        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
         for (byte[] p : parts) {
             o.writeBytes(p);
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayDeque;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -186,7 +187,7 @@ class SenderFlowHoldTest {
         assertEquals(2.0 * MSS, before, 1.0);
         long fg = 50_000_000; // 1 % of it: 500 kB/s
         hold(f, 0, 2_000 * MS, fg);
-        java.util.ArrayDeque<long[]> acks = new java.util.ArrayDeque<>(); // {at, cumulative ack, sent at}
+        ArrayDeque<long[]> acks = new ArrayDeque<>(); // {at, cumulative ack, sent at}
         long bytes = 0;
         for (long now = 0; now < 2_000 * MS; now += 1 * MS) {
             while (!acks.isEmpty() && acks.peekFirst()[0] <= now) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -146,8 +147,8 @@ class SenderFlowTest {
             data.put(100 + i, b);
             // offered in two parts where possible, to cut segments across chunks
             int half = b.length / 3;
-            p.sender.offer(s, java.util.Arrays.copyOfRange(b, 0, half));
-            p.sender.offer(s, java.util.Arrays.copyOfRange(b, half, b.length));
+            p.sender.offer(s, Arrays.copyOfRange(b, 0, half));
+            p.sender.offer(s, Arrays.copyOfRange(b, half, b.length));
             p.sender.close(s);
         }
         p.pump();

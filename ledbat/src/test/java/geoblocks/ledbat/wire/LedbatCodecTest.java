@@ -9,7 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
+import geoblocks.net.Wire;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import se.sics.kompics.network.Transport;
@@ -67,7 +70,7 @@ class LedbatCodecTest {
         assertTrue(back.part());
         assertEquals(1000, back.partOffset());
         assertEquals(1400, back.segmentLength());
-        assertArrayEquals(java.util.Arrays.copyOfRange(arr, 1000, 1400), back.payload());
+        assertArrayEquals(Arrays.copyOfRange(arr, 1000, 1400), back.payload());
         assertTrue(back.fin());
         // the segment length says 1,300: 1,000 + 400 does not fit
         int at = LedbatCodec.dataSize(H, 0) + 2;   // after the length: part offset, then segment length
@@ -99,7 +102,7 @@ class LedbatCodecTest {
     void probeAck_truncated_orWithFlags_isMalformed() {
         byte[] bytes = encode(new ProbeAck(H, 1, 1300));
         assertThrows(MalformedMessageException.class,
-                () -> C.decode(ByteBuffer.wrap(java.util.Arrays.copyOf(bytes, bytes.length - 1))));
+                () -> C.decode(ByteBuffer.wrap(Arrays.copyOf(bytes, bytes.length - 1))));
         byte[] flagged = bytes.clone();
         flagged[LedbatCodec.probeFixedSize(H) - 5] = 1;   // the flags byte, after version and type
         assertThrows(MalformedMessageException.class, () -> C.decode(ByteBuffer.wrap(flagged)));
@@ -141,7 +144,7 @@ class LedbatCodecTest {
 
     @Test
     void decode_unknownVersionTypeOrFlags_rejectedWithValue() {
-        int common = geoblocks.net.Wire.headerSize(H);
+        int common = Wire.headerSize(H);
         byte[] b = encode(ack());
         b[common] = 9;
         assertTrue(assertThrows(MalformedMessageException.class, () -> C.decode(ByteBuffer.wrap(b)))
@@ -192,9 +195,9 @@ class LedbatCodecTest {
     @Test
     void version2_dataAndAck_goldenBytes() throws Exception {
         DataPacket d = new DataPacket(H, 77, 5, 1_000_000L, 9, false, true, new byte[] {1, 2, 3, 4}, 0, 4);
-        assertEquals(GOLDEN_DATA, java.util.HexFormat.of().formatHex(encode(d)));
-        assertEquals(GOLDEN_ACK, java.util.HexFormat.of().formatHex(encode(ack())));
-        DataPacket back = (DataPacket) C.decode(ByteBuffer.wrap(java.util.HexFormat.of().parseHex(GOLDEN_DATA)));
+        assertEquals(GOLDEN_DATA, HexFormat.of().formatHex(encode(d)));
+        assertEquals(GOLDEN_ACK, HexFormat.of().formatHex(encode(ack())));
+        DataPacket back = (DataPacket) C.decode(ByteBuffer.wrap(HexFormat.of().parseHex(GOLDEN_DATA)));
         assertArrayEquals(new byte[] {1, 2, 3, 4}, back.payload());
         assertEquals(2, LedbatCodec.VERSION);
     }

@@ -1,13 +1,18 @@
 package geoblocks.network.component;
 
 import com.google.common.collect.ImmutableMap;
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetMsg;
+import geoblocks.net.PeerVersions;
 import geoblocks.network.CodecRegistry;
 import geoblocks.network.NetworkSettings;
+import geoblocks.network.session.NodeIdentity;
+import java.net.InetAddress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Handler;
 import se.sics.kompics.Init;
 import se.sics.kompics.Negative;
 import se.sics.kompics.network.ListeningStatus;
@@ -63,7 +68,7 @@ public final class GeoNetwork extends ComponentDefinition {
     }
 
     @SuppressWarnings("rawtypes")
-    private final se.sics.kompics.Handler<Msg> onSend = new se.sics.kompics.Handler<>() {
+    private final Handler<Msg> onSend = new Handler<>() {
         @Override
         public void handle(Msg m) {
             send(m);
@@ -99,15 +104,15 @@ public final class GeoNetwork extends ComponentDefinition {
             return codecs;
         }
         LocalLinks local;
-        geoblocks.network.session.NodeIdentity identity = geoblocks.network.session.NodeIdentity.NONE;
+        NodeIdentity identity = NodeIdentity.NONE;
         /** The address to listen on when not {@code self}'s own (e.g. 0.0.0.0, or a private address behind NAT); null: self's. */
-        java.net.InetAddress bind;
+        InetAddress bind;
 
         /**
          * Listens on {@code address} (TCP and UDP, at {@code self}'s port) while peers know this endpoint as
          * {@code self} (it names itself so in its handshakes): a node whose advertised address is not on its host.
          */
-        public GeoNetworkInit withBind(java.net.InetAddress address) {
+        public GeoNetworkInit withBind(InetAddress address) {
             this.bind = address;
             return this;
         }
@@ -116,13 +121,13 @@ public final class GeoNetwork extends ComponentDefinition {
          * Where the handshakes write the versions each peer agreed, for the components that write this
          * network's messages (see {@link geoblocks.net.PeerVersions}); by default a registry of its own.
          */
-        public GeoNetworkInit withVersions(geoblocks.net.PeerVersions versions) {
+        public GeoNetworkInit withVersions(PeerVersions versions) {
             this.versions = versions;
             return this;
         }
 
-        geoblocks.net.PeerVersions versions;
-        geoblocks.net.ClusterVersion release;
+        PeerVersions versions;
+        ClusterVersion release;
         String build = "";
 
         /**
@@ -130,14 +135,14 @@ public final class GeoNetwork extends ComponentDefinition {
          * ("0.3.0 (commit 1a2b3c4d5e6f)"). Without it (or with a null release), HELLOs of layout 2 name none,
          * as the previous release's do.
          */
-        public GeoNetworkInit withRelease(geoblocks.net.ClusterVersion release, String build) {
+        public GeoNetworkInit withRelease(ClusterVersion release, String build) {
             this.release = release;
             this.build = build == null ? "" : build;
             return this;
         }
 
         /** The cluster's node keys and this process's own (a node's; none for a client): see NodeIdentity. */
-        public GeoNetworkInit withIdentity(geoblocks.network.session.NodeIdentity identity) {
+        public GeoNetworkInit withIdentity(NodeIdentity identity) {
             this.identity = identity;
             return this;
         }

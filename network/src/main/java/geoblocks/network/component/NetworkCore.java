@@ -1,5 +1,12 @@
 package geoblocks.network.component;
 
+import geoblocks.net.ClusterVersion;
+import geoblocks.net.HostPort;
+import geoblocks.net.PeerUnreachable;
+import geoblocks.net.PeerVersions;
+import geoblocks.net.VersionRange;
+import geoblocks.network.NettyMemory;
+import geoblocks.network.session.ConnectFailures;
 import geoblocks.network.session.NodeIdentity;
 
 import geoblocks.net.NetAddress;
@@ -14,16 +21,21 @@ import geoblocks.network.session.PeerLinks;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.AttributeKey;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,8 +57,8 @@ final class NetworkCore {
      * from its OutboundQueue (and below which it takes them again): control messages overtake what
      * waits beyond it. Two 1 MiB frames: enough to keep the socket busy between drains.
      */
-    static final io.netty.channel.WriteBufferWaterMark WATER_MARK =
-            new io.netty.channel.WriteBufferWaterMark(1 << 20, 2 << 20);
+    static final WriteBufferWaterMark WATER_MARK =
+            new WriteBufferWaterMark(1 << 20, 2 << 20);
 
     /**
      * How much a TCP read asks the socket for: Netty's adaptive guess (it grows while reads fill
@@ -54,8 +66,8 @@ final class NetworkCore {
      * block arrives in a few reads rather than sixteen. A connection carrying small messages keeps
      * small reads.
      */
-    static final io.netty.channel.AdaptiveRecvByteBufAllocator READS =
-            new io.netty.channel.AdaptiveRecvByteBufAllocator(64, 2048, 1 << 20);
+    static final AdaptiveRecvByteBufAllocator READS =
+            new AdaptiveRecvByteBufAllocator(64, 2048, 1 << 20);
 
     private final NetworkSettings settings;
     private final NetAddress self;
@@ -78,9 +90,9 @@ final class NetworkCore {
     /** The cluster's node keys and ours (NONE: the cluster secret alone, as before node keys). */
     private NodeIdentity identity = NodeIdentity.NONE;
     /** The versions each peer's handshake agreed, shared with the components that write messages. */
-    private geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions();
+    private PeerVersions versions = new PeerVersions();
     /** Where to listen when not at {@link #self} (see GeoNetworkInit#withBind); null: self's address. */
-    private java.net.InetAddress bind;
+    private InetAddress bind;
 
     NetworkCore(NetworkSettings settings, NetAddress self, String secret, CodecRegistry codecs,
             Consumer<NetMsg> deliver, Consumer<KompicsEvent> control) {
@@ -123,12 +135,12 @@ final class NetworkCore {
         udp = new UdpEndpoint(this);
         udp.bind(group, transports, new InetSocketAddress(bindIp(), port));
         LOG.info("geoblocks network on {}{}: {} transport, {}, max frame {} bytes, {} direct memory, UDP {}",
-                geoblocks.net.HostPort.of(self.getIp(), port),
-                bind == null ? "" : " (listening on " + geoblocks.net.HostPort.literal(bind) + ")",
+                HostPort.of(self.getIp(), port),
+                bind == null ? "" : " (listening on " + HostPort.literal(bind) + ")",
                 transports.name(),
                 tls ? "TLS 1.3 (" + tlsContexts.provider + ") + AES-GCM datagrams"
                         : "cluster-secret handshake, unencrypted TCP + AES-GCM datagrams",
-                settings.maxFrameBytes(), geoblocks.network.NettyMemory.unzeroed() ? "unzeroed" : "zeroed",
+                settings.maxFrameBytes(), NettyMemory.unzeroed() ? "unzeroed" : "zeroed",
                 udp.describe());
         if (local != null) {
             local.register(self, deliver);
@@ -141,7 +153,7 @@ final class NetworkCore {
             local.unregister(self);
         }
         if (group != null) {
-            group.shutdownGracefully(0, 200, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
+            group.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS).syncUninterruptibly();
         }
     }
 
@@ -205,11 +217,11 @@ final class NetworkCore {
     private record Outgoing(NetMsg msg, int codecId, int size) {}
 
     /** What to log about failed connections: a peer that stays down is warned about once, then summed up a minute. */
-    private final geoblocks.network.session.ConnectFailures connectFailures =
-            new geoblocks.network.session.ConnectFailures(60_000_000_000L);
+    private final ConnectFailures connectFailures =
+            new ConnectFailures(60_000_000_000L);
 
     void established(Channel ch, NetAddress peer, boolean dialledBySelf, byte[] sessionSecret, int[] agreed,
-            geoblocks.net.PeerVersions.Release release) {
+            PeerVersions.Release release) {
         String back;
         synchronized (connectFailures) {
             back = connectFailures.connected(peer, System.nanoTime());
@@ -221,7 +233,7 @@ final class NetworkCore {
         if (versions.agreed(peer, agreed)) {
             StringBuilder older = new StringBuilder();
             for (int id = 1; id < 256; id++) {
-                geoblocks.net.VersionRange ours = codecs.versions(id);
+                VersionRange ours = codecs.versions(id);
                 if (agreed[id] >= 0 && ours != null && agreed[id] < ours.max()) {
                     older.append(older.length() == 0 ? "" : ", ").append(codecs.name(id)).append(" at ").append(agreed[id])
                             .append(" of ").append(ours);
@@ -263,24 +275,24 @@ final class NetworkCore {
     }
 
     /** Shares where the handshakes write the versions they agree; before {@link #start}. */
-    void versions(geoblocks.net.PeerVersions versions) {
+    void versions(PeerVersions versions) {
         this.versions = versions;
     }
 
-    geoblocks.net.PeerVersions versions() {
+    PeerVersions versions() {
         return versions;
     }
 
-    private geoblocks.net.ClusterVersion release;
+    private ClusterVersion release;
     private String build = "";
 
     /** What this process names in its HELLOs (null: layout 2, naming none); before {@link #start}. */
-    void release(geoblocks.net.ClusterVersion release, String build) {
+    void release(ClusterVersion release, String build) {
         this.release = release;
         this.build = build;
     }
 
-    geoblocks.net.ClusterVersion release() {
+    ClusterVersion release() {
         return release;
     }
 
@@ -294,11 +306,11 @@ final class NetworkCore {
     }
 
     /** Listens on {@code address} instead of this endpoint's own (advertised) address; before {@link #start}. */
-    void bindTo(java.net.InetAddress address) {
+    void bindTo(InetAddress address) {
         this.bind = address;
     }
 
-    private java.net.InetAddress bindIp() {
+    private InetAddress bindIp() {
         return bind != null ? bind : self.getIp();
     }
 
@@ -387,13 +399,13 @@ final class NetworkCore {
             if (line != null) { // a peer that stays down: its first failure, then a summary a minute
                 LOG.warn(line);
             }
-            List<NetMsg> unsent = new java.util.ArrayList<>(dropped.size());
+            List<NetMsg> unsent = new ArrayList<>(dropped.size());
             for (Outgoing o : dropped) {
                 codecs.release(o.codecId(), o.msg()); // bytes they carried, sent nowhere
                 unsent.add(o.msg());
             }
             // typed: the senders of the unsent messages know their requests did not happen
-            control.accept(new NetworkException(why, peer, Transport.TCP, new geoblocks.net.PeerUnreachable(why, peer, unsent)));
+            control.accept(new NetworkException(why, peer, Transport.TCP, new PeerUnreachable(why, peer, unsent)));
         }
 
         @Override

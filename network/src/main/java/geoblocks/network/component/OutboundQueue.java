@@ -3,11 +3,13 @@ package geoblocks.network.component;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -35,7 +37,7 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
     private final Queue<Object> ordered = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     /** Objects on the ordered lane (ConcurrentLinkedQueue.size() walks the queue). */
-    private final java.util.concurrent.atomic.AtomicInteger orderedCount = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger orderedCount = new AtomicInteger();
     private final Consumer<List<Object>> writer;
     private final boolean respectWritability;
     /** Most ordered-lane objects one drain takes without writability (UDP); the rest go in the next. */
@@ -150,7 +152,7 @@ final class OutboundQueue extends ChannelInboundHandlerAdapter {
             if (q == ordered) {
                 orderedCount.decrementAndGet();
             }
-            io.netty.util.ReferenceCountUtil.release(m);
+            ReferenceCountUtil.release(m);
         }
     }
 }

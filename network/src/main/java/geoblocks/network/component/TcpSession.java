@@ -16,10 +16,13 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import java.security.cert.Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
 /**
@@ -88,11 +91,11 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
             }
             tlsUp = true;
             SSLSession s = ctx.pipeline().get(SslHandler.class).engine().getSession();
-            java.security.cert.Certificate[] mine = s.getLocalCertificates();
-            java.security.cert.Certificate[] theirs;
+            Certificate[] mine = s.getLocalCertificates();
+            Certificate[] theirs;
             try {
                 theirs = s.getPeerCertificates();
-            } catch (javax.net.ssl.SSLPeerUnverifiedException ex) {
+            } catch (SSLPeerUnverifiedException ex) {
                 theirs = null;
             }
             if (mine == null || mine.length == 0 || theirs == null || theirs.length == 0) {
@@ -220,7 +223,7 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof TooLongFrameException) {
             WireStats.malformed();
-        } else if (cause.getCause() instanceof javax.net.ssl.SSLException && tlsUp) {
+        } else if (cause.getCause() instanceof SSLException && tlsUp) {
             WireStats.unauthenticated(); // during the TLS handshake, its failure event counts it (once)
         }
         fail(ctx, cause.getMessage() == null ? cause.toString() : cause.getMessage());

@@ -1,5 +1,7 @@
 package geoblocks.network.component;
 
+import geoblocks.net.DatagramRefused;
+import geoblocks.net.HostPort;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetMsg;
@@ -23,12 +25,16 @@ import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.IntegerUnixChannelOption;
 import io.netty.channel.unix.SegmentedDatagramPacket;
+import java.io.IOException;
+import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 
 /**
  * The UDP socket: every datagram is encrypted and authenticated with the AES-GCM keys of the peer
@@ -110,7 +116,7 @@ final class UdpEndpoint {
     private boolean dontFragment;
     private int maxDatagram = MAX_DATAGRAM;
     /** Logs refusals as too big at most once per 10 s (a refused size can repeat for every datagram). */
-    private final RefusedLog tooBigLog = new RefusedLog(org.slf4j.LoggerFactory.getLogger(UdpEndpoint.class),
+    private final RefusedLog tooBigLog = new RefusedLog(LoggerFactory.getLogger(UdpEndpoint.class),
             "too big for the path");
 
     private static final class Sender {
@@ -163,16 +169,16 @@ final class UdpEndpoint {
         }
         if (t.epoll()) {
             // never fragment: a datagram too big for the interface is refused, not split (see the class comment)
-            b.option(at.getAddress() instanceof java.net.Inet6Address ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, PMTUDISC_PROBE);
+            b.option(at.getAddress() instanceof Inet6Address ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, PMTUDISC_PROBE);
         }
         channel = b.bind(at).sync().channel();
         if (t.epoll()) {
-            Integer v = channel.config().getOption(at.getAddress() instanceof java.net.Inet6Address ? IPV6_MTU_DISCOVER
+            Integer v = channel.config().getOption(at.getAddress() instanceof Inet6Address ? IPV6_MTU_DISCOVER
                     : IP_MTU_DISCOVER);
             dontFragment = v != null && v == PMTUDISC_PROBE;
         }
         out = new OutboundQueue(channel, this::writeBatch, false);
-        mainIpv6 = at.getAddress() instanceof java.net.Inet6Address;
+        mainIpv6 = at.getAddress() instanceof Inet6Address;
         if (!(mainIpv6 && at.getAddress().isAnyLocalAddress())) {
             bindOtherFamily(b, t);
         }
@@ -196,14 +202,14 @@ final class UdpEndpoint {
         if (f.isSuccess()) {
             otherFamily = f.channel();
         } else {
-            org.slf4j.LoggerFactory.getLogger(UdpEndpoint.class).debug("no {} socket for peers of that family: {}",
+            LoggerFactory.getLogger(UdpEndpoint.class).debug("no {} socket for peers of that family: {}",
                     mainIpv6 ? "IPv4" : "IPv6", f.cause().toString());
         }
     }
 
     /** The socket that reaches {@code to}: the main one, or the one of the other address family. */
     private Channel channelFor(InetSocketAddress to) {
-        return otherFamily == null || (to.getAddress() instanceof java.net.Inet6Address) == mainIpv6 ? channel
+        return otherFamily == null || (to.getAddress() instanceof Inet6Address) == mainIpv6 ? channel
                 : otherFamily;
     }
 
@@ -211,7 +217,7 @@ final class UdpEndpoint {
         return (gso ? "GSO sends" : "batched sends") + (gro ? ", GRO receives" : "")
                 + (dontFragment ? ", no fragmentation" : ", the kernel may fragment")
                 + (otherFamily == null ? "" : ", " + (mainIpv6 ? "IPv4" : "IPv6") + " peers from "
-                        + geoblocks.net.HostPort.of(((InetSocketAddress) otherFamily.localAddress()).getAddress(),
+                        + HostPort.of(((InetSocketAddress) otherFamily.localAddress()).getAddress(),
                                 ((InetSocketAddress) otherFamily.localAddress()).getPort()))
                 + ", buffers " + core.settings().udpBufferBytes() + " B";
     }
@@ -453,7 +459,7 @@ final class UdpEndpoint {
                     tooBigLog.log("datagram of " + size + " bytes to " + msg.getHeader().destination()
                             + " refused by the local stack (EMSGSIZE); LEDBAT's path MTU search takes a smaller size");
                 }
-                core.deliver(new geoblocks.net.DatagramRefused(msg.getHeader(), size));
+                core.deliver(new DatagramRefused(msg.getHeader(), size));
             } else {
                 core.logRefused("UDP socket: " + cause);
             }
@@ -466,7 +472,7 @@ final class UdpEndpoint {
             return e.expectedErr() == -EMSGSIZE;
         }
         String m = cause.getMessage();
-        return cause instanceof java.io.IOException && m != null && m.contains("Message too long");
+        return cause instanceof IOException && m != null && m.contains("Message too long");
     }
 
     /**
@@ -481,7 +487,7 @@ final class UdpEndpoint {
             refuseHeld(held.poll());
         }
         if (held.isEmpty()) {
-            channel.eventLoop().schedule(this::expireHeldLater, HELD_NANOS, java.util.concurrent.TimeUnit.NANOSECONDS);
+            channel.eventLoop().schedule(this::expireHeldLater, HELD_NANOS, TimeUnit.NANOSECONDS);
         }
         held.add(new Held(content.copy(), from, now));
     }
@@ -491,7 +497,7 @@ final class UdpEndpoint {
         if (!held.isEmpty()) {
             long wait = HELD_NANOS - (System.nanoTime() - held.peek().since());
             channel.eventLoop().schedule(this::expireHeldLater, Math.max(wait, 1_000_000L),
-                    java.util.concurrent.TimeUnit.NANOSECONDS);
+                    TimeUnit.NANOSECONDS);
         }
     }
 

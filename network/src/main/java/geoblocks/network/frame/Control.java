@@ -6,6 +6,8 @@ import geoblocks.net.NetAddress;
 import geoblocks.net.VersionRange;
 import geoblocks.net.Wire;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -58,7 +60,7 @@ public sealed interface Control {
     record Hello(int version, NetAddress address, byte[] nonce, VersionRange transport,
             SortedMap<Integer, VersionRange> protocols, ClusterVersion release, String build) implements Control {
         public Hello {
-            protocols = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(protocols));
+            protocols = Collections.unmodifiableSortedMap(new TreeMap<>(protocols));
             if (protocols.size() > 255) {
                 throw new IllegalArgumentException("at most 255 protocols in a HELLO, got " + protocols.size());
             }
@@ -126,7 +128,7 @@ public sealed interface Control {
             h.protocols().forEach((id, r) -> out.put(id.byteValue()).put((byte) r.min()).put((byte) r.max()));
             if (h.release() != null) {
                 out.put((byte) h.release().major()).put((byte) h.release().minor()).put((byte) h.build().length())
-                        .put(h.build().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                        .put(h.build().getBytes(StandardCharsets.US_ASCII));
             }
         } else if (c instanceof Proof p) {
             out.put((byte) PROOF).put(p.mac()).put(p.signature());
@@ -199,7 +201,7 @@ public sealed interface Control {
                             throw new MalformedMessageException("hello build must be printable ASCII, has byte " + (x & 0xff));
                         }
                     }
-                    build = new String(b, java.nio.charset.StandardCharsets.US_ASCII);
+                    build = new String(b, StandardCharsets.US_ASCII);
                 }
                 if (version > VERSION) {
                     in.position(in.limit()); // a later layout's appended fields: not ours to read

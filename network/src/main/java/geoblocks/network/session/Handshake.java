@@ -1,6 +1,8 @@
 package geoblocks.network.session;
 
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
+import geoblocks.net.PeerVersions;
 import geoblocks.net.VersionRange;
 import geoblocks.net.Wire;
 import geoblocks.network.frame.Control;
@@ -64,10 +66,10 @@ public final class Handshake {
     private IntFunction<String> names = id -> "protocol " + id;
     private final int[] agreed = new int[256];
     /** What this end runs, named in its HELLO (null: a layout 2 HELLO, as the previous release writes). */
-    private geoblocks.net.ClusterVersion release;
+    private ClusterVersion release;
     private String build = "";
     /** The lowest release a peer may run (the cluster's version). */
-    private geoblocks.net.ClusterVersion required = geoblocks.net.ClusterVersion.V0_2;
+    private ClusterVersion required = ClusterVersion.V0_2;
     private Control.Hello peerHello;
     private boolean proofSent;
     private boolean peerVerified;
@@ -124,7 +126,7 @@ public final class Handshake {
      * peer shows and checks against the cluster's version. Null {@code release}: a HELLO of layout 2, naming none
      * (what the previous release writes; an upgrade test's stand-in for it). Before {@link #hello}.
      */
-    public Handshake releasing(geoblocks.net.ClusterVersion release, String build) {
+    public Handshake releasing(ClusterVersion release, String build) {
         this.release = release;
         this.build = release == null ? "" : build;
         return this;
@@ -134,7 +136,7 @@ public final class Handshake {
      * Refuses a peer whose release line is below {@code version} (the cluster's version: what it switched on is
      * more than an older build reads). A layout 2 HELLO runs 0.2. Before the peer's HELLO.
      */
-    public Handshake requiring(geoblocks.net.ClusterVersion version) {
+    public Handshake requiring(ClusterVersion version) {
         this.required = version;
         return this;
     }
@@ -146,11 +148,11 @@ public final class Handshake {
     }
 
     /** What the peer's HELLO said it runs: its release line (0.2 for layout 2) and build ("" when it named none). */
-    public geoblocks.net.PeerVersions.Release peerRelease() {
+    public PeerVersions.Release peerRelease() {
         if (peerHello == null) {
             throw new IllegalStateException("no HELLO from the peer yet");
         }
-        return new geoblocks.net.PeerVersions.Release(peerHello.releaseLine(), peerHello.build());
+        return new PeerVersions.Release(peerHello.releaseLine(), peerHello.build());
     }
 
     /** The peer's HELLO arrived: check it and return our PROOF to send. */

@@ -1,6 +1,7 @@
 package geoblocks.network.session;
 
 import geoblocks.net.NetAddress;
+import geoblocks.net.SecretFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +16,8 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
@@ -44,25 +47,25 @@ public final class NodeIdentity {
      * The config's keys overlaid by the layout's: the keys a connection claiming each address may prove (the
      * current one first; two while a member rotates its key), replaced whole by {@link #learn}.
      */
-    private volatile Map<NetAddress, java.util.List<PublicKey>> members;
+    private volatile Map<NetAddress, List<PublicKey>> members;
     /**
      * The same keys for Bouncy Castle's Ed25519 (RFC 8032), which signs and verifies in tens of microseconds where
      * the JDK 17 provider took about 0.65 ms per operation (2.6 ms of CPU per connection for both ends).
      */
     private volatile Ed25519PrivateKeyParameters ownRaw;
-    private volatile Map<NetAddress, java.util.List<Ed25519PublicKeyParameters>> membersRaw;
+    private volatile Map<NetAddress, List<Ed25519PublicKeyParameters>> membersRaw;
 
     /** {@code own}: this node's private key, null for a client; {@code members}: the keyed members by address. */
     public NodeIdentity(PrivateKey own, Map<NetAddress, PublicKey> members) {
         this.configured = Map.copyOf(members);
         this.ownRaw = own == null ? null : new Ed25519PrivateKeyParameters(last32(own.getEncoded()), 0);
-        Map<NetAddress, java.util.List<PublicKey>> keys = new java.util.HashMap<>();
-        configured.forEach((a, k) -> keys.put(a, java.util.List.of(k)));
+        Map<NetAddress, List<PublicKey>> keys = new HashMap<>();
+        configured.forEach((a, k) -> keys.put(a, List.of(k)));
         set(keys);
     }
 
-    private void set(Map<NetAddress, java.util.List<PublicKey>> keys) {
-        Map<NetAddress, java.util.List<Ed25519PublicKeyParameters>> raw = new java.util.HashMap<>();
+    private void set(Map<NetAddress, List<PublicKey>> keys) {
+        Map<NetAddress, List<Ed25519PublicKeyParameters>> raw = new HashMap<>();
         keys.forEach((a, ks) -> raw.put(a, ks.stream().map(NodeIdentity::raw).toList()));
         this.membersRaw = Map.copyOf(raw);
         this.members = Map.copyOf(keys);
@@ -86,12 +89,12 @@ public final class NodeIdentity {
      * claiming one of these addresses must prove that key (instead of the config's, if it named one);
      * addresses the previous layout named and this one does not fall back to the config's key, or none.
      */
-    public synchronized void learn(Map<NetAddress, java.util.List<PublicKey>> layoutKeys) {
-        Map<NetAddress, java.util.List<PublicKey>> next = new java.util.HashMap<>();
-        configured.forEach((a, k) -> next.put(a, java.util.List.of(k)));
+    public synchronized void learn(Map<NetAddress, List<PublicKey>> layoutKeys) {
+        Map<NetAddress, List<PublicKey>> next = new HashMap<>();
+        configured.forEach((a, k) -> next.put(a, List.of(k)));
         layoutKeys.forEach((a, ks) -> {
             if (!ks.isEmpty()) {
-                next.put(a, java.util.List.copyOf(ks));
+                next.put(a, List.copyOf(ks));
             }
         });
         set(next);
@@ -118,7 +121,7 @@ public final class NodeIdentity {
 
     /** The key a connection claiming {@code address} must prove, or null when no keyed member has that address. */
     public PublicKey keyOf(NetAddress address) {
-        java.util.List<PublicKey> ks = members.get(address);
+        List<PublicKey> ks = members.get(address);
         return ks == null ? null : ks.get(0);
     }
 
@@ -134,7 +137,7 @@ public final class NodeIdentity {
      * client, or a cluster without keys), else whether {@code signature} is that member's over {@code data}.
      */
     boolean accepts(NetAddress address, byte[] data, byte[] signature) {
-        java.util.List<Ed25519PublicKeyParameters> ks = membersRaw.get(address);
+        List<Ed25519PublicKeyParameters> ks = membersRaw.get(address);
         if (ks == null) {
             return true;
         }
@@ -225,7 +228,7 @@ public final class NodeIdentity {
             }
         }
         KeyPair kp = generate();
-        geoblocks.net.SecretFile.write(file, Base64.getEncoder().encodeToString(kp.getPrivate().getEncoded()) + "\n"
+        SecretFile.write(file, Base64.getEncoder().encodeToString(kp.getPrivate().getEncoded()) + "\n"
                 + format(kp.getPublic()) + "\n");
         return kp;
     }

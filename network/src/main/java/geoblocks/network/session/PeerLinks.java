@@ -37,7 +37,7 @@ public final class PeerLinks<C, M> {
         void close(C conn);
 
         /** The connect to {@code peer} failed; the {@code dropped} queued messages are gone. */
-        void failed(NetAddress peer, String why, java.util.List<M> dropped);
+        void failed(NetAddress peer, String why, List<M> dropped);
 
         /** The last connection to {@code peer} closed. */
         void dropped(NetAddress peer);
@@ -157,7 +157,7 @@ public final class PeerLinks<C, M> {
                 if (l != null && l.dialling) {
                     l.dialling = false;
                     if (l.active == null && !hasLiveSession(dialledPeer)) {
-                        java.util.List<M> dropped = new java.util.ArrayList<>(l.queue);
+                        List<M> dropped = new ArrayList<>(l.queue);
                         l.queue.clear();
                         io.failed(dialledPeer, why, dropped);
                     }

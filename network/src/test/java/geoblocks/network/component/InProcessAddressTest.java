@@ -8,9 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.typesafe.config.ConfigFactory;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
+import geoblocks.net.NetMsg;
 import geoblocks.net.WireStats;
 import geoblocks.network.NetworkSettings;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +31,7 @@ import se.sics.kompics.network.Transport;
 class InProcessAddressTest {
     static final String SECRET = "in-process-test-secret-0123";
     static Pair.Side node;
-    static final java.util.Queue<geoblocks.net.NetMsg> inProcess = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    static final Queue<NetMsg> inProcess = new ConcurrentLinkedQueue<>();
     static Pair.Side impostor;
     static Pair.Side client;
 

@@ -8,6 +8,10 @@ import com.typesafe.config.ConfigFactory;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import geoblocks.network.NetworkSettings;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,14 +42,14 @@ class Ipv6NetworkTest {
         v6b = new Pair.Side(NetAddress.parse("[::1]:" + LoopbackNetworkTest.freePort()), secret, tls);
         v4 = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), secret, tls);
         wide = new Pair.Side(NetAddress.parse("[::1]:" + LoopbackNetworkTest.freePort()), secret, tls)
-                .listeningOn(java.net.InetAddress.getByName("::"));
+                .listeningOn(InetAddress.getByName("::"));
         Pair.start(List.of(v6a, v6b, v4, wide));
     }
 
     static boolean ipv6Loopback() {
-        try (java.net.DatagramSocket s = new java.net.DatagramSocket(new java.net.InetSocketAddress("::1", 0))) {
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("::1", 0))) {
             return true;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         }
     }

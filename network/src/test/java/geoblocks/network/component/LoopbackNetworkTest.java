@@ -7,15 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import geoblocks.net.NetAddress;
+import geoblocks.net.NetBurst;
 import geoblocks.net.NetHeader;
+import geoblocks.net.PeerUnreachable;
 import geoblocks.net.WireStats;
 import geoblocks.network.NetworkSettings;
 import geoblocks.network.PooledBytes;
+import geoblocks.network.TailMsg;
+import io.netty.buffer.Unpooled;
 import java.net.ServerSocket;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import se.sics.kompics.Kompics;
@@ -106,7 +114,7 @@ class LoopbackNetworkTest {
     @Test
     void localLinks_deliverTheSameObjectsInOrder_andOtherPeersStillBySocket() throws Exception {
         assertEquals(2, LINKS.size(), "both in-process sides registered when they listened");
-        java.util.List<TestMsg> sent = new java.util.ArrayList<>();
+        List<TestMsg> sent = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
             TestMsg m = new TestMsg(new NetHeader(l1.self, l2.self, Transport.TCP), 9000 + i, new byte[] {(byte) i});
             sent.add(m);
@@ -165,12 +173,12 @@ class LoopbackNetworkTest {
 
     @Test
     void udpBurst_everyPartIsSentAndArrives() throws Exception {
-        java.util.List<TestMsg> parts = new java.util.ArrayList<>();
+        List<TestMsg> parts = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             parts.add(new TestMsg(new NetHeader(a.self, b.self, Transport.UDP), 7000 + i, new byte[1400]));
         }
-        a.send(new geoblocks.net.NetBurst(new NetHeader(a.self, b.self, Transport.UDP), parts));
-        java.util.Map<Long, TestMsg> got = b.collect(7000, 40);
+        a.send(new NetBurst(new NetHeader(a.self, b.self, Transport.UDP), parts));
+        Map<Long, TestMsg> got = b.collect(7000, 40);
         assertTrue(got.size() >= 38, "received " + got.size() + " of the 40 parts of a burst on loopback");
     }
 
@@ -179,14 +187,14 @@ class LoopbackNetworkTest {
         // runs of equal sizes are sealed into one buffer each (GSO); shorter datagrams end a run
         int[] sizes = {1400, 1400, 1400, 900, 1400, 1400, 200, 200, 200, 1400, 1400, 1400, 1400, 17};
         Random random = new Random(11);
-        java.util.List<TestMsg> parts = new java.util.ArrayList<>();
+        List<TestMsg> parts = new ArrayList<>();
         for (int i = 0; i < sizes.length; i++) {
             byte[] payload = new byte[sizes[i]];
             random.nextBytes(payload);
             parts.add(new TestMsg(new NetHeader(a.self, b.self, Transport.UDP), 7100 + i, payload));
         }
-        a.send(new geoblocks.net.NetBurst(new NetHeader(a.self, b.self, Transport.UDP), parts));
-        java.util.Map<Long, TestMsg> got = b.collect(7100, sizes.length);
+        a.send(new NetBurst(new NetHeader(a.self, b.self, Transport.UDP), parts));
+        Map<Long, TestMsg> got = b.collect(7100, sizes.length);
         assertTrue(got.size() >= sizes.length - 1, "received " + got.size() + " of " + sizes.length);
         for (var e : got.entrySet()) {
             assertArrayEquals(parts.get((int) (e.getKey() - 7100)).payload, e.getValue().payload, "part " + e.getKey());
@@ -195,19 +203,19 @@ class LoopbackNetworkTest {
 
     @Test
     void burstingFamily_arrivesInBurstsFromOnePeer_andEveryPartIsThere() throws Exception {
-        java.util.List<TestMsg> parts = new java.util.ArrayList<>();
+        List<TestMsg> parts = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             parts.add(new TestMsg(new NetHeader(a.self, bursting.self, Transport.UDP), 7200 + i, new byte[1400]));
         }
-        a.send(new geoblocks.net.NetBurst(new NetHeader(a.self, bursting.self, Transport.UDP), parts));
-        java.util.Map<Long, TestMsg> got = bursting.collect(7200, 40);
+        a.send(new NetBurst(new NetHeader(a.self, bursting.self, Transport.UDP), parts));
+        Map<Long, TestMsg> got = bursting.collect(7200, 40);
         for (TestMsg m : got.values()) {
             assertEquals(a.self, m.getHeader().source());
         }
         assertTrue(got.size() >= 38, "received " + got.size() + " of the 40 parts");
         assertTrue(bursting.bursts.get() >= 1, "the parts came in bursts (" + bursting.bursts.get() + ")");
         for (KompicsEvent e : b.received) {
-            assertTrue(!(e instanceof geoblocks.net.NetBurst), "a side whose family is not bursting got a burst");
+            assertTrue(!(e instanceof NetBurst), "a side whose family is not bursting got a burst");
         }
     }
 
@@ -233,8 +241,8 @@ class LoopbackNetworkTest {
         NetworkException e = waitFor(b, NetworkException.class);
         assertNotNull(e);
         assertEquals(nobody.asSocket(), e.peer.asSocket());
-        geoblocks.net.PeerUnreachable why = org.junit.jupiter.api.Assertions.assertInstanceOf(
-                geoblocks.net.PeerUnreachable.class, e.getCause(), "typed: the connection could not be made");
+        PeerUnreachable why = Assertions.assertInstanceOf(
+                PeerUnreachable.class, e.getCause(), "typed: the connection could not be made");
         assertEquals(nobody, why.peer());
         assertEquals(List.of(m), why.unsent(), "the queued message was never sent, and the sender is told which");
     }
@@ -247,11 +255,11 @@ class LoopbackNetworkTest {
     static PooledBytes pooled(int n, long seed) {
         byte[] fill = new byte[n];
         new Random(seed).nextBytes(fill);
-        return new PooledBytes(io.netty.buffer.Unpooled.directBuffer(n, n).writeBytes(fill));
+        return new PooledBytes(Unpooled.directBuffer(n, n).writeBytes(fill));
     }
 
     /** Waits up to 10 s for {@code done}. */
-    static boolean eventually(java.util.function.BooleanSupplier done) throws InterruptedException {
+    static boolean eventually(BooleanSupplier done) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!done.getAsBoolean() && System.nanoTime() < end) {
             Thread.sleep(10);
@@ -264,16 +272,16 @@ class LoopbackNetworkTest {
         for (Pair.Side[] pair : List.of(new Pair.Side[] {p1, p2}, new Pair.Side[] {a, b})) {
             Pair.Side from = pair[0];
             Pair.Side to = pair[1];
-            List<PooledBytes> sent = new java.util.ArrayList<>();
+            List<PooledBytes> sent = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 // a block, a small tail that is copied into its frame, and one just long enough to go as it is
                 int n = i % 3 == 0 ? 1 << 20 : i % 3 == 1 ? 100 : 8192;
                 PooledBytes data = pooled(n, i);
                 sent.add(data);
-                from.send(new geoblocks.network.TailMsg(new NetHeader(from.self, to.self, Transport.TCP), i, data));
+                from.send(new TailMsg(new NetHeader(from.self, to.self, Transport.TCP), i, data));
             }
             for (int i = 0; i < sent.size(); i++) {
-                geoblocks.network.TailMsg m = to.tails.poll(10, TimeUnit.SECONDS);
+                TailMsg m = to.tails.poll(10, TimeUnit.SECONDS);
                 assertNotNull(m, "message " + i + " to " + to.self);
                 assertEquals(i, m.seq);
                 byte[] expected = new byte[sent.get(i).length()];
@@ -299,7 +307,7 @@ class LoopbackNetworkTest {
     void pooledTail_toAnUnreachablePeer_isReleasedWhenItsQueueIsDropped() throws Exception {
         NetAddress nobody = NetAddress.of("127.0.0.1", freePort());
         PooledBytes data = pooled(64 << 10, 7);
-        p1.send(new geoblocks.network.TailMsg(new NetHeader(p1.self, nobody, Transport.TCP), 1, data));
+        p1.send(new TailMsg(new NetHeader(p1.self, nobody, Transport.TCP), 1, data));
         NetworkException e = waitFor(p1, NetworkException.class);
         assertNotNull(e);
         assertEquals(nobody.asSocket(), e.peer.asSocket());

@@ -86,7 +86,7 @@ class NodeKeysNetworkTest {
     void mumbaiProvingItsKey_andAClientAtItsOwnAddress_areServed() throws Exception {
         mumbai.send(msg(mumbai, seoul, 1));
         client.send(msg(client, seoul, 2));
-        java.util.Map<Long, TestMsg> got = seoul.collect(1, 2);
+        Map<Long, TestMsg> got = seoul.collect(1, 2);
         assertEquals(2, got.size(), "both delivered: " + got.keySet());
         seoul.send(msg(seoul, mumbai, 3));
         assertNotNull(mumbai.await(3), "and seoul reaches mumbai, whose key it checks in turn");

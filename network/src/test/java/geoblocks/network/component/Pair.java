@@ -1,19 +1,32 @@
 package geoblocks.network.component;
 
 import geoblocks.net.NetAddress;
+import geoblocks.net.NetBurst;
+import geoblocks.net.NetMsg;
 import geoblocks.network.CodecRegistry;
 import geoblocks.network.NetworkSettings;
+import geoblocks.network.TailMsg;
+import geoblocks.network.session.NodeIdentity;
+import java.net.InetAddress;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assertions;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
+import se.sics.kompics.Kompics;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.Positive;
+import se.sics.kompics.network.ListeningStatus;
 import se.sics.kompics.network.Network;
 import se.sics.kompics.network.NetworkControl;
+import se.sics.kompics.network.NetworkException;
 
 /**
  * Test root: GeoNetworks on 127.0.0.1, each with an endpoint component that sends what the test
@@ -29,7 +42,7 @@ public final class Pair extends ComponentDefinition {
         final BlockingQueue<KompicsEvent> received = new LinkedBlockingQueue<>();
         final BlockingQueue<KompicsEvent> control = new LinkedBlockingQueue<>();
         /** Received {@link geoblocks.network.TailMsg}s (registered on every side, id 43). */
-        final BlockingQueue<geoblocks.network.TailMsg> tails = new LinkedBlockingQueue<>();
+        final BlockingQueue<TailMsg> tails = new LinkedBlockingQueue<>();
         /** Received {@link StampMsg}s (registered on every side, id 44), their handler's time set. */
         final BlockingQueue<StampMsg> stamps = new LinkedBlockingQueue<>();
         /** How long the handler of a StampMsg with sequence number 0 keeps this side's endpoint busy. */
@@ -38,10 +51,10 @@ public final class Pair extends ComponentDefinition {
         /** Shared with the sides it reaches in-process, or null (sockets only). */
         LocalLinks local;
         /** The node keys this side's handshakes use (NONE: the cluster secret alone). */
-        geoblocks.network.session.NodeIdentity identity = geoblocks.network.session.NodeIdentity.NONE;
+        NodeIdentity identity = NodeIdentity.NONE;
         /** The test family is registered as bursting; bursts received are counted and unpacked. */
         boolean bursting;
-        final java.util.concurrent.atomic.AtomicInteger bursts = new java.util.concurrent.atomic.AtomicInteger();
+        final AtomicInteger bursts = new AtomicInteger();
 
         Side(NetAddress self, String secret, NetworkSettings settings) {
             this.self = self;
@@ -54,7 +67,7 @@ public final class Pair extends ComponentDefinition {
             return this;
         }
 
-        Side withIdentity(geoblocks.network.session.NodeIdentity identity) {
+        Side withIdentity(NodeIdentity identity) {
             this.identity = identity;
             return this;
         }
@@ -65,12 +78,12 @@ public final class Pair extends ComponentDefinition {
         }
 
         /** Listens on {@code address} while known as {@link #self} (see GeoNetworkInit#withBind). */
-        Side listeningOn(java.net.InetAddress address) {
+        Side listeningOn(InetAddress address) {
             this.bind = address;
             return this;
         }
 
-        java.net.InetAddress bind;
+        InetAddress bind;
 
         void send(KompicsEvent e) {
             endpoint.send(e);
@@ -80,11 +93,11 @@ public final class Pair extends ComponentDefinition {
          * The received TestMsgs with sequence numbers in {@code [first, first + count)}, by number, once
          * all have come or after 10 s (others are skipped).
          */
-        java.util.Map<Long, TestMsg> collect(long first, int count) throws InterruptedException {
-            java.util.Map<Long, TestMsg> got = new java.util.HashMap<>();
-            long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        Map<Long, TestMsg> collect(long first, int count) throws InterruptedException {
+            Map<Long, TestMsg> got = new HashMap<>();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (got.size() < count && System.nanoTime() < end) {
-                TestMsg m = (TestMsg) received.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                TestMsg m = (TestMsg) received.poll(100, TimeUnit.MILLISECONDS);
                 if (m != null && m.seq >= first && m.seq < first + count) {
                     got.put(m.seq, m);
                 }
@@ -94,9 +107,9 @@ public final class Pair extends ComponentDefinition {
 
         /** The received TestMsg with sequence number {@code n} (others are skipped), or null after 10 s. */
         TestMsg await(long n) throws InterruptedException {
-            long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (System.nanoTime() < end) {
-                TestMsg m = (TestMsg) received.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                TestMsg m = (TestMsg) received.poll(100, TimeUnit.MILLISECONDS);
                 if (m != null && m.seq == n) {
                     return m;
                 }
@@ -107,17 +120,17 @@ public final class Pair extends ComponentDefinition {
 
     /** Starts every side in this JVM's Kompics runtime and waits until each is listening. */
     static void start(List<Side> sides) throws InterruptedException {
-        se.sics.kompics.Kompics.createAndStart(Pair.class, new PairInit(sides), 2);
+        Kompics.createAndStart(Pair.class, new PairInit(sides), 2);
         for (Side s : sides) {
-            org.junit.jupiter.api.Assertions.assertNotNull(LoopbackNetworkTest.waitFor(s,
-                    se.sics.kompics.network.ListeningStatus.class), "listening");
+            Assertions.assertNotNull(LoopbackNetworkTest.waitFor(s,
+                    ListeningStatus.class), "listening");
         }
     }
 
     public Pair(PairInit init) {
         for (Side s : init.sides) {
             CodecRegistry codecs = (s.bursting ? new CodecRegistry().registerBursting(42, TestMsg.CODEC)
-                    : new CodecRegistry().register(42, TestMsg.CODEC)).register(43, geoblocks.network.TailMsg.CODEC)
+                    : new CodecRegistry().register(42, TestMsg.CODEC)).register(43, TailMsg.CODEC)
                     .register(44, StampMsg.CODEC);
             GeoNetwork.GeoNetworkInit netInit = new GeoNetwork.GeoNetworkInit(s.self, s.settings, s.secret, codecs)
                     .withIdentity(s.identity);
@@ -148,7 +161,7 @@ public final class Pair extends ComponentDefinition {
             Side side = init.side;
             side.endpoint = this;
             handle(net, TestMsg.class, side.received::add);
-            handle(net, geoblocks.network.TailMsg.class, side.tails::add);
+            handle(net, TailMsg.class, side.tails::add);
             handle(net, StampMsg.class, m -> {
                 m.handledNanos = System.nanoTime();
                 side.stamps.add(m);
@@ -160,17 +173,17 @@ public final class Pair extends ComponentDefinition {
                     }
                 }
             });
-            handle(net, geoblocks.net.NetBurst.class, b -> {
+            handle(net, NetBurst.class, b -> {
                 side.bursts.incrementAndGet();
-                for (geoblocks.net.NetMsg p : b.parts()) {
+                for (NetMsg p : b.parts()) {
                     if (!p.getHeader().equals(b.getHeader())) {
                         throw new IllegalStateException(p + " in a burst of " + b.getHeader());
                     }
                     side.received.add(p);
                 }
             });
-            handle(ctl, se.sics.kompics.network.ListeningStatus.class, side.control::add);
-            handle(ctl, se.sics.kompics.network.NetworkException.class, side.control::add);
+            handle(ctl, ListeningStatus.class, side.control::add);
+            handle(ctl, NetworkException.class, side.control::add);
         }
 
         /** Kompics ports accept events from any thread. */

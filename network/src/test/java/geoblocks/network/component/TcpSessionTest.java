@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import geoblocks.net.Wire;
@@ -147,7 +148,7 @@ class TcpSessionTest {
         try (RawPeer raw = new RawPeer(node.self)) {
             Control.Hello theirs = raw.readControl(Control.Hello.class);
             assertEquals(node.self, theirs.address(), "the node introduces itself by its listening address");
-            raw.writeControl(Control.Hello.of(NetAddress.of("127.0.0.1", 9), fill(16, 7), new geoblocks.net.ClusterVersion(0, 3)));
+            raw.writeControl(Control.Hello.of(NetAddress.of("127.0.0.1", 9), fill(16, 7), new ClusterVersion(0, 3)));
             raw.readControl(Control.Proof.class);
             raw.writeControl(new Control.Proof(fill(32, 0)));
             raw.awaitClosedByNode();
@@ -169,7 +170,7 @@ class TcpSessionTest {
     void retireBeforeHandshake_closesTheConnection_countedUnauthenticated() throws Exception {
         long before = WireStats.unauthenticatedCount();
         try (RawPeer raw = new RawPeer(node.self)) {
-            raw.writeControl(Control.Hello.of(NetAddress.of("127.0.0.1", 9), fill(16, 7), new geoblocks.net.ClusterVersion(0, 3)));
+            raw.writeControl(Control.Hello.of(NetAddress.of("127.0.0.1", 9), fill(16, 7), new ClusterVersion(0, 3)));
             raw.writeControl(new Control.Retire());
             raw.awaitClosedByNode();
         }
@@ -180,7 +181,7 @@ class TcpSessionTest {
     void helloClaimingTheNodesOwnAddress_closesTheConnection_countedUnauthenticated() throws Exception {
         long before = WireStats.unauthenticatedCount();
         try (RawPeer raw = new RawPeer(node.self)) {
-            raw.writeControl(Control.Hello.of(node.self, fill(16, 7), new geoblocks.net.ClusterVersion(0, 3)));
+            raw.writeControl(Control.Hello.of(node.self, fill(16, 7), new ClusterVersion(0, 3)));
             raw.awaitClosedByNode();
         }
         assertCounted(WireStats::unauthenticatedCount, before);

@@ -10,6 +10,8 @@ import geoblocks.net.NetHeader;
 import geoblocks.net.WireStats;
 import geoblocks.network.NetworkSettings;
 import io.netty.handler.ssl.util.SelfSignedCertificate;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -58,17 +60,17 @@ class TlsTrustTest {
     @Test
     void aConnectionClosedBeforeItsFirstByte_isNoRefusedInput_whileBytesThatAreNotTlsAre() throws Exception {
         long before = WireStats.unauthenticatedCount();
-        try (java.net.Socket probe = new java.net.Socket()) { // a client's reachability check: connect, send nothing
+        try (Socket probe = new Socket()) { // a client's reachability check: connect, send nothing
             probe.connect(a.self.asSocket(), 5000);
             probe.setSoTimeout(10_000);
             probe.shutdownOutput();
             assertEquals(-1, probe.getInputStream().read(), "the node closes its side");
         }
         assertEquals(before, WireStats.unauthenticatedCount(), "a connection that sent nothing is not counted");
-        try (java.net.Socket garbage = new java.net.Socket()) {
+        try (Socket garbage = new Socket()) {
             garbage.connect(a.self.asSocket(), 5000);
             garbage.setSoTimeout(10_000);
-            garbage.getOutputStream().write("GET / HTTP/1.1\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            garbage.getOutputStream().write("GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             garbage.shutdownOutput();
             while (garbage.getInputStream().read() >= 0) {
                 // the node answers with a TLS alert, then closes

@@ -9,9 +9,12 @@ import geoblocks.net.NetHeader;
 import geoblocks.net.NetMsg;
 import geoblocks.net.Wire;
 import geoblocks.network.udp.DatagramSealer;
+import io.netty.channel.epoll.Epoll;
 import io.netty.channel.unix.Errors;
+import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import se.sics.kompics.network.Transport;
 
@@ -70,10 +73,10 @@ class UdpRunsTest {
 
     @Test
     void tooBig_isEmsgsizeFromEpoll_orNioMessage_andNothingElse() {
-        assertTrue(UdpEndpoint.tooBig(new java.net.SocketException("Message too long")));
-        assertFalse(UdpEndpoint.tooBig(new java.net.SocketException("Connection refused")));
+        assertTrue(UdpEndpoint.tooBig(new SocketException("Message too long")));
+        assertFalse(UdpEndpoint.tooBig(new SocketException("Connection refused")));
         assertFalse(UdpEndpoint.tooBig(new IllegalStateException("Message too long")));
-        org.junit.jupiter.api.Assumptions.assumeTrue(io.netty.channel.epoll.Epoll.isAvailable(), "no epoll here");
+        Assumptions.assumeTrue(Epoll.isAvailable(), "no epoll here");
         assertTrue(UdpEndpoint.tooBig(new Errors.NativeIoException("sendmmsg", -90)));
         assertFalse(UdpEndpoint.tooBig(new Errors.NativeIoException("sendmmsg", -111)));
     }

@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetAddress;
+import geoblocks.net.VersionRange;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,7 +50,7 @@ class ControlTest {
 
     @Test
     void hello_ipv4_roundTrips() throws Exception {
-        Control.Hello h = (Control.Hello) read(encode(Control.Hello.of(V4, seq(16, 100), new geoblocks.net.ClusterVersion(0, 3))));
+        Control.Hello h = (Control.Hello) read(encode(Control.Hello.of(V4, seq(16, 100), new ClusterVersion(0, 3))));
         assertEquals(Control.VERSION, h.version());
         assertEquals(V4, h.address());
         assertArrayEquals(seq(16, 100), h.nonce());
@@ -53,7 +58,7 @@ class ControlTest {
 
     @Test
     void hello_ipv6_roundTrips() throws Exception {
-        Control.Hello h = (Control.Hello) read(encode(Control.Hello.of(V6, seq(16, -8), new geoblocks.net.ClusterVersion(0, 3))));
+        Control.Hello h = (Control.Hello) read(encode(Control.Hello.of(V6, seq(16, -8), new ClusterVersion(0, 3))));
         assertEquals(V6, h.address());
         assertArrayEquals(seq(16, -8), h.nonce());
     }
@@ -90,7 +95,7 @@ class ControlTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 1})
     void read_helloFromBeforeVersionRanges_isRefusedSayingSo(int version) {
-        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new geoblocks.net.ClusterVersion(0, 3)));
+        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new ClusterVersion(0, 3)));
         body[1] = (byte) version;
         String m = refusal(body);
         assertTrue(m.contains("hello version " + version + " from a geoblocks build before version ranges"), m);
@@ -100,16 +105,16 @@ class ControlTest {
     /** The HELLO layout 2, byte for byte: every later version starts alike, so this pins what they all share. */
     @Test
     void hello_layout2_goldenBytes() throws Exception {
-        java.util.TreeMap<Integer, geoblocks.net.VersionRange> offered = new java.util.TreeMap<>();
-        offered.put(100, new geoblocks.net.VersionRange(3, 4));
-        offered.put(110, geoblocks.net.VersionRange.only(2));
-        byte[] body = encode(new Control.Hello(2, V4, seq(16, 0), geoblocks.net.VersionRange.only(2), offered));
-        String hex = java.util.HexFormat.of().formatHex(body);
+        TreeMap<Integer, VersionRange> offered = new TreeMap<>();
+        offered.put(100, new VersionRange(3, 4));
+        offered.put(110, VersionRange.only(2));
+        byte[] body = encode(new Control.Hello(2, V4, seq(16, 0), VersionRange.only(2), offered));
+        String hex = HexFormat.of().formatHex(body);
         assertEquals("01" + "02" + "04" + "0a010203" + "b7fd" + "000102030405060708090a0b0c0d0e0f" + "0202" + "02"
                 + "640304" + "6e0202", hex);
         Control.Hello h = (Control.Hello) read(body);
         assertEquals(offered, h.protocols());
-        assertEquals(geoblocks.net.VersionRange.only(2), h.transport());
+        assertEquals(VersionRange.only(2), h.transport());
     }
 
     /**
@@ -118,17 +123,17 @@ class ControlTest {
      */
     @Test
     void hello_layout3_goldenBytes() throws Exception {
-        java.util.TreeMap<Integer, geoblocks.net.VersionRange> offered = new java.util.TreeMap<>();
-        offered.put(100, new geoblocks.net.VersionRange(3, 5));
-        offered.put(110, geoblocks.net.VersionRange.only(2));
-        byte[] body = encode(new Control.Hello(3, V4, seq(16, 0), geoblocks.net.VersionRange.only(2), offered,
-                new geoblocks.net.ClusterVersion(0, 3), "0.3.0 (commit 1a2b)"));
-        String hex = java.util.HexFormat.of().formatHex(body);
+        TreeMap<Integer, VersionRange> offered = new TreeMap<>();
+        offered.put(100, new VersionRange(3, 5));
+        offered.put(110, VersionRange.only(2));
+        byte[] body = encode(new Control.Hello(3, V4, seq(16, 0), VersionRange.only(2), offered,
+                new ClusterVersion(0, 3), "0.3.0 (commit 1a2b)"));
+        String hex = HexFormat.of().formatHex(body);
         assertEquals("01" + "03" + "04" + "0a010203" + "b7fd" + "000102030405060708090a0b0c0d0e0f" + "0202" + "02"
-                + "640305" + "6e0202" + "0003" + "13" + java.util.HexFormat.of().formatHex(
-                        "0.3.0 (commit 1a2b)".getBytes(java.nio.charset.StandardCharsets.US_ASCII)), hex);
+                + "640305" + "6e0202" + "0003" + "13" + HexFormat.of().formatHex(
+                        "0.3.0 (commit 1a2b)".getBytes(StandardCharsets.US_ASCII)), hex);
         Control.Hello h = (Control.Hello) read(body);
-        assertEquals(new geoblocks.net.ClusterVersion(0, 3), h.release());
+        assertEquals(new ClusterVersion(0, 3), h.release());
         assertEquals("0.3.0 (commit 1a2b)", h.build());
         assertEquals(offered, h.protocols());
     }
@@ -137,43 +142,43 @@ class ControlTest {
     @Test
     void read_helloOfLayout2_namesNoRelease_andRuns0_2() throws Exception {
         Control.Hello h = (Control.Hello) read(encode(new Control.Hello(2, V4, seq(16, 0), Control.TRANSPORT,
-                new java.util.TreeMap<>())));
+                new TreeMap<>())));
         assertEquals(null, h.release());
         assertEquals("", h.build());
-        assertEquals(geoblocks.net.ClusterVersion.V0_2, h.releaseLine());
+        assertEquals(ClusterVersion.V0_2, h.releaseLine());
     }
 
     @Test
     void read_helloWithABuildNotPrintable_orTooLong_isRefused() {
-        byte[] body = encode(new Control.Hello(3, V4, seq(16, 0), Control.TRANSPORT, new java.util.TreeMap<>(),
-                new geoblocks.net.ClusterVersion(0, 3), "ab"));
+        byte[] body = encode(new Control.Hello(3, V4, seq(16, 0), Control.TRANSPORT, new TreeMap<>(),
+                new ClusterVersion(0, 3), "ab"));
         body[body.length - 1] = 0x07;
         assertTrue(refusal(body).contains("hello build must be printable ASCII, has byte 7"));
         body[body.length - 3] = (byte) 65;
         assertTrue(refusal(body).contains("hello build length 65 exceeds 64"));
         assertThrows(IllegalArgumentException.class, () -> new Control.Hello(3, V4, seq(16, 0), Control.TRANSPORT,
-                new java.util.TreeMap<>(), new geoblocks.net.ClusterVersion(0, 3), "x".repeat(65)));
+                new TreeMap<>(), new ClusterVersion(0, 3), "x".repeat(65)));
         assertThrows(IllegalArgumentException.class, () -> new Control.Hello(3, V4, seq(16, 0), Control.TRANSPORT,
-                new java.util.TreeMap<>()), "layout 3 names a release");
+                new TreeMap<>()), "layout 3 names a release");
     }
 
     /** A later layout (4 on) may append fields: this reader takes what it knows and skips the rest. */
     @ParameterizedTest
     @ValueSource(ints = {4, 255})
     void read_helloOfLaterLayout_skipsAppendedFields(int version) throws Exception {
-        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new geoblocks.net.ClusterVersion(0, 3)));
+        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new ClusterVersion(0, 3)));
         body[1] = (byte) version;
         byte[] longer = Arrays.copyOf(body, body.length + 5);
         Control.Hello h = (Control.Hello) read(longer);
         assertEquals(version, h.version());
         assertEquals(V4, h.address());
         assertEquals(Control.TRANSPORT, h.transport());
-        assertEquals(new geoblocks.net.ClusterVersion(0, 3), h.release());
+        assertEquals(new ClusterVersion(0, 3), h.release());
     }
 
     @Test
     void read_helloWithRangeUpsideDown_namesIt() {
-        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new geoblocks.net.ClusterVersion(0, 3)));
+        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new ClusterVersion(0, 3)));
         body[body.length - 6] = 5; // transport min above its max (2); the release fields (3 bytes) after them
         String m = refusal(body);
         assertTrue(m.contains("hello transport versions: min 5 above max 2"), m);
@@ -187,14 +192,14 @@ class ControlTest {
 
     @Test
     void read_helloCutInsideAddress_namesTheAddress() {
-        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new geoblocks.net.ClusterVersion(0, 3)));
+        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new ClusterVersion(0, 3)));
         String m = refusal(Arrays.copyOf(body, 2 + 1 + 3)); // type, version, ip length, 3 of 6 bytes
         assertTrue(m.contains("truncated address"), m);
     }
 
     @Test
     void read_helloWithBadIpLength_namesTheLength() {
-        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new geoblocks.net.ClusterVersion(0, 3)));
+        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new ClusterVersion(0, 3)));
         body[2] = 5;
         String m = refusal(body);
         assertTrue(m.contains("ip length must be 4 or 16, was 5"), m);
@@ -202,7 +207,7 @@ class ControlTest {
 
     @Test
     void read_helloWithShortNonce_namesTheNonceAndItsLength() {
-        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new geoblocks.net.ClusterVersion(0, 3)));
+        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new ClusterVersion(0, 3)));
         String m = refusal(Arrays.copyOf(body, body.length - 1 - 3 - 3)); // release, ranges (3 bytes each), a nonce byte cut
         assertTrue(m.contains("truncated hello nonce"), m);
         assertTrue(m.contains("need 16 bytes, have 15"), m);
@@ -218,7 +223,7 @@ class ControlTest {
 
     @Test
     void read_helloWithTrailingBytes_namesTheCount() {
-        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new geoblocks.net.ClusterVersion(0, 3)));
+        byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new ClusterVersion(0, 3)));
         String m = refusal(Arrays.copyOf(body, body.length + 3));
         assertTrue(m.contains("type " + Control.HELLO + " has 3 extra bytes"), m);
     }

@@ -9,17 +9,22 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.net.Bytes;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import geoblocks.net.NetMsg;
 import geoblocks.network.CodecRegistry;
+import geoblocks.network.PooledBytes;
+import geoblocks.network.TailMsg;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import java.nio.ByteBuffer;
+import java.util.HexFormat;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -68,15 +73,15 @@ class FrameCodecTest {
 
     @Test
     void data_pooledTail_isTheFramesSecondPartWithoutACopy_andTheSameBytesAsACopiedFrame() throws Exception {
-        CodecRegistry tails = new CodecRegistry().register(ID, geoblocks.network.TailMsg.CODEC);
+        CodecRegistry tails = new CodecRegistry().register(ID, TailMsg.CODEC);
         byte[] p = payload(256 << 10, 3);
-        geoblocks.network.PooledBytes data = (geoblocks.network.PooledBytes) geoblocks.network.PooledBytes.ALLOCATOR.allocate(p.length);
+        PooledBytes data = (PooledBytes) PooledBytes.ALLOCATOR.allocate(p.length);
         data.nio().put(p);
         long address = data.buf().memoryAddress();
-        ByteBuf frame = Frames.data(ALLOC, tails, new geoblocks.network.TailMsg(HEADER, 9, data), MAX);
-        ByteBuf copied = Frames.data(ALLOC, tails, new geoblocks.network.TailMsg(HEADER, 9, geoblocks.net.Bytes.wrap(p)), MAX);
+        ByteBuf frame = Frames.data(ALLOC, tails, new TailMsg(HEADER, 9, data), MAX);
+        ByteBuf copied = Frames.data(ALLOC, tails, new TailMsg(HEADER, 9, Bytes.wrap(p)), MAX);
         try {
-            io.netty.buffer.CompositeByteBuf c = assertInstanceOf(io.netty.buffer.CompositeByteBuf.class, frame);
+            CompositeByteBuf c = assertInstanceOf(CompositeByteBuf.class, frame);
             assertEquals(2, c.numComponents(), "the head, then the tail");
             assertEquals(address, c.component(1).memoryAddress(), "the tail's own memory, not a copy");
             assertArrayEquals(bytes(copied), bytes(frame), "the same frame as when the tail is copied");
@@ -88,9 +93,9 @@ class FrameCodecTest {
         }
         assertEquals(0, data.buf().refCnt());
         // a short tail is copied into the frame, and the message's reference released at once
-        geoblocks.network.PooledBytes small = (geoblocks.network.PooledBytes) geoblocks.network.PooledBytes.ALLOCATOR.allocate(100);
-        ByteBuf one = Frames.data(ALLOC, tails, new geoblocks.network.TailMsg(HEADER, 10, small), MAX);
-        assertFalse(one instanceof io.netty.buffer.CompositeByteBuf);
+        PooledBytes small = (PooledBytes) PooledBytes.ALLOCATOR.allocate(100);
+        ByteBuf one = Frames.data(ALLOC, tails, new TailMsg(HEADER, 10, small), MAX);
+        assertFalse(one instanceof CompositeByteBuf);
         assertEquals(0, small.buf().refCnt());
         one.release();
     }
@@ -302,7 +307,7 @@ class FrameCodecTest {
     void controlFrame_goldenBytes() {
         ByteBuf f = Frames.control(ALLOC, new Control.Retire());
         try {
-            assertEquals("00000002" + "00" + "03", java.util.HexFormat.of().formatHex(bytes(f)));
+            assertEquals("00000002" + "00" + "03", HexFormat.of().formatHex(bytes(f)));
         } finally {
             f.release();
         }

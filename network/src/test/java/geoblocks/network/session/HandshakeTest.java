@@ -6,10 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
+import geoblocks.net.PeerVersions;
+import geoblocks.net.VersionRange;
 import geoblocks.network.frame.Control;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -86,7 +92,7 @@ class HandshakeTest {
     @Test
     void helloClaimingOurOwnAddress_isRefused() {
         Handshake a = acceptor(SECRET, fill(16, 2));
-        Control.Hello mirror = Control.Hello.of(A, fill(16, 9), new geoblocks.net.ClusterVersion(0, 3));
+        Control.Hello mirror = Control.Hello.of(A, fill(16, 9), new ClusterVersion(0, 3));
         String m = failure(() -> a.onHello(mirror));
         assertTrue(m.contains("our own address"), m);
     }
@@ -94,7 +100,7 @@ class HandshakeTest {
     @Test
     void helloEchoingOurNonce_isRefused() {
         Handshake a = acceptor(SECRET, fill(16, 2));
-        String m = failure(() -> a.onHello(Control.Hello.of(I, fill(16, 2), new geoblocks.net.ClusterVersion(0, 3))));
+        String m = failure(() -> a.onHello(Control.Hello.of(I, fill(16, 2), new ClusterVersion(0, 3))));
         assertTrue(m.contains("nonce"), m);
     }
 
@@ -223,9 +229,9 @@ class HandshakeTest {
         assertThrows(IllegalStateException.class, () -> acceptor(SECRET, fill(16, 2)).peer());
     }
 
-    private static java.util.SortedMap<Integer, geoblocks.net.VersionRange> offer(int id, int min, int max) {
-        java.util.SortedMap<Integer, geoblocks.net.VersionRange> m = new java.util.TreeMap<>();
-        m.put(id, new geoblocks.net.VersionRange(min, max));
+    private static SortedMap<Integer, VersionRange> offer(int id, int min, int max) {
+        SortedMap<Integer, VersionRange> m = new TreeMap<>();
+        m.put(id, new VersionRange(min, max));
         return m;
     }
 
@@ -264,8 +270,8 @@ class HandshakeTest {
     @Test
     void versions_aHelloOfferingAnotherTransport_isRefused() {
         Handshake a = acceptor(SECRET, fill(16, 2));
-        Control.Hello future = new Control.Hello(Control.LAYOUT_RANGES, I, fill(16, 9), geoblocks.net.VersionRange.only(7),
-                new java.util.TreeMap<>());
+        Control.Hello future = new Control.Hello(Control.LAYOUT_RANGES, I, fill(16, 9), VersionRange.only(7),
+                new TreeMap<>());
         String m = failure(() -> a.onHello(future));
         assertTrue(m.contains("transport: this node speaks version 2, the peer 7"), m);
     }
@@ -286,7 +292,7 @@ class HandshakeTest {
         assertTrue(m.contains("bad proof"), m);
     }
 
-    private static final geoblocks.net.ClusterVersion V0_3 = new geoblocks.net.ClusterVersion(0, 3);
+    private static final ClusterVersion V0_3 = new ClusterVersion(0, 3);
 
     /** Two ends of layout 3 tell each other what they run. */
     @Test
@@ -294,8 +300,8 @@ class HandshakeTest {
         Handshake i = initiator(SECRET, fill(16, 1)).releasing(V0_3, "0.3.0 (commit aaaa)");
         Handshake a = acceptor(SECRET, fill(16, 2)).releasing(V0_3, "0.3.1 (commit bbbb)");
         run(i, a);
-        assertEquals(new geoblocks.net.PeerVersions.Release(V0_3, "0.3.1 (commit bbbb)"), i.peerRelease());
-        assertEquals(new geoblocks.net.PeerVersions.Release(V0_3, "0.3.0 (commit aaaa)"), a.peerRelease());
+        assertEquals(new PeerVersions.Release(V0_3, "0.3.1 (commit bbbb)"), i.peerRelease());
+        assertEquals(new PeerVersions.Release(V0_3, "0.3.0 (commit aaaa)"), a.peerRelease());
     }
 
     /** A 0.2.x peer (a HELLO of layout 2, naming no release) still completes with a 0.3 end, and runs 0.2. */
@@ -306,7 +312,7 @@ class HandshakeTest {
         assertEquals(Control.LAYOUT_RANGES, i.hello().version());
         assertEquals(Control.VERSION, a.hello().version());
         run(i, a);
-        assertEquals(geoblocks.net.ClusterVersion.V0_2, a.peerRelease().line());
+        assertEquals(ClusterVersion.V0_2, a.peerRelease().line());
         assertEquals("0.2.x", a.peerRelease().describe());
         assertEquals(V0_3, i.peerRelease().line());
     }
@@ -319,9 +325,9 @@ class HandshakeTest {
         String m = failure(() -> a.onHello(i.hello()));
         assertTrue(m.contains("runs geoblocks 0.2.x, below the cluster's version 0.3"), m);
         assertTrue(m.contains("upgrade it to 0.3 or later"), m);
-        Handshake newer = initiator(SECRET, fill(16, 3)).releasing(new geoblocks.net.ClusterVersion(0, 4), "0.4.0");
+        Handshake newer = initiator(SECRET, fill(16, 3)).releasing(new ClusterVersion(0, 4), "0.4.0");
         Handshake a2 = acceptor(SECRET, fill(16, 4)).releasing(V0_3, "0.3.0").requiring(V0_3);
-        org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> run(newer, a2));
+        Assertions.assertDoesNotThrow(() -> run(newer, a2));
     }
 
     /** Someone in the middle who cuts a HELLO back to layout 2 (to hide its release) breaks the proofs. */

@@ -6,14 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetAddress;
 import geoblocks.network.frame.Control;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
+import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +36,7 @@ class NodeKeysHandshakeTest {
     private static final byte[] NO_CERT = new byte[0];
     private static final KeyPair SEOUL_KEY = NodeIdentity.generate();
     private static final KeyPair DUBLIN_KEY = NodeIdentity.generate();
-    private static final Map<NetAddress, java.security.PublicKey> MEMBERS =
+    private static final Map<NetAddress, PublicKey> MEMBERS =
             Map.of(SEOUL, SEOUL_KEY.getPublic(), DUBLIN, DUBLIN_KEY.getPublic());
 
     private static byte[] nonce(int v) {
@@ -40,7 +46,7 @@ class NodeKeysHandshakeTest {
     }
 
     /** Seoul accepting a connection from whoever says it is at {@code claimed}, holding {@code key} (null: none). */
-    private static Handshake[] pair(NetAddress claimed, java.security.PrivateKey key) {
+    private static Handshake[] pair(NetAddress claimed, PrivateKey key) {
         Handshake seoul = new Handshake(Handshake.Role.ACCEPTOR, SEOUL, null, SECRET, nonce(2), NO_CERT, NO_CERT,
                 new NodeIdentity(SEOUL_KEY.getPrivate(), MEMBERS));
         Handshake peer = new Handshake(Handshake.Role.INITIATOR, claimed, SEOUL, SECRET, nonce(1), NO_CERT, NO_CERT,
@@ -81,7 +87,7 @@ class NodeKeysHandshakeTest {
     }
 
     /** Seoul's side with {@code identity}, accepting a connection that claims {@code claimed} and signs with {@code key}. */
-    private static boolean completes(NodeIdentity identity, NetAddress claimed, java.security.PrivateKey key) throws Exception {
+    private static boolean completes(NodeIdentity identity, NetAddress claimed, PrivateKey key) throws Exception {
         Handshake seoul = new Handshake(Handshake.Role.ACCEPTOR, SEOUL, null, SECRET, nonce(2), NO_CERT, NO_CERT, identity);
         Handshake peer = new Handshake(Handshake.Role.INITIATOR, claimed, SEOUL, SECRET, nonce(1), NO_CERT, NO_CERT,
                 new NodeIdentity(key, Map.of()));
@@ -106,7 +112,7 @@ class NodeKeysHandshakeTest {
         KeyPair mumbaiKey = NodeIdentity.generate();
         NodeIdentity seoul = new NodeIdentity(SEOUL_KEY.getPrivate(), MEMBERS);
         assertTrue(completes(seoul, mumbai, null), "before: the config names no key for mumbai's address");
-        seoul.learn(Map.of(mumbai, java.util.List.of(mumbaiKey.getPublic())));
+        seoul.learn(Map.of(mumbai, List.of(mumbaiKey.getPublic())));
         assertFalse(completes(seoul, mumbai, null), "an impostor with the secret only");
         assertFalse(completes(seoul, mumbai, NodeIdentity.generate().getPrivate()), "an impostor with another key");
         assertTrue(completes(seoul, mumbai, mumbaiKey.getPrivate()), "the node the layout names");
@@ -127,11 +133,11 @@ class NodeKeysHandshakeTest {
     void duringARotation_bothKeysAreAccepted_thenOnlyTheNewOne() throws Exception {
         KeyPair next = NodeIdentity.generate();
         NodeIdentity seoul = new NodeIdentity(SEOUL_KEY.getPrivate(), MEMBERS);
-        seoul.learn(Map.of(DUBLIN, java.util.List.of(next.getPublic(), DUBLIN_KEY.getPublic())));
+        seoul.learn(Map.of(DUBLIN, List.of(next.getPublic(), DUBLIN_KEY.getPublic())));
         assertTrue(completes(seoul, DUBLIN, DUBLIN_KEY.getPrivate()), "the old key, still accepted");
         assertTrue(completes(seoul, DUBLIN, next.getPrivate()), "the new key");
         assertFalse(completes(seoul, DUBLIN, null));
-        seoul.learn(Map.of(DUBLIN, java.util.List.of(next.getPublic())));
+        seoul.learn(Map.of(DUBLIN, List.of(next.getPublic())));
         assertFalse(completes(seoul, DUBLIN, DUBLIN_KEY.getPrivate()), "retired: the old key no more");
         assertTrue(completes(seoul, DUBLIN, next.getPrivate()));
 
@@ -161,14 +167,14 @@ class NodeKeysHandshakeTest {
         Control.Proof signed = new Control.Proof(new byte[Control.MAC_BYTES], new byte[Control.SIGNATURE_BYTES]);
         Control.Proof plain = new Control.Proof(new byte[Control.MAC_BYTES]);
         for (Control.Proof p : new Control.Proof[] {signed, plain}) {
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(Control.size(p));
+            ByteBuffer b = ByteBuffer.allocate(Control.size(p));
             Control.write(p, b);
             b.flip();
             assertEquals(p.signature().length, ((Control.Proof) Control.read(b)).signature().length);
         }
-        java.nio.ByteBuffer cut = java.nio.ByteBuffer.allocate(1 + Control.MAC_BYTES + 10);
+        ByteBuffer cut = ByteBuffer.allocate(1 + Control.MAC_BYTES + 10);
         cut.put((byte) Control.PROOF).put(new byte[Control.MAC_BYTES + 10]).flip();
-        assertThrows(geoblocks.net.MalformedMessageException.class, () -> Control.read(cut));
+        assertThrows(MalformedMessageException.class, () -> Control.read(cut));
     }
 
     @Test
@@ -184,6 +190,6 @@ class NodeKeysHandshakeTest {
         assertThrows(IllegalArgumentException.class, () -> NodeIdentity.parse("ed25519:AAAA"));
         assertThrows(IllegalArgumentException.class, () -> NodeIdentity.parse("rsa:" + text.substring(8)));
         Files.writeString(dir.resolve("bad.key"), "not a key\n");
-        assertThrows(java.io.IOException.class, () -> NodeIdentity.loadOrCreate(dir.resolve("bad.key")));
+        assertThrows(IOException.class, () -> NodeIdentity.loadOrCreate(dir.resolve("bad.key")));
     }
 }

@@ -50,7 +50,7 @@ class PeerLinksTest {
         }
 
         @Override
-        public void failed(NetAddress peer, String why, java.util.List<String> droppedMsgs) {
+        public void failed(NetAddress peer, String why, List<String> droppedMsgs) {
             calls.add("failed " + peer + " " + why + " " + droppedMsgs.size());
         }
 
@@ -291,7 +291,7 @@ class PeerLinksTest {
                     closes.add(name + " " + conn);
                 }
 
-                public void failed(NetAddress peer, String why, java.util.List<String> droppedMsgs) {
+                public void failed(NetAddress peer, String why, List<String> droppedMsgs) {
                     throw new AssertionError("failed " + why);
                 }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Arrays;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +52,7 @@ class HkdfTest {
         byte[] prk = Hkdf.extract(null, hex("01020304"));
         byte[] long100 = Hkdf.expand(prk, hex("aa"), 100);
         byte[] short40 = Hkdf.expand(prk, hex("aa"), 40);
-        assertArrayEquals(java.util.Arrays.copyOf(long100, 40), short40);
+        assertArrayEquals(Arrays.copyOf(long100, 40), short40);
         assertEquals(0, Hkdf.expand(prk, null, 0).length);
     }
 

@@ -1,5 +1,6 @@
 package geoblocks.network.udp;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 
@@ -43,7 +44,7 @@ public final class SealerBench {
         ByteBuffer plain = alloc(BODY, direct);
         long[] seq = {0};
         long sink = loop(tx, rx, body, wire, plain, zeroCopy, seq, n / 2); // warm-up
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long tid = Thread.currentThread().getId();
         long a0 = mx.getThreadAllocatedBytes(tid);
         long t0 = System.nanoTime();

@@ -1,11 +1,15 @@
 package geoblocks.node.cli;
 
+import com.typesafe.config.ConfigFactory;
 import geoblocks.net.NetAddress;
+import geoblocks.node.AdminClient;
 import geoblocks.node.AppConfig;
 import geoblocks.node.GeoClient;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -16,8 +20,8 @@ import picocli.CommandLine.Option;
             ClientOps.Versions.class, ClientOps.Rm.class, ClientOps.Move.class, ClientOps.Status.class,
             ClientOps.Policies.class, ClusterOps.class, KeyCommand.class, TokenCommand.class})
 public final class ClientCommand implements Runnable {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--at", required = true, paramLabel = "REGION", description = "Region whose node serves the request.")
     String at;
@@ -36,13 +40,13 @@ public final class ClientCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+        throw new CommandLine.ParameterException(spec.commandLine(),
                 "missing command: put, get, ls, stat, versions, rm, move, status, policies, cluster, key or token");
     }
 
     /** The client of the admin API of the node of {@code --at} (cluster changes, moves, tokens). */
-    geoblocks.node.AdminClient admin() {
-        return geoblocks.node.AdminClient.of(AppConfig.load(config), at, timeoutMs);
+    AdminClient admin() {
+        return AdminClient.of(AppConfig.load(config), at, timeoutMs);
     }
 
     /**
@@ -53,7 +57,7 @@ public final class ClientCommand implements Runnable {
     GeoClient open() {
         AppConfig cfg = AppConfig.load(config);
         if (noRetry) {
-            cfg = new AppConfig(com.typesafe.config.ConfigFactory.parseMap(java.util.Map.of("geoblocks.client.busy-retries", 0))
+            cfg = new AppConfig(ConfigFactory.parseMap(Map.of("geoblocks.client.busy-retries", 0))
                     .withFallback(cfg.config()), cfg.cluster(), cfg.node(), cfg.network());
         }
         NetAddress node = cfg.cluster().address(at);

@@ -5,6 +5,7 @@ import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.node.GeoClient;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -46,8 +48,8 @@ public final class Cluster {
     public static void generate(Path file, long bytes, long seed) throws IOException {
         // SplittableRandom, 8 bytes per draw: java.util.Random.nextBytes (a CAS per 4 bytes) took a
         // fifth of the bench client's CPU (async-profiler)
-        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
-        ByteBuffer fill = ByteBuffer.allocate(1 << 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        SplittableRandom rnd = new SplittableRandom(seed);
+        ByteBuffer fill = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
         byte[] buf = fill.array();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {

@@ -8,6 +8,7 @@ import geoblocks.node.s3.MiniJson;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -25,11 +26,11 @@ import picocli.CommandLine.ParentCommand;
             ClusterOps.Remove.class, ClusterOps.Rekey.class, ClusterOps.RetireKey.class, ClusterOps.Finalize.class})
 final class ClusterOps implements Runnable {
     @ParentCommand ClientCommand parent;
-    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command: show, add, drain or remove");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: show, add, drain or remove");
     }
 
     /**

@@ -6,6 +6,7 @@ import geoblocks.node.s3.auth.AccessKeys;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,11 +23,11 @@ import picocli.CommandLine.ParentCommand;
         subcommands = {KeyCommand.Create.class, KeyCommand.ListKeys.class, KeyCommand.Revoke.class})
 final class KeyCommand implements Runnable {
     @ParentCommand ClientCommand parent;
-    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command: create, list or revoke");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: create, list or revoke");
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,11 +23,11 @@ import picocli.CommandLine.ParentCommand;
         subcommands = {TokenCommand.Create.class, TokenCommand.ListTokens.class, TokenCommand.Revoke.class})
 final class TokenCommand implements Runnable {
     @ParentCommand ClientCommand parent;
-    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command: create, list or revoke");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: create, list or revoke");
     }
 
     /** Seconds in {@code text}: a whole number with s, m, h or d ("30d", "12h"). */

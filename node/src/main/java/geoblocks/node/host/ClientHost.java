@@ -6,6 +6,7 @@ import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.net.ClusterConfig;
 import geoblocks.net.NetAddress;
+import geoblocks.net.PeerVersions;
 import geoblocks.net.WanEmulator;
 import geoblocks.network.component.GeoNetwork;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Handler;
 import se.sics.kompics.Init;
 import se.sics.kompics.Positive;
 import se.sics.kompics.network.ListeningStatus;
@@ -34,7 +36,7 @@ public final class ClientHost extends ComponentDefinition {
 
     public ClientHost(ClientHostInit init) {
         Component timer = create(JavaTimer.class, Init.NONE);
-        geoblocks.net.PeerVersions versions = new geoblocks.net.PeerVersions(); // what our handshakes agree, per node
+        PeerVersions versions = new PeerVersions(); // what our handshakes agree, per node
         Component netty = init.net.kompics()
                 ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
                 : create(GeoNetwork.class, init.net.init(init.self, versions));
@@ -49,7 +51,7 @@ public final class ClientHost extends ComponentDefinition {
             connect(client.getNegative(NetworkControl.class), netty.getPositive(NetworkControl.class), Channel.TWO_WAY);
             connect(bridge.getNegative(ClientPort.class), client.getPositive(ClientPort.class), Channel.TWO_WAY);
         });
-        subscribe(new se.sics.kompics.Handler<ListeningStatus>() {
+        subscribe(new Handler<ListeningStatus>() {
             @Override
             public void handle(ListeningStatus s) {
                 init.listening.complete(s);

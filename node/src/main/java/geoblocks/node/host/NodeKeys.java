@@ -1,6 +1,7 @@
 package geoblocks.node.host;
 
 import geoblocks.blockstore.component.MemberKeys;
+import geoblocks.net.DurableFile;
 import geoblocks.net.NetAddress;
 import geoblocks.network.session.NodeIdentity;
 import java.io.IOException;
@@ -94,7 +95,7 @@ public final class NodeKeys implements MemberKeys {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(dataDir.resolve(NEXT), dataDir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING);
             }
-            geoblocks.net.DurableFile.syncDirectory(dataDir); // the rename, durable (the key's bytes were synced when written)
+            DurableFile.syncDirectory(dataDir); // the rename, durable (the key's bytes were synced when written)
             LOG.info("node key rotated: every member accepts {}; it signs from now on and is {}", key, dataDir.resolve(FILE));
         } catch (IOException e) {
             // signing with it already; the file is moved at the next start (the layout names it then)

@@ -23,6 +23,7 @@ import java.util.function.Consumer;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
+import se.sics.kompics.Handler;
 import se.sics.kompics.Init;
 import se.sics.kompics.network.ListeningStatus;
 import se.sics.kompics.network.Network;
@@ -79,13 +80,13 @@ public final class ServerHost extends ComponentDefinition {
             connect(client.getNegative(NetworkControl.class), gwNet.getPositive(NetworkControl.class), Channel.TWO_WAY);
             connect(bridge.getNegative(ClientPort.class), client.getPositive(ClientPort.class), Channel.TWO_WAY);
         }
-        subscribe(new se.sics.kompics.Handler<NodeSnapshot>() {
+        subscribe(new Handler<NodeSnapshot>() {
             @Override
             public void handle(NodeSnapshot s) {
                 init.snapshots.accept(s);
             }
         }, node.getPositive(OpsPort.class));
-        subscribe(new se.sics.kompics.Handler<ListeningStatus>() {
+        subscribe(new Handler<ListeningStatus>() {
             @Override
             public void handle(ListeningStatus s) {
                 init.listening.complete(s);

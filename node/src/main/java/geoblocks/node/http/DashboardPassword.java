@@ -1,5 +1,6 @@
 package geoblocks.node.http;
 
+import geoblocks.net.SecretFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -16,6 +17,6 @@ public final class DashboardPassword {
 
     /** The password kept in {@code dataDir}, made and kept there first when there is none. */
     public static String loadOrCreate(Path dataDir, SecureRandom random) throws IOException {
-        return geoblocks.net.SecretFile.loadOrCreate(dataDir.resolve(FILE), "", random);
+        return SecretFile.loadOrCreate(dataDir.resolve(FILE), "", random);
     }
 }

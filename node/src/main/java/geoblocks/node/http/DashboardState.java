@@ -5,12 +5,17 @@ import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
 import geoblocks.blockstore.wire.ClientOp.PeerRtt;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.Transfers;
+import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.net.PeerVersions;
+import geoblocks.node.BuildVersion;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The dashboard's {@code /api/state} JSON, rendered from one {@link NodeSnapshot}: the node's
@@ -26,12 +31,12 @@ final class DashboardState {
 
     static String render(NodeSnapshot s, long nowMillis, StoredBlocks stored, Map<String, Long> httpRefused,
             TransferHistory history) {
-        return render(s, nowMillis, stored, httpRefused, history, new geoblocks.net.PeerVersions());
+        return render(s, nowMillis, stored, httpRefused, history, new PeerVersions());
     }
 
     /** As above, with the build and the file protocol version each peer's handshake agreed ({@code versions}). */
     static String render(NodeSnapshot s, long nowMillis, StoredBlocks stored, Map<String, Long> httpRefused,
-            TransferHistory history, geoblocks.net.PeerVersions versions) {
+            TransferHistory history, PeerVersions versions) {
         return render(s, nowMillis, stored, httpRefused, history, versions, DiskSpace.UNKNOWN);
     }
 
@@ -40,18 +45,18 @@ final class DashboardState {
      * (a full block disk, failing metadata syncs), as /readyz does.
      */
     static String render(NodeSnapshot s, long nowMillis, StoredBlocks stored, Map<String, Long> httpRefused,
-            TransferHistory history, geoblocks.net.PeerVersions versions, DiskSpace disk) {
+            TransferHistory history, PeerVersions versions, DiskSpace disk) {
         JsonWriter j = new JsonWriter().begin();
         if (s == null) {
             return j.field("ready", false).end().toString();
         }
-        j.name("build").begin().field("version", geoblocks.node.BuildVersion.version())
-                .field("commit", geoblocks.node.BuildVersion.commit())
-                .field("fileProtocol", geoblocks.blockstore.wire.FileCodec.RANGE.toString());
+        j.name("build").begin().field("version", BuildVersion.version())
+                .field("commit", BuildVersion.commit())
+                .field("fileProtocol", FileCodec.RANGE.toString());
         j.name("peerFileProtocol").begin();
-        versions.byPeer(geoblocks.blockstore.wire.FileCodec.CODEC_ID).forEach((peer, v) -> j.field(peer.toString(), v));
+        versions.byPeer(FileCodec.CODEC_ID).forEach((peer, v) -> j.field(peer.toString(), v));
         j.end();
-        geoblocks.blockstore.wire.ClientOp.Versions members = s.status().versions();
+        ClientOp.Versions members = s.status().versions();
         if (members != null) {
             j.field("clusterVersion", members.clusterVersion()).field("finalizeNote", members.finalizeNote());
             j.name("memberBuilds").begin();
@@ -77,10 +82,10 @@ final class DashboardState {
                 .field("movesCommitted", s.layout().movesCommitted()).field("movedBytes", s.layout().movedBytes());
         j.name("rebalance").begin();
         j.name("drainPendingVersions").begin();
-        new java.util.TreeMap<>(s.layout().drainPendingByRegion()).forEach(j::field);
+        new TreeMap<>(s.layout().drainPendingByRegion()).forEach(j::field);
         j.end();
         j.name("shortBytes").begin();
-        new java.util.TreeMap<>(s.layout().shortBytes()).forEach(j::field);
+        new TreeMap<>(s.layout().shortBytes()).forEach(j::field);
         j.end().end();
         j.name("regions").beginArray();
         j.begin().field("region", s.region()).field("self", true).field("up", true).field("rttMs", 0).end();
@@ -130,7 +135,7 @@ final class DashboardState {
                 .field("unrepairable", st.unrepairable()).field("passes", sc.passes()).field("running", sc.running())
                 .field("passBlocks", sc.passBlocks()).field("passStartMillis", sc.passStartMillis())
                 .field("lastPassEndMillis", sc.lastPassEndMillis()).end();
-        geoblocks.blockstore.wire.ClientOp.Gc g = st.gc();
+        ClientOp.Gc g = st.gc();
         j.name("gc").begin().field("collectedBlocks", g.collectedBlocks()).field("collectedBytes", g.collectedBytes())
                 .field("passes", g.passes()).field("running", g.running()).field("passChecked", g.passChecked())
                 .field("passCollected", g.passCollected()).field("passInFlight", g.passInFlight())

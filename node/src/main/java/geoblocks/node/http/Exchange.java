@@ -2,21 +2,28 @@ package geoblocks.node.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import org.slf4j.LoggerFactory;
 
 /**
  * One request and its answer. The head is here when the route is called; the body, if the route
@@ -91,7 +98,7 @@ public final class Exchange {
      * writes {@code r} in one flush and, when {@code complete} (nothing follows it), closes a
      * connection that is not kept alive once written. Returns whether the connection stays open.
      */
-    private boolean send(int status, io.netty.handler.codec.http.HttpResponse r, boolean complete) {
+    private boolean send(int status, HttpResponse r, boolean complete) {
         if (answered) {
             throw new IllegalStateException("request " + request.method() + " " + request.uri() + " answered twice");
         }
@@ -100,14 +107,14 @@ public final class Exchange {
         extraHeaders.forEach((k, v) -> r.headers().set(k, v));
         boolean keepAlive = HttpUtil.isKeepAlive(request) && !closeAfter;
         r.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
-        io.netty.channel.ChannelFuture written = ctx.writeAndFlush(r);
+        ChannelFuture written = ctx.writeAndFlush(r);
         if (complete && !keepAlive) {
             written.addListener(ChannelFutureListener.CLOSE);
         }
         return keepAlive;
     }
 
-    private final Map<String, String> extraHeaders = new java.util.LinkedHashMap<>();
+    private final Map<String, String> extraHeaders = new LinkedHashMap<>();
 
     /** Sets a response header; before {@link #respond}. */
     public Exchange header(String name, String value) {
@@ -117,7 +124,7 @@ public final class Exchange {
 
     /** The client's IP address as text, or null when the connection has none (not an IP socket). */
     public String clientIp() {
-        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+        return ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
                 ? a.getAddress().getHostAddress() : null;
     }
 
@@ -145,7 +152,7 @@ public final class Exchange {
 
     private boolean continued;
     private Runnable onContinue;
-    private java.util.function.Consumer<String> bodyTimeoutAnswer = why -> respondText(408, "request body too slow: " + why + "\n");
+    private Consumer<String> bodyTimeoutAnswer = why -> respondText(408, "request body too slow: " + why + "\n");
     private boolean bodyTimedOut;
 
     /** Runs {@code r} when {@link #sendContinue} tells the client to send its body (the server's hook). */
@@ -158,7 +165,7 @@ public final class Exchange {
      * and must {@link #respond}. The default is 408 with the reason as text. The server has already
      * aborted the body's sink and closes the connection after the answer.
      */
-    public void onBodyTimeout(java.util.function.Consumer<String> answer) {
+    public void onBodyTimeout(Consumer<String> answer) {
         this.bodyTimeoutAnswer = answer;
     }
 
@@ -177,7 +184,7 @@ public final class Exchange {
         try {
             bodyTimeoutAnswer.accept(why);
         } catch (RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(Exchange.class).warn("HTTP {} {}: answering a slow body failed: {}",
+            LoggerFactory.getLogger(Exchange.class).warn("HTTP {} {}: answering a slow body failed: {}",
                     request.method(), request.uri(), e.toString());
         }
         if (!answered) { // the route's answer did not answer: the connection closes all the same
@@ -202,9 +209,9 @@ public final class Exchange {
      */
     public boolean respondHead(int status, long contentLength) {
         boolean head = request.method().equals(HttpMethod.HEAD);
-        io.netty.handler.codec.http.HttpResponse r = head
+        HttpResponse r = head
                 ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), Unpooled.EMPTY_BUFFER)
-                : new io.netty.handler.codec.http.DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
+                : new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
         r.headers().set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
         return send(status, r, head); // a HEAD answer is complete; any other's body follows from the route
     }

@@ -8,10 +8,14 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.OptionalSslHandler;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A node's HTTP server on Netty's HTTP/1.1 codec: each request goes through the {@link Router};
@@ -51,7 +55,7 @@ public final class HttpServer implements AutoCloseable {
                 throw new IllegalArgumentException("head timeout, max connections and idle time must be >= 1, were "
                         + headTimeoutMs + " ms, " + maxConnections + " and " + idleMs + " ms");
             }
-            java.util.Objects.requireNonNull(body, "body");
+            Objects.requireNonNull(body, "body");
         }
 
         /** With the default idle time. */
@@ -87,8 +91,8 @@ public final class HttpServer implements AutoCloseable {
      * only on those that start with a TLS handshake (the others are plain HTTP, on the same port).
      */
     public static HttpServer start(InetSocketAddress address, Router router, BasicAuth auth, Limits limits,
-            HttpRefusals refusals, io.netty.handler.ssl.SslContext tls, boolean optional) throws InterruptedException {
-        java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
+            HttpRefusals refusals, SslContext tls, boolean optional) throws InterruptedException {
+        AtomicInteger open = new AtomicInteger();
         EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("geoblocks-http", true));
         try {
             Channel ch = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
@@ -103,7 +107,7 @@ public final class HttpServer implements AutoCloseable {
                             }
                             c.closeFuture().addListener(f -> open.decrementAndGet());
                             if (tls != null) {
-                                c.pipeline().addLast(optional ? new io.netty.handler.ssl.OptionalSslHandler(tls)
+                                c.pipeline().addLast(optional ? new OptionalSslHandler(tls)
                                         : tls.newHandler(c.alloc()));
                             }
                             c.pipeline().addLast(new IdleStateHandler(0, 0, limits.idleMs(), TimeUnit.MILLISECONDS))

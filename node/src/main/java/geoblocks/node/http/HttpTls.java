@@ -3,6 +3,7 @@ package geoblocks.node.http;
 import com.typesafe.config.Config;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.SelfSignedCertificate;
 import java.io.File;
 import java.util.Locale;
@@ -74,7 +75,7 @@ public record HttpTls(Mode mode, String certChain, String privateKey) {
                 throw new IllegalArgumentException("geoblocks.http.tls: cannot read " + chain + " or " + key);
             }
         }
-        return SslContextBuilder.forServer(chain, key).sslProvider(io.netty.handler.ssl.SslProvider.JDK)
+        return SslContextBuilder.forServer(chain, key).sslProvider(SslProvider.JDK)
                 .protocols("TLSv1.3", "TLSv1.2").build();
     }
 }

@@ -1,13 +1,19 @@
 package geoblocks.node.http;
 
+import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.DiskSpace;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
 import geoblocks.blockstore.wire.ClientOp.PeerRtt;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.Transfers;
+import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.net.PeerVersions;
+import geoblocks.network.frame.Control;
+import geoblocks.node.BuildVersion;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
@@ -21,6 +27,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -40,12 +47,12 @@ public final class NodeMetrics implements MultiCollector {
     private final LongSupplier clockMillis;
     private final Supplier<StoredBlocks> stored;
     private final HttpRefusals httpRefusals;
-    private final geoblocks.net.PeerVersions versions;
+    private final PeerVersions versions;
     private final Supplier<DiskSpace> disk;
 
     public NodeMetrics(Supplier<NodeSnapshot> latest, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
             HttpRefusals httpRefusals) {
-        this(latest, clockMillis, stored, httpRefusals, new geoblocks.net.PeerVersions(), () -> DiskSpace.UNKNOWN);
+        this(latest, clockMillis, stored, httpRefusals, new PeerVersions(), () -> DiskSpace.UNKNOWN);
     }
 
     /**
@@ -53,7 +60,7 @@ public final class NodeMetrics implements MultiCollector {
      * space on the disk the node's blocks go to ({@code disk}).
      */
     public NodeMetrics(Supplier<NodeSnapshot> latest, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
-            HttpRefusals httpRefusals, geoblocks.net.PeerVersions versions, Supplier<DiskSpace> disk) {
+            HttpRefusals httpRefusals, PeerVersions versions, Supplier<DiskSpace> disk) {
         this.disk = disk;
         this.versions = versions;
         this.latest = latest;
@@ -67,12 +74,12 @@ public final class NodeMetrics implements MultiCollector {
         out.metricSnapshot(InfoSnapshot.builder().name("geoblocks_build")
                 .help("This node's build: its version, commit, and the versions it speaks of the file protocol and transport.")
                 .dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(Labels.of("version",
-                        geoblocks.node.BuildVersion.version(), "commit", geoblocks.node.BuildVersion.commit(), "file_protocol",
-                        geoblocks.blockstore.wire.FileCodec.RANGE.toString(), "transport",
-                        geoblocks.network.frame.Control.TRANSPORT.toString())).build())
+                        BuildVersion.version(), "commit", BuildVersion.commit(), "file_protocol",
+                        FileCodec.RANGE.toString(), "transport",
+                        Control.TRANSPORT.toString())).build())
                 .build());
         List<GaugeDataPointSnapshot> peers = new ArrayList<>();
-        versions.byPeer(geoblocks.blockstore.wire.FileCodec.CODEC_ID).forEach((peer, v) -> peers.add(
+        versions.byPeer(FileCodec.CODEC_ID).forEach((peer, v) -> peers.add(
                 GaugeDataPointSnapshot.builder().value(v).labels(Labels.of("peer", peer.toString())).build()));
         out.metricSnapshot(gauge("geoblocks_peer_file_protocol",
                 "The file protocol version this node's last handshake with each peer agreed: below the node's own"
@@ -80,7 +87,7 @@ public final class NodeMetrics implements MultiCollector {
     }
 
     /** The cluster's version, and what each member connected to this node runs (its handshake named it). */
-    private static void members(MetricSnapshots.Builder out, geoblocks.blockstore.wire.ClientOp.Versions v) {
+    private static void members(MetricSnapshots.Builder out, ClientOp.Versions v) {
         out.metricSnapshot(InfoSnapshot.builder().name("geoblocks_cluster_version")
                 .help("The cluster's version (major.minor): the lowest release its members may run, as cluster finalize"
                         + " last raised it; finalizable is the version cluster finalize at this node would raise it to"
@@ -92,7 +99,7 @@ public final class NodeMetrics implements MultiCollector {
         InfoSnapshot.Builder b = InfoSnapshot.builder().name("geoblocks_member_build")
                 .help("What each member connected to this node runs, as its handshake named it (0.2.x: a 0.2 node, which"
                         + " names no build); this node's own included.");
-        for (geoblocks.blockstore.wire.ClientOp.MemberBuild m : v.members()) {
+        for (ClientOp.MemberBuild m : v.members()) {
             b.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(Labels.of("region", m.region(), "build",
                     m.build())).build());
         }
@@ -152,7 +159,7 @@ public final class NodeMetrics implements MultiCollector {
         peers(out, st.peers());
         List<CounterDataPointSnapshot> downs = new ArrayList<>();
         s.peerDownTransitions().forEach((peer, n) -> downs.add(c(n, "peer", peer)));
-        downs.sort(java.util.Comparator.comparing(d -> d.getLabels().get("peer")));
+        downs.sort(Comparator.comparing(d -> d.getLabels().get("peer")));
         out.metricSnapshot(counter("geoblocks_peer_down_transitions",
                 "Times the failure detector called the peer down (up to down) since this node started.", downs));
         ledbat(out, st);
@@ -202,7 +209,7 @@ public final class NodeMetrics implements MultiCollector {
         return out.build();
     }
 
-    private static void admission(MetricSnapshots.Builder out, geoblocks.blockstore.core.AdmissionQueue.Stats a) {
+    private static void admission(MetricSnapshots.Builder out, AdmissionQueue.Stats a) {
         out.metricSnapshot(counter("geoblocks_admission_admitted",
                 "Client requests given transfer memory: at once (wait=none) or after waiting in the admission queue"
                         + " (wait=queued; a request may wait more than once).",
@@ -245,7 +252,7 @@ public final class NodeMetrics implements MultiCollector {
         }
     }
 
-    private static void gc(MetricSnapshots.Builder out, geoblocks.blockstore.wire.ClientOp.Gc gc) {
+    private static void gc(MetricSnapshots.Builder out, ClientOp.Gc gc) {
         out.metricSnapshot(counter("geoblocks_gc_collected_blocks",
                 "Blocks the block collector deleted (no kept version placed them here, nothing in flight named them,"
                         + " older than the grace), over this node's life.", List.of(c(gc.collectedBlocks()))));
@@ -387,7 +394,7 @@ public final class NodeMetrics implements MultiCollector {
                     "Kept versions (current and earlier) with copies at a draining region this node found in its last pass"
                             + " over its manifests.", null, List.of(g(l.drainPending()))));
             List<GaugeDataPointSnapshot> by = new ArrayList<>();
-            l.drainPendingByRegion().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+            l.drainPendingByRegion().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .forEach(e -> by.add(g(e.getValue(), "region", e.getKey())));
             out.metricSnapshot(gauge("geoblocks_rebalance_pending_versions",
                     "Per draining region: kept versions with a copy there, as this node's last pass counted them.", null,
@@ -400,7 +407,7 @@ public final class NodeMetrics implements MultiCollector {
                     "Bytes of spread copies the short regions (a newcomer) lacked of their share at this node's last pass:"
                             + " what still has to move to them.", Unit.BYTES, by));
             List<GaugeDataPointSnapshot> shortBy = new ArrayList<>();
-            l.shortBytes().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+            l.shortBytes().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .forEach(e -> shortBy.add(g(e.getValue(), "region", e.getKey())));
             out.metricSnapshot(gauge("geoblocks_rebalance_short_bytes",
                     "Per region short of its share of spread copies: the bytes it lacks (as this node's last pass counted).",

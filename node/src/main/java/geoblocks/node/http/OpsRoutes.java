@@ -3,6 +3,7 @@ package geoblocks.node.http;
 import geoblocks.blockstore.core.DiskSpace;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.net.PeerVersions;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -35,7 +36,7 @@ public final class OpsRoutes {
     private final HttpRefusals refusals;
     private final TransferHistory history;
     private final byte[] page;
-    private final geoblocks.net.PeerVersions versions;
+    private final PeerVersions versions;
     /** The space on the disk the node's blocks go to (unknown where the storage cannot tell). */
     private final Supplier<DiskSpace> disk;
 
@@ -46,7 +47,7 @@ public final class OpsRoutes {
      */
     public OpsRoutes(Supplier<NodeSnapshot> latest, Path dataDir, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
             HttpRefusals refusals, TransferHistory history) {
-        this(latest, dataDir, clockMillis, stored, refusals, history, new geoblocks.net.PeerVersions(), () -> DiskSpace.UNKNOWN);
+        this(latest, dataDir, clockMillis, stored, refusals, history, new PeerVersions(), () -> DiskSpace.UNKNOWN);
     }
 
     /**
@@ -54,7 +55,7 @@ public final class OpsRoutes {
      * the space on the disk its blocks go to ({@code disk}: a full one makes the node not ready).
      */
     public OpsRoutes(Supplier<NodeSnapshot> latest, Path dataDir, LongSupplier clockMillis, Supplier<StoredBlocks> stored,
-            HttpRefusals refusals, TransferHistory history, geoblocks.net.PeerVersions versions, Supplier<DiskSpace> disk) {
+            HttpRefusals refusals, TransferHistory history, PeerVersions versions, Supplier<DiskSpace> disk) {
         this.disk = disk;
         this.latest = latest;
         this.dataDir = dataDir;

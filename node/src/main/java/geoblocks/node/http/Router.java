@@ -1,9 +1,12 @@
 package geoblocks.node.http;
 
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Maps a method and a path to a {@link Route}: exact paths, or a prefix ending in {@code /*}
@@ -33,7 +36,7 @@ public final class Router {
         return this;
     }
 
-    private java.util.function.Predicate<io.netty.handler.codec.http.HttpRequest> overrideWhen;
+    private Predicate<HttpRequest> overrideWhen;
     private Route override;
 
     /**
@@ -41,7 +44,7 @@ public final class Router {
      * the Basic credentials (the route authenticates it): how S3-signed requests reach the gateway even at
      * paths the operator's routes use.
      */
-    public Router override(java.util.function.Predicate<io.netty.handler.codec.http.HttpRequest> when, Route route) {
+    public Router override(Predicate<HttpRequest> when, Route route) {
         if (override != null) {
             throw new IllegalArgumentException("the router already has an override route");
         }
@@ -51,11 +54,11 @@ public final class Router {
     }
 
     /** The route for a request: the override when it picks the request, else by method and path. */
-    public Match find(io.netty.handler.codec.http.HttpRequest req) {
+    public Match find(HttpRequest req) {
         if (override != null && overrideWhen.test(req)) {
             return new Match(new Entry(override, false), 200, List.of());
         }
-        return find(req.method().name(), new io.netty.handler.codec.http.QueryStringDecoder(req.uri()).path());
+        return find(req.method().name(), new QueryStringDecoder(req.uri()).path());
     }
 
     public Match find(String method, String path) {

@@ -2,6 +2,7 @@ package geoblocks.node.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.typesafe.config.ConfigFactory;
 import geoblocks.net.NetAddress;
 import geoblocks.net.VersionRange;
 import geoblocks.network.CodecRegistry;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class NetworkChoiceVersionsTest {
     private static Map<Integer, VersionRange> offered(boolean previous) {
-        NetworkSettings settings = NetworkSettings.from(com.typesafe.config.ConfigFactory.load());
+        NetworkSettings settings = NetworkSettings.from(ConfigFactory.load());
         NetworkChoice choice = new NetworkChoice(settings, "secret-0123456789abcdef", NodeIdentity.NONE)
                 .asPreviousRelease(previous);
         return new TreeMap<>(choice.init(NetAddress.of("127.0.0.1", 1)).codecs().offered());

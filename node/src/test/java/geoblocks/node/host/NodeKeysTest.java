@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.net.NetAddress;
+import geoblocks.network.session.Handshake;
+import geoblocks.network.session.HandshakeException;
 import geoblocks.network.session.NodeIdentity;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
+import java.security.PublicKey;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -55,24 +59,24 @@ class NodeKeysTest {
     }
 
     /** Whether a handshake signed by {@code identity} as 10.0.0.2:2000 passes a side that names {@code key} for it. */
-    private static boolean signsAs(NodeIdentity identity, java.security.PublicKey key) throws Exception {
+    private static boolean signsAs(NodeIdentity identity, PublicKey key) throws Exception {
         NetAddress me = NetAddress.of("10.0.0.2", 2000);
         NetAddress peer = NetAddress.of("10.0.0.1", 1000);
-        byte[] secret = "cluster-secret-0123456789".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] secret = "cluster-secret-0123456789".getBytes(StandardCharsets.UTF_8);
         byte[] n1 = new byte[16];
         byte[] n2 = new byte[16];
         n2[0] = 1;
-        geoblocks.network.session.Handshake accept = new geoblocks.network.session.Handshake(
-                geoblocks.network.session.Handshake.Role.ACCEPTOR, peer, null, secret, n2, new byte[0], new byte[0],
+        Handshake accept = new Handshake(
+                Handshake.Role.ACCEPTOR, peer, null, secret, n2, new byte[0], new byte[0],
                 new NodeIdentity(null, Map.of(me, key)));
-        geoblocks.network.session.Handshake dial = new geoblocks.network.session.Handshake(
-                geoblocks.network.session.Handshake.Role.INITIATOR, me, peer, secret, n1, new byte[0], new byte[0], identity);
+        Handshake dial = new Handshake(
+                Handshake.Role.INITIATOR, me, peer, secret, n1, new byte[0], new byte[0], identity);
         var fromAcceptor = accept.onHello(dial.hello());
         var fromDialler = dial.onHello(accept.hello());
         dial.onProof(fromAcceptor);
         try {
             return accept.onProof(fromDialler);
-        } catch (geoblocks.network.session.HandshakeException e) {
+        } catch (HandshakeException e) {
             return false;
         }
     }

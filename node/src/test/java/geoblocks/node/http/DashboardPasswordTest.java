@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -27,16 +29,16 @@ class DashboardPasswordTest {
     @Test
     void anEmptyFile_isAClearError() throws Exception {
         Files.writeString(dir.resolve(DashboardPassword.FILE), "\n");
-        assertThrows(java.io.IOException.class, () -> DashboardPassword.loadOrCreate(dir, new SecureRandom()));
+        assertThrows(IOException.class, () -> DashboardPassword.loadOrCreate(dir, new SecureRandom()));
     }
 
     @Test
     void settings_refuseTheS3SecretAsDashboardPassword_andTheDemoPasswordOffLoopback() {
-        java.net.InetSocketAddress lo = new java.net.InetSocketAddress("127.0.0.1", 1);
+        InetSocketAddress lo = new InetSocketAddress("127.0.0.1", 1);
         IllegalArgumentException same = assertThrows(IllegalArgumentException.class,
                 () -> new HttpSettings(lo, "k", "the-secret", false, "admin", "the-secret"));
         assertEquals(true, same.getMessage().contains("must not be the S3 secret key"), same.getMessage());
-        java.net.InetSocketAddress any = new java.net.InetSocketAddress("0.0.0.0", 1);
+        InetSocketAddress any = new InetSocketAddress("0.0.0.0", 1);
         assertThrows(IllegalArgumentException.class,
                 () -> new HttpSettings(any, "k", "s3-secret", false, "admin", HttpSettings.DEMO_DASHBOARD_PASSWORD));
     }

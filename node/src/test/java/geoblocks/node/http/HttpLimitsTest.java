@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -70,7 +71,7 @@ class HttpLimitsTest {
     private Exchange.BodySink counting(Exchange ex) {
         return new Exchange.BodySink() {
             @Override
-            public void onChunk(io.netty.buffer.ByteBuf chunk) {
+            public void onChunk(ByteBuf chunk) {
                 received.addAndGet(chunk.readableBytes());
             }
 

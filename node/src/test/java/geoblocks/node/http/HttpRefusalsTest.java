@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,7 @@ class HttpRefusalsTest {
     @Test
     void counts_startAtZeroForEveryCause_andCountEachRefusalOnce() {
         HttpRefusals r = new HttpRefusals();
-        assertEquals(HttpRefusals.CAUSES, java.util.List.copyOf(r.counts().keySet()));
+        assertEquals(HttpRefusals.CAUSES, List.copyOf(r.counts().keySet()));
         r.answered(400);
         r.answered(400);
         r.answered(200);

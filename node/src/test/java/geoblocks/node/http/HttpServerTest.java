@@ -1,5 +1,6 @@
 package geoblocks.node.http;
 
+import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.DiskSpace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,11 +10,16 @@ import geoblocks.blockstore.core.MeasuredRttMatrix;
 import geoblocks.blockstore.core.RequestStats;
 import geoblocks.blockstore.core.StoredBlocks;
 import geoblocks.blockstore.port.NodeSnapshot;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.ClientOp.Background;
 import geoblocks.blockstore.wire.ClientOp.LedbatPeer;
 import geoblocks.blockstore.wire.ClientOp.PeerRtt;
 import geoblocks.blockstore.wire.ClientOp.StatusReply;
 import geoblocks.blockstore.wire.ClientOp.Transfers;
+import geoblocks.blockstore.wire.FileCodec;
+import geoblocks.net.PeerVersions;
+import geoblocks.node.BuildVersion;
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -56,13 +62,13 @@ class HttpServerTest {
     /** The operator's routes and two test routes; the probes need the credentials when {@code probesNeedAuth}. */
     private HttpServer start(boolean probesNeedAuth) throws InterruptedException {
         Router router = new OpsRoutes(latest::get, data, clock::get, stored::get, refusals, history,
-                new geoblocks.net.PeerVersions(), disk::get).mount(new Router(), probesNeedAuth)
+                new PeerVersions(), disk::get).mount(new Router(), probesNeedAuth)
                 .add("GET", "/boom", false, ex -> {
                     throw new IllegalStateException("route failed");
                 })
                 .add("PUT", "/upload/*", true, ex -> ex.onBody(new Exchange.BodySink() {
                     @Override
-                    public void onChunk(io.netty.buffer.ByteBuf chunk) {
+                    public void onChunk(ByteBuf chunk) {
                         streamed.addAndGet(chunk.readableBytes());
                     }
 
@@ -98,7 +104,7 @@ class HttpServerTest {
                 4, 2, 100, 3, 1, new Transfers(5000, 6000, 700, 800, 90, 100),
                 new Background(1234, 2, List.of(new LedbatPeer("dublin", true, 1, 65536, 10, 4096, 12.5, Double.NaN, 260, 7,
                         1392))),
-                new geoblocks.blockstore.wire.ClientOp.Gc(9, 4096, 2, false, 30, 9, 3, timeMillis - 1000, -1, 1));
+                new ClientOp.Gc(9, 4096, 2, false, 30, 9, 3, timeMillis - 1000, -1, 1));
         return new NodeSnapshot("seoul", timeMillis, status, stats.snapshot(), 1,
                 Map.of("seoul", new NodeSnapshot.Placed(2, 2048), "dublin", new NodeSnapshot.Placed(1, 1024)),
                 List.of(new NodeSnapshot.FileView("f", 3072, 1024, "local", "seoul", 5, 3,
@@ -110,7 +116,7 @@ class HttpServerTest {
                         new MeasuredRttMatrix.Link("dublin", "mumbai", 122.25, false, false, 4000))),
                 new NodeSnapshot.Scrub(2, true, 41, timeMillis - 3_000, timeMillis - 600_000), unsettledPeers,
                 Map.of("dublin", 0L, "mumbai", 2L), createsNotReady,
-                new geoblocks.blockstore.core.AdmissionQueue.Stats(50, 7, 3_500_000_000L, 900_000_000L, 2, 1, 0, 4, 5 << 20));
+                new AdmissionQueue.Stats(50, 7, 3_500_000_000L, 900_000_000L, 2, 1, 0, 4, 5 << 20));
     }
 
     private HttpResponse<String> send(String method, String path, String auth, String body) throws Exception {
@@ -283,9 +289,9 @@ class HttpServerTest {
         latest.set(new NodeSnapshot(s.region(), s.timeMillis(), s.status(), s.requests(), s.files(), s.placed(),
                 s.recentFiles(), s.memoryUsedBytes(), s.memoryCapacityBytes(), s.openRequests(), s.tombstones(),
                 s.rttMatrix(), s.scrub(), s.unsettledPeers(), s.peerDownTransitions(), s.createsNotReady(), s.admission(),
-                new NodeSnapshot.Layout(3, java.util.Map.of("seoul", "active", "dublin", "draining"),
-                        java.util.Map.of("seoul", 3L, "dublin", 2L), 5, 17, java.util.Map.of("dublin", 17L), 4, 9000,
-                        java.util.Map.of("mumbai", 9000L), 8, 65536, 2)));
+                new NodeSnapshot.Layout(3, Map.of("seoul", "active", "dublin", "draining"),
+                        Map.of("seoul", 3L, "dublin", 2L), 5, 17, Map.of("dublin", 17L), 4, 9000,
+                        Map.of("mumbai", 9000L), 8, 65536, 2)));
         String t = send("GET", "/metrics", null, null).body();
         assertTrue(t.lines().anyMatch("geoblocks_layout_version 3.0"::equals), t);
         assertTrue(t.lines().anyMatch("geoblocks_drain_moves_started 5.0"::equals), t);
@@ -350,8 +356,8 @@ class HttpServerTest {
         assertTrue(state.contains("\"gc\":{\"collectedBlocks\":9,\"collectedBytes\":4096,\"passes\":2,\"running\":false,"
                 + "\"passChecked\":30,\"passCollected\":9,\"passInFlight\":3,"), state);
         assertTrue(state.contains("\"history\":{\"capacity\":4,\"timeMillis\":[],"), "nothing fed yet: " + state);
-        assertTrue(state.contains("\"build\":{\"version\":\"" + geoblocks.node.BuildVersion.version() + "\",\"commit\":\""
-                + geoblocks.node.BuildVersion.commit() + "\",\"fileProtocol\":\"" + geoblocks.blockstore.wire.FileCodec.RANGE
+        assertTrue(state.contains("\"build\":{\"version\":\"" + BuildVersion.version() + "\",\"commit\":\""
+                + BuildVersion.commit() + "\",\"fileProtocol\":\"" + FileCodec.RANGE
                 + "\",\"peerFileProtocol\":{}}"), "the dashboard names the build: " + state);
         history.add(clock.get() - 1000, new Transfers(0, 0, 0, 0, 0, 0), List.of());
         history.add(clock.get(), new Transfers(2000, 0, 500, 0, 0, 0),

@@ -21,6 +21,7 @@ import se.sics.kompics.Init;
 import se.sics.kompics.Kompics;
 import se.sics.kompics.KompicsEvent;
 import se.sics.kompics.Positive;
+import se.sics.kompics.network.ConnectionStatus;
 import se.sics.kompics.network.ListeningStatus;
 import se.sics.kompics.network.MessageNotify;
 import se.sics.kompics.network.Network;
@@ -148,7 +149,7 @@ final class LoopbackNetworks {
             handle(net, MessageNotify.Resp.class, side.notified::add);
             handle(ctl, ListeningStatus.class, side.control::add);
             handle(ctl, NetworkException.class, side.control::add);
-            handle(ctl, se.sics.kompics.network.ConnectionStatus.Dropped.class, side.control::add);
+            handle(ctl, ConnectionStatus.Dropped.class, side.control::add);
         }
 
         /** Kompics ports take events from any thread. */

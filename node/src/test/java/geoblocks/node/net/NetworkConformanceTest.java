@@ -10,6 +10,7 @@ import geoblocks.net.NetHeader;
 import geoblocks.node.net.LoopbackNetworks.Side;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import se.sics.kompics.network.MessageNotify;
@@ -150,7 +151,7 @@ abstract class NetworkConformanceTest {
             case FAILED_NOTIFY -> {
                 MessageNotify.Req req = MessageNotify.create(m);
                 a.send(req);
-                MessageNotify.Resp r = a.notified.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+                MessageNotify.Resp r = a.notified.poll(30, TimeUnit.SECONDS);
                 assertNotNull(r, "the sender hears that the message could not be delivered");
                 assertEquals(req.getMsgId(), r.msgId);
                 assertEquals(MessageNotify.State.FAILED, r.getState());

@@ -3,6 +3,8 @@ package geoblocks.node.s3;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import geoblocks.blockstore.wire.FailureCode;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class S3ErrorTest {
@@ -44,7 +46,7 @@ class S3ErrorTest {
         assertEquals(S3Error.BLOCK_CORRUPT, S3Error.forNode(FailureCode.BLOCK_CORRUPT));
         assertEquals(S3Error.STORAGE_IO_ERROR, S3Error.forNode(FailureCode.IO_ERROR));
         assertEquals(507, S3Error.forNode(FailureCode.INSUFFICIENT_STORAGE).status());
-        java.util.Set<String> codes = new java.util.HashSet<>();
+        Set<String> codes = new HashSet<>();
         for (FailureCode c : new FailureCode[] {FailureCode.INSUFFICIENT_STORAGE, FailureCode.BLOCK_MISSING,
                 FailureCode.BLOCK_CORRUPT, FailureCode.IO_ERROR, FailureCode.INTERNAL}) {
             assertEquals(true, codes.add(S3Error.forNode(c).code()), c + " shares its S3 code");

@@ -7,6 +7,7 @@ import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.sim.bgfg.BgFgBoard.Phase;
 import geoblocks.sim.harness.Content;
 import geoblocks.sim.harness.SimClientHost;
+import java.util.List;
 import se.sics.kompics.Positive;
 
 /**
@@ -121,7 +122,7 @@ public final class BgFgClientHost extends SimClientHost<BgFgNodes.Client> {
                     + "|" + BgFgBoard.tcpReplicaBytes + "|" + BgFgBoard.tcpBlockBytes);
         } else if (r.value() instanceof ClientPort.FileStat st) {
             statPending = false;
-            boolean none = st.pendingKnown() && st.pending().values().stream().allMatch(java.util.List::isEmpty);
+            boolean none = st.pendingKnown() && st.pending().values().stream().allMatch(List::isEmpty);
             if (none && !copied) {
                 copied = true;
                 BgFgBoard.record("C|" + now());

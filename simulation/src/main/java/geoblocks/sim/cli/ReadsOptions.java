@@ -1,5 +1,6 @@
 package geoblocks.sim.cli;
 
+import geoblocks.sim.databridge.DataBridgePlan;
 import geoblocks.sim.scenario.FloodedServer;
 import geoblocks.sim.scenario.HedgedReads;
 import java.util.List;
@@ -17,7 +18,7 @@ final class ReadsOptions {
         if (sizes == null) {
             return null;
         }
-        List<Long> out = geoblocks.sim.databridge.DataBridgePlan.parseSizes(sizes);
+        List<Long> out = DataBridgePlan.parseSizes(sizes);
         for (long b : out) {
             if (b > max) {
                 throw new IllegalArgumentException("--sizes: " + b + " B is above this scenario's " + max + " B");

@@ -1,9 +1,11 @@
 package geoblocks.sim.cli;
 
+import geoblocks.sim.harness.SimPlan;
 import geoblocks.sim.harness.SimResult;
 import geoblocks.sim.harness.SimRunner;
 import geoblocks.sim.scenario.BackgroundVsForeground;
 import geoblocks.sim.ledbat.LedbatOptions;
+import geoblocks.sim.scenario.Compression;
 import geoblocks.sim.scenario.Consistency;
 import geoblocks.sim.scenario.DataBridge;
 import geoblocks.sim.scenario.FloodedServer;
@@ -14,11 +16,18 @@ import geoblocks.sim.scenario.LedbatOnePeer;
 import geoblocks.sim.scenario.LedbatVsTcp;
 import geoblocks.sim.scenario.Placement;
 import geoblocks.sim.scenario.PlacementCapacity;
+import geoblocks.sim.scenario.StorageFaults;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -82,7 +91,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--ledbat", paramLabel = "KEY=VALUE",
             description = "any other geoblocks.ledbat setting, e.g. multiplicative-decrease=false (repeatable)")
-    java.util.Map<String, String> ledbatExtra = new java.util.TreeMap<>();
+    Map<String, String> ledbatExtra = new TreeMap<>();
 
     @Option(names = "--ledbat-flows", description = "parallel LEDBAT flows (ledbat-one-peer: streams to the one peer; default ${DEFAULT-VALUE})")
     int ledbatFlows = 1;
@@ -139,17 +148,17 @@ public final class SimulateCommand implements Callable<Integer> {
                     + " custom classes, balanced settings) for every simulated node")
     Path config;
 
-    @picocli.CommandLine.Mixin
+    @CommandLine.Mixin
     BackgroundVsForegroundOptions bgfg = new BackgroundVsForegroundOptions();
 
-    @picocli.CommandLine.Mixin
+    @CommandLine.Mixin
     ReadsOptions reads = new ReadsOptions();
 
-    @picocli.CommandLine.Mixin
+    @CommandLine.Mixin
     DataBridgeOptions databridge = new DataBridgeOptions();
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--seeds", description = "consistency, storage-faults: seeds to run, from --seed on (default ${DEFAULT-VALUE})")
     int seeds = 1;
@@ -159,7 +168,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     /** Standalone entry point (the same command as {@code node.jar simulate}). */
     public static void main(String[] args) {
-        System.exit(new picocli.CommandLine(new SimulateCommand()).execute(args));
+        System.exit(new CommandLine(new SimulateCommand()).execute(args));
     }
 
     @Override
@@ -178,10 +187,10 @@ public final class SimulateCommand implements Callable<Integer> {
             case "placement-capacity" -> PlacementCapacity.runCli(dir, capacityParams(), !noPlot, o);
             case "hedged-reads" -> HedgedReads.runCli(dir, reads.hedged(seed), !noPlot, o);
             case "flooded-server" -> FloodedServer.runCli(dir, reads.flooded(seed), !noPlot, o);
-            case "compression" -> geoblocks.sim.scenario.Compression.runCli(dir, compressionParams(), !noPlot, o);
+            case "compression" -> Compression.runCli(dir, compressionParams(), !noPlot, o);
             case "databridge" -> DataBridge.runCli(dir, databridge.params(this), !noPlot, o, plan -> run(plan, o));
             case "storage-faults" -> {
-                return geoblocks.sim.scenario.StorageFaults.runCli(seed, seeds, o);
+                return StorageFaults.runCli(seed, seeds, o);
             }
             case "consistency" -> {
                 return Consistency.runCli(dir, seed, seeds, o);
@@ -193,7 +202,7 @@ public final class SimulateCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Placement.Params placementParams() throws java.io.IOException {
+    private Placement.Params placementParams() throws IOException {
         Placement.Params spec = Placement.Params.spec(seed);
         List<Placement.Experiment> exps = spec.experiments();
         if (uploadSite != null || downloadSite != null) {
@@ -210,41 +219,41 @@ public final class SimulateCommand implements Callable<Integer> {
                     + " for byte-identical results")
     Path codecSpeeds;
 
-    private geoblocks.sim.scenario.Compression.Params compressionParams() throws java.io.IOException {
-        geoblocks.sim.scenario.Compression.Params spec = geoblocks.sim.scenario.Compression.Params.spec(seed);
-        List<geoblocks.sim.scenario.Compression.Speed> speeds = null;
+    private Compression.Params compressionParams() throws IOException {
+        Compression.Params spec = Compression.Params.spec(seed);
+        List<Compression.Speed> speeds = null;
         if (codecSpeeds != null) {
-            speeds = new java.util.ArrayList<>();
-            List<String> lines = java.nio.file.Files.readAllLines(codecSpeeds);
+            speeds = new ArrayList<>();
+            List<String> lines = Files.readAllLines(codecSpeeds);
             for (String line : lines.subList(1, lines.size())) {
                 String[] f = line.split(",");
                 if (f.length != 4) {
                     throw new IllegalArgumentException(codecSpeeds + ": expected content,mode,compress_mbps,decompress_mbps,"
                             + " got '" + line + "'");
                 }
-                speeds.add(new geoblocks.sim.scenario.Compression.Speed(f[0], f[1], Double.parseDouble(f[2]),
+                speeds.add(new Compression.Speed(f[0], f[1], Double.parseDouble(f[2]),
                         Double.parseDouble(f[3])));
             }
         }
-        return new geoblocks.sim.scenario.Compression.Params(seed, spec.linksMbps(), spec.sizes(), spec.modes(),
+        return new Compression.Params(seed, spec.linksMbps(), spec.sizes(), spec.modes(),
                 spec.blockSize(), speeds);
     }
 
-    private PlacementCapacity.Params capacityParams() throws java.io.IOException {
+    private PlacementCapacity.Params capacityParams() throws IOException {
         PlacementCapacity.Params d = PlacementCapacity.Params.defaults(seed);
         return new PlacementCapacity.Params(seed, policies != null ? policies : d.policies(), files != null ? files : d.files(),
                 d.fileBytes(), d.blockBytes(), d.capacities(), d.reserveBytes(), placementConf());
     }
 
     /** The --config file's text ("" without one); a bad policy is refused before anything runs. */
-    private String placementConf() throws java.io.IOException {
+    private String placementConf() throws IOException {
         if (config == null) {
             return "";
         }
-        if (!java.nio.file.Files.isRegularFile(config)) {
+        if (!Files.isRegularFile(config)) {
             throw new IllegalArgumentException("config file " + config + " does not exist");
         }
-        return java.nio.file.Files.readString(config);
+        return Files.readString(config);
     }
 
     private LedbatFairness.Params fairnessParams() {
@@ -273,7 +282,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
 
     /** Runs a plan, printing progress, and fails if a simulated component faulted. */
-    public static SimResult run(geoblocks.sim.harness.SimPlan plan, PrintStream o) {
+    public static SimResult run(SimPlan plan, PrintStream o) {
         o.print("simulating " + plan.durationMs() / 1000 + " s:");
         o.flush();
         System.setProperty("geoblocks.sim.progress", "true");

@@ -7,11 +7,13 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.meta.MetaLayoutStore;
+import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.SimClientHost;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Map;
+import java.util.TreeMap;
 import se.sics.kompics.Positive;
 import se.sics.kompics.timer.ScheduleTimeout;
 import se.sics.kompics.timer.Timeout;
@@ -78,7 +80,7 @@ public final class OperatorHost extends SimClientHost<ConsistencyNodes.Operator>
         long version = -1;
         if (r.ok()) {
             try {
-                version = LayoutCodec.decode(((geoblocks.blockstore.wire.ClientOp.ClusterReply) r.value()).layout()).version();
+                version = LayoutCodec.decode(((ClientOp.ClusterReply) r.value()).layout()).version();
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -109,7 +111,7 @@ public final class OperatorHost extends SimClientHost<ConsistencyNodes.Operator>
                 if (m.deleted() || m.blocks().isEmpty()) {
                     continue;
                 }
-                java.util.Map<String, Long> bytes = new java.util.TreeMap<>();
+                Map<String, Long> bytes = new TreeMap<>();
                 m.blocks().forEach(b -> b.replicas().forEach(r -> bytes.merge(r, (long) b.length(), Long::sum)));
                 StringBuilder at = new StringBuilder();
                 bytes.forEach((r, n) -> at.append(at.length() == 0 ? "" : ";").append(r).append('=').append(n));

@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Set;
 import se.sics.kompics.ComponentDefinition;
 import se.sics.kompics.Init;
+import se.sics.kompics.Positive;
+import se.sics.kompics.network.Network;
 import se.sics.kompics.timer.ScheduleTimeout;
 import se.sics.kompics.timer.Timeout;
 import se.sics.kompics.timer.Timer;
@@ -135,9 +137,9 @@ public final class StorageFaultNodes {
      * replica there, so its scrubber should have repaired it).
      */
     public static final class FaultProbeHost extends ComponentDefinition {
-        private final se.sics.kompics.Positive<se.sics.kompics.network.Network> net =
-                requires(se.sics.kompics.network.Network.class);
-        private final se.sics.kompics.Positive<Timer> timer = requires(Timer.class);
+        private final Positive<Network> net =
+                requires(Network.class);
+        private final Positive<Timer> timer = requires(Timer.class);
 
         public FaultProbeHost(ProbeInit init) {
             onStart(s -> {

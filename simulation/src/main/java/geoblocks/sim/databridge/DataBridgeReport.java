@@ -3,12 +3,14 @@ package geoblocks.sim.databridge;
 import geoblocks.sim.harness.Charts;
 import geoblocks.sim.harness.Csv;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.knowm.xchart.CategoryChart;
 
 /**
  * The figures of a DataBridge comparison, live or simulated, in one shape: an aligned table (one row
@@ -87,7 +89,7 @@ public final class DataBridgeReport {
 
     /** The results in a {@code databridge.csv} written by {@link #write} (to plot again, or to merge runs). */
     public static List<DataBridgeResult> readCsv(Path file) throws IOException {
-        List<String> lines = java.nio.file.Files.readAllLines(file);
+        List<String> lines = Files.readAllLines(file);
         if (lines.isEmpty() || !lines.get(0).equals(CSV_HEADER)) {
             throw new IOException(file + " is not a databridge.csv (header must be '" + CSV_HEADER + "')");
         }
@@ -143,7 +145,7 @@ public final class DataBridgeReport {
             DataBridgeResult any = p[0] != null ? p[0] : p[1];
             byLoss.computeIfAbsent(any.lossPercent(), k -> new ArrayList<>()).add(p);
         }
-        List<org.knowm.xchart.CategoryChart> panels = new ArrayList<>();
+        List<CategoryChart> panels = new ArrayList<>();
         for (Map.Entry<Double, List<DataBridgeResult[]>> e : byLoss.entrySet()) {
             List<DataBridgeResult[]> ps = e.getValue();
             List<String> categories = new ArrayList<>();

@@ -19,6 +19,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * A {@link BlockStorage} for the simulator that fails as a disk under {@code FileBlockStorage} can.
@@ -197,7 +198,7 @@ public final class FaultyBlockStorage implements BlockStorage {
      * in the {@link #TEAR_WINDOW_MS} before it for which {@code mayTear} holds is torn with
      * probability 1/2 at a random length (if that changes it).
      */
-    public synchronized void powerCut(long cutMs, Random random, java.util.function.Predicate<BlockId> mayTear)
+    public synchronized void powerCut(long cutMs, Random random, Predicate<BlockId> mayTear)
             throws IOException {
         for (Map.Entry<BlockId, Deleted> e : deleted.entrySet()) {
             Deleted d = e.getValue();

@@ -6,6 +6,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
@@ -15,6 +16,7 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -75,7 +77,7 @@ public final class Charts {
     }
 
     /** Writes the panels one above the other into one PNG. */
-    public static void writeStacked(Path file, List<? extends org.knowm.xchart.internal.chartpart.Chart<?, ?>> panels)
+    public static void writeStacked(Path file, List<? extends Chart<?, ?>> panels)
             throws IOException {
         int w = 0;
         int h = 0;
@@ -116,7 +118,7 @@ public final class Charts {
     }
 
     private static List<Double> toList(double[] a) {
-        return java.util.Arrays.stream(a).boxed().toList();
+        return Arrays.stream(a).boxed().toList();
     }
 
     public static void write(Path file, CategoryChart chart) throws IOException {

@@ -48,7 +48,7 @@ public interface ProductionNode extends NodeFactory {
     /** An empty manifest store in memory. */
     static ManifestStore memoryManifests() {
         try {
-            return new ManifestStore(new geoblocks.blockstore.meta.MemoryMetaEngine());
+            return new ManifestStore(new MemoryMetaEngine());
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a new memory store holds nothing to read
         }

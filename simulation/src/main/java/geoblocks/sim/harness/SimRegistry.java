@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import se.sics.kompics.simulator.result.SimulationResultSingleton;
 
 /**
  * Measurement hooks shared by the components of one simulation: the network's path model and the
@@ -54,7 +55,7 @@ public final class SimRegistry {
     /** The run's list of scenario-specific records (strings), read by the scenario after the run. */
     @SuppressWarnings("unchecked")
     public static List<String> extraRecords() {
-        return se.sics.kompics.simulator.result.SimulationResultSingleton.getInstance().get(ResultKeys.EXTRA, List.class);
+        return SimulationResultSingleton.getInstance().get(ResultKeys.EXTRA, List.class);
     }
 
     public static Collection<FlowProbe> flows() {

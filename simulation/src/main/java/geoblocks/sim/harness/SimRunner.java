@@ -2,6 +2,8 @@ package geoblocks.sim.harness;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import se.sics.kompics.simulator.result.SimulationResultMap;
 import se.sics.kompics.simulator.result.SimulationResultSingleton;
 
@@ -14,7 +16,7 @@ public final class SimRunner {
 
     /** The simulator logs one INFO line per run from outside its loader; keep the console clean. */
     private static void quietInstrumentationLog() {
-        org.slf4j.Logger l = org.slf4j.LoggerFactory.getLogger("CodeInstrumentation");
+        Logger l = LoggerFactory.getLogger("CodeInstrumentation");
         if (l instanceof ch.qos.logback.classic.Logger lb) {
             lb.setLevel(ch.qos.logback.classic.Level.WARN);
         }

@@ -7,6 +7,8 @@ import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.FlowProbe;
 import geoblocks.sim.harness.SimRegistry;
+import java.util.HashMap;
+import java.util.Map;
 import se.sics.kompics.Channel;
 import se.sics.kompics.Component;
 import se.sics.kompics.ComponentDefinition;
@@ -22,7 +24,7 @@ import se.sics.kompics.timer.Timer;
 public final class LedbatReceiverHost extends ComponentDefinition {
     private final Positive<Network> net = requires(Network.class);
     private final Positive<Timer> timer = requires(Timer.class);
-    private final java.util.Map<StreamKey, FlowProbe> probes = new java.util.HashMap<>();
+    private final Map<StreamKey, FlowProbe> probes = new HashMap<>();
 
     private record StreamKey(NetAddress peer, int streamId) {}
 

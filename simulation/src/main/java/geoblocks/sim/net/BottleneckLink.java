@@ -1,6 +1,7 @@
 package geoblocks.sim.net;
 
 import java.util.ArrayDeque;
+import java.util.Objects;
 
 /**
  * One direction of a bottleneck link: a FIFO queue with a drop-tail buffer in front of a serializer
@@ -31,7 +32,7 @@ public final class BottleneckLink {
     private long lastQueueDelayNs;
 
     public BottleneckLink(LinkSpec spec) {
-        this.spec = java.util.Objects.requireNonNull(spec, "spec");
+        this.spec = Objects.requireNonNull(spec, "spec");
     }
 
     public LinkSpec spec() {

@@ -5,7 +5,9 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import se.sics.kompics.network.Transport;
 
 /**
  * The emulated network of one simulation, as plain serializable data (the simulator serializes the
@@ -72,8 +74,8 @@ public record NetworkSpec(
      * {@code NetMsg.wireSize()}: headers the messages do not count (Ethernet, IP, UDP, the
      * network's own framing and seal), 0 unless configured.
      */
-    public int overheadBytes(se.sics.kompics.network.Transport t) {
-        return t == se.sics.kompics.network.Transport.TCP ? tcpOverheadBytes : udpOverheadBytes;
+    public int overheadBytes(Transport t) {
+        return t == Transport.TCP ? tcpOverheadBytes : udpOverheadBytes;
     }
 
     static String pairKey(String a, String b) {
@@ -162,7 +164,7 @@ public record NetworkSpec(
         }
 
         /** Cuts {@code sideA} off from {@code sideB} from {@code fromMs} until {@code toMs}. */
-        public Builder partition(long fromMs, long toMs, java.util.Set<String> sideA, java.util.Set<String> sideB) {
+        public Builder partition(long fromMs, long toMs, Set<String> sideA, Set<String> sideB) {
             partitions.add(new Partition(fromMs, toMs, sideA, sideB));
             return this;
         }

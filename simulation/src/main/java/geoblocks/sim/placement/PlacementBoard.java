@@ -1,5 +1,14 @@
 package geoblocks.sim.placement;
 
+import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.BlockStorage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * Turn-taking between the simulated clients of the placement runs that share one simulation: run
  * k uploads when run k - 1 has finished downloading, and downloads once its own uploads are done,
@@ -9,12 +18,12 @@ package geoblocks.sim.placement;
 final class PlacementBoard {
     private static int turn;
     private static int uploaded = -1;
-    private static final java.util.Map<Integer, java.util.List<geoblocks.blockstore.core.BlockStorage>> STORES =
-            new java.util.HashMap<>();
+    private static final Map<Integer, List<BlockStorage>> STORES =
+            new HashMap<>();
 
     /** Remembers a node's block store so that it can be emptied once its run is over. */
-    static void store(int run, geoblocks.blockstore.core.BlockStorage s) {
-        STORES.computeIfAbsent(run, k -> new java.util.ArrayList<>()).add(s);
+    static void store(int run, BlockStorage s) {
+        STORES.computeIfAbsent(run, k -> new ArrayList<>()).add(s);
     }
 
     private PlacementBoard() {}
@@ -35,13 +44,13 @@ final class PlacementBoard {
     static void downloadsDone(int run) {
         turn = run + 1;
         try {
-            for (geoblocks.blockstore.core.BlockStorage s : STORES.getOrDefault(run, java.util.List.of())) {
-                for (geoblocks.blockstore.core.BlockId id : s.list()) {
+            for (BlockStorage s : STORES.getOrDefault(run, List.of())) {
+                for (BlockId id : s.list()) {
                     s.delete(id);
                 }
             }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("could not empty the block stores of run " + run, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not empty the block stores of run " + run, e);
         }
     }
 }

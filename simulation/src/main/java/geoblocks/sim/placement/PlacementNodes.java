@@ -1,5 +1,6 @@
 package geoblocks.sim.placement;
 
+import com.typesafe.config.ConfigFactory;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.MemoryBlockStorage;
 import geoblocks.blockstore.core.NodeSettings;
@@ -8,6 +9,7 @@ import geoblocks.blockstore.core.placement.PolicySet;
 import geoblocks.net.NetAddress;
 import geoblocks.sim.harness.ProductionNode;
 import geoblocks.sim.harness.SimClientHost;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +43,8 @@ public final class PlacementNodes {
     }
 
     /** The policies of {@code conf} (HOCON, may be empty) for a cluster of {@code regions}; custom classes from the class path. */
-    public static PolicySet policies(String conf, java.util.Collection<String> regions) {
-        return PolicySet.build(PlacementSettings.from(com.typesafe.config.ConfigFactory.parseString(conf), regions),
+    public static PolicySet policies(String conf, Collection<String> regions) {
+        return PolicySet.build(PlacementSettings.from(ConfigFactory.parseString(conf), regions),
                 PolicySet.class.getClassLoader());
     }
 

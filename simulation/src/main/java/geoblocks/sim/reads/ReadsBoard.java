@@ -1,6 +1,8 @@
 package geoblocks.sim.reads;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import se.sics.kompics.simulator.run.LauncherComp;
 
@@ -34,7 +36,7 @@ final class ReadsBoard {
         return DONE.contains(slot);
     }
 
-    private static final java.util.Map<Integer, Integer> NOISE = new java.util.HashMap<>();
+    private static final Map<Integer, Integer> NOISE = new HashMap<>();
 
     /** A noise reader of {@code slot} finished a read. */
     static void noiseRead(int slot) {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.knowm.xchart.XYChart;
 
 /**
@@ -187,7 +188,7 @@ public final class BackgroundVsForeground {
         }
 
         /** Mbit/s of the counter {@code f} over the 500 ms ending at {@code ms}. */
-        double mbps(long ms, java.util.function.ToLongFunction<Sample> f) {
+        double mbps(long ms, ToLongFunction<Sample> f) {
             return (at(ms, x -> (double) f.applyAsLong(x)) - at(ms - 500, x -> (double) f.applyAsLong(x))) * 8 / 500 / 1000;
         }
 

@@ -2,6 +2,7 @@ package geoblocks.sim.scenario;
 
 import geoblocks.blockstore.core.BlockCodec;
 import geoblocks.blockstore.core.BlockId;
+import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.Compression.Encoded;
 import geoblocks.net.RttMatrix;
 import geoblocks.sim.compression.CompressionJob;
@@ -20,6 +21,7 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -123,7 +125,7 @@ public final class Compression {
                             throw new IllegalStateException("calibration block did not round-trip", ex);
                         }
                         if (e.codec() != BlockCodec.NONE) {
-                            geoblocks.blockstore.core.Checksums.crc32c(r); // the client checks the original too
+                            Checksums.crc32c(r); // the client checks the original too
                         }
                         dec += System.nanoTime() - t1;
                         enc += t1 - t0;
@@ -211,7 +213,7 @@ public final class Compression {
             rows.add(new Row(link, k[1], size, k[3], t[2], t[0], t[1], none ? 0 : size / 1e3 / s.compressMBps(),
                     none ? 0 : size / 1e3 / s.decompressMBps()));
         });
-        rows.sort(java.util.Comparator.comparingInt((Row x) -> p.linksMbps().indexOf(x.linkMbps()))
+        rows.sort(Comparator.comparingInt((Row x) -> p.linksMbps().indexOf(x.linkMbps()))
                 .thenComparingInt(x -> CONTENTS.indexOf(x.content())).thenComparingLong(Row::size)
                 .thenComparingInt(x -> p.modes().indexOf(x.mode())));
         if (ranged != rows.size()) {

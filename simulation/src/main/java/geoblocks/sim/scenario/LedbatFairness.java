@@ -17,6 +17,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -123,7 +125,7 @@ public final class LedbatFairness {
             mbps[i] = r.flow(names.get(i)).stream().filter(s -> s.timeMs() / 1000.0 > from)
                     .mapToDouble(FlowSample::throughputMbps).average().orElse(0);
         }
-        double total = java.util.Arrays.stream(mbps).sum();
+        double total = Arrays.stream(mbps).sum();
         double qSum = 0;
         double qMax = 0;
         List<Double> qs = new ArrayList<>();
@@ -134,7 +136,7 @@ public final class LedbatFairness {
                 qs.add(e.getValue()[2]);
             }
         }
-        java.util.Collections.sort(qs);
+        Collections.sort(qs);
         double median = qs.isEmpty() ? Double.NaN : qs.size() % 2 == 1 ? qs.get(qs.size() / 2)
                 : (qs.get(qs.size() / 2 - 1) + qs.get(qs.size() / 2)) / 2;
         return new Figures(variant, LedbatMetrics.jain(mbps), total / p.rateMbps(),

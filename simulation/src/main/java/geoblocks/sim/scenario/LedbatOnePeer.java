@@ -1,6 +1,7 @@
 package geoblocks.sim.scenario;
 
 import geoblocks.net.RttMatrix;
+import geoblocks.sim.cli.SimulateCommand;
 import geoblocks.sim.harness.Csv;
 import geoblocks.sim.harness.LinkSample;
 import geoblocks.sim.harness.NodePlan;
@@ -129,13 +130,13 @@ public final class LedbatOnePeer {
                 + " target %d ms, %.0f s simulated, seed %d%n", p.streams(),
                 p.blockBytes() > 0 ? " of " + p.blockBytes() + "-byte blocks" : "", p.rateMbps(), p.from(), p.to(),
                 p.baseRttMs(), p.bufferMs(), p.ledbat().mode(), p.ledbat().targetMs(), p.durationS(), p.seed());
-        SimResult r = geoblocks.sim.cli.SimulateCommand.run(plan(p), o);
+        SimResult r = SimulateCommand.run(plan(p), o);
         Figures f = figures(p, r);
         Csv.writeTimeseries(dir.resolve("timeseries.csv"), r.flows());
         Csv.writeLinks(dir.resolve("links.csv"), r.links());
         List<String> rows = summaryRows(p, f);
         Csv.write(dir.resolve("summary.csv"), "metric,value", rows);
-        geoblocks.sim.cli.SimulateCommand.printTable(o, rows);
+        SimulateCommand.printTable(o, rows);
         o.printf(Locale.ROOT, "wall time %.1f s; wrote %s%n", r.wallMs() / 1000.0, dir.toAbsolutePath());
         return f;
     }

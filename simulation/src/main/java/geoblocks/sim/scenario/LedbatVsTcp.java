@@ -4,6 +4,7 @@ import geoblocks.net.RttMatrix;
 import geoblocks.sim.harness.Charts;
 import geoblocks.sim.harness.Csv;
 import geoblocks.sim.harness.FlowSample;
+import geoblocks.sim.harness.LinkTotals;
 import geoblocks.sim.harness.NodePlan;
 import geoblocks.sim.harness.SamplerNode;
 import geoblocks.sim.harness.SimPlan;
@@ -18,7 +19,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.XYChart;
 
 /**
@@ -162,7 +165,7 @@ public final class LedbatVsTcp {
     /** summary.csv rows: metric,value (bottleneck totals from the run). */
     public static List<String> summaryRows(Params p, LedbatMetrics m, SimResult r) {
         List<String> rows = summaryRows(p, m);
-        for (geoblocks.sim.harness.LinkTotals t : r.linkTotals()) {
+        for (LinkTotals t : r.linkTotals()) {
             rows.add("bottleneck_packets," + t.packets());
             rows.add("bottleneck_drops," + t.drops());
             rows.add("bottleneck_mean_queuing_delay_ms," + Csv.num(t.meanQueueDelayMs(), 2));
@@ -204,7 +207,7 @@ public final class LedbatVsTcp {
         Csv.write(dir.resolve("summary.csv"), "metric,value", summaryRows(p, m, r));
         Csv.writeLinks(dir.resolve("links.csv"), r.links());
         if (plot) {
-            String title = String.format(java.util.Locale.ROOT, "LEDBAT (%s, target %d ms) vs TCP %s, %.0f Mbit/s, RTT %.0f ms",
+            String title = String.format(Locale.ROOT, "LEDBAT (%s, target %d ms) vs TCP %s, %.0f Mbit/s, RTT %.0f ms",
                     p.ledbat().mode(), p.ledbat().targetMs(), p.tcpCc(), p.rateMbps(), p.baseRttMs());
             Charts.writeStacked(dir.resolve("ledbat-vs-tcp.png"), panels(title, r, p.rateMbps()));
         }
@@ -235,7 +238,7 @@ public final class LedbatVsTcp {
                 Charts.timeSeries("RTT and queuing delay", "ms", delay, 900, 300));
     }
 
-    static double[][] xy(List<FlowSample> s, java.util.function.ToDoubleFunction<FlowSample> f, double scale) {
+    static double[][] xy(List<FlowSample> s, ToDoubleFunction<FlowSample> f, double scale) {
         List<double[]> pts = new ArrayList<>();
         for (FlowSample x : s) {
             double v = f.applyAsDouble(x);

@@ -1,5 +1,6 @@
 package geoblocks.sim.scenario;
 
+import geoblocks.blockstore.core.layout.RebalancePlan;
 import geoblocks.net.RttMatrix;
 import geoblocks.sim.consistency.ConsistencyCheck;
 import geoblocks.sim.consistency.ConsistencyNodes;
@@ -223,7 +224,7 @@ public final class Membership {
         if (placed.stream().noneMatch(f -> List.of(f[4].split(";")).contains(NEWCOMER))) {
             violations.add(NEWCOMER + " holds no copy of any kept version at the end, neither a moved nor a new one");
         }
-        if (spread.newcomerBytes() < spread.shareBytes() * (1 - geoblocks.blockstore.core.layout.RebalancePlan.TOLERANCE)
+        if (spread.newcomerBytes() < spread.shareBytes() * (1 - RebalancePlan.TOLERANCE)
                 - Consistency.SIZE) {
             violations.add(NEWCOMER + " holds " + spread.newcomerBytes() + " bytes of current spread copies at the end,"
                     + " short of its share " + spread.shareBytes() + " by more than the tolerance and one largest file");

@@ -3,8 +3,10 @@ package geoblocks.sim.scenario;
 import static geoblocks.sim.scenario.Membership.NEWCOMER;
 import static geoblocks.sim.scenario.Membership.WATCH_MS;
 
+import geoblocks.blockstore.core.layout.RebalancePlan;
 import geoblocks.sim.consistency.ConsistencyCheck;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,7 +40,7 @@ public final class MembershipFigures {
             long boundMs, long longestCrashOnlyMs) {
         static Copies of(ConsistencyCheck.Report report, List<String[]> ticks, List<String[]> under, long drainMs,
                 List<String> violations) {
-            Map<String, Long> acked = new java.util.HashMap<>();
+            Map<String, Long> acked = new HashMap<>();
             for (ConsistencyCheck.Write w : report.writes()) {
                 if (w.outcome().equals("ok") && !w.kind().equals("DELETE")) {
                     acked.merge(w.name() + "|" + w.version(), w.returnMs(), Math::min);
@@ -59,8 +61,8 @@ public final class MembershipFigures {
             }
             long bound = done < 0 ? -1 : done - drainMs + WATCH_MS;
             // per version, the looks at which it was below its promise, and those short only of the crashed node's copies
-            Map<String, TreeSet<Long>> below = new java.util.TreeMap<>();
-            Map<String, TreeSet<Long>> crashOnly = new java.util.TreeMap<>();
+            Map<String, TreeSet<Long>> below = new TreeMap<>();
+            Map<String, TreeSet<Long>> crashOnly = new TreeMap<>();
             for (String[] h : under) {
                 long at = Long.parseLong(h[1]);
                 String key = h[2] + "|" + h[3];
@@ -182,7 +184,7 @@ public final class MembershipFigures {
             // from the manifests: each new location epoch of a version, the bytes of the copies at regions new to it
             long bytes = 0;
             long moves = 0;
-            Map<String, String[]> seen = new java.util.HashMap<>();
+            Map<String, String[]> seen = new HashMap<>();
             for (String line : homes) {
                 String[] e = line.split("\\|", -1);
                 String key = e[2] + "|" + e[3];
@@ -208,9 +210,9 @@ public final class MembershipFigures {
                     bytes += length * (now.size() + epoch - beforeEpoch - 1);
                 }
             }
-            Map<String, Long> most = new java.util.HashMap<>();
-            Map<String, String> policy = new java.util.HashMap<>();
-            Map<String, Long> atDrain = new java.util.HashMap<>();
+            Map<String, Long> most = new HashMap<>();
+            Map<String, String> policy = new HashMap<>();
+            Map<String, Long> atDrain = new HashMap<>();
             for (String[] k : atDrained) {
                 long at = Long.parseLong(k[1]);
                 String key = k[2] + "|" + k[3];
@@ -231,7 +233,7 @@ public final class MembershipFigures {
             long spreadBytes = 0;
             long other = 0;
             for (Map.Entry<String, Long> e : most.entrySet()) {
-                if (geoblocks.blockstore.core.layout.RebalancePlan.SPREAD.contains(policy.get(e.getKey()))) {
+                if (RebalancePlan.SPREAD.contains(policy.get(e.getKey()))) {
                     spreadBytes += e.getValue();
                 } else {
                     other += e.getValue();
@@ -260,7 +262,7 @@ public final class MembershipFigures {
      */
     public record Spread(int movedToNewcomer, long newcomerBytes, long newcomerMovedBytes, long shareBytes, long fillBytes) {
         static Spread of(List<String[]> placed, List<String> homes) {
-            Map<String, Set<String>> uploaded = new java.util.HashMap<>();
+            Map<String, Set<String>> uploaded = new HashMap<>();
             for (String line : homes) {
                 String[] e = line.split("\\|", -1);
                 String key = e[2] + "|" + e[3];
@@ -286,7 +288,7 @@ public final class MembershipFigures {
                 if (at.contains(NEWCOMER) && epoch > 0) {
                     moved++;
                 }
-                if (Boolean.parseBoolean(f[5]) && geoblocks.blockstore.core.layout.RebalancePlan.SPREAD.contains(f[7])) {
+                if (Boolean.parseBoolean(f[5]) && RebalancePlan.SPREAD.contains(f[7])) {
                     Set<String> first = uploaded.get(f[1] + "|" + f[2]);
                     for (String e : f[10].split(";")) {
                         String[] rb = e.split("=");

@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -243,7 +244,7 @@ public final class Placement {
             Slot s = slots.get(Integer.parseInt(k[0]));
             rows.add(new Row(s.experiment(), k[1], Integer.parseInt(k[2]), s.run(), Integer.parseInt(k[3]), t[0], t[1]));
         });
-        rows.sort(java.util.Comparator.comparing((Row x) -> x.experiment().name()).thenComparingInt(Row::run)
+        rows.sort(Comparator.comparing((Row x) -> x.experiment().name()).thenComparingInt(Row::run)
                 .thenComparing(x -> policies.indexOf(x.policy())).thenComparingInt(Row::blockSize)
                 .thenComparingInt(Row::fileIndex));
     }
@@ -359,7 +360,7 @@ public final class Placement {
 
     private static void deleteTree(Path root) throws IOException {
         try (var s = Files.walk(root)) {
-            for (Path x : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path x : s.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(x);
             }
         }

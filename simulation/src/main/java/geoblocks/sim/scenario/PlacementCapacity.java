@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,7 +46,7 @@ public final class PlacementCapacity {
                 throw new IllegalArgumentException("files, file size and block size must be >= 1, were " + files + ", "
                         + fileBytes + ", " + blockBytes);
             }
-            if (!capacities.keySet().equals(new java.util.HashSet<>(SITES))) {
+            if (!capacities.keySet().equals(new HashSet<>(SITES))) {
                 throw new IllegalArgumentException("capacities must name " + SITES + ", named " + capacities.keySet());
             }
             PolicyCatalog known = PlacementNodes.policies(placementConf, SITES).catalog();

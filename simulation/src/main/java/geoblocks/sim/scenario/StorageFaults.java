@@ -16,7 +16,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The consistency scenario ({@link Consistency}: the same clients, scripts, clock offsets and
@@ -137,7 +139,7 @@ public final class StorageFaults {
         Map<String, Integer> snapshots = new TreeMap<>();
         List<String> damaged = new ArrayList<>();
         List<String> violations = new ArrayList<>();
-        Map<String, java.util.Set<String>> keptAtCut = new TreeMap<>(); // region|name -> versions kept through its cut
+        Map<String, Set<String>> keptAtCut = new TreeMap<>(); // region|name -> versions kept through its cut
         int longFailures = 0;
         int replicas = 0;
         for (String line : result.extra()) {
@@ -164,7 +166,7 @@ public final class StorageFaults {
                         + " at the end, where a kept version names it");
                 case "Z" -> violations.add(f[1] + " still reports a storage fault at the end, long after its syncs"
                         + " failed: " + f[2]);
-                case "P" -> keptAtCut.put(f[1] + "|" + f[3], new java.util.TreeSet<>(List.of(f[4].split(","))));
+                case "P" -> keptAtCut.put(f[1] + "|" + f[3], new TreeSet<>(List.of(f[4].split(","))));
                 default -> others.add(line);
             }
         }
@@ -178,7 +180,7 @@ public final class StorageFaults {
                 continue;
             }
             beforeCuts++;
-            if (!keptAtCut.getOrDefault(f[1] + "|" + f[2], java.util.Set.of()).contains(f[7])) {
+            if (!keptAtCut.getOrDefault(f[1] + "|" + f[2], Set.of()).contains(f[7])) {
                 violations.add(f[1] + " acknowledged " + f[3] + " " + f[7] + " of '" + f[2] + "' at " + f[5]
                         + " ms but its metadata did not keep it through the power cut at " + d[0] + " ms");
             }

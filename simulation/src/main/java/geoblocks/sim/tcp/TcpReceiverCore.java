@@ -1,5 +1,6 @@
 package geoblocks.sim.tcp;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -68,7 +69,7 @@ final class TcpReceiverCore {
                 b[n++] = e.getValue();
             }
         }
-        return n == 6 ? b : java.util.Arrays.copyOf(b, n);
+        return n == 6 ? b : Arrays.copyOf(b, n);
     }
 
     private static final long[] NO_SACK = new long[0];

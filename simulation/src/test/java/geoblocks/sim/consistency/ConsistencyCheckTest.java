@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** The checker on hand-made records: it passes a consistent run and names each kind of violation. */
@@ -60,16 +62,16 @@ class ConsistencyCheckTest {
     void readYourWritesUnanswered_isExcusedOnlyWhileTheRegionsNodeWasDown() {
         List<String> r = base();
         r.set(3, "R|b|f|ryw:" + V2 + "|40|100|error:no answer from node b within 60 ms");
-        java.util.function.Function<java.util.Map<String, long[]>, List<String>> check = down ->
+        Function<Map<String, long[]>, List<String>> check = down ->
                 ConsistencyCheck.check(1, REGIONS, r, List.of(), 0, 1, Set.of("a"), false, down).violations();
-        assertEquals(List.of(), check.apply(java.util.Map.of("b", new long[] {40, 70})), "b crashed at 40 ms with the read");
-        assertTrue(check.apply(java.util.Map.of()).stream().anyMatch(v -> v.contains("read-your-writes")), "no crash");
-        assertTrue(check.apply(java.util.Map.of("b", new long[] {101, 150})).stream().anyMatch(v -> v.contains("read-your-writes")),
+        assertEquals(List.of(), check.apply(Map.of("b", new long[] {40, 70})), "b crashed at 40 ms with the read");
+        assertTrue(check.apply(Map.of()).stream().anyMatch(v -> v.contains("read-your-writes")), "no crash");
+        assertTrue(check.apply(Map.of("b", new long[] {101, 150})).stream().anyMatch(v -> v.contains("read-your-writes")),
                 "down only after the read had its answer");
-        assertTrue(check.apply(java.util.Map.of("a", new long[] {40, 70})).stream().anyMatch(v -> v.contains("read-your-writes")),
+        assertTrue(check.apply(Map.of("a", new long[] {40, 70})).stream().anyMatch(v -> v.contains("read-your-writes")),
                 "another region was down");
         r.set(3, "R|b|f|ryw:" + V2 + "|40|41|" + V1);
-        assertTrue(check.apply(java.util.Map.of("b", new long[] {40, 70})).stream().anyMatch(v -> v.contains("read-your-writes")),
+        assertTrue(check.apply(Map.of("b", new long[] {40, 70})).stream().anyMatch(v -> v.contains("read-your-writes")),
                 "a stale answer is a violation even around a crash");
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.client.ClientPort;
 import geoblocks.blockstore.core.Manifest;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,7 +57,7 @@ class DataBridgeReportTest {
         assertEquals("move failed; twice", back.get(1).error());
         assertTrue(Double.isNaN(back.get(1).homeMs()));
         Files.writeString(dir.resolve("bad.csv"), "a,b\n");
-        assertThrows(java.io.IOException.class, () -> DataBridgeReport.readCsv(dir.resolve("bad.csv")));
+        assertThrows(IOException.class, () -> DataBridgeReport.readCsv(dir.resolve("bad.csv")));
     }
 
     @Test

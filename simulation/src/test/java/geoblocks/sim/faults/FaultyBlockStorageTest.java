@@ -11,6 +11,7 @@ import geoblocks.blockstore.core.Checksums;
 import geoblocks.blockstore.core.CorruptBlockException;
 import geoblocks.blockstore.core.DiskFullException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -108,7 +109,7 @@ class FaultyBlockStorageTest {
     }
 
     private List<Long> writtenTimes() {
-        List<Long> times = new java.util.ArrayList<>();
+        List<Long> times = new ArrayList<>();
         for (int s = 0; s < disk.shards(); s++) {
             disk.listShard(s, Long.MAX_VALUE).forEach(f -> times.add(f.modifiedMillis()));
         }

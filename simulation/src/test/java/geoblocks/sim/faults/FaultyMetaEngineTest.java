@@ -10,6 +10,7 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.meta.MetaBatch;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class FaultyMetaEngineTest {
     private final FaultyMetaEngine engine = new FaultyMetaEngine(() -> now, t -> t >= 100 && t < 200, tally);
 
     private static byte[] b(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test

@@ -107,13 +107,13 @@ class ContentTest {
     void text_isBase64Characters_atAnyOffset_andTheFailingTextSinkAcceptsIt() throws IOException {
         long key = Content.key(9, 1);
         byte[] whole = new byte[5000];
-        Content.source(key, whole.length, true).read(0, java.nio.ByteBuffer.wrap(whole));
+        Content.source(key, whole.length, true).read(0, ByteBuffer.wrap(whole));
         for (byte b : whole) {
             assertTrue(Character.isLetterOrDigit(b) || b == '+' || b == '/', "not base64: " + b);
         }
         byte[] part = new byte[1001];
-        Content.source(key, whole.length, true).read(1234, java.nio.ByteBuffer.wrap(part));
-        assertArrayEquals(java.util.Arrays.copyOfRange(whole, 1234, 2235), part);
+        Content.source(key, whole.length, true).read(1234, ByteBuffer.wrap(part));
+        assertArrayEquals(Arrays.copyOfRange(whole, 1234, 2235), part);
         ByteSink sink = Content.failing(key, true);
         sink.write(0, whole);
         assertThrows(IOException.class, () -> Content.failing(key, false).write(0, whole));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.net.RttMatrix;
 import java.net.InetAddress;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class PathModelTest {
@@ -111,7 +112,7 @@ class PathModelTest {
     @Test
     void partition_dropsBothWaysBetweenItsSides_onlyDuringItsWindow() throws Exception {
         PathModel p = new PathModel(twoRegions().host("10.3.0.1", "mumbai")
-                .partition(1000, 2000, java.util.Set.of("seoul"), java.util.Set.of("dublin")).build(), 1);
+                .partition(1000, 2000, Set.of("seoul"), Set.of("dublin")).build(), 1);
         assertEquals(126 * MS + 999 * MS, p.arrivalNs(999 * MS, ip("10.1.0.1"), ip("10.2.0.1"), "f", 100));
         assertEquals(-1, p.arrivalNs(1000 * MS, ip("10.1.0.1"), ip("10.2.0.1"), "f", 100));
         assertEquals(-1, p.arrivalNs(1999 * MS, ip("10.2.0.1"), ip("10.1.0.1"), "g", 100));
@@ -124,12 +125,12 @@ class PathModelTest {
     @Test
     void partition_badSpec_isRefusedWithTheReason() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new Partition(5, 5, java.util.Set.of("a"), java.util.Set.of("b")));
+                () -> new Partition(5, 5, Set.of("a"), Set.of("b")));
         assertTrue(e.getMessage().contains("from < to"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
-                () -> new Partition(0, 5, java.util.Set.of("a", "b"), java.util.Set.of("b")));
+                () -> new Partition(0, 5, Set.of("a", "b"), Set.of("b")));
         assertTrue(e.getMessage().contains("'b' is on both sides"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new Partition(0, 5, java.util.Set.of(), java.util.Set.of("b")));
+        assertThrows(IllegalArgumentException.class, () -> new Partition(0, 5, Set.of(), Set.of("b")));
     }
 
     @Test

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.sim.harness.SimResult;
 import geoblocks.sim.harness.SimRunner;
+import geoblocks.sim.ledbat.LedbatOptions;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -28,7 +30,7 @@ class DeterminismTest {
     @Test
     void sameSeed_givesIdenticalCsvFiles_otherSeedDiffers() throws Exception {
         LedbatVsTcp.Params p = new LedbatVsTcp.Params(42, 10, "dublin", "mumbai", 200,
-                geoblocks.sim.ledbat.LedbatOptions.rfc(100), 1, 4, 8, 10, "reno", 2.0, 0.001);
+                LedbatOptions.rfc(100), 1, 4, 8, 10, "reno", 2.0, 0.001);
         byte[][] a = run(p, "a");
         byte[][] b = run(p, "b");
         byte[][] c = run(p.withSeed(43), "c");
@@ -37,7 +39,7 @@ class DeterminismTest {
         }
         assertTrue(a[0].length > 1000);
         assertFalse(Arrays.equals(a[0], c[0]), "another seed should change the samples");
-        String header = new String(a[0], java.nio.charset.StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
+        String header = new String(a[0], StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
         assertTrue(header.equals("time_s,flow,kind,throughput_mbps,cwnd_bytes,rtt_ms,queuing_delay_ms"), header);
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.sim.harness.SimResult;
 import geoblocks.sim.harness.SimRunner;
 import geoblocks.sim.ledbat.LedbatOptions;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +51,7 @@ class LedbatFairnessTest {
         // flow yields to the newcomer's slow start and does not take the room back while the
         // newcomer holds the queue near TARGET
         for (double m : f.flowMbps()) {
-            assertTrue(m > 0.3, "every flow keeps some throughput: " + java.util.Arrays.toString(f.flowMbps()));
+            assertTrue(m > 0.3, "every flow keeps some throughput: " + Arrays.toString(f.flowMbps()));
         }
         assertTrue(f.maxQueuingDelayMs() > 130, "max queuing delay " + f.maxQueuingDelayMs());
     }

@@ -12,6 +12,7 @@ import geoblocks.sim.harness.SimResult;
 import geoblocks.sim.harness.SimRunner;
 import geoblocks.sim.net.LinkSpec;
 import geoblocks.sim.net.NetworkSpec;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +23,7 @@ class TcpSimulationTest {
         NetworkSpec.Builder net = NetworkSpec.builder(RttMatrix.specDefaults())
                 .host("10.0.0.1", "dublin").host("10.0.0.2", "mumbai")
                 .path("dublin", "mumbai", LinkSpec.ofMbps(10, 150));
-        List<NodePlan> nodes = new java.util.ArrayList<>();
+        List<NodePlan> nodes = new ArrayList<>();
         nodes.add(new NodePlan("sampler", 0, "10.0.0.100", 1, new SamplerNode(100)));
         for (int i = 0; i < flows; i++) {
             nodes.add(new NodePlan("rx" + i, 0, "10.0.0.2", 2000 + i, new TcpNodes.Receiver("tcp" + i)));

@@ -5,6 +5,7 @@ import geoblocks.blockstore.core.ManifestHistory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -105,7 +106,7 @@ public final class DrainPlan {
                 }
             }
             int want = Math.min(b.replicas().size(), layout.owners().size());
-            Set<String> zones = new java.util.HashSet<>();
+            Set<String> zones = new HashSet<>();
             homes.forEach(r -> zones.add(layout.zoneOf(r)));
             List<String> later = new ArrayList<>();
             for (String r : candidates) {

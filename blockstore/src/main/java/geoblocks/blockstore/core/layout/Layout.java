@@ -6,8 +6,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The cluster's membership as versioned data: a version number, every region with its address,
@@ -68,7 +71,7 @@ public final class Layout {
         }
         this.version = version;
         this.regions = Collections.unmodifiableSortedMap(copy);
-        this.ownersBefore = List.copyOf(new java.util.TreeSet<>(ownersBefore));
+        this.ownersBefore = List.copyOf(new TreeSet<>(ownersBefore));
         this.ownersSince = ownersSince;
         List<String> o = new ArrayList<>();
         for (Region r : copy.values()) {
@@ -80,7 +83,7 @@ public final class Layout {
             throw new IllegalArgumentException("a layout needs at least one active region; version " + version + " has none");
         }
         this.owners = List.copyOf(o);
-        this.clusterVersion = java.util.Objects.requireNonNull(clusterVersion, "clusterVersion");
+        this.clusterVersion = Objects.requireNonNull(clusterVersion, "clusterVersion");
         if (clusterVersion.compareTo(ClusterVersion.V0_2) < 0) {
             throw new IllegalArgumentException("the cluster version is 0.2 or later, was " + clusterVersion);
         }
@@ -121,8 +124,8 @@ public final class Layout {
      * and removed ones (a removed region's node may still answer RTT probes for a while, and the
      * placement component must not take its last RTT table's word for it).
      */
-    public java.util.Set<String> notPlaceable() {
-        java.util.Set<String> out = new java.util.TreeSet<>(regions.keySet());
+    public Set<String> notPlaceable() {
+        Set<String> out = new TreeSet<>(regions.keySet());
         out.removeAll(owners);
         return out;
     }

@@ -1,5 +1,7 @@
 package geoblocks.blockstore.core.layout;
 
+import geoblocks.net.HostPort;
+
 /**
  * A change an operator applies to the {@link Layout} ({@code client cluster add | drain | remove}).
  * {@link LayoutChanges#apply} checks it against the current layout and makes the next version.
@@ -19,7 +21,7 @@ public sealed interface LayoutChange {
         public Add {
             Region.checkId(region);
             Region.checkAddress(address);
-            address = geoblocks.net.HostPort.parse(address).toString();
+            address = HostPort.parse(address).toString();
             Region.checkKey(key);
             if (capacityBytes < 0) {
                 throw new IllegalArgumentException("capacity must not be negative, was " + capacityBytes);

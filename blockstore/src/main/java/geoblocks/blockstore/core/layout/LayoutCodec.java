@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core.layout;
 
+import geoblocks.net.ClusterVersion;
 import java.io.ByteArrayOutputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -55,7 +56,7 @@ public final class LayoutCodec {
     }
 
     private static void body(Layout l, ByteArrayOutputStream out) {
-        boolean versioned = l.clusterVersion().compareTo(geoblocks.net.ClusterVersion.V0_2) > 0;
+        boolean versioned = l.clusterVersion().compareTo(ClusterVersion.V0_2) > 0;
         boolean keys = versioned || l.regions().values().stream().anyMatch(Region::keyed);
         out.write('G');
         out.write('L');
@@ -133,10 +134,10 @@ public final class LayoutCodec {
                     throw new CorruptLayoutException("region '" + id + "' is listed twice");
                 }
             }
-            geoblocks.net.ClusterVersion cluster = geoblocks.net.ClusterVersion.V0_2;
+            ClusterVersion cluster = ClusterVersion.V0_2;
             if (versioned) {
-                cluster = new geoblocks.net.ClusterVersion(Byte.toUnsignedInt(b.get()), Byte.toUnsignedInt(b.get()));
-                if (cluster.compareTo(geoblocks.net.ClusterVersion.V0_2) <= 0) {
+                cluster = new ClusterVersion(Byte.toUnsignedInt(b.get()), Byte.toUnsignedInt(b.get()));
+                if (cluster.compareTo(ClusterVersion.V0_2) <= 0) {
                     throw new CorruptLayoutException("a format 3 layout names cluster version " + cluster
                             + ", which format 3 is never written for (it is above 0.2)");
                 }

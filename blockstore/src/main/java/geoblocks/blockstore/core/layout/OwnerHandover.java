@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core.layout;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
@@ -38,7 +39,7 @@ public final class OwnerHandover {
 
     /** The highest layout version each region reported (this region's own included once reported). */
     public Map<String, Long> reported() {
-        return java.util.Collections.unmodifiableMap(reported);
+        return Collections.unmodifiableMap(reported);
     }
 
     /**

@@ -4,11 +4,14 @@ import geoblocks.blockstore.core.Manifest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
  * Which copies move so that the active regions of a {@link Layout} (a newcomer above all) hold their
@@ -143,12 +146,12 @@ public final class RebalancePlan {
 
     /** Each active region's target bytes. */
     public Map<String, Long> targets() {
-        return java.util.Collections.unmodifiableMap(target);
+        return Collections.unmodifiableMap(target);
     }
 
     /** The regions short of their target beyond the tolerance, and by how many bytes. */
     public Map<String, Long> shortBy() {
-        return java.util.Collections.unmodifiableMap(shortBy);
+        return Collections.unmodifiableMap(shortBy);
     }
 
     /** The bytes that must move: what the short regions lack. */
@@ -167,7 +170,7 @@ public final class RebalancePlan {
         }
         List<String> homes = m.blocks().get(0).replicas();
         for (Manifest.BlockRef b : m.blocks()) {
-            if (!new java.util.HashSet<>(b.replicas()).equals(new java.util.HashSet<>(homes))) {
+            if (!new HashSet<>(b.replicas()).equals(new HashSet<>(homes))) {
                 return Optional.empty();
             }
         }
@@ -203,7 +206,7 @@ public final class RebalancePlan {
             return Optional.empty();
         }
         String source = pick(sources, unit(m.fileId(), ""), excess, r -> running(r) - target.getOrDefault(r, 0L));
-        Set<String> keptZones = new java.util.HashSet<>();
+        Set<String> keptZones = new HashSet<>();
         for (String h : homes) {
             if (!h.equals(source)) {
                 keptZones.add(layout.zoneOf(h));
@@ -230,7 +233,7 @@ public final class RebalancePlan {
     }
 
     /** The region of {@code among} that {@code u} in [0, 1) falls on, each weighing its positive {@code weight} of {@code total}. */
-    private static String pick(List<String> among, double u, long total, java.util.function.ToLongFunction<String> weight) {
+    private static String pick(List<String> among, double u, long total, ToLongFunction<String> weight) {
         double left = u * total;
         String last = null;
         for (String r : among) {

@@ -1,5 +1,7 @@
 package geoblocks.blockstore.core.layout;
 
+import java.util.Locale;
+
 /**
  * Where a region stands in the {@link Layout}: {@code ACTIVE} (takes new replicas, may own names),
  * {@code DRAINING} (keeps serving what it holds, gets no new replicas and owns no names) or
@@ -10,6 +12,6 @@ public enum RegionState {
 
     /** The lower-case name the CLI and JSON show. */
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -2,6 +2,7 @@ package geoblocks.blockstore.core.placement;
 
 import geoblocks.blockstore.core.PlacementException;
 import geoblocks.blockstore.core.Policy;
+import geoblocks.blockstore.wire.FailureCode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -151,10 +152,10 @@ public final class PolicySet {
     }
 
     /** The answer to one placement question: the regions, or why there are none. */
-    public record Decision(List<String> regions, String refusal, geoblocks.blockstore.wire.FailureCode code) {
+    public record Decision(List<String> regions, String refusal, FailureCode code) {
         /** Placed ({@code refusal} null), or refused for a reason other than room: UNAVAILABLE. */
         public Decision(List<String> regions, String refusal) {
-            this(regions, refusal, refusal == null ? null : geoblocks.blockstore.wire.FailureCode.UNAVAILABLE);
+            this(regions, refusal, refusal == null ? null : FailureCode.UNAVAILABLE);
         }
 
         public boolean ok() {
@@ -194,8 +195,8 @@ public final class PolicySet {
 
     /** A refusal: INSUFFICIENT_STORAGE when room kept a region out ({@link PlacementInput#roomIsShort}), else UNAVAILABLE. */
     private static Decision refused(String why, PlacementInput in) {
-        return new Decision(null, why, in.roomIsShort() ? geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE
-                : geoblocks.blockstore.wire.FailureCode.UNAVAILABLE);
+        return new Decision(null, why, in.roomIsShort() ? FailureCode.INSUFFICIENT_STORAGE
+                : FailureCode.UNAVAILABLE);
     }
 
     private static String check(String name, List<String> regions, int copies, PlacementInput in) {

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.core.placement;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,7 @@ public final class Zones {
     private final Map<String, String> zoneOf = new LinkedHashMap<>();
 
     /** {@code members}: zone name to its regions; checked by the caller (PlacementSettings). */
-    public Zones(Map<String, ? extends java.util.Collection<String>> members) {
+    public Zones(Map<String, ? extends Collection<String>> members) {
         Map<String, Set<String>> m = new LinkedHashMap<>();
         members.forEach((z, rs) -> {
             m.put(z, Set.copyOf(new TreeSet<>(rs)));

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.net.ClusterVersion;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 class ClusterUpgradeTest {
@@ -66,7 +69,7 @@ class ClusterUpgradeTest {
         Layout up = ClusterUpgrade.raise(l, V3, Map.of("seoul", V3, "dublin", V3, "mumbai", V3));
         byte[] raised = LayoutCodec.encode(up);
         assertEquals(3, raised[2]);
-        assertArrayEquals(new byte[] {0, 3}, java.util.Arrays.copyOfRange(raised, raised.length - 6, raised.length - 4),
+        assertArrayEquals(new byte[] {0, 3}, Arrays.copyOfRange(raised, raised.length - 6, raised.length - 4),
                 "major, minor before the checksum");
         Layout back = LayoutCodec.decode(raised);
         assertEquals(up, back);
@@ -82,9 +85,9 @@ class ClusterUpgradeTest {
         Layout up = ClusterUpgrade.raise(cluster(), V3, Map.of("seoul", V3, "dublin", V3, "mumbai", V3));
         byte[] b = LayoutCodec.encode(up);
         b[b.length - 5] = 2; // the minor: 0.2, never written in format 3
-        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        CRC32C crc = new CRC32C();
         crc.update(b, 0, b.length - 4);
-        java.nio.ByteBuffer.wrap(b, b.length - 4, 4).putInt((int) crc.getValue());
+        ByteBuffer.wrap(b, b.length - 4, 4).putInt((int) crc.getValue());
         String m = assertThrows(CorruptLayoutException.class, () -> LayoutCodec.decode(b)).getMessage();
         assertTrue(m.contains("names cluster version 0.2"), m);
     }

@@ -9,6 +9,8 @@ import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.core.Version;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class DrainPlanTest {
@@ -90,7 +92,7 @@ class DrainPlanTest {
         ManifestHistory h = new ManifestHistory("f", List.of(v1, v2, v3, gone));
         assertEquals(List.of(v3, v1), DrainPlan.toMove(h, B_DRAINING), "the deleted name's earlier versions count too");
         assertEquals(List.of(), DrainPlan.toMove(h, FOUR));
-        assertEquals(java.util.Set.of("b"), DrainPlan.unplaceable(v1, B_DRAINING));
+        assertEquals(Set.of("b"), DrainPlan.unplaceable(v1, B_DRAINING));
     }
 
     @Test
@@ -103,7 +105,7 @@ class DrainPlanTest {
 
     /** a and c in zone x, b (draining) and d in zone y. */
     static Layout zoned(String bZone) {
-        Map<String, Region> r = new java.util.TreeMap<>();
+        Map<String, Region> r = new TreeMap<>();
         r.put("a", new Region("a", "10.0.0.1:1", "x", 0, RegionState.ACTIVE));
         r.put("b", new Region("b", "10.0.0.2:1", bZone, 0, RegionState.DRAINING));
         r.put("c", new Region("c", "10.0.0.3:1", "x", 0, RegionState.ACTIVE));

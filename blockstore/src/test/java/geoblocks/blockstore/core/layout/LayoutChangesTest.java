@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class LayoutChangesTest {
@@ -15,7 +16,7 @@ class LayoutChangesTest {
     static final Map<String, Long> ALL_AT_0 = Map.of("a", 0L, "b", 0L, "c", 0L);
 
     static LayoutChanges.Applied apply(Layout l, LayoutChange c) {
-        Map<String, Long> all = new java.util.TreeMap<>();
+        Map<String, Long> all = new TreeMap<>();
         l.members().forEach(m -> all.put(m, l.version()));
         return LayoutChanges.apply(l, c, all, Set.of(), false);
     }

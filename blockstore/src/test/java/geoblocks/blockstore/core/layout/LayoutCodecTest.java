@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -39,7 +40,7 @@ class LayoutCodecTest {
             assertThrows(CorruptLayoutException.class, () -> LayoutCodec.decode(bad), "byte " + i);
         }
         for (int n = 0; n < good.length; n++) {
-            byte[] cut = java.util.Arrays.copyOf(good, n);
+            byte[] cut = Arrays.copyOf(good, n);
             assertThrows(CorruptLayoutException.class, () -> LayoutCodec.decode(cut), "cut at " + n);
         }
     }

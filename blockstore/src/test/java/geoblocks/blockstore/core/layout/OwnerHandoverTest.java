@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class OwnerHandoverTest {
@@ -78,9 +81,9 @@ class OwnerHandoverTest {
     void atNoMomentDoTwoRegionsDecideOneName_300Seeds() {
         String[] regions = {"a", "b", "c", "d"};
         for (long seed = 1; seed <= 300; seed++) {
-            java.util.Random rnd = new java.util.Random(seed);
-            Map<String, Layout> holds = new java.util.TreeMap<>(Map.of("a", V0, "b", V0, "c", V0, "d", V1));
-            Map<String, OwnerHandover> hs = new java.util.TreeMap<>();
+            Random rnd = new Random(seed);
+            Map<String, Layout> holds = new TreeMap<>(Map.of("a", V0, "b", V0, "c", V0, "d", V1));
+            Map<String, OwnerHandover> hs = new TreeMap<>();
             for (String r : regions) {
                 hs.put(r, new OwnerHandover(r));
             }
@@ -111,7 +114,7 @@ class OwnerHandoverTest {
         Layout l = LayoutChanges.apply(V0, new LayoutChange.Remove("c"), Map.of("a", 0L, "b", 0L, "c", 0L), Set.of(), true)
                 .layout();
         assertEquals(1, l.ownersSince());
-        assertEquals(java.util.List.of("a", "b", "c"), l.ownersBefore());
+        assertEquals(List.of("a", "b", "c"), l.ownersBefore());
         String n = "x";
         for (int i = 0; !V0.ownerOf(n).equals("c"); i++) {
             n = "x" + i;

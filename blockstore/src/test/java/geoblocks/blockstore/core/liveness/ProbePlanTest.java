@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 class ProbePlanTest {
@@ -110,14 +113,14 @@ class ProbePlanTest {
     /** As above, each round and each message {@code 0..jitter} late, drawn from {@code seed}. */
     private static Side[] run(long phaseB, long delay, long jitter, long seed, int seconds, boolean otherTraffic,
             long bDiesAt) {
-        java.util.Random random = new java.util.Random(seed);
-        java.util.function.LongSupplier late = () -> jitter == 0 ? 0 : (long) (random.nextDouble() * jitter);
+        Random random = new Random(seed);
+        LongSupplier late = () -> jitter == 0 ? 0 : (long) (random.nextDouble() * jitter);
         Side a = new Side("a", 0);
         Side b = new Side("b", phaseB);
         PriorityQueue<Event> q = new PriorityQueue<>((x, y) -> x.at != y.at ? Long.compare(x.at, y.at)
                 : Integer.compare(x.seq, y.seq));
         int[] seq = {0};
-        java.util.function.BiConsumer<Long, Runnable> at = (t, r) -> q.add(new Event(t, seq[0]++, r));
+        BiConsumer<Long, Runnable> at = (t, r) -> q.add(new Event(t, seq[0]++, r));
         for (Side[] pair : new Side[][] {{a, b}, {b, a}}) {
             Side me = pair[0];
             Side peer = pair[1];

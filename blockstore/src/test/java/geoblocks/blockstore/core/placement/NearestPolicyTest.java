@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import geoblocks.blockstore.core.Policy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class NearestPolicyTest {
     @Test
     void twoCopies_placesExactlyLikeTheSeedLocalclosest() throws Exception {
         for (String self : Fixtures.REGIONS) {
-            assertEquals(new SeedPolicy(geoblocks.blockstore.core.Policy.LOCALCLOSEST).place(input(self)),
+            assertEquals(new SeedPolicy(Policy.LOCALCLOSEST).place(input(self)),
                     new NearestPolicy(2).place(input(self)), self);
         }
     }

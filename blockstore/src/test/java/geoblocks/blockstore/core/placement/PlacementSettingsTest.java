@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -55,7 +56,7 @@ class PlacementSettingsTest {
         assertEquals(0.05, s.balancedMaxSpread());
         assertEquals(0.02, s.egressCost().get("dublin"));
         assertEquals(List.of("geoblocks.example.PinnedToDublin"), s.classes());
-        assertEquals(java.util.Set.of("seoul", "mumbai"), s.zones().regionsOf("asia"));
+        assertEquals(Set.of("seoul", "mumbai"), s.zones().regionsOf("asia"));
         assertEquals("asia", s.zones().zoneOf("mumbai"));
         assertEquals("dublin", s.zones().regionsOf("dublin").iterator().next());
     }

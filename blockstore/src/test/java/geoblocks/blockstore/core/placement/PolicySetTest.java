@@ -10,8 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import geoblocks.blockstore.core.PlacementException;
+import geoblocks.blockstore.wire.FailureCode;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The registry: custom policies by ServiceLoader and by class name, names, and the check of every answer. */
@@ -43,8 +45,8 @@ class PolicySetTest {
         PolicySet.Decision full = set.decide(PlacementRequest.upload("pinned-dublin", MIB),
                 input("seoul", loads("dublin", disk(64, 4)), 1));
         assertTrue(full.refusal().startsWith("policy pinned-dublin chose dublin, but dublin reports disk full: 4 MiB free"), full.refusal());
-        assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE, full.code(), "room kept dublin out");
-        assertEquals(geoblocks.blockstore.wire.FailureCode.UNAVAILABLE, down.code(), "dublin is down, not full");
+        assertEquals(FailureCode.INSUFFICIENT_STORAGE, full.code(), "room kept dublin out");
+        assertEquals(FailureCode.UNAVAILABLE, down.code(), "dublin is down, not full");
     }
 
     @Test
@@ -74,7 +76,7 @@ class PolicySetTest {
 
     @Test
     void replacement_policyUnknownHere_usesTheNearestCandidate() {
-        PlacementInput in = new PlacementInput(Fixtures.table("seoul"), Map.of(), MIB, List.of("seoul"), new java.util.Random(1));
+        PlacementInput in = new PlacementInput(Fixtures.table("seoul"), Map.of(), MIB, List.of("seoul"), new Random(1));
         PolicySet.Decision d = build("").decide(PlacementRequest.replacement("from-elsewhere", MIB, List.of("seoul")), in);
         assertEquals(List.of("mumbai"), d.regions());
     }
@@ -125,10 +127,10 @@ class PolicySetTest {
         PolicySet set = PolicySet.defaults();
         PolicySet.Decision full = set.decide(PlacementRequest.upload("local", MIB), input("seoul", loads("seoul", disk(64, 4)), 1));
         assertTrue(full.refusal().contains("seoul reports disk full"), full.refusal());
-        assertEquals(geoblocks.blockstore.wire.FailureCode.INSUFFICIENT_STORAGE, full.code());
+        assertEquals(FailureCode.INSUFFICIENT_STORAGE, full.code());
         PolicySet.Decision alone = set.decide(PlacementRequest.upload("tworandom", MIB),
                 input("seoul", Map.of(), 1, "dublin", "saopaulo", "mumbai"));
-        assertEquals(geoblocks.blockstore.wire.FailureCode.UNAVAILABLE, alone.code(), alone.refusal());
+        assertEquals(FailureCode.UNAVAILABLE, alone.code(), alone.refusal());
         assertTrue(set.decide(PlacementRequest.upload("local", MIB), input("seoul")).ok());
     }
 }

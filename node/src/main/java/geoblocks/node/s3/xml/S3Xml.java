@@ -26,7 +26,9 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
+import org.xml.sax.ErrorHandler;
 import org.xml.sax.SAXException;
+import org.xml.sax.SAXParseException;
 
 /**
  * The S3 XML documents the gateway writes (errors, bucket lists, object listings, multipart answers)
@@ -348,17 +350,17 @@ public final class S3Xml {
             f.setXIncludeAware(false);
             f.setExpandEntityReferences(false);
             DocumentBuilder b = f.newDocumentBuilder();
-            b.setErrorHandler(new org.xml.sax.ErrorHandler() {
+            b.setErrorHandler(new ErrorHandler() {
                 @Override
-                public void warning(org.xml.sax.SAXParseException e) {}
+                public void warning(SAXParseException e) {}
 
                 @Override
-                public void error(org.xml.sax.SAXParseException e) throws SAXException {
+                public void error(SAXParseException e) throws SAXException {
                     throw e;
                 }
 
                 @Override
-                public void fatalError(org.xml.sax.SAXParseException e) throws SAXException {
+                public void fatalError(SAXParseException e) throws SAXException {
                     throw e;
                 }
             });

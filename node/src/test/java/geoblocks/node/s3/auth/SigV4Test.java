@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** SigV4 against the examples AWS publishes in "Signature Calculations for the Authorization Header" and "...Query Parameters". */
@@ -222,8 +223,8 @@ class SigV4Test {
         assertTrue(SigV4.isSigned("AWS AKID:sig", Map.of()));
         assertTrue(SigV4.isSigned(null, Map.of("X-Amz-Signature", List.of("s"))));
         assertTrue(SigV4.isSigned(null, Map.of("AWSAccessKeyId", List.of("k"))));
-        org.junit.jupiter.api.Assertions.assertFalse(SigV4.isSigned("Basic Z2VvYmxvY2tzOng=", Map.of()));
-        org.junit.jupiter.api.Assertions.assertFalse(SigV4.isSigned(null, Map.of("prefix", List.of("a"))));
+        Assertions.assertFalse(SigV4.isSigned("Basic Z2VvYmxvY2tzOng=", Map.of()));
+        Assertions.assertFalse(SigV4.isSigned(null, Map.of("prefix", List.of("a"))));
     }
 
     @Test

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
 import java.nio.charset.StandardCharsets;
@@ -99,7 +101,7 @@ class LifecycleConfigTest {
 
     @Test
     void theDefaultLifecycleSettings_parse_aDayOf24hEvery10min() {
-        com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.load().getConfig("geoblocks.s3.lifecycle");
+        Config c = ConfigFactory.load().getConfig("geoblocks.s3.lifecycle");
         assertEquals(Duration.ofHours(24), c.getDuration("day"));
         assertEquals(Duration.ofMinutes(10), c.getDuration("interval"));
     }

@@ -20,7 +20,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 class ObjectLockTest {
     /** 2026-01-01T00:00:00Z */
@@ -194,7 +196,7 @@ class ObjectLockTest {
         assertDoesNotThrow(() -> lock.checkFuture(null));
     }
 
-    private static void assertDoesNotThrow(org.junit.jupiter.api.function.Executable e) {
-        org.junit.jupiter.api.Assertions.assertDoesNotThrow(e);
+    private static void assertDoesNotThrow(Executable e) {
+        Assertions.assertDoesNotThrow(e);
     }
 }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** Which request headers an object keeps, S3's 2 KB limit on user metadata, and the record's encoding. */
@@ -85,7 +86,7 @@ class ObjectHeadersTest {
         assertEquals(Map.of("Content-Type", "foo/bar", "Content-Disposition", "bla", "Cache-Control", "no-cache"),
                 ObjectHeaders.responseOverrides(q::get, true));
         assertEquals(Map.of(), ObjectHeaders.responseOverrides(Map.<String, String>of()::get, false));
-        S3Exception e = org.junit.jupiter.api.Assertions.assertThrows(S3Exception.class,
+        S3Exception e = Assertions.assertThrows(S3Exception.class,
                 () -> ObjectHeaders.responseOverrides(q::get, false));
         assertEquals(S3Error.INVALID_REQUEST, e.error());
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import geoblocks.blockstore.core.WriteCondition;
 import geoblocks.node.s3.S3Error;
 import geoblocks.node.s3.S3Exception;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class PreconditionsTest {
@@ -57,7 +58,7 @@ class PreconditionsTest {
         assertEquals("etag", c.field());
         assertEquals(true, c.absentOnly());
         assertEquals("\"abc\"", Preconditions.write("\"abc\"", null).ifMatch());
-        assertEquals(S3Error.INVALID_ARGUMENT, org.junit.jupiter.api.Assertions.assertThrows(S3Exception.class,
+        assertEquals(S3Error.INVALID_ARGUMENT, Assertions.assertThrows(S3Exception.class,
                 () -> Preconditions.write("x".repeat(2000), null)).error());
     }
 
