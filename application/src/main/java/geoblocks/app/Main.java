@@ -7,15 +7,16 @@ import geoblocks.app.cli.PlotSeriesCommand;
 import geoblocks.app.cli.ServerCommand;
 import geoblocks.app.ledbat.LedbatCommand;
 import geoblocks.app.probe.ProbeCommand;
+import geoblocks.app.warm.TrainCommand;
 import geoblocks.sim.cli.SimulateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point of node.jar: dispatches to the server, client, demo, bench, ledbat and simulate commands. */
+/** Entry point of node.jar: dispatches to the server, client, demo, bench, train, ledbat and simulate commands. */
 @Command(name = "node.jar", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "geoblocks: a geo-distributed block store on Kompics, with a LEDBAT transport.",
         subcommands = {ServerCommand.class, ClientCommand.class, DemoCommand.class, BenchCommand.class, LedbatCommand.class,
-                SimulateCommand.class, PlotSeriesCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class})
+                SimulateCommand.class, PlotSeriesCommand.class, ProbeCommand.class, TrainCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

@@ -24,6 +24,7 @@ import geoblocks.app.http.LoginThrottle;
 import geoblocks.app.http.OpsRoutes;
 import geoblocks.app.http.Router;
 import geoblocks.app.http.TransferHistory;
+import geoblocks.app.jvmcache.JvmCaches;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.AdmissionSettings;
 import geoblocks.blockstore.core.BlockStorage;
@@ -349,6 +350,7 @@ public final class ServerCommand implements Callable<Integer> {
                 BuildVersion.protocols(), net.previousRelease() ? " (" + NetworkChoice.PREVIOUS_RELEASE
                         + ": it offers file protocol " + (FileCodec.RANGE.max() - 1)
                         + " at most, as the previous release)" : "");
+        System.out.println(JvmCaches.serverStatus().forNode(region));
         if (server != null) {
             System.out.printf("geoblocks node %s dashboard and metrics on %s://%s/%s%s%n", region,
                     tls.mode() == HttpTls.Mode.REQUIRED ? "https" : "http",
