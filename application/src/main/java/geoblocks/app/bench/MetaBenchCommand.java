@@ -142,7 +142,9 @@ public final class MetaBenchCommand implements Callable<Integer> {
         }
         Path dir = workDir != null ? workDir : Files.createTempDirectory("geoblocks-bench-meta");
         System.out.printf("starting 4 nodes at -Xmx%s in %s%n", heap, dir);
+        long started = System.nanoTime();
         try (LocalCluster cluster = LocalCluster.start(dir, false, List.of("-Xmx" + heap))) {
+            double listening = (System.nanoTime() - started) / 1e9;
             URI s3 = URI.create("http://127.0.0.1:" + cluster.httpPort(AT));
             S3BenchClient c = new S3BenchClient(s3, accessKey, secretKey, region, jdkClient());
             System.out.println("client: " + c.transport() + ", " + threads + " threads");
@@ -150,6 +152,8 @@ public final class MetaBenchCommand implements Callable<Integer> {
                 c.createBucket(bucket);
                 return true;
             });
+            System.out.printf("start-up: 4 nodes listening after %.1f s, CreateBucket at %s answered after %.1f s%n", listening,
+                    AT, (System.nanoTime() - started) / 1e9);
             warmUp(c);
             int first = (int) Math.round(objects * (1 - missed));
             Rate put = fill(c, 0, first);
