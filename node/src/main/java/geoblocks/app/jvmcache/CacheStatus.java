@@ -1,6 +1,5 @@
 package geoblocks.app.jvmcache;
 
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -35,9 +34,10 @@ public final class CacheStatus {
     /**
      * The status: {@code options} the JVM's input arguments, {@code sharing} whether it mapped a class
      * archive, {@code kind} the kind this JVM makes, {@code fit} how the named cache fits (ignored when none
-     * is named), {@code waiting} a cache for this jar and JVM in the default place (null: none).
+     * is named), {@code beside} the choice of the cache in the default place (beside the jar; null: none looked for), told when
+     * none is named.
      */
-    public static Line describe(List<String> options, boolean sharing, CacheKind kind, Fit fit, Path waiting) {
+    public static Line describe(List<String> options, boolean sharing, CacheKind kind, Fit fit, CacheChoice.Choice beside) {
         String recording = options.stream().filter(CacheKind::records).map(CacheKind::cacheIn).filter(f -> f != null)
                 .findFirst().orElse(null);
         if (recording != null) {
@@ -45,10 +45,15 @@ public final class CacheStatus {
         }
         String named = options.stream().map(CacheKind::cacheIn).filter(f -> f != null).reduce((a, b) -> b).orElse(null);
         if (named == null) {
-            return new Line(false, waiting != null
-                    ? "JVM: starts cold; a " + kind.label() + " for this jar and JVM is at " + waiting + ": add "
-                            + String.join(" ", kind.useOptions(waiting)) + " before -jar to start warm"
-                    : "JVM: starts cold, with no " + kind.label() + " (java -jar node.jar train makes one)");
+            if (beside instanceof CacheChoice.Use use) {
+                return new Line(false, "JVM: starts cold; a " + kind.label() + " for this jar and JVM is at " + use.cache()
+                        + ": add " + String.join(" ", use.options()) + " before -jar to start warm");
+            }
+            if (beside instanceof CacheChoice.PassOver p) {
+                return new Line(false, "JVM: starts cold; the " + kind.label() + " " + p.cache() + " does not fit: " + p.why()
+                        + " (java -jar node.jar train makes a new one)");
+            }
+            return new Line(false, "JVM: starts cold, with no " + kind.label() + " (java -jar node.jar train makes one)");
         }
         String again = "; this start is cold: java -jar node.jar train makes a new one";
         if (!sharing) {

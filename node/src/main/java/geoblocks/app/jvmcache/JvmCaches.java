@@ -93,18 +93,18 @@ public final class JvmCaches {
         boolean sharing = System.getProperty("java.vm.info", "").contains("sharing");
         Path jar = runningJar();
         CacheStatus.Fit fit = new CacheStatus.Unknown("not run from a jar");
-        Path waiting = null;
+        CacheChoice.Choice beside = null;
         try {
             String named = options.stream().map(CacheKind::cacheIn).filter(f -> f != null).reduce((a, b) -> b).orElse(null);
             if (jar != null && named != null) {
                 fit = fitOf(choose(Path.of(named).toAbsolutePath(), jar));
-            } else if (jar != null && dir(jar) != null && choose(jar) instanceof CacheChoice.Use use) {
-                waiting = use.cache();
+            } else if (jar != null && named == null) {
+                beside = choose(jar); // null when caches are off
             }
         } catch (IOException | RuntimeException e) {
             fit = new CacheStatus.Unknown("its stamp could not be read: " + e.getMessage());
         }
-        return CacheStatus.describe(options, sharing, kind, fit, waiting);
+        return CacheStatus.describe(options, sharing, kind, fit, beside);
     }
 
     private static CacheStatus.Fit fitOf(CacheChoice.Choice c) {

@@ -65,9 +65,20 @@ class CacheStatusTest {
 
     @Test
     void noneGiven_oneWaiting_givesTheOption() {
-        CacheStatus.Line l = CacheStatus.describe(List.of("-Xmx1g"), true, CacheKind.AOT, FITS, Path.of("/opt/node-java25.aot"));
+        Path cache = Path.of("/opt/node-java25.aot");
+        CacheStatus.Line l = CacheStatus.describe(List.of("-Xmx1g"), true, CacheKind.AOT, FITS,
+                new CacheChoice.Use(cache, CacheStampTest.STAMP, CacheKind.AOT.useOptions(cache)));
         assertFalse(l.warning());
         assertTrue(l.text().contains("add -XX:AOTCache=/opt/node-java25.aot before -jar"), l.text());
+    }
+
+    @Test
+    void noneGiven_aStaleOneBeside_saysWhyItDoesNotFit() {
+        CacheStatus.Line l = CacheStatus.describe(List.of(), true, CacheKind.AOT, FITS,
+                new CacheChoice.PassOver(Path.of("/opt/node-java25.aot"), "it was made by another JVM (x)"));
+        assertFalse(l.warning());
+        assertTrue(l.text().startsWith("JVM: starts cold; the AOT cache /opt/node-java25.aot does not fit: it was made by"
+                + " another JVM (x)"), l.text());
     }
 
     @Test
