@@ -40,7 +40,7 @@ public final class TrainCommand implements Callable<Integer> {
             description = "Directory for the cache (default: -D" + JvmCaches.DIR_PROPERTY + ", else node.jar's directory).")
     Path out;
 
-    @Option(names = "--requests", defaultValue = "2000",
+    @Option(names = "--requests", defaultValue = "2000", paramLabel = "N",
             description = "S3 PUTs (each read back) in the training run; a quarter as many file-protocol puts and gets"
                     + " (default: ${DEFAULT-VALUE}).")
     int requests;
