@@ -1,13 +1,21 @@
 package geoblocks.app;
 
+import geoblocks.network.session.NodeIdentity;
 import geoblocks.node.Ports;
+import geoblocks.node.admin.AdminTokens;
+import geoblocks.node.http.HttpSettings;
+import geoblocks.node.jvmcache.CacheChoice;
+import geoblocks.node.jvmcache.CacheKind;
+import geoblocks.node.jvmcache.JvmCaches;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,15 +33,22 @@ public final class LocalCluster implements AutoCloseable {
     private final Path workDir;
     private final Path configFile;
     private final List<String> jvmArgs;
+    /** JVM options of one region's node besides jvmArgs (train's recording node). */
+    private final Map<String, List<String>> regionJvmArgs;
+    /** The class cache options every node starts with (empty: none), chosen once ({@link #chooseCache}). */
+    private final List<String> cacheOptions;
     private final Map<String, Process> processes = new LinkedHashMap<>();
     private final Map<String, Integer> httpPorts;
     /** "listening on" lines in each node's log when it was last started (logs are appended to). */
     private final Map<String, Integer> listenCountAtStart = new LinkedHashMap<>();
 
-    private LocalCluster(Path workDir, Path configFile, List<String> jvmArgs, Map<String, Integer> httpPorts) {
+    private LocalCluster(Path workDir, Path configFile, List<String> jvmArgs, Map<String, List<String>> regionJvmArgs,
+            boolean jvmCache, Map<String, Integer> httpPorts) throws IOException {
         this.workDir = workDir;
         this.configFile = configFile;
         this.jvmArgs = jvmArgs;
+        this.regionJvmArgs = regionJvmArgs;
+        this.cacheOptions = jvmCache ? chooseCache(jvmArgs) : List.of();
         this.httpPorts = httpPorts;
     }
 
@@ -45,10 +60,20 @@ public final class LocalCluster implements AutoCloseable {
     /** As above, with {@code extraConfig} (HOCON) appended to the generated cluster config. */
     public static LocalCluster start(Path workDir, boolean emulateWan, List<String> jvmArgs, String extraConfig)
             throws IOException {
+        return start(workDir, emulateWan, jvmArgs, extraConfig, Map.of(), true);
+    }
+
+    /**
+     * As above, a region's node given the JVM options {@code regionJvmArgs} names for it besides, and each node
+     * started from the class cache {@code train} made for node.jar on this JVM when {@code jvmCache} and one
+     * fits ({@link JvmCaches}; said on stdout, and on stderr why one there does not fit).
+     */
+    public static LocalCluster start(Path workDir, boolean emulateWan, List<String> jvmArgs, String extraConfig,
+            Map<String, List<String>> regionJvmArgs, boolean jvmCache) throws IOException {
         List<String> fresh = REGIONS.stream().filter(r -> !Files.exists(workDir.resolve("data").resolve(r))).toList();
         for (int attempt = 1; ; attempt++) {
             try {
-                return startOnce(workDir, emulateWan, jvmArgs, extraConfig);
+                return startOnce(workDir, emulateWan, jvmArgs, extraConfig, regionJvmArgs, jvmCache);
             } catch (IOException e) {
                 // the ports are chosen free, then bound by the nodes: another process (or a node's own
                 // gateway endpoint) may take one in between; new ports, a fresh start
@@ -76,14 +101,14 @@ public final class LocalCluster implements AutoCloseable {
             return;
         }
         try (var paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
         }
     }
 
-    private static LocalCluster startOnce(Path workDir, boolean emulateWan, List<String> jvmArgs, String extraConfig)
-            throws IOException {
+    private static LocalCluster startOnce(Path workDir, boolean emulateWan, List<String> jvmArgs, String extraConfig,
+            Map<String, List<String>> regionJvmArgs, boolean jvmCache) throws IOException {
         Files.createDirectories(workDir);
         InetAddress lo = InetAddress.getLoopbackAddress();
         StringBuilder conf = new StringBuilder("geoblocks.cluster {\n  emulate-wan = " + emulateWan + "\n  regions = [\n");
@@ -95,21 +120,21 @@ public final class LocalCluster implements AutoCloseable {
             httpPorts.put(r, http);
             // each node's key, made in its data directory before its first start and named in the config:
             // a connection that claims a node's address must prove its key (NodeIdentity)
-            java.security.KeyPair key = geoblocks.network.session.NodeIdentity.loadOrCreate(
+            KeyPair key = NodeIdentity.loadOrCreate(
                     workDir.resolve("data").resolve(r).resolve("node.key"));
             conf.append("    { id = ").append(r).append(", address = \"").append(lo.getHostAddress())
                     .append(':').append(port).append("\", http-port = ").append(http).append(", key = \"")
-                    .append(geoblocks.network.session.NodeIdentity.format(key.getPublic())).append("\" }\n");
+                    .append(NodeIdentity.format(key.getPublic())).append("\" }\n");
         }
         conf.append("  ]\n}\n");
         // the admin API's root token and the dashboard's own credentials (not the S3 key): known, for the
         // demo's README and the tests
-        conf.append("geoblocks.admin.token = \"").append(geoblocks.node.admin.AdminTokens.DEMO_ROOT).append("\"\n");
-        conf.append("geoblocks.http.dashboard.password = \"").append(geoblocks.node.http.HttpSettings.DEMO_DASHBOARD_PASSWORD)
+        conf.append("geoblocks.admin.token = \"").append(AdminTokens.DEMO_ROOT).append("\"\n");
+        conf.append("geoblocks.http.dashboard.password = \"").append(HttpSettings.DEMO_DASHBOARD_PASSWORD)
                 .append("\"\n").append(extraConfig).append('\n');
         Path cfg = workDir.resolve("cluster.conf");
         Files.writeString(cfg, conf);
-        LocalCluster c = new LocalCluster(workDir, cfg, jvmArgs, httpPorts);
+        LocalCluster c = new LocalCluster(workDir, cfg, jvmArgs, regionJvmArgs, jvmCache, httpPorts);
         try {
             for (String r : REGIONS) {
                 c.startNode(r);
@@ -170,7 +195,12 @@ public final class LocalCluster implements AutoCloseable {
         listenCountAtStart.put(region, countListening(region));
         List<String> args = new ArrayList<>(List.of("-XX:+ExitOnOutOfMemoryError")); // die, don't limp
         args.addAll(jvmArgs);
-        args.addAll(extraJvmArgs);
+        List<String> own = new ArrayList<>(regionJvmArgs.getOrDefault(region, List.of()));
+        own.addAll(extraJvmArgs);
+        if (!CacheKind.chosenIn(own)) {
+            args.addAll(cacheOptions);
+        }
+        args.addAll(own);
         List<String> cmd = new ArrayList<>(launcher(args));
         cmd.addAll(List.of("server", "--id", region, "--config", configFile.toString(),
                 "--data", dataDir(region).toString()));
@@ -178,6 +208,56 @@ public final class LocalCluster implements AutoCloseable {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log(region).toFile())).start();
         processes.put(region, p);
+    }
+
+    /**
+     * The options that start a node from node.jar's class cache on this JVM ({@link JvmCaches}), or none: when
+     * this program runs from classes, the launch options or {@code jvmArgs} choose a cache already, or none fits
+     * (a warning says why when one is there).
+     */
+    private static List<String> chooseCache(List<String> jvmArgs) throws IOException {
+        Path jar = nodeJar();
+        List<String> given = new ArrayList<>(launchOptions());
+        given.addAll(jvmArgs);
+        if (jar == null || CacheKind.chosenIn(given)) {
+            return List.of();
+        }
+        CacheChoice.Choice choice = JvmCaches.choose(jar);
+        if (choice instanceof CacheChoice.Use use) {
+            System.out.println("local cluster: nodes start from the " + use.stamp().kind().label() + " " + use.cache()
+                    + " (made " + use.stamp().made() + ")");
+            return use.options();
+        }
+        if (choice instanceof CacheChoice.PassOver p) {
+            System.err.println("warning: local cluster: nodes start cold, not from " + p.cache() + ": " + p.why()
+                    + "; java -jar node.jar train makes a new one");
+        }
+        return List.of();
+    }
+
+    /** node.jar, when this program runs from it (or {@code geoblocks.nodeJar} names it); null when it runs from classes. */
+    public static Path nodeJar() {
+        String jar = System.getProperty("geoblocks.nodeJar");
+        if (jar != null) {
+            return Path.of(jar).toAbsolutePath();
+        }
+        String cp = System.getProperty("java.class.path");
+        return cp.endsWith(".jar") && !cp.contains(File.pathSeparator) && cp.contains("node") ? Path.of(cp).toAbsolutePath()
+                : null;
+    }
+
+    /**
+     * Stops one node (SIGTERM) and waits up to {@code timeoutS} for its JVM to exit (a JVM writing a class
+     * cache as it exits takes seconds); returns its exit code, or -1 when it was killed after the wait.
+     */
+    public int stop(String region, long timeoutS) throws InterruptedException {
+        Process p = processes.get(region);
+        p.destroy();
+        if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            return -1;
+        }
+        return p.exitValue();
     }
 
     /** Waits until the node's log says it listens, or fails with the log's tail. */
@@ -261,24 +341,26 @@ public final class LocalCluster implements AutoCloseable {
      */
     public static final String LAUNCH_OPTIONS = "geoblocks.launch.jvm-options";
 
+    /** The options of {@value #LAUNCH_OPTIONS}, split at whitespace. */
+    private static List<String> launchOptions() {
+        String options = System.getProperty(LAUNCH_OPTIONS, "").strip();
+        return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
+    }
+
     /** How to run this program again: {@code java -jar node.jar} or {@code java -cp CP Main}. */
     static List<String> launcher(List<String> jvmArgs) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
-        String options = System.getProperty(LAUNCH_OPTIONS, "").strip();
-        if (!options.isEmpty()) {
-            cmd.addAll(List.of(options.split("\\s+")));
+        cmd.addAll(launchOptions());
+        Path jar = nodeJar();
+        if (jar == null) { // node.jar's manifest opens it; an option here too would keep a JVM from an AOT cache made without it
+            cmd.add("--add-opens=java.base/java.nio=ALL-UNNAMED"); // NettyMemory
         }
-        cmd.add("--add-opens=java.base/java.nio=ALL-UNNAMED"); // NettyMemory (a jar's manifest says it too)
         cmd.addAll(jvmArgs);
-        String jar = System.getProperty("geoblocks.nodeJar");
-        String cp = System.getProperty("java.class.path");
         if (jar != null) {
-            cmd.addAll(List.of("-jar", jar));
-        } else if (cp.endsWith(".jar") && !cp.contains(File.pathSeparator) && cp.contains("node")) {
-            cmd.addAll(List.of("-jar", cp));
+            cmd.addAll(List.of("-jar", jar.toString())); // absolute: a class cache names the jar as it was given
         } else {
-            cmd.addAll(List.of("-cp", cp, Main.class.getName()));
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         }
         return cmd;
     }

@@ -5,6 +5,8 @@ import geoblocks.app.cli.DemoCommand;
 import geoblocks.app.cli.PlotSeriesCommand;
 import geoblocks.app.ledbat.LedbatCommand;
 import geoblocks.app.probe.ProbeCommand;
+import geoblocks.app.warm.TrainCommand;
+import geoblocks.network.NettyMemory;
 import geoblocks.node.BuildVersion;
 import geoblocks.node.ExitCodes;
 import geoblocks.node.cli.ClientCommand;
@@ -13,15 +15,15 @@ import geoblocks.sim.cli.SimulateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point of node.jar: dispatches to the server, client, demo, bench, ledbat and simulate commands. */
+/** Entry point of node.jar: dispatches to the server, client, demo, bench, train, ledbat and simulate commands. */
 @Command(name = "node.jar", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "geoblocks: a geo-distributed block store on Kompics, with a LEDBAT transport.",
         subcommands = {ServerCommand.class, ClientCommand.class, DemoCommand.class, BenchCommand.class, LedbatCommand.class,
-                SimulateCommand.class, PlotSeriesCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class})
+                SimulateCommand.class, PlotSeriesCommand.class, ProbeCommand.class, TrainCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
-        geoblocks.network.NettyMemory.beforeNetty();
+        NettyMemory.beforeNetty();
         if (args.length > 0 && !args[0].equals("server") && System.getProperty("kompics.log") == null) {
             // client-side commands report failures in their own words; Netty's connect
             // errors (with stack traces) would only repeat them

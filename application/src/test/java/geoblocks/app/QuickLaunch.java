@@ -1,7 +1,9 @@
 package geoblocks.app;
 
 import geoblocks.node.Ports;
+import geoblocks.node.jvmcache.CacheKind;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -9,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -26,7 +29,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * cost more than the faster code they would bring.</li>
  * </ul>
  * What a node does is the same either way: these change only how the JVM loads and compiles the
- * program. Without {@code -Dgeoblocks.nodeJar} (the failsafe configuration sets it) it does nothing.
+ * program. Without {@code -Dgeoblocks.nodeJar} (the failsafe configuration sets it) it does nothing. Unlike
+ * {@code node.jar train}'s cache (for users, made from a workload, see {@link geoblocks.node.jvmcache.JvmCaches}),
+ * this archive holds only what a start loads, and is the tests' own; the options naming it keep a node from
+ * taking a trained cache beside the jar as well ({@link CacheKind#chosenIn}).
  */
 final class QuickLaunch implements BeforeAllCallback {
     /** How long the one node that makes the archive may take to listen. */
@@ -42,7 +48,8 @@ final class QuickLaunch implements BeforeAllCallback {
         Path archive = archive(Path.of(jar));
         if (archive != null) {
             // a stale or unusable archive is ignored; the JVM would say so on stdout, where tests read what commands print
-            options.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+            options.addAll(CacheKind.CDS.useOptions(archive));
+            options.addAll(List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
         }
         System.setProperty(LocalCluster.LAUNCH_OPTIONS, String.join(" ", options));
     }
@@ -71,13 +78,13 @@ final class QuickLaunch implements BeforeAllCallback {
         Path dir = Files.createTempDirectory(jar.getParent(), "node-jsa-");
         Path dump = dir.resolve("node.jsa");
         Path conf = dir.resolve("cluster.conf");
-        java.net.InetAddress lo = java.net.InetAddress.getLoopbackAddress();
+        InetAddress lo = InetAddress.getLoopbackAddress();
         Files.writeString(conf, "geoblocks.cluster.regions = [\n"
                 + "  { id = seoul, address = \"127.0.0.1:" + Ports.freePort(lo) + "\", http-port = " + Ports.freePort(lo) + " }\n"
                 + "  { id = dublin, address = \"127.0.0.1:" + Ports.freePort(lo) + "\", http-port = " + Ports.freePort(lo) + " }\n"
                 + "]\n");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:ArchiveClassesAtExit=" + dump, "-jar", jar.toString(), "server", "--id", "seoul",
+                "-Xmx256m", CacheKind.CDS.recordOptions(dump).get(0), "-jar", jar.toString(), "server", "--id", "seoul",
                 "--config", conf.toString(), "--data", dir.resolve("data").toString()));
         Path log = dir.resolve("seoul.log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -100,7 +107,7 @@ final class QuickLaunch implements BeforeAllCallback {
         }
         Files.move(dump, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
         return archive;
     }

@@ -1,15 +1,19 @@
 package geoblocks.app.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import geoblocks.app.LocalCluster;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -142,7 +146,9 @@ public final class MetaBenchCommand implements Callable<Integer> {
         }
         Path dir = workDir != null ? workDir : Files.createTempDirectory("geoblocks-bench-meta");
         System.out.printf("starting 4 nodes at -Xmx%s in %s%n", heap, dir);
+        long started = System.nanoTime();
         try (LocalCluster cluster = LocalCluster.start(dir, false, List.of("-Xmx" + heap))) {
+            double listening = (System.nanoTime() - started) / 1e9;
             URI s3 = URI.create("http://127.0.0.1:" + cluster.httpPort(AT));
             S3BenchClient c = new S3BenchClient(s3, accessKey, secretKey, region, jdkClient());
             System.out.println("client: " + c.transport() + ", " + threads + " threads");
@@ -150,6 +156,8 @@ public final class MetaBenchCommand implements Callable<Integer> {
                 c.createBucket(bucket);
                 return true;
             });
+            System.out.printf("start-up: 4 nodes listening after %.1f s, CreateBucket at %s answered after %.1f s%n", listening,
+                    AT, (System.nanoTime() - started) / 1e9);
             warmUp(c);
             int first = (int) Math.round(objects * (1 - missed));
             Rate put = fill(c, 0, first);
@@ -264,8 +272,8 @@ public final class MetaBenchCommand implements Callable<Integer> {
 
     /** This process's CPU time so far, or -1 where the JVM does not tell. */
     private static long processCpuNanos() {
-        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+        return ManagementFactory.getOperatingSystemMXBean()
+                instanceof OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
     }
 
     private Rate fill(S3BenchClient c, int from, int to) throws Exception {
@@ -438,7 +446,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
 
     private static String run(String... cmd) throws Exception {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor();
         return out;
     }
@@ -463,7 +471,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
             return;
         }
         try (Stream<Path> all = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) {
+            for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(p);
             }
         }

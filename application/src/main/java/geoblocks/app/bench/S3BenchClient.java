@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * HTTPS, then through the JDK's {@code HttpClient}. Retries nothing: a failed request is counted by
  * the caller (LeanHttp only replaces a kept connection the server closed before answering).
  */
-final class S3BenchClient implements AutoCloseable {
+public final class S3BenchClient implements AutoCloseable {
     private static final String EMPTY_SHA = S3Signer.payloadHash(new byte[0]);
     private final HttpClient http;
     private final LeanHttp lean;
@@ -30,7 +30,7 @@ final class S3BenchClient implements AutoCloseable {
     private final String host;
     private final S3Signer signer;
 
-    S3BenchClient(URI endpoint, String accessKey, String secret, String region, boolean jdk) {
+    public S3BenchClient(URI endpoint, String accessKey, String secret, String region, boolean jdk) {
         boolean useJdk = jdk || !"http".equals(endpoint.getScheme());
         this.http = useJdk ? HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10)).build() : null;
@@ -90,25 +90,25 @@ final class S3BenchClient implements AutoCloseable {
         }
     }
 
-    void createBucket(String bucket) throws IOException {
+    public void createBucket(String bucket) throws IOException {
         LeanHttp.Response r = send("PUT", path(bucket, null), Map.of(), new byte[0]);
         if (r.status() != 409) { // already there: fine for a benchmark
             check(r, "CreateBucket " + bucket);
         }
     }
 
-    void put(String bucket, String key, byte[] body) throws IOException {
+    public void put(String bucket, String key, byte[] body) throws IOException {
         check(send("PUT", path(bucket, key), Map.of(), body), "PutObject " + key);
     }
 
-    byte[] get(String bucket, String key) throws IOException {
+    public byte[] get(String bucket, String key) throws IOException {
         LeanHttp.Response r = send("GET", path(bucket, key), Map.of(), new byte[0]);
         check(r, "GetObject " + key);
         return r.body();
     }
 
     /** ListObjectsV2's first page at {@code prefix}; returns the number of keys in it. */
-    int listFirstPage(String bucket, String prefix, int maxKeys) throws IOException {
+    public int listFirstPage(String bucket, String prefix, int maxKeys) throws IOException {
         Map<String, String> q = new LinkedHashMap<>();
         q.put("list-type", "2");
         q.put("max-keys", String.valueOf(maxKeys));

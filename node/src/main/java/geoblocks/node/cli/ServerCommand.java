@@ -1,5 +1,6 @@
 package geoblocks.node.cli;
 
+import com.typesafe.config.Config;
 import geoblocks.blockstore.component.NodeParent;
 import geoblocks.blockstore.core.AdmissionSettings;
 import geoblocks.blockstore.core.BlockStorage;
@@ -51,6 +52,7 @@ import geoblocks.node.http.LoginThrottle;
 import geoblocks.node.http.OpsRoutes;
 import geoblocks.node.http.Router;
 import geoblocks.node.http.TransferHistory;
+import geoblocks.node.jvmcache.JvmCaches;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.S3Gateway;
 import geoblocks.node.s3.S3Settings;
@@ -197,8 +199,8 @@ public final class ServerCommand implements Callable<Integer> {
      * {@code geoblocks.cluster.regions[].bind} (e.g. 0.0.0.0, or the private address a NAT forwards the
      * advertised one to), or null when the entry has none.
      */
-    static InetAddress bindAddress(com.typesafe.config.Config root, String region) {
-        for (com.typesafe.config.Config r : root.getConfigList("geoblocks.cluster.regions")) {
+    static InetAddress bindAddress(Config root, String region) {
+        for (Config r : root.getConfigList("geoblocks.cluster.regions")) {
             if (r.getString("id").equals(region) && r.hasPath("bind")) {
                 String b = r.getString("bind").trim();
                 try {
@@ -349,6 +351,7 @@ public final class ServerCommand implements Callable<Integer> {
                 BuildVersion.protocols(), net.previousRelease() ? " (" + NetworkChoice.PREVIOUS_RELEASE
                         + ": it offers file protocol " + (FileCodec.RANGE.max() - 1)
                         + " at most, as the previous release)" : "");
+        System.out.println(JvmCaches.serverStatus().forNode(region));
         if (server != null) {
             System.out.printf("geoblocks node %s dashboard and metrics on %s://%s/%s%s%n", region,
                     tls.mode() == HttpTls.Mode.REQUIRED ? "https" : "http",
