@@ -139,12 +139,13 @@ if ! grep -q "^RESULT requests" "$OUT/load.out" || grep -q "failed=[1-9][0-9][0-
 fi
 grep -E "req/s|failed" "$OUT/load.out" | tail -3 || true
 
-# median, p99 (nearest rank) and max of the peer RTTs both nodes reported between two times
-node_figures() {
-  python3 - "$OUT" "$1" "$2" <<'PY'
+# The peer RTTs both nodes reported between two times, as "figures" (median, p99 by nearest rank and max,
+# and each node's median) or "minutes" (the median of each minute from the first time)
+rtt_figures() {
+  python3 - "$OUT" "$1" "$2" "$3" <<'PY'
 import json, os, statistics, sys
-out, t0, t1 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-per = {}
+out, mode, t0, t1 = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+per, minutes = {}, {}
 for node, peer in (("a", "b"), ("b", "a")):
     for line in open(os.path.join(out, "status-%s.jsonl" % node)):
         line = line.strip()
@@ -156,6 +157,10 @@ for node, peer in (("a", "b"), ("b", "a")):
         for p in s["peers"]:
             if p["region"] == peer and p.get("rtt_ms") is not None:
                 per.setdefault(node, []).append(p["rtt_ms"])
+                minutes.setdefault((s["time_ms"] - t0) // 60000, []).append(p["rtt_ms"])
+if mode == "minutes":
+    print(" ".join("m%d=%.3f" % (m + 1, statistics.median(v)) for m, v in sorted(minutes.items())) or "none")
+    sys.exit(0)
 v = sorted(x for xs in per.values() for x in xs)
 if not v:
     sys.exit("error: no RTT samples between %d and %d" % (t0, t1))
@@ -165,36 +170,16 @@ print("median_ms=%.3f p99_ms=%.3f max_ms=%.3f n=%d (a->b median %s, b->a median 
       % (p(50), p(99), v[-1], len(v), med(per.get("a", [])), med(per.get("b", []))))
 PY
 }
-# the median of both nodes' reported peer RTTs in each minute between two times
-minute_medians() {
-  python3 - "$OUT" "$1" "$2" <<'PY'
-import json, os, statistics, sys
-out, t0, t1 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-minutes = {}
-for node, peer in (("a", "b"), ("b", "a")):
-    for line in open(os.path.join(out, "status-%s.jsonl" % node)):
-        line = line.strip()
-        if not line.startswith("{"):
-            continue
-        s = json.loads(line)
-        if not t0 <= s["time_ms"] < t1:
-            continue
-        for p in s["peers"]:
-            if p["region"] == peer and p.get("rtt_ms") is not None:
-                minutes.setdefault((s["time_ms"] - t0) // 60000, []).append(p["rtt_ms"])
-print(" ".join("m%d=%.3f" % (m + 1, statistics.median(v)) for m, v in sorted(minutes.items())) or "none")
-PY
-}
 {
   echo "RESULT ping idle $PING_IDLE"
-  echo "RESULT nodes idle $(node_figures "$T_IDLE" "$T_IDLE_END")"
-  echo "RESULT nodes idle-settled $(node_figures $((T_IDLE + SETTLE_S * 1000)) "$T_IDLE_END")"
+  echo "RESULT nodes idle $(rtt_figures figures "$T_IDLE" "$T_IDLE_END")"
+  echo "RESULT nodes idle-settled $(rtt_figures figures $((T_IDLE + SETTLE_S * 1000)) "$T_IDLE_END")"
   if (( IDLE_S > WARM_S )); then
-    echo "RESULT nodes idle-warm $(node_figures $((T_IDLE + WARM_S * 1000)) "$T_IDLE_END")"
+    echo "RESULT nodes idle-warm $(rtt_figures figures $((T_IDLE + WARM_S * 1000)) "$T_IDLE_END")"
   fi
-  echo "RESULT nodes idle-minutes $(minute_medians "$T_IDLE" "$T_IDLE_END")"
+  echo "RESULT nodes idle-minutes $(rtt_figures minutes "$T_IDLE" "$T_IDLE_END")"
   echo "RESULT ping load $PING_LOAD"
-  echo "RESULT nodes load $(node_figures "$T_LOAD" "$T_LOAD_END")"
+  echo "RESULT nodes load $(rtt_figures figures "$T_LOAD" "$T_LOAD_END")"
 } | tee "$OUT/result.txt"
 echo "phases_ms idle=$T_IDLE-$T_IDLE_END load=$T_LOAD-$T_LOAD_END" >> "$OUT/result.txt"
 netns_cleanup
