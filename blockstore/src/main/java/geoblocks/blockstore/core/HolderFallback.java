@@ -3,7 +3,6 @@ package geoblocks.blockstore.core;
 import geoblocks.blockstore.core.read.ReplicaFailures;
 import geoblocks.blockstore.wire.Failure;
 import geoblocks.blockstore.wire.FailureCode;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,8 +15,7 @@ import java.util.List;
  */
 public final class HolderFallback<H> {
     private final List<H> holders;
-    private final List<String> problems = new ArrayList<>();
-    private final List<FailureCode> codes = new ArrayList<>();
+    private final ReplicaFailures failures = new ReplicaFailures();
     private int next;
 
     public HolderFallback(List<H> holders) {
@@ -31,8 +29,7 @@ public final class HolderFallback<H> {
 
     /** Asking {@code holder} failed with {@code why}. */
     public void failed(H holder, Failure why) {
-        problems.add(holder + ": " + why.text());
-        codes.add(why.code());
+        failures.add(String.valueOf(holder), why);
     }
 
     /**
@@ -41,6 +38,6 @@ public final class HolderFallback<H> {
      * (UNAVAILABLE).
      */
     public Failure why() {
-        return new Failure(ReplicaFailures.combined(codes), problems.isEmpty() ? "no replica to ask" : String.join("; ", problems));
+        return failures.size() == 0 ? new Failure(FailureCode.UNAVAILABLE, "no replica to ask") : failures.joined();
     }
 }

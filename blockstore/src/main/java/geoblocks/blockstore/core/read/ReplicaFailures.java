@@ -34,7 +34,16 @@ public final class ReplicaFailures {
 
     /** The failure of a read of block {@code id} whose replicas all failed: its code per {@link #combined}, every replica's words. */
     public Failure all(BlockId id) {
-        return new Failure(combined(codes), "block " + id + ": every replica failed: " + String.join("; ", texts));
+        return new Failure(combined(codes), "block " + id + ": every replica failed: " + words());
+    }
+
+    /** The failures so far as one: their code per {@link #combined}, every replica's words joined. */
+    public Failure joined() {
+        return new Failure(combined(codes), words());
+    }
+
+    private String words() {
+        return String.join("; ", texts);
     }
 
     /** The code of a read whose replicas failed with {@code codes} (see the class comment); UNAVAILABLE for none. */
