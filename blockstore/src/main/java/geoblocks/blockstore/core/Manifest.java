@@ -1,6 +1,5 @@
 package geoblocks.blockstore.core;
 
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -135,8 +134,8 @@ public record Manifest(String name, String fileId, long size, int blockSize, Str
         }
 
         /** Writes the bytes to {@code out} (the codec; no copy). */
-        void writeTo(DataOutputStream out) throws IOException {
-            out.write(data);
+        void writeTo(RecordWriter out) {
+            out.bytes(data);
         }
 
         @Override

@@ -1,7 +1,5 @@
 package geoblocks.blockstore.core;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.BufferUnderflowException;
@@ -58,84 +56,146 @@ public final class ManifestCodec {
     private ManifestCodec() {}
 
     public static byte[] encode(Manifest m) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + m.blocks().size() * 24);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            boolean inline = m.isInline();
-            boolean extended = inline || !m.meta().isEmpty()
-                    || m.blocks().stream().anyMatch(b -> b.codec() != BlockCodec.NONE);
-            out.writeInt(MAGIC);
-            out.writeByte(inline ? INLINE : extended ? EXTENDED : VERSION);
-            writeStr(out, m.name());
-            writeStr(out, m.fileId());
-            out.writeLong(m.size());
-            out.writeInt(m.blockSize());
-            writeStr(out, m.policy());
-            writeStr(out, m.uploadedAt());
-            out.writeLong(m.createdMillis());
-            out.writeLong(m.version().clock());
-            writeStr(out, m.version().region());
-            out.writeLong(m.locEpoch());
-            out.writeByte(m.deleted() ? 1 : 0);
-            out.writeInt(m.blocks().size());
-            for (Manifest.BlockRef b : m.blocks()) {
-                out.writeInt(b.length());
-                out.writeInt(b.crc());
-                out.writeByte(b.replicas().size());
-                for (String r : b.replicas()) {
-                    writeStr(out, r);
-                }
-                if (extended) {
-                    out.writeByte(b.codec().id());
-                    if (b.codec() != BlockCodec.NONE) {
-                        out.writeInt(b.rawLength());
-                        out.writeInt(b.rawCrc());
-                    }
-                }
-            }
-            if (extended) {
-                out.writeByte(m.meta().size());
-                for (Map.Entry<String, String> e : m.meta().entrySet()) {
-                    writeStr(out, e.getKey());
-                    writeStr(out, e.getValue());
-                }
-            }
-            if (inline) {
-                out.writeInt(m.inline().length());
-                m.inline().writeTo(out);
-                out.writeInt(m.inline().crc());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        byte[] body = bytes.toByteArray();
-        return ByteBuffer.allocate(body.length + 4).put(body).putInt(Checksums.crc32c(body)).array();
+        byte[] bytes = new byte[encodedSize(m)];
+        RecordWriter out = new RecordWriter(bytes);
+        encodeInto(m, out);
+        return filled(bytes, out);
     }
 
     /** The versions of one name, ascending, as one sealed record. */
     public static byte[] encodeHistory(ManifestHistory h) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeInt(HISTORY_MAGIC);
-            out.writeByte(HISTORY_VERSION);
-            out.writeShort(h.versions().size());
-            for (Manifest m : h.versions()) {
-                byte[] one = encode(m);
-                out.writeInt(one.length);
-                out.write(one);
-            }
-            if (h.acknowledged().size() > 255) {
-                throw new IllegalArgumentException("a history lists at most 255 acknowledging regions, '" + h.name()
-                        + "' lists " + h.acknowledged().size());
-            }
-            out.writeByte(h.acknowledged().size());
-            for (String r : h.acknowledged()) {
-                writeStr(out, r);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        List<Manifest> versions = h.versions();
+        if (h.acknowledged().size() > 255) {
+            throw new IllegalArgumentException("a history lists at most 255 acknowledging regions, '" + h.name()
+                    + "' lists " + h.acknowledged().size());
         }
-        byte[] body = bytes.toByteArray();
-        return ByteBuffer.allocate(body.length + 4).put(body).putInt(Checksums.crc32c(body)).array();
+        int[] sizes = new int[versions.size()];
+        long size = 4 + 1 + 2 + 1 + 4;
+        for (int i = 0; i < sizes.length; i++) {
+            sizes[i] = encodedSize(versions.get(i));
+            size += 4 + sizes[i];
+        }
+        for (String r : h.acknowledged()) {
+            size += RecordWriter.strSize(r);
+        }
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a history of " + size + " bytes");
+        }
+        byte[] bytes = new byte[(int) size];
+        RecordWriter out = new RecordWriter(bytes);
+        out.i32(HISTORY_MAGIC);
+        out.u8(HISTORY_VERSION);
+        out.u16(versions.size());
+        for (int i = 0; i < sizes.length; i++) {
+            out.i32(sizes[i]);
+            encodeInto(versions.get(i), out);
+        }
+        out.u8(h.acknowledged().size());
+        for (String r : h.acknowledged()) {
+            out.str(r);
+        }
+        out.crc32cFrom(0);
+        return filled(bytes, out);
+    }
+
+    /** Bytes {@link #encode} makes of {@code m}, its CRC32C included. */
+    static int encodedSize(Manifest m) {
+        boolean extended = extended(m);
+        long n = 4 + 1 + 8 + 4 + 8 + 8 + 8 + 1 + 4 + 4
+                + RecordWriter.strSize(m.name()) + RecordWriter.strSize(m.fileId()) + RecordWriter.strSize(m.policy())
+                + RecordWriter.strSize(m.uploadedAt()) + RecordWriter.strSize(m.version().region());
+        for (Manifest.BlockRef b : m.blocks()) {
+            n += 4 + 4 + 1;
+            for (String r : b.replicas()) {
+                n += RecordWriter.strSize(r);
+            }
+            if (extended) {
+                n += b.codec() != BlockCodec.NONE ? 9 : 1;
+            }
+        }
+        if (extended) {
+            n += 1;
+            for (Map.Entry<String, String> e : m.meta().entrySet()) {
+                n += RecordWriter.strSize(e.getKey()) + RecordWriter.strSize(e.getValue());
+            }
+        }
+        if (m.isInline()) {
+            n += 4 + m.inline().length() + 4;
+        }
+        if (n > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a manifest of " + n + " bytes");
+        }
+        return (int) n;
+    }
+
+    /** Whether {@code m} needs format 3 or 4 (a compressed block, metadata, or inline data). */
+    private static boolean extended(Manifest m) {
+        if (m.isInline() || !m.meta().isEmpty()) {
+            return true;
+        }
+        for (Manifest.BlockRef b : m.blocks()) {
+            if (b.codec() != BlockCodec.NONE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes {@code m}, sealed with its own CRC32C, at {@code out}'s position. */
+    private static void encodeInto(Manifest m, RecordWriter out) {
+        int start = out.position();
+        boolean inline = m.isInline();
+        boolean extended = extended(m);
+        out.i32(MAGIC);
+        out.u8(inline ? INLINE : extended ? EXTENDED : VERSION);
+        out.str(m.name());
+        out.str(m.fileId());
+        out.i64(m.size());
+        out.i32(m.blockSize());
+        out.str(m.policy());
+        out.str(m.uploadedAt());
+        out.i64(m.createdMillis());
+        out.i64(m.version().clock());
+        out.str(m.version().region());
+        out.i64(m.locEpoch());
+        out.u8(m.deleted() ? 1 : 0);
+        out.i32(m.blocks().size());
+        for (Manifest.BlockRef b : m.blocks()) {
+            out.i32(b.length());
+            out.i32(b.crc());
+            out.u8(b.replicas().size());
+            for (String r : b.replicas()) {
+                out.str(r);
+            }
+            if (extended) {
+                out.u8(b.codec().id());
+                if (b.codec() != BlockCodec.NONE) {
+                    out.i32(b.rawLength());
+                    out.i32(b.rawCrc());
+                }
+            }
+        }
+        if (extended) {
+            out.u8(m.meta().size());
+            for (Map.Entry<String, String> e : m.meta().entrySet()) {
+                out.str(e.getKey());
+                out.str(e.getValue());
+            }
+        }
+        if (inline) {
+            out.i32(m.inline().length());
+            m.inline().writeTo(out);
+            out.i32(m.inline().crc());
+        }
+        out.crc32cFrom(start);
+    }
+
+    /** {@code bytes}, which {@code out} filled exactly (a size computed wrong is a bug, never a short record). */
+    private static byte[] filled(byte[] bytes, RecordWriter out) {
+        if (out.position() != bytes.length) {
+            throw new IllegalStateException("manifest record sized " + bytes.length + " bytes, written " + out.position());
+        }
+        return bytes;
     }
 
     /**
@@ -144,10 +204,15 @@ public final class ManifestCodec {
      * legacy version.
      */
     public static ManifestHistory decodeAny(byte[] data) throws IOException {
-        if (data.length >= 4 && ByteBuffer.wrap(data).getInt() == HISTORY_MAGIC) {
-            return decodeHistory(data);
+        return decodeAny(data, 0, data.length);
+    }
+
+    /** {@link #decodeAny} of the {@code length} bytes at {@code off} (an item of a batch: no copy). */
+    private static ManifestHistory decodeAny(byte[] data, int off, int length) throws IOException {
+        if (length >= 4 && ByteBuffer.wrap(data, off, 4).getInt() == HISTORY_MAGIC) {
+            return decodeHistory(data, off, length);
         }
-        return ManifestHistory.of(decode(data));
+        return ManifestHistory.of(decode(data, off, length));
     }
 
     /** Several encoded manifests or histories ({@link #encode}, {@link #encodeHistory}) as one batch. */
@@ -191,9 +256,8 @@ public final class ManifestCodec {
                 if (len < 9 || len > in.remaining()) {
                     throw new IOException("item " + i + " of " + len + " bytes does not fit the batch's " + data.length);
                 }
-                byte[] one = new byte[len];
-                in.get(one);
-                out.add(decodeAny(one));
+                out.add(decodeAny(data, in.position(), len));
+                in.position(in.position() + len);
             }
             if (in.hasRemaining()) {
                 throw new IOException("manifest batch has " + in.remaining() + " trailing bytes");
@@ -204,8 +268,8 @@ public final class ManifestCodec {
         }
     }
 
-    private static ManifestHistory decodeHistory(byte[] data) throws IOException {
-        ByteBuffer in = checked(data, "manifest history");
+    private static ManifestHistory decodeHistory(byte[] data, int off, int length) throws IOException {
+        ByteBuffer in = checked(data, off, length, "manifest history");
         try {
             in.getInt();
             byte format = in.get();
@@ -217,11 +281,10 @@ public final class ManifestCodec {
             for (int i = 0; i < n; i++) {
                 int len = in.getInt();
                 if (len < 9 || len > in.remaining()) {
-                    throw new IOException("version " + i + " of " + len + " bytes does not fit the history's " + data.length);
+                    throw new IOException("version " + i + " of " + len + " bytes does not fit the history's " + length);
                 }
-                byte[] one = new byte[len];
-                in.get(one);
-                versions.add(decode(one));
+                versions.add(decode(data, in.position(), len));
+                in.position(in.position() + len);
             }
             List<String> acks = new ArrayList<>();
             if (format == HISTORY_VERSION) {
@@ -244,21 +307,26 @@ public final class ManifestCodec {
         }
     }
 
-    /** Checks the trailing CRC32C; returns the body to read. */
-    private static ByteBuffer checked(byte[] data, String what) throws IOException {
-        if (data.length < 9) {
-            throw new IOException(what + " of " + data.length + " bytes is too short");
+    /** Checks the trailing CRC32C of the {@code length} bytes at {@code off}; returns their body to read. */
+    private static ByteBuffer checked(byte[] data, int off, int length, String what) throws IOException {
+        if (length < 9) {
+            throw new IOException(what + " of " + length + " bytes is too short");
         }
-        int crc = ByteBuffer.wrap(data, data.length - 4, 4).getInt();
-        int actual = Checksums.crc32c(data, 0, data.length - 4);
+        int crc = ByteBuffer.wrap(data, off + length - 4, 4).getInt();
+        int actual = Checksums.crc32c(data, off, length - 4);
         if (crc != actual) {
             throw new IOException(what + " checksum " + Checksums.hex(actual) + " != stored " + Checksums.hex(crc));
         }
-        return ByteBuffer.wrap(data, 0, data.length - 4);
+        return ByteBuffer.wrap(data, off, length - 4);
     }
 
     public static Manifest decode(byte[] data) throws IOException {
-        ByteBuffer in = checked(data, "manifest");
+        return decode(data, 0, data.length);
+    }
+
+    /** The manifest in the {@code length} bytes at {@code off} of {@code data} (a version inside a history: no copy). */
+    private static Manifest decode(byte[] data, int off, int length) throws IOException {
+        ByteBuffer in = checked(data, off, length, "manifest");
         try {
             if (in.getInt() != MAGIC) {
                 throw new IOException("not a manifest (bad magic or version)");
@@ -289,7 +357,7 @@ public final class ManifestCodec {
             }
             int n = in.getInt();
             if (n < 0 || n > in.remaining() / 9) {
-                throw new IOException("manifest block count " + n + " does not fit its " + data.length + " bytes");
+                throw new IOException("manifest block count " + n + " does not fit its " + length + " bytes");
             }
             List<Manifest.BlockRef> blocks = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
@@ -321,7 +389,7 @@ public final class ManifestCodec {
             if (format == INLINE) {
                 int len = in.getInt();
                 if (len < 0 || len > Manifest.MAX_INLINE_BYTES || len > in.remaining()) {
-                    throw new IOException("manifest inline data of " + len + " bytes does not fit its " + data.length
+                    throw new IOException("manifest inline data of " + len + " bytes does not fit its " + length
                             + " bytes or the limit of " + Manifest.MAX_INLINE_BYTES);
                 }
                 byte[] bytes = new byte[len];
@@ -340,27 +408,14 @@ public final class ManifestCodec {
         }
     }
 
-    /**
-     * Writes u16 length + standard UTF-8. Not DataOutputStream.writeUTF: its modified UTF-8 encodes
-     * characters outside the BMP (emoji) as surrogate pairs, which {@link #str} cannot read back.
-     */
-    private static void writeStr(DataOutputStream out, String s) throws IOException {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        if (b.length > 0xFFFF) {
-            throw new IllegalArgumentException("manifest string of " + b.length + " UTF-8 bytes exceeds 65535");
-        }
-        out.writeShort(b.length);
-        out.write(b);
-    }
-
-    /** Reads a string written by {@link #writeStr}. */
+    /** Reads a string written by {@link RecordWriter#str}. */
     private static String str(ByteBuffer in) throws IOException {
         int len = Short.toUnsignedInt(in.getShort());
         if (len > in.remaining()) {
             throw new IOException("manifest string of " + len + " bytes overruns the data");
         }
-        byte[] b = new byte[len];
-        in.get(b);
-        return new String(b, StandardCharsets.UTF_8);
+        String s = new String(in.array(), in.arrayOffset() + in.position(), len, StandardCharsets.UTF_8);
+        in.position(in.position() + len);
+        return s;
     }
 }

@@ -8,9 +8,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
@@ -118,6 +120,40 @@ class ManifestCodecTest {
         Manifest m = new Manifest("f", "id\uD83D\uDE00", 3, 4, "pol\u00e9", "s\u00e3opaulo", 5,
                 List.of(new Manifest.BlockRef(3, 9, List.of("s\u00e3opaulo", "\uD83D\uDE00"))));
         assertEquals(m, roundTrip(m));
+    }
+
+    private static final String PINNED = ""
+            + "47424d460200076469722f66c3a9000469642d31000000000000012c00000080000c6c6f63616c636c6f73657374000573656f756c0000018bcfe56800018bcfe568000003000573656f756c00000000000000050000000003000000800000000702000573656f756c00066475626c696e00000080000000080100066d756d6261690000002c0000000902000973c3a36f7061756c6f0004f09f9880bd1f9d21\n"
+            + "47424d4603000178000469642d32000000000000001400000020000974776f72616e646f6d00066475626c696e0000000000000009000000000000000b00066475626c696e000000000000000000000000010000000a000000010100066475626c696e02000000140000000202000c636f6e74656e742d74797065000a746578742f706c61696e00036bc3a90001768bbb4645\n"
+            + "47424d46040005736d616c6c000469642d33000000000000000d0000040000056c6f63616c00066d756d626169000000000000000c000000000000000d00066d756d626169000000000000000000000000000100046574616700036162630000000d68656c6c6f2c20696e6c696e65e3a763629b0d47d8\n"
+            + "47424d46020004676f6e6500027431000000000000000000000001000000066d756d626169000000000000002a000000000000004d00066d756d626169000000000000000001000000002dac23ad\n"
+            + "47424d480200020000004e47424d46020004676f6e6500027431000000000000000000000001000000066d756d626169000000000000002a000000000000004600066475626c696e000000000000000001000000001b5b23560000004e47424d46020004676f6e6500027431000000000000000000000001000000066d756d626169000000000000002a000000000000004d00066d756d626169000000000000000001000000002dac23ad0200066475626c696e00066d756d626169439eca65";
+
+    /** Each format's bytes, as the codec wrote them before it sized its records up front (f6651286): pinned, so no format changes by accident. */
+    private static List<Manifest> pinnedManifests() {
+        Manifest plain = new Manifest("dir/f\u00e9", "id-1", 300, 128, "localclosest", "seoul", 1_700_000_000_000L,
+                List.of(new Manifest.BlockRef(128, 7, List.of("seoul", "dublin")), new Manifest.BlockRef(128, 8, List.of("mumbai")),
+                        new Manifest.BlockRef(44, 9, List.of("s\u00e3opaulo", "\uD83D\uDE00"))),
+                new Version(HybridClock.of(1_700_000_000_000L, 3), "seoul"), 5, false);
+        Manifest extended = new Manifest("x", "id-2", 20, 32, "tworandom", "dublin", 9,
+                List.of(new Manifest.BlockRef(10, 1, List.of("dublin"), BlockCodec.ZSTD, 20, 2)),
+                new Version(11, "dublin"), 0, false, new TreeMap<>(Map.of("content-type", "text/plain", "k\u00e9", "v")));
+        Manifest inline = Manifest.inline("small", "id-3", 1024, "local", "mumbai", 12, new Version(13, "mumbai"),
+                Map.of("etag", "abc"), "hello, inline".getBytes(StandardCharsets.UTF_8));
+        Manifest tomb = Manifest.tombstone("gone", "t1", "mumbai", 42, new Version(77, "mumbai"));
+        return List.of(plain, extended, inline, tomb);
+    }
+
+    @Test
+    void encode_writesThePinnedBytes_ofEveryFormat_andOfAHistory() {
+        List<Manifest> ms = pinnedManifests();
+        StringBuilder got = new StringBuilder();
+        for (Manifest m : ms) {
+            got.append(HexFormat.of().formatHex(ManifestCodec.encode(m))).append('\n');
+        }
+        got.append(HexFormat.of().formatHex(ManifestCodec.encodeHistory(new ManifestHistory("gone", List.of(
+                ms.get(3).withVersion(new Version(70, "dublin")), ms.get(3)), List.of("dublin", "mumbai")))));
+        assertEquals(PINNED, got.toString());
     }
 
     @Test
