@@ -18,7 +18,6 @@ import geoblocks.ledbat.port.SendProgress;
 import geoblocks.ledbat.port.StreamClosed;
 import geoblocks.ledbat.port.StreamFailed;
 import geoblocks.ledbat.port.StreamOpened;
-import geoblocks.ledbat.port.StreamStats;
 import geoblocks.ledbat.port.TransportStats;
 import geoblocks.ledbat.wire.AckPacket;
 import geoblocks.ledbat.wire.DataPacket;
@@ -31,7 +30,6 @@ import geoblocks.net.NetBurst;
 import geoblocks.net.NetMsg;
 import geoblocks.net.Wire;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -64,13 +62,8 @@ import se.sics.kompics.timer.Timer;
  * reports); the flow's new segments carry what the confirmed size allows.
  */
 public final class LedbatComponent extends ComponentDefinition {
-    /** A path MTU probe unanswered for this long, or twice the smoothed RTT if longer, is lost. */
-    private static final long PROBE_TIMEOUT_MICROS = 200_000L;
-    /** A path MTU probe is lost after this long while the flow has no RTT sample yet. */
-    private static final long PROBE_TIMEOUT_NO_RTT_MICROS = 1_000_000L;
     /** A receiving flow that hears nothing for this long is dropped (its open streams fail). */
     private static final long RECEIVER_IDLE_MICROS = 120_000_000L;
-    private static final byte[] NO_SACK = new byte[0];
 
     private final Negative<LedbatPort> ledbat = provides(LedbatPort.class);
     private final Positive<Network> net = requires(Network.class);
@@ -316,40 +309,13 @@ public final class LedbatComponent extends ComponentDefinition {
         }
     }
 
-    /** Feeds the flow's losses and acknowledgements of segments above the base size to black-hole detection. */
-    private void mtuOutcome(OutFlow f) {
-        if (f.path.mtu == null) {
-            return;
-        }
-        var w = f.core.window();
-        long lost = w.largeLost() - f.seenLargeLost;
-        long acked = w.largeAcked() - f.seenLargeAcked;
-        if (lost == 0 && acked == 0) {
-            return;
-        }
-        f.seenLargeLost = w.largeLost();
-        f.seenLargeAcked = w.largeAcked();
-        if (lost > 0) {
-            f.path.mtu.dataOutcome((int) Math.min(lost, Integer.MAX_VALUE), false);
-        }
-        if (acked > 0) {
-            f.path.mtu.dataOutcome(0, true);
-        }
-    }
-
-    /** Declares the path's outstanding probe lost once it waited longer than the flow's RTT allows. */
+    /** The path's outstanding probe is lost once it waited longer than the flow's RTT allows ({@link OutFlow#expireProbe}). */
     private void expireProbe(OutFlow f, long now) {
-        if (f.path.mtu == null || f.path.mtu.probing() == 0) {
-            return;
-        }
-        long srtt = f.core.controller().rto().srtt();
-        long timeout = srtt <= 0 ? PROBE_TIMEOUT_NO_RTT_MICROS : Math.max(PROBE_TIMEOUT_MICROS, 2 * srtt);
-        int before = f.path.mtu.confirmed();
-        f.path.mtu.expire(now * 1000, timeout * 1000);
-        if (f.path.mtu.confirmed() != before) {
+        OutFlow.Expiry e = f.expireProbe(now);
+        if (e.mtuChanged()) {
             pathChanged(f.path);
         }
-        if (f.path.mtu.probing() == 0 && !f.path.mtu.complete()) {
+        if (e.probeNow()) {
             probe(f, now);   // the next probe now, not at the next ACK (a flow backing off after timeouts waits long)
         }
     }
@@ -367,7 +333,7 @@ public final class LedbatComponent extends ComponentDefinition {
             invalid++;
             return;
         }
-        mtuOutcome(f);
+        f.reportMtuOutcome();
         for (SendStream s : c.progressed()) {
             if (!s.isDone() && s.progressDue(settings.progressBytes)) {
                 trigger(new SendProgress(s.id(), s.ackedBytes(), s.queuedBytes()), ledbat);
@@ -440,10 +406,7 @@ public final class LedbatComponent extends ComponentDefinition {
         if (c.ackDue(o, p.ackNow(), settings.ackEvery)) {
             deliveries.peer = peer;
             c.flush(deliveries);
-            int sackLen = c.writeSack(sackScratch);
-            byte[] sack = sackLen == 0 ? NO_SACK : Arrays.copyOf(sackScratch, sackLen);
-            trigger(new AckPacket(r.replyHeader, c.id(), c.next(), p.timestampMicros(), now - p.timestampMicros(),
-                    (int) c.duplicates(), (int) c.outOfOrder(), sack), net);
+            trigger(r.ack(p.timestampMicros(), now, sackScratch), net);
             c.release();
         }
     }
@@ -471,7 +434,7 @@ public final class LedbatComponent extends ComponentDefinition {
             OutFlow f = it.next();
             SenderFlow.Tick tick = f.core.onTick(now);
             if (tick == SenderFlow.Tick.RETRANSMIT || tick == SenderFlow.Tick.RESEND) {
-                mtuOutcome(f);
+                f.reportMtuOutcome();
             }
             expireProbe(f, now);
             switch (tick) {
@@ -521,31 +484,11 @@ public final class LedbatComponent extends ComponentDefinition {
 
     private void stats(long now) {
         for (StreamRef s : sendStreams.values()) {
-            trigger(streamStats(s, now), ledbat);
+            trigger(s.flow.stats(s.stream, now), ledbat);
         }
-        List<PeerStats.Peer> peers = new ArrayList<>(paths.size());
-        long forget = settings.baseHistoryMinutes * 60_000_000L;
-        for (Iterator<PeerPath> it = paths.values().iterator(); it.hasNext();) {
-            PeerPath p = it.next();
-            if (p.active == null && now - p.idleSinceMicros > forget) {
-                it.remove();   // its base-delay history has expired too
-                continue;
-            }
-            peers.add(p.stats());
-        }
-        trigger(new PeerStats(now, peers), ledbat);
+        trigger(new PeerStats(now, PeerPath.statsForgettingIdle(paths.values(), now, settings.baseHistoryMinutes * 60_000_000L)),
+                ledbat);
         trigger(new TransportStats(stale, invalid, beyondWindow, sendStreams.size(), receivers.size()), ledbat);
-    }
-
-    private static StreamStats streamStats(StreamRef ref, long now) {
-        SenderFlow f = ref.flow.core;
-        var w = f.window();
-        var c = f.controller();
-        var rto = c.rto();
-        return new StreamStats(ref.flow.peer, ref.stream.id(), now, w.sentPackets(), w.resentPackets(),
-                ref.stream.sentBytes(), ref.stream.ackedBytes(), f.receiverOutOfOrder(), f.receiverDuplicates(),
-                w.lostPackets(), c.cwndBytes(), w.flightBytes(), c.queuingDelay(), rto.latestRtt(), rto.srtt(),
-                rto.rttvar(), rto.cto(), f.timeouts());
     }
 
     /** The component's periodic timer. */

@@ -9,6 +9,10 @@ import geoblocks.ledbat.wire.LedbatCodec;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetHeader;
 import geoblocks.net.Wire;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
 import se.sics.kompics.network.Transport;
 
 /**
@@ -84,5 +88,22 @@ final class PeerPath {
         return new PeerStats.Peer(peer, true, f.streams().size(), c.cwndBytes(), w.queuedBytes(), w.flightBytes(),
                 c.queuingDelay(), baseDelay, c.rto().srtt(), resent + w.resentPackets(), timeouts + f.timeouts(),
                 sent + w.sentBytes(), acked + w.ackedBytes(), pathMtu());
+    }
+
+    /**
+     * The figures of every path in {@code paths}, after removing those idle for longer than {@code forgetMicros}
+     * (their base-delay history has expired too).
+     */
+    static List<PeerStats.Peer> statsForgettingIdle(Collection<PeerPath> paths, long nowMicros, long forgetMicros) {
+        List<PeerStats.Peer> peers = new ArrayList<>(paths.size());
+        for (Iterator<PeerPath> it = paths.iterator(); it.hasNext();) {
+            PeerPath p = it.next();
+            if (p.active == null && nowMicros - p.idleSinceMicros > forgetMicros) {
+                it.remove();
+                continue;
+            }
+            peers.add(p.stats());
+        }
+        return peers;
     }
 }
