@@ -141,7 +141,7 @@ final class GetTransfer implements Transfer {
             try {
                 content = manifest.inline().verified();
             } catch (IOException e) {
-                throw new IOException("'" + manifest.name() + "': " + e.getMessage(), e);
+                throw new CorruptBlockException("'" + manifest.name() + "': " + e.getMessage(), e);
             }
             write(ByteBuffer.wrap(content)); // written = 0: the range's bytes of the whole content
             complete();
@@ -199,22 +199,22 @@ final class GetTransfer implements Transfer {
 
     private void endBlock(Manifest.BlockRef ref) throws IOException {
         if ((int) crc.getValue() != ref.crc()) {
-            throw new IOException(blockName() + " arrived with checksum "
-                    + Checksums.hex((int) crc.getValue()) + ", manifest says " + Checksums.hex(ref.crc()));
+            throw new CorruptBlockException(blockName() + " arrived with checksum "
+                    + Checksums.hex((int) crc.getValue()) + ", manifest says " + Checksums.hex(ref.crc()), null);
         }
         if (ref.codec() != BlockCodec.NONE) {
             byte[] raw;
             try {
                 raw = ref.codec().decompress(manifest.blockId(block), packed, ref.rawLength());
             } catch (CorruptBlockException e) {
-                throw new IOException(blockName() + " (" + ref.codec().label() + ") does not decompress: "
+                throw new CorruptBlockException(blockName() + " (" + ref.codec().label() + ") does not decompress: "
                         + e.getMessage(), e);
             }
             packed = null;
             int rawCrc = Checksums.crc32c(raw);
             if (rawCrc != ref.rawCrc()) {
-                throw new IOException(blockName() + " (" + ref.codec().label() + ") decompressed with checksum "
-                        + Checksums.hex(rawCrc) + ", manifest says " + Checksums.hex(ref.rawCrc()));
+                throw new CorruptBlockException(blockName() + " (" + ref.codec().label() + ") decompressed with checksum "
+                        + Checksums.hex(rawCrc) + ", manifest says " + Checksums.hex(ref.rawCrc()), null);
             }
             write(ByteBuffer.wrap(raw));
         }

@@ -9,4 +9,9 @@ public final class CorruptBlockException extends IOException {
     public CorruptBlockException(BlockId id, String problem) {
         super("block " + id + " is corrupt: " + problem);
     }
+
+    /** A corrupt block (or inline content) described whole by {@code message}; {@code cause} may be null. */
+    public CorruptBlockException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

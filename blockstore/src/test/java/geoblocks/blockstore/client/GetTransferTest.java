@@ -18,6 +18,7 @@ import geoblocks.blockstore.core.Compression;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestCodec;
 import geoblocks.blockstore.wire.Failure;
+import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.ClientOp.GetData;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
@@ -189,6 +190,7 @@ class GetTransferTest {
         byte[] flipped = Arrays.copyOf(file, BLOCK);
         flipped[BLOCK - 1] ^= 1;
         IOException e = assertThrows(IOException.class, () -> c.onReply(new GetData(OP, 0, new DirectBytes(flipped))));
+        assertEquals(FailureCode.BLOCK_CORRUPT, FailureCode.of(e, FailureCode.INTERNAL), "a block that fails its checks");
         assertTrue(e.getMessage().contains("block 0"), e.getMessage());
     }
 
@@ -254,6 +256,7 @@ class GetTransferTest {
         t.start();
 
         IOException e = assertThrows(IOException.class, () -> deliver(t, m, List.of(sa.bytes(), corrupt), 1000));
+        assertEquals(FailureCode.BLOCK_CORRUPT, FailureCode.of(e, FailureCode.INTERNAL), "a block that fails its checks");
         assertTrue(e.getMessage().startsWith("block 1 (b-" + FILE_ID + "-1) of '" + NAME + "' arrived with checksum "),
                 e.getMessage());
         assertTrue(e.getMessage().endsWith("manifest says " + Checksums.hex(sb.ref().crc())), e.getMessage());
@@ -281,6 +284,7 @@ class GetTransferTest {
         t.start();
 
         IOException e = assertThrows(IOException.class, () -> deliver(t, m, List.of(wrong.bytes()), 8192));
+        assertEquals(FailureCode.BLOCK_CORRUPT, FailureCode.of(e, FailureCode.INTERNAL), "a block that fails its checks");
         assertEquals("block 0 (b-" + FILE_ID + "-0) of '" + NAME + "' (zstd) decompressed with checksum "
                 + Checksums.hex(Checksums.crc32c(other)) + ", manifest says " + Checksums.hex(good.ref().rawCrc()),
                 e.getMessage());
@@ -303,6 +307,7 @@ class GetTransferTest {
         t.start();
 
         IOException e = assertThrows(IOException.class, () -> deliver(t, m, List.of(broken), 8192));
+        assertEquals(FailureCode.BLOCK_CORRUPT, FailureCode.of(e, FailureCode.INTERNAL), "a block that fails its checks");
         assertTrue(e.getMessage().startsWith("block 0 (b-" + FILE_ID + "-0) of '" + NAME + "' (gzip) does not decompress: "),
                 e.getMessage());
         assertEquals(0, sink.bytes.size());
