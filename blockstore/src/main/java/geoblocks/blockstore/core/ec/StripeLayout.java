@@ -22,6 +22,13 @@ import java.util.Objects;
  * ({@link #covering}), and from healthy data fragments only the bytes it names ({@link #pieces}).
  */
 public record StripeLayout(ErasureCode code, int cellSize, long blockLength) {
+    /**
+     * The cell size the write path will use: 64 KiB, so a stripe of a 3+1 code is 192 KiB, a range
+     * read wastes at most two stripes, and a cell is a few LEDBAT windows; {@code bench ec} measured
+     * no faster coding with larger cells (docs/erasure-coding.md).
+     */
+    public static final int DEFAULT_CELL = 64 << 10;
+
     public StripeLayout {
         Objects.requireNonNull(code, "code");
         if (cellSize < 1) {
