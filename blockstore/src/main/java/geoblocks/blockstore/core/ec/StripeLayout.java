@@ -23,9 +23,9 @@ import java.util.Objects;
  */
 public record StripeLayout(ErasureCode code, int cellSize, long blockLength) {
     /**
-     * The cell size the write path will use: 64 KiB, so a stripe of a 3+1 code is 192 KiB, a range
-     * read wastes at most two stripes, and a cell is a few LEDBAT windows; {@code bench ec} measured
-     * no faster coding with larger cells (docs/erasure-coding.md).
+     * The cell size the write path is to use: 64 KiB, so a stripe of a 3+1 code is 192 KiB and a range
+     * read decodes at most two partial stripes; {@code bench ec} measured cells of 4 KiB to 1 MiB alike
+     * within the noise of a shared machine (docs/benchmarks.md).
      */
     public static final int DEFAULT_CELL = 64 << 10;
 
