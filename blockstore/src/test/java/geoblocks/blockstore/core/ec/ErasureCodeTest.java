@@ -14,6 +14,7 @@ class ErasureCodeTest {
         assertEquals(4.0 / 3, c.overhead(), 1e-12);
         assertEquals("3+1", c.toString());
         assertEquals(255, new ErasureCode(254, 1).fragments());
+        assertEquals(255, new ErasureCode(200, 55).newCoder().code().fragments()); // the library takes the widest code
         assertEquals(new ErasureCode(3, 1), c.newCoder().code());
     }
 
