@@ -10,8 +10,8 @@ import java.util.stream.IntStream;
  * into reusable cell buffers: {@link #read} a byte range of the block (only the stripes it covers),
  * {@link #rebuild} one lost fragment whole, {@link #verify} that the parity matches the data (scrub).
  * Of the fragments present it reads the data fragments first, then parity ones, k in all: with every
- * data fragment present nothing is decoded. Sources are given as k + m entries, null where a
- * fragment is absent. Not thread-safe.
+ * data fragment present nothing is decoded, and a read takes only the bytes asked for. Sources are
+ * given as k + m entries, null where a fragment is absent. Not thread-safe.
  *
  * <p>Erasure decoding cannot tell a corrupt fragment from a good one: with exactly k fragments a
  * corrupt one gives wrong bytes. Each fragment's own checksum catches that (the write path's job);
@@ -45,12 +45,23 @@ public final class StripeDecoder {
         this.present = new byte[code.fragments()][];
     }
 
-    /** Writes block bytes {@code [offset, offset + length)} to {@code out}, reading only the stripes they cover. */
+    /**
+     * Writes block bytes {@code [offset, offset + length)} to {@code out}: with every data fragment
+     * present, only those bytes of them ({@link StripeLayout#pieces}); else the stripes they cover of k
+     * fragments, decoding the missing data cells.
+     */
     public void read(StripeLayout layout, FragmentSource[] sources, long offset, long length, ByteSink out)
             throws IOException {
         check(layout, sources);
         int[] chosen = choose(sources, -1);
         int[] lostData = lostData(chosen);
+        if (lostData.length == 0) {
+            for (StripeLayout.Piece p : layout.pieces(offset, length)) {
+                sources[p.fragment()].read(p.fragmentOffset(), cells[p.fragment()], p.length());
+                out.write(cells[p.fragment()], 0, p.length());
+            }
+            return;
+        }
         byte[][] lostCells = pick(lostData);
         StripeLayout.FragmentRange range = layout.covering(offset, length);
         long end = offset + length;

@@ -130,6 +130,35 @@ class StripeCodingTest {
         }
     }
 
+    @Test
+    void withEveryDataFragment_aRangeReadReadsOnlyItsBytes_andNoParity() throws IOException {
+        ErasureCode code = new ErasureCode(3, 2);
+        byte[] block = bytes(new Random(8), 10 * 3 * CELL + 7);
+        Encoded e = encode(new StripeEncoder(code, CELL), block, new Random(9));
+        long[] read = new long[code.fragments()];
+        FragmentSource[] counted = new FragmentSource[code.fragments()];
+        for (int i = 0; i < counted.length; i++) {
+            int f = i;
+            FragmentSource s = FragmentSource.of(e.fragments[i]);
+            counted[i] = new FragmentSource() {
+                @Override
+                public long length() {
+                    return s.length();
+                }
+
+                @Override
+                public void read(long offset, byte[] dst, int len) throws IOException {
+                    read[f] += len;
+                    s.read(offset, dst, len);
+                }
+            };
+        }
+        StripeDecoder dec = new StripeDecoder(code, CELL);
+        assertArrayEquals(slice(block, 37, 50), read(dec, e.layout, counted, 37, 50));
+        assertEquals(50, read[0] + read[1] + read[2]);
+        assertEquals(0, read[3] + read[4]);
+    }
+
     record Encoded(StripeLayout layout, byte[][] fragments) {}
 
     /** Collects the stripes an encoder emits into whole fragments. */
