@@ -2,6 +2,7 @@ package geoblocks.app.cli;
 
 import geoblocks.app.LocalCluster;
 import geoblocks.app.bench.DataBridgeBenchCommand;
+import geoblocks.app.bench.EcBenchCommand;
 import geoblocks.app.bench.MetaBenchCommand;
 import geoblocks.app.bench.NetBenchCommand;
 import geoblocks.app.bench.StorageBenchCommand;
@@ -34,7 +35,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure put/get MB/s and latency on a local 4-node cluster, next to the disk's fsync'ed write speed.",
         subcommands = {LoadCommand.class, StorageBenchCommand.class, NetBenchCommand.class,
-            DataBridgeBenchCommand.class, MetaBenchCommand.class})
+            DataBridgeBenchCommand.class, MetaBenchCommand.class, EcBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--files", defaultValue = "8", description = "Files per configuration (default: ${DEFAULT-VALUE}).")
     int files;
