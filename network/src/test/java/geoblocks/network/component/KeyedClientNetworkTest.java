@@ -62,7 +62,8 @@ class KeyedClientNetworkTest {
         keyed = client(tls, view).withAccessKey("GBGOOD", GOOD);
         wrongSecret = client(tls, view).withAccessKey("GBGOOD", REVOKEE);
         unknown = client(tls, view).withAccessKey("GBNOSUCHKEY", GOOD);
-        secretClient = client(tls, view);
+        secretClient = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, tls)
+                .withIdentity(view); // the cluster secret itself, at an address no member has
         revokee = client(tls, view).withAccessKey("GBREVOKEE", REVOKEE);
         Pair.start(List.of(node, keyed, wrongSecret, unknown, secretClient, revokee));
     }
