@@ -32,7 +32,8 @@ import se.sics.kompics.network.Transport;
 /**
  * Clients by access key over real sockets (TLS): a node that takes clients by key only ({@code clients = keys},
  * with node keys) serves a client proving a key it knows, and hands each of its messages up carrying the key;
- * it refuses a wrong secret, an unknown key, a client proving the cluster secret, and a revoked key, both at the
+ * it refuses a wrong secret, an unknown key, a client proving the cluster secret, a valid key at a keyed member's
+ * address (whatever it would send as that member: it has no member's signature), and a revoked key, both at the
  * next connection and on the open session (closed at its next lookup of the key).
  */
 class KeyedClientNetworkTest {
@@ -47,6 +48,9 @@ class KeyedClientNetworkTest {
     static Pair.Side unknown;
     static Pair.Side secretClient;
     static Pair.Side revokee;
+    /** A client with a valid key at the address of mumbai, a keyed member (not running here). */
+    static Pair.Side atMembersAddress;
+    static final KeyPair MUMBAI = NodeIdentity.generate();
 
     @BeforeAll
     static void start() throws Exception {
@@ -54,7 +58,8 @@ class KeyedClientNetworkTest {
         NetworkSettings keysOnly = NetworkSettings.from(ConfigFactory.load().withValue("geoblocks.network.clients",
                 ConfigValueFactory.fromAnyRef("keys"))).withSecurity("tls");
         NetAddress n = NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort());
-        NodeIdentity view = new NodeIdentity(null, Map.of(n, NODE.getPublic()));
+        NetAddress mumbai = NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort());
+        NodeIdentity view = new NodeIdentity(null, Map.of(n, NODE.getPublic(), mumbai, MUMBAI.getPublic()));
         KEYS.put("GBGOOD", new ClientKey(new AccessKey("GBGOOD", FileGrant.parseAll("Reports/:r")), GOOD));
         KEYS.put("GBREVOKEE", new ClientKey(new AccessKey("GBREVOKEE", List.of()), REVOKEE));
         node = new Pair.Side(n, SECRET, keysOnly).withIdentity(view.withOwn(NODE.getPrivate()))
@@ -65,7 +70,9 @@ class KeyedClientNetworkTest {
         secretClient = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, tls)
                 .withIdentity(view); // the cluster secret itself, at an address no member has
         revokee = client(tls, view).withAccessKey("GBREVOKEE", REVOKEE);
-        Pair.start(List.of(node, keyed, wrongSecret, unknown, secretClient, revokee));
+        atMembersAddress = new Pair.Side(mumbai, "not-the-cluster-secret-0", tls).withIdentity(view)
+                .withAccessKey("GBGOOD", GOOD);
+        Pair.start(List.of(node, keyed, wrongSecret, unknown, secretClient, revokee, atMembersAddress));
     }
 
     private static Pair.Side client(NetworkSettings s, NodeIdentity view) throws Exception {
@@ -104,9 +111,9 @@ class KeyedClientNetworkTest {
     }
 
     @Test
-    void aWrongSecret_anUnknownKey_andTheClusterSecret_areRefused() throws Exception {
+    void aWrongSecret_anUnknownKey_theClusterSecret_andAKeyAtAMembersAddress_areRefused() throws Exception {
         long seq = 10;
-        for (Pair.Side refused : List.of(wrongSecret, unknown, secretClient)) {
+        for (Pair.Side refused : List.of(wrongSecret, unknown, secretClient, atMembersAddress)) {
             long before = WireStats.unauthenticatedCount();
             refused.send(msg(refused, node, seq));
             assertTrue(RawPeer.awaitCount(WireStats::unauthenticatedCount, before + 1) > before, "the refusal is counted");
