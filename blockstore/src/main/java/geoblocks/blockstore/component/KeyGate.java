@@ -2,13 +2,15 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FileOp;
+import geoblocks.blockstore.wire.FileOps;
 import geoblocks.blockstore.wire.OpFamily;
 import geoblocks.net.AccessKey;
 import java.util.Objects;
 
 /**
  * What a client authenticated by an access key may send (pure; the client door of {@link Doors} asks it): client
- * operations only, never a peer, admin or bench one (whatever address it claims), and of those:
+ * operations only, never a peer, admin or bench one (whatever address it claims; {@code cluster show}, which
+ * changes nothing and answers the layout as {@code status} answers the node's state, is a client's), and of those:
  * <ul>
  * <li>writes (put, delete) of a name one of its grants lets it write, reads (get, stat, versions) of a name one
  *     lets it read;
@@ -28,6 +30,9 @@ public final class KeyGate {
 
     /** Whether {@code key} may send {@code op}. */
     public boolean admits(AccessKey key, FileOp op) {
+        if (op instanceof ClientOp.ClusterReq c) {
+            return !FileOps.isAdmin(c);
+        }
         if (OpFamily.of(op) != OpFamily.CLIENT) {
             return false;
         }

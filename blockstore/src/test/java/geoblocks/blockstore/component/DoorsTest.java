@@ -173,5 +173,7 @@ class DoorsTest {
                 List.of("dublin")), 0).code());
         assertEquals(FailureCode.INVALID, gated.refusal(CLIENT, all, new BenchOp.NetBenchReq(6, "dublin", "tcp", 1, 1, 0, 1000, 1024), 0)
                 .code());
+        assertNull(gated.refusal(CLIENT, all, new ClientOp.ClusterReq(7, "show", "", "", "", 0, false), 0),
+                "showing the layout changes nothing: a client's, as status");
     }
 }
