@@ -44,17 +44,17 @@ public record NetworkSettings(String implementation, String transport, int ioThr
 
     /**
      * Whether a node of this network takes clients that prove the cluster secret (else only clients by access key,
-     * and members proving their node keys), bound to {@code loopback}-ness as given, in a cluster whose nodes prove
-     * node keys ({@code keyed}) or not. {@code keys} needs node keys: without them a connection proving the cluster
-     * secret could be any member, so no network could tell a client from a node. {@code auto}: keys when the cluster
-     * proves node keys and this network's address is not loopback, else keys-or-secret (a demo, a test cluster, or a
-     * cluster without node keys keeps working as before).
+     * and members proving their node keys), bound to {@code loopback}-ness as given, in a cluster whose every member
+     * proves a node key ({@code keyed}) or not. {@code keys} needs every member's key: without them a connection
+     * proving the cluster secret could be a member, so no network could tell a client from a node. {@code auto}:
+     * keys when every member proves a node key and this network's address is not loopback, else keys-or-secret (a
+     * demo, a test cluster, or a cluster with members without node keys keeps working as before).
      */
     public boolean secretClients(boolean loopback, boolean keyed) {
         if (clients.equals("keys") && !keyed) {
-            throw new IllegalArgumentException("geoblocks.network.clients = keys needs node keys"
-                    + " (geoblocks.cluster.regions[].key): without them a connection proving the cluster secret may be"
-                    + " any member, and no node can tell a client from a node; name the nodes' keys, or use keys-or-secret");
+            throw new IllegalArgumentException("geoblocks.network.clients = keys needs every member's node key"
+                    + " (geoblocks.cluster.regions[].key): without it a connection proving the cluster secret may be"
+                    + " a member, and no node can tell a client from a node; name every node's key, or use keys-or-secret");
         }
         return clients.equals("keys-or-secret") || (clients.equals("auto") && (loopback || !keyed));
     }

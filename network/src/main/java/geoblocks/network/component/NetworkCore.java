@@ -130,7 +130,7 @@ final class NetworkCore {
 
     /** Binds TCP and UDP on the address's port; returns the bound port. */
     int start() throws Exception {
-        secretClients = settings.secretClients(self.getIp().isLoopbackAddress(), identity.keyed());
+        secretClients = settings.secretClients(self.getIp().isLoopbackAddress(), identity.everyMemberKeyed());
         transports = Transports.choose(settings.transport());
         group = transports.group(settings.ioThreads());
         if (tls) {

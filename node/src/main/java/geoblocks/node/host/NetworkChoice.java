@@ -71,7 +71,7 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
     /** The network of a loaded configuration, with its cluster secret and the member keys it names (a client's view). */
     public static NetworkChoice of(AppConfig config) {
         Config c = config.config();
-        return new NetworkChoice(config.network(), config.secret(), new NodeIdentity(null, memberKeys(c)))
+        return new NetworkChoice(config.network(), config.secret(), identity(c))
                 .asPreviousRelease(c.hasPath(PREVIOUS_RELEASE) && c.getBoolean(PREVIOUS_RELEASE));
     }
 
@@ -86,13 +86,19 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
             return of(config);
         }
         Config c = config.config();
-        NetworkChoice n = new NetworkChoice(config.network(), access.secret(), new NodeIdentity(null, memberKeys(c)), null,
+        NetworkChoice n = new NetworkChoice(config.network(), access.secret(), identity(c), null,
                 c.hasPath(PREVIOUS_RELEASE) && c.getBoolean(PREVIOUS_RELEASE), access);
         if (n.kompics() || n.previousRelease) {
             throw new IllegalArgumentException("a client by access key needs geoblocks.network.implementation = geoblocks"
                     + " (this release's handshake); kompics-netty and the previous release know only the cluster secret");
         }
         return n;
+    }
+
+    /** The member keys {@code root} names, and whether it names one for every region. */
+    private static NodeIdentity identity(Config root) {
+        Map<NetAddress, PublicKey> keys = memberKeys(root);
+        return new NodeIdentity(null, keys, keys.size() == root.getConfigList("geoblocks.cluster.regions").size());
     }
 
     /**
