@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import geoblocks.blockstore.core.Manifest;
 import geoblocks.node.AdminClient;
 import geoblocks.node.Ports;
+import geoblocks.node.host.ClientAccess;
+import geoblocks.node.s3.MiniJson;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -255,6 +257,50 @@ class CliIT {
         assertOneLineError(keyless, 8, "add region paris with its node's key");
         Run after = run("client", "--at", "seoul", "--config", cfg, "cluster", "show", "--json");
         assertTrue(after.out().startsWith("{\"version\":0,"), "nothing changed: " + after.out());
+    }
+
+    /**
+     * A client by access key through the CLI: a key made with file grants ({@code key create --files}) puts and lists
+     * under its grant with GEOBLOCKS_ACCESS_KEY/GEOBLOCKS_SECRET_KEY, is FORBIDDEN elsewhere (exit 11, nothing
+     * written), and once revoked is refused at its next connection.
+     */
+    @Test
+    void accessKey_clientByKey_throughTheCli() throws Exception {
+        String cfg = cluster.configFile().toString();
+        Run made = null;
+        for (int i = 0; i < 60; i++) { // refused as unavailable (exit 7) while the cluster still comes up
+            made = run("client", "--at", "seoul", "--config", cfg, "key", "create", "cli-reports", "--files", "Reports/:rw",
+                    "--json");
+            if (made.exit() != 7) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        assertEquals(0, made.exit(), made.toString());
+        Map<?, ?> k = (Map<?, ?>) MiniJson.parse(made.out().strip().lines().reduce((a, b) -> b).orElseThrow());
+        Map<String, String> env = Map.of(ClientAccess.KEY_ENV, (String) k.get("id"), ClientAccess.SECRET_ENV,
+                (String) k.get("secret"));
+        Path in = work.resolve("report.bin");
+        Files.write(in, new byte[] {7, 7, 7});
+        Run put = runWith(env, "client", "--at", "seoul", "--config", cfg, "put", in.toString(), "--name", "Reports/q1");
+        assertEquals(0, put.exit(), put.toString());
+        Run ls = runWith(env, "client", "--at", "seoul", "--config", cfg, "ls", "--prefix", "Reports/");
+        assertTrue(ls.exit() == 0 && ls.out().contains("Reports/q1"), ls.toString());
+        Run outside = runWith(env, "client", "--at", "seoul", "--config", cfg, "put", in.toString(), "--name", "Other/q1");
+        assertEquals(11, outside.exit(), "FORBIDDEN: " + outside);
+        assertEquals(0, run("client", "--at", "seoul", "--config", cfg, "ls").out().lines()
+                .filter(l -> l.startsWith("Other/q1")).count(), "nothing written");
+
+        assertEquals(0, run("client", "--at", "seoul", "--config", cfg, "key", "revoke", (String) k.get("id")).exit());
+        Run refused = null;
+        for (int i = 0; i < 30; i++) { // the node's cached record lives 5 s
+            refused = runWith(env, "client", "--at", "seoul", "--config", cfg, "ls", "--prefix", "Reports/");
+            if (refused.exit() != 0) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        assertTrue(refused.exit() != 0, "a revoked key is refused at its next connection: " + refused);
     }
 
     @Test

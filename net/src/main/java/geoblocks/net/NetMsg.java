@@ -67,6 +67,30 @@ public abstract class NetMsg implements Msg<NetAddress, NetHeader> {
         return -1;
     }
 
+    /**
+     * Whether a client authenticated by an access key may send this family at all (the file protocol: its doors
+     * decide by the key); the network drops any other message a keyed connection sends.
+     */
+    public boolean servesKeys() {
+        return false;
+    }
+
+    /**
+     * This message as received on a connection authenticated by access key {@code key}: a copy that carries it
+     * ({@link #key}), for a family that {@link #servesKeys serves keys}.
+     */
+    public NetMsg fromKey(AccessKey key) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " is not sent by keyed clients");
+    }
+
+    /**
+     * The access key whose connection this message arrived on, or null: a connection authenticated by the cluster
+     * secret (or a node's key), or this process.
+     */
+    public AccessKey key() {
+        return null;
+    }
+
     /** Bytes this message occupies on the wire (body plus header); the simulator's links use it. */
     public abstract int wireSize();
 

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  */
 public record NetworkSettings(String implementation, String transport, int ioThreads, int maxFrameBytes,
         String security, String tlsCertChain, String tlsPrivateKey, String tlsTrustCerts, int udpBufferBytes,
-        boolean udpGso, boolean udpGro, int udpQueue, long connectTimeoutMs, long handshakeTimeoutMs) {
+        boolean udpGso, boolean udpGro, int udpQueue, long connectTimeoutMs, long handshakeTimeoutMs, String clients) {
 
     public static final int MIN_FRAME = 64 * 1024;
 
@@ -18,6 +18,7 @@ public record NetworkSettings(String implementation, String transport, int ioThr
         oneOf("implementation", implementation, "geoblocks", "kompics-netty");
         oneOf("transport", transport, "auto", "epoll", "nio");
         oneOf("security", security, "auto", "tls", "auth");
+        oneOf("clients", clients, "auto", "keys", "keys-or-secret");
         require(ioThreads >= 1 && ioThreads <= 64, "io-threads must be in 1..64", ioThreads);
         require(maxFrameBytes >= MIN_FRAME && maxFrameBytes <= (256 << 20), "max-frame must be in 64 KiB..256 MiB", maxFrameBytes);
         require(udpBufferBytes >= 64 * 1024, "udp-buffer must be >= 64 KiB", udpBufferBytes);
@@ -38,7 +39,24 @@ public record NetworkSettings(String implementation, String transport, int ioThr
                 c.getString("tls.cert-chain"), c.getString("tls.private-key"), c.getString("tls.trust-certs"),
                 bytes(c, "udp-buffer"), c.getBoolean("udp-gso"), c.getBoolean("udp-gro"), c.getInt("udp-queue"),
                 c.getDuration("connect-timeout", TimeUnit.MILLISECONDS),
-                c.getDuration("handshake-timeout", TimeUnit.MILLISECONDS));
+                c.getDuration("handshake-timeout", TimeUnit.MILLISECONDS), c.getString("clients").toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Whether a node of this network takes clients that prove the cluster secret (else only clients by access key,
+     * and members proving their node keys), bound to {@code loopback}-ness as given, in a cluster whose every member
+     * proves a node key ({@code keyed}) or not. {@code keys} needs every member's key: without them a connection
+     * proving the cluster secret could be a member, so no network could tell a client from a node. {@code auto}:
+     * keys when every member proves a node key and this network's address is not loopback, else keys-or-secret (a
+     * demo, a test cluster, or a cluster with members without node keys keeps working as before).
+     */
+    public boolean secretClients(boolean loopback, boolean keyed) {
+        if (clients.equals("keys") && !keyed) {
+            throw new IllegalArgumentException("geoblocks.network.clients = keys needs every member's node key"
+                    + " (geoblocks.cluster.regions[].key): without it a connection proving the cluster secret may be"
+                    + " a member, and no node can tell a client from a node; name every node's key, or use keys-or-secret");
+        }
+        return clients.equals("keys-or-secret") || (clients.equals("auto") && (loopback || !keyed));
     }
 
     /**
@@ -56,7 +74,7 @@ public record NetworkSettings(String implementation, String transport, int ioThr
 
     public NetworkSettings withSecurity(String s) {
         return new NetworkSettings(implementation, transport, ioThreads, maxFrameBytes, s, tlsCertChain, tlsPrivateKey,
-                tlsTrustCerts, udpBufferBytes, udpGso, udpGro, udpQueue, connectTimeoutMs, handshakeTimeoutMs);
+                tlsTrustCerts, udpBufferBytes, udpGso, udpGro, udpQueue, connectTimeoutMs, handshakeTimeoutMs, clients);
     }
 
     private static int bytes(Config c, String key) {

@@ -71,14 +71,15 @@ public final class GeoClient implements AutoCloseable {
      * its messages to and from other regions' nodes take their delay and loss; null: not placed.
      */
     public static GeoClient start(AppConfig config, long timeoutMs, String region) {
-        KompicsSetup.prepare(config);
+        // by the access key the environment or the config names (ClientAccess), else by the cluster secret
+        NetworkChoice net = NetworkChoice.ofClient(config, System.getenv());
+        KompicsSetup.prepare(net.secret());
         NetAddress first = config.cluster().regions().values().iterator().next();
         NetAddress self = new NetAddress(Ports.localAddressToward(first), 0);
         self = self.withPort(Ports.freePort(self.getIp()));
         Map<String, CompletableFuture<Bridge>> futures = new LinkedHashMap<>();
         config.cluster().regionIds().forEach(r -> futures.put(r, new CompletableFuture<>()));
         CompletableFuture<ListeningStatus> listening = new CompletableFuture<>();
-        NetworkChoice net = NetworkChoice.of(config);
         Kompics.createAndStart(ClientHost.class, new ClientHost.ClientHostInit(self, config.cluster(),
                 config.node(), timeoutMs, futures, listening, net, region), 2);
         Config cc = config.config();

@@ -25,6 +25,11 @@ public final class KompicsSetup {
     private KompicsSetup() {}
 
     public static synchronized void prepare(AppConfig config) {
+        prepare(config.secret());
+    }
+
+    /** As above, Kompics' own network (kompics-netty) tagging messages under {@code secret}. */
+    public static synchronized void prepare(String secret) {
         if (done) {
             return;
         }
@@ -34,7 +39,7 @@ public final class KompicsSetup {
                     Path.of(System.getProperty("java.io.tmpdir"), "geoblocks-udt-" + ProcessHandle.current().pid()).toString());
         }
         CodecSerializer.blockJavaSerialization();
-        CodecSerializer.authenticate(new MessageAuth(config.secret()));
+        CodecSerializer.authenticate(new MessageAuth(secret));
         CodecSerializer.register(FileCodec.INSTANCE, NetworkChoice.FILE_CODEC_ID, "geoblocks-file");
         CodecSerializer.register(RttProbe.CODEC, NetworkChoice.RTT_CODEC_ID, "geoblocks-rtt");
         CodecSerializer.register(LedbatCodec.INSTANCE, LedbatCodec.SERIALIZER_ID, "ledbat");

@@ -11,22 +11,31 @@ import java.util.function.Predicate;
  * Which client requests only admin clients may send, and who they are: the admin operations
  * ({@link FileOps#isAdmin}), and any read or write of a name under one of {@code prefixes} (where the
  * node's own gateway keeps its secrets: admin token records, sealed S3 access keys). {@code clients} picks
- * the admin clients; production names its S3 gateway's in-process client only.
+ * the admin clients; production names its S3 gateway's in-process client only. {@code gateway} names every
+ * name the gateway keeps (its objects too), which a client by access key never reaches ({@link KeyGate}).
  */
-public record AdminGate(Predicate<NetAddress> clients, List<String> prefixes) {
-    /** Nobody is an admin client, and no name is reserved. */
+public record AdminGate(Predicate<NetAddress> clients, List<String> prefixes, GatewayNames gateway) {
+    /** Nobody is an admin client, and no name is reserved (but the dotted ones, from keyed clients). */
     public static final AdminGate NOBODY = new AdminGate(client -> false, List.of());
 
     public AdminGate {
         prefixes = List.copyOf(prefixes);
     }
 
+    public AdminGate(Predicate<NetAddress> clients, List<String> prefixes) {
+        this(clients, prefixes, GatewayNames.DOTTED);
+    }
+
     public AdminGate withClients(Predicate<NetAddress> which) {
-        return new AdminGate(which, prefixes);
+        return new AdminGate(which, prefixes, gateway);
     }
 
     public AdminGate withPrefixes(List<String> reserved) {
-        return new AdminGate(clients, reserved);
+        return new AdminGate(clients, reserved, gateway);
+    }
+
+    public AdminGate withGateway(GatewayNames names) {
+        return new AdminGate(clients, prefixes, names);
     }
 
     /** Whether {@code from} may send {@code op}. */

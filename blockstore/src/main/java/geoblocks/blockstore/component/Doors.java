@@ -7,14 +7,16 @@ import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Failed;
 import geoblocks.blockstore.wire.OpFamily;
 import geoblocks.blockstore.wire.PeerOp;
+import geoblocks.net.AccessKey;
 import geoblocks.net.NetAddress;
 
 /**
  * Who may send each request that arrives at a node, decided at its family's door ({@link OpFamily}), in one
  * place each:
  * <ul>
- * <li>client: anyone the network let in (it proved the cluster secret), except that a name reserved to the
- *     node's gateway is read or written only by an admin client ({@link AdminGate#needsAdmin});
+ * <li>client: anyone the network let in by the cluster secret, except that a name reserved to the node's gateway
+ *     is read or written only by an admin client ({@link AdminGate#needsAdmin}); a client by access key, what
+ *     its key's grants allow ({@link KeyGate}), and nothing at any other door, whatever address it claims;
  * <li>admin: only the admin clients {@link AdminGate} names ({@code cluster show} from anyone);
  * <li>peer: only a member of the current layout, at the address the layout names for it (the network checks,
  *     when the cluster proves node keys, that a connection claiming a member's address holds its key); from a
@@ -30,6 +32,7 @@ final class Doors {
     static final long REMOVED_READ_GRACE_NANOS = 60_000_000_000L;
 
     private final AdminGate admin;
+    private final KeyGate keys;
     private final String region;
     private final NetAddress self;
     private final RemovalGrace removalGrace = new RemovalGrace(REMOVED_READ_GRACE_NANOS);
@@ -38,6 +41,7 @@ final class Doors {
     /** Doors for node {@code region} at {@code self}, whose members are {@code l}'s, noted at {@code now}. */
     Doors(AdminGate admin, String region, NetAddress self, Layout l, long now) {
         this.admin = admin;
+        this.keys = new KeyGate(admin.gateway());
         this.region = region;
         this.self = self;
         layout(l, now);
@@ -51,6 +55,21 @@ final class Doors {
 
     /** Null when {@code from} may send {@code op} at {@code now}, else the answer it gets instead. */
     Failed refusal(NetAddress from, FileOp op, long now) {
+        return refusal(from, null, op, now);
+    }
+
+    /**
+     * Null when {@code from}, on a connection authenticated by access key {@code key} (null: by the cluster secret,
+     * a node's key, or in this process), may send {@code op} at {@code now}, else the answer it gets instead.
+     */
+    Failed refusal(NetAddress from, AccessKey key, FileOp op, long now) {
+        if (key != null) {
+            if (keys.admits(key, op)) {
+                return null;
+            }
+            OpFamily family = OpFamily.of(op);
+            return family == OpFamily.CLIENT || family == OpFamily.ADMIN ? forbidden(op) : notMember(from, op);
+        }
         if (op.kind() == FileOp.Kind.REPLY) {
             return null;
         }
@@ -82,7 +101,8 @@ final class Doors {
     private static Failed forbidden(FileOp op) {
         return new Failed(op.req(), FailureCode.FORBIDDEN, op.getClass().getSimpleName() + " is an admin"
                 + " operation (or touches a name reserved to the node's gateway): a client may not send it to a node;"
-                + " use the node's admin API with an admin token (node.jar client cluster, move, token do)");
+                + " use the node's admin API with an admin token (node.jar client cluster, move, token do), or, for a"
+                + " client by access key, a name its key's file grants allow");
     }
 
     private static Failed notMember(NetAddress peer, FileOp op) {

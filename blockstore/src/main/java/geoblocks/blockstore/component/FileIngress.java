@@ -53,7 +53,7 @@ public final class FileIngress extends ComponentDefinition {
     private void onMsg(FileMsg msg) {
         NetAddress from = msg.getHeader().source();
         FileOp op = msg.op();
-        Failed refused = doors.refusal(from, op, System.nanoTime());
+        Failed refused = doors.refusal(from, msg.key(), op, System.nanoTime());
         if (refused != null) {
             trigger(FileMsg.to(versions, new NetHeader(self, from, Transport.TCP), refused), net);
             if (Doors.forbidden(refused)) {

@@ -274,6 +274,15 @@ public final class NodeParent extends ComponentDefinition {
         }
 
         /**
+         * This init keeping every name {@code names} says its S3 gateway keeps (objects and records) from clients by
+         * access key (see KeyGate); by default, the dotted names only.
+         */
+        public NodeInit withGatewayNames(GatewayNames names) {
+            return new NodeInit(region, cluster, settings, blocks, manifests, seed, io, ledbatBursts, replicationQueue,
+                    resumedCopies, policies, gc, detector, admission, sendBuffers, admin.withGateway(names), memberKeys, versions, release, build);
+        }
+
+        /**
          * This init reserving the names under {@code prefixes} to admin clients (reads and writes alike): where the
          * node's gateway keeps admin token records and sealed access keys.
          */

@@ -1,5 +1,6 @@
 package geoblocks.blockstore.wire;
 
+import geoblocks.net.AccessKey;
 import geoblocks.net.NetHeader;
 import geoblocks.net.NetMsg;
 import geoblocks.net.PeerVersions;
@@ -13,6 +14,8 @@ import se.sics.kompics.PatternExtractor;
 public final class FileMsg extends NetMsg implements PatternExtractor<Class<Object>, FileOp> {
     private final FileOp op;
     private final int version;
+    /** The access key of the connection it arrived on (never on the wire), or null. */
+    private final AccessKey key;
 
     /** A message written at the lowest version this build speaks ({@link FileCodec#RANGE}), which every peer in range reads. */
     public FileMsg(NetHeader header, FileOp op) {
@@ -21,7 +24,12 @@ public final class FileMsg extends NetMsg implements PatternExtractor<Class<Obje
 
     /** A message written (or read) at file protocol {@code version}, one of {@link FileCodec#RANGE}. */
     public FileMsg(NetHeader header, FileOp op, int version) {
+        this(header, op, version, null);
+    }
+
+    private FileMsg(NetHeader header, FileOp op, int version, AccessKey key) {
         super(header);
+        this.key = key;
         this.op = Objects.requireNonNull(op, "op");
         if (!FileCodec.RANGE.contains(version)) {
             throw new IllegalArgumentException("file protocol version " + version + " is outside " + FileCodec.RANGE);
@@ -32,6 +40,21 @@ public final class FileMsg extends NetMsg implements PatternExtractor<Class<Obje
     /** A message to {@code header}'s destination, written at the file protocol version {@code versions} holds for it. */
     public static FileMsg to(PeerVersions versions, NetHeader header, FileOp op) {
         return new FileMsg(header, op, versions.versionFor(header.destination(), FileCodec.CODEC_ID, FileCodec.RANGE));
+    }
+
+    @Override
+    public boolean servesKeys() {
+        return true;
+    }
+
+    @Override
+    public FileMsg fromKey(AccessKey key) {
+        return new FileMsg(getHeader(), op, version, Objects.requireNonNull(key, "key"));
+    }
+
+    @Override
+    public AccessKey key() {
+        return key;
     }
 
     @Override

@@ -7,6 +7,7 @@ import geoblocks.net.NetMsg;
 import geoblocks.net.PeerVersions;
 import geoblocks.network.CodecRegistry;
 import geoblocks.network.NetworkSettings;
+import geoblocks.network.session.KeyResolver;
 import geoblocks.network.session.NodeIdentity;
 import java.net.InetAddress;
 import org.slf4j.Logger;
@@ -43,6 +44,13 @@ public final class GeoNetwork extends ComponentDefinition {
         core = new NetworkCore(init.settings, init.self, init.secret, init.codecs,
                 m -> trigger(m, net), e -> trigger(e, control), init.local);
         core.identity(init.identity);
+        core.keys(init.keys, init.keyRecheckMs);
+        if (init.keyId != null) {
+            if (init.release == null) {
+                throw new IllegalArgumentException("a client by access key names its release in its HELLO (withRelease)");
+            }
+            core.ownKey(init.keyId, init.keySecret);
+        }
         if (init.versions != null) {
             core.versions(init.versions);
         }
@@ -144,6 +152,36 @@ public final class GeoNetwork extends ComponentDefinition {
         /** The cluster's node keys and this process's own (a node's; none for a client): see NodeIdentity. */
         public GeoNetworkInit withIdentity(NodeIdentity identity) {
             this.identity = identity;
+            return this;
+        }
+
+        KeyResolver keys = KeyResolver.NONE;
+        long keyRecheckMs = NetworkCore.KEY_RECHECK_MS;
+        String keyId;
+        byte[] keySecret;
+
+        /**
+         * A node's network: takes clients by access key, looking each key up with {@code resolver} at the handshake
+         * and again every {@code recheckMs} while the session lasts (see TcpSession); none by default.
+         */
+        public GeoNetworkInit withKeys(KeyResolver resolver, long recheckMs) {
+            if (recheckMs < 1) {
+                throw new IllegalArgumentException("key recheck interval must be >= 1 ms, was " + recheckMs);
+            }
+            this.keys = resolver;
+            this.keyRecheckMs = recheckMs;
+            return this;
+        }
+
+        /** A node's network taking clients by access key, each session's key looked up again every 5 s. */
+        public GeoNetworkInit withKeys(KeyResolver resolver) {
+            return withKeys(resolver, NetworkCore.KEY_RECHECK_MS);
+        }
+
+        /** A client's network: it authenticates to the nodes by access key {@code id} and {@code secret}. */
+        public GeoNetworkInit withAccessKey(String id, byte[] secret) {
+            this.keyId = id;
+            this.keySecret = secret.clone();
             return this;
         }
 

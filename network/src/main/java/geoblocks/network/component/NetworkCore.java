@@ -7,6 +7,7 @@ import geoblocks.net.PeerVersions;
 import geoblocks.net.VersionRange;
 import geoblocks.network.NettyMemory;
 import geoblocks.network.session.ConnectFailures;
+import geoblocks.network.session.KeyResolver;
 import geoblocks.network.session.NodeIdentity;
 
 import geoblocks.net.NetAddress;
@@ -57,6 +58,12 @@ final class NetworkCore {
      * from its OutboundQueue (and below which it takes them again): control messages overtake what
      * waits beyond it. Two 1 MiB frames: enough to keep the socket busy between drains.
      */
+    /**
+     * How often, by default, an open session of a client by access key looks its key up again: the session of a
+     * revoked key is closed at most this long after the node's lookup says so.
+     */
+    static final long KEY_RECHECK_MS = 5_000;
+
     static final WriteBufferWaterMark WATER_MARK =
             new WriteBufferWaterMark(1 << 20, 2 << 20);
 
@@ -91,6 +98,15 @@ final class NetworkCore {
     private NodeIdentity identity = NodeIdentity.NONE;
     /** The versions each peer's handshake agreed, shared with the components that write messages. */
     private PeerVersions versions = new PeerVersions();
+    /** Where a node looks up the access keys clients present (NONE: it takes no client by key). */
+    private KeyResolver keys = KeyResolver.NONE;
+    /** How often an open session of a client by access key looks its key up again, in ms. */
+    private long keyRecheckMs = KEY_RECHECK_MS;
+    /** The access key this client presents when it dials (null: the cluster secret). */
+    private String ownKeyId;
+    private byte[] ownKeySecret;
+    /** Whether this node takes clients proving the cluster secret (see NetworkSettings#secretClients). */
+    private boolean secretClients = true;
     /** Where to listen when not at {@link #self} (see GeoNetworkInit#withBind); null: self's address. */
     private InetAddress bind;
 
@@ -114,6 +130,7 @@ final class NetworkCore {
 
     /** Binds TCP and UDP on the address's port; returns the bound port. */
     int start() throws Exception {
+        secretClients = settings.secretClients(self.getIp().isLoopbackAddress(), identity.everyMemberKeyed());
         transports = Transports.choose(settings.transport());
         group = transports.group(settings.ioThreads());
         if (tls) {
@@ -220,8 +237,12 @@ final class NetworkCore {
     private final ConnectFailures connectFailures =
             new ConnectFailures(60_000_000_000L);
 
+    /**
+     * A handshake completed; {@code keyed}: one end is a client by access key, whose connection carries no datagrams
+     * (a client sends none, and no datagram key of it could be told from a member's at the same address).
+     */
     void established(Channel ch, NetAddress peer, boolean dialledBySelf, byte[] sessionSecret, int[] agreed,
-            PeerVersions.Release release) {
+            PeerVersions.Release release, boolean keyed) {
         String back;
         synchronized (connectFailures) {
             back = connectFailures.connected(peer, System.nanoTime());
@@ -244,7 +265,9 @@ final class NetworkCore {
                         older);
             }
         }
-        udp.onSession(peer, sessionSecret);
+        if (!keyed) {
+            udp.onSession(peer, sessionSecret);
+        }
         links.established(ch, peer, dialledBySelf);
         control.accept(ConnectionStatus.established(peer, Transport.TCP));
         udp.flushPending(peer);
@@ -321,6 +344,38 @@ final class NetworkCore {
 
     NodeIdentity identity() {
         return identity;
+    }
+
+    /** Looks up the access keys clients present with {@code resolver}, each session again every {@code recheckMs}. */
+    void keys(KeyResolver resolver, long recheckMs) {
+        this.keys = resolver;
+        this.keyRecheckMs = recheckMs;
+    }
+
+    KeyResolver keys() {
+        return keys;
+    }
+
+    long keyRecheckMs() {
+        return keyRecheckMs;
+    }
+
+    /** This client presents access key {@code id} with {@code secret} when it dials; before {@link #start}. */
+    void ownKey(String id, byte[] secret) {
+        this.ownKeyId = id;
+        this.ownKeySecret = secret.clone();
+    }
+
+    String ownKeyId() {
+        return ownKeyId;
+    }
+
+    byte[] ownKeySecret() {
+        return ownKeySecret;
+    }
+
+    boolean secretClients() {
+        return secretClients;
     }
 
     byte[] secret() {

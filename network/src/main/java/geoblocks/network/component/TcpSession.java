@@ -7,8 +7,10 @@ import geoblocks.net.WireCodec;
 import geoblocks.net.WireStats;
 import geoblocks.network.frame.Control;
 import geoblocks.network.frame.Frames;
+import geoblocks.network.session.ClientKey;
 import geoblocks.network.session.Handshake;
 import geoblocks.network.session.HandshakeException;
+import geoblocks.network.session.KeyResolver;
 import geoblocks.network.PooledBytes;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -31,6 +33,13 @@ import javax.net.ssl.SSLSession;
  * accepted: a data frame, a bad proof, an oversize or garbage frame closes the connection and is
  * counted. After it, an undecodable message is counted and dropped (the framing is intact, so the
  * connection stays).
+ *
+ * <p>A client's HELLO that names an access key is held while the node looks the key up ({@link KeyResolver},
+ * asynchronously: the event loop never waits), and so is a PROOF that arrives meanwhile; then the handshake goes
+ * on with the key found, or fails. Every message of a session by access key is delivered carrying the key (its
+ * id and grants, {@link NetMsg#fromKey}), a family no keyed client may send is dropped and counted, and the key
+ * is looked up again every {@link NetworkCore#keyRecheckMs}: when it is gone (revoked) or its secret changed, the
+ * connection is closed.
  */
 final class TcpSession extends ChannelInboundHandlerAdapter {
     private final NetworkCore core;
@@ -39,6 +48,13 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
     /** The versions the handshake agreed, by protocol id (see Handshake#agreed); null before. */
     private int[] agreed;
     private ScheduledFuture<?> timeout;
+    /** A client's HELLO naming an access key, held while the key is looked up; null otherwise. */
+    private Control.Hello resolving;
+    /** A PROOF that arrived while {@link #resolving}. */
+    private Control.Proof heldProof;
+    /** The access key this session's client proved (its grants as last looked up), or null. */
+    private ClientKey clientKey;
+    private ScheduledFuture<?> recheck;
     private String failure;
     /** Whether this connection's TLS handshake succeeded: a TLS error before that is counted by its failure event. */
     private boolean tlsUp;
@@ -114,7 +130,10 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
         handshake = new Handshake(dialled != null ? Handshake.Role.INITIATOR : Handshake.Role.ACCEPTOR,
                 core.self(), dialled, core.secret(), core.nonce(), localCert, peerCert, core.identity())
                 .offering(core.codecs().offered(), core.codecs()::name).releasing(core.release(), core.build())
-                .requiring(core.versions().required());
+                .requiring(core.versions().required()).refusingSecretClients(!core.secretClients());
+        if (dialled != null && core.ownKeyId() != null) {
+            handshake.byKey(core.ownKeyId(), core.ownKeySecret());
+        }
         ctx.writeAndFlush(Frames.control(ctx.alloc(), handshake.hello()));
     }
 
@@ -186,6 +205,17 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
                     + m.wireVersion() + ", above the " + agreed[kind] + " agreed in the handshake");
             return;
         }
+        if (clientKey != null) {
+            if (!m.servesKeys()) {
+                kept.forEach(PooledBytes::release);
+                decoding = null;
+                WireStats.unauthenticated();
+                core.logRefused(core.codecs().name(kind) + " message from " + handshake.peer() + ", a client by access"
+                        + " key " + clientKey.id() + ", which sends that family nothing: dropped");
+                return;
+            }
+            m = m.fromKey(clientKey.key());
+        }
         decoding = null;
         kept.clear(); // the message owns them now
         core.deliver(m);
@@ -195,6 +225,13 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
         if (handshake == null) {
             throw new HandshakeException("control frame before our TLS handshake finished");
         }
+        if (resolving != null) {
+            if (c instanceof Control.Proof p && heldProof == null) {
+                heldProof = p; // answered once the key is known
+                return;
+            }
+            throw new HandshakeException(c.getClass().getSimpleName() + " while the access key of its HELLO is looked up");
+        }
         if (c instanceof Control.Hello h) {
             if (core.inProcess(h.address())) {
                 // the node's own S3 gateway client lives in this process and is reached without sockets;
@@ -202,14 +239,15 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
                 throw new HandshakeException(h.address() + " claims the address of an endpoint inside this process"
                         + " (the node's own S3 gateway client): refused");
             }
+            if (dialled == null && !h.keyId().isEmpty()) {
+                resolving = h;
+                core.keys().resolve(h.keyId()).whenComplete((k, t) -> ctx.executor().execute(() ->
+                        onKey(ctx, t == null ? k.orElse(null) : null)));
+                return;
+            }
             ctx.writeAndFlush(Frames.control(ctx.alloc(), handshake.onHello(h)));
         } else if (c instanceof Control.Proof p) {
-            if (handshake.onProof(p)) {
-                timeout.cancel(false);
-                agreed = handshake.agreed();
-                core.established(ctx.channel(), handshake.peer(), dialled != null, handshake.sessionSecret(), agreed,
-                        handshake.peerRelease());
-            }
+            onProof(ctx, p);
         } else if (!established()) {
             throw new HandshakeException(c.getClass().getSimpleName() + " before the handshake completed");
         } else if (c instanceof Control.Retire) {
@@ -217,6 +255,57 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
         } else {
             core.links().onRetireAck(ctx.channel());
         }
+    }
+
+    private void onProof(ChannelHandlerContext ctx, Control.Proof p) throws HandshakeException {
+        if (handshake.onProof(p)) {
+            timeout.cancel(false);
+            agreed = handshake.agreed();
+            clientKey = handshake.peerKey();
+            boolean keyed = clientKey != null || core.ownKeyId() != null && dialled != null;
+            if (clientKey != null) {
+                recheck = ctx.executor().scheduleAtFixedRate(() -> recheck(ctx), core.keyRecheckMs(), core.keyRecheckMs(),
+                        TimeUnit.MILLISECONDS);
+            }
+            core.established(ctx.channel(), handshake.peer(), dialled != null, handshake.sessionSecret(), agreed,
+                    handshake.peerRelease(), keyed);
+        }
+    }
+
+    /** The access key the held HELLO names was looked up (null: unknown, revoked, or the lookup failed). */
+    private void onKey(ChannelHandlerContext ctx, ClientKey key) {
+        if (!ctx.channel().isActive() || resolving == null) {
+            return;
+        }
+        Control.Hello h = resolving;
+        resolving = null;
+        try {
+            ctx.writeAndFlush(Frames.control(ctx.alloc(), handshake.onHello(h, key)));
+            if (heldProof != null) {
+                Control.Proof p = heldProof;
+                heldProof = null;
+                onProof(ctx, p);
+            }
+        } catch (HandshakeException e) {
+            WireStats.unauthenticated();
+            fail(ctx, e.getMessage());
+        }
+    }
+
+    /** Looks this session's access key up again: a key gone or with another secret closes the connection. */
+    private void recheck(ChannelHandlerContext ctx) {
+        String id = clientKey.id();
+        core.keys().resolve(id).whenComplete((k, t) -> ctx.executor().execute(() -> {
+            if (t != null || !ctx.channel().isActive()) {
+                return; // the lookup failed this time: the next one decides
+            }
+            if (k.isPresent() && k.get().sameSecret(clientKey)) {
+                clientKey = k.get(); // its grants as they are now
+            } else {
+                WireStats.unauthenticated();
+                fail(ctx, "access key " + id + " of " + handshake.peer() + " was revoked (or its secret changed)");
+            }
+        }));
     }
 
     @Override
@@ -233,6 +322,9 @@ final class TcpSession extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (timeout != null) {
             timeout.cancel(false);
+        }
+        if (recheck != null) {
+            recheck.cancel(false);
         }
         core.closed(ctx.channel(), established() ? null : dialled, failure != null ? failure
                 : "connection to " + (dialled != null ? dialled : ctx.channel().remoteAddress()) + " closed");

@@ -19,6 +19,7 @@ import java.util.TreeMap;
  * HELLO       | 1 | layout u8 = 3 | address (Wire.writeAddress) | nonce (16 bytes) |
  *             | transport min u8 | transport max u8 | n u8 | n x (protocol id u8 | min u8 | max u8) |
  *             | release major u8 | release minor u8 | build length u8 | build (printable ASCII) |
+ *             [| key id length u8 | key id (printable ASCII): layout 4 on ]
  * PROOF       | 2 | HMAC-SHA256 (32 bytes) | [Ed25519 signature (64 bytes)]    |
  * RETIRE      | 3 |   (the sender writes nothing more on this connection)       |
  * RETIRE_ACK  | 4 |   (every frame before the peer's RETIRE has been delivered) |
@@ -30,7 +31,9 @@ import java.util.TreeMap;
  * later layout keeps its fields in this order: a later version may append fields, which this reader
  * skips. Layout 3 (release 0.3) appends the sender's release line and build, so peers know what each
  * other runs (the cluster version rises only when every member runs the new release); a layout 2
- * HELLO (release 0.2.x) names none. A HELLO of layout 1 (the builds before version ranges) is refused
+ * HELLO (release 0.2.x) names none. Layout 4 appends the access key id a client authenticates by (see
+ * Handshake): a client with a key writes it, every other HELLO stays layout 3, so a peer of the previous
+ * release reads them all (it skips what a later layout appends). A HELLO of layout 1 (the builds before version ranges) is refused
  * with a message that says so.
  *
  * A PROOF carries the signature only when its sender is a node with a key (see NodeIdentity); a
@@ -43,6 +46,10 @@ public sealed interface Control {
     int RETIRE_ACK = 4;
     /** The HELLO layout this node writes; layouts from 2 on start alike (see above). */
     int VERSION = 3;
+    /** The HELLO layout of a client that authenticates by an access key: layout 3 and the key's id. */
+    int LAYOUT_KEY = 4;
+    /** Most bytes of an access key id in a HELLO. */
+    int MAX_KEY_ID_BYTES = 64;
     /** The first HELLO layout, the previous release's, that names its sender's release: none did before. */
     int LAYOUT_RANGES = 2;
     /** Most bytes of a HELLO's build description. */
@@ -58,7 +65,8 @@ public sealed interface Control {
      * it speaks of the transport and of each message family (codec id to range).
      */
     record Hello(int version, NetAddress address, byte[] nonce, VersionRange transport,
-            SortedMap<Integer, VersionRange> protocols, ClusterVersion release, String build) implements Control {
+            SortedMap<Integer, VersionRange> protocols, ClusterVersion release, String build, String keyId)
+            implements Control {
         public Hello {
             protocols = Collections.unmodifiableSortedMap(new TreeMap<>(protocols));
             if (protocols.size() > 255) {
@@ -73,6 +81,21 @@ public sealed interface Control {
                 throw new IllegalArgumentException("a HELLO's build is at most " + MAX_BUILD_BYTES
                         + " printable ASCII characters, was '" + build + "'");
             }
+            keyId = keyId == null ? "" : keyId;
+            if (!keyId.isEmpty() && version < LAYOUT_KEY) {
+                throw new IllegalArgumentException("a HELLO names an access key from layout " + LAYOUT_KEY + " on, not "
+                        + version);
+            }
+            if (keyId.length() > MAX_KEY_ID_BYTES || !keyId.chars().allMatch(ch -> ch > 0x20 && ch < 0x7f)) {
+                throw new IllegalArgumentException("a HELLO's access key id is at most " + MAX_KEY_ID_BYTES
+                        + " printable ASCII characters without spaces, was '" + keyId + "'");
+            }
+        }
+
+        /** A HELLO naming no access key. */
+        public Hello(int version, NetAddress address, byte[] nonce, VersionRange transport,
+                SortedMap<Integer, VersionRange> protocols, ClusterVersion release, String build) {
+            this(version, address, nonce, transport, protocols, release, build, "");
         }
 
         /** A layout 2 HELLO (the previous release's), which names no release. */
@@ -111,7 +134,7 @@ public sealed interface Control {
     static int size(Control c) {
         if (c instanceof Hello h) {
             return 1 + 1 + Wire.addressSize(h.address()) + NONCE_BYTES + 3 + 3 * h.protocols().size()
-                    + (h.release() == null ? 0 : 3 + h.build().length());
+                    + (h.release() == null ? 0 : 3 + h.build().length()) + (h.version() >= LAYOUT_KEY ? 1 + h.keyId().length() : 0);
         }
         if (c instanceof Proof p) {
             return 1 + MAC_BYTES + p.signature().length;
@@ -129,6 +152,9 @@ public sealed interface Control {
             if (h.release() != null) {
                 out.put((byte) h.release().major()).put((byte) h.release().minor()).put((byte) h.build().length())
                         .put(h.build().getBytes(StandardCharsets.US_ASCII));
+            }
+            if (h.version() >= LAYOUT_KEY) {
+                out.put((byte) h.keyId().length()).put(h.keyId().getBytes(StandardCharsets.US_ASCII));
             }
         } else if (c instanceof Proof p) {
             out.put((byte) PROOF).put(p.mac()).put(p.signature());
@@ -203,10 +229,26 @@ public sealed interface Control {
                     }
                     build = new String(b, StandardCharsets.US_ASCII);
                 }
-                if (version > VERSION) {
+                String keyId = "";
+                if (version >= LAYOUT_KEY) {
+                    int len = Wire.readU8(in, "hello key id length");
+                    if (len > MAX_KEY_ID_BYTES) {
+                        throw new MalformedMessageException("hello key id length " + len + " exceeds " + MAX_KEY_ID_BYTES);
+                    }
+                    Wire.need(in, len, "hello key id");
+                    byte[] b = new byte[len];
+                    in.get(b);
+                    for (byte x : b) {
+                        if (x <= 0x20 || x > 0x7e) {
+                            throw new MalformedMessageException("hello key id must be printable ASCII, has byte " + (x & 0xff));
+                        }
+                    }
+                    keyId = new String(b, StandardCharsets.US_ASCII);
+                }
+                if (version > LAYOUT_KEY) {
                     in.position(in.limit()); // a later layout's appended fields: not ours to read
                 }
-                c = new Hello(version, a, nonce, transport, protocols, release, build);
+                c = new Hello(version, a, nonce, transport, protocols, release, build, keyId);
             }
             case PROOF -> {
                 Wire.need(in, MAC_BYTES, "proof");

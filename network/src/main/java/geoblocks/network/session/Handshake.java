@@ -48,6 +48,20 @@ import javax.crypto.spec.SecretKeySpec;
  * claims the address of a keyed member checks that signature against the member's key, and refuses the
  * connection without it: holding the cluster secret (every client does) no longer makes anyone a node.
  * A peer at an address no keyed member has (a client) signs nothing and is taken as a client.
+ *
+ * <p>Access keys: a client may authenticate by an access key instead of the cluster secret ({@link #byKey}): its
+ * HELLO (layout 4) names the key's id, and both PROOFs are the HMACs above under the key's secret instead of the
+ * cluster secret, over a transcript that ends with the key id. The node looks the key up before it answers
+ * ({@link #onHello(Control.Hello, ClientKey)}; the caller does so asynchronously, see {@link KeyResolver}) and
+ * refuses an unknown or revoked one. So the client proves it holds the key's secret, the node proves it could
+ * read the key (it is of the cluster: only the cluster's nodes open a key's sealed record), and the node's
+ * signature, when it has a node key, still proves which node. {@link #sessionSecret} is then the HMAC of the
+ * transcript under the key's secret with its own label: fresh per connection (both nonces), known to both ends,
+ * to nobody without the key's secret, and different from any session of another key (the id is in the
+ * transcript) or of the cluster secret (the label). A recorded PROOF is useless on another connection (other
+ * nonces), and a HELLO cut back to layout 3 on the way makes the node check the PROOF under the cluster
+ * secret, which fails. A node that takes clients by access key only ({@link #refusingSecretClients}) refuses a
+ * HELLO without a key from any address but a keyed member's (whose PROOF must then carry its signature).
  */
 public final class Handshake {
     public enum Role { INITIATOR, ACCEPTOR }
@@ -57,7 +71,13 @@ public final class Handshake {
     private final Role role;
     private final NetAddress self;
     private final NetAddress expectedPeer;
-    private final SecretKeySpec key;
+    /** The key of both PROOFs: the cluster secret's, or an access key's ({@link #byKey}, or a keyed peer's). */
+    private SecretKeySpec key;
+    /** The access key id of the client end (ours as initiator, the peer's as acceptor); empty: none. */
+    private String keyId = "";
+    /** The access key a client proved to this acceptor; null: none. */
+    private ClientKey peerKey;
+    private boolean refuseSecretClients;
     private final byte[] nonce;
     private final byte[] localCert;
     private final byte[] peerCert;
@@ -141,8 +161,43 @@ public final class Handshake {
         return this;
     }
 
+    /**
+     * This client authenticates by access key {@code id} and its {@code secret} instead of the cluster secret
+     * (initiator only, naming a release; before {@link #hello}).
+     */
+    public Handshake byKey(String id, byte[] secret) {
+        if (role != Role.INITIATOR) {
+            throw new IllegalStateException("only the initiator, a client, presents an access key");
+        }
+        if (id.isEmpty()) {
+            throw new IllegalArgumentException("an access key id is not empty");
+        }
+        if (secret.length < 16) {
+            throw new IllegalArgumentException("an access key's secret has at least 16 bytes, was " + secret.length);
+        }
+        this.keyId = id;
+        this.key = new SecretKeySpec(secret, ALGORITHM);
+        return this;
+    }
+
+    /**
+     * Whether this acceptor refuses a peer that proves the cluster secret at an address no keyed member has: true
+     * when the node takes clients by access key only (geoblocks.network.clients). Before the peer's HELLO.
+     */
+    public Handshake refusingSecretClients(boolean refuse) {
+        this.refuseSecretClients = refuse;
+        return this;
+    }
+
     /** Our HELLO: send it first. */
     public Control.Hello hello() {
+        if (!keyId.isEmpty() && role == Role.INITIATOR) {
+            if (release == null) {
+                throw new IllegalStateException("a HELLO with an access key names its release (layout 4)");
+            }
+            return new Control.Hello(Control.LAYOUT_KEY, self, nonce.clone(), Control.TRANSPORT, offered, release, build,
+                    keyId);
+        }
         return new Control.Hello(release == null ? Control.LAYOUT_RANGES : Control.VERSION, self, nonce.clone(),
                 Control.TRANSPORT, offered, release, build);
     }
@@ -155,8 +210,34 @@ public final class Handshake {
         return new PeerVersions.Release(peerHello.releaseLine(), peerHello.build());
     }
 
-    /** The peer's HELLO arrived: check it and return our PROOF to send. */
+    /** The peer's HELLO arrived, naming no access key: check it and return our PROOF to send. */
     public Control.Proof onHello(Control.Hello h) throws HandshakeException {
+        return onHello(h, null);
+    }
+
+    /**
+     * The peer's HELLO arrived: check it and return our PROOF to send. {@code client}: the access key it names, as
+     * this node looked it up (null: none named, or the node knows no such key or it was revoked: refused).
+     */
+    public Control.Proof onHello(Control.Hello h, ClientKey client) throws HandshakeException {
+        if (!h.keyId().isEmpty()) {
+            if (role == Role.INITIATOR) {
+                throw new HandshakeException(h.address() + " presented an access key: a node presents none");
+            }
+            if (client == null) {
+                throw new HandshakeException(h.address() + " presented access key " + h.keyId() + ", which this node"
+                        + " does not know or which was revoked");
+            }
+            if (!client.id().equals(h.keyId())) {
+                throw new IllegalArgumentException("looked up key " + client.id() + " for a HELLO naming " + h.keyId());
+            }
+        } else if (client != null) {
+            throw new IllegalArgumentException("a key for a HELLO that names none");
+        } else if (role == Role.ACCEPTOR && refuseSecretClients && identity.keyOf(h.address()) == null) {
+            throw new HandshakeException(h.address() + " proves the cluster secret at an address no keyed member has:"
+                    + " this node takes clients by access key only (geoblocks.network.clients = keys); give the client"
+                    + " an access key (GEOBLOCKS_ACCESS_KEY, GEOBLOCKS_SECRET_KEY)");
+        }
         if (peerHello != null) {
             throw new HandshakeException("second HELLO from " + h.address());
         }
@@ -175,6 +256,11 @@ public final class Handshake {
                     : h.build()) + ", below the cluster's version " + required + " (raised by `cluster finalize`: what it"
                     + " switched on is more than release " + h.releaseLine() + " reads); upgrade it to " + required
                     + " or later (see docs/upgrading.md)");
+        }
+        if (client != null) {
+            keyId = client.id();
+            peerKey = client;
+            key = new SecretKeySpec(client.secret(), ALGORITHM);
         }
         peerHello = h;
         proofSent = true;
@@ -222,6 +308,10 @@ public final class Handshake {
         }
         Role peerRole = role == Role.INITIATOR ? Role.ACCEPTOR : Role.INITIATOR;
         if (!MessageDigest.isEqual(mac(peerRole), p.mac())) {
+            if (!keyId.isEmpty()) {
+                throw new HandshakeException(peerHello.address() + " failed the proof of access key " + keyId
+                        + " (bad proof): not that key's secret");
+            }
             throw new HandshakeException(peerHello.address() + " failed the cluster-secret proof (bad proof): both ends"
                     + " need the same cluster secret (geoblocks.cluster.secret)");
         }
@@ -255,7 +345,15 @@ public final class Handshake {
         if (!complete()) {
             throw new IllegalStateException("handshake not complete");
         }
-        return hmac("geoblocks-session-v1", 0);
+        return hmac(keyId.isEmpty() ? "geoblocks-session-v1" : "geoblocks-key-session-v1", 0);
+    }
+
+    /** The access key the peer proved (this end accepted a client by access key), or null. */
+    public ClientKey peerKey() {
+        if (!complete()) {
+            throw new IllegalStateException("handshake not complete");
+        }
+        return peerKey;
     }
 
     /** What a node signs with its key: the label, the prover's role and the transcript. */
@@ -322,6 +420,11 @@ public final class Handshake {
                 out.write(h.build().length());
                 out.writeBytes(h.build().getBytes(StandardCharsets.US_ASCII));
             }
+        }
+        if (!keyId.isEmpty()) {
+            // a client by access key (layout 4): its key's id, so that no proof of one key passes for another's
+            out.write(keyId.length());
+            out.writeBytes(keyId.getBytes(StandardCharsets.US_ASCII));
         }
         return out.toByteArray();
     }

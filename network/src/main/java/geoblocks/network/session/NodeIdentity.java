@@ -43,6 +43,8 @@ public final class NodeIdentity {
 
     /** The config's keys (fixed). */
     private final Map<NetAddress, PublicKey> configured;
+    /** Whether the config names a key for every member (else some member proves only the cluster secret). */
+    private final boolean everyMember;
     /**
      * The config's keys overlaid by the layout's: the keys a connection claiming each address may prove (the
      * current one first; two while a member rotates its key), replaced whole by {@link #learn}.
@@ -55,8 +57,17 @@ public final class NodeIdentity {
     private volatile Ed25519PrivateKeyParameters ownRaw;
     private volatile Map<NetAddress, List<Ed25519PublicKeyParameters>> membersRaw;
 
-    /** {@code own}: this node's private key, null for a client; {@code members}: the keyed members by address. */
+    /** {@code own}: this node's private key, null for a client; {@code members}: every member, by address, with its key. */
     public NodeIdentity(PrivateKey own, Map<NetAddress, PublicKey> members) {
+        this(own, members, true);
+    }
+
+    /**
+     * {@code members}: the keyed members by address; {@code everyMember}: whether they are all the members (false:
+     * the config names members without a key, which prove the cluster secret only).
+     */
+    public NodeIdentity(PrivateKey own, Map<NetAddress, PublicKey> members, boolean everyMember) {
+        this.everyMember = everyMember;
         this.configured = Map.copyOf(members);
         this.ownRaw = own == null ? null : new Ed25519PrivateKeyParameters(last32(own.getEncoded()), 0);
         Map<NetAddress, List<PublicKey>> keys = new HashMap<>();
@@ -81,7 +92,7 @@ public final class NodeIdentity {
 
     /** The same config keys, with {@code own} as this process's key (and none learned from a layout yet). */
     public NodeIdentity withOwn(PrivateKey own) {
-        return new NodeIdentity(own, configured);
+        return new NodeIdentity(own, configured, everyMember);
     }
 
     /**
@@ -98,6 +109,14 @@ public final class NodeIdentity {
             }
         });
         set(next);
+    }
+
+    /**
+     * Whether every member proves a node key: the config names one for each (and at least one), so a connection
+     * proving the cluster secret at an address no keyed member has is no member.
+     */
+    public boolean everyMemberKeyed() {
+        return everyMember && keyed();
     }
 
     /** Whether the cluster's nodes prove keys: the config or the layout names at least one. */

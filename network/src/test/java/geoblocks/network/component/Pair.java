@@ -1,11 +1,13 @@
 package geoblocks.network.component;
 
+import geoblocks.net.ClusterVersion;
 import geoblocks.net.NetAddress;
 import geoblocks.net.NetBurst;
 import geoblocks.net.NetMsg;
 import geoblocks.network.CodecRegistry;
 import geoblocks.network.NetworkSettings;
 import geoblocks.network.TailMsg;
+import geoblocks.network.session.KeyResolver;
 import geoblocks.network.session.NodeIdentity;
 import java.net.InetAddress;
 import java.util.HashMap;
@@ -72,6 +74,25 @@ public final class Pair extends ComponentDefinition {
             return this;
         }
 
+        /** The keys this side, a node, takes clients by, looked up again every {@code recheckMs}. */
+        KeyResolver keys;
+        long keyRecheckMs;
+        /** The access key this side, a client, presents: id and secret; null: the cluster secret. */
+        String keyId;
+        byte[] keySecret;
+
+        Side withKeys(KeyResolver resolver, long recheckMs) {
+            this.keys = resolver;
+            this.keyRecheckMs = recheckMs;
+            return this;
+        }
+
+        Side withAccessKey(String id, byte[] secret) {
+            this.keyId = id;
+            this.keySecret = secret;
+            return this;
+        }
+
         Side withLocalLinks(LocalLinks links) {
             this.local = links;
             return this;
@@ -107,7 +128,12 @@ public final class Pair extends ComponentDefinition {
 
         /** The received TestMsg with sequence number {@code n} (others are skipped), or null after 10 s. */
         TestMsg await(long n) throws InterruptedException {
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            return await(n, 10);
+        }
+
+        /** As above, null after {@code seconds}. */
+        TestMsg await(long n, int seconds) throws InterruptedException {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             while (System.nanoTime() < end) {
                 TestMsg m = (TestMsg) received.poll(100, TimeUnit.MILLISECONDS);
                 if (m != null && m.seq == n) {
@@ -136,6 +162,15 @@ public final class Pair extends ComponentDefinition {
                     .withIdentity(s.identity);
             if (s.bind != null) {
                 netInit.withBind(s.bind);
+            }
+            if (s.keys != null) {
+                netInit.withKeys(s.keys, s.keyRecheckMs);
+            }
+            if (s.keyId != null) {
+                netInit.withAccessKey(s.keyId, s.keySecret);
+            }
+            if (s.keys != null || s.keyId != null) {
+                netInit.withRelease(ClusterVersion.BUILD, "test"); // a client by key names its release (HELLO layout 4)
             }
             Component net = create(GeoNetwork.class, s.local == null ? netInit : netInit.withLocalLinks(s.local));
             Component ep = create(Endpoint.class, new EndpointInit(s));

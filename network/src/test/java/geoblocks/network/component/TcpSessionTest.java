@@ -48,7 +48,7 @@ class TcpSessionTest {
         NetworkSettings auth = NetworkSettings.from(ConfigFactory.load()).withSecurity("auth");
         NetworkSettings shortHandshake = new NetworkSettings(auth.implementation(), auth.transport(), 1,
                 auth.maxFrameBytes(), "auth", "", "", "", auth.udpBufferBytes(), auth.udpGso(), auth.udpGro(),
-                auth.udpQueue(), auth.connectTimeoutMs(), 300);
+                auth.udpQueue(), auth.connectTimeoutMs(), 300, auth.clients());
         node = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, auth);
         peer = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, auth);
         impatient = new Pair.Side(NetAddress.of("127.0.0.1", LoopbackNetworkTest.freePort()), SECRET, shortHandshake);

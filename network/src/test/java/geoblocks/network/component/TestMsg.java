@@ -1,5 +1,6 @@
 package geoblocks.network.component;
 
+import geoblocks.net.AccessKey;
 import geoblocks.net.MalformedMessageException;
 import geoblocks.net.NetHeader;
 import geoblocks.net.NetMsg;
@@ -12,10 +13,33 @@ final class TestMsg extends NetMsg {
     final long seq;
     final byte[] payload;
 
+    /** The access key of the connection it arrived on (test family: keyed clients may send it), or null. */
+    final AccessKey key;
+
     TestMsg(NetHeader h, long seq, byte[] payload) {
+        this(h, seq, payload, null);
+    }
+
+    private TestMsg(NetHeader h, long seq, byte[] payload, AccessKey key) {
         super(h);
         this.seq = seq;
         this.payload = payload;
+        this.key = key;
+    }
+
+    @Override
+    public boolean servesKeys() {
+        return true;
+    }
+
+    @Override
+    public NetMsg fromKey(AccessKey k) {
+        return new TestMsg(getHeader(), seq, payload, k);
+    }
+
+    @Override
+    public AccessKey key() {
+        return key;
     }
 
     @Override

@@ -162,9 +162,9 @@ class ControlTest {
                 new TreeMap<>()), "layout 3 names a release");
     }
 
-    /** A later layout (4 on) may append fields: this reader takes what it knows and skips the rest. */
+    /** A later layout (5 on) may append fields: this reader takes what it knows and skips the rest. */
     @ParameterizedTest
-    @ValueSource(ints = {4, 255})
+    @ValueSource(ints = {5, 255})
     void read_helloOfLaterLayout_skipsAppendedFields(int version) throws Exception {
         byte[] body = encode(Control.Hello.of(V4, seq(16, 0), new ClusterVersion(0, 3)));
         body[1] = (byte) version;
@@ -174,6 +174,35 @@ class ControlTest {
         assertEquals(V4, h.address());
         assertEquals(Control.TRANSPORT, h.transport());
         assertEquals(new ClusterVersion(0, 3), h.release());
+    }
+
+    /** Layout 4, a client by access key: layout 3's fields, then the key id; a layout 3 HELLO is unchanged. */
+    @Test
+    void helloWithAccessKey_roundTrips_andIsLayout4() throws Exception {
+        Control.Hello h = new Control.Hello(Control.LAYOUT_KEY, V4, seq(16, 0), Control.TRANSPORT, new TreeMap<>(),
+                new ClusterVersion(0, 3), "b", "GBKEY");
+        byte[] body = encode(h);
+        Control.Hello back = (Control.Hello) read(body);
+        assertEquals("GBKEY", back.keyId());
+        assertEquals(Control.LAYOUT_KEY, back.version());
+        byte[] layout3 = encode(new Control.Hello(Control.VERSION, V4, seq(16, 0), Control.TRANSPORT, new TreeMap<>(),
+                new ClusterVersion(0, 3), "b"));
+        assertEquals(layout3.length + 1 + "GBKEY".length(), body.length);
+        assertArrayEquals(withVersion(layout3, 4), Arrays.copyOf(body, layout3.length),
+                "layout 3's bytes, then the key id's length and the id");
+        assertEquals("", ((Control.Hello) read(layout3)).keyId());
+        assertThrows(IllegalArgumentException.class, () -> new Control.Hello(Control.VERSION, V4, seq(16, 0),
+                Control.TRANSPORT, new TreeMap<>(), new ClusterVersion(0, 3), "b", "GBKEY"), "layout 3 names no key");
+        assertThrows(IllegalArgumentException.class, () -> new Control.Hello(Control.LAYOUT_KEY, V4, seq(16, 0),
+                Control.TRANSPORT, new TreeMap<>(), new ClusterVersion(0, 3), "b", "GB KEY"));
+        body[body.length - 2] = 0x07;
+        assertThrows(MalformedMessageException.class, () -> read(body));
+    }
+
+    private static byte[] withVersion(byte[] body, int version) {
+        byte[] b = body.clone();
+        b[1] = (byte) version;
+        return b;
     }
 
     @Test

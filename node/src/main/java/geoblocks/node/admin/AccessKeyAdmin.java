@@ -1,5 +1,6 @@
 package geoblocks.node.admin;
 
+import geoblocks.net.FileGrant;
 import geoblocks.node.http.JsonWriter;
 import geoblocks.node.s3.auth.AccessKeys;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -59,8 +61,9 @@ final class AccessKeyAdmin {
         if (problem != null) {
             throw new IllegalArgumentException(problem);
         }
-        AccessKeys.Created k = keys.create(name, clock.getAsLong(), random);
-        LOG.info("admin: {} creates S3 access key {} ({})", c.who(), k.key().id(), name);
+        AccessKeys.Created k = keys.create(name, files(c.body()), clock.getAsLong(), random);
+        LOG.info("admin: {} creates S3 access key {} ({}), files {}", c.who(), k.key().id(), name,
+                k.key().files().isEmpty() ? "none" : FileGrant.format(k.key().files()));
         return backend.write(AccessKeys.file(k.key().id()), k.key().encode(), false).thenApply(x ->
                 new AdminApi.Answer(201, describe(new JsonWriter().begin(), k.key()).field("secret", k.secret()).end()
                         .toString()));
@@ -85,6 +88,25 @@ final class AccessKeyAdmin {
         });
     }
 
+    /** The file grants of a create's body: {@code "files": ["PREFIX:r|w|rw", ...]}, none when absent. */
+    private static List<FileGrant> files(Map<String, Object> body) {
+        Object v = body.get("files");
+        if (v == null) {
+            return List.of();
+        }
+        if (!(v instanceof List<?> l)) {
+            throw new IllegalArgumentException("'files' must be an array of strings PREFIX:r, PREFIX:w or PREFIX:rw");
+        }
+        List<FileGrant> out = new ArrayList<>();
+        for (Object o : l) {
+            if (!(o instanceof String s)) {
+                throw new IllegalArgumentException("'files' must hold strings only");
+            }
+            out.add(FileGrant.parse(s));
+        }
+        return out;
+    }
+
     /** The record of key {@code id}, or null when there is none or it cannot be read as one. */
     private CompletableFuture<AccessKeys.Key> read(String id) {
         return backend.read(AccessKeys.file(id), MAX_RECORD).thenApply(bytes -> {
@@ -100,7 +122,12 @@ final class AccessKeyAdmin {
     }
 
     private static JsonWriter describe(JsonWriter w, AccessKeys.Key k) {
-        return w.field("id", k.id()).field("name", k.name()).field("created", Instant.ofEpochMilli(k.createdMillis()).toString())
-                .field("revoked", k.revoked() ? Instant.ofEpochMilli(k.revokedMillis()).toString() : null);
+        w.field("id", k.id()).field("name", k.name()).field("created", Instant.ofEpochMilli(k.createdMillis()).toString())
+                .field("revoked", k.revoked() ? Instant.ofEpochMilli(k.revokedMillis()).toString() : null)
+                .name("files").beginArray();
+        for (FileGrant g : k.files()) {
+            w.value(g.toString());
+        }
+        return w.endArray();
     }
 }

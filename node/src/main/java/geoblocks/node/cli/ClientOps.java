@@ -23,9 +23,11 @@ import geoblocks.node.AppConfig;
 import geoblocks.node.GeoClient;
 import geoblocks.node.Sizes;
 import geoblocks.node.s3.MiniJson;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -168,11 +170,13 @@ final class ClientOps {
     @Command(name = "ls", mixinStandardHelpOptions = true, description = "List files.")
     static final class Ls implements Callable<Integer> {
         @ParentCommand ClientCommand parent;
+        @Option(names = "--prefix", description = "Only the names starting with this (a client by access key lists only"
+                + " under a prefix its key may read whole).") String prefix = "";
 
         @Override
         public Integer call() throws Exception {
             try (GeoClient c = parent.open()) {
-                List<ListEntry> files = c.list(parent.at);
+                List<ListEntry> files = prefix.isEmpty() ? c.list(parent.at) : listAll(c, parent.at, prefix);
                 System.out.printf("%-32s %12s %10s %-14s %-10s %s%n", "NAME", "SIZE", "BLOCK", "POLICY", "UPLOADED", "CREATED");
                 for (ListEntry e : files) {
                     System.out.printf("%-32s %12d %10s %-14s %-10s %s%n", e.name(), e.size(), Sizes.human(e.blockSize()),
@@ -181,6 +185,17 @@ final class ClientOps {
                 System.out.println(files.size() + " file(s)");
             }
             return 0;
+        }
+
+        /** Every name under {@code prefix}, page by page. */
+        private static List<ListEntry> listAll(GeoClient c, String region, String prefix) throws IOException {
+            List<ListEntry> all = new ArrayList<>();
+            ClientPort.Listing page;
+            do {
+                page = c.listPage(region, prefix, all.isEmpty() ? "" : all.get(all.size() - 1).name(), 1000);
+                all.addAll(page.entries());
+            } while (page.more() && !page.entries().isEmpty());
+            return all;
         }
     }
 

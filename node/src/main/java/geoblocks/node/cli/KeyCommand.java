@@ -1,5 +1,6 @@
 package geoblocks.node.cli;
 
+import geoblocks.net.FileGrant;
 import geoblocks.node.http.JsonWriter;
 import geoblocks.node.s3.MiniJson;
 import geoblocks.node.s3.auth.AccessKeys;
@@ -36,6 +37,11 @@ final class KeyCommand implements Runnable {
         @ParentCommand KeyCommand key;
         @Parameters(paramLabel = "NAME", description = "A name for the key (1..64 of A-Z a-z 0-9 . _ @ + = -); its display name in ACLs.")
         String name;
+        @Option(names = "--files", paramLabel = "PREFIX:r|w|rw", split = ",",
+                description = "What a file-protocol client by this key may read (r) and write (w): the names starting with"
+                        + " PREFIX; repeat or separate by commas. None by default (S3 only). Names the S3 gateway keeps"
+                        + " (dotted names, bucket/key) are never reachable by file name, whatever the grant.")
+        List<String> files = List.of();
         @Option(names = "--json", description = "Print {\"id\":…,\"name\":…,\"secret\":…} for scripts.") boolean json;
 
         @Override
@@ -44,8 +50,12 @@ final class KeyCommand implements Runnable {
             if (problem != null) {
                 throw new IllegalArgumentException(problem);
             }
+            JsonWriter body = new JsonWriter().begin().field("name", name).name("files").beginArray();
+            for (FileGrant g : FileGrant.parseAll(String.join(",", files))) {
+                body.value(g.toString());
+            }
             Map<?, ?> k = (Map<?, ?>) MiniJson.parse(key.parent.admin().call("POST", "/keys",
-                    new JsonWriter().begin().field("name", name).end().toString()));
+                    body.endArray().end().toString()));
             if (json) {
                 System.out.println(new JsonWriter().begin().field("id", (String) k.get("id")).field("name", name)
                         .field("secret", (String) k.get("secret")).end());
@@ -53,6 +63,7 @@ final class KeyCommand implements Runnable {
                 System.out.println("access key id:     " + k.get("id"));
                 System.out.println("secret access key: " + k.get("secret"));
                 System.out.println("name:              " + name);
+                System.out.println("files:             " + (files.isEmpty() ? "none (S3 only)" : String.join(",", files)));
                 System.out.println("(the secret is shown only now; it is stored encrypted under the cluster secret)");
             }
             return 0;
@@ -66,11 +77,14 @@ final class KeyCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             List<?> keys = (List<?>) ((Map<?, ?>) MiniJson.parse(key.parent.admin().call("GET", "/keys", null))).get("keys");
-            System.out.printf("%-20s %-24s %-24s %s%n", "KEY ID", "NAME", "CREATED", "STATE");
+            System.out.printf("%-20s %-24s %-24s %-10s %s%n", "KEY ID", "NAME", "CREATED", "STATE", "FILES");
             for (Object o : keys) {
                 Map<?, ?> k = (Map<?, ?>) o;
-                System.out.printf("%-20s %-24s %-24s %s%n", k.get("id"), k.get("name"), k.get("created"),
-                        k.get("revoked") != null ? "revoked " + k.get("revoked") : "active");
+                Object files = k.get("files");
+                System.out.printf("%-20s %-24s %-24s %-10s %s%n", k.get("id"), k.get("name"), k.get("created"),
+                        k.get("revoked") != null ? "revoked " + k.get("revoked") : "active",
+                        files instanceof List<?> l && !l.isEmpty() ? String.join(",", l.stream().map(String::valueOf).toList())
+                                : "-");
             }
             System.out.println(keys.size() + " key(s)");
             return 0;

@@ -27,6 +27,7 @@ import geoblocks.net.DurableFile;
 import geoblocks.net.HostPort;
 import geoblocks.net.NetAddress;
 import geoblocks.net.SecretFile;
+import geoblocks.network.session.KeyResolver;
 import geoblocks.network.session.NodeIdentity;
 import geoblocks.node.AppConfig;
 import geoblocks.node.BuildVersion;
@@ -57,6 +58,8 @@ import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.S3Gateway;
 import geoblocks.node.s3.S3Settings;
 import geoblocks.node.s3.auth.AccessKeys;
+import geoblocks.node.s3.auth.FileKeys;
+import geoblocks.node.s3.auth.S3KeyStore;
 import geoblocks.s3storage.S3BlockStorage;
 import geoblocks.s3storage.S3StorageSettings;
 import java.io.IOException;
@@ -294,6 +297,9 @@ public final class ServerCommand implements Callable<Integer> {
             snapshots.set(s);
             history.add(s.timeMillis(), s.status().transfers(), s.status().background().peers());
         }).withNodeKeys(nodeKeys);
+        // clients by access key: looked up in the node's store once its gateway's client is up (none before)
+        AtomicReference<KeyResolver> clientKeys = new AtomicReference<>(KeyResolver.NONE);
+        hostInit.withClientKeys(id -> clientKeys.get().resolve(id));
         CompletableFuture<Bridge> gatewayBridge = new CompletableFuture<>();
         boolean s3 = http.isPresent() && cfg.config().getBoolean("geoblocks.s3.enabled");
         String adminRoot = http.isPresent() ? adminRootToken(cfg, dir, self) : null;
@@ -320,6 +326,8 @@ public final class ServerCommand implements Callable<Integer> {
                     hostInit.versions(), blocks::space)
                     .mount(new Router(), h.probesNeedAuth());
             NodeStore nodeStore = new NodeStore(gatewayBridge, manifests.sharedReads(), region);
+            clientKeys.set(new FileKeys(new S3KeyStore(nodeStore, new AccessKeys(cfg.secret()), null, null,
+                    System::currentTimeMillis)));
             if (s3) {
                 new S3Gateway(S3Settings.of(cfg.config(), cfg.cluster(), region, h, dir), cfg.cluster(),
                         nodeStore, System::currentTimeMillis).withNodeState(snapshots::get).mount(router);

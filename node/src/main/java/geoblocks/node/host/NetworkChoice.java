@@ -15,6 +15,7 @@ import geoblocks.node.AppConfig;
 import geoblocks.node.BuildVersion;
 import geoblocks.node.http.Redact;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.LinkedHashMap;
@@ -29,10 +30,16 @@ import java.util.Map;
  * process's own key when it is a node whose key the config names.
  */
 public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity, InetAddress bind,
-        boolean previousRelease) {
+        boolean previousRelease, ClientAccess access) {
     /** Listening on the address it is known at. */
     public NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity) {
         this(settings, secret, identity, null, false);
+    }
+
+    /** Proving the cluster secret (a node, or a client without an access key). */
+    public NetworkChoice(NetworkSettings settings, String secret, NodeIdentity identity, InetAddress bind,
+            boolean previousRelease) {
+        this(settings, secret, identity, bind, previousRelease, null);
     }
 
     /**
@@ -49,7 +56,7 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
 
     /** This choice speaking only what the previous release knows (see {@link #PREVIOUS_RELEASE}). */
     public NetworkChoice asPreviousRelease(boolean previous) {
-        return new NetworkChoice(settings, secret, identity, bind, previous);
+        return new NetworkChoice(settings, secret, identity, bind, previous, access);
     }
 
     /**
@@ -58,14 +65,40 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
      * a NAT forwards the advertised one to).
      */
     public NetworkChoice listeningOn(InetAddress address) {
-        return new NetworkChoice(settings, secret, identity, address, previousRelease);
+        return new NetworkChoice(settings, secret, identity, address, previousRelease, access);
     }
 
     /** The network of a loaded configuration, with its cluster secret and the member keys it names (a client's view). */
     public static NetworkChoice of(AppConfig config) {
         Config c = config.config();
-        return new NetworkChoice(config.network(), config.secret(), new NodeIdentity(null, memberKeys(c)))
+        return new NetworkChoice(config.network(), config.secret(), identity(c))
                 .asPreviousRelease(c.hasPath(PREVIOUS_RELEASE) && c.getBoolean(PREVIOUS_RELEASE));
+    }
+
+    /**
+     * The network of a client of a loaded configuration: by the access key {@code env} or the config names
+     * ({@link ClientAccess}), which then stands in for the cluster secret the client need not hold; else as
+     * {@link #of}.
+     */
+    public static NetworkChoice ofClient(AppConfig config, Map<String, String> env) {
+        ClientAccess access = ClientAccess.from(config.config(), env);
+        if (access == null) {
+            return of(config);
+        }
+        Config c = config.config();
+        NetworkChoice n = new NetworkChoice(config.network(), access.secret(), identity(c), null,
+                c.hasPath(PREVIOUS_RELEASE) && c.getBoolean(PREVIOUS_RELEASE), access);
+        if (n.kompics() || n.previousRelease) {
+            throw new IllegalArgumentException("a client by access key needs geoblocks.network.implementation = geoblocks"
+                    + " (this release's handshake); kompics-netty and the previous release know only the cluster secret");
+        }
+        return n;
+    }
+
+    /** The member keys {@code root} names, and whether it names one for every region. */
+    private static NodeIdentity identity(Config root) {
+        Map<NetAddress, PublicKey> keys = memberKeys(root);
+        return new NodeIdentity(null, keys, keys.size() == root.getConfigList("geoblocks.cluster.regions").size());
     }
 
     /**
@@ -89,13 +122,14 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
 
     /** The same, signing its handshakes with {@code ownKey} (a node whose key the config names). */
     public NetworkChoice signingWith(PrivateKey ownKey) {
-        return new NetworkChoice(settings, secret, identity.withOwn(ownKey), bind, previousRelease);
+        return new NetworkChoice(settings, secret, identity.withOwn(ownKey), bind, previousRelease, access);
     }
 
     /** Without the cluster secret. */
     @Override
     public String toString() {
-        return "NetworkChoice[settings=" + settings + ", secret=" + Redact.secret(secret) + "]";
+        return "NetworkChoice[settings=" + settings + ", secret=" + Redact.secret(secret)
+                + (access == null ? "" : ", access key " + access.id()) + "]";
     }
 
     public boolean kompics() {
@@ -127,6 +161,9 @@ public record NetworkChoice(NetworkSettings settings, String secret, NodeIdentit
                 .withVersions(versions)
                 // the previous release's HELLO (layout 2) names no release: its peers take it for 0.2
                 .withRelease(previousRelease ? null : ClusterVersion.BUILD, BuildVersion.build());
+        if (access != null) {
+            init.withAccessKey(access.id(), access.secret().getBytes(StandardCharsets.UTF_8));
+        }
         return bind == null ? init : init.withBind(bind);
     }
 

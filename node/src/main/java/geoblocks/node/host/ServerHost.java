@@ -14,8 +14,10 @@ import geoblocks.net.PeerVersions;
 import geoblocks.network.PooledBytes;
 import geoblocks.network.component.GeoNetwork;
 import geoblocks.network.component.LocalLinks;
+import geoblocks.network.session.KeyResolver;
 import geoblocks.node.BuildVersion;
 import geoblocks.node.admin.AdminTokens;
+import geoblocks.node.s3.S3Names;
 import geoblocks.node.s3.auth.AccessKeys;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -50,7 +52,8 @@ public final class ServerHost extends ComponentDefinition {
         PeerVersions gatewayVersions = new PeerVersions();
         Component netty = init.net.kompics()
                 ? create(NettyNetwork.class, new NettyInit(init.self, 0, ImmutableSet.of(Transport.TCP, Transport.UDP)))
-                : create(GeoNetwork.class, init.net.init(init.self, nodeVersions).withLocalLinks(local));
+                : create(GeoNetwork.class, init.net.init(init.self, nodeVersions).withLocalLinks(local)
+                        .withKeys(init.clientKeys)); // clients by access key: their keys looked up in the node's store
         Component node = create(NodeParent.class, init.node.withLedbatBursts(!init.net.kompics())
                 .withSendBuffers(client -> init.net.kompics() || client.equals(init.gatewaySelf) ? Bytes.Allocator.HEAP
                         : PooledBytes.ALLOCATOR) // the S3 gateway's client, in this process, takes the arrays
@@ -58,6 +61,8 @@ public final class ServerHost extends ComponentDefinition {
                 .withAdminClients(client -> client.equals(init.gatewaySelf))
                 // and the names where it keeps admin token records and sealed access keys: no other client touches them
                 .withAdminNames(List.of(AdminTokens.RESERVED, AccessKeys.PREFIX))
+                // and no client by access key reaches a name the gateway keeps (its objects too): S3 only through S3
+                .withGatewayNames(S3Names.GATEWAY)
                 // the node keys the layout names reach the handshakes of this node's network
                 .withMemberKeys(init.net.kompics() || init.keys == null ? MemberKeys.NONE
                         : init.keys)
@@ -114,6 +119,15 @@ public final class ServerHost extends ComponentDefinition {
         /** This init with the node's keys {@code k} (made over {@code net}'s identity). */
         public ServerInit withNodeKeys(NodeKeys k) {
             this.keys = k;
+            return this;
+        }
+
+        /** Where the node's network looks up the access keys clients present (NONE: it takes no client by key). */
+        KeyResolver clientKeys = KeyResolver.NONE;
+
+        /** This init taking file-protocol clients by the access keys {@code keys} finds. */
+        public ServerInit withClientKeys(KeyResolver keys) {
+            this.clientKeys = keys;
             return this;
         }
 

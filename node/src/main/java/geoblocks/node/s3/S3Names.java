@@ -1,5 +1,6 @@
 package geoblocks.node.s3;
 
+import geoblocks.blockstore.component.GatewayNames;
 import geoblocks.blockstore.core.Manifest;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
@@ -69,6 +70,33 @@ public final class S3Names {
         }
         return null;
     }
+
+    /**
+     * The file names the gateway keeps, which no file-protocol client by access key reaches: every dotted name
+     * ({@code .s3-buckets/}, {@code .s3-keys/}, {@code .admin/}, ...), and every name whose part before its first
+     * '/' is a valid bucket name (an object of that bucket, or one it may hold once it is made). A name with no '/',
+     * or whose first part no bucket may have (upper case, '_', ...), is never the gateway's.
+     */
+    public static final GatewayNames GATEWAY = new GatewayNames() {
+        @Override
+        public boolean holds(String name) {
+            int slash = name.indexOf('/');
+            return name.startsWith(".") || slash > 0 && bucketProblem(name.substring(0, slash)) == null;
+        }
+
+        @Override
+        public boolean mayHoldUnder(String prefix) {
+            int slash = prefix.indexOf('/');
+            if (prefix.isEmpty() || prefix.startsWith(".")) {
+                return true;
+            }
+            if (slash >= 0) {
+                return holds(prefix);
+            }
+            // every name under it starts a bucket name, or could, until a character no bucket name holds
+            return prefix.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-');
+        }
+    };
 
     public static String fileName(String bucket, String key) {
         return bucket + "/" + key;

@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.wire.ClientOp.ClusterReply;
 import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.net.FileGrant;
 import geoblocks.node.http.LoginThrottle;
 import geoblocks.node.s3.MiniJson;
 import geoblocks.node.s3.NodeStore;
@@ -232,6 +233,28 @@ class AdminApiTest {
                 .revoked());
         assertEquals(404, call("DELETE", "/_admin/v1/keys/GB" + "A".repeat(18), keysToken, null).status());
         assertEquals(400, call("POST", "/_admin/v1/keys", keysToken, "{\"name\":\"no spaces\"}").status());
+    }
+
+    @Test
+    void accessKeys_carryTheirFileGrants_intoTheRecordAndTheAnswers() throws Exception {
+        String keysToken = mint(ROOT, "keys", 3600);
+        AdminApi.Answer made = call("POST", "/_admin/v1/keys", keysToken,
+                "{\"name\":\"carol\",\"files\":[\"Reports/:rw\",\"Inbox/:w\"]}");
+        assertEquals(201, made.status(), made.json());
+        String id = (String) json(made).get("id");
+        assertEquals(List.of("Reports/:rw", "Inbox/:w"), json(made).get("files"));
+        assertEquals(FileGrant.parseAll("Reports/:rw,Inbox/:w"),
+                AccessKeys.Key.decode(id, backend.records.get(AccessKeys.file(id))).files());
+        assertTrue(call("GET", "/_admin/v1/keys", keysToken, null).json().contains("Reports/:rw"));
+        for (String bad : List.of("\"Reports/\"", "\"Reports/:x\"", "3")) {
+            assertEquals(400, call("POST", "/_admin/v1/keys", keysToken, "{\"name\":\"dave\",\"files\":[" + bad + "]}")
+                    .status(), bad);
+        }
+        Map<?, ?> d = json(call("GET", "/_admin/v1/openapi.json", null, null));
+        Map<?, ?> schemas = (Map<?, ?>) ((Map<?, ?>) d.get("components")).get("schemas");
+        assertTrue(((List<?>) ((Map<?, ?>) schemas.get("AccessKey")).get("required")).contains("files"));
+        assertTrue(call("GET", "/_admin/v1/openapi.json", null, null).json().contains("\"files\": {\"type\": \"array\""),
+                "the create request documents its files");
     }
 
     @Test

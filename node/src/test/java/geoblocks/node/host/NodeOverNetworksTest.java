@@ -14,10 +14,14 @@ import geoblocks.blockstore.core.layout.LayoutCodec;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
 import geoblocks.blockstore.wire.ClientOp;
 import geoblocks.blockstore.wire.FailureCode;
+import geoblocks.net.AccessKey;
+import geoblocks.net.FileGrant;
 import geoblocks.net.NetAddress;
+import geoblocks.network.session.ClientKey;
 import geoblocks.node.AppConfig;
 import geoblocks.node.KompicsSetup;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,11 +29,14 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -62,6 +69,14 @@ class NodeOverNetworksTest {
     /** Seoul's S3 gateway client per network: the one client seoul takes admin operations from. */
     private static final Map<Net, Bridge> GATEWAYS = new EnumMap<>(Net.class);
     private static final AtomicLong OPS = new AtomicLong();
+    /** A client of the geoblocks network by access key GBKEYED (see {@link #KEYS}), per region. */
+    private static final Map<String, Bridge> KEYED = new LinkedHashMap<>();
+    private static final String KEYED_ID = "GBKEYEDKEYEDKEYEDKEY";
+    private static final String KEYED_SECRET = "keyed-client-secret-0123456789";
+    /** The keys seoul takes clients by: GBKEYED, granted Reports/ and, to show they never pass, S3's names. */
+    private static final Map<String, ClientKey> KEYS = new ConcurrentHashMap<>(Map.of(KEYED_ID, new ClientKey(
+            new AccessKey(KEYED_ID, FileGrant.parseAll("Reports/:rw,photos/:rw,.s3-keys/:r")),
+            KEYED_SECRET.getBytes(StandardCharsets.UTF_8))));
 
     @TempDir
     static Path tmp;
@@ -98,7 +113,8 @@ class NodeOverNetworksTest {
                 listening.add(l);
                 NodeParent.NodeInit node = new NodeParent.NodeInit(region, cfg.cluster(), cfg.node(),
                         new MemoryBlockStorage(System::currentTimeMillis), new ManifestStore(new MemoryMetaEngine()), 1);
-                ServerHost.ServerInit host = new ServerHost.ServerInit(cfg.cluster().address(region), node, l, net);
+                ServerHost.ServerInit host = new ServerHost.ServerInit(cfg.cluster().address(region), node, l, net)
+                        .withClientKeys(id -> CompletableFuture.completedFuture(Optional.ofNullable(KEYS.get(id))));
                 if (region.equals("seoul")) {
                     gateways.put(n, new CompletableFuture<>());
                     host.withGatewayClient(NetAddress.of("127.0.0.1", freePort()), cfg.node(), 30_000, gateways.get(n));
@@ -113,6 +129,15 @@ class NodeOverNetworksTest {
             hosts.add(new Object[] {ClientHost.class, new ClientHost.ClientHostInit(NetAddress.of("127.0.0.1", freePort()),
                     cfg.cluster(), cfg.node(), 30_000, futures, l, net)});
         }
+        AppConfig geo = configs.get(Net.GEOBLOCKS);
+        Map<String, CompletableFuture<Bridge>> keyed = new LinkedHashMap<>();
+        geo.cluster().regionIds().forEach(r -> keyed.put(r, new CompletableFuture<>()));
+        CompletableFuture<ListeningStatus> keyedListening = new CompletableFuture<>();
+        listening.add(keyedListening);
+        NetworkChoice byKey = NetworkChoice.ofClient(geo, Map.of(ClientAccess.KEY_ENV, KEYED_ID, ClientAccess.SECRET_ENV,
+                KEYED_SECRET));
+        hosts.add(new Object[] {ClientHost.class, new ClientHost.ClientHostInit(NetAddress.of("127.0.0.1", freePort()),
+                geo.cluster(), geo.node(), 30_000, keyed, keyedListening, byKey)});
         Kompics.createAndStart(Root.class, new RootInit(hosts), 2);
         for (CompletableFuture<ListeningStatus> l : listening) {
             l.get(30, TimeUnit.SECONDS);
@@ -124,6 +149,9 @@ class NodeOverNetworksTest {
             }
             CLIENTS.put(n, m);
             GATEWAYS.put(n, gateways.get(n).get(30, TimeUnit.SECONDS));
+        }
+        for (Map.Entry<String, CompletableFuture<Bridge>> e : keyed.entrySet()) {
+            KEYED.put(e.getKey(), e.getValue().get(30, TimeUnit.SECONDS));
         }
     }
 
@@ -210,6 +238,50 @@ class NodeOverNetworksTest {
         ClientPort.Result viaGateway = GATEWAYS.get(n).submit(move.op(), move, null).get(60, TimeUnit.SECONDS);
         assertEquals(FailureCode.NOT_FOUND, viaGateway.code(),
                 "the gateway's client passes the gate: " + viaGateway.error());
+    }
+
+    private static ClientPort.Result keyed(ClientPort.Request r) throws Exception {
+        return KEYED.get("seoul").submit(r.op(), r, null).get(60, TimeUnit.SECONDS);
+    }
+
+    /**
+     * A client by access key (its key granted Reports/ read and write, and, in vain, S3's names): it puts and gets
+     * under Reports/, and every other name it tries is FORBIDDEN with nothing changed: another name, a name the
+     * cluster-secret client wrote, an S3 object's file and a sealed access key; the admin operations too.
+     */
+    @Test
+    void aClientByAccessKey_readsAndWritesOnlyItsGrants_andNeverS3sNames() throws Exception {
+        Path in = tmp.resolve("keyed-in");
+        Files.write(in, new byte[] {1, 2, 3});
+        ClientPort.Result put;
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        do { // until seoul's RTT probes found its regions up, as above
+            put = keyed(new ClientPort.Put(OPS.incrementAndGet(), in, "Reports/q1.bin", "tworandom", 4096));
+            if (put.code() == FailureCode.UNAVAILABLE) {
+                Thread.sleep(200);
+            }
+        } while (put.code() == FailureCode.UNAVAILABLE && System.nanoTime() < until);
+        assertTrue(put.ok(), "put under its grant: " + put.error());
+        ClientPort.Result got = keyed(new ClientPort.Get(OPS.incrementAndGet(), "Reports/q1.bin", tmp.resolve("keyed-out"),
+                null, "", null));
+        assertTrue(got.ok(), "get under its grant: " + got.error());
+        assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(tmp.resolve("keyed-out")));
+
+        for (ClientPort.Request r : List.of(
+                new ClientPort.Put(OPS.incrementAndGet(), in, "Other/x.bin", "tworandom", 4096),
+                new ClientPort.Put(OPS.incrementAndGet(), in, "photos/cat.jpg", "tworandom", 4096),
+                new ClientPort.Get(OPS.incrementAndGet(), "photos/cat.jpg", tmp.resolve("k1"), null, "", null),
+                new ClientPort.Get(OPS.incrementAndGet(), ".s3-keys/GBAAAAAAAAAAAAAAAAAA", tmp.resolve("k2"), null, "", null),
+                new ClientPort.Cluster(OPS.incrementAndGet(), "remove", "dublin", "", "", 0, true),
+                new ClientPort.Move(OPS.incrementAndGet(), "Reports/q1.bin", List.of("seoul")))) {
+            ClientPort.Result refused = keyed(r);
+            assertEquals(FailureCode.FORBIDDEN, refused.code(), r + ": " + refused.error());
+        }
+        for (String name : List.of("Other/x.bin", "photos/cat.jpg")) {
+            ClientPort.Result none = call(Net.GEOBLOCKS, "seoul", new ClientPort.Get(OPS.incrementAndGet(), name,
+                    tmp.resolve("none-" + name.replace('/', '-')), null, "", null));
+            assertEquals(FailureCode.NOT_FOUND, none.code(), "nothing was written: " + name);
+        }
     }
 
     /** Creates every host of the test under one root (one Kompics runtime per JVM). */

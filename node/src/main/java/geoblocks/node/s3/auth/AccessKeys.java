@@ -1,5 +1,6 @@
 package geoblocks.node.s3.auth;
 
+import geoblocks.net.FileGrant;
 import geoblocks.node.http.Redact;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,6 +8,7 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import javax.crypto.Cipher;
@@ -18,7 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
  * The S3 access keys made with {@code client key create}: each is the file {@code .s3-keys/KEYID}
  * (a small record stored inline in its manifest, so it travels with the manifest to every region
  * through the metadata engine and anti-entropy, as bucket records do). The record holds the key's
- * name, its creation time, whether it was revoked, and its secret <b>encrypted</b> with AES-256-GCM
+ * name, its creation time, whether it was revoked, its file grants (what a client authenticating by the key on
+ * the file protocol may read and write: {@link FileGrant}, none by default), and its secret <b>encrypted</b> with AES-256-GCM
  * under a key derived from the cluster secret ({@code geoblocks.cluster.secret}, HMAC-SHA256 with a
  * fixed label), the key id as associated data (a ciphertext copied to another id does not open).
  * SigV4 needs the secret itself at the server, so a one-way hash would not do; a reader of a node's
@@ -34,19 +37,32 @@ public final class AccessKeys {
 
     private final SecretKeySpec aes;
 
-    /** A record: {@code revokedMillis} 0 while the key is valid. */
-    public record Key(String id, String name, String sealedSecret, long createdMillis, long revokedMillis) {
+    /**
+     * A record: {@code revokedMillis} 0 while the key is valid; {@code files} its file grants (a record written
+     * before file grants has none, and a record with none is written as before them).
+     */
+    public record Key(String id, String name, String sealedSecret, long createdMillis, long revokedMillis,
+            List<FileGrant> files) {
+        public Key {
+            files = List.copyOf(files);
+        }
+
+        public Key(String id, String name, String sealedSecret, long createdMillis, long revokedMillis) {
+            this(id, name, sealedSecret, createdMillis, revokedMillis, List.of());
+        }
+
         public boolean revoked() {
             return revokedMillis > 0;
         }
 
         public Key revoke(long at) {
-            return new Key(id, name, sealedSecret, createdMillis, Math.max(1, at));
+            return new Key(id, name, sealedSecret, createdMillis, Math.max(1, at), files);
         }
 
         public byte[] encode() {
             return ("format=1\nid=" + id + "\nname=" + name + "\nsecret=" + sealedSecret + "\ncreated=" + createdMillis
-                    + "\nrevoked=" + revokedMillis + "\n").getBytes(StandardCharsets.UTF_8);
+                    + "\nrevoked=" + revokedMillis + "\n" + (files.isEmpty() ? "" : "files=" + FileGrant.format(files) + "\n"))
+                    .getBytes(StandardCharsets.UTF_8);
         }
 
         public static Key decode(String id, byte[] bytes) throws IOException {
@@ -63,8 +79,8 @@ public final class AccessKeys {
             }
             try {
                 return new Key(id, kv.get("name"), kv.get("secret"), Long.parseLong(kv.getOrDefault("created", "0")),
-                        Long.parseLong(kv.getOrDefault("revoked", "0")));
-            } catch (NumberFormatException e) {
+                        Long.parseLong(kv.getOrDefault("revoked", "0")), FileGrant.parseAll(kv.getOrDefault("files", "")));
+            } catch (IllegalArgumentException e) { // NumberFormatException too
                 throw new IOException("the record of access key '" + id + "' is damaged: " + e.getMessage(), e);
             }
         }
@@ -106,6 +122,11 @@ public final class AccessKeys {
 
     /** A new key named {@code name}: a 20-character id ({@code GB...}) and a 40-character secret from {@code random}. */
     public Created create(String name, long nowMillis, SecureRandom random) {
+        return create(name, List.of(), nowMillis, random);
+    }
+
+    /** As above, the key allowed {@code files} on the file protocol. */
+    public Created create(String name, List<FileGrant> files, long nowMillis, SecureRandom random) {
         String problem = nameProblem(name);
         if (problem != null) {
             throw new IllegalArgumentException(problem);
@@ -117,7 +138,7 @@ public final class AccessKeys {
         byte[] s = new byte[30];
         random.nextBytes(s);
         String secret = Base64.getEncoder().encodeToString(s).replace('+', 'A').replace('/', 'B'); // 40 characters
-        return new Created(new Key(id.toString(), name, seal(id.toString(), secret, random), nowMillis, 0), secret);
+        return new Created(new Key(id.toString(), name, seal(id.toString(), secret, random), nowMillis, 0, files), secret);
     }
 
     /** {@code secret} encrypted for key {@code id}: {@code v1:} and base64 of nonce and ciphertext with its tag. */

@@ -1,10 +1,13 @@
 package geoblocks.node.s3.auth;
 
+import geoblocks.net.FileGrant;
 import geoblocks.node.s3.NodeStore;
 import geoblocks.node.s3.body.SmallRecord;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -19,7 +22,7 @@ public final class S3KeyStore {
     static final long CACHE_MS = 5_000;
     static final long MISS_MS = 1_000;
     static final int MAX_RECORD = 1024;
-    private final NodeStore store;
+    private final Records records;
     private final AccessKeys keys;
     private final String rootId;
     private final String rootSecret;
@@ -27,10 +30,36 @@ public final class S3KeyStore {
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
     /** {@code secret} null: unknown, revoked or unreadable. */
-    private record Cached(String name, String secret, long at) {}
+    private record Cached(String name, String secret, List<FileGrant> files, long at) {
+        Cached(String name, String secret, long at) {
+            this(name, secret, List.of(), at);
+        }
+    }
+
+    /** Reads a key's record by its file name: its bytes, or null when there is none; fails when the node could not answer. */
+    @FunctionalInterface
+    public interface Records {
+        CompletableFuture<byte[]> read(String file);
+    }
 
     public S3KeyStore(NodeStore store, AccessKeys keys, String rootId, String rootSecret, LongSupplier clock) {
-        this.store = store;
+        this(file -> {
+            SmallRecord sink = new SmallRecord(MAX_RECORD, "access key record " + file);
+            return store.get(file, "", sink).handle((m, t) -> {
+                if (t == null) {
+                    return sink.bytes();
+                }
+                if (NodeStore.cause(t) instanceof NodeStore.StoreException s && s.notFound()) {
+                    return null;
+                }
+                throw t instanceof CompletionException c ? c : new CompletionException(t);
+            });
+        }, keys, rootId, rootSecret, clock);
+    }
+
+    /** Keys whose records {@code records} reads (the node's store in production, a map in tests). */
+    public S3KeyStore(Records records, AccessKeys keys, String rootId, String rootSecret, LongSupplier clock) {
+        this.records = records;
         this.keys = keys;
         this.rootId = rootId;
         this.rootSecret = rootSecret;
@@ -55,6 +84,17 @@ public final class S3KeyStore {
         return c == null ? null : c.secret();
     }
 
+    /** Whether {@code id} is the config's key (geoblocks.http.access-key). */
+    public boolean root(String id) {
+        return id != null && id.equals(rootId);
+    }
+
+    /** The file grants of {@code id} as last loaded (none for the config's key, an unknown or a revoked one). */
+    public List<FileGrant> files(String id) {
+        Cached c = cache.get(id);
+        return c == null || c.secret() == null ? List.of() : c.files();
+    }
+
     /** The display name of key {@code id}: its name, or the id for the config's key. */
     public String displayName(String id) {
         Cached c = id == null ? null : cache.get(id);
@@ -67,18 +107,18 @@ public final class S3KeyStore {
             cache.put(id, new Cached(null, null, clock.getAsLong()));
             return CompletableFuture.completedFuture(null);
         }
-        SmallRecord sink = new SmallRecord(MAX_RECORD, "access key record " + id);
-        return store.get(AccessKeys.file(id), "", sink).handle((m, t) -> {
+        return records.read(AccessKeys.file(id)).handle((bytes, t) -> {
             Cached c = new Cached(null, null, clock.getAsLong());
-            if (t == null) {
+            if (t != null) {
+                return null; // the node could not answer: nothing cached, the request is refused this time
+            }
+            if (bytes != null) {
                 try {
-                    AccessKeys.Key k = AccessKeys.Key.decode(id, sink.bytes());
-                    c = new Cached(k.name(), k.revoked() ? null : keys.open(k), clock.getAsLong());
+                    AccessKeys.Key k = AccessKeys.Key.decode(id, bytes);
+                    c = new Cached(k.name(), k.revoked() ? null : keys.open(k), k.files(), clock.getAsLong());
                 } catch (IOException e) {
                     c = new Cached(null, null, clock.getAsLong()); // damaged or sealed under another secret: refused
                 }
-            } else if (!(NodeStore.cause(t) instanceof NodeStore.StoreException s && s.notFound())) {
-                return null; // the node could not answer: nothing cached, the request is refused this time
             }
             cache.put(id, c);
             return null;
