@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -242,16 +243,21 @@ class MixedVersionIT {
         assertEquals(next, nodes.client().status("mumbai").versions().clusterVersion());
 
         // the old build's CLI is refused now, and an old node does not start on a data directory of the raised cluster
-        ItSupport.Run oldStatus = old("--at", "seoul", "status");
-        assertTrue(oldStatus.code() != 0, "the old CLI must be refused: " + oldStatus.out());
-        ItSupport.await(30, "seoul refused the old CLI", () -> {
-            try {
-                return Files.readString(nodes.cluster().log("seoul")).contains("runs geoblocks 0.2.x, below the cluster's"
-                        + " version " + next);
-            } catch (IOException e) {
-                return false;
+        // (on a loaded machine one try may give up before seoul has read its HELLO, so seoul logs nothing of it:
+        // another try then; every try must fail)
+        String refusal = "runs geoblocks 0.2.x, below the cluster's version " + next;
+        StringBuilder outs = new StringBuilder();
+        boolean logged = false;
+        for (int attempt = 0; attempt < 3 && !logged; attempt++) {
+            ItSupport.Run oldStatus = old("--at", "seoul", "status");
+            assertTrue(oldStatus.code() != 0, "the old CLI must be refused: " + oldStatus.out());
+            outs.append("try ").append(attempt + 1).append(": ").append(oldStatus.out()).append('\n');
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!(logged = Files.readString(nodes.cluster().log("seoul")).contains(refusal)) && System.nanoTime() < deadline) {
+                Thread.sleep(200);
             }
-        });
+        }
+        assertTrue(logged, "seoul never logged that it refused the old CLI; the CLI said:\n" + outs);
         nodes.cluster().kill("mumbai");
         nodes.cluster().startNode("mumbai", List.of(PREVIOUS));
         try {
