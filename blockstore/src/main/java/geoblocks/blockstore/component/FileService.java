@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.meta.MetaGcTotals;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RequestIds;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.port.BlockStorePort;
@@ -93,6 +94,11 @@ public final class FileService extends ComponentDefinition {
     private final Positive<BenchOpsPort> benchOps = requires(BenchOpsPort.class);
 
     private final NodeContext node;
+    /**
+     * The series of this component's request ids: a reply (on the peer port) or a block-store answer of another
+     * series is another component's. The file service is their only issuer for now.
+     */
+    private final RequestIds ids = RequestIds.alone();
     private final PeerFailures failures;
     private final TransferCounters counters = new TransferCounters();
     private final BackgroundTransfers background;
@@ -147,7 +153,8 @@ public final class FileService extends ComponentDefinition {
                         trigger(e, store);
                     }
                 }, e -> trigger(e, placementPort), init.policies);
-        this.commit = new GroupCommit(node, manifests, this::emit, e -> trigger(e, store));
+        node.requestIds(ids);
+        this.commit = new GroupCommit(node, manifests, this::emit, e -> trigger(e, store), RequestIds.alone());
         this.signals = new PeerSignals(node, e -> trigger(e, rttPort), e -> trigger(e, ledbat));
         this.failures = new PeerFailures(node);
         node.timer(e -> trigger(e, timer));
@@ -463,8 +470,8 @@ public final class FileService extends ComponentDefinition {
         if (op instanceof StatusReply && op.req() == WARM_UP) {
             return; // answer to a connection warm-up
         }
-        if (!node.pending().reply(from, op, node.now())) {
-            refused.lateReply();
+        if (!node.pending().reply(from, op, node.now()) && ids.mine(op.req())) {
+            refused.lateReply(); // a reply to a request of this series that no longer waits
         }
     }
 

@@ -9,6 +9,7 @@ import geoblocks.blockstore.core.InFlightFiles;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RequestIds;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.core.MeasuredRttMatrix;
@@ -87,7 +88,8 @@ final class NodeContext implements Node {
     private InFlightFiles inFlight = new InFlightFiles(GcSettings.DEFAULTS.graceMs() * 1_000_000L);
     private RttTable rtt;
     private MeasuredRttMatrix rttMatrix;
-    private long reqSeq;
+    /** Where every request id of this context comes from (see {@link #requestIds}). */
+    private RequestIds ids = RequestIds.alone();
     private PeerVersions wireVersions = new PeerVersions();
     private Supplier<String> createsReady = () -> null;
 
@@ -367,9 +369,17 @@ final class NodeContext implements Node {
         return System.nanoTime();
     }
 
-    /** A new request id, unique at this node (peer requests, block-store and placement requests). */
+    /** A new request id, unique at this node (peer requests, block-store and placement requests, timers). */
     private long newReq() {
-        return ++reqSeq;
+        return ids.next();
+    }
+
+    /**
+     * Request ids come from {@code ids} (set before any request): its series is apart from those of the other
+     * components whose requests' answers reach the same ports.
+     */
+    void requestIds(RequestIds ids) {
+        this.ids = ids;
     }
 
     @Override
