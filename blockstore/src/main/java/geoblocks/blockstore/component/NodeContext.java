@@ -49,10 +49,11 @@ import se.sics.kompics.timer.Timeout;
 
 /**
  * The {@link Node} the file service's parts share: who and where this node is, its latest RTT
- * table, its outstanding requests to peers ({@link Pending}), its memory budget, its placement
+ * table, its outstanding requests to peers ({@link Pending}), the node's memory budget, its placement
  * policies' catalog, and the three outlets (network messages, block-store requests, placement
- * requests) it triggers through. Counts the block bytes
- * every TCP message carries. Not thread-safe: the file service's handlers own it.
+ * requests) it triggers through. Counts the block bytes every TCP message carries in the node's
+ * counters (the budget and the counters are the node's, {@link NodeWide}). Not thread-safe: the file
+ * service's handlers own it.
  */
 final class NodeContext implements Node {
     private final NetAddress self;
@@ -94,7 +95,7 @@ final class NodeContext implements Node {
     private Supplier<String> createsReady = () -> null;
 
     NodeContext(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings, ManifestStore manifests,
-            long seed, TransferCounters counters, Consumer<KompicsEvent> network, Consumer<KompicsEvent> blockStore,
+            long seed, NodeWide shared, Consumer<KompicsEvent> network, Consumer<KompicsEvent> blockStore,
             Consumer<KompicsEvent> placement, PolicyCatalog policies) {
         this.placements = new Placements(placement, this::newReq);
         this.policies = policies;
@@ -106,9 +107,9 @@ final class NodeContext implements Node {
         this.settings = settings;
         this.manifests = manifests;
         this.random = new Random(seed);
-        this.budget = new MemoryBudget(settings.memoryBudgetBytes());
+        this.budget = shared.budget();
         admission(AdmissionSettings.DEFAULTS);
-        this.counters = counters;
+        this.counters = shared.counters();
         this.network = network;
         this.blockStore = blockStore;
         this.blocks = new LocalBlocks(blockStore, this::newReq);

@@ -6,7 +6,6 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RequestIds;
-import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
 import geoblocks.blockstore.port.BlockStorePort.MetaSynced;
@@ -39,7 +38,7 @@ class GroupCommitTest {
         store.deferSyncs();
         NetAddress self = NetAddress.of("127.0.0.1", 7000);
         NodeContext node = new NodeContext(self, "seoul", new ClusterConfig(Map.of("seoul", self), RttMatrix.specDefaults(),
-                false), NodeSettings.defaults(), store, 1, new TransferCounters(), e -> {}, e -> {}, e -> {},
+                false), NodeSettings.defaults(), store, 1, new NodeWide(1 << 20), e -> {}, e -> {}, e -> {},
                 new PolicyCatalog(List.of()));
         GroupCommit a = new GroupCommit(node, store, outA::add, syncsA::add, new RequestIds(1, 2));
         GroupCommit b = new GroupCommit(node, store, outB::add, syncsB::add, new RequestIds(2, 2));

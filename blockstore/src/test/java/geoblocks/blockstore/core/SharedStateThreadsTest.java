@@ -8,12 +8,15 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import geoblocks.blockstore.core.liveness.HeardReports;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The node state two components would share besides the manifests, hammered from two threads: the
- * transfer memory ({@link MemoryBudget}) and the files in flight ({@link InFlightFiles}). Each thread's
+ * The node state two components share besides the manifests, hammered from two threads: the transfer
+ * memory ({@link MemoryBudget}), the files in flight ({@link InFlightFiles}), the transfer counters
+ * ({@link TransferCounters}) and the decisions of which peer signals to send ({@link HeardReports},
+ * {@link ForegroundHold}). Each thread's
  * work has one outcome whatever the interleaving, which the shared object must add up to exactly.
  */
 class SharedStateThreadsTest {
@@ -88,5 +91,54 @@ class SharedStateThreadsTest {
         assertTrue(files.inFlight("shared", last + window - 1));
         assertFalse(files.inFlight("shared", last + window));
         assertTrue(files.inFlight("own-1", last));
+    }
+
+    @Test
+    void counters_twoThreadsCounting_addUpToEveryByte() throws InterruptedException {
+        TransferCounters counters = new TransferCounters();
+        List<Throwable> failures = onTwoThreads(t -> {
+            for (int i = 0; i < ROUNDS; i++) {
+                counters.tcpSent(3, i % 2 == 0);
+                counters.tcpReceived(5, false);
+                counters.ledbatSent(7);
+            }
+        });
+        assertEquals(List.of(), failures);
+        assertEquals(2L * 3 * ROUNDS, counters.tcpSent());
+        assertEquals(2L * 3 * (ROUNDS / 2), counters.tcpBackgroundSent());
+        assertEquals(2L * 5 * ROUNDS, counters.tcpReceived());
+        assertEquals(2L * 7 * ROUNDS, counters.ledbatSent());
+    }
+
+    /** Both threads hear every peer at the same instant: one of them, not both, reports each peer. */
+    @Test
+    void heardReports_twoThreadsHearingTheSamePeers_reportEachPeerOnce() throws InterruptedException {
+        HeardReports reports = new HeardReports(HeardReports.DEFAULT_SPACING_NANOS);
+        AtomicInteger reported = new AtomicInteger();
+        List<Throwable> failures = onTwoThreads(t -> {
+            for (int i = 0; i < ROUNDS; i++) {
+                if (reports.shouldReport("peer-" + i, 0)) {
+                    reported.incrementAndGet();
+                }
+            }
+        });
+        assertEquals(List.of(), failures);
+        assertEquals(ROUNDS, reported.get());
+    }
+
+    /** Both threads move foreground data with every peer at one instant: the hold is told once per peer. */
+    @Test
+    void foregroundHold_twoThreadsWithTheSamePeers_tellEachHoldOnce() throws InterruptedException {
+        ForegroundHold hold = new ForegroundHold(ForegroundHold.DEFAULT_HOLD_NANOS);
+        AtomicInteger told = new AtomicInteger();
+        List<Throwable> failures = onTwoThreads(t -> {
+            for (int i = 0; i < ROUNDS; i++) {
+                if (hold.onForeground("peer-" + i, 0, 1000) >= 0) {
+                    told.incrementAndGet();
+                }
+            }
+        });
+        assertEquals(List.of(), failures);
+        assertEquals(ROUNDS, told.get());
     }
 }
