@@ -7,6 +7,7 @@ import geoblocks.blockstore.port.ClientOpsPort;
 import geoblocks.blockstore.port.Forbidden;
 import geoblocks.blockstore.port.LayoutPort;
 import geoblocks.blockstore.port.PeerOpsPort;
+import geoblocks.blockstore.port.PeerServicePort;
 import geoblocks.blockstore.wire.FileMsg;
 import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.FileOp.Failed;
@@ -25,7 +26,8 @@ import se.sics.kompics.network.Transport;
 /**
  * Where file messages enter a node (glue; the rules are in {@link Doors}): each message the network delivers
  * goes to its family's door ({@link OpFamily}), which authorizes a request there and forwards what it admits on
- * that family's port. A refused request is answered from here with the {@link Failed} it has always got and
+ * that family's port; the peer requests the peer service handles ({@link RequestRoutes#PEER_SERVICE}) go on the
+ * peer service's port instead. A refused request is answered from here with the {@link Failed} it has always got and
  * reaches no handler; one refused because its sender is no admin client (an admin operation, or a name reserved
  * to admins) is announced as {@link Forbidden} on the admin port. It starts with the stored layout and follows
  * the members on {@link LayoutPort}.
@@ -35,6 +37,7 @@ public final class FileIngress extends ComponentDefinition {
     private final Positive<LayoutPort> layout = requires(LayoutPort.class);
     private final Negative<ClientOpsPort> client = provides(ClientOpsPort.class);
     private final Negative<PeerOpsPort> peer = provides(PeerOpsPort.class);
+    private final Negative<PeerServicePort> peerService = provides(PeerServicePort.class);
     private final Negative<AdminOpsPort> admin = provides(AdminOpsPort.class);
     private final Negative<BenchOpsPort> bench = provides(BenchOpsPort.class);
 
@@ -63,7 +66,13 @@ public final class FileIngress extends ComponentDefinition {
         }
         switch (OpFamily.of(op)) {
             case CLIENT -> trigger(new ClientOpsPort.Arrived(from, op), client);
-            case PEER -> trigger(new PeerOpsPort.Arrived(from, op), peer);
+            case PEER -> {
+                if (RequestRoutes.toPeerService(op)) {
+                    trigger(new PeerServicePort.Arrived(from, op), peerService);
+                } else {
+                    trigger(new PeerOpsPort.Arrived(from, op), peer);
+                }
+            }
             case ADMIN -> trigger(new AdminOpsPort.Arrived(from, op), admin);
             case BENCH -> trigger(new BenchOpsPort.Arrived(from, op), bench);
         }

@@ -3,8 +3,10 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.meta.MetaGcTotals;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RequestIds;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.TransferCounters;
+import geoblocks.blockstore.port.TransferMemoryPort;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.PlacementPort;
 import geoblocks.blockstore.port.BlockStorePort.BlockFilesListed;
@@ -55,7 +57,8 @@ import se.sics.kompics.timer.Timer;
 /**
  * The file service of a node, as glue: it routes the file ops its doors admitted ({@link FileIngress}: the
  * client, peer, admin and bench ports) to the part that handles them, door by door ({@link RequestRoutes}:
- * uploads, downloads, client requests, the replica server, background transfers, ...), runs their timers,
+ * uploads, downloads, client requests, the replica server, background transfers, ...; the peer requests the
+ * peer service took over never reach it), runs their timers,
  * follows the layout the membership component announces ({@link LayoutFollower}), the RTT monitor's table
  * and the network's connection failures, and passes LEDBAT's indications to the background transfers. The parts share a {@link NodeContext};
  * their decisions live in pure core classes. A message that cannot be handled is answered with
@@ -91,17 +94,24 @@ public final class FileService extends ComponentDefinition {
     private final Positive<PeerOpsPort> peerOps = requires(PeerOpsPort.class);
     private final Positive<AdminOpsPort> adminOps = requires(AdminOpsPort.class);
     private final Positive<BenchOpsPort> benchOps = requires(BenchOpsPort.class);
+    /** Transfer memory the peer service released: client requests waiting for memory are admitted. */
+    private final Positive<TransferMemoryPort> memory = requires(TransferMemoryPort.class);
 
     private final NodeContext node;
+    /**
+     * The series of this component's request ids: a reply (on the peer port) or a block-store answer of another
+     * series is another component's (the peer service's).
+     */
+    private final RequestIds ids;
     private final PeerFailures failures;
-    private final TransferCounters counters = new TransferCounters();
+    /** The node's counters, shared with the peer service ({@link NodeWide}). */
+    private final TransferCounters counters;
     private final BackgroundTransfers background;
     private final RefusedInput refused;
     private final Replicator replicator;
     private final Uploads uploads;
     private final Downloads downloads;
     private final ReplicaServer replicas;
-    private final PacedFetches paced;
     private final Scrubber scrubber;
     private final AntiEntropy antiEntropy;
     /** The layout as the membership component announces it, and what this node decides with it. */
@@ -136,10 +146,12 @@ public final class FileService extends ComponentDefinition {
     public FileService(FileServiceInit init) {
         NodeSettings settings = init.settings;
         this.manifests = init.manifests;
+        this.ids = init.ids;
+        this.counters = init.shared.counters();
         if (manifests.engine().syncs()) {
             manifests.deferSyncs(); // group commit: see GroupCommit
         }
-        this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, counters,
+        this.node = new NodeContext(init.self, init.region, init.cluster, settings, init.manifests, init.seed, init.shared,
                 this::gated, e -> {
                     if (e instanceof BlockStorePort.DeleteBlocks) {
                         gated(e);
@@ -147,8 +159,10 @@ public final class FileService extends ComponentDefinition {
                         trigger(e, store);
                     }
                 }, e -> trigger(e, placementPort), init.policies);
-        this.commit = new GroupCommit(node, manifests, this::emit, e -> trigger(e, store));
-        this.signals = new PeerSignals(node, e -> trigger(e, rttPort), e -> trigger(e, ledbat));
+        node.requestIds(ids);
+        this.commit = new GroupCommit(node, manifests, this::emit, e -> trigger(e, store), RequestIds.alone());
+        this.signals = new PeerSignals(init.region, node::regionOf, node::now, init.shared, e -> trigger(e, rttPort),
+                e -> trigger(e, ledbat));
         this.failures = new PeerFailures(node);
         node.timer(e -> trigger(e, timer));
         node.gcGrace(init.gc.graceMs());
@@ -156,9 +170,8 @@ public final class FileService extends ComponentDefinition {
         node.sendBuffers(init.sendBuffers);
         node.wireVersions(init.versions);
         this.replicas = new ReplicaServer(node);
-        this.paced = new PacedFetches(node);
         this.background = new BackgroundTransfers(node, e -> trigger(e, ledbat), counters);
-        this.refused = new RefusedInput(init.region, () -> background.refused);
+        this.refused = new RefusedInput(init.region, () -> background.refused, init.shared);
         BackgroundTransfers viaLedbat = settings.backgroundOverLedbat() ? background : null;
         BlockPull pulls = new BlockPull(node, viaLedbat);
         this.scrubber = new Scrubber(node, settings.scrubBytesPerSecond(), settings.scrubPassIntervalMs() * 1_000_000L,
@@ -202,7 +215,7 @@ public final class FileService extends ComponentDefinition {
         node.rebalance(rebalancer::figures);
         this.netBench = new NetBench(node, (to, op) -> gated(FileMsg.to(init.versions, new NetHeader(init.self, to, Transport.UDP), op)),
                 e -> trigger(e, ledbat), this::pacing);
-        NodeParts parts = new NodeParts(uploads, downloads, replicas, paced, background, scrubber, rereplicator,
+        NodeParts parts = new NodeParts(uploads, downloads, replicas, background, scrubber, rereplicator,
                 replicator, migrations, gc, antiEntropy, requests, netBench);
         this.clientRoutes = RequestRoutes.client(node, parts);
         this.peerRoutes = RequestRoutes.peer(parts);
@@ -238,6 +251,7 @@ public final class FileService extends ComponentDefinition {
         on(store, BlockFilesListed.class, l -> gc.onListed(l));
         on(store, BlocksCollected.class, c -> gc.onCollected(c));
         on(store, BlockStorePort.DisksLost.class, this::onDisksLost);
+        on(memory, TransferMemoryPort.Released.class, r -> { }); // what it released admits waiting clients: see on()
         on(clientOps, ClientOpsPort.Arrived.class, a -> {
             Failed refused = SyncFaultRefusal.of(a.op(), commit.fault(node.now()));
             if (refused != null) {
@@ -291,7 +305,7 @@ public final class FileService extends ComponentDefinition {
 
     /**
      * Subscribes {@code handler}; after each event, client requests waiting for transfer memory are
-     * admitted, in order, if the event freed enough of it.
+     * admitted, in order, if the event (or the peer service, {@link TransferMemoryPort}) freed enough of it.
      */
     private <E extends KompicsEvent, P extends se.sics.kompics.PortType> void on(se.sics.kompics.Port<P> port,
             Class<E> type, java.util.function.Consumer<E> handler) {
@@ -463,8 +477,8 @@ public final class FileService extends ComponentDefinition {
         if (op instanceof StatusReply && op.req() == WARM_UP) {
             return; // answer to a connection warm-up
         }
-        if (!node.pending().reply(from, op, node.now())) {
-            refused.lateReply();
+        if (!node.pending().reply(from, op, node.now()) && ids.mine(op.req())) {
+            refused.lateReply(); // a reply to a request of this series that no longer waits
         }
     }
 

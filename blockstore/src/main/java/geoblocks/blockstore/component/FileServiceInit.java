@@ -6,6 +6,7 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.core.RequestIds;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.core.placement.PolicySet;
@@ -50,6 +51,10 @@ public final class FileServiceInit extends Init<FileService> {
     ClusterVersion release = ClusterVersion.BUILD;
     /** What this node names as its build in status ("0.3.0 (commit 1a2b3c4d5e6f)"). */
     String build = ClusterVersion.BUILD_VERSION;
+    /** What the file service shares with the node's other components (its own unless the parent gives one). */
+    NodeWide shared;
+    /** The series of its request ids (the only issuer unless the parent gives one). */
+    RequestIds ids = RequestIds.alone();
 
     /** This node running as release line {@code release}, which names itself {@code build} in status. */
     public FileServiceInit withRelease(ClusterVersion release, String build) {
@@ -75,6 +80,14 @@ public final class FileServiceInit extends Init<FileService> {
         this.settings = settings;
         this.manifests = manifests;
         this.seed = seed;
+        this.shared = new NodeWide(settings.memoryBudgetBytes());
+    }
+
+    /** This init sharing {@code shared} with the node's other components, issuing the request ids of {@code ids}. */
+    FileServiceInit withShared(NodeWide shared, RequestIds ids) {
+        this.shared = Objects.requireNonNull(shared, "shared");
+        this.ids = Objects.requireNonNull(ids, "ids");
+        return this;
     }
 
     /** This init with the block collector's settings. */

@@ -3,6 +3,7 @@ package geoblocks.blockstore.component;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MetaSyncHealth;
 import geoblocks.blockstore.core.OutputGate;
+import geoblocks.blockstore.core.RequestIds;
 import geoblocks.blockstore.port.BlockStorePort;
 import java.util.function.Consumer;
 import se.sics.kompics.KompicsEvent;
@@ -23,14 +24,17 @@ final class GroupCommit {
     private final Consumer<KompicsEvent> toStore;
     /** Whether the metadata engine's syncs work (readiness), and when to try a failed one again. */
     private final MetaSyncHealth health = new MetaSyncHealth();
-    private long syncReq;
+    /** The ids of this gate's syncs: another component's syncs, answered on the same port, are not its own. */
+    private final RequestIds syncIds;
 
     /**
      * {@code emit}: where what passed the gate goes. The manifests defer their syncs already when their engine's
      * syncs cost ({@link ManifestStore#deferSyncs}), before anything is written.
      */
-    GroupCommit(NodeContext node, ManifestStore manifests, Consumer<KompicsEvent> emit, Consumer<KompicsEvent> toStore) {
+    GroupCommit(NodeContext node, ManifestStore manifests, Consumer<KompicsEvent> emit, Consumer<KompicsEvent> toStore,
+            RequestIds syncIds) {
         this.node = node;
+        this.syncIds = syncIds;
         this.manifests = manifests;
         this.emit = emit;
         this.gate = new OutputGate<>(emit);
@@ -42,12 +46,15 @@ final class GroupCommit {
         if (!manifests.defersSyncs()) {
             emit.accept(e);
         } else if (gate.offer(e, manifests.writes())) {
-            toStore.accept(new BlockStorePort.SyncMeta(++syncReq));
+            toStore.accept(new BlockStorePort.SyncMeta(syncIds.next()));
         }
     }
 
-    /** The block store's answer to a sync. */
+    /** The block store's answer to a sync; one that this gate did not ask for is left to its owner. */
     void onSynced(BlockStorePort.MetaSynced s) {
+        if (!syncIds.mine(s.req())) {
+            return;
+        }
         long now = node.now();
         long delay = 0;
         if (s.failure() != null) {
@@ -67,9 +74,9 @@ final class GroupCommit {
         manifests.synced(gate.synced());
         if (next >= 0) {
             if (delay == 0) {
-                toStore.accept(new BlockStorePort.SyncMeta(++syncReq));
+                toStore.accept(new BlockStorePort.SyncMeta(syncIds.next()));
             } else {
-                node.schedule(delay, () -> toStore.accept(new BlockStorePort.SyncMeta(++syncReq)));
+                node.schedule(delay, () -> toStore.accept(new BlockStorePort.SyncMeta(syncIds.next())));
             }
         }
     }

@@ -53,7 +53,6 @@ final class Housekeeping {
         }
         parts.downloads().expire(now, idle);
         parts.replicas().expire(now, idle);
-        parts.paced().expire(now, idle);
         parts.scrubber().tick(now, now - lastTick);
         parts.rereplicator().tick(now);
         parts.replicator().tick();

@@ -4,8 +4,6 @@ import geoblocks.blockstore.core.AdmissionQueue;
 import geoblocks.blockstore.core.BlockId;
 import geoblocks.blockstore.core.InFlightFiles;
 import geoblocks.blockstore.core.ManifestStore;
-import geoblocks.blockstore.core.MemoryBudget;
-import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RttTable;
 import geoblocks.blockstore.core.placement.PlacementRequest;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
@@ -13,7 +11,6 @@ import geoblocks.blockstore.core.read.ServiceLatency;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
 import geoblocks.blockstore.port.BlockStorePort.BlockStored;
 import geoblocks.blockstore.wire.Failure;
-import geoblocks.blockstore.wire.FileOp;
 import geoblocks.net.Bytes;
 import geoblocks.net.NetAddress;
 import java.util.List;
@@ -23,13 +20,10 @@ import java.util.function.Consumer;
 /**
  * What the file service's parts (uploads, downloads, replica server) may do: send file ops, use
  * the local block store, wait for replies, and read the node's state. Implemented by
- * {@link NodeContext}; lets the parts stay plain classes.
+ * {@link NodeContext}; lets the parts stay plain classes. What the parts that moved to the peer service need
+ * is the narrower {@link PeerNode}.
  */
-interface Node {
-    String region();
-
-    NodeSettings settings();
-
+interface Node extends PeerNode {
     RttTable rtt();
 
     NetAddress addressOf(String region);
@@ -72,22 +66,12 @@ interface Node {
     long wallMillis();
 
     /**
-     * Transfer memory of this node: reserve before allocating a block-sized buffer. Work for peers
-     * (incoming replicas and manifests) reserves here directly; client work through {@link #admission()}.
-     */
-    MemoryBudget budget();
-
-    /**
      * Where client work (uploads and downloads this node coordinates, background copies) reserves its
      * transfer memory, and waits for it in order when the budget is full.
      */
     AdmissionQueue admission();
 
     Random random();
-
-    long now();
-
-    void send(NetAddress to, FileOp op);
 
     /**
      * Publishes an encoded manifest or history to {@code peer} for it to store (batched with other
@@ -122,8 +106,6 @@ interface Node {
 
     /** The files whose blocks are in flight here (uploads, moves, copies just stored), for the block collector. */
     InFlightFiles inFlight();
-
-    void readLocal(BlockId id, Consumer<BlockRead> done);
 
     /**
      * Reads block {@code id} into bytes from {@code into} (see {@code BlockStorage#read}): {@code done}

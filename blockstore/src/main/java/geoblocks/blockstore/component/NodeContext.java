@@ -9,6 +9,7 @@ import geoblocks.blockstore.core.InFlightFiles;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.MemoryBudget;
 import geoblocks.blockstore.core.NodeSettings;
+import geoblocks.blockstore.core.RequestIds;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.port.BlockStorePort.DeleteBlocks;
 import geoblocks.blockstore.core.MeasuredRttMatrix;
@@ -48,10 +49,11 @@ import se.sics.kompics.timer.Timeout;
 
 /**
  * The {@link Node} the file service's parts share: who and where this node is, its latest RTT
- * table, its outstanding requests to peers ({@link Pending}), its memory budget, its placement
+ * table, its outstanding requests to peers ({@link Pending}), the node's memory budget, its placement
  * policies' catalog, and the three outlets (network messages, block-store requests, placement
- * requests) it triggers through. Counts the block bytes
- * every TCP message carries. Not thread-safe: the file service's handlers own it.
+ * requests) it triggers through. Counts the block bytes every TCP message carries in the node's
+ * counters (the budget and the counters are the node's, {@link NodeWide}). Not thread-safe: the file
+ * service's handlers own it.
  */
 final class NodeContext implements Node {
     private final NetAddress self;
@@ -87,12 +89,13 @@ final class NodeContext implements Node {
     private InFlightFiles inFlight = new InFlightFiles(GcSettings.DEFAULTS.graceMs() * 1_000_000L);
     private RttTable rtt;
     private MeasuredRttMatrix rttMatrix;
-    private long reqSeq;
+    /** Where every request id of this context comes from (see {@link #requestIds}). */
+    private RequestIds ids = RequestIds.alone();
     private PeerVersions wireVersions = new PeerVersions();
     private Supplier<String> createsReady = () -> null;
 
     NodeContext(NetAddress self, String region, ClusterConfig cluster, NodeSettings settings, ManifestStore manifests,
-            long seed, TransferCounters counters, Consumer<KompicsEvent> network, Consumer<KompicsEvent> blockStore,
+            long seed, NodeWide shared, Consumer<KompicsEvent> network, Consumer<KompicsEvent> blockStore,
             Consumer<KompicsEvent> placement, PolicyCatalog policies) {
         this.placements = new Placements(placement, this::newReq);
         this.policies = policies;
@@ -104,9 +107,9 @@ final class NodeContext implements Node {
         this.settings = settings;
         this.manifests = manifests;
         this.random = new Random(seed);
-        this.budget = new MemoryBudget(settings.memoryBudgetBytes());
+        this.budget = shared.budget();
         admission(AdmissionSettings.DEFAULTS);
-        this.counters = counters;
+        this.counters = shared.counters();
         this.network = network;
         this.blockStore = blockStore;
         this.blocks = new LocalBlocks(blockStore, this::newReq);
@@ -367,9 +370,17 @@ final class NodeContext implements Node {
         return System.nanoTime();
     }
 
-    /** A new request id, unique at this node (peer requests, block-store and placement requests). */
+    /** A new request id, unique at this node (peer requests, block-store and placement requests, timers). */
     private long newReq() {
-        return ++reqSeq;
+        return ids.next();
+    }
+
+    /**
+     * Request ids come from {@code ids} (set before any request): its series is apart from those of the other
+     * components whose requests' answers reach the same ports.
+     */
+    void requestIds(RequestIds ids) {
+        this.ids = ids;
     }
 
     @Override

@@ -7,6 +7,7 @@ import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.ReplicationQueue;
 import geoblocks.blockstore.core.ReplicationQueueStore;
+import geoblocks.blockstore.core.RequestIds;
 import geoblocks.blockstore.core.liveness.DetectorSettings;
 import geoblocks.blockstore.core.placement.LoadMeter;
 import geoblocks.blockstore.core.placement.PolicySet;
@@ -18,8 +19,10 @@ import geoblocks.blockstore.port.BenchOpsPort;
 import geoblocks.blockstore.port.ClientOpsPort;
 import geoblocks.blockstore.port.LayoutPort;
 import geoblocks.blockstore.port.PeerOpsPort;
+import geoblocks.blockstore.port.PeerServicePort;
 import geoblocks.blockstore.port.PlacementPort;
 import geoblocks.blockstore.port.RttPort;
+import geoblocks.blockstore.port.TransferMemoryPort;
 import geoblocks.ledbat.component.LedbatComponent;
 import geoblocks.ledbat.component.LedbatInit;
 import geoblocks.ledbat.port.LedbatPort;
@@ -49,7 +52,8 @@ import se.sics.kompics.timer.Timer;
 /**
  * One geoblocks node: wires BlockStore, RTTMonitor, PlacementPolicy ({@link PlacementComponent}),
  * LEDBAT (background block streams), the file ingress (its client, peer, admin and bench doors), the
- * membership (the cluster layout) and FileService over the Network and Timer it requires, with the emulated WAN in between when the
+ * membership (the cluster layout), FileService and PeerService (which share the node-wide state of
+ * {@link NodeWide}) over the Network and Timer it requires, with the emulated WAN in between when the
  * cluster asks for it (so LEDBAT's datagrams see the same emulated delays as the TCP messages): one emulator for the RTT
  * monitor's probes and one for the rest, on the way out only. The same parent runs
  * in production (under a host with NettyNetwork and JavaTimer) and in the simulator.
@@ -79,11 +83,17 @@ public final class NodeParent extends ComponentDefinition {
         MetaLayoutStore layouts = MembershipComponent.openStore(init.manifests.engine(), init.cluster);
         Component membership = create(MembershipComponent.class, new MembershipComponent.MembershipInit(init.region,
                 init.self, layouts, init.memberKeys, init.versions, init.release));
+        // the file service and the peer service share the node's memory, counters and peer signals, and issue
+        // request ids of two series (their answers reach both on the ports they share)
+        NodeWide shared = new NodeWide(init.settings.memoryBudgetBytes());
         Component files = create(FileService.class, new FileServiceInit(init.self, init.region,
                 init.cluster, init.settings, init.manifests, init.seed, init.replicationQueue, init.resumedCopies)
                 .withPolicies(policies.catalog()).withGc(init.gc).withAdmission(init.admission)
                 .withSendBuffers(init.sendBuffers).withVersions(init.versions)
-                .withRelease(init.release, init.build).withLayout(layouts.current()));
+                .withRelease(init.release, init.build).withLayout(layouts.current())
+                .withShared(shared, new RequestIds(1, NodeWide.ID_SERIES)));
+        Component peerService = create(PeerService.class, new PeerService.PeerServiceInit(init.self, init.region,
+                init.settings, shared, init.versions, layouts.current(), new RequestIds(2, NodeWide.ID_SERIES)));
         Component ledbat = create(LedbatComponent.class, new LedbatInit(init.self, null, init.ledbatBursts));
         // file messages enter by the ingress, which authorizes each at its family's door; the file service only sends
         Component ingress = create(FileIngress.class, new FileIngress.FileIngressInit(init.region, init.self, init.admin,
@@ -96,7 +106,7 @@ public final class NodeParent extends ComponentDefinition {
             Positive<Network> probes = wan(init);
             Positive<Network> bulk = wan(init);
             connect(monitor.getNegative(Network.class), probes, Channel.ONE_WAY_POS);
-            for (Component c : new Component[] {files, ingress, membership, ledbat}) {
+            for (Component c : new Component[] {files, peerService, ingress, membership, ledbat}) {
                 connect(c.getNegative(Network.class), bulk, Channel.ONE_WAY_POS);
             }
             for (Component c : new Component[] {monitor, ingress, ledbat}) {
@@ -106,27 +116,33 @@ public final class NodeParent extends ComponentDefinition {
             for (Component c : new Component[] {monitor, ingress, ledbat}) {
                 connect(c.getNegative(Network.class), network, Channel.TWO_WAY);
             }
-            for (Component c : new Component[] {files, membership}) { // they only send: messages enter by the ingress
+            for (Component c : new Component[] {files, peerService, membership}) { // they only send: messages enter by the ingress
                 connect(c.getNegative(Network.class), network, Channel.ONE_WAY_POS);
             }
         }
-        for (Component c : new Component[] {monitor, files, ledbat}) {
+        for (Component c : new Component[] {monitor, files, peerService, ledbat}) {
             connect(c.getNegative(Timer.class), timer, Channel.TWO_WAY);
         }
         connect(files.getNegative(NetworkControl.class), control, Channel.TWO_WAY);
-        connect(files.getNegative(BlockStorePort.class), blocks.getPositive(BlockStorePort.class), Channel.TWO_WAY);
-        connect(files.getNegative(RttPort.class), monitor.getPositive(RttPort.class), Channel.TWO_WAY);
+        for (Component c : new Component[] {files, peerService}) {
+            connect(c.getNegative(BlockStorePort.class), blocks.getPositive(BlockStorePort.class), Channel.TWO_WAY);
+            connect(c.getNegative(RttPort.class), monitor.getPositive(RttPort.class), Channel.TWO_WAY);
+            connect(c.getNegative(LedbatPort.class), ledbat.getPositive(LedbatPort.class), Channel.TWO_WAY);
+        }
         connect(placement.getNegative(RttPort.class), monitor.getPositive(RttPort.class), Channel.TWO_WAY);
         connect(files.getNegative(PlacementPort.class), placement.getPositive(PlacementPort.class), Channel.TWO_WAY);
-        connect(files.getNegative(LedbatPort.class), ledbat.getPositive(LedbatPort.class), Channel.TWO_WAY);
+        connect(files.getNegative(TransferMemoryPort.class), peerService.getPositive(TransferMemoryPort.class),
+                Channel.TWO_WAY);
         connect(files.getPositive(OpsPort.class), ops, Channel.TWO_WAY);
-        for (Component c : new Component[] {ingress, files}) {
+        for (Component c : new Component[] {ingress, files, peerService}) {
             connect(c.getNegative(LayoutPort.class), membership.getPositive(LayoutPort.class), Channel.TWO_WAY);
         }
         connect(membership.getNegative(PeerOpsPort.class), ingress.getPositive(PeerOpsPort.class), Channel.TWO_WAY);
         connect(membership.getNegative(AdminOpsPort.class), ingress.getPositive(AdminOpsPort.class), Channel.TWO_WAY);
         connect(files.getNegative(ClientOpsPort.class), ingress.getPositive(ClientOpsPort.class), Channel.TWO_WAY);
         connect(files.getNegative(PeerOpsPort.class), ingress.getPositive(PeerOpsPort.class), Channel.TWO_WAY);
+        connect(peerService.getNegative(PeerServicePort.class), ingress.getPositive(PeerServicePort.class),
+                Channel.TWO_WAY);
         connect(files.getNegative(AdminOpsPort.class), ingress.getPositive(AdminOpsPort.class), Channel.TWO_WAY);
         connect(files.getNegative(BenchOpsPort.class), ingress.getPositive(BenchOpsPort.class), Channel.TWO_WAY);
     }

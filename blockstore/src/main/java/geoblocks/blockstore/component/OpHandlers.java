@@ -44,12 +44,18 @@ final class OpHandlers {
     }
 
     /**
-     * The ops of {@code types} are handled by another component that takes them at the same door (the
-     * membership's layout gossip and cluster requests): they count as handled, and {@link #dispatch} takes
-     * them without a handler here.
+     * The ops of {@code types} are handled by another component: one that takes them at the same door (the
+     * membership's layout gossip and cluster requests), or the peer service, to which the ingress sends them
+     * ({@link RequestRoutes#PEER_SERVICE}). They count as handled, and {@link #dispatch} takes them without a
+     * handler here.
      */
     @SafeVarargs
     final OpHandlers elsewhere(Class<? extends FileOp>... types) {
+        return elsewhere(List.of(types));
+    }
+
+    /** As {@link #elsewhere(Class[])}, for a list of op classes. */
+    OpHandlers elsewhere(List<Class<? extends FileOp>> types) {
         for (Class<? extends FileOp> type : types) {
             ofThisFamily(type);
             if (byClass.putIfAbsent(type, ELSEWHERE) != null) {

@@ -18,19 +18,21 @@ import java.util.Map;
  * reads the block, reserves it in the memory budget, and sends its chunks as the {@link ServeQueue}
  * allows (a window per fetch that {@link FetchMore} moves, a limit over all fetches); a
  * {@link FetchCancel} stops a fetch, whether it is still being read, waiting in the queue or
- * half sent.
+ * half sent. Runs in the peer service ({@link PeerService}), on a {@link PeerNode}.
  */
 final class PacedFetches {
-    private final Node node;
+    private final PeerNode node;
     private final ServeQueue<Key> queue;
     /** Fetches being read (value null) or queued (value: the block). */
     private final Map<Key, Block> fetches = new HashMap<>();
+    /** Bytes of the queued blocks, reserved in the memory budget. */
+    private long held;
 
     private record Key(NetAddress peer, long req) {}
 
     private record Block(byte[] data, int crc) {}
 
-    PacedFetches(Node node) {
+    PacedFetches(PeerNode node) {
         this.node = node;
         this.queue = ServeQueue.forChunk(node.settings().chunkBytes());
     }
@@ -70,6 +72,7 @@ final class PacedFetches {
                 return;
             }
             fetches.put(key, new Block(data, read.block().crc()));
+            held += data.length;
             queue.add(key, data.length, node.now());
             pump();
         });
@@ -103,8 +106,19 @@ final class PacedFetches {
     private void release(Key key) {
         Block b = fetches.remove(key);
         if (b != null) {
+            held -= b.data.length;
             node.budget().release(b.data.length);
         }
+    }
+
+    /** Bytes this part holds in the memory budget now (the blocks it serves). */
+    long heldBytes() {
+        return held;
+    }
+
+    /** True while a fetch is being read or served. */
+    boolean active() {
+        return !fetches.isEmpty();
     }
 
     private void pump() {

@@ -7,8 +7,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Network input the node refused: undecodable or unauthenticated messages (counted by the
- * network's codecs), requests nobody could handle, forbidden admin operations, and background
- * streams refused. Reported by status and logged at most every 10 s, as one line, when it changed.
+ * network's codecs), requests nobody could handle (counted node-wide: {@link NodeWide#dropped}),
+ * forbidden admin operations, and background streams refused. Reported by status and logged at most every 10 s, as one line, when it changed.
  * Well-formed replies to requests this node no longer waits for (they came after a timeout, a
  * failover or a cancel) are expected under load and counted apart, in the log line only; so are this
  * node's own links that failed (a peer that is down, a connection that broke with messages queued):
@@ -20,25 +20,27 @@ final class RefusedInput {
 
     private final String region;
     private final LongSupplier refusedStreams;
-    private long dropped;
+    /** Where the node's components count the messages they dropped. */
+    private final NodeWide shared;
     private long lateReplies;
     private long linkFailures;
     private long forbidden;
     private long logged;
     private long lastLogNanos;
 
-    RefusedInput(String region, LongSupplier refusedStreams) {
+    RefusedInput(String region, LongSupplier refusedStreams, NodeWide shared) {
         this.region = region;
+        this.shared = shared;
         this.refusedStreams = refusedStreams;
     }
 
     /** A message was dropped (unknown reply, or its handler threw); true for the ones worth a log line (every 1000th). */
     boolean dropped() {
-        return dropped++ % 1000 == 0;
+        return shared.dropped();
     }
 
     long droppedCount() {
-        return dropped;
+        return shared.droppedCount();
     }
 
     /** A reply to a request nobody waits for any more (timed out, failed over, cancelled): ignored, not refused. */
@@ -57,7 +59,7 @@ final class RefusedInput {
 
     /** Input refused as malformed or unexpected: undecodable, unknown requests, refused streams. */
     long malformedOrUnexpected() {
-        return WireStats.malformedCount() + dropped + refusedStreams.getAsLong();
+        return WireStats.malformedCount() + shared.droppedCount() + refusedStreams.getAsLong();
     }
 
     /** An admin operation from a client not allowed to send one: counted as unauthenticated; true for the first of each 1000 (logged). */

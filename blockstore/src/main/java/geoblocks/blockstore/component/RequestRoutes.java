@@ -4,15 +4,31 @@ import geoblocks.blockstore.wire.BenchOp.*;
 import geoblocks.blockstore.wire.ClientOp.*;
 import geoblocks.blockstore.wire.FileOp.*;
 import geoblocks.blockstore.wire.PeerOp.*;
+import geoblocks.blockstore.wire.FileOp;
 import geoblocks.blockstore.wire.OpFamily;
+import java.util.List;
 
 /**
  * Who handles each request that arrives at a node, door by door ({@link OpFamily}): one table per family,
- * each taking only its family's ops. Who may send each was decided at its door ({@link Doors});
- * {@code complete()} refuses to start a node that lacks a handler.
+ * each taking only its family's ops, and the peer service's table of the peer requests it took over
+ * ({@link #PEER_SERVICE}: the ingress sends those to the peer service, the file service never sees them).
+ * Who may send each was decided at its door ({@link Doors}); {@code complete()} refuses to start a node
+ * that lacks a handler.
  */
 final class RequestRoutes {
+    /**
+     * The peer requests the peer service ({@link PeerService}) handles: {@link FileIngress} sends them on
+     * {@code PeerServicePort}; every other peer op goes to the file service on {@code PeerOpsPort}.
+     */
+    static final List<Class<? extends FileOp>> PEER_SERVICE = List.of(FetchPaced.class, FetchMore.class,
+            FetchCancel.class);
+
     private RequestRoutes() {}
+
+    /** True when {@code op} is handled by the peer service, not by the file service. */
+    static boolean toPeerService(FileOp op) {
+        return PEER_SERVICE.contains(op.getClass());
+    }
 
     /** The answer to an op this node does not know (a newer peer's): UNSUPPORTED, naming the tag and what this node speaks. */
     static Failed unsupported(Unknown u) {
@@ -47,9 +63,6 @@ final class RequestRoutes {
         return new OpHandlers(OpFamily.PEER)
                 .on(ReplicaData.class, p.replicas()::onReplicaData)
                 .on(FetchBlock.class, p.replicas()::onFetch)
-                .on(FetchPaced.class, p.paced()::onFetch)
-                .on(FetchMore.class, p.paced()::onMore)
-                .on(FetchCancel.class, p.paced()::onCancel)
                 .on(LookupManifest.class, p.replicas()::onLookup)
                 .on(DeleteFile.class, p.replicas()::onDelete)
                 .on(BackgroundFetch.class, p.background()::onFetch)
@@ -64,7 +77,23 @@ final class RequestRoutes {
                 .on(ManifestPart.class, p.replicas()::onPublish)
                 // the membership component takes it at the same door (MembershipComponent)
                 .elsewhere(LayoutSync.class)
+                // the peer service's: the ingress sends them there (peerService below)
+                .elsewhere(PEER_SERVICE)
                 .complete();
+    }
+
+    /** What the peer service handles for the other nodes: their paced block fetches ({@link #PEER_SERVICE}). */
+    static OpHandlers peerService(PacedFetches paced) {
+        OpHandlers routes = new OpHandlers(OpFamily.PEER)
+                .on(FetchPaced.class, paced::onFetch)
+                .on(FetchMore.class, paced::onMore)
+                .on(FetchCancel.class, paced::onCancel);
+        for (Class<? extends FileOp> c : PEER_SERVICE) {
+            if (!routes.handles(c)) {
+                throw new IllegalStateException("the peer service has no handler for " + c.getSimpleName());
+            }
+        }
+        return routes;
     }
 
     /** What an admin asks: moves and purges (cluster changes go to the membership component). */

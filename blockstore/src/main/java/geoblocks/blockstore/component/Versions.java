@@ -9,6 +9,7 @@ import geoblocks.blockstore.core.TombstoneCollector;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.core.WriteCondition;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,12 @@ import java.util.function.LongSupplier;
  * as a name's head it records its own acknowledgement in the same durable write
  * ({@link ManifestHistory#acknowledgedBy}); a lone tombstone is dropped, and the name forgotten,
  * when {@link TombstoneCollector} says so. The store itself is pure data.
+ *
+ * <p>Thread-safe under the store's lock ({@link ManifestStore}): each change here (stamp, merge, claim,
+ * delete, purge, sweep) holds the store's monitor from its first read to its last write, so a prune
+ * never replaces a history another thread merged into since it read it, and the hybrid clock has one
+ * owner. The block deletions the retention decides run after the lock is released, in the order they
+ * were decided, one call per pruned name; nothing else runs under it.
  */
 final class Versions {
     private static final int SWEEP_NAMES = 100;
@@ -37,11 +44,13 @@ final class Versions {
     private TombstoneCollector tombstones;
     private final Consumer<List<BlockId>> deleteLocal;
     private String sweepCursor = "";
-    /** Versions the retention dropped, since start. */
-    long dropped;
+    /** The block deletions decided under the lock, each name's apart, run once it is released. */
+    private final List<List<BlockId>> toDelete = new ArrayList<>();
+    /** Versions the retention dropped, since start (written under the lock). */
+    volatile long dropped;
     /** Lone tombstones dropped since start: every region acknowledged them / the tombstone retention expired. */
-    long tombstonesAcknowledged;
-    long tombstonesExpired;
+    volatile long tombstonesAcknowledged;
+    volatile long tombstonesExpired;
 
     Versions(ManifestStore store, String region, LongSupplier wallMillis, long versionRetentionMs,
             TombstoneCollector tombstones, Consumer<List<BlockId>> deleteLocal) {
@@ -57,11 +66,42 @@ final class Versions {
 
     /** From now on lone tombstones wait for the acknowledgements {@code collector} asks for (the cluster's members changed). */
     void tombstones(TombstoneCollector collector) {
-        this.tombstones = collector;
+        synchronized (store) {
+            this.tombstones = collector;
+        }
+    }
+
+    /** A change under the store's lock, which may throw what the store throws. */
+    private interface Change<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs {@code change} under the store's lock, then the block deletions it decided (also when it
+     * failed after deciding some: their histories are replaced already).
+     */
+    private <T> T locked(Change<T> change) throws IOException {
+        List<List<BlockId>> deletions = List.of();
+        try {
+            synchronized (store) {
+                try {
+                    return change.run();
+                } finally {
+                    deletions = List.copyOf(toDelete);
+                    toDelete.clear();
+                }
+            }
+        } finally {
+            deletions.forEach(deleteLocal);
+        }
     }
 
     /** Stamps {@code draft} as this node's newest version of its name and stores it durably. */
     Manifest commit(Manifest draft) throws IOException {
+        return locked(() -> stamp(draft));
+    }
+
+    private Manifest stamp(Manifest draft) throws IOException {
         Manifest m = draft.withVersion(new Version(clock.now(), region));
         store.save(m);
         return m;
@@ -74,6 +114,10 @@ final class Versions {
 
     /** As {@link #delete(String)}, the tombstone carrying {@code meta}. */
     Manifest delete(String name, Map<String, String> meta) throws IOException {
+        return locked(() -> tombstone(name, meta));
+    }
+
+    private Manifest tombstone(String name, Map<String, String> meta) throws IOException {
         Version v = new Version(clock.now(), region);
         Manifest t = Manifest.tombstone(name, "t" + Long.toHexString(v.clock()), region, wallMillis.getAsLong(), v)
                 .withMeta(meta);
@@ -89,12 +133,16 @@ final class Versions {
      * kept, or empty when this node keeps no such version.
      */
     Optional<Manifest> purge(String name, Version v) throws IOException {
+        return locked(() -> purgeNow(name, v));
+    }
+
+    private Optional<Manifest> purgeNow(String name, Version v) throws IOException {
         Optional<Manifest> m = store.history(name).flatMap(h -> h.find(v));
         if (m.isEmpty()) {
             return Optional.empty();
         }
         if (!m.get().purged()) {
-            merge(ManifestHistory.of(m.get().purgedAt(wallMillis.getAsLong())));
+            mergeNow(ManifestHistory.of(m.get().purgedAt(wallMillis.getAsLong())));
         }
         return store.history(name).flatMap(h -> h.find(v)).or(() -> Optional.of(m.get().purgedAt(wallMillis.getAsLong())));
     }
@@ -110,6 +158,10 @@ final class Versions {
      * ({@link Node#notReadyToDecideCreates}).
      */
     Claim claim(Manifest draft, WriteCondition condition) throws IOException {
+        return locked(() -> decide(draft, condition));
+    }
+
+    private Claim decide(Manifest draft, WriteCondition condition) throws IOException {
         WriteCondition.Outcome o = condition.check(store.find(draft.name()).orElse(null));
         if (o != WriteCondition.Outcome.PASSED) {
             return new Claim(null, o);
@@ -119,11 +171,15 @@ final class Versions {
             store.merge(ManifestHistory.of(t).acknowledgedBy(region));
             return new Claim(t, o);
         }
-        return new Claim(commit(draft), o);
+        return new Claim(stamp(draft), o);
     }
 
     /** Merges versions from a peer and applies the retention to the name; returns what is kept. */
     Optional<ManifestHistory> merge(ManifestHistory incoming) throws IOException {
+        return locked(() -> mergeNow(incoming));
+    }
+
+    private Optional<ManifestHistory> mergeNow(ManifestHistory incoming) throws IOException {
         for (Manifest m : incoming.versions()) {
             clock.observe(m.version().clock());
         }
@@ -141,6 +197,10 @@ final class Versions {
      * many names changed.
      */
     int mergeAll(List<ManifestHistory> incoming) throws IOException {
+        return locked(() -> mergeAllNow(incoming));
+    }
+
+    private int mergeAllNow(List<ManifestHistory> incoming) throws IOException {
         long now = wallMillis.getAsLong();
         List<ManifestHistory> kept = new ArrayList<>(incoming.size());
         for (ManifestHistory h : incoming) {
@@ -165,6 +225,17 @@ final class Versions {
 
     /** Applies the retention to a page of names (called periodically; a full pass over the store takes several calls). */
     void sweep() {
+        try {
+            locked(() -> {
+                sweepNow();
+                return null;
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // sweepNow catches each name's failure itself
+        }
+    }
+
+    private void sweepNow() {
         List<ManifestHistory> page = store.histories(sweepCursor, SWEEP_NAMES);
         sweepCursor = page.size() < SWEEP_NAMES ? "" : page.get(page.size() - 1).name();
         for (ManifestHistory h : page) {
@@ -208,7 +279,7 @@ final class Versions {
             }
         }
         if (!mine.isEmpty()) {
-            deleteLocal.accept(mine);
+            toDelete.add(mine); // run once the lock is released (see locked)
         }
         dropped += gone.size();
         return Optional.ofNullable(kept);

@@ -20,7 +20,9 @@ import java.util.Map;
  * foreground data keeps moving (it ends between 3/4 of the hold and the hold after the last message).
  * Each report carries the foreground's rate with the peer since the report before (its data bytes
  * over that time; 0 for the first report of a hold), which the transport gives the held background a
- * share of (LEDBAT's HoldPacer). Time is passed in (nanoseconds); pure.
+ * share of (LEDBAT's HoldPacer). Time is passed in (nanoseconds); pure. Thread-safe ({@link #onForeground}
+ * holds its monitor): the components of a node share one, so the rate is over all of the node's foreground
+ * bytes with the peer.
  */
 public final class ForegroundHold {
     /**
@@ -68,7 +70,7 @@ public final class ForegroundHold {
      * bytes per second when the transport should be told (again) to hold the background to that peer
      * for {@link #holdNanos()} from now (0: not known yet, the first report of a hold), else -1.
      */
-    public long onForeground(String peer, long nowNanos, long bytes) {
+    public synchronized long onForeground(String peer, long nowNanos, long bytes) {
         Peer p = peers.get(peer);
         if (p == null || nowNanos - p.lastTold >= holdNanos) { // the hold before (if any) has ended
             p = p == null ? new Peer() : p;

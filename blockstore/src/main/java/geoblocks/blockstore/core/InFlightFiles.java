@@ -10,7 +10,8 @@ import java.util.Map;
  * coordinates) or for {@code windowNanos} after its last sign of life ({@link #touch}: a block of it
  * stored here, a move's copy or keep-alive for it). Pure: time is passed in (monotonic nanoseconds);
  * kept in memory only, so a restart forgets it; the collector makes up for that by counting no
- * block's grace from before the node started. Not thread-safe: the file service owns it.
+ * block's grace from before the node started. Thread-safe (each method holds its monitor and calls nothing
+ * outside it): the components of a node share it.
  */
 public final class InFlightFiles {
     private final long windowNanos;
@@ -27,12 +28,12 @@ public final class InFlightFiles {
     }
 
     /** Keeps {@code fileId} in flight until as many {@link #release}s. */
-    public void hold(String fileId) {
+    public synchronized void hold(String fileId) {
         holds.merge(fileId, 1, Integer::sum);
     }
 
     /** Ends one {@link #hold}; the file then stays in flight for the window, as after a touch. */
-    public void release(String fileId, long now) {
+    public synchronized void release(String fileId, long now) {
         Integer n = holds.get(fileId);
         if (n == null) {
             return;
@@ -46,7 +47,7 @@ public final class InFlightFiles {
     }
 
     /** A sign of life of {@code fileId} at {@code now}: in flight for the window from now. */
-    public void touch(String fileId, long now) {
+    public synchronized void touch(String fileId, long now) {
         touched.put(fileId, now);
         if (lastPrune == Long.MIN_VALUE || now - lastPrune > windowNanos) {
             prune(now);
@@ -54,7 +55,7 @@ public final class InFlightFiles {
     }
 
     /** True while {@code fileId} is held or was touched within the window before {@code now}. */
-    public boolean inFlight(String fileId, long now) {
+    public synchronized boolean inFlight(String fileId, long now) {
         if (holds.containsKey(fileId)) {
             return true;
         }
@@ -63,7 +64,7 @@ public final class InFlightFiles {
     }
 
     /** Files held now (moves and uploads under way). */
-    public int held() {
+    public synchronized int held() {
         return holds.size();
     }
 

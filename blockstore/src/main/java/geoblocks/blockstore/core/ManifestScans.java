@@ -15,7 +15,7 @@ import java.util.Map;
  * The reads of a {@link ManifestStore} in name order, each one seek of its engine and a walk of one
  * key range: live heads and listing records by prefix, histories, the names of a file and the
  * newest names. A record that does not decode, or sits under another name's key, is skipped and
- * counted as corrupt by the store. Not thread-safe: the store's owner calls it.
+ * counted as corrupt by the store. Not thread-safe: the store calls it under its lock.
  */
 final class ManifestScans {
     private final ManifestStore store;

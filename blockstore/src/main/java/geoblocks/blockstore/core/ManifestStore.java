@@ -39,8 +39,15 @@ import java.util.TreeMap;
  *
  * <p>Decoded histories of recently used names are cached: at most {@link #CACHE} of them and
  * {@link #CACHE_BYTES} of their encodings (inline objects make some histories kilobytes long).
- * Not thread-safe: one component owns it. The reads in name order (listings, the newest names, the
- * names of a file) are in {@link ManifestScans}, the per-name digests in {@link NameDigests}.
+ * The reads in name order (listings, the newest names, the names of a file) are in {@link ManifestScans},
+ * the per-name digests in {@link NameDigests}.
+ *
+ * <p>Thread-safe under one lock, the store's monitor: every method that touches its state is
+ * {@code synchronized}, runs no caller's code and returns what the caller then owns (immutable
+ * histories, new lists and maps, copies of digests), so two components on two threads may read and
+ * write it. A caller whose change reads first and writes after (read, merge, prune, replace) holds
+ * the monitor across it ({@code component.Versions} does). The engine under it is shared with other
+ * keepers of node state and is thread-safe itself; {@link SharedManifestReads} reads it without this lock.
  */
 public final class ManifestStore implements AutoCloseable {
     /** Buckets names are hashed into for anti-entropy digests. */
@@ -73,7 +80,7 @@ public final class ManifestStore implements AutoCloseable {
     private final UnsyncedNames unsynced = new UnsyncedNames();
 
     /** Histories decoded and kept in memory now, and their encoded bytes (tests). */
-    long[] cached() {
+    synchronized long[] cached() {
         return cache.stats();
     }
 
@@ -112,27 +119,27 @@ public final class ManifestStore implements AutoCloseable {
      * owner must run before anything reveals them (the file service holds its outgoing messages
      * and block deletions until then: {@link OutputGate}). Many writes then share one sync.
      */
-    public void deferSyncs() {
+    public synchronized void deferSyncs() {
         this.deferSync = true;
     }
 
     /** True when writes wait for the owner's sync ({@link #deferSyncs}). */
-    public boolean defersSyncs() {
+    public synchronized boolean defersSyncs() {
         return deferSync;
     }
 
     /** Writes made since the store opened (a sequence number for {@link OutputGate}). */
-    public long writes() {
+    public synchronized long writes() {
         return writes;
     }
 
     /** The owner's sync covering every write up to number {@code upTo} ({@link #writes}) ended. */
-    public void synced(long upTo) {
+    public synchronized void synced(long upTo) {
         unsynced.synced(upTo);
     }
 
     /** Names whose last write waits for a sync (tests, status). */
-    public int unsyncedNames() {
+    public synchronized int unsyncedNames() {
         return unsynced.size();
     }
 
@@ -142,17 +149,17 @@ public final class ManifestStore implements AutoCloseable {
     }
 
     /** Histories that failed to decode when read (each counted once per read; never served). */
-    public int corruptOnLoad() {
+    public synchronized int corruptOnLoad() {
         return corrupt;
     }
 
     /** Adds one version (or a newer location epoch of it) durably; returns the name's history now. */
-    public ManifestHistory save(Manifest m) throws IOException {
+    public synchronized ManifestHistory save(Manifest m) throws IOException {
         return merge(ManifestHistory.of(m));
     }
 
     /** Merges {@code incoming} into the name's history, durably when anything changed; returns the history now. */
-    public ManifestHistory merge(ManifestHistory incoming) throws IOException {
+    public synchronized ManifestHistory merge(ManifestHistory incoming) throws IOException {
         Optional<ManifestHistory> old = history(incoming.name());
         ManifestHistory merged = old.isEmpty() ? incoming : old.get().merge(incoming);
         if (old.isPresent() && merged.equals(old.get())) {
@@ -163,7 +170,7 @@ public final class ManifestStore implements AutoCloseable {
     }
 
     /** Merges many histories in one durable batch (anti-entropy, upgrades); returns how many changed. */
-    public int mergeAll(List<ManifestHistory> incoming) throws IOException {
+    public synchronized int mergeAll(List<ManifestHistory> incoming) throws IOException {
         Change change = new Change();
         Map<String, ManifestHistory> now = new LinkedHashMap<>();
         for (ManifestHistory h : incoming) {
@@ -180,7 +187,7 @@ public final class ManifestStore implements AutoCloseable {
     }
 
     /** Replaces a name's history (after pruning); {@code null} removes the name. */
-    public void replace(String name, ManifestHistory kept) throws IOException {
+    public synchronized void replace(String name, ManifestHistory kept) throws IOException {
         if (kept != null && !kept.name().equals(name)) {
             throw new IllegalArgumentException("history of '" + kept.name() + "' given for '" + name + "'");
         }
@@ -336,7 +343,7 @@ public final class ManifestStore implements AutoCloseable {
     }
 
     /** The history encoded in {@code bytes}, or null (counted as corrupt) when they do not decode. */
-    ManifestHistory decode(byte[] bytes) {
+    synchronized ManifestHistory decode(byte[] bytes) {
         try {
             return ManifestCodec.decodeAny(bytes);
         } catch (IOException | RuntimeException e) {
@@ -346,17 +353,17 @@ public final class ManifestStore implements AutoCloseable {
     }
 
     /** A stored record under another name's key (never served). */
-    void countCorrupt() {
+    synchronized void countCorrupt() {
         corrupt++;
     }
 
     /** The head of the name, unless the name is absent or its head is a tombstone. */
-    public Optional<Manifest> find(String name) {
+    public synchronized Optional<Manifest> find(String name) {
         return history(name).flatMap(ManifestHistory::live);
     }
 
     /** Every version of the name this node keeps (empty also when its stored record is unreadable). */
-    public Optional<ManifestHistory> history(String name) {
+    public synchronized Optional<ManifestHistory> history(String name) {
         ManifestHistory c = cache.get(name);
         if (c != null) {
             return Optional.of(c);
@@ -383,84 +390,84 @@ public final class ManifestStore implements AutoCloseable {
     }
 
     /** Up to {@code limit} live heads with names after {@code after} (exclusive; "" for the start). */
-    public List<Manifest> list(String after, int limit) {
+    public synchronized List<Manifest> list(String after, int limit) {
         return list("", after, limit);
     }
 
     /** Live heads by prefix after a name, in name order: see {@link ManifestScans#list}. */
-    public List<Manifest> list(String prefix, String after, int limit) {
+    public synchronized List<Manifest> list(String prefix, String after, int limit) {
         return scans.list(prefix, after, limit);
     }
 
     /** Live names by prefix from the listing records, no history decoded: see {@link ManifestScans#listing}. */
-    public List<Listed> listing(String prefix, String after, int limit) {
+    public synchronized List<Listed> listing(String prefix, String after, int limit) {
         return scans.listing(prefix, after, limit);
     }
 
     /** Up to {@code limit} histories (tombstoned names included) with names after {@code after}. */
-    public List<ManifestHistory> histories(String after, int limit) {
+    public synchronized List<ManifestHistory> histories(String after, int limit) {
         return scans.histories(after, limit);
     }
 
     /** Names by prefix, tombstoned ones too: see {@link ManifestScans#listingWithDeleted}. */
-    public List<Listed> listingWithDeleted(String prefix, String after, int limit) {
+    public synchronized List<Listed> listingWithDeleted(String prefix, String after, int limit) {
         return scans.listingWithDeleted(prefix, after, limit);
     }
 
     /** The names whose kept versions were uploaded as {@code fileId} (its blocks are then referenced). */
-    public List<String> namesOfFile(String fileId) throws IOException {
+    public synchronized List<String> namesOfFile(String fileId) throws IOException {
         return scans.namesOfFile(fileId);
     }
 
     /** Up to {@code limit} live heads, newest first (by creation time), read from an index: no walk. */
-    public List<Manifest> newest(int limit) {
+    public synchronized List<Manifest> newest(int limit) {
         return scans.newest(limit);
     }
 
     /** Per region, the block replicas of live heads and their bytes, kept on every change. */
-    public Map<String, Placed> placed() {
+    public synchronized Map<String, Placed> placed() {
         Map<String, Placed> out = new TreeMap<>();
         placed.forEach((r, p) -> out.put(r, new Placed(p[0], p[1])));
         return out;
     }
 
     /** Files with a live head (a counter, kept on every change). */
-    public int size() {
+    public synchronized int size() {
         return (int) Math.min(Integer.MAX_VALUE, live);
     }
 
     /** Names with any version, tombstones included (a counter). */
-    public int names() {
+    public synchronized int names() {
         return (int) Math.min(Integer.MAX_VALUE, names);
     }
 
     /** The largest version clock stored (0 when empty): a restarted node's clock starts above it. */
-    public long maxClock() {
+    public synchronized long maxClock() {
         return maxClock;
     }
 
     /** The digest of every bucket (a copy). */
-    public long[] bucketDigests() {
+    public synchronized long[] bucketDigests() {
         return tree.buckets();
     }
 
     /** The digests of the {@link #LEAVES} leaves of {@code bucket}. */
-    public long[] leafDigests(int bucket) {
+    public synchronized long[] leafDigests(int bucket) {
         return tree.leaves(bucket);
     }
 
     /** Name and digest of every name in {@code wanted} buckets, in name order. */
-    public Map<String, Long> digests(Set<Integer> wanted) {
+    public synchronized Map<String, Long> digests(Set<Integer> wanted) {
         return NameDigests.ofBuckets(engine, wanted);
     }
 
     /** Name and digest of every name in {@code wanted} leaves (bucket * LEAVES + leaf), in name order. */
-    public Map<String, Long> leafNameDigests(Set<Integer> wanted) {
+    public synchronized Map<String, Long> leafNameDigests(Set<Integer> wanted) {
         return NameDigests.ofLeaves(engine, wanted);
     }
 
     /** The digest of one name's history, or empty. */
-    public Optional<Long> digest(String name) {
+    public synchronized Optional<Long> digest(String name) {
         return NameDigests.of(engine, name);
     }
 

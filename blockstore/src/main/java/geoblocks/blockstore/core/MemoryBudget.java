@@ -10,7 +10,8 @@ import geoblocks.blockstore.wire.FailureException;
  * Bytes that are in memory already ({@link #reserveHeld}: a whole block that arrived in one message)
  * are counted even beyond the capacity, since refusing them would free nothing; new reservations
  * then fail until enough is released. Invariant: 0 <= used, and used <= capacity unless held bytes
- * took it over. Not thread-safe: one component owns it.
+ * took it over. Thread-safe (each method holds the budget's monitor and calls nothing outside it): the
+ * components of a node share one budget.
  */
 public final class MemoryBudget implements TransferMemory {
     private final long capacity;
@@ -25,7 +26,7 @@ public final class MemoryBudget implements TransferMemory {
 
     /** Reserves {@code bytes} if they fit; false (and nothing reserved) otherwise. */
     @Override
-    public boolean tryReserve(long bytes) {
+    public synchronized boolean tryReserve(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
         }
@@ -40,7 +41,7 @@ public final class MemoryBudget implements TransferMemory {
      * Counts {@code bytes} that are in memory already (they arrived whole in one message), even
      * beyond the capacity: until they are released, {@link #tryReserve} refuses what no longer fits.
      */
-    public void reserveHeld(long bytes) {
+    public synchronized void reserveHeld(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
         }
@@ -48,14 +49,14 @@ public final class MemoryBudget implements TransferMemory {
     }
 
     @Override
-    public void release(long bytes) {
+    public synchronized void release(long bytes) {
         if (bytes < 0 || bytes > used) {
             throw new IllegalStateException("releasing " + bytes + " bytes but only " + used + " are reserved");
         }
         used -= bytes;
     }
 
-    public long used() {
+    public synchronized long used() {
         return used;
     }
 
@@ -71,7 +72,7 @@ public final class MemoryBudget implements TransferMemory {
 
     /** The refusal a client sees. */
     @Override
-    public String busy(long wanted) {
+    public synchronized String busy(long wanted) {
         return "node busy: " + (used >> 20) + " of " + (capacity >> 20) + " MiB of transfer memory in use, "
                 + wanted + " more bytes refused; retry later";
     }

@@ -7,7 +7,8 @@ package geoblocks.blockstore.core;
  * tcp); {@code ledbat} counts the bytes of background block streams (header included). So the
  * foreground class is tcp - tcpBackground and the background class ledbat + tcpBackground. Client
  * uploads and downloads are not counted. Invariant: every counter only grows, and tcpBackground
- * never exceeds tcp. Not thread-safe: one component owns it.
+ * never exceeds tcp. Thread-safe (each method holds the counters' monitor): the components of a node
+ * share one set of counters.
  */
 public final class TransferCounters {
     private long tcpSent;
@@ -18,7 +19,7 @@ public final class TransferCounters {
     private long tcpBackgroundReceived;
 
     /** Block bytes sent over TCP; {@code background} for a background copy. */
-    public void tcpSent(long bytes, boolean background) {
+    public synchronized void tcpSent(long bytes, boolean background) {
         tcpSent += check(bytes);
         if (background) {
             tcpBackgroundSent += bytes;
@@ -26,42 +27,42 @@ public final class TransferCounters {
     }
 
     /** Block bytes received over TCP; {@code background} for a background copy. */
-    public void tcpReceived(long bytes, boolean background) {
+    public synchronized void tcpReceived(long bytes, boolean background) {
         tcpReceived += check(bytes);
         if (background) {
             tcpBackgroundReceived += bytes;
         }
     }
 
-    public void ledbatSent(long bytes) {
+    public synchronized void ledbatSent(long bytes) {
         ledbatSent += check(bytes);
     }
 
-    public void ledbatReceived(long bytes) {
+    public synchronized void ledbatReceived(long bytes) {
         ledbatReceived += check(bytes);
     }
 
-    public long tcpSent() {
+    public synchronized long tcpSent() {
         return tcpSent;
     }
 
-    public long tcpReceived() {
+    public synchronized long tcpReceived() {
         return tcpReceived;
     }
 
-    public long tcpBackgroundSent() {
+    public synchronized long tcpBackgroundSent() {
         return tcpBackgroundSent;
     }
 
-    public long tcpBackgroundReceived() {
+    public synchronized long tcpBackgroundReceived() {
         return tcpBackgroundReceived;
     }
 
-    public long ledbatSent() {
+    public synchronized long ledbatSent() {
         return ledbatSent;
     }
 
-    public long ledbatReceived() {
+    public synchronized long ledbatReceived() {
         return ledbatReceived;
     }
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class RefusedInputTest {
     @Test
     void ownLinkFailures_areNotRefusedInput_forbiddenAdminOperationsAreUnauthenticated() {
-        RefusedInput r = new RefusedInput("seoul", () -> 0);
+        RefusedInput r = new RefusedInput("seoul", () -> 0, new NodeWide(1 << 20));
         long malformed = r.malformedOrUnexpected();
         long unauthenticated = r.unauthenticated();
         for (int i = 0; i < 5; i++) {

@@ -7,7 +7,6 @@ import geoblocks.blockstore.core.Manifest;
 import geoblocks.blockstore.core.ManifestStore;
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RequestStats;
-import geoblocks.blockstore.core.TransferCounters;
 import geoblocks.blockstore.core.Version;
 import geoblocks.blockstore.core.placement.PolicyCatalog;
 import geoblocks.blockstore.meta.MemoryMetaEngine;
@@ -60,7 +59,7 @@ class SnapshotsTest {
         }
         ClusterConfig cluster = new ClusterConfig(regions, RttMatrix.specDefaults(), false);
         return new NodeContext(regions.get("seoul"), "seoul", cluster, NodeSettings.defaults(), store, 1,
-                new TransferCounters(), e -> {}, e -> {}, e -> {}, new PolicyCatalog(List.of()));
+                new NodeWide(1 << 20), e -> {}, e -> {}, e -> {}, new PolicyCatalog(List.of()));
     }
 
     private static NodeSnapshot snapshot(NodeContext node) {
