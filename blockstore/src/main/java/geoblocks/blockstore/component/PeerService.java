@@ -36,8 +36,9 @@ import se.sics.kompics.timer.Timer;
 
 /**
  * The peer service of a node, as glue: it serves the requests of other nodes that left the file service, as the
- * ingress routes them on {@link PeerServicePort} (today the paced block fetches of their parallel and hedged
- * reads, {@link PacedFetches}; the table is {@link RequestRoutes#PEER_SERVICE}), on a context of its own
+ * ingress routes them on {@link PeerServicePort} (today their block fetches: plain ones, {@link BlockFetches},
+ * and the paced ones of parallel and hedged reads, {@link PacedFetches}; the table is
+ * {@link RequestRoutes#PEER_SERVICE}), on a context of its own
  * ({@link PeerContext}: no manifests, no pending requests, no placement). What every op in or out does besides
  * its handler is node-wide ({@link NodeWide}): the peer is heard by the failure detector and foreground data
  * holds LEDBAT back through the node's one set of rules ({@link PeerSignals}), block bytes count in the node's
@@ -77,7 +78,7 @@ public final class PeerService extends ComponentDefinition {
         this.signals = new PeerSignals(init.region, node::regionOf, node::now, init.shared, e -> trigger(e, rtt),
                 e -> trigger(e, ledbat));
         this.paced = new PacedFetches(node);
-        this.routes = RequestRoutes.peerService(paced);
+        this.routes = RequestRoutes.peerService(new BlockFetches(node), paced);
         onStart(s -> scheduleTick(pace.fastNanos()));
         on(timer, Tick.class, t -> tick());
         on(layout, LayoutPort.LayoutChanged.class, c -> node.layout(c.layout()));

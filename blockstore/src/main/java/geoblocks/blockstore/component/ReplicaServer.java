@@ -7,13 +7,11 @@ import geoblocks.blockstore.core.ManifestHistory;
 import geoblocks.blockstore.wire.FailureCode;
 import geoblocks.blockstore.wire.FailureException;
 import geoblocks.blockstore.wire.Assembly;
-import geoblocks.blockstore.wire.PeerOp.BlockData;
 import geoblocks.blockstore.wire.PeerOp.Claimed;
 import geoblocks.blockstore.wire.PeerOp.CreateClaim;
 import geoblocks.blockstore.wire.PeerOp.DeleteFile;
 import geoblocks.blockstore.wire.FileOp.Done;
 import geoblocks.blockstore.wire.FileOp.Failed;
-import geoblocks.blockstore.wire.PeerOp.FetchBlock;
 import geoblocks.blockstore.wire.PeerOp.LookupManifest;
 import geoblocks.blockstore.wire.FileOp.ManifestPart;
 import geoblocks.blockstore.wire.PeerOp.ReplicaData;
@@ -26,9 +24,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Serves other nodes: stores replicas they send (acknowledged only once durable), reads blocks
- * for their downloads, answers manifest lookups with the name's history, merges published
- * versions and histories, and decides the create-if-absent claims of the names this node owns.
+ * Serves other nodes: stores replicas they send (acknowledged only once durable), answers manifest
+ * lookups with the name's history, merges published versions and histories, and decides the
+ * create-if-absent claims of the names this node owns. (Their block reads are the peer service's:
+ * {@link BlockFetches}, {@link PacedFetches}.)
  */
 final class ReplicaServer {
     /** Largest manifest accepted from the network (max-blocks-per-file blocks fit well below it). */
@@ -123,25 +122,6 @@ final class ReplicaServer {
             node.send(peer, stored.ok()
                     ? new ReplicaStored(d.req(), d.blockId())
                     : stored.failure().prefixed(node.region() + " could not store " + d.blockId() + ": ").reply(d.req()));
-        });
-    }
-
-    void onFetch(NetAddress peer, FetchBlock f) {
-        BlockId id;
-        try {
-            id = BlockId.of(f.blockId());
-        } catch (IllegalArgumentException e) {
-            node.send(peer, new Failed(f.req(), FailureCode.INVALID, e.getMessage()));
-            return;
-        }
-        node.readLocal(id, read -> {
-            if (read.block() == null) {
-                node.send(peer, read.failure().prefixed(node.region() + ": ").reply(f.req()));
-                return;
-            }
-            byte[] data = read.block().data();
-            Assembly.split(data, node.settings().chunkBytes(), (off, part) ->
-                    node.send(peer, new BlockData(f.req(), off, data.length, read.block().crc(), part)));
         });
     }
 

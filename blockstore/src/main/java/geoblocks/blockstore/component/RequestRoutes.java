@@ -20,8 +20,8 @@ final class RequestRoutes {
      * The peer requests the peer service ({@link PeerService}) handles: {@link FileIngress} sends them on
      * {@code PeerServicePort}; every other peer op goes to the file service on {@code PeerOpsPort}.
      */
-    static final List<Class<? extends FileOp>> PEER_SERVICE = List.of(FetchPaced.class, FetchMore.class,
-            FetchCancel.class);
+    static final List<Class<? extends FileOp>> PEER_SERVICE = List.of(FetchBlock.class, FetchPaced.class,
+            FetchMore.class, FetchCancel.class);
 
     private RequestRoutes() {}
 
@@ -62,7 +62,6 @@ final class RequestRoutes {
     static OpHandlers peer(NodeParts p) {
         return new OpHandlers(OpFamily.PEER)
                 .on(ReplicaData.class, p.replicas()::onReplicaData)
-                .on(FetchBlock.class, p.replicas()::onFetch)
                 .on(LookupManifest.class, p.replicas()::onLookup)
                 .on(DeleteFile.class, p.replicas()::onDelete)
                 .on(BackgroundFetch.class, p.background()::onFetch)
@@ -82,9 +81,10 @@ final class RequestRoutes {
                 .complete();
     }
 
-    /** What the peer service handles for the other nodes: their paced block fetches ({@link #PEER_SERVICE}). */
-    static OpHandlers peerService(PacedFetches paced) {
+    /** What the peer service handles for other nodes: their block fetches, plain and paced ({@link #PEER_SERVICE}). */
+    static OpHandlers peerService(BlockFetches fetches, PacedFetches paced) {
         OpHandlers routes = new OpHandlers(OpFamily.PEER)
+                .on(FetchBlock.class, fetches::onFetch)
                 .on(FetchPaced.class, paced::onFetch)
                 .on(FetchMore.class, paced::onMore)
                 .on(FetchCancel.class, paced::onCancel);

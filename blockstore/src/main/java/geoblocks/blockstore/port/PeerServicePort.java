@@ -7,7 +7,7 @@ import se.sics.kompics.PortType;
 
 /**
  * The second outlet of the {@link OpFamily#PEER} door: the node-to-node requests the peer service handles
- * (paced block fetches), which the node's ingress ({@code component.FileIngress}) sends here, authorized at
+ * (block fetches, plain and paced), which the node's ingress ({@code component.FileIngress}) sends here, authorized at
  * the peer door, instead of on {@link PeerOpsPort}. Which ops these are is one table
  * ({@code component.RequestRoutes.PEER_SERVICE}).
  */

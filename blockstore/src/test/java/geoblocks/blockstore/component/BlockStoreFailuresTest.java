@@ -97,12 +97,12 @@ class BlockStoreFailuresTest {
 
     /** A replica asked for a block it cannot serve answers with its store's code (it was INTERNAL for every reason). */
     @Test
-    void replicaServer_answersAFetchWithItsStoresCode() throws Exception {
+    void blockFetches_answerAFetchWithTheStoresCode() throws Exception {
         FakeNode node = new FakeNode();
         MemoryBlockStorage store = new MemoryBlockStorage(System::currentTimeMillis);
         node.disk = store;
         NetAddress peer = NetAddress.of("127.0.0.1", 7001);
-        ReplicaServer server = new ReplicaServer(node);
+        BlockFetches server = new BlockFetches(node);
         server.onFetch(peer, new PeerOp.FetchBlock(1, ID.value()));
         byte[] data = {1, 2, 3};
         store.put(ID, data, Checksums.crc32c(data));

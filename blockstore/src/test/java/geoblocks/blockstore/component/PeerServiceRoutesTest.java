@@ -15,13 +15,14 @@ import geoblocks.blockstore.wire.PeerOp.FetchBlock;
 import geoblocks.blockstore.wire.PeerOp.FetchCancel;
 import geoblocks.blockstore.wire.PeerOp.FetchMore;
 import geoblocks.blockstore.wire.PeerOp.FetchPaced;
+import geoblocks.blockstore.wire.PeerOp.LookupManifest;
 import geoblocks.net.NetAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The peer service's door: which peer requests the ingress sends it ({@link RequestRoutes#PEER_SERVICE}), that
- * its table handles each of them, and that the memory its paced fetches hold (which it announces to the file
+ * The peer service's door: which peer requests the ingress sends it ({@link RequestRoutes#PEER_SERVICE}: block
+ * fetches, plain and paced), that its table handles each of them, and that the memory its paced fetches hold (which it announces to the file
  * service as it falls) is what they reserved.
  */
 class PeerServiceRoutesTest {
@@ -29,11 +30,12 @@ class PeerServiceRoutesTest {
     private static final BlockId ID = BlockId.of("f-1-0");
 
     @Test
-    void pacedFetchRequests_goToThePeerService_theirAnswersAndOtherPeerOpsDoNot() {
+    void blockFetches_goToThePeerService_theirAnswersAndOtherPeerOpsDoNot() {
+        assertTrue(RequestRoutes.toPeerService(new FetchBlock(1, "f-1-0")));
         assertTrue(RequestRoutes.toPeerService(new FetchPaced(1, "f-1-0")));
         assertTrue(RequestRoutes.toPeerService(new FetchMore(1, 10)));
         assertTrue(RequestRoutes.toPeerService(new FetchCancel(1)));
-        assertFalse(RequestRoutes.toPeerService(new FetchBlock(1, "f-1-0")), "the replica server's");
+        assertFalse(RequestRoutes.toPeerService(new LookupManifest(1, "a")), "the replica server's");
         assertFalse(RequestRoutes.toPeerService(new BlockData(1, 0, 0, 0, new byte[0])),
                 "a reply: back to the request waiting for it, in the file service");
         for (Class<? extends FileOp> c : RequestRoutes.PEER_SERVICE) {
@@ -44,11 +46,12 @@ class PeerServiceRoutesTest {
 
     @Test
     void peerServiceTable_handlesEachOfItsOps() {
-        OpHandlers routes = RequestRoutes.peerService(new PacedFetches(new FakeNode()));
+        FakeNode node = new FakeNode();
+        OpHandlers routes = RequestRoutes.peerService(new BlockFetches(node), new PacedFetches(node));
         for (Class<? extends FileOp> c : RequestRoutes.PEER_SERVICE) {
             assertTrue(routes.handles(c), c.getSimpleName());
         }
-        assertFalse(routes.handles(FetchBlock.class));
+        assertFalse(routes.handles(LookupManifest.class));
     }
 
     @Test
