@@ -137,11 +137,8 @@ public final class FileService extends ComponentDefinition {
     private final PeerSignals signals;
     /** LEDBAT bytes each peer acknowledged, to see it progress between two PeerStats. */
     private final geoblocks.blockstore.core.ProgressWatch<NetAddress> ledbatAcked = new geoblocks.blockstore.core.ProgressWatch<>();
-    /** The tick's interval: 250 ms while the node works, 1 s once idle (see {@link geoblocks.blockstore.core.TickPace}). */
-    private final geoblocks.blockstore.core.TickPace pace = new geoblocks.blockstore.core.TickPace(250_000_000L,
-            1_000_000_000L, 2_000_000_000L);
-    private java.util.UUID tickTimer;
-    private long tickNanos;
+    /** The tick, fast while this component works, slow once idle. */
+    private final PacedTick ticks = new PacedTick(e -> trigger(e, timer), Tick::new);
 
     public FileService(FileServiceInit init) {
         NodeSettings settings = init.settings;
@@ -227,7 +224,7 @@ public final class FileService extends ComponentDefinition {
                     publishSnapshot(now);
                 });
         on(timer, BenchTick.class, t -> netBench.pace());
-        onStart(s -> scheduleTick(pace.fastNanos()));
+        onStart(s -> ticks.start());
         on(timer, Tick.class, t -> tick());
         on(layoutIn, LayoutPort.LayoutChanged.class, c -> layoutChanged(c.layout()));
         on(layoutIn, LayoutPort.LayoutReports.class, r -> follower.reports(r.reported()));
@@ -265,19 +262,19 @@ public final class FileService extends ComponentDefinition {
         on(benchOps, BenchOpsPort.Arrived.class, a -> onMsg(a.from(), a.op(), benchRoutes));
         on(adminOps, Forbidden.class, this::onForbidden);
         on(ledbat, StreamOpened.class, o -> {
-            activity();
+            ticks.activity(node.now());
             if (!netBench.onOpened(o)) {
                 background.onOpened(o);
             }
         });
         on(ledbat, SendProgress.class, p -> {
-            activity();
+            ticks.activity(node.now());
             if (!netBench.onProgress(p)) {
                 background.onProgress(p);
             }
         });
         on(ledbat, DataReceived.class, d -> {
-            activity();
+            ticks.activity(node.now());
             signals.heard(d.peer());
             if (!netBench.claims(d)) {
                 background.onData(d);
@@ -320,34 +317,12 @@ public final class FileService extends ComponentDefinition {
     private void tick() {
         long now = node.now();
         housekeeping.tick(now);
-        long want = pace.intervalAt(now, busy());
-        if (want != tickNanos) {
-            scheduleTick(want);
-        }
+        ticks.ticked(now, busy());
     }
 
     /** Work under way that needs the fast tick: memory reserved, requests waiting for it, copies owed, a bench pacing. */
     private boolean busy() {
         return node.admission().anyWaiting() || node.budget().used() > 0 || replicator.size() > 0 || pacingTimer != null;
-    }
-
-    /** A transfer or a client request moved: the tick turns fast at once if it was slow. */
-    private void activity() {
-        if (pace.activity(node.now(), tickNanos)) {
-            scheduleTick(pace.fastNanos());
-        }
-    }
-
-    private void scheduleTick(long intervalNanos) {
-        if (tickTimer != null) {
-            trigger(new CancelPeriodicTimeout(tickTimer), timer);
-        }
-        long ms = intervalNanos / 1_000_000;
-        SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(ms, ms);
-        spt.setTimeoutEvent(new Tick(spt));
-        tickTimer = spt.getTimeoutEvent().getTimeoutId();
-        tickNanos = intervalNanos;
-        trigger(spt, timer);
     }
 
     /**
@@ -411,7 +386,7 @@ public final class FileService extends ComponentDefinition {
         if (e instanceof FileMsg m) {
             timing.sent(m.getHeader().destination(), m.op(), node.now(), node.wallMillis());
             if (!(m.op() instanceof Control)) {
-                activity();
+                ticks.activity(node.now());
             }
             signals.foreground(m.getHeader().destination(), m.op());
         }
@@ -455,7 +430,7 @@ public final class FileService extends ComponentDefinition {
             return; // the membership component's (it takes them at the same door)
         }
         if (!(op instanceof Control)) {
-            activity();
+            ticks.activity(node.now());
         }
         signals.foreground(from, op);
         try {

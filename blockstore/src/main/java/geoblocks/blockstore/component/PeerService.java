@@ -2,7 +2,6 @@ package geoblocks.blockstore.component;
 
 import geoblocks.blockstore.core.NodeSettings;
 import geoblocks.blockstore.core.RequestIds;
-import geoblocks.blockstore.core.TickPace;
 import geoblocks.blockstore.core.layout.Layout;
 import geoblocks.blockstore.port.BlockStorePort;
 import geoblocks.blockstore.port.BlockStorePort.BlockRead;
@@ -17,7 +16,6 @@ import geoblocks.ledbat.port.LedbatPort;
 import geoblocks.net.NetAddress;
 import geoblocks.net.PeerVersions;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +27,6 @@ import se.sics.kompics.Port;
 import se.sics.kompics.PortType;
 import se.sics.kompics.Positive;
 import se.sics.kompics.network.Network;
-import se.sics.kompics.timer.CancelPeriodicTimeout;
 import se.sics.kompics.timer.SchedulePeriodicTimeout;
 import se.sics.kompics.timer.Timeout;
 import se.sics.kompics.timer.Timer;
@@ -67,9 +64,8 @@ public final class PeerService extends ComponentDefinition {
     private final PacedFetches paced;
     private final OpHandlers routes;
     /** The tick's interval: 250 ms while fetches are served, 1 s once idle, as the file service's. */
-    private final TickPace pace = new TickPace(250_000_000L, 1_000_000_000L, 2_000_000_000L);
-    private UUID tickTimer;
-    private long tickNanos;
+    /** The tick, fast while this component works, slow once idle. */
+    private final PacedTick ticks = new PacedTick(e -> trigger(e, timer), Tick::new);
 
     public PeerService(PeerServiceInit init) {
         this.shared = init.shared;
@@ -79,7 +75,7 @@ public final class PeerService extends ComponentDefinition {
                 e -> trigger(e, ledbat));
         this.paced = new PacedFetches(node);
         this.routes = RequestRoutes.peerService(new BlockFetches(node), paced);
-        onStart(s -> scheduleTick(pace.fastNanos()));
+        onStart(s -> ticks.start());
         on(timer, Tick.class, t -> tick());
         on(layout, LayoutPort.LayoutChanged.class, c -> node.layout(c.layout()));
         on(store, BlockRead.class, node::read);
@@ -101,7 +97,7 @@ public final class PeerService extends ComponentDefinition {
     private void onMsg(NetAddress from, FileOp op) {
         signals.heard(from);
         if (!(op instanceof Control)) {
-            activity();
+            ticks.activity(node.now());
         }
         signals.foreground(from, op);
         try {
@@ -119,7 +115,7 @@ public final class PeerService extends ComponentDefinition {
     private void emit(KompicsEvent e) {
         if (e instanceof FileMsg m) {
             if (!(m.op() instanceof Control)) {
-                activity();
+                ticks.activity(node.now());
             }
             signals.foreground(m.getHeader().destination(), m.op());
         }
@@ -129,28 +125,7 @@ public final class PeerService extends ComponentDefinition {
     private void tick() {
         long now = node.now();
         paced.expire(now, 2 * node.settings().rpcTimeoutMs() * 1_000_000L);
-        long want = pace.intervalAt(now, paced.active());
-        if (want != tickNanos) {
-            scheduleTick(want);
-        }
-    }
-
-    private void activity() {
-        if (pace.activity(node.now(), tickNanos)) {
-            scheduleTick(pace.fastNanos());
-        }
-    }
-
-    private void scheduleTick(long intervalNanos) {
-        if (tickTimer != null) {
-            trigger(new CancelPeriodicTimeout(tickTimer), timer);
-        }
-        long ms = intervalNanos / 1_000_000;
-        SchedulePeriodicTimeout spt = new SchedulePeriodicTimeout(ms, ms);
-        spt.setTimeoutEvent(new Tick(spt));
-        tickTimer = spt.getTimeoutEvent().getTimeoutId();
-        tickNanos = intervalNanos;
-        trigger(spt, timer);
+        ticks.ticked(now, paced.active());
     }
 
     static final class Tick extends Timeout {
